@@ -1,0 +1,47 @@
+# One command per check; CI (.ci/run) runs `make test`.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+VENV := .venv/bin
+HAS_CONSOLE := $(wildcard dashboards/package.json)
+
+.PHONY: help install up check test test-unit lint typecheck config-doc clean-var
+
+help:
+	@echo "make install    bootstrap: system packages (root), .venv, Kafka jars (idempotent, quick when done)"
+	@echo "make up         run the whole stack (fleet up); Ctrl-C stops it"
+	@echo "make test       install, then every test suite (unit, integration, e2e)"
+	@echo "make test-unit  unit tests only (no servers)"
+	@echo "make lint       ruff (and eslint for the console)"
+	@echo "make typecheck  mypy (and tsc for the console)"
+	@echo "make config-doc regenerate docs/configuration.md from fleet/settings.py"
+
+install:
+	@scripts/install.sh
+
+up: install
+	$(VENV)/fleet up
+
+test: install
+	@scripts/test.sh
+
+test-unit: install
+	$(VENV)/pytest tests/unit -q
+
+lint: install
+	$(VENV)/ruff check .
+ifneq ($(HAS_CONSOLE),)
+	cd dashboards && npm run --if-present lint
+endif
+
+typecheck: install
+	$(VENV)/mypy
+ifneq ($(HAS_CONSOLE),)
+	cd dashboards && npx --no-install tsc --noEmit
+endif
+
+config-doc: install
+	$(VENV)/fleet config-doc > docs/configuration.md
+
+clean-var:
+	@echo "stop 'fleet up' first; this deletes var/ (database, Kafka data, logs)"
+	rm -rf var/

@@ -1,0 +1,88 @@
+"""``create_app``: the Flask application factory. Nothing is read from the environment at import."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from flask import Flask, Response, jsonify, request
+from psycopg_pool import PoolTimeout
+from werkzeug.exceptions import HTTPException
+
+from api import auth
+from api.db import EXTENSION_KEY as DB_KEY
+from api.db import Database
+from api.errors import ApiError, envelope
+from api.http import FleetJSONProvider
+from api.push import register_push
+from api.routes import common, meta, oauth, vehicles
+from api.tokens import TokenService
+from fleet.settings import ApiSettings, DatabaseSettings, database_url
+
+log = logging.getLogger("fleet.api")
+
+
+def create_app(
+    settings: ApiSettings | None = None,
+    db_url: str | None = None,
+    *,
+    var_dir: Path | None = None,
+) -> Flask:
+    """Builds the app: settings (environment when None), pool on ``db_url`` (the configured
+    database when None), token secret from settings or ``var_dir`` (the stack's var/ when None).
+
+    Raises OSError when the token secret file cannot be created or read.
+    """
+    settings = settings or ApiSettings()
+    db_settings = DatabaseSettings()
+    app = Flask("api", static_folder=None)
+    app.json = FleetJSONProvider(app)
+    app.config["FLEET_API_SETTINGS"] = settings
+
+    codec = auth.TokenCodec(auth.token_secret(settings, var_dir), settings.access_token_ttl_s)
+    db = Database(db_url or database_url(db_settings), max_size=db_settings.pool_max)
+    db.open()
+    app.extensions[auth.EXTENSION_KEY] = codec
+    app.extensions[DB_KEY] = db
+    app.extensions[oauth.SERVICE_KEY] = TokenService(db, codec, settings)
+
+    for module in (meta, oauth, common, vehicles):
+        app.register_blueprint(module.bp)
+    _register_error_handlers(app)
+    # STOMP push at /wss/stomp; its Kafka consumer starts on the first subscription, never here.
+    register_push(app, None)
+    return app
+
+
+def _reply(status: int, code: int, message: str, data: Any = None) -> tuple[Response, int]:
+    return jsonify(envelope(data, code=code, message=message)), status
+
+
+def _register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError) -> tuple[Response, int]:
+        return _reply(exc.http_status, exc.code, exc.message, exc.data)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> tuple[Response, int]:
+        status = exc.code or 500
+        if status == 404:
+            message = f"no such endpoint: {request.method} {request.path}"
+        elif status == 405:
+            message = f"method {request.method} not allowed on {request.path}"
+        else:
+            message = exc.description or exc.name
+        return _reply(status, status, message)
+
+    @app.errorhandler(PoolTimeout)
+    @app.errorhandler(psycopg.OperationalError)
+    def database_down(exc: Exception) -> tuple[Response, int]:
+        log.warning("database unavailable on %s %s: %s", request.method, request.path, exc)
+        return _reply(503, 503, "数据库不可用，请稍后再试 (database unavailable, try again later)")
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> tuple[Response, int]:
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return _reply(500, 500, "服务器内部错误 (internal server error)")

@@ -1,0 +1,118 @@
+"""What each queryable entity exposes: camelCase field -> column, sortability, tenant column.
+
+Anything not listed here cannot be selected, filtered or sorted on (secrets such as
+``device.auth_code`` are simply absent).
+"""
+
+from __future__ import annotations
+
+from api.query.grammar import EntitySpec, FieldSpec
+
+F = FieldSpec
+
+CAR_VIEW = EntitySpec(
+    name="carView",
+    relation="car_view",
+    tenant_column="enterprise_id",
+    id_field="carId",
+    default_order="carId",
+    fields={
+        "carId": F("car_id", "int"),
+        "enterpriseId": F("enterprise_id", "int"),
+        "groupId": F("group_id", "int"),
+        "plateNumber": F("plate_number"),
+        "plateColor": F("plate_color", "int"),
+        "vin": F("vin"),
+        "iconId": F("icon_id", "int"),
+        "masterDeviceId": F("master_device_id", "int"),
+        "masterDeviceSn": F("master_device_sn"),
+        "masterDevicePhone": F("master_device_phone"),
+        "masterDeviceBizState": F("master_device_biz_state", "int"),
+        "masterDeviceState": F("master_device_state", "int"),
+        "lastOnlineTime": F("last_online_time", "time"),
+        "hasVideo": F("has_video", "int"),
+        "hasPhoto": F("has_photo", "int"),
+        "hasMicrophone": F("has_microphone", "int"),
+        "videoChannel": F("video_channel"),
+        "talkChannel": F("talk_channel"),
+        "driverId": F("driver_id", "int"),
+        "driverName": F("driver_name"),
+        "createTime": F("created_at", "time"),
+    },
+)
+
+DEVICE = EntitySpec(
+    name="device",
+    relation="device",
+    tenant_column="enterprise_id",
+    fields={
+        "id": F("id", "int"),
+        "enterpriseId": F("enterprise_id", "int"),
+        "carId": F("car_id", "int"),
+        "phone": F("phone"),
+        "deviceSn": F("device_sn"),
+        "deviceName": F("device_name"),
+        "protocol": F("protocol"),
+        "protocolVersion": F("protocol_version"),
+        "videoProtocolVersion": F("video_protocol_version"),
+        "manufacturerId": F("manufacturer_id"),
+        "terminalModel": F("terminal_model"),
+        "videoChannel": F("video_channel"),
+        "talkChannel": F("talk_channel"),
+        "hasVideo": F("has_video", "int"),
+        "hasPhoto": F("has_photo", "int"),
+        "hasMicrophone": F("has_microphone", "int"),
+        "state": F("state", "int"),
+        "bizState": F("biz_state", "int"),
+        "acc": F("acc", "int"),
+        "onlineTime": F("online_time", "time"),
+        "offlineTime": F("offline_time", "time"),
+        "createTime": F("created_at", "time"),
+    },
+)
+
+GROUP = EntitySpec(
+    name="group",
+    relation="car_group",
+    tenant_column="enterprise_id",
+    fields={
+        "id": F("id", "int"),
+        "name": F("name"),
+        "enterpriseId": F("enterprise_id", "int"),
+        "type": F("type", "int"),
+        "parentId": F("parent_id", "int"),
+        "createTime": F("created_at", "time"),
+    },
+)
+
+# Track points (console-spec §3 "GPS record": queried by conditions, sorted by time ascending).
+GPS = EntitySpec(
+    name="gps",
+    relation="gps",
+    tenant_column="enterprise_id",
+    id_field="time",
+    tiebreak=("time", "deviceId"),  # (deviceId, time) is the key
+    default_order="time",
+    default_page_size=1000,
+    max_page_size=10000,
+    fields={
+        "deviceId": F("device_id", "int"),
+        "carId": F("car_id", "int"),
+        "enterpriseId": F("enterprise_id", "int"),
+        "time": F("fix_at", "time"),
+        "lng": F("lng", "float"),
+        "lat": F("lat", "float"),
+        "altitude": F("altitude_m", "float"),
+        "speed": F("speed_kmh", "float"),
+        "direction": F("direction_deg", "int"),
+        "mileage": F("mileage_km", "float"),
+        "oilmass": F("fuel_l", "float"),
+        "alarm": F("alarm_flags", "int"),
+        "state": F("status_flags", "int"),
+        "acc": F("acc", "int", expression='"status_flags" & 1'),
+        "receivedAt": F("received_at", "time"),
+    },
+)
+
+QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, GPS)}
+COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP)}

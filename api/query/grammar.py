@@ -1,0 +1,221 @@
+"""Parsing and validation of a generic query against an entity's whitelist.
+
+Request (documented in api/README.md):
+
+- body: a JSON object of conditions ``{"field.op": value}`` (a bare ``"field"`` means ``eq``),
+  optionally nested as ``{"conditions": {...}}``, plus ``"rangeConditions": [{fieldName, ...}]``.
+- query: ``select``, ``orderBy`` (comma lists), ``desc``, ``pageNo``, ``pageSize``, ``countable``,
+  ``isParent``. Other query parameters are ignored.
+
+Every unknown field, operator, sort key or bad value raises BadRequest naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from api.errors import BadRequest
+from api.query.values import FieldType, coerce, parse_flag, parse_positive_int
+
+SCALAR_OPS = frozenset({"eq", "ne", "gt", "gte", "lt", "lte"})
+LIST_OPS = frozenset({"in", "nin"})
+TEXT_OPS = frozenset({"like", "rlike"})
+OPERATORS = SCALAR_OPS | LIST_OPS | TEXT_OPS | {"exists"}
+MAX_LIST_VALUES = 1000
+RANGE_TYPES = {"closed": (True, True), "closedOpen": (True, False), "openClosed": (False, True), "open": (False, False)}
+_RANGE_KEYS = {"fieldName", "type", "start", "end", "gt", "gte", "lt", "lte"}
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One exposed field. ``column`` is a column of the entity's relation; ``expression`` (trusted
+    SQL written here in code, never from a request) replaces it for derived fields."""
+
+    column: str
+    type: FieldType = "str"
+    sortable: bool = True
+    expression: str | None = None
+
+
+@dataclass(frozen=True)
+class EntitySpec:
+    name: str
+    relation: str
+    fields: Mapping[str, FieldSpec]
+    tenant_column: str
+    id_field: str = "id"
+    tiebreak: tuple[str, ...] = ()  # appended to ORDER BY for a stable page order; empty: id_field
+    default_select: tuple[str, ...] = ()  # empty: every field
+    default_order: str = "id"
+    default_desc: bool = False
+    default_page_size: int = 10
+    max_page_size: int = 1000
+
+    def spec(self, name: str) -> FieldSpec:
+        return self.fields[name]
+
+
+@dataclass(frozen=True)
+class Condition:
+    field: str
+    op: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class RangeCondition:
+    field: str
+    lower: Any = None
+    lower_inclusive: bool = True
+    upper: Any = None
+    upper_inclusive: bool = True
+
+
+@dataclass(frozen=True)
+class Query:
+    entity: EntitySpec
+    select: tuple[str, ...]
+    conditions: tuple[Condition, ...] = ()
+    ranges: tuple[RangeCondition, ...] = ()
+    order_by: tuple[str, ...] = ()
+    desc: bool = False
+    page_no: int = 1
+    page_size: int = 10
+    countable: bool = False
+    is_parent: bool = False
+
+    @property
+    def offset(self) -> int:
+        return (self.page_no - 1) * self.page_size
+
+
+def parse_query(entity: EntitySpec, params: Mapping[str, str], body: Any) -> Query:
+    """A validated Query; raises BadRequest naming the first class of problem found."""
+    raw_conditions, raw_ranges = _split_body(body)
+    order_by = _names(entity, params.get("orderBy"), "sort key", sortable_only=True) or (entity.default_order,)
+    desc_default = entity.default_desc if not params.get("orderBy") else False
+    page_size = parse_positive_int("pageSize", params.get("pageSize"), entity.default_page_size)
+    if page_size > entity.max_page_size:
+        raise BadRequest(f"pageSize {page_size} exceeds the maximum {entity.max_page_size} for {entity.name}")
+    return Query(
+        entity=entity,
+        select=_names(entity, params.get("select"), "field") or entity.default_select or tuple(entity.fields),
+        conditions=tuple(_parse_conditions(entity, raw_conditions)),
+        ranges=tuple(_parse_range(entity, item, i) for i, item in enumerate(raw_ranges)),
+        order_by=order_by,
+        desc=parse_flag("desc", params.get("desc"), desc_default),
+        page_no=parse_positive_int("pageNo", params.get("pageNo"), 1),
+        page_size=page_size,
+        countable=parse_flag("countable", params.get("countable")),
+        is_parent=parse_flag("isParent", params.get("isParent")),
+    )
+
+
+def parse_conditions_only(entity: EntitySpec, params: Mapping[str, str], body: Any) -> Query:
+    """For count endpoints: conditions, ranges and isParent; paging and sorting are ignored."""
+    raw_conditions, raw_ranges = _split_body(body)
+    return Query(
+        entity=entity,
+        select=(),
+        conditions=tuple(_parse_conditions(entity, raw_conditions)),
+        ranges=tuple(_parse_range(entity, item, i) for i, item in enumerate(raw_ranges)),
+        is_parent=parse_flag("isParent", params.get("isParent")),
+    )
+
+
+def _split_body(body: Any) -> tuple[dict[str, Any], list[Any]]:
+    if body is None:
+        return {}, []
+    if not isinstance(body, dict):
+        raise BadRequest("request body must be a JSON object of conditions")
+    conditions = {k: v for k, v in body.items() if k not in ("conditions", "rangeConditions")}
+    nested = body.get("conditions")
+    if nested is not None:
+        if not isinstance(nested, dict):
+            raise BadRequest("'conditions' must be a JSON object of field.op keys")
+        conditions.update(nested)
+    ranges = body.get("rangeConditions") or []
+    if not isinstance(ranges, list):
+        raise BadRequest("'rangeConditions' must be a list of {fieldName, start, end, ...} objects")
+    return conditions, ranges
+
+
+def _names(entity: EntitySpec, raw: str | None, what: str, *, sortable_only: bool = False) -> tuple[str, ...]:
+    if not raw:
+        return ()
+    names = tuple(dict.fromkeys(n.strip() for n in raw.split(",") if n.strip()))
+    unknown = [n for n in names if n not in entity.fields]
+    if unknown:
+        raise BadRequest(f"unknown {what}(s) for {entity.name}: {', '.join(unknown)}")
+    if sortable_only:
+        unsortable = [n for n in names if not entity.fields[n].sortable]
+        if unsortable:
+            raise BadRequest(f"{entity.name} cannot be sorted by: {', '.join(unsortable)}")
+    return names
+
+
+def _parse_conditions(entity: EntitySpec, raw: dict[str, Any]) -> list[Condition]:
+    unknown_fields = []
+    parsed = []
+    for key, value in raw.items():
+        name, _, op = key.rpartition(".") if "." in key else (key, "", "eq")
+        if name not in entity.fields:
+            unknown_fields.append(name or key)
+            continue
+        if op not in OPERATORS:
+            raise BadRequest(
+                f"unknown operator '{op}' in condition '{key}'; known: {', '.join(sorted(OPERATORS))}"
+            )
+        parsed.append(_condition(entity, name, op, value))
+    if unknown_fields:
+        raise BadRequest(f"unknown field(s) for {entity.name}: {', '.join(unknown_fields)}")
+    return parsed
+
+
+def _condition(entity: EntitySpec, name: str, op: str, value: Any) -> Condition:
+    ftype = entity.fields[name].type
+    if op == "exists":
+        return Condition(name, op, coerce(f"{name}.exists", "bool", value) if value is not None else True)
+    if op in LIST_OPS:
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, list) or len(items) > MAX_LIST_VALUES:
+            raise BadRequest(f"'{name}.{op}' expects a list of at most {MAX_LIST_VALUES} values")
+        return Condition(name, op, [coerce(name, ftype, v) for v in items])
+    if op in TEXT_OPS:
+        if ftype != "str":
+            raise BadRequest(f"operator '{op}' applies to text fields only; '{name}' is {ftype}")
+        if not isinstance(value, str) or value == "":
+            raise BadRequest(f"'{name}.{op}' expects a non-empty string")
+        return Condition(name, op, value)
+    if value is None and op not in ("eq", "ne"):
+        raise BadRequest(f"'{name}.{op}' needs a value, got null")
+    if isinstance(value, list | dict):
+        raise BadRequest(f"'{name}.{op}' expects a single value, got a {type(value).__name__}")
+    return Condition(name, op, coerce(name, ftype, value))
+
+
+def _parse_range(entity: EntitySpec, item: Any, index: int) -> RangeCondition:
+    where = f"rangeConditions[{index}]"
+    if not isinstance(item, dict):
+        raise BadRequest(f"{where} must be an object with fieldName and bounds")
+    unknown_keys = sorted(set(item) - _RANGE_KEYS)
+    if unknown_keys:
+        raise BadRequest(f"{where}: unknown key(s) {', '.join(unknown_keys)}")
+    name = item.get("fieldName")
+    if not isinstance(name, str) or name not in entity.fields:
+        raise BadRequest(f"{where}: unknown field for {entity.name}: {name}")
+    rtype = item.get("type") or "closed"
+    if rtype not in RANGE_TYPES:
+        raise BadRequest(f"{where}: unknown range type {rtype!r}; known: {', '.join(RANGE_TYPES)}")
+    lower_inc, upper_inc = RANGE_TYPES[rtype]
+    lower, upper = item.get("start"), item.get("end")
+    if item.get("gte") is not None or item.get("gt") is not None:
+        lower, lower_inc = (item["gte"], True) if item.get("gte") is not None else (item["gt"], False)
+    if item.get("lte") is not None or item.get("lt") is not None:
+        upper, upper_inc = (item["lte"], True) if item.get("lte") is not None else (item["lt"], False)
+    if lower is None and upper is None:
+        raise BadRequest(f"{where}: give at least one bound (start/end or gte/gt/lte/lt)")
+    ftype = entity.fields[name].type
+    return RangeCondition(name, coerce(name, ftype, lower), lower_inc, coerce(name, ftype, upper), upper_inc)

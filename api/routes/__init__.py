@@ -1,0 +1,1 @@
+"""Blueprints, one module per area of the spec's call list."""

@@ -1,0 +1,87 @@
+"""Generic query, count and detail endpoints (``/api/common/...``), one explicit route per entity."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, request
+
+from api.db import get_db
+from api.errors import NotFound
+from api.http import json_body, ok
+from api.query.entities import CAR_VIEW, COUNTABLE, DEVICE, QUERYABLE
+from api.query.grammar import EntitySpec, parse_conditions_only, parse_query
+from api.query.runner import fetch_by_id, run_count, run_page
+from api.security import request_scope, requires
+from warehouse.queries import vehicles
+
+bp = Blueprint("common", __name__)
+
+# Which permission code guards each entity (the console's permission codes).
+PERMISSION_OF = {"carView": "car", "device": "device", "group": "group", "gps": "gps"}
+
+
+def _query_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
+    def view() -> dict[str, Any]:
+        query = parse_query(entity, request.args, json_body())
+        with get_db().connection() as conn:
+            return ok(run_page(conn, query, request_scope()))
+
+    view.__name__ = f"query_{entity.name}"
+    return view
+
+
+def _count_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
+    def view() -> dict[str, Any]:
+        query = parse_conditions_only(entity, request.args, json_body())
+        with get_db().connection() as conn:
+            return ok(run_count(conn, query, request_scope()))
+
+    view.__name__ = f"count_{entity.name}"
+    return view
+
+
+for _name, _entity in QUERYABLE.items():
+    bp.add_url_rule(
+        f"/api/common/query/{_name}.json",
+        view_func=requires(PERMISSION_OF[_name], "query")(_query_view(_entity)),
+        methods=["POST"],
+    )
+for _name, _entity in COUNTABLE.items():
+    bp.add_url_rule(
+        f"/api/common/count/{_name}.json",
+        view_func=requires(PERMISSION_OF[_name], "query")(_count_view(_entity)),
+        methods=["POST"],
+    )
+
+
+def _detail(entity: EntitySpec, record_id: int) -> dict[str, Any]:
+    with get_db().connection() as conn:
+        row = fetch_by_id(conn, entity, record_id, request_scope())
+    if row is None:
+        raise NotFound(f"{entity.name} {record_id} 不存在 (does not exist)")
+    return ok(row)
+
+
+@bp.get("/api/common/carView/<int:car_id>.json")
+@requires("car", "get")
+def car_view(car_id: int) -> dict[str, Any]:
+    return _detail(CAR_VIEW, car_id)
+
+
+@bp.get("/api/common/device/<int:device_id>.json")
+@requires("device", "get")
+def device(device_id: int) -> dict[str, Any]:
+    return _detail(DEVICE, device_id)
+
+
+@bp.get("/api/common/deviceCar/<int:device_id>.json")
+@requires("device", "get")
+def device_car(device_id: int) -> dict[str, Any]:
+    """The device and the car it is fitted to (car fields null when it has none)."""
+    with get_db().connection() as conn:
+        row = vehicles.device_car(conn, request_scope(), device_id)
+    if row is None:
+        raise NotFound(f"device {device_id} 不存在 (does not exist)")
+    return ok(row)

@@ -1,0 +1,40 @@
+"""Unauthenticated endpoints: health and the OpenAPI document."""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from typing import Any
+
+import yaml
+from flask import Blueprint
+
+from api.db import get_db
+from api.errors import Unavailable
+from api.http import ok
+
+bp = Blueprint("meta", __name__)
+
+
+@bp.get("/api/health.json")
+def health() -> dict[str, Any]:
+    """data {db: "ok"}; 503 with data {db: "unavailable"} when PostgreSQL does not answer."""
+    try:
+        with get_db().connection() as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:  # any failure of the database is "unavailable" here
+        raise Unavailable(f"database unavailable: {type(exc).__name__}", data={"db": "unavailable"}) from exc
+    return ok({"db": "ok"})
+
+
+@functools.lru_cache(maxsize=1)
+def openapi_document() -> dict[str, Any]:
+    text = resources.files("api").joinpath("openapi.yaml").read_text(encoding="utf-8")
+    document: dict[str, Any] = yaml.safe_load(text)
+    return document
+
+
+@bp.get("/api/openapi.json")
+def openapi() -> dict[str, Any]:
+    """The OpenAPI 3.1 document itself (not wrapped in the envelope)."""
+    return openapi_document()

@@ -1,0 +1,33 @@
+"""``/oauth2/token.json``: password and refresh_token grants (console-spec §7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, request
+
+from api.errors import BadRequest
+from api.http import ok
+from api.tokens import TokenService
+
+bp = Blueprint("oauth", __name__)
+SERVICE_KEY = "fleet_token_service"
+
+
+def _param(name: str) -> str:
+    value = request.args.get(name)
+    if value is None:
+        value = request.form.get(name, "")
+    return value
+
+
+@bp.route("/oauth2/token.json", methods=["GET", "POST"])
+def token() -> dict[str, Any]:
+    """Query (or form) grant_type=password&username=&password= or grant_type=refresh_token&refresh_token=."""
+    service: TokenService = current_app.extensions[SERVICE_KEY]
+    grant_type = _param("grant_type")
+    if grant_type == "password":
+        return ok(service.password_grant(_param("username"), _param("password")))
+    if grant_type == "refresh_token":
+        return ok(service.refresh_grant(_param("refresh_token")))
+    raise BadRequest(f"unsupported grant_type {grant_type!r}; use password or refresh_token")

@@ -1,0 +1,138 @@
+"""Live state of vehicles and devices: online state, business state, last position; enterprise tree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, request
+
+from api.db import get_db
+from api.errors import BadRequest, NotFound
+from api.http import ok
+from api.positions import position_reply
+from api.security import current_principal, request_scope, requires
+from fleet.enums import DeviceState
+from warehouse.queries import vehicles
+from warehouse.queries.scope import Scope
+
+bp = Blueprint("vehicles", __name__)
+
+
+def _state_list(row: dict[str, Any] | None) -> list[dict[str, int]]:
+    return [] if row is None else [{"state": 1 if row["state"] == DeviceState.ONLINE else 0}]
+
+
+def _biz_list(row: dict[str, Any] | None) -> list[dict[str, int]]:
+    return [] if row is None else [{"state": int(row["bizState"])}]
+
+
+def _device_or_404(device_id: int) -> dict[str, Any]:
+    with get_db().connection() as conn:
+        row = vehicles.device_state(conn, request_scope(), device_id)
+    if row is None:
+        raise NotFound(f"device {device_id} 不存在 (does not exist)")
+    return row
+
+
+def _car_master_state(car_id: int) -> dict[str, Any] | None:
+    """The car's master device state (None when the car has no device); 404 when no such car."""
+    with get_db().connection() as conn:
+        row = vehicles.car_master_state(conn, request_scope(), car_id)
+    if row is None:
+        raise NotFound(f"car {car_id} 不存在 (does not exist)")
+    return row if row["masterDeviceId"] is not None else None
+
+
+@bp.get("/api/device/<int:device_id>/state.json")
+@requires("device", "get")
+def device_state(device_id: int) -> dict[str, Any]:
+    return ok(_state_list(_device_or_404(device_id)))
+
+
+@bp.get("/api/device/<int:device_id>/bizState.json")
+@requires("device", "get")
+def device_biz_state(device_id: int) -> dict[str, Any]:
+    return ok(_biz_list(_device_or_404(device_id)))
+
+
+@bp.get("/api/car/<int:car_id>/state.json")
+@requires("car", "get")
+def car_state(car_id: int) -> dict[str, Any]:
+    return ok(_state_list(_car_master_state(car_id)))
+
+
+@bp.get("/api/car/<int:car_id>/bizState.json")
+@requires("car", "get")
+def car_biz_state(car_id: int) -> dict[str, Any]:
+    return ok(_biz_list(_car_master_state(car_id)))
+
+
+def _last(what: str, **key: Any) -> dict[str, Any]:
+    """Last position reply; 404 when the device/car is unknown here, data null when it has none."""
+    with get_db().connection() as conn:
+        row = vehicles.last_position(conn, request_scope(), **key)
+    if row is None:
+        raise NotFound(f"{what} 不存在 (does not exist)")
+    return ok(None if row["fix_at"] is None else position_reply(row))
+
+
+@bp.get("/api/gps/device/<int:device_id>/last.json")
+@requires("gps", "get")
+def last_by_device(device_id: int) -> dict[str, Any]:
+    return _last(f"device {device_id}", device_id=device_id)
+
+
+@bp.get("/api/gps/car/<int:car_id>/last.json")
+@requires("gps", "get")
+def last_by_car(car_id: int) -> dict[str, Any]:
+    return _last(f"car {car_id}", car_id=car_id)
+
+
+@bp.get("/api/gps/vin/<string:vin>/last.json")
+@requires("gps", "get")
+def last_by_vin(vin: str) -> dict[str, Any]:
+    return _last(f"VIN {vin}", vin=vin)
+
+
+SUBSIDIARY_FIELDS = ("id", "name", "shortName", "type", "parentId", "state", "children")
+
+
+@bp.get("/api/aas/subsidiary.json")
+@requires("enterprise", "query")
+def subsidiary() -> dict[str, Any]:
+    """[root] where root is the caller's enterprise (or ``enterpriseId`` inside its subtree) with
+    nested ``children``; ``select`` picks fields among SUBSIDIARY_FIELDS."""
+    select = [s.strip() for s in request.args.get("select", "").split(",") if s.strip()] or list(SUBSIDIARY_FIELDS)
+    unknown = [s for s in select if s not in SUBSIDIARY_FIELDS]
+    if unknown:
+        raise BadRequest(f"unknown field(s) for subsidiary: {', '.join(unknown)}")
+    principal = current_principal()
+    caller = Scope(principal.enterprise_id, principal.enterprise_path, subtree=True)
+    raw_id = request.args.get("enterpriseId", "").strip()
+    with get_db().connection() as conn:
+        root_path = principal.enterprise_path
+        if raw_id:
+            if not raw_id.isdigit():
+                raise BadRequest(f"query parameter 'enterpriseId' must be an integer, got {raw_id!r}")
+            path = vehicles.enterprise_path(conn, int(raw_id))
+            if path is None or not caller.contains_path(path):
+                raise NotFound(f"enterprise {raw_id} 不存在 (does not exist)")
+            root_path = path
+        rows = vehicles.enterprise_subtree(conn, root_path)
+    return ok(_tree(rows, root_path, select))
+
+
+def _tree(rows: list[dict[str, Any]], root_path: str, select: list[str]) -> list[dict[str, Any]]:
+    nodes: dict[int, dict[str, Any]] = {}
+    roots: list[dict[str, Any]] = []
+    for row in rows:  # parents come first (ordered by path length)
+        node = {k: row[k] for k in select if k != "children"}
+        if "children" in select:
+            node["children"] = []
+        nodes[row["id"]] = node
+        parent = nodes.get(row["parentId"]) if row["path"] != root_path else None
+        if parent is not None and "children" in parent:
+            parent["children"].append(node)
+        elif row["path"] == root_path:
+            roots.append(node)
+    return roots

@@ -1,0 +1,83 @@
+"""The ``fleet`` command line: one small click group; each command's module is imported only when
+that command runs, so ``fleet --help`` stays fast and a command's dependencies stay its own.
+
+To add a command, map its name to ``"module:attribute"`` (a click command) in ``LAZY_COMMANDS``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+
+import click
+
+# name -> "module:attribute" of a click.Command, imported on first use. Each command lives with
+# its feature; this module only registers them.
+LAZY_COMMANDS: dict[str, str] = {
+    "up": "fleet.launcher:up_command",
+    "config-doc": "fleet.config_doc:config_doc_command",
+    "seed": "warehouse.seed:seed_command",
+    "simulate": "simulator.cli:simulate_command",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that also lists, and imports on demand, the commands in LAZY_COMMANDS."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None or cmd_name not in LAZY_COMMANDS:
+            return command
+        module_name, _, attribute = LAZY_COMMANDS[cmd_name].partition(":")
+        loaded = getattr(importlib.import_module(module_name), attribute)
+        if not isinstance(loaded, click.Command):
+            raise click.ClickException(f"{LAZY_COMMANDS[cmd_name]} is not a click command")
+        return loaded
+
+
+@click.group(cls=LazyGroup)
+def main() -> None:
+    """fleetwatch: vehicle fleet platform tools."""
+
+
+def frame_from_hex(parts: tuple[str, ...]) -> bytes:
+    """Hex (spaces, colons and a 0x prefix allowed) -> frame bytes, adding missing 7e delimiters.
+
+    A 7e can only be a delimiter (inside a frame it is escaped), so a missing one is unambiguous.
+    Raises ValueError for text that is not hex.
+    """
+    text = "".join(parts).replace(" ", "").replace(":", "").replace("\n", "").lower()
+    text = text.removeprefix("0x")
+    data = bytes.fromhex(text)
+    if not data.startswith(b"\x7e"):
+        data = b"\x7e" + data
+    if len(data) < 2 or not data.endswith(b"\x7e"):
+        data += b"\x7e"
+    return data
+
+
+@main.command()
+@click.argument("hex_frame", nargs=-1, required=True)
+def decode(hex_frame: tuple[str, ...]) -> None:
+    """Decode one JT/T 808 frame given as hex and print it as JSON.
+
+    Spaces are allowed (quoted or as separate arguments), and the 7e delimiters are optional.
+    A frame that does not decode prints one line on stderr and exits with status 2.
+    """
+    from protocols.jt808 import JT808Error, decode_frame, to_json
+
+    try:
+        frame = frame_from_hex(hex_frame)
+    except ValueError:
+        click.echo("error: not a hex string", err=True)
+        sys.exit(2)
+    try:
+        message = decode_frame(frame)
+    except JT808Error as exc:
+        click.echo(f"error: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(to_json(message), ensure_ascii=False, indent=2))

@@ -1,0 +1,54 @@
+"""Domain enumerations shared by every service (platform-spec.md §4, §9)."""
+
+from enum import IntEnum
+
+
+class BizState(IntEnum):
+    """Vehicle business state (platform-spec §4). 4 is also the default when unknown."""
+
+    OFFLINE = 0
+    DRIVING = 1
+    PARKED = 2
+    ENGINE_OFF = 3
+    NO_SIGNAL = 4
+
+
+class DeviceState(IntEnum):
+    UNREGISTERED = 0
+    REGISTERED = 1
+    OFFLINE = 2
+    ONLINE = 3
+    DEREGISTERED = 4
+    DISABLED = 5
+
+
+class PlateColor(IntEnum):
+    BLUE = 1
+    YELLOW = 2
+    BLACK = 3
+    WHITE = 4
+    AGRI_YELLOW = 5
+    AGRI_BLUE = 6
+    AGRI_GREEN = 7
+    OTHER = 8
+
+
+class PushType(IntEnum):
+    """STOMP push types (console-spec §7)."""
+
+    ONLINE_OFFLINE = 1
+    ALARM = 2
+    GATEWAY_RESTART = 4
+    TRAFFIC_ABNORMAL = 5
+    BIZ_STATE = 6
+    MEDIA_UPLOADED = 9
+    MEDIA_RESULT = 10
+    COMMAND_RESULT = 11
+    COMMAND_SEND_ERROR = 12
+    AI_ALARM = 13
+    VIDEO_CHANNEL = 14
+
+
+class RecordState(IntEnum):
+    DISABLED = 0
+    NORMAL = 1

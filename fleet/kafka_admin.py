@@ -1,0 +1,66 @@
+"""Kafka administration the stack needs: creating fleetwatch's topics."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from fleet.topics import ALL_TOPICS
+
+log = logging.getLogger(__name__)
+
+
+def ensure_topics(
+    bootstrap: str,
+    partitions: int,
+    *,
+    topics: Iterable[str] = ALL_TOPICS,
+    replication_factor: int = 1,
+    timeout_s: float = 60,
+) -> list[str]:
+    """Create the missing topics of `topics` (default: every fleetwatch topic) and wait for leaders.
+
+    Idempotent: existing topics are left as they are (their partition count is not changed).
+    Returns the names it created. Raises kafka.errors.KafkaError when the cluster refuses, or
+    TimeoutError when a topic has no leader within `timeout_s`.
+    """
+    from kafka.errors import KafkaError, TopicAlreadyExistsError
+
+    wanted = list(dict.fromkeys(topics))
+    deadline = time.monotonic() + timeout_s
+    admin = _connect(bootstrap, deadline)
+    try:
+        existing = set(admin.list_topics())
+        missing = [name for name in wanted if name not in existing]
+        if missing:
+            log.info("creating topics %s (%d partitions)", ", ".join(missing), partitions)
+            spec = {name: {"num_partitions": partitions, "replication_factor": replication_factor}
+                    for name in missing}
+            try:
+                admin.create_topics(spec, timeout_ms=int(timeout_s * 1000))
+            except TopicAlreadyExistsError:
+                pass  # a concurrent caller won the race
+        remaining_ms = max(1000, int((deadline - time.monotonic()) * 1000))
+        try:
+            admin.wait_for_topics(wanted, timeout_ms=remaining_ms)
+        except KafkaError as exc:
+            raise TimeoutError(f"topics {wanted} have no leader on {bootstrap}: {exc}") from exc
+        return missing
+    finally:
+        admin.close()
+
+
+def _connect(bootstrap: str, deadline: float) -> Any:
+    """A KafkaAdminClient, retrying while the broker is still coming up."""
+    from kafka import KafkaAdminClient
+    from kafka.errors import KafkaError
+
+    while True:
+        try:
+            return KafkaAdminClient(bootstrap_servers=bootstrap, client_id="fleet-admin", request_timeout_ms=15000)
+        except KafkaError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)

@@ -1,0 +1,259 @@
+"""`fleet up`: run the whole stack on one machine and supervise it.
+
+Order: PostgreSQL and Kafka under ``var/`` (unless FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP name
+servers), topics, migrations, partitions, demo seed, then the children of ``child_specs``
+(gateway, streams worker, API, simulator). A crashed child restarts with backoff. Ctrl-C or
+SIGTERM stops the children in reverse order, then Kafka, then PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from fleet.services._system import PortInUseError, ServiceError, port_is_free
+from fleet.settings import (
+    ApiSettings,
+    DatabaseSettings,
+    GatewaySettings,
+    KafkaSettings,
+    StackSettings,
+    StreamsSettings,
+)
+from fleet.supervisor import Child, ChildSpec, Health
+
+if TYPE_CHECKING:  # imported lazily at run time: `fleet --help` must stay light
+    from fleet.services.kafka import KafkaServer
+    from fleet.services.postgres import PostgresServer
+
+log = logging.getLogger("fleet.up")
+
+
+class _Stop(Exception):
+    """SIGTERM or SIGINT arrived: shut down in order."""
+
+
+@dataclass
+class StackState:
+    database_url: str = ""
+    kafka_bootstrap: str = ""
+    login: str = ""
+    password: str = ""
+    seeded: str = ""
+
+
+def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
+    """The supervised processes, in start order (stopped in reverse)."""
+    python = sys.executable
+    gateway, streams, api = GatewaySettings(), StreamsSettings(), ApiSettings()
+    specs = [
+        ChildSpec("gateway", "gateway.__main__", [python, "-m", "gateway"],
+                  Health(tcp_port=gateway.port), gateway.port, "FLEET_GATEWAY_PORT"),
+        ChildSpec("streams", "streams.__main__", [python, "-m", "streams", "worker"],
+                  Health(tcp_port=streams.web_port) if streams.web_enabled else Health(),
+                  streams.web_port if streams.web_enabled else None, "FLEET_STREAMS_WEB_PORT",
+                  start_timeout_s=120),
+        ChildSpec("api", "api.__main__", [python, "-m", "api"],
+                  Health(http_url=f"http://127.0.0.1:{api.port}/api/health.json"), api.port, "FLEET_API_PORT"),
+    ]
+    if simulator and terminals > 0:
+        specs.append(ChildSpec("simulator", "simulator.__main__",
+                               [python, "-m", "simulator", "--terminals", str(terminals)]))
+    return specs
+
+
+def _check_ports(specs: list[ChildSpec], stack: StackSettings, own_pg: bool, own_kafka: bool) -> None:
+    """Fail before starting anything when a port we need is taken by someone else."""
+    wanted: list[tuple[int, str]] = [(s.port, s.port_env or "") for s in specs if s.port and not s.missing_reason()]
+    if own_pg and not _own_postgres(stack).is_running():
+        wanted.append((stack.postgres_port, "FLEET_STACK_POSTGRES_PORT"))
+    if own_kafka and not _own_kafka(stack).is_running():
+        wanted += [(stack.kafka_port, "FLEET_STACK_KAFKA_PORT"),
+                   (stack.kafka_controller_port, "FLEET_STACK_KAFKA_CONTROLLER_PORT")]
+    for port, env in wanted:
+        if not port_is_free(port):
+            raise PortInUseError(port, env)
+
+
+def _own_postgres(stack: StackSettings) -> PostgresServer:
+    from fleet.services.postgres import PostgresServer as Server
+
+    return Server(stack.var_dir / "postgres", stack.postgres_port)
+
+
+def _own_kafka(stack: StackSettings) -> KafkaServer:
+    from fleet.services.kafka import KafkaServer as Server
+
+    return Server(stack.var_dir / "kafka", stack.kafka_port, stack.kafka_controller_port)
+
+
+def _prepare_database(state: StackState, terminals: int) -> None:
+    """Migrations, today's partitions, demo seed (each step skipped when its module is absent)."""
+    from warehouse.migrate import apply
+
+    applied = apply(state.database_url)
+    _say(f"migrations: {len(applied)} applied" if applied else "migrations: up to date")
+    try:
+        from warehouse.partitions import ensure_gps_partitions
+    except ImportError:
+        ensure_gps_partitions = None  # type: ignore[assignment]
+    if ensure_gps_partitions is not None:
+        from warehouse.db import connect
+
+        with connect(state.database_url) as conn:
+            ensure_gps_partitions(conn, datetime.now(UTC).date())
+            conn.commit()
+    try:
+        from warehouse.seed import seed_demo
+    except ImportError:
+        state.seeded = "warehouse/seed.py does not exist yet"
+        return
+    summary: dict[str, Any] = seed_demo(state.database_url, terminals=terminals)
+    users = summary.get("users") or ["admin"]
+    state.login, state.password = str(users[0]), str(summary.get("password", ""))
+    state.seeded = f"{summary.get('terminals', terminals)} terminals"
+
+
+def _child_env(state: StackState) -> dict[str, str]:
+    return {**os.environ, "FLEET_DATABASE_URL": state.database_url,
+            "FLEET_KAFKA_BOOTSTRAP": state.kafka_bootstrap, "PYTHONUNBUFFERED": "1"}
+
+
+def _status_table(children: list[Child], state: StackState, servers: list[tuple[str, str, str]]) -> str:
+    from tabulate import tabulate
+
+    rows: list[list[str | int]] = [[name, status, where, ""] for name, status, where in servers]
+    for child in children:
+        status = f"missing: {child.missing}" if child.missing else child.state
+        rows.append([child.spec.name, status, child.spec.health.describe(), child.pid or ""])
+    table = tabulate(rows, headers=["component", "status", "endpoint", "pid"], tablefmt="simple")
+    api = ApiSettings()
+    lines = [table, "", f"console: http://127.0.0.1:{api.port}/"]
+    if state.login:
+        lines.append(f"login:   {state.login} / {state.password}")
+    lines.append(f"logs:    {StackSettings().var_dir / 'log'}/<component>.log")
+    return "\n".join(lines)
+
+
+def _say(message: str) -> None:
+    click.echo(f"[fleet up] {message}", err=True)
+
+
+def _raise_stop(signum: int, _frame: object) -> None:
+    raise _Stop(signal.Signals(signum).name)
+
+
+def run(terminals: int, simulator: bool, check: bool) -> int:
+    """Start, print the table, supervise until a signal (or return at once with `check`)."""
+    stack = StackSettings()
+    own_pg = not DatabaseSettings().url
+    own_kafka = not KafkaSettings().bootstrap
+    specs = child_specs(terminals, simulator)
+    log_dir = stack.var_dir / "log"
+    state = StackState()
+    pg: PostgresServer | None = None
+    kafka: KafkaServer | None = None
+    children: list[Child] = []
+    previous = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        _check_ports(specs, stack, own_pg, own_kafka)
+        servers: list[tuple[str, str, str]] = []
+        if own_pg:
+            pg = _own_postgres(stack)
+            _say(f"starting PostgreSQL in {pg.data_dir}")
+            pg.start()
+            state.database_url = pg.url
+        else:
+            from fleet.settings import database_url
+
+            state.database_url = database_url()
+        servers.append(("postgresql", "running" if own_pg else "external", state.database_url))
+        if own_kafka:
+            kafka = _own_kafka(stack)
+            _say(f"starting Kafka in {kafka.data_dir}")
+            t0 = time.monotonic()
+            kafka.start()
+            _say(f"Kafka ready in {time.monotonic() - t0:.1f}s")
+            state.kafka_bootstrap = kafka.bootstrap
+        else:
+            state.kafka_bootstrap = KafkaSettings().bootstrap
+        from fleet.kafka_admin import ensure_topics
+
+        ensure_topics(state.kafka_bootstrap, KafkaSettings().topic_partitions)
+        servers.append(("kafka", "running" if own_kafka else "external", state.kafka_bootstrap))
+        _prepare_database(state, terminals)
+        servers.append(("seed", "done" if state.login else "skipped", state.seeded))
+
+        env = _child_env(state)
+        children = [Child(spec, log_dir, env) for spec in specs]
+        for child in children:
+            if child.missing:
+                continue
+            _say(f"starting {child.spec.name}")
+            child.start()
+            if not child.wait_healthy():
+                _say(f"{child.spec.name} is {child.state}; see {child.log_file}")
+        click.echo(_status_table(children, state, servers))
+        if check:
+            failed = [c.spec.name for c in children if not c.missing and c.state != "healthy"]
+            missing = [c.spec.name for c in children if c.missing]
+            if failed or missing:
+                _say(f"not healthy: {', '.join(failed + missing)}")
+                return 1
+            return 0
+        _supervise(children)
+        return 0
+    except PortInUseError as exc:
+        _say(str(exc))
+        return 2
+    except (_Stop, KeyboardInterrupt):
+        _say("stopping")
+        return 0
+    except ServiceError as exc:
+        _say(f"error: {exc}")
+        return 1
+    finally:
+        for sig in previous:
+            signal.signal(sig, signal.SIG_IGN)  # a second Ctrl-C must not leave orphans behind
+        for child in reversed(children):
+            child.stop()
+        if kafka is not None:
+            kafka.stop()
+        if pg is not None:
+            pg.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _supervise(children: list[Child]) -> None:
+    """Restart crashed children with backoff, forever (until _Stop)."""
+    while True:
+        time.sleep(0.5)
+        for child in children:
+            code = child.poll_crash()
+            if code is not None:
+                _say(f"{child.spec.name} exited with {code}; restarting in "
+                     f"{max(0.0, child.next_restart_at - time.monotonic()):.0f}s (log: {child.log_file})")
+            if child.restart_due():
+                child.restarts += 1
+                child.start()
+
+
+@click.command("up")
+@click.option("--terminals", type=int, default=None, help="simulated terminals (default FLEET_STACK_SIMULATE_TERMINALS)")
+@click.option("--no-simulator", is_flag=True, help="do not run the simulator")
+@click.option("--check", is_flag=True, help="start everything, print the status table, stop; exit 1 if unhealthy")
+def up_command(terminals: int | None, no_simulator: bool, check: bool) -> None:
+    """Run PostgreSQL, Kafka, gateway, streams worker, API and simulator; Ctrl-C stops them all."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("kafka").setLevel(logging.ERROR)  # kafka-python is chatty while a broker starts
+    count = StackSettings().simulate_terminals if terminals is None else terminals
+    sys.exit(run(count, simulator=not no_simulator, check=check))

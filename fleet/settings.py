@@ -1,0 +1,141 @@
+"""Typed settings, one object per service, read when a service is built (never at import).
+
+Every key derives its environment variable mechanically: ``GatewaySettings.idle_timeout_s`` is
+``FLEET_GATEWAY_IDLE_TIMEOUT_S``. Shared connection settings have short names
+(``FLEET_DATABASE_URL``, ``FLEET_KAFKA_BOOTSTRAP``). ``docs/configuration.md`` lists them all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class _Base(BaseSettings):
+    model_config = SettingsConfigDict(extra="ignore", frozen=True)
+
+
+class StackSettings(_Base):
+    """Where the local stack lives and which private ports its own servers use."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_STACK_", extra="ignore", frozen=True)
+
+    var_dir: Path = Field(REPO_ROOT / "var", description="state of locally started servers, logs under log/")
+    postgres_port: int = Field(55432, description="port of the PostgreSQL that `fleet up` starts")
+    kafka_port: int = Field(59092, description="broker port of the Kafka that `fleet up` starts")
+    kafka_controller_port: int = Field(59093, description="KRaft controller port of that Kafka")
+    simulate_terminals: int = Field(200, description="simulated terminals `fleet up` runs (0: none)")
+    simulate_interval_s: float = Field(5.0, description="report interval of each simulated terminal")
+
+
+class DatabaseSettings(_Base):
+    model_config = SettingsConfigDict(env_prefix="FLEET_DATABASE_", extra="ignore", frozen=True)
+
+    url: str = Field("", description="libpq URL; empty: the stack's own server under var/")
+    pool_max: int = Field(10, description="connections per process pool")
+
+
+class KafkaSettings(_Base):
+    model_config = SettingsConfigDict(env_prefix="FLEET_KAFKA_", extra="ignore", frozen=True)
+
+    bootstrap: str = Field("", description="host:port list; empty: the stack's own broker under var/")
+    topic_partitions: int = Field(4, description="partitions for topics fleetwatch creates")
+
+
+class GatewaySettings(_Base):
+    model_config = SettingsConfigDict(env_prefix="FLEET_GATEWAY_", extra="ignore", frozen=True)
+
+    host: str = Field("0.0.0.0", description="address the JT/T 808 server binds")
+    port: int = Field(7611, description="JT/T 808 TCP port")
+    gateway_id: str = Field("gw-1", description="identifies this gateway process in uplinks and sessions")
+    heartbeat_interval_s: float = Field(60.0, description="terminal heartbeat interval we expect")
+    idle_timeout_s: float = Field(0.0, description="close silent connections after this; 0: 3 x heartbeat")
+    max_frame_bytes: int = Field(4096, description="frames longer than this (escaped) are rejected")
+    auto_register: bool = Field(False, description="put unknown terminals into the 'unassigned' pool")
+    produce_buffer: int = Field(10000, description="uplinks awaiting a Kafka ack before reads pause")
+    linger_ms: int = Field(5, description="Kafka producer linger (batching)")
+    subpackage_timeout_s: float = Field(30.0, description="drop incomplete sub-packaged messages after")
+    subpackage_max_bytes: int = Field(8 * 1024 * 1024, description="memory bound for reassembly buffers")
+    subpackage_resend_after_s: float = Field(5.0, description="ask again (0x8003) for missing packages after this silence")
+    unassigned_enterprise_id: int = Field(0, description="enterprise of auto-registered devices; 0: the first root enterprise")
+    connection_in_flight_max: int = Field(256, description="uplinks of one terminal awaiting Kafka before its reads pause")
+    max_frames_per_s: int = Field(200, description="frames one connection may send per second before its reads pause")
+    write_buffer_bytes: int = Field(64 * 1024, description="unsent bytes to one terminal before it counts as not reading and is dropped")
+    db_timeout_s: float = Field(5.0, description="longest wait for a registration or authentication lookup")
+    status_interval_s: float = Field(60.0, description="interval of the counters log line")
+
+
+class StreamsSettings(_Base):
+    model_config = SettingsConfigDict(env_prefix="FLEET_STREAMS_", extra="ignore", frozen=True)
+
+    app_id: str = Field("fleet-streams", description="Faust app id (consumer group)")
+    data_dir: Path = Field(REPO_ROOT / "var" / "faust", description="Faust local state")
+    web_port: int = Field(6066, description="Faust web port (health)")
+    batch_size: int = Field(500, description="positions per database write")
+    batch_window_s: float = Field(0.2, description="longest wait to fill a batch")
+    max_future_s: float = Field(600.0, description="positions further in the future are rejected")
+    max_speed_kmh: float = Field(250.0, description="positions faster than this are rejected")
+    no_signal_after_s: float = Field(600.0, description="online but no position for this long: no signal")
+    live_coalesce_ms: int = Field(500, description="window for coalescing live positions to the console")
+    driving_min_speed_kmh: float = Field(5.0, description="ACC on and faster than this: driving, else parked")
+    web_enabled: bool = Field(True, description="run Faust's web server (health, stats) on web_port")
+    retry_max_backoff_s: float = Field(10.0, description="longest wait between database retries (outage)")
+    session_timeout_s: float = Field(10.0, description="Kafka group session timeout: how soon a crashed worker's partitions move")
+    log_level: str = Field("warning", description="worker log level (debug, info, warning, error)")
+    log_file: str = Field("", description="worker log file; empty: stderr")
+
+
+class ApiSettings(_Base):
+    model_config = SettingsConfigDict(env_prefix="FLEET_API_", extra="ignore", frozen=True)
+
+    host: str = Field("127.0.0.1", description="HTTP bind address")
+    port: int = Field(8080, description="HTTP port (API and console)")
+    workers: int = Field(1, description="gunicorn workers")
+    threads: int = Field(32, description="gunicorn threads per worker (WebSockets hold one each)")
+    token_secret: str = Field("", description="HMAC key for tokens; empty: generated into var/ on first start")
+    access_token_ttl_s: int = Field(7200, description="access token lifetime")
+    refresh_token_ttl_s: int = Field(7 * 86400, description="refresh token lifetime")
+    login_max_failures: int = Field(5, description="failed logins per account before it is throttled")
+    login_lockout_s: int = Field(300, description="how long a throttled account waits")
+    console_dir: Path = Field(REPO_ROOT / "dashboards" / "dist", description="built console served at /")
+
+
+class SimulatorSettings(_Base):
+    model_config = SettingsConfigDict(env_prefix="FLEET_SIMULATOR_", extra="ignore", frozen=True)
+
+    gateway_host: str = Field("127.0.0.1", description="gateway to connect to")
+    gateway_port: int = Field(7611, description="gateway port")
+    centre_lng: float = Field(116.39, description="centre of generated routes")
+    centre_lat: float = Field(39.91, description="centre of generated routes")
+    radius_km: float = Field(15.0, description="routes stay within this distance of the centre")
+    phone_prefix: str = Field("0138", description="simulated terminal phones are prefix + zero-padded index")
+    protocol_version: str = Field("2013", description="2011, 2013 or 2019 header")
+    alarm_probability: float = Field(0.002, description="chance per report of raising an alarm bit")
+    heartbeat_interval_s: float = Field(30.0, description="heartbeat when nothing else was sent for this long")
+    ack_timeout_s: float = Field(10.0, description="resend a position not acknowledged (0x8001) within this")
+    backlog_batch_items: int = Field(20, description="positions per 0x0704 backlog upload")
+    reconnect_min_s: float = Field(1.0, description="first reconnect delay (doubles, with jitter)")
+    reconnect_max_s: float = Field(60.0, description="longest reconnect delay")
+    seed: int = Field(808, description="seed of routes, driving and alarms (deterministic runs)")
+    auth_cache: Path = Field(REPO_ROOT / "var" / "simulator-auth.json", description="auth codes kept between runs")
+
+
+def database_url(db: DatabaseSettings | None = None, stack: StackSettings | None = None) -> str:
+    """The configured database URL, or the one of the stack's own server."""
+    db = db or DatabaseSettings()
+    if db.url:
+        return db.url
+    stack = stack or StackSettings()
+    return f"postgresql://fleet@127.0.0.1:{stack.postgres_port}/fleet"
+
+
+def kafka_bootstrap(kafka: KafkaSettings | None = None, stack: StackSettings | None = None) -> str:
+    kafka = kafka or KafkaSettings()
+    if kafka.bootstrap:
+        return kafka.bootstrap
+    stack = stack or StackSettings()
+    return f"127.0.0.1:{stack.kafka_port}"

@@ -1,0 +1,400 @@
+"""One terminal's TCP connection: de-framing, the registration/authentication state machine,
+forwarding to Kafka and acknowledgements.
+
+States: connected -> (0x0100 registration)* -> authenticated (0x0102 with the issued code) -> closed.
+Before authentication only 0x0100 and 0x0102 are handled; anything else is answered with 0x8001
+result 1 and never forwarded. Frames are handled strictly in arrival order: while a database lookup or
+a back-pressure pause is under way, further frames wait in `_pending` and reading from the socket is
+paused, so memory per connection stays bounded by one read. Nothing a terminal sends raises out of
+`data_received`; every bad input is counted, logged as hex with the connection id, and answered per
+the standard where the header is readable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from gateway import login
+from gateway import replies as r
+from gateway.inbound import DecodeFailure, decode_inbound, reassembled_message
+from gateway.payloads import TerminalIdentity, session_value, uplink_value, utc_now_iso
+from gateway.reassembly import Completed, ResendRequest, SubpackageAssembler
+from protocols.jt808 import FrameReader, JT808Error, Message, encode_frame, encode_subpackages, to_json
+
+if TYPE_CHECKING:
+    from gateway.server import GatewayContext
+
+log = logging.getLogger("gateway.connection")
+
+ACK_AFTER_KAFKA = frozenset({r.LOCATION_REPORT, r.LOCATION_BATCH})
+NO_REPLY = frozenset({r.TERMINAL_ACK})
+MAX_BODY_BYTES = 1023  # body length field is 10 bits; longer downlinks are sub-packaged
+
+
+class TerminalConnection(asyncio.Protocol):
+    def __init__(self, ctx: GatewayContext, connection_id: str) -> None:
+        self.ctx = ctx
+        self.connection_id = connection_id
+        settings = ctx.settings
+        self._reader = FrameReader(settings.max_frame_bytes)
+        self._assembler = SubpackageAssembler(
+            ctx.budget, timeout_s=settings.subpackage_timeout_s,
+            resend_after_s=settings.subpackage_resend_after_s)
+        self._transport: asyncio.Transport | None = None
+        self._pending: deque[bytes | JT808Error] = deque()
+        self._busy = False            # a database lookup is running
+        self._throttled = False       # too many frames this second
+        self._backpressured = False   # the shared uplink buffer is full
+        self._reading_paused = False
+        self._close_reason: str | None = None
+        self.closed = False
+        self.identity: TerminalIdentity | None = None
+        self.device_phone: str | None = None  # device.phone (may be the 12-digit form of a 2019 phone)
+        self.version = "2013"
+        self.protocol_version = 1
+        self._out_seq = 0
+        self.in_flight = 0
+        self.last_rx_at = 0.0
+        self._window_start = 0.0
+        self._window_frames = 0
+        self._received_at: str | None = None  # receive time shared by the frames of one read
+
+    # ------------------------------------------------------------------ asyncio callbacks
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        transport.set_write_buffer_limits(high=self.ctx.settings.write_buffer_bytes)
+        self.last_rx_at = self._window_start = self.ctx.loop.time()
+        self.ctx.connection_opened(self)
+
+    def data_received(self, data: bytes) -> None:
+        ctx = self.ctx
+        self.last_rx_at = ctx.loop.time()
+        ctx.counters.bytes_in += len(data)
+        self._received_at = None
+        try:
+            self._pending.extend(self._reader.feed(data))
+            self._drain()
+        except Exception:  # a bug must cost one connection, never the process
+            ctx.counters.internal_errors += 1
+            log.exception("conn %s: internal error; closing", self.connection_id)
+            self.close("closed")
+
+    def pause_writing(self) -> None:
+        # The terminal is not reading what we send: drop it rather than buffer without bound.
+        self.ctx.counters.slow_reader_dropped += 1
+        log.warning("conn %s (%s): terminal not reading, dropping", self.connection_id, self.phone)
+        self.close("closed", abort=True)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self._assembler.clear()
+        self._pending.clear()
+        self.ctx.pipeline.forget(self)
+        if self.identity is not None and self.ctx.registry.release(self):
+            self.emit_session("offline", self._close_reason or "closed")
+        self.ctx.connection_closed(self)
+
+    # ------------------------------------------------------------------ flow control
+
+    @property
+    def phone(self) -> str | None:
+        return self.identity.phone if self.identity else None
+
+    def pause_for_backpressure(self) -> None:
+        self._backpressured = True
+        self._update_reading()
+
+    def resume_after_backpressure(self) -> None:
+        self._backpressured = False
+        if not self.closed:
+            self._drain()
+
+    def _blocked(self) -> bool:
+        return (self._busy or self._throttled or self._backpressured or self.closed
+                or self.in_flight >= self.ctx.settings.connection_in_flight_max)
+
+    def _drain(self) -> None:
+        pending = self._pending
+        pipeline = self.ctx.pipeline
+        while pending and not self._blocked():
+            if pipeline.saturated:
+                pipeline.wait_for_capacity(self)
+                break
+            self._handle(pending.popleft())
+        self._update_reading()
+
+    def _update_reading(self) -> None:
+        transport = self._transport
+        if transport is None or self.closed:
+            return
+        want_pause = self._blocked() or bool(self._pending)
+        if want_pause and not self._reading_paused:
+            transport.pause_reading()
+            self._reading_paused = True
+        elif not want_pause and self._reading_paused:
+            transport.resume_reading()
+            self._reading_paused = False
+
+    def _count_frame(self) -> None:
+        ctx = self.ctx
+        ctx.counters.frames_in += 1
+        now = self.last_rx_at
+        if now - self._window_start >= 1.0:
+            self._window_start, self._window_frames = now, 0
+        self._window_frames += 1
+        if self._window_frames >= ctx.settings.max_frames_per_s and not self._throttled:
+            ctx.counters.flood_throttled += 1
+            log.warning("conn %s (%s): over %d frames/s, pausing reads", self.connection_id, self.phone,
+                        ctx.settings.max_frames_per_s)
+            self._throttled = True
+            ctx.loop.call_at(self._window_start + 1.0, self._end_throttle)
+
+    def _end_throttle(self) -> None:
+        self._throttled = False
+        self._window_start, self._window_frames = self.ctx.loop.time(), 0
+        if not self.closed:
+            self._drain()
+
+    # ------------------------------------------------------------------ frames
+
+    def _handle(self, item: bytes | JT808Error) -> None:
+        counters = self.ctx.counters
+        if isinstance(item, JT808Error):  # garbage between frames, oversize or truncated frame
+            counters.framing_errors += 1
+            log.warning("conn %s (%s): framing error %s", self.connection_id, self.phone, item)
+            return
+        self._count_frame()
+        decoded = decode_inbound(item)
+        if isinstance(decoded, DecodeFailure):
+            self._on_decode_failure(item, decoded)
+            return
+        header = decoded.header
+        self.version = header.version
+        if header.protocol_version is not None:
+            self.protocol_version = header.protocol_version
+        if header.package_total and header.package_total > 1:
+            self._on_subpackage(decoded, item)
+            return
+        self._on_message(decoded, item.hex())
+
+    def _on_decode_failure(self, frame: bytes, failure: DecodeFailure) -> None:
+        counters = self.ctx.counters
+        if failure.bad_checksum:
+            counters.bad_checksum += 1
+        else:
+            counters.decode_errors += 1
+        log.warning("conn %s (%s): %s: %s", self.connection_id, self.phone, failure.error, frame.hex())
+        if failure.msg_id is not None and failure.seq is not None and (failure.phone or "").isdigit():
+            result = r.ACK_NOT_SUPPORTED if failure.encrypted else r.ACK_MESSAGE_ERROR
+            self.send(r.PLATFORM_ACK, r.platform_ack_body(failure.seq, failure.msg_id, result),
+                       phone=failure.phone)
+
+    def _on_subpackage(self, msg: Message, frame: bytes) -> None:
+        header = msg.header
+        counters = self.ctx.counters
+        counters.subpackages_in += 1
+        if self.identity is None:
+            self._reject_before_auth(msg)
+            return
+        try:
+            outcome = self._assembler.add(header.msg_id, header.seq, header.package_total or 1,
+                                          header.package_index or 1, _body_bytes(msg), frame,
+                                          self.ctx.loop.time())
+        except ValueError as exc:
+            counters.subpackage_dropped += 1
+            log.warning("conn %s (%s): sub-package rejected (%s): %s", self.connection_id, self.phone,
+                        exc, frame.hex())
+            self.ack(header.seq, header.msg_id, r.ACK_FAILURE)
+            return
+        if isinstance(outcome, Completed):
+            try:
+                whole = reassembled_message(msg, outcome.body, outcome.frames, outcome.first_seq)
+            except JT808Error as exc:
+                counters.decode_errors += 1
+                log.warning("conn %s (%s): reassembled 0x%04x does not decode: %s", self.connection_id,
+                            self.phone, header.msg_id, exc)
+                self.ack(header.seq, header.msg_id, r.ACK_MESSAGE_ERROR)
+                return
+            # the completing package's acknowledgement stands for the whole message
+            self._on_message(whole, whole.raw.hex(), ack_seq=header.seq)
+            return
+        self.ack(header.seq, header.msg_id, r.ACK_OK)
+        if isinstance(outcome, ResendRequest):
+            self.request_missing(outcome)
+
+    def request_missing(self, request: ResendRequest) -> None:
+        self.ctx.counters.subpackage_resend_requests += 1
+        body = r.resend_subpackages_body(request.first_seq, request.missing_indexes, self.version)
+        self.send(r.RESEND_SUBPACKAGES, body)
+
+    def _on_message(self, msg: Message, raw_hex: str, ack_seq: int | None = None) -> None:
+        header = msg.header
+        msg_id = header.msg_id
+        seq = header.seq if ack_seq is None else ack_seq
+        if msg_id == r.REGISTER:
+            self._run_locked(login.register(self, msg))
+            return
+        if msg_id == r.AUTHENTICATE:
+            self._run_locked(login.authenticate(self, msg))
+            return
+        identity = self.identity
+        if identity is None:
+            self._reject_before_auth(msg)
+            return
+        if header.phone != identity.phone:
+            self.ctx.counters.phone_mismatch += 1
+            log.warning("conn %s (%s): frame for phone %s: %s", self.connection_id, identity.phone,
+                        header.phone, raw_hex)
+            self.ack(seq, msg_id, r.ACK_FAILURE)
+            return
+        self._forward(msg, raw_hex, seq)
+        if msg_id in ACK_AFTER_KAFKA or msg_id in NO_REPLY:
+            return
+        self.ack(seq, msg_id, r.ACK_OK)
+        if msg_id == r.LOGOUT:
+            self.close("logout")
+
+    def _forward(self, msg: Message, raw_hex: str, seq: int) -> None:
+        ctx = self.ctx
+        identity = self.identity
+        assert identity is not None
+        header = msg.header
+        if self._received_at is None:
+            self._received_at = utc_now_iso()
+        value = uplink_value(identity, msg_id=header.msg_id, seq=header.seq, protocol_version=header.version,
+                             raw_hex=raw_hex, message=to_json(msg), connection_id=self.connection_id,
+                             gateway_id=ctx.settings.gateway_id, received_at=self._received_at)
+        self.in_flight += 1
+        msg_id = header.msg_id
+        ack_after = msg_id in ACK_AFTER_KAFKA
+
+        def on_done(stored: bool) -> None:
+            self.in_flight -= 1
+            if stored and ack_after and not self.closed:
+                ctx.counters.positions_acked += 1
+                self.ack(seq, msg_id, r.ACK_OK)
+            if not self.closed and self._pending and not self._blocked():
+                self._drain()
+            elif not self.closed:
+                self._update_reading()
+
+        ctx.pipeline.submit(ctx.uplink_topic, identity.phone.encode(), value, on_done)
+
+    def _reject_before_auth(self, msg: Message) -> None:
+        self.ctx.counters.pre_auth_rejected += 1
+        log.info("conn %s: 0x%04x from %s before authentication, rejected", self.connection_id,
+                 msg.header.msg_id, msg.header.phone)
+        self.send(r.PLATFORM_ACK, r.platform_ack_body(msg.header.seq, msg.header.msg_id, r.ACK_FAILURE),
+                   phone=msg.header.phone)
+
+    # ------------------------------------------------------------------ registration and authentication
+
+    def _run_locked(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run a database step; frames behind it wait (order is kept) and reading pauses."""
+        self._busy = True
+        self._update_reading()
+        self.ctx.loop.create_task(self._locked(work))
+
+    async def _locked(self, work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await asyncio.wait_for(work, self.ctx.settings.db_timeout_s)
+        except Exception as exc:
+            self.ctx.counters.db_errors += 1
+            log.warning("conn %s: database step failed: %r", self.connection_id, exc)
+        finally:
+            self._busy = False
+            if not self.closed:
+                self._drain()
+
+    def replaced(self) -> None:
+        """Another connection authenticated as this terminal: end this session first."""
+        self.emit_session("offline", "replaced")
+        self.identity = None
+        self.close("replaced")
+
+    def emit_session(self, event: str, reason: str) -> None:
+        identity = self.identity
+        if identity is None:
+            return
+        ctx = self.ctx
+        value = session_value(identity, event=event, reason=reason, connection_id=self.connection_id,
+                              gateway_id=ctx.settings.gateway_id)
+        ctx.pipeline.submit(ctx.sessions_topic, identity.phone.encode(), value)
+
+    # ------------------------------------------------------------------ writing
+
+    def _next_seq(self) -> int:
+        seq = self._out_seq
+        self._out_seq = (seq + 1) & 0xFFFF
+        return seq
+
+    def ack(self, seq: int, msg_id: int, result: int) -> None:
+        self.send(r.PLATFORM_ACK, r.platform_ack_body(seq, msg_id, result))
+
+    def send(self, msg_id: int, body: bytes, phone: str | None = None) -> None:
+        transport = self._transport
+        if transport is None or self.closed or transport.is_closing():
+            return
+        target = phone or self.phone
+        if target is None:
+            return
+        try:
+            frame = encode_frame(msg_id, body, phone=target, seq=self._next_seq(), version=self.version,
+                                 protocol_version=self.protocol_version)
+        except ValueError as exc:  # e.g. a header phone that is not BCD digits
+            self.ctx.counters.internal_errors += 1
+            log.warning("conn %s: cannot answer 0x%04x to %r: %s", self.connection_id, msg_id, target, exc)
+            return
+        transport.write(frame)
+
+    def send_downlink(self, msg_id: int, body: bytes) -> None:
+        """Write a platform message to this terminal with our serial numbers and its version."""
+        transport = self._transport
+        if transport is None or self.closed or self.phone is None:
+            return
+        if len(body) <= MAX_BODY_BYTES:
+            self.send(msg_id, body)
+            return
+        frames = encode_subpackages(msg_id, body, phone=self.phone, seq=self._out_seq, version=self.version,
+                                    protocol_version=self.protocol_version)
+        self._out_seq = (self._out_seq + len(frames)) & 0xFFFF
+        for frame in frames:
+            transport.write(frame)
+
+    def close(self, reason: str, abort: bool = False) -> None:
+        if self._close_reason is None:
+            self._close_reason = reason
+        transport = self._transport
+        if transport is not None and not transport.is_closing():
+            if abort:
+                transport.abort()
+            else:
+                transport.close()
+
+    def sweep(self, now: float) -> None:
+        """Called periodically by the server: idle timeout and overdue sub-packages."""
+        if now - self.last_rx_at >= self.ctx.idle_timeout_s:
+            self.ctx.counters.idle_timeouts += 1
+            log.info("conn %s (%s): idle for %.0fs, closing", self.connection_id, self.phone,
+                     now - self.last_rx_at)
+            self.close("idle_timeout", abort=True)
+            return
+        if len(self._assembler):
+            for request in self._assembler.sweep(now):
+                self.request_missing(request)
+            self.ctx.counters.subpackage_dropped += self._assembler.dropped
+            self._assembler.dropped = 0
+
+
+def _body_bytes(msg: Message) -> bytes:
+    """Body bytes of one package (a sub-package body decodes as raw hex: it is a fragment)."""
+    hex_body = getattr(msg.body, "hex", None)
+    if isinstance(hex_body, str):
+        return bytes.fromhex(hex_body)
+    raise ValueError("sub-package body is not raw")

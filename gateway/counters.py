@@ -1,0 +1,51 @@
+"""Simple counters of what the gateway saw, logged periodically (no metrics dependency)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass
+
+log = logging.getLogger("gateway.counters")
+
+
+@dataclass
+class GatewayCounters:
+    """Monotonic counters; `snapshot()` gives a dict for logs and the status line."""
+
+    connections_opened: int = 0
+    connections_closed: int = 0
+    connections_open: int = 0
+    authenticated: int = 0
+    registrations: int = 0
+    registration_rejected: int = 0
+    auth_failed: int = 0
+    frames_in: int = 0
+    bytes_in: int = 0
+    uplinks_produced: int = 0
+    positions_acked: int = 0
+    produce_failed: int = 0
+    framing_errors: int = 0
+    bad_checksum: int = 0
+    decode_errors: int = 0
+    pre_auth_rejected: int = 0
+    phone_mismatch: int = 0
+    flood_throttled: int = 0
+    slow_reader_dropped: int = 0
+    idle_timeouts: int = 0
+    replaced: int = 0
+    backpressure_pauses: int = 0
+    subpackages_in: int = 0
+    subpackage_resend_requests: int = 0
+    subpackage_dropped: int = 0
+    downlinks_delivered: int = 0
+    downlinks_ignored: int = 0
+    downlinks_invalid: int = 0
+    db_errors: int = 0
+    internal_errors: int = 0
+
+    def snapshot(self) -> dict[str, int]:
+        return asdict(self)
+
+    def log_line(self) -> None:
+        nonzero = {k: v for k, v in self.snapshot().items() if v}
+        log.info("gateway counters %s", " ".join(f"{k}={v}" for k, v in nonzero.items()))

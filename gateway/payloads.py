@@ -1,0 +1,58 @@
+"""JSON values of `jt808.uplink.v1` and `device.sessions.v1` (schemas in docs/topics.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+@dataclass(frozen=True)
+class TerminalIdentity:
+    """Who an authenticated connection speaks for, resolved once at authentication."""
+
+    phone: str  # header phone, as the terminal sends it
+    device_id: int
+    car_id: int | None
+    enterprise_id: int
+
+
+def utc_now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def uplink_value(identity: TerminalIdentity, *, msg_id: int, seq: int, protocol_version: str,
+                 raw_hex: str, message: dict[str, Any], connection_id: str, gateway_id: str,
+                 received_at: str) -> bytes:
+    return _dumps({
+        "phone": identity.phone,
+        "device_id": identity.device_id,
+        "car_id": identity.car_id,
+        "enterprise_id": identity.enterprise_id,
+        "msg_id": msg_id,
+        "seq": seq,
+        "protocol_version": protocol_version,
+        "raw_hex": raw_hex,
+        "message": message,
+        "connection_id": connection_id,
+        "gateway_id": gateway_id,
+        "received_at": received_at,
+    }).encode()
+
+
+def session_value(identity: TerminalIdentity, *, event: str, reason: str, connection_id: str,
+                  gateway_id: str, at: str | None = None) -> bytes:
+    return _dumps({
+        "phone": identity.phone,
+        "device_id": identity.device_id,
+        "car_id": identity.car_id,
+        "enterprise_id": identity.enterprise_id,
+        "event": event,
+        "reason": reason,
+        "connection_id": connection_id,
+        "gateway_id": gateway_id,
+        "at": at or utc_now_iso(),
+    }).encode()

@@ -1,0 +1,1 @@
+"""Pure protocol codecs (bytes in, typed messages out, and back). No sockets, no database, no Kafka."""

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Idempotent bootstrap of a development or CI machine (Debian 12): system packages when root and
+# missing, the virtualenv (re-installed only when pyproject.toml changed), the Kafka jars.
+# Quick when everything is present. Usage: scripts/install.sh  (or `make install`)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '[install] %s\n' "$*" >&2; }
+
+APT_UPDATED=0
+apt_install() {
+  if [ "$(id -u)" -ne 0 ]; then
+    log "missing system packages: $*; install them as root (apt-get install -y $*)"
+    exit 1
+  fi
+  if [ "$APT_UPDATED" -eq 0 ]; then
+    log "apt-get update"
+    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+    APT_UPDATED=1
+  fi
+  log "apt-get install $*"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null
+}
+
+# --- system packages -------------------------------------------------------------------------
+missing=()
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+command -v mvn >/dev/null 2>&1 || missing+=(maven)
+# Chromium drives the end-to-end tests of the console (Playwright with the system browser).
+if [ -f dashboards/package.json ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+
+PYTHON="${FLEET_PYTHON:-}"
+if [ -z "$PYTHON" ]; then
+  PYTHON="$(command -v python3.11 || true)"
+fi
+if [ -z "$PYTHON" ]; then
+  missing+=(python3.11 python3.11-venv)
+  PYTHON=/usr/bin/python3.11
+elif [ "$PYTHON" = /usr/bin/python3.11 ] && ! dpkg -s python3.11-venv >/dev/null 2>&1; then
+  missing+=(python3.11-venv)  # Debian's python3.11 has no ensurepip without it
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  apt_install "${missing[@]}"
+fi
+
+# --- virtualenv ------------------------------------------------------------------------------
+STAMP=.venv/.fleet-install-stamp
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ ! -x .venv/bin/python ]; then
+  log "creating .venv with $PYTHON"
+  "$PYTHON" -m venv .venv
+fi
+if [ "$(cat "$STAMP" 2>/dev/null || true)" != "$want" ]; then
+  log "pip install -e .[dev] (pyproject.toml changed or first install)"
+  .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip setuptools wheel
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+  echo "$want" > "$STAMP"
+fi
+
+# --- Kafka jars (Maven Central, cached in .cache/kafka-jars) ----------------------------------
+.venv/bin/python -c 'from fleet.services.kafka import ensure_jars; ensure_jars()'
+
+# --- console dependencies (issue 3) ------------------------------------------------------------
+if [ -f dashboards/package.json ]; then
+  lock=dashboards/package-lock.json
+  dstamp=dashboards/node_modules/.fleet-install-stamp
+  dwant="$(cat dashboards/package.json "$lock" 2>/dev/null | sha256sum | cut -d' ' -f1)"
+  if [ "$(cat "$dstamp" 2>/dev/null || true)" != "$dwant" ]; then
+    command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+    log "npm install in dashboards/"
+    if [ -f "$lock" ]; then (cd dashboards && npm ci --no-audit --no-fund); else (cd dashboards && npm install --no-audit --no-fund); fi
+    echo "$dwant" > "$dstamp"
+  fi
+fi
+log "ok"

@@ -1,0 +1,280 @@
+"""One virtual JT/T 808 terminal: register (or reuse its code), authenticate, heartbeat, report
+positions, resend what is not acknowledged, upload the backlog after a reconnect, reconnect with
+exponential backoff and jitter.
+
+Positions are generated on their own clock whether or not the terminal is connected (a real terminal
+keeps a blind-area store). The fix clock advances by max(interval, 1 s) per report so every position
+of a terminal has a distinct 1-second BCD fix time (with interval < 1 s it runs ahead of the wall clock;
+`run_fleet` starts it early enough to end near "now").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from simulator import wire
+from simulator.driving import Vehicle
+from simulator.outbox import Outbox, Position
+
+log = logging.getLogger("simulator.terminal")
+
+
+class AuthStore(Protocol):
+    def get(self, phone: str) -> str | None: ...
+
+    def put(self, phone: str, code: str | None) -> None: ...
+
+
+class SentLog(Protocol):
+    def record(self, phone: str, fix_at: datetime) -> None: ...
+
+
+@dataclass
+class TerminalConfig:
+    host: str
+    port: int
+    interval_s: float  # 0: no positions, heartbeats only (connection benchmarks)
+    heartbeat_interval_s: float
+    ack_timeout_s: float
+    backlog_batch_items: int
+    reconnect_min_s: float
+    reconnect_max_s: float
+    protocol_version: str = "2013"
+    source_address: str | None = None
+    reply_timeout_s: float = 10.0
+
+
+@dataclass
+class SessionCounters:
+    connects: int = 0
+    registrations: int = 0
+    auth_failures: int = 0
+    registration_failures: int = 0
+    heartbeats: int = 0
+    downlinks: int = 0
+    authenticated: bool = False
+
+
+class RegistrationRefused(Exception):
+    pass
+
+
+@dataclass
+class VirtualTerminal:
+    index: int
+    phone: str
+    terminal_id: str
+    config: TerminalConfig
+    vehicle: Vehicle
+    rng: random.Random
+    auth_store: AuthStore
+    fix_clock: datetime
+    sent_log: SentLog | None = None
+    counters: SessionCounters = field(default_factory=SessionCounters)
+    outbox: Outbox = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.outbox = Outbox(self.config.ack_timeout_s, self.config.backlog_batch_items)
+        self._seq = self.rng.randrange(0, 0x10000)
+        self._wakeup = asyncio.Event()
+        self._writer: asyncio.StreamWriter | None = None
+        self._replies: dict[tuple[int, int], asyncio.Future[wire.Reply]] = {}
+        self._last_sent_at = 0.0
+        self.fix_step_s = max(1.0, self.config.interval_s)
+
+    # ---------------------------------------------------------------- positions
+
+    def generate_position(self) -> Position:
+        """Advance the vehicle by one fix step and queue the report."""
+        self.vehicle.advance(self.fix_step_s)
+        self.fix_clock += timedelta(seconds=self.fix_step_s)
+        fix_at = self.fix_clock.replace(microsecond=0)
+        position = Position(fix_at, wire.location_report(self.vehicle.sample(), fix_at))
+        self.outbox.add(position)
+        self._wakeup.set()
+        return position
+
+    def wake(self) -> None:
+        """Make the session loop look at its state now (stop was set, a position was queued)."""
+        self._wakeup.set()
+
+    async def generate_positions(self, stop: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
+        next_at = loop.time() + self.rng.uniform(0, self.config.interval_s)
+        while not stop.is_set():
+            await asyncio.sleep(max(0.0, next_at - loop.time()))
+            if stop.is_set():
+                return
+            self.generate_position()
+            next_at += self.config.interval_s
+
+    # ---------------------------------------------------------------- connection
+
+    async def run(self, stop: asyncio.Event, stop_generating: asyncio.Event | None = None) -> None:
+        """Keep a session up until `stop` is set; reconnect with backoff when it drops. Positions
+        are generated until `stop_generating` (default: `stop`) is set."""
+        loop = asyncio.get_running_loop()
+        generator = (loop.create_task(self.generate_positions(stop_generating or stop))
+                     if self.config.interval_s > 0 else None)
+        attempt = 0
+        try:
+            while not stop.is_set():
+                try:
+                    await self._session(stop)
+                    attempt = 0
+                except (TimeoutError, OSError, ConnectionError, RegistrationRefused, asyncio.IncompleteReadError) as exc:
+                    log.debug("terminal %s: session ended: %r", self.phone, exc)
+                finally:
+                    self.counters.authenticated = False
+                    self.outbox.disconnected()
+                    self._fail_replies()
+                if stop.is_set():
+                    break
+                attempt += 1
+                delay = min(self.config.reconnect_max_s, self.config.reconnect_min_s * 2 ** (attempt - 1))
+                await _sleep_until(loop, loop.time() + delay * self.rng.uniform(0.5, 1.5), stop)
+        finally:
+            if generator is not None:
+                generator.cancel()
+                await asyncio.gather(generator, return_exceptions=True)
+
+    async def _session(self, stop: asyncio.Event) -> None:
+        cfg = self.config
+        local = (cfg.source_address, 0) if cfg.source_address else None
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(cfg.host, cfg.port, local_addr=local), cfg.reply_timeout_s)
+        self._writer = writer
+        self.counters.connects += 1
+        read_task = asyncio.create_task(self._read_loop(reader))
+        read_task.add_done_callback(lambda _: self._wakeup.set())
+        try:
+            await self._login()
+            self.counters.authenticated = True
+            await self._serve(stop, read_task)
+        finally:
+            read_task.cancel()
+            await asyncio.gather(read_task, return_exceptions=True)
+            self._writer = None
+            writer.close()
+            try:
+                await asyncio.wait_for(writer.wait_closed(), 1.0)
+            except (TimeoutError, OSError):
+                pass
+
+    async def _login(self) -> None:
+        code = self.auth_store.get(self.phone)
+        if code is None:
+            reply = await self._request(wire.REGISTER, wire.registration_body(self.terminal_id, self.config.protocol_version),
+                                        wire.REGISTER_REPLY)
+            if reply.result != 0 or not reply.auth_code:
+                self.counters.registration_failures += 1
+                raise RegistrationRefused(f"registration result {reply.result}")
+            self.counters.registrations += 1
+            code = reply.auth_code
+            self.auth_store.put(self.phone, code)
+        reply = await self._request(wire.AUTHENTICATE, wire.auth_body(code, self.config.protocol_version),
+                                    wire.PLATFORM_ACK)
+        if reply.result != 0:
+            self.counters.auth_failures += 1
+            self.auth_store.put(self.phone, None)  # register again next time
+            raise RegistrationRefused(f"authentication result {reply.result}")
+
+    async def _request(self, msg_id: int, body: bytes, reply_id: int) -> wire.Reply:
+        seq = self._send(msg_id, body)
+        future: asyncio.Future[wire.Reply] = asyncio.get_running_loop().create_future()
+        self._replies[(reply_id, seq)] = future
+        try:
+            return await asyncio.wait_for(future, self.config.reply_timeout_s)
+        finally:
+            self._replies.pop((reply_id, seq), None)
+
+    async def _serve(self, stop: asyncio.Event, read_task: asyncio.Task[None]) -> None:
+        loop = asyncio.get_running_loop()
+        outbox = self.outbox
+        while not stop.is_set():
+            if read_task.done():
+                raise ConnectionError("connection closed by the gateway")
+            now = loop.time()
+            batch = outbox.next_batch(now)
+            if batch:
+                seq = self._send(wire.LOCATION_BATCH,
+                                 wire.batch_body([p.report for p in batch], 1, self.config.protocol_version))
+                outbox.mark_sent(batch, seq, now, batch=True)
+            for position in outbox.next_live() + outbox.due_for_resend(now):
+                self._log_first_send(position)
+                body = position.report.encode(self.config.protocol_version)
+                outbox.mark_sent([position], self._send(wire.LOCATION_REPORT, body), now)
+            if now - self._last_sent_at >= self.config.heartbeat_interval_s:
+                self._send(wire.HEARTBEAT, b"")
+                self.counters.heartbeats += 1
+            if self._writer is not None:
+                await self._writer.drain()
+            self._wakeup.clear()
+            wait_s = min(self.config.heartbeat_interval_s, self.config.ack_timeout_s / 2)
+            timer = loop.call_later(wait_s, self._wakeup.set)
+            try:
+                await self._wakeup.wait()
+            finally:
+                timer.cancel()
+
+    def _log_first_send(self, position: Position) -> None:
+        if not position.sent and self.sent_log is not None:
+            self.sent_log.record(self.phone, position.fix_at)
+
+    def _send(self, msg_id: int, body: bytes) -> int:
+        writer = self._writer
+        if writer is None:
+            raise ConnectionError("not connected")
+        seq = self._seq
+        self._seq = (seq + 1) & 0xFFFF
+        writer.write(wire.frame(msg_id, body, self.phone, seq, self.config.protocol_version))
+        self._last_sent_at = asyncio.get_running_loop().time()
+        return seq
+
+    async def _read_loop(self, reader: asyncio.StreamReader) -> None:
+        frames = wire.new_frame_reader()
+        while True:
+            data = await reader.read(65536)
+            if not data:
+                return
+            for reply in wire.decode_replies(frames, data):
+                self._on_reply(reply)
+
+    def _on_reply(self, reply: wire.Reply) -> None:
+        if reply.msg_id in (wire.PLATFORM_ACK, wire.REGISTER_REPLY):
+            future = self._replies.get((reply.msg_id, reply.ack_seq))
+            if future is not None and not future.done():
+                future.set_result(reply)
+                return
+            if reply.msg_id == wire.PLATFORM_ACK and reply.ack_msg_id in (wire.LOCATION_REPORT, wire.LOCATION_BATCH):
+                if reply.result == 0:
+                    self.outbox.acknowledged(reply.ack_seq)
+                else:
+                    self.outbox.rejected(reply.ack_seq)
+                self._wakeup.set()
+            return
+        # any other platform message (a downlink command): general response 0x0001, result 0
+        self.counters.downlinks += 1
+        if self._writer is not None:
+            self._send(wire.TERMINAL_ACK, wire.terminal_ack_body(reply.seq, reply.msg_id, 0))
+
+    def _fail_replies(self) -> None:
+        for future in self._replies.values():
+            if not future.done():
+                future.set_exception(ConnectionError("disconnected"))
+        self._replies.clear()
+
+
+async def _sleep_until(loop: asyncio.AbstractEventLoop, deadline: float, stop: asyncio.Event) -> None:
+    delay = deadline - loop.time()
+    if delay <= 0:
+        return
+    try:
+        await asyncio.wait_for(stop.wait(), delay)
+    except TimeoutError:
+        pass

@@ -1,0 +1,107 @@
+"""What a virtual terminal puts on the wire and reads back, through the codec (protocols.jt808)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from protocols.jt808 import (
+    Authentication,
+    BatchLocationUpload,
+    FrameReader,
+    JT808Error,
+    LocationReport,
+    PlatformResponse,
+    Registration,
+    RegistrationResponse,
+    TerminalResponse,
+    decode_frame,
+    encode_frame,
+)
+from simulator.driving import Sample
+
+log = logging.getLogger("simulator.wire")
+
+TERMINAL_ACK = 0x0001
+HEARTBEAT = 0x0002
+REGISTER = 0x0100
+AUTHENTICATE = 0x0102
+LOCATION_REPORT = 0x0200
+LOCATION_BATCH = 0x0704
+PLATFORM_ACK = 0x8001
+REGISTER_REPLY = 0x8100
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A platform message as the terminal cares about it."""
+
+    msg_id: int
+    seq: int
+    ack_seq: int = -1
+    ack_msg_id: int = -1
+    result: int = -1
+    auth_code: str | None = None
+
+
+def location_report(sample: Sample, fix_at: datetime) -> LocationReport:
+    return LocationReport(
+        alarm_flags=sample.alarm_flags, status_flags=sample.status_flags, lat=sample.lat, lng=sample.lng,
+        altitude_m=sample.altitude_m, speed_kmh=sample.speed_kmh, direction_deg=sample.direction_deg,
+        fix_at=fix_at, extras={"mileage_km": sample.mileage_km, "gnss_satellites": 12, "rssi": 25})
+
+
+def batch_body(reports: list[LocationReport], kind: int, version: str) -> bytes:
+    """0x0704 body (kind 1: blind-area backlog)."""
+    return BatchLocationUpload(kind, tuple(reports)).encode(version)
+
+
+def registration_body(terminal_id: str, version: str) -> bytes:
+    id_width = 30 if version == "2019" else 7
+    body = Registration(province_id=11, city_id=100, manufacturer_id="FLEET", terminal_model="SIM-808",
+                        terminal_id=terminal_id[-id_width:], plate_color=2, plate_number="")
+    return body.encode(version)
+
+
+def auth_body(auth_code: str, version: str, imei: str = "860000000000000") -> bytes:
+    return Authentication(auth_code, imei, "sim-1.0").encode(version)
+
+
+def terminal_ack_body(seq: int, msg_id: int, result: int) -> bytes:
+    return TerminalResponse(seq, msg_id, result).encode("2013")
+
+
+def frame(msg_id: int, body: bytes, phone: str, seq: int, version: str) -> bytes:
+    return encode_frame(msg_id, body, phone=phone_for(phone, version), seq=seq, version=version)
+
+
+def phone_for(phone: str, version: str) -> str:
+    """2019 headers carry 20 BCD digits: the 12-digit phone zero-padded on the left."""
+    return phone.zfill(20) if version == "2019" else phone
+
+
+def new_frame_reader() -> FrameReader:
+    return FrameReader()
+
+
+def decode_replies(reader: FrameReader, data: bytes) -> list[Reply]:
+    replies = []
+    for item in reader.feed(data):
+        if isinstance(item, JT808Error):
+            log.warning("bad bytes from the gateway: %s", item)
+            continue
+        try:
+            msg = decode_frame(item)
+        except JT808Error as exc:
+            log.warning("undecodable frame from the gateway (%s): %s", exc, item.hex())
+            continue
+        body = msg.body
+        seq = msg.header.seq
+        if isinstance(body, PlatformResponse):
+            replies.append(Reply(msg.header.msg_id, seq, body.reply_seq, body.reply_msg_id, body.result))
+        elif isinstance(body, RegistrationResponse):
+            replies.append(Reply(msg.header.msg_id, seq, body.reply_seq, REGISTER, body.result, body.auth_code))
+        else:
+            replies.append(Reply(msg.header.msg_id, seq))
+    return replies

@@ -1,0 +1,1 @@
+"""The Faust stream processors: positions, states and console events (see README.md)."""

@@ -1,0 +1,152 @@
+"""The Faust app factory: ``create_app(settings, kafka_bootstrap, db_url)``.
+
+Three agents, one job each, plus two timers (see streams/README.md):
+
+- ``positions``      jt808.uplink.v1 -> gps + device_last, in batches; refusals -> fleet.deadletter.v1
+- ``states``         device.sessions.v1 + jt808.uplink.v1 -> device state/acc/biz_state, the three logs,
+                     console pushes type 1 and 6
+- ``live-positions`` jt808.uplink.v1 -> coalesced ``kind: positions`` to console.events.v1
+- timers: ``no-signal`` (states) and ``live-flush`` (every live_coalesce_ms)
+
+Delivery: the positions and states agents iterate without auto-acks (``noack_take`` / ``noack``) and
+ack an event only after its database write committed and its dead letters were handed to the
+producer; Faust commits only acked offsets (contiguously) and flushes the producer before committing.
+A crash therefore replays from the last commit, and the idempotent sinks absorb the replay.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import faust
+
+from fleet.settings import KafkaSettings, StreamsSettings
+from fleet.topics import CONSOLE_EVENTS, DEAD_LETTER, DEVICE_SESSIONS, JT808_UPLINK
+from streams.db import Database
+from streams.deadletter import DeadLetters
+from streams.directory import Directory
+from streams.live import LivePositions
+from streams.positions import PartitionKeeper, PositionsProcessor
+from streams.state_rules import Rules
+from streams.states import StatesProcessor, StateStore
+from streams.validation import Limits
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Components:
+    """What the agents run, exposed for tests and the benchmark (``app.fleet``)."""
+
+    positions: PositionsProcessor
+    states: StatesProcessor
+    live: LivePositions
+    store: StateStore
+
+
+def _faust_app(settings: StreamsSettings, kafka_bootstrap: str, partitions: int) -> faust.App:
+    return faust.App(
+        settings.app_id,
+        broker=[f"kafka://{host.strip()}" for host in kafka_bootstrap.split(",") if host.strip()],
+        store="memory://",
+        autodiscover=False,
+        datadir=str(settings.data_dir),
+        web_enabled=settings.web_enabled,
+        web_port=settings.web_port,
+        web_bind="127.0.0.1",
+        topic_partitions=partitions,
+        consumer_auto_offset_reset="earliest",
+        producer_acks=-1,
+        broker_commit_interval=1.0,
+        broker_commit_every=5000,
+        broker_session_timeout=settings.session_timeout_s,
+        broker_heartbeat_interval=min(3.0, settings.session_timeout_s / 3),
+        key_serializer="raw",
+        value_serializer="raw",
+    )
+
+
+def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
+               kafka: KafkaSettings | None = None) -> faust.App:
+    """A new, unstarted Faust app wired to the given Kafka and database. Reads no environment."""
+    kafka = kafka or KafkaSettings()
+    app = _faust_app(settings, kafka_bootstrap, kafka.topic_partitions)
+    topics = {name: app.topic(name, key_type=bytes, value_type=bytes, partitions=kafka.topic_partitions)
+              for name in (JT808_UPLINK, DEVICE_SESSIONS, CONSOLE_EVENTS, DEAD_LETTER)}
+
+    async def send(topic: str, key: bytes | None, value: bytes) -> None:
+        await topics[topic].send(key=key, value=value)
+
+    limits = Limits(max_future_s=settings.max_future_s, max_speed_kmh=settings.max_speed_kmh)
+    rules = Rules(no_signal_after_s=settings.no_signal_after_s,
+                  driving_min_speed_kmh=settings.driving_min_speed_kmh)
+
+    def database(name: str) -> Database:
+        return Database(db_url, name=name, max_backoff_s=settings.retry_max_backoff_s)
+
+    states_db = database("states")
+    directory = Directory(database("directory"))
+    store = StateStore(states_db)
+    parts = Components(
+        positions=PositionsProcessor(database("positions"), PartitionKeeper(db_url),
+                                     DeadLetters(send, "positions"), limits),
+        states=StatesProcessor(states_db, store, directory, send, DeadLetters(send, "states"), rules, limits),
+        live=LivePositions(directory, send, limits, rules, store),
+        store=store,
+    )
+    app.fleet = parts  # type: ignore[attr-defined]
+
+    @app.agent(topics[JT808_UPLINK], name="positions")
+    async def positions(stream: Any) -> None:
+        async for events in stream.noack_take(settings.batch_size, within=settings.batch_window_s):
+            try:
+                await parts.positions.process(events)
+            except Exception as exc:  # a bug, not data or an outage: park the batch, keep going
+                log.exception("positions: batch failed")
+                for event in events:
+                    await parts.positions.dead_letters(event, f"internal error: {exc!r}")
+            for event in events:
+                await stream.ack(event)
+
+    @app.agent(app.topic(JT808_UPLINK, DEVICE_SESSIONS, key_type=bytes, value_type=bytes), name="states")
+    async def states(stream: Any) -> None:
+        # batches only to cut Faust's per-event overhead; events are still handled one by one, in order
+        async for events in stream.noack_take(settings.batch_size, within=settings.batch_window_s):
+            for event in events:
+                try:
+                    await parts.states.handle(event)
+                except Exception as exc:  # a bug, not data or an outage: park the event, keep going
+                    log.exception("states: event failed")
+                    await parts.states.dead_letters(event, f"internal error: {exc!r}")
+                await stream.ack(event)
+
+    @app.agent(topics[JT808_UPLINK], name="live-positions")
+    async def live_positions(stream: Any) -> None:
+        async for values in stream.take(settings.batch_size, within=settings.batch_window_s):
+            for value in values:
+                try:
+                    parts.live.add(value)
+                except Exception:  # live positions are a view; never stop for one
+                    log.exception("live-positions: uplink skipped")
+
+    @app.timer(settings.live_coalesce_ms / 1000.0, name="live-flush")
+    async def live_flush() -> None:
+        try:
+            await parts.live.flush()
+        except Exception:
+            log.exception("live-flush failed")
+
+    @app.timer(max(1.0, min(30.0, settings.no_signal_after_s / 4)), name="no-signal")
+    async def no_signal() -> None:
+        try:
+            await parts.states.check_no_signal()
+        except Exception:
+            log.exception("no-signal check failed")
+
+    async def forget_states(sender: Any, /, *args: Any, signal: Any, **kwargs: Any) -> None:
+        parts.store.clear()  # another worker may own these devices now; re-seed on next sight
+
+    app.on_partitions_revoked.connect(forget_states)
+    return app

@@ -1,0 +1,99 @@
+"""``console.events.v1`` payloads (docs/topics.md) and the live-position coalescer. Pure.
+
+Push data, field names as the console expects them:
+
+- type 1 (online/offline): ``{deviceId, carId, plateNumber, state, time}``, ``state`` 1 online, 0 offline
+  (the spec's online rule: "online when the state is 1").
+- type 6 (business state): ``{deviceId, carId, bizState, time}``.
+
+Times are ISO 8601 UTC.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from fleet.enums import PushType
+from streams.messages import Fix
+
+
+def iso(at: datetime) -> str:
+    return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def push_event(enterprise_id: int, enterprise_path: str, push_type: PushType, data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "kind": "push",
+        "enterprise_id": enterprise_id,
+        "enterprise_path": enterprise_path,
+        "push": {"type": int(push_type), "data": data},
+    }
+
+
+def online_push_data(
+    *, device_id: int, car_id: int | None, plate_number: str | None, online: bool, at: datetime
+) -> dict[str, Any]:
+    return {
+        "deviceId": device_id,
+        "carId": car_id,
+        "plateNumber": plate_number,
+        "state": 1 if online else 0,
+        "time": iso(at),
+    }
+
+
+def biz_push_data(*, device_id: int, car_id: int | None, biz_state: int, at: datetime) -> dict[str, Any]:
+    return {"deviceId": device_id, "carId": car_id, "bizState": int(biz_state), "time": iso(at)}
+
+
+def live_position(fix: Fix, biz_state: int) -> dict[str, Any]:
+    """One entry of a ``kind: positions`` message. ``sentAt`` is the gateway receive time (latency)."""
+    return {
+        "deviceId": fix.device_id,
+        "carId": fix.car_id,
+        "lng": fix.lng,
+        "lat": fix.lat,
+        "direction": fix.direction_deg,
+        "speed": fix.speed_kmh,
+        "time": iso(fix.fix_at),
+        "bizState": int(biz_state),
+        "acc": 1 if fix.acc_on else 0,
+        "alarm": fix.alarm_flags,
+        "sentAt": iso(fix.received_at),
+    }
+
+
+def positions_event(enterprise_id: int, enterprise_path: str, positions: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "kind": "positions",
+        "enterprise_id": enterprise_id,
+        "enterprise_path": enterprise_path,
+        "positions": positions,
+    }
+
+
+@dataclass
+class LiveCoalescer:
+    """Latest fix per device, grouped by enterprise, until drained (every ``live_coalesce_ms``).
+
+    A burst of N positions of one vehicle within a window becomes one entry; an older fix (backlog)
+    never replaces a newer one.
+    """
+
+    _pending: dict[int, dict[int, tuple[datetime, dict[str, Any]]]] = field(default_factory=dict)
+
+    def add(self, fix: Fix, biz_state: int) -> None:
+        devices = self._pending.setdefault(fix.enterprise_id, {})
+        current = devices.get(fix.device_id)
+        if current is None or fix.fix_at >= current[0]:
+            devices[fix.device_id] = (fix.fix_at, live_position(fix, biz_state))
+
+    def drain(self) -> dict[int, list[dict[str, Any]]]:
+        """Positions per enterprise since the last drain; empties the buffer."""
+        pending, self._pending = self._pending, {}
+        return {ent: [entry for _, entry in devices.values()] for ent, devices in pending.items() if devices}
+
+    def __len__(self) -> int:
+        return sum(len(devices) for devices in self._pending.values())

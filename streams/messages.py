@@ -1,0 +1,197 @@
+"""Parse the Kafka payloads the agents consume (docs/topics.md) into small typed records.
+
+Pure: bytes or dicts in, frozen dataclasses out. Every failure raises :class:`PayloadError` with a
+reason that ends up in the dead-letter record, so an operator can tell what was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+MSG_LOCATION_REPORT = 0x0200
+MSG_LOCATION_BATCH = 0x0704
+
+STATUS_ACC_ON = 1 << 0        # status bit 0: ACC on
+STATUS_POSITIONED = 1 << 1    # status bit 1: the fix is positioned
+
+
+class PayloadError(ValueError):
+    """A payload that does not follow docs/topics.md. The message is the dead-letter reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class Uplink:
+    """One ``jt808.uplink.v1`` record, with the parts the agents use."""
+
+    phone: str
+    device_id: int
+    car_id: int | None
+    enterprise_id: int
+    msg_id: int
+    received_at: datetime
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """One position (a 0x0200 body, or one item of a 0x0704), units already converted by the codec."""
+
+    device_id: int
+    car_id: int | None
+    enterprise_id: int
+    fix_at: datetime
+    lat: float
+    lng: float
+    altitude_m: float
+    speed_kmh: float
+    direction_deg: int
+    alarm_flags: int
+    status_flags: int
+    mileage_km: float | None
+    fuel_l: float | None
+    extras: dict[str, Any]
+    received_at: datetime
+
+    @property
+    def acc_on(self) -> bool:
+        return bool(self.status_flags & STATUS_ACC_ON)
+
+    @property
+    def positioned(self) -> bool:
+        return bool(self.status_flags & STATUS_POSITIONED)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEvent:
+    """One ``device.sessions.v1`` record."""
+
+    phone: str
+    device_id: int
+    car_id: int | None
+    enterprise_id: int
+    online: bool
+    reason: str
+    connection_id: str
+    gateway_id: str
+    at: datetime
+
+
+def load_json_object(raw: bytes | str) -> dict[str, Any]:
+    """Decode a Kafka value. Raises PayloadError for bad UTF-8, bad JSON or a non-object."""
+    try:
+        value = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise PayloadError(f"not JSON: {exc}") from exc
+    if not isinstance(value, dict):
+        raise PayloadError(f"not a JSON object: {type(value).__name__}")
+    return value
+
+
+def parse_time(value: Any, field: str) -> datetime:
+    """ISO 8601 with an explicit offset; naive times are refused (we never guess a zone)."""
+    if not isinstance(value, str):
+        raise PayloadError(f"{field}: expected an ISO 8601 string, got {value!r}")
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise PayloadError(f"{field}: not ISO 8601: {value!r}") from exc
+    if parsed.tzinfo is None:
+        raise PayloadError(f"{field}: time without offset: {value!r}")
+    return parsed
+
+
+def _int(obj: dict[str, Any], field: str, *, optional: bool = False) -> Any:
+    value = obj.get(field)
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PayloadError(f"{field}: expected an integer, got {value!r}")
+    return value
+
+
+def _number(obj: dict[str, Any], field: str, *, optional: bool = False) -> Any:
+    value = obj.get(field)
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PayloadError(f"{field}: expected a number, got {value!r}")
+    return float(value)
+
+
+def parse_uplink(raw: bytes | str) -> Uplink:
+    obj = load_json_object(raw)
+    message = obj.get("message")
+    body = message.get("body") if isinstance(message, dict) else None
+    if not isinstance(body, dict):
+        raise PayloadError("message.body: missing or not an object")
+    return Uplink(
+        phone=str(obj.get("phone", "")),
+        device_id=_int(obj, "device_id"),
+        car_id=_int(obj, "car_id", optional=True),
+        enterprise_id=_int(obj, "enterprise_id"),
+        msg_id=_int(obj, "msg_id"),
+        received_at=parse_time(obj.get("received_at"), "received_at"),
+        body=body,
+    )
+
+
+def parse_session(raw: bytes | str) -> SessionEvent:
+    obj = load_json_object(raw)
+    event = obj.get("event")
+    if event not in ("online", "offline"):
+        raise PayloadError(f"event: expected 'online' or 'offline', got {event!r}")
+    return SessionEvent(
+        phone=str(obj.get("phone", "")),
+        device_id=_int(obj, "device_id"),
+        car_id=_int(obj, "car_id", optional=True),
+        enterprise_id=_int(obj, "enterprise_id"),
+        online=event == "online",
+        reason=str(obj.get("reason") or ""),
+        connection_id=str(obj.get("connection_id") or ""),
+        gateway_id=str(obj.get("gateway_id") or ""),
+        at=parse_time(obj.get("at"), "at"),
+    )
+
+
+def parse_fix(uplink: Uplink, body: dict[str, Any]) -> Fix:
+    """A 0x0200 body (or 0x0704 item) of ``uplink`` as a Fix. Raises PayloadError."""
+    if not isinstance(body, dict):
+        raise PayloadError(f"location body is not an object: {body!r}")
+    extras = body.get("extras") or {}
+    if not isinstance(extras, dict):
+        raise PayloadError("extras: not an object")
+    stored_extras = dict(extras)
+    if body.get("unknown_items"):
+        stored_extras["unknown_items"] = body["unknown_items"]
+    return Fix(
+        device_id=uplink.device_id,
+        car_id=uplink.car_id,
+        enterprise_id=uplink.enterprise_id,
+        fix_at=parse_time(body.get("fix_at"), "fix_at"),
+        lat=_number(body, "lat"),
+        lng=_number(body, "lng"),
+        altitude_m=_number(body, "altitude_m", optional=True) or 0.0,
+        speed_kmh=_number(body, "speed_kmh"),
+        direction_deg=_int(body, "direction_deg", optional=True) or 0,
+        alarm_flags=_int(body, "alarm_flags", optional=True) or 0,
+        status_flags=_int(body, "status_flags", optional=True) or 0,
+        mileage_km=_number(extras, "mileage_km", optional=True),
+        fuel_l=_number(extras, "fuel_l", optional=True),
+        extras=stored_extras,
+        received_at=uplink.received_at,
+    )
+
+
+def location_bodies(uplink: Uplink) -> list[dict[str, Any]]:
+    """The location bodies an uplink carries: one for 0x0200, the items of a 0x0704, none otherwise."""
+    if uplink.msg_id == MSG_LOCATION_REPORT:
+        return [uplink.body]
+    if uplink.msg_id == MSG_LOCATION_BATCH:
+        items = uplink.body.get("items")
+        if not isinstance(items, list):
+            raise PayloadError("0x0704 items: missing or not a list")
+        return items
+    return []

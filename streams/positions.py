@@ -1,0 +1,144 @@
+"""Positions agent steps: uplinks in, ``gps`` rows and ``device_last`` out, refusals dead-lettered.
+
+One batch (``stream.noack_take``) goes through, in order:
+
+1. ``plan_batch``      pure: decode each uplink, classify its fixes (streams.validation).
+2. ``PartitionKeeper`` make sure the gps partitions of the batch's days exist (cached per day).
+3. ``write_fixes``     one transaction: insert gps rows (ON CONFLICT DO NOTHING), upsert device_last
+                       (newer fix wins). Outages are retried inside (streams.db), so this returns only
+                       after the rows are durable.
+4. ``write_batch``     when the database refuses the batch's data, write uplink by uplink to find the
+                       culprit(s), which are dead-lettered; the others are still written.
+5. the caller sends the dead letters, then acks the batch's events (and only then may Faust commit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+import psycopg
+
+from streams import gps_sql
+from streams.db import DATA_ERRORS, Database
+from streams.deadletter import DeadLetters, EventLike
+from streams.messages import Fix, PayloadError, parse_uplink
+from streams.validation import Limits, classify_uplink
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class PlannedBatch:
+    """Valid fixes per event (index-aligned with the batch) and refusals as (event index, reason)."""
+
+    fixes_by_event: list[list[Fix]] = field(default_factory=list)
+    rejects: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def fixes(self) -> list[Fix]:
+        return [fix for fixes in self.fixes_by_event for fix in fixes]
+
+
+def plan_batch(values: Sequence[Any], limits: Limits) -> PlannedBatch:
+    """Step 1, pure. Uplinks that are not positions yield no fixes and no refusal."""
+    plan = PlannedBatch()
+    for index, value in enumerate(values):
+        try:
+            classified = classify_uplink(parse_uplink(value), limits)
+        except PayloadError as exc:
+            plan.fixes_by_event.append([])
+            plan.rejects.append((index, str(exc)))
+            continue
+        plan.fixes_by_event.append(classified.fixes)
+        plan.rejects.extend((index, reason) for reason in classified.rejects)
+    return plan
+
+
+class PartitionKeeper:
+    """Ensures the gps partition of each day once per process (warehouse.partitions).
+
+    A failure is logged and not cached: rows then land in the DEFAULT partition, never refused.
+    """
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._ensured: set[date] = set()
+
+    async def ensure(self, days: set[date]) -> None:
+        missing = sorted(days - self._ensured)
+        if missing:
+            await asyncio.to_thread(self._ensure_sync, missing)
+
+    def _ensure_sync(self, days: list[date]) -> None:
+        from warehouse.db import connect
+        from warehouse.partitions import ensure_gps_partitions
+
+        try:
+            with connect(self._url) as conn:
+                for day in days:
+                    if day not in self._ensured:
+                        ensure_gps_partitions(conn, day, 1)  # and the next day, ahead of midnight
+                        self._ensured.update({day, day + timedelta(days=1)})
+        except Exception as exc:  # never block ingest: the DEFAULT partition takes the rows
+            log.warning("gps partitions for %s not ensured: %s", days, exc)
+
+
+async def write_fixes(db: Database, fixes: Sequence[Fix]) -> None:
+    """Step 3: gps rows and device_last in one transaction. Raises only DATA_ERRORS."""
+    rows = gps_sql.unique_fixes(fixes)
+    if not rows:
+        return
+    newest = gps_sql.newest_per_device(rows)
+
+    async def work(conn: psycopg.AsyncConnection[Any]) -> None:
+        await conn.execute(gps_sql.INSERT_GPS, gps_sql.column_arrays(rows))
+        await conn.execute(gps_sql.UPSERT_DEVICE_LAST, gps_sql.column_arrays(newest))
+
+    await db.transact(work)
+
+
+async def write_batch(db: Database, plan: PlannedBatch) -> list[tuple[int, str]]:
+    """Step 4: write the batch; on a data error isolate it per event. Returns (event index, error)."""
+    try:
+        await write_fixes(db, plan.fixes)
+        return []
+    except DATA_ERRORS as exc:
+        log.info("batch refused (%s); writing uplink by uplink", exc)
+    failed: list[tuple[int, str]] = []
+    for index, fixes in enumerate(plan.fixes_by_event):
+        try:
+            await write_fixes(db, fixes)
+        except DATA_ERRORS as exc:
+            failed.append((index, f"database refused: {type(exc).__name__}: {exc}".strip()))
+    return failed
+
+
+class PositionsProcessor:
+    """The positions agent's body for one batch of events (no Faust in here)."""
+
+    def __init__(self, db: Database, partitions: PartitionKeeper | None, dead_letters: DeadLetters,
+                 limits: Limits) -> None:
+        self.db = db
+        self.partitions = partitions
+        self.dead_letters = dead_letters
+        self.limits = limits
+        self.rows_written = 0
+
+    async def process(self, events: Sequence[EventLike]) -> None:
+        """Returns once every event is written or dead-lettered; the caller then acks them all."""
+        plan = plan_batch([event.value for event in events], self.limits)
+        fixes = plan.fixes
+        if self.partitions is not None and fixes:
+            await self.partitions.ensure(gps_sql.days_touched(fixes))
+        failed = await write_batch(self.db, plan)
+        failed_events = {index for index, _ in failed}
+        self.rows_written += sum(
+            len(f) for i, f in enumerate(plan.fixes_by_event) if i not in failed_events
+        )
+        for index, reason in sorted(plan.rejects + failed):
+            await self.dead_letters(events[index], reason)

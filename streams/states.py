@@ -1,0 +1,231 @@
+"""States agent steps: sessions and positions in, device state + logs + console pushes out.
+
+Per event, in order:
+
+1. decode (a bad session payload is dead-lettered; a bad uplink is left to the positions agent,
+   which dead-letters it once);
+2. ``StateStore.get``: the device's state, seeded from the database on first sight;
+3. ``state_rules.apply_*``: pure, next state and the changes;
+4. ``persist_changes``: one transaction, logs idempotent on their primary keys;
+5. keep the new state, then push type 1 / type 6 to ``console.events.v1``.
+
+Seeding is "as of" the first event's time (the last ACC / business-state log row *before* it), so a
+replay after a crash re-derives the same transitions at the same times, which the logs' primary keys
+absorb: nothing is logged twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+
+from fleet.enums import BizState, DeviceState, PushType
+from fleet.topics import CONSOLE_EVENTS, DEVICE_SESSIONS
+from streams import console
+from streams.db import Database
+from streams.deadletter import DeadLetters, EventLike, Send, encode
+from streams.directory import Directory
+from streams.messages import (
+    PayloadError,
+    SessionEvent,
+    Uplink,
+    location_bodies,
+    parse_fix,
+    parse_session,
+    parse_uplink,
+)
+from streams.state_rules import (
+    AccChange,
+    BizChange,
+    Change,
+    OnlineChange,
+    Rules,
+    apply_fix,
+    apply_session,
+    apply_tick,
+)
+from streams.state_rules import DeviceState as State
+from streams.validation import Limits, usable_for_state
+
+log = logging.getLogger(__name__)
+
+SEED_SQL = """
+SELECT d.state, d.car_id, d.enterprise_id,
+  (SELECT a.state FROM acc_state_log a WHERE a.device_id = d.id AND a.create_time < %(t)s
+    ORDER BY a.create_time DESC LIMIT 1),
+  (SELECT b.state FROM biz_state_log b WHERE b.device_id = d.id AND b.create_time < %(t)s
+    ORDER BY b.create_time DESC LIMIT 1),
+  (SELECT o.connection_id FROM device_online_log o WHERE o.device_id = d.id AND o.state = 1
+    ORDER BY o.at DESC LIMIT 1),
+  l.status_flags, l.speed_kmh, l.lng, l.lat
+FROM device d LEFT JOIN device_last l ON l.device_id = d.id
+WHERE d.id = %(id)s
+"""
+
+
+def seeded_state(device_id: int, row: tuple[Any, ...] | None, now_s: float) -> State:
+    """State from SEED_SQL's row. Raises PayloadError for an unknown device."""
+    if row is None:
+        raise PayloadError(f"unknown device {device_id}")
+    dev_state, car_id, enterprise_id, acc, biz, conn_id, status, speed, lng, lat = row
+    return State(
+        device_id=device_id, car_id=car_id, enterprise_id=enterprise_id,
+        online=dev_state == DeviceState.ONLINE, connection_id=conn_id,
+        acc_on=None if acc is None else bool(acc),
+        biz_state=None if biz is None else BizState(biz),
+        positioned=bool((status or 0) & 2), speed_kmh=float(speed or 0.0), lng=lng, lat=lat,
+        position_seen_s=now_s,  # grace: a device we just met gets no_signal_after_s to report
+    )
+
+
+class StateStore:
+    """Per-device state of the devices this worker has seen. Cleared on rebalance (re-seeded)."""
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.monotonic) -> None:
+        self._db = db
+        self._clock = clock
+        self.states: dict[int, State] = {}
+        self.lock = asyncio.Lock()  # the agent and the no-signal timer never interleave on a device
+
+    def peek(self, device_id: int) -> State | None:
+        return self.states.get(device_id)
+
+    async def get(self, device_id: int, as_of: datetime) -> State:
+        state = self.states.get(device_id)
+        if state is None:
+            async def work(conn: psycopg.AsyncConnection[Any]) -> tuple[Any, ...] | None:
+                cur = await conn.execute(SEED_SQL, {"id": device_id, "t": as_of})
+                return await cur.fetchone()
+
+            state = seeded_state(device_id, await self._db.transact(work), self._clock())
+            self.states[device_id] = state
+        return state
+
+    def clear(self) -> None:
+        self.states.clear()
+
+
+async def persist_changes(conn: psycopg.AsyncConnection[Any], state: State, changes: list[Change]) -> None:
+    """Step 4: every change of one event, in the caller's transaction."""
+    dev, car, ent = state.device_id, state.car_id, state.enterprise_id
+    for change in changes:
+        if isinstance(change, AccChange):
+            await conn.execute(
+                "INSERT INTO acc_state_log (device_id, create_time, state, car_id, enterprise_id, lng, lat)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (dev, change.at, int(change.acc_on), car, ent, change.lng, change.lat))
+            await conn.execute("UPDATE device SET acc = %s WHERE id = %s", (int(change.acc_on), dev))
+        elif isinstance(change, BizChange):
+            await conn.execute(
+                "INSERT INTO biz_state_log (device_id, create_time, state, car_id, enterprise_id)"
+                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (dev, change.at, int(change.biz_state), car, ent))
+            await conn.execute("UPDATE device SET biz_state = %s WHERE id = %s", (int(change.biz_state), dev))
+        else:
+            await conn.execute(
+                "INSERT INTO device_online_log (device_id, at, state, enterprise_id, reason, gateway_id,"
+                " connection_id) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (dev, change.at, int(change.online), ent, change.reason, change.gateway_id, change.connection_id))
+            if change.applies and change.online:
+                await conn.execute("UPDATE device SET state = %s, online_time = %s WHERE id = %s",
+                                   (int(DeviceState.ONLINE), change.at, dev))
+            elif change.applies:
+                await conn.execute("UPDATE device SET state = %s, offline_time = %s WHERE id = %s",
+                                   (int(DeviceState.OFFLINE), change.at, dev))
+
+
+class StatesProcessor:
+    """The states agent's body for one event, and the no-signal check for the timer."""
+
+    def __init__(self, db: Database, store: StateStore, directory: Directory, send: Send,
+                 dead_letters: DeadLetters, rules: Rules, limits: Limits,
+                 clock: Callable[[], float] = time.monotonic,
+                 utcnow: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.db, self.store, self.directory = db, store, directory
+        self.send, self.dead_letters = send, dead_letters
+        self.rules, self.limits = rules, limits
+        self.clock, self.utcnow = clock, utcnow
+
+    async def handle(self, event: EventLike) -> None:
+        """Never raises for a bad message: it is dead-lettered (uplinks: skipped, see module doc)."""
+        try:
+            if event.message.topic == DEVICE_SESSIONS:
+                await self._session(parse_session(event.value))
+            else:
+                await self._uplink(event.value)
+        except (PayloadError, psycopg.DataError, psycopg.IntegrityError) as exc:
+            await self.dead_letters(event, f"{type(exc).__name__}: {exc}")
+
+    async def _uplink(self, value: Any) -> None:
+        try:
+            uplink = parse_uplink(value)
+            bodies = location_bodies(uplink)
+        except PayloadError:
+            return  # the positions agent dead-letters it
+        async with self.store.lock:
+            for body in bodies:
+                await self._fix(uplink, body)
+
+    async def _fix(self, uplink: Uplink, body: Any) -> None:
+        try:
+            fix = parse_fix(uplink, body)
+        except PayloadError:
+            return
+        if not usable_for_state(fix, self.limits):
+            return
+        state = await self.store.get(fix.device_id, fix.fix_at)
+        await self._commit(*apply_fix(state, fix, self.clock(), self.rules))
+
+    async def _session(self, event: SessionEvent) -> None:
+        async with self.store.lock:
+            state = await self.store.get(event.device_id, event.at)
+            if event.car_id != state.car_id or event.enterprise_id != state.enterprise_id:
+                state = replace(state, car_id=event.car_id, enterprise_id=event.enterprise_id)
+            await self._commit(*apply_session(state, event, self.clock(), self.rules))
+
+    async def check_no_signal(self) -> int:
+        """Timer body: online devices whose positions stopped become no signal. Returns how many."""
+        changed = 0
+        async with self.store.lock:
+            for state in list(self.store.states.values()):
+                new_state, changes = apply_tick(state, self.clock(), self.utcnow(), self.rules)
+                if changes:
+                    await self._commit(new_state, changes)
+                    changed += 1
+        return changed
+
+    async def _commit(self, state: State, changes: list[Change]) -> None:
+        if changes:
+            async def work(conn: psycopg.AsyncConnection[Any]) -> None:
+                await persist_changes(conn, state, changes)
+
+            await self.db.transact(work)
+        self.store.states[state.device_id] = state
+        for change in changes:
+            await self._push(state, change)
+
+    async def _push(self, state: State, change: Change) -> None:
+        if isinstance(change, OnlineChange):
+            if not change.applies:
+                return
+            data = console.online_push_data(
+                device_id=state.device_id, car_id=state.car_id,
+                plate_number=await self.directory.plate_number(state.car_id),
+                online=change.online, at=change.at)
+            push_type = PushType.ONLINE_OFFLINE
+        elif isinstance(change, BizChange):
+            data = console.biz_push_data(device_id=state.device_id, car_id=state.car_id,
+                                         biz_state=change.biz_state, at=change.at)
+            push_type = PushType.BIZ_STATE
+        else:
+            return
+        path = await self.directory.enterprise_path(state.enterprise_id)
+        payload = console.push_event(state.enterprise_id, path, push_type, data)
+        await self.send(CONSOLE_EVENTS, str(state.enterprise_id).encode(), encode(payload))

@@ -1,0 +1,89 @@
+"""Session fixtures: real PostgreSQL and Kafka, started only when a test asks for them.
+
+- ``pg_url``: libpq URL of a migrated, otherwise empty database (private server on a free port,
+  fsync off), or a fresh database on the server ``FLEET_DATABASE_URL`` names.
+- ``kafka_bootstrap``: ``host:port`` of a broker with every topic of ``fleet.topics`` (private
+  single-node KRaft on free ports, or ``FLEET_KAFKA_BOOTSTRAP``).
+- ``stack_env``: ``os.environ`` plus FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP for subprocesses.
+- ``pg_conn``: a psycopg connection to ``pg_url`` for one test (closed afterwards).
+- ``free_port``: a function returning a free TCP port on 127.0.0.1.
+
+Servers stop at the end of the session, also when tests fail or the run is interrupted.
+Tests under ``tests/integration`` and ``tests/e2e`` get the matching marker automatically.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.ports import free_port as _free_port
+from tests.support.stack import SessionStack
+
+_TESTS_DIR = Path(__file__).parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # kafka-python 3.0 loads its protocol schemas with a deprecated importlib API on every request
+    for message in ("read_text is deprecated", "open_text is deprecated"):
+        config.addinivalue_line("filterwarnings", f"ignore:{message}:DeprecationWarning")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.path))
+        for suite in ("integration", "e2e"):
+            if (_TESTS_DIR / suite) in path.parents:
+                item.add_marker(getattr(pytest.mark, suite))
+
+
+@pytest.fixture(scope="session")
+def _session_stack() -> Iterator[SessionStack]:
+    stack = SessionStack()
+    atexit.register(stack.close)  # belt and braces: e.g. an interpreter exit inside a fixture
+    try:
+        yield stack
+    finally:
+        stack.close()
+        atexit.unregister(stack.close)
+
+
+@pytest.fixture(scope="session")
+def pg_url(_session_stack: SessionStack) -> str:
+    """URL of a migrated, empty database (see module doc)."""
+    return _session_stack.database_url()
+
+
+@pytest.fixture(scope="session")
+def kafka_bootstrap(_session_stack: SessionStack) -> str:
+    """Bootstrap servers of a broker with fleetwatch's topics (see module doc)."""
+    return _session_stack.kafka_bootstrap()
+
+
+@pytest.fixture(scope="session")
+def stack_env(pg_url: str, kafka_bootstrap: str) -> dict[str, str]:
+    """Environment for subprocesses under test (gateway, workers): points them at the session's servers."""
+    return {**os.environ, "FLEET_DATABASE_URL": pg_url, "FLEET_KAFKA_BOOTSTRAP": kafka_bootstrap}
+
+
+@pytest.fixture
+def pg_conn(pg_url: str) -> Iterator[Any]:
+    """A psycopg connection (autocommit off) to the session database, closed after the test."""
+    from warehouse.db import connect
+
+    conn = connect(pg_url)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="session")
+def free_port() -> Callable[[], int]:
+    """``free_port()`` returns a TCP port nothing listens on (bind it soon)."""
+    return _free_port

@@ -1,0 +1,116 @@
+"""Fixtures for API integration tests: the demo seed in the session database and the app on it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from api.db import get_db
+from fleet.settings import ApiSettings
+from warehouse.db import connect
+from warehouse.seed import DEMO_PASSWORD, seed_demo, terminal_phone
+
+TERMINALS = 20
+# Demo ownership (warehouse.seed.terminal_enterprise): 1 -> A, 2 -> B, 10 -> parent.
+A_TERMINAL, B_TERMINAL, PARENT_TERMINAL = 1, 2, 10
+TRACK_START = datetime(2026, 3, 1, 2, 0, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Vehicle:
+    car_id: int
+    device_id: int
+    vin: str
+    enterprise_id: int
+
+
+@dataclass(frozen=True)
+class Demo:
+    enterprises: dict[str, int]
+    a: Vehicle
+    b: Vehicle
+    parent: Vehicle
+    groups: dict[str, int]
+
+
+def _vehicle(conn: Any, terminal: int) -> Vehicle:
+    row = conn.execute(
+        "SELECT c.id, d.id, c.vin, c.enterprise_id FROM device d JOIN car c ON c.id = d.car_id WHERE d.phone = %s",
+        (terminal_phone(terminal),),
+    ).fetchone()
+    return Vehicle(*row)
+
+
+@pytest.fixture(scope="session")
+def demo(pg_url: str) -> Demo:
+    """The demo seed plus last positions and a small track for A's and B's first vehicles."""
+    summary = seed_demo(pg_url, terminals=TERMINALS)
+    with connect(pg_url) as conn:
+        vehicles = {t: _vehicle(conn, t) for t in (A_TERMINAL, B_TERMINAL, PARENT_TERMINAL)}
+        for v in vehicles.values():
+            conn.execute(
+                "INSERT INTO device_last (device_id, car_id, enterprise_id, fix_at, lng, lat, altitude_m, speed_kmh,"
+                " direction_deg, mileage_km, fuel_l, alarm_flags, status_flags)"
+                " VALUES (%s, %s, %s, %s, 116.4, 39.9, 50, 42.5, 90, 1234.5, 30, 5, 3)"
+                " ON CONFLICT (device_id) DO NOTHING",
+                (v.device_id, v.car_id, v.enterprise_id, TRACK_START + timedelta(minutes=10)),
+            )
+            # Inserted out of order on purpose: the query must order by time.
+            for minute in (3, 1, 2, 0):
+                conn.execute(
+                    "INSERT INTO gps (device_id, fix_at, car_id, enterprise_id, lng, lat, speed_kmh)"
+                    " VALUES (%s, %s, %s, %s, %s, 39.9, %s) ON CONFLICT DO NOTHING",
+                    (v.device_id, TRACK_START + timedelta(minutes=minute), v.car_id, v.enterprise_id,
+                     116.0 + minute / 100, 10.0 * minute),
+                )
+        groups = dict(conn.execute(
+            "SELECT e.id::text, min(g.id) FROM car_group g JOIN enterprise e ON e.id = g.enterprise_id GROUP BY e.id"
+        ).fetchall())
+        conn.commit()
+    ids = summary["enterprises"]
+    return Demo(
+        enterprises=ids,
+        a=vehicles[A_TERMINAL],
+        b=vehicles[B_TERMINAL],
+        parent=vehicles[PARENT_TERMINAL],
+        groups={key: groups[str(eid)] for key, eid in ids.items()},
+    )
+
+
+@pytest.fixture(scope="session")
+def app(pg_url: str, demo: Demo, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    settings = ApiSettings(token_secret="integration-secret", login_max_failures=3, login_lockout_s=60)
+    app = create_app(settings, pg_url, var_dir=tmp_path_factory.mktemp("api-var"))
+    try:
+        yield app
+    finally:
+        get_db(app).close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def login(app: Flask) -> Callable[[str], dict[str, str]]:
+    """``login(user_name)`` -> Authorization header of a demo user (cached per user)."""
+    cache: dict[str, dict[str, str]] = {}
+
+    def headers(user_name: str) -> dict[str, str]:
+        if user_name not in cache:
+            reply: Any = app.test_client().get(
+                "/oauth2/token.json", query_string={"grant_type": "password", "username": user_name, "password": DEMO_PASSWORD}
+            )
+            assert reply.status_code == 200, reply.json
+            cache[user_name] = {"Authorization": f"Bearer {reply.json['data']['access_token']}"}
+        return cache[user_name]
+
+    return headers

@@ -1,0 +1,247 @@
+"""STOMP push end to end: the real app (create_app on the session database, tokens from
+/oauth2/token.json) served by a threaded werkzeug server, websocket-client as the browser, and
+console.events.v1 records produced to the session's Kafka."""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import requests
+import websocket
+from werkzeug.serving import make_server
+
+from api.stomp import Frame, FrameParser, serialize
+from fleet.settings import ApiSettings
+from fleet.topics import CONSOLE_EVENTS
+from warehouse.passwords import hash_password
+
+PASSWORD = "push-test-pw-1"
+DELIVERY_S = 2.0
+
+
+@dataclass(frozen=True)
+class Enterprise:
+    id: int
+    path: str
+    user_name: str
+
+
+@pytest.fixture(scope="module")
+def enterprises(pg_url: str) -> dict[str, Enterprise]:
+    """A root enterprise with two subsidiaries, one user each."""
+    from warehouse.db import connect
+
+    suffix = uuid.uuid4().hex[:8]
+    password_hash = hash_password(PASSWORD)
+    made: dict[str, Enterprise] = {}
+    conn = connect(pg_url)
+    try:
+        with conn.transaction(), conn.cursor() as cur:
+            for label, parent in (("root", None), ("sub_a", "root"), ("sub_b", "root")):
+                parent_ent = made.get(parent) if parent else None
+                cur.execute(
+                    "INSERT INTO enterprise (parent_id, name, short_name) VALUES (%s, %s, %s) RETURNING id",
+                    (parent_ent.id if parent_ent else None, f"push {label} {suffix}", label),
+                )
+                row = cur.fetchone()
+                assert row is not None
+                eid = int(row[0])
+                path = f"{parent_ent.path if parent_ent else '/'}{eid}/"
+                cur.execute("UPDATE enterprise SET path = %s WHERE id = %s", (path, eid))
+                user_name = f"push_{label}_{suffix}"
+                cur.execute(
+                    "INSERT INTO app_user (enterprise_id, user_name, password_hash, name) VALUES (%s, %s, %s, %s)",
+                    (eid, user_name, password_hash, label),
+                )
+                made[label] = Enterprise(eid, path, user_name)
+    finally:
+        conn.close()
+    return made
+
+
+@pytest.fixture(scope="module")
+def server(
+    pg_url: str, kafka_bootstrap: str, enterprises: dict[str, Enterprise], tmp_path_factory: Any
+) -> Iterator[str]:
+    """Base URL ``127.0.0.1:port`` of the app served by a threaded werkzeug server."""
+    from api import create_app
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FLEET_KAFKA_BOOTSTRAP", kafka_bootstrap)
+        app = create_app(
+            ApiSettings(token_secret="push-test-secret"), pg_url, var_dir=tmp_path_factory.mktemp("var")
+        )
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, name="push-test-server", daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+        app.extensions["fleet_push"].close()
+
+
+@pytest.fixture(scope="module")
+def producer(kafka_bootstrap: str) -> Iterator[Any]:
+    from kafka import KafkaProducer
+
+    prod = KafkaProducer(bootstrap_servers=kafka_bootstrap, acks="all")
+    yield prod
+    prod.close()
+
+
+def access_token(server: str, user_name: str) -> str:
+    reply = requests.get(
+        f"http://{server}/oauth2/token.json",
+        params={"grant_type": "password", "username": user_name, "password": PASSWORD},
+        timeout=10,
+    )
+    body = reply.json()
+    assert body["code"] == 0, body
+    return str(body["data"]["access_token"])
+
+
+class StompClient:
+    def __init__(self, server: str, query: str = "") -> None:
+        self.ws = websocket.create_connection(f"ws://{server}/wss/stomp{query}", timeout=DELIVERY_S)
+        self.parser = FrameParser()
+        self.pending: list[Frame] = []
+
+    def send(self, command: str, **headers: str) -> None:
+        self.ws.send(serialize(Frame(command, headers)).decode())
+
+    def receive(self, timeout: float = DELIVERY_S) -> Frame:
+        self.ws.settimeout(timeout)
+        while not self.pending:
+            data = self.ws.recv()
+            if not data:
+                raise ConnectionError("socket closed")
+            self.pending += self.parser.feed(data.encode() if isinstance(data, str) else data)
+        return self.pending.pop(0)
+
+    def connect(self, **headers: str) -> Frame:
+        self.send("CONNECT", **{"accept-version": "1.2", "heart-beat": "0,0", **headers})
+        return self.receive()
+
+    def subscribe(self, destination: str, sub_id: str = "sub-0") -> None:
+        self.send("SUBSCRIBE", id=sub_id, destination=destination, receipt=f"r-{sub_id}")
+        frame = self.receive()
+        assert (frame.command, frame.headers.get("receipt-id")) == ("RECEIPT", f"r-{sub_id}"), frame
+
+    def assert_closed(self) -> None:
+        self.ws.settimeout(DELIVERY_S)
+        with pytest.raises((websocket.WebSocketConnectionClosedException, ConnectionError)):
+            while True:
+                if not self.ws.recv():
+                    raise ConnectionError("closed")
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+@pytest.fixture
+def clients() -> Iterator[list[StompClient]]:
+    opened: list[StompClient] = []
+    yield opened
+    for client in opened:
+        client.close()
+
+
+def subscribed(
+    server: str, clients: list[StompClient], ent: Enterprise, kind: str = "message"
+) -> StompClient:
+    client = StompClient(server)
+    clients.append(client)
+    assert (
+        client.connect(Authorization=f"Bearer {access_token(server, ent.user_name)}").command == "CONNECTED"
+    )
+    client.subscribe(f"/user/{ent.id}/{kind}")
+    return client
+
+
+def produce(producer: Any, ent: Enterprise, value: dict[str, Any]) -> None:
+    event = {"enterprise_id": ent.id, "enterprise_path": ent.path, **value}
+    producer.send(CONSOLE_EVENTS, key=str(ent.id).encode(), value=json.dumps(event).encode())
+    producer.flush()
+
+
+def push(ent: Enterprise, marker: str) -> dict[str, Any]:
+    return {"kind": "push", "push": {"type": 1, "data": {"marker": marker, "online": True}}}
+
+
+def test_subscriber_receives_its_enterprise_push_within_two_seconds(server, enterprises, producer, clients):
+    ent = enterprises["sub_a"]
+    client = subscribed(server, clients, ent)
+    produce(producer, ent, push(ent, "own"))
+    frame = client.receive(DELIVERY_S)
+    assert frame.command == "MESSAGE"
+    assert frame.headers["destination"] == f"/user/{ent.id}/message"
+    assert frame.headers["subscription"] == "sub-0"
+    assert frame.headers["content-type"] == "application/json"
+    assert json.loads(frame.body) == {"type": 1, "data": {"marker": "own", "online": True}}
+
+
+def test_parent_receives_subsidiary_event_and_sibling_does_not(server, enterprises, producer, clients):
+    root, sub_a, sub_b = (enterprises[k] for k in ("root", "sub_a", "sub_b"))
+    root_client = subscribed(server, clients, root)
+    a_client = subscribed(server, clients, sub_a)
+    b_client = subscribed(server, clients, sub_b)
+    produce(producer, sub_b, push(sub_b, "of-b"))
+    produce(producer, sub_a, push(sub_a, "of-a"))  # per-key order differs, so compare sets per client
+    assert json.loads(b_client.receive().body)["data"]["marker"] == "of-b"
+    root_markers = {json.loads(root_client.receive().body)["data"]["marker"] for _ in range(2)}
+    assert root_markers == {"of-a", "of-b"}
+    # sub_a's first message is its own: sub_b's event (produced first) never reached it
+    assert json.loads(a_client.receive().body)["data"]["marker"] == "of-a"
+    with pytest.raises(websocket.WebSocketTimeoutException):
+        a_client.receive(0.5)
+
+
+def test_positions_destination_gets_typed_batches(server, enterprises, producer, clients):
+    ent = enterprises["sub_b"]
+    client = subscribed(server, clients, ent, kind="positions")
+    positions = [{"deviceId": 5, "carId": 6, "lng": 116.4, "lat": 39.9, "speed": 42.0}]
+    produce(producer, ent, {"kind": "positions", "positions": positions})
+    frame = client.receive()
+    assert frame.headers["destination"] == f"/user/{ent.id}/positions"
+    assert json.loads(frame.body) == {"type": "positions", "data": positions}
+
+
+def test_subscribing_another_enterprise_is_refused_and_closed(server, enterprises, clients):
+    client = StompClient(server)
+    clients.append(client)
+    client.connect(passcode=access_token(server, enterprises["sub_a"].user_name))
+    client.send("SUBSCRIBE", id="x", destination=f"/user/{enterprises['root'].id}/message")
+    frame = client.receive()
+    assert (frame.command, frame.headers["message"]) == ("ERROR", "forbidden destination")
+    client.assert_closed()
+
+
+def test_bad_token_is_refused_and_closed(server, clients):
+    client = StompClient(server)
+    clients.append(client)
+    frame = client.connect(Authorization="Bearer not-a-token")
+    assert frame.command == "ERROR"
+    assert frame.headers["message"].startswith("authentication failed")
+    client.assert_closed()
+
+
+def test_access_token_query_parameter_is_accepted(server, enterprises, clients):
+    token = access_token(server, enterprises["root"].user_name)
+    client = StompClient(server, f"?access_token={token}")
+    clients.append(client)
+    assert client.connect().command == "CONNECTED"
+
+
+def test_disconnect_gets_its_receipt_then_the_socket_closes(server, enterprises, clients):
+    client = subscribed(server, clients, enterprises["root"])
+    client.send("DISCONNECT", receipt="bye-1")
+    frame = client.receive()
+    assert frame == Frame("RECEIPT", {"receipt-id": "bye-1"})
+    client.assert_closed()

@@ -1,0 +1,61 @@
+"""The demo seed: contract with the simulator and the console, idempotence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warehouse.db import connect
+from warehouse.passwords import verify_password
+from warehouse.seed import DEMO_PASSWORD, PERMISSIONS, seed_demo, terminal_phone
+
+
+def scalar(conn: Any, query: str, *params: Any) -> Any:
+    return conn.execute(query, params).fetchone()[0]
+
+
+def test_seed_is_idempotent_and_grows_with_terminals(pg_url: str) -> None:
+    first = seed_demo(pg_url, terminals=12)
+    with connect(pg_url) as conn:
+        before = {t: scalar(conn, f"SELECT count(*) FROM {t}") for t in ("enterprise", "app_user", "role", "car_group", "driver")}  # noqa: S608
+    again = seed_demo(pg_url, terminals=12)
+    assert again["enterprises"] == first["enterprises"]
+    with connect(pg_url) as conn:
+        after = {t: scalar(conn, f"SELECT count(*) FROM {t}") for t in before}  # noqa: S608
+        assert after == before
+        assert scalar(conn, "SELECT count(*) FROM device WHERE phone LIKE '0138%%'") >= 12
+    seed_demo(pg_url, terminals=14)
+    with connect(pg_url) as conn:
+        assert scalar(conn, "SELECT count(*) FROM device WHERE phone = %s", terminal_phone(14)) == 1
+
+
+def test_enterprise_tree_users_and_permissions(pg_url: str) -> None:
+    ids = seed_demo(pg_url, terminals=10)["enterprises"]
+    with connect(pg_url) as conn:
+        parent_path = scalar(conn, "SELECT path FROM enterprise WHERE id = %s", ids["parent"])
+        assert parent_path == f"/{ids['parent']}/"
+        assert scalar(conn, "SELECT short_name FROM enterprise WHERE id = %s", ids["parent"]) == "北京示范运输集团"
+        for key in ("a", "b"):
+            assert scalar(conn, "SELECT path FROM enterprise WHERE id = %s", ids[key]) == f"{parent_path}{ids[key]}/"
+        for user, key in (("admin", "parent"), ("admin_a", "a"), ("admin_b", "b")):
+            row: Any = conn.execute("SELECT enterprise_id, password_hash FROM app_user WHERE user_name = %s", (user,)).fetchone()
+            assert row[0] == ids[key] and row[1].startswith("$argon2id$") and verify_password(row[1], DEMO_PASSWORD)
+        codes = {r[0] for r in conn.execute("SELECT code FROM permission").fetchall()}
+        assert set(PERMISSIONS) <= codes
+
+
+def test_terminals_follow_the_simulator_contract(pg_url: str) -> None:
+    ids = seed_demo(pg_url, terminals=20)["enterprises"]
+    with connect(pg_url) as conn:
+        rows = conn.execute(
+            "SELECT d.phone, d.device_sn, d.protocol_version, d.enterprise_id, d.has_video, d.video_channel,"
+            " c.plate_number, c.vin, c.master_device_id = d.id FROM device d JOIN car c ON c.id = d.car_id"
+            " WHERE d.phone = ANY(%s) ORDER BY d.phone",
+            ([terminal_phone(i) for i in range(1, 21)],),
+        ).fetchall()
+    assert len(rows) == 20
+    assert rows[0][:3] == ("013800000001", "SIM0000001", "2013")
+    assert all(len(r[0]) == 12 and len(r[7]) == 17 and r[8] for r in rows)
+    owners = {r[3] for r in rows}
+    assert owners == {ids["parent"], ids["a"], ids["b"]}
+    assert any(r[4] == 1 and r[5] == "1,2,3,4" for r in rows) and any(r[4] == 0 for r in rows)
+    assert len({r[6] for r in rows}) == 20 and rows[0][6].startswith("京") and "·" in rows[0][6]

@@ -1,0 +1,1 @@
+"""Helpers shared by the test suites (servers of the session, free ports)."""

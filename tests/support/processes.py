@@ -1,0 +1,58 @@
+"""Service processes for cross-component tests: the gateway as a subprocess, waiting for ports."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def wait_for_port(port: int, timeout_s: float, proc: subprocess.Popen[bytes] | None = None) -> None:
+    """Returns once something accepts on 127.0.0.1:port; raises AssertionError on timeout or exit."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"process exited with {proc.returncode} before port {port} opened")
+        with socket.socket() as sock:
+            sock.settimeout(0.5)
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"nothing listens on port {port} after {timeout_s:.0f} s")
+
+
+class GatewayProcess:
+    """``python -m gateway`` on a given port, logging to a file, stopped with SIGTERM."""
+
+    def __init__(self, env: dict[str, str], port: int, log_file: Path, gateway_id: str) -> None:
+        self.port = port
+        self.log_file = log_file
+        self.env = {**env, "FLEET_GATEWAY_PORT": str(port), "FLEET_GATEWAY_HOST": "127.0.0.1",
+                    "FLEET_GATEWAY_GATEWAY_ID": gateway_id}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        log = self.log_file.open("ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "gateway"], cwd=REPO_ROOT, env=self.env,
+                                     stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        wait_for_port(self.port, 60, self.proc)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_file.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"

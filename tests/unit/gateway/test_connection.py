@@ -1,0 +1,268 @@
+"""Connection state machine: registration, authentication, acknowledgements, sessions."""
+
+from datetime import UTC, datetime
+
+from fleet.topics import DEVICE_SESSIONS, JT808_UPLINK
+from protocols.jt808 import (
+    Authentication,
+    LocationReport,
+    PlatformResponse,
+    Registration,
+    RegistrationResponse,
+)
+from tests.unit.gateway.twins import PHONE, FakeTransport, Harness, frame, run, settle
+
+FIX_AT = datetime(2026, 3, 1, 8, 30, 0, tzinfo=UTC)
+
+
+def registration(terminal_id: str = "0000001") -> bytes:
+    return Registration(11, 100, "FLEET", "SIM-808", terminal_id, 2, "").encode("2013")
+
+
+def position(seconds: int = 0) -> bytes:
+    fix_at = FIX_AT.replace(second=seconds)
+    return LocationReport(0, 3, 39.9, 116.4, 50, 42.5, 90, fix_at, {"mileage_km": 1234.5}).encode("2013")
+
+
+async def login(h: Harness, phone: str = PHONE, code: str = "CODE1") -> FakeTransport:
+    if phone not in h.directory.devices:
+        h.directory.add(phone, 1, auth_code=code)
+    conn, transport = h.connect()
+    conn.data_received(frame(0x0102, Authentication(code).encode("2013"), seq=1, phone=phone))
+    await settle()
+    [ack] = transport.replies()
+    assert isinstance(ack.body, PlatformResponse) and ack.body.result == 0
+    return transport
+
+
+def test_registration_of_known_terminal_returns_auth_code_it_then_authenticates_with() -> None:
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1)
+        conn, transport = h.connect()
+        conn.data_received(frame(0x0100, registration(), seq=7))
+        await settle()
+        [reply] = transport.replies()
+        assert reply.header.msg_id == 0x8100
+        assert isinstance(reply.body, RegistrationResponse)
+        assert (reply.body.reply_seq, reply.body.result) == (7, 0)
+        code = reply.body.auth_code
+        assert code and h.directory.devices[PHONE].auth_code == code
+        assert h.directory.devices[PHONE].device_sn == "SIM0000001"  # 7-byte id is its tail: kept
+        conn.data_received(frame(0x0102, Authentication(code).encode("2013"), seq=8))
+        await settle()
+        [ack] = transport.replies()
+        assert isinstance(ack.body, PlatformResponse)
+        assert (ack.body.reply_seq, ack.body.reply_msg_id, ack.body.result) == (8, 0x0102, 0)
+        assert conn.identity is not None and conn.identity.device_id == 1
+        [online] = h.sink.values(DEVICE_SESSIONS)
+        assert online["event"] == "online" and online["reason"] == "auth" and online["device_id"] == 1
+
+    run(t)
+
+
+def test_registration_of_unknown_terminal_gets_result_4() -> None:
+    async def t(h: Harness) -> None:
+        conn, transport = h.connect()
+        conn.data_received(frame(0x0100, registration()))
+        await settle()
+        [reply] = transport.replies()
+        assert isinstance(reply.body, RegistrationResponse) and reply.body.result == 4
+        assert reply.body.auth_code is None
+
+    run(t)
+
+
+def test_registration_by_other_hardware_of_registered_terminal_gets_result_3() -> None:
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1, auth_code="CODE1")
+        conn, transport = h.connect()
+        conn.data_received(frame(0x0100, registration("OTHER01")))
+        await settle()
+        [reply] = transport.replies()
+        assert isinstance(reply.body, RegistrationResponse) and reply.body.result == 3
+
+    run(t)
+
+
+def test_re_registration_returns_the_same_code() -> None:
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1, auth_code="CODE1")
+        conn, transport = h.connect()
+        conn.data_received(frame(0x0100, registration()))
+        await settle()
+        [reply] = transport.replies()
+        assert isinstance(reply.body, RegistrationResponse) and reply.body.auth_code == "CODE1"
+
+    run(t)
+
+
+def test_authentication_with_wrong_code_fails() -> None:
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1, auth_code="CODE1")
+        conn, transport = h.connect()
+        conn.data_received(frame(0x0102, Authentication("WRONG").encode("2013"), seq=3))
+        await settle()
+        [ack] = transport.replies()
+        assert isinstance(ack.body, PlatformResponse) and ack.body.result == 1
+        assert conn.identity is None
+        assert h.sink.records == []
+        assert h.server.counters.auth_failed == 1
+
+    run(t)
+
+
+def test_authentication_of_disabled_device_fails() -> None:
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1, auth_code="CODE1", state=5)
+        conn, transport = h.connect()
+        conn.data_received(frame(0x0102, Authentication("CODE1").encode("2013")))
+        await settle()
+        [ack] = transport.replies()
+        assert isinstance(ack.body, PlatformResponse) and ack.body.result == 1
+
+    run(t)
+
+
+def test_rejects_position_before_authentication_and_does_not_forward_it() -> None:
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1, auth_code="CODE1")
+        conn, transport = h.connect()
+        conn.data_received(frame(0x0200, position(), seq=5) + frame(0x0002, seq=6))
+        await settle()
+        acks = transport.replies()
+        assert [(a.body.reply_seq, a.body.result) for a in acks] == [(5, 1), (6, 1)]  # type: ignore[attr-defined]
+        assert h.sink.records == []
+        assert h.server.counters.pre_auth_rejected == 2
+
+    run(t)
+
+
+def test_position_is_acknowledged_only_after_kafka_stored_it() -> None:
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        conn = transport.protocol
+        conn.data_received(frame(0x0200, position(), seq=42))
+        await settle()
+        assert transport.replies() == []  # Kafka has not acknowledged yet
+        [uplink] = h.sink.values(JT808_UPLINK)
+        assert uplink["phone"] == PHONE and uplink["msg_id"] == 0x0200 and uplink["seq"] == 42
+        assert uplink["device_id"] == 1 and uplink["car_id"] == 101 and uplink["enterprise_id"] == 10
+        assert uplink["raw_hex"] == frame(0x0200, position(), seq=42).hex()
+        assert uplink["message"]["body"]["speed_kmh"] == 42.5
+        assert uplink["message"]["body"]["extras"]["mileage_km"] == 1234.5
+        assert uplink["connection_id"] == conn.connection_id and uplink["gateway_id"] == "gw-test"
+        assert uplink["received_at"].endswith("+00:00")
+        h.sink.store_all()
+        await settle()
+        [ack] = transport.replies()
+        assert isinstance(ack.body, PlatformResponse)
+        assert (ack.body.reply_seq, ack.body.reply_msg_id, ack.body.result) == (42, 0x0200, 0)
+
+    run(t)
+
+
+def test_position_kafka_failed_to_store_is_never_acknowledged() -> None:
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        transport.protocol.data_received(frame(0x0200, position(), seq=9))
+        await settle()
+        h.sink.fail_all()
+        await settle()
+        assert transport.replies() == []
+        assert h.server.counters.produce_failed >= 1
+
+    run(t)
+
+
+def test_heartbeat_is_acknowledged_at_once_and_forwarded() -> None:
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        transport.protocol.data_received(frame(0x0002, seq=11))
+        await settle()
+        [ack] = transport.replies()
+        assert isinstance(ack.body, PlatformResponse) and (ack.body.reply_seq, ack.body.result) == (11, 0)
+        assert [v["msg_id"] for v in h.sink.values(JT808_UPLINK)] == [2]
+
+    run(t)
+
+
+def test_logout_acknowledges_then_goes_offline() -> None:
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        transport.protocol.data_received(frame(0x0003, seq=12))
+        await settle()
+        [ack] = transport.replies()
+        assert isinstance(ack.body, PlatformResponse) and ack.body.result == 0
+        assert transport.closing
+        sessions = h.sink.values(DEVICE_SESSIONS)
+        assert [(s["event"], s["reason"]) for s in sessions] == [("online", "auth"), ("offline", "logout")]
+
+    run(t)
+
+
+def test_second_connection_replaces_the_first() -> None:
+    async def t(h: Harness) -> None:
+        first = await login(h)
+        second = await login(h)
+        await settle()
+        assert first.closing and not second.closing
+        sessions = h.sink.values(DEVICE_SESSIONS)
+        assert [(s["event"], s["reason"]) for s in sessions] == [
+            ("online", "auth"), ("offline", "replaced"), ("online", "auth")]
+        assert sessions[1]["connection_id"] == first.protocol.connection_id
+        assert h.server.ctx is not None and h.server.ctx.registry.get(PHONE) is second.protocol
+        assert h.server.counters.replaced == 1
+
+    run(t)
+
+
+def test_idle_connection_is_closed_and_goes_offline() -> None:
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        conn = transport.protocol
+        conn.sweep(conn.last_rx_at + 1.0)
+        assert not transport.closing
+        conn.sweep(conn.last_rx_at + 3.0)
+        await settle()
+        assert transport.closing
+        assert h.sink.values(DEVICE_SESSIONS)[-1]["reason"] == "idle_timeout"
+        assert h.server.counters.idle_timeouts == 1
+
+    run(t, idle_timeout_s=2.0)
+
+
+def test_closed_connection_goes_offline_with_reason_closed() -> None:
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        transport.protocol.connection_lost(None)
+        await settle()
+        assert h.sink.values(DEVICE_SESSIONS)[-1]["reason"] == "closed"
+
+    run(t)
+
+
+def test_frame_for_another_phone_on_an_authenticated_connection_is_rejected() -> None:
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        transport.protocol.data_received(frame(0x0200, position(), seq=3, phone="013899999999"))
+        await settle()
+        [ack] = transport.replies()
+        assert isinstance(ack.body, PlatformResponse) and ack.body.result == 1
+        assert h.sink.values(JT808_UPLINK) == []
+
+    run(t)
+
+
+def test_2019_terminal_is_answered_with_2019_headers_and_found_by_its_12_digit_phone() -> None:
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1, auth_code="CODE1")
+        h.directory.devices["00000000" + PHONE] = h.directory.devices[PHONE]
+        conn, transport = h.connect()
+        body = Authentication("CODE1", "860000000000000", "1.0").encode("2019")
+        conn.data_received(frame(0x0102, body, phone="00000000" + PHONE, version="2019"))
+        await settle()
+        [ack] = transport.replies()
+        assert ack.header.version == "2019" and ack.header.phone == "00000000" + PHONE
+        assert h.server.ctx is not None and h.server.ctx.registry.get(PHONE) is conn
+
+    run(t)

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime, timedelta
+
+from streams import gps_sql, payloads
+from streams.messages import Fix, parse_fix, parse_uplink
+from streams.payloads import Terminal
+
+from .conftest import T0
+
+
+def fix(device_id: int, seconds: float, **kwargs) -> Fix:
+    terminal = Terminal(f"0138{device_id:08d}", device_id, 100 + device_id, 3)
+    uplink = parse_uplink(json.dumps(payloads.location_report(
+        terminal, fix_at=T0 + timedelta(seconds=seconds), received_at=T0, **kwargs)))
+    return parse_fix(uplink, uplink.body)
+
+
+def test_unique_fixes_drops_repeats_of_device_and_fix_time_keeping_order() -> None:
+    fixes = [fix(1, 0), fix(2, 0), fix(1, 0, speed_kmh=9.0), fix(1, 1)]
+    assert [(f.device_id, f.fix_at, f.speed_kmh) for f in gps_sql.unique_fixes(fixes)] == [
+        (1, T0, 0.0), (2, T0, 0.0), (1, T0 + timedelta(seconds=1), 0.0)]
+
+
+def test_newest_per_device_so_one_upsert_touches_each_row_once() -> None:
+    newest = gps_sql.newest_per_device([fix(1, 5), fix(1, 9), fix(2, 3), fix(1, 7)])
+    assert sorted((f.device_id, (f.fix_at - T0).seconds) for f in newest) == [(1, 9), (2, 3)]
+
+
+def test_days_touched_are_utc_days() -> None:
+    late = datetime(2026, 5, 1, 23, 59, tzinfo=UTC)
+    fixes = [fix(1, (late - T0).total_seconds()), fix(1, (late - T0).total_seconds() + 120)]
+    assert gps_sql.days_touched(fixes) == {date(2026, 5, 1), date(2026, 5, 2)}
+
+
+def test_column_arrays_align_with_the_column_list() -> None:
+    f = fix(7, 0, speed_kmh=12.5, mileage_km=1234.5, alarm_flags=4, direction_deg=90)
+    arrays = gps_sql.column_arrays([f, fix(8, 1)])
+    assert len(arrays) == len(gps_sql.COLUMNS) == 15
+    row = dict(zip(gps_sql.COLUMNS, (column[0] for column in arrays), strict=True))
+    assert row["device_id"] == 7 and row["car_id"] == 107 and row["enterprise_id"] == 3
+    assert row["fix_at"] == T0 and row["speed_kmh"] == 12.5 and row["mileage_km"] == 1234.5
+    assert row["alarm_flags"] == 4 and row["direction_deg"] == 90 and row["status_flags"] == 3
+    assert json.loads(row["extras"]) == {"mileage_km": 1234.5}
+    assert all(len(column) == 2 for column in arrays)
+
+
+def test_statements_are_idempotent_by_construction() -> None:
+    assert "ON CONFLICT (device_id, fix_at) DO NOTHING" in gps_sql.INSERT_GPS
+    assert "WHERE device_last.fix_at < EXCLUDED.fix_at" in gps_sql.UPSERT_DEVICE_LAST
+    assert gps_sql.INSERT_GPS.count("%s") == len(gps_sql.COLUMNS)

@@ -1,0 +1,180 @@
+"""The agents' bodies with in-memory twins of the database and Kafka (no Faust, no servers)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+import psycopg
+import pytest
+
+from fleet.enums import BizState
+from fleet.topics import CONSOLE_EVENTS, DEAD_LETTER, DEVICE_SESSIONS, JT808_UPLINK
+from streams import payloads
+from streams.db import Database
+from streams.deadletter import DeadLetters
+from streams.positions import PositionsProcessor
+from streams.state_rules import Rules
+from streams.states import StatesProcessor, StateStore
+from streams.validation import Limits
+
+from .conftest import T0
+
+TERMINAL = payloads.Terminal("013800000001", 11, 21, 3)
+LIMITS = Limits(600, 250)
+
+
+@dataclass
+class Message:
+    topic: str
+    partition: int
+    offset: int
+
+
+@dataclass
+class Event:
+    key: bytes
+    value: bytes
+    message: Message
+
+
+def events(topic: str, *values: Any) -> list[Event]:
+    return [Event(b"k", v if isinstance(v, bytes) else json.dumps(v).encode(), Message(topic, 0, i))
+            for i, v in enumerate(values)]
+
+
+class FakeConnection:
+    def __init__(self, db: FakeDatabase) -> None:
+        self.db = db
+
+    @asynccontextmanager
+    async def transaction(self):
+        yield
+
+    async def execute(self, sql: str, params: Any = None) -> Any:
+        self.db.statements.append((sql, params))
+        if self.db.refuse_device is not None and "INSERT INTO gps" in sql and self.db.refuse_device in params[0]:
+            raise psycopg.errors.ForeignKeyViolation("unknown device")
+        return self
+
+    async def fetchone(self) -> Any:
+        # the seed query: device offline, nothing logged yet
+        return (2, 21, 3, None, None, None, None, None, None, None)
+
+
+@dataclass
+class FakeDatabase(Database):
+    statements: list[tuple[str, Any]] = field(default_factory=list)
+    refuse_device: int | None = None
+    outages: int = 0
+
+    def __post_init__(self) -> None:
+        super().__init__("postgresql://unused", name="fake", max_backoff_s=0.01)
+
+    async def _connection(self) -> Any:
+        if self.outages:
+            self.outages -= 1
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        return FakeConnection(self)
+
+
+@pytest.fixture
+def sent() -> list[tuple[str, bytes | None, dict[str, Any]]]:
+    return []
+
+
+@pytest.fixture
+def send(sent):
+    async def _send(topic: str, key: bytes | None, value: bytes) -> None:
+        sent.append((topic, key, json.loads(value)))
+    return _send
+
+
+def report(seconds: float, **kwargs: Any) -> dict[str, Any]:
+    return payloads.location_report(TERMINAL, fix_at=T0 + timedelta(seconds=seconds), received_at=T0, **kwargs)
+
+
+def test_positions_batch_writes_valid_rows_and_dead_letters_the_rest(send, sent) -> None:
+    db = FakeDatabase()
+    processor = PositionsProcessor(db, None, DeadLetters(send, "positions"), LIMITS)
+    batch = events(JT808_UPLINK, report(0), b"{broken", report(1, speed_kmh=999.0), report(2), report(2))
+    asyncio.run(processor.process(batch))
+    gps = [params for sql, params in db.statements if sql.startswith("INSERT INTO gps")]
+    assert len(gps) == 1 and gps[0][1] == [T0, T0 + timedelta(seconds=2)]  # deduplicated
+    assert [(t, r["offset"], r["agent"]) for t, _, r in sent] == [(DEAD_LETTER, 1, "positions"), (DEAD_LETTER, 2, "positions")]
+    assert sent[0][2]["error"].startswith("not JSON") and sent[0][2]["value"] == "{broken"
+    assert sent[1][2]["source_topic"] == JT808_UPLINK and "speed 999" in sent[1][2]["error"]
+    assert processor.rows_written == 3
+
+
+def test_positions_data_error_dead_letters_only_the_culprit(send, sent) -> None:
+    db = FakeDatabase(refuse_device=99)
+    stranger = payloads.location_report(payloads.Terminal("0199", 99, None, 3), fix_at=T0, received_at=T0)
+    processor = PositionsProcessor(db, None, DeadLetters(send, "positions"), LIMITS)
+    asyncio.run(processor.process(events(JT808_UPLINK, report(0), stranger, report(1))))
+    assert [r["offset"] for _, _, r in sent] == [1]
+    assert "ForeignKeyViolation" in sent[0][2]["error"]
+    assert processor.rows_written == 2
+
+
+def test_outage_is_retried_not_dead_lettered(send, sent) -> None:
+    db = FakeDatabase(outages=3)
+    processor = PositionsProcessor(db, None, DeadLetters(send, "positions"), LIMITS)
+    asyncio.run(processor.process(events(JT808_UPLINK, report(0))))
+    assert sent == [] and db.retries == 3
+    assert any(sql.startswith("INSERT INTO gps") for sql, _ in db.statements)
+
+
+class FakeDirectory:
+    async def enterprise_path(self, enterprise_id: int) -> str:
+        return f"/1/{enterprise_id}/"
+
+    async def plate_number(self, car_id: int | None) -> str | None:
+        return "AB123"
+
+
+def states_processor(db: FakeDatabase, send) -> StatesProcessor:
+    clock = iter(range(0, 10_000, 10))
+    return StatesProcessor(db, StateStore(db, clock=lambda: 0.0), FakeDirectory(), send,  # type: ignore[arg-type]
+                           DeadLetters(send, "states"), Rules(600, 5), LIMITS, clock=lambda: float(next(clock)),
+                           utcnow=lambda: T0 + timedelta(hours=1))
+
+
+def test_states_push_online_and_business_state_and_log_acc(send, sent) -> None:
+    db = FakeDatabase()
+    processor = states_processor(db, send)
+
+    async def run() -> None:
+        await processor.handle(events(DEVICE_SESSIONS, payloads.session(TERMINAL, online=True, at=T0))[0])
+        await processor.handle(events(JT808_UPLINK, report(1, speed_kmh=40.0))[0])
+        await processor.handle(events(JT808_UPLINK, report(2, speed_kmh=0.0, acc_on=False))[0])
+
+    asyncio.run(run())
+    pushes = [(r["push"]["type"], r["push"]["data"].get("state", r["push"]["data"].get("bizState")))
+              for topic, _, r in sent if topic == CONSOLE_EVENTS]
+    assert pushes == [(1, 1), (6, BizState.NO_SIGNAL), (6, BizState.DRIVING), (6, BizState.ENGINE_OFF)]
+    assert all(key == b"3" and r["enterprise_path"] == "/1/3/" for _, key, r in sent)
+    acc_rows = [p for sql, p in db.statements if sql.startswith("INSERT INTO acc_state_log")]
+    assert [(row[1], row[2]) for row in acc_rows] == [(T0 + timedelta(seconds=1), 1), (T0 + timedelta(seconds=2), 0)]
+
+
+def test_states_dead_letter_bad_sessions_but_leave_bad_uplinks_to_positions(send, sent) -> None:
+    processor = states_processor(FakeDatabase(), send)
+    asyncio.run(processor.handle(events(DEVICE_SESSIONS, b"nope")[0]))
+    asyncio.run(processor.handle(events(JT808_UPLINK, b"nope")[0]))
+    assert [(t, r["agent"]) for t, _, r in sent] == [(DEAD_LETTER, "states")]
+
+
+def test_no_signal_timer_marks_silent_online_devices(send, sent) -> None:
+    processor = states_processor(FakeDatabase(), send)
+    asyncio.run(processor.handle(events(DEVICE_SESSIONS, payloads.session(TERMINAL, online=True, at=T0))[0]))
+    asyncio.run(processor.handle(events(JT808_UPLINK, report(1, speed_kmh=40.0))[0]))
+    processor.clock = lambda: 10_000.0
+    assert asyncio.run(processor.check_no_signal()) == 1
+    assert sent[-1][2]["push"] == {"type": 6, "data": {"deviceId": 11, "carId": 21, "bizState": 4,
+                                                      "time": "2026-05-01T09:00:00Z"}}
+    assert asyncio.run(processor.check_no_signal()) == 0

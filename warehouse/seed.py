@@ -1,0 +1,266 @@
+"""Demo data: an enterprise tree, permissions, roles, admin users, groups, drivers, vehicles, devices.
+
+``seed_demo(url, terminals)`` is idempotent (natural keys: enterprise name under its parent, user
+name, VIN, device phone, ...; an advisory lock serialises concurrent seeds). Re-running with more
+terminals adds the missing ones; nothing is deleted or overwritten (passwords changed since stay).
+
+Contract shared with the simulator: simulated terminal ``i`` (1-based) has phone
+``terminal_phone(i)`` = ``f"0138{i:08d}"`` and serial ``f"SIM{i:07d}"``. ``DEMO_PASSWORD`` is the
+password of the demo users ``admin`` (parent), ``admin_a`` and ``admin_b`` (subsidiaries): a demo
+seed, not a secret.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import click
+from psycopg import Connection, sql
+
+from warehouse.db import connect
+from warehouse.passwords import hash_password
+
+DEMO_PASSWORD = "Fleet@2026"
+SEED_LOCK_KEY = 7_208_080_001
+
+PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "dashboard": ("仪表盘", ("query", "get")),
+    "monitor": ("实时监控", ("query", "get", "cmd", "video")),
+    "car": ("车辆管理", ("add", "delete", "update", "query", "get", "import", "export", "cmd")),
+    "device": ("终端管理", ("add", "delete", "update", "query", "get", "import", "export", "cmd")),
+    "sim": ("SIM卡管理", ("add", "delete", "update", "query", "get", "import", "export")),
+    "driver": ("驾驶员管理", ("add", "delete", "update", "query", "get", "import", "export")),
+    "group": ("车组管理", ("add", "delete", "update", "query", "get")),
+    "enterprise": ("企业管理", ("add", "delete", "update", "query", "get", "superior")),
+    "user": ("用户管理", ("add", "delete", "update", "query", "get", "enable", "disable")),
+    "role": ("角色管理", ("add", "delete", "update", "query", "get")),
+    "gps": ("轨迹数据", ("query", "get", "export")),
+    "alarm": ("报警管理", ("query", "get", "update", "export", "more")),
+    "report": ("统计报表", ("query", "export")),
+    "fence": ("电子围栏", ("add", "delete", "update", "query", "get", "fence")),
+    "command": ("指令下发", ("cmd", "query", "get")),
+}
+
+
+@dataclass(frozen=True)
+class DemoEnterprise:
+    key: str  # "parent", "a", "b"
+    name: str
+    short_name: str
+    admin: str
+    plate_letter: str
+
+
+PARENT = DemoEnterprise("parent", "北京示范运输集团有限公司", "北京示范运输集团", "admin", "A")
+SUBSIDIARY_A = DemoEnterprise("a", "北京示范运输集团第一分公司", "示范一分公司", "admin_a", "B")
+SUBSIDIARY_B = DemoEnterprise("b", "北京示范运输集团第二分公司", "示范二分公司", "admin_b", "C")
+DRIVER_NAMES = ("张伟", "王芳", "李娜", "刘洋", "陈静", "杨磊", "赵军", "黄敏", "周强", "吴涛")
+
+
+def terminal_phone(i: int) -> str:
+    """JT/T 808 phone of simulated terminal ``i`` (1-based): 12 digits, as the simulator uses."""
+    return f"0138{i:08d}"
+
+
+def terminal_enterprise(i: int) -> str:
+    """Which demo enterprise owns terminal ``i``: every 10th the parent, else odd A, even B."""
+    if i % 10 == 0:
+        return PARENT.key
+    return SUBSIDIARY_A.key if i % 2 == 1 else SUBSIDIARY_B.key
+
+
+def terminal_has_video(i: int) -> bool:
+    return i % 4 == 1
+
+
+def terminal_plate(i: int) -> str:
+    letter = {"parent": PARENT, "a": SUBSIDIARY_A, "b": SUBSIDIARY_B}[terminal_enterprise(i)].plate_letter
+    return f"京{letter}·{i:05d}"
+
+
+def terminal_vin(i: int) -> str:
+    return f"LFVSM{i:012d}"  # 17 characters, no I/O/Q
+
+
+def seed_demo(url: str, terminals: int = 200) -> dict[str, Any]:
+    """Seeds (or completes) the demo data; returns a summary with ids, users and password.
+
+    Raises psycopg.Error on database failures (the whole seed is one transaction, so a failure
+    leaves nothing half-seeded).
+    """
+    if terminals < 0 or terminals > 99_999:
+        raise ValueError("terminals must be between 0 and 99999 (plates and phones have 5/8 digits)")
+    with connect(url) as conn:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (SEED_LOCK_KEY,))
+        _upsert_permissions(conn)
+        parent_id = _enterprise(conn, PARENT, None)
+        ids = {PARENT.key: parent_id}
+        for sub in (SUBSIDIARY_A, SUBSIDIARY_B):
+            ids[sub.key] = _enterprise(conn, sub, parent_id)
+        for ent in (PARENT, SUBSIDIARY_A, SUBSIDIARY_B):
+            role_id = _role(conn, ids[ent.key])
+            _admin_user(conn, ent, ids[ent.key], role_id)
+        groups = {key: _groups(conn, eid) for key, eid in ids.items()}
+        drivers = {key: _drivers(conn, eid) for key, eid in ids.items()}
+        _vehicles(conn, terminals, ids, groups, drivers)
+        conn.commit()
+    return {
+        "enterprises": ids,
+        "users": [PARENT.admin, SUBSIDIARY_A.admin, SUBSIDIARY_B.admin],
+        "password": DEMO_PASSWORD,
+        "terminals": terminals,
+        "phones": [terminal_phone(1), terminal_phone(terminals)] if terminals else [],
+    }
+
+
+def _upsert_permissions(conn: Connection[Any]) -> None:
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO permission (code, name, actions) VALUES (%s, %s, %s)"
+            " ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name,"
+            " actions = (SELECT array_agg(DISTINCT a ORDER BY a) FROM unnest(permission.actions || EXCLUDED.actions) a)",
+            [(code, name, list(actions)) for code, (name, actions) in PERMISSIONS.items()],
+        )
+
+
+def _scalar(conn: Connection[Any], query: str | sql.Composed, params: tuple[Any, ...]) -> Any:
+    row = conn.execute(query, params).fetchone()
+    return None if row is None else row[0]
+
+
+def _enterprise(conn: Connection[Any], ent: DemoEnterprise, parent_id: int | None) -> int:
+    found = _scalar(
+        conn, "SELECT id FROM enterprise WHERE name = %s AND parent_id IS NOT DISTINCT FROM %s", (ent.name, parent_id)
+    )
+    if found is not None:
+        return int(found)
+    new_id = int(
+        _scalar(
+            conn,
+            "INSERT INTO enterprise (parent_id, name, short_name, type) VALUES (%s, %s, %s, 3) RETURNING id",
+            (parent_id, ent.name, ent.short_name),
+        )
+    )
+    conn.execute(
+        "UPDATE enterprise SET path = COALESCE((SELECT path FROM enterprise WHERE id = %s), '/') || id || '/'"
+        " WHERE id = %s",
+        (parent_id, new_id),
+    )
+    return new_id
+
+
+def _role(conn: Connection[Any], enterprise_id: int) -> int:
+    name = "管理员"
+    role_id = _scalar(conn, "SELECT id FROM role WHERE enterprise_id = %s AND name = %s", (enterprise_id, name))
+    if role_id is None:
+        role_id = _scalar(
+            conn, "INSERT INTO role (enterprise_id, name) VALUES (%s, %s) RETURNING id", (enterprise_id, name)
+        )
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO role_permission (role_id, permission_code, actions) VALUES (%s, %s, %s)"
+            " ON CONFLICT (role_id, permission_code) DO UPDATE SET actions = EXCLUDED.actions",
+            [(role_id, code, list(actions)) for code, (_, actions) in PERMISSIONS.items()],
+        )
+    return int(role_id)
+
+
+def _admin_user(conn: Connection[Any], ent: DemoEnterprise, enterprise_id: int, role_id: int) -> None:
+    user_id = _scalar(conn, "SELECT id FROM app_user WHERE user_name = %s", (ent.admin,))
+    if user_id is None:
+        user_id = _scalar(
+            conn,
+            "INSERT INTO app_user (enterprise_id, user_name, password_hash, name, nick_name)"
+            " VALUES (%s, %s, %s, %s, %s) RETURNING id",
+            (enterprise_id, ent.admin, hash_password(DEMO_PASSWORD), f"{ent.short_name}管理员", ent.admin),
+        )
+    conn.execute(
+        "INSERT INTO user_role (user_id, role_id) VALUES (%s, %s) ON CONFLICT DO NOTHING", (user_id, role_id)
+    )
+
+
+def _select_or_insert(conn: Connection[Any], table: str, enterprise_id: int, name: str) -> int:
+    ident = sql.Identifier(table)
+    found = _scalar(
+        conn, sql.SQL("SELECT id FROM {} WHERE enterprise_id = %s AND name = %s").format(ident), (enterprise_id, name)
+    )
+    if found is None:
+        found = _scalar(
+            conn,
+            sql.SQL("INSERT INTO {} (enterprise_id, name) VALUES (%s, %s) RETURNING id").format(ident),
+            (enterprise_id, name),
+        )
+    return int(found)
+
+
+def _groups(conn: Connection[Any], enterprise_id: int) -> list[int]:
+    return [_select_or_insert(conn, "car_group", enterprise_id, name) for name in ("第一车队", "第二车队")]
+
+
+def _drivers(conn: Connection[Any], enterprise_id: int) -> list[int]:
+    return [_select_or_insert(conn, "driver", enterprise_id, name) for name in DRIVER_NAMES]
+
+
+def _vehicles(
+    conn: Connection[Any],
+    terminals: int,
+    ids: dict[str, int],
+    groups: dict[str, list[int]],
+    drivers: dict[str, list[int]],
+) -> None:
+    """Cars, devices and SIMs in three set-based statements, then the car <-> device links."""
+    cars, devices, sims = [], [], []
+    for i in range(1, terminals + 1):
+        key = terminal_enterprise(i)
+        eid = ids[key]
+        video = terminal_has_video(i)
+        cars.append((eid, groups[key][i % 2], terminal_plate(i), 2, terminal_vin(i), drivers[key][i % len(DRIVER_NAMES)]))
+        devices.append((
+            eid, terminal_phone(i), f"SIM{i:07d}", f"终端{i:05d}",
+            "1,2,3,4" if video else "", "1" if video else "", int(video), int(video), int(video),
+        ))
+        sims.append((eid, f"898600{i:014d}", terminal_phone(i)))
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO car (enterprise_id, group_id, plate_number, plate_color, vin, driver_id)"
+            " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (vin) DO NOTHING",
+            cars,
+        )
+        cur.executemany(
+            "INSERT INTO device (enterprise_id, phone, device_sn, device_name, video_channel, talk_channel,"
+            " has_video, has_photo, has_microphone, protocol, protocol_version, video_protocol_version)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 'jt808', '2013', '2016') ON CONFLICT (phone) DO NOTHING",
+            devices,
+        )
+        cur.executemany(
+            "INSERT INTO sim (enterprise_id, iccid, msisdn) VALUES (%s, %s, %s) ON CONFLICT (iccid) DO NOTHING",
+            sims,
+        )
+    links = [(terminal_phone(i), terminal_vin(i)) for i in range(1, terminals + 1)]
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE device d SET car_id = c.id FROM car c WHERE d.phone = %s AND c.vin = %s AND d.car_id IS NULL",
+            links,
+        )
+        cur.executemany(
+            "UPDATE car c SET master_device_id = d.id FROM device d"
+            " WHERE d.phone = %s AND c.vin = %s AND c.master_device_id IS NULL",
+            links,
+        )
+        cur.executemany(
+            "UPDATE sim s SET device_id = d.id FROM device d WHERE s.msisdn = %s AND d.phone = %s AND s.device_id IS NULL",
+            [(phone, phone) for phone, _ in links],
+        )
+
+
+@click.command("seed")
+@click.option("--terminals", default=200, show_default=True, help="vehicles with a simulated terminal each")
+@click.option("--database-url", default=None, help="libpq URL; default: the configured database")
+def seed_command(terminals: int, database_url: str | None) -> None:
+    """Seed the demo enterprises, users, vehicles and terminals (idempotent)."""
+    from fleet.settings import database_url as configured_url
+
+    summary = seed_demo(database_url or configured_url(), terminals=terminals)
+    click.echo(f"seeded {summary['terminals']} terminals; enterprises {summary['enterprises']}")
+    click.echo(f"users: {', '.join(summary['users'])}  password: {summary['password']}")
