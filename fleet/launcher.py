@@ -65,8 +65,11 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
                   Health(http_url=f"http://127.0.0.1:{api.port}/api/health.json"), api.port, "FLEET_API_PORT"),
     ]
     if simulator and terminals > 0:
+        # The simulator follows the gateway's port, so FLEET_GATEWAY_PORT alone moves both.
         specs.append(ChildSpec("simulator", "simulator.__main__",
-                               [python, "-m", "simulator", "--terminals", str(terminals)]))
+                               [python, "-m", "simulator", "--terminals", str(terminals),
+                                "--interval", str(StackSettings().simulate_interval_s),
+                                "--host", "127.0.0.1", "--port", str(gateway.port)]))
     return specs
 
 

@@ -8,6 +8,7 @@ Every key derives its environment variable mechanically: ``GatewaySettings.idle_
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -75,6 +76,8 @@ class StreamsSettings(_Base):
     app_id: str = Field("fleet-streams", description="Faust app id (consumer group)")
     data_dir: Path = Field(REPO_ROOT / "var" / "faust", description="Faust local state")
     web_port: int = Field(6066, description="Faust web port (health)")
+    auto_offset_reset: Literal["earliest", "latest"] = Field(
+        "earliest", description="where a new consumer group starts: earliest processes all retained uplinks")
     batch_size: int = Field(500, description="positions per database write")
     batch_window_s: float = Field(0.2, description="longest wait to fill a batch")
     max_future_s: float = Field(600.0, description="positions further in the future are rejected")
@@ -102,6 +105,12 @@ class ApiSettings(_Base):
     login_max_failures: int = Field(5, description="failed logins per account before it is throttled")
     login_lockout_s: int = Field(300, description="how long a throttled account waits")
     console_dir: Path = Field(REPO_ROOT / "dashboards" / "dist", description="built console served at /")
+    map_tianditu_key: str = Field("", description="Tianditu tile key for the console's map (empty: layer unavailable)")
+    map_bing_key: str = Field("", description="Bing Maps key for the console's map (empty: layer unavailable)")
+    map_amap_key: str = Field("", description="AMap (Gaode) key for the console's map (empty: keyless tiles)")
+    map_center_lng: float = Field(116.39, description="map centre before the browser's geolocation answers")
+    map_center_lat: float = Field(39.91, description="map centre before the browser's geolocation answers")
+    map_default_base_layer: str = Field("blank", description="base layer the map opens with (blank works offline)")
 
 
 class SimulatorSettings(_Base):

@@ -57,7 +57,7 @@ def _faust_app(settings: StreamsSettings, kafka_bootstrap: str, partitions: int)
         web_port=settings.web_port,
         web_bind="127.0.0.1",
         topic_partitions=partitions,
-        consumer_auto_offset_reset="earliest",
+        consumer_auto_offset_reset=settings.auto_offset_reset,
         producer_acks=-1,
         broker_commit_interval=1.0,
         broker_commit_every=5000,

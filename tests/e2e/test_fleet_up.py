@@ -50,3 +50,120 @@ def test_fleet_up_check_reports_every_component_healthy(
     for component in ("gateway", "streams", "api", "simulator"):
         assert any(line.split()[:2] == [component, "healthy"] for line in proc.stdout.splitlines()), report
     assert "login:" in proc.stdout
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every live process below `pid`, read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_fleet_up_shows_moving_vehicles_via_the_api_and_stops_cleanly(
+    smoke_database: str, kafka_bootstrap: str, tmp_path: Path, free_port: Callable[[], int]
+) -> None:
+    import signal
+    import time
+
+    import requests
+
+    from warehouse.seed import DEMO_PASSWORD
+
+    gateway_port, api_port = free_port(), free_port()
+    env = {
+        **os.environ,
+        "FLEET_DATABASE_URL": smoke_database,
+        "FLEET_KAFKA_BOOTSTRAP": kafka_bootstrap,
+        "FLEET_STACK_VAR_DIR": str(tmp_path / "var"),
+        "FLEET_STACK_SIMULATE_INTERVAL_S": "1",
+        "FLEET_GATEWAY_PORT": str(gateway_port),
+        "FLEET_SIMULATOR_AUTH_CACHE": str(tmp_path / "simulator-auth.json"),
+        "FLEET_API_PORT": str(api_port),
+        "FLEET_STREAMS_WEB_PORT": str(free_port()),
+        "FLEET_STREAMS_APP_ID": f"fleet-up-moving-{secrets.token_hex(3)}",
+        "FLEET_STREAMS_DATA_DIR": str(tmp_path / "faust"),
+    }
+    fleet = Path(sys.executable).with_name("fleet")
+    out = (tmp_path / "fleet-up.out").open("w")
+    proc = subprocess.Popen([str(fleet), "up", "--terminals", "10"], env=env, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{api_port}"
+
+    def report() -> str:
+        logs = "\n".join(f"--- {p.name}\n{p.read_text()[-1500:]}"
+                         for p in sorted((tmp_path / "var" / "log").glob("*.log")))
+        return (tmp_path / "fleet-up.out").read_text()[-3000:] + "\n" + logs
+
+    try:
+        deadline = time.monotonic() + 240
+        token = None
+        while token is None and time.monotonic() < deadline:
+            assert proc.poll() is None, report()
+            try:
+                reply = requests.get(f"{base}/oauth2/token.json", timeout=5, params={
+                    "grant_type": "password", "username": "admin", "password": DEMO_PASSWORD}).json()
+                token = reply["data"]["access_token"] if reply["code"] == 0 else None
+            except requests.RequestException:
+                time.sleep(1)
+        assert token, "the API never answered a login:\n" + report()
+        headers = {"Authorization": f"Bearer {token}"}
+        cars = requests.post(f"{base}/api/common/query/carView.json", headers=headers, json={}, timeout=10,
+                             params={"isParent": "true", "pageSize": 10, "select": "carId,masterDeviceId"}).json()
+        device_ids = [row["masterDeviceId"] for row in cars["data"]["list"]]
+        assert len(device_ids) == 10, cars
+
+        def positions() -> dict[int, tuple[float, float, str]]:
+            seen = {}
+            for device_id in device_ids:
+                data = requests.get(f"{base}/api/gps/device/{device_id}/last.json", headers=headers,
+                                    params={"isParent": "true"}, timeout=10).json()["data"]
+                if data:
+                    seen[device_id] = (data["lng"], data["lat"], data["time"])
+            return seen
+
+        first: dict[int, tuple[float, float, str]] = {}
+        while len(first) < len(device_ids) and time.monotonic() < deadline:
+            first = positions()
+            time.sleep(1)
+        assert len(first) == len(device_ids), "vehicles without a position:\n" + report()
+        # Simulated vehicles start parked for up to 60 s (staggered starts), then drive.
+        moved: list[int] = []
+        later = first
+        while len(moved) < len(device_ids) // 2 and time.monotonic() < deadline:
+            time.sleep(3)
+            later = positions()
+            moved = [d for d in device_ids if later[d][:2] != first[d][:2]]
+        newer = [d for d in device_ids if later[d][2] > first[d][2]]
+        assert len(newer) == len(device_ids), f"positions did not advance: {first} -> {later}"
+        assert len(moved) >= len(device_ids) // 2, f"only {len(moved)} vehicles moved: {first} -> {later}"
+
+        children = _descendants(proc.pid)
+        assert len(children) >= 4, f"expected gateway, streams, api and simulator below fleet up: {children}"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=90) == 0, report()
+        time.sleep(1)
+        orphans = [pid for pid in children if _alive(pid)]
+        assert not orphans, f"processes left after fleet up stopped: {orphans}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+        out.close()
