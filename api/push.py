@@ -445,6 +445,9 @@ def token_authenticator(app_or_settings: Any) -> Callable[[str], PrincipalLike]:
     return authenticate
 
 
+STOMP_SUBPROTOCOLS = ("v12.stomp", "v11.stomp", "v10.stomp")
+
+
 def register_push(
     app: Any,
     sock: Any = None,
@@ -467,6 +470,11 @@ def register_push(
 
     if sock is None:
         sock = Sock(app)
+    # Browsers (stompjs) offer STOMP's WebSocket subprotocols and refuse a handshake that selects
+    # none of them; flask-sock hands these options to simple-websocket at each handshake.
+    options = dict(app.config.get("SOCK_SERVER_OPTIONS", {}))
+    options.setdefault("subprotocols", list(STOMP_SUBPROTOCOLS))
+    app.config["SOCK_SERVER_OPTIONS"] = options
     if authenticate is None:
         authenticate = token_authenticator(app)
     if hub is None:

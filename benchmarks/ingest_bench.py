@@ -14,6 +14,16 @@ simulator's fix clock is its own, so give it a fresh database.
 Reconciliation: every (device, fix time) sent is looked up in ``gps``: lost = sent but not stored,
 unexpected = stored for these devices in the run's time range but never sent, duplicated = rows
 beyond one per (device, fix time). Sustained rate = stored rows / (last row stored - first sent).
+
+Latency: with private servers PostgreSQL runs with ``track_commit_timestamp = on``, so every row's lag
+is exact: commit time of its transaction minus ``received_at`` (the gateway's receive time; for
+``direct`` the time the record was built, just before it was produced). p50/p99/max are printed.
+
+CPU: seconds of CPU used by each component (process and its children, from /proc) between the start
+of sending and the last row stored, also per stored position (µs). ``loadgen`` is this process (the
+simulator or the direct producer). ``--profile DIR`` runs the worker (and the gateway) under
+``py-spy record --format raw`` (install py-spy into the venv; it is not a project dependency) and
+prints the hottest frames; ``--durable`` keeps fsync/synchronous_commit on in the private server.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ import asyncio
 import csv
 import json
 import os
+import resource
 import secrets
 import subprocess
 import sys
@@ -31,11 +42,12 @@ import time
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import orjson  # noqa: E402
 import psycopg  # noqa: E402
 from tabulate import tabulate  # noqa: E402
 
@@ -52,8 +64,75 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--database-url", default=os.environ.get("FLEET_DATABASE_URL", ""))
     p.add_argument("--kafka-bootstrap", default=os.environ.get("FLEET_KAFKA_BOOTSTRAP", ""))
     p.add_argument("--settle", type=float, default=60.0, help="give up when gps stops growing this long")
-    p.add_argument("--batch-size", type=int, default=500, help="FLEET_STREAMS_BATCH_SIZE of the worker")
+    p.add_argument("--batch-size", type=int, default=0, help="FLEET_STREAMS_BATCH_SIZE of the worker (0: its default)")
+    p.add_argument("--profile", type=Path, default=None, help="write py-spy raw profiles of worker/gateway here")
+    p.add_argument("--preload", action="store_true",
+                   help="direct only: produce everything first, then start the worker (its drain rate)")
+    p.add_argument("--worker-repo", type=Path, default=None,
+                   help="run the worker from this checkout (e.g. `git archive` of an older commit: before/after)")
+    p.add_argument("--workers", type=int, default=1, help="streams worker processes (one consumer group)")
+    p.add_argument("--loadgen-procs", type=int, default=1,
+                   help="simulator processes (terminals split between them); 1: in this process")
+    p.add_argument("--logs", type=Path, default=None, help="copy the worker/gateway logs here at the end")
+    p.add_argument("--durable", action="store_true", help="private PostgreSQL with fsync and synchronous_commit on")
     return p.parse_args(argv)
+
+
+# -- CPU accounting ------------------------------------------------------------------------------
+
+def _proc_table() -> dict[int, tuple[int, float]]:
+    """pid -> (parent pid, CPU seconds of the process itself), for every process we can read."""
+    tick = os.sysconf("SC_CLK_TCK")
+    table: dict[int, tuple[int, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        table[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    return table
+
+
+class CpuMeter:
+    """CPU seconds of named process trees. Exited children (e.g. a backend that went away) are not
+    counted after they exit, so long-lived processes (workers, backends, JVM) are measured exactly."""
+
+    def __init__(self) -> None:
+        self.roots: dict[str, list[int]] = {}
+        self.loadgen_children_s = 0.0  # CPU of load generator processes that already exited
+        self._start: dict[str, float] = {}
+        self.t0 = 0.0
+
+    def tree_cpu(self, root: int, table: dict[int, tuple[int, float]]) -> float:
+        children: dict[int, list[int]] = {}
+        for pid, (ppid, _) in table.items():
+            children.setdefault(ppid, []).append(pid)
+        total, todo = 0.0, [root]
+        while todo:
+            pid = todo.pop()
+            total += table.get(pid, (0, 0.0))[1]
+            todo.extend(children.get(pid, ()))
+        return total
+
+    def _sample(self) -> dict[str, float]:
+        table = _proc_table()
+        out = {name: sum(self.tree_cpu(pid, table) for pid in pids) for name, pids in self.roots.items()}
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        out["loadgen"] = usage.ru_utime + usage.ru_stime + self.loadgen_children_s
+        return out
+
+    def start(self) -> None:
+        self.t0 = time.monotonic()
+        self._start = self._sample()
+
+    def stop(self) -> dict[str, float]:
+        end = self._sample()
+        return {name: round(end[name] - self._start.get(name, 0.0), 1) for name in end}
+
+
+CPU = CpuMeter()
 
 
 # -- stack ---------------------------------------------------------------------------------------
@@ -68,9 +147,14 @@ def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> 
     if not db_url:
         from fleet.services.postgres import PostgresServer
 
-        pg = PostgresServer(workdir / "pg", free_port(), fast=True)
+        pg = PostgresServer(workdir / "pg", free_port(), fast=not args.durable)
         pg.start()
         stack.callback(pg.stop)
+        with psycopg.connect(pg.admin_url, autocommit=True) as conn:  # exact per-row commit times
+            conn.execute("ALTER SYSTEM SET track_commit_timestamp = on")
+        pg.stop()
+        pg.start()
+        CPU.roots["postgres"] = [int((pg.data_dir / "postmaster.pid").read_text().split()[0])]
         db_url = pg.url
     apply(db_url)
     if not bootstrap:
@@ -80,16 +164,30 @@ def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> 
         kafka.start()
         stack.callback(kafka.stop)
         bootstrap = kafka.bootstrap
+        CPU.roots["kafka"] = [kafka.pid() or 0]
     ensure_topics(bootstrap, KafkaSettings().topic_partitions)
     return db_url, bootstrap
 
 
-def spawn(stack: ExitStack, module: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+def spawn(stack: ExitStack, module: str, env: dict[str, str], log: Path,
+          profile: Path | None = None, cwd: Path = REPO) -> subprocess.Popen[bytes]:
     out = log.open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", module, *(["worker"] if module == "streams" else [])],
-                            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    cmd = [sys.executable, "-m", module, *(["worker"] if module == "streams" else [])]
+    if profile is not None:  # py-spy writes its file when the profiled child exits
+        profile.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking", "--rate", "97",
+               "--format", "raw", "--output", str(profile), "--", *cmd]
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+    CPU.roots.setdefault(module, []).append(proc.pid)
 
     def stop() -> None:
+        if profile is not None:  # stop the profiled child, py-spy then writes its file and exits
+            for child in _children(proc.pid):
+                os.kill(child, 15)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                pass
         proc.terminate()
         try:
             proc.wait(timeout=30)
@@ -101,7 +199,12 @@ def spawn(stack: ExitStack, module: str, env: dict[str, str], log: Path) -> subp
     return proc
 
 
-def start_worker(stack: ExitStack, workdir: Path, env: dict[str, str], bootstrap: str, batch_size: int) -> None:
+def _children(pid: int) -> list[int]:
+    return [child for child, (ppid, _) in _proc_table().items() if ppid == pid]
+
+
+def new_group(bootstrap: str) -> str:
+    """A consumer group that starts at the topics' current end (earlier runs' records are skipped)."""
     from kafka import KafkaConsumer, TopicPartition
     from kafka.structs import OffsetAndMetadata
 
@@ -111,17 +214,31 @@ def start_worker(stack: ExitStack, workdir: Path, env: dict[str, str], bootstrap
            for p in sorted(consumer.partitions_for_topic(t) or ())]
     consumer.commit({tp: OffsetAndMetadata(o, "", -1) for tp, o in consumer.end_offsets(tps).items()})
     consumer.close()
-    log = workdir / "streams.log"
-    spawn(stack, "streams", {**env, "FLEET_STREAMS_APP_ID": app_id, "FLEET_STREAMS_WEB_ENABLED": "false",
-                             "FLEET_STREAMS_DATA_DIR": str(workdir / "faust"), "FLEET_STREAMS_LOG_LEVEL": "info",
-                             "FLEET_STREAMS_LOG_FILE": str(log),
-                             "FLEET_STREAMS_BATCH_SIZE": str(batch_size)}, workdir / "streams.out")
+    return app_id
+
+
+def start_worker(stack: ExitStack, workdir: Path, env: dict[str, str], app_id: str, batch_size: int,
+                 profile: Path | None = None, repo: Path | None = None, workers: int = 1) -> None:
+    """``workers`` processes in one consumer group (they share the topics' partitions)."""
+    logs = []
+    for index in range(workers):
+        suffix = "" if index == 0 else str(index + 1)
+        log = workdir / f"streams{suffix}.log"
+        worker_env = {**env, "FLEET_STREAMS_APP_ID": app_id, "FLEET_STREAMS_WEB_ENABLED": "false",
+                      "FLEET_STREAMS_DATA_DIR": str(workdir / f"faust{suffix}"), "FLEET_STREAMS_LOG_LEVEL": "info",
+                      "FLEET_STREAMS_LOG_FILE": str(log)}
+        if batch_size:
+            worker_env["FLEET_STREAMS_BATCH_SIZE"] = str(batch_size)
+        spawn(stack, "streams", worker_env, workdir / f"streams{suffix}.out",
+              profile.with_name(f"streams{suffix}.raw") if profile else None, repo or REPO)
+        logs.append(log)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        if log.exists() and "Worker]: Ready" in log.read_text(errors="replace"):
+        if all(log.exists() and "Worker]: Ready" in log.read_text(errors="replace") for log in logs):
+            time.sleep(3.0 if workers > 1 else 0.0)  # let the group settle its assignment
             return
         time.sleep(0.3)
-    raise RuntimeError(f"streams worker not ready; see {log}")
+    raise RuntimeError(f"streams worker not ready; see {logs}")
 
 
 def devices(db_url: str, terminals: int) -> list[payloads.Terminal]:
@@ -136,8 +253,8 @@ def devices(db_url: str, terminals: int) -> list[payloads.Terminal]:
 
 # -- sources -------------------------------------------------------------------------------------
 
-def send_direct(db_url: str, bootstrap: str, terms: list[payloads.Terminal], rate: float, duration: float
-                ) -> set[tuple[int, datetime]]:
+def send_direct(db_url: str, bootstrap: str, terms: list[payloads.Terminal], rate: float, duration: float,
+                paced: bool = True) -> set[tuple[int, datetime]]:
     """Produce location reports round-robin over the terminals at ``rate``; fix clocks 1 s apart."""
     from kafka import KafkaProducer
 
@@ -156,51 +273,136 @@ def send_direct(db_url: str, bootstrap: str, terms: list[payloads.Terminal], rat
         fix_at = start_fix + timedelta(seconds=n // len(terms))
         value = payloads.location_report(term, fix_at=fix_at, speed_kmh=float(n % 80), seq=n % 65536,
                                          lat=39.9 + (n % 100) / 1e4, lng=116.4)
-        producer.send(JT808_UPLINK, key=term.phone.encode(), value=json.dumps(value).encode())
+        producer.send(JT808_UPLINK, key=term.phone.encode(), value=orjson.dumps(value))
         sent.add((term.device_id, fix_at))
         ahead = (n + 1) / rate - (time.monotonic() - started)
-        if ahead > 0.005:
+        if paced and ahead > 0.005:
             time.sleep(ahead)
     producer.flush(timeout=60)
     producer.close()
     return sent
 
 
+RAMP_PER_S = 200.0  # logins per second: on the loaded machine the gateway's 4-connection lookup pool
+                    # timed out (db_timeout_s 5 s) on 500 logins/s and the terminals then reconnected
+
+
 def send_simulated(stack: ExitStack, workdir: Path, env: dict[str, str], db_url: str,
-                   terms: list[payloads.Terminal], rate: float, duration: float) -> set[tuple[int, datetime]]:
+                   terms: list[payloads.Terminal], rate: float, duration: float,
+                   profile: Path | None = None, fleet_stats: dict[str, int] | None = None, procs: int = 1
+                   ) -> set[tuple[int, datetime]]:
     from fleet.services._system import free_port, port_answers
     from fleet.settings import SimulatorSettings
-    from simulator.fleet import run_fleet
+    from simulator.fleet import FleetStats, run_fleet
 
     port = free_port()
     spawn(stack, "gateway", {**env, "FLEET_GATEWAY_PORT": str(port), "FLEET_GATEWAY_HOST": "127.0.0.1"},
-          workdir / "gateway.log")
+          workdir / "gateway.log", profile)
     deadline = time.monotonic() + 60
     while not port_answers(port) and time.monotonic() < deadline:
         time.sleep(0.2)
     sent_log = workdir / "sent.csv"
     settings = SimulatorSettings(gateway_port=port, auth_cache=workdir / "auth.json")
-    asyncio.run(run_fleet(settings, len(terms), len(terms) / rate, duration_s=duration, sent_log=sent_log))
+    # warm-up: register every terminal (auth codes cached in auth.json) so the measured run starts with
+    # a plain authentication, not with thousands of registrations queueing positions as backlog
+    for _ in range(6):
+        asyncio.run(run_fleet(settings, len(terms), 0, duration_s=max(5.0, len(terms) / 200), drain_timeout_s=1.0,
+                              ramp_per_s=RAMP_PER_S))
+        if settings.auth_cache.exists() and len(json.loads(settings.auth_cache.read_text())) >= len(terms):
+            break
+    interval_s = len(terms) / rate
+    CPU.start()
+    if procs <= 1:
+        stats = FleetStats()
+        asyncio.run(run_fleet(settings, len(terms), interval_s, duration_s=duration, sent_log=sent_log,
+                              stats=stats, ramp_per_s=RAMP_PER_S))
+        totals, logs = stats.as_dict(), [sent_log]
+    else:  # one simulator process per slice of terminals, each with its own auth cache copy and sent log
+        import multiprocessing
+        import shutil
+        from concurrent.futures import ProcessPoolExecutor
+
+        slices = [(i * len(terms) // procs, (i + 1) * len(terms) // procs) for i in range(procs)]
+        logs = [workdir / f"sent{i}.csv" for i in range(procs)]
+        jobs = []
+        with ProcessPoolExecutor(procs, mp_context=multiprocessing.get_context("fork")) as pool:
+            for i, (lo, hi) in enumerate(slices):
+                cache = workdir / f"auth{i}.json"
+                shutil.copy(settings.auth_cache, cache)
+                jobs.append(pool.submit(_fleet_slice, port, cache, lo + 1, hi - lo, interval_s, duration, logs[i],
+                                        RAMP_PER_S / procs))
+            results = [job.result() for job in jobs]
+        totals = {}
+        for child_stats, cpu_s in results:
+            CPU.loadgen_children_s += cpu_s
+            for key, value in child_stats.items():
+                totals[key] = totals.get(key, 0) + value
+    if fleet_stats is not None:
+        fleet_stats.update({f"sim_{k}": v for k, v in totals.items()
+                            if k in ("sent", "acked", "resent", "backlog_uploaded", "unacked", "connects")})
     by_phone = {t.phone: t.device_id for t in terms}
-    with sent_log.open() as f:
-        return {(by_phone[row["phone"]], datetime.fromisoformat(row["fix_at"])) for row in csv.DictReader(f)
-                if row["phone"] in by_phone}
+    sent: set[tuple[int, datetime]] = set()
+    for log in logs:
+        with log.open() as f:
+            sent.update((by_phone[row["phone"]], datetime.fromisoformat(row["fix_at"]))
+                        for row in csv.DictReader(f) if row["phone"] in by_phone)
+    return sent
+
+
+def _fleet_slice(port: int, auth_cache: Path, first_index: int, count: int, interval_s: float, duration: float,
+                 sent_log: Path, ramp_per_s: float) -> tuple[dict[str, int], float]:
+    """One simulator process (``--loadgen-procs``): its stats and the CPU seconds it used."""
+    from fleet.settings import SimulatorSettings
+    from simulator.fleet import FleetStats, run_fleet
+
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    stats = FleetStats()
+    settings = SimulatorSettings(gateway_port=port, auth_cache=auth_cache)
+    asyncio.run(run_fleet(settings, count, interval_s, duration_s=duration, stats=stats, first_index=first_index,
+                          sent_log=sent_log, ramp_per_s=ramp_per_s))
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    return stats.as_dict(), (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
 # -- reconciliation ------------------------------------------------------------------------------
 
 def wait_drained(db_url: str, sent: set[tuple[int, datetime]], settle_s: float) -> tuple[int, float]:
-    """Polls the run's rows until all arrived or none arrived for ``settle_s``. Returns (rows, last growth)."""
+    """Polls until all rows arrived or nothing arrived for ``settle_s``. Returns (rows, last growth).
+
+    Progress is read from ``device_last`` (one row per device, written in the same transaction as the
+    gps rows), so polling costs the database next to nothing; gps itself is counted (a scan of the
+    run's rows) only once every device's newest sent fix is there, and then at most every 2 s.
+    """
     ids = sorted({d for d, _ in sent})
     first, last = min(t for _, t in sent), max(t for _, t in sent)
-    last_count, last_growth = -1, time.monotonic()
+    newest: dict[int, datetime] = {}
+    for device_id, fix_at in sent:
+        if fix_at > newest.get(device_id, first):
+            newest[device_id] = fix_at
+    last_mark: Any = None
+    last_growth = time.monotonic()
+    count, counted_at = -1, 0.0
     with psycopg.connect(db_url, autocommit=True) as conn:
         while True:
-            count = conn.execute("SELECT count(*) FROM gps WHERE device_id = ANY(%s) AND fix_at BETWEEN %s AND %s",
-                                 (ids, first, last)).fetchone()[0]  # type: ignore[index]
-            if count != last_count:
-                last_count, last_growth = count, time.monotonic()
-            if count >= len(sent) or time.monotonic() - last_growth > settle_s:
+            rows = conn.execute("SELECT device_id, fix_at FROM device_last WHERE device_id = ANY(%s)",
+                                (ids,)).fetchall()
+            mark = sorted(rows)
+            if mark != last_mark:
+                last_mark, last_growth = mark, time.monotonic()
+            caught_up = all(fix_at >= newest[d] for d, fix_at in rows if d in newest) and len(rows) >= len(newest)
+            if caught_up and time.monotonic() - counted_at > 2.0:
+                new_count = conn.execute("SELECT count(*) FROM gps WHERE device_id = ANY(%s) AND fix_at BETWEEN %s"
+                                         " AND %s", (ids, first, last)).fetchone()[0]  # type: ignore[index]
+                counted_at = time.monotonic()
+                if new_count != count:
+                    if count >= 0:  # older rows (resends, backlog) still arriving
+                        last_growth = counted_at
+                    count = new_count
+                if count >= len(sent):
+                    return count, last_growth
+            if time.monotonic() - last_growth > settle_s:
+                count = conn.execute("SELECT count(*) FROM gps WHERE device_id = ANY(%s) AND fix_at BETWEEN %s"
+                                     " AND %s", (ids, first, last)).fetchone()[0]  # type: ignore[index]
                 return count, last_growth
             time.sleep(0.2)
 
@@ -216,6 +418,30 @@ def reconcile(db_url: str, sent: set[tuple[int, datetime]]) -> dict[str, int]:
             "duplicated": len(rows) - len(stored), "unexpected": len(stored - sent)}
 
 
+class Lag(NamedTuple):
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+
+
+def commit_lag(db_url: str, sent: set[tuple[int, datetime]]) -> Lag | None:
+    """received_at -> commit time of the row's transaction (needs track_commit_timestamp)."""
+    ids = sorted({d for d, _ in sent})
+    first, last = min(t for _, t in sent), max(t for _, t in sent)
+    try:
+        with psycopg.connect(db_url) as conn:
+            row = conn.execute(
+                "SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY lag), max(lag) FROM ("
+                " SELECT extract(epoch FROM pg_xact_commit_timestamp(xmin) - received_at) * 1000 AS lag"
+                " FROM gps WHERE device_id = ANY(%s) AND fix_at BETWEEN %s AND %s) t",
+                (ids, first, last)).fetchone()
+    except psycopg.Error:  # track_commit_timestamp off (an existing server)
+        return None
+    if row is None or row[0] is None or row[0][0] is None:
+        return None
+    return Lag(round(row[0][0], 1), round(row[0][1], 1), round(row[1], 1))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     with ExitStack() as stack:
@@ -224,15 +450,41 @@ def main(argv: list[str] | None = None) -> int:
         db_url, bootstrap = start_servers(stack, workdir, args)
         env = {**os.environ, "FLEET_DATABASE_URL": db_url, "FLEET_KAFKA_BOOTSTRAP": bootstrap}
         terms = devices(db_url, args.terminals)
-        start_worker(stack, workdir, env, bootstrap, args.batch_size)
+        profile = args.profile
+        app_id = new_group(bootstrap)
+        preloaded: set[tuple[int, datetime]] | None = None
+        if args.preload:
+            preloaded = send_direct(db_url, bootstrap, terms, args.rate, args.duration, paced=False)
+        start_worker(stack, workdir, env, app_id, args.batch_size, profile / "streams.raw" if profile else None,
+                     args.worker_repo, args.workers)
+        fleet_stats: dict[str, int] = {}
+        load_before = os.getloadavg()[0]
         started = time.monotonic()
-        if args.source == "direct":
+        if preloaded is not None:
+            CPU.start()
+            sent = preloaded
+        elif args.source == "direct":
+            CPU.start()
             sent = send_direct(db_url, bootstrap, terms, args.rate, args.duration)
         else:
-            sent = send_simulated(stack, workdir, env, db_url, terms, args.rate, args.duration)
+            sent = send_simulated(stack, workdir, env, db_url, terms, args.rate, args.duration,
+                                  profile / "gateway.raw" if profile else None, fleet_stats, args.loadgen_procs)
         sending_s = time.monotonic() - started
+        if args.source == "simulator":  # offered over the generating period only (gateway start excluded)
+            started, sending_s = CPU.t0, args.duration
         count, last_growth = wait_drained(db_url, sent, args.settle)
+        cpu = CPU.stop()
+        load_after = os.getloadavg()[0]
         result: dict[str, Any] = reconcile(db_url, sent)
+        lag = commit_lag(db_url, sent)
+        if lag is not None:
+            result.update({"lag_p50_ms": lag.p50_ms, "lag_p99_ms": lag.p99_ms, "lag_max_ms": lag.max_ms})
+        result.update(fleet_stats)
+        for name, seconds in cpu.items():
+            result[f"cpu_s_{name}"] = seconds
+            if count:
+                result[f"cpu_us_per_pos_{name}"] = round(seconds / count * 1e6, 1)
+        result["loadavg_1m_before_after"] = f"{load_before:.2f} / {load_after:.2f}"
         elapsed = max(last_growth - started, 1e-9)
         result.update({
             "source": args.source, "terminals": len(terms), "target_rate_per_s": args.rate,
@@ -241,6 +493,12 @@ def main(argv: list[str] | None = None) -> int:
             "drain_after_send_s": round(max(0.0, last_growth - started - sending_s), 2),
         })
         print(tabulate(sorted(result.items()), headers=["metric", "value"], tablefmt="github"))
+        if args.logs is not None:
+            import shutil
+
+            args.logs.mkdir(parents=True, exist_ok=True)
+            for log_file in [*workdir.glob("*.log"), *workdir.glob("*.out")]:
+                shutil.copy(log_file, args.logs / log_file.name)
         return 0 if result["lost"] == 0 and result["duplicated"] == 0 and result["unexpected"] == 0 else 1
 
 

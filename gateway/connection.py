@@ -379,7 +379,11 @@ class TerminalConnection(asyncio.Protocol):
 
     def sweep(self, now: float) -> None:
         """Called periodically by the server: idle timeout and overdue sub-packages."""
-        if now - self.last_rx_at >= self.ctx.idle_timeout_s:
+        if self._reading_paused:
+            # Our own back-pressure keeps the terminal's bytes in the socket: that silence is ours,
+            # and closing it would drop a live terminal just when Kafka is slow.
+            self.last_rx_at = now
+        elif now - self.last_rx_at >= self.ctx.idle_timeout_s:
             self.ctx.counters.idle_timeouts += 1
             log.info("conn %s (%s): idle for %.0fs, closing", self.connection_id, self.phone,
                      now - self.last_rx_at)

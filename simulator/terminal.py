@@ -202,6 +202,8 @@ class VirtualTerminal:
             now = loop.time()
             batch = outbox.next_batch(now)
             if batch:
+                for position in batch:  # positions generated offline go up first as backlog
+                    self._log_first_send(position)
                 seq = self._send(wire.LOCATION_BATCH,
                                  wire.batch_body([p.report for p in batch], 1, self.config.protocol_version))
                 outbox.mark_sent(batch, seq, now, batch=True)

@@ -1,17 +1,23 @@
 """The Faust app factory: ``create_app(settings, kafka_bootstrap, db_url)``.
 
-Three agents, one job each, plus two timers (see streams/README.md):
+Two agents plus two timers (see streams/README.md):
 
-- ``positions``      jt808.uplink.v1 -> gps + device_last, in batches; refusals -> fleet.deadletter.v1
-- ``states``         device.sessions.v1 + jt808.uplink.v1 -> device state/acc/biz_state, the three logs,
-                     console pushes type 1 and 6
-- ``live-positions`` jt808.uplink.v1 -> coalesced ``kind: positions`` to console.events.v1
+- ``uplinks``  jt808.uplink.v1, in batches; each uplink is parsed once, then ordered steps per batch
+               (streams.uplinks.UplinksProcessor):
+               1. positions plan (validation; refusals -> fleet.deadletter.v1)
+               2. live: valid fixes into the coalescer (a view; not waiting for the database)
+               3. positions: gps + device_last in one transaction
+               4. states: ACC/business transitions, the logs in one pipelined transaction, pushes 6
+- ``sessions`` device.sessions.v1 -> device state, online log, pushes type 1 (and 6)
 - timers: ``no-signal`` (states) and ``live-flush`` (every live_coalesce_ms)
 
-Delivery: the positions and states agents iterate without auto-acks (``noack_take`` / ``noack``) and
-ack an event only after its database write committed and its dead letters were handed to the
-producer; Faust commits only acked offsets (contiguously) and flushes the producer before committing.
-A crash therefore replays from the last commit, and the idempotent sinks absorb the replay.
+Until 2026-11 positions, states and live positions were three agents each consuming (and parsing) every
+uplink; Faust's per-event cost and the JSON decoding were paid three times (docs/performance.md).
+
+Delivery: both agents iterate without auto-acks (``noack_take``) and ack an event only after every
+database write of its batch committed and its dead letters were handed to the producer; Faust commits
+only acked offsets (contiguously) and flushes the producer before committing. A crash therefore
+replays from the last commit, and the idempotent sinks absorb the replay.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from streams.live import LivePositions
 from streams.positions import PartitionKeeper, PositionsProcessor
 from streams.state_rules import Rules
 from streams.states import StatesProcessor, StateStore
+from streams.uplinks import UplinksProcessor
 from streams.validation import Limits
 
 log = logging.getLogger(__name__)
@@ -44,6 +51,7 @@ class Components:
     states: StatesProcessor
     live: LivePositions
     store: StateStore
+    uplinks: UplinksProcessor
 
 
 def _faust_app(settings: StreamsSettings, kafka_bootstrap: str, partitions: int) -> faust.App:
@@ -89,47 +97,31 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
     states_db = database("states")
     directory = Directory(database("directory"))
     store = StateStore(states_db)
-    parts = Components(
-        positions=PositionsProcessor(database("positions"), PartitionKeeper(db_url),
-                                     DeadLetters(send, "positions"), limits),
-        states=StatesProcessor(states_db, store, directory, send, DeadLetters(send, "states"), rules, limits),
-        live=LivePositions(directory, send, limits, rules, store),
-        store=store,
-    )
+    positions_p = PositionsProcessor(database("positions"), PartitionKeeper(db_url),
+                                     DeadLetters(send, "positions"), limits)
+    states_p = StatesProcessor(states_db, store, directory, send, DeadLetters(send, "states"), rules, limits)
+    live_p = LivePositions(directory, send, limits, rules, store)
+    parts = Components(positions=positions_p, states=states_p, live=live_p, store=store,
+                       uplinks=UplinksProcessor(positions_p, states_p, live_p))
     app.fleet = parts  # type: ignore[attr-defined]
 
-    @app.agent(topics[JT808_UPLINK], name="positions")
-    async def positions(stream: Any) -> None:
+    @app.agent(topics[JT808_UPLINK], name="uplinks")
+    async def uplinks(stream: Any) -> None:
         async for events in stream.noack_take(settings.batch_size, within=settings.batch_window_s):
-            try:
-                await parts.positions.process(events)
-            except Exception as exc:  # a bug, not data or an outage: park the batch, keep going
-                log.exception("positions: batch failed")
-                for event in events:
-                    await parts.positions.dead_letters(event, f"internal error: {exc!r}")
+            await parts.uplinks.process(events)
             for event in events:
                 await stream.ack(event)
 
-    @app.agent(app.topic(JT808_UPLINK, DEVICE_SESSIONS, key_type=bytes, value_type=bytes), name="states")
-    async def states(stream: Any) -> None:
-        # batches only to cut Faust's per-event overhead; events are still handled one by one, in order
+    @app.agent(topics[DEVICE_SESSIONS], name="sessions")
+    async def sessions(stream: Any) -> None:
         async for events in stream.noack_take(settings.batch_size, within=settings.batch_window_s):
             for event in events:
                 try:
                     await parts.states.handle(event)
                 except Exception as exc:  # a bug, not data or an outage: park the event, keep going
-                    log.exception("states: event failed")
+                    log.exception("sessions: event failed")
                     await parts.states.dead_letters(event, f"internal error: {exc!r}")
                 await stream.ack(event)
-
-    @app.agent(topics[JT808_UPLINK], name="live-positions")
-    async def live_positions(stream: Any) -> None:
-        async for values in stream.take(settings.batch_size, within=settings.batch_window_s):
-            for value in values:
-                try:
-                    parts.live.add(value)
-                except Exception:  # live positions are a view; never stop for one
-                    log.exception("live-positions: uplink skipped")
 
     @app.timer(settings.live_coalesce_ms / 1000.0, name="live-flush")
     async def live_flush() -> None:

@@ -82,18 +82,22 @@ class LiveCoalescer:
     never replaces a newer one.
     """
 
-    _pending: dict[int, dict[int, tuple[datetime, dict[str, Any]]]] = field(default_factory=dict)
+    _pending: dict[int, dict[int, tuple[Fix, int]]] = field(default_factory=dict)
 
     def add(self, fix: Fix, biz_state: int) -> None:
-        devices = self._pending.setdefault(fix.enterprise_id, {})
+        # keeps the fix; the entry (dict, ISO times) is built once per device and window, in drain()
+        devices = self._pending.get(fix.enterprise_id)
+        if devices is None:
+            devices = self._pending[fix.enterprise_id] = {}
         current = devices.get(fix.device_id)
-        if current is None or fix.fix_at >= current[0]:
-            devices[fix.device_id] = (fix.fix_at, live_position(fix, biz_state))
+        if current is None or fix.fix_at >= current[0].fix_at:
+            devices[fix.device_id] = (fix, biz_state)
 
     def drain(self) -> dict[int, list[dict[str, Any]]]:
         """Positions per enterprise since the last drain; empties the buffer."""
         pending, self._pending = self._pending, {}
-        return {ent: [entry for _, entry in devices.values()] for ent, devices in pending.items() if devices}
+        return {ent: [live_position(fix, biz) for fix, biz in devices.values()]
+                for ent, devices in pending.items() if devices}
 
     def __len__(self) -> int:
         return sum(len(devices) for devices in self._pending.values())

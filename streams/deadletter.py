@@ -10,6 +10,8 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+import orjson
+
 from fleet.topics import DEAD_LETTER
 
 
@@ -61,7 +63,8 @@ def dead_letter_record(event: EventLike, agent: str, error: str) -> dict[str, An
 
 
 def encode(value: dict[str, Any]) -> bytes:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    """Compact UTF-8 JSON (orjson: the live positions messages are large and sent every window)."""
+    return orjson.dumps(value)
 
 
 class DeadLetters:

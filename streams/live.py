@@ -7,6 +7,7 @@ The live agent feeds ``LivePositions.add`` with every valid fix; a timer calls `
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from fleet.topics import CONSOLE_EVENTS
@@ -42,6 +43,10 @@ class LivePositions:
             fixes = classify_uplink(parse_uplink(value), self.limits).fixes
         except PayloadError:
             return
+        self.add_fixes(fixes)
+
+    def add_fixes(self, fixes: Iterable[Fix]) -> None:
+        """Step 1 for fixes already classified valid (the uplinks agent's positions plan)."""
         for fix in fixes:
             self.coalescer.add(fix, biz_state_of(fix, self.store, self.rules))
 

@@ -6,10 +6,11 @@ reason that ends up in the dead-letter record, so an operator can tell what was 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+import orjson
 
 MSG_LOCATION_REPORT = 0x0200
 MSG_LOCATION_BATCH = 0x0704
@@ -80,10 +81,15 @@ class SessionEvent:
 
 
 def load_json_object(raw: bytes | str) -> dict[str, Any]:
-    """Decode a Kafka value. Raises PayloadError for bad UTF-8, bad JSON or a non-object."""
+    """Decode a Kafka value. Raises PayloadError for bad UTF-8, bad JSON or a non-object.
+
+    orjson: about 3x faster than the stdlib here, and every uplink is decoded on the hot path. It is
+    stricter in two corners (NaN/Infinity literals, integers beyond 64 bits): such values are refused
+    as "not JSON" instead of later as out of range; both are dead letters either way.
+    """
     try:
-        value = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        value = orjson.loads(raw)
+    except (UnicodeDecodeError, orjson.JSONDecodeError) as exc:
         raise PayloadError(f"not JSON: {exc}") from exc
     if not isinstance(value, dict):
         raise PayloadError(f"not a JSON object: {type(value).__name__}")

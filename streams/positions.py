@@ -26,7 +26,7 @@ import psycopg
 from streams import gps_sql
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import DeadLetters, EventLike
-from streams.messages import Fix, PayloadError, parse_uplink
+from streams.messages import Fix, PayloadError, Uplink, parse_uplink
 from streams.validation import Limits, classify_uplink
 
 log = logging.getLogger(__name__)
@@ -44,12 +44,30 @@ class PlannedBatch:
         return [fix for fixes in self.fixes_by_event for fix in fixes]
 
 
+def decode_batch(values: Sequence[Any]) -> list[Uplink | PayloadError]:
+    """Each value parsed once (the uplinks agent shares the result between its steps)."""
+    out: list[Uplink | PayloadError] = []
+    for value in values:
+        try:
+            out.append(parse_uplink(value))
+        except PayloadError as exc:
+            out.append(exc)
+    return out
+
+
 def plan_batch(values: Sequence[Any], limits: Limits) -> PlannedBatch:
     """Step 1, pure. Uplinks that are not positions yield no fixes and no refusal."""
+    return plan_decoded(decode_batch(values), limits)
+
+
+def plan_decoded(uplinks: Sequence[Uplink | PayloadError], limits: Limits) -> PlannedBatch:
+    """Step 1 on already parsed uplinks (a PayloadError stands for a value that did not parse)."""
     plan = PlannedBatch()
-    for index, value in enumerate(values):
+    for index, uplink in enumerate(uplinks):
         try:
-            classified = classify_uplink(parse_uplink(value), limits)
+            if isinstance(uplink, PayloadError):
+                raise uplink
+            classified = classify_uplink(uplink, limits)
         except PayloadError as exc:
             plan.fixes_by_event.append([])
             plan.rejects.append((index, str(exc)))
@@ -131,7 +149,10 @@ class PositionsProcessor:
 
     async def process(self, events: Sequence[EventLike]) -> None:
         """Returns once every event is written or dead-lettered; the caller then acks them all."""
-        plan = plan_batch([event.value for event in events], self.limits)
+        await self.process_planned(events, plan_batch([event.value for event in events], self.limits))
+
+    async def process_planned(self, events: Sequence[EventLike], plan: PlannedBatch) -> None:
+        """Steps 2-5 for a batch planned by the caller (``plan_decoded``), index-aligned with ``events``."""
         fixes = plan.fixes
         if self.partitions is not None and fixes:
             await self.partitions.ensure(gps_sql.days_touched(fixes))

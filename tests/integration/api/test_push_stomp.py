@@ -16,6 +16,7 @@ import requests
 import websocket
 from werkzeug.serving import make_server
 
+from api.push import STOMP_SUBPROTOCOLS
 from api.stomp import Frame, FrameParser, serialize
 from fleet.settings import ApiSettings
 from fleet.topics import CONSOLE_EVENTS
@@ -108,8 +109,9 @@ def access_token(server: str, user_name: str) -> str:
 
 
 class StompClient:
-    def __init__(self, server: str, query: str = "") -> None:
-        self.ws = websocket.create_connection(f"ws://{server}/wss/stomp{query}", timeout=DELIVERY_S)
+    def __init__(self, server: str, query: str = "", subprotocols: list[str] | None = None) -> None:
+        self.ws = websocket.create_connection(f"ws://{server}/wss/stomp{query}", timeout=DELIVERY_S,
+                                              subprotocols=subprotocols)
         self.parser = FrameParser()
         self.pending: list[Frame] = []
 
@@ -245,3 +247,18 @@ def test_disconnect_gets_its_receipt_then_the_socket_closes(server, enterprises,
     frame = client.receive()
     assert frame == Frame("RECEIPT", {"receipt-id": "bye-1"})
     client.assert_closed()
+
+
+def test_handshake_selects_the_stomp_subprotocol_a_browser_offers(
+    server: str, enterprises: dict[str, Enterprise]
+) -> None:
+    client = StompClient(server, subprotocols=["v10.stomp", "v11.stomp", "v12.stomp"])
+    try:
+        # The handshake takes the client's first offer it speaks; the version is settled by CONNECT.
+        assert client.ws.getsubprotocol() in STOMP_SUBPROTOCOLS
+        token = access_token(server, next(iter(enterprises.values())).user_name)
+        connected = client.connect(Authorization=f"Bearer {token}")
+        assert connected.command == "CONNECTED", connected
+        assert connected.headers["version"] == "1.2"
+    finally:
+        client.ws.close()

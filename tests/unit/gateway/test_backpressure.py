@@ -64,3 +64,27 @@ def test_no_acknowledgement_while_kafka_is_unreachable() -> None:
         assert isinstance(ack.body, PlatformResponse) and ack.body.reply_seq == 5
 
     run(t)
+
+
+def test_a_connection_paused_by_back_pressure_is_not_closed_as_idle() -> None:
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        h.sink.store_all()
+        await settle()
+        conn = transport.protocol
+        conn.data_received(b"".join(frame(0x0200, position(i), seq=i) for i in range(4)))
+        await settle()
+        assert not transport.reading  # Kafka has not acknowledged: we stopped reading
+        conn.sweep(conn.last_rx_at + 10.0)
+        await settle()
+        assert not transport.closing and h.server.counters.idle_timeouts == 0
+        h.sink.store_all()
+        await settle()
+        h.sink.store_all()
+        await settle()
+        assert transport.reading
+        conn.sweep(conn.last_rx_at + 3.0)  # reading again: a silent terminal does time out
+        await settle()
+        assert transport.closing and h.server.counters.idle_timeouts == 1
+
+    run(t, produce_buffer=2, idle_timeout_s=2.0)

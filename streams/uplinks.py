@@ -1,0 +1,51 @@
+"""The uplinks agent's body: one batch of ``jt808.uplink.v1`` events through ordered steps.
+
+Each uplink is parsed once (``decode_batch``) and the result shared by the steps, in this order:
+
+1. ``plan_decoded``       pure: the positions to store and the refusals (streams.validation).
+2. live                   valid fixes into the live coalescer (a view: at-least-once, not waiting for the
+                          database; business state as the states step knows it so far).
+3. positions              gps + device_last in one transaction, then the refusals dead-lettered.
+4. states                 ACC / business transitions of the batch, one pipelined transaction, then pushes.
+
+Returns only when every write of the batch committed; the caller then acks the events. A step that fails
+with a bug (not data, not an outage; those are handled inside) parks its events as dead letters of that
+step and the others still run, as the three separate agents did.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from streams.deadletter import EventLike
+from streams.live import LivePositions
+from streams.positions import PositionsProcessor, decode_batch, plan_decoded
+from streams.states import StatesProcessor
+
+log = logging.getLogger(__name__)
+
+
+class UplinksProcessor:
+    def __init__(self, positions: PositionsProcessor, states: StatesProcessor, live: LivePositions) -> None:
+        self.positions, self.states, self.live = positions, states, live
+
+    async def process(self, events: Sequence[EventLike]) -> None:
+        uplinks = decode_batch([event.value for event in events])
+        plan = plan_decoded(uplinks, self.positions.limits)
+        try:
+            self.live.add_fixes(plan.fixes)
+        except Exception:  # live positions are a view; never stop for them
+            log.exception("live positions: batch skipped")
+        try:
+            await self.positions.process_planned(events, plan)
+        except Exception as exc:  # a bug, not data or an outage: park the batch, keep going
+            log.exception("positions: batch failed")
+            for event in events:
+                await self.positions.dead_letters(event, f"internal error: {exc!r}")
+        try:
+            await self.states.handle_uplinks(events, uplinks)
+        except Exception as exc:
+            log.exception("states: batch failed")
+            for event in events:
+                await self.states.dead_letters(event, f"internal error: {exc!r}")
