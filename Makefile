@@ -4,12 +4,13 @@ SHELL := /bin/bash
 VENV := .venv/bin
 HAS_CONSOLE := $(wildcard dashboards/package.json)
 
-.PHONY: help install up check test test-unit lint typecheck config-doc clean-var
+.PHONY: help install console up check test test-unit lint typecheck config-doc clean-var
 
 help:
 	@echo "make install    bootstrap: system packages (root), .venv, Kafka jars (idempotent, quick when done)"
-	@echo "make up         run the whole stack (fleet up); Ctrl-C stops it"
-	@echo "make test       install, then every test suite (unit, integration, e2e)"
+	@echo "make up         build the console if its sources changed, run the whole stack (fleet up); Ctrl-C stops it"
+	@echo "make console    build the console (dashboards/dist) if its sources changed"
+	@echo "make test       install, console lint/typecheck/vitest/build, then every pytest suite (unit, integration, e2e)"
 	@echo "make test-unit  unit tests only (no servers)"
 	@echo "make lint       ruff (and eslint for the console)"
 	@echo "make typecheck  mypy (and tsc for the console)"
@@ -18,7 +19,10 @@ help:
 install:
 	@scripts/install.sh
 
-up: install
+console: install
+	@scripts/build-console.sh
+
+up: console
 	$(VENV)/fleet up
 
 test: install
@@ -30,13 +34,13 @@ test-unit: install
 lint: install
 	$(VENV)/ruff check .
 ifneq ($(HAS_CONSOLE),)
-	cd dashboards && npm run --if-present lint
+	cd dashboards && npm run lint
 endif
 
 typecheck: install
 	$(VENV)/mypy
 ifneq ($(HAS_CONSOLE),)
-	cd dashboards && npx --no-install tsc --noEmit
+	cd dashboards && npm run typecheck
 endif
 
 config-doc: install

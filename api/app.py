@@ -11,13 +11,13 @@ from flask import Flask, Response, jsonify, request
 from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
-from api import auth
+from api import auth, static
 from api.db import EXTENSION_KEY as DB_KEY
 from api.db import Database
 from api.errors import ApiError, envelope
 from api.http import FleetJSONProvider
 from api.push import register_push
-from api.routes import common, meta, oauth, vehicles
+from api.routes import common, console, meta, oauth, vehicles
 from api.tokens import TokenService
 from fleet.settings import ApiSettings, DatabaseSettings, database_url
 
@@ -48,7 +48,7 @@ def create_app(
     app.extensions[DB_KEY] = db
     app.extensions[oauth.SERVICE_KEY] = TokenService(db, codec, settings)
 
-    for module in (meta, oauth, common, vehicles):
+    for module in (meta, oauth, common, vehicles, console, static):
         app.register_blueprint(module.bp)
     _register_error_handlers(app)
     # STOMP push at /wss/stomp; its Kafka consumer starts on the first subscription, never here.

@@ -139,7 +139,10 @@ def _status_table(children: list[Child], state: StackState, servers: list[tuple[
         rows.append([child.spec.name, status, child.spec.health.describe(), child.pid or ""])
     table = tabulate(rows, headers=["component", "status", "endpoint", "pid"], tablefmt="simple")
     api = ApiSettings()
-    lines = [table, "", f"console: http://127.0.0.1:{api.port}/"]
+    console = f"console: http://127.0.0.1:{api.port}/"
+    if not (api.console_dir / "index.html").is_file():
+        console += f"  (not built: {api.console_dir} has no index.html; `make up` builds it)"
+    lines = [table, "", console]
     if state.login:
         lines.append(f"login:   {state.login} / {state.password}")
     lines.append(f"logs:    {StackSettings().var_dir / 'log'}/<component>.log")

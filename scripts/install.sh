@@ -27,8 +27,12 @@ missing=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || missing+=(maven)
-# Chromium drives the end-to-end tests of the console (Playwright with the system browser).
-if [ -f dashboards/package.json ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+# Chromium drives the end-to-end tests of the console (Playwright with the system browser); a CJK
+# font makes its screenshots of the Chinese UI readable (without one, Chinese renders as boxes).
+if [ -f dashboards/package.json ]; then
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  dpkg -s fonts-noto-cjk >/dev/null 2>&1 || dpkg -s fonts-wqy-zenhei >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
+fi
 
 PYTHON="${FLEET_PYTHON:-}"
 if [ -z "$PYTHON" ]; then
@@ -68,6 +72,11 @@ if [ -f dashboards/package.json ]; then
   dwant="$(cat dashboards/package.json "$lock" 2>/dev/null | sha256sum | cut -d' ' -f1)"
   if [ "$(cat "$dstamp" 2>/dev/null || true)" != "$dwant" ]; then
     command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+    # Vite 8 needs Node >= 20.19 (package.json "engines"); Debian 12's own nodejs is 18.
+    if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)'; then
+      log "Node $(node --version) is too old for the console: install Node >= 20.19 (e.g. NodeSource's nodejs 20 or 22)"
+      exit 1
+    fi
     log "npm install in dashboards/"
     if [ -f "$lock" ]; then (cd dashboards && npm ci --no-audit --no-fund); else (cd dashboards && npm install --no-audit --no-fund); fi
     echo "$dwant" > "$dstamp"

@@ -1,14 +1,34 @@
 #!/usr/bin/env bash
-# Runs every test suite (unit, integration, e2e) once. Exit status is non-zero on any failure,
-# and also when pytest collected no tests (its exit 5), so a broken collection never passes.
-# Extra arguments go to pytest: scripts/test.sh -k gateway
+# Runs every check once: the console's eslint, tsc, vitest and build (when dashboards/ has a
+# package.json), then every pytest suite (unit, integration, e2e against the built console).
+# Exit status is non-zero on any failure, and also when pytest collected no tests (its exit 5),
+# so a broken collection never passes. Extra arguments go to pytest: scripts/test.sh -k gateway
+# FLEET_TEST_SKIP_CONSOLE=1 skips the console's own checks (pytest's e2e still needs a build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 started=$(date +%s)
+
+if [ -f dashboards/package.json ] && [ "${FLEET_TEST_SKIP_CONSOLE:-0}" != "1" ]; then
+  for step in lint typecheck test; do
+    t0=$(date +%s)
+    if ! (cd dashboards && npm run --silent "$step"); then
+      echo "[test] console: npm run $step failed" >&2
+      exit 1
+    fi
+    echo "[test] console: npm run $step ok ($(( $(date +%s) - t0 ))s)" >&2
+  done
+  # The end-to-end tests drive this build; the script skips it when nothing changed since the
+  # last successful build of exactly these sources.
+  if ! scripts/build-console.sh; then
+    echo "[test] console: npm run build failed" >&2
+    exit 1
+  fi
+fi
+
 .venv/bin/pytest tests/ --timeout="${FLEET_TEST_TIMEOUT_S:-600}" --durations=15 "$@"
 rc=$?
-echo "[test] pytest exit $rc after $(( $(date +%s) - started ))s" >&2
+echo "[test] pytest exit $rc after $(( $(date +%s) - started ))s in total" >&2
 if [ "$rc" -eq 5 ]; then
   echo "[test] no tests were collected: failing" >&2
   exit 1

@@ -1,0 +1,117 @@
+"""The console's route map (console-spec §2, §6): the server decides which screens exist and which
+permission each needs; the console builds its routes and menu from what ``routes_for`` returns.
+
+Entry: ``{path, name, component, redirect?, meta: {title, icon, permission, invisible, link,
+highlight, closable, cacheAble, target?}, children}``.
+
+- ``title`` is a whole key of the console's ``menu`` namespace, dots included (``menu.dashboard.map``);
+  the console looks it up without the key separator, so ``menu.dashboard`` and ``menu.dashboard.map``
+  are two flat keys, not a text and its parent.
+- ``icon`` is an antd icon component name.
+- ``component`` is a key the console maps to a lazily loaded page (``dashboard/map``); ``RouteView``
+  marks a pure container whose children render inside the layout.
+- ``permission``: codes, any one of which keeps the entry (an empty list: open to every user).
+- ``invisible``: routable but not in the menu; ``link``: external URL; ``highlight``: menu path to
+  highlight instead; ``closable`` false: its tab has no close icon; ``cacheAble`` false: its page is not
+  kept alive; ``target`` ``_blank``: opened in a new browser tab (the cockpits).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+
+def _meta(
+    title: str,
+    icon: str = "",
+    permission: Iterable[str] = (),
+    *,
+    invisible: bool = False,
+    link: str = "",
+    highlight: str = "",
+    closable: bool = True,
+    cache_able: bool = True,
+    target: str = "",
+) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "title": title,
+        "icon": icon,
+        "permission": list(permission),
+        "invisible": invisible,
+        "link": link,
+        "highlight": highlight,
+        "closable": closable,
+        "cacheAble": cache_able,
+    }
+    if target:
+        meta["target"] = target
+    return meta
+
+
+def _route(path: str, name: str, component: str, meta: dict[str, Any], *children: dict[str, Any],
+           redirect: str = "") -> dict[str, Any]:
+    entry: dict[str, Any] = {"path": path, "name": name, "component": component, "meta": meta,
+                             "children": list(children)}
+    if redirect:
+        entry["redirect"] = redirect
+    return entry
+
+
+ROUTE_MAP: tuple[dict[str, Any], ...] = (
+    _route(
+        "/dashboard", "dashboard", "RouteView",
+        _meta("menu.dashboard", "DashboardOutlined", ["dashboard", "monitor"]),
+        _route("/dashboard/map", "dashboardMap", "dashboard/map",
+               _meta("menu.dashboard.map", "EnvironmentOutlined", ["monitor"], closable=False)),
+        _route("/dashboard/index", "dashboardIndex", "dashboard/index",
+               _meta("menu.dashboard.index", "DesktopOutlined", ["dashboard"])),
+        redirect="/dashboard/map",
+    ),
+    _route(
+        "/account", "account", "RouteView",
+        _meta("menu.account", "UserOutlined", invisible=True),
+        _route("/account/center", "accountCenter", "account/center",
+               _meta("menu.account.center", "UserOutlined", invisible=True)),
+        _route("/account/settings", "accountSettings", "account/settings",
+               _meta("menu.account.settings", "SettingOutlined", invisible=True, cache_able=False)),
+        redirect="/account/center",
+    ),
+    _route("/cockpit/index", "cockpitIndex", "cockpit/index",
+           _meta("menu.cockpit.index", "FundProjectionScreenOutlined", ["dashboard"], invisible=True,
+                 target="_blank")),
+    _route("/cockpit/nev1/index", "nev1CockpitIndex", "cockpit/nev1/index",
+           _meta("menu.cockpit.nev1", "ThunderboltOutlined", ["dashboard"], invisible=True,
+                 target="_blank")),
+)
+
+
+def title_keys(routes: Iterable[Mapping[str, Any]] = ROUTE_MAP) -> set[str]:
+    """Every i18n title key used by the map (the console must have each in all locales)."""
+    keys: set[str] = set()
+    for entry in routes:
+        keys.add(entry["meta"]["title"])
+        keys |= title_keys(entry["children"])
+    return keys
+
+
+def routes_for(permissions: Mapping[str, Iterable[str]], routes: Iterable[Mapping[str, Any]] = ROUTE_MAP
+               ) -> list[dict[str, Any]]:
+    """The entries the user may open: an entry stays when it lists no permission code or the user
+    holds at least one action on one of its codes; a container whose children all went goes too."""
+    held = {code for code, actions in permissions.items() if list(actions)}
+    kept: list[dict[str, Any]] = []
+    for entry in routes:
+        codes = entry["meta"]["permission"]
+        if codes and not held.intersection(codes):
+            continue
+        children = routes_for(permissions, entry["children"])
+        if entry["children"] and not children:
+            continue
+        copied = copy.deepcopy({k: v for k, v in entry.items() if k != "children"})
+        copied["children"] = children
+        if copied.get("redirect") and children and copied["redirect"] not in {c["path"] for c in children}:
+            copied["redirect"] = children[0]["path"]
+        kept.append(copied)
+    return kept

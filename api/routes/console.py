@@ -1,0 +1,264 @@
+"""What the operator console needs around the map (console-spec §2-§7, issue 3): the current user
+with permissions and route map, map config, notice overview, profile and password change, and the
+enterprise counters of the dashboard (platform-spec §7 "Enterprise reports").
+
+Access: every route needs a valid access token. Routes about the caller themself (current user,
+profile, password, map config, notices) need no permission code; the fleet counters need
+``car:query`` (they reveal nothing a car query could not) and are scoped like every list
+(``isParent=true``: the caller's enterprise and its subsidiaries).
+
+Password change (``PATCH /api/common/user/{id}.json``) changes the caller's own password only: any
+other id answers 404 exactly like a missing user (setting another user's password belongs to user
+management, which checks ``user:update`` in the enterprise tree). A wrong old password counts as a
+failed login of that account (same throttle as the token endpoint), so a stolen access token
+cannot be used to guess the password. Success revokes every refresh token of the user; access
+tokens already issued stay valid until they expire (they are stateless), which is why the console
+signs out right away.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any, TypeVar, cast
+
+from flask import Blueprint, current_app, g
+
+from api.auth import verify_access_token
+from api.db import get_db
+from api.errors import ApiError, AuthError, BadRequest, NotFound, TooManyAttempts
+from api.http import json_body, ok
+from api.routemap import routes_for
+from api.security import bearer_token, current_principal, request_scope, requires
+from api.throttle import ThrottleState, after_failure, seconds_locked
+from fleet.settings import ApiSettings
+from warehouse.passwords import hash_password, verify_password
+from warehouse.queries import auth as auth_q
+from warehouse.queries import console as q
+
+bp = Blueprint("console", __name__)
+F = TypeVar("F", bound=Callable[..., Any])
+
+CHINA_TZ = timezone(timedelta(hours=8), "CST")  # no daylight saving since 1991
+NOTICE_BIZ_TYPES = (1, 2, 3, 4, 5, 6)  # console-spec §9: approvals, insurance, inspection, licence, notices, alarms
+BASE_LAYERS = ("blank", "osm", "tianditu", "amap", "arcgis", "bing", "baidu", "google")
+DEFAULT_ZOOM, MAX_ZOOM = 11, 18
+
+PASSWORD_INVALID = "密码不合法（长度6~16位，数字、字母、符号至少包含其中两种）"
+PASSWORDS_DIFFER = "两次输入的密码不一致 (two password entries are inconsistent)"
+OLD_PASSWORD_WRONG = "旧密码错误 (old password is wrong)"
+_REQUIRED = {
+    "oldPassword": "旧密码不能为空 (old password is required)",
+    "password": "新密码不能为空 (new password is required)",
+    "confirmPassword": "确认密码不能为空 (confirm password is required)",
+}
+_SYMBOLS = re.compile(r"[!-/:-@\[-`{-~]")  # printable ASCII that is neither a letter nor a digit
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_PHONE = re.compile(r"^(?:\d{11}|(?:0\d{2,3}-?)?\d{7,8}(?:-\d{1,6})?)$")  # mobile or landline[-ext]
+_PROFILE_LIMITS = {"email": 128, "nickName": 32, "phone": 20, "profile": 500, "country": 64, "province": 64,
+                   "city": 64, "address": 200}
+
+
+def authenticated(view: F) -> F:
+    """The route needs a valid access token and no particular permission (AuthError otherwise)."""
+
+    @functools.wraps(view)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        g.principal = verify_access_token(current_app, bearer_token())
+        return view(*args, **kwargs)
+
+    guarded.required_permission = None  # type: ignore[attr-defined]
+    return cast(F, guarded)
+
+
+def password_is_valid(password: str) -> bool:
+    """6-16 printable ASCII characters (no spaces) with at least two of: digits, letters, symbols."""
+    if not 6 <= len(password) <= 16 or not all("!" <= ch <= "~" for ch in password):
+        return False
+    kinds = (re.search(r"\d", password), re.search(r"[A-Za-z]", password), _SYMBOLS.search(password))
+    return sum(1 for kind in kinds if kind) >= 2
+
+
+# --- the caller ---------------------------------------------------------------------------------
+
+
+def _user_reply(row: dict[str, Any]) -> dict[str, Any]:
+    data = dict(row.pop("profileData") or {})
+    reply = {**row, "avatar": row.get("avatar") or ""}
+    for key in q.PROFILE_KEYS:
+        reply[key] = str(data.get(key) or "")
+    return reply
+
+
+def _own_record(conn: Any) -> dict[str, Any]:
+    row = q.user_record(conn, current_principal().user_id)
+    if row is None:  # deleted or disabled since the token was issued
+        raise AuthError("账号已停用 (account disabled)")
+    return row
+
+
+@bp.get("/api/user/current.json")
+@authenticated
+def current_user() -> dict[str, Any]:
+    """The caller with permissions [{code, actions}] and the route map those permissions allow.
+    Permissions are read from the database, so a role change shows here before the next refresh."""
+    with get_db().connection() as conn:
+        row = _own_record(conn)
+        permissions = auth_q.permissions_of(conn, row["id"])
+    reply = _user_reply(row)
+    reply["permissions"] = [{"code": code, "actions": sorted(actions)} for code, actions in sorted(permissions.items())]
+    reply["routes"] = routes_for(permissions)
+    return ok(reply)
+
+
+@bp.put("/api/user/profile.json")
+@authenticated
+def update_profile() -> dict[str, Any]:
+    """Body {email, nickName, profile, country, province, city, address, phone}; keys left out stay
+    as they are. email and nickName may not be empty; email and phone are checked for format."""
+    body = json_body()
+    if not isinstance(body, dict) or not body:
+        raise BadRequest("请求体必须是非空 JSON 对象 (body must be a non-empty JSON object)")
+    unknown = sorted(set(body) - set(_PROFILE_LIMITS))
+    if unknown:
+        raise BadRequest(f"unknown profile field(s): {', '.join(unknown)}")
+    values: dict[str, str] = {}
+    for key, value in body.items():
+        if value is None:
+            value = ""
+        if not isinstance(value, str):
+            raise BadRequest(f"{key} must be text")
+        value = value.strip()
+        if len(value) > _PROFILE_LIMITS[key]:
+            raise BadRequest(f"{key} is longer than {_PROFILE_LIMITS[key]} characters")
+        values[key] = value
+    if "email" in values and not values["email"]:
+        raise BadRequest("请输入邮箱 (email is required)")
+    if "nickName" in values and not values["nickName"]:
+        raise BadRequest("请输入昵称 (nickname is required)")
+    if values.get("email") and not _EMAIL.match(values["email"]):
+        raise BadRequest("邮箱格式不正确 (not an email address)")
+    if values.get("phone") and not _PHONE.match(values["phone"]):
+        raise BadRequest("电话号码格式不正确 (not a phone number)")
+    columns = {column: values[key] for key, column in (("email", "email"), ("nickName", "nick_name"),
+                                                       ("phone", "phone")) if key in values}
+    profile = {key: values[key] for key in q.PROFILE_KEYS if key in values}
+    with get_db().connection() as conn:
+        _own_record(conn)
+        q.update_profile(conn, current_principal().user_id, columns, profile)
+        row = _own_record(conn)
+    return ok(_user_reply(row))
+
+
+@bp.patch("/api/common/user/<int:user_id>.json")
+@authenticated
+def change_password(user_id: int) -> dict[str, Any]:
+    """Body {id, account, oldPassword, password, confirmPassword}; see the module doc for the rules."""
+    body = json_body()
+    if not isinstance(body, dict):
+        raise BadRequest("请求体必须是 JSON 对象 (body must be a JSON object)")
+    for key, message in _REQUIRED.items():
+        if not isinstance(body.get(key), str) or not body[key]:
+            raise BadRequest(message)
+    if body.get("id") not in (None, "", user_id, str(user_id)):
+        raise BadRequest(f"body id {body.get('id')!r} does not match the path id {user_id}")
+    principal = current_principal()
+    if user_id != principal.user_id:
+        raise NotFound(f"user {user_id} 不存在 (does not exist)")
+    account = body.get("account")
+    if account not in (None, "") and account != principal.user_name:
+        raise BadRequest("account does not match the user")
+    if not password_is_valid(body["password"]):
+        raise BadRequest(PASSWORD_INVALID)
+    if body["password"] != body["confirmPassword"]:
+        raise BadRequest(PASSWORDS_DIFFER)
+    _verify_old_password(principal.user_id, principal.user_name, body["oldPassword"])
+    new_hash = hash_password(body["password"])
+    with get_db().connection() as conn:
+        revoked = q.set_password(conn, principal.user_id, new_hash, datetime.now(UTC))
+    return ok({"id": principal.user_id, "revokedRefreshTokens": revoked})
+
+
+def _verify_old_password(user_id: int, user_name: str, old_password: str) -> None:
+    """Raises BadRequest for a wrong old password (recorded as a failed login) and TooManyAttempts
+    while the account is throttled; clears the failures when it is right."""
+    settings: ApiSettings = current_app.config["FLEET_API_SETTINGS"]
+    now = datetime.now(UTC)
+    with get_db().connection() as conn:
+        state = auth_q.login_failure_state(conn, user_name)
+        wait_s = seconds_locked(None if state is None else ThrottleState(*state), now)
+        if wait_s:
+            raise TooManyAttempts(data={"retryAfter": wait_s})
+        stored = q.password_hash_of(conn, user_id)
+    if stored is not None and verify_password(stored, old_password):  # argon2 outside any transaction
+        with get_db().connection() as conn:
+            auth_q.clear_login_failures(conn, user_name)
+        return
+    error: ApiError = BadRequest(OLD_PASSWORD_WRONG)
+    with get_db().connection() as conn:
+        auth_q.lock_login_failure_row(conn, user_name, now)
+        row = auth_q.login_failure_state(conn, user_name, for_update=True)
+        current = None if row is None or (row[0] == 0 and row[2] is None) else ThrottleState(*row)
+        after = after_failure(current, now, max_failures=settings.login_max_failures,
+                              lockout_s=settings.login_lockout_s)
+        auth_q.save_login_failure_state(conn, user_name, after.failures, after.first_failed_at, after.locked_until)
+        if seconds_locked(after, now):
+            error = TooManyAttempts(data={"retryAfter": seconds_locked(after, now)})
+    raise error  # after the block: the failure is committed
+
+
+# --- map and notices ----------------------------------------------------------------------------
+
+
+@bp.get("/api/system/mapConfig.json")
+@authenticated
+def map_config() -> dict[str, Any]:
+    """Tile keys and the map's starting view (console-spec §9); keys are empty when not configured."""
+    settings: ApiSettings = current_app.config["FLEET_API_SETTINGS"]
+    default_layer = settings.map_default_base_layer if settings.map_default_base_layer in BASE_LAYERS else "blank"
+    return ok({
+        "tiandituKey": settings.map_tianditu_key,
+        "bingKey": settings.map_bing_key,
+        "amapKey": settings.map_amap_key,
+        "mapCenter": {"lng": settings.map_center_lng, "lat": settings.map_center_lat},
+        "defaultZoom": DEFAULT_ZOOM,
+        "maxZoom": MAX_ZOOM,
+        "baseLayers": list(BASE_LAYERS),
+        "defaultBaseLayer": default_layer,
+    })
+
+
+@bp.get("/api/notice/overView.json")
+@authenticated
+def notice_overview() -> dict[str, Any]:
+    """[{bizType, total}] for bizType 1-6. Nothing produces notices yet (approvals, expiries and
+    alarms come with later issues), so every total is 0; the shape is final."""
+    return ok([{"bizType": biz_type, "total": 0} for biz_type in NOTICE_BIZ_TYPES])
+
+
+# --- enterprise counters (platform-spec §7) -------------------------------------------------------
+
+
+@bp.post("/api/common/query/enterpriseCarBizstateReport.json")
+@requires("car", "query")
+def enterprise_car_biz_state_report() -> dict[str, Any]:
+    """{running, offline, parking, flameout, noSignal, total}: the scope's cars by business state."""
+    with get_db().connection() as conn:
+        return ok(q.car_biz_state_report(conn, request_scope()))
+
+
+def local_midnight(now: datetime) -> datetime:
+    """Start of ``now``'s day in China Standard Time, as an aware datetime."""
+    local = now.astimezone(CHINA_TZ)
+    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+@bp.post("/api/common/query/enterpriseTodayOnlineCarReport.json")
+@requires("car", "query")
+def enterprise_today_online_car_report() -> dict[str, Any]:
+    """{total}: the scope's cars online now or at some point since midnight (UTC+8)."""
+    since = local_midnight(datetime.now(UTC))
+    with get_db().connection() as conn:
+        return ok({"total": q.cars_online_since(conn, request_scope(), since)})

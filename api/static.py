@@ -1,0 +1,102 @@
+"""Serves the built console (``ApiSettings.console_dir``, i.e. ``dashboards/dist``) on the API's origin.
+
+- ``/`` and every other GET that is no API route and no file of the build answer ``index.html``
+  (the console uses history-mode URLs such as ``/dashboard/map``), with ``Cache-Control: no-cache``
+  so a new build is picked up at the next load.
+- ``/assets/...`` (Vite's content-hashed bundles) are cached for a year, immutable; a missing asset
+  is a plain 404 (never index.html: a stale page asking for an old chunk must fail loudly).
+- Other files at the top of the build (favicon, images) are served with ``no-cache``.
+- Paths under ``/api``, ``/oauth2`` and ``/wss`` keep the API's JSON 404 envelope.
+- Without a build, ``/`` and history paths answer 503 saying how to build it (HTML for browsers,
+  the envelope otherwise).
+
+Implemented as the 404 handler of the app (plus ``/`` and ``/assets``), not as a catch-all route,
+so a wrong method on an API path still answers 405.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory
+from werkzeug.exceptions import NotFound as HttpNotFound
+from werkzeug.security import safe_join
+
+from api.errors import envelope
+from fleet.settings import ApiSettings
+
+bp = Blueprint("console_static", __name__)
+
+API_PREFIXES = ("/api/", "/oauth2/", "/wss/")
+API_EXACT = ("/api", "/oauth2", "/wss")
+ASSET_MAX_AGE_S = 365 * 86400
+NOT_BUILT = (
+    "控制台尚未构建 (the console is not built): run `make up`, which builds it, "
+    "or `cd dashboards && npm ci && npm run build`; during development use `npm run dev` (see dashboards/README.md)"
+)
+
+
+def _console_dir() -> Path:
+    settings: ApiSettings = current_app.config["FLEET_API_SETTINGS"]
+    return Path(settings.console_dir)
+
+
+def _no_cache(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _index() -> Response | tuple[Response, int]:
+    directory = _console_dir()
+    if not (directory / "index.html").is_file():
+        return _not_built()
+    response = send_from_directory(directory, "index.html", max_age=0)
+    return _no_cache(response)
+
+
+def _not_built() -> tuple[Response, int]:
+    if request.accept_mimetypes.accept_html and not request.accept_mimetypes.accept_json:
+        html = (
+            "<!doctype html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>fleetwatch</title></head>"
+            f"<body><h1>fleetwatch</h1><p>{escape(NOT_BUILT)}</p></body></html>"
+        )
+        response = Response(html, status=503, mimetype="text/html")
+    else:
+        response = jsonify(envelope(None, code=503, message=NOT_BUILT))
+        response.status_code = 503
+    return _no_cache(response), 503
+
+
+@bp.get("/")
+def index() -> Response | tuple[Response, int]:
+    return _index()
+
+
+@bp.get("/assets/<path:filename>")
+def asset(filename: str) -> Response:
+    """A hashed bundle file; 404 when it does not exist (also when the console is not built)."""
+    response = send_from_directory(_console_dir() / "assets", filename, max_age=ASSET_MAX_AGE_S)
+    response.headers["Cache-Control"] = f"public, max-age={ASSET_MAX_AGE_S}, immutable"
+    return response
+
+
+def _is_api_path(path: str) -> bool:
+    return path.startswith(API_PREFIXES) or path in API_EXACT
+
+
+@bp.app_errorhandler(404)
+def history_fallback(exc: HttpNotFound) -> Response | tuple[Response, int]:
+    """A top-level build file, or index.html for a console URL; the JSON 404 for API paths."""
+    path = request.path
+    if request.method not in ("GET", "HEAD") or _is_api_path(path) or path.startswith("/assets/"):
+        message = f"no such endpoint: {request.method} {path}"
+        if path.startswith("/assets/"):
+            message = f"no such console asset: {path}"
+        return jsonify(envelope(None, code=404, message=message)), 404
+    directory = _console_dir()
+    relative = path.lstrip("/")
+    candidate = safe_join(str(directory), relative) if relative else None
+    if candidate is not None and Path(candidate).is_file():
+        return _no_cache(send_from_directory(directory, relative, max_age=0))
+    return _index()

@@ -1,0 +1,501 @@
+"""Browser benchmark of the live map: N vehicles on the map, R position updates per second.
+
+    .venv/bin/python benchmarks/browser_map_bench.py                     # 10,000 vehicles, 2,000/s
+    .venv/bin/python benchmarks/browser_map_bench.py --vehicles 2000 --rate 500 --measure 15
+
+Needs the built console (scripts/build-console.sh) and Debian's /usr/bin/chromium.
+
+Setup: private PostgreSQL and Kafka in a temporary directory (or FLEET_DATABASE_URL /
+FLEET_KAFKA_BOOTSTRAP), the demo seed with N terminals, a last position for every vehicle, the API
+under gunicorn serving dashboards/dist, headless Chromium signed in as ``admin`` (the parent
+enterprise: it sees all N) on /dashboard/map with every vehicle ticked.
+
+Load: ``console.events.v1`` ``positions`` batches produced straight to Kafka (what the streams
+worker emits after coalescing), every 100 ms one batch per enterprise, R positions per second in
+total, round-robin over the vehicles, each moved a few metres, each stamped ``sentAt`` = the moment
+it was produced. So the path measured is Kafka -> API push hub -> STOMP -> browser -> marker; the
+gateway and the worker (terminal -> Kafka, measured by ingest_bench.py) are not in it.
+
+Measured, while the load runs:
+
+- frames: requestAnimationFrame intervals and PerformanceObserver long tasks, first with the view
+  still, then while the map is dragged back and forth with the mouse (target: no frame > 50 ms);
+- delay, sentAt to marker moved: (a) the page's own hook ``window.__fleetwatchLive.latency()``
+  (batch applied to the position store and the markers), (b) a MutationObserver on the
+  ``data-lng``/``data-lat`` of marker elements in the document (markers on screen, not in a
+  cluster), matched to what was sent by (device, lng, lat); (c) the same, to the next animation
+  frame after the move (painted). Targets: p50 <= 100 ms, p99 <= 500 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import secrets
+import sys
+import tempfile
+import threading
+import time
+from contextlib import ExitStack
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tabulate import tabulate  # noqa: E402
+
+from fleet.topics import CONSOLE_EVENTS  # noqa: E402
+
+HOOK_CAPACITY = 20_000  # delay samples the page's LatencyRecorder keeps
+
+PAGE_PROBE = """
+(() => {
+  const b = { recording: false, frames: [], longtasks: [], moves: [], painted: [] };
+  window.__bench = b;
+  let last = performance.now();
+  const loop = (t) => { if (b.recording) b.frames.push(t - last); last = t; requestAnimationFrame(loop); };
+  requestAnimationFrame(loop);
+  try {
+    new PerformanceObserver((list) => {
+      if (!b.recording) return;
+      for (const e of list.getEntries()) b.longtasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: false });
+  } catch (e) { b.noLongTasks = String(e); }
+  const start = () => {
+    new MutationObserver((mutations) => {
+      if (!b.recording) return;
+      const now = Date.now();
+      // Markers put on screen in this batch: their position is written as they appear (a marker off
+      // screen is not updated), which is a catch-up, not a move.
+      const appeared = new Set();
+      for (const m of mutations) {
+        for (const node of m.addedNodes || []) {
+          if (node.nodeType !== 1) continue;
+          if (node.dataset && node.dataset.deviceId) appeared.add(node);
+          node.querySelectorAll('[data-device-id]').forEach((el) => appeared.add(el));
+        }
+      }
+      const seen = new Set();
+      for (const m of mutations) {
+        const el = m.target;
+        if (m.type !== 'attributes' || !el.dataset || !el.dataset.deviceId || seen.has(el) || appeared.has(el)) continue;
+        if (m.oldValue === el.getAttribute(m.attributeName)) continue;  // same value written again
+        seen.add(el);
+        b.moves.push([Number(el.dataset.deviceId), el.dataset.lng, el.dataset.lat, now]);
+      }
+      if (seen.size) {
+        const index = b.moves.length;
+        requestAnimationFrame(() => b.painted.push([index, Date.now()]));
+      }
+    }).observe(document.documentElement, { subtree: true, childList: true, attributes: true,
+                                            attributeOldValue: true, attributeFilter: ['data-lng', 'data-lat'] });
+  };
+  if (document.documentElement) start(); else document.addEventListener('DOMContentLoaded', start);
+})();
+"""
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--vehicles", type=int, default=10_000)
+    p.add_argument("--rate", type=float, default=2000.0, help="position updates per second")
+    p.add_argument("--measure", type=float, default=8.0,
+                   help="seconds of each measurement phase (the page keeps 20,000 delay samples: keep rate x measure below)")
+    p.add_argument("--warmup", type=float, default=10.0, help="seconds of load before measuring")
+    p.add_argument("--no-clustering", action="store_true", help="turn the map's clustering off")
+    p.add_argument("--database-url", default=os.environ.get("FLEET_DATABASE_URL", ""))
+    p.add_argument("--kafka-bootstrap", default=os.environ.get("FLEET_KAFKA_BOOTSTRAP", ""))
+    p.add_argument("--json", type=Path, default=None, help="also write the figures as JSON here")
+    p.add_argument("--shots", type=Path, default=None, help="save screenshots of each phase here")
+    return p.parse_args(argv)
+
+
+def say(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# -- servers and data -----------------------------------------------------------------------------
+
+
+def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> tuple[str, str]:
+    from fleet.kafka_admin import ensure_topics
+    from fleet.services._system import free_port
+    from fleet.settings import KafkaSettings
+    from warehouse.migrate import apply
+
+    db_url, bootstrap = args.database_url, args.kafka_bootstrap
+    if not db_url:
+        from fleet.services.postgres import PostgresServer
+
+        pg = PostgresServer(workdir / "pg", free_port(), fast=True)
+        pg.start()
+        stack.callback(pg.stop)
+        db_url = pg.url
+    apply(db_url)
+    if not bootstrap:
+        from fleet.services.kafka import KafkaServer
+
+        kafka = KafkaServer(workdir / "kafka", free_port(), free_port())
+        kafka.start()
+        stack.callback(kafka.stop)
+        bootstrap = kafka.bootstrap
+    ensure_topics(bootstrap, KafkaSettings().topic_partitions)
+    return db_url, bootstrap
+
+
+def prepare_fleet(db_url: str, vehicles: int, seed: int = 7) -> list[dict[str, Any]]:
+    """Demo seed with ``vehicles`` terminals, every device online with a last position; returns
+    [{deviceId, carId, enterpriseId, path, lng, lat}]."""
+    from warehouse.db import connect
+    from warehouse.seed import seed_demo
+
+    started = time.monotonic()
+    seed_demo(db_url, terminals=vehicles)
+    rng = random.Random(seed)
+    with connect(db_url) as conn:
+        rows = conn.execute(
+            "SELECT d.id, d.car_id, d.enterprise_id, e.path FROM device d JOIN enterprise e ON e.id = d.enterprise_id"
+            " WHERE d.car_id IS NOT NULL ORDER BY d.id").fetchall()
+        fleet = []
+        now = datetime.now(UTC)
+        last_rows = []
+        for device_id, car_id, enterprise_id, path in rows:
+            lng = 116.39 + rng.uniform(-0.18, 0.18)
+            lat = 39.91 + rng.uniform(-0.14, 0.14)
+            fleet.append({"deviceId": int(device_id), "carId": int(car_id), "enterpriseId": int(enterprise_id),
+                          "path": str(path), "lng": lng, "lat": lat, "direction": rng.randrange(0, 360)})
+            last_rows.append((device_id, car_id, enterprise_id, now, lng, lat, 30.0, 90, 3))
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO device_last (device_id, car_id, enterprise_id, fix_at, lng, lat, speed_kmh, direction_deg,"
+                " status_flags) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (device_id) DO NOTHING",
+                last_rows)
+        conn.execute("UPDATE device SET state = 3, biz_state = 1, acc = 1, online_time = now() WHERE car_id IS NOT NULL")
+        conn.commit()
+    say(f"seeded {len(fleet)} vehicles with last positions in {time.monotonic() - started:.0f} s")
+    return fleet
+
+
+# -- load -----------------------------------------------------------------------------------------
+
+
+class Producer(threading.Thread):
+    """console.events.v1 positions batches at ``rate`` per second; remembers when each
+    (device, lng, lat) was sent."""
+
+    TICK_S = 0.1
+
+    def __init__(self, bootstrap: str, fleet: list[dict[str, Any]], rate: float) -> None:
+        super().__init__(name="positions-producer", daemon=True)
+        from kafka import KafkaProducer
+
+        self.producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=2,
+                                      max_request_size=8 * 1024 * 1024, compression_type=None)
+        self.fleet = fleet
+        self.rate = rate
+        self.sent_at: dict[tuple[int, str, str], float] = {}
+        self.sent = 0
+        self.started_at = 0.0
+        self.stopping = threading.Event()
+        self.rng = random.Random(11)
+
+    def _move(self, v: dict[str, Any]) -> None:
+        heading = math.radians(v["direction"] + self.rng.uniform(-20, 20))
+        step_m = self.rng.uniform(20, 60)
+        v["lat"] += step_m * math.cos(heading) / 110_540
+        v["lng"] += step_m * math.sin(heading) / (111_320 * math.cos(math.radians(v["lat"])))
+        v["direction"] = int(math.degrees(heading)) % 360
+
+    def run(self) -> None:
+        self.started_at = time.monotonic()
+        cursor = 0
+        owed = 0.0
+        next_tick = time.monotonic()
+        while not self.stopping.is_set():
+            owed += self.rate * self.TICK_S
+            count, owed = int(owed), owed - int(owed)
+            by_enterprise: dict[int, list[dict[str, Any]]] = {}
+            paths: dict[int, str] = {}
+            now_ms = time.time() * 1000
+            stamp = datetime.fromtimestamp(now_ms / 1000, UTC).isoformat(timespec="milliseconds")
+            for _ in range(count):
+                v = self.fleet[cursor]
+                cursor = (cursor + 1) % len(self.fleet)
+                self._move(v)
+                lng, lat = round(v["lng"], 6), round(v["lat"], 6)
+                by_enterprise.setdefault(v["enterpriseId"], []).append({
+                    "deviceId": v["deviceId"], "carId": v["carId"], "lng": lng, "lat": lat,
+                    "direction": v["direction"], "speed": 36.0, "time": stamp, "bizState": 1, "acc": 1,
+                    "alarm": 0, "sentAt": stamp,
+                })
+                paths[v["enterpriseId"]] = v["path"]
+                self.sent_at[(v["deviceId"], repr(lng), repr(lat))] = now_ms
+            for enterprise_id, positions in by_enterprise.items():
+                value = {"kind": "positions", "enterprise_id": enterprise_id, "enterprise_path": paths[enterprise_id],
+                         "positions": positions}
+                self.producer.send(CONSOLE_EVENTS, key=str(enterprise_id).encode(),
+                                   value=json.dumps(value, separators=(",", ":")).encode())
+            self.sent += count
+            next_tick += self.TICK_S
+            delay = next_tick - time.monotonic()
+            if delay > 0:
+                self.stopping.wait(delay)
+        self.producer.flush(timeout=10)
+        self.producer.close(timeout=10)
+
+    def achieved_rate(self) -> float:
+        elapsed = time.monotonic() - self.started_at
+        return self.sent / elapsed if elapsed > 0 else 0.0
+
+
+# -- browser --------------------------------------------------------------------------------------
+
+
+def open_map(browser: Any, base_url: str, clustering: bool) -> Any:
+    from tests.e2e.support import sign_in
+
+    context = browser.new_context(base_url=base_url, viewport={"width": 1440, "height": 900}, locale="zh-CN")
+    context.set_default_timeout(120_000)
+    context.add_init_script(PAGE_PROBE)
+    prefs = json.dumps({"styleFilter": "none", "clustering": clustering})
+    context.add_init_script(f"localStorage.setItem('fleetwatch.map.prefs', {json.dumps(prefs)});")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(f"{exc}\n    {(exc.stack or '').splitlines()[1:4]}"))
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    sign_in(page, "admin")
+    if not page.url.endswith("/dashboard/map"):
+        page.goto("/dashboard/map")
+    page.get_by_test_id("live-map").wait_for()
+    page.wait_for_function("() => document.querySelector('[data-testid=vehicle-tree] .ant-tree-treenode:not([aria-hidden])')")
+    return page
+
+
+def tick_everything(page: Any, vehicles: int) -> float:
+    """Ticks the root enterprise (every vehicle); returns seconds until all markers are placed."""
+    started = time.monotonic()
+    root = page.locator(".ant-tree-treenode:not([aria-hidden])").first  # the virtual list keeps a hidden one
+    root.locator(".ant-tree-checkbox").click()
+    page.wait_for_function(
+        "(n) => { const s = sessionStorage.getItem('fleetwatch.map.ticked'); return s && JSON.parse(s).length >= n; }",
+        arg=vehicles)
+    page.wait_for_function("() => document.querySelector('.leaflet-marker-icon')")
+    time.sleep(3)  # chunked marker loading
+    return time.monotonic() - started
+
+
+def zoom_to_single_markers(page: Any, wanted: int = 20, max_clicks: int = 7, shots: Path | None = None) -> list[int]:
+    """Zooms in step by step (the + control) until ``wanted`` single (unclustered) markers are on
+    screen; past the step with the most it steps back once. Returns the counts seen per step."""
+    count = "() => document.querySelectorAll('[data-testid^=marker-]').length"
+    seen = [page.evaluate(count)]
+    while seen[-1] < wanted and len(seen) <= max_clicks:
+        page.locator(".leaflet-control-zoom-in").click()
+        time.sleep(1.5)
+        seen.append(page.evaluate(count))
+        if shots:
+            page.screenshot(path=str(shots / f"zoom-{len(seen) - 1}.png"))
+        if len(seen) >= 3 and seen[-1] < seen[-2]:
+            page.locator(".leaflet-control-zoom-out").click()
+            time.sleep(1.5)
+            seen.append(page.evaluate(count))
+            break
+    return seen
+
+
+def pan_for(page: Any, seconds: float) -> int:
+    """Drags the map back and forth (mouse, like a user) for ``seconds``; returns the drags done."""
+    box = page.get_by_test_id("live-map").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    deadline = time.monotonic() + seconds
+    drags = 0
+    direction = 1
+    while time.monotonic() < deadline:
+        page.mouse.move(cx, cy)
+        page.mouse.down()
+        for step in range(1, 21):
+            page.mouse.move(cx + direction * step * 12, cy + direction * step * 6)
+            time.sleep(0.016)
+        time.sleep(0.15)  # hold still before releasing: no inertia, so the drags cancel out
+        page.mouse.up()
+        direction = -direction
+        drags += 1
+        time.sleep(0.05)
+    return drags
+
+
+def record(page: Any, seconds: float, panning: bool) -> dict[str, Any]:
+    page.evaluate("() => { window.__benchStatus = []; const live = window.__fleetwatchLive;"
+                  " window.__benchStatusTimer = setInterval(() => window.__benchStatus.push(live ? live.status() : 'none'), 250); }")
+    page.evaluate("() => { const b = window.__bench; b.frames = []; b.longtasks = []; b.moves = []; b.painted = [];"
+                  " window.__fleetwatchLive && window.__fleetwatchLive.resetLatency(); b.recording = true; }")
+    drags = 0
+    if panning:
+        drags = pan_for(page, seconds)
+    else:
+        time.sleep(seconds)
+    data: dict[str, Any] = page.evaluate(
+        "() => { const b = window.__bench; b.recording = false;"
+        " return { frames: b.frames, longtasks: b.longtasks, moves: b.moves, painted: b.painted,"
+        " hook: window.__fleetwatchLive ? window.__fleetwatchLive.latency() : null,"
+        " markers: document.querySelectorAll('[data-testid^=marker-]').length,"
+        " clusters: document.querySelectorAll('.marker-cluster').length,"
+        " status: (clearInterval(window.__benchStatusTimer), [...new Set(window.__benchStatus)].join('/')) }; }")
+    data["drags"] = drags
+    return data
+
+
+def pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summarise(phase: str, data: dict[str, Any], sent_at: dict[tuple[int, str, str], float]) -> dict[str, Any]:
+    frames = list(data["frames"][1:])
+    moved: list[float] = []
+    painted: list[float] = []
+    paint_at = dict(data["painted"])
+    unmatched = 0
+    pending_paint: list[tuple[int, float]] = []
+    first_seen: set[tuple[int, str, str]] = set()
+    repeats = 0
+    if os.environ.get("BENCH_DUMP"):
+        dump = Path(os.environ["BENCH_DUMP"]) / f"{phase.replace(' ', '-')}.json"
+        rows = [[*m, sent_at.get((int(m[0]), repr(round(float(m[1]), 6)), repr(round(float(m[2]), 6))))]
+                for m in data["moves"]]
+        dump.write_text(json.dumps(rows))
+    for index, (device_id, lng, lat, at) in enumerate(data["moves"]):
+        key = (int(device_id), repr(round(float(lng), 6)), repr(round(float(lat), 6)))
+        if key in first_seen:  # the same position written again (a setAttribute of an equal value)
+            repeats += 1
+            continue
+        first_seen.add(key)
+        sent = sent_at.get(key)
+        if sent is None:
+            unmatched += 1
+            continue
+        moved.append(at - sent)
+        pending_paint.append((index, sent))
+    paint_indices = sorted(paint_at)
+    for index, sent in pending_paint:  # the first frame after the batch this move belongs to
+        after = next((i for i in paint_indices if i > index), None)
+        if after is not None:
+            painted.append(paint_at[after] - sent)
+    hook = data.get("hook") or {}
+    return {
+        "phase": phase,
+        "frames": len(frames),
+        "frame_max_ms": max(frames) if frames else None,
+        "frame_p99_ms": pct(frames, 0.99),
+        "frames_over_50ms": sum(1 for f in frames if f > 50),
+        "longtasks": len(data["longtasks"]),
+        "longtask_max_ms": max(data["longtasks"]) if data["longtasks"] else 0,
+        "hook_count": hook.get("count"),
+        "hook_p50_ms": hook.get("p50"),
+        "hook_p99_ms": hook.get("p99"),
+        "dom_moves": len(moved),
+        "dom_unmatched": unmatched,
+        "dom_rewrites": repeats,
+        "moved_p50_ms": pct(moved, 0.5),
+        "moved_p99_ms": pct(moved, 0.99),
+        "painted_p50_ms": pct(painted, 0.5),
+        "painted_p99_ms": pct(painted, 0.99),
+        "markers_in_dom": data["markers"],
+        "clusters_in_dom": data["clusters"],
+        "drags": data["drags"],
+        "socket": data["status"],
+    }
+
+
+def fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    return str(value)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    from fleet.services._system import free_port
+    from tests.e2e.support import ApiProcess, console_build_problem, launch_chromium
+
+    problem = console_build_problem()
+    if problem:
+        say(problem)
+        return 2
+    with ExitStack() as stack:
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="browser-bench-")))
+        workdir.chmod(0o755)
+        db_url, bootstrap = start_servers(stack, workdir, args)
+        fleet = prepare_fleet(db_url, args.vehicles)
+        env = {**os.environ, "FLEET_DATABASE_URL": db_url, "FLEET_KAFKA_BOOTSTRAP": bootstrap,
+               "FLEET_API_TOKEN_SECRET": secrets.token_urlsafe(32)}
+        api = ApiProcess(env, free_port(), workdir / "api.log")
+        api.start()
+        stack.callback(api.stop)
+        playwright = stack.enter_context(sync_playwright())
+        browser = launch_chromium(playwright)
+        stack.callback(browser.close)
+        page = open_map(browser, api.base_url, clustering=not args.no_clustering)
+        say("signed in, map open; starting the load")
+        producer = Producer(bootstrap, fleet, args.rate)
+        producer.start()
+        stack.callback(producer.stopping.set)
+        time.sleep(max(args.warmup / 2, len(fleet) / args.rate + 1))  # every vehicle pushed once
+        tick_s = tick_everything(page, len(fleet))
+        say(f"all {len(fleet)} vehicles ticked in {tick_s:.1f} s; warming up")
+        time.sleep(args.warmup / 2)
+        phases = []
+        for phase, panning in (("overview still", False), ("overview panning", True), ("zoomed still", False),
+                               ("zoomed panning", True)):
+            if phase.startswith("zoomed") and not panning:
+                page.get_by_test_id("map-fit").click()  # back over the fleet
+                time.sleep(2)
+                seen = zoom_to_single_markers(page, shots=args.shots)
+                say(f"single markers on screen after each zoom step: {seen}")
+                time.sleep(2)
+            say(f"measuring {phase} for {args.measure:.0f} s")
+            sent_before = producer.sent
+            figures = summarise(phase, record(page, args.measure, panning), producer.sent_at)
+            sent = producer.sent - sent_before
+            figures["sent"] = sent
+            capped = (figures["hook_count"] or 0) >= HOOK_CAPACITY
+            figures["delivered_pct"] = None if capped or not sent else 100.0 * (figures["hook_count"] or 0) / sent
+            phases.append(figures)
+            if args.shots:
+                args.shots.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(args.shots / f"{phase.replace(' ', '-')}.png"))
+        rate = producer.achieved_rate()
+        producer.stopping.set()
+        producer.join(timeout=15)
+        page_errors = list(page.errors)
+        positions_in_page = page.evaluate("() => window.__fleetwatchLive ? window.__fleetwatchLive.positions() : null")
+        if args.shots:
+            (args.shots / "api.log").write_text(api.log_file.read_text(errors="replace"))
+
+    if page_errors:
+        print(f"\n{len(page_errors)} errors in the page, first ones:\n  " + "\n  ".join(page_errors[:5]))
+    print(f"\nbrowser map benchmark: {args.vehicles} vehicles, {rate:.0f} position updates/s sent "
+          f"(target {args.rate:.0f}), clustering {'off' if args.no_clustering else 'on'}, "
+          f"{positions_in_page} positions in the page, {os.cpu_count()} CPUs")
+    keys = list(phases[0])
+    print(tabulate([[k, *(fmt(p[k]) for p in phases)] for k in keys if k != "phase"],
+                   headers=["", *(p["phase"] for p in phases)], tablefmt="github"))
+    if args.json:
+        args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "rate": rate,
+                                         "phases": phases}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

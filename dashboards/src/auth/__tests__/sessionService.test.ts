@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, test, vi, type Mock } from 'vitest';
+import '../../i18n';
+import { configureClientEffects } from '../../api/effects';
+import { session } from '../session';
+import { loadCurrentUser, refreshTokenIfNeeded, signIn } from '../sessionService';
+
+const reply = (data: unknown, code = 0, message = 'ok') =>
+  new Response(JSON.stringify({ code, message, data }), { status: code === 40002 ? 401 : 200 });
+const TOKEN = { access_token: 'a1', refresh_token: 'r1', expires_in: 3600, create_time: 0, token_type: 'bearer' };
+const USER = { id: 7, userName: 'ops', permissions: [{ code: 'monitor', actions: ['query'] }], routes: [] };
+
+let effects: { notifyError: Mock<(title: string, message: string) => void>; navigate: Mock<(to: string) => void> };
+let restore: () => void;
+
+beforeEach(() => {
+  sessionStorage.clear();
+  session.reload();
+  effects = { notifyError: vi.fn(), navigate: vi.fn() };
+  restore = configureClientEffects({ ...effects, currentPath: () => '/dashboard/index' });
+});
+
+afterEach(() => {
+  restore();
+  vi.unstubAllGlobals();
+});
+
+describe('sign-in', () => {
+  test('stores the token and the user with permissions, never the password', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValueOnce(reply(TOKEN)).mockResolvedValueOnce(reply(USER)));
+    const result = await signIn('ops', 'secret12');
+    expect(result.code).toBe(0);
+    expect(session.get().token?.access_token).toBe('a1');
+    expect(session.get().user?.id).toBe(7);
+    const stored = Object.values({ ...sessionStorage }).join('\n') + Object.values({ ...localStorage }).join('\n');
+    expect(stored).not.toContain('secret12');
+  });
+
+  test('a user without permissions is told so and logged out', async () => {
+    session.setToken(TOKEN);
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(reply({ ...USER, permissions: [] })));
+    expect(await loadCurrentUser()).toBeNull();
+    expect(effects.notifyError).toHaveBeenCalledWith('请求错误', '用户没有权限');
+    expect(session.get().token).toBeNull();
+    expect(effects.navigate).toHaveBeenCalledWith('/user/login?redirect=%2Fdashboard%2Findex');
+  });
+});
+
+describe('token refresh', () => {
+  test('a fresh token is left alone', async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    session.setToken(TOKEN, 1_000);
+    expect(await refreshTokenIfNeeded(1_000 + 60_000)).toBe('fresh');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  test('a token near expiry is refreshed with the refresh_token grant', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(reply({ ...TOKEN, access_token: 'a2' }));
+    vi.stubGlobal('fetch', fetchMock);
+    session.setToken(TOKEN, 0);
+    expect(await refreshTokenIfNeeded(3_600_000 - 5 * 60_000)).toBe('refreshed');
+    expect(String(fetchMock.mock.calls[0][0])).toBe('/oauth2/token.json?grant_type=refresh_token&refresh_token=r1');
+    expect(session.get().token?.access_token).toBe('a2');
+  });
+
+  test('a failed refresh goes to login with the redirect', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(reply(null, 400, 'invalid refresh token')));
+    session.setToken(TOKEN, 0);
+    expect(await refreshTokenIfNeeded(3_600_000)).toBe('failed');
+    expect(session.get().token).toBeNull();
+    expect(effects.navigate).toHaveBeenCalledTimes(1);
+    expect(effects.navigate).toHaveBeenCalledWith('/user/login?redirect=%2Fdashboard%2Findex');
+  });
+
+  test('a refresh answered 40002 logs out once, keeping the redirect', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(reply(null, 40002, 'expired')));
+    session.setToken(TOKEN, 0);
+    expect(await refreshTokenIfNeeded(3_600_000)).toBe('failed');
+    expect(effects.navigate).toHaveBeenCalledTimes(1);
+    expect(effects.navigate).toHaveBeenCalledWith('/user/login?redirect=%2Fdashboard%2Findex');
+  });
+});

@@ -1,0 +1,56 @@
+import { http } from '../api/client';
+import type { CurrentUser, TokenData } from './types';
+
+export function passwordGrant(username: string, password: string, signal?: AbortSignal) {
+  return http.get<TokenData>('/oauth2/token.json', {
+    params: { grant_type: 'password', username, password },
+    signal,
+  });
+}
+
+export function refreshGrant(refreshToken: string, signal?: AbortSignal) {
+  return http.get<TokenData>('/oauth2/token.json', {
+    params: { grant_type: 'refresh_token', refresh_token: refreshToken },
+    signal,
+  });
+}
+
+export function fetchCurrentUser(signal?: AbortSignal) {
+  return http.get<CurrentUser>('/api/user/current.json', { signal });
+}
+
+export interface PasswordChange {
+  id: number;
+  account: string;
+  oldPassword: string;
+  password: string;
+  confirmPassword: string;
+}
+
+export function changePassword(change: PasswordChange) {
+  return http.patch<{ id: number }>(`/api/common/user/${change.id}.json`, { body: change });
+}
+
+export interface ProfileUpdate {
+  email: string;
+  nickName: string;
+  profile: string;
+  country: string;
+  province: string;
+  city: string;
+  address: string;
+  phone: string;
+}
+
+export function updateProfile(profile: Partial<ProfileUpdate>) {
+  return http.put<CurrentUser>('/api/user/profile.json', { body: profile });
+}
+
+export interface NoticeOverview {
+  bizType: number;
+  total: number;
+}
+
+export function fetchNoticeOverview(signal?: AbortSignal) {
+  return http.get<NoticeOverview[]>('/api/notice/overView.json', { signal });
+}

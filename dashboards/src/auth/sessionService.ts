@@ -1,0 +1,55 @@
+import { clientEffects, logoutToLogin } from '../api/effects';
+import type { ApiReply } from '../api/types';
+import { userHasPermissions } from '../router/routeTable';
+import { fetchCurrentUser, passwordGrant, refreshGrant } from './authApi';
+import { session } from './session';
+import { tokenNeedsRefresh } from './tokenTiming';
+import type { CurrentUser } from './types';
+
+/**
+ * Loads the current user with permissions and route map (console-spec §4: after login, or on a
+ * reload that has a token but no user). A user without permissions is told so and logged out.
+ */
+export async function loadCurrentUser(signal?: AbortSignal): Promise<CurrentUser | null> {
+  const reply = await fetchCurrentUser(signal);
+  if (reply.code !== 0 || !reply.data) return null;
+  if (!userHasPermissions(reply.data.permissions)) {
+    const { notifyError, translate } = clientEffects();
+    notifyError(translate('common:request.errorTitle'), translate('auth:noPermission'));
+    logoutToLogin();
+    return null;
+  }
+  session.setUser(reply.data);
+  return reply.data;
+}
+
+/** Password grant then the current user. Resolves the failing reply's code, or 0. */
+export async function signIn(username: string, password: string): Promise<ApiReply<CurrentUser | null>> {
+  const reply = await passwordGrant(username, password);
+  if (reply.code !== 0 || !reply.data) return { code: reply.code || 500, message: reply.message, data: null };
+  session.setToken(reply.data);
+  const user = await loadCurrentUser();
+  return user ? { code: 0, message: '', data: user } : { code: 403, message: '', data: null };
+}
+
+/**
+ * The 5-minute check: refreshes a token that expired or expires within 10 minutes. When refreshing
+ * fails the user signs in again (the password is not kept to do it silently).
+ */
+export async function refreshTokenIfNeeded(nowMs = Date.now()): Promise<'fresh' | 'refreshed' | 'failed' | 'none'> {
+  const token = session.get().token;
+  if (!token) return 'none';
+  if (!tokenNeedsRefresh(token, nowMs)) return 'fresh';
+  const reply = await refreshGrant(token.refresh_token);
+  if (reply.code === 0 && reply.data) {
+    session.setToken(reply.data);
+    return 'refreshed';
+  }
+  // The failure handler has already logged out on 40002; don't log out twice (the redirect would be lost).
+  if (session.get().token) logoutToLogin();
+  return 'failed';
+}
+
+export function logout(): void {
+  session.clear();
+}

@@ -1,0 +1,43 @@
+import { App as AntApp, ConfigProvider, theme as antTheme } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import zhHK from 'antd/locale/zh_HK';
+import dayjs from 'dayjs';
+import 'dayjs/locale/en';
+import 'dayjs/locale/zh-cn';
+import 'dayjs/locale/zh-hk';
+import { useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isLanguage, DEFAULT_LANGUAGE, type Language } from '../i18n/resources';
+import { useLayoutSettings } from '../layouts/settings/SettingsContext';
+
+const ANTD_LOCALES = { 'zh-CN': zhCN, 'zh-HK': zhHK, 'en-US': enUS } as const;
+const DAYJS_LOCALES: Record<Language, string> = { 'zh-CN': 'zh-cn', 'zh-HK': 'zh-hk', 'en-US': 'en' };
+
+/** antd and dayjs follow the i18next language; the theme follows the layout settings. */
+export default function AppProviders({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  const { settings } = useLayoutSettings();
+  const language: Language = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+
+  useEffect(() => {
+    dayjs.locale(DAYJS_LOCALES[language]);
+    document.documentElement.lang = language;
+  }, [language]);
+
+  useEffect(() => {
+    document.body.classList.toggle('color-weak', settings.colorWeak);
+  }, [settings.colorWeak]);
+
+  return (
+    <ConfigProvider
+      locale={ANTD_LOCALES[language]}
+      theme={{
+        algorithm: settings.navTheme === 'night' ? antTheme.darkAlgorithm : antTheme.defaultAlgorithm,
+        token: { colorPrimary: settings.primaryColor },
+      }}
+    >
+      <AntApp>{children}</AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,51 @@
+import {
+  AlertOutlined,
+  AppstoreOutlined,
+  BarChartOutlined,
+  CarOutlined,
+  DashboardOutlined,
+  DesktopOutlined,
+  EnvironmentOutlined,
+  FileTextOutlined,
+  FundProjectionScreenOutlined,
+  HomeOutlined,
+  SettingOutlined,
+  SmileOutlined,
+  TableOutlined,
+  TeamOutlined,
+  ThunderboltOutlined,
+  UnorderedListOutlined,
+  UserOutlined,
+  VideoCameraOutlined,
+} from '@ant-design/icons';
+import type { ComponentType } from 'react';
+
+/**
+ * The antd icons a server route map may name. Importing the whole icon set would add megabytes, so
+ * an unknown name simply shows no icon; add it here when the route map starts using it.
+ */
+const ICONS: Record<string, ComponentType> = {
+  AlertOutlined,
+  AppstoreOutlined,
+  BarChartOutlined,
+  CarOutlined,
+  DashboardOutlined,
+  DesktopOutlined,
+  EnvironmentOutlined,
+  FileTextOutlined,
+  FundProjectionScreenOutlined,
+  HomeOutlined,
+  SettingOutlined,
+  SmileOutlined,
+  TableOutlined,
+  TeamOutlined,
+  ThunderboltOutlined,
+  UnorderedListOutlined,
+  UserOutlined,
+  VideoCameraOutlined,
+};
+
+export default function MenuIcon({ name }: { name?: string }) {
+  const Icon = name ? ICONS[name] : undefined;
+  return Icon ? <Icon /> : null;
+}

@@ -1,0 +1,59 @@
+/** The dashboard counters (platform-spec §7 enterprise reports), through the one API client. */
+import { http } from '../../api/client';
+
+export interface BizStateCounts {
+  running: number;
+  parking: number;
+  flameout: number;
+  noSignal: number;
+  offline: number;
+  /** Cars in scope; the sum of the five when the API leaves it out. */
+  total: number;
+}
+
+export interface DashboardCounts extends BizStateCounts {
+  /** Online now: every state but offline (the API counts the four online states for online devices only). */
+  online: number;
+  /** Online now or at some point since midnight (UTC+8). */
+  todayOnline: number;
+}
+
+const REPORT_PARAMS = { countable: false, isParent: true };
+
+/** A report row, whether the endpoint answers the object itself or a page of one row. */
+function firstRow<T>(data: T | { list?: T[] } | null | undefined): T | null {
+  if (!data) return null;
+  if (typeof data === 'object' && 'list' in data && Array.isArray(data.list)) return data.list[0] ?? null;
+  return data as T;
+}
+
+const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : Number(value) || 0);
+
+export function toCounts(biz: Partial<BizStateCounts> | null, today: { total?: number } | null): DashboardCounts | null {
+  if (!biz) return null;
+  const running = num(biz.running);
+  const parking = num(biz.parking);
+  const flameout = num(biz.flameout);
+  const noSignal = num(biz.noSignal);
+  const offline = num(biz.offline);
+  const online = running + parking + flameout + noSignal;
+  const total = biz.total === undefined ? online + offline : num(biz.total);
+  return { running, parking, flameout, noSignal, offline, total, online, todayOnline: num(today?.total) };
+}
+
+export async function fetchDashboardCounts(signal?: AbortSignal): Promise<DashboardCounts | null> {
+  const [biz, today] = await Promise.all([
+    http.post<BizStateCounts | { list?: BizStateCounts[] }>('/api/common/query/enterpriseCarBizstateReport.json', {
+      params: REPORT_PARAMS,
+      body: {},
+      signal,
+    }),
+    http.post<{ total?: number } | { list?: { total?: number }[] }>('/api/common/query/enterpriseTodayOnlineCarReport.json', {
+      params: REPORT_PARAMS,
+      body: {},
+      signal,
+    }),
+  ]);
+  if (signal?.aborted || biz.code !== 0) return null;
+  return toCounts(firstRow(biz.data), today.code === 0 ? firstRow(today.data) : null);
+}

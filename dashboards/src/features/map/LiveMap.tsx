@@ -1,0 +1,75 @@
+/**
+ * The Leaflet map, created once per CRS (a Baidu base layer needs its own CRS, hence a new map), and
+ * handed to its layers through context. Layers are components that add themselves in an effect and
+ * remove themselves on cleanup (after traccar-web's MapView/MapPositions). Nothing here re-renders
+ * on live updates.
+ */
+import L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
+import { useCallback, useState, type ReactNode } from 'react';
+import { BaiduCRS } from './layers/baiduCrs';
+import type { CrsId } from './layers/baseLayers';
+import { toDisplay } from './layers/coords';
+import type { CoordSystem } from './layers/coords';
+import { claimView, isViewClaimed, MapContext } from './mapContext';
+import { MAX_ZOOM, MIN_ZOOM } from './model/constants';
+
+export interface LiveMapProps {
+  crs: CrsId;
+  coord: CoordSystem;
+  center: { lng: number; lat: number };
+  zoom: number;
+  children?: ReactNode;
+}
+
+export function LiveMap({ crs, coord, center, zoom, children }: LiveMapProps) {
+  const [map, setMap] = useState<L.Map | null>(null);
+  const { lng, lat } = center;
+
+  // A callback ref with cleanup (React 19): the map lives exactly as long as its container.
+  const attach = useCallback(
+    (element: HTMLDivElement | null) => {
+      if (!element) return undefined;
+      const instance = L.map(element, {
+        crs: crs === 'baidu' ? BaiduCRS : L.CRS.EPSG3857,
+        center: toDisplay(lng, lat, coord),
+        zoom,
+        maxZoom: MAX_ZOOM,
+        minZoom: MIN_ZOOM,
+        zoomControl: true,
+        attributionControl: true,
+      });
+      instance.on('dragstart', () => claimView(instance));
+      recentreFromGeolocation(instance, coord);
+      setMap(instance);
+      return () => {
+        claimView(instance); // a late geolocation answer must not touch a removed map
+        setMap(null);
+        instance.remove();
+      };
+    },
+    // The starting view only matters when the map is created; later changes go through layers.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [crs],
+  );
+
+  return (
+    <div className="fw-live-map-wrap">
+      <div ref={attach} className="fw-live-map" data-testid="live-map" />
+      {map && <MapContext.Provider value={map}>{children}</MapContext.Provider>}
+    </div>
+  );
+}
+
+/** Browser geolocation, when the user allows it, recentres a map nobody has moved yet. */
+function recentreFromGeolocation(map: L.Map, coord: CoordSystem): void {
+  if (typeof navigator === 'undefined' || !navigator.geolocation) return;
+  navigator.geolocation.getCurrentPosition(
+    (position) => {
+      if (isViewClaimed(map)) return;
+      map.setView(toDisplay(position.coords.longitude, position.coords.latitude, coord), map.getZoom());
+    },
+    () => undefined,
+    { timeout: 10000, maximumAge: 600000 },
+  );
+}

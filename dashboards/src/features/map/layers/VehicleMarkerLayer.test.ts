@@ -1,0 +1,125 @@
+import L from 'leaflet';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LivePosition } from '../../../live/types';
+import { createVehicleElement, updateVehicleElement } from './vehicleIcon';
+import { VehicleMarkerLayer } from './VehicleMarkerLayer';
+
+function pos(deviceId: number, lng: number, lat: number, t = 1, extra: Partial<LivePosition> = {}): LivePosition {
+  return {
+    deviceId,
+    carId: deviceId,
+    lng,
+    lat,
+    direction: 45,
+    speed: 30,
+    time: new Date(t * 1000).toISOString(),
+    timeMs: t * 1000,
+    bizState: 1,
+    acc: 1,
+    alarm: 0,
+    ...extra,
+  };
+}
+
+describe('vehicle marker element', () => {
+  it('carries the test id, position, heading and state colour', () => {
+    const el = createVehicleElement(7, '京A·00007');
+    updateVehicleElement(el, { lng: 116.4, lat: 39.9, direction: 370, bizState: 3 });
+    expect(el.dataset.testid).toBe('marker-7');
+    expect(el.dataset.deviceId).toBe('7');
+    expect(el.dataset.lng).toBe('116.4');
+    expect(el.dataset.lat).toBe('39.9');
+    expect((el.firstElementChild as SVGElement).style.transform).toBe('rotate(10deg)');
+    expect(el.style.color).toBe('rgb(245, 34, 45)');
+    expect(el.textContent).toBe('京A·00007');
+  });
+});
+
+describe('VehicleMarkerLayer', () => {
+  let container: HTMLDivElement;
+  let map: L.Map;
+  let layer: VehicleMarkerLayer;
+  const onSelect = vi.fn();
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    container = document.createElement('div');
+    document.body.appendChild(container);
+    map = L.map(container, { center: [39.9, 116.4], zoom: 11, maxZoom: 18, minZoom: 3 });
+    layer = new VehicleMarkerLayer(map, { clustering: true, coord: 'wgs84', onSelect });
+  });
+
+  afterEach(() => {
+    layer.destroy();
+    map.remove();
+    container.remove();
+    vi.useRealTimers();
+  });
+
+  it('shows ticked vehicles that have a position and reports the others', () => {
+    const known = new Map([[1, pos(1, 116.4, 39.9)]]);
+    const missing = layer.show(
+      [
+        { deviceId: 1, plate: 'A' },
+        { deviceId: 2, plate: 'B' },
+      ],
+      (id) => known.get(id),
+    );
+    expect(missing).toEqual([2]);
+    expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.4);
+    expect(layer.latLngOf(2)).toBeNull();
+  });
+
+  it('moves markers from a batch and adds a ticked vehicle on its first fix', () => {
+    layer.show(
+      [
+        { deviceId: 1, plate: 'A' },
+        { deviceId: 2, plate: 'B' },
+      ],
+      (id) => (id === 1 ? pos(1, 116.4, 39.9) : undefined),
+    );
+    layer.update([pos(1, 116.5, 39.95, 2), pos(2, 116.3, 39.8, 2), pos(3, 1, 1, 2)]);
+    expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.5);
+    expect(layer.latLngOf(2)?.lat).toBeCloseTo(39.8);
+    expect(layer.latLngOf(3)).toBeNull(); // not ticked
+  });
+
+  it('removes unticked vehicles and keeps markers across a clustering switch', () => {
+    const at = (id: number) => pos(id, 116 + id / 10, 39.9);
+    layer.show(
+      [
+        { deviceId: 1, plate: 'A' },
+        { deviceId: 2, plate: 'B' },
+      ],
+      at,
+    );
+    layer.setClustering(false);
+    expect(layer.latLngOf(2)).not.toBeNull();
+    layer.show([{ deviceId: 2, plate: 'B' }], at);
+    expect(layer.latLngOf(1)).toBeNull();
+    expect(layer.latLngOf(2)).not.toBeNull();
+  });
+
+  it('draws markers shifted to GCJ-02 when the base layer needs it', () => {
+    layer.show([{ deviceId: 1, plate: 'A' }], () => pos(1, 116.39, 39.91));
+    layer.setCoordSystem('gcj02');
+    expect(layer.latLngOf(1)!.lng - 116.39).toBeGreaterThan(0.004);
+  });
+
+  it('keeps the cluster tree consistent through small and large moves', () => {
+    const vehicles = [
+      { deviceId: 1, plate: 'A' },
+      { deviceId: 2, plate: 'B' },
+    ];
+    layer.show(vehicles, (id) => pos(id, 116.4 + id / 100, 39.9));
+    expect(layer.markerCount()).toBe(2);
+    // 1: a few metres (the tree keeps the old spot); 2: kilometres (re-binned at once)
+    layer.update([pos(1, 116.41001, 39.90001, 2), pos(2, 116.6, 40.1, 2)]);
+    expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.41001, 5);
+    expect(layer.latLngOf(2)?.lat).toBeCloseTo(40.1);
+    expect(layer.markerCount()).toBe(2);
+    // Removal must find both in the tree, wherever they are now.
+    layer.show([], () => undefined);
+    expect(layer.markerCount()).toBe(0);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_LANGUAGE, LANGUAGES, namespaces, resources } from '../resources';
+
+/** Dotted key paths of every string leaf. */
+function leaves(messages: unknown, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  if (typeof messages === 'string') {
+    out.set(prefix, messages);
+    return out;
+  }
+  if (messages && typeof messages === 'object') {
+    for (const [key, value] of Object.entries(messages)) {
+      for (const [k, v] of leaves(value, prefix ? `${prefix}.${key}` : key)) out.set(k, v);
+    }
+  }
+  return out;
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+describe('locales', () => {
+  test('exactly zh-CN, zh-HK and en-US are present, zh-CN is the default', () => {
+    expect(Object.keys(resources).sort()).toEqual([...LANGUAGES].sort());
+    expect(DEFAULT_LANGUAGE).toBe('zh-CN');
+  });
+
+  test('the console namespaces exist', () => {
+    expect(namespaces).toEqual(expect.arrayContaining(['common', 'menu', 'auth', 'layout', 'account', 'exception', 'validation']));
+  });
+
+  describe.each(namespaces)('namespace %s', (ns) => {
+    test.each(LANGUAGES)('%s has the file', (lng) => {
+      expect(resources[lng][ns], `${lng}/${ns}.json is missing`).toBeDefined();
+    });
+
+    test('every key exists in all three languages', () => {
+      const keySets = LANGUAGES.map((lng) => [...leaves(resources[lng][ns] ?? {}).keys()].sort());
+      const union = [...new Set(keySets.flat())].sort();
+      LANGUAGES.forEach((lng, i) => {
+        const missing = union.filter((key) => !keySets[i].includes(key));
+        expect(missing, `${lng}/${ns}.json lacks keys`).toEqual([]);
+      });
+    });
+
+    test('no message is empty and placeholders match across languages', () => {
+      const base = leaves(resources[DEFAULT_LANGUAGE][ns] ?? {});
+      for (const lng of LANGUAGES) {
+        for (const [key, text] of leaves(resources[lng][ns] ?? {})) {
+          expect(text.trim(), `${lng}/${ns}:${key} is empty`).not.toBe('');
+          expect(placeholders(text), `${lng}/${ns}:${key} placeholders`).toEqual(placeholders(base.get(key) ?? ''));
+        }
+      }
+    });
+  });
+});

@@ -1,0 +1,80 @@
+import { Suspense, useEffect } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import PageErrorBoundary from '../../components/PageErrorBoundary';
+import PageLoading from '../../components/PageLoading';
+import { lazyPages } from '../../router/lazyPage';
+import { indexUrl, NOT_FOUND_PATH } from '../../router/paths';
+import { findPage, homePath, type PageRoute } from '../../router/routeTable';
+import { useLayoutSettings } from '../settings/SettingsContext';
+import { tabFor, type Tab } from './rules';
+import { useTabs } from './TabsContext';
+
+/** One page, rendered against its own tab's location so a hidden cached page keeps its own URL. */
+function PageView({ page, tabKey }: { page: PageRoute; tabKey: string }) {
+  const Page = lazyPages[page.component] ?? lazyPages['exception/404'];
+  return (
+    <Routes location={tabKey}>
+      <Route
+        path="*"
+        element={
+          <PageErrorBoundary>
+            <Suspense fallback={<PageLoading />}>
+              <Page />
+            </Suspense>
+          </PageErrorBoundary>
+        }
+      />
+    </Routes>
+  );
+}
+
+/**
+ * The shell's content. With multi-tab on, pages of cacheable tabs stay mounted while hidden
+ * (keep-alive); cacheAble=false pages mount only while active. A tab refresh changes the page's key
+ * (so its cache is emptied) after showing a spinner for the refresh delay.
+ */
+export default function PageContent({ pages }: { pages: PageRoute[] }) {
+  const location = useLocation();
+  const { settings } = useLayoutSettings();
+  const { state, versions, reloading } = useTabs();
+  const activeKey = `${location.pathname}${location.search}`;
+
+  useEffect(() => {
+    // Maps and charts in a page that was hidden measure themselves again.
+    window.dispatchEvent(new Event('resize'));
+  }, [activeKey]);
+
+  const current = findPage(pages, location.pathname);
+  if (location.pathname === '/' || (!current && location.pathname === indexUrl())) {
+    return <Navigate to={homePath(pages, indexUrl())} replace />;
+  }
+  if (!current) return <Navigate to={NOT_FOUND_PATH} replace />;
+  if (current.redirect) return <Navigate to={current.redirect} replace />;
+
+  const activeTab = tabFor(current, location.pathname, location.search);
+  const mounted: Tab[] = settings.multiTab
+    ? state.tabs.filter((tab) => tab.key === activeKey || tab.cacheAble)
+    : [activeTab];
+  if (!mounted.some((tab) => tab.key === activeKey)) mounted.push(activeTab);
+
+  const { animation } = settings;
+  const animationClass = animation.disabled ? '' : `page-anim page-anim-${animation.effect}-${animation.direction}`;
+  return (
+    <>
+      {mounted.map((tab) => {
+        const page = findPage(pages, tab.pathname);
+        const active = tab.key === activeKey;
+        return (
+          <div
+            key={`${tab.key}#${versions[tab.key] ?? 0}`}
+            className={active ? animationClass : undefined}
+            style={{ display: active ? 'block' : 'none' }}
+            data-page={tab.key}
+          >
+            {reloading[tab.key] || !page ? <PageLoading /> : <PageView page={page} tabKey={tab.key} />}
+          </div>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,193 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LiveHub } from './LiveHub';
+import type { Scheduler } from './coalescer';
+import type { StompClientLike, StompFrameLike, StompMessageLike } from './stompClient';
+
+/** An in-memory STOMP client: the test decides when the socket connects and drops. */
+class FakeStompClient implements StompClientLike {
+  connectHeaders: Record<string, string> = {};
+  reconnectDelay = 5000;
+  connected = false;
+  active = false;
+  activations = 0;
+  subscriptions = new Map<string, (message: StompMessageLike) => void>();
+  onConnect: (frame: StompFrameLike) => void = () => {};
+  onStompError: (frame: StompFrameLike) => void = () => {};
+  onWebSocketClose: (event: unknown) => void = () => {};
+  beforeConnect: () => void | Promise<void> = () => {};
+
+  activate(): void {
+    this.active = true;
+    this.activations += 1;
+    void this.beforeConnect();
+  }
+
+  deactivate(): void {
+    this.active = false;
+    this.connected = false;
+  }
+
+  subscribe(destination: string, callback: (message: StompMessageLike) => void) {
+    this.subscriptions.set(destination, callback);
+    return { unsubscribe: () => this.subscriptions.delete(destination) };
+  }
+
+  /** The broker accepted CONNECT. */
+  open(): void {
+    this.subscriptions.clear();
+    this.connected = true;
+    this.onConnect({ headers: {}, body: '' });
+  }
+
+  /** The socket closed (network loss, server restart). */
+  drop(): void {
+    this.connected = false;
+    this.subscriptions.clear();
+    this.onWebSocketClose({});
+  }
+
+  deliver(destination: string, body: unknown): void {
+    this.subscriptions.get(destination)?.({ body: JSON.stringify(body) });
+  }
+}
+
+const immediate: Scheduler = (run) => {
+  run();
+  return () => {};
+};
+
+function makeHub(token = 'tok-1') {
+  const client = new FakeStompClient();
+  let current = token;
+  const hub = new LiveHub({
+    url: 'ws://example/wss/stomp',
+    enterpriseId: 42,
+    getToken: () => current,
+    createClient: () => client,
+    schedule: immediate,
+    statesThrottleMs: 0,
+    backoff: { baseMs: 1000, maxMs: 30000, jitter: 0 },
+  });
+  return { hub, client, setToken: (t: string) => (current = t) };
+}
+
+const position = (deviceId: number, time: string, lng = 116.4) => ({
+  deviceId,
+  carId: deviceId + 100,
+  lng,
+  lat: 39.9,
+  direction: 90,
+  speed: 40,
+  time,
+  bizState: 1,
+  acc: 1,
+  alarm: 0,
+});
+
+describe('LiveHub (the one socket owner)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('connects with the bearer token and subscribes the enterprise destinations', () => {
+    const { hub, client } = makeHub();
+    hub.start();
+    expect(client.connectHeaders).toEqual({ Authorization: 'Bearer tok-1' });
+    client.open();
+    expect([...client.subscriptions.keys()].sort()).toEqual(['/user/42/message', '/user/42/positions']);
+    expect(hub.status).toBe('connected');
+    hub.stop();
+  });
+
+  it('resyncs over REST after a reconnect, not after the first connect', async () => {
+    const { hub, client, setToken } = makeHub();
+    const resync = vi.fn();
+    hub.onReconnect(resync);
+    hub.start();
+    client.open();
+    expect(resync).not.toHaveBeenCalled();
+
+    vi.setSystemTime(new Date('2024-05-01T00:00:00Z'));
+    client.drop();
+    expect(hub.status).toBe('reconnecting');
+    setToken('tok-2');
+    await vi.advanceTimersByTimeAsync(1000); // first backoff step
+    expect(client.activations).toBe(2);
+    expect(client.connectHeaders).toEqual({ Authorization: 'Bearer tok-2' });
+    client.open();
+    expect(resync).toHaveBeenCalledTimes(1);
+    expect(resync).toHaveBeenCalledWith(Date.parse('2024-05-01T00:00:00Z'));
+    expect(client.subscriptions.size).toBe(2);
+    hub.stop();
+  });
+
+  it('backs off exponentially while the server stays away', async () => {
+    const { hub, client } = makeHub();
+    hub.start();
+    client.open();
+    client.drop();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(client.activations).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(client.activations).toBe(2);
+    client.drop(); // attempt failed
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(client.activations).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(client.activations).toBe(3);
+    hub.stop();
+  });
+
+  it('reconnects from the 30 s liveness check when no reconnect is pending', async () => {
+    const { hub, client } = makeHub();
+    hub.start();
+    client.open();
+    client.connected = false; // lost without a close event (a sleeping laptop)
+    await vi.advanceTimersByTimeAsync(30000);
+    expect(client.activations).toBe(2);
+    hub.stop();
+  });
+
+  it('coalesces pushed positions into the store, latest per device', () => {
+    const { hub, client } = makeHub();
+    hub.start();
+    client.open();
+    const seen = vi.fn();
+    hub.positions.subscribe(seen);
+    client.deliver('/user/42/positions', {
+      type: 'positions',
+      data: [position(1, '2024-05-01T00:00:01Z', 116.1), position(1, '2024-05-01T00:00:03Z', 116.3), position(2, '2024-05-01T00:00:01Z')],
+    });
+    expect(seen).toHaveBeenCalledTimes(1);
+    expect(hub.positions.get(1)?.lng).toBe(116.3);
+    expect(hub.positions.get(2)).toBeDefined();
+    expect(hub.states.get(1)).toEqual({ online: true, bizState: 1 });
+    hub.stop();
+  });
+
+  it('feeds pushes 1 and 6 to the state store and to push listeners', () => {
+    const { hub, client } = makeHub();
+    const pushes = vi.fn();
+    hub.onPush(pushes);
+    hub.start();
+    client.open();
+    client.deliver('/user/42/message', { type: 6, data: { deviceId: 3, bizState: 3 } });
+    client.deliver('/user/42/message', 'not json');
+    expect(hub.states.get(3)?.bizState).toBe(3);
+    expect(pushes).toHaveBeenCalledTimes(1);
+    hub.stop();
+  });
+
+  it('stops the client and ignores its late callbacks', () => {
+    const { hub, client } = makeHub();
+    const resync = vi.fn();
+    hub.onReconnect(resync);
+    hub.start();
+    client.open();
+    hub.stop();
+    expect(client.active).toBe(false);
+    client.drop();
+    client.open();
+    expect(resync).not.toHaveBeenCalled();
+    expect(hub.status).toBe('stopped');
+  });
+});

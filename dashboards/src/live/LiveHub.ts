@@ -1,0 +1,222 @@
+/**
+ * The one owner of the push socket (house style 9, after traccar-web's SocketController): connects
+ * STOMP with the bearer token, subscribes /user/{enterpriseId}/positions and /message, coalesces
+ * position bursts into the PositionStore, feeds pushes 1 and 6 into the VehicleStateStore, reconnects
+ * with exponential backoff, checks liveness every 30 s, and after every reconnect asks its
+ * `onReconnect` listeners to resync over REST (pushes sent while disconnected are lost).
+ */
+import { backoffDelay, type BackoffOptions } from './backoff';
+import { createCoalescer, type Coalescer, type Scheduler } from './coalescer';
+import { LatencyRecorder } from './latency';
+import { fromPush, PositionStore } from './positionStore';
+import type { StompClientLike, StompSubscriptionLike } from './stompClient';
+import type { LivePosition, PushedPosition, PushMessage } from './types';
+import { VehicleStateStore } from './vehicleStates';
+
+export type LiveStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'stopped';
+
+export interface LiveHubOptions {
+  url: string;
+  enterpriseId: number;
+  getToken: () => string | null | undefined;
+  createClient: (url: string) => StompClientLike;
+  livenessMs?: number;
+  coalesceMs?: number;
+  backoff?: BackoffOptions;
+  schedule?: Scheduler;
+  statesThrottleMs?: number;
+}
+
+type ReconnectListener = (disconnectedAt: number) => void | Promise<void>;
+
+export class LiveHub {
+  readonly positions = new PositionStore();
+  readonly states: VehicleStateStore;
+  readonly latency = new LatencyRecorder();
+  status: LiveStatus = 'idle';
+
+  private client: StompClientLike | null = null;
+  private subscriptions: StompSubscriptionLike[] = [];
+  private readonly coalescer: Coalescer<LivePosition>;
+  private readonly pushListeners = new Set<(message: PushMessage) => void>();
+  private readonly reconnectListeners = new Set<ReconnectListener>();
+  private readonly statusListeners = new Set<(status: LiveStatus) => void>();
+  private attempts = 0;
+  private everConnected = false;
+  private disconnectedAt: number | null = null;
+  private missedChecks = 0;
+  private livenessTimer: ReturnType<typeof setInterval> | null = null;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly now = () => Date.now();
+
+  constructor(private readonly options: LiveHubOptions) {
+    this.states = new VehicleStateStore(options.statesThrottleMs ?? 1000);
+    this.coalescer = createCoalescer<LivePosition>({
+      keyOf: (p) => p.deviceId,
+      isNewer: (candidate, current) => candidate.timeMs >= current.timeMs,
+      flush: (batch) => this.applyPositions(batch),
+      minIntervalMs: options.coalesceMs ?? 100,
+      schedule: options.schedule,
+      now: this.now,
+    });
+  }
+
+  start(): void {
+    if (this.client) return;
+    const client = this.options.createClient(this.options.url);
+    this.client = client;
+    // stompjs' own reconnect loop is off: the hub reconnects with jittered exponential backoff.
+    client.reconnectDelay = 0;
+    client.beforeConnect = () => {
+      // The token is read on every attempt: it is refreshed every few minutes.
+      const token = this.options.getToken();
+      client.connectHeaders = token ? { Authorization: `Bearer ${token}` } : {};
+    };
+    client.onConnect = () => this.handleConnect(client);
+    client.onWebSocketClose = () => this.handleClose(client);
+    client.onStompError = (frame) => {
+      console.warn('[live] STOMP error', frame.headers?.message ?? frame.body);
+    };
+    this.setStatus('connecting');
+    client.activate();
+    this.livenessTimer = setInterval(() => this.checkLiveness(), this.options.livenessMs ?? 30000);
+  }
+
+  stop(): void {
+    if (this.livenessTimer !== null) clearInterval(this.livenessTimer);
+    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
+    this.livenessTimer = null;
+    this.reconnectTimer = null;
+    this.coalescer.dispose();
+    this.states.dispose();
+    const client = this.client;
+    this.client = null;
+    if (client?.connected) for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.subscriptions = [];
+    if (client) void client.deactivate();
+    this.setStatus('stopped');
+  }
+
+  onPush(listener: (message: PushMessage) => void): () => void {
+    this.pushListeners.add(listener);
+    return () => {
+      this.pushListeners.delete(listener);
+    };
+  }
+
+  /** Called after each reconnect (not the first connect) with the time the socket was lost. */
+  onReconnect(listener: ReconnectListener): () => void {
+    this.reconnectListeners.add(listener);
+    return () => {
+      this.reconnectListeners.delete(listener);
+    };
+  }
+
+  onStatus(listener: (status: LiveStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => {
+      this.statusListeners.delete(listener);
+    };
+  }
+
+  /** Feeds REST positions through the same path as pushed ones (already normalised). */
+  ingest(positions: readonly LivePosition[]): void {
+    this.coalescer.add(positions);
+  }
+
+  /**
+   * Liveness (every 30 s): a socket that is down with no reconnect pending (a lost timer, a
+   * browser that slept) is reconnected now; a connected one resets the count.
+   */
+  checkLiveness(): void {
+    if (!this.client) return;
+    if (this.client.connected) {
+      this.missedChecks = 0;
+      return;
+    }
+    this.missedChecks += 1;
+    if (this.reconnectTimer === null || this.missedChecks >= 2) this.reconnectNow();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.reconnectTimer !== null) return;
+    const delay = backoffDelay(this.attempts - 1, this.options.backoff);
+    this.reconnectTimer = setTimeout(() => this.reconnectNow(), delay);
+  }
+
+  private reconnectNow(): void {
+    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    this.missedChecks = 0;
+    const client = this.client;
+    if (!client || client.connected) return;
+    void Promise.resolve(client.deactivate()).then(() => {
+      if (this.client === client) client.activate();
+    });
+  }
+
+  private handleConnect(client: StompClientLike): void {
+    if (client !== this.client) return;
+    this.attempts = 0;
+    this.missedChecks = 0;
+    const base = `/user/${this.options.enterpriseId}`;
+    this.subscriptions = [
+      client.subscribe(`${base}/positions`, (message) => this.handlePositions(message.body)),
+      client.subscribe(`${base}/message`, (message) => this.handleMessage(message.body)),
+    ];
+    this.setStatus('connected');
+    const lostAt = this.disconnectedAt;
+    this.disconnectedAt = null;
+    if (this.everConnected && lostAt !== null) {
+      for (const listener of this.reconnectListeners) {
+        Promise.resolve(listener(lostAt)).catch((error: unknown) => console.warn('[live] resync failed', error));
+      }
+    }
+    this.everConnected = true;
+  }
+
+  private handleClose(client: StompClientLike): void {
+    if (client !== this.client) return;
+    this.subscriptions = [];
+    if (this.disconnectedAt === null) this.disconnectedAt = this.now();
+    this.attempts += 1;
+    this.setStatus('reconnecting');
+    this.scheduleReconnect();
+  }
+
+  private handlePositions(body: string): void {
+    const parsed = safeParse(body) as { type?: string; data?: PushedPosition[] } | null;
+    if (!parsed || parsed.type !== 'positions' || !Array.isArray(parsed.data)) return;
+    this.coalescer.add(parsed.data.map(fromPush));
+  }
+
+  private handleMessage(body: string): void {
+    const parsed = safeParse(body) as PushMessage | null;
+    if (!parsed || typeof parsed.type !== 'number') return;
+    this.states.applyPush(parsed);
+    for (const listener of this.pushListeners) listener(parsed);
+  }
+
+  private applyPositions(batch: LivePosition[]): void {
+    this.positions.apply(batch);
+    this.states.applyPositions(batch);
+    const appliedAt = this.now();
+    for (const p of batch) {
+      if (p.sentAt) this.latency.record(appliedAt - Date.parse(p.sentAt));
+    }
+  }
+
+  private setStatus(status: LiveStatus): void {
+    if (this.status === status) return;
+    this.status = status;
+    for (const listener of this.statusListeners) listener(status);
+  }
+}
+
+function safeParse(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return null;
+  }
+}

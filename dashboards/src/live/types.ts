@@ -1,0 +1,37 @@
+/** Shapes of the STOMP push bodies (docs/topics.md, console.events.v1) and of a vehicle's live position. */
+
+/** One entry of a `{type: "positions"}` batch on /user/{enterpriseId}/positions. */
+export interface PushedPosition {
+  deviceId: number;
+  carId: number | null;
+  lng: number;
+  lat: number;
+  /** Heading in degrees, 0 = north, clockwise. */
+  direction: number;
+  speed: number;
+  /** Fix time, ISO 8601 UTC. */
+  time: string;
+  bizState: number;
+  acc: number;
+  alarm: number;
+  /** Gateway receive time, ISO 8601 UTC (latency measurement). */
+  sentAt?: string;
+}
+
+/** The latest known position of a device: pushed, or read over REST (which adds mileage etc.). */
+export interface LivePosition extends PushedPosition {
+  mileage?: number | null;
+  oilmass?: number | null;
+  altitude?: number | null;
+  /** Epoch ms of `time`, parsed once. */
+  timeMs: number;
+}
+
+/** A body on /user/{enterpriseId}/message (console-spec §7 push types). */
+export interface PushMessage {
+  type: number;
+  data: Record<string, unknown> | null;
+}
+
+export const PUSH_ONLINE_OFFLINE = 1;
+export const PUSH_BIZ_STATE = 6;

@@ -1,0 +1,5 @@
+import ExceptionPage from './ExceptionPage';
+
+export default function Exception404() {
+  return <ExceptionPage status="404" />;
+}

@@ -1,0 +1,25 @@
+import type { ComponentType } from 'react';
+
+/**
+ * Server route maps name their page by `component`; this registry turns that name into a lazy import.
+ * A name missing here renders the 404 page (see router/buildRoutes.tsx).
+ */
+export type PageModule = { default: ComponentType };
+export type PageLoader = () => Promise<PageModule>;
+
+export const pageComponents: Record<string, PageLoader> = {
+  'dashboard/map': () => import('../features/map/MapPage'),
+  'dashboard/index': () => import('../features/dashboard/IndexPage'),
+  'account/center': () => import('../pages/account/AccountCenter'),
+  'account/settings': () => import('../pages/account/AccountSettings'),
+  'exception/403': () => import('../pages/exception/Exception403'),
+  'exception/404': () => import('../pages/exception/Exception404'),
+  'exception/500': () => import('../pages/exception/Exception500'),
+  'result/fail': () => import('../pages/result/FailResult'),
+};
+
+/** Full-screen pages opened in a new browser tab, outside the shell. */
+export const fullScreenComponents: Record<string, PageLoader> = {
+  'cockpit/index': () => import('../pages/cockpit/CockpitIndex'),
+  'cockpit/nev1/index': () => import('../pages/cockpit/Nev1CockpitIndex'),
+};

@@ -1,0 +1,28 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// The Flask API (make up) listens on 8080; the dev server forwards everything the console calls.
+const API = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: API, changeOrigin: true },
+      '/oauth2': { target: API, changeOrigin: true },
+      '/wss': { target: API, changeOrigin: true, ws: true },
+    },
+  },
+  build: {
+    chunkSizeWarningLimit: 1500,
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}', 'src/**/__tests__/**/*.{ts,tsx}'],
+    restoreMocks: true,
+    setupFiles: ['src/test/setup.ts'],
+    // Component tests render the whole shell in jsdom; on a busy CI machine that can take seconds.
+    testTimeout: 20_000,
+  },
+});

@@ -1,0 +1,192 @@
+"""The live stack the browser tests drive, started once per session on the session's PostgreSQL
+server and Kafka broker: a private database with the demo seed (20 terminals), the streams worker,
+the gateway, the API (gunicorn) serving the built console, and the simulator (20 terminals, 1 s
+interval) in a thread; plus Debian's Chromium through Playwright."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.support import (
+    ApiProcess,
+    SimulatedFleet,
+    console_build_problem,
+    create_database,
+    drop_database,
+    launch_chromium,
+)
+from tests.support.processes import GatewayProcess
+
+TERMINALS = 20
+REPORT_INTERVAL_S = 1.0
+
+
+@dataclass
+class Vehicle:
+    car_id: int
+    device_id: int
+    plate: str
+    enterprise: str  # "parent", "a", "b"
+    phone: str
+
+    @property
+    def node(self) -> str:
+        return f"tree-node-c_{self.car_id}_{self.device_id}"
+
+
+@dataclass
+class ConsoleStack:
+    base_url: str
+    db_url: str
+    vehicles: list[Vehicle]
+    api: ApiProcess
+    logs: Path
+
+    def of(self, enterprise: str) -> list[Vehicle]:
+        return [v for v in self.vehicles if v.enterprise == enterprise]
+
+    def token(self, user: str) -> str:
+        from warehouse.seed import DEMO_PASSWORD
+
+        url = (f"{self.base_url}/oauth2/token.json?grant_type=password&username={user}"
+               f"&password={urllib.request.quote(DEMO_PASSWORD)}")
+        with urllib.request.urlopen(url, timeout=10) as reply:
+            return str(json.load(reply)["data"]["access_token"])
+
+    def get(self, path: str, token: str) -> Any:
+        request = urllib.request.Request(f"{self.base_url}{path}", headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            body = json.load(reply)
+        assert body["code"] == 0, body
+        return body["data"]
+
+
+def _vehicles(db_url: str) -> list[Vehicle]:
+    from warehouse.db import connect
+    from warehouse.seed import SUBSIDIARY_A, SUBSIDIARY_B
+
+    keys = {SUBSIDIARY_A.short_name: "a", SUBSIDIARY_B.short_name: "b"}
+    with connect(db_url) as conn:
+        rows = conn.execute(
+            "SELECT c.id, d.id, c.plate_number, e.short_name, d.phone FROM car c"
+            " JOIN device d ON d.id = c.master_device_id JOIN enterprise e ON e.id = c.enterprise_id"
+            " ORDER BY d.phone").fetchall()
+    return [Vehicle(int(car), int(dev), str(plate), keys.get(str(ent), "parent"), str(phone))
+            for car, dev, plate, ent, phone in rows]
+
+
+def _wait(predicate: Callable[[], Any], timeout_s: float, what: str, logs: Callable[[], str]) -> Any:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what}\n{logs()}")
+
+
+@pytest.fixture(scope="session")
+def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
+                  tmp_path_factory: pytest.TempPathFactory, free_port: Callable[[], int]) -> Iterator[ConsoleStack]:
+    problem = console_build_problem()
+    if problem:
+        pytest.fail(problem)
+    from tests.integration.streams.support import Worker, commit_group_at_end
+    from warehouse.db import connect
+    from warehouse.seed import seed_demo
+
+    work = tmp_path_factory.mktemp("console-stack")
+    db_url = create_database(pg_url, "fleet_e2e")
+    seed_demo(db_url, terminals=TERMINALS)
+    env = {**stack_env, "FLEET_DATABASE_URL": db_url, "FLEET_API_TOKEN_SECRET": secrets.token_urlsafe(32)}
+    app_id = f"e2e-worker-{secrets.token_hex(3)}"
+    commit_group_at_end(kafka_bootstrap, app_id)  # uplinks of earlier tests belong to other databases
+    worker = Worker(env, work, app_id=app_id)
+    gateway = GatewayProcess(env, free_port(), work / "gateway.log", gateway_id="gw-e2e")
+    api = ApiProcess(env, free_port(), work / "api.log")
+    fleet = SimulatedFleet(gateway.port, TERMINALS, REPORT_INTERVAL_S, work)
+
+    def logs() -> str:
+        return "\n".join(f"--- {name}\n{proc.log_tail(30)}" for name, proc in
+                         (("worker", worker), ("gateway", gateway), ("api", api)))
+
+    try:
+        worker.start()
+        gateway.start()
+        api.start()
+        _wait(lambda: "ready" in worker.log_tail(400).lower(), 120, "the streams worker", logs)
+        fleet.start()
+
+        def positioned() -> bool:
+            with connect(db_url) as conn:
+                row = conn.execute("SELECT count(*) FROM device_last").fetchone()
+            return row is not None and int(row[0]) >= TERMINALS
+
+        _wait(positioned, 90, f"last positions of all {TERMINALS} terminals", logs)
+        yield ConsoleStack(api.base_url, db_url, _vehicles(db_url), api, work)
+    finally:
+        fleet.stop()
+        api.stop()
+        gateway.stop()
+        worker.stop()
+        drop_database(pg_url, db_url)
+        if fleet.error is not None:
+            print(f"simulated fleet ended with {fleet.error!r}")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when == "call":
+        item.stash[_FAILED] = report.failed
+
+
+_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture
+def page(browser: Any, console_stack: ConsoleStack, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh browser context (empty storage) at 1440 x 900, base URL set to the stack's API.
+    ``page.errors`` collects uncaught page errors; when the test fails, the page's navigations,
+    console errors and failed API replies are printed (pytest shows them with the failure)."""
+    context = browser.new_context(base_url=console_stack.base_url, viewport={"width": 1440, "height": 900},
+                                  locale="zh-CN", timezone_id="Asia/Shanghai")
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors: list[str] = []
+    trail: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda m: trail.append(f"console.{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("framenavigated", lambda frame: trail.append(f"navigated: {frame.url}") if frame == page.main_frame else None)
+    page.on("response", lambda r: trail.append(f"{r.status} {r.request.method} {r.url.split('?')[0]}")
+            if "/api/" in r.url or "/oauth2/" in r.url else None)
+    page.errors = errors  # type: ignore[attr-defined]
+    try:
+        yield page
+    finally:
+        if request.node.stash.get(_FAILED, False):
+            print("--- page trail (last 60) ---\n" + "\n".join(trail[-60:]))
+            print("--- page errors ---\n" + "\n".join(errors))
+        context.close()

@@ -1,0 +1,194 @@
+"""Pieces of a live stack for the browser tests and the browser benchmark: a private database with
+the demo seed, the API under gunicorn serving the built console, a simulated fleet in a thread, and
+Debian's Chromium driven by Playwright (never Playwright's own browser download)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from psycopg import sql
+
+from fleet.settings import REPO_ROOT, SimulatorSettings
+from tests.support.processes import wait_for_port
+
+CHROMIUM = Path(os.environ.get("FLEET_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",  # /dev/shm is small in containers
+]
+CONSOLE_DIST = REPO_ROOT / "dashboards" / "dist"
+SCREENSHOT_DIR = REPO_ROOT / "docs" / "screenshots"
+
+
+def console_build_problem(dist: Path = CONSOLE_DIST) -> str | None:
+    """Why the console cannot be served (None when dist/index.html exists)."""
+    if not (dist / "index.html").is_file():
+        return f"{dist}/index.html is missing: build the console first (scripts/build-console.sh or make test)"
+    return None
+
+
+def create_database(server_url: str, prefix: str) -> str:
+    """A new database on the server of ``server_url``, migrated, with today's gps partitions."""
+    from warehouse.db import connect
+    from warehouse.migrate import apply
+    from warehouse.partitions import ensure_gps_partitions
+
+    name = f"{prefix}_{secrets.token_hex(3)}"
+    with connect(server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = server_url.rsplit("/", 1)[0] + f"/{name}"
+    apply(url)
+    with connect(url) as conn:
+        ensure_gps_partitions(conn, datetime.now(UTC).date())
+        conn.commit()
+    return url
+
+
+def drop_database(server_url: str, url: str) -> None:
+    """Drops the database ``url`` names (made by ``create_database``); errors are only logged."""
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    try:
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+    except psycopg.Error as exc:
+        print(f"could not drop test database {name}: {exc}")
+
+
+class ApiProcess:
+    """``python -m api`` (gunicorn, gthread) on a free port, serving ``console_dir``."""
+
+    def __init__(self, env: dict[str, str], port: int, log_file: Path, console_dir: Path = CONSOLE_DIST,
+                 threads: int = 32) -> None:
+        self.port = port
+        self.log_file = log_file
+        self.env = {
+            **env,
+            "FLEET_API_HOST": "127.0.0.1",
+            "FLEET_API_PORT": str(port),
+            "FLEET_API_WORKERS": "1",
+            "FLEET_API_THREADS": str(threads),
+            "FLEET_API_CONSOLE_DIR": str(console_dir),
+            "FLEET_API_TOKEN_SECRET": env.get("FLEET_API_TOKEN_SECRET") or secrets.token_urlsafe(32),
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout_s: float = 60) -> None:
+        log = self.log_file.open("ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "api"], cwd=REPO_ROOT, env=self.env,
+                                     stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        wait_for_port(self.port, timeout_s, self.proc)
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.base_url}/api/health.json", timeout=5) as reply:
+                    if reply.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise AssertionError(f"the API did not answer its health check:\n{self.log_tail()}")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_file.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+class SimulatedFleet:
+    """``simulator.fleet.run_fleet`` in a daemon thread with its own event loop, until ``stop()``."""
+
+    def __init__(self, gateway_port: int, terminals: int, interval_s: float, work_dir: Path,
+                 first_index: int = 1) -> None:
+        self.settings = SimulatorSettings(gateway_host="127.0.0.1", gateway_port=gateway_port,
+                                          auth_cache=work_dir / "simulator-auth.json")
+        self.terminals = terminals
+        self.interval_s = interval_s
+        self.first_index = first_index
+        self.stats: Any = None
+        self.error: BaseException | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="simulated-fleet", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+        if not self._ready.wait(10):
+            raise AssertionError("the simulated fleet did not start")
+
+    def _run(self) -> None:
+        from simulator.fleet import run_fleet
+
+        async def main() -> None:
+            self._loop = asyncio.get_running_loop()
+            self._stop = asyncio.Event()
+            self._ready.set()
+            self.stats = await run_fleet(self.settings, self.terminals, self.interval_s, None, stop=self._stop,
+                                         first_index=self.first_index, progress_interval_s=3600,
+                                         drain_timeout_s=5)
+
+        try:
+            asyncio.run(main())
+        except BaseException as exc:  # reported by the fixture, never swallowed silently
+            self.error = exc
+            self._ready.set()
+
+    def stop(self, timeout_s: float = 30) -> None:
+        if self._loop is not None and self._stop is not None and not self._loop.is_closed():
+            try:
+                self._loop.call_soon_threadsafe(self._stop.set)
+            except RuntimeError:
+                pass  # the loop already finished
+        self._thread.join(timeout=timeout_s)
+
+
+def launch_chromium(playwright: Any, **kwargs: Any) -> Any:
+    """Debian's Chromium, headless, with the flags the architecture brief names."""
+    if not CHROMIUM.exists():
+        raise AssertionError(f"{CHROMIUM} is missing: run `make install` as root (apt-get install chromium)")
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, **kwargs)
+
+
+def sign_in(page: Any, user: str, password: str | None = None, path: str = "/") -> None:
+    """Opens ``path`` (the login page when signed out), signs in, waits to leave the login page."""
+    from warehouse.seed import DEMO_PASSWORD
+
+    page.goto(path)
+    page.get_by_test_id("login-username").fill(user)
+    page.get_by_test_id("login-password").fill(password if password is not None else DEMO_PASSWORD)
+    page.get_by_test_id("login-submit").click()
+    page.wait_for_url(lambda url: "/user/login" not in url)
+

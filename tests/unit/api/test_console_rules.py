@@ -1,0 +1,78 @@
+"""Pure rules behind the console endpoints: password strength, route map filtering, local midnight."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from api.routemap import ROUTE_MAP, routes_for, title_keys
+from api.routes.console import local_midnight, password_is_valid
+
+
+@pytest.mark.parametrize("password", ["abc123", "ABCdef!", "123456!", "a1" * 8, "Fleet@2026", "!!!!aa"])
+def test_accepts_passwords_with_two_kinds_of_characters(password: str) -> None:
+    assert password_is_valid(password)
+
+
+@pytest.mark.parametrize(
+    "password",
+    ["abcdefgh", "12345678", "!@#$%^&*", "ab1", "a1" * 8 + "x", "abc 123", "密码abc123", ""],
+)
+def test_rejects_short_long_single_kind_or_non_ascii_passwords(password: str) -> None:
+    assert not password_is_valid(password)
+
+
+def _paths(routes: list[dict[str, object]]) -> set[str]:
+    out: set[str] = set()
+    for entry in routes:
+        out.add(str(entry["path"]))
+        out |= _paths(entry["children"])  # type: ignore[arg-type]
+    return out
+
+
+def test_route_map_keeps_entries_by_any_listed_code() -> None:
+    everything = _paths(routes_for({"dashboard": {"query"}, "monitor": {"query"}}))
+    assert {"/dashboard/map", "/dashboard/index", "/cockpit/index", "/cockpit/nev1/index",
+            "/account/center", "/account/settings"} <= everything
+    monitor = routes_for({"monitor": {"query"}})
+    assert "/dashboard/index" not in _paths(monitor) and "/dashboard/map" in _paths(monitor)
+
+
+def test_route_map_ignores_codes_without_actions_and_drops_empty_containers() -> None:
+    routes = routes_for({"dashboard": set(), "monitor": []})
+    assert _paths(routes) == {"/account", "/account/center", "/account/settings"}
+
+
+def test_container_redirect_points_at_a_kept_child() -> None:
+    dashboard = next(r for r in routes_for({"dashboard": {"query"}}) if r["path"] == "/dashboard")
+    assert dashboard["redirect"] == "/dashboard/index"
+
+
+def test_filtering_never_mutates_the_map() -> None:
+    before = repr(ROUTE_MAP)
+    routes_for({"dashboard": {"query"}})[0]["meta"]["title"] = "changed"
+    assert repr(ROUTE_MAP) == before
+
+
+def test_every_title_is_a_menu_key() -> None:
+    assert all(key.startswith("menu.") for key in title_keys())
+
+
+@pytest.mark.parametrize(
+    ("now", "midnight_utc"),
+    [
+        (datetime(2026, 3, 1, 15, 59, tzinfo=UTC), datetime(2026, 2, 28, 16, 0, tzinfo=UTC)),  # 23:59 local
+        (datetime(2026, 3, 1, 16, 0, tzinfo=UTC), datetime(2026, 3, 1, 16, 0, tzinfo=UTC)),  # 00:00 local
+        (datetime(2026, 3, 1, 2, 0, tzinfo=UTC), datetime(2026, 2, 28, 16, 0, tzinfo=UTC)),
+    ],
+)
+def test_local_midnight_is_china_standard_time(now: datetime, midnight_utc: datetime) -> None:
+    assert local_midnight(now) == midnight_utc
+
+
+
+def test_title_keys_are_the_ones_the_console_translates() -> None:
+    assert title_keys() == {"menu.dashboard", "menu.dashboard.map", "menu.dashboard.index", "menu.account",
+                            "menu.account.center", "menu.account.settings", "menu.cockpit.index",
+                            "menu.cockpit.nev1"}

@@ -1,0 +1,107 @@
+"""The API serves the built console on its own origin (no database needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from api.db import get_db
+from fleet.settings import ApiSettings
+
+INDEX = "<!doctype html><title>fleetwatch</title><div id=root></div>"
+
+
+def _app(tmp_path: Path, console_dir: Path) -> Flask:
+    settings = ApiSettings(token_secret="unit-secret", console_dir=console_dir)
+    return create_app(settings, "postgresql://nobody@127.0.0.1:9/none", var_dir=tmp_path)
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> Iterator[FlaskClient]:
+    dist = tmp_path / "dist"
+    (dist / "assets").mkdir(parents=True)
+    (dist / "index.html").write_text(INDEX)
+    (dist / "assets" / "index-3f2a9c.js").write_text("console.log(1)")
+    (dist / "favicon.svg").write_text("<svg/>")
+    app = _app(tmp_path, dist)
+    try:
+        yield app.test_client()
+    finally:
+        get_db(app).close()
+
+
+@pytest.fixture
+def unbuilt(tmp_path: Path) -> Iterator[FlaskClient]:
+    app = _app(tmp_path, tmp_path / "no-such-dist")
+    try:
+        yield app.test_client()
+    finally:
+        get_db(app).close()
+
+
+def test_root_serves_index_html_uncached(built: FlaskClient) -> None:
+    reply = built.get("/")
+    assert reply.status_code == 200 and reply.text == INDEX
+    assert reply.mimetype == "text/html" and reply.headers["Cache-Control"] == "no-cache"
+
+
+@pytest.mark.parametrize("path", ["/dashboard/map", "/user/login?redirect=%2Fdashboard%2Findex", "/account/center",
+                                  "/cockpit/nev1/index", "/404"])
+def test_history_paths_fall_back_to_index_html(built: FlaskClient, path: str) -> None:
+    reply = built.get(path)
+    assert reply.status_code == 200 and reply.text == INDEX and reply.headers["Cache-Control"] == "no-cache"
+
+
+def test_hashed_assets_are_cached_for_a_year(built: FlaskClient) -> None:
+    reply = built.get("/assets/index-3f2a9c.js")
+    assert reply.status_code == 200 and reply.text == "console.log(1)"
+    assert reply.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+
+
+def test_missing_asset_is_a_404_not_index_html(built: FlaskClient) -> None:
+    reply = built.get("/assets/index-old.js")
+    assert reply.status_code == 404 and reply.json is not None and reply.json["code"] == 404
+
+
+def test_top_level_build_files_are_served(built: FlaskClient) -> None:
+    reply = built.get("/favicon.svg")
+    assert reply.status_code == 200 and reply.text == "<svg/>" and reply.headers["Cache-Control"] == "no-cache"
+
+
+@pytest.mark.parametrize("path", ["/../../etc/passwd", "/assets/../../secret", "/%2e%2e/etc/passwd"])
+def test_paths_outside_the_build_never_escape_it(built: FlaskClient, path: str) -> None:
+    reply = built.get(path)
+    assert "root:" not in reply.text
+    assert reply.status_code in (200, 404) and (reply.status_code == 404 or reply.text == INDEX)
+
+
+@pytest.mark.parametrize("path", ["/api/nope.json", "/oauth2/nope", "/wss/nope", "/api"])
+def test_api_paths_keep_the_json_404(built: FlaskClient, path: str) -> None:
+    reply = built.get(path)
+    assert reply.status_code == 404
+    assert reply.json == {"code": 404, "message": f"no such endpoint: GET {path}", "data": None}
+
+
+def test_non_get_on_a_console_path_is_not_index_html(built: FlaskClient) -> None:
+    reply = built.post("/dashboard/map")
+    assert reply.status_code in (404, 405) and reply.json is not None
+
+
+def test_wrong_method_on_an_api_route_still_answers_405(built: FlaskClient) -> None:
+    reply = built.get("/api/common/query/carView.json")
+    assert reply.status_code == 405 and reply.json is not None and reply.json["code"] == 405
+
+
+def test_without_a_build_browsers_are_told_how_to_build_it(unbuilt: FlaskClient) -> None:
+    page = unbuilt.get("/dashboard/map", headers={"Accept": "text/html,application/xhtml+xml"})
+    assert page.status_code == 503 and page.mimetype == "text/html"
+    assert "make up" in page.text and "npm run build" in page.text
+    data = unbuilt.get("/", headers={"Accept": "application/json"})
+    assert data.status_code == 503 and data.json is not None and data.json["code"] == 503
+    assert "not built" in data.json["message"]
+    assert unbuilt.get("/assets/index-3f2a9c.js").status_code == 404

@@ -1,0 +1,115 @@
+"""What the operator console needs about its user and the fleet: the user's record and profile,
+password change, and the enterprise counters of the dashboard (platform-spec §7 enterprise reports).
+
+User functions take the caller's own id (the API never lets one user read or change another here).
+Fleet counters take a ``Scope``; a car counts in the scope of the car's enterprise, and its state is
+its master device's (a car without a master device counts as offline).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from psycopg import Connection, sql
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from fleet.enums import BizState, DeviceState
+from warehouse.queries.scope import Scope
+
+# Keys of app_user.profile the console edits (the rest of the jsonb is kept as it is).
+PROFILE_KEYS = ("profile", "country", "province", "city", "address")
+
+
+def user_record(conn: Connection[Any], user_id: int) -> dict[str, Any] | None:
+    """The user with the enterprise name; None when missing or the user or enterprise is disabled."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            """SELECT u.id, u.user_name AS "userName", u.name, u.nick_name AS "nickName",
+                      u.enterprise_id AS "enterpriseId", e.name AS "enterpriseName",
+                      e.short_name AS "enterpriseShortName", u.email, u.phone, u.avatar,
+                      u.profile AS "profileData"
+               FROM app_user u JOIN enterprise e ON e.id = u.enterprise_id
+               WHERE u.id = %s AND u.state = 1 AND e.state = 1""",
+            (user_id,),
+        )
+        return cur.fetchone()
+
+
+def update_profile(conn: Connection[Any], user_id: int, columns: dict[str, str], profile: dict[str, str]) -> None:
+    """Sets the given columns (whitelisted: email, nick_name, phone) and merges ``profile`` into the jsonb."""
+    allowed = {"email", "nick_name", "phone"}
+    unknown = set(columns) - allowed
+    if unknown:
+        raise ValueError(f"not an editable user column: {sorted(unknown)}")
+    assignments: list[sql.Composable] = [sql.SQL("{} = %s").format(sql.Identifier(name)) for name in columns]
+    assignments.append(sql.SQL("profile = profile || %s"))
+    query = sql.SQL("UPDATE app_user SET {} WHERE id = %s").format(sql.SQL(", ").join(assignments))
+    conn.execute(query, [*columns.values(), Jsonb(profile), user_id])
+
+
+def password_hash_of(conn: Connection[Any], user_id: int) -> str | None:
+    row = conn.execute("SELECT password_hash FROM app_user WHERE id = %s", (user_id,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def set_password(conn: Connection[Any], user_id: int, password_hash: str, now: datetime) -> int:
+    """Stores the new hash and revokes every live refresh token of the user; returns how many."""
+    conn.execute(
+        "UPDATE app_user SET password_hash = %s, password_changed_at = %s WHERE id = %s",
+        (password_hash, now, user_id),
+    )
+    cur = conn.execute(
+        "UPDATE api_refresh_token SET revoked_at = %s WHERE user_id = %s AND revoked_at IS NULL",
+        (now, user_id),
+    )
+    return cur.rowcount
+
+
+# --- enterprise counters ------------------------------------------------------------------------
+
+_BIZ_STATE_REPORT = sql.SQL(
+    """SELECT
+         count(*) FILTER (WHERE online AND d.biz_state = %s) AS running,
+         count(*) FILTER (WHERE online AND d.biz_state = %s) AS parking,
+         count(*) FILTER (WHERE online AND d.biz_state = %s) AS flameout,
+         count(*) FILTER (WHERE online AND d.biz_state = %s) AS "noSignal",
+         count(*) FILTER (WHERE NOT online) AS offline,
+         count(*) AS total
+       FROM car c
+       LEFT JOIN device d ON d.id = c.master_device_id
+       CROSS JOIN LATERAL (SELECT COALESCE(d.state = %s AND d.biz_state <> %s, false) AS online) s
+       WHERE c.state = 1 AND """
+)
+
+
+def car_biz_state_report(conn: Connection[Any], scope: Scope) -> dict[str, int]:
+    """{running, parking, flameout, noSignal, offline, total}: cars by their master device's
+    business state. Only online devices count in the four online states; a device that is not
+    online (or a car without one) is offline whatever its last business state was."""
+    where, params = scope.clause(sql.Identifier("c", "enterprise_id"))
+    values = [int(BizState.DRIVING), int(BizState.PARKED), int(BizState.ENGINE_OFF), int(BizState.NO_SIGNAL),
+              int(DeviceState.ONLINE), int(BizState.OFFLINE)]
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(_BIZ_STATE_REPORT + where, [*values, *params])
+        row = cur.fetchone()
+    assert row is not None  # an aggregate without GROUP BY always answers one row
+    return {key: int(value) for key, value in row.items()}
+
+
+def cars_online_since(conn: Connection[Any], scope: Scope, since: datetime) -> int:
+    """Cars whose master device is online now or came online at or after ``since``."""
+    where, params = scope.clause(sql.Identifier("c", "enterprise_id"))
+    query = (
+        sql.SQL(
+            """SELECT count(*) FROM car c JOIN device d ON d.id = c.master_device_id
+               WHERE c.state = 1 AND (d.state = %s OR d.online_time >= %s
+                      OR EXISTS (SELECT 1 FROM device_online_log o
+                                 WHERE o.device_id = d.id AND o.state = 1 AND o.at >= %s))
+                 AND """
+        )
+        + where
+    )
+    row = conn.execute(query, [int(DeviceState.ONLINE), since, since, *params]).fetchone()
+    return 0 if row is None else int(row[0])
