@@ -94,7 +94,9 @@ def _wait(predicate: Callable[[], Any], timeout_s: float, what: str, logs: Calla
     raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what}\n{logs()}")
 
 
-@pytest.fixture(scope="session")
+# Package scope: torn down when the last end-to-end test is done. Playwright's sync API keeps an
+# event loop running in the main thread while it lives, which breaks any later test using asyncio.run.
+@pytest.fixture(scope="package")
 def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
                   tmp_path_factory: pytest.TempPathFactory, free_port: Callable[[], int]) -> Iterator[ConsoleStack]:
     problem = console_build_problem()
@@ -143,7 +145,7 @@ def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
             print(f"simulated fleet ended with {fleet.error!r}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 

@@ -122,4 +122,41 @@ describe('VehicleMarkerLayer', () => {
     layer.show([], () => undefined);
     expect(layer.markerCount()).toBe(0);
   });
+
+  it('survives clusters dissolving around markers that moved without a re-bin (zoomed in, under load)', () => {
+    // A seeded random walk of ticks, unticks and small and large moves, zoomed in where clusters of two
+    // form and dissolve: markercluster re-files a dissolving cluster's other marker at getLatLng(), so a
+    // marker that moved without a re-bin must still answer with the position the tree has.
+    map.setView([39.9, 116.4], 16, { animate: false });
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const positions = new Map<number, LivePosition>();
+    for (let id = 1; id <= 40; id += 1) positions.set(id, pos(id, 116.4 + random() * 0.004, 39.9 + random() * 0.004));
+    let ticked = new Set(positions.keys());
+    const shown = () => Array.from(ticked, (deviceId) => ({ deviceId, plate: `P${deviceId}` }));
+    layer.show(shown(), (id) => positions.get(id));
+    for (let round = 2; round < 300; round += 1) {
+      const batch: LivePosition[] = [];
+      for (const [id, p] of positions) {
+        if (random() < 0.5) continue;
+        const step = random() < 0.05 ? 0.003 : 0.00004;
+        const next = pos(id, p.lng + (random() - 0.5) * step, p.lat + (random() - 0.5) * step, round);
+        positions.set(id, next);
+        batch.push(next);
+      }
+      expect(() => layer.update(batch)).not.toThrow();
+      if (round % 7 === 0) {
+        ticked = new Set(Array.from(positions.keys()).filter(() => random() < 0.8));
+        expect(() => layer.show(shown(), (id) => positions.get(id))).not.toThrow();
+      }
+      vi.advanceTimersByTime(50);
+    }
+    expect(layer.markerCount()).toBe(ticked.size);
+    expect(() => layer.show([], () => undefined)).not.toThrow();
+    expect(layer.markerCount()).toBe(0);
+  });
 });
+

@@ -9,8 +9,9 @@
  * REBIN_DRIFT_PX from where the tree has it at the current zoom (a cluster is then at most that
  * far off), or SCATTERED_DRIFT_PX while nothing clusters at this zoom. Re-binning goes in batches
  * of at most REBIN_BUDGET markers per flush or idle tick, so no frame pays for more. Zooming
- * re-checks the drift at the new zoom. The tree's position is restored before any removal, since
- * markercluster finds a marker's grid cell from its position.
+ * re-checks the drift at the new zoom. Every cluster-group mutation runs with all markers answering
+ * the position the tree has them at (withTreePositions), since markercluster reads positions while
+ * it restructures.
  */
 import L from 'leaflet';
 import 'leaflet.markercluster';
@@ -91,7 +92,7 @@ export class VehicleMarkerLayer {
         this.drifted.delete(entry);
       }
     }
-    if (removed.length) this.removeFromGroup(removed);
+    if (removed.length) this.withTreePositions(() => this.group.removeLayers(removed.map((e) => e.marker)), removed);
     const added: L.Marker[] = [];
     const missing: number[] = [];
     for (const { deviceId, plate } of vehicles) {
@@ -103,7 +104,7 @@ export class VehicleMarkerLayer {
       }
       added.push(this.createEntry(deviceId, plate, position).marker);
     }
-    if (added.length) this.group.addLayers(added);
+    if (added.length) this.withTreePositions(() => this.group.addLayers(added));
     this.scheduleSpread();
     return missing;
   }
@@ -133,7 +134,7 @@ export class VehicleMarkerLayer {
       if (this.drift(entry, zoom) > threshold) this.drifted.add(entry);
     }
     this.drainDrifted();
-    if (added.length) this.group.addLayers(added);
+    if (added.length) this.withTreePositions(() => this.group.addLayers(added));
     if (changed.length) this.scheduleSpread();
   }
 
@@ -221,19 +222,34 @@ export class VehicleMarkerLayer {
 
   /** Re-bins markers at their current positions: one removeLayers/addLayers pair for the batch. */
   private rebin(entries: readonly Entry[]): void {
-    this.removeFromGroup(entries);
+    const markers = entries.map((e) => e.marker);
+    this.withTreePositions(() => this.group.removeLayers(markers));
     for (const entry of entries) entry.treeLatLng = entry.marker.getLatLng();
-    this.group.addLayers(entries.map((e) => e.marker));
+    this.withTreePositions(() => this.group.addLayers(markers));
   }
 
-  /** markercluster locates a marker by position: remove it from where the tree has it. */
-  private removeFromGroup(entries: readonly Entry[]): void {
-    const current = entries.map((e) => e.marker.getLatLng());
-    for (const entry of entries) (entry.marker as Internal)._latlng = entry.treeLatLng;
-    this.group.removeLayers(entries.map((e) => e.marker));
-    entries.forEach((entry, i) => {
-      (entry.marker as Internal)._latlng = current[i];
-    });
+  /**
+   * Runs a cluster-group mutation while every marker (and `extra`, already dropped from `entries`)
+   * answers with the position the cluster tree has it at. markercluster reads positions while it
+   * restructures: it finds a marker's grid cell from its position, and a dissolving cluster re-files
+   * its other marker at getLatLng(). A marker moved since it was filed would be filed, or looked for,
+   * in the wrong cell, and the tree then throws in DistanceGrid on a later add.
+   */
+  private withTreePositions(mutate: () => void, extra: readonly Entry[] = []): void {
+    const moved: [Internal, L.LatLng][] = [];
+    const file = (entry: Entry) => {
+      const marker = entry.marker as Internal;
+      if (marker._latlng === entry.treeLatLng) return;
+      moved.push([marker, marker._latlng]);
+      marker._latlng = entry.treeLatLng;
+    };
+    this.entries.forEach(file);
+    extra.forEach(file);
+    try {
+      mutate();
+    } finally {
+      for (const [marker, latLng] of moved) marker._latlng = latLng;
+    }
   }
 
   private createGroup(clustering: boolean): L.MarkerClusterGroup {
