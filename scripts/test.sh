@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every check once: the console's eslint, tsc, vitest and build (when dashboards/ has a
-# package.json), then every pytest suite (unit, integration, e2e against the built console).
+# Runs every check once: ruff and mypy, the console's eslint, tsc, vitest and build (when
+# dashboards/ has a package.json), then every pytest suite (unit, integration, e2e against the
+# built console).
 # Exit status is non-zero on any failure, and also when pytest collected no tests (its exit 5),
 # so a broken collection never passes. Extra arguments go to pytest: scripts/test.sh -k gateway
 # FLEET_TEST_SKIP_CONSOLE=1 skips the console's own checks (pytest's e2e still needs a build).
@@ -8,6 +9,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 started=$(date +%s)
+
+for check in ".venv/bin/ruff check ." ".venv/bin/mypy"; do
+  if ! $check; then
+    echo "[test] $check failed" >&2
+    exit 1
+  fi
+done
 
 if [ -f dashboards/package.json ] && [ "${FLEET_TEST_SKIP_CONSOLE:-0}" != "1" ]; then
   for step in lint typecheck test; do
