@@ -19,7 +19,7 @@ from typing import Any
 from psycopg import sql
 
 from fleet.settings import REPO_ROOT, SimulatorSettings
-from tests.support.processes import wait_for_port
+from tests.support.processes import ServiceProcess, wait_for_port
 
 CHROMIUM = Path(os.environ.get("FLEET_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -71,7 +71,7 @@ def drop_database(server_url: str, url: str) -> None:
         print(f"could not drop test database {name}: {exc}")
 
 
-class ApiProcess:
+class ApiProcess(ServiceProcess):
     """``python -m api`` (gunicorn, gthread) on a free port, serving ``console_dir``."""
 
     def __init__(self, env: dict[str, str], port: int, log_file: Path, console_dir: Path = CONSOLE_DIST,
@@ -88,7 +88,6 @@ class ApiProcess:
             "FLEET_API_TOKEN_SECRET": env.get("FLEET_API_TOKEN_SECRET") or secrets.token_urlsafe(32),
             "PYTHONUNBUFFERED": "1",
         }
-        self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def base_url(self) -> str:
@@ -110,21 +109,6 @@ class ApiProcess:
                 pass
             time.sleep(0.2)
         raise AssertionError(f"the API did not answer its health check:\n{self.log_tail()}")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-
-    def log_tail(self, lines: int = 40) -> str:
-        try:
-            return "\n".join(self.log_file.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
 
 
 class SimulatedFleet:

@@ -25,7 +25,35 @@ def wait_for_port(port: int, timeout_s: float, proc: subprocess.Popen[bytes] | N
     raise AssertionError(f"nothing listens on port {port} after {timeout_s:.0f} s")
 
 
-class GatewayProcess:
+class ServiceProcess:
+    """A service under test run as a subprocess with its output in `log_file`: stop and log tail."""
+
+    log_file: Path
+    proc: subprocess.Popen[bytes] | None = None
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL after 20 s."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_file.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+class GatewayProcess(ServiceProcess):
     """``python -m gateway`` on a given port, logging to a file, stopped with SIGTERM."""
 
     def __init__(self, env: dict[str, str], port: int, log_file: Path, gateway_id: str) -> None:
@@ -33,7 +61,6 @@ class GatewayProcess:
         self.log_file = log_file
         self.env = {**env, "FLEET_GATEWAY_PORT": str(port), "FLEET_GATEWAY_HOST": "127.0.0.1",
                     "FLEET_GATEWAY_GATEWAY_ID": gateway_id}
-        self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         log = self.log_file.open("ab")
@@ -41,18 +68,3 @@ class GatewayProcess:
                                      stdout=log, stderr=subprocess.STDOUT)
         log.close()
         wait_for_port(self.port, 60, self.proc)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-
-    def log_tail(self, lines: int = 40) -> str:
-        try:
-            return "\n".join(self.log_file.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import signal
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ import psycopg
 from fleet.settings import REPO_ROOT
 from fleet.topics import DEVICE_SESSIONS, JT808_UPLINK
 from streams.payloads import Terminal
+from tests.support.processes import ServiceProcess
 
 WORKER_TOPICS = (JT808_UPLINK, DEVICE_SESSIONS)
 
@@ -99,7 +99,7 @@ class TopicReader:
         self._consumer.close()
 
 
-class Worker:
+class Worker(ServiceProcess):
     """``python -m streams worker`` as a subprocess with its own consumer group and data dir."""
 
     def __init__(self, env: dict[str, str], tmp: Path, app_id: str, **settings: Any) -> None:
@@ -113,30 +113,10 @@ class Worker:
             "FLEET_STREAMS_LOG_FILE": str(self.log_file),
             **{f"FLEET_STREAMS_{k.upper()}": str(v) for k, v in settings.items()},
         }
-        self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "streams", "worker"], cwd=REPO_ROOT, env=self.env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-    def log_tail(self, lines: int = 40) -> str:
-        try:
-            return "\n".join(self.log_file.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
 
 
 def wait_for(predicate: Callable[[], Any], timeout_s: float, what: str, worker: Worker | None = None) -> Any:
@@ -153,5 +133,4 @@ def wait_for(predicate: Callable[[], Any], timeout_s: float, what: str, worker: 
 def query(db_url: str, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
     with psycopg.connect(db_url, autocommit=True) as conn:
         return conn.execute(sql, params).fetchall()
-
 
