@@ -6,8 +6,10 @@ Before authentication only 0x0100 and 0x0102 are handled; anything else is answe
 result 1 and never forwarded. Frames are handled strictly in arrival order: while a database lookup or
 a back-pressure pause is under way, further frames wait in `_pending` and reading from the socket is
 paused, so memory per connection stays bounded by one read. Nothing a terminal sends raises out of
-`data_received`; every bad input is counted, logged as hex with the connection id, and answered per
-the standard where the header is readable.
+`data_received`; every bad input is counted, logged (at a bounded rate, `HostileInputLog`) as
+truncated hex with the connection id, and answered per the standard where the header is readable.
+A connection must authenticate within `auth_deadline_s` of its accept, and at most
+`unauthenticated_max` connections may be waiting to; one past that cap is closed at once.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ class TerminalConnection(asyncio.Protocol):
         self._reader = FrameReader(settings.max_frame_bytes)
         self._assembler = SubpackageAssembler(
             ctx.budget, timeout_s=settings.subpackage_timeout_s,
-            resend_after_s=settings.subpackage_resend_after_s)
+            resend_after_s=settings.subpackage_resend_after_s,
+            connection_max_bytes=settings.subpackage_connection_max_bytes)
         self._transport: asyncio.Transport | None = None
         self._pending: deque[bytes | JT808Error] = deque()
         self._busy = False            # a database lookup is running
@@ -54,6 +57,11 @@ class TerminalConnection(asyncio.Protocol):
         self.closed = False
         self.identity: TerminalIdentity | None = None
         self.device_phone: str | None = None  # device.phone (may be the 12-digit form of a 2019 phone)
+        self.auth_code: str | None = None  # the code this connection authenticated with
+        self.peer: str | None = None  # remote address, for security logs and notices
+        self.opened_at = 0.0
+        self.hostile_logged = 0  # bad inputs logged / not logged (HostileInputLog)
+        self.hostile_suppressed = 0
         self.version = "2013"
         self.protocol_version = 1
         self._out_seq = 0
@@ -69,8 +77,14 @@ class TerminalConnection(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self._transport = transport
         transport.set_write_buffer_limits(high=self.ctx.settings.write_buffer_bytes)
-        self.last_rx_at = self._window_start = self.ctx.loop.time()
-        self.ctx.connection_opened(self)
+        peer = transport.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else None
+        self.last_rx_at = self._window_start = self.opened_at = self.ctx.loop.time()
+        if not self.ctx.connection_opened(self):
+            self.ctx.counters.unauthenticated_refused += 1
+            self.log_hostile(logging.WARNING, "conn %s (%s): over %d unauthenticated connections, closing",
+                             self.connection_id, self.peer, self.ctx.settings.unauthenticated_max)
+            self.close("refused", abort=True)
 
     def data_received(self, data: bytes) -> None:
         ctx = self.ctx
@@ -98,6 +112,7 @@ class TerminalConnection(asyncio.Protocol):
         self.ctx.pipeline.forget(self)
         if self.identity is not None and self.ctx.registry.release(self):
             self.emit_session("offline", self._close_reason or "closed")
+        self.ctx.hostile_log.summary(log, self, "conn %s (%s)", self.connection_id, self.peer)
         self.ctx.connection_closed(self)
 
     # ------------------------------------------------------------------ flow control
@@ -150,8 +165,8 @@ class TerminalConnection(asyncio.Protocol):
         self._window_frames += 1
         if self._window_frames >= ctx.settings.max_frames_per_s and not self._throttled:
             ctx.counters.flood_throttled += 1
-            log.warning("conn %s (%s): over %d frames/s, pausing reads", self.connection_id, self.phone,
-                        ctx.settings.max_frames_per_s)
+            self.log_hostile(logging.WARNING, "conn %s (%s): over %d frames/s, pausing reads", self.connection_id,
+                             self.phone, ctx.settings.max_frames_per_s)
             self._throttled = True
             ctx.loop.call_at(self._window_start + 1.0, self._end_throttle)
 
@@ -167,7 +182,7 @@ class TerminalConnection(asyncio.Protocol):
         counters = self.ctx.counters
         if isinstance(item, JT808Error):  # garbage between frames, oversize or truncated frame
             counters.framing_errors += 1
-            log.warning("conn %s (%s): framing error %s", self.connection_id, self.phone, item)
+            self.log_hostile(logging.WARNING, "conn %s (%s): framing error %s", self.connection_id, self.phone, item)
             return
         self._count_frame()
         decoded = decode_inbound(item)
@@ -189,7 +204,8 @@ class TerminalConnection(asyncio.Protocol):
             counters.bad_checksum += 1
         else:
             counters.decode_errors += 1
-        log.warning("conn %s (%s): %s: %s", self.connection_id, self.phone, failure.error, frame.hex())
+        self.log_hostile(logging.WARNING, "conn %s (%s): %s: %s", self.connection_id, self.phone,
+                         failure.error[:200], self.ctx.hostile_log.hex(frame))
         if failure.msg_id is not None and failure.seq is not None and (failure.phone or "").isdigit():
             result = r.ACK_NOT_SUPPORTED if failure.encrypted else r.ACK_MESSAGE_ERROR
             self.send(r.PLATFORM_ACK, r.platform_ack_body(failure.seq, failure.msg_id, result),
@@ -208,17 +224,21 @@ class TerminalConnection(asyncio.Protocol):
                                           self.ctx.loop.time())
         except ValueError as exc:
             counters.subpackage_dropped += 1
-            log.warning("conn %s (%s): sub-package rejected (%s): %s", self.connection_id, self.phone,
-                        exc, frame.hex())
+            self.log_hostile(logging.WARNING, "conn %s (%s): sub-package rejected (%s): %s", self.connection_id,
+                             self.phone, exc, self.ctx.hostile_log.hex(frame))
             self.ack(header.seq, header.msg_id, r.ACK_FAILURE)
             return
+        finally:
+            if self._assembler.evicted:
+                counters.subpackage_evicted += self._assembler.evicted
+                self._assembler.evicted = 0
         if isinstance(outcome, Completed):
             try:
                 whole = reassembled_message(msg, outcome.body, outcome.frames, outcome.first_seq)
             except JT808Error as exc:
                 counters.decode_errors += 1
-                log.warning("conn %s (%s): reassembled 0x%04x does not decode: %s", self.connection_id,
-                            self.phone, header.msg_id, exc)
+                self.log_hostile(logging.WARNING, "conn %s (%s): reassembled 0x%04x does not decode: %s",
+                                 self.connection_id, self.phone, header.msg_id, exc)
                 self.ack(header.seq, header.msg_id, r.ACK_MESSAGE_ERROR)
                 return
             # the completing package's acknowledgement stands for the whole message
@@ -249,16 +269,17 @@ class TerminalConnection(asyncio.Protocol):
             return
         if header.phone != identity.phone:
             self.ctx.counters.phone_mismatch += 1
-            log.warning("conn %s (%s): frame for phone %s: %s", self.connection_id, identity.phone,
-                        header.phone, raw_hex)
+            self.log_hostile(logging.WARNING, "conn %s (%s): frame for phone %s: %s", self.connection_id,
+                             identity.phone, header.phone, raw_hex[:2 * self.ctx.settings.hostile_log_hex_bytes])
             self.ack(seq, msg_id, r.ACK_FAILURE)
             return
         self._forward(msg, raw_hex, seq)
         if msg_id in ACK_AFTER_KAFKA or msg_id in NO_REPLY:
             return
+        if msg_id == r.LOGOUT:  # de-registration: clear the registration, then ack and close
+            self._run_locked(login.deregister(self, msg, seq))
+            return
         self.ack(seq, msg_id, r.ACK_OK)
-        if msg_id == r.LOGOUT:
-            self.close("logout")
 
     def _forward(self, msg: Message, raw_hex: str, seq: int) -> None:
         ctx = self.ctx
@@ -288,8 +309,8 @@ class TerminalConnection(asyncio.Protocol):
 
     def _reject_before_auth(self, msg: Message) -> None:
         self.ctx.counters.pre_auth_rejected += 1
-        log.info("conn %s: 0x%04x from %s before authentication, rejected", self.connection_id,
-                 msg.header.msg_id, msg.header.phone)
+        self.log_hostile(logging.INFO, "conn %s (%s): 0x%04x from %s before authentication, rejected",
+                         self.connection_id, self.peer, msg.header.msg_id, msg.header.phone)
         self.send(r.PLATFORM_ACK, r.platform_ack_body(msg.header.seq, msg.header.msg_id, r.ACK_FAILURE),
                    phone=msg.header.phone)
 
@@ -317,6 +338,9 @@ class TerminalConnection(asyncio.Protocol):
         self.emit_session("offline", "replaced")
         self.identity = None
         self.close("replaced")
+
+    def log_hostile(self, level: int, msg: str, *args: object) -> None:
+        self.ctx.hostile_log.log(log, level, self, msg, *args)
 
     def emit_session(self, event: str, reason: str) -> None:
         identity = self.identity
@@ -349,7 +373,8 @@ class TerminalConnection(asyncio.Protocol):
                                  protocol_version=self.protocol_version)
         except ValueError as exc:  # e.g. a header phone that is not BCD digits
             self.ctx.counters.internal_errors += 1
-            log.warning("conn %s: cannot answer 0x%04x to %r: %s", self.connection_id, msg_id, target, exc)
+            self.log_hostile(logging.WARNING, "conn %s: cannot answer 0x%04x to %r: %s", self.connection_id, msg_id,
+                             target[:40], exc)
             return
         transport.write(frame)
 
@@ -378,7 +403,13 @@ class TerminalConnection(asyncio.Protocol):
                 transport.close()
 
     def sweep(self, now: float) -> None:
-        """Called periodically by the server: idle timeout and overdue sub-packages."""
+        """Called periodically by the server: authentication deadline, idle timeout, overdue sub-packages."""
+        if self.identity is None and now - self.opened_at >= self.ctx.settings.auth_deadline_s:
+            self.ctx.counters.auth_deadline_closed += 1
+            self.log_hostile(logging.INFO, "conn %s (%s): not authenticated %.0fs after connecting, closing",
+                             self.connection_id, self.peer, now - self.opened_at)
+            self.close("auth_deadline", abort=True)
+            return
         if self._reading_paused:
             # Our own back-pressure keeps the terminal's bytes in the socket: that silence is ours,
             # and closing it would drop a live terminal just when Kafka is slow.

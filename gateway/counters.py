@@ -33,10 +33,15 @@ class GatewayCounters:
     slow_reader_dropped: int = 0
     idle_timeouts: int = 0
     replaced: int = 0
+    codes_replaced: int = 0
+    unauthenticated_refused: int = 0
+    auth_deadline_closed: int = 0
+    log_lines_suppressed: int = 0
     backpressure_pauses: int = 0
     subpackages_in: int = 0
     subpackage_resend_requests: int = 0
     subpackage_dropped: int = 0
+    subpackage_evicted: int = 0
     downlinks_delivered: int = 0
     downlinks_ignored: int = 0
     downlinks_invalid: int = 0

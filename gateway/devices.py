@@ -3,13 +3,17 @@
 The gateway reads `device` and writes only the auth code and the registration fields; device state and
 online times belong to the streams worker (from `device.sessions.v1`).
 
-Registration policy (JT/T 808 0x8100 results):
-- known phone, no auth code yet: store the reported fields, issue a new code, result 0;
-- known phone with a code, same terminal id (or none stored; a 2013 terminal's 7-byte id may be the tail
-  of the stored serial): the same code again, result 0 (a terminal that lost its code can recover it);
-- known phone with a code but a different terminal id: result 3 "terminal already registered"; an
-  operator clears `device.auth_code` to let the new hardware register;
-- unknown phone: result 4 "no such terminal", unless auto-registration puts it in the unassigned pool.
+Registration policy (JT/T 808 0x8100 results); the reasoning is in gateway/README.md:
+- known phone, no auth code yet (first registration, or after a de-registration / administrator
+  reset): record the reported terminal id, manufacturer and model, issue a new code, result 0;
+- known phone with a code: only the terminal recorded at first registration may re-register: the
+  exact terminal id (non-empty; no tail or suffix match) and the same manufacturer and model. It gets
+  a NEW code that replaces the old one (never the existing code: a code is never echoed), so a
+  second party that re-registers makes the other's code fail at its next authentication;
+- anything else with a code, including codes issued before identities were recorded: result 3
+  "terminal already registered";
+- unknown phone: result 4 "no such terminal", unless auto-registration puts it in the unassigned pool;
+  a disabled device (state 5): result 4.
 Results 1/2 (vehicle) are not used: the plate in 0x0100 is informational, vehicles are bound by operators.
 """
 
@@ -39,6 +43,11 @@ class DeviceRecord:
     auth_code: str | None
     device_sn: str
     state: int
+    # what the terminal reported at the registration that issued the current code (None: no code,
+    # or a code issued before identities were recorded)
+    registered_terminal_id: str | None = None
+    registered_manufacturer_id: str | None = None
+    registered_terminal_model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -56,12 +65,18 @@ class RegistrationOutcome:
     result: int
     auth_code: str | None = None
     device_id: int | None = None
+    replaced_code: bool = False  # a re-registration replaced an existing code (worth a security notice)
+    device: DeviceRecord | None = None  # the device as found before the registration
 
 
 class DeviceDirectory(Protocol):
     async def find(self, phone: str) -> DeviceRecord | None: ...
 
     async def register(self, phone: str, info: RegistrationInfo) -> RegistrationOutcome: ...
+
+    async def deregister(self, device_id: int, auth_code: str) -> bool:
+        """Clear the code and recorded identity if `auth_code` is still the device's code."""
+        ...
 
 
 def phone_candidates(header_phone: str) -> list[str]:
@@ -83,19 +98,24 @@ def decide_registration(device: DeviceRecord | None, info: RegistrationInfo) -> 
         return REG_NO_TERMINAL
     if device.state == DISABLED_STATE:
         return REG_NO_TERMINAL
-    if device.auth_code and not same_terminal(device.device_sn, info.terminal_id):
+    if device.auth_code and not is_recorded_terminal(device, info):
         return REG_TERMINAL_TAKEN
     return REG_OK
 
 
-def same_terminal(stored_sn: str, reported_id: str) -> bool:
-    """Whether a reported terminal id is the stored one. A 2013 terminal id has only 7 bytes, so an
-    id that is the tail of the stored serial number (SIM0000001 / 0000001) counts as the same."""
-    return not stored_sn or not reported_id or stored_sn.endswith(reported_id)
+def is_recorded_terminal(device: DeviceRecord, info: RegistrationInfo) -> bool:
+    """Whether a registration reports exactly the terminal recorded when the current code was issued.
+    No tail match and no empty id: a 2013 terminal reports the same 7 bytes every time, and that is
+    what was recorded (not the longer serial an operator may have entered)."""
+    recorded_id = device.registered_terminal_id
+    return (bool(recorded_id) and info.terminal_id == recorded_id
+            and info.manufacturer_id == (device.registered_manufacturer_id or "")
+            and info.terminal_model == (device.registered_terminal_model or ""))
 
 
 def device_sn_to_store(stored_sn: str, reported_id: str) -> str:
-    """Keep the longer stored serial when the terminal reports its tail; else take the report."""
+    """The serial shown to operators: keep the longer stored serial when the terminal reports its
+    tail (a 2013 id has 7 bytes); else take the report. Never used to identify a terminal."""
     if stored_sn and reported_id and stored_sn.endswith(reported_id):
         return stored_sn
     return reported_id or stored_sn
@@ -111,19 +131,30 @@ def authentication_accepted(device: DeviceRecord | None, auth_code: str) -> bool
 
 
 _SELECT = (
-    "SELECT id, phone, enterprise_id, car_id, auth_code, device_sn, state FROM device "
+    "SELECT id, phone, enterprise_id, car_id, auth_code, device_sn, state, registered_terminal_id, "
+    "registered_manufacturer_id, registered_terminal_model FROM device "
     "WHERE phone = ANY(%s) ORDER BY length(phone) DESC LIMIT 1"
 )
+# Compare-and-set on the code seen by the decision: a concurrent registration, de-registration or
+# reset in between makes this one fail (result 3) instead of overwriting what the other one did.
 _STORE = (
-    "UPDATE device SET auth_code = COALESCE(auth_code, %(code)s), device_sn = %(sn)s, "
-    "manufacturer_id = %(maker)s, terminal_model = %(model)s, protocol_version = %(version)s "
-    "WHERE id = %(id)s RETURNING auth_code"
+    "UPDATE device SET auth_code = %(code)s, device_sn = %(sn)s, "
+    "manufacturer_id = %(maker)s, terminal_model = %(model)s, protocol_version = %(version)s, "
+    "registered_terminal_id = %(terminal_id)s, registered_manufacturer_id = %(maker)s, "
+    "registered_terminal_model = %(model)s, registered_at = now() "
+    "WHERE id = %(id)s AND auth_code IS NOT DISTINCT FROM %(old_code)s AND state <> 5 RETURNING auth_code"
+)
+_DEREGISTER = (
+    "UPDATE device SET auth_code = NULL, registered_terminal_id = NULL, registered_manufacturer_id = NULL, "
+    "registered_terminal_model = NULL, registered_at = NULL WHERE id = %s AND auth_code = %s RETURNING id"
 )
 _ROOT_ENTERPRISE = "SELECT id FROM enterprise WHERE parent_id IS NULL ORDER BY id LIMIT 1"
 _INSERT_UNASSIGNED = (
     "INSERT INTO device (enterprise_id, phone, device_sn, manufacturer_id, terminal_model, "
-    "protocol_version, auth_code, unassigned) "
-    "VALUES (%(enterprise)s, %(phone)s, %(sn)s, %(maker)s, %(model)s, %(version)s, %(code)s, true) "
+    "protocol_version, auth_code, unassigned, registered_terminal_id, registered_manufacturer_id, "
+    "registered_terminal_model, registered_at) "
+    "VALUES (%(enterprise)s, %(phone)s, %(sn)s, %(maker)s, %(model)s, %(version)s, %(code)s, true, "
+    "%(terminal_id)s, %(maker)s, %(model)s, now()) "
     "ON CONFLICT (phone) DO NOTHING RETURNING id"
 )
 
@@ -157,16 +188,21 @@ class PostgresDeviceDirectory:
             return await self._register_unassigned(phone, info)
         result = decide_registration(device, info)
         if result != REG_OK or device is None:
-            return RegistrationOutcome(result)
+            return RegistrationOutcome(result, device=device)
         params = {"code": new_auth_code(), "sn": device_sn_to_store(device.device_sn, info.terminal_id),
-                  "maker": info.manufacturer_id, "model": info.terminal_model,
-                  "version": info.protocol_version, "id": device.id}
+                  "terminal_id": info.terminal_id, "maker": info.manufacturer_id, "model": info.terminal_model,
+                  "version": info.protocol_version, "id": device.id, "old_code": device.auth_code}
         async with self._pool.connection() as conn:
             cur = await conn.execute(_STORE, params)
             row = await cur.fetchone()
-        if row is None:  # deleted meanwhile
-            return RegistrationOutcome(REG_NO_TERMINAL)
-        return RegistrationOutcome(REG_OK, row[0], device.id)
+        if row is None:  # deleted, disabled or registered by someone else meanwhile
+            return RegistrationOutcome(REG_TERMINAL_TAKEN, device=device)
+        return RegistrationOutcome(REG_OK, row[0], device.id, replaced_code=bool(device.auth_code), device=device)
+
+    async def deregister(self, device_id: int, auth_code: str) -> bool:
+        async with self._pool.connection() as conn:
+            row = await (await conn.execute(_DEREGISTER, (device_id, auth_code))).fetchone()
+        return row is not None
 
     async def _register_unassigned(self, phone: str, info: RegistrationInfo) -> RegistrationOutcome:
         async with self._pool.connection() as conn:
@@ -178,7 +214,7 @@ class PostgresDeviceDirectory:
                     return RegistrationOutcome(REG_NO_TERMINAL)
                 enterprise_id = row[0]
             params = {"enterprise": enterprise_id, "phone": phone, "sn": info.terminal_id or phone,
-                      "maker": info.manufacturer_id, "model": info.terminal_model,
+                      "terminal_id": info.terminal_id, "maker": info.manufacturer_id, "model": info.terminal_model,
                       "version": info.protocol_version, "code": new_auth_code()}
             inserted = await (await conn.execute(_INSERT_UNASSIGNED, params)).fetchone()
         if inserted is None:  # registered concurrently by another connection

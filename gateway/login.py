@@ -1,5 +1,10 @@
-"""Registration (0x0100) and authentication (0x0102) steps of a connection; each runs as the
-connection's one database step at a time (see `TerminalConnection._run_locked`)."""
+"""Registration (0x0100), authentication (0x0102) and de-registration (0x0003) steps of a connection;
+each runs as the connection's one database step at a time (see `TerminalConnection._run_locked`).
+
+Security notices (`event: security` on `device.sessions.v1`, pushed to the console by streams):
+`code_replaced` when a re-registration replaced an existing auth code, `session_replaced` when a new
+connection authenticated while another one held the terminal (the old one is closed). A connection
+that only registers, or fails to authenticate, never touches the live one."""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ from typing import TYPE_CHECKING
 from gateway import replies as r
 from gateway.devices import RegistrationInfo, authentication_accepted
 from gateway.inbound import registration_fields
-from gateway.payloads import TerminalIdentity
+from gateway.payloads import TerminalIdentity, identity_of, security_value
 from protocols.jt808 import Message
 
 if TYPE_CHECKING:
@@ -28,8 +33,13 @@ async def register(conn: TerminalConnection, msg: Message) -> None:
         counters.registrations += 1
     else:
         counters.registration_rejected += 1
-        log.info("conn %s: registration of %s refused, result %d", conn.connection_id, header.phone,
-                 outcome.result)
+        conn.log_hostile(logging.INFO, "conn %s (%s): registration of %s (terminal id %r) refused, result %d",
+                         conn.connection_id, conn.peer, header.phone, terminal_id[:40], outcome.result)
+    if outcome.replaced_code and outcome.device is not None:
+        counters.codes_replaced += 1
+        conn.log_hostile(logging.WARNING, "conn %s (%s): terminal %s re-registered; its auth code is replaced",
+                         conn.connection_id, conn.peer, header.phone)
+        publish_security_notice(conn, identity_of(header.phone, outcome.device), "code_replaced")
     if not conn.closed:
         conn.send(r.REGISTER_REPLY, r.register_reply_body(header.seq, outcome.result, outcome.auth_code),
                   phone=header.phone)
@@ -43,11 +53,13 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
         return
     if device is None or not authentication_accepted(device, auth_code):
         conn.ctx.counters.auth_failed += 1
-        log.info("conn %s: authentication of %s refused", conn.connection_id, header.phone)
+        conn.log_hostile(logging.INFO, "conn %s (%s): authentication of %s refused", conn.connection_id, conn.peer,
+                         header.phone)
         conn.send(r.PLATFORM_ACK, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE),
                   phone=header.phone)
         return
     if conn.identity is not None and conn.identity.phone == header.phone:  # re-authentication
+        conn.auth_code = auth_code
         conn.ack(header.seq, header.msg_id, r.ACK_OK)
         return
     if conn.identity is not None:  # another terminal on the same socket: end the first session
@@ -55,10 +67,40 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
             conn.emit_session("offline", "closed")
     conn.identity = TerminalIdentity(header.phone, device.id, device.car_id, device.enterprise_id)
     conn.device_phone = device.phone
+    conn.auth_code = auth_code
+    conn.ctx.connection_authenticated(conn)
     previous = conn.ctx.registry.claim(conn)
     if previous is not None:
         conn.ctx.counters.replaced += 1
+        log.warning("conn %s (%s): terminal %s authenticated while conn %s (%s) held it; closing that one",
+                    conn.connection_id, conn.peer, header.phone, previous.connection_id, previous.peer)
         previous.replaced()
+        publish_security_notice(conn, conn.identity, "session_replaced", replaced=previous)
     conn.ctx.counters.authenticated += 1
     conn.emit_session("online", "auth")
     conn.ack(header.seq, header.msg_id, r.ACK_OK)
+
+
+async def deregister(conn: TerminalConnection, msg: Message, seq: int) -> None:
+    """0x0003 from an authenticated terminal: forget its registration (code and recorded identity) so
+    it, or new hardware, registers afresh; then acknowledge and close. Only the code this connection
+    authenticated with is cleared: a session whose code was replaced meanwhile clears nothing."""
+    identity = conn.identity
+    if identity is None or conn.auth_code is None:
+        return
+    cleared = await conn.ctx.directory.deregister(identity.device_id, conn.auth_code)
+    log.info("conn %s (%s): terminal %s de-registered%s", conn.connection_id, conn.peer, identity.phone,
+             "" if cleared else " (its code was already replaced: nothing cleared)")
+    conn.ack(seq, msg.header.msg_id, r.ACK_OK)
+    conn.close("logout")
+
+
+def publish_security_notice(conn: TerminalConnection, identity: TerminalIdentity, reason: str, *,
+                            replaced: TerminalConnection | None = None) -> None:
+    """A `security` record on `device.sessions.v1` about `identity`'s terminal, from `conn`."""
+    ctx = conn.ctx
+    value = security_value(identity, reason=reason, connection_id=conn.connection_id,
+                           gateway_id=ctx.settings.gateway_id, peer=conn.peer,
+                           replaced_connection_id=replaced.connection_id if replaced else None,
+                           replaced_peer=replaced.peer if replaced else None)
+    ctx.pipeline.submit(ctx.sessions_topic, identity.phone.encode(), value)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
+
+if TYPE_CHECKING:
+    from gateway.devices import DeviceRecord
 
 # Compact UTF-8 JSON, as the stdlib encoder with ensure_ascii=False and no spaces wrote it, ~5x faster:
 # the encoding was ~9% of the gateway's CPU per position (docs/performance.md).
@@ -21,6 +24,10 @@ class TerminalIdentity:
     device_id: int
     car_id: int | None
     enterprise_id: int
+
+
+def identity_of(phone: str, device: DeviceRecord) -> TerminalIdentity:
+    return TerminalIdentity(phone, device.id, device.car_id, device.enterprise_id)
 
 
 def utc_now_iso() -> str:
@@ -58,4 +65,24 @@ def session_value(identity: TerminalIdentity, *, event: str, reason: str, connec
         "connection_id": connection_id,
         "gateway_id": gateway_id,
         "at": at or utc_now_iso(),
+    })
+
+
+def security_value(identity: TerminalIdentity, *, reason: str, connection_id: str, gateway_id: str,
+                   peer: str | None, replaced_connection_id: str | None = None,
+                   replaced_peer: str | None = None) -> bytes:
+    """A security notice on `device.sessions.v1` (`event: security`); it never changes online state."""
+    return _dumps({
+        "phone": identity.phone,
+        "device_id": identity.device_id,
+        "car_id": identity.car_id,
+        "enterprise_id": identity.enterprise_id,
+        "event": "security",
+        "reason": reason,
+        "connection_id": connection_id,
+        "gateway_id": gateway_id,
+        "peer": peer,
+        "replaced_connection_id": replaced_connection_id,
+        "replaced_peer": replaced_peer,
+        "at": utc_now_iso(),
     })

@@ -3,8 +3,12 @@
 A message is identified by (msg_id, serial of its first package): packages carry consecutive serial
 numbers, so package i of a message has serial first + i - 1 (mod 2^16). Packages may arrive out of order
 and twice. Missing packages are requested with 0x8003 when the last package arrived with gaps, and again
-after `resend_after_s` of silence; a message incomplete after `timeout_s` is dropped. All connections
-share one byte budget (`ReassemblyBudget`) so a hostile terminal cannot exhaust memory.
+after `resend_after_s` of silence; a message incomplete after `timeout_s` is dropped.
+
+Memory: every connection has its own bound (`connection_max_bytes`) inside one byte budget shared by
+all connections (`ReassemblyBudget`). A connection that would exceed its bound, or finds the shared
+budget full, loses its OWN oldest incomplete messages first; another connection's are never touched,
+so two hostile terminals filling their shares cannot refuse a third terminal's upload.
 """
 
 from __future__ import annotations
@@ -62,8 +66,11 @@ class ResendRequest:
 
 class SubpackageAssembler:
     def __init__(self, budget: ReassemblyBudget, *, timeout_s: float, resend_after_s: float,
-                 max_resend_requests: int = 2) -> None:
+                 max_resend_requests: int = 2, connection_max_bytes: int | None = None) -> None:
         self._budget = budget
+        self._max_bytes = budget.max_bytes if connection_max_bytes is None else connection_max_bytes
+        self.used_bytes = 0
+        self.evicted = 0  # own messages dropped to make room (read and reset by the connection)
         self._timeout_s = timeout_s
         self._resend_after_s = resend_after_s
         self._max_resend_requests = max_resend_requests
@@ -76,8 +83,10 @@ class SubpackageAssembler:
     def add(self, msg_id: int, seq: int, total: int, index: int, body: bytes, frame: bytes,
             now: float) -> Completed | ResendRequest | None:
         """Store one package. Returns the completed message, a request for missing packages (when the
-        last package arrived with gaps), or None. Raises ValueError for impossible package fields or
-        when the shared budget is exhausted (the caller answers with a failure)."""
+        last package arrived with gaps), or None. Raises ValueError for impossible package fields, or
+        when this message alone does not fit the connection's bound or the shared budget even after
+        this connection's older messages were evicted (the message is dropped; the caller answers
+        with a failure)."""
         if total < 1 or not 1 <= index <= total:
             raise ValueError(f"package {index} of {total}")
         first_seq = (seq - index + 1) & 0xFFFF
@@ -91,10 +100,17 @@ class SubpackageAssembler:
         partial.last_package_at = now
         if index not in partial.bodies:
             size = len(body) + len(frame)
-            if not self._budget.take(size):
+            while self.used_bytes + size > self._max_bytes and self._evict_oldest_except(key):
+                pass
+            if self.used_bytes + size > self._max_bytes:
                 self._discard(key)
-                raise ValueError("reassembly memory budget exhausted")
+                raise ValueError("message exceeds this connection's reassembly bound")
+            while not self._budget.take(size):
+                if not self._evict_oldest_except(key):
+                    self._discard(key)
+                    raise ValueError("reassembly memory budget exhausted")
             partial.size_bytes += size
+            self.used_bytes += size
             partial.bodies[index] = body
             partial.frames[index] = frame
         if len(partial.bodies) == total:
@@ -125,7 +141,17 @@ class SubpackageAssembler:
         for key in list(self._partials):
             self._discard(key)
 
+    def _evict_oldest_except(self, key: tuple[int, int]) -> bool:
+        """Drop this connection's oldest incomplete message other than `key`; False if none."""
+        others = [(p.started_at, k) for k, p in self._partials.items() if k != key]
+        if not others:
+            return False
+        self._discard(min(others)[1])
+        self.evicted += 1
+        return True
+
     def _discard(self, key: tuple[int, int]) -> None:
         partial = self._partials.pop(key, None)
         if partial is not None:
             self._budget.give_back(partial.size_bytes)
+            self.used_bytes -= partial.size_bytes

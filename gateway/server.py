@@ -17,6 +17,7 @@ from fleet.topics import DEVICE_SESSIONS, JT808_DOWNLINK, JT808_UPLINK
 from gateway.connection import TerminalConnection
 from gateway.counters import GatewayCounters
 from gateway.devices import DeviceDirectory, PostgresDeviceDirectory, phone_candidates
+from gateway.hostile_log import HostileInputLog
 from gateway.kafka_io import KafkaRecordSink, consume_downlinks
 from gateway.pipeline import RecordSink, UplinkPipeline
 from gateway.reassembly import ReassemblyBudget
@@ -77,17 +78,30 @@ class GatewayContext:
         self.registry = ConnectionRegistry()
         self.budget = ReassemblyBudget(settings.subpackage_max_bytes)
         self.connections: set[TerminalConnection] = set()
+        self.unauthenticated: set[TerminalConnection] = set()
+        self.hostile_log = HostileInputLog(
+            counters, loop.time, per_connection=settings.hostile_log_per_connection,
+            per_s=settings.hostile_log_per_s, burst=settings.hostile_log_burst,
+            hex_bytes=settings.hostile_log_hex_bytes)
         self.uplink_topic = JT808_UPLINK
         self.sessions_topic = DEVICE_SESSIONS
         self.idle_timeout_s = settings.idle_timeout_s or 3 * settings.heartbeat_interval_s
 
-    def connection_opened(self, conn: TerminalConnection) -> None:
+    def connection_opened(self, conn: TerminalConnection) -> bool:
+        """Track a new connection; False when it is over the cap of unauthenticated connections
+        (the caller closes it; authenticated terminals are not counted, so they keep working)."""
         self.connections.add(conn)
+        self.unauthenticated.add(conn)
         self.counters.connections_opened += 1
         self.counters.connections_open = len(self.connections)
+        return len(self.unauthenticated) <= self.settings.unauthenticated_max
+
+    def connection_authenticated(self, conn: TerminalConnection) -> None:
+        self.unauthenticated.discard(conn)
 
     def connection_closed(self, conn: TerminalConnection) -> None:
         self.connections.discard(conn)
+        self.unauthenticated.discard(conn)
         self.counters.connections_closed += 1
         self.counters.connections_open = len(self.connections)
 
@@ -177,7 +191,8 @@ class GatewayServer:
     async def _sweep_loop(self) -> None:
         assert self.ctx is not None
         ctx = self.ctx
-        interval_s = max(0.05, min(5.0, ctx.idle_timeout_s / 4, self.settings.subpackage_resend_after_s / 2))
+        interval_s = max(0.05, min(5.0, ctx.idle_timeout_s / 4, self.settings.subpackage_resend_after_s / 2,
+                                   self.settings.auth_deadline_s / 4))
         while True:
             await asyncio.sleep(interval_s)
             now = ctx.loop.time()

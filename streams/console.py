@@ -5,6 +5,8 @@ Push data, field names as the console expects them:
 - type 1 (online/offline): ``{deviceId, carId, plateNumber, state, time}``, ``state`` 1 online, 0 offline
   (the spec's online rule: "online when the state is 1").
 - type 6 (business state): ``{deviceId, carId, bizState, time}``.
+- type 15 (terminal security notice, ours; the console shows unknown types as a plain notice):
+  ``{deviceId, carId, plateNumber, phone, event, message, peer, replacedPeer, time}``.
 
 Times are ISO 8601 UTC.
 """
@@ -23,7 +25,19 @@ def iso(at: datetime) -> str:
     return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def push_event(enterprise_id: int, enterprise_path: str, push_type: PushType, data: dict[str, Any]) -> dict[str, Any]:
+# Not in console-spec §7 (which shows unknown types as a plain notice): a terminal security notice.
+SECURITY_NOTICE_PUSH_TYPE = 15
+
+SECURITY_MESSAGES = {
+    "session_replaced": "终端 {phone} 在新连接上鉴权成功，原连接已断开 "
+                        "(terminal {phone} authenticated on a new connection; the previous one was closed)",
+    "code_replaced": "终端 {phone} 重新注册，鉴权码已更换 "
+                     "(terminal {phone} re-registered; its auth code was replaced)",
+}
+
+
+def push_event(enterprise_id: int, enterprise_path: str, push_type: PushType | int,
+               data: dict[str, Any]) -> dict[str, Any]:
     return {
         "kind": "push",
         "enterprise_id": enterprise_id,
@@ -40,6 +54,22 @@ def online_push_data(
         "carId": car_id,
         "plateNumber": plate_number,
         "state": 1 if online else 0,
+        "time": iso(at),
+    }
+
+
+def security_push_data(*, device_id: int, car_id: int | None, plate_number: str | None, phone: str, event: str,
+                       peer: str | None, replaced_peer: str | None, at: datetime) -> dict[str, Any]:
+    template = SECURITY_MESSAGES.get(event, "终端 {phone} 安全事件 (terminal {phone} security event)")
+    return {
+        "deviceId": device_id,
+        "carId": car_id,
+        "plateNumber": plate_number,
+        "phone": phone,
+        "event": event,
+        "message": template.format(phone=phone),
+        "peer": peer,
+        "replacedPeer": replaced_peer,
         "time": iso(at),
     }
 

@@ -144,8 +144,49 @@ def parse_uplink(raw: bytes | str) -> Uplink:
     )
 
 
-def parse_session(raw: bytes | str) -> SessionEvent:
+@dataclass(frozen=True, slots=True)
+class SecurityNotice:
+    """A ``device.sessions.v1`` record with ``event: security`` (the gateway's takeover notices);
+    it never changes online state. ``reason``: ``session_replaced`` or ``code_replaced``."""
+
+    phone: str
+    device_id: int
+    car_id: int | None
+    enterprise_id: int
+    reason: str
+    connection_id: str
+    peer: str | None
+    replaced_connection_id: str | None
+    replaced_peer: str | None
+    at: datetime
+
+
+def _optional_text(obj: dict[str, Any], field: str) -> str | None:
+    value = obj.get(field)
+    return None if value is None else str(value)[:200]
+
+
+def parse_sessions_record(raw: bytes | str) -> SessionEvent | SecurityNotice:
+    """A ``device.sessions.v1`` record: a session event or a security notice. Raises PayloadError."""
     obj = load_json_object(raw)
+    if obj.get("event") != "security":
+        return parse_session(obj)
+    return SecurityNotice(
+        phone=str(obj.get("phone", "")),
+        device_id=_int(obj, "device_id"),
+        car_id=_int(obj, "car_id", optional=True),
+        enterprise_id=_int(obj, "enterprise_id"),
+        reason=str(obj.get("reason") or "")[:64],
+        connection_id=str(obj.get("connection_id") or ""),
+        peer=_optional_text(obj, "peer"),
+        replaced_connection_id=_optional_text(obj, "replaced_connection_id"),
+        replaced_peer=_optional_text(obj, "replaced_peer"),
+        at=parse_time(obj.get("at"), "at"),
+    )
+
+
+def parse_session(raw: bytes | str | dict[str, Any]) -> SessionEvent:
+    obj = raw if isinstance(raw, dict) else load_json_object(raw)
     event = obj.get("event")
     if event not in ("online", "offline"):
         raise PayloadError(f"event: expected 'online' or 'offline', got {event!r}")

@@ -34,11 +34,12 @@ from streams.deadletter import DeadLetters, EventLike, Send, encode
 from streams.directory import Directory
 from streams.messages import (
     PayloadError,
+    SecurityNotice,
     SessionEvent,
     Uplink,
     location_bodies,
     parse_fix,
-    parse_session,
+    parse_sessions_record,
     parse_uplink,
 )
 from streams.state_rules import (
@@ -157,7 +158,11 @@ class StatesProcessor:
         """Never raises for a bad message: it is dead-lettered (uplinks: skipped, see module doc)."""
         try:
             if event.message.topic == DEVICE_SESSIONS:
-                await self._session(parse_session(event.value))
+                record = parse_sessions_record(event.value)
+                if isinstance(record, SecurityNotice):
+                    await self._security(record)
+                else:
+                    await self._session(record)
             else:
                 await self._uplink(event.value)
         except (PayloadError, psycopg.DataError, psycopg.IntegrityError) as exc:
@@ -249,6 +254,18 @@ class StatesProcessor:
             if event.car_id != state.car_id or event.enterprise_id != state.enterprise_id:
                 state = replace(state, car_id=event.car_id, enterprise_id=event.enterprise_id)
             await self._commit(*apply_session(state, event, self.clock(), self.rules))
+
+    async def _security(self, notice: SecurityNotice) -> None:
+        """A gateway security notice: pushed to the device's enterprise; no state, no log row."""
+        log.warning("terminal security notice %s for device %s (phone %s, connection %s from %s)",
+                    notice.reason, notice.device_id, notice.phone, notice.connection_id, notice.peer)
+        data = console.security_push_data(
+            device_id=notice.device_id, car_id=notice.car_id,
+            plate_number=await self.directory.plate_number(notice.car_id), phone=notice.phone,
+            event=notice.reason, peer=notice.peer, replaced_peer=notice.replaced_peer, at=notice.at)
+        path = await self.directory.enterprise_path(notice.enterprise_id)
+        payload = console.push_event(notice.enterprise_id, path, console.SECURITY_NOTICE_PUSH_TYPE, data)
+        await self.send(CONSOLE_EVENTS, str(notice.enterprise_id).encode(), encode(payload))
 
     async def check_no_signal(self) -> int:
         """Timer body: online devices whose positions stopped become no signal. Returns how many."""

@@ -1,6 +1,7 @@
 import { Drawer, Grid, Layout } from 'antd';
 import { useMemo, useState } from 'react';
 import { useSession } from '../auth/useSession';
+import SecurityNotices from '../components/SecurityNotices';
 import { buildMenu, filterRoutes, flattenPages } from '../router/routeTable';
 import GlobalFooter from './GlobalFooter';
 import GlobalHeader from './GlobalHeader';
@@ -107,6 +108,7 @@ export default function BasicLayout() {
           </>
         )}
         <SettingsDrawer />
+        <SecurityNotices />
       </Layout>
     </TabsProvider>
   );

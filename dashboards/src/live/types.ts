@@ -35,3 +35,5 @@ export interface PushMessage {
 
 export const PUSH_ONLINE_OFFLINE = 1;
 export const PUSH_BIZ_STATE = 6;
+/** Ours, not in console-spec §7: a terminal security notice (docs/topics.md, push type 15). */
+export const PUSH_SECURITY_NOTICE = 15;

@@ -84,14 +84,15 @@ def test_registration_by_other_hardware_of_registered_terminal_gets_result_3() -
     run(t)
 
 
-def test_re_registration_returns_the_same_code() -> None:
+def test_re_registration_never_echoes_the_existing_code() -> None:
     async def t(h: Harness) -> None:
         h.directory.add(PHONE, 1, auth_code="CODE1")
         conn, transport = h.connect()
         conn.data_received(frame(0x0100, registration()))
         await settle()
         [reply] = transport.replies()
-        assert isinstance(reply.body, RegistrationResponse) and reply.body.auth_code == "CODE1"
+        assert isinstance(reply.body, RegistrationResponse) and reply.body.result == 0
+        assert reply.body.auth_code not in (None, "CODE1")
 
     run(t)
 
@@ -208,7 +209,7 @@ def test_second_connection_replaces_the_first() -> None:
         assert first.closing and not second.closing
         sessions = h.sink.values(DEVICE_SESSIONS)
         assert [(s["event"], s["reason"]) for s in sessions] == [
-            ("online", "auth"), ("offline", "replaced"), ("online", "auth")]
+            ("online", "auth"), ("offline", "replaced"), ("security", "session_replaced"), ("online", "auth")]
         assert sessions[1]["connection_id"] == first.protocol.connection_id
         assert h.server.ctx is not None and h.server.ctx.registry.get(PHONE) is second.protocol
         assert h.server.counters.replaced == 1

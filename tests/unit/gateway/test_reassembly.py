@@ -69,3 +69,24 @@ def test_shared_memory_budget_bounds_partial_messages() -> None:
 def test_rejects_impossible_package_fields(total: int, index: int) -> None:
     with pytest.raises(ValueError):
         _assembler().add(0x0801, 1, total, index, b"x", b"f", 0)
+
+
+def test_connection_over_its_own_bound_loses_its_oldest_message_never_anothers() -> None:
+    budget = ReassemblyBudget(100)
+    hostile = SubpackageAssembler(budget, timeout_s=30, resend_after_s=5, connection_max_bytes=30)
+    bystander = SubpackageAssembler(budget, timeout_s=30, resend_after_s=5, connection_max_bytes=30)
+    bystander.add(0x0801, 500, 2, 1, b"123456789", b"f", 0)  # 10 bytes, incomplete
+    for n in range(5):  # 12 bytes each: the third and later evict the oldest of the hostile's own
+        hostile.add(0x0801, 10 * n + 1, 3, 1, b"12345678901", b"f", n)
+    assert len(hostile) == 2 and hostile.evicted == 3 and hostile.used_bytes == 24
+    assert budget.used_bytes == 34
+    assert bystander.add(0x0801, 501, 2, 2, b"x", b"f", 6) is not None  # still completes
+
+
+def test_a_message_larger_than_the_connections_bound_is_refused_and_released() -> None:
+    budget = ReassemblyBudget(100)
+    a = SubpackageAssembler(budget, timeout_s=30, resend_after_s=5, connection_max_bytes=20)
+    a.add(0x0801, 1, 3, 1, b"123456789", b"f", 0)
+    with pytest.raises(ValueError):
+        a.add(0x0801, 2, 3, 2, b"1234567890123", b"f", 0)
+    assert len(a) == 0 and a.used_bytes == 0 and budget.used_bytes == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fleet.settings import GatewaySettings
@@ -72,8 +72,12 @@ class MemoryDirectory:
     devices: dict[str, DeviceRecord] = field(default_factory=dict)
     lookups: int = 0
 
-    def add(self, phone: str, device_id: int, auth_code: str | None = None, state: int = 1) -> None:
-        self.devices[phone] = DeviceRecord(device_id, phone, 10, 100 + device_id, auth_code, f"SIM{device_id:07d}", state)
+    def add(self, phone: str, device_id: int, auth_code: str | None = None, state: int = 1,
+            identity: tuple[str, str, str] = ("0000001", "FLEET", "SIM-808")) -> None:
+        """A device; with a code, registered by the terminal `identity` (terminal id, maker, model)."""
+        registered = identity if auth_code else (None, None, None)
+        self.devices[phone] = DeviceRecord(device_id, phone, 10, 100 + device_id, auth_code, f"SIM{device_id:07d}",
+                                           state, *registered)
 
     async def find(self, phone: str) -> DeviceRecord | None:
         self.lookups += 1
@@ -83,11 +87,22 @@ class MemoryDirectory:
         device = self.devices.get(phone)
         result = decide_registration(device, info)
         if result != REG_OK or device is None:
-            return RegistrationOutcome(result)
-        code = device.auth_code or new_auth_code()
-        self.devices[phone] = DeviceRecord(device.id, phone, device.enterprise_id, device.car_id, code,
-                                           device_sn_to_store(device.device_sn, info.terminal_id), device.state)
-        return RegistrationOutcome(REG_OK, code, device.id)
+            return RegistrationOutcome(result, device=device)
+        code = new_auth_code()
+        self.devices[phone] = replace(device, auth_code=code,
+                                      device_sn=device_sn_to_store(device.device_sn, info.terminal_id),
+                                      registered_terminal_id=info.terminal_id,
+                                      registered_manufacturer_id=info.manufacturer_id,
+                                      registered_terminal_model=info.terminal_model)
+        return RegistrationOutcome(REG_OK, code, device.id, replaced_code=bool(device.auth_code), device=device)
+
+    async def deregister(self, device_id: int, auth_code: str) -> bool:
+        for phone, device in self.devices.items():
+            if device.id == device_id and device.auth_code == auth_code:
+                self.devices[phone] = replace(device, auth_code=None, registered_terminal_id=None,
+                                              registered_manufacturer_id=None, registered_terminal_model=None)
+                return True
+        return False
 
 
 class MemorySink:

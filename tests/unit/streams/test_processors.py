@@ -178,3 +178,22 @@ def test_no_signal_timer_marks_silent_online_devices(send, sent) -> None:
     assert sent[-1][2]["push"] == {"type": 6, "data": {"deviceId": 11, "carId": 21, "bizState": 4,
                                                       "time": "2026-05-01T09:00:00Z"}}
     assert asyncio.run(processor.check_no_signal()) == 0
+
+
+def test_gateway_security_notice_is_pushed_to_the_device_enterprise_without_changing_state(send, sent) -> None:
+    from gateway.payloads import TerminalIdentity, security_value
+
+    db = FakeDatabase()
+    processor = states_processor(db, send)
+    value = security_value(TerminalIdentity("013800000001", 11, 21, 3), reason="session_replaced",
+                           connection_id="gw-1-9", gateway_id="gw-1", peer="203.0.113.5:4000",
+                           replaced_connection_id="gw-1-2", replaced_peer="198.51.100.7:5000")
+    asyncio.run(processor.handle(events(DEVICE_SESSIONS, value)[0]))
+    [(topic, key, record)] = sent
+    assert (topic, key, record["kind"], record["enterprise_path"]) == (CONSOLE_EVENTS, b"3", "push", "/1/3/")
+    data = record["push"]["data"]
+    assert record["push"]["type"] == 15
+    assert (data["deviceId"], data["carId"], data["plateNumber"], data["event"]) == (11, 21, "AB123", "session_replaced")
+    assert (data["peer"], data["replacedPeer"]) == ("203.0.113.5:4000", "198.51.100.7:5000")
+    assert "(terminal 013800000001 authenticated on a new connection" in data["message"]
+    assert db.statements == []  # no online/offline change, no log row
