@@ -243,7 +243,10 @@ class StompSession:
     """One client's STOMP state: AWAIT_CONNECT -> CONNECTED -> closing.
 
     ``authenticate(token)`` returns a principal with ``enterprise_id`` or raises
-    ``AuthenticationFailed``. A client may subscribe only ``/user/{own enterpriseId}/message`` and
+    ``AuthenticationFailed``; ``reverify()`` calls it again with the CONNECT's token (expired or
+    revoked since: ERROR). ``admit(principal)`` (optional) returns why an authenticated client
+    may not connect (e.g. a cap on sessions per user), or None; ``admitted`` tells whether it let
+    this session in. A client may subscribe only ``/user/{own enterpriseId}/message`` and
     ``/user/{own enterpriseId}/positions``; anything else is an ERROR ("forbidden destination") and
     the connection closes, because STOMP has no per-frame refusal other than ERROR.
     """
@@ -254,12 +257,16 @@ class StompSession:
         *,
         server_heartbeat: tuple[int, int] = (10000, 10000),
         query_token: str | None = None,
+        admit: Callable[[Any], str | None] | None = None,
     ) -> None:
         self._authenticate = authenticate
+        self._admit = admit
+        self._token: str | None = None
         self._server_heartbeat = server_heartbeat
         self._query_token = query_token
         self.principal: Any = None
         self.connected = False
+        self.admitted = False
         self.closing = False
         self.heartbeat = (0, 0)  # (send_ms, expect_ms) once connected
         self.subscriptions: dict[str, Subscription] = {}
@@ -331,6 +338,11 @@ class StompSession:
             self.principal = self._authenticate(token)
         except AuthenticationFailed as exc:
             return self.error(f"authentication failed: {exc}", frame)
+        refusal = self._admit(self.principal) if self._admit is not None else None
+        if refusal is not None:
+            return self.error(refusal, frame)
+        self.admitted = self._admit is not None
+        self._token = token
         self.connected = True
         self.heartbeat = negotiate_heartbeat(client_heartbeat, self._server_heartbeat)
         headers = {
@@ -340,6 +352,16 @@ class StompSession:
             "user-name": str(getattr(self.principal, "user_name", "")),
         }
         return [Frame("CONNECTED", headers)]
+
+    def reverify(self) -> list[Frame]:
+        """Checks the CONNECT's token again: [] while it is valid, else an ERROR (closing)."""
+        if not self.connected or self.closing or self._token is None:
+            return []
+        try:
+            self._authenticate(self._token)
+        except AuthenticationFailed as exc:
+            return self.error(f"session ended: {exc}")
+        return []
 
     def _subscribe(self, frame: Frame) -> list[Frame]:
         sub_id = frame.headers.get("id")

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from api.push import Outbox, Outgoing, PushHub, StompConnection, route_event
+from api.push import StompConnection
+from api.push_hub import Outbox, Outgoing, PushHub, route_event
 from api.stomp import AuthenticationFailed, Frame, FrameParser, StompSession, serialize
 
 

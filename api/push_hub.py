@@ -1,0 +1,262 @@
+"""The console event hub: console.events.v1 from Kafka, routed to the subscribers of each enterprise.
+
+One ``PushHub`` per API process holds the connected subscribers indexed by enterprise id. Its Kafka
+consumer (``KafkaEventSource``: a daemon thread, a greenlet under gunicorn's gevent worker; no consumer
+group: every API process sees every event, positioned at the end of each partition) starts on the first
+subscription, never at import or fork. An event goes to every subscriber whose enterprise id is a segment
+of the event's ``enterprise_path``, i.e. the vehicle's enterprise and its ancestors. The hub never writes
+to a socket: it appends to each subscriber's bounded ``Outbox`` (``api.push`` serves the sockets).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from api.stomp import KIND_MESSAGE, KIND_POSITIONS
+from fleet.topics import CONSOLE_EVENTS
+
+log = logging.getLogger("api.push")
+
+OUTBOX_CAPACITY = 256  # pending MESSAGE bodies per connection
+READY_TIMEOUT_S = 10.0  # how long a first SUBSCRIBE waits for the consumer to be positioned
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    kind: str  # KIND_MESSAGE or KIND_POSITIONS
+    body: bytes  # JSON, shared by every recipient
+
+
+class Outbox:
+    """A bounded queue of pending bodies for one connection (not thread-safe: its owner locks).
+
+    Full: drop the oldest position batch; with none queued, an incoming position batch is dropped
+    itself, and only a queue full of pushes drops its oldest push.
+    """
+
+    def __init__(self, capacity: int = OUTBOX_CAPACITY) -> None:
+        self.capacity = capacity
+        self.dropped_positions = 0
+        self.dropped_messages = 0
+        self._items: deque[Outgoing] = deque()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def put(self, item: Outgoing) -> None:
+        if len(self._items) >= self.capacity and not self._drop_oldest_positions():
+            if item.kind == KIND_POSITIONS:
+                self.dropped_positions += 1
+                return
+            self._items.popleft()
+            self.dropped_messages += 1
+        self._items.append(item)
+
+    def drain(self) -> list[Outgoing]:
+        items = list(self._items)
+        self._items.clear()
+        return items
+
+    def _drop_oldest_positions(self) -> bool:
+        for index, queued in enumerate(self._items):
+            if queued.kind == KIND_POSITIONS:
+                del self._items[index]
+                self.dropped_positions += 1
+                return True
+        return False
+
+
+class Subscriber(Protocol):
+    @property
+    def enterprise_id(self) -> int: ...
+
+    @property
+    def kinds(self) -> frozenset[str]: ...
+
+    def offer(self, item: Outgoing) -> None: ...
+
+
+def route_event(event: Mapping[str, Any]) -> tuple[Outgoing, list[int]] | None:
+    """The body to push for a console.events.v1 value and the enterprise ids that receive it
+    (the path's ids, i.e. the vehicle's enterprise and its ancestors). None for an unusable event."""
+    kind = event.get("kind")
+    if kind == "push" and isinstance(event.get("push"), dict):
+        item = Outgoing(KIND_MESSAGE, _json_bytes(event["push"]))
+    elif kind == "positions" and isinstance(event.get("positions"), list):
+        item = Outgoing(KIND_POSITIONS, _json_bytes({"type": "positions", "data": event["positions"]}))
+    else:
+        return None
+    path = event.get("enterprise_path")
+    if isinstance(path, str) and path.strip("/"):
+        segments = path.strip("/").split("/")
+        if not all(s.isdigit() for s in segments):
+            return None
+        return item, [int(s) for s in segments]
+    enterprise_id = event.get("enterprise_id")
+    if isinstance(enterprise_id, int) and not isinstance(enterprise_id, bool):
+        return item, [enterprise_id]
+    return None
+
+
+def _json_bytes(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+class EventSource(Protocol):
+    ready: threading.Event
+
+    def stop(self) -> None: ...
+
+
+class PushHub:
+    """Subscribers by enterprise id, and the fan-out of console events to them.
+
+    ``start_source(on_value)`` starts the event source (the Kafka consumer thread) and returns it;
+    it is called once, on the first ``attach``. Without it (unit tests) events come only through
+    ``dispatch``/``dispatch_value``.
+    """
+
+    def __init__(
+        self,
+        start_source: Callable[[Callable[[bytes], object]], EventSource] | None = None,
+        *,
+        ready_timeout_s: float = READY_TIMEOUT_S,
+    ) -> None:
+        self._start_source = start_source
+        self._ready_timeout_s = ready_timeout_s
+        self._lock = threading.Lock()
+        self._by_enterprise: dict[int, set[Subscriber]] = {}
+        self._source: EventSource | None = None
+
+    def attach(self, subscriber: Subscriber) -> None:
+        """Start delivering to ``subscriber``; the first call starts the event source and waits
+        (bounded) until it is positioned, so events produced after this returns are delivered."""
+        with self._lock:
+            self._by_enterprise.setdefault(subscriber.enterprise_id, set()).add(subscriber)
+            if self._source is None and self._start_source is not None:
+                self._source = self._start_source(self.dispatch_value)
+            source = self._source
+        if source is not None and not source.ready.wait(self._ready_timeout_s):
+            log.warning("console event consumer not positioned after %.0f s", self._ready_timeout_s)
+
+    def detach(self, subscriber: Subscriber) -> None:
+        with self._lock:
+            subscribers = self._by_enterprise.get(subscriber.enterprise_id)
+            if subscribers is not None:
+                subscribers.discard(subscriber)
+                if not subscribers:
+                    del self._by_enterprise[subscriber.enterprise_id]
+
+    def subscriber_count(self) -> int:
+        with self._lock:
+            return sum(len(s) for s in self._by_enterprise.values())
+
+    def dispatch_value(self, value: bytes) -> int:
+        """Fan out one raw Kafka value; a malformed one is logged and skipped."""
+        try:
+            event = json.loads(value)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            log.warning("skipping console event that is not JSON: %s", exc)
+            return 0
+        if not isinstance(event, dict):
+            log.warning("skipping console event that is not an object")
+            return 0
+        return self.dispatch(event)
+
+    def dispatch(self, event: Mapping[str, Any]) -> int:
+        """Offer one event to its recipients; returns how many subscribers got it."""
+        routed = route_event(event)
+        if routed is None:
+            log.warning("skipping console event without usable kind/body/enterprise: %.200r", event)
+            return 0
+        item, enterprise_ids = routed
+        with self._lock:
+            recipients = [s for eid in enterprise_ids for s in self._by_enterprise.get(eid, ())]
+        delivered = 0
+        for subscriber in recipients:
+            if item.kind in subscriber.kinds:
+                subscriber.offer(item)
+                delivered += 1
+        return delivered
+
+    def close(self) -> None:
+        with self._lock:
+            source, self._source = self._source, None
+        if source is not None:
+            source.stop()
+
+
+class KafkaEventSource(threading.Thread):
+    """Reads every partition of ``topic`` from its end, without a consumer group, and hands each
+    value to ``on_value``. Kafka errors are logged and the consumer is rebuilt after a pause
+    (positioned at the end again: a push missed during an outage is not replayed; the console
+    resyncs over REST after reconnecting)."""
+
+    def __init__(
+        self, bootstrap: str, on_value: Callable[[bytes], object], topic: str = CONSOLE_EVENTS
+    ) -> None:
+        super().__init__(name="console-events-consumer", daemon=True)
+        self.bootstrap = bootstrap
+        self.topic = topic
+        self.on_value = on_value
+        self.ready = threading.Event()
+        self._stopping = threading.Event()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.join(timeout=5)
+
+    def run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self._consume()
+            except Exception:
+                log.exception("console event consumer failed; restarting in 2 s")
+                self._stopping.wait(2.0)
+
+    def _consume(self) -> None:
+        from kafka import KafkaConsumer, TopicPartition
+
+        consumer = KafkaConsumer(
+            bootstrap_servers=self.bootstrap,
+            group_id=None,
+            enable_auto_commit=False,
+            client_id="fleet-api-push",
+        )
+        try:
+            partitions: set[int] = set()
+            while not partitions and not self._stopping.is_set():
+                partitions = consumer.partitions_for_topic(self.topic)
+                if not partitions:
+                    log.info("waiting for topic %s to exist", self.topic)
+                    self._stopping.wait(1.0)
+            if not partitions:
+                return
+            assigned = [TopicPartition(self.topic, p) for p in sorted(partitions)]
+            consumer.assign(assigned)
+            consumer.seek_to_end()
+            for tp in assigned:  # resolve the end offsets now, so "ready" means positioned
+                consumer.position(tp)
+            self.ready.set()
+            while not self._stopping.is_set():
+                for records in consumer.poll(timeout_ms=500).values():
+                    for record in records:
+                        if record.value is not None:
+                            self.on_value(record.value)
+        finally:
+            consumer.close()
+
+
+def kafka_source_starter(bootstrap: str) -> Callable[[Callable[[bytes], object]], EventSource]:
+    def start(on_value: Callable[[bytes], object]) -> EventSource:
+        source = KafkaEventSource(bootstrap, on_value)
+        source.start()
+        return source
+
+    return start
