@@ -1,16 +1,24 @@
-"""Who is calling: access tokens, the principal they carry, and the token secret.
+"""Who is calling: access tokens, the principal they carry, the token secret, and revocation.
 
-Access tokens are HMAC-signed (itsdangerous) JSON carrying the principal and an expiry, so any process
-holding the secret (REST workers, the STOMP socket) verifies them without a database round trip.
-Refresh tokens are opaque, stored hashed in ``api_refresh_token`` and rotated on every use
-(``api.tokens``). Consequence of stateless access tokens: a permission change or a disabled account
-takes effect at the next refresh (at most ``access_token_ttl_s`` later).
+Access tokens are HMAC-signed (itsdangerous) JSON carrying the principal, ``iat``, ``exp`` and the
+user's session epoch (``sep``), so any process holding the secret (REST workers, the STOMP socket)
+verifies the signature without a database round trip. Refresh tokens are opaque, stored hashed in
+``api_refresh_token`` and rotated on every use (``api.tokens``).
+
+Revocation: database triggers (migration 0004) bump ``app_user.session_epoch`` when a user is
+disabled, moved, renamed, loses a role or permission, changes the password, or the enterprise is
+disabled or moved; a deleted user has no row. ``verify_access_token`` compares the token's epoch
+with the user's current one through a small per-process cache (``SessionGuard``, entries trusted
+for ``ApiSettings.session_check_ttl_s``), so a revoked token stops working within that TTL and the
+hot path is a dictionary look-up.
 
 Public API (the STOMP socket builds on it; keep the names):
 
 - ``Principal``: user_id, user_name, enterprise_id, enterprise_path, permissions {code: {actions}}
-- ``AuthError``: raised for a missing, malformed, forged or expired token (envelope code 40002)
-- ``verify_access_token(app_or_settings, token) -> Principal``
+- ``AuthError``: raised for a missing, malformed, forged, expired or revoked token (code 40002)
+- ``verify_access_token(app_or_settings, token) -> Principal``; may also raise the database's
+  errors (``psycopg.OperationalError``, ``psycopg_pool.PoolTimeout``) when it has to look the user
+  up and the database is down (REST answers 503).
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from __future__ import annotations
 import functools
 import os
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,14 +36,19 @@ from typing import Any
 from flask import Flask
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from api.db import EXTENSION_KEY as DB_KEY
+from api.db import Database
 from api.errors import AuthError
-from fleet.settings import ApiSettings, StackSettings
+from fleet.settings import ApiSettings, StackSettings, database_url
+from warehouse.queries.auth import session_state
 
-__all__ = ["AuthError", "Principal", "TokenCodec", "token_secret", "verify_access_token"]
+__all__ = ["AuthError", "Principal", "SessionGuard", "TokenCodec", "token_secret", "verify_access_token"]
 
 _SALT = "fleetwatch.access.v1"
 SECRET_FILE_NAME = "api-token-secret"
 EXTENSION_KEY = "fleet_tokens"
+GUARD_KEY = "fleet_session_guard"
+REVOKED = "会话已被撤销，请重新登录 (session revoked: the account or its permissions changed; sign in again)"
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,15 +100,21 @@ class TokenCodec:
         self.ttl_s = ttl_s
         self._clock = clock
 
-    def issue(self, principal: Principal) -> tuple[str, int]:
+    def issue(self, principal: Principal, session_epoch: int = 0) -> tuple[str, int]:
         """Returns (token, expires_at epoch seconds)."""
         now = int(self._clock())
         expires_at = now + self.ttl_s
-        claims = principal.to_claims() | {"iat": now, "exp": expires_at, "jti": secrets.token_hex(8)}
+        claims = principal.to_claims() | {
+            "iat": now, "exp": expires_at, "sep": session_epoch, "jti": secrets.token_hex(8)}
         return self._serializer.dumps(claims), expires_at
 
     def verify(self, token: str) -> Principal:
         """Raises AuthError when the token is empty, malformed, signed with another key or expired."""
+        return self.decode(token)[0]
+
+    def decode(self, token: str) -> tuple[Principal, int]:
+        """(principal, session epoch) of a valid token; AuthError like ``verify``. Tokens issued
+        before epochs existed count as epoch 0."""
         if not token or len(token) > 8192:
             raise AuthError()
         try:
@@ -106,7 +126,55 @@ class TokenCodec:
         exp = claims.get("exp")
         if not isinstance(exp, int) or exp <= self._clock():
             raise AuthError()
-        return Principal.from_claims(claims)
+        epoch = claims.get("sep", 0)
+        if not isinstance(epoch, int):
+            raise AuthError()
+        return Principal.from_claims(claims), epoch
+
+
+class SessionGuard:
+    """Refuses tokens of users whose session epoch moved on, who are inactive or gone.
+
+    ``lookup(user_id)`` returns (session_epoch, active) or None (deleted); its answers are trusted
+    for ``ttl_s`` seconds per user, at most ``max_entries`` users (the cache is cleared when full,
+    so memory stays bounded whatever tokens arrive). Lookup errors propagate (nothing is cached).
+    """
+
+    def __init__(
+        self,
+        lookup: Callable[[int], tuple[int, bool] | None],
+        ttl_s: float,
+        clock: Callable[[], float] = time.monotonic,
+        max_entries: int = 10_000,
+    ) -> None:
+        self._lookup = lookup
+        self.ttl_s = ttl_s
+        self._clock = clock
+        self._max_entries = max_entries
+        self._cache: dict[int, tuple[float, tuple[int, bool] | None]] = {}
+        self._lock = threading.Lock()
+
+    def check(self, user_id: int, epoch: int) -> None:
+        now = self._clock()
+        cached = self._cache.get(user_id)
+        if cached is None or now - cached[0] >= self.ttl_s:
+            state = self._lookup(user_id)
+            with self._lock:
+                if len(self._cache) >= self._max_entries:
+                    self._cache.clear()
+                self._cache[user_id] = (now, state)
+        else:
+            state = cached[1]
+        if state is None or not state[1] or state[0] != epoch:
+            raise AuthError(REVOKED)
+
+
+def database_guard(db: Database, ttl_s: float) -> SessionGuard:
+    def lookup(user_id: int) -> tuple[int, bool] | None:
+        with db.connection() as conn:
+            return session_state(conn, user_id)
+
+    return SessionGuard(lookup, ttl_s)
 
 
 def token_secret(settings: ApiSettings, var_dir: Path | None = None) -> str:
@@ -142,15 +210,37 @@ def _codec_for(secret: str, ttl_s: int) -> TokenCodec:
     return TokenCodec(secret, ttl_s)
 
 
-def verify_access_token(app_or_settings: Flask | ApiSettings, token: str) -> Principal:
-    """The principal of a valid access token; raises AuthError otherwise.
+@functools.lru_cache(maxsize=8)
+def _guard_for(url: str, ttl_s: float) -> SessionGuard:
+    db = Database(url, max_size=2)
+    db.open()
+    return database_guard(db, ttl_s)
 
-    Pass the Flask app built by ``create_app`` (uses its codec) or the ``ApiSettings`` of the
-    deployment (the secret is resolved as in ``token_secret``).
+
+@functools.lru_cache(maxsize=8)
+def _guard_of(settings: ApiSettings) -> SessionGuard:
+    return _guard_for(database_url(), settings.session_check_ttl_s)
+
+
+def verify_access_token(app_or_settings: Flask | ApiSettings, token: str) -> Principal:
+    """The principal of a valid, unrevoked access token; raises AuthError otherwise.
+
+    Pass the Flask app built by ``create_app`` (uses its codec and database) or the ``ApiSettings``
+    of the deployment (the secret is resolved as in ``token_secret``; users are looked up in the
+    configured database). Revocation is seen within ``session_check_ttl_s``.
     """
     codec: TokenCodec
+    guard: SessionGuard
     if isinstance(app_or_settings, Flask):
         codec = app_or_settings.extensions[EXTENSION_KEY]
+        guard = app_or_settings.extensions.get(GUARD_KEY) or app_or_settings.extensions.setdefault(
+            GUARD_KEY,
+            database_guard(app_or_settings.extensions[DB_KEY],
+                           app_or_settings.config["FLEET_API_SETTINGS"].session_check_ttl_s),
+        )
     else:
         codec = _codec_for(token_secret(app_or_settings), app_or_settings.access_token_ttl_s)
-    return codec.verify(token)
+        guard = _guard_of(app_or_settings)
+    principal, epoch = codec.decode(token)
+    guard.check(principal.user_id, epoch)
+    return principal

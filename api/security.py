@@ -1,16 +1,21 @@
-"""Route guards: bearer token -> Principal, permission check, tenant scope of the request."""
+"""Route guards (bearer token -> Principal, permission check, tenant scope of the request), request
+body caps and the browser security headers of every reply."""
 
 from __future__ import annotations
 
 import functools
+import io
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from flask import current_app, g, request
+from flask import Flask, Request, Response, current_app, g, jsonify, request
+from werkzeug.exceptions import HTTPException
 
 from api.auth import Principal, verify_access_token
-from api.errors import AuthError, Forbidden
+from api.errors import ApiError, AuthError, Forbidden, envelope
 from api.query.values import parse_flag
+from fleet.settings import ApiSettings
 from warehouse.queries.scope import Scope
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -59,3 +64,135 @@ def request_scope() -> Scope:
         enterprise_path=principal.enterprise_path,
         subtree=parse_flag("isParent", request.args.get("isParent")),
     )
+
+
+# --- browser security headers and request body caps (issue 13 §4, §7) ---------------------------------
+
+# Tile servers of the console's base layers (dashboards/src/features/map/layers/baseLayers.ts).
+MAP_TILE_SOURCES = (
+    "https://tile.openstreetmap.org",
+    "https://*.tianditu.gov.cn",
+    "https://*.is.autonavi.com",
+    "https://server.arcgisonline.com",
+    "https://*.tiles.virtualearth.net",
+    "https://*.bdimg.com",
+    "https://*.google.com",
+)
+PERMISSIONS_POLICY = (
+    "microphone=(self), geolocation=(self), camera=(), payment=(), usb=(), serial=(), bluetooth=(), "
+    "midi=(), magnetometer=(), gyroscope=(), accelerometer=(), display-capture=()"
+)
+STATIC_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",  # tile servers (OSM) want the origin
+    "Permissions-Policy": PERMISSIONS_POLICY,
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+_HOST = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$")
+
+
+def content_security_policy(host: str, *, media_port: int) -> str:
+    """The CSP of every reply. ``host`` is the request's Host (name[:port]); the console's STOMP
+    socket is on it, its video streams (later) on ``media_port`` of the same name, over http/ws
+    and https/wss. A Host that is not a plain name or address only gets ``'self'``."""
+    connect = ["'self'"]
+    media = ["'self'", "blob:"]
+    if _HOST.match(host):
+        name = host[: host.index("]") + 1] if host.startswith("[") else host.split(":", 1)[0]
+        connect += [f"ws://{host}", f"wss://{host}"]
+        stream = [f"{scheme}://{name}:{media_port}" for scheme in ("http", "https")]
+        connect += stream + [f"{scheme}://{name}:{media_port}" for scheme in ("ws", "wss")]
+        media += stream
+    directives = {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],  # antd (cssinjs) injects <style> at run time
+        "img-src": ["'self'", "data:", "blob:", *MAP_TILE_SOURCES],
+        "font-src": ["'self'", "data:"],
+        "connect-src": connect,
+        "media-src": media,
+        "worker-src": ["'self'", "blob:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+    return "; ".join(f"{name} {' '.join(values)}" for name, values in directives.items())
+
+
+def body_limit(settings: ApiSettings, path: str) -> int:
+    """Largest request body of ``path``: tiny for the token endpoint, MAX_JSON_BYTES-sized elsewhere."""
+    return settings.token_max_body_bytes if path.startswith("/oauth2/") else settings.max_body_bytes
+
+
+class PayloadTooLarge(ApiError):
+    http_status = 413
+    code = 413
+    default_message = "请求体过大 (request body too large)"
+
+
+def _too_large(limit: int) -> PayloadTooLarge:
+    return PayloadTooLarge(f"请求体过大 (request body larger than {limit} bytes)", data={"maxBytes": limit})
+
+
+class CappedRequest(Request):
+    """Flask's request with the route's body cap: whoever reads the body first (a form, JSON, a
+    before_request hook) gets a 413 instead of an unbounded read; a chunked body is cut at the cap."""
+
+    @property
+    def max_content_length(self) -> int | None:
+        if self._max_content_length is not None:
+            return self._max_content_length
+        settings: ApiSettings | None = current_app.config.get("FLEET_API_SETTINGS") if current_app else None
+        return None if settings is None else body_limit(settings, self.path)
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        self._max_content_length = value
+
+    @property
+    def max_form_memory_size(self) -> int | None:
+        if self._max_form_memory_size is not None:
+            return self._max_form_memory_size
+        return self.max_content_length
+
+    @max_form_memory_size.setter
+    def max_form_memory_size(self, value: int | None) -> None:
+        self._max_form_memory_size = value
+
+
+def register_security(app: Flask, settings: ApiSettings) -> None:
+    """Body caps (first ``before_request``: a declared oversized body is refused unread, 413 in the
+    envelope) and the security headers on every reply (``after_request``, errors included)."""
+    app.request_class = CappedRequest
+
+    def refuse_oversized_body() -> None:
+        limit = body_limit(settings, request.path)
+        if request.content_length is not None:
+            if request.content_length > limit:
+                raise _too_large(limit)
+        elif "chunked" in request.headers.get("Transfer-Encoding", "").lower():
+            # Chunked (no length): read at most one byte past the cap now, so nothing later reads
+            # more, and a body past the cap is a 413 rather than silently cut (werkzeug cuts it).
+            raw = request.environ["wsgi.input"].read(limit + 1)
+            if len(raw) > limit:
+                raise _too_large(limit)
+            request.environ["wsgi.input"] = io.BytesIO(raw)
+            request.environ["CONTENT_LENGTH"] = str(len(raw))
+
+    def secure_headers(response: Response) -> Response:
+        for name, value in STATIC_HEADERS.items():
+            response.headers.setdefault(name, value)
+        response.headers.setdefault(
+            "Content-Security-Policy", content_security_policy(request.host, media_port=settings.media_port))
+        return response
+
+    def too_large(exc: HTTPException) -> tuple[Response, int]:
+        # werkzeug's 413 (a chunked body past the cap, too many form parts) in the envelope
+        error = _too_large(body_limit(settings, request.path))
+        return jsonify(envelope(error.data, code=error.code, message=error.message)), 413
+
+    app.before_request_funcs.setdefault(None, []).insert(0, refuse_oversized_body)
+    app.after_request(secure_headers)
+    app.register_error_handler(413, too_large)

@@ -1,41 +1,110 @@
-"""Login throttling policy, pure: what a failure or a login attempt does to an account's state.
+"""Login throttling policy, pure: which keys an attempt counts against and what one more attempt does.
 
-``max_failures`` failed logins within ``lockout_s`` of the first lock the account name for
-``lockout_s``; while locked even the right password is refused (that is what stops guessing).
-A successful login clears the state. The state lives in ``api_login_failure`` so every worker
-process sees the same counts.
+An attempt is counted BEFORE the password is checked (the caller holds the keys' row locks), so N
+concurrent guesses can never be evaluated more than the limit allows; a success refunds it. Keys:
+
+- the address (any user names): bounds what one address can try, and so the rows it can create;
+- the account name from that address: a guesser backs off without locking the owner out;
+- the account name from everywhere, only for addresses the account never signed in from: many
+  addresses guessing one account make new addresses back off (the console would show a captcha),
+  while the owner's known addresses still get in.
+
+Names are keyed by a hash, known or not, so unknown names are throttled exactly like known ones.
+After ``max_failures`` a key is blocked for ``backoff_s``, doubling with every further failure up
+to ``max_block_s``; failures are forgotten ``window_s`` after the first one, unless blocked.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import ipaddress
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+
+ADDRESS, ACCOUNT, PAIR = "1addr", "2acct", "3pair"  # lock order: keys are taken sorted
 
 
 @dataclass(frozen=True)
-class ThrottleState:
+class Limit:
+    max_failures: int
+    window_s: float
+    backoff_s: float
+    max_block_s: float
+
+
+@dataclass(frozen=True)
+class Bucket:
     failures: int
-    first_failed_at: datetime
-    locked_until: datetime | None = None
+    window_start: datetime
+    blocked_until: datetime | None = None
+    refused: int = 0  # attempts refused since the block was set (only the first is audited)
+
+    def expires_at(self, window_s: float) -> datetime:
+        end = self.window_start + timedelta(seconds=window_s)
+        return max(end, self.blocked_until) if self.blocked_until else end
 
 
-def seconds_locked(state: ThrottleState | None, now: datetime) -> int:
-    """Whole seconds the account still has to wait (0: it may try)."""
-    if state is None or state.locked_until is None or state.locked_until <= now:
+def seconds_blocked(bucket: Bucket | None, now: datetime) -> int:
+    """Whole seconds the key still has to wait (0: it may try)."""
+    if bucket is None or bucket.blocked_until is None or bucket.blocked_until <= now:
         return 0
-    return max(1, int((state.locked_until - now).total_seconds() + 0.999))
+    return max(1, int((bucket.blocked_until - now).total_seconds() + 0.999))
 
 
-def after_failure(
-    state: ThrottleState | None, now: datetime, *, max_failures: int, lockout_s: int
-) -> ThrottleState:
-    """The state after one more failed login at ``now``."""
-    window = timedelta(seconds=lockout_s)
-    if state is None or now - state.first_failed_at > window or (
-        state.locked_until is not None and state.locked_until <= now
+def current(bucket: Bucket | None, now: datetime, limit: Limit) -> Bucket:
+    """The bucket as of ``now``: a fresh one when its failures are older than the window."""
+    if bucket is None or (
+        now - bucket.window_start > timedelta(seconds=limit.window_s) and not seconds_blocked(bucket, now)
     ):
-        state = ThrottleState(failures=0, first_failed_at=now)
+        return Bucket(failures=0, window_start=now)
+    return bucket
+
+
+def count_attempt(bucket: Bucket | None, now: datetime, limit: Limit) -> Bucket | None:
+    """The bucket with one more attempt counted, or None when the key is blocked (refuse it).
+
+    The attempt that reaches ``max_failures`` is still admitted, and blocks the next one."""
+    state = current(bucket, now, limit)
+    if seconds_blocked(state, now):
+        return None
     failures = state.failures + 1
-    if failures >= max_failures:
-        return ThrottleState(failures=failures, first_failed_at=state.first_failed_at, locked_until=now + window)
-    return ThrottleState(failures=failures, first_failed_at=state.first_failed_at)
+    blocked_until = None
+    if failures >= limit.max_failures:
+        over = failures - limit.max_failures
+        block_s = min(limit.max_block_s, limit.backoff_s * 2 ** min(over, 30))
+        blocked_until = now + timedelta(seconds=block_s)
+    return Bucket(failures=failures, window_start=state.window_start, blocked_until=blocked_until)
+
+
+def refused(bucket: Bucket) -> Bucket:
+    return replace(bucket, refused=bucket.refused + 1)
+
+
+def refund(bucket: Bucket) -> Bucket:
+    """A successful login gives its counted attempt back (never below zero, the block stays)."""
+    return replace(bucket, failures=max(0, bucket.failures - 1))
+
+
+def address_key(address: str) -> str:
+    """IPv6 clients are keyed by their /64 (one subscriber's prefix), IPv4 by the address."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip.ipv4_mapped or ip) if isinstance(ip, ipaddress.IPv6Address) else str(ip)
+
+
+def name_key(user_name: str) -> str:
+    return hashlib.sha256(user_name.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+def keys_for(user_name: str, address: str, *, known_address: bool) -> list[tuple[str, str]]:
+    """[(kind, key)] in lock order; the account-wide key only for an address not known to it."""
+    net, name = address_key(address), name_key(user_name)
+    keys = [(ADDRESS, f"{ADDRESS}:{net}")]
+    if not known_address:
+        keys.append((ACCOUNT, f"{ACCOUNT}:{name}"))
+    keys.append((PAIR, f"{PAIR}:{name}:{net}"))
+    return keys

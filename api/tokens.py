@@ -1,15 +1,24 @@
 """The OAuth2-style token endpoint logic: password grant, refresh grant (rotating), throttling.
 
 Failure modes: wrong user name or password -> InvalidCredentials (the reply never says which);
-throttled account -> TooManyAttempts naming the wait; unknown, used, revoked or expired refresh
-token -> AuthError (40002, the console signs in again).
+throttled (``api.throttle``: per address, per account and address, per account for unknown
+addresses) -> TooManyAttempts with ``data = {retryAfter, captchaRequired}``; no free slot for the
+password check -> Unavailable (503); unknown, used, revoked or expired refresh token, or one of a
+user who changed the password since -> AuthError (40002, the console signs in again).
+
+Every failed or refused login is audited in ``api_login_audit`` (time, name, address, reason);
+refusals only once per block, so a flood of refused attempts costs no rows.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
+import threading
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,11 +26,29 @@ from psycopg import Connection
 
 from api.auth import Principal, TokenCodec
 from api.db import Database
-from api.errors import AuthError, InvalidCredentials, TooManyAttempts
-from api.throttle import ThrottleState, after_failure, seconds_locked
+from api.errors import AuthError, InvalidCredentials, TooManyAttempts, Unavailable
+from api.offload import Offloader
+from api.throttle import (
+    ACCOUNT,
+    Bucket,
+    Limit,
+    address_key,
+    count_attempt,
+    current,
+    keys_for,
+    refund,
+    refused,
+    seconds_blocked,
+)
 from fleet.settings import ApiSettings
-from warehouse.passwords import dummy_hash, verify_password
+from warehouse.passwords import hash_password
+from warehouse.passwords import verify_password_or_dummy as verify_password
 from warehouse.queries import auth as q
+
+log = logging.getLogger("fleet.api.login")
+SWEEP_INTERVAL_S = 60.0
+MAX_NAME_CHARS = 128
+MAX_PASSWORD_CHARS = 256
 
 
 def _utcnow() -> datetime:
@@ -30,6 +57,16 @@ def _utcnow() -> datetime:
 
 def hash_refresh_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Admission:
+    """The outcome of counting one login attempt before its password is checked."""
+
+    admitted: bool
+    wait_s: int  # refused: how long to wait; admitted: the wait a failure of this attempt sets
+    captcha: bool  # the account-wide key is involved: a captcha would let a human through
+    keys: tuple[tuple[str, str], ...]
 
 
 class TokenService:
@@ -44,28 +81,152 @@ class TokenService:
         self._codec = codec
         self._settings = settings
         self._clock = clock
+        self._offloader = Offloader(settings.login_verify_concurrency)
+        self._limits = {
+            "1addr": self._limit(settings.login_address_max_failures),
+            "2acct": self._limit(settings.login_account_max_failures),
+            "3pair": self._limit(settings.login_max_failures),
+        }
+        self._last_sweep = 0.0
+        self._sweep_lock = threading.Lock()
 
-    def password_grant(self, user_name: str, password: str) -> dict[str, Any]:
+    def _limit(self, max_failures: int) -> Limit:
+        s = self._settings
+        return Limit(max(1, max_failures), s.login_lockout_s, s.login_backoff_s, s.login_lockout_s)
+
+    def password_grant(self, user_name: str, password: str, address: str = "") -> dict[str, Any]:
+        """Tokens for the right password; see the module doc for the failures."""
         if not user_name or not password:
             raise InvalidCredentials("用户名和密码不能为空 (user name and password are required)")
+        if len(user_name) > MAX_NAME_CHARS or len(password) > MAX_PASSWORD_CHARS:
+            raise InvalidCredentials()
         now = self._clock()
+        account = self.check_password(user_name, password, address, now=now)
         with self._db.connection() as conn:
-            wait_s = seconds_locked(self._state(conn, user_name), now)
-            if wait_s:
-                raise TooManyAttempts(self._locked_message(wait_s), data={"retryAfter": wait_s})
+            return self._issue(conn, account.user_id, family=secrets.token_hex(12), now=now)
+
+    def new_password_hash(self, password: str) -> str:
+        """The argon2 hash of a new password, computed off the hub like every check. Raises
+        Unavailable when every slot stays busy."""
+        try:
+            return self._offloader.run(hash_password, password)
+        except TimeoutError:
+            raise Unavailable("服务繁忙，请稍后再试 (too many password operations at once, try again shortly)") from None
+
+    def check_password(
+        self, user_name: str, password: str, address: str, *, now: datetime | None = None,
+        wrong: Callable[[], Exception] = InvalidCredentials,
+    ) -> q.UserAccount:
+        """Counts the attempt, checks the password off the hub, and on success clears the
+        account's failures from ``address`` and remembers the address. Raises TooManyAttempts
+        (throttled), ``wrong()`` (wrong password, unknown or disabled user), Unavailable (busy)."""
+        now = now or self._clock()
+        self._sweep(now)
+        with self._db.connection() as conn:
             account = q.account_by_user_name(conn, user_name)
-        # Verify outside the transaction: argon2 is deliberately slow and holds no lock.
-        ok = verify_password(account.password_hash if account else dummy_hash(), password)
+            known = account is not None and q.is_known_address(conn, account.user_id, address_key(address))
+            admission = self._count_attempt(conn, user_name, address, known, now)
+        if not admission.admitted:
+            raise self._throttled(admission)
+        try:
+            ok = self._offloader.run(verify_password, account.password_hash if account else None, password)
+        except TimeoutError:
+            self._give_back(admission, now, success=False)
+            raise Unavailable("登录繁忙，请稍后再试 (too many sign-ins at once, try again shortly)") from None
+        if ok and account is not None and account.active:
+            with self._db.connection() as conn:
+                self._settle_success(conn, admission, now)
+                q.remember_address(conn, account.user_id, address_key(address), now)
+            return account
+        reason = "unknown_user" if account is None else "wrong_password" if not ok else "disabled"
         with self._db.connection() as conn:
-            if ok and account is not None and account.active:
-                q.clear_login_failures(conn, user_name)
-                return self._issue(conn, account.user_id, family=secrets.token_hex(12), now=now)
-            state = self._record_failure(conn, user_name, now)
-        # The failure is committed before we answer (raising inside the block would roll it back).
-        wait_s = seconds_locked(state, now)
-        if wait_s:
-            raise TooManyAttempts(self._locked_message(wait_s), data={"retryAfter": wait_s})
-        raise InvalidCredentials()
+            q.audit_login(conn, now, user_name, address, reason)
+        # Committed before we answer (raising inside the block would roll it back).
+        if admission.wait_s:
+            raise self._throttled(admission)
+        raise wrong()
+
+    def _count_attempt(
+        self, conn: Connection[Any], user_name: str, address: str, known: bool, now: datetime
+    ) -> Admission:
+        """Locks the attempt's keys in order and counts it on each; stops at the first blocked key
+        (so a refused attempt creates no rows beyond it). Audits the first refusal of a block."""
+        keys = keys_for(user_name, address, known_address=known)
+        counted: list[tuple[str, str, Bucket]] = []
+        wait_s, captcha = 0, False
+        for kind, key in keys:
+            limit = self._limits[kind]
+            bucket = self._lock(conn, key, now, limit)
+            after = count_attempt(bucket, now, limit)
+            if after is None:
+                blocked = refused(current(bucket, now, limit))
+                self._save(conn, key, blocked, limit)
+                if blocked.refused == 1:
+                    q.audit_login(conn, now, user_name, address, "throttled")
+                return Admission(False, seconds_blocked(blocked, now), kind == ACCOUNT, tuple(keys))
+            counted.append((kind, key, after))
+            wait_s = max(wait_s, seconds_blocked(after, now))
+            captcha = captcha or (kind == ACCOUNT and after.blocked_until is not None)
+        for kind, key, after in counted:
+            self._save(conn, key, after, self._limits[kind])
+        return Admission(True, wait_s, captcha, tuple(keys))
+
+    def _settle_success(self, conn: Connection[Any], admission: Admission, now: datetime) -> None:
+        """The account's failures from this address are forgiven; the other keys get the
+        attempt back (their failures by others stay)."""
+        self._give_back(admission, now, success=True, conn=conn)
+
+    def _give_back(
+        self, admission: Admission, now: datetime, *, success: bool, conn: Connection[Any] | None = None
+    ) -> None:
+        if conn is None:
+            with self._db.connection() as own:
+                self._give_back(admission, now, success=success, conn=own)
+            return
+        for kind, key in admission.keys:
+            limit = self._limits[kind]
+            if success and kind == "3pair":
+                q.delete_throttle_row(conn, key)
+                continue
+            bucket = self._lock(conn, key, now, limit)
+            if bucket is not None:
+                after = refund(bucket)
+                if success and after.failures < limit.max_failures:
+                    after = Bucket(after.failures, after.window_start, None, 0)
+                self._save(conn, key, after, limit)
+
+    @staticmethod
+    def _lock(conn: Connection[Any], key: str, now: datetime, limit: Limit) -> Bucket | None:
+        failures, window_start, blocked_until, refused_n = q.lock_throttle_row(
+            conn, key, now, now + timedelta(seconds=limit.window_s))
+        if failures == 0 and blocked_until is None and refused_n == 0:
+            return None  # new (or fully refunded) row
+        return Bucket(failures, window_start, blocked_until, refused_n)
+
+    @staticmethod
+    def _save(conn: Connection[Any], key: str, bucket: Bucket, limit: Limit) -> None:
+        q.save_throttle_row(conn, key, bucket.failures, bucket.window_start, bucket.blocked_until,
+                            bucket.refused, bucket.expires_at(limit.window_s))
+
+    def _throttled(self, admission: Admission) -> TooManyAttempts:
+        wait_s = max(1, admission.wait_s)
+        return TooManyAttempts(
+            f"登录失败次数过多，请 {wait_s} 秒后再试 (too many failed logins; try again in {wait_s} s)",
+            data={"retryAfter": wait_s, "captchaRequired": admission.captcha},
+        )
+
+    def _sweep(self, now: datetime) -> None:
+        """At most once a minute per process: expired throttle rows and old audit rows go."""
+        tick = time.monotonic()
+        with self._sweep_lock:
+            if tick - self._last_sweep < SWEEP_INTERVAL_S:
+                return
+            self._last_sweep = tick
+        try:
+            with self._db.connection() as conn:
+                q.sweep_login_state(conn, now, now - timedelta(days=self._settings.login_audit_retention_days))
+        except Exception as exc:  # the sweep is housekeeping; a login never fails because of it
+            log.warning("login state sweep failed: %r", exc)
 
     def refresh_grant(self, refresh_token: str) -> dict[str, Any]:
         if not refresh_token or len(refresh_token) > 512:
@@ -90,7 +251,7 @@ class TokenService:
             enterprise_path=account.enterprise_path,
             permissions=q.permissions_of(conn, account.user_id),
         )
-        access_token, _ = self._codec.issue(principal)
+        access_token, _ = self._codec.issue(principal, account.session_epoch)
         refresh_token = secrets.token_urlsafe(32)
         expires_at = now + timedelta(seconds=self._settings.refresh_token_ttl_s)
         q.store_refresh_token(conn, hash_refresh_token(refresh_token), user_id, family, expires_at)
@@ -101,23 +262,3 @@ class TokenService:
             "create_time": int(now.timestamp() * 1000),
             "token_type": "bearer",
         }
-
-    @staticmethod
-    def _state(conn: Connection[Any], user_name: str, *, for_update: bool = False) -> ThrottleState | None:
-        row = q.login_failure_state(conn, user_name, for_update=for_update)
-        return None if row is None else ThrottleState(*row)
-
-    def _record_failure(self, conn: Connection[Any], user_name: str, now: datetime) -> ThrottleState:
-        q.lock_login_failure_row(conn, user_name, now)
-        current = self._state(conn, user_name, for_update=True)
-        if current is not None and current.failures == 0 and current.locked_until is None:
-            current = None  # the row was just created
-        state = after_failure(
-            current, now, max_failures=self._settings.login_max_failures, lockout_s=self._settings.login_lockout_s
-        )
-        q.save_login_failure_state(conn, user_name, state.failures, state.first_failed_at, state.locked_until)
-        return state
-
-    @staticmethod
-    def _locked_message(wait_s: int) -> str:
-        return f"登录失败次数过多，请 {wait_s} 秒后再试 (too many failed logins; try again in {wait_s} s)"

@@ -7,6 +7,7 @@ Lives in ``warehouse`` because both the seed (warehouse) and the API need it and
 from __future__ import annotations
 
 import functools
+import threading
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -37,7 +38,27 @@ def needs_rehash(password_hash: str) -> bool:
         return True
 
 
+_dummy_lock = threading.Lock()
+
+
 @functools.lru_cache(maxsize=1)
-def dummy_hash() -> str:
-    """A hash to verify against for unknown users, so timing does not reveal which names exist."""
+def _dummy_hash() -> str:
     return hash_password("fleetwatch-no-such-user")
+
+
+def dummy_hash() -> str:
+    """A hash to verify against for unknown users, so timing does not reveal which names exist.
+
+    Computed once per process under a lock: a burst of first requests would otherwise hash it
+    concurrently, 64 MiB each (30 at once took the API to 1.3 GB)."""
+    with _dummy_lock:
+        return _dummy_hash()
+
+
+def verify_password_or_dummy(password_hash: str | None, password: str) -> bool:
+    """``verify_password`` against ``password_hash``, or against the dummy hash (always False)
+    when there is none, spending the same time."""
+    if password_hash is None:
+        verify_password(dummy_hash(), password)
+        return False
+    return verify_password(password_hash, password)

@@ -11,9 +11,9 @@ Password change (``PATCH /api/common/user/{id}.json``) changes the caller's own 
 other id answers 404 exactly like a missing user (setting another user's password belongs to user
 management, which checks ``user:update`` in the enterprise tree). A wrong old password counts as a
 failed login of that account (same throttle as the token endpoint), so a stolen access token
-cannot be used to guess the password. Success revokes every refresh token of the user; access
-tokens already issued stay valid until they expire (they are stateless), which is why the console
-signs out right away.
+cannot be used to guess the password. Success revokes every refresh token of the user, and the
+password change bumps the user's session epoch, so access tokens already issued stop working
+within the session check TTL (``api.auth``); the console signs out right away.
 """
 
 from __future__ import annotations
@@ -24,17 +24,17 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar, cast
 
-from flask import Blueprint, current_app, g
+from flask import Blueprint, current_app, g, request
 
 from api.auth import verify_access_token
 from api.db import get_db
-from api.errors import ApiError, AuthError, BadRequest, NotFound, TooManyAttempts
+from api.errors import AuthError, BadRequest, NotFound
 from api.http import json_body, ok
+from api.query.values import parse_flag
 from api.routemap import routes_for
+from api.routes.oauth import SERVICE_KEY
 from api.security import bearer_token, current_principal, request_scope, requires
-from api.throttle import ThrottleState, after_failure, seconds_locked
 from fleet.settings import ApiSettings
-from warehouse.passwords import hash_password, verify_password
 from warehouse.queries import auth as auth_q
 from warehouse.queries import console as q
 
@@ -55,8 +55,11 @@ _REQUIRED = {
     "confirmPassword": "确认密码不能为空 (confirm password is required)",
 }
 _SYMBOLS = re.compile(r"[!-/:-@\[-`{-~]")  # printable ASCII that is neither a letter nor a digit
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_PHONE = re.compile(r"^(?:\d{11}|(?:0\d{2,3}-?)?\d{7,8}(?:-\d{1,6})?)$")  # mobile or landline[-ext]
+# Patterns as in api/openapi.yaml, with explicit classes (JSON Schema's \s is not Python's).
+_EMAIL = re.compile(r"^[^@\x00-\x20]+@[^@\x00-\x20]+\.[^@\x00-\x20]+$")
+_BLANKS = " \t\n\r\f\v"
+_NOT_BLANK = re.compile(r"[^ \t\n\r\f\v]")
+_PHONE = re.compile(r"^(?:[0-9]{11}|(?:0[0-9]{2,3}-?)?[0-9]{7,8}(?:-[0-9]{1,6})?)$")  # mobile or landline[-ext]
 _PROFILE_LIMITS = {"email": 128, "nickName": 32, "phone": 20, "profile": 500, "country": 64, "province": 64,
                    "city": 64, "address": 200}
 
@@ -125,23 +128,21 @@ def update_profile() -> dict[str, Any]:
     if unknown:
         raise BadRequest(f"unknown profile field(s): {', '.join(unknown)}")
     values: dict[str, str] = {}
-    for key, value in body.items():
+    for key, value in body.items():  # checked as sent (api/openapi.yaml), stored without edge blanks
         if value is None:
             value = ""
         if not isinstance(value, str):
             raise BadRequest(f"{key} must be text")
-        value = value.strip()
         if len(value) > _PROFILE_LIMITS[key]:
             raise BadRequest(f"{key} is longer than {_PROFILE_LIMITS[key]} characters")
-        values[key] = value
-    if "email" in values and not values["email"]:
-        raise BadRequest("请输入邮箱 (email is required)")
-    if "nickName" in values and not values["nickName"]:
-        raise BadRequest("请输入昵称 (nickname is required)")
-    if values.get("email") and not _EMAIL.match(values["email"]):
-        raise BadRequest("邮箱格式不正确 (not an email address)")
-    if values.get("phone") and not _PHONE.match(values["phone"]):
-        raise BadRequest("电话号码格式不正确 (not a phone number)")
+        if key == "email" and not _EMAIL.fullmatch(value):
+            raise BadRequest("请输入邮箱 (email is required)" if not value.strip(_BLANKS)
+                             else "邮箱格式不正确 (not an email address)")
+        if key == "nickName" and not _NOT_BLANK.search(value):
+            raise BadRequest("请输入昵称 (nickname is required)")
+        if key == "phone" and value and not _PHONE.fullmatch(value):
+            raise BadRequest("电话号码格式不正确 (not a phone number)")
+        values[key] = value.strip(_BLANKS)
     columns = {column: values[key] for key, column in (("email", "email"), ("nickName", "nick_name"),
                                                        ("phone", "phone")) if key in values}
     profile = {key: values[key] for key in q.PROFILE_KEYS if key in values}
@@ -175,38 +176,17 @@ def change_password(user_id: int) -> dict[str, Any]:
     if body["password"] != body["confirmPassword"]:
         raise BadRequest(PASSWORDS_DIFFER)
     _verify_old_password(principal.user_id, principal.user_name, body["oldPassword"])
-    new_hash = hash_password(body["password"])
+    new_hash = current_app.extensions[SERVICE_KEY].new_password_hash(body["password"])
     with get_db().connection() as conn:
         revoked = q.set_password(conn, principal.user_id, new_hash, datetime.now(UTC))
     return ok({"id": principal.user_id, "revokedRefreshTokens": revoked})
 
 
 def _verify_old_password(user_id: int, user_name: str, old_password: str) -> None:
-    """Raises BadRequest for a wrong old password (recorded as a failed login) and TooManyAttempts
-    while the account is throttled; clears the failures when it is right."""
-    settings: ApiSettings = current_app.config["FLEET_API_SETTINGS"]
-    now = datetime.now(UTC)
-    with get_db().connection() as conn:
-        state = auth_q.login_failure_state(conn, user_name)
-        wait_s = seconds_locked(None if state is None else ThrottleState(*state), now)
-        if wait_s:
-            raise TooManyAttempts(data={"retryAfter": wait_s})
-        stored = q.password_hash_of(conn, user_id)
-    if stored is not None and verify_password(stored, old_password):  # argon2 outside any transaction
-        with get_db().connection() as conn:
-            auth_q.clear_login_failures(conn, user_name)
-        return
-    error: ApiError = BadRequest(OLD_PASSWORD_WRONG)
-    with get_db().connection() as conn:
-        auth_q.lock_login_failure_row(conn, user_name, now)
-        row = auth_q.login_failure_state(conn, user_name, for_update=True)
-        current = None if row is None or (row[0] == 0 and row[2] is None) else ThrottleState(*row)
-        after = after_failure(current, now, max_failures=settings.login_max_failures,
-                              lockout_s=settings.login_lockout_s)
-        auth_q.save_login_failure_state(conn, user_name, after.failures, after.first_failed_at, after.locked_until)
-        if seconds_locked(after, now):
-            error = TooManyAttempts(data={"retryAfter": seconds_locked(after, now)})
-    raise error  # after the block: the failure is committed
+    """Raises BadRequest for a wrong old password and TooManyAttempts while throttled: the same
+    throttle, audit and off-hub password check as the token endpoint (``api.tokens``)."""
+    current_app.extensions[SERVICE_KEY].check_password(
+        user_name, old_password, request.remote_addr or "", wrong=lambda: BadRequest(OLD_PASSWORD_WRONG))
 
 
 # --- map and notices ----------------------------------------------------------------------------
@@ -245,6 +225,7 @@ def notice_overview() -> dict[str, Any]:
 @requires("car", "query")
 def enterprise_car_biz_state_report() -> dict[str, Any]:
     """{running, offline, parking, flameout, noSignal, total}: the scope's cars by business state."""
+    parse_flag("countable", request.args.get("countable"))  # accepted and ignored, but well-formed
     with get_db().connection() as conn:
         return ok(q.car_biz_state_report(conn, request_scope()))
 
@@ -259,6 +240,7 @@ def local_midnight(now: datetime) -> datetime:
 @requires("car", "query")
 def enterprise_today_online_car_report() -> dict[str, Any]:
     """{total}: the scope's cars online now or at some point since midnight (UTC+8)."""
+    parse_flag("countable", request.args.get("countable"))  # accepted and ignored, but well-formed
     since = local_midnight(datetime.now(UTC))
     with get_db().connection() as conn:
         return ok({"total": q.cars_online_since(conn, request_scope(), since)})

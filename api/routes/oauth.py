@@ -27,7 +27,7 @@ def token() -> dict[str, Any]:
     service: TokenService = current_app.extensions[SERVICE_KEY]
     grant_type = _param("grant_type")
     if grant_type == "password":
-        return ok(service.password_grant(_param("username"), _param("password")))
+        return ok(service.password_grant(_param("username"), _param("password"), request.remote_addr or ""))
     if grant_type == "refresh_token":
         return ok(service.refresh_grant(_param("refresh_token")))
     raise BadRequest(f"unsupported grant_type {grant_type!r}; use password or refresh_token")

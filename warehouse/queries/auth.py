@@ -1,4 +1,4 @@
-"""Users, their permissions, refresh tokens and login failures (tables of 0001 and 0002)."""
+"""Users, their permissions, refresh tokens, login throttling and audit, session state (0001, 0002, 0004)."""
 
 from __future__ import annotations
 
@@ -18,11 +18,12 @@ class UserAccount:
     enterprise_id: int
     enterprise_path: str
     active: bool  # user and enterprise both enabled
+    session_epoch: int = 0  # bumped by triggers when the user's sessions must end (0004)
 
 
 _ACCOUNT_SQL = """
 SELECT u.id, u.user_name, u.password_hash, u.enterprise_id, e.path,
-       (u.state = 1 AND e.state = 1) AS active
+       (u.state = 1 AND e.state = 1) AS active, u.session_epoch
 FROM app_user u JOIN enterprise e ON e.id = u.enterprise_id
 """
 
@@ -30,7 +31,7 @@ FROM app_user u JOIN enterprise e ON e.id = u.enterprise_id
 def _account(row: tuple[Any, ...] | None) -> UserAccount | None:
     if row is None:
         return None
-    return UserAccount(int(row[0]), str(row[1]), str(row[2]), int(row[3]), str(row[4]), bool(row[5]))
+    return UserAccount(int(row[0]), str(row[1]), str(row[2]), int(row[3]), str(row[4]), bool(row[5]), int(row[6]))
 
 
 def account_by_user_name(conn: Connection[Any], user_name: str) -> UserAccount | None:
@@ -84,12 +85,16 @@ def consume_refresh_token(conn: Connection[Any], token_hash: str, now: datetime)
     """
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
-            "SELECT user_id, family, expires_at, used_at, revoked_at FROM api_refresh_token"
-            " WHERE token_hash = %s FOR UPDATE",
+            "SELECT t.user_id, t.family, t.expires_at, t.used_at, t.revoked_at,"
+            " t.created_at < u.password_changed_at AS before_password_change"
+            " FROM api_refresh_token t JOIN app_user u ON u.id = t.user_id"
+            " WHERE t.token_hash = %s FOR UPDATE OF t",
             (token_hash,),
         )
         row = cur.fetchone()
         if row is None or row["revoked_at"] is not None or row["expires_at"] <= now:
+            return None
+        if row["before_password_change"]:  # the password changed since (also in SQL, by an admin)
             return None
         if row["used_at"] is not None:
             cur.execute(
@@ -102,39 +107,78 @@ def consume_refresh_token(conn: Connection[Any], token_hash: str, now: datetime)
         return int(row["user_id"]), str(row["family"])
 
 
-# --- login failures -------------------------------------------------------------------------
+# --- login throttling, audit, known addresses (0004) --------------------------------------------
 
 
-def login_failure_state(
-    conn: Connection[Any], user_name: str, *, for_update: bool = False
-) -> tuple[int, datetime, datetime | None] | None:
-    """(failures, first_failed_at, locked_until) for the name, or None."""
-    query = "SELECT failures, first_failed_at, locked_until FROM api_login_failure WHERE user_name = %s"
-    if for_update:
-        query = "SELECT failures, first_failed_at, locked_until FROM api_login_failure WHERE user_name = %s FOR UPDATE"
+def lock_throttle_row(
+    conn: Connection[Any], key: str, now: datetime, expires_at: datetime
+) -> tuple[int, datetime, datetime | None, int]:
+    """Creates the key's row if missing and locks it until the transaction ends; returns
+    (failures, window_start, blocked_until, refused). Take several keys in sorted order only."""
     with conn.cursor() as cur:
-        cur.execute(query, (user_name,))
+        cur.execute(
+            "INSERT INTO api_login_throttle AS t (key, failures, window_start, expires_at, refused)"
+            " VALUES (%s, 0, %s, %s, 0) ON CONFLICT (key) DO UPDATE SET key = t.key"
+            " RETURNING failures, window_start, blocked_until, refused",
+            (key, now, expires_at),
+        )
         row = cur.fetchone()
-        return None if row is None else (int(row[0]), row[1], row[2])
+        assert row is not None
+        return int(row[0]), row[1], row[2], int(row[3])
 
 
-def lock_login_failure_row(conn: Connection[Any], user_name: str, now: datetime) -> None:
-    """Creates the name's row if missing, so concurrent failures serialise on its row lock."""
-    conn.execute(
-        "INSERT INTO api_login_failure (user_name, failures, first_failed_at) VALUES (%s, 0, %s)"
-        " ON CONFLICT (user_name) DO NOTHING",
-        (user_name, now),
-    )
-
-
-def save_login_failure_state(
-    conn: Connection[Any], user_name: str, failures: int, first_failed_at: datetime, locked_until: datetime | None
+def save_throttle_row(
+    conn: Connection[Any], key: str, failures: int, window_start: datetime, blocked_until: datetime | None,
+    refused: int, expires_at: datetime,
 ) -> None:
     conn.execute(
-        "UPDATE api_login_failure SET failures = %s, first_failed_at = %s, locked_until = %s WHERE user_name = %s",
-        (failures, first_failed_at, locked_until, user_name),
+        "UPDATE api_login_throttle SET failures = %s, window_start = %s, blocked_until = %s, refused = %s,"
+        " expires_at = %s WHERE key = %s",
+        (failures, window_start, blocked_until, refused, expires_at, key),
     )
 
 
-def clear_login_failures(conn: Connection[Any], user_name: str) -> None:
-    conn.execute("DELETE FROM api_login_failure WHERE user_name = %s", (user_name,))
+def delete_throttle_row(conn: Connection[Any], key: str) -> None:
+    conn.execute("DELETE FROM api_login_throttle WHERE key = %s", (key,))
+
+
+def sweep_login_state(conn: Connection[Any], now: datetime, audit_before: datetime) -> None:
+    """Drops throttle rows past their expiry and audit rows older than ``audit_before``."""
+    conn.execute("DELETE FROM api_login_throttle WHERE expires_at < %s", (now,))
+    conn.execute("DELETE FROM api_login_audit WHERE attempted_at < %s", (audit_before,))
+
+
+def is_known_address(conn: Connection[Any], user_id: int, address: str) -> bool:
+    with conn.cursor() as cur:
+        cur.execute("SELECT 1 FROM api_login_known_address WHERE user_id = %s AND address = %s", (user_id, address))
+        return cur.fetchone() is not None
+
+
+def remember_address(conn: Connection[Any], user_id: int, address: str, now: datetime) -> None:
+    conn.execute(
+        "INSERT INTO api_login_known_address (user_id, address, last_login_at) VALUES (%s, %s, %s)"
+        " ON CONFLICT (user_id, address) DO UPDATE SET last_login_at = EXCLUDED.last_login_at",
+        (user_id, address, now),
+    )
+
+
+def audit_login(conn: Connection[Any], now: datetime, user_name: str, address: str, reason: str) -> None:
+    conn.execute(
+        "INSERT INTO api_login_audit (attempted_at, user_name, address, reason) VALUES (%s, %s, %s, %s)",
+        (now, user_name[:128], address[:64], reason),
+    )
+
+
+# --- session state (revocation) -----------------------------------------------------------------
+
+
+def session_state(conn: Connection[Any], user_id: int) -> tuple[int, bool] | None:
+    """(session_epoch, active) of the user, or None when the user no longer exists."""
+    with conn.cursor() as cur:
+        cur.execute(
+            "SELECT u.session_epoch, (u.state = 1 AND e.state = 1) FROM app_user u"
+            " JOIN enterprise e ON e.id = u.enterprise_id WHERE u.id = %s",
+            (user_id,),
+        )
+        row = cur.fetchone()
+        return None if row is None else (int(row[0]), bool(row[1]))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from api.auth import AuthError, Principal, TokenCodec, token_secret, verify_access_token
+from api.auth import AuthError, Principal, SessionGuard, TokenCodec, token_secret, verify_access_token
 from fleet.settings import ApiSettings
 
 ALICE = Principal(
@@ -86,9 +86,87 @@ def test_configured_secret_wins_over_the_file(tmp_path: Path) -> None:
     assert not list(tmp_path.iterdir())
 
 
-def test_verify_access_token_accepts_settings() -> None:
+def test_verify_access_token_accepts_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    import api.auth
+
+    monkeypatch.setattr(api.auth, "_guard_of", lambda settings: SessionGuard(lambda uid: (0, True), ttl_s=15))
     settings = ApiSettings(token_secret="shared-secret", access_token_ttl_s=60)
     token, _ = TokenCodec("shared-secret", ttl_s=60).issue(ALICE)
     assert verify_access_token(settings, token).user_name == "alice"
     with pytest.raises(AuthError):
         verify_access_token(ApiSettings(token_secret="other"), token)
+
+
+# --- session epoch and revocation (issue 13 §5) -------------------------------------------------
+
+
+def test_token_carries_the_session_epoch() -> None:
+    codec = TokenCodec("s3cret", ttl_s=60, clock=Clock())
+    token, _ = codec.issue(ALICE, session_epoch=4)
+    principal, epoch = codec.decode(token)
+    assert principal.user_id == 7 and epoch == 4
+
+
+class Users:
+    """A stand-in for the database's session state: {user_id: (epoch, active)}; counts look-ups."""
+
+    def __init__(self) -> None:
+        self.state: dict[int, tuple[int, bool]] = {7: (0, True)}
+        self.lookups = 0
+
+    def __call__(self, user_id: int) -> tuple[int, bool] | None:
+        self.lookups += 1
+        return self.state.get(user_id)
+
+
+def test_guard_refuses_a_moved_epoch_an_inactive_or_a_deleted_user_after_the_ttl() -> None:
+    users, clock = Users(), Clock(0.0)
+    guard = SessionGuard(users, ttl_s=1.0, clock=clock)
+    guard.check(7, 0)
+    users.state[7] = (1, True)  # e.g. the password changed
+    guard.check(7, 0)  # still cached
+    clock.now += 1.0
+    with pytest.raises(AuthError) as info:
+        guard.check(7, 0)
+    assert info.value.code == 40002 and "revoked" in info.value.message
+    guard.check(7, 1)
+    users.state[7] = (1, False)
+    clock.now += 1.0
+    with pytest.raises(AuthError):
+        guard.check(7, 1)
+    del users.state[7]
+    clock.now += 1.0
+    with pytest.raises(AuthError):
+        guard.check(7, 1)
+
+
+def test_guard_looks_a_user_up_once_per_ttl() -> None:
+    users, clock = Users(), Clock(0.0)
+    guard = SessionGuard(users, ttl_s=15.0, clock=clock)
+    for _ in range(100):
+        guard.check(7, 0)
+    assert users.lookups == 1
+
+
+def test_guard_memory_is_bounded_whatever_user_ids_arrive() -> None:
+    users = Users()
+    guard = SessionGuard(users, ttl_s=15.0, clock=Clock(0.0), max_entries=50)
+    for user_id in range(1000):
+        with pytest.raises(AuthError):
+            guard.check(10_000 + user_id, 0)
+    assert len(guard._cache) <= 50
+
+
+def test_verify_access_token_checks_the_guard(monkeypatch: pytest.MonkeyPatch) -> None:
+    import api.auth
+
+    users = Users()
+    monkeypatch.setattr(api.auth, "_guard_of", lambda settings: SessionGuard(users, ttl_s=15))
+    settings = ApiSettings(token_secret="shared-secret", access_token_ttl_s=60)
+    token, _ = TokenCodec("shared-secret", ttl_s=60).issue(ALICE, session_epoch=0)
+    assert verify_access_token(settings, token).user_id == 7
+    users.state[7] = (2, True)
+    stale, _ = TokenCodec("shared-secret", ttl_s=60).issue(ALICE, session_epoch=0)
+    monkeypatch.setattr(api.auth, "_guard_of", lambda settings: SessionGuard(users, ttl_s=0))
+    with pytest.raises(AuthError):
+        verify_access_token(settings, stale)

@@ -1,0 +1,144 @@
+"""Login flood: unknown user names with wrong passwords from many concurrent clients (issue 13 §3).
+
+    .venv/bin/python benchmarks/login_flood_bench.py [--requests 600] [--clients 30]
+        [--verify-concurrency 2] [--address-limit 20]
+
+Starts a private PostgreSQL, seeds the demo, serves the real app with ``python -m api`` and sends
+``--requests`` password grants for random unknown names over ``--clients`` concurrent clients, all
+from 127.0.0.1, while a prober reads ``/api/health.json`` every 0.2 s. Measures the API's peak RSS
+(gunicorn master and worker, from /proc), the health check p50/p99/max during the flood, the reply
+codes, how many passwords were really checked (audit rows other than ``throttled``), and the rows
+the throttle tables hold afterwards. ``--verify-concurrency 32 --address-limit 1000000`` approximates
+the API before issue 13 (every guess checked, 32 at once). Prints a table; never a timed assertion.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import psycopg  # noqa: E402
+import requests  # noqa: E402
+from tabulate import tabulate  # noqa: E402
+
+from benchmarks.api_bench import percentile, start_api  # noqa: E402
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and its children (gunicorn master + workers), MiB."""
+    total = 0
+    pids = [pid]
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        pids += [int(c) for c in children]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--requests", type=int, default=600)
+    p.add_argument("--clients", type=int, default=30)
+    p.add_argument("--verify-concurrency", type=int, default=2)
+    p.add_argument("--address-limit", type=int, default=20)
+    args = p.parse_args(argv)
+
+    from fleet.services._system import free_port
+    from fleet.services.postgres import PostgresServer
+    from warehouse.migrate import apply
+    from warehouse.seed import seed_demo
+
+    os.environ["FLEET_API_LOGIN_VERIFY_CONCURRENCY"] = str(args.verify_concurrency)
+    os.environ["FLEET_API_LOGIN_ADDRESS_MAX_FAILURES"] = str(args.address_limit)
+    os.environ["FLEET_API_LOGIN_ACCOUNT_MAX_FAILURES"] = str(args.address_limit)
+    procs: list[Any] = []
+    with tempfile.TemporaryDirectory(prefix="login-flood-") as tmp:
+        workdir = Path(tmp)
+        workdir.chmod(0o755)
+        pg = PostgresServer(workdir / "pg", free_port(), fast=True)
+        pg.start()
+        try:
+            apply(pg.url)
+            seed_demo(pg.url, terminals=10)
+            base = start_api(procs, pg.url, workdir)
+            api_pid = procs[0].pid
+            requests.get(f"{base}/api/health.json", timeout=10)
+            idle_rss = tree_rss_mb(api_pid)
+            stop = threading.Event()
+            health: list[float] = []
+            peak = [idle_rss]
+
+            def probe() -> None:
+                session = requests.Session()
+                while not stop.is_set():
+                    started = time.perf_counter()
+                    session.get(f"{base}/api/health.json", timeout=60)
+                    health.append((time.perf_counter() - started) * 1000)
+                    stop.wait(0.2)
+
+            def sample() -> None:
+                while not stop.is_set():
+                    peak[0] = max(peak[0], tree_rss_mb(api_pid))
+                    stop.wait(0.05)
+
+            def guess(_: int) -> int:
+                reply = requests.post(f"{base}/oauth2/token.json", data={
+                    "grant_type": "password", "username": f"flood_{uuid.uuid4().hex}", "password": "guess-1"},
+                    timeout=120)
+                return int(reply.json()["code"])
+
+            watchers = [threading.Thread(target=probe), threading.Thread(target=sample)]
+            for w in watchers:
+                w.start()
+            started = time.perf_counter()
+            with ThreadPoolExecutor(args.clients) as pool:
+                codes = Counter(pool.map(guess, range(args.requests)))
+            wall_s = time.perf_counter() - started
+            stop.set()
+            for w in watchers:
+                w.join()
+            with psycopg.connect(pg.url) as conn:
+                checked = conn.execute(
+                    "SELECT count(*) FROM api_login_audit WHERE reason <> 'throttled'").fetchone()
+                throttle_rows = conn.execute("SELECT count(*) FROM api_login_throttle").fetchone()
+            rows = [[
+                f"{args.requests} guesses, {args.clients} clients, verify x{args.verify_concurrency}, "
+                f"address limit {args.address_limit}",
+                round(wall_s, 1), dict(sorted(codes.items())), checked[0] if checked else None,
+                throttle_rows[0] if throttle_rows else None, round(idle_rss), round(peak[0]),
+                round(statistics.median(health)), round(percentile(health, 0.99)), round(max(health)),
+            ]]
+            print(tabulate(rows, headers=["run", "wall s", "reply codes", "passwords checked", "throttle rows",
+                                          "RSS idle MiB", "RSS peak MiB", "health p50 ms", "health p99 ms",
+                                          "health max ms"], tablefmt="github"))
+        finally:
+            for proc in procs:
+                proc.terminate()
+                proc.wait(30)
+            pg.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
