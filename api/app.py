@@ -11,13 +11,13 @@ from flask import Flask, Response, jsonify, request
 from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
-from api import auth, static
+from api import auth, security, static
 from api.db import EXTENSION_KEY as DB_KEY
 from api.db import Database
 from api.errors import ApiError, envelope
-from api.http import FleetJSONProvider
+from api.http import FleetJSONProvider, reject_unstorable_text
 from api.push import register_push
-from api.routes import common, console, meta, oauth, vehicles
+from api.routes import common, console, devices, meta, oauth, vehicles
 from api.tokens import TokenService
 from fleet.settings import ApiSettings, DatabaseSettings, database_url
 
@@ -48,8 +48,12 @@ def create_app(
     app.extensions[DB_KEY] = db
     app.extensions[oauth.SERVICE_KEY] = TokenService(db, codec, settings)
 
-    for module in (meta, oauth, common, vehicles, console, static):
+    for module in (meta, oauth, common, vehicles, devices, console, static):
         app.register_blueprint(module.bp)
+    # First of all: NUL bytes and invalid UTF-8 never reach a route (nor PostgreSQL).
+    app.before_request_funcs.setdefault(None, []).insert(0, reject_unstorable_text)
+    # Before that: an oversized body is refused unread (413); security headers on every reply.
+    security.register_security(app, settings)
     _register_error_handlers(app)
     # STOMP push at /wss/stomp; its Kafka consumer starts on the first subscription, never here.
     register_push(app, None)
@@ -74,7 +78,11 @@ def _register_error_handlers(app: Flask) -> None:
             message = f"method {request.method} not allowed on {request.path}"
         else:
             message = exc.description or exc.name
-        return _reply(status, status, message)
+        response, status = _reply(status, status, message)
+        allow = dict(exc.get_headers()).get("Allow")
+        if allow:  # 405: RFC 9110 wants the methods the resource does support
+            response.headers["Allow"] = allow
+        return response, status
 
     @app.errorhandler(PoolTimeout)
     @app.errorhandler(psycopg.OperationalError)

@@ -5,7 +5,7 @@
 Starts a private PostgreSQL (fleet.services.postgres, its own temporary directory and port), seeds the
 demo data with ``--vehicles`` terminals (warehouse.seed), a ``device_last`` row for every device and
 8,640 ``gps`` rows (one every 10 s for a UTC day) for one device, then serves the real app with
-gunicorn (``python -m api``, the production command: gthread worker, FLEET_API_THREADS threads) and
+gunicorn (``python -m api``, the production command; gthread worker when this was measured) and
 signs in as the demo ``admin`` (password grant) to get a bearer token. Measures, client side:
 
 - track: ``POST /api/common/query/gps.json?pageSize=10000`` for that device and day, ``--track-runs``

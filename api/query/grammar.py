@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from api.errors import BadRequest
-from api.query.values import FieldType, coerce, parse_flag, parse_positive_int
+from api.query.values import MAX_TEXT_CHARS, FieldType, coerce, parse_flag, parse_positive_int
 
 SCALAR_OPS = frozenset({"eq", "ne", "gt", "gte", "lt", "lte"})
 LIST_OPS = frozenset({"in", "nin"})
@@ -25,7 +25,8 @@ TEXT_OPS = frozenset({"like", "rlike"})
 OPERATORS = SCALAR_OPS | LIST_OPS | TEXT_OPS | {"exists"}
 MAX_LIST_VALUES = 1000
 RANGE_TYPES = {"closed": (True, True), "closedOpen": (True, False), "openClosed": (False, True), "open": (False, False)}
-_RANGE_KEYS = {"fieldName", "type", "start", "end", "gt", "gte", "lt", "lte"}
+_BOUNDS = ("start", "end", "gte", "gt", "lte", "lt")
+_RANGE_KEYS = {"fieldName", "type", *_BOUNDS}
 
 
 @dataclass(frozen=True)
@@ -125,30 +126,36 @@ def parse_conditions_only(entity: EntitySpec, params: Mapping[str, str], body: A
     )
 
 
-def _split_body(body: Any) -> tuple[dict[str, Any], list[Any]]:
+def _split_body(body: Any) -> tuple[list[tuple[str, Any]], list[Any]]:
+    """(conditions, ranges): the top-level ``field.op`` keys and those under ``conditions``, all
+    kept (a key in both places is two conditions, ANDed: every value sent is checked)."""
     if body is None:
-        return {}, []
+        return [], []
     if not isinstance(body, dict):
         raise BadRequest("request body must be a JSON object of conditions")
-    conditions = {k: v for k, v in body.items() if k not in ("conditions", "rangeConditions")}
+    conditions = [(k, v) for k, v in body.items() if k not in ("conditions", "rangeConditions")]
     nested = body.get("conditions")
     if nested is not None:
         if not isinstance(nested, dict):
             raise BadRequest("'conditions' must be a JSON object of field.op keys")
-        conditions.update(nested)
-    ranges = body.get("rangeConditions") or []
+        conditions.extend(nested.items())
+    ranges = body.get("rangeConditions")
+    if ranges is None:
+        ranges = []
     if not isinstance(ranges, list):
         raise BadRequest("'rangeConditions' must be a list of {fieldName, start, end, ...} objects")
     return conditions, ranges
 
 
 def _names(entity: EntitySpec, raw: str | None, what: str, *, sortable_only: bool = False) -> tuple[str, ...]:
+    """A comma list of field names, exactly (no blanks, no empty items); empty or absent: ()."""
     if not raw:
         return ()
-    names = tuple(dict.fromkeys(n.strip() for n in raw.split(",") if n.strip()))
+    names = tuple(dict.fromkeys(raw.split(",")))
     unknown = [n for n in names if n not in entity.fields]
     if unknown:
-        raise BadRequest(f"unknown {what}(s) for {entity.name}: {', '.join(unknown)}")
+        shown = ", ".join(repr(n) if n.strip() != n or not n else n for n in unknown)
+        raise BadRequest(f"unknown {what}(s) for {entity.name}: {shown[:200]}")
     if sortable_only:
         unsortable = [n for n in names if not entity.fields[n].sortable]
         if unsortable:
@@ -156,10 +163,10 @@ def _names(entity: EntitySpec, raw: str | None, what: str, *, sortable_only: boo
     return names
 
 
-def _parse_conditions(entity: EntitySpec, raw: dict[str, Any]) -> list[Condition]:
+def _parse_conditions(entity: EntitySpec, raw: list[tuple[str, Any]]) -> list[Condition]:
     unknown_fields = []
     parsed = []
-    for key, value in raw.items():
+    for key, value in raw:
         name, _, op = key.rpartition(".") if "." in key else (key, "", "eq")
         if name not in entity.fields:
             unknown_fields.append(name or key)
@@ -179,21 +186,29 @@ def _condition(entity: EntitySpec, name: str, op: str, value: Any) -> Condition:
     if op == "exists":
         return Condition(name, op, coerce(f"{name}.exists", "bool", value) if value is not None else True)
     if op in LIST_OPS:
-        items = value.split(",") if isinstance(value, str) else value
-        if not isinstance(items, list) or len(items) > MAX_LIST_VALUES:
-            raise BadRequest(f"'{name}.{op}' expects a list of at most {MAX_LIST_VALUES} values")
-        return Condition(name, op, [coerce(name, ftype, v) for v in items])
+        return Condition(name, op, [coerce(name, ftype, v) for v in _list_items(name, op, ftype, value)])
     if op in TEXT_OPS:
         if ftype != "str":
             raise BadRequest(f"operator '{op}' applies to text fields only; '{name}' is {ftype}")
         if not isinstance(value, str) or value == "":
             raise BadRequest(f"'{name}.{op}' expects a non-empty string")
-        return Condition(name, op, value)
+        return Condition(name, op, coerce(name, ftype, value))
     if value is None and op not in ("eq", "ne"):
         raise BadRequest(f"'{name}.{op}' needs a value, got null")
     if isinstance(value, list | dict):
         raise BadRequest(f"'{name}.{op}' expects a single value, got a {type(value).__name__}")
     return Condition(name, op, coerce(name, ftype, value))
+
+
+def _list_items(name: str, op: str, ftype: str, value: Any) -> list[Any]:
+    """A JSON list, or comma text for integer and text fields (``"1,2,3"``)."""
+    if isinstance(value, str) and ftype == "str" and len(value) <= MAX_TEXT_CHARS:
+        return value.split(",")  # bounded by its length
+    items = value.split(",") if isinstance(value, str) and ftype == "int" else value
+    if not isinstance(items, list) or len(items) > MAX_LIST_VALUES:
+        text = " or comma text" if ftype in ("int", "str") else ""
+        raise BadRequest(f"'{name}.{op}' expects a list{text} of at most {MAX_LIST_VALUES} values")
+    return items
 
 
 def _parse_range(entity: EntitySpec, item: Any, index: int) -> RangeCondition:
@@ -206,16 +221,20 @@ def _parse_range(entity: EntitySpec, item: Any, index: int) -> RangeCondition:
     name = item.get("fieldName")
     if not isinstance(name, str) or name not in entity.fields:
         raise BadRequest(f"{where}: unknown field for {entity.name}: {name}")
-    rtype = item.get("type") or "closed"
-    if rtype not in RANGE_TYPES:
+    rtype = item.get("type")
+    if rtype is None:
+        rtype = "closed"
+    if not isinstance(rtype, str) or rtype not in RANGE_TYPES:
         raise BadRequest(f"{where}: unknown range type {rtype!r}; known: {', '.join(RANGE_TYPES)}")
     lower_inc, upper_inc = RANGE_TYPES[rtype]
-    lower, upper = item.get("start"), item.get("end")
-    if item.get("gte") is not None or item.get("gt") is not None:
-        lower, lower_inc = (item["gte"], True) if item.get("gte") is not None else (item["gt"], False)
-    if item.get("lte") is not None or item.get("lt") is not None:
-        upper, upper_inc = (item["lte"], True) if item.get("lte") is not None else (item["lt"], False)
+    ftype = entity.fields[name].type
+    # Every bound given is checked, also one that another overrides.
+    bounds = {key: coerce(f"{where}.{key} ({name})", ftype, item.get(key)) for key in _BOUNDS}
+    lower, upper = bounds["start"], bounds["end"]
+    if bounds["gte"] is not None or bounds["gt"] is not None:
+        lower, lower_inc = (bounds["gte"], True) if bounds["gte"] is not None else (bounds["gt"], False)
+    if bounds["lte"] is not None or bounds["lt"] is not None:
+        upper, upper_inc = (bounds["lte"], True) if bounds["lte"] is not None else (bounds["lt"], False)
     if lower is None and upper is None:
         raise BadRequest(f"{where}: give at least one bound (start/end or gte/gt/lte/lt)")
-    ftype = entity.fields[name].type
-    return RangeCondition(name, coerce(name, ftype, lower), lower_inc, coerce(name, ftype, upper), upper_inc)
+    return RangeCondition(name, lower, lower_inc, upper, upper_inc)

@@ -12,6 +12,7 @@ from flask import Blueprint
 from api.db import get_db
 from api.errors import Unavailable
 from api.http import ok
+from api.query import contract as query_contract
 
 bp = Blueprint("meta", __name__)
 
@@ -31,6 +32,9 @@ def health() -> dict[str, Any]:
 def openapi_document() -> dict[str, Any]:
     text = resources.files("api").joinpath("openapi.yaml").read_text(encoding="utf-8")
     document: dict[str, Any] = yaml.safe_load(text)
+    # The generic query's fields, operators and value forms come from the entity whitelists.
+    for section, entries in query_contract.components().items():
+        document["components"].setdefault(section, {}).update(entries)
     return document
 
 

@@ -10,6 +10,7 @@ from api.db import get_db
 from api.errors import BadRequest, NotFound
 from api.http import ok
 from api.positions import position_reply
+from api.query.values import MAX_ID, parse_positive_int
 from api.security import current_principal, request_scope, requires
 from fleet.enums import DeviceState
 from warehouse.queries import vehicles
@@ -102,19 +103,19 @@ SUBSIDIARY_FIELDS = ("id", "name", "shortName", "type", "parentId", "state", "ch
 def subsidiary() -> dict[str, Any]:
     """[root] where root is the caller's enterprise (or ``enterpriseId`` inside its subtree) with
     nested ``children``; ``select`` picks fields among SUBSIDIARY_FIELDS."""
-    select = [s.strip() for s in request.args.get("select", "").split(",") if s.strip()] or list(SUBSIDIARY_FIELDS)
+    raw_select = request.args.get("select", "")
+    select = list(dict.fromkeys(raw_select.split(","))) if raw_select else list(SUBSIDIARY_FIELDS)
     unknown = [s for s in select if s not in SUBSIDIARY_FIELDS]
     if unknown:
-        raise BadRequest(f"unknown field(s) for subsidiary: {', '.join(unknown)}")
+        raise BadRequest(f"unknown field(s) for subsidiary: {', '.join(map(repr, unknown))[:200]}")
     principal = current_principal()
     caller = Scope(principal.enterprise_id, principal.enterprise_path, subtree=True)
-    raw_id = request.args.get("enterpriseId", "").strip()
+    raw_id = request.args.get("enterpriseId")
+    enterprise_id = None if raw_id is None else parse_positive_int("enterpriseId", raw_id, 0, MAX_ID)
     with get_db().connection() as conn:
         root_path = principal.enterprise_path
-        if raw_id:
-            if not raw_id.isdigit():
-                raise BadRequest(f"query parameter 'enterpriseId' must be an integer, got {raw_id!r}")
-            path = vehicles.enterprise_path(conn, int(raw_id))
+        if enterprise_id is not None:
+            path = vehicles.enterprise_path(conn, enterprise_id)
             if path is None or not caller.contains_path(path):
                 raise NotFound(f"enterprise {raw_id} 不存在 (does not exist)")
             root_path = path

@@ -12,7 +12,10 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -72,10 +75,10 @@ def drop_database(server_url: str, url: str) -> None:
 
 
 class ApiProcess(ServiceProcess):
-    """``python -m api`` (gunicorn, gthread) on a free port, serving ``console_dir``."""
+    """``python -m api`` (gunicorn's gevent worker, as under ``fleet up``) on a free port, serving
+    ``console_dir``."""
 
-    def __init__(self, env: dict[str, str], port: int, log_file: Path, console_dir: Path = CONSOLE_DIST,
-                 threads: int = 32) -> None:
+    def __init__(self, env: dict[str, str], port: int, log_file: Path, console_dir: Path = CONSOLE_DIST) -> None:
         self.port = port
         self.log_file = log_file
         self.env = {
@@ -83,7 +86,6 @@ class ApiProcess(ServiceProcess):
             "FLEET_API_HOST": "127.0.0.1",
             "FLEET_API_PORT": str(port),
             "FLEET_API_WORKERS": "1",
-            "FLEET_API_THREADS": str(threads),
             "FLEET_API_CONSOLE_DIR": str(console_dir),
             "FLEET_API_TOKEN_SECRET": env.get("FLEET_API_TOKEN_SECRET") or secrets.token_urlsafe(32),
             "PYTHONUNBUFFERED": "1",
@@ -176,3 +178,31 @@ def sign_in(page: Any, user: str, password: str | None = None, path: str = "/") 
     page.get_by_test_id("login-submit").click()
     page.wait_for_url(lambda url: "/user/login" not in url)
 
+
+
+@contextmanager
+def other_origin_page(html: bytes) -> Iterator[str]:
+    """``http://127.0.0.1:<another port>/`` serving ``html``: a page of another origin (another port
+    of the loopback, since Chromium refuses some requests across address spaces by itself, which would
+    hide what the console's own checks do)."""
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(html)))
+            self.end_headers()
+            self.wfile.write(html)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()

@@ -67,7 +67,7 @@ def test_unknown_user_answers_exactly_like_a_wrong_password(client: FlaskClient,
     assert "wrong user name or password" in reply.json["message"]
 
 
-def test_repeated_failures_throttle_the_account_even_for_the_right_password(
+def test_repeated_failures_throttle_the_account_from_that_address_even_for_the_right_password(
     client: FlaskClient, fresh_user: str
 ) -> None:
     for _ in range(2):

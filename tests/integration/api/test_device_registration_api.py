@@ -25,6 +25,13 @@ def _register(pg_url: str, device_id: int, code: str) -> None:
         conn.commit()
 
 
+def _unregister(pg_url: str, device_id: int) -> None:
+    with connect(pg_url) as conn:
+        conn.execute("UPDATE device SET auth_code = NULL, registered_terminal_id = NULL, registered_manufacturer_id = NULL, "
+                     "registered_terminal_model = NULL, registered_at = NULL WHERE id = %s", (device_id,))
+        conn.commit()
+
+
 def _identity(pg_url: str, device_id: int) -> tuple[object, ...]:
     with connect(pg_url) as conn:
         row = conn.execute(IDENTITY, (device_id,)).fetchone()
@@ -49,12 +56,15 @@ def test_reset_registration_clears_code_and_identity_and_is_audited(
 def test_returns_404_for_reset_of_a_device_of_another_enterprise(
         client: FlaskClient, login: Login, demo: Demo, pg_url: str) -> None:
     _register(pg_url, demo.b.device_id, "CODE-B")
-    reply = client.post(f"/api/device/{demo.b.device_id}/resetRegistration.json", headers=login("admin_a"))
-    body: Any = reply.json
-    assert reply.status_code == 404 and body["code"] == 404 and body["data"] is None
-    missing: Any = client.post("/api/device/999999999/resetRegistration.json", headers=login("admin_a")).json
-    assert missing["code"] == 404 and missing["message"].endswith("(does not exist)")
-    assert _identity(pg_url, demo.b.device_id)[0] == "CODE-B"
+    try:
+        reply = client.post(f"/api/device/{demo.b.device_id}/resetRegistration.json", headers=login("admin_a"))
+        body: Any = reply.json
+        assert reply.status_code == 404 and body["code"] == 404 and body["data"] is None
+        missing: Any = client.post("/api/device/999999999/resetRegistration.json", headers=login("admin_a")).json
+        assert missing["code"] == 404 and missing["message"].endswith("(does not exist)")
+        assert _identity(pg_url, demo.b.device_id)[0] == "CODE-B"
+    finally:  # the session database is shared: leave B's demo terminal free to register (test_pipeline)
+        _unregister(pg_url, demo.b.device_id)
 
 
 def test_reset_registration_needs_a_signed_in_user(client: FlaskClient, demo: Demo) -> None:

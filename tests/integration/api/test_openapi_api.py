@@ -42,3 +42,43 @@ def test_every_documented_operation_answers(client: FlaskClient, login: Login, d
             assert reply.json is not None
             if path != "/api/openapi.json":
                 assert set(reply.json) == {"code", "message", "data"}, f"{method.upper()} {url} is not enveloped"
+
+
+def _operations(app: Flask) -> dict[tuple[str, str], object]:
+    """(OpenAPI path, method) -> view function of every API route."""
+    views = {}
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith(("/api/", "/oauth2/")):
+            path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: "{vin}" if m.group(1) == "vin" else "{id}", rule.rule)
+            for method in rule.methods or ():
+                if method not in ("HEAD", "OPTIONS"):
+                    views[(path, method.lower())] = app.view_functions[rule.endpoint]
+    return views
+
+
+def test_every_operation_documents_the_errors_it_can_answer(app: Flask) -> None:
+    """400 everywhere (NUL / bad UTF-8 are checked before routing), 401 and 503 where a token or
+    the database is involved, 403 behind a permission, 413 for a body."""
+    document = openapi_document()
+    missing = []
+    for (path, method), view in _operations(app).items():
+        operation = document["paths"][path][method]
+        documented = set(operation["responses"])
+        expected = {"200", "400"}
+        if operation.get("security", document["security"]):
+            expected |= {"401", "503"}
+        if getattr(view, "required_permission", None):
+            expected.add("403")
+        if method in ("post", "put", "patch"):
+            expected |= {"413", "503"}
+        if path == "/oauth2/token.json":
+            expected |= {"401", "429"}
+        if expected - documented:
+            missing.append(f"{method.upper()} {path}: {sorted(expected - documented)}")
+    assert not missing, "undocumented statuses:\n" + "\n".join(missing)
+
+
+def test_every_documented_operation_exists_with_that_method(app: Flask) -> None:
+    routes = set(_operations(app))
+    documented = {(path, method) for path, item in openapi_document()["paths"].items() for method in item}
+    assert documented <= routes, sorted(documented - routes)

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.auth import EXTENSION_KEY, Principal, TokenCodec
+from api.auth import EXTENSION_KEY, GUARD_KEY, Principal, SessionGuard, TokenCodec
 from api.db import get_db
 from fleet.settings import ApiSettings
 
@@ -21,6 +21,8 @@ ADMIN = Principal(1, "admin", 1, "/1/", {"car": {"query", "get"}, "device": {"qu
 def app(tmp_path: Path) -> Iterator[Flask]:
     # Port 9 (discard) on localhost refuses connections: these tests must not need the database.
     app = create_app(ApiSettings(token_secret="unit-secret"), "postgresql://nobody@127.0.0.1:9/none", var_dir=tmp_path)
+    # Tokens are checked for revocation in the database; here every user is active at epoch 0.
+    app.extensions[GUARD_KEY] = SessionGuard(lambda user_id: (0, True), ttl_s=15)
     try:
         yield app
     finally:
@@ -97,10 +99,53 @@ def test_database_outage_answers_503_envelope(client: FlaskClient, auth_header: 
     assert health.status_code == 503 and health.json is not None and health.json["data"] == {"db": "unavailable"}
 
 
-def test_python_m_api_runs_gunicorn_gthread() -> None:
+def test_python_m_api_runs_gunicorn_gevent_with_a_header_deadline() -> None:
     from api.__main__ import gunicorn_argv
 
-    argv = gunicorn_argv(ApiSettings(host="0.0.0.0", port=8081, threads=8))
-    assert argv[argv.index("--worker-class") + 1] == "gthread"
+    argv = gunicorn_argv(ApiSettings(host="0.0.0.0", port=8081, worker_connections=900, header_timeout_s=4))
+    assert argv[argv.index("--worker-class") + 1] == "api.server.FleetGeventWorker"
+    assert argv[argv.index("--worker-connections") + 1] == "900"
+    assert argv[argv.index("--keep-alive") + 1] == "4"  # gunicorn's gevent worker bounds header reads by it
     assert "0.0.0.0:8081" in argv and argv[-1] == "api.wsgi:app"
     assert "%(q)s" not in " ".join(argv) and "%(r)s" not in " ".join(argv)  # no query strings in logs
+
+
+def test_undeclared_method_answers_405_envelope_with_allow_header(client: FlaskClient) -> None:
+    reply = client.open("/api/common/query/carView.json", method="TRACE")
+    assert reply.status_code == 405 and reply.json is not None and reply.json["code"] == 405
+    assert set(reply.headers["Allow"].replace(" ", "").split(",")) >= {"POST", "OPTIONS"}
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested"),
+        ('{"a":' * 40 + "1" + "}" * 40, "nested deeper than 32"),
+        ('{"carId": ' + "9" * 5000 + "}", "digits"),
+        ('{"carId.eq": NaN}', "carId.eq"),
+        ('{"conditions": {"speed.gt": 1e400}}', "conditions.speed.gt"),
+        ('{"plateNumber.like": "\\ud800"}', "plateNumber.like"),
+        ('{"plateNumber.in": ["a", "b\\u0000"]}', "plateNumber.in[1]"),
+        ("null", "not null"),
+        ("\r\n", "not valid JSON"),
+        ('"\xff"'.encode("latin-1"), "UTF-8"),
+    ],
+)
+def test_bodies_the_parser_cannot_take_answer_400_naming_the_place(
+    client: FlaskClient, auth_header: dict[str, str], body: str | bytes, fragment: str
+) -> None:
+    reply = client.post("/api/common/query/carView.json", data=body, headers=auth_header,
+                        content_type="application/json")
+    assert reply.status_code == 400 and reply.json is not None and reply.json["code"] == 400
+    assert fragment in reply.json["message"]
+
+
+def test_nul_anywhere_in_the_request_answers_400_before_any_route(client: FlaskClient) -> None:
+    for reply, where in (
+        (client.get("/api/openapi.json?x=%00"), "query parameter 'x'"),
+        (client.get("/api/nope%00.json"), "path"),
+        (client.get("/api/openapi.json", headers={"X-Probe": "a\x00"}), "header 'X-Probe'"),
+        (client.post("/oauth2/token.json", data={"grant_type": "password", "username": "\x00"}), "form field 'username'"),
+    ):
+        assert reply.status_code == 400 and reply.json is not None, (where, reply.status_code)
+        assert "NUL" in reply.json["message"] and where in reply.json["message"]

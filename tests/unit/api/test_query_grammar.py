@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from psycopg import sql
@@ -198,3 +198,74 @@ def test_derived_acc_field_uses_the_declared_expression() -> None:
     query = parse_query(GPS, {"select": "time,acc"}, {"acc": 1})
     text = render(compile_select(query, OWN)[0])
     assert '("status_flags" & 1) AS "acc"' in text
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({"carId.eq": 2**63}, "'carId' expects an integer"),
+        ({"carId.eq": "9" * 19}, "'carId' expects an integer"),
+        ({"carId.in": "1,,2"}, "'carId' expects an integer"),
+        ({"carId.eq": True}, "'carId' expects an integer"),
+        ({"plateNumber.eq": 2**64}, "'plateNumber' expects a string"),
+        ({"plateNumber.eq": "x" * 1001}, "at most 1000 characters"),
+        ({"createTime.gt": 253402300800000}, "'createTime' expects a time"),
+        ({"createTime.gt": "99999999999999999999"}, "'createTime' expects a time"),
+        ({"createTime.in": "2026-01-01,2026-01-02"}, "expects a list of at most"),
+        ({"hasVideo.exists": 1}, "hasVideo.exists"),
+        ({"rangeConditions": [{"fieldName": "carId", "start": 1, "gte": "x"}]}, "rangeConditions[0].gte"),
+        ({"rangeConditions": [{"fieldName": "carId", "start": 1, "type": ""}]}, "unknown range type"),
+        ({"rangeConditions": {}}, "must be a list"),
+    ],
+)
+def test_values_the_database_cannot_hold_are_rejected_before_sql(body: dict[str, object], fragment: str) -> None:
+    with pytest.raises(BadRequest) as caught:
+        parse_query(CAR_VIEW, {}, body)
+    assert fragment in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [
+        ({"pageNo": "2147483648"}, "pageNo"),
+        ({"pageNo": "9223372036854775807"}, "pageNo"),
+        ({"pageNo": "٣"}, "pageNo"),
+        ({"pageNo": ""}, "pageNo"),
+        ({"pageSize": " 5"}, "pageSize"),
+        ({"select": "carId,"}, "''"),
+        ({"select": "carId, vin"}, "' vin'"),
+        ({"desc": "True"}, "desc"),
+        ({"countable": "yes"}, "countable"),
+        ({"isParent": ""}, "isParent"),
+    ],
+)
+def test_query_parameters_take_exactly_the_documented_forms(params: dict[str, str], name: str) -> None:
+    with pytest.raises(BadRequest) as caught:
+        parse_query(CAR_VIEW, params, None)
+    assert name in caught.value.message
+
+
+def test_largest_page_keeps_the_offset_inside_bigint() -> None:
+    query = parse_query(GPS, {"pageNo": "2147483647", "pageSize": "10000"}, None)
+    assert query.offset < 2**63
+
+
+def test_times_with_offsets_beyond_postgresql_are_sent_in_utc() -> None:
+    query = parse_query(GPS, {}, {"time.gte": "2026-01-01T23:30:00+23:30", "time.lt": "0001-01-01T00:00:00+01:00"})
+    assert [c.value.utcoffset() for c in query.conditions] == [timedelta(0), timedelta(0)]
+    assert query.conditions[0].value == datetime(2026, 1, 1, tzinfo=UTC)
+    assert query.conditions[1].value == datetime.min.replace(tzinfo=UTC)  # clamped to the year 1
+
+
+def test_comma_text_and_text_numbers_are_accepted_where_documented() -> None:
+    query = parse_query(CAR_VIEW, {"select": "carId,vin,carId"}, {"carId.in": "1,-2", "plateNumber.nin": "a,b",
+                                                                  "vin.eq": 7, "carId": "12"})
+    assert query.select == ("carId", "vin")
+    assert [c.value for c in query.conditions] == [[1, -2], ["a", "b"], "7", 12]
+
+
+def test_a_key_both_at_the_top_and_nested_is_checked_and_applied_twice() -> None:
+    with pytest.raises(BadRequest, match="'createTime' expects a time"):
+        parse_query(CAR_VIEW, {}, {"createTime.in": [1e300], "conditions": {"createTime.in": [0]}})
+    query = parse_query(CAR_VIEW, {}, {"carId.gt": 1, "conditions": {"carId.gt": 5}})
+    assert query.conditions == (Condition("carId", "gt", 1), Condition("carId", "gt", 5))

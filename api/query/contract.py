@@ -1,0 +1,134 @@
+"""The OpenAPI components of the generic query, generated from the entity whitelists.
+
+``api/openapi.yaml`` refers to ``#/components/{schemas,parameters,requestBodies}/<entity>...``;
+``api.routes.meta`` merges these in, so the document says exactly what ``grammar`` and ``values``
+accept: the fields of each entity, the operators per field type, the value forms per type.
+A schema-valid request is answered (2xx), an invalid one is a 400 (the contract fuzz test checks both).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from api.query.entities import COUNTABLE, QUERYABLE
+from api.query.grammar import MAX_LIST_VALUES, RANGE_TYPES, EntitySpec
+from api.query.values import FLOAT_TEXT, INT_TEXT, MAX_EPOCH_MS, MAX_TEXT_CHARS, MIN_EPOCH_MS
+
+Schema = dict[str, Any]
+INT64 = {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}
+_BOUNDS = ("start", "end", "gte", "gt", "lte", "lt")
+
+
+def _value(ftype: str) -> Schema:
+    """One value of a field of ``ftype`` (what ``values.coerce`` accepts)."""
+    if ftype == "int":
+        return {"anyOf": [INT64, {"type": "string", "pattern": f"^{INT_TEXT.pattern}$"}]}
+    if ftype == "float":
+        return {"anyOf": [{"type": "number"}, {"type": "string", "pattern": f"^{FLOAT_TEXT.pattern}$"}]}
+    if ftype == "time":
+        return {"anyOf": [
+            {"type": "string", "format": "date-time"},
+            {"type": "number", "minimum": MIN_EPOCH_MS, "maximum": MAX_EPOCH_MS, "description": "epoch ms"},
+        ]}
+    return {"anyOf": [{"type": "string", "maxLength": MAX_TEXT_CHARS}, INT64]}
+
+
+def _list(ftype: str) -> Schema:
+    items = {"type": "array", "maxItems": MAX_LIST_VALUES, "items": {"anyOf": [_value(ftype), {"type": "null"}]}}
+    if ftype == "int":
+        one = INT_TEXT.pattern
+        return {"anyOf": [items, {"type": "string", "pattern": f"^{one}(,{one}){{0,{MAX_LIST_VALUES - 1}}}$"}]}
+    if ftype == "str":  # comma text: each piece is a string
+        return {"anyOf": [items, {"type": "string", "maxLength": MAX_TEXT_CHARS}]}
+    return items
+
+
+def _alternatives(names: list[str]) -> str:
+    return "(" + "|".join(re.escape(n) for n in names) + ")"
+
+
+def conditions_schema(entity: EntitySpec) -> Schema:
+    """``{"field.op": value}`` keys of the entity; ``field`` alone means ``eq``."""
+    by_type: dict[str, list[str]] = {}
+    for name, spec in entity.fields.items():
+        by_type.setdefault(spec.type, []).append(name)
+    patterns: dict[str, Schema] = {}
+    for ftype, names in sorted(by_type.items()):
+        fields = _alternatives(sorted(names))
+        patterns[f"^{fields}(\\.(eq|ne))?$"] = {"anyOf": [_value(ftype), {"type": "null"}]}
+        patterns[f"^{fields}\\.(gt|gte|lt|lte)$"] = _value(ftype)
+        patterns[f"^{fields}\\.(in|nin)$"] = _list(ftype)
+        patterns[f"^{fields}\\.exists$"] = {"enum": [True, False, "true", "false", None]}
+        if ftype == "str":
+            patterns[f"^{fields}\\.(like|rlike)$"] = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT_CHARS}
+    return {"type": "object", "patternProperties": patterns, "additionalProperties": False}
+
+
+def _range_item(entity: EntitySpec, ftype: str, names: list[str]) -> Schema:
+    bound = _value(ftype)
+    return {
+        "type": "object",
+        "required": ["fieldName"],
+        "additionalProperties": False,
+        "properties": {
+            "fieldName": {"enum": sorted(names)},
+            "type": {"enum": [*RANGE_TYPES, None], "description": "inclusiveness of start/end (default closed)"},
+            **{key: {"anyOf": [bound, {"type": "null"}]} for key in _BOUNDS},
+        },
+        # At least one bound that is not null.
+        "anyOf": [{"required": [key], "properties": {key: bound}} for key in _BOUNDS],
+    }
+
+
+def query_body_schema(entity: EntitySpec) -> Schema:
+    by_type: dict[str, list[str]] = {}
+    for name, spec in entity.fields.items():
+        by_type.setdefault(spec.type, []).append(name)
+    conditions = conditions_schema(entity)
+    return {
+        "type": "object",
+        "description": f"Conditions on {entity.name} fields (see QueryBody), flat or under `conditions`.",
+        "properties": {
+            "conditions": {"anyOf": [conditions, {"type": "null"}]},
+            "rangeConditions": {"anyOf": [
+                {"type": "array", "items": {"anyOf": [_range_item(entity, t, n) for t, n in sorted(by_type.items())]}},
+                {"type": "null"},
+            ]},
+        },
+        "patternProperties": conditions["patternProperties"],
+        "additionalProperties": False,
+    }
+
+
+def _name_list(names: list[str]) -> str:
+    one = _alternatives(names)
+    return f"^({one}(,{one})*)?$"
+
+
+def components() -> dict[str, dict[str, Any]]:
+    """``{schemas, parameters, requestBodies}`` to merge into the document's components."""
+    schemas: dict[str, Any] = {}
+    parameters: dict[str, Any] = {}
+    bodies: dict[str, Any] = {}
+    for name, entity in {**QUERYABLE, **COUNTABLE}.items():
+        schemas[f"{name}QueryBody"] = query_body_schema(entity)
+        bodies[f"{name}Query"] = {
+            "required": False,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}QueryBody"}}},
+        }
+        fields = list(entity.fields)
+        parameters[f"{name}Select"] = {
+            "name": "select", "in": "query", "description": "comma list of fields (default all)",
+            "schema": {"type": "string", "pattern": _name_list(fields)},
+        }
+        parameters[f"{name}OrderBy"] = {
+            "name": "orderBy", "in": "query", "description": "comma list of sortable fields",
+            "schema": {"type": "string", "pattern": _name_list([f for f in fields if entity.fields[f].sortable])},
+        }
+        parameters[f"{name}PageSize"] = {
+            "name": "pageSize", "in": "query", "description": f"rows per page, at most {entity.max_page_size}",
+            "schema": {"type": "integer", "minimum": 1, "maximum": entity.max_page_size,
+                       "default": entity.default_page_size},
+        }
+    return {"schemas": schemas, "parameters": parameters, "requestBodies": bodies}
