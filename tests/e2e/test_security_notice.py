@@ -13,7 +13,7 @@ from typing import Any
 
 from tests.e2e.conftest import ConsoleStack, Vehicle
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import switch_language, text
+from tests.e2e.test_console import screenshot, switch_language, text
 from warehouse.db import connect
 
 
@@ -78,3 +78,4 @@ def test_security_notice_pops_up_for_own_enterprise_only_in_the_operators_langua
     assert page.get_by_text(foreign.plate).count() == 0
     assert page.get_by_text("10.9.9.9:1").count() == 0
     page.get_by_text(text("en-US", "layout", "security.title")).first.wait_for()
+    screenshot(page, "security-notice-en-US.png")
