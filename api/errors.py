@@ -65,6 +65,14 @@ class NotFound(ApiError):
     default_message = "记录不存在 (record does not exist)"
 
 
+class Conflict(ApiError):
+    """A unique field clashes with a live record (``data = {field}``)."""
+
+    http_status = 409
+    code = 409
+    default_message = "记录已存在 (record already exists)"
+
+
 class TooManyAttempts(ApiError):
     """The account had too many failed logins and is throttled for a while."""
 

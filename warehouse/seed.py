@@ -1,4 +1,5 @@
-"""Demo data: an enterprise tree, permissions, roles, admin users, groups, drivers, vehicles, devices.
+"""Demo data: an enterprise tree, permissions, roles, admin users, groups, drivers, vehicles, devices,
+and the catalogues (car models and types, device producers and types).
 
 ``seed_demo(url, terminals)`` is idempotent (natural keys: enterprise name under its parent, user
 name, VIN, device phone, ...; an advisory lock serialises concurrent seeds). Re-running with more
@@ -40,6 +41,18 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "report": ("统计报表", ("query", "export")),
     "fence": ("电子围栏", ("add", "delete", "update", "query", "get", "fence")),
     "command": ("指令下发", ("cmd", "query", "get")),
+    "carModel": ("车辆型号", ("add", "delete", "update", "query", "get", "import", "export")),
+    "carType": ("车辆类型", ("add", "delete", "update", "query", "get", "import", "export")),
+    "deviceProducer": ("终端厂商", ("add", "delete", "update", "query", "get", "import", "export")),
+    "deviceType": ("终端类型", ("add", "delete", "update", "query", "get", "import", "export")),
+}
+
+# Per-enterprise catalogues (api/query/entities.py): table -> [(code, name)].
+CATALOGUES: dict[str, tuple[tuple[str, str], ...]] = {
+    "car_model": (("J6P", "解放J6P"), ("H5", "东风天龙H5"), ("X3000", "陕汽德龙X3000")),
+    "car_type": (("HGV", "重型货车"), ("BUS", "大型客车"), ("TAXI", "出租车")),
+    "device_producer": (("70101", "深圳示范电子"), ("70102", "北京示范科技"), ("70103", "广州示范通信")),
+    "device_type": (("JT808", "JT/T 808 终端"), ("JT1078", "JT/T 1078 视频终端"), ("ADAS", "主动安全终端")),
 }
 
 
@@ -103,6 +116,8 @@ def seed_demo(url: str, terminals: int = 200) -> dict[str, Any]:
             _admin_user(conn, ent, ids[ent.key], role_id)
         groups = {key: _groups(conn, eid) for key, eid in ids.items()}
         drivers = {key: _drivers(conn, eid) for key, eid in ids.items()}
+        for eid in ids.values():
+            _catalogues(conn, eid)
         _vehicles(conn, terminals, ids, groups, drivers)
         conn.commit()
     return {
@@ -192,6 +207,16 @@ def _select_or_insert(conn: Connection[Any], table: str, enterprise_id: int, nam
             (enterprise_id, name),
         )
     return int(found)
+
+
+def _catalogues(conn: Connection[Any], enterprise_id: int) -> None:
+    for table, rows in CATALOGUES.items():
+        with conn.cursor() as cur:
+            cur.executemany(
+                sql.SQL("INSERT INTO {} (enterprise_id, code, name) VALUES (%s, %s, %s)"
+                        " ON CONFLICT (enterprise_id, code) WHERE record_state = 1 DO NOTHING").format(sql.Identifier(table)),
+                [(enterprise_id, code, name) for code, name in rows],
+            )
 
 
 def _groups(conn: Connection[Any], enterprise_id: int) -> list[int]:

@@ -1,4 +1,5 @@
-"""The OpenAPI components of the generic query, generated from the entity whitelists.
+"""The OpenAPI components of the generic query, generated from the entity whitelists, and the
+whole paths of the declared writable entities (query, count, create, get, update, delete).
 
 ``api/openapi.yaml`` refers to ``#/components/{schemas,parameters,requestBodies}/<entity>...``;
 ``api.routes.meta`` merges these in, so the document says exactly what ``grammar`` and ``values``
@@ -11,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from api.query.entities import COUNTABLE, QUERYABLE
-from api.query.grammar import MAX_LIST_VALUES, RANGE_TYPES, EntitySpec
+from api.query.entities import COUNTABLE, QUERYABLE, WRITABLE
+from api.query.grammar import MAX_LIST_VALUES, RANGE_TYPES, EntitySpec, FieldSpec
 from api.query.values import FLOAT_TEXT, INT_TEXT, MAX_EPOCH_MS, MAX_TEXT_CHARS, MIN_EPOCH_MS
 
 Schema = dict[str, Any]
@@ -51,8 +52,8 @@ def _alternatives(names: list[str]) -> str:
 def conditions_schema(entity: EntitySpec) -> Schema:
     """``{"field.op": value}`` keys of the entity; ``field`` alone means ``eq``."""
     by_type: dict[str, list[str]] = {}
-    for name, spec in entity.fields.items():
-        by_type.setdefault(spec.type, []).append(name)
+    for name in entity.filterable:
+        by_type.setdefault(entity.fields[name].type, []).append(name)
     patterns: dict[str, Schema] = {}
     for ftype, names in sorted(by_type.items()):
         fields = _alternatives(sorted(names))
@@ -83,8 +84,8 @@ def _range_item(entity: EntitySpec, ftype: str, names: list[str]) -> Schema:
 
 def query_body_schema(entity: EntitySpec) -> Schema:
     by_type: dict[str, list[str]] = {}
-    for name, spec in entity.fields.items():
-        by_type.setdefault(spec.type, []).append(name)
+    for name in entity.filterable:
+        by_type.setdefault(entity.fields[name].type, []).append(name)
     conditions = conditions_schema(entity)
     return {
         "type": "object",
@@ -120,7 +121,7 @@ def components() -> dict[str, dict[str, Any]]:
         fields = list(entity.fields)
         parameters[f"{name}Select"] = {
             "name": "select", "in": "query", "description": "comma list of fields (default all)",
-            "schema": {"type": "string", "pattern": _name_list(fields)},
+            "schema": {"type": "string", "pattern": _name_list(list(entity.listable))},
         }
         parameters[f"{name}OrderBy"] = {
             "name": "orderBy", "in": "query", "description": "comma list of sortable fields",
@@ -131,4 +132,108 @@ def components() -> dict[str, dict[str, Any]]:
             "schema": {"type": "integer", "minimum": 1, "maximum": entity.max_page_size,
                        "default": entity.default_page_size},
         }
-    return {"schemas": schemas, "parameters": parameters, "requestBodies": bodies}
+    for name, entity in WRITABLE.items():
+        schemas[f"{name}Create"] = write_body_schema(entity, creating=True)
+        schemas[f"{name}Update"] = write_body_schema(entity, creating=False)
+    responses = {"Conflict": {
+        "description": "Code 409: a unique field clashes with a live record of the enterprise (data.field names it)",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Envelope"}}},
+    }}
+    return {"schemas": schemas, "parameters": parameters, "requestBodies": bodies, "responses": responses}
+
+
+# --- writable entities ------------------------------------------------------------------------------
+
+
+def _write_value(spec: FieldSpec) -> Schema:
+    """One value of a written field, exactly as ``api.query.records.check_value`` accepts it."""
+    schema: Schema
+    if spec.type == "int":
+        schema = dict(INT64)
+    elif spec.type == "float":
+        schema = {"type": "number"}
+    elif spec.type == "bool":
+        schema = {"type": "boolean"}
+    elif spec.type == "time":
+        schema = _value("time")
+    else:
+        schema = {"type": "string", "maxLength": min(spec.max_length or MAX_TEXT_CHARS, MAX_TEXT_CHARS)}
+        if spec.required:
+            schema["minLength"] = 1
+        if spec.pattern is not None:
+            schema["pattern"] = f"^(?:{spec.pattern})$"
+    if spec.minimum is not None:
+        schema["minimum"] = spec.minimum
+    if spec.maximum is not None:
+        schema["maximum"] = spec.maximum
+    if spec.enum is not None:
+        schema["enum"] = list(spec.enum)
+    return schema if spec.required else {"anyOf": [schema, {"type": "null"}]}
+
+
+def write_body_schema(entity: EntitySpec, *, creating: bool) -> Schema:
+    names = [n for n, f in entity.fields.items() if (f.create if creating else f.update)]
+    schema: Schema = {
+        "type": "object",
+        "properties": {n: _write_value(entity.fields[n]) for n in names},
+        "additionalProperties": False,
+    }
+    if creating:
+        schema["required"] = [n for n in names if entity.fields[n].required]
+    return schema
+
+
+def _responses(*statuses: str) -> dict[str, Any]:
+    named = {"400": "BadRequest", "401": "Unauthenticated", "403": "Forbidden", "404": "NotFound",
+             "409": "Conflict", "413": "TooLarge", "503": "Unavailable"}
+    record = {"description": "the record (its declared fields)",
+              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Envelope"}}}}
+    return {"200": record, **{s: {"$ref": f"#/components/responses/{named[s]}"} for s in statuses}}
+
+
+def _ref(kind: str, name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/{kind}/{name}"}
+
+
+def paths() -> dict[str, Any]:
+    """The paths of every writable entity: query, count, create, get, update (PATCH), delete (soft)."""
+    found: dict[str, Any] = {}
+    for name, entity in WRITABLE.items():
+        code = entity.permission
+        page = {"description": "A page of rows (the entity's camelCase fields)",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PageEnvelope"}}}}
+        found[f"/api/common/query/{name}.json"] = {"post": {
+            "tags": ["entities"], "summary": f"{name} rows ({code}:query)",
+            "parameters": [_ref("parameters", f"{name}Select"), _ref("parameters", f"{name}OrderBy"),
+                           _ref("parameters", "desc"), _ref("parameters", "pageNo"),
+                           _ref("parameters", f"{name}PageSize"), _ref("parameters", "countable"),
+                           _ref("parameters", "isParent")],
+            "requestBody": _ref("requestBodies", f"{name}Query"),
+            "responses": {**_responses("400", "401", "403", "413", "503"), "200": page},
+        }}
+        found[f"/api/common/count/{name}.json"] = {"post": {
+            "tags": ["entities"], "summary": f"Count of {name} rows ({code}:query)",
+            "parameters": [_ref("parameters", "isParent")],
+            "requestBody": _ref("requestBodies", f"{name}Query"),
+            "responses": {**_responses("400", "401", "403", "413", "503"), "200": _ref("responses", "Count")},
+        }}
+        found[f"/api/common/{name}.json"] = {"post": {
+            "tags": ["entities"],
+            "summary": f"Create a {name} ({code}:add); enterpriseId defaults to the caller's (another: its subtree)",
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": _ref("schemas", f"{name}Create")}}},
+            "responses": _responses("400", "401", "403", "404", "409", "413", "503"),
+        }}
+        item = [_ref("parameters", "id"), _ref("parameters", "isParent")]
+        found[f"/api/common/{name}/{{id}}.json"] = {
+            "get": {"tags": ["entities"], "summary": f"One {name} ({code}:get)", "parameters": item,
+                    "responses": _responses("400", "401", "403", "404", "503")},
+            "patch": {"tags": ["entities"], "summary": f"Update the given fields of a {name} ({code}:update)",
+                      "parameters": item,
+                      "requestBody": {"required": False, "content": {"application/json": {
+                          "schema": _ref("schemas", f"{name}Update")}}},
+                      "responses": _responses("400", "401", "403", "404", "409", "413", "503")},
+            "delete": {"tags": ["entities"], "summary": f"Soft-delete a {name}: record state 0 ({code}:delete)",
+                       "parameters": item, "responses": _responses("400", "401", "403", "404", "503")},
+        }
+    return found

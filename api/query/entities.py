@@ -114,5 +114,39 @@ GPS = EntitySpec(
     },
 )
 
-QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, GPS)}
-COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP)}
+
+
+# --- Writable entities: one declaration drives query, count, create, get, update, delete, the
+# OpenAPI document and the tests (tests/integration/api/test_entities_api.py). ---------------------
+
+CODE = r"[A-Za-z0-9_.-]{1,32}"
+
+
+def catalogue(name: str, table: str, permission: str) -> EntitySpec:
+    """A per-enterprise catalogue (platform-spec §2 lists): name, unique code, remark."""
+    return EntitySpec(
+        name=name,
+        relation=table,
+        table=table,
+        tenant_column="enterprise_id",
+        permission=permission,
+        record_state_column="record_state",
+        fields={
+            "id": F("id", "int"),
+            "enterpriseId": F("enterprise_id", "int", create=True),
+            "name": F("name", required=True, max_length=64, create=True, update=True),
+            "code": F("code", required=True, pattern=CODE, unique=True, create=True, update=True),
+            "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False),
+            "createTime": F("created_at", "time"),
+        },
+    )
+
+
+CAR_MODEL = catalogue("carModel", "car_model", "carModel")
+CAR_TYPE = catalogue("carType", "car_type", "carType")
+DEVICE_PRODUCER = catalogue("deviceProducer", "device_producer", "deviceProducer")
+DEVICE_TYPE = catalogue("deviceType", "device_type", "deviceType")
+
+WRITABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_MODEL, CAR_TYPE, DEVICE_PRODUCER, DEVICE_TYPE)}
+QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values())}
+COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, *WRITABLE.values())}

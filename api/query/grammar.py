@@ -32,12 +32,28 @@ _RANGE_KEYS = {"fieldName", "type", *_BOUNDS}
 @dataclass(frozen=True)
 class FieldSpec:
     """One exposed field. ``column`` is a column of the entity's relation; ``expression`` (trusted
-    SQL written here in code, never from a request) replaces it for derived fields."""
+    SQL written here in code, never from a request) replaces it for derived fields.
+
+    Reading: ``listable`` (selectable, in the default select), ``filterable``, ``sortable``.
+    Writing (``api/query/records.py``): ``create`` / ``update`` (accepted in the body), ``required``
+    (on create, never null), ``max_length`` / ``pattern`` (whole value, no anchors) / ``enum`` /
+    ``minimum`` / ``maximum``, ``unique`` (among the live rows of the enterprise: 409 on a clash)."""
 
     column: str
     type: FieldType = "str"
     sortable: bool = True
     expression: str | None = None
+    listable: bool = True
+    filterable: bool = True
+    create: bool = False
+    update: bool = False
+    required: bool = False
+    max_length: int | None = None
+    pattern: str | None = None
+    enum: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    unique: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,9 +69,21 @@ class EntitySpec:
     default_desc: bool = False
     default_page_size: int = 10
     max_page_size: int = 1000
+    # Writable entities (generic create/get/update/delete routes):
+    permission: str = ""  # permission code guarding every route of the entity
+    table: str = ""  # written table; empty: read-only entity
+    record_state_column: str = ""  # soft delete: 1 normal, 0 deleted (hidden from every read)
 
     def spec(self, name: str) -> FieldSpec:
         return self.fields[name]
+
+    @property
+    def listable(self) -> tuple[str, ...]:
+        return tuple(n for n, f in self.fields.items() if f.listable)
+
+    @property
+    def filterable(self) -> tuple[str, ...]:
+        return tuple(n for n, f in self.fields.items() if f.filterable)
 
 
 @dataclass(frozen=True)
@@ -102,7 +130,7 @@ def parse_query(entity: EntitySpec, params: Mapping[str, str], body: Any) -> Que
         raise BadRequest(f"pageSize {page_size} exceeds the maximum {entity.max_page_size} for {entity.name}")
     return Query(
         entity=entity,
-        select=_names(entity, params.get("select"), "field") or entity.default_select or tuple(entity.fields),
+        select=_names(entity, params.get("select"), "field") or entity.default_select or entity.listable,
         conditions=tuple(_parse_conditions(entity, raw_conditions)),
         ranges=tuple(_parse_range(entity, item, i) for i, item in enumerate(raw_ranges)),
         order_by=order_by,
@@ -152,7 +180,7 @@ def _names(entity: EntitySpec, raw: str | None, what: str, *, sortable_only: boo
     if not raw:
         return ()
     names = tuple(dict.fromkeys(raw.split(",")))
-    unknown = [n for n in names if n not in entity.fields]
+    unknown = [n for n in names if n not in entity.fields or (what == "field" and not entity.fields[n].listable)]
     if unknown:
         shown = ", ".join(repr(n) if n.strip() != n or not n else n for n in unknown)
         raise BadRequest(f"unknown {what}(s) for {entity.name}: {shown[:200]}")
@@ -168,7 +196,7 @@ def _parse_conditions(entity: EntitySpec, raw: list[tuple[str, Any]]) -> list[Co
     parsed = []
     for key, value in raw:
         name, _, op = key.rpartition(".") if "." in key else (key, "", "eq")
-        if name not in entity.fields:
+        if name not in entity.fields or not entity.fields[name].filterable:
             unknown_fields.append(name or key)
             continue
         if op not in OPERATORS:
@@ -219,7 +247,7 @@ def _parse_range(entity: EntitySpec, item: Any, index: int) -> RangeCondition:
     if unknown_keys:
         raise BadRequest(f"{where}: unknown key(s) {', '.join(unknown_keys)}")
     name = item.get("fieldName")
-    if not isinstance(name, str) or name not in entity.fields:
+    if not isinstance(name, str) or name not in entity.fields or not entity.fields[name].filterable:
         raise BadRequest(f"{where}: unknown field for {entity.name}: {name}")
     rtype = item.get("type")
     if rtype is None:

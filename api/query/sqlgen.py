@@ -24,6 +24,8 @@ def compile_where(query: Query, scope: Scope) -> tuple[sql.Composed, list[Any]]:
     entity = query.entity
     tenant, params = scope.clause(sql.Identifier(entity.tenant_column))
     parts: list[sql.Composable] = [tenant]
+    if entity.record_state_column:  # soft-deleted rows are hidden from every read
+        parts.append(sql.SQL("{} = 1").format(sql.Identifier(entity.record_state_column)))
     for cond in query.conditions:
         part, values = _condition(entity, cond)
         parts.append(part)

@@ -1,4 +1,5 @@
-"""Generic query, count and detail endpoints (``/api/common/...``), one explicit route per entity."""
+"""Generic query, count, detail and write endpoints (``/api/common/...``), routes made from the
+entity declarations of ``api/query/entities.py``."""
 
 from __future__ import annotations
 
@@ -10,16 +11,20 @@ from flask import Blueprint, request
 from api.db import get_db
 from api.errors import NotFound
 from api.http import json_body, ok
-from api.query.entities import CAR_VIEW, COUNTABLE, DEVICE, QUERYABLE
+from api.query import records
+from api.query.entities import CAR_VIEW, COUNTABLE, DEVICE, QUERYABLE, WRITABLE
 from api.query.grammar import EntitySpec, parse_conditions_only, parse_query
 from api.query.runner import fetch_by_id, run_count, run_page
-from api.security import request_scope, requires
+from api.security import current_principal, request_scope, requires
 from warehouse.queries import vehicles
 
 bp = Blueprint("common", __name__)
 
 # Which permission code guards each entity (the console's permission codes).
-PERMISSION_OF = {"carView": "car", "device": "device", "group": "group", "gps": "gps"}
+PERMISSION_OF = {
+    "carView": "car", "device": "device", "group": "group", "gps": "gps",
+    **{name: entity.permission for name, entity in WRITABLE.items()},
+}
 
 
 def _query_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
@@ -54,6 +59,57 @@ for _name, _entity in COUNTABLE.items():
         view_func=requires(PERMISSION_OF[_name], "query")(_count_view(_entity)),
         methods=["POST"],
     )
+
+
+# --- create / get / update / delete of the declared writable entities ----------------------------
+
+
+def _create_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
+    def view() -> dict[str, Any]:
+        body = json_body()
+        with get_db().connection() as conn:
+            return ok(records.create(conn, entity, current_principal(), body))
+
+    view.__name__ = f"create_{entity.name}"
+    return view
+
+
+def _record_view(entity: EntitySpec) -> Callable[[int], dict[str, Any]]:
+    def view(record_id: int) -> dict[str, Any]:
+        with get_db().connection() as conn:
+            return ok(records.read(conn, entity, request_scope(), record_id))
+
+    view.__name__ = f"get_{entity.name}"
+    return view
+
+
+def _update_view(entity: EntitySpec) -> Callable[[int], dict[str, Any]]:
+    def view(record_id: int) -> dict[str, Any]:
+        body = json_body()
+        with get_db().connection() as conn:
+            return ok(records.update(conn, entity, current_principal(), request_scope(), record_id, body))
+
+    view.__name__ = f"update_{entity.name}"
+    return view
+
+
+def _delete_view(entity: EntitySpec) -> Callable[[int], dict[str, Any]]:
+    def view(record_id: int) -> dict[str, Any]:
+        with get_db().connection() as conn:
+            return ok(records.delete(conn, entity, current_principal(), request_scope(), record_id))
+
+    view.__name__ = f"delete_{entity.name}"
+    return view
+
+
+for _name, _entity in WRITABLE.items():
+    _code = _entity.permission
+    bp.add_url_rule(f"/api/common/{_name}.json", view_func=requires(_code, "add")(_create_view(_entity)),
+                    methods=["POST"])
+    _item = f"/api/common/{_name}/<int:record_id>.json"
+    bp.add_url_rule(_item, view_func=requires(_code, "get")(_record_view(_entity)), methods=["GET"])
+    bp.add_url_rule(_item, view_func=requires(_code, "update")(_update_view(_entity)), methods=["PATCH"])
+    bp.add_url_rule(_item, view_func=requires(_code, "delete")(_delete_view(_entity)), methods=["DELETE"])
 
 
 def _detail(entity: EntitySpec, record_id: int) -> dict[str, Any]:

@@ -35,6 +35,8 @@ def openapi_document() -> dict[str, Any]:
     # The generic query's fields, operators and value forms come from the entity whitelists.
     for section, entries in query_contract.components().items():
         document["components"].setdefault(section, {}).update(entries)
+    # The declared writable entities' paths are generated whole.
+    document["paths"].update(query_contract.paths())
     return document
 
 

@@ -1,0 +1,256 @@
+"""The generic routes of every declared writable entity (api/query/entities.py WRITABLE), tested from
+the declarations: a new entity is covered by adding it there.
+
+create-then-read, update, soft delete (row kept with record state 0, hidden from query/count/get),
+another enterprise's id is a 404 for get/update/delete, a role without the action is a 403, unknown
+or read-only fields and invalid values are 400s naming the field, a unique clash is a 409, and every
+change writes its audit_log row.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from psycopg import sql
+
+from api.query.entities import WRITABLE
+from api.query.grammar import EntitySpec, FieldSpec
+from api.query.records import TENANT_FIELD
+from tests.integration.api.conftest import Demo
+from tests.integration.api.test_console_api import bearer, make_user
+from warehouse.db import connect
+
+Login = Callable[[str], dict[str, str]]
+ENTITIES = pytest.mark.parametrize("entity", list(WRITABLE.values()), ids=list(WRITABLE))
+
+
+def sample(spec: FieldSpec, tag: str) -> Any:
+    """A valid value of ``spec`` (distinct per ``tag`` for text)."""
+    if spec.enum:
+        return spec.enum[0]
+    if spec.type == "int":
+        return int(spec.minimum if spec.minimum is not None else 1)
+    if spec.type == "float":
+        return float(spec.minimum if spec.minimum is not None else 1)
+    if spec.type == "bool":
+        return True
+    return tag[: spec.max_length or 32]
+
+
+def valid_body(entity: EntitySpec) -> dict[str, Any]:
+    """Every creatable field (the tenant aside) with a valid value; unique text is fresh."""
+    tag = f"t{uuid.uuid4().hex[:12]}"
+    return {n: sample(f, tag) for n, f in entity.fields.items() if f.create and n != TENANT_FIELD}
+
+
+def invalid_values(spec: FieldSpec) -> list[Any]:
+    """Values the declaration refuses for ``spec``."""
+    wrong_type = "not a number" if spec.type in ("int", "float") else 12345
+    bad: list[Any] = [wrong_type, [1]]
+    if spec.required:
+        bad.append(None)
+    if spec.max_length is not None:
+        bad.append("x" * (spec.max_length + 1))
+    if spec.pattern is not None:
+        bad += [v for v in (" ", "!", "中文", "a\n") if not re.fullmatch(spec.pattern, v)][:2]
+    if spec.minimum is not None:
+        bad.append(spec.minimum - 1)
+    if spec.maximum is not None:
+        bad.append(spec.maximum + 1)
+    return bad
+
+
+def create(client: FlaskClient, headers: dict[str, str], entity: EntitySpec, **extra: Any) -> dict[str, Any]:
+    reply = client.post(f"/api/common/{entity.name}.json", headers=headers, json={**valid_body(entity), **extra})
+    assert reply.status_code == 200, reply.json
+    data: dict[str, Any] = reply.json["data"]  # type: ignore[index]
+    return data
+
+
+def audit_rows(pg_url: str, entity: EntitySpec, record_id: int) -> list[tuple[Any, ...]]:
+    with connect(pg_url) as conn:
+        return conn.execute(
+            "SELECT action, user_name, enterprise_id, changes FROM audit_log WHERE entity = %s AND record_id = %s"
+            " ORDER BY id", (entity.name, record_id)).fetchall()
+
+
+@ENTITIES
+def test_create_then_read_update_and_audit(
+    client: FlaskClient, login: Login, demo: Demo, pg_url: str, entity: EntitySpec
+) -> None:
+    headers = login("admin_a")
+    body = valid_body(entity)
+    reply = client.post(f"/api/common/{entity.name}.json", headers=headers, json=body)
+    assert reply.status_code == 200, reply.json
+    created = reply.json["data"]  # type: ignore[index]
+    assert {k: created[k] for k in body} == body
+    assert created[TENANT_FIELD] == demo.enterprises["a"]  # from the caller, not the body
+    item = f"/api/common/{entity.name}/{created['id']}.json"
+    assert client.get(item, headers=headers).json["data"] == created  # type: ignore[index]
+
+    changes = {n: v for n, v in valid_body(entity).items() if entity.fields[n].update}
+    reply = client.patch(item, headers=headers, json=changes)
+    assert reply.status_code == 200, reply.json
+    read = client.get(item, headers=headers).json["data"]  # type: ignore[index]
+    assert {k: read[k] for k in changes} == changes
+
+    rows = audit_rows(pg_url, entity, created["id"])
+    assert [(r[0], r[1], r[2]) for r in rows] == [("create", "admin_a", demo.enterprises["a"]),
+                                                  ("update", "admin_a", demo.enterprises["a"])]
+    assert rows[1][3] == {n: {"before": body[n], "after": v} for n, v in changes.items() if body[n] != v}
+
+
+@ENTITIES
+def test_delete_is_soft_and_hides_the_row(
+    client: FlaskClient, login: Login, pg_url: str, entity: EntitySpec
+) -> None:
+    headers = login("admin_a")
+    created = create(client, headers, entity)
+    item = f"/api/common/{entity.name}/{created['id']}.json"
+    reply = client.delete(item, headers=headers)
+    assert reply.status_code == 200, reply.json
+    assert reply.json["data"] == {"id": created["id"]}  # type: ignore[index]
+
+    assert client.get(item, headers=headers).status_code == 404
+    assert client.patch(item, headers=headers, json={}).status_code == 404
+    assert client.delete(item, headers=headers).status_code == 404
+    page = client.post(f"/api/common/query/{entity.name}.json", headers=headers, json={"id": created["id"]})
+    assert page.json["data"]["list"] == []  # type: ignore[index]
+    count = client.post(f"/api/common/count/{entity.name}.json", headers=headers, json={"id": created["id"]})
+    assert count.json["data"] == 0  # type: ignore[index]
+    with connect(pg_url) as conn:
+        statement = sql.SQL("SELECT {} FROM {} WHERE id = %s").format(
+            sql.Identifier(entity.record_state_column), sql.Identifier(entity.table))
+        state = conn.execute(statement, (created["id"],)).fetchone()
+    assert state == (0,)  # the row and its history stay
+    assert [r[0] for r in audit_rows(pg_url, entity, created["id"])] == ["create", "delete"]
+
+
+@ENTITIES
+def test_live_rows_are_listed_and_counted(client: FlaskClient, login: Login, entity: EntitySpec) -> None:
+    headers = login("admin_a")
+    created = create(client, headers, entity)
+    page = client.post(f"/api/common/query/{entity.name}.json", headers=headers, json={"id": created["id"]})
+    assert page.json["data"]["list"] == [created]  # type: ignore[index]
+    count = client.post(f"/api/common/count/{entity.name}.json", headers=headers, json={"id": created["id"]})
+    assert count.json["data"] == 1  # type: ignore[index]
+
+
+@ENTITIES
+def test_another_enterprises_record_is_404(
+    client: FlaskClient, login: Login, demo: Demo, entity: EntitySpec
+) -> None:
+    created = create(client, login("admin_b"), entity)
+    item = f"/api/common/{entity.name}/{created['id']}.json"
+    a = login("admin_a")
+    for subtree in ({}, {"isParent": "true"}):
+        assert client.get(item, headers=a, query_string=subtree).status_code == 404
+        assert client.patch(item, headers=a, query_string=subtree, json={}).status_code == 404
+        assert client.delete(item, headers=a, query_string=subtree).status_code == 404
+    # untouched, and the parent's administrator reaches it through its subtree only
+    parent = login("admin")
+    assert client.get(item, headers=parent).status_code == 404
+    assert client.get(item, headers=parent, query_string={"isParent": "true"}).json["data"] == created  # type: ignore[index]
+
+
+@ENTITIES
+def test_tenant_comes_from_the_callers_subtree(
+    client: FlaskClient, login: Login, demo: Demo, entity: EntitySpec
+) -> None:
+    ids = demo.enterprises
+    made = create(client, login("admin"), entity, **{TENANT_FIELD: ids["a"]})
+    assert made[TENANT_FIELD] == ids["a"]  # a subsidiary of the caller
+    for foreign in (ids["b"], ids["parent"], 999_999_999):  # a sibling, the parent, nobody
+        body = {**valid_body(entity), TENANT_FIELD: foreign}
+        reply = client.post(f"/api/common/{entity.name}.json", headers=login("admin_a"), json=body)
+        assert reply.status_code == 404, reply.json
+
+
+@ENTITIES
+def test_a_role_without_the_action_is_403(
+    client: FlaskClient, login: Login, demo: Demo, pg_url: str, entity: EntitySpec
+) -> None:
+    record = create(client, login("admin_a"), entity)
+    item = f"/api/common/{entity.name}/{record['id']}.json"
+    reader = make_user(pg_url, demo.enterprises["a"], {entity.permission: ["query"]})
+    headers = bearer(client, reader.name)
+    assert client.post(f"/api/common/query/{entity.name}.json", headers=headers, json={}).status_code == 200
+    calls = [("POST", f"/api/common/{entity.name}.json", "add"), ("GET", item, "get"),
+             ("PATCH", item, "update"), ("DELETE", item, "delete")]
+    for method, url, action in calls:
+        reply = client.open(url, method=method, headers=headers, json=valid_body(entity) if method == "POST" else None)
+        assert reply.status_code == 403, (method, reply.json)
+        assert f"{entity.permission}:{action}" in reply.json["message"]  # type: ignore[index]
+    assert client.get(item, headers=login("admin_a")).json["data"] == record  # type: ignore[index]
+
+
+@ENTITIES
+def test_unknown_and_read_only_fields_are_400_naming_them(
+    client: FlaskClient, login: Login, entity: EntitySpec
+) -> None:
+    headers = login("admin_a")
+    reply = client.post(f"/api/common/{entity.name}.json", headers=headers, json={**valid_body(entity), "bogus": 1})
+    assert reply.status_code == 400 and "bogus" in reply.json["message"]  # type: ignore[index]
+    record = create(client, headers, entity)
+    item = f"/api/common/{entity.name}/{record['id']}.json"
+    for name, spec in entity.fields.items():
+        if not spec.update:
+            reply = client.patch(item, headers=headers, json={name: record[name]})
+            assert reply.status_code == 400, (name, reply.json)
+            assert name in reply.json["message"]  # type: ignore[index]
+    assert client.get(item, headers=headers).json["data"] == record  # type: ignore[index]
+
+
+@ENTITIES
+def test_invalid_values_are_400_naming_the_field(
+    client: FlaskClient, login: Login, entity: EntitySpec
+) -> None:
+    headers = login("admin_a")
+    record = create(client, headers, entity)
+    item = f"/api/common/{entity.name}/{record['id']}.json"
+    checked = 0
+    for name, spec in entity.fields.items():
+        for value in invalid_values(spec):
+            if spec.create and name != TENANT_FIELD:
+                reply = client.post(f"/api/common/{entity.name}.json", headers=headers,
+                                    json={**valid_body(entity), name: value})
+                assert reply.status_code == 400, (name, value, reply.json)
+                assert f"'{name}'" in reply.json["message"], reply.json  # type: ignore[index]
+                checked += 1
+            if spec.update:
+                reply = client.patch(item, headers=headers, json={name: value})
+                assert reply.status_code == 400, (name, value, reply.json)
+                assert f"'{name}'" in reply.json["message"], reply.json  # type: ignore[index]
+    required = [n for n, f in entity.fields.items() if f.required and f.create]
+    for name in required:
+        body = {k: v for k, v in valid_body(entity).items() if k != name}
+        reply = client.post(f"/api/common/{entity.name}.json", headers=headers, json=body)
+        assert reply.status_code == 400 and name in reply.json["message"]  # type: ignore[index]
+    assert checked > 0
+    assert client.get(item, headers=headers).json["data"] == record  # type: ignore[index]
+
+
+@ENTITIES
+def test_unique_clash_is_409_naming_the_field(client: FlaskClient, login: Login, entity: EntitySpec) -> None:
+    headers = login("admin_a")
+    unique = [n for n, f in entity.fields.items() if f.unique]
+    assert unique, f"{entity.name} declares no unique field"
+    first = create(client, headers, entity)
+    second = create(client, headers, entity)
+    for name in unique:
+        reply = client.post(f"/api/common/{entity.name}.json", headers=headers,
+                            json={**valid_body(entity), name: first[name]})
+        assert reply.status_code == 409, reply.json
+        assert reply.json["data"] == {"field": name}  # type: ignore[index]
+        reply = client.patch(f"/api/common/{entity.name}/{second['id']}.json", headers=headers,
+                             json={name: first[name]})
+        assert reply.status_code == 409 and reply.json["data"] == {"field": name}  # type: ignore[index]
+    # unique within an enterprise, among live rows: another enterprise and a deleted row do not clash
+    create(client, login("admin_b"), entity, **{n: first[n] for n in unique})
+    assert client.delete(f"/api/common/{entity.name}/{first['id']}.json", headers=headers).status_code == 200
+    create(client, headers, entity, **{n: first[n] for n in unique})
