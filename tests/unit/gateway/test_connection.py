@@ -201,22 +201,6 @@ def test_logout_acknowledges_then_goes_offline() -> None:
     run(t)
 
 
-def test_second_connection_replaces_the_first() -> None:
-    async def t(h: Harness) -> None:
-        first = await login(h)
-        second = await login(h)
-        await settle()
-        assert first.closing and not second.closing
-        sessions = h.sink.values(DEVICE_SESSIONS)
-        assert [(s["event"], s["reason"]) for s in sessions] == [
-            ("online", "auth"), ("offline", "replaced"), ("security", "session_replaced"), ("online", "auth")]
-        assert sessions[1]["connection_id"] == first.protocol.connection_id
-        assert h.server.ctx is not None and h.server.ctx.registry.get(PHONE) is second.protocol
-        assert h.server.counters.replaced == 1
-
-    run(t)
-
-
 def test_idle_connection_is_closed_and_goes_offline() -> None:
     async def t(h: Harness) -> None:
         transport = await login(h)

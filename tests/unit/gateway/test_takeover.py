@@ -128,6 +128,8 @@ def test_new_connection_authenticating_with_the_code_evicts_the_live_one_with_a_
         notice = sessions[2]
         assert notice["device_id"] == 1 and notice["connection_id"] == second.protocol.connection_id
         assert notice["replaced_connection_id"] == first.protocol.connection_id
+        assert sessions[1]["connection_id"] == first.protocol.connection_id
+        assert h.server.ctx is not None and h.server.ctx.registry.get(PHONE) is second.protocol
         assert h.server.counters.replaced == 1
 
     run(t)
