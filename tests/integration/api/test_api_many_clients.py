@@ -16,10 +16,10 @@ import pytest
 import requests
 import websocket
 
-from api.stomp import Frame, FrameParser, serialize
 from fleet.topics import CONSOLE_EVENTS
 from tests.e2e.support import ApiProcess
 from tests.integration.api.conftest import Demo
+from tests.support.stomp_client import StompClient
 from warehouse.seed import DEMO_PASSWORD
 
 PROBE_TIMEOUT_S = 2.0  # a health probe slower than this counts as the API being down
@@ -67,51 +67,9 @@ def health_ms(api: ApiProcess) -> float:
     return (time.monotonic() - started) * 1000
 
 
-class Stomp:
+class Stomp(StompClient):
     def __init__(self, api: ApiProcess, **options: Any) -> None:
-        self.ws = websocket.create_connection(f"ws://127.0.0.1:{api.port}/wss/stomp", timeout=5, **options)
-        self.parser = FrameParser()
-        self.pending: list[Frame] = []
-
-    def send(self, command: str, **headers: str) -> None:
-        self.ws.send(serialize(Frame(command, headers)).decode())
-
-    def receive(self, timeout: float = 5.0) -> Frame:
-        self.ws.settimeout(timeout)
-        while not self.pending:
-            data = self.ws.recv()
-            if not data:
-                raise ConnectionError("socket closed")
-            self.pending += self.parser.feed(data.encode() if isinstance(data, str) else data)
-        return self.pending.pop(0)
-
-    def connect(self, bearer: str) -> Frame:
-        self.send("CONNECT", **{"accept-version": "1.2", "heart-beat": "0,0", "Authorization": f"Bearer {bearer}"})
-        return self.receive()
-
-    def subscribe(self, destination: str) -> None:
-        self.send("SUBSCRIBE", id="s", destination=destination, receipt="r")
-        assert self.receive().command == "RECEIPT"
-
-    def closed_within(self, timeout: float) -> bool:
-        """True when the server closes the socket within ``timeout`` (frames before that are skipped)."""
-        deadline = time.monotonic() + timeout
-        try:
-            while time.monotonic() < deadline:
-                self.ws.settimeout(max(0.01, deadline - time.monotonic()))
-                if not self.ws.recv():
-                    return True
-        except websocket.WebSocketTimeoutException:
-            return False
-        except (websocket.WebSocketConnectionClosedException, ConnectionError, OSError):
-            return True
-        return False
-
-    def close(self) -> None:
-        try:
-            self.ws.close(timeout=0.2)
-        except Exception:  # already closed by the server
-            pass
+        super().__init__(f"127.0.0.1:{api.port}", **options)
 
 
 def enterprise_of(pg_url: str, user: str) -> tuple[int, str]:
@@ -212,9 +170,9 @@ def test_stomp_sessions_beyond_the_per_user_cap_are_refused(tight: ApiProcess) -
     clients = [Stomp(tight) for _ in range(3)]
     try:
         for client in clients[:2]:
-            connected = client.connect(bearer)
+            connected = client.connect_bearer(bearer)
             assert connected.command == "CONNECTED", connected
-        refused = clients[2].connect(bearer)
+        refused = clients[2].connect_bearer(bearer)
         assert refused.command == "ERROR"
         assert "admin_a" in refused.headers["message"] and "2" in refused.headers["message"]
         assert clients[2].closed_within(2.0)
@@ -222,7 +180,7 @@ def test_stomp_sessions_beyond_the_per_user_cap_are_refused(tight: ApiProcess) -
         bearer = token(tight)
         again = Stomp(tight)
         clients.append(again)
-        assert again.connect(bearer).command == "CONNECTED"
+        assert again.connect_bearer(bearer).command == "CONNECTED"
     finally:
         for c in clients:
             c.close()
@@ -278,7 +236,7 @@ def test_stomp_session_is_closed_with_an_error_when_its_token_expires(tight: Api
     bearer = token(tight)
     client = Stomp(tight)
     try:
-        assert client.connect(bearer).command == "CONNECTED"  # the token lives 4 s, checked every 1 s
+        assert client.connect_bearer(bearer).command == "CONNECTED"  # the token lives 4 s, checked every 1 s
         client.subscribe(f"/user/{enterprise_id}/message")
         frame = client.receive(timeout=8.0)
         assert frame.command == "ERROR"
@@ -302,7 +260,7 @@ def test_websocket_from_the_api_origin_or_without_origin_is_accepted(tight: ApiP
         bearer = token(tight, "admin_b")
         client = Stomp(tight, **options)
         try:
-            assert client.connect(bearer).command == "CONNECTED"
+            assert client.connect_bearer(bearer).command == "CONNECTED"
         finally:
             client.close()
 
@@ -317,7 +275,7 @@ def test_push_from_kafka_reaches_a_subscriber(roomy: ApiProcess, pg_url: str, ka
     client = Stomp(roomy)
     producer = KafkaProducer(bootstrap_servers=kafka_bootstrap, acks="all")
     try:
-        assert client.connect(token(roomy, "admin_b")).command == "CONNECTED"
+        assert client.connect_bearer(token(roomy, "admin_b")).command == "CONNECTED"
         client.subscribe(f"/user/{enterprise_id}/message")
         event = {"kind": "push", "enterprise_id": enterprise_id, "enterprise_path": path,
                  "push": {"type": 1, "data": {"marker": "gevent"}}}
@@ -342,7 +300,7 @@ def test_sigterm_stops_the_api_promptly_with_stomp_sessions_open(
         bearer = token(api)
         for _ in range(3):
             clients.append(Stomp(api))
-            assert clients[-1].connect(bearer).command == "CONNECTED"
+            assert clients[-1].connect_bearer(bearer).command == "CONNECTED"
         assert api.proc is not None
         api.proc.terminate()
         api.proc.wait(timeout=12)  # raises TimeoutExpired when the sockets hold the shutdown

@@ -17,9 +17,10 @@ import websocket
 from werkzeug.serving import make_server
 
 from api.push import STOMP_SUBPROTOCOLS
-from api.stomp import Frame, FrameParser, serialize
+from api.stomp import Frame
 from fleet.settings import ApiSettings
 from fleet.topics import CONSOLE_EVENTS
+from tests.support.stomp_client import StompClient as SharedStompClient
 from warehouse.passwords import hash_password
 
 PASSWORD = "push-test-pw-1"
@@ -108,43 +109,9 @@ def access_token(server: str, user_name: str) -> str:
     return str(body["data"]["access_token"])
 
 
-class StompClient:
-    def __init__(self, server: str, query: str = "", subprotocols: list[str] | None = None) -> None:
-        self.ws = websocket.create_connection(f"ws://{server}/wss/stomp{query}", timeout=DELIVERY_S,
-                                              subprotocols=subprotocols)
-        self.parser = FrameParser()
-        self.pending: list[Frame] = []
-
-    def send(self, command: str, **headers: str) -> None:
-        self.ws.send(serialize(Frame(command, headers)).decode())
-
-    def receive(self, timeout: float = DELIVERY_S) -> Frame:
-        self.ws.settimeout(timeout)
-        while not self.pending:
-            data = self.ws.recv()
-            if not data:
-                raise ConnectionError("socket closed")
-            self.pending += self.parser.feed(data.encode() if isinstance(data, str) else data)
-        return self.pending.pop(0)
-
-    def connect(self, **headers: str) -> Frame:
-        self.send("CONNECT", **{"accept-version": "1.2", "heart-beat": "0,0", **headers})
-        return self.receive()
-
-    def subscribe(self, destination: str, sub_id: str = "sub-0") -> None:
-        self.send("SUBSCRIBE", id=sub_id, destination=destination, receipt=f"r-{sub_id}")
-        frame = self.receive()
-        assert (frame.command, frame.headers.get("receipt-id")) == ("RECEIPT", f"r-{sub_id}"), frame
-
-    def assert_closed(self) -> None:
-        self.ws.settimeout(DELIVERY_S)
-        with pytest.raises((websocket.WebSocketConnectionClosedException, ConnectionError)):
-            while True:
-                if not self.ws.recv():
-                    raise ConnectionError("closed")
-
-    def close(self) -> None:
-        self.ws.close()
+class StompClient(SharedStompClient):
+    def __init__(self, server: str, query: str = "", **options: Any) -> None:
+        super().__init__(server, query, timeout=DELIVERY_S, **options)
 
 
 @pytest.fixture
@@ -222,7 +189,7 @@ def test_subscribing_another_enterprise_is_refused_and_closed(server, enterprise
     client.send("SUBSCRIBE", id="x", destination=f"/user/{enterprises['root'].id}/message")
     frame = client.receive()
     assert (frame.command, frame.headers["message"]) == ("ERROR", "forbidden destination")
-    client.assert_closed()
+    assert client.closed_within(DELIVERY_S)
 
 
 def test_bad_token_is_refused_and_closed(server, clients):
@@ -231,7 +198,7 @@ def test_bad_token_is_refused_and_closed(server, clients):
     frame = client.connect(Authorization="Bearer not-a-token")
     assert frame.command == "ERROR"
     assert frame.headers["message"].startswith("authentication failed")
-    client.assert_closed()
+    assert client.closed_within(DELIVERY_S)
 
 
 def test_access_token_query_parameter_is_accepted(server, enterprises, clients):
@@ -246,7 +213,7 @@ def test_disconnect_gets_its_receipt_then_the_socket_closes(server, enterprises,
     client.send("DISCONNECT", receipt="bye-1")
     frame = client.receive()
     assert frame == Frame("RECEIPT", {"receipt-id": "bye-1"})
-    client.assert_closed()
+    assert client.closed_within(DELIVERY_S)
 
 
 def test_handshake_selects_the_stomp_subprotocol_a_browser_offers(
