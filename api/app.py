@@ -17,7 +17,8 @@ from api.db import Database
 from api.errors import ApiError, envelope
 from api.http import FleetJSONProvider, reject_unstorable_text
 from api.push import register_push
-from api.routes import common, console, devices, meta, oauth, vehicles
+from api.routes import common, console, devices, fleet, meta, oauth, org, spreadsheets, vehicles
+from api.routes import settings as settings_routes
 from api.tokens import TokenService
 from fleet.settings import ApiSettings, DatabaseSettings, database_url
 
@@ -48,7 +49,7 @@ def create_app(
     app.extensions[DB_KEY] = db
     app.extensions[oauth.SERVICE_KEY] = TokenService(db, codec, settings)
 
-    for module in (meta, oauth, common, vehicles, devices, console, static):
+    for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, console, org, settings_routes, static):
         app.register_blueprint(module.bp)
     # First of all: NUL bytes and invalid UTF-8 never reach a route (nor PostgreSQL).
     app.before_request_funcs.setdefault(None, []).insert(0, reject_unstorable_text)

@@ -54,7 +54,7 @@ class Forbidden(ApiError):
 
     http_status = 403
     code = 403
-    default_message = "没有权限 (permission denied)"
+    default_message = "用户得到授权，但是访问是被禁止的。 (permission denied)"
 
 
 class NotFound(ApiError):

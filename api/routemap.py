@@ -70,6 +70,53 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         redirect="/dashboard/map",
     ),
     _route(
+        "/list", "list", "RouteView",
+        _meta("menu.list", "UnorderedListOutlined"),
+        # Catalogue lists (issue 6): each page is dashboards/src/screens/list/<name>.tsx.
+        *(_route(f"/list/{code}", f"list{code[0].upper()}{code[1:]}", f"list/{code}",
+                 _meta(f"menu.list.{code}", icon, [code]))
+          for code, icon in (("car", "CarOutlined"), ("device", "HddOutlined"), ("sim", "CreditCardOutlined"),
+                             ("group", "ClusterOutlined"),
+                             ("carModel", "CarOutlined"), ("carType", "AppstoreOutlined"),
+                             ("deviceProducer", "TeamOutlined"), ("deviceType", "DesktopOutlined"))),
+        # A car's edit page (?id=): its devices and master device.
+        _route("/list/car/edit", "listCarEdit", "list/carEdit",
+               _meta("menu.list.car.edit", "CarOutlined", ["car"], invisible=True, highlight="/list/car")),
+    ),
+    _route(
+        "/settings", "settings", "RouteView",
+        _meta("menu.settings", "SettingOutlined", ["dictionary", "system", "license", "auditLog"]),
+        # Settings screens (issue 6 §2): each page is dashboards/src/screens/settings/<name>.tsx.
+        *(_route(f"/settings/{page}", f"settings{page[0].upper()}{page[1:]}", f"settings/{page}",
+                 _meta(f"menu.settings.{page}", icon, [code]))
+          for page, icon, code in (("dictionary", "BookOutlined", "dictionary"),
+                                   ("system", "DashboardOutlined", "system"),
+                                   ("licenseDetail", "SafetyCertificateOutlined", "license"),
+                                   ("licenseLog", "FileTextOutlined", "license"),
+                                   ("auditLog", "AuditOutlined", "auditLog"))),
+        redirect="/settings/dictionary",
+    ),
+    _route(
+        "/user", "user", "RouteView",
+        _meta("menu.user", "TeamOutlined", ["enterprise", "user", "role", "driver"]),
+        # User management (issue 6 §2): each page is dashboards/src/screens/user/<name>.tsx.
+        _route("/user/enterprise", "userEnterprise", "user/enterprise",
+               _meta("menu.user.enterprise", "ClusterOutlined", ["enterprise"])),
+        _route("/user/user", "userUser", "user/user", _meta("menu.user.user", "UserOutlined", ["user"])),
+        _route("/user/role", "userRole", "user/role", _meta("menu.user.role", "IdcardOutlined", ["role"])),
+        _route("/user/role/detail", "userRoleDetail", "user/roleDetail",
+               _meta("menu.user.role.detail", "IdcardOutlined", ["role"], invisible=True,
+                     highlight="/user/role")),
+        _route("/user/permission", "userPermission", "user/permission",
+               _meta("menu.user.permission", "TableOutlined", ["role"])),
+        _route("/user/driver", "userDriver", "user/driver", _meta("menu.user.driver", "IdcardOutlined", ["driver"])),
+        # A driver's edit page (?id=, none: a new driver): the form with the photo upload.
+        _route("/user/driver/edit", "userDriverEdit", "user/driverEdit",
+               _meta("menu.user.driver.edit", "IdcardOutlined", ["driver"], invisible=True,
+                     highlight="/user/driver")),
+        redirect="/user/enterprise",
+    ),
+    _route(
         "/account", "account", "RouteView",
         _meta("menu.account", "UserOutlined", invisible=True),
         _route("/account/center", "accountCenter", "account/center",

@@ -19,6 +19,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "config-doc": "fleet.config_doc:config_doc_command",
     "seed": "warehouse.seed:seed_command",
     "simulate": "simulator.cli:simulate_command",
+    "license": "fleet.licence:license_command",
 }
 
 

@@ -139,6 +139,14 @@ class ApiSettings(_Base):
     map_center_lng: float = Field(116.39, description="map centre before the browser's geolocation answers")
     map_center_lat: float = Field(39.91, description="map centre before the browser's geolocation answers")
     map_default_base_layer: str = Field("blank", description="base layer the map opens with (blank works offline)")
+    license_public_key_file: str = Field("", description="the licence vendor's Ed25519 public key (PEM file); empty: licences cannot be installed")
+    license_apply_per_hour: int = Field(5, ge=1, description="licence applications accepted from one address per hour (429 above)")
+    monitor_kafka_timeout_s: float = Field(3.0, description="longest wait for Kafka in the system monitor before its section says unavailable")
+    export_max_rows: int = Field(100_000, ge=1, description="most rows one spreadsheet export may hold (400 above: narrow the filters)")
+    import_max_rows: int = Field(20_000, ge=1, description="most data rows of one imported spreadsheet (400 above)")
+    import_max_body_bytes: int = Field(10 * 1024 * 1024, description="largest uploaded import file (413 above)")
+    import_batch_rows: int = Field(500, ge=1, description="import rows committed (and progress reported) together; each row still has its own savepoint")
+    import_stale_s: float = Field(120.0, gt=0, description="a running import whose process has not reported for this long is reported failed")
 
 
 class SimulatorSettings(_Base):

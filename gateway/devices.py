@@ -133,7 +133,7 @@ def authentication_accepted(device: DeviceRecord | None, auth_code: str) -> bool
 _SELECT = (
     "SELECT id, phone, enterprise_id, car_id, auth_code, device_sn, state, registered_terminal_id, "
     "registered_manufacturer_id, registered_terminal_model FROM device "
-    "WHERE phone = ANY(%s) ORDER BY length(phone) DESC LIMIT 1"
+    "WHERE phone = ANY(%s) AND record_state = 1 ORDER BY length(phone) DESC LIMIT 1"
 )
 # Compare-and-set on the code seen by the decision: a concurrent registration, de-registration or
 # reset in between makes this one fail (result 3) instead of overwriting what the other one did.
@@ -155,7 +155,7 @@ _INSERT_UNASSIGNED = (
     "registered_terminal_model, registered_at) "
     "VALUES (%(enterprise)s, %(phone)s, %(sn)s, %(maker)s, %(model)s, %(version)s, %(code)s, true, "
     "%(terminal_id)s, %(maker)s, %(model)s, now()) "
-    "ON CONFLICT (phone) DO NOTHING RETURNING id"
+    "ON CONFLICT (phone) WHERE record_state = 1 DO NOTHING RETURNING id"
 )
 
 

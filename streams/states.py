@@ -135,10 +135,10 @@ async def persist_changes(conn: psycopg.AsyncConnection[Any], state: State, chan
                 " connection_id) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                 (dev, change.at, int(change.online), ent, change.reason, change.gateway_id, change.connection_id))
             if change.applies and change.online:
-                await conn.execute("UPDATE device SET state = %s, online_time = %s WHERE id = %s",
+                await conn.execute("UPDATE device SET state = %s, online_time = %s WHERE id = %s AND state <> 5",
                                    (int(DeviceState.ONLINE), change.at, dev))
             elif change.applies:
-                await conn.execute("UPDATE device SET state = %s, offline_time = %s WHERE id = %s",
+                await conn.execute("UPDATE device SET state = %s, offline_time = %s WHERE id = %s AND state <> 5",
                                    (int(DeviceState.OFFLINE), change.at, dev))
 
 

@@ -21,6 +21,7 @@ from psycopg import Connection, sql
 
 from warehouse.db import connect
 from warehouse.passwords import hash_password
+from warehouse.seed_dictionaries import seed_system_dictionaries
 
 DEMO_PASSWORD = "Fleet@2026"
 SEED_LOCK_KEY = 7_208_080_001
@@ -29,13 +30,14 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "dashboard": ("仪表盘", ("query", "get")),
     "monitor": ("实时监控", ("query", "get", "cmd", "video")),
     "car": ("车辆管理", ("add", "delete", "update", "query", "get", "import", "export", "cmd")),
-    "device": ("终端管理", ("add", "delete", "update", "query", "get", "import", "export", "cmd")),
+    "device": ("终端管理", ("add", "delete", "update", "query", "get", "import", "export", "cmd", "enable",
+                        "disable")),
     "sim": ("SIM卡管理", ("add", "delete", "update", "query", "get", "import", "export")),
     "driver": ("驾驶员管理", ("add", "delete", "update", "query", "get", "import", "export")),
-    "group": ("车组管理", ("add", "delete", "update", "query", "get")),
-    "enterprise": ("企业管理", ("add", "delete", "update", "query", "get", "superior")),
-    "user": ("用户管理", ("add", "delete", "update", "query", "get", "enable", "disable")),
-    "role": ("角色管理", ("add", "delete", "update", "query", "get")),
+    "group": ("车组管理", ("add", "delete", "update", "query", "get", "import", "export")),
+    "enterprise": ("企业管理", ("add", "delete", "update", "query", "get", "enable", "disable", "export", "superior")),
+    "user": ("用户管理", ("add", "delete", "update", "query", "get", "enable", "disable", "export")),
+    "role": ("角色管理", ("add", "delete", "update", "query", "get", "export")),
     "gps": ("轨迹数据", ("query", "get", "export")),
     "alarm": ("报警管理", ("query", "get", "update", "export", "more")),
     "report": ("统计报表", ("query", "export")),
@@ -45,6 +47,10 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "carType": ("车辆类型", ("add", "delete", "update", "query", "get", "import", "export")),
     "deviceProducer": ("终端厂商", ("add", "delete", "update", "query", "get", "import", "export")),
     "deviceType": ("终端类型", ("add", "delete", "update", "query", "get", "import", "export")),
+    "dictionary": ("字典管理", ("add", "delete", "update", "query", "get", "import", "export")),
+    "system": ("系统监控", ("query",)),
+    "license": ("许可证管理", ("add", "query", "get")),
+    "auditLog": ("操作日志", ("query", "get", "export")),
 }
 
 # Per-enterprise catalogues (api/query/entities.py): table -> [(code, name)].
@@ -118,6 +124,7 @@ def seed_demo(url: str, terminals: int = 200) -> dict[str, Any]:
         drivers = {key: _drivers(conn, eid) for key, eid in ids.items()}
         for eid in ids.values():
             _catalogues(conn, eid)
+        seed_system_dictionaries(conn, parent_id)
         _vehicles(conn, terminals, ids, groups, drivers)
         conn.commit()
     return {
@@ -198,7 +205,8 @@ def _admin_user(conn: Connection[Any], ent: DemoEnterprise, enterprise_id: int, 
 def _select_or_insert(conn: Connection[Any], table: str, enterprise_id: int, name: str) -> int:
     ident = sql.Identifier(table)
     found = _scalar(
-        conn, sql.SQL("SELECT id FROM {} WHERE enterprise_id = %s AND name = %s").format(ident), (enterprise_id, name)
+        conn, sql.SQL("SELECT id FROM {} WHERE enterprise_id = %s AND name = %s AND record_state = 1").format(ident),
+        (enterprise_id, name)
     )
     if found is None:
         found = _scalar(
@@ -223,8 +231,26 @@ def _groups(conn: Connection[Any], enterprise_id: int) -> list[int]:
     return [_select_or_insert(conn, "car_group", enterprise_id, name) for name in ("第一车队", "第二车队")]
 
 
+def demo_national_id(enterprise_id: int, i: int) -> str:
+    """A valid 18-character national ID (Beijing Dongcheng, born 1980-1989) for demo driver ``i``."""
+    first17 = f"110101198{i % 10}{(i % 12) + 1:02d}{(i % 28) + 1:02d}{(enterprise_id % 100):02d}{i % 10}"
+    weights = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+    return first17 + "10X98765432"[sum(w * int(d) for w, d in zip(weights, first17, strict=True)) % 11]
+
+
 def _drivers(conn: Connection[Any], enterprise_id: int) -> list[int]:
-    return [_select_or_insert(conn, "driver", enterprise_id, name) for name in DRIVER_NAMES]
+    ids = [_select_or_insert(conn, "driver", enterprise_id, name) for name in DRIVER_NAMES]
+    with conn.cursor() as cur:  # fills what an older seed left empty; never overwrites an edit
+        cur.executemany(
+            "UPDATE driver SET phone = coalesce(phone, %s), id_card = coalesce(id_card, %s),"
+            " license_no = coalesce(license_no, %s), license_class = coalesce(license_class, %s),"
+            " license_expire = coalesce(license_expire, %s), qualification_no = coalesce(qualification_no, %s)"
+            " WHERE id = %s",
+            [(f"139{enterprise_id % 1000:03d}{i:05d}", demo_national_id(enterprise_id, i),
+              demo_national_id(enterprise_id, i), ("A2", "B2", "C1")[i % 3], f"{2028 + i % 4}-0{1 + i % 9}-15",
+              f"{enterprise_id:04d}{i:08d}", driver_id) for i, driver_id in enumerate(ids)],
+        )
+    return ids
 
 
 def _vehicles(
@@ -245,36 +271,45 @@ def _vehicles(
             eid, terminal_phone(i), f"SIM{i:07d}", f"终端{i:05d}",
             "1,2,3,4" if video else "", "1" if video else "", int(video), int(video), int(video),
         ))
-        sims.append((eid, f"898600{i:014d}", terminal_phone(i)))
+        sims.append((eid, f"898600{i:014d}", terminal_phone(i), 1 + i % 3, f"{2027 + i % 3}-12-31"))
+    # A row deleted since (record state 0) is not seeded again: the natural key is looked up among all rows.
     with conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO car (enterprise_id, group_id, plate_number, plate_color, vin, driver_id)"
-            " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (vin) DO NOTHING",
-            cars,
+            " SELECT %s, %s, %s, %s, %s::text, %s WHERE NOT EXISTS (SELECT 1 FROM car WHERE vin = %s)"
+            " ON CONFLICT DO NOTHING",
+            [(*car, car[4]) for car in cars],
         )
         cur.executemany(
             "INSERT INTO device (enterprise_id, phone, device_sn, device_name, video_channel, talk_channel,"
             " has_video, has_photo, has_microphone, protocol, protocol_version, video_protocol_version)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 'jt808', '2013', '2016') ON CONFLICT (phone) DO NOTHING",
-            devices,
+            " SELECT %s, %s::text, %s, %s, %s, %s, %s, %s, %s, 'jt808', '2013', '2016'"
+            " WHERE NOT EXISTS (SELECT 1 FROM device WHERE phone = %s) ON CONFLICT DO NOTHING",
+            [(*device, device[1]) for device in devices],
         )
         cur.executemany(
-            "INSERT INTO sim (enterprise_id, iccid, msisdn) VALUES (%s, %s, %s) ON CONFLICT (iccid) DO NOTHING",
-            sims,
+            "INSERT INTO sim (enterprise_id, iccid, msisdn, operator, expire_date)"
+            " SELECT %s, %s::text, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM sim WHERE iccid = %s)"
+            " ON CONFLICT DO NOTHING",
+            [(*sim, sim[1]) for sim in sims],
         )
     links = [(terminal_phone(i), terminal_vin(i)) for i in range(1, terminals + 1)]
     with conn.cursor() as cur:
         cur.executemany(
-            "UPDATE device d SET car_id = c.id FROM car c WHERE d.phone = %s AND c.vin = %s AND d.car_id IS NULL",
+            "UPDATE device d SET car_id = c.id FROM car c WHERE d.phone = %s AND c.vin = %s AND d.car_id IS NULL"
+            " AND d.record_state = 1 AND c.record_state = 1 AND d.enterprise_id = c.enterprise_id",
             links,
         )
         cur.executemany(
             "UPDATE car c SET master_device_id = d.id FROM device d"
-            " WHERE d.phone = %s AND c.vin = %s AND c.master_device_id IS NULL",
+            " WHERE d.phone = %s AND c.vin = %s AND c.master_device_id IS NULL"
+            " AND d.record_state = 1 AND c.record_state = 1 AND d.enterprise_id = c.enterprise_id",
             links,
         )
         cur.executemany(
-            "UPDATE sim s SET device_id = d.id FROM device d WHERE s.msisdn = %s AND d.phone = %s AND s.device_id IS NULL",
+            "UPDATE sim s SET device_id = d.id FROM device d WHERE s.msisdn = %s AND d.phone = %s"
+            " AND s.device_id IS NULL AND s.record_state = 1 AND d.record_state = 1"
+            " AND NOT EXISTS (SELECT 1 FROM sim o WHERE o.device_id = d.id AND o.record_state = 1)",
             [(phone, phone) for phone, _ in links],
         )
 

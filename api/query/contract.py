@@ -145,9 +145,23 @@ def components() -> dict[str, dict[str, Any]]:
 # --- writable entities ------------------------------------------------------------------------------
 
 
+def semantic_paths() -> set[str]:
+    """Write paths whose bodies have rules no schema states (a ``check`` such as the national ID's
+    check digit, a virtual field shaped by its check): a schema-valid body may still be a 400 there."""
+    found = set()
+    for name, entity in WRITABLE.items():
+        for creating, path in ((True, f"/api/common/{name}.json"), (False, f"/api/common/{name}/{{id}}.json")):
+            if any((f.create if creating else f.update) and (f.check is not None or f.virtual)
+                   for f in entity.fields.values()):
+                found.add(path)
+    return found
+
+
 def _write_value(spec: FieldSpec) -> Schema:
     """One value of a written field, exactly as ``api.query.records.check_value`` accepts it."""
     schema: Schema
+    if spec.virtual:
+        return {"description": "shaped by the entity's own rule (see its documentation)"}
     if spec.type == "int":
         schema = dict(INT64)
     elif spec.type == "float":
@@ -196,8 +210,15 @@ def _ref(kind: str, name: str) -> dict[str, str]:
 
 
 def paths() -> dict[str, Any]:
-    """The paths of every writable entity: query, count, create, get, update (PATCH), delete (soft)."""
+    """The declaration of every queryable entity (meta), and the paths of every writable entity: query,
+    count, create, get, update (PATCH), delete (soft)."""
     found: dict[str, Any] = {}
+    for name in QUERYABLE:
+        found[f"/api/common/meta/{name}.json"] = {"get": {
+            "tags": ["entities"],
+            "summary": f"The declaration of {name}: fields, types, rules, flags (the console builds its list page from it)",
+            "responses": _responses("400", "401", "403", "503"),
+        }}
     for name, entity in WRITABLE.items():
         code = entity.permission
         page = {"description": "A page of rows (the entity's camelCase fields)",
@@ -234,6 +255,8 @@ def paths() -> dict[str, Any]:
                           "schema": _ref("schemas", f"{name}Update")}}},
                       "responses": _responses("400", "401", "403", "404", "409", "413", "503")},
             "delete": {"tags": ["entities"], "summary": f"Soft-delete a {name}: record state 0 ({code}:delete)",
-                       "parameters": item, "responses": _responses("400", "401", "403", "404", "503")},
+                       "parameters": item,
+                       # 409: an entity's hook refuses to delete a record still in use (EntityHooks.before_delete)
+                       "responses": _responses("400", "401", "403", "404", "409", "503")},
         }
     return found

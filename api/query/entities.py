@@ -6,7 +6,11 @@ Anything not listed here cannot be selected, filtered or sorted on (secrets such
 
 from __future__ import annotations
 
+from api.query.entities_audit import AUDIT_LOG
+from api.query.entities_settings import DICTIONARY, LICENCE_LOG
+from api.query.fleet_entities import DEVICE, FLEET_WRITABLE, GROUP
 from api.query.grammar import EntitySpec, FieldSpec
+from api.query.org_entities import ORG_ENTITIES
 
 F = FieldSpec
 
@@ -41,49 +45,7 @@ CAR_VIEW = EntitySpec(
     },
 )
 
-DEVICE = EntitySpec(
-    name="device",
-    relation="device",
-    tenant_column="enterprise_id",
-    fields={
-        "id": F("id", "int"),
-        "enterpriseId": F("enterprise_id", "int"),
-        "carId": F("car_id", "int"),
-        "phone": F("phone"),
-        "deviceSn": F("device_sn"),
-        "deviceName": F("device_name"),
-        "protocol": F("protocol"),
-        "protocolVersion": F("protocol_version"),
-        "videoProtocolVersion": F("video_protocol_version"),
-        "manufacturerId": F("manufacturer_id"),
-        "terminalModel": F("terminal_model"),
-        "videoChannel": F("video_channel"),
-        "talkChannel": F("talk_channel"),
-        "hasVideo": F("has_video", "int"),
-        "hasPhoto": F("has_photo", "int"),
-        "hasMicrophone": F("has_microphone", "int"),
-        "state": F("state", "int"),
-        "bizState": F("biz_state", "int"),
-        "acc": F("acc", "int"),
-        "onlineTime": F("online_time", "time"),
-        "offlineTime": F("offline_time", "time"),
-        "createTime": F("created_at", "time"),
-    },
-)
-
-GROUP = EntitySpec(
-    name="group",
-    relation="car_group",
-    tenant_column="enterprise_id",
-    fields={
-        "id": F("id", "int"),
-        "name": F("name"),
-        "enterpriseId": F("enterprise_id", "int"),
-        "type": F("type", "int"),
-        "parentId": F("parent_id", "int"),
-        "createTime": F("created_at", "time"),
-    },
-)
+# device and group are writable: api/query/fleet_entities.py (with car, driver and sim).
 
 # Track points (console-spec §3 "GPS record": queried by conditions, sorted by time ascending).
 GPS = EntitySpec(
@@ -132,12 +94,15 @@ def catalogue(name: str, table: str, permission: str) -> EntitySpec:
         permission=permission,
         record_state_column="record_state",
         fields={
-            "id": F("id", "int"),
-            "enterpriseId": F("enterprise_id", "int", create=True),
-            "name": F("name", required=True, max_length=64, create=True, update=True),
-            "code": F("code", required=True, pattern=CODE, unique=True, create=True, update=True),
-            "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False),
-            "createTime": F("created_at", "time"),
+            "id": F("id", "int", label="编号"),
+            "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
+            "name": F("name", required=True, max_length=64, create=True, update=True, label="名称",
+                      importable=True, exportable=True),
+            "code": F("code", required=True, pattern=CODE, unique=True, create=True, update=True, label="编码",
+                      importable=True, exportable=True),
+            "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
+                        label="备注", importable=True, exportable=True),
+            "createTime": F("created_at", "time", label="创建时间", exportable=True),
         },
     )
 
@@ -147,6 +112,9 @@ CAR_TYPE = catalogue("carType", "car_type", "carType")
 DEVICE_PRODUCER = catalogue("deviceProducer", "device_producer", "deviceProducer")
 DEVICE_TYPE = catalogue("deviceType", "device_type", "deviceType")
 
-WRITABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_MODEL, CAR_TYPE, DEVICE_PRODUCER, DEVICE_TYPE)}
-QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values())}
-COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, *WRITABLE.values())}
+WRITABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_MODEL, CAR_TYPE, DEVICE_PRODUCER, DEVICE_TYPE,
+                                                        DICTIONARY, *ORG_ENTITIES, *FLEET_WRITABLE)}
+QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values(),
+                                                         LICENCE_LOG, AUDIT_LOG)}
+COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
+                                                         AUDIT_LOG)}

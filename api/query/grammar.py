@@ -12,7 +12,7 @@ Every unknown field, operator, sort key or bad value raises BadRequest naming it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +37,14 @@ class FieldSpec:
     Reading: ``listable`` (selectable, in the default select), ``filterable``, ``sortable``.
     Writing (``api/query/records.py``): ``create`` / ``update`` (accepted in the body), ``required``
     (on create, never null), ``max_length`` / ``pattern`` (whole value, no anchors) / ``enum`` /
-    ``minimum`` / ``maximum``, ``unique`` (among the live rows of the enterprise: 409 on a clash)."""
+    ``minimum`` / ``maximum``, ``unique`` (among the live rows of the enterprise: 409 on a clash),
+    ``ref`` (name of another declared entity: the value must be the id of a live record of it inside
+    the caller's scope, else 404 naming the field), ``check`` (a callable ``value -> message | None``:
+    a rule beyond the declarative ones, e.g. the national ID check digit; the message is the user's).
+    ``secret``: write-only (a password): never selected, filtered, sorted, exported or audited in clear.
+    ``virtual``: accepted in bodies but not a column; the entity's hooks consume it (a role's
+    permission list, a car's devices). ``label``: the zh-CN name used as spreadsheet header and as the
+    console's fallback title; ``importable`` / ``exportable``: in spreadsheet import / export."""
 
     column: str
     type: FieldType = "str"
@@ -54,6 +61,42 @@ class FieldSpec:
     minimum: float | None = None
     maximum: float | None = None
     unique: bool = False
+    ref: str = ""
+    check: Callable[[Any], str | None] | None = None
+    secret: bool = False
+    virtual: bool = False
+    label: str = ""
+    importable: bool = False
+    exportable: bool = False
+
+    def __post_init__(self) -> None:
+        if self.secret or self.virtual:  # never readable: not selectable, filterable or sortable
+            for name in ("listable", "filterable", "sortable", "exportable"):
+                object.__setattr__(self, name, False)
+
+
+class EntityHooks:
+    """Entity-specific steps of a write, inside its transaction (api/query/records.py). The default
+    does nothing; an entity overrides what it needs (hash a password, keep a path, write child rows)."""
+
+    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
+                     before: Mapping[str, Any] | None) -> dict[str, Any]:
+        """``values`` (field -> checked value) about to be written; return what to write.
+        ``before``: the locked row's columns on update, None on create."""
+        return values
+
+    def after_write(self, conn: Any, who: Any, action: str, record_id: int, values: Mapping[str, Any]) -> None:
+        """Runs after the row is written (virtual fields are in ``values``)."""
+
+    def after_read(self, conn: Any, record: dict[str, Any]) -> dict[str, Any]:
+        """The detail record (GET, create and update answers) completed with what is not a column."""
+        return record
+
+    def before_delete(self, conn: Any, who: Any, record_id: int, before: Mapping[str, Any]) -> None:
+        """Raise an ApiError to refuse the delete (e.g. a record still in use)."""
+
+
+NO_HOOKS = EntityHooks()
 
 
 @dataclass(frozen=True)
@@ -73,6 +116,16 @@ class EntitySpec:
     permission: str = ""  # permission code guarding every route of the entity
     table: str = ""  # written table; empty: read-only entity
     record_state_column: str = ""  # soft delete: 1 normal, 0 deleted (hidden from every read)
+    hooks: EntityHooks = NO_HOOKS
+    # The column the caller's scope applies to on reads, updates and deletes; empty: tenant_column. An
+    # enterprise is written under its parent (tenant parent_id) but seen by itself and, with isParent,
+    # by its ancestors (scope on id): platform-spec §6, exact match on the own enterprise.
+    scope_column: str = ""
+    label: str = ""  # zh-CN name (spreadsheet file names, audit screen)
+
+    @property
+    def scoped_by(self) -> str:
+        return self.scope_column or self.tenant_column
 
     def spec(self, name: str) -> FieldSpec:
         return self.fields[name]

@@ -11,6 +11,7 @@ subtree, else 404). Every change writes an ``audit_log`` row in the same transac
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from typing import Any
 
 from psycopg import Connection, errors
@@ -19,7 +20,7 @@ from api.auth import Principal
 from api.errors import BadRequest, Conflict, NotFound
 from api.query.grammar import EntitySpec, FieldSpec
 from api.query.runner import fetch_by_id
-from api.query.values import coerce
+from api.query.values import MAX_TEXT_CHARS, coerce
 from warehouse.queries import records
 from warehouse.queries.scope import Scope
 
@@ -27,7 +28,7 @@ TENANT_FIELD = "enterpriseId"
 
 
 def _table(entity: EntitySpec) -> records.Table:
-    return records.Table(entity.table, entity.tenant_column, entity.record_state_column)
+    return records.Table(entity.table, entity.scoped_by, entity.record_state_column)
 
 
 # A written value has exactly its JSON type (3.0 is an integer in JSON; the query's "12" for 12 is not taken).
@@ -35,16 +36,38 @@ _JSON_TYPES: dict[str, type | tuple[type, ...]] = {"int": (int, float), "float":
 _NAMES = {"int": "an integer", "float": "a number", "str": "a string", "bool": "true or false"}
 
 
+def _bad(name: str, message: str) -> BadRequest:
+    return BadRequest(message, data={"field": name})
+
+
 def check_value(name: str, spec: FieldSpec, value: Any) -> Any:
-    """``value`` coerced to the field's type and checked against its rules; BadRequest naming ``name``."""
+    """``value`` coerced to the field's type and checked against its rules; BadRequest naming ``name``
+    (in the message and as ``data.field``, where the console shows it)."""
+    try:
+        value = _checked(name, spec, value)
+    except BadRequest as exc:
+        raise _bad(name, exc.message) from None
+    if value is not None and spec.check is not None:
+        problem = spec.check(value)
+        if problem:
+            raise _bad(name, f"{problem} (field '{name}')")
+    return value
+
+
+def _checked(name: str, spec: FieldSpec, value: Any) -> Any:
     if value is None:
         if spec.required:
             raise BadRequest(f"字段不能为空 (field '{name}' is required)")
         return None
+    if spec.virtual:
+        return value  # shaped by the field's check and consumed by the entity's hooks
     json_types = _JSON_TYPES.get(spec.type)
     if json_types is not None and (not isinstance(value, json_types) or isinstance(value, bool) != (spec.type == "bool")):
         raise BadRequest(f"参数类型不符 (field '{name}' expects {_NAMES[spec.type]}, got {type(value).__name__})")
-    value = coerce(name, spec.type, value)
+    # A text field declared longer than a filter value (a dictionary's JSON content) is bounded by
+    # its max_length below, not by coerce's filter-value limit.
+    long_text = isinstance(value, str) and spec.max_length is not None and spec.max_length > MAX_TEXT_CHARS
+    value = value if long_text else coerce(name, spec.type, value)
     if isinstance(value, str):
         if spec.required and value == "":
             raise BadRequest(f"字段不能为空 (field '{name}' is required)")
@@ -93,7 +116,15 @@ def _not_found(entity: EntitySpec, record_id: int) -> NotFound:
 
 
 def _columns(entity: EntitySpec, values: dict[str, Any]) -> dict[str, Any]:
-    return {entity.fields[name].column: value for name, value in values.items()}
+    return {entity.fields[name].column: value for name, value in values.items() if not entity.fields[name].virtual}
+
+
+def _stored_columns(entity: EntitySpec) -> list[str]:
+    return [f.column for f in entity.fields.values() if not f.virtual and f.expression is None]
+
+
+def _shown(entity: EntitySpec, name: str, value: Any) -> Any:
+    return "***" if entity.fields[name].secret and value is not None else value
 
 
 def _audit(conn: Connection[Any], who: Principal, entity: EntitySpec, enterprise_id: int, record_id: int,
@@ -102,8 +133,33 @@ def _audit(conn: Connection[Any], who: Principal, entity: EntitySpec, enterprise
                   entity=entity.name, record_id=record_id, action=action, changes=changes)
 
 
+def caller_scope(who: Principal) -> Scope:
+    """Everything the caller may see: its enterprise and the subsidiaries below it."""
+    return Scope(who.enterprise_id, who.enterprise_path, subtree=True)
+
+
+def check_refs(conn: Connection[Any], entity: EntitySpec, who: Principal, values: dict[str, Any]) -> None:
+    """Every reference names a live record the caller can see, else a 404 naming the field (the same
+    answer for absent, deleted and another enterprise's records)."""
+    from api.query.entities import QUERYABLE
+
+    for name, value in values.items():
+        target = entity.fields[name].ref
+        if not target or value is None:
+            continue
+        if fetch_by_id(conn, QUERYABLE[target], value, caller_scope(who)) is None:
+            raise NotFound(f"关联记录不存在 (field '{name}': {target} {value} does not exist)", data={"field": name})
+
+
 def create(conn: Connection[Any], entity: EntitySpec, who: Principal, body: Any) -> dict[str, Any]:
     """The created record (as the detail route answers it)."""
+    return read(conn, entity, caller_scope(who), create_id(conn, entity, who, body))
+
+
+def create_id(conn: Connection[Any], entity: EntitySpec, who: Principal, body: Any, *, savepoint: bool = True) -> int:
+    """Validates and writes a new record in its own transaction (a savepoint inside the caller's):
+    the new id. The spreadsheet import applies every row through this; ``savepoint=False`` is its
+    batch: the caller's own savepoint around many rows, rolled back whole when one row fails."""
     values = parse_body(entity, body, creating=True)
     tenant = values.pop(TENANT_FIELD, None)
     if tenant is None:
@@ -112,40 +168,48 @@ def create(conn: Connection[Any], entity: EntitySpec, who: Principal, body: Any)
         path = records.enterprise_path(conn, tenant)
         if path is None or not path.startswith(who.enterprise_path):
             raise NotFound(f"企业 {tenant} 不存在 (enterprise {tenant} does not exist)")
-    row = {**_columns(entity, values), entity.tenant_column: tenant}
     try:
-        with conn.transaction():
+        with conn.transaction() if savepoint else nullcontext():
+            check_refs(conn, entity, who, values)
+            values = entity.hooks.before_write(conn, who, "create", {**values, TENANT_FIELD: tenant}, None)
+            tenant = values.pop(TENANT_FIELD, tenant)
+            row = {**_columns(entity, values), entity.tenant_column: tenant}
             record_id = records.insert(conn, _table(entity), row)
+            entity.hooks.after_write(conn, who, "create", record_id, {**values, TENANT_FIELD: tenant})
             _audit(conn, who, entity, tenant, record_id, "create",
-                   {n: {"before": None, "after": v} for n, v in {**values, TENANT_FIELD: tenant}.items()})
+                   {n: {"before": None, "after": _shown(entity, n, v)}
+                    for n, v in {**values, TENANT_FIELD: tenant}.items()})
     except errors.UniqueViolation as exc:
         raise _clash(entity, exc) from None
-    scope = Scope(who.enterprise_id, who.enterprise_path, subtree=True)
-    created = fetch_by_id(conn, entity, record_id, scope)
-    assert created is not None
-    return created
+    return record_id
 
 
 def update(conn: Connection[Any], entity: EntitySpec, who: Principal, scope: Scope, record_id: int,
            body: Any) -> dict[str, Any]:
     """The updated record; 404 when absent, deleted or outside ``scope``."""
     values = parse_body(entity, body, creating=False)
-    fields = [entity.tenant_column, *(entity.fields[n].column for n in values)]
+    fields = list(dict.fromkeys([entity.tenant_column, *_stored_columns(entity)]))
     try:
         with conn.transaction():
             before = records.lock_row(conn, _table(entity), scope, record_id, fields)
             if before is None:
                 raise _not_found(entity, record_id)
-            changed = {n: v for n, v in values.items() if before[entity.fields[n].column] != v}
+            check_refs(conn, entity, who, values)
+            values = entity.hooks.before_write(conn, who, "update", values, before)
+            changed = {n: v for n, v in values.items()
+                       if entity.fields[n].virtual or before[entity.fields[n].column] != v}
             if changed:
-                records.update(conn, _table(entity), record_id, _columns(entity, changed))
+                columns = _columns(entity, changed)
+                if columns:
+                    records.update(conn, _table(entity), record_id, columns)
+                entity.hooks.after_write(conn, who, "update", record_id, changed)
                 _audit(conn, who, entity, before[entity.tenant_column], record_id, "update",
-                       {n: {"before": before[entity.fields[n].column], "after": v} for n, v in changed.items()})
+                       {n: {"before": None if entity.fields[n].virtual
+                            else _shown(entity, n, before[entity.fields[n].column]),
+                            "after": _shown(entity, n, v)} for n, v in changed.items()})
     except errors.UniqueViolation as exc:
         raise _clash(entity, exc) from None
-    updated = fetch_by_id(conn, entity, record_id, scope)
-    assert updated is not None
-    return updated
+    return read(conn, entity, scope, record_id)
 
 
 def delete(conn: Connection[Any], entity: EntitySpec, who: Principal, scope: Scope, record_id: int) -> dict[str, Any]:
@@ -154,6 +218,7 @@ def delete(conn: Connection[Any], entity: EntitySpec, who: Principal, scope: Sco
         before = records.lock_row(conn, _table(entity), scope, record_id, [entity.tenant_column])
         if before is None:
             raise _not_found(entity, record_id)
+        entity.hooks.before_delete(conn, who, record_id, before)
         records.soft_delete(conn, _table(entity), record_id)
         _audit(conn, who, entity, before[entity.tenant_column], record_id, "delete",
                {"recordState": {"before": 1, "after": 0}})
@@ -164,4 +229,28 @@ def read(conn: Connection[Any], entity: EntitySpec, scope: Scope, record_id: int
     row = fetch_by_id(conn, entity, record_id, scope)
     if row is None:
         raise _not_found(entity, record_id)
-    return row
+    return entity.hooks.after_read(conn, row)
+
+
+def meta(entity: EntitySpec) -> dict[str, Any]:
+    """The declaration as the console reads it (``GET /api/common/meta/{entity}.json``): enough to
+    build columns, filters and a create/edit form with the server's own rules."""
+    return {
+        "name": entity.name,
+        "label": entity.label,
+        "idField": entity.id_field,
+        "permission": entity.permission,
+        "writable": bool(entity.table),
+        "fields": [
+            {
+                "name": name, "type": "json" if f.virtual else f.type, "label": f.label,
+                "required": f.required, "maxLength": f.max_length, "pattern": f.pattern,
+                "enum": list(f.enum) if f.enum is not None else None,
+                "minimum": f.minimum, "maximum": f.maximum, "unique": f.unique, "ref": f.ref or None,
+                "secret": f.secret, "create": f.create, "update": f.update, "listable": f.listable,
+                "filterable": f.filterable, "sortable": f.sortable, "importable": f.importable,
+                "exportable": f.exportable,
+            }
+            for name, f in entity.fields.items()
+        ],
+    }

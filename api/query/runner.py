@@ -36,7 +36,7 @@ def fetch_by_id(conn: Connection[Any], entity: EntitySpec, record_id: Any, scope
     """One record by its id field inside the scope; None when absent or outside it (same answer)."""
     query = Query(
         entity=entity,
-        select=entity.default_select or tuple(entity.fields),
+        select=entity.default_select or entity.listable,
         conditions=(Condition(entity.id_field, "eq", record_id),),
         order_by=(entity.id_field,),
         page_size=1,

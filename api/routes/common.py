@@ -12,7 +12,7 @@ from api.db import get_db
 from api.errors import NotFound
 from api.http import json_body, ok
 from api.query import records
-from api.query.entities import CAR_VIEW, COUNTABLE, DEVICE, QUERYABLE, WRITABLE
+from api.query.entities import CAR_VIEW, COUNTABLE, QUERYABLE, WRITABLE
 from api.query.grammar import EntitySpec, parse_conditions_only, parse_query
 from api.query.runner import fetch_by_id, run_count, run_page
 from api.security import current_principal, request_scope, requires
@@ -23,7 +23,7 @@ bp = Blueprint("common", __name__)
 # Which permission code guards each entity (the console's permission codes).
 PERMISSION_OF = {
     "carView": "car", "device": "device", "group": "group", "gps": "gps",
-    **{name: entity.permission for name, entity in WRITABLE.items()},
+    **{name: entity.permission for name, entity in QUERYABLE.items() if entity.permission},
 }
 
 
@@ -52,6 +52,20 @@ for _name, _entity in QUERYABLE.items():
         f"/api/common/query/{_name}.json",
         view_func=requires(PERMISSION_OF[_name], "query")(_query_view(_entity)),
         methods=["POST"],
+    )
+def _meta_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
+    def view() -> dict[str, Any]:
+        return ok({**records.meta(entity), "permission": PERMISSION_OF[entity.name]})
+
+    view.__name__ = f"meta_{entity.name}"
+    return view
+
+
+for _name, _entity in QUERYABLE.items():
+    bp.add_url_rule(
+        f"/api/common/meta/{_name}.json",
+        view_func=requires(PERMISSION_OF[_name], "query")(_meta_view(_entity)),
+        methods=["GET"],
     )
 for _name, _entity in COUNTABLE.items():
     bp.add_url_rule(
@@ -102,13 +116,18 @@ def _delete_view(entity: EntitySpec) -> Callable[[int], dict[str, Any]]:
     return view
 
 
+# PATCH /api/common/user/{id}.json is also the caller's own password change (console-spec §7):
+# api/routes/console.py answers both (update_view below for the generic update).
+SHARED_UPDATE_ROUTES = frozenset({"user"})
+
 for _name, _entity in WRITABLE.items():
     _code = _entity.permission
     bp.add_url_rule(f"/api/common/{_name}.json", view_func=requires(_code, "add")(_create_view(_entity)),
                     methods=["POST"])
     _item = f"/api/common/{_name}/<int:record_id>.json"
     bp.add_url_rule(_item, view_func=requires(_code, "get")(_record_view(_entity)), methods=["GET"])
-    bp.add_url_rule(_item, view_func=requires(_code, "update")(_update_view(_entity)), methods=["PATCH"])
+    if _name not in SHARED_UPDATE_ROUTES:
+        bp.add_url_rule(_item, view_func=requires(_code, "update")(_update_view(_entity)), methods=["PATCH"])
     bp.add_url_rule(_item, view_func=requires(_code, "delete")(_delete_view(_entity)), methods=["DELETE"])
 
 
@@ -124,12 +143,6 @@ def _detail(entity: EntitySpec, record_id: int) -> dict[str, Any]:
 @requires("car", "get")
 def car_view(car_id: int) -> dict[str, Any]:
     return _detail(CAR_VIEW, car_id)
-
-
-@bp.get("/api/common/device/<int:device_id>.json")
-@requires("device", "get")
-def device(device_id: int) -> dict[str, Any]:
-    return _detail(DEVICE, device_id)
 
 
 @bp.get("/api/common/deviceCar/<int:device_id>.json")

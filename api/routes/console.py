@@ -28,12 +28,15 @@ from flask import Blueprint, current_app, g, request
 
 from api.auth import verify_access_token
 from api.db import get_db
-from api.errors import AuthError, BadRequest, NotFound
+from api.errors import AuthError, BadRequest, Forbidden, NotFound
 from api.http import json_body, ok
+from api.query import records
+from api.query.org_entities import USER
+from api.query.validators import PASSWORD_INVALID, password_is_valid
 from api.query.values import parse_flag
 from api.routemap import routes_for
 from api.routes.oauth import SERVICE_KEY
-from api.security import bearer_token, current_principal, request_scope, requires
+from api.security import FORBIDDEN_TEXT, bearer_token, current_principal, request_scope, requires
 from fleet.settings import ApiSettings
 from warehouse.queries import auth as auth_q
 from warehouse.queries import console as q
@@ -46,7 +49,6 @@ NOTICE_BIZ_TYPES = (1, 2, 3, 4, 5, 6)  # console-spec §9: approvals, insurance,
 BASE_LAYERS = ("blank", "osm", "tianditu", "amap", "arcgis", "bing", "baidu", "google")
 DEFAULT_ZOOM, MAX_ZOOM = 11, 18
 
-PASSWORD_INVALID = "密码不合法（长度6~16位，数字、字母、符号至少包含其中两种）"
 PASSWORDS_DIFFER = "两次输入的密码不一致 (two password entries are inconsistent)"
 OLD_PASSWORD_WRONG = "旧密码错误 (old password is wrong)"
 _REQUIRED = {
@@ -54,7 +56,6 @@ _REQUIRED = {
     "password": "新密码不能为空 (new password is required)",
     "confirmPassword": "确认密码不能为空 (confirm password is required)",
 }
-_SYMBOLS = re.compile(r"[!-/:-@\[-`{-~]")  # printable ASCII that is neither a letter nor a digit
 # Patterns as in api/openapi.yaml, with explicit classes (JSON Schema's \s is not Python's).
 _EMAIL = re.compile(r"^[^@\x00-\x20]+@[^@\x00-\x20]+\.[^@\x00-\x20]+$")
 _BLANKS = " \t\n\r\f\v"
@@ -74,14 +75,6 @@ def authenticated(view: F) -> F:
 
     guarded.required_permission = None  # type: ignore[attr-defined]
     return cast(F, guarded)
-
-
-def password_is_valid(password: str) -> bool:
-    """6-16 printable ASCII characters (no spaces) with at least two of: digits, letters, symbols."""
-    if not 6 <= len(password) <= 16 or not all("!" <= ch <= "~" for ch in password):
-        return False
-    kinds = (re.search(r"\d", password), re.search(r"[A-Za-z]", password), _SYMBOLS.search(password))
-    return sum(1 for kind in kinds if kind) >= 2
 
 
 # --- the caller ---------------------------------------------------------------------------------
@@ -153,13 +146,27 @@ def update_profile() -> dict[str, Any]:
     return ok(_user_reply(row))
 
 
+PASSWORD_CHANGE_KEYS = frozenset({"oldPassword", "confirmPassword", "account"})
+
+
 @bp.patch("/api/common/user/<int:user_id>.json")
 @authenticated
-def change_password(user_id: int) -> dict[str, Any]:
-    """Body {id, account, oldPassword, password, confirmPassword}; see the module doc for the rules."""
+def patch_user(user_id: int) -> dict[str, Any]:
+    """The caller's own password change when the body has oldPassword, confirmPassword or account
+    (console-spec §7), else the generic update of the declared ``user`` (needs ``user:update``;
+    an administrator's password reset is ``{password}``)."""
     body = json_body()
-    if not isinstance(body, dict):
-        raise BadRequest("请求体必须是 JSON 对象 (body must be a JSON object)")
+    if isinstance(body, dict) and PASSWORD_CHANGE_KEYS.intersection(body):
+        return change_password(user_id, body)
+    principal = current_principal()
+    if not principal.can(USER.permission, "update"):
+        raise Forbidden(f"{FORBIDDEN_TEXT} (permission denied: {USER.permission}:update)")
+    with get_db().connection() as conn:
+        return ok(records.update(conn, USER, principal, request_scope(), user_id, body))
+
+
+def change_password(user_id: int, body: dict[str, Any]) -> dict[str, Any]:
+    """Body {id, account, oldPassword, password, confirmPassword}; see the module doc for the rules."""
     for key, message in _REQUIRED.items():
         if not isinstance(body.get(key), str) or not body[key]:
             raise BadRequest(message)

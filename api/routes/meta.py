@@ -13,6 +13,7 @@ from api.db import get_db
 from api.errors import Unavailable
 from api.http import ok
 from api.query import contract as query_contract
+from api.routes import spreadsheets
 
 bp = Blueprint("meta", __name__)
 
@@ -36,8 +37,31 @@ def openapi_document() -> dict[str, Any]:
     for section, entries in query_contract.components().items():
         document["components"].setdefault(section, {}).update(entries)
     # The declared writable entities' paths are generated whole.
+    own_password_change = document["paths"].get(OWN_PASSWORD_PATH, {}).get("patch")
     document["paths"].update(query_contract.paths())
+    if own_password_change is not None:
+        _merge_patch(document["paths"][OWN_PASSWORD_PATH], own_password_change)
+    document["paths"].update(spreadsheets.openapi_paths())  # export / import of the declared entities
     return document
+
+
+# One route, two bodies (api/routes/console.py patch_user): the caller's own password change
+# (documented in api/openapi.yaml) or the generic update of a user (generated).
+OWN_PASSWORD_PATH = "/api/common/user/{id}.json"
+
+
+def _merge_patch(item: dict[str, Any], own: dict[str, Any]) -> None:
+    generic = item["patch"]
+    own_body = own["requestBody"]["content"]["application/json"]["schema"]
+    generic_body = generic["requestBody"]["content"]["application/json"]["schema"]
+    item["patch"] = {
+        **generic,
+        "summary": f"{own['summary']}; or {generic['summary']}",
+        "description": f"{own.get('description', '')}\nAny other body is the generic update of the user (user:update).",
+        "requestBody": {"required": False, "content": {"application/json": {
+            "schema": {"anyOf": [own_body, generic_body]}}}},
+        "responses": {**generic["responses"], **own["responses"]},
+    }
 
 
 @bp.get("/api/openapi.json")

@@ -137,3 +137,29 @@ def _tree(rows: list[dict[str, Any]], root_path: str, select: list[str]) -> list
         elif row["path"] == root_path:
             roots.append(node)
     return roots
+
+
+@bp.post("/api/car/enterprise.json")
+@requires("car", "query")
+def cars_of_enterprise() -> dict[str, Any]:
+    """platform-spec §7: the vehicles of one enterprise (``enterpriseId``, inside the caller's tree, else
+    404; the caller's own when absent), its subsidiaries' too with ``isParent``; the body is a carView
+    filter and the query parameters page and sort as on ``/api/common/query/carView.json``."""
+    from api.http import json_body
+    from api.query.entities import CAR_VIEW
+    from api.query.grammar import parse_query
+    from api.query.runner import run_page
+
+    principal = current_principal()
+    caller = Scope(principal.enterprise_id, principal.enterprise_path, subtree=True)
+    raw_id = request.args.get("enterpriseId")
+    query = parse_query(CAR_VIEW, request.args, json_body())
+    with get_db().connection() as conn:
+        enterprise_id, path = principal.enterprise_id, principal.enterprise_path
+        if raw_id is not None:
+            enterprise_id = parse_positive_int("enterpriseId", raw_id, 0, MAX_ID)
+            found = vehicles.enterprise_path(conn, enterprise_id)
+            if found is None or not caller.contains_path(found):
+                raise NotFound(f"enterprise {raw_id} 不存在 (does not exist)")
+            path = found
+        return ok(run_page(conn, query, Scope(enterprise_id, path, subtree=query.is_parent)))

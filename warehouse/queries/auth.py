@@ -17,13 +17,18 @@ class UserAccount:
     password_hash: str
     enterprise_id: int
     enterprise_path: str
-    active: bool  # user and enterprise both enabled
+    active: bool  # user enabled and live, its enterprise and every ancestor enabled and live
     session_epoch: int = 0  # bumped by triggers when the user's sessions must end (0004)
 
 
+# Active: the user and every enterprise from the root down to the user's own are enabled and
+# live (disabling an enterprise disables its whole subtree; migration 0009). Same test in session_state.
 _ACCOUNT_SQL = """
 SELECT u.id, u.user_name, u.password_hash, u.enterprise_id, e.path,
-       (u.state = 1 AND e.state = 1) AS active, u.session_epoch
+       (u.state = 1 AND u.record_state = 1 AND NOT EXISTS (
+           SELECT 1 FROM enterprise a WHERE a.path <> '' AND starts_with(e.path, a.path)
+           AND (a.state <> 1 OR a.record_state <> 1))) AS active,
+       u.session_epoch
 FROM app_user u JOIN enterprise e ON e.id = u.enterprise_id
 """
 
@@ -36,7 +41,7 @@ def _account(row: tuple[Any, ...] | None) -> UserAccount | None:
 
 def account_by_user_name(conn: Connection[Any], user_name: str) -> UserAccount | None:
     with conn.cursor() as cur:
-        cur.execute(_ACCOUNT_SQL + " WHERE u.user_name = %s", (user_name,))
+        cur.execute(_ACCOUNT_SQL + " WHERE u.user_name = %s AND u.record_state = 1", (user_name,))
         return _account(cur.fetchone())
 
 
@@ -53,7 +58,7 @@ def permissions_of(conn: Connection[Any], user_id: int) -> dict[str, set[str]]:
             """
             SELECT rp.permission_code, rp.actions
             FROM user_role ur
-            JOIN role r ON r.id = ur.role_id AND r.state = 1
+            JOIN role r ON r.id = ur.role_id AND r.state = 1 AND r.record_state = 1
             JOIN role_permission rp ON rp.role_id = r.id
             WHERE ur.user_id = %s
             """,
@@ -176,8 +181,10 @@ def session_state(conn: Connection[Any], user_id: int) -> tuple[int, bool] | Non
     """(session_epoch, active) of the user, or None when the user no longer exists."""
     with conn.cursor() as cur:
         cur.execute(
-            "SELECT u.session_epoch, (u.state = 1 AND e.state = 1) FROM app_user u"
-            " JOIN enterprise e ON e.id = u.enterprise_id WHERE u.id = %s",
+            "SELECT u.session_epoch, (u.state = 1 AND u.record_state = 1 AND NOT EXISTS ("
+            " SELECT 1 FROM enterprise a WHERE a.path <> '' AND starts_with(e.path, a.path)"
+            " AND (a.state <> 1 OR a.record_state <> 1)))"
+            " FROM app_user u JOIN enterprise e ON e.id = u.enterprise_id WHERE u.id = %s",
             (user_id,),
         )
         row = cur.fetchone()

@@ -31,7 +31,7 @@ def user_record(conn: Connection[Any], user_id: int) -> dict[str, Any] | None:
                       e.short_name AS "enterpriseShortName", u.email, u.phone, u.avatar,
                       u.profile AS "profileData"
                FROM app_user u JOIN enterprise e ON e.id = u.enterprise_id
-               WHERE u.id = %s AND u.state = 1 AND e.state = 1""",
+               WHERE u.id = %s AND u.state = 1 AND u.record_state = 1 AND e.state = 1""",
             (user_id,),
         )
         return cur.fetchone()
@@ -80,7 +80,7 @@ _BIZ_STATE_REPORT = sql.SQL(
        FROM car c
        LEFT JOIN device d ON d.id = c.master_device_id
        CROSS JOIN LATERAL (SELECT COALESCE(d.state = %s AND d.biz_state <> %s, false) AS online) s
-       WHERE c.state = 1 AND """
+       WHERE c.state = 1 AND c.record_state = 1 AND """
 )
 
 
@@ -104,7 +104,7 @@ def cars_online_since(conn: Connection[Any], scope: Scope, since: datetime) -> i
     query = (
         sql.SQL(
             """SELECT count(*) FROM car c JOIN device d ON d.id = c.master_device_id
-               WHERE c.state = 1 AND (d.state = %s OR d.online_time >= %s
+               WHERE c.state = 1 AND c.record_state = 1 AND (d.state = %s OR d.online_time >= %s
                       OR EXISTS (SELECT 1 FROM device_online_log o
                                  WHERE o.device_id = d.id AND o.state = 1 AND o.at >= %s))
                  AND """

@@ -90,5 +90,6 @@ def audit(
 
 def enterprise_path(conn: Connection[Any], enterprise_id: int) -> str | None:
     """The materialised path of an enabled enterprise; None when absent or disabled."""
-    row = conn.execute("SELECT path FROM enterprise WHERE id = %s AND state = 1", (enterprise_id,)).fetchone()
+    row = conn.execute("SELECT path FROM enterprise WHERE id = %s AND state = 1 AND record_state = 1",
+                       (enterprise_id,)).fetchone()
     return None if row is None else str(row[0])

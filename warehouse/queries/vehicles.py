@@ -23,7 +23,7 @@ def _one(conn: Connection[Any], query: sql.Composed, params: list[Any]) -> dict[
 def device_state(conn: Connection[Any], scope: Scope, device_id: int) -> dict[str, Any] | None:
     """{id, state, bizState} of a device (DeviceState and BizState values)."""
     where, params = scope.clause(sql.Identifier("enterprise_id"))
-    query = sql.SQL('SELECT id, state, biz_state AS "bizState" FROM device WHERE id = %s AND ') + where
+    query = sql.SQL('SELECT id, state, biz_state AS "bizState" FROM device WHERE id = %s AND record_state = 1 AND ') + where
     return _one(conn, query, [device_id, *params])
 
 
@@ -34,7 +34,8 @@ def car_master_state(conn: Connection[Any], scope: Scope, car_id: int) -> dict[s
     query = (
         sql.SQL(
             """SELECT c.id AS "carId", c.master_device_id AS "masterDeviceId", d.state, d.biz_state AS "bizState"
-               FROM car c LEFT JOIN device d ON d.id = c.master_device_id WHERE c.id = %s AND """
+               FROM car c LEFT JOIN device d ON d.id = c.master_device_id
+               WHERE c.id = %s AND c.record_state = 1 AND """
         )
         + where
     )
@@ -50,8 +51,8 @@ def device_car(conn: Connection[Any], scope: Scope, device_id: int) -> dict[str,
                       d.protocol, d.protocol_version AS "protocolVersion",
                       c.id AS "carId", c.plate_number AS "plateNumber", c.plate_color AS "plateColor",
                       c.vin, (c.master_device_id = d.id) AS "master"
-               FROM device d LEFT JOIN car c ON c.id = d.car_id
-               WHERE d.id = %s AND """
+               FROM device d LEFT JOIN car c ON c.id = d.car_id AND c.record_state = 1
+               WHERE d.id = %s AND d.record_state = 1 AND """
         )
         + where
     )
@@ -63,10 +64,10 @@ _LAST_COLUMNS = sql.SQL(
        l.direction_deg, l.mileage_km, l.fuel_l, l.alarm_flags, l.status_flags"""
 )
 _LAST_OF_DEVICE = sql.SQL(
-    "SELECT d.id AS found, {} FROM device d LEFT JOIN device_last l ON l.device_id = d.id WHERE d.id = %s AND "
+    "SELECT d.id AS found, {} FROM device d LEFT JOIN device_last l ON l.device_id = d.id WHERE d.id = %s AND d.record_state = 1 AND "
 ).format(_LAST_COLUMNS)
 _LAST_OF_CAR = sql.SQL(
-    "SELECT c.id AS found, {} FROM car c LEFT JOIN device_last l ON l.device_id = c.master_device_id WHERE "
+    "SELECT c.id AS found, {} FROM car c LEFT JOIN device_last l ON l.device_id = c.master_device_id WHERE c.record_state = 1 AND "
 ).format(_LAST_COLUMNS)
 
 
@@ -97,7 +98,7 @@ def enterprise_subtree(conn: Connection[Any], root_path: str) -> list[dict[str, 
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(
             """SELECT id, parent_id AS "parentId", path, name, short_name AS "shortName", type, state
-               FROM enterprise WHERE path LIKE %s ORDER BY length(path), id""",
+               FROM enterprise WHERE path LIKE %s AND record_state = 1 ORDER BY length(path), id""",
             (like_prefix(root_path),),
         )
         return cur.fetchall()
@@ -105,6 +106,6 @@ def enterprise_subtree(conn: Connection[Any], root_path: str) -> list[dict[str, 
 
 def enterprise_path(conn: Connection[Any], enterprise_id: int) -> str | None:
     with conn.cursor() as cur:
-        cur.execute("SELECT path FROM enterprise WHERE id = %s", (enterprise_id,))
+        cur.execute("SELECT path FROM enterprise WHERE id = %s AND record_state = 1", (enterprise_id,))
         row = cur.fetchone()
         return None if row is None else str(row[0])

@@ -8,6 +8,7 @@ export type QueryValue = string | number | boolean | null | undefined;
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   params?: Record<string, QueryValue>;
+  /** JSON-encoded, except FormData (a multipart upload, sent as is). */
   body?: unknown;
   /** Abort to cancel: the call then resolves {code: 0, data: null} and shows nothing. */
   signal?: AbortSignal;
@@ -45,7 +46,7 @@ async function readBody(response: Response): Promise<unknown> {
  * receives and applies the display policy — an error notification titled "请求错误" with the server's
  * message, and on 40002 a logout to login with redirect = current full path (unless already there).
  */
-export function handleFailure(failure: Failure, quiet = false): ApiReply<null> {
+export function handleFailure(failure: Failure, quiet = false): ApiReply<unknown> {
   const effects = clientEffects();
   const reply = failureReply(failure, effects.translate);
   const policy = failurePolicy(failure, reply, onLoginPage());
@@ -54,28 +55,34 @@ export function handleFailure(failure: Failure, quiet = false): ApiReply<null> {
   return reply;
 }
 
-/** Every request: Bearer token, JSON, cancellable; resolves (never rejects) with {code, message, data}. */
-export async function request<T>(url: string, options: RequestOptions = {}): Promise<ApiReply<T>> {
-  const fail = (failure: Failure) => handleFailure(failure, options.quiet) as ApiReply<T>;
-  const headers: Record<string, string> = {
-    Accept: 'application/json',
-    'Content-Type': 'application/json;charset=UTF-8',
-  };
+function headersFor(body: unknown, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { Accept: accept };
+  if (!(body instanceof FormData)) headers['Content-Type'] = 'application/json;charset=UTF-8';
   const token = session.accessToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+}
 
-  let response: Response;
+async function send(url: string, options: RequestOptions, accept: string): Promise<Response | Failure> {
+  const { body } = options;
   try {
-    response = await fetch(buildUrl(url, options.params), {
+    return await fetch(buildUrl(url, options.params), {
       method: options.method ?? 'GET',
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      headers: headersFor(body, accept),
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
       signal: options.signal,
     });
   } catch (error) {
     const cancelled = options.signal?.aborted || (error instanceof DOMException && error.name === 'AbortError');
-    return fail(cancelled ? { kind: 'cancel' } : { kind: 'network' });
+    return cancelled ? { kind: 'cancel' } : { kind: 'network' };
   }
+}
+
+/** Every request: Bearer token, JSON, cancellable; resolves (never rejects) with {code, message, data}. */
+export async function request<T>(url: string, options: RequestOptions = {}): Promise<ApiReply<T>> {
+  const fail = (failure: Failure) => handleFailure(failure, options.quiet) as ApiReply<T>;
+  const response = await send(url, options, 'application/json');
+  if ('kind' in response) return fail(response);
 
   let body: unknown;
   try {
@@ -106,3 +113,39 @@ export const http = {
   patch: shortcut('PATCH'),
   delete: shortcut('DELETE'),
 };
+
+export interface Download {
+  blob: Blob;
+  /** From Content-Disposition (RFC 6266 filename* first), else the caller's fallback. */
+  fileName: string;
+}
+
+function fileNameOf(disposition: string | null, fallback: string): string {
+  if (!disposition) return fallback;
+  const star = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(disposition);
+  if (star) return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+  const plain = /filename="?([^";]+)"?/i.exec(disposition);
+  return plain ? plain[1] : fallback;
+}
+
+/**
+ * A file from the API (GET or POST, Bearer token): the blob and its name, or null after the failure
+ * went through the one handler (a JSON error body is shown like any other failure).
+ */
+export async function download(url: string, fallbackName: string, options: RequestOptions = {}): Promise<Download | null> {
+  const response = await send(url, options, '*/*');
+  if ('kind' in response) {
+    handleFailure(response, options.quiet);
+    return null;
+  }
+  if (!response.ok) {
+    handleFailure({ kind: 'http', status: response.status, statusText: response.statusText, body: await readBody(response) }, options.quiet);
+    return null;
+  }
+  try {
+    return { blob: await response.blob(), fileName: fileNameOf(response.headers.get('Content-Disposition'), fallbackName) };
+  } catch {
+    handleFailure(options.signal?.aborted ? { kind: 'cancel' } : { kind: 'network' }, options.quiet);
+    return null;
+  }
+}

@@ -40,8 +40,14 @@ function bodyCode(body: unknown): number | undefined {
   return undefined;
 }
 
+/** The server's `data` of a failed envelope (e.g. `{field}` of a 400/409, where a form marks it), else null. */
+function bodyData(body: unknown): unknown {
+  if (body && typeof body === 'object' && 'data' in body) return (body as Record<string, unknown>).data ?? null;
+  return null;
+}
+
 /** The reply a caller receives for a failure (spec §8): never throws, always {code, message, data}. */
-export function failureReply(failure: Failure, t: Translate): ApiReply<null> {
+export function failureReply(failure: Failure, t: Translate): ApiReply<unknown> {
   switch (failure.kind) {
     case 'cancel':
       return { code: 0, message: '', data: null };
@@ -54,13 +60,13 @@ export function failureReply(failure: Failure, t: Translate): ApiReply<null> {
           bodyText(failure.body, 'error') ??
           bodyText(failure.body, 'message') ??
           statusMessage(failure.status, failure.statusText, t),
-        data: null,
+        data: bodyData(failure.body),
       };
     case 'reply':
       return {
         code: failure.reply.code,
         message: failure.reply.message || t('common:request.unknown'),
-        data: null,
+        data: failure.reply.data ?? null,
       };
   }
 }

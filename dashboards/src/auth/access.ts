@@ -23,8 +23,15 @@ export function actionsOf(permission: Permission | { code: string; actions: unkn
   return [];
 }
 
+/**
+ * The console's action names and the server's (warehouse/seed.py PERMISSIONS) differ in one place:
+ * the console says `edit` where the server grants `update`. Both names mean the same action.
+ */
+const SAME_ACTION: Record<string, string> = { edit: 'update', update: 'edit' };
+
 export function can(permissions: Permission[] | undefined, code: string, action: string): boolean {
-  return !!permissions?.some((p) => p.code === code && actionsOf(p).includes(action));
+  const names = SAME_ACTION[action] ? [action, SAME_ACTION[action]] : [action];
+  return !!permissions?.some((p) => p.code === code && actionsOf(p).some((held) => names.includes(held)));
 }
 
 export interface AccessApi {

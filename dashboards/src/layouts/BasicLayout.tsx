@@ -2,6 +2,7 @@ import { Drawer, Grid, Layout } from 'antd';
 import { useMemo, useState } from 'react';
 import { useSession } from '../auth/useSession';
 import SecurityNotices from '../components/SecurityNotices';
+import DictionaryLoader from '../features/dictionary/DictionaryLoader';
 import { buildMenu, filterRoutes, flattenPages } from '../router/routeTable';
 import GlobalFooter from './GlobalFooter';
 import GlobalHeader from './GlobalHeader';
@@ -109,6 +110,7 @@ export default function BasicLayout() {
         )}
         <SettingsDrawer />
         <SecurityNotices />
+        <DictionaryLoader />
       </Layout>
     </TabsProvider>
   );

@@ -5,6 +5,7 @@ import PageLoading from '../components/PageLoading';
 import BasicLayout from '../layouts/BasicLayout';
 import BlankLayout from '../layouts/BlankLayout';
 import UserLayout from '../layouts/UserLayout';
+import ApplyLicence from '../pages/user/ApplyLicence';
 import Login from '../pages/user/Login';
 import { GuestOnly, RequireAuth } from './guards';
 import { lazyFullScreenPages } from './lazyPage';
@@ -21,7 +22,7 @@ function FullScreen({ page: Page }: { page: ComponentType }) {
 }
 
 /**
- * Top-level routes: /user (login) in the user layout; the cockpits full screen in the blank layout;
+ * Top-level routes: /user/login and /user/license (licence application) in the user layout; the cockpits full screen in the blank layout;
  * everything else in the basic layout, whose pages come from the server's route map (unknown
  * paths go to /404 there).
  */
@@ -38,7 +39,8 @@ export default function AppRoutes() {
       >
         <Route index element={<Navigate to={LOGIN_PATH} replace />} />
         <Route path="login" element={<Login />} />
-        <Route path="*" element={<Navigate to={LOGIN_PATH} replace />} />
+        <Route path="license" element={<ApplyLicence />} />
+        {/* no catch-all: the other /user/... paths are the user management screens of the basic layout */}
       </Route>
       <Route
         element={

@@ -7,7 +7,21 @@ import type { ComponentType } from 'react';
 export type PageModule = { default: ComponentType };
 export type PageLoader = () => Promise<PageModule>;
 
+/**
+ * Screens are found by file name, no registry edit needed: `src/screens/<area>/<name>.tsx` is the page
+ * `<area>/<name>` (e.g. `screens/list/carModel.tsx` is `list/carModel`).
+ */
+export function screenPages(modules: Record<string, PageLoader>): Record<string, PageLoader> {
+  const pages: Record<string, PageLoader> = {};
+  for (const [path, loader] of Object.entries(modules)) {
+    const match = /\/screens\/(.+)\.tsx$/.exec(path);
+    if (match) pages[match[1]] = loader;
+  }
+  return pages;
+}
+
 export const pageComponents: Record<string, PageLoader> = {
+  ...screenPages(import.meta.glob<PageModule>('../screens/**/*.tsx')),
   'dashboard/map': () => import('../features/map/MapPage'),
   'dashboard/index': () => import('../features/dashboard/IndexPage'),
   'account/center': () => import('../pages/account/AccountCenter'),

@@ -1,4 +1,5 @@
 export const LOGIN_PATH = '/user/login';
+export const LICENCE_APPLY_PATH = '/user/license';
 export const DEFAULT_INDEX_PATH = '/dashboard/map';
 export const NOT_FOUND_PATH = '/404';
 export const NOTIFY_LIST_PATH = '/setting/notify/List';

@@ -377,7 +377,8 @@ def test_counters_never_include_another_enterprise(client: FlaskClient, fleet: F
                                                    pg_url: str, demo: Demo) -> None:
     with connect(pg_url) as conn:
         demo_cars = conn.execute(
-            "SELECT count(*) FROM car c JOIN enterprise e ON e.id = c.enterprise_id WHERE e.path LIKE %s",
+            "SELECT count(*) FROM car c JOIN enterprise e ON e.id = c.enterprise_id WHERE e.path LIKE %s"
+            " AND c.record_state = 1",
             (f"%/{demo.enterprises['a']}/",)).fetchone()[0]  # type: ignore[index]
     data = report(client, login("admin_a"), "enterpriseCarBizstateReport", isParent="true").json["data"]
     assert data["total"] == demo_cars

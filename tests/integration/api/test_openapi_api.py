@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable
 
@@ -9,7 +10,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.query.entities import WRITABLE
+from api.query.transfer import import_fields
 from api.routes.meta import openapi_document
+from api.routes.spreadsheets import IMPORTABLE
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_entities_api import create
 
@@ -36,6 +39,18 @@ def test_every_documented_operation_answers(client: FlaskClient, login: Login, d
     # a live record of each declared entity for its get / update / delete
     records = {f"/api/common/{name}/{{id}}.json": create(client, headers, entity)["id"]
                for name, entity in WRITABLE.items()}
+    for name in ("enterprise", "user"):  # enable / disable (api/routes/org.py), before the delete
+        for action in ("enable", "disable"):
+            records[f"/api/common/{name}/{{id}}/{action}.json"] = records[f"/api/common/{name}/{{id}}.json"]
+    photo = client.post("/api/driver/photo.json", headers=headers, content_type="multipart/form-data",
+                        data={"file": (io.BytesIO(b"\x89PNG\r\n\x1a\n"), "p.png")})
+    records["/api/driver/photo/{id}.json"] = photo.json["data"]["id"]  # type: ignore[index]
+    # an import job of each importable entity (a file with the header only) for its progress route
+    for name, entity in IMPORTABLE.items():
+        header = ",".join(import_fields(entity)).encode()
+        started = client.post(f"/api/common/import/{name}.json", headers=headers, content_type="multipart/form-data",
+                              data={"file": (io.BytesIO(header), "header.csv")})
+        records[f"/api/common/import/{name}/{{id}}.json"] = started.json["data"]["jobId"]  # type: ignore[index]
     for path, operations in openapi_document()["paths"].items():
         url = path.replace("{id}", str(demo.a.device_id if "device" in path.lower() else demo.a.car_id))
         if path in records:
@@ -46,6 +61,10 @@ def test_every_documented_operation_answers(client: FlaskClient, login: Login, d
             query = {"grant_type": "password", "username": "openapi_nobody", "password": "x"} if "oauth2" in path else None
             reply = client.open(url, method=method.upper(), headers=headers, json=body, query_string=query)
             assert reply.status_code not in (404, 405), f"{method.upper()} {url}: {reply.status_code} {reply.json}"
+            files = set(operations[method]["responses"]["200"].get("content", {})) - {"application/json"}
+            if files:  # a spreadsheet download
+                assert reply.status_code == 200 and reply.mimetype in files, (url, reply.status_code, reply.mimetype)
+                continue
             assert reply.json is not None
             if path != "/api/openapi.json":
                 assert set(reply.json) == {"code", "message", "data"}, f"{method.upper()} {url} is not enveloped"

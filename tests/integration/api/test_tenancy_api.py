@@ -156,3 +156,23 @@ def test_returns_404_for_subsidiary_tree_of_another_enterprise(client: FlaskClie
     assert_not_found(get(client, login("admin_a"), "/api/aas/subsidiary.json", enterpriseId=demo.enterprises["parent"]))
     (root,) = get(client, login("admin_a"), "/api/aas/subsidiary.json").json["data"]
     assert root["id"] == demo.enterprises["a"] and root["children"] == []
+
+
+def test_cars_of_an_enterprise_are_those_of_the_named_enterprise_inside_the_callers_tree(
+    client: FlaskClient, login: Login, demo: Demo
+) -> None:
+    """platform-spec §7 POST /api/car/enterprise.json?enterpriseId=: the parent names a subsidiary and
+    gets its cars only; with isParent its subtree; a subsidiary naming its parent or sibling gets a 404."""
+    root, a = login("admin"), login("admin_a")
+    path = "/api/car/enterprise.json"
+    of_a = ids(post(client, root, path, enterpriseId=demo.enterprises["a"]), "carId")
+    assert demo.a.car_id in of_a and not of_a & {demo.b.car_id, demo.parent.car_id}
+    own = ids(post(client, root, path), "carId")
+    assert demo.parent.car_id in own and demo.a.car_id not in own
+    tree = ids(post(client, root, path, enterpriseId=demo.enterprises["parent"], isParent="true"), "carId")
+    assert {demo.a.car_id, demo.b.car_id, demo.parent.car_id} <= tree
+    filtered = ids(post(client, root, path, {"plateNumber.like": "no such plate"}, enterpriseId=demo.enterprises["a"]),
+                   "carId")
+    assert filtered == set()
+    for foreign in (demo.enterprises["parent"], demo.enterprises["b"]):
+        assert_not_found(post(client, a, path, enterpriseId=foreign))

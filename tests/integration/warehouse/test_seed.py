@@ -59,3 +59,22 @@ def test_terminals_follow_the_simulator_contract(pg_url: str) -> None:
     assert owners == {ids["parent"], ids["a"], ids["b"]}
     assert any(r[4] == 1 and r[5] == "1,2,3,4" for r in rows) and any(r[4] == 0 for r in rows)
     assert len({r[6] for r in rows}) == 20 and rows[0][6].startswith("京") and "·" in rows[0][6]
+
+
+def test_drivers_have_valid_national_ids_every_terminal_a_sim_and_deleted_rows_stay_deleted(pg_url: str) -> None:
+    from api.query.validators import national_id_is_valid
+
+    seed_demo(pg_url, terminals=10)
+    with connect(pg_url) as conn:
+        ids = [row[0] for row in conn.execute("SELECT id_card FROM driver WHERE record_state = 1").fetchall()]
+        assert ids and all(national_id_is_valid(i) for i in ids)
+        assert scalar(conn, "SELECT count(*) FROM device d WHERE d.phone LIKE '0138%%' AND NOT EXISTS"
+                            " (SELECT 1 FROM sim s WHERE s.device_id = d.id AND s.record_state = 1)") == 0
+        conn.execute("UPDATE car SET record_state = 0 WHERE vin = 'LFVSM000000000003'")
+        conn.commit()
+    seed_demo(pg_url, terminals=10)  # a vehicle an administrator deleted is not seeded again
+    with connect(pg_url) as conn:
+        assert scalar(conn, "SELECT count(*) FROM car WHERE vin = 'LFVSM000000000003'") == 1
+        assert scalar(conn, "SELECT record_state FROM car WHERE vin = 'LFVSM000000000003'") == 0
+        conn.execute("UPDATE car SET record_state = 1 WHERE vin = 'LFVSM000000000003'")  # shared database
+        conn.commit()

@@ -75,4 +75,11 @@ def test_local_midnight_is_china_standard_time(now: datetime, midnight_utc: date
 def test_title_keys_are_the_ones_the_console_translates() -> None:
     assert title_keys() == {"menu.dashboard", "menu.dashboard.map", "menu.dashboard.index", "menu.account",
                             "menu.account.center", "menu.account.settings", "menu.cockpit.index",
-                            "menu.cockpit.nev1"}
+                            "menu.cockpit.nev1", "menu.list", "menu.list.carModel", "menu.list.carType",
+                            "menu.list.deviceProducer", "menu.list.deviceType",
+                            "menu.settings", "menu.settings.dictionary", "menu.settings.system",
+                            "menu.settings.licenseDetail", "menu.settings.licenseLog",
+                            "menu.settings.auditLog", "menu.user", "menu.user.enterprise", "menu.user.user",
+                            "menu.user.role", "menu.user.role.detail", "menu.user.permission",
+                            "menu.list.car", "menu.list.car.edit", "menu.list.device", "menu.list.sim",
+                            "menu.list.group", "menu.user.driver", "menu.user.driver.edit"}

@@ -60,3 +60,48 @@ def test_fields_not_filterable_or_not_listable_are_refused_in_queries() -> None:
     with pytest.raises(BadRequest, match="secret"):
         parse_query(hidden, {"select": "id,secret"}, None)
     assert parse_query(hidden, {}, None).select == ("id",)
+
+
+def _even(value: Any) -> str | None:
+    return None if value % 2 == 0 else "必须是偶数"
+
+
+EVEN = FieldSpec("even", "int", create=True, check=_even)
+
+
+def test_a_field_rule_beyond_the_declarative_ones_answers_its_own_message_with_the_field() -> None:
+    assert check_value("even", EVEN, 4) == 4
+    with pytest.raises(BadRequest) as refused:
+        check_value("even", EVEN, 3)
+    assert refused.value.message == "必须是偶数 (field 'even')"
+    assert refused.value.data == {"field": "even"}
+
+
+def test_every_refused_value_tells_the_console_which_field() -> None:
+    with pytest.raises(BadRequest) as refused:
+        check_value("level", LEVEL, 9)
+    assert refused.value.data == {"field": "level"}
+
+
+def test_secret_and_virtual_fields_are_never_readable() -> None:
+    secret = FieldSpec("password_hash", secret=True, create=True)
+    virtual = FieldSpec("", virtual=True, create=True, exportable=True)
+    for spec in (secret, virtual):
+        assert not (spec.listable or spec.filterable or spec.sortable or spec.exportable)
+    entity = EntitySpec(name="t", relation="t", tenant_column="enterprise_id",
+                        fields={"id": FieldSpec("id", "int"), "password": secret, "roles": virtual})
+    assert entity.listable == ("id",)
+    with pytest.raises(BadRequest, match="password"):
+        parse_query(entity, {"select": "password"}, None)
+    with pytest.raises(BadRequest, match="password"):
+        parse_query(entity, {}, {"password.like": "a"})
+    assert check_value("roles", virtual, [1, 2]) == [1, 2]  # shaped by the hooks, not coerced
+
+
+def test_the_console_reads_the_declaration_it_builds_forms_from() -> None:
+    from api.query.records import meta
+
+    described = {f["name"]: f for f in meta(CAR_MODEL)["fields"]}
+    assert described["code"]["required"] and described["code"]["unique"] and described["code"]["create"]
+    assert described["code"]["pattern"] == CAR_MODEL.fields["code"].pattern
+    assert described["createTime"]["create"] is False and described["createTime"]["type"] == "time"

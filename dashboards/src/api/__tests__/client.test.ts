@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi, type Mock } from 'vitest';
 import '../../i18n';
 import { session } from '../../auth/session';
-import { buildUrl, handleFailure, http, request } from '../client';
+import { buildUrl, download, handleFailure, http, request } from '../client';
 import { configureClientEffects } from '../effects';
 import { failurePolicy, failureReply } from '../failure';
 
@@ -141,5 +141,44 @@ describe('the failure policy', () => {
   test('handleFailure is the single entry point for callers outside request()', () => {
     expect(handleFailure({ kind: 'cancel' })).toEqual({ code: 0, message: '', data: null });
     expect(effects.notifyError).not.toHaveBeenCalled();
+  });
+});
+
+describe('forms, uploads and downloads', () => {
+  test("a failed reply keeps the server's data, where a form finds the field it names", async () => {
+    const body = { code: 409, message: 'code 已存在', data: { field: 'code' } };
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(body, 409)));
+    expect(await request('/api/common/carModel.json', { method: 'POST', body: {}, quiet: true })).toEqual(body);
+    expect(effects.notifyError).not.toHaveBeenCalled();
+  });
+
+  test('a FormData body is sent as is, without the JSON content type', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(jsonResponse({ code: 0, message: 'ok', data: null }));
+    vi.stubGlobal('fetch', fetchMock);
+    const form = new FormData();
+    form.append('file', new Blob(['a']), 'a.csv');
+    await http.post('/api/common/import/carModel.json', { body: form });
+    const init = fetchMock.mock.calls[0][1] as RequestInit;
+    expect(init.body).toBe(form);
+    expect(init.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer tok-1' });
+  });
+
+  test('download answers the blob and the file name of Content-Disposition, with the bearer token', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(
+      new Response('a,b', { headers: { 'Content-Disposition': "attachment; filename*=UTF-8''%E8%BD%A6%E8%BE%86.csv" } }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const file = await download('/api/common/export/carModel.csv', 'carModel.csv', { method: 'POST', params: { orderBy: 'name' }, body: {} });
+    expect(file?.fileName).toBe('车辆.csv');
+    expect(await file?.blob.text()).toBe('a,b');
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/api/common/export/carModel.csv?orderBy=name');
+    expect((init.headers as Record<string, string>).Authorization).toBe('Bearer tok-1');
+  });
+
+  test('a failed download goes through the failure handler and answers null', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse({ code: 403, message: '没有权限', data: null }, 403)));
+    expect(await download('/api/common/export/carModel.xlsx', 'x.xlsx')).toBeNull();
+    expect(effects.notifyError).toHaveBeenCalledWith('请求错误', '没有权限');
   });
 });

@@ -25,6 +25,18 @@ describe('actions', () => {
     expect(can(undefined, 'car', 'query')).toBe(false);
   });
 
+  test('edit (console) and update (server) are the same action', () => {
+    const held = [
+      { code: 'carModel', actions: ['query', 'update'] },
+      { code: 'car', actions: ['edit'] },
+    ];
+    expect(can(held, 'carModel', 'edit')).toBe(true);
+    expect(can(held, 'carModel', 'update')).toBe(true);
+    expect(can(held, 'car', 'update')).toBe(true);
+    expect(can(held, 'carModel', 'delete')).toBe(false);
+    expect(can([{ code: 'carModel', actions: ['query'] }], 'carModel', 'edit')).toBe(false);
+  });
+
   test('an action list stored as text is parsed', () => {
     expect(actionsOf({ code: 'x', actions: '["add","delete"]' })).toEqual(['add', 'delete']);
     expect(actionsOf({ code: 'x', actions: 'add, delete' })).toEqual(['add', 'delete']);

@@ -2,8 +2,10 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { session } from '../../auth/session';
 import { signIn } from '../../auth/sessionService';
+import { LICENCE_APPLY_PATH } from '../../router/paths';
 
 interface LoginForm {
   username: string;
@@ -15,7 +17,7 @@ interface LoginForm {
  * user to the redirect query (a local path) or the index URL. Failures are notified by the API client.
  */
 export default function Login() {
-  const { t } = useTranslation('auth');
+  const { t } = useTranslation(['auth', 'settings']);
   const [submitting, setSubmitting] = useState(false);
   useEffect(() => session.acknowledgeLogout(), []);
 
@@ -53,6 +55,7 @@ export default function Login() {
             {t('login.submit')}
           </Button>
         </Form.Item>
+        <Link to={LICENCE_APPLY_PATH} data-testid="login-apply-licence">{t('settings:apply.link')}</Link>
       </Form>
     </div>
   );

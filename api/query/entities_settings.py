@@ -1,0 +1,120 @@
+"""Declarations of the settings menu area (issue 6 §2): dictionaries and the licence log.
+
+A dictionary entry (platform-spec §3) is ``type`` (the ids of §9), ``code``, ``content`` (JSON text)
+and its enterprise. ``system`` 1 marks a system-wide entry that every enterprise reads unless it
+has its own entry with the same type and code (``api/dictionary.py``); only a user of a root
+enterprise may set it, and since the entry then belongs to that root enterprise, nobody below it
+can change it (the generic routes' scope).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from api.errors import Forbidden
+from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
+
+F = FieldSpec
+
+# platform-spec §9 "Dictionary ids".
+DICTIONARY_TYPES = {
+    50: "driving behaviour grade",
+    51: "alarm notify rule",
+    52: "car business notify rule",
+    53: "enterprise security rule",
+    90: "provider API",
+    98: "system dictionary",
+    99: "gateway",
+}
+SYSTEM_TYPE = 98
+GATEWAY_TYPE = 99
+# The dictionary screen's gateway tabs: entries of type 99 whose code starts with the prefix.
+GATEWAY_TABS = ("protocol.", "ftp.", "media.", "attachment.")
+DICTIONARY_CODE = r"[A-Za-z0-9_.-]{1,64}"
+MAX_CONTENT_CHARS = 100_000
+
+
+def json_text_problem(value: Any) -> str | None:
+    """None when ``value`` is JSON text, else the user's message."""
+    try:
+        json.loads(value)
+    except (TypeError, ValueError) as exc:
+        return f"内容必须是 JSON 文本 (content must be JSON text: {str(exc)[:80]})"
+    return None
+
+
+def is_root_path(path: str) -> bool:
+    """A materialised path of a root enterprise: ``/<id>/``."""
+    return path.count("/") == 2
+
+
+class DictionaryHooks(EntityHooks):
+    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
+                     before: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A system entry (set now, or already one) needs a caller of a root enterprise writing
+        into its own enterprise; anyone else gets a 403."""
+        if "system" in values and values["system"] is None:  # null: not system-wide
+            values = {**values, "system": 0}
+        system = values.get("system", before["system"] if before else 0)
+        if system == 1:
+            tenant = values.get("enterpriseId", before["enterprise_id"] if before else who.enterprise_id)
+            if not is_root_path(who.enterprise_path) or tenant != who.enterprise_id:
+                raise Forbidden("只有根企业管理员可以维护系统字典 "
+                                "(only an administrator of the root enterprise may keep system dictionary entries)")
+        return values
+
+
+DICTIONARY = EntitySpec(
+    name="dictionary",
+    relation="dictionary",
+    table="dictionary",
+    tenant_column="enterprise_id",
+    permission="dictionary",
+    record_state_column="record_state",
+    label="字典",
+    hooks=DictionaryHooks(),
+    fields={
+        "id": F("id", "int"),
+        "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
+        "type": F("type", "int", required=True, enum=tuple(DICTIONARY_TYPES), create=True, update=True,
+                  label="类型", importable=True, exportable=True),
+        "code": F("code", required=True, pattern=DICTIONARY_CODE, unique=True, create=True, update=True,
+                  label="编码", importable=True, exportable=True),
+        "name": F("name", required=True, max_length=64, create=True, update=True, label="名称",
+                  importable=True, exportable=True),
+        "content": F("content", required=True, max_length=MAX_CONTENT_CHARS, check=json_text_problem,
+                     create=True, update=True, filterable=False, sortable=False, label="内容",
+                     importable=True, exportable=True),
+        "system": F("system", "int", enum=(0, 1), create=True, update=True, label="系统字典",
+                    exportable=True),
+        "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
+                    label="备注", importable=True, exportable=True),
+        "createTime": F("created_at", "time", label="创建时间"),
+        "updateTime": F("updated_at", "time", label="更新时间"),
+    },
+)
+
+# Licence installs and applications in one read-only list (view licence_log, migration 0007).
+LICENCE_LOG = EntitySpec(
+    name="licenceLog",
+    relation="licence_log",
+    tenant_column="enterprise_id",
+    permission="license",
+    default_order="createTime",
+    default_desc=True,
+    tiebreak=("id",),
+    label="许可证日志",
+    fields={
+        "id": F("id", label="编号"),
+        "kind": F("kind", enum=("install", "apply"), label="类型"),
+        "enterpriseId": F("enterprise_id", "int"),
+        "createTime": F("created_at", "time", label="时间"),
+        "party": F("party", label="被许可方/申请单位"),
+        "actor": F("actor", label="操作人/联系人"),
+        "vehicles": F("vehicles", "int", label="车辆数"),
+        "validFrom": F("valid_from", "time", sortable=False, label="生效日期"),
+        "validTo": F("valid_to", "time", sortable=False, label="到期日期"),
+    },
+)

@@ -1,0 +1,118 @@
+"""Settings routes beyond the generic ones (issue 6 §2): dictionary look-up, the system monitor and
+the licence (detail, install, the sign-in-free application)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from flask import Blueprint, current_app, request
+
+from api import licence, monitor
+from api.db import get_db
+from api.errors import BadRequest
+from api.http import json_body, ok
+from api.query.entities_settings import DICTIONARY_TYPES
+from api.routes.console import authenticated
+from api.security import current_principal, requires
+from api.throttle import address_key
+from fleet.settings import ApiSettings
+from warehouse.queries import dictionary
+
+bp = Blueprint("settings", __name__)
+
+
+def _settings() -> ApiSettings:
+    settings: ApiSettings = current_app.config["FLEET_API_SETTINGS"]
+    return settings
+
+
+_TYPE_TEXTS = {str(t): t for t in DICTIONARY_TYPES}
+
+
+def _lookup_type(value: Any) -> int:
+    if isinstance(value, str):
+        value = _TYPE_TEXTS.get(value)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value not in DICTIONARY_TYPES:
+        raise BadRequest(f"字典类型不合法 (type.eq must be one of {', '.join(map(str, DICTIONARY_TYPES))})",
+                         data={"field": "type"})
+    return int(value)
+
+
+def _lookup_code(value: Any) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= 64:
+        raise BadRequest("字典编码不合法 (code.eq must be a text of 1 to 64 characters)", data={"field": "code"})
+    return value
+
+
+def parse_lookup(body: Any) -> tuple[int, str | None]:
+    """(type, code or None) of a dictionary look-up body ``{"type.eq": 98, "code.eq": "..."}`` (bare
+    ``type`` / ``code`` mean ``eq``, as in the generic query; every value sent is checked, ``.eq``
+    wins); BadRequest naming the problem."""
+    if not isinstance(body, dict):
+        raise BadRequest("请求体必须是 JSON 对象 (request body must be a JSON object with type.eq and code.eq)")
+    unknown = sorted(set(body) - {"type.eq", "type", "code.eq", "code"})
+    if unknown:
+        raise BadRequest(f"未知条件 (unknown condition(s): {', '.join(unknown)[:200]}; known: type.eq, code.eq)")
+    types = [_lookup_type(body[key]) for key in ("type.eq", "type") if key in body]
+    codes = [_lookup_code(body[key]) for key in ("code.eq", "code") if key in body]
+    if not types:
+        raise BadRequest("字典类型不能为空 (type.eq is required)", data={"field": "type"})
+    return types[0], (codes[0] if codes else None)
+
+
+@bp.post("/api/system/dictionary/dictionary.json")
+@authenticated
+def dictionary_lookup() -> dict[str, Any]:
+    """The entries the caller's enterprise reads for type (and code): its own first, then the
+    system-wide ones (platform-spec §7: the console reads the first one's content)."""
+    type_id, code = parse_lookup(json_body())
+    with get_db().connection() as conn:
+        return ok(dictionary.lookup(conn, current_principal().enterprise_id, type_id, code))
+
+
+@bp.get("/api/system/monitor.json")
+@requires("system", "query")
+def system_monitor() -> dict[str, Any]:
+    """Gateway sessions, Kafka lag per consumer group, database size, worker throughput; a section
+    that cannot be read says so (``available`` false with the error)."""
+    bootstrap = current_app.config.get("FLEET_KAFKA_BOOTSTRAP")
+    if not bootstrap:
+        from fleet.settings import kafka_bootstrap
+
+        bootstrap = kafka_bootstrap()
+    return ok(monitor.snapshot(get_db().connection, bootstrap, _settings().monitor_kafka_timeout_s))
+
+
+@bp.get("/api/license/detail.json")
+@requires("license", "get")
+def licence_detail() -> dict[str, Any]:
+    with get_db().connection() as conn:
+        return ok(licence.status(conn, date.today()))
+
+
+@bp.post("/api/license/install.json")
+@requires("license", "add")
+def licence_install() -> dict[str, Any]:
+    """Body ``{licence: "<signed text>"}``: verified against the vendor's public key and installed."""
+    body = json_body()
+    if not isinstance(body, dict) or set(body) - {"licence"}:
+        raise BadRequest("请求体必须是 {licence} (request body must be a JSON object with only 'licence')")
+    text = body.get("licence")
+    with get_db().connection() as conn:
+        return ok(licence.install(conn, current_principal(), text, _settings().license_public_key_file, date.today()))
+
+
+@bp.get("/api/license/machineCode.json")
+def licence_machine_code() -> dict[str, Any]:
+    """No sign-in: the application page shows this installation's machine code."""
+    with get_db().connection() as conn:
+        return ok({"machineCode": licence.machine_code(conn)})
+
+
+@bp.post("/api/license/apply.json")
+def licence_apply() -> dict[str, Any]:
+    """No sign-in: a licence application (company, contact, phone, email, vehicles)."""
+    body = json_body()
+    with get_db().connection() as conn:
+        return ok(licence.apply(conn, body, address_key(request.remote_addr or ""), _settings().license_apply_per_hour))

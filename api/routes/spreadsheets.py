@@ -1,0 +1,189 @@
+"""Spreadsheet export and import of the declared entities (``api/query/transfer.py``), routes made
+from the declarations: an entity with ``exportable`` fields gets the export routes, a writable one
+with ``importable`` fields the import routes.
+
+- ``POST /api/common/export/{entity}.xlsx|.csv`` (``{permission}:export``): the query route's body and
+  ``orderBy`` / ``desc`` / ``isParent``; every matching row up to ``FLEET_API_EXPORT_MAX_ROWS``.
+- ``GET /api/common/import/{entity}/template.xlsx`` (``:import``): header and field descriptions.
+- ``POST /api/common/import/{entity}.json`` (``:import``, multipart ``file``) -> ``{jobId, total}``.
+- ``GET /api/common/import/{entity}/{jobId}.json`` (``:import``): the job, in the caller's enterprise.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request, send_file
+
+from api.db import get_db
+from api.errors import BadRequest, NotFound
+from api.http import json_body, ok
+from api.query import spreadsheet, transfer
+from api.query.entities import QUERYABLE, WRITABLE
+from api.query.grammar import EntitySpec
+from api.routes.common import PERMISSION_OF
+from api.security import current_principal, request_scope, requires
+from fleet.settings import ApiSettings
+from warehouse.queries import import_jobs
+from warehouse.queries.scope import Scope
+
+bp = Blueprint("spreadsheets", __name__)
+
+EXPORTABLE: dict[str, EntitySpec] = {n: e for n, e in QUERYABLE.items() if transfer.export_fields(e)}
+IMPORTABLE: dict[str, EntitySpec] = {n: e for n, e in WRITABLE.items() if transfer.import_fields(e)}
+_MIME = {"xlsx": spreadsheet.XLSX_TYPE, "csv": spreadsheet.CSV_TYPE}
+
+
+def _settings() -> ApiSettings:
+    settings: ApiSettings = current_app.config["FLEET_API_SETTINGS"]
+    return settings
+
+
+def _stamp() -> str:
+    return time.strftime("%Y%m%d%H%M%S")
+
+
+def _export_view(entity: EntitySpec, fmt: str) -> Callable[[], Response]:
+    def view() -> Response:
+        body = json_body()
+        with get_db().connection() as conn:
+            out = transfer.export_file(conn, entity, request.args, body, request_scope(), fmt,
+                                       _settings().export_max_rows)
+        return send_file(out, mimetype=_MIME[fmt], as_attachment=True,
+                         download_name=f"{entity.name}-{_stamp()}.{fmt}")
+
+    view.__name__ = f"export_{entity.name}_{fmt}"
+    return view
+
+
+def _template_view(entity: EntitySpec) -> Callable[[], Response]:
+    def view() -> Response:
+        out = spreadsheet.template(entity, transfer.import_fields(entity))
+        return send_file(out, mimetype=spreadsheet.XLSX_TYPE, as_attachment=True,
+                         download_name=f"{entity.name}-template.xlsx")
+
+    view.__name__ = f"import_template_{entity.name}"
+    return view
+
+
+def _import_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
+    def view() -> dict[str, Any]:
+        upload = request.files.get("file")
+        if upload is None:
+            raise BadRequest("缺少文件 (multipart field 'file' with an XLSX or CSV file is required)")
+        settings = _settings()
+        rows = transfer.read_import(entity, upload.read(), settings.import_max_rows)
+        who = current_principal()
+        db = get_db()
+        with db.connection() as conn:
+            job_id = import_jobs.create(conn, enterprise_id=who.enterprise_id, user_id=who.user_id,
+                                        entity=entity.name, total=len(rows), owner=transfer.OWNER)
+
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
+
+        def work() -> None:
+            with app.app_context():  # hooks may read the app (settings, offloaded hashing)
+                transfer.apply_rows(db.connection, entity, who, job_id, rows, settings.import_batch_rows,
+                                    transfer.pause)
+
+        transfer.start_background(work)
+        return ok({"jobId": job_id, "total": len(rows)})
+
+    view.__name__ = f"import_{entity.name}"
+    return view
+
+
+def _job_view(entity: EntitySpec) -> Callable[[uuid.UUID], dict[str, Any]]:
+    def view(job_id: uuid.UUID) -> dict[str, Any]:
+        who = current_principal()
+        with get_db().connection() as conn:
+            job = import_jobs.read(conn, Scope(who.enterprise_id, who.enterprise_path), entity.name, str(job_id),
+                                   stale_after_s=_settings().import_stale_s, owner_alive=transfer.owner_alive)
+        if job is None:
+            raise NotFound(f"导入任务不存在 (import job {job_id} does not exist)")
+        return ok(job)
+
+    view.__name__ = f"import_job_{entity.name}"
+    return view
+
+
+for _name, _entity in EXPORTABLE.items():
+    for _fmt in ("xlsx", "csv"):
+        bp.add_url_rule(f"/api/common/export/{_name}.{_fmt}",
+                        view_func=requires(PERMISSION_OF[_name], "export")(_export_view(_entity, _fmt)),
+                        methods=["POST"])
+for _name, _entity in IMPORTABLE.items():
+    _guard = requires(_entity.permission, "import")
+    bp.add_url_rule(f"/api/common/import/{_name}/template.xlsx", view_func=_guard(_template_view(_entity)),
+                    methods=["GET"])
+    bp.add_url_rule(f"/api/common/import/{_name}.json", view_func=_guard(_import_view(_entity)), methods=["POST"])
+    bp.add_url_rule(f"/api/common/import/{_name}/<uuid:job_id>.json",
+                    view_func=_guard(_job_view(_entity)), methods=["GET"])
+
+
+# --- the OpenAPI paths of these routes (merged into api/openapi.yaml by api/routes/meta.py) -----------
+
+_ENVELOPE = {"application/json": {"schema": {"$ref": "#/components/schemas/Envelope"}}}
+_BINARY = {"schema": {"type": "string", "format": "binary"}}
+
+
+def _errors(*statuses: str) -> dict[str, Any]:
+    named = {"400": "BadRequest", "401": "Unauthenticated", "403": "Forbidden", "404": "NotFound",
+             "413": "TooLarge", "503": "Unavailable"}
+    return {s: {"$ref": f"#/components/responses/{named[s]}"} for s in statuses}
+
+
+def semantic_paths() -> set[str]:
+    """Import paths: whether an uploaded file's rows fit is more than a schema can say (a 400 for a
+    schema-valid request is right there)."""
+    return {f"/api/common/import/{name}.json" for name in IMPORTABLE}
+
+
+def openapi_paths() -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for name in EXPORTABLE:
+        code = PERMISSION_OF[name]
+        for fmt in ("xlsx", "csv"):
+            found[f"/api/common/export/{name}.{fmt}"] = {"post": {
+                "tags": ["spreadsheets"],
+                "summary": f"Every {name} row matching the conditions as {fmt.upper()} ({code}:export); header row:"
+                           " the field labels; CSV is UTF-8 with a BOM; more rows than FLEET_API_EXPORT_MAX_ROWS: 400",
+                "parameters": [{"$ref": f"#/components/parameters/{name}OrderBy"},
+                               {"$ref": "#/components/parameters/desc"}, {"$ref": "#/components/parameters/isParent"}],
+                "requestBody": {"$ref": f"#/components/requestBodies/{name}Query"},
+                "responses": {"200": {"description": f"the {fmt.upper()} file", "content": {_MIME[fmt].split(";")[0]: _BINARY}},
+                              **_errors("400", "401", "403", "413", "503")},
+            }}
+    job_id = {"name": "id", "in": "path", "required": True, "description": "the jobId of the import's answer",
+              "schema": {"type": "string", "format": "uuid"}}
+    for name, entity in IMPORTABLE.items():
+        code = entity.permission
+        found[f"/api/common/import/{name}/template.xlsx"] = {"get": {
+            "tags": ["spreadsheets"],
+            "summary": f"The {name} import template: header of the importable fields, and a sheet describing each ({code}:import)",
+            "responses": {"200": {"description": "the XLSX template", "content": {spreadsheet.XLSX_TYPE: _BINARY}},
+                          **_errors("400", "401", "403", "503")},
+        }}
+        found[f"/api/common/import/{name}.json"] = {"post": {
+            "tags": ["spreadsheets"],
+            "summary": f"Import {name} rows from an XLSX or CSV file ({code}:import): data {{jobId, total}} at once, rows"
+                       " applied in the background, each like a create; headers are field names or labels"
+                       " (case-insensitive); unknown columns, an unreadable file or too many rows: 400, nothing applied",
+            "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+                "type": "object", "required": ["file"],
+                "properties": {"file": {"type": "string", "format": "binary"}}}}}},
+            "responses": {"200": {"description": "data {jobId, total}", "content": _ENVELOPE},
+                          **_errors("400", "401", "403", "413", "503")},
+        }}
+        found[f"/api/common/import/{name}/{{id}}.json"] = {"get": {
+            "tags": ["spreadsheets"],
+            "summary": f"An import job of the caller's enterprise ({code}:import): data {{state: running|done|failed,"
+                       " total, processed, created, failed, errors: [{row, field, message}], message}; another"
+                       " enterprise's job: 404",
+            "parameters": [job_id],
+            "responses": {"200": {"description": "the job", "content": _ENVELOPE}, **_errors("400", "401", "403", "404", "503")},
+        }}
+    return found

@@ -1,0 +1,49 @@
+import { SearchOutlined, UndoOutlined } from '@ant-design/icons';
+import { Button, Form, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import FieldInput from './FieldInput';
+import { enumLabel, fieldTitle, namespaceOf } from './model';
+import type { FieldMeta } from './types';
+
+interface Props {
+  namespace: string;
+  fields: FieldMeta[];
+  onSearch: (values: Record<string, unknown>) => void;
+}
+
+/** One input per filterable field; search applies them from page 1, reset clears them. */
+export default function FilterBar({ namespace, fields, onSearch }: Props) {
+  const { t } = useTranslation(['list', namespaceOf(namespace)]);
+  const [form] = Form.useForm<Record<string, unknown>>();
+  if (fields.length === 0) return null;
+  return (
+    <Form form={form} layout="inline" onFinish={onSearch} data-testid="list-filters" style={{ rowGap: 12, marginBottom: 16 }}>
+      {fields.map((field) => {
+        const title = fieldTitle(t, namespace, field);
+        return (
+          <Form.Item key={field.name} name={field.name} label={title}>
+            <FieldInput field={field} mode="filter" testId={`list-filter-${field.name}`}
+              optionLabel={(v) => enumLabel(t, namespace, field, v)} />
+          </Form.Item>
+        );
+      })}
+      <Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="list-search">
+            {t('list:search')}
+          </Button>
+          <Button
+            icon={<UndoOutlined />}
+            data-testid="list-reset"
+            onClick={() => {
+              form.resetFields();
+              onSearch({});
+            }}
+          >
+            {t('list:reset')}
+          </Button>
+        </Space>
+      </Form.Item>
+    </Form>
+  );
+}

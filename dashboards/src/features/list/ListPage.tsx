@@ -1,0 +1,158 @@
+import { App, Button, Card, Popconfirm, Result, Space, Spin, Table, type TableColumnsType, type TableProps } from 'antd';
+import dayjs from 'dayjs';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useAccess } from '../../auth/access';
+import { deleteRecord } from './api';
+import FilterBar from './FilterBar';
+import ImportDialog from './ImportDialog';
+import ListToolbar from './ListToolbar';
+import { columnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFields, namespaceOf, PAGE_SIZE_OPTIONS, totalText } from './model';
+import RecordDrawer from './RecordDrawer';
+import type { EntityMeta, FieldMeta, ListRecord, ListScreen } from './types';
+import { useEntityMeta, useListData } from './useListData';
+
+function shown(field: FieldMeta, value: unknown, label: (value: unknown) => string): ReactNode {
+  if (value === null || value === undefined) return '';
+  if (field.enum) return label(value);
+  if (field.type === 'time') return dayjs(String(value)).format('YYYY-MM-DD HH:mm:ss');
+  if (field.type === 'bool') return value ? '✓' : '✗';
+  return String(value);
+}
+
+const FEATURE_OF: Record<string, keyof NonNullable<ListScreen['features']>> = {
+  add: 'create', update: 'edit', delete: 'delete', import: 'import', export: 'export',
+};
+
+/** Whether the screen offers an action at all (before the user's permissions): the screen did not turn
+ * it off, a write needs a writable entity, import/export need importable/exportable fields. */
+function offers(meta: EntityMeta, screen: ListScreen, action: string): boolean {
+  const feature = FEATURE_OF[action];
+  if (feature && screen.features?.[feature] === false) return false;
+  if (['add', 'update', 'delete', 'import'].includes(action) && meta.writable === false) return false;
+  if (action === 'import') return meta.fields.some((f) => f.importable);
+  if (action === 'export') return meta.fields.some((f) => f.exportable);
+  return true;
+}
+
+/** The one list page (issue 6 §1): filters, a server-paged table, row actions, drawer, import, export. */
+export default function ListPage({ screen }: { screen: ListScreen }) {
+  const { t } = useTranslation(['list', namespaceOf(screen.namespace)]);
+  const { meta, failed } = useEntityMeta(screen.entity);
+  if (failed) return <Result status="warning" title={t('list:metaFailed')} data-testid="list-meta-failed" />;
+  if (!meta) return <Spin style={{ display: 'block', margin: 48 }} />;
+  return <EntityList meta={meta} screen={screen} />;
+}
+
+function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) {
+  const { t } = useTranslation(['list', namespaceOf(screen.namespace)]);
+  const { notification } = App.useApp();
+  const access = useAccess();
+  const permission = screen.permission ?? meta.permission ?? screen.entity;
+  const can = useCallback((action: string) => offers(meta, screen, action) && access.can(permission, action), [access, permission, meta, screen]);
+  const list = useListData(meta.name, true, screen.query, screen.params);
+  const filters = useMemo(() => filterFields(meta, screen), [meta, screen]);
+  const form = useMemo(() => formFields(meta, screen), [meta, screen]);
+  const [editing, setEditing] = useState<ListRecord | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [selected, setSelected] = useState<unknown[]>([]);
+  const { reload } = list;
+
+  const remove = async (record: ListRecord) => {
+    const reply = await deleteRecord(meta.name, record[meta.idField]);
+    if (reply.code !== 0) notification.error({ title: t('common:request.errorTitle'), description: reply.message });
+    reload();
+  };
+
+  const columns: TableColumnsType<ListRecord> = columnPlan(meta, screen).map(({ field, decl }) => ({
+    key: field.name,
+    dataIndex: field.name,
+    title: decl?.title ?? fieldTitle(t, screen.namespace, field),
+    width: decl?.width,
+    sorter: field.sortable,
+    sortOrder: list.state.orderBy === field.name ? (list.state.desc ? 'descend' : 'ascend') : null,
+    render: (value: unknown, record: ListRecord) => (decl?.render ? decl.render(value, record)
+      : shown(field, value, (v) => enumLabel(t, screen.namespace, field, v))),
+  }));
+
+  const actions = (record: ListRecord): ReactNode[] => {
+    const id = String(record[meta.idField]);
+    const items: ReactNode[] = [];
+    if (screen.detail && can('get')) items.push(<Link key="detail" to={screen.detail(record)} data-testid={`row-detail-${id}`}>{t('list:detail')}</Link>);
+    if (can('update')) {
+      items.push(<Button key="edit" type="link" size="small" onClick={() => setEditing(record)} data-testid={`row-edit-${id}`}>{t('list:edit')}</Button>);
+    }
+    if (can('delete')) {
+      items.push(
+        <Popconfirm key="delete" title={t('list:deleteConfirm')} onConfirm={() => remove(record)} okButtonProps={{ danger: true }}>
+          <Button type="link" size="small" danger data-testid={`row-delete-${id}`}>{t('list:delete')}</Button>
+        </Popconfirm>,
+      );
+    }
+    for (const action of screen.rowActions ?? []) {
+      if (action.action && !can(action.action)) continue;
+      items.push(
+        action.href ? (
+          <Link key={action.key} to={action.href(record)} data-testid={`row-${action.key}-${id}`}>{action.label}</Link>
+        ) : (
+          <Button key={action.key} type="link" size="small" onClick={() => action.onClick?.(record, { reload })} data-testid={`row-${action.key}-${id}`}>
+            {action.label}
+          </Button>
+        ),
+      );
+    }
+    return items;
+  };
+  const anyAction = (screen.detail && can('get')) || can('update') || can('delete') || (screen.rowActions?.length ?? 0) > 0;
+  if (anyAction) {
+    columns.push({ key: '__actions', title: t('list:actions'), fixed: 'right', render: (_: unknown, record: ListRecord) => <Space size={0}>{actions(record)}</Space> });
+  }
+
+  const onChange: TableProps<ListRecord>['onChange'] = (pagination, _filters, sorter) => {
+    const sort = Array.isArray(sorter) ? sorter[0] : sorter;
+    const orderBy = sort?.order ? String(sort.field) : undefined;
+    list.setState((s) => ({
+      ...s,
+      pageNo: pagination.pageSize !== s.pageSize ? 1 : (pagination.current ?? 1),
+      pageSize: pagination.pageSize ?? s.pageSize,
+      orderBy,
+      desc: orderBy ? sort.order === 'descend' : undefined,
+    }));
+  };
+  const search = (values: Record<string, unknown>) => list.setState((s) => ({ ...s, pageNo: 1, body: conditionsOf(filters, values) }));
+  const afterWrite = () => {
+    setEditing(null);
+    reload();
+  };
+
+  return (
+    <Card data-testid={`list-page-${meta.name}`}>
+      <FilterBar namespace={screen.namespace} fields={filters} onSearch={search} />
+      <ListToolbar entity={meta.name} can={can} selected={selected} params={list.params} body={{ ...list.state.body, ...screen.query }}
+        onCreate={() => setEditing({})} onImport={() => setImporting(true)}
+        onDeleted={() => { setSelected([]); reload(); }} extra={screen.toolbar} />
+      <Table<ListRecord>
+        rowKey={(record) => String(record[meta.idField])}
+        columns={columns}
+        dataSource={list.rows}
+        loading={list.loading}
+        onChange={onChange}
+        scroll={{ x: 'max-content' }}
+        rowSelection={can('delete') ? { selectedRowKeys: selected.map(String), onChange: (_keys, rows) => setSelected(rows.map((r) => r[meta.idField])) } : undefined}
+        pagination={{
+          current: list.state.pageNo,
+          pageSize: list.state.pageSize,
+          total: list.total,
+          pageSizeOptions: PAGE_SIZE_OPTIONS,
+          showSizeChanger: true,
+          showTotal: (total) => <span data-testid="list-total">{totalText(t, total)}</span>,
+        }}
+        data-testid="list-table"
+      />
+      <RecordDrawer meta={meta} namespace={screen.namespace} fields={form} record={editing} onClose={() => setEditing(null)} onSaved={afterWrite}
+        validators={screen.validators} createDefaults={screen.createDefaults} />
+      <ImportDialog entity={meta.name} open={importing} onClose={() => setImporting(false)} onImported={reload} />
+    </Card>
+  );
+}

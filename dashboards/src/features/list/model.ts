@@ -1,0 +1,160 @@
+import type { FormRule } from 'antd';
+import type { TFunction } from 'i18next';
+import type { ColumnDecl, EntityMeta, FieldMeta, ListScreen } from './types';
+
+/** The tenant field: the enterprise tree says it, not a column or a form field (api/query/records.py). */
+export const TENANT_FIELD = 'enterpriseId';
+
+/** Platform-spec §9: default table pagination. */
+export const PAGE_SIZE = 10;
+export const PAGE_SIZE_OPTIONS = [10, 20, 30, 50, 100];
+
+/** "共 N 条数据" in zh-CN (platform-spec §9), translated in zh-HK and en-US. */
+export function totalText(t: TFunction, total: number): string {
+  return t('list:total', { count: total, total });
+}
+
+/** The i18n namespace of a screen's strings (`catalogue` of `catalogue:carModel`). */
+export function namespaceOf(strings: string): string {
+  return strings.split(':')[0];
+}
+
+/** A key of the screen's strings: `catalogue` + `fields.name` = `catalogue:fields.name`,
+ * `catalogue:carModel` + `fields.name` = `catalogue:carModel.fields.name`. */
+export function screenKey(strings: string, key: string): string {
+  return strings.includes(':') ? `${strings}.${key}` : `${strings}:${key}`;
+}
+
+/** A field's title: the screen's `fields.<name>`, the list framework's, then the declaration's label. */
+export function fieldTitle(t: TFunction, strings: string, field: Pick<FieldMeta, 'name' | 'label'>): string {
+  return t([screenKey(strings, `fields.${field.name}`), `list:fields.${field.name}`], { defaultValue: field.label || field.name });
+}
+
+/** An enum value's label: the screen's `enums.<field>.<value>`, the list framework's, else the value. */
+export function enumLabel(t: TFunction, strings: string, field: Pick<FieldMeta, 'name'>, value: unknown): string {
+  const key = `enums.${field.name}.${String(value)}`;
+  return t([screenKey(strings, key), `list:${key}`], { defaultValue: String(value) });
+}
+
+function byName(meta: EntityMeta): Map<string, FieldMeta> {
+  return new Map(meta.fields.map((f) => [f.name, f]));
+}
+
+function pick(meta: EntityMeta, names: string[] | undefined, keep: (f: FieldMeta) => boolean): FieldMeta[] {
+  if (!names) return meta.fields.filter((f) => keep(f) && f.name !== meta.idField && f.name !== TENANT_FIELD);
+  const fields = byName(meta);
+  return names.map((name) => {
+    const field = fields.get(name);
+    if (!field) throw new Error(`${meta.name} has no field '${name}'`);
+    return field;
+  });
+}
+
+export interface ColumnPlan {
+  field: FieldMeta;
+  decl: Exclude<ColumnDecl, string> | null;
+}
+
+/** The table's columns: the screen's list, else every listable field but the id and the tenant. */
+export function columnPlan(meta: EntityMeta, screen: Pick<ListScreen, 'columns'>): ColumnPlan[] {
+  if (!screen.columns) return pick(meta, undefined, (f) => f.listable).map((field) => ({ field, decl: null }));
+  const fields = byName(meta);
+  return screen.columns.map((decl) => {
+    const name = typeof decl === 'string' ? decl : decl.field;
+    const field = fields.get(name);
+    if (!field) throw new Error(`${meta.name} has no field '${name}'`);
+    return { field, decl: typeof decl === 'string' ? null : decl };
+  });
+}
+
+/** The filter bar: the screen's list, else every filterable field but the id and the tenant. */
+export function filterFields(meta: EntityMeta, screen: Pick<ListScreen, 'filters'>): FieldMeta[] {
+  return pick(meta, screen.filters, (f) => f.filterable);
+}
+
+/** The create/edit drawer: the screen's list, else the fields writable on create or update. */
+export function formFields(meta: EntityMeta, screen: Pick<ListScreen, 'form'>): FieldMeta[] {
+  return pick(meta, screen.form, (f) => f.create || f.update);
+}
+
+function anchored(pattern: string): RegExp | null {
+  try {
+    return new RegExp(`^(?:${pattern})$`); // the server matches the whole value (re.fullmatch)
+  } catch {
+    return null; // a pattern JavaScript cannot read is left to the server
+  }
+}
+
+/** antd Form rules from the declaration: a convenience, the server checks the same and has the last word. */
+export function rulesFor(field: FieldMeta, title: string, t: TFunction): FormRule[] {
+  const rules: FormRule[] = [];
+  if (field.required) rules.push({ required: true, message: t('list:rules.required', { field: title }) });
+  if (field.type === 'str' && field.maxLength !== null) {
+    rules.push({ max: field.maxLength, message: t('list:rules.maxLength', { field: title, max: field.maxLength }) });
+  }
+  const pattern = field.type === 'str' && field.pattern ? anchored(field.pattern) : null;
+  if (pattern) rules.push({ pattern, message: t('list:rules.pattern', { field: title }) });
+  if ((field.type === 'int' || field.type === 'float') && (field.minimum !== null || field.maximum !== null)) {
+    rules.push({
+      type: 'number',
+      min: field.minimum ?? undefined,
+      max: field.maximum ?? undefined,
+      message: t('list:rules.range', { field: title, min: field.minimum ?? '-∞', max: field.maximum ?? '∞' }),
+    });
+  }
+  return rules;
+}
+
+/** Which widget edits or filters a field. */
+export type Widget = 'text' | 'number' | 'select' | 'ref' | 'switch' | 'time';
+
+export function widgetOf(field: FieldMeta): Widget {
+  if (field.ref) return 'ref';
+  if (field.enum) return 'select';
+  if (field.type === 'bool') return 'switch';
+  if (field.type === 'int' || field.type === 'float') return 'number';
+  if (field.type === 'time') return 'time';
+  return 'text';
+}
+
+/** Filter bar values -> query body: text is a contains match, times a range, the rest equality. */
+export function conditionsOf(fields: FieldMeta[], values: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const ranges: Record<string, unknown>[] = [];
+  for (const field of fields) {
+    const value = values[field.name];
+    if (value === undefined || value === null || value === '') continue;
+    if (field.type === 'time' && Array.isArray(value)) {
+      const [start, end] = value as { toISOString: () => string }[];
+      ranges.push({ fieldName: field.name, start: start.toISOString(), end: end.toISOString() });
+    } else if (widgetOf(field) === 'text') {
+      const text = String(value).trim();
+      if (text) body[`${field.name}.like`] = text;
+    } else {
+      body[`${field.name}.eq`] = value;
+    }
+  }
+  if (ranges.length) body.rangeConditions = ranges;
+  return body;
+}
+
+/** The values a save sends: the form's, without those the operation does not accept or left empty on create. */
+export function bodyOf(fields: FieldMeta[], values: Record<string, unknown>, creating: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (!(creating ? field.create : field.update)) continue;
+    let value = values[field.name];
+    if (value === undefined) continue;
+    if (typeof value === 'string' && field.type === 'str') value = value.trim();
+    if ((creating || field.secret) && (value === '' || value === null)) continue; // a secret left empty stays
+    body[field.name] = value === '' && !field.required ? null : value;
+  }
+  return body;
+}
+
+/** The field a failed save names (400/404 `data.field`, 409 `data.field`) when the form shows it. */
+export function failedField(data: unknown, fields: FieldMeta[]): string | null {
+  if (!data || typeof data !== 'object') return null;
+  const name = (data as { field?: unknown }).field;
+  return typeof name === 'string' && fields.some((f) => f.name === name) ? name : null;
+}

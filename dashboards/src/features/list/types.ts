@@ -1,0 +1,101 @@
+import type { ReactNode } from 'react';
+
+/** One field of `GET /api/common/meta/{entity}.json` (the server's FieldSpec, api/query/records.py meta()). */
+export interface FieldMeta {
+  name: string;
+  type: 'int' | 'float' | 'str' | 'bool' | 'time' | 'json';
+  label: string;
+  required: boolean;
+  maxLength: number | null;
+  pattern: string | null;
+  enum: (string | number)[] | null;
+  minimum: number | null;
+  maximum: number | null;
+  unique: boolean;
+  ref: string | null;
+  secret?: boolean;
+  create: boolean;
+  update: boolean;
+  listable: boolean;
+  filterable: boolean;
+  sortable: boolean;
+  importable: boolean;
+  exportable: boolean;
+}
+
+/** The entity's declaration as the console receives it. */
+export interface EntityMeta {
+  name: string;
+  label?: string;
+  idField: string;
+  permission: string;
+  writable?: boolean;
+  fields: FieldMeta[];
+}
+
+export type ListRecord = Record<string, unknown>;
+
+/** A column: a field name (title, sorting and rendering from the declaration) or that plus overrides. */
+export type ColumnDecl = string | { field: string; title?: string; width?: number; render?: (value: unknown, record: ListRecord) => ReactNode };
+
+/** What a row action hands to the screen's code. */
+export interface RowActionContext {
+  reload: () => void;
+}
+
+export interface RowAction {
+  key: string;
+  /** Action checked on the screen's permission code (the action directive); absent: always shown. */
+  action?: string;
+  label: string;
+  /** A link (e.g. a detail screen) or a handler. */
+  href?: (record: ListRecord) => string;
+  onClick?: (record: ListRecord, context: RowActionContext) => void;
+}
+
+/**
+ * One list screen (issue 6 §1). Everything but `entity` is optional: columns are the listable
+ * fields, filters the filterable ones, the create/edit form the create/update fields of the
+ * server's declaration. Titles come from `<namespace>:fields.<name>`, else the declaration's label.
+ */
+export interface ListScreen {
+  entity: string;
+  /** Where the screen's strings are: an i18n namespace, optionally with a key prefix
+   * (`catalogue:carModel`); field titles are under `fields.` there. */
+  namespace: string;
+  /** Permission code of the action directive; default: the declaration's permission. */
+  permission?: string;
+  columns?: ColumnDecl[];
+  filters?: string[];
+  /** Fields of the create/edit drawer, in order. */
+  form?: string[];
+  rowActions?: RowAction[];
+  /** Extra toolbar elements, rendered after the built-in buttons. */
+  toolbar?: ReactNode;
+  /** Fixed conditions added to every query (and export), e.g. `{ "type.eq": 2 }`. */
+  query?: Record<string, unknown>;
+  /** Console rules of form fields beyond the declaration (console-spec §5, utils/validators.ts): each
+   * answers the i18n key of its message, or undefined when the value is acceptable. */
+  validators?: Record<string, (value: unknown) => string | undefined>;
+  /** Values every create sends besides the form's (e.g. the enterprise selected in a tree). */
+  createDefaults?: Record<string, unknown>;
+  /** Fixed query parameters of every query (and export), e.g. `{ isParent: true }` for the whole subtree. */
+  params?: Record<string, string | number | boolean>;
+  /** A path for each row's detail link (shown when the user holds `get`). */
+  detail?: (record: ListRecord) => string;
+  /** Which built-in features are on (all by default, each still behind its action). */
+  features?: Partial<Record<'create' | 'edit' | 'delete' | 'import' | 'export', boolean>>;
+}
+
+/** Declares a screen (a typed identity, so a screen file reads as a declaration). */
+export function defineListScreen(screen: ListScreen): ListScreen {
+  return screen;
+}
+
+/** The page of `POST /api/common/query/{entity}.json?countable=true`. */
+export interface ListPageReply {
+  list: ListRecord[];
+  total?: number;
+  pageNo: number;
+  pageSize: number;
+}

@@ -1,0 +1,57 @@
+import { http } from '../../api/client';
+import type { ListPageReply, ListRecord } from '../list/types';
+
+/** A node of `GET /api/aas/subsidiary.json`: the caller's enterprise tree (platform-spec §3, §7). */
+export interface EnterpriseNode {
+  id: number;
+  shortName: string;
+  type: number;
+  state: number;
+  children: EnterpriseNode[];
+}
+
+/** One code of the permission catalogue (`GET /api/aas/permission.json`). */
+export interface CatalogueEntry {
+  code: string;
+  name: string;
+  actions: string[];
+}
+
+export interface Grant {
+  code: string;
+  actions: string[];
+}
+
+/** Records below the caller's own enterprise are asked for with isParent (the server still scopes them). */
+const SUBTREE = { isParent: true };
+
+export function fetchSubsidiaries(signal?: AbortSignal) {
+  return http.get<EnterpriseNode[]>('/api/aas/subsidiary.json', { params: { select: 'id,shortName,type,state,children' }, signal });
+}
+
+export function fetchCatalogue(signal?: AbortSignal) {
+  return http.get<CatalogueEntry[]>('/api/aas/permission.json', { signal });
+}
+
+/** `enable` / `disable` of an enterprise or a user (api/routes/org.py). */
+export function setState(entity: 'enterprise' | 'user', id: unknown, action: 'enable' | 'disable') {
+  return http.post<ListRecord>(`/api/common/${entity}/${String(id)}/${action}.json`, { params: SUBTREE });
+}
+
+export function fetchRecord<T = ListRecord>(entity: string, id: unknown, signal?: AbortSignal) {
+  return http.get<T>(`/api/common/${entity}/${String(id)}.json`, { params: SUBTREE, signal });
+}
+
+/** Quiet: the caller shows the server's message on the form field it names. */
+export function patchRecord<T = ListRecord>(entity: string, id: unknown, body: Record<string, unknown>) {
+  return http.patch<T>(`/api/common/${entity}/${String(id)}.json`, { params: SUBTREE, body, quiet: true });
+}
+
+/** Every role the caller may see (its subtree), for the role picker. */
+export function fetchRoles(signal?: AbortSignal) {
+  return http.post<ListPageReply>('/api/common/query/role.json', {
+    params: { ...SUBTREE, select: 'id,name,enterpriseId', pageSize: 1000, countable: false },
+    body: {},
+    signal,
+  });
+}

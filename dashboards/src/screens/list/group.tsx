@@ -1,0 +1,16 @@
+import ListPage from '../../features/list/ListPage';
+import { defineListScreen } from '../../features/list/types';
+
+/** Vehicle groups (fleets) of an enterprise (platform-spec §3 group): name, type, parent group. */
+const screen = defineListScreen({
+  entity: 'group',
+  namespace: 'fleet:group',
+  params: { isParent: true },
+  columns: ['name', 'type', 'parentId', 'createTime'],
+  filters: ['name', 'type', 'parentId'],
+  form: ['name', 'type', 'parentId'],
+});
+
+export default function GroupList() {
+  return <ListPage screen={screen} />;
+}

@@ -1,0 +1,66 @@
+"""Settings screens in Chromium (issue 6 §2): the dictionary screen lists the seeded entries, the
+system monitor shows the stack's real Kafka consumer group and database size, and the licence
+application page opens without signing in and submits."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from tests.e2e.conftest import ConsoleStack
+from tests.e2e.support import sign_in
+from tests.e2e.test_console import screenshot
+from warehouse.db import connect
+
+
+def test_dictionary_screen_lists_the_seeded_entries(page: Any, console_stack: ConsoleStack) -> None:
+    sign_in(page, "admin", path="/settings/dictionary")
+    system = page.get_by_test_id("list-page-dictionary")
+    for code in ("car_alarm_desc", "ol_map_config", "device_message_desc", "exchange_message_desc"):
+        system.get_by_text(code, exact=True).wait_for()
+    page.get_by_test_id("dictionary-tab-protocol").click()
+    page.get_by_test_id("list-page-dictionary").get_by_text("protocol.jt808_2013", exact=True).wait_for()
+    page.get_by_test_id("dictionary-tab-media").click()
+    tab = page.get_by_test_id("list-page-dictionary")
+    tab.get_by_text("media.default", exact=True).wait_for()
+    assert tab.get_by_text("protocol.jt808_2013", exact=True).count() == 0
+    screenshot(page, "settings-dictionary-zh-CN.png")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_system_monitor_shows_a_consumer_group_and_the_database_size(page: Any, console_stack: ConsoleStack) -> None:
+    sign_in(page, "admin", path="/settings/system")
+    groups = page.get_by_test_id("monitor-kafka-groups")
+    # The stack's streams worker consumes as group e2e-worker-<hex> (tests/e2e/conftest.py).
+    groups.get_by_text(re.compile(r"^e2e-worker-[0-9a-f]+$")).first.wait_for()
+    size = page.get_by_test_id("monitor-database-size").inner_text()
+    assert re.fullmatch(r"[0-9.]+ (KiB|MiB|GiB)", size), size
+    assert page.get_by_test_id("monitor-gateway").get_by_text("在线终端").count() == 1
+    screenshot(page, "settings-system-zh-CN.png")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_licence_application_page_opens_without_signing_in_and_submits(page: Any, console_stack: ConsoleStack) -> None:
+    page.goto("/user/login")
+    page.get_by_test_id("login-apply-licence").click()
+    page.wait_for_url("**/user/license")
+    code = page.get_by_test_id("apply-machine-code")
+    page.wait_for_function("el => el.textContent.length > 0", arg=code.element_handle())
+    machine_code = code.inner_text()
+    company = f"示范物流{uuid.uuid4().hex[:6]}"
+    page.get_by_test_id("apply-phone").fill("12345")
+    page.get_by_test_id("apply-submit").click()
+    page.get_by_text("电话号码格式不正确").wait_for()
+    page.get_by_test_id("apply-company").fill(company)
+    page.get_by_test_id("apply-contact").fill("张三")
+    page.get_by_test_id("apply-phone").fill("13800000000")
+    page.get_by_test_id("apply-email").fill("ops@example.com")
+    page.get_by_test_id("apply-vehicles").fill("120")
+    page.get_by_test_id("apply-submit").click()
+    page.get_by_test_id("licence-apply-done").wait_for()
+    with connect(console_stack.db_url) as conn:
+        row = conn.execute("SELECT contact, vehicles, machine_code FROM licence_application WHERE company = %s",
+                           (company,)).fetchone()
+    assert row == ("张三", 120, machine_code)
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -1,0 +1,178 @@
+"""Every route of the API is guarded (issue 6 §2 "the server enforces every action on every route"),
+generated from Flask's url_map, so a new route is covered by existing:
+
+- a route declaring ``required_permission`` (api.security.requires) answers 403 with the status
+  catalogue's text to a user whose role holds every other action but that one;
+- a route without a guard is one of the few that are public or only about the caller;
+- a route with an id answers 404 for another enterprise's record (the record of enterprise B asked
+  for by A's administrator, with and without isParent), and leaves it untouched.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.routing import Rule
+
+from api.auth import EXTENSION_KEY, Principal, TokenCodec
+from api.query.entities import WRITABLE
+from api.security import FORBIDDEN_TEXT
+from tests.integration.api.conftest import Demo
+from tests.integration.api.test_console_api import bearer, make_user
+from tests.integration.api.test_entities_api import valid_body
+from warehouse.db import connect
+from warehouse.seed import PERMISSIONS
+
+Login = Callable[[str], dict[str, str]]
+
+# Routes with no permission code: public (health, contract, sign-in, licence application, the
+# console's files, the socket that checks its own token) or about the caller only.
+PUBLIC = {"/", "/api/health.json", "/api/openapi.json", "/oauth2/token.json", "/assets/<path:filename>",
+          "/wss/stomp", "/api/license/apply.json", "/api/license/machineCode.json"}
+CALLER_ONLY = {"/api/user/current.json", "/api/user/profile.json", "/api/system/mapConfig.json",
+               "/api/notice/overView.json", "/api/system/dictionary/dictionary.json",
+               "/api/common/user/<int:user_id>.json"}  # own password change, else user:update (test_org_api)
+# Defects found by this test (issue 6 §2): routes checking permissions by hand instead of requires().
+# POST /api/driver/photo.json needs driver:add OR driver:update, which requires() (one action) cannot say.
+UNGUARDED_DEFECTS = {"/api/driver/photo.json"}
+_ARGUMENT = re.compile(r"<(?:(\w+):)?(\w+)>")
+
+
+def _method(rule: Rule) -> str:
+    return sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})[0]
+
+
+def _guarded_rules(app: Flask) -> list[tuple[Rule, tuple[str, str]]]:
+    found = []
+    for rule in app.url_map.iter_rules():
+        guard = getattr(app.view_functions[rule.endpoint], "required_permission", None)
+        if guard:
+            found.append((rule, guard))
+    return sorted(found, key=lambda item: (item[0].rule, _method(item[0])))
+
+
+def _placeholder_url(rule: Rule) -> str:
+    samples = {"int": "1", "uuid": str(uuid.UUID(int=1)), "path": "x", "string": "x", None: "x"}
+    return _ARGUMENT.sub(lambda m: samples.get(m.group(1), "x"), rule.rule)
+
+
+def test_every_route_is_guarded_or_known_to_be_open(app: Flask) -> None:
+    open_routes = {rule.rule for rule in app.url_map.iter_rules()
+                   if not getattr(app.view_functions[rule.endpoint], "required_permission", None)}
+    assert open_routes - PUBLIC - CALLER_ONLY - UNGUARDED_DEFECTS == set(), "routes without a permission guard"
+
+
+def test_a_role_without_the_routes_action_gets_403_with_the_status_text(
+    app: Flask, client: FlaskClient, demo: Demo, pg_url: str
+) -> None:
+    rules = _guarded_rules(app)
+    by_guard: dict[tuple[str, str], list[Rule]] = {}
+    for rule, guard in rules:
+        by_guard.setdefault(guard, []).append(rule)
+    assert len(by_guard) > 20
+    user = make_user(pg_url, demo.enterprises["a"])
+    bearer(client, user.name)  # a real user, signed in once
+    codec: TokenCodec = app.extensions[EXTENSION_KEY]
+    with connect(pg_url) as conn:
+        row = conn.execute("SELECT session_epoch, path FROM app_user u JOIN enterprise e ON e.id = u.enterprise_id"
+                           " WHERE u.id = %s", (user.id,)).fetchone()
+    assert row is not None
+    for (code, action), guarded in sorted(by_guard.items()):
+        # the token of a role holding every action of the catalogue but this one (tokens carry the
+        # permissions, so each is issued directly rather than by a sign-in with argon2 per role)
+        granted = {c: {a for a in actions if (c, a) != (code, action)} for c, (_, actions) in PERMISSIONS.items()}
+        principal = Principal(user.id, user.name, user.enterprise_id, row[1], {c: a for c, a in granted.items() if a})
+        headers = {"Authorization": f"Bearer {codec.issue(principal, row[0])[0]}"}
+        for rule in guarded:
+            reply = client.open(_placeholder_url(rule), method=_method(rule), headers=headers, json={})
+            assert reply.status_code == 403, (rule.rule, reply.status_code, reply.json)
+            assert reply.json == {"code": 403, "data": None,
+                                  "message": f"{FORBIDDEN_TEXT} (permission denied: {code}:{action})"}
+
+
+def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rule], dict[str, Any] | None]:
+    """For a rule with an id: its arguments naming a record of enterprise B (None: not known here)."""
+    made: dict[str, int] = {}
+
+    def record_of_b(entity: str) -> int:
+        """A live record of enterprise B itself: one B has (the seed's), else one made now."""
+        if entity not in made:
+            b = login("admin_b")
+            page = client.post(f"/api/common/query/{entity}.json", headers=b, query_string={"pageSize": 1}, json={})
+            assert page.status_code == 200, page.json
+            rows = page.json["data"]["list"]  # type: ignore[index]
+            if not rows:
+                reply = client.post(f"/api/common/{entity}.json", headers=b, json=valid_body(WRITABLE[entity]))
+                assert reply.status_code == 200, reply.json
+                rows = [reply.json["data"]]  # type: ignore[index]
+            made[entity] = rows[0][WRITABLE[entity].id_field]
+        return made[entity]
+
+    def arguments(rule: Rule) -> dict[str, Any] | None:
+        names = set(rule.arguments)
+        entity = re.match(r"/api/common/(\w+)/<int:record_id>", rule.rule)
+        if names == {"record_id"} and entity and entity.group(1) in WRITABLE:
+            return {"record_id": record_of_b(entity.group(1))}
+        if names == {"user_id"}:
+            return {"user_id": record_of_b("user")}
+        if names == {"media_id"}:  # a driver photo uploaded by B
+            if "media" not in made:
+                png = io.BytesIO(b"\x89PNG\r\n\x1a\n" + bytes(64))
+                reply = client.post("/api/driver/photo.json", headers=login("admin_b"),
+                                    data={"file": (png, "photo.png", "image/png")}, content_type="multipart/form-data")
+                assert reply.status_code == 200, reply.json
+                made["media"] = reply.json["data"]["id"]  # type: ignore[index]
+            return {"media_id": made["media"]}
+        known = {"car_id": demo.b.car_id, "device_id": demo.b.device_id, "vin": demo.b.vin}
+        return {n: known[n] for n in names} if names <= set(known) else None
+
+    return arguments
+
+
+def test_every_route_with_an_id_answers_404_for_another_enterprises_record(
+    app: Flask, client: FlaskClient, login: Login, demo: Demo
+) -> None:
+    a = login("admin_a")
+    resolve = _foreign_ids(client, login, demo)
+    unknown, checked = [], 0
+    for rule, _ in _guarded_rules(app):
+        if not rule.arguments:
+            continue
+        if "<uuid:" in rule.rule:
+            continue  # import jobs: per-job ids, proven by the import tests (another enterprise's job is a 404)
+        arguments = resolve(rule)
+        if arguments is None:
+            unknown.append(rule.rule)
+            continue
+        url = rule.rule
+        for name, value in arguments.items():
+            url = re.sub(rf"<(?:\w+:)?{name}>", str(value), url)
+        for subtree in ({}, {"isParent": "true"}):
+            reply = client.open(url, method=_method(rule), headers=a, query_string=subtree,
+                                json={} if _method(rule) in ("PATCH", "POST", "PUT") else None)
+            assert reply.status_code == 404, (_method(rule), url, reply.json)
+            checked += 1
+    assert unknown == [], "routes with an id this test cannot give another enterprise's record for"
+    assert checked > 20
+    # untouched: B still reads its records
+    for entity in ("enterprise", "user", "role"):
+        assert client.post(f"/api/common/count/{entity}.json", headers=login("admin_b"), json={}).json["data"] > 0  # type: ignore[index]
+
+
+@pytest.mark.parametrize("action", ["enable", "disable"])
+def test_enable_and_disable_need_their_own_action(
+    client: FlaskClient, login: Login, demo: Demo, pg_url: str, action: str
+) -> None:
+    """Holding ``update`` is not enough to change a user's state."""
+    target = client.post("/api/common/user.json", headers=login("admin_a"),
+                         json={"userName": f"g{uuid.uuid4().hex[:8]}", "password": "Passw0rd_x"}).json["data"]  # type: ignore[index]
+    editor = make_user(pg_url, demo.enterprises["a"], {"user": ["query", "get", "update"]})
+    reply = client.post(f"/api/common/user/{target['id']}/{action}.json", headers=bearer(client, editor.name))
+    assert reply.status_code == 403 and f"user:{action}" in reply.json["message"]  # type: ignore[index]

@@ -1,0 +1,143 @@
+"""The system dictionaries the console reads at start-up and the settings screen's gateway entries
+(platform-spec §3 system dictionary codes, §9 ids 98 and 99), seeded as system entries of a root
+enterprise. Idempotent: an entry already there (maybe edited by an administrator) is kept.
+
+Each content is JSON text: lists of ``{..., name, nameEn}`` so the console can show either language.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from psycopg import Connection
+
+from warehouse.queries.dictionary import upsert_system
+
+SYSTEM, GATEWAY = 98, 99
+
+# JT/T 808-2019 table 24: alarm flag bits of the location report (0x0200).
+CAR_ALARM_BITS: tuple[tuple[int, str, str], ...] = (
+    (0, "紧急报警", "Emergency alarm"),
+    (1, "超速报警", "Overspeed alarm"),
+    (2, "疲劳驾驶报警", "Fatigue driving alarm"),
+    (3, "危险驾驶行为报警", "Dangerous driving alarm"),
+    (4, "GNSS模块发生故障", "GNSS module fault"),
+    (5, "GNSS天线未接或被剪断", "GNSS antenna disconnected or cut"),
+    (6, "GNSS天线短路", "GNSS antenna short circuit"),
+    (7, "终端主电源欠压", "Main power undervoltage"),
+    (8, "终端主电源掉电", "Main power off"),
+    (9, "终端LCD或显示器故障", "LCD or display fault"),
+    (10, "TTS模块故障", "TTS module fault"),
+    (11, "摄像头故障", "Camera fault"),
+    (12, "道路运输证IC卡模块故障", "Transport licence IC card module fault"),
+    (13, "超速预警", "Overspeed warning"),
+    (14, "疲劳驾驶预警", "Fatigue driving warning"),
+    (15, "违规行驶报警", "Illegal driving alarm"),
+    (16, "胎压预警", "Tyre pressure warning"),
+    (17, "右转盲区异常报警", "Right-turn blind spot alarm"),
+    (18, "当天累计驾驶超时", "Daily driving time exceeded"),
+    (19, "超时停车", "Parking overtime"),
+    (20, "进出区域", "Entering or leaving an area"),
+    (21, "进出路线", "Entering or leaving a route"),
+    (22, "路段行驶时间不足/过长", "Road section driving time too short or too long"),
+    (23, "路线偏离报警", "Route deviation alarm"),
+    (24, "车辆VSS故障", "Vehicle VSS fault"),
+    (25, "车辆油量异常", "Abnormal fuel level"),
+    (26, "车辆被盗(通过车辆防盗器)", "Vehicle stolen (anti-theft device)"),
+    (27, "车辆非法点火", "Illegal ignition"),
+    (28, "车辆非法位移", "Illegal displacement"),
+    (29, "碰撞预警", "Collision warning"),
+    (30, "侧翻预警", "Rollover warning"),
+    (31, "非法开门报警", "Illegal door opening alarm"),
+)
+
+# Every JT/T 808 message the gateway decodes or sends (protocols/jt808/messages; a unit test keeps
+# this list equal to the codec's).
+DEVICE_MESSAGES: tuple[tuple[int, str, str], ...] = (
+    (0x0001, "终端通用应答", "Terminal general response"),
+    (0x0002, "终端心跳", "Terminal heartbeat"),
+    (0x0003, "终端注销", "Terminal logout"),
+    (0x0100, "终端注册", "Terminal registration"),
+    (0x0102, "终端鉴权", "Terminal authentication"),
+    (0x0104, "查询终端参数应答", "Query parameters response"),
+    (0x0200, "位置信息汇报", "Location report"),
+    (0x0704, "定位数据批量上传", "Batch location upload"),
+    (0x8001, "平台通用应答", "Platform general response"),
+    (0x8003, "补传分包请求", "Resend sub-packages request"),
+    (0x8100, "终端注册应答", "Registration response"),
+    (0x8103, "设置终端参数", "Set terminal parameters"),
+    (0x8104, "查询终端参数", "Query terminal parameters"),
+)
+
+# JT/T 809 inter-platform exchange messages (data exchange with superior and inferior platforms).
+EXCHANGE_MESSAGES: tuple[tuple[int, str, str], ...] = (
+    (0x1001, "主链路登录请求", "Main link login request"),
+    (0x1002, "主链路登录应答", "Main link login response"),
+    (0x1003, "主链路注销请求", "Main link logout request"),
+    (0x1004, "主链路注销应答", "Main link logout response"),
+    (0x1005, "主链路连接保持请求", "Main link keep-alive request"),
+    (0x1006, "主链路连接保持应答", "Main link keep-alive response"),
+    (0x1007, "主链路断开通知", "Main link disconnect notice"),
+    (0x1008, "下级平台主动关闭链路通知", "Inferior platform closes the link"),
+    (0x1200, "主链路动态信息交换", "Main link dynamic information exchange"),
+    (0x1300, "主链路平台间信息交互", "Main link platform information exchange"),
+    (0x1400, "主链路报警信息交互", "Main link alarm information exchange"),
+    (0x1500, "主链路车辆监管", "Main link vehicle supervision"),
+    (0x1600, "主链路静态信息交换", "Main link static information exchange"),
+    (0x9001, "从链路连接请求", "Sub link connect request"),
+    (0x9002, "从链路连接应答", "Sub link connect response"),
+    (0x9003, "从链路注销请求", "Sub link logout request"),
+    (0x9004, "从链路注销应答", "Sub link logout response"),
+    (0x9005, "从链路连接保持请求", "Sub link keep-alive request"),
+    (0x9006, "从链路连接保持应答", "Sub link keep-alive response"),
+    (0x9007, "从链路断开通知", "Sub link disconnect notice"),
+    (0x9008, "上级平台主动关闭链路通知", "Superior platform closes the link"),
+    (0x9200, "从链路动态信息交换", "Sub link dynamic information exchange"),
+    (0x9300, "从链路平台间信息交互", "Sub link platform information exchange"),
+    (0x9400, "从链路报警信息交互", "Sub link alarm information exchange"),
+    (0x9500, "从链路车辆监管", "Sub link vehicle supervision"),
+    (0x9600, "从链路静态信息交换", "Sub link static information exchange"),
+)
+
+
+def _messages(rows: tuple[tuple[int, str, str], ...]) -> list[dict[str, Any]]:
+    return [{"id": f"0x{msg_id:04X}", "name": name, "nameEn": name_en} for msg_id, name, name_en in rows]
+
+
+def system_entries(map_center: tuple[float, float] = (116.39, 39.91)) -> list[tuple[int, str, str, Any]]:
+    """(type, code, name, content) of every seeded system entry."""
+    lng, lat = map_center
+    return [
+        (SYSTEM, "car_alarm_desc", "报警位描述",
+         [{"bit": bit, "name": name, "nameEn": name_en} for bit, name, name_en in CAR_ALARM_BITS]),
+        (SYSTEM, "device_message_desc", "终端消息描述", _messages(DEVICE_MESSAGES)),
+        (SYSTEM, "exchange_message_desc", "交换消息描述", _messages(EXCHANGE_MESSAGES)),
+        (SYSTEM, "ol_map_config", "地图配置",
+         {"defaultBaseLayer": "blank", "mapCenter": {"lng": lng, "lat": lat}, "defaultZoom": 11}),
+        (SYSTEM, "driving_behavior_grade", "驾驶行为评分等级",
+         {"grades": [{"grade": "A", "minScore": 90}, {"grade": "B", "minScore": 80},
+                     {"grade": "C", "minScore": 60}, {"grade": "D", "minScore": 0}],
+          "deductions": {"overspeed": 2, "fatigue": 3, "harshBraking": 1, "harshAcceleration": 1,
+                         "dangerousDriving": 3}}),
+        (SYSTEM, "alarm_notify_rule", "报警通知规则",
+         {"popup": True, "sound": True, "alarmBits": [0, 1, 2, 3, 18, 19, 27, 28, 31], "repeatAfterS": 300}),
+        (GATEWAY, "protocol.jt808_2013", "JT/T 808-2013",
+         {"protocol": "jt808", "version": "2013", "port": 7611}),
+        (GATEWAY, "protocol.jt808_2019", "JT/T 808-2019",
+         {"protocol": "jt808", "version": "2019", "port": 7611}),
+        (GATEWAY, "protocol.jt1078", "JT/T 1078-2016 视频",
+         {"protocol": "jt1078", "version": "2016", "port": 7612}),
+        (GATEWAY, "ftp.default", "默认 FTP 服务器",
+         {"host": "127.0.0.1", "port": 21, "user": "fleet", "passive": True, "path": "/upload"}),
+        (GATEWAY, "media.default", "默认流媒体网关",
+         {"host": "127.0.0.1", "httpPort": 7612, "wsPort": 7612, "rtpPort": 7613}),
+        (GATEWAY, "attachment.default", "默认附件网关",
+         {"host": "127.0.0.1", "port": 7614, "standard": "JT/T 1078 主动安全附件"}),
+    ]
+
+
+def seed_system_dictionaries(conn: Connection[Any], root_enterprise_id: int) -> None:
+    """Creates the missing system entries as entries of ``root_enterprise_id`` (a root enterprise)."""
+    for type_id, code, name, content in system_entries():
+        upsert_system(conn, root_enterprise_id, type_id, code, name, json.dumps(content, ensure_ascii=False))
