@@ -117,15 +117,7 @@ class EntitySpec:
     table: str = ""  # written table; empty: read-only entity
     record_state_column: str = ""  # soft delete: 1 normal, 0 deleted (hidden from every read)
     hooks: EntityHooks = NO_HOOKS
-    # The column the caller's scope applies to on reads, updates and deletes; empty: tenant_column. An
-    # enterprise is written under its parent (tenant parent_id) but seen by itself and, with isParent,
-    # by its ancestors (scope on id): platform-spec §6, exact match on the own enterprise.
-    scope_column: str = ""
     label: str = ""  # zh-CN name (spreadsheet file names, audit screen)
-
-    @property
-    def scoped_by(self) -> str:
-        return self.scope_column or self.tenant_column
 
     def spec(self, name: str) -> FieldSpec:
         return self.fields[name]

@@ -106,7 +106,6 @@ ENTERPRISE = EntitySpec(
     relation="enterprise",
     table="enterprise",
     tenant_column="parent_id",
-    scope_column="id",
     permission="enterprise",
     record_state_column="record_state",
     label="企业",

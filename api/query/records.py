@@ -28,7 +28,7 @@ TENANT_FIELD = "enterpriseId"
 
 
 def _table(entity: EntitySpec) -> records.Table:
-    return records.Table(entity.table, entity.scoped_by, entity.record_state_column)
+    return records.Table(entity.table, entity.tenant_column, entity.record_state_column)
 
 
 # A written value has exactly its JSON type (3.0 is an integer in JSON; the query's "12" for 12 is not taken).

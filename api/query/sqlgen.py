@@ -22,7 +22,7 @@ def column(entity: EntitySpec, name: str) -> sql.Composable:
 def compile_where(query: Query, scope: Scope) -> tuple[sql.Composed, list[Any]]:
     """The WHERE clause: tenant scope first, then every condition and range, ANDed."""
     entity = query.entity
-    tenant, params = scope.clause(sql.Identifier(entity.scoped_by))
+    tenant, params = scope.clause(sql.Identifier(entity.tenant_column))
     parts: list[sql.Composable] = [tenant]
     if entity.record_state_column:  # soft-deleted rows are hidden from every read
         parts.append(sql.SQL("{} = 1").format(sql.Identifier(entity.record_state_column)))

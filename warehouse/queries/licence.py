@@ -39,11 +39,8 @@ def insert_licence(conn: Connection[Any], *, enterprise_id: int, licence_id: str
 
 
 def live_vehicles(conn: Connection[Any]) -> int:
-    """Vehicles of the whole installation that count against a licence (not deleted). ``car`` gains
-    its record_state column with the vehicle screens; until then every row counts."""
-    row = conn.execute(
-        "SELECT count(*) FROM car c WHERE coalesce((to_jsonb(c) ->> 'record_state')::int, 1) = 1"
-    ).fetchone()
+    """Vehicles of the whole installation that count against a licence (not deleted)."""
+    row = conn.execute("SELECT count(*) FROM car WHERE record_state = 1").fetchone()
     assert row is not None
     return int(row[0])
 

@@ -105,6 +105,16 @@ def login(app: Flask) -> Callable[[str], dict[str, str]]:
     cache: dict[str, dict[str, str]] = {}
 
     def headers(user_name: str) -> dict[str, str]:
+        if user_name in cache:
+            # A test before may have ended the user's sessions (password reset, role or enterprise
+            # change): sign in again rather than hand out a revoked token.
+            from api.auth import verify_access_token
+            from api.errors import AuthError
+
+            try:
+                verify_access_token(app, cache[user_name]["Authorization"].removeprefix("Bearer "))
+            except AuthError:
+                del cache[user_name]
         if user_name not in cache:
             reply: Any = app.test_client().get(
                 "/oauth2/token.json", query_string={"grant_type": "password", "username": user_name, "password": DEMO_PASSWORD}
