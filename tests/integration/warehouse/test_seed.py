@@ -63,11 +63,14 @@ def test_terminals_follow_the_simulator_contract(pg_url: str) -> None:
 
 def test_drivers_have_valid_national_ids_every_terminal_a_sim_and_deleted_rows_stay_deleted(pg_url: str) -> None:
     from api.query.validators import national_id_is_valid
+    from warehouse.seed import DRIVER_NAMES
 
     seed_demo(pg_url, terminals=10)
     with connect(pg_url) as conn:
-        ids = [row[0] for row in conn.execute("SELECT id_card FROM driver WHERE record_state = 1").fetchall()]
-        assert ids and all(national_id_is_valid(i) for i in ids)
+        # the seed's own drivers (other tests of the session add drivers without an ID: it is optional)
+        ids = [row[0] for row in conn.execute("SELECT id_card FROM driver WHERE record_state = 1 AND name = ANY(%s)",
+                                              (list(DRIVER_NAMES),)).fetchall()]
+        assert len(ids) >= len(DRIVER_NAMES) and all(i is not None and national_id_is_valid(i) for i in ids)
         assert scalar(conn, "SELECT count(*) FROM device d WHERE d.phone LIKE '0138%%' AND NOT EXISTS"
                             " (SELECT 1 FROM sim s WHERE s.device_id = d.id AND s.record_state = 1)") == 0
         conn.execute("UPDATE car SET record_state = 0 WHERE vin = 'LFVSM000000000003'")
