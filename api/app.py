@@ -17,7 +17,21 @@ from api.db import Database
 from api.errors import ApiError, envelope
 from api.http import FleetJSONProvider, reject_unstorable_text
 from api.push import register_push
-from api.routes import common, console, devices, fleet, meta, oauth, org, spreadsheets, vehicles
+from api.routes import (
+    car_detail,
+    common,
+    console,
+    devices,
+    fleet,
+    meta,
+    oauth,
+    org,
+    regeo,
+    spreadsheets,
+    tracks,
+    vehicles,
+)
+from api.routes import open_platform as open_platform_routes
 from api.routes import settings as settings_routes
 from api.tokens import TokenService
 from fleet.settings import ApiSettings, DatabaseSettings, database_url
@@ -41,6 +55,7 @@ def create_app(
     app = Flask("api", static_folder=None)
     app.json = FleetJSONProvider(app)
     app.config["FLEET_API_SETTINGS"] = settings
+    app.config["FLEET_DATABASE_SETTINGS"] = db_settings
 
     codec = auth.TokenCodec(auth.token_secret(settings, var_dir), settings.access_token_ttl_s)
     db = Database(db_url or database_url(db_settings), max_size=db_settings.pool_max)
@@ -49,7 +64,8 @@ def create_app(
     app.extensions[DB_KEY] = db
     app.extensions[oauth.SERVICE_KEY] = TokenService(db, codec, settings)
 
-    for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, console, org, settings_routes, static):
+    for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, console, org, settings_routes, regeo, car_detail,
+                   open_platform_routes, tracks, static):
         app.register_blueprint(module.bp)
     # First of all: NUL bytes and invalid UTF-8 never reach a route (nor PostgreSQL).
     app.before_request_funcs.setdefault(None, []).insert(0, reject_unstorable_text)

@@ -41,6 +41,7 @@ from api.db import Database
 from api.errors import AuthError
 from fleet.settings import ApiSettings, StackSettings, database_url
 from warehouse.queries.auth import session_state
+from warehouse.queries.open_platform import app_session_state
 
 __all__ = ["AuthError", "Principal", "SessionGuard", "TokenCodec", "token_secret", "verify_access_token"]
 
@@ -60,18 +61,28 @@ class Principal:
     enterprise_id: int
     enterprise_path: str
     permissions: dict[str, set[str]] = field(default_factory=dict)
+    # An open platform app's token (api/open_platform.py): the app's id; user_id is then 0.
+    app_id: int | None = None
+
+    @property
+    def subject(self) -> int:
+        """The session guard's key: the user id, or minus the app id for an app."""
+        return -self.app_id if self.app_id is not None else self.user_id
 
     def can(self, code: str, action: str) -> bool:
         return action in self.permissions.get(code, set())
 
     def to_claims(self) -> dict[str, Any]:
-        return {
+        claims: dict[str, Any] = {
             "uid": self.user_id,
             "un": self.user_name,
             "eid": self.enterprise_id,
             "ep": self.enterprise_path,
             "perm": {code: sorted(actions) for code, actions in sorted(self.permissions.items())},
         }
+        if self.app_id is not None:
+            claims["app"] = self.app_id
+        return claims
 
     @classmethod
     def from_claims(cls, claims: dict[str, Any]) -> Principal:
@@ -79,12 +90,14 @@ class Principal:
             perms = claims["perm"]
             if not isinstance(perms, dict):
                 raise TypeError("perm")
+            app = claims.get("app")
             return cls(
                 user_id=int(claims["uid"]),
                 user_name=str(claims["un"]),
                 enterprise_id=int(claims["eid"]),
                 enterprise_path=str(claims["ep"]),
                 permissions={str(c): {str(a) for a in acts} for c, acts in perms.items()},
+                app_id=None if app is None else int(app),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise AuthError() from exc
@@ -135,7 +148,8 @@ class TokenCodec:
 class SessionGuard:
     """Refuses tokens of users whose session epoch moved on, who are inactive or gone.
 
-    ``lookup(user_id)`` returns (session_epoch, active) or None (deleted); its answers are trusted
+    ``lookup(subject)`` returns (session_epoch, active) or None (deleted); ``subject`` is a user id,
+    or minus an open platform app's id (``Principal.subject``); its answers are trusted
     for ``ttl_s`` seconds per user, at most ``max_entries`` users (the cache is cleared when full,
     so memory stays bounded whatever tokens arrive). Lookup errors propagate (nothing is cached).
     """
@@ -170,9 +184,9 @@ class SessionGuard:
 
 
 def database_guard(db: Database, ttl_s: float) -> SessionGuard:
-    def lookup(user_id: int) -> tuple[int, bool] | None:
+    def lookup(subject: int) -> tuple[int, bool] | None:
         with db.connection() as conn:
-            return session_state(conn, user_id)
+            return session_state(conn, subject) if subject > 0 else app_session_state(conn, -subject)
 
     return SessionGuard(lookup, ttl_s)
 
@@ -222,12 +236,16 @@ def _guard_of(settings: ApiSettings) -> SessionGuard:
     return _guard_for(database_url(), settings.session_check_ttl_s)
 
 
-def verify_access_token(app_or_settings: Flask | ApiSettings, token: str) -> Principal:
+APP_REFUSED = "开放平台应用的令牌不能调用此接口 (an open platform app's token cannot be used here)"
+
+
+def verify_access_token(app_or_settings: Flask | ApiSettings, token: str, *, allow_apps: bool = False) -> Principal:
     """The principal of a valid, unrevoked access token; raises AuthError otherwise.
 
     Pass the Flask app built by ``create_app`` (uses its codec and database) or the ``ApiSettings``
     of the deployment (the secret is resolved as in ``token_secret``; users are looked up in the
-    configured database). Revocation is seen within ``session_check_ttl_s``.
+    configured database). Revocation is seen within ``session_check_ttl_s``. An open platform app's
+    token is refused (AuthError) unless ``allow_apps`` (routes guarded by ``requires``).
     """
     codec: TokenCodec
     guard: SessionGuard
@@ -242,5 +260,7 @@ def verify_access_token(app_or_settings: Flask | ApiSettings, token: str) -> Pri
         codec = _codec_for(token_secret(app_or_settings), app_or_settings.access_token_ttl_s)
         guard = _guard_of(app_or_settings)
     principal, epoch = codec.decode(token)
-    guard.check(principal.user_id, epoch)
+    if principal.app_id is not None and not allow_apps:
+        raise AuthError(APP_REFUSED)
+    guard.check(principal.subject, epoch)
     return principal

@@ -62,11 +62,14 @@ def _route(path: str, name: str, component: str, meta: dict[str, Any], *children
 ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/dashboard", "dashboard", "RouteView",
-        _meta("menu.dashboard", "DashboardOutlined", ["dashboard", "monitor"]),
+        _meta("menu.dashboard", "DashboardOutlined", ["dashboard", "monitor", "gps"]),
         _route("/dashboard/map", "dashboardMap", "dashboard/map",
                _meta("menu.dashboard.map", "EnvironmentOutlined", ["monitor"], closable=False)),
         _route("/dashboard/index", "dashboardIndex", "dashboard/index",
                _meta("menu.dashboard.index", "DesktopOutlined", ["dashboard"])),
+        # Track replay (issue 7 §1): dashboards/src/screens/dashboard/trace.tsx; ?carId=&start=&end=.
+        _route("/dashboard/trace", "dashboardTrace", "dashboard/trace",
+               _meta("menu.dashboard.trace", "NodeIndexOutlined", ["gps"])),
         redirect="/dashboard/map",
     ),
     _route(
@@ -82,10 +85,30 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         # A car's edit page (?id=): its devices and master device.
         _route("/list/car/edit", "listCarEdit", "list/carEdit",
                _meta("menu.list.car.edit", "CarOutlined", ["car"], invisible=True, highlight="/list/car")),
+        # A car's detail page (?carId=&deviceId=), one per device protocol (platform-spec §2 "car-detail");
+        # every variant is dashboards/src/screens/list/carDetail.tsx (features/carDetail/routing.ts).
+        *(_route(path, name, "list/carDetail",
+                 _meta("menu.list.carDetail", "CarOutlined", ["car"], invisible=True, highlight="/list/car"))
+          for path, name in (("/list/carDetail", "carDetail"), ("/list/carDetail/gb32960", "nevCarDetail"),
+                             ("/list/carDetail/gb17691", "g6CarDetail"), ("/list/carDetail/hj1239", "hj1239CarDetail"),
+                             ("/list/carDetail/db4403t363", "db4403t363CarDetail"))),
+    ),
+    _route(
+        "/log", "log", "RouteView",
+        _meta("menu.log", "HistoryOutlined", ["gpsLog", "onlineLog", "accStateLog", "parkLog", "idlingLog"]),
+        # History logs (issue 7 §2): each page is dashboards/src/screens/log/<name>.tsx; ?carId= preselects.
+        *(_route(f"/log/{page}", f"log{page[0].upper()}{page[1:]}", f"log/{page}",
+                 _meta(f"menu.log.{page}", icon, [code]))
+          for page, icon, code in (("gps", "AimOutlined", "gpsLog"), ("online", "WifiOutlined", "onlineLog"),
+                                   ("accState", "PoweroffOutlined", "accStateLog"),
+                                   ("park", "PauseCircleOutlined", "parkLog"),
+                                   ("idling", "FieldTimeOutlined", "idlingLog"))),
+        redirect="/log/gps",
     ),
     _route(
         "/settings", "settings", "RouteView",
-        _meta("menu.settings", "SettingOutlined", ["dictionary", "system", "license", "auditLog"]),
+        _meta("menu.settings", "SettingOutlined", ["dictionary", "system", "license", "auditLog", "db",
+                                                    "sourceCodeLog", "openPlatform"]),
         # Settings screens (issue 6 §2): each page is dashboards/src/screens/settings/<name>.tsx.
         *(_route(f"/settings/{page}", f"settings{page[0].upper()}{page[1:]}", f"settings/{page}",
                  _meta(f"menu.settings.{page}", icon, [code]))
@@ -93,7 +116,10 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                                    ("system", "DashboardOutlined", "system"),
                                    ("licenseDetail", "SafetyCertificateOutlined", "license"),
                                    ("licenseLog", "FileTextOutlined", "license"),
-                                   ("auditLog", "AuditOutlined", "auditLog"))),
+                                   ("auditLog", "AuditOutlined", "auditLog"),
+                                   ("db", "DatabaseOutlined", "db"),
+                                   ("sourceCodeLog", "HistoryOutlined", "sourceCodeLog"),
+                                   ("openPlatform", "ApiOutlined", "openPlatform"))),
         redirect="/settings/dictionary",
     ),
     _route(

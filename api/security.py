@@ -34,14 +34,18 @@ def bearer_token() -> str:
 def requires(code: str, action: str) -> Callable[[F], F]:
     """The route needs a valid access token whose principal holds ``action`` on ``code``.
 
-    Raises AuthError (40002) without a valid token, Forbidden (403) without the permission.
+    Raises AuthError (40002) without a valid token, Forbidden (403) without the permission. An open
+    platform app's token is accepted here (its permissions are its API groups' read actions), and
+    each of its calls counts against its per-minute limit (TooManyAttempts, 429).
     The view reads the caller with ``current_principal()`` and its scope with ``request_scope()``.
     """
 
     def decorate(view: F) -> F:
         @functools.wraps(view)
         def guarded(*args: Any, **kwargs: Any) -> Any:
-            principal = verify_access_token(current_app, bearer_token())
+            principal = verify_access_token(current_app, bearer_token(), allow_apps=True)
+            if principal.app_id is not None:  # an open platform app: every call counts on its limit
+                _count_app_call(principal.app_id)
             if not principal.can(code, action):
                 raise Forbidden(f"{FORBIDDEN_TEXT} (permission denied: {code}:{action})")
             g.principal = principal
@@ -51,6 +55,14 @@ def requires(code: str, action: str) -> Callable[[F], F]:
         return cast(F, guarded)
 
     return decorate
+
+
+def _count_app_call(app_id: int) -> None:
+    from api.db import get_db
+    from api.open_platform import enforce_rate_limit
+
+    with get_db().connection() as conn:
+        enforce_rate_limit(conn, app_id)
 
 
 def current_principal() -> Principal:

@@ -240,6 +240,29 @@ class TokenService:
         # Committed: a family revoked because a used token came back stays revoked.
         raise AuthError("refresh_token 无效或已过期 (refresh token invalid, used or expired)")
 
+    def client_credentials_grant(self, client_id: str, client_secret: str) -> dict[str, Any]:
+        """An open platform app's access token (``api.open_platform``): no refresh token, the app asks
+        again. InvalidCredentials for a wrong key or secret, Forbidden for a disabled app."""
+        from api import open_platform
+
+        open_platform.check_credentials_shape(client_id, client_secret)
+        now = self._clock()
+        with self._db.connection() as conn:
+            app = open_platform.authenticate_app(conn, client_id, client_secret)
+        principal = Principal(
+            user_id=0, user_name=f"app:{app.app_key}", enterprise_id=app.enterprise_id,
+            enterprise_path=app.enterprise_path, permissions=open_platform.permissions_of(app.apis),
+            app_id=app.app_id,
+        )
+        access_token, _ = self._codec.issue(principal, app.session_epoch)
+        return {
+            "access_token": access_token,
+            "expires_in": self._codec.ttl_s,
+            "create_time": int(now.timestamp() * 1000),
+            "token_type": "bearer",
+            "scope": ",".join(app.apis),
+        }
+
     def _issue(self, conn: Connection[Any], user_id: int, *, family: str, now: datetime) -> dict[str, Any]:
         account = q.account_by_id(conn, user_id)
         if account is None or not account.active:

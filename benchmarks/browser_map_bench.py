@@ -264,6 +264,9 @@ def open_map(browser: Any, base_url: str, clustering: bool) -> Any:
     context.add_init_script(PAGE_PROBE)
     prefs = json.dumps({"styleFilter": "none", "clustering": clustering})
     context.add_init_script(f"localStorage.setItem('fleetwatch.map.prefs', {json.dumps(prefs)});")
+    # Start from nothing ticked (the map's first open would tick the online fleet by itself).
+    context.add_init_script("if (sessionStorage.getItem('fleetwatch.map.ticked') === null)"
+                            " sessionStorage.setItem('fleetwatch.map.ticked', '[]');")
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(f"{exc}\n    {(exc.stack or '').splitlines()[1:4]}"))

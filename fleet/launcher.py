@@ -123,6 +123,21 @@ def _prepare_database(state: StackState, terminals: int) -> None:
     users = summary.get("users") or ["admin"]
     state.login, state.password = str(users[0]), str(summary.get("password", ""))
     state.seeded = f"{summary.get('terminals', terminals)} terminals"
+    _seed_history(state)
+
+
+def _seed_history(state: StackState) -> None:
+    """Generated track history for demo vehicles that have none yet (warehouse.history, COPY)."""
+    stack = StackSettings()
+    if stack.seed_history_days <= 0:
+        return
+    from warehouse.history import seed_history
+
+    started = time.monotonic()
+    rows = seed_history(state.database_url, stack.seed_history_days, stack.seed_history_interval_s)
+    if rows:
+        _say(f"history: {rows} positions over the last {stack.seed_history_days:g} days in {time.monotonic() - started:.0f} s")
+        state.seeded += f", {stack.seed_history_days:g} days of history"
 
 
 def _child_env(state: StackState) -> dict[str, str]:

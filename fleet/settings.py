@@ -31,6 +31,8 @@ class StackSettings(_Base):
     kafka_controller_port: int = Field(59093, description="KRaft controller port of that Kafka")
     simulate_terminals: int = Field(200, description="simulated terminals `fleet up` runs (0: none)")
     simulate_interval_s: float = Field(5.0, description="report interval of each simulated terminal")
+    seed_history_days: float = Field(3.0, ge=0, description="days of generated track history `fleet up` gives each demo vehicle without any (0: none)")
+    seed_history_interval_s: float = Field(60.0, gt=0, description="fix interval of that generated history")
 
 
 class DatabaseSettings(_Base):
@@ -38,6 +40,7 @@ class DatabaseSettings(_Base):
 
     url: str = Field("", description="libpq URL; empty: the stack's own server under var/")
     pool_max: int = Field(10, description="connections per process pool")
+    gps_retention_days: int = Field(180, ge=0, description="days of positions kept: older daily gps partitions are due to be dropped (0: keep all)")
 
 
 class KafkaSettings(_Base):
@@ -100,6 +103,29 @@ class StreamsSettings(_Base):
     log_file: str = Field("", description="worker log file; empty: stderr")
 
 
+class StopSettings(_Base):
+    """Stop and idling detection over a track (``fleet.stops``): parking and idling logs, replay."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_STOPS_", extra="ignore", frozen=True)
+
+    park_speed_kmh: float = Field(5.0, gt=0, description="below this speed a point counts as stopped (as streams' driving_min_speed_kmh)")
+    park_min_s: float = Field(180.0, ge=0, description="stopped at least this long: a parking stop (a red light is shorter)")
+    idle_min_s: float = Field(60.0, ge=0, description="stopped with ACC on at least this long: idling")
+    radius_m: float = Field(50.0, ge=0, description="points this close to where a stop began stay in it whatever their speed (GPS jitter); a stopped point farther away starts a new stop")
+
+
+class GeoSettings(_Base):
+    """Reverse geocoding (``fleet.geo``): offline to district level, optionally refined online."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_GEO_", extra="ignore", frozen=True)
+
+    provider: Literal["offline", "amap"] = Field("offline", description="online provider used before the offline data when its key is set (amap: street-level addresses)")
+    amap_key: str = Field("", description="AMap (Gaode) web-service key for the online provider; empty: offline only")
+    online_timeout_s: float = Field(2.0, gt=0, description="longest wait for the online provider; on timeout or error the offline answer is used")
+    cache_size: int = Field(100_000, ge=0, description="reverse-geocoded points kept per process (LRU, keyed by the point rounded to cache_decimals)")
+    cache_decimals: int = Field(4, ge=2, le=6, description="decimal places of lng/lat the cache rounds to (4: about 11 m)")
+
+
 class ApiSettings(_Base):
     model_config = SettingsConfigDict(env_prefix="FLEET_API_", extra="ignore", frozen=True)
 
@@ -138,7 +164,7 @@ class ApiSettings(_Base):
     map_amap_key: str = Field("", description="AMap (Gaode) key for the console's map (empty: keyless tiles)")
     map_center_lng: float = Field(116.39, description="map centre before the browser's geolocation answers")
     map_center_lat: float = Field(39.91, description="map centre before the browser's geolocation answers")
-    map_default_base_layer: str = Field("blank", description="base layer the map opens with (blank works offline)")
+    map_default_base_layer: str = Field("osm", description="base layer the map opens with; the console falls back to the offline 'blank' layer with a notice when its tiles do not load")
     license_public_key_file: str = Field("", description="the licence vendor's Ed25519 public key (PEM file); empty: licences cannot be installed")
     license_apply_per_hour: int = Field(5, ge=1, description="licence applications accepted from one address per hour (429 above)")
     monitor_kafka_timeout_s: float = Field(3.0, description="longest wait for Kafka in the system monitor before its section says unavailable")
@@ -146,7 +172,9 @@ class ApiSettings(_Base):
     import_max_rows: int = Field(20_000, ge=1, description="most data rows of one imported spreadsheet (400 above)")
     import_max_body_bytes: int = Field(10 * 1024 * 1024, description="largest uploaded import file (413 above)")
     import_batch_rows: int = Field(500, ge=1, description="import rows committed (and progress reported) together; each row still has its own savepoint")
+    history_max_days: int = Field(31, ge=1, description="longest time range of one history read: GPS, parking or idling log, track or its export (400 above)")
     import_stale_s: float = Field(120.0, gt=0, description="a running import whose process has not reported for this long is reported failed")
+    build_commit: str = Field("", description="git commit the running code was built from (version log); empty: read from the repository's .git when there is one")
 
 
 class SimulatorSettings(_Base):

@@ -51,6 +51,14 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "system": ("系统监控", ("query",)),
     "license": ("许可证管理", ("add", "query", "get")),
     "auditLog": ("操作日志", ("query", "get", "export")),
+    "gpsLog": ("GPS日志", ("query", "export")),
+    "onlineLog": ("上下线日志", ("query", "export")),
+    "accStateLog": ("ACC状态日志", ("query", "export")),
+    "parkLog": ("停车日志", ("query", "export")),
+    "idlingLog": ("怠速日志", ("query", "export")),
+    "db": ("数据库", ("query", "add")),
+    "sourceCodeLog": ("版本日志", ("query",)),
+    "openPlatform": ("开放平台", ("add", "delete", "update", "query", "get")),
 }
 
 # Per-enterprise catalogues (api/query/entities.py): table -> [(code, name)].

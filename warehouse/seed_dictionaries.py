@@ -114,7 +114,7 @@ def system_entries(map_center: tuple[float, float] = (116.39, 39.91)) -> list[tu
         (SYSTEM, "device_message_desc", "终端消息描述", _messages(DEVICE_MESSAGES)),
         (SYSTEM, "exchange_message_desc", "交换消息描述", _messages(EXCHANGE_MESSAGES)),
         (SYSTEM, "ol_map_config", "地图配置",
-         {"defaultBaseLayer": "blank", "mapCenter": {"lng": lng, "lat": lat}, "defaultZoom": 11}),
+         {"defaultBaseLayer": "osm", "mapCenter": {"lng": lng, "lat": lat}, "defaultZoom": 11}),
         (SYSTEM, "driving_behavior_grade", "驾驶行为评分等级",
          {"grades": [{"grade": "A", "minScore": 90}, {"grade": "B", "minScore": 80},
                      {"grade": "C", "minScore": 60}, {"grade": "D", "minScore": 0}],

@@ -154,6 +154,9 @@ def semantic_paths() -> set[str]:
             if any((f.create if creating else f.update) and (f.check is not None or f.virtual)
                    for f in entity.fields.values()):
                 found.add(path)
+    for name, entity in QUERYABLE.items():  # a history entity needs a vehicle and a bounded range
+        if entity.window is not None:
+            found |= {f"/api/common/query/{name}.json", f"/api/common/count/{name}.json"}
     return found
 
 
@@ -180,7 +183,10 @@ def _write_value(spec: FieldSpec) -> Schema:
         schema["minimum"] = spec.minimum
     if spec.maximum is not None:
         schema["maximum"] = spec.maximum
-    if spec.enum is not None:
+    if spec.enum is not None and spec.many:
+        choice = "|".join(re.escape(str(v)) for v in spec.enum)
+        schema["pattern"] = f"^(?:(?:{choice})(?:,(?:{choice}))*)?$"
+    elif spec.enum is not None:
         schema["enum"] = list(spec.enum)
     return schema if spec.required else {"anyOf": [schema, {"type": "null"}]}
 

@@ -7,7 +7,8 @@ Anything not listed here cannot be selected, filtered or sorted on (secrets such
 from __future__ import annotations
 
 from api.query.entities_audit import AUDIT_LOG
-from api.query.entities_settings import DICTIONARY, LICENCE_LOG
+from api.query.entities_logs import LOG_ENTITIES
+from api.query.entities_settings import DICTIONARY, LICENCE_LOG, OPEN_APP
 from api.query.fleet_entities import DEVICE, FLEET_WRITABLE, GROUP
 from api.query.grammar import EntitySpec, FieldSpec
 from api.query.org_entities import ORG_ENTITIES
@@ -113,8 +114,8 @@ DEVICE_PRODUCER = catalogue("deviceProducer", "device_producer", "deviceProducer
 DEVICE_TYPE = catalogue("deviceType", "device_type", "deviceType")
 
 WRITABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_MODEL, CAR_TYPE, DEVICE_PRODUCER, DEVICE_TYPE,
-                                                        DICTIONARY, *ORG_ENTITIES, *FLEET_WRITABLE)}
+                                                        DICTIONARY, OPEN_APP, *ORG_ENTITIES, *FLEET_WRITABLE)}
 QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values(),
-                                                         LICENCE_LOG, AUDIT_LOG)}
+                                                         LICENCE_LOG, AUDIT_LOG, *LOG_ENTITIES)}
 COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
-                                                         AUDIT_LOG)}
+                                                         AUDIT_LOG, *LOG_ENTITIES)}

@@ -1,4 +1,4 @@
-"""Declarations of the settings menu area (issue 6 §2): dictionaries and the licence log.
+"""Declarations of the settings menu area (issue 6 §2): dictionaries, the licence log and open platform apps.
 
 A dictionary entry (platform-spec §3) is ``type`` (the ids of §9), ``code``, ``content`` (JSON text)
 and its enterprise. ``system`` 1 marks a system-wide entry that every enterprise reads unless it
@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from api.errors import Forbidden
+from api.open_platform import API_GROUPS, OpenAppHooks
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
 
 F = FieldSpec
@@ -116,5 +117,35 @@ LICENCE_LOG = EntitySpec(
         "vehicles": F("vehicles", "int", label="车辆数"),
         "validFrom": F("valid_from", "time", sortable=False, label="生效日期"),
         "validTo": F("valid_to", "time", sortable=False, label="到期日期"),
+    },
+)
+
+# Open platform apps (migration 0012, api/open_platform.py): the key and secret are made by the
+# hooks on create (the secret answered once, kept hashed); ``apis`` is a comma list of route groups.
+OPEN_APP = EntitySpec(
+    name="openApp",
+    relation="open_app",
+    table="open_app",
+    tenant_column="enterprise_id",
+    permission="openPlatform",
+    record_state_column="record_state",
+    label="开放平台应用",
+    hooks=OpenAppHooks(),
+    fields={
+        "id": F("id", "int", label="编号"),
+        "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
+        "name": F("name", required=True, max_length=64, unique=True, create=True, update=True, label="应用名称"),
+        "appKey": F("app_key", label="AppKey"),
+        "secretHash": F("secret_hash", secret=True),
+        "appSecret": F("app_secret", virtual=True, secret=True, label="AppSecret"),
+        "state": F("state", "int", enum=(1, 0), create=True, update=True, label="状态"),
+        "apis": F("apis", enum=tuple(API_GROUPS), many=True, max_length=200, create=True, update=True,
+                  filterable=False, sortable=False, label="开放接口"),
+        "rateLimitPerMin": F("rate_limit_per_min", "int", minimum=1, maximum=100_000, create=True, update=True,
+                             label="每分钟调用上限"),
+        "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
+                    label="备注"),
+        "lastTokenTime": F("last_token_at", "time", label="最近获取令牌"),
+        "createTime": F("created_at", "time", label="创建时间"),
     },
 )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from api.errors import BadRequest
@@ -41,6 +42,7 @@ class FieldSpec:
     ``ref`` (name of another declared entity: the value must be the id of a live record of it inside
     the caller's scope, else 404 naming the field), ``check`` (a callable ``value -> message | None``:
     a rule beyond the declarative ones, e.g. the national ID check digit; the message is the user's).
+    ``many``: the value is a comma list of ``enum`` values (each checked), kept as that text.
     ``secret``: write-only (a password): never selected, filtered, sorted, exported or audited in clear.
     ``virtual``: accepted in bodies but not a column; the entity's hooks consume it (a role's
     permission list, a car's devices). ``label``: the zh-CN name used as spreadsheet header and as the
@@ -58,6 +60,7 @@ class FieldSpec:
     max_length: int | None = None
     pattern: str | None = None
     enum: tuple[Any, ...] | None = None
+    many: bool = False
     minimum: float | None = None
     maximum: float | None = None
     unique: bool = False
@@ -100,6 +103,24 @@ NO_HOOKS = EntityHooks()
 
 
 @dataclass(frozen=True)
+class Window:
+    """Reads of a history entity name one vehicle and a bounded time range: an ``eq`` condition on
+    ``key`` and both bounds on ``time`` (a range or gte/gt + lte/lt conditions), at most
+    ``max_days()`` days apart (a callable: the limit is a setting, read per request). Anything else
+    is a 400 saying so; history tables are too large to scan for a list page."""
+
+    key: str
+    time: str
+    max_days: Callable[[], int]
+
+
+# Rows of a computed entity: every row of the query's window (``window_of``) in the caller's scope,
+# as dicts of field -> value; the framework filters, sorts, pages, counts and exports them
+# (``api/query/provided.py``), so a computed log is listed like any table.
+RowProvider = Callable[[Any, "Query", Any], list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
 class EntitySpec:
     name: str
     relation: str
@@ -118,6 +139,13 @@ class EntitySpec:
     record_state_column: str = ""  # soft delete: 1 normal, 0 deleted (hidden from every read)
     hooks: EntityHooks = NO_HOOKS
     label: str = ""  # zh-CN name (spreadsheet file names, audit screen)
+    # The caller's own enterprise reads by id (GET only) although its tenant column is its parent:
+    # the ``enterprise`` entity, whose list shows subsidiaries (platform-spec §7 GET enterprise/{id}).
+    self_readable: bool = False
+    # History entities: reads need one vehicle and a bounded time range (``Window``).
+    window: Window | None = None
+    # Computed read-only entities: rows come from this function, not from ``relation``.
+    provider: RowProvider | None = None
 
     def spec(self, name: str) -> FieldSpec:
         return self.fields[name]
@@ -173,7 +201,7 @@ def parse_query(entity: EntitySpec, params: Mapping[str, str], body: Any) -> Que
     page_size = parse_positive_int("pageSize", params.get("pageSize"), entity.default_page_size)
     if page_size > entity.max_page_size:
         raise BadRequest(f"pageSize {page_size} exceeds the maximum {entity.max_page_size} for {entity.name}")
-    return Query(
+    return _windowed(Query(
         entity=entity,
         select=_names(entity, params.get("select"), "field") or entity.default_select or entity.listable,
         conditions=tuple(_parse_conditions(entity, raw_conditions)),
@@ -184,19 +212,55 @@ def parse_query(entity: EntitySpec, params: Mapping[str, str], body: Any) -> Que
         page_size=page_size,
         countable=parse_flag("countable", params.get("countable")),
         is_parent=parse_flag("isParent", params.get("isParent")),
-    )
+    ))
 
 
 def parse_conditions_only(entity: EntitySpec, params: Mapping[str, str], body: Any) -> Query:
     """For count endpoints: conditions, ranges and isParent; paging and sorting are ignored."""
     raw_conditions, raw_ranges = _split_body(body)
-    return Query(
+    return _windowed(Query(
         entity=entity,
         select=(),
         conditions=tuple(_parse_conditions(entity, raw_conditions)),
         ranges=tuple(_parse_range(entity, item, i) for i, item in enumerate(raw_ranges)),
         is_parent=parse_flag("isParent", params.get("isParent")),
-    )
+    ))
+
+
+def window_of(query: Query) -> tuple[Any, Any, Any]:
+    """(key value, lower, upper) of a history entity's query: the vehicle and the tightest time
+    bounds its conditions and ranges give (None where absent)."""
+    window = query.entity.window
+    assert window is not None
+    key = next((c.value for c in query.conditions if c.field == window.key and c.op == "eq"), None)
+    lowers = [r.lower for r in query.ranges if r.field == window.time and r.lower is not None]
+    uppers = [r.upper for r in query.ranges if r.field == window.time and r.upper is not None]
+    for c in query.conditions:
+        if c.field == window.time and c.value is not None:
+            if c.op in ("gt", "gte", "eq"):
+                lowers.append(c.value)
+            if c.op in ("lt", "lte", "eq"):
+                uppers.append(c.value)
+    return key, max(lowers) if lowers else None, min(uppers) if uppers else None
+
+
+def _windowed(query: Query) -> Query:
+    """The query, when it names what its entity's window needs; else a BadRequest saying what."""
+    window = query.entity.window
+    if window is None:
+        return query
+    key, lower, upper = window_of(query)
+    if key is None or lower is None or upper is None:
+        raise BadRequest(f"请选择车辆和时间范围 (a {query.entity.name} query needs {window.key} and a "
+                         f"{window.time} range with a start and an end)")
+    check_history_range(lower, upper, window.max_days())
+    return query
+
+
+def check_history_range(start: datetime, end: datetime, days: int) -> None:
+    """The one range limit of history reads (logs, track, its exports): a 400 past ``days``."""
+    if (end - start).total_seconds() > days * 86400:
+        raise BadRequest(f"查询时间范围不能超过 {days} 天 (the time range may not exceed {days} days)")
 
 
 def _split_body(body: Any) -> tuple[list[tuple[str, Any]], list[Any]]:

@@ -110,6 +110,7 @@ ENTERPRISE = EntitySpec(
     record_state_column="record_state",
     label="企业",
     hooks=EnterpriseHooks(),
+    self_readable=True,
     fields={
         "id": F("id", "int", label="编号"),
         "enterpriseId": F("parent_id", "int", create=True, label="上级企业"),

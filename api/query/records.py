@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from contextlib import nullcontext
+from dataclasses import replace
 from typing import Any
 
 from psycopg import Connection, errors
@@ -75,7 +76,12 @@ def _checked(name: str, spec: FieldSpec, value: Any) -> Any:
             raise BadRequest(f"字段过长 (field '{name}' is longer than {spec.max_length} characters)")
         if spec.pattern is not None and not re.fullmatch(spec.pattern, value):
             raise BadRequest(f"字段格式不正确 (field '{name}' must match {spec.pattern})")
-    if spec.enum is not None and value not in spec.enum:
+    if spec.many and isinstance(value, str):
+        items = value.split(",") if value else []
+        if any(item not in (spec.enum or ()) for item in items):
+            raise BadRequest(f"字段取值不合法 (field '{name}' must be a comma list of values of "
+                             f"{', '.join(map(str, spec.enum or ()))})")
+    elif spec.enum is not None and value not in spec.enum:
         raise BadRequest(f"字段取值不合法 (field '{name}' must be one of {', '.join(map(str, spec.enum))})")
     if spec.minimum is not None and value < spec.minimum:
         raise BadRequest(f"字段取值过小 (field '{name}' must be at least {spec.minimum})")
@@ -227,6 +233,8 @@ def delete(conn: Connection[Any], entity: EntitySpec, who: Principal, scope: Sco
 
 def read(conn: Connection[Any], entity: EntitySpec, scope: Scope, record_id: int) -> dict[str, Any]:
     row = fetch_by_id(conn, entity, record_id, scope)
+    if row is None and entity.self_readable and record_id == scope.enterprise_id:
+        row = fetch_by_id(conn, entity, record_id, replace(scope, unrestricted=True))
     if row is None:
         raise _not_found(entity, record_id)
     return entity.hooks.after_read(conn, row)
@@ -245,7 +253,7 @@ def meta(entity: EntitySpec) -> dict[str, Any]:
             {
                 "name": name, "type": "json" if f.virtual else f.type, "label": f.label,
                 "required": f.required, "maxLength": f.max_length, "pattern": f.pattern,
-                "enum": list(f.enum) if f.enum is not None else None,
+                "enum": list(f.enum) if f.enum is not None else None, "multiple": f.many,
                 "minimum": f.minimum, "maximum": f.maximum, "unique": f.unique, "ref": f.ref or None,
                 "secret": f.secret, "create": f.create, "update": f.update, "listable": f.listable,
                 "filterable": f.filterable, "sortable": f.sortable, "importable": f.importable,

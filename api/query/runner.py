@@ -8,12 +8,17 @@ from psycopg import Connection
 from psycopg.rows import dict_row
 
 from api.query.grammar import Condition, EntitySpec, Query
+from api.query.provided import provided_page, provided_rows
 from api.query.sqlgen import compile_count, compile_select
 from warehouse.queries.scope import Scope
 
 
 def run_page(conn: Connection[Any], query: Query, scope: Scope) -> dict[str, Any]:
     """``{list, pageNo, pageSize}`` plus ``total`` when the query is countable."""
+    if query.entity.provider is not None:
+        rows, total = provided_page(conn, query, scope)
+        computed: dict[str, Any] = {"list": rows, "pageNo": query.page_no, "pageSize": query.page_size}
+        return {**computed, "total": total} if query.countable else computed
     statement, params = compile_select(query, scope)
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(statement, params)
@@ -25,6 +30,8 @@ def run_page(conn: Connection[Any], query: Query, scope: Scope) -> dict[str, Any
 
 
 def run_count(conn: Connection[Any], query: Query, scope: Scope) -> int:
+    if query.entity.provider is not None:
+        return len(provided_rows(conn, query, scope))
     statement, params = compile_count(query, scope)
     with conn.cursor() as cur:
         cur.execute(statement, params)

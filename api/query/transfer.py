@@ -24,13 +24,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import IO, Any
 
-from psycopg import Connection, errors
+from psycopg import Connection, errors, sql
 from psycopg.rows import tuple_row
 
 from api.auth import Principal
 from api.errors import ApiError, BadRequest
 from api.query import records, spreadsheet
 from api.query.grammar import EntitySpec, parse_query
+from api.query.provided import provided_rows, selected
 from api.query.sqlgen import compile_select
 from warehouse.queries import import_jobs
 from warehouse.queries.scope import Scope
@@ -58,10 +59,16 @@ def export_file(conn: Connection[Any], entity: EntitySpec, params: Mapping[str, 
     query = parse_query(entity, {k: params[k] for k in EXPORT_PARAMS if k in params}, body)
     names = export_fields(entity)
     query = replace(query, select=tuple(names), page_no=1, page_size=max_rows + 1)
-    statement, values = compile_select(query, scope)
+    statement, values = compile_select(query, scope) if entity.provider is None else (sql.SQL(""), [])
     head = [spreadsheet.header(n, entity.fields[n]) for n in names]
 
     def rows() -> Iterator[Sequence[Any]]:
+        if entity.provider is not None:  # a computed entity: its window bounds the rows
+            found = provided_rows(conn, query, scope)
+            if len(found) > max_rows:
+                raise BadRequest(f"导出行数超过上限 (more than {max_rows} rows match; narrow the filters)")
+            yield from (list(selected(row, names).values()) for row in found)
+            return
         with conn.cursor(name=f"export_{entity.name}", row_factory=tuple_row) as cur:
             cur.itersize = 2000
             cur.execute(statement, values)

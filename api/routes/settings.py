@@ -1,5 +1,6 @@
-"""Settings routes beyond the generic ones (issue 6 §2): dictionary look-up, the system monitor and
-the licence (detail, install, the sign-in-free application)."""
+"""Settings routes beyond the generic ones (issue 6 §2): dictionary look-up, the system monitor, the
+licence (detail, install, the sign-in-free application), the database's health (root enterprise
+only) and the version log."""
 
 from __future__ import annotations
 
@@ -8,15 +9,15 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from api import licence, monitor
+from api import licence, monitor, platform_info
 from api.db import get_db
-from api.errors import BadRequest
+from api.errors import BadRequest, Forbidden
 from api.http import json_body, ok
-from api.query.entities_settings import DICTIONARY_TYPES
+from api.query.entities_settings import DICTIONARY_TYPES, is_root_path
 from api.routes.console import authenticated
 from api.security import current_principal, requires
 from api.throttle import address_key
-from fleet.settings import ApiSettings
+from fleet.settings import ApiSettings, DatabaseSettings
 from warehouse.queries import dictionary
 
 bp = Blueprint("settings", __name__)
@@ -116,3 +117,41 @@ def licence_apply() -> dict[str, Any]:
     body = json_body()
     with get_db().connection() as conn:
         return ok(licence.apply(conn, body, address_key(request.remote_addr or ""), _settings().license_apply_per_hour))
+
+
+def _root_only() -> None:
+    if not is_root_path(current_principal().enterprise_path):
+        raise Forbidden("只有根企业管理员可以查看数据库 "
+                        "(only an administrator of the root enterprise may see and change the database)")
+
+
+def _retention_days() -> int:
+    db_settings: DatabaseSettings = current_app.config.get("FLEET_DATABASE_SETTINGS") or DatabaseSettings()
+    return db_settings.gps_retention_days
+
+
+@bp.get("/api/system/db.json")
+@requires("db", "query")
+def database_report() -> dict[str, Any]:
+    """Version, partitioning, size, connections, biggest tables, gps partitions and the retention."""
+    _root_only()
+    with get_db().connection() as conn:
+        return ok(platform_info.database_report(conn, _retention_days(), platform_info.utc_today()))
+
+
+@bp.post("/api/system/db/partitions.json")
+@requires("db", "add")
+def database_create_partitions() -> dict[str, Any]:
+    """Creates today's and tomorrow's gps partitions now (normally the streams worker does, ahead of
+    midnight): ``{created: [names]}``, empty when they exist or gps is a hypertable."""
+    _root_only()
+    with get_db().connection() as conn:
+        return ok({"created": platform_info.create_partitions_now(conn, platform_info.utc_today())})
+
+
+@bp.get("/api/system/version.json")
+@requires("sourceCodeLog", "query")
+def version_log() -> dict[str, Any]:
+    """The running version and commit, the migrations applied, the release notes."""
+    with get_db().connection() as conn:
+        return ok(platform_info.version_log(conn, _settings().build_commit))

@@ -139,7 +139,9 @@ def _errors(*statuses: str) -> dict[str, Any]:
 def semantic_paths() -> set[str]:
     """Import paths: whether an uploaded file's rows fit is more than a schema can say (a 400 for a
     schema-valid request is right there)."""
-    return {f"/api/common/import/{name}.json" for name in IMPORTABLE}
+    windowed = {f"/api/common/export/{name}.{fmt}" for name, entity in EXPORTABLE.items()
+                if entity.window is not None for fmt in ("xlsx", "csv")}  # need a vehicle and a bounded range
+    return {f"/api/common/import/{name}.json" for name in IMPORTABLE} | windowed
 
 
 def openapi_paths() -> dict[str, Any]:

@@ -107,7 +107,7 @@ def test_a_vehicle_is_registered_seen_on_the_map_and_deleted_with_its_history_ke
     _create(page, "car", {"plateNumber": plate, "vin": f"LE2E{secrets.randbelow(10**13):013d}"}, {"driverId": driver_name})
     row = _find(page, "car", "plateNumber", plate)
     car_id = row.get_attribute("data-row-key")
-    row.get_by_test_id(f"row-detail-{car_id}").click()
+    row.get_by_test_id(f"row-devices-{car_id}").click()  # "详情" is the detail page (test_car_detail.py)
     page.get_by_test_id("car-edit").wait_for()
     _choose(page, page.get_by_test_id("device-pick"), phone)
     page.get_by_test_id("device-attach").click()

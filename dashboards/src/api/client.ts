@@ -43,8 +43,8 @@ async function readBody(response: Response): Promise<unknown> {
 
 /**
  * The one failure handler (house style 7, console-spec §8): turns a failure into the reply the caller
- * receives and applies the display policy — an error notification titled "请求错误" with the server's
- * message, and on 40002 a logout to login with redirect = current full path (unless already there).
+ * receives and applies the display policy — an error notification titled "请求错误" (in the user's language) with the server's
+ * message in the user's language (its localMessage), and on 40002 a logout to login with redirect = current full path (unless already there).
  */
 export function handleFailure(failure: Failure, quiet = false): ApiReply<unknown> {
   const effects = clientEffects();
@@ -55,8 +55,13 @@ export function handleFailure(failure: Failure, quiet = false): ApiReply<unknown
   return reply;
 }
 
+/** The request header naming the console's language (api/errors.py picks the error message by it). */
+export const LANGUAGE_HEADER = 'X-Fleet-Language';
+
 function headersFor(body: unknown, accept: string): Record<string, string> {
   const headers: Record<string, string> = { Accept: accept };
+  const language = clientEffects().language();
+  if (language) headers[LANGUAGE_HEADER] = language;
   if (!(body instanceof FormData)) headers['Content-Type'] = 'application/json;charset=UTF-8';
   const token = session.accessToken();
   if (token) headers.Authorization = `Bearer ${token}`;

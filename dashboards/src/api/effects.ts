@@ -8,7 +8,11 @@ import { currentFullPath, isLoginPath, loginUrl } from '../router/paths';
  */
 export interface ClientEffects {
   translate: (key: string) => string;
+  /** The console's language, sent as X-Fleet-Language so server errors come back in it. */
+  language: () => string;
   notifyError: (title: string, message: string) => void;
+  /** Closes every error notification on screen (a successful sign-in makes the old ones stale). */
+  clearErrors: () => void;
   /** The current full path (pathname + search + hash). */
   currentPath: () => string;
   navigate: (to: string) => void;
@@ -18,7 +22,9 @@ export interface ClientEffects {
 
 const defaults: ClientEffects = {
   translate: (key) => i18n.t(key),
+  language: () => i18n.language,
   notifyError: (title, message) => console.error(`${title}: ${message}`),
+  clearErrors: () => undefined,
   currentPath: () => currentFullPath(),
   navigate: (to) => window.location.assign(to),
   logout: () => session.expire(),

@@ -24,7 +24,7 @@ function statusMessage(status: number, statusText: string, t: Translate): string
   return statusText || String(status);
 }
 
-function bodyText(body: unknown, field: 'error' | 'message'): string | undefined {
+function bodyText(body: unknown, field: 'error' | 'message' | 'localMessage'): string | undefined {
   if (body && typeof body === 'object' && field in body) {
     const value = (body as Record<string, unknown>)[field];
     if (typeof value === 'string' && value) return value;
@@ -46,7 +46,10 @@ function bodyData(body: unknown): unknown {
   return null;
 }
 
-/** The reply a caller receives for a failure (spec §8): never throws, always {code, message, data}. */
+/**
+ * The reply a caller receives for a failure (spec §8): never throws, always {code, message, data};
+ * `message` is the server's message in the user's language (its localMessage) when it sent one.
+ */
 export function failureReply(failure: Failure, t: Translate): ApiReply<unknown> {
   switch (failure.kind) {
     case 'cancel':
@@ -57,6 +60,7 @@ export function failureReply(failure: Failure, t: Translate): ApiReply<unknown> 
       return {
         code: bodyCode(failure.body) ?? failure.status,
         message:
+          bodyText(failure.body, 'localMessage') ??
           bodyText(failure.body, 'error') ??
           bodyText(failure.body, 'message') ??
           statusMessage(failure.status, failure.statusText, t),
@@ -65,7 +69,7 @@ export function failureReply(failure: Failure, t: Translate): ApiReply<unknown> 
     case 'reply':
       return {
         code: failure.reply.code,
-        message: failure.reply.message || t('common:request.unknown'),
+        message: failure.reply.localMessage || failure.reply.message || t('common:request.unknown'),
         data: failure.reply.data ?? null,
       };
   }

@@ -3,6 +3,8 @@ export interface ApiReply<T> {
   code: number;
   message: string;
   data: T;
+  /** Errors only: `message` in the language of the X-Fleet-Language header (api/errors.py). */
+  localMessage?: string;
 }
 
 export const SUCCESS_CODE = 0;

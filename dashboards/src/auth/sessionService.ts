@@ -29,6 +29,8 @@ export async function signIn(username: string, password: string): Promise<ApiRep
   if (reply.code !== 0 || !reply.data) return { code: reply.code || 500, message: reply.message, data: null };
   session.setToken(reply.data);
   const user = await loadCurrentUser();
+  // Failed attempts before this one left error notifications; they are no longer true.
+  if (user) clientEffects().clearErrors();
   return user ? { code: 0, message: '', data: user } : { code: 403, message: '', data: null };
 }
 

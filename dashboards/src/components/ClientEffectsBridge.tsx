@@ -11,6 +11,7 @@ export default function ClientEffectsBridge() {
     () =>
       configureClientEffects({
         notifyError: (title, message) => notification.error({ title, description: message }),
+        clearErrors: () => notification.destroy(),
         navigate: (to) => navigate(to, { replace: true }),
       }),
     [notification, navigate],

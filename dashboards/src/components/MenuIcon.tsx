@@ -1,4 +1,5 @@
 import {
+  AimOutlined,
   AlertOutlined,
   AppstoreOutlined,
   AuditOutlined,
@@ -9,11 +10,16 @@ import {
   DashboardOutlined,
   DesktopOutlined,
   EnvironmentOutlined,
+  FieldTimeOutlined,
   FileTextOutlined,
   FundProjectionScreenOutlined,
   HddOutlined,
+  HistoryOutlined,
   HomeOutlined,
   IdcardOutlined,
+  NodeIndexOutlined,
+  PauseCircleOutlined,
+  PoweroffOutlined,
   SettingOutlined,
   SmileOutlined,
   TableOutlined,
@@ -22,6 +28,7 @@ import {
   UnorderedListOutlined,
   UserOutlined,
   VideoCameraOutlined,
+  WifiOutlined,
 } from '@ant-design/icons';
 import type { ComponentType } from 'react';
 
@@ -30,6 +37,7 @@ import type { ComponentType } from 'react';
  * an unknown name simply shows no icon; add it here when the route map starts using it.
  */
 const ICONS: Record<string, ComponentType> = {
+  AimOutlined,
   AlertOutlined,
   AppstoreOutlined,
   AuditOutlined,
@@ -40,11 +48,16 @@ const ICONS: Record<string, ComponentType> = {
   DashboardOutlined,
   DesktopOutlined,
   EnvironmentOutlined,
+  FieldTimeOutlined,
   FileTextOutlined,
   FundProjectionScreenOutlined,
   HddOutlined,
+  HistoryOutlined,
   HomeOutlined,
   IdcardOutlined,
+  NodeIndexOutlined,
+  PauseCircleOutlined,
+  PoweroffOutlined,
   SettingOutlined,
   SmileOutlined,
   TableOutlined,
@@ -53,6 +66,7 @@ const ICONS: Record<string, ComponentType> = {
   UnorderedListOutlined,
   UserOutlined,
   VideoCameraOutlined,
+  WifiOutlined,
 };
 
 export default function MenuIcon({ name }: { name?: string }) {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveHub } from './LiveHub';
 import type { Scheduler } from './coalescer';
 import type { StompClientLike, StompFrameLike, StompMessageLike } from './stompClient';
+import { isVehicleOnline } from './vehicleStates';
 
 /** An in-memory STOMP client: the test decides when the socket connects and drops. */
 class FakeStompClient implements StompClientLike {
@@ -160,7 +161,8 @@ describe('LiveHub (the one socket owner)', () => {
     expect(seen).toHaveBeenCalledTimes(1);
     expect(hub.positions.get(1)?.lng).toBe(116.3);
     expect(hub.positions.get(2)).toBeDefined();
-    expect(hub.states.get(1)).toEqual({ online: true, bizState: 1 });
+    // A position alone says nothing about being online (only the device state and pushes 1/6 do).
+    expect(hub.states.get(1)).toBeUndefined();
     hub.stop();
   });
 
@@ -189,5 +191,50 @@ describe('LiveHub (the one socket owner)', () => {
     client.open();
     expect(resync).not.toHaveBeenCalled();
     expect(hub.status).toBe('stopped');
+  });
+});
+
+describe('online is the server device state, never the presence of a position (issue 7 §5)', () => {
+  const onlineCount = (hub: LiveHub, ids: number[]) => ids.filter((id) => isVehicleOnline(hub.states.get(id))).length;
+  const ids = Array.from({ length: 205 }, (_, i) => i + 1);
+
+  it('ticking all 205 vehicles (their REST last positions) keeps the count at 200/205', () => {
+    const { hub } = makeHub();
+    // 200 online, 5 offline, as the car rows / the bulk read say.
+    hub.states.seed(ids.map((id) => [id, { online: id <= 200, bizState: id <= 200 ? 1 : 0 }]));
+    expect(onlineCount(hub, ids)).toBe(200);
+    // Every ticked vehicle's last fix read over REST: the offline five have old positions too.
+    hub.ingest(ids.map((id) => ({ ...position(id, '2026-03-01T02:00:00Z'), timeMs: Date.parse('2026-03-01T02:00:00Z'), bizState: 4 })));
+    expect(hub.positions.size()).toBe(205);
+    expect(onlineCount(hub, ids)).toBe(200);
+    // The offline vehicles' markers are drawn offline.
+    expect(hub.positions.get(203)?.bizState).toBe(0);
+    expect(hub.positions.get(7)?.bizState).toBe(4);
+  });
+
+  it('a pushed position of an offline device does not make it online; push type 1 does', () => {
+    const { hub, client } = makeHub();
+    hub.start();
+    client.open();
+    hub.states.seed([[9, { online: false, bizState: 0 }]]);
+    client.deliver('/user/42/positions', { type: 'positions', data: [position(9, '2026-03-01T02:00:00Z')] });
+    expect(isVehicleOnline(hub.states.get(9))).toBe(false);
+    expect(hub.positions.get(9)?.bizState).toBe(0);
+    client.deliver('/user/42/message', { type: 1, data: { deviceId: 9, state: 1 } });
+    expect(isVehicleOnline(hub.states.get(9))).toBe(true);
+    // The stored position is recoloured with the new state (no signal until a type 6 says more).
+    expect(hub.positions.get(9)?.bizState).toBe(4);
+    client.deliver('/user/42/message', { type: 1, data: { deviceId: 9, state: 0 } });
+    expect(hub.positions.get(9)?.bizState).toBe(0);
+    hub.stop();
+  });
+
+  it('resync replaces every state with the server one and recolours what is drawn', () => {
+    const { hub } = makeHub();
+    hub.states.seed([[1, { online: true, bizState: 1 }]]);
+    hub.ingest([{ ...position(1, '2026-03-01T02:00:00Z'), timeMs: 1 }]);
+    hub.resync([[1, { online: false, bizState: 0 }]], []);
+    expect(isVehicleOnline(hub.states.get(1))).toBe(false);
+    expect(hub.positions.get(1)?.bizState).toBe(0);
   });
 });

@@ -11,7 +11,7 @@ import { LatencyRecorder } from './latency';
 import { fromPush, PositionStore } from './positionStore';
 import type { StompClientLike, StompSubscriptionLike } from './stompClient';
 import type { LivePosition, PushedPosition, PushMessage } from './types';
-import { VehicleStateStore } from './vehicleStates';
+import { shownBizState, VehicleStateStore, type VehicleState } from './vehicleStates';
 
 export type LiveStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'stopped';
 
@@ -125,6 +125,16 @@ export class LiveHub {
   }
 
   /**
+   * The server's word on every device (the bulk last-positions read, on load and after each
+   * reconnect): replaces all states, recolours the positions already shown, feeds the new ones.
+   */
+  resync(states: Iterable<[number, VehicleState]>, positions: readonly LivePosition[]): void {
+    this.states.replaceAll(states);
+    this.recolour(Array.from(this.positions.all(), (p) => p.deviceId));
+    this.ingest(positions);
+  }
+
+  /**
    * Liveness (every 30 s): a socket that is down with no reconnect pending (a lost timer, a
    * browser that slept) is reconnected now; a connected one resets the count.
    */
@@ -193,17 +203,37 @@ export class LiveHub {
   private handleMessage(body: string): void {
     const parsed = safeParse(body) as PushMessage | null;
     if (!parsed || typeof parsed.type !== 'number') return;
-    this.states.applyPush(parsed);
+    if (this.states.applyPush(parsed)) this.recolour([Number(parsed.data?.deviceId)]);
     for (const listener of this.pushListeners) listener(parsed);
   }
 
   private applyPositions(batch: LivePosition[]): void {
-    this.positions.apply(batch);
     this.states.applyPositions(batch);
+    // A position shows its device's state (an offline vehicle's last fix is drawn offline).
+    this.positions.apply(batch.map((p) => this.withShownState(p)));
     const appliedAt = this.now();
     for (const p of batch) {
       if (p.sentAt) this.latency.record(appliedAt - Date.parse(p.sentAt));
     }
+  }
+
+  private withShownState(position: LivePosition): LivePosition {
+    const state = this.states.get(position.deviceId);
+    if (!state) return position;
+    const bizState = shownBizState(state);
+    return bizState === position.bizState ? position : { ...position, bizState };
+  }
+
+  /** Re-applies the stored positions of these devices with their current state (marker colours). */
+  private recolour(deviceIds: readonly number[]): void {
+    const changed: LivePosition[] = [];
+    for (const id of deviceIds) {
+      const current = this.positions.get(id);
+      if (!current) continue;
+      const shown = this.withShownState(current);
+      if (shown !== current) changed.push(shown);
+    }
+    if (changed.length > 0) this.positions.apply(changed);
   }
 
   private setStatus(status: LiveStatus): void {

@@ -69,6 +69,10 @@ export class PositionStore {
     return this.byDevice.size;
   }
 
+  all(): IterableIterator<LivePosition> {
+    return this.byDevice.values();
+  }
+
   /**
    * Merges positions, keeping the newer fix per device (an older one never moves a marker back).
    * REST extras (mileage, altitude, fuel) survive a later push that lacks them. Notifies once.

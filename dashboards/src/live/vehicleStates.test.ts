@@ -19,10 +19,14 @@ describe('vehicle state store', () => {
     expect(store.get(5)).toBeUndefined();
   });
 
-  it('takes online and business state from position batches', () => {
+  it('takes the business state of an online device from position batches, never the online flag', () => {
     const store = new VehicleStateStore(0);
     store.applyPositions([{ deviceId: 9, bizState: 2 }]);
+    expect(store.get(9)).toBeUndefined();
+    store.seed([[9, { online: true, bizState: 1 }], [10, { online: false, bizState: 0 }]]);
+    store.applyPositions([{ deviceId: 9, bizState: 2 }, { deviceId: 10, bizState: 1 }]);
     expect(store.get(9)).toEqual({ online: true, bizState: 2 });
+    expect(store.get(10)).toEqual({ online: false, bizState: 0 });
   });
 
   it('notifies at most once per throttle window', () => {

@@ -1,14 +1,38 @@
 /**
- * Online flag and business state per device, fed by the car rows, by pushes type 1 and 6 and by the
- * bizState carried in position batches. Listeners are notified at most once per `throttleMs`, so the
- * vehicle tree recolours and recounts about once a second however busy the socket is.
+ * Online flag and business state per device, fed by the server's device state (car rows, the bulk
+ * last-positions read) and by pushes type 1 and 6; position batches only refresh the business state
+ * of a device that is already online. A position is never proof of being online: a REST read of an
+ * offline vehicle's last fix must not turn it online (the tree once jumped from 200/205 to 205/205).
+ * Listeners are notified at most once per `throttleMs`, so the vehicle tree recolours and recounts
+ * about once a second however busy the socket is.
  */
-import { BIZ_NO_SIGNAL, BIZ_OFFLINE, isOnlineBizState } from './bizState';
+import { BIZ_NO_SIGNAL, BIZ_OFFLINE, DEVICE_STATE_ONLINE, isOnlineBizState, normaliseBizState } from './bizState';
 import { PUSH_BIZ_STATE, PUSH_ONLINE_OFFLINE, type PushMessage } from './types';
 
 export interface VehicleState {
   online: boolean;
   bizState: number;
+}
+
+/**
+ * THE online rule of the console (tree counts and tabs, popup, vehicle table): the device's own
+ * state says online and its business state is not offline. The dashboard's counters come from the
+ * server, which counts with the same rule (warehouse/queries/console.py).
+ */
+export function isVehicleOnline(state: VehicleState | undefined | null): boolean {
+  return !!state && state.online && state.bizState !== BIZ_OFFLINE;
+}
+
+/** The business state to show (colour, label): offline whenever the vehicle is not online. */
+export function shownBizState(state: VehicleState | undefined | null): number {
+  return state && isVehicleOnline(state) ? state.bizState : BIZ_OFFLINE;
+}
+
+/** A state from a device row: device state (3 = online) and business state, as the server stores them. */
+export function stateOfDevice(deviceState: unknown, bizState: unknown): VehicleState {
+  const online = Number(deviceState) === DEVICE_STATE_ONLINE;
+  const biz = normaliseBizState(bizState);
+  return { online, bizState: online ? biz : BIZ_OFFLINE };
 }
 
 type Listener = () => void;
@@ -64,13 +88,16 @@ export class VehicleStateStore {
     return false;
   }
 
-  /** A position report means the device is online and tells its business state. */
+  /**
+   * A position tells the business state of a device the server has said is online; it never makes
+   * a device online (a REST read or a late backlog fix of an offline vehicle is still a position).
+   */
   applyPositions(batch: readonly { deviceId: number; bizState: number }[]): void {
     let touched = false;
     for (const p of batch) {
       const current = this.byDevice.get(p.deviceId);
-      if (current && current.online && current.bizState === p.bizState) continue;
-      this.byDevice.set(p.deviceId, { online: true, bizState: p.bizState });
+      if (!current || !current.online || current.bizState === p.bizState || p.bizState === BIZ_OFFLINE) continue;
+      this.byDevice.set(p.deviceId, { online: true, bizState: normaliseBizState(p.bizState) });
       touched = true;
     }
     if (touched) this.changed();

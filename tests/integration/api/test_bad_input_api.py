@@ -22,7 +22,7 @@ TOKEN = "/oauth2/token.json"
 
 def assert_bad_request(reply: Any, *fragments: str) -> None:
     assert reply.status_code == 400, (reply.status_code, reply.get_data()[:300])
-    assert set(reply.json) == {"code", "message", "data"} and reply.json["code"] == 400
+    assert set(reply.json) == {"code", "message", "data", "localMessage"} and reply.json["code"] == 400
     for fragment in fragments:
         assert fragment in reply.json["message"], reply.json["message"]
 

@@ -266,7 +266,7 @@ def test_map_config_defaults(client: FlaskClient, login: Login) -> None:
     data = reply.json["data"]
     assert data["tiandituKey"] == data["bingKey"] == data["amapKey"] == ""
     assert data["mapCenter"] == {"lng": 116.39, "lat": 39.91}
-    assert (data["defaultZoom"], data["maxZoom"], data["defaultBaseLayer"]) == (11, 18, "blank")
+    assert (data["defaultZoom"], data["maxZoom"], data["defaultBaseLayer"]) == (11, 18, "osm")
     assert data["baseLayers"] == ["blank", "osm", "tianditu", "amap", "arcgis", "bing", "baidu", "google"]
     assert client.get("/api/system/mapConfig.json").json["code"] == 40002
 
@@ -275,7 +275,7 @@ def test_map_config_defaults(client: FlaskClient, login: Login) -> None:
 def keyed_app(pg_url: str, demo: Demo, tmp_path: Path) -> Iterator[Flask]:
     settings = ApiSettings(token_secret="integration-secret", map_tianditu_key="tdt-key", map_bing_key="bing-key",
                            map_amap_key="amap-key", map_center_lng=121.47, map_center_lat=31.23,
-                           map_default_base_layer="osm")
+                           map_default_base_layer="tianditu")
     app = create_app(settings, pg_url, var_dir=tmp_path)
     try:
         yield app
@@ -286,7 +286,7 @@ def keyed_app(pg_url: str, demo: Demo, tmp_path: Path) -> Iterator[Flask]:
 def test_map_config_comes_from_settings(keyed_app: Flask, login: Login) -> None:
     data = keyed_app.test_client().get("/api/system/mapConfig.json", headers=login("admin_a")).json["data"]
     assert (data["tiandituKey"], data["bingKey"], data["amapKey"]) == ("tdt-key", "bing-key", "amap-key")
-    assert data["mapCenter"] == {"lng": 121.47, "lat": 31.23} and data["defaultBaseLayer"] == "osm"
+    assert data["mapCenter"] == {"lng": 121.47, "lat": 31.23} and data["defaultBaseLayer"] == "tianditu"
 
 
 def test_notice_overview_lists_every_biz_type(client: FlaskClient, login: Login) -> None:

@@ -122,6 +122,29 @@ def test_a_subsidiary_administrator_never_sees_its_parent_or_siblings(
     assert {mine["id"], theirs["id"], demo.enterprises["a"], sibling} <= {row["id"] for row in everything}
 
 
+def test_a_caller_reads_its_own_enterprise_by_id_but_changes_it_only_from_above(
+    client: FlaskClient, login: Login, demo: Demo
+) -> None:
+    """platform-spec §7: ``GET /api/common/enterprise/{id}.json`` answers the caller's own enterprise
+    (the console reads it for its header and forms), while the list shows subsidiaries and writes to the
+    own record stay with the parent's administrators."""
+    a, own = login("admin_a"), demo.enterprises["a"]
+    for subtree in ({}, {"isParent": "true"}):
+        record = ok(client.get(f"/api/common/enterprise/{own}.json", headers=a, query_string=subtree))
+        assert record["id"] == own and record["enterpriseId"] == demo.enterprises["parent"]
+        for method in ("PATCH", "DELETE"):
+            reply = client.open(f"/api/common/enterprise/{own}.json", method=method, headers=a,
+                                query_string=subtree, json={"name": "x"} if method == "PATCH" else None)
+            assert reply.status_code == 404, (method, reply.json)
+        listed = ok(client.post("/api/common/query/enterprise.json", headers=a,
+                                query_string={**subtree, "pageSize": 1000}, json={}))["list"]
+        assert own not in {row["id"] for row in listed}
+    # the root enterprise (no parent) reads itself too
+    root = login("admin")
+    root_id = ok(client.get("/api/aas/subsidiary.json", headers=root, query_string={"select": "id"}))[0]["id"]
+    assert ok(client.get(f"/api/common/enterprise/{root_id}.json", headers=root))["id"] == root_id
+
+
 def test_disabling_an_enterprise_stops_sign_in_of_its_whole_subtree(
     client: FlaskClient, login: Login, pg_url: str
 ) -> None:

@@ -94,7 +94,8 @@ def test_a_role_without_the_routes_action_gets_403_with_the_status_text(
             reply = client.open(_placeholder_url(rule), method=_method(rule), headers=headers, json={})
             assert reply.status_code == 403, (rule.rule, reply.status_code, reply.json)
             assert reply.json == {"code": 403, "data": None,
-                                  "message": f"{FORBIDDEN_TEXT} (permission denied: {code}:{action})"}
+                                  "message": f"{FORBIDDEN_TEXT} (permission denied: {code}:{action})",
+                                  "localMessage": FORBIDDEN_TEXT}  # the caller's language: zh-CN by default
 
 
 def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rule], dict[str, Any] | None]:

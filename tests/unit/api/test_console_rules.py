@@ -49,6 +49,16 @@ def test_container_redirect_points_at_a_kept_child() -> None:
     assert dashboard["redirect"] == "/dashboard/index"
 
 
+def test_track_replay_needs_only_the_gps_permission() -> None:
+    routes = routes_for({"gps": {"get"}})
+    dashboard = next(r for r in routes if r["path"] == "/dashboard")
+    assert [c["path"] for c in dashboard["children"]] == ["/dashboard/trace"]
+    assert dashboard["redirect"] == "/dashboard/trace"
+    assert dashboard["children"][0]["name"] == "dashboardTrace"
+    assert dashboard["children"][0]["component"] == "dashboard/trace"
+    assert "/dashboard/trace" not in _paths(routes_for({"monitor": {"query"}}))
+
+
 def test_filtering_never_mutates_the_map() -> None:
     before = repr(ROUTE_MAP)
     routes_for({"dashboard": {"query"}})[0]["meta"]["title"] = "changed"
@@ -73,13 +83,16 @@ def test_local_midnight_is_china_standard_time(now: datetime, midnight_utc: date
 
 
 def test_title_keys_are_the_ones_the_console_translates() -> None:
-    assert title_keys() == {"menu.dashboard", "menu.dashboard.map", "menu.dashboard.index", "menu.account",
+    assert title_keys() == {"menu.dashboard", "menu.dashboard.map", "menu.dashboard.index", "menu.dashboard.trace", "menu.account",
                             "menu.account.center", "menu.account.settings", "menu.cockpit.index",
                             "menu.cockpit.nev1", "menu.list", "menu.list.carModel", "menu.list.carType",
                             "menu.list.deviceProducer", "menu.list.deviceType",
                             "menu.settings", "menu.settings.dictionary", "menu.settings.system",
                             "menu.settings.licenseDetail", "menu.settings.licenseLog",
-                            "menu.settings.auditLog", "menu.user", "menu.user.enterprise", "menu.user.user",
+                            "menu.settings.auditLog", "menu.settings.db", "menu.settings.sourceCodeLog",
+                            "menu.settings.openPlatform", "menu.user", "menu.user.enterprise", "menu.user.user",
                             "menu.user.role", "menu.user.role.detail", "menu.user.permission",
-                            "menu.list.car", "menu.list.car.edit", "menu.list.device", "menu.list.sim",
-                            "menu.list.group", "menu.user.driver", "menu.user.driver.edit"}
+                            "menu.list.car", "menu.list.car.edit", "menu.list.carDetail", "menu.list.device", "menu.list.sim",
+                            "menu.list.group", "menu.user.driver", "menu.user.driver.edit",
+                            "menu.log", "menu.log.gps", "menu.log.online", "menu.log.accState", "menu.log.park",
+                            "menu.log.idling"}

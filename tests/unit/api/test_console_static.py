@@ -84,7 +84,8 @@ def test_paths_outside_the_build_never_escape_it(built: FlaskClient, path: str) 
 def test_api_paths_keep_the_json_404(built: FlaskClient, path: str) -> None:
     reply = built.get(path)
     assert reply.status_code == 404
-    assert reply.json == {"code": 404, "message": f"no such endpoint: GET {path}", "data": None}
+    text = f"no such endpoint: GET {path}"
+    assert reply.json == {"code": 404, "message": text, "data": None, "localMessage": text}
 
 
 def test_non_get_on_a_console_path_is_not_index_html(built: FlaskClient) -> None:

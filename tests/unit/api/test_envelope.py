@@ -43,7 +43,8 @@ def auth_header(app: Flask) -> dict[str, str]:
 def test_unknown_path_answers_404_envelope(client: FlaskClient) -> None:
     reply = client.get("/api/nope.json")
     assert reply.status_code == 404
-    assert reply.json == {"code": 404, "message": "no such endpoint: GET /api/nope.json", "data": None}
+    text = "no such endpoint: GET /api/nope.json"
+    assert reply.json == {"code": 404, "message": text, "data": None, "localMessage": text}
 
 
 def test_wrong_method_answers_405_envelope(client: FlaskClient) -> None:
@@ -82,7 +83,7 @@ def test_unknown_field_answers_400_naming_it(client: FlaskClient, auth_header: d
 
 
 def test_unsupported_grant_type_answers_400(client: FlaskClient) -> None:
-    reply = client.get("/oauth2/token.json?grant_type=client_credentials")
+    reply = client.get("/oauth2/token.json?grant_type=authorization_code")
     assert reply.status_code == 400 and reply.json is not None and "grant_type" in reply.json["message"]
 
 

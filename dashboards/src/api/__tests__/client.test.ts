@@ -160,7 +160,7 @@ describe('forms, uploads and downloads', () => {
     await http.post('/api/common/import/carModel.json', { body: form });
     const init = fetchMock.mock.calls[0][1] as RequestInit;
     expect(init.body).toBe(form);
-    expect(init.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer tok-1' });
+    expect(init.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer tok-1', 'X-Fleet-Language': 'zh-CN' });
   });
 
   test('download answers the blob and the file name of Content-Disposition, with the bearer token', async () => {

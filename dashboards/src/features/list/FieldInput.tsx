@@ -52,6 +52,21 @@ export default function FieldInput({ field, mode, placeholder, testId, optionLab
         />
       );
     }
+    case 'multiselect': {
+      // the server's value is a comma list of the enum's values
+      const chosen = typeof value === 'string' && value ? value.split(',') : [];
+      return (
+        <Select
+          {...common}
+          mode="multiple"
+          allowClear
+          options={(field.enum ?? []).map((v) => ({ value: String(v), label: optionLabel ? optionLabel(v) : String(v) }))}
+          value={chosen}
+          onChange={(v: string[]) => onChange?.(v.join(','))}
+          style={{ minWidth: 200 }}
+        />
+      );
+    }
     case 'number':
       return (
         <InputNumber

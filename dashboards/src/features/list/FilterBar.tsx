@@ -9,15 +9,17 @@ interface Props {
   namespace: string;
   fields: FieldMeta[];
   onSearch: (values: Record<string, unknown>) => void;
+  /** Values the form opens with; reset returns to them. */
+  initialValues?: Record<string, unknown>;
 }
 
 /** One input per filterable field; search applies them from page 1, reset clears them. */
-export default function FilterBar({ namespace, fields, onSearch }: Props) {
+export default function FilterBar({ namespace, fields, onSearch, initialValues }: Props) {
   const { t } = useTranslation(['list', namespaceOf(namespace)]);
   const [form] = Form.useForm<Record<string, unknown>>();
   if (fields.length === 0) return null;
   return (
-    <Form form={form} layout="inline" onFinish={onSearch} data-testid="list-filters" style={{ rowGap: 12, marginBottom: 16 }}>
+    <Form form={form} layout="inline" onFinish={onSearch} initialValues={initialValues} data-testid="list-filters" style={{ rowGap: 12, marginBottom: 16 }}>
       {fields.map((field) => {
         const title = fieldTitle(t, namespace, field);
         return (
@@ -37,7 +39,7 @@ export default function FilterBar({ namespace, fields, onSearch }: Props) {
             data-testid="list-reset"
             onClick={() => {
               form.resetFields();
-              onSearch({});
+              onSearch(initialValues ?? {});
             }}
           >
             {t('list:reset')}

@@ -8,7 +8,7 @@ import { deleteRecord } from './api';
 import FilterBar from './FilterBar';
 import ImportDialog from './ImportDialog';
 import ListToolbar from './ListToolbar';
-import { columnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFields, namespaceOf, PAGE_SIZE_OPTIONS, totalText } from './model';
+import { columnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFields, missingFilters, namespaceOf, PAGE_SIZE_OPTIONS, totalText } from './model';
 import RecordDrawer from './RecordDrawer';
 import type { EntityMeta, FieldMeta, ListRecord, ListScreen } from './types';
 import { useEntityMeta, useListData } from './useListData';
@@ -51,8 +51,12 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
   const access = useAccess();
   const permission = screen.permission ?? meta.permission ?? screen.entity;
   const can = useCallback((action: string) => offers(meta, screen, action) && access.can(permission, action), [access, permission, meta, screen]);
-  const list = useListData(meta.name, true, screen.query, screen.params);
   const filters = useMemo(() => filterFields(meta, screen), [meta, screen]);
+  const initialBody = useMemo(() => conditionsOf(filters, screen.initialFilters ?? {}), [filters, screen.initialFilters]);
+  const ready = useCallback((body: Record<string, unknown>) => missingFilters(screen.requiredFilters, body).length === 0,
+    [screen.requiredFilters]);
+  const list = useListData(meta.name, true, screen.query, screen.params, initialBody, ready);
+  const missing = missingFilters(screen.requiredFilters, { ...list.state.body, ...screen.query });
   const form = useMemo(() => formFields(meta, screen), [meta, screen]);
   const [editing, setEditing] = useState<ListRecord | null>(null);
   const [importing, setImporting] = useState(false);
@@ -128,14 +132,14 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
 
   return (
     <Card data-testid={`list-page-${meta.name}`}>
-      <FilterBar namespace={screen.namespace} fields={filters} onSearch={search} />
+      <FilterBar namespace={screen.namespace} fields={filters} onSearch={search} initialValues={screen.initialFilters} />
       <ListToolbar entity={meta.name} can={can} selected={selected} params={list.params} body={{ ...list.state.body, ...screen.query }}
         onCreate={() => setEditing({})} onImport={() => setImporting(true)}
         onDeleted={() => { setSelected([]); reload(); }} extra={screen.toolbar} />
       <Table<ListRecord>
         rowKey={(record) => String(record[meta.idField])}
         columns={columns}
-        dataSource={list.rows}
+        dataSource={missing.length ? [] : list.rows}
         loading={list.loading}
         onChange={onChange}
         scroll={{ x: 'max-content' }}
@@ -143,15 +147,18 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
         pagination={{
           current: list.state.pageNo,
           pageSize: list.state.pageSize,
-          total: list.total,
+          total: missing.length ? 0 : list.total,
           pageSizeOptions: PAGE_SIZE_OPTIONS,
           showSizeChanger: true,
           showTotal: (total) => <span data-testid="list-total">{totalText(t, total)}</span>,
         }}
         data-testid="list-table"
+        locale={missing.length ? { emptyText: <span data-testid="list-required">{t('list:required', {
+          fields: filters.filter((f) => missing.includes(f.name)).map((f) => fieldTitle(t, screen.namespace, f)).join(t('list:separator')),
+        })}</span> } : undefined}
       />
       <RecordDrawer meta={meta} namespace={screen.namespace} fields={form} record={editing} onClose={() => setEditing(null)} onSaved={afterWrite}
-        validators={screen.validators} createDefaults={screen.createDefaults} />
+        onCreated={screen.onCreated} validators={screen.validators} createDefaults={screen.createDefaults} />
       <ImportDialog entity={meta.name} open={importing} onClose={() => setImporting(false)} onImported={reload} />
     </Card>
   );

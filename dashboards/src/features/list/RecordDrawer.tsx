@@ -15,6 +15,8 @@ interface Props {
   record: ListRecord | null;
   onClose: () => void;
   onSaved: () => void;
+  /** The server's answer to a create. */
+  onCreated?: (record: ListRecord) => void;
   /** The screen's console rules per field (i18n key of the message, or undefined). */
   validators?: Record<string, (value: unknown) => string | undefined>;
   /** Merged into every create body. */
@@ -34,7 +36,7 @@ function initialValues(fields: FieldMeta[], record: ListRecord): Record<string, 
  * The create/edit drawer built from the declaration. The server validates again: its 400/404/409
  * message goes on the field it names (`data.field`), or becomes an error notice.
  */
-export default function RecordDrawer({ meta, namespace, fields, record, onClose, onSaved, validators, createDefaults }: Props) {
+export default function RecordDrawer({ meta, namespace, fields, record, onClose, onSaved, onCreated, validators, createDefaults }: Props) {
   const { t } = useTranslation(['list', namespaceOf(namespace)]);
   const { message, notification } = App.useApp();
   const [form] = Form.useForm<Record<string, unknown>>();
@@ -56,6 +58,7 @@ export default function RecordDrawer({ meta, namespace, fields, record, onClose,
     setSaving(false);
     if (reply.code === 0) {
       void message.success(t(creating ? 'list:created' : 'list:updated'));
+      if (creating && reply.data) onCreated?.(reply.data);
       onSaved();
       return;
     }

@@ -106,10 +106,11 @@ export function rulesFor(field: FieldMeta, title: string, t: TFunction): FormRul
 }
 
 /** Which widget edits or filters a field. */
-export type Widget = 'text' | 'number' | 'select' | 'ref' | 'switch' | 'time';
+export type Widget = 'text' | 'number' | 'select' | 'multiselect' | 'ref' | 'switch' | 'time';
 
 export function widgetOf(field: FieldMeta): Widget {
   if (field.ref) return 'ref';
+  if (field.enum && field.multiple) return 'multiselect';
   if (field.enum) return 'select';
   if (field.type === 'bool') return 'switch';
   if (field.type === 'int' || field.type === 'float') return 'number';
@@ -136,6 +137,12 @@ export function conditionsOf(fields: FieldMeta[], values: Record<string, unknown
   }
   if (ranges.length) body.rangeConditions = ranges;
   return body;
+}
+
+/** The required filters (by name) a query body does not give a value yet. */
+export function missingFilters(required: string[] | undefined, body: Record<string, unknown>): string[] {
+  const ranged = new Set(((body.rangeConditions ?? []) as { fieldName?: string }[]).map((r) => r.fieldName));
+  return (required ?? []).filter((name) => !ranged.has(name) && !Object.keys(body).some((key) => key.split('.')[0] === name));
 }
 
 /** The values a save sends: the form's, without those the operation does not accept or left empty on create. */

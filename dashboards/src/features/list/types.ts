@@ -9,6 +9,8 @@ export interface FieldMeta {
   maxLength: number | null;
   pattern: string | null;
   enum: (string | number)[] | null;
+  /** The value is a comma list of `enum` values (a multi-select). */
+  multiple?: boolean;
   minimum: number | null;
   maximum: number | null;
   unique: boolean;
@@ -83,6 +85,14 @@ export interface ListScreen {
   params?: Record<string, string | number | boolean>;
   /** A path for each row's detail link (shown when the user holds `get`). */
   detail?: (record: ListRecord) => string;
+  /** Called with the server's answer to a create (e.g. to show a secret it answers only then). */
+  onCreated?: (record: ListRecord) => void;
+  /** Filter bar values the screen opens with (and reset returns to), e.g. a vehicle and today's range;
+   * times as dayjs values or `[start, end]` pairs of them. */
+  initialFilters?: Record<string, unknown>;
+  /** Filters the server needs before it answers (a history log's vehicle and time range): no query is
+   * sent until each has a value; the table says which to choose instead. */
+  requiredFilters?: string[];
   /** Which built-in features are on (all by default, each still behind its action). */
   features?: Partial<Record<'create' | 'edit' | 'delete' | 'import' | 'export', boolean>>;
 }

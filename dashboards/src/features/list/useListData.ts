@@ -40,8 +40,9 @@ export interface ListData {
 
 /** One page of the entity as the table shows it, re-fetched when paging, sorting or filters change. */
 export function useListData(entity: string, enabled: boolean, fixed: Record<string, unknown> | undefined,
-  fixedParams?: Record<string, string | number | boolean>): ListData {
-  const [state, setListState] = useState<ListState>({ pageNo: 1, pageSize: PAGE_SIZE, body: {} });
+  fixedParams?: Record<string, string | number | boolean>, initialBody?: Record<string, unknown>,
+  ready: (body: Record<string, unknown>) => boolean = () => true): ListData {
+  const [state, setListState] = useState<ListState>(() => ({ pageNo: 1, pageSize: PAGE_SIZE, body: initialBody ?? {} }));
   const [rows, setRows] = useState<ListRecord[]>([]);
   const [total, setTotal] = useState(0);
   const [generation, setGeneration] = useState(0);
@@ -51,9 +52,10 @@ export function useListData(entity: string, enabled: boolean, fixed: Record<stri
   const fixedKey = JSON.stringify(fixed ?? {});
   const paramsKey = JSON.stringify(fixedParams ?? {});
   const requestKey = JSON.stringify([entity, state, fixedKey, generation, paramsKey]);
+  const answerable = enabled && ready({ ...state.body, ...fixed });
 
   useEffect(() => {
-    if (!enabled) return undefined;
+    if (!answerable) return undefined;
     const controller = new AbortController();
     const [, current, fixedText, , paramsText] = JSON.parse(requestKey) as [string, ListState, string, number, string];
     const body = { ...current.body, ...(JSON.parse(fixedText) as Record<string, unknown>) };
@@ -75,8 +77,8 @@ export function useListData(entity: string, enabled: boolean, fixed: Record<stri
       setTotal(count);
     });
     return () => controller.abort();
-  }, [entity, enabled, requestKey]);
+  }, [entity, answerable, requestKey]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { state, rows, total, loading: enabled && answered !== requestKey, setState: setListState, reload, params };
+  return { state, rows, total, loading: answerable && answered !== requestKey, setState: setListState, reload, params };
 }

@@ -2,7 +2,8 @@
  * The Leaflet map, created once per CRS (a Baidu base layer needs its own CRS, hence a new map), and
  * handed to its layers through context. Layers are components that add themselves in an effect and
  * remove themselves on cleanup (after traccar-web's MapView/MapPositions). Nothing here re-renders
- * on live updates.
+ * on live updates. The map re-measures itself whenever its container changes size (sidebar
+ * collapsed, layout switched, window resized): without that Leaflet leaves a grey dead strip.
  */
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
@@ -11,6 +12,7 @@ import { BaiduCRS } from './layers/baiduCrs';
 import type { CrsId } from './layers/baseLayers';
 import { toDisplay } from './layers/coords';
 import type { CoordSystem } from './layers/coords';
+import { watchSize } from './layers/watchSize';
 import { claimView, isViewClaimed, MapContext } from './mapContext';
 import { MAX_ZOOM, MIN_ZOOM } from './model/constants';
 
@@ -40,10 +42,13 @@ export function LiveMap({ crs, coord, center, zoom, children }: LiveMapProps) {
         attributionControl: true,
       });
       instance.on('dragstart', () => claimView(instance));
+      L.control.scale({ position: 'bottomleft', imperial: false }).addTo(instance);
       recentreFromGeolocation(instance, coord);
+      const stopWatching = watchSize(element, instance);
       setMap(instance);
       return () => {
         claimView(instance); // a late geolocation answer must not touch a removed map
+        stopWatching();
         setMap(null);
         instance.remove();
       };

@@ -1,30 +1,40 @@
 /**
  * Live monitoring (console-spec §2 "dashboard/map"): the vehicle tree on the left, the map with the
- * ticked vehicles on the right, moved by the one live socket. This component renders when the user
- * ticks, selects or changes a setting, never per position update.
+ * ticked vehicles on the right and the live vehicle table under it, moved by the one live socket.
+ * On load (and after every reconnect) one bulk read sets every vehicle's state and last fix; the
+ * first open in a tab shows the fleet fitted to view. This component renders when the user ticks,
+ * selects or changes a setting, never per position update.
  */
 import 'leaflet.markercluster/dist/MarkerCluster.css';
 import 'leaflet.markercluster/dist/MarkerCluster.Default.css';
 import './map.css';
-import { message } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { Alert, Button, message } from 'antd';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveHub, useLiveStatus } from '../../live/useLiveHub';
+import { isVehicleOnline } from '../../live/vehicleStates';
+import { useFleetSnapshot } from './hooks/useFleetSnapshot';
 import { useMapConfig } from './hooks/useMapConfig';
 import { useTicked, useTickedVehicles } from './hooks/useTicked';
 import { useTickedPositions } from './hooks/useTickedPositions';
-import { useVehicleDirectory } from './hooks/useVehicleDirectory';
+import { carStates, useVehicleDirectory } from './hooks/useVehicleDirectory';
 import { availableBaseLayers, BLANK_LAYER_ID } from './layers/baseLayers';
 import { BaseLayer } from './layers/BaseLayer';
 import { VehicleMarkers } from './layers/VehicleMarkers';
 import { LiveMap } from './LiveMap';
 import { MapToolbar } from './MapToolbar';
+import { fetchCars } from './model/api';
 import { DEFAULT_CENTER, DEFAULT_ZOOM } from './model/constants';
-import { readPrefs, writePrefs, type MapPrefs } from './model/prefs';
+import { firstViewKeys } from './model/firstView';
+import { hasStoredTicked, readPrefs, writePrefs, type MapPrefs } from './model/prefs';
 import { ActionModal, type VehicleAction } from './popup/ActionModal';
 import { VehiclePopupLayer } from './popup/VehiclePopupLayer';
-import { deviceIdOfKey } from './tree/treeModel';
+import { LiveVehicleTable } from './table/LiveVehicleTable';
+import { deviceIdOfKey, type TreeTab } from './tree/treeModel';
 import { VehicleTree } from './tree/VehicleTree';
+
+const FIRST_VIEW_DELAY_MS = 250;
+const FIRST_VIEW_FALLBACK_LIMIT = 200;
 
 export default function MapPage() {
   const { t } = useTranslation('map');
@@ -39,7 +49,26 @@ export default function MapPage() {
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const [action, setAction] = useState<{ action: VehicleAction; plate: string } | null>(null);
   const [fitRequest, setFitRequest] = useState(0);
+  const [centreRequest, setCentreRequest] = useState(0);
+  const [tab, setTab] = useState<TreeTab>('all');
+  const [tilesFailed, setTilesFailed] = useState<string | null>(null);
   const [messageApi, messageHolder] = message.useMessage();
+  const snapshot = useFleetSnapshot(hub, async () => carStates(await fetchCars()));
+
+  // First open in this tab, nothing ticked yet: show the fleet (online vehicles, else all located).
+  const firstView = useRef(!hasStoredTicked());
+  useEffect(() => {
+    if (!firstView.current || !model || !hub || snapshot === 'loading') return undefined;
+    // The bulk read's positions go through the hub's coalescer: tick once they are in the store.
+    const timer = setTimeout(() => {
+      firstView.current = false;
+      const loaded = snapshot === 'loaded';
+      // Without the bulk read no position is known yet: take a bounded number, read one by one.
+      const keys = firstViewKeys(model, (id) => !loaded || !!hub.positions.get(id), (id) => isVehicleOnline(hub.states.get(id)));
+      setTicked(loaded ? keys : keys.slice(0, FIRST_VIEW_FALLBACK_LIMIT));
+    }, FIRST_VIEW_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [model, hub, snapshot, setTicked]);
 
   const setPrefs = (next: Partial<MapPrefs>) => {
     const merged = { ...prefs, ...next };
@@ -55,11 +84,14 @@ export default function MapPage() {
     },
     [messageApi, t],
   );
-  useTickedPositions(hub, vehicles, onNoPosition);
+  useTickedPositions(hub, vehicles, onNoPosition, snapshot !== 'loading');
 
   const layers = useMemo(() => availableBaseLayers(config ?? {}), [config]);
   const wantedLayer = prefs.baseLayer ?? config?.defaultBaseLayer ?? BLANK_LAYER_ID;
-  const baseLayer = layers.find((l) => l.id === wantedLayer) ?? layers[0];
+  const chosenLayer = layers.find((l) => l.id === wantedLayer) ?? layers[0];
+  // A network layer whose tiles do not load gives way to the offline layer, with a notice.
+  const baseLayer = tilesFailed === chosenLayer.id ? (layers.find((l) => l.id === BLANK_LAYER_ID) ?? layers[0]) : chosenLayer;
+  const onTilesFailed = useCallback(() => setTilesFailed(chosenLayer.id), [chosenLayer.id]);
 
   const tickedSet = useMemo(() => new Set(ticked), [ticked]);
   const selected = useMemo(() => {
@@ -80,6 +112,12 @@ export default function MapPage() {
     }
   };
 
+  const onTableSelect = (key: string) => {
+    if (!tickedSet.has(key)) setTicked([...ticked, key]);
+    setSelectedKey(key);
+    setCentreRequest((n) => n + 1);
+  };
+
   const onMarkerSelect = useCallback((deviceId: number) => setSelectedKey(model?.keyByDevice.get(deviceId) ?? null), [model]);
   const onPopupClose = useCallback(() => setSelectedKey(null), []);
 
@@ -93,6 +131,9 @@ export default function MapPage() {
           failed={directory.failed}
           onRetry={directory.reload}
           states={hub?.states ?? null}
+          positions={hub?.positions ?? null}
+          tab={tab}
+          onTabChange={setTab}
           ticked={ticked}
           onTickedChange={setTicked}
           onVehicleClick={onVehicleClick}
@@ -102,15 +143,34 @@ export default function MapPage() {
         <MapToolbar
           layers={layers}
           baseLayer={baseLayer.id}
-          onBaseLayer={(id) => setPrefs({ baseLayer: id })}
+          onBaseLayer={(id) => {
+            setTilesFailed(null);
+            setPrefs({ baseLayer: id });
+          }}
           styleFilter={prefs.styleFilter}
           onStyleFilter={(id) => setPrefs({ styleFilter: id })}
           clustering={prefs.clustering}
           onClustering={(on) => setPrefs({ clustering: on })}
+          follow={prefs.follow}
+          onFollow={(on) => setPrefs({ follow: on })}
           tickedCount={vehicles.length}
           onFit={() => setFitRequest((n) => n + 1)}
           liveStatus={liveStatus}
         />
+        {tilesFailed === chosenLayer.id && (
+          <Alert
+            type="warning"
+            showIcon
+            banner
+            data-testid="base-layer-fallback"
+            title={t('baseLayer.fallback')}
+            action={
+              <Button size="small" onClick={() => setTilesFailed(null)}>
+                {t('baseLayer.retry')}
+              </Button>
+            }
+          />
+        )}
         {config && (
           <LiveMap
             key={baseLayer.crs}
@@ -119,7 +179,7 @@ export default function MapPage() {
             center={config.mapCenter ?? DEFAULT_CENTER}
             zoom={config.defaultZoom ?? DEFAULT_ZOOM}
           >
-            <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} />
+            <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} onTilesFailed={baseLayer === chosenLayer ? onTilesFailed : undefined} />
             {hub && (
               <>
                 <VehicleMarkers
@@ -136,11 +196,14 @@ export default function MapPage() {
                   selected={selected}
                   onClose={onPopupClose}
                   onAction={(next, car) => setAction({ action: next, plate: car.plateNumber })}
+                  follow={prefs.follow}
+                  centreRequest={centreRequest}
                 />
               </>
             )}
           </LiveMap>
         )}
+        <LiveVehicleTable hub={hub} model={model} tab={tab} selectedKey={selectedKey} onSelect={onTableSelect} />
       </section>
       <ActionModal action={action?.action ?? null} plate={action?.plate ?? ''} onClose={() => setAction(null)} />
     </div>

@@ -1,4 +1,4 @@
-/** Base layer, style filter, clustering switch, "show all" and the live connection status. */
+/** Base layer, style filter, clustering and follow switches, "show all" and the live connection status. */
 import { AimOutlined } from '@ant-design/icons';
 import { Badge, Button, Select, Space, Switch, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,8 @@ export interface MapToolbarProps {
   onStyleFilter: (id: string) => void;
   clustering: boolean;
   onClustering: (on: boolean) => void;
+  follow: boolean;
+  onFollow: (on: boolean) => void;
   tickedCount: number;
   onFit: () => void;
   liveStatus: string;
@@ -55,6 +57,12 @@ export function MapToolbar(props: MapToolbarProps) {
           <Switch size="small" checked={props.clustering} onChange={props.onClustering} data-testid="cluster-toggle" />
           <span>{t('toolbar.cluster')}</span>
         </Space>
+        <Tooltip title={t('follow.tooltip')}>
+          <Space size={4}>
+            <Switch size="small" checked={props.follow} onChange={props.onFollow} data-testid="follow-toggle" />
+            <span>{t('follow.label')}</span>
+          </Space>
+        </Tooltip>
         <Tooltip title={t('toolbar.fit')}>
           <Button size="small" icon={<AimOutlined />} onClick={props.onFit} data-testid="map-fit">
             {t('toolbar.ticked', { count: props.tickedCount })}

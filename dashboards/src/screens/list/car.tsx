@@ -1,21 +1,26 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { carDetailUrl } from '../../features/carDetail/routing';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
 /**
  * Platform-spec §2 list "car" (with edit): the vehicles of the caller's subtree. The drawer edits the
- * vehicle's own fields; its devices and master device are on the edit page (`/list/car/edit?id=`).
+ * vehicle's own fields; "详情" opens the vehicle detail page (`/list/carDetail?carId=`, which moves to
+ * its protocol's variant), "终端管理" the edit page of its devices and master device (`/list/car/edit?id=`).
  * Import takes groupName / masterDevicePhone to name a group and a terminal by their keys.
  */
-const screen = defineListScreen({
-  entity: 'car',
-  namespace: 'fleet:car',
-  params: { isParent: true },
-  columns: ['plateNumber', 'plateColor', 'vin', 'grade', 'type', 'groupName', 'driverName', 'masterDevicePhone', 'createTime'],
-  filters: ['plateNumber', 'vin', 'plateColor', 'groupId'],
-  form: ['plateNumber', 'plateColor', 'vin', 'grade', 'type', 'carModelId', 'carTypeId', 'groupId', 'driverId', 'iconId'],
-  detail: (record) => `/list/car/edit?id=${String(record.id)}`,
-});
-
 export default function CarList() {
+  const { t } = useTranslation('detail');
+  const screen = useMemo(() => defineListScreen({
+    entity: 'car',
+    namespace: 'fleet:car',
+    params: { isParent: true },
+    columns: ['plateNumber', 'plateColor', 'vin', 'grade', 'type', 'groupName', 'driverName', 'masterDevicePhone', 'createTime'],
+    filters: ['plateNumber', 'vin', 'plateColor', 'groupId'],
+    form: ['plateNumber', 'plateColor', 'vin', 'grade', 'type', 'carModelId', 'carTypeId', 'groupId', 'driverId', 'iconId'],
+    detail: (record) => carDetailUrl(String(record.id), record.masterDeviceId as number | null | undefined),
+    rowActions: [{ key: 'devices', label: t('links.devices'), href: (record) => `/list/car/edit?id=${String(record.id)}` }],
+  }), [t]);
   return <ListPage screen={screen} />;
 }

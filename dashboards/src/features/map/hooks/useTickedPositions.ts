@@ -1,12 +1,14 @@
 /**
  * REST reads around the socket for the ticked vehicles: the last position of a newly ticked vehicle
- * the socket has not reported yet, every 5 s the ticked online vehicles (console-spec §4 "map
- * position refresh"), and after a reconnect all ticked vehicles (house style 9: resync over REST).
- * Everything goes through hub.ingest, the same coalesced path as pushed positions.
+ * that neither the bulk read nor the socket has reported (once `ready`, i.e. the bulk read answered),
+ * and every 5 s the ticked online vehicles (console-spec §4 "map position refresh"). After a
+ * reconnect the bulk read (useFleetSnapshot) resyncs everything. All through hub.ingest, the same
+ * coalesced path as pushed positions.
  */
 import { useEffect, useRef } from 'react';
 import { BIZ_NO_SIGNAL } from '../../../live/bizState';
 import type { LiveHub } from '../../../live/LiveHub';
+import { isVehicleOnline } from '../../../live/vehicleStates';
 import { fetchLatestPositions } from '../model/api';
 import { REFRESH_TICKED_MS } from '../model/constants';
 import type { TickedVehicle } from './useTicked';
@@ -15,6 +17,7 @@ export function useTickedPositions(
   hub: LiveHub | null,
   vehicles: readonly TickedVehicle[],
   onNoPosition: (plates: string[]) => void,
+  ready = true,
 ): void {
   const latest = useRef({ vehicles, onNoPosition });
   const requested = useRef(new Set<number>());
@@ -24,7 +27,7 @@ export function useTickedPositions(
 
   // First positions of newly ticked vehicles the socket has not reported.
   useEffect(() => {
-    if (!hub) return;
+    if (!hub || !ready) return;
     const pending = requested.current;
     const toFetch = vehicles.filter((v) => !hub.positions.get(v.deviceId) && !pending.has(v.deviceId));
     if (toFetch.length === 0) return;
@@ -40,7 +43,7 @@ export function useTickedPositions(
       const plates = missing.filter((id) => stillTicked.has(id) && !hub.positions.get(id)).map((id) => stillTicked.get(id)!);
       if (plates.length > 0) latest.current.onNoPosition(plates);
     });
-  }, [hub, vehicles]);
+  }, [hub, vehicles, ready]);
 
   // Every 5 s: the ticked vehicles that are online.
   useEffect(() => {
@@ -48,7 +51,7 @@ export function useTickedPositions(
     let busy = false;
     const timer = setInterval(() => {
       if (busy || document.visibilityState === 'hidden') return;
-      const online = latest.current.vehicles.filter((v) => hub.states.get(v.deviceId)?.online).map((v) => v.deviceId);
+      const online = latest.current.vehicles.filter((v) => isVehicleOnline(hub.states.get(v.deviceId))).map((v) => v.deviceId);
       if (online.length === 0) return;
       busy = true;
       const bizOf = (id: number) => hub.states.get(id)?.bizState ?? BIZ_NO_SIGNAL;
@@ -59,17 +62,5 @@ export function useTickedPositions(
         });
     }, REFRESH_TICKED_MS);
     return () => clearInterval(timer);
-  }, [hub]);
-
-  // After a reconnect: everything ticked, over the window the socket was down.
-  useEffect(() => {
-    if (!hub) return undefined;
-    return hub.onReconnect(async (lostAt) => {
-      const ids = latest.current.vehicles.map((v) => v.deviceId);
-      if (ids.length === 0) return;
-      const bizOf = (id: number) => hub.states.get(id)?.bizState ?? BIZ_NO_SIGNAL;
-      const { positions } = await fetchLatestPositions(ids, bizOf, { sinceMs: lostAt - REFRESH_TICKED_MS });
-      hub.ingest(positions);
-    });
   }, [hub]);
 }

@@ -1,11 +1,11 @@
 /**
- * Loads the vehicle tree (enterprises, groups, cars), seeds the live states from the car rows, and
- * re-reads the states over REST after a socket reconnect (pushes 1 and 6 sent meanwhile are lost).
+ * Loads the vehicle tree (enterprises, groups, cars) and seeds the live states from the car rows
+ * (the device's own state). The bulk last-positions read (useFleetSnapshot) then replaces them, on
+ * load and after every reconnect.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { DEVICE_STATE_ONLINE, normaliseBizState } from '../../../live/bizState';
 import type { LiveHub } from '../../../live/LiveHub';
-import type { VehicleState } from '../../../live/vehicleStates';
+import { stateOfDevice, type VehicleState } from '../../../live/vehicleStates';
 import { fetchCars, fetchEnterprises, fetchGroups } from '../model/api';
 import type { CarRow } from '../model/types';
 import { buildTree, type TreeModel } from '../tree/treeModel';
@@ -21,10 +21,7 @@ export function carStates(cars: Iterable<CarRow>): [number, VehicleState][] {
   const entries: [number, VehicleState][] = [];
   for (const car of cars) {
     if (car.masterDeviceId == null) continue;
-    entries.push([
-      car.masterDeviceId,
-      { online: car.masterDeviceState === DEVICE_STATE_ONLINE, bizState: normaliseBizState(car.masterDeviceBizState) },
-    ]);
+    entries.push([car.masterDeviceId, stateOfDevice(car.masterDeviceState, car.masterDeviceBizState)]);
   }
   return entries;
 }
@@ -54,14 +51,6 @@ export function useVehicleDirectory(hub: LiveHub | null): Directory {
   useEffect(() => {
     if (hub && model) hub.states.seed(carStates(model.cars.values()));
   }, [hub, model]);
-
-  useEffect(() => {
-    if (!hub) return undefined;
-    return hub.onReconnect(async () => {
-      const cars = await fetchCars();
-      hub.states.replaceAll(carStates(cars));
-    });
-  }, [hub]);
 
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   return { model, loading: result.attempt !== attempt, failed: result.failed && result.attempt === attempt, reload };

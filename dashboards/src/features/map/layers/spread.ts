@@ -1,11 +1,13 @@
 /**
  * Overlap shifting on what is on screen: single markers closer than 20 px are moved apart, cluster
  * icons closer than 5 px too (the spec's "min distance 5"). Offsets are CSS `translate`, which
- * composes with Leaflet's own positioning transform; unchanged offsets are not rewritten. Plates are
- * hidden while more than LABEL_LIMIT markers are on screen.
+ * composes with Leaflet's own positioning transform; unchanged offsets are not rewritten. A shifted
+ * vehicle marker gets a leader line to its true position (leaderLine.ts). Plates are hidden while
+ * more than LABEL_LIMIT markers are on screen.
  */
 import L from 'leaflet';
 import { CLUSTER_MIN_DISTANCE_PX, MARKER_OVERLAP_PX } from '../model/constants';
+import { setLeaderLine } from './leaderLine';
 import { spreadOverlaps, type ScreenPoint } from './overlap';
 
 interface Shown {
@@ -39,6 +41,7 @@ export function spreadVisible(map: L.Map, group: L.MarkerClusterGroup, entries: 
   for (const m of markers) {
     const o = offsets.get(m.id);
     setTranslate(m.id, o?.dx ?? 0, o?.dy ?? 0);
+    setLeaderLine(m.id, o?.dx ?? 0, o?.dy ?? 0);
   }
 
   // markercluster has no public list of the cluster icons on screen; its feature group holds them.

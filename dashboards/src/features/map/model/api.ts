@@ -4,6 +4,7 @@
  * and address reads resolve to what they got.
  */
 import { http, type RequestOptions } from '../../../api/client';
+import { snapshotFromReply, type FleetSnapshot, type LastPositionsReply } from '../../../live/lastPositions';
 import { fromRest, type RestLastPosition } from '../../../live/positionStore';
 import type { LivePosition } from '../../../live/types';
 import { CAR_VIEW_SELECT, type CarRow, type EnterpriseRow, type GroupRow, type MapConfig } from './types';
@@ -136,18 +137,49 @@ export async function fetchLatestPositions(
   return { positions: Array.from(found.values()), missing: deviceIds.filter((id) => !found.has(id)) };
 }
 
-let geocodeAvailable = true;
-
-/** Address of a point, or null (the endpoint may not exist: after one failure it is not asked again). */
-export async function fetchAddress(lng: number, lat: number, signal?: AbortSignal): Promise<string | null> {
-  if (!geocodeAvailable) return null;
-  const reply = await http.get<{ address?: string } | null>('/api/regeo/geocode.json', {
-    params: { lng, lat },
+/**
+ * Every vehicle of the caller's scope in one call (POST /api/gps/last.json, isParent): device states
+ * and last fixes. null when the call failed (the caller falls back to the car rows' states).
+ */
+export async function fetchFleetSnapshot(signal?: AbortSignal): Promise<FleetSnapshot | null> {
+  const reply = await http.post<LastPositionsReply | null>('/api/gps/last.json', {
+    params: { isParent: true },
+    body: {},
     signal,
     ...QUIET,
   });
-  if (reply.code === 404 || reply.code === 405 || reply.code === 501) geocodeAvailable = false;
-  return reply.code === 0 ? (reply.data?.address ?? null) : null;
+  if (signal?.aborted || reply.code !== 0 || !reply.data || !Array.isArray(reply.data.rows)) return null;
+  return snapshotFromReply(reply.data);
+}
+
+/** Addresses are cached per coordinate rounded to this many decimals (about 100 m). */
+const ADDRESS_DECIMALS = 3;
+const ADDRESS_CACHE_LIMIT = 2000;
+const addressCache = new Map<string, Promise<string | null>>();
+
+export function addressKey(lng: number, lat: number): string {
+  return `${lng.toFixed(ADDRESS_DECIMALS)},${lat.toFixed(ADDRESS_DECIMALS)}`;
+}
+
+/**
+ * Address of a point (GET /api/regeo/geocode.json, WGS84), or null while unavailable. One request
+ * per rounded coordinate: later callers share its answer; a failure is forgotten so it is re-asked.
+ */
+export function fetchAddress(lng: number, lat: number): Promise<string | null> {
+  const key = addressKey(lng, lat);
+  const cached = addressCache.get(key);
+  if (cached) return cached;
+  const [roundedLng, roundedLat] = key.split(',').map(Number);
+  const pending = http
+    .get<{ address?: string } | null>('/api/regeo/geocode.json', { params: { lng: roundedLng, lat: roundedLat }, ...QUIET })
+    .then((reply) => {
+      const address = reply.code === 0 ? (reply.data?.address ?? null) : null;
+      if (!address) addressCache.delete(key);
+      return address;
+    });
+  if (addressCache.size >= ADDRESS_CACHE_LIMIT) addressCache.delete(addressCache.keys().next().value as string);
+  addressCache.set(key, pending);
+  return pending;
 }
 
 async function forEachLimited<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {

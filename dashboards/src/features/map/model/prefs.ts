@@ -5,9 +5,11 @@ export interface MapPrefs {
   baseLayer?: string;
   styleFilter: string;
   clustering: boolean;
+  /** Pan the map with the selected vehicle. */
+  follow: boolean;
 }
 
-const DEFAULT_PREFS: MapPrefs = { styleFilter: 'none', clustering: true };
+const DEFAULT_PREFS: MapPrefs = { styleFilter: 'none', clustering: true, follow: false };
 
 export function readPrefs(): MapPrefs {
   try {
@@ -34,6 +36,15 @@ export function readTicked(): string[] {
     return Array.isArray(value) ? value.filter((k): k is string => typeof k === 'string') : [];
   } catch {
     return [];
+  }
+}
+
+/** Whether this tab has ticked anything yet (the map's first open shows the fleet instead). */
+export function hasStoredTicked(): boolean {
+  try {
+    return sessionStorage.getItem(TICKED_STORAGE_KEY) !== null;
+  } catch {
+    return false;
   }
 }
 

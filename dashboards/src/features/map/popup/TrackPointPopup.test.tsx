@@ -59,9 +59,9 @@ describe('<TrackPointPopup>', () => {
     );
     const cell = screen.getByTestId('track-alarm');
     const text = cell.textContent ?? '';
-    expect(text.endsWith('...')).toBe(true);
-    expect(Array.from(text.slice(0, -3))).toHaveLength(35);
-    expect(cell.getAttribute('title')?.startsWith(text.slice(0, -3))).toBe(true);
+    expect(text.endsWith('…')).toBe(true);
+    expect(Array.from(text.slice(0, -1))).toHaveLength(35);
+    expect(cell.getAttribute('title')?.startsWith(text.slice(0, -1))).toBe(true);
     expect(cell.getAttribute('title')).toContain('紧急报警');
   });
 

@@ -6,16 +6,21 @@
  * position store; mileage and the alarm word come from the REST last position read on opening.
  */
 import { Button, Space, Tag } from 'antd';
-import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { useAccess } from '../../../auth/access';
+import { carDetailUrl } from '../../carDetail/routing';
 import { stateColour } from '../../../live/bizState';
 import type { LiveHub } from '../../../live/LiveHub';
 import { fromRest } from '../../../live/positionStore';
-import { fetchAddress, fetchLastPosition } from '../model/api';
+import { isVehicleOnline, shownBizState } from '../../../live/vehicleStates';
+import { useNow } from '../hooks/useNow';
+import { fetchLastPosition } from '../model/api';
 import type { CarRow } from '../model/types';
 import type { VehicleAction } from './ActionModal';
-import { alarmBitNames, formatCoordinate, formatNumber, formatTime } from './format';
+import { alarmBitNames, formatAge, formatCoordinate, formatNumber, formatTime } from './format';
+import { useAddress } from './useAddress';
 import { useDevicePosition, useDeviceState } from './usePosition';
 
 export interface VehiclePopupProps {
@@ -41,6 +46,7 @@ const ACTIONS: { action: VehicleAction; ability?: keyof CarRow; permission: [str
 export function VehiclePopup({ hub, car, deviceId, onAction, onLayout }: VehiclePopupProps) {
   const { t } = useTranslation('map');
   const access = useAccess();
+  const navigate = useNavigate();
   const position = useDevicePosition(hub, deviceId);
   const state = useDeviceState(hub, deviceId);
   const address = useAddress(position?.lng, position?.lat);
@@ -57,9 +63,11 @@ export function VehiclePopup({ hub, car, deviceId, onAction, onLayout }: Vehicle
   }, [hub, deviceId]);
 
   useLayoutEffect(() => onLayout());
+  const now = useNow(10000);
 
-  const bizState = state?.bizState ?? position?.bizState ?? car.masterDeviceBizState ?? 4;
-  const online = state?.online ?? false;
+  // The one online rule; an offline vehicle shows 离线 only (no business state, no ACC of old).
+  const online = isVehicleOnline(state);
+  const bizState = shownBizState(state);
   const unit = (key: string, value: number | null | undefined) => {
     const text = formatNumber(value);
     return text === null ? '-' : t(`units.${key}`, { value: text });
@@ -78,19 +86,24 @@ export function VehiclePopup({ hub, car, deviceId, onAction, onLayout }: Vehicle
     [
       'state',
       t('popup.state'),
-      <Space size={4} wrap key="state">
+      <Space size={4} wrap key="state" data-testid="popup-state">
         <Tag color={online ? 'success' : 'default'} data-testid="popup-online" data-online={online ? 1 : 0}>
           {t(online ? 'online.yes' : 'online.no')}
         </Tag>
-        <Tag color={stateColour(bizState)} data-testid="popup-bizState" data-state={bizState}>
-          {t(`bizState.${bizState}`)}
-        </Tag>
-        <Tag data-testid="popup-acc" data-acc={position?.acc ? 1 : 0}>
-          {t(position?.acc ? 'acc.on' : 'acc.off')}
-        </Tag>
+        {online && (
+          <Tag color={stateColour(bizState)} data-testid="popup-bizState" data-state={bizState}>
+            {t(`bizState.${bizState}`)}
+          </Tag>
+        )}
+        {online && (
+          <Tag data-testid="popup-acc" data-acc={position?.acc ? 1 : 0}>
+            {t(position?.acc ? 'acc.on' : 'acc.off')}
+          </Tag>
+        )}
       </Space>,
     ],
     ['time', t('popup.time'), formatTime(position?.time)],
+    ['age', t('popup.age'), formatAge(position?.timeMs, now, t)],
     ['speed', t('popup.speed'), unit('kmh', position?.speed)],
     ['mileage', t('popup.mileage'), unit('km', position?.mileage)],
     ['alarm', t('popup.alarm'), alarms.length ? alarms.join(',') : t('popup.noAlarm')],
@@ -115,28 +128,11 @@ export function VehiclePopup({ hub, car, deviceId, onAction, onLayout }: Vehicle
         {ACTIONS.filter(
           ({ ability, permission }) => (!ability || Number(car[ability]) > 0) && access.can(...permission),
         ).map(({ action }) => (
-          <Button key={action} size="small" data-testid={`popup-btn-${action}`} onClick={() => onAction(action)}>
+          <Button key={action} size="small" data-testid={`popup-btn-${action}`} onClick={() => (action === 'details' ? void navigate(carDetailUrl(car.carId, deviceId)) : onAction(action))}>
             {t(`buttons.${action}`)}
           </Button>
         ))}
       </div>
     </div>
   );
-}
-
-/** Reverse geocoding of the position, re-asked when the vehicle moved about 100 m. */
-function useAddress(lng: number | undefined, lat: number | undefined): string | null {
-  const roundedLng = lng === undefined ? null : Math.round(lng * 1000) / 1000;
-  const roundedLat = lat === undefined ? null : Math.round(lat * 1000) / 1000;
-  const [result, setResult] = useState<{ key: string; address: string | null }>({ key: '', address: null });
-  const key = `${roundedLng},${roundedLat}`;
-  useEffect(() => {
-    if (roundedLng === null || roundedLat === null) return undefined;
-    const controller = new AbortController();
-    void fetchAddress(roundedLng, roundedLat, controller.signal).then((address) => {
-      if (!controller.signal.aborted) setResult({ key: `${roundedLng},${roundedLat}`, address });
-    });
-    return () => controller.abort();
-  }, [roundedLng, roundedLat]);
-  return result.key === key ? result.address : null;
 }

@@ -1,16 +1,19 @@
 /**
  * One Leaflet popup for the selected vehicle, its content rendered by React through a portal. The
  * popup follows the vehicle (imperatively, from the position store) and closing it clears the
- * selection.
+ * selection. With `follow` on, the map pans to keep the vehicle in the middle as it moves. The popup
+ * is kept inside the map clear of the zoom control (top left) and the shell's settings button (a
+ * fixed tab on the right edge), and no wider than the map.
  */
 import L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { LiveHub } from '../../../live/LiveHub';
 import { toDisplay, type CoordSystem } from '../layers/coords';
-import { useLeafletMap } from '../mapContext';
+import { claimView, useLeafletMap } from '../mapContext';
 import type { CarRow } from '../model/types';
 import type { VehicleAction } from './ActionModal';
+import { POPUP_PADDING_BOTTOM_RIGHT, POPUP_PADDING_TOP_LEFT, popupWidths } from './popupPlacement';
 import { VehiclePopup } from './VehiclePopup';
 
 export interface VehiclePopupLayerProps {
@@ -19,19 +22,37 @@ export interface VehiclePopupLayerProps {
   selected: { deviceId: number; car: CarRow } | null;
   onClose: () => void;
   onAction: (action: VehicleAction, car: CarRow) => void;
+  /** Keep the selected vehicle in view (pan to it on every move). */
+  follow: boolean;
+  /** Bumped to centre the map on the selected vehicle (a click in the live table). */
+  centreRequest?: number;
 }
 
-export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction }: VehiclePopupLayerProps) {
+export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, follow, centreRequest = 0 }: VehiclePopupLayerProps) {
   const map = useLeafletMap();
   const [container] = useState(() => document.createElement('div'));
   const popupRef = useRef<L.Popup | null>(null);
   const onCloseRef = useRef(onClose);
+  const followRef = useRef(follow);
   useEffect(() => {
     onCloseRef.current = onClose;
+    followRef.current = follow;
   });
 
   useEffect(() => {
-    const popup = L.popup({ maxWidth: 380, minWidth: 280, autoPan: true, className: 'fw-leaflet-popup', offset: [0, -10] });
+    const popup = L.popup({
+      ...popupWidths(map.getSize().x),
+      autoPan: true,
+      autoPanPaddingTopLeft: POPUP_PADDING_TOP_LEFT,
+      autoPanPaddingBottomRight: POPUP_PADDING_BOTTOM_RIGHT,
+      className: 'fw-leaflet-popup',
+      offset: [0, -10],
+    });
+    const onResize = () => {
+      Object.assign(popup.options, popupWidths(map.getSize().x));
+      if (popup.isOpen()) popup.update();
+    };
+    map.on('resize', onResize);
     popup.setContent(container);
     popup.on('remove', () => onCloseRef.current());
     popupRef.current = popup;
@@ -42,6 +63,7 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction }: V
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
+      map.off('resize', onResize);
       popup.off();
       popup.remove();
       popupRef.current = null;
@@ -55,8 +77,16 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction }: V
     const place = (open: boolean) => {
       const p = hub.positions.get(deviceId);
       if (!p) return;
-      popup.setLatLng(toDisplay(p.lng, p.lat, coord));
-      if (open && !popup.isOpen()) popup.openOn(map);
+      const latLng = toDisplay(p.lng, p.lat, coord);
+      // Leaflet auto-pans on every setLatLng of an open popup: the map would snap back to the
+      // vehicle on each report. Auto-pan is for opening; following is the user's choice.
+      const opened = popup.isOpen();
+      withoutAutoPan(popup, opened, () => popup.setLatLng(latLng));
+      if (open && !opened) popup.openOn(map);
+      if (followRef.current) {
+        claimView(map);
+        map.panTo(latLng, { animate: true });
+      }
     };
     place(true);
     const unsubscribe = hub.positions.subscribe((changed) => {
@@ -72,6 +102,16 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction }: V
     };
   }, [map, hub, coord, deviceId]);
 
+  // Turning follow on (or a click in the table) centres the selected vehicle at once.
+  useEffect(() => {
+    if ((!follow && centreRequest === 0) || deviceId === null) return;
+    const p = hub.positions.get(deviceId);
+    if (p) {
+      claimView(map);
+      map.panTo(toDisplay(p.lng, p.lat, coord), { animate: true });
+    }
+  }, [map, hub, coord, deviceId, follow, centreRequest]);
+
   if (!selected) return null;
   return createPortal(
     <VehiclePopup
@@ -79,8 +119,28 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction }: V
       car={selected.car}
       deviceId={selected.deviceId}
       onAction={(action) => onAction(action, selected.car)}
-      onLayout={() => popupRef.current?.update()}
+      onLayout={() => {
+        const popup = popupRef.current;
+        if (popup) withoutAutoPan(popup, popup.isOpen(), () => popup.update());
+      }}
     />,
     container,
   );
+}
+
+/**
+ * Runs `change` on an open popup without Leaflet's auto-pan (which pans on every update): the map
+ * only moves to the vehicle when the popup opens, or when the user follows it.
+ */
+function withoutAutoPan(popup: L.Popup, skip: boolean, change: () => void): void {
+  if (!skip) {
+    change();
+    return;
+  }
+  popup.options.autoPan = false;
+  try {
+    change();
+  } finally {
+    popup.options.autoPan = true;
+  }
 }

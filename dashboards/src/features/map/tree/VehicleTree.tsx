@@ -1,15 +1,35 @@
 /**
  * The vehicle tree: enterprise → subsidiary → group → vehicle, state colours, online/total per node,
- * search by plate, ticks. Virtual scrolling (antd Tree `height`) keeps 10,000 vehicles cheap; states
- * and counts refresh at most once a second (the state store's throttle).
+ * filter tabs (all / online / offline / alarming) with counts, a colour legend, speed and age of the
+ * last fix per vehicle, search by plate, ticks. Virtual scrolling (antd Tree `height`) keeps 10,000
+ * vehicles cheap; states and counts refresh at most once a second (the state store's throttle),
+ * ages and alarm counts every few seconds.
  */
-import { Button, Empty, Input, Result, Spin, Tree } from 'antd';
+import { Button, Empty, Input, Result, Segmented, Spin, Tree } from 'antd';
 import { useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { normaliseBizState, stateColour } from '../../../live/bizState';
-import type { VehicleStateStore } from '../../../live/vehicleStates';
+import { stateColour } from '../../../live/bizState';
+import type { PositionStore } from '../../../live/positionStore';
+import { isVehicleOnline, shownBizState, type VehicleStateStore } from '../../../live/vehicleStates';
 import { useElementHeight } from '../hooks/useElementHeight';
-import { countNodes, filterByPlate, isVehicleKey, mergeTicked, vehicleKeysIn, type TreeModel, type VehicleNode } from './treeModel';
+import { useNow } from '../hooks/useNow';
+import { formatAge, formatNumber } from '../popup/format';
+import { StateLegend } from './StateLegend';
+import {
+  countNodes,
+  filterByPlate,
+  filterVehicles,
+  inTab,
+  isVehicleKey,
+  mergeTicked,
+  tabCounts,
+  TREE_TABS,
+  vehicleKeysIn,
+  type TreeModel,
+  type TreeTab,
+  type VehicleFacts,
+  type VehicleNode,
+} from './treeModel';
 
 export interface VehicleTreeProps {
   model: TreeModel | null;
@@ -17,6 +37,9 @@ export interface VehicleTreeProps {
   failed: boolean;
   onRetry: () => void;
   states: VehicleStateStore | null;
+  positions: PositionStore | null;
+  tab: TreeTab;
+  onTabChange: (tab: TreeTab) => void;
   ticked: readonly string[];
   onTickedChange: (keys: string[]) => void;
   /** A click on a vehicle's name: tick it and show its popup, or untick it. */
@@ -25,16 +48,34 @@ export interface VehicleTreeProps {
 
 const noStates = { subscribe: () => () => undefined, getVersion: () => 0 };
 
-export function VehicleTree({ model, loading, failed, onRetry, states, ticked, onTickedChange, onVehicleClick }: VehicleTreeProps) {
+const AGE_REFRESH_MS = 5000;
+
+export function VehicleTree(props: VehicleTreeProps) {
+  const { model, loading, failed, onRetry, states, positions, tab, onTabChange, ticked, onTickedChange, onVehicleClick } = props;
   const { t } = useTranslation('map');
   const [query, setQuery] = useState('');
   const search = useDeferredValue(query);
   const [bodyRef, height] = useElementHeight<HTMLDivElement>();
   const store = states ?? noStates;
   const version = useSyncExternalStore(store.subscribe, store.getVersion);
+  const now = useNow(AGE_REFRESH_MS);
 
   const roots = model?.roots;
-  const filtered = useMemo(() => filterByPlate(roots ?? [], search), [roots, search]);
+  const facts = useMemo<VehicleFacts>(
+    () => ({
+      isOnline: (id) => id != null && isVehicleOnline(states?.get(id)),
+      isAlarming: (id) => id != null && (positions?.get(id)?.alarm ?? 0) !== 0,
+    }),
+    // New facts when states change (version) or every age tick (alarms arrive with positions).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [states, positions, version, now],
+  );
+  const counts = useMemo(() => tabCounts(roots ?? [], facts), [roots, facts]);
+  const filtered = useMemo(() => {
+    const byPlate = filterByPlate(roots ?? [], search);
+    if (tab === 'all') return byPlate;
+    return filterVehicles(byPlate.roots, (node) => inTab(tab, node, facts));
+  }, [roots, search, tab, facts]);
   const visibleKeys = useMemo(() => vehicleKeysIn(filtered.roots), [filtered]);
   const checkedKeys = useMemo(() => {
     const visible = new Set(visibleKeys);
@@ -44,39 +85,44 @@ export function VehicleTree({ model, loading, failed, onRetry, states, ticked, o
   const [userExpanded, setUserExpanded] = useState<string[] | null>(null);
   const [searchExpanded, setSearchExpanded] = useState<{ search: string; keys: string[] } | null>(null);
   const defaultExpanded = useMemo(() => (roots ?? []).flatMap((r) => [r.key, ...(r.children ?? []).filter((c) => c.kind !== 'vehicle').map((c) => c.key)]), [roots]);
-  const expandedKeys = search.trim()
-    ? searchExpanded?.search === search
+  const filtering = search.trim() !== '' || tab !== 'all';
+  const filterId = `${tab}|${search}`;
+  const expandedKeys = filtering
+    ? searchExpanded?.search === filterId
       ? searchExpanded.keys
       : filtered.expandedKeys
     : (userExpanded ?? defaultExpanded);
 
-  const counts = useMemo(
-    () => (roots ? countNodes(roots, (id) => (id != null && states ? (states.get(id)?.online ?? false) : false)) : new Map()),
-    // `version` changes whenever the states do.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [roots, states, version],
-  );
+  const nodeCounts = useMemo(() => (roots ? countNodes(roots, facts.isOnline) : new Map()), [roots, facts]);
 
   const tickedSet = useMemo(() => new Set(ticked), [ticked]);
   const renderTitle = useCallback(
     (node: VehicleNode) => {
       if (node.kind === 'vehicle') {
         const state = node.deviceId != null ? states?.get(node.deviceId) : undefined;
-        const bizState = normaliseBizState(state?.bizState ?? model?.cars.get(node.key)?.masterDeviceBizState);
+        const bizState = shownBizState(state);
+        const fix = node.deviceId != null ? positions?.get(node.deviceId) : undefined;
+        const speed = fix ? formatNumber(fix.speed) : null;
         return (
           <span
             className="fw-tree-vehicle"
             data-testid={`tree-node-${node.key}`}
             data-checked={tickedSet.has(node.key) ? 'true' : 'false'}
             data-state={bizState}
+            data-online={isVehicleOnline(state) ? 1 : 0}
             title={node.disableCheckbox ? t('tree.noDevice') : t(`bizState.${bizState}`)}
           >
             <span className="fw-tree-dot" style={{ background: stateColour(bizState) }} />
-            {node.label}
+            <span className="fw-tree-plate">{node.label}</span>
+            {fix && (
+              <span className="fw-tree-live" data-testid={`tree-age-${node.key}`}>
+                {speed !== null ? t('units.kmh', { value: speed }) : '-'} · {formatAge(fix.timeMs, now, t)}
+              </span>
+            )}
           </span>
         );
       }
-      const count = counts.get(node.key) ?? { online: 0, total: 0 };
+      const count = nodeCounts.get(node.key) ?? { online: 0, total: 0 };
       return (
         <span data-testid={`tree-node-${node.key}`} title={t('tree.countTitle', { online: count.online, total: count.total })}>
           {node.label}{' '}
@@ -88,7 +134,7 @@ export function VehicleTree({ model, loading, failed, onRetry, states, ticked, o
     },
     // `version` re-creates the renderer so antd redraws the visible titles with new colours.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [counts, states, model, tickedSet, t, version],
+    [nodeCounts, states, positions, tickedSet, t, version, now],
   );
 
   const onCheck = (checked: Key[] | { checked: Key[] }) => {
@@ -103,13 +149,13 @@ export function VehicleTree({ model, loading, failed, onRetry, states, ticked, o
       return;
     }
     const next = expandedKeys.includes(key) ? expandedKeys.filter((k) => k !== key) : [...expandedKeys, key];
-    if (search.trim()) setSearchExpanded({ search, keys: next });
+    if (filtering) setSearchExpanded({ search: filterId, keys: next });
     else setUserExpanded(next);
   };
 
   const onExpand = (keys: Key[]) => {
     const next = keys.map(String);
-    if (search.trim()) setSearchExpanded({ search, keys: next });
+    if (filtering) setSearchExpanded({ search: filterId, keys: next });
     else setUserExpanded(next);
   };
 
@@ -155,9 +201,26 @@ export function VehicleTree({ model, loading, failed, onRetry, states, ticked, o
         placeholder={t('tree.searchPlaceholder')}
         data-testid="tree-search"
       />
+      <Segmented<TreeTab>
+        block
+        size="small"
+        value={tab}
+        onChange={onTabChange}
+        aria-label={t('tabs.aria')}
+        data-testid="tree-tabs"
+        options={TREE_TABS.map((id) => ({
+          value: id,
+          label: (
+            <span data-testid={`tree-tab-${id}`} data-count={counts[id]}>
+              {t(`tabs.${id}`)} {counts[id]}
+            </span>
+          ),
+        }))}
+      />
       <div className="fw-vehicle-tree-body" ref={bodyRef}>
         {body}
       </div>
+      <StateLegend />
     </div>
   );
 }

@@ -145,6 +145,25 @@ export function countNodes(
 }
 
 /**
+ * The tree reduced to the vehicles `keepVehicle` accepts and their ancestors, with the keys to
+ * expand (every ancestor of a kept vehicle).
+ */
+export function filterVehicles(
+  roots: readonly VehicleNode[],
+  keepVehicle: (node: VehicleNode) => boolean,
+): { roots: VehicleNode[]; expandedKeys: string[] } {
+  const expandedKeys: string[] = [];
+  const keep = (node: VehicleNode): VehicleNode | null => {
+    if (node.kind === 'vehicle') return keepVehicle(node) ? node : null;
+    const children = (node.children ?? []).map(keep).filter((c): c is VehicleNode => c !== null);
+    if (children.length === 0) return null;
+    expandedKeys.push(node.key);
+    return { ...node, children };
+  };
+  return { roots: roots.map(keep).filter((n): n is VehicleNode => n !== null), expandedKeys };
+}
+
+/**
  * The tree reduced to vehicles whose plate contains `query` (case-insensitive) and their ancestors,
  * with the keys to expand. An empty query returns the tree as is.
  */
@@ -154,15 +173,47 @@ export function filterByPlate(
 ): { roots: VehicleNode[]; expandedKeys: string[] } {
   const needle = query.trim().toLowerCase();
   if (!needle) return { roots: roots as VehicleNode[], expandedKeys: [] };
-  const expandedKeys: string[] = [];
-  const keep = (node: VehicleNode): VehicleNode | null => {
-    if (node.kind === 'vehicle') return node.label.toLowerCase().includes(needle) ? node : null;
-    const children = (node.children ?? []).map(keep).filter((c): c is VehicleNode => c !== null);
-    if (children.length === 0) return null;
-    expandedKeys.push(node.key);
-    return { ...node, children };
+  return filterVehicles(roots, (node) => node.label.toLowerCase().includes(needle));
+}
+
+/** The tree's filter tabs (issue 7 §5 "tree overview"). */
+export const TREE_TABS = ['all', 'online', 'offline', 'alarming'] as const;
+export type TreeTab = (typeof TREE_TABS)[number];
+
+/** What a tab needs to know of a vehicle: the one online rule and whether its last fix has alarms. */
+export interface VehicleFacts {
+  isOnline: (deviceId: number | null | undefined) => boolean;
+  isAlarming: (deviceId: number | null | undefined) => boolean;
+}
+
+export function inTab(tab: TreeTab, node: VehicleNode, facts: VehicleFacts): boolean {
+  switch (tab) {
+    case 'all':
+      return true;
+    case 'online':
+      return facts.isOnline(node.deviceId);
+    case 'offline':
+      return !facts.isOnline(node.deviceId);
+    case 'alarming':
+      return facts.isAlarming(node.deviceId);
+  }
+}
+
+/** Vehicles per tab over the whole tree (each vehicle once, whatever the search). */
+export function tabCounts(roots: readonly VehicleNode[], facts: VehicleFacts): Record<TreeTab, number> {
+  const counts: Record<TreeTab, number> = { all: 0, online: 0, offline: 0, alarming: 0 };
+  const walk = (node: VehicleNode) => {
+    if (node.kind !== 'vehicle') {
+      for (const child of node.children ?? []) walk(child);
+      return;
+    }
+    counts.all += 1;
+    if (facts.isOnline(node.deviceId)) counts.online += 1;
+    else counts.offline += 1;
+    if (facts.isAlarming(node.deviceId)) counts.alarming += 1;
   };
-  return { roots: roots.map(keep).filter((n): n is VehicleNode => n !== null), expandedKeys };
+  for (const root of roots) walk(root);
+  return counts;
 }
 
 /** Vehicle keys in a (possibly filtered) tree. */

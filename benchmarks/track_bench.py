@@ -1,0 +1,213 @@
+"""Track and last-position reads over 10,000 vehicles x 30 days of positions (issue 7 §4, §6).
+
+    .venv/bin/python benchmarks/track_bench.py [--vehicles 10000] [--days 30] [--dense 3]
+        [--background-interval-s 1800] [--runs 50] [--explain]
+
+Starts a private PostgreSQL (fleet.services.postgres, fsync off), applies the migrations, seeds the demo
+with ``--vehicles`` terminals (warehouse.seed: one car each), then loads history with the bulk loader
+(warehouse.history, COPY): the ``--dense`` measured vehicles at full density (a fix every 10 s: 8,640 a
+day, 259,200 in 30 days each), every other vehicle a fix every ``--background-interval-s`` over the same
+30 days (2.6 billion rows at full density do not fit this machine; the sparse fleet still fills every
+daily partition and its primary key with 10,000 devices, which is what a read has to find its way
+through). Then VACUUM ANALYZE, a third of the devices online, and the real app (``python -m api``,
+gunicorn, production defaults) signed in as the demo ``admin`` (``isParent=true`` sees every vehicle).
+
+Measured one after the other (after warm-ups), ``--runs`` each, p50 / p99 / max:
+
+(a) one vehicle's UTC day, 8,640 points, every point: ``GET /api/gps/car/{id}/track.json?maxPoints=0``
+    (target p99 <= 200 ms) and the old path ``POST /api/common/query/gps.json?pageSize=10000`` (before);
+(b) last positions of every vehicle in one call: ``POST /api/gps/last.json?isParent=true`` (p99 <= 50 ms);
+(c) 30 days of one vehicle thinned to the screen: ``track.json`` with the default maxPoints 2000
+    (p99 <= 500 ms), and the same as CSV export (every point, streamed) for reference.
+
+``--explain`` prints EXPLAIN (ANALYZE, BUFFERS) of the day and month reads. Prints a markdown table for
+docs/performance.md. Never a timed assertion.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import psycopg  # noqa: E402
+import requests  # noqa: E402
+from tabulate import tabulate  # noqa: E402
+
+from benchmarks.api_bench import percentile, start_api, timed, token  # noqa: E402
+
+FULL_DENSITY_S = 10.0
+
+
+def load(url: str, vehicles: int, days: int, dense: int, background_s: float, end: datetime) -> dict[str, Any]:
+    from warehouse.history import load_history, vehicles_with_master_device
+    from warehouse.seed import seed_demo
+
+    t0 = time.monotonic()
+    seed_demo(url, terminals=vehicles)
+    seeded = time.monotonic()
+    start = end - timedelta(days=days)
+    with psycopg.connect(url) as conn:
+        fleet = vehicles_with_master_device(conn)
+        conn.commit()
+        measured, rest = fleet[:dense], fleet[dense:]
+        rows = load_history(conn, measured, start, end, FULL_DENSITY_S)
+        rows += load_history(conn, rest, start, end, background_s)
+        loaded = time.monotonic()
+        conn.execute("UPDATE device SET state = 3, biz_state = 1 WHERE id % 3 = 0")
+        conn.commit()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE gps")
+        conn.execute("VACUUM ANALYZE device_last")
+        size = conn.execute("SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid))) FROM pg_inherits i"
+                            " JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'gps'::regclass").fetchone()
+    return {"measured": measured, "rows": rows, "seed_s": seeded - t0, "load_s": loaded - seeded,
+            "vacuum_s": time.monotonic() - loaded, "size": size[0] if size else "?"}
+
+
+def explain(url: str, device_id: int, day: datetime, end: datetime, days: int) -> None:
+    from psycopg import sql
+
+    from warehouse.queries import positions
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SET jit = off")  # as the app's reads (positions._without_jit)
+        for label, start, stop in (("day", day, day + timedelta(days=1)), ("month", end - timedelta(days=days), end)):
+            rows_sql = sql.SQL("EXPLAIN (ANALYZE, BUFFERS) SELECT coalesce(json_agg({row} ORDER BY g.fix_at), '[]')::text"
+                               " FROM gps g WHERE g.device_id = %s AND g.fix_at >= %s AND g.fix_at < %s").format(
+                row=positions._row_sql())
+            print(f"--- {label}: rows JSON ---")
+            for (line,) in conn.execute(rows_sql, [device_id, start, stop]):
+                print(line)
+            print(f"--- {label}: points for stops and thinning ---")
+            points_sql = sql.SQL("EXPLAIN (ANALYZE, BUFFERS) " + positions._POINTS).format(
+                time=sql.SQL(positions._EPOCH_MS.format(t="fix_at")))
+            for (line,) in conn.execute(points_sql, {"device": device_id, "start": start, "end": stop, "still": 5.0}):
+                print(line)
+
+
+def series(session: requests.Session, method: str, url: str, runs: int, check: Any, **kwargs: Any) -> list[float]:
+    for _ in range(3):
+        timed(session, method, url, **kwargs)
+    took = []
+    for _ in range(runs):
+        ms, data = timed(session, method, url, **kwargs)
+        check(data)
+        took.append(ms)
+    return took
+
+
+def raw_series(session: requests.Session, url: str, runs: int, **kwargs: Any) -> tuple[list[float], int]:
+    took, size = [], 0
+    for i in range(runs + 1):
+        started = time.perf_counter()
+        reply = session.get(url, timeout=120, **kwargs)
+        size = len(reply.content)
+        assert reply.status_code == 200, reply.text[:300]
+        if i:
+            took.append((time.perf_counter() - started) * 1000)
+    return took, size
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--vehicles", type=int, default=10_000)
+    p.add_argument("--days", type=int, default=30)
+    p.add_argument("--dense", type=int, default=3, help="vehicles with a fix every 10 s (the measured ones)")
+    p.add_argument("--background-interval-s", type=float, default=1800.0, help="fix interval of every other vehicle")
+    p.add_argument("--runs", type=int, default=50)
+    p.add_argument("--explain", action="store_true")
+    args = p.parse_args(argv)
+
+    from fleet.services._system import free_port
+    from fleet.services.postgres import PostgresServer
+    from warehouse.migrate import apply
+
+    procs: list[Any] = []
+    end = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    day = end - timedelta(days=2)
+    with tempfile.TemporaryDirectory(prefix="track-bench-") as tmp:
+        workdir = Path(tmp)
+        workdir.chmod(0o755)
+        pg = PostgresServer(workdir / "pg", free_port(), fast=True)
+        pg.start()
+        try:
+            apply(pg.url)
+            loaded = load(pg.url, args.vehicles, args.days, args.dense, args.background_interval_s, end)
+            car = loaded["measured"][0]
+            if args.explain:
+                explain(pg.url, car.device_id, day, end, args.days)
+            base = start_api(procs, pg.url, workdir)
+            session = requests.Session()
+            session.headers.update({"Authorization": f"Bearer {token(base)}"})
+            load_before = os.getloadavg()[0]
+            rows: list[list[Any]] = []
+            ms = lambda at: int(at.timestamp() * 1000)  # noqa: E731
+            track_url = f"{base}/api/gps/car/{car.car_id}/track.json"
+            day_query = {"start": ms(day), "end": ms(day + timedelta(days=1)), "isParent": "true"}
+
+            def day_check(data: Any) -> None:
+                assert data["returned"] == data["total"] == 8640, (data["total"], data["returned"])
+
+            took = series(session, "GET", track_url, args.runs, day_check, params={**day_query, "maxPoints": 0})
+            rows.append(["(a) day of one vehicle, 8,640 points: track.json?maxPoints=0", took, "p99 <= 200 ms"])
+
+            body = {"deviceId": car.device_id, "rangeConditions": [
+                {"fieldName": "time", "start": ms(day), "end": ms(day + timedelta(days=1)) - 1, "type": "closedOpen"}]}
+            took = series(session, "POST", f"{base}/api/common/query/gps.json", max(10, args.runs // 2),
+                          lambda data: None, params={"pageSize": 10000, "isParent": "true"}, json=body)
+            rows.append(["(a) before: the same day via POST /api/common/query/gps.json", took, "(old path)"])
+
+            def last_check(data: Any) -> None:
+                assert len(data["rows"]) == args.vehicles, len(data["rows"])
+
+            took = series(session, "POST", f"{base}/api/gps/last.json", args.runs, last_check,
+                          params={"isParent": "true"}, json={})
+            rows.append([f"(b) last positions of {args.vehicles:,} vehicles: POST /api/gps/last.json", took,
+                         "p99 <= 50 ms"])
+
+            month_query = {"start": ms(end - timedelta(days=args.days)), "end": ms(end), "isParent": "true"}
+            returned: list[int] = []
+
+            def month_check(data: Any) -> None:
+                assert data["thinned"] and data["total"] == args.days * 8640, data["total"]
+                returned.append(data["returned"])
+
+            took = series(session, "GET", track_url, args.runs, month_check, params=month_query)
+            rows.append([f"(c) {args.days} days of one vehicle thinned (maxPoints 2000; {returned[-1]:,} of "
+                         f"{args.days * 8640:,} points returned)", took, "p99 <= 500 ms"])
+            took, size = raw_series(session, f"{base}/api/gps/car/{car.car_id}/track.csv", max(3, args.runs // 10),
+                                    params=month_query)
+            rows.append([f"(c) {args.days} days as CSV export, every point ({size / 1e6:.1f} MB)", took, ""])
+            load_after = os.getloadavg()[0]
+        finally:
+            for proc in procs:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+            pg.stop()
+    print(f"vehicles {args.vehicles:,}, {args.days} days: {args.dense} at 10 s, the rest every "
+          f"{args.background_interval_s:.0f} s = {loaded['rows']:,} gps rows ({loaded['size']}); seed "
+          f"{loaded['seed_s']:.0f} s, load {loaded['load_s']:.0f} s ({loaded['rows'] / loaded['load_s']:,.0f} rows/s), "
+          f"vacuum {loaded['vacuum_s']:.0f} s; load average {load_before:.2f} -> {load_after:.2f}, "
+          f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+    print(tabulate([[label, len(t), round(statistics.median(t), 1), round(percentile(t, 0.99), 1), round(max(t), 1), target]
+                    for label, t, target in rows],
+                   headers=["what", "requests", "p50 ms", "p99 ms", "max ms", "target"], tablefmt="github"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

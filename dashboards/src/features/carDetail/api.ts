@@ -1,0 +1,87 @@
+/** The detail page's reads: one summary (`GET /api/car/{id}/detail.json`) and the driver's photo. */
+import { http } from '../../api/client';
+
+export interface DetailAddress {
+  address: string;
+  province: string;
+  city: string;
+  district: string;
+  adcode: string;
+}
+
+export interface DetailDevice {
+  id: number;
+  deviceSn: string;
+  phone: string;
+  deviceName: string | null;
+  protocol: string;
+  protocolVersion: string;
+  master: boolean;
+  online: 0 | 1;
+  bizState: number;
+  acc: number;
+  onlineTime: string | null;
+  offlineTime: string | null;
+  sim: { id: number; iccid: string | null; msisdn: string; operator: number | null; expireDate: string | null } | null;
+}
+
+export interface DetailAlarmPoint {
+  time: string;
+  lng: number;
+  lat: number;
+  speed: number | null;
+  alarmType: number;
+  bits: number[];
+}
+
+export interface CarDetail {
+  car: {
+    id: number;
+    plateNumber: string;
+    plateColor: number | null;
+    vin: string | null;
+    enterpriseName: string;
+    groupName: string | null;
+    carModelName: string | null;
+    carTypeName: string | null;
+    masterDeviceId: number | null;
+  };
+  driver: { id: number; name: string; phone: string | null; licenseNo: string | null; photoId: number | null } | null;
+  devices: DetailDevice[];
+  deviceId: number | null;
+  protocol: string | null;
+  state: { online: 0 | 1; deviceState: number; bizState: number; acc: number } | null;
+  position: {
+    time: string;
+    lng: number;
+    lat: number;
+    speed: number | null;
+    direction: number | null;
+    altitude: number | null;
+    mileage: number | null;
+    alarmType: number;
+    acc: number;
+    address: DetailAddress;
+  } | null;
+  today: { since: string; mileageKm: number | null; points: number; alarmCount: number; alarms: DetailAlarmPoint[] };
+  photos: { id: number; contentType: string; createTime: string; source: string }[];
+}
+
+/** Cars below the caller's own enterprise are asked for with isParent (the server still scopes them). */
+export function fetchCarDetail(carId: number, deviceId: number | null, signal?: AbortSignal) {
+  return http.get<CarDetail>(`/api/car/${carId}/detail.json`, {
+    params: { isParent: true, deviceId: deviceId ?? undefined },
+    signal,
+    quiet: true,
+  });
+}
+
+/** A data: URL of a driver photo, or null (no permission, gone). */
+export async function fetchPhotoUrl(mediaId: number, signal?: AbortSignal): Promise<string | null> {
+  const reply = await http.get<{ contentType: string; content: string }>(`/api/driver/photo/${mediaId}.json`, {
+    params: { isParent: true },
+    signal,
+    quiet: true,
+  });
+  return reply.code === 0 && reply.data ? `data:${reply.data.contentType};base64,${reply.data.content}` : null;
+}

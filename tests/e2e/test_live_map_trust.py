@@ -1,0 +1,284 @@
+"""A live map operators can trust (issue 7 §5), in Chromium against the live stack: online comes from
+the device state (an offline vehicle with a stored position shows 离线 only), the tree's counts match
+the server's, the tabs filter, follow keeps the selected vehicle in view, the map opens with the
+fleet fitted to view, tiles that do not load fall back to the offline layer with a notice, server
+errors show in the user's language and a sign-in error is gone after a successful sign-in."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.e2e.conftest import ConsoleStack, Vehicle
+from tests.e2e.support import sign_in
+from tests.e2e.test_console import (
+    _moving,
+    marker,
+    open_map,
+    search_tree,
+    set_clustering,
+    text,
+    tick,
+    tree_node,
+)
+
+NOTIFICATION = ".ant-notification-notice"
+
+
+def _post(stack: ConsoleStack, path: str, token: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(f"{stack.base_url}{path}", data=json.dumps(body).encode(), method="POST",
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        envelope = json.load(reply)
+    assert envelope["code"] == 0, envelope
+    return envelope["data"]
+
+
+@pytest.fixture(scope="module")
+def parked(console_stack: ConsoleStack) -> Iterator[Vehicle]:
+    """A vehicle of the root enterprise whose terminal is offline but has a stored last position
+    (with an alarm bit): the case the console once showed as 在线 because it had a position."""
+    from warehouse.db import connect
+
+    tag = secrets.token_hex(3).upper()
+    plate, phone = f"离{tag}", f"0199{int(tag, 16):08d}"
+    root = next(v for v in console_stack.vehicles if v.enterprise == "parent")
+    def one(conn: Any, query: str, params: tuple[Any, ...]) -> Any:
+        row = conn.execute(query, params).fetchone()
+        assert row is not None, query
+        return row[0]
+
+    with connect(console_stack.db_url) as conn:
+        enterprise_id = one(conn, "SELECT enterprise_id FROM car WHERE id = %s", (root.car_id,))
+        car_id = one(conn, "INSERT INTO car (enterprise_id, plate_number, plate_color, vin) VALUES (%s, %s, 2, %s)"
+                     " RETURNING id", (enterprise_id, plate, f"OFFLINE{tag}"))
+        device_id = one(conn, "INSERT INTO device (enterprise_id, car_id, phone, device_sn, state, biz_state)"
+                        " VALUES (%s, %s, %s, %s, 2, 0) RETURNING id", (enterprise_id, car_id, phone, f"SN{tag}"))
+        conn.execute("UPDATE car SET master_device_id = %s WHERE id = %s", (device_id, car_id))
+        conn.execute("INSERT INTO device_last (device_id, car_id, enterprise_id, fix_at, lng, lat, speed_kmh, alarm_flags,"
+                     " status_flags) VALUES (%s, %s, %s, now() - interval '3 hours', 116.30, 39.95, 0, 1, 1)",
+                     (device_id, car_id, enterprise_id))
+        conn.commit()
+    try:
+        yield Vehicle(int(car_id), int(device_id), plate, "parent", phone)
+    finally:
+        with connect(console_stack.db_url) as conn:
+            conn.execute("DELETE FROM device_last WHERE device_id = %s", (device_id,))
+            conn.execute("UPDATE car SET master_device_id = NULL WHERE id = %s", (car_id,))
+            conn.execute("DELETE FROM device WHERE id = %s", (device_id,))
+            conn.execute("DELETE FROM car WHERE id = %s", (car_id,))
+            conn.commit()
+
+
+def _inside_map(page: Any, selector: str) -> bool:
+    """Whether the element's centre is inside the map's box."""
+    return bool(page.evaluate(
+        """(sel) => {
+          const el = document.querySelector(sel);
+          if (!el) return false;
+          const m = document.querySelector('[data-testid=live-map]').getBoundingClientRect();
+          const r = el.getBoundingClientRect();
+          const x = r.left + r.width / 2, y = r.top + r.height / 2;
+          return x >= m.left && x <= m.right && y >= m.top && y <= m.bottom;
+        }""", selector))
+
+
+def _server_counts(stack: ConsoleStack, token: str) -> tuple[int, int]:
+    report = _post(stack, "/api/common/query/enterpriseCarBizstateReport.json?countable=false&isParent=true", token, {})
+    row = report["list"][0] if isinstance(report, dict) and "list" in report else report
+    online = sum(int(row[k]) for k in ("running", "parking", "flameout", "noSignal"))
+    return online, int(row["total"]) if "total" in row else online + int(row["offline"])
+
+
+def test_an_offline_vehicle_with_a_position_shows_offline_only(page: Any, parked: Vehicle) -> None:
+    open_map(page)
+    set_clustering(page, False)
+    tick(page, [parked])
+    page.get_by_test_id("map-fit").click()
+    marker(page, parked).click()
+    popup = page.get_by_test_id("vehicle-popup")
+    page.wait_for_function("(id) => document.querySelector(`[data-testid=vehicle-popup][data-device-id='${id}']`)",
+                           arg=parked.device_id)
+    state = popup.get_by_test_id("popup-state")
+    assert popup.get_by_test_id("popup-online").get_attribute("data-online") == "0"
+    assert state.inner_text().strip() == text("zh-CN", "map", "online.no")
+    assert "在线" not in popup.inner_text()
+    assert popup.get_by_test_id("popup-bizState").count() == 0
+    assert popup.get_by_test_id("popup-age").inner_text() == "3 小时前"
+    search_tree(page, parked.plate)
+    assert page.get_by_test_id(parked.node).get_attribute("data-online") == "0"
+    assert page.errors == []
+
+
+def test_tree_counts_match_the_server_and_the_tabs_filter(page: Any, console_stack: ConsoleStack, parked: Vehicle) -> None:
+    token = console_stack.token("admin")
+    online, total = _server_counts(console_stack, token)
+    assert online >= 1 and total > online, (online, total)
+    open_map(page)
+    tabs = page.get_by_test_id("tree-tabs")
+    page.wait_for_function(
+        "([online, total]) => document.querySelector('[data-testid=tree-tab-online]')?.dataset.count === String(online)"
+        " && document.querySelector('[data-testid=tree-tab-all]')?.dataset.count === String(total)", arg=[online, total])
+    assert int(page.get_by_test_id("tree-tab-offline").get_attribute("data-count")) == total - online
+    root_count = page.get_by_test_id("vehicle-tree").locator("[data-testid^='tree-count-']").first
+    assert root_count.inner_text() == f"({online}/{total})"
+
+    driving = next(v for v in console_stack.vehicles if v.enterprise == "parent")
+    tabs.get_by_test_id("tree-tab-offline").click()
+    search_tree(page, parked.plate)
+    page.get_by_test_id(parked.node).wait_for()
+    search_tree(page, driving.plate)
+    page.get_by_test_id("vehicle-tree").locator(".ant-empty").wait_for()
+    tabs.get_by_test_id("tree-tab-online").click()
+    page.get_by_test_id(driving.node).wait_for()
+    search_tree(page, parked.plate)
+    page.get_by_test_id("vehicle-tree").locator(".ant-empty").wait_for()
+    tabs.get_by_test_id("tree-tab-alarming").click()
+    page.get_by_test_id(parked.node).wait_for()
+    search_tree(page, "")
+    # The live table lists the tab's vehicles; a click ticks the vehicle and opens its popup.
+    table = page.get_by_test_id("live-vehicle-table")
+    table.get_by_test_id(f"live-row-c_{parked.car_id}_{parked.device_id}").click()
+    page.wait_for_function("(id) => document.querySelector(`[data-testid=vehicle-popup][data-device-id='${id}']`)",
+                           arg=parked.device_id)
+    assert page.errors == []
+
+
+def test_follow_keeps_the_selected_vehicle_in_view(page: Any, console_stack: ConsoleStack) -> None:
+    deadline = time.monotonic() + 60
+    chosen = _moving(console_stack, 1)
+    while not chosen and time.monotonic() < deadline:  # the simulated fleet may still be starting
+        time.sleep(2)
+        chosen = _moving(console_stack, 1)
+    assert chosen, "the simulator should have a vehicle driving"
+    vehicle = chosen[0]
+    open_map(page)
+    set_clustering(page, False)
+    tick(page, [vehicle])
+    page.get_by_test_id("map-fit").click()
+    marker(page, vehicle).click()
+    page.get_by_test_id("vehicle-popup").wait_for()
+    selector = f"[data-testid=marker-{vehicle.device_id}]"
+    box = page.get_by_test_id("live-map").bounding_box()
+
+    def drag_away() -> None:
+        # From the lower right (clear of the vehicle and its popup, which sit in the middle) to the
+        # upper left: the vehicle ends a quarter of the map outside the view.
+        page.mouse.move(box["x"] + box["width"] * 0.85, box["y"] + box["height"] * 0.85)
+        page.mouse.down()
+        page.mouse.move(box["x"] + box["width"] * 0.1, box["y"] + box["height"] * 0.1, steps=10)
+        page.mouse.up()
+
+    def dragged_out() -> bool:
+        for _ in range(3):  # a drag the busy machine dropped is done again
+            drag_away()
+            try:
+                page.wait_for_function("(sel) => { const el = document.querySelector(sel); if (!el) return true;"
+                                       " const m = document.querySelector('[data-testid=live-map]').getBoundingClientRect();"
+                                       " const r = el.getBoundingClientRect(); const x = r.left + r.width / 2;"
+                                       " const y = r.top + r.height / 2;"
+                                       " return x < m.left || x > m.right || y < m.top || y > m.bottom; }",
+                                       arg=selector, timeout=3_000)
+                return True
+            except PlaywrightTimeout:
+                continue
+        return False
+
+    # Follow off: the operator can look elsewhere, position reports do not pull the map back.
+    assert dragged_out()
+    time.sleep(2.5)
+    assert not _inside_map(page, selector)
+    # Follow on: the map comes back to the vehicle and stays with it.
+    page.get_by_test_id("follow-toggle").click()
+    page.wait_for_function("(sel) => { const el = document.querySelector(sel); if (!el) return false;"
+                           " const m = document.querySelector('[data-testid=live-map]').getBoundingClientRect();"
+                           " const r = el.getBoundingClientRect(); return r.left >= m.left && r.right <= m.right"
+                           " && r.top >= m.top && r.bottom <= m.bottom; }", arg=selector, timeout=10_000)
+    drag_away()
+    page.wait_for_function(f"() => {{ const el = document.querySelector('{selector}'); if (!el) return false;"
+                           " const m = document.querySelector('[data-testid=live-map]').getBoundingClientRect();"
+                           " const r = el.getBoundingClientRect(); return r.left >= m.left && r.right <= m.right"
+                           " && r.top >= m.top && r.bottom <= m.bottom; }", timeout=10_000)
+    page.get_by_test_id("follow-toggle").click()  # the preference is stored: leave it off
+    assert page.errors == []
+
+
+def test_the_map_opens_with_the_fleet_fitted_and_falls_back_to_offline_tiles(page: Any, console_stack: ConsoleStack) -> None:
+    token = console_stack.token("admin")
+    last = _post(console_stack, "/api/gps/last.json?isParent=true", token, {})
+    column = {name: index for index, name in enumerate(last["fields"])}
+    online = [row for row in last["rows"] if row[column["online"]] == 1 and row[column["time"]] is not None]
+    assert online, "the simulated terminals should be online with positions"
+    # No internet here, and none wanted: every tile request of a network layer fails.
+    page.route(re.compile(r"^https?://(?!127\.0\.0\.1)"), lambda route: route.abort())
+    sign_in(page, "admin", path="/dashboard/map")
+    page.get_by_test_id("live-map").wait_for()
+    # Nothing was ticked in this tab: the online vehicles are shown without a click.
+    page.wait_for_function(
+        "(n) => { const s = sessionStorage.getItem('fleetwatch.map.ticked'); return !!s && JSON.parse(s).length === n; }",
+        arg=len(online))
+    page.locator(".leaflet-marker-icon").first.wait_for()
+    time.sleep(1.0)  # the fit animation
+    inside = page.evaluate(
+        """() => {
+          const m = document.querySelector('[data-testid=live-map]').getBoundingClientRect();
+          return Array.from(document.querySelectorAll('.leaflet-marker-icon')).map((el) => {
+            const r = el.getBoundingClientRect();
+            const x = r.left + r.width / 2, y = r.top + r.height / 2;
+            return x >= m.left && x <= m.right && y >= m.top && y <= m.bottom;
+          });
+        }""")
+    assert inside and all(inside), inside
+    notice = page.get_by_test_id("base-layer-fallback")
+    notice.wait_for()
+    assert text("zh-CN", "map", "baseLayer.fallback") in notice.inner_text()
+    page.locator(".fw-blank-tile").first.wait_for()
+    page.locator(".leaflet-control-scale").wait_for()
+    assert page.errors == []
+
+
+def test_a_server_error_shows_in_english_under_en_us(page: Any) -> None:
+    page.add_init_script("localStorage.setItem('fleetwatch.language', 'en-US')")
+    page.goto("/user/login")
+    page.get_by_test_id("login-username").fill(f"nobody_{secrets.token_hex(3)}")
+    page.get_by_test_id("login-password").fill("not-the-password-1")
+    page.get_by_test_id("login-submit").click()
+    notice = page.locator(NOTIFICATION).first
+    notice.wait_for()
+    shown = notice.inner_text()
+    assert "wrong user name or password" in shown and "Request error" in shown, shown
+    assert not re.search(r"[\u4e00-\u9fff]", shown), shown
+
+
+def test_a_sign_in_error_is_gone_after_a_successful_sign_in(page: Any) -> None:
+    from warehouse.seed import DEMO_PASSWORD
+
+    page.goto("/user/login")
+    page.get_by_test_id("login-username").fill("admin_b")
+    page.get_by_test_id("login-password").fill(f"wrong-{secrets.token_hex(3)}")
+    page.get_by_test_id("login-submit").click()
+    page.locator(NOTIFICATION).first.wait_for()
+    page.get_by_test_id("login-password").fill(DEMO_PASSWORD)
+    page.get_by_test_id("login-submit").click()
+    page.wait_for_url(lambda url: "/user/login" not in url)
+    page.get_by_test_id("menu").wait_for()
+    page.wait_for_function("(sel) => document.querySelectorAll(sel).length === 0", arg=NOTIFICATION, timeout=5_000)
+    assert page.errors == []
+
+
+def test_tree_shows_speed_and_age_of_the_last_fix(page: Any, console_stack: ConsoleStack) -> None:
+    vehicle = console_stack.vehicles[0]
+    open_map(page)
+    search_tree(page, vehicle.plate)
+    key = vehicle.node.removeprefix("tree-node-")
+    age = tree_node(page, key).get_by_test_id(f"tree-age-{key}")
+    age.wait_for()
+    assert re.fullmatch(r"[\d.]+ km/h · (刚刚|\d+ 分钟前)", age.inner_text()), age.inner_text()

@@ -1,0 +1,200 @@
+"""Track replay in Chromium (issue 7 §1, §6): a vehicle of its own with the last hour of positions
+(written straight into gps, one fix every 10 s, with a parking stop and an alarm), opened from a link
+`/dashboard/trace?carId=&start=&end=`; play, pause (the marker stays), a faster speed, resume, and the
+marker ends on the last point. A second run checks the page's texts in English and that a range past
+the server's limit shows the server's message."""
+
+from __future__ import annotations
+
+import math
+import re
+import secrets
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import ConsoleStack
+from tests.e2e.support import sign_in
+from tests.e2e.test_console import screenshot, switch_language, text
+from warehouse.db import connect
+from warehouse.partitions import ensure_gps_partitions
+
+POINTS = 360  # the last hour, every 10 s
+OPEN_SELECT = ".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option"
+
+
+class Track:
+    def __init__(self, car_id: int, plate: str, start_ms: int, end_ms: int, points: list[tuple[float, float]]) -> None:
+        self.car_id = car_id
+        self.plate = plate
+        self.start_ms = start_ms
+        self.end_ms = end_ms
+        self.points = points
+
+    @property
+    def url(self) -> str:
+        return f"/dashboard/trace?carId={self.car_id}&start={self.start_ms}&end={self.end_ms}"
+
+
+@pytest.fixture(scope="module")
+def hour_track(console_stack: ConsoleStack) -> Track:
+    """A car and terminal of the parent enterprise (no simulator behind it) with 360 fixes ending a
+    minute ago: driving along a curve, parked with ACC off for 5 minutes, one alarm point."""
+    tag = secrets.randbelow(10**8)
+    plate = f"京R{tag % 10**5:05d}"
+    now = datetime.now(UTC).replace(microsecond=0)
+    first = now - timedelta(seconds=60 + 10 * (POINTS - 1))
+    parent = console_stack.of("parent")[0]
+    points: list[tuple[float, float]] = []
+    rows = []
+    with connect(console_stack.db_url) as conn:
+        enterprise_id = conn.execute("SELECT enterprise_id FROM car WHERE id = %s", (parent.car_id,)).fetchone()[0]  # type: ignore[index]
+        ensure_gps_partitions(conn, (first - timedelta(days=1)).date(), 3)
+        device = conn.execute(
+            "INSERT INTO device (enterprise_id, phone, device_sn, state, biz_state) VALUES (%s, %s, %s, 2, 0) RETURNING id",
+            (enterprise_id, f"0188{tag:08d}", f"R{tag:08d}")).fetchone()[0]  # type: ignore[index]
+        car = conn.execute(
+            "INSERT INTO car (enterprise_id, plate_number, vin, master_device_id) VALUES (%s, %s, %s, %s) RETURNING id",
+            (enterprise_id, plate, f"VINR{tag:013d}", device)).fetchone()[0]  # type: ignore[index]
+        conn.execute("UPDATE device SET car_id = %s WHERE id = %s", (car, device))
+        lng, lat = 116.30, 39.90
+        for i in range(POINTS):
+            parked = 150 <= i < 180  # 5 minutes
+            speed = 0.0 if parked else 36.0 + 10 * math.sin(i / 20)
+            heading = (i * 1.5) % 360
+            if not parked:
+                lng += 0.0008 * math.sin(math.radians(heading))
+                lat += 0.0008 * math.cos(math.radians(heading))
+            lng, lat = round(lng, 6), round(lat, 6)
+            points.append((lng, lat))
+            alarm = 2 if i == 250 else 0
+            status = 2 if parked else 3  # bit 0: ACC
+            rows.append((device, first + timedelta(seconds=10 * i), car, enterprise_id, lng, lat, speed, heading,
+                         1000 + i * 0.1, alarm, status))
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO gps (device_id, fix_at, car_id, enterprise_id, lng, lat, altitude_m, speed_kmh,"
+                " direction_deg, mileage_km, fuel_l, alarm_flags, status_flags)"
+                " VALUES (%s, %s, %s, %s, %s, %s, 50, %s, %s, %s, 40, %s, %s)", rows)
+        conn.commit()
+    start_ms = int((now - timedelta(hours=1, minutes=2)).timestamp() * 1000)
+    return Track(int(car), plate, start_ms, int(now.timestamp() * 1000), points)
+
+
+def _open(page: Any, track: Track) -> Any:
+    sign_in(page, "admin", path=track.url)
+    replay = page.get_by_test_id("replay-page")
+    replay.wait_for()
+    # the track is drawn: its start and end points are on the map
+    page.get_by_test_id(f"replay-start-{track.car_id}").wait_for()
+    page.get_by_test_id(f"replay-end-{track.car_id}").wait_for()
+    return replay
+
+
+def _marker_index(page: Any, track: Track) -> int:
+    return int(page.get_by_test_id(f"replay-marker-{track.car_id}").get_attribute("data-index"))
+
+
+def _wait_index(page: Any, track: Track, at_least: int) -> None:
+    page.wait_for_function(
+        "([id, n]) => { const m = document.querySelector(`[data-testid='replay-marker-${id}']`);"
+        " return !!m && Number(m.dataset.index) >= n; }", arg=[track.car_id, at_least], timeout=20_000)
+
+
+def test_replays_the_last_hour_pause_keeps_the_marker_and_it_ends_on_the_last_point(
+    page: Any, console_stack: ConsoleStack, hour_track: Track
+) -> None:
+    _open(page, hour_track)
+    controls = page.get_by_test_id("replay-controls")
+    assert controls.get_attribute("data-status") == "stopped"
+    assert page.get_by_test_id("replay-play").inner_text().strip() == text("zh-CN", "replay", "controls.play")
+    # direction arrows every 50 px along the drawn line (the whole track is in view after the fit)
+    line_px, arrows = page.evaluate(
+        "(id) => [document.querySelector(`path.fw-replay-line-${id}`).getTotalLength(),"
+        " Number(document.querySelector('path.fw-replay-arrows').dataset.count)]", hour_track.car_id)
+    assert arrows >= 5
+    assert abs(arrows - line_px // 50) <= 2
+    # the parking stop is marked with its duration; the table lists every point
+    stop = page.get_by_test_id("replay-stop-park").first
+    stop.wait_for()
+    assert "停" in stop.inner_text()
+
+    # play: the marker starts on the first point and moves at speed 10 (one point a second)
+    page.get_by_test_id("replay-play").click()
+    marker = page.get_by_test_id(f"replay-marker-{hour_track.car_id}")
+    marker.wait_for()
+    first_lng, first_lat = hour_track.points[0]
+    _wait_index(page, hour_track, 2)
+    assert page.get_by_test_id("replay-speed").inner_text().strip() == "×10"
+
+    # pause: the marker stays where it is
+    page.get_by_test_id("replay-pause").click()
+    assert controls.get_attribute("data-status") == "paused"
+    paused_at = _marker_index(page, hour_track)
+    paused_lng = marker.get_attribute("data-lng")
+    assert 2 <= paused_at < POINTS - 1
+    assert (float(paused_lng), float(marker.get_attribute("data-lat"))) == hour_track.points[paused_at]
+    assert (first_lng, first_lat) != hour_track.points[paused_at]
+    page.wait_for_timeout(1500)  # a paused replay must not move in that time (at speed 10 it would, by 1-2 points)
+    assert _marker_index(page, hour_track) == paused_at
+    assert marker.get_attribute("data-lng") == paused_lng
+    # the popup shows the paused point
+    assert page.get_by_test_id("track-lng").inner_text() == f"{hour_track.points[paused_at][0]:.6f}"
+
+    # a faster speed, then resume from where it paused
+    page.get_by_test_id("replay-speed").click()
+    page.locator(OPEN_SELECT).filter(has_text=re.compile(r"^×1000$")).click()
+    page.get_by_test_id("replay-speed").filter(has_text="×1000").wait_for()
+    page.get_by_test_id("replay-resume").click()
+    started = time.monotonic()
+
+    # the end pauses the replay with the marker on the last point
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-testid='replay-controls']\").dataset.status === 'paused'", timeout=20_000)
+    assert time.monotonic() - started < 15  # at ×1000: 100 points a second, not one
+    last_lng, last_lat = hour_track.points[-1]
+    assert _marker_index(page, hour_track) == POINTS - 1
+    assert float(marker.get_attribute("data-lng")) == pytest.approx(last_lng, abs=1e-6)
+    assert float(marker.get_attribute("data-lat")) == pytest.approx(last_lat, abs=1e-6)
+    assert page.get_by_test_id("track-lng").inner_text() == f"{last_lng:.6f}"
+    assert page.get_by_test_id("track-lat").inner_text() == f"{last_lat:.6f}"
+    assert page.get_by_test_id("replay-time").inner_text().endswith(f"({POINTS}/{POINTS})")
+    # the table follows: its highlighted row is the last point
+    current = page.get_by_test_id("replay-table").locator(".fw-replay-row-current")
+    current.wait_for()
+    assert current.locator(".ant-table-cell").first.inner_text().strip() == str(POINTS)
+    assert page.errors == []
+    screenshot(page, "track-replay.png")
+
+
+def test_the_replay_page_speaks_english_and_shows_the_servers_range_limit(
+    page: Any, console_stack: ConsoleStack, hour_track: Track
+) -> None:
+    _open(page, hour_track)
+    switch_language(page, "en-US")
+    for testid, key in (("replay-play", "controls.play"), ("replay-restart", "controls.restart"),
+                        ("replay-load", "load"), ("replay-preset-today", "presets.today"),
+                        ("replay-preset-last3days", "presets.last3days"), ("replay-export-gpx", "export.gpx")):
+        assert page.get_by_test_id(testid).inner_text().strip() == text("en-US", "replay", key)
+    assert page.get_by_test_id("menu").get_by_text(text("en-US", "menu", "menu.dashboard.trace"), exact=True).count() >= 1
+    assert page.get_by_text(text("en-US", "replay", "table.title"), exact=True).count() == 1
+
+    # the export downloads every point of the range with the session's token
+    page.get_by_test_id("replay-export-csv").click()
+    with page.expect_download() as download:
+        page.get_by_test_id(f"replay-export-csv-{hour_track.car_id}").click()
+    lines = Path(download.value.path()).read_text(encoding="utf-8-sig").strip().splitlines()
+    assert lines[0].startswith("time,lng,lat,speed")
+    assert len(lines) == 1 + POINTS
+    assert lines[-1].split(",")[1:3] == [str(v) for v in hour_track.points[-1]]
+
+    # 40 days back: the server refuses past its 31-day limit and the page shows its message
+    too_long = hour_track.url.replace(f"start={hour_track.start_ms}", f"start={hour_track.end_ms - 40 * 86_400_000}")
+    page.goto(too_long)
+    error = page.get_by_test_id("replay-error")
+    error.wait_for()
+    assert "the time range may not exceed 31 days" in error.inner_text()
+    assert hour_track.plate in error.inner_text()
