@@ -69,6 +69,14 @@ class ConsoleStack:
         assert body["code"] == 0, body
         return body["data"]
 
+    def post(self, path: str, token: str, body: Any) -> Any:
+        request = urllib.request.Request(f"{self.base_url}{path}", data=json.dumps(body).encode(), method="POST",
+                                         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            envelope = json.load(reply)
+        assert envelope["code"] == 0, envelope
+        return envelope["data"]
+
 
 def _vehicles(db_url: str) -> list[Vehicle]:
     from warehouse.db import connect

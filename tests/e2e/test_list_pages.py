@@ -68,14 +68,17 @@ def test_admin_lists_creates_edits_and_deletes_car_models(page: Any, console_sta
     page.get_by_test_id("list-table").get_by_text(text("zh-CN", "catalogue", "carModel.fields.name"), exact=True).first.wait_for()
     screenshot(page, "list-carModel-zh-CN.png")
 
-    # create: the server's 409 on the duplicate code lands on the code field, then a fresh code saves
+    # create: the server's 409 on the duplicate code lands on the code field, in the console's language
+    # (zh-CN: the Chinese half of the bilingual message), then a fresh code saves
     page.get_by_test_id("list-create").click()
     name = f"型号{secrets.token_hex(3)}"
     code = f"E2F{secrets.token_hex(3).upper()}"
     page.get_by_test_id("record-field-name").fill(name)
     page.get_by_test_id("record-field-code").fill(taken)
     page.get_by_test_id("record-save").click()
-    _field_error(page, "code").filter(has_text="already exists").wait_for()
+    error = _field_error(page, "code").filter(has_text="code 已存在")
+    error.wait_for()
+    assert "already exists" not in error.inner_text()
     page.get_by_test_id("record-field-code").fill(code)
     page.get_by_test_id("record-save").click()
     page.get_by_test_id("record-drawer").wait_for(state="hidden")

@@ -50,7 +50,9 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
     });
     const onResize = () => {
       Object.assign(popup.options, popupWidths(map.getSize().x));
-      if (popup.isOpen()) popup.update();
+      // A resize (sidebar, table under the map) re-lays the popup out; it must not pull the map back
+      // to a vehicle the operator has panned away from.
+      if (popup.isOpen()) withoutAutoPan(popup, true, () => popup.update());
     };
     map.on('resize', onResize);
     popup.setContent(container);
