@@ -3,7 +3,8 @@
 - ``db``: the database's health (``database_report``): PostgreSQL version, TimescaleDB or native
   partitions, size, connections against ``max_connections``, the biggest tables, every daily
   ``gps`` partition, and which of them the retention setting (``FLEET_DATABASE_GPS_RETENTION_DAYS``)
-  says are due to be dropped. Nothing here drops anything; the one action creates today's and
+  says are due to be dropped (``warehouse.retention`` drops exactly those: ``fleet retention`` and
+  ``fleet up``'s supervisor). Nothing here drops anything; the one action creates today's and
   tomorrow's partitions now (``warehouse.partitions``).
 - ``sourceCodeLog``: the running version (``version_log``): package version, git commit (setting,
   else read from the repository's ``.git``), the migrations applied with their dates (yoyo's

@@ -81,7 +81,8 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
           for code, icon in (("car", "CarOutlined"), ("device", "HddOutlined"), ("sim", "CreditCardOutlined"),
                              ("group", "ClusterOutlined"),
                              ("carModel", "CarOutlined"), ("carType", "AppstoreOutlined"),
-                             ("deviceProducer", "TeamOutlined"), ("deviceType", "DesktopOutlined"))),
+                             ("deviceProducer", "TeamOutlined"), ("deviceType", "DesktopOutlined"),
+                             ("evidence", "VideoCameraOutlined"))),  # terminal media files (issue 8 §3)
         # A car's edit page (?id=): its devices and master device.
         _route("/list/car/edit", "listCarEdit", "list/carEdit",
                _meta("menu.list.car.edit", "CarOutlined", ["car"], invisible=True, highlight="/list/car")),
@@ -95,7 +96,8 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
     ),
     _route(
         "/log", "log", "RouteView",
-        _meta("menu.log", "HistoryOutlined", ["gpsLog", "onlineLog", "accStateLog", "parkLog", "idlingLog"]),
+        _meta("menu.log", "HistoryOutlined", ["gpsLog", "onlineLog", "accStateLog", "parkLog", "idlingLog",
+                                              "downstreamMessage", "upstreamMessage", "originalMessage"]),
         # History logs (issue 7 §2): each page is dashboards/src/screens/log/<name>.tsx; ?carId= preselects.
         *(_route(f"/log/{page}", f"log{page[0].upper()}{page[1:]}", f"log/{page}",
                  _meta(f"menu.log.{page}", icon, [code]))
@@ -103,12 +105,18 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                                    ("accState", "PoweroffOutlined", "accStateLog"),
                                    ("park", "PauseCircleOutlined", "parkLog"),
                                    ("idling", "FieldTimeOutlined", "idlingLog"))),
+        # Message logs (issue 8 §4, §5): commands sent, uplinks, every frame (raw and decoded).
+        *(_route(f"/log/{page}", f"log{page[0].upper()}{page[1:]}", f"log/{page}",
+                 _meta(f"menu.log.{page}", icon, [page]))
+          for page, icon in (("downstreamMessage", "NodeIndexOutlined"),
+                             ("upstreamMessage", "FileTextOutlined"),
+                             ("originalMessage", "HddOutlined"))),
         redirect="/log/gps",
     ),
     _route(
         "/settings", "settings", "RouteView",
         _meta("menu.settings", "SettingOutlined", ["dictionary", "system", "license", "auditLog", "db",
-                                                    "sourceCodeLog", "openPlatform"]),
+                                                    "sourceCodeLog", "openPlatform", "terminalParams"]),
         # Settings screens (issue 6 §2): each page is dashboards/src/screens/settings/<name>.tsx.
         *(_route(f"/settings/{page}", f"settings{page[0].upper()}{page[1:]}", f"settings/{page}",
                  _meta(f"menu.settings.{page}", icon, [code]))
@@ -120,6 +128,9 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                                    ("db", "DatabaseOutlined", "db"),
                                    ("sourceCodeLog", "HistoryOutlined", "sourceCodeLog"),
                                    ("openPlatform", "ApiOutlined", "openPlatform"))),
+        # Terminal parameters (issue 8 §4): read (8104) and write (8103) one terminal's parameters.
+        _route("/settings/terminalParams", "terminalParams", "settings/terminalParams",
+               _meta("menu.settings.terminalParams", "ControlOutlined", ["terminalParams"])),
         redirect="/settings/dictionary",
     ),
     _route(

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg
 
+from fleet.phones import canonical_phone
 from fleet.settings import SimulatorSettings
 from simulator.fleet import MemoryAuthStore, collect_stats, phone_of
 from simulator.fleet import build_terminals as build_fleet
@@ -61,7 +62,7 @@ def insert_devices(url: str, settings: SimulatorSettings, count: int) -> MemoryA
         with conn.cursor() as cur, cur.copy("COPY device (enterprise_id, phone, device_sn, auth_code) FROM STDIN") as copy:
             for i in range(1, count + 1):
                 phone = phone_of(settings, i)
-                copy.write_row((row[0], phone, f"SIM{i:07d}", f"B{i:07d}"))
+                copy.write_row((row[0], canonical_phone(phone), f"SIM{i:07d}", f"B{i:07d}"))
                 store.put(phone, f"B{i:07d}")
     return store
 

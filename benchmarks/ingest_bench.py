@@ -51,6 +51,7 @@ import orjson  # noqa: E402
 import psycopg  # noqa: E402
 from tabulate import tabulate  # noqa: E402
 
+from fleet.phones import canonical_phone  # noqa: E402
 from fleet.topics import DEVICE_SESSIONS, JT808_UPLINK  # noqa: E402
 from streams import payloads  # noqa: E402
 
@@ -253,6 +254,16 @@ def devices(db_url: str, terminals: int) -> list[payloads.Terminal]:
 
 # -- sources -------------------------------------------------------------------------------------
 
+def sample_frame_hex() -> str:
+    """A 2013 0x0200 frame with mileage and fuel, as a gateway forwards it in ``raw_hex``."""
+    from protocols.jt808 import LocationReport, encode_frame
+
+    report = LocationReport(alarm_flags=0, status_flags=3, lat=39.9, lng=116.4, altitude_m=50, speed_kmh=40.0,
+                            direction_deg=90, fix_at=datetime(2026, 1, 1, tzinfo=UTC),
+                            extras={"mileage_km": 1234.5, "fuel_l": 30.0})
+    return encode_frame(0x0200, report, phone="13800000001", seq=1).hex()
+
+
 def send_direct(db_url: str, bootstrap: str, terms: list[payloads.Terminal], rate: float, duration: float,
                 paced: bool = True) -> set[tuple[int, datetime]]:
     """Produce location reports round-robin over the terminals at ``rate``; fix clocks 1 s apart."""
@@ -267,12 +278,14 @@ def send_direct(db_url: str, bootstrap: str, terms: list[payloads.Terminal], rat
     if latest is not None and latest >= start_fix:
         start_fix = latest + timedelta(seconds=1)
     sent: set[tuple[int, datetime]] = set()
+    raw_hex = sample_frame_hex()
     started = time.monotonic()
     for n in range(total):
         term = terms[n % len(terms)]
         fix_at = start_fix + timedelta(seconds=n // len(terms))
         value = payloads.location_report(term, fix_at=fix_at, speed_kmh=float(n % 80), seq=n % 65536,
                                          lat=39.9 + (n % 100) / 1e4, lng=116.4)
+        value["raw_hex"] = raw_hex  # a real frame's size: the message log stores it (one frame for all)
         producer.send(JT808_UPLINK, key=term.phone.encode(), value=orjson.dumps(value))
         sent.add((term.device_id, fix_at))
         ahead = (n + 1) / rate - (time.monotonic() - started)
@@ -340,12 +353,12 @@ def send_simulated(stack: ExitStack, workdir: Path, env: dict[str, str], db_url:
     if fleet_stats is not None:
         fleet_stats.update({f"sim_{k}": v for k, v in totals.items()
                             if k in ("sent", "acked", "resent", "backlog_uploaded", "unacked", "connects")})
-    by_phone = {t.phone: t.device_id for t in terms}
+    by_phone = {t.phone: t.device_id for t in terms}  # device.phone: canonical; the simulator logs its header
     sent: set[tuple[int, datetime]] = set()
     for log in logs:
         with log.open() as f:
-            sent.update((by_phone[row["phone"]], datetime.fromisoformat(row["fix_at"]))
-                        for row in csv.DictReader(f) if row["phone"] in by_phone)
+            sent.update((by_phone[canonical_phone(row["phone"])], datetime.fromisoformat(row["fix_at"]))
+                        for row in csv.DictReader(f) if canonical_phone(row["phone"]) in by_phone)
     return sent
 
 
@@ -418,6 +431,18 @@ def reconcile(db_url: str, sent: set[tuple[int, datetime]]) -> dict[str, int]:
             "duplicated": len(rows) - len(stored), "unexpected": len(stored - sent)}
 
 
+def message_log_rows(db_url: str, sent: set[tuple[int, datetime]], since: datetime) -> int | None:
+    """Position uplinks (0x0200, 0x0704) of the run's devices kept in message_log since ``since``
+    (None when the table is absent: a worker of an older tree)."""
+    ids = sorted({d for d, _ in sent})
+    with psycopg.connect(db_url) as conn:
+        if conn.execute("SELECT to_regclass('message_log')").fetchone() == (None,):
+            return None
+        row = conn.execute("SELECT count(*) FROM message_log WHERE device_id = ANY(%s) AND direction = 0"
+                           " AND msg_id IN (512, 1796) AND time >= %s", (ids, since)).fetchone()
+    return int(row[0]) if row else 0
+
+
 class Lag(NamedTuple):
     p50_ms: float
     p99_ms: float
@@ -453,6 +478,7 @@ def main(argv: list[str] | None = None) -> int:
         profile = args.profile
         app_id = new_group(bootstrap)
         preloaded: set[tuple[int, datetime]] | None = None
+        started_wall = datetime.now(UTC)  # every record of this run is received after it
         if args.preload:
             preloaded = send_direct(db_url, bootstrap, terms, args.rate, args.duration, paced=False)
         start_worker(stack, workdir, env, app_id, args.batch_size, profile / "streams.raw" if profile else None,
@@ -476,6 +502,9 @@ def main(argv: list[str] | None = None) -> int:
         cpu = CPU.stop()
         load_after = os.getloadavg()[0]
         result: dict[str, Any] = reconcile(db_url, sent)
+        kept = message_log_rows(db_url, sent, started_wall - timedelta(seconds=5))
+        if kept is not None:  # uplink records, one per 0x0200 / 0x0704 frame (not per position)
+            result["message_log_position_frames"] = kept
         lag = commit_lag(db_url, sent)
         if lag is not None:
             result.update({"lag_p50_ms": lag.p50_ms, "lag_p99_ms": lag.p99_ms, "lag_max_ms": lag.max_ms})

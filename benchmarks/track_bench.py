@@ -50,7 +50,7 @@ FULL_DENSITY_S = 10.0
 
 
 def load(url: str, vehicles: int, days: int, dense: int, background_s: float, end: datetime) -> dict[str, Any]:
-    from warehouse.history import load_history, vehicles_with_master_device
+    from warehouse.history import load_history, summarise_loaded, vehicles_with_master_device
     from warehouse.seed import seed_demo
 
     t0 = time.monotonic()
@@ -66,13 +66,18 @@ def load(url: str, vehicles: int, days: int, dense: int, background_s: float, en
         loaded = time.monotonic()
         conn.execute("UPDATE device SET state = 3, biz_state = 1 WHERE id % 3 = 0")
         conn.commit()
+    summarise_loaded(url, start, end)  # the closed days' track summaries, as the history seeder does
+    summarised = time.monotonic()
     with psycopg.connect(url, autocommit=True) as conn:
+        summaries = conn.execute("SELECT count(*), pg_size_pretty(pg_total_relation_size('track_day')) FROM track_day").fetchone()
         conn.execute("VACUUM ANALYZE gps")
         conn.execute("VACUUM ANALYZE device_last")
+        conn.execute("VACUUM ANALYZE track_day")
         size = conn.execute("SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid))) FROM pg_inherits i"
                             " JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'gps'::regclass").fetchone()
     return {"measured": measured, "rows": rows, "seed_s": seeded - t0, "load_s": loaded - seeded,
-            "vacuum_s": time.monotonic() - loaded, "size": size[0] if size else "?"}
+            "summarise_s": summarised - loaded, "summaries": f"{summaries[0]:,} ({summaries[1]})" if summaries else "?",
+            "vacuum_s": time.monotonic() - summarised, "size": size[0] if size else "?"}
 
 
 def explain(url: str, device_id: int, day: datetime, end: datetime, days: int) -> None:
@@ -81,7 +86,7 @@ def explain(url: str, device_id: int, day: datetime, end: datetime, days: int) -
     from warehouse.queries import positions
 
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("SET jit = off")  # as the app's reads (positions._without_jit)
+        conn.execute("SET jit = off")  # as the app's reads (positions.without_jit)
         for label, start, stop in (("day", day, day + timedelta(days=1)), ("month", end - timedelta(days=days), end)):
             rows_sql = sql.SQL("EXPLAIN (ANALYZE, BUFFERS) SELECT coalesce(json_agg({row} ORDER BY g.fix_at), '[]')::text"
                                " FROM gps g WHERE g.device_id = %s AND g.fix_at >= %s AND g.fix_at < %s").format(
@@ -94,6 +99,12 @@ def explain(url: str, device_id: int, day: datetime, end: datetime, days: int) -
                 time=sql.SQL(positions._EPOCH_MS.format(t="fix_at")))
             for (line,) in conn.execute(points_sql, {"device": device_id, "start": start, "end": stop, "still": 5.0}):
                 print(line)
+        print("--- month: the closed days' track summaries (track.json thinned, parkLog) ---")
+        for (line,) in conn.execute(
+                "EXPLAIN (ANALYZE, BUFFERS) SELECT day, car_id, enterprise_id, points, times, lngs, lats, speeds, directions,"
+                " altitudes, mileages, fuels, alarms, statuses FROM track_day WHERE device_id = %s AND day = ANY(%s::date[])",
+                [device_id, [(end - timedelta(days=k)).date() for k in range(1, days + 1)]]):
+            print(line)
 
 
 def series(session: requests.Session, method: str, url: str, runs: int, check: Any, **kwargs: Any) -> list[float]:
@@ -107,11 +118,12 @@ def series(session: requests.Session, method: str, url: str, runs: int, check: A
     return took
 
 
-def raw_series(session: requests.Session, url: str, runs: int, **kwargs: Any) -> tuple[list[float], int]:
+def raw_series(session: requests.Session, url: str, runs: int, method: str = "GET", **kwargs: Any) -> tuple[list[float], int]:
+    """Time to the reply's last byte (the client does not parse it)."""
     took, size = [], 0
     for i in range(runs + 1):
         started = time.perf_counter()
-        reply = session.get(url, timeout=120, **kwargs)
+        reply = session.request(method, url, timeout=120, **kwargs)
         size = len(reply.content)
         assert reply.status_code == 200, reply.text[:300]
         if i:
@@ -175,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
                           params={"isParent": "true"}, json={})
             rows.append([f"(b) last positions of {args.vehicles:,} vehicles: POST /api/gps/last.json", took,
                          "p99 <= 50 ms"])
+            took, size = raw_series(session, f"{base}/api/gps/last.json", args.runs, "POST", params={"isParent": "true"},
+                                    json={})
+            rows.append([f"(b) the same, to the last byte without the client's JSON parse ({size / 1e6:.1f} MB)", took, ""])
 
             month_query = {"start": ms(end - timedelta(days=args.days)), "end": ms(end), "isParent": "true"}
             returned: list[int] = []
@@ -201,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"vehicles {args.vehicles:,}, {args.days} days: {args.dense} at 10 s, the rest every "
           f"{args.background_interval_s:.0f} s = {loaded['rows']:,} gps rows ({loaded['size']}); seed "
           f"{loaded['seed_s']:.0f} s, load {loaded['load_s']:.0f} s ({loaded['rows'] / loaded['load_s']:,.0f} rows/s), "
+          f"track day summaries {loaded['summaries']} in {loaded['summarise_s']:.0f} s, "
           f"vacuum {loaded['vacuum_s']:.0f} s; load average {load_before:.2f} -> {load_after:.2f}, "
           f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     print(tabulate([[label, len(t), round(statistics.median(t), 1), round(percentile(t, 0.99), 1), round(max(t), 1), target]

@@ -20,6 +20,9 @@ LAZY_COMMANDS: dict[str, str] = {
     "seed": "warehouse.seed:seed_command",
     "simulate": "simulator.cli:simulate_command",
     "license": "fleet.licence:license_command",
+    "redecode": "warehouse.message_log:redecode_command",
+    "retention": "warehouse.retention:retention_command",
+    "summarise-days": "warehouse.track_days:summarise_days_command",
 }
 
 
@@ -70,11 +73,15 @@ def decode(hex_frame: tuple[str, ...]) -> None:
     A frame that does not decode prints one line on stderr and exits with status 2.
     """
     from protocols.jt808 import JT808Error, decode_frame, to_json
+    from protocols.jt808.framing import looks_like_jt1078
 
     try:
         frame = frame_from_hex(hex_frame)
     except ValueError:
         click.echo("error: not a hex string", err=True)
+        sys.exit(2)
+    if looks_like_jt1078(frame):
+        click.echo("error: not a JT/T 808 frame (looks like a JT/T 1078 RTP packet)", err=True)
         sys.exit(2)
     try:
         message = decode_frame(frame)

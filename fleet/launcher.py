@@ -172,6 +172,17 @@ def _raise_stop(signum: int, _frame: object) -> None:
     raise _Stop(signal.Signals(signum).name)
 
 
+def _start_summariser(url: str) -> Any:
+    """The track day summaries of closed days: the missing ones now, then daily (warehouse.track_days)."""
+    try:
+        from warehouse.track_days import DailySummariser
+    except ImportError:
+        return None
+    summariser = DailySummariser(url)
+    summariser.start()
+    return summariser
+
+
 def run(terminals: int, simulator: bool, check: bool) -> int:
     """Start, print the table, supervise until a signal (or return at once with `check`)."""
     stack = StackSettings()
@@ -183,6 +194,7 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
     pg: PostgresServer | None = None
     kafka: KafkaServer | None = None
     children: list[Child] = []
+    summariser: Any = None
     previous = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         _check_ports(specs, stack, own_pg, own_kafka)
@@ -212,6 +224,7 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
         servers.append(("kafka", "running" if own_kafka else "external", state.kafka_bootstrap))
         _prepare_database(state, terminals)
         servers.append(("seed", "done" if state.login else "skipped", state.seeded))
+        summariser = _start_summariser(state.database_url)
 
         env = _child_env(state)
         children = [Child(spec, log_dir, env) for spec in specs]
@@ -230,7 +243,7 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
                 _say(f"not healthy: {', '.join(failed + missing)}")
                 return 1
             return 0
-        _supervise(children)
+        _supervise(children, state.database_url)
         return 0
     except PortInUseError as exc:
         _say(str(exc))
@@ -246,6 +259,8 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
             signal.signal(sig, signal.SIG_IGN)  # a second Ctrl-C must not leave orphans behind
         for child in reversed(children):
             child.stop()
+        if summariser is not None:
+            summariser.stop()
         if kafka is not None:
             kafka.stop()
         if pg is not None:
@@ -254,10 +269,14 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
             signal.signal(sig, handler)
 
 
-def _supervise(children: list[Child]) -> None:
-    """Restart crashed children with backoff, forever (until _Stop)."""
+def _supervise(children: list[Child], database_url: str = "") -> None:
+    """Restart crashed children with backoff, forever (until _Stop); run the retention periodically."""
+    retention_at = time.monotonic()
     while True:
         time.sleep(0.5)
+        if database_url and time.monotonic() >= retention_at:
+            retention_at = time.monotonic() + DatabaseSettings().retention_interval_s
+            _retention(database_url)
         for child in children:
             code = child.poll_crash()
             if code is not None:
@@ -266,6 +285,18 @@ def _supervise(children: list[Child]) -> None:
             if child.restart_due():
                 child.restarts += 1
                 child.start()
+
+
+def _retention(database_url: str) -> None:
+    """Old gps / message_log partitions dropped (warehouse.retention); a failure is said, not fatal."""
+    try:
+        from warehouse.retention import run_retention
+
+        for table, names in run_retention(database_url).items():
+            if names:
+                _say(f"retention: dropped {len(names)} {table} partition(s)")
+    except Exception as exc:
+        _say(f"retention failed: {exc}")
 
 
 @click.command("up")

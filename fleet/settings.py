@@ -40,7 +40,9 @@ class DatabaseSettings(_Base):
 
     url: str = Field("", description="libpq URL; empty: the stack's own server under var/")
     pool_max: int = Field(10, description="connections per process pool")
-    gps_retention_days: int = Field(180, ge=0, description="days of positions kept: older daily gps partitions are due to be dropped (0: keep all)")
+    gps_retention_days: int = Field(180, ge=0, description="days of positions kept: older daily gps partitions are dropped by `fleet retention` and `fleet up` (0: keep all)")
+    message_log_retention_days: int = Field(30, ge=0, description="days of the message log (every frame, raw and decoded) kept: older daily partitions are dropped by `fleet retention` and `fleet up` (0: keep all)")
+    retention_interval_s: float = Field(3600.0, gt=0, description="how often `fleet up`'s supervisor runs the retention (gps and message log partitions)")
 
 
 class KafkaSettings(_Base):
@@ -63,9 +65,9 @@ class GatewaySettings(_Base):
     produce_buffer: int = Field(10000, description="uplinks awaiting a Kafka ack before reads pause")
     linger_ms: int = Field(5, description="Kafka producer linger (batching)")
     subpackage_timeout_s: float = Field(30.0, description="drop incomplete sub-packaged messages after")
-    subpackage_max_bytes: int = Field(8 * 1024 * 1024, description="memory bound for reassembly buffers")
+    subpackage_max_bytes: int = Field(128 * 1024 * 1024, description="memory bound for reassembly buffers, all connections (100 terminals uploading a 1 MB photo at once fit)")
     subpackage_connection_max_bytes: int = Field(
-        2 * 1024 * 1024, description="one connection's share of the reassembly memory; beyond it its own oldest message is dropped")
+        4 * 1024 * 1024, description="one connection's share of the reassembly memory (a 0x0801 keeps bodies only: a 4 MB file fits); beyond it its own oldest message is dropped")
     subpackage_resend_after_s: float = Field(5.0, description="ask again (0x8003) for missing packages after this silence")
     unassigned_enterprise_id: int = Field(0, description="enterprise of auto-registered devices; 0: the first root enterprise")
     connection_in_flight_max: int = Field(256, description="uplinks of one terminal awaiting Kafka before its reads pause")
@@ -79,6 +81,10 @@ class GatewaySettings(_Base):
     hostile_log_per_s: float = Field(20.0, description="bad-input log lines per second across all connections")
     hostile_log_burst: int = Field(100, description="bad-input log lines allowed at once before the per-second rate applies")
     hostile_log_hex_bytes: int = Field(64, description="bytes of a bad frame shown as hex in the log")
+    downlink_in_flight: int = Field(1, ge=1, description="downlinks to one terminal awaiting their reply at once; others queue")
+    downlink_queue_max: int = Field(16, ge=0, description="downlinks queued per terminal behind the awaited one; more fail (queue_full)")
+    downlink_reply_wait_s: float = Field(10.0, gt=0, description="longest wait for a downlink's reply before the next queued one is written")
+    sent_record_buffer: int = Field(10000, ge=1, description="jt808.sent.v1 records awaiting Kafka; more are dropped (counted), uplinks never are")
 
 
 class StreamsSettings(_Base):
@@ -98,9 +104,20 @@ class StreamsSettings(_Base):
     driving_min_speed_kmh: float = Field(5.0, description="ACC on and faster than this: driving, else parked")
     web_enabled: bool = Field(True, description="run Faust's web server (health, stats) on web_port")
     retry_max_backoff_s: float = Field(10.0, description="longest wait between database retries (outage)")
+    message_log_enabled: bool = Field(True, description="keep every uplink in message_log (raw and decoded; off only to measure its cost)")
     session_timeout_s: float = Field(10.0, description="Kafka group session timeout: how soon a crashed worker's partitions move")
     log_level: str = Field("warning", description="worker log level (debug, info, warning, error)")
     log_file: str = Field("", description="worker log file; empty: stderr")
+
+
+class CommandsSettings(_Base):
+    """Commands to terminals (api/commands.py, streams/commands.py)."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_COMMANDS_", extra="ignore", frozen=True)
+
+    timeout_s: float = Field(30.0, gt=0, description="a command created or sent and not answered for this long: timed out (push 11)")
+    sweep_interval_s: float = Field(2.0, gt=0, description="how often the streams worker looks for timed-out commands")
+    kafka_send_timeout_s: float = Field(5.0, gt=0, description="the API's wait for Kafka to take a downlink; longer: 503 and the command failed")
 
 
 class StopSettings(_Base):
@@ -112,6 +129,17 @@ class StopSettings(_Base):
     park_min_s: float = Field(180.0, ge=0, description="stopped at least this long: a parking stop (a red light is shorter)")
     idle_min_s: float = Field(60.0, ge=0, description="stopped with ACC on at least this long: idling")
     radius_m: float = Field(50.0, ge=0, description="points this close to where a stop began stay in it whatever their speed (GPS jitter); a stopped point farther away starts a new stop")
+
+
+class TrackDaySettings(_Base):
+    """Per-device day summaries of closed UTC days (``warehouse.track_days``): long track and stop-log reads."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_TRACK_DAY_", extra="ignore", frozen=True)
+
+    resolution_s: int = Field(60, ge=1, description="a summary keeps the first fix of every such time bucket (plus every alarm fix and whatever stop detection needs)")
+    lookback_s: int = Field(21600, ge=0, description="fixes before the day a summary reads to know the stop going at midnight (exact unless a stop began earlier)")
+    catch_up_days: int = Field(7, ge=0, description="closed days `fleet up` (at start and daily) and `fleet summarise-days` look back for missing summaries")
+    after_midnight_s: int = Field(600, ge=0, description="`fleet up` summarises the day just closed this long after UTC midnight (late fixes first)")
 
 
 class GeoSettings(_Base):
@@ -177,6 +205,15 @@ class ApiSettings(_Base):
     build_commit: str = Field("", description="git commit the running code was built from (version log); empty: read from the repository's .git when there is one")
 
 
+class MediaSettings(_Base):
+    """The one media store (fleet/media_store.py): terminal photos, audio and video clips."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_MEDIA_", extra="ignore", frozen=True)
+
+    store: Literal["local"] = Field("local", description="media store kind: local files under root (fileStoreType 1); 3 is reserved for an S3-compatible store")
+    root: Path = Field(REPO_ROOT / "var" / "media", description="folder of the local media store")
+
+
 class SimulatorSettings(_Base):
     model_config = SettingsConfigDict(env_prefix="FLEET_SIMULATOR_", extra="ignore", frozen=True)
 
@@ -195,6 +232,9 @@ class SimulatorSettings(_Base):
     reconnect_max_s: float = Field(60.0, description="longest reconnect delay")
     seed: int = Field(808, description="seed of routes, driving and alarms (deterministic runs)")
     auth_cache: Path = Field(REPO_ROOT / "var" / "simulator-auth.json", description="auth codes kept between runs")
+    unsupported_share: float = Field(0.03, ge=0, le=1, description="share of terminals (by phone) answering every command 'unsupported'")
+    silent_share: float = Field(0.02, ge=0, le=1, description="share of terminals (by phone) never answering a command")
+    media_package_bytes: int = Field(900, ge=1, le=1023, description="0x0801 photo upload body bytes per sub-package")
 
 
 def database_url(db: DatabaseSettings | None = None, stack: StackSettings | None = None) -> str:

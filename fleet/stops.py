@@ -109,6 +109,26 @@ def detect_stops(
     return found
 
 
+def stop_segments(
+    times_ms: Sequence[int],
+    speeds_kmh: Sequence[float | None],
+    acc_on: Sequence[bool | None],
+    lngs: Sequence[float | None],
+    lats: Sequence[float | None],
+    *,
+    thresholds: StopThresholds | None = None,
+) -> list[list[int]]:
+    """The runs of point indices (time order) that ``detect_stops`` groups into one stop each, whatever
+    their length: a point outside every run is moving and matters to detection only as the first
+    point after a run (it ends it). The day summaries (fleet.track_summary) keep exactly what this needs."""
+    n = len(times_ms)
+    if not (len(speeds_kmh) == len(acc_on) == len(lngs) == len(lats) == n):
+        raise ValueError("stop_segments: times, speeds, acc, lngs and lats differ in length")
+    order = sorted(range(n), key=times_ms.__getitem__)
+    track = _Track(times_ms, speeds_kmh, acc_on, lngs, lats)
+    return _stop_segments(track, order, thresholds or StopThresholds.from_settings())
+
+
 @dataclass(frozen=True, slots=True)
 class _Track:
     times: Sequence[int]

@@ -20,8 +20,10 @@ from collections import deque
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from gateway import login
+from fleet.phones import canonical_phone
+from gateway import login, media
 from gateway import replies as r
+from gateway.downlinks import Downlink, DownlinkPacer, sent_value
 from gateway.inbound import DecodeFailure, decode_inbound, reassembled_message
 from gateway.payloads import TerminalIdentity, session_value, uplink_value, utc_now_iso
 from gateway.reassembly import Completed, ResendRequest, SubpackageAssembler
@@ -70,6 +72,10 @@ class TerminalConnection(asyncio.Protocol):
         self._window_start = 0.0
         self._window_frames = 0
         self._received_at: str | None = None  # receive time shared by the frames of one read
+        self.downlinks = DownlinkPacer(self._write_downlink, self._downlink_failed, loop=ctx.loop,
+                                       counters=ctx.counters, in_flight_max=settings.downlink_in_flight,
+                                       queue_max=settings.downlink_queue_max,
+                                       reply_wait_s=settings.downlink_reply_wait_s)
 
     # ------------------------------------------------------------------ asyncio callbacks
 
@@ -109,6 +115,7 @@ class TerminalConnection(asyncio.Protocol):
         self.closed = True
         self._assembler.clear()
         self._pending.clear()
+        self.downlinks.close()
         self.ctx.pipeline.forget(self)
         if self.identity is not None and self.ctx.registry.release(self):
             self.emit_session("offline", self._close_reason or "closed")
@@ -220,7 +227,8 @@ class TerminalConnection(asyncio.Protocol):
             return
         try:
             outcome = self._assembler.add(header.msg_id, header.seq, header.package_total or 1,
-                                          header.package_index or 1, _body_bytes(msg), frame,
+                                          header.package_index or 1, _body_bytes(msg),
+                                          b"" if header.msg_id == media.MEDIA_UPLOAD else frame,  # bodies only
                                           self.ctx.loop.time())
         except ValueError as exc:
             counters.subpackage_dropped += 1
@@ -233,6 +241,9 @@ class TerminalConnection(asyncio.Protocol):
                 counters.subpackage_evicted += self._assembler.evicted
                 self._assembler.evicted = 0
         if isinstance(outcome, Completed):
+            if header.msg_id == media.MEDIA_UPLOAD:  # stored, forwarded without its bytes, 0x8800
+                media.on_upload(self, header, outcome.body, outcome.first_seq, ack_seq=header.seq)
+                return
             try:
                 whole = reassembled_message(msg, outcome.body, outcome.frames, outcome.first_seq)
             except JT808Error as exc:
@@ -249,6 +260,8 @@ class TerminalConnection(asyncio.Protocol):
             self.request_missing(outcome)
 
     def request_missing(self, request: ResendRequest) -> None:
+        if request.msg_id == media.MEDIA_UPLOAD and media.request_missing(self, request):
+            return  # 0x8800 with the missing ids
         self.ctx.counters.subpackage_resend_requests += 1
         body = r.resend_subpackages_body(request.first_seq, request.missing_indexes, self.version)
         self.send(r.RESEND_SUBPACKAGES, body)
@@ -272,6 +285,10 @@ class TerminalConnection(asyncio.Protocol):
             self.log_hostile(logging.WARNING, "conn %s (%s): frame for phone %s: %s", self.connection_id,
                              identity.phone, header.phone, raw_hex[:2 * self.ctx.settings.hostile_log_hex_bytes])
             self.ack(seq, msg_id, r.ACK_FAILURE)
+            return
+        self.downlinks.on_reply(msg_id, msg.body)  # a reply releases the next paced downlink
+        if msg_id == media.MEDIA_UPLOAD:
+            media.on_upload(self, header, media.body_bytes(msg), header.seq, ack_seq=seq)
             return
         self._forward(msg, raw_hex, seq)
         if msg_id in ACK_AFTER_KAFKA or msg_id in NO_REPLY:
@@ -335,6 +352,7 @@ class TerminalConnection(asyncio.Protocol):
 
     def replaced(self) -> None:
         """Another connection authenticated as this terminal: end this session first."""
+        self.downlinks.close()
         self.emit_session("offline", "replaced")
         self.identity = None
         self.close("replaced")
@@ -361,15 +379,19 @@ class TerminalConnection(asyncio.Protocol):
     def ack(self, seq: int, msg_id: int, result: int) -> None:
         self.send(r.PLATFORM_ACK, r.platform_ack_body(seq, msg_id, result))
 
-    def send(self, msg_id: int, body: bytes, phone: str | None = None) -> None:
+    def send(self, msg_id: int, body: bytes, phone: str | None = None, *,
+             identity: TerminalIdentity | None = None) -> None:
+        """Write a reply at once (never paced); every one but 0x8001 is recorded on jt808.sent.v1
+        (`identity`: whom a reply before authentication concerns, e.g. 0x8100)."""
         transport = self._transport
         if transport is None or self.closed or transport.is_closing():
             return
         target = phone or self.phone
         if target is None:
             return
+        seq = self._next_seq()
         try:
-            frame = encode_frame(msg_id, body, phone=target, seq=self._next_seq(), version=self.version,
+            frame = encode_frame(msg_id, body, phone=target, seq=seq, version=self.version,
                                  protocol_version=self.protocol_version)
         except ValueError as exc:  # e.g. a header phone that is not BCD digits
             self.ctx.counters.internal_errors += 1
@@ -377,20 +399,62 @@ class TerminalConnection(asyncio.Protocol):
                              target[:40], exc)
             return
         transport.write(frame)
+        if msg_id != r.PLATFORM_ACK:
+            self.record_sent(msg_id, body, (seq,), frame.hex(), None, "sent", None, identity)
 
-    def send_downlink(self, msg_id: int, body: bytes) -> None:
-        """Write a platform message to this terminal with our serial numbers and its version."""
+    def send_downlink(self, msg_id: int, body: bytes, command_id: str | None = None) -> None:
+        """A platform message for this terminal (`jt808.downlink.v1`), paced (gateway/downlinks.py)."""
+        self.downlinks.submit(Downlink(msg_id, body, command_id))
+
+    def _write_downlink(self, downlink: Downlink) -> bool:
+        """Write with our serial numbers and the terminal's version (sub-packaged when long)."""
         transport = self._transport
-        if transport is None or self.closed or self.phone is None:
+        phone = self.phone
+        if transport is None or self.closed or phone is None or transport.is_closing():
+            self._downlink_failed(downlink, "closed")
+            return False
+        seq, msg_id, body = self._out_seq, downlink.msg_id, downlink.body
+        try:
+            if len(body) <= MAX_BODY_BYTES:
+                frames = [encode_frame(msg_id, body, phone=phone, seq=seq, version=self.version,
+                                       protocol_version=self.protocol_version)]
+            else:
+                frames = encode_subpackages(msg_id, body, phone=phone, seq=seq, version=self.version,
+                                            protocol_version=self.protocol_version)
+        except ValueError as exc:
+            log.warning("conn %s (%s): cannot encode 0x%04x: %s", self.connection_id, phone, msg_id, exc)
+            self._downlink_failed(downlink, "encode_error")
+            return False
+        self._out_seq = (seq + len(frames)) & 0xFFFF
+        downlink.seqs = tuple((seq + i) & 0xFFFF for i in range(len(frames)))
+        data = b"".join(frames)
+        transport.write(data)
+        self.ctx.counters.downlinks_delivered += 1
+        self.record_sent(msg_id, body, downlink.seqs, data.hex(), downlink.command_id, "sent", None)
+        return True
+
+    def _downlink_failed(self, downlink: Downlink, reason: str) -> None:
+        self.ctx.counters.downlinks_failed += 1
+        self.record_sent(downlink.msg_id, downlink.body, (), None, downlink.command_id, "failed", reason)
+
+    def record_sent(self, msg_id: int, body: bytes, seqs: tuple[int, ...], raw_hex: str | None,
+                    command_id: str | None, event: str, reason: str | None,
+                    identity: TerminalIdentity | None = None) -> None:
+        """Queue a `jt808.sent.v1` record (bounded, never blocks; none without a known device)."""
+        identity = identity or self.identity
+        sent = self.ctx.sent
+        if identity is None or sent is None:
             return
-        if len(body) <= MAX_BODY_BYTES:
-            self.send(msg_id, body)
+        try:
+            phone = canonical_phone(identity.phone)
+        except ValueError:
             return
-        frames = encode_subpackages(msg_id, body, phone=self.phone, seq=self._out_seq, version=self.version,
-                                    protocol_version=self.protocol_version)
-        self._out_seq = (self._out_seq + len(frames)) & 0xFFFF
-        for frame in frames:
-            transport.write(frame)
+        value = sent_value(phone=phone, device_id=identity.device_id, car_id=identity.car_id,
+                           enterprise_id=identity.enterprise_id, msg_id=msg_id, seq=seqs[0] if seqs else None,
+                           packages=len(seqs), raw_hex=raw_hex, body_hex=body.hex(), command_id=command_id,
+                           event=event, reason=reason, connection_id=self.connection_id,
+                           gateway_id=self.ctx.settings.gateway_id, at=utc_now_iso())
+        sent.submit(phone.encode(), value)
 
     def close(self, reason: str, abort: bool = False) -> None:
         if self._close_reason is None:

@@ -42,9 +42,16 @@ class GatewayCounters:
     subpackage_resend_requests: int = 0
     subpackage_dropped: int = 0
     subpackage_evicted: int = 0
+    media_stored: int = 0
+    media_failed: int = 0
     downlinks_delivered: int = 0
     downlinks_ignored: int = 0
     downlinks_invalid: int = 0
+    downlinks_queue_full: int = 0
+    downlink_reply_timeouts: int = 0
+    downlinks_failed: int = 0
+    sent_records: int = 0
+    sent_records_dropped: int = 0
     db_errors: int = 0
     internal_errors: int = 0
 

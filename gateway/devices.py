@@ -27,6 +27,7 @@ from typing import Protocol
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from fleet.phones import canonical_phone
 from gateway.replies import REG_NO_TERMINAL, REG_OK, REG_TERMINAL_TAKEN
 
 log = logging.getLogger("gateway.devices")
@@ -79,15 +80,6 @@ class DeviceDirectory(Protocol):
         ...
 
 
-def phone_candidates(header_phone: str) -> list[str]:
-    """The header phone and, for a zero-padded 20-digit 2019 phone, its 12-digit form (the way
-    `device.phone` stores 2013 numbers), exact match first."""
-    candidates = [header_phone]
-    if len(header_phone) == 20 and header_phone.startswith("00000000"):
-        candidates.append(header_phone[8:])
-    return candidates
-
-
 def new_auth_code() -> str:
     return secrets.token_hex(8).upper()
 
@@ -133,7 +125,7 @@ def authentication_accepted(device: DeviceRecord | None, auth_code: str) -> bool
 _SELECT = (
     "SELECT id, phone, enterprise_id, car_id, auth_code, device_sn, state, registered_terminal_id, "
     "registered_manufacturer_id, registered_terminal_model FROM device "
-    "WHERE phone = ANY(%s) AND record_state = 1 ORDER BY length(phone) DESC LIMIT 1"
+    "WHERE phone = %s AND record_state = 1"
 )
 # Compare-and-set on the code seen by the decision: a concurrent registration, de-registration or
 # reset in between makes this one fail (result 3) instead of overwriting what the other one did.
@@ -177,8 +169,14 @@ class PostgresDeviceDirectory:
         await self._pool.close()
 
     async def find(self, phone: str) -> DeviceRecord | None:
+        """The active device of a terminal; `phone` in any form (2013 / 2019 header, SIM number):
+        `device.phone` holds the canonical one (migration 0016, normalised on every write)."""
+        try:
+            phone = canonical_phone(phone)
+        except ValueError:
+            return None
         async with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
-            await cur.execute(_SELECT, (phone_candidates(phone),))
+            await cur.execute(_SELECT, (phone,))
             row = await cur.fetchone()
         return DeviceRecord(**row) if row else None
 
@@ -213,7 +211,7 @@ class PostgresDeviceDirectory:
                     log.warning("auto-registration of %s impossible: no enterprise", phone)
                     return RegistrationOutcome(REG_NO_TERMINAL)
                 enterprise_id = row[0]
-            params = {"enterprise": enterprise_id, "phone": phone, "sn": info.terminal_id or phone,
+            params = {"enterprise": enterprise_id, "phone": canonical_phone(phone), "sn": info.terminal_id or phone,
                       "terminal_id": info.terminal_id, "maker": info.manufacturer_id, "model": info.terminal_model,
                       "version": info.protocol_version, "code": new_auth_code()}
             inserted = await (await conn.execute(_INSERT_UNASSIGNED, params)).fetchone()

@@ -42,7 +42,8 @@ async def register(conn: TerminalConnection, msg: Message) -> None:
         publish_security_notice(conn, identity_of(header.phone, outcome.device), "code_replaced")
     if not conn.closed:
         conn.send(r.REGISTER_REPLY, r.register_reply_body(header.seq, outcome.result, outcome.auth_code),
-                  phone=header.phone)
+                  phone=header.phone,
+                  identity=identity_of(header.phone, outcome.device) if outcome.device is not None else None)
 
 
 async def authenticate(conn: TerminalConnection, msg: Message) -> None:
@@ -63,6 +64,7 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
         conn.ack(header.seq, header.msg_id, r.ACK_OK)
         return
     if conn.identity is not None:  # another terminal on the same socket: end the first session
+        conn.downlinks.fail_all()
         if conn.ctx.registry.release(conn):
             conn.emit_session("offline", "closed")
     conn.identity = TerminalIdentity(header.phone, device.id, device.car_id, device.enterprise_id)

@@ -62,6 +62,7 @@ class ResendRequest:
     msg_id: int
     first_seq: int
     missing_indexes: list[int]
+    head: bytes = field(default=b"", compare=False)  # first bytes of package 1 if it arrived (a 0x0801's media id)
 
 
 class SubpackageAssembler:
@@ -120,7 +121,7 @@ class SubpackageAssembler:
                              [partial.frames[i] for i in order])
         if index == total:
             partial.resend_requests += 1
-            return ResendRequest(msg_id, first_seq, partial.missing())
+            return ResendRequest(msg_id, first_seq, partial.missing(), partial.bodies.get(1, b"")[:8])
         return None
 
     def sweep(self, now: float) -> list[ResendRequest]:
@@ -134,7 +135,8 @@ class SubpackageAssembler:
                   and partial.resend_requests < self._max_resend_requests):
                 partial.resend_requests += 1
                 partial.last_package_at = now
-                requests.append(ResendRequest(partial.msg_id, partial.first_seq, partial.missing()))
+                requests.append(ResendRequest(partial.msg_id, partial.first_seq, partial.missing(),
+                                              partial.bodies.get(1, b"")[:8]))
         return requests
 
     def clear(self) -> None:

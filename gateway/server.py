@@ -12,11 +12,13 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from fleet.phones import canonical_phone
 from fleet.settings import GatewaySettings
-from fleet.topics import DEVICE_SESSIONS, JT808_DOWNLINK, JT808_UPLINK
+from fleet.topics import DEVICE_SESSIONS, JT808_DOWNLINK, JT808_SENT, JT808_UPLINK
 from gateway.connection import TerminalConnection
 from gateway.counters import GatewayCounters
-from gateway.devices import DeviceDirectory, PostgresDeviceDirectory, phone_candidates
+from gateway.devices import DeviceDirectory, PostgresDeviceDirectory
+from gateway.downlinks import SentRecorder
 from gateway.hostile_log import HostileInputLog
 from gateway.kafka_io import KafkaRecordSink, consume_downlinks
 from gateway.pipeline import RecordSink, UplinkPipeline
@@ -26,7 +28,8 @@ log = logging.getLogger("gateway.server")
 
 
 class ConnectionRegistry:
-    """Which connection holds which terminal (by header phone and by `device.phone`)."""
+    """Which connection holds which terminal, by canonical phone (`fleet.phones`): a 12-digit 2013
+    header, a 20-digit 2019 header and an 11-digit SIM number of one terminal are one key."""
 
     def __init__(self) -> None:
         self._by_phone: dict[str, TerminalConnection] = {}
@@ -36,10 +39,12 @@ class ConnectionRegistry:
 
     def _keys(self, conn: TerminalConnection) -> set[str]:
         keys = set()
-        if conn.phone:
-            keys.update(phone_candidates(conn.phone))
-        if conn.device_phone:
-            keys.add(conn.device_phone)
+        for phone in (conn.phone, conn.device_phone):
+            if phone:
+                try:
+                    keys.add(canonical_phone(phone))
+                except ValueError:
+                    pass
         return keys
 
     def claim(self, conn: TerminalConnection) -> TerminalConnection | None:
@@ -62,7 +67,11 @@ class ConnectionRegistry:
         return owned
 
     def get(self, phone: str) -> TerminalConnection | None:
-        return self._by_phone.get(phone)
+        """The connection holding `phone` (any form: it is canonicalised)."""
+        try:
+            return self._by_phone.get(canonical_phone(phone))
+        except ValueError:
+            return None
 
 
 class GatewayContext:
@@ -86,6 +95,7 @@ class GatewayContext:
         self.uplink_topic = JT808_UPLINK
         self.sessions_topic = DEVICE_SESSIONS
         self.idle_timeout_s = settings.idle_timeout_s or 3 * settings.heartbeat_interval_s
+        self.sent: SentRecorder | None = None  # jt808.sent.v1 records (set by GatewayServer.build_context)
 
     def connection_opened(self, conn: TerminalConnection) -> bool:
         """Track a new connection; False when it is over the cap of unauthenticated connections
@@ -120,6 +130,7 @@ class GatewayServer:
         self.downlinks_ready = asyncio.Event()
         self.ctx: GatewayContext | None = None
         self.pipeline: UplinkPipeline | None = None
+        self.sent: SentRecorder | None = None
 
     @property
     def port(self) -> int:
@@ -132,6 +143,9 @@ class GatewayServer:
         self.pipeline = UplinkPipeline(self._sink, self.counters, buffer_limit=self.settings.produce_buffer)
         self.pipeline.start()
         self.ctx = GatewayContext(self.settings, self._directory, self.pipeline, self.counters, loop)
+        self.sent = SentRecorder(self._sink, self.counters, JT808_SENT, limit=self.settings.sent_record_buffer)
+        self.sent.start()
+        self.ctx.sent = self.sent
         return self.ctx
 
     def new_connection(self) -> TerminalConnection:
@@ -166,15 +180,19 @@ class GatewayServer:
                 await asyncio.sleep(0.01)
         if self.pipeline is not None:
             await self.pipeline.stop(drain_timeout_s)
+        if self.sent is not None:
+            await self.sent.stop(drain_timeout_s)
         self.counters.log_line()
 
     def handle_downlink(self, payload: dict[str, Any]) -> None:
         """Write a `jt808.downlink.v1` message to the connection holding its terminal, if here."""
         assert self.ctx is not None
         try:
-            phone = str(payload["phone"])
+            phone = canonical_phone(str(payload["phone"]))
             msg_id = int(payload["msg_id"])
             body = bytes.fromhex(str(payload.get("body_hex") or ""))
+            command_id = payload.get("command_id")
+            command_id = None if command_id is None else str(command_id)
         except (KeyError, TypeError, ValueError):
             self.counters.downlinks_invalid += 1
             log.warning("invalid downlink %r", payload)
@@ -183,10 +201,8 @@ class GatewayServer:
         if conn is None:
             self.counters.downlinks_ignored += 1
             return
-        conn.send_downlink(msg_id, body)
-        self.counters.downlinks_delivered += 1
-        log.info("downlink 0x%04x (command %s) to %s on %s", msg_id, payload.get("command_id"), phone,
-                 conn.connection_id)
+        log.info("downlink 0x%04x (command %s) to %s on %s", msg_id, command_id, phone, conn.connection_id)
+        conn.send_downlink(msg_id, body, command_id)
 
     async def _sweep_loop(self) -> None:
         assert self.ctx is not None

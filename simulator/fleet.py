@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from fleet.settings import SimulatorSettings
+from simulator.commands import behaviour_for
 from simulator.driving import DrivingParams, Vehicle
 from simulator.terminal import TerminalConfig, VirtualTerminal
 
@@ -47,6 +48,9 @@ class FleetStats:
     auth_failures: int = 0
     heartbeats: int = 0
     downlinks: int = 0
+    answers: int = 0
+    media_uploaded: int = 0
+    media_failed: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -72,6 +76,9 @@ def collect_stats(terminals: list[VirtualTerminal], stats: FleetStats | None = N
         stats.auth_failures += c.auth_failures
         stats.heartbeats += c.heartbeats
         stats.downlinks += c.downlinks
+        stats.answers += c.answers
+        stats.media_uploaded += t.uploader.uploaded
+        stats.media_failed += t.uploader.failed
     return stats
 
 
@@ -121,6 +128,13 @@ class CsvSentLog:
         self._file.close()
 
 
+def plate_of(index: int) -> str:
+    """The plate `warehouse.seed.seed_demo` gives terminal ``index`` (drawn in its photos)."""
+    from warehouse.seed import terminal_plate
+
+    return terminal_plate(index)
+
+
 def phone_of(settings: SimulatorSettings, index: int) -> str:
     return f"{settings.phone_prefix}{index:08d}"
 
@@ -148,12 +162,15 @@ def build_terminals(settings: SimulatorSettings, terminals: int, interval_s: flo
             heartbeat_interval_s=settings.heartbeat_interval_s, ack_timeout_s=settings.ack_timeout_s,
             backlog_batch_items=settings.backlog_batch_items, reconnect_min_s=settings.reconnect_min_s,
             reconnect_max_s=settings.reconnect_max_s, protocol_version=settings.protocol_version,
-            source_address=addresses[n % len(addresses)] if addresses else None)
+            source_address=addresses[n % len(addresses)] if addresses else None,
+            command_behaviour=behaviour_for(phone_of(settings, index), settings.unsupported_share,
+                                            settings.silent_share),
+            media_package_bytes=settings.media_package_bytes)
         vehicle = Vehicle(rng, settings.centre_lat, settings.centre_lng, settings.radius_km,
                           DrivingParams(alarm_probability=settings.alarm_probability))
         built.append(VirtualTerminal(index=index, phone=phone_of(settings, index), terminal_id=f"SIM{index:07d}",
                                      config=config, vehicle=vehicle, rng=rng, auth_store=store,
-                                     fix_clock=start, sent_log=sent_log))
+                                     fix_clock=start, sent_log=sent_log, plate=plate_of(index)))
     return built
 
 

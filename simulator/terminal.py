@@ -6,6 +6,11 @@ Positions are generated on their own clock whether or not the terminal is connec
 keeps a blind-area store). The fix clock advances by max(interval, 1 s) per report so every position
 of a terminal has a distinct 1-second BCD fix time (with interval < 1 s it runs ahead of the wall clock;
 `run_fleet` starts it early enough to end near "now").
+
+Commands from the platform are answered by `simulator.commands.CommandResponder` (one answer per
+downlink, in arrival order, each with that downlink's serial); photos go up through
+`simulator.uploads.MediaUploader`, one upload at a time in a task of the session, so positions keep
+flowing while a photo uploads. Media not yet uploaded when a connection drops go up after the next login.
 """
 
 from __future__ import annotations
@@ -13,13 +18,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
+from collections import deque
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from protocols.jt808 import LocationReport, MediaUploadResponse, ResendSubpackagesRequest
 from simulator import wire
+from simulator.commands import NORMAL, CommandResponder, StoredMedia, default_params
 from simulator.driving import Vehicle
 from simulator.outbox import Outbox, Position
+from simulator.uploads import MediaUploader
 
 log = logging.getLogger("simulator.terminal")
 
@@ -47,6 +57,8 @@ class TerminalConfig:
     protocol_version: str = "2013"
     source_address: str | None = None
     reply_timeout_s: float = 10.0
+    command_behaviour: str = NORMAL  # normal / unsupported / silent (simulator.commands.behaviour_for)
+    media_package_bytes: int = 900  # 0x0801 body bytes per sub-package
 
 
 @dataclass
@@ -57,6 +69,7 @@ class SessionCounters:
     registration_failures: int = 0
     heartbeats: int = 0
     downlinks: int = 0
+    answers: int = 0
     authenticated: bool = False
 
 
@@ -76,10 +89,23 @@ class VirtualTerminal:
     fix_clock: datetime
     sent_log: SentLog | None = None
     counters: SessionCounters = field(default_factory=SessionCounters)
+    plate: str = ""
     outbox: Outbox = field(init=False)
+    responder: CommandResponder = field(init=False)
+    uploader: MediaUploader = field(init=False)
 
     def __post_init__(self) -> None:
         self.outbox = Outbox(self.config.ack_timeout_s, self.config.backlog_batch_items)
+        plate = self.plate or f"SIM{self.index:05d}"
+        self.responder = CommandResponder(
+            self.phone, plate, self.config.command_behaviour, default_params(plate, self.config.interval_s),
+            media_id_start=(int(time.time()) * 8 + self.index) & 0x3FFFFFFF or 1)
+        self.uploader = MediaUploader(wire.phone_for(self.phone, self.config.protocol_version),
+                                      self.config.protocol_version, self.config.media_package_bytes,
+                                      self.config.reply_timeout_s)
+        self.media_queue: deque[StoredMedia] = deque()
+        self._media_ready = asyncio.Event()
+        self._last_report: LocationReport | None = None
         self._seq = self.rng.randrange(0, 0x10000)
         self._wakeup = asyncio.Event()
         self._writer: asyncio.StreamWriter | None = None
@@ -95,6 +121,7 @@ class VirtualTerminal:
         self.fix_clock += timedelta(seconds=self.fix_step_s)
         fix_at = self.fix_clock.replace(microsecond=0)
         position = Position(fix_at, wire.location_report(self.vehicle.sample(), fix_at))
+        self._last_report = position.report
         self.outbox.add(position)
         self._wakeup.set()
         return position
@@ -152,13 +179,17 @@ class VirtualTerminal:
         self.counters.connects += 1
         read_task = asyncio.create_task(self._read_loop(reader))
         read_task.add_done_callback(lambda _: self._wakeup.set())
+        upload_task: asyncio.Task[None] | None = None
         try:
             await self._login()
             self.counters.authenticated = True
+            upload_task = asyncio.create_task(self._upload_media())
             await self._serve(stop, read_task)
         finally:
             read_task.cancel()
-            await asyncio.gather(read_task, return_exceptions=True)
+            if upload_task is not None:
+                upload_task.cancel()
+            await asyncio.gather(read_task, *([upload_task] if upload_task else []), return_exceptions=True)
             self._writer = None
             writer.close()
             try:
@@ -260,16 +291,76 @@ class VirtualTerminal:
                     self.outbox.rejected(reply.ack_seq)
                 self._wakeup.set()
             return
-        # any other platform message (a downlink command): general response 0x0001, result 0
         self.counters.downlinks += 1
-        if self._writer is not None:
-            self._send(wire.TERMINAL_ACK, wire.terminal_ack_body(reply.seq, reply.msg_id, 0))
+        if isinstance(reply.body, MediaUploadResponse):
+            self.uploader.on_media_response(reply.body)
+            return
+        if isinstance(reply.body, ResendSubpackagesRequest):
+            if self._writer is not None:
+                self.uploader.on_resend_request(_Link(self), reply.body)
+            return
+        # a command: answered at once, in arrival order, each with its own serial
+        handled = self.responder.handle(reply.msg_id, reply.seq, None if reply.malformed else reply.body,
+                                        self.current_position(), datetime.now(UTC))
+        if self._writer is None:
+            return
+        for answer in handled.answers:
+            self._send(answer.msg_id, answer.body.encode(self.config.protocol_version))
+            self.counters.answers += 1
+        if handled.uploads:
+            self.media_queue.extend(handled.uploads)
+            self._media_ready.set()
+
+    def current_position(self) -> LocationReport:
+        """The latest generated position (what 0x8201 asks for), or one sampled now."""
+        if self._last_report is None:
+            self._last_report = wire.location_report(self.vehicle.sample(), self.fix_clock.replace(microsecond=0))
+        return self._last_report
+
+    async def _upload_media(self) -> None:
+        """Upload queued media one at a time for as long as the session lasts. A medium whose upload
+        the platform never completes is dropped; one interrupted by a disconnect stays queued."""
+        link = _Link(self)
+        while True:
+            while not self.media_queue:
+                self._media_ready.clear()
+                await self._media_ready.wait()
+            media = self.media_queue[0]
+            await self.uploader.upload(link, media)  # ConnectionError ends the task, media stays queued
+            self.media_queue.popleft()
+
+    def allocate_seqs(self, count: int) -> int:
+        seq = self._seq
+        self._seq = (seq + count) & 0xFFFF
+        return seq
 
     def _fail_replies(self) -> None:
         for future in self._replies.values():
             if not future.done():
                 future.set_exception(ConnectionError("disconnected"))
         self._replies.clear()
+
+
+class _Link:
+    """The connection as the uploader sees it (simulator.uploads.UploadLink)."""
+
+    def __init__(self, terminal: VirtualTerminal) -> None:
+        self.terminal = terminal
+
+    def allocate_seqs(self, count: int) -> int:
+        return self.terminal.allocate_seqs(count)
+
+    def write(self, frame: bytes) -> None:
+        writer = self.terminal._writer
+        if writer is None:
+            raise ConnectionError("not connected")
+        writer.write(frame)
+
+    async def drain(self) -> None:
+        writer = self.terminal._writer
+        if writer is None:
+            raise ConnectionError("not connected")
+        await writer.drain()
 
 
 async def _sleep_until(loop: asyncio.AbstractEventLoop, deadline: float, stop: asyncio.Event) -> None:

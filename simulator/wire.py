@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from protocols.jt808 import (
     Authentication,
@@ -35,7 +36,8 @@ REGISTER_REPLY = 0x8100
 
 @dataclass(frozen=True)
 class Reply:
-    """A platform message as the terminal cares about it."""
+    """A platform message as the terminal cares about it. ``body``: the decoded body of any other
+    message (a command); None with ``malformed`` when its header was readable but its body not."""
 
     msg_id: int
     seq: int
@@ -43,6 +45,8 @@ class Reply:
     ack_msg_id: int = -1
     result: int = -1
     auth_code: str | None = None
+    body: Any = field(default=None, compare=False)
+    malformed: bool = False
 
 
 def location_report(sample: Sample, fix_at: datetime) -> LocationReport:
@@ -95,6 +99,9 @@ def decode_replies(reader: FrameReader, data: bytes) -> list[Reply]:
             msg = decode_frame(item)
         except JT808Error as exc:
             log.warning("undecodable frame from the gateway (%s): %s", exc, item.hex())
+            header = exc.header
+            if header is not None and header.msg_id not in (PLATFORM_ACK, REGISTER_REPLY):
+                replies.append(Reply(header.msg_id, header.seq, malformed=True))  # answered "message error"
             continue
         body = msg.body
         seq = msg.header.seq
@@ -103,5 +110,5 @@ def decode_replies(reader: FrameReader, data: bytes) -> list[Reply]:
         elif isinstance(body, RegistrationResponse):
             replies.append(Reply(msg.header.msg_id, seq, body.reply_seq, REGISTER, body.result, body.auth_code))
         else:
-            replies.append(Reply(msg.header.msg_id, seq))
+            replies.append(Reply(msg.header.msg_id, seq, body=body))
     return replies

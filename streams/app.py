@@ -1,6 +1,6 @@
 """The Faust app factory: ``create_app(settings, kafka_bootstrap, db_url)``.
 
-Two agents plus two timers (see streams/README.md):
+Three agents plus three timers (see streams/README.md):
 
 - ``uplinks``  jt808.uplink.v1, in batches; each uplink is parsed once, then ordered steps per batch
                (streams.uplinks.UplinksProcessor):
@@ -8,8 +8,10 @@ Two agents plus two timers (see streams/README.md):
                2. live: valid fixes into the coalescer (a view; not waiting for the database)
                3. positions: gps + device_last in one transaction
                4. states: ACC/business transitions, the logs in one pipelined transaction, pushes 6
+               4a. commands: replies matched to commands (streams.commands), pushes 11 / 12
 - ``sessions`` device.sessions.v1 -> device state, online log, pushes type 1 (and 6)
-- timers: ``no-signal`` (states) and ``live-flush`` (every live_coalesce_ms)
+- ``sent``     jt808.sent.v1 -> command sent / failed (streams.commands), then the message log
+- timers: ``no-signal`` (states), ``live-flush`` (every live_coalesce_ms), ``command-timeouts``
 
 Until 2026-11 positions, states and live positions were three agents each consuming (and parsing) every
 uplink; Faust's per-event cost and the JSON decoding were paid three times (docs/performance.md).
@@ -28,12 +30,15 @@ from typing import Any
 
 import faust
 
-from fleet.settings import KafkaSettings, StreamsSettings
-from fleet.topics import CONSOLE_EVENTS, DEAD_LETTER, DEVICE_SESSIONS, JT808_UPLINK
+from fleet.settings import CommandsSettings, KafkaSettings, StreamsSettings
+from fleet.topics import CONSOLE_EVENTS, DEAD_LETTER, DEVICE_SESSIONS, JT808_SENT, JT808_UPLINK
+from streams import message_log
+from streams.commands import CommandsProcessor, parse_sent
 from streams.db import Database
 from streams.deadletter import DeadLetters
 from streams.directory import Directory
 from streams.live import LivePositions
+from streams.messages import PayloadError, load_json_object
 from streams.positions import PartitionKeeper, PositionsProcessor
 from streams.state_rules import Rules
 from streams.states import StatesProcessor, StateStore
@@ -77,12 +82,13 @@ def _faust_app(settings: StreamsSettings, kafka_bootstrap: str, partitions: int)
 
 
 def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
-               kafka: KafkaSettings | None = None) -> faust.App:
+               kafka: KafkaSettings | None = None, commands: CommandsSettings | None = None) -> faust.App:
     """A new, unstarted Faust app wired to the given Kafka and database. Reads no environment."""
     kafka = kafka or KafkaSettings()
+    commands = commands or CommandsSettings()
     app = _faust_app(settings, kafka_bootstrap, kafka.topic_partitions)
     topics = {name: app.topic(name, key_type=bytes, value_type=bytes, partitions=kafka.topic_partitions)
-              for name in (JT808_UPLINK, DEVICE_SESSIONS, CONSOLE_EVENTS, DEAD_LETTER)}
+              for name in (JT808_UPLINK, DEVICE_SESSIONS, CONSOLE_EVENTS, DEAD_LETTER, JT808_SENT)}
 
     async def send(topic: str, key: bytes | None, value: bytes) -> None:
         await topics[topic].send(key=key, value=value)
@@ -103,6 +109,11 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
     live_p = LivePositions(directory, send, limits, rules, store)
     parts = Components(positions=positions_p, states=states_p, live=live_p, store=store,
                        uplinks=UplinksProcessor(positions_p, states_p, live_p))
+    if settings.message_log_enabled:
+        parts.uplinks.message_log_db = database("message-log")
+    commands_p = CommandsProcessor(database("commands"), Directory(database("commands-directory")), send,
+                                   timeout_s=commands.timeout_s)
+    parts.uplinks.commands = commands_p
     app.fleet = parts  # type: ignore[attr-defined]
 
     @app.agent(topics[JT808_UPLINK], name="uplinks")
@@ -122,6 +133,43 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
                     log.exception("sessions: event failed")
                     await parts.states.dead_letters(event, f"internal error: {exc!r}")
                 await stream.ack(event)
+
+    @app.agent(topics[JT808_SENT], name="sent")
+    async def sent(stream: Any) -> None:
+        # the gateway's sent records: command state (streams.commands), then the message log
+        sent_dead = DeadLetters(send, "sent")
+        # its own connection: one async connection's transactions must not interleave between agents
+        sent_log_db = database("sent-log")
+        async for events in stream.noack_take(settings.batch_size, within=settings.batch_window_s):
+            values, records = [], []
+            for event in events:
+                try:
+                    value = load_json_object(event.value)
+                    record = parse_sent(value)
+                except PayloadError as exc:
+                    await sent_dead(event, str(exc))
+                    continue
+                values.append(value)
+                if record is not None:
+                    records.append(record)
+            try:
+                await commands_p.apply_sent(records)
+            except Exception:  # a bug, not data or an outage: the commands time out instead
+                log.exception("sent: batch failed")
+            if values and settings.message_log_enabled:
+                try:
+                    await message_log.store_downlinks(sent_log_db, values)
+                except Exception:
+                    log.exception("message log: sent batch skipped")
+            for event in events:
+                await stream.ack(event)
+
+    @app.timer(commands.sweep_interval_s, name="command-timeouts")
+    async def command_timeouts() -> None:
+        try:
+            await commands_p.check_timeouts()
+        except Exception:
+            log.exception("command timeouts check failed")
 
     @app.timer(settings.live_coalesce_ms / 1000.0, name="live-flush")
     async def live_flush() -> None:

@@ -37,6 +37,10 @@ class Database:
         self._conn: psycopg.AsyncConnection[Any] | None = None
         self.retries = 0  # outage retries so far (tests and logs)
 
+    @property
+    def url(self) -> str:
+        return self._url
+
     async def _connection(self) -> psycopg.AsyncConnection[Any]:
         if self._conn is None or self._conn.closed:
             self._conn = await psycopg.AsyncConnection.connect(

@@ -69,6 +69,13 @@ class TextArray(SqlArray):
                               '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in self) + "}"
 
 
+class DateArray(SqlArray):
+    __slots__ = ()
+
+    def literal(self) -> str:
+        return "{" + ",".join(v.isoformat() for v in self) + "}"
+
+
 class _SqlArrayDumper(Dumper):
     def dump(self, obj: SqlArray) -> bytes:
         return obj.literal().encode()
@@ -109,6 +116,21 @@ UPSERT_DEVICE_LAST = (
   status_flags = EXCLUDED.status_flags, extras = EXCLUDED.extras, received_at = EXCLUDED.received_at
 WHERE device_last.fix_at < EXCLUDED.fix_at"""
 )
+
+
+# A late fix (0x0704 backlog) for a closed UTC day makes that day's track summary stale
+# (warehouse.track_days): deleted in the same transaction; the next read or daily run rebuilds it.
+INVALIDATE_TRACK_DAYS = """DELETE FROM track_day t USING unnest(%s::bigint[], %s::date[]) AS s(device_id, day)
+WHERE t.device_id = s.device_id AND t.day = s.day"""
+
+
+def closed_days(fixes: Iterable[Fix], today: date) -> list[SqlArray]:
+    """The (device, UTC day) pairs of fixes older than ``today``, as INVALIDATE_TRACK_DAYS' parameters;
+    empty (nothing to run) for a batch of today's fixes, the usual case."""
+    pairs = {(fix.device_id, day) for fix in fixes if (day := fix.fix_at.astimezone(UTC).date()) < today}
+    if not pairs:
+        return []
+    return [IntArray([device for device, _ in pairs]), DateArray([day for _, day in pairs])]
 
 
 def unique_fixes(fixes: Iterable[Fix]) -> list[Fix]:

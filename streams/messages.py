@@ -14,6 +14,7 @@ import orjson
 
 MSG_LOCATION_REPORT = 0x0200
 MSG_LOCATION_BATCH = 0x0704
+MSG_LOCATION_QUERY_RESPONSE = 0x0201  # the answer to a position query (8201): a fix like any other
 
 STATUS_ACC_ON = 1 << 0        # status bit 0: ACC on
 STATUS_POSITIONED = 1 << 1    # status bit 1: the fix is positioned
@@ -34,6 +35,13 @@ class Uplink:
     msg_id: int
     received_at: datetime
     body: dict[str, Any]
+    # For the message log (streams.message_log): header serial, the frame as received, whether the
+    # gateway left bytes out of it (0x0801 media data), the whole decoded message, the gateway.
+    seq: int | None = None
+    raw_hex: str = ""
+    raw_truncated: bool = False
+    message: dict[str, Any] | None = None
+    gateway_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +149,11 @@ def parse_uplink(raw: bytes | str) -> Uplink:
         msg_id=_int(obj, "msg_id"),
         received_at=parse_time(obj.get("received_at"), "received_at"),
         body=body,
+        seq=obj.get("seq"),
+        raw_hex=obj.get("raw_hex") or "",
+        raw_truncated=obj.get("raw_truncated") is True,
+        message=message,
+        gateway_id=obj.get("gateway_id"),
     )
 
 
@@ -233,9 +246,15 @@ def parse_fix(uplink: Uplink, body: dict[str, Any]) -> Fix:
 
 
 def location_bodies(uplink: Uplink) -> list[dict[str, Any]]:
-    """The location bodies an uplink carries: one for 0x0200, the items of a 0x0704, none otherwise."""
+    """The location bodies an uplink carries: one for 0x0200 and 0x0201 (its ``location``), the items of
+    a 0x0704, none otherwise."""
     if uplink.msg_id == MSG_LOCATION_REPORT:
         return [uplink.body]
+    if uplink.msg_id == MSG_LOCATION_QUERY_RESPONSE:
+        location = uplink.body.get("location")
+        if not isinstance(location, dict):
+            raise PayloadError("0x0201 location: missing or not an object")
+        return [location]
     if uplink.msg_id == MSG_LOCATION_BATCH:
         items = uplink.body.get("items")
         if not isinstance(items, list):

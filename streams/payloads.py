@@ -51,6 +51,18 @@ def uplink(terminal: Terminal, msg_id: int, body: dict[str, Any], *, seq: int = 
     }
 
 
+def frame_uplink(terminal: Terminal, frame: bytes, *, received_at: datetime | None = None) -> dict[str, Any]:
+    """The uplink record a gateway forwards for a real (escaped, delimited) frame: its ``raw_hex`` and
+    ``protocols.jt808.to_json`` of it, as the message log stores them."""
+    from protocols.jt808 import decode_frame, to_json
+
+    message = to_json(decode_frame(frame))
+    header = message["header"]
+    record = uplink(terminal, header["msg_id"], message["body"], seq=header["seq"], received_at=received_at)
+    record.update(raw_hex=frame.hex(), message=message, protocol_version=header["version"])
+    return record
+
+
 def location_report(terminal: Terminal, *, seq: int = 0, received_at: datetime | None = None,
                     **fix: Any) -> dict[str, Any]:
     """A 0x0200 uplink; ``fix`` goes to :func:`location_body`."""

@@ -5,7 +5,8 @@ One batch (``stream.noack_take``) goes through, in order:
 1. ``plan_batch``      pure: decode each uplink, classify its fixes (streams.validation).
 2. ``PartitionKeeper`` make sure the gps partitions of the batch's days exist (cached per day).
 3. ``write_fixes``     one transaction: insert gps rows (ON CONFLICT DO NOTHING), upsert device_last
-                       (newer fix wins). Outages are retried inside (streams.db), so this returns only
+                       (newer fix wins), delete the track day summaries of closed days a late fix
+                       lands in (warehouse.track_days; no statement for a batch of today's fixes). Outages are retried inside (streams.db), so this returns only
                        after the rows are durable.
 4. ``write_batch``     when the database refuses the batch's data, write uplink by uplink to find the
                        culprit(s), which are dead-lettered; the others are still written.
@@ -18,7 +19,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -112,10 +113,13 @@ async def write_fixes(db: Database, fixes: Sequence[Fix]) -> None:
     if not rows:
         return
     newest = gps_sql.newest_per_device(rows)
+    stale = gps_sql.closed_days(rows, datetime.now(UTC).date())
 
     async def work(conn: psycopg.AsyncConnection[Any]) -> None:
         await conn.execute(gps_sql.INSERT_GPS, gps_sql.column_arrays(rows))
         await conn.execute(gps_sql.UPSERT_DEVICE_LAST, gps_sql.column_arrays(newest))
+        if stale:
+            await conn.execute(gps_sql.INVALIDATE_TRACK_DAYS, stale)
 
     await db.transact(work)
 

@@ -7,6 +7,9 @@ Each uplink is parsed once (``decode_batch``) and the result shared by the steps
                           database; business state as the states step knows it so far).
 3. positions              gps + device_last in one transaction, then the refusals dead-lettered.
 4. states                 ACC / business transitions of the batch, one pipelined transaction, then pushes.
+4a. commands              replies (0x0001, 0x0104, 0x0201, 0x0802, 0x0805) matched to commands (streams.commands).
+4b. media                 0x0801 records -> device_upload_file rows, pushes 9 and 10 (streams.media).
+5. message log            every uplink (raw and decoded) into message_log, one statement (streams.message_log).
 
 Returns only when every write of the batch committed; the caller then acks the events. A step that fails
 with a bug (not data, not an outage; those are handled inside) parks its events as dead letters of that
@@ -18,8 +21,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from streams import media, message_log
+from streams.commands import CommandsProcessor
+from streams.db import Database
 from streams.deadletter import EventLike
 from streams.live import LivePositions
+from streams.messages import PayloadError
 from streams.positions import PositionsProcessor, decode_batch, plan_decoded
 from streams.states import StatesProcessor
 
@@ -27,6 +34,11 @@ log = logging.getLogger(__name__)
 
 
 class UplinksProcessor:
+    # Step 5's connection (streams.message_log); None: frames not kept (the app sets it unless
+    # FLEET_STREAMS_MESSAGE_LOG_ENABLED is false).
+    message_log_db: Database | None = None
+    commands: CommandsProcessor | None = None  # step 4a; the app sets it
+
     def __init__(self, positions: PositionsProcessor, states: StatesProcessor, live: LivePositions) -> None:
         self.positions, self.states, self.live = positions, states, live
 
@@ -49,3 +61,18 @@ class UplinksProcessor:
             log.exception("states: batch failed")
             for event in events:
                 await self.states.dead_letters(event, f"internal error: {exc!r}")
+        if self.commands is not None:
+            try:  # replies -> command state, device_param, pushes 11/12 (streams.commands)
+                await self.commands.handle_uplinks(uplinks)
+            except Exception:  # a bug: the commands time out instead; never stop the batch
+                log.exception("commands: batch skipped")
+        if any(not isinstance(u, PayloadError) and u.msg_id == media.MEDIA_UPLOAD for u in uplinks):
+            try:  # media files (0x0801): device_upload_file rows, pushes 9 and 10 (streams.media)
+                await media.store_uploads(self.positions.db, self.states.directory, self.states.send, uplinks)
+            except Exception:  # a bug: the files stay in the store; never stop the batch
+                log.exception("media: batch skipped")
+        if self.message_log_db is not None:
+            try:  # every uplink kept (streams.message_log); a record: never stops the batch
+                await message_log.store_uplinks(self.message_log_db, uplinks)
+            except Exception:
+                log.exception("message log: batch skipped")

@@ -227,4 +227,17 @@ def seed_history(url: str, days: float = 3.0, interval_s: float = 60.0, *, now: 
             "SELECT DISTINCT device_id FROM gps WHERE fix_at >= %s AND fix_at < %s", (start, end))}
         todo = [v for v in vehicles_with_master_device(conn) if v.device_id not in have]
         conn.commit()
-        return load_history(conn, todo, start, end, interval_s) if todo else 0
+        if not todo:
+            return 0
+        rows = load_history(conn, todo, start, end, interval_s)
+    summarise_loaded(url, start, end)
+    return rows
+
+
+def summarise_loaded(url: str, start: datetime, end: datetime) -> None:
+    """The track day summaries of the closed UTC days [start, end) touches (warehouse.track_days), after
+    a bulk load: only the missing ones."""
+    from warehouse.track_days import summarise_days, today
+
+    first, last = start.astimezone(UTC).date(), min(end.astimezone(UTC).date(), today() - timedelta(days=1))
+    summarise_days(url, [first + timedelta(days=k) for k in range((last - first).days + 1)])

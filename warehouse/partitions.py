@@ -1,14 +1,16 @@
-"""Daily range partitions of ``gps`` when it is natively partitioned (no TimescaleDB).
+"""Daily range partitions of ``gps`` (when natively partitioned: no TimescaleDB) and ``message_log``.
 
-Partitions are UTC days named ``gps_YYYYMMDD``; indexes (the (device_id, fix_at) primary key, the
-BRIN on fix_at) come from the parent. Rows that arrived before their day's partition existed sit
-in ``gps_default``; PostgreSQL refuses to create a partition while the default holds rows of its
-range, so those rows are moved in the same transaction (see ``_create_day``).
+Partitions are UTC days named ``<table>_YYYYMMDD``; indexes (gps: the (device_id, fix_at) primary
+key, the BRIN on fix_at) come from the parent. Rows that arrived before their day's partition existed
+sit in ``<table>_default``; PostgreSQL refuses to create a partition while the default holds rows of
+its range, so those rows are moved in the same transaction (see ``_create_day``). Retention drops
+whole day partitions older than a number of days (``drop_expired_partitions``).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -18,10 +20,25 @@ log = logging.getLogger(__name__)
 
 PARENT = "gps"
 DEFAULT = "gps_default"
+MESSAGE_LOG = "message_log"
+# Daily-partitioned tables and the column they are partitioned on.
+TIME_COLUMNS = {PARENT: "fix_at", MESSAGE_LOG: "time"}
+_DAY_SUFFIX = re.compile(r"_(\d{4})(\d{2})(\d{2})$")
 
 
-def partition_name(day: date) -> str:
-    return f"{PARENT}_{day:%Y%m%d}"
+def partition_name(day: date, table: str = PARENT) -> str:
+    return f"{table}_{day:%Y%m%d}"
+
+
+def partition_day(name: str, table: str = PARENT) -> date | None:
+    """The day of a partition named ``<table>_YYYYMMDD`` (None for the default or any other name)."""
+    match = _DAY_SUFFIX.search(name)
+    if not match or name[: match.start()] != table:
+        return None
+    try:
+        return date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return None
 
 
 def day_bounds(day: date) -> tuple[datetime, datetime]:
@@ -29,21 +46,26 @@ def day_bounds(day: date) -> tuple[datetime, datetime]:
     return start, start + timedelta(days=1)
 
 
-def gps_is_native_partitioned(conn: Connection[Any]) -> bool:
-    """True when ``gps`` is a declaratively partitioned table (False for a hypertable or none)."""
+def is_native_partitioned(conn: Connection[Any], table: str) -> bool:
+    """True when ``table`` is a declaratively partitioned table (False for a hypertable or none)."""
     row = conn.execute(
         "SELECT c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
         " WHERE c.relname = %s AND n.nspname = current_schema()",
-        (PARENT,),
+        (table,),
     ).fetchone()
     return row is not None and row[0] == "p"
 
 
-def existing_partitions(conn: Connection[Any]) -> set[str]:
+def gps_is_native_partitioned(conn: Connection[Any]) -> bool:
+    """True when ``gps`` is a declaratively partitioned table (False for a hypertable or none)."""
+    return is_native_partitioned(conn, PARENT)
+
+
+def existing_partitions(conn: Connection[Any], table: str = PARENT) -> set[str]:
     rows = conn.execute(
         "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
         " JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = %s",
-        (PARENT,),
+        (table,),
     ).fetchall()
     return {r[0] for r in rows}
 
@@ -55,31 +77,77 @@ def ensure_gps_partitions(conn: Connection[Any], start_day: date, days_ahead: in
     own transaction, committed here; on error that day is rolled back and the error (psycopg.Error)
     raised, days already created stay. The connection must not be in autocommit mode.
     """
+    return ensure_partitions(conn, PARENT, start_day, days_ahead)
+
+
+def ensure_partitions(conn: Connection[Any], table: str, start_day: date, days_ahead: int = 7) -> list[str]:
+    """``ensure_gps_partitions`` for any table of TIME_COLUMNS."""
     if conn.autocommit:
-        raise ValueError("ensure_gps_partitions needs a transactional connection (autocommit off)")
-    if not gps_is_native_partitioned(conn):
+        raise ValueError("ensure_partitions needs a transactional connection (autocommit off)")
+    if not is_native_partitioned(conn, table):
         conn.rollback()
-        log.info("gps is not natively partitioned (TimescaleDB hypertable?); nothing to do")
+        log.info("%s is not natively partitioned (TimescaleDB hypertable?); nothing to do", table)
         return []
-    present = existing_partitions(conn)
+    present = existing_partitions(conn, table)
     conn.commit()
     created = []
     for offset in range(days_ahead + 1):
         day = start_day + timedelta(days=offset)
-        if partition_name(day) in present:
+        name = partition_name(day, table)
+        if name in present:
             continue
         try:
-            moved = _create_day(conn, day)
+            moved = _create_day(conn, day, table)
             conn.commit()
         except Exception:
             conn.rollback()
             raise
-        created.append(partition_name(day))
-        log.info("created partition %s (moved %d rows from %s)", partition_name(day), moved, DEFAULT)
+        created.append(name)
+        log.info("created partition %s (moved %d rows from %s_default)", name, moved, table)
     return created
 
 
-def _create_day(conn: Connection[Any], day: date) -> int:
+def expired_partitions(conn: Connection[Any], table: str, retention_days: int, today: date) -> list[str]:
+    """Day partitions of ``table`` whose whole day is older than ``retention_days`` before ``today``
+    (the settings-db screen's "expired" rule); none when retention is 0. Oldest first."""
+    if retention_days <= 0:
+        return []
+    cutoff = today - timedelta(days=retention_days)
+    days = {name: partition_day(name, table) for name in existing_partitions(conn, table)}
+    return sorted(name for name, day in days.items() if day is not None and day < cutoff)
+
+
+def drop_expired_partitions(conn: Connection[Any], table: str, retention_days: int, today: date,
+                            *, dry_run: bool = False) -> list[str]:
+    """Drops (detach + drop, one transaction each) the partitions ``expired_partitions`` names; the
+    names dropped (or, with ``dry_run``, that would be). Rows of old days in the DEFAULT partition are
+    deleted too (they would otherwise be kept forever). The connection must not be in autocommit mode.
+    A TimescaleDB ``gps`` is left alone (its chunks are not partitions: use drop_chunks)."""
+    if conn.autocommit:
+        raise ValueError("drop_expired_partitions needs a transactional connection (autocommit off)")
+    if not is_native_partitioned(conn, table):
+        conn.rollback()
+        return []
+    names = expired_partitions(conn, table, retention_days, today)
+    conn.commit()
+    if dry_run:
+        return names
+    for name in names:
+        try:
+            conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(name)))
+            conn.commit()
+        except Exception:
+            conn.rollback()
+            raise
+        log.info("retention: dropped partition %s", name)
+    cutoff = datetime.combine(today - timedelta(days=retention_days), time(0), tzinfo=UTC)
+    conn.execute(sql.SQL("DELETE FROM {} WHERE {} < %s").format(
+        sql.Identifier(f"{table}_default"), sql.Identifier(TIME_COLUMNS[table])), (cutoff,))
+    conn.commit()
+    return names
+
+
+def _create_day(conn: Connection[Any], day: date, table: str = PARENT) -> int:
     """Creates one day's partition inside the caller's transaction; returns rows moved into it.
 
     With rows of that day in the default: take the parent's lock first (writers then wait instead of
@@ -87,29 +155,29 @@ def _create_day(conn: Connection[Any], day: date) -> int:
     the rows, re-attach the default. Readers and writers wait for the commit; they never see a gap.
     """
     start, end = day_bounds(day)
-    name = sql.Identifier(partition_name(day))
+    parent, default = sql.Identifier(table), sql.Identifier(f"{table}_default")
+    name = sql.Identifier(partition_name(day, table))
     # DDL takes no bind parameters: the bounds are rendered as literals (typed timestamptz values).
     bounds = [sql.Literal(start), sql.Literal(end)]
     create_stmt = sql.SQL("CREATE TABLE IF NOT EXISTS {} PARTITION OF {} FOR VALUES FROM ({}) TO ({})").format(
-        name, sql.Identifier(PARENT), *bounds
+        name, parent, *bounds
     )
-    in_range = sql.SQL("fix_at >= {} AND fix_at < {}").format(*bounds)
+    column = sql.Identifier(TIME_COLUMNS[table])
+    in_range = sql.SQL("{} >= {} AND {} < {}").format(column, bounds[0], column, bounds[1])
     has_rows = conn.execute(
-        sql.SQL("SELECT EXISTS (SELECT 1 FROM {} WHERE ").format(sql.Identifier(DEFAULT)) + in_range + sql.SQL(")")
+        sql.SQL("SELECT EXISTS (SELECT 1 FROM {} WHERE ").format(default) + in_range + sql.SQL(")")
     ).fetchone()
     if not (has_rows and has_rows[0]):
         conn.execute(create_stmt)
         return 0
-    conn.execute(sql.SQL("LOCK TABLE {} IN ACCESS EXCLUSIVE MODE").format(sql.Identifier(PARENT)))
-    conn.execute(sql.SQL("ALTER TABLE {} DETACH PARTITION {}").format(sql.Identifier(PARENT), sql.Identifier(DEFAULT)))
+    conn.execute(sql.SQL("LOCK TABLE {} IN ACCESS EXCLUSIVE MODE").format(parent))
+    conn.execute(sql.SQL("ALTER TABLE {} DETACH PARTITION {}").format(parent, default))
     conn.execute(create_stmt)
     cur = conn.execute(
-        sql.SQL("WITH moved AS (DELETE FROM {} WHERE ").format(sql.Identifier(DEFAULT))
+        sql.SQL("WITH moved AS (DELETE FROM {} WHERE ").format(default)
         + in_range
         + sql.SQL(" RETURNING *) INSERT INTO {} SELECT * FROM moved").format(name)
     )
     moved = cur.rowcount
-    conn.execute(
-        sql.SQL("ALTER TABLE {} ATTACH PARTITION {} DEFAULT").format(sql.Identifier(PARENT), sql.Identifier(DEFAULT))
-    )
+    conn.execute(sql.SQL("ALTER TABLE {} ATTACH PARTITION {} DEFAULT").format(parent, default))
     return moved

@@ -6,7 +6,7 @@ name, VIN, device phone, ...; an advisory lock serialises concurrent seeds). Re-
 terminals adds the missing ones; nothing is deleted or overwritten (passwords changed since stay).
 
 Contract shared with the simulator: simulated terminal ``i`` (1-based) has phone
-``terminal_phone(i)`` = ``f"0138{i:08d}"`` and serial ``f"SIM{i:07d}"``. ``DEMO_PASSWORD`` is the
+``terminal_phone(i)`` = ``f"0138{i:08d}"`` (stored canonical, ``device_phone(i)``) and serial ``f"SIM{i:07d}"``. ``DEMO_PASSWORD`` is the
 password of the demo users ``admin`` (parent), ``admin_a`` and ``admin_b`` (subsidiaries): a demo
 seed, not a secret.
 """
@@ -19,6 +19,7 @@ from typing import Any
 import click
 from psycopg import Connection, sql
 
+from fleet.phones import canonical_phone
 from warehouse.db import connect
 from warehouse.passwords import hash_password
 from warehouse.seed_dictionaries import seed_system_dictionaries
@@ -56,9 +57,14 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "accStateLog": ("ACC状态日志", ("query", "export")),
     "parkLog": ("停车日志", ("query", "export")),
     "idlingLog": ("怠速日志", ("query", "export")),
+    "downstreamMessage": ("下行消息", ("query", "export")),
+    "upstreamMessage": ("上行消息", ("query", "export")),
+    "originalMessage": ("原始报文", ("query", "export")),
+    "evidence": ("多媒体证据", ("query", "get", "export", "delete")),
     "db": ("数据库", ("query", "add")),
     "sourceCodeLog": ("版本日志", ("query",)),
     "openPlatform": ("开放平台", ("add", "delete", "update", "query", "get")),
+    "terminalParams": ("终端参数", ("query", "cmd")),
 }
 
 # Per-enterprise catalogues (api/query/entities.py): table -> [(code, name)].
@@ -88,6 +94,11 @@ DRIVER_NAMES = ("张伟", "王芳", "李娜", "刘洋", "陈静", "杨磊", "赵
 def terminal_phone(i: int) -> str:
     """JT/T 808 phone of simulated terminal ``i`` (1-based): 12 digits, as the simulator uses."""
     return f"0138{i:08d}"
+
+
+def device_phone(i: int) -> str:
+    """``device.phone`` (and the SIM's msisdn) of terminal ``i``: its canonical form (fleet.phones)."""
+    return canonical_phone(terminal_phone(i))
 
 
 def terminal_enterprise(i: int) -> str:
@@ -276,10 +287,10 @@ def _vehicles(
         video = terminal_has_video(i)
         cars.append((eid, groups[key][i % 2], terminal_plate(i), 2, terminal_vin(i), drivers[key][i % len(DRIVER_NAMES)]))
         devices.append((
-            eid, terminal_phone(i), f"SIM{i:07d}", f"终端{i:05d}",
+            eid, device_phone(i), f"SIM{i:07d}", f"终端{i:05d}",
             "1,2,3,4" if video else "", "1" if video else "", int(video), int(video), int(video),
         ))
-        sims.append((eid, f"898600{i:014d}", terminal_phone(i), 1 + i % 3, f"{2027 + i % 3}-12-31"))
+        sims.append((eid, f"898600{i:014d}", device_phone(i), 1 + i % 3, f"{2027 + i % 3}-12-31"))
     # A row deleted since (record state 0) is not seeded again: the natural key is looked up among all rows.
     with conn.cursor() as cur:
         cur.executemany(
@@ -301,7 +312,7 @@ def _vehicles(
             " ON CONFLICT DO NOTHING",
             [(*sim, sim[1]) for sim in sims],
         )
-    links = [(terminal_phone(i), terminal_vin(i)) for i in range(1, terminals + 1)]
+    links = [(device_phone(i), terminal_vin(i)) for i in range(1, terminals + 1)]
     with conn.cursor() as cur:
         cur.executemany(
             "UPDATE device d SET car_id = c.id FROM car c WHERE d.phone = %s AND c.vin = %s AND d.car_id IS NULL"

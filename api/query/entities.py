@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from api.query.entities_audit import AUDIT_LOG
 from api.query.entities_logs import LOG_ENTITIES
+from api.query.entities_media import MEDIA_ENTITIES
+from api.query.entities_messages import MESSAGE_ENTITIES
 from api.query.entities_settings import DICTIONARY, LICENCE_LOG, OPEN_APP
 from api.query.fleet_entities import DEVICE, FLEET_WRITABLE, GROUP
 from api.query.grammar import EntitySpec, FieldSpec
@@ -116,6 +118,7 @@ DEVICE_TYPE = catalogue("deviceType", "device_type", "deviceType")
 WRITABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_MODEL, CAR_TYPE, DEVICE_PRODUCER, DEVICE_TYPE,
                                                         DICTIONARY, OPEN_APP, *ORG_ENTITIES, *FLEET_WRITABLE)}
 QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values(),
-                                                         LICENCE_LOG, AUDIT_LOG, *LOG_ENTITIES)}
+                                                         LICENCE_LOG, AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES,
+                                                         *MEDIA_ENTITIES)}
 COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
-                                                         AUDIT_LOG, *LOG_ENTITIES)}
+                                                         AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES)}

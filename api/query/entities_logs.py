@@ -130,11 +130,12 @@ def _address(stop: Stop) -> Callable[[], str | None]:
 def _stops_of(kind: str) -> Any:
     def rows(conn: Connection[Any], query: Query, scope: Scope) -> list[dict[str, Any]]:
         car_id, start, end = window_of(query)
-        track = logs.master_track(conn, scope, car_id, start, end)
+        thresholds = StopThresholds.from_settings()
+        track = logs.master_track(conn, scope, car_id, start, end, thresholds)
         if track is None:
             return []
         found = detect_stops(track.times_ms, track.speeds_kmh, track.acc_on, track.lngs, track.lats,
-                             thresholds=StopThresholds.from_settings())
+                             thresholds=thresholds)
         return [{
             "startTime": datetime.fromtimestamp(s.start_ms / 1000, UTC),
             "endTime": datetime.fromtimestamp(s.end_ms / 1000, UTC),

@@ -17,6 +17,7 @@ from typing import Any
 
 from api.errors import BadRequest, Conflict, NotFound
 from api.query.grammar import EntityHooks
+from fleet.phones import canonical_phone
 from warehouse.queries import fleet
 
 TENANT = "enterpriseId"
@@ -72,6 +73,8 @@ class CarHooks(EntityHooks):
             if key is None:
                 values[target] = None
                 continue
+            if column == "phone":
+                key = _canonical(alias, key)
             found = fleet.id_by_key(conn, table, column, key, tenant)
             if found is None:
                 raise _missing(alias, table, key)
@@ -115,6 +118,15 @@ class CarHooks(EntityHooks):
         fleet.release_car(conn, record_id)
 
 
+def _canonical(field: str, phone: Any) -> str:
+    """A terminal phone without leading zeros (fleet.phones), or a 400 naming the field."""
+    try:
+        return canonical_phone(str(phone))
+    except ValueError:
+        raise BadRequest(f"手机号只能包含数字 (field '{field}': a phone number has digits only)",
+                         data={"field": field}) from None
+
+
 class DeviceHooks(EntityHooks):
     REFS = {"deviceProducerId": "device_producer", "deviceTypeId": "device_type"}
     DEFAULTS = {"protocol": "jt808", "protocolVersion": "2013", "videoChannel": "", "talkChannel": "",
@@ -123,6 +135,8 @@ class DeviceHooks(EntityHooks):
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
         values = _defaults(values, self.DEFAULTS)
+        if values.get("phone") is not None:  # one canonical form: the gateway matches every header width
+            values["phone"] = _canonical("phone", values["phone"])
         _own(conn, values, _tenant(who, values, before), self.REFS)
         return values
 
@@ -136,6 +150,8 @@ class SimHooks(EntityHooks):
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
         values = _defaults(values, self.DEFAULTS)
+        if values.get("msisdn") is not None:
+            values["msisdn"] = _canonical("msisdn", values["msisdn"])
         _own(conn, values, _tenant(who, values, before), {"deviceId": "device"})
         device_id = values.get("deviceId")
         if device_id is not None:

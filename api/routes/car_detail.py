@@ -4,7 +4,8 @@ The car (another enterprise's answers 404), its devices with their SIM cards, it
 state of the shown device (``deviceId`` when it is one of the car's, else the master): online from the
 device state, business state and ACC; its last position with the address; today's mileage (odometer
 max - min since midnight UTC+8) and today's alarm points (positions with alarm bits; alarm records
-come with issue 9); the photos the ``media`` table holds for it.
+come with issue 9); photos: its terminals' latest (``device_upload_file``, ``source: terminal``, with
+``objectKey`` / ``fileStoreType``), then its driver's (``source: driver``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from api.routes.regeo import geocoder
 from api.security import request_scope, requires
 from fleet.enums import DeviceState
 from fleet.geo import NO_ADDRESS
-from warehouse.queries import car_detail
+from fleet.media_store import content_type
+from warehouse.queries import car_detail, media
 
 bp = Blueprint("car_detail", __name__)
 
@@ -84,7 +86,10 @@ def car_detail_read(car_id: int) -> dict[str, Any]:
             count, alarms = car_detail.alarm_points(conn, shown["id"], since, ALARM_POINTS)
             today |= {"alarmCount": count, "alarms": [a | {"bits": _bits(int(a["alarmType"]))} for a in alarms]}
         photo_ids = [car["driverPhotoId"]] if car["driverPhotoId"] is not None else []
-        photos = [p | {"source": "driver"} for p in car_detail.photos(conn, photo_ids, PHOTOS)]
+        # the terminals' latest photos (device_upload_file, bytes at /file{objectKey}), then the driver's
+        photos = [p | {"source": "terminal", "contentType": content_type(p["objectKey"])}
+                  for p in media.latest_photos(conn, car_id, PHOTOS)]
+        photos += [p | {"source": "driver"} for p in car_detail.photos(conn, photo_ids, PHOTOS)][:PHOTOS - len(photos)]
     driver_keys = ("driverId", "driverName", "driverPhone", "driverLicenseNo", "driverLicenseClass", "driverPhotoId")
     driver = None if car["driverId"] is None else {
         key[len("driver"):][0].lower() + key[len("driver") + 1:]: car[key] for key in driver_keys}

@@ -1,13 +1,16 @@
 """Vehicle-area routes beyond the generic ones (api/routes/common.py): disable / enable a terminal,
 the current driver of a terminal (platform-spec §7), and driver photos.
 
-Driver photos are kept in the ``media`` table (migration 0008), at most ``MAX_PHOTO_BYTES`` of
-JPEG, PNG or WebP recognised by their first bytes; issue 8 builds the one media store and moves them.
+Driver photos, at most ``MAX_PHOTO_BYTES`` of JPEG, PNG or WebP recognised by their first bytes, are
+kept in the one media store (fleet/media_store.py, key ``/driver/{day}/{sha256 prefix}.{ext}``) with a
+``media`` row (migration 0008) holding the key; rows written before (bytes in ``media.content``) still read.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, request
@@ -17,6 +20,7 @@ from api.errors import BadRequest, Forbidden, NotFound
 from api.http import ok
 from api.query.entities import QUERYABLE
 from api.query.runner import fetch_by_id
+from api.routes.media import media_store
 from api.security import current_principal, request_scope, requires
 from warehouse.queries import fleet, records
 
@@ -94,8 +98,14 @@ def upload_driver_photo() -> dict[str, Any]:
     content_type = image_type(content)
     if content_type is None:
         raise BadRequest("照片格式不支持 (field 'file': JPEG, PNG or WebP only)", data={"field": "file"})
+    # the bytes go to the one media store (fleet/media_store.py); the row keeps the key
+    digest = hashlib.sha256(content).hexdigest()
+    key = f"/driver/{datetime.now(UTC):%Y%m%d}/{digest[:32]}.{content_type.split('/')[-1]}"
+    store = media_store()
+    if not store.exists(key):
+        store.put(key, content)
     with get_db().connection() as conn, conn.transaction():
-        media_id = fleet.store_media(conn, who.enterprise_id, who.user_id, content_type, content)
+        media_id = fleet.store_media(conn, who.enterprise_id, who.user_id, content_type, key)
     return ok({"id": media_id})
 
 
@@ -107,5 +117,10 @@ def driver_photo(media_id: int) -> dict[str, Any]:
         found = fleet.media(conn, request_scope(), media_id)
     if found is None:
         raise NotFound(f"photo {media_id} 不存在 (does not exist)")
-    content_type, content = found
+    content_type, content, key = found
+    if content is None:  # on the media store
+        if key is None or not media_store().exists(key):
+            raise NotFound(f"photo {media_id} 不存在 (does not exist)")
+        with media_store().open(key) as f:
+            content = f.read()
     return ok({"contentType": content_type, "content": base64.b64encode(content).decode("ascii")})

@@ -22,9 +22,10 @@ from api.http import json_body
 from api.query.grammar import check_history_range
 from api.query.values import INT_TEXT, NAIVE_TIME_ZONE, coerce
 from api.security import request_scope, requires
-from fleet.settings import ApiSettings
+from fleet.settings import ApiSettings, TrackDaySettings
 from fleet.stops import Stop, StopThresholds, detect_stops
 from fleet.thinning import thin_track
+from warehouse import track_days
 from warehouse.queries import positions
 from warehouse.queries.positions import LAST_FIELDS, TRACK_FIELDS, TrackCar
 
@@ -34,6 +35,7 @@ MAX_CAR_IDS = 10_000
 DEFAULT_MAX_POINTS = 2000
 MAX_MAX_POINTS = 1_000_000
 _THRESHOLDS_KEY = "fleet_stop_thresholds"
+_RESOLUTION_KEY = "fleet_track_day_resolution_s"
 _LAST_FIELDS_JSON = json.dumps(list(LAST_FIELDS))
 
 
@@ -145,6 +147,10 @@ def track(car_id: int) -> Response:
     if car.device_id is not None:
         thresholds = _thresholds()
         with get_db().connection() as conn:
+            if max_points and _coarse(start, end, max_points):
+                summarised = _summarised(conn, car.device_id, start, end, max_points, thresholds, head)
+                if summarised is not None:
+                    return _raw_json(json.dumps(head, ensure_ascii=False)[:-1] + ',"rows":' + summarised + "}")
             points = positions.track_points(conn, car.device_id, start, end, thresholds.park_speed_kmh)
             stops = detect_stops(points.times_ms, points.speeds, points.acc, points.lngs, points.lats,
                                  thresholds=thresholds)
@@ -156,6 +162,40 @@ def track(car_id: int) -> Response:
                 rows = positions.track_rows_json(conn, car.device_id, start, end, [points.times_ms[i] for i in kept])
                 head["returned"], head["thinned"] = len(kept), True
     return _raw_json(json.dumps(head, ensure_ascii=False)[:-1] + ',"rows":' + rows + "}")
+
+
+def _coarse(start: datetime, end: datetime, max_points: int) -> bool:
+    """Whether thinning to ``max_points`` over [start, end) keeps fewer points than the day summaries
+    hold (buckets at least ``resolution_s`` wide): then the summaries serve the read."""
+    buckets = max(1, (max_points - 2) // 2)
+    return (_ms(end) - _ms(start)) / buckets >= _track_day_resolution_s() * 1000
+
+
+def _track_day_resolution_s() -> int:
+    found = current_app.extensions.get(_RESOLUTION_KEY)
+    if found is None:
+        found = current_app.extensions[_RESOLUTION_KEY] = TrackDaySettings().resolution_s
+    return int(found)
+
+
+def _summarised(conn: Any, device_id: int, start: datetime, end: datetime, max_points: int,
+                thresholds: StopThresholds, head: dict[str, Any]) -> str | None:
+    """Rows JSON of a thinned read served by the day summaries (warehouse.track_days; stops exactly as
+    over every fix), filling ``head``; None when the range has no more than ``max_points`` fixes (the
+    caller answers every one)."""
+    positions.without_jit(conn)
+    found = track_days.track_columns(conn, device_id, start, end, thresholds=thresholds,
+                                     resolution_s=_track_day_resolution_s())
+    if found.total <= max_points:
+        return None
+    kept = found.kept
+    stops = detect_stops(kept.times, kept.speeds, kept.acc, kept.lngs, kept.lats, thresholds=thresholds)
+    bounds = {stop.start_ms for stop in stops} | {stop.end_ms for stop in stops}
+    forced = {i for i, (t, alarm) in enumerate(zip(kept.times, kept.alarms, strict=True)) if alarm or t in bounds}
+    chosen = thin_track(kept.times, kept.lngs, kept.lats, max_points, forced)
+    head["total"], head["stops"] = found.total, [stop.to_json() for stop in stops]
+    head["returned"], head["thinned"] = len(chosen), True
+    return kept.rows_json(chosen)
 
 
 def _forced(points: positions.TrackPoints, stops: list[Stop]) -> set[int]:

@@ -18,6 +18,14 @@ _FLAG = b"\x7e"
 MAX_FRAME_BYTES = 2 * (21 + 1023 + 1) + 2
 
 
+JT1078_MAGIC = b"01cd"  # 0x30316364: first bytes of every JT/T 1078 audio/video RTP packet
+
+
+def looks_like_jt1078(data: bytes) -> bool:
+    """True for bytes that start (after any 7e) like a JT/T 1078 media packet, not a JT/T 808 frame."""
+    return bytes(data[:5]).lstrip(_FLAG).startswith(JT1078_MAGIC)
+
+
 def escape(content: bytes) -> bytes:
     """Escape 0x7d first so the 0x7d bytes introduced for 0x7e are not escaped again."""
     if b"\x7d" in content:

@@ -15,7 +15,8 @@ from typing import Any
 from protocols.jt808.codec import Message
 from protocols.jt808.extras import UnknownItem
 from protocols.jt808.header import Header
-from protocols.jt808.messages.t0200_location_report import LocationReport
+from protocols.jt808.messages.params import PARAM_NAMES, TerminalParam
+from protocols.jt808.messages.t0200_location_report import LocationReport, location_problems
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 # Fix times are shared by many reports (see fields.bcd_time_to_utc), and isoformat() is slow.
@@ -67,8 +68,9 @@ def _copy_json_safe(value: Any) -> Any:
 
 
 def location_json(r: LocationReport) -> dict[str, Any]:
+    """``problems`` (e.g. ``["latitude 91.2 > 90"]``) is present only for a fix off the earth."""
     extras = r.extras
-    return {
+    out = {
         "alarm_flags": r.alarm_flags,
         "status_flags": r.status_flags,
         "lat": r.lat,
@@ -82,6 +84,28 @@ def location_json(r: LocationReport) -> dict[str, Any]:
         },
         "unknown_items": [_unknown_json(item) for item in r.unknown_items],
     }
+    lat = r.lat
+    lng = r.lng
+    if lat > 90.0 or lat < -90.0 or lng > 180.0 or lng < -180.0:
+        out["problems"] = location_problems(lat, lng)
+    return out
+
+
+def param_json(p: TerminalParam) -> dict[str, Any]:
+    """``{id, name, value, value_hex}``: name from the standard's table (None for other ids)."""
+    return {
+        "id": p.id,
+        "name": PARAM_NAMES.get(p.id),
+        "value": to_json_value(p.value),
+        "value_hex": _param_hex(p),
+    }
+
+
+def _param_hex(p: TerminalParam) -> str | None:
+    try:
+        return p.value_bytes().hex().upper()
+    except (ValueError, UnicodeError):  # a hand-built value that cannot be encoded
+        return None
 
 
 def _unknown_json(item: UnknownItem) -> dict[str, Any]:
@@ -96,6 +120,7 @@ _CONVERTERS: dict[type, Callable[[Any], Any]] = {
     Header: header_json,
     LocationReport: location_json,
     UnknownItem: _unknown_json,
+    TerminalParam: param_json,
 }
 
 

@@ -117,7 +117,8 @@ def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
     work = tmp_path_factory.mktemp("console-stack")
     db_url = create_database(pg_url, "fleet_e2e")
     seed_demo(db_url, terminals=TERMINALS)
-    env = {**stack_env, "FLEET_DATABASE_URL": db_url, "FLEET_API_TOKEN_SECRET": secrets.token_urlsafe(32)}
+    env = {**stack_env, "FLEET_DATABASE_URL": db_url, "FLEET_API_TOKEN_SECRET": secrets.token_urlsafe(32),
+           "FLEET_MEDIA_ROOT": str(work / "media")}  # gateway and API share this stack's media store
     app_id = f"e2e-worker-{secrets.token_hex(3)}"
     commit_group_at_end(kafka_bootstrap, app_id)  # uplinks of earlier tests belong to other databases
     worker = Worker(env, work, app_id=app_id)

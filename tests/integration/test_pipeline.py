@@ -85,9 +85,12 @@ def _token(client: Any, user: str) -> str:
 def _device_ids_by_phone(pg_url: str, phones: list[str]) -> dict[str, int]:
     import psycopg
 
+    from fleet.phones import canonical_phone
+
+    header_phone = {canonical_phone(phone): phone for phone in phones}  # device.phone is canonical
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        rows = conn.execute("SELECT phone, id FROM device WHERE phone = ANY(%s)", (phones,)).fetchall()
-    return {phone: int(device_id) for phone, device_id in rows}
+        rows = conn.execute("SELECT phone, id FROM device WHERE phone = ANY(%s)", (list(header_phone),)).fetchall()
+    return {header_phone[phone]: int(device_id) for phone, device_id in rows}
 
 
 def test_every_simulated_terminal_has_a_last_position_via_the_api_within_5_s(
@@ -136,7 +139,7 @@ def test_a_subsidiary_user_sees_only_its_own_vehicles_positions(pipeline: dict[s
         rows = conn.execute(
             "SELECT d.id, e.short_name, u.user_name FROM device d JOIN enterprise e ON e.id = d.enterprise_id "
             "JOIN app_user u ON u.enterprise_id = e.id JOIN device_last l ON l.device_id = d.id "
-            "WHERE d.phone LIKE '0138%%' AND u.user_name IN ('admin_a', 'admin_b')").fetchall()
+            "WHERE d.phone LIKE '138%%' AND u.user_name IN ('admin_a', 'admin_b')").fetchall()
     by_user: dict[str, list[int]] = {}
     for device_id, _name, user in rows:
         by_user.setdefault(user, []).append(device_id)

@@ -124,18 +124,22 @@ def driver_of_device(conn: Connection[Any], scope: Scope, device_id: int) -> tup
     return True, None if row[0] is None else int(row[0])
 
 
-def store_media(conn: Connection[Any], enterprise_id: int, user_id: int, content_type: str, content: bytes) -> int:
-    row = conn.execute("INSERT INTO media (enterprise_id, content_type, content, created_by) VALUES (%s, %s, %s, %s)"
-                       " RETURNING id", (enterprise_id, content_type, content, user_id)).fetchone()
+def store_media(conn: Connection[Any], enterprise_id: int, user_id: int, content_type: str, object_key: str) -> int:
+    """A photo whose bytes are in the media store under ``object_key`` (fleet/media_store.py)."""
+    row = conn.execute("INSERT INTO media (enterprise_id, content_type, object_key, created_by) VALUES (%s, %s, %s, %s)"
+                       " RETURNING id", (enterprise_id, content_type, object_key, user_id)).fetchone()
     assert row is not None
     return int(row[0])
 
 
-def media(conn: Connection[Any], scope: Scope, media_id: int) -> tuple[str, bytes] | None:
+def media(conn: Connection[Any], scope: Scope, media_id: int) -> tuple[str, bytes | None, str | None] | None:
+    """(content type, bytes kept in the row (photos before the media store), object key) or None."""
     where, params = scope.clause(sql.Identifier("enterprise_id"))
-    row = conn.execute(sql.SQL("SELECT content_type, content FROM media WHERE id = %s AND {}").format(where),
+    row = conn.execute(sql.SQL("SELECT content_type, content, object_key FROM media WHERE id = %s AND {}").format(where),
                        [media_id, *params]).fetchone()
-    return None if row is None else (str(row[0]), bytes(row[1]))
+    if row is None:
+        return None
+    return str(row[0]), None if row[1] is None else bytes(row[1]), row[2]
 
 
 def media_tenant(conn: Connection[Any], media_id: int) -> int | None:

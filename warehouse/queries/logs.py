@@ -6,13 +6,16 @@ Scoped like every query here: a vehicle outside the scope answers None, as one t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg import Connection, sql
 from psycopg.rows import dict_row
 
+from fleet.stops import StopThresholds
+from warehouse import track_days
 from warehouse.queries.scope import Scope
 
 
@@ -23,17 +26,18 @@ class Track:
     car_id: int
     plate_number: str
     device_id: int | None
-    times_ms: list[int]
-    speeds_kmh: list[float | None]
-    acc_on: list[bool | None]
-    lngs: list[float | None]
-    lats: list[float | None]
+    times_ms: Sequence[int]
+    speeds_kmh: Sequence[float | None]
+    acc_on: Sequence[bool | None]
+    lngs: Sequence[float | None]
+    lats: Sequence[float | None]
 
 
-def master_track(conn: Connection[Any], scope: Scope, car_id: int, start: datetime, end: datetime) -> Track | None:
-    """The fixes of the car's master terminal recorded for this car in [start, end], in no particular
-    order (``fleet.stops`` sorts by fix time, where late 0x0704 backlogs fall into place); None when
-    the car is not in scope."""
+def master_track(conn: Connection[Any], scope: Scope, car_id: int, start: datetime, end: datetime,
+                 thresholds: StopThresholds) -> Track | None:
+    """What stop detection needs of the fixes of the car's master terminal recorded for this car in
+    [start, end], in fix-time order (``fleet.track_summary``: the detected stops are those of every
+    fix); None when the car is not in scope."""
     where, params = scope.clause(sql.Identifier("enterprise_id"))
     car_query = sql.SQL(
         "SELECT id, plate_number, master_device_id FROM car WHERE id = %s AND record_state = 1 AND ") + where
@@ -45,17 +49,26 @@ def master_track(conn: Connection[Any], scope: Scope, car_id: int, start: dateti
     track = Track(car_id, car["plate_number"], car["master_device_id"], [], [], [], [], [])
     if car["master_device_id"] is None:
         return track
-    # Five columns as arrays of one row, in binary: a month of 10 s fixes (268k) in about half the time
-    # of as many rows. Unordered: the arrays are aggregated together (aligned), and detect_stops sorts.
-    fixes = sql.SQL(
-        """SELECT array_agg((extract(epoch FROM fix_at) * 1000)::bigint), array_agg(speed_kmh),
-                  array_agg((status_flags & 1) = 1), array_agg(lng), array_agg(lat)
-           FROM gps WHERE device_id = %s AND car_id = %s AND fix_at >= %s AND fix_at <= %s AND """
-    ) + where
-    with conn.cursor(binary=True) as cur:
-        cur.execute(fixes, [car["master_device_id"], car_id, start, end, *params])
-        row = cur.fetchone()
-    if row is None or row[0] is None:
-        return track
-    times, speeds, acc, lngs, lats = row
-    return Track(car_id, car["plate_number"], car["master_device_id"], times, speeds, acc, lngs, lats)
+    # Closed whole days from their summaries (warehouse.track_days: the fixes stop detection needs,
+    # exactly the stops of every fix) when the day's fixes are all this car's and in scope; gps for the
+    # rest, filtered as such.
+    in_scope: dict[int, bool] = {}
+
+    def allowed(enterprise_id: int) -> bool:
+        if enterprise_id not in in_scope:
+            clause, clause_params = scope.clause(sql.Identifier("id"))
+            found = conn.execute(sql.SQL("SELECT EXISTS (SELECT 1 FROM enterprise WHERE id = %s AND ") + clause
+                                 + sql.SQL(")"), [enterprise_id, *clause_params]).fetchone()
+            in_scope[enterprise_id] = bool(found and found[0])
+        return in_scope[enterprise_id]
+
+    def accept(day: track_days.StoredDay) -> bool:
+        return day.summary.points == 0 or (
+            day.car_id == car_id and day.enterprise_id is not None and allowed(day.enterprise_id))
+
+    found = track_days.track_columns(
+        conn, car["master_device_id"], start, end + timedelta(milliseconds=1), thresholds=thresholds,
+        accept=accept, where=sql.SQL("car_id = %s AND ") + where, params=[car_id, *params])
+    kept = found.kept
+    return Track(car_id, car["plate_number"], car["master_device_id"], kept.times, kept.speeds, kept.acc,
+                 kept.lngs, kept.lats)

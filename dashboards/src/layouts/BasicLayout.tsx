@@ -2,7 +2,9 @@ import { Drawer, Grid, Layout } from 'antd';
 import { useMemo, useState } from 'react';
 import { useSession } from '../auth/useSession';
 import SecurityNotices from '../components/SecurityNotices';
+import CommandNotices from '../features/command/CommandNotices';
 import DictionaryLoader from '../features/dictionary/DictionaryLoader';
+import MediaUploadPopup from '../features/media/MediaUploadPopup';
 import { buildMenu, filterRoutes, flattenPages } from '../router/routeTable';
 import GlobalFooter from './GlobalFooter';
 import GlobalHeader from './GlobalHeader';
@@ -110,6 +112,8 @@ export default function BasicLayout() {
         )}
         <SettingsDrawer />
         <SecurityNotices />
+        <CommandNotices />
+        <MediaUploadPopup />
         <DictionaryLoader />
       </Layout>
     </TabsProvider>

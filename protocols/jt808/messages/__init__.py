@@ -9,27 +9,61 @@ from protocols.jt808.messages.t0100_registration import Registration
 from protocols.jt808.messages.t0102_authentication import Authentication
 from protocols.jt808.messages.t0104_query_parameters_response import QueryParametersResponse
 from protocols.jt808.messages.t0200_location_report import LocationReport
+from protocols.jt808.messages.t0201_location_query_response import LocationQueryResponse
 from protocols.jt808.messages.t0704_batch_location_upload import BatchLocationUpload
+from protocols.jt808.messages.t0800_media_event_info import MediaEventInfo
+from protocols.jt808.messages.t0801_media_upload import MediaUpload
+from protocols.jt808.messages.t0802_stored_media_search_response import (
+    MediaSearchItem,
+    StoredMediaSearchResponse,
+)
+from protocols.jt808.messages.t0805_camera_shoot_response import CameraShootResponse
 from protocols.jt808.messages.t8001_platform_response import PlatformResponse
 from protocols.jt808.messages.t8003_resend_subpackages_request import ResendSubpackagesRequest
 from protocols.jt808.messages.t8100_registration_response import RegistrationResponse
 from protocols.jt808.messages.t8103_set_parameters import SetParameters
 from protocols.jt808.messages.t8104_query_parameters import QueryParameters
+from protocols.jt808.messages.t8105_terminal_control import TerminalControl
+from protocols.jt808.messages.t8106_query_specified_parameters import QuerySpecifiedParameters
+from protocols.jt808.messages.t8201_query_location import QueryLocation
+from protocols.jt808.messages.t8202_temporary_tracking import TemporaryTracking
+from protocols.jt808.messages.t8203_manual_alarm_confirmation import ManualAlarmConfirmation
+from protocols.jt808.messages.t8300_text_message import TextMessage
+from protocols.jt808.messages.t8800_media_upload_response import MediaUploadResponse
+from protocols.jt808.messages.t8801_camera_shoot import CameraShoot
+from protocols.jt808.messages.t8802_stored_media_search import StoredMediaSearch
+from protocols.jt808.messages.t8803_stored_media_upload import StoredMediaUpload
 
 __all__ = [
     "Authentication",
     "BatchLocationUpload",
+    "CameraShoot",
+    "CameraShootResponse",
     "Heartbeat",
+    "LocationQueryResponse",
     "LocationReport",
     "Logout",
+    "ManualAlarmConfirmation",
+    "MediaEventInfo",
+    "MediaSearchItem",
+    "MediaUpload",
+    "MediaUploadResponse",
     "PlatformResponse",
+    "QueryLocation",
     "QueryParameters",
     "QueryParametersResponse",
+    "QuerySpecifiedParameters",
     "RawBody",
     "Registration",
     "RegistrationResponse",
     "ResendSubpackagesRequest",
     "SetParameters",
+    "StoredMediaSearch",
+    "StoredMediaSearchResponse",
+    "StoredMediaUpload",
+    "TemporaryTracking",
+    "TerminalControl",
     "TerminalParam",
     "TerminalResponse",
+    "TextMessage",
 ]

@@ -1,4 +1,7 @@
-"""0x0104 query parameters response: reply serial WORD, count BYTE, then parameters."""
+"""0x0104 query parameters response: reply serial WORD, count BYTE, then parameters.
+
+A body that ends cleanly after fewer parameters than its count keeps those (a real terminal's reply,
+vector P-0104-SHORT); a parameter that overruns the body is still a BodyError."""
 
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ class QueryParametersResponse:
         if len(body) < _HEAD.size:
             raise BodyError(f"0x0104 needs at least {_HEAD.size} bytes, got {len(body)}")
         reply_seq, count = _HEAD.unpack_from(body)
-        return cls(reply_seq, decode_params(body, _HEAD.size, count, "0x0104"))
+        return cls(reply_seq, decode_params(body, _HEAD.size, count, "0x0104", short_ok=True))
 
     def encode(self, version: str) -> bytes:
         return struct.pack(">H", self.reply_seq) + encode_params(self.params)

@@ -38,6 +38,17 @@ _new = object.__new__
 _unpack = BASIC.unpack_from
 
 
+def location_problems(lat: float, lng: float) -> list[str]:
+    """Why a decoded fix cannot be a place on earth (empty when it can). The codec keeps such fixes
+    (the frame is well formed); ``to_json`` lists these and the stream processors refuse them."""
+    problems = []
+    if not -90.0 <= lat <= 90.0:
+        problems.append(f"latitude {abs(lat)} > 90")
+    if not -180.0 <= lng <= 180.0:
+        problems.append(f"longitude {abs(lng)} > 180")
+    return problems
+
+
 @register_body
 @dataclass(frozen=True)
 class LocationReport:

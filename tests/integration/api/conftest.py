@@ -13,9 +13,10 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.db import get_db
+from fleet.media_store import LocalMediaStore
 from fleet.settings import ApiSettings
 from warehouse.db import connect
-from warehouse.seed import DEMO_PASSWORD, seed_demo, terminal_phone
+from warehouse.seed import DEMO_PASSWORD, device_phone, seed_demo
 
 TERMINALS = 20
 # Demo ownership (warehouse.seed.terminal_enterprise): 1 -> A, 2 -> B, 10 -> parent.
@@ -43,7 +44,7 @@ class Demo:
 def _vehicle(conn: Any, terminal: int) -> Vehicle:
     row = conn.execute(
         "SELECT c.id, d.id, c.vin, c.enterprise_id FROM device d JOIN car c ON c.id = d.car_id WHERE d.phone = %s",
-        (terminal_phone(terminal),),
+        (device_phone(terminal),),
     ).fetchone()
     return Vehicle(*row)
 
@@ -88,6 +89,7 @@ def demo(pg_url: str) -> Demo:
 def app(pg_url: str, demo: Demo, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     settings = ApiSettings(token_secret="integration-secret", login_max_failures=3, login_lockout_s=60)
     app = create_app(settings, pg_url, var_dir=tmp_path_factory.mktemp("api-var"))
+    app.extensions["fleet.media_store"] = LocalMediaStore(tmp_path_factory.mktemp("media"))  # not the repo's var/
     try:
         yield app
     finally:

@@ -24,6 +24,7 @@ from schemathesis.engine import events, from_schema
 from schemathesis.engine.statistic import Statistic
 
 from api.query.contract import semantic_paths
+from api.routes.commands import semantic_paths as command_paths
 from api.routes.spreadsheets import semantic_paths as spreadsheet_paths
 from api.routes.tracks import semantic_paths as track_paths
 from warehouse.db import connect
@@ -140,10 +141,12 @@ def _config(headers: dict[str, str], max_examples: int, *, coverage: bool = True
             # equal to the new one, which no schema can say: a 400 is the right answer there. So do
             # the entities' rules beyond a schema (a national ID's check digit: contract.semantic_paths),
             # whether an uploaded spreadsheet's rows fit (spreadsheets.semantic_paths), and a track's time
-            # range (tracks.semantic_paths).
+            # range (tracks.semantic_paths), and whether a terminal is online or a parameter in the console
+            # spec's range (commands.semantic_paths).
             "include-path": path,
             "checks": {"positive_data_acceptance": {"enabled": False}},
-        } for path in sorted({PASSWORD_PATH, *LICENCE_PATHS, *semantic_paths(), *spreadsheet_paths(), *track_paths()})] + [{
+        } for path in sorted({PASSWORD_PATH, *LICENCE_PATHS, *semantic_paths(), *spreadsheet_paths(), *track_paths(),
+                                  *command_paths()})] + [{
             # The routes generated from the entity declarations run the same code for every entity:
             # fewer examples each keep the whole run near its old length as entities are added.
             "include-tag": tag,

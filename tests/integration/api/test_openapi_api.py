@@ -9,12 +9,14 @@ from collections.abc import Callable
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api.db import get_db
 from api.query.entities import QUERYABLE, WRITABLE
 from api.query.transfer import import_fields
 from api.routes.meta import openapi_document
 from api.routes.spreadsheets import IMPORTABLE
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_entities_api import create
+from tests.integration.api.test_media_api import upload
 
 Login = Callable[[str], dict[str, str]]
 # Paths of the history logs (EntitySpec.window): their bodies need a vehicle and a time range.
@@ -49,6 +51,14 @@ def test_every_documented_operation_answers(client: FlaskClient, login: Login, d
     photo = client.post("/api/driver/photo.json", headers=headers, content_type="multipart/form-data",
                         data={"file": (io.BytesIO(b"\x89PNG\r\n\x1a\n"), "p.png")})
     records["/api/driver/photo/{id}.json"] = photo.json["data"]["id"]  # type: ignore[index]
+    # the open platform app's secret rotation acts on a live app (the entity record above)
+    records["/api/common/openApp/{id}/secret.json"] = records["/api/common/openApp/{id}.json"]
+    media_file = upload(client.application, demo.a)  # a terminal media file (test_media_api)
+    records["/api/media/download/{id}.json"] = records["/api/media/obs/download/{id}.json"] = media_file.id
+    with get_db(client.application).connection() as conn:  # a command to A's terminal for its state
+        records["/api/command/{id}/state.json"] = conn.execute(
+            "INSERT INTO command (enterprise_id, car_id, device_id, phone, msg_id) SELECT enterprise_id, car_id, id,"
+            " phone, 33028 FROM device WHERE id = %s RETURNING id", (demo.a.device_id,)).fetchone()[0]  # type: ignore[index]
     # an import job of each importable entity (a file with the header only) for its progress route
     for name, entity in IMPORTABLE.items():
         header = ",".join(import_fields(entity)).encode()

@@ -111,7 +111,7 @@ def test_state_lists(client: FlaskClient, login: Login, demo: Demo) -> None:
 
 def test_device_car_link(client: FlaskClient, login: Login, demo: Demo) -> None:
     data = data_of(client, f"/api/common/deviceCar/{demo.a.device_id}.json", login("admin_a"))
-    assert data["carId"] == demo.a.car_id and data["master"] is True and data["phone"] == "013800000001"
+    assert data["carId"] == demo.a.car_id and data["master"] is True and data["phone"] == "13800000001"
 
 
 def test_health_reports_database_ok(client: FlaskClient) -> None:

@@ -22,11 +22,13 @@ from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
 from api.auth import EXTENSION_KEY, Principal, TokenCodec
+from api.db import get_db
 from api.query.entities import WRITABLE
 from api.security import FORBIDDEN_TEXT
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_console_api import bearer, make_user
 from tests.integration.api.test_entities_api import valid_body
+from tests.integration.api.test_media_api import upload
 from warehouse.db import connect
 from warehouse.seed import PERMISSIONS
 
@@ -100,7 +102,7 @@ def test_a_role_without_the_routes_action_gets_403_with_the_status_text(
 
 def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rule], dict[str, Any] | None]:
     """For a rule with an id: its arguments naming a record of enterprise B (None: not known here)."""
-    made: dict[str, int] = {}
+    made: dict[str, Any] = {}
 
     def record_of_b(entity: str) -> int:
         """A live record of enterprise B itself: one B has (the seed's), else one made now."""
@@ -131,6 +133,19 @@ def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rul
                 assert reply.status_code == 200, reply.json
                 made["media"] = reply.json["data"]["id"]  # type: ignore[index]
             return {"media_id": made["media"]}
+        if names & {"file_id", "object_key"}:  # a terminal media file of B (tests/integration/api/test_media_api.py)
+            if "file" not in made:
+                made["file"] = upload(client.application, demo.b)
+            stored = made["file"]
+            return {"file_id": stored.id} if names == {"file_id"} else {"object_key": stored.key.lstrip("/")}
+        if names == {"command_id"}:  # a command to B's terminal (tests/integration/api/test_commands_api.py)
+            if "command" not in made:
+                with get_db(client.application).connection() as conn:
+                    made["command"] = conn.execute(
+                        "INSERT INTO command (enterprise_id, car_id, device_id, phone, msg_id) SELECT enterprise_id,"
+                        " car_id, id, phone, 33028 FROM device WHERE id = %s RETURNING id", (demo.b.device_id,)
+                    ).fetchone()[0]  # type: ignore[index]
+            return {"command_id": made["command"]}
         known = {"car_id": demo.b.car_id, "device_id": demo.b.device_id, "vin": demo.b.vin}
         return {n: known[n] for n in names} if names <= set(known) else None
 

@@ -14,6 +14,7 @@ from typing import Any
 import psycopg
 from aiokafka import AIOKafkaConsumer
 
+from fleet.phones import canonical_phone
 from fleet.settings import GatewaySettings
 from gateway.kafka_io import assign_all_at_end
 from gateway.server import GatewayServer, build_gateway
@@ -21,7 +22,8 @@ from protocols.jt808 import FrameReader, Message, decode_frame, encode_frame
 
 
 def insert_devices(pg_url: str, phones: list[str], auth_code: str | None = None) -> dict[str, int]:
-    """Devices (with a fresh enterprise) for these phones; returns phone -> device id."""
+    """Devices (with a fresh enterprise) for these phones, stored canonical as the API stores them;
+    returns phone (as given) -> device id."""
     with psycopg.connect(pg_url, autocommit=True) as conn:
         name = f"gateway-it-{uuid.uuid4().hex[:8]}"
         row = conn.execute("INSERT INTO enterprise (name, short_name) VALUES (%s, %s) RETURNING id",
@@ -31,7 +33,7 @@ def insert_devices(pg_url: str, phones: list[str], auth_code: str | None = None)
         for phone in phones:
             device = conn.execute(
                 "INSERT INTO device (enterprise_id, phone, device_sn, auth_code) VALUES (%s, %s, %s, %s) "
-                "RETURNING id", (row[0], phone, f"SIM{phone[-7:]}", auth_code)).fetchone()
+                "RETURNING id", (row[0], canonical_phone(phone), f"SIM{phone[-7:]}", auth_code)).fetchone()
             assert device is not None
             ids[phone] = device[0]
         return ids
@@ -45,22 +47,23 @@ def unique_phones(n: int) -> list[str]:
 class TerminalClient:
     """A bare JT/T 808 terminal over TCP for tests."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, phone: str) -> None:
-        self.reader, self.writer, self.phone = reader, writer, phone
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, phone: str,
+                 version: str = "2013") -> None:
+        self.reader, self.writer, self.phone, self.version = reader, writer, phone, version
         self.frames = FrameReader()
         self.inbox: list[Message] = []
         self.seq = 0
 
     @classmethod
-    async def connect(cls, port: int, phone: str) -> TerminalClient:
+    async def connect(cls, port: int, phone: str, version: str = "2013") -> TerminalClient:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        return cls(reader, writer, phone)
+        return cls(reader, writer, phone, version)
 
     async def send(self, msg_id: int, body: bytes | Any = b"", seq: int | None = None) -> int:
         if seq is None:
             self.seq += 1
             seq = self.seq
-        self.writer.write(encode_frame(msg_id, body, phone=self.phone, seq=seq))
+        self.writer.write(encode_frame(msg_id, body, phone=self.phone, seq=seq, version=self.version))
         await self.writer.drain()
         return seq
 

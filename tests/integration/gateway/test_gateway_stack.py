@@ -12,6 +12,7 @@ import psycopg
 import pytest
 from aiokafka import AIOKafkaProducer
 
+from fleet.phones import canonical_phone
 from fleet.settings import SimulatorSettings
 from fleet.topics import DEVICE_SESSIONS, JT808_DOWNLINK, JT808_UPLINK
 from protocols.jt808 import (
@@ -80,7 +81,7 @@ def test_known_terminal_registers_and_authenticates_unknown_gets_result_4(
             await stranger.close()
         with psycopg.connect(pg_url) as conn:
             row = conn.execute("SELECT auth_code, device_sn, terminal_model FROM device WHERE phone = %s",
-                               (known,)).fetchone()
+                               (canonical_phone(known),)).fetchone()
             assert row == (code, f"SIM{known[-7:]}", "SIM-808")
             assert conn.execute("SELECT count(*) FROM device WHERE phone = %s", (unknown,)).fetchone() == (0,)
 

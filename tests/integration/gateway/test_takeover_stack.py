@@ -8,6 +8,7 @@ from collections.abc import Callable
 import psycopg
 import pytest
 
+from fleet.phones import canonical_phone
 from fleet.settings import SimulatorSettings
 from fleet.topics import DEVICE_SESSIONS
 from protocols.jt808 import (
@@ -60,7 +61,7 @@ async def _position_acked(client: TerminalClient, report: LocationReport = POSIT
 def _registration_row(pg_url: str, phone: str) -> tuple[object, ...]:
     with psycopg.connect(pg_url) as conn:
         row = conn.execute("SELECT auth_code, registered_terminal_id, registered_manufacturer_id, "
-                           "registered_terminal_model FROM device WHERE phone = %s", (phone,)).fetchone()
+                           "registered_terminal_model FROM device WHERE phone = %s", (canonical_phone(phone),)).fetchone()
     assert row is not None
     return tuple(row)
 
@@ -140,7 +141,7 @@ def test_deregistration_then_administrator_reset_let_a_terminal_register_afresh(
             with psycopg.connect(pg_url) as conn:
                 enterprise_id, path = conn.execute(
                     "SELECT e.id, e.path FROM device d JOIN enterprise e ON e.id = d.enterprise_id "
-                    "WHERE d.phone = %s", (phone,)).fetchone() or (0, "")
+                    "WHERE d.phone = %s", (canonical_phone(phone),)).fetchone() or (0, "")
                 assert reset_registration(conn, Scope(enterprise_id, path), 0) is None
                 assert reset_registration(conn, Scope(enterprise_id, path), _device_id(conn, phone)) is not None
                 conn.commit()
@@ -152,7 +153,7 @@ def test_deregistration_then_administrator_reset_let_a_terminal_register_afresh(
 
 
 def _device_id(conn: psycopg.Connection[tuple[object, ...]], phone: str) -> int:
-    row = conn.execute("SELECT id FROM device WHERE phone = %s", (phone,)).fetchone()
+    row = conn.execute("SELECT id FROM device WHERE phone = %s", (canonical_phone(phone),)).fetchone()
     assert row is not None
     return int(str(row[0]))
 

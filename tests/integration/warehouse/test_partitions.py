@@ -14,7 +14,7 @@ from warehouse.partitions import (
     gps_is_native_partitioned,
     partition_name,
 )
-from warehouse.seed import seed_demo, terminal_phone
+from warehouse.seed import device_phone, seed_demo
 
 # Far from the days other tests write, so their rows never land in these partitions.
 DAY = date(2031, 5, 10)
@@ -24,7 +24,7 @@ DAY = date(2031, 5, 10)
 def device(pg_url: str) -> tuple[int, int]:
     seed_demo(pg_url, terminals=20)
     with connect(pg_url) as conn:
-        row = conn.execute("SELECT id, enterprise_id FROM device WHERE phone = %s", (terminal_phone(3),)).fetchone()
+        row = conn.execute("SELECT id, enterprise_id FROM device WHERE phone = %s", (device_phone(3),)).fetchone()
         assert row is not None
         return int(row[0]), int(row[1])
 

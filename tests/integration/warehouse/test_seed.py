@@ -6,7 +6,7 @@ from typing import Any
 
 from warehouse.db import connect
 from warehouse.passwords import verify_password
-from warehouse.seed import DEMO_PASSWORD, PERMISSIONS, seed_demo, terminal_phone
+from warehouse.seed import DEMO_PASSWORD, PERMISSIONS, device_phone, seed_demo, terminal_phone
 
 
 def scalar(conn: Any, query: str, *params: Any) -> Any:
@@ -22,10 +22,11 @@ def test_seed_is_idempotent_and_grows_with_terminals(pg_url: str) -> None:
     with connect(pg_url) as conn:
         after = {t: scalar(conn, f"SELECT count(*) FROM {t}") for t in before}  # noqa: S608
         assert after == before
-        assert scalar(conn, "SELECT count(*) FROM device WHERE phone LIKE '0138%%'") >= 12
+        assert scalar(conn, "SELECT count(*) FROM device WHERE phone = ANY(%s)", [device_phone(i) for i in range(1, 13)]) == 12
     seed_demo(pg_url, terminals=14)
     with connect(pg_url) as conn:
-        assert scalar(conn, "SELECT count(*) FROM device WHERE phone = %s", terminal_phone(14)) == 1
+        assert scalar(conn, "SELECT count(*) FROM device WHERE phone = %s", device_phone(14)) == 1
+        assert device_phone(14) == terminal_phone(14).lstrip("0")  # stored canonical (issue 8 §7)
 
 
 def test_enterprise_tree_users_and_permissions(pg_url: str) -> None:
@@ -50,11 +51,11 @@ def test_terminals_follow_the_simulator_contract(pg_url: str) -> None:
             "SELECT d.phone, d.device_sn, d.protocol_version, d.enterprise_id, d.has_video, d.video_channel,"
             " c.plate_number, c.vin, c.master_device_id = d.id FROM device d JOIN car c ON c.id = d.car_id"
             " WHERE d.phone = ANY(%s) ORDER BY d.phone",
-            ([terminal_phone(i) for i in range(1, 21)],),
+            ([device_phone(i) for i in range(1, 21)],),
         ).fetchall()
     assert len(rows) == 20
-    assert rows[0][:3] == ("013800000001", "SIM0000001", "2013")
-    assert all(len(r[0]) == 12 and len(r[7]) == 17 and r[8] for r in rows)
+    assert rows[0][:3] == ("13800000001", "SIM0000001", "2013")
+    assert all(len(r[0]) == 11 and len(r[7]) == 17 and r[8] for r in rows)
     owners = {r[3] for r in rows}
     assert owners == {ids["parent"], ids["a"], ids["b"]}
     assert any(r[4] == 1 and r[5] == "1,2,3,4" for r in rows) and any(r[4] == 0 for r in rows)
@@ -71,8 +72,9 @@ def test_drivers_have_valid_national_ids_every_terminal_a_sim_and_deleted_rows_s
         ids = [row[0] for row in conn.execute("SELECT id_card FROM driver WHERE record_state = 1 AND name = ANY(%s)",
                                               (list(DRIVER_NAMES),)).fetchall()]
         assert len(ids) >= len(DRIVER_NAMES) and all(i is not None and national_id_is_valid(i) for i in ids)
-        assert scalar(conn, "SELECT count(*) FROM device d WHERE d.phone LIKE '0138%%' AND NOT EXISTS"
-                            " (SELECT 1 FROM sim s WHERE s.device_id = d.id AND s.record_state = 1)") == 0
+        assert scalar(conn, "SELECT count(*) FROM device d WHERE d.phone = ANY(%s) AND NOT EXISTS"
+                            " (SELECT 1 FROM sim s WHERE s.device_id = d.id AND s.record_state = 1)",
+                      [device_phone(i) for i in range(1, 11)]) == 0
         conn.execute("UPDATE car SET record_state = 0 WHERE vin = 'LFVSM000000000003'")
         conn.commit()
     seed_demo(pg_url, terminals=10)  # a vehicle an administrator deleted is not seeded again

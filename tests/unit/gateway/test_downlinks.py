@@ -31,9 +31,9 @@ def test_downlink_uses_the_terminals_2019_header() -> None:
                                  version="2019"))
         await settle()
         transport.replies()
-        h.server.handle_downlink({"phone": phone19, "msg_id": 0x8300, "body_hex": "0041"})
+        h.server.handle_downlink({"phone": phone19, "msg_id": 0x8900, "body_hex": "0041"})
         [msg] = transport.replies()
-        assert msg.header.version == "2019" and msg.header.msg_id == 0x8300
+        assert msg.header.version == "2019" and msg.header.msg_id == 0x8900
         assert msg.body == RawBody("0041")
 
     run(t)

@@ -575,7 +575,7 @@ VECTORS: list[Vector] = [
         {
             "header.msg_id": 33027, "header.phone": "000123456789", "header.seq": 10,
             "header.version": "2013", "header.protocol_version": None,
-            "body.params": [{"id": 1, "value": 10}],
+            "body.params": [{"id": 1, "name": "heartbeat_interval_s", "value": 10, "value_hex": "0000000A"}],
         },
     ),
     Vector(
@@ -584,8 +584,8 @@ VECTORS: list[Vector] = [
         "7E8300001812345678901200013FB2E2CAD43132334034353623616263212E2E2EBDE1CAF8047E",
         {
             "header.msg_id": 33536, "header.phone": "123456789012", "header.seq": 1,
-            "header.version": "2013", "header.protocol_version": None,
-            "body.hex": "3fb2e2cad43132334034353623616263212e2e2ebde1caf8",
+            "header.version": "2013", "header.protocol_version": None, "body_type": "TextMessage",
+            "body.flags": 0x3F, "body.text": "测试123@456#abc!...结束", "body.text_type": 1,
         },
     ),
     Vector(
@@ -594,8 +594,8 @@ VECTORS: list[Vector] = [
         "7E830040190112345678901234567890FFFF3F01B2E2CAD43132334034353623616263212E2E2EBDE1CAF8CE7E",
         {
             "header.msg_id": 33536, "header.phone": "12345678901234567890", "header.seq": 65535,
-            "header.version": "2019", "header.protocol_version": 1,
-            "body.hex": "3f01b2e2cad43132334034353623616263212e2e2ebde1caf8",
+            "header.version": "2019", "header.protocol_version": 1, "body_type": "TextMessage",
+            "body.flags": 0x3F, "body.text_type": 1, "body.text": "测试123@456#abc!...结束",
         },
     ),
     Vector(
@@ -605,7 +605,9 @@ VECTORS: list[Vector] = [
         {
             "header.msg_id": 34817, "header.phone": "123456789012", "header.seq": 1,
             "header.version": "2013", "header.protocol_version": None,
-            "body.hex": "0100020003010405ff7f7fff",
+            "body_type": "CameraShoot", "body.channel": 1, "body.command": 2, "body.interval_s": 3,
+            "body.save_flag": 1, "body.resolution": 4, "body.quality": 5, "body.brightness": 255,
+            "body.contrast": 127, "body.saturation": 127, "body.chroma": 255,
         },
     ),
     Vector(
@@ -783,7 +785,10 @@ VECTORS: list[Vector] = [
         {
             "header.msg_id": 260, "header.phone": "013395279527", "header.seq": 5,
             "header.version": "2013", "header.protocol_version": None, "body.reply_seq": 6,
-            "body.params": [{"id": 1, "value": 30}, {"id": 19, "value": "127.0.0.1"}],
+            "body.params": [
+                {"id": 1, "name": "heartbeat_interval_s", "value": 30, "value_hex": "0000001E"},
+                {"id": 19, "name": "main_server_address", "value": "127.0.0.1", "value_hex": "3132372E302E302E31"},
+            ],
         },
     ),
     Vector(
@@ -840,21 +845,103 @@ VECTORS: list[Vector] = [
         {
             "header.msg_id": 260, "header.phone": "00000000013912345678", "header.seq": 5,
             "header.version": "2019", "header.protocol_version": 1, "body.reply_seq": 6,
-            "body.params": [{"id": 66560, "value": ""}, {"id": 1966099, "value": "3132372e302e302e31"}],
+            # WORD ids read as DWORDs: wrong ids, no names, raw values (cannot be detected)
+            "body.params": [
+                {"id": 66560, "name": None, "value": "", "value_hex": ""},
+                {"id": 1966099, "name": None, "value": "3132372e302e302e31", "value_hex": "3132372E302E302E31"},
+            ],
+        },
+    ),
+    # Issue 8: commands and their replies.
+    Vector(
+        "P-0001",
+        "SmallChi/JT808@0e0b086 src/JT808.Protocol.Test/MessageBody/JT808_0x0001Test.cs:30",
+        "7E0001000501234567890004B303E8000200D37E",
+        {
+            "header.msg_id": 1, "header.phone": "012345678900", "header.seq": 1203, "body_type": "TerminalResponse",
+            "body.reply_seq": 1000, "body.reply_msg_id": 2, "body.result": 0,
         },
     ),
     Vector(
-        "PEER-QUEC-0805-2019",
-        "captured from QuecPython/jtt808@191c3ce (run on MicroPython unix port with shims)",
-        "7E0805400701000000000139123456780008000B0000000001797E",
+        "P-8104",
+        "SmallChi/JT808@0325ad6 src/JT808.Protocol.Test/MessageBody/JT808_0x8104Test.cs:23",
+        "7E8104000001234567890000010D7E",
+        {"header.msg_id": 0x8104, "header.seq": 1, "header.body_length": 0, "body_type": "QueryParameters"},
+    ),
+    Vector(
+        "P-0104-SHORT",
+        # a user's terminal: count 9, seven parameters present; SmallChi reads it as a 0x0104
+        "SmallChi/JT808@0325ad6 src/JT808.Protocol.Test/MessageBody/JT808_0x8104Test.cs:52 (user sample)",
+        (
+            "7E0104004B01801550511313AE00000900000001040000000F00000002040000000A00000013103232332E3130382E3133"
+            "332E31363300000000170100000000180400000328000000550400000078000000560400000000027E"
+        ),
         {
-            "header.msg_id": 2053, "header.phone": "00000000013912345678", "header.seq": 8,
-            "header.version": "2019", "header.protocol_version": 1, "body.hex": "000b0000000001",
+            "header.msg_id": 0x0104, "header.phone": "018015505113", "header.seq": 0x13AE, "body.reply_seq": 0,
+            "body.params.0": {"id": 1, "name": "heartbeat_interval_s", "value": 15, "value_hex": "0000000F"},
+            "body.params.2.value": "223.108.133.163", "body.params.3.value": "",
+            "body.params.4": {"id": 0x18, "name": "server_tcp_port", "value": 808, "value_hex": "00000328"},
+            "body.params.5.value": 120, "body.params.6.name": "overspeed_duration_s",
+        },
+    ),
+    Vector(
+        "P-8105",
+        "SmallChi/JT808@06a09c0 src/JT808.Protocol.Test/MessageBody/JT808_0x8105Test.cs:47 (connect, ';' fields)",
+        (
+            "7E8105004B012345678900000101313B544B4E616D653B544B3B544B3132333B7777772E62616964752E636F6D3B383830"
+            "363B333330363B31323334353B636F64653B322E303B312E303B7777772E544B2E636F6D3B3630227E"
+        ),
+        {
+            "header.msg_id": 0x8105, "header.phone": "012345678900", "header.seq": 1, "body_type": "TerminalControl",
+            "body.command": 1,
+            "body.params": "1;TKName;TK;TK123;www.baidu.com;8806;3306;12345;code;2.0;1.0;www.TK.com;60",
+        },
+    ),
+    Vector(
+        "P-8105-5",
+        "SmallChi/JT808@06a09c0 src/JT808.Protocol.Test/MessageBody/JT808_0x8105Test.cs:91 (factory reset)",
+        "7E81050001012345678900000105087E",
+        {"header.msg_id": 0x8105, "header.body_length": 1, "body.command": 5, "body.params": ""},
+    ),
+    Vector(
+        "STD-8201",
+        "JT/T 808-2013 §8.19 layout (empty body); checksum computed by hand: EF",
+        "7E820100000139123456021234EF7E",
+        {"header.msg_id": 0x8201, "header.seq": 0x1234, "header.body_length": 0, "body_type": "QueryLocation"},
+    ),
+    Vector(
+        "STD-8201-19",
+        "JT/T 808-2019 §8.19 layout (empty body, 2019 header); checksum computed by hand: AE",
+        "7E8201400001000000000139123456021234AE7E",
+        {"header.version": "2019", "header.phone": "00000000013912345602", "body_type": "QueryLocation"},
+    ),
+    Vector(
+        "P-0201",
+        "SmallChi/JT808@1924e87 src/JT808.Protocol.Test/MessageBody/JT808_0x0201Test.cs:52",
+        (
+            "7E0201002811223344556622B83039000000010000000200BA7F0E07E4F11C0028003C00001807151010100104000000"
+            "6402020037517E"
+        ),
+        {
+            "header.msg_id": 0x0201, "header.phone": "112233445566", "header.seq": 8888,
+            "body_type": "LocationQueryResponse", "body.reply_seq": 12345, "body.location.alarm_flags": 1,
+            "body.location.status_flags": 2, "body.location.lat": 12.222222, "body.location.lng": 132.444444,
+            "body.location.altitude_m": 40, "body.location.speed_kmh": 6.0,
+            "body.location.fix_at": "2018-07-15T02:10:10+00:00",  # 10:10:10 GMT+8
+            "body.location.extras": {"mileage_km": 10.0, "fuel_l": 5.5},
         },
     ),
 ]
 
 BAD_VECTORS: list[BadVector] = [
+    BadVector(
+        "PEER-QUEC-0805-2019",
+        # body 000B 00 0000 0001: count 0 and the one id as a WORD (conformant: 000B 00 0001 00000001);
+        # a malformed capture reply must not pass as "success, no photos" (issue 8 §6)
+        "captured from QuecPython/jtt808@191c3ce (run on MicroPython unix port with shims)",
+        "7E0805400701000000000139123456780008000B0000000001797E",
+        "BodyError",
+    ),
     BadVector(
         "NEG-CK",
         "cuteLittleDevil/go-jt808@e80a7d3 protocol/jt808/jt808_test.go (\"校验码错误\")",
@@ -939,4 +1026,69 @@ BODY_VECTORS: list[tuple[str, str, int, str]] = [
             "3131313131313100020866696C656E616D65000000090966696C656E616D65310000000A"
         ),
     ),
+]
+
+
+class BodyVector(NamedTuple):
+    """A body alone (as the source's test serialises it), decoded with ``version``; ``expect`` keys are
+    paths into ``to_json_value(decode_body(...))``."""
+
+    tag: str
+    source: str
+    msg_id: int
+    version: str
+    hex: str
+    expect: dict[str, Any]
+
+
+_SMALLCHI = "SmallChi/JT808@1924e87 src/JT808.Protocol.Test/MessageBody/"
+_SMALLCHI_06A = "SmallChi/JT808@06a09c0 src/JT808.Protocol.Test/MessageBody/"
+
+# Issue 8 message bodies (commands, replies, media). Times in the sources are GMT+8.
+COMMAND_BODY_VECTORS: list[BodyVector] = [
+    BodyVector("BODY-8106", _SMALLCHI_06A + "JT808_0x8106Test.cs:20", 0x8106, "2013", "020000000100000002",
+               {"ids": [1, 2]}),
+    BodyVector("BODY-8202", _SMALLCHI_06A + "JT808_0x8202Test.cs:19", 0x8202, "2013", "00450000007B",
+               {"interval_s": 69, "validity_s": 123}),
+    BodyVector("BODY-8203", _SMALLCHI_06A + "JT808_0x8203Test.cs:19", 0x8203, "2013", "15B20000007B",
+               {"alarm_seq": 5554, "alarm_type": 123}),
+    BodyVector("BODY-8800", _SMALLCHI + "JT808_0x8800Test.cs:18 (ids as WORDs 0x0102, 0x0304)", 0x8800, "2013",
+               "000000810201020304", {"media_id": 129, "retransmit_ids": [0x0102, 0x0304]}),
+    BodyVector("BODY-8802", _SMALLCHI + "JT808_0x8802Test.cs:23", 0x8802, "2013", "027B03181116210008181116220008",
+               {"media_type": 2, "channel": 123, "event_code": 3, "start": "2018-11-16T13:00:08+00:00",
+                "end": "2018-11-16T14:00:08+00:00"}),
+    BodyVector("BODY-8803", _SMALLCHI + "JT808_0x8803Test.cs:24", 0x8803, "2013", "00800018111622002118111623002101",
+               {"media_type": 0, "channel": 128, "event_code": 0, "start": "2018-11-16T14:00:21+00:00",
+                "end": "2018-11-16T15:00:21+00:00", "delete": 1}),
+    BodyVector("BODY-0800", _SMALLCHI + "JT808_0x0800Test.cs:21", 0x0800, "2013", "000015C101020106",
+               {"media_id": 5569, "media_type": 1, "media_format": 2, "event_code": 1, "channel": 6}),
+    BodyVector("BODY-0801", "SmallChi/JT808@0e3a02c src/JT808.Protocol.Test/MessageBody/JT808_0x0801Test.cs:46",
+               0x0801, "2013",
+               "00000A070000017B000000010000000200BA7F0E07E4F11C0028003C000018111523261001020304",
+               {"media_id": 2567, "media_type": 0, "media_format": 0, "event_code": 1, "channel": 123,
+                "location.alarm_flags": 1, "location.status_flags": 2, "location.lat": 12.222222,
+                "location.lng": 132.444444, "location.altitude_m": 40, "location.speed_kmh": 6.0,
+                "location.fix_at": "2018-11-15T15:26:10+00:00", "data": "01020304"}),
+    BodyVector("BODY-0801-2011", "SmallChi/JT808@0e3a02c src/JT808.Protocol.Test/MessageBody/JT808_0x0801Test.cs:122",
+               0x0801, "2011", "00000A070000017B01020304",
+               {"media_id": 2567, "channel": 123, "location": None, "data": "01020304"}),
+    BodyVector("BODY-0801-2011-JPEG", "JT/T 808-2011 layout, a JPEG after the 8-byte head, read with a 2013 header",
+               0x0801, "2013", "00000A070000017BFFD8FFE000104A464946",
+               {"media_id": 2567, "location": None, "data": "ffd8ffe000104a464946"}),
+    BodyVector("BODY-0802", _SMALLCHI + "JT808_0x0802Test.cs:58", 0x0802, "2013",
+               "3051000200000102007B01000000010000000200BA7F0E07E4F11C0028003C000018111620202000000103027C000000"
+               "00010000000200BA7F0E07E4F11C0028003C0000181116222222",
+               {"reply_seq": 12369, "items.0.media_id": 258, "items.0.media_type": 0, "items.0.channel": 123,
+                "items.0.event_code": 1, "items.0.location.fix_at": "2018-11-16T12:20:20+00:00",
+                "items.1.media_id": 259, "items.1.media_type": 2, "items.1.channel": 124, "items.1.event_code": 0,
+                "items.1.location.lat": 12.222222, "items.1.location.fix_at": "2018-11-16T14:22:22+00:00"}),
+    BodyVector("BODY-0805", "SmallChi/JT808@183f2e2 src/JT808.Protocol.Test/MessageBody/JT808_0x0805Test.cs:24",
+               0x0805, "2013", "30A80000020000301200003124",
+               {"reply_seq": 12456, "result": 0, "media_ids": [12306, 12580]}),
+    BodyVector("BODY-0805-FAIL", "JT/T 808-2013 §8.52 layout: result 2 (channel unsupported), no id list", 0x0805,
+               "2013", "30A802", {"reply_seq": 12456, "result": 2, "media_ids": []}),
+    BodyVector("BODY-8300-13", "JT/T 808-2013 §8.28 layout: flags 0x0C (display + TTS), GBK text 你好", 0x8300,
+               "2013", "0CC4E3BAC3", {"flags": 12, "text": "你好", "text_type": 1}),
+    BodyVector("BODY-8300-19", "JT/T 808-2019 §8.28 layout: flags 0x0D, text type 2 (service), GBK text 你好", 0x8300,
+               "2019", "0D02C4E3BAC3", {"flags": 13, "text_type": 2, "text": "你好"}),
 ]

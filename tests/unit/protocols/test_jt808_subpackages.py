@@ -49,8 +49,8 @@ def test_gives_packages_consecutive_serials_that_wrap() -> None:
 
 
 def test_sends_a_body_that_fits_as_one_ordinary_frame() -> None:
-    (frame,) = encode_subpackages(0x0801, b"\x01\x02", phone=PHONE, seq=5)
-    assert frame == encode_frame(0x0801, b"\x01\x02", phone=PHONE, seq=5)
+    (frame,) = encode_subpackages(0x0F01, b"\x01\x02", phone=PHONE, seq=5)  # an unregistered id
+    assert frame == encode_frame(0x0F01, b"\x01\x02", phone=PHONE, seq=5)
     assert decode_frame(frame).header.package_total is None
 
 
@@ -60,7 +60,8 @@ def test_rejects_a_package_size_the_header_cannot_carry() -> None:
 
 
 def test_merges_packages_in_any_order_ignoring_duplicates() -> None:
-    messages = [decode_frame(f) for f in encode_subpackages(0x0801, BODY, phone=PHONE, seq=9, max_body=700)]
+    # an unregistered id merges to RawBody (0x0801 bodies: test_jt808_command_bodies.py)
+    messages = [decode_frame(f) for f in encode_subpackages(0x0F01, BODY, phone=PHONE, seq=9, max_body=700)]
     shuffled = [messages[3], messages[0], messages[2], messages[0], messages[1]]
     merged = merge_subpackages(shuffled)
     assert merged.body == RawBody(BODY.hex())

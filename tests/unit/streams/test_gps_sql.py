@@ -50,3 +50,11 @@ def test_statements_are_idempotent_by_construction() -> None:
     assert "ON CONFLICT (device_id, fix_at) DO NOTHING" in gps_sql.INSERT_GPS
     assert "WHERE device_last.fix_at < EXCLUDED.fix_at" in gps_sql.UPSERT_DEVICE_LAST
     assert gps_sql.INSERT_GPS.count("%s") == len(gps_sql.COLUMNS)
+
+
+def test_closed_days_name_the_summaries_a_late_fix_makes_stale() -> None:
+    today = date(2026, 5, 3)
+    assert gps_sql.closed_days([fix(1, 3600 * 24 * 2), fix(2, 3600 * 24 * 2 + 5)], today) == []  # all of today
+    late = gps_sql.closed_days([fix(1, 0), fix(1, 60), fix(2, 3600 * 20), fix(3, 3600 * 24 * 2)], today)
+    assert sorted(zip(*late, strict=True)) == [(1, date(2026, 5, 1)), (2, date(2026, 5, 2))]
+    assert late[1].literal().startswith("{2026-05-0")

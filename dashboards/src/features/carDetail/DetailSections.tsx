@@ -147,14 +147,20 @@ export function DriverCard({ detail }: { detail: CarDetail }) {
 
 export function PhotosCard({ detail, canSee }: { detail: CarDetail; canSee: boolean }) {
   const { t } = useTranslation('detail');
-  const [urls, setUrls] = useState<{ id: number; url: string }[]>([]);
+  const [urls, setUrls] = useState<{ id: string; url: string }[]>([]);
   useEffect(() => {
     if (!canSee || detail.photos.length === 0) return undefined;
     const controller = new AbortController();
-    void Promise.all(detail.photos.map(async (p) => ({ id: p.id, url: await fetchPhotoUrl(p.id, controller.signal) }))).then((found) => {
-      if (!controller.signal.aborted) setUrls(found.flatMap(({ id, url }) => (url ? [{ id, url }] : [])));
+    let made: string[] = [];
+    void Promise.all(detail.photos.map(async (p) => ({ id: `${p.source}-${p.id}`, url: await fetchPhotoUrl(p, controller.signal) }))).then((found) => {
+      made = found.flatMap(({ url }) => (url?.startsWith('blob:') ? [url] : []));
+      if (controller.signal.aborted) made.forEach((url) => URL.revokeObjectURL(url));
+      else setUrls(found.flatMap(({ id, url }) => (url ? [{ id, url }] : [])));
     });
-    return () => controller.abort();
+    return () => {
+      controller.abort();
+      made.forEach((url) => URL.revokeObjectURL(url));
+    };
   }, [detail.photos, canSee]);
   const shown = canSee ? urls : [];
   return (

@@ -1,5 +1,6 @@
-/** The detail page's reads: one summary (`GET /api/car/{id}/detail.json`) and the driver's photo. */
-import { http } from '../../api/client';
+/** The detail page's reads: one summary (`GET /api/car/{id}/detail.json`) and its photos. */
+import { download, http } from '../../api/client';
+import { mediaUrl } from '../media/mediaPush';
 
 export interface DetailAddress {
   address: string;
@@ -64,7 +65,18 @@ export interface CarDetail {
     address: DetailAddress;
   } | null;
   today: { since: string; mileageKm: number | null; points: number; alarmCount: number; alarms: DetailAlarmPoint[] };
-  photos: { id: number; contentType: string; createTime: string; source: string }[];
+  photos: DetailPhoto[];
+}
+
+/** A photo of the car: its terminals' latest uploads (`source` terminal, bytes at /file{objectKey}) and
+ * its driver's (`source` driver, `/api/driver/photo/{id}.json`). Ids are unique per source only. */
+export interface DetailPhoto {
+  id: number;
+  contentType: string;
+  createTime: string;
+  source: string;
+  objectKey?: string;
+  fileStoreType?: number;
 }
 
 /** Cars below the caller's own enterprise are asked for with isParent (the server still scopes them). */
@@ -76,9 +88,16 @@ export function fetchCarDetail(carId: number, deviceId: number | null, signal?: 
   });
 }
 
-/** A data: URL of a driver photo, or null (no permission, gone). */
-export async function fetchPhotoUrl(mediaId: number, signal?: AbortSignal): Promise<string | null> {
-  const reply = await http.get<{ contentType: string; content: string }>(`/api/driver/photo/${mediaId}.json`, {
+/** A URL showing the photo, or null (no permission, gone): an object URL of a terminal photo (fetched
+ * with the token; the caller revokes it) or a data: URL of a driver photo. */
+export async function fetchPhotoUrl(photo: DetailPhoto, signal?: AbortSignal): Promise<string | null> {
+  if (photo.source === 'terminal') {
+    if (!photo.objectKey) return null;
+    const url = mediaUrl({ id: String(photo.id), objectKey: photo.objectKey, fileStoreType: photo.fileStoreType ?? 1 });
+    const file = await download(url, 'photo', { signal, quiet: true });
+    return file ? URL.createObjectURL(file.blob) : null;
+  }
+  const reply = await http.get<{ contentType: string; content: string }>(`/api/driver/photo/${photo.id}.json`, {
     params: { isParent: true },
     signal,
     quiet: true,

@@ -27,6 +27,7 @@ import { fetchCars } from './model/api';
 import { DEFAULT_CENTER, DEFAULT_ZOOM } from './model/constants';
 import { firstViewKeys } from './model/firstView';
 import { hasStoredTicked, readPrefs, writePrefs, type MapPrefs } from './model/prefs';
+import type { CarRow } from './model/types';
 import { ActionModal, type VehicleAction } from './popup/ActionModal';
 import { VehiclePopupLayer } from './popup/VehiclePopupLayer';
 import { LiveVehicleTable } from './table/LiveVehicleTable';
@@ -47,7 +48,7 @@ export default function MapPage() {
   const config = useMapConfig();
   const [prefs, setPrefsState] = useState<MapPrefs>(readPrefs);
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
-  const [action, setAction] = useState<{ action: VehicleAction; plate: string } | null>(null);
+  const [action, setAction] = useState<{ action: VehicleAction; car: CarRow } | null>(null);
   const [fitRequest, setFitRequest] = useState(0);
   const [centreRequest, setCentreRequest] = useState(0);
   const [tab, setTab] = useState<TreeTab>('all');
@@ -195,7 +196,7 @@ export default function MapPage() {
                   coord={baseLayer.coord}
                   selected={selected}
                   onClose={onPopupClose}
-                  onAction={(next, car) => setAction({ action: next, plate: car.plateNumber })}
+                  onAction={(next, car) => setAction({ action: next, car })}
                   follow={prefs.follow}
                   centreRequest={centreRequest}
                 />
@@ -205,7 +206,7 @@ export default function MapPage() {
         )}
         <LiveVehicleTable hub={hub} model={model} tab={tab} selectedKey={selectedKey} onSelect={onTableSelect} />
       </section>
-      <ActionModal action={action?.action ?? null} plate={action?.plate ?? ''} onClose={() => setAction(null)} />
+      <ActionModal action={action?.action ?? null} car={action?.car ?? null} onClose={() => setAction(null)} />
     </div>
   );
 }

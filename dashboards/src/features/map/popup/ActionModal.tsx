@@ -1,15 +1,22 @@
-/** The popup buttons' dialogs, with the spec's titles; their contents come with later issues. */
+/** The popup buttons' dialogs: the command dialogs (features/command); video, listen and talk come with issue 11. */
 import { Modal, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { CommandDialog } from '../../command/CommandDialog';
+import { COMMAND_ACTIONS, type CommandAction } from '../../command/payloads';
+import type { CarRow } from '../model/types';
 
-export type VehicleAction = 'video' | 'photo' | 'intercom' | 'listen' | 'tts' | 'alarmSetting' | 'details';
+export type VehicleAction = 'video' | 'photo' | 'intercom' | 'listen' | 'tts' | 'text' | 'alarmSetting' | 'details';
 
-export function ActionModal({ action, plate, onClose }: { action: VehicleAction | null; plate: string; onClose: () => void }) {
+const isCommand = (action: VehicleAction | null): action is CommandAction =>
+  action !== null && (COMMAND_ACTIONS as readonly string[]).includes(action);
+
+export function ActionModal({ action, car, onClose }: { action: VehicleAction | null; car: CarRow | null; onClose: () => void }) {
   const { t } = useTranslation('map');
+  if (isCommand(action) && car) return <CommandDialog key={`${action}-${car.carId}`} action={action} car={car} onClose={onClose} />;
   return (
     <Modal
       open={action !== null}
-      title={action ? t(`dialogs.${action}`, { plate }) : ''}
+      title={action ? t(`dialogs.${action}`, { plate: car?.plateNumber ?? '' }) : ''}
       onCancel={onClose}
       onOk={onClose}
       okText={t('dialogs.ok')}

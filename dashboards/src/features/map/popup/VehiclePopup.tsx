@@ -1,6 +1,6 @@
 /**
  * The vehicle popup (console-spec §2): plate and plate colour, card number, VIN, driver or
- * "unrecognised", online + business state + ACC, time, speed, mileage, alarm text, address, photo,
+ * "unrecognised", online + business state + ACC, time, speed, mileage, alarm text, address, the latest photo,
  * and the buttons (video, photo and intercom only with that ability; each only with its permission,
  * which the server enforces anyway). Live fields follow the
  * position store; mileage and the alarm word come from the REST last position read on opening.
@@ -18,6 +18,7 @@ import { isVehicleOnline, shownBizState } from '../../../live/vehicleStates';
 import { useNow } from '../hooks/useNow';
 import { fetchLastPosition } from '../model/api';
 import type { CarRow } from '../model/types';
+import { LatestPhoto } from '../../media/LatestPhoto';
 import type { VehicleAction } from './ActionModal';
 import { alarmBitNames, formatAge, formatCoordinate, formatNumber, formatTime } from './format';
 import { useAddress } from './useAddress';
@@ -39,6 +40,7 @@ const ACTIONS: { action: VehicleAction; ability?: keyof CarRow; permission: [str
   { action: 'intercom', ability: 'hasMicrophone', permission: ['monitor', 'cmd'] },
   { action: 'listen', permission: ['monitor', 'cmd'] },
   { action: 'tts', permission: ['monitor', 'cmd'] },
+  { action: 'text', permission: ['monitor', 'cmd'] },
   { action: 'alarmSetting', permission: ['monitor', 'cmd'] },
   { action: 'details', permission: ['car', 'get'] },
 ];
@@ -108,7 +110,7 @@ export function VehiclePopup({ hub, car, deviceId, onAction, onLayout }: Vehicle
     ['mileage', t('popup.mileage'), unit('km', position?.mileage)],
     ['alarm', t('popup.alarm'), alarms.length ? alarms.join(',') : t('popup.noAlarm')],
     ['address', t('popup.address'), address ?? (position ? formatCoordinate(position.lng, position.lat) : '-')],
-    ['photo', t('popup.photo'), <span key="photo" className="fw-popup-muted">{t('popup.noPhoto')}</span>],
+    ['photo', t('popup.photo'), <LatestPhoto key="photo" hub={hub} deviceId={deviceId} onLoad={onLayout} />],
   ];
 
   return (

@@ -1,0 +1,38 @@
+import { App } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LiveHub } from '../../live/LiveHub';
+import { useLiveHub } from '../../live/useLiveHub';
+import { commandNotice, noticeLevel } from './commandPush';
+
+/**
+ * Pushes 11 and 12 wherever the operator is: a notification naming the vehicle, the command and its
+ * outcome (the dialog closed when the command was accepted; this is where its answer arrives).
+ */
+export default function CommandNotices() {
+  return <CommandNoticesOf hub={useLiveHub()} />;
+}
+
+/** The notices of a given hub's pushes, for the layout and for tests. */
+export function CommandNoticesOf({ hub }: { hub: Pick<LiveHub, 'onPush'> | null }) {
+  const { notification } = App.useApp();
+  const { t } = useTranslation('command');
+  useEffect(() => {
+    if (!hub) return undefined;
+    return hub.onPush((push) => {
+      const notice = commandNotice(push);
+      if (!notice) return;
+      const command = t(`names.${notice.msgId}`, { defaultValue: `0x${notice.msgId}` });
+      notification[noticeLevel(notice.outcome)]({
+        title: t('notice.title', { vehicle: notice.vehicle }),
+        description: (
+          <span data-testid="command-notice" data-outcome={notice.outcome} data-command-id={notice.commandId ?? ''}>
+            {t('notice.text', { command, outcome: t(`outcome.${notice.outcome}`) })}
+          </span>
+        ),
+        duration: notice.outcome === 'success' ? 6 : 0,
+      });
+    });
+  }, [hub, notification, t]);
+  return null;
+}

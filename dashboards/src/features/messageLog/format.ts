@@ -1,0 +1,35 @@
+/** A JT/T 808 message id as the spec writes it: 512 -> "0x0200". */
+export function formatMsgId(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  const id = Number(value);
+  if (!Number.isInteger(id) || id < 0) return String(value);
+  return `0x${id.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** Hex text grouped in bytes ("7E 02 00 ..."), `perLine` bytes a line. Odd or non-hex text is shown as is. */
+export function groupHexBytes(hex: unknown, perLine = 16): string {
+  const text = typeof hex === 'string' ? hex.replace(/\s+/g, '') : '';
+  if (!text || text.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(text)) return typeof hex === 'string' ? hex : '';
+  const bytes = text.toUpperCase().match(/../g) ?? [];
+  const lines: string[] = [];
+  for (let i = 0; i < bytes.length; i += perLine) lines.push(bytes.slice(i, i + perLine).join(' '));
+  return lines.join('\n');
+}
+
+/** The first `bytes` bytes of a frame, grouped, with an ellipsis when longer (the table column). */
+export function hexPreview(hex: unknown, bytes = 12): string {
+  const text = typeof hex === 'string' ? hex : '';
+  const shown = groupHexBytes(text.slice(0, bytes * 2), bytes);
+  return text.length > bytes * 2 ? `${shown} …` : shown;
+}
+
+/** Stored JSON text pretty-printed (2 spaces); text that is not JSON is shown as is. */
+export function prettyJson(text: unknown): string {
+  if (text === null || text === undefined || text === '') return '';
+  if (typeof text !== 'string') return JSON.stringify(text, null, 2);
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

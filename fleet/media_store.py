@@ -1,0 +1,134 @@
+"""The one media store: terminal photos, audio and video clips (and any other uploaded file).
+
+A store keeps bytes under an *object key*: a relative POSIX path written with a leading "/"
+("/12/20261125/7-3f2a9c1e0b4d.jpg"). Keys are made by the platform (``media_key``) from the
+authenticated device, never from what a terminal or a browser sent; ``check_key`` refuses "..",
+empty or "." segments, backslashes, NUL and anything that is not one plain relative path.
+
+Four methods, so another backend can replace the local one (docs/architecture.md "Media store"):
+``put(key, data) -> StoredObject``, ``open(key) -> BinaryIO``, ``exists(key) -> bool`` and
+``file_store_type`` (1 local files, served from ``/file{objectKey}``; 3 is reserved for an
+S3-compatible store, served from ``/api/media/obs/download/{id}.json``).
+
+``LocalMediaStore`` writes atomically: a temporary file in the target folder, sha256 computed while
+writing, fsync, then ``os.replace`` onto the key's path; a reader never sees half a file. Calls block:
+the gateway runs them in an executor, never on its event loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+FILE_STORE_LOCAL = 1
+FILE_STORE_S3 = 3  # reserved: an S3-compatible store (MinIO, AWS), docs/architecture.md
+
+MEDIA_EXTENSIONS = {0: "jpg", 1: "tif", 2: "mp3", 3: "wav", 4: "wmv"}  # JT/T 808 media format
+CONTENT_TYPES = {"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "tif": "image/tiff",
+                 "mp3": "audio/mpeg", "wav": "audio/wav", "wmv": "video/x-ms-wmv", "mp4": "video/mp4",
+                 "bin": "application/octet-stream"}
+
+
+class BadObjectKey(ValueError):
+    """An object key that is not one plain relative path."""
+
+
+@dataclass(frozen=True)
+class StoredObject:
+    key: str
+    size: int
+    sha256: str
+    file_store_type: int
+
+
+class MediaStore(Protocol):
+    file_store_type: int
+
+    def put(self, key: str, data: bytes) -> StoredObject: ...
+
+    def open(self, key: str) -> BinaryIO: ...
+
+    def exists(self, key: str) -> bool: ...
+
+
+def check_key(key: str) -> str:
+    """The key itself if it is a valid object key, else BadObjectKey."""
+    if not isinstance(key, str) or not key.startswith("/") or len(key) > 512:
+        raise BadObjectKey("object key must start with '/'")
+    if "\x00" in key or "\\" in key:
+        raise BadObjectKey("object key holds NUL or a backslash")
+    parts = key[1:].split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        raise BadObjectKey("object key has an empty, '.' or '..' segment")
+    return key
+
+
+def media_key(device_id: int, media_id: int, sha256: str, media_format: int, at: datetime) -> str:
+    """The key of a terminal's media file: under the (authenticated) device's folder, by day."""
+    extension = MEDIA_EXTENSIONS.get(media_format, "bin")
+    return f"/{int(device_id)}/{at:%Y%m%d}/{int(media_id)}-{sha256[:16]}.{extension}"
+
+
+def content_type(key: str) -> str:
+    extension = key.rsplit(".", 1)[-1].lower() if "." in key.rsplit("/", 1)[-1] else "bin"
+    return CONTENT_TYPES.get(extension, "application/octet-stream")
+
+
+class LocalMediaStore:
+    file_store_type = FILE_STORE_LOCAL
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root).resolve()
+
+    def path_of(self, key: str) -> Path:
+        path = (self.root / check_key(key)[1:]).resolve()
+        if not path.is_relative_to(self.root):  # a symlink inside the store pointing out of it
+            raise BadObjectKey("object key leaves the store")
+        return path
+
+    def put(self, key: str, data: bytes) -> StoredObject:
+        path = self.path_of(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256()
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".partial-")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                view = memoryview(data)
+                for start in range(0, len(view), 1 << 20):
+                    chunk = view[start:start + (1 << 20)]
+                    digest.update(chunk)
+                    out.write(chunk)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+            raise
+        return StoredObject(key, len(data), digest.hexdigest(), self.file_store_type)
+
+    def open(self, key: str) -> BinaryIO:
+        return self.path_of(key).open("rb")
+
+    def exists(self, key: str) -> bool:
+        try:
+            return self.path_of(key).is_file()
+        except BadObjectKey:
+            return False
+
+
+def build_media_store(settings: object | None = None) -> MediaStore:
+    """The configured store (FLEET_MEDIA_STORE, FLEET_MEDIA_ROOT)."""
+    from fleet.settings import MediaSettings
+
+    media = settings if isinstance(settings, MediaSettings) else MediaSettings()
+    if media.store == "local":
+        return LocalMediaStore(media.root)
+    raise ValueError(f"unknown media store {media.store!r}")  # pragma: no cover (Literal-checked)

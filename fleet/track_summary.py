@@ -1,0 +1,158 @@
+"""Day summaries of one device's track (issue 7 §4): what a long track read or a stop log needs of a
+closed day, kept once instead of re-read from ``gps`` every time. Pure; ``warehouse.track_days`` stores
+and reads them.
+
+``summarise(columns, thresholds, resolution_s)`` keeps, of one span of fixes in time order:
+
+- the first fix of every ``resolution_s`` time bucket, and the first and last fix (the drawing);
+- every alarm fix (thinning keeps them all, contract B);
+- what stop detection (``fleet.stops``) needs to give exactly the stops of every fix: every fix of
+  every stop run, except those inside a run of identical parked fixes (same place to 1e-6 degree,
+  stopped, same ACC, no alarm: they change no stop, as ``positions.track_points`` collapses them), and
+  the first fix after each run (it ends the run). A moving fix outside a stop run changes nothing in
+  detection, so leaving it out leaves every stop as it was.
+
+Which fixes are in a run depends on the stop going at the day's start (its anchor), so detection runs
+over ``context`` (the fixes before the day: ``warehouse.track_days`` passes the previous
+``lookback_s``) followed by the day, and keeps the day's part. Exact across midnight unless a stop
+began before the lookback and its first fix there lies elsewhere than where it began (more than the
+radius apart). The stop's median position is taken over the kept fixes (as ``track_points`` does).
+
+The kept set depends on ``park_speed_kmh`` and ``radius_m``; the store records both and a summary made
+with other thresholds is recomputed. ``TrackColumns`` are the ten track columns, aligned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import orjson
+
+from fleet.stops import StopThresholds, stop_segments
+
+UNSIGNED_32 = 0xFFFFFFFF
+
+
+@dataclass
+class TrackColumns:
+    """One device's fixes as aligned columns, in time order (epoch ms; real columns as the decimal
+    PostgreSQL prints for them, so a row's JSON here equals the one PostgreSQL builds)."""
+
+    times: list[int] = field(default_factory=list)
+    lngs: list[float] = field(default_factory=list)
+    lats: list[float] = field(default_factory=list)
+    speeds: list[float | None] = field(default_factory=list)
+    directions: list[int | None] = field(default_factory=list)
+    altitudes: list[float | None] = field(default_factory=list)
+    mileages: list[float | None] = field(default_factory=list)
+    fuels: list[float | None] = field(default_factory=list)
+    alarms: list[int] = field(default_factory=list)
+    statuses: list[int] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    def columns(self) -> list[list[Any]]:
+        return [getattr(self, f.name) for f in fields(self)]
+
+    @classmethod
+    def of(cls, columns: Sequence[Sequence[Any] | None]) -> TrackColumns:
+        """From ten sequences (None: empty), in the order of the fields."""
+        return cls(*[list(c) if c is not None else [] for c in columns])
+
+    def take(self, indices: Iterable[int]) -> TrackColumns:
+        chosen = list(indices)
+        return TrackColumns(*[[column[i] for i in chosen] for column in self.columns()])
+
+    def extend(self, other: TrackColumns) -> None:
+        for mine, theirs in zip(self.columns(), other.columns(), strict=True):
+            mine.extend(theirs)
+
+    @property
+    def acc(self) -> list[bool]:
+        return [(s & 1) == 1 for s in self.statuses]
+
+    def rows_json(self, indices: Iterable[int]) -> str:
+        """JSON array text of the TRACK_FIELDS rows (warehouse.queries.positions) at ``indices``."""
+        t, lng, lat, speed, direction, alt, mileage, fuel, alarm, status = self.columns()
+        return orjson.dumps([[t[i], lng[i], lat[i], speed[i], direction[i], alt[i], mileage[i], fuel[i],
+                              status[i] & 1, alarm[i] & UNSIGNED_32, status[i]] for i in indices]).decode()
+
+
+@dataclass(frozen=True)
+class DaySummary:
+    points: int  # every fix of the span
+    first_ms: int | None
+    last_ms: int | None
+    mileage_km: float | None  # last known odometer minus the first (never negative)
+    kept: TrackColumns
+
+
+def _still_key(speed: float | None, alarm: int, lng: float, lat: float, status: int, limit: float) -> int | None:
+    if speed is None or speed >= limit or alarm != 0:
+        return None
+    return (round(lng * 1e6) * 1_000_000_000 + round(lat * 1e6)) * 2 + (status & 1)
+
+
+def keep_indices(columns: TrackColumns, thresholds: StopThresholds, resolution_s: int, start: int = 0) -> list[int]:
+    """Indices (ascending, from ``start``) of the fixes a summary keeps; see the module docstring.
+    ``columns`` in time order; the fixes before ``start`` are context only."""
+    n = len(columns)
+    if n <= start:
+        return []
+    times, speeds, alarms = columns.times, columns.speeds, columns.alarms
+    limit = thresholds.park_speed_kmh
+    protected = bytearray(n)  # never collapsed
+    keep = bytearray(n)
+    protected[start] = protected[n - 1] = 1
+    for i in range(start, n):
+        if alarms[i]:
+            protected[i] = 1
+    segments = stop_segments(times, speeds, columns.acc, columns.lngs, columns.lats, thresholds=thresholds)
+    for segment in segments:
+        if segment[-1] + 1 < start:
+            continue
+        protected[segment[0]] = protected[segment[-1]] = 1
+        if segment[-1] + 1 < n:
+            protected[segment[-1] + 1] = 1
+        for i in segment:
+            keep[i] = 1
+    bucket_ms = resolution_s * 1000
+    previous = None
+    for i in range(start, n):
+        bucket = times[i] // bucket_ms
+        if bucket != previous:
+            keep[i] = 1
+            previous = bucket
+    keys = [_still_key(s, a, lo, la, st, limit) for s, a, lo, la, st in
+            zip(speeds, alarms, columns.lngs, columns.lats, columns.statuses, strict=True)]
+    out = []
+    for i in range(start, n):
+        if protected[i]:
+            out.append(i)
+        elif keep[i]:
+            key = keys[i]
+            if key is None or not (0 < i < n - 1 and keys[i - 1] == key and keys[i + 1] == key):
+                out.append(i)
+    return out
+
+
+def summarise(columns: TrackColumns, thresholds: StopThresholds, resolution_s: int,
+              context: TrackColumns | None = None) -> DaySummary:
+    """The summary of one span of fixes (a device's UTC day) in time order, ``context`` the fixes
+    just before it (time order)."""
+    n = len(columns)
+    if n == 0:
+        return DaySummary(0, None, None, None, TrackColumns())
+    known = [m for m in columns.mileages if m is not None]
+    mileage = max(0.0, known[-1] - known[0]) if known else None
+    if context is not None and len(context):
+        both = TrackColumns()
+        both.extend(context)
+        both.extend(columns)
+        kept = both.take(keep_indices(both, thresholds, resolution_s, len(context)))
+    else:
+        kept = columns.take(keep_indices(columns, thresholds, resolution_s))
+    return DaySummary(n, columns.times[0], columns.times[-1], mileage, kept)

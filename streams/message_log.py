@@ -1,0 +1,206 @@
+"""Every frame kept (issue 8 §5): uplinks and sent downlinks into ``message_log`` (migration 0015).
+
+- ``store_uplinks(db, uplinks)``: called once per batch of the uplinks agent with the batch's parsed
+  uplinks (a PayloadError, a value that did not parse, is skipped: it is dead-lettered elsewhere).
+- ``store_downlinks(db, records)``: the ``jt808.sent.v1`` values (dicts, JSON bytes or text) of a batch,
+  called by the ``sent`` agent. Only ``event: "sent"`` frames are frames a terminal received; failed
+  ones are the command's state (downstreamMessage), not a frame.
+
+One statement per batch (``unnest`` of one array per column, like the gps sink, streams/gps_sql.py):
+one round trip, no SQL assembled from data. Idempotent: a redelivered record has the same
+(device, time, direction, msg id, serial), and ON CONFLICT DO NOTHING adds nothing. The log is a
+record, not the position path's business: a row the database refuses as data is logged and skipped
+(never dead-lettered, never blocking positions); an outage is retried like every write (streams.db).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable, Sequence
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, NamedTuple
+
+import psycopg
+
+from streams.db import DATA_ERRORS, Database
+from streams.gps_sql import IntArray, SqlArray, TextArray, TimeArray
+from streams.messages import PayloadError, Uplink, load_json_object, parse_time
+from warehouse.message_log import decode_raw, json_text
+
+log = logging.getLogger(__name__)
+
+UP, DOWN = 0, 1
+TABLE = "message_log"
+
+
+class LogRow(NamedTuple):
+    time: datetime
+    device_id: int
+    car_id: int | None
+    enterprise_id: int
+    phone: str
+    direction: int
+    msg_id: int
+    seq: int
+    raw_hex: str
+    raw_truncated: bool
+    decoded: str | None  # JSON text
+    command_id: int | None
+    gateway_id: str | None
+
+
+INSERT = """
+INSERT INTO message_log (time, device_id, car_id, enterprise_id, phone, direction, msg_id, seq, raw_hex,
+                         raw_truncated, decoded, command_id, gateway_id)
+SELECT time, device_id, car_id, enterprise_id, phone, direction, msg_id, seq, raw_hex, raw_truncated,
+       decoded::jsonb, command_id, gateway_id
+FROM unnest(%s::timestamptz[], %s::bigint[], %s::bigint[], %s::bigint[], %s::text[], %s::smallint[],
+            %s::int[], %s::int[], %s::text[], %s::bool[], %s::text[], %s::bigint[], %s::text[])
+  AS t(time, device_id, car_id, enterprise_id, phone, direction, msg_id, seq, raw_hex, raw_truncated,
+       decoded, command_id, gateway_id)
+ON CONFLICT (device_id, time, direction, msg_id, seq) DO NOTHING
+"""
+
+
+class BoolArray(SqlArray):
+    __slots__ = ()
+
+    def literal(self) -> str:
+        return "{" + ",".join("t" if v else "f" for v in self) + "}"
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def uplink_rows(uplinks: Iterable[Uplink | PayloadError]) -> list[LogRow]:
+    """Pure. Rows of the parsed uplinks; records without a serial or a frame (not from a gateway
+    that sends them) are skipped."""
+    rows = []
+    for u in uplinks:
+        if isinstance(u, PayloadError):
+            continue
+        seq = _int_or_none(u.seq)
+        if seq is None or not u.raw_hex:
+            continue
+        rows.append(LogRow(u.received_at, u.device_id, u.car_id, u.enterprise_id, u.phone, UP, u.msg_id, seq,
+                           u.raw_hex, u.raw_truncated, None if u.message is None else json_text(u.message),
+                           None, u.gateway_id))
+    return rows
+
+
+def downlink_row(record: Any) -> LogRow | None:
+    """Pure. The row of one ``jt808.sent.v1`` value, None when it is not a frame written to a known
+    terminal (``event`` other than ``sent``, no device, no serial, not a record)."""
+    try:
+        obj = record if isinstance(record, dict) else load_json_object(record)
+        if obj.get("event") != "sent":
+            return None
+        device_id, enterprise_id = _int_or_none(obj.get("device_id")), _int_or_none(obj.get("enterprise_id"))
+        msg_id, seq = _int_or_none(obj.get("msg_id")), _int_or_none(obj.get("seq"))
+        raw_hex = obj.get("raw_hex")
+        if device_id is None or enterprise_id is None or msg_id is None or seq is None or not isinstance(raw_hex, str):
+            return None
+        at = parse_time(obj.get("at"), "at")
+    except PayloadError as exc:
+        log.warning("message log: sent record skipped: %s", exc)
+        return None
+    command_id = obj.get("command_id")
+    try:
+        command = int(command_id) if command_id is not None else None
+    except (TypeError, ValueError):
+        command = None
+    return LogRow(at, device_id, _int_or_none(obj.get("car_id")), enterprise_id, str(obj.get("phone", "")), DOWN,
+                  msg_id, seq, raw_hex, False, json_text(decode_raw(raw_hex)), command, obj.get("gateway_id"))
+
+
+def downlink_rows(records: Iterable[Any]) -> list[LogRow]:
+    return [row for row in map(downlink_row, records) if row is not None]
+
+
+def column_arrays(rows: Sequence[LogRow]) -> list[SqlArray]:
+    """The parameters of INSERT, one array per column."""
+    cols = list(zip(*rows, strict=True)) if rows else [()] * len(LogRow._fields)
+    return [TimeArray(cols[0]), IntArray(cols[1]), IntArray(cols[2]), IntArray(cols[3]), TextArray(cols[4]),
+            IntArray(cols[5]), IntArray(cols[6]), IntArray(cols[7]), TextArray(cols[8]), BoolArray(cols[9]),
+            TextArray(cols[10]), IntArray(cols[11]), TextArray(cols[12])]
+
+
+def days_touched(rows: Iterable[LogRow]) -> set[date]:
+    return {row.time.astimezone(UTC).date() for row in rows}
+
+
+class Partitions:
+    """Ensures message_log's partition of each day once per process (and the next day, ahead of
+    midnight). A failure is logged and not cached: rows then land in the DEFAULT partition."""
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._ensured: set[date] = set()
+
+    async def ensure(self, days: set[date]) -> None:
+        missing = sorted(days - self._ensured)
+        if missing:
+            await asyncio.to_thread(self._ensure_sync, missing)
+
+    def _ensure_sync(self, days: list[date]) -> None:
+        from warehouse.db import connect
+        from warehouse.partitions import ensure_partitions
+
+        try:
+            with connect(self._url) as conn:
+                for day in days:
+                    if day not in self._ensured:
+                        ensure_partitions(conn, TABLE, day, 1)
+                        self._ensured.update({day, day + timedelta(days=1)})
+        except Exception as exc:  # never block ingest: the DEFAULT partition takes the rows
+            log.warning("message_log partitions for %s not ensured: %s", days, exc)
+
+
+_partitions: dict[str, Partitions] = {}
+
+
+def partitions_for(db: Database) -> Partitions:
+    keeper = _partitions.get(db.url)
+    if keeper is None:
+        keeper = _partitions[db.url] = Partitions(db.url)
+    return keeper
+
+
+async def write_rows(db: Database, rows: Sequence[LogRow]) -> int:
+    """One statement for the rows; on a data error, row by row, skipping (and logging) the refused.
+    Returns the rows the database refused."""
+    if not rows:
+        return 0
+    await partitions_for(db).ensure(days_touched(rows))
+
+    async def insert(batch: Sequence[LogRow]) -> None:
+        async def work(conn: psycopg.AsyncConnection[Any]) -> None:
+            await conn.execute(INSERT, column_arrays(batch))
+
+        await db.transact(work)
+
+    try:
+        await insert(rows)
+        return 0
+    except DATA_ERRORS as exc:
+        log.info("message log: batch refused (%s); writing row by row", exc)
+    refused = 0
+    for row in rows:
+        try:
+            await insert([row])
+        except DATA_ERRORS as exc:
+            refused += 1
+            log.warning("message log: row of device %s msg 0x%04x refused: %s", row.device_id, row.msg_id, exc)
+    return refused
+
+
+async def store_uplinks(db: Database, uplinks: Sequence[Uplink | PayloadError]) -> None:
+    """Every uplink of a batch into message_log, one statement (see the module docstring)."""
+    await write_rows(db, uplink_rows(uplinks))
+
+
+async def store_downlinks(db: Database, records: Sequence[Any]) -> None:
+    """The frames of ``jt808.sent.v1`` values (``event: "sent"``) into message_log, one statement."""
+    await write_rows(db, downlink_rows(records))

@@ -1,0 +1,53 @@
+"""Every frame kept (issue 8 §5) in Chromium: the original message log shows a simulated vehicle's
+0x0200 reports, stored by the streams worker from what the gateway received; a row's detail shows the
+decoded JSON and the frame's bytes; in zh-CN and en-US."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.e2e.conftest import ConsoleStack
+from tests.e2e.support import sign_in
+from tests.e2e.test_console import switch_language, text
+from warehouse.db import connect
+
+
+def test_original_message_log_shows_a_simulated_vehicles_0200_with_its_hex(page: Any,
+                                                                          console_stack: ConsoleStack) -> None:
+    vehicle = console_stack.of("a")[0]
+    with connect(console_stack.db_url) as conn:  # what the worker stored from the gateway (the truth)
+        stored = conn.execute("SELECT count(*) FROM message_log WHERE device_id = %s AND msg_id = 512",
+                              (vehicle.device_id,)).fetchone()
+    assert stored is not None and stored[0] > 0
+    path = f"/log/originalMessage?carId={vehicle.car_id}"
+    sign_in(page, "admin_a", path=path)
+    page.goto(path)
+    log = page.get_by_test_id("list-page-originalMessage")
+    log.wait_for()
+    msg_id = log.get_by_test_id("list-filter-msgId")
+    (msg_id if msg_id.evaluate("e => e.tagName") == "INPUT" else msg_id.locator("input")).fill("512")
+    log.get_by_test_id("list-search").click()
+    table = log.get_by_test_id("list-table")
+    row = table.locator("tr.ant-table-row").first
+    row.get_by_text("0x0200", exact=True).wait_for()
+    assert vehicle.plate in row.inner_text() and "上行" in row.inner_text()
+    assert re.search(r"7E 02 00 ", row.inner_text())  # the frame's first bytes, grouped
+    row.get_by_role("button", name="详情").click()
+    drawer = page.get_by_test_id("message-drawer")
+    drawer.get_by_text("报文详情").wait_for()
+    assert drawer.get_by_test_id("message-msg-id").inner_text() == "0x0200"
+    hex_text = drawer.get_by_test_id("message-hex").inner_text()
+    assert hex_text.startswith("7E 02 00 ") and hex_text.rstrip().endswith("7E")
+    assert all(len(b) == 2 for b in hex_text.split())  # grouped in bytes
+    decoded = drawer.get_by_test_id("message-decoded").inner_text()
+    assert '"msg_id": 512' in decoded and '"speed_kmh"' in decoded and vehicle.phone.lstrip("0") in decoded
+    page.keyboard.press("Escape")
+
+    switch_language(page, "en-US")
+    table.get_by_text(text("en-US", "messageLog", "original.fields.msgId"), exact=True).first.wait_for()
+    row.get_by_text("Up", exact=True).wait_for()
+    row.get_by_role("button", name="Detail").click()
+    drawer.get_by_text("Message detail").wait_for()
+    drawer.get_by_text("Raw frame (hex)").wait_for()
+    assert page.errors == []  # type: ignore[attr-defined]

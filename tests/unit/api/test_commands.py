@@ -1,0 +1,130 @@
+"""Command payloads (api/commands.py): server-side validation with the console spec's messages, and the
+bodies they encode to (decoded back with the codec, so a wrong field order or flag bit fails)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from api.commands import ALARM_PARAMS, build
+from api.errors import BadRequest
+from protocols.jt808 import decode_body
+from protocols.jt808.messages.t8103_set_parameters import SetParameters
+
+
+def decoded(command: str, payload: Any, version: str = "2013") -> Any:
+    built = build(command, payload, version)
+    assert built.msg_id == int(command, 16)
+    return decode_body(built.msg_id, bytes.fromhex(built.body_hex), version)
+
+
+def refused(command: str, payload: Any, version: str = "2013") -> BadRequest:
+    with pytest.raises(BadRequest) as caught:
+        build(command, payload, version)
+    return caught.value
+
+
+def test_8103_encodes_each_parameter_with_its_standard_size() -> None:
+    body = decoded("8103", {"paramList": [{"id": "0055", "value": "0000003C"}, {"id": "0031", "value": "0000000A"},
+                                          {"id": "0013", "value": "3132372E302E302E31"}]})
+    assert isinstance(body, SetParameters)
+    values = {p.id: p.value for p in body.params}
+    assert values == {0x0055: 60, 0x0031: 10, 0x0013: "127.0.0.1"}  # 0031 is a WORD: sent as 2 bytes
+    assert build("8103", {"paramList": [{"id": "0031", "value": "000A"}]}, "2013").body_hex == "01000000310200" + "0a"
+
+
+@pytest.mark.parametrize(("param_id", "zh"), [(pid, spec[0]) for pid, spec in ALARM_PARAMS.items()])
+def test_8103_alarm_fields_have_the_spec_messages_when_empty_and_out_of_range(param_id: int, zh: str) -> None:
+    label = f"{param_id:04X}"
+    empty = refused("8103", {"paramList": [{"id": label, "value": ""}]})
+    expected = "疲劳驾驶预警差值" if param_id == 0x005C else f"{zh}不能为空"
+    assert empty.message.startswith(expected + " (") and empty.data == {"field": label}
+    high = ALARM_PARAMS[param_id][3]
+    too_big = refused("8103", {"paramList": [{"id": label, "value": f"{high + 1:08X}"}]})
+    assert too_big.message.startswith(f"{zh}范围 1~{high} (") and too_big.data == {"field": label}
+    zero = refused("8103", {"paramList": [{"id": label, "value": "00000000"}]})
+    assert zero.message == too_big.message
+
+
+def test_8103_max_speed_range_message_is_bilingual() -> None:
+    assert refused("8103", {"paramList": [{"id": "0055", "value": "000000B5"}]}).message == \
+        "最高速度范围 1~180 (max speed must be 1 to 180 km/h)"
+    assert build("8103", {"paramList": [{"id": "0055", "value": "000000B4"}]}, "2013").payload == \
+        {"paramList": [{"id": "0055", "value": "000000B4"}]}
+
+
+@pytest.mark.parametrize(("payload", "field"), [
+    ({}, "paramList"),
+    ({"paramList": []}, "paramList"),
+    ({"paramList": ["0055"]}, "paramList[0]"),
+    ({"paramList": [{"id": "xyz", "value": "00"}]}, "paramList[0].id"),
+    ({"paramList": [{"id": "0001", "value": "0G"}]}, "0001"),
+    ({"paramList": [{"id": "0001", "value": "000"}]}, "0001"),
+    ({"paramList": [{"id": "0001", "value": "0100000000"}]}, "0001"),  # a DWORD
+    ({"paramList": [{"id": "0084", "value": "0100"}]}, "0084"),  # a BYTE
+])
+def test_8103_other_parameters_are_checked_by_type_and_size(payload: dict[str, Any], field: str) -> None:
+    assert refused("8103", payload).data == {"field": field}
+
+
+def test_8300_flags_and_text_type_by_protocol_version() -> None:
+    payload = {"content": "前方拥堵", "tts": True, "display": True, "emergency": False, "textType": 2}
+    body_2013 = decoded("8300", payload, "2013")
+    assert (body_2013.flags, body_2013.text) == (0b1100, "前方拥堵")
+    body_2019 = decoded("8300", payload, "2019")
+    assert (body_2019.flags, body_2019.text, body_2019.text_type) == (0b1100, "前方拥堵", 2)
+    assert decoded("8300", {"content": "x", "emergency": True}).flags == 1
+
+
+def test_8300_content_required_and_at_most_150_characters() -> None:
+    for payload in ({}, {"content": ""}, {"content": "   "}):
+        assert refused("8300", payload).message.startswith("下发内容不能为空 (")
+    assert decoded("8300", {"content": "字" * 150}).text == "字" * 150
+    assert refused("8300", {"content": "字" * 151}).data == {"field": "content"}
+    assert refused("8300", {"content": "x", "textType": 3}).data == {"field": "textType"}
+
+
+def test_8801_capture_payload_of_the_console() -> None:
+    console = {"channelId": 2, "commandType": 2, "totalPicture": 1, "executionTime": 0, "saveFlag": 0, "resolution": 2,
+               "quality": 1, "luminance": 127, "saturation": 1, "chromaticity": 1}
+    body = decoded("8801", console)
+    assert (body.channel, body.command, body.interval_s, body.save_flag, body.resolution, body.quality,
+            body.brightness, body.saturation, body.chroma) == (2, 1, 0, 0, 2, 1, 127, 1, 1)
+    assert decoded("8801", console | {"commandType": 1, "executionTime": 30}).command == 0xFFFF  # record video
+    assert decoded("8801", console | {"commandType": 0}).command == 0  # stop
+    assert refused("8801", console | {"luminance": 256}).data == {"field": "luminance"}
+    assert refused("8801", {"commandType": 2}).data == {"field": "channelId"}
+
+
+def test_8105_only_the_safe_subset() -> None:
+    assert decoded("8105", {"command": 4}).command == 4
+    for command in (1, 2, 3, 5, 6, 7):  # wireless upgrade, connect server, power off, ... are refused
+        assert refused("8105", {"command": command}).data == {"field": "command"}
+
+
+def test_small_commands() -> None:
+    assert decoded("8104", {}).__class__.__name__ == "QueryParameters"
+    assert decoded("8106", {"ids": ["0055", "0x0056", 0x57]}).ids == (0x55, 0x56, 0x57)
+    assert decoded("8201", None).__class__.__name__ == "QueryLocation"
+    tracking = decoded("8202", {"interval": 10, "validity": 600})
+    assert (tracking.interval_s, tracking.validity_s) == (10, 600)
+    confirm = decoded("8203", {"messageSeq": 77, "alarmType": 1})
+    assert (confirm.alarm_seq, confirm.alarm_type) == (77, 1)
+    assert refused("8202", {"interval": 10}).data == {"field": "validity"}
+    assert refused("8203", {"messageSeq": 70000, "alarmType": 1}).data == {"field": "messageSeq"}
+    assert refused("8104", [1, 2]).message.startswith("请求体必须是 JSON 对象")
+
+
+def test_8802_and_8803_times_are_utc_bcd_and_ordered() -> None:
+    payload = {"mediaType": 0, "channelId": 1, "eventCode": 0, "startTime": "2026-11-25 08:00:00",
+               "endTime": "2026-11-25T01:00:00Z"}
+    search = decoded("8802", payload)
+    assert search.start == datetime(2026, 11, 25, 0, 0, tzinfo=UTC)  # naive input is UTC+8
+    assert search.end == datetime(2026, 11, 25, 1, 0, tzinfo=UTC)
+    upload = decoded("8803", payload | {"deleteFlag": 1, "startTime": None})
+    assert (upload.start, upload.delete) == (None, 1)
+    assert refused("8802", payload | {"endTime": "2026-11-24T00:00:00Z"}).data == {"field": "endTime"}
+    assert refused("8802", payload | {"mediaType": 3}).data == {"field": "mediaType"}
+    assert refused("8802", payload | {"startTime": "1999-01-01T00:00:00Z"}).data == {"field": "startTime"}

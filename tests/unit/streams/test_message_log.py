@@ -1,0 +1,179 @@
+"""Every frame kept: the message log's rows and its one statement per batch (no database)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import orjson
+import psycopg
+import pytest
+
+from fleet.topics import JT808_UPLINK
+from protocols.jt808 import LocationReport, TextMessage, encode_frame, encode_subpackages
+from streams import message_log, payloads
+from streams.messages import PayloadError, parse_uplink
+from streams.payloads import Terminal
+
+from .conftest import T0
+from .test_processors import FakeDatabase, events
+from .test_uplinks import PipelinedDatabase
+from .test_uplinks import processor as uplinks_processor
+
+TERMINAL = Terminal(phone="13800000001", device_id=11, car_id=21, enterprise_id=3)
+
+
+def location_frame(seq: int, fix_at: datetime = T0) -> bytes:
+    report = LocationReport(alarm_flags=0, status_flags=3, lat=39.9, lng=116.4, altitude_m=50, speed_kmh=36.0,
+                            direction_deg=90, fix_at=fix_at)
+    return encode_frame(0x0200, report, phone=TERMINAL.phone, seq=seq)
+
+
+def sent_record(frame_hex: str, *, event: str = "sent", seq: int | None = 7, msg_id: int = 0x8300,
+                device_id: int | None = 11) -> dict[str, Any]:
+    return {"phone": TERMINAL.phone, "device_id": device_id, "car_id": 21, "enterprise_id": 3, "msg_id": msg_id,
+            "seq": seq, "packages": 1, "raw_hex": frame_hex, "body_hex": "", "command_id": "42", "event": event,
+            "reason": None if event == "sent" else "offline", "connection_id": "c1", "gateway_id": "gw-1",
+            "at": (T0 + timedelta(seconds=5)).isoformat()}
+
+
+def test_uplink_rows_keep_the_frame_and_the_decoded_message() -> None:
+    frame = location_frame(seq=9)
+    record = payloads.frame_uplink(TERMINAL, frame, received_at=T0)
+    rows = message_log.uplink_rows([parse_uplink(orjson.dumps(record)), PayloadError("bad")])
+    assert len(rows) == 1
+    row = rows[0]
+    assert (row.time, row.device_id, row.car_id, row.enterprise_id, row.direction, row.msg_id, row.seq) == (
+        T0, 11, 21, 3, message_log.UP, 0x0200, 9)
+    assert row.raw_hex == frame.hex() and row.raw_truncated is False and row.gateway_id == "test-gw"
+    decoded = orjson.loads(row.decoded or "")
+    assert decoded["header"]["msg_id"] == 0x0200 and decoded["body"]["speed_kmh"] == 36.0
+
+
+def test_uplink_without_serial_or_frame_is_not_a_row() -> None:
+    record = payloads.location_report(TERMINAL, fix_at=T0, received_at=T0)
+    del record["seq"]
+    assert message_log.uplink_rows([parse_uplink(orjson.dumps(record))]) == []
+    record = payloads.location_report(TERMINAL, fix_at=T0, received_at=T0)
+    record["raw_hex"] = ""
+    assert message_log.uplink_rows([parse_uplink(orjson.dumps(record))]) == []
+
+
+def test_media_uplink_is_marked_truncated() -> None:
+    record = payloads.frame_uplink(TERMINAL, location_frame(seq=1), received_at=T0)
+    record["raw_truncated"] = True
+    assert message_log.uplink_rows([parse_uplink(orjson.dumps(record))])[0].raw_truncated is True
+
+
+def test_sent_downlink_is_decoded_with_todays_codec() -> None:
+    frame = encode_frame(0x8300, TextMessage(flags=0x08, text="请注意安全"), phone=TERMINAL.phone, seq=7)
+    row = message_log.downlink_row(orjson.dumps(sent_record(frame.hex())))
+    assert row is not None
+    assert (row.direction, row.msg_id, row.seq, row.command_id, row.time) == (
+        message_log.DOWN, 0x8300, 7, 42, T0 + timedelta(seconds=5))
+    decoded = orjson.loads(row.decoded or "")
+    assert decoded["header"]["msg_id"] == 0x8300 and decoded["body"]["text"] == "请注意安全"
+
+
+def test_failed_or_unattributed_downlinks_are_not_frames() -> None:
+    frame_hex = encode_frame(0x8201, b"", phone=TERMINAL.phone, seq=3).hex()
+    assert message_log.downlink_rows([
+        sent_record(frame_hex, event="failed"), sent_record(frame_hex, device_id=None),
+        sent_record(frame_hex, seq=None), b"{not json",
+    ]) == []
+
+
+def test_sub_packaged_downlink_is_merged_before_decoding() -> None:
+    text = "长" * 600  # 1200 bytes of GBK text: two packages of at most 1023 bytes
+    frames = encode_subpackages(0x8300, TextMessage(flags=0, text=text), phone=TERMINAL.phone, seq=20)
+    assert len(frames) == 2
+    row = message_log.downlink_row(sent_record(b"".join(frames).hex(), seq=20))
+    assert row is not None
+    assert orjson.loads(row.decoded or "")["body"]["text"] == text
+
+
+def test_a_frame_that_does_not_decode_is_kept_with_the_error() -> None:
+    row = message_log.downlink_row(sent_record("7e0102030405067e"))
+    assert row is not None and row.raw_hex == "7e0102030405067e"
+    assert "Error" in orjson.loads(row.decoded or "")["error"]
+
+
+def test_nul_characters_do_not_reach_jsonb() -> None:
+    text = message_log.json_text({"model": "AB\x00\x00", "path": "C:\\u0000"})
+    assert "\\u0000" not in text.replace("\\\\u0000", "")  # the escaped backslash before u0000 is text
+    assert orjson.loads(text) == {"model": "AB\ufffd\ufffd", "path": "C:\\u0000"}
+
+
+def test_column_arrays_are_one_array_per_column() -> None:
+    rows = message_log.uplink_rows([parse_uplink(orjson.dumps(
+        payloads.frame_uplink(TERMINAL, location_frame(seq=s), received_at=T0))) for s in (1, 2)])
+    arrays = message_log.column_arrays(rows)
+    assert len(arrays) == message_log.INSERT.count("%s") == len(message_log.LogRow._fields)
+    assert arrays[7].literal() == "{1,2}" and arrays[9].literal() == "{f,f}"
+    assert arrays[10].literal().startswith('{"{\\"header\\":')  # JSON text quoted inside the array literal
+    assert "ON CONFLICT (device_id, time, direction, msg_id, seq) DO NOTHING" in message_log.INSERT
+
+
+@pytest.fixture
+def send() -> Any:
+    async def _send(topic: str, key: bytes | None, value: bytes) -> None:
+        return None
+    return _send
+
+
+class _NoPartitions(message_log.Partitions):
+    async def ensure(self, days: set[Any]) -> None:
+        self.asked = days
+
+
+@pytest.fixture
+def fake_db() -> FakeDatabase:
+    db = FakeDatabase()
+    message_log._partitions[db.url] = _NoPartitions(db.url)
+    return db
+
+
+def test_a_batch_is_one_statement(fake_db: FakeDatabase) -> None:
+    uplinks = [parse_uplink(orjson.dumps(payloads.frame_uplink(TERMINAL, location_frame(seq=s), received_at=T0)))
+               for s in range(5)]
+    asyncio.run(message_log.store_uplinks(fake_db, uplinks))
+    assert [sql for sql, _ in fake_db.statements] == [message_log.INSERT]
+    assert fake_db.statements[0][1][7].literal() == "{0,1,2,3,4}"
+    assert message_log._partitions[fake_db.url].asked == {T0.astimezone(UTC).date()}  # type: ignore[attr-defined]
+
+
+def test_a_refused_row_is_skipped_and_the_others_written(fake_db: FakeDatabase, monkeypatch: pytest.MonkeyPatch) -> None:
+    uplinks = [parse_uplink(orjson.dumps(payloads.frame_uplink(TERMINAL, location_frame(seq=s), received_at=T0)))
+               for s in range(3)]
+    written: list[int] = []
+
+    async def transact(work: Any) -> None:
+        class Conn:
+            async def execute(self, sql: str, params: Any) -> None:
+                if "{1}" == params[7].literal() or (len(params[7]) > 1):
+                    raise psycopg.errors.CharacterNotInRepertoire("bad text")
+                written.append(int(params[7].literal().strip("{}")))
+        await work(Conn())
+
+    monkeypatch.setattr(fake_db, "transact", transact)
+    refused = asyncio.run(message_log.write_rows(fake_db, message_log.uplink_rows(uplinks)))
+    assert refused == 1 and written == [0, 2]
+
+
+def test_uplinks_processor_stores_every_uplink_after_the_positions(fake_db: FakeDatabase, send: Any) -> None:
+    positions_db = PipelinedDatabase()
+    processor = uplinks_processor(positions_db, send)
+    processor.message_log_db = fake_db
+    values = [payloads.frame_uplink(TERMINAL, location_frame(seq=s, fix_at=T0 + timedelta(seconds=s)), received_at=T0)
+              for s in range(3)]
+    asyncio.run(processor.process(events(JT808_UPLINK, *values)))
+    assert any("INSERT INTO gps" in sql for sql, _ in positions_db.statements)
+    assert [sql for sql, _ in fake_db.statements] == [message_log.INSERT]
+
+
+def test_without_a_message_log_connection_nothing_is_kept(send: Any) -> None:
+    positions_db = PipelinedDatabase()
+    processor = uplinks_processor(positions_db, send)
+    asyncio.run(processor.process(events(JT808_UPLINK, payloads.frame_uplink(TERMINAL, location_frame(seq=1)))))
+    assert not any("message_log" in sql for sql, _ in positions_db.statements)
