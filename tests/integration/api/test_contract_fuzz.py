@@ -50,6 +50,7 @@ PASSWORD_PATH = "/api/common/user/{id}.json"
 # A schema-valid licence is still refused unless the vendor signed it (and no vendor key is set
 # here: 503); a schema-valid application may be blank text or past the per-address hourly limit.
 LICENCE_PATHS = ("/api/license/install.json", "/api/license/apply.json")
+COMMAND_PATHS = frozenset(command_paths())
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -145,8 +146,11 @@ def _config(headers: dict[str, str], max_examples: int, *, coverage: bool = True
             # spec's range (commands.semantic_paths).
             "include-path": path,
             "checks": {"positive_data_acceptance": {"enabled": False}},
+            # The 23 command operations (11 commands on the car and on the device route, and the batch)
+            # share one handler and one validator per command: fewer examples each, like the entities.
+            **({"generation": {"max-examples": GENERATED_MAX_EXAMPLES}} if path in COMMAND_PATHS else {}),
         } for path in sorted({PASSWORD_PATH, *LICENCE_PATHS, *semantic_paths(), *spreadsheet_paths(), *track_paths(),
-                                  *command_paths()})] + [{
+                                  *COMMAND_PATHS})] + [{
             # The routes generated from the entity declarations run the same code for every entity:
             # fewer examples each keep the whole run near its old length as entities are added.
             "include-tag": tag,
