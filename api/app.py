@@ -17,6 +17,7 @@ from api.db import Database
 from api.errors import ApiError, envelope
 from api.http import FleetJSONProvider, reject_unstorable_text
 from api.push import register_push
+from api.routes import alarms as alarm_routes
 from api.routes import (
     car_detail,
     common,
@@ -67,7 +68,7 @@ def create_app(
     app.extensions[oauth.SERVICE_KEY] = TokenService(db, codec, settings)
 
     for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, console, org, settings_routes, regeo, car_detail,
-                   open_platform_routes, tracks, command_routes, media_routes, static):
+                   open_platform_routes, tracks, command_routes, media_routes, alarm_routes, static):
         app.register_blueprint(module.bp)
     # First of all: NUL bytes and invalid UTF-8 never reach a route (nor PostgreSQL).
     app.before_request_funcs.setdefault(None, []).insert(0, reject_unstorable_text)

@@ -93,6 +93,14 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
           for path, name in (("/list/carDetail", "carDetail"), ("/list/carDetail/gb32960", "nevCarDetail"),
                              ("/list/carDetail/gb17691", "g6CarDetail"), ("/list/carDetail/hj1239", "hj1239CarDetail"),
                              ("/list/carDetail/db4403t363", "db4403t363CarDetail"))),
+        # Alarms (issue 9 §4): dashboards/src/screens/list/<name>.tsx; the details take ?id=.
+        *(_route(f"/list/{page}", f"list{page[0].upper()}{page[1:]}", f"list/{page}",
+                 _meta(f"menu.list.{page}", icon, ["alarm"]))
+          for page, icon in (("alarm", "AlertOutlined"), ("myAlarm", "UserOutlined"),
+                             ("safetyAlarm", "AimOutlined"))),
+        *(_route(f"/list/{page}", f"list{page[0].upper()}{page[1:]}", f"list/{page}",
+                 _meta(f"menu.list.{page}", "AlertOutlined", ["alarm"], invisible=True, highlight=f"/list/{parent}"))
+          for page, parent in (("alarmDetail", "alarm"), ("safetyAlarmDetail", "safetyAlarm"))),
     ),
     _route(
         "/log", "log", "RouteView",
@@ -116,7 +124,8 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/settings", "settings", "RouteView",
         _meta("menu.settings", "SettingOutlined", ["dictionary", "system", "license", "auditLog", "db",
-                                                    "sourceCodeLog", "openPlatform", "terminalParams"]),
+                                                    "sourceCodeLog", "openPlatform", "terminalParams", "alarmLevel",
+                                                    "platformAlarmRule", "platformAlarmNotifyRule", "alarm"]),
         # Settings screens (issue 6 §2): each page is dashboards/src/screens/settings/<name>.tsx.
         *(_route(f"/settings/{page}", f"settings{page[0].upper()}{page[1:]}", f"settings/{page}",
                  _meta(f"menu.settings.{page}", icon, [code]))
@@ -127,7 +136,14 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                                    ("auditLog", "AuditOutlined", "auditLog"),
                                    ("db", "DatabaseOutlined", "db"),
                                    ("sourceCodeLog", "HistoryOutlined", "sourceCodeLog"),
-                                   ("openPlatform", "ApiOutlined", "openPlatform"))),
+                                   ("openPlatform", "ApiOutlined", "openPlatform"),
+                                   # Alarm settings (issue 9 §4).
+                                   ("alarmLevel", "AlertOutlined", "alarmLevel"),
+                                   ("platformAlarmRule", "ThunderboltOutlined", "platformAlarmRule"),
+                                   ("platformAlarmNotifyRule", "FieldTimeOutlined", "platformAlarmNotifyRule"))),
+        # The user's alarm notification rules and the enterprise switches (issue 9 §4).
+        _route("/settings/notify", "settingsNotify", "settings/notify",
+               _meta("menu.settings.notify", "ControlOutlined", ["alarm"])),
         # Terminal parameters (issue 8 §4): read (8104) and write (8103) one terminal's parameters.
         _route("/settings/terminalParams", "terminalParams", "settings/terminalParams",
                _meta("menu.settings.terminalParams", "ControlOutlined", ["terminalParams"])),
@@ -161,6 +177,15 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         _route("/account/settings", "accountSettings", "account/settings",
                _meta("menu.account.settings", "SettingOutlined", invisible=True, cache_able=False)),
         redirect="/account/center",
+    ),
+    # The notice list the bell's "view all" opens (console-spec §2, issue 9); its notices are alarms
+    # (POST /api/query/notice.json needs alarm:query).
+    _route(
+        "/setting", "setting", "RouteView",
+        _meta("menu.setting", "BellOutlined", ["alarm"], invisible=True),
+        _route("/setting/notify/List", "notifyList", "setting/notify/List",
+               _meta("menu.setting.notify.list", "BellOutlined", ["alarm"], invisible=True)),
+        redirect="/setting/notify/List",
     ),
     _route("/cockpit/index", "cockpitIndex", "cockpit/index",
            _meta("menu.cockpit.index", "FundProjectionScreenOutlined", ["dashboard"], invisible=True,

@@ -16,6 +16,7 @@ import click
 # its feature; this module only registers them.
 LAZY_COMMANDS: dict[str, str] = {
     "up": "fleet.launcher:up_command",
+    "attachments": "gateway.attachments:attachments_command",
     "config-doc": "fleet.config_doc:config_doc_command",
     "seed": "warehouse.seed:seed_command",
     "simulate": "simulator.cli:simulate_command",
@@ -66,14 +67,22 @@ def frame_from_hex(parts: tuple[str, ...]) -> bytes:
 
 @main.command()
 @click.argument("hex_frame", nargs=-1, required=True)
-def decode(hex_frame: tuple[str, ...]) -> None:
+@click.option("--variant", default=None, help="regional active-safety layout: jiangsu2017 (default), guangdong2019")
+def decode(hex_frame: tuple[str, ...], variant: str | None) -> None:
     """Decode one JT/T 808 frame given as hex and print it as JSON.
 
     Spaces are allowed (quoted or as separate arguments), and the 7e delimiters are optional.
     A frame that does not decode prints one line on stderr and exits with status 2.
     """
-    from protocols.jt808 import JT808Error, decode_frame, to_json
+    from protocols.jt808 import JT808Error, decode_frame, to_json, use_variant
     from protocols.jt808.framing import looks_like_jt1078
+
+    if variant:
+        try:
+            use_variant(variant)
+        except KeyError as exc:
+            click.echo(f"error: {exc.args[0]}", err=True)
+            sys.exit(2)
 
     try:
         frame = frame_from_hex(hex_frame)

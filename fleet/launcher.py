@@ -2,8 +2,8 @@
 
 Order: PostgreSQL and Kafka under ``var/`` (unless FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP name
 servers), topics, migrations, partitions, demo seed, then the children of ``child_specs``
-(gateway, streams worker, API, simulator). A crashed child restarts with backoff. Ctrl-C or
-SIGTERM stops the children in reverse order, then Kafka, then PostgreSQL.
+(gateway, attachment server, streams worker, API, simulator). A crashed child restarts with
+backoff. Ctrl-C or SIGTERM stops the children in reverse order, then Kafka, then PostgreSQL.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import click
 from fleet.services._system import PortInUseError, ServiceError, port_is_free
 from fleet.settings import (
     ApiSettings,
+    AttachmentsSettings,
     DatabaseSettings,
     GatewaySettings,
     KafkaSettings,
@@ -54,9 +55,12 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
     """The supervised processes, in start order (stopped in reverse)."""
     python = sys.executable
     gateway, streams, api = GatewaySettings(), StreamsSettings(), ApiSettings()
+    attachments = AttachmentsSettings()
     specs = [
         ChildSpec("gateway", "gateway.__main__", [python, "-m", "gateway"],
                   Health(tcp_port=gateway.port), gateway.port, "FLEET_GATEWAY_PORT"),
+        ChildSpec("attachments", "gateway.attachments", [python, "-m", "gateway.attachments"],
+                  Health(tcp_port=attachments.port), attachments.port, "FLEET_ATTACHMENTS_PORT"),
         ChildSpec("streams", "streams.__main__", [python, "-m", "streams", "worker"],
                   Health(tcp_port=streams.web_port) if streams.web_enabled else Health(),
                   streams.web_port if streams.web_enabled else None, "FLEET_STREAMS_WEB_PORT",

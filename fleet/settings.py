@@ -105,6 +105,7 @@ class StreamsSettings(_Base):
     web_enabled: bool = Field(True, description="run Faust's web server (health, stats) on web_port")
     retry_max_backoff_s: float = Field(10.0, description="longest wait between database retries (outage)")
     message_log_enabled: bool = Field(True, description="keep every uplink in message_log (raw and decoded; off only to measure its cost)")
+    alarms_enabled: bool = Field(True, description="run the alarms step (alarm rows, pushes 2 / 13, 0x9208; off only to measure its cost)")
     session_timeout_s: float = Field(10.0, description="Kafka group session timeout: how soon a crashed worker's partitions move")
     log_level: str = Field("warning", description="worker log level (debug, info, warning, error)")
     log_file: str = Field("", description="worker log file; empty: stderr")
@@ -214,6 +215,21 @@ class MediaSettings(_Base):
     root: Path = Field(REPO_ROOT / "var" / "media", description="folder of the local media store")
 
 
+class AttachmentsSettings(_Base):
+    """Active-safety alarm attachments (JT/T 1078 Jiangsu 0x9208/0x1210-0x1212): where terminals upload them."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_ATTACHMENTS_", extra="ignore", frozen=True)
+
+    public_host: str = Field("127.0.0.1", description="attachment server address sent to terminals in 0x9208 (as they reach it)")
+    port: int = Field(7613, ge=1, le=65535, description="attachment server TCP port (listened on, and sent in 0x9208)")
+    host: str = Field("0.0.0.0", description="address the attachment server binds")
+    max_file_bytes: int = Field(16 * 1024 * 1024, ge=1, description="largest attachment file accepted (a larger declared size is refused)")
+    max_files: int = Field(16, ge=1, le=255, description="most files one alarm's attachment list (0x1210) may announce")
+    stall_timeout_s: float = Field(30.0, gt=0, description="close an attachment connection silent for this long (never blocks other uploads)")
+    kafka_ack_timeout_s: float = Field(10.0, gt=0, description="longest wait for Kafka to store a file's record before 0x9212 result 0 is withheld")
+    max_connections: int = Field(1000, ge=1, description="attachment connections open at once; more are closed at accept")
+
+
 class SimulatorSettings(_Base):
     model_config = SettingsConfigDict(env_prefix="FLEET_SIMULATOR_", extra="ignore", frozen=True)
 
@@ -224,7 +240,8 @@ class SimulatorSettings(_Base):
     radius_km: float = Field(15.0, description="routes stay within this distance of the centre")
     phone_prefix: str = Field("0138", description="simulated terminal phones are prefix + zero-padded index")
     protocol_version: str = Field("2013", description="2011, 2013 or 2019 header")
-    alarm_probability: float = Field(0.002, description="chance per report of raising an alarm bit")
+    alarm_rate_per_hour: float = Field(4.0, ge=0, description="terminal alarm episodes (overspeed, fatigue, power low, emergency) per vehicle per hour with the ACC on")
+    safety_alarm_rate_per_hour: float = Field(10.0, ge=0, description="ADAS/DSM events (0x64/0x65, 1-3 attachments each) per vehicle per hour of driving")
     heartbeat_interval_s: float = Field(30.0, description="heartbeat when nothing else was sent for this long")
     ack_timeout_s: float = Field(10.0, description="resend a position not acknowledged (0x8001) within this")
     backlog_batch_items: int = Field(20, description="positions per 0x0704 backlog upload")

@@ -63,9 +63,10 @@ def _ascii(text: str) -> str:
 
 
 def take_photo(plate: str, when: datetime, *, size: tuple[int, int] = DEFAULT_SIZE, quality: int = 5,
-               channel: int = 1, brightness: int = 128) -> bytes:
+               channel: int = 1, brightness: int = 128, caption: str = "", caption_ascii: str = "") -> bytes:
     """A JPEG of ``size`` showing a road scene placeholder, ``plate`` and ``when`` (GMT+8, as a
-    terminal's on-screen-display would). Deterministic for the same arguments."""
+    terminal's on-screen-display would), and ``caption`` (an alarm's text; ``caption_ascii`` instead
+    when no CJK font is installed). Deterministic for the same arguments."""
     width, height = size
     shade = max(20, min(235, brightness))
     image = Image.new("RGB", size, (shade // 3, shade // 2, shade))
@@ -82,6 +83,9 @@ def take_photo(plate: str, when: datetime, *, size: tuple[int, int] = DEFAULT_SI
     stamp = when.astimezone(TERMINAL_TZ).strftime("%Y-%m-%d %H:%M:%S")
     margin = max(4, width // 40)
     draw.text((margin, margin), text, font=font, fill=(255, 255, 0))
+    if caption:
+        shown = caption if cjk else (caption_ascii or _ascii(caption))
+        draw.text((margin, margin * 2 + max(10, height // 12)), shown, font=small, fill=(255, 80, 80))
     draw.text((margin, height - margin - max(8, height // 20)), f"CH{channel}  {stamp}", font=small,
               fill=(255, 255, 255))
     out = io.BytesIO()

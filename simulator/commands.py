@@ -7,7 +7,9 @@ encoded by the terminal with its header version) and the media to upload afterwa
 |---|---|
 | 0x8103 set parameters | applies the values, 0x0001 result 0 (the next 0x8104 returns them) |
 | 0x8104 / 0x8106 | 0x0104 with all / the requested parameters (unknown ids left out) |
-| 0x8105, 0x8202, 0x8203, 0x8300 | 0x0001 result 0 (texts are kept in ``texts``) |
+| 0x8105, 0x8202, 0x8300 | 0x0001 result 0 (texts are kept in ``texts``) |
+| 0x8203 | 0x0001 result 0; releases the held alarm bits it names (``simulator.alarms``: emergency) |
+| 0x9208 | 0x0001 result 0, then the alarm's attachments go to the named server (``attachment_requests``) |
 | 0x8201 | 0x0201 with the latest position |
 | 0x8801 | 0x0805 (result 0 and the media ids; 2 for a channel outside 1-8; 1 for video) then each photo as 0x0801 unless ``save_flag`` |
 | 0x8802 | 0x0802 listing the stored media that match |
@@ -25,9 +27,10 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from protocols.jt808 import (
+    AlarmAttachmentUploadRequest,
     CameraShoot,
     CameraShootResponse,
     LocationQueryResponse,
@@ -50,6 +53,9 @@ from protocols.jt808 import (
 )
 from protocols.jt808.messages.t8801_camera_shoot import COMMAND_RECORD, COMMAND_STOP
 from simulator.camera import resolution_size, take_photo
+
+if TYPE_CHECKING:
+    from simulator.alarms import AlarmSchedule
 
 NORMAL = "normal"
 UNSUPPORTED = "unsupported"
@@ -122,6 +128,7 @@ class StoredMedia:
 class Handled:
     answers: tuple[Answer, ...] = ()
     uploads: tuple[StoredMedia, ...] = ()
+    attachment_requests: tuple[AlarmAttachmentUploadRequest, ...] = ()
 
 
 @dataclass
@@ -134,6 +141,7 @@ class CommandResponder:
     max_stored: int = 20
     stored: list[StoredMedia] = field(default_factory=list)
     texts: list[TextMessage] = field(default_factory=list)
+    alarms: AlarmSchedule | None = None
 
     def __post_init__(self) -> None:
         self._next_media_id = self.media_id_start
@@ -160,6 +168,11 @@ class CommandResponder:
         if isinstance(body, TextMessage):
             self.texts.append(body)
             return _ack(seq, msg_id, RESULT_OK)
+        if isinstance(body, ManualAlarmConfirmation) and self.alarms is not None:
+            self.alarms.confirm(body.alarm_type)
+            return _ack(seq, msg_id, RESULT_OK)
+        if isinstance(body, AlarmAttachmentUploadRequest):
+            return Handled(_ack(seq, msg_id, RESULT_OK).answers, attachment_requests=(body,))
         if isinstance(body, _ACK_ONLY):
             return _ack(seq, msg_id, RESULT_OK)
         if isinstance(body, CameraShoot):

@@ -4,7 +4,8 @@ Streets form a grid (`block_m` apart, every `main_every`th street a main road wi
 around a centre; the vehicle drives from intersection to intersection, turns, accelerates and brakes
 with bounded rates, stops at red lights, and after each trip parks with the ACC off. It never leaves
 `radius_km`: at the edge it turns back towards the centre. Units are SI inside (m, m/s, s) and converted
-once in `sample()` (km/h, km, degrees).
+once in `sample()` (km/h, km, degrees). Alarms are `simulator.alarms`' business: it sets `speeding`
+for an overspeed episode (the vehicle then drives 30% above the street's limit).
 """
 
 from __future__ import annotations
@@ -19,10 +20,6 @@ EARTH_M_PER_DEG_LNG_EQUATOR = 111_320.0
 HEADINGS_DEG = (0, 90, 180, 270)  # north, east, south, west
 _UNIT = {0: (0.0, 1.0), 90: (1.0, 0.0), 180: (0.0, -1.0), 270: (-1.0, 0.0)}
 
-ALARM_EMERGENCY = 1 << 0
-ALARM_OVERSPEED = 1 << 1
-ALARM_FATIGUE = 1 << 2
-ALARM_GNSS_ANTENNA = 1 << 5
 STATUS_ACC_ON = 1 << 0
 STATUS_POSITIONED = 1 << 1
 
@@ -40,8 +37,7 @@ class DrivingParams:
     red_light_s: tuple[float, float] = (15.0, 60.0)
     trip_s: tuple[float, float] = (600.0, 2400.0)
     parking_s: tuple[float, float] = (120.0, 900.0)
-    alarm_probability: float = 0.002
-    alarm_reports: tuple[int, int] = (2, 6)
+    overspeed_factor: float = 1.3  # how much faster than the limit a speeding vehicle drives
 
 
 @dataclass(frozen=True)
@@ -56,7 +52,8 @@ class Sample:
     mileage_km: float
     acc_on: bool
     positioned: bool
-    alarm_flags: int
+    alarm_flags: int = 0
+    limit_kmh: float = 0.0  # the street's speed limit (what an overspeed alarm compares with)
 
     @property
     def status_flags(self) -> int:
@@ -83,18 +80,18 @@ class Vehicle:
         self.trip_left_s = rng.uniform(*self.p.trip_s)
         self.mileage_m = rng.uniform(1_000.0, 200_000.0) * 1000.0  # odometer at start
         self.altitude_m = rng.randint(30, 80)
-        self.alarm_flags = 0
-        self._alarm_reports_left = 0
+        self.speeding = False  # set by simulator.alarms for an overspeed episode
 
     # ---------------------------------------------------------------- geometry
 
-    def _limit_mps(self) -> float:
+    def street_limit_kmh(self) -> float:
         street = self.x if self.heading in (0, 180) else self.y  # the coordinate fixed along this street
         index = round(street / self.p.block_m)
-        limit = self.p.main_limit_kmh if index % self.p.main_every == 0 else self.p.side_limit_kmh
-        if self.alarm_flags & ALARM_OVERSPEED:
-            limit *= 1.3
-        return limit / 3.6
+        return self.p.main_limit_kmh if index % self.p.main_every == 0 else self.p.side_limit_kmh
+
+    def _limit_mps(self) -> float:
+        limit = self.street_limit_kmh()
+        return (limit * self.p.overspeed_factor if self.speeding else limit) / 3.6
 
     def distance_from_centre_m(self) -> float:
         return math.hypot(self.x, self.y)
@@ -180,24 +177,12 @@ class Vehicle:
 
     # ---------------------------------------------------------------- reports
 
-    def _roll_alarm(self) -> None:
-        if self._alarm_reports_left > 0:
-            self._alarm_reports_left -= 1
-            if self._alarm_reports_left == 0:
-                self.alarm_flags = 0
-            return
-        if self.rng.random() < self.p.alarm_probability:
-            self.alarm_flags = self.rng.choice((ALARM_OVERSPEED, ALARM_OVERSPEED, ALARM_FATIGUE,
-                                                ALARM_EMERGENCY, ALARM_GNSS_ANTENNA))
-            self._alarm_reports_left = self.rng.randint(*self.p.alarm_reports)
-
     def sample(self) -> Sample:
-        """The state to report now (rolls the alarm episode for this report)."""
-        self._roll_alarm()
+        """The state to report now (no alarm flags: simulator.alarms adds them)."""
         lat = self.centre_lat + self.y / EARTH_M_PER_DEG_LAT
         lng = self.centre_lng + self.x / self._m_per_deg_lng
         acc_on = self.parked_s <= 0
         return Sample(lat=round(lat, 6), lng=round(lng, 6), altitude_m=self.altitude_m,
                       speed_kmh=round(self.speed_mps * 3.6, 1), direction_deg=self.heading,
                       mileage_km=round(self.mileage_m / 1000.0, 1), acc_on=acc_on, positioned=True,
-                      alarm_flags=self.alarm_flags)
+                      limit_kmh=self.street_limit_kmh())

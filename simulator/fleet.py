@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import TextIO
 
 from fleet.settings import SimulatorSettings
+from simulator.alarms import AlarmSchedule
 from simulator.commands import behaviour_for
-from simulator.driving import DrivingParams, Vehicle
+from simulator.driving import Vehicle
 from simulator.terminal import TerminalConfig, VirtualTerminal
 
 log = logging.getLogger("simulator")
@@ -51,6 +52,11 @@ class FleetStats:
     answers: int = 0
     media_uploaded: int = 0
     media_failed: int = 0
+    alarm_episodes: int = 0
+    safety_alarms: int = 0
+    alarms_confirmed: int = 0
+    attachment_uploads: int = 0
+    attachment_failures: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -79,6 +85,12 @@ def collect_stats(terminals: list[VirtualTerminal], stats: FleetStats | None = N
         stats.answers += c.answers
         stats.media_uploaded += t.uploader.uploaded
         stats.media_failed += t.uploader.failed
+        stats.attachment_uploads += c.attachment_uploads
+        stats.attachment_failures += c.attachment_failures
+        if t.alarms is not None:
+            stats.alarm_episodes += t.alarms.counters.episodes
+            stats.safety_alarms += t.alarms.counters.safety_events
+            stats.alarms_confirmed += t.alarms.counters.confirmed
     return stats
 
 
@@ -166,11 +178,14 @@ def build_terminals(settings: SimulatorSettings, terminals: int, interval_s: flo
             command_behaviour=behaviour_for(phone_of(settings, index), settings.unsupported_share,
                                             settings.silent_share),
             media_package_bytes=settings.media_package_bytes)
-        vehicle = Vehicle(rng, settings.centre_lat, settings.centre_lng, settings.radius_km,
-                          DrivingParams(alarm_probability=settings.alarm_probability))
-        built.append(VirtualTerminal(index=index, phone=phone_of(settings, index), terminal_id=f"SIM{index:07d}",
+        vehicle = Vehicle(rng, settings.centre_lat, settings.centre_lng, settings.radius_km)
+        terminal_id = f"SIM{index:07d}"
+        alarms = AlarmSchedule(random.Random(f"{settings.seed}:{index}:alarms"), terminal_id,
+                               rate_per_hour=settings.alarm_rate_per_hour,
+                               safety_rate_per_hour=settings.safety_alarm_rate_per_hour)
+        built.append(VirtualTerminal(index=index, phone=phone_of(settings, index), terminal_id=terminal_id,
                                      config=config, vehicle=vehicle, rng=rng, auth_store=store,
-                                     fix_clock=start, sent_log=sent_log, plate=plate_of(index)))
+                                     fix_clock=start, sent_log=sent_log, plate=plate_of(index), alarms=alarms))
     return built
 
 

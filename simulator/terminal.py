@@ -20,12 +20,18 @@ import logging
 import random
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
-from protocols.jt808 import LocationReport, MediaUploadResponse, ResendSubpackagesRequest
+from protocols.jt808 import (
+    AlarmAttachmentUploadRequest,
+    LocationReport,
+    MediaUploadResponse,
+    ResendSubpackagesRequest,
+)
 from simulator import wire
+from simulator.alarms import AlarmSchedule
 from simulator.commands import NORMAL, CommandResponder, StoredMedia, default_params
 from simulator.driving import Vehicle
 from simulator.outbox import Outbox, Position
@@ -70,6 +76,8 @@ class SessionCounters:
     heartbeats: int = 0
     downlinks: int = 0
     answers: int = 0
+    attachment_uploads: int = 0
+    attachment_failures: int = 0
     authenticated: bool = False
 
 
@@ -90,6 +98,7 @@ class VirtualTerminal:
     sent_log: SentLog | None = None
     counters: SessionCounters = field(default_factory=SessionCounters)
     plate: str = ""
+    alarms: AlarmSchedule | None = None  # None: this terminal raises no alarms
     outbox: Outbox = field(init=False)
     responder: CommandResponder = field(init=False)
     uploader: MediaUploader = field(init=False)
@@ -99,7 +108,8 @@ class VirtualTerminal:
         plate = self.plate or f"SIM{self.index:05d}"
         self.responder = CommandResponder(
             self.phone, plate, self.config.command_behaviour, default_params(plate, self.config.interval_s),
-            media_id_start=(int(time.time()) * 8 + self.index) & 0x3FFFFFFF or 1)
+            media_id_start=(int(time.time()) * 8 + self.index) & 0x3FFFFFFF or 1, alarms=self.alarms)
+        self._attachment_tasks: set[asyncio.Task[None]] = set()
         self.uploader = MediaUploader(wire.phone_for(self.phone, self.config.protocol_version),
                                       self.config.protocol_version, self.config.media_package_bytes,
                                       self.config.reply_timeout_s)
@@ -120,7 +130,11 @@ class VirtualTerminal:
         self.vehicle.advance(self.fix_step_s)
         self.fix_clock += timedelta(seconds=self.fix_step_s)
         fix_at = self.fix_clock.replace(microsecond=0)
-        position = Position(fix_at, wire.location_report(self.vehicle.sample(), fix_at))
+        sample, items = self.vehicle.sample(), dict[str, Any]()
+        if self.alarms is not None:
+            flags, items = self.alarms.step(self.fix_step_s, sample, fix_at, self.vehicle)
+            sample = replace(sample, alarm_flags=flags)
+        position = Position(fix_at, wire.location_report(sample, fix_at, items))
         self._last_report = position.report
         self.outbox.add(position)
         self._wakeup.set()
@@ -168,7 +182,10 @@ class VirtualTerminal:
         finally:
             if generator is not None:
                 generator.cancel()
-                await asyncio.gather(generator, return_exceptions=True)
+            for task in self._attachment_tasks:
+                task.cancel()
+            await asyncio.gather(*([generator] if generator else []), *self._attachment_tasks,
+                                 return_exceptions=True)
 
     async def _session(self, stop: asyncio.Event) -> None:
         cfg = self.config
@@ -310,6 +327,37 @@ class VirtualTerminal:
         if handled.uploads:
             self.media_queue.extend(handled.uploads)
             self._media_ready.set()
+        for request in handled.attachment_requests:
+            self._start_attachment_upload(request)
+
+    def _start_attachment_upload(self, request: AlarmAttachmentUploadRequest) -> None:
+        """Upload the alarm's attachments to the server 0x9208 names, on a connection of their own."""
+        if self.alarms is None:
+            return
+        try:
+            from simulator.attachments import upload
+        except ImportError:
+            log.warning("terminal %s: 0x9208 for %s not served: simulator.attachments is not available",
+                        self.phone, request.alarm_uuid)
+            return
+        files = self.alarms.attachment_files(request.alarm_no, request.alarm_uuid, self.responder.plate)
+        task = asyncio.get_running_loop().create_task(self._upload_attachments(upload, request, files))
+        self._attachment_tasks.add(task)
+        task.add_done_callback(self._attachment_tasks.discard)
+
+    async def _upload_attachments(self, upload: Any, request: AlarmAttachmentUploadRequest,
+                                  files: list[tuple[str, int, bytes]]) -> None:
+        try:
+            await upload(request.server_ip, request.tcp_port, request, files, self.terminal_id,
+                         phone=wire.phone_for(self.phone, self.config.protocol_version),
+                         version=self.config.protocol_version, timeout_s=self.config.reply_timeout_s)
+            self.counters.attachment_uploads += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a refused or failed upload must not end the terminal
+            self.counters.attachment_failures += 1
+            log.warning("terminal %s: attachments of alarm %s not uploaded to %s:%s: %r", self.phone,
+                        request.alarm_uuid, request.server_ip, request.tcp_port, exc)
 
     def current_position(self) -> LocationReport:
         """The latest generated position (what 0x8201 asks for), or one sampled now."""

@@ -49,11 +49,12 @@ class Reply:
     malformed: bool = False
 
 
-def location_report(sample: Sample, fix_at: datetime) -> LocationReport:
+def location_report(sample: Sample, fix_at: datetime, items: dict[str, Any] | None = None) -> LocationReport:
+    """``items``: further additional items (``adas_alarm``/``dsm_alarm`` from simulator.alarms)."""
     return LocationReport(
         alarm_flags=sample.alarm_flags, status_flags=sample.status_flags, lat=sample.lat, lng=sample.lng,
         altitude_m=sample.altitude_m, speed_kmh=sample.speed_kmh, direction_deg=sample.direction_deg,
-        fix_at=fix_at, extras={"mileage_km": sample.mileage_km, "gnss_satellites": 12, "rssi": 25})
+        fix_at=fix_at, extras={"mileage_km": sample.mileage_km, "gnss_satellites": 12, "rssi": 25, **(items or {})})
 
 
 def batch_body(reports: list[LocationReport], kind: int, version: str) -> bytes:

@@ -8,6 +8,7 @@ Three agents plus three timers (see streams/README.md):
                2. live: valid fixes into the coalescer (a view; not waiting for the database)
                3. positions: gps + device_last in one transaction
                4. states: ACC/business transitions, the logs in one pipelined transaction, pushes 6
+               4s. alarms: alarm rows, pushes 2 / 13, 0x9208 on jt808.downlink.v1 (streams.alarms)
                4a. commands: replies matched to commands (streams.commands), pushes 11 / 12
 - ``sessions`` device.sessions.v1 -> device state, online log, pushes type 1 (and 6)
 - ``sent``     jt808.sent.v1 -> command sent / failed (streams.commands), then the message log
@@ -30,9 +31,18 @@ from typing import Any
 
 import faust
 
-from fleet.settings import CommandsSettings, KafkaSettings, StreamsSettings
-from fleet.topics import CONSOLE_EVENTS, DEAD_LETTER, DEVICE_SESSIONS, JT808_SENT, JT808_UPLINK
+from fleet.settings import AttachmentsSettings, CommandsSettings, KafkaSettings, StreamsSettings
+from fleet.topics import (
+    CONSOLE_EVENTS,
+    DEAD_LETTER,
+    DEVICE_SESSIONS,
+    JT808_DOWNLINK,
+    JT808_SENT,
+    JT808_UPLINK,
+)
 from streams import message_log
+from streams.alarm_commands import AttachmentRequests
+from streams.alarms import AlarmsStep
 from streams.commands import CommandsProcessor, parse_sent
 from streams.db import Database
 from streams.deadletter import DeadLetters
@@ -82,13 +92,16 @@ def _faust_app(settings: StreamsSettings, kafka_bootstrap: str, partitions: int)
 
 
 def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
-               kafka: KafkaSettings | None = None, commands: CommandsSettings | None = None) -> faust.App:
+               kafka: KafkaSettings | None = None, commands: CommandsSettings | None = None,
+               attachments: AttachmentsSettings | None = None) -> faust.App:
     """A new, unstarted Faust app wired to the given Kafka and database. Reads no environment."""
     kafka = kafka or KafkaSettings()
     commands = commands or CommandsSettings()
+    attachments = attachments or AttachmentsSettings()
     app = _faust_app(settings, kafka_bootstrap, kafka.topic_partitions)
     topics = {name: app.topic(name, key_type=bytes, value_type=bytes, partitions=kafka.topic_partitions)
-              for name in (JT808_UPLINK, DEVICE_SESSIONS, CONSOLE_EVENTS, DEAD_LETTER, JT808_SENT)}
+              for name in (JT808_UPLINK, DEVICE_SESSIONS, CONSOLE_EVENTS, DEAD_LETTER, JT808_SENT,
+                           JT808_DOWNLINK)}
 
     async def send(topic: str, key: bytes | None, value: bytes) -> None:
         await topics[topic].send(key=key, value=value)
@@ -114,6 +127,10 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
     commands_p = CommandsProcessor(database("commands"), Directory(database("commands-directory")), send,
                                    timeout_s=commands.timeout_s)
     parts.uplinks.commands = commands_p
+    if settings.alarms_enabled:  # step 4s (streams.alarms); 0x9208 through the command path
+        alarms_db = database("alarms")
+        parts.uplinks.alarms = AlarmsStep(alarms_db, send, directory, request_attachments=AttachmentRequests(
+            alarms_db, send, attachments.public_host, attachments.port).request)
     app.fleet = parts  # type: ignore[attr-defined]
 
     @app.agent(topics[JT808_UPLINK], name="uplinks")
@@ -187,6 +204,8 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
 
     async def forget_states(sender: Any, /, *args: Any, signal: Any, **kwargs: Any) -> None:
         parts.store.clear()  # another worker may own these devices now; re-seed on next sight
+        if parts.uplinks.alarms is not None:
+            parts.uplinks.alarms.clear()  # alarm bits rebuilt from the open alarm rows
 
     app.on_partitions_revoked.connect(forget_states)
     return app

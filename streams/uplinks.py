@@ -7,8 +7,10 @@ Each uplink is parsed once (``decode_batch``) and the result shared by the steps
                           database; business state as the states step knows it so far).
 3. positions              gps + device_last in one transaction, then the refusals dead-lettered.
 4. states                 ACC / business transitions of the batch, one pipelined transaction, then pushes.
+4s. alarms                alarm episodes / events -> alarm rows, pushes 2 / 13, 0x9208 (streams.alarms).
 4a. commands              replies (0x0001, 0x0104, 0x0201, 0x0802, 0x0805) matched to commands (streams.commands).
 4b. media                 0x0801 records -> device_upload_file rows, pushes 9 and 10 (streams.media).
+4c. alarm files           0x1212 alarm attachments -> device_upload_file rows, alarm.atted (streams.alarm_files).
 5. message log            every uplink (raw and decoded) into message_log, one statement (streams.message_log).
 
 Returns only when every write of the batch committed; the caller then acks the events. A step that fails
@@ -21,7 +23,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from streams import media, message_log
+from streams import alarm_files, media, message_log
+from streams.alarms import AlarmsStep
 from streams.commands import CommandsProcessor
 from streams.db import Database
 from streams.deadletter import EventLike
@@ -38,6 +41,7 @@ class UplinksProcessor:
     # FLEET_STREAMS_MESSAGE_LOG_ENABLED is false).
     message_log_db: Database | None = None
     commands: CommandsProcessor | None = None  # step 4a; the app sets it
+    alarms: AlarmsStep | None = None  # step 4s; the app sets it
 
     def __init__(self, positions: PositionsProcessor, states: StatesProcessor, live: LivePositions) -> None:
         self.positions, self.states, self.live = positions, states, live
@@ -61,6 +65,11 @@ class UplinksProcessor:
             log.exception("states: batch failed")
             for event in events:
                 await self.states.dead_letters(event, f"internal error: {exc!r}")
+        if self.alarms is not None:
+            try:  # alarm rows, pushes 2 / 13, 0x9208 (streams.alarms)
+                await self.alarms.handle(uplinks, plan.fixes_by_event)
+            except Exception:  # a bug: these alarms are missed; never stop the batch
+                log.exception("alarms: batch skipped")
         if self.commands is not None:
             try:  # replies -> command state, device_param, pushes 11/12 (streams.commands)
                 await self.commands.handle_uplinks(uplinks)
@@ -71,6 +80,7 @@ class UplinksProcessor:
                 await media.store_uploads(self.positions.db, self.states.directory, self.states.send, uplinks)
             except Exception:  # a bug: the files stay in the store; never stop the batch
                 log.exception("media: batch skipped")
+        await alarm_files.step(self.positions.db, uplinks)  # 0x1212 attachments -> rows, alarm.atted
         if self.message_log_db is not None:
             try:  # every uplink kept (streams.message_log); a record: never stops the batch
                 await message_log.store_uplinks(self.message_log_db, uplinks)

@@ -65,6 +65,9 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "sourceCodeLog": ("版本日志", ("query",)),
     "openPlatform": ("开放平台", ("add", "delete", "update", "query", "get")),
     "terminalParams": ("终端参数", ("query", "cmd")),
+    "alarmLevel": ("报警等级", ("add", "delete", "update", "query", "get", "import", "export")),
+    "platformAlarmRule": ("平台报警规则", ("add", "delete", "update", "query", "get", "export")),
+    "platformAlarmNotifyRule": ("平台报警通知规则", ("add", "delete", "update", "query", "get", "import", "export")),
 }
 
 # Per-enterprise catalogues (api/query/entities.py): table -> [(code, name)].

@@ -12,45 +12,13 @@ from typing import Any
 
 from psycopg import Connection
 
+from fleet.alarm_catalog import terminal_bit_names
 from warehouse.queries.dictionary import upsert_system
 
 SYSTEM, GATEWAY = 98, 99
 
-# JT/T 808-2019 table 24: alarm flag bits of the location report (0x0200).
-CAR_ALARM_BITS: tuple[tuple[int, str, str], ...] = (
-    (0, "紧急报警", "Emergency alarm"),
-    (1, "超速报警", "Overspeed alarm"),
-    (2, "疲劳驾驶报警", "Fatigue driving alarm"),
-    (3, "危险驾驶行为报警", "Dangerous driving alarm"),
-    (4, "GNSS模块发生故障", "GNSS module fault"),
-    (5, "GNSS天线未接或被剪断", "GNSS antenna disconnected or cut"),
-    (6, "GNSS天线短路", "GNSS antenna short circuit"),
-    (7, "终端主电源欠压", "Main power undervoltage"),
-    (8, "终端主电源掉电", "Main power off"),
-    (9, "终端LCD或显示器故障", "LCD or display fault"),
-    (10, "TTS模块故障", "TTS module fault"),
-    (11, "摄像头故障", "Camera fault"),
-    (12, "道路运输证IC卡模块故障", "Transport licence IC card module fault"),
-    (13, "超速预警", "Overspeed warning"),
-    (14, "疲劳驾驶预警", "Fatigue driving warning"),
-    (15, "违规行驶报警", "Illegal driving alarm"),
-    (16, "胎压预警", "Tyre pressure warning"),
-    (17, "右转盲区异常报警", "Right-turn blind spot alarm"),
-    (18, "当天累计驾驶超时", "Daily driving time exceeded"),
-    (19, "超时停车", "Parking overtime"),
-    (20, "进出区域", "Entering or leaving an area"),
-    (21, "进出路线", "Entering or leaving a route"),
-    (22, "路段行驶时间不足/过长", "Road section driving time too short or too long"),
-    (23, "路线偏离报警", "Route deviation alarm"),
-    (24, "车辆VSS故障", "Vehicle VSS fault"),
-    (25, "车辆油量异常", "Abnormal fuel level"),
-    (26, "车辆被盗(通过车辆防盗器)", "Vehicle stolen (anti-theft device)"),
-    (27, "车辆非法点火", "Illegal ignition"),
-    (28, "车辆非法位移", "Illegal displacement"),
-    (29, "碰撞预警", "Collision warning"),
-    (30, "侧翻预警", "Rollover warning"),
-    (31, "非法开门报警", "Illegal door opening alarm"),
-)
+# JT/T 808-2019 table 24: alarm flag bits of the location report (0x0200), from the alarm catalogue.
+CAR_ALARM_BITS: tuple[tuple[int, str, str], ...] = tuple((bit, zh, en) for bit, zh, en, _ in terminal_bit_names())
 
 # Every JT/T 808 message the gateway decodes or sends (protocols/jt808/messages; a unit test keeps
 # this list equal to the codec's).
@@ -68,6 +36,9 @@ DEVICE_MESSAGES: tuple[tuple[int, str, str], ...] = (
     (0x0801, "多媒体数据上传", "Multimedia data upload"),
     (0x0802, "存储多媒体数据检索应答", "Stored multimedia search response"),
     (0x0805, "摄像头立即拍摄命令应答", "Camera shoot response"),
+    (0x1210, "报警附件信息消息", "Alarm attachment list"),
+    (0x1211, "文件信息上传", "Attachment file information"),
+    (0x1212, "文件上传完成消息", "Attachment file upload finished"),
     (0x8001, "平台通用应答", "Platform general response"),
     (0x8003, "补传分包请求", "Resend sub-packages request"),
     (0x8100, "终端注册应答", "Registration response"),
@@ -83,6 +54,8 @@ DEVICE_MESSAGES: tuple[tuple[int, str, str], ...] = (
     (0x8801, "摄像头立即拍摄命令", "Camera shoot command"),
     (0x8802, "存储多媒体数据检索", "Stored multimedia search"),
     (0x8803, "存储多媒体数据上传命令", "Stored multimedia upload command"),
+    (0x9208, "报警附件上传指令", "Alarm attachment upload request"),
+    (0x9212, "文件上传完成消息应答", "Attachment file upload finished response"),
 )
 
 # JT/T 809 inter-platform exchange messages (data exchange with superior and inferior platforms).
@@ -125,7 +98,8 @@ def system_entries(map_center: tuple[float, float] = (116.39, 39.91)) -> list[tu
     lng, lat = map_center
     return [
         (SYSTEM, "car_alarm_desc", "报警位描述",
-         [{"bit": bit, "name": name, "nameEn": name_en} for bit, name, name_en in CAR_ALARM_BITS]),
+         [{"bit": bit, "name": name, "nameEn": name_en, "nameHk": name_hk}
+          for bit, name, name_en, name_hk in terminal_bit_names()]),
         (SYSTEM, "device_message_desc", "终端消息描述", _messages(DEVICE_MESSAGES)),
         (SYSTEM, "exchange_message_desc", "交换消息描述", _messages(EXCHANGE_MESSAGES)),
         (SYSTEM, "ol_map_config", "地图配置",

@@ -6,6 +6,8 @@ Anything not listed here cannot be selected, filtered or sorted on (secrets such
 
 from __future__ import annotations
 
+from api.query.entities_alarm_settings import ALARM_SETTINGS_READ_ONLY, ALARM_SETTINGS_WRITABLE
+from api.query.entities_alarms import ALARM_ENTITIES
 from api.query.entities_audit import AUDIT_LOG
 from api.query.entities_logs import LOG_ENTITIES
 from api.query.entities_media import MEDIA_ENTITIES
@@ -116,9 +118,12 @@ DEVICE_PRODUCER = catalogue("deviceProducer", "device_producer", "deviceProducer
 DEVICE_TYPE = catalogue("deviceType", "device_type", "deviceType")
 
 WRITABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_MODEL, CAR_TYPE, DEVICE_PRODUCER, DEVICE_TYPE,
-                                                        DICTIONARY, OPEN_APP, *ORG_ENTITIES, *FLEET_WRITABLE)}
+                                                        DICTIONARY, OPEN_APP, *ORG_ENTITIES, *FLEET_WRITABLE,
+                                                        *ALARM_SETTINGS_WRITABLE)}
 QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values(),
                                                          LICENCE_LOG, AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES,
-                                                         *MEDIA_ENTITIES)}
+                                                         *MEDIA_ENTITIES, *ALARM_SETTINGS_READ_ONLY,
+                                                         *ALARM_ENTITIES)}
 COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
-                                                         AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES)}
+                                                         AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES,
+                                                         *ALARM_ENTITIES)}

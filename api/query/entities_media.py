@@ -3,7 +3,7 @@
 ``deviceUploadFile``: one row per photo, audio or video clip a terminal uploaded (``device_upload_file_view``,
 migration 0014), with its vehicle's plate and terminal name; newest first. Filters of the console spec
 (``enterpriseId.eq``, ``deviceId.eq``, ``bizId.eq``) and any other declared field (``carId``, a ``time``
-range, ``mediaType``). The bytes: ``/file{objectKey}`` or the download routes (api/routes/media.py).
+range, ``mediaType``; ``alarmId`` / ``warnUuid``: an active-safety alarm's attachments, migration 0020). The bytes: ``/file{objectKey}`` or the download routes (api/routes/media.py).
 Tenant: the enterprise of the terminal when it uploaded.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from api.query.grammar import EntitySpec, FieldSpec
 
 F = FieldSpec
-MEDIA_TYPES = (0, 1, 2)  # photo, audio, video
+MEDIA_TYPES = (0, 1, 2, 3, 4)  # photo, audio, video; 3 text, 4 other (alarm attachments, 0x1211)
 RESOURCE_TYPES = (1, 2, 4)  # image, video, audio (console-spec §3: below 4 previews)
 
 DEVICE_UPLOAD_FILE = EntitySpec(
@@ -49,6 +49,9 @@ DEVICE_UPLOAD_FILE = EntitySpec(
         "fixTime": F("fix_time", "time", label="定位时间", exportable=True),
         "size": F("size", "int", label="大小(字节)", exportable=True),
         "sha256": F("sha256", filterable=False, sortable=False, label="SHA-256", exportable=True),
+        "alarmId": F("alarm_id", "int", label="报警编号", exportable=True),
+        "warnUuid": F("warn_uuid", label="报警UUID", exportable=True),
+        "fileName": F("file_name", label="文件名", exportable=True),
     },
 )
 

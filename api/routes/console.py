@@ -220,9 +220,13 @@ def map_config() -> dict[str, Any]:
 @bp.get("/api/notice/overView.json")
 @authenticated
 def notice_overview() -> dict[str, Any]:
-    """[{bizType, total}] for bizType 1-6. Nothing produces notices yet (approvals, expiries and
-    alarms come with later issues), so every total is 0; the shape is final."""
-    return ok([{"bizType": biz_type, "total": 0} for biz_type in NOTICE_BIZ_TYPES])
+    """[{bizType, total}] for bizType 1-6: 6 is the unhandled alarms in the caller's scope (0 without
+    ``alarm:query``); approvals and expiries come with later issues, so those totals are 0."""
+    from api.routes.alarms import NOTICE_BIZ_ALARM, unhandled_alarms
+
+    alarms = unhandled_alarms(request_scope()) if current_principal().can("alarm", "query") else 0
+    return ok([{"bizType": biz_type, "total": alarms if biz_type == NOTICE_BIZ_ALARM else 0}
+               for biz_type in NOTICE_BIZ_TYPES])
 
 
 # --- enterprise counters (platform-spec §7) -------------------------------------------------------

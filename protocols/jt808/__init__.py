@@ -6,6 +6,7 @@ encode_subpackages, to_json. Bodies are dataclasses, one module per message id i
 0x0200 additional items are in ``extras/``. See protocols/README.md.
 """
 
+from protocols.jt808.alarm_number import AlarmNumber
 from protocols.jt808.codec import (
     Message,
     decode_body,
@@ -29,6 +30,12 @@ from protocols.jt808.framing import MAX_FRAME_BYTES, FrameReader
 from protocols.jt808.header import Header
 from protocols.jt808.jsonify import to_json
 from protocols.jt808.messages import (
+    AlarmAttachmentList,
+    AlarmAttachmentUploadRequest,
+    AttachmentFile,
+    AttachmentFileDone,
+    AttachmentFileDoneResponse,
+    AttachmentFileInfo,
     Authentication,
     BatchLocationUpload,
     CameraShoot,
@@ -62,9 +69,17 @@ from protocols.jt808.messages import (
     TextMessage,
 )
 from protocols.jt808.registry import register_body
+from protocols.jt808.variants import active_variant, use_variant, variant
 
 __all__ = [
     "MAX_FRAME_BYTES",
+    "AlarmAttachmentList",
+    "AlarmAttachmentUploadRequest",
+    "AlarmNumber",
+    "AttachmentFile",
+    "AttachmentFileDone",
+    "AttachmentFileDoneResponse",
+    "AttachmentFileInfo",
     "Authentication",
     "BatchLocationUpload",
     "BodyError",
@@ -108,6 +123,7 @@ __all__ = [
     "TextMessage",
     "UnknownItem",
     "UnknownVersionError",
+    "active_variant",
     "decode_body",
     "decode_frame",
     "encode_frame",
@@ -117,4 +133,6 @@ __all__ = [
     "register_body",
     "register_item",
     "to_json",
+    "use_variant",
+    "variant",
 ]

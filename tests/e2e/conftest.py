@@ -50,6 +50,7 @@ class ConsoleStack:
     vehicles: list[Vehicle]
     api: ApiProcess
     logs: Path
+    gateway_port: int = 0  # for tests whose own terminal connects (tests/e2e/test_safety_alarm_dialog.py)
 
     def of(self, enterprise: str) -> list[Vehicle]:
         return [v for v in self.vehicles if v.enterprise == enterprise]
@@ -143,7 +144,7 @@ def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
             return row is not None and int(row[0]) >= TERMINALS
 
         _wait(positioned, 90, f"last positions of all {TERMINALS} terminals", logs)
-        yield ConsoleStack(api.base_url, db_url, _vehicles(db_url), api, work)
+        yield ConsoleStack(api.base_url, db_url, _vehicles(db_url), api, work, gateway.port)
     finally:
         fleet.stop()
         api.stop()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from psycopg import Connection, sql
+from psycopg import AsyncConnection, Connection, sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
@@ -56,19 +56,34 @@ def devices(conn: Connection[Any], scope: Scope, device_ids: list[int]) -> list[
         return cur.fetchall()
 
 
+_INSERT = """INSERT INTO command (enterprise_id, car_id, device_id, phone, msg_id, payload, body_hex,
+                                created_by, created_by_name)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)
+           RETURNING id, created_at AS "createdAt" """
+
+
+def _insert_params(target: dict[str, Any], msg_id: int, payload: dict[str, Any], body_hex: str,
+                   user_id: int | None, user_name: str | None) -> tuple[Any, ...]:
+    return (target["enterpriseId"], target["carId"], target["deviceId"], target["phone"], msg_id, Jsonb(payload),
+            body_hex, user_id, user_name)
+
+
 def insert(conn: Connection[Any], target: dict[str, Any], *, msg_id: int, payload: dict[str, Any], body_hex: str,
            user_id: int | None, user_name: str | None) -> dict[str, Any]:
     """A new command in state ``created``: ``{id, createdAt}``."""
     with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(
-            """INSERT INTO command (enterprise_id, car_id, device_id, phone, msg_id, payload, body_hex,
-                                    created_by, created_by_name)
-               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)
-               RETURNING id, created_at AS "createdAt" """,
-            (target["enterpriseId"], target["carId"], target["deviceId"], target["phone"], msg_id, Jsonb(payload),
-             body_hex, user_id, user_name),
-        )
+        cur.execute(_INSERT, _insert_params(target, msg_id, payload, body_hex, user_id, user_name))
         row = cur.fetchone()
+        assert row is not None
+        return row
+
+
+async def insert_async(conn: AsyncConnection[Any], target: dict[str, Any], *, msg_id: int, payload: dict[str, Any],
+                       body_hex: str, user_id: int | None, user_name: str | None) -> dict[str, Any]:
+    """``insert`` for the streams worker (platform commands such as 0x9208, streams/alarm_commands.py)."""
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(_INSERT, _insert_params(target, msg_id, payload, body_hex, user_id, user_name))
+        row = await cur.fetchone()
         assert row is not None
         return row
 

@@ -2,6 +2,8 @@ import { Drawer, Grid, Layout } from 'antd';
 import { useMemo, useState } from 'react';
 import { useSession } from '../auth/useSession';
 import SecurityNotices from '../components/SecurityNotices';
+import AlarmNotices from '../features/alarm/AlarmNotices';
+import SafetyAlarmDialog from '../features/alarm/SafetyAlarmDialog';
 import CommandNotices from '../features/command/CommandNotices';
 import DictionaryLoader from '../features/dictionary/DictionaryLoader';
 import MediaUploadPopup from '../features/media/MediaUploadPopup';
@@ -114,6 +116,8 @@ export default function BasicLayout() {
         <SecurityNotices />
         <CommandNotices />
         <MediaUploadPopup />
+        <AlarmNotices />
+        <SafetyAlarmDialog />
         <DictionaryLoader />
       </Layout>
     </TabsProvider>

@@ -18,6 +18,9 @@ from protocols.jt808.messages.t0802_stored_media_search_response import (
     StoredMediaSearchResponse,
 )
 from protocols.jt808.messages.t0805_camera_shoot_response import CameraShootResponse
+from protocols.jt808.messages.t1210_alarm_attachment_list import AlarmAttachmentList, AttachmentFile
+from protocols.jt808.messages.t1211_attachment_file_info import AttachmentFileInfo
+from protocols.jt808.messages.t1212_attachment_file_done import AttachmentFileDone
 from protocols.jt808.messages.t8001_platform_response import PlatformResponse
 from protocols.jt808.messages.t8003_resend_subpackages_request import ResendSubpackagesRequest
 from protocols.jt808.messages.t8100_registration_response import RegistrationResponse
@@ -33,8 +36,16 @@ from protocols.jt808.messages.t8800_media_upload_response import MediaUploadResp
 from protocols.jt808.messages.t8801_camera_shoot import CameraShoot
 from protocols.jt808.messages.t8802_stored_media_search import StoredMediaSearch
 from protocols.jt808.messages.t8803_stored_media_upload import StoredMediaUpload
+from protocols.jt808.messages.t9208_alarm_attachment_upload_request import AlarmAttachmentUploadRequest
+from protocols.jt808.messages.t9212_attachment_file_done_response import AttachmentFileDoneResponse
 
 __all__ = [
+    "AlarmAttachmentList",
+    "AlarmAttachmentUploadRequest",
+    "AttachmentFile",
+    "AttachmentFileDone",
+    "AttachmentFileDoneResponse",
+    "AttachmentFileInfo",
     "Authentication",
     "BatchLocationUpload",
     "CameraShoot",

@@ -59,6 +59,12 @@ def test_every_documented_operation_answers(client: FlaskClient, login: Login, d
         records["/api/command/{id}/state.json"] = conn.execute(
             "INSERT INTO command (enterprise_id, car_id, device_id, phone, msg_id) SELECT enterprise_id, car_id, id,"
             " phone, 33028 FROM device WHERE id = %s RETURNING id", (demo.a.device_id,)).fetchone()[0]  # type: ignore[index]
+        alarm_id = conn.execute(  # an alarm of A's terminal (test_alarms_api)
+            "INSERT INTO alarm (enterprise_id, device_id, car_id, phone, type, key, start_time) SELECT enterprise_id,"
+            " id, car_id, phone, 1, 'a2', now() FROM device WHERE id = %s RETURNING id", (demo.a.device_id,)
+        ).fetchone()[0]  # type: ignore[index]
+    for suffix in ("", "/confirm", "/ignore"):
+        records[f"/api/common/alarm/{{id}}{suffix}.json"] = alarm_id
     # an import job of each importable entity (a file with the header only) for its progress route
     for name, entity in IMPORTABLE.items():
         header = ",".join(import_fields(entity)).encode()

@@ -146,6 +146,14 @@ def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rul
                         " car_id, id, phone, 33028 FROM device WHERE id = %s RETURNING id", (demo.b.device_id,)
                     ).fetchone()[0]  # type: ignore[index]
             return {"command_id": made["command"]}
+        if names == {"alarm_id"}:  # an alarm of B's terminal (tests/integration/api/test_alarms_api.py)
+            if "alarm" not in made:
+                with get_db(client.application).connection() as conn:
+                    made["alarm"] = conn.execute(
+                        "INSERT INTO alarm (enterprise_id, device_id, car_id, phone, type, key, start_time, alarm_flags)"
+                        " SELECT enterprise_id, id, car_id, phone, 1, 'a0', now(), 1 FROM device WHERE id = %s"
+                        " RETURNING id", (demo.b.device_id,)).fetchone()[0]  # type: ignore[index]
+            return {"alarm_id": made["alarm"]}
         known = {"car_id": demo.b.car_id, "device_id": demo.b.device_id, "vin": demo.b.vin}
         return {n: known[n] for n in names} if names <= set(known) else None
 

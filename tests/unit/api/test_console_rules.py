@@ -97,4 +97,12 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.log", "menu.log.gps", "menu.log.online", "menu.log.accState", "menu.log.park",
                             "menu.log.idling", "menu.log.downstreamMessage", "menu.log.upstreamMessage",
                             "menu.log.originalMessage",
-                            "menu.settings.terminalParams"}
+                            "menu.settings.terminalParams",
+                            # issue 9 alarm lists and the notification rules (H7)
+                            "menu.list.alarm", "menu.list.alarmDetail", "menu.list.myAlarm", "menu.list.safetyAlarm",
+                            "menu.list.safetyAlarmDetail", "menu.settings.notify",
+                            # issue 9 alarm settings (H3)
+                            "menu.settings.alarmLevel", "menu.settings.platformAlarmRule",
+                            "menu.settings.platformAlarmNotifyRule",
+                            # issue 9 the bell's notice list (H6)
+                            "menu.setting", "menu.setting.notify.list"}

@@ -368,8 +368,16 @@ VECTORS: list[Vector] = [
             "header.version": "2013", "header.protocol_version": None, "header.body_length": 212,
             "body.alarm_flags": 1024, "body.status_flags": 2048, "body.lat": 116.307629,
             "body.lng": 40.058359, "body.altitude_m": 312, "body.speed_kmh": 0.3,
-            "body.direction_deg": 99, "body.fix_at": "2020-07-07T11:23:59+00:00", "body.extras": {},
-            "unknown_ids": [100, 101, 102, 103], "unknown_sizes": [47, 47, 41, 41],
+            "body.direction_deg": 99, "body.fix_at": "2020-07-07T11:23:59+00:00", "unknown_ids": [],
+            "extras_order": ["adas_alarm", "dsm_alarm", "tpms_alarm", "bsd_alarm"],
+            "body.extras.adas_alarm.alarm_id": 64, "body.extras.adas_alarm.flag": 1, "body.extras.adas_alarm.type": 1,
+            "body.extras.adas_alarm.level": 1, "body.extras.adas_alarm.front_speed_kmh": 10,
+            "body.extras.adas_alarm.headway_s": 1.0, "body.extras.adas_alarm.lat": 0.111111,
+            "body.extras.adas_alarm.time": "2020-07-07T11:23:59+00:00",
+            "body.extras.adas_alarm.alarm_no": {"terminal_id": "7654321", "time": "2020-07-07T11:23:59+00:00", "seq": 1, "attachments": 1},
+            "body.extras.dsm_alarm.type": 2, "body.extras.dsm_alarm.level": 2, "body.extras.dsm_alarm.fatigue_degree": 20,
+            "body.extras.tpms_alarm.events": [], "body.extras.tpms_alarm.level": None,
+            "body.extras.bsd_alarm.speed_kmh": 40, "body.extras.bsd_alarm.alarm_no.attachments": 4,
         },
     ),
     Vector(
@@ -387,8 +395,13 @@ VECTORS: list[Vector] = [
             "body.status_flags": 4984835, "body.lat": 31.512562, "body.lng": 121.532076,
             "body.altitude_m": 100, "body.speed_kmh": 53.2, "body.direction_deg": 20,
             "body.fix_at": "2024-11-27T07:42:30+00:00",
-            "body.extras": {"mileage_km": 20.4, "fuel_l": 46.8, "vehicle_signal_status": 0, "rssi": 8, "gnss_satellites": 9, "video_alarm_flags": 127, "video_signal_lost_channels": 1, "video_signal_blocked_channels": 1, "storage_fault_flags": 1, "abnormal_driving": {"behaviour_flags": 7, "fatigue_level": 9}},
-            "unknown_ids": [100], "unknown_sizes": [47],
+            "body.extras": {"mileage_km": 20.4, "fuel_l": 46.8, "vehicle_signal_status": 0, "rssi": 8, "gnss_satellites": 9, "video_alarm_flags": 127, "video_signal_lost_channels": 1, "video_signal_blocked_channels": 1, "storage_fault_flags": 1, "abnormal_driving": {"behaviour_flags": 7, "fatigue_level": 9},
+                            "adas_alarm": {"alarm_id": 31, "flag": 0, "type": 2, "level": 1, "speed_kmh": 53, "altitude_m": 100,
+                                           "lat": 31.511562, "lng": 121.531076, "time": "2024-11-27T07:42:10+00:00",
+                                           "vehicle_status": 65535, "front_speed_kmh": 50, "headway_s": 5.0, "deviation_type": 1,
+                                           "road_sign_type": 0, "road_sign_data": 0,
+                                           "alarm_no": {"terminal_id": "id00003", "time": "2024-11-27T07:42:17+00:00", "seq": 0, "attachments": 5}}},
+            "unknown_ids": [],
         },
     ),
     Vector(
@@ -409,7 +422,10 @@ VECTORS: list[Vector] = [
             "body.extras.record_speed_kmh": 0.0,
             "body.extras.abnormal_driving": {"behaviour_flags": 0, "fatigue_level": 0},
             "body.extras.analog": {"ad0": 0, "ad1": 0}, "body.extras.rssi": 5,
-            "body.extras.gnss_satellites": 0, "unknown_ids": [183, 50, 177, 180, 182, 186, 189, 101],
+            "body.extras.gnss_satellites": 0, "unknown_ids": [183, 50, 177, 180, 182, 186, 189],
+            "body.extras.dsm_alarm.type": 1, "body.extras.dsm_alarm.flag": 1, "body.extras.dsm_alarm.level": 1,
+            "body.extras.dsm_alarm.time": "2021-04-29T04:06:39+00:00", "body.extras.dsm_alarm.lat": 31.235963,
+            "body.extras.dsm_alarm.alarm_no": {"terminal_id": "3598950", "time": "2021-04-29T04:06:39+00:00", "seq": 0, "attachments": 5},
         },
     ),
     Vector(
@@ -650,6 +666,9 @@ VECTORS: list[Vector] = [
         {
             "header.msg_id": 37384, "header.phone": "123456789012", "header.seq": 1,
             "header.version": "2013", "header.protocol_version": None, "header.body_length": 82,
+            "body_type": "AlarmAttachmentUploadRequest", "body.server_ip": "47.104.97.169", "body.tcp_port": 8202,
+            "body.udp_port": 8203, "body.alarm_uuid": "ad72131579e54be0b0f737cfc72c5db8",
+            "body.alarm_no": {"terminal_id": "7654321", "time": "2020-07-07T11:23:59+00:00", "seq": 1, "attachments": 1},
         },
     ),
     Vector(
@@ -662,6 +681,8 @@ VECTORS: list[Vector] = [
         {
             "header.msg_id": 4624, "header.phone": "123456789012", "header.seq": 1,
             "header.version": "2013", "header.protocol_version": None, "header.body_length": 57,
+            "body.terminal_id": "7654321", "body.alarm_uuid": "ad72131579e54be0b0f737cfc72c5db8",
+            "body.alarm_no.attachments": 3, "body.info_type": 0, "body.files": [],
         },
     ),
     Vector(
@@ -675,6 +696,9 @@ VECTORS: list[Vector] = [
         {
             "header.msg_id": 4624, "header.phone": "12345678901234567890", "header.seq": 65535,
             "header.version": "2019", "header.protocol_version": 1, "header.body_length": 104,
+            # 粤标: 30-byte terminal ids, read only with the Guangdong 2019 variant selected
+            "variant": "guangdong2019", "body.terminal_id": "09876543210987654321",
+            "body.alarm_no": {"terminal_id": "09876543210987654321", "time": "2020-07-07T11:23:59+00:00", "seq": 1, "attachments": 3},
         },
     ),
     Vector(
@@ -684,7 +708,7 @@ VECTORS: list[Vector] = [
         {
             "header.msg_id": 4625, "header.phone": "123456789012", "header.seq": 1,
             "header.version": "2013", "header.protocol_version": None,
-            "body.hex": "0d7777772e6a74743830382e636e0100000400",
+            "body.name": "www.jtt808.cn", "body.file_type": 1, "body.size": 1024,
         },
     ),
     Vector(
@@ -694,7 +718,7 @@ VECTORS: list[Vector] = [
         {
             "header.msg_id": 4626, "header.phone": "123456789012", "header.seq": 1,
             "header.version": "2013", "header.protocol_version": None,
-            "body.hex": "0d7777772e6a74743830382e636e0100000400",
+            "body.name": "www.jtt808.cn", "body.file_type": 1, "body.size": 1024,
         },
     ),
     Vector(
@@ -704,7 +728,7 @@ VECTORS: list[Vector] = [
         {
             "header.msg_id": 37394, "header.phone": "12345678901234567890", "header.seq": 65535,
             "header.version": "2019", "header.protocol_version": 1,
-            "body.hex": "0d7777772e6a74743830382e636e0001010000000000000400",
+            "body.name": "www.jtt808.cn", "body.file_type": 0, "body.result": 1, "body.missing": [[0, 1024]],
         },
     ),
     Vector(

@@ -2,7 +2,7 @@ import math
 import random
 from typing import Any
 
-from simulator.driving import ALARM_OVERSPEED, DrivingParams, Sample, Vehicle
+from simulator.driving import DrivingParams, Sample, Vehicle
 
 
 def _vehicle(seed: int = 1, **params: Any) -> Vehicle:
@@ -34,7 +34,7 @@ def test_stays_within_radius_and_on_the_street_grid() -> None:
 
 
 def test_speed_changes_within_acceleration_and_braking_limits() -> None:
-    vehicle = _vehicle(5, alarm_probability=0.0)
+    vehicle = _vehicle(5)
     previous = 0.0
     for _ in range(3000):
         vehicle.advance(1.0)
@@ -62,12 +62,11 @@ def test_parks_with_acc_off_and_stops_at_lights() -> None:
     assert all(s.status_flags & 0b10 for s in samples)
 
 
-def test_overspeed_alarm_episodes_drive_faster_than_the_limit() -> None:
-    vehicle = _vehicle(4, alarm_probability=0.05)
-    samples = _drive(vehicle, 3000, step_s=2.0)
-    flagged = [s for s in samples if s.alarm_flags & ALARM_OVERSPEED]
-    assert flagged
-    assert any(s.alarm_flags == 0 for s in samples)
+def test_a_speeding_vehicle_drives_faster_than_the_street_limit() -> None:
+    normal, speeding = _vehicle(4, trip_s=(1e9, 1e9)), _vehicle(4, trip_s=(1e9, 1e9))
+    speeding.speeding = True
+    assert not any(s.speed_kmh > s.limit_kmh + 0.1 for s in _drive(normal, 1000, step_s=2.0))
+    assert any(s.speed_kmh > s.limit_kmh * 1.2 for s in _drive(speeding, 1000, step_s=2.0))
 
 
 def test_coordinates_are_near_the_centre() -> None:

@@ -3,6 +3,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LiveHub } from '../../live/LiveHub';
 import { useLiveHub } from '../../live/useLiveHub';
+import { switchOn } from '../alarm/notifyRules';
+import { currentNotifySettings } from '../alarm/useNotifySettings';
 import { commandNotice, noticeLevel } from './commandPush';
 
 /**
@@ -21,7 +23,8 @@ export function CommandNoticesOf({ hub }: { hub: Pick<LiveHub, 'onPush'> | null 
     if (!hub) return undefined;
     return hub.onPush((push) => {
       const notice = commandNotice(push);
-      if (!notice) return;
+      // The enterprise switch (console-spec §3 carRespCmdWindowEnable) turns these windows off.
+      if (!notice || !switchOn(currentNotifySettings(), 'carRespCmd')) return;
       const command = t(`names.${notice.msgId}`, { defaultValue: `0x${notice.msgId}` });
       notification[noticeLevel(notice.outcome)]({
         title: t('notice.title', { vehicle: notice.vehicle }),

@@ -1,6 +1,6 @@
 /**
  * The dashboard index: online vehicles and the counters the API gives (business-state report and
- * today's online total), refreshed every 60 s.
+ * today's online total) and the alarm counters (features/alarm), refreshed every 60 s.
  */
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, Progress, Row, Space, Statistic, Typography } from 'antd';
@@ -8,6 +8,7 @@ import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stateColour } from '../../live/bizState';
+import AlarmCounters from '../alarm/AlarmCounters';
 import { fetchDashboardCounts, type DashboardCounts } from './api';
 
 export const DASHBOARD_REFRESH_MS = 60000;
@@ -103,6 +104,7 @@ export default function IndexPage() {
           ))}
         </Row>
       </Card>
+      <AlarmCounters refreshKey={request} />
     </div>
   );
 }

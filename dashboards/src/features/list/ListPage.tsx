@@ -96,6 +96,7 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
     }
     for (const action of screen.rowActions ?? []) {
       if (action.action && !can(action.action)) continue;
+      if (action.visible && !action.visible(record)) continue;
       items.push(
         action.href ? (
           <Link key={action.key} to={action.href(record)} data-testid={`row-${action.key}-${id}`}>{action.label}</Link>

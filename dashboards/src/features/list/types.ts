@@ -53,6 +53,8 @@ export interface RowAction {
   /** A link (e.g. a detail screen) or a handler. */
   href?: (record: ListRecord) => string;
   onClick?: (record: ListRecord, context: RowActionContext) => void;
+  /** Whether the row offers the action (e.g. only unhandled alarms can be handled); absent: every row. */
+  visible?: (record: ListRecord) => boolean;
 }
 
 /**

@@ -3,6 +3,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LiveHub } from '../../live/LiveHub';
 import { useLiveHub } from '../../live/useLiveHub';
+import { switchOn } from '../alarm/notifyRules';
+import { currentNotifySettings } from '../alarm/useNotifySettings';
 import { COUNTDOWN_STEP_S, countdownShown, mediaUpload, mediaUrl, type MediaUpload } from './mediaPush';
 import { useMediaBlob } from './useMediaBlob';
 
@@ -47,7 +49,8 @@ export function MediaUploads({ hub }: { hub: Pick<LiveHub, 'onPush'> | null }) {
   const [upload, setUpload] = useState<MediaUpload | null>(null);
   useEffect(() => (hub ? hub.onPush((push) => {
     const next = mediaUpload(push);
-    if (next) setUpload(next);
+    // The enterprise switch (console-spec §3 uploadFileWindowEnable) turns the popup off.
+    if (next && switchOn(currentNotifySettings(), 'uploadFile')) setUpload(next);
   }) : undefined), [hub]);
   const close = useCallback(() => setUpload(null), []);
   const remaining = useCountdown(upload, close);

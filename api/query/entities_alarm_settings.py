@@ -1,0 +1,216 @@
+"""Alarm settings (issue 9 §4, contract F): platform alarm rules, alarm levels, the enterprise's
+default notification rules and the caller's own notification rules (console-spec §7).
+
+- ``platformAlarmRule``: named rules (the name unique in the enterprise); the enterprise's most
+  recently updated live rule is the one in effect (the list shows it first); fields a new rule omits are filled from ``fleet.platform_alarm_rules.DEFAULT_RULES`` (the one place of the defaults;
+  an enterprise without a rule is evaluated with them, streams/platform_alarms.py). Ranges are
+  console-spec §5 "Alarm configuration" where a field matches one (max speed 1-180 km/h, duration
+  1-10000 s, minimum rest 1-10000 s, max parking time 1-100000 s); continuous driving is kept in
+  seconds (1-86400: the spec's 1-180 is a terminal parameter in minutes), a null gets the spec's
+  "不能为空" message.
+- ``alarmLevel`` / ``platformAlarmNotifyRule``: per enterprise and alarm key (a key of
+  ``fleet.alarm_catalog``); the most recently updated live row of a key counts (the list shows it first).
+- ``alarmLevelUserSettingRuleView`` (permission ``alarm``): read-only, the caller's own rows only (whatever ``userId`` the
+  query names); ``alarmRule`` is ``{disabled, windowEnable, voiceEnable, voice, startHour, endHour}``.
+  The rules are written by ``PUT /api/alarm/notify/settings.json`` (the caller's own, api H5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from psycopg import Connection
+from psycopg.rows import dict_row
+
+from api.errors import BadRequest
+from api.query.grammar import EntityHooks, EntitySpec, FieldSpec, Query
+from api.query.values import FieldType
+from fleet.alarm_catalog import ALARMS
+from fleet.platform_alarm_rules import DEFAULT_RULES
+from warehouse.queries.scope import Scope
+
+F = FieldSpec
+
+# console-spec §5 "Alarm configuration": field -> its message when empty.
+EMPTY_MESSAGES = {
+    "overspeedLimit": "最高速度不能为空 (max speed is required)",
+    "overspeedDuration": "持续时间不能为空 (duration is required)",
+    "fatigueDriving": "连续驾驶时间门限不能为空 (continuous driving threshold is required)",
+    "fatigueRest": "最小休息时间不能为空 (minimum rest time is required)",
+    "parkingTimeout": "最长停车时间不能为空 (max parking time is required)",
+    "nightStartHour": "夜间行驶开始时间不能为空 (night driving start is required)",
+    "nightEndHour": "夜间行驶结束时间不能为空 (night driving end is required)",
+}
+
+
+def _fields(columns: Mapping[str, tuple[str, FieldType, float | None, float | None, str]]) -> dict[str, FieldSpec]:
+    # The switches are set by editing a rule: a new one starts with the defaults' switches (a create
+    # form's untouched switch would otherwise show "off" while the default is "on").
+    return {name: F(column, ftype, minimum=lo, maximum=hi, create=ftype != "bool", update=True, label=label,
+                    exportable=True)
+            for name, (column, ftype, lo, hi, label) in columns.items()}
+
+
+RULE_FIELDS: dict[str, tuple[str, FieldType, float | None, float | None, str]] = {
+    "overspeedEnabled": ("overspeed_enabled", "bool", None, None, "超速报警"),
+    "overspeedLimit": ("overspeed_limit_kmh", "int", 1, 180, "最高速度(km/h)"),
+    "overspeedDuration": ("overspeed_duration_s", "int", 1, 10000, "持续时间(秒)"),
+    "fatigueEnabled": ("fatigue_enabled", "bool", None, None, "疲劳驾驶报警"),
+    "fatigueDriving": ("fatigue_driving_s", "int", 1, 86400, "连续驾驶时间门限(秒)"),
+    "fatigueRest": ("fatigue_rest_s", "int", 1, 10000, "最小休息时间(秒)"),
+    "parkingEnabled": ("parking_enabled", "bool", None, None, "超时停车报警"),
+    "parkingTimeout": ("parking_timeout_s", "int", 1, 100000, "最长停车时间(秒)"),
+    "nightEnabled": ("night_enabled", "bool", None, None, "夜间行驶报警"),
+    "nightStartHour": ("night_start_hour", "int", 0, 23, "夜间开始(时)"),
+    "nightEndHour": ("night_end_hour", "int", 1, 24, "夜间结束(时)"),
+}
+
+
+class PlatformAlarmRuleHooks(EntityHooks):
+    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
+                     before: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Nulls refused with the spec's message; a new rule's omitted fields from the defaults."""
+        for name, message in EMPTY_MESSAGES.items():
+            if name in values and values[name] is None:
+                raise BadRequest(message, data={"field": name})
+        for name in ("overspeedEnabled", "fatigueEnabled", "parkingEnabled", "nightEnabled"):
+            if name in values and values[name] is None:
+                values = {**values, name: getattr(DEFAULT_RULES, RULE_FIELDS[name][0])}
+        if before is None:
+            values = {**{n: getattr(DEFAULT_RULES, c) for n, (c, *_rest) in RULE_FIELDS.items()}, **values}
+        start = values.get("nightStartHour", before["night_start_hour"] if before else None)
+        end = values.get("nightEndHour", before["night_end_hour"] if before else None)
+        if start is not None and end is not None and start % 24 == end % 24:
+            raise BadRequest("夜间行驶开始和结束时间不能相同 (the night window's start and end must differ)",
+                             data={"field": "nightEndHour"})
+        return values
+
+
+PLATFORM_ALARM_RULE = EntitySpec(
+    name="platformAlarmRule",
+    relation="platform_alarm_rule",
+    table="platform_alarm_rule",
+    tenant_column="enterprise_id",
+    permission="platformAlarmRule",
+    record_state_column="record_state",
+    label="平台报警规则",
+    hooks=PlatformAlarmRuleHooks(),
+    default_order="updateTime",
+    default_desc=True,
+    fields={
+        "id": F("id", "int", label="编号"),
+        "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
+        "name": F("name", required=True, max_length=64, unique=True, create=True, update=True, label="规则名称",
+                  exportable=True),
+        **_fields(RULE_FIELDS),
+        "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
+                    label="备注", exportable=True),
+        "createTime": F("created_at", "time", label="创建时间"),
+        "updateTime": F("updated_at", "time", label="更新时间"),
+    },
+)
+
+
+def _keyed(name: str, table: str, label: str, extra: dict[str, FieldSpec]) -> EntitySpec:
+    """An enterprise's setting per alarm key (the newest live row of a key counts)."""
+    return EntitySpec(
+        name=name,
+        default_order="updateTime",
+        default_desc=True,
+        relation=table,
+        table=table,
+        tenant_column="enterprise_id",
+        permission=name,
+        record_state_column="record_state",
+        label=label,
+        fields={
+            "id": F("id", "int", label="编号"),
+            "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
+            "name": F("name", required=True, max_length=64, unique=True, create=True, update=True, label="名称",
+                      importable=True, exportable=True),
+            "alarmKey": F("alarm_key", required=True, enum=tuple(ALARMS),
+                          create=True, update=True, label="报警类型", importable=True, exportable=True),
+            **extra,
+            "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
+                        label="备注", importable=True, exportable=True),
+            "createTime": F("created_at", "time", label="创建时间"),
+            "updateTime": F("updated_at", "time", label="更新时间"),
+        },
+    )
+
+
+class HoursHooks(EntityHooks):
+    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
+                     before: Mapping[str, Any] | None) -> dict[str, Any]:
+        start = values.get("startHour", before["start_hour"] if before else 0)
+        end = values.get("endHour", before["end_hour"] if before else 24)
+        if start is not None and end is not None and start >= end:
+            raise BadRequest("结束时间必须晚于开始时间 (endHour must be after startHour)", data={"field": "endHour"})
+        return values
+
+
+ALARM_LEVEL = _keyed("alarmLevel", "alarm_level", "报警等级", {
+    "level": F("level", "int", required=True, enum=(1, 2, 3), create=True, update=True, label="等级",
+               importable=True, exportable=True),
+})
+
+_notify = _keyed("platformAlarmNotifyRule", "platform_alarm_notify_rule", "平台报警通知规则", {
+    "windowEnable": F("window_enable", "bool", create=True, update=True, label="弹窗提醒", exportable=True),
+    "voiceEnable": F("voice_enable", "bool", create=True, update=True, label="语音提醒", exportable=True),
+    "startHour": F("start_hour", "int", minimum=0, maximum=23, create=True, update=True, label="开始时间(时)",
+                   exportable=True),
+    "endHour": F("end_hour", "int", minimum=1, maximum=24, create=True, update=True, label="结束时间(时)",
+                 exportable=True),
+})
+PLATFORM_ALARM_NOTIFY_RULE = replace(_notify, hooks=HoursHooks())
+
+_USER_RULES = """
+SELECT s.id, s.user_id, s.enterprise_id, s.alarm_key, s.updated_at,
+       json_build_object('disabled', s.disabled, 'windowEnable', s.window_enable, 'voiceEnable', s.voice_enable,
+                         'voice', s.voice, 'startHour', s.start_hour, 'endHour', s.end_hour) AS alarm_rule
+FROM alarm_user_setting s
+WHERE s.user_id = %s
+"""
+
+
+def own_user_rules(conn: Connection[Any], query: Query, scope: Scope) -> list[dict[str, Any]]:
+    """The caller's own notification rules (never another user's, whatever the query's userId)."""
+    from api.security import current_principal  # a request's caller (provider runs inside a request)
+
+    if any(c.field == "alarmRule" and c.op != "exists" for c in query.conditions) or any(
+            r.field == "alarmRule" for r in query.ranges):
+        raise BadRequest("alarmRule 只能按是否存在筛选 (alarmRule can only be filtered with exists)",
+                         data={"field": "alarmRule"})
+    who = current_principal()
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(_USER_RULES, (who.user_id,))
+        rows = cur.fetchall()
+    return [{"id": r["id"], "userId": r["user_id"], "enterpriseId": r["enterprise_id"], "alarmKey": r["alarm_key"],
+             "alarmRule": r["alarm_rule"], "updateTime": r["updated_at"]} for r in rows]
+
+
+ALARM_USER_SETTING_RULE_VIEW = EntitySpec(
+    name="alarmLevelUserSettingRuleView",
+    relation="alarm_user_setting",
+    tenant_column="enterprise_id",
+    permission="alarm",  # whoever sees alarms gets their notifications
+    default_order="alarmKey",
+    tiebreak=("id",),
+    max_page_size=1000,
+    provider=own_user_rules,
+    fields={
+        "id": F("id", "int"),
+        "userId": F("user_id", "int"),
+        "enterpriseId": F("enterprise_id", "int"),
+        "alarmKey": F("alarm_key"),
+        # JSON object; filterable only with exists (the spec's "alarmRule not null").
+        "alarmRule": F("alarm_rule", sortable=False),
+        "updateTime": F("updated_at", "time"),
+    },
+)
+
+ALARM_SETTINGS_WRITABLE = (PLATFORM_ALARM_RULE, ALARM_LEVEL, PLATFORM_ALARM_NOTIFY_RULE)
+ALARM_SETTINGS_READ_ONLY = (ALARM_USER_SETTING_RULE_VIEW,)
+

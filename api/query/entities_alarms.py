@@ -1,0 +1,154 @@
+"""Alarms (issue 9 §4) as declared entities: the alarm lists, the safety-alarm list, "my alarms" and the
+confirm records (console-spec §3, platform-spec §2/§3/§7).
+
+- ``alarm`` (``alarm_view``, migration 0018): every alarm of the scope, newest first; ``_id`` is an alias
+  of ``id`` (the console filters ``_id.eq``); ``desc`` is the catalogue's zh-CN name with the level for
+  ADAS/DSM ("一级 前向碰撞报警"), computed in SQL from ``fleet/alarm_catalog.py``. PATCH (state, opinion)
+  is ``api/routes/alarms.py``; confirm and ignore are routes there too.
+- ``safetyAlarm`` (``safety_alarm_view``, migration 0021): the same rows of types 5-8 (active safety).
+- ``myAlarm``: the caller's enterprise (its subtree with ``isParent``), unhandled first, then newest first.
+- ``alarmConfirmRecord``: one row per confirm or ignore, with the 8203 command it sent (``commandId``).
+Paging: ``countable`` false by default, ``pageSize`` as sent (the console sends it only when above 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
+from fleet.alarm_catalog import ALARMS, LEVELLED_KINDS
+
+F = FieldSpec
+ALARM_STATES = (0, 1, 2, 3, 4)  # unhandled, processing, finished/ignored, no action, later
+ALARM_TYPES = (1, 2, 3, 4, 5, 6, 7, 8)
+OPINION_MAX = 250  # console-spec §9: alarm remark max 250
+
+
+def _literal(text: str) -> str:
+    """A SQL string literal of catalogue text written in code (never request input)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _desc_expression() -> str:
+    names = " ".join(f"WHEN {_literal(d.key)} THEN {_literal(d.zh)}" for d in ALARMS.values())
+    levelled = ", ".join(str(int(k)) for k in sorted(LEVELLED_KINDS))
+    return (f"CASE WHEN type IN ({levelled}) AND level = 1 THEN '一级 ' "
+            f"WHEN type IN ({levelled}) AND level = 2 THEN '二级 ' ELSE '' END"
+            f" || CASE key {names} ELSE key END")
+
+
+DESC_EXPRESSION = _desc_expression()
+assert "%" not in DESC_EXPRESSION and "{" not in DESC_EXPRESSION  # psycopg placeholders
+
+
+def _alarm_fields(*, writable: bool) -> dict[str, FieldSpec]:
+    return {
+        "id": F("id", "int", label="编号", exportable=True),
+        "_id": F("id", "int", listable=False, label="编号"),
+        "enterpriseId": F("enterprise_id", "int", label="企业"),
+        "enterpriseName": F("enterprise_name", label="企业名称", exportable=True),
+        "deviceId": F("device_id", "int", label="终端"),
+        "carId": F("car_id", "int", label="车辆"),
+        "plateNumber": F("plate_number", label="车牌号", exportable=True),
+        "phone": F("phone", label="终端手机号", exportable=True),
+        "driverId": F("driver_id", "int", label="司机"),
+        "driverName": F("driver_name", label="司机", exportable=True),
+        "type": F("type", "int", enum=ALARM_TYPES, label="报警类型", exportable=True),
+        "key": F("key", label="报警标识"),
+        "level": F("level", "int", label="报警级别", exportable=True),
+        "desc": F("desc", expression=DESC_EXPRESSION, label="报警描述", exportable=True),
+        "startTime": F("start_time", "time", label="开始时间", exportable=True),
+        "endTime": F("end_time", "time", label="结束时间", exportable=True),
+        "lat": F("lat", "float", label="纬度", exportable=True),
+        "lng": F("lng", "float", label="经度", exportable=True),
+        "speed": F("speed", "float", label="速度(km/h)", exportable=True),
+        "altitude": F("altitude", "float", label="高程(m)"),
+        "address": F("address", label="地址", exportable=True),
+        "alarmFlags": F("alarm_flags", "int", label="报警标志"),
+        "messageSeq": F("message_seq", "int", label="流水号"),
+        "warnUuid": F("warn_uuid", label="报警编号"),
+        "attachmentCount": F("attachment_count", "int", label="附件数"),
+        "atted": F("atted", "bool", label="有附件"),
+        "state": F("state", "int", enum=ALARM_STATES, update=writable, label="处理状态", exportable=True),
+        "opinion": F("opinion", max_length=OPINION_MAX, update=writable, filterable=False, sortable=False,
+                     label="处理意见", exportable=True),
+        "confirmTime": F("confirm_time", "time", label="处理时间", exportable=True),
+        "confirmUserId": F("confirm_user_id", "int", label="处理人编号"),
+        "confirmName": F("confirm_name", label="处理人", exportable=True),
+        "backlog": F("backlog", "bool", label="补传"),
+        "createTime": F("created_at", "time", label="创建时间"),
+    }
+
+
+def _alarm_entity(name: str, relation: str, label: str, **extra: object) -> EntitySpec:
+    options: dict[str, object] = {"default_order": "startTime", "default_desc": True,
+                                  "tiebreak": ("startTime", "id"), **extra}
+    return EntitySpec(
+        name=name, relation=relation, tenant_column="enterprise_id", permission="alarm", id_field="id",
+        max_page_size=1000, label=label, fields=_alarm_fields(writable=name == "alarm"),
+        **options,  # type: ignore[arg-type]
+    )
+
+
+ALARM = _alarm_entity("alarm", "alarm_view", "报警")
+
+
+class _HandlingHooks(EntityHooks):
+    """A PATCH that sets the state records the caller as the confirmer (like confirm)."""
+
+    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
+                     before: Mapping[str, Any] | None) -> dict[str, Any]:
+        if "state" in values:
+            values = {**values, "confirmTime": datetime.now(UTC), "confirmUserId": who.user_id,
+                      "confirmName": who.user_name}
+        return values
+
+
+# PATCH /api/common/alarm/{id}.json (api/routes/alarms.py): the written table's own columns only.
+ALARM_UPDATE = EntitySpec(
+    name="alarm", relation="alarm", table="alarm", tenant_column="enterprise_id", permission="alarm",
+    hooks=_HandlingHooks(), label="报警",
+    fields={name: spec for name, spec in _alarm_fields(writable=True).items()
+            if name in ("id", "enterpriseId", "state", "opinion", "confirmTime", "confirmUserId", "confirmName")},
+)
+SAFETY_ALARM = _alarm_entity("safetyAlarm", "safety_alarm_view", "主动安全报警")
+MY_ALARM = EntitySpec(
+    name="myAlarm", relation="alarm_view", tenant_column="enterprise_id", permission="alarm", id_field="id",
+    default_order="unhandled", default_desc=True, tiebreak=("startTime", "id"), max_page_size=1000,
+    label="我的报警",
+    fields={**_alarm_fields(writable=False),
+            "unhandled": F("unhandled", "int", expression="(state = 0)::int", label="未处理")},
+)
+
+ALARM_CONFIRM_RECORD = EntitySpec(
+    name="alarmConfirmRecord",
+    relation="alarm_confirm_record",
+    tenant_column="enterprise_id",
+    permission="alarm",
+    id_field="id",
+    tiebreak=("confirmTime", "id"),
+    default_order="confirmTime",
+    default_desc=True,
+    max_page_size=1000,
+    label="报警确认记录",
+    fields={
+        "id": F("id", "int", label="编号", exportable=True),
+        "alarmId": F("alarm_id", "int", label="报警编号", exportable=True),
+        "messageSeq": F("message_seq", "int", label="流水号", exportable=True),
+        "deviceId": F("device_id", "int", label="终端"),
+        "plateNumber": F("plate_number", label="车牌号", exportable=True),
+        "enterpriseId": F("enterprise_id", "int", label="企业"),
+        "alarmType": F("alarm_type", "int", label="确认报警位", exportable=True),
+        "alarmDesc": F("alarm_desc", label="报警描述", exportable=True),
+        "state": F("state", "int", enum=ALARM_STATES, label="处理状态", exportable=True),
+        "opinion": F("opinion", filterable=False, sortable=False, label="处理意见", exportable=True),
+        "confirmTime": F("confirm_time", "time", label="处理时间", exportable=True),
+        "confirmUserId": F("confirm_user_id", "int", label="处理人编号"),
+        "confirmName": F("confirm_name", label="处理人", exportable=True),
+        "commandId": F("command_id", "int", label="指令编号"),
+    },
+)
+
+ALARM_ENTITIES = (ALARM, SAFETY_ALARM, MY_ALARM, ALARM_CONFIRM_RECORD)

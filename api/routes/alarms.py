@@ -1,0 +1,408 @@
+"""The alarm API (issue 9 §4; console-spec §5/§7, platform-spec §6/§7). Lists and counts of ``alarm``,
+``safetyAlarm``, ``myAlarm`` and ``alarmConfirmRecord`` are the generic routes (api/query/entities_alarms.py);
+here is what is not a plain list:
+
+- ``POST /api/common/alarm/{id}/confirm.json`` ``{state 1-4, opinion <= 250}``: the handling with the caller
+  as confirmer, a confirm record, then 0x8203 ``{messageSeq, alarmType}`` through the one command path
+  (``api/routes/commands.send``) when the alarm's bits hold a confirmable one (platform-spec §9) and the
+  terminal is online. ``data = {alarm, commandId | null}``, message "保存成功！".
+- ``POST /api/common/alarm/{id}/ignore.json`` ``{opinion?}``: state 2, opinion "告警已忽略" when none.
+- ``PATCH /api/common/alarm/{id}.json``: the framework update of state and opinion (audited).
+- ``POST /api/report/distinctCount/device_alarm.json`` and ``POST /api/report/sum/device_alarm.json``:
+  ``enterpriseId`` (inside the caller's tree, else 404; the caller's own when absent), ``isParent`` adds its
+  subsidiaries (platform-spec §6).
+- ``POST /api/query/notice.json``: the unhandled alarms as notices of bizType 6 (the bell's list).
+- ``GET|PUT /api/alarm/notify/settings.json``: the caller's rule per alarm key and the enterprise switches.
+- ``GET /api/dashboard/alarmCounts.json?range=today|week|month`` (days start at midnight UTC+8).
+Another enterprise's alarm answers 404 like a missing one.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from flask import Blueprint, request
+
+from api.db import get_db
+from api.errors import ApiError, BadRequest, Forbidden, NotFound
+from api.http import json_body, ok
+from api.query import records
+from api.query.entities_alarms import ALARM, ALARM_UPDATE, DESC_EXPRESSION, OPINION_MAX
+from api.query.grammar import Condition, EntitySpec, FieldSpec, parse_query
+from api.query.runner import fetch_by_id, run_page
+from api.query.values import MAX_ID, coerce, parse_flag, parse_positive_int
+from api.routes.commands import send
+from api.routes.console import CHINA_TZ, local_midnight
+from api.security import FORBIDDEN_TEXT, current_principal, request_scope, requires
+from fleet.alarm_catalog import ALARMS, CONFIRMABLE_BITS, bits_of, describe
+from fleet.enums import DeviceState
+from warehouse.queries import alarms as q
+from warehouse.queries import commands as command_queries
+from warehouse.queries import vehicles
+from warehouse.queries.scope import Scope
+
+log = logging.getLogger(__name__)
+bp = Blueprint("alarms", __name__)
+
+SAVED = "保存成功！"
+IGNORED_OPINION = "告警已忽略"
+HANDLING_STATES = (1, 2, 3, 4)
+NOTICE_BIZ_ALARM = 6
+RANGES = ("today", "week", "month")
+SWITCHES = {"carStateChangeWindowEnable": "car_state_change_window_enable",
+            "carRespCmdWindowEnable": "car_resp_cmd_window_enable",
+            "uploadFileWindowEnable": "upload_file_window_enable"}
+RULE_KEYS = {"disabled": "disabled", "windowEnable": "window_enable", "voiceEnable": "voice_enable",
+             "voice": "voice", "startHour": "start_hour", "endHour": "end_hour"}
+VOICE_MAX = 64
+
+# --- confirm / ignore / update ----------------------------------------------------------------------
+
+
+def _opinion(body: dict[str, Any]) -> str | None:
+    opinion = body.get("opinion")
+    if opinion is None or opinion == "":
+        return None
+    if not isinstance(opinion, str):
+        raise BadRequest("处理意见必须是文本 (opinion must be text)", data={"field": "opinion"})
+    if len(opinion) > OPINION_MAX:
+        raise BadRequest(f"处理意见不能超过{OPINION_MAX}个字符 (opinion may not exceed {OPINION_MAX} characters)",
+                         data={"field": "opinion"})
+    return opinion
+
+
+def _body() -> dict[str, Any]:
+    body = json_body()
+    if body is None:
+        return {}
+    if not isinstance(body, dict):
+        raise BadRequest("请求体必须是 JSON 对象 (body must be a JSON object)")
+    return body
+
+
+def confirm_mask(alarm: dict[str, Any]) -> int:
+    """The confirmable 0x0200 bits of the alarm (its flags and, for a terminal bit alarm, its own bit)."""
+    bits = set(bits_of(int(alarm["alarm_flags"] or 0) & 0xFFFFFFFF))
+    key = str(alarm["key"])
+    if alarm["type"] == 1 and key.startswith("a") and key[1:].isdigit():
+        bits.add(int(key[1:]))
+    return sum(1 << bit for bit in bits if bit in CONFIRMABLE_BITS)
+
+
+def _handle(alarm_id: int, state: int, opinion: str | None, *, confirm: bool) -> dict[str, Any]:
+    principal = current_principal()
+    scope = request_scope()
+    now = datetime.now(UTC)
+    with get_db().connection() as conn:
+        with conn.transaction():
+            alarm = q.lock_alarm(conn, scope, alarm_id)
+            if alarm is None:
+                raise NotFound(f"报警 {alarm_id} 不存在 (alarm {alarm_id} does not exist)")
+            mask = confirm_mask(alarm) if confirm else 0
+            record_id = q.handle(conn, alarm, state=state, opinion=opinion, now=now, user_id=principal.user_id,
+                                 user_name=principal.user_name, alarm_type=mask,
+                                 alarm_desc=describe(alarm["key"], alarm["level"]))
+        target = command_queries.device(conn, scope, alarm["device_id"]) if mask else None
+    command_id = None
+    if target is not None and target["state"] == DeviceState.ONLINE:
+        try:
+            command_id = send(target, "8203", {"messageSeq": alarm["message_seq"] or 0, "alarmType": mask})["id"]
+        except ApiError as exc:  # the handling stands; the terminal keeps its bit until confirmed again
+            log.warning("alarm %s: 8203 not sent: %s", alarm_id, exc)
+    with get_db().connection() as conn:
+        if command_id is not None:
+            q.set_record_command(conn, record_id, command_id)
+        row = fetch_by_id(conn, ALARM, alarm_id, scope)
+    return {"code": 0, "message": SAVED, "data": {"alarm": row, "commandId": command_id}}
+
+
+def _existing(alarm_id: int) -> dict[str, Any]:
+    with get_db().connection() as conn:
+        row = fetch_by_id(conn, ALARM, alarm_id, request_scope())
+    if row is None:
+        raise NotFound(f"报警 {alarm_id} 不存在 (alarm {alarm_id} does not exist)")
+    return row
+
+
+@bp.post("/api/common/alarm/<int:alarm_id>/confirm.json")
+@requires("alarm", "update")
+def confirm(alarm_id: int) -> dict[str, Any]:
+    body = _body()
+    _existing(alarm_id)  # another enterprise's alarm is a 404 whatever the body
+    state = body.get("state")
+    if isinstance(state, bool) or state not in HANDLING_STATES:
+        raise BadRequest("处理状态必须是 1-4 (state must be 1 processing, 2 finished, 3 no action or 4 later)",
+                         data={"field": "state"})
+    return _handle(alarm_id, int(state), _opinion(body), confirm=True)
+
+
+@bp.post("/api/common/alarm/<int:alarm_id>/ignore.json")
+@requires("alarm", "update")
+def ignore(alarm_id: int) -> dict[str, Any]:
+    _existing(alarm_id)
+    return _handle(alarm_id, 2, _opinion(_body()) or IGNORED_OPINION, confirm=False)
+
+
+@bp.patch("/api/common/alarm/<int:alarm_id>.json")
+@requires("alarm", "update")
+def update(alarm_id: int) -> dict[str, Any]:
+    """state and opinion through the framework (checked, audited); other fields are refused."""
+    scope = request_scope()
+    with get_db().connection() as conn:
+        records.update(conn, ALARM_UPDATE, current_principal(), scope, alarm_id, json_body())
+        return ok(fetch_by_id(conn, ALARM, alarm_id, scope))
+
+
+@bp.get("/api/common/alarm/<int:alarm_id>.json")
+@requires("alarm", "get")
+def detail(alarm_id: int) -> dict[str, Any]:
+    return ok(_existing(alarm_id))
+
+
+# --- reports (platform-spec §6/§7) -------------------------------------------------------------------
+
+
+def report_scope() -> Scope:
+    """``enterpriseId`` (inside the caller's tree, else 404; the caller's own when absent), its subtree
+    with ``isParent``."""
+    principal = current_principal()
+    is_parent = parse_flag("isParent", request.args.get("isParent"))
+    raw_id = request.args.get("enterpriseId")
+    if raw_id is None or raw_id == "":
+        return Scope(principal.enterprise_id, principal.enterprise_path, subtree=is_parent)
+    enterprise_id = parse_positive_int("enterpriseId", raw_id, 0, MAX_ID)
+    with get_db().connection() as conn:
+        path = vehicles.enterprise_path(conn, enterprise_id)
+    caller = Scope(principal.enterprise_id, principal.enterprise_path, subtree=True)
+    if path is None or not caller.contains_path(path):
+        raise NotFound(f"企业 {raw_id} 不存在 (enterprise {raw_id} does not exist)")
+    return Scope(enterprise_id, path, subtree=is_parent)
+
+
+def _report_conditions(*, allow_exists: bool) -> tuple[datetime | None, datetime | None, list[str]]:
+    """(since, until, alarm keys) of a report body: startTime.gte/gt/lt/lte and ``<key>.exists=true``."""
+    body = _body()
+    items = [(k, v) for k, v in body.items() if k != "conditions"]
+    nested = body.get("conditions")
+    if nested is not None:
+        if not isinstance(nested, dict):
+            raise BadRequest("'conditions' must be a JSON object of field.op keys")
+        items.extend(nested.items())
+    since = until = None
+    keys: list[str] = []
+    for name, value in items:
+        field, _, op = name.rpartition(".")
+        if field == "startTime" and op in ("gte", "gt", "lt", "lte"):
+            moment = coerce(name, "time", value)
+            if moment is None:
+                raise BadRequest(f"'{name}' needs a value, got null")
+            if op in ("gte", "gt"):
+                since = moment if since is None else max(since, moment)
+            else:
+                until = moment if until is None else min(until, moment)
+        elif allow_exists and op == "exists" and field in ALARMS:
+            if value is not True:
+                raise BadRequest(f"'{name}' only accepts true ({name} must be true)")
+            keys.append(field)
+        else:
+            raise BadRequest(f"不支持的条件 (unknown condition for device_alarm: {name[:80]})")
+    return since, until, keys
+
+
+@bp.post("/api/report/distinctCount/device_alarm.json")
+@requires("alarm", "query")
+def distinct_count() -> dict[str, Any]:
+    """How many devices (``distinct=deviceId``) or cars (``carId``) raised alarms matching the body."""
+    distinct = request.args.get("distinct") or "deviceId"
+    columns = {"deviceId": "device_id", "carId": "car_id"}
+    if distinct not in columns:
+        raise BadRequest(f"distinct 只能是 deviceId 或 carId (distinct must be deviceId or carId, got {distinct[:40]!r})")
+    scope = report_scope()
+    since, until, keys = _report_conditions(allow_exists=True)
+    with get_db().connection() as conn:
+        return ok(q.distinct_count(conn, scope, columns[distinct], since=since, until=until, keys=keys))
+
+
+@bp.post("/api/report/sum/device_alarm.json")
+@requires("alarm", "query")
+def sum_by_key() -> dict[str, Any]:
+    """{key: alarms} for each alarm key of ``select`` (every key that has alarms when absent)."""
+    raw = request.args.get("select") or ""
+    keys = list(dict.fromkeys(raw.split(","))) if raw else []
+    unknown = [k for k in keys if k not in ALARMS]
+    if unknown:
+        raise BadRequest(f"未知的报警类型 (unknown alarm key(s): {', '.join(map(repr, unknown))[:200]})")
+    scope = report_scope()
+    since, until, _ = _report_conditions(allow_exists=False)
+    with get_db().connection() as conn:
+        counts = q.counts_by_key(conn, scope, since=since, until=until, keys=keys or None)
+    return ok({k: counts.get(k, 0) for k in keys} if keys else counts)
+
+
+# --- notices (console-spec §7) ----------------------------------------------------------------------
+
+F = FieldSpec
+NOTICE = EntitySpec(
+    name="notice", relation="alarm_view", tenant_column="enterprise_id", id_field="id",
+    default_order="createTime", default_desc=True, tiebreak=("createTime", "id"), max_page_size=1000,
+    fields={
+        "id": F("id", "int"),
+        "bizType": F("biz_type", "int", expression=str(NOTICE_BIZ_ALARM)),
+        "bizId": F("id", "int"),
+        "title": F("title", expression=DESC_EXPRESSION),
+        "content": F("content", expression="coalesce(plate_number, phone) || ' ' || (" + DESC_EXPRESSION + ")",
+                     filterable=False, sortable=False),
+        "enterpriseId": F("enterprise_id", "int"),
+        "carId": F("car_id", "int"),
+        "deviceId": F("device_id", "int"),
+        "plateNumber": F("plate_number"),
+        "type": F("type", "int"),
+        "level": F("level", "int"),
+        "state": F("state", "int"),
+        "createTime": F("start_time", "time"),
+    },
+)
+
+
+def unhandled_alarms(scope: Scope) -> int:
+    with get_db().connection() as conn:
+        return q.unhandled_count(conn, scope)
+
+
+@bp.post("/api/query/notice.json")
+@requires("alarm", "query")
+def notices() -> dict[str, Any]:
+    """The scope's unhandled alarms as notices ``{id, bizType 6, bizId, title, content, createTime, ...}``,
+    newest first; ``countable``, ``pageNo``, ``pageSize``, ``select``, ``orderBy``, ``desc`` as in lists."""
+    query = parse_query(NOTICE, request.args, json_body())
+    query = replace(query, conditions=(*query.conditions, Condition("state", "eq", 0)))
+    with get_db().connection() as conn:
+        return ok(run_page(conn, query, request_scope()))
+
+
+# --- notification settings ----------------------------------------------------------------------------
+
+
+def _rule_reply(row: dict[str, Any]) -> dict[str, Any]:
+    return {api: row[column] for api, column in RULE_KEYS.items()}
+
+
+def _settings(conn: Any, user_id: int, enterprise_id: int) -> dict[str, Any]:
+    switches = q.enterprise_switches(conn, enterprise_id)
+    return {"alarmRule": {row["alarm_key"]: _rule_reply(row) for row in q.user_rules(conn, user_id)},
+            **{api: switches[column] for api, column in SWITCHES.items()}}
+
+
+def _parse_rule(key: str, raw: Any) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    where = f"alarmRule.{key[:40]}"
+    if not isinstance(raw, dict):
+        raise BadRequest(f"{where} 必须是对象 (must be an object)")
+    unknown = sorted(set(raw) - set(RULE_KEYS))
+    if unknown:
+        raise BadRequest(f"{where}: 未知字段 (unknown field(s) {', '.join(unknown)[:120]})")
+    rule: dict[str, Any] = {"disabled": False, "window_enable": True, "voice_enable": False, "voice": None,
+                            "start_hour": 0, "end_hour": 24}
+    for api, column in RULE_KEYS.items():
+        if api not in raw or raw[api] is None:
+            continue
+        value = raw[api]
+        if column in ("disabled", "window_enable", "voice_enable"):
+            if not isinstance(value, bool):
+                raise BadRequest(f"{where}.{api} 必须是布尔值 (must be true or false)")
+        elif column == "voice":
+            if not isinstance(value, str) or len(value) > VOICE_MAX:
+                raise BadRequest(f"{where}.voice 必须是不超过{VOICE_MAX}个字符的文本 (must be text of at most {VOICE_MAX})")
+        else:
+            low, high = (0, 23) if column == "start_hour" else (1, 24)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise BadRequest(f"{where}.{api} 必须是 {low}-{high} 的整数 (must be an integer {low}-{high})")
+        rule[column] = value
+    if rule["start_hour"] >= rule["end_hour"]:
+        raise BadRequest(f"{where}: 开始时间必须早于结束时间 (startHour must be before endHour)")
+    return rule
+
+
+@bp.get("/api/alarm/notify/settings.json")
+@requires("alarm", "query")
+def get_settings() -> dict[str, Any]:
+    """{alarmRule: {key: {disabled, windowEnable, voiceEnable, voice, startHour, endHour}}, and the three
+    enterprise switches}: the caller's own rules (keys without one follow the enterprise's notify rules)."""
+    principal = current_principal()
+    with get_db().connection() as conn:
+        return ok(_settings(conn, principal.user_id, principal.enterprise_id))
+
+
+@bp.put("/api/alarm/notify/settings.json")
+@requires("alarm", "query")
+def put_settings() -> dict[str, Any]:
+    """Body as the GET answer; keys left out stay; a rule of null removes it. Changing an enterprise switch
+    needs ``enterprise:update`` (403 otherwise)."""
+    principal = current_principal()
+    body = _body()
+    unknown = sorted(set(body) - {"alarmRule", *SWITCHES})
+    if unknown:
+        raise BadRequest(f"未知字段 (unknown field(s): {', '.join(unknown)[:200]})")
+    raw_rules = body.get("alarmRule") or {}
+    if not isinstance(raw_rules, dict):
+        raise BadRequest("alarmRule 必须是对象 (alarmRule must be an object of alarm key -> rule)")
+    bad_keys = [k for k in raw_rules if k not in ALARMS]
+    if bad_keys:
+        raise BadRequest(f"未知的报警类型 (unknown alarm key(s): {', '.join(map(repr, bad_keys))[:200]})")
+    rules = {key: _parse_rule(key, raw) for key, raw in raw_rules.items()}
+    switches: dict[str, bool] = {}
+    for api, column in SWITCHES.items():
+        if api in body:
+            if not isinstance(body[api], bool):
+                raise BadRequest(f"{api} 必须是布尔值 (must be true or false)")
+            switches[column] = body[api]
+    with get_db().connection() as conn:
+        if switches and switches != {c: v for c, v in q.enterprise_switches(conn, principal.enterprise_id).items()
+                                     if c in switches} and not principal.can("enterprise", "update"):
+            raise Forbidden(f"{FORBIDDEN_TEXT} (permission denied: enterprise:update)")
+        with conn.transaction():
+            for key, rule in rules.items():
+                q.put_user_rule(conn, principal.user_id, principal.enterprise_id, key, rule)
+            if switches:
+                q.put_enterprise_switches(conn, principal.enterprise_id, switches)
+        return ok(_settings(conn, principal.user_id, principal.enterprise_id))
+
+
+# --- dashboard (console-spec §1) ------------------------------------------------------------------------
+
+
+def range_start(name: str, now: datetime) -> datetime:
+    """Start of today / this week (Monday) / this month in UTC+8."""
+    midnight = local_midnight(now)
+    if name == "week":
+        return midnight - timedelta(days=midnight.weekday())
+    if name == "month":
+        return midnight.replace(day=1)
+    return midnight
+
+
+@bp.get("/api/dashboard/alarmCounts.json")
+@requires("alarm", "query")
+def alarm_counts() -> dict[str, Any]:
+    """{alarmingVehicles, unhandled, activeSafety, byType: [{key, desc, count}]} of the alarms since the
+    start of the range (``today`` when absent), most frequent first."""
+    name = request.args.get("range") or "today"
+    if name not in RANGES:
+        raise BadRequest(f"range 只能是 today、week 或 month (range must be today, week or month, got {name[:20]!r})")
+    since = range_start(name, datetime.now(CHINA_TZ))
+    with get_db().connection() as conn:
+        counts = q.dashboard_counts(conn, request_scope(), since.date())
+    by_type = sorted(counts.pop("byKey").items(), key=lambda item: (-item[1], item[0]))
+    return ok({**counts, "byType": [{"key": k, "desc": describe(k), "count": c} for k, c in by_type]})
+
+
+def semantic_paths() -> list[str]:
+    """Documented paths where a schema-valid request may still be a 400: report conditions and keys, notice
+    fields and alarm keys of the settings are checked against the catalogue, hours against each other (the
+    contract fuzzer knows them)."""
+    return ["/api/report/distinctCount/device_alarm.json", "/api/report/sum/device_alarm.json",
+            "/api/query/notice.json", "/api/alarm/notify/settings.json"]

@@ -1,0 +1,63 @@
+/**
+ * Push 2 wherever the operator is (console-spec §6): a notification window and a spoken alert
+ * (speechSynthesis in the console's language, or a beep where speech is missing) — each only when the
+ * user's rule for the alarm's key allows it and the current hour is within its startHour..endHour.
+ */
+import { App } from 'antd';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LiveHub } from '../../live/LiveHub';
+import { useLiveHub } from '../../live/useLiveHub';
+import { formatTime } from '../map/popup/format';
+import { pushedAlarm } from './alarmPush';
+import { speak } from './speech';
+import type { NotifySettings } from './api';
+import { alarmGate } from './notifyRules';
+import { useNotifySettings } from './useNotifySettings';
+
+export default function AlarmNotices() {
+  return <AlarmNoticesOf hub={useLiveHub()} settings={useNotifySettings()} />;
+}
+
+export function AlarmNoticesOf({ hub, settings, say = speak, now = () => new Date() }: {
+  hub: Pick<LiveHub, 'onPush'> | null;
+  settings: NotifySettings | null;
+  say?: (text: string, lang: string) => void;
+  now?: () => Date;
+}) {
+  const { notification } = App.useApp();
+  const { t, i18n } = useTranslation('alarm');
+  const latest = useRef({ settings, say, now });
+  useEffect(() => {
+    latest.current = { settings, say, now };
+  });
+  useEffect(() => {
+    if (!hub) return undefined;
+    return hub.onPush((push) => {
+      const alarm = pushedAlarm(push);
+      if (!alarm) return;
+      const gate = alarmGate(latest.current.settings, alarm.key, latest.current.now());
+      const plate = alarm.plateNumber || '-';
+      const desc = alarm.desc || alarm.key || '';
+      if (gate.window) {
+        notification.warning({
+          key: `alarm-${String(alarm.id)}`,
+          title: t('notify.title', { plate }),
+          description: (
+            <span data-testid="alarm-notice" data-alarm-id={String(alarm.id)} data-key={alarm.key ?? ''}>
+              {desc}
+              <br />
+              {t('notify.time', { time: formatTime(alarm.startTime) })}
+            </span>
+          ),
+          duration: 8,
+        });
+      }
+      if (gate.voice) {
+        const rule = latest.current.settings?.alarmRule[alarm.key ?? ''];
+        latest.current.say(rule?.voice || t('notify.speak', { plate, desc }), i18n.language);
+      }
+    });
+  }, [hub, notification, t, i18n]);
+  return null;
+}

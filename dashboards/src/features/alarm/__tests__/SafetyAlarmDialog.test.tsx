@@ -1,0 +1,131 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, test, vi, type Mock } from 'vitest';
+import '../../../i18n';
+import { session } from '../../../auth/session';
+import AppProviders from '../../../components/AppProviders';
+import { SettingsProvider } from '../../../layouts/settings/SettingsContext';
+import type { PushMessage } from '../../../live/types';
+import { SafetyAlarms } from '../SafetyAlarmDialog';
+
+// Leaflet needs a real layout engine; the map's own tests cover it.
+vi.mock('../AlarmMap', () => ({ AlarmMap: () => <div data-testid="alarm-map" /> }));
+
+// Rendering antd dialogs is slow on a shared machine: generous limits, never sleeps.
+vi.setConfig({ testTimeout: 30_000 });
+
+const listeners = new Set<(push: PushMessage) => void>();
+const hub = {
+  onPush: (listener: (push: PushMessage) => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  },
+};
+const emit = (push: PushMessage) => act(() => listeners.forEach((listener) => listener(push)));
+
+const alarm = (id: number, desc: string) => ({
+  id, _id: id, enterpriseId: 1, enterpriseName: '一车队', deviceId: 7, carId: 70, plateNumber: '京A00070', driverName: null,
+  lat: 39.9, lng: 116.4, speed: 42.5, address: '北京市东城区', startTime: 1764000000000, atted: id === 101, warnUuid: 'u'.repeat(32),
+  type: 6, key: 'dsm_1', level: 1, state: 0, opinion: null, desc,
+});
+/** Today's unhandled alarms of the car, newest first. */
+let unhandled = [alarm(101, '一级 疲劳驾驶报警'), alarm(102, '一级 接打电话报警')];
+
+const json = (data: unknown) => new Response(JSON.stringify({ code: 0, message: 'ok', data }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+let fetchMock: Mock<(url: string, init?: RequestInit) => Promise<Response>>;
+
+beforeEach(() => {
+  unhandled = [alarm(101, '一级 疲劳驾驶报警'), alarm(102, '一级 接打电话报警')];
+  fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    const body = init?.body ? JSON.parse(String(init.body)) as Record<string, unknown> : {};
+    const params = new URL(url, 'http://console').searchParams;
+    if (url.startsWith('/api/common/count/alarm.json')) return json(body['state.eq'] === 0 ? unhandled.length : 5);
+    if (url.startsWith('/api/common/query/alarm.json')) {
+      if (body['id.eq'] !== undefined) return json({ list: unhandled.filter((a) => String(a.id) === String(body['id.eq'])) });
+      const at = Number(params.get('pageNo')) - 1;
+      return json({ list: unhandled.slice(at, at + 1), total: unhandled.length });
+    }
+    if (url.startsWith('/api/common/query/deviceUploadFile.json')) {
+      return json({ list: String(body['alarmId.eq']) === '101' ? [{ id: 9, objectKey: '/alarm/1/x/a.jpg', fileStoreType: 1, mediaType: 0 }] : [] });
+    }
+    if (url.startsWith('/api/common/alarm/101/ignore.json')) {
+      unhandled = unhandled.filter((a) => a.id !== 101);
+      return json({ ...alarm(101, ''), state: 2 });
+    }
+    if (url.startsWith('/file/')) return new Response(new Uint8Array([0xff, 0xd8, 0xff]), { status: 200, headers: { 'Content-Type': 'image/jpeg' } });
+    return json(null);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  vi.spyOn(session, 'accessToken').mockReturnValue('token-6');
+  URL.createObjectURL = vi.fn(() => 'blob:alarm-photo');
+  URL.revokeObjectURL = vi.fn();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  listeners.clear();
+});
+
+const renderDialog = () => render(
+  <SettingsProvider><AppProviders><MemoryRouter><SafetyAlarms hub={hub} /></MemoryRouter></AppProviders></SettingsProvider>,
+);
+const dialog = () => screen.getByTestId('safety-alarm-dialog');
+const push13 = { type: 13, data: { alarmId: 101, deviceId: 7, carId: 70, plateNumber: '京A00070', type: 6, key: 'dsm_1', level: 1, desc: '一级 疲劳驾驶报警', startTime: 1764000000000, lat: 39.9, lng: 116.4, speed: 42.5, state: 0, warnUuid: 'u'.repeat(32), atted: true, driverName: null } };
+
+describe('the real-time safety alarm dialog (push 13)', () => {
+  test('pops up with the alarm, the car\'s counts of today and its photo', async () => {
+    renderDialog();
+    emit({ type: 2, data: push13.data }); // push 2 alone opens nothing
+    expect(screen.queryByTestId('safety-alarm-dialog')).toBeNull();
+    emit(push13);
+    await screen.findByText('实时安全报警');
+    expect(screen.getByText('处理状态：未处理')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('safety-alarm-unhandled').textContent).toBe('2'));
+    expect(screen.getByTestId('safety-alarm-today').textContent).toBe('5');
+    expect(screen.getByTestId('safety-alarm-driver').textContent).toBe('-');
+    expect(screen.getByText('42.5 km/h')).toBeTruthy();
+    expect(screen.getByText('北京市东城区')).toBeTruthy();
+    const photo = (await screen.findByTestId('media-photo', {}, { timeout: 10_000 })) as HTMLImageElement;
+    expect(photo.src).toBe('blob:alarm-photo');
+    expect(fetchMock.mock.calls.some(([url]) => url === '/file/alarm/1/x/a.jpg')).toBe(true);
+    const modal = document.querySelector('.ant-modal') as HTMLElement;
+    expect(modal.style.width).toBe('1150px');
+  });
+
+  test('moves among today\'s unhandled alarms of the car and stops at the first', async () => {
+    renderDialog();
+    emit(push13);
+    await waitFor(() => expect(dialog().getAttribute('data-unhandled')).toBe('2'));
+    fireEvent.click(screen.getByTestId('safety-alarm-previous'));
+    expect(await screen.findByText('当前已是第一条记录')).toBeTruthy();
+    expect(dialog().getAttribute('data-alarm-id')).toBe('101');
+    fireEvent.click(screen.getByTestId('safety-alarm-next'));
+    await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('102'));
+    expect(dialog().getAttribute('data-index')).toBe('2');
+    expect(screen.getByTestId('safety-alarm-desc').textContent).toBe('一级 接打电话报警');
+    fireEvent.click(screen.getByTestId('safety-alarm-next'));
+    expect(await screen.findByText('当前已是最后一条记录')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('safety-alarm-previous'));
+    await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('101'));
+  });
+
+  test("ignoring shows the car's next unhandled alarm", async () => {
+    renderDialog();
+    emit(push13);
+    await waitFor(() => expect(dialog().getAttribute('data-unhandled')).toBe('2'));
+    fireEvent.click(screen.getByTestId('safety-alarm-ignore'));
+    await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('102'));
+    expect(dialog().getAttribute('data-unhandled')).toBe('1');
+    expect(fetchMock.mock.calls.some(([url, init]) => url.startsWith('/api/common/alarm/101/ignore.json') && init?.method === 'POST')).toBe(true);
+  });
+
+  test('a later push 13 waits while an alarm is on screen and shows when it is closed', async () => {
+    renderDialog();
+    emit(push13);
+    await waitFor(() => expect(dialog().getAttribute('data-unhandled')).toBe('2'));
+    emit({ type: 13, data: { ...push13.data, alarmId: 102, desc: '一级 接打电话报警' } });
+    expect(dialog().getAttribute('data-alarm-id')).toBe('101');
+    fireEvent.click(document.querySelector('.ant-modal-close') as HTMLElement);
+    await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('102'));
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, test } from 'vitest';
+import { toNotifySettings, type NotifySettings } from '../api';
+import { alarmGate, inHours, switchOn } from '../notifyRules';
+
+const at = (hour: number) => new Date(2026, 10, 25, hour, 30, 0);
+
+const settings = (rules: Record<string, unknown>, switches: Record<string, boolean> = {}): NotifySettings =>
+  toNotifySettings({ alarmRule: rules, carStateChangeWindowEnable: true, carRespCmdWindowEnable: true, uploadFileWindowEnable: true, ...switches });
+
+describe('the hours window of an alarm rule', () => {
+  test('runs from startHour inclusive to endHour exclusive', () => {
+    expect(inHours(8, 8, 18)).toBe(true);
+    expect(inHours(17, 8, 18)).toBe(true);
+    expect(inHours(18, 8, 18)).toBe(false);
+    expect(inHours(7, 8, 18)).toBe(false);
+    expect(inHours(23, 0, 24)).toBe(true);
+    expect(inHours(0, 0, 24)).toBe(true);
+  });
+
+  test('wraps past midnight when the start is after the end', () => {
+    expect(inHours(23, 22, 6)).toBe(true);
+    expect(inHours(3, 22, 6)).toBe(true);
+    expect(inHours(6, 22, 6)).toBe(false);
+    expect(inHours(12, 22, 6)).toBe(false);
+  });
+});
+
+describe('whether a new alarm notifies', () => {
+  const rules = settings({
+    a0: { disabled: false, windowEnable: true, voiceEnable: true, voice: null, startHour: 8, endHour: 18 },
+    a1: { disabled: true, windowEnable: true, voiceEnable: true, voice: null, startHour: 0, endHour: 24 },
+    dsm_1: { disabled: false, windowEnable: false, voiceEnable: true, voice: '注意', startHour: 0, endHour: 24 },
+  });
+
+  test('inside the rule hours it shows the window and speaks as the rule says', () => {
+    expect(alarmGate(rules, 'a0', at(9))).toEqual({ window: true, voice: true });
+    expect(alarmGate(rules, 'dsm_1', at(9))).toEqual({ window: false, voice: true });
+  });
+
+  test('outside the rule hours it stays silent and shows nothing', () => {
+    expect(alarmGate(rules, 'a0', at(7))).toEqual({ window: false, voice: false });
+    expect(alarmGate(rules, 'a0', at(18))).toEqual({ window: false, voice: false });
+  });
+
+  test('a disabled key never notifies', () => {
+    expect(alarmGate(rules, 'a1', at(12))).toEqual({ window: false, voice: false });
+  });
+
+  test('a key without a rule shows a window all day but does not speak', () => {
+    expect(alarmGate(rules, 'adas_1', at(3))).toEqual({ window: true, voice: false });
+    expect(alarmGate(null, 'adas_1', at(3))).toEqual({ window: true, voice: false });
+  });
+});
+
+describe('the enterprise switches', () => {
+  test('turn the other notices off one by one', () => {
+    const off = settings({}, { carRespCmdWindowEnable: false });
+    expect(switchOn(off, 'carRespCmd')).toBe(false);
+    expect(switchOn(off, 'uploadFile')).toBe(true);
+    expect(switchOn(off, 'carStateChange')).toBe(true);
+    expect(switchOn(settings({}, { uploadFileWindowEnable: false }), 'uploadFile')).toBe(false);
+    expect(switchOn(null, 'uploadFile')).toBe(true);
+  });
+
+  test('rules read from the list form (alarmLevelUserSettingRuleView rows with JSON text) too', () => {
+    const parsed = toNotifySettings({ alarmRule: [{ alarmKey: 'a2', alarmRule: '{"disabled":true,"startHour":1,"endHour":5}' }] });
+    expect(parsed.alarmRule.a2).toMatchObject({ disabled: true, startHour: 1, endHour: 5, windowEnable: true });
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * Whether an alarm notifies (console-spec §6): the user's rule for its key (disabled, windowEnable,
+ * voiceEnable, startHour..endHour, a key without a rule notifies all day) — a window and a spoken alert
+ * only inside the rule's hours. The enterprise switches govern the other notices (state changes,
+ * command answers, uploaded files).
+ */
+import { DEFAULT_ALARM_RULE, type AlarmRule, type NotifySettings } from './api';
+
+export interface AlarmGate {
+  window: boolean;
+  voice: boolean;
+}
+
+const NONE: AlarmGate = { window: false, voice: false };
+
+/**
+ * Whether `hour` (0-23) lies in the rule's hours: from startHour (0-23, inclusive) to endHour (1-24,
+ * exclusive), as the API stores them (0..24 = all day); a start after the end wraps past midnight.
+ */
+export function inHours(hour: number, startHour: number, endHour: number): boolean {
+  if (startHour <= endHour) return hour >= startHour && hour < endHour;
+  return hour >= startHour || hour < endHour;
+}
+
+export function ruleFor(settings: NotifySettings | null, key: string | null | undefined): AlarmRule {
+  if (!settings || !key) return DEFAULT_ALARM_RULE;
+  return settings.alarmRule[key] ?? DEFAULT_ALARM_RULE;
+}
+
+/** What a new alarm of `key` may do at `now` (local time of the console). */
+export function alarmGate(settings: NotifySettings | null, key: string | null | undefined, now: Date = new Date()): AlarmGate {
+  const rule = ruleFor(settings, key);
+  if (rule.disabled || !inHours(now.getHours(), rule.startHour, rule.endHour)) return NONE;
+  return { window: rule.windowEnable, voice: rule.voiceEnable };
+}
+
+export type NoticeSwitch = 'carStateChange' | 'carRespCmd' | 'uploadFile';
+
+/** The enterprise switch for a kind of notice (no settings read yet: on). */
+export function switchOn(settings: NotifySettings | null, which: NoticeSwitch): boolean {
+  if (!settings) return true;
+  if (which === 'carStateChange') return settings.carStateChangeWindowEnable;
+  if (which === 'carRespCmd') return settings.carRespCmdWindowEnable;
+  return settings.uploadFileWindowEnable;
+}

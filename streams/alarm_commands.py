@@ -1,0 +1,107 @@
+"""0x9208 (alarm attachment upload request) for new active-safety alarms, through the ONE command path.
+
+For each new active-safety row with attachments (streams.alarms) of a device that is online: a
+``command`` row (warehouse.queries.commands ``insert_async``, created_by NULL, created_by_name "平台") and
+a ``jt808.downlink.v1`` message shaped like api/routes/commands.py ``send()`` ``{phone, msg_id, body_hex,
+command_id, created_at}``. The gateway paces it and reports on ``jt808.sent.v1``; the terminal's 0x0001
+is matched by the commands step like any reply. The server address is ``FLEET_ATTACHMENTS_PUBLIC_HOST`` /
+``FLEET_ATTACHMENTS_PORT`` (fleet.settings.AttachmentsSettings); the uuid is the row's ``warn_uuid``.
+An offline device gets nothing (the terminal keeps its files; nothing is queued).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+import psycopg
+from psycopg.rows import dict_row
+
+from fleet.enums import DeviceState
+from fleet.phones import canonical_phone
+from fleet.topics import JT808_DOWNLINK
+from streams.db import DATA_ERRORS, Database
+from streams.deadletter import Send
+from warehouse.queries.commands import insert_async
+
+log = logging.getLogger(__name__)
+
+MSG_ID = 0x9208
+CREATED_BY_NAME = "平台"
+
+_TARGET = """
+SELECT d.id AS "deviceId", d.car_id AS "carId", d.enterprise_id AS "enterpriseId", d.phone, d.state,
+       d.protocol_version AS "protocolVersion"
+FROM device d WHERE d.id = %s
+"""
+
+
+def _time(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        return value
+    parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def build_request(row: dict[str, Any], host: str, port: int, version: str) -> tuple[bytes, dict[str, Any]]:
+    """The encoded 0x9208 body of an alarm row and the payload stored on the command row.
+    Raises ValueError / KeyError / TypeError for an alarm number it cannot encode."""
+    from protocols.jt808 import AlarmAttachmentUploadRequest, AlarmNumber
+
+    no = row["alarm_no"] or {}
+    alarm_no = AlarmNumber(terminal_id=str(no["terminal_id"]), time=_time(no["time"]), seq=int(no["seq"]),
+                           attachments=int(no["attachments"]))
+    request = AlarmAttachmentUploadRequest(server_ip=host, tcp_port=port, udp_port=0, alarm_no=alarm_no,
+                                           alarm_uuid=row["warn_uuid"])
+    body = request.encode(version if version in ("2011", "2013", "2019") else "2013")
+    payload = {"alarmId": row["id"], "serverIp": host, "tcpPort": port, "udpPort": 0, "alarmUuid": row["warn_uuid"],
+               "alarmNo": {"terminalId": alarm_no.terminal_id, "time": alarm_no.time.isoformat(),
+                           "seq": alarm_no.seq, "attachments": alarm_no.attachments}}
+    return body, payload
+
+
+class AttachmentRequests:
+    """``request(rows)``: the 0x9208 commands of a batch's new active-safety rows with attachments."""
+
+    def __init__(self, db: Database, send: Send, host: str, port: int) -> None:
+        self.db, self.send, self.host, self.port = db, send, host, port
+        self.sent = 0
+
+    async def request(self, rows: Sequence[dict[str, Any]]) -> int:
+        done = 0
+        for row in rows:
+            if not row.get("warn_uuid") or not row.get("attachment_count"):
+                continue
+            try:
+                done += await self._one(row)
+            except DATA_ERRORS as exc:  # e.g. the device was deleted meanwhile
+                log.warning("0x9208 for alarm %s not created: %s", row["id"], exc)
+            except (KeyError, TypeError, ValueError) as exc:
+                log.warning("0x9208 for alarm %s: alarm number not encodable: %s", row["id"], exc)
+        self.sent += done
+        return done
+
+    async def _one(self, row: dict[str, Any]) -> int:
+        async def target_of(conn: psycopg.AsyncConnection[Any]) -> dict[str, Any] | None:
+            async with conn.cursor(row_factory=dict_row) as cur:
+                await cur.execute(_TARGET, (row["device_id"],))
+                return await cur.fetchone()
+
+        target = await self.db.transact(target_of)
+        if target is None or target["state"] != DeviceState.ONLINE:
+            return 0
+        body, payload = build_request(row, self.host, self.port, target["protocolVersion"])
+
+        async def insert(conn: psycopg.AsyncConnection[Any]) -> dict[str, Any]:
+            return await insert_async(conn, target, msg_id=MSG_ID, payload=payload, body_hex=body.hex(),
+                                      user_id=None, user_name=CREATED_BY_NAME)
+
+        command = await self.db.transact(insert)
+        phone = canonical_phone(target["phone"])
+        value = {"phone": phone, "msg_id": MSG_ID, "body_hex": body.hex(), "command_id": str(command["id"]),
+                 "created_at": command["createdAt"].astimezone(UTC).isoformat().replace("+00:00", "Z")}
+        await self.send(JT808_DOWNLINK, phone.encode(), orjson.dumps(value))
+        return 1

@@ -1,0 +1,192 @@
+"""The ``alarm`` rows (migration 0018) as the streams steps write them: ``AlarmEpisode`` in, rows out.
+
+Shared by the alarms step (streams/alarms.py: 0x0200 bits, 0x14 video bits, active safety 0x64-0x67)
+and the platform rules (streams/platform_alarms.py). Nothing here pushes or sends: the caller does,
+for the rows ``store_episodes`` reports as new.
+
+- ``store_episodes(db, episodes, devices)``: one INSERT per call (``unnest``), ON CONFLICT (device_id,
+  key, start_time) DO NOTHING, so a replayed uplink adds nothing and reports nothing. Plate, driver and
+  phone are copied from the car / device at insert time; enterprise and car from ``devices`` (the
+  uplink's, i.e. as at the fix) or else the device row. Active-safety rows (kinds 5-8) get a new
+  32-hex ``warn_uuid`` (what 0x9208 carries). Returns the new rows as dicts (``RETURNED`` keys).
+- ``end_episodes(db, device_id, keys, end)``: sets ``end_time`` of the device's open rows of ``keys``
+  that started at or before ``end``; returns how many were ended.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+import orjson
+import psycopg
+from psycopg.rows import dict_row
+
+from streams.db import Database
+
+ACTIVE_SAFETY_KINDS = frozenset({5, 6, 7, 8})  # fleet.alarm_catalog.AlarmKind ADAS, DSM, TPMS, BSD
+
+
+@dataclass
+class AlarmEpisode:
+    """One alarm to store: a held episode (``end`` None while it lasts) or an instantaneous event."""
+
+    device_id: int
+    key: str
+    kind: int
+    level: int | None
+    start: datetime
+    end: datetime | None
+    lat: float
+    lng: float
+    speed: float
+    altitude: float
+    alarm_flags: int
+    message_seq: int | None
+    details: dict[str, Any] = field(default_factory=dict)
+    alarm_no: dict[str, Any] | None = None
+    attachments: int = 0
+    backlog: bool = False
+
+
+class DeviceRef(Protocol):
+    """What ``store_episodes`` reads of ``devices[device_id]`` (a streams.messages.Fix or Uplink fits)."""
+
+    @property
+    def enterprise_id(self) -> int: ...
+
+    @property
+    def car_id(self) -> int | None: ...
+
+
+RETURNED = ("id", "enterprise_id", "enterprise_path", "device_id", "car_id", "plate_number", "driver_id",
+            "driver_name", "phone", "type", "key", "level", "start_time", "end_time", "lat", "lng", "speed",
+            "altitude", "alarm_flags", "message_seq", "warn_uuid", "alarm_no", "attachment_count", "atted",
+            "state", "backlog", "details")
+
+_INSERT = """
+WITH src AS (
+    SELECT * FROM unnest(%(device_id)s::bigint[], %(enterprise_id)s::bigint[], %(car_id)s::bigint[],
+        %(type)s::smallint[], %(key)s::text[], %(level)s::smallint[], %(start_time)s::timestamptz[],
+        %(end_time)s::timestamptz[], %(lat)s::float8[], %(lng)s::float8[], %(speed)s::real[],
+        %(altitude)s::real[], %(alarm_flags)s::bigint[], %(message_seq)s::int[], %(warn_uuid)s::text[],
+        %(alarm_no)s::text[], %(attachment_count)s::smallint[], %(backlog)s::boolean[], %(details)s::text[])
+      AS s(device_id, enterprise_id, car_id, type, key, level, start_time, end_time, lat, lng, speed, altitude,
+           alarm_flags, message_seq, warn_uuid, alarm_no, attachment_count, backlog, details)
+), ins AS (
+    INSERT INTO alarm (enterprise_id, device_id, car_id, plate_number, driver_id, driver_name, phone, type, key,
+        level, start_time, end_time, lat, lng, speed, altitude, alarm_flags, message_seq, warn_uuid, alarm_no,
+        attachment_count, backlog, details)
+    SELECT COALESCE(s.enterprise_id, d.enterprise_id), s.device_id, c.id, c.plate_number, dr.id, dr.name,
+        d.phone, s.type, s.key, s.level, s.start_time, s.end_time, s.lat, s.lng, s.speed, s.altitude,
+        s.alarm_flags, s.message_seq, s.warn_uuid, s.alarm_no::jsonb, s.attachment_count, s.backlog,
+        COALESCE(s.details::jsonb, '{}'::jsonb)
+    FROM src s
+    JOIN device d ON d.id = s.device_id
+    LEFT JOIN car c ON c.id = COALESCE(s.car_id, d.car_id)
+    LEFT JOIN driver dr ON dr.id = c.driver_id
+    ON CONFLICT (device_id, key, start_time) DO NOTHING
+    RETURNING *
+)
+SELECT ins.*, e.path AS enterprise_path FROM ins JOIN enterprise e ON e.id = ins.enterprise_id
+ORDER BY ins.id
+"""
+
+_END = """
+UPDATE alarm SET end_time = %(end)s, updated_at = now()
+WHERE device_id = %(device_id)s AND key = ANY(%(keys)s) AND end_time IS NULL AND start_time <= %(end)s
+  AND (%(backlog)s::boolean IS NULL OR backlog = %(backlog)s)
+"""
+
+
+def _json(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else orjson.dumps(value, default=str).decode()
+
+
+def insert_params(episodes: Sequence[AlarmEpisode], devices: Mapping[int, DeviceRef]) -> dict[str, list[Any]]:
+    """Column arrays of ``_INSERT`` (pure; a new warn_uuid per active-safety episode)."""
+    cols: dict[str, list[Any]] = {name: [] for name in (
+        "device_id", "enterprise_id", "car_id", "type", "key", "level", "start_time", "end_time", "lat", "lng",
+        "speed", "altitude", "alarm_flags", "message_seq", "warn_uuid", "alarm_no", "attachment_count",
+        "backlog", "details")}
+
+    def rollup_order(ep: AlarmEpisode) -> tuple[int, str, datetime, int]:
+        ref = devices.get(ep.device_id)
+        return (0 if ref is None else ref.enterprise_id or 0, ep.key, ep.start, ep.device_id)
+
+    # Rows in one order everywhere (enterprise, key, start): migration 0021's triggers upsert a
+    # per-enterprise/day/key counter for each row, so two workers inserting the same counters in
+    # different orders could deadlock.
+    for ep in sorted(episodes, key=rollup_order):
+        ref = devices.get(ep.device_id)
+        cols["device_id"].append(ep.device_id)
+        cols["enterprise_id"].append(None if ref is None else ref.enterprise_id)
+        cols["car_id"].append(None if ref is None else ref.car_id)
+        cols["type"].append(int(ep.kind))
+        cols["key"].append(ep.key)
+        cols["level"].append(ep.level)
+        cols["start_time"].append(ep.start)
+        cols["end_time"].append(ep.end)
+        cols["lat"].append(ep.lat)
+        cols["lng"].append(ep.lng)
+        cols["speed"].append(ep.speed)
+        cols["altitude"].append(ep.altitude)
+        cols["alarm_flags"].append(ep.alarm_flags)
+        cols["message_seq"].append(ep.message_seq)
+        cols["warn_uuid"].append(uuid.uuid4().hex if int(ep.kind) in ACTIVE_SAFETY_KINDS else None)
+        cols["alarm_no"].append(_json(ep.alarm_no))
+        cols["attachment_count"].append(max(0, min(int(ep.attachments), 32767)))
+        cols["backlog"].append(ep.backlog)
+        cols["details"].append(_json(ep.details))
+    return cols
+
+
+async def insert_episodes(conn: psycopg.AsyncConnection[Any], episodes: Sequence[AlarmEpisode],
+                          devices: Mapping[int, DeviceRef]) -> list[dict[str, Any]]:
+    """``store_episodes`` inside the caller's transaction."""
+    if not episodes:
+        return []
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(_INSERT, insert_params(episodes, devices))
+        return list(await cur.fetchall())
+
+
+async def close_episodes(conn: psycopg.AsyncConnection[Any], device_id: int, keys: Iterable[str],
+                         end: datetime, *, backlog: bool | None = None) -> int:
+    """``end_episodes`` inside the caller's transaction (``backlog``: only rows with that flag)."""
+    keys = list(keys)
+    if not keys:
+        return 0
+    cur = await conn.execute(_END, {"device_id": device_id, "keys": keys, "end": end, "backlog": backlog})
+    return cur.rowcount
+
+
+async def store_episodes(db: Database, episodes: Sequence[AlarmEpisode],
+                         devices: Mapping[int, DeviceRef]) -> list[dict[str, Any]]:
+    """Insert the episodes (idempotent); returns the NEW rows only (with id, plate, enterprise path).
+    Raises only DATA_ERRORS (streams.db), e.g. for an unknown device."""
+    if not episodes:
+        return []
+
+    async def work(conn: psycopg.AsyncConnection[Any]) -> list[dict[str, Any]]:
+        return await insert_episodes(conn, episodes, devices)
+
+    return await db.transact(work)
+
+
+async def end_episodes(db: Database, device_id: int, keys: Iterable[str], end: datetime, *,
+                       backlog: bool | None = None) -> int:
+    """End the device's open episodes of ``keys`` at ``end`` (only those that started by then; ``backlog``:
+    only rows with that flag); returns how many were ended."""
+    keys = list(keys)
+    if not keys:
+        return 0
+
+    async def work(conn: psycopg.AsyncConnection[Any]) -> int:
+        return await close_episodes(conn, device_id, keys, end, backlog=backlog)
+
+    return await db.transact(work)
+

@@ -1,0 +1,172 @@
+"""SQL of the alarm API (issue 9 §4, api/routes/alarms.py): handling an alarm (confirm / ignore and its
+record), the alarm reports of platform-spec §7 (distinct devices, sums per alarm key), the unhandled count
+of the notice bell, the dashboard counts and the caller's notification settings.
+
+Every read takes a ``Scope`` (the tenant column is the alarm's enterprise). Alarm keys reach SQL only as
+parameters; the API checks them against the catalogue first.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from psycopg import Connection, sql
+from psycopg.rows import dict_row
+
+from warehouse.queries.scope import Scope
+
+ACTIVE_SAFETY_TYPES = (5, 6, 7, 8)
+
+
+def lock_alarm(conn: Connection[Any], scope: Scope, alarm_id: int) -> dict[str, Any] | None:
+    """The alarm inside ``scope``, locked for handling; None when absent or outside."""
+    where, params = scope.clause(sql.Identifier("enterprise_id"))
+    statement = sql.SQL(
+        """SELECT id, enterprise_id, device_id, car_id, plate_number, type, key, level, alarm_flags, message_seq, state
+           FROM alarm WHERE id = %s AND {} FOR UPDATE"""
+    ).format(where)
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(statement, [alarm_id, *params]).fetchone()
+
+
+def handle(conn: Connection[Any], alarm: dict[str, Any], *, state: int, opinion: str | None, now: datetime,
+           user_id: int | None, user_name: str | None, alarm_type: int, alarm_desc: str) -> int:
+    """Sets the alarm's handling and writes its confirm record; the record's id."""
+    conn.execute(
+        """UPDATE alarm SET state = %s, opinion = %s, confirm_time = %s, confirm_user_id = %s, confirm_name = %s,
+                  updated_at = %s WHERE id = %s""",
+        (state, opinion, now, user_id, user_name, now, alarm["id"]),
+    )
+    row = conn.execute(
+        """INSERT INTO alarm_confirm_record (alarm_id, message_seq, device_id, plate_number, enterprise_id,
+               alarm_type, alarm_desc, state, opinion, confirm_time, confirm_user_id, confirm_name)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id""",
+        (alarm["id"], alarm["message_seq"], alarm["device_id"], alarm["plate_number"], alarm["enterprise_id"],
+         alarm_type, alarm_desc, state, opinion, now, user_id, user_name),
+    ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def set_record_command(conn: Connection[Any], record_id: int, command_id: int) -> None:
+    conn.execute("UPDATE alarm_confirm_record SET command_id = %s WHERE id = %s", (command_id, record_id))
+
+
+def _time_filter(since: datetime | None, until: datetime | None) -> tuple[sql.Composable, list[Any]]:
+    parts: list[sql.Composable] = []
+    params: list[Any] = []
+    if since is not None:
+        parts.append(sql.SQL(" AND start_time >= %s"))
+        params.append(since)
+    if until is not None:
+        parts.append(sql.SQL(" AND start_time < %s"))
+        params.append(until)
+    return sql.Composed(parts), params
+
+
+def distinct_count(conn: Connection[Any], scope: Scope, distinct: str, *, since: datetime | None,
+                   until: datetime | None, keys: list[str]) -> int:
+    """How many distinct ``distinct`` (device_id or car_id) raised an alarm in the window (of ``keys``
+    when given: any of them)."""
+    if distinct not in ("device_id", "car_id"):
+        raise ValueError(distinct)
+    where, params = scope.clause(sql.Identifier("enterprise_id"))
+    window, window_params = _time_filter(since, until)
+    key_filter = sql.SQL(" AND key = ANY(%s)") if keys else sql.SQL("")
+    statement = sql.SQL("SELECT count(DISTINCT {col}) FROM alarm WHERE {where}{window}{keys}").format(
+        col=sql.Identifier(distinct), where=where, window=window, keys=key_filter)
+    row = conn.execute(statement, [*params, *window_params, *([keys] if keys else [])]).fetchone()
+    return int(row[0]) if row else 0
+
+
+def counts_by_key(conn: Connection[Any], scope: Scope, *, since: datetime | None, until: datetime | None,
+                  keys: list[str] | None = None) -> dict[str, int]:
+    """{alarm key: alarms} in the window (only ``keys`` when given)."""
+    where, params = scope.clause(sql.Identifier("enterprise_id"))
+    window, window_params = _time_filter(since, until)
+    key_filter = sql.SQL(" AND key = ANY(%s)") if keys else sql.SQL("")
+    statement = sql.SQL("SELECT key, count(*) FROM alarm WHERE {where}{window}{keys} GROUP BY key").format(
+        where=where, window=window, keys=key_filter)
+    rows = conn.execute(statement, [*params, *window_params, *([keys] if keys else [])]).fetchall()
+    return {str(key): int(count) for key, count in rows}
+
+
+def unhandled_count(conn: Connection[Any], scope: Scope) -> int:
+    """Alarms in ``scope`` nobody handled yet (state 0), backlog ones included."""
+    where, params = scope.clause(sql.Identifier("enterprise_id"))
+    row = conn.execute(sql.SQL("SELECT count(*) FROM alarm WHERE state = 0 AND {}").format(where), params).fetchone()
+    return int(row[0]) if row else 0
+
+
+def dashboard_counts(conn: Connection[Any], scope: Scope, since_day: date) -> dict[str, Any]:
+    """{alarmingVehicles, unhandled, activeSafety, byKey: {key: count}} of the alarms of the UTC+8 days from
+    ``since_day`` on, from the rollups of migration 0021 (alarm_day_count, alarm_device_latest): a month is
+    at most days x keys rows per enterprise, whatever the number of alarms (vehicles: distinct devices)."""
+    where, params = scope.clause(sql.Identifier("enterprise_id"))
+    statement = sql.SQL(
+        """SELECT key, sum(total) AS total, sum(unhandled) AS unhandled,
+                  sum(total) FILTER (WHERE type BETWEEN 5 AND 8) AS safety
+           FROM alarm_day_count WHERE {} AND day >= %s GROUP BY key HAVING sum(total) > 0"""
+    ).format(where)
+    rows = conn.execute(statement, [*params, since_day]).fetchall()
+    vehicles = conn.execute(
+        sql.SQL("SELECT count(DISTINCT device_id) FROM alarm_device_latest WHERE {} AND last_day >= %s").format(where),
+        [*params, since_day]).fetchone()
+    return {
+        "alarmingVehicles": int(vehicles[0]) if vehicles else 0,
+        "unhandled": sum(int(r[2] or 0) for r in rows),
+        "activeSafety": sum(int(r[3] or 0) for r in rows),
+        "byKey": {str(r[0]): int(r[1]) for r in rows},
+    }
+
+
+# --- the caller's notification settings (tables of migration 0019) -------------------------------------
+
+_RULE_COLUMNS = ("disabled", "window_enable", "voice_enable", "voice", "start_hour", "end_hour")
+SWITCH_COLUMNS = ("car_state_change_window_enable", "car_resp_cmd_window_enable", "upload_file_window_enable")
+
+
+def user_rules(conn: Connection[Any], user_id: int) -> list[dict[str, Any]]:
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(
+            """SELECT alarm_key, disabled, window_enable, voice_enable, voice, start_hour, end_hour
+               FROM alarm_user_setting WHERE user_id = %s ORDER BY alarm_key""", (user_id,)).fetchall()
+
+
+def put_user_rule(conn: Connection[Any], user_id: int, enterprise_id: int, key: str, rule: dict[str, Any] | None) -> None:
+    """Replaces the user's rule of ``key``; None removes it (the enterprise default applies again)."""
+    if rule is None:
+        conn.execute("DELETE FROM alarm_user_setting WHERE user_id = %s AND alarm_key = %s", (user_id, key))
+        return
+    conn.execute(
+        """INSERT INTO alarm_user_setting (user_id, enterprise_id, alarm_key, disabled, window_enable, voice_enable,
+               voice, start_hour, end_hour) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)
+           ON CONFLICT (user_id, alarm_key) DO UPDATE SET enterprise_id = EXCLUDED.enterprise_id,
+               disabled = EXCLUDED.disabled, window_enable = EXCLUDED.window_enable,
+               voice_enable = EXCLUDED.voice_enable, voice = EXCLUDED.voice, start_hour = EXCLUDED.start_hour,
+               end_hour = EXCLUDED.end_hour, updated_at = now()""",
+        (user_id, enterprise_id, key, *(rule[c] for c in _RULE_COLUMNS)),
+    )
+
+
+def enterprise_switches(conn: Connection[Any], enterprise_id: int) -> dict[str, bool]:
+    """The enterprise's notification switches (every one on when never set)."""
+    statement = sql.SQL("SELECT {} FROM enterprise_notify_setting WHERE enterprise_id = %s").format(
+        sql.SQL(", ").join(map(sql.Identifier, SWITCH_COLUMNS)))
+    row = conn.execute(statement, (enterprise_id,)).fetchone()
+    return {c: True if row is None else bool(v) for c, v in zip(SWITCH_COLUMNS, row or (True,) * 3, strict=True)}
+
+
+def put_enterprise_switches(conn: Connection[Any], enterprise_id: int, values: dict[str, bool]) -> None:
+    current = enterprise_switches(conn, enterprise_id)
+    current.update(values)
+    conn.execute(
+        """INSERT INTO enterprise_notify_setting (enterprise_id, car_state_change_window_enable,
+               car_resp_cmd_window_enable, upload_file_window_enable) VALUES (%s, %s, %s, %s)
+           ON CONFLICT (enterprise_id) DO UPDATE SET
+               car_state_change_window_enable = EXCLUDED.car_state_change_window_enable,
+               car_resp_cmd_window_enable = EXCLUDED.car_resp_cmd_window_enable,
+               upload_file_window_enable = EXCLUDED.upload_file_window_enable, updated_at = now()""",
+        (enterprise_id, *(current[c] for c in SWITCH_COLUMNS)),
+    )
