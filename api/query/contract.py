@@ -32,6 +32,8 @@ def _value(ftype: str) -> Schema:
             {"type": "string", "format": "date-time"},
             {"type": "number", "minimum": MIN_EPOCH_MS, "maximum": MAX_EPOCH_MS, "description": "epoch ms"},
         ]}
+    if ftype == "bool":
+        return {"anyOf": [{"type": "boolean"}, {"enum": ["true", "false"]}]}
     return {"anyOf": [{"type": "string", "maxLength": MAX_TEXT_CHARS}, INT64]}
 
 
@@ -151,8 +153,9 @@ def semantic_paths() -> set[str]:
     found = set()
     for name, entity in WRITABLE.items():
         for creating, path in ((True, f"/api/common/{name}.json"), (False, f"/api/common/{name}/{{id}}.json")):
-            if any((f.create if creating else f.update) and (f.check is not None or f.virtual)
-                   for f in entity.fields.values()):
+            if entity.hooks.cross_field_rules or any(
+                    (f.create if creating else f.update) and (f.check is not None or f.virtual)
+                    for f in entity.fields.values()):
                 found.add(path)
     for name, entity in QUERYABLE.items():  # a history entity needs a vehicle and a bounded range
         if entity.window is not None:

@@ -69,6 +69,8 @@ RULE_FIELDS: dict[str, tuple[str, FieldType, float | None, float | None, str]] =
 
 
 class PlatformAlarmRuleHooks(EntityHooks):
+    cross_field_rules = True  # the night window's start and end must differ
+
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
         """Nulls refused with the spec's message; a new rule's omitted fields from the defaults."""
@@ -142,8 +144,19 @@ def _keyed(name: str, table: str, label: str, extra: dict[str, FieldSpec]) -> En
 
 
 class HoursHooks(EntityHooks):
+    cross_field_rules = True  # startHour before endHour
+
+    # The columns' defaults (migration 0019): all day, a window, no voice.
+    DEFAULTS = {"windowEnable": True, "voiceEnable": False, "startHour": 0, "endHour": 24}
+
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A null field means its default on create and no change on update; the hours must be ordered."""
+        for name, default in self.DEFAULTS.items():
+            if name in values and values[name] is None:
+                values = {k: v for k, v in values.items() if k != name}
+                if before is None:
+                    values[name] = default
         start = values.get("startHour", before["start_hour"] if before else 0)
         end = values.get("endHour", before["end_hour"] if before else 24)
         if start is not None and end is not None and start >= end:

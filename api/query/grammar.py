@@ -82,6 +82,10 @@ class EntityHooks:
     """Entity-specific steps of a write, inside its transaction (api/query/records.py). The default
     does nothing; an entity overrides what it needs (hash a password, keep a path, write child rows)."""
 
+    # True when ``before_write`` refuses bodies a schema cannot describe (a rule across fields, such
+    # as a start hour before an end hour): the contract fuzzer then expects a 400 for some valid bodies.
+    cross_field_rules: bool = False
+
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
         """``values`` (field -> checked value) about to be written; return what to write.

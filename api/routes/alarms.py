@@ -347,7 +347,9 @@ def put_settings() -> dict[str, Any]:
     unknown = sorted(set(body) - {"alarmRule", *SWITCHES})
     if unknown:
         raise BadRequest(f"未知字段 (unknown field(s): {', '.join(unknown)[:200]})")
-    raw_rules = body.get("alarmRule") or {}
+    raw_rules = body.get("alarmRule")
+    if raw_rules is None:
+        raw_rules = {}
     if not isinstance(raw_rules, dict):
         raise BadRequest("alarmRule 必须是对象 (alarmRule must be an object of alarm key -> rule)")
     bad_keys = [k for k in raw_rules if k not in ALARMS]

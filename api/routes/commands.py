@@ -153,6 +153,9 @@ def batch_text() -> dict[str, Any]:
                              data={"field": f"deviceIds[{index}]"})
         if raw not in ids:
             ids.append(raw)
+    if "deviceId" in payload:  # the single-car route's target; a batch names its devices in deviceIds
+        raise BadRequest("批量下发请使用 deviceIds (a batch names its devices in deviceIds, not deviceId)",
+                         data={"field": "deviceId"})
     text = {key: value for key, value in payload.items() if key != "deviceIds"}
     commands.text_payload(text)  # one 400 for a bad text, before anything is sent to anyone
     with get_db().connection() as conn:

@@ -51,6 +51,9 @@ export function AlarmNoticesOf({ hub, settings, say = speak, now = () => new Dat
             </span>
           ),
           duration: 8,
+          // Bottom right: alarms keep coming while an operator edits, and a stack of them at the top
+          // right would cover the drawers' save buttons there.
+          placement: 'bottomRight',
         });
       }
       if (gate.voice) {
