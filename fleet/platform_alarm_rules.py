@@ -22,7 +22,7 @@ class PlatformRules:
     fatigue_driving_s: int = 4 * 3600  # continuous driving longer than this: p_fatigue
     fatigue_rest_s: int = 20 * 60  # a stop at least this long resets continuous driving
     parking_enabled: bool = True
-    parking_timeout_s: int = 30 * 60  # stopped (ACC on or off) longer than this: p_parking
+    parking_timeout_s: int = 30 * 60  # standing with ACC on longer than this: p_parking
     night_enabled: bool = False
     night_start_hour: int = 2  # driving inside [start, end) o'clock, terminal local time: p_night
     night_end_hour: int = 5

@@ -52,6 +52,28 @@ class KafkaSettings(_Base):
     topic_partitions: int = Field(4, description="partitions for topics fleetwatch creates")
 
 
+class ProtocolSettings(_Base):
+    """The codec's choices that every process decoding terminal frames shares (gateway, attachment
+    server, ``fleet redecode``)."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_PROTOCOL_", extra="ignore", frozen=True)
+
+    variant: str = Field("jiangsu2017", description="regional layout of the active-safety items and attachment messages the terminals speak: jiangsu2017 (T/JSATL12-2017, most terminals) or guangdong2019")
+
+
+def apply_protocol_variant(settings: ProtocolSettings | None = None) -> str:
+    """Make the configured variant the codec's; at a service's start. Raises SystemExit naming
+    FLEET_PROTOCOL_VARIANT for an unknown name."""
+    from protocols.jt808.variants import use_variant, variant_names
+
+    name = (settings or ProtocolSettings()).variant
+    try:
+        use_variant(name)
+    except KeyError:
+        raise SystemExit(f"FLEET_PROTOCOL_VARIANT={name!r} is not a known variant; known: {', '.join(variant_names())}") from None
+    return name
+
+
 class GatewaySettings(_Base):
     model_config = SettingsConfigDict(env_prefix="FLEET_GATEWAY_", extra="ignore", frozen=True)
 

@@ -6,12 +6,19 @@ import asyncio
 import logging
 import signal
 
-from fleet.settings import DatabaseSettings, GatewaySettings, database_url, kafka_bootstrap
+from fleet.settings import (
+    DatabaseSettings,
+    GatewaySettings,
+    apply_protocol_variant,
+    database_url,
+    kafka_bootstrap,
+)
 from gateway.server import run_gateway
 
 
 async def _main() -> None:
     settings = GatewaySettings()
+    apply_protocol_variant()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

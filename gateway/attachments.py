@@ -557,10 +557,11 @@ def main() -> None:
     """``python -m gateway.attachments`` / ``fleet attachments``: run until SIGINT or SIGTERM."""
     import signal
 
-    from fleet.settings import DatabaseSettings, database_url, kafka_bootstrap
+    from fleet.settings import DatabaseSettings, apply_protocol_variant, database_url, kafka_bootstrap
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("aiokafka").setLevel(logging.WARNING)
+    apply_protocol_variant()
 
     async def _main() -> None:
         stop = asyncio.Event()

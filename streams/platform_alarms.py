@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -85,29 +85,37 @@ def _seconds(later: datetime, earlier: datetime | None) -> float:
     return -1.0 if earlier is None else (later - earlier).total_seconds()
 
 
-def evaluate(state: DeviceRules, fix: Fix, seq: int | None, rules: PlatformRules, out: Evaluated) -> None:
-    """Apply one live fix (newer than ``state.newest``) to the device's state; new episodes and ends to ``out``."""
-    at = fix.fix_at
-    gap = _seconds(at, state.newest)
-    state.newest = at
-    moving = fix.speed_kmh > MOVING_KMH
-    fired: list[tuple[str, dict[str, Any]]] = []
-    ended: list[str] = []
+@dataclass(slots=True)
+class Step:
+    """What one live fix brings every check: the fix, its time, whether it moves, the silence before it."""
 
-    # Overspeed.
-    if rules.overspeed_enabled and fix.speed_kmh > rules.overspeed_limit_kmh:
+    fix: Fix
+    at: datetime
+    moving: bool
+    gap_s: float
+    fired: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    ended: list[str] = field(default_factory=list)
+
+
+def check_overspeed(state: DeviceRules, step: Step, rules: PlatformRules) -> None:
+    at = step.at
+    if rules.overspeed_enabled and step.fix.speed_kmh > rules.overspeed_limit_kmh:
         if state.over_since is None:
             state.over_since = at
         if "p_overspeed" not in state.open and _seconds(at, state.over_since) >= rules.overspeed_duration_s:
-            fired.append(("p_overspeed", {"since": state.over_since.isoformat(), "limitKmh": rules.overspeed_limit_kmh,
-                                          "durationS": rules.overspeed_duration_s}))
+            step.fired.append(("p_overspeed", {"since": state.over_since.isoformat(),
+                                               "limitKmh": rules.overspeed_limit_kmh,
+                                               "durationS": rules.overspeed_duration_s}))
     else:
         state.over_since = None
-        ended.append("p_overspeed")
+        step.ended.append("p_overspeed")
 
-    # Fatigue: a rest (standing, or silent, for at least the minimum rest) resets the driving time.
-    rested = gap >= rules.fatigue_rest_s or (state.still_since is not None
-                                              and _seconds(at, state.still_since) >= rules.fatigue_rest_s)
+
+def check_fatigue(state: DeviceRules, step: Step, rules: PlatformRules) -> None:
+    """A rest (standing, or silent, for at least the minimum rest) resets the driving time."""
+    at, moving = step.at, step.moving
+    rested = step.gap_s >= rules.fatigue_rest_s or (state.still_since is not None
+                                                     and _seconds(at, state.still_since) >= rules.fatigue_rest_s)
     if moving:
         if rested or state.driving_since is None:
             state.driving_since = at
@@ -115,41 +123,61 @@ def evaluate(state: DeviceRules, fix: Fix, seq: int | None, rules: PlatformRules
     elif state.still_since is None:
         state.still_since = at
     if rested:
-        ended.append("p_fatigue")
+        step.ended.append("p_fatigue")
         if not moving:
             state.driving_since = None
     if rules.fatigue_enabled and moving and state.driving_since is not None:
         driven = _seconds(at, state.driving_since)
         if "p_fatigue" not in state.open and driven > rules.fatigue_driving_s:
-            fired.append(("p_fatigue", {"since": state.driving_since.isoformat(), "drivingS": int(driven),
-                                        "limitS": rules.fatigue_driving_s, "minRestS": rules.fatigue_rest_s}))
+            step.fired.append(("p_fatigue", {"since": state.driving_since.isoformat(), "drivingS": int(driven),
+                                             "limitS": rules.fatigue_driving_s, "minRestS": rules.fatigue_rest_s}))
     elif not rules.fatigue_enabled:
-        ended.append("p_fatigue")
+        step.ended.append("p_fatigue")
 
-    # Parking timeout: standing with ACC on.
-    if rules.parking_enabled and not moving and fix.acc_on:
+
+def check_parking(state: DeviceRules, step: Step, rules: PlatformRules) -> None:
+    """Standing with ACC on."""
+    if rules.parking_enabled and not step.moving and step.fix.acc_on:
         if state.parked_since is None:
-            state.parked_since = at
-        if "p_parking" not in state.open and _seconds(at, state.parked_since) > rules.parking_timeout_s:
-            fired.append(("p_parking", {"since": state.parked_since.isoformat(),
-                                        "timeoutS": rules.parking_timeout_s}))
+            state.parked_since = step.at
+        if "p_parking" not in state.open and _seconds(step.at, state.parked_since) > rules.parking_timeout_s:
+            step.fired.append(("p_parking", {"since": state.parked_since.isoformat(),
+                                             "timeoutS": rules.parking_timeout_s}))
     else:
         state.parked_since = None
-        ended.append("p_parking")
+        step.ended.append("p_parking")
 
-    # Night driving.
-    night = rules.night_enabled and in_night(at, rules)
-    if night and moving:
+
+def check_night(state: DeviceRules, step: Step, rules: PlatformRules) -> None:
+    night = rules.night_enabled and in_night(step.at, rules)
+    if night and step.moving:
         if "p_night" not in state.open:
-            fired.append(("p_night", {"startHour": rules.night_start_hour, "endHour": rules.night_end_hour}))
+            step.fired.append(("p_night", {"startHour": rules.night_start_hour, "endHour": rules.night_end_hour}))
     elif not night:
-        ended.append("p_night")
+        step.ended.append("p_night")
 
-    closing = [key for key in ended if key in state.open]
+
+Check = Callable[[DeviceRules, Step, PlatformRules], None]
+
+# The platform's checks, in order. Each reads the fix and the device's counters and appends the keys it
+# fires or ends to the step. Geofence checks (in / out of an area, route deviation) plug in here when
+# fences exist: a check of the same shape with the enterprise's fences on its rules, its keys in KEYS
+# and in fleet/alarm_catalog.py (kind PLATFORM or FENCE).
+CHECKS: list[Check] = [check_overspeed, check_fatigue, check_parking, check_night]
+
+
+def evaluate(state: DeviceRules, fix: Fix, seq: int | None, rules: PlatformRules, out: Evaluated) -> None:
+    """Apply one live fix (newer than ``state.newest``) to the device's state; new episodes and ends to ``out``."""
+    at = fix.fix_at
+    step = Step(fix, at, fix.speed_kmh > MOVING_KMH, _seconds(at, state.newest))
+    state.newest = at
+    for check in CHECKS:
+        check(state, step, rules)
+    closing = [key for key in step.ended if key in state.open]
     if closing:
         state.open.difference_update(closing)
         out.ends.append((fix.device_id, closing, at))
-    for key, details in fired:
+    for key, details in step.fired:
         state.open.add(key)
         out.episodes.append(AlarmEpisode(
             device_id=fix.device_id, key=key, kind=PLATFORM, level=None, start=at, end=None, lat=fix.lat,

@@ -173,9 +173,10 @@ def redecode_command(since: str, until: str | None, msg_id: str | None, dry_run:
     """Re-decode the message log's stored frames with today's codec; rewrite what changed."""
     from datetime import UTC
 
-    from fleet.settings import database_url
+    from fleet.settings import apply_protocol_variant, database_url
     from warehouse.db import connect
 
+    apply_protocol_variant()
     start = _when(since, "--since")
     assert start is not None
     end = _when(until, "--until") or datetime.now(UTC)

@@ -122,3 +122,18 @@ def test_fleet_decode_reads_a_guangdong_frame_with_its_variant_only() -> None:
         assert unknown.exit_code == 2 and "nowhere" in unknown.stderr
     finally:
         use_variant("jiangsu2017")
+
+
+def test_services_take_the_variant_from_fleet_protocol_variant(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fleet.settings import apply_protocol_variant
+
+    try:
+        monkeypatch.setenv("FLEET_PROTOCOL_VARIANT", "guangdong2019")
+        assert apply_protocol_variant() == "guangdong2019" and active_variant() == "guangdong2019"
+        monkeypatch.setenv("FLEET_PROTOCOL_VARIANT", "shanghai2099")
+        with pytest.raises(SystemExit, match="FLEET_PROTOCOL_VARIANT='shanghai2099'.*guangdong2019"):
+            apply_protocol_variant()
+        monkeypatch.delenv("FLEET_PROTOCOL_VARIANT")
+        assert apply_protocol_variant() == "jiangsu2017"
+    finally:
+        use_variant("jiangsu2017")
