@@ -34,7 +34,7 @@ if [ -f dashboards/package.json ] && [ "${FLEET_TEST_SKIP_CONSOLE:-0}" != "1" ];
   fi
 fi
 
-.venv/bin/pytest tests/unit tests/integration tests/e2e --timeout="${FLEET_TEST_TIMEOUT_S:-600}" --durations=15 "$@"
+.venv/bin/pytest tests/unit tests/integration tests/e2e --timeout="${FLEET_TEST_TIMEOUT_S:-600}" --durations=30 "$@"
 rc=$?
 echo "[test] pytest exit $rc after $(( $(date +%s) - started ))s in total" >&2
 if [ "$rc" -eq 5 ]; then
