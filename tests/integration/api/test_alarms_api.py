@@ -282,7 +282,7 @@ def test_notify_settings_round_trip(client: FlaskClient, fleet: Fleet, pg_url: s
     rule = {"disabled": False, "windowEnable": True, "voiceEnable": True, "voice": "叮", "startHour": 8, "endHour": 20}
     saved = ok(client.put(url, headers=fleet.headers, json={"alarmRule": {"a0": rule, "adas_1": {"disabled": True}},
                                                             "uploadFileWindowEnable": False}))
-    assert saved["alarmRule"]["a0"] == rule and saved["alarmRule"]["adas_1"]["disabled"] is True
+    assert saved["alarmRule"]["a0"] == {**rule, "source": "user"} and saved["alarmRule"]["adas_1"]["disabled"] is True
     assert saved["uploadFileWindowEnable"] is False
     assert ok(client.get(url, headers=fleet.headers)) == saved
     removed = ok(client.put(url, headers=fleet.headers, json={"alarmRule": {"adas_1": None}}))
