@@ -141,9 +141,13 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                                    ("alarmLevel", "AlertOutlined", "alarmLevel"),
                                    ("platformAlarmRule", "ThunderboltOutlined", "platformAlarmRule"),
                                    ("platformAlarmNotifyRule", "FieldTimeOutlined", "platformAlarmNotifyRule"))),
-        # The user's alarm notification rules and the enterprise switches (issue 9 §4).
+        # The user's alarm notification rules, own or inherited from the enterprise (issue 9 §4).
         _route("/settings/notify", "settingsNotify", "settings/notify",
                _meta("menu.settings.notify", "ControlOutlined", ["alarm"])),
+        # Platform-spec §2 settings "messageNotifyRule": the enterprise-wide notification switches (read by
+        # whoever sees alarms, changed with enterprise:update); dashboards/src/screens/setting/messageNotifyRule.tsx.
+        _route("/setting/messageNotifyRule", "messageNotifyRule", "setting/messageNotifyRule",
+               _meta("menu.setting.messageNotifyRule", "ControlOutlined", ["alarm"])),
         # Terminal parameters (issue 8 §4): read (8104) and write (8103) one terminal's parameters.
         _route("/settings/terminalParams", "terminalParams", "settings/terminalParams",
                _meta("menu.settings.terminalParams", "ControlOutlined", ["terminalParams"])),

@@ -7,7 +7,10 @@ for the rows ``store_episodes`` reports as new.
 - ``store_episodes(db, episodes, devices)``: one INSERT per call (``unnest``), ON CONFLICT (device_id,
   key, start_time) DO NOTHING, so a replayed uplink adds nothing and reports nothing. Plate, driver and
   phone are copied from the car / device at insert time; enterprise and car from ``devices`` (the
-  uplink's, i.e. as at the fix) or else the device row. Active-safety rows (kinds 5-8) get a new
+  uplink's, i.e. as at the fix) or else the device row. ``level``: the episode's (ADAS/DSM report their
+  own 1/2), else the enterprise's ``alarm_level`` of the key (the newest live row of the alarm's enterprise,
+  else of its nearest ancestor that has one), else NULL: a sub-select inside the same INSERT, run only
+  for rows without a level (migration 0022 documents the column). Active-safety rows (kinds 5-8) get a new
   32-hex ``warn_uuid`` (what 0x9208 carries). Returns the new rows as dicts (``RETURNED`` keys).
 - ``end_episodes(db, device_id, keys, end)``: sets ``end_time`` of the device's open rows of ``keys``
   that started at or before ``end``; returns how many were ended.
@@ -81,7 +84,19 @@ WITH src AS (
         level, start_time, end_time, lat, lng, speed, altitude, alarm_flags, message_seq, warn_uuid, alarm_no,
         attachment_count, backlog, details)
     SELECT COALESCE(s.enterprise_id, d.enterprise_id), s.device_id, c.id, c.plate_number, dr.id, dr.name,
-        d.phone, s.type, s.key, s.level, s.start_time, s.end_time, s.lat, s.lng, s.speed, s.altitude,
+        d.phone, s.type, s.key,
+        -- no level from the terminal: the enterprise's (alarm_level; evaluated only then)
+        COALESCE(s.level, (
+            SELECT l.level
+            FROM enterprise e
+            CROSS JOIN LATERAL unnest(string_to_array(trim(BOTH '/' FROM e.path), '/'))
+                WITH ORDINALITY AS lineage(id, depth)
+            JOIN alarm_level l ON l.enterprise_id = lineage.id::bigint
+            WHERE e.id = COALESCE(s.enterprise_id, d.enterprise_id) AND lineage.id <> ''
+              AND l.alarm_key = s.key AND l.record_state = 1
+            ORDER BY lineage.depth DESC, l.updated_at DESC, l.id DESC
+            LIMIT 1)),
+        s.start_time, s.end_time, s.lat, s.lng, s.speed, s.altitude,
         s.alarm_flags, s.message_seq, s.warn_uuid, s.alarm_no::jsonb, s.attachment_count, s.backlog,
         COALESCE(s.details::jsonb, '{}'::jsonb)
     FROM src s

@@ -1,5 +1,6 @@
 """Demo data: an enterprise tree, permissions, roles, admin users, groups, drivers, vehicles, devices,
-and the catalogues (car models and types, device producers and types).
+the catalogues (car models and types, device producers and types) and the parent's default alarm
+notification rules (window and voice for the emergency and ADAS/DSM alarms, ``sounding_alarm_keys``).
 
 ``seed_demo(url, terminals)`` is idempotent (natural keys: enterprise name under its parent, user
 name, VIN, device phone, ...; an advisory lock serialises concurrent seeds). Re-running with more
@@ -19,6 +20,7 @@ from typing import Any
 import click
 from psycopg import Connection, sql
 
+from fleet.alarm_catalog import ALARMS, AlarmKind
 from fleet.phones import canonical_phone
 from warehouse.db import connect
 from warehouse.passwords import hash_password
@@ -147,6 +149,7 @@ def seed_demo(url: str, terminals: int = 200) -> dict[str, Any]:
         for eid in ids.values():
             _catalogues(conn, eid)
         seed_system_dictionaries(conn, parent_id)
+        _notify_rules(conn, parent_id)
         _vehicles(conn, terminals, ids, groups, drivers)
         conn.commit()
     return {
@@ -251,6 +254,28 @@ def _catalogues(conn: Connection[Any], enterprise_id: int) -> None:
 
 def _groups(conn: Connection[Any], enterprise_id: int) -> list[int]:
     return [_select_or_insert(conn, "car_group", enterprise_id, name) for name in ("第一车队", "第二车队")]
+
+
+def sounding_alarm_keys() -> list[str]:
+    """The keys the demo enterprise notifies with a window and a voice: the emergency alarm (a0) and the
+    ADAS/DSM alarms (not their capture / recognition / driver-change events, types 16 and up, which
+    terminals report routinely)."""
+    safety = [d.key for d in ALARMS.values()
+              if d.kind in (AlarmKind.ADAS, AlarmKind.DSM) and int(d.key.rsplit("_", 1)[1]) < 16]
+    return ["a0", *safety]
+
+
+def _notify_rules(conn: Connection[Any], enterprise_id: int) -> None:
+    """The parent's default notification rules (its subsidiaries inherit them): so alarms pop up and speak
+    in ``make up``. A key the enterprise already has a rule for (live or deleted) is left alone."""
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO platform_alarm_notify_rule (enterprise_id, name, alarm_key, window_enable, voice_enable,"
+            " start_hour, end_hour, remark) SELECT %s, %s, %s, true, true, 0, 24, '演示数据'"
+            " WHERE NOT EXISTS (SELECT 1 FROM platform_alarm_notify_rule WHERE enterprise_id = %s AND alarm_key = %s)"
+            " ON CONFLICT DO NOTHING",
+            [(enterprise_id, f"{ALARMS[key].zh}({key})", key, enterprise_id, key) for key in sounding_alarm_keys()],
+        )
 
 
 def demo_national_id(enterprise_id: int, i: int) -> str:

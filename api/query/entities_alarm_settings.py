@@ -10,9 +10,11 @@ default notification rules and the caller's own notification rules (console-spec
   "不能为空" message.
 - ``alarmLevel`` / ``platformAlarmNotifyRule``: per enterprise and alarm key (a key of
   ``fleet.alarm_catalog``); the most recently updated live row of a key counts (the list shows it first).
-- ``alarmLevelUserSettingRuleView`` (permission ``alarm``): read-only, the caller's own rows only (whatever ``userId`` the
-  query names); ``alarmRule`` is ``{disabled, windowEnable, voiceEnable, voice, startHour, endHour}``.
-  The rules are written by ``PUT /api/alarm/notify/settings.json`` (the caller's own, api H5).
+- ``alarmLevelUserSettingRuleView`` (permission ``alarm``): read-only, the caller's effective rule per alarm key
+  (their own, ``source`` "user", else the default rule of their enterprise or its nearest ancestor,
+  ``source`` "enterprise"; keys without either follow the built-in default and have no row), the caller's
+  rows only (whatever ``userId`` the query names); ``alarmRule`` is ``{disabled, windowEnable, voiceEnable,
+  voice, startHour, endHour}``. The user's own rules are written by ``PUT /api/alarm/notify/settings.json``.
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ from dataclasses import replace
 from typing import Any
 
 from psycopg import Connection
-from psycopg.rows import dict_row
 
 from api.errors import BadRequest
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec, Query
 from api.query.values import FieldType
 from fleet.alarm_catalog import ALARMS
 from fleet.platform_alarm_rules import DEFAULT_RULES
+from warehouse.queries.alarms import effective_rules
 from warehouse.queries.scope import Scope
 
 F = FieldSpec
@@ -179,17 +181,14 @@ _notify = _keyed("platformAlarmNotifyRule", "platform_alarm_notify_rule", "平�
 })
 PLATFORM_ALARM_NOTIFY_RULE = replace(_notify, hooks=HoursHooks())
 
-_USER_RULES = """
-SELECT s.id, s.user_id, s.enterprise_id, s.alarm_key, s.updated_at,
-       json_build_object('disabled', s.disabled, 'windowEnable', s.window_enable, 'voiceEnable', s.voice_enable,
-                         'voice', s.voice, 'startHour', s.start_hour, 'endHour', s.end_hour) AS alarm_rule
-FROM alarm_user_setting s
-WHERE s.user_id = %s
-"""
+_RULE_FIELDS = (("disabled", "disabled"), ("windowEnable", "window_enable"), ("voiceEnable", "voice_enable"),
+                ("voice", "voice"), ("startHour", "start_hour"), ("endHour", "end_hour"))
 
 
 def own_user_rules(conn: Connection[Any], query: Query, scope: Scope) -> list[dict[str, Any]]:
-    """The caller's own notification rules (never another user's, whatever the query's userId)."""
+    """The caller's effective notification rules (``warehouse.queries.alarms.effective_rules``: their own,
+    else their enterprise's or its nearest ancestor's default rule), never another user's, whatever the
+    query's userId (rows carry the caller's id, so ``userId`` naming anyone else matches nothing)."""
     from api.security import current_principal  # a request's caller (provider runs inside a request)
 
     if any(c.field == "alarmRule" and c.op != "exists" for c in query.conditions) or any(
@@ -197,11 +196,11 @@ def own_user_rules(conn: Connection[Any], query: Query, scope: Scope) -> list[di
         raise BadRequest("alarmRule 只能按是否存在筛选 (alarmRule can only be filtered with exists)",
                          data={"field": "alarmRule"})
     who = current_principal()
-    with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(_USER_RULES, (who.user_id,))
-        rows = cur.fetchall()
-    return [{"id": r["id"], "userId": r["user_id"], "enterpriseId": r["enterprise_id"], "alarmKey": r["alarm_key"],
-             "alarmRule": r["alarm_rule"], "updateTime": r["updated_at"]} for r in rows]
+    rules = effective_rules(conn, who.user_id, who.enterprise_id)
+    return [{"id": r["source_id"] if r["source"] == "user" else None, "userId": who.user_id,
+             "enterpriseId": r["source_enterprise_id"], "alarmKey": key, "source": r["source"],
+             "alarmRule": {api: r[column] for api, column in _RULE_FIELDS}, "updateTime": r["updated_at"]}
+            for key, r in rules.items()]
 
 
 ALARM_USER_SETTING_RULE_VIEW = EntitySpec(
@@ -210,14 +209,15 @@ ALARM_USER_SETTING_RULE_VIEW = EntitySpec(
     tenant_column="enterprise_id",
     permission="alarm",  # whoever sees alarms gets their notifications
     default_order="alarmKey",
-    tiebreak=("id",),
+    tiebreak=("alarmKey",),
     max_page_size=1000,
     provider=own_user_rules,
     fields={
-        "id": F("id", "int"),
+        "id": F("id", "int"),  # the user's own rule row; null for an inherited rule
         "userId": F("user_id", "int"),
-        "enterpriseId": F("enterprise_id", "int"),
+        "enterpriseId": F("enterprise_id", "int"),  # the user's (own rule) or the rule's enterprise (inherited)
         "alarmKey": F("alarm_key"),
+        "source": F("source", enum=("user", "enterprise")),
         # JSON object; filterable only with exists (the spec's "alarmRule not null").
         "alarmRule": F("alarm_rule", sortable=False),
         "updateTime": F("updated_at", "time"),

@@ -2,7 +2,8 @@
 confirm records (console-spec §3, platform-spec §2/§3/§7).
 
 - ``alarm`` (``alarm_view``, migration 0018): every alarm of the scope, newest first; ``_id`` is an alias
-  of ``id`` (the console filters ``_id.eq``); ``desc`` is the catalogue's zh-CN name with the level for
+  of ``id`` (the console filters ``_id.eq``); ``fleetName`` is the vehicle's group (车队), else the
+  enterprise's name; ``desc`` is the catalogue's zh-CN name with the level for
   ADAS/DSM ("一级 前向碰撞报警"), computed in SQL from ``fleet/alarm_catalog.py``. PATCH (state, opinion)
   is ``api/routes/alarms.py``; confirm and ignore are routes there too.
 - ``safetyAlarm`` (``safety_alarm_view``, migration 0021): the same rows of types 5-8 (active safety).
@@ -42,6 +43,15 @@ def _desc_expression() -> str:
 DESC_EXPRESSION = _desc_expression()
 assert "%" not in DESC_EXPRESSION and "{" not in DESC_EXPRESSION  # psycopg placeholders
 
+# The safety dialog's "fleet name" (console-spec §2): the vehicle's group (车组/车队) as it is now, else the
+# alarm's enterprise. ``car_id`` and ``enterprise_name`` are the alarm view's (car and car_group have
+# neither column, so the unqualified names reach the outer row).
+FLEET_NAME_EXPRESSION = (
+    "COALESCE((SELECT fleet_group.name FROM car fleet_car"
+    " JOIN car_group fleet_group ON fleet_group.id = fleet_car.group_id AND fleet_group.record_state = 1"
+    " WHERE fleet_car.id = car_id), enterprise_name)"
+)
+
 
 def _alarm_fields(*, writable: bool) -> dict[str, FieldSpec]:
     return {
@@ -49,6 +59,8 @@ def _alarm_fields(*, writable: bool) -> dict[str, FieldSpec]:
         "_id": F("id", "int", listable=False, label="编号"),
         "enterpriseId": F("enterprise_id", "int", label="企业"),
         "enterpriseName": F("enterprise_name", label="企业名称", exportable=True),
+        "fleetName": F("fleet_name", expression=FLEET_NAME_EXPRESSION, filterable=False, sortable=False,
+                       label="车队", exportable=True),
         "deviceId": F("device_id", "int", label="终端"),
         "carId": F("car_id", "int", label="车辆"),
         "plateNumber": F("plate_number", label="车牌号", exportable=True),

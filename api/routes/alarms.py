@@ -12,7 +12,8 @@ here is what is not a plain list:
   ``enterpriseId`` (inside the caller's tree, else 404; the caller's own when absent), ``isParent`` adds its
   subsidiaries (platform-spec §6).
 - ``POST /api/query/notice.json``: the unhandled alarms as notices of bizType 6 (the bell's list).
-- ``GET|PUT /api/alarm/notify/settings.json``: the caller's rule per alarm key and the enterprise switches.
+- ``GET|PUT /api/alarm/notify/settings.json``: the caller's effective rule per alarm key (their own, else their
+  enterprise's default) and the enterprise switches.
 - ``GET /api/dashboard/alarmCounts.json?range=today|week|month`` (days start at midnight UTC+8).
 Another enterprise's alarm answers 404 like a missing one.
 """
@@ -57,6 +58,7 @@ SWITCHES = {"carStateChangeWindowEnable": "car_state_change_window_enable",
             "uploadFileWindowEnable": "upload_file_window_enable"}
 RULE_KEYS = {"disabled": "disabled", "windowEnable": "window_enable", "voiceEnable": "voice_enable",
              "voice": "voice", "startHour": "start_hour", "endHour": "end_hour"}
+READ_ONLY_RULE_KEY = "source"  # in the GET answer; a PUT may send it back, it is ignored
 VOICE_MAX = 64
 
 # --- confirm / ignore / update ----------------------------------------------------------------------
@@ -287,12 +289,13 @@ def notices() -> dict[str, Any]:
 
 
 def _rule_reply(row: dict[str, Any]) -> dict[str, Any]:
-    return {api: row[column] for api, column in RULE_KEYS.items()}
+    return {**{api: row[column] for api, column in RULE_KEYS.items()}, "source": row["source"]}
 
 
 def _settings(conn: Any, user_id: int, enterprise_id: int) -> dict[str, Any]:
     switches = q.enterprise_switches(conn, enterprise_id)
-    return {"alarmRule": {row["alarm_key"]: _rule_reply(row) for row in q.user_rules(conn, user_id)},
+    rules = q.effective_rules(conn, user_id, enterprise_id)
+    return {"alarmRule": {key: _rule_reply(row) for key, row in rules.items()},
             **{api: switches[column] for api, column in SWITCHES.items()}}
 
 
@@ -302,11 +305,10 @@ def _parse_rule(key: str, raw: Any) -> dict[str, Any] | None:
     where = f"alarmRule.{key[:40]}"
     if not isinstance(raw, dict):
         raise BadRequest(f"{where} 必须是对象 (must be an object)")
-    unknown = sorted(set(raw) - set(RULE_KEYS))
+    unknown = sorted(set(raw) - set(RULE_KEYS) - {READ_ONLY_RULE_KEY})
     if unknown:
         raise BadRequest(f"{where}: 未知字段 (unknown field(s) {', '.join(unknown)[:120]})")
-    rule: dict[str, Any] = {"disabled": False, "window_enable": True, "voice_enable": False, "voice": None,
-                            "start_hour": 0, "end_hour": 24}
+    rule: dict[str, Any] = dict(q.DEFAULT_NOTIFY_RULE)
     for api, column in RULE_KEYS.items():
         if api not in raw or raw[api] is None:
             continue
@@ -330,8 +332,10 @@ def _parse_rule(key: str, raw: Any) -> dict[str, Any] | None:
 @bp.get("/api/alarm/notify/settings.json")
 @requires("alarm", "query")
 def get_settings() -> dict[str, Any]:
-    """{alarmRule: {key: {disabled, windowEnable, voiceEnable, voice, startHour, endHour}}, and the three
-    enterprise switches}: the caller's own rules (keys without one follow the enterprise's notify rules)."""
+    """{alarmRule: {key: {disabled, windowEnable, voiceEnable, voice, startHour, endHour, source}}, and the
+    three enterprise switches}: the caller's effective rule of every key that has one (``q.effective_rules``):
+    ``source`` "user" (their own) or "enterprise" (their enterprise's or its nearest ancestor's
+    ``platformAlarmNotifyRule``); a key left out follows the built-in default (a window, no voice, all day)."""
     principal = current_principal()
     with get_db().connection() as conn:
         return ok(_settings(conn, principal.user_id, principal.enterprise_id))
@@ -340,8 +344,9 @@ def get_settings() -> dict[str, Any]:
 @bp.put("/api/alarm/notify/settings.json")
 @requires("alarm", "query")
 def put_settings() -> dict[str, Any]:
-    """Body as the GET answer; keys left out stay; a rule of null removes it. Changing an enterprise switch
-    needs ``enterprise:update`` (403 otherwise)."""
+    """Body as the GET answer; keys left out stay; a rule sent becomes the caller's own (its ``source`` is
+    ignored); a rule of null removes the caller's own (the enterprise's or the default applies again).
+    Changing an enterprise switch needs ``enterprise:update`` (403 otherwise)."""
     principal = current_principal()
     body = _body()
     unknown = sorted(set(body) - {"alarmRule", *SWITCHES})

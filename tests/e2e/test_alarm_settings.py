@@ -82,3 +82,58 @@ def test_admin_of_a_fresh_enterprise_edits_the_overspeed_rule_and_reads_it_back(
     page.get_by_test_id("list-table").get_by_text(
         text("en-US", "alarmSettings", "fields.overspeedLimit"), exact=True).first.wait_for()
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def _fresh_switch_admin(db_url: str) -> tuple[str, int]:
+    """A user of a new enterprise who sees alarms and may update the enterprise (the switches' permission)."""
+    user = f"e2e_switch_{secrets.token_hex(3)}"
+    with connect(db_url) as conn:
+        def one(query: str, params: tuple[Any, ...]) -> Any:
+            row = conn.execute(query, params).fetchone()
+            assert row is not None
+            return row[0]
+
+        eid = one("INSERT INTO enterprise (name, short_name) VALUES (%s, %s) RETURNING id", (f"开关企业{user}", user))
+        conn.execute("UPDATE enterprise SET path = '/' || id || '/' WHERE id = %s", (eid,))
+        role_id = one("INSERT INTO role (enterprise_id, name) VALUES (%s, %s) RETURNING id", (eid, f"开关{user}"))
+        for code, actions in (("alarm", ["query", "get"]), ("enterprise", ["query", "get", "update"])):
+            conn.execute("INSERT INTO role_permission (role_id, permission_code, actions) VALUES (%s, %s, %s)",
+                         (role_id, code, actions))
+        user_id = one("INSERT INTO app_user (enterprise_id, user_name, password_hash, name, nick_name)"
+                      " VALUES (%s, %s, %s, %s, %s) RETURNING id", (eid, user, hash_password(DEMO_PASSWORD), user, user))
+        conn.execute("INSERT INTO user_role (user_id, role_id) VALUES (%s, %s)", (user_id, role_id))
+    return user, int(eid)
+
+
+def test_message_notify_rule_switch_toggled_saved_and_read_back_after_reload(
+        page: Any, console_stack: ConsoleStack) -> None:
+    user, _ = _fresh_switch_admin(console_stack.db_url)
+    token = console_stack.token(user)
+    assert console_stack.get("/api/alarm/notify/settings.json", token)["carStateChangeWindowEnable"] is True
+
+    sign_in(page, user, path="/setting/messageNotifyRule")
+    page.wait_for_url(re.compile(r"/setting/messageNotifyRule"))
+    page.get_by_test_id("message-notify-rule").wait_for()
+    # the screen is a menu entry under the settings
+    page.get_by_test_id("menu").get_by_text(text("zh-CN", "menu", "menu.setting.messageNotifyRule"), exact=True).wait_for()
+    switch = page.get_by_test_id("notify-switch-carStateChangeWindowEnable")
+    assert switch.get_attribute("aria-checked") == "true"
+    switch.click()
+    page.get_by_test_id("notify-switches-save").click()
+    page.get_by_text(text("zh-CN", "alarmList", "notify.saved")).wait_for()
+
+    page.reload()
+    page.get_by_test_id("message-notify-rule").wait_for()
+    page.wait_for_function("() => document.querySelector("
+                           "'[data-testid=notify-switch-carStateChangeWindowEnable]')?.getAttribute('aria-checked')"
+                           " === 'false'")
+    assert page.get_by_test_id("notify-switch-uploadFileWindowEnable").get_attribute("aria-checked") == "true"
+    saved = console_stack.get("/api/alarm/notify/settings.json", token)
+    assert (saved["carStateChangeWindowEnable"], saved["carRespCmdWindowEnable"], saved["uploadFileWindowEnable"]) == (
+        False, True, True)
+
+    switch_language(page, "en-US")
+    page.get_by_text(text("en-US", "alarmList", "notify.carStateChangeWindowEnable")).wait_for()
+    switch_language(page, "zh-HK")
+    page.get_by_text(text("zh-HK", "alarmList", "notify.carStateChangeWindowEnable")).wait_for()
+    assert page.errors == []

@@ -8,6 +8,7 @@ parameters; the API checks them against the catalogue first.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, datetime
 from typing import Any
 
@@ -125,13 +126,57 @@ def dashboard_counts(conn: Connection[Any], scope: Scope, since_day: date) -> di
 
 _RULE_COLUMNS = ("disabled", "window_enable", "voice_enable", "voice", "start_hour", "end_hour")
 SWITCH_COLUMNS = ("car_state_change_window_enable", "car_resp_cmd_window_enable", "upload_file_window_enable")
+# The built-in rule of a key without a user's or an enterprise's rule (the columns' defaults, migration
+# 0019): a window, no voice, all day. The console has the same default (features/alarm/api.ts).
+DEFAULT_NOTIFY_RULE: dict[str, Any] = {"disabled": False, "window_enable": True, "voice_enable": False, "voice": None,
+                                       "start_hour": 0, "end_hour": 24}
+
+# A user's rules, then for the keys without one the enterprise's default rule (platform_alarm_notify_rule):
+# the newest live row of the key among the user's enterprise and its ancestors, the nearest enterprise
+# first (its path '/1/3/' lists the ancestors root first). An enterprise rule has no mute and no text.
+_EFFECTIVE_RULES = """
+WITH own AS (
+    SELECT s.alarm_key, s.disabled, s.window_enable, s.voice_enable, s.voice, s.start_hour, s.end_hour,
+           'user'::text AS source, s.id AS source_id, s.enterprise_id AS source_enterprise_id, s.updated_at
+    FROM alarm_user_setting s WHERE s.user_id = %(user_id)s
+), lineage AS (
+    SELECT a.id::bigint AS id, a.depth
+    FROM enterprise e, unnest(string_to_array(trim(BOTH '/' FROM e.path), '/')) WITH ORDINALITY AS a(id, depth)
+    WHERE e.id = %(enterprise_id)s AND a.id <> ''
+    UNION ALL
+    SELECT %(enterprise_id)s, 2147483647  -- the enterprise itself, whatever its path says
+), inherited AS (
+    SELECT DISTINCT ON (r.alarm_key) r.alarm_key, false AS disabled, r.window_enable, r.voice_enable,
+           NULL::text AS voice, r.start_hour, r.end_hour, 'enterprise'::text AS source, r.id AS source_id,
+           r.enterprise_id AS source_enterprise_id, r.updated_at
+    FROM platform_alarm_notify_rule r
+    JOIN lineage l ON l.id = r.enterprise_id
+    WHERE r.record_state = 1 AND NOT EXISTS (SELECT 1 FROM own o WHERE o.alarm_key = r.alarm_key)
+    ORDER BY r.alarm_key, l.depth DESC, r.updated_at DESC, r.id DESC
+)
+SELECT * FROM own UNION ALL SELECT * FROM inherited ORDER BY alarm_key
+"""
 
 
-def user_rules(conn: Connection[Any], user_id: int) -> list[dict[str, Any]]:
+def effective_rules(conn: Connection[Any], user_id: int, enterprise_id: int,
+                    keys: Iterable[str] | None = None) -> dict[str, dict[str, Any]]:
+    """THE notification rule of each alarm key for a user (console-spec §3, §6): the user's own rule
+    (``source`` "user"), else the enterprise's newest live ``platform_alarm_notify_rule`` of the key, from
+    ``enterprise_id`` or else its nearest ancestor that has one ("enterprise"), else the built-in
+    ``DEFAULT_NOTIFY_RULE`` ("default").
+
+    Without ``keys``: the keys that have a user's or an enterprise's rule (any other key follows the
+    default); with ``keys``: exactly those keys. Each rule: the ``_RULE_COLUMNS``, ``source``, ``source_id``
+    (the user-setting or enterprise rule row, None for the default), ``source_enterprise_id``, ``updated_at``.
+    """
     with conn.cursor(row_factory=dict_row) as cur:
-        return cur.execute(
-            """SELECT alarm_key, disabled, window_enable, voice_enable, voice, start_hour, end_hour
-               FROM alarm_user_setting WHERE user_id = %s ORDER BY alarm_key""", (user_id,)).fetchall()
+        rows = cur.execute(_EFFECTIVE_RULES, {"user_id": user_id, "enterprise_id": enterprise_id}).fetchall()
+    found = {row["alarm_key"]: row for row in rows}
+    if keys is None:
+        return found
+    default = {**DEFAULT_NOTIFY_RULE, "source": "default", "source_id": None, "source_enterprise_id": None,
+               "updated_at": None}
+    return {key: found.get(key) or {"alarm_key": key, **default} for key in keys}
 
 
 def put_user_rule(conn: Connection[Any], user_id: int, enterprise_id: int, key: str, rule: dict[str, Any] | None) -> None:

@@ -1,6 +1,7 @@
 """Alarm settings (issue 9 §4, contract F), server side: platform alarm rules with the defaults and
-the console-spec §5 ranges, alarm levels and notify rules per alarm key, and the caller's own
-notification rules (``alarmLevelUserSettingRuleView``, console-spec §7)."""
+the console-spec §5 ranges, alarm levels and notify rules per alarm key, and the caller's effective
+notification rules (their own, else their enterprise's or its nearest ancestor's default, else the built-in
+one: ``alarmLevelUserSettingRuleView``, console-spec §7, and ``GET /api/alarm/notify/settings.json``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from flask.testing import FlaskClient
 
 from tests.integration.api.test_console_api import User, _enterprise, bearer, make_user
 from warehouse.db import connect
+from warehouse.queries.alarms import effective_rules
 
 SETTINGS = {code: ["add", "delete", "update", "query", "get", "export"]
             for code in ("platformAlarmRule", "alarmLevel", "platformAlarmNotifyRule")}
@@ -124,3 +126,102 @@ def test_a_user_reads_only_their_own_notification_rules(client: FlaskClient, pg_
     assert theirs["list"] == []
     bad = client.post("/api/common/query/alarmLevelUserSettingRuleView.json", json={"alarmRule.gt": "x"}, headers=auth)
     assert bad.status_code == 400 and bad.json["data"]["field"] == "alarmRule", bad.json
+
+
+# --- effective notification rules (user's own > enterprise default > built-in default) -------------------
+
+RULE_QUERY = {"select": "alarmKey,source,alarmRule", "pageNo": 1, "pageSize": 1000}
+SETTINGS_URL = "/api/alarm/notify/settings.json"
+
+
+def _notify_rule(conn: Any, enterprise_id: int, key: str, *, age_min: int = 0, state: int = 1, **values: Any) -> None:
+    columns = {"window_enable": True, "voice_enable": False, "start_hour": 0, "end_hour": 24, **values}
+    conn.execute(
+        "INSERT INTO platform_alarm_notify_rule (enterprise_id, name, alarm_key, window_enable, voice_enable,"
+        " start_hour, end_hour, record_state, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s,"
+        " now() - make_interval(mins => %s))",
+        (enterprise_id, f"{key}-{uuid.uuid4().hex[:6]}", key, columns["window_enable"], columns["voice_enable"],
+         columns["start_hour"], columns["end_hour"], state, age_min))
+
+
+@pytest.fixture
+def tree(pg_url: str) -> dict[str, int]:
+    """A fresh root enterprise with a subsidiary, and an unrelated enterprise; their notify rules:
+    root a0 (voice 8-20), a1 twice (the newer counts), a deleted a2; child a1 (6-22); the other a3."""
+    with connect(pg_url) as conn:
+        root = _enterprise(conn, f"通知根{uuid.uuid4().hex[:6]}", None)
+        child = _enterprise(conn, f"通知子{uuid.uuid4().hex[:6]}", root)
+        other = _enterprise(conn, f"通知外{uuid.uuid4().hex[:6]}", None)
+        _notify_rule(conn, root, "a0", voice_enable=True, start_hour=8, end_hour=20)
+        _notify_rule(conn, root, "a1", age_min=60, window_enable=False)
+        _notify_rule(conn, root, "a1", age_min=5, voice_enable=True)
+        _notify_rule(conn, root, "a2", voice_enable=True, state=0)  # deleted: does not count
+        _notify_rule(conn, child, "a1", start_hour=6, end_hour=22)
+        _notify_rule(conn, other, "a3", voice_enable=True)
+        conn.commit()
+    return {"root": root, "child": child, "other": other}
+
+
+def _rule(window: bool = True, voice: bool = False, start: int = 0, end: int = 24, disabled: bool = False,
+          text: str | None = None) -> dict[str, Any]:
+    return {"disabled": disabled, "windowEnable": window, "voiceEnable": voice, "voice": text, "startHour": start,
+            "endHour": end}
+
+
+def test_the_users_rule_beats_the_enterprise_rule_which_beats_the_default(
+        client: FlaskClient, pg_url: str, tree: dict[str, int]) -> None:
+    user = make_user(pg_url, tree["root"], {"alarm": ["query"]})
+    auth = bearer(client, user.name)
+    inherited = _data(client.get(SETTINGS_URL, headers=auth))["alarmRule"]
+    assert inherited == {"a0": {**_rule(voice=True, start=8, end=20), "source": "enterprise"},
+                         "a1": {**_rule(voice=True), "source": "enterprise"}}  # the newest a1; no a2, a3
+    own = _rule(disabled=True, text="注意")
+    saved = _data(client.put(SETTINGS_URL, headers=auth, json={"alarmRule": {"a0": {**own, "source": "enterprise"}}}))
+    assert saved["alarmRule"]["a0"] == {**own, "source": "user"}  # the sent source is ignored: it is theirs now
+    assert saved["alarmRule"]["a1"]["source"] == "enterprise"
+    page = _data(client.post("/api/common/query/alarmLevelUserSettingRuleView.json", query_string=RULE_QUERY,
+                             json={"userId": user.id, "alarmRule.exists": True}, headers=auth))
+    assert page["list"] == [{"alarmKey": "a0", "source": "user", "alarmRule": own},
+                            {"alarmKey": "a1", "source": "enterprise", "alarmRule": _rule(voice=True)}]
+    removed = _data(client.put(SETTINGS_URL, headers=auth, json={"alarmRule": {"a0": None}}))
+    assert removed["alarmRule"]["a0"]["source"] == "enterprise"  # the enterprise's applies again
+    with connect(pg_url) as conn:  # a key nobody set follows the built-in default
+        rules = effective_rules(conn, user.id, tree["root"], ["a0", "a5"])
+    assert rules["a5"]["source"] == "default" and rules["a5"]["window_enable"] and not rules["a5"]["voice_enable"]
+    assert (rules["a5"]["start_hour"], rules["a5"]["end_hour"]) == (0, 24)
+
+
+def test_a_subsidiary_user_inherits_the_parents_rule_and_the_nearest_enterprise_wins(
+        client: FlaskClient, pg_url: str, tree: dict[str, int]) -> None:
+    user = make_user(pg_url, tree["child"], {"alarm": ["query"]})
+    auth = bearer(client, user.name)
+    page = _data(client.post("/api/common/query/alarmLevelUserSettingRuleView.json",
+                             query_string={**RULE_QUERY, "select": "alarmKey,source,enterpriseId,alarmRule"},
+                             json={"userId": user.id, "alarmRule.exists": True}, headers=auth))
+    assert page["list"] == [
+        {"alarmKey": "a0", "source": "enterprise", "enterpriseId": tree["root"],
+         "alarmRule": _rule(voice=True, start=8, end=20)},
+        {"alarmKey": "a1", "source": "enterprise", "enterpriseId": tree["child"], "alarmRule": _rule(start=6, end=22)},
+    ]
+    assert set(_data(client.get(SETTINGS_URL, headers=auth))["alarmRule"]) == {"a0", "a1"}
+    # the parent's users never get a subsidiary's rule
+    parent_user = make_user(pg_url, tree["root"], {"alarm": ["query"]})
+    with connect(pg_url) as conn:
+        assert effective_rules(conn, parent_user.id, tree["root"])["a1"]["source_enterprise_id"] == tree["root"]
+
+
+def test_another_users_rules_are_never_visible(client: FlaskClient, pg_url: str, tree: dict[str, int]) -> None:
+    reader, colleague = (make_user(pg_url, tree["child"], {"alarm": ["query"]}) for _ in range(2))
+    assert _data(client.put(SETTINGS_URL, headers=bearer(client, colleague.name),
+                            json={"alarmRule": {"a0": _rule(disabled=True), "a7": _rule(voice=True)}}))
+    auth = bearer(client, reader.name)
+    mine = _data(client.post("/api/common/query/alarmLevelUserSettingRuleView.json",
+                             query_string={**RULE_QUERY, "select": "alarmKey,source,userId"},
+                             json={"alarmRule.exists": True}, headers=auth))["list"]
+    assert mine == [{"alarmKey": "a0", "source": "enterprise", "userId": reader.id},
+                    {"alarmKey": "a1", "source": "enterprise", "userId": reader.id}]
+    theirs = _data(client.post("/api/common/query/alarmLevelUserSettingRuleView.json", query_string=RULE_QUERY,
+                               json={"userId": colleague.id}, headers=auth))
+    assert theirs["list"] == []
+    settings = _data(client.get(SETTINGS_URL, headers=auth))["alarmRule"]
+    assert set(settings) == {"a0", "a1"} and settings["a0"]["source"] == "enterprise"

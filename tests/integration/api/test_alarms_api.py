@@ -135,6 +135,30 @@ def test_lists_filter_page_and_describe(client: FlaskClient, fleet: Fleet, pg_ur
     assert len(lines) == 5 and "报警描述" in lines[0] and "一级 前向碰撞报警" in exported.data.decode("utf-8-sig")
 
 
+def test_the_fleet_name_is_the_vehicles_group_else_the_enterprise(client: FlaskClient, fleet: Fleet,
+                                                                   pg_url: str) -> None:
+    grouped, loose = (make_vehicle(pg_url, fleet.root, online=False)[0] for _ in range(2))
+    with connect(pg_url) as conn:
+        group = f"第三车队{uuid.uuid4().hex[:4]}"
+        group_id = conn.execute("INSERT INTO car_group (enterprise_id, name) VALUES (%s, %s) RETURNING id",
+                                (fleet.root, group)).fetchone()[0]  # type: ignore[index]
+        conn.execute("UPDATE car SET group_id = %s WHERE id = %s", (group_id, grouped.car_id))
+        enterprise = conn.execute("SELECT name FROM enterprise WHERE id = %s", (fleet.root,)).fetchone()[0]  # type: ignore[index]
+        conn.commit()
+    in_group = add_alarm(pg_url, fleet.root, grouped, "dsm_1", type_=6, level=1)
+    alone = add_alarm(pg_url, fleet.root, loose, "adas_2", type_=5, level=2)
+    h = fleet.headers
+    assert ok(client.get(f"/api/common/alarm/{in_group}.json", headers=h))["fleetName"] == group
+    assert ok(client.get(f"/api/common/alarm/{alone}.json", headers=h))["fleetName"] == enterprise
+    # what the safety dialog reads (fetchAlarm: the alarm list by id)
+    listed = ok(client.post("/api/common/query/alarm.json", headers=h, json={"_id.eq": in_group}))["list"]
+    assert listed[0]["fleetName"] == group
+    with connect(pg_url) as conn:  # a deleted group is no fleet
+        conn.execute("UPDATE car_group SET record_state = 0 WHERE id = %s", (group_id,))
+        conn.commit()
+    assert ok(client.get(f"/api/common/alarm/{in_group}.json", headers=h))["fleetName"] == enterprise
+
+
 def _command_rows(pg_url: str, device_id: int) -> list[tuple[Any, ...]]:
     with connect(pg_url) as conn:
         return conn.execute("SELECT id, msg_id, payload FROM command WHERE device_id = %s ORDER BY id",
@@ -282,7 +306,7 @@ def test_notify_settings_round_trip(client: FlaskClient, fleet: Fleet, pg_url: s
     rule = {"disabled": False, "windowEnable": True, "voiceEnable": True, "voice": "叮", "startHour": 8, "endHour": 20}
     saved = ok(client.put(url, headers=fleet.headers, json={"alarmRule": {"a0": rule, "adas_1": {"disabled": True}},
                                                             "uploadFileWindowEnable": False}))
-    assert saved["alarmRule"]["a0"] == rule and saved["alarmRule"]["adas_1"]["disabled"] is True
+    assert saved["alarmRule"]["a0"] == {**rule, "source": "user"} and saved["alarmRule"]["adas_1"]["disabled"] is True
     assert saved["uploadFileWindowEnable"] is False
     assert ok(client.get(url, headers=fleet.headers)) == saved
     removed = ok(client.put(url, headers=fleet.headers, json={"alarmRule": {"adas_1": None}}))

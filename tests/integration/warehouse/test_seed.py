@@ -83,3 +83,36 @@ def test_drivers_have_valid_national_ids_every_terminal_a_sim_and_deleted_rows_s
         assert scalar(conn, "SELECT record_state FROM car WHERE vin = 'LFVSM000000000003'") == 0
         conn.execute("UPDATE car SET record_state = 1 WHERE vin = 'LFVSM000000000003'")  # shared database
         conn.commit()
+
+
+def test_the_demo_enterprises_notify_the_emergency_and_adas_dsm_alarms_with_window_and_voice(pg_url: str) -> None:
+    from warehouse.queries.alarms import effective_rules
+    from warehouse.seed import sounding_alarm_keys
+
+    keys = sounding_alarm_keys()
+    assert keys[0] == "a0" and {"adas_1", "adas_2", "dsm_1", "dsm_2", "dsm_3", "dsm_4"} <= set(keys)
+    assert not any(k.startswith(("tpms_", "bsd_", "p_")) or k.endswith(("_16", "_17")) for k in keys)
+    ids = seed_demo(pg_url, terminals=10)["enterprises"]
+    seed_demo(pg_url, terminals=10)  # idempotent: one rule per key
+    with connect(pg_url) as conn:
+        rows = conn.execute("SELECT alarm_key, count(*), bool_and(window_enable AND voice_enable), min(start_hour),"
+                            " max(end_hour) FROM platform_alarm_notify_rule WHERE enterprise_id = %s AND record_state = 1"
+                            " GROUP BY alarm_key", (ids["parent"],)).fetchall()
+        assert {r[0]: r[1:] for r in rows} == {k: (1, True, 0, 24) for k in keys}
+        for user in ("admin", "admin_a", "admin_b"):  # the subsidiaries' users inherit the parent's rules
+            user_id, enterprise_id = conn.execute("SELECT id, enterprise_id FROM app_user WHERE user_name = %s",
+                                                  (user,)).fetchone()  # type: ignore[misc]
+            rules = effective_rules(conn, user_id, enterprise_id, keys)
+            assert all(r["voice_enable"] and r["window_enable"] and not r["disabled"] for r in rules.values()), user
+            assert {r["source"] for r in rules.values()} <= {"enterprise", "user"}
+        # a rule an administrator deleted is not seeded again
+        conn.execute("UPDATE platform_alarm_notify_rule SET record_state = 0 WHERE enterprise_id = %s"
+                     " AND alarm_key = 'dsm_3'", (ids["parent"],))
+        conn.commit()
+    seed_demo(pg_url, terminals=10)
+    with connect(pg_url) as conn:
+        assert scalar(conn, "SELECT count(*) FROM platform_alarm_notify_rule WHERE enterprise_id = %s"
+                            " AND alarm_key = 'dsm_3' AND record_state = 1", ids["parent"]) == 0
+        conn.execute("UPDATE platform_alarm_notify_rule SET record_state = 1 WHERE enterprise_id = %s"
+                     " AND alarm_key = 'dsm_3'", (ids["parent"],))  # shared database
+        conn.commit()

@@ -105,4 +105,6 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.settings.alarmLevel", "menu.settings.platformAlarmRule",
                             "menu.settings.platformAlarmNotifyRule",
                             # issue 9 the bell's notice list (H6)
-                            "menu.setting", "menu.setting.notify.list"}
+                            "menu.setting", "menu.setting.notify.list",
+                            # issue 9 the enterprise notification switches (platform-spec §2 messageNotifyRule)
+                            "menu.setting.messageNotifyRule"}

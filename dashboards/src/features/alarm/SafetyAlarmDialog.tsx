@@ -2,7 +2,9 @@
  * The real-time safety alarm dialog (console-spec §2, title "实时安全报警", width 1150), opened by push 13:
  * the alarm's fields on the left, a map (height 300) with the vehicle on the right, the attachment images
  * below, and the buttons voice talk (issue 11), TTS, handle, ignore, vehicle details and previous / next
- * among today's unhandled active-safety alarms of the same car (shown only while there are any).
+ * among today's unhandled active-safety alarms of the same car (shown only while there are any). Opened
+ * only as the user's notification rule for the alarm's key allows (console-spec §6). The fleet name is the
+ * vehicle's group from the alarm row (`fleetName`), else its enterprise.
  */
 import { App, Button, Carousel, Col, Descriptions, Empty, Modal, Row, Space, Tooltip, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -30,9 +32,12 @@ import {
   todayCarConditions,
   type Alarm,
   type AlarmAttachment,
+  type NotifySettings,
 } from './api';
 import HandleAlarmDialog from './HandleAlarmDialog';
 import { indexAfterHandled, navigate as step, type Step } from './navigation';
+import { alarmGate } from './notifyRules';
+import { useNotifySettings } from './useNotifySettings';
 
 export const SAFETY_DIALOG_WIDTH = 1150;
 /** How often the dialog re-reads an alarm whose attachments have not arrived yet. */
@@ -81,11 +86,19 @@ function AttachmentSlider({ files }: { files: AlarmAttachment[] }) {
 }
 
 export default function SafetyAlarmDialog() {
-  return <SafetyAlarms hub={useLiveHub()} />;
+  return <SafetyAlarms hub={useLiveHub()} settings={useNotifySettings()} />;
 }
 
-/** The dialog over a given hub's pushes, for the layout and for tests. */
-export function SafetyAlarms({ hub }: { hub: Pick<LiveHub, 'onPush'> | null }) {
+/**
+ * The dialog over a given hub's pushes, for the layout and for tests. A push 13 opens it only when the
+ * user's rule for its key lets a window through now (`alarmGate`, as the push-2 notices: not muted, window
+ * on, inside the rule's hours); its spoken alert is the push-2 notice's (AlarmNotices), under the same gate.
+ */
+export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
+  hub: Pick<LiveHub, 'onPush'> | null;
+  settings: NotifySettings | null;
+  now?: () => Date;
+}) {
   const { t } = useTranslation('alarm');
   const { message } = App.useApp();
   const navigateTo = useNavigate();
@@ -112,12 +125,14 @@ export function SafetyAlarms({ hub }: { hub: Pick<LiveHub, 'onPush'> | null }) {
   // An alarm on screen is never swapped under the operator: later ones wait and the newest shows on close.
   const shown = useRef(false);
   const waiting = useRef<Alarm[]>([]);
+  const rules = useRef({ settings, now });
   useEffect(() => {
     shown.current = alarm !== null;
+    rules.current = { settings, now };
   });
   useEffect(() => (hub ? hub.onPush((push) => {
     const next = pushedAlarm(push, PUSH_AI_ALARM);
-    if (!next) return;
+    if (!next || !alarmGate(rules.current.settings, next.key, rules.current.now()).window) return;
     if (shown.current) {
       waiting.current = [...waiting.current, next].slice(-MAX_WAITING);
       return;
@@ -253,7 +268,7 @@ export function SafetyAlarms({ hub }: { hub: Pick<LiveHub, 'onPush'> | null }) {
                   <Descriptions.Item label={t('dialog.todayCount')}><span data-testid="safety-alarm-today">{counts.today ?? '-'}</span></Descriptions.Item>
                   <Descriptions.Item label={t('dialog.unhandledCount')}><span data-testid="safety-alarm-unhandled">{counts.unhandled ?? '-'}</span></Descriptions.Item>
                   <Descriptions.Item label={t('dialog.driver')}><span data-testid="safety-alarm-driver">{alarm.driverName || '-'}</span></Descriptions.Item>
-                  <Descriptions.Item label={t('dialog.fleet')}>{alarm.fleetName || alarm.enterpriseName || '-'}</Descriptions.Item>
+                  <Descriptions.Item label={t('dialog.fleet')}><span data-testid="safety-alarm-fleet">{alarm.fleetName || alarm.enterpriseName || '-'}</span></Descriptions.Item>
                   <Descriptions.Item label={t('dialog.startTime')}>{formatTime(alarm.startTime)}</Descriptions.Item>
                   <Descriptions.Item label={t('dialog.speed')}>{speed === null ? '-' : t('dialog.speedValue', { speed: Number(speed.toFixed(1)) })}</Descriptions.Item>
                   <Descriptions.Item label={t('dialog.address')}>{alarm.address || '-'}</Descriptions.Item>

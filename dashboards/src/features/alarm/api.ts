@@ -151,9 +151,17 @@ export interface AlarmRule {
   endHour: number;
 }
 
+/** Where the rule in effect comes from: the user's own, the enterprise's default (their enterprise's or
+ * its nearest ancestor's platformAlarmNotifyRule), or the built-in default (no rule at all). */
+export type RuleSource = 'user' | 'enterprise' | 'default';
+
+export interface EffectiveRule extends AlarmRule {
+  source: RuleSource;
+}
+
 export interface NotifySettings {
-  /** Per alarm key; a key without a rule uses the defaults (a window, no voice, all day). */
-  alarmRule: Record<string, AlarmRule>;
+  /** The rule in effect per alarm key; a key without one uses the built-in default (a window, no voice, all day). */
+  alarmRule: Record<string, EffectiveRule>;
   carStateChangeWindowEnable: boolean;
   carRespCmdWindowEnable: boolean;
   uploadFileWindowEnable: boolean;
@@ -170,6 +178,7 @@ export const DEFAULT_ALARM_RULE: AlarmRule = {
 
 const bool = (value: unknown, fallback: boolean): boolean => (typeof value === 'boolean' ? value : fallback);
 const hour = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+const sourceOf = (value: unknown): RuleSource => (value === 'enterprise' ? 'enterprise' : value === 'default' ? 'default' : 'user');
 
 /** A rule as stored (maybe partial, maybe JSON text) made whole. */
 export function toAlarmRule(raw: unknown): AlarmRule {
@@ -192,34 +201,65 @@ export function toAlarmRule(raw: unknown): AlarmRule {
   };
 }
 
+/** The rules of an answer: a map of key -> rule (the settings GET, `source` inside each rule) or the
+ * rows of alarmLevelUserSettingRuleView (`{alarmKey, alarmRule, source}`); no source means the user's own. */
+export function toEffectiveRules(source: unknown): Record<string, EffectiveRule> {
+  const rules: Record<string, EffectiveRule> = {};
+  if (Array.isArray(source)) {
+    for (const entry of source as Record<string, unknown>[]) {
+      if (entry && typeof entry.alarmKey === 'string') rules[entry.alarmKey] = { ...toAlarmRule(entry.alarmRule ?? entry), source: sourceOf(entry.source) };
+    }
+  } else if (source && typeof source === 'object') {
+    for (const [key, rule] of Object.entries(source)) {
+      rules[key] = { ...toAlarmRule(rule), source: sourceOf((rule as Record<string, unknown> | null)?.source) };
+    }
+  }
+  return rules;
+}
+
 /** The settings answer made whole (rules as a map or as a list of {alarmKey, alarmRule}). */
 export function toNotifySettings(data: unknown): NotifySettings {
   const raw = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
-  const rules: Record<string, AlarmRule> = {};
-  const source = raw.alarmRule ?? raw.rules;
-  if (Array.isArray(source)) {
-    for (const entry of source as Record<string, unknown>[]) {
-      if (entry && typeof entry.alarmKey === 'string') rules[entry.alarmKey] = toAlarmRule(entry.alarmRule ?? entry);
-    }
-  } else if (source && typeof source === 'object') {
-    for (const [key, rule] of Object.entries(source)) rules[key] = toAlarmRule(rule);
-  }
   return {
-    alarmRule: rules,
+    alarmRule: toEffectiveRules(raw.alarmRule ?? raw.rules),
     carStateChangeWindowEnable: bool(raw.carStateChangeWindowEnable, true),
     carRespCmdWindowEnable: bool(raw.carRespCmdWindowEnable, true),
     uploadFileWindowEnable: bool(raw.uploadFileWindowEnable, true),
   };
 }
 
-/** The caller's rules per key and the enterprise switches; null when the call failed. */
-export async function fetchNotifySettings(signal?: AbortSignal): Promise<NotifySettings | null> {
+/**
+ * The caller's rules in effect as console-spec §7 reads them: `POST
+ * /api/common/query/alarmLevelUserSettingRuleView.json`, select alarmKey,alarmRule (and source: own or
+ * inherited), page 1 of 1000, filter userId and alarmRule not null. Null when the call failed.
+ */
+export async function fetchNotifyRules(userId: number, signal?: AbortSignal): Promise<Record<string, EffectiveRule> | null> {
+  const reply = await http.post<Page<Record<string, unknown>> | null>('/api/common/query/alarmLevelUserSettingRuleView.json', {
+    params: { select: 'alarmKey,alarmRule,source', pageNo: 1, pageSize: 1000 },
+    body: { 'userId.eq': userId, 'alarmRule.exists': true },
+    signal,
+    quiet: true,
+  });
+  return reply.code === 0 ? toEffectiveRules(reply.data?.list ?? []) : null;
+}
+
+/** The enterprise switches (and the rules the GET carries, which `fetchNotifySettings` replaces). */
+async function fetchSwitches(signal?: AbortSignal): Promise<NotifySettings | null> {
   const reply = await http.get<unknown>('/api/alarm/notify/settings.json', { signal, quiet: true });
   return reply.code === 0 && reply.data ? toNotifySettings(reply.data) : null;
 }
 
-/** Saves the caller's rules (and, for administrators, the switches). */
-export function saveNotifySettings(settings: Partial<NotifySettings>): Promise<ApiReply<unknown>> {
+/** The caller's rules (alarmLevelUserSettingRuleView) and the enterprise switches (the settings GET);
+ * null when either call failed or nobody is signed in. Read through `useNotifySettings`, the one holder. */
+export async function fetchNotifySettings(userId: number | null | undefined, signal?: AbortSignal): Promise<NotifySettings | null> {
+  if (userId == null) return null;
+  const [rules, switches] = await Promise.all([fetchNotifyRules(userId, signal), fetchSwitches(signal)]);
+  return rules && switches ? { ...switches, alarmRule: rules } : null;
+}
+
+/** Saves the caller's own rules (a rule of null removes it: the inherited one applies again) and, for
+ * administrators, the switches. */
+export function saveNotifySettings(settings: { alarmRule?: Record<string, AlarmRule | null> } & Partial<Omit<NotifySettings, 'alarmRule'>>): Promise<ApiReply<unknown>> {
   return http.put<unknown>('/api/alarm/notify/settings.json', { body: settings });
 }
 

@@ -1,8 +1,9 @@
 /**
- * Whether an alarm notifies (console-spec §6): the user's rule for its key (disabled, windowEnable,
- * voiceEnable, startHour..endHour, a key without a rule notifies all day) — a window and a spoken alert
- * only inside the rule's hours. The enterprise switches govern the other notices (state changes,
- * command answers, uploaded files).
+ * Whether an alarm notifies (console-spec §6): the rule in effect for its key (the user's own, else the
+ * enterprise's default: the server resolves which; disabled, windowEnable, voiceEnable,
+ * startHour..endHour; a key without any rule shows a window all day) — a window, the safety dialog and a
+ * spoken alert only inside the rule's hours. The enterprise switches govern the other notices (state
+ * changes, command answers, uploaded files).
  */
 import { DEFAULT_ALARM_RULE, type AlarmRule, type NotifySettings } from './api';
 

@@ -1,36 +1,46 @@
 /**
- * The notify settings screen's rows (console-spec §3 "Notification settings", §6): one per alarm key,
- * the saved rule (features/alarm/api.ts toNotifySettings) or the default. Pure.
+ * The notify settings screen's rows (console-spec §3 "Notification settings", §6): one per alarm key with
+ * the rule in effect and where it comes from (the user's own, the enterprise's default, or the built-in
+ * default; features/alarm/api.ts), and the PUT body of what the user changed. Pure.
  */
-import { DEFAULT_ALARM_RULE, type AlarmRule, type NotifySettings } from '../alarm/api';
+import { DEFAULT_ALARM_RULE, type AlarmRule, type EffectiveRule, type NotifySettings } from '../alarm/api';
 
-export interface KeyedRule extends AlarmRule {
+export interface KeyedRule extends EffectiveRule {
   alarmKey: string;
 }
 
 export const SWITCHES = ['carStateChangeWindowEnable', 'carRespCmdWindowEnable', 'uploadFileWindowEnable'] as const;
 export type SwitchName = (typeof SWITCHES)[number];
 
-/** Every key the screen lists: the catalogue's in its order, then keys with a saved rule it lacks. */
+const RULE_FIELDS = Object.keys(DEFAULT_ALARM_RULE) as (keyof AlarmRule)[];
+
+/** Every key the screen lists: the catalogue's in its order, then keys with a rule it lacks. */
 export function rowsFor(settings: Pick<NotifySettings, 'alarmRule'>, keys: string[]): KeyedRule[] {
   const all = [...new Set([...keys, ...Object.keys(settings.alarmRule)])];
-  return all.map((alarmKey) => ({ alarmKey, ...(settings.alarmRule[alarmKey] ?? DEFAULT_ALARM_RULE) }));
+  return all.map((alarmKey) => ({ alarmKey, ...(settings.alarmRule[alarmKey] ?? { ...DEFAULT_ALARM_RULE, source: 'default' as const }) }));
 }
 
-function isDefault(rule: AlarmRule): boolean {
-  return (Object.keys(DEFAULT_ALARM_RULE) as (keyof AlarmRule)[]).every((k) => (rule[k] ?? null) === (DEFAULT_ALARM_RULE[k] ?? null));
+/** The rule part of a row (no key, no source), the voice trimmed and an empty one as null. */
+export function ruleOf(row: AlarmRule): AlarmRule {
+  const rule = Object.fromEntries(RULE_FIELDS.map((k) => [k, row[k]])) as unknown as AlarmRule;
+  return { ...rule, voice: rule.voice?.trim() || null };
 }
 
-/** The PUT body: the switches and the rules saved before or differing from the default (voice trimmed,
- * an empty voice as null). */
-export function payloadOf(rows: KeyedRule[], switches: Record<SwitchName, boolean>, saved: ReadonlySet<string>): Partial<NotifySettings> {
+function sameRule(a: AlarmRule, b: AlarmRule): boolean {
+  return RULE_FIELDS.every((k) => (a[k] ?? null) === (b[k] ?? null));
+}
+
+/** The PUT body: each row that differs from the rule it was loaded with becomes the user's own rule
+ * (an inherited rule left alone stays inherited, so a later change of the enterprise's reaches the user). */
+export function payloadOf(rows: KeyedRule[], loaded: readonly KeyedRule[]): { alarmRule: Record<string, AlarmRule> } {
+  const before = new Map(loaded.map((row) => [row.alarmKey, ruleOf(row)]));
   const alarmRule: Record<string, AlarmRule> = {};
-  for (const { alarmKey, ...rule } of rows) {
-    const voice = rule.voice?.trim() || null;
-    const clean = { ...rule, voice };
-    if (saved.has(alarmKey) || !isDefault(clean)) alarmRule[alarmKey] = clean;
+  for (const row of rows) {
+    const rule = ruleOf(row);
+    const was = before.get(row.alarmKey);
+    if (!was || !sameRule(rule, was)) alarmRule[row.alarmKey] = rule;
   }
-  return { ...switches, alarmRule };
+  return { alarmRule };
 }
 
 /** A rule's hours are acceptable as the server takes them (api/routes/alarms.py): whole hours, start 0-23,

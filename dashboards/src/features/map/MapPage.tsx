@@ -1,6 +1,7 @@
 /**
  * Live monitoring (console-spec §2 "dashboard/map"): the vehicle tree on the left, the map with the
- * ticked vehicles on the right and the live vehicle table under it, moved by the one live socket.
+ * ticked vehicles on the right and the live vehicle table under it, moved by the one live socket; the
+ * ticked vehicles' online/offline and running-state changes as notices (enterprise switch permitting).
  * On load (and after every reconnect) one bulk read sets every vehicle's state and last fix; the
  * first open in a tab shows the fleet fitted to view. This component renders when the user ticks,
  * selects or changes a setting, never per position update.
@@ -24,6 +25,7 @@ import { VehicleMarkers } from './layers/VehicleMarkers';
 import { LiveMap } from './LiveMap';
 import { MapToolbar } from './MapToolbar';
 import { fetchCars } from './model/api';
+import StateChangeNotices from './notices/StateChangeNotices';
 import { DEFAULT_CENTER, DEFAULT_ZOOM } from './model/constants';
 import { firstViewKeys } from './model/firstView';
 import { hasStoredTicked, readPrefs, writePrefs, type MapPrefs } from './model/prefs';
@@ -207,6 +209,7 @@ export default function MapPage() {
         <LiveVehicleTable hub={hub} model={model} tab={tab} selectedKey={selectedKey} onSelect={onTableSelect} />
       </section>
       <ActionModal action={action?.action ?? null} car={action?.car ?? null} onClose={() => setAction(null)} />
+      <StateChangeNotices hub={hub} vehicles={vehicles} />
     </div>
   );
 }

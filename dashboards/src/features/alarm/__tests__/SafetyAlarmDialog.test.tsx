@@ -6,6 +6,8 @@ import { session } from '../../../auth/session';
 import AppProviders from '../../../components/AppProviders';
 import { SettingsProvider } from '../../../layouts/settings/SettingsContext';
 import type { PushMessage } from '../../../live/types';
+import { AlarmNoticesOf } from '../AlarmNotices';
+import { toNotifySettings, type NotifySettings } from '../api';
 import { SafetyAlarms } from '../SafetyAlarmDialog';
 
 // Leaflet needs a real layout engine; the map's own tests cover it.
@@ -66,8 +68,11 @@ afterEach(() => {
   listeners.clear();
 });
 
-const renderDialog = () => render(
-  <SettingsProvider><AppProviders><MemoryRouter><SafetyAlarms hub={hub} /></MemoryRouter></AppProviders></SettingsProvider>,
+const renderDialog = (settings: NotifySettings | null = null, hour = 12, say = vi.fn()) => render(
+  <SettingsProvider><AppProviders><MemoryRouter>
+    <SafetyAlarms hub={hub} settings={settings} now={() => new Date(2026, 10, 25, hour, 0, 0)} />
+    <AlarmNoticesOf hub={hub} settings={settings} say={say} now={() => new Date(2026, 10, 25, hour, 0, 0)} />
+  </MemoryRouter></AppProviders></SettingsProvider>,
 );
 const dialog = () => screen.getByTestId('safety-alarm-dialog');
 const push13 = { type: 13, data: { alarmId: 101, deviceId: 7, carId: 70, plateNumber: '京A00070', type: 6, key: 'dsm_1', level: 1, desc: '一级 疲劳驾驶报警', startTime: 1764000000000, lat: 39.9, lng: 116.4, speed: 42.5, state: 0, warnUuid: 'u'.repeat(32), atted: true, driverName: null } };
@@ -119,6 +124,17 @@ describe('the real-time safety alarm dialog (push 13)', () => {
     expect(fetchMock.mock.calls.some(([url, init]) => url.startsWith('/api/common/alarm/101/ignore.json') && init?.method === 'POST')).toBe(true);
   });
 
+  test('the fleet name is the vehicle\'s group the alarm row names, else its enterprise', async () => {
+    unhandled = [{ ...alarm(101, '一级 疲劳驾驶报警'), fleetName: '第一车队' } as ReturnType<typeof alarm>, alarm(102, '一级 接打电话报警')];
+    renderDialog();
+    emit({ type: 13, data: { ...push13.data, enterpriseName: '示范一分公司' } });
+    await waitFor(() => expect(screen.getByTestId('safety-alarm-fleet').textContent).toBe('第一车队'));
+    emit({ type: 13, data: { ...push13.data, alarmId: 102, enterpriseName: '示范一分公司' } }); // waits its turn
+    fireEvent.click(document.querySelector('.ant-modal-close') as HTMLElement);
+    await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('102'));
+    await waitFor(() => expect(screen.getByTestId('safety-alarm-fleet').textContent).toBe('一车队')); // no group: the enterprise
+  });
+
   test('a later push 13 waits while an alarm is on screen and shows when it is closed', async () => {
     renderDialog();
     emit(push13);
@@ -127,5 +143,67 @@ describe('the real-time safety alarm dialog (push 13)', () => {
     expect(dialog().getAttribute('data-alarm-id')).toBe('101');
     fireEvent.click(document.querySelector('.ant-modal-close') as HTMLElement);
     await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('102'));
+  });
+});
+
+describe('the safety dialog follows the notification rule of its key (as the push-2 notices)', () => {
+  const rules = toNotifySettings({
+    alarmRule: {
+      dsm_1: { disabled: false, windowEnable: true, voiceEnable: true, voice: null, startHour: 8, endHour: 20, source: 'enterprise' },
+      dsm_2: { disabled: true, windowEnable: true, voiceEnable: true, voice: null, startHour: 0, endHour: 24, source: 'user' },
+      dsm_3: { disabled: false, windowEnable: false, voiceEnable: true, voice: null, startHour: 0, endHour: 24, source: 'user' },
+    },
+  });
+  /** Push 2 then push 13 of one active-safety alarm, as the streams send them. */
+  const raise = (key: string, desc: string) => {
+    const data = { ...push13.data, key, desc };
+    emit({ type: 2, data });
+    emit({ type: 13, data });
+  };
+  const settle = () => act(async () => { await new Promise((resolve) => setTimeout(resolve, 50)); });
+
+  test('inside the rule hours the dialog opens and the alarm is spoken once', async () => {
+    const say = vi.fn();
+    renderDialog(rules, 9, say);
+    raise('dsm_1', '一级 疲劳驾驶报警');
+    await screen.findByTestId('safety-alarm-dialog');
+    expect(say).toHaveBeenCalledTimes(1);
+    expect(say).toHaveBeenCalledWith('京A00070，一级 疲劳驾驶报警', 'zh-CN');
+  });
+
+  test('outside the rule hours: no dialog and no voice', async () => {
+    const say = vi.fn();
+    renderDialog(rules, 21, say);
+    raise('dsm_1', '一级 疲劳驾驶报警');
+    await settle();
+    expect(screen.queryByTestId('safety-alarm-dialog')).toBeNull();
+    expect(say).not.toHaveBeenCalled();
+  });
+
+  test('a muted key: no dialog and no voice', async () => {
+    const say = vi.fn();
+    renderDialog(rules, 12, say);
+    raise('dsm_2', '一级 接打电话报警');
+    await settle();
+    expect(screen.queryByTestId('safety-alarm-dialog')).toBeNull();
+    expect(say).not.toHaveBeenCalled();
+  });
+
+  test('window off: no dialog, the voice as the rule says', async () => {
+    const say = vi.fn();
+    renderDialog(rules, 12, say);
+    raise('dsm_3', '一级 抽烟报警');
+    await settle();
+    expect(screen.queryByTestId('safety-alarm-dialog')).toBeNull();
+    expect(screen.queryByTestId('alarm-notice')).toBeNull();
+    expect(say).toHaveBeenCalledTimes(1);
+  });
+
+  test('a key without any rule opens the dialog but stays silent (the built-in default)', async () => {
+    const say = vi.fn();
+    renderDialog(rules, 3, say);
+    raise('dsm_4', '一级 分神驾驶报警');
+    await screen.findByTestId('safety-alarm-dialog');
+    expect(say).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { toNotifySettings, type NotifySettings } from '../api';
+import { toEffectiveRules, toNotifySettings, type NotifySettings } from '../api';
 import { alarmGate, inHours, switchOn } from '../notifyRules';
 
 const at = (hour: number) => new Date(2026, 10, 25, hour, 30, 0);
@@ -64,6 +64,16 @@ describe('the enterprise switches', () => {
 
   test('rules read from the list form (alarmLevelUserSettingRuleView rows with JSON text) too', () => {
     const parsed = toNotifySettings({ alarmRule: [{ alarmKey: 'a2', alarmRule: '{"disabled":true,"startHour":1,"endHour":5}' }] });
-    expect(parsed.alarmRule.a2).toMatchObject({ disabled: true, startHour: 1, endHour: 5, windowEnable: true });
+    expect(parsed.alarmRule.a2).toMatchObject({ disabled: true, startHour: 1, endHour: 5, windowEnable: true, source: 'user' });
+  });
+
+  test('an inherited rule gates like an own one and keeps where it came from', () => {
+    const rows = toEffectiveRules([
+      { alarmKey: 'a0', source: 'enterprise', alarmRule: { disabled: false, windowEnable: true, voiceEnable: true, voice: null, startHour: 8, endHour: 20 } },
+    ]);
+    expect(rows.a0.source).toBe('enterprise');
+    const inherited = { ...settings({}), alarmRule: rows };
+    expect(alarmGate(inherited, 'a0', at(9))).toEqual({ window: true, voice: true });
+    expect(alarmGate(inherited, 'a0', at(21))).toEqual({ window: false, voice: false });
   });
 });

@@ -29,20 +29,32 @@ describe('alarm list links', () => {
 });
 
 describe('notify settings rows', () => {
-  const saved = { a0: { ...DEFAULT_ALARM_RULE, disabled: true }, old_key: { ...DEFAULT_ALARM_RULE } };
-  test('every catalogue key once, the saved rule or the default, saved keys the catalogue lacks last', () => {
-    const rows = rowsFor({ alarmRule: saved }, ['a0', 'a1']);
-    expect(rows.map((r) => r.alarmKey)).toEqual(['a0', 'a1', 'old_key']);
-    expect(rows[0].disabled).toBe(true);
-    expect(rows[1]).toEqual({ alarmKey: 'a1', ...DEFAULT_ALARM_RULE });
+  const saved = {
+    a0: { ...DEFAULT_ALARM_RULE, disabled: true, source: 'user' as const },
+    a1: { ...DEFAULT_ALARM_RULE, voiceEnable: true, startHour: 8, endHour: 20, source: 'enterprise' as const },
+    old_key: { ...DEFAULT_ALARM_RULE, source: 'user' as const },
+  };
+  test('every catalogue key once with the rule in effect and its source, keys the catalogue lacks last', () => {
+    const rows = rowsFor({ alarmRule: saved }, ['a0', 'a1', 'a2']);
+    expect(rows.map((r) => r.alarmKey)).toEqual(['a0', 'a1', 'a2', 'old_key']);
+    expect(rows[0]).toMatchObject({ disabled: true, source: 'user' });
+    expect(rows[1]).toMatchObject({ voiceEnable: true, startHour: 8, source: 'enterprise' });
+    expect(rows[2]).toEqual({ alarmKey: 'a2', ...DEFAULT_ALARM_RULE, source: 'default' });
   });
-  test('the PUT body keeps saved rules and changed ones, trims the voice, and carries the switches', () => {
-    const rows = rowsFor({ alarmRule: saved }, ['a0', 'a1', 'a2']).map((r) => (r.alarmKey === 'a2' ? { ...r, voice: '  注意  ', startHour: 8 } : r));
-    const switches = { carStateChangeWindowEnable: false, carRespCmdWindowEnable: true, uploadFileWindowEnable: true };
-    const body = payloadOf(rows, switches, new Set(Object.keys(saved)));
-    expect(Object.keys(body.alarmRule ?? {}).sort()).toEqual(['a0', 'a2', 'old_key']);
-    expect(body.alarmRule?.a2).toEqual({ ...DEFAULT_ALARM_RULE, voice: '注意', startHour: 8 });
-    expect(body.carStateChangeWindowEnable).toBe(false);
+  test('the PUT body holds only the rules changed since loading, as the user\'s own, voice trimmed', () => {
+    const loaded = rowsFor({ alarmRule: saved }, ['a0', 'a1', 'a2', 'a3']);
+    const rows = loaded.map((r) => {
+      if (r.alarmKey === 'a2') return { ...r, voice: '  注意  ', startHour: 8 };
+      if (r.alarmKey === 'a1') return { ...r, windowEnable: false };
+      return r;
+    });
+    const body = payloadOf(rows, loaded);
+    // a0 (own, unchanged) stays as saved, a3 (default) and old_key are left alone: only a1 and a2 are sent
+    expect(Object.keys(body.alarmRule).sort()).toEqual(['a1', 'a2']);
+    expect(body.alarmRule.a2).toEqual({ ...DEFAULT_ALARM_RULE, voice: '注意', startHour: 8 });
+    expect(body.alarmRule.a1).toEqual({ ...DEFAULT_ALARM_RULE, voiceEnable: true, startHour: 8, endHour: 20, windowEnable: false });
+    expect('source' in body.alarmRule.a1).toBe(false);
+    expect(payloadOf(loaded, loaded)).toEqual({ alarmRule: {} });
   });
   test('hours: start 0-23 before end 1-24, whole', () => {
     expect(hoursValid({ startHour: 0, endHour: 24 })).toBe(true);
