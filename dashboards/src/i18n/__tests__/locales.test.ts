@@ -16,6 +16,26 @@ function leaves(messages: unknown, prefix = ''): Map<string, string> {
   return out;
 }
 
+/** Keys written twice at the same place of a formatted JSON file (JSON.parse keeps the last silently). */
+function duplicateKeys(text: string): string[] {
+  const seen = new Set<string>();
+  const dupes: string[] = [];
+  const path: { indent: number; key: string }[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^(\s*)"((?:[^"\\]|\\.)*)"\s*:/.exec(line);
+    if (!match) continue;
+    const indent = match[1].length;
+    while (path.length && path[path.length - 1].indent >= indent) path.pop();
+    const full = [...path.map((p) => p.key), match[2]].join('\u0000');
+    if (seen.has(full)) dupes.push(match[2]);
+    seen.add(full);
+    if (line.trimEnd().endsWith('{')) path.push({ indent, key: match[2] });
+  }
+  return dupes;
+}
+
+const rawFiles = import.meta.glob('../../locales/*/*.json', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 describe('locales', () => {
@@ -26,6 +46,17 @@ describe('locales', () => {
 
   test('the console namespaces exist', () => {
     expect(namespaces).toEqual(expect.arrayContaining(['common', 'menu', 'auth', 'layout', 'account', 'exception', 'validation']));
+  });
+
+  test('no file writes a key twice', () => {
+    expect(Object.keys(rawFiles).length).toBeGreaterThan(10);
+    for (const [file, text] of Object.entries(rawFiles)) {
+      expect(duplicateKeys(text), `${file} writes these keys twice`).toEqual([]);
+    }
+  });
+
+  test('the duplicate finder sees a repeated key, and the same key under another parent is not one', () => {
+    expect(duplicateKeys('{\n  "a": "1",\n  "b": {\n    "a": "2"\n  },\n  "a": "3"\n}')).toEqual(['a']);
   });
 
   describe.each(namespaces)('namespace %s', (ns) => {
