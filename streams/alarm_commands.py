@@ -1,18 +1,24 @@
 """0x9208 (alarm attachment upload request) for new active-safety alarms, through the ONE command path.
 
-For each new active-safety row with attachments (streams.alarms) of a device that is online: a
+For each new active-safety row with attachments (streams.alarms) of a device that is connected: a
 ``command`` row (warehouse.queries.commands ``insert_async``, created_by NULL, created_by_name "平台") and
 a ``jt808.downlink.v1`` message shaped like api/routes/commands.py ``send()`` ``{phone, msg_id, body_hex,
 command_id, created_at}``. The gateway paces it and reports on ``jt808.sent.v1``; the terminal's 0x0001
 is matched by the commands step like any reply. The server address is ``FLEET_ATTACHMENTS_PUBLIC_HOST`` /
 ``FLEET_ATTACHMENTS_PORT`` (fleet.settings.AttachmentsSettings); the uuid is the row's ``warn_uuid``.
 An offline device gets nothing (the terminal keeps its files; nothing is queued).
+
+Connected (``reachable``): the device row says online, OR an uplink of the batch that raised the alarm was
+received within ``HEARD_WITHIN_S`` and the row records no going offline since. The uplink is the freshest
+proof: the row's "online" is written by the sessions agent, which runs beside the uplinks agent, so a
+terminal that reports an alarm right after it logs in (or reconnects) is often still offline in the row,
+and its evidence would never be asked for. A disabled device is never asked.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,12 +37,26 @@ log = logging.getLogger(__name__)
 
 MSG_ID = 0x9208
 CREATED_BY_NAME = "平台"
+HEARD_WITHIN_S = 60.0  # an uplink this recent proves the connection (a silent one is closed after ~3 heartbeats)
 
 _TARGET = """
 SELECT d.id AS "deviceId", d.car_id AS "carId", d.enterprise_id AS "enterpriseId", d.phone, d.state,
-       d.protocol_version AS "protocolVersion"
+       d.protocol_version AS "protocolVersion", d.offline_time AS "offlineTime"
 FROM device d WHERE d.id = %s
 """
+
+
+def reachable(target: dict[str, Any], heard_at: datetime | None, now: datetime) -> bool:
+    """Whether the terminal is connected now: online in its row, or heard from (``heard_at``, the receipt
+    of its latest uplink in the batch) within ``HEARD_WITHIN_S`` and not offline since (module doc)."""
+    if target["state"] == DeviceState.ONLINE:
+        return True
+    if target["state"] == DeviceState.DISABLED or heard_at is None:
+        return False
+    if (now - heard_at).total_seconds() > HEARD_WITHIN_S:
+        return False
+    offline_at = target.get("offlineTime")
+    return offline_at is None or offline_at < heard_at
 
 
 def _time(value: Any) -> datetime:
@@ -64,19 +84,20 @@ def build_request(row: dict[str, Any], host: str, port: int, version: str) -> tu
 
 
 class AttachmentRequests:
-    """``request(rows)``: the 0x9208 commands of a batch's new active-safety rows with attachments."""
+    """``request(rows, heard)``: the 0x9208 commands of a batch's new active-safety rows with attachments;
+    ``heard`` maps each device of the batch to the receipt of its latest uplink."""
 
     def __init__(self, db: Database, send: Send, host: str, port: int) -> None:
         self.db, self.send, self.host, self.port = db, send, host, port
         self.sent = 0
 
-    async def request(self, rows: Sequence[dict[str, Any]]) -> int:
+    async def request(self, rows: Sequence[dict[str, Any]], heard: Mapping[int, datetime] | None = None) -> int:
         done = 0
         for row in rows:
             if not row.get("warn_uuid") or not row.get("attachment_count"):
                 continue
             try:
-                done += await self._one(row)
+                done += await self._one(row, (heard or {}).get(row["device_id"]))
             except DATA_ERRORS as exc:  # e.g. the device was deleted meanwhile
                 log.warning("0x9208 for alarm %s not created: %s", row["id"], exc)
             except (KeyError, TypeError, ValueError) as exc:
@@ -84,14 +105,15 @@ class AttachmentRequests:
         self.sent += done
         return done
 
-    async def _one(self, row: dict[str, Any]) -> int:
+    async def _one(self, row: dict[str, Any], heard_at: datetime | None) -> int:
         async def target_of(conn: psycopg.AsyncConnection[Any]) -> dict[str, Any] | None:
             async with conn.cursor(row_factory=dict_row) as cur:
                 await cur.execute(_TARGET, (row["device_id"],))
                 return await cur.fetchone()
 
         target = await self.db.transact(target_of)
-        if target is None or target["state"] != DeviceState.ONLINE:
+        if target is None or not reachable(target, heard_at, datetime.now(UTC)):
+            log.info("0x9208 for alarm %s not sent: device %s is not connected", row["id"], row["device_id"])
             return 0
         body, payload = build_request(row, self.host, self.port, target["protocolVersion"])
 

@@ -21,7 +21,8 @@ never pushed.
 Pushes (streams.console) for each NEW non-backlog row: type 2 ``{alarmId, deviceId, carId, plateNumber,
 type, key, level, desc, startTime (epoch ms), lat, lng, speed, state, warnUuid, atted, driverName}``; active
 safety (5-8) also as type 13 with the same data. A new active-safety row with attachments (alarm_no
-.attachments > 0) of an online device gets a 0x9208 through the command path (streams.alarm_commands).
+.attachments > 0) of a connected device gets a 0x9208 through the command path (streams.alarm_commands:
+connected is online in its row, or heard from in this batch, whose uplinks' receipts it is given).
 
 Cost: a fix without alarm flags, alarm items or open episodes is one dict look-up and two compares.
 """
@@ -146,7 +147,8 @@ class AlarmsStep:
     """The step's state (per device) and its batch body. ``send`` produces to Kafka (pushes)."""
 
     def __init__(self, db: Database, send: Send, directory: Any,
-                 request_attachments: Callable[[list[dict[str, Any]]], Awaitable[Any]] | None = None) -> None:
+                 request_attachments: Callable[[list[dict[str, Any]], dict[int, datetime]], Awaitable[Any]] | None = None
+                 ) -> None:
         self.db, self.send, self.directory = db, send, directory
         self.request_attachments = request_attachments  # 0x9208 (streams.alarm_commands); None: off
         self.devices: dict[int, DeviceAlarms] = {}
@@ -262,7 +264,7 @@ class AlarmsStep:
             wanted = [r for r in rows if r["type"] in ACTIVE_SAFETY_KINDS and r["attachment_count"] > 0]
             if wanted:
                 try:
-                    await self.request_attachments(wanted)
+                    await self.request_attachments(wanted, heard_from(uplinks))
                 except Exception:  # a bug: the alarm stays without attachments; never stop the batch
                     log.exception("alarms: 0x9208 not sent")
         return len(rows)
@@ -283,6 +285,15 @@ class AlarmsStep:
         for push_type in (PushType.ALARM, PushType.AI_ALARM) if row["type"] in ACTIVE_SAFETY_KINDS else (PushType.ALARM,):
             payload = console.push_event(ent, row["enterprise_path"], push_type, data)
             await self.send(CONSOLE_EVENTS, str(ent).encode(), encode(payload))
+
+
+def heard_from(uplinks: Sequence[Uplink | PayloadError]) -> dict[int, datetime]:
+    """Each device's latest uplink receipt in the batch (a terminal just heard from is connected)."""
+    heard: dict[int, datetime] = {}
+    for uplink in uplinks:
+        if isinstance(uplink, Uplink) and (uplink.device_id not in heard or uplink.received_at > heard[uplink.device_id]):
+            heard[uplink.device_id] = uplink.received_at
+    return heard
 
 
 def push_data(row: dict[str, Any]) -> dict[str, Any]:

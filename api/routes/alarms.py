@@ -4,7 +4,7 @@ here is what is not a plain list:
 
 - ``POST /api/common/alarm/{id}/confirm.json`` ``{state 1-4, opinion <= 250}``: the handling with the caller
   as confirmer, a confirm record, then 0x8203 ``{messageSeq, alarmType}`` through the one command path
-  (``api/routes/commands.send``) when the alarm's bits hold a confirmable one (platform-spec §9) and the
+  (``api/routes/commands.send``) when the alarm's key is a confirmable terminal bit (platform-spec §9) and the
   terminal is online. ``data = {alarm, commandId | null}``, message "保存成功！".
 - ``POST /api/common/alarm/{id}/ignore.json`` ``{opinion?}``: state 2, opinion "告警已忽略" when none.
 - ``PATCH /api/common/alarm/{id}.json``: the framework update of state and opinion (audited).
@@ -38,7 +38,7 @@ from api.query.values import MAX_ID, coerce, parse_flag, parse_positive_int
 from api.routes.commands import send
 from api.routes.console import CHINA_TZ, local_midnight
 from api.security import FORBIDDEN_TEXT, current_principal, request_scope, requires
-from fleet.alarm_catalog import ALARMS, CONFIRMABLE_BITS, bits_of, describe
+from fleet.alarm_catalog import ALARMS, AlarmKind, alarm_def, describe
 from fleet.enums import DeviceState
 from warehouse.queries import alarms as q
 from warehouse.queries import commands as command_queries
@@ -86,12 +86,14 @@ def _body() -> dict[str, Any]:
 
 
 def confirm_mask(alarm: dict[str, Any]) -> int:
-    """The confirmable 0x0200 bits of the alarm (its flags and, for a terminal bit alarm, its own bit)."""
-    bits = set(bits_of(int(alarm["alarm_flags"] or 0) & 0xFFFFFFFF))
-    key = str(alarm["key"])
-    if alarm["type"] == 1 and key.startswith("a") and key[1:].isdigit():
-        bits.add(int(key[1:]))
-    return sum(1 << bit for bit in bits if bit in CONFIRMABLE_BITS)
+    """The 0x0200 bit 0x8203 confirms for this alarm: its own, when its key is a confirmable terminal bit
+    (platform-spec §9, console-spec §7 "if the alarm key requires it"), else 0. Other bits held in the
+    report that raised it are not this alarm's: each is an alarm of its own, confirmed when it is handled
+    (a DSM alarm raised while the emergency button is held must not release the button)."""
+    found = alarm_def(str(alarm["key"]))
+    if found is None or found.kind != AlarmKind.TERMINAL or not found.confirmable:
+        return 0
+    return 1 << int(found.key[1:])
 
 
 def _handle(alarm_id: int, state: int, opinion: str | None, *, confirm: bool) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """The live stack the browser tests drive, started once per session on the session's PostgreSQL
 server and Kafka broker: a private database with the demo seed (20 terminals), the streams worker,
-the gateway, the API (gunicorn) serving the built console, and the simulator (20 terminals, 1 s
-interval) in a thread; plus Debian's Chromium through Playwright."""
+the gateway, the attachment server (named by the worker's 0x9208), the API (gunicorn) serving the built
+console, and the simulator (20 terminals, 1 s interval) in a thread, all sharing one media store; plus
+Debian's Chromium through Playwright."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from tests.e2e.support import (
     drop_database,
     launch_chromium,
 )
-from tests.support.processes import GatewayProcess
+from tests.support.processes import AttachmentServerProcess, GatewayProcess
 
 TERMINALS = 20
 REPORT_INTERVAL_S = 1.0
@@ -51,6 +52,7 @@ class ConsoleStack:
     api: ApiProcess
     logs: Path
     gateway_port: int = 0  # for tests whose own terminal connects (tests/e2e/test_safety_alarm_dialog.py)
+    attachments_port: int = 0  # the attachment server the worker's 0x9208 names
 
     def of(self, enterprise: str) -> list[Vehicle]:
         return [v for v in self.vehicles if v.enterprise == enterprise]
@@ -119,19 +121,22 @@ def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
     db_url = create_database(pg_url, "fleet_e2e")
     seed_demo(db_url, terminals=TERMINALS)
     env = {**stack_env, "FLEET_DATABASE_URL": db_url, "FLEET_API_TOKEN_SECRET": secrets.token_urlsafe(32),
-           "FLEET_MEDIA_ROOT": str(work / "media")}  # gateway and API share this stack's media store
+           "FLEET_MEDIA_ROOT": str(work / "media")}  # gateway, attachment server and API share this stack's media store
     app_id = f"e2e-worker-{secrets.token_hex(3)}"
     commit_group_at_end(kafka_bootstrap, app_id)  # uplinks of earlier tests belong to other databases
-    worker = Worker(env, work, app_id=app_id)
+    attachments = AttachmentServerProcess(env, free_port(), work / "attachments.log")
+    # 0x9208 sends terminals to this stack's attachment server (not to 7613, which may be another stack's)
+    worker = Worker(env | AttachmentServerProcess.env_for(attachments.port), work, app_id=app_id)
     gateway = GatewayProcess(env, free_port(), work / "gateway.log", gateway_id="gw-e2e")
     api = ApiProcess(env, free_port(), work / "api.log")
     fleet = SimulatedFleet(gateway.port, TERMINALS, REPORT_INTERVAL_S, work)
 
     def logs() -> str:
         return "\n".join(f"--- {name}\n{proc.log_tail(30)}" for name, proc in
-                         (("worker", worker), ("gateway", gateway), ("api", api)))
+                         (("worker", worker), ("gateway", gateway), ("attachments", attachments), ("api", api)))
 
     try:
+        attachments.start()
         worker.start()
         gateway.start()
         api.start()
@@ -144,12 +149,13 @@ def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
             return row is not None and int(row[0]) >= TERMINALS
 
         _wait(positioned, 90, f"last positions of all {TERMINALS} terminals", logs)
-        yield ConsoleStack(api.base_url, db_url, _vehicles(db_url), api, work, gateway.port)
+        yield ConsoleStack(api.base_url, db_url, _vehicles(db_url), api, work, gateway.port, attachments.port)
     finally:
         fleet.stop()
         api.stop()
         gateway.stop()
         worker.stop()
+        attachments.stop()
         drop_database(pg_url, db_url)
         if fleet.error is not None:
             print(f"simulated fleet ended with {fleet.error!r}")

@@ -1,32 +1,39 @@
 """The real-time safety alarm dialog in Chromium (issue 9 §4, console-spec §2) against the live stack: a
-terminal of the test's own enterprise sends a real 0x0200 with a 0x65 DSM item over TCP to the stack's
-gateway; the streams worker stores the alarm and pushes 13; the dialog pops up for the enterprise's user,
-shows the photo attached to the alarm, is handled, and the dashboard's unhandled count goes down.
+terminal of the test's own enterprise sends a real 0x0200 with a 0x65 DSM item (one attachment) over TCP to
+the stack's gateway; the streams worker stores the alarm, pushes 13 and asks the terminal for the
+attachment with 0x9208; the dialog pops up for the enterprise's user with no photo yet; the terminal
+uploads its JPEG to the stack's attachment server as a real one does (0x1210, 0x1211, the data, 0x1212),
+and the dialog's slider shows that photo (the very bytes sent); the alarm is handled, and the dashboard's
+unhandled count goes down.
 
 The enterprise is the test's own (the simulated fleet's alarms belong to the demo enterprises), so the
-counts it reads are its own. The attachment is stored as the attachment server's step stores one (a
-media-store object + a device_upload_file row with alarm_id, alarm.atted set).
+counts it reads are its own.
 """
 
 from __future__ import annotations
 
-import hashlib
+import asyncio
 import secrets
 import socket
+import threading
+import time
 from datetime import UTC, datetime
 from typing import Any
 
-from fleet.media_store import LocalMediaStore
 from fleet.phones import canonical_phone
 from protocols.jt808 import (
+    AlarmAttachmentUploadRequest,
     AlarmNumber,
     Authentication,
     FrameReader,
     LocationReport,
+    Message,
+    TerminalResponse,
     decode_frame,
     encode_frame,
 )
 from protocols.jt808.messages import PlatformResponse
+from simulator.attachments import UploadResult, upload
 from simulator.camera import take_photo
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
@@ -36,6 +43,7 @@ from warehouse.seed import DemoEnterprise, _admin_user, _enterprise, _role
 # The worker stores and pushes within a second; the slack is for a loaded machine (never a sleep).
 PUSH_TIMEOUT_MS = 45_000
 DSM_FATIGUE = 1
+TERMINAL_ID = "E2E9DSM"  # the alarm number's 7-character terminal id
 
 
 def _own_enterprise(stack: ConsoleStack) -> dict[str, Any]:
@@ -61,28 +69,49 @@ def _own_enterprise(stack: ConsoleStack) -> dict[str, Any]:
 
 
 class Terminal:
-    """A bare JT/T 808 terminal over a blocking socket (Playwright's sync API owns this thread's loop)."""
+    """A bare JT/T 808 terminal over a blocking socket (Playwright's sync API owns this thread's loop).
+    Replies are matched by serial; the platform's commands (0x9208, ...) are kept in arrival order."""
 
     def __init__(self, port: int, phone: str) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.sock.settimeout(PUSH_TIMEOUT_MS / 1000)  # a loaded machine's slack, never a sleep
         self.phone, self.seq, self.frames = phone, 0, FrameReader()
-        self.inbox: list[Any] = []
+        self.inbox: list[Message] = []
+        self.commands: list[Message] = []
 
-    def send(self, msg_id: int, body: Any) -> int:
-        self.seq += 1
-        self.sock.sendall(encode_frame(msg_id, body, phone=self.phone, seq=self.seq, version="2013"))
-        return self.seq
+    def send(self, msg_id: int, body: Any, seq: int | None = None) -> int:
+        if seq is None:
+            self.seq += 1
+            seq = self.seq
+        self.sock.sendall(encode_frame(msg_id, body, phone=self.phone, seq=seq, version="2013"))
+        return seq
+
+    def _next(self) -> Message:
+        while not self.inbox:
+            data = self.sock.recv(65536)
+            assert data, "the gateway closed the connection"
+            self.inbox.extend(decode_frame(f) for f in self.frames.feed(data) if isinstance(f, bytes))
+        return self.inbox.pop(0)
 
     def reply_to(self, seq: int) -> PlatformResponse:
-        """The platform's 0x8001 answering ``seq`` (other downlinks, e.g. 0x9208, are skipped)."""
+        """The platform's 0x8001 answering ``seq`` (commands that come first are kept for ``next_command``)."""
         while True:
-            while not self.inbox:
-                data = self.sock.recv(65536)
-                assert data, "the gateway closed the connection"
-                self.inbox.extend(decode_frame(f).body for f in self.frames.feed(data) if isinstance(f, bytes))
-            body = self.inbox.pop(0)
-            if isinstance(body, PlatformResponse) and body.reply_seq == seq:
-                return body
+            msg = self._next()
+            if isinstance(msg.body, PlatformResponse):
+                if msg.body.reply_seq == seq:
+                    return msg.body
+            else:
+                self.commands.append(msg)
+
+    def next_command(self) -> Message:
+        while not self.commands:
+            msg = self._next()
+            if not isinstance(msg.body, PlatformResponse):
+                self.commands.append(msg)
+        return self.commands.pop(0)
+
+    def answer(self, command: Message) -> None:
+        self.send(0x0001, TerminalResponse(command.header.seq, command.header.msg_id, 0))
 
     def close(self) -> None:
         self.sock.close()
@@ -92,28 +121,59 @@ def _dsm_report(fix_at: datetime) -> LocationReport:
     lat, lng = 39.9087, 116.3975
     dsm = {"alarm_id": 1, "flag": 0, "type": DSM_FATIGUE, "level": 2, "fatigue_degree": 7, "speed_kmh": 56,
            "altitude_m": 50, "lat": lat, "lng": lng, "time": fix_at.isoformat(), "vehicle_status": 1,
-           "alarm_no": AlarmNumber("E2E9DSM", fix_at, 0, 1).to_json()}
+           "alarm_no": AlarmNumber(TERMINAL_ID, fix_at, 0, 1).to_json()}  # one attachment
     return LocationReport(0, 3, lat, lng, 50, 56.0, 90, fix_at, {"mileage_km": 100.0, "dsm_alarm": dsm})
 
 
-def _attach_photo(stack: ConsoleStack, fleet: dict[str, Any], alarm_id: int) -> None:
-    """What streams/alarm_files.py writes for an uploaded attachment: the file, its row, alarm.atted."""
-    with connect(stack.db_url) as conn:
-        found = conn.execute("SELECT warn_uuid FROM alarm WHERE id = %s", (alarm_id,)).fetchone()
-        assert found is not None
-        warn_uuid = found[0] or ""
-        data = take_photo(fleet["plate"], datetime.now(UTC), caption_ascii="DSM fatigue")
-        key = f"/alarm/{fleet['enterprise_id']}/{datetime.now(UTC):%Y%m%d}/{warn_uuid or alarm_id}/00_65_6501_0.jpg"
-        stored = LocalMediaStore(stack.logs / "media").put(key, data)
-        conn.execute(
-            "INSERT INTO device_upload_file (object_key, resource_type, file_store_type, enterprise_id, device_id,"
-            " car_id, media_id, media_type, media_format, event_code, channel, size, sha256, alarm_id, warn_uuid,"
-            " file_name) VALUES (%s, 1, 1, %s, %s, %s, %s, 0, 0, 0, 1, %s, %s, %s, %s, %s)",
-            (stored.key, fleet["enterprise_id"], fleet["device_id"],
-             fleet["car_id"], alarm_id, len(data), hashlib.sha256(data).hexdigest(), alarm_id, warn_uuid,
-             "00_65_6501_0.jpg"))
-        conn.execute("UPDATE alarm SET atted = true WHERE id = %s", (alarm_id,))
-        conn.commit()
+def _upload_in_thread(request: AlarmAttachmentUploadRequest, files: list[tuple[str, int, bytes]],
+                      phone: str) -> UploadResult:
+    """What the terminal does after 0x9208: its own connection to the server the request names. In a
+    thread of its own, since this thread's event loop is Playwright's."""
+    outcome: list[UploadResult | BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(asyncio.run(upload(request.server_ip, request.tcp_port, request, files, TERMINAL_ID,
+                                              phone=phone)))
+        except BaseException as exc:  # re-raised in the test's thread
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, name="attachment-upload")
+    thread.start()
+    thread.join(PUSH_TIMEOUT_MS / 1000)
+    assert outcome, "the attachment upload did not finish"
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
+
+
+def _shown_photo_key(page: Any) -> str:
+    """The object key (alt) of the dialog's photo, once the browser has decoded it."""
+    page.wait_for_function("() => { const img = document.querySelector('[data-testid=safety-alarm-dialog] "
+                           "[data-testid=media-photo]'); return img && img.complete && img.naturalWidth > 0; }",
+                           timeout=PUSH_TIMEOUT_MS)
+    return str(page.get_by_test_id("safety-alarm-dialog").get_by_test_id("media-photo").get_attribute("alt"))
+
+
+def _watch_subscriptions(page: Any) -> list[str]:
+    """The STOMP frames the page's live socket sends (SUBSCRIBE among them), from now on."""
+    sent: list[str] = []
+
+    def on_socket(socket: Any) -> None:
+        socket.on("framesent", lambda payload: sent.append(
+            payload if isinstance(payload, str) else bytes(payload).decode(errors="replace")))
+
+    page.on("websocket", on_socket)
+    return sent
+
+
+def _wait_subscribed(page: Any, sent: list[str]) -> None:
+    """Until the console has subscribed to its enterprise's messages (pushes 2 and 13): an alarm raised
+    before would pop nothing, as on any console opened after it."""
+    deadline = time.monotonic() + PUSH_TIMEOUT_MS / 1000
+    while not any(frame.startswith("SUBSCRIBE") and "/message" in frame for frame in sent):
+        assert time.monotonic() < deadline, f"the console never subscribed to its messages: {sent[:5]}"
+        page.wait_for_timeout(100)  # lets Playwright deliver the socket's events
 
 
 def _wait_unhandled(page: Any, value: int) -> None:
@@ -125,9 +185,11 @@ def _wait_unhandled(page: Any, value: int) -> None:
 def test_a_dsm_alarm_pops_the_dialog_with_its_photo_and_handling_it_leaves_the_unhandled_count(
         page: Any, console_stack: ConsoleStack) -> None:
     fleet = _own_enterprise(console_stack)
+    frames = _watch_subscriptions(page)
     sign_in(page, fleet["user"], path="/dashboard/index")
     page.get_by_test_id("alarm-counters").wait_for()
     _wait_unhandled(page, 0)
+    _wait_subscribed(page, frames)
 
     terminal = Terminal(console_stack.gateway_port, fleet["phone"])
     try:
@@ -149,12 +211,38 @@ def test_a_dsm_alarm_pops_the_dialog_with_its_photo_and_handling_it_leaves_the_u
         assert row == (fleet["device_id"], 6, f"dsm_{DSM_FATIGUE}", 0)
         _wait_unhandled(page, 1)  # the dashboard behind the dialog counts it
 
-        # The photo arrives after the alarm (as an upload through the attachment server would).
-        _attach_photo(console_stack, fleet, alarm_id)
-        photo = dialog.get_by_test_id("media-photo").first
-        photo.wait_for(timeout=PUSH_TIMEOUT_MS)
-        page.wait_for_function("() => { const img = document.querySelector('[data-testid=safety-alarm-dialog] "
-                               "[data-testid=media-photo]'); return img && img.naturalWidth > 0; }")
+        # The photo arrives after the alarm: the platform asks for it (0x9208 over the terminal's
+        # connection), the terminal uploads it to the attachment server, the dialog shows it.
+        dialog.get_by_test_id("alarm-no-attachment").wait_for()
+        with connect(console_stack.db_url) as conn:
+            found = conn.execute("SELECT warn_uuid, start_time FROM alarm WHERE id = %s", (alarm_id,)).fetchone()
+        assert found is not None
+        warn_uuid, started = found
+        request = terminal.next_command()
+        assert request.header.msg_id == 0x9208, request
+        terminal.answer(request)
+        asked = request.body
+        assert isinstance(asked, AlarmAttachmentUploadRequest)
+        assert (asked.tcp_port, asked.alarm_uuid) == (console_stack.attachments_port, warn_uuid)
+        name = f"00_65_6501_0_{warn_uuid}.jpg"
+        key = f"/alarm/{fleet['enterprise_id']}/{started.astimezone(UTC):%Y%m%d}/{warn_uuid}/{name}"
+        photo = take_photo(fleet["plate"], started, caption_ascii="DSM fatigue")
+        # The bytes the API serves the page for the slider, relayed as they are (Chromium keeps no copy
+        # of a body read as a blob, and the console's CSP keeps page scripts off blob: URLs).
+        served: list[tuple[int, bytes]] = []
+
+        def relay(route: Any) -> None:
+            response = route.fetch()
+            served.append((response.status, response.body()))
+            route.fulfill(response=response)
+
+        page.route(f"**/file{key}", relay)
+        assert _upload_in_thread(asked, [(name, 0, photo)], fleet["phone"]).files_done == [name]
+        assert _shown_photo_key(page) == key
+        assert served and served[-1] == (200, photo)
+        with connect(console_stack.db_url) as conn:
+            atted = conn.execute("SELECT atted FROM alarm WHERE id = %s", (alarm_id,)).fetchone()
+        assert atted == (True,)
 
         dialog.get_by_test_id("safety-alarm-handle").click()
         form = page.get_by_test_id("handle-alarm-form")

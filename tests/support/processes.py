@@ -1,4 +1,5 @@
-"""Service processes for cross-component tests: the gateway as a subprocess, waiting for ports."""
+"""Service processes for cross-component tests: the gateway and the attachment server as subprocesses,
+waiting for ports."""
 
 from __future__ import annotations
 
@@ -65,6 +66,40 @@ class GatewayProcess(ServiceProcess):
     def start(self) -> None:
         log = self.log_file.open("ab")
         self.proc = subprocess.Popen([sys.executable, "-m", "gateway"], cwd=REPO_ROOT, env=self.env,
+                                     stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        wait_for_port(self.port, 60, self.proc)
+
+    def wait_downlinks_ready(self, timeout_s: float = 60) -> None:
+        """Returns once the gateway reads jt808.downlink.v1 (a downlink produced later reaches its terminals)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc is not None and self.proc.poll() is not None:
+                raise AssertionError(f"gateway exited with {self.proc.returncode}:\n{self.log_tail()}")
+            if "downlink consumer reading" in self.log_tail(400):
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"the gateway's downlink consumer did not start in {timeout_s:.0f} s:\n{self.log_tail()}")
+
+
+class AttachmentServerProcess(ServiceProcess):
+    """``python -m gateway.attachments`` (the active-safety attachment server, as ``fleet up`` runs it) on
+    127.0.0.1:port, logging to a file. Its media store is ``FLEET_MEDIA_ROOT`` of ``env``; the streams
+    worker names the same port in 0x9208 when given ``FLEET_ATTACHMENTS_PORT`` (see ``env_for``)."""
+
+    def __init__(self, env: dict[str, str], port: int, log_file: Path) -> None:
+        self.port = port
+        self.log_file = log_file
+        self.env = {**env, **self.env_for(port), "FLEET_ATTACHMENTS_HOST": "127.0.0.1"}
+
+    @staticmethod
+    def env_for(port: int) -> dict[str, str]:
+        """What the streams worker needs to send terminals here in 0x9208."""
+        return {"FLEET_ATTACHMENTS_PORT": str(port), "FLEET_ATTACHMENTS_PUBLIC_HOST": "127.0.0.1"}
+
+    def start(self) -> None:
+        log = self.log_file.open("ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "gateway.attachments"], cwd=REPO_ROOT, env=self.env,
                                      stdout=log, stderr=subprocess.STDOUT)
         log.close()
         wait_for_port(self.port, 60, self.proc)

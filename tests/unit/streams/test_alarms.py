@@ -88,13 +88,15 @@ class NoPlatformRules:
 
 class Step(AlarmsStep):
     def __init__(self, table: Table, sent: list[tuple[str, dict[str, Any]]],
-                 requested: list[dict[str, Any]] | None = None) -> None:
+                 requested: list[dict[str, Any]] | None = None, heard: list[dict[int, datetime]] | None = None) -> None:
         async def send(topic: str, key: bytes | None, value: bytes) -> None:
             sent.append((topic, json.loads(value)))
 
-        async def request(rows: list[dict[str, Any]]) -> None:
+        async def request(rows: list[dict[str, Any]], heard_at: dict[int, datetime]) -> None:
             if requested is not None:
                 requested.extend(rows)
+            if heard is not None:
+                heard.append(heard_at)
 
         super().__init__(Db(table), send, None, request_attachments=request)  # type: ignore[arg-type]
         self.platform = NoPlatformRules()  # type: ignore[assignment]  # tested in test_platform_alarms
@@ -206,7 +208,8 @@ def test_a_backlog_fall_never_ends_a_live_episode() -> None:
 def test_active_safety_events_are_instantaneous_pushed_twice_and_request_attachments() -> None:
     table, sent = Table(), new_sent()
     requested: list[dict[str, Any]] = []
-    step = Step(table, sent, requested)
+    heard: list[dict[int, datetime]] = []
+    step = Step(table, sent, requested, heard)
     ending = dict(ADAS, flag=2, time="2026-05-01T08:00:09+00:00")
     run(step, uplink(0x0200, [position(at(5), 0, adas_alarm=ADAS)]),
         uplink(0x0200, [position(at(9), 0, adas_alarm=ending)]))
@@ -216,6 +219,7 @@ def test_active_safety_events_are_instantaneous_pushed_twice_and_request_attachm
     assert [p["push"]["type"] for _, p in sent] == [2, 13]
     assert sent[0][1]["push"]["data"]["desc"] == "二级 前向碰撞报警"
     assert [r["id"] for r in requested] == [row["id"]]
+    assert heard == [{DEV: T0}]  # when the terminal was last heard from: it is connected (alarm_commands)
 
 
 def test_video_bits_are_episodes_and_tpms_events_one_per_bit() -> None:
