@@ -95,8 +95,7 @@ def explain(url: str, device_id: int, day: datetime, end: datetime, days: int) -
             for (line,) in conn.execute(rows_sql, [device_id, start, stop]):
                 print(line)
             print(f"--- {label}: points for stops and thinning ---")
-            points_sql = sql.SQL("EXPLAIN (ANALYZE, BUFFERS) " + positions._POINTS).format(
-                time=sql.SQL(positions._EPOCH_MS.format(t="fix_at")))
+            points_sql = sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + positions.points_sql()
             for (line,) in conn.execute(points_sql, {"device": device_id, "start": start, "end": stop, "still": 5.0}):
                 print(line)
         print("--- month: the closed days' track summaries (track.json thinned, parkLog) ---")
