@@ -28,6 +28,7 @@ from typing import Any
 import click
 import orjson
 from psycopg import Connection, sql
+from psycopg.types.json import set_json_loads
 
 from fleet.settings import TrackDaySettings
 from fleet.stops import StopThresholds
@@ -218,6 +219,7 @@ def load_days(conn: Connection[Any], device_id: int, days: Sequence[date], thres
         return {}
     found: dict[date, StoredDay] = {}
     with conn.cursor(binary=True) as cur:
+        set_json_loads(orjson.loads, cur)  # alarm_items: several times faster than the json module
         cur.execute(sql.SQL("SELECT day, car_id, enterprise_id, points, mileage_km, park_speed_kmh, radius_m, resolution_s,"
                             " alarm_items, {} FROM track_day WHERE device_id = %s AND day = ANY(%s::date[])").format(
             sql.SQL(", ").join(map(sql.Identifier, ARRAY_COLUMNS))), [device_id, list(days)])

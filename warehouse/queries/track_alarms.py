@@ -18,11 +18,11 @@ The six point fields (``POINT_FIELDS``, after the eleven of contract B):
 - ``videoAlarm``: the 0x14-0x18 items the fix has ({video_alarm_flags, video_signal_lost_channels, ...})
   when 0x14 is non-zero, else null.
 
-One definition in SQL, no Python twin: ``point_sql(lang, flags, extras)`` gives the expressions over any
-two column expressions, so the same text reads ``gps`` rows and the day summaries' kept alarm fixes
-(``fields_of_kept``, over their flags and stored items). The names are SQL literals from the catalogue
-(code, never request input): one statement text per language. A fix without alarm costs a compare, a
-``?|`` on its jsonb and a key look-up; only alarm points evaluate the names.
+One definition in SQL, no Python twin: the expressions are built over any two column expressions, so
+the same text reads ``gps`` rows (``point_tail_sql``: the end of a row's JSON text) and the day
+summaries' kept alarm fixes (``point_sql`` in ``fields_of_kept``, over their flags and stored items). The names are SQL literals from the catalogue
+(code, never request input): one statement text per language. A fix without alarm costs a compare and
+five key look-ups in its jsonb (``has_alarm_sql``); only alarm points evaluate the names and items.
 """
 
 from __future__ import annotations
@@ -139,19 +139,19 @@ def _video_alarm(extras: str) -> str:
 
 
 @cache
-def point_sql(lang: str, flags: str = "g.alarm_flags", extras: str = "g.extras") -> str:
-    """The six POINT_FIELDS expressions, comma-separated, over the ``flags`` (bigint) and ``extras``
-    (jsonb) expressions, names in ``lang`` (zh-CN, zh-HK, en-US)."""
-    items = [f"{extras}->{_literal(name)}" for name in SAFETY_ITEMS]
-    return ", ".join([_alarm_info(flags, extras, lang), *items, _video_alarm(extras)])
+def point_sql(lang: str, flags: str = "g.alarm_flags", extras: str = "g.extras", *, split: bool = False) -> Any:
+    """The six POINT_FIELDS expressions over the ``flags`` (bigint) and ``extras`` (jsonb) expressions,
+    names in ``lang`` (zh-CN, zh-HK, en-US): comma-separated text, or a tuple with ``split``."""
+    fields = (_alarm_info(flags, extras, lang), *(f"{extras}->{_literal(name)}" for name in SAFETY_ITEMS),
+              _video_alarm(extras))
+    return fields if split else ", ".join(fields)
 
 
 @cache
 def point_tail_sql(lang: str, flags: str = "g.alarm_flags", extras: str = "g.extras") -> str:
     """A text expression: the six POINT_FIELDS as JSON, each after a comma, to end a row's JSON text;
     six constant nulls for a fix without alarm (its only cost: the alarm test)."""
-    info, *items, video = (_alarm_info(flags, extras, lang), *(f"{extras}->{_literal(name)}" for name in SAFETY_ITEMS),
-                           _video_alarm(extras))
+    info, *items, video = point_sql(lang, flags, extras, split=True)
     parts = " || ',' || ".join([f"coalesce(to_json({info})::text, 'null')",
                                 *(f"coalesce(({value})::text, 'null')" for value in (*items, video))])
     return (f"CASE WHEN {has_alarm_sql(flags, extras)} THEN ',' || {parts}"
@@ -171,18 +171,31 @@ def items_sql(extras: str) -> str:
 
 
 def fields_of_kept(conn: Connection[Any], lang: str, flags: Sequence[int], items: Sequence[dict[str, Any] | None]) -> list[list[Any]]:
-    """The POINT_FIELDS of fixes given by their alarm flags and kept items (a day summary's), by the
-    same SQL as over gps; one statement for all of them."""
+    """The POINT_FIELDS of fixes given by their alarm flags and kept items (a day summary's), as over
+    gps: the four active-safety items are the kept items themselves; ``alarmInfo`` and ``videoAlarm``
+    come from the same SQL, in one statement for the distinct (flags, items) among the fixes (a month
+    of a vehicle often has thousands of fixes with the same overspeed bit and no item)."""
     if not flags:
         return []
-    pairs = orjson.dumps([[f, i or {}] for f, i in zip(flags, items, strict=True)]).decode()
+    keys = [(f, orjson.dumps(i, option=orjson.OPT_SORT_KEYS) if i else b"{}") for f, i in zip(flags, items, strict=True)]
+    distinct = list(dict.fromkeys(keys))
+    pairs = b"[" + b",".join(b"[%d,%s]" % key for key in distinct) + b"]"
+    info, *_items, video = point_sql(lang, "g.alarm_flags", "g.extras", split=True)
+    # OFFSET 0: the two columns once per element, not in each of the places the expressions read them
     query = sql.SQL(
-        "SELECT coalesce(json_agg(json_build_array({fields}) ORDER BY g.o), '[]')::text"
+        "SELECT coalesce(json_agg(json_build_array({info}, {video}) ORDER BY g.o), '[]')::text"
         " FROM (SELECT (p->>0)::bigint AS alarm_flags, p->1 AS extras, o"
-        " FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS x(p, o)) g").format(fields=sql.SQL(point_sql(lang)))
-    row = conn.execute(query, [pairs]).fetchone()
+        " FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS x(p, o) OFFSET 0) g").format(
+        info=sql.SQL(info), video=sql.SQL(video))
+    row = conn.execute(query, [pairs.decode()]).fetchone()
     found: list[list[Any]] = orjson.loads(row[0]) if row else []
-    return found
+    by_key = dict(zip(distinct, found, strict=True))
+    out = []
+    for key, item in zip(keys, items, strict=True):
+        named, video_alarm = by_key[key]
+        kept = item or {}
+        out.append([named, *(kept.get(name) for name in SAFETY_ITEMS), video_alarm])
+    return out
 
 
 @cache
