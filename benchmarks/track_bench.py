@@ -1,7 +1,7 @@
 """Track and last-position reads over 10,000 vehicles x 30 days of positions (issue 7 §4, §6).
 
     .venv/bin/python benchmarks/track_bench.py [--vehicles 10000] [--days 30] [--dense 3]
-        [--background-interval-s 1800] [--runs 50] [--explain]
+        [--background-interval-s 1800] [--runs 50] [--explain] [--alarm-extras]
 
 Starts a private PostgreSQL (fleet.services.postgres, fsync off), applies the migrations, seeds the demo
 with ``--vehicles`` terminals (warehouse.seed: one car each), then loads history with the bulk loader
@@ -21,8 +21,11 @@ Measured one after the other (after warm-ups), ``--runs`` each, p50 / p99 / max:
 (c) 30 days of one vehicle thinned to the screen: ``track.json`` with the default maxPoints 2000
     (p99 <= 500 ms), and the same as CSV export (every point, streamed) for reference.
 
-``--explain`` prints EXPLAIN (ANALYZE, BUFFERS) of the day and month reads. Prints a markdown table for
-docs/performance.md. Never a timed assertion.
+``--explain`` prints EXPLAIN (ANALYZE, BUFFERS) of the day and month reads. ``--alarm-extras`` gives the
+measured vehicles' fixes the extras a real terminal's fixes have (the loader writes none: mileage, fuel,
+signal, satellites, IO, 0x14 = 0) and an ADAS item at 20:30 past each hour and a DSM item at 40:30
+(48 active-safety fixes a day), before the day summaries are made: what the track point alarm fields
+cost on realistic rows. Prints a markdown table for docs/performance.md. Never a timed assertion.
 """
 
 from __future__ import annotations
@@ -50,7 +53,26 @@ from benchmarks.api_bench import percentile, start_api, timed, token  # noqa: E4
 FULL_DENSITY_S = 10.0
 
 
-def load(url: str, vehicles: int, days: int, dense: int, background_s: float, end: datetime) -> dict[str, Any]:
+# The measured vehicles' fixes with a real terminal's extras, an ADAS item at :20:30 and a DSM item at :40:30
+# (each with the shared block of the codec: position, time, alarm number).
+_ALARM_EXTRAS = """
+UPDATE gps SET extras = jsonb_build_object('mileage_km', mileage_km, 'fuel_l', fuel_l, 'record_speed_kmh', speed_kmh,
+    'vehicle_signal_status', 0, 'io_status', 0, 'rssi', 25, 'gnss_satellites', 12, 'video_alarm_flags', 0)
+  || CASE date_part('epoch', fix_at)::bigint %% 3600
+       WHEN 1230 THEN jsonb_build_object('adas_alarm', jsonb_build_object('alarm_id', 1, 'flag', 0, 'type', 1, 'level', 1,
+         'front_speed_kmh', 50, 'headway_s', 1.2, 'deviation_type', 0, 'road_sign_type', 0, 'road_sign_data', 0,
+         'speed_kmh', 40, 'altitude_m', 20, 'lat', lat, 'lng', lng, 'vehicle_status', 3, 'time', fix_at,
+         'alarm_no', jsonb_build_object('terminal_id', 'B000001', 'time', fix_at, 'seq', 0, 'attachments', 2)))
+       WHEN 2430 THEN jsonb_build_object('dsm_alarm', jsonb_build_object('alarm_id', 2, 'flag', 0, 'type', 2, 'level', 2,
+         'fatigue_degree', 0,
+         'speed_kmh', 40, 'altitude_m', 20, 'lat', lat, 'lng', lng, 'vehicle_status', 3, 'time', fix_at,
+         'alarm_no', jsonb_build_object('terminal_id', 'B000001', 'time', fix_at, 'seq', 0, 'attachments', 2)))
+       ELSE '{}'::jsonb END
+WHERE device_id = ANY(%s::bigint[])"""
+
+
+def load(url: str, vehicles: int, days: int, dense: int, background_s: float, end: datetime,
+         alarm_extras: bool = False) -> dict[str, Any]:
     from warehouse.history import load_history, summarise_loaded, vehicles_with_master_device
     from warehouse.seed import seed_demo
 
@@ -64,6 +86,9 @@ def load(url: str, vehicles: int, days: int, dense: int, background_s: float, en
         measured, rest = fleet[:dense], fleet[dense:]
         rows = load_history(conn, measured, start, end, FULL_DENSITY_S)
         rows += load_history(conn, rest, start, end, background_s)
+        if alarm_extras:
+            conn.execute(_ALARM_EXTRAS, [[v.device_id for v in measured]])
+            conn.commit()
         loaded = time.monotonic()
         conn.execute("UPDATE device SET state = 3, biz_state = 1 WHERE id % 3 = 0")
         conn.commit()
@@ -96,8 +121,7 @@ def explain(url: str, device_id: int, day: datetime, end: datetime, days: int) -
             for (line,) in conn.execute(rows_sql, [device_id, start, stop]):
                 print(line)
             print(f"--- {label}: points for stops and thinning ---")
-            points_sql = sql.SQL("EXPLAIN (ANALYZE, BUFFERS) " + positions._POINTS).format(
-                time=sql.SQL(positions._EPOCH_MS.format(t="fix_at")))
+            points_sql = sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + positions.points_sql()
             for (line,) in conn.execute(points_sql, {"device": device_id, "start": start, "end": stop, "still": 5.0}):
                 print(line)
         print("--- month: the closed days' track summaries (track.json thinned, parkLog) ---")
@@ -140,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--background-interval-s", type=float, default=1800.0, help="fix interval of every other vehicle")
     p.add_argument("--runs", type=int, default=50)
     p.add_argument("--explain", action="store_true")
+    p.add_argument("--alarm-extras", action="store_true", help="realistic extras and 2 active-safety items an hour on the measured vehicles")
     args = p.parse_args(argv)
 
     from fleet.services._system import free_port
@@ -156,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         pg.start()
         try:
             apply(pg.url)
-            loaded = load(pg.url, args.vehicles, args.days, args.dense, args.background_interval_s, end)
+            loaded = load(pg.url, args.vehicles, args.days, args.dense, args.background_interval_s, end, args.alarm_extras)
             car = loaded["measured"][0]
             if args.explain:
                 explain(pg.url, car.device_id, day, end, args.days)
@@ -216,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
                 except subprocess.TimeoutExpired:
                     proc.kill()
             pg.stop()
-    print(f"vehicles {args.vehicles:,}, {args.days} days: {args.dense} at 10 s, the rest every "
+    print(f"vehicles {args.vehicles:,}, {args.days} days: {args.dense} at 10 s"
+          f"{' (with alarm extras)' if args.alarm_extras else ''}, the rest every "
           f"{args.background_interval_s:.0f} s = {loaded['rows']:,} gps rows ({loaded['size']}); seed "
           f"{loaded['seed_s']:.0f} s, load {loaded['load_s']:.0f} s ({loaded['rows'] / loaded['load_s']:,.0f} rows/s), "
           f"track day summaries {loaded['summaries']} in {loaded['summarise_s']:.0f} s, "

@@ -38,6 +38,18 @@ class AlarmKind(IntEnum):
 ACTIVE_SAFETY_KINDS = frozenset({AlarmKind.ADAS, AlarmKind.DSM, AlarmKind.TPMS, AlarmKind.BSD})
 LEVELLED_KINDS = frozenset({AlarmKind.ADAS, AlarmKind.DSM})
 
+# Where a fix carries these alarms: the ``gps.extras`` keys of the decoded additional items
+# (protocols/jt808/extras/) and the catalogue key prefix of each (streams/alarms.py raises from them).
+SAFETY_ITEMS: dict[str, tuple[str, AlarmKind]] = {
+    "adas_alarm": ("adas", AlarmKind.ADAS),      # 0x64
+    "dsm_alarm": ("dsm", AlarmKind.DSM),         # 0x65
+    "tpms_alarm": ("tpms", AlarmKind.TPMS),      # 0x66
+    "bsd_alarm": ("bsd", AlarmKind.BSD),         # 0x67
+}
+VIDEO_FLAGS_ITEM = "video_alarm_flags"           # 0x14: the v0..v31 bits
+VIDEO_ITEMS = (VIDEO_FLAGS_ITEM, "video_signal_lost_channels", "video_signal_blocked_channels",
+               "storage_fault_flags", "abnormal_driving")  # 0x14-0x18 (JT/T 1078 table 13)
+
 
 @dataclass(frozen=True)
 class AlarmDef:
@@ -178,18 +190,29 @@ def alarm_def(key: str) -> AlarmDef | None:
     return ALARMS.get(key)
 
 
+LEVELS: tuple[int, ...] = tuple(sorted(_LEVELS["zh"]))  # the ADAS/DSM levels with a name
+
+
+def _short(lang: str) -> str:
+    short = {"zh-cn": "zh", "en-us": "en", "zh-hk": "hk", "zh-tw": "hk"}.get(lang.lower(), lang.lower())
+    return short if short in _LEVELS else "zh"
+
+
+def level_prefix(level: int | None, lang: str = "zh") -> str:
+    """What ``describe`` puts before an ADAS/DSM alarm's name for ``level`` ("一级 "), or ""."""
+    found = _LEVELS[_short(lang)].get(level) if level is not None else None
+    return f"{found} " if found else ""
+
+
 def describe(key: str, level: int | None = None, lang: str = "zh") -> str:
     """The alarm's name in ``lang`` (zh, en, hk; zh-CN/en-US/zh-HK accepted), prefixed by its level for
     ADAS/DSM ("一级 前向碰撞报警"). An unknown key is returned as is; an unknown level is left out."""
-    short = {"zh-cn": "zh", "en-us": "en", "zh-hk": "hk", "zh-tw": "hk"}.get(lang.lower(), lang.lower())
-    if short not in _LEVELS:
-        short = "zh"
     found = ALARMS.get(key)
     if found is None:
         return key
-    name: str = getattr(found, short)
-    prefix = _LEVELS[short].get(level) if level is not None and found.kind in LEVELLED_KINDS else None
-    return f"{prefix} {name}" if prefix else name
+    name: str = getattr(found, _short(lang))
+    prefix = level_prefix(level, lang) if found.kind in LEVELLED_KINDS else ""
+    return prefix + name
 
 
 def bits_of(flags: int) -> list[int]:

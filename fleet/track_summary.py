@@ -5,7 +5,8 @@ and reads them.
 ``summarise(columns, thresholds, resolution_s)`` keeps, of one span of fixes in time order:
 
 - the first fix of every ``resolution_s`` time bucket, and the first and last fix (the drawing);
-- every alarm fix (thinning keeps them all, contract B);
+- every alarm fix (thinning keeps them all, contract B): alarm bits, or alarm ``items`` (an active-safety
+  item or a video alarm, ``warehouse.queries.track_alarms``), which the summary keeps with the fix;
 - what stop detection (``fleet.stops``) needs to give exactly the stops of every fix: every fix of
   every stop run, except those inside a run of identical parked fixes (same place to 1e-6 degree,
   stopped, same ACC, no alarm: they change no stop, as ``positions.track_points`` collapses them), and
@@ -19,12 +20,13 @@ began before the lookback and its first fix there lies elsewhere than where it b
 radius apart). The stop's median position is taken over the kept fixes (as ``track_points`` does).
 
 The kept set depends on ``park_speed_kmh`` and ``radius_m``; the store records both and a summary made
-with other thresholds is recomputed. ``TrackColumns`` are the ten track columns, aligned.
+with other thresholds is recomputed. ``TrackColumns`` are the ten track columns and the alarm items,
+aligned.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -50,6 +52,13 @@ class TrackColumns:
     fuels: list[float | None] = field(default_factory=list)
     alarms: list[int] = field(default_factory=list)
     statuses: list[int] = field(default_factory=list)
+    # The fix's alarm items (track_alarms.items_sql: the extras keys of active-safety and video alarms), or
+    # None; left out (empty) it is None for every fix.
+    items: list[dict[str, Any] | None] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.items and self.times:
+            self.items = [None] * len(self.times)
 
     def __len__(self) -> int:
         return len(self.times)
@@ -59,8 +68,13 @@ class TrackColumns:
 
     @classmethod
     def of(cls, columns: Sequence[Sequence[Any] | None]) -> TrackColumns:
-        """From ten sequences (None: empty), in the order of the fields."""
+        """From ten or eleven sequences (None: empty), in the order of the fields."""
         return cls(*[list(c) if c is not None else [] for c in columns])
+
+    @property
+    def alarm_points(self) -> list[bool]:
+        """Whether each fix is an alarm point: alarm bits or alarm items."""
+        return [bool(a) or i is not None for a, i in zip(self.alarms, self.items, strict=True)]
 
     def take(self, indices: Iterable[int]) -> TrackColumns:
         chosen = list(indices)
@@ -74,11 +88,15 @@ class TrackColumns:
     def acc(self) -> list[bool]:
         return [(s & 1) == 1 for s in self.statuses]
 
-    def rows_json(self, indices: Iterable[int]) -> str:
-        """JSON array text of the TRACK_FIELDS rows (warehouse.queries.positions) at ``indices``."""
-        t, lng, lat, speed, direction, alt, mileage, fuel, alarm, status = self.columns()
+    def rows_json(self, indices: Iterable[int], tails: Mapping[int, Sequence[Any]] | None = None,
+                  no_tail: Sequence[Any] = ()) -> str:
+        """JSON array text of the TRACK_FIELDS rows (warehouse.queries.positions) at ``indices``: the
+        eleven columns, then ``tails[i]`` (the alarm fields PostgreSQL made) or ``no_tail``."""
+        t, lng, lat, speed, direction, alt, mileage, fuel, alarm, status, _items = self.columns()
+        found = tails or {}
         return orjson.dumps([[t[i], lng[i], lat[i], speed[i], direction[i], alt[i], mileage[i], fuel[i],
-                              status[i] & 1, alarm[i] & UNSIGNED_32, status[i]] for i in indices]).decode()
+                              status[i] & 1, alarm[i] & UNSIGNED_32, status[i], *found.get(i, no_tail)]
+                             for i in indices]).decode()
 
 
 @dataclass(frozen=True)
@@ -90,8 +108,8 @@ class DaySummary:
     kept: TrackColumns
 
 
-def _still_key(speed: float | None, alarm: int, lng: float, lat: float, status: int, limit: float) -> int | None:
-    if speed is None or speed >= limit or alarm != 0:
+def _still_key(speed: float | None, alarm: bool, lng: float, lat: float, status: int, limit: float) -> int | None:
+    if speed is None or speed >= limit or alarm:
         return None
     return (round(lng * 1e6) * 1_000_000_000 + round(lat * 1e6)) * 2 + (status & 1)
 
@@ -102,7 +120,7 @@ def keep_indices(columns: TrackColumns, thresholds: StopThresholds, resolution_s
     n = len(columns)
     if n <= start:
         return []
-    times, speeds, alarms = columns.times, columns.speeds, columns.alarms
+    times, speeds, alarms = columns.times, columns.speeds, columns.alarm_points
     limit = thresholds.park_speed_kmh
     protected = bytearray(n)  # never collapsed
     keep = bytearray(n)

@@ -37,7 +37,7 @@ from typing import Any
 
 import psycopg
 
-from fleet.alarm_catalog import AlarmKind, describe
+from fleet.alarm_catalog import SAFETY_ITEMS, VIDEO_FLAGS_ITEM, AlarmKind, describe
 from fleet.enums import PushType
 from fleet.topics import CONSOLE_EVENTS
 from streams import console
@@ -55,13 +55,8 @@ from streams.platform_alarms import PlatformAlarms, plan_into
 
 log = logging.getLogger(__name__)
 
-SAFETY_EXTRAS: dict[str, tuple[str, AlarmKind]] = {
-    "adas_alarm": ("adas", AlarmKind.ADAS),
-    "dsm_alarm": ("dsm", AlarmKind.DSM),
-    "tpms_alarm": ("tpms", AlarmKind.TPMS),
-    "bsd_alarm": ("bsd", AlarmKind.BSD),
-}
-VIDEO_FLAGS = "video_alarm_flags"
+SAFETY_EXTRAS: dict[str, tuple[str, AlarmKind]] = SAFETY_ITEMS  # the catalogue's: the track reads the same keys
+VIDEO_FLAGS = VIDEO_FLAGS_ITEM
 _ALARM_EXTRAS = frozenset((*SAFETY_EXTRAS, VIDEO_FLAGS))
 FLAG_END = 2  # Jiangsu flag: 0 not applicable (instantaneous), 1 start, 2 end
 

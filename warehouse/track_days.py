@@ -26,11 +26,14 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import click
+import orjson
 from psycopg import Connection, sql
+from psycopg.types.json import set_json_loads
 
 from fleet.settings import TrackDaySettings
 from fleet.stops import StopThresholds
 from fleet.track_summary import DaySummary, TrackColumns, summarise
+from warehouse.queries.track_alarms import items_sql
 
 log = logging.getLogger(__name__)
 
@@ -39,33 +42,38 @@ ARRAY_COLUMNS = ("times", "lngs", "lats", "speeds", "directions", "altitudes", "
 _ARRAY_TYPES = ("bigint", "float8", "float8", "float8", "int", "float8", "float8", "float8", "bigint", "bigint")
 
 # Real columns go through text (PostgreSQL prints a real's shortest decimal: 45.3, not 45.29999923706055),
-# so a row's JSON built from these equals the one json_build_array makes from gps.
+# so a row's JSON built from these equals the one json_build_array makes from gps. ``items``: the fix's
+# alarm items (track_alarms.items_sql), NULL for almost every fix.
 # The lookback (context) rows come first; the day's own are ms >= day_ms (they alone are counted).
 _FIXES = """
 SELECT device_id, count(*) FILTER (WHERE ms >= %(day_ms)s)::int, min(car_id) FILTER (WHERE ms >= %(day_ms)s),
        max(car_id) FILTER (WHERE ms >= %(day_ms)s), count(car_id) FILTER (WHERE ms >= %(day_ms)s)::int,
        min(enterprise_id) FILTER (WHERE ms >= %(day_ms)s), max(enterprise_id) FILTER (WHERE ms >= %(day_ms)s),
        array_agg(ms), array_agg(lng), array_agg(lat), array_agg(speed), array_agg(direction), array_agg(altitude),
-       array_agg(mileage_km), array_agg(fuel), array_agg(alarm_flags), array_agg(status_flags)
+       array_agg(mileage_km), array_agg(fuel), array_agg(alarm_flags), array_agg(status_flags), array_agg(items)
 FROM (SELECT device_id, car_id, enterprise_id, round(date_part('epoch', fix_at) * 1000)::bigint AS ms, lng, lat,
              speed_kmh::text::float8 AS speed, direction_deg::int AS direction, altitude_m::text::float8 AS altitude,
-             mileage_km, fuel_l::text::float8 AS fuel, alarm_flags, status_flags
+             mileage_km, fuel_l::text::float8 AS fuel, alarm_flags, status_flags, {items} AS items
       FROM gps g WHERE fix_at >= %(start)s AND fix_at < %(end)s AND {where}
       ORDER BY device_id, fix_at) g
 GROUP BY device_id ORDER BY device_id"""
 
 _UPSERT = sql.SQL("""
 INSERT INTO track_day (device_id, day, car_id, enterprise_id, points, first_at, last_at, mileage_km, park_speed_kmh,
-                       radius_m, resolution_s, {columns}, computed_at)
-VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, {arrays}, now())
+                       radius_m, resolution_s, {columns}, alarm_items, computed_at)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, {arrays}, %s::jsonb, now())
 ON CONFLICT (device_id, day) DO UPDATE SET
   car_id = EXCLUDED.car_id, enterprise_id = EXCLUDED.enterprise_id, points = EXCLUDED.points,
   first_at = EXCLUDED.first_at, last_at = EXCLUDED.last_at, mileage_km = EXCLUDED.mileage_km,
   park_speed_kmh = EXCLUDED.park_speed_kmh, radius_m = EXCLUDED.radius_m, resolution_s = EXCLUDED.resolution_s,
-  {updates}, computed_at = EXCLUDED.computed_at""").format(
+  {updates}, alarm_items = EXCLUDED.alarm_items, computed_at = EXCLUDED.computed_at""").format(
     columns=sql.SQL(", ").join(map(sql.Identifier, ARRAY_COLUMNS)),
     arrays=sql.SQL(", ").join(sql.SQL(f"%s::{t}[]") for t in _ARRAY_TYPES),
     updates=sql.SQL(", ").join(sql.SQL("{c} = EXCLUDED.{c}").format(c=sql.Identifier(c)) for c in ARRAY_COLUMNS))
+
+
+def _fixes_sql(where: sql.Composable) -> sql.Composed:
+    return sql.SQL(_FIXES).format(where=where, items=sql.SQL(items_sql("g.extras")))
 
 
 def today() -> date:
@@ -86,7 +94,19 @@ def _literal(values: Sequence[Any], fmt: Callable[[Any], str]) -> str:
 
 def _array_params(kept: TrackColumns) -> list[str]:
     return [_literal(column, repr if kind == "float8" else str)
-            for column, kind in zip(kept.columns(), _ARRAY_TYPES, strict=True)]
+            for column, kind in zip(kept.columns()[:len(ARRAY_COLUMNS)], _ARRAY_TYPES, strict=True)]
+
+
+def _items_param(kept: TrackColumns) -> str:
+    """``alarm_items`` of a summary: the kept fixes' items by their epoch ms (sparse)."""
+    return orjson.dumps({str(t): item for t, item in zip(kept.times, kept.items, strict=True) if item is not None}).decode()
+
+
+def _with_items(kept: TrackColumns, stored: dict[str, Any]) -> TrackColumns:
+    """``kept`` with the items of ``alarm_items`` put back on their fixes."""
+    if stored:
+        kept.items = [stored.get(str(t)) for t in kept.times]
+    return kept
 
 
 @dataclass(frozen=True)
@@ -130,7 +150,7 @@ def _upsert(conn: Connection[Any], device_days: list[tuple[int, StoredDay]], thr
         cur.executemany(_UPSERT, [
             (device_id, d.day, d.car_id, d.enterprise_id, d.summary.points, _ms_time(d.summary.first_ms),
              _ms_time(d.summary.last_ms), d.summary.mileage_km, thresholds.park_speed_kmh, thresholds.radius_m,
-             resolution_s, *_array_params(d.summary.kept))
+             resolution_s, *_array_params(d.summary.kept), _items_param(d.summary.kept))
             for device_id, d in device_days])
 
 
@@ -146,9 +166,10 @@ def summarise_day(conn: Connection[Any], day: date, *, device_ids: Sequence[int]
     if device_ids is not None:
         where.append(sql.SQL("device_id = ANY(%(devices)s::bigint[])"))
         params["devices"] = list(device_ids)
-    if not force:
-        where.append(sql.SQL("NOT EXISTS (SELECT 1 FROM track_day t WHERE t.device_id = g.device_id AND t.day = %(day)s)"))
-    query = sql.SQL(_FIXES).format(where=sql.SQL(" AND ").join(where))
+    if not force:  # a summary without alarm_items predates migration 0023: made again
+        where.append(sql.SQL("NOT EXISTS (SELECT 1 FROM track_day t WHERE t.device_id = g.device_id AND t.day = %(day)s"
+                             " AND t.alarm_items IS NOT NULL)"))
+    query = _fixes_sql(sql.SQL(" AND ").join(where))
     written, batch = 0, []
     with conn.cursor(name="track_day_fixes", binary=True) as cur:
         cur.itersize = 200
@@ -193,19 +214,20 @@ def _matches(stored_value: float, wanted: float) -> bool:
 def load_days(conn: Connection[Any], device_id: int, days: Sequence[date], thresholds: StopThresholds,
               resolution_s: int) -> dict[date, StoredDay]:
     """The stored summaries of ``days`` (closed days) for the device; missing ones (or made with other
-    thresholds) are summarised from gps now and stored."""
+    thresholds, or before alarm items were kept) are summarised from gps now and stored."""
     if not days:
         return {}
     found: dict[date, StoredDay] = {}
     with conn.cursor(binary=True) as cur:
-        cur.execute(sql.SQL("SELECT day, car_id, enterprise_id, points, mileage_km, park_speed_kmh, radius_m, resolution_s, {}"
-                            " FROM track_day WHERE device_id = %s AND day = ANY(%s::date[])").format(
+        set_json_loads(orjson.loads, cur)  # alarm_items: several times faster than the json module
+        cur.execute(sql.SQL("SELECT day, car_id, enterprise_id, points, mileage_km, park_speed_kmh, radius_m, resolution_s,"
+                            " alarm_items, {} FROM track_day WHERE device_id = %s AND day = ANY(%s::date[])").format(
             sql.SQL(", ").join(map(sql.Identifier, ARRAY_COLUMNS))), [device_id, list(days)])
-        for day, car, ent, points, mileage, speed, radius, resolution, *arrays in cur:
+        for day, car, ent, points, mileage, speed, radius, resolution, items, *arrays in cur:
             if resolution != resolution_s or not _matches(speed, thresholds.park_speed_kmh) or not _matches(
-                    radius, thresholds.radius_m):
+                    radius, thresholds.radius_m) or items is None:
                 continue
-            kept = TrackColumns.of(arrays)
+            kept = _with_items(TrackColumns.of(arrays), items)
             first = kept.times[0] if kept.times else None
             last = kept.times[-1] if kept.times else None
             found[day] = StoredDay(day, car, ent, DaySummary(points, first, last, mileage, kept))
@@ -219,7 +241,7 @@ def load_days(conn: Connection[Any], device_id: int, days: Sequence[date], thres
 def _summarise_now(conn: Connection[Any], device_id: int, days: list[date], thresholds: StopThresholds,
                    resolution_s: int) -> dict[date, StoredDay]:
     made: dict[date, StoredDay] = {}
-    query = sql.SQL(_FIXES).format(where=sql.SQL("device_id = %(device)s"))
+    query = _fixes_sql(sql.SQL("device_id = %(device)s"))
     lookback_s = TrackDaySettings().lookback_s
     with conn.cursor(binary=True) as cur:
         for day in days:
@@ -236,14 +258,14 @@ SELECT array_agg(round(date_part('epoch', fix_at) * 1000)::bigint ORDER BY fix_a
        array_agg(lat ORDER BY fix_at), array_agg(speed_kmh::text::float8 ORDER BY fix_at),
        array_agg(direction_deg::int ORDER BY fix_at), array_agg(altitude_m::text::float8 ORDER BY fix_at),
        array_agg(mileage_km ORDER BY fix_at), array_agg(fuel_l::text::float8 ORDER BY fix_at),
-       array_agg(alarm_flags ORDER BY fix_at), array_agg(status_flags ORDER BY fix_at)
+       array_agg(alarm_flags ORDER BY fix_at), array_agg(status_flags ORDER BY fix_at), array_agg({items} ORDER BY fix_at)
 FROM gps WHERE device_id = %s AND fix_at >= %s AND fix_at < %s AND {where}"""
 
 
 def raw_columns(conn: Connection[Any], device_id: int, start: datetime, end: datetime,
                 where: sql.Composable | None = None, params: Sequence[Any] = ()) -> TrackColumns:
     """Every fix of [start, end) of the device (and ``where``: SQL on gps' columns, with ``params``)."""
-    query = sql.SQL(_RAW).format(where=where if where is not None else sql.SQL("TRUE"))
+    query = sql.SQL(_RAW).format(where=where if where is not None else sql.SQL("TRUE"), items=sql.SQL(items_sql("extras")))
     with conn.cursor(binary=True) as cur:
         cur.execute(query, [device_id, start, end, *params])
         row = cur.fetchone()

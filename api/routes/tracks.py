@@ -2,7 +2,9 @@
 thinning and its stops (contract B), and the track's exports (CSV, GPX, KML).
 
 The rows' JSON is built by PostgreSQL (warehouse.queries.positions) and passed through as text: no
-per-row Python work in a reply. Stops come from fleet.stops, thinning from fleet.thinning.
+per-row Python work in a reply. Stops come from fleet.stops, thinning from fleet.thinning. A point's
+alarm fields and the car's alarm rows of the range (``alarms``, markers) come from
+warehouse.queries.track_alarms, named in the caller's language (api.errors.request_language).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from xml.sax.saxutils import escape, quoteattr
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from api.db import get_db
-from api.errors import BadRequest, NotFound
+from api.errors import BadRequest, NotFound, request_language
 from api.http import json_body
 from api.query.grammar import check_history_range
 from api.query.values import INT_TEXT, NAIVE_TIME_ZONE, coerce
@@ -26,8 +28,9 @@ from fleet.settings import ApiSettings, TrackDaySettings
 from fleet.stops import Stop, StopThresholds, detect_stops
 from fleet.thinning import thin_track
 from warehouse import track_days
-from warehouse.queries import positions
+from warehouse.queries import positions, track_alarms
 from warehouse.queries.positions import LAST_FIELDS, TRACK_FIELDS, TrackCar
+from warehouse.queries.track_alarms import POINT_FIELDS
 
 bp = Blueprint("tracks", __name__)
 
@@ -136,32 +139,40 @@ def _ms(at: datetime) -> int:
 def track(car_id: int) -> Response:
     """Contract B: the car's master device's points of [start, end) in time order, thinned to about
     ``maxPoints`` (0: every point) keeping every alarm point and the first and last point of every
-    stop, with its parks and idles."""
+    stop, with its parks and idles, and the alarm rows that start in the range (``alarms``)."""
     car = _car(car_id)
     start, end = _time_range()
     max_points = _max_points()
+    lang = request_language()
     head: dict[str, Any] = {"carId": car.car_id, "deviceId": car.device_id, "plateNumber": car.plate_number,
                             "start": _ms(start), "end": _ms(end), "total": 0, "returned": 0, "thinned": False,
-                            "fields": list(TRACK_FIELDS), "stops": []}
-    rows = "[]"
+                            "fields": list(TRACK_FIELDS), "stops": [], "alarmsTruncated": False}
+    rows, alarms = "[]", "[]"
     if car.device_id is not None:
         thresholds = _thresholds()
         with get_db().connection() as conn:
+            found = track_alarms.track_alarms(conn, car.car_id, car.device_id, start, end, lang)
+            alarms, head["alarmsTruncated"] = found.json, found.truncated
             if max_points and _coarse(start, end, max_points):
-                summarised = _summarised(conn, car.device_id, start, end, max_points, thresholds, head)
+                summarised = _summarised(conn, car.device_id, start, end, max_points, thresholds, head, lang)
                 if summarised is not None:
-                    return _raw_json(json.dumps(head, ensure_ascii=False)[:-1] + ',"rows":' + summarised + "}")
+                    return _reply(head, alarms, summarised)
             points = positions.track_points(conn, car.device_id, start, end, thresholds.park_speed_kmh)
             stops = detect_stops(points.times_ms, points.speeds, points.acc, points.lngs, points.lats,
                                  thresholds=thresholds)
             head["total"], head["stops"] = points.total, [stop.to_json() for stop in stops]
             if max_points == 0 or points.total <= max_points:
-                rows, head["returned"] = positions.track_rows_json(conn, car.device_id, start, end), points.total
+                rows = positions.track_rows_json(conn, car.device_id, start, end, lang=lang)
+                head["returned"] = points.total
             else:
                 kept = thin_track(points.times_ms, points.lngs, points.lats, max_points, _forced(points, stops))
-                rows = positions.track_rows_json(conn, car.device_id, start, end, [points.times_ms[i] for i in kept])
+                rows = positions.track_rows_json(conn, car.device_id, start, end, [points.times_ms[i] for i in kept], lang)
                 head["returned"], head["thinned"] = len(kept), True
-    return _raw_json(json.dumps(head, ensure_ascii=False)[:-1] + ',"rows":' + rows + "}")
+    return _reply(head, alarms, rows)
+
+
+def _reply(head: dict[str, Any], alarms_json: str, rows_json: str) -> Response:
+    return _raw_json(json.dumps(head, ensure_ascii=False)[:-1] + ',"alarms":' + alarms_json + ',"rows":' + rows_json + "}")
 
 
 def _coarse(start: datetime, end: datetime, max_points: int) -> bool:
@@ -178,11 +189,15 @@ def _track_day_resolution_s() -> int:
     return int(found)
 
 
+_NO_ALARM = (None,) * len(POINT_FIELDS)
+
+
 def _summarised(conn: Any, device_id: int, start: datetime, end: datetime, max_points: int,
-                thresholds: StopThresholds, head: dict[str, Any]) -> str | None:
+                thresholds: StopThresholds, head: dict[str, Any], lang: str) -> str | None:
     """Rows JSON of a thinned read served by the day summaries (warehouse.track_days; stops exactly as
     over every fix), filling ``head``; None when the range has no more than ``max_points`` fixes (the
-    caller answers every one)."""
+    caller answers every one). The chosen alarm points' alarm fields come from PostgreSQL in one
+    statement (track_alarms.fields_of_kept), the same SQL as a read of gps."""
     positions.without_jit(conn)
     found = track_days.track_columns(conn, device_id, start, end, thresholds=thresholds,
                                      resolution_s=_track_day_resolution_s())
@@ -191,15 +206,19 @@ def _summarised(conn: Any, device_id: int, start: datetime, end: datetime, max_p
     kept = found.kept
     stops = detect_stops(kept.times, kept.speeds, kept.acc, kept.lngs, kept.lats, thresholds=thresholds)
     bounds = {stop.start_ms for stop in stops} | {stop.end_ms for stop in stops}
-    forced = {i for i, (t, alarm) in enumerate(zip(kept.times, kept.alarms, strict=True)) if alarm or t in bounds}
+    alarm_points = kept.alarm_points
+    forced = {i for i, (t, alarm) in enumerate(zip(kept.times, alarm_points, strict=True)) if alarm or t in bounds}
     chosen = thin_track(kept.times, kept.lngs, kept.lats, max_points, forced)
     head["total"], head["stops"] = found.total, [stop.to_json() for stop in stops]
     head["returned"], head["thinned"] = len(chosen), True
-    return kept.rows_json(chosen)
+    alarming = [i for i in chosen if alarm_points[i]]
+    fields = track_alarms.fields_of_kept(conn, lang, [kept.alarms[i] for i in alarming], [kept.items[i] for i in alarming])
+    return kept.rows_json(chosen, dict(zip(alarming, fields, strict=True)), _NO_ALARM)
 
 
 def _forced(points: positions.TrackPoints, stops: list[Stop]) -> set[int]:
-    """Indices thinning must keep: every alarm point, the first and last point of every stop."""
+    """Indices thinning must keep: every alarm point (bits, active-safety or video alarm), the first and
+    last point of every stop."""
     bounds = {stop.start_ms for stop in stops} | {stop.end_ms for stop in stops}
     return {i for i, (t, alarm) in enumerate(zip(points.times_ms, points.alarm, strict=True)) if alarm or t in bounds}
 
@@ -211,19 +230,26 @@ EXPORT_TYPES = {
     "gpx": "application/gpx+xml; charset=utf-8",
     "kml": "application/vnd.google-earth.kml+xml; charset=utf-8",
 }
-CSV_HEADER = "time,lng,lat,speed,direction,altitude,mileage,oilmass,acc,alarmType,status\r\n"
+CSV_HEADER = "time,lng,lat,speed,direction,altitude,mileage,oilmass,acc,alarmType,status,alarmInfo\r\n"
 
 
 def _num(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def _csv_text(value: str | None) -> str:
+    """A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break."""
+    if value is None:
+        return ""
+    return '"' + value.replace('"', '""') + '"' if any(c in value for c in ',"\r\n') else value
+
+
 def _csv(car: TrackCar, rows: Iterator[tuple[Any, ...]]) -> Iterator[str]:
     yield "\ufeff" + CSV_HEADER  # the BOM makes Excel read the UTF-8 text right
-    for at, lng, lat, speed, direction, altitude, mileage, fuel, alarm, status in rows:
+    for at, lng, lat, speed, direction, altitude, mileage, fuel, alarm, status, info in rows:
         local = at.astimezone(NAIVE_TIME_ZONE).isoformat()
         yield (f"{local},{lng},{lat},{_num(speed)},{_num(direction)},{_num(altitude)},{_num(mileage)},{_num(fuel)},"
-               f"{status & 1},{alarm},{status}\r\n")
+               f"{status & 1},{alarm},{status},{_csv_text(info)}\r\n")
 
 
 def _utc(at: datetime) -> str:
@@ -231,24 +257,37 @@ def _utc(at: datetime) -> str:
 
 
 def _gpx(car: TrackCar, rows: Iterator[tuple[Any, ...]]) -> Iterator[str]:
+    """One trkpt per point; an alarm point's alarm text is its desc."""
     name = escape(car.plate_number)
     yield ('<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="fleetwatch"'
            ' xmlns="http://www.topografix.com/GPX/1/1">\n'
            f"<metadata><name>{name}</name></metadata>\n<trk><name>{name}</name><trkseg>\n")
-    for at, lng, lat, _speed, _direction, altitude, *_ in rows:
+    for at, lng, lat, _speed, _direction, altitude, *_, info in rows:
         ele = "" if altitude is None else f"<ele>{altitude}</ele>"
-        yield f'<trkpt lat="{lat}" lon="{lng}">{ele}<time>{_utc(at)}</time></trkpt>\n'
+        desc = "" if info is None else f"<desc>{escape(info)}</desc>"
+        yield f'<trkpt lat="{lat}" lon="{lng}">{ele}<time>{_utc(at)}</time>{desc}</trkpt>\n'
     yield "</trkseg></trk>\n</gpx>\n"
 
 
 def _kml(car: TrackCar, rows: Iterator[tuple[Any, ...]]) -> Iterator[str]:
+    """The gx:Track of every point, then a Placemark (name: the alarm text) where an alarm text starts
+    or changes: kept while streaming, as KML puts them outside the track."""
     name = escape(car.plate_number)
     yield ('<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"'
            ' xmlns:gx="http://www.google.com/kml/ext/2.2">\n'
            f"<Document><name>{name}</name><Placemark><name>{name}</name><gx:Track>\n")
-    for at, lng, lat, _speed, _direction, altitude, *_ in rows:
-        yield f"<when>{_utc(at)}</when><gx:coord>{lng} {lat} {0 if altitude is None else altitude}</gx:coord>\n"
-    yield "</gx:Track></Placemark></Document>\n</kml>\n"
+    alarms: list[str] = []
+    previous = None
+    for at, lng, lat, _speed, _direction, altitude, *_, info in rows:
+        alt = 0 if altitude is None else altitude
+        yield f"<when>{_utc(at)}</when><gx:coord>{lng} {lat} {alt}</gx:coord>\n"
+        if info is not None and info != previous:
+            alarms.append(f"<Placemark><name>{escape(info)}</name><TimeStamp><when>{_utc(at)}</when></TimeStamp>"
+                          f"<Point><coordinates>{lng},{lat},{alt}</coordinates></Point></Placemark>\n")
+        previous = info
+    yield "</gx:Track></Placemark>\n"
+    yield from alarms
+    yield "</Document>\n</kml>\n"
 
 
 _WRITERS = {"csv": _csv, "gpx": _gpx, "kml": _kml}
@@ -260,12 +299,14 @@ def _export_view(fmt: str) -> Any:
         start, end = _time_range()
         device_id = car.device_id
 
+        lang = request_language()
+
         def body() -> Iterator[str]:
             if device_id is None:
                 yield from _WRITERS[fmt](car, iter(()))
                 return
             with get_db().connection() as conn:
-                cursor = positions.track_rows(conn, device_id, start, end)
+                cursor = positions.track_rows(conn, device_id, start, end, lang)
                 try:
                     yield from _WRITERS[fmt](car, iter(cursor))
                 finally:

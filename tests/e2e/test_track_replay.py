@@ -2,10 +2,13 @@
 (written straight into gps, one fix every 10 s, with a parking stop and an alarm), opened from a link
 `/dashboard/trace?carId=&start=&end=`; play, pause (the marker stays), a faster speed, resume, and the
 marker ends on the last point. A second run checks the page's texts in English and that a range past
-the server's limit shows the server's message."""
+the server's limit shows the server's message. A third sees an active-safety alarm on the track (a fix
+with ADAS and DSM items and alarm bits, and its alarm row): its marker named with its time, and the
+point's popup and table row with the alarm text cut at 35 characters plus "…" (console-spec §2)."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import secrets
@@ -24,15 +27,35 @@ from warehouse.partitions import ensure_gps_partitions
 
 POINTS = 360  # the last hour, every 10 s
 OPEN_SELECT = ".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option"
+SAFETY_POINT = 100  # alarm bits 1-3, an ADAS and a DSM item: a 40-character alarm text
+SAFETY_BITS = 0b1110
+SAFETY_TEXT = "超速报警,疲劳驾驶报警,危险驾驶行为报警,二级 前向碰撞报警,一级 接打电话报警"
+
+
+def _safety_extras(at: datetime) -> dict[str, Any]:
+    """A forward collision (level 2) and a phone call (level 1), as the codecs decode them."""
+    from protocols.jt808.extras import decode_items, encode_items
+
+    tail = {"speed_kmh": 40, "altitude_m": 50, "lat": 39.9, "lng": 116.3, "time": at.isoformat(), "vehicle_status": 1,
+            "alarm_no": {"terminal_id": "R000001", "time": at.isoformat(), "seq": 0, "attachments": 0}}
+    decoded, _unknown = decode_items(encode_items({
+        "adas_alarm": {"alarm_id": 1, "flag": 0, "type": 1, "level": 2, "front_speed_kmh": 50, "headway_s": 1.0,
+                       "deviation_type": 0, "road_sign_type": 0, "road_sign_data": 0, **tail},
+        "dsm_alarm": {"alarm_id": 2, "flag": 0, "type": 2, "level": 1, "fatigue_degree": 0, **tail},
+    }, ()))
+    return decoded
 
 
 class Track:
-    def __init__(self, car_id: int, plate: str, start_ms: int, end_ms: int, points: list[tuple[float, float]]) -> None:
+    def __init__(self, car_id: int, plate: str, start_ms: int, end_ms: int, points: list[tuple[float, float]],
+                 safety_alarm_id: int = 0, times_ms: list[int] | None = None) -> None:
         self.car_id = car_id
         self.plate = plate
         self.start_ms = start_ms
         self.end_ms = end_ms
         self.points = points
+        self.safety_alarm_id = safety_alarm_id
+        self.times_ms = times_ms or []
 
     @property
     def url(self) -> str:
@@ -42,7 +65,8 @@ class Track:
 @pytest.fixture(scope="module")
 def hour_track(console_stack: ConsoleStack) -> Track:
     """A car and terminal of the parent enterprise (no simulator behind it) with 360 fixes ending a
-    minute ago: driving along a curve, parked with ACC off for 5 minutes, one alarm point."""
+    minute ago: driving along a curve, parked with ACC off for 5 minutes, one alarm point, and one
+    active-safety point with its alarm row."""
     tag = secrets.randbelow(10**8)
     plate = f"京R{tag % 10**5:05d}"
     now = datetime.now(UTC).replace(microsecond=0)
@@ -70,18 +94,27 @@ def hour_track(console_stack: ConsoleStack) -> Track:
                 lat += 0.0008 * math.cos(math.radians(heading))
             lng, lat = round(lng, 6), round(lat, 6)
             points.append((lng, lat))
-            alarm = 2 if i == 250 else 0
+            at = first + timedelta(seconds=10 * i)
+            alarm = 2 if i == 250 else SAFETY_BITS if i == SAFETY_POINT else 0
             status = 2 if parked else 3  # bit 0: ACC
-            rows.append((device, first + timedelta(seconds=10 * i), car, enterprise_id, lng, lat, speed, heading,
-                         1000 + i * 0.1, alarm, status))
+            extras = _safety_extras(at) if i == SAFETY_POINT else {"video_alarm_flags": 0}
+            rows.append((device, at, car, enterprise_id, lng, lat, speed, heading, 1000 + i * 0.1, alarm, status,
+                         json.dumps(extras)))
         with conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO gps (device_id, fix_at, car_id, enterprise_id, lng, lat, altitude_m, speed_kmh,"
-                " direction_deg, mileage_km, fuel_l, alarm_flags, status_flags)"
-                " VALUES (%s, %s, %s, %s, %s, %s, 50, %s, %s, %s, 40, %s, %s)", rows)
+                " direction_deg, mileage_km, fuel_l, alarm_flags, status_flags, extras)"
+                " VALUES (%s, %s, %s, %s, %s, %s, 50, %s, %s, %s, 40, %s, %s, %s::jsonb)", rows)
+        safety_at = first + timedelta(seconds=10 * SAFETY_POINT)
+        alarm_id = conn.execute(  # the alarm step's row of the ADAS event (at the fix's place)
+            "INSERT INTO alarm (enterprise_id, device_id, car_id, plate_number, phone, type, key, level, start_time,"
+            " end_time, lat, lng, speed) VALUES (%s, %s, %s, %s, %s, 5, 'adas_1', 2, %s, %s, %s, %s, 40) RETURNING id",
+            (enterprise_id, device, car, plate, f"0188{tag:08d}", safety_at, safety_at, points[SAFETY_POINT][1],
+             points[SAFETY_POINT][0])).fetchone()[0]  # type: ignore[index]
         conn.commit()
     start_ms = int((now - timedelta(hours=1, minutes=2)).timestamp() * 1000)
-    return Track(int(car), plate, start_ms, int(now.timestamp() * 1000), points)
+    times = [int((first + timedelta(seconds=10 * i)).timestamp() * 1000) for i in range(POINTS)]
+    return Track(int(car), plate, start_ms, int(now.timestamp() * 1000), points, int(alarm_id), times)
 
 
 def _open(page: Any, track: Track) -> Any:
@@ -198,3 +231,38 @@ def test_the_replay_page_speaks_english_and_shows_the_servers_range_limit(
     error.wait_for()
     assert "the time range may not exceed 31 days" in error.inner_text()
     assert hour_track.plate in error.inner_text()
+
+
+def test_an_active_safety_alarm_is_marked_on_the_track_and_named_in_the_point_popup(
+    page: Any, console_stack: ConsoleStack, hour_track: Track
+) -> None:
+    _open(page, hour_track)
+    # the alarm row's marker, named with its time, and the vehicle's alarm count
+    marker = page.get_by_test_id(f"replay-alarm-{hour_track.safety_alarm_id}")
+    marker.wait_for()
+    assert marker.get_attribute("data-key") == "adas_1"
+    assert int(marker.get_attribute("data-start")) == hour_track.times_ms[SAFETY_POINT]
+    icon = page.locator(".fw-replay-alarm-safety", has=marker)
+    title = icon.get_attribute("title")
+    assert title.startswith("二级 前向碰撞报警（") and title.endswith("）")
+    marker.hover()
+    tooltip = page.locator(".fw-replay-alarm-tooltip")
+    tooltip.wait_for()
+    assert tooltip.inner_text().strip() == title
+    assert page.get_by_test_id(f"replay-alarm-count-{hour_track.car_id}").inner_text().strip().endswith(
+        text("zh-CN", "replay", "alarms.count").replace("{{count}}", "1"))
+
+    # a click seeks to the alarm: the point's popup names every alarm of the fix, cut at 35 + "…"
+    marker.click()
+    _wait_index(page, hour_track, SAFETY_POINT)
+    assert _marker_index(page, hour_track) == SAFETY_POINT
+    cut = SAFETY_TEXT[:35] + "…"
+    alarm = page.get_by_test_id("track-alarm")
+    assert alarm.inner_text() == cut and alarm.get_attribute("title") == SAFETY_TEXT
+    # the table's current row says the same in its alarm column
+    current = page.get_by_test_id("replay-table").locator(".fw-replay-row-current")
+    current.wait_for()
+    assert current.locator(".ant-table-cell").first.inner_text().strip() == str(SAFETY_POINT + 1)
+    assert current.locator(".fw-replay-alarm-text").inner_text() == cut
+    assert page.errors == []
+    screenshot(page, "track-replay-alarm.png")

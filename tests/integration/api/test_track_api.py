@@ -177,7 +177,8 @@ def test_track_rows_are_in_time_order_across_midnight_with_the_contract_fields(
     assert reply.status_code == 200, reply.json
     data = reply.json["data"]  # type: ignore[index]
     assert data["fields"] == ["time", "lng", "lat", "speed", "direction", "altitude", "mileage", "oilmass", "acc",
-                              "alarmType", "status"]
+                              "alarmType", "status", "alarmInfo", "adasAlarm", "dsmAlarm", "tpmAlarm", "bsdAlarm",
+                              "videoAlarm"]
     assert (data["carId"], data["deviceId"], data["plateNumber"]) == (a_car.car_id, a_car.device_id, a_car.plate)
     assert data["total"] == data["returned"] == len(data["rows"]) == 720 and data["thinned"] is False
     times = [row[0] for row in data["rows"]]
@@ -186,7 +187,10 @@ def test_track_rows_are_in_time_order_across_midnight_with_the_contract_fields(
     assert any(t < _ms(MIDNIGHT) for t in times) and any(t >= _ms(MIDNIGHT) for t in times)
     first = dict(zip(data["fields"], data["rows"][0], strict=True))
     assert first == {"time": times[0], "lng": 116.001, "lat": 39.9, "speed": 40.0, "direction": 90, "altitude": 20.0,
-                     "mileage": 500.0, "oilmass": 60.0, "acc": 1, "alarmType": 0, "status": 3}
+                     "mileage": 500.0, "oilmass": 60.0, "acc": 1, "alarmType": 0, "status": 3, "alarmInfo": None,
+                     "adasAlarm": None, "dsmAlarm": None, "tpmAlarm": None, "bsdAlarm": None, "videoAlarm": None}
+    overspeed = dict(zip(data["fields"], data["rows"][600], strict=True))
+    assert overspeed["alarmType"] == 2 and overspeed["alarmInfo"] == "超速报警"  # bit 1
 
 
 def test_track_reports_the_park_and_the_idle(client: FlaskClient, login: Login, a_car: Car) -> None:
@@ -261,7 +265,7 @@ def test_csv_export_has_the_header_and_every_point(client: FlaskClient, login: L
     assert "attachment" in reply.headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(reply.get_data(as_text=True).lstrip("\ufeff"))))
     assert rows[0] == ["time", "lng", "lat", "speed", "direction", "altitude", "mileage", "oilmass", "acc", "alarmType",
-                       "status"]
+                       "status", "alarmInfo"]
     assert len(rows) == 721
     assert rows[1][0] == "2026-05-11T07:00:00+08:00" and rows[1][1] == "116.001" and rows[1][8] == "1"
 

@@ -21,7 +21,7 @@ def columns(points: list[tuple[int, float, float, float, int, int]]) -> TrackCol
     """(time ms, lng, lat, speed, alarm, status) -> columns (the other columns filled)."""
     cols = TrackColumns()
     for t, lng, lat, speed, alarm, status in points:
-        for column, value in zip(cols.columns(), (t, lng, lat, speed, 90, 50.0, 1000.0, 60.0, alarm, status), strict=True):
+        for column, value in zip(cols.columns(), (t, lng, lat, speed, 90, 50.0, 1000.0, 60.0, alarm, status, None), strict=True):
             column.append(value)
     return cols
 
@@ -124,3 +124,30 @@ def test_summary_counts_every_fix_and_the_day_mileage() -> None:
 def test_rows_json_matches_the_track_fields() -> None:
     cols = columns([(T0, 116.3, 39.9, 45.3, 2**32 + 4, 3)])
     assert cols.rows_json([0]) == f"[[{T0},116.3,39.9,45.3,90,50.0,1000.0,60.0,1,4,3]]"
+
+
+def test_rows_json_appends_the_alarm_fields_postgresql_made() -> None:
+    cols = columns([(T0, 116.3, 39.9, 45.3, 0, 3), (T0 + 10_000, 116.3, 39.9, 45.3, 0, 3)])
+    text = cols.rows_json([0, 1], {1: ["前向碰撞报警", {"type": 1}, None]}, (None, None, None))
+    assert text.endswith(',1,0,3,null,null,null],[' + f'{T0 + 10_000},116.3,39.9,45.3,90,50.0,1000.0,60.0,1,0,3,'
+                         '"前向碰撞报警",{"type":1},null]]')
+
+
+def test_a_fix_with_an_alarm_item_is_kept_even_inside_a_parked_run() -> None:
+    # An hour parked in one place (a run of identical fixes, collapsed to its ends) with a tyre report at
+    # 10 s past a minute: kept, and it splits the run as a bit alarm would.
+    points = [(T0 + k * 10_000, 116.3, 39.9, 0.0, 0, 2) for k in range(360)]
+    cols = columns(points)
+    cols.items[181] = {"tpms_alarm": {"flag": 0, "events": [{"type": 4}]}}
+    assert cols.alarm_points[181] and not cols.alarm_points[180]
+    kept = keep_indices(cols, TH, 60)
+    assert 181 in kept and 180 in kept and 182 in kept  # the item and the run's new ends around it
+    summary = summarise(cols, TH, 60)
+    assert summary.kept.items[summary.kept.times.index(T0 + 181 * 10_000)] == cols.items[181]
+    assert stops_of(summary.kept) == stops_of(cols)
+
+
+def test_columns_left_without_items_have_none_for_every_fix() -> None:
+    cols = TrackColumns.of([[T0, T0 + 1], [1.0, 2.0], [3.0, 4.0], [0.0, 0.0], [1, 1], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0],
+                            [0, 2], [3, 3]])
+    assert cols.items == [None, None] and cols.alarm_points == [False, True]

@@ -1,11 +1,13 @@
 /**
  * The focused vehicle's points as a (virtual) table that follows the replay: the current row is
- * highlighted and scrolled into view; clicking a row seeks to it.
+ * highlighted and scrolled into view; clicking a row seeks to it. The alarm column names the point's
+ * bit, active-safety and video alarms (cut at 35 characters like the popup, whole in its tooltip).
  */
 import { Table, type GetRef } from 'antd';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { alarmBitNames, formatNumber, formatTime, truncateAlarm } from '../map/popup/format';
+import { formatNumber, formatTime, truncateAlarm } from '../map/popup/format';
+import { pointAlarmText } from './alarms';
 import type { ReplayPoint, VehicleTrack } from './track';
 
 export interface PointTableProps {
@@ -44,8 +46,8 @@ export function PointTable({ track, current, height, onSeekTime }: PointTablePro
       title: tMap('track.alarm'),
       width: 200,
       render: (_: unknown, row: Row) => {
-        const text = alarmBitNames(row.alarm, tMap).join(',');
-        return text ? <span title={text}>{truncateAlarm(text)}</span> : '-';
+        const text = pointAlarmText(row, tMap);
+        return text ? <span className="fw-replay-alarm-text" title={text}>{truncateAlarm(text)}</span> : '-';
       },
     },
   ];

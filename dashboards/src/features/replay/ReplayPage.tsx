@@ -103,11 +103,21 @@ export default function ReplayPage() {
             {tracks.filter((track) => track.thinned).map((track) => t('thinned', { plate: track.plateNumber, shown: track.points.length, total: track.total })).join('; ')}
           </div>
         )}
+        {tracks.some((track) => track.alarmsTruncated) && (
+          <div className="fw-replay-thinned" data-testid="replay-alarms-truncated">
+            {tracks.filter((track) => track.alarmsTruncated).map((track) => t('alarms.truncated', { plate: track.plateNumber, count: track.alarms.length })).join('; ')}
+          </div>
+        )}
       </Card>
       <div className="fw-replay-map">
         <div className="fw-replay-map-tools">
           <Space wrap>
-            {tracks.map((track) => <Tag key={track.carId} color={track.color}>{track.plateNumber}</Tag>)}
+            {tracks.map((track) => (
+              <Tag key={track.carId} color={track.color}>
+                {track.plateNumber}
+                {track.alarms.length > 0 && <span data-testid={`replay-alarm-count-${track.carId}`}> · {t('alarms.count', { count: track.alarms.length })}</span>}
+              </Tag>
+            ))}
             <span>{t('follow')}</span>
             <Switch size="small" checked={following} onChange={setFollowing} data-testid="replay-follow" />
             <Select size="small" style={{ width: 140 }} value={baseLayer.id} data-testid="replay-base-layer"

@@ -13,6 +13,7 @@ import { claimView, useLeafletMap } from '../map/mapContext';
 import { formatTime } from '../map/popup/format';
 import { TrackPointPopup } from '../map/popup/TrackPointPopup';
 import StatusText from '../log/StatusText';
+import { alarmMarkerTitle, type AlarmMarker } from './alarms';
 import { formatDuration, type TrackStop, type VehicleTrack } from './track';
 import { TrackLayer } from './trackLayer';
 
@@ -52,6 +53,7 @@ export function TrackLayers({ tracks, coord, pointIndex, focusedCarId, following
       stopLabel: (stop: TrackStop) => `${t(`stops.${stop.kind}Short`)} ${duration(stop)}`,
       stopTitle: (stop: TrackStop) =>
         t('stops.title', { kind: t(`stops.${stop.kind}`), start: formatTime(stop.start), end: formatTime(stop.end), duration: duration(stop) }),
+      alarmTitle: (marker: AlarmMarker) => alarmMarkerTitle(marker.alarm, t, formatTime),
     };
     const created = tracks.map((track) => new TrackLayer(map, track, coord, renderer, texts, (time) => onClick.current(time)));
     setLayers(created);

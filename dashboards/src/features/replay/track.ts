@@ -6,6 +6,28 @@
 import type { TrackPoint } from '../map/popup/TrackPointPopup';
 
 export const TRACK_FIELDS = ['time', 'lng', 'lat', 'speed', 'direction', 'altitude', 'mileage', 'oilmass', 'acc', 'alarmType', 'status'] as const;
+/** The track point's alarm fields (console-spec §3): the names, then the decoded active-safety and video items. */
+export const ALARM_ITEM_FIELDS = ['adasAlarm', 'dsmAlarm', 'tpmAlarm', 'bsdAlarm', 'videoAlarm'] as const;
+export type AlarmItemField = (typeof ALARM_ITEM_FIELDS)[number];
+export type AlarmItem = Record<string, unknown>;
+
+/** An alarm row of the range (episode, event or platform alarm), named by the server in the caller's language. */
+export interface TrackAlarm {
+  id: number;
+  key: string;
+  /** 1 terminal bit, 2 video, 3 platform, 5-8 active safety (ADAS, DSM, TPMS, BSD). */
+  type: number;
+  level: number | null;
+  name: string;
+  start: number;
+  /** null while an episode lasts. */
+  end: number | null;
+  lng: number | null;
+  lat: number | null;
+  speed: number | null;
+  state: number;
+  atted: boolean;
+}
 
 export interface TrackStop {
   kind: 'park' | 'idle';
@@ -29,9 +51,12 @@ export interface TrackReply {
   fields: string[];
   rows: unknown[][];
   stops: TrackStop[];
+  /** The car's alarm rows starting in the range (at most 1000; alarmsTruncated when more). */
+  alarms?: TrackAlarm[];
+  alarmsTruncated?: boolean;
 }
 
-export interface ReplayPoint extends TrackPoint {
+export interface ReplayPoint extends TrackPoint, Partial<Record<AlarmItemField, AlarmItem | null>> {
   time: number;
   status?: number | null;
 }
@@ -42,6 +67,8 @@ export interface VehicleTrack {
   color: string;
   points: ReplayPoint[];
   stops: TrackStop[];
+  alarms: TrackAlarm[];
+  alarmsTruncated: boolean;
   total: number;
   thinned: boolean;
 }
@@ -50,12 +77,17 @@ export interface VehicleTrack {
 export const TRACK_COLORS = ['#1677ff', '#eb2f96', '#fa8c16', '#13c2c2', '#722ed1', '#52c41a', '#a0d911', '#2f54eb'];
 
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const item = (value: unknown): AlarmItem | null => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as AlarmItem) : null);
 
-/** Rows to points by the reply's own field list; rows without a time or a position are dropped. */
+/** Rows to points by the reply's own field list; rows without a time or a position are dropped. The
+ * alarm text (`alarmInfo`, already in the caller's language) becomes the point's `alarmText`. */
 export function toPoints(reply: Pick<TrackReply, 'fields' | 'rows'>): ReplayPoint[] {
   const at = (name: string) => reply.fields.indexOf(name);
   const column = Object.fromEntries(TRACK_FIELDS.map((name) => [name, at(name)])) as Record<(typeof TRACK_FIELDS)[number], number>;
   const cell = (row: unknown[], name: (typeof TRACK_FIELDS)[number]) => (column[name] >= 0 ? num(row[column[name]]) : null);
+  const infoAt = at('alarmInfo');
+  const items = ALARM_ITEM_FIELDS.map((name) => [name, at(name)] as const).filter(([, index]) => index >= 0);
   const points: ReplayPoint[] = [];
   for (const row of reply.rows) {
     const time = cell(row, 'time');
@@ -73,6 +105,12 @@ export function toPoints(reply: Pick<TrackReply, 'fields' | 'rows'>): ReplayPoin
       alarm: cell(row, 'alarmType'),
       status: cell(row, 'status'),
     });
+    const point = points[points.length - 1];
+    if (infoAt >= 0) point.alarmText = text(row[infoAt]);
+    for (const [name, index] of items) {
+      const found = item(row[index]);
+      if (found) point[name] = found;
+    }
   }
   return points;
 }
@@ -84,6 +122,8 @@ export function toVehicleTrack(reply: TrackReply, color: string): VehicleTrack {
     color,
     points: toPoints(reply),
     stops: reply.stops ?? [],
+    alarms: reply.alarms ?? [],
+    alarmsTruncated: reply.alarmsTruncated ?? false,
     total: reply.total,
     thinned: reply.thinned,
   };
@@ -122,13 +162,18 @@ export function timelineIndexNear(timeline: readonly number[], time: number): nu
   return Math.abs(timeline[next] - time) < Math.abs(timeline[i] - time) ? next : i;
 }
 
+/** Whether a point is an alarm point: alarm bits, an alarm text, or an active-safety / video item. */
+export function isAlarmPoint(point: Pick<ReplayPoint, 'alarm' | 'alarmText' | AlarmItemField>): boolean {
+  return !!point.alarm || !!point.alarmText || ALARM_ITEM_FIELDS.some((name) => !!point[name]);
+}
+
 /** Kind of a point's marker (console-spec §4): start, end, alarm, or an ordinary middle point. */
 export type PointStyle = 'start' | 'middle' | 'end' | 'alarm';
 
-export function pointStyle(index: number, count: number, alarm: number | null | undefined): PointStyle {
+export function pointStyle(index: number, count: number, point: Pick<ReplayPoint, 'alarm' | 'alarmText' | AlarmItemField>): PointStyle {
   if (index === 0) return 'start';
   if (index === count - 1) return 'end';
-  return alarm ? 'alarm' : 'middle';
+  return isAlarmPoint(point) ? 'alarm' : 'middle';
 }
 
 /** A duration as the stop markers show it: "1h 05m", "12m 30s", "45s". */

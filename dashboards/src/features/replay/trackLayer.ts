@@ -1,10 +1,13 @@
 /**
  * One vehicle's track on the map, imperative (created and removed by <TrackLayers>): the line with
- * direction arrows every 50 px, start / middle / end / alarm point styles, its stops with their
- * durations, and the replay marker, which only moves (attributes and position) as the clock runs.
- * The marker's element carries the reported WGS-84 point (data-lng, data-lat) and its index.
+ * direction arrows every 50 px, start / middle / end / alarm point styles (alarm: bit, active-safety
+ * or video alarms), its stops with their durations, its alarm rows as markers (name and time on
+ * hover; a click seeks to the alarm), and the replay marker, which only moves (attributes and
+ * position) as the clock runs. The marker's element carries the reported WGS-84 point (data-lng,
+ * data-lat) and its index.
  */
 import L from 'leaflet';
+import { alarmMarkers, type AlarmMarker } from './alarms';
 import { arrowsAlong, chevron, type PixelBounds } from './arrows';
 import { toDisplay, type CoordSystem } from '../map/layers/coords';
 import { pointStyle, type TrackStop, type VehicleTrack } from './track';
@@ -14,7 +17,11 @@ export interface TrackLayerTexts {
   end: string;
   stopLabel: (stop: TrackStop) => string;
   stopTitle: (stop: TrackStop) => string;
+  alarmTitle: (marker: AlarmMarker) => string;
 }
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 export const MIDDLE_POINTS_ZOOM = 15;
 
@@ -45,7 +52,7 @@ export class TrackLayer {
     // SVG like the line, so the chevrons draw above it (one path; data-count for the tests)
     this.arrows = L.polyline([], { color: '#ffffff', weight: 2, opacity: 0.95, interactive: false, className: 'fw-replay-arrows' }).addTo(this.group);
     points.forEach((p, i) => {
-      const style = pointStyle(i, points.length, p.alarm);
+      const style = pointStyle(i, points.length, p);
       if (style === 'start' || style === 'end') {
         const label = style === 'start' ? texts.start : texts.end;
         L.marker(this.latLngs[i], {
@@ -72,6 +79,23 @@ export class TrackLayer {
         title: texts.stopTitle(stop),
         zIndexOffset: 200,
       }).addTo(this.group).on('click', () => onPointClick(stop.start));
+    }
+    for (const marker of alarmMarkers(track.alarms, points)) {
+      const { alarm } = marker;
+      const kind = marker.activeSafety ? 'safety' : 'other';
+      const title = texts.alarmTitle(marker);
+      L.marker(toDisplay(marker.lng, marker.lat, coord), {
+        icon: L.divIcon({
+          className: `fw-replay-alarm fw-replay-alarm-${kind}`,
+          html: `<span data-testid="replay-alarm-${alarm.id}" data-key="${escapeHtml(alarm.key)}" data-start="${alarm.start}">!</span>`,
+          iconSize: [18, 18],
+        }),
+        title,
+        zIndexOffset: 300,
+      })
+        .bindTooltip(escapeHtml(title), { direction: 'top', offset: [0, -10], className: 'fw-replay-alarm-tooltip' })
+        .addTo(this.group)
+        .on('click', () => onPointClick(alarm.start));
     }
     this.element = document.createElement('div');
     this.element.className = 'fw-replay-vehicle';

@@ -22,6 +22,8 @@ const track = (carId: number, times: number[]): VehicleTrack => ({
   carId,
   plateNumber: `P${carId}`,
   color: '#000',
+  alarms: [],
+  alarmsTruncated: false,
   total: times.length,
   thinned: false,
   stops: [],

@@ -35,6 +35,32 @@ describe('track replies (contract B)', () => {
     expect(points[0]).toMatchObject({ time: 5, lng: 114.1, lat: 22.5, speed: null });
   });
 
+  it('reads the alarm fields: the server\'s alarm text and the decoded items', () => {
+    const fields = [...reply.fields, 'alarmInfo', 'adasAlarm', 'dsmAlarm', 'tpmAlarm', 'bsdAlarm', 'videoAlarm'];
+    const adas = { type: 1, level: 2, flag: 1 };
+    const points = toPoints({
+      fields,
+      rows: [
+        [1000, 114.05, 22.54, 0, 90, 10, 100.5, 40, 1, 0, 3, null, null, null, null, null, null],
+        [11_000, 114.06, 22.55, 36.5, 45, 12, 100.6, 39.9, 1, 2, 3, '超速报警,二级 前向碰撞报警', adas, null, null, null, null],
+        [12_000, 114.06, 22.55, 36.5, 45, 12, 100.6, 39.9, 1, 0, 3, 'Video signal lost', null, null, null, null, { video_alarm_flags: 1 }],
+      ],
+    });
+    expect(points[0].alarmText).toBeNull();
+    expect(points[0]).not.toHaveProperty('adasAlarm');
+    expect(points[1]).toMatchObject({ alarm: 2, alarmText: '超速报警,二级 前向碰撞报警', adasAlarm: adas });
+    expect(points[2]).toMatchObject({ alarm: 0, videoAlarm: { video_alarm_flags: 1 } });
+    expect(toPoints(reply)[1].alarmText).toBeUndefined(); // an older server: no alarm fields, the bits name the alarm
+  });
+
+  it('keeps the alarm rows of the range', () => {
+    const alarm = { id: 5, key: 'dsm_2', type: 6, level: 1, name: '一级 接打电话报警', start: 11_000, end: 11_000, lng: 114.06, lat: 22.55, speed: 36, state: 0, atted: true };
+    const track = toVehicleTrack({ ...reply, alarms: [alarm], alarmsTruncated: true }, '#f00');
+    expect(track.alarms).toEqual([alarm]);
+    expect(track.alarmsTruncated).toBe(true);
+    expect(toVehicleTrack(reply, '#f00')).toMatchObject({ alarms: [], alarmsTruncated: false });
+  });
+
   it('keeps the stops and the thinning facts', () => {
     const track = toVehicleTrack({ ...reply, thinned: true, total: 9000 }, '#f00');
     expect(track).toMatchObject({ carId: 7, plateNumber: '粤B12345', color: '#f00', thinned: true, total: 9000 });
@@ -69,10 +95,18 @@ describe('one clock for several vehicles', () => {
 
 describe('point styles and stop durations', () => {
   it('styles the first point start, the last end, alarm points alarm and the rest middle', () => {
-    expect(pointStyle(0, 5, 4)).toBe('start');
-    expect(pointStyle(4, 5, 0)).toBe('end');
-    expect(pointStyle(2, 5, 4)).toBe('alarm');
-    expect(pointStyle(2, 5, 0)).toBe('middle');
+    expect(pointStyle(0, 5, { alarm: 4 })).toBe('start');
+    expect(pointStyle(4, 5, { alarm: 0 })).toBe('end');
+    expect(pointStyle(2, 5, { alarm: 4 })).toBe('alarm');
+    expect(pointStyle(2, 5, { alarm: 0 })).toBe('middle');
+  });
+
+  it('styles a point with an active-safety or video alarm and no alarm bit as an alarm point too', () => {
+    expect(pointStyle(2, 5, { alarm: 0, adasAlarm: { type: 1, level: 2 } })).toBe('alarm');
+    expect(pointStyle(2, 5, { alarm: 0, tpmAlarm: { events: [] } })).toBe('alarm');
+    expect(pointStyle(2, 5, { alarm: 0, videoAlarm: { video_alarm_flags: 1 } })).toBe('alarm');
+    expect(pointStyle(2, 5, { alarm: 0, alarmText: '分神驾驶报警' })).toBe('alarm');
+    expect(pointStyle(2, 5, { alarm: 0, alarmText: null, dsmAlarm: null })).toBe('middle');
   });
 
   it('splits a duration into hours, minutes and seconds', () => {
