@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from typing import Any
 
 from warehouse.db import connect
@@ -99,12 +101,16 @@ def test_the_demo_enterprises_notify_the_emergency_and_adas_dsm_alarms_with_wind
                             " max(end_hour) FROM platform_alarm_notify_rule WHERE enterprise_id = %s AND record_state = 1"
                             " GROUP BY alarm_key", (ids["parent"],)).fetchall()
         assert {r[0]: r[1:] for r in rows} == {k: (1, True, 0, 24) for k in keys}
-        for user in ("admin", "admin_a", "admin_b"):  # the subsidiaries' users inherit the parent's rules
-            user_id, enterprise_id = conn.execute("SELECT id, enterprise_id FROM app_user WHERE user_name = %s",
-                                                  (user,)).fetchone()  # type: ignore[misc]
-            rules = effective_rules(conn, user_id, enterprise_id, keys)
-            assert all(r["voice_enable"] and r["window_enable"] and not r["disabled"] for r in rules.values()), user
-            assert {r["source"] for r in rules.values()} <= {"enterprise", "user"}
+        # A new user of each demo enterprise (the demo users' own rules belong to other tests of the
+        # shared database) hears them: the subsidiaries inherit the parent's rules.
+        for name in ("parent", "a", "b"):
+            user_id = conn.execute(
+                "INSERT INTO app_user (enterprise_id, user_name, password_hash, name) VALUES (%s, %s, 'x', %s)"
+                " RETURNING id", (ids[name], f"seed_rules_{name}_{secrets.token_hex(3)}", name)).fetchone()[0]  # type: ignore[index]
+            rules = effective_rules(conn, user_id, ids[name], keys)
+            assert all(r["voice_enable"] and r["window_enable"] and not r["disabled"] for r in rules.values()), name
+            assert {r["source"] for r in rules.values()} == {"enterprise"}, name
+        conn.rollback()
         # a rule an administrator deleted is not seeded again
         conn.execute("UPDATE platform_alarm_notify_rule SET record_state = 0 WHERE enterprise_id = %s"
                      " AND alarm_key = 'dsm_3'", (ids["parent"],))
