@@ -102,3 +102,37 @@ async def watch(port: int, path: str, seconds: float, *, websocket: bool = False
     finally:
         writer.close()
     return result
+
+
+class ThreadedMediaServer:
+    """A media server on its own event loop thread (for tests whose client is synchronous: Flask's
+    test client). ``submit(coro)`` runs a coroutine on that loop and returns its concurrent future."""
+
+    def __init__(self, secret: bytes, platform: Any = None, **settings: Any) -> None:
+        import threading
+
+        from fleet.settings import MediaServerSettings
+        from gateway.video.server import MediaServer
+
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="media-server", daemon=True)
+        self._thread.start()
+        self.server = MediaServer(MediaServerSettings(host="127.0.0.1", port=0, **settings), secret, platform)
+        self.submit(self.server.start()).result(10)
+        self.port = self.server.port
+
+    def submit(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run a plain function on the loop (server state is only touched there)."""
+        async def run() -> Any:
+            return fn()
+
+        return self.submit(run()).result(10)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.submit(self.server.close()).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5)
