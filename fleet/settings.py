@@ -301,6 +301,8 @@ class SimulatorSettings(_Base):
     unsupported_share: float = Field(0.03, ge=0, le=1, description="share of terminals (by phone) answering every command 'unsupported'")
     silent_share: float = Field(0.02, ge=0, le=1, description="share of terminals (by phone) never answering a command")
     media_package_bytes: int = Field(900, ge=1, le=1023, description="0x0801 photo upload body bytes per sub-package")
+    video: bool = Field(True, description="terminals the demo seed gives cameras (hasVideo, channels 1-4) answer 0x9101/0x9201 by streaming their clips to the media server")
+    talk_dir: Path = Field(REPO_ROOT / "var" / "talk", description="where simulated terminals write what a talk session sent them (<phone>-ch<channel>.wav)")
 
 
 def database_url(db: DatabaseSettings | None = None, stack: StackSettings | None = None) -> str:

@@ -22,6 +22,7 @@ import struct
 import time
 import wave
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from protocols.jt1078 import AUDIO, I_FRAME, P_FRAME, Packet, PacketReader, encode_packet, packetize
@@ -53,6 +54,7 @@ class MediaSession:
     kind: str = "live"  # live, listen, talk, playback
     speed: float = 1.0
     talk_file: Path | None = None
+    recorded_from: datetime | None = None  # playback: the recording's start (0x9202 seeks from it)
     counters: MediaCounters = field(default_factory=MediaCounters)
 
     def __post_init__(self) -> None:

@@ -165,6 +165,7 @@ def save_clip(clip: Clip, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as tmp:
         tmp.write(buf.getvalue())
+    Path(tmp.name).chmod(0o644)
     Path(tmp.name).replace(path)
 
 
@@ -317,3 +318,14 @@ def iter_schedule(clip: Clip, loop_start_ms: int, first: int) -> Iterator[tuple[
         index += 1
         if index == len(clip.frames):
             index, start = 0, start + period
+
+
+def main() -> None:
+    """``python -m simulator.video_clips``: make the generic clips and the cabin audio (scripts/install.sh)."""
+    logging.basicConfig(level=logging.INFO, format="[clips] %(message)s")
+    made = ensure_generic(clip_dir())
+    log.info("video clips in %s: %s", clip_dir(), f"{len(made)} made" if made else "up to date")
+
+
+if __name__ == "__main__":
+    main()
