@@ -34,7 +34,7 @@ class MediaClient:
         self.secret = secret
         self._key = internal_key(secret)
         self.timeout_s = timeout_s
-        url = urlsplit(settings.internal_url)
+        url = urlsplit(settings.internal_url or f"http://127.0.0.1:{settings.port}")
         self._host, self._port = url.hostname or "127.0.0.1", url.port or 80
 
     @classmethod
@@ -64,8 +64,13 @@ class MediaClient:
         return dict(data)
 
     def status(self, stream_id: str) -> dict[str, Any] | None:
+        """The stream's status; None when the media server has no such stream."""
         status, data = self.call("GET", f"/internal/streams/{stream_id}")
-        return dict(data) if status == 200 else None
+        if status == 404:
+            return None
+        if status != 200:
+            raise MediaUnavailable(f"status refused: {status} {data}")
+        return dict(data)
 
     def heartbeat(self, stream_ids: list[str]) -> list[str]:
         status, data = self.call("POST", "/internal/heartbeat", {"streamIds": stream_ids})

@@ -93,7 +93,7 @@ def control_request(payload: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"channelId": int_field(p, "channelId", 1, 255, default=DEFAULT_CHANNEL),
            "command": int_field(p, "command", 0, 4), "commadType": close_type,
            "streamType": int_field(p, "streamType", 0, 1, default=0), "streamId": None}
-    if p.get("streamId") not in (None, ""):
+    if p.get("streamId") is not None:
         if not isinstance(p["streamId"], str):
             raise BadRequest("streamId 必须是文本 (streamId must be text)", data={"field": "streamId"})
         parse_stream_id(p["streamId"])
@@ -122,7 +122,7 @@ def build_9205(payload: Any) -> Built:
     start, end = _range(p)
     shown: dict[str, Any] = {"channelId": int_field(p, "channelId", 0, 255, default=0), "startTime": _iso(start),
              "endTime": _iso(end),
-             "alarmFlags": int_field(p, "alarmFlags", 0, 2**64 - 1, default=0),
+             "alarmFlags": int_field(p, "alarmFlags", 0, 2**63 - 1, default=0),
              "mediaType": int_field(p, "mediaType", 0, 3, default=0),
              "streamType": int_field(p, "streamType", 0, 2, default=0),
              "storageType": int_field(p, "storageType", 0, 2, default=0)}

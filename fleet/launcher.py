@@ -149,7 +149,9 @@ def _seed_history(state: StackState) -> None:
 
 
 def _child_env(state: StackState) -> dict[str, str]:
-    return {**os.environ, "FLEET_DATABASE_URL": state.database_url,
+    # the console's CSP allows the media server's port: the one it really listens on
+    media = {"FLEET_API_MEDIA_PORT": str(MediaServerSettings().port)} if "FLEET_API_MEDIA_PORT" not in os.environ else {}
+    return {**os.environ, **media, "FLEET_DATABASE_URL": state.database_url,
             "FLEET_KAFKA_BOOTSTRAP": state.kafka_bootstrap, "PYTHONUNBUFFERED": "1"}
 
 

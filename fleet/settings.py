@@ -261,7 +261,7 @@ class MediaServerSettings(_Base):
     port: int = Field(7612, ge=0, le=65535, description="media server TCP port (0: any free one, for tests): JT/T 1078 packets from terminals and HTTP/WebSocket from browsers, told apart by their first bytes")
     public_host: str = Field("127.0.0.1", description="media server address sent to terminals in 0x9101 / 0x9201 (as they reach it)")
     public_url: str = Field("", description="base URL browsers reach the media server at (http[s]://host:port); empty: the console's own host name on `port`")
-    internal_url: str = Field("http://127.0.0.1:7612", description="where the API reaches the media server (stream registration, status, heartbeats)")
+    internal_url: str = Field("", description="where the API reaches the media server (stream registration, status, heartbeats); empty: http://127.0.0.1:<port>")
     secret: str = Field("", description="HMAC key of stream URLs and of the API's calls; empty: generated into var/media-secret, shared by the API and the media server")
     url_ttl_s: float = Field(120.0, gt=0, description="a signed stream URL must be opened within this (an open stream is not cut); GET /api/video/{sn}/{channel}.json gives fresh ones")
     idle_stop_s: float = Field(15.0, gt=0, description="no viewer and no heartbeat for this long: the stream is stopped with 0x9102 (three missed 5 s heartbeats)")
