@@ -16,6 +16,7 @@ from api.db import EXTENSION_KEY as DB_KEY
 from api.db import Database
 from api.errors import ApiError, envelope
 from api.http import FleetJSONProvider, reject_unstorable_text
+from api.media import MEDIA_KEY, MediaClient
 from api.push import register_push
 from api.routes import alarms as alarm_routes
 from api.routes import (
@@ -36,8 +37,9 @@ from api.routes import commands as command_routes
 from api.routes import media as media_routes
 from api.routes import open_platform as open_platform_routes
 from api.routes import settings as settings_routes
+from api.routes import video as video_routes
 from api.tokens import TokenService
-from fleet.settings import ApiSettings, DatabaseSettings, database_url
+from fleet.settings import ApiSettings, DatabaseSettings, MediaServerSettings, StackSettings, database_url
 
 log = logging.getLogger("fleet.api")
 
@@ -66,9 +68,11 @@ def create_app(
     app.extensions[auth.EXTENSION_KEY] = codec
     app.extensions[DB_KEY] = db
     app.extensions[oauth.SERVICE_KEY] = TokenService(db, codec, settings)
+    # the media server's client: its secret from FLEET_MEDIA_SERVER_SECRET or var_dir, shared with it
+    app.extensions[MEDIA_KEY] = MediaClient.from_settings(MediaServerSettings(), var_dir or StackSettings().var_dir)
 
     for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, console, org, settings_routes, regeo, car_detail,
-                   open_platform_routes, tracks, command_routes, media_routes, alarm_routes, static):
+                   open_platform_routes, tracks, command_routes, video_routes, media_routes, alarm_routes, static):
         app.register_blueprint(module.bp)
     # First of all: NUL bytes and invalid UTF-8 never reach a route (nor PostgreSQL).
     app.before_request_funcs.setdefault(None, []).insert(0, reject_unstorable_text)

@@ -2,7 +2,7 @@
 
 Order: PostgreSQL and Kafka under ``var/`` (unless FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP name
 servers), topics, migrations, partitions, demo seed, then the children of ``child_specs``
-(gateway, attachment server, streams worker, API, simulator). A crashed child restarts with
+(gateway, attachment server, media server, streams worker, API, simulator). A crashed child restarts with
 backoff. Ctrl-C or SIGTERM stops the children in reverse order, then Kafka, then PostgreSQL.
 """
 
@@ -26,6 +26,7 @@ from fleet.settings import (
     DatabaseSettings,
     GatewaySettings,
     KafkaSettings,
+    MediaServerSettings,
     StackSettings,
     StreamsSettings,
 )
@@ -56,11 +57,14 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
     python = sys.executable
     gateway, streams, api = GatewaySettings(), StreamsSettings(), ApiSettings()
     attachments = AttachmentsSettings()
+    media = MediaServerSettings()
     specs = [
         ChildSpec("gateway", "gateway.__main__", [python, "-m", "gateway"],
                   Health(tcp_port=gateway.port), gateway.port, "FLEET_GATEWAY_PORT"),
         ChildSpec("attachments", "gateway.attachments", [python, "-m", "gateway.attachments"],
                   Health(tcp_port=attachments.port), attachments.port, "FLEET_ATTACHMENTS_PORT"),
+        ChildSpec("media", "gateway.video.__main__", [python, "-m", "gateway.video"],
+                  Health(http_url=f"http://127.0.0.1:{media.port}/healthz"), media.port, "FLEET_MEDIA_SERVER_PORT"),
         ChildSpec("streams", "streams.__main__", [python, "-m", "streams", "worker"],
                   Health(tcp_port=streams.web_port) if streams.web_enabled else Health(),
                   streams.web_port if streams.web_enabled else None, "FLEET_STREAMS_WEB_PORT",
@@ -145,7 +149,9 @@ def _seed_history(state: StackState) -> None:
 
 
 def _child_env(state: StackState) -> dict[str, str]:
-    return {**os.environ, "FLEET_DATABASE_URL": state.database_url,
+    # the console's CSP allows the media server's port: the one it really listens on
+    media = {"FLEET_API_MEDIA_PORT": str(MediaServerSettings().port)} if "FLEET_API_MEDIA_PORT" not in os.environ else {}
+    return {**os.environ, **media, "FLEET_DATABASE_URL": state.database_url,
             "FLEET_KAFKA_BOOTSTRAP": state.kafka_bootstrap, "PYTHONUNBUFFERED": "1"}
 
 

@@ -252,6 +252,33 @@ class AttachmentsSettings(_Base):
     max_connections: int = Field(1000, ge=1, description="attachment connections open at once; more are closed at accept")
 
 
+class MediaServerSettings(_Base):
+    """The JT/T 1078 media server (gateway/video): terminals' audio/video in, HTTP-FLV / WebSocket-FLV out."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_MEDIA_SERVER_", extra="ignore", frozen=True)
+
+    host: str = Field("0.0.0.0", description="address the media server binds (terminals' media, viewers, talk and the API's calls share one port)")
+    port: int = Field(7612, ge=0, le=65535, description="media server TCP port (0: any free one, for tests): JT/T 1078 packets from terminals and HTTP/WebSocket from browsers, told apart by their first bytes")
+    public_host: str = Field("127.0.0.1", description="media server address sent to terminals in 0x9101 / 0x9201 (as they reach it)")
+    public_url: str = Field("", description="base URL browsers reach the media server at (http[s]://host:port); empty: the console's own host name on `port`")
+    internal_url: str = Field("", description="where the API reaches the media server (stream registration, status, heartbeats); empty: http://127.0.0.1:<port>")
+    secret: str = Field("", description="HMAC key of stream URLs and of the API's calls; empty: generated into var/media-secret, shared by the API and the media server")
+    url_ttl_s: float = Field(120.0, gt=0, description="a signed stream URL must be opened within this (an open stream is not cut); GET /api/video/{sn}/{channel}.json gives fresh ones")
+    idle_stop_s: float = Field(15.0, gt=0, description="no viewer and no heartbeat for this long: the stream is stopped with 0x9102 (three missed 5 s heartbeats)")
+    connect_timeout_s: float = Field(30.0, gt=0, description="a requested stream whose terminal has not connected within this is dropped")
+    source_grace_s: float = Field(10.0, ge=0, description="viewers wait this long for a terminal that dropped its media connection to come back")
+    gop_cache_bytes: int = Field(8 * 1024 * 1024, ge=0, description="most bytes of the last group of pictures kept per stream (a new viewer starts on its key frame)")
+    viewer_queue_bytes: int = Field(2 * 1024 * 1024, ge=64 * 1024, description="bytes queued for one viewer before it skips to the next key frame (a slow viewer never slows the others)")
+    viewer_socket_buffer_bytes: int = Field(256 * 1024, ge=16 * 1024, description="kernel send buffer of a viewer's connection (fixed: autotuning would let a stalled viewer hide megabytes there)")
+    viewer_lag_drop_s: float = Field(10.0, gt=0, description="a viewer still skipping after this long is disconnected")
+    max_viewers: int = Field(64, ge=1, description="viewers of one stream at once; more are refused (503)")
+    max_packet_body: int = Field(4096, ge=950, description="largest JT/T 1078 packet body accepted (the standard's cap is 950)")
+    aac_sample_rate: int = Field(16000, description="sample rate of the AAC that G.711 / G.726 / ADPCM audio is transcoded to for browsers")
+    g726_bit_rate: int = Field(40000, description="bit rate of G.726 terminal audio (16000, 24000, 32000 or 40000)")
+    db_pool_max: int = Field(2, ge=1, description="database connections of the media server")
+    kafka_ack_timeout_s: float = Field(5.0, gt=0, description="longest wait for Kafka to take a 0x9102 downlink or a push")
+
+
 class SimulatorSettings(_Base):
     model_config = SettingsConfigDict(env_prefix="FLEET_SIMULATOR_", extra="ignore", frozen=True)
 
@@ -274,6 +301,8 @@ class SimulatorSettings(_Base):
     unsupported_share: float = Field(0.03, ge=0, le=1, description="share of terminals (by phone) answering every command 'unsupported'")
     silent_share: float = Field(0.02, ge=0, le=1, description="share of terminals (by phone) never answering a command")
     media_package_bytes: int = Field(900, ge=1, le=1023, description="0x0801 photo upload body bytes per sub-package")
+    video: bool = Field(True, description="terminals the demo seed gives cameras (hasVideo, channels 1-4) answer 0x9101/0x9201 by streaming their clips to the media server")
+    talk_dir: Path = Field(REPO_ROOT / "var" / "talk", description="where simulated terminals write what a talk session sent them (<phone>-ch<channel>.wav)")
 
 
 def database_url(db: DatabaseSettings | None = None, stack: StackSettings | None = None) -> str:

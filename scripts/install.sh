@@ -27,6 +27,8 @@ missing=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || missing+=(maven)
+# espeak-ng speaks the simulated terminals' cabin audio (simulator/video_clips.py; a tone without it)
+command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
 # Chromium drives the end-to-end tests of the console (Playwright with the system browser); a CJK
 # font makes its screenshots of the Chinese UI readable (without one, Chinese renders as boxes).
 if [ -f dashboards/package.json ]; then
@@ -64,6 +66,9 @@ fi
 
 # --- Kafka jars (Maven Central, cached in .cache/kafka-jars) ----------------------------------
 .venv/bin/python -c 'from fleet.services.kafka import ensure_jars; ensure_jars()'
+
+# --- simulated cameras: H.264 clips (PyAV's libx264) and G.711A cabin audio, made once ---------------
+.venv/bin/python -m simulator.video_clips
 
 # --- console dependencies (issue 3) ------------------------------------------------------------
 if [ -f dashboards/package.json ]; then

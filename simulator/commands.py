@@ -14,6 +14,7 @@ encoded by the terminal with its header version) and the media to upload afterwa
 | 0x8801 | 0x0805 (result 0 and the media ids; 2 for a channel outside 1-8; 1 for video) then each photo as 0x0801 unless ``save_flag`` |
 | 0x8802 | 0x0802 listing the stored media that match |
 | 0x8803 | 0x0001 result 0, then the matching stored media as 0x0801 (removed if ``delete``) |
+| 0x9101, 0x9102, 0x9205, 0x9201, 0x9202 | a terminal with cameras: ``simulator.video_terminal`` (streams to the media server, 0x1205 recordings); without: result 3 |
 | an undecodable body of a readable header | 0x0001 result 2 (message error) |
 | any other id | 0x0001 result 3 (unsupported) |
 
@@ -56,6 +57,7 @@ from simulator.camera import resolution_size, take_photo
 
 if TYPE_CHECKING:
     from simulator.alarms import AlarmSchedule
+    from simulator.video_terminal import VideoTerminal
 
 NORMAL = "normal"
 UNSUPPORTED = "unsupported"
@@ -142,6 +144,7 @@ class CommandResponder:
     stored: list[StoredMedia] = field(default_factory=list)
     texts: list[TextMessage] = field(default_factory=list)
     alarms: AlarmSchedule | None = None
+    video: VideoTerminal | None = None  # None: no cameras, the JT/T 1078 commands are unsupported
 
     def __post_init__(self) -> None:
         self._next_media_id = self.media_id_start
@@ -186,6 +189,9 @@ class CommandResponder:
             if body.delete:
                 self.stored = [m for m in self.stored if m not in matching]
             return Handled(_ack(seq, msg_id, RESULT_OK).answers, matching)
+        if self.video is not None and self.video.handles(body):
+            result, reply = self.video.answer(body, seq, now)
+            return _one(reply) if result < 0 else _ack(seq, msg_id, result)
         return _ack(seq, msg_id, RESULT_UNSUPPORTED)
 
     def _shoot(self, seq: int, cmd: CameraShoot, position: LocationReport, now: datetime) -> Handled:

@@ -27,6 +27,8 @@ from simulator.alarms import AlarmSchedule
 from simulator.commands import behaviour_for
 from simulator.driving import Vehicle
 from simulator.terminal import TerminalConfig, VirtualTerminal
+from simulator.video_clips import ClipLibrary
+from simulator.video_terminal import VideoTerminal
 
 log = logging.getLogger("simulator")
 
@@ -147,6 +149,13 @@ def plate_of(index: int) -> str:
     return terminal_plate(index)
 
 
+def has_video(index: int) -> bool:
+    """Whether `warehouse.seed.seed_demo` gives terminal ``index`` cameras (channels 1-4)."""
+    from warehouse.seed import terminal_has_video
+
+    return terminal_has_video(index)
+
+
 def phone_of(settings: SimulatorSettings, index: int) -> str:
     return f"{settings.phone_prefix}{index:08d}"
 
@@ -165,6 +174,7 @@ def build_terminals(settings: SimulatorSettings, terminals: int, interval_s: flo
                     source_addresses: list[str] | None = None) -> list[VirtualTerminal]:
     store = auth_store if auth_store is not None else MemoryAuthStore()
     start = (fix_clock_start or datetime.now(UTC)).replace(microsecond=0)
+    clips = ClipLibrary() if settings.video else None
     addresses = source_addresses or source_addresses_for(settings.gateway_host, terminals)
     built = []
     for n, index in enumerate(range(first_index, first_index + terminals)):
@@ -183,9 +193,13 @@ def build_terminals(settings: SimulatorSettings, terminals: int, interval_s: flo
         alarms = AlarmSchedule(random.Random(f"{settings.seed}:{index}:alarms"), terminal_id,
                                rate_per_hour=settings.alarm_rate_per_hour,
                                safety_rate_per_hour=settings.safety_alarm_rate_per_hour)
-        built.append(VirtualTerminal(index=index, phone=phone_of(settings, index), terminal_id=terminal_id,
-                                     config=config, vehicle=vehicle, rng=rng, auth_store=store,
-                                     fix_clock=start, sent_log=sent_log, plate=plate_of(index), alarms=alarms))
+        terminal = VirtualTerminal(index=index, phone=phone_of(settings, index), terminal_id=terminal_id,
+                                   config=config, vehicle=vehicle, rng=rng, auth_store=store,
+                                   fix_clock=start, sent_log=sent_log, plate=plate_of(index), alarms=alarms)
+        if clips is not None and has_video(index):
+            terminal.responder.video = VideoTerminal(phone_of(settings, index), plate_of(index), clips=clips,
+                                                     talk_dir=settings.talk_dir)
+        built.append(terminal)
     return built
 
 

@@ -180,6 +180,8 @@ class VirtualTerminal:
                 delay = min(self.config.reconnect_max_s, self.config.reconnect_min_s * 2 ** (attempt - 1))
                 await _sleep_until(loop, loop.time() + delay * self.rng.uniform(0.5, 1.5), stop)
         finally:
+            if self.responder.video is not None:
+                self.responder.video.stop_all()
             if generator is not None:
                 generator.cancel()
             for task in self._attachment_tasks:

@@ -8,7 +8,7 @@ A command row (migration 0013, written by api/commands.py in state ``created``) 
   encode_error) -> push 12 (reason 1 offline for offline/closed, 2 message error otherwise);
 - ``sent`` -> ``answered``: a reply uplink of that device whose ``reply_seq`` is that serial (uplinks
   agent, step ``commands``): 0x0001 (its ``reply_msg_id`` must be the command's), or the command's own
-  reply (0x0104 for 8104/8106, 0x0201 for 8201, 0x0802 for 8802, 0x0805 for 8801). Result 0/1 -> push
+  reply (0x0104 for 8104/8106, 0x0201 for 8201, 0x0802 for 8802, 0x0805 for 8801, 0x1205 for 9205/9201). Result 0/1 -> push
   11; 2 (message error) / 3 (unsupported) -> push 12 reason 2 / 3. 0x0805's own result 2 (channel not
   supported) counts as 3. A 0x0104 also upserts ``device_param``;
 - ``created``/``sent`` -> ``timed_out``: no answer ``FLEET_COMMANDS_TIMEOUT_S`` after it was sent (or
@@ -57,6 +57,7 @@ OWN_REPLIES: dict[int, tuple[int, ...]] = {
     0x0201: (0x8201,),
     0x0802: (0x8802,),
     0x0805: (0x8801,),
+    0x1205: (0x9205, 0x9201),  # the resource list answers a search, and a playback request
 }
 GENERAL_RESPONSE = 0x0001
 PARAMS_RESPONSE = 0x0104

@@ -65,6 +65,12 @@ def send(target: dict[str, Any], command: str, payload: Any) -> dict[str, Any]:
     built = commands.build(command, payload, target["protocolVersion"])
     if target["state"] != DeviceState.ONLINE:
         raise TerminalOffline()
+    return send_built(target, built)
+
+
+def send_built(target: dict[str, Any], built: commands.Built) -> dict[str, Any]:
+    """Write the row of an already built command and produce its downlink (the video routes use it).
+    Raises Unavailable when Kafka does not take it."""
     principal = current_principal()
     with get_db().connection() as conn:
         row = queries.insert(conn, target, msg_id=built.msg_id, payload=built.payload, body_hex=built.body_hex,
@@ -196,7 +202,10 @@ def terminal_params(device_id: int) -> dict[str, Any]:
 
 def semantic_paths() -> list[str]:
     """Documented paths where a schema-valid request may still be refused: an offline terminal (409), an
-    alarm parameter out of the console spec's range, blank text (the contract fuzzer knows them)."""
-    codes = list(commands.BUILDERS)
+    alarm parameter out of the console spec's range, blank text, a media server that is down (the contract
+    fuzzer knows them)."""
+    from api.video import VIDEO_CODES
+
+    codes = [*commands.BUILDERS, *VIDEO_CODES]
     return ([f"/api/command/{{id}}/{code}.json" for code in codes]
             + [f"/api/device/{{id}}/command/{code}.json" for code in codes] + ["/api/batch/command/8300.json"])

@@ -38,6 +38,7 @@ def test_fleet_up_check_reports_every_component_healthy(
         "FLEET_SIMULATOR_AUTH_CACHE": str(tmp_path / "simulator-auth.json"),
         "FLEET_API_PORT": str(free_port()),
         "FLEET_ATTACHMENTS_PORT": str(free_port()),
+        "FLEET_MEDIA_SERVER_PORT": str(free_port()),
         "FLEET_STREAMS_WEB_PORT": str(free_port()),
         "FLEET_STREAMS_APP_ID": f"fleet-up-smoke-{secrets.token_hex(3)}",
         "FLEET_STREAMS_DATA_DIR": str(tmp_path / "faust"),
@@ -48,7 +49,7 @@ def test_fleet_up_check_reports_every_component_healthy(
     logs = "\n".join(f"--- {p.name}\n{p.read_text()[-2000:]}" for p in sorted((tmp_path / "var" / "log").glob("*.log")))
     report = f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-3000:]}\n{logs}"
     assert proc.returncode == 0, report
-    for component in ("gateway", "attachments", "streams", "api", "simulator"):
+    for component in ("gateway", "attachments", "media", "streams", "api", "simulator"):
         assert any(line.split()[:2] == [component, "healthy"] for line in proc.stdout.splitlines()), report
     assert "login:" in proc.stdout
 

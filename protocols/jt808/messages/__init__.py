@@ -18,6 +18,9 @@ from protocols.jt808.messages.t0802_stored_media_search_response import (
     StoredMediaSearchResponse,
 )
 from protocols.jt808.messages.t0805_camera_shoot_response import CameraShootResponse
+from protocols.jt808.messages.t1003_av_attributes import AvAttributes
+from protocols.jt808.messages.t1205_av_resource_list import AvResource, AvResourceList
+from protocols.jt808.messages.t1206_file_upload_done import FileUploadDone
 from protocols.jt808.messages.t1210_alarm_attachment_list import AlarmAttachmentList, AttachmentFile
 from protocols.jt808.messages.t1211_attachment_file_info import AttachmentFileInfo
 from protocols.jt808.messages.t1212_attachment_file_done import AttachmentFileDone
@@ -36,6 +39,14 @@ from protocols.jt808.messages.t8800_media_upload_response import MediaUploadResp
 from protocols.jt808.messages.t8801_camera_shoot import CameraShoot
 from protocols.jt808.messages.t8802_stored_media_search import StoredMediaSearch
 from protocols.jt808.messages.t8803_stored_media_upload import StoredMediaUpload
+from protocols.jt808.messages.t9003_query_av_attributes import QueryAvAttributes
+from protocols.jt808.messages.t9101_realtime_av_request import RealtimeAvRequest
+from protocols.jt808.messages.t9102_av_transmission_control import AvTransmissionControl
+from protocols.jt808.messages.t9105_av_transmission_status import AvTransmissionStatus
+from protocols.jt808.messages.t9201_playback_request import PlaybackRequest
+from protocols.jt808.messages.t9202_playback_control import PlaybackControl
+from protocols.jt808.messages.t9205_query_av_resources import QueryAvResources
+from protocols.jt808.messages.t9206_file_upload_request import FileUploadRequest
 from protocols.jt808.messages.t9208_alarm_attachment_upload_request import AlarmAttachmentUploadRequest
 from protocols.jt808.messages.t9212_attachment_file_done_response import AttachmentFileDoneResponse
 
@@ -47,9 +58,16 @@ __all__ = [
     "AttachmentFileDoneResponse",
     "AttachmentFileInfo",
     "Authentication",
+    "AvAttributes",
+    "AvResource",
+    "AvResourceList",
+    "AvTransmissionControl",
+    "AvTransmissionStatus",
     "BatchLocationUpload",
     "CameraShoot",
     "CameraShootResponse",
+    "FileUploadDone",
+    "FileUploadRequest",
     "Heartbeat",
     "LocationQueryResponse",
     "LocationReport",
@@ -60,11 +78,16 @@ __all__ = [
     "MediaUpload",
     "MediaUploadResponse",
     "PlatformResponse",
+    "PlaybackControl",
+    "PlaybackRequest",
+    "QueryAvAttributes",
+    "QueryAvResources",
     "QueryLocation",
     "QueryParameters",
     "QueryParametersResponse",
     "QuerySpecifiedParameters",
     "RawBody",
+    "RealtimeAvRequest",
     "Registration",
     "RegistrationResponse",
     "ResendSubpackagesRequest",

@@ -30,7 +30,7 @@ def app_paths(app: Flask) -> set[str]:
     paths = set()
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith(("/api/", "/oauth2/")):
-            paths.add(re.sub(r"<(?:\w+:)?(\w+)>", lambda m: "{vin}" if m.group(1) == "vin" else "{id}", rule.rule))
+            paths.add(re.sub(r"<(?:\w+:)?(\w+)>", lambda m: f"{{{m.group(1)}}}" if m.group(1) in ("vin", "channel") else "{id}", rule.rule))
     return paths
 
 
@@ -63,6 +63,8 @@ def test_every_documented_operation_answers(client: FlaskClient, login: Login, d
             "INSERT INTO alarm (enterprise_id, device_id, car_id, phone, type, key, start_time) SELECT enterprise_id,"
             " id, car_id, phone, 1, 'a2', now() FROM device WHERE id = %s RETURNING id", (demo.a.device_id,)
         ).fetchone()[0]  # type: ignore[index]
+    records["/api/video/command/{id}/state.json"] = records["/api/command/{id}/state.json"]
+    records["/api/video/heartbeat/{id}.json"] = f"{demo.a.device_id}-2-live"  # a stream id of A's terminal
     for suffix in ("", "/confirm", "/ignore"):
         records[f"/api/common/alarm/{{id}}{suffix}.json"] = alarm_id
     # an import job of each importable entity (a file with the header only) for its progress route
@@ -76,6 +78,8 @@ def test_every_documented_operation_answers(client: FlaskClient, login: Login, d
         if path in records:
             url = path.replace("{id}", str(records[path]))
         url = url.replace("{vin}", demo.a.vin)
+        if path.startswith("/api/video/") and "{channel}" in path:  # stream info: a device serial and a channel
+            url = path.replace("{id}", "SIM0000001").replace("{channel}", "2")  # A's terminal 1 (warehouse.seed)
         for method in operations:
             body: dict[str, object] | None = {} if method == "post" else None
             windowed = WINDOWED.get(path)
@@ -104,7 +108,7 @@ def _operations(app: Flask) -> dict[tuple[str, str], object]:
     views = {}
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith(("/api/", "/oauth2/")):
-            path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: "{vin}" if m.group(1) == "vin" else "{id}", rule.rule)
+            path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: f"{{{m.group(1)}}}" if m.group(1) in ("vin", "channel") else "{id}", rule.rule)
             for method in rule.methods or ():
                 if method not in ("HEAD", "OPTIONS"):
                     views[(path, method.lower())] = app.view_functions[rule.endpoint]

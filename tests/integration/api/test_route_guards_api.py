@@ -154,6 +154,10 @@ def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rul
                         " SELECT enterprise_id, id, car_id, phone, 1, 'a0', now(), 1 FROM device WHERE id = %s"
                         " RETURNING id", (demo.b.device_id,)).fetchone()[0]  # type: ignore[index]
             return {"alarm_id": made["alarm"]}
+        if names == {"stream_ids"}:  # a stream of B's terminal (tests/integration/api/test_video_api.py)
+            return {"stream_ids": f"{demo.b.device_id}-2-live"}
+        if names == {"device_sn", "channel"}:  # B's terminal 2 (warehouse.seed: device_sn SIM<index>)
+            return {"device_sn": "SIM0000002", "channel": 2}
         known = {"car_id": demo.b.car_id, "device_id": demo.b.device_id, "vin": demo.b.vin}
         return {n: known[n] for n in names} if names <= set(known) else None
 

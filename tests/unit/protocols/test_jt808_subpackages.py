@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from protocols.jt808 import (
+    AvResourceList,
     BatchLocationUpload,
     BodyError,
     LocationReport,
@@ -81,9 +82,15 @@ def test_merges_and_decodes_a_sub_packaged_batch_upload() -> None:
 def test_merges_the_smallchi_0x1205_pair() -> None:  # SUB-2a + SUB-2b
     parts = [decode_frame(bytes.fromhex(v.hex)) for v in VECTORS if v.tag in ("SUB-2b", "SUB-2a")]
     merged = merge_subpackages(parts)
-    assert isinstance(merged.body, RawBody)
     assert merged.header.body_length == 930 + 56
-    assert merged.body.hex.startswith("015a00000023")  # reply serial 0x015A, 35 AV resources
+    body = merged.body
+    assert isinstance(body, AvResourceList)
+    assert body.reply_seq == 0x015A and len(body.items) == 35  # the source's stated values
+    first = body.items[0]
+    assert (first.channel, first.alarm_flags, first.media_type, first.stream_type, first.storage) == (1, 0, 0, 1, 1)
+    assert first.start == datetime(2020, 12, 19, 2, 42, 5, tzinfo=UTC)  # 10:42:05 GMT+8
+    assert first.end == datetime(2020, 12, 19, 2, 50, 19, tzinfo=UTC)
+    assert first.size_bytes == 0x064446D1
 
 
 def test_names_the_missing_packages() -> None:

@@ -27,7 +27,8 @@ def test_general_response_answers_the_message_it_names() -> None:
 
 
 @pytest.mark.parametrize(("msg_id", "answers"), [(0x0104, (0x8104, 0x8106)), (0x0201, (0x8201,)),
-                                                  (0x0802, (0x8802,)), (0x0805, (0x8801,))])
+                                                  (0x0802, (0x8802,)), (0x0805, (0x8801,)),
+                                                  (0x1205, (0x9205, 0x9201))])
 def test_own_replies_answer_only_their_commands(msg_id: int, answers: tuple[int, ...]) -> None:
     reply = reply_of(uplink(msg_id, {"reply_seq": 5}))
     assert reply is not None and reply.answers() == answers and reply.result == 0

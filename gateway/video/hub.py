@@ -1,0 +1,353 @@
+"""Streams and viewers: one terminal connection in, many viewers out, nobody waiting for anybody.
+
+A ``Stream`` is registered by the API (``StreamInfo``: which device, channel and purpose) before its
+9101 / 9201 goes out; the terminal's media connection then becomes its source. Frames are muxed once
+into FLV tags (``flv.py``) and the same bytes go to every ``Viewer``:
+
+- a new viewer gets the FLV header, the sequence headers and the cached group of pictures (from the last
+  key frame) at once, so it starts decoding immediately;
+- each viewer has its own queue; one that falls ``viewer_queue_bytes`` behind loses its queue and
+  resumes at the next key frame (its picture jumps, it never stalls the others or the terminal); one
+  still behind after ``viewer_lag_drop_s`` is disconnected.
+
+Purposes (``kind``): ``live`` (0x9101 data type 0 audio+video, 1 video), ``listen`` (3), ``talk`` (2:
+audio both ways), ``playback`` (0x9201).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from gateway.video import flv
+from gateway.video.audio import AudioTrack
+from gateway.video.nal import H264Converter, H265Converter
+from protocols.jt1078 import AUDIO, TRANSPARENT, Frame
+from protocols.jt1078.payload_types import H264, H265
+
+log = logging.getLogger("gateway.video")
+
+KINDS = ("live", "listen", "talk", "playback")
+AUDIO_WAIT_S = 0.5  # an audio+video stream waits this long after its first key frame for audio to show up
+
+
+def kind_of(data_type: int) -> str:
+    """0x9101 data type -> stream kind."""
+    return {2: "talk", 3: "listen"}.get(data_type, "live")
+
+
+def stream_id_of(device_id: int, channel: int, kind: str) -> str:
+    return f"{device_id}-{channel}-{kind}"
+
+
+@dataclass(frozen=True)
+class StreamInfo:
+    """What the API registers: the stream's identity and who owns it."""
+
+    stream_id: str
+    kind: str
+    sim: str  # the terminal's phone digits as its 1078 packets carry them (leading zeros do not matter)
+    channel: int
+    data_type: int  # 0x9101 data type (playback: 0 audio+video, 1 audio, 2 video)
+    stream_type: int
+    enterprise_id: int
+    device_id: int
+    car_id: int | None = None
+    plate_number: str | None = None
+    phone: str = ""  # canonical phone (Kafka key of the 9102 downlink)
+    protocol_version: str = "2013"
+
+    @property
+    def wants_video(self) -> bool:
+        return self.kind in ("live", "playback") and self.data_type != (3 if self.kind == "live" else 1)
+
+    @property
+    def wants_audio(self) -> bool:
+        if self.kind in ("talk", "listen"):
+            return True
+        return self.data_type != (1 if self.kind == "live" else 2)
+
+
+def same_sim(a: str, b: str) -> bool:
+    return a.lstrip("0") == b.lstrip("0")
+
+
+class Viewer:
+    """One player. ``offer`` never blocks; ``pump`` (its own task) writes the queue out."""
+
+    _ids = 0
+
+    def __init__(self, user_id: int | None, transport: str, peer: str, max_queue: int, lag_drop_s: float) -> None:
+        Viewer._ids += 1
+        self.id = Viewer._ids
+        self.user_id, self.transport, self.peer = user_id, transport, peer
+        self.max_queue, self.lag_drop_s = max_queue, lag_drop_s
+        self.queue: deque[bytes] = deque()
+        self.queued = 0
+        self.waiting_key = False
+        self.lag_since: float | None = None
+        self.skips = 0
+        self.sent_bytes = 0
+        self.started_at = datetime.now(UTC)
+        self.closed: str | None = None
+        self.wake = asyncio.Event()
+        self.log_id: int | None = None
+        self.abort: Callable[[], None] | None = None  # set by the server: cut the connection now
+
+    def offer(self, data: bytes, *, keyframe: bool = False, config: bool = False) -> None:
+        if self.closed:
+            return
+        if not config and self.waiting_key:
+            if not keyframe:
+                return
+            self.waiting_key = False
+        if not config and self.queued and self.queued + len(data) > self.max_queue:
+            self.queue.clear()
+            self.queued = 0
+            self.waiting_key = True
+            self.skips += 1
+            now = time.monotonic()
+            if self.lag_since is None:
+                self.lag_since = now
+            elif now - self.lag_since > self.lag_drop_s:
+                self.close("too slow")
+            return
+        self.queue.append(data)
+        self.queued += len(data)
+        self.wake.set()
+
+    def close(self, why: str) -> None:
+        """Stop sending. A viewer dropped for being too slow is cut at once (its writes may be stuck)."""
+        if not self.closed:
+            self.closed = why
+            self.wake.set()
+            if why == "too slow" and self.abort is not None:
+                self.abort()
+
+    async def pump(self, write: Callable[[bytes], None], drain: Callable[[], Any]) -> None:
+        """Write queued bytes until closed. ``write`` frames them (a WebSocket message or raw bytes)."""
+        while not self.closed:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.queue and not self.closed:
+                chunk = self.queue.popleft()
+                self.queued -= len(chunk)
+                write(chunk)
+                self.sent_bytes += len(chunk)
+                await drain()
+            if not self.queue:
+                self.lag_since = None
+
+
+@dataclass
+class StreamCounters:
+    frames: int = 0
+    video_frames: int = 0
+    audio_frames: int = 0
+    bytes_in: int = 0
+    tags: int = 0
+
+
+class Stream:
+    def __init__(self, info: StreamInfo, *, gop_cache_bytes: int, audio: AudioTrack) -> None:
+        self.info = info
+        self.created_at = time.monotonic()
+        self.last_heartbeat = time.monotonic()
+        self.last_viewer_at = time.monotonic()
+        self.source: Any = None  # the TerminalSource feeding it
+        self.source_lost_at: float | None = None
+        self.viewers: dict[int, Viewer] = {}
+        self.gop_cache_bytes = gop_cache_bytes
+        self.audio = audio
+        self.counters = StreamCounters()
+        self.video_codec: int | None = None
+        self._converter: H264Converter | H265Converter | None = None
+        self.video_config_tag: bytes | None = None
+        self.audio_config_tag: bytes | None = None
+        self.head: bytes | None = None  # FLV header + metadata + sequence headers, once ready
+        self.has_audio = self.has_video = False
+        self.gop: list[bytes] = []
+        self._gop_bytes = 0
+        self._gop_ok = False
+        self._first_key_at: float | None = None
+        self._t0: int | None = None
+        self._last_ts: dict[int, int] = {}
+        self.first_frame_wall: datetime | None = None
+        self.last_frame_wall: datetime | None = None
+        self.last_frame_mono: float | None = None
+        self.online = False
+        self.on_ready: list[Callable[[Stream], None]] = []
+
+    # -- timestamps --------------------------------------------------------------------------------
+    def _flv_ts(self, frame_ts: int | None, track: int) -> int:
+        now_ms = int(time.monotonic() * 1000)
+        ts = frame_ts if frame_ts is not None else now_ms
+        if self._t0 is None or not -10_000 < ts - self._t0 - self._last_ts.get(track, 0) < 60_000:
+            # first frame, or a terminal clock jump: continue from where the track is
+            self._t0 = ts - self._last_ts.get(track, 0)
+        value = max(ts - self._t0, self._last_ts.get(track, 0))
+        self._last_ts[track] = value
+        return value
+
+    # -- frames in ---------------------------------------------------------------------------------
+    def on_frame(self, frame: Frame) -> None:
+        self.counters.frames += 1
+        self.counters.bytes_in += len(frame.data)
+        self.last_frame_mono = time.monotonic()
+        self.last_frame_wall = datetime.now(UTC)
+        if self.first_frame_wall is None:
+            self.first_frame_wall = self.last_frame_wall
+        if frame.data_type == TRANSPARENT:
+            return
+        if frame.data_type == AUDIO:
+            self.counters.audio_frames += 1
+            if self.info.wants_audio:
+                self._on_audio(frame)
+            return
+        self.counters.video_frames += 1
+        if self.info.wants_video:
+            self._on_video(frame)
+
+    def _on_video(self, frame: Frame) -> None:
+        if self._converter is None:
+            if frame.payload_type == H265:
+                self._converter, self.video_codec = H265Converter(), flv.CODEC_HEVC
+            else:  # 98 H.264; AVS / SVAC are not playable anywhere near a browser: try H.264 parsing
+                if frame.payload_type != H264:
+                    log.warning("stream %s: video PT %s taken as H.264", self.info.stream_id, frame.payload_type)
+                self._converter, self.video_codec = H264Converter(), flv.CODEC_AVC
+        unit = self._converter.convert(frame.data)
+        assert self.video_codec is not None
+        ts = self._flv_ts(frame.timestamp_ms, 9)
+        if unit.config is not None:
+            self.video_config_tag = flv.video_config_tag(self.video_codec, unit.config, ts)
+            if self.head is not None:
+                self._publish(self.video_config_tag, config=True)
+                self.head = self._build_head()
+        if not unit.payload or self.video_config_tag is None:
+            return
+        keyframe = unit.keyframe or frame.keyframe
+        tag = flv.video_tag(self.video_codec, ts, unit.payload, keyframe)
+        if keyframe:
+            self.gop, self._gop_bytes, self._gop_ok = [], 0, True
+            if self._first_key_at is None:
+                self._first_key_at = time.monotonic()
+        self._cache(tag)
+        self._check_ready()
+        if self.head is not None:
+            self._publish(tag, keyframe=keyframe)
+
+    def _on_audio(self, frame: Frame) -> None:
+        if frame.timestamp_ms is None:
+            return
+        aac = self.audio.push(frame.payload_type, frame.data, frame.timestamp_ms)
+        if self.audio.config is not None and self.audio_config_tag is None:
+            self.audio_config_tag = flv.aac_config_tag(self.audio.config)
+        for item in aac:
+            tag = flv.aac_tag(self._flv_ts(item.timestamp_ms, 8), item.data)
+            if self._gop_ok or not self.info.wants_video:
+                self._cache(tag)
+            self._check_ready()
+            if self.head is not None:
+                self._publish(tag)
+        self._check_ready()
+
+    def _cache(self, tag: bytes) -> None:
+        if not self.info.wants_video:  # audio only: a short tail is enough to start
+            self.gop.append(tag)
+            if len(self.gop) > 8:
+                del self.gop[0]
+            return
+        if not self._gop_ok:
+            return
+        if self._gop_bytes + len(tag) > self.gop_cache_bytes:
+            self.gop, self._gop_bytes, self._gop_ok = [], 0, False  # too long a GOP: wait for the next key
+            return
+        self.gop.append(tag)
+        self._gop_bytes += len(tag)
+
+    def _check_ready(self) -> None:
+        if self.head is not None:
+            return
+        if self.info.wants_video:
+            if self.video_config_tag is None or self._first_key_at is None:
+                return
+            if self.info.wants_audio and self.audio_config_tag is None \
+                    and time.monotonic() - self._first_key_at < AUDIO_WAIT_S:
+                return
+        elif self.audio_config_tag is None:
+            return
+        self.has_video = self.video_config_tag is not None
+        self.has_audio = self.audio_config_tag is not None
+        self.head = self._build_head()
+        for viewer in list(self.viewers.values()):
+            self._start_viewer(viewer)
+        for callback in self.on_ready:
+            callback(self)
+
+    def _build_head(self) -> bytes:
+        meta: dict[str, Any] = {"duration": 0, "streamId": self.info.stream_id, "channel": self.info.channel}
+        if self.has_video and self.video_codec is not None:
+            meta["videocodecid"] = self.video_codec
+        if self.has_audio:
+            meta["audiocodecid"] = flv.SOUND_AAC
+            meta["audiosamplerate"] = self.audio.sample_rate
+            meta["stereo"] = False
+        if self._t0 is not None:
+            meta["terminalTimestampAtZero"] = self._t0  # terminal clock (ms) of FLV time 0
+        head = flv.header(self.has_audio, self.has_video) + flv.metadata_tag(meta)
+        if self.has_video and self.video_config_tag:
+            head += self.video_config_tag
+        if self.has_audio and self.audio_config_tag:
+            head += self.audio_config_tag
+        return head
+
+    def _publish(self, tag: bytes, *, keyframe: bool = False, config: bool = False) -> None:
+        self.counters.tags += 1
+        for viewer in self.viewers.values():
+            viewer.offer(tag, keyframe=keyframe, config=config)
+
+    # -- viewers -----------------------------------------------------------------------------------
+    def add_viewer(self, viewer: Viewer) -> None:
+        self.viewers[viewer.id] = viewer
+        if self.head is not None:
+            self._start_viewer(viewer)
+
+    def _start_viewer(self, viewer: Viewer) -> None:
+        assert self.head is not None
+        viewer.offer(self.head, config=True)
+        for tag in self.gop:
+            viewer.offer(tag, config=True)  # the cached GOP starts with its key frame
+
+    def remove_viewer(self, viewer: Viewer) -> None:
+        self.viewers.pop(viewer.id, None)
+        self.last_viewer_at = time.monotonic()
+
+    def close_viewers(self, why: str) -> None:
+        for viewer in list(self.viewers.values()):
+            viewer.close(why)
+
+    def status(self) -> dict[str, Any]:
+        """What the API's stream info answers (console-spec §3 stream status: ``updateTime`` means up)."""
+        def ms(at: datetime | None) -> int | None:
+            return None if at is None else int(at.timestamp() * 1000)
+
+        info = self.info
+        return {
+            "streamId": info.stream_id, "kind": info.kind, "deviceId": info.device_id, "channelId": info.channel,
+            "dataType": info.data_type, "streamType": info.stream_type, "enterpriseId": info.enterprise_id,
+            "online": self.source is not None and self.last_frame_wall is not None,
+            "updateTime": ms(self.last_frame_wall) if self.source is not None else None,
+            "startTime": ms(self.first_frame_wall), "currentTime": int(time.time() * 1000),
+            "viewers": len(self.viewers), "hasVideo": self.has_video, "hasAudio": self.has_audio,
+            "videoCodec": {flv.CODEC_AVC: "H.264", flv.CODEC_HEVC: "H.265"}.get(self.video_codec or 0),
+            "browserPlayable": self.video_codec != flv.CODEC_HEVC,
+            "audioCodec": self.audio.codec_name, "audioUnsupported": self.audio.unsupported,
+            "frames": self.counters.frames, "bytesIn": self.counters.bytes_in,
+        }
