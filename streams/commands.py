@@ -187,14 +187,15 @@ def result_push(row: dict[str, Any], plate: str | None, at: datetime) -> tuple[i
     return int(PushType.COMMAND_RESULT), {
         "commandId": row["id"], "deviceId": row["device_id"], "carId": row["car_id"], "plateNumber": plate,
         "msgId": row["msg_id"], "state": row["state"], "result": result if row["state"] == "answered" else None,
-        "replyMsgId": row.get("reply_msg_id"), "time": iso(at),
+        "replyMsgId": row.get("reply_msg_id"), "createdBy": row.get("created_by"), "time": iso(at),
     }
 
 
 def send_error_push(row: dict[str, Any], plate: str | None, reason: int, at: datetime) -> tuple[int, dict[str, Any]]:
     return int(PushType.COMMAND_SEND_ERROR), {
         "commandId": row["id"], "deviceId": row["device_id"], "carId": row["car_id"], "plateNumber": plate,
-        "msgId": row["msg_id"], "reason": reason, "message": SEND_ERROR_TEXT[reason], "time": iso(at),
+        "msgId": row["msg_id"], "reason": reason, "message": SEND_ERROR_TEXT[reason],
+        "createdBy": row.get("created_by"), "time": iso(at),
     }
 
 

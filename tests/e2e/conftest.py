@@ -21,10 +21,9 @@ from tests.e2e.support import (
     ApiProcess,
     SimulatedFleet,
     console_build_problem,
-    create_database,
-    drop_database,
     launch_chromium,
 )
+from tests.support.databases import create_database, drop_database
 from tests.support.processes import AttachmentServerProcess, GatewayProcess
 
 TERMINALS = 20

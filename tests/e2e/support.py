@@ -14,12 +14,9 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-
-from psycopg import sql
 
 from fleet.settings import REPO_ROOT, SimulatorSettings
 from tests.support.processes import ServiceProcess, wait_for_port
@@ -43,35 +40,6 @@ def console_build_problem(dist: Path = CONSOLE_DIST) -> str | None:
     if not (dist / "index.html").is_file():
         return f"{dist}/index.html is missing: build the console first (scripts/build-console.sh or make test)"
     return None
-
-
-def create_database(server_url: str, prefix: str) -> str:
-    """A new database on the server of ``server_url``, migrated, with today's gps partitions."""
-    from warehouse.db import connect
-    from warehouse.migrate import apply
-    from warehouse.partitions import ensure_gps_partitions
-
-    name = f"{prefix}_{secrets.token_hex(3)}"
-    with connect(server_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = server_url.rsplit("/", 1)[0] + f"/{name}"
-    apply(url)
-    with connect(url) as conn:
-        ensure_gps_partitions(conn, datetime.now(UTC).date())
-        conn.commit()
-    return url
-
-
-def drop_database(server_url: str, url: str) -> None:
-    """Drops the database ``url`` names (made by ``create_database``); errors are only logged."""
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    try:
-        with psycopg.connect(server_url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-    except psycopg.Error as exc:
-        print(f"could not drop test database {name}: {exc}")
 
 
 class ApiProcess(ServiceProcess):
@@ -117,9 +85,10 @@ class SimulatedFleet:
     """``simulator.fleet.run_fleet`` in a daemon thread with its own event loop, until ``stop()``."""
 
     def __init__(self, gateway_port: int, terminals: int, interval_s: float, work_dir: Path,
-                 first_index: int = 1, alarm_rates_per_hour: tuple[float, float] = (0.5, 1.0)) -> None:
-        # Alarms at a tenth of `make up`'s rates (terminal episodes, ADAS/DSM events): the stack is
-        # shared by every end-to-end test, and each alarm opens a notice on the screens they drive.
+                 first_index: int = 1, alarm_rates_per_hour: tuple[float, float] = (0.0, 0.0)) -> None:
+        # No simulated alarms by default (terminal episodes, ADAS/DSM events): the stack is shared by
+        # every end-to-end test, and each alarm opens a notice or the safety alarm dialog (a modal) on
+        # the screens they drive. The alarm tests raise their own, from their own terminals.
         self.settings = SimulatorSettings(gateway_host="127.0.0.1", gateway_port=gateway_port,
                                           auth_cache=work_dir / "simulator-auth.json",
                                           alarm_rate_per_hour=alarm_rates_per_hour[0],

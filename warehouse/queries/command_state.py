@@ -13,7 +13,7 @@ WHERE id = (SELECT id FROM command
               AND (%(reply_msg_id)s::int IS NULL OR msg_id = %(reply_msg_id)s::int)
             ORDER BY id DESC LIMIT 1 FOR UPDATE)
   AND state = 'sent'
-RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id"""
+RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id, created_by"""
 
 KEEP_EARLY = """
 INSERT INTO command_reply_early (device_id, reply_seq, msg_id, reply_msg_id, result, reply, received_at)
@@ -34,7 +34,7 @@ WHERE device_param.updated_at <= EXCLUDED.updated_at"""
 MARK_SENT = """
 UPDATE command SET state = 'sent', seq = %(seq)s, sent_at = %(at)s, updated_at = now()
 WHERE id = %(id)s AND state = 'created'
-RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id, seq, created_at"""
+RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id, seq, created_at, created_by"""
 
 TAKE_EARLY = """
 DELETE FROM command_reply_early
@@ -45,7 +45,7 @@ RETURNING msg_id, reply_msg_id, result, reply, received_at"""
 FAIL = """
 UPDATE command SET state = %(state)s, reason = %(reason)s, updated_at = now()
 WHERE id = %(id)s AND state IN ('created', 'sent')
-RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id"""
+RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id, created_by"""
 
 TIME_OUT = """
 UPDATE command SET state = 'timed_out', reason = 'reply_timeout', updated_at = now()
@@ -54,6 +54,6 @@ WHERE id IN (SELECT id FROM command
                AND COALESCE(sent_at, created_at) < now() - make_interval(secs => %(timeout)s)
              ORDER BY created_at LIMIT 1000 FOR UPDATE SKIP LOCKED)
   AND state IN ('created', 'sent')
-RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id"""
+RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id, created_by"""
 
 DROP_STALE_EARLY = "DELETE FROM command_reply_early WHERE received_at < now() - make_interval(secs => %s)"

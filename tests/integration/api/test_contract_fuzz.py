@@ -65,7 +65,7 @@ def fuzz_db(pg_url: str) -> Iterator[str]:
     """A database of its own, migrated and seeded: with a root administrator's rights the fuzzer
     disables enterprises, rewrites roles, resets passwords and deletes records, which must never
     reach the demo data the other tests of the session share."""
-    from tests.e2e.support import create_database, drop_database
+    from tests.support.databases import create_database, drop_database
     from warehouse.seed import seed_demo
 
     url = create_database(pg_url, "fuzz")

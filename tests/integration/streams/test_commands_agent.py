@@ -110,7 +110,8 @@ def test_sent_then_reply_answers_once_with_push_11(pg_url: str, terminal: Termin
     assert push == {"type": 11, "data": {
         "commandId": cid, "deviceId": terminal.device_id, "carId": terminal.car_id,
         "plateNumber": query(pg_url, "SELECT plate_number FROM car WHERE id = %s", (terminal.car_id,))[0][0],
-        "msgId": 0x8103, "state": "answered", "result": 1, "replyMsgId": 1, "time": "2026-11-25T02:00:00Z"}}
+        "msgId": 0x8103, "state": "answered", "result": 1, "replyMsgId": 1, "createdBy": None,
+        "time": "2026-11-25T02:00:00Z"}}
 
 
 def test_a_reply_before_its_sent_record_is_kept_and_matched_when_the_record_arrives(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from warehouse.db import connect
@@ -87,37 +86,38 @@ def test_drivers_have_valid_national_ids_every_terminal_a_sim_and_deleted_rows_s
 
 
 def test_the_demo_enterprises_notify_the_emergency_and_adas_dsm_alarms_with_window_and_voice(pg_url: str) -> None:
+    """On a database of its own: other tests of the session change the shared demo's rules."""
+    from tests.support.databases import create_database, drop_database
     from warehouse.queries.alarms import effective_rules
     from warehouse.seed import sounding_alarm_keys
 
     keys = sounding_alarm_keys()
     assert keys[0] == "a0" and {"adas_1", "adas_2", "dsm_1", "dsm_2", "dsm_3", "dsm_4"} <= set(keys)
     assert not any(k.startswith(("tpms_", "bsd_", "p_")) or k.endswith(("_16", "_17")) for k in keys)
-    ids = seed_demo(pg_url, terminals=10)["enterprises"]
-    seed_demo(pg_url, terminals=10)  # idempotent: one rule per key
-    with connect(pg_url) as conn:
-        rows = conn.execute("SELECT alarm_key, count(*), bool_and(window_enable AND voice_enable), min(start_hour),"
-                            " max(end_hour) FROM platform_alarm_notify_rule WHERE enterprise_id = %s AND record_state = 1"
-                            " GROUP BY alarm_key", (ids["parent"],)).fetchall()
-        assert {r[0]: r[1:] for r in rows} == {k: (1, True, 0, 24) for k in keys}
-        # A new user of each demo enterprise (the demo users' own rules belong to other tests of the
-        # shared database) hears them: the subsidiaries inherit the parent's rules.
-        for name in ("parent", "a", "b"):
-            user_id = conn.execute(
-                "INSERT INTO app_user (enterprise_id, user_name, password_hash, name) VALUES (%s, %s, 'x', %s)"
-                " RETURNING id", (ids[name], f"seed_rules_{name}_{secrets.token_hex(3)}", name)).fetchone()[0]  # type: ignore[index]
-            rules = effective_rules(conn, user_id, ids[name], keys)
-            assert all(r["voice_enable"] and r["window_enable"] and not r["disabled"] for r in rules.values()), name
-            assert {r["source"] for r in rules.values()} == {"enterprise"}, name
-        conn.rollback()
-        # a rule an administrator deleted is not seeded again
-        conn.execute("UPDATE platform_alarm_notify_rule SET record_state = 0 WHERE enterprise_id = %s"
-                     " AND alarm_key = 'dsm_3'", (ids["parent"],))
-        conn.commit()
-    seed_demo(pg_url, terminals=10)
-    with connect(pg_url) as conn:
-        assert scalar(conn, "SELECT count(*) FROM platform_alarm_notify_rule WHERE enterprise_id = %s"
-                            " AND alarm_key = 'dsm_3' AND record_state = 1", ids["parent"]) == 0
-        conn.execute("UPDATE platform_alarm_notify_rule SET record_state = 1 WHERE enterprise_id = %s"
-                     " AND alarm_key = 'dsm_3'", (ids["parent"],))  # shared database
-        conn.commit()
+    url = create_database(pg_url, "seed_rules")
+    try:
+        ids = seed_demo(url, terminals=10)["enterprises"]
+        seed_demo(url, terminals=10)  # idempotent: one rule per key
+        with connect(url) as conn:
+            rows = conn.execute(
+                "SELECT alarm_key, count(*), bool_and(window_enable AND voice_enable), min(start_hour), max(end_hour)"
+                " FROM platform_alarm_notify_rule WHERE enterprise_id = %s AND record_state = 1 GROUP BY alarm_key",
+                (ids["parent"],)).fetchall()
+            assert {r[0]: r[1:] for r in rows} == {k: (1, True, 0, 24) for k in keys}
+            for user in ("admin", "admin_a", "admin_b"):  # the subsidiaries' users inherit the parent's rules
+                user_id, enterprise_id = conn.execute("SELECT id, enterprise_id FROM app_user WHERE user_name = %s",
+                                                      (user,)).fetchone()  # type: ignore[misc]
+                rules = effective_rules(conn, user_id, enterprise_id, keys)
+                assert all(r["voice_enable"] and r["window_enable"] and not r["disabled"] for r in rules.values()), user
+                assert {(r["source"], r["source_enterprise_id"]) for r in rules.values()} == {
+                    ("enterprise", ids["parent"])}, user
+            # a rule an administrator deleted is not seeded again
+            conn.execute("UPDATE platform_alarm_notify_rule SET record_state = 0 WHERE enterprise_id = %s"
+                         " AND alarm_key = 'dsm_3'", (ids["parent"],))
+            conn.commit()
+        seed_demo(url, terminals=10)
+        with connect(url) as conn:
+            assert scalar(conn, "SELECT count(*) FROM platform_alarm_notify_rule WHERE enterprise_id = %s"
+                                " AND alarm_key = 'dsm_3' AND record_state = 1", ids["parent"]) == 0
+    finally:
+        drop_database(pg_url, url)

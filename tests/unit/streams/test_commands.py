@@ -80,7 +80,8 @@ def test_the_push_of_each_outcome(state: str, result: int | None, expected: tupl
 def test_offline_send_error_push_is_bilingual() -> None:
     push_type, data = send_error_push(ROW | {"state": "failed", "result": None}, None, 1, AT)
     assert push_type == 12 and data["reason"] == 1 and data["message"].startswith("车辆不在线") and "(" in data["message"]
-    assert set(data) == {"commandId", "deviceId", "carId", "plateNumber", "msgId", "reason", "message", "time"}
+    assert set(data) == {"commandId", "deviceId", "carId", "plateNumber", "msgId", "reason", "message", "createdBy",
+                         "time"}
 
 
 def test_parameter_values_as_hex() -> None:
@@ -104,3 +105,11 @@ def test_a_location_query_reply_is_a_fix_like_a_0200() -> None:
     assert (fix.device_id, fix.lat, fix.lng, fix.mileage_km, fix.acc_on) == (7, 39.9, 116.4, 12.3, True)
     with pytest.raises(PayloadError, match="0x0201 location"):  # dead-lettered by the positions step
         classify_uplink(uplink(0x0201, {"reply_seq": 3}), limits)
+
+
+def test_result_and_send_error_pushes_name_the_sender() -> None:
+    """The console tells only the command's sender (null: the platform's own command)."""
+    _, answered = result_push(ROW | {"state": "answered", "result": 0, "created_by": 7}, "京A00001", AT)
+    _, failed = send_error_push(ROW | {"state": "failed", "result": None, "created_by": 7}, None, 1, AT)
+    _, platform = result_push(ROW | {"state": "timed_out", "result": None, "created_by": None}, None, AT)
+    assert (answered["createdBy"], failed["createdBy"], platform["createdBy"]) == (7, 7, None)

@@ -5,18 +5,24 @@ import type { LiveHub } from '../../live/LiveHub';
 import { useLiveHub } from '../../live/useLiveHub';
 import { switchOn } from '../alarm/notifyRules';
 import { currentNotifySettings } from '../alarm/useNotifySettings';
-import { commandNotice, noticeLevel } from './commandPush';
+import { session } from '../../auth/session';
+import { commandNotice, isOwnCommand, noticeLevel } from './commandPush';
 
 /**
  * Pushes 11 and 12 wherever the operator is: a notification naming the vehicle, the command and its
- * outcome (the dialog closed when the command was accepted; this is where its answer arrives).
+ * outcome (the dialog closed when the command was accepted; this is where its answer arrives), for the
+ * commands this user sent: the platform's own (0x9208 after an alarm, 0x9102 of an idle stream) and other
+ * operators' stay in the command records instead of piling up on every screen.
  */
 export default function CommandNotices() {
   return <CommandNoticesOf hub={useLiveHub()} />;
 }
 
 /** The notices of a given hub's pushes, for the layout and for tests. */
-export function CommandNoticesOf({ hub }: { hub: Pick<LiveHub, 'onPush'> | null }) {
+export function CommandNoticesOf({ hub, userId = () => session.get().user?.id }: {
+  hub: Pick<LiveHub, 'onPush'> | null;
+  userId?: () => number | null | undefined;
+}) {
   const { notification } = App.useApp();
   const { t } = useTranslation('command');
   useEffect(() => {
@@ -24,7 +30,7 @@ export function CommandNoticesOf({ hub }: { hub: Pick<LiveHub, 'onPush'> | null 
     return hub.onPush((push) => {
       const notice = commandNotice(push);
       // The enterprise switch (console-spec §3 carRespCmdWindowEnable) turns these windows off.
-      if (!notice || !switchOn(currentNotifySettings(), 'carRespCmd')) return;
+      if (!notice || !isOwnCommand(notice, userId()) || !switchOn(currentNotifySettings(), 'carRespCmd')) return;
       const command = t(`names.${notice.msgId}`, { defaultValue: `0x${notice.msgId}` });
       notification[noticeLevel(notice.outcome)]({
         title: t('notice.title', { vehicle: notice.vehicle }),
@@ -36,6 +42,6 @@ export function CommandNoticesOf({ hub }: { hub: Pick<LiveHub, 'onPush'> | null 
         duration: notice.outcome === 'success' ? 6 : 0,
       });
     });
-  }, [hub, notification, t]);
+  }, [hub, notification, t, userId]);
   return null;
 }

@@ -19,6 +19,8 @@ export interface CommandNotice {
   outcome: CommandOutcome;
   /** The server's bilingual text (send errors), shown when the console has nothing better. */
   message: string;
+  /** Id of the user who sent the command; null for the platform's own (0x9208, 0x9102 of idle streams). */
+  createdBy: number | null;
   time: string;
 }
 
@@ -33,6 +35,14 @@ export function msgIdHex(value: unknown): string {
   if (typeof value === 'number' && Number.isInteger(value)) return value.toString(16).toUpperCase().padStart(4, '0');
   const raw = text(value).replace(/^0x/i, '').toUpperCase();
   return /^[0-9A-F]{1,4}$/.test(raw) ? raw.padStart(4, '0') : raw;
+}
+
+/**
+ * Whether the signed-in user `userId` is told: the answer of a command is its sender's (their dialog closed
+ * when it was accepted). The platform's own commands and other operators' are in the command records.
+ */
+export function isOwnCommand(notice: CommandNotice, userId: number | null | undefined): boolean {
+  return notice.createdBy !== null && userId != null && notice.createdBy === userId;
 }
 
 /** The notice of push 11 or 12; null for other pushes. A result push without a result is a timeout. */
@@ -53,6 +63,7 @@ export function commandNotice(push: PushMessage): CommandNotice | null {
     msgId: msgIdHex(data.msgId),
     outcome,
     message: text(data.message),
+    createdBy: numberOrNull(data.createdBy),
     time: typeof data.time === 'number' ? new Date(data.time).toISOString() : text(data.time),
   };
 }
