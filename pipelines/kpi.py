@@ -25,8 +25,9 @@ import polars as pl
 from pipelines.rules import Window
 
 
-def kpi_vehicle_days(car_days: pl.DataFrame, window: Window) -> pl.DataFrame:
-    return car_days.select(
+def kpi_vehicle_days(car_days: pl.DataFrame, window: Window, alarms: pl.DataFrame | None = None) -> pl.DataFrame:
+    """``alarms``: (car_id, overspeed_alarms, fatigue_s) of the day (zeros when absent)."""
+    rows = car_days.select(
         "car_id", "enterprise_id", "enterprise_path", "plate_number",
         pl.lit(window.date_key, pl.Int64).alias("date"), pl.lit(window.day).alias("day"),
         pl.col("positioned_points").alias("qualified_points"),
@@ -36,27 +37,31 @@ def kpi_vehicle_days(car_days: pl.DataFrame, window: Window) -> pl.DataFrame:
         "drift_points", "online_s", "offline_s", "online",
         pl.lit(window.provisional).alias("provisional"),
     )
+    if alarms is None or alarms.is_empty():
+        return rows.with_columns(overspeed_alarms=pl.lit(0, pl.Int64), fatigue_s=pl.lit(0, pl.Int64))
+    per_car = alarms.group_by("car_id").agg(overspeed_alarms=pl.col("overspeed_alarms").sum().cast(pl.Int64),
+                                            fatigue_s=pl.col("fatigue_s").sum().cast(pl.Int64))
+    return rows.join(per_car, on="car_id", how="left").with_columns(
+        pl.col("overspeed_alarms").fill_null(0), pl.col("fatigue_s").fill_null(0))
 
 
 def _ratio(num: str, den: str) -> pl.Expr:
     return pl.when(pl.col(den) > 0).then(pl.col(num).cast(pl.Float64) / pl.col(den)).otherwise(None)
 
 
-def kpi_enterprise_rows(vehicle_rows: pl.DataFrame, cars: pl.DataFrame, joined_car_ids: pl.Series,
-                        alarms: pl.DataFrame) -> pl.DataFrame:
+def kpi_enterprise_rows(vehicle_rows: pl.DataFrame, cars: pl.DataFrame, joined_car_ids: pl.Series) -> pl.DataFrame:
     """Per enterprise of ``cars`` (car_id, enterprise_id, enterprise_path, enterprise_name).
 
-    ``vehicle_rows``: kpi vehicle rows of the period (several days per car for a month);
-    ``alarms``: (car_id, overspeed_alarms, fatigue_s) of the period."""
+    ``vehicle_rows``: kpi vehicle rows of the period (several days per car for a month), with
+    ``overspeed_alarms`` and ``fatigue_s``."""
     per_car = vehicle_rows.group_by("car_id").agg(
         online=pl.col("online").any(), drift_points=pl.col("drift_points").sum(),
         qualified_points=pl.col("qualified_points").sum(), rejected_points=pl.col("rejected_points").sum(),
         total_km=pl.col("total_km").sum(), complete_km=pl.col("complete_km").sum(),
-        online_s=pl.col("online_s").sum(), offline_s=pl.col("offline_s").sum())
-    alarm_car = alarms.group_by("car_id").agg(overspeed_alarms=pl.col("overspeed_alarms").sum(),
-                                              fatigue_s=pl.col("fatigue_s").sum())
+        online_s=pl.col("online_s").sum(), offline_s=pl.col("offline_s").sum(),
+        overspeed_alarms=pl.col("overspeed_alarms").sum(), fatigue_s=pl.col("fatigue_s").sum())
     frame = (cars.select("car_id", "enterprise_id", "enterprise_path", "enterprise_name")
-             .join(per_car, on="car_id", how="left").join(alarm_car, on="car_id", how="left")
+             .join(per_car, on="car_id", how="left")
              .with_columns(joined=pl.col("car_id").is_in(joined_car_ids.implode()),
                            online=pl.col("online").fill_null(False)))
     online = pl.col("online")

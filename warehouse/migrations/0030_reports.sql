@@ -295,6 +295,8 @@ CREATE TABLE kpi_vehicle_day (
     online_s          integer NOT NULL DEFAULT 0,
     offline_s         integer NOT NULL DEFAULT 0,
     online            boolean NOT NULL DEFAULT false,
+    overspeed_alarms  integer NOT NULL DEFAULT 0,
+    fatigue_s         integer NOT NULL DEFAULT 0,
     provisional       boolean NOT NULL DEFAULT false,
     PRIMARY KEY (car_id, date)
 );

@@ -63,7 +63,9 @@ def test_enterprise_days_sum_their_own_vehicles() -> None:
 
 
 def test_kpi_vehicle_day_counts_unpositioned_and_refused_as_unqualified() -> None:
-    rows = {r["car_id"]: r for r in kpi_vehicle_days(day_rows(), WINDOW).to_dicts()}
+    alarms = pl.DataFrame({"car_id": [101, 101], "overspeed_alarms": [2, 1], "fatigue_s": [0, 60]})
+    rows = {r["car_id"]: r for r in kpi_vehicle_days(day_rows(), WINDOW, alarms).to_dicts()}
+    assert (rows[101]["overspeed_alarms"], rows[101]["fatigue_s"], rows[201]["overspeed_alarms"]) == (3, 60, 0)
     assert (rows[201]["qualified_points"], rows[201]["rejected_points"]) == (2, 3)
     assert rows[101]["total_km"] == pytest.approx(10.0) and rows[101]["complete_km"] == pytest.approx(10.0)
 
@@ -75,10 +77,9 @@ def test_kpi_ratios_from_numerators_and_denominators() -> None:
     vehicle = pl.DataFrame({
         "car_id": [101, 102, 201], "online": [True, False, True], "drift_points": [1, 0, 0],
         "qualified_points": [90, 0, 50], "rejected_points": [10, 0, 0], "total_km": [100.0, 0.0, 10.0],
-        "complete_km": [95.0, 0.0, 10.0], "online_s": [3600, 0, 600], "offline_s": [0, 86400, 0]})
-    alarms = pl.DataFrame({"car_id": [101], "overspeed_alarms": [4], "fatigue_s": [600]})
-    got = {r["enterprise_id"]: r for r in kpi_enterprise_rows(vehicle, cars, pl.Series([101, 102, 201]), alarms)
-           .to_dicts()}
+        "complete_km": [95.0, 0.0, 10.0], "online_s": [3600, 0, 600], "offline_s": [0, 86400, 0],
+        "overspeed_alarms": [4, 0, 0], "fatigue_s": [600, 0, 0]})
+    got = {r["enterprise_id"]: r for r in kpi_enterprise_rows(vehicle, cars, pl.Series([101, 102, 201])).to_dicts()}
     head = got[10]
     assert (head["vehicles"], head["joined_vehicles"], head["online_vehicles"], head["drift_vehicles"]) == (3, 2, 1, 1)
     assert head["join_rate"] == pytest.approx(2 / 3) and head["online_rate"] == pytest.approx(0.5)
@@ -87,6 +88,6 @@ def test_kpi_ratios_from_numerators_and_denominators() -> None:
     assert (head["avg_overspeed"], head["avg_fatigue_s"], head["avg_offline_s"]) == (4.0, 600.0, 43200.0)
     sub = got[20]
     assert (sub["drift_rate"], sub["completeness_rate"], sub["qualification_rate"]) == (0.0, 1.0, 1.0)
-    empty = kpi_enterprise_rows(vehicle.clear(), cars.filter(pl.col("car_id") == 103), pl.Series([], dtype=pl.Int64),
-                                alarms.clear()).to_dicts()[0]
+    empty = kpi_enterprise_rows(vehicle.clear(), cars.filter(pl.col("car_id") == 103),
+                                pl.Series([], dtype=pl.Int64)).to_dicts()[0]
     assert (empty["join_rate"], empty["online_rate"], empty["drift_rate"]) == (0.0, None, None)
