@@ -48,7 +48,7 @@ class UplinksProcessor:
 
     async def process(self, events: Sequence[EventLike]) -> None:
         uplinks = decode_batch([event.value for event in events])
-        plan = plan_decoded(uplinks, self.positions.limits)
+        plan = plan_decoded(uplinks, self.positions.limits, self.positions.zone)
         try:
             self.live.add_fixes(plan.fixes)
         except Exception:  # live positions are a view; never stop for them
