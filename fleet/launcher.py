@@ -1,8 +1,9 @@
 """`fleet up`: run the whole stack on one machine and supervise it.
 
 Order: PostgreSQL and Kafka under ``var/`` (unless FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP name
-servers), topics, migrations, partitions, demo seed, then the children of ``child_specs``
-(gateway, attachment server, streams worker, API, simulator). A crashed child restarts with
+servers), topics, migrations, partitions, demo seed, the demo's generated month and its reports (issue 10),
+then the children of ``child_specs`` (gateway, attachment server, streams worker, API, Dagster webserver and
+daemon, simulator). A crashed child restarts with
 backoff. Ctrl-C or SIGTERM stops the children in reverse order, then Kafka, then PostgreSQL.
 """
 
@@ -14,7 +15,8 @@ import signal
 import sys
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -26,8 +28,10 @@ from fleet.settings import (
     DatabaseSettings,
     GatewaySettings,
     KafkaSettings,
+    ReportSettings,
     StackSettings,
     StreamsSettings,
+    report_dagster_home,
 )
 from fleet.supervisor import Child, ChildSpec, Health
 
@@ -68,6 +72,7 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
         ChildSpec("api", "api.__main__", [python, "-m", "api"],
                   Health(http_url=f"http://127.0.0.1:{api.port}/api/health.json"), api.port, "FLEET_API_PORT"),
     ]
+    specs += dagster_specs(ReportSettings())
     if simulator and terminals > 0:
         # The simulator follows the gateway's port, so FLEET_GATEWAY_PORT alone moves both.
         specs.append(ChildSpec("simulator", "simulator.__main__",
@@ -75,6 +80,46 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
                                 "--interval", str(StackSettings().simulate_interval_s),
                                 "--host", "127.0.0.1", "--port", str(gateway.port)]))
     return specs
+
+
+def dagster_specs(reports: ReportSettings) -> list[ChildSpec]:
+    """The Dagster UI and daemon (schedules, the late-data sensor, the run queue) as two services, not
+    ``dagster dev`` (which ignores SIGTERM: docs/reports.md §7); both load ``orchestration.definitions``."""
+    if not reports.dagster_enabled:
+        return []
+    bin_dir = Path(sys.executable).parent
+    port = reports.dagster_port
+    return [
+        ChildSpec("dagster-webserver", "dagster_webserver",
+                  [str(bin_dir / "dagster-webserver"), "-h", "127.0.0.1", "-p", str(port),
+                   "-m", "orchestration.definitions"],
+                  Health(http_url=f"http://127.0.0.1:{port}/server_info"), port, "FLEET_REPORT_DAGSTER_PORT",
+                  start_timeout_s=180),
+        ChildSpec("dagster-daemon", "dagster._daemon",
+                  [str(bin_dir / "dagster-daemon"), "run", "-m", "orchestration.definitions"], start_timeout_s=60),
+    ]
+
+
+DAGSTER_YAML = """# Written by `fleet up` (fleet/launcher.py): Dagster's instance for the reports (orchestration/).
+telemetry:
+  enabled: false
+run_coordinator:  # one report run at a time: never both cores away from ingest
+  module: dagster._core.run_coordinator
+  class: QueuedRunCoordinator
+  config:
+    max_concurrent_runs: 1
+"""
+
+
+def prepare_dagster_home(reports: ReportSettings) -> Path:
+    """``DAGSTER_HOME`` (var/dagster) with its dagster.yaml (telemetry off, one run at a time; run and
+    event storage: SQLite there)."""
+    home = report_dagster_home(reports)
+    home.mkdir(parents=True, exist_ok=True)
+    config = home / "dagster.yaml"
+    if not config.is_file() or config.read_text() != DAGSTER_YAML:
+        config.write_text(DAGSTER_YAML)
+    return home
 
 
 def _check_ports(specs: list[ChildSpec], stack: StackSettings, own_pg: bool, own_kafka: bool) -> None:
@@ -127,7 +172,9 @@ def _prepare_database(state: StackState, terminals: int) -> None:
     users = summary.get("users") or ["admin"]
     state.login, state.password = str(users[0]), str(summary.get("password", ""))
     state.seeded = f"{summary.get('terminals', terminals)} terminals"
+    _seed_report_history(state)
     _seed_history(state)
+    _build_reports(state)
 
 
 def _seed_history(state: StackState) -> None:
@@ -144,9 +191,45 @@ def _seed_history(state: StackState) -> None:
         state.seeded += f", {stack.seed_history_days:g} days of history"
 
 
+def _seed_report_history(state: StackState) -> None:
+    """A month of generated history (positions, alarms, state and online logs) for the demo vehicles without
+    one, before the recent days of ``_seed_history`` (warehouse.history.seed_report_history)."""
+    reports, stack = ReportSettings(), StackSettings()
+    if reports.history_days <= 0:
+        return
+    from warehouse.history import seed_report_history
+
+    started = time.monotonic()
+    rows = seed_report_history(state.database_url, reports.history_days, reports.history_interval_s,
+                               recent_days=stack.seed_history_days)
+    if rows["gps"]:
+        _say(f"report history: {rows['gps']} positions, {rows['alarm']} alarms, {rows['biz_state_log']} state"
+             f" changes over {reports.history_days} days in {time.monotonic() - started:.0f} s")
+
+
+def _build_reports(state: StackState) -> None:
+    """The reports of the generated history's days not built yet, and their months (orchestration.cli);
+    later starts build only what is missing (and today)."""
+    reports = ReportSettings()
+    if reports.history_days <= 0:
+        return
+    os.environ["DAGSTER_HOME"] = str(prepare_dagster_home(reports))
+    from orchestration.build import ReportsEnv
+    from orchestration.cli import run_build
+
+    env = ReportsEnv.from_settings(state.database_url, reports)
+    today = env.today()
+    first = max(today - timedelta(days=reports.history_days + 1), datetime.fromisoformat(reports.start_date).date())
+    summary = run_build(env, first, today, skip_done=True)
+    _say(f"reports: {len(summary.days)} days and {len(summary.months)} months built in {summary.seconds:.0f} s"
+         f" ({len(summary.skipped)} already done)")
+    state.seeded += f", reports since {first}"
+
+
 def _child_env(state: StackState) -> dict[str, str]:
     return {**os.environ, "FLEET_DATABASE_URL": state.database_url,
-            "FLEET_KAFKA_BOOTSTRAP": state.kafka_bootstrap, "PYTHONUNBUFFERED": "1"}
+            "FLEET_KAFKA_BOOTSTRAP": state.kafka_bootstrap, "PYTHONUNBUFFERED": "1",
+            "DAGSTER_HOME": str(prepare_dagster_home(ReportSettings()))}
 
 
 def _status_table(children: list[Child], state: StackState, servers: list[tuple[str, str, str]]) -> str:

@@ -185,12 +185,12 @@ class ReportSettings(_Base):
 
     tz: str = Field("Asia/Shanghai", description="time zone of a report day (a Chinese calendar day); gps partitions stay UTC days")
     start_date: str = Field("2026-01-01", description="first day of the daily partitions (YYYY-MM-DD); months start at its month")
-    lake_dir: Path = Field(REPO_ROOT / "var" / "lake", description="the analysts' Parquet lake (hive-partitioned by day=YYYY-MM-DD), read by `fleet sql` and notebooks/")
-    dagster_home: Path = Field(REPO_ROOT / "var" / "dagster", description="DAGSTER_HOME of `fleet up`'s Dagster webserver and daemon (run storage: SQLite there)")
+    lake_dir: str = Field("", description="the analysts' Parquet lake (hive-partitioned by day=YYYY-MM-DD), read by `fleet sql` and notebooks/; empty: <FLEET_STACK_VAR_DIR>/lake")
+    dagster_home: str = Field("", description="DAGSTER_HOME of `fleet up`'s Dagster webserver and daemon (run storage: SQLite there); empty: <FLEET_STACK_VAR_DIR>/dagster")
     dagster_port: int = Field(3070, description="port of the Dagster UI (dagster-webserver) that `fleet up` starts")
     dagster_enabled: bool = Field(True, description="run the Dagster webserver and daemon under `fleet up` (schedules, late-data sensor)")
     history_days: int = Field(30, ge=0, description="days of generated history (positions, alarms, state logs) the first `fleet up` gives the demo fleet, with their reports (0: none)")
-    history_interval_s: float = Field(60.0, gt=0, description="fix interval of that generated history")
+    history_interval_s: float = Field(300.0, gt=0, description="fix interval of that generated month (the last FLEET_STACK_SEED_HISTORY_DAYS come at FLEET_STACK_SEED_HISTORY_INTERVAL_S)")
     lookback_s: int = Field(3600, ge=0, description="a report day also reads this much before its start (the first segment's predecessor)")
     lookahead_s: int = Field(7200, ge=0, description="and this much after its end, to finish a trip begun before midnight (listed once, on its start day)")
     v_max_kmh: float = Field(160.0, gt=0, description="implied speed between two fixes above which the later one is a drift point (dropped from GPS mileage; the drift KPI)")
@@ -309,6 +309,18 @@ class SimulatorSettings(_Base):
     unsupported_share: float = Field(0.03, ge=0, le=1, description="share of terminals (by phone) answering every command 'unsupported'")
     silent_share: float = Field(0.02, ge=0, le=1, description="share of terminals (by phone) never answering a command")
     media_package_bytes: int = Field(900, ge=1, le=1023, description="0x0801 photo upload body bytes per sub-package")
+
+
+def report_lake_dir(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:
+    """The Parquet lake's folder: FLEET_REPORT_LAKE_DIR, or ``lake`` under the stack's var dir."""
+    reports = reports or ReportSettings()
+    return Path(reports.lake_dir) if reports.lake_dir else (stack or StackSettings()).var_dir / "lake"
+
+
+def report_dagster_home(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:
+    """DAGSTER_HOME of `fleet up`: FLEET_REPORT_DAGSTER_HOME, or ``dagster`` under the stack's var dir."""
+    reports = reports or ReportSettings()
+    return Path(reports.dagster_home) if reports.dagster_home else (stack or StackSettings()).var_dir / "dagster"
 
 
 def database_url(db: DatabaseSettings | None = None, stack: StackSettings | None = None) -> str:

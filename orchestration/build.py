@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 import polars as pl
 
-from fleet.settings import ReportSettings
+from fleet.settings import ReportSettings, report_lake_dir
 from pipelines.alarms import alarm_counters
 from pipelines.drivers import attribute_trips, driver_days
 from pipelines.enterprise import enterprise_days
@@ -62,7 +62,7 @@ class ReportsEnv:
     @classmethod
     def from_settings(cls, database_url: str, settings: ReportSettings | None = None) -> "ReportsEnv":
         s = settings or ReportSettings()
-        return cls(database_url, Path(s.lake_dir), s.tz, Rules.from_settings(s), s.lookback_s, s.lookahead_s)
+        return cls(database_url, report_lake_dir(s), s.tz, Rules.from_settings(s), s.lookback_s, s.lookahead_s)
 
     @property
     def lake(self) -> Lake:
