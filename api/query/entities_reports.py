@@ -178,7 +178,15 @@ KPI_ENTERPRISE_MONTH = report("kpiEnterpriseMonth", "kpi_enterprise_month", "企
                               order="month", tiebreak=("month", "enterpriseId"))
 
 
+DRIVER_ATTENDANCE = report("driverAttendance", "driver_event_view", "驾驶员考勤", (
+    ("at", "time", "时间"), ("status", "int", "状态(1签到 2签退)"), ("device_id", "int", "终端"), ("car_id", "int", "车辆"),
+    ("plate_number", "str", "车牌号"), *TENANT, ("driver_id", "int", "驾驶员"), ("matched_driver_name", "str", "驾驶员"),
+    ("ic_result", "int", "读卡结果"), ("driver_name", "str", "卡上姓名"), ("qualification_no", "str", "从业资格证号"),
+    ("issuing_authority", "str", "发证机构"), ("valid_until", "str", "证件有效期"), ("id_card", "str", "身份证号")),
+    order="at", tiebreak=("at", "deviceId"))
+
 REPORT_TABLES = (CAR_DAY_REPORT, CAR_MONTH_REPORT, CAR_YEAR_REPORT, DEVICE_DAY_REPORT, DEVICE_MONTH_REPORT,
                  DEVICE_YEAR_REPORT, DRIVER_DAY_REPORT, DRIVER_MONTH_REPORT, ENTERPRISE_DAY_REPORT,
-                 ENTERPRISE_MONTH_REPORT, TRIP, PARK, KPI_VEHICLE_DAY, KPI_ENTERPRISE_DAY, KPI_ENTERPRISE_MONTH)
+                 ENTERPRISE_MONTH_REPORT, TRIP, PARK, KPI_VEHICLE_DAY, KPI_ENTERPRISE_DAY, KPI_ENTERPRISE_MONTH,
+                 DRIVER_ATTENDANCE)
 REPORT_ENTITIES = REPORT_TABLES

@@ -700,3 +700,12 @@ CREATE TABLE driver_event (
     PRIMARY KEY (device_id, at, status)
 );
 CREATE INDEX driver_event_tenant ON driver_event (enterprise_id, at);
+
+-- The driverAttendance log: each sign-in / sign-out with the vehicle's plate and the matched driver's name.
+CREATE VIEW driver_event_view AS
+SELECT e.device_id, e.at, e.status, e.car_id, e.enterprise_id, e.driver_id, e.ic_result, e.driver_name,
+       e.qualification_no, e.issuing_authority, e.valid_until::text AS valid_until, e.id_card, c.plate_number,
+       d.name AS matched_driver_name
+FROM driver_event e
+LEFT JOIN car c ON c.id = e.car_id
+LEFT JOIN driver d ON d.id = e.driver_id;

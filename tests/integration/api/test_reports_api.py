@@ -186,3 +186,22 @@ def test_car_model_sums_kpis_and_video_states_are_scoped(client: FlaskClient, lo
     assert set(video) == set(everything) and 0 < video["total"] < everything["total"]
 
 
+
+
+def test_driver_attendance_lists_the_sign_ins_of_the_scope_only(client: FlaskClient, login: Login, rows: Demo,
+                                                                pg_url: str) -> None:
+    with connect(pg_url) as conn:
+        conn.execute("INSERT INTO driver_event (device_id, at, status, car_id, enterprise_id, driver_name, valid_until)"
+                     " VALUES (%s, '2026-10-15T00:30:00Z', 1, %s, %s, 'koike', '2030-01-31')",
+                     (rows.a.device_id, rows.a.car_id, rows.a.enterprise_id))
+        conn.commit()
+    try:
+        page = data(post(client, login("admin_a"), "/api/common/query/driverAttendance.json", {"status.eq": 1}))
+        assert [(r["driverName"], r["validUntil"], r["carId"]) for r in page["list"]] == [
+            ("koike", "2030-01-31", rows.a.car_id)]
+        assert data(post(client, login("admin_b"), "/api/common/count/driverAttendance.json", isParent="true")) == 0
+        assert data(post(client, login("admin"), "/api/common/count/driverAttendance.json", isParent="true")) == 1
+    finally:
+        with connect(pg_url) as conn:
+            conn.execute("DELETE FROM driver_event")
+            conn.commit()
