@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -174,7 +175,6 @@ def _prepare_database(state: StackState, terminals: int) -> None:
     state.seeded = f"{summary.get('terminals', terminals)} terminals"
     _seed_report_history(state)
     _seed_history(state)
-    _build_reports(state)
 
 
 def _seed_history(state: StackState) -> None:
@@ -209,21 +209,35 @@ def _seed_report_history(state: StackState) -> None:
 
 def _build_reports(state: StackState) -> None:
     """The reports of the generated history's days not built yet, and their months (orchestration.cli);
-    later starts build only what is missing (and today)."""
+    later starts build only what is missing (and today). Runs in a thread beside the children's start
+    (``start_report_backfill``); a failure is said, never fatal."""
     reports = ReportSettings()
-    if reports.history_days <= 0:
-        return
-    os.environ["DAGSTER_HOME"] = str(prepare_dagster_home(reports))
-    from orchestration.build import ReportsEnv
-    from orchestration.cli import run_build
+    try:
+        from orchestration.build import ReportsEnv
+        from orchestration.cli import run_build
 
-    env = ReportsEnv.from_settings(state.database_url, reports)
-    today = env.today()
-    first = max(today - timedelta(days=reports.history_days + 1), datetime.fromisoformat(reports.start_date).date())
-    summary = run_build(env, first, today, skip_done=True)
-    _say(f"reports: {len(summary.days)} days and {len(summary.months)} months built in {summary.seconds:.0f} s"
-         f" ({len(summary.skipped)} already done)")
-    state.seeded += f", reports since {first}"
+        env = ReportsEnv.from_settings(state.database_url, reports)
+        today = env.today()
+        first = max(today - timedelta(days=reports.history_days + 1),
+                    datetime.fromisoformat(reports.start_date).date())
+        summary = run_build(env, first, today, skip_done=True)
+        _say(f"reports: {len(summary.days)} days and {len(summary.months)} months built in {summary.seconds:.0f} s"
+             f" ({len(summary.skipped)} already done); Dagster builds them from now on")
+    except Exception as exc:  # the stack runs without them; the nightly schedule catches up
+        _say(f"reports not built: {type(exc).__name__}: {exc}")
+
+
+def start_report_backfill(state: StackState) -> threading.Thread | None:
+    """``_build_reports`` in a thread: the console, API and Dagster start meanwhile (the first start's month
+    of reports takes ~40 s on this machine, docs/performance.md)."""
+    reports = ReportSettings()
+    if reports.history_days <= 0 or not state.database_url:
+        return None
+    os.environ["DAGSTER_HOME"] = str(prepare_dagster_home(reports))  # materialisations recorded there
+    thread = threading.Thread(target=_build_reports, args=(state,), name="report-backfill", daemon=True)
+    thread.start()
+    state.seeded += ", reports building"
+    return thread
 
 
 def _child_env(state: StackState) -> dict[str, str]:
@@ -310,6 +324,7 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
         ensure_topics(state.kafka_bootstrap, KafkaSettings().topic_partitions)
         servers.append(("kafka", "running" if own_kafka else "external", state.kafka_bootstrap))
         _prepare_database(state, terminals)
+        backfill = start_report_backfill(state)
         servers.append(("seed", "done" if state.login else "skipped", state.seeded))
         summariser = _start_summariser(state.database_url)
 
@@ -322,6 +337,8 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
             child.start()
             if not child.wait_healthy():
                 _say(f"{child.spec.name} is {child.state}; see {child.log_file}")
+        if check and backfill is not None:
+            backfill.join()  # --check reports the whole first start
         click.echo(_status_table(children, state, servers))
         if check:
             failed = [c.spec.name for c in children if not c.missing and c.state != "healthy"]
