@@ -30,7 +30,7 @@ from pipelines.mileage import point_counts, vehicle_mileage
 from pipelines.motion import trips_and_parks
 from pipelines.rules import DAY_S, Rules, Window, month_key
 from pipelines.runtime import online_from_log, runtime_from_logs, runtime_from_points
-from pipelines.segments import drift_spikes, segments
+from pipelines.segments import segments_and_spikes
 from pipelines.vehicle_day import DayParts, car_days
 from warehouse.db import connect
 from warehouse.lake import Lake
@@ -109,13 +109,13 @@ def compute_day(window: Window, rules: Rules, inputs: dict[str, pl.DataFrame]) -
     """Every daily table of one window from its inputs (``points``, ``cars``, ``devices``, ``drivers``, ``acc``,
     ``biz``, ``online``, ``events``, ``alarms``, ``rejects``; ``joined``: a one-column frame of car ids)."""
     points, cars, devices = inputs["points"], inputs["cars"], inputs["devices"]
-    seg = segments(points, window, rules)
+    seg, spikes = segments_and_spikes(points, window, rules)
     trips, parks = trips_and_parks(seg, window, rules)
     parts = DayParts(
         counts=point_counts(points, window), mileage=vehicle_mileage(seg, window, rules), trips=trips, parks=parks,
         runtime_logs=runtime_from_logs(inputs["acc"], inputs["biz"], window),
         runtime_points=runtime_from_points(seg, rules), online=online_from_log(inputs["online"], window),
-        rejects=inputs["rejects"], spikes=drift_spikes(points, window, rules))
+        rejects=inputs["rejects"], spikes=spikes)
     car_rows = car_days(cars, parts, window, rules)
     car_rows = car_rows.with_columns(provisional=pl.lit(window.provisional))
     attributed = attribute_trips(trips, inputs["events"], cars)

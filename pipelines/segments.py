@@ -75,11 +75,14 @@ def _with_prev(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _sorted_positioned(points: pl.DataFrame) -> pl.DataFrame:
-    return (conform(points)
-            .filter((pl.col("status_flags") & POSITIONED) != 0)
-            .unique(["device_id", "fix_at"], keep="first")
-            .sort(["device_id", "fix_at"])
-            .with_columns(t=pl.col("fix_at").dt.epoch("us").cast(pl.Float64) / 1e6))
+    """Positioned fixes by (device, time), a repeated (device, time) kept once (the first: stable sort; a
+    neighbour comparison costs a third of ``unique`` on a day of 1,000 vehicles)."""
+    frame = (conform(points)
+             .filter((pl.col("status_flags") & POSITIONED) != 0)
+             .sort(["device_id", "fix_at"], maintain_order=True))
+    repeat = (pl.col("device_id") == pl.col("device_id").shift(1)) & (pl.col("fix_at") == pl.col("fix_at").shift(1))
+    return frame.filter(~repeat.fill_null(False)).with_columns(
+        t=pl.col("fix_at").dt.epoch("us").cast(pl.Float64) / 1e6)
 
 
 def _spikes(frame: pl.DataFrame, rules: Rules) -> pl.Series:
@@ -99,8 +102,16 @@ def _spikes(frame: pl.DataFrame, rules: Rules) -> pl.Series:
 
 def segments(points: pl.DataFrame, window: Window, rules: Rules) -> pl.DataFrame:
     """Point frame (POINT_SCHEMA) -> one row per kept point with its incoming segment (see module doc)."""
+    return segments_and_spikes(points, window, rules)[0]
+
+
+def segments_and_spikes(points: pl.DataFrame, window: Window, rules: Rules) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``segments`` and ``drift_spikes`` from one sort of the points (what a report day uses)."""
     frame = _with_prev(_sorted_positioned(points))
     spike = _spikes(frame, rules)
+    in_day = (pl.col("t") >= window.start_s) & (pl.col("t") < window.end_s)
+    spikes = (frame.select("device_id", "t").with_columns(spike=spike).filter(pl.col("spike") & in_day)
+              .group_by("device_id").agg(spikes=pl.len().cast(pl.Int64)))
     frame = _with_prev(frame.filter(~spike).select(_base_columns()))
     stopped_ends = ((pl.col("prev_speed_kmh") <= rules.motion_kmh) & (pl.col("speed_kmh") <= rules.motion_kmh)
                     & ((pl.col("status_flags") & ACC_ON) == 0))
@@ -122,16 +133,12 @@ def segments(points: pl.DataFrame, window: Window, rules: Rules) -> pl.DataFrame
     frame = frame.with_columns(
         counted_km=pl.when(pl.col("drift") | pl.col("jitter") | ~has_prev).then(0.0).otherwise(pl.col("dist_km")),
     )
-    return frame
+    return frame, spikes
 
 
 def drift_spikes(points: pl.DataFrame, window: Window, rules: Rules) -> pl.DataFrame:
     """(device_id, spikes): drift spikes removed by ``segments`` among the day's points."""
-    frame = _with_prev(_sorted_positioned(points))
-    spike = _spikes(frame, rules)
-    in_day = (pl.col("t") >= window.start_s) & (pl.col("t") < window.end_s)
-    return (frame.with_columns(spike=spike).filter(pl.col("spike") & in_day)
-            .group_by("device_id").agg(spikes=pl.len().cast(pl.Int64)))
+    return segments_and_spikes(points, window, rules)[1]
 
 
 def _base_columns() -> list[str]:
