@@ -112,14 +112,55 @@ run_coordinator:  # one report run at a time: never both cores away from ingest
 """
 
 
-def prepare_dagster_home(reports: ReportSettings) -> Path:
-    """``DAGSTER_HOME`` (var/dagster) with its dagster.yaml (telemetry off, one run at a time; run and
-    event storage: SQLite there)."""
+def dagster_database_url(database_url: str) -> str:
+    """The Dagster storage URL beside the fleet's database: same server, database ``<name>_dagster``, and the
+    ``postgresql+psycopg2`` scheme (with SQLAlchemy 2.1 a plain postgresql:// URL selects psycopg 3, with
+    which dagster-postgres' event writes fail: docs/reports.md §7)."""
+    from warehouse.db import libpq_url
+
+    base, _, name = libpq_url(database_url).rpartition("/")
+    name, _, query = name.partition("?")
+    scheme, _, rest = base.partition("://")
+    return f"postgresql+psycopg2://{rest}/{name}_dagster" + (f"?{query}" if query else "")
+
+
+def ensure_dagster_database(database_url: str) -> bool:
+    """Create ``<name>_dagster`` on the fleet's server when missing; False when that is not possible (no
+    CREATEDB right on an external server: the caller falls back to SQLite)."""
+    from psycopg import sql
+
+    from warehouse.db import connect, libpq_url
+
+    name = libpq_url(database_url).rpartition("/")[2].partition("?")[0] + "_dagster"
+    try:
+        with connect(database_url, autocommit=True) as conn:
+            if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        return True
+    except Exception as exc:  # permissions, an unreachable server: Dagster still runs, on SQLite
+        log.warning("Dagster database %s not available (%s); using SQLite under DAGSTER_HOME", name, exc)
+        return False
+
+
+def dagster_yaml(reports: ReportSettings, database_url: str = "") -> str:
+    text = DAGSTER_YAML
+    if reports.dagster_storage == "postgres" and database_url:
+        text += f"storage:\n  postgres:\n    postgres_url: \"{dagster_database_url(database_url)}\"\n"
+    return text
+
+
+def prepare_dagster_home(reports: ReportSettings, database_url: str = "") -> Path:
+    """``DAGSTER_HOME`` (var/dagster) with its dagster.yaml: telemetry off, one run at a time, runs and
+    events in PostgreSQL (``FLEET_REPORT_DAGSTER_STORAGE=postgres``, the default, given the fleet's
+    database) or SQLite under the home."""
     home = report_dagster_home(reports)
     home.mkdir(parents=True, exist_ok=True)
+    if reports.dagster_storage == "postgres" and database_url and not ensure_dagster_database(database_url):
+        database_url = ""
+    wanted = dagster_yaml(reports, database_url)
     config = home / "dagster.yaml"
-    if not config.is_file() or config.read_text() != DAGSTER_YAML:
-        config.write_text(DAGSTER_YAML)
+    if not config.is_file() or config.read_text() != wanted:
+        config.write_text(wanted)
     return home
 
 
@@ -233,7 +274,7 @@ def start_report_backfill(state: StackState) -> threading.Thread | None:
     reports = ReportSettings()
     if reports.history_days <= 0 or not state.database_url:
         return None
-    os.environ["DAGSTER_HOME"] = str(prepare_dagster_home(reports))  # materialisations recorded there
+    os.environ["DAGSTER_HOME"] = str(report_dagster_home(reports))  # materialisations recorded there
     thread = threading.Thread(target=_build_reports, args=(state,), name="report-backfill", daemon=True)
     thread.start()
     state.seeded += ", reports building"
@@ -243,7 +284,7 @@ def start_report_backfill(state: StackState) -> threading.Thread | None:
 def _child_env(state: StackState) -> dict[str, str]:
     return {**os.environ, "FLEET_DATABASE_URL": state.database_url,
             "FLEET_KAFKA_BOOTSTRAP": state.kafka_bootstrap, "PYTHONUNBUFFERED": "1",
-            "DAGSTER_HOME": str(prepare_dagster_home(ReportSettings()))}
+            "DAGSTER_HOME": str(report_dagster_home(ReportSettings()))}
 
 
 def _status_table(children: list[Child], state: StackState, servers: list[tuple[str, str, str]]) -> str:
@@ -324,6 +365,7 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
         ensure_topics(state.kafka_bootstrap, KafkaSettings().topic_partitions)
         servers.append(("kafka", "running" if own_kafka else "external", state.kafka_bootstrap))
         _prepare_database(state, terminals)
+        prepare_dagster_home(ReportSettings(), state.database_url)
         backfill = start_report_backfill(state)
         servers.append(("seed", "done" if state.login else "skipped", state.seeded))
         summariser = _start_summariser(state.database_url)

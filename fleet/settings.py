@@ -189,6 +189,7 @@ class ReportSettings(_Base):
     dagster_home: str = Field("", description="DAGSTER_HOME of `fleet up`'s Dagster webserver and daemon (run storage: SQLite there); empty: <FLEET_STACK_VAR_DIR>/dagster")
     dagster_port: int = Field(3070, description="port of the Dagster UI (dagster-webserver) that `fleet up` starts")
     dagster_enabled: bool = Field(True, description="run the Dagster webserver and daemon under `fleet up` (schedules, late-data sensor)")
+    dagster_storage: Literal["postgres", "sqlite"] = Field("postgres", description="where `fleet up`'s Dagster keeps runs, events and schedules: postgres (database <fleet database>_dagster on the fleet's server, created when missing) or sqlite (files under DAGSTER_HOME)")
     history_days: int = Field(30, ge=0, description="days of generated history (positions, alarms, state logs) the first `fleet up` gives the demo fleet, with their reports (0: none)")
     history_interval_s: float = Field(300.0, gt=0, description="fix interval of that generated month (the last FLEET_STACK_SEED_HISTORY_DAYS come at FLEET_STACK_SEED_HISTORY_INTERVAL_S)")
     lookback_s: int = Field(3600, ge=0, description="a report day also reads this much before its start (the first segment's predecessor)")

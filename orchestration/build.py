@@ -243,7 +243,7 @@ def build_month(env: ReportsEnv, month: date) -> Built:
             built.rows.update(rollup_month(conn, key))
             vehicle = _frame(conn, "SELECT car_id, online, drift_points, qualified_points, rejected_points, total_km,"
                                    " complete_km, online_s, offline_s, overspeed_alarms, fatigue_s FROM kpi_vehicle_day"
-                                   " WHERE date BETWEEN %s AND %s", (key * 100 + 1, key * 100 + 31))
+                                   " WHERE date BETWEEN %s AND %s", (key * 100 + 1, key * 100 + 31), KPI_VEHICLE_SCHEMA)
             cars = reads.read_cars(conn)
             last = datetime(month.year, month.month, 1, tzinfo=UTC) + timedelta(days=32)
             joined = reads.read_joined_cars(conn, last)
@@ -265,7 +265,12 @@ def build_month(env: ReportsEnv, month: date) -> Built:
     return built
 
 
-def _frame(conn: Any, query: str, params: Any) -> pl.DataFrame:
-    cur = conn.execute(query, params)
-    names = [d.name for d in cur.description]
-    return pl.DataFrame(cur.fetchall(), schema=names, orient="row")
+KPI_VEHICLE_SCHEMA: dict[str, Any] = {
+    "car_id": pl.Int64, "online": pl.Boolean, "drift_points": pl.Int64, "qualified_points": pl.Int64,
+    "rejected_points": pl.Int64, "total_km": pl.Float64, "complete_km": pl.Float64, "online_s": pl.Int64,
+    "offline_s": pl.Int64, "overspeed_alarms": pl.Int64, "fatigue_s": pl.Int64}
+
+
+def _frame(conn: Any, query: str, params: Any, schema: dict[str, Any]) -> pl.DataFrame:
+    """The rows typed by ``schema`` (a month without rows still joins: no Null-typed columns)."""
+    return pl.DataFrame(conn.execute(query, params).fetchall(), schema=schema, orient="row")

@@ -24,7 +24,17 @@ def test_dagster_home_is_under_var_with_telemetry_off_and_one_run_at_a_time(tmp_
     stack = StackSettings(var_dir=tmp_path)
     assert report_dagster_home(ReportSettings(), stack) == tmp_path / "dagster"
     assert report_lake_dir(ReportSettings(), stack) == tmp_path / "lake"
-    home = launcher.prepare_dagster_home(ReportSettings(dagster_home=str(tmp_path / "dh")))
+    home = launcher.prepare_dagster_home(ReportSettings(dagster_home=str(tmp_path / "dh"), dagster_storage="sqlite"))
     config = yaml.safe_load((home / "dagster.yaml").read_text())
     assert config["telemetry"] == {"enabled": False}
     assert config["run_coordinator"]["config"] == {"max_concurrent_runs": 1}
+    assert "storage" not in config  # SQLite under the home
+
+
+def test_postgres_storage_is_a_psycopg2_url_to_a_database_beside_the_fleet_s() -> None:
+    url = "postgresql://fleet@127.0.0.1:55432/fleet"
+    assert launcher.dagster_database_url(url) == "postgresql+psycopg2://fleet@127.0.0.1:55432/fleet_dagster"
+    assert launcher.dagster_database_url("postgresql+psycopg://u:p@h:1/db?sslmode=require") == (
+        "postgresql+psycopg2://u:p@h:1/db_dagster?sslmode=require")
+    config = yaml.safe_load(launcher.dagster_yaml(ReportSettings(), url))
+    assert config["storage"] == {"postgres": {"postgres_url": launcher.dagster_database_url(url)}}
