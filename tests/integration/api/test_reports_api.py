@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from api.query.entities_reports import REPORT_TABLES
 from tests.integration.api.conftest import Demo
 from warehouse.db import connect
 
@@ -204,4 +205,46 @@ def test_driver_attendance_lists_the_sign_ins_of_the_scope_only(client: FlaskCli
     finally:
         with connect(pg_url) as conn:
             conn.execute("DELETE FROM driver_event")
+            conn.commit()
+
+
+def _fill(conn: Any, table: str, enterprise_id: int, path: str, car_id: int, device_id: int) -> None:
+    """One row of ``table`` for the given enterprise: every NOT NULL column without a default gets a value."""
+    columns = conn.execute(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = %s AND is_nullable = 'NO'"
+        " AND column_default IS NULL", (table,)).fetchall()
+    known = {"enterprise_id": enterprise_id, "enterprise_path": path, "car_id": car_id, "device_id": device_id,
+             "driver_id": 999_000 + enterprise_id, "date": 20261015, "month": 202610, "day": "2026-10-15",
+             "start_at": "2026-10-15T01:00:00Z", "end_at": "2026-10-15T02:00:00Z", "at": "2026-10-15T01:00:00Z",
+             "status": 1}
+    values = {name: known.get(name, 1 if kind in ("integer", "bigint", "smallint") else "x") for name, kind in columns}
+    names = ", ".join(values)
+    conn.execute(f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(values))})",  # noqa: S608
+                 list(values.values()))
+
+
+REPORT_TABLE_ENTITIES = sorted((e.name, e.relation) for e in REPORT_TABLES)
+
+
+@pytest.mark.parametrize("name,relation", REPORT_TABLE_ENTITIES, ids=[n for n, _ in REPORT_TABLE_ENTITIES])
+def test_every_report_entity_shows_only_the_scope_s_rows(client: FlaskClient, login: Login, demo: Demo, pg_url: str,
+                                                        name: str, relation: str) -> None:
+    table = {"car_year_report": "car_month_report", "device_year_report": "device_month_report",
+             "driver_event_view": "driver_event"}.get(relation, relation)
+    with connect(pg_url) as conn:
+        conn.execute(f"DELETE FROM {table}")  # noqa: S608
+        _fill(conn, table, demo.a.enterprise_id, _path(conn, demo.a.enterprise_id), demo.a.car_id, demo.a.device_id)
+        conn.commit()
+    try:
+        assert data(post(client, login("admin_a"), f"/api/common/count/{name}.json")) == 1
+        assert data(post(client, login("admin_b"), f"/api/common/count/{name}.json", isParent="true")) == 0
+        assert data(post(client, login("admin_b"), f"/api/common/query/{name}.json", isParent="true"))["list"] == []
+        assert data(post(client, login("admin"), f"/api/common/count/{name}.json")) == 0  # parent: own rows only
+        assert data(post(client, login("admin"), f"/api/common/count/{name}.json", isParent="true")) == 1
+        export = client.post(f"/api/common/export/{name}.csv", headers=login("admin_b"), json={},
+                             query_string={"isParent": "true"})
+        assert export.status_code == 200 and len(export.get_data(as_text=True).strip().splitlines()) == 1  # header
+    finally:
+        with connect(pg_url) as conn:
+            conn.execute(f"DELETE FROM {table}")  # noqa: S608
             conn.commit()
