@@ -14,6 +14,8 @@ from dagster._core.definitions.unresolved_asset_job_definition import Unresolved
 from fleet.settings import ReportSettings
 from orchestration.partitions import month_of
 
+RUNNING = dg.DefaultScheduleStatus.RUNNING  # on from the first start (a schedule is off by default in Dagster)
+
 
 def _local_day(context: dg.ScheduleEvaluationContext, tz: str) -> date:
     moment = context.scheduled_execution_time or datetime.now()
@@ -26,12 +28,14 @@ def build_schedules(settings: ReportSettings, day_job: AssetJob,
                     month_job: AssetJob) -> list[dg.ScheduleDefinition]:
     tz = settings.tz
 
-    @dg.schedule(name="reports_nightly", cron_schedule="30 1 * * *", job=day_job, execution_timezone=tz)
+    @dg.schedule(name="reports_nightly", cron_schedule="30 1 * * *", job=day_job, execution_timezone=tz,
+                 default_status=RUNNING)
     def nightly(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
         yesterday = (_local_day(context, tz) - timedelta(days=1)).isoformat()
         return dg.RunRequest(run_key=f"nightly-{yesterday}", partition_key=yesterday)
 
-    @dg.schedule(name="reports_nightly_month", cron_schedule="45 1 * * *", job=month_job, execution_timezone=tz)
+    @dg.schedule(name="reports_nightly_month", cron_schedule="45 1 * * *", job=month_job, execution_timezone=tz,
+                 default_status=RUNNING)
     def nightly_month(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest]:
         today = _local_day(context, tz)
         yesterday = today - timedelta(days=1)
@@ -41,11 +45,12 @@ def build_schedules(settings: ReportSettings, day_job: AssetJob,
         return [dg.RunRequest(run_key=f"nightly-month-{m}-{today}", partition_key=m) for m in sorted(months)]
 
     @dg.schedule(name="reports_intraday", cron_schedule=f"*/{settings.intraday_minutes} 7-23 * * *", job=day_job,
-                 execution_timezone=tz)
+                 execution_timezone=tz, default_status=RUNNING)
     def intraday(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
         return dg.RunRequest(partition_key=_local_day(context, tz).isoformat(), tags={"provisional": "true"})
 
-    @dg.schedule(name="reports_weekly", cron_schedule="30 2 * * 0", job=day_job, execution_timezone=tz)
+    @dg.schedule(name="reports_weekly", cron_schedule="30 2 * * 0", job=day_job, execution_timezone=tz,
+                 default_status=RUNNING)
     def weekly(context: dg.ScheduleEvaluationContext) -> list[dg.RunRequest]:
         today = _local_day(context, tz)
         days = [(today - timedelta(days=k)).isoformat() for k in range(1, 9)]

@@ -147,6 +147,7 @@ def test_definitions_load_with_schedules_on_local_days(world: tuple[World, Repor
     defs = build_definitions(SETTINGS, env=env)
     assert {s.name for s in defs.schedules or []} == {  # type: ignore[union-attr]
         "reports_nightly", "reports_nightly_month", "reports_intraday", "reports_weekly"}
+    assert all(s.default_status == dg.DefaultScheduleStatus.RUNNING for s in defs.schedules or [])  # type: ignore[union-attr]
     nightly = defs.resolve_schedule_def("reports_nightly")
     at = datetime(2026, 10, 16, 17, 30, tzinfo=UTC)  # 01:30 on the 17th in Shanghai
     with dg.build_schedule_context(scheduled_execution_time=at) as context:
