@@ -155,3 +155,22 @@ def test_definitions_load_with_schedules_on_local_days(world: tuple[World, Repor
     assert isinstance(request, dg.RunRequest) and request.partition_key == "2026-10-16"
     keys = defs.resolve_job_def(DAY_JOB).partitions_def.get_partition_keys(NOW)  # type: ignore[union-attr]
     assert keys[0] == "2026-09-01" and keys[-1] == "2026-11-02"  # today's (provisional) partition exists
+
+
+def test_fleet_reports_build_builds_days_and_months_and_skips_done_ones(
+        world: tuple[World, ReportsEnv], tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from orchestration.cli import reports_command
+
+    w, _ = world
+    env = {"FLEET_DATABASE_URL": w.url, "FLEET_REPORT_LAKE_DIR": str(tmp_path / "lake"), "DAGSTER_HOME": ""}
+    args = ["build", "--since", "2026-10-15", "--until", "2026-10-16"]
+    first = CliRunner().invoke(reports_command, args, env=env)
+    assert first.exit_code == 0, first.output
+    assert "built 2 day(s), skipped 0, 1 month(s)" in first.output
+    again = CliRunner().invoke(reports_command, [*args, "--skip-done"], env=env)
+    assert "built 0 day(s), skipped 2, 0 month(s)" in again.output, again.output
+    assert (tmp_path / "lake" / "car_month_report" / "month=2026-10" / "part-0.parquet").is_file()
+    counts = row(w.url, "SELECT count(*) AS n FROM car_day_report WHERE date BETWEEN 20261015 AND 20261016")
+    assert counts == {"n": 6}  # three vehicles, two days: rebuilt in place
