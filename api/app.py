@@ -36,6 +36,7 @@ from api.routes import (
 from api.routes import commands as command_routes
 from api.routes import media as media_routes
 from api.routes import open_platform as open_platform_routes
+from api.routes import reports as report_routes
 from api.routes import settings as settings_routes
 from api.routes import video as video_routes
 from api.tokens import TokenService
@@ -72,7 +73,8 @@ def create_app(
     app.extensions[MEDIA_KEY] = MediaClient.from_settings(MediaServerSettings(), var_dir or StackSettings().var_dir)
 
     for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, console, org, settings_routes, regeo, car_detail,
-                   open_platform_routes, tracks, command_routes, video_routes, media_routes, alarm_routes, static):
+                   open_platform_routes, tracks, command_routes, video_routes, media_routes, alarm_routes,
+                   report_routes, static):
         app.register_blueprint(module.bp)
     # First of all: NUL bytes and invalid UTF-8 never reach a route (nor PostgreSQL).
     app.before_request_funcs.setdefault(None, []).insert(0, reject_unstorable_text)

@@ -24,6 +24,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "redecode": "warehouse.message_log:redecode_command",
     "retention": "warehouse.retention:retention_command",
     "summarise-days": "warehouse.track_days:summarise_days_command",
+    "reports": "orchestration.cli:reports_command",
+    "sql": "warehouse.lake:sql_command",
 }
 
 

@@ -1,8 +1,9 @@
 """`fleet up`: run the whole stack on one machine and supervise it.
 
 Order: PostgreSQL and Kafka under ``var/`` (unless FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP name
-servers), topics, migrations, partitions, demo seed, then the children of ``child_specs``
-(gateway, attachment server, media server, streams worker, API, simulator). A crashed child restarts with
+servers), topics, migrations, partitions, demo seed, the demo's generated month and its reports (issue 10),
+then the children of ``child_specs`` (gateway, attachment server, media server, streams worker, API,
+Dagster webserver and daemon, simulator). A crashed child restarts with
 backoff. Ctrl-C or SIGTERM stops the children in reverse order, then Kafka, then PostgreSQL.
 """
 
@@ -12,9 +13,11 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -27,8 +30,10 @@ from fleet.settings import (
     GatewaySettings,
     KafkaSettings,
     MediaServerSettings,
+    ReportSettings,
     StackSettings,
     StreamsSettings,
+    report_dagster_home,
 )
 from fleet.supervisor import Child, ChildSpec, Health
 
@@ -72,6 +77,7 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
         ChildSpec("api", "api.__main__", [python, "-m", "api"],
                   Health(http_url=f"http://127.0.0.1:{api.port}/api/health.json"), api.port, "FLEET_API_PORT"),
     ]
+    specs += dagster_specs(ReportSettings())
     if simulator and terminals > 0:
         # The simulator follows the gateway's port, so FLEET_GATEWAY_PORT alone moves both.
         specs.append(ChildSpec("simulator", "simulator.__main__",
@@ -79,6 +85,87 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
                                 "--interval", str(StackSettings().simulate_interval_s),
                                 "--host", "127.0.0.1", "--port", str(gateway.port)]))
     return specs
+
+
+def dagster_specs(reports: ReportSettings) -> list[ChildSpec]:
+    """The Dagster UI and daemon (schedules, the late-data sensor, the run queue) as two services, not
+    ``dagster dev`` (which ignores SIGTERM: docs/reports.md §7); both load ``orchestration.definitions``."""
+    if not reports.dagster_enabled:
+        return []
+    bin_dir = Path(sys.executable).parent
+    port = reports.dagster_port
+    return [
+        ChildSpec("dagster-webserver", "dagster_webserver",
+                  [str(bin_dir / "dagster-webserver"), "-h", "127.0.0.1", "-p", str(port),
+                   "-m", "orchestration.definitions"],
+                  Health(http_url=f"http://127.0.0.1:{port}/server_info"), port, "FLEET_REPORT_DAGSTER_PORT",
+                  start_timeout_s=180),
+        ChildSpec("dagster-daemon", "dagster._daemon",
+                  [str(bin_dir / "dagster-daemon"), "run", "-m", "orchestration.definitions"], start_timeout_s=60),
+    ]
+
+
+DAGSTER_YAML = """# Written by `fleet up` (fleet/launcher.py): Dagster's instance for the reports (orchestration/).
+telemetry:
+  enabled: false
+run_coordinator:  # one report run at a time: never both cores away from ingest
+  module: dagster._core.run_coordinator
+  class: QueuedRunCoordinator
+  config:
+    max_concurrent_runs: 1
+"""
+
+
+def dagster_database_url(database_url: str) -> str:
+    """The Dagster storage URL beside the fleet's database: same server, database ``<name>_dagster``, and the
+    ``postgresql+psycopg2`` scheme (with SQLAlchemy 2.1 a plain postgresql:// URL selects psycopg 3, with
+    which dagster-postgres' event writes fail: docs/reports.md §7)."""
+    from warehouse.db import libpq_url
+
+    base, _, name = libpq_url(database_url).rpartition("/")
+    name, _, query = name.partition("?")
+    scheme, _, rest = base.partition("://")
+    return f"postgresql+psycopg2://{rest}/{name}_dagster" + (f"?{query}" if query else "")
+
+
+def ensure_dagster_database(database_url: str) -> bool:
+    """Create ``<name>_dagster`` on the fleet's server when missing; False when that is not possible (no
+    CREATEDB right on an external server: the caller falls back to SQLite)."""
+    from psycopg import sql
+
+    from warehouse.db import connect, libpq_url
+
+    name = libpq_url(database_url).rpartition("/")[2].partition("?")[0] + "_dagster"
+    try:
+        with connect(database_url, autocommit=True) as conn:
+            if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        return True
+    except Exception as exc:  # permissions, an unreachable server: Dagster still runs, on SQLite
+        log.warning("Dagster database %s not available (%s); using SQLite under DAGSTER_HOME", name, exc)
+        return False
+
+
+def dagster_yaml(reports: ReportSettings, database_url: str = "") -> str:
+    text = DAGSTER_YAML
+    if reports.dagster_storage == "postgres" and database_url:
+        text += f"storage:\n  postgres:\n    postgres_url: \"{dagster_database_url(database_url)}\"\n"
+    return text
+
+
+def prepare_dagster_home(reports: ReportSettings, database_url: str = "") -> Path:
+    """``DAGSTER_HOME`` (var/dagster) with its dagster.yaml: telemetry off, one run at a time, runs and
+    events in PostgreSQL (``FLEET_REPORT_DAGSTER_STORAGE=postgres``, the default, given the fleet's
+    database) or SQLite under the home."""
+    home = report_dagster_home(reports)
+    home.mkdir(parents=True, exist_ok=True)
+    if reports.dagster_storage == "postgres" and database_url and not ensure_dagster_database(database_url):
+        database_url = ""
+    wanted = dagster_yaml(reports, database_url)
+    config = home / "dagster.yaml"
+    if not config.is_file() or config.read_text() != wanted:
+        config.write_text(wanted)
+    return home
 
 
 def _check_ports(specs: list[ChildSpec], stack: StackSettings, own_pg: bool, own_kafka: bool) -> None:
@@ -131,6 +218,7 @@ def _prepare_database(state: StackState, terminals: int) -> None:
     users = summary.get("users") or ["admin"]
     state.login, state.password = str(users[0]), str(summary.get("password", ""))
     state.seeded = f"{summary.get('terminals', terminals)} terminals"
+    _seed_report_history(state)
     _seed_history(state)
 
 
@@ -148,11 +236,61 @@ def _seed_history(state: StackState) -> None:
         state.seeded += f", {stack.seed_history_days:g} days of history"
 
 
+def _seed_report_history(state: StackState) -> None:
+    """A month of generated history (positions, alarms, state and online logs) for the demo vehicles without
+    one, before the recent days of ``_seed_history`` (warehouse.history.seed_report_history)."""
+    reports, stack = ReportSettings(), StackSettings()
+    if reports.history_days <= 0:
+        return
+    from warehouse.history import seed_report_history
+
+    started = time.monotonic()
+    rows = seed_report_history(state.database_url, reports.history_days, reports.history_interval_s,
+                               recent_days=stack.seed_history_days)
+    if rows["gps"]:
+        _say(f"report history: {rows['gps']} positions, {rows['alarm']} alarms, {rows['biz_state_log']} state"
+             f" changes over {reports.history_days} days in {time.monotonic() - started:.0f} s")
+
+
+def _build_reports(state: StackState) -> None:
+    """The reports of the generated history's days not built yet, and their months (orchestration.cli);
+    later starts build only what is missing (and today). Runs in a thread beside the children's start
+    (``start_report_backfill``); a failure is said, never fatal."""
+    reports = ReportSettings()
+    try:
+        from orchestration.build import ReportsEnv
+        from orchestration.cli import run_build
+
+        env = ReportsEnv.from_settings(state.database_url, reports)
+        today = env.today()
+        first = max(today - timedelta(days=reports.history_days + 1),
+                    datetime.fromisoformat(reports.start_date).date())
+        summary = run_build(env, first, today, skip_done=True)
+        _say(f"reports: {len(summary.days)} days and {len(summary.months)} months built in {summary.seconds:.0f} s"
+             f" ({len(summary.skipped)} already done); Dagster builds them from now on")
+    except Exception as exc:  # the stack runs without them; the nightly schedule catches up
+        _say(f"reports not built: {type(exc).__name__}: {exc}")
+
+
+def start_report_backfill(state: StackState) -> threading.Thread | None:
+    """``_build_reports`` in a thread: the console, API and Dagster start meanwhile (the first start's month
+    of reports takes ~40 s on this machine, docs/performance.md)."""
+    reports = ReportSettings()
+    if reports.history_days <= 0 or not state.database_url:
+        return None
+    os.environ["DAGSTER_HOME"] = str(report_dagster_home(reports))  # materialisations recorded there
+    thread = threading.Thread(target=_build_reports, args=(state,), name="report-backfill", daemon=True)
+    thread.start()
+    state.seeded += ", reports building"
+    return thread
+
+
 def _child_env(state: StackState) -> dict[str, str]:
     # the console's CSP allows the media server's port: the one it really listens on
     media = {"FLEET_API_MEDIA_PORT": str(MediaServerSettings().port)} if "FLEET_API_MEDIA_PORT" not in os.environ else {}
     return {**os.environ, **media, "FLEET_DATABASE_URL": state.database_url,
-            "FLEET_KAFKA_BOOTSTRAP": state.kafka_bootstrap, "PYTHONUNBUFFERED": "1"}
+            "FLEET_KAFKA_BOOTSTRAP": state.kafka_bootstrap, "PYTHONUNBUFFERED": "1",
+            "DAGSTER_HOME": str(report_dagster_home(ReportSettings()))}
 
 
 def _status_table(children: list[Child], state: StackState, servers: list[tuple[str, str, str]]) -> str:
@@ -233,6 +371,8 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
         ensure_topics(state.kafka_bootstrap, KafkaSettings().topic_partitions)
         servers.append(("kafka", "running" if own_kafka else "external", state.kafka_bootstrap))
         _prepare_database(state, terminals)
+        prepare_dagster_home(ReportSettings(), state.database_url)
+        backfill = start_report_backfill(state)
         servers.append(("seed", "done" if state.login else "skipped", state.seeded))
         summariser = _start_summariser(state.database_url)
 
@@ -245,6 +385,8 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
             child.start()
             if not child.wait_healthy():
                 _say(f"{child.spec.name} is {child.state}; see {child.log_file}")
+        if check and backfill is not None:
+            backfill.join()  # --check reports the whole first start
         click.echo(_status_table(children, state, servers))
         if check:
             failed = [c.spec.name for c in children if not c.missing and c.state != "healthy"]

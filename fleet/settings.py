@@ -177,6 +177,42 @@ class GeoSettings(_Base):
     cache_decimals: int = Field(4, ge=2, le=6, description="decimal places of lng/lat the cache rounds to (4: about 11 m)")
 
 
+class ReportSettings(_Base):
+    """Reports and analytics (issue 10): Dagster builds the report tables (orchestration/), the rules
+    of pipelines/ (mileage, trips, parks, KPIs) and the Parquet lake (docs/reports.md)."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_REPORT_", extra="ignore", frozen=True)
+
+    tz: str = Field("Asia/Shanghai", description="time zone of a report day (a Chinese calendar day); gps partitions stay UTC days")
+    start_date: str = Field("2026-01-01", description="first day of the daily partitions (YYYY-MM-DD); months start at its month")
+    lake_dir: str = Field("", description="the analysts' Parquet lake (hive-partitioned by day=YYYY-MM-DD), read by `fleet sql` and notebooks/; empty: <FLEET_STACK_VAR_DIR>/lake")
+    dagster_home: str = Field("", description="DAGSTER_HOME of `fleet up`'s Dagster webserver and daemon (run storage: SQLite there); empty: <FLEET_STACK_VAR_DIR>/dagster")
+    dagster_port: int = Field(3070, description="port of the Dagster UI (dagster-webserver) that `fleet up` starts")
+    dagster_enabled: bool = Field(True, description="run the Dagster webserver and daemon under `fleet up` (schedules, late-data sensor)")
+    dagster_storage: Literal["postgres", "sqlite"] = Field("postgres", description="where `fleet up`'s Dagster keeps runs, events and schedules: postgres (database <fleet database>_dagster on the fleet's server, created when missing) or sqlite (files under DAGSTER_HOME)")
+    history_days: int = Field(30, ge=0, description="days of generated history (positions, alarms, state logs) the first `fleet up` gives the demo fleet, with their reports (0: none)")
+    history_interval_s: float = Field(300.0, gt=0, description="fix interval of that generated month (the last FLEET_STACK_SEED_HISTORY_DAYS come at FLEET_STACK_SEED_HISTORY_INTERVAL_S)")
+    lookback_s: int = Field(3600, ge=0, description="a report day also reads this much before its start (the first segment's predecessor)")
+    lookahead_s: int = Field(7200, ge=0, description="and this much after its end, to finish a trip begun before midnight (listed once, on its start day)")
+    v_max_kmh: float = Field(160.0, gt=0, description="implied speed between two fixes above which the later one is a drift point (dropped from GPS mileage; the drift KPI)")
+    drift_jump_km: float = Field(5.0, gt=0, description="a jump longer than this within drift_jump_s is also drift")
+    drift_jump_s: float = Field(60.0, gt=0, description="see drift_jump_km")
+    min_error_m: float = Field(20.0, ge=0, description="while stopped with ACC off, segments shorter than this are jitter, not mileage")
+    gap_s: float = Field(3600.0, gt=0, description="no fix for this long: a gap (ends a trip; its distance is incomplete mileage)")
+    gap_km: float = Field(5.0, gt=0, description="consecutive fixes farther apart than this: an incomplete segment (轨迹完整率)")
+    motion_kmh: float = Field(5.0, ge=0, description="faster than this: moving (trips); standing GPS reads 1-3 km/h")
+    trip_min_s: float = Field(300.0, ge=0, description="a moving streak lasting this long is a trip (or covering trip_min_m)")
+    trip_min_m: float = Field(500.0, ge=0, description="a moving streak covering this distance is a trip")
+    park_min_s: float = Field(300.0, ge=0, description="a stop this long is a park and splits trips; shorter ones do not")
+    idle_min_s: float = Field(300.0, ge=0, description="a park with the ACC on at least this long is idling (怠速)")
+    odo_min_share: float = Field(0.8, ge=0, le=1, description="share of a day's fixes carrying the odometer (0x01) needed to use it as the day's mileage")
+    odo_ratio_min: float = Field(0.8, gt=0, description="odometer mileage is used only within this ratio of the GPS mileage (or GPS < 1 km)")
+    odo_ratio_max: float = Field(1.3, gt=0, description="see odo_ratio_min")
+    active_day_km: float = Field(1.0, ge=0, description="a vehicle-day with at least this mileage counts as an active day (出车天数)")
+    intraday_minutes: int = Field(15, ge=1, le=60, description="today's provisional reports are rebuilt this often (07:00-23:59)")
+    sensor_interval_s: int = Field(300, ge=30, description="how often the late-data sensor looks at report_dirty_day")
+
+
 class ApiSettings(_Base):
     model_config = SettingsConfigDict(env_prefix="FLEET_API_", extra="ignore", frozen=True)
 
@@ -303,6 +339,18 @@ class SimulatorSettings(_Base):
     media_package_bytes: int = Field(900, ge=1, le=1023, description="0x0801 photo upload body bytes per sub-package")
     video: bool = Field(True, description="terminals the demo seed gives cameras (hasVideo, channels 1-4) answer 0x9101/0x9201 by streaming their clips to the media server")
     talk_dir: Path = Field(REPO_ROOT / "var" / "talk", description="where simulated terminals write what a talk session sent them (<phone>-ch<channel>.wav)")
+
+
+def report_lake_dir(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:
+    """The Parquet lake's folder: FLEET_REPORT_LAKE_DIR, or ``lake`` under the stack's var dir."""
+    reports = reports or ReportSettings()
+    return Path(reports.lake_dir) if reports.lake_dir else (stack or StackSettings()).var_dir / "lake"
+
+
+def report_dagster_home(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:
+    """DAGSTER_HOME of `fleet up`: FLEET_REPORT_DAGSTER_HOME, or ``dagster`` under the stack's var dir."""
+    reports = reports or ReportSettings()
+    return Path(reports.dagster_home) if reports.dagster_home else (stack or StackSettings()).var_dir / "dagster"
 
 
 def database_url(db: DatabaseSettings | None = None, stack: StackSettings | None = None) -> str:

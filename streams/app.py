@@ -28,10 +28,17 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import faust
 
-from fleet.settings import AttachmentsSettings, CommandsSettings, KafkaSettings, StreamsSettings
+from fleet.settings import (
+    AttachmentsSettings,
+    CommandsSettings,
+    KafkaSettings,
+    ReportSettings,
+    StreamsSettings,
+)
 from fleet.topics import (
     CONSOLE_EVENTS,
     DEAD_LETTER,
@@ -117,7 +124,7 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
     directory = Directory(database("directory"))
     store = StateStore(states_db)
     positions_p = PositionsProcessor(database("positions"), PartitionKeeper(db_url),
-                                     DeadLetters(send, "positions"), limits)
+                                     DeadLetters(send, "positions"), limits, ZoneInfo(ReportSettings().tz))
     states_p = StatesProcessor(states_db, store, directory, send, DeadLetters(send, "states"), rules, limits)
     live_p = LivePositions(directory, send, limits, rules, store)
     parts = Components(positions=positions_p, states=states_p, live=live_p, store=store,

@@ -13,7 +13,7 @@ Python: it was ~14% of the worker's CPU, docs/performance.md). Idempotency lives
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, date
+from datetime import UTC, date, datetime, tzinfo
 from typing import Any
 
 import orjson
@@ -122,6 +122,35 @@ WHERE device_last.fix_at < EXCLUDED.fix_at"""
 # (warehouse.track_days): deleted in the same transaction; the next read or daily run rebuilds it.
 INVALIDATE_TRACK_DAYS = """DELETE FROM track_day t USING unnest(%s::bigint[], %s::date[]) AS s(device_id, day)
 WHERE t.device_id = s.device_id AND t.day = s.day"""
+
+
+# Reports (issue 10): a late fix of a closed *local* report day marks that day (and enterprise) dirty in the
+# same transaction; the late_positions sensor (orchestration/sensors.py) rebuilds the day and its month.
+MARK_DIRTY_DAYS = """INSERT INTO report_dirty_day (day, enterprise_id)
+SELECT * FROM unnest(%s::date[], %s::bigint[])
+ON CONFLICT (day, enterprise_id) DO UPDATE SET marked_at = clock_timestamp()"""
+
+# Refused positions per local day, terminal and reason class: the denominator of 数据合格率 (docs/kpi.md).
+# A replayed batch counts its refusals again (the count is a KPI denominator, not a ledger).
+COUNT_REJECTS = """INSERT INTO gps_reject_day (day, device_id, reason_class, enterprise_id, n)
+SELECT * FROM unnest(%s::date[], %s::bigint[], %s::text[], %s::bigint[], %s::int[])
+ON CONFLICT (day, device_id, reason_class) DO UPDATE SET n = gps_reject_day.n + EXCLUDED.n"""
+
+
+def dirty_report_days(fixes: Iterable[Fix], local_midnight: datetime, zone: tzinfo) -> list[SqlArray]:
+    """The (local day, enterprise) pairs of fixes before ``local_midnight`` (today's start in the report
+    zone), as MARK_DIRTY_DAYS' parameters; empty for a batch of today's fixes (one comparison per fix)."""
+    pairs = {(fix.fix_at.astimezone(zone).date(), fix.enterprise_id) for fix in fixes if fix.fix_at < local_midnight}
+    if not pairs:
+        return []
+    return [DateArray([day for day, _ in pairs]), IntArray([enterprise for _, enterprise in pairs])]
+
+
+def reject_counts(counts: dict[tuple[date, int, str, int], int]) -> list[SqlArray]:
+    """COUNT_REJECTS' parameters from {(local day, device, reason class, enterprise): n}."""
+    keys = list(counts)
+    return [DateArray([k[0] for k in keys]), IntArray([k[1] for k in keys]), TextArray([k[2] for k in keys]),
+            IntArray([k[3] for k in keys]), IntArray([counts[k] for k in keys])]
 
 
 def closed_days(fixes: Iterable[Fix], today: date) -> list[SqlArray]:

@@ -6,8 +6,10 @@ One batch (``stream.noack_take``) goes through, in order:
 2. ``PartitionKeeper`` make sure the gps partitions of the batch's days exist (cached per day).
 3. ``write_fixes``     one transaction: insert gps rows (ON CONFLICT DO NOTHING), upsert device_last
                        (newer fix wins), delete the track day summaries of closed days a late fix
-                       lands in (warehouse.track_days; no statement for a batch of today's fixes). Outages are retried inside (streams.db), so this returns only
-                       after the rows are durable.
+                       lands in (warehouse.track_days), mark the closed local report days it lands in
+                       (report_dirty_day, issue 10) and count the batch's refusals (gps_reject_day); none of
+                       those three statements runs for a batch of today's valid fixes. Outages are retried
+                       inside (streams.db), so this returns only after the rows are durable.
 4. ``write_batch``     when the database refuses the batch's data, write uplink by uplink to find the
                        culprit(s), which are dead-lettered; the others are still written.
 5. the caller sends the dead letters, then acks the batch's events (and only then may Faust commit).
@@ -19,8 +21,9 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import psycopg
 
@@ -28,9 +31,10 @@ from streams import gps_sql
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import DeadLetters, EventLike
 from streams.messages import Fix, PayloadError, Uplink, parse_uplink
-from streams.validation import Limits, classify_uplink
+from streams.validation import Limits, classify_uplink, reason_class
 
 log = logging.getLogger(__name__)
+REPORT_ZONE: tzinfo = ZoneInfo("Asia/Shanghai")  # the default of FLEET_REPORT_TZ; the app passes the setting
 
 
 @dataclass
@@ -39,6 +43,8 @@ class PlannedBatch:
 
     fixes_by_event: list[list[Fix]] = field(default_factory=list)
     rejects: list[tuple[int, str]] = field(default_factory=list)
+    # refusals counted for the KPI (gps_reject_day): (local day of receipt, device, reason class, enterprise) -> n
+    reject_counts: dict[tuple[date, int, str, int], int] = field(default_factory=dict)
 
     @property
     def fixes(self) -> list[Fix]:
@@ -56,13 +62,14 @@ def decode_batch(values: Sequence[Any]) -> list[Uplink | PayloadError]:
     return out
 
 
-def plan_batch(values: Sequence[Any], limits: Limits) -> PlannedBatch:
+def plan_batch(values: Sequence[Any], limits: Limits, zone: tzinfo = REPORT_ZONE) -> PlannedBatch:
     """Step 1, pure. Uplinks that are not positions yield no fixes and no refusal."""
-    return plan_decoded(decode_batch(values), limits)
+    return plan_decoded(decode_batch(values), limits, zone)
 
 
-def plan_decoded(uplinks: Sequence[Uplink | PayloadError], limits: Limits) -> PlannedBatch:
-    """Step 1 on already parsed uplinks (a PayloadError stands for a value that did not parse)."""
+def plan_decoded(uplinks: Sequence[Uplink | PayloadError], limits: Limits, zone: tzinfo = REPORT_ZONE) -> PlannedBatch:
+    """Step 1 on already parsed uplinks (a PayloadError stands for a value that did not parse). A refusal
+    of a parsed uplink is also counted per local day of receipt (``zone``), device and reason class."""
     plan = PlannedBatch()
     for index, uplink in enumerate(uplinks):
         try:
@@ -75,6 +82,11 @@ def plan_decoded(uplinks: Sequence[Uplink | PayloadError], limits: Limits) -> Pl
             continue
         plan.fixes_by_event.append(classified.fixes)
         plan.rejects.extend((index, reason) for reason in classified.rejects)
+        if classified.rejects:
+            day = uplink.received_at.astimezone(zone).date()
+            for reason in classified.rejects:
+                key = (day, uplink.device_id, reason_class(reason), uplink.enterprise_id)
+                plan.reject_counts[key] = plan.reject_counts.get(key, 0) + 1
     return plan
 
 
@@ -107,36 +119,57 @@ class PartitionKeeper:
             log.warning("gps partitions for %s not ensured: %s", days, exc)
 
 
-async def write_fixes(db: Database, fixes: Sequence[Fix]) -> None:
-    """Step 3: gps rows and device_last in one transaction. Raises only DATA_ERRORS."""
+def local_midnight(zone: tzinfo, now: datetime | None = None) -> datetime:
+    """Today's start in the report zone (fixes before it belong to closed report days)."""
+    local = (now or datetime.now(UTC)).astimezone(zone)
+    # as UTC: the fixes' own zone, so the per-fix comparison skips the zone arithmetic (~5x cheaper)
+    return local.replace(hour=0, minute=0, second=0, microsecond=0).astimezone(UTC)
+
+
+async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_ZONE,
+                      reject_counts: dict[tuple[date, int, str, int], int] | None = None) -> None:
+    """Step 3: gps rows and device_last in one transaction, with the track day summaries and report days a
+    late fix makes stale, and the batch's refusal counts (statements run only when there is something to
+    mark or count). Raises only DATA_ERRORS."""
     rows = gps_sql.unique_fixes(fixes)
-    if not rows:
+    if not rows and not reject_counts:
         return
     newest = gps_sql.newest_per_device(rows)
     stale = gps_sql.closed_days(rows, datetime.now(UTC).date())
+    dirty = gps_sql.dirty_report_days(rows, local_midnight(zone), zone)
 
     async def work(conn: psycopg.AsyncConnection[Any]) -> None:
-        await conn.execute(gps_sql.INSERT_GPS, gps_sql.column_arrays(rows))
-        await conn.execute(gps_sql.UPSERT_DEVICE_LAST, gps_sql.column_arrays(newest))
+        if rows:
+            await conn.execute(gps_sql.INSERT_GPS, gps_sql.column_arrays(rows))
+            await conn.execute(gps_sql.UPSERT_DEVICE_LAST, gps_sql.column_arrays(newest))
         if stale:
             await conn.execute(gps_sql.INVALIDATE_TRACK_DAYS, stale)
+        if dirty:
+            await conn.execute(gps_sql.MARK_DIRTY_DAYS, dirty)
+        if reject_counts:
+            await conn.execute(gps_sql.COUNT_REJECTS, gps_sql.reject_counts(reject_counts))
 
     await db.transact(work)
 
 
-async def write_batch(db: Database, plan: PlannedBatch) -> list[tuple[int, str]]:
+async def write_batch(db: Database, plan: PlannedBatch, zone: tzinfo = REPORT_ZONE) -> list[tuple[int, str]]:
     """Step 4: write the batch; on a data error isolate it per event. Returns (event index, error)."""
     try:
-        await write_fixes(db, plan.fixes)
+        await write_fixes(db, plan.fixes, zone, plan.reject_counts)
         return []
     except DATA_ERRORS as exc:
         log.info("batch refused (%s); writing uplink by uplink", exc)
     failed: list[tuple[int, str]] = []
     for index, fixes in enumerate(plan.fixes_by_event):
         try:
-            await write_fixes(db, fixes)
+            await write_fixes(db, fixes, zone)
         except DATA_ERRORS as exc:
             failed.append((index, f"database refused: {type(exc).__name__}: {exc}".strip()))
+    if plan.reject_counts:
+        try:
+            await write_fixes(db, [], zone, plan.reject_counts)
+        except DATA_ERRORS as exc:  # counts only: never fail the batch for them
+            log.warning("refusal counts not stored: %s", exc)
     return failed
 
 
@@ -144,23 +177,24 @@ class PositionsProcessor:
     """The positions agent's body for one batch of events (no Faust in here)."""
 
     def __init__(self, db: Database, partitions: PartitionKeeper | None, dead_letters: DeadLetters,
-                 limits: Limits) -> None:
+                 limits: Limits, zone: tzinfo = REPORT_ZONE) -> None:
         self.db = db
         self.partitions = partitions
         self.dead_letters = dead_letters
         self.limits = limits
+        self.zone = zone  # the report day's zone (FLEET_REPORT_TZ): late fixes mark closed local days
         self.rows_written = 0
 
     async def process(self, events: Sequence[EventLike]) -> None:
         """Returns once every event is written or dead-lettered; the caller then acks them all."""
-        await self.process_planned(events, plan_batch([event.value for event in events], self.limits))
+        await self.process_planned(events, plan_batch([event.value for event in events], self.limits, self.zone))
 
     async def process_planned(self, events: Sequence[EventLike], plan: PlannedBatch) -> None:
         """Steps 2-5 for a batch planned by the caller (``plan_decoded``), index-aligned with ``events``."""
         fixes = plan.fixes
         if self.partitions is not None and fixes:
             await self.partitions.ensure(gps_sql.days_touched(fixes))
-        failed = await write_batch(self.db, plan)
+        failed = await write_batch(self.db, plan, self.zone)
         failed_events = {index for index, _ in failed}
         self.rows_written += sum(
             len(f) for i, f in enumerate(plan.fixes_by_event) if i not in failed_events

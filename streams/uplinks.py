@@ -11,6 +11,7 @@ Each uplink is parsed once (``decode_batch``) and the result shared by the steps
 4a. commands              replies (0x0001, 0x0104, 0x0201, 0x0802, 0x0805) matched to commands (streams.commands).
 4b. media                 0x0801 records -> device_upload_file rows, pushes 9 and 10 (streams.media).
 4c. alarm files           0x1212 alarm attachments -> device_upload_file rows, alarm.atted (streams.alarm_files).
+4d. driver events         0x0702 IC card sign-in / sign-out -> driver_event rows (streams.driver_events).
 5. message log            every uplink (raw and decoded) into message_log, one statement (streams.message_log).
 
 Returns only when every write of the batch committed; the caller then acks the events. A step that fails
@@ -23,7 +24,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from streams import alarm_files, media, message_log
+from streams import alarm_files, driver_events, media, message_log
 from streams.alarms import AlarmsStep
 from streams.commands import CommandsProcessor
 from streams.db import Database
@@ -48,7 +49,7 @@ class UplinksProcessor:
 
     async def process(self, events: Sequence[EventLike]) -> None:
         uplinks = decode_batch([event.value for event in events])
-        plan = plan_decoded(uplinks, self.positions.limits)
+        plan = plan_decoded(uplinks, self.positions.limits, self.positions.zone)
         try:
             self.live.add_fixes(plan.fixes)
         except Exception:  # live positions are a view; never stop for them
@@ -81,6 +82,11 @@ class UplinksProcessor:
             except Exception:  # a bug: the files stay in the store; never stop the batch
                 log.exception("media: batch skipped")
         await alarm_files.step(self.positions.db, uplinks)  # 0x1212 attachments -> rows, alarm.atted
+        if any(not isinstance(u, PayloadError) and u.msg_id == driver_events.DRIVER_IDENTITY for u in uplinks):
+            try:  # 0x0702 IC card sign-in / sign-out -> driver_event rows (streams.driver_events)
+                await driver_events.step(self.positions.db, uplinks)
+            except Exception:  # a bug: these events are missed; never stop the batch
+                log.exception("driver events: batch skipped")
         if self.message_log_db is not None:
             try:  # every uplink kept (streams.message_log); a record: never stops the batch
                 await message_log.store_uplinks(self.message_log_db, uplinks)

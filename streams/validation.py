@@ -78,3 +78,17 @@ def classify_uplink(uplink: Uplink, limits: Limits) -> Classified:
 def usable_for_state(fix: Fix, limits: Limits) -> bool:
     """Fixes the states agent may derive ACC and business state from: valid, or valid but unpositioned."""
     return validate_fix(fix, limits) in (None, UNPOSITIONED)
+
+
+_REASON_CLASSES = (("latitude", "latitude"), ("longitude", "longitude"), ("fix_at", "future"), ("speed", "speed"),
+                   ("direction", "direction"), (UNPOSITIONED, "unpositioned"))
+
+
+def reason_class(reason: str) -> str:
+    """The class of a refusal reason for ``gps_reject_day`` (a 0x0704 item's "item N: " prefix ignored):
+    latitude, longitude, future, speed, direction, unpositioned, or malformed (a body that did not parse)."""
+    text = reason.split(": ", 1)[1] if reason.startswith("item ") and ": " in reason else reason
+    for prefix, name in _REASON_CLASSES:
+        if text.startswith(prefix):
+            return name
+    return "malformed"

@@ -27,6 +27,14 @@ from typing import Any
 
 from psycopg import Connection, sql
 
+from warehouse.history_events import (
+    ACC_COLUMNS,
+    ALARM_COLUMNS,
+    BIZ_COLUMNS,
+    ONLINE_COLUMNS,
+    Events,
+    EventTracker,
+)
 from warehouse.partitions import ensure_gps_partitions
 
 log = logging.getLogger(__name__)
@@ -44,6 +52,8 @@ class HistoryVehicle:
     device_id: int
     car_id: int | None
     enterprise_id: int
+    phone: str = ""  # the terminal's phone (alarm rows need it when ``load_history(events=True)``)
+    plate_number: str | None = None
 
 
 @dataclass(frozen=True)
@@ -151,9 +161,13 @@ def _copy_lines(vehicle: HistoryVehicle, points: Iterable[tuple[Any, ...]]) -> I
 
 def load_history(
     conn: Connection[Any], vehicles: Sequence[HistoryVehicle], start: datetime, end: datetime, interval_s: float, *,
-    seed: int = 808, model: DrivingModel | None = None, update_last: bool = True,
+    seed: int = 808, model: DrivingModel | None = None, update_last: bool = True, events: Events | None = None,
 ) -> int:
     """Generates and COPYs every vehicle's track over [start, end); returns the rows written.
+
+    With ``events`` (an empty ``warehouse.history_events.Events``), also what the streams would have recorded
+    for those tracks (alarm episodes, ACC / business-state transitions, the online log), collected there and
+    COPYed after the positions (``copy_events``).
 
     Commits (partitions, then the rows, then ``device_last``). ``start``/``end`` are aware datetimes.
     Raises psycopg errors as they come (a row that exists already: UniqueViolation).
@@ -169,9 +183,13 @@ def load_history(
         for vehicle in vehicles:
             newest: tuple[Any, ...] | None = None
             buffer: list[str] = []
+            tracker = None if events is None else EventTracker(
+                vehicle.device_id, vehicle.car_id, vehicle.enterprise_id, vehicle.phone, vehicle.plate_number, events)
             for point in generate_track(vehicle, start, end, interval_s, seed=seed, model=model):
                 buffer.extend(_copy_lines(vehicle, (point,)))
                 newest = point
+                if tracker is not None:
+                    tracker.add(point[0], point[1], point[2], point[4], point[8], point[9])
                 if len(buffer) >= 5000:
                     copy.write("".join(buffer))
                     rows += len(buffer)
@@ -181,12 +199,30 @@ def load_history(
                 rows += len(buffer)
             if newest is not None:
                 last.append((vehicle.device_id, vehicle.car_id, vehicle.enterprise_id, *newest))
+            if tracker is not None:
+                tracker.close()
+    if events is not None:
+        copy_events(conn, events)
     conn.commit()
     if update_last and last:
         _upsert_last(conn, last)
         conn.commit()
     log.info("history: %d rows for %d vehicles, %s .. %s every %s s", rows, len(vehicles), start, end, interval_s)
     return rows
+
+
+def copy_events(conn: Connection[Any], events: Events) -> None:
+    """COPY generated alarm episodes and state / online transitions (the caller commits)."""
+    for table, columns, rows in (("alarm", ALARM_COLUMNS, events.alarms), ("acc_state_log", ACC_COLUMNS, events.acc),
+                                 ("biz_state_log", BIZ_COLUMNS, events.biz),
+                                 ("device_online_log", ONLINE_COLUMNS, events.online)):
+        if not rows:
+            continue
+        statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+            sql.Identifier(table), sql.SQL(", ").join(map(sql.Identifier, columns)))
+        with conn.cursor() as cur, cur.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(row)
 
 
 def _upsert_last(conn: Connection[Any], last: list[tuple[Any, ...]]) -> None:
@@ -207,17 +243,41 @@ def _upsert_last(conn: Connection[Any], last: list[tuple[Any, ...]]) -> None:
 
 
 def vehicles_with_master_device(conn: Connection[Any]) -> list[HistoryVehicle]:
-    """Every live car's master device (device id order)."""
+    """Every live car's master device (device id order), with its phone and the car's plate."""
     rows = conn.execute(
-        "SELECT d.id, c.id, c.enterprise_id FROM car c JOIN device d ON d.id = c.master_device_id"
+        "SELECT d.id, c.id, c.enterprise_id, d.phone, c.plate_number FROM car c JOIN device d ON d.id = c.master_device_id"
         " WHERE c.record_state = 1 AND d.record_state = 1 ORDER BY d.id"
     ).fetchall()
     return [HistoryVehicle(*row) for row in rows]
 
 
+def seed_report_history(url: str, days: int, interval_s: float, *, recent_days: float = 3.0,
+                        now: datetime | None = None) -> dict[str, int]:
+    """The demo's month for the reports (issue 10 §5): for every vehicle without positions in it, ``days``
+    days of generated track ending where ``seed_history``'s recent days begin (``recent_days`` before now),
+    with its alarm episodes, state and online transitions. Returns the rows written per table (zeros when
+    every vehicle had history already: later starts do nothing)."""
+    from warehouse.db import connect
+
+    end = (now or datetime.now(UTC)).replace(microsecond=0) - timedelta(minutes=1) - timedelta(days=recent_days)
+    start = end - timedelta(days=days)
+    with connect(url) as conn:
+        have = {r[0] for r in conn.execute(
+            "SELECT DISTINCT device_id FROM gps WHERE fix_at >= %s AND fix_at < %s", (start, end))}
+        todo = [v for v in vehicles_with_master_device(conn) if v.device_id not in have]
+        conn.commit()
+        if not todo:
+            return {"gps": 0, "alarm": 0, "acc_state_log": 0, "biz_state_log": 0, "device_online_log": 0}
+        events = Events()
+        rows = load_history(conn, todo, start, end, interval_s, events=events, update_last=False)
+    return {"gps": rows, "alarm": len(events.alarms), "acc_state_log": len(events.acc),
+            "biz_state_log": len(events.biz), "device_online_log": len(events.online)}
+
+
 def seed_history(url: str, days: float = 3.0, interval_s: float = 60.0, *, now: datetime | None = None) -> int:
     """The demo's history: the last ``days`` of every vehicle that has no ``gps`` row in that range yet,
-    one fix every ``interval_s``, ending a minute before ``now``. Returns the rows written."""
+    one fix every ``interval_s``, ending a minute before ``now``, with its alarm episodes and state / online
+    transitions (warehouse.history_events). Returns the positions written."""
     from warehouse.db import connect
 
     end = (now or datetime.now(UTC)).replace(microsecond=0) - timedelta(minutes=1)
@@ -229,7 +289,7 @@ def seed_history(url: str, days: float = 3.0, interval_s: float = 60.0, *, now: 
         conn.commit()
         if not todo:
             return 0
-        rows = load_history(conn, todo, start, end, interval_s)
+        rows = load_history(conn, todo, start, end, interval_s, events=Events())
     summarise_loaded(url, start, end)
     return rows
 

@@ -31,6 +31,7 @@ DEVICE_MESSAGES: tuple[tuple[int, str, str], ...] = (
     (0x0104, "查询终端参数应答", "Query parameters response"),
     (0x0200, "位置信息汇报", "Location report"),
     (0x0201, "位置信息查询应答", "Location query response"),
+    (0x0702, "驾驶员身份信息采集上报", "Driver identity report"),
     (0x0704, "定位数据批量上传", "Batch location upload"),
     (0x0800, "多媒体事件信息上传", "Multimedia event information"),
     (0x0801, "多媒体数据上传", "Multimedia data upload"),

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from api.query.entities import COUNTABLE, QUERYABLE, WRITABLE
+from api.query.entities_reports import REPORT_ENTITIES
 from api.query.grammar import MAX_LIST_VALUES, RANGE_TYPES, EntitySpec, FieldSpec
 from api.query.values import FLOAT_TEXT, INT_TEXT, MAX_EPOCH_MS, MAX_TEXT_CHARS, MIN_EPOCH_MS
 
@@ -218,13 +219,46 @@ def _ref(kind: str, name: str) -> dict[str, str]:
     return {"$ref": f"#/components/{kind}/{name}"}
 
 
+REPORT_NAMES = frozenset(e.name for e in REPORT_ENTITIES)
+
+
+def tag_of(name: str) -> str:
+    """The OpenAPI tag of an entity's generated paths: ``reports`` for the report entities (issue 10)."""
+    return "reports" if name in REPORT_NAMES else "entities"
+
+
+def _list_paths(name: str, code: str, summary: str) -> dict[str, Any]:
+    page = {"description": "A page of rows (the entity's camelCase fields)",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PageEnvelope"}}}}
+    tag = tag_of(name)
+    return {
+        f"/api/common/query/{name}.json": {"post": {
+            "tags": [tag], "summary": f"{summary} ({code}:query)",
+            "parameters": [_ref("parameters", f"{name}Select"), _ref("parameters", f"{name}OrderBy"),
+                           _ref("parameters", "desc"), _ref("parameters", "pageNo"),
+                           _ref("parameters", f"{name}PageSize"), _ref("parameters", "countable"),
+                           _ref("parameters", "isParent")],
+            "requestBody": _ref("requestBodies", f"{name}Query"),
+            "responses": {**_responses("400", "401", "403", "413", "503"), "200": page},
+        }},
+        f"/api/common/count/{name}.json": {"post": {
+            "tags": [tag], "summary": f"Count of {name} rows ({code}:query)",
+            "parameters": [_ref("parameters", "isParent")],
+            "requestBody": _ref("requestBodies", f"{name}Query"),
+            "responses": {**_responses("400", "401", "403", "413", "503"), "200": _ref("responses", "Count")},
+        }},
+    }
+
+
 def paths() -> dict[str, Any]:
-    """The declaration of every queryable entity (meta), and the paths of every writable entity: query,
-    count, create, get, update (PATCH), delete (soft)."""
+    """The declaration of every queryable entity (meta), the list paths of the report entities (query, count),
+    and the paths of every writable entity: query, count, create, get, update (PATCH), delete (soft)."""
     found: dict[str, Any] = {}
+    for entity in REPORT_ENTITIES:
+        found.update(_list_paths(entity.name, entity.permission, f"{entity.label} rows: {entity.name}"))
     for name in QUERYABLE:
         found[f"/api/common/meta/{name}.json"] = {"get": {
-            "tags": ["entities"],
+            "tags": [tag_of(name)],
             "summary": f"The declaration of {name}: fields, types, rules, flags (the console builds its list page from it)",
             "responses": _responses("400", "401", "403", "503"),
         }}

@@ -241,6 +241,15 @@ def enterprise_car_biz_state_report() -> dict[str, Any]:
         return ok(q.car_biz_state_report(conn, request_scope()))
 
 
+@bp.post("/api/common/query/enterpriseVideoCarBizstateReport.json")
+@requires("car", "query")
+def enterprise_video_car_biz_state_report() -> dict[str, Any]:
+    """As enterpriseCarBizstateReport, over the cars whose master device has video (platform-spec §7)."""
+    parse_flag("countable", request.args.get("countable"))
+    with get_db().connection() as conn:
+        return ok(q.car_biz_state_report(conn, request_scope(), video=True))
+
+
 def local_midnight(now: datetime) -> datetime:
     """Start of ``now``'s day in China Standard Time, as an aware datetime."""
     local = now.astimezone(CHINA_TZ)

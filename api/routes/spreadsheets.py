@@ -21,6 +21,7 @@ from flask import Blueprint, Response, current_app, request, send_file
 from api.db import get_db
 from api.errors import BadRequest, NotFound
 from api.http import json_body, ok
+from api.query import contract as query_contract
 from api.query import spreadsheet, transfer
 from api.query.entities import QUERYABLE, WRITABLE
 from api.query.grammar import EntitySpec
@@ -150,7 +151,7 @@ def openapi_paths() -> dict[str, Any]:
         code = PERMISSION_OF[name]
         for fmt in ("xlsx", "csv"):
             found[f"/api/common/export/{name}.{fmt}"] = {"post": {
-                "tags": ["spreadsheets"],
+                "tags": ["reports" if name in query_contract.REPORT_NAMES else "spreadsheets"],
                 "summary": f"Every {name} row matching the conditions as {fmt.upper()} ({code}:export); header row:"
                            " the field labels; CSV is UTF-8 with a BOM; more rows than FLEET_API_EXPORT_MAX_ROWS: 400",
                 "parameters": [{"$ref": f"#/components/parameters/{name}OrderBy"},

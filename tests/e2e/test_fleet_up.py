@@ -42,6 +42,8 @@ def test_fleet_up_check_reports_every_component_healthy(
         "FLEET_STREAMS_WEB_PORT": str(free_port()),
         "FLEET_STREAMS_APP_ID": f"fleet-up-smoke-{secrets.token_hex(3)}",
         "FLEET_STREAMS_DATA_DIR": str(tmp_path / "faust"),
+        "FLEET_REPORT_DAGSTER_PORT": str(free_port()),
+        "FLEET_REPORT_HISTORY_DAYS": "2",  # the month of make up, shortened: the reports' first start runs
     }
     fleet = Path(sys.executable).with_name("fleet")
     proc = subprocess.run([str(fleet), "up", "--check", "--terminals", "5"], env=env,
@@ -49,7 +51,8 @@ def test_fleet_up_check_reports_every_component_healthy(
     logs = "\n".join(f"--- {p.name}\n{p.read_text()[-2000:]}" for p in sorted((tmp_path / "var" / "log").glob("*.log")))
     report = f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-3000:]}\n{logs}"
     assert proc.returncode == 0, report
-    for component in ("gateway", "attachments", "media", "streams", "api", "simulator"):
+    for component in ("gateway", "attachments", "media", "streams", "api", "dagster-webserver", "dagster-daemon",
+                      "simulator"):
         assert any(line.split()[:2] == [component, "healthy"] for line in proc.stdout.splitlines()), report
     assert "login:" in proc.stdout
 
@@ -103,6 +106,8 @@ def test_fleet_up_shows_moving_vehicles_via_the_api_and_stops_cleanly(
         "FLEET_STREAMS_WEB_PORT": str(free_port()),
         "FLEET_STREAMS_APP_ID": f"fleet-up-moving-{secrets.token_hex(3)}",
         "FLEET_STREAMS_DATA_DIR": str(tmp_path / "faust"),
+        "FLEET_REPORT_DAGSTER_PORT": str(free_port()),
+        "FLEET_REPORT_HISTORY_DAYS": "2",  # the month of make up, shortened: the reports' first start runs
     }
     fleet = Path(sys.executable).with_name("fleet")
     out = (tmp_path / "fleet-up.out").open("w")

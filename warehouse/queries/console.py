@@ -84,11 +84,14 @@ _BIZ_STATE_REPORT = sql.SQL(
 )
 
 
-def car_biz_state_report(conn: Connection[Any], scope: Scope) -> dict[str, int]:
+def car_biz_state_report(conn: Connection[Any], scope: Scope, *, video: bool = False) -> dict[str, int]:
     """{running, parking, flameout, noSignal, offline, total}: cars by their master device's
     business state. Only online devices count in the four online states; a device that is not
-    online (or a car without one) is offline whatever its last business state was."""
+    online (or a car without one) is offline whatever its last business state was. ``video``: only
+    the cars whose master device has video."""
     where, params = scope.clause(sql.Identifier("c", "enterprise_id"))
+    if video:
+        where = where + sql.SQL(" AND d.has_video > 0")
     values = [int(BizState.DRIVING), int(BizState.PARKED), int(BizState.ENGINE_OFF), int(BizState.NO_SIGNAL),
               int(DeviceState.ONLINE), int(BizState.OFFLINE)]
     with conn.cursor(row_factory=dict_row) as cur:

@@ -10,6 +10,7 @@ from protocols.jt808.messages.t0102_authentication import Authentication
 from protocols.jt808.messages.t0104_query_parameters_response import QueryParametersResponse
 from protocols.jt808.messages.t0200_location_report import LocationReport
 from protocols.jt808.messages.t0201_location_query_response import LocationQueryResponse
+from protocols.jt808.messages.t0702_driver_identity import DriverIdentity
 from protocols.jt808.messages.t0704_batch_location_upload import BatchLocationUpload
 from protocols.jt808.messages.t0800_media_event_info import MediaEventInfo
 from protocols.jt808.messages.t0801_media_upload import MediaUpload
@@ -66,6 +67,7 @@ __all__ = [
     "BatchLocationUpload",
     "CameraShoot",
     "CameraShootResponse",
+    "DriverIdentity",
     "FileUploadDone",
     "FileUploadRequest",
     "Heartbeat",

@@ -1087,6 +1087,21 @@ COMMAND_BODY_VECTORS: list[BodyVector] = [
     BodyVector("BODY-8803", _SMALLCHI + "JT808_0x8803Test.cs:24", 0x8803, "2013", "00800018111622002118111623002101",
                {"media_type": 0, "channel": 128, "event_code": 0, "start": "2018-11-16T14:00:21+00:00",
                 "end": "2018-11-16T15:00:21+00:00", "delete": 1}),
+    # Driver identity (issue 10): SmallChi/JT808 src/JT808.Protocol.Test/MessageBody/JT808_0x0702Test.cs
+    # (the index does not name the commit); times GMT+8 2018-08-16 09:16:16 and 2019-12-01 11:11:11.
+    BodyVector("BODY-0702-OUT", "SmallChi/JT808 JT808_0x0702Test.cs Test1_2", 0x0702, "2013", "02180816091616",
+               {"status": 2, "time": "2018-08-16T01:16:16+00:00", "read_result": None}),
+    BodyVector("BODY-0702-AUTH", "SmallChi/JT808 JT808_0x0702Test.cs Test2_2", 0x0702, "2013", "0118081609161601",
+               {"status": 1, "read_result": 1, "driver_name": None}),
+    BodyVector("BODY-0702-IN", "SmallChi/JT808 JT808_0x0702Test.cs Test3_1", 0x0702, "2013",
+               "0118081609161600056B6F696B6571776531323334353661616100000000000000000671776572747820180816",
+               {"status": 1, "read_result": 0, "driver_name": "koike", "qualification_no": "qwe123456aaa",
+                "issuing_authority": "qwertx", "valid_until": "2018-08-16", "id_card": None}),
+    BodyVector("BODY-0702-2019", "SmallChi/JT808 JT808_0x0702Test.cs Test_2019_2", 0x0702, "2019",
+               "0119120111111100056B6F696B65717765313233343536616161000000000000000006717765727478201912013132333435"
+               "363738393031323334353637000000",
+               {"time": "2019-12-01T03:11:11+00:00", "driver_name": "koike", "valid_until": "2019-12-01",
+                "id_card": "12345678901234567"}),
     BodyVector("BODY-0800", _SMALLCHI + "JT808_0x0800Test.cs:21", 0x0800, "2013", "000015C101020106",
                {"media_id": 5569, "media_type": 1, "media_format": 2, "event_code": 1, "channel": 6}),
     BodyVector("BODY-0801", "SmallChi/JT808@0e3a02c src/JT808.Protocol.Test/MessageBody/JT808_0x0801Test.cs:46",

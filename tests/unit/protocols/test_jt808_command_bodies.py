@@ -171,3 +171,21 @@ def test_decodes_body_vector_to_the_fields_its_source_states(vector: BodyVector)
         assert node == expected, path
     # and the body re-encodes to the same bytes
     assert body.encode(vector.version).hex() == vector.hex.lower()
+
+
+def test_driver_identity_2011_and_left_padded_text_and_short_bodies() -> None:
+    from protocols.jt808.errors import BodyError
+    from protocols.jt808.messages import DriverIdentity
+
+    # SmallChi/JT808 JT808_0x0702Test.cs Test2011_2 (2011 layout: no status, no time)
+    old = decode_body(0x0702, bytes.fromhex(
+        "02746B0000313233343536373839313233343536373839000000000000000000000000000000000000000000000000000000007177"
+        "6531323334353661616106717765727478"), "2011")
+    assert isinstance(old, DriverIdentity) and (old.driver_name, old.id_card, old.time) == ("tk", "123456789123456789", None)
+    assert (old.qualification_no, old.issuing_authority) == ("qwe123456aaa", "qwertx")
+    # SmallChi's own encoder pads the qualification number on the left (Test3): read the same
+    left = decode_body(0x0702, bytes.fromhex(
+        "0118081609161600056B6F696B6500000000000000007177653132333435366161610671776572747820180816"), "2013")
+    assert isinstance(left, DriverIdentity) and left.qualification_no == "qwe123456aaa"
+    with pytest.raises(BodyError):
+        decode_body(0x0702, bytes.fromhex("01180816091616"), "2013")  # sign-in without its read result

@@ -58,3 +58,20 @@ def test_closed_days_name_the_summaries_a_late_fix_makes_stale() -> None:
     late = gps_sql.closed_days([fix(1, 0), fix(1, 60), fix(2, 3600 * 20), fix(3, 3600 * 24 * 2)], today)
     assert sorted(zip(*late, strict=True)) == [(1, date(2026, 5, 1)), (2, date(2026, 5, 2))]
     assert late[1].literal().startswith("{2026-05-0")
+
+
+def test_dirty_report_days_are_local_days_before_today_s_local_midnight() -> None:
+    from zoneinfo import ZoneInfo
+
+    shanghai = ZoneInfo("Asia/Shanghai")
+    midnight = datetime(2026, 5, 2, 0, 0, tzinfo=shanghai)  # = 2026-05-01 16:00 UTC
+    # T0 = 2026-05-01 08:00 UTC = 16:00 local on the 1st; +9 h = 01:00 local on the 2nd (today)
+    assert gps_sql.dirty_report_days([fix(1, 9 * 3600)], midnight, shanghai) == []
+    marks = gps_sql.dirty_report_days([fix(1, 0), fix(2, 60), fix(3, -9 * 3600)], midnight, shanghai)
+    assert list(zip(*marks, strict=True)) == [(date(2026, 5, 1), 3)]  # one local day of enterprise 3, once
+
+
+def test_reject_counts_are_column_arrays() -> None:
+    arrays = gps_sql.reject_counts({(date(2026, 5, 1), 7, "speed", 3): 2, (date(2026, 5, 1), 8, "future", 3): 1})
+    assert [a.literal() for a in arrays] == ['{2026-05-01,2026-05-01}', '{7,8}', '{"speed","future"}', '{3,3}',
+                                             '{2,1}']

@@ -103,7 +103,7 @@ def test_positions_batch_writes_valid_rows_and_dead_letters_the_rest(send, sent)
     processor = PositionsProcessor(db, None, DeadLetters(send, "positions"), LIMITS)
     batch = events(JT808_UPLINK, report(0), b"{broken", report(1, speed_kmh=999.0), report(2), report(2))
     asyncio.run(processor.process(batch))
-    gps = [params for sql, params in db.statements if sql.startswith("INSERT INTO gps")]
+    gps = [params for sql, params in db.statements if sql.startswith("INSERT INTO gps ")]
     assert len(gps) == 1 and gps[0][1] == [T0, T0 + timedelta(seconds=2)]  # deduplicated
     assert [(t, r["offset"], r["agent"]) for t, _, r in sent] == [(DEAD_LETTER, 1, "positions"), (DEAD_LETTER, 2, "positions")]
     assert sent[0][2]["error"].startswith("not JSON") and sent[0][2]["value"] == "{broken"
@@ -126,7 +126,7 @@ def test_outage_is_retried_not_dead_lettered(send, sent) -> None:
     processor = PositionsProcessor(db, None, DeadLetters(send, "positions"), LIMITS)
     asyncio.run(processor.process(events(JT808_UPLINK, report(0))))
     assert sent == [] and db.retries == 3
-    assert any(sql.startswith("INSERT INTO gps") for sql, _ in db.statements)
+    assert any(sql.startswith("INSERT INTO gps ") for sql, _ in db.statements)
 
 
 class FakeDirectory:

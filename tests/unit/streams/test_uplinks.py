@@ -83,7 +83,7 @@ def test_one_batch_goes_through_positions_live_and_states(send, sent) -> None:
     uplinks = processor(db, send)
     batch = events(JT808_UPLINK, report(0, speed_kmh=30.0), b"{broken", report(1, speed_kmh=0.0, acc_on=False))
     asyncio.run(uplinks.process(batch))
-    gps = [params for sql, params in db.statements if sql.startswith("INSERT INTO gps")]
+    gps = [params for sql, params in db.statements if sql.startswith("INSERT INTO gps ")]
     assert len(gps) == 1 and gps[0][1] == [T0, T0 + timedelta(seconds=1)]
     acc = [params for sql, params in db.statements if sql.startswith("INSERT INTO acc_state_log")]
     assert [(row[1], row[2]) for row in acc] == [(T0, 1), (T0 + timedelta(seconds=1), 0)]

@@ -1,0 +1,74 @@
+"""Uplinks step "driver events": each 0x0702 driver identity report (IC card sign-in / sign-out) becomes one
+``driver_event`` row (issue 10: the driverAttendance log and the driver of each trip, pipelines/drivers.py).
+
+The driver is the enterprise's live driver whose licence number equals the card's qualification number, or
+whose ID card number equals the card's (2019); none when neither matches (the row keeps the card's fields).
+A 2011 body has no time: the receipt time stands for it. Idempotent: (device, time, status) is the key, so a
+replayed uplink adds nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from streams.db import DATA_ERRORS, Database
+from streams.gps_sql import IntArray, TextArray, TimeArray
+from streams.messages import PayloadError, Uplink, parse_time
+
+log = logging.getLogger(__name__)
+
+DRIVER_IDENTITY = 0x0702
+
+INSERT = """
+INSERT INTO driver_event (device_id, at, status, car_id, enterprise_id, driver_id, ic_result, driver_name,
+    qualification_no, issuing_authority, valid_until, id_card)
+SELECT t.device_id, t.at, t.status, t.car_id, t.enterprise_id,
+       (SELECT d.id FROM driver d WHERE d.enterprise_id = t.enterprise_id AND d.record_state = 1
+           AND ((t.qualification_no <> '' AND d.license_no = t.qualification_no)
+                OR (t.id_card <> '' AND d.id_card = t.id_card)) ORDER BY d.id LIMIT 1),
+       t.ic_result, t.driver_name, t.qualification_no, t.issuing_authority, t.valid_until, t.id_card
+  FROM unnest(%s::bigint[], %s::timestamptz[], %s::smallint[], %s::bigint[], %s::bigint[], %s::smallint[], %s::text[],
+              %s::text[], %s::text[], %s::date[], %s::text[])
+    AS t(device_id, at, status, car_id, enterprise_id, ic_result, driver_name, qualification_no, issuing_authority,
+         valid_until, id_card)
+ON CONFLICT (device_id, at, status) DO NOTHING"""
+
+
+def event_rows(uplinks: Sequence[Uplink | PayloadError]) -> list[tuple[Any, ...]]:
+    """The driver_event rows of a batch's 0x0702 uplinks (others, and bodies without a status, are skipped)."""
+    rows = []
+    for u in uplinks:
+        if isinstance(u, PayloadError) or u.msg_id != DRIVER_IDENTITY:
+            continue
+        body = u.body
+        status = body.get("status")
+        if not isinstance(status, int):
+            continue
+        try:
+            at: datetime = parse_time(body["time"], "time") if body.get("time") else u.received_at
+        except PayloadError:
+            continue
+        rows.append((u.device_id, at, status, u.car_id, u.enterprise_id, body.get("read_result"),
+                     body.get("driver_name"), body.get("qualification_no") or "", body.get("issuing_authority"),
+                     body.get("valid_until"), body.get("id_card") or ""))
+    return rows
+
+
+async def step(db: Database, uplinks: Sequence[Uplink | PayloadError]) -> int:
+    """Store the batch's driver events; returns how many were offered. A data error is logged, never raised."""
+    rows = event_rows(uplinks)
+    if not rows:
+        return 0
+    columns = list(zip(*rows, strict=True))
+    params = [IntArray(columns[0]), TimeArray(columns[1]), IntArray(columns[2]), IntArray(columns[3]),
+              IntArray(columns[4]), IntArray(columns[5]), TextArray(columns[6]), TextArray(columns[7]),
+              TextArray(columns[8]), TextArray([None if v is None else str(v) for v in columns[9]]),
+              TextArray(columns[10])]
+    try:
+        await db.transact(lambda conn: conn.execute(INSERT, params))
+    except DATA_ERRORS as exc:
+        log.warning("driver events not stored: %s", exc)
+    return len(rows)

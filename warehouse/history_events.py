@@ -1,0 +1,91 @@
+"""What the streams would have recorded for a generated track (warehouse.history): alarm episodes of the
+0x0200 alarm bits, ACC and business-state transitions, and the online log, so generated history gives every
+report its inputs (issue 10 §5).
+
+``EventTracker(vehicle, phone)`` is fed the points of one vehicle in time order (``add``) and ``close``d at the
+end; it derives, with the streams' rules (``streams/state_rules.py``, ``streams/alarm_model.py``):
+
+- an alarm episode (type 1, key ``a<bit>``) per run of fixes with the bit set: it starts at the first such fix
+  and ends at the first fix without it (still open at the end of the track: ended at its last fix);
+- an ACC transition whenever status bit 0 changes (and the first fix's state);
+- a business-state transition whenever the state changes: driving (1) with the ACC on and faster than
+  5 km/h, parked (2) with the ACC on, engine off (3) otherwise;
+- online (1) at the first fix; the terminals of generated history stay online (no offline row).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+ACC_ON = 1
+DRIVING_MIN_KMH = 5.0
+BIZ_DRIVING, BIZ_PARKED, BIZ_ENGINE_OFF = 1, 2, 3
+
+
+@dataclass
+class Events:
+    alarms: list[tuple[Any, ...]] = field(default_factory=list)   # ALARM_COLUMNS
+    acc: list[tuple[Any, ...]] = field(default_factory=list)      # ACC_COLUMNS
+    biz: list[tuple[Any, ...]] = field(default_factory=list)      # BIZ_COLUMNS
+    online: list[tuple[Any, ...]] = field(default_factory=list)   # ONLINE_COLUMNS
+
+
+ALARM_COLUMNS = ("device_id", "car_id", "enterprise_id", "phone", "plate_number", "type", "key", "start_time",
+                 "end_time", "lng", "lat", "speed", "alarm_flags", "state", "backlog")
+ACC_COLUMNS = ("device_id", "create_time", "state", "car_id", "enterprise_id", "lng", "lat")
+BIZ_COLUMNS = ("device_id", "create_time", "state", "car_id", "enterprise_id")
+ONLINE_COLUMNS = ("device_id", "at", "state", "enterprise_id", "reason")
+
+
+def biz_state(status: int, speed_kmh: float) -> int:
+    if not status & ACC_ON:
+        return BIZ_ENGINE_OFF
+    return BIZ_DRIVING if speed_kmh > DRIVING_MIN_KMH else BIZ_PARKED
+
+
+class EventTracker:
+    def __init__(self, device_id: int, car_id: int | None, enterprise_id: int, phone: str, plate: str | None,
+                 events: Events) -> None:
+        self.ids = (device_id, car_id, enterprise_id)
+        self.phone, self.plate, self.events = phone, plate, events
+        self.open: dict[int, tuple[datetime, float, float, float, int]] = {}
+        self.acc: int | None = None
+        self.biz: int | None = None
+        self.last_at: datetime | None = None
+
+    def add(self, at: datetime, lng: float, lat: float, speed: float, alarm: int, status: int) -> None:
+        device_id, car_id, enterprise_id = self.ids
+        if self.last_at is None:
+            self.events.online.append((device_id, at, 1, enterprise_id, "generated history"))
+        acc = status & ACC_ON
+        if acc != self.acc:
+            self.events.acc.append((device_id, at, acc, car_id, enterprise_id, lng, lat))
+            self.acc = acc
+        biz = biz_state(status, speed)
+        if biz != self.biz:
+            self.events.biz.append((device_id, at, biz, car_id, enterprise_id))
+            self.biz = biz
+        for bit in [b for b in self.open if not alarm >> b & 1]:
+            self._end(bit, at)
+        bits = alarm
+        bit = 0
+        while bits:
+            if bits & 1 and bit not in self.open:
+                self.open[bit] = (at, lng, lat, speed, alarm)
+            bits >>= 1
+            bit += 1
+        self.last_at = at
+
+    def _end(self, bit: int, at: datetime) -> None:
+        device_id, car_id, enterprise_id = self.ids
+        start, lng, lat, speed, flags = self.open.pop(bit)
+        self.events.alarms.append((device_id, car_id, enterprise_id, self.phone, self.plate, 1, f"a{bit}", start, at,
+                                   lng, lat, speed, flags, 2, True))  # history: handled (2), never pushed
+
+    def close(self) -> None:
+        """End the episodes still open at the last fix."""
+        if self.last_at is not None:
+            for bit in list(self.open):
+                self._end(bit, self.last_at)
