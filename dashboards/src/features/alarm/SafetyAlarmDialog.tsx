@@ -7,7 +7,7 @@
  * vehicle's group from the alarm row (`fleetName`), else its enterprise.
  */
 import { App, Button, Carousel, Col, Descriptions, Empty, Modal, Row, Space, Tooltip, Typography } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { LiveHub } from '../../live/LiveHub';
@@ -18,7 +18,6 @@ import type { CarRow } from '../map/model/types';
 import { formatTime } from '../map/popup/format';
 import { MediaView } from '../media/MediaUploadPopup';
 import { mediaKind } from '../media/mediaPush';
-import { AlarmMap } from './AlarmMap';
 import { announceAlarmChanged } from './alarmEvents';
 import { PUSH_AI_ALARM, pushedAlarm } from './alarmPush';
 import {
@@ -38,6 +37,9 @@ import HandleAlarmDialog from './HandleAlarmDialog';
 import { indexAfterHandled, navigate as step, type Step } from './navigation';
 import { alarmGate } from './notifyRules';
 import { useNotifySettings } from './useNotifySettings';
+
+// The map (leaflet) loads with the first alarm shown, not with every page: the dialog is always mounted.
+const AlarmMap = lazy(() => import('./AlarmMap').then((module) => ({ default: module.AlarmMap })));
 
 export const SAFETY_DIALOG_WIDTH = 1150;
 /** How often the dialog re-reads an alarm whose attachments have not arrived yet. */
@@ -275,7 +277,9 @@ export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
                 </Descriptions>
               </Col>
               <Col span={14}>
-                <AlarmMap deviceId={alarm.deviceId} plate={alarm.plateNumber ?? ''} lng={alarm.lng} lat={alarm.lat} />
+                <Suspense fallback={<div style={{ height: 300 }} />}>
+                  <AlarmMap deviceId={alarm.deviceId} plate={alarm.plateNumber ?? ''} lng={alarm.lng} lat={alarm.lat} />
+                </Suspense>
               </Col>
             </Row>
             <Typography.Title level={5}>{t('dialog.attachments')}</Typography.Title>
