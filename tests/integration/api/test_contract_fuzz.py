@@ -39,8 +39,8 @@ from warehouse.passwords import hash_password
 
 FUZZ_ADDRESS = "127.0.0.77"
 SEED = 20261124
-MAX_EXAMPLES = 100
-GENERATED_MAX_EXAMPLES = 25  # per operation generated from a declaration (tags below)
+MAX_EXAMPLES = 60
+GENERATED_MAX_EXAMPLES = 15  # per operation generated from a declaration (tags below)
 GENERATED_TAGS = ("entities", "spreadsheets")
 # The report entities (issue 10: 15 tables, each query, count, meta and two exports) run the generic code
 # the entities above already fuzz: fewer examples each keep the run's length.
