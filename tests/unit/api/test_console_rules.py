@@ -105,4 +105,7 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.settings.alarmLevel", "menu.settings.platformAlarmRule",
                             "menu.settings.platformAlarmNotifyRule",
                             # issue 9 the bell's notice list (H6)
-                            "menu.setting", "menu.setting.notify.list"}
+                            "menu.setting", "menu.setting.notify.list",
+                            # issue 11 live video, playback and the video log
+                            "menu.dashboard.monitor", "menu.dashboard.videoMap", "menu.dashboard.playback",
+                            "menu.log.videoLog"}

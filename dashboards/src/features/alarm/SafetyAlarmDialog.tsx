@@ -1,10 +1,10 @@
 /**
  * The real-time safety alarm dialog (console-spec §2, title "实时安全报警", width 1150), opened by push 13:
  * the alarm's fields on the left, a map (height 300) with the vehicle on the right, the attachment images
- * below, and the buttons voice talk (issue 11), TTS, handle, ignore, vehicle details and previous / next
+ * below, and the buttons voice talk (features/video's talk dialog), TTS, handle, ignore, vehicle details and previous / next
  * among today's unhandled active-safety alarms of the same car (shown only while there are any).
  */
-import { App, Button, Carousel, Col, Descriptions, Empty, Modal, Row, Space, Tooltip, Typography } from 'antd';
+import { App, Button, Carousel, Col, Descriptions, Empty, Modal, Row, Space, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -15,6 +15,7 @@ import { CommandDialog } from '../command/CommandDialog';
 import type { CarRow } from '../map/model/types';
 import { formatTime } from '../map/popup/format';
 import { MediaView } from '../media/MediaUploadPopup';
+import { VehicleMediaDialog } from '../video/VehicleMediaDialog';
 import { mediaKind } from '../media/mediaPush';
 import { AlarmMap } from './AlarmMap';
 import { announceAlarmChanged } from './alarmEvents';
@@ -95,6 +96,7 @@ export function SafetyAlarms({ hub }: { hub: Pick<LiveHub, 'onPush'> | null }) {
   const [files, setFiles] = useState<AlarmAttachment[]>([]);
   const [handling, setHandling] = useState(false);
   const [tts, setTts] = useState(false);
+  const [talk, setTalk] = useState(false);
   const [busy, setBusy] = useState(false);
   const generation = useRef(0);
 
@@ -266,9 +268,7 @@ export function SafetyAlarms({ hub }: { hub: Pick<LiveHub, 'onPush'> | null }) {
             <Typography.Title level={5}>{t('dialog.attachments')}</Typography.Title>
             <AttachmentSlider files={files} />
             <Space wrap style={{ marginTop: 16 }}>
-              <Tooltip title={t('dialog.voiceTalkLater')}>
-                <span><Button disabled data-testid="safety-alarm-talk">{t('dialog.voiceTalk')}</Button></span>
-              </Tooltip>
+              <Button onClick={() => setTalk(true)} disabled={!car} data-testid="safety-alarm-talk">{t('dialog.voiceTalk')}</Button>
               <Button onClick={() => setTts(true)} disabled={!car} data-testid="safety-alarm-tts">{t('dialog.tts')}</Button>
               <Button type="primary" onClick={() => setHandling(true)} data-testid="safety-alarm-handle">{t('dialog.handle')}</Button>
               <Button onClick={() => void ignore()} loading={busy} data-testid="safety-alarm-ignore">{t('dialog.ignore')}</Button>
@@ -304,6 +304,7 @@ export function SafetyAlarms({ hub }: { hub: Pick<LiveHub, 'onPush'> | null }) {
           void afterHandled();
         }}
       />
+      {talk && car && <VehicleMediaDialog key={`talk-${car.carId}`} mode="intercom" car={car} onClose={() => setTalk(false)} />}
       {tts && car && <CommandDialog key={`tts-${car.carId}`} action="tts" car={car} onClose={() => setTts(false)} />}
     </>
   );

@@ -24,6 +24,7 @@ export type TalkMessage =
   | 'startError' // 开启语音对讲出错，请稍后重试！
   | 'notRecording' // 未打开录音
   | 'refused' // the server's refusal, already shown by the client's failure handler
+  | 'busy' // 语音对讲在进行中，只支持一对一语音对讲！ (another talk holds the console's one slot)
   | `mic.${MicError}`;
 
 export interface TalkStream {

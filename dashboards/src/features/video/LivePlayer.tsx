@@ -1,0 +1,129 @@
+/**
+ * One live stream in a <video> (console-spec §4 "live player", "stream liveness"): mpegts.js driven by
+ * the player model, the stream's heartbeat every 5 s while shown, the 15 s liveness check with its
+ * "suspected push stream abnormal" notice, fresh signed URLs from the stream info when the start's
+ * expired, and the spec's messages. Test ids: `live-player` (`data-status`, `data-stream-id`,
+ * `data-first-frame-ms`).
+ */
+import { App } from 'antd';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fetchStreamInfo, type StreamKind } from './api';
+import { LIVENESS_CHECK_MS } from './constants';
+import { streamHeartbeat } from './heartbeat';
+import { suspectedAbnormal, urlsExpired } from './liveness';
+import { LivePlayerController } from './playerController';
+import type { PlayerStatus } from './playerModel';
+
+export interface PlayableStream {
+  streamId: string;
+  flvUrl: string;
+  wsUrl: string;
+  urlExpiresAt: number;
+  deviceSn: string;
+  channelId: number;
+  kind: StreamKind;
+  /** Shown in the liveness notice: the plate or the device name. */
+  label: string;
+}
+
+export interface LivePlayerHandle {
+  video: HTMLVideoElement | null;
+}
+
+interface Props {
+  stream: PlayableStream;
+  muted?: boolean;
+  audioOnly?: boolean;
+  /** Live streams get the liveness check; a playback does not (it ends by itself). */
+  liveness?: boolean;
+  onStatus?: (status: PlayerStatus) => void;
+  className?: string;
+}
+
+export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlayer(
+  { stream, muted = true, audioOnly = false, liveness = true, onStatus, className },
+  ref,
+) {
+  const { t } = useTranslation('video');
+  const { message, notification } = App.useApp();
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [status, setStatus] = useState<PlayerStatus>('idle');
+  const [firstFrameMs, setFirstFrameMs] = useState<number | null>(null);
+  const onStatusRef = useRef(onStatus);
+  useEffect(() => {
+    onStatusRef.current = onStatus;
+  });
+  useImperativeHandle(ref, () => ({ get video() { return videoRef.current; } }), []);
+
+  const { streamId, deviceSn, channelId, kind, label } = stream;
+  const urls = useRef({ ws: stream.wsUrl, flv: stream.flvUrl, expiresAt: stream.urlExpiresAt });
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return undefined;
+    // WebSocket-FLV: a browser opens at most 6 HTTP connections to one host, a grid needs 16.
+    const source = async () => {
+      if (urlsExpired(urls.current.expiresAt, Date.now())) {
+        const info = await fetchStreamInfo(deviceSn, channelId, kind);
+        if (info?.wsUrl && info.urlExpiresAt) urls.current = { ws: info.wsUrl, flv: info.flvUrl ?? '', expiresAt: info.urlExpiresAt };
+        else return null;
+      }
+      return urls.current.ws || urls.current.flv;
+    };
+    const controller = new LivePlayerController(video, source, {
+      state: (state) => {
+        setStatus(state.status);
+        onStatusRef.current?.(state.status);
+      },
+      message: (key) => void message.error({ content: t(`player.${key}`), key: `player-${streamId}` }),
+      firstFrame: (ms) => setFirstFrameMs(ms),
+    }, undefined, audioOnly);
+    const release = streamHeartbeat.hold(streamId);
+    controller.start();
+    const withFrames = video as HTMLVideoElement & { requestVideoFrameCallback?: (cb: () => void) => number };
+    if (!audioOnly && typeof withFrames.requestVideoFrameCallback === 'function') {
+      withFrames.requestVideoFrameCallback(() => controller.framePainted());
+    }
+    return () => {
+      controller.stop();
+      release();
+    };
+  }, [streamId, deviceSn, channelId, kind, audioOnly, message, t]);
+
+  // Stream liveness: every 15 s; one notice per abnormal spell.
+  useEffect(() => {
+    if (!liveness) return undefined;
+    let warned = false;
+    const timer = setInterval(() => {
+      void fetchStreamInfo(deviceSn, channelId, kind).then((info) => {
+        if (info?.wsUrl && info.urlExpiresAt) urls.current = { ws: info.wsUrl, flv: info.flvUrl ?? '', expiresAt: info.urlExpiresAt };
+        const suspect = suspectedAbnormal(info, Date.now());
+        if (suspect && !warned) {
+          notification.warning({
+            key: `liveness-${streamId}`,
+            title: t('liveness.title'),
+            description: <span data-testid="liveness-notice">{t('liveness.suspected', { device: label, channel: channelId })}</span>,
+          });
+        }
+        warned = suspect;
+      });
+    }, LIVENESS_CHECK_MS);
+    return () => clearInterval(timer);
+  }, [liveness, deviceSn, channelId, kind, streamId, label, notification, t]);
+
+  return (
+    <video
+      ref={videoRef}
+      className={className}
+      data-testid="live-player"
+      data-status={status}
+      data-stream-id={streamId}
+      data-first-frame-ms={firstFrameMs ?? undefined}
+      muted={muted}
+      playsInline
+      autoPlay
+      style={{ width: '100%', height: '100%', objectFit: 'contain', background: '#000', display: 'block' }}
+    />
+  );
+});
