@@ -6,7 +6,7 @@
  */
 import { AudioOutlined, PlayCircleOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { Button, Input, Spin, Tree, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChannelNode } from './channelTree';
 
@@ -21,6 +21,7 @@ interface Props {
 export function ChannelTree({ nodes, online, onPlay, onTalk, height }: Props) {
   const { t } = useTranslation('video');
   const [search, setSearch] = useState('');
+  const [expanded, setExpanded] = useState<Key[] | null>(null);
   const shown = useMemo(() => (nodes ?? []).filter((n) => !search || n.plateNumber.includes(search.trim())), [nodes, search]);
 
   const title = (node: ChannelNode) => {
@@ -51,7 +52,9 @@ export function ChannelTree({ nodes, online, onPlay, onTalk, height }: Props) {
         <div style={{ flex: 1, overflow: 'auto' }}>
           <Tree<ChannelNode>
             blockNode
-            defaultExpandedKeys={shown.slice(0, 3).map((n) => n.key)}
+            // A search opens every vehicle it finds; otherwise the first three, then what the user opened.
+            expandedKeys={search ? shown.map((n) => n.key) : (expanded ?? shown.slice(0, 3).map((n) => n.key))}
+            onExpand={(keys) => setExpanded(keys)}
             treeData={shown}
             fieldNames={{ key: 'key', children: 'children' }}
             titleRender={title}

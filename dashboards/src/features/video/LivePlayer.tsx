@@ -51,8 +51,12 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
   const [status, setStatus] = useState<PlayerStatus>('idle');
   const [firstFrameMs, setFirstFrameMs] = useState<number | null>(null);
   const onStatusRef = useRef(onStatus);
+  // Messages read the current translation through refs: `t` changing (a namespace loaded, the
+  // language switched) must not restart the stream.
+  const say = useRef({ t, message, notification });
   useEffect(() => {
     onStatusRef.current = onStatus;
+    say.current = { t, message, notification };
   });
   useImperativeHandle(ref, () => ({ get video() { return videoRef.current; } }), []);
 
@@ -76,7 +80,7 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
         setStatus(state.status);
         onStatusRef.current?.(state.status);
       },
-      message: (key) => void message.error({ content: t(`player.${key}`), key: `player-${streamId}` }),
+      message: (key) => void say.current.message.error({ content: say.current.t(`player.${key}`), key: `player-${streamId}` }),
       firstFrame: (ms) => setFirstFrameMs(ms),
     }, undefined, audioOnly);
     const release = streamHeartbeat.hold(streamId);
@@ -89,7 +93,7 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
       controller.stop();
       release();
     };
-  }, [streamId, deviceSn, channelId, kind, audioOnly, message, t]);
+  }, [streamId, deviceSn, channelId, kind, audioOnly]);
 
   // Stream liveness: every 15 s; one notice per abnormal spell.
   useEffect(() => {
@@ -100,17 +104,18 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
         if (info?.wsUrl && info.urlExpiresAt) urls.current = { ws: info.wsUrl, flv: info.flvUrl ?? '', expiresAt: info.urlExpiresAt };
         const suspect = suspectedAbnormal(info, Date.now());
         if (suspect && !warned) {
-          notification.warning({
+          const { t: tr, notification: notices } = say.current;
+          notices.warning({
             key: `liveness-${streamId}`,
-            title: t('liveness.title'),
-            description: <span data-testid="liveness-notice">{t('liveness.suspected', { device: label, channel: channelId })}</span>,
+            title: tr('liveness.title'),
+            description: <span data-testid="liveness-notice">{tr('liveness.suspected', { device: label, channel: channelId })}</span>,
           });
         }
         warned = suspect;
       });
     }, LIVENESS_CHECK_MS);
     return () => clearInterval(timer);
-  }, [liveness, deviceSn, channelId, kind, streamId, label, notification, t]);
+  }, [liveness, deviceSn, channelId, kind, streamId, label]);
 
   return (
     <video

@@ -35,19 +35,27 @@ export function TalkDialog({ target, talkChannel = null, videoChannel = null, on
   const session = useRef<TalkSessionController | null>(null);
   const channelId = target.channelId ?? talkChannelOf({ talkChannel, videoChannel });
 
+  // The notices read the current translation through a ref: a namespace finishing loading changes
+  // `t`, and that must not restart the call.
+  const notify = useRef<(key: TalkMessage) => void>(() => undefined);
+  useEffect(() => {
+    notify.current = (key) => {
+      const text = t(`talk.${key}`);
+      const content = <span data-testid="talk-notice">{text}</span>;
+      if (key === 'speak') void message.info({ content, key: 'talk' });
+      else if (key === 'ended') void message.success({ content, key: 'talk' });
+      else if (FAILURES_AS_ERROR.includes(key)) void message.error({ content, key: 'talk', duration: 6 });
+      else void message.warning({ content, key: 'talk', duration: 6 });
+    };
+  });
+
   useEffect(() => {
     const controller = new TalkSessionController(target, channelId, {
       state: (state) => {
         setStatus(state.status);
         if (state.status === 'failed') setFailure(state.message);
       },
-      message: (key) => {
-        const text = t(`talk.${key}`);
-        if (key === 'speak') void message.info({ content: <span data-testid="talk-notice">{text}</span>, key: 'talk' });
-        else if (key === 'ended') void message.success({ content: <span data-testid="talk-notice">{text}</span>, key: 'talk' });
-        else if (FAILURES_AS_ERROR.includes(key)) void message.error({ content: <span data-testid="talk-notice">{text}</span>, key: 'talk', duration: 6 });
-        else void message.warning({ content: <span data-testid="talk-notice">{text}</span>, key: 'talk', duration: 6 });
-      },
+      message: (key) => notify.current(key),
       player: setPlayer,
     });
     session.current = controller;
@@ -57,7 +65,7 @@ export function TalkDialog({ target, talkChannel = null, videoChannel = null, on
       clearInterval(counter);
       controller.stop();
     };
-  }, [target, channelId, attempt, message, t]);
+  }, [target, channelId, attempt]);
 
   const live = status === 'microphone' || status === 'commanding' || status === 'connecting' || status === 'talking';
   let body;

@@ -14,7 +14,7 @@ import { DeviceSelect } from '../command/dialogs/DeviceSelect';
 import { defaultDevice, useCarDevices } from '../command/useCarDevices';
 import type { CarRow } from '../map/model/types';
 import { useLiveHub } from '../../live/useLiveHub';
-import { isVehicleOnline } from '../../live/vehicleStates';
+import { isVehicleOnline, stateOfDevice } from '../../live/vehicleStates';
 import { talkChannelOf } from './channelTree';
 import { DATA_TYPE } from './constants';
 import { entryOf } from './entries';
@@ -35,7 +35,8 @@ function MediaGrid({ car, device, mode }: { car: CarRow; device: CarDevice; mode
   const started = useRef(false);
   const online = (deviceId: number) => {
     const state = hub?.states.get(deviceId);
-    return state ? isVehicleOnline(state) : car.masterDeviceState === 1 || car.masterDeviceState === null;
+    // Unknown to the store (a dialog opened outside the map): the server refuses an offline device anyway.
+    return isVehicleOnline(state ?? (car.masterDeviceState === null ? { online: true, bizState: 1 } : stateOfDevice(car.masterDeviceState, car.masterDeviceBizState)));
   };
   const node = (channelId: number) => ({ carId: car.carId, deviceId: device.id, deviceSn: device.deviceSn, plateNumber: car.plateNumber, channelId });
   useEffect(() => {

@@ -13,6 +13,7 @@ export interface VideoCarRow {
   masterDeviceSn: string | null;
   masterDevicePhone: string | null;
   masterDeviceState: number | null;
+  masterDeviceBizState?: number | null;
   hasMicrophone: number | null;
   videoChannel: string | null;
   talkChannel: string | null;
@@ -30,7 +31,7 @@ export interface ChannelNode {
   children?: ChannelNode[];
 }
 
-export const VIDEO_CAR_SELECT = 'carId,plateNumber,masterDeviceId,masterDeviceSn,masterDevicePhone,masterDeviceState,hasMicrophone,videoChannel,talkChannel';
+export const VIDEO_CAR_SELECT = 'carId,plateNumber,masterDeviceId,masterDeviceSn,masterDevicePhone,masterDeviceState,masterDeviceBizState,hasMicrophone,videoChannel,talkChannel';
 
 export function channelList(text: string | null | undefined): number[] {
   const seen = new Set<number>();

@@ -1,9 +1,9 @@
 /**
  * The microphone for a talk (console-spec §4, §8): getUserMedia (mono, echo cancellation), then an
  * AudioWorklet that hands float blocks to the main thread, or a ScriptProcessor where AudioWorklet is
- * missing. Rejects with the getUserMedia error (talkModel.micErrorOf names it for the user).
+ * missing. The worklet is a file of its own (public/talk-worklet.js: the CSP allows no data: or blob:
+ * scripts, and Vite would inline a small module as data:). Rejects with the getUserMedia error (talkModel.micErrorOf names it for the user).
  */
-import workletUrl from './talkWorklet.js?url';
 import type { MicError } from './talkModel';
 import { micErrorOf } from './talkModel';
 
@@ -29,7 +29,7 @@ export async function openMicrophone(onBlock: (block: Float32Array) => void, onE
   }
   let stream: MediaStream;
   try {
-    stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true }, video: false });
+    stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: false, autoGainControl: false }, video: false });
   } catch (error) {
     throw new MicFailure(micErrorOf(error, context));
   }
@@ -40,13 +40,18 @@ export async function openMicrophone(onBlock: (block: Float32Array) => void, onE
   const sink = audio.createGain();
   sink.gain.value = 0;
   sink.connect(audio.destination);
-  let node: AudioNode;
+  let node: AudioNode | null = null;
   if (audio.audioWorklet) {
-    await audio.audioWorklet.addModule(workletUrl);
-    const worklet = new AudioWorkletNode(audio, 'fleet-talk-capture', { numberOfInputs: 1, numberOfOutputs: 1, channelCount: 1 });
-    worklet.port.onmessage = (event: MessageEvent<Float32Array>) => onBlock(event.data);
-    node = worklet;
-  } else {
+    try {
+      await audio.audioWorklet.addModule(`${import.meta.env.BASE_URL}talk-worklet.js`);
+      const worklet = new AudioWorkletNode(audio, 'fleet-talk-capture', { numberOfInputs: 1, numberOfOutputs: 1, channelCount: 1 });
+      worklet.port.onmessage = (event: MessageEvent<Float32Array>) => onBlock(event.data);
+      node = worklet;
+    } catch (error) {
+      console.warn('[talk] AudioWorklet unavailable, using a ScriptProcessor', error);
+    }
+  }
+  if (node === null) {
     const processor = audio.createScriptProcessor(4096, 1, 1);
     processor.onaudioprocess = (event) => onBlock(new Float32Array(event.inputBuffer.getChannelData(0)));
     node = processor;

@@ -152,6 +152,7 @@ export class TalkSessionController {
       this.framer = new TalkFramer(mic.sampleRate, this.target.phone, this.channelId);
       this.dispatch({ type: 'micOpened' });
     } catch (error) {
+      if (!(error instanceof MicFailure)) console.warn('[talk] microphone', error);
       this.dispatch({ type: 'micFailed', error: error instanceof MicFailure ? error.reason : 'unknown' });
     }
   }

@@ -1,5 +1,5 @@
 /* global registerProcessor, AudioWorkletProcessor */
-// The microphone's samples to the talk session (micCapture.ts), in blocks of 1024 (about 21 ms at
+// The microphone's samples to the talk session (src/features/video/micCapture.ts), in blocks of 1024 (about 21 ms at
 // 48 kHz): the main thread resamples them to 8 kHz and frames them (talkFrame.ts).
 class TalkCapture extends AudioWorkletProcessor {
   constructor() {
