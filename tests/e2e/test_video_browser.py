@@ -194,3 +194,58 @@ def test_a_talk_session_carries_the_microphone_to_the_terminal(video_page: Any, 
     assert max(abs(s) for s in loud) > 1000
     assert tone_strength(loud) > 0.5, "the terminal heard something other than the microphone's 440 Hz tone"
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_monitoring_view_plays_a_vehicle_beside_its_popup_and_removing_it_stops_its_videos(
+        video_page: Any, console_stack: ConsoleStack) -> None:
+    page = video_page
+    vehicle = camera_vehicles(console_stack)[0]
+    sign_in(page, "admin", path="/dashboard/videoMap")
+    page.get_by_test_id("video-map").wait_for()
+    page.get_by_test_id("monitor-cars").click()
+    page.keyboard.type(vehicle.plate)
+    page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).first.click()
+    page.wait_for_function("""(k) => {
+        const v = document.querySelector(`[data-key="${k}"] video`);
+        return v && v.getVideoPlaybackQuality().totalVideoFrames > 0;
+    }""", arg=f"{vehicle.device_id}-1", timeout=30_000)
+    page.wait_for_function("(id) => document.querySelector(`[data-testid=vehicle-popup][data-device-id='${id}']`)",
+                           arg=vehicle.device_id)
+    grid_box = page.get_by_test_id("video-map-grid").bounding_box()
+    map_box = page.get_by_test_id("video-map-map").bounding_box()
+    assert grid_box and map_box and 1.3 < grid_box["width"] / map_box["width"] < 1.6  # 60 % : 40 %
+    screenshot(page, "video-map.png")
+    with page.expect_response(lambda r: "/9102.json" in r.url):
+        page.get_by_test_id(f"monitor-remove-{vehicle.car_id}").click()
+    page.wait_for_function("() => !document.querySelector('[data-testid=live-player]')")
+
+
+def test_a_recording_is_found_on_the_terminal_and_played_back_and_the_video_log_lists_viewers(
+        video_page: Any, console_stack: ConsoleStack) -> None:
+    page = video_page
+    vehicle = camera_vehicles(console_stack)[1]
+    sign_in(page, "admin", path="/dashboard/playback")
+    page.get_by_test_id("playback-car").click()
+    page.keyboard.type(vehicle.plate)
+    page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).first.click()
+    page.get_by_test_id("playback-search").click()
+    page.get_by_test_id("playback-play-0").wait_for(timeout=30_000)
+    page.get_by_test_id("playback-play-0").click()
+    page.wait_for_function("""() => {
+        const v = document.querySelector('[data-testid=playback-player] video');
+        return v && v.getVideoPlaybackQuality().totalVideoFrames > 0;
+    }""", timeout=30_000)
+    with page.expect_response(lambda r: "/9202.json" in r.url) as paused:
+        page.get_by_test_id("playback-pause").click()
+    assert paused.value.ok
+    page.get_by_test_id("playback-resume").click()
+    screenshot(page, "video-playback.png")
+    with page.expect_response(lambda r: "/9202.json" in r.url):
+        page.get_by_test_id("playback-stop").click()
+    page.get_by_test_id("playback-player").wait_for(state="detached")
+
+    page.goto("/log/videoLog")
+    page.get_by_test_id("list-page-videoLog").wait_for()
+    page.locator("[data-testid=list-table] .ant-table-row").first.wait_for()
+    shown = page.get_by_test_id("list-table").inner_text()
+    assert vehicle.plate in shown and "回放" in shown  # the playback just watched, by its plate and kind

@@ -35,7 +35,7 @@ interface Props {
   stream: PlayableStream;
   muted?: boolean;
   audioOnly?: boolean;
-  /** Live streams get the liveness check; a playback does not (it ends by itself). */
+  /** Live streams get the liveness check and the catch-up rule; a playback neither (it ends by itself). */
   liveness?: boolean;
   onStatus?: (status: PlayerStatus) => void;
   className?: string;
@@ -82,7 +82,7 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
       },
       message: (key) => void say.current.message.error({ content: say.current.t(`player.${key}`), key: `player-${streamId}` }),
       firstFrame: (ms) => setFirstFrameMs(ms),
-    }, undefined, audioOnly);
+    }, undefined, audioOnly, liveness);
     const release = streamHeartbeat.hold(streamId);
     controller.start();
     const withFrames = video as HTMLVideoElement & { requestVideoFrameCallback?: (cb: () => void) => number };
@@ -93,7 +93,7 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
       controller.stop();
       release();
     };
-  }, [streamId, deviceSn, channelId, kind, audioOnly]);
+  }, [streamId, deviceSn, channelId, kind, audioOnly, liveness]);
 
   // Stream liveness: every 15 s; one notice per abnormal spell.
   useEffect(() => {

@@ -63,6 +63,8 @@ export class LivePlayerController {
     private readonly listener: PlayerListener = {},
     private readonly options: PlayerOptions = DEFAULT_PLAYER_OPTIONS,
     private readonly audioOnly = false,
+    /** Live: the catch-up rule and the first-frame jump apply; a playback plays at the user's rate. */
+    private readonly live = true,
   ) {}
 
   start(): void {
@@ -194,12 +196,12 @@ export class LivePlayerController {
       if (!this.firstFrameSeen) {
         this.firstFrameSeen = true;
         this.listener.firstFrame?.(now - this.startedAt);
-        const to = firstFrameSeek(bufferedEnd(this.video), time);
+        const to = this.live ? firstFrameSeek(bufferedEnd(this.video), time) : null;
         if (to !== null) this.video.currentTime = to;
       }
       this.dispatch({ type: 'frame', at: now });
     }
-    if (!this.video.paused) {
+    if (this.live && !this.video.paused) {
       const rule = catchUp(bufferedEnd(this.video), this.video.currentTime);
       if (rule?.kind === 'seek') this.video.currentTime = rule.to;
       else if (rule && this.video.playbackRate !== rule.rate) this.video.playbackRate = rule.rate;
@@ -213,7 +215,7 @@ export class LivePlayerController {
     this.firstFrameSeen = true;
     const now = Date.now();
     this.listener.firstFrame?.(now - this.startedAt);
-    const to = firstFrameSeek(bufferedEnd(this.video), this.video.currentTime);
+    const to = this.live ? firstFrameSeek(bufferedEnd(this.video), this.video.currentTime) : null;
     if (to !== null) this.video.currentTime = to;
     this.lastFrames = decodedFrames(this.video);
     this.dispatch({ type: 'frame', at: now });
