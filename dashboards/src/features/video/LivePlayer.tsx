@@ -2,7 +2,10 @@
  * One live stream in a <video> (console-spec §4 "live player", "stream liveness"): mpegts.js driven by
  * the player model, the stream's heartbeat every 5 s while shown, the 15 s liveness check with its
  * "suspected push stream abnormal" notice, fresh signed URLs from the stream info when the start's
- * expired, and the spec's messages. Test ids: `live-player` (`data-status`, `data-stream-id`,
+ * expired, and the spec's messages. A muted player demuxes the video track only: the terminal's G.711
+ * is transcoded to AAC in frames of 64 ms, and Media Source Extensions play no further than the
+ * shorter of the two tracks, which held the picture about 0.3 s further back (docs/performance.md);
+ * unmuting reopens the stream with its sound. Test ids: `live-player` (`data-status`, `data-stream-id`,
  * `data-first-frame-ms`).
  */
 import { App } from 'antd';
@@ -61,6 +64,7 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
   useImperativeHandle(ref, () => ({ get video() { return videoRef.current; } }), []);
 
   const { streamId, deviceSn, channelId, kind, label } = stream;
+  const withAudio = audioOnly || !muted;
   const urls = useRef({ ws: stream.wsUrl, flv: stream.flvUrl, expiresAt: stream.urlExpiresAt });
 
   useEffect(() => {
@@ -82,7 +86,7 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
       },
       message: (key) => void say.current.message.error({ content: say.current.t(`player.${key}`), key: `player-${streamId}` }),
       firstFrame: (ms) => setFirstFrameMs(ms),
-    }, undefined, audioOnly, liveness);
+    }, undefined, audioOnly, liveness, withAudio);
     const release = streamHeartbeat.hold(streamId);
     controller.start();
     const withFrames = video as HTMLVideoElement & { requestVideoFrameCallback?: (cb: () => void) => number };
@@ -93,7 +97,7 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
       controller.stop();
       release();
     };
-  }, [streamId, deviceSn, channelId, kind, audioOnly, liveness]);
+  }, [streamId, deviceSn, channelId, kind, audioOnly, liveness, withAudio]);
 
   // Stream liveness: every 15 s; one notice per abnormal spell.
   useEffect(() => {

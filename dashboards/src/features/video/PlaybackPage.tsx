@@ -144,7 +144,7 @@ export default function PlaybackPage() {
         <Card size="small" title={t('playback.nowPlaying', { plate: car?.plateNumber ?? '', channel: playing.recording.channelId,
           start: formatTime(playing.recording.startTime), end: formatTime(playing.recording.endTime) })}>
           <div style={{ height: 360, maxWidth: 360 * PLAYER.aspect }} data-testid="playback-player" data-stream-id={playing.stream.streamId}>
-            <LivePlayer ref={player} stream={{ ...playing.stream, deviceSn: car?.deviceSn ?? '', label: car?.plateNumber ?? '' }} liveness={false} />
+            <LivePlayer ref={player} stream={{ ...playing.stream, deviceSn: car?.deviceSn ?? '', label: car?.plateNumber ?? '' }} liveness={false} muted={false} />
           </div>
           <Space wrap style={{ marginTop: 8 }}>
             {paused

@@ -25,7 +25,7 @@ export default function VideoMonitorPage() {
 
   return (
     <div data-testid="video-monitor">
-      <Row gutter={12}>
+      <Row gutter={12} wrap={false}>
         <Col flex="260px">
           <Card size="small" styles={{ body: { padding: 8 } }}>
             <ChannelTree nodes={nodes} online={online} height={height}

@@ -65,6 +65,8 @@ export class LivePlayerController {
     private readonly audioOnly = false,
     /** Live: the catch-up rule and the first-frame jump apply; a playback plays at the user's rate. */
     private readonly live = true,
+    /** Demux the stream's audio. A muted window leaves it out: see LivePlayer. */
+    private readonly withAudio = true,
   ) {}
 
   start(): void {
@@ -133,7 +135,7 @@ export class LivePlayerController {
     this.lastFrames = decodedFrames(this.video);
     this.lastTime = this.video.currentTime;
     const player = mpegts.createPlayer(
-      { type: 'flv', isLive: true, url },
+      { type: 'flv', isLive: true, url, hasAudio: this.withAudio || this.audioOnly, hasVideo: !this.audioOnly },
       {
         enableWorker: false,
         enableStashBuffer: false,
