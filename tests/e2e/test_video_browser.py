@@ -4,7 +4,9 @@ media server relays the simulated cameras (H.264 + AAC through Media Source Exte
 - a vehicle's four channels open in a 4-window grid and all four advance (decoded frames > 0 and
   ``currentTime`` increasing), the same channel a second time is refused, the windows close with 9102;
 - a talk session with Chromium's fake microphone (a 440 Hz tone file) reaches the simulated terminal,
-  which writes what it heard to ``<phone>-ch<channel>.wav``: the tone is found there.
+  which writes what it heard to ``<phone>-ch<channel>.wav``: the tone is found there;
+- the monitoring view (grid 60 %, map 40 % with the popup; removing the car stops its videos), playback of a
+  recording found on the terminal and the video log, and listening from the map popup.
 
 Screenshots of the grid and the talk dialog go to docs/screenshots/ with FLEET_SCREENSHOTS=1.
 """
@@ -147,6 +149,8 @@ def test_four_cameras_of_a_vehicle_play_and_advance_in_a_4_window_grid(video_pag
         assert second[key]["time"] > first[key]["time"], (key, first, second)
         assert second[key]["status"] == "playing"
     assert page.get_by_test_id("video-grid").get_attribute("data-layout") == "4"
+    # push 14 (the media server: channel online) marks the channel in the tree
+    page.locator(f"[data-testid=channel-node-ch_{vehicle.car_id}_{vehicle.device_id}_1][data-streaming='1']").wait_for()
     screenshot(page, "video-grid.png")
 
     # The same device and channel a second time is refused; the grid still plays four.
@@ -249,3 +253,26 @@ def test_a_recording_is_found_on_the_terminal_and_played_back_and_the_video_log_
     page.locator("[data-testid=list-table] .ant-table-row").first.wait_for()
     shown = page.get_by_test_id("list-table").inner_text()
     assert vehicle.plate in shown and "回放" in shown  # the playback just watched, by its plate and kind
+
+
+def test_the_map_popup_listens_to_a_vehicle(video_page: Any, console_stack: ConsoleStack) -> None:
+    """The popup's listen button (it said "later release" before issue 11): data type 3, the cab's audio plays."""
+    from tests.e2e.test_commands_browser import _open_popup
+    from tests.e2e.test_console import open_map, set_clustering
+
+    page = video_page
+    vehicle = camera_vehicles(console_stack)[0]
+    open_map(page)
+    set_clustering(page, False)
+    _open_popup(page, vehicle)
+    page.get_by_test_id("popup-btn-listen").click()
+    page.get_by_test_id("video-dialog-listen").wait_for()
+    with page.expect_response(lambda r: "/9101.json" in r.url) as started:
+        page.get_by_test_id("listen-start").click()
+    assert started.value.json()["data"]["kind"] == "listen"
+    page.wait_for_function("""() => {
+        const v = document.querySelector('[data-testid=video-dialog-listen] [data-testid=live-player]');
+        return v && v.currentTime > 1;
+    }""", timeout=30_000)
+    with page.expect_response(lambda r: "/9102.json" in r.url):
+        page.locator(".ant-modal-close").first.click()

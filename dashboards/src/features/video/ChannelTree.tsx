@@ -1,8 +1,8 @@
 /**
  * The video channel tree (platform-spec §7): vehicles with cameras (online first), their channels,
  * and a separate talk channel. A channel plays in the selected window; a vehicle plays all its
- * channels in turn; a talk channel opens the talk dialog. Test ids: `channel-tree`,
- * `channel-node-<key>` (`data-online`), `play-car-<carId>`, `talk-car-<carId>`.
+ * channels in turn; a talk channel opens the talk dialog; a channel whose stream is up (push 14) is
+ * green. Test ids: `channel-tree`, `channel-node-<key>` (`data-online`, `data-streaming`), `play-car-<carId>`, `talk-car-<carId>`.
  */
 import { AudioOutlined, PlayCircleOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { Button, Input, Spin, Tree, Typography } from 'antd';
@@ -16,9 +16,11 @@ interface Props {
   onPlay: (nodes: ChannelNode[]) => void;
   onTalk: (car: ChannelNode) => void;
   height: number;
+  /** `<deviceId>-<channel>` of the live streams a terminal feeds now (push 14). */
+  streaming?: ReadonlySet<string>;
 }
 
-export function ChannelTree({ nodes, online, onPlay, onTalk, height }: Props) {
+export function ChannelTree({ nodes, online, onPlay, onTalk, height, streaming }: Props) {
   const { t } = useTranslation('video');
   const [search, setSearch] = useState('');
   const [expanded, setExpanded] = useState<Key[] | null>(null);
@@ -37,9 +39,10 @@ export function ChannelTree({ nodes, online, onPlay, onTalk, height }: Props) {
         </span>
       );
     }
+    const live = node.kind === 'channel' && !!streaming?.has(`${node.deviceId}-${node.channelId}`);
     return (
-      <span data-testid={`channel-node-${node.key}`} data-online={isOnline ? 1 : 0}>
-        {node.kind === 'talk' ? <AudioOutlined /> : <VideoCameraOutlined />}{' '}
+      <span data-testid={`channel-node-${node.key}`} data-online={isOnline ? 1 : 0} data-streaming={live ? 1 : 0}>
+        {node.kind === 'talk' ? <AudioOutlined /> : <VideoCameraOutlined style={live ? { color: '#52c41a' } : undefined} />}{' '}
         {node.kind === 'talk' ? t('tree.talkChannel', { n: node.channelId }) : t('tree.channel', { n: node.channelId })}
       </span>
     );

@@ -9,6 +9,7 @@ import { useLiveHub } from '../../live/useLiveHub';
 import { ChannelTree } from './ChannelTree';
 import { entryOf, talkTargetOf } from './entries';
 import { TalkDialog, type TalkTarget } from './TalkDialog';
+import { useStreamingChannels } from './streamPush';
 import { useContentHeight } from './useContentHeight';
 import { useVideoCars } from './useVideoCars';
 import { useVideoGrid } from './useVideoGrid';
@@ -21,6 +22,7 @@ export default function VideoMonitorPage() {
   const { nodes, online, rows } = useVideoCars(hub);
   const grid = useVideoGrid(4);
   const [talk, setTalk] = useState<TalkTarget | null>(null);
+  const streaming = useStreamingChannels(hub);
   const cars = nodes ?? [];
 
   return (
@@ -28,7 +30,7 @@ export default function VideoMonitorPage() {
       <Row gutter={12} wrap={false}>
         <Col flex="260px">
           <Card size="small" styles={{ body: { padding: 8 } }}>
-            <ChannelTree nodes={nodes} online={online} height={height}
+            <ChannelTree nodes={nodes} online={online} height={height} streaming={streaming}
               onPlay={(picked) => void grid.open(picked.map((n) => entryOf(n)), online)}
               onTalk={(node) => setTalk(talkTargetOf(node))} />
           </Card>
