@@ -16,7 +16,7 @@ import { LIVENESS_CHECK_MS } from './constants';
 import { streamHeartbeat } from './heartbeat';
 import { suspectedAbnormal, urlsExpired } from './liveness';
 import { LivePlayerController } from './playerController';
-import type { PlayerStatus } from './playerModel';
+import type { PlayerStatus, StreamQuality } from './playerModel';
 
 export interface PlayableStream {
   streamId: string;
@@ -41,11 +41,12 @@ interface Props {
   /** Live streams get the liveness check and the catch-up rule; a playback neither (it ends by itself). */
   liveness?: boolean;
   onStatus?: (status: PlayerStatus) => void;
+  onQuality?: (quality: StreamQuality) => void;
   className?: string;
 }
 
 export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlayer(
-  { stream, muted = true, audioOnly = false, liveness = true, onStatus, className },
+  { stream, muted = true, audioOnly = false, liveness = true, onStatus, onQuality, className },
   ref,
 ) {
   const { t } = useTranslation('video');
@@ -54,11 +55,13 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
   const [status, setStatus] = useState<PlayerStatus>('idle');
   const [firstFrameMs, setFirstFrameMs] = useState<number | null>(null);
   const onStatusRef = useRef(onStatus);
+  const onQualityRef = useRef(onQuality);
   // Messages read the current translation through refs: `t` changing (a namespace loaded, the
   // language switched) must not restart the stream.
   const say = useRef({ t, message, notification });
   useEffect(() => {
     onStatusRef.current = onStatus;
+    onQualityRef.current = onQuality;
     say.current = { t, message, notification };
   });
   useImperativeHandle(ref, () => ({ get video() { return videoRef.current; } }), []);
@@ -86,6 +89,7 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
       },
       message: (key) => void say.current.message.error({ content: say.current.t(`player.${key}`), key: `player-${streamId}` }),
       firstFrame: (ms) => setFirstFrameMs(ms),
+      quality: (quality) => onQualityRef.current?.(quality),
     }, undefined, audioOnly, liveness, withAudio);
     const release = streamHeartbeat.hold(streamId);
     controller.start();

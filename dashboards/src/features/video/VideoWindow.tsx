@@ -2,15 +2,16 @@
  * One window of the live video grid: the plate and channel, the player, and its buttons (main / sub
  * stream, sound, snapshot, full screen, close). Test ids: `video-window-<index>` (`data-key`,
  * `data-status`), `window-close-<index>`, `window-stream-<index>`, `window-snapshot-<index>`,
- * `window-fullscreen-<index>`, `window-mute-<index>`.
+ * `window-fullscreen-<index>`, `window-mute-<index>`, `window-quality-<index>` (`data-quality` 0 stuttering,
+ * 1 smooth, 2 very smooth).
  */
 import { AudioMutedOutlined, CameraOutlined, CloseOutlined, ExpandOutlined, LoadingOutlined, SoundOutlined } from '@ant-design/icons';
 import { App, Button, Space, Tooltip } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DATA_TYPE, STREAM_TYPE } from './constants';
+import { DATA_TYPE, QUALITY_LABELS, STREAM_TYPE } from './constants';
 import { LivePlayer, type LivePlayerHandle } from './LivePlayer';
-import type { PlayerStatus } from './playerModel';
+import type { PlayerStatus, StreamQuality } from './playerModel';
 import { downloadSnapshot, snapshotName } from './snapshot';
 import type { WindowSlot } from './useVideoGrid';
 
@@ -30,6 +31,7 @@ export function VideoWindow({ index, slot, selected, onSelect, onClose, onSwitch
   const player = useRef<LivePlayerHandle>(null);
   const [status, setStatus] = useState<PlayerStatus>('idle');
   const [muted, setMuted] = useState(true);
+  const [quality, setQuality] = useState<StreamQuality | null>(null);
   const entry = slot?.entry;
   const stream = slot?.stream;
   const audioOnly = entry?.dataType === DATA_TYPE.listen;
@@ -55,6 +57,11 @@ export function VideoWindow({ index, slot, selected, onSelect, onClose, onSwitch
           <span className="fw-video-window-title">
             {t('window.title', { plate: entry.plateNumber, channel: entry.channelId })}
             {audioOnly ? ` · ${t('window.listen')}` : ''}
+            {quality !== null && status === 'playing' && (
+              <span className={`fw-video-quality fw-video-quality-${quality}`} data-testid={`window-quality-${index}`} data-quality={quality}>
+                {t(`quality.${QUALITY_LABELS[quality]}`)}
+              </span>
+            )}
           </span>
           <Space size={2}>
             <Tooltip title={t(entry.streamType === STREAM_TYPE.main ? 'window.toSub' : 'window.toMain')}>
@@ -81,6 +88,7 @@ export function VideoWindow({ index, slot, selected, onSelect, onClose, onSwitch
             muted={audioOnly ? false : muted}
             audioOnly={audioOnly}
             onStatus={setStatus}
+            onQuality={setQuality}
           />
         )}
         {entry && (!stream || status === 'starting') && <LoadingOutlined className="fw-video-spinner" />}

@@ -17,6 +17,8 @@ import {
   type PlayerMessage,
   type PlayerOptions,
   type PlayerState,
+  qualityOf,
+  type StreamQuality,
 } from './playerModel';
 
 export interface PlayerListener {
@@ -24,6 +26,8 @@ export interface PlayerListener {
   message?: (message: PlayerMessage) => void;
   /** The first picture (or sound) of an attempt, ms after `start()`. */
   firstFrame?: (msSinceStart: number) => void;
+  /** Once a second: the quality label from the pictures decoded in that second (video only). */
+  quality?: (quality: StreamQuality) => void;
 }
 
 /** Whether this browser can play live FLV through Media Source Extensions (console-spec §5). */
@@ -191,6 +195,7 @@ export class LivePlayerController {
     const frames = decodedFrames(this.video);
     const time = this.video.currentTime;
     const advanced = this.audioOnly ? time > this.lastTime : frames > this.lastFrames;
+    if (!this.audioOnly) this.listener.quality?.(qualityOf((frames - this.lastFrames) / (CATCH_UP_CHECK_MS / 1000)));
     this.lastFrames = frames;
     this.lastTime = time;
     const now = Date.now();

@@ -155,3 +155,14 @@ export function firstFrameSeek(bufferedEnd: number | null, currentTime: number):
   if (bufferedEnd === null) return null;
   return bufferedEnd - currentTime > PLAYER.bufferSeconds * 2 ? liveEdge(bufferedEnd) : null;
 }
+
+export type StreamQuality = 0 | 1 | 2;
+
+/**
+ * The stream quality label of a window (console-spec §9: 0 stuttering, 1 smooth, 2 very smooth) from
+ * the pictures it decoded in the last second: at least 20 very smooth, at least 10 smooth.
+ */
+export function qualityOf(framesPerSecond: number): StreamQuality {
+  if (framesPerSecond >= 20) return 2;
+  return framesPerSecond >= 10 ? 1 : 0;
+}

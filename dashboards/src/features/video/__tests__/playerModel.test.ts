@@ -5,6 +5,7 @@ import {
   firstFrameSeek,
   initialPlayerState,
   playerTransition,
+  qualityOf,
   STABLE_MS,
   type PlayerEvent,
   type PlayerState,
@@ -114,5 +115,11 @@ describe('catch-up rule', () => {
     expect(firstFrameSeek(1.0, 0)).toBeCloseTo(0.8);
     expect(firstFrameSeek(0.3, 0)).toBeNull();
     expect(firstFrameSeek(null, 0)).toBeNull();
+  });
+});
+
+describe('stream quality label', () => {
+  it('says stuttering below 10 pictures a second, smooth below 20, very smooth from 20', () => {
+    expect([0, 9.9, 10, 19.9, 20, 25].map(qualityOf)).toEqual([0, 0, 1, 1, 2, 2]);
   });
 });
