@@ -5,7 +5,7 @@
  * among today's unhandled active-safety alarms of the same car (shown only while there are any).
  */
 import { App, Button, Carousel, Col, Descriptions, Empty, Modal, Row, Space, Typography } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { LiveHub } from '../../live/LiveHub';
@@ -15,7 +15,6 @@ import { CommandDialog } from '../command/CommandDialog';
 import type { CarRow } from '../map/model/types';
 import { formatTime } from '../map/popup/format';
 import { MediaView } from '../media/MediaUploadPopup';
-import { VehicleMediaDialog } from '../video/VehicleMediaDialog';
 import { mediaKind } from '../media/mediaPush';
 import { AlarmMap } from './AlarmMap';
 import { announceAlarmChanged } from './alarmEvents';
@@ -36,6 +35,8 @@ import HandleAlarmDialog from './HandleAlarmDialog';
 import { indexAfterHandled, navigate as step, type Step } from './navigation';
 
 export const SAFETY_DIALOG_WIDTH = 1150;
+/** The talk dialog (and its player, mpegts.js) loads on the first click: the layout carries this dialog. */
+const VehicleMediaDialog = lazy(() => import('../video/VehicleMediaDialog').then((m) => ({ default: m.VehicleMediaDialog })));
 /** How often the dialog re-reads an alarm whose attachments have not arrived yet. */
 const ATTACHMENT_POLL_MS = 3000;
 /** Alarms pushed while one is on screen, kept until it closes (the newest is shown next). */
@@ -304,7 +305,11 @@ export function SafetyAlarms({ hub }: { hub: Pick<LiveHub, 'onPush'> | null }) {
           void afterHandled();
         }}
       />
-      {talk && car && <VehicleMediaDialog key={`talk-${car.carId}`} mode="intercom" car={car} onClose={() => setTalk(false)} />}
+      {talk && car && (
+        <Suspense fallback={null}>
+          <VehicleMediaDialog key={`talk-${car.carId}`} mode="intercom" car={car} onClose={() => setTalk(false)} />
+        </Suspense>
+      )}
       {tts && car && <CommandDialog key={`tts-${car.carId}`} action="tts" car={car} onClose={() => setTts(false)} />}
     </>
   );

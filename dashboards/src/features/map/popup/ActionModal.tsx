@@ -2,9 +2,12 @@
 import { Modal, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CommandDialog } from '../../command/CommandDialog';
+import { lazy, Suspense } from 'react';
 import { COMMAND_ACTIONS, type CommandAction } from '../../command/payloads';
-import { VehicleMediaDialog } from '../../video/VehicleMediaDialog';
 import type { CarRow } from '../model/types';
+
+/** Video, listen and intercom load their player (mpegts.js) on first use. */
+const VehicleMediaDialog = lazy(() => import('../../video/VehicleMediaDialog').then((m) => ({ default: m.VehicleMediaDialog })));
 
 export type VehicleAction = 'video' | 'photo' | 'intercom' | 'listen' | 'tts' | 'text' | 'alarmSetting' | 'details';
 
@@ -15,7 +18,11 @@ export function ActionModal({ action, car, onClose }: { action: VehicleAction | 
   const { t } = useTranslation('map');
   if (isCommand(action) && car) return <CommandDialog key={`${action}-${car.carId}`} action={action} car={car} onClose={onClose} />;
   if ((action === 'video' || action === 'listen' || action === 'intercom') && car) {
-    return <VehicleMediaDialog key={`${action}-${car.carId}`} mode={action} car={car} onClose={onClose} />;
+    return (
+      <Suspense fallback={null}>
+        <VehicleMediaDialog key={`${action}-${car.carId}`} mode={action} car={car} onClose={onClose} />
+      </Suspense>
+    );
   }
   return (
     <Modal
