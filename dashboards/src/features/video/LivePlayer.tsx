@@ -18,6 +18,9 @@ import { suspectedAbnormal, urlsExpired } from './liveness';
 import { LivePlayerController } from './playerController';
 import type { PlayerStatus, StreamQuality } from './playerModel';
 
+/** No picture this long after the start: ask the stream info whether the browser can decode it. */
+const NOT_PLAYABLE_CHECK_MS = 3000;
+
 export interface PlayableStream {
   streamId: string;
   flvUrl: string;
@@ -102,6 +105,20 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
       release();
     };
   }, [streamId, deviceSn, channelId, kind, audioOnly, liveness, withAudio]);
+
+  // A picture late to come may be one the browser cannot decode (H.265 in a browser without HEVC in
+  // its Media Source Extensions): the stream info says so, and the window says it plainly.
+  useEffect(() => {
+    if (audioOnly || status !== 'starting') return undefined;
+    const timer = setTimeout(() => {
+      void fetchStreamInfo(deviceSn, channelId, kind).then((info) => {
+        if (info?.browserPlayable === false) {
+          void say.current.message.error({ content: say.current.t('player.notPlayable', { device: label, channel: channelId }), key: `player-${streamId}` });
+        }
+      });
+    }, NOT_PLAYABLE_CHECK_MS);
+    return () => clearTimeout(timer);
+  }, [audioOnly, status, deviceSn, channelId, kind, label, streamId]);
 
   // Stream liveness: every 15 s; one notice per abnormal spell.
   useEffect(() => {
