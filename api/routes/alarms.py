@@ -414,4 +414,6 @@ def semantic_paths() -> list[str]:
     fields and alarm keys of the settings are checked against the catalogue, hours against each other (the
     contract fuzzer knows them)."""
     return ["/api/report/distinctCount/device_alarm.json", "/api/report/sum/device_alarm.json",
-            "/api/query/notice.json", "/api/alarm/notify/settings.json"]
+            "/api/query/notice.json", "/api/alarm/notify/settings.json",
+            # the effective rules' alarmRule (a JSON object) filters with exists only
+            "/api/common/query/alarmLevelUserSettingRuleView.json"]

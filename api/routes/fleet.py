@@ -124,3 +124,9 @@ def driver_photo(media_id: int) -> dict[str, Any]:
         with media_store().open(key) as f:
             content = f.read()
     return ok({"contentType": content_type, "content": base64.b64encode(content).decode("ascii")})
+
+
+def semantic_paths() -> list[str]:
+    """Documented paths where a schema-valid request may still be a 400 (the contract fuzzer knows them):
+    a driver photo's bytes must be a JPEG, PNG or WebP image, which no schema of a binary part states."""
+    return ["/api/driver/photo.json"]

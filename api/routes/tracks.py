@@ -74,10 +74,14 @@ def _car_ids(body: Any) -> list[int] | None:
     ids = body["carIds"]
     if not isinstance(ids, list) or len(ids) > MAX_CAR_IDS:
         raise BadRequest(f"参数不合法 (carIds must be a list of at most {MAX_CAR_IDS} vehicle ids)")
+    out = []
     for value in ids:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # JSON has one number type: 2435.0 is the integer 2435 (JSON Schema says so too)
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value < 2**63:
             raise BadRequest(f"参数不合法 (carIds must hold positive integer ids, got {str(value)[:40]!r})")
-    return ids
+        out.append(value)
+    return out
 
 
 @bp.post("/api/gps/last.json")
