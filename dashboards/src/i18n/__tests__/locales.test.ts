@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_LANGUAGE, LANGUAGES, namespaces, resources } from '../resources';
+import { buildResources, DEFAULT_LANGUAGE, languageBundles, LANGUAGES, namespaces, resources as initial } from '../resources';
 
 /** Dotted key paths of every string leaf. */
 function leaves(messages: unknown, prefix = ''): Map<string, string> {
@@ -34,6 +34,9 @@ function duplicateKeys(text: string): string[] {
   return dupes;
 }
 
+// Every language's files (the console fetches all but the default when chosen).
+const resources = buildResources(import.meta.glob('../../locales/*/*.json', { eager: true, import: 'default' }) as Record<string, Record<string, unknown>>);
+
 const rawFiles = import.meta.glob('../../locales/*/*.json', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
@@ -42,6 +45,13 @@ describe('locales', () => {
   test('exactly zh-CN, zh-HK and en-US are present, zh-CN is the default', () => {
     expect(Object.keys(resources).sort()).toEqual([...LANGUAGES].sort());
     expect(DEFAULT_LANGUAGE).toBe('zh-CN');
+  });
+
+  test('the initial bundle holds the default language only; another language is fetched whole', async () => {
+    expect(Object.keys(initial)).toEqual([DEFAULT_LANGUAGE]);
+    const english = await languageBundles('en-US');
+    expect(Object.keys(english).sort()).toEqual(namespaces);
+    expect(english.common).toEqual(resources['en-US'].common);
   });
 
   test('the console namespaces exist', () => {
