@@ -69,6 +69,8 @@ export function trendOption(spec: TrendSpec) {
 export interface Ranked {
   name: string;
   value: number;
+  /** A colour of its own (a state's), kept when other shares are left out. */
+  colour?: string;
 }
 
 /** A top-N ranking as horizontal bars, the largest on top. */
@@ -80,7 +82,7 @@ export function rankingOption(items: readonly Ranked[], name: string, options: {
     tooltip: { trigger: 'axis' as const, axisPointer: { type: 'shadow' as const } },
     xAxis: { type: 'value' as const, name: options.unit, axisLabel: { color: textColour(options.dark) },
       splitLine: { lineStyle: { color: splitColour(options.dark) } } },
-    yAxis: { type: 'category' as const, data: shown.map((i) => i.name), axisLabel: { color: textColour(options.dark) } },
+    yAxis: { type: 'category' as const, data: shown.map((i) => i.name), axisLabel: { color: textColour(options.dark), interval: 0 } },
     series: [{
       name, type: 'bar' as const, data: shown.map((i) => i.value), barMaxWidth: 18,
       itemStyle: { color: options.colour ?? COLOURS[0], borderRadius: [0, 4, 4, 0] },
@@ -98,7 +100,7 @@ export function shareOption(items: readonly Ranked[], name: string, options: { d
     legend: { type: 'scroll' as const, bottom: 0, textStyle: { color: textColour(options.dark) } },
     series: [{
       name, type: 'pie' as const, radius: ['40%', '68%'], center: ['50%', '45%'],
-      data: items.filter((i) => i.value > 0).map((i) => ({ name: i.name, value: i.value })),
+      data: items.filter((i) => i.value > 0).map((i) => (i.colour ? { name: i.name, value: i.value, itemStyle: { color: i.colour } } : { name: i.name, value: i.value })),
       label: { color: textColour(options.dark), formatter: '{b}\n{d}%' },
     }],
   };
