@@ -82,6 +82,13 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         # Track replay (issue 7 §1): dashboards/src/screens/dashboard/trace.tsx; ?carId=&start=&end=.
         _route("/dashboard/trace", "dashboardTrace", "dashboard/trace",
                _meta("menu.dashboard.trace", "NodeIndexOutlined", ["gps"])),
+        # Live video (issue 11 §4): dashboards/src/screens/dashboard/{monitor,videoMap,playback}.tsx.
+        _route("/dashboard/monitor", "dashboardMonitor", "dashboard/monitor",
+               _meta("menu.dashboard.monitor", "VideoCameraOutlined", ["monitor"])),
+        _route("/dashboard/videoMap", "dashboardVideoMap", "dashboard/videoMap",
+               _meta("menu.dashboard.videoMap", "AppstoreOutlined", ["monitor"])),
+        _route("/dashboard/playback", "dashboardPlayback", "dashboard/playback",
+               _meta("menu.dashboard.playback", "PlaySquareOutlined", ["monitor"])),
         # The fleet's running charts (issue 10 §3, platform-spec §2 "monitor ... charts for speed, mileage,
         # overspeed, driving time and average speed"; the monitor route itself is the video view of issue 11):
         # dashboards/src/screens/dashboard/analysis.tsx.
@@ -122,7 +129,8 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/log", "log", "RouteView",
         _meta("menu.log", "HistoryOutlined", ["gpsLog", "onlineLog", "accStateLog", "parkLog", "idlingLog",
-                                              "downstreamMessage", "upstreamMessage", "originalMessage", "report"]),
+                                              "downstreamMessage", "upstreamMessage", "originalMessage", "videoLog",
+                                              "report"]),
         # History logs (issue 7 §2): each page is dashboards/src/screens/log/<name>.tsx; ?carId= preselects.
         *(_route(f"/log/{page}", f"log{page[0].upper()}{page[1:]}", f"log/{page}",
                  _meta(f"menu.log.{page}", icon, [code]))
@@ -136,6 +144,8 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
           for page, icon in (("downstreamMessage", "NodeIndexOutlined"),
                              ("upstreamMessage", "FileTextOutlined"),
                              ("originalMessage", "HddOutlined"))),
+        # Who watched which stream when (issue 11 §4): dashboards/src/screens/log/videoLog.tsx.
+        _route("/log/videoLog", "logVideoLog", "log/videoLog", _meta("menu.log.videoLog", "VideoCameraOutlined", ["videoLog"])),
         # Drivers' IC-card sign-ins and sign-outs (issue 10 §3, platform-spec §2 logs: driverAttendance).
         _route("/log/driverAttendance", "logDriverAttendance", "log/driverAttendance",
                _meta("menu.log.driverAttendance", "IdcardOutlined", ["report"])),

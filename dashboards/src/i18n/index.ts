@@ -1,6 +1,6 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, isLanguage, languageBundles, LANGUAGES, namespaces, resources, type Language } from './resources';
+import { DEFAULT_LANGUAGE, isLanguage, loadMessages, namespaces, resources, type Language } from './resources';
 
 export const LANGUAGE_STORAGE_KEY = 'fleetwatch.language';
 
@@ -9,45 +9,33 @@ export function storedLanguage(): Language {
   return isLanguage(value) ? value : DEFAULT_LANGUAGE;
 }
 
-void i18n.use(initReactI18next).init({
-  resources: { ...resources }, // a copy: i18next adds the fetched languages to the object it is given
+/** i18next reads the languages not bundled (resources.ts) from their own chunks. */
+const lazyLocales: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read: (lng, ns, callback) => {
+    loadMessages(lng, ns).then((messages) => callback(null, messages), (error: Error) => callback(error, false));
+  },
+};
+
+/** Resolves when the stored language's strings are in (at once for the bundled default). */
+export const i18nReady = i18n.use(lazyLocales).use(initReactI18next).init({
+  resources,
+  partialBundledLanguages: true,
   ns: namespaces,
   defaultNS: 'common',
-  lng: DEFAULT_LANGUAGE,
+  lng: storedLanguage(),
   fallbackLng: DEFAULT_LANGUAGE,
   interpolation: { escapeValue: false },
   returnNull: false,
-  partialBundledLanguages: true,
+  react: { useSuspense: false },
 });
 
-const loaded = new Set<Language>([DEFAULT_LANGUAGE]);
-
-/** Makes a language's strings available (fetched once; the default language is always there). */
-export async function loadLanguage(lng: Language): Promise<void> {
-  if (loaded.has(lng)) return;
-  const bundles = await languageBundles(lng);
-  for (const [ns, messages] of Object.entries(bundles)) i18n.addResourceBundle(lng, ns, messages, true, true);
-  loaded.add(lng);
-}
-
-/** Every language at once (the unit tests switch languages synchronously). */
-export async function loadAllLanguages(): Promise<void> {
-  await Promise.all(LANGUAGES.map(loadLanguage));
-}
-
-/** Switches to a language once its strings are here (the first time, after fetching them). */
-export async function switchLanguage(lng: Language): Promise<void> {
-  await loadLanguage(lng);
-  await i18n.changeLanguage(lng);
-}
-
-export function changeLanguage(lng: Language): void {
+/** Switches once the language's strings are loaded (i18next fetches them first). */
+export function changeLanguage(lng: Language): Promise<unknown> {
   localStorage.setItem(LANGUAGE_STORAGE_KEY, lng);
   document.documentElement.lang = lng;
-  void switchLanguage(lng);
+  return i18n.changeLanguage(lng);
 }
-
-/** Resolves when the stored language is ready (the console renders after it: no flash of the default). */
-export const languageReady: Promise<void> = switchLanguage(storedLanguage()).catch(() => undefined);
 
 export default i18n;

@@ -1,6 +1,8 @@
-// Every src/locales/<lng>/<ns>.json is picked up here: adding a namespace file is enough. The default
-// language is in the initial bundle; the others are fetched when chosen (loadLanguage), which keeps two
-// thirds of the strings out of the console's initial JavaScript (budget: dashboards/scripts/bundle-size.mjs).
+// Every src/locales/<lng>/<ns>.json is picked up here: adding a namespace file is enough.
+//
+// Only the default language is in the first JavaScript the browser loads; another language's files
+// are fetched when it is chosen (or stored from an earlier visit): each language is a third of the
+// strings, and the strings grow with every screen (docs/performance.md, the 500 KB budget).
 export const LANGUAGES = ['zh-CN', 'zh-HK', 'en-US'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'zh-CN';
@@ -8,10 +10,11 @@ export const DEFAULT_LANGUAGE: Language = 'zh-CN';
 type Messages = Record<string, unknown>;
 export type Resources = Record<string, Record<string, Messages>>;
 
-const defaultFiles = import.meta.glob<Messages>('../locales/zh-CN/*.json', { eager: true, import: 'default' });
-const lazyFiles = import.meta.glob<Messages>(['../locales/*/*.json', '!../locales/zh-CN/*.json'], { import: 'default' });
-
 const FILE = /\/locales\/([^/]+)\/([^/]+)\.json$/;
+
+// The pattern names zh-CN literally (import.meta.glob takes literals only): DEFAULT_LANGUAGE's files.
+const defaultFiles = import.meta.glob<Messages>('../locales/zh-CN/*.json', { eager: true, import: 'default' });
+const loaders = import.meta.glob<Messages>('../locales/*/*.json', { import: 'default' });
 
 export function buildResources(modules: Record<string, Messages>): Resources {
   const resources: Resources = {};
@@ -25,16 +28,16 @@ export function buildResources(modules: Record<string, Messages>): Resources {
   return resources;
 }
 
-/** The strings in the initial bundle: the default language's. */
+/** The default language's messages, bundled. */
 export const resources = buildResources(defaultFiles);
-export const namespaces = Object.keys(resources[DEFAULT_LANGUAGE] ?? {}).sort();
+export const namespaces = Array.from(
+  new Set(Object.keys(loaders).flatMap((path) => (FILE.exec(path) ? [FILE.exec(path)![2]] : []))),
+).sort();
 
-/** Every namespace of a language, fetched (the default language's resolve at once). */
-export async function languageBundles(lng: Language): Promise<Record<string, Messages>> {
-  if (lng === DEFAULT_LANGUAGE) return resources[DEFAULT_LANGUAGE] ?? {};
-  const entries = Object.entries(lazyFiles).filter(([path]) => FILE.exec(path)?.[1] === lng);
-  const loaded = await Promise.all(entries.map(async ([path, load]) => [FILE.exec(path)?.[2] ?? '', await load()] as const));
-  return Object.fromEntries(loaded);
+/** One namespace of a language, fetched (its own small chunk); rejects for a file that does not exist. */
+export function loadMessages(lng: string, ns: string): Promise<Messages> {
+  const load = loaders[`../locales/${lng}/${ns}.json`];
+  return load ? load() : Promise.reject(new Error(`no messages for ${lng}/${ns}`));
 }
 
 export function isLanguage(value: unknown): value is Language {

@@ -1,9 +1,5 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
-import { loadAllLanguages } from '../i18n';
-
-// The console fetches a language when it is chosen; tests switch languages synchronously.
-await loadAllLanguages();
 
 // jsdom lacks matchMedia (antd's responsive grid and breakpoints use it): answer "wide desktop".
 if (typeof window !== 'undefined' && !window.matchMedia) {

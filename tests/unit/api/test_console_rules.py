@@ -108,6 +108,9 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.setting", "menu.setting.notify.list",
                             # issue 9 the enterprise notification switches (platform-spec §2 messageNotifyRule)
                             "menu.setting.messageNotifyRule",
+                            # issue 11 live video, playback and the video log
+                            "menu.dashboard.monitor", "menu.dashboard.videoMap", "menu.dashboard.playback",
+                            "menu.log.videoLog",
                             # issue 10 reports, the running charts and the drivers' attendance log
                             "menu.report", "menu.dashboard.analysis", "menu.log.driverAttendance",
                             "menu.report.alarmOverviewDetail",
