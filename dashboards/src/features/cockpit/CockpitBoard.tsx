@@ -55,7 +55,7 @@ function Figure({ name, label, value, unit, colour }: { name: string; label: str
   );
 }
 
-/** Marks the first paint of the map (benchmarks/cockpit_paint_bench.py reads it). */
+/** Marks the first paint of the map (benchmarks/cockpit_bench.py reads it). */
 function markPainted() {
   performance.mark('fleetwatch:cockpit-painted');
   document.body.dataset.cockpitPainted = String(Math.round(performance.now()));

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../auth/access';
 import { deleteRecord } from './api';
-import { pageExporter, serverExporter, type ExportColumn } from './exporter';
+import { exportCell, pageExporter, serverExporter, type ExportColumn } from './exporter';
 import FilterBar from './FilterBar';
 import ImportDialog from './ImportDialog';
 import ListToolbar from './ListToolbar';
@@ -31,7 +31,8 @@ function exportColumns(plan: ColumnPlan[], text: (field: FieldMeta, value: unkno
     value: (record: ListRecord) => {
       if (computed || decl?.render) {
         const out = decl?.render?.(record[field.name], record);
-        if (typeof out === 'string' || typeof out === 'number') return out;
+        if (typeof out === 'number') return out;
+        if (typeof out === 'string') return exportCell(out);
         if (computed) return '';
       }
       const raw = record[field.name];

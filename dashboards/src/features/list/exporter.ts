@@ -35,6 +35,16 @@ export function serverExporter(entity: string, params: Record<string, QueryValue
   };
 }
 
+/** A plain decimal (no leading zero, at most 15 digits before the point: exact as a double). */
+const DECIMAL = /^-?(0|[1-9]\d{0,14})(\.\d+)?$/;
+
+/** A cell of a browser-written file from a column's text: a number a column rendered as text ("240.8")
+ * stays a number (sums and sorts in a spreadsheet); an identifier with a leading zero or too many digits
+ * (a SIM, an ID card) and anything else stays text. */
+export function exportCell(text: string): Cell {
+  return DECIMAL.test(text) ? Number(text) : text;
+}
+
 export interface ExportColumn {
   title: string;
   value: (record: ListRecord) => Cell;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exportCell } from '../exporter';
 import { columnName, crc32, storedZip, toCsv, toXlsx } from '../sheetFile';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -7,6 +8,12 @@ describe('spreadsheets written in the browser', () => {
   it('writes CSV with a BOM, quotes where needed and empty cells for no value', () => {
     expect(toCsv(['车牌', '里程'], [['京A,1', 20.5], ['say "hi"', null]]))
       .toBe('\uFEFF车牌,里程\r\n"京A,1",20.5\r\n"say ""hi""",\r\n');
+  });
+
+  it('keeps a number a column rendered as text a number, identifiers and other text text', () => {
+    expect(['240.8', '0', '-3', '12', '0.5'].map(exportCell)).toEqual([240.8, 0, -3, 12, 0.5]);
+    expect(['013800000001', '1101011990030712345', '12%', '1h 2m', '', ' 5', '1e3', '京A12345'].map(exportCell))
+      .toEqual(['013800000001', '1101011990030712345', '12%', '1h 2m', '', ' 5', '1e3', '京A12345']);
   });
 
   it('names columns as spreadsheets do', () => {
