@@ -2,7 +2,7 @@
 generated history built into reports (tests/support/report_history.py) and the simulated fleet live today:
 the daily mileage report opens on the last 7 days with its rows and charts, filters to one vehicle, exports
 XLSX and CSV (the files arrive and parse: one line per row), and reads the same in zh-CN, zh-HK and en-US
-(a summary's export header too); the alarm overview counts each alarm type and drills down to its alarms; the
+(a summary's export header too), and every report screen opens from the menu in each language; the alarm overview counts each alarm type and drills down to its alarms; the
 dashboard index sums the month's running figures; the cockpits render (map canvas, figures not empty, the
 fleet live over STOMP); a screenshot of each family with FLEET_SCREENSHOTS=1."""
 
@@ -18,9 +18,10 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from api.routemap import REPORT_PAGES
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import screenshot, switch_language, text
+from tests.e2e.test_console import context_menu, screenshot, switch_language, text
 from tests.support.report_history import REPORT_ZONE, ReportDays, build_report_days
 from warehouse.db import connect
 
@@ -296,4 +297,43 @@ def test_report_screens_open_with_their_charts(page: Any, console_stack: Console
         page.get_by_test_id(f"analysis-chart-{chart}").locator("canvas").wait_for()
     assert int(page.get_by_test_id("analysis-chart-mileage").get_attribute("data-points") or 0) == DAYS
     screenshot(page, "dashboard-analysis-zh-CN.png")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+UNTRANSLATED = re.compile(r"^[A-Za-z]+:[\w.]+$|(^|\.)(fields|chart|enums)\.")  # an i18n key shown instead of its text
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "zh-HK", "en-US"])
+def test_every_report_screen_opens_from_the_menu(page: Any, console_stack: ConsoleStack, report_days: ReportDays,
+                                                 language: str) -> None:
+    """Each report of the menu (and the drivers' attendance log), opened as a user does, in each language: its
+    tab and menu entry read the language's title, its table answers with the language's total (or says what to
+    choose first), its charts load;
+    no column or chart title is an untranslated key; no page error."""
+    sign_in(page, "admin", path="/dashboard/index")
+    if language != "zh-CN":
+        switch_language(page, language)
+    menu = page.get_by_test_id("menu")
+    screens = [(f"/report/{name}", "menu.report", f"menu.report.{name}") for name, _ in REPORT_PAGES]
+    screens.append(("/log/driverAttendance", "menu.log", "menu.log.driverAttendance"))
+    total = re.compile("^" + re.escape(text(language, "list", "total")).replace(re.escape("{{total}}"), r"\d+") + "$")
+    for path, group, key in screens:
+        title = text(language, "menu", key)
+        entry = menu.get_by_text(title, exact=True)
+        if not entry.is_visible():
+            menu.get_by_text(text(language, "menu", group), exact=True).click()
+        entry.click()
+        page.get_by_test_id(f"tab-{path}").filter(has_text=title).wait_for()
+        screen = page.locator("[data-testid^=list-page-]:visible")
+        # the table's total; or, loaded and empty (no active-safety alarm generated), its placeholder; or what to
+        # choose first (the track report: a vehicle and its hours)
+        answered = screen.get_by_test_id("list-total").filter(has_text=total)
+        empty = screen.locator("[data-testid=list-table]:not(:has(.ant-spin-spinning)) .ant-table-placeholder")
+        answered.or_(empty).or_(screen.get_by_test_id("list-required")).first.wait_for()
+        charts = screen.locator("[data-testid=report-charts]")
+        if charts.count() and not screen.get_by_test_id("list-required").count():
+            screen.locator("[data-testid=report-charts][data-loaded=true]").wait_for()
+        shown = screen.locator("thead th").all_inner_texts() + (charts.first.inner_text().splitlines() if charts.count() else [])
+        assert not [t for t in shown if UNTRANSLATED.search(t.strip())], (path, shown)
+        context_menu(page, path, "closeCurrent")
     assert page.errors == []  # type: ignore[attr-defined]
