@@ -61,6 +61,18 @@ def _route(path: str, name: str, component: str, meta: dict[str, Any], *children
     return entry
 
 
+# The report screens (page, icon) of the /report menu, in menu order.
+REPORT_PAGES: tuple[tuple[str, str], ...] = (
+    ("dailyMileage", "CalendarOutlined"), ("monthMileage", "CalendarOutlined"), ("mileage", "DashboardOutlined"),
+    ("gpsMileage", "AimOutlined"), ("drivingTrip", "NodeIndexOutlined"), ("online", "WifiOutlined"),
+    ("runtime", "FieldTimeOutlined"), ("monthDataCount", "DatabaseOutlined"), ("track", "EnvironmentOutlined"),
+    ("driverDailyMileage", "IdcardOutlined"), ("driverMileage", "IdcardOutlined"), ("driverMonthMileage", "IdcardOutlined"),
+    ("enterpriseDailyMileage", "ClusterOutlined"), ("enterpriseMileage", "ClusterOutlined"),
+    ("enterpriseMonthMileage", "ClusterOutlined"), ("alarm", "AlertOutlined"), ("alarmOverview", "PieChartOutlined"),
+    ("safety", "SafetyOutlined"), ("a1Alarm", "WarningOutlined"), ("dsm1", "EyeOutlined"),
+    ("inOutAlarm", "BorderOuterOutlined"), ("trafficControlAlarm", "StopOutlined"), ("kpi", "FundOutlined"),
+)
+
 ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/dashboard", "dashboard", "RouteView",
@@ -79,6 +91,11 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                _meta("menu.dashboard.videoMap", "AppstoreOutlined", ["monitor:video"])),
         _route("/dashboard/playback", "dashboardPlayback", "dashboard/playback",
                _meta("menu.dashboard.playback", "PlaySquareOutlined", ["monitor:video"])),
+        # The fleet's running charts (issue 10 §3, platform-spec §2 "monitor ... charts for speed, mileage,
+        # overspeed, driving time and average speed"; the monitor route itself is the video view of issue 11):
+        # dashboards/src/screens/dashboard/analysis.tsx.
+        _route("/dashboard/analysis", "dashboardAnalysis", "dashboard/analysis",
+               _meta("menu.dashboard.analysis", "LineChartOutlined", ["report"])),
         redirect="/dashboard/map",
     ),
     _route(
@@ -114,7 +131,8 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/log", "log", "RouteView",
         _meta("menu.log", "HistoryOutlined", ["gpsLog", "onlineLog", "accStateLog", "parkLog", "idlingLog",
-                                              "downstreamMessage", "upstreamMessage", "originalMessage", "videoLog"]),
+                                              "downstreamMessage", "upstreamMessage", "originalMessage", "videoLog",
+                                              "report"]),
         # History logs (issue 7 §2): each page is dashboards/src/screens/log/<name>.tsx; ?carId= preselects.
         *(_route(f"/log/{page}", f"log{page[0].upper()}{page[1:]}", f"log/{page}",
                  _meta(f"menu.log.{page}", icon, [code]))
@@ -130,7 +148,23 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                              ("originalMessage", "HddOutlined"))),
         # Who watched which stream when (issue 11 §4): dashboards/src/screens/log/videoLog.tsx.
         _route("/log/videoLog", "logVideoLog", "log/videoLog", _meta("menu.log.videoLog", "VideoCameraOutlined", ["videoLog"])),
+        # Drivers' IC-card sign-ins and sign-outs (issue 10 §3, platform-spec §2 logs: driverAttendance).
+        _route("/log/driverAttendance", "logDriverAttendance", "log/driverAttendance",
+               _meta("menu.log.driverAttendance", "IdcardOutlined", ["report"])),
         redirect="/log/gps",
+    ),
+    # Reports (issue 10 §3; platform-spec §2 reports): each page is dashboards/src/screens/report/<name>.tsx,
+    # a declaration on the one list framework (features/list) with its charts (features/report).
+    _route(
+        "/report", "report", "RouteView",
+        _meta("menu.report", "BarChartOutlined", ["report"]),
+        *(_route(f"/report/{page}", f"report{page[0].upper()}{page[1:]}", f"report/{page}",
+                 _meta(f"menu.report.{page}", icon, ["report"]))
+          for page, icon in REPORT_PAGES),
+        _route("/report/alarmOverviewDetail", "reportAlarmOverviewDetail", "report/alarmOverviewDetail",
+               _meta("menu.report.alarmOverviewDetail", "AlertOutlined", ["report"], invisible=True,
+                     highlight="/report/alarmOverview")),
+        redirect="/report/dailyMileage",
     ),
     _route(
         "/settings", "settings", "RouteView",

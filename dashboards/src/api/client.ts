@@ -133,11 +133,34 @@ function fileNameOf(disposition: string | null, fallback: string): string {
   return plain ? plain[1] : fallback;
 }
 
+/** Bytes received so far and the whole size when the server says it (Content-Length). */
+export type DownloadProgress = (received: number, total: number | null) => void;
+
+/** The body as a blob, reporting each chunk as it arrives (a large export takes a while). */
+async function readWithProgress(response: Response, onProgress: DownloadProgress): Promise<Blob> {
+  const length = Number(response.headers.get('Content-Length'));
+  const total = Number.isFinite(length) && length > 0 ? length : null;
+  if (!response.body) return response.blob();
+  const reader = response.body.getReader();
+  const chunks: BlobPart[] = [];
+  let received = 0;
+  onProgress(0, total);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.byteLength;
+    onProgress(received, total);
+  }
+  return new Blob(chunks, { type: response.headers.get('Content-Type') ?? '' });
+}
+
 /**
  * A file from the API (GET or POST, Bearer token): the blob and its name, or null after the failure
  * went through the one handler (a JSON error body is shown like any other failure).
  */
-export async function download(url: string, fallbackName: string, options: RequestOptions = {}): Promise<Download | null> {
+export async function download(url: string, fallbackName: string,
+  options: RequestOptions & { onProgress?: DownloadProgress } = {}): Promise<Download | null> {
   const response = await send(url, options, '*/*');
   if ('kind' in response) {
     handleFailure(response, options.quiet);
@@ -148,7 +171,8 @@ export async function download(url: string, fallbackName: string, options: Reque
     return null;
   }
   try {
-    return { blob: await response.blob(), fileName: fileNameOf(response.headers.get('Content-Disposition'), fallbackName) };
+    const blob = options.onProgress ? await readWithProgress(response, options.onProgress) : await response.blob();
+    return { blob, fileName: fileNameOf(response.headers.get('Content-Disposition'), fallbackName) };
   } catch {
     handleFailure(options.signal?.aborted ? { kind: 'cancel' } : { kind: 'network' }, options.quiet);
     return null;

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from api.routemap import ROUTE_MAP, routes_for, title_keys
+from api.routemap import REPORT_PAGES, ROUTE_MAP, routes_for, title_keys
 from api.routes.console import local_midnight, password_is_valid
 
 
@@ -118,4 +118,8 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.setting.messageNotifyRule",
                             # issue 11 live video, playback and the video log
                             "menu.dashboard.monitor", "menu.dashboard.videoMap", "menu.dashboard.playback",
-                            "menu.log.videoLog"}
+                            "menu.log.videoLog",
+                            # issue 10 reports, the running charts and the drivers' attendance log
+                            "menu.report", "menu.dashboard.analysis", "menu.log.driverAttendance",
+                            "menu.report.alarmOverviewDetail",
+                            *(f"menu.report.{page}" for page, _ in REPORT_PAGES)}

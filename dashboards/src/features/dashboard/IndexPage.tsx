@@ -1,6 +1,7 @@
 /**
  * The dashboard index: online vehicles and the counters the API gives (business-state report and
- * today's online total) and the alarm counters (features/alarm), refreshed every 60 s.
+ * today's online total), the alarm counters (features/alarm) and the running-state statistics
+ * (RunningStats), each of the last two for today / this week / this month, refreshed every 60 s.
  */
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, Progress, Row, Space, Statistic, Typography } from 'antd';
@@ -9,6 +10,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stateColour } from '../../live/bizState';
 import AlarmCounters from '../alarm/AlarmCounters';
+import RunningStats from './RunningStats';
 import { fetchDashboardCounts, type DashboardCounts } from './api';
 
 export const DASHBOARD_REFRESH_MS = 60000;
@@ -105,6 +107,7 @@ export default function IndexPage() {
         </Row>
       </Card>
       <AlarmCounters refreshKey={request} />
+      <RunningStats refreshKey={request} />
     </div>
   );
 }

@@ -5,10 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../auth/access';
 import { deleteRecord } from './api';
+import { exportCell, pageExporter, serverExporter, type ExportColumn } from './exporter';
 import FilterBar from './FilterBar';
 import ImportDialog from './ImportDialog';
 import ListToolbar from './ListToolbar';
-import { columnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFields, missingFilters, namespaceOf, PAGE_SIZE_OPTIONS, totalText } from './model';
+import { columnPlan, type ColumnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFields, missingFilters, namespaceOf, PAGE_SIZE_OPTIONS, totalText } from './model';
 import RecordDrawer from './RecordDrawer';
 import type { EntityMeta, FieldMeta, ListRecord, ListScreen } from './types';
 import { useEntityMeta, useListData } from './useListData';
@@ -19,6 +20,25 @@ function shown(field: FieldMeta, value: unknown, label: (value: unknown) => stri
   if (field.type === 'time') return dayjs(String(value)).format('YYYY-MM-DD HH:mm:ss');
   if (field.type === 'bool') return value ? '✓' : '✗';
   return String(value);
+}
+
+/** The export's columns (a list written in the browser): the table's, values as the table shows them
+ * in text; a computed column exports what its render gives when that is text or a number. */
+function exportColumns(plan: ColumnPlan[], text: (field: FieldMeta, value: unknown) => string,
+  title: (field: FieldMeta, decl: ColumnPlan['decl']) => string): ExportColumn[] {
+  return plan.map(({ field, decl, computed }) => ({
+    title: title(field, decl),
+    value: (record: ListRecord) => {
+      if (computed || decl?.render) {
+        const out = decl?.render?.(record[field.name], record);
+        if (typeof out === 'number') return out;
+        if (typeof out === 'string') return exportCell(out);
+        if (computed) return '';
+      }
+      const raw = record[field.name];
+      return typeof raw === 'number' ? raw : text(field, raw);
+    },
+  }));
 }
 
 const FEATURE_OF: Record<string, keyof NonNullable<ListScreen['features']>> = {
@@ -52,10 +72,11 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
   const permission = screen.permission ?? meta.permission ?? screen.entity;
   const can = useCallback((action: string) => offers(meta, screen, action) && access.can(permission, action), [access, permission, meta, screen]);
   const filters = useMemo(() => filterFields(meta, screen), [meta, screen]);
-  const initialBody = useMemo(() => conditionsOf(filters, screen.initialFilters ?? {}), [filters, screen.initialFilters]);
+  const kinds = screen.filterKinds;
+  const initialBody = useMemo(() => conditionsOf(filters, screen.initialFilters ?? {}, kinds), [filters, screen.initialFilters, kinds]);
   const ready = useCallback((body: Record<string, unknown>) => missingFilters(screen.requiredFilters, body).length === 0,
     [screen.requiredFilters]);
-  const list = useListData(meta.name, true, screen.query, screen.params, initialBody, ready);
+  const list = useListData(meta.name, true, screen.query, screen.params, initialBody, ready, screen.fetchPage);
   const missing = missingFilters(screen.requiredFilters, { ...list.state.body, ...screen.query });
   const form = useMemo(() => formFields(meta, screen), [meta, screen]);
   const [editing, setEditing] = useState<ListRecord | null>(null);
@@ -69,19 +90,27 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
     reload();
   };
 
-  const columns: TableColumnsType<ListRecord> = columnPlan(meta, screen).map(({ field, decl }) => ({
+  const plan = columnPlan(meta, screen);
+  const columns: TableColumnsType<ListRecord> = plan.map(({ field, decl, computed }) => ({
     key: field.name,
-    dataIndex: field.name,
+    dataIndex: computed ? undefined : field.name,
     title: decl?.title ?? fieldTitle(t, screen.namespace, field),
     width: decl?.width,
-    sorter: field.sortable,
+    sorter: !computed && field.sortable,
     sortOrder: list.state.orderBy === field.name ? (list.state.desc ? 'descend' : 'ascend') : null,
-    render: (value: unknown, record: ListRecord) => (decl?.render ? decl.render(value, record)
+    render: (value: unknown, record: ListRecord) => (decl?.render ? decl.render(value, record) as ReactNode
       : shown(field, value, (v) => enumLabel(t, screen.namespace, field, v))),
   }));
+  const queryBody = { ...list.state.body, ...screen.query };
+  const exporter = screen.fetchPage
+    ? pageExporter(screen.fetchPage, list.params, queryBody, exportColumns(plan, (field, value) => {
+      const text = shown(field, value, (v) => enumLabel(t, screen.namespace, field, v));
+      return typeof text === 'string' ? text : String(value ?? '');
+    }, (field, decl) => decl?.title ?? fieldTitle(t, screen.namespace, field)), screen.exportName ?? meta.name)
+    : serverExporter(meta.name, list.params, queryBody);
 
   const actions = (record: ListRecord): ReactNode[] => {
-    const id = String(record[meta.idField]);
+    const id = screen.rowKey ? screen.rowKey(record) : String(record[meta.idField]);
     const items: ReactNode[] = [];
     if (screen.detail && can('get')) items.push(<Link key="detail" to={screen.detail(record)} data-testid={`row-detail-${id}`}>{t('list:detail')}</Link>);
     if (can('update')) {
@@ -125,7 +154,7 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
       desc: orderBy ? sort.order === 'descend' : undefined,
     }));
   };
-  const search = (values: Record<string, unknown>) => list.setState((s) => ({ ...s, pageNo: 1, body: conditionsOf(filters, values) }));
+  const search = (values: Record<string, unknown>) => list.setState((s) => ({ ...s, pageNo: 1, body: conditionsOf(filters, values, kinds) }));
   const afterWrite = () => {
     setEditing(null);
     reload();
@@ -133,12 +162,13 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
 
   return (
     <Card data-testid={`list-page-${meta.name}`}>
-      <FilterBar namespace={screen.namespace} fields={filters} onSearch={search} initialValues={screen.initialFilters} />
-      <ListToolbar entity={meta.name} can={can} selected={selected} params={list.params} body={{ ...list.state.body, ...screen.query }}
+      <FilterBar namespace={screen.namespace} fields={filters} onSearch={search} initialValues={screen.initialFilters} kinds={kinds} />
+      <ListToolbar entity={meta.name} can={can} selected={selected} exporter={exporter}
         onCreate={() => setEditing({})} onImport={() => setImporting(true)}
         onDeleted={() => { setSelected([]); reload(); }} extra={screen.toolbar} />
+      {screen.chart && !missing.length ? screen.chart({ body: queryBody, params: list.params, rows: list.rows, total: list.total }) : null}
       <Table<ListRecord>
-        rowKey={(record) => String(record[meta.idField])}
+        rowKey={screen.rowKey ?? ((record) => String(record[meta.idField]))}
         columns={columns}
         dataSource={missing.length ? [] : list.rows}
         loading={list.loading}

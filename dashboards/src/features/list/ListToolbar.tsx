@@ -1,17 +1,16 @@
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { App, Button, Space } from 'antd';
-import type { ReactNode } from 'react';
+import { App, Button, Progress, Space, Typography } from 'antd';
+import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { QueryValue } from '../../api/client';
-import { deleteAll, exportList, saveFile, type ExportFormat } from './api';
+import { deleteAll, type ExportFormat } from './api';
+import { progressPercent, type ExportProgress, type Exporter } from './exporter';
 
 interface Props {
   entity: string;
   can: (action: string) => boolean;
   selected: unknown[];
-  /** Export: the list's query parameters and body (every page of the current filters). */
-  params: Record<string, QueryValue>;
-  body: Record<string, unknown>;
+  /** Export of every page of the current filters (the server's file, or one written here). */
+  exporter: Exporter;
   onCreate: () => void;
   onImport: () => void;
   onDeleted: () => void;
@@ -19,7 +18,13 @@ interface Props {
 }
 
 /** Create, bulk delete, import and export, each behind its action; then the screen's own buttons. */
-export default function ListToolbar({ entity, can, selected, params, body, onCreate, onImport, onDeleted, extra }: Props) {
+/** The size of what an export has received so far, for the progress line. */
+function doneText(t: (key: string, options?: Record<string, unknown>) => string, p: ExportProgress): string {
+  if (p.unit === 'rows') return t('export.rows', { done: p.done, total: p.total ?? '?' });
+  return t('export.bytes', { size: (p.done / 1024 / 1024).toFixed(1) });
+}
+
+export default function ListToolbar({ entity, can, selected, exporter, onCreate, onImport, onDeleted, extra }: Props) {
   const { t } = useTranslation('list');
   const { modal, message, notification } = App.useApp();
 
@@ -41,9 +46,20 @@ export default function ListToolbar({ entity, can, selected, params, body, onCre
       },
     });
 
+  const [progress, setProgress] = useState<(ExportProgress & { format: ExportFormat }) | null>(null);
+  const running = useRef<AbortController | null>(null);
   const exportAs = async (format: ExportFormat) => {
-    const file = await exportList(entity, format, params, body);
-    if (file) saveFile(file.blob, file.fileName);
+    if (running.current) return;
+    const controller = new AbortController();
+    running.current = controller;
+    setProgress({ format, done: 0, total: null, unit: 'bytes' });
+    try {
+      const saved = await exporter(format, (p) => setProgress({ ...p, format }), controller.signal);
+      if (saved) void message.success(t('export.done'));
+    } finally {
+      running.current = null;
+      setProgress(null);
+    }
   };
 
   return (
@@ -61,9 +77,19 @@ export default function ListToolbar({ entity, can, selected, params, body, onCre
       )}
       {can('export') && (
         <>
-          <Button icon={<DownloadOutlined />} onClick={() => void exportAs('xlsx')} data-testid="list-export-xlsx">{t('export.xlsx')}</Button>
-          <Button icon={<DownloadOutlined />} onClick={() => void exportAs('csv')} data-testid="list-export-csv">{t('export.csv')}</Button>
+          <Button icon={<DownloadOutlined />} onClick={() => void exportAs('xlsx')} loading={progress?.format === 'xlsx'}
+            disabled={progress !== null && progress.format !== 'xlsx'} data-testid="list-export-xlsx">{t('export.xlsx')}</Button>
+          <Button icon={<DownloadOutlined />} onClick={() => void exportAs('csv')} loading={progress?.format === 'csv'}
+            disabled={progress !== null && progress.format !== 'csv'} data-testid="list-export-csv">{t('export.csv')}</Button>
         </>
+      )}
+      {progress && (
+        <Space data-testid="list-export-progress" data-entity={entity}>
+          <Progress type="line" size="small" style={{ width: 160, margin: 0 }} percent={progressPercent(progress) ?? 100}
+            status="active" showInfo={progressPercent(progress) !== null} />
+          <Typography.Text type="secondary">{doneText(t, progress)}</Typography.Text>
+          <Button size="small" onClick={() => running.current?.abort()} data-testid="list-export-cancel">{t('export.cancel')}</Button>
+        </Space>
       )}
       {extra}
     </Space>

@@ -1,4 +1,4 @@
-import { download, http, type QueryValue } from '../../api/client';
+import { download, http, type DownloadProgress, type QueryValue } from '../../api/client';
 import type { ApiReply } from '../../api/types';
 import type { EntityMeta, ListPageReply, ListRecord } from './types';
 
@@ -76,13 +76,13 @@ export interface RefOption {
 
 /** Options of a reference field: each record of the referenced entity as (id, its name). Quiet: a user
  * who may not list that entity gets an empty choice, and the server still checks the saved id. */
-export async function refOptions(entity: string, signal?: AbortSignal): Promise<RefOption[]> {
+export async function refOptions(entity: string, signal?: AbortSignal, extra?: Record<string, QueryValue>): Promise<RefOption[]> {
   const meta = await fetchMeta(entity, true);
   if (meta.code !== 0 || signal?.aborted) return [];
   const { idField } = meta.data;
   const label = labelField(meta.data);
   const reply = await http.post<ListPageReply>(`${base}/query/${entity}.json`, {
-    params: { select: [...new Set([idField, label])].join(','), pageNo: 1, pageSize: 1000, orderBy: label },
+    params: { ...extra, select: [...new Set([idField, label])].join(','), pageNo: 1, pageSize: 1000, orderBy: label },
     body: {},
     signal,
     quiet: true,
@@ -129,8 +129,9 @@ export function importTemplate(entity: string) {
 export type ExportFormat = 'xlsx' | 'csv';
 
 /** The current list (same filters and order, every page) as a spreadsheet. */
-export function exportList(entity: string, format: ExportFormat, params: Record<string, QueryValue>, body: Record<string, unknown>) {
-  return download(`${base}/export/${entity}.${format}`, `${entity}.${format}`, { method: 'POST', params, body });
+export function exportList(entity: string, format: ExportFormat, params: Record<string, QueryValue>, body: Record<string, unknown>,
+  options: { signal?: AbortSignal; onProgress?: DownloadProgress } = {}) {
+  return download(`${base}/export/${entity}.${format}`, `${entity}.${format}`, { method: 'POST', params, body, ...options });
 }
 
 /** Hands a downloaded blob to the browser as a file. */

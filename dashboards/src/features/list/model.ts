@@ -1,6 +1,6 @@
 import type { FormRule } from 'antd';
 import type { TFunction } from 'i18next';
-import type { ColumnDecl, EntityMeta, FieldMeta, ListScreen } from './types';
+import type { EntityMeta, FieldMeta, FilterKind, ListScreen } from './types';
 
 /** The tenant field: the enterprise tree says it, not a column or a form field (api/query/records.py). */
 export const TENANT_FIELD = 'enterpriseId';
@@ -52,7 +52,19 @@ function pick(meta: EntityMeta, names: string[] | undefined, keep: (f: FieldMeta
 
 export interface ColumnPlan {
   field: FieldMeta;
-  decl: Exclude<ColumnDecl, string> | null;
+  decl: { field?: string; key?: string; title?: string; width?: number; render?: (value: unknown, record: Record<string, unknown>) => unknown } | null;
+  /** A computed column of the screen (no field of the entity: not sortable, rendered by the screen). */
+  computed?: boolean;
+}
+
+/** A stand-in declaration for a name that is not a field of the entity (a computed column, a counter
+ * choice filter). */
+export function syntheticField(name: string, label = name): FieldMeta {
+  return {
+    name, type: 'str', label, required: false, maxLength: null, pattern: null, enum: null, minimum: null, maximum: null,
+    unique: false, ref: null, create: false, update: false, listable: true, filterable: true, sortable: false,
+    importable: false, exportable: true,
+  };
 }
 
 /** The table's columns: the screen's list, else every listable field but the id and the tenant. */
@@ -60,6 +72,9 @@ export function columnPlan(meta: EntityMeta, screen: Pick<ListScreen, 'columns'>
   if (!screen.columns) return pick(meta, undefined, (f) => f.listable).map((field) => ({ field, decl: null }));
   const fields = byName(meta);
   return screen.columns.map((decl) => {
+    if (typeof decl !== 'string' && 'key' in decl) {
+      return { field: syntheticField(decl.key, decl.title), decl, computed: true };
+    }
     const name = typeof decl === 'string' ? decl : decl.field;
     const field = fields.get(name);
     if (!field) throw new Error(`${meta.name} has no field '${name}'`);
@@ -67,9 +82,17 @@ export function columnPlan(meta: EntityMeta, screen: Pick<ListScreen, 'columns'>
   });
 }
 
-/** The filter bar: the screen's list, else every filterable field but the id and the tenant. */
-export function filterFields(meta: EntityMeta, screen: Pick<ListScreen, 'filters'>): FieldMeta[] {
-  return pick(meta, screen.filters, (f) => f.filterable);
+/** The filter bar: the screen's list, else every filterable field but the id and the tenant. A name
+ * that is not a field is accepted when the screen gives it a `positive` kind (a counter choice). */
+export function filterFields(meta: EntityMeta, screen: Pick<ListScreen, 'filters' | 'filterKinds'>): FieldMeta[] {
+  if (!screen.filters) return pick(meta, undefined, (f) => f.filterable);
+  const fields = byName(meta);
+  return screen.filters.map((name) => {
+    const field = fields.get(name);
+    if (field) return field;
+    if (screen.filterKinds?.[name]?.kind === 'positive') return syntheticField(name);
+    throw new Error(`${meta.name} has no field '${name}'`);
+  });
 }
 
 /** The create/edit drawer: the screen's list, else the fields writable on create or update. */
@@ -118,14 +141,63 @@ export function widgetOf(field: FieldMeta): Widget {
   return 'text';
 }
 
-/** Filter bar values -> query body: text is a contains match, times a range, the rest equality. */
-export function conditionsOf(fields: FieldMeta[], values: Record<string, unknown>): Record<string, unknown> {
+/** A day as the report tables key it: 20261015 (local calendar day of the dayjs value). */
+export function dayKey(day: { year: () => number; month: () => number; date: () => number }): number {
+  return day.year() * 10000 + (day.month() + 1) * 100 + day.date();
+}
+
+/** A month as the report tables key it: 202610. */
+export function monthKey(day: { year: () => number; month: () => number }): number {
+  return day.year() * 100 + day.month() + 1;
+}
+
+/** The enterprise filter's value: the chosen enterprise and, with its subsidiaries, every id of its subtree. */
+export interface EnterpriseChoice {
+  id: number;
+  subtree: boolean;
+  ids: number[];
+}
+
+type DayLike = { year: () => number; month: () => number; date: () => number };
+
+/** The conditions of a filter with a kind (undefined: no condition). */
+function kindConditions(name: string, kind: FilterKind, value: unknown): Record<string, unknown> | undefined {
+  switch (kind.kind) {
+    case 'dayRange':
+    case 'monthRange': {
+      if (!Array.isArray(value) || !value[0] || !value[1]) return undefined;
+      const key = kind.kind === 'dayRange' ? dayKey : monthKey;
+      const [start, end] = value as [DayLike, DayLike];
+      return { [`${name}.gte`]: key(start), [`${name}.lte`]: key(end) };
+    }
+    case 'enterprise': {
+      const choice = value as EnterpriseChoice;
+      if (!choice || typeof choice.id !== 'number') return undefined;
+      return choice.subtree && choice.ids.length > 1 ? { [`${name}.in`]: choice.ids } : { [`${name}.eq`]: choice.id };
+    }
+    case 'positive':
+      return typeof value === 'string' && value ? { [`${value}.gt`]: 0 } : undefined;
+    case 'ref':
+    case 'choice':
+      return { [`${name}.eq`]: value };
+    default:
+      return undefined;
+  }
+}
+
+/** Filter bar values -> query body: text is a contains match, times a range, the rest equality; a filter
+ * with a kind sends what its kind says (`FilterKind`). */
+export function conditionsOf(fields: FieldMeta[], values: Record<string, unknown>,
+  kinds: Record<string, FilterKind> = {}): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   const ranges: Record<string, unknown>[] = [];
   for (const field of fields) {
     const value = values[field.name];
     if (value === undefined || value === null || value === '') continue;
-    if (field.type === 'time' && Array.isArray(value)) {
+    const kind = kinds[field.name];
+    if (kind) {
+      Object.assign(body, kindConditions(field.name, kind, value) ?? {});
+    } else if (field.type === 'time' && Array.isArray(value)) {
       const [start, end] = value as { toISOString: () => string }[];
       ranges.push({ fieldName: field.name, start: start.toISOString(), end: end.toISOString() });
     } else if (widgetOf(field) === 'text') {

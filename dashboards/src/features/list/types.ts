@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { ApiReply } from '../../api/types';
 
 /** One field of `GET /api/common/meta/{entity}.json` (the server's FieldSpec, api/query/records.py meta()). */
 export interface FieldMeta {
@@ -37,8 +38,38 @@ export interface EntityMeta {
 
 export type ListRecord = Record<string, unknown>;
 
-/** A column: a field name (title, sorting and rendering from the declaration) or that plus overrides. */
-export type ColumnDecl = string | { field: string; title?: string; width?: number; render?: (value: unknown, record: ListRecord) => ReactNode };
+/** A column: a field name (title, sorting and rendering from the declaration) or that plus overrides;
+ * or a computed column of the screen's own (`key`, a title and a render; not sortable). */
+export type ColumnDecl = string
+  | { field: string; title?: string; width?: number; render?: (value: unknown, record: ListRecord) => ReactNode }
+  | { key: string; title: string; width?: number; render: (value: unknown, record: ListRecord) => ReactNode };
+
+/** How a filter reads and what it sends, beyond the widget its declared type gives. */
+export type FilterKind =
+  /** An integer day `yyyymmdd` (report days): a date range, sent as `<field>.gte` / `<field>.lte`. */
+  | { kind: 'dayRange' }
+  /** An integer month `yyyymm`: a month range, sent as `<field>.gte` / `<field>.lte`. */
+  | { kind: 'monthRange' }
+  /** The tenant: an enterprise of the caller's tree, alone (`.eq`) or with its subsidiaries (`.in`). */
+  | { kind: 'enterprise' }
+  /** An id of another declared entity's records (a vehicle, a driver), chosen by name. */
+  | { kind: 'ref'; entity: string }
+  /** A choice among counters (e.g. alarm types): sent as `<value>.gt: 0`; the filter name is not a field. */
+  | { kind: 'positive'; options: { value: string; label: string }[] }
+  /** One of a few values the declaration does not enumerate (e.g. a code 1 / 2): sent as `<field>.eq`. */
+  | { kind: 'choice'; options: { value: string | number; label: string }[] };
+
+/** What a screen's page source answers for one page of its table. */
+export type PageSource = (page: { pageNo: number; pageSize: number; orderBy?: string; desc?: boolean } & Record<string, unknown>,
+  body: Record<string, unknown>, signal?: AbortSignal) => Promise<ApiReply<ListPageReply>>;
+
+/** What a screen's chart sees: the list's current query (every page, not only the shown one). */
+export interface ListView {
+  body: Record<string, unknown>;
+  params: Record<string, string | number | boolean | null | undefined>;
+  rows: ListRecord[];
+  total: number;
+}
 
 /** What a row action hands to the screen's code. */
 export interface RowActionContext {
@@ -97,6 +128,17 @@ export interface ListScreen {
   requiredFilters?: string[];
   /** Which built-in features are on (all by default, each still behind its action). */
   features?: Partial<Record<'create' | 'edit' | 'delete' | 'import' | 'export', boolean>>;
+  /** Filters that read differently from their declared type (report days, the enterprise tree, ...). */
+  filterKinds?: Record<string, FilterKind>;
+  /** Where the table's pages come from instead of the entity's generic query (a report call that sums
+   * or pivots); export then pages through it and writes the file in the browser. */
+  fetchPage?: PageSource;
+  /** Charts (or anything) above the table, given the list's current query. */
+  chart?: (view: ListView) => ReactNode;
+  /** The exported file's name without extension (default: the entity). */
+  exportName?: string;
+  /** A row's key when the rows are not the entity's records (default: the declaration's id field). */
+  rowKey?: (record: ListRecord) => string;
 }
 
 /** Declares a screen (a typed identity, so a screen file reads as a declaration). */

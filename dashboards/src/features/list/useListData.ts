@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { fetchMeta, queryPage, type PageParams } from './api';
 import { PAGE_SIZE } from './model';
-import type { EntityMeta, ListRecord } from './types';
+import type { EntityMeta, ListRecord, PageSource } from './types';
 
 /** The server's declaration of the entity (null until it arrives or when it failed). */
 export function useEntityMeta(entity: string): { meta: EntityMeta | null; failed: boolean } {
@@ -41,7 +41,7 @@ export interface ListData {
 /** One page of the entity as the table shows it, re-fetched when paging, sorting or filters change. */
 export function useListData(entity: string, enabled: boolean, fixed: Record<string, unknown> | undefined,
   fixedParams?: Record<string, string | number | boolean>, initialBody?: Record<string, unknown>,
-  ready: (body: Record<string, unknown>) => boolean = () => true): ListData {
+  ready: (body: Record<string, unknown>) => boolean = () => true, source?: PageSource): ListData {
   const [state, setListState] = useState<ListState>(() => ({ pageNo: 1, pageSize: PAGE_SIZE, body: initialBody ?? {} }));
   const [rows, setRows] = useState<ListRecord[]>([]);
   const [total, setTotal] = useState(0);
@@ -63,7 +63,8 @@ export function useListData(entity: string, enabled: boolean, fixed: Record<stri
       ...(JSON.parse(paramsText) as Record<string, string | number | boolean>),
       pageNo: current.pageNo, pageSize: current.pageSize, orderBy: current.orderBy, desc: current.desc,
     };
-    void queryPage(entity, page, body, controller.signal).then((reply) => {
+    const answer = source ? source(page, body, controller.signal) : queryPage(entity, page, body, controller.signal);
+    void answer.then((reply) => {
       if (controller.signal.aborted) return;
       setAnswered(requestKey);
       if (reply.code !== 0 || !reply.data) return;
@@ -77,7 +78,7 @@ export function useListData(entity: string, enabled: boolean, fixed: Record<stri
       setTotal(count);
     });
     return () => controller.abort();
-  }, [entity, answerable, requestKey]);
+  }, [entity, answerable, requestKey, source]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return { state, rows, total, loading: answerable && answered !== requestKey, setState: setListState, reload, params };

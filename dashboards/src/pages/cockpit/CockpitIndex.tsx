@@ -1,8 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import CockpitPlaceholder from './CockpitPlaceholder';
+import CockpitBoard from '../../features/cockpit/CockpitBoard';
 
-/** Fleet monitoring cockpit: full screen, opened in a new tab; the real one comes with the cockpit issue. */
+/** Fleet monitoring cockpit (platform-spec §2 cockpitIndex): full screen, opened in a new tab. */
 export default function CockpitIndex() {
-  const { t } = useTranslation('layout');
-  return <CockpitPlaceholder title={t('cockpit.fleet')} testId="cockpit-index" />;
+  return <CockpitBoard variant="fleet" />;
 }

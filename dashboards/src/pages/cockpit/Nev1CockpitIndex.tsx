@@ -1,8 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import CockpitPlaceholder from './CockpitPlaceholder';
+import CockpitBoard from '../../features/cockpit/CockpitBoard';
 
-/** New-energy-vehicle cockpit: full screen, opened in a new tab; the real one comes with the cockpit issue. */
+/** New-energy-vehicle cockpit (platform-spec §2 nev1CockpitIndex): the vehicles of type 2, full screen, in a new tab. */
 export default function Nev1CockpitIndex() {
-  const { t } = useTranslation('layout');
-  return <CockpitPlaceholder title={t('cockpit.nev')} testId="cockpit-nev1-index" />;
+  return <CockpitBoard variant="nev" />;
 }

@@ -1,0 +1,30 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import ListPage from '../../features/list/ListPage';
+import { alarmKeys, breakdown, keyOptions } from '../../features/report/alarmKeys';
+import ChartPanel from '../../features/report/charts/ChartPanel';
+import { alarmCountersLoader } from '../../features/report/charts/loaders';
+import { dayColumn, durationColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
+
+/** Platform-spec §2 report alarm: per terminal and day its alarms (device_day_report: one counter per alarm
+ * key, the spec's `{alarmType}.gt=0` filter), the non-zero ones spelled out; alarms per day and by type. */
+export default function AlarmReportScreen() {
+  const { t } = useTranslation('report');
+  const screen = useMemo(() => {
+    const keys = alarmKeys(t);
+    const load = alarmCountersLoader(t, keys);
+    return reportScreen({
+      entity: 'deviceDayReport',
+      namespace: 'report',
+      columns: [dayColumn, 'plateNumber', 'alarmTotal', durationColumn('alarmS'), 'activeSafety', 'handled', 'unhandled',
+        { key: 'breakdown', title: t('fields.breakdown'), render: (_v, record) => breakdown(t, record, keys) }],
+      filters: ['enterpriseId', 'carId', 'date', 'alarmType'],
+      filterKinds: { alarmType: { kind: 'positive', options: keyOptions(t, keys) } },
+      query: { 'alarmTotal.gt': 0 },
+      initialFilters: { date: lastDays() },
+      requiredFilters: ['date'],
+      chart: (view) => <ChartPanel view={view} load={load} />,
+    });
+  }, [t]);
+  return <ListPage screen={screen} />;
+}
