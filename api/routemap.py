@@ -70,6 +70,13 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         # Track replay (issue 7 §1): dashboards/src/screens/dashboard/trace.tsx; ?carId=&start=&end=.
         _route("/dashboard/trace", "dashboardTrace", "dashboard/trace",
                _meta("menu.dashboard.trace", "NodeIndexOutlined", ["gps"])),
+        # Live video (issue 11 §4): dashboards/src/screens/dashboard/{monitor,videoMap,playback}.tsx.
+        _route("/dashboard/monitor", "dashboardMonitor", "dashboard/monitor",
+               _meta("menu.dashboard.monitor", "VideoCameraOutlined", ["monitor"])),
+        _route("/dashboard/videoMap", "dashboardVideoMap", "dashboard/videoMap",
+               _meta("menu.dashboard.videoMap", "AppstoreOutlined", ["monitor"])),
+        _route("/dashboard/playback", "dashboardPlayback", "dashboard/playback",
+               _meta("menu.dashboard.playback", "PlaySquareOutlined", ["monitor"])),
         redirect="/dashboard/map",
     ),
     _route(
@@ -105,7 +112,7 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/log", "log", "RouteView",
         _meta("menu.log", "HistoryOutlined", ["gpsLog", "onlineLog", "accStateLog", "parkLog", "idlingLog",
-                                              "downstreamMessage", "upstreamMessage", "originalMessage"]),
+                                              "downstreamMessage", "upstreamMessage", "originalMessage", "videoLog"]),
         # History logs (issue 7 §2): each page is dashboards/src/screens/log/<name>.tsx; ?carId= preselects.
         *(_route(f"/log/{page}", f"log{page[0].upper()}{page[1:]}", f"log/{page}",
                  _meta(f"menu.log.{page}", icon, [code]))
@@ -119,6 +126,8 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
           for page, icon in (("downstreamMessage", "NodeIndexOutlined"),
                              ("upstreamMessage", "FileTextOutlined"),
                              ("originalMessage", "HddOutlined"))),
+        # Who watched which stream when (issue 11 §4): dashboards/src/screens/log/videoLog.tsx.
+        _route("/log/videoLog", "logVideoLog", "log/videoLog", _meta("menu.log.videoLog", "VideoCameraOutlined", ["videoLog"])),
         redirect="/log/gps",
     ),
     _route(

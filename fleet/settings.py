@@ -345,6 +345,7 @@ class SimulatorSettings(_Base):
     media_package_bytes: int = Field(900, ge=1, le=1023, description="0x0801 photo upload body bytes per sub-package")
     video: bool = Field(True, description="terminals the demo seed gives cameras (hasVideo, channels 1-4) answer 0x9101/0x9201 by streaming their clips to the media server")
     talk_dir: Path = Field(REPO_ROOT / "var" / "talk", description="where simulated terminals write what a talk session sent them (<phone>-ch<channel>.wav)")
+    per_plate_clips: bool = Field(True, description="render each vehicle's own clip (its plate drawn in) in the background on first use; off: every vehicle plays the generic clips install made (tests, benchmarks)")
 
 
 def report_lake_dir(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:

@@ -32,6 +32,11 @@ if [ -f dashboards/package.json ] && [ "${FLEET_TEST_SKIP_CONSOLE:-0}" != "1" ];
     echo "[test] console: npm run build failed" >&2
     exit 1
   fi
+  # The first load's JavaScript budget (docs/performance.md): a screen's weight belongs in its lazy chunk.
+  if ! (cd dashboards && npm run --silent bundle-size | tail -n 3); then
+    echo "[test] console: the initial JavaScript is over its budget (npm run bundle-size)" >&2
+    exit 1
+  fi
 fi
 
 .venv/bin/pytest tests/unit tests/integration tests/e2e --timeout="${FLEET_TEST_TIMEOUT_S:-600}" --durations=30 "$@"

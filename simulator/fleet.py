@@ -174,7 +174,7 @@ def build_terminals(settings: SimulatorSettings, terminals: int, interval_s: flo
                     source_addresses: list[str] | None = None) -> list[VirtualTerminal]:
     store = auth_store if auth_store is not None else MemoryAuthStore()
     start = (fix_clock_start or datetime.now(UTC)).replace(microsecond=0)
-    clips = ClipLibrary() if settings.video else None
+    clips = ClipLibrary(per_plate=settings.per_plate_clips) if settings.video else None
     addresses = source_addresses or source_addresses_for(settings.gateway_host, terminals)
     built = []
     for n, index in enumerate(range(first_index, first_index + terminals)):

@@ -1,8 +1,9 @@
 """The live stack the browser tests drive, started once per session on the session's PostgreSQL
 server and Kafka broker: a private database with the demo seed (20 terminals), the streams worker,
-the gateway, the attachment server (named by the worker's 0x9208), the API (gunicorn) serving the built
-console, and the simulator (20 terminals, 1 s interval) in a thread, all sharing one media store; plus
-Debian's Chromium through Playwright."""
+the gateway, the attachment server (named by the worker's 0x9208), the media server (JT/T 1078 video,
+listening and talk), the API (gunicorn) serving the built console, and the simulator (20 terminals,
+1 s interval; every fourth has cameras) in a thread, all sharing one media store; plus Debian's
+Chromium through Playwright."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from tests.e2e.support import (
     launch_chromium,
 )
 from tests.support.databases import create_database, drop_database
-from tests.support.processes import AttachmentServerProcess, GatewayProcess
+from tests.support.processes import AttachmentServerProcess, GatewayProcess, MediaServerProcess
 
 TERMINALS = 20
 REPORT_INTERVAL_S = 1.0
@@ -52,6 +53,8 @@ class ConsoleStack:
     logs: Path
     gateway_port: int = 0  # for tests whose own terminal connects (tests/e2e/test_safety_alarm_dialog.py)
     attachments_port: int = 0  # the attachment server the worker's 0x9208 names
+    media_port: int = 0
+    talk_dir: Path | None = None  # what simulated terminals heard in a talk: <phone>-ch<channel>.wav
 
     def of(self, enterprise: str) -> list[Vehicle]:
         return [v for v in self.vehicles if v.enterprise == enterprise]
@@ -119,25 +122,32 @@ def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
     work = tmp_path_factory.mktemp("console-stack")
     db_url = create_database(pg_url, "fleet_e2e")
     seed_demo(db_url, terminals=TERMINALS)
+    media_port = free_port()
     env = {**stack_env, "FLEET_DATABASE_URL": db_url, "FLEET_API_TOKEN_SECRET": secrets.token_urlsafe(32),
-           "FLEET_MEDIA_ROOT": str(work / "media")}  # gateway, attachment server and API share this stack's media store
+           "FLEET_MEDIA_ROOT": str(work / "media"),  # gateway, attachment server and API share this stack's media store
+           # the API registers streams with, signs URLs for and names in 0x9101 the stack's media server
+           "FLEET_MEDIA_SERVER_PORT": str(media_port), "FLEET_MEDIA_SERVER_PUBLIC_HOST": "127.0.0.1",
+           "FLEET_MEDIA_SERVER_SECRET": secrets.token_urlsafe(32), "FLEET_API_MEDIA_PORT": str(media_port)}
     app_id = f"e2e-worker-{secrets.token_hex(3)}"
     commit_group_at_end(kafka_bootstrap, app_id)  # uplinks of earlier tests belong to other databases
     attachments = AttachmentServerProcess(env, free_port(), work / "attachments.log")
     # 0x9208 sends terminals to this stack's attachment server (not to 7613, which may be another stack's)
     worker = Worker(env | AttachmentServerProcess.env_for(attachments.port), work, app_id=app_id)
     gateway = GatewayProcess(env, free_port(), work / "gateway.log", gateway_id="gw-e2e")
+    media = MediaServerProcess(env, media_port, work / "media.log")
     api = ApiProcess(env, free_port(), work / "api.log")
-    fleet = SimulatedFleet(gateway.port, TERMINALS, REPORT_INTERVAL_S, work)
+    fleet = SimulatedFleet(gateway.port, TERMINALS, REPORT_INTERVAL_S, work, talk_dir=work / "talk")
 
     def logs() -> str:
         return "\n".join(f"--- {name}\n{proc.log_tail(30)}" for name, proc in
-                         (("worker", worker), ("gateway", gateway), ("attachments", attachments), ("api", api)))
+                         (("worker", worker), ("gateway", gateway), ("attachments", attachments),
+                          ("media", media), ("api", api)))
 
     try:
         attachments.start()
         worker.start()
         gateway.start()
+        media.start()
         api.start()
         _wait(lambda: "ready" in worker.log_tail(400).lower(), 120, "the streams worker", logs)
         fleet.start()
@@ -148,10 +158,12 @@ def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
             return row is not None and int(row[0]) >= TERMINALS
 
         _wait(positioned, 90, f"last positions of all {TERMINALS} terminals", logs)
-        yield ConsoleStack(api.base_url, db_url, _vehicles(db_url), api, work, gateway.port, attachments.port)
+        yield ConsoleStack(api.base_url, db_url, _vehicles(db_url), api, work, gateway.port, attachments.port,
+                           media_port, work / "talk")
     finally:
         fleet.stop()
         api.stop()
+        media.stop()
         gateway.stop()
         worker.stop()
         attachments.stop()

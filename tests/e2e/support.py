@@ -85,14 +85,17 @@ class SimulatedFleet:
     """``simulator.fleet.run_fleet`` in a daemon thread with its own event loop, until ``stop()``."""
 
     def __init__(self, gateway_port: int, terminals: int, interval_s: float, work_dir: Path,
-                 first_index: int = 1, alarm_rates_per_hour: tuple[float, float] = (0.0, 0.0)) -> None:
+                 first_index: int = 1, alarm_rates_per_hour: tuple[float, float] = (0.0, 0.0),
+                 talk_dir: Path | None = None) -> None:
         # No simulated alarms by default (terminal episodes, ADAS/DSM events): the stack is shared by
         # every end-to-end test, and each alarm opens a notice or the safety alarm dialog (a modal) on
         # the screens they drive. The alarm tests raise their own, from their own terminals.
         self.settings = SimulatorSettings(gateway_host="127.0.0.1", gateway_port=gateway_port,
                                           auth_cache=work_dir / "simulator-auth.json",
                                           alarm_rate_per_hour=alarm_rates_per_hour[0],
-                                          safety_alarm_rate_per_hour=alarm_rates_per_hour[1])
+                                          safety_alarm_rate_per_hour=alarm_rates_per_hour[1],
+                                          # cameras play the generic clips install made: no 720p render mid-test
+                                          per_plate_clips=False, talk_dir=talk_dir or work_dir / "talk")
         self.terminals = terminals
         self.interval_s = interval_s
         self.first_index = first_index

@@ -103,3 +103,21 @@ class AttachmentServerProcess(ServiceProcess):
                                      stdout=log, stderr=subprocess.STDOUT)
         log.close()
         wait_for_port(self.port, 60, self.proc)
+
+
+class MediaServerProcess(ServiceProcess):
+    """``python -m gateway.video`` (the JT/T 1078 media server) on a given port with the stack's database
+    and Kafka; the API must get the same ``FLEET_MEDIA_SERVER_PORT`` and ``FLEET_MEDIA_SERVER_SECRET``."""
+
+    def __init__(self, env: dict[str, str], port: int, log_file: Path) -> None:
+        self.port = port
+        self.log_file = log_file
+        self.env = {**env, "FLEET_MEDIA_SERVER_PORT": str(port), "FLEET_MEDIA_SERVER_HOST": "127.0.0.1",
+                    "FLEET_MEDIA_SERVER_PUBLIC_HOST": "127.0.0.1"}
+
+    def start(self) -> None:
+        log = self.log_file.open("ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "gateway.video"], cwd=REPO_ROOT, env=self.env,
+                                     stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        wait_for_port(self.port, 60, self.proc)

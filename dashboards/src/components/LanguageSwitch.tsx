@@ -13,7 +13,7 @@ export default function LanguageSwitch({ className }: { className?: string }) {
   }));
   return (
     <Dropdown
-      menu={{ items, selectable: true, selectedKeys: [i18n.language], onClick: ({ key }) => changeLanguage(key as (typeof LANGUAGES)[number]) }}
+      menu={{ items, selectable: true, selectedKeys: [i18n.language], onClick: ({ key }) => void changeLanguage(key as (typeof LANGUAGES)[number]) }}
       placement="bottomRight"
     >
       <span className={`header-action ${className ?? ''}`} data-testid="lang-switch" title={t('language.switch')}>

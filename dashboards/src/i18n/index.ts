@@ -1,6 +1,6 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, isLanguage, namespaces, resources, type Language } from './resources';
+import { DEFAULT_LANGUAGE, isLanguage, loadMessages, namespaces, resources, type Language } from './resources';
 
 export const LANGUAGE_STORAGE_KEY = 'fleetwatch.language';
 
@@ -9,20 +9,33 @@ export function storedLanguage(): Language {
   return isLanguage(value) ? value : DEFAULT_LANGUAGE;
 }
 
-void i18n.use(initReactI18next).init({
+/** i18next reads the languages not bundled (resources.ts) from their own chunks. */
+const lazyLocales: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read: (lng, ns, callback) => {
+    loadMessages(lng, ns).then((messages) => callback(null, messages), (error: Error) => callback(error, false));
+  },
+};
+
+/** Resolves when the stored language's strings are in (at once for the bundled default). */
+export const i18nReady = i18n.use(lazyLocales).use(initReactI18next).init({
   resources,
+  partialBundledLanguages: true,
   ns: namespaces,
   defaultNS: 'common',
   lng: storedLanguage(),
   fallbackLng: DEFAULT_LANGUAGE,
   interpolation: { escapeValue: false },
   returnNull: false,
+  react: { useSuspense: false },
 });
 
-export function changeLanguage(lng: Language): void {
+/** Switches once the language's strings are loaded (i18next fetches them first). */
+export function changeLanguage(lng: Language): Promise<unknown> {
   localStorage.setItem(LANGUAGE_STORAGE_KEY, lng);
   document.documentElement.lang = lng;
-  void i18n.changeLanguage(lng);
+  return i18n.changeLanguage(lng);
 }
 
 export default i18n;

@@ -96,6 +96,8 @@ def test_every_documented_operation_answers(client: FlaskClient, login: Login, d
             files = set(operations[method]["responses"]["200"].get("content", {})) - {"application/json"}
             if files:  # a spreadsheet download
                 assert reply.status_code == 200 and reply.mimetype in files, (url, reply.status_code, reply.mimetype)
+                assert reply.get_data()  # a streamed export read to its end and closed, in this request's order
+                reply.close()
                 continue
             assert reply.json is not None
             if path != "/api/openapi.json":

@@ -28,7 +28,7 @@ NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
 
 @pytest.fixture(scope="module")
 def lake(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    from tests.e2e.support import create_database, drop_database
+    from tests.support.databases import create_database, drop_database
 
     url = create_database(pg_url, "notebooks")
     try:

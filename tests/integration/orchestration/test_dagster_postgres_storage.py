@@ -21,7 +21,7 @@ warnings.filterwarnings("ignore", category=dg.BetaWarning)
 
 @pytest.fixture(scope="module")
 def fleet_db(pg_url: str) -> Iterator[str]:
-    from tests.e2e.support import create_database, drop_database
+    from tests.support.databases import create_database, drop_database
 
     url = create_database(pg_url, "dagsterpg")
     try:

@@ -29,7 +29,7 @@ NOW = datetime(2026, 11, 2, 3, 0, tzinfo=UTC)  # DAY and its month are closed
 
 @pytest.fixture(scope="module")
 def world(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[World, ReportsEnv]]:
-    from tests.e2e.support import create_database, drop_database
+    from tests.support.databases import create_database, drop_database
 
     url = create_database(pg_url, "reports")
     world = seed_report_world(url)

@@ -107,4 +107,7 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             # issue 9 the bell's notice list (H6)
                             "menu.setting", "menu.setting.notify.list",
                             # issue 9 the enterprise notification switches (platform-spec §2 messageNotifyRule)
-                            "menu.setting.messageNotifyRule"}
+                            "menu.setting.messageNotifyRule",
+                            # issue 11 live video, playback and the video log
+                            "menu.dashboard.monitor", "menu.dashboard.videoMap", "menu.dashboard.playback",
+                            "menu.log.videoLog"}

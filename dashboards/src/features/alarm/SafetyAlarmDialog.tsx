@@ -1,13 +1,13 @@
 /**
  * The real-time safety alarm dialog (console-spec §2, title "实时安全报警", width 1150), opened by push 13:
  * the alarm's fields on the left, a map (height 300) with the vehicle on the right, the attachment images
- * below, and the buttons voice talk (issue 11), TTS, handle, ignore, vehicle details and previous / next
- * among today's unhandled active-safety alarms of the same car (shown only while there are any). Opened
- * only as the user's notification rule for the alarm's key allows (console-spec §6). The fleet name is the
- * vehicle's group from the alarm row (`fleetName`), else its enterprise.
+ * below, and the buttons voice talk (features/video's talk dialog), TTS, handle, ignore, vehicle details and
+ * previous / next among today's unhandled active-safety alarms of the same car (shown only while there are
+ * any). Opened only as the user's notification rule for the alarm's key allows (console-spec §6). The fleet
+ * name is the vehicle's group from the alarm row (`fleetName`), else its enterprise.
  */
-import { App, Button, Carousel, Col, Descriptions, Empty, Modal, Row, Space, Tooltip, Typography } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { App, Button, Carousel, Col, Descriptions, Empty, Modal, Row, Space, Typography } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { LiveHub } from '../../live/LiveHub';
@@ -18,7 +18,6 @@ import type { CarRow } from '../map/model/types';
 import { formatTime } from '../map/popup/format';
 import { MediaView } from '../media/MediaUploadPopup';
 import { mediaKind } from '../media/mediaPush';
-import { AlarmMap } from './AlarmMap';
 import { announceAlarmChanged } from './alarmEvents';
 import { PUSH_AI_ALARM, pushedAlarm } from './alarmPush';
 import {
@@ -39,7 +38,12 @@ import { indexAfterHandled, navigate as step, type Step } from './navigation';
 import { alarmGate } from './notifyRules';
 import { useNotifySettings } from './useNotifySettings';
 
+// The map (leaflet) loads with the first alarm shown, not with every page: the dialog is always mounted.
+const AlarmMap = lazy(() => import('./AlarmMap').then((module) => ({ default: module.AlarmMap })));
+
 export const SAFETY_DIALOG_WIDTH = 1150;
+/** The talk dialog (and its player, mpegts.js) loads on the first click: the layout carries this dialog. */
+const VehicleMediaDialog = lazy(() => import('../video/VehicleMediaDialog').then((m) => ({ default: m.VehicleMediaDialog })));
 /** How often the dialog re-reads an alarm whose attachments have not arrived yet. */
 const ATTACHMENT_POLL_MS = 3000;
 /** Alarms pushed while one is on screen, kept until it closes (the newest is shown next). */
@@ -108,6 +112,7 @@ export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
   const [files, setFiles] = useState<AlarmAttachment[]>([]);
   const [handling, setHandling] = useState(false);
   const [tts, setTts] = useState(false);
+  const [talk, setTalk] = useState(false);
   const [busy, setBusy] = useState(false);
   const generation = useRef(0);
 
@@ -275,15 +280,15 @@ export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
                 </Descriptions>
               </Col>
               <Col span={14}>
-                <AlarmMap deviceId={alarm.deviceId} plate={alarm.plateNumber ?? ''} lng={alarm.lng} lat={alarm.lat} />
+                <Suspense fallback={<div style={{ height: 300 }} />}>
+                  <AlarmMap deviceId={alarm.deviceId} plate={alarm.plateNumber ?? ''} lng={alarm.lng} lat={alarm.lat} />
+                </Suspense>
               </Col>
             </Row>
             <Typography.Title level={5}>{t('dialog.attachments')}</Typography.Title>
             <AttachmentSlider files={files} />
             <Space wrap style={{ marginTop: 16 }}>
-              <Tooltip title={t('dialog.voiceTalkLater')}>
-                <span><Button disabled data-testid="safety-alarm-talk">{t('dialog.voiceTalk')}</Button></span>
-              </Tooltip>
+              <Button onClick={() => setTalk(true)} disabled={!car} data-testid="safety-alarm-talk">{t('dialog.voiceTalk')}</Button>
               <Button onClick={() => setTts(true)} disabled={!car} data-testid="safety-alarm-tts">{t('dialog.tts')}</Button>
               <Button type="primary" onClick={() => setHandling(true)} data-testid="safety-alarm-handle">{t('dialog.handle')}</Button>
               <Button onClick={() => void ignore()} loading={busy} data-testid="safety-alarm-ignore">{t('dialog.ignore')}</Button>
@@ -319,6 +324,11 @@ export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
           void afterHandled();
         }}
       />
+      {talk && car && (
+        <Suspense fallback={null}>
+          <VehicleMediaDialog key={`talk-${car.carId}`} mode="intercom" car={car} onClose={() => setTalk(false)} />
+        </Suspense>
+      )}
       {tts && car && <CommandDialog key={`tts-${car.carId}`} action="tts" car={car} onClose={() => setTts(false)} />}
     </>
   );

@@ -8,6 +8,9 @@ import { currentNotifySettings } from '../alarm/useNotifySettings';
 import { session } from '../../auth/session';
 import { commandNotice, isOwnCommand, noticeLevel } from './commandPush';
 
+/** The video stream commands: their success is the picture (or sound) itself, only failures are told. */
+const QUIET_ON_SUCCESS = new Set(['9101', '9102', '9201', '9202']);
+
 /**
  * Pushes 11 and 12 wherever the operator is: a notification naming the vehicle, the command and its
  * outcome (the dialog closed when the command was accepted; this is where its answer arrives), for the
@@ -31,6 +34,7 @@ export function CommandNoticesOf({ hub, userId = () => session.get().user?.id }:
       const notice = commandNotice(push);
       // The enterprise switch (console-spec §3 carRespCmdWindowEnable) turns these windows off.
       if (!notice || !isOwnCommand(notice, userId()) || !switchOn(currentNotifySettings(), 'carRespCmd')) return;
+      if (notice.outcome === 'success' && QUIET_ON_SUCCESS.has(notice.msgId)) return;
       const command = t(`names.${notice.msgId}`, { defaultValue: `0x${notice.msgId}` });
       notification[noticeLevel(notice.outcome)]({
         title: t('notice.title', { vehicle: notice.vehicle }),

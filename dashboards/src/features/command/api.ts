@@ -126,6 +126,7 @@ export interface CarDevice {
   deviceSn: string;
   phone: string;
   videoChannel: string | null;
+  talkChannel?: string | null;
   hasVideo: number | null;
   hasPhoto: number | null;
   hasMicrophone: number | null;
@@ -138,7 +139,7 @@ export async function fetchCarDevices(carId: number, signal?: AbortSignal): Prom
       countable: false,
       pageNo: 1,
       pageSize: 100,
-      select: 'id,deviceName,deviceSn,phone,videoChannel,hasVideo,hasPhoto,hasMicrophone',
+      select: 'id,deviceName,deviceSn,phone,videoChannel,talkChannel,hasVideo,hasPhoto,hasMicrophone',
     },
     body: { 'carId.eq': carId },
     signal,

@@ -5,6 +5,7 @@ import { saveFile } from '../list/api';
 import type { EvidenceFile } from './evidenceFile';
 import { mediaUrl } from '../media/mediaPush';
 import { useMediaBlob } from '../media/useMediaBlob';
+import { VideoFile } from '../media/VideoFile';
 
 /** The file's element: image, audio or video of an object URL fetched with the token (the file routes
  * need the Authorization header, which an element's src cannot send). */
@@ -12,7 +13,7 @@ export function EvidenceMedia({ file }: { file: EvidenceFile }) {
   const src = useMediaBlob(mediaUrl(file));
   if (!src) return <Spin data-testid="evidence-loading" />;
   if (file.mediaType === 1) return <audio src={src} controls data-testid="evidence-audio" style={{ width: '100%' }} />;
-  if (file.mediaType === 2) return <video src={src} controls data-testid="evidence-video" style={{ width: '100%', maxHeight: 480 }} />;
+  if (file.mediaType === 2) return <VideoFile src={src} testId="evidence-video" style={{ width: '100%', maxHeight: 480 }} />;
   return <img src={src} alt={file.objectKey} data-testid="evidence-photo" style={{ maxWidth: '100%', maxHeight: 480, display: 'block', margin: '0 auto' }} />;
 }
 

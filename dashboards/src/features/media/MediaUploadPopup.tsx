@@ -7,13 +7,14 @@ import { switchOn } from '../alarm/notifyRules';
 import { currentNotifySettings } from '../alarm/useNotifySettings';
 import { COUNTDOWN_STEP_S, countdownShown, mediaUpload, mediaUrl, type MediaUpload } from './mediaPush';
 import { useMediaBlob } from './useMediaBlob';
+import { VideoFile } from './VideoFile';
 
 /** The photo, audio or video element of an uploaded file (blob URL fetched with the token). */
 export function MediaView({ file }: { file: Pick<MediaUpload, 'id' | 'objectKey' | 'fileStoreType' | 'kind'> }) {
   const src = useMediaBlob(mediaUrl(file));
   if (!src) return <Spin data-testid="media-loading" />;
   if (file.kind === 'audio') return <audio src={src} controls autoPlay data-testid="media-audio" style={{ width: '100%' }} />;
-  if (file.kind === 'video') return <video src={src} controls autoPlay data-testid="media-video" style={{ width: '100%', maxHeight: 420 }} />;
+  if (file.kind === 'video') return <VideoFile src={src} autoPlay testId="media-video" style={{ width: '100%', maxHeight: 420 }} />;
   return <img src={src} alt={file.objectKey} data-testid="media-photo" style={{ maxWidth: '100%', maxHeight: 420, display: 'block', margin: '0 auto' }} />;
 }
 

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_LANGUAGE, LANGUAGES, namespaces, resources } from '../resources';
+import i18n from 'i18next';
+import '..';
+import { buildResources, DEFAULT_LANGUAGE, LANGUAGES, namespaces, resources as bundled } from '../resources';
+
+// Every language's files, read here at once (the console bundles the default and fetches the others).
+const resources = buildResources(import.meta.glob('../../locales/*/*.json', { eager: true, import: 'default' }));
 
 /** Dotted key paths of every string leaf. */
 function leaves(messages: unknown, prefix = ''): Map<string, string> {
@@ -42,6 +47,16 @@ describe('locales', () => {
   test('exactly zh-CN, zh-HK and en-US are present, zh-CN is the default', () => {
     expect(Object.keys(resources).sort()).toEqual([...LANGUAGES].sort());
     expect(DEFAULT_LANGUAGE).toBe('zh-CN');
+  });
+
+  test('only the default language is bundled; another is fetched when chosen', async () => {
+    expect(Object.keys(bundled)).toEqual([DEFAULT_LANGUAGE]);
+    expect(Object.keys(bundled[DEFAULT_LANGUAGE]).sort()).toEqual(namespaces);
+    await i18n.changeLanguage('en-US');
+    expect(i18n.t('common:cancel')).toBe((resources['en-US'].common as Record<string, string>).cancel);
+    await i18n.changeLanguage('zh-HK');
+    expect(i18n.hasResourceBundle('zh-HK', 'menu')).toBe(true);
+    await i18n.changeLanguage(DEFAULT_LANGUAGE);
   });
 
   test('the console namespaces exist', () => {

@@ -54,6 +54,9 @@ beforeEach(() => {
       unhandled = unhandled.filter((a) => a.id !== 101);
       return json({ ...alarm(101, ''), state: 2 });
     }
+    if (url.startsWith('/api/common/query/device.json')) {
+      return json({ list: [{ id: 7, deviceName: null, deviceSn: 'SN7', phone: '13800000007', videoChannel: '1,2', talkChannel: '1', hasVideo: 1, hasPhoto: 1, hasMicrophone: 1 }] });
+    }
     if (url.startsWith('/file/')) return new Response(new Uint8Array([0xff, 0xd8, 0xff]), { status: 200, headers: { 'Content-Type': 'image/jpeg' } });
     return json(null);
   });
@@ -143,6 +146,17 @@ describe('the real-time safety alarm dialog (push 13)', () => {
     expect(dialog().getAttribute('data-alarm-id')).toBe('101');
     fireEvent.click(document.querySelector('.ant-modal-close') as HTMLElement);
     await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('102'));
+  });
+
+  test('voice talk opens the call to the vehicle, which says why the microphone did not open', async () => {
+    renderDialog();
+    emit(push13);
+    await screen.findByText('实时安全报警');
+    fireEvent.click(screen.getByTestId('safety-alarm-talk'));
+    expect(await screen.findByText('与【京A00070】进行通话', {}, { timeout: 10_000 })).toBeTruthy();
+    // jsdom has no microphone: the talk fails at its first step and sends no command
+    await waitFor(() => expect(screen.getByTestId('talk-dialog').dataset.status).toBe('failed'), { timeout: 10_000 });
+    expect(fetchMock.mock.calls.some(([url]) => url.includes('/9101.json'))).toBe(false);
   });
 });
 

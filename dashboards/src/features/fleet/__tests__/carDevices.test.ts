@@ -5,7 +5,9 @@ import { enumLabel } from '../../list/model';
 import { attach, channelNames, detach, makeMaster } from '../carDevices';
 
 const t = i18n.t.bind(i18n);
-afterEach(() => void i18n.changeLanguage('zh-CN'));
+afterEach(async () => {
+  await i18n.changeLanguage('zh-CN');
+});
 
 describe("a car's devices", () => {
   test('the first device fitted becomes the master; later ones do not', () => {

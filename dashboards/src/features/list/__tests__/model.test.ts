@@ -21,7 +21,9 @@ import { CATALOGUE, field } from '../../../test/listFixtures';
 import type { FieldMeta } from '../types';
 
 const t = i18n.t.bind(i18n);
-afterEach(() => void i18n.changeLanguage('zh-CN'));
+afterEach(async () => {
+  await i18n.changeLanguage('zh-CN');
+});
 
 describe('defaults from the declaration', () => {
   test('columns are the listable fields but the id and the tenant; a screen may list its own', () => {

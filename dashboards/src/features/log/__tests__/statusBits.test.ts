@@ -7,7 +7,9 @@ import { formatDuration, initialFilters, replayHref, todayRange } from '../logSc
 import { bitSet, describeStatus, loadState, STATUS_BITS } from '../statusBits';
 
 const t = i18n.t.bind(i18n);
-afterEach(() => void i18n.changeLanguage('zh-CN'));
+afterEach(async () => {
+  await i18n.changeLanguage('zh-CN');
+});
 
 describe('describeStatus (JT/T 808-2019 table 24)', () => {
   test('names the set bits in bit order', () => {
@@ -15,10 +17,11 @@ describe('describeStatus (JT/T 808-2019 table 24)', () => {
     expect(describeStatus(bits, t)).toEqual(['ACC开', '已定位', '门1开(前门)', '使用北斗定位']);
   });
 
-  test('every bit 0-21 but the reserved 6-9 has an on and an off text in each language', () => {
+  test('every bit 0-21 but the reserved 6-9 has an on and an off text in each language', async () => {
     expect(STATUS_BITS).toEqual([0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
     for (const lang of ['zh-CN', 'zh-HK', 'en-US']) {
-      void i18n.changeLanguage(lang);
+      await i18n.changeLanguage(lang);
+      expect(i18n.language).toBe(lang);
       const all = describeStatus(0, t, { all: true });
       expect(all).toHaveLength(STATUS_BITS.length + 1); // + the load state
       expect(all.every((text) => !text.startsWith('status.') && !text.includes('log:'))).toBe(true);
@@ -28,8 +31,8 @@ describe('describeStatus (JT/T 808-2019 table 24)', () => {
     }
   });
 
-  test('with all, unset bits read as off; in English', () => {
-    void i18n.changeLanguage('en-US');
+  test('with all, unset bits read as off; in English', async () => {
+    await i18n.changeLanguage('en-US');
     const texts = describeStatus(1 << 1, t, { all: true });
     expect(texts.slice(0, 4)).toEqual(['ACC off', 'Positioned', 'North latitude', 'East longitude']);
     expect(texts).toContain('Empty');
@@ -65,10 +68,10 @@ describe('log screens', () => {
     expect(missingFilters(undefined, {})).toEqual([]);
   });
 
-  test('durations and the replay link of a stop', () => {
+  test('durations and the replay link of a stop', async () => {
     expect(formatDuration(3723, t)).toBe('1小时2分3秒');
     expect(formatDuration(125, t)).toBe('2分5秒');
-    void i18n.changeLanguage('en-US');
+    await i18n.changeLanguage('en-US');
     expect(formatDuration(60, t)).toBe('1 min 0 s');
     expect(replayHref({ carId: 5, startTime: '2026-04-10T23:55:00+00:00', endTime: '2026-04-11T00:10:00+00:00' }))
       .toBe('/dashboard/trace?carId=5&start=1775865300000&end=1775866200000');

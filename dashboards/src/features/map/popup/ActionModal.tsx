@@ -1,9 +1,13 @@
-/** The popup buttons' dialogs: the command dialogs (features/command); video, listen and talk come with issue 11. */
+/** The popup buttons' dialogs: the command dialogs (features/command); video, listen and intercom (features/video). */
 import { Modal, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CommandDialog } from '../../command/CommandDialog';
+import { lazy, Suspense } from 'react';
 import { COMMAND_ACTIONS, type CommandAction } from '../../command/payloads';
 import type { CarRow } from '../model/types';
+
+/** Video, listen and intercom load their player (mpegts.js) on first use. */
+const VehicleMediaDialog = lazy(() => import('../../video/VehicleMediaDialog').then((m) => ({ default: m.VehicleMediaDialog })));
 
 export type VehicleAction = 'video' | 'photo' | 'intercom' | 'listen' | 'tts' | 'text' | 'alarmSetting' | 'details';
 
@@ -13,6 +17,13 @@ const isCommand = (action: VehicleAction | null): action is CommandAction =>
 export function ActionModal({ action, car, onClose }: { action: VehicleAction | null; car: CarRow | null; onClose: () => void }) {
   const { t } = useTranslation('map');
   if (isCommand(action) && car) return <CommandDialog key={`${action}-${car.carId}`} action={action} car={car} onClose={onClose} />;
+  if ((action === 'video' || action === 'listen' || action === 'intercom') && car) {
+    return (
+      <Suspense fallback={null}>
+        <VehicleMediaDialog key={`${action}-${car.carId}`} mode={action} car={car} onClose={onClose} />
+      </Suspense>
+    );
+  }
   return (
     <Modal
       open={action !== null}

@@ -1,0 +1,20 @@
+import ListPage from '../../features/list/ListPage';
+import { defineListScreen } from '../../features/list/types';
+
+/**
+ * The video log (platform-spec §2 logs, issue 11 §4): who watched, listened to, talked on or played
+ * back which stream, from when to when, one row per viewer connection of the media server; read-only,
+ * newest first, exportable. Entity `videoLog` (api/query/entities_video.py), strings `videoLog`.
+ */
+const screen = defineListScreen({
+  entity: 'videoLog',
+  namespace: 'videoLog',
+  params: { isParent: true }, // the caller's whole subtree, as the map and the video screens show it
+  columns: ['startTime', 'endTime', 'durationS', 'plateNumber', 'deviceSn', 'channel', 'kind', 'userName', 'transport', 'client', 'bytesSent', 'endReason'],
+  filters: ['plateNumber', 'kind', 'userName', 'startTime'],
+  features: { create: false, edit: false, delete: false, import: false },
+});
+
+export default function VideoLogScreen() {
+  return <ListPage screen={screen} />;
+}
