@@ -171,7 +171,10 @@ class SessionGuard:
     def check(self, user_id: int, epoch: int) -> None:
         now = self._clock()
         cached = self._cache.get(user_id)
-        if cached is None or now - cached[0] >= self.ttl_s:
+        # A token newer than the cached epoch was signed after a bump this cache has not seen (the user
+        # signed in again after a change): the cache is what is stale, not the token. Look again.
+        stale = cached is not None and cached[1] is not None and cached[1][0] < epoch
+        if cached is None or stale or now - cached[0] >= self.ttl_s:
             state = self._lookup(user_id)
             with self._lock:
                 if len(self._cache) >= self._max_entries:

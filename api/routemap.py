@@ -10,7 +10,9 @@ highlight, closable, cacheAble, target?}, children}``.
 - ``icon`` is an antd icon component name.
 - ``component`` is a key the console maps to a lazily loaded page (``dashboard/map``); ``RouteView``
   marks a pure container whose children render inside the layout.
-- ``permission``: codes, any one of which keeps the entry (an empty list: open to every user).
+- ``permission``: codes, any one of which keeps the entry (an empty list: open to every user); a code
+  written ``code:action`` needs that action on the code (the video screens need ``monitor:video``, the
+  action console-spec §6 names, so a role with the live map alone does not see them).
 - ``invisible``: routable but not in the menu; ``link``: external URL; ``highlight``: menu path to
   highlight instead; ``closable`` false: its tab has no close icon; ``cacheAble`` false: its page is not
   kept alive; ``target`` ``_blank``: opened in a new browser tab (the cockpits).
@@ -72,11 +74,11 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                _meta("menu.dashboard.trace", "NodeIndexOutlined", ["gps"])),
         # Live video (issue 11 §4): dashboards/src/screens/dashboard/{monitor,videoMap,playback}.tsx.
         _route("/dashboard/monitor", "dashboardMonitor", "dashboard/monitor",
-               _meta("menu.dashboard.monitor", "VideoCameraOutlined", ["monitor"])),
+               _meta("menu.dashboard.monitor", "VideoCameraOutlined", ["monitor:video"])),
         _route("/dashboard/videoMap", "dashboardVideoMap", "dashboard/videoMap",
-               _meta("menu.dashboard.videoMap", "AppstoreOutlined", ["monitor"])),
+               _meta("menu.dashboard.videoMap", "AppstoreOutlined", ["monitor:video"])),
         _route("/dashboard/playback", "dashboardPlayback", "dashboard/playback",
-               _meta("menu.dashboard.playback", "PlaySquareOutlined", ["monitor"])),
+               _meta("menu.dashboard.playback", "PlaySquareOutlined", ["monitor:video"])),
         redirect="/dashboard/map",
     ),
     _route(
@@ -223,6 +225,7 @@ def routes_for(permissions: Mapping[str, Iterable[str]], routes: Iterable[Mappin
     """The entries the user may open: an entry stays when it lists no permission code or the user
     holds at least one action on one of its codes; a container whose children all went goes too."""
     held = {code for code, actions in permissions.items() if list(actions)}
+    held |= {f"{code}:{action}" for code, actions in permissions.items() for action in actions}
     kept: list[dict[str, Any]] = []
     for entry in routes:
         codes = entry["meta"]["permission"]

@@ -16,8 +16,10 @@ disturbed:
 | 0x65 DSM 1/2/3/4 (fatigue, phone, smoking, distraction) | driving | one report |
 
 An ADAS/DSM event carries an alarm number (terminal id = last 7 characters of the terminal's, the fix
-time, a per-second serial, 1-3 attachments). ``attachment_files`` makes those attachments (JPEGs from
-``simulator.camera`` showing plate, alarm text and time) when the platform's 0x9208 asks for them.
+time, a per-second serial, 1-3 attachments). ``attachment_files`` makes those attachments when the
+platform's 0x9208 asks for them: JPEGs from ``simulator.camera`` showing plate, alarm text and time, and,
+for an event of two or more, the last one a 3 s MP4 clip of that scene (``record_clip``; a photo instead
+where PyAV has no libx264).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any
 from fleet.alarm_catalog import describe
 from protocols.jt808 import AlarmNumber
 from protocols.jt808.alarm_number import JIANGSU_2017
-from simulator.camera import take_photo
+from simulator.camera import record_clip, take_photo
 from simulator.driving import Sample, Vehicle
 
 EMERGENCY, OVERSPEED, FATIGUE, POWER_LOW = 1 << 0, 1 << 1, 1 << 2, 1 << 7
@@ -45,7 +47,7 @@ DURATIONS_S = {"overspeed": (30.0, 120.0), "fatigue": (120.0, 600.0), "power_low
 ADAS_TYPES = (1, 2, 3)
 DSM_TYPES = (1, 2, 3, 4)
 ADAS_CHANNEL, DSM_CHANNEL = 0x64, 0x65
-FILE_PICTURE = 0
+FILE_PICTURE, FILE_VIDEO = 0, 2  # Jiangsu attachment file types
 MAX_REMEMBERED = 64  # events kept for a later 0x9208
 
 
@@ -187,8 +189,9 @@ class AlarmSchedule:
 
     def attachment_files(self, alarm_no: AlarmNumber, alarm_uuid: str, plate: str
                          ) -> list[tuple[str, int, bytes]]:
-        """(name, file type, JPEG) for each attachment of the event ``alarm_no`` names, in the Jiangsu
-        naming ``<type>_<channel>_<channel><alarm type>_<n>_<uuid>.jpg``. Unknown event: one photo."""
+        """(name, file type, data) for each attachment of the event ``alarm_no`` names, in the Jiangsu
+        naming ``<type>_<channel>_<channel><alarm type>_<n>_<uuid>.<jpg|mp4>``: photos, the last of two or
+        more a clip (module doc). Unknown event: one photo."""
         event = self.event_for(alarm_no)
         count = alarm_no.attachments or 1
         if event is None:
@@ -199,6 +202,15 @@ class AlarmSchedule:
             caption, caption_en = describe(event.key, level), describe(event.key, level, "en")
         files = []
         for n in range(count):
+            if n == count - 1 and count >= 2 and event is not None:
+                try:
+                    clip = record_clip(plate, alarm_no.time, channel=n + 1, caption=caption, caption_ascii=caption_en)
+                except RuntimeError:
+                    pass  # no encoder here: a photo in its place
+                else:
+                    files.append((f"{FILE_VIDEO:02d}_{channel:02x}_{channel:02x}{kind:02d}_{n}_{alarm_uuid}.mp4",
+                                  FILE_VIDEO, clip))
+                    continue
             name = f"{FILE_PICTURE:02d}_{channel:02x}_{channel:02x}{kind:02d}_{n}_{alarm_uuid}.jpg"
             data = take_photo(plate, alarm_no.time, channel=n + 1, caption=caption, caption_ascii=caption_en)
             files.append((name, FILE_PICTURE, data))

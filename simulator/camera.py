@@ -1,12 +1,13 @@
 """The simulated camera: a real JPEG of the requested size with the plate number and the time drawn
-in it (Pillow). Chinese plates are drawn with a CJK font from /usr/share/fonts (fonts-noto-cjk, which
+in it (Pillow), and an alarm's short MP4 clip of the same scene with the time running (``record_clip``,
+H.264 by PyAV's libx264). Chinese plates are drawn with a CJK font from /usr/share/fonts (fonts-noto-cjk, which
 scripts/install.sh installs) when one is present, else the plate is drawn in ASCII (province
 character replaced)."""
 
 from __future__ import annotations
 
 import io
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
 
@@ -67,6 +68,46 @@ def take_photo(plate: str, when: datetime, *, size: tuple[int, int] = DEFAULT_SI
     """A JPEG of ``size`` showing a road scene placeholder, ``plate`` and ``when`` (GMT+8, as a
     terminal's on-screen-display would), and ``caption`` (an alarm's text; ``caption_ascii`` instead
     when no CJK font is installed). Deterministic for the same arguments."""
+    image = _scene(plate, when, size, channel, brightness, caption, caption_ascii)
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=jpeg_quality(quality))
+    return out.getvalue()
+
+
+CLIP_SIZE = (352, 288)  # CIF, what in-cab DSM cameras record their alarm clips at
+CLIP_FPS = 10
+
+
+def record_clip(plate: str, when: datetime, *, seconds: float = 3.0, size: tuple[int, int] = CLIP_SIZE,
+                channel: int = 1, caption: str = "", caption_ascii: str = "") -> bytes:
+    """An MP4 (H.264 baseline, yuv420p, ``CLIP_FPS`` fps, as Chromium's <video> plays) of ``seconds`` of the ``take_photo`` scene, its on-screen clock running from
+    ``when``: what a DSM terminal uploads as the alarm's video attachment. Raises RuntimeError when
+    PyAV or its libx264 is not there (the caller sends photos only)."""
+    try:
+        import av
+    except ImportError as exc:  # pragma: no cover - av is a dependency; a stripped install may lack it
+        raise RuntimeError(f"PyAV is not installed: {exc}") from None
+    out = io.BytesIO()
+    frames = max(1, round(seconds * CLIP_FPS))
+    try:
+        with av.open(out, "w", format="mp4") as container:
+            stream = container.add_stream("libx264", rate=CLIP_FPS, options={
+                "preset": "veryfast", "profile": "baseline", "bframes": "0", "g": str(CLIP_FPS)})
+            stream.width, stream.height, stream.pix_fmt = size[0], size[1], "yuv420p"
+            for index in range(frames):
+                at = when + timedelta(seconds=index / CLIP_FPS)
+                image = _scene(plate, at, size, channel, 128, caption, caption_ascii)
+                frame = av.VideoFrame.from_image(image).reformat(format="yuv420p")
+                frame.pts = index
+                container.mux(stream.encode(frame))
+            container.mux(stream.encode(None))
+    except (av.FFmpegError, ValueError) as exc:  # no libx264 in this FFmpeg, or it refused the options
+        raise RuntimeError(f"the clip could not be encoded: {exc}") from None
+    return out.getvalue()
+
+
+def _scene(plate: str, when: datetime, size: tuple[int, int], channel: int, brightness: int, caption: str,
+           caption_ascii: str) -> Image.Image:
     width, height = size
     shade = max(20, min(235, brightness))
     image = Image.new("RGB", size, (shade // 3, shade // 2, shade))
@@ -88,6 +129,4 @@ def take_photo(plate: str, when: datetime, *, size: tuple[int, int] = DEFAULT_SI
         draw.text((margin, margin * 2 + max(10, height // 12)), shown, font=small, fill=(255, 80, 80))
     draw.text((margin, height - margin - max(8, height // 20)), f"CH{channel}  {stamp}", font=small,
               fill=(255, 255, 255))
-    out = io.BytesIO()
-    image.save(out, format="JPEG", quality=jpeg_quality(quality))
-    return out.getvalue()
+    return image

@@ -173,15 +173,22 @@ def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
 
 
 @pytest.fixture(scope="package")
-def browser() -> Iterator[Any]:
+def playwright() -> Iterator[Any]:
+    """The one Playwright driver of the run: the sync API allows one per thread, so every browser of
+    the e2e tests (this package's and a module's own, e.g. with a fake microphone) is launched from it."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="package")
+def browser(playwright: Any) -> Iterator[Any]:
+    chromium = launch_chromium(playwright)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
 
 
 @pytest.hookimpl(hookwrapper=True)

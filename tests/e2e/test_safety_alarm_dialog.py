@@ -2,8 +2,8 @@
 terminal of the test's own enterprise sends a real 0x0200 with a 0x65 DSM item (one attachment) over TCP to
 the stack's gateway; the streams worker stores the alarm, pushes 13 and asks the terminal for the
 attachment with 0x9208; the dialog pops up for the enterprise's user with no photo yet; the terminal
-uploads its JPEG to the stack's attachment server as a real one does (0x1210, 0x1211, the data, 0x1212),
-and the dialog's slider shows that photo (the very bytes sent); the alarm is handled, and the dashboard's
+uploads its JPEG and its MP4 clip to the stack's attachment server as a real one does (0x1210, 0x1211,
+the data, 0x1212), and the dialog's slider shows that photo (the very bytes sent) and plays the clip; the alarm is handled, and the dashboard's
 unhandled count goes down.
 
 The enterprise is the test's own (the simulated fleet's alarms belong to the demo enterprises), so the
@@ -34,7 +34,7 @@ from protocols.jt808 import (
 )
 from protocols.jt808.messages import PlatformResponse
 from simulator.attachments import UploadResult, upload
-from simulator.camera import take_photo
+from simulator.camera import record_clip, take_photo
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
 from warehouse.db import connect
@@ -121,7 +121,7 @@ def _dsm_report(fix_at: datetime) -> LocationReport:
     lat, lng = 39.9087, 116.3975
     dsm = {"alarm_id": 1, "flag": 0, "type": DSM_FATIGUE, "level": 2, "fatigue_degree": 7, "speed_kmh": 56,
            "altitude_m": 50, "lat": lat, "lng": lng, "time": fix_at.isoformat(), "vehicle_status": 1,
-           "alarm_no": AlarmNumber(TERMINAL_ID, fix_at, 0, 1).to_json()}  # one attachment
+           "alarm_no": AlarmNumber(TERMINAL_ID, fix_at, 0, 2).to_json()}  # a photo and a clip
     return LocationReport(0, 3, lat, lng, 50, 56.0, 90, fix_at, {"mileage_km": 100.0, "dsm_alarm": dsm})
 
 
@@ -237,9 +237,19 @@ def test_a_dsm_alarm_pops_the_dialog_with_its_photo_and_handling_it_leaves_the_u
             route.fulfill(response=response)
 
         page.route(f"**/file{key}", relay)
-        assert _upload_in_thread(asked, [(name, 0, photo)], fleet["phone"]).files_done == [name]
+        clip_name = f"02_65_6501_1_{warn_uuid}.mp4"
+        clip = record_clip(fleet["plate"], started, caption_ascii="DSM fatigue")  # what the simulator sends
+        uploaded = _upload_in_thread(asked, [(name, 0, photo), (clip_name, 2, clip)], fleet["phone"])
+        assert uploaded.files_done == [name, clip_name]
         assert _shown_photo_key(page) == key
         assert served and served[-1] == (200, photo)
+        # the clip is the slider's second slide, decoded by Chromium (H.264 in MP4)
+        page.wait_for_function("() => document.querySelector('[data-testid=safety-alarm-dialog] "
+                               "[data-testid=alarm-attachments]')?.getAttribute('data-count') === '2'")
+        dialog.locator(".slick-dots li button").nth(1).click()  # the second dot: to the clip
+        page.wait_for_function("() => { const v = document.querySelector('[data-testid=safety-alarm-dialog] "
+                               "[data-testid=media-video]'); return v && v.readyState >= 2 && v.videoWidth === 352 "
+                               "&& v.videoHeight === 288; }", timeout=PUSH_TIMEOUT_MS)
         with connect(console_stack.db_url) as conn:
             atted = conn.execute("SELECT atted FROM alarm WHERE id = %s", (alarm_id,)).fetchone()
         assert atted == (True,)

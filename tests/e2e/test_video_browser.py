@@ -79,19 +79,17 @@ def tone_strength(samples: list[int], rate: int = 8000, hz: float = TONE_HZ) -> 
 
 
 @pytest.fixture(scope="module")
-def media_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Chromium with a fake microphone playing a 440 Hz tone, and autoplay allowed."""
-    from playwright.sync_api import sync_playwright
-
+def media_browser(playwright: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Chromium with a fake microphone playing a 440 Hz tone, and autoplay allowed (a second browser
+    from the run's one Playwright driver)."""
     wav = tone_wav(tmp_path_factory.mktemp("fake-mic") / "tone.wav")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=[*CHROMIUM_ARGS, *FAKE_MIC_ARGS,
-                                                    f"--use-file-for-fake-audio-capture={wav}"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                          args=[*CHROMIUM_ARGS, *FAKE_MIC_ARGS,
+                                                f"--use-file-for-fake-audio-capture={wav}"])
+    try:
+        yield chromium
+    finally:
+        chromium.close()
 
 
 @pytest.fixture

@@ -31,10 +31,11 @@ export const i18nReady = i18n.use(lazyLocales).use(initReactI18next).init({
   react: { useSuspense: false },
 });
 
-/** Switches once the language's strings are loaded (i18next fetches them first). */
+/** Switches once the language's strings are loaded (i18next fetches them first). The page's `lang`
+ * follows in AppProviders after the render in the new language, so it never announces a language whose
+ * strings are not on screen yet. */
 export function changeLanguage(lng: Language): Promise<unknown> {
   localStorage.setItem(LANGUAGE_STORAGE_KEY, lng);
-  document.documentElement.lang = lng;
   return i18n.changeLanguage(lng);
 }
 

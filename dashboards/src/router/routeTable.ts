@@ -39,9 +39,11 @@ export const STATIC_PAGES: PageRoute[] = [
   { path: '/result/fail', name: 'resultFail', component: 'result/fail', meta: { title: 'menu.result.fail', invisible: true } },
 ];
 
+/** A code is held with any action; `code:action` (the video screens' `monitor:video`) needs that action. */
 function holds(permissions: Permission[], codes: string[] | undefined): boolean {
   if (!codes || codes.length === 0) return true;
-  return permissions.some((p) => p.actions.length > 0 && codes.includes(p.code));
+  return permissions.some((p) => p.actions.length > 0
+    && (codes.includes(p.code) || p.actions.some((action) => codes.includes(`${p.code}:${action}`))));
 }
 
 /** Console-spec §6: a route is kept only if the user holds one of its codes; no codes means open. */

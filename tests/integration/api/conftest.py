@@ -103,26 +103,30 @@ def client(app: Flask) -> FlaskClient:
 
 @pytest.fixture(scope="session")
 def login(app: Flask) -> Callable[[str], dict[str, str]]:
-    """``login(user_name)`` -> Authorization header of a demo user (cached per user)."""
-    cache: dict[str, dict[str, str]] = {}
+    """``login(user_name)`` -> Authorization header of a demo user (cached per user).
+
+    A test before may have ended the user's sessions (password reset, role or enterprise change): the
+    cached token is handed out only while the user's session epoch in the database is still the one it
+    was signed with. (Asking the API's own guard instead trusts its per-process cache for up to
+    ``session_check_ttl_s``: a token revoked a moment ago passed, then failed mid-test.)"""
+    cache: dict[str, tuple[int, dict[str, str]]] = {}
+
+    def epoch(user_name: str) -> int:
+        with get_db(app).connection() as conn:
+            row = conn.execute("SELECT session_epoch FROM app_user WHERE user_name = %s", (user_name,)).fetchone()
+        assert row is not None, user_name
+        return int(row[0])
 
     def headers(user_name: str) -> dict[str, str]:
-        if user_name in cache:
-            # A test before may have ended the user's sessions (password reset, role or enterprise
-            # change): sign in again rather than hand out a revoked token.
-            from api.auth import verify_access_token
-            from api.errors import AuthError
-
-            try:
-                verify_access_token(app, cache[user_name]["Authorization"].removeprefix("Bearer "))
-            except AuthError:
-                del cache[user_name]
+        current = epoch(user_name)
+        if user_name in cache and cache[user_name][0] != current:
+            del cache[user_name]
         if user_name not in cache:
             reply: Any = app.test_client().get(
                 "/oauth2/token.json", query_string={"grant_type": "password", "username": user_name, "password": DEMO_PASSWORD}
             )
             assert reply.status_code == 200, reply.json
-            cache[user_name] = {"Authorization": f"Bearer {reply.json['data']['access_token']}"}
-        return cache[user_name]
+            cache[user_name] = (epoch(user_name), {"Authorization": f"Bearer {reply.json['data']['access_token']}"})
+        return cache[user_name][1]
 
     return headers

@@ -59,6 +59,14 @@ def test_track_replay_needs_only_the_gps_permission() -> None:
     assert "/dashboard/trace" not in _paths(routes_for({"monitor": {"query"}}))
 
 
+def test_video_screens_need_the_video_action_of_monitor() -> None:
+    """console-spec §6's ``video`` action: the live map alone (monitor query/get) shows no video screen."""
+    video = {"/dashboard/monitor", "/dashboard/videoMap", "/dashboard/playback"}
+    assert not video & _paths(routes_for({"monitor": {"query", "get"}}))
+    assert video <= _paths(routes_for({"monitor": {"query", "video"}}))
+    assert not video & _paths(routes_for({"command": {"cmd"}, "video": {"query"}}))  # not another code's action
+
+
 def test_filtering_never_mutates_the_map() -> None:
     before = repr(ROUTE_MAP)
     routes_for({"dashboard": {"query"}})[0]["meta"]["title"] = "changed"

@@ -140,6 +140,23 @@ def test_guard_refuses_a_moved_epoch_an_inactive_or_a_deleted_user_after_the_ttl
         guard.check(7, 1)
 
 
+def test_guard_accepts_at_once_a_token_signed_after_a_bump_it_has_not_seen() -> None:
+    """A user whose permissions changed signs in again: the new token carries the new epoch while the
+    cache still holds the old one; the new token works at once (the cache is looked up again) and the
+    old one stays refused."""
+    users, clock = Users(), Clock(0.0)
+    guard = SessionGuard(users, ttl_s=15.0, clock=clock)
+    guard.check(7, 0)
+    users.state[7] = (1, True)  # a role changed: epoch bumped, the user signs in again
+    guard.check(7, 1)
+    assert users.lookups == 2
+    with pytest.raises(AuthError):
+        guard.check(7, 0)  # the token from before the change
+    with pytest.raises(AuthError):
+        guard.check(7, 5)  # a forged future epoch is looked up and refused, not trusted
+    assert users.lookups == 3
+
+
 def test_guard_looks_a_user_up_once_per_ttl() -> None:
     users, clock = Users(), Clock(0.0)
     guard = SessionGuard(users, ttl_s=15.0, clock=clock)

@@ -4,9 +4,11 @@ events as 0x64/0x65 items whose attachments are made when 0x9208 asks for them."
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 from datetime import UTC, datetime, timedelta
 
+import av
 import pytest
 
 from fleet.settings import SimulatorSettings
@@ -20,7 +22,7 @@ from protocols.jt808 import (
     encode_frame,
 )
 from simulator import wire
-from simulator.alarms import EMERGENCY, OVERSPEED, AlarmSchedule
+from simulator.alarms import EMERGENCY, MAX_REMEMBERED, OVERSPEED, AlarmSchedule
 from simulator.commands import CommandResponder
 from simulator.driving import Sample, Vehicle
 from simulator.fleet import MemoryAuthStore
@@ -139,8 +141,37 @@ def test_9208_is_acknowledged_and_yields_the_events_photos() -> None:
     assert len(files) == number.attachments
     channel = "64" if "adas_alarm" in value else "65"
     for n, (name, file_type, data) in enumerate(files):
+        if n == len(files) - 1 and len(files) >= 2:
+            continue  # the clip (test_the_last_of_several_attachments_is_a_playable_clip)
         assert name == f"00_{channel}_{channel}{event['type']:02d}_{n}_{'f' * 32}.jpg"  # type: ignore[index]
         assert len(name.encode()) <= 50 and file_type == 0 and data[:2] == b"\xff\xd8"
+
+
+def test_the_last_of_several_attachments_is_a_playable_clip() -> None:
+    """An event of two or three attachments ends with a 3 s H.264 MP4 that shows its time running; an
+    event of one is a photo."""
+    schedule = _schedule(11, rate=0, safety=3600.0)
+    events = [e for _, items in _run(schedule, 400) for e in items.values()]
+    numbers = [AlarmNumber.from_json(e["alarm_no"]) for e in events][-MAX_REMEMBERED:]  # type: ignore[index]
+    several = next(n for n in numbers if n.attachments >= 2)
+    single = next(n for n in numbers if n.attachments == 1)
+    event = schedule.event_for(several)
+    assert event is not None
+    channel = f"{event.value['type']:02d}"
+    files = schedule.attachment_files(several, "e" * 32, "京A00001")
+    name, file_type, data = files[-1]
+    prefix = "64" if event.item == "adas_alarm" else "65"
+    assert name == f"02_{prefix}_{prefix}{channel}_{len(files) - 1}_{'e' * 32}.mp4" and file_type == 2
+    assert len(name.encode()) <= 50 and data[4:8] == b"ftyp"
+    with av.open(io.BytesIO(data), "r") as container:
+        stream = container.streams.video[0]
+        assert (stream.codec_context.name, stream.width, stream.height) == ("h264", 352, 288)
+        frames = list(container.decode(video=0))
+    assert len(frames) == 30 and float(frames[-1].time or 0) == pytest.approx(2.9)
+    assert frames[0].to_ndarray().tobytes() != frames[-1].to_ndarray().tobytes()  # the clock moves
+    assert all(f[1] == 0 for f in files[:-1])
+    ((_, only_type, photo),) = schedule.attachment_files(single, "d" * 32, "京A00001")
+    assert only_type == 0 and photo[:2] == b"\xff\xd8"
 
 
 def test_terminal_answers_9208_then_uploads_the_alarms_photos(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,6 +37,13 @@ describe('permission filtering (console-spec §6)', () => {
     expect(filterRoutes(ROUTES, perms('car')).some((r) => r.path === '/list')).toBe(true);
   });
 
+  test('a code:action entry needs that action on the code (the video screens: monitor:video)', () => {
+    const routes = [route('/dashboard/monitor', 'dashboard/monitor', { permission: ['monitor:video'] })];
+    expect(filterRoutes(routes, [{ code: 'monitor', actions: ['query', 'get'] }])).toEqual([]);
+    expect(filterRoutes(routes, [{ code: 'monitor', actions: ['query', 'video'] }]).map((r) => r.path)).toEqual(['/dashboard/monitor']);
+    expect(filterRoutes(routes, [{ code: 'video', actions: ['query'] }])).toEqual([]);
+  });
+
   test('a code with no actions is not held', () => {
     expect(filterRoutes(ROUTES, [{ code: 'monitor', actions: [] }]).some((r) => r.path === '/dashboard')).toBe(false);
     expect(userHasPermissions([{ code: 'monitor', actions: [] }])).toBe(false);
