@@ -61,16 +61,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--rate", type=float, default=1000.0, help="target positions per second")
     p.add_argument("--duration", type=float, default=30.0, help="seconds of sending")
     p.add_argument("--terminals", type=int, default=200, help="terminals (devices are seeded)")
-    p.add_argument("--source", choices=("simulator", "direct"), default="simulator")
+    p.add_argument("--source", choices=("simulator", "direct"), default="simulator",
+                   help="simulator: Python virtual terminals through a gateway; direct: records produced to Kafka "
+                        "(the worker alone)")
     p.add_argument("--database-url", default=os.environ.get("FLEET_DATABASE_URL", ""))
     p.add_argument("--kafka-bootstrap", default=os.environ.get("FLEET_KAFKA_BOOTSTRAP", ""))
     p.add_argument("--settle", type=float, default=60.0, help="give up when gps stops growing this long")
     p.add_argument("--batch-size", type=int, default=0, help="FLEET_STREAMS_BATCH_SIZE of the worker (0: its default)")
     p.add_argument("--profile", type=Path, default=None, help="write py-spy raw profiles of worker/gateway here")
+    p.add_argument("--direct-batch", type=int, default=50,
+                   help="direct: uplinks per Kafka record, grouped per partition as the gateway does (1: one each)")
     p.add_argument("--preload", action="store_true",
                    help="direct only: produce everything first, then start the worker (its drain rate)")
     p.add_argument("--worker-repo", type=Path, default=None,
                    help="run the worker from this checkout (e.g. `git archive` of an older commit: before/after)")
+    p.add_argument("--repo", type=Path, default=None,
+                   help="run the gateway and the worker(s) from this checkout (before/after of the whole chain)")
     p.add_argument("--workers", type=int, default=1, help="streams worker processes (one consumer group)")
     p.add_argument("--loadgen-procs", type=int, default=1,
                    help="simulator processes (terminals split between them); 1: in this process")
@@ -134,6 +140,7 @@ class CpuMeter:
 
 
 CPU = CpuMeter()
+CHAIN_REPO: Path | None = None  # --repo: the checkout the gateway (and workers) run from
 
 
 # -- stack ---------------------------------------------------------------------------------------
@@ -171,7 +178,8 @@ def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> 
 
 
 def spawn(stack: ExitStack, module: str, env: dict[str, str], log: Path,
-          profile: Path | None = None, cwd: Path = REPO) -> subprocess.Popen[bytes]:
+          profile: Path | None = None, cwd: Path | None = None) -> subprocess.Popen[bytes]:
+    cwd = cwd or CHAIN_REPO or REPO
     out = log.open("wb")
     cmd = [sys.executable, "-m", module, *(["worker"] if module == "streams" else [])]
     if profile is not None:  # py-spy writes its file when the profiled child exits
@@ -265,9 +273,12 @@ def sample_frame_hex() -> str:
 
 
 def send_direct(db_url: str, bootstrap: str, terms: list[payloads.Terminal], rate: float, duration: float,
-                paced: bool = True) -> set[tuple[int, datetime]]:
-    """Produce location reports round-robin over the terminals at ``rate``; fix clocks 1 s apart."""
+                paced: bool = True, batch: int = 1) -> set[tuple[int, datetime]]:
+    """Produce location reports round-robin over the terminals at ``rate``; fix clocks 1 s apart. With
+    ``batch`` > 1, as batch records of up to that many uplinks per partition (fleet.uplink_records)."""
     from kafka import KafkaProducer
+
+    from fleet.uplink_records import batch_headers, batch_key, batch_value, partition_of
 
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5, batch_size=256 * 1024)
     total = int(rate * duration)
@@ -279,6 +290,15 @@ def send_direct(db_url: str, bootstrap: str, terms: list[payloads.Terminal], rat
         start_fix = latest + timedelta(seconds=1)
     sent: set[tuple[int, datetime]] = set()
     raw_hex = sample_frame_hex()
+    partitions = len(producer.partitions_for(JT808_UPLINK) or ()) or 1
+    open_batches: dict[int, list[tuple[str, bytes]]] = {}
+
+    def flush(partition: int) -> None:
+        items = open_batches.pop(partition, [])
+        if items:
+            producer.send(JT808_UPLINK, key=batch_key(p for p, _ in items), partition=partition,
+                          value=batch_value([v for _, v in items]), headers=batch_headers(len(items)))
+
     started = time.monotonic()
     for n in range(total):
         term = terms[n % len(terms)]
@@ -286,14 +306,38 @@ def send_direct(db_url: str, bootstrap: str, terms: list[payloads.Terminal], rat
         value = payloads.location_report(term, fix_at=fix_at, speed_kmh=float(n % 80), seq=n % 65536,
                                          lat=39.9 + (n % 100) / 1e4, lng=116.4)
         value["raw_hex"] = raw_hex  # a real frame's size: the message log stores it (one frame for all)
-        producer.send(JT808_UPLINK, key=term.phone.encode(), value=orjson.dumps(value))
+        if batch <= 1:
+            producer.send(JT808_UPLINK, key=term.phone.encode(), value=orjson.dumps(value))
+        else:
+            partition = partition_of(term.phone.encode(), partitions)
+            open_batches.setdefault(partition, []).append((term.phone, orjson.dumps(value)))
+            if len(open_batches[partition]) >= batch:
+                flush(partition)
         sent.add((term.device_id, fix_at))
         ahead = (n + 1) / rate - (time.monotonic() - started)
         if paced and ahead > 0.005:
+            for partition in list(open_batches):
+                flush(partition)
             time.sleep(ahead)
+    for partition in list(open_batches):
+        flush(partition)
     producer.flush(timeout=60)
     producer.close()
     return sent
+
+
+def start_gateway(stack: ExitStack, workdir: Path, env: dict[str, str], profile: Path | None = None,
+                  port: int = 0) -> int:
+    """A gateway subprocess on a free port (or ``port``); returns the port once it answers."""
+    from fleet.services._system import free_port, port_answers
+
+    port = port or free_port()
+    spawn(stack, "gateway", {**env, "FLEET_GATEWAY_PORT": str(port), "FLEET_GATEWAY_HOST": "127.0.0.1"},
+          workdir / "gateway.log", profile)
+    deadline = time.monotonic() + 60
+    while not port_answers(port) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return port
 
 
 RAMP_PER_S = 200.0  # logins per second: on the loaded machine the gateway's 4-connection lookup pool
@@ -304,16 +348,10 @@ def send_simulated(stack: ExitStack, workdir: Path, env: dict[str, str], db_url:
                    terms: list[payloads.Terminal], rate: float, duration: float,
                    profile: Path | None = None, fleet_stats: dict[str, int] | None = None, procs: int = 1
                    ) -> set[tuple[int, datetime]]:
-    from fleet.services._system import free_port, port_answers
     from fleet.settings import SimulatorSettings
     from simulator.fleet import FleetStats, run_fleet
 
-    port = free_port()
-    spawn(stack, "gateway", {**env, "FLEET_GATEWAY_PORT": str(port), "FLEET_GATEWAY_HOST": "127.0.0.1"},
-          workdir / "gateway.log", profile)
-    deadline = time.monotonic() + 60
-    while not port_answers(port) and time.monotonic() < deadline:
-        time.sleep(0.2)
+    port = start_gateway(stack, workdir, env, profile)
     sent_log = workdir / "sent.csv"
     settings = SimulatorSettings(gateway_port=port, auth_cache=workdir / "auth.json")
     # warm-up: register every terminal (auth codes cached in auth.json) so the measured run starts with
@@ -469,6 +507,8 @@ def commit_lag(db_url: str, sent: set[tuple[int, datetime]]) -> Lag | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    global CHAIN_REPO
+    CHAIN_REPO = args.repo
     with ExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="ingest-bench-")))
         workdir.chmod(0o755)
@@ -480,10 +520,11 @@ def main(argv: list[str] | None = None) -> int:
         preloaded: set[tuple[int, datetime]] | None = None
         started_wall = datetime.now(UTC)  # every record of this run is received after it
         if args.preload:
-            preloaded = send_direct(db_url, bootstrap, terms, args.rate, args.duration, paced=False)
+            preloaded = send_direct(db_url, bootstrap, terms, args.rate, args.duration, paced=False,
+                                    batch=args.direct_batch)
         start_worker(stack, workdir, env, app_id, args.batch_size, profile / "streams.raw" if profile else None,
-                     args.worker_repo, args.workers)
-        fleet_stats: dict[str, int] = {}
+                     args.worker_repo or args.repo, args.workers)
+        fleet_stats: dict[str, Any] = {}
         load_before = os.getloadavg()[0]
         started = time.monotonic()
         if preloaded is not None:
@@ -491,7 +532,7 @@ def main(argv: list[str] | None = None) -> int:
             sent = preloaded
         elif args.source == "direct":
             CPU.start()
-            sent = send_direct(db_url, bootstrap, terms, args.rate, args.duration)
+            sent = send_direct(db_url, bootstrap, terms, args.rate, args.duration, batch=args.direct_batch)
         else:
             sent = send_simulated(stack, workdir, env, db_url, terms, args.rate, args.duration,
                                   profile / "gateway.raw" if profile else None, fleet_stats, args.loadgen_procs)

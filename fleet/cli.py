@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from typing import BinaryIO
 
 import click
 
@@ -100,3 +101,34 @@ def decode(hex_frame: tuple[str, ...], variant: str | None) -> None:
         click.echo(f"error: {type(exc).__name__}: {exc}", err=True)
         sys.exit(2)
     click.echo(json.dumps(to_json(message), ensure_ascii=False, indent=2))
+
+
+@main.command("decode-record")
+@click.argument("source", type=click.File("rb"), default="-")
+@click.option("--frames", is_flag=True, help="also decode each uplink's raw_hex into `frame` (as `fleet decode`)")
+def decode_record(source: BinaryIO, frames: bool) -> None:
+    """Print the uplinks of one ``jt808.uplink.v1`` record value (a file, or - for stdin) as a JSON array.
+
+    A value is one uplink (a JSON object) or a gateway's batch of them (a JSON array, header
+    ``fleet.batch``; docs/topics.md): either way the uplinks are printed in order. A value that is
+    not JSON, or holds something other than uplink objects, prints one line on stderr and exits with
+    status 2.
+    """
+    from fleet.uplink_records import split_value
+    from protocols.jt808 import JT808Error, decode_frame, to_json
+
+    try:
+        uplinks = split_value(source.read())
+    except ValueError as exc:
+        click.echo(f"error: not a jt808.uplink.v1 record value (not JSON: {exc})", err=True)
+        sys.exit(2)
+    for index, uplink in enumerate(uplinks):
+        if not isinstance(uplink, dict):
+            click.echo(f"error: uplink {index} is not a JSON object", err=True)
+            sys.exit(2)
+        if frames:
+            try:
+                uplink["frame"] = to_json(decode_frame(bytes.fromhex(str(uplink.get("raw_hex", "")))))
+            except (ValueError, JT808Error) as exc:
+                uplink["frame"] = {"error": f"{type(exc).__name__}: {exc}"}
+    click.echo(json.dumps(uplinks, ensure_ascii=False, indent=2))

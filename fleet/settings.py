@@ -85,7 +85,11 @@ class GatewaySettings(_Base):
     max_frame_bytes: int = Field(4096, description="frames longer than this (escaped) are rejected")
     auto_register: bool = Field(False, description="put unknown terminals into the 'unassigned' pool")
     produce_buffer: int = Field(10000, description="uplinks awaiting a Kafka ack before reads pause")
-    linger_ms: int = Field(5, description="Kafka producer linger (batching)")
+    gc_threshold: int = Field(50_000, ge=0, description="allocations between young garbage collections (see FLEET_STREAMS_GC_THRESHOLD); 0: Python's default")
+    event_loop: Literal["uvloop", "asyncio"] = Field("uvloop", description="event loop of python -m gateway (asyncio: the standard library's, to compare)")
+    linger_ms: int = Field(0, description="Kafka producer linger; uplinks are already grouped (batch_window_ms)")
+    batch_window_ms: float = Field(20.0, ge=0, description="uplinks received within this window go to Kafka as one record per partition (0: what one event-loop turn read)")
+    batch_max_bytes: int = Field(512 * 1024, ge=1024, description="largest uplink batch record (JSON bytes); the broker's limit is 1 MiB")
     subpackage_timeout_s: float = Field(30.0, description="drop incomplete sub-packaged messages after")
     subpackage_max_bytes: int = Field(128 * 1024 * 1024, description="memory bound for reassembly buffers, all connections (100 terminals uploading a 1 MB photo at once fit)")
     subpackage_connection_max_bytes: int = Field(
@@ -117,8 +121,9 @@ class StreamsSettings(_Base):
     web_port: int = Field(6066, description="Faust web port (health)")
     auto_offset_reset: Literal["earliest", "latest"] = Field(
         "earliest", description="where a new consumer group starts: earliest processes all retained uplinks")
-    batch_size: int = Field(500, description="positions per database write")
-    batch_window_s: float = Field(0.2, description="longest wait to fill a batch")
+    batch_size: int = Field(500, description="uplinks per database write (a take is split into writes of this many)")
+    batch_records: int = Field(500, ge=1, description="Kafka records per take (a gateway's record holds a batch of uplinks)")
+    batch_window_s: float = Field(0.2, description="longest wait to fill a take")
     max_future_s: float = Field(600.0, description="positions further in the future are rejected")
     max_speed_kmh: float = Field(250.0, description="positions faster than this are rejected")
     no_signal_after_s: float = Field(600.0, description="online but no position for this long: no signal")
@@ -129,6 +134,7 @@ class StreamsSettings(_Base):
     message_log_enabled: bool = Field(True, description="keep every uplink in message_log (raw and decoded; off only to measure its cost)")
     alarms_enabled: bool = Field(True, description="run the alarms step (alarm rows, pushes 2 / 13, 0x9208; off only to measure its cost)")
     session_timeout_s: float = Field(10.0, description="Kafka group session timeout: how soon a crashed worker's partitions move")
+    gc_threshold: int = Field(50_000, ge=0, description="allocations between young garbage collections (Python's default 700 made the collector ~a quarter of the worker's CPU per position); 0: Python's default")
     log_level: str = Field("warning", description="worker log level (debug, info, warning, error)")
     log_file: str = Field("", description="worker log file; empty: stderr")
 

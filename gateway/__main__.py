@@ -6,6 +6,7 @@ import asyncio
 import logging
 import signal
 
+from fleet.gc_tuning import tune_gc
 from fleet.settings import (
     DatabaseSettings,
     GatewaySettings,
@@ -30,7 +31,13 @@ async def _main() -> None:
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("aiokafka").setLevel(logging.WARNING)
-    asyncio.run(_main())
+    tune_gc(GatewaySettings().gc_threshold)
+    if GatewaySettings().event_loop == "uvloop":
+        import uvloop
+
+        uvloop.run(_main())
+    else:
+        asyncio.run(_main())
 
 
 if __name__ == "__main__":

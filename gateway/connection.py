@@ -18,7 +18,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from fleet.phones import canonical_phone
 from gateway import login, media
@@ -72,6 +72,10 @@ class TerminalConnection(asyncio.Protocol):
         self._window_start = 0.0
         self._window_frames = 0
         self._received_at: str | None = None  # receive time shared by the frames of one read
+        self._awaiting: set[tuple[int, int]] = set()  # (msg id, serial) of positions on their way to Kafka
+        self._out: list[bytes] = []  # frames to write at the end of this read / batch of Kafka acks
+        self._flush_scheduled = False
+        self._in_read = False
         self.downlinks = DownlinkPacer(self._write_downlink, self._downlink_failed, loop=ctx.loop,
                                        counters=ctx.counters, in_flight_max=settings.downlink_in_flight,
                                        queue_max=settings.downlink_queue_max,
@@ -80,7 +84,8 @@ class TerminalConnection(asyncio.Protocol):
     # ------------------------------------------------------------------ asyncio callbacks
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
+        # uvloop's TCPTransport has the Transport methods without subclassing asyncio.Transport
+        transport = cast(asyncio.Transport, transport)
         self._transport = transport
         transport.set_write_buffer_limits(high=self.ctx.settings.write_buffer_bytes)
         peer = transport.get_extra_info("peername")
@@ -97,6 +102,7 @@ class TerminalConnection(asyncio.Protocol):
         self.last_rx_at = ctx.loop.time()
         ctx.counters.bytes_in += len(data)
         self._received_at = None
+        self._in_read = True  # replies of this read go out in one write at its end
         try:
             self._pending.extend(self._reader.feed(data))
             self._drain()
@@ -104,6 +110,10 @@ class TerminalConnection(asyncio.Protocol):
             ctx.counters.internal_errors += 1
             log.exception("conn %s: internal error; closing", self.connection_id)
             self.close("closed")
+        finally:
+            self._in_read = False
+            if self._out:
+                self._flush_out()
 
     def pause_writing(self) -> None:
         # The terminal is not reading what we send: drop it rather than buffer without bound.
@@ -303,17 +313,28 @@ class TerminalConnection(asyncio.Protocol):
         identity = self.identity
         assert identity is not None
         header = msg.header
+        msg_id = header.msg_id
+        ack_after = msg_id in ACK_AFTER_KAFKA
+        token = (msg_id, seq)
+        if ack_after:
+            if token in self._awaiting:
+                # The terminal resent a serial still on its way to Kafka (its ack was late, not lost):
+                # forwarding it again would only add load when we are slow. The first copy's ack
+                # answers both.
+                ctx.counters.resends_dropped += 1
+                return
+            self._awaiting.add(token)
         if self._received_at is None:
             self._received_at = utc_now_iso()
-        value = uplink_value(identity, msg_id=header.msg_id, seq=header.seq, protocol_version=header.version,
+        value = uplink_value(identity, msg_id=msg_id, seq=header.seq, protocol_version=header.version,
                              raw_hex=raw_hex, message=to_json(msg), connection_id=self.connection_id,
                              gateway_id=ctx.settings.gateway_id, received_at=self._received_at)
         self.in_flight += 1
-        msg_id = header.msg_id
-        ack_after = msg_id in ACK_AFTER_KAFKA
 
         def on_done(stored: bool) -> None:
             self.in_flight -= 1
+            if ack_after:
+                self._awaiting.discard(token)
             if stored and ack_after and not self.closed:
                 ctx.counters.positions_acked += 1
                 self.ack(seq, msg_id, r.ACK_OK)
@@ -398,7 +419,7 @@ class TerminalConnection(asyncio.Protocol):
             self.log_hostile(logging.WARNING, "conn %s: cannot answer 0x%04x to %r: %s", self.connection_id, msg_id,
                              target[:40], exc)
             return
-        transport.write(frame)
+        self._write(frame)
         if msg_id != r.PLATFORM_ACK:
             self.record_sent(msg_id, body, (seq,), frame.hex(), None, "sent", None, identity)
 
@@ -428,7 +449,7 @@ class TerminalConnection(asyncio.Protocol):
         self._out_seq = (seq + len(frames)) & 0xFFFF
         downlink.seqs = tuple((seq + i) & 0xFFFF for i in range(len(frames)))
         data = b"".join(frames)
-        transport.write(data)
+        self._write(data)
         self.ctx.counters.downlinks_delivered += 1
         self.record_sent(msg_id, body, downlink.seqs, data.hex(), downlink.command_id, "sent", None)
         return True
@@ -456,10 +477,44 @@ class TerminalConnection(asyncio.Protocol):
                            gateway_id=self.ctx.settings.gateway_id, at=utc_now_iso())
         sent.submit(phone.encode(), value)
 
+    def _write(self, data: bytes) -> None:
+        """Write a frame. Replies made during one read, or while the acknowledgements of one Kafka
+        record run (the pipeline's cork), go out in one write at its end: one syscall, not one each."""
+        if self._in_read:
+            self._out.append(data)
+            return
+        cork = self.ctx.pipeline.cork
+        if cork.depth:
+            self._out.append(data)
+            if not self._flush_scheduled:
+                self._flush_scheduled = True
+                cork.pending.append(self._flush_out)
+            return
+        if self._out:
+            self._out.append(data)
+            self._flush_out()
+            return
+        transport = self._transport
+        if transport is not None and not transport.is_closing():
+            transport.write(data)
+
+    def _flush_out(self) -> None:
+        self._flush_scheduled = False
+        out = self._out
+        if not out:
+            return
+        self._out = []
+        transport = self._transport
+        if transport is None or transport.is_closing():
+            return
+        transport.write(out[0] if len(out) == 1 else b"".join(out))
+
     def close(self, reason: str, abort: bool = False) -> None:
         if self._close_reason is None:
             self._close_reason = reason
         transport = self._transport
+        if self._out and not abort:
+            self._flush_out()  # replies written before the close (e.g. the ack of a de-registration)
         if transport is not None and not transport.is_closing():
             if abort:
                 transport.abort()

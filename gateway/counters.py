@@ -22,6 +22,8 @@ class GatewayCounters:
     frames_in: int = 0
     bytes_in: int = 0
     uplinks_produced: int = 0
+    uplink_records: int = 0  # Kafka records the uplinks went in (batches of uplinks, docs/topics.md)
+    resends_dropped: int = 0  # a terminal's resend of a serial still on its way to Kafka (acked once stored)
     positions_acked: int = 0
     produce_failed: int = 0
     framing_errors: int = 0

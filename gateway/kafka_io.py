@@ -58,10 +58,20 @@ class KafkaRecordSink:
     async def wait_ready(self) -> None:
         await self._ready.wait()
 
-    async def enqueue(self, topic: str, key: bytes, value: bytes) -> asyncio.Future[object]:
+    async def enqueue(self, topic: str, key: bytes | None, value: bytes, *, partition: int | None = None,
+                      headers: list[tuple[str, bytes]] | None = None) -> asyncio.Future[object]:
         assert self._producer is not None
-        future: asyncio.Future[object] = await self._producer.send(topic, value, key=key)
+        future: asyncio.Future[object] = await self._producer.send(topic, value, key=key, partition=partition,
+                                                                   headers=headers)
         return future
+
+    async def partition_count(self, topic: str) -> int:
+        """Partitions of `topic` (from the producer's metadata). Raises when the topic is unknown."""
+        assert self._producer is not None
+        partitions = await self._producer.partitions_for(topic)
+        if not partitions:
+            raise LookupError(f"no partitions for {topic}")
+        return len(partitions)
 
     async def stop(self) -> None:
         if self._task and not self._task.done():

@@ -140,7 +140,9 @@ class GatewayServer:
     def build_context(self) -> GatewayContext:
         """The shared state connections need, with the uplink pump running (no socket yet)."""
         loop = asyncio.get_running_loop()
-        self.pipeline = UplinkPipeline(self._sink, self.counters, buffer_limit=self.settings.produce_buffer)
+        self.pipeline = UplinkPipeline(self._sink, self.counters, buffer_limit=self.settings.produce_buffer,
+                                       batch_topic=JT808_UPLINK, batch_window_s=self.settings.batch_window_ms / 1000,
+                                       batch_max_bytes=self.settings.batch_max_bytes)
         self.pipeline.start()
         self.ctx = GatewayContext(self.settings, self._directory, self.pipeline, self.counters, loop)
         self.sent = SentRecorder(self._sink, self.counters, JT808_SENT, limit=self.settings.sent_record_buffer)

@@ -17,6 +17,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     import faust
 
+    from fleet.gc_tuning import tune_gc
     from fleet.settings import KafkaSettings, StreamsSettings, database_url, kafka_bootstrap
     from streams.app import create_app
 
@@ -24,6 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     kafka = KafkaSettings()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     app = create_app(settings, kafka_bootstrap(kafka), database_url(), kafka)
+    tune_gc(settings.gc_threshold)
     worker = faust.Worker(
         app,
         loglevel=settings.log_level,

@@ -57,6 +57,7 @@ from streams.directory import Directory
 from streams.live import LivePositions
 from streams.messages import PayloadError, load_json_object
 from streams.positions import PartitionKeeper, PositionsProcessor
+from streams.records import expand
 from streams.state_rules import Rules
 from streams.states import StatesProcessor, StateStore
 from streams.uplinks import UplinksProcessor
@@ -142,8 +143,13 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
 
     @app.agent(topics[JT808_UPLINK], name="uplinks")
     async def uplinks(stream: Any) -> None:
-        async for events in stream.noack_take(settings.batch_size, within=settings.batch_window_s):
-            await parts.uplinks.process(events)
+        # A record holds one uplink or a batch of them (docs/topics.md): the steps see uplinks, at most
+        # batch_size at a time; the records are acked once every uplink of the take is done.
+        size = settings.batch_size
+        async for events in stream.noack_take(settings.batch_records, within=settings.batch_window_s):
+            expanded = expand(events)
+            for start in range(0, len(expanded), size):
+                await parts.uplinks.process(expanded[start:start + size])
             for event in events:
                 await stream.ack(event)
 

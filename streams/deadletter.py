@@ -51,8 +51,9 @@ def as_key(key: Any) -> bytes | None:
 
 
 def dead_letter_record(event: EventLike, agent: str, error: str) -> dict[str, Any]:
-    """The documented record: ``{source_topic, partition, offset, agent, error, value}``."""
-    return {
+    """The documented record: ``{source_topic, partition, offset, agent, error, value}``, plus
+    ``batch_index`` for one uplink of a batch record (streams.records): ``value`` is then that uplink."""
+    record = {
         "source_topic": event.message.topic,
         "partition": event.message.partition,
         "offset": event.message.offset,
@@ -60,6 +61,10 @@ def dead_letter_record(event: EventLike, agent: str, error: str) -> dict[str, An
         "error": error,
         "value": as_text(event.value),
     }
+    index = getattr(event, "index", None)
+    if index is not None:
+        record["batch_index"] = index
+    return record
 
 
 def encode(value: dict[str, Any]) -> bytes:

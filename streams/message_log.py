@@ -6,9 +6,10 @@
   called by the ``sent`` agent. Only ``event: "sent"`` frames are frames a terminal received; failed
   ones are the command's state (downstreamMessage), not a frame.
 
-One statement per batch (``unnest`` of one array per column, like the gps sink, streams/gps_sql.py):
-one round trip, no SQL assembled from data. Idempotent: a redelivered record has the same
-(device, time, direction, msg id, serial), and ON CONFLICT DO NOTHING adds nothing. The log is a
+One statement per batch: a binary COPY (like the gps sink, streams/gps_sql.py), no SQL assembled from
+data. Idempotent: a redelivered record has the same (device, time, direction, msg id, serial); a batch
+repeating a kept frame fails the COPY on the unique index and is written again with INSERT (``unnest``
+of one array per column) ... ON CONFLICT DO NOTHING, which adds nothing. The log is a
 record, not the position path's business: a row the database refuses as data is logged and skipped
 (never dead-lettered, never blocking positions); an outage is retried like every write (streams.db).
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import struct
 from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple
@@ -61,6 +63,62 @@ FROM unnest(%s::timestamptz[], %s::bigint[], %s::bigint[], %s::bigint[], %s::tex
        decoded, command_id, gateway_id)
 ON CONFLICT (device_id, time, direction, msg_id, seq) DO NOTHING
 """
+
+
+# Binary COPY: the normal path (no SQL text, no array literals). A batch repeating a stored frame (a replay
+# after a crash) fails with a unique violation and is written again with INSERT, which skips it.
+COPY = ("COPY message_log (time, device_id, car_id, enterprise_id, phone, direction, msg_id, seq, raw_hex,"
+        " raw_truncated, decoded, command_id, gateway_id) FROM STDIN (FORMAT BINARY)")
+
+_SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
+_TRAILER = b"\xff\xff"
+_NULL = b"\xff\xff\xff\xff"
+_PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+_US = timedelta(microseconds=1)
+_HEAD = struct.Struct(">hiqiq")  # 13 fields; time, device_id
+_INT8 = struct.Struct(">iq")
+_IDS = struct.Struct(">iqi")  # enterprise_id, then the phone's length
+_NUMBERS = struct.Struct(">ihiiiii")  # direction, msg_id, seq, then the raw frame's length
+_LENGTH = struct.Struct(">i")
+_TRUE, _FALSE = b"\x00\x00\x00\x01\x01", b"\x00\x00\x00\x01\x00"
+
+
+def copy_data(rows: Sequence[LogRow]) -> bytes:
+    """The rows as one binary COPY stream for COPY. Raises psycopg.DataError for a value out of its
+    column's range (what INSERT would have refused)."""
+    parts = [_SIGNATURE]
+    append = parts.append
+    at, at_us = None, 0
+    try:
+        for row in rows:
+            if row.time is not at:
+                at, at_us = row.time, (row.time - _PG_EPOCH) // _US
+            phone, raw = row.phone.encode(), row.raw_hex.encode()
+            append(_HEAD.pack(13, 8, at_us, 8, row.device_id))
+            append(_NULL if row.car_id is None else _INT8.pack(8, row.car_id))
+            append(_IDS.pack(8, row.enterprise_id, len(phone)))
+            append(phone)
+            append(_NUMBERS.pack(2, row.direction, 4, row.msg_id, 4, row.seq, len(raw)))
+            append(raw)
+            append(_TRUE if row.raw_truncated else _FALSE)
+            if row.decoded is None:
+                append(_NULL)
+            else:
+                decoded = row.decoded.encode()
+                append(_LENGTH.pack(len(decoded) + 1))
+                append(b"\x01")  # jsonb binary format version
+                append(decoded)
+            append(_NULL if row.command_id is None else _INT8.pack(8, row.command_id))
+            if row.gateway_id is None:
+                append(_NULL)
+            else:
+                gateway = row.gateway_id.encode()
+                append(_LENGTH.pack(len(gateway)))
+                append(gateway)
+    except (struct.error, OverflowError) as exc:
+        raise psycopg.DataError(f"message_log row out of range: {exc}") from exc
+    append(_TRAILER)
+    return b"".join(parts)
 
 
 class BoolArray(SqlArray):
@@ -181,8 +239,18 @@ async def write_rows(db: Database, rows: Sequence[LogRow]) -> int:
 
         await db.transact(work)
 
+    async def copy(data: bytes) -> None:
+        async def work(conn: psycopg.AsyncConnection[Any]) -> None:
+            async with conn.cursor().copy(COPY) as copier:
+                await copier.write(data)
+
+        await db.transact(work)
+
     try:
-        await insert(rows)
+        try:
+            await copy(copy_data(rows))
+        except psycopg.errors.UniqueViolation:  # a frame already kept (replay): INSERT skips it
+            await insert(rows)
         return 0
     except DATA_ERRORS as exc:
         log.info("message log: batch refused (%s); writing row by row", exc)

@@ -135,8 +135,15 @@ def _number(obj: dict[str, Any], field: str, *, optional: bool = False) -> Any:
     return float(value)
 
 
-def parse_uplink(raw: bytes | str) -> Uplink:
-    obj = load_json_object(raw)
+def parse_uplink(raw: bytes | str | dict[str, Any]) -> Uplink:
+    """One uplink: a record's value (JSON bytes or text) or an item of a batch record, already parsed
+    (streams.records). Raises PayloadError."""
+    if isinstance(raw, dict):
+        obj = raw
+    elif isinstance(raw, bytes | bytearray | str):
+        obj = load_json_object(raw)
+    else:
+        raise PayloadError(f"not a JSON object: {type(raw).__name__}")
     message = obj.get("message")
     body = message.get("body") if isinstance(message, dict) else None
     if not isinstance(body, dict):

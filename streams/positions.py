@@ -4,7 +4,8 @@ One batch (``stream.noack_take``) goes through, in order:
 
 1. ``plan_batch``      pure: decode each uplink, classify its fixes (streams.validation).
 2. ``PartitionKeeper`` make sure the gps partitions of the batch's days exist (cached per day).
-3. ``write_fixes``     one transaction: insert gps rows (ON CONFLICT DO NOTHING), upsert device_last
+3. ``write_fixes``     one transaction: gps rows by binary COPY (a batch repeating a stored position is
+                       written again with INSERT ... ON CONFLICT DO NOTHING), upsert device_last
                        (newer fix wins), delete the track day summaries of closed days a late fix
                        lands in (warehouse.track_days), mark the closed local report days it lands in
                        (report_dirty_day, issue 10) and count the batch's refusals (gps_reject_day); none of
@@ -18,6 +19,7 @@ One batch (``stream.noack_take``) goes through, in order:
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -81,8 +83,8 @@ def plan_decoded(uplinks: Sequence[Uplink | PayloadError], limits: Limits, zone:
             plan.rejects.append((index, str(exc)))
             continue
         plan.fixes_by_event.append(classified.fixes)
-        plan.rejects.extend((index, reason) for reason in classified.rejects)
         if classified.rejects:
+            plan.rejects.extend((index, reason) for reason in classified.rejects)
             day = uplink.received_at.astimezone(zone).date()
             for reason in classified.rejects:
                 key = (day, uplink.device_id, reason_class(reason), uplink.enterprise_id)
@@ -138,9 +140,15 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
     stale = gps_sql.closed_days(rows, datetime.now(UTC).date())
     dirty = gps_sql.dirty_report_days(rows, local_midnight(zone), zone)
 
-    async def work(conn: psycopg.AsyncConnection[Any]) -> None:
+    copy = gps_sql.copy_data(rows) if rows else b""
+
+    async def work(conn: psycopg.AsyncConnection[Any], *, skip_stored: bool = False) -> None:
         if rows:
-            await conn.execute(gps_sql.INSERT_GPS, gps_sql.column_arrays(rows))
+            if skip_stored:
+                await conn.execute(gps_sql.INSERT_GPS, gps_sql.column_arrays(rows))
+            else:
+                async with conn.cursor().copy(gps_sql.COPY_GPS) as copier:
+                    await copier.write(copy)
             await conn.execute(gps_sql.UPSERT_DEVICE_LAST, gps_sql.column_arrays(newest))
         if stale:
             await conn.execute(gps_sql.INVALIDATE_TRACK_DAYS, stale)
@@ -149,7 +157,10 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
         if reject_counts:
             await conn.execute(gps_sql.COUNT_REJECTS, gps_sql.reject_counts(reject_counts))
 
-    await db.transact(work)
+    try:
+        await db.transact(work)
+    except psycopg.errors.UniqueViolation:  # a position already stored (replay, resend): skip it
+        await db.transact(functools.partial(work, skip_stored=True))
 
 
 async def write_batch(db: Database, plan: PlannedBatch, zone: tzinfo = REPORT_ZONE) -> list[tuple[int, str]]:

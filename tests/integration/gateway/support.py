@@ -16,6 +16,7 @@ from aiokafka import AIOKafkaConsumer
 
 from fleet.phones import canonical_phone
 from fleet.settings import GatewaySettings
+from fleet.uplink_records import is_batch, split_value
 from gateway.kafka_io import assign_all_at_end
 from gateway.server import GatewayServer, build_gateway
 from protocols.jt808 import FrameReader, Message, decode_frame, encode_frame
@@ -111,7 +112,10 @@ class TopicTail:
             batches = await self.consumer.getmany(timeout_ms=200)
             for records in batches.values():
                 for record in records:
-                    if key is None or (record.key or b"").decode() == key:
+                    if is_batch(record.value):  # a gateway's batch of uplinks: match each uplink's phone
+                        found.extend(item for item in split_value(record.value)
+                                     if key is None or item.get("phone") == key)
+                    elif key is None or (record.key or b"").decode() == key:
                         found.append(json.loads(record.value))
         return found
 

@@ -106,3 +106,37 @@ def test_states_batch_logs_what_event_by_event_logs(pg_url: str) -> None:
         assert query(pg_url, sql, (a.device_id,)) == query(pg_url, sql, (b.device_id,)) != []
     assert query(pg_url, "SELECT acc, biz_state FROM device WHERE id = %s", (a.device_id,)) == \
         query(pg_url, "SELECT acc, biz_state FROM device WHERE id = %s", (b.device_id,))
+
+
+def test_binary_copy_replayed_stores_each_position_and_frame_once(pg_url: str) -> None:
+    """A take replayed after a crash (or a resend whose ack was lost) repeats stored rows: the COPY
+    fails on the unique index and the batch is written again skipping them, into gps and message_log."""
+    from protocols.jt808 import LocationReport, encode_frame
+    from streams import message_log
+
+    term = insert_terminals(pg_url, 1)[0]
+    t0 = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=5)
+
+    def uplink(i: int) -> Any:
+        report = LocationReport(alarm_flags=0, status_flags=3, lat=39.9, lng=116.4 + i / 1000, altitude_m=50,
+                                speed_kmh=float(i), direction_deg=90, fix_at=t0 + timedelta(seconds=i))
+        frame = encode_frame(0x0200, report, phone=term.phone, seq=i)
+        return parse_uplink(json.dumps(payloads.frame_uplink(term, frame, received_at=t0)))
+
+    first, replay = [uplink(i) for i in range(3)], [uplink(i) for i in range(1, 5)]  # 1, 2 stored already
+
+    async def run() -> None:
+        db = Database(pg_url, name="test")
+        for batch in (first, replay, replay):
+            await write_fixes(db, [parse_fix(u, u.body) for u in batch])
+            await message_log.store_uplinks(db, batch)
+        await db.close()
+
+    asyncio.run(run())
+    gps = query(pg_url, "SELECT fix_at, speed_kmh FROM gps WHERE device_id = %s ORDER BY fix_at", (term.device_id,))
+    assert gps == [(t0 + timedelta(seconds=i), float(i)) for i in range(5)]
+    logged = query(pg_url, "SELECT seq, raw_hex FROM message_log WHERE device_id = %s AND direction = 0 ORDER BY seq",
+                   (term.device_id,))
+    assert [(seq, raw) for seq, raw in logged] == [(i, uplink(i).raw_hex) for i in range(5)]
+    [(last_fix,)] = query(pg_url, "SELECT fix_at FROM device_last WHERE device_id = %s", (term.device_id,))
+    assert last_fix == t0 + timedelta(seconds=4)

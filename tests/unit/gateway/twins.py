@@ -106,10 +106,14 @@ class MemoryDirectory:
 
 
 class MemorySink:
-    """Records handed to 'Kafka'; each stays unacknowledged until the test stores or fails it."""
+    """Records handed to 'Kafka'; each stays unacknowledged until the test stores or fails it. A batch
+    record's value (a JSON array of uplinks) is kept as the list; `values` flattens batches."""
 
-    def __init__(self, auto_store: bool = False) -> None:
-        self.records: list[tuple[str, bytes, dict[str, Any], asyncio.Future[object]]] = []
+    def __init__(self, auto_store: bool = False, partitions: int = 4) -> None:
+        self.records: list[tuple[str, bytes | None, Any, asyncio.Future[object]]] = []
+        self.partitions: list[int | None] = []  # the partition each record was sent to (None: the key's)
+        self.headers: list[list[tuple[str, bytes]] | None] = []
+        self.partition_total = partitions
         self.auto_store = auto_store
         self.ready = asyncio.Event()
         self.ready.set()
@@ -117,12 +121,18 @@ class MemorySink:
     async def wait_ready(self) -> None:
         await self.ready.wait()
 
-    async def enqueue(self, topic: str, key: bytes, value: bytes) -> asyncio.Future[object]:
+    async def enqueue(self, topic: str, key: bytes | None, value: bytes, *, partition: int | None = None,
+                      headers: list[tuple[str, bytes]] | None = None) -> asyncio.Future[object]:
         future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         self.records.append((topic, key, json.loads(value), future))
+        self.partitions.append(partition)
+        self.headers.append(headers)
         if self.auto_store:
             future.set_result(None)
         return future
+
+    async def partition_count(self, topic: str) -> int:
+        return self.partition_total
 
     def store_all(self) -> None:
         for *_, future in self.records:
@@ -135,7 +145,12 @@ class MemorySink:
                 future.set_exception(RuntimeError("broker down"))
 
     def values(self, topic: str) -> list[dict[str, Any]]:
-        return [value for t, _, value, _ in self.records if t == topic]
+        """Every uplink / record value sent to `topic`, batches flattened, in order."""
+        out: list[dict[str, Any]] = []
+        for t, _, value, _ in self.records:
+            if t == topic:
+                out.extend(value if isinstance(value, list) else [value])
+        return out
 
 
 PHONE = "013800000001"
@@ -146,7 +161,7 @@ def frame(msg_id: int, body: bytes = b"", seq: int = 1, phone: str = PHONE, vers
 
 
 def settings(**overrides: Any) -> GatewaySettings:
-    base = {"gateway_id": "gw-test", "heartbeat_interval_s": 60.0, "produce_buffer": 100}
+    base = {"gateway_id": "gw-test", "heartbeat_interval_s": 60.0, "produce_buffer": 100, "batch_window_ms": 0.0}
     base.update(overrides)
     return GatewaySettings().model_copy(update=base)
 

@@ -75,3 +75,34 @@ def test_reject_counts_are_column_arrays() -> None:
     arrays = gps_sql.reject_counts({(date(2026, 5, 1), 7, "speed", 3): 2, (date(2026, 5, 1), 8, "future", 3): 1})
     assert [a.literal() for a in arrays] == ['{2026-05-01,2026-05-01}', '{7,8}', '{"speed","future"}', '{3,3}',
                                              '{2,1}']
+
+
+def test_binary_copy_rows_hold_every_column_in_postgresql_binary_format() -> None:
+    import struct
+
+    import orjson
+    import psycopg
+    import pytest
+
+    from .test_processors import parse_binary_copy
+
+    f = fix(7, 1.5, speed_kmh=12.5, mileage_km=1234.5, alarm_flags=4, direction_deg=90)
+    bare = fix(8, 0)  # no car mileage/fuel: NULLs
+    bare = Fix(**{**{name: getattr(bare, name) for name in Fix.__slots__}, "car_id": None})
+    rows = parse_binary_copy(gps_sql.copy_data([f, bare]))
+    assert len(rows) == 2 and all(len(row) == len(gps_sql.COLUMNS) for row in rows)
+    row = dict(zip(gps_sql.COLUMNS, rows[0], strict=True))
+    epoch = datetime(2000, 1, 1, tzinfo=UTC)
+    assert struct.unpack(">q", row["device_id"]) == (7,)
+    assert epoch + timedelta(microseconds=struct.unpack(">q", row["fix_at"])[0]) == T0 + timedelta(seconds=1.5)
+    assert struct.unpack(">q", row["car_id"]) == (107,) and struct.unpack(">q", row["enterprise_id"]) == (3,)
+    assert struct.unpack(">d", row["lng"]) == (f.lng,) and struct.unpack(">d", row["lat"]) == (f.lat,)
+    assert struct.unpack(">f", row["speed_kmh"]) == (12.5,) and struct.unpack(">h", row["direction_deg"]) == (90,)
+    assert struct.unpack(">d", row["mileage_km"]) == (1234.5,) and row["fuel_l"] is None
+    assert struct.unpack(">q", row["alarm_flags"]) == (4,)
+    assert row["extras"][:1] == b"\x01" and orjson.loads(row["extras"][1:]) == {"mileage_km": 1234.5}
+    assert epoch + timedelta(microseconds=struct.unpack(">q", row["received_at"])[0]) == T0
+    assert rows[1][2] is None and rows[1][9] is None  # car_id, mileage_km
+    wild = Fix(**{**{name: getattr(f, name) for name in Fix.__slots__}, "direction_deg": 70000})
+    with pytest.raises(psycopg.DataError):  # what the INSERT refused (smallint), refused before sending
+        gps_sql.copy_data([wild])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import struct
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -138,8 +139,8 @@ def test_a_batch_is_one_statement(fake_db: FakeDatabase) -> None:
     uplinks = [parse_uplink(orjson.dumps(payloads.frame_uplink(TERMINAL, location_frame(seq=s), received_at=T0)))
                for s in range(5)]
     asyncio.run(message_log.store_uplinks(fake_db, uplinks))
-    assert [sql for sql, _ in fake_db.statements] == [message_log.INSERT]
-    assert fake_db.statements[0][1][7].literal() == "{0,1,2,3,4}"
+    assert [sql for sql, _ in fake_db.statements] == [message_log.COPY]
+    assert [struct.unpack(">i", seq)[0] for seq in fake_db.statements[0][1][7]] == [0, 1, 2, 3, 4]
     assert message_log._partitions[fake_db.url].asked == {T0.astimezone(UTC).date()}  # type: ignore[attr-defined]
 
 
@@ -149,7 +150,20 @@ def test_a_refused_row_is_skipped_and_the_others_written(fake_db: FakeDatabase, 
     written: list[int] = []
 
     async def transact(work: Any) -> None:
+        class Copy:
+            async def __aenter__(self) -> Copy:
+                return self
+
+            async def write(self, data: bytes) -> None:
+                raise psycopg.errors.CharacterNotInRepertoire("bad text")
+
+            async def __aexit__(self, *exc: object) -> None:
+                pass
+
         class Conn:
+            def cursor(self) -> Any:
+                return type("Cursor", (), {"copy": lambda _, sql: Copy()})()
+
             async def execute(self, sql: str, params: Any) -> None:
                 if "{1}" == params[7].literal() or (len(params[7]) > 1):
                     raise psycopg.errors.CharacterNotInRepertoire("bad text")
@@ -168,8 +182,8 @@ def test_uplinks_processor_stores_every_uplink_after_the_positions(fake_db: Fake
     values = [payloads.frame_uplink(TERMINAL, location_frame(seq=s, fix_at=T0 + timedelta(seconds=s)), received_at=T0)
               for s in range(3)]
     asyncio.run(processor.process(events(JT808_UPLINK, *values)))
-    assert any("INSERT INTO gps" in sql for sql, _ in positions_db.statements)
-    assert [sql for sql, _ in fake_db.statements] == [message_log.INSERT]
+    assert any(sql.startswith(("INSERT INTO gps", "COPY gps")) for sql, _ in positions_db.statements)
+    assert [sql for sql, _ in fake_db.statements] == [message_log.COPY]
 
 
 def test_without_a_message_log_connection_nothing_is_kept(send: Any) -> None:
@@ -177,3 +191,28 @@ def test_without_a_message_log_connection_nothing_is_kept(send: Any) -> None:
     processor = uplinks_processor(positions_db, send)
     asyncio.run(processor.process(events(JT808_UPLINK, payloads.frame_uplink(TERMINAL, location_frame(seq=1)))))
     assert not any("message_log" in sql for sql, _ in positions_db.statements)
+
+
+def test_a_batch_repeating_a_kept_frame_is_copied_then_inserted_skipping_it(fake_db: FakeDatabase) -> None:
+    uplinks = [parse_uplink(orjson.dumps(payloads.frame_uplink(TERMINAL, location_frame(seq=s), received_at=T0)))
+               for s in range(2)]
+    fake_db.copy_conflicts = 1
+    asyncio.run(message_log.store_uplinks(fake_db, uplinks))
+    assert [sql for sql, _ in fake_db.statements] == [message_log.COPY, message_log.INSERT]
+    assert "ON CONFLICT (device_id, time, direction, msg_id, seq) DO NOTHING" in message_log.INSERT
+
+
+def test_copy_rows_hold_every_column_in_binary_format() -> None:
+    from .test_processors import parse_binary_copy
+
+    [uplink] = [parse_uplink(orjson.dumps(payloads.frame_uplink(TERMINAL, location_frame(seq=9), received_at=T0)))]
+    [row] = message_log.uplink_rows([uplink])
+    [fields] = parse_binary_copy(message_log.copy_data([row, row._replace(car_id=None, decoded=None,
+                                                                          gateway_id=None)])[:-2]
+                                 + b"\xff\xff")[:1]
+    assert struct.unpack(">q", fields[1]) == (TERMINAL.device_id,)
+    assert fields[4] == TERMINAL.phone.encode() and struct.unpack(">h", fields[5]) == (0,)
+    assert struct.unpack(">i", fields[6]) == (0x0200,) and struct.unpack(">i", fields[7]) == (9,)
+    assert fields[8] == row.raw_hex.encode() and fields[9] == b"\x00"
+    assert fields[10] == b"\x01" + row.decoded.encode()  # type: ignore[union-attr]
+    assert fields[11] is None and fields[12] == b"test-gw"

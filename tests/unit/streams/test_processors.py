@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import struct
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -47,9 +48,76 @@ def events(topic: str, *values: Any) -> list[Event]:
             for i, v in enumerate(values)]
 
 
+def parse_binary_copy(data: bytes) -> list[list[bytes | None]]:
+    """The rows of a binary COPY stream, each field's raw bytes (None for NULL)."""
+    assert data.startswith(b"PGCOPY\n\xff\r\n\x00") and data.endswith(b"\xff\xff")
+    at, rows = 19, []
+    while True:
+        (count,) = struct.unpack_from(">h", data, at)
+        at += 2
+        if count == -1:
+            return rows
+        row: list[bytes | None] = []
+        for _ in range(count):
+            (size,) = struct.unpack_from(">i", data, at)
+            at += 4
+            row.append(None if size < 0 else data[at:at + size])
+            at += max(size, 0)
+        rows.append(row)
+
+
+def copied_gps_columns(data: bytes) -> list[list[Any]]:
+    """A COPY_GPS stream as one list per column (device ids and fix times decoded), like INSERT_GPS' params."""
+    rows = parse_binary_copy(data)
+    epoch = datetime(2000, 1, 1, tzinfo=UTC)
+    device_ids = [struct.unpack(">q", row[0])[0] for row in rows]  # type: ignore[arg-type]
+    fix_times = [epoch + timedelta(microseconds=struct.unpack(">q", row[1])[0]) for row in rows]  # type: ignore[arg-type]
+    return [device_ids, fix_times, *([row[i] for row in rows] for i in range(2, 15))]
+
+
+class FakeCopy:
+    def __init__(self, conn: FakeConnection, sql: str) -> None:
+        self.conn, self.sql, self.data = conn, sql, b""
+
+    async def __aenter__(self) -> FakeCopy:
+        return self
+
+    async def write(self, data: bytes) -> None:
+        self.data += data
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.sql.startswith("COPY gps "):
+            columns = copied_gps_columns(self.data)
+        else:  # one list per column of the fields' raw bytes
+            columns = [list(column) for column in zip(*parse_binary_copy(self.data), strict=True)]
+        self.conn.db.statements.append((self.sql, columns))
+        if self.sql.startswith("COPY gps ") and self.conn.db.refuse_device is not None \
+                and self.conn.db.refuse_device in columns[0]:
+            raise psycopg.errors.ForeignKeyViolation("unknown device")
+        if self.conn.db.copy_conflicts:
+            self.conn.db.copy_conflicts -= 1
+            raise psycopg.errors.UniqueViolation("duplicate key value violates unique constraint \"gps_pkey\"")
+
+
+class FakeCursor:
+    def __init__(self, conn: FakeConnection) -> None:
+        self.conn = conn
+
+    def copy(self, sql: str) -> FakeCopy:
+        return FakeCopy(self.conn, sql)
+
+
+def gps_writes(db: FakeDatabase) -> list[Any]:
+    """The parameters of every gps write (binary COPY or INSERT), one list per column."""
+    return [params for sql, params in db.statements if sql.startswith(("INSERT INTO gps ", "COPY gps "))]
+
+
 class FakeConnection:
     def __init__(self, db: FakeDatabase) -> None:
         self.db = db
+
+    def cursor(self) -> FakeCursor:
+        return FakeCursor(self)
 
     @asynccontextmanager
     async def transaction(self):
@@ -71,6 +139,7 @@ class FakeDatabase(Database):
     statements: list[tuple[str, Any]] = field(default_factory=list)
     refuse_device: int | None = None
     outages: int = 0
+    copy_conflicts: int = 0  # COPYs into gps that find a stored position (replay, resend)
 
     def __post_init__(self) -> None:
         super().__init__("postgresql://unused", name="fake", max_backoff_s=0.01)
@@ -103,7 +172,7 @@ def test_positions_batch_writes_valid_rows_and_dead_letters_the_rest(send, sent)
     processor = PositionsProcessor(db, None, DeadLetters(send, "positions"), LIMITS)
     batch = events(JT808_UPLINK, report(0), b"{broken", report(1, speed_kmh=999.0), report(2), report(2))
     asyncio.run(processor.process(batch))
-    gps = [params for sql, params in db.statements if sql.startswith("INSERT INTO gps ")]
+    gps = gps_writes(db)
     assert len(gps) == 1 and gps[0][1] == [T0, T0 + timedelta(seconds=2)]  # deduplicated
     assert [(t, r["offset"], r["agent"]) for t, _, r in sent] == [(DEAD_LETTER, 1, "positions"), (DEAD_LETTER, 2, "positions")]
     assert sent[0][2]["error"].startswith("not JSON") and sent[0][2]["value"] == "{broken"
@@ -126,7 +195,7 @@ def test_outage_is_retried_not_dead_lettered(send, sent) -> None:
     processor = PositionsProcessor(db, None, DeadLetters(send, "positions"), LIMITS)
     asyncio.run(processor.process(events(JT808_UPLINK, report(0))))
     assert sent == [] and db.retries == 3
-    assert any(sql.startswith("INSERT INTO gps ") for sql, _ in db.statements)
+    assert gps_writes(db)
 
 
 class FakeDirectory:
@@ -197,3 +266,15 @@ def test_gateway_security_notice_is_pushed_to_the_device_enterprise_without_chan
     assert (data["peer"], data["replacedPeer"]) == ("203.0.113.5:4000", "198.51.100.7:5000")
     assert "(terminal 013800000001 authenticated on a new connection" in data["message"]
     assert db.statements == []  # no online/offline change, no log row
+
+
+def test_a_batch_repeating_a_stored_position_is_copied_then_inserted_skipping_it(send, sent) -> None:
+    db = FakeDatabase()
+    db.copy_conflicts = 1
+    processor = PositionsProcessor(db, None, DeadLetters(send, "positions"), LIMITS)
+    asyncio.run(processor.process(events(JT808_UPLINK, report(0), report(1))))
+    writes = [sql.split(" (")[0] for sql, _ in db.statements if sql.startswith(("INSERT INTO gps ", "COPY gps "))]
+    assert writes == ["COPY gps", "INSERT INTO gps"]  # the second skips what is stored (ON CONFLICT)
+    assert "ON CONFLICT (device_id, fix_at) DO NOTHING" in [sql for sql, _ in db.statements
+                                                            if sql.startswith("INSERT INTO gps ")][0]
+    assert sent == [] and processor.rows_written == 2  # nothing dead-lettered

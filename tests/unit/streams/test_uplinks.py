@@ -20,7 +20,16 @@ from streams.state_rules import Rules
 from streams.uplinks import UplinksProcessor
 
 from .conftest import T0
-from .test_processors import LIMITS, TERMINAL, FakeConnection, FakeDatabase, events, report, states_processor
+from .test_processors import (
+    LIMITS,
+    TERMINAL,
+    FakeConnection,
+    FakeDatabase,
+    events,
+    gps_writes,
+    report,
+    states_processor,
+)
 
 
 @pytest.fixture
@@ -83,7 +92,7 @@ def test_one_batch_goes_through_positions_live_and_states(send, sent) -> None:
     uplinks = processor(db, send)
     batch = events(JT808_UPLINK, report(0, speed_kmh=30.0), b"{broken", report(1, speed_kmh=0.0, acc_on=False))
     asyncio.run(uplinks.process(batch))
-    gps = [params for sql, params in db.statements if sql.startswith("INSERT INTO gps ")]
+    gps = gps_writes(db)
     assert len(gps) == 1 and gps[0][1] == [T0, T0 + timedelta(seconds=1)]
     acc = [params for sql, params in db.statements if sql.startswith("INSERT INTO acc_state_log")]
     assert [(row[1], row[2]) for row in acc] == [(T0, 1), (T0 + timedelta(seconds=1), 0)]
@@ -117,3 +126,24 @@ def test_unknown_device_is_dead_lettered_by_states_as_event_by_event_did(send, s
     letters = [(r["offset"], r["agent"], r["error"]) for t, _, r in sent if t == DEAD_LETTER]
     assert letters == [(1, "states", "PayloadError: unknown device 99")]
     assert uplinks.states.store.peek(11).last_fix_at == T0 + timedelta(seconds=1)  # type: ignore[union-attr]
+
+
+def test_a_batch_record_goes_through_the_steps_as_its_uplinks_and_a_bad_one_is_dead_lettered_with_its_index(
+        send, sent) -> None:
+    from fleet.uplink_records import batch_value
+    from streams.records import expand
+
+    db = PipelinedDatabase()
+    uplinks = processor(db, send)
+    items = [json.dumps(report(0, speed_kmh=30.0)).encode(), b'{"phone": "013800000001"}',
+             json.dumps(report(1, speed_kmh=0.0, acc_on=False)).encode()]
+    records = events(JT808_UPLINK, report(5), batch_value(items), b"[broken")
+    expanded = expand(records)
+    assert len(expanded) == 1 + 3 + 1  # a single record, the batch's three uplinks, a batch that is not JSON
+    asyncio.run(uplinks.process(expanded))
+    gps = gps_writes(db)
+    assert len(gps) == 1 and gps[0][1] == [T0 + timedelta(seconds=5), T0, T0 + timedelta(seconds=1)]
+    letters = [(r["offset"], r.get("batch_index"), r["error"][:14]) for t, _, r in sent if t == DEAD_LETTER]
+    assert letters == [(1, 1, "message.body: "), (2, None, "not JSON: unex")]
+    [bad] = [r for t, _, r in sent if t == DEAD_LETTER and r.get("batch_index") == 1]
+    assert json.loads(bad["value"]) == {"phone": "013800000001"}  # the uplink, not the whole record
