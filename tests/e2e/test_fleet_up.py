@@ -25,13 +25,18 @@ def smoke_database(pg_url: str) -> str:
 
 
 def test_fleet_up_check_reports_every_component_healthy(
-    smoke_database: str, kafka_bootstrap: str, tmp_path: Path, free_port: Callable[[], int]
+    smoke_database: str, tmp_path: Path, free_port: Callable[[], int]
 ) -> None:
     gateway_port = free_port()
     env = {
         **os.environ,
         "FLEET_DATABASE_URL": smoke_database,
-        "FLEET_KAFKA_BOOTSTRAP": kafka_bootstrap,
+        # its own broker under its var/, as `make up` has: on the session's broker its simulated terminals
+        # (the demo's phones) and their offline events at shutdown reached the shared e2e stack's worker too,
+        # which then held that stack's terminals offline (a 409 for every later video command)
+        "FLEET_KAFKA_BOOTSTRAP": "",
+        "FLEET_STACK_KAFKA_PORT": str(free_port()),
+        "FLEET_STACK_KAFKA_CONTROLLER_PORT": str(free_port()),
         "FLEET_STACK_VAR_DIR": str(tmp_path / "var"),
         "FLEET_GATEWAY_PORT": str(gateway_port),
         "FLEET_SIMULATOR_GATEWAY_PORT": str(gateway_port),
@@ -84,7 +89,7 @@ def _alive(pid: int) -> bool:
 
 
 def test_fleet_up_shows_moving_vehicles_via_the_api_and_stops_cleanly(
-    smoke_database: str, kafka_bootstrap: str, tmp_path: Path, free_port: Callable[[], int]
+    smoke_database: str, tmp_path: Path, free_port: Callable[[], int]
 ) -> None:
     import signal
     import time
@@ -97,7 +102,12 @@ def test_fleet_up_shows_moving_vehicles_via_the_api_and_stops_cleanly(
     env = {
         **os.environ,
         "FLEET_DATABASE_URL": smoke_database,
-        "FLEET_KAFKA_BOOTSTRAP": kafka_bootstrap,
+        # its own broker under its var/, as `make up` has: on the session's broker its simulated terminals
+        # (the demo's phones) and their offline events at shutdown reached the shared e2e stack's worker too,
+        # which then held that stack's terminals offline (a 409 for every later video command)
+        "FLEET_KAFKA_BOOTSTRAP": "",
+        "FLEET_STACK_KAFKA_PORT": str(free_port()),
+        "FLEET_STACK_KAFKA_CONTROLLER_PORT": str(free_port()),
         "FLEET_STACK_VAR_DIR": str(tmp_path / "var"),
         "FLEET_STACK_SIMULATE_INTERVAL_S": "1",
         "FLEET_GATEWAY_PORT": str(gateway_port),
