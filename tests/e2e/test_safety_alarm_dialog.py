@@ -37,6 +37,7 @@ from simulator.attachments import UploadResult, upload
 from simulator.camera import record_clip, take_photo
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
+from tests.e2e.test_console import screenshot
 from warehouse.db import connect
 from warehouse.seed import DemoEnterprise, _admin_user, _enterprise, _role
 
@@ -203,6 +204,9 @@ def test_a_dsm_alarm_pops_the_dialog_with_its_photo_and_handling_it_leaves_the_u
         assert dialog.get_by_test_id("safety-alarm-plate").inner_text() == fleet["plate"]
         assert dialog.get_by_test_id("safety-alarm-status").inner_text() == "处理状态：未处理"
         assert "疲劳" in dialog.get_by_test_id("safety-alarm-desc").inner_text()
+        # the map beside the fields (height 300) with the vehicle's marker
+        dialog.get_by_test_id("alarm-map").locator(".leaflet-marker-icon").first.wait_for()
+        assert dialog.get_by_test_id("alarm-map").evaluate("(e) => e.offsetHeight") == 300  # layout, not the opening zoom
         page.wait_for_function("() => document.querySelector('[data-testid=safety-alarm-unhandled]')"
                                "?.textContent === '1'")
         alarm_id = int(dialog.get_attribute("data-alarm-id") or 0)
@@ -250,6 +254,7 @@ def test_a_dsm_alarm_pops_the_dialog_with_its_photo_and_handling_it_leaves_the_u
         page.wait_for_function("() => { const v = document.querySelector('[data-testid=safety-alarm-dialog] "
                                "[data-testid=media-video]'); return v && v.readyState >= 2 && v.videoWidth === 352 "
                                "&& v.videoHeight === 288; }", timeout=PUSH_TIMEOUT_MS)
+        screenshot(page, "safety-alarm-dialog-zh-CN.png")
         with connect(console_stack.db_url) as conn:
             atted = conn.execute("SELECT atted FROM alarm WHERE id = %s", (alarm_id,)).fetchone()
         assert atted == (True,)
