@@ -61,9 +61,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--rate", type=float, default=1000.0, help="target positions per second")
     p.add_argument("--duration", type=float, default=30.0, help="seconds of sending")
     p.add_argument("--terminals", type=int, default=200, help="terminals (devices are seeded)")
-    p.add_argument("--source", choices=("simulator", "direct"), default="simulator",
-                   help="simulator: Python virtual terminals through a gateway; direct: records produced to Kafka "
-                        "(the worker alone)")
+    p.add_argument("--source", choices=("simulator", "loadgen", "direct"), default="simulator",
+                   help="simulator: Python virtual terminals; loadgen: the Go load generator (simulator/loadgen); "
+                        "direct: records produced to Kafka (the worker alone)")
     p.add_argument("--database-url", default=os.environ.get("FLEET_DATABASE_URL", ""))
     p.add_argument("--kafka-bootstrap", default=os.environ.get("FLEET_KAFKA_BOOTSTRAP", ""))
     p.add_argument("--settle", type=float, default=60.0, help="give up when gps stops growing this long")
@@ -77,6 +77,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="run the worker from this checkout (e.g. `git archive` of an older commit: before/after)")
     p.add_argument("--repo", type=Path, default=None,
                    help="run the gateway and the worker(s) from this checkout (before/after of the whole chain)")
+    p.add_argument("--ack-timeout", type=float, default=10.0, help="loadgen: the terminals' JT/T 808 resend timeout T")
     p.add_argument("--workers", type=int, default=1, help="streams worker processes (one consumer group)")
     p.add_argument("--loadgen-procs", type=int, default=1,
                    help="simulator processes (terminals split between them); 1: in this process")
@@ -340,6 +341,59 @@ def start_gateway(stack: ExitStack, workdir: Path, env: dict[str, str], profile:
     return port
 
 
+def send_loadgen(stack: ExitStack, workdir: Path, env: dict[str, str], terms: list[payloads.Terminal], rate: float,
+                 duration: float, profile: Path | None, fleet_stats: dict[str, Any], procs: int, ack_timeout_s: float,
+                 during: Any = None) -> tuple[set[tuple[int, datetime]], set[tuple[int, datetime]]]:
+    """The Go load generator (simulator/loadgen) against a gateway subprocess, ``procs`` processes each
+    with a slice of the terminals. Returns (first sent, acknowledged) as (device, fix time) sets, from
+    the load generators' logs. ``during(port)`` runs in this thread while they run (e.g. kill -9 drills)."""
+    from simulator import loadgen
+
+    loadgen.ensure_built()
+    port = start_gateway(stack, workdir, env, profile)
+    prefix, first = "0138", 1  # the demo seed's phones: 0138 + 8-digit index (devices() takes the first N)
+    auth = workdir / "auth.json"
+    # warm-up: register every terminal (no position: a report interval far beyond the run)
+    warm = loadgen.Options(port=port, terminals=len(terms), rate=len(terms) / 1e6, duration_s=1.0, drain_s=5.0,
+                           ramp_per_s=RAMP_PER_S)
+    subprocess.run(warm.argv(loadgen.BINARY, auth=auth, log=None, stats=workdir / "warm.json"),
+                   stdout=subprocess.DEVNULL, check=True)
+    slices = [(i * len(terms) // procs, (i + 1) * len(terms) // procs) for i in range(procs)]
+    runs = []
+    CPU.start()
+    for i, (lo, hi) in enumerate(slices):
+        options = loadgen.Options(port=port, terminals=hi - lo, first=first + lo, prefix=prefix,
+                                  rate=rate * (hi - lo) / len(terms), duration_s=duration, drain_s=60.0,
+                                  ack_timeout_s=ack_timeout_s, ramp_per_s=RAMP_PER_S * 2.5 / procs)
+        runs.append((loadgen.start(options, auth=auth, log=workdir / f"loadgen{i}.log",
+                                   stats=workdir / f"loadgen{i}.json", output=workdir / f"loadgen{i}.out"),
+                     workdir / f"loadgen{i}.log", workdir / f"loadgen{i}.json"))
+    if during is not None:
+        during(port)
+    totals: dict[str, float] = {}
+    for proc, _, stats_path in runs:
+        proc.wait()
+        stats = loadgen.load_stats(stats_path)
+        CPU.loadgen_children_s += stats["cpu_s"]
+        for key, value in stats.items():
+            if key.startswith("ack_"):
+                totals[key] = max(totals.get(key, 0.0), value)  # the worst process
+            else:
+                totals[key] = totals.get(key, 0.0) + value
+    fleet_stats.update({f"loadgen_{k}": (round(v, 1) if isinstance(v, float) else v) for k, v in totals.items()
+                        if k in ("sent", "acked", "resent", "backlog_uploaded", "unacked", "connects",
+                                 "ack_p50_ms", "ack_p99_ms", "ack_max_ms", "rejected", "user_s", "sys_s")})
+    by_phone = {t.phone: t.device_id for t in terms}
+    sent: set[tuple[int, datetime]] = set()
+    acked: set[tuple[int, datetime]] = set()
+    for _, log_path, _ in runs:
+        for kind, phone, fix_at in loadgen.read_log(log_path):
+            device = by_phone.get(canonical_phone(phone))
+            if device is not None:
+                (sent if kind == "s" else acked).add((device, fix_at))
+    return sent, acked
+
+
 RAMP_PER_S = 200.0  # logins per second: on the loaded machine the gateway's 4-connection lookup pool
                     # timed out (db_timeout_s 5 s) on 500 logins/s and the terminals then reconnected
 
@@ -458,15 +512,21 @@ def wait_drained(db_url: str, sent: set[tuple[int, datetime]], settle_s: float) 
             time.sleep(0.2)
 
 
-def reconcile(db_url: str, sent: set[tuple[int, datetime]]) -> dict[str, int]:
+def reconcile(db_url: str, sent: set[tuple[int, datetime]],
+              acked: set[tuple[int, datetime]] | None = None) -> dict[str, int]:
+    """Row by row: ``lost`` sent and not stored; with the terminals' acknowledgements, ``acked_lost``
+    acknowledged and not stored (the one that must be 0 whatever was killed)."""
     ids = sorted({d for d, _ in sent})
     first, last = min(t for _, t in sent), max(t for _, t in sent)
     with psycopg.connect(db_url) as conn:
         rows = conn.execute("SELECT device_id, fix_at FROM gps WHERE device_id = ANY(%s) AND fix_at BETWEEN %s AND %s",
                             (ids, first, last)).fetchall()
     stored = set(rows)
-    return {"sent": len(sent), "stored": len(rows), "lost": len(sent - stored),
-            "duplicated": len(rows) - len(stored), "unexpected": len(stored - sent)}
+    result = {"sent": len(sent), "stored": len(rows), "lost": len(sent - stored),
+              "duplicated": len(rows) - len(stored), "unexpected": len(stored - sent)}
+    if acked is not None:
+        result.update({"acked": len(acked), "acked_lost": len(acked - stored)})
+    return result
 
 
 def message_log_rows(db_url: str, sent: set[tuple[int, datetime]], since: datetime) -> int | None:
@@ -525,6 +585,7 @@ def main(argv: list[str] | None = None) -> int:
         start_worker(stack, workdir, env, app_id, args.batch_size, profile / "streams.raw" if profile else None,
                      args.worker_repo or args.repo, args.workers)
         fleet_stats: dict[str, Any] = {}
+        acked: set[tuple[int, datetime]] | None = None  # loadgen: what the terminals saw acknowledged
         load_before = os.getloadavg()[0]
         started = time.monotonic()
         if preloaded is not None:
@@ -533,16 +594,20 @@ def main(argv: list[str] | None = None) -> int:
         elif args.source == "direct":
             CPU.start()
             sent = send_direct(db_url, bootstrap, terms, args.rate, args.duration, batch=args.direct_batch)
+        elif args.source == "loadgen":
+            sent, acked = send_loadgen(stack, workdir, env, terms, args.rate, args.duration,
+                                       profile / "gateway.raw" if profile else None, fleet_stats, args.loadgen_procs,
+                                       args.ack_timeout)
         else:
             sent = send_simulated(stack, workdir, env, db_url, terms, args.rate, args.duration,
                                   profile / "gateway.raw" if profile else None, fleet_stats, args.loadgen_procs)
         sending_s = time.monotonic() - started
-        if args.source == "simulator":  # offered over the generating period only (gateway start excluded)
+        if args.source in ("simulator", "loadgen"):  # offered over the generating period only
             started, sending_s = CPU.t0, args.duration
         count, last_growth = wait_drained(db_url, sent, args.settle)
         cpu = CPU.stop()
         load_after = os.getloadavg()[0]
-        result: dict[str, Any] = reconcile(db_url, sent)
+        result: dict[str, Any] = reconcile(db_url, sent, acked)
         kept = message_log_rows(db_url, sent, started_wall - timedelta(seconds=5))
         if kept is not None:  # uplink records, one per 0x0200 / 0x0704 frame (not per position)
             result["message_log_position_frames"] = kept
@@ -569,7 +634,8 @@ def main(argv: list[str] | None = None) -> int:
             args.logs.mkdir(parents=True, exist_ok=True)
             for log_file in [*workdir.glob("*.log"), *workdir.glob("*.out")]:
                 shutil.copy(log_file, args.logs / log_file.name)
-        return 0 if result["lost"] == 0 and result["duplicated"] == 0 and result["unexpected"] == 0 else 1
+        return 0 if result["lost"] == 0 and result["duplicated"] == 0 and result["unexpected"] == 0 \
+            and result.get("acked_lost", 0) == 0 else 1
 
 
 if __name__ == "__main__":

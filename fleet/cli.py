@@ -21,6 +21,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "config-doc": "fleet.config_doc:config_doc_command",
     "seed": "warehouse.seed:seed_command",
     "simulate": "simulator.cli:simulate_command",
+    "loadgen": "simulator.loadgen:loadgen_command",
     "license": "fleet.licence:license_command",
     "redecode": "warehouse.message_log:redecode_command",
     "retention": "warehouse.retention:retention_command",

@@ -1,0 +1,3 @@
+module fleetwatch/loadgen
+
+go 1.22

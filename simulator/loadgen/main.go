@@ -1,0 +1,902 @@
+// fleet-loadgen: a cheap JT/T 808 load generator for benchmarks (docs/performance.md, issue 12).
+//
+// Thousands of terminals, one TCP connection each, reporting 0x0200 positions at a fixed rate from a
+// frame template patched per report (serial, fix time, a little movement): no codec, no allocation per
+// report. Real protocol behaviour: registration (0x0100) when no auth code is known, authentication
+// (0x0102), an acknowledgement (0x8001) awaited for every position, resends of the same serial after
+// the JT/T 808 timeout (T, then T*(n+1)), reconnection with backoff, and everything unacknowledged
+// when a connection drops uploaded after the next login as 0x0704 backlog batches.
+//
+// Reconciliation log (-log): one line per event, "s,<phone>,<fix unix s>" when a position is first sent
+// and "a,<phone>,<fix unix s>" when it is acknowledged, so a benchmark can prove that every acknowledged
+// position is stored. Stats (-stats) as JSON at the end, including the CPU this process used.
+//
+// Built by simulator/loadgen.py (go build, on first use) into var/bin/fleet-loadgen; run through
+// `fleet loadgen` or benchmarks/ingest_bench.py --source loadgen. Standard library only.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand"
+	"net"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/pprof"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+const (
+	msgHeartbeat   = 0x0002
+	msgRegister    = 0x0100
+	msgAuth        = 0x0102
+	msgLocation    = 0x0200
+	msgBatch       = 0x0704
+	msgPlatformAck = 0x8001
+	msgRegReply    = 0x8100
+	maxResendShift = 3 // T, 2T, 3T, 4T between sends, then every 4T
+)
+
+type config struct {
+	host, prefix, authPath, logPath, statsPath string
+	sources                                    []string
+	port, terminals, first, batchItems         int
+	rate, duration, drain, ackTimeout          float64
+	reconnectMin, reconnectMax, heartbeat      float64
+	connectRamp                                float64
+	fixStart                                   int64 // unix seconds of the first fix
+}
+
+type stats struct {
+	Terminals       int64   `json:"terminals"`
+	Authenticated   int64   `json:"authenticated"`
+	Sent            int64   `json:"sent"`
+	Acked           int64   `json:"acked"`
+	Resent          int64   `json:"resent"`
+	BacklogUploaded int64   `json:"backlog_uploaded"`
+	BacklogBatches  int64   `json:"backlog_batches"`
+	Unacked         int64   `json:"unacked"`
+	Connects        int64   `json:"connects"`
+	Registrations   int64   `json:"registrations"`
+	AuthFailures    int64   `json:"auth_failures"`
+	Rejected        int64   `json:"rejected"`
+	Heartbeats      int64   `json:"heartbeats"`
+	AckP50Ms        float64 `json:"ack_p50_ms"`
+	AckP99Ms        float64 `json:"ack_p99_ms"`
+	AckMaxMs        float64 `json:"ack_max_ms"`
+	CPUSeconds      float64 `json:"cpu_s"`
+	UserSeconds     float64 `json:"user_s"`
+	SysSeconds      float64 `json:"sys_s"` // mostly the kernel's TCP work for our writes and reads (loopback)
+	WallSeconds     float64 `json:"wall_s"`
+}
+
+var st stats
+
+// ---------------------------------------------------------------------------------- reconciliation log
+
+type logEvent struct {
+	kind byte
+	term int32
+	fix  int64
+}
+
+type eventLog struct {
+	ch     chan logEvent
+	done   chan struct{}
+	phones []string
+}
+
+func newEventLog(path string, phones []string) (*eventLog, error) {
+	l := &eventLog{ch: make(chan logEvent, 65536), done: make(chan struct{}), phones: phones}
+	if path == "" {
+		go func() {
+			for range l.ch {
+			}
+			close(l.done)
+		}()
+		return l, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		w := bufio.NewWriterSize(f, 1<<20)
+		line := make([]byte, 0, 64)
+		for ev := range l.ch {
+			line = append(line[:0], ev.kind, ',')
+			line = append(line, l.phones[ev.term]...)
+			line = append(line, ',')
+			line = strconv.AppendInt(line, ev.fix, 10)
+			line = append(line, '\n')
+			w.Write(line)
+		}
+		w.Flush()
+		f.Close()
+		close(l.done)
+	}()
+	return l, nil
+}
+
+func (l *eventLog) close() { close(l.ch); <-l.done }
+
+// ---------------------------------------------------------------------------------- ack latency histogram
+
+type histogram struct {
+	mu      sync.Mutex
+	buckets [4096]int64 // 1 ms buckets up to ~4 s, then the last one
+	max     float64
+}
+
+func (h *histogram) add(d time.Duration) {
+	ms := float64(d) / 1e6
+	i := int(ms)
+	if i >= len(h.buckets) {
+		i = len(h.buckets) - 1
+	}
+	h.mu.Lock()
+	h.buckets[i]++
+	if ms > h.max {
+		h.max = ms
+	}
+	h.mu.Unlock()
+}
+
+func (h *histogram) quantile(q float64) float64 {
+	var total int64
+	for _, n := range h.buckets {
+		total += n
+	}
+	if total == 0 {
+		return 0
+	}
+	want := int64(q * float64(total))
+	var seen int64
+	for i, n := range h.buckets {
+		seen += n
+		if seen > want {
+			return float64(i) + 0.5
+		}
+	}
+	return h.max
+}
+
+var ackLatency histogram
+
+// ---------------------------------------------------------------------------------- frames
+
+func bcdPhone(phone string) []byte {
+	p := strings.Repeat("0", 12-len(phone)) + phone
+	out := make([]byte, 6)
+	for i := 0; i < 6; i++ {
+		out[i] = (p[2*i]-'0')<<4 | (p[2*i+1] - '0')
+	}
+	return out
+}
+
+// appendFrame escapes header+body+checksum into dst between 7e delimiters.
+func appendFrame(dst []byte, msgID uint16, phone []byte, seq uint16, body []byte) []byte {
+	var head [12]byte
+	head[0], head[1] = byte(msgID>>8), byte(msgID)
+	head[2], head[3] = byte(len(body)>>8), byte(len(body))
+	copy(head[4:10], phone)
+	head[10], head[11] = byte(seq>>8), byte(seq)
+	var sum byte
+	dst = append(dst, 0x7e)
+	put := func(b byte) {
+		switch b {
+		case 0x7e:
+			dst = append(dst, 0x7d, 0x02)
+		case 0x7d:
+			dst = append(dst, 0x7d, 0x01)
+		default:
+			dst = append(dst, b)
+		}
+	}
+	for _, b := range head {
+		sum ^= b
+		put(b)
+	}
+	for _, b := range body {
+		sum ^= b
+		put(b)
+	}
+	put(sum)
+	return append(dst, 0x7e)
+}
+
+func bcd2(v int) byte { return byte((v/10)<<4 | v%10) }
+
+var beijing = time.FixedZone("UTC+8", 8*3600)
+
+// locationBody writes a 0x0200 body (with mileage, satellites and signal items) for fix time `fix`.
+func locationBody(dst []byte, term, k int, fix int64) []byte {
+	t := time.Unix(fix, 0).In(beijing)
+	lat := uint32(39900000 + (term%1000)*200 + (k%600)*10)
+	lng := uint32(116400000 + (term/1000)*200 + (k%600)*10)
+	speed := uint16(300 + (k % 400))
+	dir := uint16((k * 7) % 360)
+	mileage := uint32(10000 + k)
+	b := dst
+	b = append(b, 0, 0, 0, 0, 0, 0, 0, 3) // alarm flags, status (ACC on, positioned)
+	b = append(b, byte(lat>>24), byte(lat>>16), byte(lat>>8), byte(lat))
+	b = append(b, byte(lng>>24), byte(lng>>16), byte(lng>>8), byte(lng))
+	b = append(b, 0, 50, byte(speed>>8), byte(speed), byte(dir>>8), byte(dir))
+	b = append(b, bcd2(t.Year()%100), bcd2(int(t.Month())), bcd2(t.Day()), bcd2(t.Hour()), bcd2(t.Minute()), bcd2(t.Second()))
+	b = append(b, 0x01, 4, byte(mileage>>24), byte(mileage>>16), byte(mileage>>8), byte(mileage))
+	b = append(b, 0x31, 1, 12, 0x30, 1, 25)
+	return b
+}
+
+type reply struct {
+	msgID, ackSeq, ackMsgID uint16
+	result                  byte
+	code                    string
+}
+
+// frameReader splits 7e-delimited frames out of a byte stream and decodes the replies we need.
+type frameReader struct {
+	buf []byte
+}
+
+func (r *frameReader) feed(data []byte, out []reply) []reply {
+	r.buf = append(r.buf, data...)
+	for {
+		start := -1
+		for i, b := range r.buf {
+			if b == 0x7e {
+				start = i
+				break
+			}
+		}
+		if start < 0 {
+			r.buf = r.buf[:0]
+			return out
+		}
+		end := -1
+		for i := start + 1; i < len(r.buf); i++ {
+			if r.buf[i] == 0x7e {
+				end = i
+				break
+			}
+		}
+		if end < 0 {
+			r.buf = append(r.buf[:0], r.buf[start:]...)
+			return out
+		}
+		raw := r.buf[start+1 : end]
+		r.buf = r.buf[end:] // the closing 7e may open the next frame
+		if len(raw) == 0 {
+			continue
+		}
+		r.buf = r.buf[1:]
+		frame := make([]byte, 0, len(raw))
+		for i := 0; i < len(raw); i++ {
+			if raw[i] == 0x7d && i+1 < len(raw) {
+				frame = append(frame, 0x7c+raw[i+1])
+				i++
+			} else {
+				frame = append(frame, raw[i])
+			}
+		}
+		if len(frame) < 13 {
+			continue
+		}
+		msgID := uint16(frame[0])<<8 | uint16(frame[1])
+		attr := uint16(frame[2])<<8 | uint16(frame[3])
+		bodyAt := 12
+		if attr&0x4000 != 0 {
+			bodyAt = 17
+		}
+		if attr&0x2000 != 0 {
+			bodyAt += 4
+		}
+		if len(frame) < bodyAt+1 {
+			continue
+		}
+		body := frame[bodyAt : len(frame)-1]
+		switch msgID {
+		case msgPlatformAck:
+			if len(body) >= 5 {
+				out = append(out, reply{msgID, uint16(body[0])<<8 | uint16(body[1]), uint16(body[2])<<8 | uint16(body[3]), body[4], ""})
+			}
+		case msgRegReply:
+			if len(body) >= 3 {
+				out = append(out, reply{msgID, uint16(body[0])<<8 | uint16(body[1]), msgRegister, body[2], string(body[3:])})
+			}
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------------- terminals
+
+type pending struct {
+	k       int32
+	firstAt time.Time // first send on this connection (ack latency)
+	sentAt  time.Time
+	sends   int32
+	batch   []int32 // a 0x0704: the positions it carries
+}
+
+type terminal struct {
+	idx          int
+	phone        string
+	bcd          []byte
+	cfg          *config
+	log          *eventLog
+	codes        *codeStore
+	rng          *rand.Rand
+	seq          uint16
+	next         int32 // next position index to generate
+	mu           sync.Mutex
+	owed         []int32             // generated, not yet sent on this connection (backlog first, in order)
+	wait         map[uint16]*pending // serial -> awaiting its 0x8001
+	backlogBatch bool                // a 0x0704 is in flight
+	everSent     map[int32]bool      // sent at least once and not acknowledged yet
+	connectedAt  int32               // positions before this index are owed from earlier: 0x0704 backlog
+	loggedIn     atomic.Bool
+	kick         chan struct{}
+}
+
+func (t *terminal) fixOf(k int32) int64 { return t.cfg.fixStart + int64(k)*t.cfg.fixStep() }
+
+// fixStep: whole seconds between a terminal's fix times (BCD times have no fraction): at least 1 s, so
+// a terminal reporting faster than once a second has fix times running ahead of the wall clock.
+func (c *config) fixStep() int64 { return int64(max(1, math.Ceil(c.interval()))) }
+
+func (c *config) interval() float64 { return float64(c.terminals) / c.rate }
+
+type codeStore struct {
+	mu    sync.Mutex
+	codes map[string]string
+	dirty bool
+}
+
+func (c *codeStore) get(phone string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.codes[phone]
+}
+
+func (c *codeStore) put(phone, code string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if code == "" {
+		delete(c.codes, phone)
+	} else {
+		c.codes[phone] = code
+	}
+	c.dirty = true
+}
+
+// run keeps a session up until stop closes; positions are generated on the terminal's own clock
+// until genStop closes, whether connected or not (a real terminal's blind-area store).
+func (t *terminal) run(start time.Time, phase time.Duration, genStop, stop <-chan struct{}, wg *sync.WaitGroup) {
+	defer wg.Done()
+	attempt := 0
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		err := t.session(start, phase, genStop, stop)
+		t.disconnected()
+		if err == nil {
+			return
+		}
+		attempt++
+		delay := t.cfg.reconnectMin * float64(int(1)<<min(attempt-1, 10))
+		if delay > t.cfg.reconnectMax {
+			delay = t.cfg.reconnectMax
+		}
+		delay *= 0.5 + t.rng.Float64()
+		select {
+		case <-stop:
+			return
+		case <-time.After(time.Duration(delay * float64(time.Second))):
+		}
+	}
+}
+
+func (t *terminal) generate(start time.Time, phase time.Duration, genStop <-chan struct{}) {
+	select {
+	case <-genStop:
+		return
+	default:
+	}
+	interval := time.Duration(t.cfg.interval() * float64(time.Second))
+	due := int32(time.Since(start.Add(phase))/interval) + 1
+	if due <= 0 {
+		return
+	}
+	t.mu.Lock()
+	for t.next < due {
+		t.owed = append(t.owed, t.next)
+		t.next++
+	}
+	t.mu.Unlock()
+}
+
+func (t *terminal) disconnected() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var back []int32
+	for _, p := range t.wait {
+		if p.batch != nil {
+			back = append(back, p.batch...)
+		} else {
+			back = append(back, p.k)
+		}
+	}
+	t.wait = map[uint16]*pending{}
+	t.backlogBatch = false
+	if len(back) > 0 {
+		sort.Slice(back, func(i, j int) bool { return back[i] < back[j] })
+		t.owed = mergeSorted(back, t.owed)
+	}
+}
+
+func mergeSorted(a, b []int32) []int32 {
+	out := make([]int32, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if a[i] <= b[j] {
+			out = append(out, a[i])
+			i++
+		} else {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+func (t *terminal) nextSeq() uint16 { s := t.seq; t.seq++; return s }
+
+func (t *terminal) dial() (net.Conn, error) {
+	d := net.Dialer{Timeout: 10 * time.Second}
+	if len(t.cfg.sources) > 0 {
+		src := t.cfg.sources[(t.idx/25000)%len(t.cfg.sources)]
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src)}
+	}
+	return d.Dial("tcp", net.JoinHostPort(t.cfg.host, strconv.Itoa(t.cfg.port)))
+}
+
+var errStopped = errors.New("stopped")
+
+func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <-chan struct{}) error {
+	conn, err := t.dial()
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	atomic.AddInt64(&st.Connects, 1)
+	replies := make(chan reply, 64)
+	readErr := make(chan error, 1)
+	go func() {
+		var fr frameReader
+		buf := make([]byte, 4096)
+		var out []reply
+		for {
+			n, err := conn.Read(buf)
+			if n > 0 {
+				out = fr.feed(buf[:n], out[:0])
+				wake := false
+				for _, r := range out {
+					if r.msgID == msgPlatformAck && (r.ackMsgID == msgLocation || r.ackMsgID == msgBatch) {
+						wake = t.acknowledged(r) || wake
+						continue
+					}
+					if !t.loggedIn.Load() {
+						replies <- r
+					} // later replies (heartbeat acks, commands) are not needed here
+				}
+				if wake {
+					select {
+					case t.kick <- struct{}{}:
+					default:
+					}
+				}
+			}
+			if err != nil {
+				readErr <- err
+				close(replies)
+				return
+			}
+		}
+	}()
+	if err := t.login(conn, replies); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.connectedAt = t.next
+	t.mu.Unlock()
+	t.loggedIn.Store(true)
+	defer t.loggedIn.Store(false)
+	atomic.AddInt64(&st.Authenticated, 1)
+	defer atomic.AddInt64(&st.Authenticated, -1)
+	interval := time.Duration(t.cfg.interval() * float64(time.Second))
+	first := start.Add(phase)
+	// wake at this terminal's next report time; also checks resends and the backlog
+	tick := time.NewTimer(time.Second)
+	defer tick.Stop()
+	out := make([]byte, 0, 4096)
+	lastSend := time.Now()
+	for {
+		t.generate(start, phase, genStop)
+		now := time.Now()
+		out = t.fill(out[:0], now)
+		if len(out) == 0 && now.Sub(lastSend) > time.Duration(t.cfg.heartbeat*float64(time.Second)) {
+			out = appendFrame(out, msgHeartbeat, t.bcd, t.nextSeq(), nil)
+			atomic.AddInt64(&st.Heartbeats, 1)
+		}
+		if len(out) > 0 {
+			conn.SetWriteDeadline(now.Add(60 * time.Second))
+			if _, err := conn.Write(out); err != nil {
+				return err
+			}
+			lastSend = now
+		}
+		select {
+		case <-genStop:
+			if t.settled() {
+				return nil
+			}
+		default:
+		}
+		t.mu.Lock()
+		wait := time.Until(first.Add(time.Duration(t.next) * interval))
+		t.mu.Unlock()
+		if wait > time.Second {
+			wait = time.Second // resends and heartbeats are checked at least every second
+		}
+		tick.Reset(max(wait, 0))
+		select {
+		case <-stop:
+			return errStopped
+		case err := <-readErr:
+			return err
+		case <-t.kick:
+		case <-tick.C:
+		}
+	}
+}
+
+// settled: nothing owed and nothing awaiting an ack (the terminal can hang up after the run).
+func (t *terminal) settled() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.owed) == 0 && len(t.wait) == 0
+}
+
+func (t *terminal) login(conn net.Conn, replies <-chan reply) error {
+	code := t.codes.get(t.phone)
+	timeout := time.Duration(t.cfg.ackTimeout * float64(time.Second))
+	await := func(msgID, seq uint16) (reply, error) {
+		deadline := time.After(timeout)
+		for {
+			select {
+			case r, ok := <-replies:
+				if !ok {
+					return reply{}, io.EOF
+				}
+				if r.ackSeq == seq && ((msgID == msgRegReply && r.msgID == msgRegReply) || (r.msgID == msgPlatformAck && r.ackMsgID == msgAuth)) {
+					return r, nil
+				}
+			case <-deadline:
+				return reply{}, errors.New("no reply")
+			}
+		}
+	}
+	if code == "" {
+		body := []byte{0, 11, 0, 100, 'F', 'L', 'E', 'E', 'T'}
+		model := make([]byte, 20)
+		copy(model, "SIM-808")
+		body = append(body, model...)
+		id := fmt.Sprintf("%07d", t.idx%10000000)
+		body = append(body, id[len(id)-7:]...)
+		body = append(body, 2)
+		seq := t.nextSeq()
+		if _, err := conn.Write(appendFrame(nil, msgRegister, t.bcd, seq, body)); err != nil {
+			return err
+		}
+		r, err := await(msgRegReply, seq)
+		if err != nil {
+			return err
+		}
+		if r.result != 0 || r.code == "" {
+			atomic.AddInt64(&st.AuthFailures, 1)
+			return fmt.Errorf("registration result %d", r.result)
+		}
+		atomic.AddInt64(&st.Registrations, 1)
+		code = r.code
+		t.codes.put(t.phone, code)
+	}
+	seq := t.nextSeq()
+	if _, err := conn.Write(appendFrame(nil, msgAuth, t.bcd, seq, []byte(code))); err != nil {
+		return err
+	}
+	r, err := await(msgAuth, seq)
+	if err != nil {
+		return err
+	}
+	if r.result != 0 {
+		atomic.AddInt64(&st.AuthFailures, 1)
+		t.codes.put(t.phone, "")
+		return fmt.Errorf("authentication result %d", r.result)
+	}
+	return nil
+}
+
+// fill appends what is due now: overdue resends (same serial), one backlog batch, new positions.
+func (t *terminal) fill(out []byte, now time.Time) []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	timeout := time.Duration(t.cfg.ackTimeout * float64(time.Second))
+	var body [128]byte
+	for seq, p := range t.wait {
+		shift := min(p.sends, maxResendShift+1)
+		if now.Sub(p.sentAt) < timeout*time.Duration(shift) {
+			continue
+		}
+		p.sentAt = now
+		p.sends++
+		if p.batch != nil {
+			out = t.appendBatch(out, seq, p.batch)
+			atomic.AddInt64(&st.Resent, int64(len(p.batch)))
+		} else {
+			out = appendFrame(out, msgLocation, t.bcd, seq, locationBody(body[:0], t.idx, int(p.k), t.fixOf(p.k)))
+			atomic.AddInt64(&st.Resent, 1)
+		}
+	}
+	// positions owed from an earlier connection (sent before, or generated while offline) go up as
+	// a 0x0704 backlog, one batch in flight; the rest as 0x0200
+	for len(t.owed) > 0 {
+		k := t.owed[0]
+		if t.everSent[k] || !t.liveSince(k) {
+			if t.backlogBatch {
+				break
+			}
+			n := 0
+			for n < len(t.owed) && n < t.cfg.batchItems && (t.everSent[t.owed[n]] || !t.liveSince(t.owed[n])) {
+				n++
+			}
+			items := append([]int32(nil), t.owed[:n]...)
+			t.owed = t.owed[n:]
+			seq := t.nextSeq()
+			t.wait[seq] = &pending{k: items[0], firstAt: now, sentAt: now, sends: 1, batch: items}
+			t.backlogBatch = true
+			for _, k := range items {
+				t.firstSend(k)
+			}
+			out = t.appendBatch(out, seq, items)
+			atomic.AddInt64(&st.BacklogBatches, 1)
+			continue
+		}
+		t.owed = t.owed[1:]
+		seq := t.nextSeq()
+		t.wait[seq] = &pending{k: k, firstAt: now, sentAt: now, sends: 1}
+		t.firstSend(k)
+		out = appendFrame(out, msgLocation, t.bcd, seq, locationBody(body[:0], t.idx, int(k), t.fixOf(k)))
+	}
+	return out
+}
+
+// liveSince: position k was generated during the current connection (not owed from before it).
+func (t *terminal) liveSince(k int32) bool { return k >= t.connectedAt }
+
+func (t *terminal) firstSend(k int32) {
+	if !t.everSent[k] {
+		t.everSent[k] = true
+		atomic.AddInt64(&st.Sent, 1)
+		t.log.ch <- logEvent{'s', int32(t.idx - t.cfg.first), t.fixOf(k)}
+	}
+}
+
+func (t *terminal) appendBatch(out []byte, seq uint16, items []int32) []byte {
+	body := make([]byte, 0, 3+len(items)*42)
+	body = append(body, byte(len(items)>>8), byte(len(items)), 1)
+	var loc [128]byte
+	for _, k := range items {
+		b := locationBody(loc[:0], t.idx, int(k), t.fixOf(k))
+		body = append(body, byte(len(b)>>8), byte(len(b)))
+		body = append(body, b...)
+	}
+	return appendFrame(out, msgBatch, t.bcd, seq, body)
+}
+
+// acknowledged handles a 0x8001 for a position or batch; true when the writer should look again
+// (a backlog batch done, a refusal to resend).
+func (t *terminal) acknowledged(r reply) bool {
+	t.mu.Lock()
+	p := t.wait[r.ackSeq]
+	if p == nil {
+		t.mu.Unlock()
+		return false // a late duplicate ack
+	}
+	delete(t.wait, r.ackSeq)
+	if p.batch != nil {
+		t.backlogBatch = false
+	}
+	if r.result != 0 { // refused: send again later
+		atomic.AddInt64(&st.Rejected, 1)
+		back := p.batch
+		if back == nil {
+			back = []int32{p.k}
+		}
+		t.owed = mergeSorted(back, t.owed)
+		t.mu.Unlock()
+		return true
+	}
+	items := p.batch
+	if items == nil {
+		items = []int32{p.k}
+	}
+	for _, k := range items {
+		delete(t.everSent, k)
+	}
+	t.mu.Unlock()
+	ackLatency.add(time.Since(p.firstAt))
+	atomic.AddInt64(&st.Acked, int64(len(items)))
+	if p.batch != nil {
+		atomic.AddInt64(&st.BacklogUploaded, int64(len(items)))
+	}
+	for _, k := range items {
+		t.log.ch <- logEvent{'a', int32(t.idx - t.cfg.first), t.fixOf(k)}
+	}
+	return p.batch != nil
+}
+
+// ---------------------------------------------------------------------------------- main
+
+func main() {
+	cfg := &config{}
+	var sources string
+	var procs int
+	flag.StringVar(&cfg.host, "host", "127.0.0.1", "gateway host")
+	flag.IntVar(&cfg.port, "port", 7611, "gateway port")
+	flag.IntVar(&cfg.terminals, "terminals", 1000, "terminals (one connection each)")
+	flag.IntVar(&cfg.first, "first", 1, "index of the first terminal (phone = prefix + 8-digit index)")
+	flag.StringVar(&cfg.prefix, "prefix", "0138", "phone prefix")
+	flag.Float64Var(&cfg.rate, "rate", 1000, "positions per second, all terminals together")
+	flag.Float64Var(&cfg.duration, "duration", 60, "seconds of generating positions")
+	flag.Float64Var(&cfg.drain, "drain", 30, "seconds to wait for acknowledgements after generating")
+	flag.Float64Var(&cfg.ackTimeout, "ack-timeout", 10, "JT/T 808 T: resend a position not acknowledged within T, then T*(n+1)")
+	flag.Float64Var(&cfg.reconnectMin, "reconnect-min", 1, "first reconnect delay, doubling")
+	flag.Float64Var(&cfg.reconnectMax, "reconnect-max", 30, "longest reconnect delay")
+	flag.Float64Var(&cfg.heartbeat, "heartbeat", 30, "heartbeat when nothing was sent for this long")
+	flag.Float64Var(&cfg.connectRamp, "ramp", 500, "connections opened per second at the start")
+	flag.IntVar(&cfg.batchItems, "batch-items", 20, "positions per 0x0704 backlog upload")
+	flag.StringVar(&cfg.authPath, "auth", "", "JSON file of auth codes (phone -> code), read and written back")
+	flag.StringVar(&cfg.logPath, "log", "", "reconciliation log: s/a,phone,fix unix seconds")
+	flag.StringVar(&cfg.statsPath, "stats", "", "write stats as JSON here at the end")
+	flag.StringVar(&sources, "sources", "", "comma-separated local addresses, 25,000 connections each")
+	flag.Int64Var(&cfg.fixStart, "fix-start", 0, "unix seconds of the first fix (0: so the last fix is about now)")
+	flag.IntVar(&procs, "procs", 1, "GOMAXPROCS")
+	flag.Parse()
+	runtime.GOMAXPROCS(procs)
+	if path := os.Getenv("FLEET_LOADGEN_CPUPROFILE"); path != "" { // go tool pprof <binary> <path>
+		if f, err := os.Create(path); err == nil {
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
+	if sources != "" {
+		cfg.sources = strings.Split(sources, ",")
+	}
+	perTerminal := int64(cfg.duration/cfg.interval()) + 1
+	if cfg.fixStart == 0 {
+		cfg.fixStart = time.Now().Unix() - perTerminal*cfg.fixStep() + int64(cfg.duration)
+	}
+	codes := &codeStore{codes: map[string]string{}}
+	if cfg.authPath != "" {
+		if data, err := os.ReadFile(cfg.authPath); err == nil {
+			json.Unmarshal(data, &codes.codes)
+		}
+	}
+	phones := make([]string, cfg.terminals)
+	for i := range phones {
+		phones[i] = fmt.Sprintf("%s%08d", cfg.prefix, cfg.first+i)
+	}
+	events, err := newEventLog(cfg.logPath, phones)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "log:", err)
+		os.Exit(2)
+	}
+	began := time.Now()
+	var ru0 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	genStop, stop := make(chan struct{}), make(chan struct{})
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	var wg sync.WaitGroup
+	terms := make([]*terminal, cfg.terminals)
+	// connections ramp up; positions start for everyone at `start` (after the ramp)
+	ramp := time.Duration(float64(cfg.terminals) / cfg.connectRamp * float64(time.Second))
+	start := began.Add(ramp)
+	interval := cfg.interval()
+	for i := range terms {
+		t := &terminal{idx: cfg.first + i, phone: phones[i], bcd: bcdPhone(phones[i]), cfg: cfg, log: events, codes: codes,
+			rng: rand.New(rand.NewSource(int64(808*1000003 + i))), wait: map[uint16]*pending{}, everSent: map[int32]bool{},
+			kick: make(chan struct{}, 1)}
+		t.seq = uint16(t.rng.Intn(0x10000))
+		terms[i] = t
+		phase := time.Duration(t.rng.Float64() * interval * float64(time.Second))
+		wg.Add(1)
+		go func(t *terminal, delay time.Duration) {
+			time.Sleep(delay)
+			t.run(start, phase, genStop, stop, &wg)
+		}(t, time.Duration(float64(i)/cfg.connectRamp*float64(time.Second)))
+	}
+	atomic.StoreInt64(&st.Terminals, int64(cfg.terminals))
+	go func() {
+		select {
+		case <-signals:
+			close(stop)
+		case <-stop:
+		}
+	}()
+	select {
+	case <-time.After(time.Until(start.Add(time.Duration(cfg.duration * float64(time.Second))))):
+	case <-stop:
+	}
+	close(genStop)
+	for _, t := range terms { // wake sleeping terminals so they notice
+		select {
+		case t.kick <- struct{}{}:
+		default:
+		}
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Duration(cfg.drain * float64(time.Second))):
+		select {
+		case <-stop:
+		default:
+			close(stop)
+		}
+		<-done
+	}
+	events.close()
+	for _, t := range terms {
+		t.mu.Lock()
+		st.Unacked += int64(len(t.everSent))
+		t.mu.Unlock()
+	}
+	var ru1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	cpu := func(r syscall.Rusage) float64 {
+		return float64(r.Utime.Sec+r.Stime.Sec) + float64(r.Utime.Usec+r.Stime.Usec)/1e6
+	}
+	st.CPUSeconds = cpu(ru1) - cpu(ru0)
+	st.UserSeconds = float64(ru1.Utime.Sec-ru0.Utime.Sec) + float64(ru1.Utime.Usec-ru0.Utime.Usec)/1e6
+	st.SysSeconds = float64(ru1.Stime.Sec-ru0.Stime.Sec) + float64(ru1.Stime.Usec-ru0.Stime.Usec)/1e6
+	st.WallSeconds = time.Since(began).Seconds()
+	st.AckP50Ms, st.AckP99Ms, st.AckMaxMs = ackLatency.quantile(0.5), ackLatency.quantile(0.99), ackLatency.max
+	if cfg.authPath != "" && codes.dirty {
+		data, _ := json.Marshal(codes.codes)
+		os.WriteFile(cfg.authPath+".tmp", data, 0o644)
+		os.Rename(cfg.authPath+".tmp", cfg.authPath)
+	}
+	data, _ := json.MarshalIndent(st, "", "  ")
+	if cfg.statsPath != "" {
+		os.WriteFile(cfg.statsPath, data, 0o644)
+	}
+	fmt.Println(string(data))
+}
