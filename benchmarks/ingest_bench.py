@@ -68,6 +68,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--kafka-bootstrap", default=os.environ.get("FLEET_KAFKA_BOOTSTRAP", ""))
     p.add_argument("--settle", type=float, default=60.0, help="give up when gps stops growing this long")
     p.add_argument("--batch-size", type=int, default=0, help="FLEET_STREAMS_BATCH_SIZE of the worker (0: its default)")
+    p.add_argument("--kafka-jfr", type=Path, default=None,
+                   help="record the broker with Java Flight Recorder into this file (read it with `jfr print --events "
+                        "jdk.ExecutionSample` or JDK Mission Control)")
     p.add_argument("--profile", type=Path, default=None, help="write py-spy raw profiles of worker/gateway here")
     p.add_argument("--direct-batch", type=int, default=50,
                    help="direct: uplinks per Kafka record, grouped per partition as the gateway does (1: one each)")
@@ -78,6 +81,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--repo", type=Path, default=None,
                    help="run the gateway and the worker(s) from this checkout (before/after of the whole chain)")
     p.add_argument("--ack-timeout", type=float, default=10.0, help="loadgen: the terminals' JT/T 808 resend timeout T")
+    p.add_argument("--kill", choices=("worker", "gateway", "broker"), default=None,
+                   help="loadgen: kill -9 this component --kill-at seconds into the run, start it again "
+                        "--kill-down seconds later; the run then proves nothing acknowledged was lost")
+    p.add_argument("--kill-at", type=float, default=None, help="seconds into the run (default: a third of it)")
+    p.add_argument("--kill-down", type=float, default=5.0, help="seconds the killed component stays down")
     p.add_argument("--workers", type=int, default=1, help="streams worker processes (one consumer group)")
     p.add_argument("--loadgen-procs", type=int, default=1,
                    help="simulator processes (terminals split between them); 1: in this process")
@@ -141,6 +149,9 @@ class CpuMeter:
 
 
 CPU = CpuMeter()
+PROCS: dict[str, list[subprocess.Popen[bytes]]] = {}  # module -> the processes spawn() started (kill drills)
+RESPAWN: dict[str, Any] = {}  # module -> start its first process again (kill drills)
+KAFKA: list[Any] = []  # the private broker, when this run started one (kill drills)
 CHAIN_REPO: Path | None = None  # --repo: the checkout the gateway (and workers) run from
 
 
@@ -169,9 +180,12 @@ def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> 
     if not bootstrap:
         from fleet.services.kafka import KafkaServer
 
-        kafka = KafkaServer(workdir / "kafka", free_port(), free_port())
+        jfr = (f"-XX:StartFlightRecording=filename={args.kafka_jfr.resolve()},settings=profile",) \
+            if args.kafka_jfr else ()
+        kafka = KafkaServer(workdir / "kafka", free_port(), free_port(), jvm_extra=jfr)
         kafka.start()
         stack.callback(kafka.stop)
+        KAFKA.append(kafka)
         bootstrap = kafka.bootstrap
         CPU.roots["kafka"] = [kafka.pid() or 0]
     ensure_topics(bootstrap, KafkaSettings().topic_partitions)
@@ -189,6 +203,9 @@ def spawn(stack: ExitStack, module: str, env: dict[str, str], log: Path,
                "--format", "raw", "--output", str(profile), "--", *cmd]
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
     CPU.roots.setdefault(module, []).append(proc.pid)
+    PROCS.setdefault(module, []).append(proc)
+    RESPAWN.setdefault(module, lambda: spawn(stack, module, env, log.with_name(f"{log.stem}-restarted{log.suffix}"),
+                                             None, cwd))
 
     def stop() -> None:
         if profile is not None:  # stop the profiled child, py-spy then writes its file and exits
@@ -339,6 +356,44 @@ def start_gateway(stack: ExitStack, workdir: Path, env: dict[str, str], profile:
     while not port_answers(port) and time.monotonic() < deadline:
         time.sleep(0.2)
     return port
+
+
+def kill_drill(component: str, at_s: float, down_s: float, db_url: str, report: dict[str, Any]) -> Any:
+    """A ``during`` for send_loadgen: ``at_s`` seconds in, SIGKILL the component (the first worker
+    process, the gateway, or the broker), wait ``down_s`` and start it again as it was started."""
+    import signal
+
+    def during(port: int) -> None:
+        time.sleep(at_s)
+        with psycopg.connect(db_url) as conn:
+            before = conn.execute("SELECT count(*) FROM gps").fetchone()[0]  # type: ignore[index]
+        if component == "broker":
+            kafka = KAFKA[0]
+            os.kill(kafka.pid(), signal.SIGKILL)
+            kafka._proc.wait() if getattr(kafka, "_proc", None) is not None else None
+        else:
+            victim = PROCS["streams" if component == "worker" else "gateway"][0]
+            for pid in _children(victim.pid):  # py-spy's child, if profiled
+                os.kill(pid, signal.SIGKILL)
+            victim.kill()
+            victim.wait()
+        killed_at = time.monotonic()
+        report["kill_rows_stored_before"] = before
+        time.sleep(down_s)
+        if component == "broker":
+            KAFKA[0].start()
+            CPU.roots["kafka"] = [*CPU.roots.get("kafka", []), KAFKA[0].pid() or 0]
+        else:
+            proc = RESPAWN["streams" if component == "worker" else "gateway"]()
+            if component == "gateway":
+                from fleet.services._system import port_answers
+
+                while not port_answers(port) and time.monotonic() - killed_at < 60:
+                    time.sleep(0.2)
+            del proc
+        report["kill"] = f"{component} at {at_s:.0f} s, down {time.monotonic() - killed_at:.1f} s"
+
+    return during
 
 
 def send_loadgen(stack: ExitStack, workdir: Path, env: dict[str, str], terms: list[payloads.Terminal], rate: float,
@@ -595,9 +650,12 @@ def main(argv: list[str] | None = None) -> int:
             CPU.start()
             sent = send_direct(db_url, bootstrap, terms, args.rate, args.duration, batch=args.direct_batch)
         elif args.source == "loadgen":
+            during = None if args.kill is None else kill_drill(
+                args.kill, args.kill_at if args.kill_at is not None else args.duration / 3, args.kill_down, db_url,
+                fleet_stats)
             sent, acked = send_loadgen(stack, workdir, env, terms, args.rate, args.duration,
                                        profile / "gateway.raw" if profile else None, fleet_stats, args.loadgen_procs,
-                                       args.ack_timeout)
+                                       args.ack_timeout, during)
         else:
             sent = send_simulated(stack, workdir, env, db_url, terms, args.rate, args.duration,
                                   profile / "gateway.raw" if profile else None, fleet_stats, args.loadgen_procs)

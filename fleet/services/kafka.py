@@ -88,10 +88,12 @@ class KafkaServer:
         jars_dir: Path | str | None = None,
         heap: str = "512m",
         retention_hours: int = 24,
+        jvm_extra: tuple[str, ...] = (),
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port
         self.controller_port = controller_port
+        self.jvm_extra = tuple(jvm_extra)  # e.g. a flight recording for benchmarks/ingest_bench.py --profile
         self.jars_dir = Path(jars_dir) if jars_dir else None
         self.heap = heap
         self.retention_hours = retention_hours
@@ -249,6 +251,7 @@ class KafkaServer:
             "-Djava.awt.headless=true",
             f"-Dlog4j.configuration=file:{self.data_dir / 'log4j.properties'}",
             f"-Dkafka.logs.dir={self.data_dir}",
+            *self.jvm_extra,
         ]
 
     def _write_config(self) -> None:
