@@ -70,6 +70,23 @@ fi
 # --- simulated cameras: H.264 clips (PyAV's libx264) and G.711A cabin audio, made once ---------------
 .venv/bin/python -m simulator.video_clips
 
+# --- the Go load generator (simulator/loadgen -> var/bin/fleet-loadgen; Go is part of the machine image) ---
+.venv/bin/python - <<'PY'
+import sys
+
+from simulator.loadgen import BINARY, LoadgenUnavailable, ensure_built
+
+before = BINARY.stat().st_mtime if BINARY.exists() else None
+try:
+    ensure_built()
+except LoadgenUnavailable as exc:
+    print(f"[install] {exc}: `fleet loadgen`, ingest_bench --source loadgen and make test need Go"
+          " (expected at /usr/local/go/bin/go)", file=sys.stderr)
+else:
+    if before is None or BINARY.stat().st_mtime != before:
+        print(f"[install] load generator built: {BINARY}", file=sys.stderr)
+PY
+
 # --- console dependencies (issue 3) ------------------------------------------------------------
 if [ -f dashboards/package.json ]; then
   lock=dashboards/package-lock.json

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check once: ruff and mypy, the console's eslint, tsc, vitest and build (when
-# dashboards/ has a package.json), then every pytest suite (unit, integration, e2e against the
-# built console).
+# dashboards/ has a package.json), go vet and go test of the load generator (simulator/loadgen), then
+# every pytest suite (unit, integration, e2e against the built console).
 # Exit status is non-zero on any failure, and also when pytest collected no tests (its exit 5),
 # so a broken collection never passes. Extra arguments go to pytest: scripts/test.sh -k gateway
 # FLEET_TEST_SKIP_CONSOLE=1 skips the console's own checks (pytest's e2e still needs a build).
@@ -38,6 +38,30 @@ if [ -f dashboards/package.json ] && [ "${FLEET_TEST_SKIP_CONSOLE:-0}" != "1" ];
     exit 1
   fi
 fi
+
+# The Go load generator (simulator/loadgen, standard library only): go vet and its unit tests. Go is part
+# of the machine image (/usr/local/go); without it this fails here rather than skipping them.
+GO="$(command -v go || true)"
+if [ -z "$GO" ] && [ -x /usr/local/go/bin/go ]; then
+  GO=/usr/local/go/bin/go
+fi
+if [ -z "$GO" ]; then
+  echo "[test] Go is not installed: simulator/loadgen needs it for go vet, go test and its pytest tests" \
+       "(expected at /usr/local/go/bin/go; see simulator/README.md)" >&2
+  exit 1
+fi
+go_env=(GOTOOLCHAIN=local CGO_ENABLED=0)  # no toolchain or module download; no C compiler needed
+if [ -z "${HOME:-}" ]; then
+  go_env+=(GOCACHE="$PWD/var/go-cache")  # go needs a build cache; CI may run without HOME
+fi
+for step in vet test; do
+  t0=$(date +%s)
+  if ! (cd simulator/loadgen && env "${go_env[@]}" "$GO" "$step" ./...); then
+    echo "[test] simulator/loadgen: go $step failed" >&2
+    exit 1
+  fi
+  echo "[test] simulator/loadgen: go $step ok ($(( $(date +%s) - t0 ))s)" >&2
+done
 
 .venv/bin/pytest tests/unit tests/integration tests/e2e --timeout="${FLEET_TEST_TIMEOUT_S:-600}" --durations=30 "$@"
 rc=$?

@@ -1,18 +1,23 @@
 // fleet-loadgen: a cheap JT/T 808 load generator for benchmarks (docs/performance.md, issue 12).
 //
-// Thousands of terminals, one TCP connection each, reporting 0x0200 positions at a fixed rate from a
-// frame template patched per report (serial, fix time, a little movement): no codec, no allocation per
-// report. Real protocol behaviour: registration (0x0100) when no auth code is known, authentication
-// (0x0102), an acknowledgement (0x8001) awaited for every position, resends of the same serial after
-// the JT/T 808 timeout (T, then T*(n+1)), reconnection with backoff, and everything unacknowledged
-// when a connection drops uploaded after the next login as 0x0704 backlog batches.
+// Thousands of terminals, one TCP connection each, reporting 0x0200 positions at a fixed rate, each
+// frame written straight into the connection's output buffer (serial, fix time, a little movement):
+// no codec, no allocation per report. Real protocol behaviour: registration (0x0100) when no auth code
+// is known, authentication (0x0102), an acknowledgement (0x8001, matched by serial and message id)
+// awaited for every position, resends of the same serial after the JT/T 808 timeout T (T, 2T, 3T, 4T
+// after each send, then every 4T), reconnection with backoff, and everything unacknowledged when a
+// connection drops, or fallen due while offline, uploaded after the next login as 0x0704 backlog
+// batches (kind 1, one in flight). Platform frames with a bad escape, checksum or length are dropped.
 //
 // Reconciliation log (-log): one line per event, "s,<phone>,<fix unix s>" when a position is first sent
 // and "a,<phone>,<fix unix s>" when it is acknowledged, so a benchmark can prove that every acknowledged
 // position is stored. Stats (-stats) as JSON at the end, including the CPU this process used.
 //
-// Built by simulator/loadgen.py (go build, on first use) into var/bin/fleet-loadgen; run through
-// `fleet loadgen` or benchmarks/ingest_bench.py --source loadgen. Standard library only.
+// Built by simulator/loadgen.py (go build, on first use, and by scripts/install.sh) into
+// var/bin/fleet-loadgen; run through `fleet loadgen` or benchmarks/ingest_bench.py --source loadgen.
+// Standard library only. Tests: main_test.go (go test, run by scripts/test.sh), and with the project's
+// Python codec and the real stack in tests/unit/simulator/test_loadgen.py and
+// tests/integration/test_loadgen_pipeline.py.
 package main
 
 import (
@@ -61,8 +66,9 @@ type config struct {
 
 type stats struct {
 	Terminals       int64   `json:"terminals"`
-	Authenticated   int64   `json:"authenticated"`
-	Sent            int64   `json:"sent"`
+	Authenticated   int64   `json:"authenticated"` // successful logins (0x0102 acknowledged with result 0)
+	Generated       int64   `json:"generated"`     // positions due in the generating period, sent or not
+	Sent            int64   `json:"sent"`          // positions sent at least once
 	Acked           int64   `json:"acked"`
 	Resent          int64   `json:"resent"`
 	BacklogUploaded int64   `json:"backlog_uploaded"`
@@ -73,6 +79,7 @@ type stats struct {
 	AuthFailures    int64   `json:"auth_failures"`
 	Rejected        int64   `json:"rejected"`
 	Heartbeats      int64   `json:"heartbeats"`
+	BadFrames       int64   `json:"bad_frames"` // platform frames dropped: bad escape, checksum or length
 	AckP50Ms        float64 `json:"ack_p50_ms"`
 	AckP99Ms        float64 `json:"ack_p99_ms"`
 	AckMaxMs        float64 `json:"ack_max_ms"`
@@ -116,11 +123,7 @@ func newEventLog(path string, phones []string) (*eventLog, error) {
 		w := bufio.NewWriterSize(f, 1<<20)
 		line := make([]byte, 0, 64)
 		for ev := range l.ch {
-			line = append(line[:0], ev.kind, ',')
-			line = append(line, l.phones[ev.term]...)
-			line = append(line, ',')
-			line = strconv.AppendInt(line, ev.fix, 10)
-			line = append(line, '\n')
+			line = appendLogLine(line[:0], ev.kind, l.phones[ev.term], ev.fix)
 			w.Write(line)
 		}
 		w.Flush()
@@ -131,6 +134,15 @@ func newEventLog(path string, phones []string) (*eventLog, error) {
 }
 
 func (l *eventLog) close() { close(l.ch); <-l.done }
+
+// appendLogLine: "<kind>,<phone>,<fix unix seconds>\n" (simulator/loadgen.py read_log parses it).
+func appendLogLine(dst []byte, kind byte, phone string, fix int64) []byte {
+	dst = append(dst, kind, ',')
+	dst = append(dst, phone...)
+	dst = append(dst, ',')
+	dst = strconv.AppendInt(dst, fix, 10)
+	return append(dst, '\n')
+}
 
 // ---------------------------------------------------------------------------------- ack latency histogram
 
@@ -174,6 +186,13 @@ func (h *histogram) quantile(q float64) float64 {
 }
 
 var ackLatency histogram
+
+func (h *histogram) reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.buckets = [len(h.buckets)]int64{}
+	h.max = 0
+}
 
 // ---------------------------------------------------------------------------------- frames
 
@@ -246,7 +265,10 @@ type reply struct {
 	code                    string
 }
 
-// frameReader splits 7e-delimited frames out of a byte stream and decodes the replies we need.
+// frameReader splits 7e-delimited frames out of a byte stream and decodes the replies we need. Every
+// stretch between two 7e is a candidate (as protocols/jt808/framing.py FrameReader); one that is not a
+// valid JT/T 808 frame (bad escape, checksum or body length) is dropped and counted (bad_frames):
+// garbage must never acknowledge a position.
 type frameReader struct {
 	buf []byte
 }
@@ -277,47 +299,76 @@ func (r *frameReader) feed(data []byte, out []reply) []reply {
 			return out
 		}
 		raw := r.buf[start+1 : end]
-		r.buf = r.buf[end:] // the closing 7e may open the next frame
+		r.buf = r.buf[end:] // the closing 7e may open the next frame (7e A 7e B 7e)
 		if len(raw) == 0 {
 			continue
 		}
-		r.buf = r.buf[1:]
-		frame := make([]byte, 0, len(raw))
-		for i := 0; i < len(raw); i++ {
-			if raw[i] == 0x7d && i+1 < len(raw) {
-				frame = append(frame, 0x7c+raw[i+1])
-				i++
-			} else {
-				frame = append(frame, raw[i])
-			}
-		}
-		if len(frame) < 13 {
-			continue
-		}
-		msgID := uint16(frame[0])<<8 | uint16(frame[1])
-		attr := uint16(frame[2])<<8 | uint16(frame[3])
-		bodyAt := 12
-		if attr&0x4000 != 0 {
-			bodyAt = 17
-		}
-		if attr&0x2000 != 0 {
-			bodyAt += 4
-		}
-		if len(frame) < bodyAt+1 {
-			continue
-		}
-		body := frame[bodyAt : len(frame)-1]
-		switch msgID {
-		case msgPlatformAck:
-			if len(body) >= 5 {
-				out = append(out, reply{msgID, uint16(body[0])<<8 | uint16(body[1]), uint16(body[2])<<8 | uint16(body[3]), body[4], ""})
-			}
-		case msgRegReply:
-			if len(body) >= 3 {
-				out = append(out, reply{msgID, uint16(body[0])<<8 | uint16(body[1]), msgRegister, body[2], string(body[3:])})
-			}
+		rep, ok, known := parseReply(raw)
+		if !ok {
+			atomic.AddInt64(&st.BadFrames, 1)
+		} else if known {
+			out = append(out, rep)
 		}
 	}
+}
+
+// unescape undoes the JT/T 808 escaping (7d 02 -> 7e, 7d 01 -> 7d); false for any other 7d sequence.
+func unescape(raw []byte) ([]byte, bool) {
+	frame := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != 0x7d {
+			frame = append(frame, raw[i])
+			continue
+		}
+		if i+1 >= len(raw) || (raw[i+1] != 0x01 && raw[i+1] != 0x02) {
+			return nil, false
+		}
+		frame = append(frame, 0x7c+raw[i+1])
+		i++
+	}
+	return frame, true
+}
+
+// parseReply decodes the content of one frame (between its 7e, still escaped). ok: a valid frame;
+// known: a reply this generator uses (0x8001 or 0x8100), in rep.
+func parseReply(raw []byte) (rep reply, ok, known bool) {
+	frame, valid := unescape(raw)
+	if !valid || len(frame) < 13 {
+		return reply{}, false, false
+	}
+	var sum byte
+	for _, b := range frame[:len(frame)-1] {
+		sum ^= b
+	}
+	if sum != frame[len(frame)-1] {
+		return reply{}, false, false
+	}
+	msgID := uint16(frame[0])<<8 | uint16(frame[1])
+	attr := uint16(frame[2])<<8 | uint16(frame[3])
+	bodyAt := 12
+	if attr&0x4000 != 0 { // 2019: protocol version byte and a 10-byte BCD phone
+		bodyAt = 17
+	}
+	if attr&0x2000 != 0 { // sub-package fields
+		bodyAt += 4
+	}
+	if len(frame) != bodyAt+int(attr&0x3ff)+1 {
+		return reply{}, false, false
+	}
+	body := frame[bodyAt : len(frame)-1]
+	switch msgID {
+	case msgPlatformAck:
+		if len(body) < 5 {
+			return reply{}, false, false
+		}
+		return reply{msgID, uint16(body[0])<<8 | uint16(body[1]), uint16(body[2])<<8 | uint16(body[3]), body[4], ""}, true, true
+	case msgRegReply:
+		if len(body) < 3 {
+			return reply{}, false, false
+		}
+		return reply{msgID, uint16(body[0])<<8 | uint16(body[1]), msgRegister, body[2], string(body[3:])}, true, true
+	}
+	return reply{}, true, false
 }
 
 // ---------------------------------------------------------------------------------- terminals
@@ -328,6 +379,13 @@ type pending struct {
 	sentAt  time.Time
 	sends   int32
 	batch   []int32 // a 0x0704: the positions it carries
+}
+
+func (p *pending) msgID() uint16 {
+	if p.batch != nil {
+		return msgBatch
+	}
+	return msgLocation
 }
 
 type terminal struct {
@@ -357,6 +415,22 @@ func (t *terminal) fixOf(k int32) int64 { return t.cfg.fixStart + int64(k)*t.cfg
 func (c *config) fixStep() int64 { return int64(max(1, math.Ceil(c.interval()))) }
 
 func (c *config) interval() float64 { return float64(c.terminals) / c.rate }
+
+func (c *config) intervalDuration() time.Duration {
+	return time.Duration(c.interval() * float64(time.Second))
+}
+
+// genEnd: when the generating period that begins at start ends.
+func (c *config) genEnd(start time.Time) time.Time {
+	return start.Add(time.Duration(c.duration * float64(time.Second)))
+}
+
+// resendAfter: how long after its latest send a message sent `sends` times is sent again: T after the
+// first send, 2T after the second, 3T, 4T, then every 4T (maxResendShift).
+func (c *config) resendAfter(sends int32) time.Duration {
+	timeout := time.Duration(c.ackTimeout * float64(time.Second))
+	return timeout * time.Duration(min(max(sends, 1), maxResendShift+1))
+}
 
 type codeStore struct {
 	mu    sync.Mutex
@@ -411,22 +485,32 @@ func (t *terminal) run(start time.Time, phase time.Duration, genStop, stop <-cha
 	}
 }
 
-func (t *terminal) generate(start time.Time, phase time.Duration, genStop <-chan struct{}) {
-	select {
-	case <-genStop:
-		return
-	default:
+// generate queues the positions due by `now`: position k falls due at start+phase+k*interval, up to the
+// end of the generating period (start+duration), on the terminal's own clock whether it is connected
+// or not (a real terminal's blind-area store): one offline at the end uploads them when it is back.
+func (t *terminal) generate(start time.Time, phase time.Duration, now time.Time) {
+	if end := t.cfg.genEnd(start); now.After(end) {
+		now = end
 	}
-	interval := time.Duration(t.cfg.interval() * float64(time.Second))
-	due := int32(time.Since(start.Add(phase))/interval) + 1
-	if due <= 0 {
+	since := now.Sub(start.Add(phase))
+	if since < 0 { // before the first report time (a truncated division would make position 0 due early)
 		return
 	}
+	due := int32(since/t.cfg.intervalDuration()) + 1
 	t.mu.Lock()
 	for t.next < due {
 		t.owed = append(t.owed, t.next)
 		t.next++
 	}
+	t.mu.Unlock()
+}
+
+// connected: a login succeeded at `now`. What fell due before it (while offline, or unacknowledged on
+// an earlier connection) goes up as 0x0704 backlog; what falls due from now on as 0x0200.
+func (t *terminal) connected(start time.Time, phase time.Duration, now time.Time) {
+	t.generate(start, phase, now)
+	t.mu.Lock()
+	t.connectedAt = t.next
 	t.mu.Unlock()
 }
 
@@ -483,11 +567,15 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
 	atomic.AddInt64(&st.Connects, 1)
 	replies := make(chan reply, 64)
 	readErr := make(chan error, 1)
+	readerDone := make(chan struct{})
+	// the reader is done with acks before disconnected() takes what is still unacknowledged back, and
+	// before the run closes the log
+	defer func() { conn.Close(); <-readerDone }()
 	go func() {
+		defer close(readerDone)
 		var fr frameReader
 		buf := make([]byte, 4096)
 		var out []reply
@@ -502,10 +590,13 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 						continue
 					}
 					if !t.loggedIn.Load() {
-						replies <- r
+						select {
+						case replies <- r:
+						default: // login gave up: nobody reads them
+						}
 					} // later replies (heartbeat acks, commands) are not needed here
 				}
-				if wake {
+				if wake || (closed(genStop) && t.settled()) { // after the run: hang up once settled
 					select {
 					case t.kick <- struct{}{}:
 					default:
@@ -522,23 +613,21 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 	if err := t.login(conn, replies); err != nil {
 		return err
 	}
-	t.mu.Lock()
-	t.connectedAt = t.next
-	t.mu.Unlock()
+	t.connected(start, phase, time.Now())
 	t.loggedIn.Store(true)
 	defer t.loggedIn.Store(false)
 	atomic.AddInt64(&st.Authenticated, 1)
-	defer atomic.AddInt64(&st.Authenticated, -1)
-	interval := time.Duration(t.cfg.interval() * float64(time.Second))
-	first := start.Add(phase)
+	interval := t.cfg.intervalDuration()
+	first, end := start.Add(phase), t.cfg.genEnd(start)
 	// wake at this terminal's next report time; also checks resends and the backlog
 	tick := time.NewTimer(time.Second)
 	defer tick.Stop()
 	out := make([]byte, 0, 4096)
 	lastSend := time.Now()
 	for {
-		t.generate(start, phase, genStop)
+		writerWakeups.Add(1)
 		now := time.Now()
+		t.generate(start, phase, now)
 		out = t.fill(out[:0], now)
 		if len(out) == 0 && now.Sub(lastSend) > time.Duration(t.cfg.heartbeat*float64(time.Second)) {
 			out = appendFrame(out, msgHeartbeat, t.bcd, t.nextSeq(), nil)
@@ -551,16 +640,22 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 			}
 			lastSend = now
 		}
-		select {
-		case <-genStop:
+		wait := time.Second // no next report: acks (the reader kicks once settled) or resends
+		if closed(genStop) {
 			if t.settled() {
 				return nil
 			}
-		default:
+		} else {
+			t.mu.Lock()
+			due := first.Add(time.Duration(t.next) * interval)
+			t.mu.Unlock()
+			if !due.After(end) {
+				wait = time.Until(due)
+			}
 		}
-		t.mu.Lock()
-		wait := time.Until(first.Add(time.Duration(t.next) * interval))
-		t.mu.Unlock()
+		if resend, ok := t.nextResend(); ok {
+			wait = min(wait, time.Until(resend))
+		}
 		if wait > time.Second {
 			wait = time.Second // resends and heartbeats are checked at least every second
 		}
@@ -574,6 +669,31 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 		case <-tick.C:
 		}
 	}
+}
+
+// writerWakeups counts the writer loops' iterations of all terminals (tests: no busy waiting).
+var writerWakeups atomic.Int64
+
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// nextResend: when the earliest message awaiting its ack is due to be sent again.
+func (t *terminal) nextResend() (time.Time, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var next time.Time
+	for _, p := range t.wait {
+		if at := p.sentAt.Add(t.cfg.resendAfter(p.sends)); next.IsZero() || at.Before(next) {
+			next = at
+		}
+	}
+	return next, !next.IsZero()
 }
 
 // settled: nothing owed and nothing awaiting an ack (the terminal can hang up after the run).
@@ -646,11 +766,9 @@ func (t *terminal) login(conn net.Conn, replies <-chan reply) error {
 func (t *terminal) fill(out []byte, now time.Time) []byte {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	timeout := time.Duration(t.cfg.ackTimeout * float64(time.Second))
 	var body [128]byte
 	for seq, p := range t.wait {
-		shift := min(p.sends, maxResendShift+1)
-		if now.Sub(p.sentAt) < timeout*time.Duration(shift) {
+		if now.Sub(p.sentAt) < t.cfg.resendAfter(p.sends) {
 			continue
 		}
 		p.sentAt = now
@@ -724,9 +842,9 @@ func (t *terminal) appendBatch(out []byte, seq uint16, items []int32) []byte {
 func (t *terminal) acknowledged(r reply) bool {
 	t.mu.Lock()
 	p := t.wait[r.ackSeq]
-	if p == nil {
+	if p == nil || r.ackMsgID != p.msgID() {
 		t.mu.Unlock()
-		return false // a late duplicate ack
+		return false // a late duplicate ack, or one for another message with this serial
 	}
 	delete(t.wait, r.ackSeq)
 	if p.batch != nil {
@@ -775,7 +893,7 @@ func main() {
 	flag.Float64Var(&cfg.rate, "rate", 1000, "positions per second, all terminals together")
 	flag.Float64Var(&cfg.duration, "duration", 60, "seconds of generating positions")
 	flag.Float64Var(&cfg.drain, "drain", 30, "seconds to wait for acknowledgements after generating")
-	flag.Float64Var(&cfg.ackTimeout, "ack-timeout", 10, "JT/T 808 T: resend a position not acknowledged within T, then T*(n+1)")
+	flag.Float64Var(&cfg.ackTimeout, "ack-timeout", 10, "JT/T 808 T: resend a position not acknowledged within T, then 2T, 3T, 4T, 4T...")
 	flag.Float64Var(&cfg.reconnectMin, "reconnect-min", 1, "first reconnect delay, doubling")
 	flag.Float64Var(&cfg.reconnectMax, "reconnect-max", 30, "longest reconnect delay")
 	flag.Float64Var(&cfg.heartbeat, "heartbeat", 30, "heartbeat when nothing was sent for this long")
@@ -788,6 +906,10 @@ func main() {
 	flag.Int64Var(&cfg.fixStart, "fix-start", 0, "unix seconds of the first fix (0: so the last fix is about now)")
 	flag.IntVar(&procs, "procs", 1, "GOMAXPROCS")
 	flag.Parse()
+	if err := cfg.validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "fleet-loadgen:", err)
+		os.Exit(2)
+	}
 	runtime.GOMAXPROCS(procs)
 	if path := os.Getenv("FLEET_LOADGEN_CPUPROFILE"); path != "" { // go tool pprof <binary> <path>
 		if f, err := os.Create(path); err == nil {
@@ -798,15 +920,66 @@ func main() {
 	if sources != "" {
 		cfg.sources = strings.Split(sources, ",")
 	}
-	perTerminal := int64(cfg.duration/cfg.interval()) + 1
-	if cfg.fixStart == 0 {
-		cfg.fixStart = time.Now().Unix() - perTerminal*cfg.fixStep() + int64(cfg.duration)
-	}
 	codes := &codeStore{codes: map[string]string{}}
 	if cfg.authPath != "" {
 		if data, err := os.ReadFile(cfg.authPath); err == nil {
 			json.Unmarshal(data, &codes.codes)
 		}
+	}
+	stop := make(chan struct{})
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		<-signals
+		close(stop)
+	}()
+	result, err := run(cfg, codes, stop)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fleet-loadgen:", err)
+		os.Exit(2)
+	}
+	if cfg.authPath != "" && codes.dirty {
+		data, _ := json.Marshal(codes.codes)
+		os.WriteFile(cfg.authPath+".tmp", data, 0o644)
+		os.Rename(cfg.authPath+".tmp", cfg.authPath)
+	}
+	data, _ := json.MarshalIndent(result, "", "  ")
+	if cfg.statsPath != "" {
+		os.WriteFile(cfg.statsPath, data, 0o644)
+	}
+	fmt.Println(string(data))
+}
+
+// validate: the flags make sense (a phone of at most 12 digits, something to send).
+func (c *config) validate() error {
+	switch {
+	case c.terminals <= 0:
+		return errors.New("-terminals must be at least 1")
+	case !(c.rate > 0) || c.intervalDuration() < time.Microsecond:
+		return errors.New("-rate must be positive, and at most a million per second per terminal")
+	case c.first < 0 || c.first+c.terminals-1 > 99999999:
+		return errors.New("-first and -terminals: terminal indexes must fit 8 digits")
+	case len(c.prefix) > 4 || strings.Trim(c.prefix, "0123456789") != "":
+		return errors.New("-prefix must be at most 4 digits (prefix + 8-digit index: a 12-digit BCD phone)")
+	case c.ackTimeout <= 0:
+		return errors.New("-ack-timeout must be positive")
+	case c.batchItems <= 0:
+		return errors.New("-batch-items must be at least 1")
+	case c.connectRamp <= 0:
+		return errors.New("-ramp must be positive")
+	}
+	return nil
+}
+
+// run drives cfg.terminals terminals for cfg.duration seconds, then waits up to cfg.drain seconds for
+// the last acknowledgements, and returns the stats; closing interrupt ends both phases at once. Auth
+// codes are read from and added to codes.
+func run(cfg *config, codes *codeStore, interrupt <-chan struct{}) (stats, error) {
+	st = stats{}
+	ackLatency.reset()
+	perTerminal := int64(cfg.duration/cfg.interval()) + 1
+	if cfg.fixStart == 0 {
+		cfg.fixStart = time.Now().Unix() - perTerminal*cfg.fixStep() + int64(cfg.duration)
 	}
 	phones := make([]string, cfg.terminals)
 	for i := range phones {
@@ -814,17 +987,24 @@ func main() {
 	}
 	events, err := newEventLog(cfg.logPath, phones)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "log:", err)
-		os.Exit(2)
+		return stats{}, fmt.Errorf("log: %w", err)
 	}
 	began := time.Now()
 	var ru0 syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
-	genStop, stop := make(chan struct{}), make(chan struct{})
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	genStop, stop := make(chan struct{}), make(chan struct{}) // stop: hang up now
+	var stopOnce sync.Once
+	closeStop := func() { stopOnce.Do(func() { close(stop) }) }
+	go func() {
+		select {
+		case <-interrupt:
+			closeStop()
+		case <-stop:
+		}
+	}()
 	var wg sync.WaitGroup
 	terms := make([]*terminal, cfg.terminals)
+	phases := make([]time.Duration, cfg.terminals)
 	// connections ramp up; positions start for everyone at `start` (after the ramp)
 	ramp := time.Duration(float64(cfg.terminals) / cfg.connectRamp * float64(time.Second))
 	start := began.Add(ramp)
@@ -836,20 +1016,17 @@ func main() {
 		t.seq = uint16(t.rng.Intn(0x10000))
 		terms[i] = t
 		phase := time.Duration(t.rng.Float64() * interval * float64(time.Second))
+		phases[i] = phase
 		wg.Add(1)
 		go func(t *terminal, delay time.Duration) {
-			time.Sleep(delay)
+			select {
+			case <-time.After(delay):
+			case <-stop:
+			}
 			t.run(start, phase, genStop, stop, &wg)
 		}(t, time.Duration(float64(i)/cfg.connectRamp*float64(time.Second)))
 	}
 	atomic.StoreInt64(&st.Terminals, int64(cfg.terminals))
-	go func() {
-		select {
-		case <-signals:
-			close(stop)
-		case <-stop:
-		}
-	}()
 	select {
 	case <-time.After(time.Until(start.Add(time.Duration(cfg.duration * float64(time.Second))))):
 	case <-stop:
@@ -865,17 +1042,19 @@ func main() {
 	go func() { wg.Wait(); close(done) }()
 	select {
 	case <-done:
+	case <-stop:
+		<-done
 	case <-time.After(time.Duration(cfg.drain * float64(time.Second))):
-		select {
-		case <-stop:
-		default:
-			close(stop)
-		}
+		closeStop()
 		<-done
 	}
+	closeStop()
 	events.close()
-	for _, t := range terms {
+	now := time.Now()
+	for i, t := range terms {
+		t.generate(start, phases[i], now) // also what fell due while a terminal could not get through
 		t.mu.Lock()
+		st.Generated += int64(t.next)
 		st.Unacked += int64(len(t.everSent))
 		t.mu.Unlock()
 	}
@@ -889,14 +1068,5 @@ func main() {
 	st.SysSeconds = float64(ru1.Stime.Sec-ru0.Stime.Sec) + float64(ru1.Stime.Usec-ru0.Stime.Usec)/1e6
 	st.WallSeconds = time.Since(began).Seconds()
 	st.AckP50Ms, st.AckP99Ms, st.AckMaxMs = ackLatency.quantile(0.5), ackLatency.quantile(0.99), ackLatency.max
-	if cfg.authPath != "" && codes.dirty {
-		data, _ := json.Marshal(codes.codes)
-		os.WriteFile(cfg.authPath+".tmp", data, 0o644)
-		os.Rename(cfg.authPath+".tmp", cfg.authPath)
-	}
-	data, _ := json.MarshalIndent(st, "", "  ")
-	if cfg.statsPath != "" {
-		os.WriteFile(cfg.statsPath, data, 0o644)
-	}
-	fmt.Println(string(data))
+	return st, nil
 }
