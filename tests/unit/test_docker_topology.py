@@ -1,0 +1,258 @@
+"""docker/ against the code: the compose file, the Dockerfile and the HAProxy config may not drift from it.
+
+No Docker engine runs here, so nothing starts a container; these tests read the files (PyYAML) and check
+that every ``FLEET_*`` variable is a real setting with a value its type accepts, that every command is a real
+``fleet`` command (its options parsed by click) or module, that every process ``fleet up`` supervises has a
+service, and that the topology is the one docs/scaling.md computes for 100,000 vehicles.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+import yaml
+from pydantic import ValidationError
+from pydantic_settings import BaseSettings
+
+from fleet.cli import main as fleet_cli
+from fleet.config_doc import settings_classes
+from fleet.launcher import DAGSTER_YAML, child_specs, dagster_specs
+from fleet.settings import REPO_ROOT, GatewaySettings, ReportSettings
+from fleet.topics import ALL_TOPICS
+from tests.support.arithmetic import load_arithmetic
+
+DOCKER = REPO_ROOT / "docker"
+IMAGE = "fleetwatch:latest"
+_INTERPOLATION = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-?])(?P<arg>[^}]*))?\}")
+
+
+def compose() -> dict[str, Any]:
+    loaded = yaml.safe_load((DOCKER / "compose.yaml").read_text())
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def services() -> dict[str, dict[str, Any]]:
+    found = compose()["services"]
+    assert isinstance(found, dict) and found
+    return found
+
+
+def ours() -> dict[str, dict[str, Any]]:
+    """The services running the fleetwatch image (docker/Dockerfile)."""
+    return {name: svc for name, svc in services().items() if svc.get("image") == IMAGE}
+
+
+def environment(svc: dict[str, Any]) -> dict[str, str]:
+    env = svc.get("environment") or {}
+    if isinstance(env, list):
+        env = dict(item.split("=", 1) for item in env)
+    return {str(k): "" if v is None else str(v) for k, v in env.items()}
+
+
+def resolved(value: str) -> str | None:
+    """``value`` as compose would pass it with no variable set: ``${X:-d}`` -> d; None when it needs a
+    variable (``${X}``, ``${X:?...}``)."""
+    missing = False
+
+    def substitute(match: re.Match[str]) -> str:
+        nonlocal missing
+        if match["op"] in (":-", "-"):
+            return match["arg"]
+        missing = True
+        return ""
+
+    text = _INTERPOLATION.sub(substitute, value.replace("$$", "\0")).replace("\0", "$")
+    return None if missing else text
+
+
+def setting_fields() -> dict[str, tuple[type[BaseSettings], str]]:
+    """Every FLEET_* variable of fleet/settings.py -> (settings class, field)."""
+    fields = {}
+    for cls in settings_classes():
+        prefix = str(cls.model_config.get("env_prefix", ""))
+        for name in cls.model_fields:
+            fields[f"{prefix}{name.upper()}"] = (cls, name)
+    return fields
+
+
+def dockerfile_env() -> dict[str, str]:
+    """The ENV names and values of docker/Dockerfile (``ENV A=1 \\`` continuation lines joined)."""
+    text = (DOCKER / "Dockerfile").read_text().replace("\\\n", " ")
+    env = {}
+    for line in text.splitlines():
+        if line.startswith("ENV "):
+            for word in shlex.split(line[4:]):
+                name, _, value = word.partition("=")
+                env[name] = value
+    return env
+
+
+def test_every_fleet_variable_is_a_setting_and_its_value_fits() -> None:
+    fields = setting_fields()
+    sources = {f"compose {name}": environment(svc) for name, svc in services().items()}
+    sources["Dockerfile"] = dockerfile_env()
+    unknown = sorted(f"{where}: {key}" for where, env in sources.items() for key in env
+                     if key.startswith("FLEET_") and key not in fields)
+    assert unknown == [], "not settings of fleet/settings.py (docs/configuration.md)"
+    bad = []
+    for where, env in sources.items():
+        per_class: dict[type[BaseSettings], dict[str, str]] = {}
+        for key, value in env.items():
+            literal = resolved(value) if key.startswith("FLEET_") else None
+            if literal is None or "${" in literal:  # set by the operator (.env) or by the Dockerfile's ARG
+                continue
+            cls, field = fields[key]
+            per_class.setdefault(cls, {})[field] = literal
+        for cls, values in per_class.items():
+            try:
+                cls(**values)  # type: ignore[arg-type]
+            except ValidationError as exc:
+                bad.append(f"{where}: {exc}")
+    assert bad == []
+
+
+def _python_module_ok(module: str) -> None:
+    spec = importlib.util.find_spec(module)
+    assert spec is not None, f"python -m {module}: no such module"
+    if spec.submodule_search_locations is not None:  # a package runs its __main__
+        assert importlib.util.find_spec(f"{module}.__main__") is not None, f"python -m {module}: no __main__"
+    else:
+        assert spec.origin and 'if __name__ == "__main__":' in Path(spec.origin).read_text(), (
+            f"python -m {module}: the module does nothing when run")
+
+
+def _fleet_command_ok(argv: list[str]) -> None:
+    name, args = argv[0], argv[1:]
+    with click.Context(fleet_cli) as ctx:
+        command = fleet_cli.get_command(ctx, name)
+        assert command is not None, f"fleet {name}: not a fleet command (fleet/cli.py LAZY_COMMANDS)"
+        command.make_context(f"fleet {name}", list(args), parent=ctx)  # unknown options raise
+
+
+def _executable_ok(argv: list[str]) -> None:
+    executable = Path(sys.executable).parent / argv[0]
+    assert executable.exists(), f"{argv[0]}: not installed by pyproject.toml's dependencies"
+    if "-m" in argv:
+        module = argv[argv.index("-m") + 1]
+        assert importlib.util.find_spec(module) is not None, f"{argv[0]} -m {module}: no such module"
+
+
+def check_argv(argv: list[str]) -> None:
+    """One command line of ours: python -m MODULE, fleet COMMAND, or a console script of the venv."""
+    if argv[0] == "python":
+        assert argv[1] == "-m", argv
+        _python_module_ok(argv[2])
+    elif argv[0] == "fleet":
+        _fleet_command_ok(argv[1:])
+    else:
+        _executable_ok(argv)
+
+
+def command_lines(svc: dict[str, Any]) -> list[list[str]]:
+    """The command lines a service runs: its command, or each ``fleet``/``python`` line of its ``sh -c`` loop."""
+    command = svc.get("command")
+    assert isinstance(command, list), "write commands as lists (no shell parsing by compose)"
+    if command[:2] != ["sh", "-c"]:
+        return [[str(part) for part in command]]
+    lines = []
+    for part in re.split(r";|&&|\|\||\bdo\b|\bdone\b", command[2]):
+        words = shlex.split(part)
+        if words and words[0] in ("fleet", "python"):
+            lines.append(words)
+        else:
+            assert not words or words[0] in ("while", "sleep", ":", "true"), f"unexpected shell command {words}"
+    assert lines, f"no fleet command in {command[2]!r}"
+    return lines
+
+
+@pytest.mark.parametrize("name", sorted(ours()))
+def test_every_command_is_a_real_fleet_command_or_module(name: str) -> None:
+    svc = ours()[name]
+    assert "entrypoint" not in svc
+    for argv in command_lines(svc):
+        check_argv(argv)
+
+
+def _target(argv: list[str]) -> str:
+    """A command line reduced to what it starts: ``python -m gateway``, ``dagster-daemon run -m ...``."""
+    program = Path(argv[0]).name
+    if program.startswith("python") and argv[1] == "-m":
+        return " ".join(["python", *argv[1:]])
+    module = argv[argv.index("-m") + 1] if "-m" in argv else ""
+    return f"{program} -m {module}" if module else program
+
+
+def test_every_process_fleet_up_supervises_has_a_service() -> None:
+    specs = [spec for spec in child_specs(0, simulator=False) if not spec.module.startswith("dagster")]
+    specs += dagster_specs(ReportSettings(dagster_enabled=True))
+    wanted = {spec.name: _target(spec.argv) for spec in specs}
+    running = {_target(argv) for svc in ours().values() for argv in command_lines(svc)}
+    missing = {name: target for name, target in wanted.items() if target not in running}
+    assert missing == {}, "fleet up runs these, docker/compose.yaml does not"
+
+
+def _gateways() -> dict[str, dict[str, Any]]:
+    return {name: svc for name, svc in ours().items() if svc["command"] == ["python", "-m", "gateway"]}
+
+
+def test_gateways_have_their_own_ids_and_sit_behind_haproxy() -> None:
+    gateways = _gateways()
+    ids = [environment(svc).get("FLEET_GATEWAY_GATEWAY_ID") for svc in gateways.values()]
+    assert None not in ids and len(set(ids)) == len(ids), "connection ids are <gateway id>-<n>: ids must differ"
+    assert all("replicas" not in (svc.get("deploy") or {}) for svc in gateways.values()), (
+        "replicas would share one gateway id")
+    port = GatewaySettings().port
+    ports = {environment(svc).get("FLEET_GATEWAY_PORT", str(port)) for svc in gateways.values()}
+    servers = re.findall(r"^\s*server\s+(\S+)\s+([\w.-]+):(\d+)", (DOCKER / "haproxy.cfg").read_text(), re.M)
+    assert {(name, host, p) for name, host, p in servers} == {(name, name, p) for name in gateways for p in ports}
+    assert "haproxy.cfg" in " ".join(services()["haproxy"]["volumes"])
+
+
+def _partitions() -> int:
+    counts = {environment(svc).get("FLEET_KAFKA_TOPIC_PARTITIONS") for svc in ours().values()}
+    assert len(counts) == 1 and None not in counts, f"every process must see one partition count: {counts}"
+    return int(counts.pop())  # type: ignore[arg-type]
+
+
+def test_kafka_topics_are_fleetwatchs_with_the_partitions_every_process_uses() -> None:
+    init = services()["kafka-init"]
+    env = environment(init)
+    assert set(env["TOPICS"].split()) == set(ALL_TOPICS)
+    assert int(env["PARTITIONS"]) == _partitions()
+    for name in ("TOPICS", "PARTITIONS", "REPLICATION_FACTOR", "MIN_INSYNC_REPLICAS"):
+        assert f"$${name}" in init["command"][2]
+    brokers = [name for name, svc in services().items() if str(svc.get("image", "")).startswith("apache/kafka")
+               and name != "kafka-init"]
+    assert int(env["REPLICATION_FACTOR"]) <= len(brokers)
+    assert int(env["MIN_INSYNC_REPLICAS"]) < int(env["REPLICATION_FACTOR"])
+    bootstrap = {environment(svc)["FLEET_KAFKA_BOOTSTRAP"] for svc in ours().values()}
+    assert bootstrap == {",".join(f"{b}:9092" for b in brokers)}
+
+
+def test_the_topology_is_the_one_docs_scaling_computes() -> None:
+    plan = load_arithmetic().doc_topology(100_000)
+    workers = ours()["streams"]["deploy"]["replicas"]
+    windows = {float(environment(svc)["FLEET_GATEWAY_BATCH_WINDOW_MS"]) for svc in _gateways().values()}
+    assert (len(_gateways()), workers, _partitions()) == (plan.gateways, plan.workers, plan.partitions), (
+        "docs/scaling.md's 100,000-vehicle column changed: update docker/compose.yaml and haproxy.cfg")
+    assert windows == {float(plan.window_ms)}
+    assert _partitions() >= workers
+
+
+def test_dagster_instance_matches_fleet_ups() -> None:
+    ours_yaml = yaml.safe_load((DOCKER / "dagster.yaml").read_text())
+    fleet_up = yaml.safe_load(DAGSTER_YAML)
+    assert {k: ours_yaml[k] for k in fleet_up} == fleet_up
+    variable = ours_yaml["storage"]["postgres"]["postgres_url"]["env"]
+    for name, svc in ours().items():
+        if any("dagster" in argv[0] for argv in command_lines(svc)):
+            assert "./dagster.yaml:/data/dagster/dagster.yaml:ro" in svc["volumes"], name
+            assert environment(svc)[variable].startswith("postgresql+psycopg2://"), name
