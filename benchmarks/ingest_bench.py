@@ -38,6 +38,7 @@ import secrets
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
@@ -119,7 +120,7 @@ class CpuMeter:
         self.roots: dict[str, list[int]] = {}
         self.loadgen_children_s = 0.0  # CPU of load generator processes that already exited
         self._start: dict[str, float] = {}
-        self.t0 = 0.0
+        self.t0 = self.t0_wall = 0.0
 
     def tree_cpu(self, root: int, table: dict[int, tuple[int, float]]) -> float:
         children: dict[int, list[int]] = {}
@@ -140,10 +141,29 @@ class CpuMeter:
         return out
 
     def start(self) -> None:
-        self.t0 = time.monotonic()
+        self.t0, self.t0_wall = time.monotonic(), time.time()
         self._start = self._sample()
+        self.samples: list[tuple[float, dict[str, float]]] = [(time.time(), self._start)]
+        self._sampling = True
+
+        def sample() -> None:  # once a second: CPU over a steady window, against rows committed in it
+            while self._sampling:
+                time.sleep(1.0)
+                self.samples.append((time.time(), self._sample()))
+
+        threading.Thread(target=sample, daemon=True, name="cpu-sampler").start()
+
+    def window(self, begin: float, end: float) -> tuple[float, float, dict[str, float]] | None:
+        """(wall begin, wall end, CPU seconds per component) between the samples nearest to the
+        wall-clock instants ``begin`` and ``end``; None when no two samples are inside them."""
+        inside = [(at, cpu) for at, cpu in self.samples if begin <= at <= end]
+        if len(inside) < 2:
+            return None
+        (a, first), (b, last) = inside[0], inside[-1]
+        return a, b, {name: last[name] - first.get(name, 0.0) for name in last}
 
     def stop(self) -> dict[str, float]:
+        self._sampling = False
         end = self._sample()
         return {name: round(end[name] - self._start.get(name, 0.0), 1) for name in end}
 
@@ -350,7 +370,8 @@ def start_gateway(stack: ExitStack, workdir: Path, env: dict[str, str], profile:
     from fleet.services._system import free_port, port_answers
 
     port = port or free_port()
-    spawn(stack, "gateway", {**env, "FLEET_GATEWAY_PORT": str(port), "FLEET_GATEWAY_HOST": "127.0.0.1"},
+    spawn(stack, "gateway", {**env, "FLEET_GATEWAY_PORT": str(port), "FLEET_GATEWAY_HOST": "127.0.0.1",
+                             "FLEET_GATEWAY_STATUS_INTERVAL_S": "2"},
           workdir / "gateway.log", profile)
     deadline = time.monotonic() + 60
     while not port_answers(port) and time.monotonic() < deadline:
@@ -600,24 +621,86 @@ class Lag(NamedTuple):
     p50_ms: float
     p99_ms: float
     max_ms: float
+    received_per_s: float  # rows over their first..last gateway receive time
+    stored_per_s: float  # rows over their first..last commit time
+    stored_per_s_min: float  # the slowest whole second of commits (overload: does throughput hold?)
+    stored_per_s_median: float
 
 
 def commit_lag(db_url: str, sent: set[tuple[int, datetime]]) -> Lag | None:
-    """received_at -> commit time of the row's transaction (needs track_commit_timestamp)."""
+    """received_at -> commit time of the row's transaction (needs track_commit_timestamp), and the
+    rates the rows were received and stored at (each over its own first..last instant, so a load
+    generator's connection ramp or drain does not dilute them)."""
     ids = sorted({d for d, _ in sent})
     first, last = min(t for _, t in sent), max(t for _, t in sent)
     try:
         with psycopg.connect(db_url) as conn:
             row = conn.execute(
-                "SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY lag), max(lag) FROM ("
-                " SELECT extract(epoch FROM pg_xact_commit_timestamp(xmin) - received_at) * 1000 AS lag"
-                " FROM gps WHERE device_id = ANY(%s) AND fix_at BETWEEN %s AND %s) t",
+                "WITH t AS (SELECT received_at, pg_xact_commit_timestamp(xmin) AS committed FROM gps"
+                "  WHERE device_id = ANY(%s) AND fix_at BETWEEN %s AND %s),"
+                " l AS (SELECT extract(epoch FROM committed - received_at) * 1000 AS lag FROM t),"
+                " s AS (SELECT count(*) AS n FROM t WHERE committed > (SELECT min(committed) + interval '1 s' FROM t)"
+                "  AND committed < (SELECT max(committed) - interval '1 s' FROM t)"
+                "  GROUP BY date_trunc('second', committed))"
+                " SELECT (SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP (ORDER BY lag) FROM l),"
+                "  (SELECT max(lag) FROM l), (SELECT count(*) FROM t),"
+                "  (SELECT extract(epoch FROM max(received_at) - min(received_at)) FROM t),"
+                "  (SELECT extract(epoch FROM max(committed) - min(committed)) FROM t),"
+                "  (SELECT min(n) FROM s), (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY n) FROM s)",
                 (ids, first, last)).fetchone()
     except psycopg.Error:  # track_commit_timestamp off (an existing server)
         return None
     if row is None or row[0] is None or row[0][0] is None:
         return None
-    return Lag(round(row[0][0], 1), round(row[0][1], 1), round(row[1], 1))
+    (p50, p99), worst, count, received_s, stored_s, slowest, median = row
+    return Lag(round(p50, 1), round(p99, 1), round(worst, 1), round(count / max(float(received_s), 1e-3), 1),
+               round(count / max(float(stored_s), 1e-3), 1), float(slowest or 0), float(median or 0))
+
+
+SERVER = ("gateway", "kafka", "streams", "postgres")
+GATEWAY_COUNTERS = ("uplinks_produced", "uplink_records", "resends_dropped", "resends_reacked", "backpressure_pauses",
+                    "produce_failed")
+
+
+def gateway_counters(workdir: Path) -> dict[str, Any]:
+    """The gateways' last counters lines (logged every 2 s here), summed over a restarted gateway's logs."""
+    totals: dict[str, int] = {}
+    for log_file in sorted(workdir.glob("gateway*.log")):
+        lines = [line for line in log_file.read_text(errors="replace").splitlines() if "gateway counters " in line]
+        if lines:
+            for field in lines[-1].split("gateway counters ", 1)[1].split():
+                name, _, value = field.partition("=")
+                if name in GATEWAY_COUNTERS:
+                    totals[name] = totals.get(name, 0) + int(value)
+    out: dict[str, Any] = {f"gateway_{k}": v for k, v in totals.items()}
+    if totals.get("uplink_records"):
+        out["gateway_uplinks_per_record"] = round(totals.get("uplinks_produced", 0) / totals["uplink_records"], 1)
+    return out
+
+
+def steady_cpu(db_url: str, sent: set[tuple[int, datetime]], begin: float, end: float) -> dict[str, Any]:
+    """CPU per position over a steady window (wall clock ``begin``..``end``): each server component's
+    CPU between the sampler's readings nearest inside it, over the rows committed between them. Login
+    ramps, warm-up and drain are outside it; under overload it is the CPU per position the chain
+    actually stored."""
+    window = CPU.window(begin, end)
+    if window is None or window[1] - window[0] < 10:
+        return {}
+    a, b, cpu = window
+    ids = sorted({d for d, _ in sent})
+    with psycopg.connect(db_url) as conn:
+        rows = conn.execute("SELECT count(*) FROM gps WHERE device_id = ANY(%s) AND"
+                            " pg_xact_commit_timestamp(xmin) BETWEEN to_timestamp(%s) AND to_timestamp(%s)",
+                            (ids, a, b)).fetchone()[0]  # type: ignore[index]
+    if not rows:
+        return {}
+    out: dict[str, Any] = {"steady_window_s": round(b - a, 1), "steady_stored_per_s": round(rows / (b - a), 1)}
+    for name in SERVER:
+        if name in cpu:
+            out[f"steady_cpu_us_per_pos_{name}"] = round(cpu[name] / rows * 1e6, 1)
+    out["steady_cpu_us_per_pos_server"] = round(sum(cpu.get(n, 0.0) for n in SERVER) / rows * 1e6, 1)
+    out["steady_server_cores"] = round(sum(cpu.get(n, 0.0) for n in SERVER) / (b - a), 2)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -671,8 +754,17 @@ def main(argv: list[str] | None = None) -> int:
             result["message_log_position_frames"] = kept
         lag = commit_lag(db_url, sent)
         if lag is not None:
-            result.update({"lag_p50_ms": lag.p50_ms, "lag_p99_ms": lag.p99_ms, "lag_max_ms": lag.max_ms})
+            result.update({"lag_p50_ms": lag.p50_ms, "lag_p99_ms": lag.p99_ms, "lag_max_ms": lag.max_ms,
+                           "received_rate_per_s": lag.received_per_s, "stored_rate_per_s": lag.stored_per_s,
+                           "stored_per_s_slowest_second": lag.stored_per_s_min,
+                           "stored_per_s_median_second": lag.stored_per_s_median})
         result.update(fleet_stats)
+        if args.source in ("simulator", "loadgen"):
+            time.sleep(2.5)  # the gateway's next counters line
+            result.update(gateway_counters(workdir))
+        if args.source in ("simulator", "loadgen"):  # steady state: every terminal connected, still generating
+            ramp_s = len(terms) / (RAMP_PER_S * 2.5 if args.source == "loadgen" else RAMP_PER_S) + 2.0
+            result.update(steady_cpu(db_url, sent, CPU.t0_wall + ramp_s, CPU.t0_wall + args.duration))
         for name, seconds in cpu.items():
             result[f"cpu_s_{name}"] = seconds
             if count:

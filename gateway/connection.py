@@ -36,6 +36,7 @@ log = logging.getLogger("gateway.connection")
 
 ACK_AFTER_KAFKA = frozenset({r.LOCATION_REPORT, r.LOCATION_BATCH})
 NO_REPLY = frozenset({r.TERMINAL_ACK})
+LATE_ACKED_KEPT = 32  # per connection: a terminal resends its few latest unacknowledged uplinks
 MAX_BODY_BYTES = 1023  # body length field is 10 bits; longer downlinks are sub-packaged
 
 
@@ -73,6 +74,9 @@ class TerminalConnection(asyncio.Protocol):
         self._window_frames = 0
         self._received_at: str | None = None  # receive time shared by the frames of one read
         self._awaiting: set[tuple[int, int]] = set()  # (msg id, serial) of positions on their way to Kafka
+        # (msg id, serial) -> hash of the frame, of uplinks acknowledged resend_guard_s or more after they
+        # arrived (the terminal may have resent them meanwhile); None until the first late ack
+        self._late_acked: dict[tuple[int, int], int] | None = None
         self._out: list[bytes] = []  # frames to write at the end of this read / batch of Kafka acks
         self._flush_scheduled = False
         self._in_read = False
@@ -323,6 +327,13 @@ class TerminalConnection(asyncio.Protocol):
                 # answers both.
                 ctx.counters.resends_dropped += 1
                 return
+            late = self._late_acked
+            if late is not None and late.get(token) == hash(raw_hex):
+                # A resend of what was stored, sent before our late ack reached the terminal: ack it
+                # again, do not store it twice (under overload this keeps resends off Kafka and the worker).
+                ctx.counters.resends_reacked += 1
+                self.ack(seq, msg_id, r.ACK_OK)
+                return
             self._awaiting.add(token)
         if self._received_at is None:
             self._received_at = utc_now_iso()
@@ -330,6 +341,7 @@ class TerminalConnection(asyncio.Protocol):
                              raw_hex=raw_hex, message=to_json(msg), connection_id=self.connection_id,
                              gateway_id=ctx.settings.gateway_id, received_at=self._received_at)
         self.in_flight += 1
+        arrived = ctx.loop.time()
 
         def on_done(stored: bool) -> None:
             self.in_flight -= 1
@@ -338,12 +350,23 @@ class TerminalConnection(asyncio.Protocol):
             if stored and ack_after and not self.closed:
                 ctx.counters.positions_acked += 1
                 self.ack(seq, msg_id, r.ACK_OK)
+                if ctx.loop.time() - arrived >= ctx.settings.resend_guard_s:
+                    self._remember_late(token, raw_hex)
             if not self.closed and self._pending and not self._blocked():
                 self._drain()
             elif not self.closed:
                 self._update_reading()
 
         ctx.pipeline.submit(ctx.uplink_topic, identity.phone.encode(), value, on_done)
+
+    def _remember_late(self, token: tuple[int, int], raw_hex: str) -> None:
+        late = self._late_acked
+        if late is None:
+            late = self._late_acked = {}
+        late.pop(token, None)
+        late[token] = hash(raw_hex)
+        if len(late) > LATE_ACKED_KEPT:
+            del late[next(iter(late))]  # the oldest
 
     def _reject_before_auth(self, msg: Message) -> None:
         self.ctx.counters.pre_auth_rejected += 1

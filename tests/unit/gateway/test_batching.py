@@ -117,6 +117,52 @@ def test_a_resend_of_a_serial_still_on_its_way_to_kafka_is_dropped_and_acknowled
     run(t)
 
 
+def test_a_resend_of_an_uplink_acknowledged_late_is_acknowledged_again_and_not_stored_twice() -> None:
+    # resend_guard_s=0: every ack counts as late (under overload acks take seconds; the terminal's
+    # resend timer may fire before our ack reaches it)
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        h.sink.store_all()
+        await settle()
+        conn = transport.protocol
+        conn.data_received(frame(0x0200, position(1), seq=50))
+        await settle()
+        h.sink.store_all()
+        await settle()
+        conn.data_received(frame(0x0200, position(1), seq=50))  # crossed our (late) ack
+        await settle()
+        acks = [m.body for m in transport.replies() if isinstance(m.body, PlatformResponse)]
+        assert [a.reply_seq for a in acks] == [50, 50]  # acknowledged again, at once
+        assert [v["seq"] for v in h.sink.values(JT808_UPLINK)] == [50]  # stored once
+        assert h.server.counters.resends_reacked == 1
+        conn.data_received(frame(0x0200, position(2), seq=50))  # same serial, another position (wrapped)
+        await settle()
+        assert [v["seq"] for v in h.sink.values(JT808_UPLINK)] == [50, 50]  # that one is new: stored
+        assert h.server.counters.resends_reacked == 1
+
+    run(t, resend_guard_s=0.0)
+
+
+def test_only_the_latest_late_acknowledgements_are_remembered() -> None:
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        h.sink.store_all()
+        await settle()
+        conn = transport.protocol
+        for seq in range(100, 140):  # 40 late acks; a connection keeps the last 32
+            conn.data_received(frame(0x0200, position(seq - 100), seq=seq))
+        await settle()
+        h.sink.store_all()
+        await settle()
+        conn.data_received(frame(0x0200, position(0), seq=100) + frame(0x0200, position(39), seq=139))
+        await settle()
+        stored = [v["seq"] for v in h.sink.values(JT808_UPLINK)]
+        assert stored.count(100) == 2 and stored.count(139) == 1  # the oldest was forgotten: stored again
+        assert h.server.counters.resends_reacked == 1
+
+    run(t, resend_guard_s=0.0)
+
+
 def test_uplinks_wait_for_the_batch_window_then_go_together() -> None:
     async def t(h: Harness) -> None:
         transports = await login_all(h)
