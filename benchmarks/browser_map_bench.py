@@ -2,8 +2,10 @@
 
     .venv/bin/python benchmarks/browser_map_bench.py                     # 10,000 vehicles, 2,000/s
     .venv/bin/python benchmarks/browser_map_bench.py --vehicles 2000 --rate 500 --measure 15
+    .venv/bin/python benchmarks/browser_map_bench.py --source loadgen --vehicles 5000 --rate 5000
 
-Needs the built console (scripts/build-console.sh) and Debian's /usr/bin/chromium.
+Needs the built console (scripts/build-console.sh) and Debian's /usr/bin/chromium; ``--source
+loadgen`` also needs Go (the load generator is built on first use, simulator/loadgen.py).
 
 Setup: private PostgreSQL and Kafka in a temporary directory (or FLEET_DATABASE_URL /
 FLEET_KAFKA_BOOTSTRAP), the demo seed with N terminals, a last position for every vehicle, the API
@@ -25,6 +27,26 @@ Measured, while the load runs:
   ``data-lng``/``data-lat`` of marker elements in the document (markers on screen, not in a
   cluster), matched to what was sent by (device, lng, lat); (c) the same, to the next animation
   frame after the move (painted). Targets: p50 <= 100 ms, p99 <= 500 ms.
+
+``--source loadgen`` (issue 12: position to marker moved at 5,000 positions/s through the real chain,
+targets p50 <= 150 ms, p99 <= 500 ms): nothing is produced to ``console.events.v1`` by this process.
+A gateway and the streams worker(s) (``--workers``) are started as benchmarks/ingest_bench.py starts
+them, the map is opened and every vehicle ticked, then the Go load generator (simulator/loadgen)
+reports 0x0200 positions at R per second over the N terminals (one TCP connection each, registered
+in a warm-up first) for warmup + measure seconds (plus a few seconds of slack). Path measured:
+terminal -> gateway -> Kafka -> worker (its live coalescing window ``FLEET_STREAMS_LIVE_COALESCE_MS``,
+500 ms by default: set it in the environment to try another) -> ``console.events.v1`` -> API push
+hub -> STOMP -> browser -> markers, ``sentAt`` being the gateway's receive time. One phase, the fleet
+overview held still: frames as above and (a) the page hook, reset after the warmup. The hook keeps
+20,000 samples, fewer than 5,000/s yield in 8 s, so it is read and reset every 10,000 / R seconds:
+its p50 is then the count-weighted median of the slices' p50s and its p99 the largest slice p99 (an
+upper bound of the window's p99: no slice has more than 1 % of its samples above it). (b) and (c)
+are not measured in this mode: the load generator's coordinates are not known to this process (and
+in the overview the markers are in clusters anyway). Also printed: the rate the load generator
+offered and the rate actually stored (``gps`` rows per second during the measure window), i.e. the
+throughput the delay was measured at, and the chain's share up to the worker: ``sentAt`` to the
+timestamp of the ``console.events.v1`` record that carried the position (read by a consumer in this
+process; the rest of (a) is the API push hub, STOMP and the page's own 100 ms coalescing).
 """
 
 from __future__ import annotations
@@ -105,8 +127,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--vehicles", type=int, default=10_000)
     p.add_argument("--rate", type=float, default=2000.0, help="position updates per second")
     p.add_argument("--measure", type=float, default=8.0,
-                   help="seconds of each measurement phase (the page keeps 20,000 delay samples: keep rate x measure below)")
+                   help="seconds of each measurement phase (the page keeps 20,000 delay samples: keep rate x measure "
+                        "below; --source loadgen reads them in slices)")
     p.add_argument("--warmup", type=float, default=10.0, help="seconds of load before measuring")
+    p.add_argument("--source", choices=("kafka", "loadgen"), default="kafka",
+                   help="kafka: positions batches produced to console.events.v1 by this process; loadgen: the Go "
+                        "load generator against a gateway and the streams worker(s), the real chain")
+    p.add_argument("--workers", type=int, default=1, help="loadgen: streams worker processes (one consumer group)")
     p.add_argument("--no-clustering", action="store_true", help="turn the map's clustering off")
     p.add_argument("--database-url", default=os.environ.get("FLEET_DATABASE_URL", ""))
     p.add_argument("--kafka-bootstrap", default=os.environ.get("FLEET_KAFKA_BOOTSTRAP", ""))
@@ -253,6 +280,38 @@ class Producer(threading.Thread):
         return self.sent / elapsed if elapsed > 0 else 0.0
 
 
+class ConsoleEventsTap(threading.Thread):
+    """``--source loadgen``: reads ``console.events.v1`` from its end and keeps, for every position of a
+    ``positions`` message, (record timestamp, record timestamp - sentAt) in ms. The record timestamp is
+    the worker's producer time (CreateTime), so the delay is the chain's share up to the worker's live
+    flush: gateway batch window, Kafka, the worker's take window and live coalescing."""
+
+    def __init__(self, bootstrap: str) -> None:
+        super().__init__(name="console-events-tap", daemon=True)
+        from kafka import KafkaConsumer
+
+        self.consumer = KafkaConsumer(CONSOLE_EVENTS, bootstrap_servers=bootstrap, group_id=None,
+                                      auto_offset_reset="latest", enable_auto_commit=False)
+        self.samples: list[tuple[int, float]] = []
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            for records in self.consumer.poll(timeout_ms=200).values():
+                for record in records:
+                    value = json.loads(record.value)
+                    if value.get("kind") != "positions":
+                        continue
+                    for position in value.get("positions") or ():
+                        if position.get("sentAt"):
+                            sent_ms = datetime.fromisoformat(position["sentAt"]).timestamp() * 1000
+                            self.samples.append((record.timestamp, record.timestamp - sent_ms))
+        self.consumer.close()
+
+    def delays(self, from_ms: float, to_ms: float) -> list[float]:
+        return [delay for at, delay in list(self.samples) if from_ms <= at <= to_ms]
+
+
 # -- browser --------------------------------------------------------------------------------------
 
 
@@ -332,14 +391,25 @@ def pan_for(page: Any, seconds: float) -> int:
     return drags
 
 
-def record(page: Any, seconds: float, panning: bool) -> dict[str, Any]:
+def record(page: Any, seconds: float, panning: bool, hook_slice_s: float = 0.0) -> dict[str, Any]:
+    """One phase. With ``hook_slice_s`` (view still only) the page hook is read and reset every slice
+    (it keeps HOOK_CAPACITY samples) and ``hook`` is their combination (combine_hook_slices)."""
     page.evaluate("() => { window.__benchStatus = []; const live = window.__fleetwatchLive;"
                   " window.__benchStatusTimer = setInterval(() => window.__benchStatus.push(live ? live.status() : 'none'), 250); }")
     page.evaluate("() => { const b = window.__bench; b.frames = []; b.longtasks = []; b.moves = []; b.painted = [];"
                   " window.__fleetwatchLive && window.__fleetwatchLive.resetLatency(); b.recording = true; }")
     drags = 0
+    slices: list[dict[str, Any]] = []
     if panning:
         drags = pan_for(page, seconds)
+    elif hook_slice_s > 0:
+        count = max(1, math.ceil(seconds / hook_slice_s))
+        deadline = time.monotonic() + seconds
+        for index in range(count):
+            time.sleep(max(0.0, deadline - (count - index - 1) * seconds / count - time.monotonic()))
+            if index < count - 1:  # the last slice is read with the rest below
+                slices.append(page.evaluate("() => { const live = window.__fleetwatchLive; if (!live) return null;"
+                                            " const s = live.latency(); live.resetLatency(); return s; }"))
     else:
         time.sleep(seconds)
     data: dict[str, Any] = page.evaluate(
@@ -350,7 +420,28 @@ def record(page: Any, seconds: float, panning: bool) -> dict[str, Any]:
         " clusters: document.querySelectorAll('.marker-cluster').length,"
         " status: (clearInterval(window.__benchStatusTimer), [...new Set(window.__benchStatus)].join('/')) }; }")
     data["drags"] = drags
+    if hook_slice_s > 0 and not panning:
+        data["hook_slices"] = [*slices, data["hook"]]
+        data["hook"] = combine_hook_slices(data["hook_slices"])
     return data
+
+
+def combine_hook_slices(slices: list[dict[str, Any] | None]) -> dict[str, Any]:
+    """The hook's summaries of consecutive slices as one: count summed, p50 the count-weighted median
+    of the slices' p50s, p99 the largest slice p99 (an upper bound: every slice has at most 1 % of its
+    samples above its own p99, so the union has at most 1 % above the largest), max the largest."""
+    filled = [s for s in slices if s and s.get("count")]
+    if not filled:
+        return {"count": 0, "p50": None, "p99": None, "max": None}
+    total = sum(int(s["count"]) for s in filled)
+    p50, seen = None, 0
+    for s in sorted(filled, key=lambda s: float(s["p50"])):
+        seen += int(s["count"])
+        if seen * 2 >= total:
+            p50 = float(s["p50"])
+            break
+    return {"count": total, "p50": p50, "p99": max(float(s["p99"]) for s in filled),
+            "max": max(float(s["max"]) for s in filled)}
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -425,6 +516,126 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
+def measure_produced(args: argparse.Namespace, page: Any, fleet: list[dict[str, Any]], bootstrap: str,
+                     stack: ExitStack) -> tuple[list[dict[str, Any]], float]:
+    """The default source: positions batches produced here, four phases. Returns (phases, rate sent)."""
+    producer = Producer(bootstrap, fleet, args.rate)
+    producer.start()
+    stack.callback(producer.stopping.set)
+    time.sleep(max(args.warmup / 2, len(fleet) / args.rate + 1))  # every vehicle pushed once
+    tick_s = tick_everything(page, len(fleet))
+    say(f"all {len(fleet)} vehicles ticked in {tick_s:.1f} s; warming up")
+    time.sleep(args.warmup / 2)
+    phases = []
+    for phase, panning in (("overview still", False), ("overview panning", True), ("zoomed still", False),
+                           ("zoomed panning", True)):
+        if phase.startswith("zoomed") and not panning:
+            page.get_by_test_id("map-fit").click()  # back over the fleet
+            time.sleep(2)
+            seen = zoom_to_single_markers(page, shots=args.shots)
+            say(f"single markers on screen after each zoom step: {seen}")
+            time.sleep(2)
+        say(f"measuring {phase} for {args.measure:.0f} s")
+        sent_before = producer.sent
+        figures = summarise(phase, record(page, args.measure, panning), producer.sent_at)
+        sent = producer.sent - sent_before
+        figures["sent"] = sent
+        capped = (figures["hook_count"] or 0) >= HOOK_CAPACITY
+        figures["delivered_pct"] = None if capped or not sent else 100.0 * (figures["hook_count"] or 0) / sent
+        phases.append(figures)
+        if args.shots:
+            args.shots.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(args.shots / f"{phase.replace(' ', '-')}.png"))
+    rate = producer.achieved_rate()
+    producer.stopping.set()
+    producer.join(timeout=15)
+    return phases, rate
+
+
+def stored_rows(db_url: str) -> tuple[int, float]:
+    """(rows in gps, monotonic time the count was taken)."""
+    from warehouse.db import connect
+
+    with connect(db_url) as conn:
+        row = conn.execute("SELECT count(*) FROM gps").fetchone()
+    return int(row[0]) if row else 0, time.monotonic()
+
+
+SLACK_S = 5.0  # seconds the load generator keeps going past warmup + measure (the first position's wait)
+
+
+def measure_through_chain(args: argparse.Namespace, page: Any, fleet: list[dict[str, Any]], terms: list[Any],
+                          workdir: Path, env: dict[str, str], db_url: str, bootstrap: str,
+                          stack: ExitStack) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``--source loadgen``: worker(s), gateway and the Go load generator (benchmarks/ingest_bench.py's),
+    the overview held still. Returns (the phase's figures, the chain's figures)."""
+    from benchmarks import ingest_bench as chain
+
+    tick_s = tick_everything(page, len(fleet))  # markers from the seeded last positions, before any load
+    say(f"all {len(fleet)} vehicles ticked in {tick_s:.1f} s; starting {args.workers} streams worker(s)")
+    chain.start_worker(stack, workdir, env, chain.new_group(bootstrap), 0, workers=args.workers)
+    slice_s = HOOK_CAPACITY / 2 / args.rate
+    generate_s = args.warmup + args.measure + SLACK_S
+    out: dict[str, Any] = {}
+    tap = ConsoleEventsTap(bootstrap)
+    tap.start()
+    stack.callback(tap.stopping.set)
+
+    def during(port: int) -> None:  # runs while the load generator runs (ingest_bench.send_loadgen)
+        page.evaluate("() => window.__fleetwatchLive && window.__fleetwatchLive.resetLatency()")
+        say(f"load generator connecting {len(terms)} terminals to the gateway on port {port}; waiting for the"
+            " first position on the map")
+        page.wait_for_function("() => { const l = window.__fleetwatchLive; return l && l.latency().count > 0; }",
+                               polling=250, timeout=300_000)
+        first_at = time.monotonic()
+        say(f"positions on the map; warming up for {args.warmup:.0f} s")
+        time.sleep(args.warmup)
+        say(f"measuring overview still for {args.measure:.0f} s (hook read every {slice_s:.1f} s)")
+        load_start = os.getloadavg()[0]
+        rows_before, t0 = stored_rows(db_url)
+        wall0 = time.time() * 1000
+        data = record(page, args.measure, False, hook_slice_s=slice_s)
+        wall1 = time.time() * 1000
+        rows_after, t1 = stored_rows(db_url)
+        figures = summarise("overview still", data, {})
+        for key in ("dom_moves", "dom_unmatched", "dom_rewrites", "moved_p50_ms", "moved_p99_ms", "painted_p50_ms",
+                    "painted_p99_ms"):
+            figures.pop(key)  # (b) and (c): the load generator's coordinates are not known here
+        hook = data["hook"]
+        filled = [h for h in data["hook_slices"] if h and h.get("count")]
+        figures["hook_max_ms"] = hook.get("max")
+        figures["hook_slices"] = f"{len(filled)} x {args.measure / len(data['hook_slices']):.1f} s"
+        if filled:  # slice by slice: a delay growing through the window is a backlog (not sustained)
+            figures["hook_p50_by_slice_ms"] = " ".join(f"{float(h['p50']):.0f}" for h in filled)
+            figures["hook_p99_by_slice_ms"] = " ".join(f"{float(h['p99']):.0f}" for h in filled)
+        time.sleep(1.0)  # the tap's last records
+        to_worker = tap.delays(wall0, wall1)
+        figures["to_console_events_count"] = len(to_worker)
+        figures["to_console_events_p50_ms"] = pct(to_worker, 0.5)
+        figures["to_console_events_p99_ms"] = pct(to_worker, 0.99)
+        stored = rows_after - rows_before
+        figures["stored"] = stored
+        figures["stored_per_s"] = stored / (t1 - t0)
+        figures["delivered_pct"] = 100.0 * (figures["hook_count"] or 0) / stored if stored else None
+        figures["loadavg_1m"] = f"{load_start:.2f} / {os.getloadavg()[0]:.2f}"
+        if t1 > first_at + generate_s - 1:
+            say("warning: the measure window reached the end of the load generator's run")
+        if args.shots:
+            args.shots.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(args.shots / "overview-still.png"))
+        out["figures"] = figures
+        say("measured; the load generator finishes its run and drains its acknowledgements")
+
+    stats: dict[str, Any] = {}
+    time.sleep(1.0)  # the tap's consumer at the topic's end before anything is sent
+    sent, acked = chain.send_loadgen(stack, workdir, env, terms, args.rate, generate_s, None, stats, 1, 10.0,
+                                     during)
+    stats["offered_per_s"] = round(len(sent) / generate_s, 1)
+    stats["generated_s"] = generate_s
+    stats["sent_acknowledged"] = f"{len(sent)} / {len(acked)}"
+    return out["figures"], stats
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from playwright.sync_api import sync_playwright
@@ -436,11 +647,21 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         say(problem)
         return 2
+    chain_figures: dict[str, Any] = {}
+    load_before = os.getloadavg()
     with ExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="browser-bench-")))
         workdir.chmod(0o755)
         db_url, bootstrap = start_servers(stack, workdir, args)
         fleet = prepare_fleet(db_url, args.vehicles)
+        terms: list[Any] = []
+        if args.source == "loadgen":
+            from benchmarks.ingest_bench import devices
+
+            terms = devices(db_url, args.vehicles)  # the load generator's phones: 0138 + index, the first N
+            if len(terms) != len(fleet):
+                say(f"{len(terms)} terminals for {len(fleet)} vehicles on the map")
+                return 2
         env = {**os.environ, "FLEET_DATABASE_URL": db_url, "FLEET_KAFKA_BOOTSTRAP": bootstrap,
                "FLEET_API_TOKEN_SECRET": secrets.token_urlsafe(32)}
         api = ApiProcess(env, free_port(), workdir / "api.log")
@@ -450,37 +671,14 @@ def main(argv: list[str] | None = None) -> int:
         browser = launch_chromium(playwright)
         stack.callback(browser.close)
         page = open_map(browser, api.base_url, clustering=not args.no_clustering)
-        say("signed in, map open; starting the load")
-        producer = Producer(bootstrap, fleet, args.rate)
-        producer.start()
-        stack.callback(producer.stopping.set)
-        time.sleep(max(args.warmup / 2, len(fleet) / args.rate + 1))  # every vehicle pushed once
-        tick_s = tick_everything(page, len(fleet))
-        say(f"all {len(fleet)} vehicles ticked in {tick_s:.1f} s; warming up")
-        time.sleep(args.warmup / 2)
-        phases = []
-        for phase, panning in (("overview still", False), ("overview panning", True), ("zoomed still", False),
-                               ("zoomed panning", True)):
-            if phase.startswith("zoomed") and not panning:
-                page.get_by_test_id("map-fit").click()  # back over the fleet
-                time.sleep(2)
-                seen = zoom_to_single_markers(page, shots=args.shots)
-                say(f"single markers on screen after each zoom step: {seen}")
-                time.sleep(2)
-            say(f"measuring {phase} for {args.measure:.0f} s")
-            sent_before = producer.sent
-            figures = summarise(phase, record(page, args.measure, panning), producer.sent_at)
-            sent = producer.sent - sent_before
-            figures["sent"] = sent
-            capped = (figures["hook_count"] or 0) >= HOOK_CAPACITY
-            figures["delivered_pct"] = None if capped or not sent else 100.0 * (figures["hook_count"] or 0) / sent
-            phases.append(figures)
-            if args.shots:
-                args.shots.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(args.shots / f"{phase.replace(' ', '-')}.png"))
-        rate = producer.achieved_rate()
-        producer.stopping.set()
-        producer.join(timeout=15)
+        if args.source == "loadgen":
+            say("signed in, map open")
+            figures, chain_figures = measure_through_chain(args, page, fleet, terms, workdir, env, db_url,
+                                                           bootstrap, stack)
+            phases, rate = [figures], float(chain_figures["offered_per_s"])
+        else:
+            say("signed in, map open; starting the load")
+            phases, rate = measure_produced(args, page, fleet, bootstrap, stack)
         page_errors = list(page.errors)
         positions_in_page = page.evaluate("() => window.__fleetwatchLive ? window.__fleetwatchLive.positions() : null")
         if args.shots:
@@ -488,15 +686,33 @@ def main(argv: list[str] | None = None) -> int:
 
     if page_errors:
         print(f"\n{len(page_errors)} errors in the page, first ones:\n  " + "\n  ".join(page_errors[:5]))
-    print(f"\nbrowser map benchmark: {args.vehicles} vehicles, {rate:.0f} position updates/s sent "
-          f"(target {args.rate:.0f}), clustering {'off' if args.no_clustering else 'on'}, "
-          f"{positions_in_page} positions in the page, {os.cpu_count()} CPUs")
+    if args.source == "loadgen":
+        stored = phases[0]["stored_per_s"]
+        print(f"\nbrowser map benchmark through the real chain (Go load generator -> gateway -> Kafka -> "
+              f"{args.workers} streams worker(s) -> console.events.v1 -> API push hub -> Chromium): "
+              f"{args.vehicles} terminals / vehicles, {rate:.0f} positions/s offered (target {args.rate:.0f}), "
+              f"{stored:.0f}/s stored in gps during the measure window, clustering "
+              f"{'off' if args.no_clustering else 'on'}, {positions_in_page} positions in the page, "
+              f"{os.cpu_count()} CPUs, load average at the start {load_before[0]:.2f} / {load_before[1]:.2f} / "
+              f"{load_before[2]:.2f}")
+        print("delay = the page hook (a), gateway receive time (sentAt) -> batch applied to the markers, read in "
+              "slices (p50: count-weighted median of the slices' p50s; p99: the largest slice p99, an upper bound); "
+              "to_console_events: sentAt -> timestamp of the console.events.v1 record (the share up to the worker's "
+              "live flush); (b) marker moved and (c) painted are not measured with --source loadgen (the load "
+              "generator's coordinates are not known to this process)")
+        print(tabulate(sorted(chain_figures.items()), headers=["load generator", ""], tablefmt="github"))
+    else:
+        print(f"\nbrowser map benchmark: {args.vehicles} vehicles, {rate:.0f} position updates/s sent "
+              f"(target {args.rate:.0f}), clustering {'off' if args.no_clustering else 'on'}, "
+              f"{positions_in_page} positions in the page, {os.cpu_count()} CPUs")
     keys = list(phases[0])
     print(tabulate([[k, *(fmt(p[k]) for p in phases)] for k in keys if k != "phase"],
                    headers=["", *(p["phase"] for p in phases)], tablefmt="github"))
     if args.json:
-        args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "rate": rate,
-                                         "phases": phases}, indent=2))
+        result = {"args": {k: str(v) for k, v in vars(args).items()}, "rate": rate, "phases": phases}
+        if chain_figures:
+            result["chain"] = chain_figures
+        args.json.write_text(json.dumps(result, indent=2))
     return 0
 
 
