@@ -111,7 +111,7 @@ class UplinkPipeline:
         self._partition_by_key: dict[bytes, int] = {}
         self._wakeup = asyncio.Event()
         self._full = asyncio.Event()  # the open batch reached batch_max_bytes: do not wait the window out
-        self._paused: set[Pausable] = set()
+        self._paused: dict[Pausable, None] = {}  # paused connections, in the order they paused (FIFO)
         self._task: asyncio.Task[None] | None = None
         self.in_flight = 0  # queued + handed to the producer, not yet acknowledged by Kafka
         self.cork = Cork()  # held while a record's callbacks run (connections coalesce their acks)
@@ -150,11 +150,11 @@ class UplinkPipeline:
         """Register `who` to be resumed when in-flight records drop below the low-water mark."""
         if who not in self._paused:
             self._counters.backpressure_pauses += 1
-        self._paused.add(who)
+            self._paused[who] = None
         who.pause_for_backpressure()
 
     def forget(self, who: Pausable) -> None:
-        self._paused.discard(who)
+        self._paused.pop(who, None)
 
     async def _pump(self) -> None:
         loop = asyncio.get_running_loop()
@@ -245,6 +245,11 @@ class UplinkPipeline:
                     self._counters.internal_errors += 1
                     log.exception("delivery callback failed")
         if self._paused and self.in_flight <= self._low_water:
-            paused, self._paused = self._paused, set()
-            for who in paused:
+            # Round robin: resume the longest-paused connections one by one while there is room; one that
+            # fills the buffer again pauses at the back of the queue. (Resuming all at once let the same
+            # few refill it every time: under overload some terminals waited minutes for their acks.)
+            paused = self._paused
+            while paused and not self.saturated:
+                who = next(iter(paused))
+                del paused[who]
                 who.resume_after_backpressure()

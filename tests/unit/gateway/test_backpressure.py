@@ -2,6 +2,7 @@
 
 from fleet.topics import JT808_UPLINK
 from protocols.jt808 import PlatformResponse
+from tests.unit.gateway.test_batching import PHONES
 from tests.unit.gateway.test_connection import login, position
 from tests.unit.gateway.twins import Harness, frame, run, settle
 
@@ -88,3 +89,34 @@ def test_a_connection_paused_by_back_pressure_is_not_closed_as_idle() -> None:
         assert transport.closing and h.server.counters.idle_timeouts == 1
 
     run(t, produce_buffer=2, idle_timeout_s=2.0)
+
+
+def test_terminals_paused_by_a_full_buffer_take_turns() -> None:
+    # Overload: eight terminals with ten positions each behind a buffer of four. Each time Kafka catches
+    # up, the terminal that waited longest goes next; none waits for the others to finish.
+    async def t(h: Harness) -> None:
+        transports = {}
+        for i, phone in enumerate(PHONES):
+            h.directory.add(phone, 10 + i, auth_code="CODE1")
+            transports[phone] = await login(h, phone)
+            h.sink.store_all()  # its online event
+            await settle()
+        for phone, transport in transports.items():
+            transport.protocol.data_received(b"".join(frame(0x0200, position(i), seq=i, phone=phone)
+                                                      for i in range(10)))
+        await settle()
+        served: list[str] = []
+        for _ in range(len(PHONES)):
+            before = len(h.sink.values(JT808_UPLINK))
+            h.sink.store_all()
+            await settle()
+            served += [v["phone"] for v in h.sink.values(JT808_UPLINK)[before:]]
+        assert set(served) == set(PHONES)  # every terminal was served within one turn each
+        for _ in range(40):  # the rest: 80 positions, at most 4 at a time
+            h.sink.store_all()
+            await settle()
+        for phone, transport in transports.items():  # all acknowledged, each terminal in its own order
+            acks = [m.body.reply_seq for m in transport.replies() if isinstance(m.body, PlatformResponse)]
+            assert acks == list(range(10)), phone
+
+    run(t, produce_buffer=4)
