@@ -389,9 +389,9 @@ def kill_drill(component: str, at_s: float, down_s: float, db_url: str, report: 
         with psycopg.connect(db_url) as conn:
             before = conn.execute("SELECT count(*) FROM gps").fetchone()[0]  # type: ignore[index]
         if component == "broker":
-            kafka = KAFKA[0]
-            os.kill(kafka.pid(), signal.SIGKILL)
-            kafka._proc.wait() if getattr(kafka, "_proc", None) is not None else None
+            os.kill(KAFKA[0].pid(), signal.SIGKILL)
+            while KAFKA[0].pid() is not None:  # gone (and reaped) before it is started again
+                time.sleep(0.05)
         else:
             victim = PROCS["streams" if component == "worker" else "gateway"][0]
             for pid in _children(victim.pid):  # py-spy's child, if profiled
@@ -405,13 +405,12 @@ def kill_drill(component: str, at_s: float, down_s: float, db_url: str, report: 
             KAFKA[0].start()
             CPU.roots["kafka"] = [*CPU.roots.get("kafka", []), KAFKA[0].pid() or 0]
         else:
-            proc = RESPAWN["streams" if component == "worker" else "gateway"]()
+            RESPAWN["streams" if component == "worker" else "gateway"]()
             if component == "gateway":
                 from fleet.services._system import port_answers
 
                 while not port_answers(port) and time.monotonic() - killed_at < 60:
                     time.sleep(0.2)
-            del proc
         report["kill"] = f"{component} at {at_s:.0f} s, down {time.monotonic() - killed_at:.1f} s"
 
     return during

@@ -2,7 +2,7 @@
 
 from fleet.topics import JT808_UPLINK
 from protocols.jt808 import PlatformResponse
-from tests.unit.gateway.test_batching import PHONES
+from tests.unit.gateway.test_batching import PHONES, login_all
 from tests.unit.gateway.test_connection import login, position
 from tests.unit.gateway.twins import Harness, frame, run, settle
 
@@ -95,12 +95,7 @@ def test_terminals_paused_by_a_full_buffer_take_turns() -> None:
     # Overload: eight terminals with ten positions each behind a buffer of four. Each time Kafka catches
     # up, the terminal that waited longest goes next; none waits for the others to finish.
     async def t(h: Harness) -> None:
-        transports = {}
-        for i, phone in enumerate(PHONES):
-            h.directory.add(phone, 10 + i, auth_code="CODE1")
-            transports[phone] = await login(h, phone)
-            h.sink.store_all()  # its online event
-            await settle()
+        transports = await login_all(h)
         for phone, transport in transports.items():
             transport.protocol.data_received(b"".join(frame(0x0200, position(i), seq=i, phone=phone)
                                                       for i in range(10)))

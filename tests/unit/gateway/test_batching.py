@@ -20,8 +20,8 @@ async def login_all(h: Harness) -> dict[str, FakeTransport]:
     for i, phone in enumerate(PHONES):
         h.directory.add(phone, 10 + i, auth_code="CODE1")
         transports[phone] = await login(h, phone)
-    h.sink.store_all()  # the online events
-    await settle()
+        h.sink.store_all()  # its online event (one at a time: a small produce_buffer holds few)
+        await settle()
     h.sink.records.clear()
     h.sink.partitions.clear()
     h.sink.headers.clear()
