@@ -82,6 +82,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--repo", type=Path, default=None,
                    help="run the gateway and the worker(s) from this checkout (before/after of the whole chain)")
     p.add_argument("--ack-timeout", type=float, default=10.0, help="loadgen: the terminals' JT/T 808 resend timeout T")
+    p.add_argument("--drain", type=float, default=60.0,
+                   help="loadgen: seconds the terminals wait for their last acks after generating (overload: "
+                        "long enough for the chain to work off what it could not take at once)")
     p.add_argument("--kill", choices=("worker", "gateway", "broker"), default=None,
                    help="loadgen: kill -9 this component --kill-at seconds into the run, start it again "
                         "--kill-down seconds later; the run then proves nothing acknowledged was lost")
@@ -418,7 +421,7 @@ def kill_drill(component: str, at_s: float, down_s: float, db_url: str, report: 
 
 def send_loadgen(stack: ExitStack, workdir: Path, env: dict[str, str], terms: list[payloads.Terminal], rate: float,
                  duration: float, profile: Path | None, fleet_stats: dict[str, Any], procs: int, ack_timeout_s: float,
-                 during: Any = None) -> tuple[set[tuple[int, datetime]], set[tuple[int, datetime]]]:
+                 during: Any = None, drain_s: float = 60.0) -> tuple[set[tuple[int, datetime]], set[tuple[int, datetime]]]:
     """The Go load generator (simulator/loadgen) against a gateway subprocess, ``procs`` processes each
     with a slice of the terminals. Returns (first sent, acknowledged) as (device, fix time) sets, from
     the load generators' logs. ``during(port)`` runs in this thread while they run (e.g. kill -9 drills)."""
@@ -438,7 +441,7 @@ def send_loadgen(stack: ExitStack, workdir: Path, env: dict[str, str], terms: li
     CPU.start()
     for i, (lo, hi) in enumerate(slices):
         options = loadgen.Options(port=port, terminals=hi - lo, first=first + lo, prefix=prefix,
-                                  rate=rate * (hi - lo) / len(terms), duration_s=duration, drain_s=60.0,
+                                  rate=rate * (hi - lo) / len(terms), duration_s=duration, drain_s=drain_s,
                                   ack_timeout_s=ack_timeout_s, ramp_per_s=RAMP_PER_S * 2.5 / procs)
         runs.append((loadgen.start(options, auth=auth, log=workdir / f"loadgen{i}.log",
                                    stats=workdir / f"loadgen{i}.json", output=workdir / f"loadgen{i}.out"),
@@ -456,7 +459,7 @@ def send_loadgen(stack: ExitStack, workdir: Path, env: dict[str, str], terms: li
             else:
                 totals[key] = totals.get(key, 0.0) + value
     fleet_stats.update({f"loadgen_{k}": (round(v, 1) if isinstance(v, float) else v) for k, v in totals.items()
-                        if k in ("sent", "acked", "resent", "backlog_uploaded", "unacked", "connects",
+                        if k in ("sent", "acked", "resent", "link_timeouts", "backlog_uploaded", "unacked", "connects",
                                  "ack_p50_ms", "ack_p99_ms", "ack_max_ms", "rejected", "user_s", "sys_s")})
     by_phone = {t.phone: t.device_id for t in terms}
     sent: set[tuple[int, datetime]] = set()
@@ -737,7 +740,7 @@ def main(argv: list[str] | None = None) -> int:
                 fleet_stats)
             sent, acked = send_loadgen(stack, workdir, env, terms, args.rate, args.duration,
                                        profile / "gateway.raw" if profile else None, fleet_stats, args.loadgen_procs,
-                                       args.ack_timeout, during)
+                                       args.ack_timeout, during, drain_s=args.drain)
         else:
             sent = send_simulated(stack, workdir, env, db_url, terms, args.rate, args.duration,
                                   profile / "gateway.raw" if profile else None, fleet_stats, args.loadgen_procs)

@@ -96,7 +96,6 @@ class GatewaySettings(_Base):
         4 * 1024 * 1024, description="one connection's share of the reassembly memory (a 0x0801 keeps bodies only: a 4 MB file fits); beyond it its own oldest message is dropped")
     subpackage_resend_after_s: float = Field(5.0, description="ask again (0x8003) for missing packages after this silence")
     unassigned_enterprise_id: int = Field(0, description="enterprise of auto-registered devices; 0: the first root enterprise")
-    resend_guard_s: float = Field(2.0, ge=0, description="an uplink acknowledged this long or more after it arrived is remembered (a terminal's last 32 per connection), so its resend, which the late ack may have crossed, is acknowledged again instead of stored twice (overload: no resend storm downstream)")
     connection_in_flight_max: int = Field(256, description="uplinks of one terminal awaiting Kafka before its reads pause")
     max_frames_per_s: int = Field(200, description="frames one connection may send per second before its reads pause")
     write_buffer_bytes: int = Field(64 * 1024, description="unsent bytes to one terminal before it counts as not reading and is dropped")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from array import array
 from collections import deque
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, cast
@@ -36,7 +37,8 @@ log = logging.getLogger("gateway.connection")
 
 ACK_AFTER_KAFKA = frozenset({r.LOCATION_REPORT, r.LOCATION_BATCH})
 NO_REPLY = frozenset({r.TERMINAL_ACK})
-LATE_ACKED_KEPT = 32  # per connection: a terminal resends its few latest unacknowledged uplinks
+ACKED_KEPT = 128  # serials per connection whose acknowledged uplink is remembered (a power of two)
+ACKED_MASK = ACKED_KEPT - 1
 MAX_BODY_BYTES = 1023  # body length field is 10 bits; longer downlinks are sub-packaged
 
 
@@ -74,9 +76,9 @@ class TerminalConnection(asyncio.Protocol):
         self._window_frames = 0
         self._received_at: str | None = None  # receive time shared by the frames of one read
         self._awaiting: set[tuple[int, int]] = set()  # (msg id, serial) of positions on their way to Kafka
-        # (msg id, serial) -> hash of the frame, of uplinks acknowledged resend_guard_s or more after they
-        # arrived (the terminal may have resent them meanwhile); None until the first late ack
-        self._late_acked: dict[tuple[int, int], int] | None = None
+        # slot serial % ACKED_KEPT -> hash of the last uplink acknowledged with that serial (the frame's
+        # bytes, so message id, serial and content must all match); None until the first position ack
+        self._acked: array[int] | None = None
         self._out: list[bytes] = []  # frames to write at the end of this read / batch of Kafka acks
         self._flush_scheduled = False
         self._in_read = False
@@ -327,10 +329,12 @@ class TerminalConnection(asyncio.Protocol):
                 # answers both.
                 ctx.counters.resends_dropped += 1
                 return
-            late = self._late_acked
-            if late is not None and late.get(token) == hash(raw_hex):
-                # A resend of what was stored, sent before our late ack reached the terminal: ack it
-                # again, do not store it twice (under overload this keeps resends off Kafka and the worker).
+            acked = self._acked
+            if acked is not None and acked[seq & ACKED_MASK] == hash(raw_hex):
+                # A resend of what was stored and acknowledged, sent before our ack reached the terminal
+                # (under overload it waited behind the rest in the socket while reads were paused): ack
+                # it again, do not store it twice. TCP delivers in order, so on one connection a resend
+                # always comes after its first copy; this keeps resends off Kafka and the worker.
                 ctx.counters.resends_reacked += 1
                 self.ack(seq, msg_id, r.ACK_OK)
                 return
@@ -341,7 +345,6 @@ class TerminalConnection(asyncio.Protocol):
                              raw_hex=raw_hex, message=to_json(msg), connection_id=self.connection_id,
                              gateway_id=ctx.settings.gateway_id, received_at=self._received_at)
         self.in_flight += 1
-        arrived = ctx.loop.time()
 
         def on_done(stored: bool) -> None:
             self.in_flight -= 1
@@ -350,23 +353,16 @@ class TerminalConnection(asyncio.Protocol):
             if stored and ack_after and not self.closed:
                 ctx.counters.positions_acked += 1
                 self.ack(seq, msg_id, r.ACK_OK)
-                if ctx.loop.time() - arrived >= ctx.settings.resend_guard_s:
-                    self._remember_late(token, raw_hex)
+                acked = self._acked
+                if acked is None:
+                    acked = self._acked = array("q", bytes(8 * ACKED_KEPT))
+                acked[seq & ACKED_MASK] = hash(raw_hex)
             if not self.closed and self._pending and not self._blocked():
                 self._drain()
             elif not self.closed:
                 self._update_reading()
 
         ctx.pipeline.submit(ctx.uplink_topic, identity.phone.encode(), value, on_done)
-
-    def _remember_late(self, token: tuple[int, int], raw_hex: str) -> None:
-        late = self._late_acked
-        if late is None:
-            late = self._late_acked = {}
-        late.pop(token, None)
-        late[token] = hash(raw_hex)
-        if len(late) > LATE_ACKED_KEPT:
-            del late[next(iter(late))]  # the oldest
 
     def _reject_before_auth(self, msg: Message) -> None:
         self.ctx.counters.pre_auth_rejected += 1

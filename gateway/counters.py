@@ -24,7 +24,7 @@ class GatewayCounters:
     uplinks_produced: int = 0
     uplink_records: int = 0  # Kafka records the uplinks went in (batches of uplinks, docs/topics.md)
     resends_dropped: int = 0  # a terminal's resend of a serial still on its way to Kafka (acked once stored)
-    resends_reacked: int = 0  # a terminal's resend of an uplink stored and acknowledged late (acked again, not stored)
+    resends_reacked: int = 0  # a terminal's resend of an uplink already stored and acknowledged (acked again, not stored)
     positions_acked: int = 0
     produce_failed: int = 0
     framing_errors: int = 0

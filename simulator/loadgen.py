@@ -66,6 +66,7 @@ class Options:
     duration_s: float = 60.0
     drain_s: float = 30.0
     ack_timeout_s: float = 10.0
+    retries: int = 3  # JT/T 808 parameter 0x0003: resends before the link is taken for broken
     ramp_per_s: float = 500.0
     procs: int = 1
     sources: tuple[str, ...] = ()
@@ -75,6 +76,7 @@ class Options:
         args = [str(binary), "-host", self.host, "-port", str(self.port), "-terminals", str(self.terminals),
                 "-first", str(self.first), "-prefix", self.prefix, "-rate", str(self.rate),
                 "-duration", str(self.duration_s), "-drain", str(self.drain_s), "-ack-timeout", str(self.ack_timeout_s),
+                "-retries", str(self.retries),
                 "-ramp", str(self.ramp_per_s), "-procs", str(self.procs), "-fix-start", str(self.fix_start)]
         if self.sources:
             args += ["-sources", ",".join(self.sources)]
@@ -110,13 +112,16 @@ def read_log(path: Path) -> Iterator[tuple[str, str, datetime]]:
 @click.option("--rate", default=1000.0, show_default=True, type=float, help="positions per second, all terminals")
 @click.option("--duration", default=60.0, show_default=True, type=float, help="seconds of generating")
 @click.option("--drain", default=30.0, show_default=True, type=float, help="seconds to wait for the last acks")
-@click.option("--ack-timeout", default=10.0, show_default=True, type=float, help="JT/T 808 resend timeout T")
+@click.option("--ack-timeout", default=10.0, show_default=True, type=float,
+              help="JT/T 808 timeout T: resends after T, 2T, 6T (T(n+1) = T(n) x (n+1))")
+@click.option("--retries", default=3, show_default=True, type=click.IntRange(0, 8),
+              help="JT/T 808 parameter 0x0003: resends, then reconnect and upload the rest as 0x0704 backlog")
 @click.option("--procs", default=1, show_default=True, type=int, help="GOMAXPROCS")
 @click.option("--auth", type=click.Path(path_type=Path), default=None, help="auth codes JSON (read and written back)")
 @click.option("--log", "log_path", type=click.Path(path_type=Path), default=None, help="reconciliation log (s/a,phone,fix)")
 @click.option("--stats", type=click.Path(path_type=Path), default=None, help="stats JSON at the end")
 def loadgen_command(host: str, port: int, terminals: int, first: int, prefix: str, rate: float, duration: float,
-                    drain: float, ack_timeout: float, procs: int, auth: Path | None, log_path: Path | None,
+                    drain: float, ack_timeout: float, retries: int, procs: int, auth: Path | None, log_path: Path | None,
                     stats: Path | None) -> None:
     """Drive a gateway with the Go load generator (built on first use; needs Go).
 
@@ -124,7 +129,7 @@ def loadgen_command(host: str, port: int, terminals: int, first: int, prefix: st
     resend what is not acknowledged; prints the stats as JSON at the end.
     """
     options = Options(host=host, port=port, terminals=terminals, first=first, prefix=prefix, rate=rate,
-                      duration_s=duration, drain_s=drain, ack_timeout_s=ack_timeout, procs=procs)
+                      duration_s=duration, drain_s=drain, ack_timeout_s=ack_timeout, retries=retries, procs=procs)
     try:
         binary = ensure_built()
     except LoadgenUnavailable as exc:

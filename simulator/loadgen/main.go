@@ -4,10 +4,11 @@
 // frame written straight into the connection's output buffer (serial, fix time, a little movement):
 // no codec, no allocation per report. Real protocol behaviour: registration (0x0100) when no auth code
 // is known, authentication (0x0102), an acknowledgement (0x8001, matched by serial and message id)
-// awaited for every position, resends of the same serial after the JT/T 808 timeout T (T, 2T, 3T, 4T
-// after each send, then every 4T), reconnection with backoff, and everything unacknowledged when a
-// connection drops, or fallen due while offline, uploaded after the next login as 0x0704 backlog
-// batches (kind 1, one in flight). Platform frames with a bad escape, checksum or length are dropped.
+// awaited for every position, resends of the same serial on the JT/T 808 schedule (-retries N, the
+// terminal parameter 0x0003; timeouts T(1) = T, T(n+1) = T(n) x (n+1): T, 2T, 6T, 24T), and once the
+// last resend has gone unanswered for its timeout the link is taken for broken: the terminal hangs up,
+// reconnects with backoff, and uploads everything unacknowledged, or fallen due while offline, after the
+// next login as 0x0704 backlog batches (kind 1, one in flight). Platform frames with a bad escape, checksum or length are dropped.
 //
 // Reconciliation log (-log): one line per event, "s,<phone>,<fix unix s>" when a position is first sent
 // and "a,<phone>,<fix unix s>" when it is acknowledged, so a benchmark can prove that every acknowledged
@@ -51,13 +52,14 @@ const (
 	msgBatch       = 0x0704
 	msgPlatformAck = 0x8001
 	msgRegReply    = 0x8100
-	maxResendShift = 3 // T, 2T, 3T, 4T between sends, then every 4T
+	maxRetries     = 8 // -retries: 8! x T is already hours
 )
 
 type config struct {
 	host, prefix, authPath, logPath, statsPath string
 	sources                                    []string
 	port, terminals, first, batchItems         int
+	retries                                    int32 // resends of one message before the link is taken for broken
 	rate, duration, drain, ackTimeout          float64
 	reconnectMin, reconnectMax, heartbeat      float64
 	connectRamp                                float64
@@ -71,6 +73,7 @@ type stats struct {
 	Sent            int64   `json:"sent"`          // positions sent at least once
 	Acked           int64   `json:"acked"`
 	Resent          int64   `json:"resent"`
+	LinkTimeouts    int64   `json:"link_timeouts"` // hang-ups after the last resend went unanswered
 	BacklogUploaded int64   `json:"backlog_uploaded"`
 	BacklogBatches  int64   `json:"backlog_batches"`
 	Unacked         int64   `json:"unacked"`
@@ -405,6 +408,7 @@ type terminal struct {
 	everSent     map[int32]bool      // sent at least once and not acknowledged yet
 	connectedAt  int32               // positions before this index are owed from earlier: 0x0704 backlog
 	loggedIn     atomic.Bool
+	authed       bool // the current session logged in (run's reconnect backoff starts again)
 	kick         chan struct{}
 }
 
@@ -425,12 +429,19 @@ func (c *config) genEnd(start time.Time) time.Time {
 	return start.Add(time.Duration(c.duration * float64(time.Second)))
 }
 
-// resendAfter: how long after its latest send a message sent `sends` times is sent again: T after the
-// first send, 2T after the second, 3T, 4T, then every 4T (maxResendShift).
+// resendAfter: how long a message sent `sends` times waits for its ack after its latest send: JT/T 808's
+// T(1) = T, T(n+1) = T(n) x (n+1), so T, 2T, 6T, 24T (sends! x T). After the first send and each of the
+// cfg.retries resends the message is sent again when that runs out; after the last, the link is broken.
 func (c *config) resendAfter(sends int32) time.Duration {
-	timeout := time.Duration(c.ackTimeout * float64(time.Second))
-	return timeout * time.Duration(min(max(sends, 1), maxResendShift+1))
+	d := time.Duration(c.ackTimeout * float64(time.Second))
+	for n := int32(2); n <= min(sends, maxRetries+1); n++ {
+		d *= time.Duration(n)
+	}
+	return d
 }
+
+// exhausted: p has had all its resends (it is not sent again; its timeout running out breaks the link).
+func (c *config) exhausted(p *pending) bool { return p.sends > c.retries }
 
 type codeStore struct {
 	mu    sync.Mutex
@@ -466,10 +477,14 @@ func (t *terminal) run(start time.Time, phase time.Duration, genStop, stop <-cha
 			return
 		default:
 		}
+		t.authed = false
 		err := t.session(start, phase, genStop, stop)
 		t.disconnected()
 		if err == nil {
 			return
+		}
+		if t.authed { // a session that logged in: the next reconnect starts from the shortest delay again
+			attempt = 0
 		}
 		attempt++
 		delay := t.cfg.reconnectMin * float64(int(1)<<min(attempt-1, 10))
@@ -560,7 +575,10 @@ func (t *terminal) dial() (net.Conn, error) {
 	return d.Dial("tcp", net.JoinHostPort(t.cfg.host, strconv.Itoa(t.cfg.port)))
 }
 
-var errStopped = errors.New("stopped")
+var (
+	errStopped    = errors.New("stopped")
+	errLinkBroken = errors.New("the last resend went unanswered: link broken")
+)
 
 func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <-chan struct{}) error {
 	conn, err := t.dial()
@@ -614,6 +632,7 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 		return err
 	}
 	t.connected(start, phase, time.Now())
+	t.authed = true
 	t.loggedIn.Store(true)
 	defer t.loggedIn.Store(false)
 	atomic.AddInt64(&st.Authenticated, 1)
@@ -627,6 +646,10 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 	for {
 		writerWakeups.Add(1)
 		now := time.Now()
+		if t.linkBroken(now) {
+			atomic.AddInt64(&st.LinkTimeouts, 1)
+			return errLinkBroken
+		}
 		t.generate(start, phase, now)
 		out = t.fill(out[:0], now)
 		if len(out) == 0 && now.Sub(lastSend) > time.Duration(t.cfg.heartbeat*float64(time.Second)) {
@@ -683,7 +706,21 @@ func closed(ch <-chan struct{}) bool {
 	}
 }
 
-// nextResend: when the earliest message awaiting its ack is due to be sent again.
+// linkBroken: a message has had all its resends and the timeout after the last ran out (JT/T 808: the
+// terminal takes the connection for broken, reconnects, and uploads what is unacknowledged as backlog).
+func (t *terminal) linkBroken(now time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, p := range t.wait {
+		if t.cfg.exhausted(p) && now.Sub(p.sentAt) >= t.cfg.resendAfter(p.sends) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextResend: when the earliest message awaiting its ack is due to be sent again (or, after its last
+// resend, breaks the link).
 func (t *terminal) nextResend() (time.Time, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -768,7 +805,7 @@ func (t *terminal) fill(out []byte, now time.Time) []byte {
 	defer t.mu.Unlock()
 	var body [128]byte
 	for seq, p := range t.wait {
-		if now.Sub(p.sentAt) < t.cfg.resendAfter(p.sends) {
+		if t.cfg.exhausted(p) || now.Sub(p.sentAt) < t.cfg.resendAfter(p.sends) {
 			continue
 		}
 		p.sentAt = now
@@ -893,7 +930,8 @@ func main() {
 	flag.Float64Var(&cfg.rate, "rate", 1000, "positions per second, all terminals together")
 	flag.Float64Var(&cfg.duration, "duration", 60, "seconds of generating positions")
 	flag.Float64Var(&cfg.drain, "drain", 30, "seconds to wait for acknowledgements after generating")
-	flag.Float64Var(&cfg.ackTimeout, "ack-timeout", 10, "JT/T 808 T: resend a position not acknowledged within T, then 2T, 3T, 4T, 4T...")
+	flag.Float64Var(&cfg.ackTimeout, "ack-timeout", 10, "JT/T 808 T: resend a position not acknowledged within T, then within 2T, 6T, 24T...")
+	retries := flag.Int("retries", 3, "JT/T 808 parameter 0x0003: resends of a message; when the last goes unanswered, reconnect and upload the rest as backlog")
 	flag.Float64Var(&cfg.reconnectMin, "reconnect-min", 1, "first reconnect delay, doubling")
 	flag.Float64Var(&cfg.reconnectMax, "reconnect-max", 30, "longest reconnect delay")
 	flag.Float64Var(&cfg.heartbeat, "heartbeat", 30, "heartbeat when nothing was sent for this long")
@@ -906,6 +944,7 @@ func main() {
 	flag.Int64Var(&cfg.fixStart, "fix-start", 0, "unix seconds of the first fix (0: so the last fix is about now)")
 	flag.IntVar(&procs, "procs", 1, "GOMAXPROCS")
 	flag.Parse()
+	cfg.retries = int32(max(-1, min(*retries, maxRetries+1))) // out of range: refused by validate
 	if err := cfg.validate(); err != nil {
 		fmt.Fprintln(os.Stderr, "fleet-loadgen:", err)
 		os.Exit(2)
@@ -963,6 +1002,8 @@ func (c *config) validate() error {
 		return errors.New("-prefix must be at most 4 digits (prefix + 8-digit index: a 12-digit BCD phone)")
 	case c.ackTimeout <= 0:
 		return errors.New("-ack-timeout must be positive")
+	case c.retries < 0 || c.retries > maxRetries:
+		return fmt.Errorf("-retries must be 0 to %d", maxRetries)
 	case c.batchItems <= 0:
 		return errors.New("-batch-items must be at least 1")
 	case c.connectRamp <= 0:

@@ -190,7 +190,7 @@ func decodeTestBatch(b []byte) (int, []testLocation, error) {
 // ---------------------------------------------------------------------------------- helpers
 
 func testConfig() *config {
-	return &config{prefix: "0138", first: 1, terminals: 100, rate: 100, duration: 60, ackTimeout: 10,
+	return &config{prefix: "0138", first: 1, terminals: 100, rate: 100, duration: 60, ackTimeout: 10, retries: 3,
 		batchItems: 20, heartbeat: 30, reconnectMin: 1, reconnectMax: 30, connectRamp: 500, fixStart: 1764300000}
 }
 
@@ -535,17 +535,19 @@ func TestRefusedPositionIsSentAgainAsBacklog(t *testing.T) {
 	}
 }
 
-func TestResendScheduleIsTThen2T3T4T(t *testing.T) {
+func TestResendScheduleFollowsJT808ThenTheLinkIsBroken(t *testing.T) {
 	cfg := testConfig()
 	cfg.ackTimeout = 2
 	T := 2 * time.Second
-	want := []time.Duration{T, T, 2 * T, 3 * T, 4 * T, 4 * T, 4 * T}
+	// T(1) = T, T(n+1) = T(n) x (n+1)
+	want := []time.Duration{T, T, 2 * T, 6 * T, 24 * T, 120 * T}
 	for sends, w := range want {
 		if got := cfg.resendAfter(int32(sends)); got != w {
 			t.Errorf("resendAfter(%d) = %v, want %v", sends, got, w)
 		}
 	}
-	// through the writer: the same serial and the same frame, at T, 2T, 3T, 4T, 4T after each send
+	// through the writer: the same serial and the same frame, T, 2T and 6T after each send; then no more
+	// resends, and the link counts as broken 24T after the last
 	log := newTestLog(t, cfg)
 	term := newTestTerminal(cfg, 1, log.eventLog)
 	term.owed = []int32{0}
@@ -553,9 +555,12 @@ func TestResendScheduleIsTThen2T3T4T(t *testing.T) {
 	first := term.fill(nil, t0)
 	resent := st.Resent
 	at := t0
-	for i, gap := range []time.Duration{T, 2 * T, 3 * T, 4 * T, 4 * T} {
+	for i, gap := range []time.Duration{T, 2 * T, 6 * T} {
 		if out := term.fill(nil, at.Add(gap-time.Millisecond)); len(out) != 0 {
 			t.Fatalf("resend %d came before %v", i+1, gap)
+		}
+		if term.linkBroken(at.Add(gap)) {
+			t.Fatalf("link broken before resend %d", i+1)
 		}
 		at = at.Add(gap)
 		out := term.fill(nil, at)
@@ -563,11 +568,42 @@ func TestResendScheduleIsTThen2T3T4T(t *testing.T) {
 			t.Fatalf("resend %d at +%v: got % x, want the first frame again % x", i+1, gap, out, first)
 		}
 	}
-	if st.Resent-resent != 5 {
-		t.Errorf("resent counted %d, want 5", st.Resent-resent)
+	if next, ok := term.nextResend(); !ok || !next.Equal(at.Add(24*T)) {
+		t.Errorf("the writer must wake when the last resend's timeout runs out (%v), not %v", at.Add(24*T), next)
+	}
+	if term.linkBroken(at.Add(24*T - time.Millisecond)) {
+		t.Error("link broken before the last resend's timeout (24T) ran out")
+	}
+	if out := term.fill(nil, at.Add(24*T)); len(out) != 0 {
+		t.Errorf("a fourth resend with -retries 3: % x", out)
+	}
+	if !term.linkBroken(at.Add(24 * T)) {
+		t.Error("the last resend went unanswered for 24T: the link must count as broken")
+	}
+	if st.Resent-resent != 3 {
+		t.Errorf("resent counted %d, want 3", st.Resent-resent)
 	}
 	if lines := log.lines(t); len(lines) != 1 || !strings.HasPrefix(lines[0], "s,") {
 		t.Errorf("a resend is not a new position in the log: %q", lines)
+	}
+	// what was unacknowledged goes up as backlog on the next connection
+	term.disconnected()
+	term.connectedAt = 1
+	frames := splitTestFrames(t, term.fill(nil, at.Add(25*T)))
+	if f := mustDecode(t, frames[0]); len(frames) != 1 || f.msgID != msgBatch {
+		t.Errorf("after the link broke, position 0 went up as %04x (want one 0x0704)", f.msgID)
+	}
+}
+
+func TestNoRetriesMeansTheFirstTimeoutBreaksTheLink(t *testing.T) {
+	cfg := testConfig()
+	cfg.retries = 0
+	term := newTestTerminal(cfg, 1, newTestLog(t, cfg).eventLog)
+	term.owed = []int32{0}
+	t0 := time.Unix(1764300000, 0)
+	term.fill(nil, t0)
+	if out := term.fill(nil, t0.Add(10*time.Second)); len(out) != 0 || !term.linkBroken(t0.Add(10*time.Second)) {
+		t.Errorf("-retries 0: resent % x, link broken %v", out, term.linkBroken(t0.Add(10*time.Second)))
 	}
 }
 
@@ -735,6 +771,8 @@ func TestFlagValidation(t *testing.T) {
 			c.first = 99999999
 		},
 		"zero ack timeout": func(c *config) { c.ackTimeout = 0 },
+		"negative retries": func(c *config) { c.retries = -1 },
+		"retries past 8":   func(c *config) { c.retries = maxRetries + 1 },
 	} {
 		cfg := testConfig()
 		change(cfg)
@@ -758,14 +796,17 @@ type fakeGateway struct {
 	ackDelay      time.Duration
 	hangUpAt      int  // 0: never
 	withholdFirst bool // the first copy of each terminal's first position goes unacknowledged
+	deafFirst     bool // no position is acknowledged on a terminal's first connection
 
-	mu        sync.Mutex
-	received  map[string]map[int64]int // phone -> fix -> copies received
-	positions map[string]int           // 0x0200 frames per phone
-	hungUp    map[string]bool
-	ids       map[uint16]int
-	kinds     map[int]int // 0x0704 kind -> batches
-	errs      []string
+	mu         sync.Mutex
+	received   map[string]map[int64]int // phone -> fix -> copies received
+	positions  map[string]int           // 0x0200 frames per phone
+	hungUp     map[string]bool
+	ids        map[uint16]int
+	kinds      map[int]int // 0x0704 kind -> batches
+	logins     map[string]int
+	deafCopies map[string]map[int64]int // on a deaf first connection: phone -> fix -> copies
+	errs       []string
 }
 
 func newFakeGateway(t *testing.T, ackDelay time.Duration, hangUpAt int, withholdFirst bool) *fakeGateway {
@@ -775,7 +816,8 @@ func newFakeGateway(t *testing.T, ackDelay time.Duration, hangUpAt int, withhold
 	}
 	g := &fakeGateway{t: t, ln: ln, ackDelay: ackDelay, hangUpAt: hangUpAt, withholdFirst: withholdFirst,
 		received:  map[string]map[int64]int{},
-		positions: map[string]int{}, hungUp: map[string]bool{}, ids: map[uint16]int{}, kinds: map[int]int{}}
+		positions: map[string]int{}, hungUp: map[string]bool{}, ids: map[uint16]int{}, kinds: map[int]int{},
+		logins: map[string]int{}, deafCopies: map[string]map[int64]int{}}
 	go func() {
 		for {
 			conn, err := ln.Accept()
@@ -820,6 +862,7 @@ func (g *fakeGateway) serve(conn net.Conn) {
 		}
 	}
 	r := bufio.NewReader(conn)
+	login := 0
 	for {
 		if _, err := r.ReadBytes(0x7e); err != nil { // up to an opening 7e
 			return
@@ -849,6 +892,10 @@ func (g *fakeGateway) serve(conn net.Conn) {
 				g.fail("%s authenticated with %q", f.phone, f.body)
 				ack(f, 1, 0)
 			} else {
+				g.mu.Lock()
+				g.logins[f.phone]++
+				login = g.logins[f.phone]
+				g.mu.Unlock()
 				ack(f, 0, 0)
 			}
 		case msgLocation:
@@ -859,6 +906,14 @@ func (g *fakeGateway) serve(conn net.Conn) {
 			}
 			g.mu.Lock()
 			g.store(f.phone, loc.fix)
+			if g.deafFirst && login == 1 {
+				if g.deafCopies[f.phone] == nil {
+					g.deafCopies[f.phone] = map[int64]int{}
+				}
+				g.deafCopies[f.phone][loc.fix]++
+				g.mu.Unlock()
+				continue
+			}
 			g.positions[f.phone]++
 			n := g.positions[f.phone]
 			hangUp := n == g.hangUpAt && !g.hungUp[f.phone]
@@ -905,7 +960,7 @@ func TestRunAgainstAFakeGateway(t *testing.T) {
 	gw := newFakeGateway(t, 50*time.Millisecond, 4, true)
 	dir := t.TempDir()
 	cfg := &config{host: "127.0.0.1", port: gw.ln.Addr().(*net.TCPAddr).Port, prefix: "0138", first: 1, terminals: 3,
-		rate: 15, duration: 2, drain: 10, ackTimeout: 0.3, reconnectMin: 0.05, reconnectMax: 0.2, heartbeat: 30,
+		rate: 15, duration: 2, drain: 10, ackTimeout: 0.3, retries: 3, reconnectMin: 0.05, reconnectMax: 0.2, heartbeat: 30,
 		connectRamp: 100, batchItems: 20, logPath: filepath.Join(dir, "log")}
 	if err := cfg.validate(); err != nil {
 		t.Fatal(err)
@@ -992,12 +1047,45 @@ func TestRunAgainstAFakeGateway(t *testing.T) {
 	}
 }
 
+func TestAGatewayThatNeverAcksIsLeftAfterTheLastResendAndGetsTheBacklog(t *testing.T) {
+	// JT/T 808 with -retries 2 and T = 0.1 s: a position is sent, resent after 0.1 s and again 0.2 s
+	// later; 0.6 s after that the terminal hangs up, logs in again and uploads all it owes as 0x0704
+	gw := newFakeGateway(t, 0, 0, false)
+	gw.deafFirst = true
+	cfg := &config{host: "127.0.0.1", port: gw.ln.Addr().(*net.TCPAddr).Port, prefix: "0138", first: 1, terminals: 2,
+		rate: 10, duration: 1.5, drain: 10, ackTimeout: 0.1, retries: 2, reconnectMin: 0.05, reconnectMax: 0.2,
+		heartbeat: 30, connectRamp: 100, batchItems: 20}
+	result, err := run(cfg, &codeStore{codes: map[string]string{}}, make(chan struct{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	t.Logf("stats %+v; logins %v; 0x0704 kinds %v", result, gw.logins, gw.kinds)
+	if len(gw.errs) > 0 {
+		t.Fatalf("the gateway saw: %s", strings.Join(gw.errs, "; "))
+	}
+	if result.LinkTimeouts != 2 || gw.logins["013800000001"] != 2 || gw.logins["013800000002"] != 2 {
+		t.Errorf("each terminal must hang up once and log in again: %d link timeouts, logins %v", result.LinkTimeouts, gw.logins)
+	}
+	for phone, fixes := range gw.deafCopies {
+		for fix, copies := range fixes {
+			if copies > 3 {
+				t.Errorf("%s fix %d sent %d times on the deaf connection: more than 1 + 2 resends", phone, fix, copies)
+			}
+		}
+	}
+	if result.Acked != result.Generated || result.Unacked != 0 || result.BacklogUploaded == 0 || gw.kinds[1] == 0 {
+		t.Errorf("what the deaf connection never acknowledged must be uploaded as backlog and acknowledged: %+v", result)
+	}
+}
+
 func TestRunEndsPromptlyOnceSettledWithoutBusyWaiting(t *testing.T) {
 	// acks 400 ms late, reports every 200 ms: after the last report a terminal waits for its acks with
 	// nothing else to do; it must sleep meanwhile and hang up as soon as the last ack is in
 	gw := newFakeGateway(t, 400*time.Millisecond, 0, false)
 	cfg := &config{host: "127.0.0.1", port: gw.ln.Addr().(*net.TCPAddr).Port, prefix: "0138", first: 1, terminals: 2,
-		rate: 10, duration: 0.6, drain: 10, ackTimeout: 5, reconnectMin: 0.05, reconnectMax: 0.2, heartbeat: 30,
+		rate: 10, duration: 0.6, drain: 10, ackTimeout: 5, retries: 3, reconnectMin: 0.05, reconnectMax: 0.2, heartbeat: 30,
 		connectRamp: 100, batchItems: 20}
 	wakeups := writerWakeups.Load()
 	began := time.Now()
@@ -1029,7 +1117,7 @@ func TestUnreachableGatewayShowsInTheStats(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close() // nothing listens there now
 	cfg := &config{host: "127.0.0.1", port: port, prefix: "0138", first: 1, terminals: 2, rate: 10, duration: 0.6,
-		drain: 0.3, ackTimeout: 1, reconnectMin: 0.05, reconnectMax: 0.1, heartbeat: 30, connectRamp: 100, batchItems: 20}
+		drain: 0.3, ackTimeout: 1, retries: 3, reconnectMin: 0.05, reconnectMax: 0.1, heartbeat: 30, connectRamp: 100, batchItems: 20}
 	result, err := run(cfg, &codeStore{codes: map[string]string{}}, make(chan struct{}))
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ Screenshots of the grid and the talk dialog go to docs/screenshots/ with FLEET_S
 from __future__ import annotations
 
 import math
+import statistics
 import struct
 import time
 import wave
@@ -76,6 +77,16 @@ def tone_strength(samples: list[int], rate: int = 8000, hz: float = TONE_HZ) -> 
     power = s1 * s1 + s2 * s2 - coeff * s1 * s2
     total = sum(x * x for x in samples) * len(samples) / 2
     return power / total if total else 0.0
+
+
+def tone_blocks(samples: list[int], block: int = 400, loud: int = 1000) -> list[float]:
+    """``tone_strength`` of each loud 50 ms block (22 whole cycles of 440 Hz at 8 kHz).
+
+    Measured over the whole recording, one phase jump (a capture buffer the browser dropped while the
+    machine was busy) cancels part of the coherent sum, so a clean tone can score 0.4; block by block, a
+    jump spoils one block and noise or a wrong tone still spoils them all."""
+    chunks = (samples[i:i + block] for i in range(0, len(samples) - block + 1, block))
+    return [tone_strength(c) for c in chunks if max(abs(x) for x in c) > loud]
 
 
 @pytest.fixture(scope="module")
@@ -193,8 +204,9 @@ def test_a_talk_session_carries_the_microphone_to_the_terminal(video_page: Any, 
     samples = list(struct.unpack(f"<{len(raw) // 2}h", raw))
     assert len(samples) >= 8000, f"only {len(samples)} samples reached the terminal"
     loud = samples[len(samples) // 4:]  # past the start, where the fake microphone may still be silent
-    assert max(abs(s) for s in loud) > 1000
-    assert tone_strength(loud) > 0.5, "the terminal heard something other than the microphone's 440 Hz tone"
+    blocks = tone_blocks(loud)
+    assert len(blocks) >= 10, f"only {len(blocks)} loud 50 ms blocks reached the terminal"
+    assert statistics.median(blocks) > 0.8, "the terminal heard something other than the microphone's 440 Hz tone"
     assert page.errors == []  # type: ignore[attr-defined]
 
 
