@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"math/rand"
 	"net"
 	"os"
@@ -149,18 +150,45 @@ func appendLogLine(dst []byte, kind byte, phone string, fix int64) []byte {
 
 // ---------------------------------------------------------------------------------- ack latency histogram
 
+// histogram: 1 ms buckets below 64 ms, then 64 buckets per doubling (within 1.6 %) up to ~70 minutes;
+// acks under overload take minutes, and a quantile must say how many.
 type histogram struct {
 	mu      sync.Mutex
-	buckets [4096]int64 // 1 ms buckets up to ~4 s, then the last one
+	buckets [histLinear + histDoublings*histLinear]int64
 	max     float64
+}
+
+const (
+	histLinear    = 64 // 1 ms buckets below this, and sub-buckets per doubling above it
+	histShift     = 6  // log2(histLinear)
+	histDoublings = 17 // 64 ms << 16 .. << 17: about 70 minutes
+)
+
+// histBucket: the bucket of a latency of ms milliseconds (longer than the last bucket: the last).
+func histBucket(ms float64) int {
+	i := int(ms)
+	if i < histLinear {
+		return max(i, 0)
+	}
+	k := bits.Len(uint(i)) - 1 // 2^k <= i < 2^(k+1), k >= histShift
+	b := histLinear + (k-histShift)*histLinear + (i>>(k-histShift) - histLinear)
+	return min(b, histLinear+histDoublings*histLinear-1)
+}
+
+// histMid: the middle of bucket b, in milliseconds.
+func histMid(b int) float64 {
+	if b < histLinear {
+		return float64(b) + 0.5
+	}
+	k := (b-histLinear)/histLinear + histShift
+	sub := (b - histLinear) % histLinear
+	width := 1 << (k - histShift)
+	return float64((histLinear+sub)*width) + float64(width)/2
 }
 
 func (h *histogram) add(d time.Duration) {
 	ms := float64(d) / 1e6
-	i := int(ms)
-	if i >= len(h.buckets) {
-		i = len(h.buckets) - 1
-	}
+	i := histBucket(ms)
 	h.mu.Lock()
 	h.buckets[i]++
 	if ms > h.max {
@@ -182,7 +210,7 @@ func (h *histogram) quantile(q float64) float64 {
 	for i, n := range h.buckets {
 		seen += n
 		if seen > want {
-			return float64(i) + 0.5
+			return min(histMid(i), h.max)
 		}
 	}
 	return h.max

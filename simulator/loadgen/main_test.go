@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand"
 	"net"
 	"os"
@@ -604,6 +605,40 @@ func TestNoRetriesMeansTheFirstTimeoutBreaksTheLink(t *testing.T) {
 	term.fill(nil, t0)
 	if out := term.fill(nil, t0.Add(10*time.Second)); len(out) != 0 || !term.linkBroken(t0.Add(10*time.Second)) {
 		t.Errorf("-retries 0: resent % x, link broken %v", out, term.linkBroken(t0.Add(10*time.Second)))
+	}
+}
+
+func TestAckQuantilesHoldFromMillisecondsToMinutes(t *testing.T) {
+	var h histogram
+	// 1,000 acks: 500 at 3 ms, 489 at 4.5 s, 10 at 130 s and the slowest at 327 s
+	for i := 0; i < 500; i++ {
+		h.add(3 * time.Millisecond)
+	}
+	for i := 0; i < 489; i++ {
+		h.add(4500 * time.Millisecond)
+	}
+	for i := 0; i < 10; i++ {
+		h.add(130 * time.Second)
+	}
+	h.add(327 * time.Second)
+	near := func(got, want float64) bool { return math.Abs(got-want) <= want/64 }
+	if got := h.quantile(0.4); !near(got, 3.5) {
+		t.Errorf("p40 %v ms, want 3 ms (its 1 ms bucket)", got)
+	}
+	if got := h.quantile(0.5); !near(got, 4500) {
+		t.Errorf("p50 %v ms, want 4,500", got)
+	}
+	if got := h.quantile(0.995); !near(got, 130000) {
+		t.Errorf("p99.5 %v ms, want 130,000", got)
+	}
+	if got := h.quantile(0.9999); !near(got, 327000) || h.max != 327000 {
+		t.Errorf("p99.99 %v ms, max %v: want the slowest, 327,000", got, h.max)
+	}
+	for _, ms := range []float64{0, 1, 63, 64, 65, 127, 128, 1000, 4095, 4096, 60000, 4e6, 1e9} {
+		b := histBucket(ms)
+		if b < 0 || b >= len(h.buckets) || (ms < 4e6 && !near(histMid(b), ms) && math.Abs(histMid(b)-ms) > 1) {
+			t.Errorf("%v ms -> bucket %d (middle %v)", ms, b, histMid(b))
+		}
 	}
 }
 
