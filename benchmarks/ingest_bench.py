@@ -95,6 +95,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="simulator processes (terminals split between them); 1: in this process")
     p.add_argument("--logs", type=Path, default=None, help="copy the worker/gateway logs here at the end")
     p.add_argument("--durable", action="store_true", help="private PostgreSQL with fsync and synchronous_commit on")
+    p.add_argument("--pg-statements", action="store_true",
+                   help="private PostgreSQL with pg_stat_statements: print the statements' execution time per "
+                        "stored position at the end (where PostgreSQL's share of the CPU goes)")
     return p.parse_args(argv)
 
 
@@ -195,11 +198,21 @@ def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> 
         stack.callback(pg.stop)
         with psycopg.connect(pg.admin_url, autocommit=True) as conn:  # exact per-row commit times
             conn.execute("ALTER SYSTEM SET track_commit_timestamp = on")
+            if args.pg_statements:
+                conn.execute("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
         pg.stop()
         pg.start()
+        if args.pg_statements:  # in the fleet database, readable (and resettable) by its role
+            with psycopg.connect(pg.admin_url.rsplit("/", 1)[0] + "/fleet", autocommit=True) as conn:
+                conn.execute("CREATE EXTENSION pg_stat_statements")
+                conn.execute("GRANT pg_read_all_stats TO fleet")
+                conn.execute("GRANT EXECUTE ON FUNCTION pg_stat_statements_reset TO fleet")
         CPU.roots["postgres"] = [int((pg.data_dir / "postmaster.pid").read_text().split()[0])]
         db_url = pg.url
     apply(db_url)
+    if args.pg_statements:  # the migrations' statements are not the run's
+        with psycopg.connect(db_url, autocommit=True) as conn:
+            conn.execute("SELECT pg_stat_statements_reset()")
     if not bootstrap:
         from fleet.services.kafka import KafkaServer
 
@@ -705,6 +718,17 @@ def steady_cpu(db_url: str, sent: set[tuple[int, datetime]], begin: float, end: 
     return out
 
 
+def print_statements(db_url: str, stored: int, top: int = 15) -> None:
+    """The statements PostgreSQL spent most time in (pg_stat_statements), per stored position."""
+    with psycopg.connect(db_url) as conn:
+        rows = conn.execute(
+            "SELECT total_exec_time, calls, rows, regexp_replace(left(query, 90), '\\s+', ' ', 'g')"
+            " FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT %s", (top,)).fetchall()
+    print(tabulate([(round(ms * 1000 / stored, 2), calls, round(ms / max(calls, 1), 3), n, query)
+                    for ms, calls, n, query in rows],
+                   headers=["µs per position", "calls", "ms per call", "rows", "statement"], tablefmt="github"))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     global CHAIN_REPO
@@ -780,6 +804,8 @@ def main(argv: list[str] | None = None) -> int:
             "drain_after_send_s": round(max(0.0, last_growth - started - sending_s), 2),
         })
         print(tabulate(sorted(result.items()), headers=["metric", "value"], tablefmt="github"))
+        if args.pg_statements and count:
+            print_statements(db_url, count)
         if args.logs is not None:
             import shutil
 

@@ -107,16 +107,25 @@ _INSERT_INTO = """(device_id, fix_at, car_id, enterprise_id, lng, lat, altitude_
 
 INSERT_GPS = "INSERT INTO gps " + _INSERT_INTO + _SELECT + _UNNEST + "ON CONFLICT (device_id, fix_at) DO NOTHING"
 
-UPSERT_DEVICE_LAST = (
-    "INSERT INTO device_last " + _INSERT_INTO + _SELECT + _UNNEST
-    + """ON CONFLICT (device_id) DO UPDATE SET
+# device_last from the same binary rows as gps: COPY into this session's temporary table (emptied at every
+# commit), then one upsert from it. The array literals it replaced cost the worker ~3 µs a position
+# (docs/performance.md, issue 12 third stage); PostgreSQL's share is the same either way.
+CREATE_DEVICE_LAST_IN = """CREATE TEMP TABLE IF NOT EXISTS device_last_in (
+  device_id bigint, fix_at timestamptz, car_id bigint, enterprise_id bigint, lng float8, lat float8,
+  altitude_m real, speed_kmh real, direction_deg smallint, mileage_km float8, fuel_l real,
+  alarm_flags bigint, status_flags bigint, extras jsonb, received_at timestamptz) ON COMMIT DELETE ROWS"""
+COPY_DEVICE_LAST_IN = "COPY device_last_in (" + ", ".join(COLUMNS) + ") FROM STDIN (FORMAT BINARY)"
+
+_UPSERT_SET = """ON CONFLICT (device_id) DO UPDATE SET
   car_id = EXCLUDED.car_id, enterprise_id = EXCLUDED.enterprise_id, fix_at = EXCLUDED.fix_at,
   lng = EXCLUDED.lng, lat = EXCLUDED.lat, altitude_m = EXCLUDED.altitude_m,
   speed_kmh = EXCLUDED.speed_kmh, direction_deg = EXCLUDED.direction_deg,
   mileage_km = EXCLUDED.mileage_km, fuel_l = EXCLUDED.fuel_l, alarm_flags = EXCLUDED.alarm_flags,
   status_flags = EXCLUDED.status_flags, extras = EXCLUDED.extras, received_at = EXCLUDED.received_at
 WHERE device_last.fix_at < EXCLUDED.fix_at"""
-)
+
+UPSERT_DEVICE_LAST = ("INSERT INTO device_last " + _INSERT_INTO + "\nSELECT " + ", ".join(COLUMNS)
+                              + "\nFROM device_last_in\n" + _UPSERT_SET)
 
 
 # A late fix (0x0704 backlog) for a closed UTC day makes that day's track summary stale
@@ -244,7 +253,7 @@ def copy_data(fixes: Sequence[Fix]) -> bytes:
 
 
 def column_arrays(fixes: Sequence[Fix]) -> list[SqlArray]:
-    """One list per column of COLUMNS, the parameters of INSERT_GPS and UPSERT_DEVICE_LAST."""
+    """One list per column of COLUMNS, the parameters of INSERT_GPS."""
     return [
         IntArray([f.device_id for f in fixes]),
         TimeArray([f.fix_at for f in fixes]),

@@ -6,7 +6,7 @@ One batch (``stream.noack_take``) goes through, in order:
 2. ``PartitionKeeper`` make sure the gps partitions of the batch's days exist (cached per day).
 3. ``write_fixes``     one transaction: gps rows by binary COPY (a batch repeating a stored position is
                        written again with INSERT ... ON CONFLICT DO NOTHING), upsert device_last
-                       (newer fix wins), delete the track day summaries of closed days a late fix
+                       from the same binary rows (COPY into a temporary table; newer fix wins), delete the track day summaries of closed days a late fix
                        lands in (warehouse.track_days), mark the closed local report days it lands in
                        (report_dirty_day, issue 10) and count the batch's refusals (gps_reject_day); none of
                        those three statements runs for a batch of today's valid fixes. Outages are retried
@@ -141,6 +141,8 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
     dirty = gps_sql.dirty_report_days(rows, local_midnight(zone), zone)
 
     copy = gps_sql.copy_data(rows) if rows else b""
+    # one fix per device (the usual case): device_last's rows are gps's, byte for byte
+    last_copy = copy if len(newest) == len(rows) else gps_sql.copy_data(newest)
 
     async def work(conn: psycopg.AsyncConnection[Any], *, skip_stored: bool = False) -> None:
         if rows:
@@ -149,7 +151,10 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
             else:
                 async with conn.cursor().copy(gps_sql.COPY_GPS) as copier:
                     await copier.write(copy)
-            await conn.execute(gps_sql.UPSERT_DEVICE_LAST, gps_sql.column_arrays(newest))
+            await conn.execute(gps_sql.CREATE_DEVICE_LAST_IN)
+            async with conn.cursor().copy(gps_sql.COPY_DEVICE_LAST_IN) as copier:
+                await copier.write(last_copy)
+            await conn.execute(gps_sql.UPSERT_DEVICE_LAST)
         if stale:
             await conn.execute(gps_sql.INVALIDATE_TRACK_DAYS, stale)
         if dirty:

@@ -66,6 +66,50 @@ def test_array_literals_round_trip_every_column(pg_url: str) -> None:
     assert rows[1][1] is None and rows[1][0] == t0 + timedelta(seconds=1)
 
 
+def test_device_last_takes_each_devices_newest_fix_with_every_column(pg_url: str) -> None:
+    """device_last is upserted from the gps rows' binary COPY (a temporary table emptied at commit): every
+    column of the newest fix per device, an older fix (backlog) never replaces a newer one, and one
+    session's batches follow each other without seeing each other's rows."""
+    a, b = insert_terminals(pg_url, 2)
+    t0 = datetime.now(UTC).replace(microsecond=250000) - timedelta(minutes=5)
+    odd = {"note": 'quote " back\\slash', "uni": "京A·12345"}
+
+    def fix(term: payloads.Terminal, at: datetime, **kw: Any) -> Any:
+        value = payloads.location_report(term, fix_at=at, received_at=t0, **kw)
+        uplink = parse_uplink(json.dumps(value))
+        return parse_fix(uplink, uplink.body)
+
+    newest_a = fix(a, t0 + timedelta(seconds=1), lat=-33.123456789, lng=151.987654321, speed_kmh=61.5,
+                   direction_deg=359, alarm_flags=2**31 + 5)
+    newest_a.extras.update(odd)
+    batches = [
+        [newest_a, fix(a, t0), fix(b, t0)],                                  # two fixes of a: the newest wins
+        [fix(a, t0 - timedelta(seconds=10)), fix(b, t0 + timedelta(seconds=5), speed_kmh=12.0)],  # a: backlog
+    ]
+
+    async def run() -> int:
+        db = Database(pg_url, name="test")
+        for batch in batches:
+            await write_fixes(db, batch)
+
+        async def left(conn: Any) -> int:
+            return (await (await conn.execute("SELECT count(*) FROM device_last_in")).fetchone())[0]
+
+        try:
+            return await db.transact(left)
+        finally:
+            await db.close()
+
+    assert asyncio.run(run()) == 0  # emptied at each commit
+    cols = "fix_at, car_id, enterprise_id, lat, lng, speed_kmh, direction_deg, alarm_flags, status_flags, extras, received_at"
+    [row_a] = query(pg_url, f"SELECT {cols} FROM device_last WHERE device_id = %s", (a.device_id,))  # noqa: S608
+    assert row_a == (t0 + timedelta(seconds=1), a.car_id, a.enterprise_id, -33.123456789, 151.987654321, 61.5, 359,
+                     2**31 + 5, newest_a.status_flags, newest_a.extras, t0)
+    [(fix_b, speed_b)] = query(pg_url, "SELECT fix_at, speed_kmh FROM device_last WHERE device_id = %s", (b.device_id,))
+    assert (fix_b, speed_b) == (t0 + timedelta(seconds=5), 12.0)
+    assert len(query(pg_url, "SELECT 1 FROM gps WHERE device_id = %s", (a.device_id,))) == 3
+
+
 def test_states_batch_logs_what_event_by_event_logs(pg_url: str) -> None:
     a, b = insert_terminals(pg_url, 2)
     query(pg_url, "UPDATE device SET state = 3 WHERE id = ANY(%s) RETURNING id", ([a.device_id, b.device_id],))
