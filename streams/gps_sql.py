@@ -116,16 +116,16 @@ CREATE_DEVICE_LAST_IN = """CREATE TEMP TABLE IF NOT EXISTS device_last_in (
   alarm_flags bigint, status_flags bigint, extras jsonb, received_at timestamptz) ON COMMIT DELETE ROWS"""
 COPY_DEVICE_LAST_IN = "COPY device_last_in (" + ", ".join(COLUMNS) + ") FROM STDIN (FORMAT BINARY)"
 
-_UPSERT_SET = """ON CONFLICT (device_id) DO UPDATE SET
+UPSERT_DEVICE_LAST = "INSERT INTO device_last " + _INSERT_INTO + """
+SELECT """ + ", ".join(COLUMNS) + """
+FROM device_last_in
+ON CONFLICT (device_id) DO UPDATE SET
   car_id = EXCLUDED.car_id, enterprise_id = EXCLUDED.enterprise_id, fix_at = EXCLUDED.fix_at,
   lng = EXCLUDED.lng, lat = EXCLUDED.lat, altitude_m = EXCLUDED.altitude_m,
   speed_kmh = EXCLUDED.speed_kmh, direction_deg = EXCLUDED.direction_deg,
   mileage_km = EXCLUDED.mileage_km, fuel_l = EXCLUDED.fuel_l, alarm_flags = EXCLUDED.alarm_flags,
   status_flags = EXCLUDED.status_flags, extras = EXCLUDED.extras, received_at = EXCLUDED.received_at
 WHERE device_last.fix_at < EXCLUDED.fix_at"""
-
-UPSERT_DEVICE_LAST = ("INSERT INTO device_last " + _INSERT_INTO + "\nSELECT " + ", ".join(COLUMNS)
-                              + "\nFROM device_last_in\n" + _UPSERT_SET)
 
 
 # A late fix (0x0704 backlog) for a closed UTC day makes that day's track summary stale
