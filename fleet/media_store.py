@@ -5,13 +5,15 @@ A store keeps bytes under an *object key*: a relative POSIX path written with a 
 authenticated device, never from what a terminal or a browser sent; ``check_key`` refuses "..",
 empty or "." segments, backslashes, NUL and anything that is not one plain relative path.
 
-Four methods, so another backend can replace the local one (docs/architecture.md "Media store"):
-``put(key, data) -> StoredObject``, ``open(key) -> BinaryIO``, ``exists(key) -> bool`` and
+Five methods, so another backend can replace the local one (docs/architecture.md "Media store"):
+``put(key, data) -> StoredObject``, ``create(key, data) -> StoredObject`` (write-once: raises
+``ObjectExists`` when the key holds a file), ``open(key) -> BinaryIO``, ``exists(key) -> bool`` and
 ``file_store_type`` (1 local files, served from ``/file{objectKey}``; 3 is reserved for an
 S3-compatible store, served from ``/api/media/obs/download/{id}.json``).
 
 ``LocalMediaStore`` writes atomically: a temporary file in the target folder, sha256 computed while
-writing, fsync, then ``os.replace`` onto the key's path; a reader never sees half a file. Calls block:
+writing, fsync, then ``os.replace`` onto the key's path (``create``: ``os.link``, which fails when the path
+exists, so two writers of one key cannot both win); a reader never sees half a file. Calls block:
 the gateway runs them in an executor, never on its event loop.
 """
 
@@ -38,6 +40,14 @@ class BadObjectKey(ValueError):
     """An object key that is not one plain relative path."""
 
 
+class ObjectExists(Exception):
+    """``create`` of a key that already holds a file: evidence is write-once. ``existing`` is the file kept."""
+
+    def __init__(self, existing: StoredObject) -> None:
+        super().__init__(f"{existing.key} is already stored ({existing.size} bytes, sha256 {existing.sha256})")
+        self.existing = existing
+
+
 @dataclass(frozen=True)
 class StoredObject:
     key: str
@@ -50,6 +60,8 @@ class MediaStore(Protocol):
     file_store_type: int
 
     def put(self, key: str, data: bytes) -> StoredObject: ...
+
+    def create(self, key: str, data: bytes) -> StoredObject: ...
 
     def open(self, key: str) -> BinaryIO: ...
 
@@ -92,6 +104,15 @@ class LocalMediaStore:
         return path
 
     def put(self, key: str, data: bytes) -> StoredObject:
+        """Store ``data`` under ``key``, replacing what the key held."""
+        return self._write(key, data, replace=True)
+
+    def create(self, key: str, data: bytes) -> StoredObject:
+        """Store ``data`` under ``key`` only if the key holds nothing; raises ``ObjectExists`` (with the kept
+        file's size and sha256) otherwise. The check and the write are one ``os.link``: no race."""
+        return self._write(key, data, replace=False)
+
+    def _write(self, key: str, data: bytes, *, replace: bool) -> StoredObject:
         path = self.path_of(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         digest = hashlib.sha256()
@@ -105,7 +126,15 @@ class LocalMediaStore:
                     out.write(chunk)
                 out.flush()
                 os.fsync(out.fileno())
-            os.replace(tmp, path)
+            if replace:
+                os.replace(tmp, path)
+            else:
+                try:
+                    os.link(tmp, path)
+                except FileExistsError:
+                    raise ObjectExists(self.describe(key)) from None
+                finally:
+                    os.unlink(tmp)
         except BaseException:
             try:
                 os.unlink(tmp)
@@ -113,6 +142,16 @@ class LocalMediaStore:
                 pass
             raise
         return StoredObject(key, len(data), digest.hexdigest(), self.file_store_type)
+
+    def describe(self, key: str) -> StoredObject:
+        """Size and sha256 of the file under ``key`` (read in full). Raises OSError when there is none."""
+        digest = hashlib.sha256()
+        size = 0
+        with self.open(key) as f:
+            while chunk := f.read(1 << 20):
+                digest.update(chunk)
+                size += len(chunk)
+        return StoredObject(key, size, digest.hexdigest(), self.file_store_type)
 
     def open(self, key: str) -> BinaryIO:
         return self.path_of(key).open("rb")

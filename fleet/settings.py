@@ -290,8 +290,13 @@ class AttachmentsSettings(_Base):
     max_file_bytes: int = Field(16 * 1024 * 1024, ge=1, description="largest attachment file accepted (a larger declared size is refused)")
     max_files: int = Field(16, ge=1, le=255, description="most files one alarm's attachment list (0x1210) may announce")
     stall_timeout_s: float = Field(30.0, gt=0, description="close an attachment connection silent for this long (never blocks other uploads)")
+    list_timeout_s: float = Field(10.0, gt=0, description="close an attachment connection whose attachment list (0x1210) is not accepted this long after it connected")
     kafka_ack_timeout_s: float = Field(10.0, gt=0, description="longest wait for Kafka to store a file's record before 0x9212 result 0 is withheld")
-    max_connections: int = Field(1000, ge=1, description="attachment connections open at once; more are closed at accept")
+    max_connections: int = Field(1000, ge=1, description="attachment connections open at once; at the cap a new one closes the oldest connection still without an accepted list")
+    max_pending_per_address: int = Field(8, ge=1, description="attachment connections without an accepted list from one address (IPv6: one /64); a new one closes the oldest of them")
+    request_ttl_s: float = Field(3600.0, gt=0, description="how long the one-time alarm number of a 0x9208 is accepted in a 0x1210 (from its terminal only)")
+    require_session_address: bool = Field(True, description="accept a 0x1210 only from the IP of its terminal's authenticated 7611 session; off only for carrier NAT that changes addresses (the one-time alarm number then binds the upload alone)")
+    session_address_wait_s: float = Field(5.0, ge=0, description="how long a 0x1210 waits for its terminal's session address to be recorded (a terminal asked right after it logged in)")
 
 
 class MediaServerSettings(_Base):

@@ -105,10 +105,11 @@ class _Link:
 async def upload(host: str, port: int, request: AlarmAttachmentUploadRequest,
                  files: list[tuple[str, int, bytes]], terminal_id: str, drop_chunk: int | None = None, *,
                  phone: str | None = None, version: str = "2013", chunk_bytes: int = 8192,
-                 timeout_s: float = 10.0, max_rounds: int = 5) -> UploadResult:
-    """Upload ``files`` (name, file type 0 picture .. 4 other, bytes) for the alarm of ``request``."""
+                 timeout_s: float = 10.0, max_rounds: int = 5, local_host: str | None = None) -> UploadResult:
+    """Upload ``files`` (name, file type 0 picture .. 4 other, bytes) for the alarm of ``request``, from
+    ``local_host`` when given (tests: another loop-back address than the terminal's session)."""
     phone = phone or simulator_phone(terminal_id)
-    reader, writer = await asyncio.open_connection(host, port)
+    reader, writer = await asyncio.open_connection(host, port, local_addr=(local_host, 0) if local_host else None)
     link = _Link(reader, writer, phone, version, timeout_s)
     result = UploadResult()
     chunk_no = itertools.count()

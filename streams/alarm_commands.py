@@ -5,8 +5,12 @@ For each new active-safety row with attachments (streams.alarms) of a device tha
 a ``jt808.downlink.v1`` message shaped like api/routes/commands.py ``send()`` ``{phone, msg_id, body_hex,
 command_id, created_at}``. The gateway paces it and reports on ``jt808.sent.v1``; the terminal's 0x0001
 is matched by the commands step like any reply. The server address is ``FLEET_ATTACHMENTS_PUBLIC_HOST`` /
-``FLEET_ATTACHMENTS_PORT`` (fleet.settings.AttachmentsSettings); the uuid is the row's ``warn_uuid``.
-An offline device gets nothing (the terminal keeps its files; nothing is queued).
+``FLEET_ATTACHMENTS_PORT`` (fleet.settings.AttachmentsSettings). The 32-character alarm number is NOT the
+row's ``warn_uuid`` (every alarm list shows it, so anyone could upload with it): it is a one-time number
+made for this request (``warehouse.queries.attachment_requests``), stored hashed with the alarm, the device
+and ``FLEET_ATTACHMENTS_REQUEST_TTL_S``, in the transaction of the command row, and the attachment server
+accepts only it. The command row keeps the body with the number blanked (``REDACTED_NUMBER``) and the
+alarm's uuid in its payload. An offline device gets nothing (the terminal keeps its files; nothing is queued).
 
 Connected (``reachable``): the device row says online, OR an uplink of the batch that raised the alarm was
 received within ``HEARD_WITHIN_S`` and the row records no going offline since. The uplink is the freshest
@@ -31,12 +35,14 @@ from fleet.phones import canonical_phone
 from fleet.topics import JT808_DOWNLINK
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import Send
+from warehouse.queries import attachment_requests
 from warehouse.queries.commands import insert_async
 
 log = logging.getLogger(__name__)
 
 MSG_ID = 0x9208
 CREATED_BY_NAME = "平台"
+REDACTED_NUMBER = "0" * 32  # the number in the command row's body: only the terminal may know it
 HEARD_WITHIN_S = 60.0  # an uplink this recent proves the connection (a silent one is closed after ~3 heartbeats)
 
 _TARGET = """
@@ -66,16 +72,17 @@ def _time(value: Any) -> datetime:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def build_request(row: dict[str, Any], host: str, port: int, version: str) -> tuple[bytes, dict[str, Any]]:
-    """The encoded 0x9208 body of an alarm row and the payload stored on the command row.
-    Raises ValueError / KeyError / TypeError for an alarm number it cannot encode."""
+def build_request(row: dict[str, Any], host: str, port: int, version: str,
+                  number: str = REDACTED_NUMBER) -> tuple[bytes, dict[str, Any]]:
+    """The encoded 0x9208 body of an alarm row carrying the alarm number ``number``, and the payload stored
+    on the command row. Raises ValueError / KeyError / TypeError for an alarm number it cannot encode."""
     from protocols.jt808 import AlarmAttachmentUploadRequest, AlarmNumber
 
     no = row["alarm_no"] or {}
     alarm_no = AlarmNumber(terminal_id=str(no["terminal_id"]), time=_time(no["time"]), seq=int(no["seq"]),
                            attachments=int(no["attachments"]))
     request = AlarmAttachmentUploadRequest(server_ip=host, tcp_port=port, udp_port=0, alarm_no=alarm_no,
-                                           alarm_uuid=row["warn_uuid"])
+                                           alarm_uuid=number)
     body = request.encode(version if version in ("2011", "2013", "2019") else "2013")
     payload = {"alarmId": row["id"], "serverIp": host, "tcpPort": port, "udpPort": 0, "alarmUuid": row["warn_uuid"],
                "alarmNo": {"terminalId": alarm_no.terminal_id, "time": alarm_no.time.isoformat(),
@@ -87,8 +94,8 @@ class AttachmentRequests:
     """``request(rows, heard)``: the 0x9208 commands of a batch's new active-safety rows with attachments;
     ``heard`` maps each device of the batch to the receipt of its latest uplink."""
 
-    def __init__(self, db: Database, send: Send, host: str, port: int) -> None:
-        self.db, self.send, self.host, self.port = db, send, host, port
+    def __init__(self, db: Database, send: Send, host: str, port: int, ttl_s: float = 3600.0) -> None:
+        self.db, self.send, self.host, self.port, self.ttl_s = db, send, host, port, ttl_s
         self.sent = 0
 
     async def request(self, rows: Sequence[dict[str, Any]], heard: Mapping[int, datetime] | None = None) -> int:
@@ -115,13 +122,17 @@ class AttachmentRequests:
         if target is None or not reachable(target, heard_at, datetime.now(UTC)):
             log.info("0x9208 for alarm %s not sent: device %s is not connected", row["id"], row["device_id"])
             return 0
-        body, payload = build_request(row, self.host, self.port, target["protocolVersion"])
+        version = target["protocolVersion"]
+        shown, payload = build_request(row, self.host, self.port, version)  # raises before anything is written
 
-        async def insert(conn: psycopg.AsyncConnection[Any]) -> dict[str, Any]:
-            return await insert_async(conn, target, msg_id=MSG_ID, payload=payload, body_hex=body.hex(),
-                                      user_id=None, user_name=CREATED_BY_NAME)
+        async def insert(conn: psycopg.AsyncConnection[Any]) -> tuple[dict[str, Any], str]:
+            number = await attachment_requests.issue_async(conn, row["id"], target["deviceId"], self.ttl_s)
+            command = await insert_async(conn, target, msg_id=MSG_ID, payload=payload, body_hex=shown.hex(),
+                                         user_id=None, user_name=CREATED_BY_NAME)
+            return command, number
 
-        command = await self.db.transact(insert)
+        command, number = await self.db.transact(insert)
+        body, _ = build_request(row, self.host, self.port, version, number)
         phone = canonical_phone(target["phone"])
         value = {"phone": phone, "msg_id": MSG_ID, "body_hex": body.hex(), "command_id": str(command["id"]),
                  "created_at": command["createdAt"].astimezone(UTC).isoformat().replace("+00:00", "Z")}

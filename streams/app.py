@@ -138,7 +138,7 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
     if settings.alarms_enabled:  # step 4s (streams.alarms); 0x9208 through the command path
         alarms_db = database("alarms")
         parts.uplinks.alarms = AlarmsStep(alarms_db, send, directory, request_attachments=AttachmentRequests(
-            alarms_db, send, attachments.public_host, attachments.port).request)
+            alarms_db, send, attachments.public_host, attachments.port, attachments.request_ttl_s).request)
     app.fleet = parts  # type: ignore[attr-defined]
 
     @app.agent(topics[JT808_UPLINK], name="uplinks")

@@ -227,7 +227,8 @@ def test_a_dsm_alarm_pops_the_dialog_with_its_photo_and_handling_it_leaves_the_u
         terminal.answer(request)
         asked = request.body
         assert isinstance(asked, AlarmAttachmentUploadRequest)
-        assert (asked.tcp_port, asked.alarm_uuid) == (console_stack.attachments_port, warn_uuid)
+        assert asked.tcp_port == console_stack.attachments_port
+        assert len(asked.alarm_uuid) == 32 and asked.alarm_uuid != warn_uuid  # a one-time number, not the uuid
         name = f"00_65_6501_0_{warn_uuid}.jpg"
         key = f"/alarm/{fleet['enterprise_id']}/{started.astimezone(UTC):%Y%m%d}/{warn_uuid}/{name}"
         photo = take_photo(fleet["plate"], started, caption_ascii="DSM fatigue")

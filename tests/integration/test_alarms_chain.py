@@ -329,9 +329,15 @@ def test_a_terminal_raises_every_alarm_kind_uploads_the_evidence_and_gets_only_i
     assert (safety["alarmId"], safety["warnUuid"], safety["plateNumber"], safety["desc"]) == (
         dsm["id"], dsm["uuid"], chain.plate, "二级 疲劳驾驶报警")
 
-    # the 0x9208 the terminal received names the attachment server and the DSM alarm; no other was sent
+    # the 0x9208 the terminal received names the attachment server and carries a one-time alarm number for
+    # the DSM alarm (not its public uuid); no other was sent, and the command row does not keep the number
     asked: AlarmAttachmentUploadRequest = done["asked"]
-    assert (asked.server_ip, asked.tcp_port, asked.alarm_uuid) == ("127.0.0.1", chain.attachments.port, dsm["uuid"])
+    assert (asked.server_ip, asked.tcp_port) == ("127.0.0.1", chain.attachments.port)
+    assert len(asked.alarm_uuid) == 32 and asked.alarm_uuid != dsm["uuid"]
+    assert query(pg_url, "SELECT count(*) FROM alarm_attachment_request WHERE alarm_id = %s AND device_id = %s",
+                 (dsm["id"], chain.device_id)) == [(1,)]
+    assert query(pg_url, "SELECT count(*) FROM command WHERE device_id = %s AND msg_id = %s AND strpos(body_hex, %s) > 0",
+                 (chain.device_id, 0x9208, asked.alarm_uuid.encode().hex())) == [(0,)]
     assert asked.alarm_no == AlarmNumber(TERMINAL_ID, t0 + timedelta(seconds=5), 2, 2)
     assert query(pg_url, "SELECT count(*) FROM command WHERE device_id = %s AND msg_id = %s",
                  (chain.device_id, 0x9208)) == [(1,)]
@@ -349,6 +355,8 @@ def test_a_terminal_raises_every_alarm_kind_uploads_the_evidence_and_gets_only_i
 
     files = wait_for(lambda: len(found := listed()) == 2 and found, WAIT_S, "the alarm's files listed", chain.worker)
     by_name = {f["fileName"]: f for f in files}
+    # the terminal named its files with the number; they are listed with the alarm's uuid in its place
+    photo_name, clip_name = (n.replace(asked.alarm_uuid, dsm["uuid"]) for n in (photo_name, clip_name))
     assert set(by_name) == {photo_name, clip_name}
     for name, data in ((photo_name, photo), (clip_name, clip)):
         assert (by_name[name]["warnUuid"], by_name[name]["size"], by_name[name]["sha256"], by_name[name]["carId"]) == (

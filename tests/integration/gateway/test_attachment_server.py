@@ -2,8 +2,8 @@
 active-safety alarm's two files over TCP with a chunk left out; the server asks for exactly that range,
 both files land in the media store, their 0x1212 records are on jt808.uplink.v1, and the streams step
 turns them into device_upload_file rows tied to the alarm, which gets atted = true (twice delivered: one
-row each). A second terminal that stalls mid-upload does not hold up the first, and an uuid that is no
-alarm is refused."""
+row each). A second terminal that stalls mid-upload does not hold up the first, and a number that no
+0x9208 carried is refused. The numbers come from the streams worker's 0x9208 (attachment_support)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ from simulator.attachments import AttachmentRefused, upload
 from streams.alarm_files import store_files
 from streams.db import Database
 from streams.messages import parse_uplink
+from tests.integration.gateway.attachment_support import ask_for_attachments, insert_alarm, record_session
 from tests.integration.gateway.support import TerminalClient, insert_devices, tail, unique_phones
 
 pytestmark = pytest.mark.timeout(90)
@@ -43,23 +44,12 @@ pytestmark = pytest.mark.timeout(90)
 START = datetime(2026, 11, 25, 2, 30, 0, tzinfo=UTC)
 
 
-def insert_alarm(pg_url: str, device_id: int, phone: str, warn_uuid: str) -> tuple[int, int]:
-    """A DSM alarm (type 6) with attachments; returns (alarm id, enterprise id)."""
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        row = conn.execute(
-            "INSERT INTO alarm (enterprise_id, device_id, phone, type, key, level, start_time, end_time, lat, lng,"
-            " speed, warn_uuid, attachment_count) SELECT enterprise_id, id, %s, 6, 'dsm_1', 1, %s, %s, 31.2, 121.5,"
-            " 40, %s, 2 FROM device WHERE id = %s RETURNING id, enterprise_id",
-            (phone, START, START, warn_uuid, device_id)).fetchone()
-    assert row is not None
-    return int(row[0]), int(row[1])
-
-
 def test_two_files_with_a_gap_are_resent_stored_recorded_and_listed_while_a_stalled_upload_waits(
         pg_url: str, kafka_bootstrap: str, free_port: Callable[[], int], tmp_path: Path) -> None:
     [phone] = unique_phones(1)
     canonical = phone.lstrip("0")
     device_id = insert_devices(pg_url, [canonical])[canonical]
+    record_session(pg_url, device_id)
     warn_uuid = secrets.token_hex(16)
     alarm_id, enterprise_id = insert_alarm(pg_url, device_id, canonical, warn_uuid)
     photo = b"\xff\xd8\xff\xe0" + os.urandom(20_000) + b"\xff\xd9"
@@ -78,18 +68,18 @@ def test_two_files_with_a_gap_are_resent_stored_recorded_and_listed_while_a_stal
         sink.start()
         server = AttachmentServer(settings, lookup, sink, store)
         await server.start()
-        request = AlarmAttachmentUploadRequest("127.0.0.1", port, 0, alarm_no, warn_uuid)
+        request = await ask_for_attachments(pg_url, alarm_id, warn_uuid, device_id, port)
         try:
             async with tail(kafka_bootstrap, JT808_UPLINK) as uplinks:
                 stalled = await TerminalClient.connect(port, phone)  # lists its files, then sends nothing
-                await stalled.send(0x1210, AlarmAttachmentList("SIM0001", alarm_no, warn_uuid, 0,
+                await stalled.send(0x1210, AlarmAttachmentList("SIM0001", alarm_no, request.alarm_uuid, 0,
                                                                (AttachmentFile("stuck.jpg", 5000),)))
                 listed = (await stalled.receive()).body
                 assert isinstance(listed, PlatformResponse) and listed.result == 0
                 result = await upload("127.0.0.1", port, request, files, "SIM0001", drop_chunk=1, phone=phone,
                                       chunk_bytes=8192)
                 records = await uplinks.records(key=canonical, min_count=2)
-                with pytest.raises(AttachmentRefused):  # an uuid that is no alarm: refused
+                with pytest.raises(AttachmentRefused):  # a number no 0x9208 carried: refused
                     await upload("127.0.0.1", port, AlarmAttachmentUploadRequest(
                         "127.0.0.1", port, 0, alarm_no, secrets.token_hex(16)), files, "SIM0001", phone=phone)
                 with pytest.raises(ConnectionError):  # the stalled terminal is closed after stall_timeout_s
@@ -148,6 +138,7 @@ def test_the_streams_worker_lists_an_uploaded_attachment_and_marks_its_alarm(
     [phone] = unique_phones(1)
     canonical = phone.lstrip("0")
     device_id = insert_devices(pg_url, [canonical])[canonical]
+    record_session(pg_url, device_id)
     warn_uuid = secrets.token_hex(16)
     alarm_id, _ = insert_alarm(pg_url, device_id, canonical, warn_uuid)
     name = f"00_65_6502_1_{warn_uuid}.jpg"
@@ -163,9 +154,8 @@ def test_the_streams_worker_lists_an_uploaded_attachment_and_marks_its_alarm(
                                   LocalMediaStore(tmp_path / "media"))
         await server.start()
         try:
-            result = await upload("127.0.0.1", port, AlarmAttachmentUploadRequest(
-                "127.0.0.1", port, 0, AlarmNumber("SIM0001", START, 1, 1), warn_uuid), [(name, 0, b"\xff\xd8jpeg")],
-                "SIM0001", phone=phone)
+            asked = await ask_for_attachments(pg_url, alarm_id, warn_uuid, device_id, port)
+            result = await upload("127.0.0.1", port, asked, [(name, 0, b"\xff\xd8jpeg")], "SIM0001", phone=phone)
             assert result.files_done == [name]
         finally:
             await server.stop()

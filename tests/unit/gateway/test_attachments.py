@@ -1,7 +1,8 @@
 """The active-safety attachment server's state machine (gateway/attachments.py) over loop-back TCP, with
-an in-memory alarm lookup and Kafka sink and a real local media store: missing ranges and resend, 0x9212
-result 0 only after Kafka, refusals (wrong uuid, another terminal's alarm, oversize, chunk past the
-declared size) and a stalled connection that is closed without holding up another upload."""
+an in-memory lookup of one-time alarm numbers and Kafka sink and a real local media store: missing ranges
+and resend, 0x9212 result 0 only after Kafka, refusals (unknown number, the alarm's public uuid, another
+terminal's number, an expired one, oversize, chunk past the declared size), write-once storage, and a
+stalled connection that is closed without holding up another upload."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any
 from fleet.media_store import LocalMediaStore
 from fleet.settings import AttachmentsSettings
 from fleet.topics import JT808_UPLINK
-from gateway.attachments import AlarmRef, AttachmentServer, add_range, alarm_key, missing_ranges
+from gateway.attachments import AlarmRef, AttachmentServer, UploadGrant, add_range, alarm_key, missing_ranges
 from protocols.jt808 import (
     AlarmAttachmentList,
     AttachmentFile,
@@ -40,17 +41,32 @@ START = datetime(2026, 11, 25, 1, 2, 3, tzinfo=UTC)
 ALARM_NO = AlarmNumber("SIM0001", START, 1, 2)
 
 
-class Lookup:
-    def __init__(self, *alarms: AlarmRef) -> None:
-        self.alarms = {a.warn_uuid: a for a in alarms}
+NUMBERS: dict[str, str] = {}  # warn_uuid -> the one-time alarm number its 0x9208 carried
+EXPIRED: set[str] = set()  # numbers past their validity
 
-    async def find(self, warn_uuid: str) -> AlarmRef | None:
-        return self.alarms.get(warn_uuid)
+
+class Lookup:
+    """The alarm numbers of ``alarms``' requests, each issued to its alarm's terminal."""
+
+    def __init__(self, *alarms: AlarmRef) -> None:
+        self.grants = {NUMBERS[a.warn_uuid]: a for a in alarms}
+        self.addresses: dict[int, str | None] = {}  # device id -> its 7611 session's IP (default loop-back)
+
+    async def session_address(self, device_id: int) -> str | None:
+        return self.addresses.get(device_id, "127.0.0.1")
+
+    async def find(self, number: str) -> UploadGrant | None:
+        alarm = self.grants.get(number)
+        if alarm is None:
+            return None
+        return UploadGrant(alarm, alarm.device_id, alarm.phone, number in EXPIRED)
 
 
 def new_alarm(phone: str = PHONE) -> AlarmRef:
-    return AlarmRef(alarm_id=42, warn_uuid=secrets.token_hex(16), enterprise_id=3, device_id=9, car_id=None,
-                    phone=phone, type=6, start_time=START)
+    alarm = AlarmRef(alarm_id=42, warn_uuid=secrets.token_hex(16), enterprise_id=3, device_id=9, car_id=None,
+                     phone=phone, type=6, start_time=START)
+    NUMBERS[alarm.warn_uuid] = secrets.token_hex(16)
+    return alarm
 
 
 class Terminal:
@@ -97,14 +113,15 @@ class Terminal:
                 return True
 
     async def listed(self, alarm: AlarmRef, files: list[tuple[str, int]]) -> int:
-        return await self.ack(0x1210, AlarmAttachmentList("SIM0001", ALARM_NO, alarm.warn_uuid, 0,
+        return await self.ack(0x1210, AlarmAttachmentList("SIM0001", ALARM_NO, NUMBERS[alarm.warn_uuid], 0,
                                                           tuple(AttachmentFile(n, s) for n, s in files)))
 
 
 @asynccontextmanager
 async def serving(tmp_path: Path, *alarms: AlarmRef, sink: MemorySink | None = None,
                   **limits: Any) -> AsyncIterator[tuple[AttachmentServer, Callable[[], Any]]]:
-    settings = AttachmentsSettings(**{"stall_timeout_s": 5.0, "kafka_ack_timeout_s": 5.0, **limits})
+    settings = AttachmentsSettings(**{"stall_timeout_s": 5.0, "kafka_ack_timeout_s": 5.0,
+                                      "session_address_wait_s": 0.5, **limits})
     server = AttachmentServer(settings, Lookup(*alarms), sink or MemorySink(auto_store=True),
                               LocalMediaStore(tmp_path))
     await server.start(host="127.0.0.1", port=0)
@@ -192,21 +209,93 @@ def test_complete_is_answered_only_after_kafka_stored_the_record(tmp_path: Path)
     assert len(sink.records) == 2 and LocalMediaStore(tmp_path).open(alarm_key(alarm, name)).read() == b"hello"
 
 
-def test_unknown_uuid_or_another_terminals_alarm_is_refused_and_closed(tmp_path: Path) -> None:
-    other = new_alarm(phone="013800000099")
+def test_a_list_without_a_valid_number_of_its_terminal_is_refused_and_closed(tmp_path: Path) -> None:
+    mine, other, stale = new_alarm(), new_alarm(phone="013800000099"), new_alarm()
+    EXPIRED.add(NUMBERS[stale.warn_uuid])
 
     async def scenario() -> None:
-        async with serving(tmp_path, other) as (server, connect):
-            for uuid in (secrets.token_hex(16), other.warn_uuid):
+        async with serving(tmp_path, mine, other, stale) as (server, connect):
+            # unknown, the alarm's public uuid, another terminal's number, an expired number
+            for number in (secrets.token_hex(16), mine.warn_uuid, NUMBERS[other.warn_uuid], NUMBERS[stale.warn_uuid]):
                 t = await connect()
-                result = await t.ack(0x1210, AlarmAttachmentList("SIM0001", ALARM_NO, uuid, 0,
+                result = await t.ack(0x1210, AlarmAttachmentList("SIM0001", ALARM_NO, number, 0,
                                                                  (AttachmentFile("a.jpg", 3),)))
                 assert result == 1
                 assert await t.closed()
-            assert server.counters.att_unknown_alarms == 2
+            assert server.counters.att_unknown_alarms == 4
 
     asyncio.run(scenario())
     assert not list(tmp_path.rglob("*.jpg"))
+
+
+def test_a_list_from_another_address_than_the_terminals_session_is_refused(tmp_path: Path) -> None:
+    alarm = new_alarm()
+
+    async def scenario() -> None:
+        async with serving(tmp_path, alarm) as (server, connect):
+            lookup = server.lookup
+            assert isinstance(lookup, Lookup)
+            for address in ("10.0.0.7", None):  # the session is elsewhere; there is no session
+                lookup.addresses[alarm.device_id] = address
+                t = await connect()
+                assert await t.listed(alarm, [("a.jpg", 3)]) == 1
+                assert await t.closed()
+            lookup.addresses[alarm.device_id] = "127.0.0.1"
+            t = await connect()
+            assert await t.listed(alarm, [("a.jpg", 3)]) == 0
+
+    asyncio.run(scenario())
+
+
+def test_a_file_named_with_the_number_is_stored_and_listed_under_the_alarm_uuid(tmp_path: Path) -> None:
+    alarm = new_alarm()
+    number = NUMBERS[alarm.warn_uuid]
+    sent, kept = f"00_65_6502_1_{number}.jpg", f"00_65_6502_1_{alarm.warn_uuid}.jpg"
+    sink = MemorySink(auto_store=True)
+
+    async def scenario() -> None:
+        async with serving(tmp_path, alarm, sink=sink) as (_, connect):
+            t = await connect()
+            assert await t.listed(alarm, [(sent, 3)]) == 0
+            assert await t.ack(0x1211, AttachmentFileInfo(sent, 0, 3)) == 0
+            t.chunk(sent, 0, b"abc")
+            answer = await t.done(sent, 3)
+            assert (answer.name, answer.result) == (sent, 0)  # the terminal's name in the reply
+
+    asyncio.run(scenario())
+    [record] = sink.values(JT808_UPLINK)
+    assert record["message"]["body"]["name"] == kept
+    assert record["message"]["body"]["object_key"] == alarm_key(alarm, kept)
+    assert LocalMediaStore(tmp_path).open(alarm_key(alarm, kept)).read() == b"abc"
+
+
+def test_a_second_upload_of_a_stored_name_keeps_the_first_bytes(tmp_path: Path) -> None:
+    alarm = new_alarm()
+    sink = MemorySink(auto_store=True)
+
+    async def upload(t: Any, data: bytes) -> Any:
+        assert await t.ack(0x1211, AttachmentFileInfo("a.jpg", 0, len(data))) == 0
+        t.chunk("a.jpg", 0, data)
+        return await t.done("a.jpg", len(data))
+
+    async def scenario() -> None:
+        async with serving(tmp_path, alarm, sink=sink) as (server, connect):
+            t = await connect()
+            assert await t.listed(alarm, [("a.jpg", 5)]) == 0
+            assert (await upload(t, b"first")).result == 0
+            again = await connect()  # the same bytes again (a retry after a lost 0x9212): accepted
+            assert await again.listed(alarm, [("a.jpg", 5)]) == 0
+            assert (await upload(again, b"first")).result == 0
+            forged = await connect()  # other bytes under the stored name: refused, the file kept
+            assert await forged.listed(alarm, [("a.jpg", 5)]) == 0
+            reply = await upload(forged, b"forge")
+            assert isinstance(reply, PlatformResponse) and reply.result == 1
+            assert server.counters.att_rewrites_refused == 1
+
+    asyncio.run(scenario())
+    assert LocalMediaStore(tmp_path).open(alarm_key(alarm, "a.jpg")).read() == b"first"
+    assert [r["message"]["body"]["sha256"] for r in sink.values(JT808_UPLINK)] == [
+        hashlib.sha256(b"first").hexdigest()] * 2
 
 
 def test_oversize_files_are_refused(tmp_path: Path) -> None:
