@@ -40,6 +40,14 @@ class BadObjectKey(ValueError):
     """An object key that is not one plain relative path."""
 
 
+class ChecksumMismatch(Exception):
+    """A stored file whose bytes do not hash to the sha256 its row recorded (changed on disk)."""
+
+    def __init__(self, key: str, expected: str, actual: str) -> None:
+        super().__init__(f"{key}: sha256 {actual}, recorded {expected}")
+        self.key, self.expected, self.actual = key, expected, actual
+
+
 class ObjectExists(Exception):
     """``create`` of a key that already holds a file: evidence is write-once. ``existing`` is the file kept."""
 
@@ -161,6 +169,25 @@ class LocalMediaStore:
             return self.path_of(key).is_file()
         except BadObjectKey:
             return False
+
+
+def open_verified(store: MediaStore, key: str, sha256: str) -> BinaryIO:
+    """The file under ``key``, read once in full to check it against ``sha256`` (the row's), rewound, so
+    the bytes served are the bytes checked (the store replaces files by rename, never in place). Raises
+    ``ChecksumMismatch`` (the file is closed) and OSError."""
+    f = store.open(key)
+    try:
+        digest = hashlib.sha256()
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+        actual = digest.hexdigest()
+        if actual != sha256.lower():
+            raise ChecksumMismatch(key, sha256, actual)
+        f.seek(0)
+    except BaseException:
+        f.close()
+        raise
+    return f
 
 
 def build_media_store(settings: object | None = None) -> MediaStore:

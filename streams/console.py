@@ -33,6 +33,8 @@ SECURITY_MESSAGES = {
                         "(terminal {phone} authenticated on a new connection; the previous one was closed)",
     "code_replaced": "终端 {phone} 重新注册，鉴权码已更换 "
                      "(terminal {phone} re-registered; its auth code was replaced)",
+    "evidence_mismatch": "终端 {phone} 的报警证据文件与其记录的校验值不符，已拒绝下载 "
+                         "(an evidence file of terminal {phone} does not match its recorded checksum; it is not served)",
 }
 
 

@@ -168,7 +168,7 @@ def parse_uplink(raw: bytes | str | dict[str, Any]) -> Uplink:
 @dataclass(frozen=True, slots=True)
 class SecurityNotice:
     """A ``device.sessions.v1`` record with ``event: security`` (the gateway's takeover notices);
-    it never changes online state. ``reason``: ``session_replaced`` or ``code_replaced``."""
+    it never changes online state. ``reason``: ``session_replaced``, ``code_replaced`` or ``evidence_mismatch`` (from the API)."""
 
     phone: str
     device_id: int

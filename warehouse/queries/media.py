@@ -14,7 +14,8 @@ from warehouse.queries.scope import Scope
 
 _FILE = sql.SQL(
     """SELECT f.id, f.object_key, f.file_store_type, f.media_type, f.media_format, f.media_id, f.device_id,
-              f.car_id, f.enterprise_id, f.created_at
+              f.car_id, f.enterprise_id, f.created_at, f.sha256,
+              (SELECT d.phone FROM device d WHERE d.id = f.device_id) AS device_phone
        FROM device_upload_file f WHERE {} = %s AND """
 )
 
