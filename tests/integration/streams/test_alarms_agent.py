@@ -5,6 +5,7 @@ command row + downlink; replaying the same uplinks and restarting the worker dup
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import psycopg
 from fleet.topics import CONSOLE_EVENTS, JT808_DOWNLINK, JT808_UPLINK
 from protocols.jt808 import AlarmAttachmentUploadRequest
 from streams import payloads
+from streams.alarm_commands import REDACTED_NUMBER
 from streams.console import iso
 
 from .conftest import start_worker
@@ -113,10 +115,16 @@ def test_episodes_events_pushes_9208_and_no_duplicates_after_replay_and_restart(
     request = AlarmAttachmentUploadRequest.decode(bytes.fromhex(body_hex), "2013")
     assert (request.server_ip, request.tcp_port, request.alarm_uuid, request.alarm_no.terminal_id,
             request.alarm_no.seq, request.alarm_no.attachments, request.alarm_no.time) == (
-        "127.0.0.1", 7613, warn_uuid, "T123456", 3, 2, t0)
+        "127.0.0.1", 7613, REDACTED_NUMBER, "T123456", 3, 2, t0)  # the row does not keep the one-time number
     mine_down = downlinks.read_until(lambda rs: any(r.get("command_id") == str(command_id) for r in rs), 30)
     [down] = [r for r in mine_down if r.get("command_id") == str(command_id)]
-    assert (down["msg_id"], down["body_hex"], down["phone"]) == (0x9208, body_hex, t.phone.lstrip("0"))
+    assert (down["msg_id"], down["phone"]) == (0x9208, t.phone.lstrip("0"))
+    sent = AlarmAttachmentUploadRequest.decode(bytes.fromhex(down["body_hex"]), "2013")
+    assert sent == replace(request, alarm_uuid=sent.alarm_uuid)  # the terminal gets the number, not the uuid
+    assert sent.alarm_uuid not in (warn_uuid, REDACTED_NUMBER) and len(sent.alarm_uuid) == 32
+    assert query(pg_url, "SELECT count(*) FROM alarm_attachment_request WHERE alarm_id = %s AND device_id = %s"
+                 " AND number_sha256 = sha256(%s::bytea) AND expires_at > now()",
+                 (adas_id, t.device_id, sent.alarm_uuid.encode())) == [(1,)]
     pushes.close()
     downlinks.close()
 
@@ -140,5 +148,7 @@ def test_0x9208_asks_a_terminal_heard_from_just_now_whose_row_is_not_online_yet(
     [(alarm_id, warn_uuid)] = query(pg_url, "SELECT id, warn_uuid FROM alarm WHERE device_id = %s", (t.device_id,))
     assert query(pg_url, "SELECT id, msg_id, payload->>'alarmUuid' FROM command WHERE device_id = %s",
                  (t.device_id,)) == [(int(down["command_id"]), 0x9208, warn_uuid)], worker.log_tail(40)
-    assert AlarmAttachmentUploadRequest.decode(bytes.fromhex(down["body_hex"]), "2013").alarm_uuid == warn_uuid
+    number = AlarmAttachmentUploadRequest.decode(bytes.fromhex(down["body_hex"]), "2013").alarm_uuid
+    assert number != warn_uuid and query(pg_url, "SELECT alarm_id FROM alarm_attachment_request WHERE number_sha256"
+                                         " = sha256(%s::bytea)", (number.encode(),)) == [(alarm_id,)]
     assert down["msg_id"] == 0x9208 and alarm_id
