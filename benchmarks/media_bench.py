@@ -4,6 +4,10 @@ gateway's memory (RSS) while 100 terminals upload 1 MB each at once.
 
     .venv/bin/python benchmarks/media_bench.py [--terminals 100] [--size-kib 1024] [--runs 3]
         [--max-frames-per-s 200]
+    .venv/bin/python benchmarks/media_bench.py --attachment-idle 1000 [--size-kib 1024] [--runs 5]
+
+``--attachment-idle N`` measures the attachment server (port 7613) instead: genuine uploads with no idle
+socket, then with N idle sockets held open against it (``benchmarks/attachment_idle.py``).
 
 Starts private PostgreSQL and Kafka (or uses FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP), inserts the
 devices with auth codes, runs `python -m gateway` as a subprocess on a free loopback port with its
@@ -146,11 +150,21 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="single-terminal uploads timed")
     parser.add_argument("--max-frames-per-s", type=int, default=0,
                         help="FLEET_GATEWAY_MAX_FRAMES_PER_S for the gateway (0: its default)")
+    parser.add_argument("--attachment-idle", type=int, default=0,
+                        help="measure the attachment server with this many idle sockets held instead")
     args = parser.parse_args()
 
     from tests.support.stack import SessionStack
 
     stack = SessionStack()
+    if args.attachment_idle:
+        from benchmarks.attachment_idle import run
+
+        try:
+            run(stack, args.attachment_idle, args.runs, args.size_kib)
+        finally:
+            stack.close()
+        return
     gateway: subprocess.Popen[bytes] | None = None
     try:
         db_url, bootstrap = stack.database_url(), stack.kafka_bootstrap()
