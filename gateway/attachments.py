@@ -57,7 +57,7 @@ from gateway.attachment_session import FILE_DONE, AttachmentSession
 from gateway.counters import GatewayCounters
 from gateway.payloads import utc_now_iso
 from gateway.pipeline import RecordSink, UplinkPipeline
-from protocols.jt808 import JT808Error, Message, decode_frame
+from protocols.jt808 import AttachmentFileDone, JT808Error, Message, decode_frame, encode_frame
 from protocols.jt808.attachment_stream import MAGIC, parse_chunk
 from protocols.jt808.jsonify import header_json
 
@@ -326,6 +326,11 @@ def attachment_uplink_value(session: AttachmentSession, msg: Message, upload: Fi
     alarm = session.alarm
     assert alarm is not None
     header = msg.header
+    raw = msg.raw
+    if upload.stored_name != upload.name:  # the frame names the file with the one-time number: logged without it
+        raw = encode_frame(FILE_DONE, AttachmentFileDone(upload.stored_name, upload.file_type or 0, upload.size),
+                           phone=header.phone, seq=header.seq, version=header.version,
+                           protocol_version=header.protocol_version or 1)
     return orjson.dumps({
         "phone": alarm.phone,
         "device_id": alarm.device_id,
@@ -334,7 +339,7 @@ def attachment_uplink_value(session: AttachmentSession, msg: Message, upload: Fi
         "msg_id": FILE_DONE,
         "seq": header.seq,
         "protocol_version": header.version,
-        "raw_hex": msg.raw.hex(),
+        "raw_hex": raw.hex(),
         "raw_truncated": True,  # the file's bytes are in the media store, not on Kafka
         "message": {"header": header_json(header), "body": attachment_body(session, upload)},
         "connection_id": session.connection_id,

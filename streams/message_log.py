@@ -148,6 +148,30 @@ def uplink_rows(uplinks: Iterable[Uplink | PayloadError]) -> list[LogRow]:
     return rows
 
 
+ATTACHMENT_REQUEST = 0x9208
+
+
+def without_alarm_number(raw_hex: str) -> str:
+    """Pure. A 0x9208 frame with its one-time alarm number blanked: the message log is readable in the
+    console, and only the terminal may know the number (it admits an evidence upload). A frame that does
+    not decode as 0x9208 is kept out whole (empty), never logged with a number in it."""
+    from dataclasses import replace
+
+    from protocols.jt808 import AlarmAttachmentUploadRequest, JT808Error, decode_frame, encode_frame
+    from streams.alarm_commands import REDACTED_NUMBER
+
+    try:
+        msg = decode_frame(bytes.fromhex(raw_hex))
+        body = msg.body
+        if not isinstance(body, AlarmAttachmentUploadRequest):
+            return ""
+        h = msg.header
+        return encode_frame(ATTACHMENT_REQUEST, replace(body, alarm_uuid=REDACTED_NUMBER), phone=h.phone, seq=h.seq,
+                            version=h.version, protocol_version=h.protocol_version or 1).hex()
+    except (ValueError, JT808Error):
+        return ""
+
+
 def downlink_row(record: Any) -> LogRow | None:
     """Pure. The row of one ``jt808.sent.v1`` value, None when it is not a frame written to a known
     terminal (``event`` other than ``sent``, no device, no serial, not a record)."""
@@ -164,6 +188,8 @@ def downlink_row(record: Any) -> LogRow | None:
     except PayloadError as exc:
         log.warning("message log: sent record skipped: %s", exc)
         return None
+    if msg_id == ATTACHMENT_REQUEST:
+        raw_hex = without_alarm_number(raw_hex)
     command_id = obj.get("command_id")
     try:
         command = int(command_id) if command_id is not None else None

@@ -266,6 +266,7 @@ def test_a_file_named_with_the_number_is_stored_and_listed_under_the_alarm_uuid(
     [record] = sink.values(JT808_UPLINK)
     assert record["message"]["body"]["name"] == kept
     assert record["message"]["body"]["object_key"] == alarm_key(alarm, kept)
+    assert number.encode().hex() not in record["raw_hex"] and kept.encode().hex() in record["raw_hex"]
     assert LocalMediaStore(tmp_path).open(alarm_key(alarm, kept)).read() == b"abc"
 
 

@@ -12,7 +12,14 @@ import psycopg
 import pytest
 
 from fleet.topics import JT808_UPLINK
-from protocols.jt808 import LocationReport, TextMessage, encode_frame, encode_subpackages
+from protocols.jt808 import (
+    AlarmAttachmentUploadRequest,
+    AlarmNumber,
+    LocationReport,
+    TextMessage,
+    encode_frame,
+    encode_subpackages,
+)
 from streams import message_log, payloads
 from streams.messages import PayloadError, parse_uplink
 from streams.payloads import Terminal
@@ -75,6 +82,19 @@ def test_sent_downlink_is_decoded_with_todays_codec() -> None:
         message_log.DOWN, 0x8300, 7, 42, T0 + timedelta(seconds=5))
     decoded = orjson.loads(row.decoded or "")
     assert decoded["header"]["msg_id"] == 0x8300 and decoded["body"]["text"] == "请注意安全"
+
+
+def test_a_0x9208_is_logged_without_its_one_time_alarm_number() -> None:
+    number = "5f" * 16
+    request = AlarmAttachmentUploadRequest("10.0.0.1", 7613, 0, AlarmNumber("SIM0001", T0, 1, 2), number)
+    frame = encode_frame(0x9208, request, phone=TERMINAL.phone, seq=9)
+    row = message_log.downlink_row(orjson.dumps(sent_record(frame.hex(), msg_id=0x9208, seq=9)))
+    assert row is not None and number.encode().hex() not in row.raw_hex and number not in (row.decoded or "")
+    decoded = orjson.loads(row.decoded or "")
+    assert decoded["header"]["msg_id"] == 0x9208 and decoded["body"]["alarm_uuid"] == "0" * 32
+    assert decoded["body"]["tcp_port"] == 7613 and row.seq == 9
+    garbled = message_log.downlink_row(orjson.dumps(sent_record(frame.hex()[:40], msg_id=0x9208, seq=9)))
+    assert garbled is not None and garbled.raw_hex == ""
 
 
 def test_failed_or_unattributed_downlinks_are_not_frames() -> None:
