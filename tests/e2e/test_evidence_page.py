@@ -76,3 +76,16 @@ def test_another_enterprises_user_does_not_see_the_file(console_stack: ConsoleSt
     own = console_stack.post("/api/common/query/deviceUploadFile.json?pageSize=500", console_stack.token("admin_b"),
                              {})
     assert file_id in [r["id"] for r in own["list"]]
+
+
+def test_a_photo_changed_on_disk_is_refused_in_the_preview_with_the_checksum_message(
+        page: Any, console_stack: ConsoleStack) -> None:
+    file_id, key, _vehicle = _uploaded_photo(console_stack, "a")
+    path = LocalMediaStore(console_stack.logs / "media").path_of(key)
+    path.write_bytes(take_photo("FORGED", datetime.now(UTC), size=(320, 240)))  # replaced behind the store's back
+    sign_in(page, "admin_a", path="/list/evidence")
+    page.goto("/list/evidence")
+    page.get_by_test_id(f"row-preview-{file_id}").click()
+    page.get_by_test_id("evidence-preview").wait_for()
+    page.get_by_text("文件校验失败").first.wait_for()  # the API's message, through the console's one error handler
+    assert page.get_by_test_id("evidence-photo").count() == 0
