@@ -39,13 +39,17 @@ class Admission:
         self.max_pending_per_address = max_pending_per_address
         self._pending: OrderedDict[str, tuple[str, Callable[[str], None]]] = OrderedDict()  # oldest first
         self._pending_by_group: Counter[str] = Counter()
-        self.identified = 0
+        self._identified: set[str] = set()
         self.evicted = 0
         self.refused = 0
 
     @property
+    def identified(self) -> int:
+        return len(self._identified)
+
+    @property
     def open(self) -> int:
-        return len(self._pending) + self.identified
+        return len(self._pending) + len(self._identified)
 
     def admit(self, connection_id: str, host: str, close: Callable[[str], None]) -> bool:
         """Room for a new connection from ``host`` (closing older pending ones if need be); False: none."""
@@ -63,14 +67,15 @@ class Admission:
         return True
 
     def identify(self, connection_id: str) -> None:
-        """The connection's attachment list was accepted: it is never closed for room."""
+        """The connection's attachment list was accepted: it is never closed for room. A connection closed
+        for room meanwhile (its list was being checked) stays closed and is not counted."""
         if self._forget(connection_id):
-            self.identified += 1
+            self._identified.add(connection_id)
 
-    def release(self, connection_id: str, *, identified: bool) -> None:
+    def release(self, connection_id: str) -> None:
         """The connection ended."""
-        if not self._forget(connection_id) and identified:
-            self.identified -= 1
+        self._forget(connection_id)
+        self._identified.discard(connection_id)
 
     def _forget(self, connection_id: str) -> bool:
         entry = self._pending.pop(connection_id, None)

@@ -233,7 +233,7 @@ class AttachmentServer:
         except (ConnectionError, OSError) as exc:
             session.closing = session.closing or f"connection error: {exc}"
         finally:
-            self.admission.release(connection_id, identified=session.alarm is not None)
+            self.admission.release(connection_id)
             for upload in session.files.values():
                 upload.drop()
             log.info("attachments %s (%s) closed: %s", connection_id, host, session.closing)

@@ -37,8 +37,17 @@ def test_identified_uploads_are_never_closed_for_room() -> None:
     assert closed == ["idle"]
     admission.identify("new")
     assert not admission.admit("late", "10.0.0.4", lambda why: closed.append("late"))  # all uploads: refused
-    admission.release("up", identified=True)
+    admission.release("up")
     assert admission.admit("late", "10.0.0.4", lambda why: closed.append("late")) and admission.open == 2
+
+
+def test_a_connection_closed_for_room_while_its_list_was_checked_is_not_counted() -> None:
+    admission = Admission(max_connections=10, max_pending_per_address=1)
+    assert admission.admit("slow", "10.0.0.1", lambda why: None)
+    assert admission.admit("next", "10.0.0.1", lambda why: None)  # "slow" is closed for room
+    admission.identify("slow")  # its list is accepted after all: it stays closed, and uncounted
+    admission.release("slow")
+    assert (admission.open, admission.identified) == (1, 0)
 
 
 def test_one_byte_at_the_end_of_a_16_mib_file_holds_no_16_mib_buffer() -> None:
