@@ -361,3 +361,19 @@ def test_garbage_on_the_stream_closes_only_that_connection(tmp_path: Path) -> No
             assert await t.listed(alarm, [("a.jpg", 1)]) == 0
 
     asyncio.run(scenario())
+
+
+def test_a_connection_without_an_accepted_list_is_closed_at_the_list_deadline(tmp_path: Path) -> None:
+    alarm = new_alarm()
+
+    async def scenario() -> None:
+        async with serving(tmp_path, alarm, list_timeout_s=0.5, stall_timeout_s=30.0) as (server, connect):
+            silent = await connect()  # connected, never lists
+            chatty = await connect()  # heartbeats keep it from stalling, but it never lists either
+            for _ in range(2):  # within the deadline, well past it in total
+                assert await chatty.ack(0x0002, b"") == 0
+                await asyncio.sleep(0.2)
+            assert await silent.closed(timeout_s=2.0) and await chatty.closed(timeout_s=2.0)
+            assert server.counters.att_list_timeouts == 2 and server.counters.att_stalled == 0
+
+    asyncio.run(scenario())
