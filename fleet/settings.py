@@ -361,12 +361,19 @@ def report_dagster_home(reports: ReportSettings | None = None, stack: StackSetti
 
 
 def database_url(db: DatabaseSettings | None = None, stack: StackSettings | None = None) -> str:
-    """The configured database URL, or the one of the stack's own server."""
+    """The configured database URL, or the one of the stack's own server with role ``fleet``'s password
+    from ``var/postgres.password`` (written by its first start: fleet/services/postgres.py)."""
     db = db or DatabaseSettings()
     if db.url:
         return db.url
+    from urllib.parse import quote
+
+    from fleet.services.postgres import password_file_for, read_password
+
     stack = stack or StackSettings()
-    return f"postgresql://fleet@127.0.0.1:{stack.postgres_port}/fleet"
+    password = read_password(password_file_for(stack.var_dir / "postgres"))
+    userinfo = f"fleet:{quote(password, safe='')}" if password else "fleet"
+    return f"postgresql://{userinfo}@127.0.0.1:{stack.postgres_port}/fleet"
 
 
 def kafka_bootstrap(kafka: KafkaSettings | None = None, stack: StackSettings | None = None) -> str:
