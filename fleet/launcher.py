@@ -167,6 +167,7 @@ def prepare_dagster_home(reports: ReportSettings, database_url: str = "") -> Pat
     config = home / "dagster.yaml"
     if not config.is_file() or config.read_text() != wanted:
         config.write_text(wanted)
+    config.chmod(0o600)  # its storage URL carries the database password
     return home
 
 

@@ -217,9 +217,11 @@ class PostgresServer:
             return False
 
     def destroy(self) -> None:
-        """Stop and delete the data directory."""
+        """Stop and delete the data directory (and the socket directory made for a long path)."""
         self.stop()
         shutil.rmtree(self.data_dir, ignore_errors=True)
+        if self.socket_dir != self.data_dir:
+            shutil.rmtree(self.socket_dir, ignore_errors=True)
 
     # -- internals -------------------------------------------------------------------------
 

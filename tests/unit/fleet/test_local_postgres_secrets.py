@@ -22,3 +22,11 @@ def test_database_url_carries_the_generated_password(tmp_path: Path) -> None:
 def test_status_table_url_hides_the_password() -> None:
     assert redacted_url("postgresql://fleet:s3cret@127.0.0.1:55432/fleet") == "postgresql://fleet:***@127.0.0.1:55432/fleet"
     assert redacted_url("postgresql://fleet@127.0.0.1:55432/fleet") == "postgresql://fleet@127.0.0.1:55432/fleet"
+
+
+def test_dagster_yaml_with_the_database_password_is_private(tmp_path: Path) -> None:
+    from fleet.launcher import prepare_dagster_home
+    from fleet.settings import ReportSettings
+
+    home = prepare_dagster_home(ReportSettings(dagster_home=str(tmp_path / "dh"), dagster_storage="sqlite"))
+    assert (home / "dagster.yaml").stat().st_mode & 0o077 == 0
