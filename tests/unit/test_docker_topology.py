@@ -325,12 +325,18 @@ def test_postgresql_takes_scram_logins_with_a_password_from_the_environment() ->
     env = environment(postgres)
     assert env["POSTGRES_HOST_AUTH_METHOD"] == "scram-sha-256"
     assert "password_encryption=scram-sha-256" in postgres["command"]
-    secret = _required_variable(env["POSTGRES_PASSWORD"])
+    # the image's superuser is not the services' role, and has a secret of its own
+    assert env["POSTGRES_USER"] != "fleet" and "POSTGRES_DB" not in env
+    superuser_secret = _required_variable(env["POSTGRES_PASSWORD"])
+    secret = _required_variable(env["SERVICE_ROLE_PASSWORD"])  # role fleet's, set by postgres-init.sh
+    assert secret != superuser_secret
+    assert "./postgres-init.sh:/docker-entrypoint-initdb.d/10-fleetwatch.sh:ro" in postgres["volumes"]
     urls = {f"{name} {key}": value for name, svc in services().items() for key, value in environment(svc).items()
             if key in ("FLEET_DATABASE_URL", "DAGSTER_POSTGRES_URL", "PGPASSWORD")}
     assert urls
     for where, value in urls.items():
         assert _required_variable(value) == secret, where
+        assert "PGPASSWORD" in where or "://fleet:" in value, f"{where}: services log in as role fleet"
 
 
 def test_only_the_terminal_and_browser_ports_are_published_beyond_this_host() -> None:
