@@ -17,6 +17,23 @@ from tests.support.stack import SessionStack
 
 
 @pytest.fixture
+def free_port(free_port: Callable[[], int]) -> Callable[[], int]:
+    """The session's free_port, never giving one test the same port twice: `fleet up` binds a dozen of them
+    only later, and the OS may hand a just-released port out again (the API's health check then reached
+    the attachment server, which had the same port, and `fleet up --check` failed)."""
+    given: set[int] = set()
+
+    def distinct() -> int:
+        port = free_port()
+        while port in given:
+            port = free_port()
+        given.add(port)
+        return port
+
+    return distinct
+
+
+@pytest.fixture
 def smoke_database(pg_url: str) -> str:
     """A separate database, so the demo seed does not leak into other tests' empty database."""
     from warehouse.db import connect
