@@ -344,11 +344,13 @@ class Downlinks:
             if self._producer is None:
                 from kafka import KafkaProducer
 
+                from fleet.kafka_clients import kafka_python_options
+
                 self._producer = KafkaProducer(
                     bootstrap_servers=[h.strip() for h in self._bootstrap.split(",") if h.strip()],
                     acks="all", linger_ms=0, retries=3,
                     max_block_ms=int(self._timeout_s * 1000), request_timeout_ms=int(self._timeout_s * 1000),
-                    client_id="fleet-api-commands",
+                    client_id="fleet-api-commands", **kafka_python_options(),
                 )
             return self._producer
 

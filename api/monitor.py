@@ -34,9 +34,11 @@ def kafka_lag(bootstrap: str, timeout_s: float) -> dict[str, Any]:
     Raises kafka.errors.KafkaError (or NoBrokersAvailable) when the cluster does not answer."""
     from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
 
+    from fleet.kafka_clients import kafka_python_options
+
     timeout_ms = int(timeout_s * 1000)
     common = {"bootstrap_servers": bootstrap, "request_timeout_ms": max(timeout_ms, 1000),
-              "bootstrap_timeout_ms": timeout_ms, "client_id": "fleet-monitor"}
+              "bootstrap_timeout_ms": timeout_ms, "client_id": "fleet-monitor", **kafka_python_options()}
     admin = KafkaAdminClient(**common)
     consumer = None
     try:

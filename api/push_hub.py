@@ -223,11 +223,14 @@ class KafkaEventSource(threading.Thread):
     def _consume(self) -> None:
         from kafka import KafkaConsumer, TopicPartition
 
+        from fleet.kafka_clients import kafka_python_options
+
         consumer = KafkaConsumer(
             bootstrap_servers=self.bootstrap,
             group_id=None,
             enable_auto_commit=False,
             client_id="fleet-api-push",
+            **kafka_python_options(),
         )
         try:
             partitions: set[int] = set()

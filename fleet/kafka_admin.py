@@ -57,9 +57,12 @@ def _connect(bootstrap: str, deadline: float) -> Any:
     from kafka import KafkaAdminClient
     from kafka.errors import KafkaError
 
+    from fleet.kafka_clients import kafka_python_options
+
     while True:
         try:
-            return KafkaAdminClient(bootstrap_servers=bootstrap, client_id="fleet-admin", request_timeout_ms=15000)
+            return KafkaAdminClient(bootstrap_servers=bootstrap, client_id="fleet-admin", request_timeout_ms=15000,
+                                    **kafka_python_options())
         except KafkaError:
             if time.monotonic() > deadline:
                 raise

@@ -94,6 +94,8 @@ def dagster_specs(reports: ReportSettings) -> list[ChildSpec]:
         return []
     bin_dir = Path(sys.executable).parent
     port = reports.dagster_port
+    # Loopback only, whatever the other settings say: the Dagster UI has no sign-in, and whoever reaches it
+    # can launch and wipe report runs (docs/security.md).
     return [
         ChildSpec("dagster-webserver", "dagster_webserver",
                   [str(bin_dir / "dagster-webserver"), "-h", "127.0.0.1", "-p", str(port),
@@ -165,6 +167,7 @@ def prepare_dagster_home(reports: ReportSettings, database_url: str = "") -> Pat
     config = home / "dagster.yaml"
     if not config.is_file() or config.read_text() != wanted:
         config.write_text(wanted)
+    config.chmod(0o600)  # its storage URL carries the database password
     return home
 
 
@@ -293,6 +296,23 @@ def _child_env(state: StackState) -> dict[str, str]:
             "DAGSTER_HOME": str(report_dagster_home(ReportSettings()))}
 
 
+def dagster_note(port: int) -> str:
+    """The status table's Dagster line: the UI has no sign-in of its own, so it listens on loopback only."""
+    return (f"dagster: http://127.0.0.1:{port}/  (127.0.0.1 only: it has no sign-in; from another machine use"
+            f" `ssh -L {port}:127.0.0.1:{port}` to this host, docs/security.md)")
+
+
+def redacted_url(url: str) -> str:
+    """`url` with its password replaced by ``***`` (for the status table and logs)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+
+
 def _status_table(children: list[Child], state: StackState, servers: list[tuple[str, str, str]]) -> str:
     from tabulate import tabulate
 
@@ -308,6 +328,9 @@ def _status_table(children: list[Child], state: StackState, servers: list[tuple[
     lines = [table, "", console]
     if state.login:
         lines.append(f"login:   {state.login} / {state.password}")
+    reports = ReportSettings()
+    if reports.dagster_enabled:
+        lines.append(dagster_note(reports.dagster_port))
     lines.append(f"logs:    {StackSettings().var_dir / 'log'}/<component>.log")
     return "\n".join(lines)
 
@@ -356,7 +379,7 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
             from fleet.settings import database_url
 
             state.database_url = database_url()
-        servers.append(("postgresql", "running" if own_pg else "external", state.database_url))
+        servers.append(("postgresql", "running" if own_pg else "external", redacted_url(state.database_url)))
         if own_kafka:
             kafka = _own_kafka(stack)
             _say(f"starting Kafka in {kafka.data_dir}")

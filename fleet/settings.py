@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -50,6 +50,21 @@ class KafkaSettings(_Base):
 
     bootstrap: str = Field("", description="host:port list; empty: the stack's own broker under var/")
     topic_partitions: int = Field(4, description="partitions for topics fleetwatch creates")
+    security_protocol: Literal["PLAINTEXT", "SASL_PLAINTEXT", "SASL_SSL"] = Field("PLAINTEXT", description="how every fleetwatch Kafka client talks to the brokers: PLAINTEXT (the stack's own broker, 127.0.0.1 only) or SASL over the cluster's listeners (docs/security.md)")
+    sasl_mechanism: Literal["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"] = Field("SCRAM-SHA-512", description="SASL mechanism when security_protocol is SASL_*")
+    sasl_username: str = Field("", description="SASL user of the fleetwatch services (required with SASL_*)")
+    sasl_password: str = Field("", description="its password (required with SASL_*; keep it in the environment, e.g. docker/.env)")
+    ssl_cafile: str = Field("", description="CA bundle the brokers' certificates are checked against with SASL_SSL; empty: the system's")
+
+    @model_validator(mode="after")
+    def _sasl_needs_credentials(self) -> KafkaSettings:
+        # a missing secret fails at start, naming the variable (house style 5)
+        if self.security_protocol.startswith("SASL_"):
+            for name in ("sasl_username", "sasl_password"):
+                if not getattr(self, name):
+                    raise ValueError(f"FLEET_KAFKA_{name.upper()} must be set when FLEET_KAFKA_SECURITY_PROTOCOL"
+                                     f" is {self.security_protocol}")
+        return self
 
 
 class ProtocolSettings(_Base):
@@ -366,12 +381,19 @@ def report_dagster_home(reports: ReportSettings | None = None, stack: StackSetti
 
 
 def database_url(db: DatabaseSettings | None = None, stack: StackSettings | None = None) -> str:
-    """The configured database URL, or the one of the stack's own server."""
+    """The configured database URL, or the one of the stack's own server with role ``fleet``'s password
+    from ``var/postgres.password`` (written by its first start: fleet/services/postgres.py)."""
     db = db or DatabaseSettings()
     if db.url:
         return db.url
+    from urllib.parse import quote
+
+    from fleet.services.postgres import password_file_for, read_password
+
     stack = stack or StackSettings()
-    return f"postgresql://fleet@127.0.0.1:{stack.postgres_port}/fleet"
+    password = read_password(password_file_for(stack.var_dir / "postgres"))
+    userinfo = f"fleet:{quote(password, safe='')}" if password else "fleet"
+    return f"postgresql://{userinfo}@127.0.0.1:{stack.postgres_port}/fleet"
 
 
 def kafka_bootstrap(kafka: KafkaSettings | None = None, stack: StackSettings | None = None) -> str:

@@ -14,6 +14,8 @@ from typing import Any
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
+from fleet.kafka_clients import aiokafka_options
+
 log = logging.getLogger("gateway.kafka")
 
 
@@ -42,6 +44,7 @@ class KafkaRecordSink:
                 linger_ms=self._linger_ms,
                 request_timeout_ms=self._request_timeout_ms,
                 max_batch_size=256 * 1024,
+                **aiokafka_options(),
             )
             try:
                 await producer.start()
@@ -111,7 +114,8 @@ async def consume_downlinks(bootstrap: str, topic: str, handle: DownlinkHandler,
     all partitions at their end offsets and the one holding the terminal writes the frame. `ready` is
     set once positions are fixed (a downlink produced after that is seen). Runs until cancelled."""
     while True:
-        consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False)
+        consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False,
+                                    **aiokafka_options())
         try:
             await consumer.start()
             assigned = await assign_all_at_end(consumer, topic)

@@ -32,6 +32,7 @@ from zoneinfo import ZoneInfo
 
 import faust
 
+from fleet.kafka_clients import faust_credentials
 from fleet.settings import (
     AttachmentsSettings,
     CommandsSettings,
@@ -77,17 +78,18 @@ class Components:
     uplinks: UplinksProcessor
 
 
-def _faust_app(settings: StreamsSettings, kafka_bootstrap: str, partitions: int) -> faust.App:
+def _faust_app(settings: StreamsSettings, kafka_bootstrap: str, kafka: KafkaSettings) -> faust.App:
     return faust.App(
         settings.app_id,
         broker=[f"kafka://{host.strip()}" for host in kafka_bootstrap.split(",") if host.strip()],
+        broker_credentials=faust_credentials(kafka),
         store="memory://",
         autodiscover=False,
         datadir=str(settings.data_dir),
         web_enabled=settings.web_enabled,
         web_port=settings.web_port,
         web_bind="127.0.0.1",
-        topic_partitions=partitions,
+        topic_partitions=kafka.topic_partitions,
         consumer_auto_offset_reset=settings.auto_offset_reset,
         producer_acks=-1,
         broker_commit_interval=1.0,
@@ -106,7 +108,7 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
     kafka = kafka or KafkaSettings()
     commands = commands or CommandsSettings()
     attachments = attachments or AttachmentsSettings()
-    app = _faust_app(settings, kafka_bootstrap, kafka.topic_partitions)
+    app = _faust_app(settings, kafka_bootstrap, kafka)
     topics = {name: app.topic(name, key_type=bytes, value_type=bytes, partitions=kafka.topic_partitions)
               for name in (JT808_UPLINK, DEVICE_SESSIONS, CONSOLE_EVENTS, DEAD_LETTER, JT808_SENT,
                            JT808_DOWNLINK)}

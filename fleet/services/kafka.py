@@ -12,6 +12,7 @@ import base64
 import fcntl
 import logging
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -37,6 +38,7 @@ KAFKA_VERSION = "3.9.1"
 POM = Path(__file__).with_name("kafka-pom.xml")
 DEFAULT_JARS_DIR = REPO_ROOT / ".cache" / "kafka-jars"
 _COMPLETE_MARK = ".complete"
+BROKER_USER = "broker"
 
 
 def ensure_java() -> str:
@@ -89,6 +91,7 @@ class KafkaServer:
         heap: str = "512m",
         retention_hours: int = 24,
         jvm_extra: tuple[str, ...] = (),
+        sasl_users: dict[str, str] | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port
@@ -97,6 +100,9 @@ class KafkaServer:
         self.jars_dir = Path(jars_dir) if jars_dir else None
         self.heap = heap
         self.retention_hours = retention_hours
+        # SASL/PLAIN users (name -> password), as the cluster of docker/compose.yaml has: None keeps the local
+        # default, PLAINTEXT on 127.0.0.1 (docs/security.md); set, every listener wants a login.
+        self.sasl_users = dict(sasl_users) if sasl_users is not None else None
         self.log_file = self.data_dir / "server.log"
         self._pid_file = self.data_dir / "kafka.pid"
         self._proc: subprocess.Popen[bytes] | None = None
@@ -104,6 +110,24 @@ class KafkaServer:
     @property
     def bootstrap(self) -> str:
         return f"127.0.0.1:{self.port}"
+
+    @property
+    def _broker_password(self) -> str:
+        """The broker's own SASL password, generated once per data directory (a restart keeps it)."""
+        path = self.data_dir / "broker.password"
+        if not path.is_file():
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_urlsafe(18))
+        return path.read_text().strip()
+
+    def client_options(self) -> dict[str, str]:
+        """kafka-python options of the broker's own user (health checks): {} without SASL."""
+        if self.sasl_users is None:
+            return {}
+        return {"security_protocol": "SASL_PLAINTEXT", "sasl_mechanism": "PLAIN",
+                "sasl_plain_username": BROKER_USER, "sasl_plain_password": self._broker_password}
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -201,7 +225,7 @@ class KafkaServer:
 
         try:
             admin = KafkaAdminClient(bootstrap_servers=self.bootstrap, request_timeout_ms=5000,
-                                     client_id="fleet-health")
+                                     client_id="fleet-health", **self.client_options())
         except (KafkaError, OSError):
             return False
         try:
@@ -254,6 +278,25 @@ class KafkaServer:
             *self.jvm_extra,
         ]
 
+    def _sasl_properties(self) -> dict[str, str]:
+        """Both listeners SASL/PLAIN, like docker/compose.yaml's brokers: the broker logs in as BROKER_USER
+        (inter-broker and controller traffic), clients as one of `sasl_users`."""
+        users = {**(self.sasl_users or {}), BROKER_USER: self._broker_password}
+        jaas = (f'org.apache.kafka.common.security.plain.PlainLoginModule required username="{BROKER_USER}"'
+                f' password="{self._broker_password}" '
+                + " ".join(f'user_{name}="{password}"' for name, password in sorted(users.items())) + ";")
+        return {
+            "listeners": f"BROKER://127.0.0.1:{self.port},CONTROLLER://127.0.0.1:{self.controller_port}",
+            "advertised.listeners": f"BROKER://127.0.0.1:{self.port}",
+            "inter.broker.listener.name": "BROKER",
+            "listener.security.protocol.map": "CONTROLLER:SASL_PLAINTEXT,BROKER:SASL_PLAINTEXT",
+            "sasl.enabled.mechanisms": "PLAIN",
+            "sasl.mechanism.inter.broker.protocol": "PLAIN",
+            "sasl.mechanism.controller.protocol": "PLAIN",
+            "listener.name.broker.plain.sasl.jaas.config": jaas,
+            "listener.name.controller.plain.sasl.jaas.config": jaas,
+        }
+
     def _write_config(self) -> None:
         logs = self.data_dir / "logs"
         props = {
@@ -285,9 +328,14 @@ class KafkaServer:
             "auto.create.topics.enable": "true",
             "delete.topic.enable": "true",
         }
+        if self.sasl_users is not None:
+            props.update(self._sasl_properties())
         text = "# written by fleet/services/kafka.py on every start\n"
         text += "".join(f"{key}={value}\n" for key, value in props.items())
-        (self.data_dir / "server.properties").write_text(text)
+        config = self.data_dir / "server.properties"
+        config.touch(mode=0o600)  # may hold SASL passwords
+        config.chmod(0o600)
+        config.write_text(text)
         (self.data_dir / "log4j.properties").write_text(
             "log4j.rootLogger=INFO, file\n"
             "log4j.appender.file=org.apache.log4j.RollingFileAppender\n"

@@ -118,9 +118,11 @@ class PostgresKafkaPlatform:
     async def open(self) -> None:
         from aiokafka import AIOKafkaProducer
 
+        from fleet.kafka_clients import aiokafka_options
+
         await self._pool.open()
         self._producer = AIOKafkaProducer(bootstrap_servers=self._bootstrap, acks="all", enable_idempotence=True,
-                                          linger_ms=0, client_id="fleet-media-server")
+                                          linger_ms=0, client_id="fleet-media-server", **aiokafka_options())
         await self._producer.start()
 
     async def close(self) -> None:

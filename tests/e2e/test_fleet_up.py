@@ -12,6 +12,26 @@ from pathlib import Path
 import pytest
 from psycopg import sql
 
+from fleet.services.postgres import PostgresServer
+from tests.support.stack import SessionStack
+
+
+@pytest.fixture
+def free_port(free_port: Callable[[], int]) -> Callable[[], int]:
+    """The session's free_port, never giving one test the same port twice: `fleet up` binds a dozen of them
+    only later, and the OS may hand a just-released port out again (the API's health check then reached
+    the attachment server, which had the same port, and `fleet up --check` failed)."""
+    given: set[int] = set()
+
+    def distinct() -> int:
+        port = free_port()
+        while port in given:
+            port = free_port()
+        given.add(port)
+        return port
+
+    return distinct
+
 
 @pytest.fixture
 def smoke_database(pg_url: str) -> str:
@@ -25,19 +45,24 @@ def smoke_database(pg_url: str) -> str:
 
 
 def test_fleet_up_check_reports_every_component_healthy(
-    smoke_database: str, tmp_path: Path, free_port: Callable[[], int]
+    _session_stack: SessionStack, tmp_path: Path, free_port: Callable[[], int]
 ) -> None:
+    """With its own PostgreSQL, as `make up` has (password logins only, docs/security.md): every service
+    connects with the generated password; the status table shows neither it nor a Dagster UI off loopback."""
     gateway_port = free_port()
+    var_dir = _session_stack.dir / f"fleet-up-{secrets.token_hex(3)}"  # the postgres user must reach it
+    var_dir.mkdir(mode=0o755)
     env = {
         **os.environ,
-        "FLEET_DATABASE_URL": smoke_database,
+        "FLEET_DATABASE_URL": "",
+        "FLEET_STACK_POSTGRES_PORT": str(free_port()),
         # its own broker under its var/, as `make up` has: on the session's broker its simulated terminals
         # (the demo's phones) and their offline events at shutdown reached the shared e2e stack's worker too,
         # which then held that stack's terminals offline (a 409 for every later video command)
         "FLEET_KAFKA_BOOTSTRAP": "",
         "FLEET_STACK_KAFKA_PORT": str(free_port()),
         "FLEET_STACK_KAFKA_CONTROLLER_PORT": str(free_port()),
-        "FLEET_STACK_VAR_DIR": str(tmp_path / "var"),
+        "FLEET_STACK_VAR_DIR": str(var_dir),
         "FLEET_GATEWAY_PORT": str(gateway_port),
         "FLEET_SIMULATOR_GATEWAY_PORT": str(gateway_port),
         "FLEET_SIMULATOR_AUTH_CACHE": str(tmp_path / "simulator-auth.json"),
@@ -51,15 +76,24 @@ def test_fleet_up_check_reports_every_component_healthy(
         "FLEET_REPORT_HISTORY_DAYS": "2",  # the month of make up, shortened: the reports' first start runs
     }
     fleet = Path(sys.executable).with_name("fleet")
-    proc = subprocess.run([str(fleet), "up", "--check", "--terminals", "5"], env=env,
-                          capture_output=True, text=True, timeout=300, check=False)
-    logs = "\n".join(f"--- {p.name}\n{p.read_text()[-2000:]}" for p in sorted((tmp_path / "var" / "log").glob("*.log")))
-    report = f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-3000:]}\n{logs}"
-    assert proc.returncode == 0, report
-    for component in ("gateway", "attachments", "media", "streams", "api", "dagster-webserver", "dagster-daemon",
-                      "simulator"):
-        assert any(line.split()[:2] == [component, "healthy"] for line in proc.stdout.splitlines()), report
-    assert "login:" in proc.stdout
+    try:
+        proc = subprocess.run([str(fleet), "up", "--check", "--terminals", "5"], env=env,
+                              capture_output=True, text=True, timeout=300, check=False)
+        logs = "\n".join(f"--- {p.name}\n{p.read_text()[-2000:]}" for p in sorted((var_dir / "log").glob("*.log")))
+        report = f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-3000:]}\n{logs}"
+        assert proc.returncode == 0, report
+        for component in ("postgresql", "gateway", "attachments", "media", "streams", "api", "dagster-webserver",
+                          "dagster-daemon", "simulator"):
+            assert any(line.split()[:2] in ([component, "healthy"], [component, "running"])
+                       for line in proc.stdout.splitlines()), report
+        assert "login:" in proc.stdout
+        password = (var_dir / "postgres.password").read_text().strip()
+        assert password and password not in proc.stdout + proc.stderr, "the database password was printed"
+        assert "postgresql://fleet:***@127.0.0.1:" in proc.stdout
+        dagster = env["FLEET_REPORT_DAGSTER_PORT"]
+        assert f"dagster: http://127.0.0.1:{dagster}/  (127.0.0.1 only" in proc.stdout
+    finally:
+        PostgresServer(var_dir / "postgres", 0).destroy()  # `fleet up` stopped it; its data goes too
 
 
 def _descendants(pid: int) -> set[int]:
@@ -77,6 +111,23 @@ def _descendants(pid: int) -> set[int]:
     while frontier:
         frontier = {child for child, parent in parents.items() if parent in frontier} - found
         found |= frontier
+    return found
+
+
+def _listening_addresses(port: int) -> set[str]:
+    """IPv4 / IPv6 addresses a socket listens on at `port`, from /proc/net/tcp{,6} (state 0A: LISTEN)."""
+    import ipaddress
+
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            address, _, hex_port = local.partition(":")
+            if state == "0A" and int(hex_port, 16) == port:
+                raw = bytes.fromhex(address)
+                # the kernel prints each 32-bit word in host (little-endian) order
+                packed = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+                found.add(str(ipaddress.ip_address(packed)))
     return found
 
 
@@ -174,6 +225,9 @@ def test_fleet_up_shows_moving_vehicles_via_the_api_and_stops_cleanly(
             newer = [d for d in device_ids if later[d][2] > first[d][2]]
         assert len(newer) == len(device_ids), f"positions did not advance: {first} -> {later}"
         assert len(moved) >= len(device_ids) // 2, f"only {len(moved)} vehicles moved: {first} -> {later}"
+
+        dagster_port = int(env["FLEET_REPORT_DAGSTER_PORT"])
+        assert _listening_addresses(dagster_port) == {"127.0.0.1"}, "the Dagster UI (no sign-in) off loopback"
 
         children = _descendants(proc.pid)
         assert len(children) >= 4, f"expected gateway, streams, api and simulator below fleet up: {children}"

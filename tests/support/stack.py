@@ -3,6 +3,10 @@
 Servers live under ``/tmp/fleetwatch-test/<pid>-<random>/`` (world-traversable, so the ``postgres``
 user can reach its data directory). A session killed hard leaves its servers behind; the next
 session that needs a server stops and deletes them (their owner pid is gone).
+
+The PostgreSQL is started by the same code as `make up`'s (fleet/services/postgres.py), so the tests log in
+the way the services do: role ``fleet`` with its generated password (in the URL), SCRAM-SHA-256, and no
+TCP login for the superuser (docs/security.md).
 """
 
 from __future__ import annotations

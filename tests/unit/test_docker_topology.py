@@ -106,8 +106,13 @@ def test_every_fleet_variable_is_a_setting_and_its_value_fits() -> None:
     for where, env in sources.items():
         per_class: dict[type[BaseSettings], dict[str, str]] = {}
         for key, value in env.items():
-            literal = resolved(value) if key.startswith("FLEET_") else None
-            if literal is None or "${" in literal:  # set by the operator (.env) or by the Dockerfile's ARG
+            if not key.startswith("FLEET_"):
+                continue
+            # a required secret (${X:?...}) stands for what the operator's .env gives
+            literal = resolved(value)
+            if literal is None:
+                literal = _INTERPOLATION.sub("from-docker-env", value)
+            if literal is None or "${" in literal:  # set by the Dockerfile's ARG
                 continue
             cls, field = fields[key]
             per_class.setdefault(cls, {})[field] = literal
@@ -211,9 +216,17 @@ def test_gateways_have_their_own_ids_and_sit_behind_haproxy() -> None:
         "replicas would share one gateway id")
     port = GatewaySettings().port
     ports = {environment(svc).get("FLEET_GATEWAY_PORT", str(port)) for svc in gateways.values()}
-    servers = re.findall(r"^\s*server\s+(\S+)\s+([\w.-]+):(\d+)", (DOCKER / "haproxy.cfg").read_text(), re.M)
+    servers = re.findall(r"^\s*server\s+(\S+)\s+([\w.-]+):(\d+)", haproxy_section("backend gateways"), re.M)
     assert {(name, host, p) for name, host, p in servers} == {(name, name, p) for name in gateways for p in ports}
     assert "haproxy.cfg" in " ".join(services()["haproxy"]["volumes"])
+
+
+def haproxy_section(header: str) -> str:
+    """The lines of haproxy.cfg's section ``header`` (e.g. ``backend gateways``), up to the next section."""
+    text = (DOCKER / "haproxy.cfg").read_text()
+    match = re.search(rf"^{re.escape(header)}\n(.*?)(?=^\S|\Z)", text, re.M | re.S)
+    assert match, f"haproxy.cfg has no section {header!r}"
+    return match[1]
 
 
 def _partitions() -> int:
@@ -256,3 +269,94 @@ def test_dagster_instance_matches_fleet_ups() -> None:
         if any("dagster" in argv[0] for argv in command_lines(svc)):
             assert "./dagster.yaml:/data/dagster/dagster.yaml:ro" in svc["volumes"], name
             assert environment(svc)[variable].startswith("postgresql+psycopg2://"), name
+
+
+# -- what the cluster exposes (docs/security.md) -------------------------------------------------------------
+
+
+def _required_variable(value: str) -> str:
+    """The one ``${NAME:?...}`` variable `value` needs; fails when it has a default or names none."""
+    names = {m["name"] for m in _INTERPOLATION.finditer(value)}
+    assert len(names) == 1 and resolved(value) is None, f"{value!r}: a secret with a default, or none at all"
+    return names.pop()
+
+
+def _brokers() -> dict[str, dict[str, Any]]:
+    return {name: svc for name, svc in services().items()
+            if str(svc.get("image", "")).startswith("apache/kafka") and name != "kafka-init"}
+
+
+def test_every_kafka_listener_wants_a_sasl_login_and_the_services_send_one() -> None:
+    fleet_envs = {name: environment(svc) for name, svc in ours().items()}
+    protocols = {(e["FLEET_KAFKA_SECURITY_PROTOCOL"], e["FLEET_KAFKA_SASL_MECHANISM"], e["FLEET_KAFKA_SASL_USERNAME"],
+                  e["FLEET_KAFKA_SASL_PASSWORD"]) for e in fleet_envs.values()}
+    assert len(protocols) == 1, f"every service must log in the same way: {protocols}"
+    protocol, mechanism, username, password = protocols.pop()
+    fleet_secret = _required_variable(password)
+    for name, svc in _brokers().items():
+        env = environment(svc)
+        listeners = dict(item.split(":", 1) for item in env["KAFKA_LISTENER_SECURITY_PROTOCOL_MAP"].split(","))
+        used = {item.split("://")[0] for item in env["KAFKA_LISTENERS"].split(",")}
+        assert used <= listeners.keys() and set(listeners.values()) == {protocol}, f"{name}: a listener without SASL"
+        assert env["KAFKA_SASL_ENABLED_MECHANISMS"].split(",") == [mechanism]
+        assert env["KAFKA_SASL_MECHANISM_INTER_BROKER_PROTOCOL"] == env["KAFKA_SASL_MECHANISM_CONTROLLER_PROTOCOL"] == mechanism
+        assert env["KAFKA_INTER_BROKER_LISTENER_NAME"] in used
+        assert env["KAFKA_ADVERTISED_LISTENERS"].split("://")[0] in used
+        for listener in used:
+            jaas = env[f"KAFKA_LISTENER_NAME_{listener}_{mechanism}_SASL_JAAS_CONFIG"]
+            assert "PlainLoginModule required" in jaas
+            users = dict(re.findall(r'user_(\w+)="([^"]*)"', jaas))
+            assert _required_variable(users[username]) == fleet_secret, f"{name} {listener}: user {username}"
+            own = dict(re.findall(r'\b(username|password)="([^"]*)"', jaas))
+            assert users[own["username"]] == own["password"]
+            _required_variable(own["password"])
+    # the one-shot topic creation and the health checks log in too (an anonymous client is refused)
+    init = services()["kafka-init"]
+    assert "--command-config /tmp/client.properties" in init["command"][2]
+    for svc in [init, *_brokers().values()]:
+        client = environment(svc)["CLIENT_JAAS_CONFIG"]
+        assert f'username="{username}"' in client and _required_variable(client) == fleet_secret
+    for svc in _brokers().values():
+        assert "--command-config" in " ".join(svc["healthcheck"]["test"])
+
+
+def test_postgresql_takes_scram_logins_with_a_password_from_the_environment() -> None:
+    postgres = services()["postgres"]
+    env = environment(postgres)
+    assert env["POSTGRES_HOST_AUTH_METHOD"] == "scram-sha-256"
+    assert "password_encryption=scram-sha-256" in postgres["command"]
+    # the image's superuser is not the services' role, and has a secret of its own
+    assert env["POSTGRES_USER"] != "fleet" and "POSTGRES_DB" not in env
+    superuser_secret = _required_variable(env["POSTGRES_PASSWORD"])
+    secret = _required_variable(env["SERVICE_ROLE_PASSWORD"])  # role fleet's, set by postgres-init.sh
+    assert secret != superuser_secret
+    assert "./postgres-init.sh:/docker-entrypoint-initdb.d/10-fleetwatch.sh:ro" in postgres["volumes"]
+    urls = {f"{name} {key}": value for name, svc in services().items() for key, value in environment(svc).items()
+            if key in ("FLEET_DATABASE_URL", "DAGSTER_POSTGRES_URL", "PGPASSWORD")}
+    assert urls
+    for where, value in urls.items():
+        assert _required_variable(value) == secret, where
+        assert "PGPASSWORD" in where or "://fleet:" in value, f"{where}: services log in as role fleet"
+
+
+def test_only_the_terminal_and_browser_ports_are_published_beyond_this_host() -> None:
+    published = {}
+    for name, svc in services().items():
+        for port in svc.get("ports") or []:
+            host_ip, _, rest = str(port).rpartition(":")[0].rpartition(":")
+            published[str(port).rsplit(":", 1)[1]] = (name, host_ip or "0.0.0.0")
+    public = {port for port, (_, ip) in published.items() if ip != "127.0.0.1"}
+    assert public == {"7611", "7612", "7613", "8080"}, published
+    assert published["3070"][0] == "haproxy", "the Dagster UI (no sign-in of its own) only through the proxy"
+    assert "ports" not in services()["dagster-webserver"]
+
+
+def test_the_dagster_ui_is_behind_the_proxys_sign_in() -> None:
+    frontend = haproxy_section("frontend dagster")
+    assert "bind :3070" in frontend and "mode http" in frontend
+    auth = re.search(r"^\s*http-request auth realm \w+ unless \{ http_auth\((\w+)\) \}", frontend, re.M)
+    assert auth, "the dagster frontend asks for a sign-in"
+    users = haproxy_section(f"userlist {auth[1]}")
+    assert '"${DAGSTER_UI_PASSWORD}"' in users
+    assert _required_variable(environment(services()["haproxy"])["DAGSTER_UI_PASSWORD"]) == "DAGSTER_UI_PASSWORD"
+    assert re.search(r"^\s*server \S+ dagster-webserver:3070\b", haproxy_section("backend dagster"), re.M)
