@@ -48,6 +48,7 @@ from api.throttle import (
     refused,
     seconds_blocked,
 )
+from api.token_rate import TokenRate
 from fleet.settings import ApiSettings
 from warehouse.passwords import hash_password
 from warehouse.passwords import verify_password_or_dummy as verify_password
@@ -92,6 +93,7 @@ class TokenService:
         self._clock = clock
         self.shared_lane = Offloader(settings.login_verify_concurrency)
         self.known_lane = Offloader(settings.login_known_verify_concurrency)
+        self._token_rate = TokenRate(settings.token_client_per_min, settings.token_address_per_min)
         self._check_s: float | None = None  # moving average of a real check's time (unknown names wait it)
         self._limits = {
             "1addr": self._limit(settings.login_address_max_failures),
@@ -268,13 +270,18 @@ class TokenService:
         # Committed: a family revoked because a used token came back stays revoked.
         raise AuthError("refresh_token 无效或已过期 (refresh token invalid, used or expired)")
 
-    def client_credentials_grant(self, client_id: str, client_secret: str) -> dict[str, Any]:
+    def client_credentials_grant(self, client_id: str, client_secret: str, address: str = "") -> dict[str, Any]:
         """An open platform app's access token (``api.open_platform``): no refresh token, the app asks
-        again. InvalidCredentials for a wrong key or secret, Forbidden for a disabled app."""
+        again. TooManyAttempts past the rate of ``api.token_rate`` (checked first, counted even for
+        wrong credentials), InvalidCredentials for a wrong key or secret, Forbidden for a disabled app."""
         from api import open_platform
 
         open_platform.check_credentials_shape(client_id, client_secret)
         now = self._clock()
+        with self._db.connection() as conn:
+            over = self._token_rate.count(conn, client_id, address)
+        if over is not None:
+            raise over
         with self._db.connection() as conn:
             app = open_platform.authenticate_app(conn, client_id, client_secret)
         principal = Principal(
