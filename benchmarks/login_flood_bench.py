@@ -10,8 +10,8 @@ and up, a flood from many hosts), while a prober reads ``/api/health.json`` ever
 administrator, who signed in from 127.0.0.1 before the flood, signs in again every 0.5 s. Measures
 the API's peak RSS (gunicorn master and worker, from /proc), the health check p50/p99/max during the
 flood, the genuine sign-ins (how many succeeded, p50 and max time), the reply codes, how many
-passwords were really checked (audit rows other than ``throttled``), and the rows the throttle
-tables hold afterwards. ``--verify-concurrency 32 --address-limit 1000000`` approximates
+guesses got past the throttle (audit rows other than ``throttled``; an unknown name past it no
+longer costs an argon2 check), and the rows the throttle tables hold afterwards. ``--verify-concurrency 32 --address-limit 1000000`` approximates
 the API before issue 13 (every guess checked, 32 at once). Prints a table; never a timed assertion.
 """
 
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{len(genuine_ok)} of {len(genuine)}",
                 f"{round(statistics.median(genuine_ms))} / {round(max(genuine_ms))}" if genuine_ms else "-",
             ]]
-            print(tabulate(rows, headers=["run", "wall s", "reply codes", "passwords checked", "throttle rows",
+            print(tabulate(rows, headers=["run", "wall s", "reply codes", "past the throttle", "throttle rows",
                                           "RSS idle MiB", "RSS peak MiB", "health p50 ms", "health p99 ms",
                                           "health max ms", "genuine sign-ins ok",
                                           "genuine sign-in p50 / max ms"], tablefmt="github"))
