@@ -12,6 +12,8 @@ from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from api import auth, security, static
+from api.addresses import TrustedProxyMiddleware, parse_networks
+from api.body_deadline import BodyTimeout
 from api.db import EXTENSION_KEY as DB_KEY
 from api.db import Database
 from api.errors import ApiError, envelope
@@ -83,6 +85,9 @@ def create_app(
     _register_error_handlers(app)
     # STOMP push at /wss/stomp; its Kafka consumer starts on the first subscription, never here.
     register_push(app, None)
+    # request.remote_addr is the client behind a trusted proxy, never a forged forwarded address.
+    app.wsgi_app = TrustedProxyMiddleware(  # type: ignore[method-assign]
+        app.wsgi_app, parse_networks(settings.trusted_proxies), settings.forwarded_header)
     return app
 
 
@@ -109,6 +114,13 @@ def _register_error_handlers(app: Flask) -> None:
         if allow:  # 405: RFC 9110 wants the methods the resource does support
             response.headers["Allow"] = allow
         return response, status
+
+    @app.errorhandler(BodyTimeout)
+    def body_too_slow(exc: BodyTimeout) -> tuple[Response, int]:
+        log.warning("request body too slow from %s on %s %s: %s", request.remote_addr, request.method,
+                    request.path, exc)
+        # the worker closes the connection after this reply (the rest of the body is never read)
+        return _reply(408, 408, f"请求体发送超时 ({exc})", {"timeoutS": exc.timeout_s, "minBytesPerS": exc.min_rate})
 
     @app.errorhandler(PoolTimeout)
     @app.errorhandler(psycopg.OperationalError)

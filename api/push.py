@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from api.addresses import address_key
 from api.push_guard import (
     ConnectionLimits,
     PushOptions,
@@ -314,7 +315,7 @@ def register_push(
 
     @sock.route(PUSH_PATH)
     def stomp_socket(ws: WebSocketLike) -> None:
-        address = str(request.remote_addr or "")
+        address = address_key(str(request.remote_addr or ""))  # an IPv6 client counts by its /64
         if not limits.open_socket(address):
             refuse(ws, f"来自 {address} 的推送连接过多 (too many STOMP sockets from {address}: "
                        f"{limits.max_per_address} open)")

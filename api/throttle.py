@@ -3,11 +3,16 @@
 An attempt is counted BEFORE the password is checked (the caller holds the keys' row locks), so N
 concurrent guesses can never be evaluated more than the limit allows; a success refunds it. Keys:
 
-- the address (any user names): bounds what one address can try, and so the rows it can create;
 - the account name from that address: a guesser backs off without locking the owner out;
+- the address (any user names), only for addresses the account never signed in from: bounds what
+  one address can try, and so the rows it can create, while everyone who signed in from it before
+  (the colleagues behind one NAT or proxy) still gets in after an attacker there used it up;
 - the account name from everywhere, only for addresses the account never signed in from: many
   addresses guessing one account make new addresses back off (the console would show a captcha),
   while the owner's known addresses still get in.
+
+Addresses are keyed by ``api.addresses.address_key`` (an IPv6 client by its /64); behind a trusted
+proxy the address is the forwarded client's (``api.addresses``), never the proxy's.
 
 Names are keyed by a hash, known or not, so unknown names are throttled exactly like known ones.
 After ``max_failures`` a key is blocked for ``backoff_s``, doubling with every further failure up
@@ -17,9 +22,10 @@ to ``max_block_s``; failures are forgotten ``window_s`` after the first one, unl
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+
+from api.addresses import address_key
 
 ADDRESS, ACCOUNT, PAIR = "1addr", "2acct", "3pair"  # lock order: keys are taken sorted
 
@@ -85,26 +91,14 @@ def refund(bucket: Bucket) -> Bucket:
     return replace(bucket, failures=max(0, bucket.failures - 1))
 
 
-def address_key(address: str) -> str:
-    """IPv6 clients are keyed by their /64 (one subscriber's prefix), IPv4 by the address."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address[:64]
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip.ipv4_mapped or ip) if isinstance(ip, ipaddress.IPv6Address) else str(ip)
-
-
 def name_key(user_name: str) -> str:
     return hashlib.sha256(user_name.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 def keys_for(user_name: str, address: str, *, known_address: bool) -> list[tuple[str, str]]:
-    """[(kind, key)] in lock order; the account-wide key only for an address not known to it."""
+    """[(kind, key)] in lock order; the address and account-wide keys only for an address not
+    known to the account (its owner's known addresses answer to the pair key alone)."""
     net, name = address_key(address), name_key(user_name)
-    keys = [(ADDRESS, f"{ADDRESS}:{net}")]
-    if not known_address:
-        keys.append((ACCOUNT, f"{ACCOUNT}:{name}"))
+    keys = [] if known_address else [(ADDRESS, f"{ADDRESS}:{net}"), (ACCOUNT, f"{ACCOUNT}:{name}")]
     keys.append((PAIR, f"{PAIR}:{name}:{net}"))
     return keys

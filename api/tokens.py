@@ -1,10 +1,18 @@
 """The OAuth2-style token endpoint logic: password grant, refresh grant (rotating), throttling.
 
 Failure modes: wrong user name or password -> InvalidCredentials (the reply never says which);
-throttled (``api.throttle``: per address, per account and address, per account for unknown
-addresses) -> TooManyAttempts with ``data = {retryAfter, captchaRequired}``; no free slot for the
-password check -> Unavailable (503); unknown, used, revoked or expired refresh token, or one of a
-user who changed the password since -> AuthError (40002, the console signs in again).
+throttled (``api.throttle``: per account and address; per address and per account for addresses
+the account never signed in from) -> TooManyAttempts with ``data = {retryAfter, captchaRequired}``;
+no free slot for the password check -> Unavailable (503); unknown, used, revoked or expired refresh
+token, or one of a user who changed the password since -> AuthError (40002, the console signs in
+again). Client credentials past their rate (``api.token_rate``) -> TooManyAttempts.
+
+Password checks (argon2id, 64 MiB each) run in two lanes so a flood never delays a genuine login:
+an unknown user name takes no slot at all (it waits as long as a real check takes, without the
+CPU or memory, so the timing still does not tell which names exist); an account signing in from an
+address it signed in from before has a lane of its own (``login_known_verify_concurrency``) beside
+the shared one (``login_verify_concurrency``), so wrong passwords on existing accounts from new
+addresses cannot hold its owner up either.
 
 Every failed or refused login is audited in ``api_login_audit`` (time, name, address, reason);
 refusals only once per block, so a flood of refused attempts costs no rows.
@@ -40,6 +48,7 @@ from api.throttle import (
     refused,
     seconds_blocked,
 )
+from api.token_rate import TokenRate
 from fleet.settings import ApiSettings
 from warehouse.passwords import hash_password
 from warehouse.passwords import verify_password_or_dummy as verify_password
@@ -49,6 +58,7 @@ log = logging.getLogger("fleet.api.login")
 SWEEP_INTERVAL_S = 60.0
 MAX_NAME_CHARS = 128
 MAX_PASSWORD_CHARS = 256
+MAX_IMITATION_S = 1.0  # an unknown name never waits longer than this, whatever a check took
 
 
 def _utcnow() -> datetime:
@@ -81,7 +91,10 @@ class TokenService:
         self._codec = codec
         self._settings = settings
         self._clock = clock
-        self._offloader = Offloader(settings.login_verify_concurrency)
+        self.shared_lane = Offloader(settings.login_verify_concurrency)
+        self.known_lane = Offloader(settings.login_known_verify_concurrency)
+        self._token_rate = TokenRate(settings.token_client_per_min, settings.token_address_per_min)
+        self._check_s: float | None = None  # moving average of a real check's time (unknown names wait it)
         self._limits = {
             "1addr": self._limit(settings.login_address_max_failures),
             "2acct": self._limit(settings.login_account_max_failures),
@@ -109,7 +122,7 @@ class TokenService:
         """The argon2 hash of a new password, computed off the hub like every check. Raises
         Unavailable when every slot stays busy."""
         try:
-            return self._offloader.run(hash_password, password)
+            return self.shared_lane.run(hash_password, password)
         except TimeoutError:
             raise Unavailable("服务繁忙，请稍后再试 (too many password operations at once, try again shortly)") from None
 
@@ -129,7 +142,7 @@ class TokenService:
         if not admission.admitted:
             raise self._throttled(admission)
         try:
-            ok = self._offloader.run(verify_password, account.password_hash if account else None, password)
+            ok = self._verify(account, password, known)
         except TimeoutError:
             self._give_back(admission, now, success=False)
             raise Unavailable("登录繁忙，请稍后再试 (too many sign-ins at once, try again shortly)") from None
@@ -145,6 +158,23 @@ class TokenService:
         if admission.wait_s:
             raise self._throttled(admission)
         raise wrong()
+
+    def _verify(self, account: q.UserAccount | None, password: str, known: bool) -> bool:
+        """The password check in its lane (module doc). An unknown name sleeps a real check's time
+        (cooperatively under gevent) once one has been measured; the very first one still checks
+        against the dummy hash to measure it."""
+        if account is None and self._check_s is not None:
+            time.sleep(min(self._check_s, MAX_IMITATION_S))
+            return False
+        lane = self.known_lane if known else self.shared_lane
+        return bool(lane.run(self._timed_verify, account.password_hash if account else None, password))
+
+    def _timed_verify(self, password_hash: str | None, password: str) -> bool:
+        started = time.perf_counter()
+        ok = verify_password(password_hash, password)
+        took = time.perf_counter() - started
+        self._check_s = took if self._check_s is None else 0.8 * self._check_s + 0.2 * took
+        return ok
 
     def _count_attempt(
         self, conn: Connection[Any], user_name: str, address: str, known: bool, now: datetime
@@ -240,13 +270,18 @@ class TokenService:
         # Committed: a family revoked because a used token came back stays revoked.
         raise AuthError("refresh_token 无效或已过期 (refresh token invalid, used or expired)")
 
-    def client_credentials_grant(self, client_id: str, client_secret: str) -> dict[str, Any]:
+    def client_credentials_grant(self, client_id: str, client_secret: str, address: str = "") -> dict[str, Any]:
         """An open platform app's access token (``api.open_platform``): no refresh token, the app asks
-        again. InvalidCredentials for a wrong key or secret, Forbidden for a disabled app."""
+        again. TooManyAttempts past the rate of ``api.token_rate`` (checked first, counted even for
+        wrong credentials), InvalidCredentials for a wrong key or secret, Forbidden for a disabled app."""
         from api import open_platform
 
         open_platform.check_credentials_shape(client_id, client_secret)
         now = self._clock()
+        with self._db.connection() as conn:
+            over = self._token_rate.count(conn, client_id, address)
+        if over is not None:
+            raise over
         with self._db.connection() as conn:
             app = open_platform.authenticate_app(conn, client_id, client_secret)
         principal = Principal(

@@ -2,7 +2,7 @@
 hold the API.
 
     .venv/bin/python benchmarks/push_load_bench.py [--subscribers 1000] [--slow 50] [--duration 60]
-        [--push-rate 1] [--worker-class gevent|gthread]
+        [--push-rate 1] [--worker-class gevent|gthread] [--slow-body 0] [--addresses 1] [--keep-caps]
 
 Starts a private PostgreSQL and Kafka (fleet.services, temporary directory, free ports), the demo
 seed (20 terminals) and the API exactly as ``fleet up`` does (``python -m api``; ``--worker-class
@@ -12,10 +12,16 @@ through their ``FLEET_API_*`` settings: every client here is 127.0.0.1.
 
 A load process (gevent, websocket-client) opens ``--subscribers`` STOMP sockets (100 at a time),
 each CONNECTed with a bearer token of one of the three demo admins and SUBSCRIBEd to its
-enterprise's ``positions``, and ``--slow`` clients that send one header byte per second (and
-reconnect when the server cuts them off). Once they are up, this process measures ``--duration``
+enterprise's ``positions``, ``--slow`` clients that send one header byte per second and
+``--slow-body`` clients that send complete headers of a form ``POST`` to the token endpoint
+announcing a 1,000-byte body, then one body byte per second (both reconnect when the server cuts them off, as an attacker would). Slow
+clients of either kind are spread over ``--addresses`` loopback source addresses (127.0.0.2 and up;
+1: all from 127.0.0.1), and ``--keep-caps`` leaves the per-address connection cap at its default
+(the attack of a few hosts, each just under the cap). Once they are up, this process measures ``--duration``
 seconds of sequential REST probes, alternating ``GET /api/health.json`` and an authenticated
-``POST /api/common/query/carView.json?pageSize=10``, while ``--push-rate`` position events per
+``POST /api/common/query/carView.json?pageSize=10`` (on one keep-alive session, or each on a new
+connection with ``--fresh-connections``, as a load balancer's health check: a held connection
+would keep its slot whatever the attackers hold), while ``--push-rate`` position events per
 second go to console.events.v1 for vehicles of the two subsidiaries in turn (each reaches the
 parent's subscribers and that subsidiary's: two thirds of all).
 
@@ -91,7 +97,14 @@ def load_child(spec: dict[str, Any]) -> None:
         return time.time() < stop_at and not stopping.is_set()
 
     gevent.signal_handler(signal.SIGTERM, stopping.set)
-    counts = {"subscribed": 0, "failed": 0, "messages": 0, "closed_early": 0, "slow_cutoffs": 0}
+    counts = {"subscribed": 0, "failed": 0, "messages": 0, "closed_early": 0, "slow_cutoffs": 0, "refused": 0}
+    addresses = int(spec.get("addresses", 1))
+
+    def source(i: int) -> tuple[str, int]:
+        if addresses <= 1:
+            return ("127.0.0.1", 0)
+        n = i % addresses + 2
+        return (f"127.0.{n // 256}.{n % 256}", 0)
     errors: list[str] = []
 
     def subscriber(token: str, enterprise_id: int) -> None:
@@ -131,20 +144,34 @@ def load_child(spec: dict[str, Any]) -> None:
         finally:
             ws.close()
 
-    def slow_client() -> None:
+    def slow_client(i: int, body: bool) -> None:
+        # A form post to the token endpoint: the app reads a form body before any route guard.
+        head = (b"POST /oauth2/token.json HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ngrant_type=" if body
+                else b"GET /api/health.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
         while running():
             try:
-                sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-                sock.sendall(b"GET /api/health.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=source(i))
+                sock.sendall(head)
                 while running():
                     gevent.sleep(1.0)
-                    sock.sendall(b"a")
+                    sock.sendall(b"x" if body else b"a")
+                    sock.setblocking(False)
+                    try:  # an answer (a 503 of the cap, a 408) or the close: the server cut us off
+                        if sock.recv(4096, socket.MSG_PEEK):
+                            counts["refused"] += 1
+                        raise ConnectionError("answered or closed")
+                    except BlockingIOError:
+                        pass
+                    finally:
+                        sock.setblocking(True)
             except OSError:
                 counts["slow_cutoffs"] += 1  # the server closed it: reconnect, as an attacker would
                 gevent.sleep(0.5)
 
     logins = spec["logins"]
-    greenlets = [gevent.spawn(slow_client) for _ in range(int(spec["slow"]))]
+    greenlets = [gevent.spawn(slow_client, i, False) for i in range(int(spec["slow"]))]
+    greenlets += [gevent.spawn(slow_client, i, True) for i in range(int(spec.get("slow_body", 0)))]
     for start in range(0, int(spec["subscribers"]), OPEN_BATCH):
         batch = [gevent.spawn(subscriber, *logins[i % len(logins)])
                  for i in range(start, min(start + OPEN_BATCH, int(spec["subscribers"])))]
@@ -185,7 +212,8 @@ def start_stack(stack: ExitStack, workdir: Path) -> tuple[str, str]:
     return pg.url, kafka.bootstrap
 
 
-def start_api(stack: ExitStack, workdir: Path, db_url: str, bootstrap: str, worker_class: str) -> int:
+def start_api(stack: ExitStack, workdir: Path, db_url: str, bootstrap: str, worker_class: str,
+              keep_caps: bool = False) -> int:
     import requests
 
     from fleet.services._system import free_port
@@ -195,6 +223,8 @@ def start_api(stack: ExitStack, workdir: Path, db_url: str, bootstrap: str, work
            "FLEET_API_HOST": "127.0.0.1", "FLEET_API_PORT": str(port), "FLEET_API_TOKEN_SECRET": secrets.token_hex(32),
            "FLEET_API_WORKER_CLASS": worker_class, "FLEET_API_STOMP_MAX_PER_ADDRESS": "0",
            "FLEET_API_STOMP_MAX_PER_USER": "0", "FLEET_API_MAX_CONNECTIONS_PER_ADDRESS": "0"}
+    if keep_caps:
+        env.pop("FLEET_API_MAX_CONNECTIONS_PER_ADDRESS")
     log = (workdir / "api.log").open("wb")
     proc = subprocess.Popen([sys.executable, "-m", "api"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
     stack.callback(stop_process, proc)
@@ -266,6 +296,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duration", type=float, default=60.0, help="seconds of REST probes under load")
     p.add_argument("--push-rate", type=float, default=1.0, help="position events per second to all subscribers")
     p.add_argument("--worker-class", choices=("gevent", "gthread"), default="gevent")
+    p.add_argument("--slow-body", type=int, default=0, help="clients sending a body one byte per second")
+    p.add_argument("--addresses", type=int, default=1, help="loopback source addresses of the slow clients")
+    p.add_argument("--keep-caps", action="store_true", help="keep the per-address connection cap at its default")
+    p.add_argument("--fresh-connections", action="store_true",
+                   help="each probe on a new connection, as a load balancer's health check (default: one keep-alive session)")
     args = p.parse_args(argv)
     fd_limit = raise_fd_limit()
 
@@ -278,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(tmp)
         workdir.chmod(0o755)
         db_url, bootstrap = start_stack(stack, workdir)
-        port = start_api(stack, workdir, db_url, bootstrap, args.worker_class)
+        port = start_api(stack, workdir, db_url, bootstrap, args.worker_class, args.keep_caps)
         base = f"http://127.0.0.1:{port}"
         tokens = logins(base, db_url)
         # Events alternate between the two subsidiaries' vehicles: each reaches the parent's
@@ -293,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
 
         open_budget_s = 30 + args.subscribers / 20
         spec = {"port": port, "logins": tokens, "subscribers": args.subscribers, "slow": args.slow,
+                "slow_body": args.slow_body, "addresses": args.addresses,
                 "open_by": time.time() + open_budget_s, "stop_at": time.time() + open_budget_s + args.duration}
         child = subprocess.Popen([sys.executable, __file__, "--load-child", json.dumps(spec)], cwd=REPO,
                                  stdout=subprocess.PIPE, text=True)
@@ -317,7 +353,11 @@ def main(argv: list[str] | None = None) -> int:
                 expected += per_login[0] + per_login[1 + pushed % len(targets)]
                 pushed += 1
                 next_push += 1 / args.push_rate
+            if args.fresh_connections:
+                session.close()  # the next probe opens a new connection and waits for the server to accept it
             loaded["health"].append(probe(session, "GET", f"{base}/api/health.json"))
+            if args.fresh_connections:
+                session.close()
             loaded["query"].append(probe(session, "POST", f"{base}/api/common/query/carView.json", **query))
             time.sleep(0.02)
         producer.flush()
@@ -337,9 +377,11 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"worker class {args.worker_class}; {args.subscribers} subscribers requested, "
           f"{up.get('up', {}).get('subscribed')} subscribed ({up.get('up', {}).get('failed')} failed) in {open_s:.0f} s; "
-          f"{args.slow} slow clients; {args.duration:.0f} s of probes; {pushed} events pushed, "
+          f"{args.slow} slow-header and {args.slow_body} slow-body clients from {args.addresses} address(es)"
+          f"{' (caps kept)' if args.keep_caps else ''}; {args.duration:.0f} s of probes"
+          f"{' (each on a new connection)' if args.fresh_connections else ''}; {pushed} events pushed, "
           f"{done.get('messages')} of {expected} MESSAGE frames received, {done.get('closed_early')} subscribers dropped, "
-          f"slow clients cut off {done.get('slow_cutoffs')} times; ulimit -n {fd_limit}; "
+          f"slow clients cut off {done.get('slow_cutoffs')} times ({done.get('refused')} with an answer); ulimit -n {fd_limit}; "
           f"load average {load_before:.2f} -> {load_after:.2f}; {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     if up.get("errors"):
         print(f"first subscriber errors: {up['errors']}")

@@ -7,10 +7,11 @@ Every key derives its environment variable mechanically: ``GatewaySettings.idle_
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -245,7 +246,14 @@ class ApiSettings(_Base):
         "gevent", description="gunicorn worker: gevent serves every connection (WebSockets, slow clients) without a thread of its own; gthread only to compare")
     worker_connections: int = Field(4096, description="open connections per gevent worker (HTTP and WebSocket); more wait in the listen backlog")
     header_timeout_s: int = Field(5, ge=1, description="longest wait for a request's line and headers, also the idle keep-alive wait (gevent; slow clients are closed)")
-    max_connections_per_address: int = Field(256, description="open connections from one client address per worker; more get 503 and are closed (0: no cap)")
+    max_connections_per_address: int = Field(256, description="open connections from one client address (an IPv6 client: its /64) per worker; more get 503 and are closed (0: no cap; trusted proxies are not capped)")
+    busy_connections_per_address: int = Field(32, ge=1, description="once a worker holds half its worker_connections, a client holding this many gets 503 for more (a few hosts just under the cap cannot fill it)")
+    body_timeout_s: float = Field(10.0, gt=0, description="a request body may take this long plus its size at body_min_rate_bytes_s; later: 408 and the connection is closed (gevent)")
+    body_min_rate_bytes_s: int = Field(8192, ge=1, description="slowest body upload served to its end beyond body_timeout_s (bytes per second)")
+    trusted_proxies: list[str] = Field(
+        [], description="addresses or networks (CIDR) of reverse proxies whose forwarded_header names the client; empty: every peer is the client")
+    forwarded_header: Literal["X-Forwarded-For", "Forwarded"] = Field(
+        "X-Forwarded-For", description="the one header the trusted proxies set to name the client (the other is ignored: clients can forge it)")
     stomp_connect_timeout_s: float = Field(5.0, description="close a STOMP socket that sends no CONNECT within this")
     stomp_max_per_address: int = Field(64, description="open STOMP sockets from one client address per worker; more get an ERROR frame (0: no cap)")
     stomp_max_per_user: int = Field(16, description="connected STOMP sessions of one user per worker; more get an ERROR frame (0: no cap)")
@@ -258,10 +266,13 @@ class ApiSettings(_Base):
     login_max_failures: int = Field(5, description="failed logins per account and address before that address backs off")
     login_lockout_s: int = Field(300, description="longest back-off, and how long failures are remembered")
     login_backoff_s: float = Field(2.0, description="first back-off after the limit; doubles with every further failure")
-    login_address_max_failures: int = Field(20, description="failed logins from one address (any names) before it backs off")
+    login_address_max_failures: int = Field(100, description="failed logins from one address (any names) before it backs off for accounts that never signed in from it")
     login_account_max_failures: int = Field(20, description="failed logins on one account from all addresses before addresses it never signed in from back off")
     login_audit_retention_days: int = Field(90, description="failed-login audit rows older than this are deleted")
     login_verify_concurrency: int = Field(2, description="password checks (argon2, 64 MiB each) run at once per process; more wait")
+    login_known_verify_concurrency: int = Field(1, ge=1, description="more password checks at once, only for accounts signing in from an address they signed in from before")
+    token_client_per_min: int = Field(10, ge=1, description="client_credentials tokens one client id may ask for per minute (429 above)")
+    token_address_per_min: int = Field(60, ge=1, description="client_credentials token requests from one address per minute, any client id (429 above)")
     session_check_ttl_s: float = Field(15.0, ge=0.0, le=30.0, description="how long a process trusts a user's session state (revocation delay, <= 30)")
     token_max_body_bytes: int = Field(8 * 1024, description="largest request body of the token endpoint (413 above)")
     max_body_bytes: int = Field(1024 * 1024, description="largest request body of every other route (413 above)")
@@ -283,6 +294,13 @@ class ApiSettings(_Base):
     history_max_days: int = Field(31, ge=1, description="longest time range of one history read: GPS, parking or idling log, track or its export (400 above)")
     import_stale_s: float = Field(120.0, gt=0, description="a running import whose process has not reported for this long is reported failed")
     build_commit: str = Field("", description="git commit the running code was built from (version log); empty: read from the repository's .git when there is one")
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_are_networks(cls, value: list[str]) -> list[str]:
+        for item in value:
+            ipaddress.ip_network(item.strip(), strict=False)  # ValueError: the setting is refused at start
+        return value
 
 
 class MediaSettings(_Base):

@@ -35,7 +35,8 @@ def token() -> dict[str, Any]:
     if grant_type == "client_credentials":
         # RFC 6749 §2.3.1: HTTP Basic (client_id:client_secret), or the parameters
         basic = request.authorization if request.authorization and request.authorization.type == "basic" else None
+        address = request.remote_addr or ""
         if basic is not None:
-            return ok(service.client_credentials_grant(basic.username or "", basic.password or ""))
-        return ok(service.client_credentials_grant(_param("client_id"), _param("client_secret")))
+            return ok(service.client_credentials_grant(basic.username or "", basic.password or "", address))
+        return ok(service.client_credentials_grant(_param("client_id"), _param("client_secret"), address))
     raise BadRequest(f"unsupported grant_type {grant_type!r}; use password, refresh_token or client_credentials")

@@ -93,3 +93,24 @@ def calls_this_minute(conn: Connection[Any], app_ids: list[int]) -> dict[int, in
 
 def set_secret_hash(conn: Connection[Any], app_id: int, secret_hash: str) -> None:
     conn.execute("UPDATE open_app SET secret_hash = %s, updated_at = now() WHERE id = %s", (secret_hash, app_id))
+
+
+def count_token_request(conn: Connection[Any], key: str) -> tuple[int, float]:
+    """Counts one token request on ``key`` in the current minute (fixed window, shared by every
+    process): (requests this minute including this one, seconds left in the window)."""
+    row = conn.execute(
+        "INSERT INTO api_token_rate AS r (key, window_start, requests)"
+        " VALUES (%s, date_trunc('minute', now()), 1)"
+        " ON CONFLICT (key) DO UPDATE SET"
+        "  requests = CASE WHEN r.window_start = EXCLUDED.window_start THEN r.requests + 1 ELSE 1 END,"
+        "  window_start = EXCLUDED.window_start"
+        " RETURNING requests, extract(epoch FROM window_start + interval '1 minute' - now())::float8",
+        (key,),
+    ).fetchone()
+    assert row is not None
+    return int(row[0]), float(row[1])
+
+
+def sweep_token_rate(conn: Connection[Any]) -> None:
+    """Drops the rows of past minutes."""
+    conn.execute("DELETE FROM api_token_rate WHERE window_start < date_trunc('minute', now())")
