@@ -406,7 +406,7 @@ class TerminalConnection(asyncio.Protocol):
             return
         ctx = self.ctx
         value = session_value(identity, event=event, reason=reason, connection_id=self.connection_id,
-                              gateway_id=ctx.settings.gateway_id)
+                              gateway_id=ctx.settings.gateway_id, peer=self.peer)
         ctx.pipeline.submit(ctx.sessions_topic, identity.phone.encode(), value)
 
     # ------------------------------------------------------------------ writing

@@ -54,7 +54,9 @@ def uplink_value(identity: TerminalIdentity, *, msg_id: int, seq: int, protocol_
 
 
 def session_value(identity: TerminalIdentity, *, event: str, reason: str, connection_id: str,
-                  gateway_id: str, at: str | None = None) -> bytes:
+                  gateway_id: str, peer: str | None = None, at: str | None = None) -> bytes:
+    """An online / offline record; ``peer`` is the connection's source address (ip:port), which the
+    streams worker keeps as the terminal's session address (docs/topics.md)."""
     return _dumps({
         "phone": identity.phone,
         "device_id": identity.device_id,
@@ -64,6 +66,7 @@ def session_value(identity: TerminalIdentity, *, event: str, reason: str, connec
         "reason": reason,
         "connection_id": connection_id,
         "gateway_id": gateway_id,
+        "peer": peer,
         "at": at or utc_now_iso(),
     })
 

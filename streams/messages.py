@@ -86,6 +86,7 @@ class SessionEvent:
     connection_id: str
     gateway_id: str
     at: datetime
+    peer: str | None = None  # the connection's source address (ip:port), when the gateway sent it
 
 
 def load_json_object(raw: bytes | str) -> dict[str, Any]:
@@ -220,6 +221,7 @@ def parse_session(raw: bytes | str | dict[str, Any]) -> SessionEvent:
         connection_id=str(obj.get("connection_id") or ""),
         gateway_id=str(obj.get("gateway_id") or ""),
         at=parse_time(obj.get("at"), "at"),
+        peer=_optional_text(obj, "peer"),
     )
 
 

@@ -77,10 +77,10 @@ def location_batch(terminal: Terminal, items: list[dict[str, Any]], *, backlog: 
 
 
 def session(terminal: Terminal, *, online: bool, at: datetime | None = None, reason: str = "",
-            connection_id: str = "test-conn") -> dict[str, Any]:
+            connection_id: str = "test-conn", peer: str | None = None) -> dict[str, Any]:
     return {
         "phone": terminal.phone, "device_id": terminal.device_id, "car_id": terminal.car_id,
         "enterprise_id": terminal.enterprise_id, "event": "online" if online else "offline",
         "reason": reason or ("auth" if online else "closed"), "connection_id": connection_id,
-        "gateway_id": "test-gw", "at": iso(at or datetime.now(UTC)),
+        "gateway_id": "test-gw", "at": iso(at or datetime.now(UTC)), "peer": peer,
     }

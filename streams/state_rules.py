@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from fleet.addresses import source_ip
 from fleet.enums import BizState
 from streams.messages import Fix, SessionEvent
 
@@ -79,6 +80,7 @@ class OnlineChange:
     reason: str
     connection_id: str
     gateway_id: str
+    session_address: str | None = None  # source IP of the session that went online (None when offline)
 
 
 Change = AccChange | BizChange | OnlineChange
@@ -150,7 +152,9 @@ def apply_session(
         applies = not stale
         if applies:
             state = replace(state, online=False)
-    change = OnlineChange(event.at, event.online, applies, event.reason, event.connection_id, event.gateway_id)
+    address = source_ip(event.peer) if event.online else None
+    change = OnlineChange(event.at, event.online, applies, event.reason, event.connection_id, event.gateway_id,
+                          address)
     state, biz_changes = _with_biz(state, event.at, now_s, rules)
     return state, [change, *biz_changes]
 

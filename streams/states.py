@@ -134,11 +134,16 @@ async def persist_changes(conn: psycopg.AsyncConnection[Any], state: State, chan
                 "INSERT INTO device_online_log (device_id, at, state, enterprise_id, reason, gateway_id,"
                 " connection_id) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                 (dev, change.at, int(change.online), ent, change.reason, change.gateway_id, change.connection_id))
+            # The session address is the current authenticated session's only: kept while it is online,
+            # cleared when it goes offline, so the media and attachment servers never accept a terminal
+            # connection on the strength of an ended session (docs/architecture.md "Terminal ports").
             if change.applies and change.online:
-                await conn.execute("UPDATE device SET state = %s, online_time = %s WHERE id = %s AND state <> 5",
-                                   (int(DeviceState.ONLINE), change.at, dev))
+                await conn.execute("UPDATE device SET state = %s, online_time = %s, session_address = %s"
+                                   " WHERE id = %s AND state <> 5",
+                                   (int(DeviceState.ONLINE), change.at, change.session_address, dev))
             elif change.applies:
-                await conn.execute("UPDATE device SET state = %s, offline_time = %s WHERE id = %s AND state <> 5",
+                await conn.execute("UPDATE device SET state = %s, offline_time = %s, session_address = NULL"
+                                   " WHERE id = %s AND state <> 5",
                                    (int(DeviceState.OFFLINE), change.at, dev))
 
 

@@ -2,8 +2,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import psycopg
+
 from fleet.topics import CONSOLE_EVENTS, DEVICE_SESSIONS, JT808_UPLINK
 from streams import payloads
+from warehouse.queries.terminal_session import terminal_session_address
 
 from .support import Producer, TopicReader, Worker, insert_terminals, query, wait_for
 
@@ -51,3 +54,22 @@ def test_sessions_acc_and_business_state_reach_the_database_and_the_console(
     assert [p["data"]["bizState"] for p in pushes if p["type"] == 6] == [4, 1, 2, 3, 0]
     live = [p for r in mine if r["kind"] == "positions" for p in r["positions"]]
     assert live and all(p["deviceId"] == term.device_id and p["sentAt"].endswith("Z") for p in live)
+
+
+def test_online_session_address_is_kept_for_the_media_servers_and_cleared_offline(
+        worker: Worker, producer: Producer, pg_url: str) -> None:
+    term = insert_terminals(pg_url, 1)[0]
+    t0 = datetime.now(UTC).replace(microsecond=0)
+
+    def address() -> str | None:
+        with psycopg.connect(pg_url) as conn:
+            return terminal_session_address(conn, term.device_id)
+
+    producer.send(DEVICE_SESSIONS, term.phone, payloads.session(
+        term, online=True, at=t0, connection_id="c1", peer="203.0.113.9:50123"))
+    producer.flush()
+    wait_for(lambda: address() == "203.0.113.9", 30, "session address kept", worker)
+    producer.send(DEVICE_SESSIONS, term.phone, payloads.session(
+        term, online=False, at=t0 + timedelta(seconds=5), connection_id="c1", reason="closed"))
+    producer.flush()
+    wait_for(lambda: address() is None, 30, "session address cleared", worker)

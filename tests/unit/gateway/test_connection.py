@@ -56,6 +56,7 @@ def test_registration_of_known_terminal_returns_auth_code_it_then_authenticates_
         assert conn.identity is not None and conn.identity.device_id == 1
         [online] = h.sink.values(DEVICE_SESSIONS)
         assert online["event"] == "online" and online["reason"] == "auth" and online["device_id"] == 1
+        assert online["peer"] == conn.peer  # the session address the media and attachment servers check
 
     run(t)
 

@@ -112,6 +112,15 @@ def test_online_without_position_is_no_signal_and_offline_is_offline() -> None:
     assert not state.online
 
 
+def test_online_keeps_the_session_source_ip_and_offline_clears_it() -> None:
+    state = DeviceState(device_id=11, car_id=21, enterprise_id=3, online=False)
+    event = parse_session(json.dumps(payloads.session(TERMINAL, online=True, at=T0, peer="[::ffff:10.1.2.3]:40000")))
+    state, changes = apply_session(state, event, 0, RULES)
+    assert changes[0] == OnlineChange(T0, True, True, "auth", "test-conn", "test-gw", "10.1.2.3")
+    state, changes = apply_session(state, session(False, 5, connection_id="test-conn"), 5, RULES)
+    assert changes[0].session_address is None  # type: ignore[union-attr]
+
+
 def test_online_with_recent_position_derives_from_it() -> None:
     state, _ = apply_fix(DeviceState(11, 21, 3, online=False), fix(0, speed_kmh=30), 0, RULES)
     assert state.biz_state == BizState.OFFLINE
