@@ -83,7 +83,7 @@ class MediaClient:
         return dict(data)
 
     def urls(self, stream_id: str, enterprise_id: int, user_id: int | None, request_host: str, scheme: str,
-             *, talk: bool = False) -> dict[str, Any]:
+             *, talk: bool = False, session_epoch: int | None = None) -> dict[str, Any]:
         """flvUrl (HTTP-FLV), wsUrl (WebSocket-FLV), talkUrl (talk streams only) and their expiry."""
         base = self.settings.public_url.rstrip("/")
         if not base:
@@ -91,12 +91,13 @@ class MediaClient:
                 else request_host.split(":", 1)[0]
             base = f"{'https' if scheme == 'https' else 'http'}://{name}:{self.settings.port}"
         ws_base = "ws" + base[len("http"):] if base.startswith("http") else base
-        token, expires = sign(self.secret, stream_id, enterprise_id, user_id, ttl_s=self.settings.url_ttl_s)
+        token, expires = sign(self.secret, stream_id, enterprise_id, user_id, ttl_s=self.settings.url_ttl_s,
+                              session_epoch=session_epoch)
         out: dict[str, Any] = {"flvUrl": f"{base}/live/{stream_id}.flv?token={token}",
                                "wsUrl": f"{ws_base}/live/{stream_id}.flv?token={token}", "talkUrl": None,
                                "urlExpiresAt": expires * 1000}
         if talk:
             talk_token, _ = sign(self.secret, stream_id, enterprise_id, user_id, kind="talk",
-                                 ttl_s=self.settings.url_ttl_s)
+                                 ttl_s=self.settings.url_ttl_s, session_epoch=session_epoch)
             out["talkUrl"] = f"{ws_base}/talk/{stream_id}?token={talk_token}"
         return out

@@ -94,7 +94,8 @@ async def _relay_round(port: int, streams: int, viewers: int, seconds: float, pi
     for n in range(streams):
         sim = f"0199{n:08d}"
         body = json.dumps({"streamId": f"{n + 1}-1-live", "kind": "live", "sim": sim, "channel": 1, "dataType": 0,
-                           "streamType": 0, "enterpriseId": 1, "deviceId": n + 1}).encode()
+                           "streamType": 0, "enterpriseId": 1, "deviceId": n + 1,
+                           "sourceAddress": "127.0.0.1"}).encode()  # the terminals' 808 sessions: loopback
         r, w = await asyncio.open_connection("127.0.0.1", port)
         w.write(b"POST /internal/streams HTTP/1.1\r\nHost: b\r\nAuthorization: Bearer " + key.encode()
                 + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
@@ -241,7 +242,8 @@ def first_frame(rounds: int) -> None:
         if not ready.wait(60):
             raise SystemExit(f"the simulated terminal did not come online: {gateway_future}")
         with psycopg.connect(pg_url, autocommit=True) as conn:
-            conn.execute("UPDATE device SET state = 3 WHERE id = %s", (device,))  # no streams worker here
+            # no streams worker here: online, from the simulated terminal's address, as it would record
+            conn.execute("UPDATE device SET state = 3, session_address = '127.0.0.1' WHERE id = %s", (device,))
 
         app = create_app(ApiSettings(token_secret="video-bench"), pg_url, var_dir=tmp)
         app.extensions[MEDIA_KEY] = MediaClient(MediaServerSettings(port=media.port, internal_url=f"http://127.0.0.1:{media.port}"),

@@ -62,6 +62,7 @@ class StreamInfo:
     plate_number: str | None = None
     phone: str = ""  # canonical phone (Kafka key of the 9102 downlink)
     protocol_version: str = "2013"
+    source_address: str | None = None  # IP of the terminal's authenticated JT/T 808 session (policy `address`)
 
     @property
     def wants_video(self) -> bool:
@@ -158,6 +159,8 @@ class Stream:
     def __init__(self, info: StreamInfo, *, gop_cache_bytes: int, audio: AudioTrack) -> None:
         self.info = info
         self.created_at = time.monotonic()
+        self.registered_at = self.created_at  # the last registration (each 0x9101 / 0x9201 renews the request)
+        self.one_time_port: int | None = None  # policy `port`: where this request's terminal must connect
         self.last_heartbeat = time.monotonic()
         self.last_viewer_at = time.monotonic()
         self.source: Any = None  # the TerminalSource feeding it
