@@ -340,3 +340,34 @@ def test_a_revoked_users_open_viewer_is_closed(video_app: Flask, pg_url: str, ka
         server.submit(server.server.close()).result(10)
         server.submit(platform.close()).result(10)
         server.close()
+
+
+def test_under_the_port_policy_9101_names_a_one_time_port_that_admits_the_terminal_once(
+        video_app: Flask, pg_url: str, demo: Demo, tenants: dict[str, Any]) -> None:
+    import socket
+
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    first = probe.getsockname()[1]
+    probe.close()
+    server = ThreadedMediaServer(SECRET, source_policy="port", one_time_ports=f"{first}-{first + 3}")
+    saved = video_app.extensions[MEDIA_KEY]
+    video_app.extensions[MEDIA_KEY] = MediaClient(
+        MediaServerSettings(port=server.port, internal_url=f"http://127.0.0.1:{server.port}"), SECRET)
+    downlinks: RecordedDownlinks = video_app.extensions[DOWNLINKS_KEY]
+    client, car = video_app.test_client(), _camera_car(pg_url, demo, "198.51.100.7")  # NAT: another address
+    try:
+        started = _post(client, tenants["a"], f"/api/command/{car.car_id}/9101.json", {"channelId": 1}).json["data"]
+        body = decode_body(0x9101, bytes.fromhex(downlinks.sent[-1]["body_hex"]))
+        port = body.tcp_port  # type: ignore[attr-defined]
+        assert first <= port <= first + 3 and port != server.port
+        on_main = server.submit(forge(server.port, car.phone, 1, 0.5, clip=tiny_clip())).result(10)
+        assert on_main.closed_by_server_after_s is not None  # the main port admits no terminal under this policy
+        genuine = server.submit(forge(port, car.phone, 1, 1.0, local_ip="127.0.0.2", clip=tiny_clip())).result(10)
+        assert genuine.closed_by_server_after_s is None
+        assert server.call(lambda: server.server.streams[started["streamId"]].counters.video_frames) >= 20
+        with pytest.raises(OSError):  # that request's port is closed once its terminal was bound
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    finally:
+        video_app.extensions[MEDIA_KEY] = saved
+        server.close()
