@@ -330,6 +330,7 @@ class MediaServer:
             stream.source = source
             stream.source_lost_at = None
             self.one_time_ports.close(stream.one_time_port)  # valid for this request only
+            stream.one_time_port = None
             log.info("stream %s fed by %s", stream.info.stream_id, source.peer)
             return stream
         if waiting:
@@ -381,6 +382,11 @@ class MediaServer:
         now = time.monotonic() if now is None else now
         s = self.settings
         self._sweep_sources(now)
+        for stream in self.streams.values():
+            if stream.one_time_port is not None and stream.source is None \
+                    and not request_open(stream, now, s.connect_timeout_s, s.source_grace_s):
+                self.one_time_ports.close(stream.one_time_port)  # the request expired: so does its port
+                stream.one_time_port = None
         for stream in list(self.streams.values()):
             has_source = stream.source is not None and not stream.source.closed
             if stream.viewers:

@@ -40,7 +40,7 @@ class UserSockets:
 
     def add(self, user_id: int | None, session_epoch: int | None, close: Callable[[str], None],
             what: str) -> UserSocket | None:
-        if user_id is None:
+        if not user_id:  # no user (an open platform app's token has user id 0): nothing to check
             return None
         socket = UserSocket(user_id, session_epoch, close, what)
         self.open.add(socket)

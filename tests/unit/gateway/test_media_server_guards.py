@@ -372,3 +372,26 @@ async def test_port_policy_admits_only_the_one_time_port_of_the_request_from_any
         finally:
             session.stop()
             await asyncio.wait_for(running, 5)
+
+
+@run_async
+async def test_a_one_time_port_closes_when_its_request_expires() -> None:
+    async with media_server(source_policy="port", one_time_ports=_free_port_range(2), connect_timeout_s=0.3) as server:
+        info = _info(source=None)
+        server.register(info)
+        port = await server._request_port(server.streams[info.stream_id])
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)  # listening while the request stands
+        writer.close()
+        await asyncio.sleep(0.7)  # expired (and the stream dropped: its terminal never connected)
+        with pytest.raises(OSError):
+            await asyncio.open_connection("127.0.0.1", port)
+
+
+
+def test_a_socket_without_a_user_is_not_checked() -> None:
+    from gateway.video.sessions import UserSockets
+
+    sockets = UserSockets()
+    assert sockets.add(None, None, lambda why: None, "viewer") is None
+    assert sockets.add(0, None, lambda why: None, "viewer") is None  # an open platform app's token
+    assert not sockets.open
