@@ -4,9 +4,9 @@
 A terminal's media connection is bound to a stream only when all of these hold:
 
 1. the platform asked for it: a stream of the packet's SIM and channel is registered (the API registers
-   before its 0x9101 / 0x9201) and the request is unexpired: its terminal has not connected yet and the
-   last registration is at most ``connect_timeout_s`` old, or its source dropped at most
-   ``source_grace_s`` ago (the terminal reconnecting);
+   before its 0x9101 / 0x9201) and the request is unexpired: the last registration is at most
+   ``connect_timeout_s`` old, or the stream's source dropped at most ``source_grace_s`` ago (the terminal
+   reconnecting); a console's heartbeats keep a stream, never a request;
 2. the stream has no live source: a second connection never replaces the one that feeds it;
 3. it comes from the terminal asked, by the source policy (``MediaServerSettings.source_policy``):
    ``address``: its source IP is that of the terminal's authenticated JT/T 808 session, which the API
@@ -48,9 +48,9 @@ def source_alive(stream: Stream) -> bool:
 
 def request_open(stream: Stream, now: float, connect_timeout_s: float, source_grace_s: float) -> bool:
     """Rule 1: the platform's request for ``stream`` still stands for a new terminal connection."""
-    if stream.source_lost_at is not None:
-        return now - stream.source_lost_at <= source_grace_s
-    return stream.source is None and now - stream.registered_at <= connect_timeout_s
+    if stream.source_lost_at is not None and now - stream.source_lost_at <= source_grace_s:
+        return True
+    return now - stream.registered_at <= connect_timeout_s
 
 
 def refusal(stream: Stream, arrival: Arrival, policy: str) -> str | None:

@@ -272,6 +272,8 @@ class MediaServer:
             stream.on_ready.append(self._on_ready)
             self.streams[info.stream_id] = stream
         stream.last_heartbeat = stream.registered_at = time.monotonic()
+        if not source_alive(stream):
+            stream.source_lost_at = None  # a new request: its terminal gets connect_timeout_s, not the grace left
         if stream.info.source_address != info.source_address:  # asked again: the latest session address counts
             stream.info = replace(stream.info, source_address=info.source_address)
         return {**stream.status(), "live": source_alive(stream)}

@@ -139,14 +139,22 @@ async def test_a_second_connection_from_the_same_address_does_not_replace_the_li
 
 @run_async
 async def test_a_terminal_connection_after_the_request_expired_is_refused() -> None:
+    clip = tiny_clip()
     async with media_server(connect_timeout_s=0.3) as server:
         info = _info()
         server.register(info)
+
+        async def console_polls() -> None:  # keeps the stream, never the request
+            while True:
+                server.heartbeat([info.stream_id])
+                await asyncio.sleep(0.05)
+
+        polling = asyncio.create_task(console_polls())
         await asyncio.sleep(0.5)
-        server.heartbeat([info.stream_id])  # a console still polling keeps the stream, not the request
-        forged = await forge(server.port, SIM, info.channel, 1.0, clip=tiny_clip())
+        forged = await forge(server.port, SIM, info.channel, 1.0, clip=clip)
+        polling.cancel()
         assert forged.closed_by_server_after_s is not None
-        assert server.streams[info.stream_id].source is None
+        assert server.streams[info.stream_id].source is None  # still registered, refused as expired
 
 
 @run_async
@@ -395,3 +403,18 @@ def test_a_socket_without_a_user_is_not_checked() -> None:
     assert sockets.add(None, None, lambda why: None, "viewer") is None
     assert sockets.add(0, None, lambda why: None, "viewer") is None  # an open platform app's token
     assert not sockets.open
+
+
+@run_async
+async def test_the_terminal_reconnecting_within_the_grace_time_feeds_its_stream_again() -> None:
+    clip = tiny_clip()  # rendered before the request's clock starts
+    async with media_server(connect_timeout_s=0.3, source_grace_s=5) as server:
+        info = _info()
+        server.register(info)
+        first = await forge(server.port, SIM, 1, 0.3, clip=clip)
+        assert first.closed_by_server_after_s is None
+        await asyncio.sleep(0.5)  # past connect_timeout_s: only the grace time lets it back
+        again = await forge(server.port, SIM, 1, 0.3, clip=clip)
+        assert again.closed_by_server_after_s is None
+        stranger = await forge(server.port, SIM, 1, 0.3, local_ip="127.0.0.2", clip=clip)
+        assert stranger.closed_by_server_after_s is not None  # the grace is the terminal's, not anyone's
