@@ -68,11 +68,27 @@ def refusal(stream: Stream, arrival: Arrival, policy: str) -> str | None:
 
 
 class AddressCounter:
-    """Open connections per source IP, capped (0: no cap)."""
+    """Open connections per source IP, capped (0: no cap). Refusals are logged at most once per address
+    every ``LOG_EVERY_S`` (a flood must not become a log flood); the counters count them all."""
+
+    LOG_EVERY_S = 10.0
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.open: Counter[str] = Counter()
+        self._logged_at: dict[str, float] = {}
+        self.refused_since_log: Counter[str] = Counter()
+
+    def log_refusal(self, ip: str | None, now: float) -> int:
+        """How many refusals of ``ip`` to report now (0: stay quiet)."""
+        key = ip or "?"
+        self.refused_since_log[key] += 1
+        if now - self._logged_at.get(key, -self.LOG_EVERY_S) < self.LOG_EVERY_S:
+            return 0
+        if len(self._logged_at) > 10_000:
+            self._logged_at.clear()
+        self._logged_at[key] = now
+        return self.refused_since_log.pop(key)
 
     def acquire(self, ip: str | None) -> bool:
         key = ip or "?"

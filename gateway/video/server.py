@@ -156,8 +156,10 @@ class MediaServer:
         arrival = Arrival(source_ip(tuple(peername)), "{}:{}".format(*peername[:2]), int(sockname[1]))
         if not self.addresses.acquire(arrival.ip):
             self.counters.refused_over_cap += 1
-            log.warning("refusing a connection from %s: %d open from that address (cap)", arrival.peer,
-                        self.addresses.cap)
+            refused = self.addresses.log_refusal(arrival.ip, time.monotonic())
+            if refused:
+                log.warning("refused %d connection(s) from %s: %d open from that address (the cap)", refused,
+                            arrival.ip, self.addresses.cap)
             writer.transport.abort()
             return
         self._writers.add(writer)

@@ -161,7 +161,10 @@ async def forge(port: int, sim: str, channel: int, seconds: float, *, local_ip: 
 
     async def listen() -> None:
         while True:
-            data = await reader.read(65536)
+            try:
+                data = await reader.read(65536)
+            except ConnectionError:  # the server reset it (a write of ours hit the closed socket)
+                data = b""
             if not data:
                 result.closed_by_server_after_s = loop.time() - started
                 return

@@ -418,3 +418,12 @@ async def test_the_terminal_reconnecting_within_the_grace_time_feeds_its_stream_
         assert again.closed_by_server_after_s is None
         stranger = await forge(server.port, SIM, 1, 0.3, local_ip="127.0.0.2", clip=clip)
         assert stranger.closed_by_server_after_s is not None  # the grace is the terminal's, not anyone's
+
+
+def test_cap_refusals_are_logged_at_a_bounded_rate_and_counted_exactly() -> None:
+    from gateway.video.admission import AddressCounter
+
+    counter = AddressCounter(1)
+    assert counter.acquire("10.0.0.1") and not counter.acquire("10.0.0.1")
+    reported = [counter.log_refusal("10.0.0.1", t / 10) for t in range(150)]  # 15 s of refusals, 10 a second
+    assert reported[0] == 1 and sum(1 for n in reported if n) == 2 and sum(reported) == 101  # the rest still pending
