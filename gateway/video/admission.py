@@ -67,28 +67,34 @@ def refusal(stream: Stream, arrival: Arrival, policy: str) -> str | None:
     return None
 
 
-class AddressCounter:
-    """Open connections per source IP, capped (0: no cap). Refusals are logged at most once per address
-    every ``LOG_EVERY_S`` (a flood must not become a log flood); the counters count them all."""
+class BoundedLog:
+    """Refusals are logged at most once per key (what, source IP) every ``every_s``, with how many there
+    were since: a flood must not become a log flood (the server's counters count every one)."""
 
-    LOG_EVERY_S = 10.0
+    def __init__(self, every_s: float = 10.0, max_keys: int = 10_000) -> None:
+        self.every_s, self.max_keys = every_s, max_keys
+        self._logged_at: dict[tuple[str, str], float] = {}
+        self._pending: Counter[tuple[str, str]] = Counter()
+
+    def due(self, what: str, ip: str | None, now: float) -> int:
+        """Count one refusal; how many to report now (0: stay quiet)."""
+        key = (what, ip or "?")
+        self._pending[key] += 1
+        if now - self._logged_at.get(key, -self.every_s) < self.every_s:
+            return 0
+        if len(self._logged_at) >= self.max_keys:  # memory stays bounded whatever addresses come
+            self._logged_at.clear()
+            self._pending = Counter({key: self._pending[key]})
+        self._logged_at[key] = now
+        return self._pending.pop(key)
+
+
+class AddressCounter:
+    """Open connections per source IP, capped (0: no cap)."""
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.open: Counter[str] = Counter()
-        self._logged_at: dict[str, float] = {}
-        self.refused_since_log: Counter[str] = Counter()
-
-    def log_refusal(self, ip: str | None, now: float) -> int:
-        """How many refusals of ``ip`` to report now (0: stay quiet)."""
-        key = ip or "?"
-        self.refused_since_log[key] += 1
-        if now - self._logged_at.get(key, -self.LOG_EVERY_S) < self.LOG_EVERY_S:
-            return 0
-        if len(self._logged_at) > 10_000:
-            self._logged_at.clear()
-        self._logged_at[key] = now
-        return self.refused_since_log.pop(key)
 
     def acquire(self, ip: str | None) -> bool:
         key = ip or "?"

@@ -48,6 +48,7 @@ from gateway.video import browsers, httpio
 from gateway.video.admission import (
     AddressCounter,
     Arrival,
+    BoundedLog,
     OneTimePorts,
     parse_port_range,
     refusal,
@@ -104,6 +105,7 @@ class MediaServer:
         self._session_checker: asyncio.Task[None] | None = None
         self.port = settings.port
         self.addresses = AddressCounter(settings.max_connections_per_address)
+        self.refusal_log = BoundedLog()
         self.sources: set[TerminalSource] = set()
         self.user_sockets = UserSockets()
         self.one_time_ports = OneTimePorts(settings.host, parse_port_range(settings.one_time_ports),
@@ -156,7 +158,7 @@ class MediaServer:
         arrival = Arrival(source_ip(tuple(peername)), "{}:{}".format(*peername[:2]), int(sockname[1]))
         if not self.addresses.acquire(arrival.ip):
             self.counters.refused_over_cap += 1
-            refused = self.addresses.log_refusal(arrival.ip, time.monotonic())
+            refused = self.refusal_log.due("cap", arrival.ip, time.monotonic())
             if refused:
                 log.warning("refused %d connection(s) from %s: %d open from that address (the cap)", refused,
                             arrival.ip, self.addresses.cap)
@@ -337,19 +339,25 @@ class MediaServer:
             stream.one_time_port = None
             log.info("stream %s fed by %s", stream.info.stream_id, source.peer)
             return stream
+        ip = source.arrival.ip
         if waiting:
             self.counters.refused_sources += 1
-            log.warning("refusing terminal connection %s for SIM %s channel %s: %s", source.peer, packet.sim,
-                        packet.channel, "; ".join(f"{sid}: {why}" for sid, why in reasons.items()))
+            if n := self.refusal_log.due("policy", ip, now):
+                log.warning("refused %d terminal connection(s) from %s, the last %s for SIM %s channel %s: %s", n,
+                            ip, source.peer, packet.sim, packet.channel,
+                            "; ".join(f"{sid}: {why}" for sid, why in reasons.items()))
         elif any(source_alive(st) for st in candidates):
             self.counters.second_sources += 1
-            live = ", ".join(f"{st.info.stream_id} fed by {st.source.peer}" for st in candidates if source_alive(st))
-            log.warning("refusing a second terminal connection %s for SIM %s channel %s: %s", source.peer,
-                        packet.sim, packet.channel, live)
+            if n := self.refusal_log.due("second", ip, now):
+                live = ", ".join(f"{st.info.stream_id} fed by {st.source.peer}" for st in candidates
+                                 if source_alive(st))
+                log.warning("refused %d second terminal connection(s) from %s, the last %s for SIM %s channel %s:"
+                            " %s", n, ip, source.peer, packet.sim, packet.channel, live)
         else:
             self.counters.rejected_terminals += 1
-            log.warning("terminal %s sent SIM %s channel %s that no unexpired request waits for; closed",
-                        source.peer, packet.sim, packet.channel)
+            if n := self.refusal_log.due("unasked", ip, now):
+                log.warning("refused %d terminal connection(s) from %s that no unexpired request waits for, the"
+                            " last %s for SIM %s channel %s", n, ip, source.peer, packet.sim, packet.channel)
         return None
 
     def source_lost(self, stream: Stream, source: TerminalSource) -> None:

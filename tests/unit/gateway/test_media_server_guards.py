@@ -421,9 +421,11 @@ async def test_the_terminal_reconnecting_within_the_grace_time_feeds_its_stream_
 
 
 def test_cap_refusals_are_logged_at_a_bounded_rate_and_counted_exactly() -> None:
-    from gateway.video.admission import AddressCounter
+    from gateway.video.admission import AddressCounter, BoundedLog
 
     counter = AddressCounter(1)
     assert counter.acquire("10.0.0.1") and not counter.acquire("10.0.0.1")
-    reported = [counter.log_refusal("10.0.0.1", t / 10) for t in range(150)]  # 15 s of refusals, 10 a second
+    refusals = BoundedLog(every_s=10)
+    reported = [refusals.due("cap", "10.0.0.1", t / 10) for t in range(150)]  # 15 s of refusals, 10 a second
     assert reported[0] == 1 and sum(1 for n in reported if n) == 2 and sum(reported) == 101  # the rest still pending
+    assert refusals.due("cap", "10.0.0.2", 14.9) == 1 and refusals.due("policy", "10.0.0.1", 14.9) == 1
