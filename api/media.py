@@ -28,6 +28,11 @@ class MediaUnavailable(Exception):
     """The media server did not answer (down, or too slow)."""
 
 
+class NoSessionAddress(Exception):
+    """The media server refused a registration: it knows no session address of the terminal (policy
+    ``address``), so it could admit no media connection of it."""
+
+
 class MediaClient:
     def __init__(self, settings: MediaServerSettings, secret: bytes, *, timeout_s: float = 2.0) -> None:
         self.settings = settings
@@ -58,7 +63,10 @@ class MediaClient:
             connection.close()
 
     def register(self, stream: dict[str, Any]) -> dict[str, Any]:
+        """Raises NoSessionAddress (409 from the media server) or MediaUnavailable."""
         status, data = self.call("POST", "/internal/streams", stream)
+        if status == 409:
+            raise NoSessionAddress(str(data))
         if status != 200:
             raise MediaUnavailable(f"registration refused: {status} {data}")
         return dict(data)

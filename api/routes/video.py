@@ -12,8 +12,9 @@
 
 Refusals: another enterprise's car, device, stream or command is a 404; a device without video, or a
 channel it does not have, 400; an offline terminal 409 ("device not online, cannot start live
-audio/video"); a second talk on a channel 409 (当前正在进行通话中，只支持一对一进行通话！); the media
-server down 503 ("no available live video server, contact system administrator").
+audio/video"); a second talk on a channel 409 (当前正在进行通话中，只支持一对一进行通话！); a terminal whose
+JT/T 808 session address is not known yet (the media server could admit none of its connections) 409
+(终端会话尚未就绪，请稍后重试); the media server down 503 ("no available live video server, contact system administrator").
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from api.commands import Built
 from api.db import get_db
 from api.errors import ApiError, BadRequest, NotFound, Unavailable
 from api.http import json_body, ok
-from api.media import MEDIA_KEY, NO_SERVER_MESSAGE, MediaClient, MediaUnavailable
+from api.media import MEDIA_KEY, NO_SERVER_MESSAGE, MediaClient, MediaUnavailable, NoSessionAddress
 from api.routes.commands import _accepted, _device_id_in, epoch_ms, send_built
 from api.security import current_principal, request_scope, requires
 from fleet.enums import DeviceState
@@ -47,6 +48,12 @@ class VideoOffline(ApiError):
     http_status = 409
     code = 409
     default_message = video.OFFLINE_MESSAGE
+
+
+class SessionNotReady(ApiError):
+    http_status = 409
+    code = 409
+    default_message = video.SESSION_NOT_READY_MESSAGE
 
 
 class TalkBusy(ApiError):
@@ -118,6 +125,8 @@ def _start(target: dict[str, Any], payload: Any) -> dict[str, Any]:
             if current is not None and current.get("online"):
                 raise TalkBusy()
         registered = client.register(_registration(target, sid, req.kind, req.channel, req.data_type, req.stream_type))
+    except NoSessionAddress:
+        raise SessionNotReady() from None
     except MediaUnavailable:
         raise _no_server() from None
     answer = {"streamId": sid, "kind": req.kind, "channelId": req.channel, "dataType": req.data_type,
@@ -174,6 +183,8 @@ def _playback(target: dict[str, Any], payload: Any) -> dict[str, Any]:
         client.release(sid, None)  # a new playback of the channel replaces the previous one
         registered = client.register(_registration(target, sid, "playback", shown["channelId"], shown["mediaType"],
                                                    shown["streamType"]))
+    except NoSessionAddress:
+        raise SessionNotReady() from None
     except MediaUnavailable:
         raise _no_server() from None
     built: Built = video.build_9201(shown, start, end, client.settings.public_host,

@@ -9,7 +9,7 @@ Routes (HTTP/1.1; the stream URLs carry a token the API signed, ``fleet/video_to
 | ``GET /live/{streamId}.flv?token=`` | HTTP-FLV; with ``Upgrade: websocket`` the same as WebSocket-FLV (binary messages) |
 | ``GET /talk/{streamId}?token=`` (WebSocket) | the browser's microphone: ``protocols/jt1078/talk.py`` frames in, G.711A to the terminal |
 | ``GET /healthz`` | 200 ``{ok: true}`` (nothing else: it needs no credentials) |
-| ``POST /internal/streams`` | the API registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``), with the terminal's session address; answers ``tcpPort``, the port the 0x9101 / 0x9201 must name |
+| ``POST /internal/streams`` | the API registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``), with the terminal's session address; answers ``tcpPort``, the port the 0x9101 / 0x9201 must name; 409 when policy ``address`` and no session address is known |
 | ``GET /internal/streams/{id}`` | a stream's status |
 | ``POST /internal/heartbeat`` | ``{streamIds}``: the console still wants them |
 | ``POST /internal/streams/{id}/close`` | ``{userId}``: close unless someone else watches (``{closed, viewers}``) |
@@ -245,7 +245,11 @@ class MediaServer:
     async def _internal(self, request: Request) -> dict[str, Any]:
         path = request.path
         if path == "/internal/streams" and request.method == "POST":
-            answer = self.register(_stream_info(request.json()))
+            info = _stream_info(request.json())
+            if self.settings.source_policy == "address" and info.source_address is None:
+                # no terminal could ever be admitted: say so now rather than let the viewer time out
+                raise HttpError(409, "the terminal has no known session address")
+            answer = self.register(info)
             return {**answer, "tcpPort": await self._request_port(self.streams[answer["streamId"]])}
         if path == "/internal/heartbeat" and request.method == "POST":
             body = request.json() or {}

@@ -371,3 +371,17 @@ def test_under_the_port_policy_9101_names_a_one_time_port_that_admits_the_termin
     finally:
         video_app.extensions[MEDIA_KEY] = saved
         server.close()
+
+
+def test_9101_for_a_terminal_without_a_known_session_address_is_a_clear_409_and_sends_nothing(
+        video_app: Flask, pg_url: str, demo: Demo, tenants: dict[str, Any]) -> None:
+    client = video_app.test_client()
+    car = make_vehicle(pg_url, demo.enterprises["a"], online=True)[0]  # online, no session address recorded
+    with connect(pg_url) as conn:
+        conn.execute("UPDATE device SET has_video = 1, video_channel = '1' WHERE id = %s", (car.device_id,))
+        conn.commit()
+    downlinks: RecordedDownlinks = video_app.extensions[DOWNLINKS_KEY]
+    before = len(downlinks.sent)
+    reply = _post(client, tenants["a"], f"/api/command/{car.car_id}/9101.json", {"channelId": 1})
+    assert reply.status_code == 409 and reply.json["message"].startswith("终端会话尚未就绪")
+    assert len(downlinks.sent) == before
