@@ -57,7 +57,7 @@ from gateway.video.admission import (
 )
 from gateway.video.audio import AudioTrack
 from gateway.video.httpio import HttpError, Request
-from gateway.video.hub import KINDS, Stream, StreamInfo, same_sim
+from gateway.video.hub import KINDS, Stream, StreamInfo, same_sim, stream_info_of
 from gateway.video.platform import NullPlatform, Platform
 from gateway.video.sessions import UserSockets
 from gateway.video.terminal import TerminalSource
@@ -245,7 +245,10 @@ class MediaServer:
     async def _internal(self, request: Request) -> dict[str, Any]:
         path = request.path
         if path == "/internal/streams" and request.method == "POST":
-            info = _stream_info(request.json())
+            try:
+                info = stream_info_of(request.json())
+            except ValueError as exc:
+                raise HttpError(400, f"bad stream registration: {exc}") from None
             if self.settings.source_policy == "address" and info.source_address is None:
                 # no terminal could ever be admitted: say so now rather than let the viewer time out
                 raise HttpError(409, "the terminal has no known session address")
@@ -421,23 +424,16 @@ class MediaServer:
 
     def _sweep_sources(self, now: float) -> None:
         """Close terminal connections that never identified themselves or went silent."""
-        s = self.settings
         for source in list(self.sources):
-            if source.closed:
+            why = source.stale(now, self.settings)
+            if why is None:
                 continue
             if source.stream is None:
-                if now - source.opened_at > s.identify_deadline_s:
-                    self.counters.closed_unidentified += 1
-                    log.info("terminal connection %s sent no whole packet in %.0f s: closed", source.peer,
-                             s.identify_deadline_s)
-                    source.close()
-                continue
-            allowed = s.playback_idle_s if source.stream.info.kind == "playback" else s.source_idle_s
-            if now - source.last_rx > allowed:
+                self.counters.closed_unidentified += 1
+            else:
                 self.counters.closed_idle_sources += 1
-                log.info("terminal connection %s of stream %s silent for %.0f s: closed", source.peer,
-                         source.stream.info.stream_id, now - source.last_rx)
-                source.close()
+            log.info("terminal connection %s: %s; closed", source.peer, why)
+            source.close()
 
     def _drop(self, stream: Stream, why: str, *, notify: bool = True, stop_terminal: bool = False) -> None:
         self.streams.pop(stream.info.stream_id, None)
@@ -453,21 +449,3 @@ class MediaServer:
         if stream.online and notify:
             self.spawn(self.platform.channel_changed(stream.info, False))
         stream.online = False
-
-
-def _stream_info(body: Any) -> StreamInfo:
-    if not isinstance(body, dict):
-        raise HttpError(400, "body must be an object")
-    try:
-        info = StreamInfo(
-            stream_id=str(body["streamId"]), kind=str(body["kind"]), sim=str(body["sim"]), channel=int(body["channel"]),
-            data_type=int(body.get("dataType", 0)), stream_type=int(body.get("streamType", 0)),
-            enterprise_id=int(body["enterpriseId"]), device_id=int(body["deviceId"]),
-            car_id=None if body.get("carId") is None else int(body["carId"]), plate_number=body.get("plateNumber"),
-            phone=str(body.get("phone") or body["sim"]), protocol_version=str(body.get("protocolVersion") or "2013"),
-            source_address=None if body.get("sourceAddress") is None else source_ip(str(body["sourceAddress"])))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise HttpError(400, f"bad stream registration: {exc!r}") from None
-    if info.kind not in KINDS or not info.sim.isdigit() or not re.match(r"^[A-Za-z0-9_-]{1,64}$", info.stream_id):
-        raise HttpError(400, "bad stream registration")
-    return info

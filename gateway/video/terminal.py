@@ -14,6 +14,7 @@ from protocols.jt1078.g711 import alaw_encode
 from protocols.jt1078.payload_types import G711A
 
 if TYPE_CHECKING:
+    from fleet.settings import MediaServerSettings
     from gateway.video.hub import Stream
     from gateway.video.server import MediaServer
 
@@ -63,6 +64,20 @@ class TerminalSource:
             for frame in self.assembler.push(item):
                 self.stream.on_frame(frame)
         return True
+
+    def stale(self, now: float, settings: MediaServerSettings) -> str | None:
+        """Why the server should close this connection now: no whole packet within the identification
+        deadline, or silent for longer than its stream allows (a paused playback sends nothing)."""
+        if self.closed:
+            return None
+        if self.stream is None:
+            if now - self.opened_at > settings.identify_deadline_s:
+                return f"no whole packet in {settings.identify_deadline_s:.0f} s"
+            return None
+        allowed = settings.playback_idle_s if self.stream.info.kind == "playback" else settings.source_idle_s
+        if now - self.last_rx > allowed:
+            return f"stream {self.stream.info.stream_id} silent for {now - self.last_rx:.0f} s"
+        return None
 
     def send_talk(self, samples: list[int]) -> None:
         """Browser audio to the terminal: one G.711A audio packet on this connection, with the SIM and
