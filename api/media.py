@@ -28,6 +28,11 @@ class MediaUnavailable(Exception):
     """The media server did not answer (down, or too slow)."""
 
 
+class NoSessionAddress(Exception):
+    """The media server refused a registration: it knows no session address of the terminal (policy
+    ``address``), so it could admit no media connection of it."""
+
+
 class MediaClient:
     def __init__(self, settings: MediaServerSettings, secret: bytes, *, timeout_s: float = 2.0) -> None:
         self.settings = settings
@@ -58,7 +63,10 @@ class MediaClient:
             connection.close()
 
     def register(self, stream: dict[str, Any]) -> dict[str, Any]:
+        """Raises NoSessionAddress (409 from the media server) or MediaUnavailable."""
         status, data = self.call("POST", "/internal/streams", stream)
+        if status == 409:
+            raise NoSessionAddress(str(data))
         if status != 200:
             raise MediaUnavailable(f"registration refused: {status} {data}")
         return dict(data)
@@ -83,7 +91,7 @@ class MediaClient:
         return dict(data)
 
     def urls(self, stream_id: str, enterprise_id: int, user_id: int | None, request_host: str, scheme: str,
-             *, talk: bool = False) -> dict[str, Any]:
+             *, talk: bool = False, session_epoch: int | None = None) -> dict[str, Any]:
         """flvUrl (HTTP-FLV), wsUrl (WebSocket-FLV), talkUrl (talk streams only) and their expiry."""
         base = self.settings.public_url.rstrip("/")
         if not base:
@@ -91,12 +99,13 @@ class MediaClient:
                 else request_host.split(":", 1)[0]
             base = f"{'https' if scheme == 'https' else 'http'}://{name}:{self.settings.port}"
         ws_base = "ws" + base[len("http"):] if base.startswith("http") else base
-        token, expires = sign(self.secret, stream_id, enterprise_id, user_id, ttl_s=self.settings.url_ttl_s)
+        token, expires = sign(self.secret, stream_id, enterprise_id, user_id, ttl_s=self.settings.url_ttl_s,
+                              session_epoch=session_epoch)
         out: dict[str, Any] = {"flvUrl": f"{base}/live/{stream_id}.flv?token={token}",
                                "wsUrl": f"{ws_base}/live/{stream_id}.flv?token={token}", "talkUrl": None,
                                "urlExpiresAt": expires * 1000}
         if talk:
             talk_token, _ = sign(self.secret, stream_id, enterprise_id, user_id, kind="talk",
-                                 ttl_s=self.settings.url_ttl_s)
+                                 ttl_s=self.settings.url_ttl_s, session_epoch=session_epoch)
             out["talkUrl"] = f"{ws_base}/talk/{stream_id}?token={talk_token}"
         return out

@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException
 from api.auth import Principal, verify_access_token
 from api.errors import ApiError, AuthError, Forbidden, envelope
 from api.query.values import parse_flag
+from fleet.browser_headers import STATIC_HEADERS
 from fleet.settings import ApiSettings
 from warehouse.queries.scope import Scope
 
@@ -92,17 +93,6 @@ MAP_TILE_SOURCES = (
     "https://*.bdimg.com",
     "https://*.google.com",
 )
-PERMISSIONS_POLICY = (
-    "microphone=(self), geolocation=(self), camera=(), payment=(), usb=(), serial=(), bluetooth=(), "
-    "midi=(), magnetometer=(), gyroscope=(), accelerometer=(), display-capture=()"
-)
-STATIC_HEADERS = {
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "strict-origin-when-cross-origin",  # tile servers (OSM) want the origin
-    "Permissions-Policy": PERMISSIONS_POLICY,
-    "Cross-Origin-Opener-Policy": "same-origin",
-}
 _HOST = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$")
 
 

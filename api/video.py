@@ -34,6 +34,8 @@ STREAM_ID = re.compile(r"^(\d{1,18})-(\d{1,3})-(live|listen|talk|playback)$")
 
 OFFLINE_MESSAGE = "设备不在线，无法开启实时音视频 (device not online, cannot start live audio/video)"
 NO_ABILITY_MESSAGE = "该车辆没有安装具备该功能的设备 (the vehicle has no device with this ability)"
+SESSION_NOT_READY_MESSAGE = ("终端会话尚未就绪，请稍后重试 (the terminal's session is not ready for video yet: its "
+                             "JT/T 808 session address is not known; try again once it has reconnected)")
 TALK_BUSY_MESSAGE = "当前正在进行通话中，只支持一对一进行通话！ (a talk is going on; only one talk at a time)"
 
 

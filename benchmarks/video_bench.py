@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/video_bench.py relay [--streams 4,8,16,24] [--viewers 2] [--seconds 20]
     .venv/bin/python benchmarks/video_bench.py first-frame [--rounds 20]
+    .venv/bin/python benchmarks/video_bench.py guards [--idle 2000]
 
 ``relay``: one media server process (``gateway.video`` with no database: NullPlatform) relays N simulated
 720p terminals (the install-time clip: 1280x720, 25 fps, ~1.1 Mbit/s, GOP 1 s, plus 8 kHz G.711A audio
@@ -15,6 +16,12 @@ answers ``POST /api/command/{carId}/9101.json``, the 0x9101 goes API -> Kafka ->
 terminal, which connects to the media server and streams; a viewer opens the answered flvUrl at once (as
 the console does). Times from the request: the API's reply, the viewer's first byte, its first video tag
 (the key frame: the first picture a browser can show). Private PostgreSQL and Kafka (tests/support/stack.py).
+
+``guards``: the attacks on port 7612 against one media server process (``serve``), a stream fed by a
+simulated camera on 127.0.0.1 (its session address) and one viewer: a client on 127.0.0.2 sends 4 s of
+another picture with the camera's SIM and channel (what the viewer got: real and forged frames, told apart by
+their AVC sequence header); then ``--idle`` silent sockets from 127.0.0.2, how many the server still holds
+after 6 s, and a new viewer's first byte meanwhile.
 """
 
 from __future__ import annotations
@@ -94,7 +101,8 @@ async def _relay_round(port: int, streams: int, viewers: int, seconds: float, pi
     for n in range(streams):
         sim = f"0199{n:08d}"
         body = json.dumps({"streamId": f"{n + 1}-1-live", "kind": "live", "sim": sim, "channel": 1, "dataType": 0,
-                           "streamType": 0, "enterpriseId": 1, "deviceId": n + 1}).encode()
+                           "streamType": 0, "enterpriseId": 1, "deviceId": n + 1,
+                           "sourceAddress": "127.0.0.1"}).encode()  # the terminals' 808 sessions: loopback
         r, w = await asyncio.open_connection("127.0.0.1", port)
         w.write(b"POST /internal/streams HTTP/1.1\r\nHost: b\r\nAuthorization: Bearer " + key.encode()
                 + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
@@ -241,7 +249,8 @@ def first_frame(rounds: int) -> None:
         if not ready.wait(60):
             raise SystemExit(f"the simulated terminal did not come online: {gateway_future}")
         with psycopg.connect(pg_url, autocommit=True) as conn:
-            conn.execute("UPDATE device SET state = 3 WHERE id = %s", (device,))  # no streams worker here
+            # no streams worker here: online, from the simulated terminal's address, as it would record
+            conn.execute("UPDATE device SET state = 3, session_address = '127.0.0.1' WHERE id = %s", (device,))
 
         app = create_app(ApiSettings(token_secret="video-bench"), pg_url, var_dir=tmp)
         app.extensions[MEDIA_KEY] = MediaClient(MediaServerSettings(port=media.port, internal_url=f"http://127.0.0.1:{media.port}"),
@@ -295,6 +304,106 @@ def first_frame(rounds: int) -> None:
         stack.close()
 
 
+# -- guards -------------------------------------------------------------------------------------------
+
+async def _guards_round(port: int, idle: int) -> dict[str, Any]:
+    from fleet.video_tokens import internal_key, sign
+    from gateway.video.flv import FlvReader
+    from simulator.video import MediaSession
+    from simulator.video_clips import ClipLibrary, render_clip
+    from tests.support.media import forge
+
+    sim, sid = "019900000001", "1-1-live"
+    body = json.dumps({"streamId": sid, "kind": "live", "sim": sim, "channel": 1, "dataType": 1, "streamType": 0,
+                       "enterpriseId": 1, "deviceId": 1, "sourceAddress": "127.0.0.1"}).encode()
+    r, w = await asyncio.open_connection("127.0.0.1", port)
+    w.write(b"POST /internal/streams HTTP/1.1\r\nHost: b\r\nAuthorization: Bearer " + internal_key(SECRET).encode()
+            + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    await r.read(65536)
+    w.close()
+    camera = MediaSession("127.0.0.1", port, sim, 1, ClipLibrary(per_plate=False).clip("SIMULATOR", 1, "sub"), None)
+    running = asyncio.create_task(camera.run())
+    await asyncio.sleep(1.5)
+    token, _ = sign(SECRET, sid, 1, None, ttl_s=600)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET /live/{sid}.flv?token={token} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+    await reader.readuntil(b"\r\n\r\n")
+    frames: dict[bytes, int] = {}
+    config: list[bytes] = []
+
+    async def watch(seconds: float) -> None:
+        flv = FlvReader()
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                data = await asyncio.wait_for(reader.read(262144), left)
+            except TimeoutError:
+                return
+            if not data:
+                return
+            for tag in flv.feed(data):
+                if tag.tag_type == 9 and tag.is_config:
+                    config.append(tag.data)
+                elif tag.tag_type == 9 and config:
+                    frames[config[-1]] = frames.get(config[-1], 0) + 1
+
+    fake = render_clip("FAKE", 1, "sub", frames=25, size=(160, 96), bit_rate=100_000)
+    await asyncio.gather(watch(6.0), forge(port, sim, 1, 4.0, local_ip="127.0.0.2", clip=fake))
+    writer.close()
+    real_key = config[0] if config else b""
+    out: dict[str, Any] = {"real": frames.get(real_key, 0), "forged": sum(n for k, n in frames.items() if k != real_key),
+                           "camera_alive": not running.done()}
+    held = []  # the idle flood, from one address
+    for _ in range(idle):
+        try:
+            held.append(await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0)))
+        except OSError:
+            break
+    started = time.monotonic()
+    v_reader, v_writer = await asyncio.open_connection("127.0.0.1", port)
+    v_writer.write(f"GET /live/{sid}.flv?token={token} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+    await v_reader.readuntil(b"\r\n\r\n")
+    await v_reader.read(1)
+    out["viewer_first_byte_ms"] = 1000 * (time.monotonic() - started)
+    v_writer.close()
+    await asyncio.sleep(6.0)
+
+    async def still_open(pair: Any) -> bool:
+        try:
+            return bool(await asyncio.wait_for(pair[0].read(1), 0.05))
+        except TimeoutError:
+            return True
+        except ConnectionError:
+            return False
+
+    out["idle_opened"] = len(held)
+    out["idle_held_after_6s"] = sum(await asyncio.gather(*(still_open(p) for p in held)))
+    for _, idle_writer in held:
+        idle_writer.close()
+    camera.stop()
+    await asyncio.gather(running, return_exceptions=True)
+    return out
+
+
+def guards(idle: int) -> None:
+    from tests.support.ports import free_port
+
+    port = free_port()
+    child = subprocess.Popen([sys.executable, __file__, "serve", "--port", str(port)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        r = asyncio.run(_guards_round(port, idle))
+        print(f"load average {os.getloadavg()[0]:.1f}")
+        print("| forged frames seen by the viewer | real frames seen | camera still connected | idle sockets opened "
+              "(one address) | still held after 6 s | a new viewer's first byte during the flood |")
+        print("|---|---|---|---|---|---|")
+        print(f"| {r['forged']} | {r['real']} | {r['camera_alive']} | {r['idle_opened']} | {r['idle_held_after_6s']} | "
+              f"{r['viewer_first_byte_ms']:.0f} ms |")
+    finally:
+        child.terminate()
+        child.wait(10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="what", required=True)
@@ -304,6 +413,8 @@ def main() -> None:
     r.add_argument("--seconds", type=float, default=20.0)
     f = sub.add_parser("first-frame")
     f.add_argument("--rounds", type=int, default=20)
+    g = sub.add_parser("guards")
+    g.add_argument("--idle", type=int, default=2000)
     s = sub.add_parser("serve")
     s.add_argument("--port", type=int, required=True)
     args = parser.parse_args()
@@ -311,6 +422,8 @@ def main() -> None:
         serve(args.port)
     elif args.what == "relay":
         relay([int(x) for x in args.streams.split(",")], args.viewers, args.seconds)
+    elif args.what == "guards":
+        guards(args.idle)
     else:
         first_frame(args.rounds)
 

@@ -343,7 +343,7 @@ class MediaServerSettings(_Base):
     public_url: str = Field("", description="base URL browsers reach the media server at (http[s]://host:port); empty: the console's own host name on `port`")
     internal_url: str = Field("", description="where the API reaches the media server (stream registration, status, heartbeats); empty: http://127.0.0.1:<port>")
     secret: str = Field("", description="HMAC key of stream URLs and of the API's calls; empty: generated into var/media-secret, shared by the API and the media server")
-    url_ttl_s: float = Field(120.0, gt=0, description="a signed stream URL must be opened within this (an open stream is not cut); GET /api/video/{sn}/{channel}.json gives fresh ones")
+    url_ttl_s: float = Field(120.0, gt=0, description="a signed stream URL must be opened within this (its expiry does not cut an open stream); GET /api/video/{sn}/{channel}.json gives fresh ones")
     idle_stop_s: float = Field(15.0, gt=0, description="no viewer and no heartbeat for this long: the stream is stopped with 0x9102 (three missed 5 s heartbeats)")
     connect_timeout_s: float = Field(30.0, gt=0, description="a requested stream whose terminal has not connected within this is dropped")
     source_grace_s: float = Field(10.0, ge=0, description="viewers wait this long for a terminal that dropped its media connection to come back")
@@ -357,6 +357,16 @@ class MediaServerSettings(_Base):
     g726_bit_rate: int = Field(40000, description="bit rate of G.726 terminal audio (16000, 24000, 32000 or 40000)")
     db_pool_max: int = Field(2, ge=1, description="database connections of the media server")
     kafka_ack_timeout_s: float = Field(5.0, gt=0, description="longest wait for Kafka to take a 0x9102 downlink or a push")
+    source_policy: Literal["address", "port"] = Field(
+        "address", description="how a terminal's media connection proves it is the terminal asked: `address` (its source IP is that of its authenticated JT/T 808 session) or `port` (it connects to the one-time port its 0x9101 / 0x9201 named; for carrier NAT that changes addresses)")
+    one_time_ports: str = Field("7620-7699", description="TCP port range (first-last) of the one-time ports of the `port` source policy (open them to terminals)")
+    identify_deadline_s: float = Field(5.0, gt=0, description="a connection must send its HTTP request head, or a terminal its first whole JT/T 1078 packet, within this; else it is closed")
+    source_idle_s: float = Field(10.0, gt=0, description="a terminal's live, listen or talk connection that sends nothing for this long is closed")
+    playback_idle_s: float = Field(300.0, gt=0, description="a terminal's playback connection that sends nothing for this long is closed (a paused playback sends nothing)")
+    max_connections_per_address: int = Field(256, ge=0, description="open connections from one source IP (terminals, viewers, talk, the API's calls); more are closed at accept (0: no cap)")
+    allowed_origins: list[str] = Field(
+        [], description="browser origins (scheme://host[:port]) allowed to read streams and open the talk socket; empty: pages on the media server's own host name (the console the API serves there)")
+    session_check_s: float = Field(5.0, gt=0, description="how often open viewers and talk sockets are checked against their user's session (disabled, password changed, sessions revoked: closed)")
 
 
 class SimulatorSettings(_Base):

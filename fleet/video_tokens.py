@@ -1,7 +1,8 @@
 """Signed, short-lived stream URLs (issue 11 §2): the API signs, the media server verifies.
 
 A token is ``<payload>.<signature>``, both base64url without padding: the payload is compact JSON
-``{"s": streamId, "e": enterpriseId, "u": userId, "k": "view" | "talk", "x": expiry (epoch s)}`` and
+``{"s": streamId, "e": enterpriseId, "u": userId, "k": "view" | "talk", "x": expiry (epoch s), "p": the
+user's session epoch when signed (the media server closes the socket once it moves on)}`` and
 the signature HMAC-SHA256 over the payload text with the media secret
 (``FLEET_MEDIA_SERVER_SECRET``, or one generated into ``var/media-secret`` that the API and the media
 server share). ``verify`` raises ``TokenError`` (``reason``: missing, malformed, signature, expired,
@@ -37,6 +38,7 @@ class StreamClaims:
     user_id: int | None
     kind: str  # "view" or "talk"
     expires_at: int
+    session_epoch: int | None = None  # app_user.session_epoch at signing; None: not carried
 
 
 def _b64(raw: bytes) -> str:
@@ -52,11 +54,13 @@ def _mac(secret: bytes, payload: str) -> str:
 
 
 def sign(secret: bytes, stream_id: str, enterprise_id: int, user_id: int | None, *, kind: str = "view",
-         ttl_s: float = 120.0, now: float | None = None) -> tuple[str, int]:
+         ttl_s: float = 120.0, now: float | None = None, session_epoch: int | None = None) -> tuple[str, int]:
     """(token, expiry epoch s)."""
     expires = int((time.time() if now is None else now) + ttl_s)
-    body = json.dumps({"s": stream_id, "e": enterprise_id, "u": user_id, "k": kind, "x": expires},
-                      separators=(",", ":"))
+    claims: dict[str, object] = {"s": stream_id, "e": enterprise_id, "u": user_id, "k": kind, "x": expires}
+    if session_epoch is not None:
+        claims["p"] = session_epoch
+    body = json.dumps(claims, separators=(",", ":"))
     payload = _b64(body.encode())
     return f"{payload}.{_mac(secret, payload)}", expires
 
@@ -72,7 +76,7 @@ def verify(secret: bytes, token: str | None, *, kind: str = "view", now: float |
     try:
         data = json.loads(_unb64(payload))
         claims = StreamClaims(str(data["s"]), int(data["e"]), None if data.get("u") is None else int(data["u"]),
-                              str(data["k"]), int(data["x"]))
+                              str(data["k"]), int(data["x"]), None if data.get("p") is None else int(data["p"]))
     except (ValueError, KeyError, TypeError):
         raise TokenError("malformed") from None
     if claims.expires_at < (time.time() if now is None else now):

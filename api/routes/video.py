@@ -12,8 +12,9 @@
 
 Refusals: another enterprise's car, device, stream or command is a 404; a device without video, or a
 channel it does not have, 400; an offline terminal 409 ("device not online, cannot start live
-audio/video"); a second talk on a channel 409 (当前正在进行通话中，只支持一对一进行通话！); the media
-server down 503 ("no available live video server, contact system administrator").
+audio/video"); a second talk on a channel 409 (当前正在进行通话中，只支持一对一进行通话！); a terminal whose
+JT/T 808 session address is not known yet (the media server could admit none of its connections) 409
+(终端会话尚未就绪，请稍后重试); the media server down 503 ("no available live video server, contact system administrator").
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from api.commands import Built
 from api.db import get_db
 from api.errors import ApiError, BadRequest, NotFound, Unavailable
 from api.http import json_body, ok
-from api.media import MEDIA_KEY, NO_SERVER_MESSAGE, MediaClient, MediaUnavailable
+from api.media import MEDIA_KEY, NO_SERVER_MESSAGE, MediaClient, MediaUnavailable, NoSessionAddress
 from api.routes.commands import _accepted, _device_id_in, epoch_ms, send_built
 from api.security import current_principal, request_scope, requires
 from fleet.enums import DeviceState
@@ -36,6 +37,8 @@ from fleet.phones import canonical_phone
 from fleet.settings import MediaServerSettings
 from warehouse.queries import commands as command_queries
 from warehouse.queries import video as queries
+from warehouse.queries.auth import session_state
+from warehouse.queries.terminal_session import terminal_session_address
 
 bp = Blueprint("video", __name__)
 MAX_HEARTBEAT_IDS = 64
@@ -45,6 +48,12 @@ class VideoOffline(ApiError):
     http_status = 409
     code = 409
     default_message = video.OFFLINE_MESSAGE
+
+
+class SessionNotReady(ApiError):
+    http_status = 409
+    code = 409
+    default_message = video.SESSION_NOT_READY_MESSAGE
 
 
 class TalkBusy(ApiError):
@@ -78,16 +87,29 @@ def _target(scope_id: int, by_car: bool, payload: Any) -> dict[str, Any]:
 
 
 def _urls(stream_id: str, target: dict[str, Any], *, talk: bool = False) -> dict[str, Any]:
-    return media().urls(stream_id, int(target["enterpriseId"]), current_principal().user_id, request.host,
-                        request.scheme, talk=talk)
+    """Signed with the user's session epoch: the media server ends the viewer or talk socket once the
+    user's sessions are revoked (gateway/video/sessions.py)."""
+    user_id = current_principal().user_id
+    epoch = None
+    if user_id:
+        with get_db().connection() as conn:
+            state = session_state(conn, user_id)
+        epoch = None if state is None else state[0]
+    return media().urls(stream_id, int(target["enterpriseId"]), user_id, request.host, request.scheme, talk=talk,
+                        session_epoch=epoch)
 
 
 def _registration(target: dict[str, Any], sid: str, kind: str, channel: int, data_type: int,
                   stream_type: int) -> dict[str, Any]:
+    """What the media server needs to admit the terminal's connection: the stream, and the source address
+    of the terminal's authenticated JT/T 808 session (the media server's `address` policy)."""
+    with get_db().connection() as conn:
+        address = terminal_session_address(conn, int(target["deviceId"]))
     return {"streamId": sid, "kind": kind, "sim": canonical_phone(target["phone"]), "channel": channel,
             "dataType": data_type, "streamType": stream_type, "enterpriseId": target["enterpriseId"],
             "deviceId": target["deviceId"], "carId": target["carId"], "plateNumber": target["plateNumber"],
-            "phone": canonical_phone(target["phone"]), "protocolVersion": target["protocolVersion"] or "2013"}
+            "phone": canonical_phone(target["phone"]), "protocolVersion": target["protocolVersion"] or "2013",
+            "sourceAddress": address}
 
 
 def _start(target: dict[str, Any], payload: Any) -> dict[str, Any]:
@@ -103,6 +125,8 @@ def _start(target: dict[str, Any], payload: Any) -> dict[str, Any]:
             if current is not None and current.get("online"):
                 raise TalkBusy()
         registered = client.register(_registration(target, sid, req.kind, req.channel, req.data_type, req.stream_type))
+    except NoSessionAddress:
+        raise SessionNotReady() from None
     except MediaUnavailable:
         raise _no_server() from None
     answer = {"streamId": sid, "kind": req.kind, "channelId": req.channel, "dataType": req.data_type,
@@ -111,7 +135,8 @@ def _start(target: dict[str, Any], payload: Any) -> dict[str, Any]:
         return {"id": None, "carId": target["carId"], "deviceId": target["deviceId"], "msgId": 0x9101,
                 "state": "reused", **answer}
     settings = client.settings
-    built = video.build_9101(req, settings.public_host, settings.port)
+    # the port the media server named: its own, or this request's one-time port (policy `port`)
+    built = video.build_9101(req, settings.public_host, int(registered.get("tcpPort") or settings.port))
     built = Built(built.msg_id, built.body_hex, {**built.payload, "streamId": sid})
     return {**send_built(target, built), **answer}
 
@@ -156,11 +181,14 @@ def _playback(target: dict[str, Any], payload: Any) -> dict[str, Any]:
     client = media()
     try:
         client.release(sid, None)  # a new playback of the channel replaces the previous one
-        client.register(_registration(target, sid, "playback", shown["channelId"], shown["mediaType"],
-                                      shown["streamType"]))
+        registered = client.register(_registration(target, sid, "playback", shown["channelId"], shown["mediaType"],
+                                                   shown["streamType"]))
+    except NoSessionAddress:
+        raise SessionNotReady() from None
     except MediaUnavailable:
         raise _no_server() from None
-    built: Built = video.build_9201(shown, start, end, client.settings.public_host, client.settings.port)
+    built: Built = video.build_9201(shown, start, end, client.settings.public_host,
+                                    int(registered.get("tcpPort") or client.settings.port))
     built = Built(built.msg_id, built.body_hex, {**built.payload, "streamId": sid})
     return {**send_built(target, built), "streamId": sid, "kind": "playback", "channelId": shown["channelId"],
             **_urls(sid, target)}

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from fleet.browser_headers import STATIC_HEADERS
+
 MAX_HEAD_BYTES = 8192
 MAX_BODY_BYTES = 65536
 _WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -94,19 +96,61 @@ def parse_head(head: bytes) -> Request:
 REASONS = {200: "OK", 204: "No Content", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
            404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout", 413: "Payload Too Large",
            431: "Request Header Fields Too Large", 500: "Internal Server Error", 503: "Service Unavailable"}
-CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-        "Access-Control-Allow-Headers": "Authorization, Content-Type", "Access-Control-Max-Age": "600"}
+# Every reply carries the API's browser security headers; nothing here is a page, so no content at all
+# may load from a reply and none may be framed.
+SECURITY_HEADERS = {**STATIC_HEADERS, "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'"}
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _origin_key(origin: str) -> tuple[str, str, int] | None:
+    try:
+        parts = urlsplit(origin.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[parts.scheme]
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: list[str] | tuple[str, ...] = ()) -> bool:
+    """Whether a browser page of ``origin`` may read a stream or open a socket here. No Origin: yes (not
+    a browser's cross-origin request). With ``allowed`` (configured console origins): exactly one of
+    them. Without: a page on the media server's own host name (the console the API serves on that name
+    and another port; the API builds stream URLs the same way, api/media.py)."""
+    if not origin:
+        return True
+    key = _origin_key(origin)
+    if key is None:
+        return False
+    if allowed:
+        return any(key == _origin_key(a) for a in allowed)
+    try:
+        own = urlsplit(f"http://{(host or '').strip()}").hostname
+    except ValueError:
+        return False
+    return own is not None and own.lower() == key[1]
+
+
+def cors_headers(origin: str | None) -> dict[str, str]:
+    """CORS for an allowed ``origin`` (never ``*``): that origin only."""
+    if not origin:
+        return {}
+    return {"Access-Control-Allow-Origin": origin, "Vary": "Origin", "Access-Control-Allow-Methods": "GET, OPTIONS",
+            "Access-Control-Allow-Headers": "Content-Type", "Access-Control-Max-Age": "600"}
 
 
 def response_head(status: int, headers: dict[str, str]) -> bytes:
-    lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}"] + [f"{k}: {v}" for k, v in headers.items()]
+    """A reply head with ``headers`` and the security headers."""
+    merged = {**SECURITY_HEADERS, **headers}
+    lines = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}"] + [f"{k}: {v}" for k, v in merged.items()]
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-def json_response(status: int, data: Any) -> bytes:
+def json_response(status: int, data: Any, headers: dict[str, str] | None = None) -> bytes:
     body = json.dumps(data, ensure_ascii=False).encode()
     return response_head(status, {"Content-Type": "application/json; charset=utf-8", "Content-Length": str(len(body)),
-                                  "Connection": "close", "Cache-Control": "no-store", **CORS}) + body
+                                  "Connection": "close", "Cache-Control": "no-store", **(headers or {})}) + body
 
 
 def websocket_accept(key: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from fleet.addresses import source_ip
 from gateway.video import flv
 from gateway.video.audio import AudioTrack
 from gateway.video.nal import H264Converter, H265Converter
@@ -62,6 +64,7 @@ class StreamInfo:
     plate_number: str | None = None
     phone: str = ""  # canonical phone (Kafka key of the 9102 downlink)
     protocol_version: str = "2013"
+    source_address: str | None = None  # IP of the terminal's authenticated JT/T 808 session (policy `address`)
 
     @property
     def wants_video(self) -> bool:
@@ -72,6 +75,26 @@ class StreamInfo:
         if self.kind in ("talk", "listen"):
             return True
         return self.data_type != (1 if self.kind == "live" else 2)
+
+
+def stream_info_of(body: Any) -> StreamInfo:
+    """The API's registration body (``POST /internal/streams``). Raises ValueError for a bad one."""
+    if not isinstance(body, dict):
+        raise ValueError("body must be an object")
+    try:
+        address = None if body.get("sourceAddress") is None else source_ip(str(body["sourceAddress"]))
+        info = StreamInfo(
+            stream_id=str(body["streamId"]), kind=str(body["kind"]), sim=str(body["sim"]), channel=int(body["channel"]),
+            data_type=int(body.get("dataType", 0)), stream_type=int(body.get("streamType", 0)),
+            enterprise_id=int(body["enterpriseId"]), device_id=int(body["deviceId"]),
+            car_id=None if body.get("carId") is None else int(body["carId"]), plate_number=body.get("plateNumber"),
+            phone=str(body.get("phone") or body["sim"]), protocol_version=str(body.get("protocolVersion") or "2013"),
+            source_address=address)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(repr(exc)) from None
+    if info.kind not in KINDS or not info.sim.isdigit() or not re.match(r"^[A-Za-z0-9_-]{1,64}$", info.stream_id):
+        raise ValueError("kind, sim or streamId")
+    return info
 
 
 def same_sim(a: str, b: str) -> bool:
@@ -158,6 +181,8 @@ class Stream:
     def __init__(self, info: StreamInfo, *, gop_cache_bytes: int, audio: AudioTrack) -> None:
         self.info = info
         self.created_at = time.monotonic()
+        self.registered_at = self.created_at  # the last registration (each 0x9101 / 0x9201 renews the request)
+        self.one_time_port: int | None = None  # policy `port`: where this request's terminal must connect
         self.last_heartbeat = time.monotonic()
         self.last_viewer_at = time.monotonic()
         self.source: Any = None  # the TerminalSource feeding it

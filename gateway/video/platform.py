@@ -9,6 +9,9 @@
   ``{deviceId, carId, plateNumber, channelId, streamId, kind, state: 1 | 0, time}``.
 - ``viewer_started`` / ``viewer_ended``: a ``video_log`` row per viewer (migration 0025): who watched
   which stream, from when to when, how many bytes.
+- ``user_sessions``: the session epoch and state of the users of open viewers and talk sockets
+  (``sessions.py`` closes those of revoked sessions), by the rule of the API's session check
+  (warehouse/queries/auth.py ``session_state``).
 
 The SQL is written here (the gateway does not import ``warehouse``; gateway/attachments.py does the
 same). Failures are logged and never reach a viewer or a terminal.
@@ -48,6 +51,8 @@ class Platform(Protocol):
 
     async def viewer_ended(self, info: StreamInfo, viewer: Viewer) -> None: ...
 
+    async def user_sessions(self, user_ids: list[int]) -> dict[int, tuple[int, bool]] | None: ...
+
 
 class NullPlatform:
     """For unit tests and a media server without a database: remembers what it was told."""
@@ -56,6 +61,7 @@ class NullPlatform:
         self.stops: list[str] = []
         self.channel_events: list[tuple[str, bool]] = []
         self.viewers: list[tuple[str, int | None]] = []
+        self.users: dict[int, tuple[int, bool]] | None = None  # tests set it: user id -> (epoch, active)
 
     async def stop_terminal(self, info: StreamInfo) -> None:
         self.stops.append(info.stream_id)
@@ -69,6 +75,9 @@ class NullPlatform:
 
     async def viewer_ended(self, info: StreamInfo, viewer: Viewer) -> None:
         return None
+
+    async def user_sessions(self, user_ids: list[int]) -> dict[int, tuple[int, bool]] | None:
+        return None if self.users is None else {u: self.users[u] for u in user_ids if u in self.users}
 
 
 def stop_command(info: StreamInfo) -> tuple[int, Any, dict[str, Any]]:
@@ -100,6 +109,12 @@ _INSERT_LOG = """INSERT INTO video_log (enterprise_id, device_id, car_id, user_i
                  SELECT %s, %s, %s, %s, (SELECT COALESCE(name, user_name) FROM app_user WHERE id = %s), %s, %s,
                         %s, %s, %s, %s, %s, %s
                  RETURNING id"""
+# The API's rule (warehouse/queries/auth.py session_state): active while the user and every enterprise
+# above it are enabled and not deleted.
+_USER_SESSIONS = """SELECT u.id, u.session_epoch, (u.state = 1 AND u.record_state = 1 AND NOT EXISTS (
+                        SELECT 1 FROM enterprise a WHERE a.path <> '' AND starts_with(e.path, a.path)
+                        AND (a.state <> 1 OR a.record_state <> 1)))
+                    FROM app_user u JOIN enterprise e ON e.id = u.enterprise_id WHERE u.id = ANY(%s)"""
 _END_LOG = """UPDATE video_log SET end_time = %s, bytes_sent = %s, end_reason = %s,
                      duration_s = GREATEST(0, EXTRACT(EPOCH FROM (%s - start_time)))::integer
               WHERE id = %s"""
@@ -194,3 +209,10 @@ class PostgresKafkaPlatform:
                                               viewer.log_id))
         except Exception as exc:
             log.warning("stream %s: video log not closed: %r", info.stream_id, exc)
+
+    async def user_sessions(self, user_ids: list[int]) -> dict[int, tuple[int, bool]] | None:
+        """Raises the database's errors (the caller closes nothing then)."""
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(_USER_SESSIONS, (user_ids,))
+            rows = await cur.fetchall()
+        return {int(uid): (int(epoch), bool(active)) for uid, epoch, active in rows}

@@ -8,14 +8,21 @@ Routes (HTTP/1.1; the stream URLs carry a token the API signed, ``fleet/video_to
 |---|---|
 | ``GET /live/{streamId}.flv?token=`` | HTTP-FLV; with ``Upgrade: websocket`` the same as WebSocket-FLV (binary messages) |
 | ``GET /talk/{streamId}?token=`` (WebSocket) | the browser's microphone: ``protocols/jt1078/talk.py`` frames in, G.711A to the terminal |
-| ``GET /healthz`` | 200 |
-| ``POST /internal/streams`` | the API registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``) |
+| ``GET /healthz`` | 200 ``{ok: true}`` (nothing else: it needs no credentials) |
+| ``POST /internal/streams`` | the API registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``), with the terminal's session address; answers ``tcpPort``, the port the 0x9101 / 0x9201 must name; 409 when policy ``address`` and no session address is known |
 | ``GET /internal/streams/{id}`` | a stream's status |
 | ``POST /internal/heartbeat`` | ``{streamIds}``: the console still wants them |
 | ``POST /internal/streams/{id}/close`` | ``{userId}``: close unless someone else watches (``{closed, viewers}``) |
 
 A token that is missing, malformed, badly signed or expired is a 403; a valid one for another stream (or
-another enterprise's) is a 404, as if the stream did not exist.
+another enterprise's) is a 404, as if the stream did not exist. A browser page of another origin than the
+console's is a 403 (``httpio.origin_allowed``); CORS names that origin only.
+
+Terminals: a connection is admitted to a stream only as ``admission.py`` says (asked for, unexpired, no
+live source, from the terminal asked); else it is refused, logged with both addresses, and closed.
+Connections per source IP are capped; a connection that sends no request head or no whole first packet
+within ``identify_deadline_s``, and a terminal that goes silent for ``source_idle_s``, are closed.
+Viewers and talk sockets end when their user's session is revoked (``sessions.py``).
 
 Stopping: a stream with no viewer and no heartbeat for ``idle_stop_s`` is stopped: the platform sends
 0x9102 through the command path (``platform.py``), the terminal connection is closed, push 14 says the
@@ -30,23 +37,32 @@ import contextlib
 import hmac
 import logging
 import re
-import socket
 import time
-from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
+from fleet.addresses import source_ip
 from fleet.settings import MediaServerSettings
-from fleet.video_tokens import TokenError, internal_key, verify
-from gateway.video import httpio
+from fleet.video_tokens import internal_key
+from gateway.video import browsers, httpio
+from gateway.video.admission import (
+    AddressCounter,
+    Arrival,
+    BoundedLog,
+    OneTimePorts,
+    parse_port_range,
+    refusal,
+    request_open,
+    source_alive,
+)
 from gateway.video.audio import AudioTrack
 from gateway.video.httpio import HttpError, Request
-from gateway.video.hub import KINDS, Stream, StreamInfo, Viewer, same_sim
+from gateway.video.hub import KINDS, Stream, StreamInfo, same_sim, stream_info_of
 from gateway.video.platform import NullPlatform, Platform
-from protocols.jt1078 import ATOMIC, AUDIO, FrameAssembler, JT1078Error, Packet, PacketReader, encode_packet
-from protocols.jt1078.g711 import alaw_encode
+from gateway.video.sessions import UserSockets
+from gateway.video.terminal import TerminalSource
+from protocols.jt1078 import AUDIO, Packet
 from protocols.jt1078.packet import MAGIC_BYTES
-from protocols.jt1078.payload_types import G711A
-from protocols.jt1078.talk import parse_talk_frame, seq_gap
 
 log = logging.getLogger("gateway.video")
 
@@ -54,8 +70,6 @@ _LIVE = re.compile(r"^/live/([A-Za-z0-9_-]{1,64})\.flv$")
 _TALK = re.compile(r"^/talk/([A-Za-z0-9_-]{1,64})$")
 _STATUS = re.compile(r"^/internal/streams/([A-Za-z0-9_-]{1,64})$")
 _CLOSE = re.compile(r"^/internal/streams/([A-Za-z0-9_-]{1,64})/close$")
-FLV_HEADERS = {"Content-Type": "video/x-flv", "Cache-Control": "no-store", "Connection": "close",
-               **httpio.CORS}
 
 
 class MediaCounters:
@@ -68,61 +82,12 @@ class MediaCounters:
         self.stops_sent = 0
         self.talk_frames_in = 0
         self.talk_frames_lost = 0
-
-
-class TerminalSource:
-    """One terminal media connection: packets -> frames -> its stream (bound on the first packet)."""
-
-    def __init__(self, server: MediaServer, writer: asyncio.StreamWriter, peer: str) -> None:
-        self.server, self.writer, self.peer = server, writer, peer
-        self.reader = PacketReader(max_body=server.settings.max_packet_body)
-        self.assembler = FrameAssembler()
-        self.stream: Stream | None = None
-        self.closed = False
-        self.talk_seq = 0
-        self.sim: str | None = None
-
-    async def run(self, reader: asyncio.StreamReader, first: bytes) -> None:
-        data = first
-        try:
-            while True:
-                if data and not self._feed(data):
-                    return
-                data = await reader.read(65536)
-                if not data:
-                    return
-        finally:
-            self.closed = True
-            if self.stream is not None:
-                self.server.source_lost(self.stream, self)
-
-    def _feed(self, data: bytes) -> bool:
-        for item in self.reader.feed(data):
-            if isinstance(item, JT1078Error):
-                log.debug("terminal %s: %s", self.peer, item)
-                continue
-            if self.stream is None:
-                self.sim = item.sim
-                self.stream = self.server.bind_source(self, item)
-                if self.stream is None:
-                    return False
-            for frame in self.assembler.push(item):
-                self.stream.on_frame(frame)
-        return True
-
-    def send_talk(self, samples: list[int]) -> None:
-        """Browser audio to the terminal: one G.711A audio packet on this connection, with the SIM and
-        layout the terminal itself uses."""
-        if self.closed or self.stream is None or self.sim is None:
-            return
-        packet = Packet(G711A, self.talk_seq, self.sim, self.stream.info.channel, AUDIO, ATOMIC, alaw_encode(samples),
-                        int(time.time() * 1000), version=self.reader.version or "2016")
-        self.talk_seq = (self.talk_seq + 1) & 0xFFFF
-        self.writer.write(encode_packet(packet))
-
-    def close(self) -> None:
-        self.closed = True
-        self.writer.close()
+        self.refused_sources = 0  # asked for, but not from the terminal asked (policy) or expired
+        self.second_sources = 0  # a stream that already has a live source
+        self.refused_over_cap = 0  # connections of an address at its cap
+        self.closed_unidentified = 0
+        self.closed_idle_sources = 0
+        self.refused_origins = 0
 
 
 class MediaServer:
@@ -137,7 +102,14 @@ class MediaServer:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._writers: set[asyncio.StreamWriter] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self._session_checker: asyncio.Task[None] | None = None
         self.port = settings.port
+        self.addresses = AddressCounter(settings.max_connections_per_address)
+        self.refusal_log = BoundedLog()
+        self.sources: set[TerminalSource] = set()
+        self.user_sockets = UserSockets()
+        self.one_time_ports = OneTimePorts(settings.host, parse_port_range(settings.one_time_ports),
+                                           self._on_one_time_connection)
 
     # -- lifecycle ---------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -145,13 +117,17 @@ class MediaServer:
                                                   limit=1 << 20, reuse_address=True)
         self.port = self._server.sockets[0].getsockname()[1]
         self._sweeper = asyncio.create_task(self._sweep_forever())
-        log.info("media server on %s:%s", self.settings.host, self.port)
+        self._session_checker = asyncio.create_task(self._check_sessions_forever())
+        log.info("media server on %s:%s (terminal source policy %s)", self.settings.host, self.port,
+                 self.settings.source_policy)
 
     async def close(self) -> None:
-        if self._sweeper:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._session_checker):
+            if task:
+                task.cancel()
         if self._server:
             self._server.close()
+        await self.one_time_ports.close_all()
         for stream in list(self.streams.values()):
             self._drop(stream, "server stopping", notify=False)
         for writer in list(self._writers):
@@ -164,7 +140,7 @@ class MediaServer:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2)
 
-    def _spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._done)
@@ -175,58 +151,88 @@ class MediaServer:
             log.warning("media server task failed: %r", task.exception())
 
     # -- connections -------------------------------------------------------------------------------
-    async def _on_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = "{}:{}".format(*(writer.get_extra_info("peername") or ("?", 0))[:2])
+    async def _on_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                             *, terminals_only: bool = False) -> None:
+        peername = writer.get_extra_info("peername") or ("?", 0)
+        sockname = writer.get_extra_info("sockname") or ("?", 0)
+        arrival = Arrival(source_ip(tuple(peername)), "{}:{}".format(*peername[:2]), int(sockname[1]))
+        if not self.addresses.acquire(arrival.ip):
+            self.counters.refused_over_cap += 1
+            refused = self.refusal_log.due("cap", arrival.ip, time.monotonic())
+            if refused:
+                log.warning("refused %d connection(s) from %s: %d open from that address (the cap)", refused,
+                            arrival.ip, self.addresses.cap)
+            writer.transport.abort()
+            return
         self._writers.add(writer)
         try:
             try:
-                first = await asyncio.wait_for(reader.readexactly(4), 10)
-            except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
+                first = await asyncio.wait_for(reader.readexactly(4), self.settings.identify_deadline_s)
+            except TimeoutError:
+                self.counters.closed_unidentified += 1
+                return
+            except (asyncio.IncompleteReadError, ConnectionError):
                 return
             if first == MAGIC_BYTES:
                 self.counters.terminal_connections += 1
-                await TerminalSource(self, writer, peer).run(reader, first)
-            else:
-                await self._http(reader, writer, first, peer)
+                source = TerminalSource(self, writer, arrival)
+                self.sources.add(source)
+                try:
+                    await source.run(reader, first)
+                finally:
+                    self.sources.discard(source)
+            elif not terminals_only:
+                await self._http(reader, writer, first, arrival.peer)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
             self._writers.discard(writer)
+            self.addresses.release(arrival.ip)
             writer.close()
+
+    async def _on_one_time_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await self._on_connection(reader, writer, terminals_only=True)
 
     async def _http(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, first: bytes, peer: str) -> None:
         try:
-            request = await httpio.read_request(reader, first, 10)
+            request = await httpio.read_request(reader, first, self.settings.identify_deadline_s)
             request.peer = peer
             await self._route(request, reader, writer)
         except HttpError as exc:
             if exc.status == 403:
                 self.counters.refused_tokens += 1
+            if exc.status == 408:
+                self.counters.closed_unidentified += 1
             writer.write(httpio.json_response(exc.status, {"code": exc.status, "message": exc.message}))
             with contextlib.suppress(ConnectionError):
                 await writer.drain()
 
     async def _route(self, request: Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         path, method = request.path, request.method
-        if method == "OPTIONS":
-            writer.write(httpio.response_head(204, {"Content-Length": "0", **httpio.CORS}))
-            return
-        if path == "/healthz":
-            writer.write(httpio.json_response(200, {"ok": True, "streams": len(self.streams)}))
+        if path == "/healthz":  # unauthenticated: says nothing an outsider could use
+            writer.write(httpio.json_response(200, {"ok": True}))
             return
         if path.startswith("/internal/"):
             self._check_internal(request)
-            writer.write(httpio.json_response(200, self._internal(request)))
+            writer.write(httpio.json_response(200, await self._internal(request)))
+            return
+        origin = request.headers.get("origin")
+        if not httpio.origin_allowed(origin, request.headers.get("host"), self.settings.allowed_origins):
+            self.counters.refused_origins += 1
+            raise HttpError(403, "origin not allowed")
+        request.extra["cors"] = httpio.cors_headers(origin)
+        if method == "OPTIONS":
+            writer.write(httpio.response_head(204, {"Content-Length": "0", **request.extra["cors"]}))
             return
         if method != "GET":
             raise HttpError(405, "method not allowed")
         match = _LIVE.match(path)
         if match:
-            await self._serve_viewer(request, reader, writer, match.group(1))
+            await browsers.serve_viewer(self, request, reader, writer, match.group(1))
             return
         match = _TALK.match(path)
         if match:
-            await self._serve_talk(request, reader, writer, match.group(1))
+            await browsers.serve_talk(self, request, reader, writer, match.group(1))
             return
         raise HttpError(404, "not found")
 
@@ -236,10 +242,18 @@ class MediaServer:
         if not hmac.compare_digest(auth.encode(), f"Bearer {self.internal_key}".encode()):
             raise HttpError(401, "internal calls need the media server's key")
 
-    def _internal(self, request: Request) -> dict[str, Any]:
+    async def _internal(self, request: Request) -> dict[str, Any]:
         path = request.path
         if path == "/internal/streams" and request.method == "POST":
-            return self.register(_stream_info(request.json()))
+            try:
+                info = stream_info_of(request.json())
+            except ValueError as exc:
+                raise HttpError(400, f"bad stream registration: {exc}") from None
+            if self.settings.source_policy == "address" and info.source_address is None:
+                # no terminal could ever be admitted: say so now rather than let the viewer time out
+                raise HttpError(409, "the terminal has no known session address")
+            answer = self.register(info)
+            return {**answer, "tcpPort": await self._request_port(self.streams[answer["streamId"]])}
         if path == "/internal/heartbeat" and request.method == "POST":
             body = request.json() or {}
             ids = [str(i) for i in body.get("streamIds") or []][:64]
@@ -268,8 +282,26 @@ class MediaServer:
                             audio=AudioTrack(self.settings.aac_sample_rate, self.settings.g726_bit_rate))
             stream.on_ready.append(self._on_ready)
             self.streams[info.stream_id] = stream
-        stream.last_heartbeat = time.monotonic()
-        return {**stream.status(), "live": stream.source is not None and not stream.source.closed}
+        stream.last_heartbeat = stream.registered_at = time.monotonic()
+        if not source_alive(stream):
+            stream.source_lost_at = None  # a new request: its terminal gets connect_timeout_s, not the grace left
+        if stream.info.source_address != info.source_address:  # asked again: the latest session address counts
+            stream.info = replace(stream.info, source_address=info.source_address)
+        return {**stream.status(), "live": source_alive(stream)}
+
+    async def _request_port(self, stream: Stream) -> int:
+        """The TCP port this request's 0x9101 / 0x9201 names: the main port, or under the ``port``
+        policy a one-time port for a stream still waiting for its terminal. Raises HttpError 503 when
+        the range is exhausted (the API answers "no available live video server")."""
+        if self.settings.source_policy != "port" or source_alive(stream):
+            return self.port
+        if stream.one_time_port is None:
+            try:
+                stream.one_time_port = await self.one_time_ports.open()
+            except OSError as exc:
+                log.warning("stream %s: %s", stream.info.stream_id, exc)
+                raise HttpError(503, "no free one-time port") from None
+        return stream.one_time_port
 
     def heartbeat(self, stream_ids: list[str]) -> list[str]:
         known = []
@@ -293,32 +325,47 @@ class MediaServer:
 
     # -- terminals ---------------------------------------------------------------------------------
     def bind_source(self, source: TerminalSource, packet: Packet) -> Stream | None:
-        """The stream a new terminal connection feeds: a registered one of its SIM and channel, waiting
-        for its terminal (a video packet prefers live/playback, audio talk/listen), else one it
-        replaces (the terminal reconnected). None: nobody asked for it; the connection is closed."""
-        candidates = [s for s in self.streams.values()
-                      if same_sim(s.info.sim, packet.sim) and s.info.channel == packet.channel]
+        """The stream a new terminal connection feeds, by the rules of ``admission.py``: a registered,
+        unexpired request of its SIM and channel with no live source, from the terminal asked (a video
+        packet prefers live/playback, audio talk/listen). None: refused and logged; it is closed."""
+        now = time.monotonic()
+        s = self.settings
+        candidates = [st for st in self.streams.values()
+                      if same_sim(st.info.sim, packet.sim) and st.info.channel == packet.channel]
         video = packet.data_type < AUDIO
         order = ("live", "playback", "talk", "listen") if video else ("talk", "listen", "live", "playback")
-
-        def rank(stream: Stream) -> tuple[int, int, float]:
-            waiting = stream.source is None or stream.source.closed
-            return (0 if waiting else 1, order.index(stream.info.kind) if stream.info.kind in KINDS else 9,
-                    stream.created_at)
-
-        if not candidates:
+        waiting = sorted((st for st in candidates if not source_alive(st)
+                          and request_open(st, now, s.connect_timeout_s, s.source_grace_s)),
+                         key=lambda st: (order.index(st.info.kind) if st.info.kind in KINDS else 9, st.created_at))
+        reasons = {st.info.stream_id: refusal(st, source.arrival, s.source_policy) for st in waiting}
+        stream = next((st for st in waiting if reasons[st.info.stream_id] is None), None)
+        if stream is not None:
+            stream.source = source
+            stream.source_lost_at = None
+            self.one_time_ports.close(stream.one_time_port)  # valid for this request only
+            stream.one_time_port = None
+            log.info("stream %s fed by %s", stream.info.stream_id, source.peer)
+            return stream
+        ip = source.arrival.ip
+        if waiting:
+            self.counters.refused_sources += 1
+            if n := self.refusal_log.due("policy", ip, now):
+                log.warning("refused %d terminal connection(s) from %s, the last %s for SIM %s channel %s: %s", n,
+                            ip, source.peer, packet.sim, packet.channel,
+                            "; ".join(f"{sid}: {why}" for sid, why in reasons.items()))
+        elif any(source_alive(st) for st in candidates):
+            self.counters.second_sources += 1
+            if n := self.refusal_log.due("second", ip, now):
+                live = ", ".join(f"{st.info.stream_id} fed by {st.source.peer}" for st in candidates
+                                 if source_alive(st))
+                log.warning("refused %d second terminal connection(s) from %s, the last %s for SIM %s channel %s:"
+                            " %s", n, ip, source.peer, packet.sim, packet.channel, live)
+        else:
             self.counters.rejected_terminals += 1
-            log.warning("terminal %s sent SIM %s channel %s that no stream waits for; closed", source.peer,
-                        packet.sim, packet.channel)
-            return None
-        stream = min(candidates, key=rank)
-        old = stream.source
-        if old is not None and old is not source and not old.closed:
-            old.close()
-        stream.source = source
-        stream.source_lost_at = None
-        log.info("stream %s fed by %s", stream.info.stream_id, source.peer)
-        return stream
+            if n := self.refusal_log.due("unasked", ip, now):
+                log.warning("refused %d terminal connection(s) from %s that no unexpired request waits for, the"
+                            " last %s for SIM %s channel %s", n, ip, source.peer, packet.sim, packet.channel)
+        return None
 
     def source_lost(self, stream: Stream, source: TerminalSource) -> None:
         if stream.source is not source:
@@ -327,117 +374,21 @@ class MediaServer:
         stream.source_lost_at = time.monotonic()
         if stream.online:
             stream.online = False
-            self._spawn(self.platform.channel_changed(stream.info, False))
+            self.spawn(self.platform.channel_changed(stream.info, False))
 
     def _on_ready(self, stream: Stream) -> None:
         stream.online = True
-        self._spawn(self.platform.channel_changed(stream.info, True))
+        self.spawn(self.platform.channel_changed(stream.info, True))
 
-    # -- viewers -----------------------------------------------------------------------------------
-    def _authorise(self, request: Request, stream_id: str, kind: str) -> tuple[Stream, int | None]:
-        try:
-            claims = verify(self.secret, request.query.get("token"), kind=kind)
-        except TokenError as exc:
-            raise HttpError(403, f"stream URL refused: {exc.reason}") from None
-        stream = self.streams.get(stream_id)
-        if claims.stream_id != stream_id or stream is None or stream.info.enterprise_id != claims.enterprise_id:
-            raise HttpError(404, "no such stream")
-        return stream, claims.user_id
-
-    async def _serve_viewer(self, request: Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                            stream_id: str) -> None:
-        stream, user_id = self._authorise(request, stream_id, "view")
-        if len(stream.viewers) >= self.settings.max_viewers:
-            raise HttpError(503, "too many viewers of this stream")
-        ws = request.wants_websocket
-        writer.write(httpio.websocket_handshake(request) if ws else httpio.response_head(200, FLV_HEADERS))
-        viewer = Viewer(user_id, "ws" if ws else "http", request.peer, self.settings.viewer_queue_bytes,
-                        self.settings.viewer_lag_drop_s)
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.settings.viewer_socket_buffer_bytes)
-        viewer.abort = writer.transport.abort
-        self.counters.viewers_started += 1
-        stream.add_viewer(viewer)
-        self._spawn(self._log_viewer(stream, viewer))
-        write: Callable[[bytes], None] = (lambda data: writer.write(httpio.ws_frame(data))) if ws else writer.write
-        pump = asyncio.create_task(viewer.pump(write, writer.drain))
-        watch = asyncio.create_task(self._watch_client(reader, writer, ws, viewer))
-        try:
-            await asyncio.wait({pump, watch}, return_when=asyncio.FIRST_COMPLETED)
-        except ConnectionError:
-            pass
-        finally:
-            viewer.close(viewer.closed or "left")
-            if viewer.closed == "too slow":
-                self.counters.viewers_dropped_slow += 1
-            for task in (pump, watch):
-                task.cancel()
-            await asyncio.gather(pump, watch, return_exceptions=True)
-            stream.remove_viewer(viewer)
-            self._spawn(self.platform.viewer_ended(stream.info, viewer))
-            writer.transport.abort() if viewer.closed == "too slow" else writer.close()
-
-    async def _log_viewer(self, stream: Stream, viewer: Viewer) -> None:
-        viewer.log_id = await self.platform.viewer_started(stream.info, viewer)
-
-    async def _watch_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ws: bool,
-                            viewer: Viewer) -> None:
-        """Until the client goes away (and, for a WebSocket, answering pings)."""
-        frames = httpio.WsReader()
-        while not viewer.closed:
-            data = await reader.read(4096)
-            if not data:
-                return
-            if ws:
-                for opcode, payload in frames.feed(data):
-                    if opcode == httpio.OP_CLOSE:
-                        return
-                    if opcode == httpio.OP_PING:
-                        writer.write(httpio.ws_frame(payload, httpio.OP_PONG))
-
-    async def _serve_talk(self, request: Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                          stream_id: str) -> None:
-        stream, user_id = self._authorise(request, stream_id, "talk")
-        if stream.info.kind != "talk":
-            raise HttpError(404, "not a talk stream")
-        if not request.wants_websocket:
-            raise HttpError(400, "the talk socket is a WebSocket")
-        writer.write(httpio.websocket_handshake(request))
-        frames = httpio.WsReader(max_message=8192)
-        previous: int | None = None
+    # -- user sessions -----------------------------------------------------------------------------
+    async def _check_sessions_forever(self) -> None:
         while True:
-            data = await reader.read(65536)
-            if not data:
-                return
-            for opcode, payload in frames.feed(data):
-                if opcode == httpio.OP_CLOSE:
-                    writer.write(httpio.ws_frame(b"", httpio.OP_CLOSE))
-                    return
-                if opcode == httpio.OP_PING:
-                    writer.write(httpio.ws_frame(payload, httpio.OP_PONG))
-                    continue
-                if opcode != httpio.OP_BINARY:
-                    continue
-                try:
-                    seq, samples = parse_talk_frame(payload)
-                except JT1078Error as exc:
-                    log.debug("talk %s: bad frame: %s", stream_id, exc)
-                    continue
-                gap = seq_gap(previous, seq)
-                if gap < 0:
-                    continue  # repeated or late
-                self.counters.talk_frames_lost += gap
-                previous = seq
-                self.counters.talk_frames_in += 1
-                stream.last_heartbeat = time.monotonic()
-                source = stream.source
-                if isinstance(source, TerminalSource):
-                    source.send_talk(samples)
-            await writer.drain()
+            await asyncio.sleep(self.settings.session_check_s)
+            try:
+                await self.user_sockets.check(self.platform.user_sessions)
+            except Exception:  # never let one check's problem end the checker
+                log.exception("session check failed")
 
-    # -- housekeeping ------------------------------------------------------------------------------
     async def _sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(0.25)
@@ -449,6 +400,12 @@ class MediaServer:
     def sweep(self, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
         s = self.settings
+        self._sweep_sources(now)
+        for stream in self.streams.values():
+            if stream.one_time_port is not None and stream.source is None \
+                    and not request_open(stream, now, s.connect_timeout_s, s.source_grace_s):
+                self.one_time_ports.close(stream.one_time_port)  # the request expired: so does its port
+                stream.one_time_port = None
         for stream in list(self.streams.values()):
             has_source = stream.source is not None and not stream.source.closed
             if stream.viewers:
@@ -465,33 +422,30 @@ class MediaServer:
                     and now - stream.source_lost_at > s.source_grace_s:
                 self._drop(stream, "the terminal left")
 
+    def _sweep_sources(self, now: float) -> None:
+        """Close terminal connections that never identified themselves or went silent."""
+        for source in list(self.sources):
+            why = source.stale(now, self.settings)
+            if why is None:
+                continue
+            if source.stream is None:
+                self.counters.closed_unidentified += 1
+            else:
+                self.counters.closed_idle_sources += 1
+            log.info("terminal connection %s: %s; closed", source.peer, why)
+            source.close()
+
     def _drop(self, stream: Stream, why: str, *, notify: bool = True, stop_terminal: bool = False) -> None:
         self.streams.pop(stream.info.stream_id, None)
+        self.one_time_ports.close(stream.one_time_port)
         stream.close_viewers(why)
         if stop_terminal:
             self.counters.stops_sent += 1
-            self._spawn(self.platform.stop_terminal(stream.info))
+            self.spawn(self.platform.stop_terminal(stream.info))
         source = stream.source
         stream.source = None
         if source is not None:
             source.close()
         if stream.online and notify:
-            self._spawn(self.platform.channel_changed(stream.info, False))
+            self.spawn(self.platform.channel_changed(stream.info, False))
         stream.online = False
-
-
-def _stream_info(body: Any) -> StreamInfo:
-    if not isinstance(body, dict):
-        raise HttpError(400, "body must be an object")
-    try:
-        info = StreamInfo(
-            stream_id=str(body["streamId"]), kind=str(body["kind"]), sim=str(body["sim"]), channel=int(body["channel"]),
-            data_type=int(body.get("dataType", 0)), stream_type=int(body.get("streamType", 0)),
-            enterprise_id=int(body["enterpriseId"]), device_id=int(body["deviceId"]),
-            car_id=None if body.get("carId") is None else int(body["carId"]), plate_number=body.get("plateNumber"),
-            phone=str(body.get("phone") or body["sim"]), protocol_version=str(body.get("protocolVersion") or "2013"))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise HttpError(400, f"bad stream registration: {exc!r}") from None
-    if info.kind not in KINDS or not info.sim.isdigit() or not re.match(r"^[A-Za-z0-9_-]{1,64}$", info.stream_id):
-        raise HttpError(400, "bad stream registration")
-    return info

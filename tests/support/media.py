@@ -136,3 +136,63 @@ class ThreadedMediaServer:
             self.submit(self.server.close()).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
+
+
+@dataclass
+class ForgerResult:
+    frames_sent: int = 0
+    packets_received: int = 0  # what the server sent back (talk audio meant for the terminal)
+    closed_by_server_after_s: float | None = None
+
+
+async def forge(port: int, sim: str, channel: int, seconds: float, *, local_ip: str = "127.0.0.1",
+                clip: Clip | None = None, audio: bool = False) -> ForgerResult:
+    """An unauthenticated client that sends JT/T 1078 packets with a terminal's SIM and channel (H.264 of
+    ``clip``, or G.711A silence with ``audio``) at 25 a second for ``seconds``, from ``local_ip`` (a loopback
+    address: 127.0.0.2 is "another host"), and counts the packets the server sends it."""
+    from protocols.jt1078 import AUDIO, I_FRAME, P_FRAME, PacketReader, encode_packet, packetize
+    from protocols.jt1078.payload_types import G711A, H264
+
+    loop = asyncio.get_running_loop()
+    result = ForgerResult()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(local_ip, 0))
+    started = loop.time()
+    packets = PacketReader()
+
+    async def listen() -> None:
+        while True:
+            try:
+                data = await reader.read(65536)
+            except ConnectionError:  # the server reset it (a write of ours hit the closed socket)
+                data = b""
+            if not data:
+                result.closed_by_server_after_s = loop.time() - started
+                return
+            result.packets_received += sum(1 for item in packets.feed(data) if not isinstance(item, Exception))
+
+    listening = asyncio.create_task(listen())
+    seq = 0
+    try:
+        n = 0
+        while loop.time() - started < seconds and not listening.done():
+            if audio or clip is None:
+                frame, data_type, payload_type = bytes(320), AUDIO, G711A
+            else:
+                frame, key = clip.frames[n % len(clip.frames)]
+                data_type, payload_type = (I_FRAME if key else P_FRAME), H264
+            for packet in packetize(payload_type, sim.zfill(12), channel, data_type, frame, seq=seq,
+                                    timestamp_ms=int(started * 1000) + 40 * n):
+                writer.write(encode_packet(packet))
+                seq = (seq + 1) & 0xFFFF
+            with contextlib.suppress(ConnectionError):
+                await writer.drain()
+            result.frames_sent += 1
+            n += 1
+            await asyncio.sleep(0.04)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(listening), 0.3)
+    finally:
+        listening.cancel()
+        await asyncio.gather(listening, return_exceptions=True)
+        writer.close()
+    return result

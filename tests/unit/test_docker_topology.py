@@ -346,7 +346,8 @@ def test_only_the_terminal_and_browser_ports_are_published_beyond_this_host() ->
             host_ip, _, rest = str(port).rpartition(":")[0].rpartition(":")
             published[str(port).rsplit(":", 1)[1]] = (name, host_ip or "0.0.0.0")
     public = {port for port, (_, ip) in published.items() if ip != "127.0.0.1"}
-    assert public == {"7611", "7612", "7613", "8080"}, published
+    # 7620-7699: the media server's one-time ports (its `port` source policy, the only one behind HAProxy)
+    assert public == {"7611", "7612", "7613", "8080", "7620-7699"}, published
     assert published["3070"][0] == "haproxy", "the Dagster UI (no sign-in of its own) only through the proxy"
     assert "ports" not in services()["dagster-webserver"]
 

@@ -19,12 +19,13 @@ from api.media import MEDIA_KEY, MediaClient
 from api.routes.commands import DOWNLINKS_KEY
 from fleet.settings import MediaServerSettings
 from gateway.video import flv
+from gateway.video.platform import PostgresKafkaPlatform
 from protocols.jt808 import decode_body
 from simulator.video import MediaSession
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_commands_api import Target, make_vehicle
 from tests.integration.api.test_console_api import bearer, make_user
-from tests.support.media import ThreadedMediaServer, cabin_audio_tone, tiny_clip
+from tests.support.media import ThreadedMediaServer, cabin_audio_tone, forge, tiny_clip
 from warehouse.db import connect
 
 pytestmark = pytest.mark.timeout(120)
@@ -80,6 +81,8 @@ def tenants(pg_url: str, demo: Demo, video_app: Flask) -> dict[str, Any]:
     with connect(pg_url) as conn:
         conn.execute("UPDATE device SET has_video = 1, video_channel = '1,2,3,4', talk_channel = '36' WHERE id = ANY(%s)",
                      ([car.device_id, offline.device_id],))
+        # the online terminal's authenticated JT/T 808 session is on loopback, as its media connections
+        conn.execute("UPDATE device SET session_address = '127.0.0.1' WHERE id = %s", (car.device_id,))
         conn.commit()
     return {"a": bearer(client, a_user.name), "a2": bearer(client, a_user2.name), "b": bearer(client, b_user.name),
             "car": car, "offline": offline, "sn": conn_sn(pg_url, car.device_id)}
@@ -272,3 +275,113 @@ def test_no_video_ability_is_refused(video_app: Flask, pg_url: str, demo: Demo, 
     plain = make_vehicle(pg_url, demo.enterprises["a"], online=True)[0]
     reply = _post(client, tenants["a"], f"/api/command/{plain.car_id}/9101.json", {"channelId": 1})
     assert reply.status_code == 400 and reply.json["message"].startswith("该车辆没有安装具备该功能的设备")
+
+
+def _camera_car(pg_url: str, demo: Demo, session_address: str) -> Target:
+    car = make_vehicle(pg_url, demo.enterprises["a"], online=True)[0]
+    with connect(pg_url) as conn:
+        conn.execute("UPDATE device SET has_video = 1, video_channel = '1,2', session_address = %s WHERE id = %s",
+                     (session_address, car.device_id))
+        conn.commit()
+    return car
+
+
+def test_9101_admits_the_media_connection_only_from_the_terminals_session_address(
+        video_app: Flask, media: ThreadedMediaServer, pg_url: str, demo: Demo, tenants: dict[str, Any]) -> None:
+    # the terminal's JT/T 808 session came from 127.0.0.2; a client on 127.0.0.1 knows its SIM and channel
+    client, car = video_app.test_client(), _camera_car(pg_url, demo, "127.0.0.2")
+    started = _post(client, tenants["a"], f"/api/command/{car.car_id}/9101.json", {"channelId": 1}).json["data"]
+    assert started["state"] == "created"
+    stream = media.call(lambda: media.server.streams[started["streamId"]])
+    forged = media.submit(forge(media.port, car.phone, 1, 1.0, local_ip="127.0.0.1", clip=tiny_clip())).result(10)
+    assert forged.closed_by_server_after_s is not None and media.call(lambda: stream.source is None)
+    assert stream.info.source_address == "127.0.0.2"  # what the API registered
+    genuine = media.submit(forge(media.port, car.phone, 1, 1.0, local_ip="127.0.0.2", clip=tiny_clip())).result(10)
+    assert genuine.closed_by_server_after_s is None  # admitted: it fed the stream until it stopped
+    assert media.call(lambda: stream.counters.video_frames) >= 20
+
+
+def test_a_revoked_users_open_viewer_is_closed(video_app: Flask, pg_url: str, kafka_bootstrap: str, demo: Demo,
+                                               tenants: dict[str, Any]) -> None:
+    """The viewer's URL was signed with the user's session epoch; disabling the user bumps it (migration
+    0004) and the media server, checking its viewers' users in the database, closes the viewer."""
+    platform = PostgresKafkaPlatform(pg_url, kafka_bootstrap)
+    server = ThreadedMediaServer(SECRET, platform, session_check_s=0.5)
+    saved = video_app.extensions[MEDIA_KEY]
+    settings = MediaServerSettings(port=server.port, internal_url=f"http://127.0.0.1:{server.port}")
+    video_app.extensions[MEDIA_KEY] = MediaClient(settings, SECRET)
+    user = make_user(pg_url, demo.enterprises["a"], VIDEO_USER)
+    client, car = video_app.test_client(), _camera_car(pg_url, demo, "127.0.0.1")
+    session, done = None, None
+    try:
+        server.submit(platform.open()).result(30)
+        started = _post(client, bearer(client, user.name), f"/api/command/{car.car_id}/9101.json",
+                        {"channelId": 2}).json["data"]
+        session, done = _terminal(server, car, 2)
+        _until(lambda: server.call(lambda: server.server.streams[started["streamId"]].online))
+        watcher = urllib.request.urlopen(started["flvUrl"].replace("localhost", "127.0.0.1"), timeout=5)
+        assert watcher.read(1000)
+        time.sleep(1.5)  # three checks: a valid session is left alone
+        assert server.call(lambda: len(server.server.streams[started["streamId"]].viewers)) == 1
+        with connect(pg_url) as conn:
+            conn.execute("UPDATE app_user SET state = 0 WHERE id = %s", (user.id,))
+            conn.commit()
+        disabled_at = time.monotonic()
+        while watcher.read(65536):
+            assert time.monotonic() - disabled_at < 5, "the viewer still receives video"
+        assert time.monotonic() - disabled_at < 3
+        watcher.close()
+    finally:
+        if session is not None and done is not None:
+            session.stop()
+            done.result(10)
+        video_app.extensions[MEDIA_KEY] = saved
+        # the platform's pool and producer live on the media loop: closed there, before it stops
+        server.submit(server.server.close()).result(10)
+        server.submit(platform.close()).result(10)
+        server.close()
+
+
+def test_under_the_port_policy_9101_names_a_one_time_port_that_admits_the_terminal_once(
+        video_app: Flask, pg_url: str, demo: Demo, tenants: dict[str, Any]) -> None:
+    import socket
+
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    first = probe.getsockname()[1]
+    probe.close()
+    server = ThreadedMediaServer(SECRET, source_policy="port", one_time_ports=f"{first}-{first + 3}")
+    saved = video_app.extensions[MEDIA_KEY]
+    video_app.extensions[MEDIA_KEY] = MediaClient(
+        MediaServerSettings(port=server.port, internal_url=f"http://127.0.0.1:{server.port}"), SECRET)
+    downlinks: RecordedDownlinks = video_app.extensions[DOWNLINKS_KEY]
+    client, car = video_app.test_client(), _camera_car(pg_url, demo, "198.51.100.7")  # NAT: another address
+    try:
+        started = _post(client, tenants["a"], f"/api/command/{car.car_id}/9101.json", {"channelId": 1}).json["data"]
+        body = decode_body(0x9101, bytes.fromhex(downlinks.sent[-1]["body_hex"]))
+        port = body.tcp_port  # type: ignore[attr-defined]
+        assert first <= port <= first + 3 and port != server.port
+        on_main = server.submit(forge(server.port, car.phone, 1, 0.5, clip=tiny_clip())).result(10)
+        assert on_main.closed_by_server_after_s is not None  # the main port admits no terminal under this policy
+        genuine = server.submit(forge(port, car.phone, 1, 1.0, local_ip="127.0.0.2", clip=tiny_clip())).result(10)
+        assert genuine.closed_by_server_after_s is None
+        assert server.call(lambda: server.server.streams[started["streamId"]].counters.video_frames) >= 20
+        with pytest.raises(OSError):  # that request's port is closed once its terminal was bound
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    finally:
+        video_app.extensions[MEDIA_KEY] = saved
+        server.close()
+
+
+def test_9101_for_a_terminal_without_a_known_session_address_is_a_clear_409_and_sends_nothing(
+        video_app: Flask, pg_url: str, demo: Demo, tenants: dict[str, Any]) -> None:
+    client = video_app.test_client()
+    car = make_vehicle(pg_url, demo.enterprises["a"], online=True)[0]  # online, no session address recorded
+    with connect(pg_url) as conn:
+        conn.execute("UPDATE device SET has_video = 1, video_channel = '1' WHERE id = %s", (car.device_id,))
+        conn.commit()
+    downlinks: RecordedDownlinks = video_app.extensions[DOWNLINKS_KEY]
+    before = len(downlinks.sent)
+    reply = _post(client, tenants["a"], f"/api/command/{car.car_id}/9101.json", {"channelId": 1})
+    assert reply.status_code == 409 and reply.json["message"].startswith("终端会话尚未就绪")
+    assert len(downlinks.sent) == before

@@ -52,7 +52,7 @@ def test_an_idle_stream_is_stopped_with_0x9102_through_the_command_path(pg_url: 
     try:
         media.submit(platform.open()).result(30)
         info = StreamInfo(f"{d['device']}-2-live", "live", d["phone"], 2, 0, 1, d["enterprise"], d["device"], d["car"],
-                          d["plate"], d["phone"], "2013")
+                          d["plate"], d["phone"], "2013", source_address="127.0.0.1")
         media.call(lambda: media.server.register(info))
         session = MediaSession("127.0.0.1", media.port, d["phone"], 2, tiny_clip(), cabin_audio_tone())
         running = media.submit(session.run())

@@ -107,7 +107,9 @@ def test_a_simulated_camera_streams_talks_and_lists_recordings_through_gateway_a
                     gateway.handle_downlink({"phone": phone, "msg_id": body.MSG_ID, "body_hex": body.encode("2013").hex(),
                                              "command_id": f"video-{body.MSG_ID:04x}"})
 
-                live = StreamInfo(f"{device_id}-2-live", "live", canonical, 2, 0, 1, 1, device_id)
+                # the terminal's JT/T 808 session and its media connections both come from loopback
+                live = StreamInfo(f"{device_id}-2-live", "live", canonical, 2, 0, 1, 1, device_id,
+                                  source_address="127.0.0.1")
                 media.register(live)
                 downlink(RealtimeAvRequest("127.0.0.1", media.port, 0, 2, 0, 1))
                 acks = await _replies(uplinks, canonical, 0x0001)
@@ -123,7 +125,8 @@ def test_a_simulated_camera_streams_talks_and_lists_recordings_through_gateway_a
                 assert {(b[0] - a[0]) for a, b in zip(counters, counters[1:], strict=False)} == {FRAME_MS}
 
                 # talk: the browser's tone ends up in the terminal's file
-                talk = StreamInfo(f"{device_id}-1-talk", "talk", canonical, 1, 2, 1, 1, device_id)
+                talk = StreamInfo(f"{device_id}-1-talk", "talk", canonical, 1, 2, 1, 1, device_id,
+                                  source_address="127.0.0.1")
                 media.register(talk)
                 downlink(RealtimeAvRequest("127.0.0.1", media.port, 0, 1, 2, 1))
                 await _until(lambda: media.streams[talk.stream_id].online)

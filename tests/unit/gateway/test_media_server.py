@@ -34,8 +34,9 @@ SIM = "013912345678"
 
 
 def _info(kind: str = "live", channel: int = 1, data_type: int = 0, enterprise: int = 7) -> StreamInfo:
+    # the simulated terminal's JT/T 808 session is on loopback, like its media connection
     return StreamInfo(f"11-{channel}-{kind}", kind, SIM, channel, data_type, 1, enterprise, 11, 21, "京A·00001",
-                      SIM, "2013")
+                      SIM, "2013", source_address="127.0.0.1")
 
 
 @asynccontextmanager
