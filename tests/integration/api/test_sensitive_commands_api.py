@@ -49,9 +49,10 @@ def post(client: FlaskClient, headers: dict[str, str], device_id: int, code: str
     ({"id": "0029", "value": 0xFFFFFFFF}, "0029"),  # report every 136 years
     ({"id": "0001", "value": "30"}, "0001"),  # text for a number: was read as hex 0x30
     ({"id": "0055", "value": "0000003C"}, "0055"),  # the old hex-as-value form
-    ({"id": "F123", "hex": "AB" * 255}, "F123"),  # an id outside the table, 255 bytes
-    ({"id": "0042", "value": "10086;reset"}, "0042"),  # a phone number that is not one
-    ({"id": "0013", "value": "x" * 65}, "0013"),  # a server address longer than the table allows
+    ({"id": "F123", "value": "AB" * 255}, "F123"),  # an id outside the table, 255 bytes
+    ({"id": "F123", "hex": "AB" * 255}, "F123"),
+    ({"id": "0042", "value": b"10086;reset".hex()}, "0042"),  # a phone number that is not one
+    ({"id": "0013", "value": "78" * 65}, "0013"),  # a server address longer than the table allows
     ({"id": "0084", "value": 200}, "0084"),  # plate colour outside JT/T 415
 ])
 def test_8103_refuses_values_outside_the_parameter_table_before_the_offline_check(
