@@ -199,7 +199,7 @@ def test_the_overspeed_rule_is_changed_and_read_back(page: Any, console_stack: C
     confirm = page.get_by_test_id("params-confirm")
     confirm.wait_for()
     assert confirm.get_by_test_id("params-confirm-0082").inner_text().startswith("0x0082 ")
-    page.get_by_text(text("zh-CN", "command", "confirm.title"), exact=True).wait_for()
+    page.locator(".ant-modal-confirm-title", has_text=text("zh-CN", "command", "confirm.title")).wait_for()
     screenshot(page, "terminal-params-confirm.png")
     page.get_by_test_id("params-confirm-cancel").click()
     confirm.wait_for(state="detached")
