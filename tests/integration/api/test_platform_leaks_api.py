@@ -65,6 +65,6 @@ def test_a_subsidiary_administrator_sees_its_own_vehicles_in_the_licence_detail(
 def test_an_app_token_writing_alarm_settings_is_a_clear_403(client: FlaskClient, login: Login) -> None:
     headers = app_headers(client, new_app(client, login("admin_a"), apis="alarms"))
     reply = client.put("/api/alarm/notify/settings.json", headers=headers,
-                       json={"alarmRule": {"emergency": {"windowEnable": True}}})
+                       json={"alarmRule": {"a0": {"disabled": True}}})
     assert reply.status_code == 403, reply.json
     assert "open platform app" in reply.json["message"]
