@@ -91,7 +91,7 @@ RESTRICTED = ("仅平台管理员可见 (platform-wide figures: gateway sessions
 def restricted_snapshot() -> dict[str, Any]:
     """The monitor of a subsidiary's administrator: every section is platform-wide (all tenants' terminals,
     every consumer group's offsets, the database's size), so none is read."""
-    closed = {"available": False, "error": RESTRICTED}
+    closed = {"available": False, "restricted": True, "error": RESTRICTED}
     return {"at": datetime.now(UTC), "gateway": closed, "kafka": closed, "database": closed, "throughput": closed}
 
 

@@ -45,7 +45,7 @@ def test_a_subsidiary_administrator_sees_no_platform_wide_monitor_figures(client
     sub = client.get("/api/system/monitor.json", headers=login("admin_a")).json["data"]
     for section in ("gateway", "kafka", "database", "throughput"):
         assert sub[section]["available"] is False and "platform" in sub[section]["error"], sub[section]
-        assert set(sub[section]) == {"available", "error"}
+        assert set(sub[section]) == {"available", "restricted", "error"} and sub[section]["restricted"] is True
     root = client.get("/api/system/monitor.json", headers=login("admin")).json["data"]
     assert root["database"]["available"] is True and "online" in root["gateway"]
 
