@@ -3,25 +3,31 @@
 ``build(command, payload, version)`` is pure: it checks the console's payload server-side (a
 ``BadRequest`` naming the field, with the console spec's messages for the alarm parameters and the
 text message) and encodes the body with the codec's dataclasses (``protocols.jt808``; the API imports
-the codec only here, to encode downlink bodies). ``Downlinks`` sends the encoded body to
+the codec only here and in ``api/command_params.py``, to encode downlink bodies). ``Downlinks`` sends the encoded body to
 ``jt808.downlink.v1`` with one kafka-python producer per process (acks=all), flushed per request.
 
-Payloads (console-spec §5, §7; hex ids and values are text):
+Payloads (console-spec §5, §7; parameter ids are hex text):
 
-- 8103 ``{paramList: [{id: "0055", value: "0000003C"}, ...]}``; 8104 ``{}``; 8106 ``{ids: ["0055"]}``
+- 8103 ``{paramList: [{id: "0055", value: 60}, {id: "0013", value: "10.0.0.1"}, {id: "0032", hex: "..."}]}``
+  (a number for number parameters, text for STRING ones, raw bytes only under ``hex``; api/command_params.py);
+  8104 ``{}``; 8106 ``{ids: ["0055"]}``
 - 8105 ``{command: 4}`` (the safe subset: 4 reset the terminal)
 - 8201 ``{}``; 8202 ``{interval, validity}`` (s); 8203 ``{messageSeq, alarmType}``
 - 8300 ``{content, tts, display, emergency, textType}``
 - 8801 ``{channelId, commandType, totalPicture, executionTime, saveFlag, resolution, quality, luminance,
   contrast, saturation, chromaticity}``; commandType 0 stop, 1 record video (executionTime = seconds),
-  2 take ``totalPicture`` photos ``executionTime`` seconds apart
+  2 take ``totalPicture`` (1 to ``PHOTO_MAX``) photos ``executionTime`` seconds apart
 - 8802 / 8803 ``{mediaType, channelId, eventCode, startTime, endTime, deleteFlag}`` (8803 only: deleteFlag)
+
+Sensitive commands (``Built.sensitive`` says why): link and identity parameters in 8103, 8202 tracking
+without an end (validity 0 or over a day), 8801 recording without an end, 8803 with deleteFlag 1. The
+route then needs the ``sensitiveCommand:cmd`` permission, ``confirm: true`` in the body, and writes the
+reasons (and old / new parameter values, credentials masked) in the audit line.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -29,9 +35,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from api.command_params import guarded, parse_param, parse_param_id
+from api.command_params import shown as shown_param
 from api.errors import BadRequest
 from api.query.values import coerce
-from protocols.jt808.messages.params import NUMBER_SIZE, STRING_IDS, TerminalParam
+from protocols.jt808.messages.params import TerminalParam
 from protocols.jt808.messages.t8103_set_parameters import SetParameters
 from protocols.jt808.messages.t8104_query_parameters import QueryParameters
 from protocols.jt808.messages.t8105_terminal_control import TerminalControl
@@ -50,25 +58,8 @@ OFFLINE_MESSAGE = "终端不在线，不能发送指令！ (the terminal is offl
 ACCEPTED_MESSAGE = "指令已下发，等待网关处理中"
 TEXT_MAX_CHARS = 150
 
-# console-spec §5 alarm configuration: id -> (required message, name, range, unit)
-ALARM_PARAMS: dict[int, tuple[str, str, int, int, str]] = {
-    0x0055: ("最高速度", "max speed", 1, 180, "km/h"),
-    0x0056: ("持续时间", "overspeed duration", 1, 10000, "s"),
-    0x0057: ("连续驾驶时间门限", "continuous driving threshold", 1, 180, "s"),
-    0x0058: ("当天累计驾驶时间门限", "daily cumulative driving threshold", 1, 10000, "s"),
-    0x0059: ("最小休息时间", "minimum rest time", 1, 10000, "s"),
-    0x005A: ("最长停车时间", "max parking time", 1, 100000, "s"),
-    0x0031: ("非法位移阈值", "illegal displacement threshold", 1, 100000, "m"),
-    0x005B: ("超时报警预警差值", "overspeed warning difference", 1, 100000, "km/h"),
-    0x005C: ("疲劳驾驶预警差值", "fatigue warning difference", 1, 100000, "s"),
-}
-# the spec's exact "required" texts (the last one has no 不能为空 in the spec)
-_REQUIRED_TEXT = {pid: f"{zh}不能为空" for pid, (zh, *_rest) in ALARM_PARAMS.items()}
-_REQUIRED_TEXT[0x005C] = "疲劳驾驶预警差值"
-
-_HEX_ID = re.compile(r"^(0x)?[0-9A-Fa-f]{1,8}$")
-_HEX = re.compile(r"^[0-9A-Fa-f]*$")
-
+PHOTO_MAX = 10  # photos per 8801: a burst of evidence, not 65,534 shots filling the terminal's storage
+TRACKING_MAX_S = 86_400  # 8202 validity an operator may set alone; longer or endless needs the guard
 
 @dataclass(frozen=True)
 class Built:
@@ -77,6 +68,9 @@ class Built:
     msg_id: int
     body_hex: str
     payload: dict[str, Any]
+    # Why the command needs the sensitive-command permission and a confirmation (empty: it does not).
+    sensitive: tuple[str, ...] = ()
+    params: tuple[TerminalParam, ...] = ()
 
 
 def _obj(payload: Any) -> dict[str, Any]:
@@ -116,66 +110,6 @@ def _time_field(payload: dict[str, Any], name: str) -> datetime | None:
     return moment
 
 
-def parse_param_id(raw: Any, field: str = "id") -> int:
-    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 0xFFFFFFFF:
-        return raw
-    if not isinstance(raw, str) or not _HEX_ID.match(raw.strip()):
-        raise BadRequest(f"参数编号不合法 ({field}: a parameter id is 1 to 8 hex digits, got {str(raw)[:20]!r})",
-                         data={"field": field})
-    return int(raw.strip().removeprefix("0x").removeprefix("0X"), 16)
-
-
-def _alarm_range_error(param_id: int) -> BadRequest:
-    zh, en, low, high, unit = ALARM_PARAMS[param_id]
-    return BadRequest(f"{zh}范围 {low}~{high} ({en} must be {low} to {high} {unit})", data={"field": f"{param_id:04X}"})
-
-
-def parse_param(item: Any, index: int) -> TerminalParam:
-    """One ``{id, value}`` of an 8103 paramList (hex text) as a TerminalParam, validated."""
-    if not isinstance(item, dict):
-        raise BadRequest(f"paramList[{index}] 必须是 {{id, value}} (paramList[{index}] must be an object {{id, value}})",
-                         data={"field": f"paramList[{index}]"})
-    param_id = parse_param_id(item.get("id"), f"paramList[{index}].id")
-    raw = item.get("value")
-    label = f"{param_id:04X}"
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
-        if param_id in ALARM_PARAMS:
-            en = ALARM_PARAMS[param_id][1]
-            raise BadRequest(f"{_REQUIRED_TEXT[param_id]} ({en} is required)", data={"field": label})
-        raise BadRequest(f"参数 {label} 的值不能为空 (the value of parameter {label} is required)", data={"field": label})
-    if param_id in STRING_IDS:
-        if not isinstance(raw, str):
-            raise BadRequest(f"参数 {label} 的值必须是十六进制文本 (parameter {label}: value must be hex text)",
-                             data={"field": label})
-    text = str(raw).strip().removeprefix("0x").removeprefix("0X") if isinstance(raw, str) else None
-    if isinstance(raw, int) and not isinstance(raw, bool) and param_id in NUMBER_SIZE:
-        number: int | None = raw
-        data = None
-    else:
-        if text is None or not _HEX.match(text) or len(text) % 2:
-            raise BadRequest(f"参数 {label} 的值不是十六进制 (parameter {label}: value must be hex, an even number of "
-                             f"digits, got {str(raw)[:20]!r})", data={"field": label})
-        data = bytes.fromhex(text)
-        number = int(text, 16) if param_id in NUMBER_SIZE else None
-    size = NUMBER_SIZE.get(param_id)
-    if param_id in ALARM_PARAMS:
-        low, high = ALARM_PARAMS[param_id][2:4]
-        if number is None or not low <= number <= high:
-            raise _alarm_range_error(param_id)
-    if size is not None:
-        assert number is not None
-        if not 0 <= number < 1 << (8 * size):
-            kind = {4: "DWORD", 2: "WORD", 1: "BYTE"}[size]
-            raise BadRequest(f"参数 {label} 超出 {kind} 范围 (parameter {label} is a {kind}: 0 to {(1 << 8 * size) - 1})",
-                             data={"field": label})
-        return TerminalParam(param_id, number)
-    assert data is not None
-    if len(data) > 0xFF:
-        raise BadRequest(f"参数 {label} 的值超过 255 字节 (parameter {label}: value exceeds 255 bytes)",
-                         data={"field": label})
-    return TerminalParam(param_id, data)  # text and unknown ids are sent as the bytes given
-
-
 def _b8103(p: dict[str, Any], version: str) -> tuple[Any, dict[str, Any]]:
     items = p.get("paramList")
     if not isinstance(items, list) or not items:
@@ -183,8 +117,7 @@ def _b8103(p: dict[str, Any], version: str) -> tuple[Any, dict[str, Any]]:
     if len(items) > 255:
         raise BadRequest("paramList 最多 255 项 (at most 255 parameters per command)", data={"field": "paramList"})
     params = tuple(parse_param(item, index) for index, item in enumerate(items))
-    shown = [{"id": f"{param.id:04X}", "value": param.encode()[5:].hex().upper()} for param in params]
-    return SetParameters(params), {"paramList": shown}
+    return SetParameters(params), {"paramList": [shown_param(param) for param in params]}
 
 
 def _b8104(p: dict[str, Any], version: str) -> tuple[Any, dict[str, Any]]:
@@ -216,6 +149,7 @@ def _b8201(p: dict[str, Any], version: str) -> tuple[Any, dict[str, Any]]:
 
 def _b8202(p: dict[str, Any], version: str) -> tuple[Any, dict[str, Any]]:
     interval = int_field(p, "interval", 0, 0xFFFF)
+    # interval 0 stops tracking; otherwise validity is how long it lasts (0 reads as "no end" on terminals)
     validity = int_field(p, "validity", 0, 0xFFFFFFFF, default=0 if interval == 0 else None)
     return TemporaryTracking(interval, validity), {"interval": interval, "validity": validity}
 
@@ -255,7 +189,7 @@ def _b8801(p: dict[str, Any], version: str) -> tuple[Any, dict[str, Any]]:
     shown = {
         "channelId": int_field(p, "channelId", 0, 255),
         "commandType": int_field(p, "commandType", 0, 2, default=2),
-        "totalPicture": int_field(p, "totalPicture", 0, 0xFFFE, default=1),
+        "totalPicture": int_field(p, "totalPicture", 0, PHOTO_MAX, default=1),
         "executionTime": int_field(p, "executionTime", 0, 0xFFFF, default=0),
         "saveFlag": int_field(p, "saveFlag", 0, 1, default=0),
         "resolution": int_field(p, "resolution", 0, 255, default=1),
@@ -268,7 +202,7 @@ def _b8801(p: dict[str, Any], version: str) -> tuple[Any, dict[str, Any]]:
     kind = shown["commandType"]
     command = 0 if kind == 0 else 0xFFFF if kind == 1 else shown["totalPicture"]
     if kind == 2 and command == 0:
-        raise BadRequest("totalPicture 必须是 1~65534 (totalPicture must be 1 to 65534 to take photos)",
+        raise BadRequest(f"totalPicture 必须是 1~{PHOTO_MAX} (totalPicture must be 1 to {PHOTO_MAX} to take photos)",
                          data={"field": "totalPicture"})
     body = CameraShoot(shown["channelId"], command, shown["executionTime"], shown["saveFlag"], shown["resolution"],
                        shown["quality"], shown["luminance"], shown["contrast"], shown["saturation"],
@@ -307,6 +241,20 @@ BUILDERS: dict[str, Callable[[dict[str, Any], str], tuple[Any, dict[str, Any]]]]
 }
 
 
+def sensitive_reasons(command: str, payload: dict[str, Any], params: tuple[TerminalParam, ...]) -> tuple[str, ...]:
+    """Why a valid command needs the sensitive-command permission and a confirmation: link and identity
+    parameters (param_table.py guards), tracking or recording without an end, media deleted on the
+    terminal after upload."""
+    reasons = list(guarded(params))
+    if command == "8202" and payload["interval"] and not 0 < payload["validity"] <= TRACKING_MAX_S:
+        reasons.append(f"temporary tracking without an end (validity over {TRACKING_MAX_S} s or 0)")
+    if command == "8801" and payload["commandType"] == 1 and payload["executionTime"] == 0:
+        reasons.append("video recording without an end (executionTime 0)")
+    if command == "8803" and payload["deleteFlag"]:
+        reasons.append("delete the media on the terminal after upload (deleteFlag 1)")
+    return tuple(reasons)
+
+
 def supported(command: str) -> bool:
     return command in BUILDERS
 
@@ -320,7 +268,8 @@ def build(command: str, payload: Any, version: str) -> Built:
         raise BadRequest(f"指令无法编码 (the command cannot be encoded: {exc})") from None
     if len(encoded) > 0x3FF * 64:  # far beyond any command; the gateway splits bodies over 1023 bytes
         raise BadRequest("指令过长 (the command body is too long)")
-    return Built(int(command, 16), encoded.hex(), shown)
+    params = body.params if isinstance(body, SetParameters) else ()
+    return Built(int(command, 16), encoded.hex(), shown, sensitive_reasons(command, shown, params), params)
 
 
 class DownlinkUnavailable(Exception):

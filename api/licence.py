@@ -39,9 +39,13 @@ def machine_code(conn: Connection[Any]) -> str:
     return "-".join(digest[i:i + 5] for i in range(0, 25, 5))
 
 
-def status(conn: Connection[Any], today: date) -> dict[str, Any]:
-    """The detail screen: community (no licence) or the licence in force with its usage."""
-    used = queries.live_vehicles(conn)
+def status(conn: Connection[Any], today: date, enterprise_path: str | None = None) -> dict[str, Any]:
+    """The detail screen: community (no licence) or the licence in force with its usage.
+
+    ``enterprise_path``: the caller's enterprise when it is not the platform's own (root) one. The
+    installation's vehicle count and who installed the licence are platform-wide figures: such a caller
+    sees its own subtree's vehicles and no installer."""
+    used = queries.live_vehicles(conn) if enterprise_path is None else queries.live_vehicles_under(conn, enterprise_path)
     row = queries.current(conn)
     base = {"machineCode": machine_code(conn), "vehiclesUsed": used}
     if row is None:
@@ -54,7 +58,8 @@ def status(conn: Connection[Any], today: date) -> dict[str, Any]:
             "id": row["licence_id"], "licensee": row["licensee"], "enterprise": row["enterprise_name"],
             "maxVehicles": row["max_vehicles"], "validFrom": row["valid_from"].isoformat(),
             "validTo": row["valid_to"].isoformat(), "features": row["features"],
-            "installedBy": row["installed_by"], "installedAt": row["created_at"],
+            "installedBy": row["installed_by"] if enterprise_path is None else None,
+            "installedAt": row["created_at"],
         },
     }
 

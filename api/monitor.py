@@ -86,6 +86,17 @@ def _group_rows(committed: dict[str, dict[Any, Any]], ends: dict[Any, int]) -> l
     return rows
 
 
+RESTRICTED = ("仅平台管理员可见 (platform-wide figures: gateway sessions, Kafka offsets and database sizes are "
+              "shown to the platform's own administrators only)")
+
+
+def restricted_snapshot() -> dict[str, Any]:
+    """The monitor of a subsidiary's administrator: every section is platform-wide (all tenants' terminals,
+    every consumer group's offsets, the database's size), so none is read."""
+    closed = {"available": False, "restricted": True, "error": RESTRICTED}
+    return {"at": datetime.now(UTC), "gateway": closed, "kafka": closed, "database": closed, "throughput": closed}
+
+
 def snapshot(conn_factory: Callable[[], Any], bootstrap: str, kafka_timeout_s: float) -> dict[str, Any]:
     """Every section of the monitor; ``conn_factory()`` is a context manager giving a connection."""
 

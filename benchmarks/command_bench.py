@@ -40,7 +40,7 @@ PREFIX = "0136"
 PASSWORD = "Bench@2026x"
 BODIES: dict[str, dict[str, Any]] = {
     "8104": {},
-    "8103": {"paramList": [{"id": "0055", "value": "00000050"}]},
+    "8103": {"paramList": [{"id": "0055", "value": 80}]},
     "8201": {},
     "8300": {"content": "前方拥堵，请注意安全", "tts": True},
 }

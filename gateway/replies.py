@@ -40,8 +40,13 @@ def platform_ack_body(ack_seq: int, ack_msg_id: int, result: int) -> bytes:
 
 
 def register_reply_body(ack_seq: int, result: int, auth_code: str | None) -> bytes:
-    """0x8100 body; the auth code only on success."""
-    return RegistrationResponse(ack_seq & 0xFFFF, result, auth_code if result == REG_OK else None).encode("2013")
+    """0x8100 body; the auth code only on success.
+
+    "Terminal already registered" (3) goes on the wire as "no such terminal" (4): anyone can send a
+    0x0100 for any phone, and 3 would tell a stranger that the phone is a live terminal of some tenant.
+    Both are refusals JT/T 808 table 4 allows; the gateway's log keeps the real reason."""
+    wire = REG_NO_TERMINAL if result == REG_TERMINAL_TAKEN else result
+    return RegistrationResponse(ack_seq & 0xFFFF, wire, auth_code if result == REG_OK else None).encode("2013")
 
 
 def resend_subpackages_body(first_seq: int, missing_indexes: Sequence[int], version: str) -> bytes:

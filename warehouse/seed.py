@@ -46,6 +46,9 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "report": ("统计报表", ("query", "export")),
     "fence": ("电子围栏", ("add", "delete", "update", "query", "get", "fence")),
     "command": ("指令下发", ("cmd", "query", "get")),
+    # Commands that can take a terminal off the platform or re-identify it (server, APN, phone and identity
+    # parameters), track or record without end, or delete media on the terminal (api/routes/commands.py).
+    "sensitiveCommand": ("敏感指令", ("cmd",)),
     "carModel": ("车辆型号", ("add", "delete", "update", "query", "get", "import", "export")),
     "carType": ("车辆类型", ("add", "delete", "update", "query", "get", "import", "export")),
     "deviceProducer": ("终端厂商", ("add", "delete", "update", "query", "get", "import", "export")),

@@ -348,8 +348,12 @@ def get_settings() -> dict[str, Any]:
 def put_settings() -> dict[str, Any]:
     """Body as the GET answer; keys left out stay; a rule sent becomes the caller's own (its ``source`` is
     ignored); a rule of null removes the caller's own (the enterprise's or the default applies again).
-    Changing an enterprise switch needs ``enterprise:update`` (403 otherwise)."""
+    Changing an enterprise switch needs ``enterprise:update`` (403 otherwise). An open platform app's
+    token is a 403: the settings are a signed-in user's own, and an app has no user."""
     principal = current_principal()
+    if principal.app_id is not None:
+        raise Forbidden(f"{FORBIDDEN_TEXT} (an open platform app has no alarm notification settings of its own; "
+                        "they belong to a signed-in user)")
     body = _body()
     unknown = sorted(set(body) - {"alarmRule", *SWITCHES})
     if unknown:

@@ -7,7 +7,8 @@
 - ``GET /api/command/{id}/state.json``; ``GET /api/device/{id}/terminal/params.json``.
 
 A send: target in scope (else 404, as if it did not exist), payload validated (400 naming the field),
-terminal online (else 409 "终端不在线，不能发送指令！", no row, nothing sent), then the ``command`` row
+a sensitive command (api/commands.py) checked: ``sensitiveCommand:cmd`` (else 403) and ``confirm: true``
+(else 400, field ``confirm``), terminal online (else 409 "终端不在线，不能发送指令！", no row, nothing sent), then the ``command`` row
 (state created) and its audit row commit, then the downlink goes to ``jt808.downlink.v1`` keyed by the
 canonical phone; Kafka not acknowledging within ``FLEET_COMMANDS_KAFKA_SEND_TIMEOUT_S`` -> 503 and the
 row is failed. The gateway's sent record, the reply and the timeout move the row on (streams/commands.py).
@@ -22,10 +23,11 @@ from typing import Any
 from flask import Blueprint, current_app
 
 from api import commands
+from api.command_params import audit_changes
 from api.db import get_db
-from api.errors import ApiError, BadRequest, NotFound, Unavailable
+from api.errors import ApiError, BadRequest, Forbidden, NotFound, Unavailable
 from api.http import json_body, ok
-from api.security import current_principal, request_scope, requires
+from api.security import FORBIDDEN_TEXT, current_principal, request_scope, requires
 from fleet.enums import DeviceState
 from fleet.phones import canonical_phone
 from fleet.settings import CommandsSettings
@@ -37,6 +39,7 @@ bp = Blueprint("commands", __name__)
 
 DOWNLINKS_KEY = "fleet.commands.downlinks"
 BATCH_MAX = 500
+SENSITIVE_PERMISSION = ("sensitiveCommand", "cmd")
 
 
 class TerminalOffline(ApiError):
@@ -61,23 +64,43 @@ def epoch_ms(moment: datetime | None) -> int | None:
 
 
 def send(target: dict[str, Any], command: str, payload: Any) -> dict[str, Any]:
-    """Validate, refuse an offline terminal, write the row, produce the downlink. Raises ApiError."""
+    """Validate, check a sensitive command's permission and confirmation, refuse an offline terminal,
+    write the row, produce the downlink. Raises ApiError; the order is that of the checks (a bad
+    payload is a 400 even for an offline terminal)."""
     built = commands.build(command, payload, target["protocolVersion"])
+    if built.sensitive:
+        check_sensitive(built, payload)
     if target["state"] != DeviceState.ONLINE:
         raise TerminalOffline()
     return send_built(target, built)
+
+
+def check_sensitive(built: commands.Built, payload: Any) -> None:
+    """A command that can take a terminal off the platform, re-identify it, track or record it without
+    end or delete its media needs the ``sensitiveCommand:cmd`` permission and ``confirm: true``."""
+    if not current_principal().can(*SENSITIVE_PERMISSION):
+        raise Forbidden(f"{FORBIDDEN_TEXT} (permission denied: {':'.join(SENSITIVE_PERMISSION)}; needed for "
+                        f"{', '.join(built.sensitive)})", data={"sensitive": list(built.sensitive)})
+    confirmed = payload.get("confirm") if isinstance(payload, dict) else None
+    if confirmed is not True:
+        raise BadRequest(f"该指令需要确认后才能下发 (this command needs confirm: true in the body: "
+                         f"{', '.join(built.sensitive)})", data={"field": "confirm", "sensitive": list(built.sensitive)})
 
 
 def send_built(target: dict[str, Any], built: commands.Built) -> dict[str, Any]:
     """Write the row of an already built command and produce its downlink (the video routes use it).
     Raises Unavailable when Kafka does not take it."""
     principal = current_principal()
+    changes: dict[str, Any] = {"msgId": f"{built.msg_id:04X}", "deviceId": target["deviceId"],
+                               "payload": built.payload}
     with get_db().connection() as conn:
+        if built.sensitive:  # who, which terminal, why, and the old / new values (credentials masked)
+            changes |= {"phone": target["phone"], "sensitive": list(built.sensitive), "confirmed": True,
+                        "params": audit_changes(built.params, queries.device_params(conn, target["deviceId"]))}
         row = queries.insert(conn, target, msg_id=built.msg_id, payload=built.payload, body_hex=built.body_hex,
                              user_id=principal.user_id, user_name=principal.user_name)
         audit(conn, user_id=principal.user_id, user_name=principal.user_name, enterprise_id=target["enterpriseId"],
-              entity="command", record_id=row["id"], action="create",
-              changes={"msgId": f"{built.msg_id:04X}", "deviceId": target["deviceId"], "payload": built.payload})
+              entity="command", record_id=row["id"], action="create", changes=changes)
     phone = canonical_phone(target["phone"])
     value = {"phone": phone, "msg_id": built.msg_id, "body_hex": built.body_hex, "command_id": str(row["id"]),
              "created_at": row["createdAt"].astimezone(UTC).isoformat().replace("+00:00", "Z")}

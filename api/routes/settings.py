@@ -76,7 +76,10 @@ def dictionary_lookup() -> dict[str, Any]:
 @requires("system", "query")
 def system_monitor() -> dict[str, Any]:
     """Gateway sessions, Kafka lag per consumer group, database size, worker throughput; a section
-    that cannot be read says so (``available`` false with the error)."""
+    that cannot be read says so (``available`` false with the error). Platform-wide figures: only an
+    administrator of a root enterprise reads them; anyone else gets every section closed."""
+    if not is_root_path(current_principal().enterprise_path):
+        return ok(monitor.restricted_snapshot())
     bootstrap = current_app.config.get("FLEET_KAFKA_BOOTSTRAP")
     if not bootstrap:
         from fleet.settings import kafka_bootstrap
@@ -89,7 +92,8 @@ def system_monitor() -> dict[str, Any]:
 @requires("license", "get")
 def licence_detail() -> dict[str, Any]:
     with get_db().connection() as conn:
-        return ok(licence.status(conn, date.today()))
+        path = current_principal().enterprise_path
+        return ok(licence.status(conn, date.today(), None if is_root_path(path) else path))
 
 
 @bp.post("/api/license/install.json")

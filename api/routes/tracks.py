@@ -37,6 +37,7 @@ bp = Blueprint("tracks", __name__)
 MAX_CAR_IDS = 10_000
 DEFAULT_MAX_POINTS = 2000
 MAX_MAX_POINTS = 1_000_000
+TRACK_YEARS = (2000, 2099)
 _THRESHOLDS_KEY = "fleet_stop_thresholds"
 _RESOLUTION_KEY = "fleet_track_day_resolution_s"
 _LAST_FIELDS_JSON = json.dumps(list(LAST_FIELDS))
@@ -113,6 +114,11 @@ def _time_arg(name: str) -> datetime:
         parsed: datetime = coerce(name, "time", value)
     except BadRequest:
         raise BadRequest(f"参数不合法 (query parameter '{name}' must be ISO 8601 or epoch milliseconds, got {raw[:40]!r})") from None
+    # Terminal times are BCD with a two-digit year (JT/T 808 §4.5): no point lies outside 2000-2099, and
+    # days at the calendar's edge (year 9999) overflow the day arithmetic of the summaries.
+    if not TRACK_YEARS[0] <= parsed.astimezone(UTC).year <= TRACK_YEARS[1]:
+        raise BadRequest(f"参数不合法 (query parameter '{name}' must lie in the years {TRACK_YEARS[0]}-{TRACK_YEARS[1]}, "
+                         f"the range of terminal times; got {raw[:40]!r})")
     return parsed
 
 

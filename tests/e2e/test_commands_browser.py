@@ -1,7 +1,7 @@
 """Commands from the map popup in Chromium (issue 8 §4, §9) against the live stack, whose simulated
 terminals answer commands like real ones: take a photo of a vehicle and see it pop up (and then in the
 vehicle popup); send a text and see the result notification; change the overspeed rule and read it
-back, in the dialog and on the terminal-parameters screen.
+back, in the dialog and on the terminal-parameters screen (an identity parameter only after a confirmation).
 
 Screenshots of the dialogs go to docs/screenshots/ with FLEET_SCREENSHOTS=1 (tests/e2e/test_console.py).
 """
@@ -182,13 +182,33 @@ def test_the_overspeed_rule_is_changed_and_read_back(page: Any, console_stack: C
 
     # Write a parameter from the screen (8103) and read it back (8104): the city id, harmless to the fleet.
     city = 100 + secrets.randbelow(800)
+    screen.get_by_test_id("param-input-0001").fill("0")  # a heartbeat of 0 s: refused with the table's range
+    screen.get_by_test_id("params-write").click()
+    page.get_by_text(text("zh-CN", "command", "params.range").replace("{{min}}", "5").replace("{{max}}", "3600"),
+                     exact=True).wait_for()
+    screen.get_by_test_id("param-input-0001").fill("")
     screen.get_by_test_id("param-input-0082").fill("70000")
     screen.get_by_test_id("params-write").click()
     page.get_by_text(text("zh-CN", "command", "params.range").replace("{{min}}", "0").replace("{{max}}", "65535"),
                      exact=True).wait_for()
     screen.get_by_test_id("param-input-0082").fill(str(city))
+    # The city id is an identity parameter: the operator confirms it by name; cancel sends nothing.
+    sent: list[Any] = []
+    page.on("request", lambda r: sent.append(r) if "/command/8103.json" in r.url else None)
+    screen.get_by_test_id("params-write").click()
+    confirm = page.get_by_test_id("params-confirm")
+    confirm.wait_for()
+    assert confirm.get_by_test_id("params-confirm-0082").inner_text().startswith("0x0082 ")
+    page.locator(".ant-modal-confirm-title", has_text=text("zh-CN", "command", "confirm.title")).wait_for()
+    screenshot(page, "terminal-params-confirm.png")
+    page.get_by_test_id("params-confirm-cancel").click()
+    confirm.wait_for(state="detached")
+    assert sent == []
+    screen.get_by_test_id("params-write").click()
     with page.expect_response(lambda r: "/command/8103.json" in r.url) as written:
-        screen.get_by_test_id("params-write").click()
+        page.get_by_test_id("params-confirm-ok").click()
+    assert json.loads(written.value.request.post_data or "{}") == {
+        "paramList": [{"id": "0082", "value": city}], "confirm": True}
     command_id = int(json.loads(written.value.text())["data"]["id"])
     assert _notice(page, vehicle.plate, command_id).get_attribute("data-outcome") == "success"
     screen.get_by_test_id("params-read").click()

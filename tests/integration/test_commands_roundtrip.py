@@ -159,7 +159,7 @@ def test_command_round_trips_with_a_terminal_over_tcp(stack: dict[str, Any], pg_
 
             # 8103 (by car) -> 0x0001 success: push 11
             reply = await asyncio.to_thread(post, f"/api/command/{online['car']}/8103.json",
-                                            {"paramList": [{"id": "0055", "value": "00000050"}]})
+                                            {"paramList": [{"id": "0055", "value": 80}]})
             set_id = reply.json["data"]["id"]
             written = await _next_command(terminal)
             assert written.header.msg_id == 0x8103 and written.body.params == (TerminalParam(0x0055, 80),)

@@ -9,6 +9,8 @@ from psycopg import Connection
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from warehouse.queries.scope import like_prefix
+
 
 def installation_id(conn: Connection[Any]) -> str:
     row = conn.execute("SELECT id::text FROM installation").fetchone()
@@ -41,6 +43,17 @@ def insert_licence(conn: Connection[Any], *, enterprise_id: int, licence_id: str
 def live_vehicles(conn: Connection[Any]) -> int:
     """Vehicles of the whole installation that count against a licence (not deleted)."""
     row = conn.execute("SELECT count(*) FROM car WHERE record_state = 1").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def live_vehicles_under(conn: Connection[Any], enterprise_path: str) -> int:
+    """Vehicles (not deleted) of the enterprise with materialised path ``enterprise_path`` and its subsidiaries."""
+    row = conn.execute(
+        "SELECT count(*) FROM car c JOIN enterprise e ON e.id = c.enterprise_id"
+        " WHERE c.record_state = 1 AND e.path LIKE %s",
+        (like_prefix(enterprise_path),),
+    ).fetchone()
     assert row is not None
     return int(row[0])
 

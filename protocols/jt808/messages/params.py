@@ -1,7 +1,8 @@
 """Terminal parameters (0x8103 set, 0x0104 query reply): id DWORD, length BYTE, value.
 
-Values of the standard parameters are typed by the table below (JT/T 808-2013/2019 table 12): a
-number for DWORD/WORD/BYTE, text for STRING. Anything else, or a value whose length does not match
+Values of the standard parameters are typed by the parameter table (``param_table.py``, JT/T
+808-2013/2019 table 12, with each parameter's unit, range and guard): a number for DWORD/WORD/BYTE,
+text for STRING. Anything else, or a value whose length does not match
 its type, stays ``bytes`` so it can be re-sent unchanged. ``PARAM_NAMES`` names every id of the
 table (units in the name); ``to_json`` shows ``{id, name, value, value_hex}``. The API and the
 console speak hex: ``param_value_from_hex`` / ``param_value_to_hex``.
@@ -14,112 +15,14 @@ from dataclasses import dataclass, field
 
 from protocols.jt808.errors import BodyError
 from protocols.jt808.fields import decode_text, encode_text
+from protocols.jt808.messages.param_table import PARAMS, TYPE_SIZE
 
-_DWORD = (
-    list(range(0x0001, 0x0008)) + [0x0018, 0x0019, 0x001B, 0x001C, 0x0020, 0x0021, 0x0022]
-    + [0x0027, 0x0028, 0x0029, 0x002C, 0x002D, 0x002E, 0x002F, 0x0030, 0x0045, 0x0046, 0x0047]
-    + list(range(0x0050, 0x005B)) + [0x0064, 0x0065] + list(range(0x0070, 0x0075))
-    + [0x0080, 0x0093, 0x0095, 0x0100, 0x0102]
-)
-_WORD = [0x0031, 0x005B, 0x005C, 0x005D, 0x005E, 0x0081, 0x0082, 0x0101, 0x0103]
-_BYTE = [0x0084, 0x0090, 0x0091, 0x0092, 0x0094]
-_STRING = (
-    list(range(0x0010, 0x0018)) + [0x001A, 0x001D] + list(range(0x0023, 0x0027))
-    + list(range(0x0040, 0x0045)) + [0x0048, 0x0049, 0x0083]
-)
-# JT/T 808-2013 table 12, with the 2019 additions (0x0023-0x0026, 0x0032); 2019 reserves 0x0018/0x0019.
-PARAM_NAMES: dict[int, str] = {
-    0x0001: "heartbeat_interval_s",
-    0x0002: "tcp_reply_timeout_s",
-    0x0003: "tcp_retransmissions",
-    0x0004: "udp_reply_timeout_s",
-    0x0005: "udp_retransmissions",
-    0x0006: "sms_reply_timeout_s",
-    0x0007: "sms_retransmissions",
-    0x0010: "main_server_apn",
-    0x0011: "main_server_dial_user",
-    0x0012: "main_server_dial_password",
-    0x0013: "main_server_address",
-    0x0014: "backup_server_apn",
-    0x0015: "backup_server_dial_user",
-    0x0016: "backup_server_dial_password",
-    0x0017: "backup_server_address",
-    0x0018: "server_tcp_port",
-    0x0019: "server_udp_port",
-    0x001A: "ic_card_auth_main_server_address",
-    0x001B: "ic_card_auth_server_tcp_port",
-    0x001C: "ic_card_auth_server_udp_port",
-    0x001D: "ic_card_auth_backup_server_address",
-    0x0020: "report_strategy",
-    0x0021: "report_scheme",
-    0x0022: "driver_absent_report_interval_s",
-    0x0023: "slave_server_apn",
-    0x0024: "slave_server_dial_user",
-    0x0025: "slave_server_dial_password",
-    0x0026: "slave_server_backup_address",
-    0x0027: "sleep_report_interval_s",
-    0x0028: "emergency_report_interval_s",
-    0x0029: "default_report_interval_s",
-    0x002C: "default_report_distance_m",
-    0x002D: "driver_absent_report_distance_m",
-    0x002E: "sleep_report_distance_m",
-    0x002F: "emergency_report_distance_m",
-    0x0030: "corner_retransmit_angle_deg",
-    0x0031: "geofence_radius_m",
-    0x0032: "illegal_driving_period",
-    0x0040: "monitor_platform_phone",
-    0x0041: "reset_phone",
-    0x0042: "factory_reset_phone",
-    0x0043: "platform_sms_phone",
-    0x0044: "sms_alarm_phone",
-    0x0045: "answer_strategy",
-    0x0046: "max_call_time_s",
-    0x0047: "max_monthly_call_time_s",
-    0x0048: "monitor_phone",
-    0x0049: "privileged_sms_phone",
-    0x0050: "alarm_mask",
-    0x0051: "alarm_sms_switch",
-    0x0052: "alarm_photo_switch",
-    0x0053: "alarm_photo_store_flags",
-    0x0054: "key_alarm_flags",
-    0x0055: "max_speed_kmh",
-    0x0056: "overspeed_duration_s",
-    0x0057: "continuous_driving_limit_s",
-    0x0058: "daily_driving_limit_s",
-    0x0059: "min_rest_s",
-    0x005A: "max_parking_s",
-    0x005B: "overspeed_warning_margin_01kmh",
-    0x005C: "fatigue_warning_margin_s",
-    0x005D: "collision_alarm_setting",
-    0x005E: "rollover_alarm_angle_deg",
-    0x0064: "timed_photo_control",
-    0x0065: "distance_photo_control",
-    0x0070: "image_quality",
-    0x0071: "brightness",
-    0x0072: "contrast",
-    0x0073: "saturation",
-    0x0074: "chroma",
-    0x0080: "odometer_01km",
-    0x0081: "province_id",
-    0x0082: "city_id",
-    0x0083: "plate_number",
-    0x0084: "plate_color",
-    0x0090: "gnss_mode",
-    0x0091: "gnss_baud_rate",
-    0x0092: "gnss_output_frequency",
-    0x0093: "gnss_sample_interval_s",
-    0x0094: "gnss_upload_mode",
-    0x0095: "gnss_upload_setting",
-    0x0100: "can1_sample_interval_ms",
-    0x0101: "can1_upload_interval_s",
-    0x0102: "can2_sample_interval_ms",
-    0x0103: "can2_upload_interval_s",
-    **{i: f"can_id_{i:04x}_sample_setting" for i in range(0x0110, 0x0200)},
-}
+# Names, types and sizes come from the one parameter table (param_table.py); 2019 reserves 0x0018/0x0019.
+PARAM_NAMES: dict[int, str] = {pid: spec.name for pid, spec in PARAMS.items()}
 # Ids whose value is a fixed-size byte block (no number or text reading): kept as bytes.
-BYTES_SIZE: dict[int, int] = {0x0032: 4, **dict.fromkeys(range(0x0110, 0x0200), 8)}
-NUMBER_SIZE: dict[int, int] = {**dict.fromkeys(_DWORD, 4), **dict.fromkeys(_WORD, 2), **dict.fromkeys(_BYTE, 1)}
-STRING_IDS = frozenset(_STRING)
+BYTES_SIZE: dict[int, int] = {pid: spec.max for pid, spec in PARAMS.items() if spec.type == "BYTES"}
+NUMBER_SIZE: dict[int, int] = {pid: TYPE_SIZE[spec.type] for pid, spec in PARAMS.items() if spec.type in TYPE_SIZE}
+STRING_IDS = frozenset(pid for pid, spec in PARAMS.items() if spec.type == "STRING")
 
 _ITEM_HEAD = struct.Struct(">IB")
 

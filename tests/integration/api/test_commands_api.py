@@ -132,14 +132,14 @@ def test_device_command_8103_validated_and_encoded(kafka_app: Flask, client: Fla
                                                    pg_url: str, downlinked: Downlinked) -> None:
     [target] = make_vehicle(pg_url, demo.enterprises["a"], online=True)
     url = f"/api/device/{target.device_id}/command/8103.json"
-    bad = client.post(url, headers=login("admin_a"), json={"paramList": [{"id": "0055", "value": "000000C8"}]})
+    bad = client.post(url, headers=login("admin_a"), json={"paramList": [{"id": "0055", "value": 200}]})
     assert bad.status_code == 400 and bad.json["message"].startswith("最高速度范围 1~180 (")
     assert bad.json["data"] == {"field": "0055"}
-    empty = client.post(url, headers=login("admin_a"), json={"paramList": [{"id": "0056", "value": ""}]})
+    empty = client.post(url, headers=login("admin_a"), json={"paramList": [{"id": "0056", "value": None}]})
     assert empty.status_code == 400 and empty.json["message"].startswith("持续时间不能为空")
     assert rows(pg_url, target.device_id) == []  # nothing written for a refused payload
     good = client.post(url, headers=login("admin_a"),
-                       json={"paramList": [{"id": "0055", "value": "0000003C"}, {"id": "0056", "value": "0000000A"}]})
+                       json={"paramList": [{"id": "0055", "value": 60}, {"id": "0056", "value": 10}]})
     assert good.status_code == 200, good.json
     [(_, value)] = downlinked.read({str(good.json["data"]["id"])})
     assert value["msg_id"] == 0x8103 and value["body_hex"] == "02" "00000055" "04" "0000003c" "00000056" "04" "0000000a"

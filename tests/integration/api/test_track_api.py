@@ -302,3 +302,17 @@ def test_history_loader_rows_read_back_as_a_track(client: FlaskClient, login: Lo
     assert mileage == sorted(mileage) and mileage[-1] > mileage[0]
     last = _last_rows(client, login("admin_a"), {"carIds": [car.car_id]})[car.car_id]
     assert last["time"] == data["rows"][-1][0]
+
+
+@pytest.mark.parametrize("fmt", ["track.json", "track.csv"])
+@pytest.mark.parametrize(("start", "end"), [
+    ("9999-12-31T00:00:00Z", "9999-12-31T12:00:00Z"),
+    ("9999-12-30T00:00:00+08:00", "9999-12-31T23:59:59+08:00"),
+    ("0001-01-01T00:00:00Z", "0001-01-02T00:00:00Z"),
+])
+def test_a_track_at_the_edge_of_the_calendar_is_a_400_with_a_clear_message(
+        client: FlaskClient, login: Login, a_car: Car, fmt: str, start: str, end: str) -> None:
+    reply = client.get(f"/api/gps/car/{a_car.car_id}/{fmt}", headers=login("admin_a"),
+                       query_string={"start": start, "end": end})
+    assert reply.status_code == 400, reply.data[:300]
+    assert "2000" in reply.json["message"] and "2099" in reply.json["message"]  # type: ignore[index]

@@ -79,7 +79,8 @@ def test_attacks_of_the_issue_fail_and_the_real_terminal_keeps_working(
             assert await _authenticate(real, first.auth_code) == 0
             for attack in ("", phone[-1], phone[-6:]):  # empty id, last character, a shorter tail
                 reply, attacker = await _register(port, phone, _registration(attack))
-                assert (reply.result, reply.auth_code) == (3, None), attack
+                # refused as "no such terminal" (4): "already registered" (3) would confirm the phone to a stranger
+                assert (reply.result, reply.auth_code) == (4, None), attack
                 assert await _authenticate(attacker, reply.auth_code or "GUESS") == 1
                 await attacker.close()
             assert await _position_acked(real)

@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
-from api.commands import ALARM_PARAMS, build
+from api.command_params import ALARM_PARAMS
+from api.commands import PHOTO_MAX, build
 from api.errors import BadRequest
 from protocols.jt808 import decode_body
+from protocols.jt808.messages.param_table import PARAMS
 from protocols.jt808.messages.t8103_set_parameters import SetParameters
 
 
@@ -27,46 +29,77 @@ def refused(command: str, payload: Any, version: str = "2013") -> BadRequest:
 
 
 def test_8103_encodes_each_parameter_with_its_standard_size() -> None:
-    body = decoded("8103", {"paramList": [{"id": "0055", "value": "0000003C"}, {"id": "0031", "value": "0000000A"},
-                                          {"id": "0013", "value": "3132372E302E302E31"}]})
+    body = decoded("8103", {"paramList": [{"id": "0055", "value": 60}, {"id": "0031", "value": 10},
+                                          {"id": "0013", "value": "127.0.0.1"}]})
     assert isinstance(body, SetParameters)
     values = {p.id: p.value for p in body.params}
     assert values == {0x0055: 60, 0x0031: 10, 0x0013: "127.0.0.1"}  # 0031 is a WORD: sent as 2 bytes
-    assert build("8103", {"paramList": [{"id": "0031", "value": "000A"}]}, "2013").body_hex == "01000000310200" + "0a"
+    assert build("8103", {"paramList": [{"id": "0031", "value": 10}]}, "2013").body_hex == "01000000310200" + "0a"
+    assert build("8103", {"paramList": [{"id": "0031", "hex": "000A"}]}, "2013").body_hex == "01000000310200" + "0a"
 
 
 @pytest.mark.parametrize(("param_id", "zh"), [(pid, spec[0]) for pid, spec in ALARM_PARAMS.items()])
 def test_8103_alarm_fields_have_the_spec_messages_when_empty_and_out_of_range(param_id: int, zh: str) -> None:
     label = f"{param_id:04X}"
-    empty = refused("8103", {"paramList": [{"id": label, "value": ""}]})
-    expected = "疲劳驾驶预警差值" if param_id == 0x005C else f"{zh}不能为空"
-    assert empty.message.startswith(expected + " (") and empty.data == {"field": label}
-    high = ALARM_PARAMS[param_id][3]
-    too_big = refused("8103", {"paramList": [{"id": label, "value": f"{high + 1:08X}"}]})
+    for blank in ({"id": label}, {"id": label, "value": None}, {"id": label, "hex": ""}):
+        empty = refused("8103", {"paramList": [blank]})
+        expected = "疲劳驾驶预警差值" if param_id == 0x005C else f"{zh}不能为空"
+        assert empty.message.startswith(expected + " (") and empty.data == {"field": label}
+    high = PARAMS[param_id].max
+    too_big = refused("8103", {"paramList": [{"id": label, "value": high + 1}]})
     assert too_big.message.startswith(f"{zh}范围 1~{high} (") and too_big.data == {"field": label}
-    zero = refused("8103", {"paramList": [{"id": label, "value": "00000000"}]})
+    zero = refused("8103", {"paramList": [{"id": label, "value": 0}]})
     assert zero.message == too_big.message
 
 
 def test_8103_max_speed_range_message_is_bilingual() -> None:
-    assert refused("8103", {"paramList": [{"id": "0055", "value": "000000B5"}]}).message == \
+    assert refused("8103", {"paramList": [{"id": "0055", "value": 181}]}).message == \
         "最高速度范围 1~180 (max speed must be 1 to 180 km/h)"
-    assert build("8103", {"paramList": [{"id": "0055", "value": "000000B4"}]}, "2013").payload == \
-        {"paramList": [{"id": "0055", "value": "000000B4"}]}
+    assert build("8103", {"paramList": [{"id": "0055", "value": 180}]}, "2013").payload == \
+        {"paramList": [{"id": "0055", "value": 180}]}
 
 
 @pytest.mark.parametrize(("payload", "field"), [
     ({}, "paramList"),
     ({"paramList": []}, "paramList"),
     ({"paramList": ["0055"]}, "paramList[0]"),
-    ({"paramList": [{"id": "xyz", "value": "00"}]}, "paramList[0].id"),
-    ({"paramList": [{"id": "0001", "value": "0G"}]}, "0001"),
-    ({"paramList": [{"id": "0001", "value": "000"}]}, "0001"),
-    ({"paramList": [{"id": "0001", "value": "0100000000"}]}, "0001"),  # a DWORD
-    ({"paramList": [{"id": "0084", "value": "0100"}]}, "0084"),  # a BYTE
+    ({"paramList": [{"id": "xyz", "value": 1}]}, "paramList[0].id"),
+    ({"paramList": [{"id": "0001", "hex": "0G"}]}, "0001"),
+    ({"paramList": [{"id": "0001", "hex": "000"}]}, "0001"),
+    ({"paramList": [{"id": "0001", "hex": "0100000000"}]}, "0001"),  # a DWORD is 4 bytes
+    ({"paramList": [{"id": "0001", "hex": "00000E11"}]}, "0001"),  # 3601 s: past the table's range
+    ({"paramList": [{"id": "0001", "value": "30"}]}, "0001"),  # text is never read as a number
+    ({"paramList": [{"id": "0001", "value": 30.5}]}, "0001"),
+    ({"paramList": [{"id": "0001", "value": True}]}, "0001"),
+    ({"paramList": [{"id": "0001", "value": 30, "hex": "0000001E"}]}, "0001"),  # one form only
+    ({"paramList": [{"id": "0084", "value": 256}]}, "0084"),  # a BYTE
+    ({"paramList": [{"id": "0013", "value": 10}]}, "0013"),  # a STRING takes text
+    ({"paramList": [{"id": "0083", "value": "\U0001F600"}]}, "0083"),  # outside GBK
+    ({"paramList": [{"id": "0032", "value": "08001800"}]}, "0032"),  # a byte block only as hex
+    ({"paramList": [{"id": "0032", "hex": "0800"}]}, "0032"),  # of its exact size
+    ({"paramList": [{"id": "F000", "hex": "00"}]}, "F000"),  # not in the table
 ])
 def test_8103_other_parameters_are_checked_by_type_and_size(payload: dict[str, Any], field: str) -> None:
     assert refused("8103", payload).data == {"field": field}
+
+
+def test_8103_marks_link_and_identity_parameters_sensitive_and_masks_credentials() -> None:
+    ordinary = build("8103", {"paramList": [{"id": "0055", "value": 60}]}, "2013")
+    assert ordinary.sensitive == ()
+    linked = build("8103", {"paramList": [{"id": "0012", "value": "pw"}, {"id": "0082", "value": 100}]}, "2013")
+    assert linked.sensitive == ("main_server_dial_password (0x0012)", "city_id (0x0082)")
+    assert linked.payload == {"paramList": [{"id": "0012", "value": "******"}, {"id": "0082", "value": 100}]}
+
+
+def test_unbounded_tracking_recording_and_delete_after_upload_are_sensitive() -> None:
+    assert build("8202", {"interval": 5, "validity": 600}, "2013").sensitive == ()
+    assert build("8202", {"interval": 0}, "2013").sensitive == ()
+    assert build("8202", {"interval": 5, "validity": 0}, "2013").sensitive
+    assert build("8202", {"interval": 5, "validity": 86_401}, "2013").sensitive
+    assert build("8801", {"channelId": 1, "commandType": 1, "executionTime": 0}, "2013").sensitive
+    assert build("8801", {"channelId": 1, "commandType": 1, "executionTime": 30}, "2013").sensitive == ()
+    assert build("8803", {"mediaType": 0, "deleteFlag": 1}, "2013").sensitive
+    assert build("8803", {"mediaType": 0, "deleteFlag": 0}, "2013").sensitive == ()
 
 
 def test_8300_flags_and_text_type_by_protocol_version() -> None:
@@ -96,6 +129,8 @@ def test_8801_capture_payload_of_the_console() -> None:
     assert decoded("8801", console | {"commandType": 0}).command == 0  # stop
     assert refused("8801", console | {"luminance": 256}).data == {"field": "luminance"}
     assert refused("8801", {"commandType": 2}).data == {"field": "channelId"}
+    assert decoded("8801", console | {"totalPicture": PHOTO_MAX}).command == PHOTO_MAX
+    assert refused("8801", console | {"totalPicture": PHOTO_MAX + 1}).data == {"field": "totalPicture"}
 
 
 def test_8105_only_the_safe_subset() -> None:

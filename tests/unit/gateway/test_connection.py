@@ -73,14 +73,15 @@ def test_registration_of_unknown_terminal_gets_result_4() -> None:
     run(t)
 
 
-def test_registration_by_other_hardware_of_registered_terminal_gets_result_3() -> None:
+def test_registration_by_other_hardware_of_registered_terminal_is_answered_as_unknown() -> None:
     async def t(h: Harness) -> None:
         h.directory.add(PHONE, 1, auth_code="CODE1")
         conn, transport = h.connect()
         conn.data_received(frame(0x0100, registration("OTHER01")))
         await settle()
         [reply] = transport.replies()
-        assert isinstance(reply.body, RegistrationResponse) and reply.body.result == 3
+        # 3 ("already registered") would confirm the phone to a stranger: the wire says 4, like an unknown phone
+        assert isinstance(reply.body, RegistrationResponse) and reply.body.result == 4
 
     run(t)
 

@@ -7,6 +7,9 @@ from protocols.jt808 import Authentication, PlatformResponse, Registration, Regi
 from tests.unit.gateway.test_connection import login, position
 from tests.unit.gateway.twins import PHONE, FakeTransport, Harness, frame, run, settle
 
+# "Already registered" (3) is answered as "no such terminal" (4): a stranger learns nothing (gateway/replies.py).
+REFUSED = 4
+
 
 def _registration(terminal_id: str = "0000001", maker: str = "FLEET", model: str = "SIM-808") -> bytes:
     return Registration(11, 100, maker, model, terminal_id, 2, "").encode("2013")
@@ -33,33 +36,33 @@ def _sessions(h: Harness) -> list[tuple[str, str]]:
     return [(s["event"], s["reason"]) for s in h.sink.values(DEVICE_SESSIONS)]
 
 
-def test_registration_with_an_empty_terminal_id_gets_result_3_and_no_code() -> None:
+def test_registration_with_an_empty_terminal_id_is_refused_as_unknown_with_no_code() -> None:
     async def t(h: Harness) -> None:
         h.directory.add(PHONE, 1, auth_code="CODE1")
         reply, _ = await _register(h, _registration(""))
-        assert (reply.result, reply.auth_code) == (3, None)
+        assert (reply.result, reply.auth_code) == (REFUSED, None)
         assert h.directory.devices[PHONE].auth_code == "CODE1"
 
     run(t)
 
 
-def test_registration_with_the_last_character_of_the_serial_gets_result_3_and_no_code() -> None:
+def test_registration_with_the_last_character_of_the_serial_is_refused_as_unknown_with_no_code() -> None:
     async def t(h: Harness) -> None:
         h.directory.add(PHONE, 1, auth_code="CODE1")  # serial SIM0000001
         for tail in ("1", "01", "000001"):
             reply, _ = await _register(h, _registration(tail))
-            assert (reply.result, reply.auth_code) == (3, None), tail
+            assert (reply.result, reply.auth_code) == (REFUSED, None), tail
         assert h.directory.devices[PHONE].auth_code == "CODE1"
 
     run(t)
 
 
-def test_registration_with_the_right_id_but_another_maker_or_model_gets_result_3() -> None:
+def test_registration_with_the_right_id_but_another_maker_or_model_is_refused_as_unknown() -> None:
     async def t(h: Harness) -> None:
         h.directory.add(PHONE, 1, auth_code="CODE1")
         for body in (_registration(maker="EVIL"), _registration(model="X-1")):
             reply, _ = await _register(h, body)
-            assert (reply.result, reply.auth_code) == (3, None)
+            assert (reply.result, reply.auth_code) == (REFUSED, None)
 
     run(t)
 

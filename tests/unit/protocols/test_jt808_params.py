@@ -121,3 +121,16 @@ def test_a_0104_that_ends_before_its_count_keeps_what_it_holds_but_an_overrun_is
         decode_body(0x0104, bytes.fromhex("0001" + "01" + "00000055" + "04" + "0000"), "2013")
     with pytest.raises(BodyError, match="announces 2 parameters"):
         decode_body(0x8103, bytes.fromhex("02" + "00000055" + "04" + "0000003C"), "2013")
+
+
+def test_the_parameter_table_declares_a_range_within_each_wire_type() -> None:
+    from protocols.jt808.messages.param_table import PARAMS, TYPE_SIZE
+
+    for spec in PARAMS.values():
+        assert spec.what and spec.min <= spec.max, f"0x{spec.id:04X}"
+        if spec.type in TYPE_SIZE:
+            assert 0 <= spec.min and spec.max < 1 << (8 * TYPE_SIZE[spec.type]), f"0x{spec.id:04X}"
+    # what made terminals useless or left the platform: refused by range, or guarded
+    assert PARAMS[0x0001].min > 0 and PARAMS[0x0029].max < 0xFFFFFFFF
+    assert {pid for pid, spec in PARAMS.items() if spec.guard == "link"} >= {0x0010, 0x0012, 0x0013, 0x0018, 0x0042}
+    assert {pid for pid, spec in PARAMS.items() if spec.secret} == {0x0012, 0x0016, 0x0025}

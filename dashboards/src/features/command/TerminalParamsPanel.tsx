@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { http } from '../../api/client';
 import { readTerminalParams, writeTerminalParams } from './api';
 import { checkParamValue } from './validation';
-import { changedParams, fieldName, groupedRows, type ParamRow } from './terminalParamsModel';
+import { paramIdHex } from './paramValues';
+import { changedParams, fieldName, groupedRows, guardedParams, type ParamRow } from './terminalParamsModel';
 import { defaultDevice, useCarDevices } from './useCarDevices';
 
 interface CarOption {
@@ -56,7 +57,7 @@ function valueText(row: ParamRow, t: (key: string) => string): string {
 /** Settings → terminal parameters: pick a vehicle (and device), read (8104), edit, write (8103). */
 export function TerminalParamsPanel() {
   const { t } = useTranslation('command');
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const [form] = Form.useForm();
   const [car, setCar] = useState<CarOption | null>(null);
   const devices = useCarDevices(car?.carId ?? 0);
@@ -95,11 +96,27 @@ export function TerminalParamsPanel() {
       void message.info(t('screen.nothingChanged'));
       return;
     }
+    const guarded = guardedParams(change.params);
+    if (guarded.length && !(await confirmGuarded(guarded))) return;
     setWriting(true);
-    const reply = await writeTerminalParams({ deviceId }, change.params);
+    const reply = await writeTerminalParams({ deviceId }, change.params, guarded.length > 0);
     setWriting(false);
     if (reply.code === 0) void message.success({ content: <span data-testid="command-accepted">{reply.message}</span> });
   };
+  // Link and identity parameters can take the terminal off the platform: the operator confirms them by name.
+  const confirmGuarded = (ids: number[]) => modal.confirm({
+    title: t('confirm.title'),
+    content: (
+      <div data-testid="params-confirm">
+        <p>{t('confirm.body')}</p>
+        <ul>{ids.map((id) => <li key={id} data-testid={`params-confirm-${paramIdHex(id)}`}>{`0x${paramIdHex(id)} ${t(`paramNames.${paramIdHex(id)}`, { defaultValue: '' })}`}</li>)}</ul>
+      </div>
+    ),
+    okText: t('confirm.ok'),
+    cancelText: t('confirm.cancel'),
+    okButtonProps: { danger: true, 'data-testid': 'params-confirm-ok' },
+    cancelButtonProps: { 'data-testid': 'params-confirm-cancel' },
+  });
 
   const columns = [
     { key: 'hex', title: t('screen.id'), dataIndex: 'hex', width: 90, render: (hex: string) => `0x${hex}` },

@@ -113,10 +113,13 @@ export async function readTerminalParams(target: CommandTarget, deviceId: number
   return values ? { kind: 'ok', values } : { kind: 'refused' };
 }
 
-/** 8103 with the spec's `paramList` of hex ids and hex values. */
-export function writeTerminalParams(target: CommandTarget, values: Map<number, string>) {
+/**
+ * 8103: `paramList` of hex ids with typed values (numbers as JSON numbers, text as text; the server
+ * refuses any other form). `confirm`: the operator confirmed guarded (link / identity) parameters.
+ */
+export function writeTerminalParams(target: CommandTarget, values: Map<number, number | string>, confirm = false) {
   const paramList = Array.from(values, ([id, value]) => ({ id: paramIdHex(id), value }));
-  return sendCommand(target, '8103', { paramList });
+  return sendCommand(target, '8103', confirm ? { paramList, confirm: true } : { paramList });
 }
 
 /** One device of a car, as the device selector and the abilities need it. */

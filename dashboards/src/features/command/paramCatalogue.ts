@@ -14,10 +14,40 @@ export interface ParamDef {
   group: ParamGroup;
   /** Key of `units.*` shown after the value. */
   unit?: string;
-  /** Inclusive range of the shown value (numbers), or the longest text (strings). */
+  /** Inclusive range of the shown value (numbers), or the longest text in bytes (strings). */
   min?: number;
   max?: number;
+  /**
+   * A link or identity parameter (server address, port, APN, dial user / password, the vehicle's
+   * province, city, plate): writing it asks for a confirmation and needs the sensitiveCommand
+   * permission on the server.
+   */
+  guard?: boolean;
 }
+
+/**
+ * The server's parameter table (protocols/jt808/messages/param_table.py) for the ids this screen edits:
+ * ranges narrower than the wire type, and the longest texts in bytes. The server checks again.
+ */
+const RANGES: Record<number, { min?: number; max: number }> = {
+  0x0001: { min: 5, max: 3600 },
+  0x0002: { min: 1, max: 600 }, 0x0004: { min: 1, max: 600 }, 0x0006: { min: 1, max: 600 },
+  0x0003: { min: 0, max: 10 }, 0x0005: { min: 0, max: 10 }, 0x0007: { min: 0, max: 10 },
+  0x0010: { max: 32 }, 0x0011: { max: 32 }, 0x0012: { max: 32 }, 0x0014: { max: 32 }, 0x0015: { max: 32 }, 0x0016: { max: 32 },
+  0x0018: { min: 1, max: 65535 }, 0x0019: { min: 1, max: 65535 },
+  0x0020: { min: 0, max: 2 }, 0x0021: { min: 0, max: 1 },
+  0x0022: { min: 1, max: 86400 }, 0x0027: { min: 1, max: 86400 }, 0x0028: { min: 1, max: 3600 }, 0x0029: { min: 1, max: 3600 },
+  0x002c: { min: 1, max: 100000 }, 0x002d: { min: 1, max: 100000 }, 0x002e: { min: 1, max: 100000 }, 0x002f: { min: 1, max: 100000 },
+  0x0030: { min: 1, max: 179 }, 0x0031: { min: 1, max: 65535 },
+  0x0055: { min: 1, max: 180 }, 0x0056: { min: 1, max: 10000 }, 0x0057: { min: 1, max: 180 }, 0x0058: { min: 1, max: 10000 },
+  0x0059: { min: 1, max: 10000 }, 0x005a: { min: 1, max: 100000 }, 0x005b: { min: 1, max: 65535 }, 0x005c: { min: 1, max: 65535 },
+  0x0080: { min: 0, max: 99999999 }, 0x0083: { max: 16 }, 0x0084: { min: 0, max: 9 },
+};
+
+/** Link and identity parameters (the server's table marks the same ids). */
+const GUARDED = new Set([
+  0x0010, 0x0011, 0x0012, 0x0013, 0x0014, 0x0015, 0x0016, 0x0017, 0x0018, 0x0019, 0x0081, 0x0082, 0x0083, 0x0084,
+]);
 
 const group = (g: ParamGroup, type: ParamType, ids: number[], unit?: string): ParamDef[] =>
   ids.map((id) => ({ id, type, group: g, unit }));
@@ -42,7 +72,12 @@ export const PARAMS: ParamDef[] = [
   ...group('vehicle', 'STRING', [0x0083]),
   ...group('vehicle', 'BYTE', [0x0084]),
 ]
-  .map((def) => ({ ...def, ...(def.type === 'STRING' ? { max: 64 } : { min: 0, max: TYPE_MAX[def.type] }) }))
+  .map((def) => ({
+    ...def,
+    ...(def.type === 'STRING' ? { max: 64 } : { min: 0, max: TYPE_MAX[def.type] }),
+    ...RANGES[def.id],
+    ...(GUARDED.has(def.id) ? { guard: true } : {}),
+  }))
   .sort((a, b) => a.id - b.id);
 
 export const PARAM_GROUPS: ParamGroup[] = ['communication', 'server', 'position', 'alarm', 'vehicle'];

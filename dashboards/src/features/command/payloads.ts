@@ -2,7 +2,7 @@
  * The payloads the command dialogs send (contract C): pure functions of the form values, unit-tested.
  */
 import { ALARM_TABS, paramById, type AlarmTab } from './paramCatalogue';
-import { decodeNumber, encodeNumber, paramIdHex } from './paramValues';
+import { decodeNumber, paramIdHex } from './paramValues';
 
 export type CommandAction = 'photo' | 'tts' | 'text' | 'alarmSetting';
 export const COMMAND_ACTIONS: readonly CommandAction[] = ['photo', 'tts', 'text', 'alarmSetting'];
@@ -47,13 +47,12 @@ export function alarmValuesFrom(params: Record<string, string>): Record<string, 
   return values;
 }
 
-/** The 8103 parameters of one tab's fields: wire value of each, by parameter id. */
-export function alarmParamsOf(tab: AlarmTab, values: Record<string, unknown>): Map<number, string> {
-  const params = new Map<number, string>();
+/** The 8103 parameters of one tab's fields: the number sent for each (in wire units), by parameter id. */
+export function alarmParamsOf(tab: AlarmTab, values: Record<string, unknown>): Map<number, number> {
+  const params = new Map<number, number>();
   for (const field of tab.fields) {
-    const type = paramById.get(field.paramId)?.type ?? 'DWORD';
-    if (type === 'STRING') continue;
-    params.set(field.paramId, encodeNumber(Number(values[field.name]) * (field.scale ?? 1), type));
+    if (paramById.get(field.paramId)?.type === 'STRING') continue;
+    params.set(field.paramId, Number(values[field.name]) * (field.scale ?? 1));
   }
   return params;
 }

@@ -7,9 +7,17 @@
 
 export type Cell = string | number | boolean | null | undefined;
 
-function csvCell(value: Cell): string {
+/**
+ * Text a spreadsheet would run as a formula (= + - @, or a tab / carriage return before one): the
+ * server's rule for its CSV exports (api/query/spreadsheet.py FORMULA_START), so the same cell reads the
+ * same whichever side wrote the file.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A CSV field: text that starts like a formula gets a leading ' (shown as text, never evaluated). */
+export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
+  const text = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

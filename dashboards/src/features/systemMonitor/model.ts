@@ -5,6 +5,8 @@ export const REFRESH_MS = 10_000;
 
 interface Section {
   available: boolean;
+  /** A platform-wide section a subsidiary's administrator may not see (nothing was read). */
+  restricted?: boolean;
   error?: string;
 }
 

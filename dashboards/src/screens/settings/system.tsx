@@ -9,11 +9,14 @@ import { useSystemMonitor } from '../../features/systemMonitor/useSystemMonitor'
 const time = (value: string | null | undefined) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '-');
 
 /** A card whose service may not have been readable: then it says so instead of its content. */
-function SectionCard({ title, section, testId, children }: { title: string; section: { available: boolean; error?: string }; testId: string; children: ReactNode }) {
+function SectionCard({ title, section, testId, children }: { title: string; section: { available: boolean; restricted?: boolean; error?: string }; testId: string; children: ReactNode }) {
   const { t } = useTranslation('settings');
+  const closed = section.restricted
+    ? <Alert type="info" showIcon title={t('system.restricted')} data-testid={`${testId}-restricted`} />
+    : <Alert type="warning" showIcon title={t('system.unavailable', { error: section.error ?? '' })} data-testid={`${testId}-unavailable`} />;
   return (
     <Card title={title} size="small" data-testid={testId}>
-      {section.available ? children : <Alert type="warning" showIcon title={t('system.unavailable', { error: section.error ?? '' })} data-testid={`${testId}-unavailable`} />}
+      {section.available ? children : closed}
     </Card>
   );
 }

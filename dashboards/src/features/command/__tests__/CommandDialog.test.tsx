@@ -126,6 +126,6 @@ describe('the alarm configuration dialog', () => {
     send();
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(sent('/api/command/5/8104.json')).toEqual([{ deviceId: 11 }]);
-    expect(sent('/api/command/5/8103.json')).toEqual([{ deviceId: 11, paramList: [{ id: '0055', value: '0000005A' }, { id: '0056', value: '0000000A' }] }]);
+    expect(sent('/api/command/5/8103.json')).toEqual([{ deviceId: 11, paramList: [{ id: '0055', value: 90 }, { id: '0056', value: 10 }] }]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import zh from '../../../locales/zh-CN/command.json';
 import { ALARM_TABS, paramById } from '../paramCatalogue';
 import { alarmParamsOf, alarmTab, alarmValuesFrom, capturePayload, textPayload } from '../payloads';
-import { changedParams, groupedRows } from '../terminalParamsModel';
+import { changedParams, groupedRows, guardedParams } from '../terminalParamsModel';
 import { checkAlarmField, checkContent, checkParamValue } from '../validation';
 
 const zhText = (key: string) => key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], zh) as string;
@@ -56,12 +56,12 @@ describe('alarm configuration (console-spec §5 table)', () => {
     expect(alarmTab('5').fields.map((f) => f.paramId)).toEqual([0x0031]);
   });
 
-  it('reads the current values from the parameters map and writes a tab as 8103 hex parameters', () => {
+  it('reads the current values from the parameters map and writes a tab as 8103 numbers', () => {
     const values = alarmValuesFrom({ '0055': '00000078', '0056': '0000000A', '005B': '0032', '0031': '00C8' });
     expect(values).toEqual({ maxSpeed: 120, overspeedDuration: 10, overspeedWarning: 5, illegalDisplacement: 200 });
-    expect(Object.fromEntries(alarmParamsOf(alarmTab(1), { maxSpeed: 90, overspeedDuration: 15 }))).toEqual({ 85: '0000005A', 86: '0000000F' });
+    expect(Object.fromEntries(alarmParamsOf(alarmTab(1), { maxSpeed: 90, overspeedDuration: 15 }))).toEqual({ 85: 90, 86: 15 });
     // 005B is in 1/10 km/h on the wire: 8 km/h is 80.
-    expect(Object.fromEntries(alarmParamsOf(alarmTab(6), { overspeedWarning: 8 }))).toEqual({ 91: '0050' });
+    expect(Object.fromEntries(alarmParamsOf(alarmTab(6), { overspeedWarning: 8 }))).toEqual({ 91: 80 });
   });
 });
 
@@ -77,8 +77,17 @@ describe('terminal parameters screen model', () => {
   it('writes only the values that changed, and refuses an out-of-range one', () => {
     const current = { '0001': '0000001E', '0029': '0000000A' };
     const change = changedParams({ p0001: 30, p0029: 5, p0084: 2 }, current);
-    expect(change.ok && Object.fromEntries(change.params)).toEqual({ 41: '00000005', 132: '02' });
+    expect(change.ok && Object.fromEntries(change.params)).toEqual({ 41: 5, 132: 2 });
     expect(changedParams({ p0084: 256 }, current)).toEqual({ ok: false, hex: '0084', problem: 'params.range' });
+    // the server's ranges: a heartbeat of 0 s or a report every 136 years is refused before sending
+    expect(changedParams({ p0001: 0 }, current)).toEqual({ ok: false, hex: '0001', problem: 'params.range' });
+    expect(changedParams({ p0029: 4294967295 }, current)).toEqual({ ok: false, hex: '0029', problem: 'params.range' });
+  });
+
+  it('names the link and identity parameters that need a confirmation', () => {
+    const change = changedParams({ p0013: '203.0.113.9', p0055: 90, p0082: 110 }, {});
+    expect(change.ok && guardedParams(change.params)).toEqual([0x0013, 0x0082]);
+    expect(change.ok && change.params.get(0x0013)).toBe('203.0.113.9');
     expect(checkParamValue(paramById.get(0x0013)!, 'a'.repeat(65))).toBe('params.tooLong');
     expect(checkParamValue(paramById.get(0x0029)!, 2.5)).toBe('params.notInteger');
   });

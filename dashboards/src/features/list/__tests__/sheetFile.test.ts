@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exportCell } from '../exporter';
-import { columnName, crc32, storedZip, toCsv, toXlsx } from '../sheetFile';
+import { columnName, crc32, csvCell, storedZip, toCsv, toXlsx } from '../sheetFile';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -8,6 +8,13 @@ describe('spreadsheets written in the browser', () => {
   it('writes CSV with a BOM, quotes where needed and empty cells for no value', () => {
     expect(toCsv(['车牌', '里程'], [['京A,1', 20.5], ['say "hi"', null]]))
       .toBe('\uFEFF车牌,里程\r\n"京A,1",20.5\r\n"say ""hi""",\r\n');
+  });
+
+  it('neutralises text a spreadsheet would run as a formula, as the server exports do', () => {
+    expect(['=1+2', '+1', '-1', '@SUM(A1)', '\t=1', '\r=1'].map(csvCell)).toEqual(["'=1+2", "'+1", "'-1", "'@SUM(A1)", "'\t=1", '"\'\r=1"']);
+    expect(toCsv(['备注'], [['=HYPERLINK("http://x","y")']])).toBe('\uFEFF备注\r\n"\'=HYPERLINK(""http://x"",""y"")"\r\n');
+    // numbers stay numbers (a negative mileage is not text); harmless text is unchanged
+    expect([-3, 0, 'a=1', '京A12345'].map(csvCell)).toEqual(['-3', '0', 'a=1', '京A12345']);
   });
 
   it('keeps a number a column rendered as text a number, identifiers and other text text', () => {

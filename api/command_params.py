@@ -1,0 +1,167 @@
+"""The 8103 parameter list: each ``{id, value}`` (or ``{id, hex}``) checked against the one parameter table
+(``protocols.jt808.messages.param_table``: type, unit, range, guard) before anything is sent.
+
+One value form per type, so nothing is read two ways: a number parameter takes a JSON number
+(``{"id": "0055", "value": 60}``), a STRING parameter text (``{"id": "0013", "value": "10.0.0.1"}``);
+raw bytes go only under ``hex`` (``{"id": "0032", "hex": "08001800"}``), of the exact width for a
+number (then range-checked like ``value``). A string "30" for a number parameter is a 400: it was read
+as hex 0x30 before. Ids outside the table are refused: the platform sets only parameters it knows.
+
+Failure modes: ``BadRequest`` naming the field (the console spec's messages for the alarm parameters).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from api.errors import BadRequest
+from protocols.jt808.fields import encode_text
+from protocols.jt808.messages.param_table import PARAMS, TYPE_SIZE, ParamSpec
+from protocols.jt808.messages.params import TerminalParam, decode_value
+
+MASK = "******"
+
+# console-spec §5 alarm configuration: id -> (the spec's name, English name); the ranges are the table's.
+ALARM_PARAMS: dict[int, tuple[str, str]] = {
+    0x0055: ("最高速度", "max speed"),
+    0x0056: ("持续时间", "overspeed duration"),
+    0x0057: ("连续驾驶时间门限", "continuous driving threshold"),
+    0x0058: ("当天累计驾驶时间门限", "daily cumulative driving threshold"),
+    0x0059: ("最小休息时间", "minimum rest time"),
+    0x005A: ("最长停车时间", "max parking time"),
+    0x0031: ("非法位移阈值", "illegal displacement threshold"),
+    0x005B: ("超时报警预警差值", "overspeed warning difference"),
+    0x005C: ("疲劳驾驶预警差值", "fatigue warning difference"),
+}
+# the spec's exact "required" texts (the last one has no 不能为空 in the spec)
+_REQUIRED_TEXT = {pid: f"{zh}不能为空" for pid, (zh, _en) in ALARM_PARAMS.items()}
+_REQUIRED_TEXT[0x005C] = "疲劳驾驶预警差值"
+
+_HEX_ID = re.compile(r"^(0x)?[0-9A-Fa-f]{1,8}$")
+_HEX = re.compile(r"^([0-9A-Fa-f]{2})*$")
+_PHONE = re.compile(rb"^[0-9]*$")
+
+
+def parse_param_id(raw: Any, field: str = "id") -> int:
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 0xFFFFFFFF:
+        return raw
+    if not isinstance(raw, str) or not _HEX_ID.match(raw.strip()):
+        raise BadRequest(f"参数编号不合法 ({field}: a parameter id is 1 to 8 hex digits, got {str(raw)[:20]!r})",
+                         data={"field": field})
+    return int(raw.strip().removeprefix("0x").removeprefix("0X"), 16)
+
+
+def _bad(label: str, zh: str, en: str) -> BadRequest:
+    return BadRequest(f"参数 {label} {zh} (parameter {label} {en})", data={"field": label})
+
+
+def _range_error(spec: ParamSpec, label: str) -> BadRequest:
+    unit = f" {spec.unit}" if spec.unit else ""
+    if spec.id in ALARM_PARAMS:
+        zh, en = ALARM_PARAMS[spec.id]
+        return BadRequest(f"{zh}范围 {spec.min}~{spec.max} ({en} must be {spec.min} to {spec.max}{unit})",
+                          data={"field": label})
+    return _bad(label, f"超出范围 {spec.min}~{spec.max}",
+                f"({spec.name}) must be {spec.min} to {spec.max}{unit}")
+
+
+def _required(spec: ParamSpec | None, label: str) -> BadRequest:
+    if spec is not None and spec.id in ALARM_PARAMS:
+        return BadRequest(f"{_REQUIRED_TEXT[spec.id]} ({ALARM_PARAMS[spec.id][1]} is required)", data={"field": label})
+    return BadRequest(f"参数 {label} 的值不能为空 (the value of parameter {label} is required)", data={"field": label})
+
+
+def _from_hex(spec: ParamSpec, label: str, raw: Any) -> bytes:
+    text = raw.strip().removeprefix("0x").removeprefix("0X") if isinstance(raw, str) else None
+    if text is None or not _HEX.match(text):
+        raise _bad(label, "的 hex 必须是十六进制文本", f"hex must be whole bytes of hex text, got {str(raw)[:20]!r}")
+    data = bytes.fromhex(text)
+    size = TYPE_SIZE.get(spec.type, spec.max if spec.type == "BYTES" else None)
+    if size is not None and len(data) != size:
+        raise _bad(label, f"是 {spec.type}，需要 {size} 字节", f"({spec.name}) is a {spec.type}: hex of {size} bytes")
+    return data
+
+
+def _typed_value(spec: ParamSpec, label: str, raw: Any) -> int | bytes:
+    """A ``value``: a JSON number for number parameters, text for STRING ones (as GBK bytes)."""
+    if spec.type in TYPE_SIZE:
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise _bad(label, "的值必须是数字", f"({spec.name}) takes a JSON number, e.g. {spec.min}, "
+                       f"not {str(raw)[:20]!r} (raw bytes go in hex)")
+        return raw
+    if spec.type == "STRING":
+        if not isinstance(raw, str):
+            raise _bad(label, "的值必须是文本", f"({spec.name}) takes text")
+        try:
+            return encode_text(raw)
+        except (ValueError, UnicodeError):
+            raise _bad(label, "含终端无法保存的字符", f"({spec.name}) has characters outside GBK") from None
+    raise _bad(label, "的值只能用 hex 给出", f"({spec.name}) is a byte block: give it as hex")
+
+
+def parse_param(item: Any, index: int) -> TerminalParam:
+    """One item of an 8103 paramList as a TerminalParam, checked against the parameter table."""
+    if not isinstance(item, dict):
+        raise BadRequest(f"paramList[{index}] 必须是 {{id, value}} (paramList[{index}] must be an object {{id, value}})",
+                         data={"field": f"paramList[{index}]"})
+    param_id = parse_param_id(item.get("id"), f"paramList[{index}].id")
+    label = f"{param_id:04X}"
+    spec = PARAMS.get(param_id)
+    if spec is None:
+        raise _bad(label, "不是平台可设置的终端参数", "is not a terminal parameter this platform sets")
+    if "value" in item and "hex" in item:
+        raise _bad(label, "只能给出 value 或 hex 之一", "takes either value or hex, not both")
+    raw = item.get("hex", item.get("value"))
+    if raw is None or (isinstance(raw, str) and not raw.strip() and spec.type != "STRING"):
+        raise _required(spec, label)
+    value = _from_hex(spec, label, raw) if "hex" in item else _typed_value(spec, label, raw)
+    if spec.type in TYPE_SIZE:
+        number = value if isinstance(value, int) else int.from_bytes(value, "big")
+        if not spec.min <= number <= spec.max:
+            raise _range_error(spec, label)
+        return TerminalParam(param_id, number)
+    assert isinstance(value, bytes)
+    if spec.type == "STRING" and len(value) > spec.max:
+        raise _bad(label, f"最长 {spec.max} 字节", f"({spec.name}) is at most {spec.max} bytes")
+    if spec.digits and not _PHONE.match(value):
+        raise _bad(label, "必须是电话号码（数字）", f"({spec.name}) is a phone number: digits only")
+    return TerminalParam(param_id, decode_value(param_id, value) if spec.type == "STRING" else value)
+
+
+def shown(param: TerminalParam) -> dict[str, Any]:
+    """A parameter as the command row and the audit keep it: typed, credentials masked."""
+    spec = PARAMS[param.id]
+    if spec.secret:
+        return {"id": f"{param.id:04X}", "value": MASK}
+    if isinstance(param.value, bytes):
+        return {"id": f"{param.id:04X}", "hex": param.value.hex().upper()}
+    return {"id": f"{param.id:04X}", "value": param.value}
+
+
+def guarded(params: tuple[TerminalParam, ...]) -> list[str]:
+    """The link and identity parameters among ``params`` (param_table.py), as ``name (0xID)``."""
+    return [f"{PARAMS[p.id].name} (0x{p.id:04X})" for p in params if PARAMS[p.id].guard]
+
+
+def audit_changes(params: tuple[TerminalParam, ...], last_read: dict[str, str]) -> list[dict[str, Any]]:
+    """Old (the terminal's last 0x0104) and new value of each guarded parameter, credentials masked."""
+    out = []
+    for param in params:
+        spec = PARAMS[param.id]
+        if not spec.guard:
+            continue
+        label = f"{param.id:04X}"
+        old_hex = last_read.get(label)
+        old: Any = None
+        if old_hex is not None:
+            try:
+                old = decode_value(param.id, bytes.fromhex(old_hex))
+            except ValueError:
+                old = old_hex
+            if isinstance(old, bytes):
+                old = old.hex().upper()
+        new = shown(param).get("value", shown(param).get("hex"))
+        out.append({"id": label, "name": spec.name, "old": MASK if spec.secret and old is not None else old,
+                    "new": new})
+    return out
