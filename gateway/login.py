@@ -8,9 +8,11 @@ that only registers, or fails to authenticate, never touches the live one."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from fleet.phones import canonical_phone
 from gateway import replies as r
 from gateway.devices import RegistrationInfo, authentication_accepted
 from gateway.inbound import registration_fields
@@ -49,6 +51,8 @@ async def register(conn: TerminalConnection, msg: Message) -> None:
 async def authenticate(conn: TerminalConnection, msg: Message) -> None:
     header = msg.header
     auth_code = str(getattr(msg.body, "auth_code", "") or "")
+    if not await _wait_out_backoff(conn, msg):
+        return
     device = await conn.ctx.directory.find(header.phone)
     if conn.closed:
         return
@@ -59,6 +63,8 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
         conn.send(r.PLATFORM_ACK, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE),
                   phone=header.phone)
         return
+    conn.auth_failures = 0
+    conn.ctx.auth_backoff.phone_succeeded(_phone_key(header.phone))
     if conn.identity is not None and conn.identity.phone == header.phone:  # re-authentication
         conn.auth_code = auth_code
         conn.ack(header.seq, header.msg_id, r.ACK_OK)
@@ -81,6 +87,46 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
     conn.ctx.counters.authenticated += 1
     conn.emit_session("online", "auth")
     conn.ack(header.seq, header.msg_id, r.ACK_OK)
+
+
+def _phone_key(phone: str) -> str:
+    try:
+        return canonical_phone(phone)
+    except ValueError:
+        return phone[:40]
+
+
+async def _wait_out_backoff(conn: TerminalConnection, msg: Message) -> bool:
+    """Hold a 0x0102 until neither its connection nor its phone is backing off after wrong codes
+    (`AuthBackoff`): the connection's later frames wait behind it and its reads pause, so a guesser
+    gets a few answers per back-off period instead of one per frame. The attempt is counted as a
+    failure before the code is looked at (a success forgets it), so attempts from many connections
+    for one phone cannot all pass the gate at once. If another connection's attempt for the phone
+    went first meanwhile, this one is answered 0x8001 result 1 without checking its code (the
+    standard has no "try later" result; the terminal retries as after a wrong code). False: answered
+    or closed, nothing more to do."""
+    header = msg.header
+    ctx = conn.ctx
+    backoff = ctx.auth_backoff
+    phone = _phone_key(header.phone)
+    now = ctx.loop.time()
+    wait_s = min(max(conn.auth_ready_at, backoff.phone_ready_at(phone)) - now, backoff.max_s)
+    if wait_s > 0:
+        ctx.counters.auth_backoff_delayed += 1
+        await asyncio.sleep(wait_s)
+        if conn.closed:
+            return False
+        now = ctx.loop.time()
+    conn.auth_failures += 1
+    conn.auth_ready_at = now + backoff.delay_s(conn.auth_failures)
+    if backoff.phone_ready_at(phone) > now:
+        ctx.counters.auth_backoff_refused += 1
+        conn.log_hostile(logging.INFO, "conn %s (%s): authentication of %s refused unchecked: the phone is "
+                         "backing off after wrong codes", conn.connection_id, conn.peer, header.phone)
+        conn.send(r.PLATFORM_ACK, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE), phone=header.phone)
+        return False
+    backoff.phone_failed(phone, now)
+    return True
 
 
 async def deregister(conn: TerminalConnection, msg: Message, seq: int) -> None:
