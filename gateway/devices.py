@@ -60,7 +60,7 @@ class DeviceRecord:
     expected_terminal_id: str | None = None  # recorded by an administrator before the first registration
     expected_imei: str | None = None
     registered_imei: str | None = None  # the first IMEI a 0x0102 carried (policy require_imei)
-    # the enterprise's registration policy (enterprise_registration_policy; no row: both off)
+    # the registration policy of the enterprise or its nearest ancestor with one (none: both off)
     require_imei: bool = False
     approve_reregistration: bool = False
     approval_window_min: int = 0
@@ -181,7 +181,9 @@ _SELECT = (
     "coalesce(p.approval_window_min, 0) AS approval_window_min, "
     "(d.state = 3 OR d.offline_time > now() - make_interval(mins => coalesce(p.approval_window_min, 0))) "
     "IS TRUE AS recently_online "
-    "FROM device d LEFT JOIN enterprise_registration_policy p ON p.enterprise_id = d.enterprise_id "
+    "FROM device d JOIN enterprise e ON e.id = d.enterprise_id "
+    "LEFT JOIN LATERAL (SELECT rp.* FROM enterprise_registration_policy rp JOIN enterprise pe ON pe.id = rp.enterprise_id "
+    "WHERE pe.id = e.id OR (pe.path <> '' AND e.path LIKE pe.path || '%%') ORDER BY length(pe.path) DESC LIMIT 1) p ON true "
     "WHERE d.phone = %s AND d.record_state = 1"
 )
 _RECORD_IMEI = "UPDATE device SET registered_imei = %s WHERE id = %s AND registered_imei IS NULL"
