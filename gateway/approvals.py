@@ -4,6 +4,8 @@ table `registration_request`, migration 0033).
 Why: the terminal id, maker and model a re-registration must repeat are printed on the unit and sent
 in clear, so under this policy they are not enough to replace the code of a terminal that is online or
 was online recently. Rules (one open request per device, enforced by a unique index):
+- a request not decided, or an approval not used, within max(`approval_window_min`, 10) minutes
+  expires (an old approval must not let a copy in later);
 - an approved request for exactly this terminal id, maker and model is used once: the registration
   passes (and the gateway closes the old session);
 - a request refused less than `approval_window_min` ago keeps the terminal out, without a new notice;
@@ -31,6 +33,13 @@ class ApprovalDecision:
     request_id: int | None = None  # a new pending request (worth a notice)
 
 
+# A request not decided, or an approval not used, in time expires: an old approval must not let a
+# copy in days later, and an old pending request must not keep the next one from being shown.
+_EXPIRE = (
+    "UPDATE registration_request SET state = 'expired' WHERE device_id = %(device)s "
+    "AND state IN ('pending', 'approved') "
+    "AND coalesce(decided_at, requested_at) < now() - make_interval(mins => greatest(%(window)s, 10))"
+)
 _USE_APPROVED = (
     "UPDATE registration_request SET state = 'used' WHERE device_id = %s AND state = 'approved' "
     "AND terminal_id = %s AND manufacturer_id = %s AND terminal_model = %s RETURNING id"
@@ -49,6 +58,7 @@ _INSERT_PENDING = (
 async def decide(conn: AsyncConnection[Any], device: DeviceRecord, info: RegistrationInfo) -> ApprovalDecision:
     """Whether a re-registration needing approval may pass now; records a pending request if none is
     open. Raises psycopg errors (the connection then answers nothing and the terminal retries)."""
+    await conn.execute(_EXPIRE, {"device": device.id, "window": device.approval_window_min})
     used = await (await conn.execute(_USE_APPROVED, (device.id, info.terminal_id, info.manufacturer_id,
                                                      info.terminal_model))).fetchone()
     if used is not None:

@@ -10,7 +10,8 @@
 --   approve_reregistration: a re-registration of a device online, or online within approval_window_min
 --   minutes, waits for an administrator (registration_request), instead of replacing the auth code.
 -- registration_request: one pending or approved request per device at a time; approve lets the next
---   matching registration through once (used), refuse keeps the terminal out.
+--   matching registration through once (used), refuse keeps the terminal out; a request not decided, or
+--   an approval not used, within max(approval_window_min, 10) minutes expires.
 -- depends: 0030_reports
 
 ALTER TABLE device
@@ -35,7 +36,7 @@ CREATE TABLE registration_request (
     manufacturer_id  text NOT NULL,
     terminal_model   text NOT NULL,
     peer             text,
-    state            text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'refused', 'used')),
+    state            text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'refused', 'used', 'expired')),
     requested_at     timestamptz NOT NULL DEFAULT now(),
     decided_at       timestamptz,
     decided_by       bigint,

@@ -188,3 +188,33 @@ def test_a_refused_re_registration_keeps_the_copy_out(
             await real.close()
 
     asyncio.run(main())
+
+
+def test_an_approval_not_used_in_time_expires_and_a_new_request_is_shown(
+        pg_url: str, kafka_bootstrap: str, free_port: Callable[[], int]) -> None:
+    [phone] = unique_phones(1)
+    insert_devices(pg_url, [phone])
+    _set_policy(pg_url, phone, approve=True)
+    registration = _registration(phone[-7:])
+
+    async def main() -> None:
+        port = free_port()
+        async with running_gateway(pg_url, kafka_bootstrap, port), tail(kafka_bootstrap, DEVICE_SESSIONS) as sessions:
+            first, real = await _register(port, phone, registration)
+            assert first.auth_code and await _authenticate(real, first.auth_code) == 0
+            _, copy = await _register(port, phone, registration)
+            [notice] = [r for r in await sessions.records(key=phone, min_count=2) if r["event"] == "security"]
+            with psycopg.connect(pg_url, autocommit=True) as conn:  # approved an hour ago, never used
+                conn.execute("UPDATE registration_request SET state = 'approved', decided_at = now() - interval "
+                             "'1 hour' WHERE id = %s", (notice["request_id"],))
+            again, _ = await _register(port, phone, registration)
+            assert (again.result, again.auth_code) == (3, None)
+            [renewed] = [r for r in await sessions.records(key=phone, min_count=1) if r["event"] == "security"]
+            assert renewed["reason"] == "reregistration_pending"
+            assert renewed["request_id"] != notice["request_id"]
+            assert await _position_acked(real)
+            await copy.close()
+            await real.close()
+
+    asyncio.run(main())
+
