@@ -170,7 +170,8 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         "/settings", "settings", "RouteView",
         _meta("menu.settings", "SettingOutlined", ["dictionary", "system", "license", "auditLog", "db",
                                                     "sourceCodeLog", "openPlatform", "terminalParams", "alarmLevel",
-                                                    "platformAlarmRule", "platformAlarmNotifyRule", "alarm"]),
+                                                    "platformAlarmRule", "platformAlarmNotifyRule", "alarm",
+                                                    "enterprise"]),
         # Settings screens (issue 6 §2): each page is dashboards/src/screens/settings/<name>.tsx.
         *(_route(f"/settings/{page}", f"settings{page[0].upper()}{page[1:]}", f"settings/{page}",
                  _meta(f"menu.settings.{page}", icon, [code]))
@@ -196,6 +197,10 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         # Terminal parameters (issue 8 §4): read (8104) and write (8103) one terminal's parameters.
         _route("/settings/terminalParams", "terminalParams", "settings/terminalParams",
                _meta("menu.settings.terminalParams", "ControlOutlined", ["terminalParams"])),
+        # The enterprise's terminal registration policy (IMEI required, approval of re-registrations),
+        # read with enterprise:query, changed with enterprise:update; gateway/README.md.
+        _route("/settings/registrationPolicy", "registrationPolicy", "settings/registrationPolicy",
+               _meta("menu.settings.registrationPolicy", "ControlOutlined", ["enterprise"])),
         redirect="/settings/dictionary",
     ),
     _route(

@@ -10,6 +10,13 @@ source addresses past 25,000. For each step it waits until all are authenticated
 `--ramp-timeout`), holds them for `--hold` s, and records connections still authenticated, gateway
 RSS, and gateway CPU during the hold. The open-file limit is raised to its hard limit for both
 processes. Prints markdown rows for docs/performance.md. Never a timed assertion.
+
+    .venv/bin/python benchmarks/connections_bench.py --silent-flood 10000 [--trials 5]
+
+Availability under a silent-socket flood instead: one address (127.0.0.1) opens that many sockets that
+never send a byte, then a genuine terminal from another address (127.0.0.2) registers and
+authenticates, `--trials` times; prints the time each took, or how it failed (the gateway's default
+`unauthenticated_max` is 10,000, so a flood of that size fills the pool).
 """
 
 from __future__ import annotations
@@ -101,13 +108,107 @@ async def hold_step(settings: SimulatorSettings, store: MemoryAuthStore, termina
     return result
 
 
+async def genuine_login(port: int, phone: str, timeout_s: float) -> str:
+    """Register and authenticate a terminal from 127.0.0.2; the time it took, or how it failed."""
+    from protocols.jt808 import Authentication, Registration, RegistrationResponse
+    from tests.integration.gateway.support import TerminalClient
+
+    started = time.monotonic()
+    try:
+        async with asyncio.timeout(timeout_s):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+            client = TerminalClient(reader, writer, phone)
+            await client.send(0x0100, Registration(11, 100, "FLEET", "SIM-808", phone[-7:], 2, ""))
+            reply = await client.receive(timeout_s=timeout_s)
+            if not isinstance(reply.body, RegistrationResponse) or not reply.body.auth_code:
+                return f"registration refused ({reply.body})"
+            await client.send(0x0102, Authentication(reply.body.auth_code))
+            ack = await client.receive(timeout_s=timeout_s)
+            await client.close()
+            if getattr(ack.body, "result", None) != 0:
+                return "authentication refused"
+    except TimeoutError:
+        return f"no answer in {timeout_s:.0f} s"
+    except (ConnectionError, OSError) as exc:
+        return f"closed by the gateway ({type(exc).__name__})"
+    return f"{(time.monotonic() - started) * 1000:.0f} ms"
+
+
+async def silent_flood_step(port: int, flood: int, phones: list[str], timeout_s: float) -> list[str]:
+    for _ in range(300):  # the gateway may still be starting
+        try:
+            _, probe = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.3", 0))
+            probe.close()
+            break
+        except OSError:
+            await asyncio.sleep(0.1)
+    sockets = []
+    for n in range(flood):
+        try:
+            sockets.append(await asyncio.open_connection("127.0.0.1", port))
+        except OSError:
+            break
+        if n % 500 == 499:
+            await asyncio.sleep(0.05)
+    await asyncio.sleep(1.0)
+    print(f"{len(sockets)} silent sockets open from 127.0.0.1", flush=True)
+    results = [await genuine_login(port, phone, timeout_s) for phone in phones]
+    for _, writer in sockets:
+        writer.close()
+    return results
+
+
+def silent_flood(args: argparse.Namespace) -> None:
+    from tests.support.stack import SessionStack
+
+    raise_fd_limit()
+    stack = SessionStack()
+    gateway: subprocess.Popen[bytes] | None = None
+    try:
+        db_url, bootstrap = stack.database_url(), stack.kafka_bootstrap()
+        port = free_port()
+        settings = SimulatorSettings().model_copy(update={"gateway_port": port, "phone_prefix": PREFIX})
+        insert_devices(db_url, settings, args.trials)
+        with psycopg.connect(db_url, autocommit=True) as conn:  # genuine terminals register afresh
+            conn.execute("UPDATE device SET auth_code = NULL")  # a private database: only the bench's
+        env = {**os.environ, "FLEET_DATABASE_URL": db_url, "FLEET_KAFKA_BOOTSTRAP": bootstrap,
+               "FLEET_GATEWAY_HOST": "127.0.0.1", "FLEET_GATEWAY_PORT": str(port), "FLEET_GATEWAY_STATUS_INTERVAL_S": "1"}
+        log_path = stack.dir / "gateway.log"
+        gateway = subprocess.Popen([sys.executable, "-m", "gateway"], env=env, stdout=log_path.open("wb"),
+                                   stderr=subprocess.STDOUT)
+        time.sleep(3)
+        phones = [phone_of(settings, i) for i in range(1, args.trials + 1)]
+        results = asyncio.run(silent_flood_step(port, args.silent_flood, phones, args.login_timeout))
+        print(f"| silent sockets (127.0.0.1) | genuine terminal (127.0.0.2): register + authenticate, {args.trials} tries |")
+        print("|---|---|")
+        print(f"| {args.silent_flood} | {'; '.join(results)} |", flush=True)
+        time.sleep(1.5)
+        counters = [line for line in log_path.read_text(errors="replace").splitlines() if "gateway counters" in line]
+        print("gateway:", counters[-1].split("gateway counters", 1)[1].strip() if counters else "no counters line")
+    finally:
+        if gateway is not None:
+            gateway.terminate()
+            try:
+                gateway.wait(10)
+            except subprocess.TimeoutExpired:
+                gateway.kill()
+        stack.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--terminals", default="1000,5000,10000,19000", help="comma-separated steps")
     parser.add_argument("--hold", type=float, default=30.0, help="seconds to hold each step")
     parser.add_argument("--heartbeat", type=float, default=20.0, help="terminal heartbeat interval, s")
     parser.add_argument("--ramp-timeout", type=float, default=120.0, help="longest ramp per step, s")
+    parser.add_argument("--silent-flood", type=int, default=0,
+                        help="instead: this many silent sockets from one address, then genuine logins from another")
+    parser.add_argument("--trials", type=int, default=5, help="genuine logins under --silent-flood")
+    parser.add_argument("--login-timeout", type=float, default=10.0, help="longest wait for one genuine login, s")
     args = parser.parse_args()
+    if args.silent_flood:
+        silent_flood(args)
+        return
     steps = [int(s) for s in args.terminals.split(",")]
     limit = raise_fd_limit()
     steps = [min(s, limit - 500) for s in steps]  # leave room for the gateway's own files and Kafka

@@ -63,6 +63,8 @@ class TerminalConnection(asyncio.Protocol):
         self.identity: TerminalIdentity | None = None
         self.device_phone: str | None = None  # device.phone (may be the 12-digit form of a 2019 phone)
         self.auth_code: str | None = None  # the code this connection authenticated with
+        self.auth_failures = 0  # wrong codes on this connection since its last success (AuthBackoff)
+        self.auth_ready_at = 0.0  # no 0x0102 of this connection is checked before (loop time)
         self.peer: str | None = None  # remote address, for security logs and notices
         self.opened_at = 0.0
         self.hostile_logged = 0  # bad inputs logged / not logged (HostileInputLog)
@@ -99,8 +101,9 @@ class TerminalConnection(asyncio.Protocol):
         self.last_rx_at = self._window_start = self.opened_at = self.ctx.loop.time()
         if not self.ctx.connection_opened(self):
             self.ctx.counters.unauthenticated_refused += 1
-            self.log_hostile(logging.WARNING, "conn %s (%s): over %d unauthenticated connections, closing",
-                             self.connection_id, self.peer, self.ctx.settings.unauthenticated_max)
+            self.log_hostile(logging.WARNING, "conn %s (%s): its host is over its share of the %d connections "
+                             "waiting to authenticate, closing", self.connection_id, self.peer,
+                             self.ctx.settings.unauthenticated_max)
             self.close("refused", abort=True)
 
     def data_received(self, data: bytes) -> None:
@@ -289,8 +292,9 @@ class TerminalConnection(asyncio.Protocol):
         if msg_id == r.REGISTER:
             self._run_locked(login.register(self, msg))
             return
-        if msg_id == r.AUTHENTICATE:
-            self._run_locked(login.authenticate(self, msg))
+        if msg_id == r.AUTHENTICATE:  # may first wait out the back-off after wrong codes
+            self._run_locked(login.authenticate(self, msg),
+                             self.ctx.settings.db_timeout_s + self.ctx.settings.auth_backoff_max_s)
             return
         identity = self.identity
         if identity is None:
@@ -373,15 +377,15 @@ class TerminalConnection(asyncio.Protocol):
 
     # ------------------------------------------------------------------ registration and authentication
 
-    def _run_locked(self, work: Coroutine[Any, Any, None]) -> None:
+    def _run_locked(self, work: Coroutine[Any, Any, None], timeout_s: float | None = None) -> None:
         """Run a database step; frames behind it wait (order is kept) and reading pauses."""
         self._busy = True
         self._update_reading()
-        self.ctx.loop.create_task(self._locked(work))
+        self.ctx.loop.create_task(self._locked(work, timeout_s or self.ctx.settings.db_timeout_s))
 
-    async def _locked(self, work: Coroutine[Any, Any, None]) -> None:
+    async def _locked(self, work: Coroutine[Any, Any, None], timeout_s: float) -> None:
         try:
-            await asyncio.wait_for(work, self.ctx.settings.db_timeout_s)
+            await asyncio.wait_for(work, timeout_s)
         except Exception as exc:
             self.ctx.counters.db_errors += 1
             log.warning("conn %s: database step failed: %r", self.connection_id, exc)

@@ -19,6 +19,8 @@ class GatewayCounters:
     registrations: int = 0
     registration_rejected: int = 0
     auth_failed: int = 0
+    auth_backoff_delayed: int = 0  # 0x0102 attempts held back after wrong codes (connection or phone)
+    auth_backoff_refused: int = 0  # 0x0102 answered result 1 unchecked: its phone was still backing off
     frames_in: int = 0
     bytes_in: int = 0
     uplinks_produced: int = 0
@@ -38,6 +40,7 @@ class GatewayCounters:
     replaced: int = 0
     codes_replaced: int = 0
     unauthenticated_refused: int = 0
+    unauthenticated_displaced: int = 0  # closed to make room for a host holding fewer waiting connections
     auth_deadline_closed: int = 0
     log_lines_suppressed: int = 0
     backpressure_pauses: int = 0

@@ -13,7 +13,14 @@ Registration policy (JT/T 808 0x8100 results); the reasoning is in gateway/READM
 - anything else with a code, including codes issued before identities were recorded: result 3
   "terminal already registered";
 - unknown phone: result 4 "no such terminal", unless auto-registration puts it in the unassigned pool;
-  a disabled device (state 5): result 4.
+  a disabled device (state 5): result 4;
+- a terminal id recorded in advance by an administrator (`expected_terminal_id`): any other reported id
+  gets result 3 and a security notice (`identity_mismatch`), first registration or not;
+- the enterprise's policy `approve_reregistration`: a matching re-registration of a device online, or
+  online within `approval_window_min`, waits for an administrator (gateway/approvals.py): result 3 and
+  a notice with approve / refuse (`reregistration_pending`); once approved, the next matching one passes.
+Authentication (0x0102) also checks the IMEI (`imei_refusal`): the one recorded in advance, or with the
+enterprise's policy `require_imei` the first one a 2019 terminal sent.
 Results 1/2 (vehicle) are not used: the plate in 0x0100 is informational, vehicles are bound by operators.
 """
 
@@ -28,6 +35,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from fleet.phones import canonical_phone
+from gateway import approvals
 from gateway.replies import REG_NO_TERMINAL, REG_OK, REG_TERMINAL_TAKEN
 
 log = logging.getLogger("gateway.devices")
@@ -49,6 +57,14 @@ class DeviceRecord:
     registered_terminal_id: str | None = None
     registered_manufacturer_id: str | None = None
     registered_terminal_model: str | None = None
+    expected_terminal_id: str | None = None  # recorded by an administrator before the first registration
+    expected_imei: str | None = None
+    registered_imei: str | None = None  # the first IMEI a 0x0102 carried (policy require_imei)
+    # the registration policy of the enterprise or its nearest ancestor with one (none: both off)
+    require_imei: bool = False
+    approve_reregistration: bool = False
+    approval_window_min: int = 0
+    recently_online: bool = False  # online, or offline for less than approval_window_min
 
 
 @dataclass(frozen=True)
@@ -59,6 +75,8 @@ class RegistrationInfo:
     manufacturer_id: str
     terminal_model: str
     protocol_version: str  # 2011, 2013 or 2019
+    peer: str | None = None  # the registering connection's address (for an approval request)
+    live_here: bool = False  # a connection of this gateway holds the terminal now
 
 
 @dataclass(frozen=True)
@@ -68,6 +86,9 @@ class RegistrationOutcome:
     device_id: int | None = None
     replaced_code: bool = False  # a re-registration replaced an existing code (worth a security notice)
     device: DeviceRecord | None = None  # the device as found before the registration
+    notice: str | None = None  # a security notice the refusal is worth (identity_mismatch, reregistration_pending)
+    request_id: int | None = None  # the approval request a reregistration_pending notice is about
+    approved: bool = False  # an administrator's approval let this re-registration through
 
 
 class DeviceDirectory(Protocol):
@@ -77,6 +98,10 @@ class DeviceDirectory(Protocol):
 
     async def deregister(self, device_id: int, auth_code: str) -> bool:
         """Clear the code and recorded identity if `auth_code` is still the device's code."""
+        ...
+
+    async def record_imei(self, device_id: int, imei: str) -> None:
+        """Remember the first IMEI a device authenticated with (kept if one is recorded already)."""
         ...
 
 
@@ -90,9 +115,35 @@ def decide_registration(device: DeviceRecord | None, info: RegistrationInfo) -> 
         return REG_NO_TERMINAL
     if device.state == DISABLED_STATE:
         return REG_NO_TERMINAL
+    if not matches_expected_terminal(device, info):
+        return REG_TERMINAL_TAKEN
     if device.auth_code and not is_recorded_terminal(device, info):
         return REG_TERMINAL_TAKEN
     return REG_OK
+
+
+def matches_expected_terminal(device: DeviceRecord, info: RegistrationInfo) -> bool:
+    """An administrator may record the terminal id before the first registration: then only exactly
+    that id (as the terminal reports it: 7 characters in 2011/2013, up to 30 in 2019) may register."""
+    return not device.expected_terminal_id or info.terminal_id == device.expected_terminal_id
+
+
+def needs_approval(device: DeviceRecord, info: RegistrationInfo) -> bool:
+    """Policy approve_reregistration: a re-registration (the device has a code) of a device online, or
+    online recently, waits for an administrator instead of replacing the code of the real terminal."""
+    return bool(device.auth_code) and device.approve_reregistration and (device.recently_online or info.live_here)
+
+
+def imei_refusal(device: DeviceRecord, imei: str | None) -> str | None:
+    """Why a 0x0102 with the right code is refused for its IMEI, or None. The IMEI recorded by an
+    administrator must match; with the enterprise's policy require_imei, so must the first one
+    recorded from the terminal. A 0x0102 without an IMEI (2011/2013) cannot prove it: refused too."""
+    expected = device.expected_imei or (device.registered_imei if device.require_imei else None)
+    if expected:
+        return None if imei == expected else "imei_mismatch"
+    if device.require_imei and not imei:
+        return "imei_mismatch"
+    return None
 
 
 def is_recorded_terminal(device: DeviceRecord, info: RegistrationInfo) -> bool:
@@ -123,10 +174,19 @@ def authentication_accepted(device: DeviceRecord | None, auth_code: str) -> bool
 
 
 _SELECT = (
-    "SELECT id, phone, enterprise_id, car_id, auth_code, device_sn, state, registered_terminal_id, "
-    "registered_manufacturer_id, registered_terminal_model FROM device "
-    "WHERE phone = %s AND record_state = 1"
+    "SELECT d.id, d.phone, d.enterprise_id, d.car_id, d.auth_code, d.device_sn, d.state, d.registered_terminal_id, "
+    "d.registered_manufacturer_id, d.registered_terminal_model, d.expected_terminal_id, d.expected_imei, "
+    "d.registered_imei, coalesce(p.require_imei, false) AS require_imei, "
+    "coalesce(p.approve_reregistration, false) AS approve_reregistration, "
+    "coalesce(p.approval_window_min, 0) AS approval_window_min, "
+    "(d.state = 3 OR d.offline_time > now() - make_interval(mins => coalesce(p.approval_window_min, 0))) "
+    "IS TRUE AS recently_online "
+    "FROM device d JOIN enterprise e ON e.id = d.enterprise_id "
+    "LEFT JOIN LATERAL (SELECT rp.* FROM enterprise_registration_policy rp JOIN enterprise pe ON pe.id = rp.enterprise_id "
+    "WHERE pe.id = e.id OR (pe.path <> '' AND e.path LIKE pe.path || '%%') ORDER BY length(pe.path) DESC LIMIT 1) p ON true "
+    "WHERE d.phone = %s AND d.record_state = 1"
 )
+_RECORD_IMEI = "UPDATE device SET registered_imei = %s WHERE id = %s AND registered_imei IS NULL"
 # Compare-and-set on the code seen by the decision: a concurrent registration, de-registration or
 # reset in between makes this one fail (result 3) instead of overwriting what the other one did.
 _STORE = (
@@ -138,7 +198,7 @@ _STORE = (
 )
 _DEREGISTER = (
     "UPDATE device SET auth_code = NULL, registered_terminal_id = NULL, registered_manufacturer_id = NULL, "
-    "registered_terminal_model = NULL, registered_at = NULL WHERE id = %s AND auth_code = %s RETURNING id"
+    "registered_terminal_model = NULL, registered_imei = NULL, registered_at = NULL WHERE id = %s AND auth_code = %s RETURNING id"
 )
 _ROOT_ENTERPRISE = "SELECT id FROM enterprise WHERE parent_id IS NULL ORDER BY id LIMIT 1"
 _INSERT_UNASSIGNED = (
@@ -186,7 +246,16 @@ class PostgresDeviceDirectory:
             return await self._register_unassigned(phone, info)
         result = decide_registration(device, info)
         if result != REG_OK or device is None:
-            return RegistrationOutcome(result, device=device)
+            mismatch = device is not None and not matches_expected_terminal(device, info)
+            return RegistrationOutcome(result, device=device, notice="identity_mismatch" if mismatch else None)
+        approved = False
+        if needs_approval(device, info):
+            async with self._pool.connection() as conn:
+                decision = await approvals.decide(conn, device, info)
+            if decision.request_id is not None or not decision.approved:
+                return RegistrationOutcome(REG_TERMINAL_TAKEN, device=device, request_id=decision.request_id,
+                                           notice="reregistration_pending" if decision.request_id else None)
+            approved = True
         params = {"code": new_auth_code(), "sn": device_sn_to_store(device.device_sn, info.terminal_id),
                   "terminal_id": info.terminal_id, "maker": info.manufacturer_id, "model": info.terminal_model,
                   "version": info.protocol_version, "id": device.id, "old_code": device.auth_code}
@@ -195,7 +264,12 @@ class PostgresDeviceDirectory:
             row = await cur.fetchone()
         if row is None:  # deleted, disabled or registered by someone else meanwhile
             return RegistrationOutcome(REG_TERMINAL_TAKEN, device=device)
-        return RegistrationOutcome(REG_OK, row[0], device.id, replaced_code=bool(device.auth_code), device=device)
+        return RegistrationOutcome(REG_OK, row[0], device.id, replaced_code=bool(device.auth_code), device=device,
+                                   approved=approved)
+
+    async def record_imei(self, device_id: int, imei: str) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute(_RECORD_IMEI, (imei, device_id))
 
     async def deregister(self, device_id: int, auth_code: str) -> bool:
         async with self._pool.connection() as conn:

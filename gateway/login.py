@@ -3,16 +3,21 @@ each runs as the connection's one database step at a time (see `TerminalConnecti
 
 Security notices (`event: security` on `device.sessions.v1`, pushed to the console by streams):
 `code_replaced` when a re-registration replaced an existing auth code, `session_replaced` when a new
-connection authenticated while another one held the terminal (the old one is closed). A connection
+connection authenticated while another one held the terminal (the old one is closed),
+`identity_mismatch` when a registration reported another terminal id than the one an administrator
+recorded, `imei_mismatch` when the right code came with another IMEI than the recorded one (or none),
+`reregistration_pending` when a re-registration waits for an administrator (with `request_id`). A connection
 that only registers, or fails to authenticate, never touches the live one."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from fleet.phones import canonical_phone
 from gateway import replies as r
-from gateway.devices import RegistrationInfo, authentication_accepted
+from gateway.devices import RegistrationInfo, authentication_accepted, imei_refusal
 from gateway.inbound import registration_fields
 from gateway.payloads import TerminalIdentity, identity_of, security_value
 from protocols.jt808 import Message
@@ -26,7 +31,9 @@ log = logging.getLogger("gateway.connection")
 async def register(conn: TerminalConnection, msg: Message) -> None:
     header = msg.header
     terminal_id, manufacturer_id, model = registration_fields(msg)
-    info = RegistrationInfo(terminal_id, manufacturer_id, model, header.version)
+    holder = conn.ctx.registry.get(header.phone)
+    info = RegistrationInfo(terminal_id, manufacturer_id, model, header.version, peer=conn.peer,
+                            live_here=holder is not None and holder is not conn)
     outcome = await conn.ctx.directory.register(header.phone, info)
     counters = conn.ctx.counters
     if outcome.result == r.REG_OK:
@@ -40,6 +47,17 @@ async def register(conn: TerminalConnection, msg: Message) -> None:
         conn.log_hostile(logging.WARNING, "conn %s (%s): terminal %s re-registered; its auth code is replaced",
                          conn.connection_id, conn.peer, header.phone)
         publish_security_notice(conn, identity_of(header.phone, outcome.device), "code_replaced")
+    if outcome.notice and outcome.device is not None:
+        conn.log_hostile(logging.WARNING, "conn %s (%s): registration of %s refused: %s", conn.connection_id,
+                         conn.peer, header.phone, outcome.notice)
+        publish_security_notice(conn, identity_of(header.phone, outcome.device), outcome.notice,
+                                request_id=outcome.request_id)
+    if outcome.approved:  # an administrator approved it: the session of the terminal it replaces ends
+        holder = conn.ctx.registry.get(header.phone)
+        if holder is not None and holder is not conn:
+            log.warning("conn %s (%s): approved re-registration of %s; closing conn %s (%s)", conn.connection_id,
+                        conn.peer, header.phone, holder.connection_id, holder.peer)
+            holder.replaced()
     if not conn.closed:
         conn.send(r.REGISTER_REPLY, r.register_reply_body(header.seq, outcome.result, outcome.auth_code),
                   phone=header.phone,
@@ -49,6 +67,8 @@ async def register(conn: TerminalConnection, msg: Message) -> None:
 async def authenticate(conn: TerminalConnection, msg: Message) -> None:
     header = msg.header
     auth_code = str(getattr(msg.body, "auth_code", "") or "")
+    if not await _wait_out_backoff(conn, msg):
+        return
     device = await conn.ctx.directory.find(header.phone)
     if conn.closed:
         return
@@ -59,6 +79,20 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
         conn.send(r.PLATFORM_ACK, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE),
                   phone=header.phone)
         return
+    imei = getattr(msg.body, "imei", None) or None
+    refusal = imei_refusal(device, imei)
+    if refusal is not None:  # the right code from the wrong hardware: refused and shown
+        conn.ctx.counters.auth_failed += 1
+        conn.log_hostile(logging.WARNING, "conn %s (%s): authentication of %s refused: IMEI %r is not the recorded "
+                         "one", conn.connection_id, conn.peer, header.phone, (imei or "")[:20])
+        publish_security_notice(conn, identity_of(header.phone, device), refusal)
+        conn.send(r.PLATFORM_ACK, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE),
+                  phone=header.phone)
+        return
+    if imei and device.require_imei and not device.registered_imei and not device.expected_imei:
+        await conn.ctx.directory.record_imei(device.id, imei)
+    conn.auth_failures = 0
+    conn.ctx.auth_backoff.phone_succeeded(_phone_key(header.phone))
     if conn.identity is not None and conn.identity.phone == header.phone:  # re-authentication
         conn.auth_code = auth_code
         conn.ack(header.seq, header.msg_id, r.ACK_OK)
@@ -83,6 +117,46 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
     conn.ack(header.seq, header.msg_id, r.ACK_OK)
 
 
+def _phone_key(phone: str) -> str:
+    try:
+        return canonical_phone(phone)
+    except ValueError:
+        return phone[:40]
+
+
+async def _wait_out_backoff(conn: TerminalConnection, msg: Message) -> bool:
+    """Hold a 0x0102 until neither its connection nor its phone is backing off after wrong codes
+    (`AuthBackoff`): the connection's later frames wait behind it and its reads pause, so a guesser
+    gets a few answers per back-off period instead of one per frame. The attempt is counted as a
+    failure before the code is looked at (a success forgets it), so attempts from many connections
+    for one phone cannot all pass the gate at once. If another connection's attempt for the phone
+    went first meanwhile, this one is answered 0x8001 result 1 without checking its code (the
+    standard has no "try later" result; the terminal retries as after a wrong code). False: answered
+    or closed, nothing more to do."""
+    header = msg.header
+    ctx = conn.ctx
+    backoff = ctx.auth_backoff
+    phone = _phone_key(header.phone)
+    now = ctx.loop.time()
+    wait_s = min(max(conn.auth_ready_at, backoff.phone_ready_at(phone)) - now, backoff.max_s)
+    if wait_s > 0:
+        ctx.counters.auth_backoff_delayed += 1
+        await asyncio.sleep(wait_s)
+        if conn.closed:
+            return False
+        now = ctx.loop.time()
+    conn.auth_failures += 1
+    conn.auth_ready_at = now + backoff.delay_s(conn.auth_failures)
+    if backoff.phone_ready_at(phone) > now:
+        ctx.counters.auth_backoff_refused += 1
+        conn.log_hostile(logging.INFO, "conn %s (%s): authentication of %s refused unchecked: the phone is "
+                         "backing off after wrong codes", conn.connection_id, conn.peer, header.phone)
+        conn.send(r.PLATFORM_ACK, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE), phone=header.phone)
+        return False
+    backoff.phone_failed(phone, now)
+    return True
+
+
 async def deregister(conn: TerminalConnection, msg: Message, seq: int) -> None:
     """0x0003 from an authenticated terminal: forget its registration (code and recorded identity) so
     it, or new hardware, registers afresh; then acknowledge and close. Only the code this connection
@@ -98,11 +172,11 @@ async def deregister(conn: TerminalConnection, msg: Message, seq: int) -> None:
 
 
 def publish_security_notice(conn: TerminalConnection, identity: TerminalIdentity, reason: str, *,
-                            replaced: TerminalConnection | None = None) -> None:
+                            replaced: TerminalConnection | None = None, request_id: int | None = None) -> None:
     """A `security` record on `device.sessions.v1` about `identity`'s terminal, from `conn`."""
     ctx = conn.ctx
     value = security_value(identity, reason=reason, connection_id=conn.connection_id,
                            gateway_id=ctx.settings.gateway_id, peer=conn.peer,
                            replaced_connection_id=replaced.connection_id if replaced else None,
-                           replaced_peer=replaced.peer if replaced else None)
+                           replaced_peer=replaced.peer if replaced else None, request_id=request_id)
     ctx.pipeline.submit(ctx.sessions_topic, identity.phone.encode(), value)

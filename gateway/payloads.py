@@ -73,7 +73,7 @@ def session_value(identity: TerminalIdentity, *, event: str, reason: str, connec
 
 def security_value(identity: TerminalIdentity, *, reason: str, connection_id: str, gateway_id: str,
                    peer: str | None, replaced_connection_id: str | None = None,
-                   replaced_peer: str | None = None) -> bytes:
+                   replaced_peer: str | None = None, request_id: int | None = None) -> bytes:
     """A security notice on `device.sessions.v1` (`event: security`); it never changes online state."""
     return _dumps({
         "phone": identity.phone,
@@ -87,5 +87,6 @@ def security_value(identity: TerminalIdentity, *, reason: str, connection_id: st
         "peer": peer,
         "replaced_connection_id": replaced_connection_id,
         "replaced_peer": replaced_peer,
+        "request_id": request_id,
         "at": utc_now_iso(),
     })

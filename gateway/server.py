@@ -15,6 +15,7 @@ from typing import Any
 from fleet.phones import canonical_phone
 from fleet.settings import GatewaySettings
 from fleet.topics import DEVICE_SESSIONS, JT808_DOWNLINK, JT808_SENT, JT808_UPLINK
+from gateway.admission import AuthBackoff, UnauthenticatedPool, address_key
 from gateway.connection import TerminalConnection
 from gateway.counters import GatewayCounters
 from gateway.devices import DeviceDirectory, PostgresDeviceDirectory
@@ -87,7 +88,11 @@ class GatewayContext:
         self.registry = ConnectionRegistry()
         self.budget = ReassemblyBudget(settings.subpackage_max_bytes)
         self.connections: set[TerminalConnection] = set()
-        self.unauthenticated: set[TerminalConnection] = set()
+        self.unauthenticated: UnauthenticatedPool[TerminalConnection] = UnauthenticatedPool(
+            settings.unauthenticated_max)
+        self.auth_backoff = AuthBackoff(free_failures=settings.auth_free_failures,
+                                        base_s=settings.auth_backoff_base_s, max_s=settings.auth_backoff_max_s,
+                                        phones_max=settings.auth_backoff_phones_max)
         self.hostile_log = HostileInputLog(
             counters, loop.time, per_connection=settings.hostile_log_per_connection,
             per_s=settings.hostile_log_per_s, burst=settings.hostile_log_burst,
@@ -98,13 +103,21 @@ class GatewayContext:
         self.sent: SentRecorder | None = None  # jt808.sent.v1 records (set by GatewayServer.build_context)
 
     def connection_opened(self, conn: TerminalConnection) -> bool:
-        """Track a new connection; False when it is over the cap of unauthenticated connections
-        (the caller closes it; authenticated terminals are not counted, so they keep working)."""
+        """Track a new connection; False when its host is over its share of the connections waiting
+        to authenticate (the caller closes it). A full pool makes room for a host holding fewer by
+        closing the oldest waiting connection of the host holding most (`UnauthenticatedPool`);
+        authenticated terminals are not counted, so they keep working."""
         self.connections.add(conn)
-        self.unauthenticated.add(conn)
         self.counters.connections_opened += 1
         self.counters.connections_open = len(self.connections)
-        return len(self.unauthenticated) <= self.settings.unauthenticated_max
+        admitted, displaced = self.unauthenticated.admit(conn, address_key(conn.peer))
+        if displaced is not None:
+            self.counters.unauthenticated_displaced += 1
+            displaced.log_hostile(logging.WARNING, "conn %s (%s): closed to make room for %s (its host holds the "
+                                  "most connections waiting to authenticate)", displaced.connection_id,
+                                  displaced.peer, conn.peer)
+            displaced.close("refused", abort=True)
+        return admitted
 
     def connection_authenticated(self, conn: TerminalConnection) -> None:
         self.unauthenticated.discard(conn)
@@ -214,6 +227,7 @@ class GatewayServer:
         while True:
             await asyncio.sleep(interval_s)
             now = ctx.loop.time()
+            ctx.auth_backoff.sweep(now)
             for conn in list(ctx.connections):
                 try:
                     conn.sweep(now)

@@ -35,6 +35,12 @@ SECURITY_MESSAGES = {
                      "(terminal {phone} re-registered; its auth code was replaced)",
     "evidence_mismatch": "终端 {phone} 的报警证据文件与其记录的校验值不符，已拒绝下载 "
                          "(an evidence file of terminal {phone} does not match its recorded checksum; it is not served)",
+    "identity_mismatch": "终端 {phone} 注册被拒绝：终端ID与预先登记的不一致 "
+                         "(registration of terminal {phone} refused: its terminal id is not the recorded one)",
+    "imei_mismatch": "终端 {phone} 鉴权被拒绝：IMEI与登记的不一致 "
+                     "(authentication of terminal {phone} refused: its IMEI is not the recorded one)",
+    "reregistration_pending": "终端 {phone} 在线期间重新注册，等待管理员审批 "
+                              "(terminal {phone} re-registered while online; waiting for an administrator's approval)",
 }
 
 
@@ -61,7 +67,8 @@ def online_push_data(
 
 
 def security_push_data(*, device_id: int, car_id: int | None, plate_number: str | None, phone: str, event: str,
-                       peer: str | None, replaced_peer: str | None, at: datetime) -> dict[str, Any]:
+                       peer: str | None, replaced_peer: str | None, at: datetime,
+                       request_id: int | None = None) -> dict[str, Any]:
     template = SECURITY_MESSAGES.get(event, "终端 {phone} 安全事件 (terminal {phone} security event)")
     return {
         "deviceId": device_id,
@@ -72,6 +79,7 @@ def security_push_data(*, device_id: int, car_id: int | None, plate_number: str 
         "message": template.format(phone=phone),
         "peer": peer,
         "replacedPeer": replaced_peer,
+        "requestId": request_id,
         "time": iso(at),
     }
 

@@ -168,7 +168,8 @@ def parse_uplink(raw: bytes | str | dict[str, Any]) -> Uplink:
 @dataclass(frozen=True, slots=True)
 class SecurityNotice:
     """A ``device.sessions.v1`` record with ``event: security`` (the gateway's takeover notices);
-    it never changes online state. ``reason``: ``session_replaced``, ``code_replaced`` or ``evidence_mismatch`` (from the API)."""
+    it never changes online state. ``reason``: ``session_replaced``, ``code_replaced``, ``identity_mismatch``,
+    ``imei_mismatch``, ``reregistration_pending`` (gateway/login.py) or ``evidence_mismatch`` (from the API)."""
 
     phone: str
     device_id: int
@@ -180,6 +181,7 @@ class SecurityNotice:
     replaced_connection_id: str | None
     replaced_peer: str | None
     at: datetime
+    request_id: int | None = None  # reregistration_pending: the approval request (registration_request)
 
 
 def _optional_text(obj: dict[str, Any], field: str) -> str | None:
@@ -203,6 +205,7 @@ def parse_sessions_record(raw: bytes | str) -> SessionEvent | SecurityNotice:
         replaced_connection_id=_optional_text(obj, "replaced_connection_id"),
         replaced_peer=_optional_text(obj, "replaced_peer"),
         at=parse_time(obj.get("at"), "at"),
+        request_id=_int(obj, "request_id", optional=True),
     )
 
 

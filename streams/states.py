@@ -267,7 +267,8 @@ class StatesProcessor:
         data = console.security_push_data(
             device_id=notice.device_id, car_id=notice.car_id,
             plate_number=await self.directory.plate_number(notice.car_id), phone=notice.phone,
-            event=notice.reason, peer=notice.peer, replaced_peer=notice.replaced_peer, at=notice.at)
+            event=notice.reason, peer=notice.peer, replaced_peer=notice.replaced_peer, at=notice.at,
+            request_id=notice.request_id)
         path = await self.directory.enterprise_path(notice.enterprise_id)
         payload = console.push_event(notice.enterprise_id, path, console.SECURITY_NOTICE_PUSH_TYPE, data)
         await self.send(CONSOLE_EVENTS, str(notice.enterprise_id).encode(), encode(payload))

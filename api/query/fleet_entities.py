@@ -143,6 +143,10 @@ DEVICE = _writable("device", "device", "终端", DeviceHooks(), {
     "hasMicrophone": W("has_microphone", "int", enum=(0, 1), label="麦克风"),
     "deviceProducerId": W("device_producer_id", "int", ref="deviceProducer", label="终端厂商", io=False),
     "deviceTypeId": W("device_type_id", "int", ref="deviceType", label="终端类型", io=False),
+    # Recorded before the terminal first registers: the gateway then refuses any other terminal id
+    # (0x0100, exactly as the terminal reports it) and any other IMEI (0x0102 of 2019), gateway/README.md.
+    "expectedTerminalId": W("expected_terminal_id", pattern=r"[0-9A-Za-z-]{1,30}", label="预登记终端ID"),
+    "expectedImei": W("expected_imei", pattern=r"[0-9]{15}", label="预登记IMEI"),
     "manufacturerId": F("manufacturer_id", label="制造商编号"),
     "terminalModel": F("terminal_model", label="终端型号"),
     # The gateway and the streams own these; an administrator disables / enables (api/routes/fleet.py).

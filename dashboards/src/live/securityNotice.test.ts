@@ -23,4 +23,14 @@ describe('security notice push (type 15)', () => {
     expect(securityNotice({ type: 15, data: { event: 'session_replaced' } })).toBeNull();
     expect(securityNotice({ type: 15, data: null })).toBeNull();
   });
+
+  it('reads a re-registration waiting for approval with its request and device', () => {
+    const notice = securityNotice({
+      type: 15,
+      data: { deviceId: 7, phone: '013800000007', event: 'reregistration_pending', requestId: 42, peer: '10.0.0.9:5100' },
+    });
+    expect(notice).toMatchObject({ event: 'reregistration_pending', deviceId: 7, requestId: 42 });
+    expect(securityNotice({ type: 15, data: { phone: '1', event: 'imei_mismatch', requestId: 'x' } }))
+      .toMatchObject({ event: 'imei_mismatch', requestId: null, deviceId: null });
+  });
 });

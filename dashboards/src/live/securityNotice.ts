@@ -1,10 +1,14 @@
 /**
  * Push type 15 (docs/topics.md): a terminal security notice from the gateway — a new connection
- * authenticated and closed the terminal's live one, or a re-registration replaced its auth code.
+ * authenticated and closed the terminal's live one, a re-registration replaced its auth code, a
+ * registration or authentication was refused because it is not the terminal id / IMEI recorded, or a
+ * re-registration of an online device waits for an administrator (approve / refuse, `requestId`).
  */
 import { PUSH_SECURITY_NOTICE, type PushMessage } from './types';
 
-export const SECURITY_EVENTS = ['session_replaced', 'code_replaced'] as const;
+export const SECURITY_EVENTS = [
+  'session_replaced', 'code_replaced', 'identity_mismatch', 'imei_mismatch', 'reregistration_pending',
+] as const;
 export type SecurityEvent = (typeof SECURITY_EVENTS)[number] | 'other';
 
 export interface SecurityNotice {
@@ -18,9 +22,13 @@ export interface SecurityNotice {
   /** The server's bilingual text, for events this console does not know. */
   message: string;
   time: string;
+  deviceId: number | null;
+  /** reregistration_pending: the request an administrator approves or refuses. */
+  requestId: number | null;
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const id = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null);
 
 /** The notice carried by a push, or null for any other push type or a body without a phone. */
 export function securityNotice(push: PushMessage): SecurityNotice | null {
@@ -38,5 +46,7 @@ export function securityNotice(push: PushMessage): SecurityNotice | null {
     replacedPeer: text(data.replacedPeer) || '-',
     message: text(data.message),
     time: text(data.time),
+    deviceId: id(data.deviceId),
+    requestId: id(data.requestId),
   };
 }

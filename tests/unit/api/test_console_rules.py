@@ -106,6 +106,8 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.log.idling", "menu.log.downstreamMessage", "menu.log.upstreamMessage",
                             "menu.log.originalMessage",
                             "menu.settings.terminalParams",
+                            # the enterprise's terminal registration policy
+                            "menu.settings.registrationPolicy",
                             # issue 9 alarm lists and the notification rules (H7)
                             "menu.list.alarm", "menu.list.alarmDetail", "menu.list.myAlarm", "menu.list.safetyAlarm",
                             "menu.list.safetyAlarmDetail", "menu.settings.notify",

@@ -104,6 +104,11 @@ class MemoryDirectory:
                 return True
         return False
 
+    async def record_imei(self, device_id: int, imei: str) -> None:
+        for phone, device in self.devices.items():
+            if device.id == device_id and not device.registered_imei:
+                self.devices[phone] = replace(device, registered_imei=imei)
+
 
 class MemorySink:
     """Records handed to 'Kafka'; each stays unacknowledged until the test stores or fails it. A batch

@@ -64,3 +64,31 @@ export function fetchPhoto(id: number, signal?: AbortSignal) {
 export function photoSource(photo: Photo): string {
   return `data:${photo.contentType};base64,${photo.content}`;
 }
+
+/** The terminal registration policy of the caller's enterprise (`/api/enterprise/registrationPolicy.json`). */
+export interface RegistrationPolicy {
+  requireImei: boolean;
+  approveReregistration: boolean;
+  approvalWindowMin: number;
+  /** Read only: true when it is an ancestor's or the default, not the enterprise's own. */
+  inherited?: boolean;
+}
+
+export function fetchRegistrationPolicy() {
+  return http.get<RegistrationPolicy>('/api/enterprise/registrationPolicy.json');
+}
+
+export function saveRegistrationPolicy(policy: RegistrationPolicy) {
+  const { requireImei, approveReregistration, approvalWindowMin } = policy;
+  return http.put<RegistrationPolicy>('/api/enterprise/registrationPolicy.json', {
+    body: { requireImei, approveReregistration, approvalWindowMin },
+  });
+}
+
+/** Approve or refuse a re-registration held for an administrator (a security notice's request). */
+export function decideRegistration(deviceId: number, requestId: number, decision: 'approve' | 'refuse') {
+  return http.post<{ requestId: number; deviceId: number; state: string }>(
+    `/api/device/${String(deviceId)}/${decision}Registration.json`,
+    { params: SUBTREE, body: { requestId } },
+  );
+}

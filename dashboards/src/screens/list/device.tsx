@@ -30,7 +30,9 @@ export default function DeviceList() {
         { field: 'talkChannel', render: channels }, 'hasVideo', 'state', 'onlineTime'],
       filters: ['phone', 'deviceSn', 'deviceName', 'state'],
       form: ['phone', 'deviceSn', 'deviceName', 'protocol', 'protocolVersion', 'videoProtocolVersion', 'videoChannel',
-        'talkChannel', 'hasVideo', 'hasPhoto', 'hasMicrophone', 'deviceProducerId', 'deviceTypeId'],
+        'talkChannel', 'hasVideo', 'hasPhoto', 'hasMicrophone', 'deviceProducerId', 'deviceTypeId',
+        // recorded before the first registration: the gateway refuses any other terminal id / IMEI
+        'expectedTerminalId', 'expectedImei'],
       rowActions: [
         { key: 'disable', action: 'disable', label: t('action.disable'), onClick: (r, c) => {
           if (r.state !== DISABLED) void toggle('disable')(r, c);

@@ -1,0 +1,90 @@
+import { Alert, App, Button, Card, InputNumber, Result, Space, Spin, Switch, Typography } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAccess } from '../../auth/access';
+import { fetchRegistrationPolicy, saveRegistrationPolicy, type RegistrationPolicy } from './api';
+
+/**
+ * The enterprise's terminal registration policy (gateway/README.md): require the recorded IMEI in 0x0102,
+ * and hold a re-registration of a device online (or online within the window) for an administrator's
+ * approval. Read by whoever may see the enterprise; changed with enterprise:update (the server enforces it).
+ */
+export default function RegistrationPolicyPanel() {
+  const { t } = useTranslation('fleet');
+  const { message } = App.useApp();
+  const canChange = useAccess().can('enterprise', 'update');
+  const [saved, setSaved] = useState<RegistrationPolicy | null>(null);
+  const [edited, setEdited] = useState<RegistrationPolicy | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  const show = useCallback((policy: RegistrationPolicy | null) => {
+    if (!policy) {
+      setFailed(true);
+      return;
+    }
+    setSaved(policy);
+    setEdited(policy);
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    void fetchRegistrationPolicy().then((reply) => {
+      if (live) show(reply.code === 0 ? reply.data : null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [show]);
+
+  if (failed) return <Result status="warning" title={t('policy.loadFailed')} />;
+  if (!saved || !edited) return <Spin style={{ display: 'block', margin: 48 }} />;
+
+  const changed = saved.requireImei !== edited.requireImei || saved.approveReregistration !== edited.approveReregistration
+    || saved.approvalWindowMin !== edited.approvalWindowMin;
+  const save = async () => {
+    setSaving(true);
+    try {
+      const reply = await saveRegistrationPolicy(edited);
+      if (reply.code === 0) {
+        void message.success(t('policy.saved'));
+        show(reply.data);
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Card size="small" title={t('policy.title')} data-testid="registration-policy"
+      extra={canChange && (
+        <Button type="primary" loading={saving} disabled={!changed} onClick={() => void save()}
+          data-testid="registration-policy-save">
+          {t('policy.save')}
+        </Button>
+      )}>
+      <Space orientation="vertical" size={16}>
+        {!canChange && <Alert type="info" showIcon title={t('policy.readOnly')} />}
+        {saved.inherited && <Typography.Text type="secondary">{t('policy.inherited')}</Typography.Text>}
+        <Space size={12}>
+          <Switch checked={edited.requireImei} disabled={!canChange} data-testid="policy-requireImei"
+            onChange={(checked) => setEdited({ ...edited, requireImei: checked })} />
+          <span>{t('policy.requireImei')}</span>
+          <Typography.Text type="secondary">{t('policy.requireImeiHint')}</Typography.Text>
+        </Space>
+        <Space size={12}>
+          <Switch checked={edited.approveReregistration} disabled={!canChange} data-testid="policy-approveReregistration"
+            onChange={(checked) => setEdited({ ...edited, approveReregistration: checked })} />
+          <span>{t('policy.approveReregistration')}</span>
+          <Typography.Text type="secondary">{t('policy.approveReregistrationHint')}</Typography.Text>
+        </Space>
+        <Space size={12}>
+          <span>{t('policy.approvalWindowMin')}</span>
+          <InputNumber min={0} max={10080} precision={0} value={edited.approvalWindowMin} disabled={!canChange}
+            data-testid="policy-approvalWindowMin"
+            onChange={(value) => setEdited({ ...edited, approvalWindowMin: typeof value === 'number' ? value : 0 })} />
+        </Space>
+      </Space>
+    </Card>
+  );
+}

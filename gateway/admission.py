@@ -1,0 +1,139 @@
+"""Who may try to log in, and how often: the pool of connections waiting to authenticate (shared
+fairly between source addresses) and the back-off of 0x0102 attempts after wrong codes.
+
+Both exist because a terminal's phone, terminal id, maker and model are not secrets: what keeps a
+stranger out is the auth code, so guessing it must be slow, and a host that opens many silent sockets
+must not keep genuine terminals from logging in.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+IPV6_PREFIX = 64  # one IPv6 host usually holds a whole /64: counting exact addresses would not cap it
+
+
+def address_key(peer: str | None) -> str:
+    """The source a connection is counted under: the IPv4 address, or the /64 of an IPv6 one
+    (an IPv4-mapped IPv6 address is its IPv4 address). `peer` is "host:port"; None or garbage -> ""."""
+    if not peer:
+        return ""
+    host = peer.rsplit(":", 1)[0].strip("[]")
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
+    return str(address)
+
+
+class UnauthenticatedPool(Generic[T]):
+    """Connections waiting to authenticate, at most `limit` in all, shared by source address.
+
+    Rule: while the pool has room everyone gets in. When it is full, a newcomer whose address holds
+    fewer waiting connections than the address holding the most (after the newcomer's admission)
+    takes the place of that address's oldest waiting connection, which the caller closes; otherwise
+    the newcomer is refused. So one host can fill the pool only while nobody else needs it: a host
+    over its share is refused, any other host still gets in."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._by_address: dict[str, OrderedDict[T, None]] = {}
+        self._address_of: dict[T, str] = {}
+
+    def __len__(self) -> int:
+        return len(self._address_of)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._address_of
+
+    def waiting_from(self, address: str) -> int:
+        held = self._by_address.get(address)
+        return len(held) if held else 0
+
+    def admit(self, item: T, address: str) -> tuple[bool, T | None]:
+        """(admitted, the connection it displaced, to be closed)."""
+        displaced = None
+        if len(self._address_of) >= self.limit:
+            top = max(self._by_address, key=lambda a: len(self._by_address[a]), default=None)
+            if top is None or self.waiting_from(address) + 1 >= len(self._by_address[top]):
+                return False, None
+            displaced = next(iter(self._by_address[top]))
+            self.discard(displaced)
+        self._by_address.setdefault(address, OrderedDict())[item] = None
+        self._address_of[item] = address
+        return True, displaced
+
+    def discard(self, item: T) -> None:
+        address = self._address_of.pop(item, None)
+        if address is None:
+            return
+        held = self._by_address[address]
+        held.pop(item, None)
+        if not held:
+            del self._by_address[address]
+
+
+@dataclass
+class _Failures:
+    count: int = 0
+    next_at: float = 0.0  # no attempt is checked before this (loop time)
+    last_at: float = 0.0
+
+
+class AuthBackoff:
+    """Back-off of 0x0102 attempts, per connection and per phone (canonical).
+
+    The first `free_failures` wrong codes cost nothing (a terminal with a stale code, then its
+    re-registration); after that each wrong code makes the next attempt wait `base_s`, doubling per
+    failure, at most `max_s`. A success forgets the failures. Phones are remembered for `forget_s`
+    after their last failure, at most `phones_max` of them (the oldest are forgotten first), so
+    made-up phones cannot grow memory without bound."""
+
+    def __init__(self, *, free_failures: int, base_s: float, max_s: float, phones_max: int) -> None:
+        self.free_failures = free_failures
+        self.base_s = base_s
+        self.max_s = max_s
+        self.phones_max = phones_max
+        self.forget_s = 4 * max_s
+        self._phones: OrderedDict[str, _Failures] = OrderedDict()
+
+    def delay_s(self, failures: int) -> float:
+        over = failures - self.free_failures
+        if over <= 0:
+            return 0.0
+        return float(min(self.max_s, self.base_s * 2 ** min(over - 1, 30)))
+
+    def phone_ready_at(self, phone: str) -> float:
+        entry = self._phones.get(phone)
+        return entry.next_at if entry else 0.0
+
+    def phone_failed(self, phone: str, now: float) -> None:
+        entry = self._phones.pop(phone, None) or _Failures()
+        if now - entry.last_at >= self.forget_s:
+            entry.count = 0
+        entry.count += 1
+        entry.last_at = now
+        entry.next_at = now + self.delay_s(entry.count)
+        self._phones[phone] = entry  # most recent last
+        while len(self._phones) > self.phones_max:
+            self._phones.popitem(last=False)
+
+    def phone_succeeded(self, phone: str) -> None:
+        self._phones.pop(phone, None)
+
+    def sweep(self, now: float) -> None:
+        """Forget phones whose last failure is older than `forget_s`."""
+        while self._phones:
+            phone, entry = next(iter(self._phones.items()))
+            if now - entry.last_at < self.forget_s:
+                break
+            del self._phones[phone]
