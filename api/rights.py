@@ -27,15 +27,18 @@ IMPLIED_READS: Mapping[str, frozenset[tuple[str, str]]] = MappingProxyType({
     # notices over it): the enterprise tree (GET /api/aas/subsidiary.json), the vehicle groups and
     # the car list (POST /api/common/query/{group,carView}.json), last positions and addresses
     # (/api/gps/last.json, /api/gps/device/{id}/last.json, /api/common/query/gps.json,
-    # /api/regeo/geocode.json), and the caller's alarm notification settings, which decide which
-    # vehicle-state, command and alarm windows open over the map (alarmLevelUserSettingRuleView,
-    # GET /api/alarm/notify/settings.json).
+    # /api/regeo/geocode.json), the vehicle popup's latest photo (POST
+    # /api/common/query/deviceUploadFile.json and its file, evidence:get) and the caller's alarm
+    # notification settings, which decide which vehicle-state, command and alarm windows open over
+    # the map (alarmLevelUserSettingRuleView, GET /api/alarm/notify/settings.json).
     "monitor": frozenset({
         ("enterprise", "query"),
         ("group", "query"),
         ("car", "query"),
         ("gps", "get"),
         ("gps", "query"),
+        ("evidence", "query"),
+        ("evidence", "get"),
         ("alarm", "query"),
     }),
 })

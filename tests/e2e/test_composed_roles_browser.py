@@ -1,7 +1,7 @@
 """Rights that compose, in Chromium against the live stack: a user whose role grants only the live
-map (实时监控) sees the map working (the vehicle tree loaded, no failed call, no error notice), only
-the live map's menu, no cockpit icon, and the exception page 403 on another screen's URL (404 stays
-for unknown paths)."""
+map (实时监控) sees the map working (the vehicle tree loaded, a vehicle's popup, no failed call, no
+error notice), only the live map's menu, no cockpit icon, and the exception page 403 on another
+screen's URL (404 stays for unknown paths)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import TREE_NODE, search_tree, text
+from tests.e2e.test_console import TREE_NODE, marker, search_tree, set_clustering, text, tick
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +55,17 @@ def test_a_live_map_only_user_sees_the_map_working_and_nothing_else(
     subsidiary = console_stack.of("a")[0]
     search_tree(page, subsidiary.plate)
     page.get_by_test_id(subsidiary.node).wait_for()
-    page.wait_for_timeout(2_000)  # the map's later reads (positions, notification settings) have come back
+    search_tree(page, "")
+    # the vehicle popup (last position, address, latest photo) of a subsidiary's vehicle
+    set_clustering(page, False)
+    tick(page, [subsidiary])
+    page.get_by_test_id("map-fit").click()
+    marker(page, subsidiary).click()
+    popup = page.get_by_test_id("vehicle-popup")
+    popup.wait_for()
+    assert popup.get_by_test_id("popup-plateNumber").inner_text() == subsidiary.plate
+    assert popup.get_by_test_id("popup-btn-details").count() == 0  # the car screen is not the role's
+    page.wait_for_timeout(2_000)  # the map's later reads (positions, photo, notification settings) have come back
     assert refused == [], refused
     assert page.get_by_text(text("zh-CN", "map", "tree.loadFailed")).count() == 0
     assert page.locator(".ant-notification-notice-error, .ant-message-error").count() == 0

@@ -43,6 +43,9 @@ def _live_map_calls(demo: Demo, user_id: int) -> list[tuple[str, str, dict[str, 
         ("POST", "/api/common/query/gps.json", {**page, "orderBy": "time", "desc": "true"},
          {"deviceId.in": [demo.a.device_id, demo.b.device_id]}),
         ("GET", "/api/regeo/geocode.json", {"lng": 116.4, "lat": 39.9}, None),
+        ("POST", "/api/common/query/deviceUploadFile.json",  # the popup's latest photo
+         {**subtree, "countable": "false", "pageNo": 1, "pageSize": 1, "orderBy": "time", "desc": "true"},
+         {"deviceId.eq": demo.a.device_id, "mediaType.eq": 0}),
         ("POST", "/api/common/query/alarmLevelUserSettingRuleView.json",
          {"select": "alarmKey,alarmRule,source", "pageNo": 1, "pageSize": 1000},
          {"userId.eq": user_id, "alarmRule.exists": True}),
@@ -83,6 +86,8 @@ def test_a_live_map_only_role_reads_the_whole_subtree_the_map_shows(
     ("GET", "/api/common/car/{car}.json", "car:get"),
     ("POST", "/api/common/query/onlineLog.json", "onlineLog:query"),
     ("GET", "/api/aas/permission.json", "role:query"),
+    ("POST", "/api/common/export/deviceUploadFile.csv", "evidence:export"),
+    ("POST", "/api/common/export/car.csv", "car:export"),
 ])
 def test_a_live_map_only_role_gets_403_on_writes_and_other_screens_data(
     client: FlaskClient, demo: Demo, headers: dict[str, str], method: str, url: str, needed: str

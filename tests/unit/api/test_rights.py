@@ -30,13 +30,15 @@ def test_a_declaration_implying_a_write_is_refused() -> None:
 
 
 @pytest.mark.parametrize(("code", "action"), [("car", "query"), ("group", "query"), ("enterprise", "query"),
-                                              ("gps", "get"), ("gps", "query"), ("alarm", "query")])
+                                              ("gps", "get"), ("gps", "query"), ("evidence", "query"),
+                                              ("evidence", "get"), ("alarm", "query")])
 def test_the_live_map_right_allows_the_reads_of_the_live_map(code: str, action: str) -> None:
     assert allows(LIVE_MAP_ONLY, code, action)
 
 
 @pytest.mark.parametrize(("code", "action"), [("car", "update"), ("car", "get"), ("car", "export"),
-                                              ("alarm", "update"), ("device", "query"), ("driver", "query"),
+                                              ("alarm", "update"), ("evidence", "delete"), ("device", "query"),
+                                              ("driver", "query"),
                                               ("report", "query"), ("monitor", "video"), ("monitor", "cmd")])
 def test_the_live_map_right_allows_no_write_and_no_other_screens_data(code: str, action: str) -> None:
     assert not allows(LIVE_MAP_ONLY, code, action)
