@@ -14,12 +14,13 @@ import pytest
 
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import TREE_NODE, marker, search_tree, set_clustering, text, tick
+from tests.e2e.test_console import EMPTY_TICKS, TREE_NODE, marker, search_tree, set_clustering, text, tick
 
 
 @pytest.fixture(scope="module")
-def live_map_user(console_stack: ConsoleStack) -> Iterator[str]:
-    """A user of the root enterprise whose one role grants 实时监控 (monitor: query, get) and nothing else."""
+def live_map_role(console_stack: ConsoleStack) -> Iterator[tuple[str, int]]:
+    """(user name, role id): a user of the root enterprise whose one role grants 实时监控 (monitor:
+    query, get) and nothing else."""
     from warehouse.db import connect
     from warehouse.passwords import hash_password
     from warehouse.seed import DEMO_PASSWORD, PARENT
@@ -38,7 +39,12 @@ def live_map_user(console_stack: ConsoleStack) -> Iterator[str]:
                      (role_id, ["query", "get"]))
         conn.execute("INSERT INTO user_role (user_id, role_id) VALUES (%s, %s)", (user_id, role_id))
         conn.commit()
-    yield name
+    yield name, int(role_id)
+
+
+@pytest.fixture(scope="module")
+def live_map_user(live_map_role: tuple[str, int]) -> str:
+    return live_map_role[0]
 
 
 def test_a_live_map_only_user_sees_the_map_working_and_nothing_else(
@@ -47,6 +53,7 @@ def test_a_live_map_only_user_sees_the_map_working_and_nothing_else(
     refused: list[str] = []
     page.on("response", lambda r: refused.append(f"{r.status} {r.url.split('?')[0]}")
             if "/api/" in r.url and r.status >= 400 else None)
+    page.add_init_script(EMPTY_TICKS)  # the test ticks the vehicle whose popup it opens
     sign_in(page, live_map_user, path="/dashboard/map")
     page.wait_for_url(re.compile(r"/dashboard/map"))
     page.get_by_test_id("live-map").wait_for()
@@ -91,3 +98,14 @@ def test_a_live_map_only_user_gets_the_403_page_on_another_screens_url(
 def test_an_unknown_path_still_says_404(page: Any, live_map_user: str) -> None:
     sign_in(page, live_map_user, path="/list/no-such-screen")
     page.get_by_test_id("exception-404").wait_for()
+
+
+def test_the_role_editor_shows_what_each_right_opens(page: Any, live_map_role: tuple[str, int]) -> None:
+    sign_in(page, "admin", path=f"/user/role/detail?id={live_map_role[1]}")
+    page.get_by_test_id("permission-matrix").wait_for()
+    opens = page.get_by_test_id("opens-monitor")
+    assert text("zh-CN", "menu", "menu.dashboard.map") in opens.inner_text()
+    implied = page.get_by_test_id("implies-monitor").inner_text()
+    assert implied.startswith(text("zh-CN", "org", "permission.opens.alsoReads"))
+    assert "车辆管理" in implied and "轨迹数据" in implied
+    assert text("zh-CN", "menu", "menu.list.car") in page.get_by_test_id("opens-car").inner_text()
