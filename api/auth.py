@@ -39,6 +39,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from api.db import EXTENSION_KEY as DB_KEY
 from api.db import Database
 from api.errors import AuthError
+from api.rights import allows
 from fleet.settings import ApiSettings, StackSettings, database_url
 from warehouse.queries.auth import session_state
 from warehouse.queries.open_platform import app_session_state
@@ -70,7 +71,16 @@ class Principal:
         return -self.app_id if self.app_id is not None else self.user_id
 
     def can(self, code: str, action: str) -> bool:
+        """Whether the caller's roles grant ``action`` on ``code`` (what granting to others needs)."""
         return action in self.permissions.get(code, set())
+
+    def may(self, code: str, action: str) -> bool:
+        """Whether the caller may make the call: granted, or a read a held screen code implies
+        (``api.rights``), such as the live map's car list for a role with only the live map. An open
+        platform app has no screens: its API groups' rights are exactly what it may call."""
+        if self.app_id is not None:
+            return self.can(code, action)
+        return allows(self.permissions, code, action)
 
     def to_claims(self) -> dict[str, Any]:
         claims: dict[str, Any] = {

@@ -21,7 +21,7 @@ highlight, closable, cacheAble, target?}, children}``.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 
@@ -279,3 +279,37 @@ def routes_for(permissions: Mapping[str, Iterable[str]], routes: Iterable[Mappin
             copied["redirect"] = children[0]["path"]
         kept.append(copied)
     return kept
+
+
+def _leaves(routes: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+    for entry in routes:
+        if entry["children"]:
+            yield from _leaves(entry["children"])
+        else:
+            yield entry
+
+
+def denied_paths(permissions: Mapping[str, Iterable[str]], routes: Iterable[Mapping[str, Any]] = ROUTE_MAP
+                 ) -> list[str]:
+    """The screens of the map the user may not open, so the console answers their URLs with the
+    exception page 403 (platform-spec §1 exception pages), not with 404 as for an unknown path."""
+    routes = tuple(routes)
+    allowed = {entry["path"] for entry in _leaves(routes_for(permissions, routes))}
+    return sorted(entry["path"] for entry in _leaves(routes) if entry["path"] not in allowed)
+
+
+def screens_opened_by(code: str, routes: Iterable[Mapping[str, Any]] = ROUTE_MAP) -> list[dict[str, str]]:
+    """[{title, action}] of the screens a grant of ``code`` opens, in menu order (the role editor
+    shows them): menu entries and the cockpits listing ``code`` (action "": any action of it) or
+    ``code:action`` (that action); detail pages reached from those screens are left out."""
+    opened: list[dict[str, str]] = []
+    for entry in _leaves(routes):
+        meta = entry["meta"]
+        if meta["invisible"] and not meta.get("target"):
+            continue
+        for needed in meta["permission"]:
+            needed_code, _, action = needed.partition(":")
+            if needed_code == code:
+                opened.append({"title": meta["title"], "action": action})
+                break
+    return opened

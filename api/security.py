@@ -35,7 +35,8 @@ def bearer_token() -> str:
 def requires(code: str, action: str) -> Callable[[F], F]:
     """The route needs a valid access token whose principal holds ``action`` on ``code``.
 
-    Raises AuthError (40002) without a valid token, Forbidden (403) without the permission. An open
+    Raises AuthError (40002) without a valid token, Forbidden (403) without the permission, granted
+    or implied by a held screen code (a read the screen needs, ``api.rights``). An open
     platform app's token is accepted here (its permissions are its API groups' read actions), and
     each of its calls counts against its per-minute limit (TooManyAttempts, 429).
     The view reads the caller with ``current_principal()`` and its scope with ``request_scope()``.
@@ -47,7 +48,7 @@ def requires(code: str, action: str) -> Callable[[F], F]:
             principal = verify_access_token(current_app, bearer_token(), allow_apps=True)
             if principal.app_id is not None:  # an open platform app: every call counts on its limit
                 _count_app_call(principal.app_id)
-            if not principal.can(code, action):
+            if not principal.may(code, action):
                 raise Forbidden(f"{FORBIDDEN_TEXT} (permission denied: {code}:{action})")
             g.principal = principal
             return view(*args, **kwargs)

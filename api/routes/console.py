@@ -34,7 +34,7 @@ from api.query import records
 from api.query.org_entities import USER
 from api.query.validators import PASSWORD_INVALID, password_is_valid
 from api.query.values import parse_flag
-from api.routemap import routes_for
+from api.routemap import denied_paths, routes_for
 from api.routes.oauth import SERVICE_KEY
 from api.security import FORBIDDEN_TEXT, bearer_token, current_principal, request_scope, requires
 from fleet.settings import ApiSettings
@@ -98,14 +98,17 @@ def _own_record(conn: Any) -> dict[str, Any]:
 @bp.get("/api/user/current.json")
 @authenticated
 def current_user() -> dict[str, Any]:
-    """The caller with permissions [{code, actions}] and the route map those permissions allow.
-    Permissions are read from the database, so a role change shows here before the next refresh."""
+    """The caller with permissions [{code, actions}] (granted ones: implied reads open no screen), the
+    route map those permissions allow and ``deniedPaths``, the map's screens they do not (the console
+    shows its 403 page there). Permissions are read from the database, so a role change shows here
+    before the next refresh."""
     with get_db().connection() as conn:
         row = _own_record(conn)
         permissions = auth_q.permissions_of(conn, row["id"])
     reply = _user_reply(row)
     reply["permissions"] = [{"code": code, "actions": sorted(actions)} for code, actions in sorted(permissions.items())]
     reply["routes"] = routes_for(permissions)
+    reply["deniedPaths"] = denied_paths(permissions)
     return ok(reply)
 
 
@@ -224,7 +227,7 @@ def notice_overview() -> dict[str, Any]:
     ``alarm:query``); approvals and expiries come with later issues, so those totals are 0."""
     from api.routes.alarms import NOTICE_BIZ_ALARM, unhandled_alarms
 
-    alarms = unhandled_alarms(request_scope()) if current_principal().can("alarm", "query") else 0
+    alarms = unhandled_alarms(request_scope()) if current_principal().may("alarm", "query") else 0
     return ok([{"bizType": biz_type, "total": alarms if biz_type == NOTICE_BIZ_ALARM else 0}
                for biz_type in NOTICE_BIZ_TYPES])
 

@@ -5,8 +5,10 @@ enterprises and users, and the permission catalogue the role editor offers.
   / ``<code>:disable``): the record's ``state`` through the generic update (scope, audit, 404 for
   another enterprise's id). Disabling an enterprise ends the sessions of its whole subtree and
   refuses their sign-in until it is enabled again; disabling a user ends that user's sessions.
-- ``GET /api/aas/permission.json`` (``role:query``): ``[{code, name, actions}]``, every permission
-  code with the actions it offers.
+- ``GET /api/aas/permission.json`` (``role:query``): ``[{code, name, actions, opens, implies}]``, every
+  permission code with the actions it offers, the screens a grant of it opens (``opens``: [{title,
+  action}], menu title keys; action "" for any action) and the reads those screens bring with them
+  (``implies``: [{code, actions}], ``api.rights``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from api.http import json_body, ok
 from api.query import records
 from api.query.grammar import EntitySpec
 from api.query.org_entities import ENTERPRISE, ROLE, USER
+from api.rights import catalogue_implications
+from api.routemap import screens_opened_by
 from api.security import current_principal, request_scope, requires
 from warehouse.queries import organisation as org
 
@@ -66,4 +70,6 @@ for _entity in (ENTERPRISE, USER):
 @requires(ROLE.permission, "query")
 def permission_catalogue() -> dict[str, Any]:
     with get_db().connection() as conn:
-        return ok(org.permission_catalogue(conn))
+        catalogue = org.permission_catalogue(conn)
+    return ok([{**entry, "opens": screens_opened_by(entry["code"]), "implies": catalogue_implications(entry["code"])}
+               for entry in catalogue])

@@ -59,6 +59,8 @@ export interface CurrentUser {
   address?: string;
   permissions: Permission[];
   routes: ServerRoute[];
+  /** Screens of the server's route map these permissions do not open: their URLs show the 403 page. */
+  deniedPaths?: string[];
 }
 
 /** The displayed name: the first available of nickName, name, userName, account (console-spec §3). */

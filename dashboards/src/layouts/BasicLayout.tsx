@@ -77,7 +77,7 @@ export default function BasicLayout() {
       <Layout.Content className={`layout-content ${settings.contentWidth === 'fixed' ? 'layout-content-fixed' : ''}`}>
         {settings.multiTab && <MultiTabBar offsetTop={settings.fixedHeader ? HEADER_HEIGHT : 0} />}
         <div className="layout-page">
-          <PageContent pages={pages} />
+          <PageContent pages={pages} deniedPaths={user?.deniedPaths} />
         </div>
       </Layout.Content>
       <GlobalFooter />

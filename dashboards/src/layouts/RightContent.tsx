@@ -4,23 +4,33 @@ import { useTranslation } from 'react-i18next';
 import AvatarMenu from '../components/AvatarMenu';
 import LanguageSwitch from '../components/LanguageSwitch';
 import NoticeBell from '../components/NoticeBell';
+import { useSession } from '../auth/useSession';
 import { COCKPIT_PATH, NEV1_COCKPIT_PATH, openSameOrigin } from '../router/paths';
+import { routeHeld } from '../router/routeTable';
 
-/** Header actions: the two cockpits (new browser tab), notices, user menu, language. */
+/**
+ * Header actions: the two cockpits (new browser tab) when the user's route map holds them (a role
+ * without the dashboard right, e.g. the live map alone, sees no cockpit icon), notices, user menu, language.
+ */
 export default function RightContent() {
   const { t } = useTranslation('layout');
+  const routes = useSession().user?.routes;
   return (
     <div className="header-right">
-      <Tooltip title={t('cockpit.fleet')}>
-        <span className="header-action" onClick={() => openSameOrigin(COCKPIT_PATH)} data-testid="open-cockpit">
-          <FundProjectionScreenOutlined />
-        </span>
-      </Tooltip>
-      <Tooltip title={t('cockpit.nev')}>
-        <span className="header-action" onClick={() => openSameOrigin(NEV1_COCKPIT_PATH)} data-testid="open-cockpit-nev1">
-          <ThunderboltOutlined />
-        </span>
-      </Tooltip>
+      {routeHeld(routes, COCKPIT_PATH) && (
+        <Tooltip title={t('cockpit.fleet')}>
+          <span className="header-action" onClick={() => openSameOrigin(COCKPIT_PATH)} data-testid="open-cockpit">
+            <FundProjectionScreenOutlined />
+          </span>
+        </Tooltip>
+      )}
+      {routeHeld(routes, NEV1_COCKPIT_PATH) && (
+        <Tooltip title={t('cockpit.nev')}>
+          <span className="header-action" onClick={() => openSameOrigin(NEV1_COCKPIT_PATH)} data-testid="open-cockpit-nev1">
+            <ThunderboltOutlined />
+          </span>
+        </Tooltip>
+      )}
       <NoticeBell />
       <AvatarMenu />
       <LanguageSwitch />

@@ -1,17 +1,23 @@
 import { Suspense, type ComponentType } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
+import { useSession } from '../auth/useSession';
 import PageErrorBoundary from '../components/PageErrorBoundary';
 import PageLoading from '../components/PageLoading';
 import BasicLayout from '../layouts/BasicLayout';
 import BlankLayout from '../layouts/BlankLayout';
 import UserLayout from '../layouts/UserLayout';
 import ApplyLicence from '../pages/user/ApplyLicence';
+import ExceptionPage from '../pages/exception/ExceptionPage';
 import Login from '../pages/user/Login';
 import { GuestOnly, RequireAuth } from './guards';
 import { lazyFullScreenPages } from './lazyPage';
 import { COCKPIT_PATH, LOGIN_PATH, NEV1_COCKPIT_PATH } from './paths';
+import { routeHeld } from './routeTable';
 
-function FullScreen({ page: Page }: { page: ComponentType }) {
+/** A full-screen page (a cockpit); one the user's route map does not hold says 403 (platform-spec §1 exception pages). */
+function FullScreen({ page: Page, path }: { page: ComponentType; path: string }) {
+  const routes = useSession().user?.routes;
+  if (!routeHeld(routes, path)) return <ExceptionPage status="403" />;
   return (
     <PageErrorBoundary>
       <Suspense fallback={<PageLoading />}>
@@ -49,8 +55,8 @@ export default function AppRoutes() {
           </RequireAuth>
         }
       >
-        <Route path={COCKPIT_PATH} element={<FullScreen page={lazyFullScreenPages['cockpit/index']} />} />
-        <Route path={NEV1_COCKPIT_PATH} element={<FullScreen page={lazyFullScreenPages['cockpit/nev1/index']} />} />
+        <Route path={COCKPIT_PATH} element={<FullScreen page={lazyFullScreenPages['cockpit/index']} path={COCKPIT_PATH} />} />
+        <Route path={NEV1_COCKPIT_PATH} element={<FullScreen page={lazyFullScreenPages['cockpit/nev1/index']} path={NEV1_COCKPIT_PATH} />} />
       </Route>
       <Route
         path="*"

@@ -2,6 +2,7 @@ export const LOGIN_PATH = '/user/login';
 export const LICENCE_APPLY_PATH = '/user/license';
 export const DEFAULT_INDEX_PATH = '/dashboard/map';
 export const NOT_FOUND_PATH = '/404';
+export const FORBIDDEN_PATH = '/403';
 export const NOTIFY_LIST_PATH = '/setting/notify/List';
 export const ACCOUNT_CENTER_PATH = '/account/center';
 export const ACCOUNT_SETTINGS_PATH = '/account/settings';

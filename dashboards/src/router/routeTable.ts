@@ -79,6 +79,16 @@ export function flattenPages(routes: ServerRoute[]): PageRoute[] {
   return pages;
 }
 
+/** Whether the path is a screen the user has no right to (platform-spec §1: the 403 exception page, not 404). */
+export function isDenied(deniedPaths: readonly string[] | undefined, pathname: string): boolean {
+  return !!deniedPaths?.some((path) => matchPath({ path, end: true }, pathname));
+}
+
+/** Whether the server's route map (already filtered by the user's rights) holds the path. */
+export function routeHeld(routes: readonly ServerRoute[] | undefined, path: string): boolean {
+  return !!routes?.some((route) => route.path === path || routeHeld(route.children, path));
+}
+
 export function findPage(pages: PageRoute[], pathname: string): PageRoute | undefined {
   return pages.find((page) => matchPath({ path: page.path, end: true }, pathname));
 }

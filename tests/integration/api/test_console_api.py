@@ -400,8 +400,9 @@ def test_today_online_report_counts_cars_online_since_local_midnight(client: Fla
 
 
 def test_counters_need_car_query(client: FlaskClient, pg_url: str, fleet: Fleet) -> None:
-    monitor_only = make_user(pg_url, fleet.root, {"monitor": ["query"]})
-    headers = bearer(client, monitor_only.name)
+    # track data only: neither car:query nor a screen code implying it (api/rights.py: the live map does)
+    without_cars = make_user(pg_url, fleet.root, {"gps": ["query"]})
+    headers = bearer(client, without_cars.name)
     for name in ("enterpriseCarBizstateReport", "enterpriseTodayOnlineCarReport"):
         reply = report(client, headers, name)
         assert reply.status_code == 403 and reply.json["code"] == 403

@@ -2,6 +2,7 @@ import { Checkbox, Table, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CatalogueEntry } from './api';
 import { grantable, KNOWN_ACTIONS, type Matrix } from './grants';
+import RightOpens from './RightOpens';
 
 interface Props {
   catalogue: CatalogueEntry[];
@@ -10,7 +11,10 @@ interface Props {
   onChange?: (next: Matrix) => void;
 }
 
-/** Permission codes x actions; a box the administrator cannot grant is disabled (read-only without onChange). */
+/**
+ * Permission codes x actions, each code with what it opens (screens, and the reads they bring); a box the
+ * administrator cannot grant is disabled (read-only without onChange).
+ */
 export default function PermissionMatrix({ catalogue, held, value, onChange }: Props) {
   const { t } = useTranslation('org');
   const toggle = (code: string, action: string, on: boolean) => {
@@ -21,6 +25,7 @@ export default function PermissionMatrix({ catalogue, held, value, onChange }: P
   };
   const columns: TableColumnsType<CatalogueEntry> = [
     { key: 'name', title: t('permission.fields.name'), render: (_: unknown, entry) => `${entry.name} (${entry.code})`, fixed: 'left' },
+    { key: 'opens', title: t('permission.fields.opens'), render: (_: unknown, entry) => <RightOpens entry={entry} catalogue={catalogue} /> },
     ...KNOWN_ACTIONS.filter((action) => catalogue.some((entry) => entry.actions.includes(action))).map((action) => ({
       key: action,
       title: t(`actions.${action}`),

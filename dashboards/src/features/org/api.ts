@@ -10,11 +10,22 @@ export interface EnterpriseNode {
   children: EnterpriseNode[];
 }
 
-/** One code of the permission catalogue (`GET /api/aas/permission.json`). */
+/** A screen a permission code opens: its menu title key; `action` set when only that action opens it. */
+export interface OpenedScreen {
+  title: string;
+  action: string;
+}
+
+/**
+ * One code of the permission catalogue (`GET /api/aas/permission.json`): the screens a grant of it
+ * opens and the reads those screens bring with them (api/rights.py), which open no screen themselves.
+ */
 export interface CatalogueEntry {
   code: string;
   name: string;
   actions: string[];
+  opens?: OpenedScreen[];
+  implies?: Grant[];
 }
 
 export interface Grant {

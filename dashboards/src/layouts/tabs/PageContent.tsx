@@ -3,8 +3,8 @@ import { Navigate, Route, Routes, useLocation } from 'react-router';
 import PageErrorBoundary from '../../components/PageErrorBoundary';
 import PageLoading from '../../components/PageLoading';
 import { lazyPages } from '../../router/lazyPage';
-import { indexUrl, NOT_FOUND_PATH } from '../../router/paths';
-import { findPage, homePath, type PageRoute } from '../../router/routeTable';
+import { FORBIDDEN_PATH, indexUrl, NOT_FOUND_PATH } from '../../router/paths';
+import { findPage, homePath, isDenied, type PageRoute } from '../../router/routeTable';
 import { useLayoutSettings } from '../settings/SettingsContext';
 import { tabFor, type Tab } from './rules';
 import { useTabs } from './TabsContext';
@@ -33,7 +33,7 @@ function PageView({ page, tabKey }: { page: PageRoute; tabKey: string }) {
  * (keep-alive); cacheAble=false pages mount only while active. A tab refresh changes the page's key
  * (so its cache is emptied) after showing a spinner for the refresh delay.
  */
-export default function PageContent({ pages }: { pages: PageRoute[] }) {
+export default function PageContent({ pages, deniedPaths }: { pages: PageRoute[]; deniedPaths?: string[] }) {
   const location = useLocation();
   const { settings } = useLayoutSettings();
   const { state, versions, reloading } = useTabs();
@@ -48,7 +48,8 @@ export default function PageContent({ pages }: { pages: PageRoute[] }) {
   if (location.pathname === '/' || (!current && location.pathname === indexUrl())) {
     return <Navigate to={homePath(pages, indexUrl())} replace />;
   }
-  if (!current) return <Navigate to={NOT_FOUND_PATH} replace />;
+  // A screen the user has no right to is a 403 (platform-spec §1 exception pages); only unknown paths are 404s.
+  if (!current) return <Navigate to={isDenied(deniedPaths, location.pathname) ? FORBIDDEN_PATH : NOT_FOUND_PATH} replace />;
   if (current.redirect) return <Navigate to={current.redirect} replace />;
 
   const activeTab = tabFor(current, location.pathname, location.search);

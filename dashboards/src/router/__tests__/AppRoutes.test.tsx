@@ -84,6 +84,20 @@ describe('routing and session', () => {
     expect(await screen.findByText('抱歉，你访问的页面不存在')).toBeTruthy();
   });
 
+  test('a screen the user has no right to goes to /403, not /404', async () => {
+    session.setToken({ access_token: 'a', refresh_token: 'r', expires_in: 3600 });
+    session.setUser({ ...USER, deniedPaths: ['/list/car', '/cockpit/index'] });
+    renderAt('/list/car');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/403'), { timeout: 5_000 });
+  });
+
+  test('a cockpit the route map does not hold says 403', async () => {
+    session.setToken({ access_token: 'a', refresh_token: 'r', expires_in: 3600 });
+    session.setUser(USER);
+    renderAt('/cockpit/index');
+    expect(await screen.findByTestId('exception-403', {}, { timeout: 5_000 })).toBeTruthy();
+  });
+
   test('the last tab cannot be closed', async () => {
     session.setToken({ access_token: 'a', refresh_token: 'r', expires_in: 3600 });
     session.setUser(USER);

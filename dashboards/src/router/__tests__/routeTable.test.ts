@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { Permission, ServerRoute } from '../../auth/types';
-import { buildMenu, filterRoutes, findPage, flattenPages, homePath, menuParents, selectedMenuKey, userHasPermissions } from '../routeTable';
+import {
+  buildMenu, filterRoutes, findPage, flattenPages, homePath, isDenied, menuParents, routeHeld, selectedMenuKey, userHasPermissions,
+} from '../routeTable';
 
 const route = (path: string, component: string, meta: Partial<ServerRoute['meta']> = {}, children: ServerRoute[] = []): ServerRoute => ({
   path,
@@ -91,5 +93,22 @@ describe('pages and menu', () => {
     expect(homePath(pages, '/dashboard/map')).toBe('/dashboard/map');
     const withoutMap = flattenPages(filterRoutes(ROUTES, perms('dashboard')));
     expect(homePath(withoutMap, '/dashboard/map')).toBe('/dashboard/index');
+  });
+});
+
+describe('screens the user has no right to (platform-spec §1 exception pages)', () => {
+  test('a path the server lists as denied is a 403, an unknown one is not', () => {
+    const denied = ['/list/car', '/list/car/edit', '/cockpit/index'];
+    expect(isDenied(denied, '/list/car')).toBe(true);
+    expect(isDenied(denied, '/list/car/edit')).toBe(true);
+    expect(isDenied(denied, '/list/nothing')).toBe(false);
+    expect(isDenied(undefined, '/list/car')).toBe(false);
+  });
+
+  test('a route is held when the filtered route map has it at any depth', () => {
+    const kept = filterRoutes(ROUTES, perms('monitor'));
+    expect(routeHeld(kept, '/dashboard/map')).toBe(true);
+    expect(routeHeld(kept, '/list/car')).toBe(false);
+    expect(routeHeld(undefined, '/dashboard/map')).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import { describe, expect, test, vi } from 'vitest';
+import i18n from 'i18next';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import '../../../i18n';
 import type { CatalogueEntry } from '../api';
 import { grantable, toGrants, toMatrix } from '../grants';
@@ -40,5 +41,34 @@ describe('the role editor grants what the catalogue offers and the administrator
     expect(screen.queryByTestId('grant-user-get')).toBeNull(); // user offers no get
     fireEvent.click(box('grant-monitor-query'));
     expect(onChange).toHaveBeenCalledWith({ monitor: ['get', 'query'] });
+  });
+});
+
+describe('the role editor shows what each right opens', () => {
+  const OPENING: CatalogueEntry[] = [
+    {
+      code: 'monitor', name: '实时监控', actions: ['query', 'video'],
+      opens: [{ title: 'menu.dashboard.map', action: '' }, { title: 'menu.dashboard.monitor', action: 'video' }],
+      implies: [{ code: 'car', actions: ['query'] }, { code: 'gps', actions: ['get', 'query'] }],
+    },
+    { code: 'car', name: '车辆管理', actions: ['query'], opens: [{ title: 'menu.list.car', action: '' }], implies: [] },
+    { code: 'gps', name: '轨迹数据', actions: ['get', 'query'], opens: [], implies: [] },
+  ];
+  const show = () => render(<PermissionMatrix catalogue={OPENING} held={{}} value={{}} />);
+  afterEach(async () => {
+    await i18n.changeLanguage('zh-CN');
+  });
+
+  test.each([
+    ['zh-CN', '页面: 实时监控, 视频监控 (视频)', '附带读取: 车辆管理 (列表), 轨迹数据 (详情, 列表)', '无页面'],
+    ['zh-HK', '頁面: ', '附帶讀取: 车辆管理 (', '沒有頁面'],
+    ['en-US', 'Screens: ', 'Also reads: 车辆管理 (', 'No screen'],
+  ])('in %s: the screens, the reads they bring, and a right opening none', async (language, screens, reads, none) => {
+    await i18n.changeLanguage(language);
+    show();
+    expect(screen.getByTestId('opens-monitor').textContent).toContain(screens);
+    expect(screen.getByTestId('implies-monitor').textContent).toContain(reads);
+    expect(screen.getByTestId('opens-gps').textContent).toBe(none);
+    expect(screen.queryByTestId('implies-car')).toBeNull();
   });
 });
