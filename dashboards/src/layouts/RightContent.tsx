@@ -4,9 +4,10 @@ import { useTranslation } from 'react-i18next';
 import AvatarMenu from '../components/AvatarMenu';
 import LanguageSwitch from '../components/LanguageSwitch';
 import NoticeBell from '../components/NoticeBell';
+import SafetyQueueBadge from '../features/alarm/SafetyQueueBadge';
 import { COCKPIT_PATH, NEV1_COCKPIT_PATH, openSameOrigin } from '../router/paths';
 
-/** Header actions: the two cockpits (new browser tab), notices, user menu, language. */
+/** Header actions: the two cockpits (new browser tab), waiting safety alarms, notices, user menu, language. */
 export default function RightContent() {
   const { t } = useTranslation('layout');
   return (
@@ -21,6 +22,7 @@ export default function RightContent() {
           <ThunderboltOutlined />
         </span>
       </Tooltip>
+      <SafetyQueueBadge />
       <NoticeBell />
       <AvatarMenu />
       <LanguageSwitch />
