@@ -56,6 +56,8 @@ const ATTACHMENT_POLL_MS = 3000;
 
 const SAFETY_RANGE = [{ fieldName: 'type', start: ACTIVE_SAFETY_TYPES.start, end: ACTIVE_SAFETY_TYPES.end }];
 const NO_COUNTS: Counts = { today: null, unhandled: null };
+/** On the page's body while the dialog is open (safetyAlarm.css). */
+const SAFETY_OPEN_CLASS = 'safety-alarm-open';
 
 /** The row read from the API wins, except for fields it leaves empty. */
 function merged(base: Alarm, row: Alarm | null): Alarm {
@@ -158,6 +160,13 @@ export function SafetyAlarms({ hub, settings, now = () => new Date(), store = sa
 
   const id = alarm ? alarmId(alarm) : null;
   const atted = alarm?.atted ?? null;
+  const open = alarm !== null;
+
+  // While it is open, notices (an alarm a minute and more) go under its mask instead of over its buttons.
+  useEffect(() => {
+    document.body.classList.toggle(SAFETY_OPEN_CLASS, open);
+    return () => document.body.classList.remove(SAFETY_OPEN_CLASS);
+  }, [open]);
 
   // Attachments: read when the alarm changes and again when it gets its files (atted).
   useEffect(() => {
@@ -295,7 +304,7 @@ export function SafetyAlarms({ hub, settings, now = () => new Date(), store = sa
   return (
     <>
       <Modal
-        open={alarm !== null}
+        open={open}
         title={(
           <div className="safety-alarm-title">
             <span>{t('dialog.title')}</span>
