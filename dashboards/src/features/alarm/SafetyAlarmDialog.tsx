@@ -20,7 +20,7 @@ import type { LiveHub } from '../../live/LiveHub';
 import { useLiveHub } from '../../live/useLiveHub';
 import { carDetailUrl } from '../carDetail/routing';
 import { CommandDialog } from '../command/CommandDialog';
-import type { CarRow } from '../map/model/types';
+import { carOf } from './alarmCar';
 import { announceAlarmChanged } from './alarmEvents';
 import { PUSH_AI_ALARM, pushedAlarm } from './alarmPush';
 import {
@@ -40,12 +40,11 @@ import HandleAlarmDialog from './HandleAlarmDialog';
 import { indexAfterHandled, navigate as step, type Step } from './navigation';
 import { alarmGate } from './notifyRules';
 import { SafetyAlarmFields, type Counts } from './SafetyAlarmFields';
-import {
-  activeMutes, addMute, isMuted, muteLabel, placeOf, popsUp, readMutes, removeMute, writeMutes, type Mute, type MuteBy,
-} from './safetyQueue';
+import { activeMutes, isMuted, muteLabel, placeOf, popsUp, type MuteBy } from './safetyQueue';
 import { MuteMenu, QueueBar } from './SafetyQueueBar';
 import { safetyQueue, useSafetyQueue, type SafetyQueueStore } from './safetyQueueStore';
 import { useNotifySettings } from './useNotifySettings';
+import { useSafetyMutes } from './useSafetyMutes';
 import './safetyAlarm.css';
 
 export const SAFETY_DIALOG_WIDTH = 1150;
@@ -73,16 +72,6 @@ async function readCounts(alarm: Alarm): Promise<Counts> {
     countAlarms({ ...todayCarConditions(alarm.carId, alarm.deviceId, true), rangeConditions: SAFETY_RANGE }),
   ]);
   return { today, unhandled };
-}
-
-function carOf(alarm: Alarm | null): CarRow | null {
-  if (alarm?.carId == null) return null;
-  return {
-    carId: alarm.carId, enterpriseId: alarm.enterpriseId ?? 0, groupId: null, plateNumber: alarm.plateNumber ?? '',
-    plateColor: null, vin: null, masterDeviceId: alarm.deviceId, masterDeviceSn: null, masterDevicePhone: null,
-    masterDeviceBizState: null, masterDeviceState: null, lastOnlineTime: null, hasVideo: null, hasPhoto: null,
-    hasMicrophone: null, driverId: null, driverName: alarm.driverName,
-  };
 }
 
 export default function SafetyAlarmDialog() {
@@ -113,7 +102,7 @@ export function SafetyAlarms({ hub, settings, now = () => new Date(), store = sa
   const [index, setIndex] = useState(1);
   const [counts, setCounts] = useState<Counts>(NO_COUNTS);
   const [files, setFiles] = useState<AlarmAttachment[]>([]);
-  const [mutes, setMutes] = useState<Mute[]>(() => readMutes(userId, now().getTime()));
+  const { mutes, mute: addMute, unmute } = useSafetyMutes(userId, now);
   const [handling, setHandling] = useState(false);
   const [tts, setTts] = useState(false);
   const [talk, setTalk] = useState(false);
@@ -257,15 +246,8 @@ export function SafetyAlarms({ hub, settings, now = () => new Date(), store = sa
   };
 
   const mute = (by: MuteBy, value: string, minutes: number) => {
-    const next = addMute(mutes, by, value, minutes, now().getTime());
-    setMutes(next);
-    writeMutes(userId, next);
+    addMute(by, value, minutes);
     void message.success(t('dialog.mute.done', { what: muteLabel(t, by, value), minutes }));
-  };
-  const unmute = (which: Mute) => {
-    const next = removeMute(mutes, which.by, which.value);
-    setMutes(next);
-    writeMutes(userId, next);
   };
 
   const car = carOf(alarm);
