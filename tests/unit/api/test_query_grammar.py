@@ -236,7 +236,7 @@ def test_values_the_database_cannot_hold_are_rejected_before_sql(body: dict[str,
         ({"select": "carId, vin"}, "' vin'"),
         ({"desc": "True"}, "desc"),
         ({"countable": "yes"}, "countable"),
-        ({"isParent": ""}, "isParent"),
+        ({"isParent": "yes"}, "isParent"),
     ],
 )
 def test_query_parameters_take_exactly_the_documented_forms(params: dict[str, str], name: str) -> None:
