@@ -4,8 +4,8 @@ An app (entity ``openApp``, ``api/query/entities_settings.py``) belongs to an en
 public ``appKey`` and a secret shown once (at creation, or when an administrator issues a new one)
 and kept as its sha256 (32 random bytes need no slow hash). ``POST /oauth2/token.json?grant_type=
 client_credentials&client_id=<appKey>&client_secret=<secret>`` (or HTTP Basic) answers an access
-token (no refresh token: the app asks again) whose principal is the app: its enterprise (and, with
-``isParent``, the subtree), and only the read actions of its allowed API groups (``API_GROUPS``), so
+token (no refresh token: the app asks again) whose principal is the app: its enterprise and its subtree
+(``isParent=false``: the enterprise only), and only the read actions of its allowed API groups (``API_GROUPS``), so
 every route's own ``@requires`` answers 403 outside them; routes for signed-in users only and the
 STOMP socket refuse app tokens. Each call of an app counts against its per-minute limit in
 ``open_app_rate`` (one fixed window per app, shared by every API process): past it, 429 with

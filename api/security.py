@@ -14,7 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from api.auth import Principal, verify_access_token
 from api.errors import ApiError, AuthError, Forbidden, envelope
-from api.query.values import parse_flag
+from api.query.values import subtree_requested
 from fleet.browser_headers import STATIC_HEADERS
 from fleet.settings import ApiSettings
 from warehouse.queries.scope import Scope
@@ -73,12 +73,13 @@ def current_principal() -> Principal:
 
 
 def request_scope() -> Scope:
-    """The caller's enterprise; its whole subtree when the query parameter isParent is true."""
+    """The caller's enterprise and its whole subtree; its own enterprise only with ``isParent=false``
+    (``subtree_requested``: the one rule)."""
     principal = current_principal()
     return Scope(
         enterprise_id=principal.enterprise_id,
         enterprise_path=principal.enterprise_path,
-        subtree=parse_flag("isParent", request.args.get("isParent")),
+        subtree=subtree_requested(request.args.get("isParent")),
     )
 
 

@@ -7,7 +7,8 @@ confirm records (console-spec §3, platform-spec §2/§3/§7).
   ADAS/DSM ("一级 前向碰撞报警"), computed in SQL from ``fleet/alarm_catalog.py``. PATCH (state, opinion)
   is ``api/routes/alarms.py``; confirm and ignore are routes there too.
 - ``safetyAlarm`` (``safety_alarm_view``, migration 0021): the same rows of types 5-8 (active safety).
-- ``myAlarm``: the caller's enterprise (its subtree with ``isParent``), unhandled first, then newest first.
+- ``myAlarm``: the alarms of the scope, unhandled first, then newest first (the console asks with
+  ``isParent=false``: "my" alarms are the caller's own enterprise's).
 - ``alarmConfirmRecord``: one row per confirm or ignore, with the 8203 command it sent (``commandId``).
 Paging: ``countable`` false by default, ``pageSize`` as sent (the console sends it only when above 0).
 """

@@ -18,7 +18,14 @@ from datetime import datetime
 from typing import Any
 
 from api.errors import BadRequest
-from api.query.values import MAX_TEXT_CHARS, FieldType, coerce, parse_flag, parse_positive_int
+from api.query.values import (
+    MAX_TEXT_CHARS,
+    FieldType,
+    coerce,
+    parse_flag,
+    parse_positive_int,
+    subtree_requested,
+)
 
 SCALAR_OPS = frozenset({"eq", "ne", "gt", "gte", "lt", "lte"})
 LIST_OPS = frozenset({"in", "nin"})
@@ -190,7 +197,7 @@ class Query:
     page_no: int = 1
     page_size: int = 10
     countable: bool = False
-    is_parent: bool = False
+    is_parent: bool = True  # the caller's subtree unless isParent=false (values.subtree_requested)
 
     @property
     def offset(self) -> int:
@@ -215,7 +222,7 @@ def parse_query(entity: EntitySpec, params: Mapping[str, str], body: Any) -> Que
         page_no=parse_positive_int("pageNo", params.get("pageNo"), 1),
         page_size=page_size,
         countable=parse_flag("countable", params.get("countable")),
-        is_parent=parse_flag("isParent", params.get("isParent")),
+        is_parent=subtree_requested(params.get("isParent")),
     ))
 
 
@@ -227,7 +234,7 @@ def parse_conditions_only(entity: EntitySpec, params: Mapping[str, str], body: A
         select=(),
         conditions=tuple(_parse_conditions(entity, raw_conditions)),
         ranges=tuple(_parse_range(entity, item, i) for i, item in enumerate(raw_ranges)),
-        is_parent=parse_flag("isParent", params.get("isParent")),
+        is_parent=subtree_requested(params.get("isParent")),
     ))
 
 

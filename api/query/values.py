@@ -38,6 +38,21 @@ def parse_flag(name: str, raw: str | None, default: bool = False) -> bool:
     raise BadRequest(f"参数不合法 (query parameter '{name}' must be true, false, 1 or 0, got {raw[:40]!r})")
 
 
+def subtree_requested(raw: str | None) -> bool:
+    """The ``isParent`` query parameter: whether a request reads or acts on its enterprise's whole subtree.
+
+    The one tenant rule of the API: a parent acts on its subtree (its subsidiaries' vehicles, alarms,
+    logs, commands) unless the request says ``isParent=false``, as a screen that wants only its own
+    enterprise does. platform-spec §6 scopes to the own enterprise unless isParent is set, so a
+    group's administrator saw nothing of its subsidiaries on every call that forgot the flag; the
+    default is the subtree instead, and the spec's ``isParent`` / ``isParent=true`` / bare
+    ``[&isParent]`` keep their meaning. The subtree is the caller's (or the named enterprise's, itself
+    inside the caller's): never a parent's nor a sibling's. Raises BadRequest for any other value."""
+    if raw == "":
+        return True
+    return parse_flag("isParent", raw, default=True)
+
+
 def parse_positive_int(name: str, raw: str | None, default: int, maximum: int = MAX_PAGE_NO) -> int:
     """A positive integer query parameter of ASCII digits; above ``maximum`` is a 400 too."""
     if raw is None:

@@ -9,8 +9,8 @@ here is what is not a plain list:
 - ``POST /api/common/alarm/{id}/ignore.json`` ``{opinion?}``: state 2, opinion "告警已忽略" when none.
 - ``PATCH /api/common/alarm/{id}.json``: the framework update of state and opinion (audited).
 - ``POST /api/report/distinctCount/device_alarm.json`` and ``POST /api/report/sum/device_alarm.json``:
-  ``enterpriseId`` (inside the caller's tree, else 404; the caller's own when absent), ``isParent`` adds its
-  subsidiaries (platform-spec §6).
+  ``enterpriseId`` (inside the caller's tree, else 404; the caller's own when absent), its subsidiaries too
+  unless ``isParent=false`` (``subtree_requested``).
 - ``POST /api/query/notice.json``: the unhandled alarms as notices of bizType 6 (the bell's list).
 - ``GET|PUT /api/alarm/notify/settings.json``: the caller's effective rule per alarm key (their own, else their
   enterprise's default) and the enterprise switches.
@@ -34,7 +34,7 @@ from api.query import records
 from api.query.entities_alarms import ALARM, ALARM_UPDATE, DESC_EXPRESSION, OPINION_MAX
 from api.query.grammar import Condition, EntitySpec, FieldSpec, parse_query
 from api.query.runner import fetch_by_id, run_page
-from api.query.values import MAX_ID, coerce, parse_flag, parse_positive_int
+from api.query.values import MAX_ID, coerce, parse_positive_int, subtree_requested
 from api.routes.commands import send
 from api.routes.console import CHINA_TZ, local_midnight
 from api.security import FORBIDDEN_TEXT, current_principal, request_scope, requires
@@ -170,10 +170,10 @@ def detail(alarm_id: int) -> dict[str, Any]:
 
 
 def report_scope() -> Scope:
-    """``enterpriseId`` (inside the caller's tree, else 404; the caller's own when absent), its subtree
-    with ``isParent``."""
+    """``enterpriseId`` (inside the caller's tree, else 404; the caller's own when absent) and its subtree,
+    unless ``isParent=false``."""
     principal = current_principal()
-    is_parent = parse_flag("isParent", request.args.get("isParent"))
+    is_parent = subtree_requested(request.args.get("isParent"))
     raw_id = request.args.get("enterpriseId")
     if raw_id is None or raw_id == "":
         return Scope(principal.enterprise_id, principal.enterprise_path, subtree=is_parent)

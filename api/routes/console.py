@@ -5,7 +5,7 @@ enterprise counters of the dashboard (platform-spec §7 "Enterprise reports").
 Access: every route needs a valid access token. Routes about the caller themself (current user,
 profile, password, map config, notices) need no permission code; the fleet counters need
 ``car:query`` (they reveal nothing a car query could not) and are scoped like every list
-(``isParent=true``: the caller's enterprise and its subsidiaries).
+(the caller's enterprise and its subsidiaries; ``isParent=false``: the enterprise only).
 
 Password change (``PATCH /api/common/user/{id}.json``) changes the caller's own password only: any
 other id answers 404 exactly like a missing user (setting another user's password belongs to user

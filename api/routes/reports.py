@@ -17,7 +17,7 @@ are the spec's calls that are not a plain list:
   and in total over a range of days.
 
 Scope (platform-spec §6): ``enterpriseId`` (inside the caller's tree, else 404; the caller's own when
-absent), its subtree with ``isParent``; a ``carId`` must be a vehicle of the caller's tree (else 404).
+absent) and its subtree unless ``isParent=false``; a ``carId`` must be a vehicle of the caller's tree (else 404).
 Dates: ``startDate`` / ``endDate`` as yyyymmdd or YYYY-MM-DD, both included, at most 366 days apart.
 Fallbacks (§8): counts are 0 when nothing matches, sums are null.
 """

@@ -88,7 +88,7 @@ def _car_ids(body: Any) -> list[int] | None:
 @bp.post("/api/gps/last.json")
 @requires("gps", "get")
 def last_positions() -> Response:
-    """Contract A: the last position of every vehicle in scope (with ``isParent`` its subsidiaries'),
+    """Contract A: the last position of every vehicle in scope (its subsidiaries' too unless ``isParent=false``),
     or of the ``carIds`` among them; ``online`` from the device's state, never from a position."""
     car_ids = _car_ids(json_body())
     scope = request_scope()

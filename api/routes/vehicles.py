@@ -143,7 +143,7 @@ def _tree(rows: list[dict[str, Any]], root_path: str, select: list[str]) -> list
 @requires("car", "query")
 def cars_of_enterprise() -> dict[str, Any]:
     """platform-spec §7: the vehicles of one enterprise (``enterpriseId``, inside the caller's tree, else
-    404; the caller's own when absent), its subsidiaries' too with ``isParent``; the body is a carView
+    404; the caller's own when absent), its subsidiaries' too unless ``isParent=false``; the body is a carView
     filter and the query parameters page and sort as on ``/api/common/query/carView.json``."""
     from api.http import json_body
     from api.query.entities import CAR_VIEW

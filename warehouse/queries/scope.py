@@ -1,6 +1,7 @@
 """Tenant scope: which enterprises' rows a caller may see (platform-spec §6).
 
-Own enterprise by exact id; with ``subtree`` (the API's ``isParent``) every enterprise whose
+Own enterprise by exact id; with ``subtree`` (the API's ``isParent``, true unless a request says
+false: api/query/values.py ``subtree_requested``) every enterprise whose
 materialised path starts with the caller's (the caller's own included).
 """
 

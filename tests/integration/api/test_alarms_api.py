@@ -243,10 +243,10 @@ def test_another_enterprises_alarm_does_not_exist(client: FlaskClient, fleet: Fl
         assert reply.status_code == 404, reply.json
     assert _records(pg_url, mine) == []
     assert ok(client.post("/api/common/query/alarm.json", headers=h, json={"_id.eq": mine}))["list"] == []
-    # the subsidiary's alarm: seen by the parent only with isParent
+    # the subsidiary's alarm: seen by the parent, unless it asks for its own enterprise only
     theirs = add_alarm(pg_url, fleet.child, fleet.child_car, "a3", flags=8)
-    assert client.get(f"/api/common/alarm/{theirs}.json", headers=fleet.headers).status_code == 404
-    assert ok(client.get(f"/api/common/alarm/{theirs}.json?isParent=true", headers=fleet.headers))["id"] == theirs
+    assert client.get(f"/api/common/alarm/{theirs}.json?isParent=false", headers=fleet.headers).status_code == 404
+    assert ok(client.get(f"/api/common/alarm/{theirs}.json", headers=fleet.headers))["id"] == theirs
 
 
 def test_reports_notices_and_dashboard(client: FlaskClient, pg_url: str, client_module: FlaskClient) -> None:
@@ -265,26 +265,29 @@ def test_reports_notices_and_dashboard(client: FlaskClient, pg_url: str, client_
     add_alarm(pg_url, root, one, "a1", flags=2, minutes_ago=60 * 24 * 40)  # long ago
     today = (NOW - timedelta(hours=6)).isoformat()
     url = "/api/report/distinctCount/device_alarm.json?distinct=deviceId"
-    assert ok(client.post(url, headers=h, json={"startTime.gte": today})) == 2
+    assert ok(client.post(url + "&isParent=false", headers=h, json={"startTime.gte": today})) == 2
     assert ok(client.post(url + "&isParent=true", headers=h, json={"startTime.gte": today})) == 3
+    assert ok(client.post(url, headers=h, json={"startTime.gte": today})) == 3  # the subtree by default
     assert ok(client.post(url, headers=h, json={"conditions": {"startTime.gte": today, "a0.exists": True}})) == 1
     assert ok(client.post(url + f"&enterpriseId={child}", headers=h, json={"startTime.gte": today})) == 1
     assert client.post(url + "&enterpriseId=1", headers=h, json={}).status_code == 404
     assert client.post(url, headers=h, json={"nope.exists": True}).status_code == 400
     sums = "/api/report/sum/device_alarm.json?select=a0,a1,adas_1,a5"
-    assert ok(client.post(sums, headers=h, json={"startTime.gte": today})) == {"a0": 1, "a1": 2, "adas_1": 1, "a5": 0}
+    own = ok(client.post(sums + "&isParent=false", headers=h, json={"startTime.gte": today}))
+    assert own == {"a0": 1, "a1": 2, "adas_1": 1, "a5": 0}
     assert ok(client.post(sums + "&isParent=true", headers=h, json={"startTime.gte": today}))["a1"] == 3
-    assert ok(client.post(sums, headers=h, json={}))["a1"] == 3
+    assert ok(client.post(sums + "&isParent=false", headers=h, json={}))["a1"] == 3
+    assert ok(client.post(sums, headers=h, json={}))["a1"] == 4
     assert client.post("/api/report/sum/device_alarm.json?select=zz", headers=h, json={}).status_code == 400
 
     overview = {e["bizType"]: e["total"] for e in ok(client.get("/api/notice/overView.json", headers=h))}
-    assert overview[6] == 4 and overview[1] == 0
+    assert overview[6] == 5 and overview[1] == 0  # the group's unhandled alarms: 4 of its own, 1 of the subsidiary
     notices = ok(client.post("/api/query/notice.json?countable=true&pageNo=1&pageSize=3", headers=h, json={}))
-    assert notices["total"] == 4 and len(notices["list"]) == 3
+    assert notices["total"] == 5 and len(notices["list"]) == 3
     assert notices["list"][0]["bizType"] == 6 and notices["list"][0]["title"] == "紧急报警"
     assert notices["list"][0]["content"] == f"{one.plate} 紧急报警"
 
-    counts = ok(client.get("/api/dashboard/alarmCounts.json?range=today", headers=h))
+    counts = ok(client.get("/api/dashboard/alarmCounts.json?range=today&isParent=false", headers=h))
     wide = ok(client.get("/api/dashboard/alarmCounts.json?range=month&isParent=true", headers=h))
     if (NOW - timedelta(minutes=5)).astimezone(CHINA_TZ).date() == NOW.astimezone(CHINA_TZ).date():  # same day
         assert counts["alarmingVehicles"] == 2 and counts["unhandled"] == 3 and counts["activeSafety"] == 1
@@ -293,7 +296,7 @@ def test_reports_notices_and_dashboard(client: FlaskClient, pg_url: str, client_
                                         {"key": "adas_1", "desc": "前向碰撞报警", "count": 1}]
         assert (wide["alarmingVehicles"], wide["unhandled"]) == (3, 4)  # the 40-day-old alarm is out
         ok(client.post(f"/api/common/alarm/{first}/ignore.json", headers=h))
-        after = ok(client.get("/api/dashboard/alarmCounts.json?range=today", headers=h))
+        after = ok(client.get("/api/dashboard/alarmCounts.json?range=today&isParent=false", headers=h))
         assert after["unhandled"] == 2 and after["byType"] == counts["byType"]
     assert client.get("/api/dashboard/alarmCounts.json?range=year", headers=h).status_code == 400
 

@@ -104,12 +104,13 @@ def test_device_id_picks_the_shown_device(client: FlaskClient, login: Login, det
     assert other.status_code == 404 and "is not a device of this car" in other.json["message"]
 
 
-def test_another_enterprises_car_is_a_404_and_the_parent_sees_it_only_with_is_parent(
+def test_another_enterprises_car_is_a_404_and_the_parent_sees_it_unless_own_only(
     client: FlaskClient, login: Login, detailed: Detailed
 ) -> None:
     assert _detail(client, login("admin_b"), detailed.car_id).status_code == 404
     assert _detail(client, login("admin_b"), detailed.car_id, isParent="true").status_code == 404
-    assert _detail(client, login("admin"), detailed.car_id).status_code == 404
+    assert _detail(client, login("admin"), detailed.car_id, isParent="false").status_code == 404
+    assert _detail(client, login("admin"), detailed.car_id).status_code == 200
     assert _detail(client, login("admin"), detailed.car_id, isParent="true").status_code == 200
 
 

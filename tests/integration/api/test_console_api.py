@@ -359,15 +359,17 @@ def report(client: FlaskClient, headers: dict[str, str], name: str, **params: st
 
 
 def test_biz_state_report_counts_the_enterprise_cars(client: FlaskClient, fleet: Fleet) -> None:
-    reply = report(client, bearer(client, fleet.root_user.name), "enterpriseCarBizstateReport", countable="false")
+    reply = report(client, bearer(client, fleet.root_user.name), "enterpriseCarBizstateReport", countable="false",
+                   isParent="false")
     assert reply.status_code == 200, reply.json
     assert reply.json["data"] == {"running": 2, "parking": 1, "flameout": 1, "noSignal": 1, "offline": 5, "total": 10}
 
 
-def test_biz_state_report_includes_subsidiaries_only_with_is_parent(client: FlaskClient, fleet: Fleet) -> None:
+def test_biz_state_report_includes_subsidiaries_unless_own_only(client: FlaskClient, fleet: Fleet) -> None:
     root = bearer(client, fleet.root_user.name)
-    data = report(client, root, "enterpriseCarBizstateReport", isParent="true").json["data"]
-    assert data == {"running": 3, "parking": 1, "flameout": 1, "noSignal": 1, "offline": 6, "total": 12}
+    for subtree in ({}, {"isParent": "true"}):
+        data = report(client, root, "enterpriseCarBizstateReport", **subtree).json["data"]
+        assert data == {"running": 3, "parking": 1, "flameout": 1, "noSignal": 1, "offline": 6, "total": 12}
     child = bearer(client, fleet.child_user.name)
     own = report(client, child, "enterpriseCarBizstateReport", isParent="true").json["data"]
     assert own == {"running": 1, "parking": 0, "flameout": 0, "noSignal": 0, "offline": 1, "total": 2}
@@ -384,9 +386,9 @@ def test_counters_never_include_another_enterprise(client: FlaskClient, fleet: F
     assert data["total"] == demo_cars
     online_a = report(client, login("admin_a"), "enterpriseTodayOnlineCarReport", isParent="true").json["data"]
     assert online_a["total"] <= demo_cars
-    parts = [report(client, login(user), "enterpriseCarBizstateReport").json["data"]["total"]
+    parts = [report(client, login(user), "enterpriseCarBizstateReport", isParent="false").json["data"]["total"]
              for user in ("admin", "admin_a", "admin_b")]
-    tree = report(client, login("admin"), "enterpriseCarBizstateReport", isParent="true").json["data"]
+    tree = report(client, login("admin"), "enterpriseCarBizstateReport").json["data"]
     assert tree["total"] == sum(parts) and parts[1] == demo_cars
     sub = report(client, bearer(client, fleet.child_user.name), "enterpriseCarBizstateReport").json["data"]
     assert sub["total"] == 2  # the child never sees its parent's (or the demo's) cars
@@ -395,8 +397,8 @@ def test_counters_never_include_another_enterprise(client: FlaskClient, fleet: F
 def test_today_online_report_counts_cars_online_since_local_midnight(client: FlaskClient, fleet: Fleet) -> None:
     root = bearer(client, fleet.root_user.name)
     # online now: 5 (biz 1-4) + 1 (biz 0); today: 1 by online_time + 1 by the log; not the one from yesterday
-    assert report(client, root, "enterpriseTodayOnlineCarReport").json["data"] == {"total": 8}
-    assert report(client, root, "enterpriseTodayOnlineCarReport", isParent="1").json["data"] == {"total": 9}
+    assert report(client, root, "enterpriseTodayOnlineCarReport", isParent="false").json["data"] == {"total": 8}
+    assert report(client, root, "enterpriseTodayOnlineCarReport").json["data"] == {"total": 9}
 
 
 def test_counters_need_car_query(client: FlaskClient, pg_url: str, fleet: Fleet) -> None:

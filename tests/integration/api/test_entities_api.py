@@ -207,10 +207,10 @@ def test_another_enterprises_record_is_404(
         assert client.get(item, headers=a, query_string=subtree).status_code == 404
         assert client.patch(item, headers=a, query_string=subtree, json={}).status_code == 404
         assert client.delete(item, headers=a, query_string=subtree).status_code == 404
-    # untouched, and the parent's administrator reaches it through its subtree only
+    # untouched, and the parent's administrator reaches it through its subtree (not when it asks for its own only)
     parent = login("admin")
-    assert client.get(item, headers=parent).status_code == 404
-    assert client.get(item, headers=parent, query_string={"isParent": "true"}).json["data"] == created  # type: ignore[index]
+    assert client.get(item, headers=parent, query_string={"isParent": "false"}).status_code == 404
+    assert client.get(item, headers=parent).json["data"] == created  # type: ignore[index]
 
 
 @ENTITIES

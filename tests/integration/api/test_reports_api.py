@@ -84,9 +84,9 @@ def test_report_entities_are_scoped_lists_with_the_list_grammar(client: FlaskCli
     page = data(post(client, a, "/api/common/query/carDayReport.json", {"date.eq": 20261015}, countable="true"))
     assert cars_of(page) == {rows.a.car_id} and page["total"] == 1
     assert page["list"][0]["mileageKm"] == 20.0 and page["list"][0]["date"] == 20261015
-    own = data(post(client, admin, "/api/common/query/carDayReport.json"))
-    assert cars_of(own) == {rows.parent.car_id}  # the parent's own vehicles only without isParent
-    tree = data(post(client, admin, "/api/common/query/carDayReport.json", isParent="true", orderBy="mileageKm",
+    own = data(post(client, admin, "/api/common/query/carDayReport.json", isParent="false"))
+    assert cars_of(own) == {rows.parent.car_id}  # the parent's own vehicles only with isParent=false
+    tree = data(post(client, admin, "/api/common/query/carDayReport.json", orderBy="mileageKm",
                      desc="true", countable="true"))
     assert tree["total"] == 4 and [r["mileageKm"] for r in tree["list"]] == [20.0, 10.0, 9.0, 5.0]
     assert data(post(client, login("admin_b"), "/api/common/count/carDayReport.json", isParent="true")) == 1
@@ -239,8 +239,8 @@ def test_every_report_entity_shows_only_the_scope_s_rows(client: FlaskClient, lo
         assert data(post(client, login("admin_a"), f"/api/common/count/{name}.json")) == 1
         assert data(post(client, login("admin_b"), f"/api/common/count/{name}.json", isParent="true")) == 0
         assert data(post(client, login("admin_b"), f"/api/common/query/{name}.json", isParent="true"))["list"] == []
-        assert data(post(client, login("admin"), f"/api/common/count/{name}.json")) == 0  # parent: own rows only
-        assert data(post(client, login("admin"), f"/api/common/count/{name}.json", isParent="true")) == 1
+        assert data(post(client, login("admin"), f"/api/common/count/{name}.json", isParent="false")) == 0  # own only
+        assert data(post(client, login("admin"), f"/api/common/count/{name}.json")) == 1  # its subtree
         export = client.post(f"/api/common/export/{name}.csv", headers=login("admin_b"), json={},
                              query_string={"isParent": "true"})
         assert export.status_code == 200 and len(export.get_data(as_text=True).strip().splitlines()) == 1  # header

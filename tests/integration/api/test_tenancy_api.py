@@ -1,5 +1,5 @@
-"""Enterprise scoping: a subsidiary never sees another's records; a parent sees its subtree only
-with isParent. Every list and detail endpoint has its other-enterprise test here."""
+"""Enterprise scoping: a subsidiary never sees another's records; a parent sees its subtree, its own
+enterprise only with isParent=false. Every list and detail endpoint has its other-enterprise test here."""
 
 from __future__ import annotations
 
@@ -76,11 +76,14 @@ def test_unknown_id_answers_exactly_like_another_enterprises_id(client: FlaskCli
     assert other["message"].replace(str(demo.b.car_id), "N") == missing["message"].replace("999999999", "N")
 
 
-def test_parent_sees_subsidiary_vehicle_detail_only_with_is_parent(client: FlaskClient, login: Login, demo: Demo) -> None:
+def test_parent_sees_subsidiary_vehicle_detail_unless_it_asks_for_its_own_only(
+    client: FlaskClient, login: Login, demo: Demo
+) -> None:
     url = f"/api/common/carView/{demo.a.car_id}.json"
-    assert_not_found(get(client, login("admin"), url))
-    reply = get(client, login("admin"), url, isParent="true")
-    assert reply.json["code"] == 0 and reply.json["data"]["carId"] == demo.a.car_id
+    assert_not_found(get(client, login("admin"), url, isParent="false"))
+    for subtree in ({}, {"isParent": "true"}, {"isParent": ""}):
+        reply = get(client, login("admin"), url, **subtree)
+        assert reply.json["code"] == 0 and reply.json["data"]["carId"] == demo.a.car_id
 
 
 def test_subsidiary_cannot_see_parent_records_even_with_is_parent(client: FlaskClient, login: Login, demo: Demo) -> None:
@@ -121,17 +124,18 @@ def test_count_excludes_other_enterprises(client: FlaskClient, login: Login, dem
         reply: Any = client.post("/api/common/count/carView.json", headers=login(user), json={}, query_string=params)
         return int(reply.json["data"])
 
-    a, b, parent_own = count("admin_a"), count("admin_b"), count("admin")
+    a, b, parent_own = count("admin_a"), count("admin_b"), count("admin", isParent="false")
     assert a > 0 and b > 0 and parent_own > 0
-    assert count("admin_a", isParent="true") == a
-    assert count("admin", isParent="true") == a + b + parent_own
+    assert count("admin_a", isParent="true") == count("admin_a", isParent="false") == a
+    assert count("admin", isParent="true") == count("admin") == a + b + parent_own
 
 
-def test_parent_lists_subsidiaries_only_with_is_parent(client: FlaskClient, login: Login, demo: Demo) -> None:
-    own = ids(post(client, login("admin"), "/api/common/query/carView.json"), "carId")
-    tree = ids(post(client, login("admin"), "/api/common/query/carView.json", isParent="true"), "carId")
+def test_parent_lists_subsidiaries_unless_it_asks_for_its_own_only(client: FlaskClient, login: Login, demo: Demo) -> None:
+    own = ids(post(client, login("admin"), "/api/common/query/carView.json", isParent="false"), "carId")
     assert demo.parent.car_id in own and demo.a.car_id not in own and demo.b.car_id not in own
-    assert {demo.parent.car_id, demo.a.car_id, demo.b.car_id} <= tree
+    for subtree in ({}, {"isParent": "true"}):
+        tree = ids(post(client, login("admin"), "/api/common/query/carView.json", **subtree), "carId")
+        assert {demo.parent.car_id, demo.a.car_id, demo.b.car_id} <= tree
 
 
 def test_enterprise_filter_cannot_escape_the_scope(client: FlaskClient, login: Login, demo: Demo) -> None:
@@ -164,14 +168,15 @@ def test_cars_of_an_enterprise_are_those_of_the_named_enterprise_inside_the_call
     client: FlaskClient, login: Login, demo: Demo
 ) -> None:
     """platform-spec §7 POST /api/car/enterprise.json?enterpriseId=: the parent names a subsidiary and
-    gets its cars only; with isParent its subtree; a subsidiary naming its parent or sibling gets a 404."""
+    gets its cars only with isParent=false, its subtree by default; a subsidiary naming its parent or
+    sibling gets a 404."""
     root, a = login("admin"), login("admin_a")
     path = "/api/car/enterprise.json"
     of_a = ids(post(client, root, path, enterpriseId=demo.enterprises["a"]), "carId")
     assert demo.a.car_id in of_a and not of_a & {demo.b.car_id, demo.parent.car_id}
-    own = ids(post(client, root, path), "carId")
+    own = ids(post(client, root, path, isParent="false"), "carId")
     assert demo.parent.car_id in own and demo.a.car_id not in own
-    tree = ids(post(client, root, path, enterpriseId=demo.enterprises["parent"], isParent="true"), "carId")
+    tree = ids(post(client, root, path, enterpriseId=demo.enterprises["parent"]), "carId")
     assert {demo.a.car_id, demo.b.car_id, demo.parent.car_id} <= tree
     filtered = ids(post(client, root, path, {"plateNumber.like": "no such plate"}, enterpriseId=demo.enterprises["a"]),
                    "carId")

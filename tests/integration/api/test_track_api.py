@@ -117,12 +117,13 @@ def _last_rows(client: FlaskClient, headers: dict[str, str], body: Any = None, *
     return {row[0]: dict(zip(data["fields"], row, strict=True)) for row in data["rows"]}
 
 
-def test_last_positions_cover_the_callers_enterprise_and_with_is_parent_its_subsidiaries(
+def test_last_positions_cover_the_callers_subtree_and_with_is_parent_false_its_enterprise_only(
     client: FlaskClient, login: Login, demo: Demo
 ) -> None:
-    own = _last_rows(client, login("admin"))
+    own = _last_rows(client, login("admin"), isParent="false")
     assert demo.parent.car_id in own and demo.a.car_id not in own and demo.b.car_id not in own
-    tree = _last_rows(client, login("admin"), isParent="true")
+    assert set(_last_rows(client, login("admin"), isParent="true")) == set(_last_rows(client, login("admin")))
+    tree = _last_rows(client, login("admin"))
     assert {demo.parent.car_id, demo.a.car_id, demo.b.car_id} <= set(tree)
     row = tree[demo.a.car_id]
     assert row["deviceId"] == demo.a.device_id
@@ -225,9 +226,11 @@ def test_track_of_another_enterprises_car_is_404(client: FlaskClient, login: Log
             assert reply.status_code == 404 and reply.json["code"] == 404, (fmt, reply.json)  # type: ignore[index]
 
 
-def test_the_parent_reads_a_subsidiary_track_only_with_is_parent(client: FlaskClient, login: Login, a_car: Car) -> None:
-    assert _track(client, login("admin"), a_car.car_id).status_code == 404
-    assert _track(client, login("admin"), a_car.car_id, isParent="true").json["data"]["total"] == 720  # type: ignore[index]
+def test_the_parent_reads_a_subsidiary_track_unless_it_asks_for_its_own_only(
+    client: FlaskClient, login: Login, a_car: Car
+) -> None:
+    assert _track(client, login("admin"), a_car.car_id, isParent="false").status_code == 404
+    assert _track(client, login("admin"), a_car.car_id).json["data"]["total"] == 720  # type: ignore[index]
 
 
 def test_range_longer_than_the_limit_is_400_with_the_spec_message(client: FlaskClient, login: Login, a_car: Car) -> None:

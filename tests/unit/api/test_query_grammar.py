@@ -143,6 +143,16 @@ def test_countable_and_is_parent_flags() -> None:
         parse_query(CAR_VIEW, {"isParent": "maybe"}, None)
 
 
+@pytest.mark.parametrize(("params", "subtree"), [({}, True), ({"isParent": ""}, True), ({"isParent": "true"}, True),
+                                                 ({"isParent": "1"}, True), ({"isParent": "false"}, False),
+                                                 ({"isParent": "0"}, False)])
+def test_a_parent_acts_on_its_subtree_unless_the_request_asks_for_its_own_enterprise(
+    params: dict[str, str], subtree: bool
+) -> None:
+    assert parse_query(CAR_VIEW, params, None).is_parent is subtree
+    assert parse_conditions_only(CAR_VIEW, params, None).is_parent is subtree
+
+
 def test_own_scope_is_an_exact_enterprise_match() -> None:
     statement, params = compile_count(parse_conditions_only(CAR_VIEW, {}, None), OWN)
     assert render(statement).endswith('WHERE "enterprise_id" = %s')
@@ -236,7 +246,7 @@ def test_values_the_database_cannot_hold_are_rejected_before_sql(body: dict[str,
         ({"select": "carId, vin"}, "' vin'"),
         ({"desc": "True"}, "desc"),
         ({"countable": "yes"}, "countable"),
-        ({"isParent": ""}, "isParent"),
+        ({"isParent": "yes"}, "isParent"),
     ],
 )
 def test_query_parameters_take_exactly_the_documented_forms(params: dict[str, str], name: str) -> None:

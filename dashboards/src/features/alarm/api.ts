@@ -57,8 +57,6 @@ export interface Page<T> {
   total?: number;
 }
 
-const SUBTREE = { isParent: true };
-
 /** Epoch ms of today's midnight in China Standard Time (UTC+8): "counts are for the current day from midnight". */
 export function todayStartMs(now: number = Date.now()): number {
   const CST_MS = 8 * 3600 * 1000;
@@ -75,7 +73,7 @@ export async function queryAlarms(
 ): Promise<Page<Alarm> | null> {
   const { entity = 'alarm', pageNo = 1, pageSize = 1, orderBy = 'startTime', desc = true, countable = false, signal } = options;
   const reply = await http.post<Page<Alarm> | null>(`/api/common/query/${entity}.json`, {
-    params: { ...SUBTREE, countable, pageNo, pageSize, orderBy, desc },
+    params: { countable, pageNo, pageSize, orderBy, desc },
     body: conditions,
     signal,
   });
@@ -91,7 +89,6 @@ export async function fetchAlarm(id: number | string, signal?: AbortSignal): Pro
 /** The count of alarms matching `conditions`, or null when the call failed. */
 export async function countAlarms(conditions: AlarmConditions, entity: AlarmEntity = 'alarm', signal?: AbortSignal): Promise<number | null> {
   const reply = await http.post<number | { total?: number; count?: number } | null>(`/api/common/count/${entity}.json`, {
-    params: SUBTREE,
     body: conditions,
     signal,
     quiet: true,
@@ -298,7 +295,7 @@ export interface AlarmAttachment {
 /** The attachments of an alarm, oldest first. */
 export async function fetchAlarmAttachments(alarmIdValue: number | string, signal?: AbortSignal): Promise<AlarmAttachment[]> {
   const reply = await http.post<Page<AlarmAttachment> | null>('/api/common/query/deviceUploadFile.json', {
-    params: { ...SUBTREE, countable: false, pageNo: 1, pageSize: 50, orderBy: 'time', desc: false },
+    params: { countable: false, pageNo: 1, pageSize: 50, orderBy: 'time', desc: false },
     body: { 'alarmId.eq': alarmIdValue },
     signal,
     quiet: true,

@@ -48,7 +48,8 @@ export default function AlarmListScreen({ entity }: { entity: AlarmListEntity })
         'startTime', 'endTime', 'speed', 'driverName', 'address', 'state', 'opinion', 'confirmName', 'confirmTime',
       ],
       filters: ['plateNumber', 'type', 'level', 'state', 'startTime'],
-      params: entity === 'myAlarm' ? undefined : { isParent: true },
+      // "My alarms" are the caller's own enterprise's; the other lists are the subtree (the server's default).
+      params: entity === 'myAlarm' ? { isParent: false } : undefined,
       features: { create: false, edit: false, delete: false, import: false },
       detail: (record) => detailHref(DETAIL_ROUTE[entity], record),
       rowActions: [

@@ -79,10 +79,10 @@ export interface DetailPhoto {
   fileStoreType?: number;
 }
 
-/** Cars below the caller's own enterprise are asked for with isParent (the server still scopes them). */
+/** Cars of the caller's subtree (the server's default scope): a subsidiary's car too.  */
 export function fetchCarDetail(carId: number, deviceId: number | null, signal?: AbortSignal) {
   return http.get<CarDetail>(`/api/car/${carId}/detail.json`, {
-    params: { isParent: true, deviceId: deviceId ?? undefined },
+    params: { deviceId: deviceId ?? undefined },
     signal,
     quiet: true,
   });
@@ -98,7 +98,6 @@ export async function fetchPhotoUrl(photo: DetailPhoto, signal?: AbortSignal): P
     return file ? URL.createObjectURL(file.blob) : null;
   }
   const reply = await http.get<{ contentType: string; content: string }>(`/api/driver/photo/${photo.id}.json`, {
-    params: { isParent: true },
     signal,
     quiet: true,
   });

@@ -1,10 +1,8 @@
 /** The cockpits' reads: the vehicles of a kind, yesterday's odometers, the last 30 days from the report
- * rollups (enterprise days, alarm days), all over the caller's whole tree (isParent). */
+ * rollups (enterprise days, alarm days), all over the caller's whole tree (the server's default scope). */
 import { http } from '../../api/client';
 import type { ListPageReply, ListRecord } from '../list/types';
 import { daySums, queryAll } from '../report/api';
-
-const TREE = { isParent: true };
 
 export interface CockpitCar {
   carId: number;
@@ -15,7 +13,7 @@ export interface CockpitCar {
 /** The vehicles of an energy type (platform-spec §9: 1 fuel, 2 new-energy, 3 hybrid). */
 export async function fetchCarsOfType(type: number, signal?: AbortSignal): Promise<CockpitCar[]> {
   const reply = await http.post<ListPageReply>('/api/common/query/car.json', {
-    params: { ...TREE, select: 'id,masterDeviceId,plateNumber', pageNo: 1, pageSize: 1000, countable: false },
+    params: { select: 'id,masterDeviceId,plateNumber', pageNo: 1, pageSize: 1000, countable: false },
     body: { 'type.eq': type }, signal, quiet: true,
   });
   if (reply.code !== 0 || !reply.data) return [];
@@ -24,7 +22,7 @@ export async function fetchCarsOfType(type: number, signal?: AbortSignal): Promi
 
 /** Each vehicle's last odometer reading of a day (the day's row `odoEndKm`) and its plate. */
 export async function fetchOdometers(day: number, signal?: AbortSignal): Promise<{ odometers: Map<number, number>; plates: Map<number, string> }> {
-  const { rows } = await queryAll('carDayReport', TREE, { 'date.eq': day }, { select: ['carId', 'plateNumber', 'odoEndKm'], maxRows: 20000, signal });
+  const { rows } = await queryAll('carDayReport', {}, { 'date.eq': day }, { select: ['carId', 'plateNumber', 'odoEndKm'], maxRows: 20000, signal });
   return {
     odometers: new Map(rows.filter((r) => r.odoEndKm !== null && r.odoEndKm !== undefined).map((r) => [Number(r.carId), Number(r.odoEndKm)])),
     plates: new Map(rows.map((r) => [Number(r.carId), String(r.plateNumber ?? '')])),
@@ -33,7 +31,7 @@ export async function fetchOdometers(day: number, signal?: AbortSignal): Promise
 
 /** The enterprises' day rows of a range (mileage, alarms, vehicles driven): a few rows per day. */
 export async function fetchEnterpriseDays(first: number, last: number, signal?: AbortSignal): Promise<ListRecord[]> {
-  const { rows } = await queryAll('enterpriseDayReport', TREE, { 'date.gte': first, 'date.lte': last },
+  const { rows } = await queryAll('enterpriseDayReport', {}, { 'date.gte': first, 'date.lte': last },
     { select: ['date', 'enterpriseId', 'enterpriseName', 'mileageKm', 'alarms', 'activeVehicles', 'onlineVehicles'], maxRows: 20000, signal });
   return rows;
 }
@@ -41,7 +39,7 @@ export async function fetchEnterpriseDays(first: number, last: number, signal?: 
 /** Mileage per day of some vehicles (the NEV cockpit's trend). */
 export async function fetchCarDays(first: number, last: number, carIds: number[], signal?: AbortSignal): Promise<ListRecord[]> {
   if (carIds.length === 0) return [];
-  const reply = await daySums('date', ['mileageKm'], { 'date.gte': first, 'date.lte': last, 'carId.in': carIds }, TREE, signal);
+  const reply = await daySums('date', ['mileageKm'], { 'date.gte': first, 'date.lte': last, 'carId.in': carIds }, {}, signal);
   return reply.code === 0 ? reply.data ?? [] : [];
 }
 
@@ -49,6 +47,6 @@ export async function fetchCarDays(first: number, last: number, carIds: number[]
 export async function fetchAlarmDays(first: number, last: number, carIds: number[] | null, signal?: AbortSignal): Promise<ListRecord[]> {
   const body: Record<string, unknown> = { 'date.gte': first, 'date.lte': last, 'alarmTotal.gt': 0 };
   if (carIds) body['carId.in'] = carIds;
-  const { rows } = await queryAll('deviceDayReport', TREE, body, { select: ['carId', 'plateNumber', 'alarmTotal', 'activeSafety'], maxRows: 20000, signal });
+  const { rows } = await queryAll('deviceDayReport', {}, body, { select: ['carId', 'plateNumber', 'alarmTotal', 'activeSafety'], maxRows: 20000, signal });
   return rows;
 }

@@ -17,7 +17,7 @@ interface CarOption {
 /** Vehicles whose plate contains `text` (at most 20), for the picker. */
 async function searchCars(text: string, signal: AbortSignal): Promise<CarOption[]> {
   const reply = await http.post<{ list: CarOption[] } | null>('/api/common/query/carView.json', {
-    params: { isParent: true, countable: false, pageNo: 1, pageSize: 20, select: 'carId,plateNumber,masterDeviceId' },
+    params: { countable: false, pageNo: 1, pageSize: 20, select: 'carId,plateNumber,masterDeviceId' },
     body: text.trim() ? { 'plateNumber.like': text.trim() } : {},
     signal,
   });

@@ -38,9 +38,7 @@ export interface CommandState {
   createdByName: string | null;
 }
 
-/** The caller's enterprise and its subsidiaries (api/security.py request_scope), as the map shows them. */
-const SUBTREE = { isParent: true };
-
+/** A command's route: by car or by terminal, of the caller's subtree (the server's default scope). */
 export function commandUrl(target: CommandTarget, code: CommandCode): string {
   return target.carId !== undefined
     ? `/api/command/${target.carId}/${code}.json`
@@ -57,17 +55,17 @@ export function sendCommand(
   payload: Record<string, unknown> = {},
 ): Promise<ApiReply<CommandAccepted | null>> {
   const body = target.carId !== undefined && target.deviceId !== undefined ? { ...payload, deviceId: target.deviceId } : payload;
-  return http.post<CommandAccepted | null>(commandUrl(target, code), { params: SUBTREE, body });
+  return http.post<CommandAccepted | null>(commandUrl(target, code), { body });
 }
 
 export async function fetchCommandState(id: number, signal?: AbortSignal): Promise<CommandState | null> {
-  const reply = await http.get<CommandState | null>(`/api/command/${id}/state.json`, { params: SUBTREE, signal, quiet: true });
+  const reply = await http.get<CommandState | null>(`/api/command/${id}/state.json`, { signal, quiet: true });
   return reply.code === 0 ? reply.data : null;
 }
 
 /** Hex id -> hex value, from the terminal's last 0x0104 (`{}` before any). */
 export async function fetchTerminalParams(deviceId: number, signal?: AbortSignal): Promise<Record<string, string> | null> {
-  const reply = await http.get<Record<string, string> | null>(`/api/device/${deviceId}/terminal/params.json`, { params: SUBTREE, signal });
+  const reply = await http.get<Record<string, string> | null>(`/api/device/${deviceId}/terminal/params.json`, { signal });
   return reply.code === 0 ? (reply.data ?? {}) : null;
 }
 
@@ -138,7 +136,6 @@ export interface CarDevice {
 export async function fetchCarDevices(carId: number, signal?: AbortSignal): Promise<CarDevice[]> {
   const reply = await http.post<{ list: CarDevice[] } | null>('/api/common/query/device.json', {
     params: {
-      isParent: true,
       countable: false,
       pageNo: 1,
       pageSize: 100,

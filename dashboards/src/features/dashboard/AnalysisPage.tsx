@@ -28,7 +28,7 @@ export default function AnalysisPage() {
   const last = dayKey(range[1]);
   useEffect(() => {
     const controller = new AbortController();
-    void daySums('date', DAY_FIELDS, { 'date.gte': first, 'date.lte': last }, { isParent: true }, controller.signal).then((reply) => {
+    void daySums('date', DAY_FIELDS, { 'date.gte': first, 'date.lte': last }, {}, controller.signal).then((reply) => {
       if (!controller.signal.aborted) setRows(reply.code === 0 ? reply.data ?? [] : []);
     });
     return () => controller.abort();

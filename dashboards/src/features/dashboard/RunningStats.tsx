@@ -27,7 +27,7 @@ export default function RunningStats({ refreshKey = 0 }: { refreshKey?: number }
   useEffect(() => {
     const controller = new AbortController();
     const load = () => http.post<Sums>('/api/report/car/dayReport/sum.json', {
-      params: { isParent: true, ...rangeDays(range), select: [...STATES.map(([f]) => f), ...FIGURES].join(',') },
+      params: { ...rangeDays(range), select: [...STATES.map(([f]) => f), ...FIGURES].join(',') },
       body: {}, signal: controller.signal, quiet: true,
     }).then((reply) => {
       if (!controller.signal.aborted) setSums({ range, sums: reply.code === 0 ? reply.data : null });

@@ -18,7 +18,7 @@ export interface DashboardCounts extends BizStateCounts {
   todayOnline: number;
 }
 
-const REPORT_PARAMS = { countable: false, isParent: true };
+const REPORT_PARAMS = { countable: false };
 
 /** A report row, whether the endpoint answers the object itself or a page of one row. */
 function firstRow<T>(data: T | { list?: T[] } | null | undefined): T | null {

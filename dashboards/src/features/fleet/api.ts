@@ -1,17 +1,14 @@
 import { http } from '../../api/client';
 import type { ListPageReply, ListRecord } from '../list/types';
 
-/** Records below the caller's own enterprise are asked for with isParent (the server still scopes them). */
-const SUBTREE = { isParent: true };
-
 export function fetchRecord(entity: 'car' | 'driver', id: number, signal?: AbortSignal) {
-  return http.get<ListRecord>(`/api/common/${entity}/${id}.json`, { params: SUBTREE, signal });
+  return http.get<ListRecord>(`/api/common/${entity}/${id}.json`, { signal });
 }
 
 /** The devices fitted to a car (platform-spec §7: `query/device.json`, body carId, page size 1000). */
 export function carDevices(carId: number, signal?: AbortSignal) {
   return http.post<ListPageReply>('/api/common/query/device.json', {
-    params: { ...SUBTREE, countable: false, pageSize: 1000, select: 'id,phone,deviceSn,deviceName,state' },
+    params: { countable: false, pageSize: 1000, select: 'id,phone,deviceSn,deviceName,state' },
     body: { carId },
     signal,
   });
@@ -20,7 +17,7 @@ export function carDevices(carId: number, signal?: AbortSignal) {
 /** Devices of the car's enterprise fitted to no car: the ones that can be attached. */
 export function freeDevices(enterpriseId: number, signal?: AbortSignal) {
   return http.post<ListPageReply>('/api/common/query/device.json', {
-    params: { ...SUBTREE, countable: false, pageSize: 1000, select: 'id,phone,deviceSn,deviceName', orderBy: 'phone' },
+    params: { countable: false, pageSize: 1000, select: 'id,phone,deviceSn,deviceName', orderBy: 'phone' },
     body: { 'carId.exists': false, enterpriseId },
     signal,
   });
@@ -29,20 +26,19 @@ export function freeDevices(enterpriseId: number, signal?: AbortSignal) {
 /** Saves the car's device list and master; quiet: the page shows the server's reason. */
 export function saveCarDevices(carId: number, deviceIds: number[], masterDeviceId: number | null) {
   return http.patch<ListRecord>(`/api/common/car/${carId}.json`, {
-    params: SUBTREE,
     body: { deviceIds, masterDeviceId },
     quiet: true,
   });
 }
 
 export function setDeviceState(id: unknown, action: 'enable' | 'disable') {
-  return http.post<{ id: number; state: number }>(`/api/device/${String(id)}/${action}.json`, { params: SUBTREE });
+  return http.post<{ id: number; state: number }>(`/api/device/${String(id)}/${action}.json`);
 }
 
 export function saveDriver(id: number | null, body: Record<string, unknown>) {
   return id === null
     ? http.post<ListRecord>('/api/common/driver.json', { body, quiet: true })
-    : http.patch<ListRecord>(`/api/common/driver/${id}.json`, { params: SUBTREE, body, quiet: true });
+    : http.patch<ListRecord>(`/api/common/driver/${id}.json`, { body, quiet: true });
 }
 
 export function uploadPhoto(file: File) {
@@ -57,7 +53,7 @@ export interface Photo {
 }
 
 export function fetchPhoto(id: number, signal?: AbortSignal) {
-  return http.get<Photo>(`/api/driver/photo/${id}.json`, { params: SUBTREE, signal, quiet: true });
+  return http.get<Photo>(`/api/driver/photo/${id}.json`, { signal, quiet: true });
 }
 
 /** A photo as an `<img>` source. */

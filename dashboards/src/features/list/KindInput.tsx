@@ -75,7 +75,7 @@ function RefFilter({ entity, testId, value, onChange }: { entity: string } & Omi
   const [options, setOptions] = useState<RefOption[]>([]);
   useEffect(() => {
     const controller = new AbortController();
-    void refOptions(entity, controller.signal, { isParent: true }).then((found) => {
+    void refOptions(entity, controller.signal).then((found) => {
       if (!controller.signal.aborted) setOptions(found);
     });
     return () => controller.abort();

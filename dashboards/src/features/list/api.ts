@@ -40,17 +40,13 @@ export function createRecord(entity: string, body: Record<string, unknown>) {
   return http.post<ListRecord>(`${base}/${entity}.json`, { body, quiet: true });
 }
 
-/** A listed record is in the caller's subtree (a screen may list it with isParent), so the item routes
- * are asked with isParent too: the server still answers 404 outside the caller's subtree. */
-const ITEM_PARAMS = { isParent: true };
-
 export function updateRecord(entity: string, id: unknown, body: Record<string, unknown>) {
-  return http.patch<ListRecord>(`${base}/${entity}/${String(id)}.json`, { body, params: ITEM_PARAMS, quiet: true });
+  return http.patch<ListRecord>(`${base}/${entity}/${String(id)}.json`, { body, quiet: true });
 }
 
 /** Quiet: bulk delete reports its failures together. */
 export function deleteRecord(entity: string, id: unknown) {
-  return http.delete<{ id: number }>(`${base}/${entity}/${String(id)}.json`, { params: ITEM_PARAMS, quiet: true });
+  return http.delete<{ id: number }>(`${base}/${entity}/${String(id)}.json`, { quiet: true });
 }
 
 /** Deletes one record after another; the failures, with the server's reasons. */

@@ -114,7 +114,7 @@ export interface ListScreen {
   validators?: Record<string, (value: unknown) => string | undefined>;
   /** Values every create sends besides the form's (e.g. the enterprise selected in a tree). */
   createDefaults?: Record<string, unknown>;
-  /** Fixed query parameters of every query (and export), e.g. `{ isParent: true }` for the whole subtree. */
+  /** Fixed query parameters of every query (and export), e.g. `{ isParent: false }` for the own enterprise only (the subtree is the server's default). */
   params?: Record<string, string | number | boolean>;
   /** A path for each row's detail link (shown when the user holds `get`). */
   detail?: (record: ListRecord) => string;

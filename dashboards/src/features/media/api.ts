@@ -10,7 +10,7 @@ export interface PhotoRow {
 /** The device's newest photo (deviceUploadFile, media type 0), or null. */
 export async function fetchLatestPhoto(deviceId: number, signal?: AbortSignal): Promise<PhotoRow | null> {
   const reply = await http.post<{ list: PhotoRow[] } | null>('/api/common/query/deviceUploadFile.json', {
-    params: { isParent: true, countable: false, pageNo: 1, pageSize: 1, orderBy: 'time', desc: true },
+    params: { countable: false, pageNo: 1, pageSize: 1, orderBy: 'time', desc: true },
     body: { 'deviceId.eq': deviceId, 'mediaType.eq': 0 },
     signal,
     quiet: true,

@@ -33,9 +33,6 @@ export interface Grant {
   actions: string[];
 }
 
-/** Records below the caller's own enterprise are asked for with isParent (the server still scopes them). */
-const SUBTREE = { isParent: true };
-
 export function fetchSubsidiaries(signal?: AbortSignal) {
   return http.get<EnterpriseNode[]>('/api/aas/subsidiary.json', { params: { select: 'id,shortName,type,state,children' }, signal });
 }
@@ -46,22 +43,22 @@ export function fetchCatalogue(signal?: AbortSignal) {
 
 /** `enable` / `disable` of an enterprise or a user (api/routes/org.py). */
 export function setState(entity: 'enterprise' | 'user', id: unknown, action: 'enable' | 'disable') {
-  return http.post<ListRecord>(`/api/common/${entity}/${String(id)}/${action}.json`, { params: SUBTREE });
+  return http.post<ListRecord>(`/api/common/${entity}/${String(id)}/${action}.json`);
 }
 
 export function fetchRecord<T = ListRecord>(entity: string, id: unknown, signal?: AbortSignal) {
-  return http.get<T>(`/api/common/${entity}/${String(id)}.json`, { params: SUBTREE, signal });
+  return http.get<T>(`/api/common/${entity}/${String(id)}.json`, { signal });
 }
 
 /** Quiet: the caller shows the server's message on the form field it names. */
 export function patchRecord<T = ListRecord>(entity: string, id: unknown, body: Record<string, unknown>) {
-  return http.patch<T>(`/api/common/${entity}/${String(id)}.json`, { params: SUBTREE, body, quiet: true });
+  return http.patch<T>(`/api/common/${entity}/${String(id)}.json`, { body, quiet: true });
 }
 
 /** Every role the caller may see (its subtree), for the role picker. */
 export function fetchRoles(signal?: AbortSignal) {
   return http.post<ListPageReply>('/api/common/query/role.json', {
-    params: { ...SUBTREE, select: 'id,name,enterpriseId', pageSize: 1000, countable: false },
+    params: { select: 'id,name,enterpriseId', pageSize: 1000, countable: false },
     body: {},
     signal,
   });

@@ -71,5 +71,5 @@ export function fetchApiGroups(signal?: AbortSignal): Promise<ApiReply<ApiGroup[
 }
 
 export function issueNewSecret(appId: unknown): Promise<ApiReply<IssuedSecret | null>> {
-  return http.post<IssuedSecret | null>(`/api/common/openApp/${String(appId)}/secret.json`, { params: { isParent: true } });
+  return http.post<IssuedSecret | null>(`/api/common/openApp/${String(appId)}/secret.json`);
 }

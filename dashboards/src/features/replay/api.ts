@@ -7,8 +7,6 @@ import { download, http } from '../../api/client';
 import type { TrackReply } from './track';
 
 /** The caller's whole subtree, like the vehicle tree and the car list. */
-const SCOPE = { isParent: true };
-
 export interface TrackRange {
   start: number;
   end: number;
@@ -19,12 +17,12 @@ export function trackUrl(carId: number, format: 'json' | 'csv' | 'gpx' | 'kml'):
 }
 
 export function fetchTrack(carId: number, range: TrackRange, signal?: AbortSignal, maxPoints = 2000) {
-  return http.get<TrackReply>(trackUrl(carId, 'json'), { params: { ...SCOPE, start: range.start, end: range.end, maxPoints }, signal });
+  return http.get<TrackReply>(trackUrl(carId, 'json'), { params: { start: range.start, end: range.end, maxPoints }, signal });
 }
 
 /** Every point of the range as a file, with the same Bearer auth as the list exports. */
 export function exportTrack(carId: number, format: 'csv' | 'gpx' | 'kml', range: TrackRange, plateNumber: string) {
-  return download(trackUrl(carId, format), `${plateNumber || carId}-track.${format}`, { params: { ...SCOPE, start: range.start, end: range.end } });
+  return download(trackUrl(carId, format), `${plateNumber || carId}-track.${format}`, { params: { start: range.start, end: range.end } });
 }
 
 export interface CarOption {
@@ -38,7 +36,7 @@ export async function searchCars(text: string, signal?: AbortSignal, carIds?: nu
   if (text) body['plateNumber.like'] = text;
   if (carIds?.length) body['carId.in'] = carIds;
   const reply = await http.post<{ list: CarOption[] } | null>('/api/common/query/carView.json', {
-    params: { ...SCOPE, select: 'carId,plateNumber', orderBy: 'plateNumber', countable: false, pageNo: 1, pageSize: 50 },
+    params: { select: 'carId,plateNumber', orderBy: 'plateNumber', countable: false, pageNo: 1, pageSize: 50 },
     body,
     signal,
     quiet: true,

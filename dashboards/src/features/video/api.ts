@@ -47,11 +47,9 @@ export interface StreamInfo {
   urlExpiresAt?: number;
 }
 
-const SUBTREE = { isParent: true };
-
 function post<T>(target: CommandTarget, code: VideoCode, payload: Record<string, unknown>, quiet = false): Promise<ApiReply<T | null>> {
   const body = target.carId !== undefined && target.deviceId !== undefined ? { ...payload, deviceId: target.deviceId } : payload;
-  return http.post<T | null>(commandUrl(target, code as never), { params: SUBTREE, body, quiet });
+  return http.post<T | null>(commandUrl(target, code as never), { body, quiet });
 }
 
 /** 9101: live video (data type 0/1), talk (2) or listen (3) on a channel. */
@@ -84,7 +82,7 @@ export function stopStream(target: CommandTarget, streamId: string, channelId: n
 /** Stream info and fresh signed URLs (the start's URLs expire after 120 s). */
 export async function fetchStreamInfo(deviceSn: string, channelId: number, kind: StreamKind = 'live', signal?: AbortSignal): Promise<StreamInfo | null> {
   const reply = await http.get<StreamInfo | null>(`/api/video/${encodeURIComponent(deviceSn)}/${channelId}.json`, {
-    params: { ...SUBTREE, kind },
+    params: { kind },
     signal,
     quiet: true,
   });
@@ -94,7 +92,6 @@ export async function fetchStreamInfo(deviceSn: string, channelId: number, kind:
 /** The heartbeat of the streams still played or talked on (every 5 s). */
 export function sendHeartbeat(streamIds: readonly string[]) {
   return http.put<{ known: string[] } | null>(`/api/video/heartbeat/${streamIds.map(encodeURIComponent).join(',')}.json`, {
-    params: SUBTREE,
     quiet: true,
   });
 }
@@ -124,7 +121,7 @@ export function queryRecordings(target: CommandTarget, payload: { channelId: num
 }
 
 export async function fetchVideoCommandState(id: number, signal?: AbortSignal): Promise<VideoCommandState | null> {
-  const reply = await http.get<VideoCommandState | null>(`/api/video/command/${id}/state.json`, { params: SUBTREE, signal, quiet: true });
+  const reply = await http.get<VideoCommandState | null>(`/api/video/command/${id}/state.json`, { signal, quiet: true });
   return reply.code === 0 ? reply.data : null;
 }
 

@@ -73,7 +73,7 @@ export function talkChannelOf(row: Pick<VideoCarRow, 'talkChannel' | 'videoChann
 
 export async function fetchVideoCars(signal?: AbortSignal): Promise<VideoCarRow[]> {
   const reply = await http.post<{ list: VideoCarRow[] } | null>('/api/common/query/carView.json', {
-    params: { isParent: true, countable: false, orderBy: 'masterDeviceState', desc: true, pageNo: 1, pageSize: 1000, select: VIDEO_CAR_SELECT },
+    params: { countable: false, orderBy: 'masterDeviceState', desc: true, pageNo: 1, pageSize: 1000, select: VIDEO_CAR_SELECT },
     body: { 'hasVideo.gt': 0 },
     signal,
   });

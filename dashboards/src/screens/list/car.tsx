@@ -15,7 +15,6 @@ export default function CarList() {
   const screen = useMemo(() => defineListScreen({
     entity: 'car',
     namespace: 'fleet:car',
-    params: { isParent: true },
     columns: ['plateNumber', 'plateColor', 'vin', 'grade', 'type', 'groupName', 'driverName', 'masterDevicePhone', 'createTime'],
     filters: ['plateNumber', 'vin', 'plateColor', 'groupId'],
     form: ['plateNumber', 'plateColor', 'vin', 'grade', 'type', 'carModelId', 'carTypeId', 'groupId', 'driverId', 'iconId'],

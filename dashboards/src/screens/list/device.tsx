@@ -25,7 +25,6 @@ export default function DeviceList() {
     return defineListScreen({
       entity: 'device',
       namespace: 'fleet:device',
-      params: { isParent: true },
       columns: ['phone', 'deviceSn', 'deviceName', 'protocolVersion', { field: 'videoChannel', render: channels },
         { field: 'talkChannel', render: channels }, 'hasVideo', 'state', 'onlineTime'],
       filters: ['phone', 'deviceSn', 'deviceName', 'state'],

@@ -22,7 +22,6 @@ export default function EvidenceScreen() {
       'fixTime',
     ],
     filters: ['carId', 'time', 'mediaType', 'bizId'],
-    params: { isParent: true },
     features: { create: false, edit: false, delete: false, import: false },
     rowActions: [{ key: 'preview', action: 'get', label: t('preview.action'), onClick: (record) => setPreview(evidenceFile(record)) }],
   }), [t]);

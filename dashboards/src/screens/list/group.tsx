@@ -5,7 +5,6 @@ import { defineListScreen } from '../../features/list/types';
 const screen = defineListScreen({
   entity: 'group',
   namespace: 'fleet:group',
-  params: { isParent: true },
   columns: ['name', 'type', 'parentId', 'createTime'],
   filters: ['name', 'type', 'parentId'],
   form: ['name', 'type', 'parentId'],

@@ -5,7 +5,6 @@ import { defineListScreen } from '../../features/list/types';
 const screen = defineListScreen({
   entity: 'sim',
   namespace: 'fleet:sim',
-  params: { isParent: true },
   columns: ['iccid', 'msisdn', 'operator', 'devicePhone', 'state', 'expireDate', 'createTime'],
   filters: ['iccid', 'msisdn', 'operator', 'state'],
   form: ['iccid', 'msisdn', 'operator', 'deviceId', 'state', 'expireDate'],

@@ -9,7 +9,6 @@ import { defineListScreen } from '../../features/list/types';
 const screen = defineListScreen({
   entity: 'videoLog',
   namespace: 'videoLog',
-  params: { isParent: true }, // the caller's whole subtree, as the map and the video screens show it
   columns: ['startTime', 'endTime', 'durationS', 'plateNumber', 'deviceSn', 'channel', 'kind', 'userName', 'transport', 'client', 'bytesSent', 'endReason'],
   filters: ['plateNumber', 'kind', 'userName', 'startTime'],
   features: { create: false, edit: false, delete: false, import: false },

@@ -14,7 +14,6 @@ import { validateName, validateNationalId, validatePhone } from '../../utils/val
 const screen = defineListScreen({
   entity: 'driver',
   namespace: 'fleet:driver',
-  params: { isParent: true },
   columns: ['name', 'phone', 'nationalId', 'licenceNo', 'licenceClass', 'licenceExpire', 'qualificationNo', 'state'],
   filters: ['name', 'phone', 'nationalId', 'state'],
   validators: { name: validateName, phone: validatePhone, nationalId: validateNationalId },

@@ -29,7 +29,6 @@ export default function EnterpriseScreen() {
     return defineListScreen({
       entity: 'enterprise',
       namespace: 'org:enterprise',
-      params: { isParent: true },
       query: selected === undefined ? undefined : { 'enterpriseId.eq': selected },
       createDefaults: selected === undefined ? undefined : { enterpriseId: selected },
       columns: ['id', 'name', 'shortName', 'type', 'contact', 'phone',

@@ -14,7 +14,6 @@ export default function RoleScreen() {
   const screen = useMemo(() => defineListScreen({
     entity: 'role',
     namespace: 'org:role',
-    params: { isParent: true },
     query: selected === undefined ? undefined : { 'enterpriseId.eq': selected },
     createDefaults: selected === undefined ? undefined : { enterpriseId: selected },
     columns: ['id', 'name', 'code', 'description', 'enterpriseId', 'createTime'],

@@ -30,7 +30,6 @@ export default function UserScreen() {
     return defineListScreen({
       entity: 'user',
       namespace: 'org:user',
-      params: { isParent: true },
       query: selected === undefined ? undefined : { 'enterpriseId.eq': selected },
       createDefaults: selected === undefined ? undefined : { enterpriseId: selected },
       columns: ['id', 'userName', 'name', 'nickName', 'phone', 'email', 'enterpriseId',

@@ -39,9 +39,9 @@ function signIn(permissions: Permission[]) {
   session.setUser({ id: 1, userName: 'ops', permissions, routes: [] });
 }
 
-function renderList() {
+function renderList(entity: 'alarm' | 'myAlarm' = 'alarm') {
   render(
-    <SettingsProvider><AppProviders><MemoryRouter><AlarmListScreen entity="alarm" /></MemoryRouter></AppProviders></SettingsProvider>,
+    <SettingsProvider><AppProviders><MemoryRouter><AlarmListScreen entity={entity} /></MemoryRouter></AppProviders></SettingsProvider>,
   );
   return screen.findByTestId('list-total', {}, { timeout: 10_000 });
 }
@@ -49,8 +49,10 @@ function renderList() {
 beforeEach(() => {
   clearMetaCache();
   fetchMock = vi.fn(async (url: string) => {
-    if (url.startsWith('/api/common/meta/alarm.json')) return ok(META);
-    if (url.startsWith('/api/common/query/alarm.json')) return ok({ list: ROWS, total: 2, pageNo: 1, pageSize: 10 });
+    if (url.startsWith('/api/common/meta/alarm.json') || url.startsWith('/api/common/meta/myAlarm.json')) return ok(META);
+    if (url.startsWith('/api/common/query/alarm.json') || url.startsWith('/api/common/query/myAlarm.json')) {
+      return ok({ list: ROWS, total: 2, pageNo: 1, pageSize: 10 });
+    }
     return ok({ alarm: ROWS[0], commandId: null });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -70,7 +72,7 @@ describe('the alarm management list', () => {
     expect(within(table).getByText('ADAS报警')).toBeTruthy();
     expect(within(table).getByText('一级')).toBeTruthy();
     expect(within(table).getByText('未处理')).toBeTruthy();
-    expect(calls('/api/common/query/alarm.json')[0][0]).toContain('isParent=true');
+    expect(calls('/api/common/query/alarm.json')[0][0]).not.toContain('isParent'); // the server's subtree
     expect(screen.getByTestId('row-handle-5')).toBeTruthy();
     expect(screen.getByTestId('row-ignore-5')).toBeTruthy();
     expect(screen.queryByTestId('row-handle-6')).toBeNull();
@@ -90,6 +92,12 @@ describe('the alarm management list', () => {
     await waitFor(() => expect(calls('/api/common/alarm/5/ignore.json').length).toBe(1));
     expect(calls('/api/common/alarm/5/ignore.json')[0][1]?.method).toBe('POST');
     await waitFor(() => expect(calls('/api/common/query/alarm.json').length).toBe(2));
+  });
+
+  test('"my alarms" ask for the own enterprise only; the other lists get the subtree by default', async () => {
+    signIn([{ code: 'alarm', actions: ['query', 'get'] }]);
+    await renderList('myAlarm');
+    expect(calls('/api/common/query/')[0][0]).toContain('isParent=false');
   });
 
   test('without the update action: no handle or ignore', async () => {

@@ -33,9 +33,9 @@ beforeEach(() => {
   commandReply = () => ok({ id: 99, carId: 5, deviceId: 11, msgId: 0x8300, state: 'created' }, ACCEPTED);
   fetchMock = vi.fn(async (url: string) => {
     if (url.startsWith('/api/common/query/device.json')) return ok({ list: devices });
-    if (url === '/api/command/5/8104.json?isParent=true') return ok({ id: 98, carId: 5, deviceId: 11, msgId: 0x8104, state: 'created' }, ACCEPTED);
-    if (url === '/api/command/98/state.json?isParent=true') return ok({ id: 98, state: 'answered', result: null, replyMsgId: 0x0104 });
-    if (url === '/api/device/11/terminal/params.json?isParent=true') return ok({ '0055': '00000078', '0056': '0000000A' });
+    if (url === '/api/command/5/8104.json') return ok({ id: 98, carId: 5, deviceId: 11, msgId: 0x8104, state: 'created' }, ACCEPTED);
+    if (url === '/api/command/98/state.json') return ok({ id: 98, state: 'answered', result: null, replyMsgId: 0x0104 });
+    if (url === '/api/device/11/terminal/params.json') return ok({ '0055': '00000078', '0056': '0000000A' });
     if (url.startsWith('/api/command/5/')) return commandReply();
     return ok(null);
   });
@@ -53,7 +53,7 @@ function open(action: CommandAction) {
   render(<SettingsProvider><AppProviders><MemoryRouter><CommandDialog action={action} car={car} onClose={onClose} /></MemoryRouter></AppProviders></SettingsProvider>);
   return onClose;
 }
-const sent = (path: string) => fetchMock.mock.calls.filter(([url]) => url === `${path}?isParent=true`).map(([, init]) => JSON.parse(String(init?.body)));
+const sent = (path: string) => fetchMock.mock.calls.filter(([url]) => url === `${path}`).map(([, init]) => JSON.parse(String(init?.body)));
 const send = () => fireEvent.click(screen.getByTestId('command-send'));
 const type = (element: HTMLElement, value: string) => fireEvent.change(element, { target: { value } });
 

@@ -30,14 +30,14 @@ describe('the command client', () => {
     await sendCommand({ carId: 5, deviceId: 12 }, '8300', { content: 'x' });
     await sendCommand({ deviceId: 11 }, '8104');
     expect(fetchMock.mock.calls.map(([url, init]) => [url, init?.method, init?.body])).toEqual([
-      ['/api/command/5/8300.json?isParent=true', 'POST', JSON.stringify({ content: 'x', deviceId: 12 })],
-      ['/api/device/11/command/8104.json?isParent=true', 'POST', '{}'],
+      ['/api/command/5/8300.json', 'POST', JSON.stringify({ content: 'x', deviceId: 12 })],
+      ['/api/device/11/command/8104.json', 'POST', '{}'],
     ]);
   });
 
   test('polls the state until the command is answered', async () => {
     expect(await waitForCommand(7, { sleep: noSleep })).toMatchObject({ state: 'answered' });
-    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/command/7/state.json?isParent=true')).toHaveLength(3);
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/command/7/state.json')).toHaveLength(3);
   });
 
   test('gives up after the timeout', async () => {

@@ -50,7 +50,6 @@ export async function fetchGroups(signal?: AbortSignal): Promise<GroupRow[]> {
   const reply = await http.post<Page<GroupRow> | null>('/api/common/query/group.json', {
     params: {
       select: 'id,name,enterpriseId,parentId',
-      isParent: true,
       countable: false,
       orderBy: 'createTime',
       pageNo: 1,
@@ -68,7 +67,6 @@ export async function fetchCars(signal?: AbortSignal, maxPages = 50): Promise<Ca
   for (let pageNo = 1; pageNo <= maxPages; pageNo += 1) {
     const reply = await http.post<Page<CarRow> | null>('/api/common/query/carView.json', {
       params: {
-        isParent: true,
         countable: false,
         orderBy: 'lastOnlineTime',
         desc: true,
@@ -89,7 +87,6 @@ export async function fetchCars(signal?: AbortSignal, maxPages = 50): Promise<Ca
 /** Last position of one device, or null before its first fix (or on failure). */
 export async function fetchLastPosition(deviceId: number, signal?: AbortSignal): Promise<RestLastPosition | null> {
   const reply = await http.get<RestLastPosition | null>(`/api/gps/device/${deviceId}/last.json`, {
-    params: { isParent: true },
     signal,
   });
   return reply.code === 0 ? reply.data : null;
@@ -118,7 +115,6 @@ export async function fetchLatestPositions(
       const chunk = deviceIds.slice(i, i + 1000);
       const reply = await http.post<Page<RestLastPosition> | null>('/api/common/query/gps.json', {
         params: {
-          isParent: true,
           countable: false,
           orderBy: 'time',
           desc: true,
@@ -138,12 +134,11 @@ export async function fetchLatestPositions(
 }
 
 /**
- * Every vehicle of the caller's scope in one call (POST /api/gps/last.json, isParent): device states
+ * Every vehicle of the caller's scope in one call (POST /api/gps/last.json, the subtree by default): device states
  * and last fixes. null when the call failed (the caller falls back to the car rows' states).
  */
 export async function fetchFleetSnapshot(signal?: AbortSignal): Promise<FleetSnapshot | null> {
   const reply = await http.post<LastPositionsReply | null>('/api/gps/last.json', {
-    params: { isParent: true },
     body: {},
     signal,
     ...QUIET,

@@ -83,7 +83,7 @@ describe('the user form (console-spec §5)', () => {
     fireEvent.click(screen.getByTestId('record-save'));
     await waitFor(() => expect(writes().length).toBe(1));
     const [url, init] = writes()[0];
-    expect(url).toBe('/api/common/user/7.json?isParent=true');
+    expect(url).toBe('/api/common/user/7.json');
     expect(JSON.parse(String(init?.body))).toEqual({ userName: 'op_one', name: '李四' });
   }, SLOW);
 });
