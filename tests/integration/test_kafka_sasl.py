@@ -27,7 +27,7 @@ FAST_FAIL = {"request_timeout_ms": 4000, "max_block_ms": 4000, "bootstrap_timeou
 @pytest.fixture(scope="module")
 def sasl_broker(_session_stack: SessionStack, free_port: Callable[[], int]) -> Iterator[tuple[KafkaServer, KafkaSettings]]:
     password = secrets.token_urlsafe(18)
-    server = KafkaServer(_session_stack.dir / "kafka-sasl", free_port(), free_port(), heap="256m",
+    server = KafkaServer(_session_stack.dir / "kafka-sasl", free_port(), free_port(), heap="384m",
                          sasl_users={"fleet": password})
     server.start()
     try:
