@@ -403,7 +403,7 @@ def range_start(name: str, now: datetime) -> datetime:
 def alarm_counts() -> dict[str, Any]:
     """{alarmingVehicles, unhandled, activeSafety, byType: [{key, desc, count}]} of the alarms since the
     start of the range (``today`` when absent), most frequent first."""
-    name = request.args.get("range") or "today"
+    name = request.args.get("range", "today")  # absent: today; present, it must be one of the three (even empty)
     if name not in RANGES:
         raise BadRequest(f"range 只能是 today、week 或 month (range must be today, week or month, got {name[:20]!r})")
     since = range_start(name, datetime.now(CHINA_TZ))
