@@ -299,6 +299,7 @@ def test_reports_notices_and_dashboard(client: FlaskClient, pg_url: str, client_
         after = ok(client.get("/api/dashboard/alarmCounts.json?range=today&isParent=false", headers=h))
         assert after["unhandled"] == 2 and after["byType"] == counts["byType"]
     assert client.get("/api/dashboard/alarmCounts.json?range=year", headers=h).status_code == 400
+    assert client.get("/api/dashboard/alarmCounts.json?range=", headers=h).status_code == 400  # empty is no range
 
 
 def test_notify_settings_round_trip(client: FlaskClient, fleet: Fleet, pg_url: str, client_module: FlaskClient) -> None:
