@@ -85,6 +85,6 @@ export function saveRegistrationPolicy(policy: RegistrationPolicy) {
 export function decideRegistration(deviceId: number, requestId: number, decision: 'approve' | 'refuse') {
   return http.post<{ requestId: number; deviceId: number; state: string }>(
     `/api/device/${String(deviceId)}/${decision}Registration.json`,
-    { params: SUBTREE, body: { requestId } },
+    { body: { requestId } },
   );
 }
