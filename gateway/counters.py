@@ -50,6 +50,7 @@ class GatewayCounters:
     subpackage_evicted: int = 0
     media_stored: int = 0
     media_failed: int = 0
+    media_location_invalid: int = 0  # 0x0801 stored without a position: its block did not decode
     downlinks_delivered: int = 0
     downlinks_ignored: int = 0
     downlinks_invalid: int = 0

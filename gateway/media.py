@@ -12,9 +12,17 @@ is handled here once complete:
 3. An uplink record (msg_id 2049) goes to ``jt808.uplink.v1``: ``message.body`` = head fields, location,
    ``object_key``, ``size``, ``sha256``, ``file_store_type``; ``raw_hex`` is a frame of the head only
    (``raw_truncated: true``): no data bytes on Kafka.
-4. Only once Kafka acknowledged that record the terminal gets 0x8800 (media id, no retransmit list).
+4. Only once Kafka acknowledged that record the terminal gets its answers, in this order: the last
+   package of a multi-package upload its 0x8001 (result 0), as every other package had (terminals wait
+   for it before they read the 0x8800, and one that never gets it keeps its sub-package state and loses
+   its later frames); then 0x8800 (media id, no retransmit list).
    If Kafka refuses, or the store fails, it gets nothing (0x8001 result 1 for a store failure) and
    uploads again.
+
+A 0x0801 whose 28-byte position block does not decode (all zeros: "invalid BCD time 000000000000", as
+terminals without a fix send) still carries a good file: it is stored without a location, the record
+says why (``location_error``), the ``media_location_invalid`` counter counts it, and the terminal gets
+result 0. Only a head too short to hold the media id and type is a message error.
 
 Missing packages of an upload are asked for with 0x8800 + the missing package ids (not 0x8003), on the
 last package with gaps and again on the resend timer; only when package 1 itself is missing (so the
@@ -138,6 +146,10 @@ async def _store_upload(conn: TerminalConnection, header: Header, body: bytes, f
                          identity.phone, exc)
         conn.ack(ack_seq, MEDIA_UPLOAD, r.ACK_MESSAGE_ERROR)
         return
+    if head.location_error is not None:
+        counters.media_location_invalid += 1
+        log.warning("conn %s (%s): media %d stored without a location: %s", conn.connection_id,
+                    identity.phone, head.media_id, head.location_error)
     received = datetime.now(UTC)
     try:
         stored = await asyncio.get_running_loop().run_in_executor(
@@ -157,6 +169,7 @@ async def _store_upload(conn: TerminalConnection, header: Header, body: bytes, f
     value = media_uplink_value(conn, whole, head, stored, raw_hex)
     conn.in_flight += 1
     media_id = head.media_id
+    last_package_seq = ack_seq if (header.package_total or 1) > 1 else None
 
     def on_done(delivered: bool) -> None:
         conn.in_flight -= 1
@@ -164,6 +177,8 @@ async def _store_upload(conn: TerminalConnection, header: Header, body: bytes, f
             return
         if delivered:
             counters.media_stored += 1
+            if last_package_seq is not None:
+                conn.ack(last_package_seq, MEDIA_UPLOAD, r.ACK_OK)
             conn.send(MEDIA_UPLOAD_REPLY, media_reply_body(media_id, (), conn.version))
         if conn._pending and not conn._blocked():
             conn._drain()
@@ -174,7 +189,7 @@ async def _store_upload(conn: TerminalConnection, header: Header, body: bytes, f
 
 
 def media_body(head: MediaUpload, stored: StoredObject) -> dict[str, Any]:
-    return {
+    body: dict[str, Any] = {
         "media_id": head.media_id,
         "media_type": head.media_type,
         "media_format": head.media_format,
@@ -186,6 +201,9 @@ def media_body(head: MediaUpload, stored: StoredObject) -> dict[str, Any]:
         "sha256": stored.sha256,
         "file_store_type": stored.file_store_type,
     }
+    if head.location_error is not None:
+        body["location_error"] = head.location_error
+    return body
 
 
 def media_uplink_value(conn: TerminalConnection, header: Header, head: MediaUpload, stored: StoredObject,

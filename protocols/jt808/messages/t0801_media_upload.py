@@ -5,6 +5,10 @@ sub-packaged: each package decodes to RawBody; ``merge_subpackages`` gives this 
 JT/T 808-2011 has no position block: ``location`` is None for version "2011", and also when a
 "2013" body has a JPEG start (FF D8 FF) where the alarm flags would be (a 2011 terminal's header
 looks like 2013; vector BODY-0801-2011).
+
+A position block that does not decode (terminals without a fix send 28 zero bytes, whose time
+000000000000 is no date) does not make the file unreadable: ``location`` is None and
+``location_error`` says why; the file is still the body's bytes from offset 36.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ class MediaUpload:
     channel: int
     location: LocationReport | None
     data: bytes
+    location_error: str | None = None
 
     @classmethod
     def decode(cls, body: bytes, version: str) -> MediaUpload:
@@ -46,9 +51,14 @@ class MediaUpload:
             )
         if len(body) < DATA_OFFSET:
             raise BodyError(f"0x0801 needs at least {DATA_OFFSET} bytes, got {len(body)}")
-        location = decode_basic_location(body, _HEAD.size, "0x0801")
+        location_error = None
+        try:
+            location: LocationReport | None = decode_basic_location(body, _HEAD.size, "0x0801")
+        except BodyError as exc:
+            location, location_error = None, f"0x0801 location block: {exc}"
         return cls(
-            media_id, media_type, media_format, event_code, channel, location, bytes(body[DATA_OFFSET:])
+            media_id, media_type, media_format, event_code, channel, location, bytes(body[DATA_OFFSET:]),
+            location_error,
         )
 
     def encode(self, version: str) -> bytes:

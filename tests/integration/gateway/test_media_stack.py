@@ -58,7 +58,7 @@ async def _until_media_reply(client: TerminalClient) -> tuple[MediaUploadRespons
 def test_a_subpackaged_photo_with_a_gap_is_requested_resent_stored_and_listed(
         pg_url: str, kafka_bootstrap: str, free_port: Callable[[], int], tmp_path: Path) -> None:
     [phone] = unique_phones(1)
-    canonical = phone.lstrip("0")  # device.phone holds the canonical form (issue 8 §7)
+    canonical = phone.lstrip("0")  # device.phone holds the canonical form, without the BCD's leading zeros
     device_id = insert_devices(pg_url, [canonical], auth_code="MEDIA1")[canonical]
     photo = b"\xff\xd8\xff\xe0" + os.urandom(300_000) + b"\xff\xd9"
     location = LocationReport(0, 3, 31.23, 121.47, 12, 30.0, 180, FIX_AT)
@@ -88,7 +88,8 @@ def test_a_subpackaged_photo_with_a_gap_is_requested_resent_stored_and_listed(
             await client.writer.drain()
             final, acks = await _until_media_reply(client)
             assert final == MediaUploadResponse(4242, ())
-            assert acks == [0]  # package 2; package 77 completed the upload and is answered by 0x8800
+            # package 2, then package 77 (it completed the upload): 0x8001 once Kafka has the record, then 0x8800
+            assert acks == [0, 0]
             [record] = await uplinks.records(key=phone)
             await client.close()
             return record

@@ -67,6 +67,7 @@ def test_out_of_order_duplicated_upload_is_stored_once_and_answered_after_kafka(
         replies = transport.replies()
         assert media_replies(replies) == []  # nothing before Kafka has the record
         assert all(isinstance(m.body, PlatformResponse) and m.body.result == 0 for m in replies)
+        assert 520 not in [m.body.reply_seq for m in replies]  # the last package waits for Kafka too
         [uplink] = h.sink.values(JT808_UPLINK)
         body = uplink["message"]["body"]
         assert uplink["msg_id"] == 2049 and uplink["seq"] == 500 and uplink["raw_truncated"] is True
@@ -79,7 +80,11 @@ def test_out_of_order_duplicated_upload_is_stored_once_and_answered_after_kafka(
             assert f.read() == data
         h.sink.store_all()
         await settle()
-        assert media_replies(transport.replies()) == [MediaUploadResponse(7, ())]
+        after_kafka = transport.replies()
+        # the last package's 0x8001 first, as for every other package, then the 0x8800
+        assert [m.header.msg_id for m in after_kafka] == [0x8001, 0x8800]
+        assert after_kafka[0].body == PlatformResponse(520, 0x0801, 0)
+        assert media_replies(after_kafka) == [MediaUploadResponse(7, ())]
         assert h.server.counters.media_stored == 1
 
     run(t)
@@ -203,5 +208,31 @@ def test_a_broken_head_is_a_message_error(tmp_path: Path) -> None:
         await settle(20)
         results = [m.body.result for m in transport.replies() if isinstance(m.body, PlatformResponse)]
         assert results[-1] == 2 and h.sink.values(JT808_UPLINK) == []
+
+    run(t)
+
+
+def test_a_zero_location_block_keeps_the_file_without_a_position_and_answers_result_0(tmp_path: Path) -> None:
+    data = os.urandom(2_500)
+    head = bytes.fromhex("0000002a") + bytes([0, 0, 1, 1])  # media 42, photo, JPEG, event 1, channel 1
+    body = head + bytes(28) + data  # 28 zero bytes: no fix, time 000000000000
+
+    async def t(h: Harness) -> None:
+        store = use_store(h, tmp_path)
+        transport = await login(h)
+        for package in encode_subpackages(0x0801, body, phone=PHONE, seq=60, max_body=1000):
+            transport.protocol.data_received(package)
+        await until(lambda: bool(h.sink.values(JT808_UPLINK)))
+        h.sink.store_all()
+        await settle()
+        replies = transport.replies()
+        assert all(m.body.result == 0 for m in replies if isinstance(m.body, PlatformResponse))
+        assert media_replies(replies) == [MediaUploadResponse(42, ())]
+        [uplink] = h.sink.values(JT808_UPLINK)
+        record = uplink["message"]["body"]
+        assert record["location"] is None and "invalid BCD time 000000000000" in record["location_error"]
+        with store.open(record["object_key"]) as f:
+            assert f.read() == data
+        assert h.server.counters.media_location_invalid == 1
 
     run(t)
