@@ -236,6 +236,9 @@ class TerminalConnection(asyncio.Protocol):
             result = r.ACK_NOT_SUPPORTED if failure.encrypted else r.ACK_MESSAGE_ERROR
             self.send(r.PLATFORM_ACK, r.platform_ack_body(failure.seq, failure.msg_id, result),
                        phone=failure.phone)
+        identity = self.identity
+        if failure.reply_seq is not None and identity is not None and failure.phone == identity.phone:
+            self.downlinks.on_malformed_reply(failure.reply_seq, failure.reply_msg_id)
 
     def _on_subpackage(self, msg: Message, frame: bytes) -> None:
         header = msg.header

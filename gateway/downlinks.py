@@ -5,6 +5,8 @@ are paced: at most `downlink_in_flight` (default 1) await their reply; the other
 most `downlink_queue_max` (past it: failed, `queue_full`). The awaited one is released by the uplink
 whose body `reply_seq` is the serial the gateway used (a 0x0001 must also name its `msg_id`; 0x0104,
 0x0201, 0x0802, 0x0805 carry `reply_seq` too) or after `downlink_reply_wait_s`; then the next is written.
+A reply whose body does not decode but names an awaited serial releases it too, and fails that downlink
+with reason `reply_malformed`: the terminal answered, and the command says how.
 Messages that expect no reply (0x8001, 0x8003, 0x8100, 0x8800, ...) are written at once. A connection
 closing with queued or awaited downlinks fails them (`closed`).
 
@@ -34,6 +36,8 @@ log = logging.getLogger("gateway.downlinks")
 # Platform messages the terminal does not answer (or answers with data, not a reply): never paced.
 NO_REPLY_EXPECTED = frozenset({0x8001, 0x8003, 0x8004, 0x8100, 0x8800})
 TERMINAL_ACK = 0x0001
+# Uplinks that answer a downlink and start with the WORD serial they answer (streams/commands.py OWN_REPLIES)
+REPLY_MSG_IDS = frozenset({TERMINAL_ACK, 0x0104, 0x0201, 0x0802, 0x0805, 0x1205})
 
 
 @dataclass
@@ -94,6 +98,16 @@ class DownlinkPacer:
             return False
         if msg_id == TERMINAL_ACK and getattr(body, "reply_msg_id", downlink.msg_id) != downlink.msg_id:
             return False
+        self._release(downlink)
+        return True
+
+    def on_malformed_reply(self, reply_seq: int, reply_msg_id: int | None) -> bool:
+        """A reply that did not decode named `reply_seq`: release that downlink and fail it `reply_malformed`."""
+        downlink = self.awaiting.get(reply_seq)
+        if downlink is None or (reply_msg_id is not None and reply_msg_id != downlink.msg_id):
+            return False
+        self._count("downlink_replies_malformed")
+        self._fail(downlink, "reply_malformed")
         self._release(downlink)
         return True
 

@@ -3,6 +3,9 @@ reassembled messages, read registration fields.
 
 When a frame fails to decode, `peek_header` reads just enough of the header (message id, serial,
 phone) to answer with 0x8001 result 2 as the standard asks; if even that is unreadable, nothing is sent.
+A sound frame of a reply message (0x0001, 0x0104, ...) whose body does not fit its layout still names
+the command it answers in its first WORD (``reply_seq``): the command is then failed as answered with a
+malformed reply, not left to time out.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from gateway.downlinks import REPLY_MSG_IDS, TERMINAL_ACK
 from protocols.jt808 import ChecksumError, JT808Error, Message, decode_body, decode_frame
 
 try:  # optional in the codec: encrypted bodies are answered "not supported"
@@ -26,6 +30,8 @@ class DecodeFailure:
     msg_id: int | None
     seq: int | None
     phone: str | None
+    reply_seq: int | None = None      # the serial a malformed reply answers (its body's first WORD)
+    reply_msg_id: int | None = None   # a malformed 0x0001's second WORD, when the body holds it
 
 
 def decode_inbound(frame: bytes) -> Message | DecodeFailure:
@@ -42,8 +48,14 @@ def _failure(frame: bytes, exc: Exception) -> DecodeFailure:
     header = getattr(exc, "header", None)
     peeked = (header.msg_id, header.seq, header.phone) if header is not None else peek_header(frame)
     msg_id, seq, phone = peeked if peeked else (None, None, None)
+    body = getattr(exc, "body", None)
+    reply_seq = reply_msg_id = None
+    if msg_id in REPLY_MSG_IDS and body is not None and len(body) >= 2:
+        reply_seq = int.from_bytes(body[:2], "big")
+        if msg_id == TERMINAL_ACK and len(body) >= 4:
+            reply_msg_id = int.from_bytes(body[2:4], "big")
     return DecodeFailure(f"{type(exc).__name__}: {exc}", isinstance(exc, ChecksumError),
-                         isinstance(exc, EncryptedBodyError), msg_id, seq, phone)
+                         isinstance(exc, EncryptedBodyError), msg_id, seq, phone, reply_seq, reply_msg_id)
 
 
 def _unescape(data: bytes) -> bytes:

@@ -5,7 +5,8 @@ A command row (migration 0013, written by api/commands.py in state ``created``) 
 - ``created`` -> ``sent``: the gateway's ``jt808.sent.v1`` record ``event: sent`` (agent ``sent``) gives
   the header serial it used (``seq``) and ``sent_at``;
 - ``created``/``sent`` -> ``failed``: a ``failed`` record (reason offline, closed, queue_full,
-  encode_error) -> push 12 (reason 1 offline for offline/closed, 2 message error otherwise);
+  encode_error, or reply_malformed: the terminal answered with a reply whose body did not decode)
+  -> push 12 (reason 1 offline for offline/closed, 2 message error otherwise);
 - ``sent`` -> ``answered``: a reply uplink of that device whose ``reply_seq`` is that serial (uplinks
   agent, step ``commands``): 0x0001 (its ``reply_msg_id`` must be the command's), or the command's own
   reply (0x0104 for 8104/8106, 0x0201 for 8201, 0x0802 for 8802, 0x0805 for 8801, 0x1205 for 9205/9201). Result 0/1 -> push
@@ -72,7 +73,8 @@ SEND_ERROR_TEXT = {
     SEND_ERROR_UNSUPPORTED: "终端不支持该指令 (the terminal does not support this command)",
 }
 _GATEWAY_REASON = {"offline": SEND_ERROR_OFFLINE, "closed": SEND_ERROR_OFFLINE,
-                   "queue_full": SEND_ERROR_MESSAGE, "encode_error": SEND_ERROR_MESSAGE}
+                   "queue_full": SEND_ERROR_MESSAGE, "encode_error": SEND_ERROR_MESSAGE,
+                   "reply_malformed": SEND_ERROR_MESSAGE}
 
 
 @dataclass(frozen=True, slots=True)

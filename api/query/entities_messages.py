@@ -20,6 +20,10 @@ F = FieldSpec
 DIRECTIONS = (0, 1)  # 0 up (terminal -> platform), 1 down
 COMMAND_STATES = ("created", "sent", "answered", "timed_out", "failed")
 COMMAND_RESULTS = (0, 1, 2, 3)  # success, failure, message error, unsupported
+# Why a command failed or timed out: the gateway's failed records (streams/commands.py), the timer, and
+# the API when Kafka refused the downlink (api/routes/commands.py)
+COMMAND_REASONS = ("offline", "closed", "queue_full", "encode_error", "reply_timeout", "reply_malformed",
+                   "kafka_unavailable")
 FRAME_KEY = ("concat_ws('-', device_id, (extract(epoch FROM time) * 1000000)::bigint, direction, msg_id, seq)")
 MSG_ID_HEX = "'0x' || upper(lpad(to_hex(msg_id), 4, '0'))"
 
@@ -108,7 +112,7 @@ DOWNSTREAM_MESSAGE = EntitySpec(
                      exportable=True),
         "state": F("state", enum=COMMAND_STATES, label="状态", exportable=True),
         "result": F("result", "int", enum=COMMAND_RESULTS, label="结果", exportable=True),
-        "reason": F("reason", label="原因", exportable=True),
+        "reason": F("reason", enum=COMMAND_REASONS, label="原因", exportable=True),
         "replyMsgId": F("reply_msg_id", "int", label="应答消息ID", exportable=True),
         "createdByName": F("created_by_name", label="发送人", exportable=True),
         "sentAt": F("sent_at", "time", label="发送时间", exportable=True),

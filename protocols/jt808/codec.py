@@ -110,9 +110,12 @@ def decode_frame(frame: bytes) -> Message:
             body = decode(body_bytes, version)
         except JT808Error as exc:
             exc.header = exc.header or header
+            exc.body = bytes(body_bytes)
             raise
         except Exception as exc:  # a body decoder bug must surface as a codec error, not a crash
-            raise BodyError(f"0x{msg_id:04X} body: {exc!r}", header=header) from exc
+            error = BodyError(f"0x{msg_id:04X} body: {exc!r}", header=header)
+            error.body = bytes(body_bytes)
+            raise error from exc
         if msg_id == 0x0100 and isinstance(body, Registration) and body.layout == "2011" and version != "2019":
             header = replace(header, version="2011")  # the only place a 2011 terminal shows itself
     message: Message = _new(Message)

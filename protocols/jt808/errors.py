@@ -13,11 +13,13 @@ if TYPE_CHECKING:
 
 
 class JT808Error(ValueError):
-    """Base of every codec error. ``header`` is set when the header could be read."""
+    """Base of every codec error. ``header`` is set when the header could be read; ``body`` (the
+    unescaped body bytes) when the frame was sound and only its body did not fit its layout."""
 
     def __init__(self, message: str, *, header: Header | None = None) -> None:
         super().__init__(message)
         self.header = header
+        self.body: bytes | None = None
 
 
 class FramingError(JT808Error):

@@ -51,3 +51,25 @@ def test_original_message_log_shows_a_simulated_vehicles_0200_with_its_hex(page:
     drawer.get_by_text("Message detail").wait_for()
     drawer.get_by_text("Raw frame (hex)").wait_for()
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_downstream_log_says_a_command_was_answered_with_a_malformed_reply(page: Any,
+                                                                           console_stack: ConsoleStack) -> None:
+    vehicle = console_stack.of("a")[0]
+    with connect(console_stack.db_url) as conn:  # as the commands worker leaves it (streams/commands.py)
+        row = conn.execute(
+            """INSERT INTO command (enterprise_id, car_id, device_id, phone, msg_id, seq, state, reason, sent_at)
+               SELECT enterprise_id, id, %s, %s, 33281, 77, 'failed', 'reply_malformed', now() FROM car WHERE id = %s
+               RETURNING id""", (vehicle.device_id, vehicle.phone.lstrip("0"), vehicle.car_id)).fetchone()
+        conn.commit()
+    assert row is not None
+    path = f"/log/downstreamMessage?carId={vehicle.car_id}"
+    sign_in(page, "admin_a", path=path)
+    page.goto(path)
+    table = page.get_by_test_id("list-page-downstreamMessage").get_by_test_id("list-table")
+    command = table.locator("tr.ant-table-row", has_text="0x8201").first
+    command.get_by_text("终端应答格式错误", exact=True).wait_for()
+    assert "失败" in command.inner_text() and "超时" not in command.inner_text()
+    switch_language(page, "en-US")
+    command.get_by_text("Terminal replied with a malformed message", exact=True).wait_for()
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -156,11 +156,13 @@ def test_unsupported_and_message_error_answers_push_12(pg_url: str, terminal: Te
 def test_gateway_failures_fail_the_command_with_push_12_and_stay_final(
         pg_url: str, terminal: Terminal, processor: tuple[CommandsProcessor, Pushes]) -> None:
     proc, pushes = processor
-    offline, full, waited = (new_command(pg_url, terminal, 0x8201) for _ in range(3))
+    offline, full, waited, malformed = (new_command(pg_url, terminal, 0x8201) for _ in range(4))
 
     async def main() -> None:
         await proc.handle_sent([json.dumps(sent(offline, terminal, None, "failed", "offline")),
                                 json.dumps(sent(full, terminal, None, "failed", "queue_full")),
+                                json.dumps(sent(malformed, terminal, 11)),
+                                json.dumps(sent(malformed, terminal, 11, "failed", "reply_malformed")),
                                 json.dumps(sent(waited, terminal, 9)),
                                 json.dumps(sent(waited, terminal, 9, "failed", "reply_timeout"))])
         # a late sent record or reply never moves them back
@@ -173,6 +175,9 @@ def test_gateway_failures_fail_the_command_with_push_12_and_stay_final(
     assert command(pg_url, waited)["state"] == "timed_out"
     assert [(p["type"], p["data"].get("reason")) for p in pushes.of(offline)] == [(12, 1)]
     assert [(p["type"], p["data"].get("reason")) for p in pushes.of(full)] == [(12, 2)]
+    # the terminal answered, with a reply whose body did not decode: a message error, not a timeout
+    assert (command(pg_url, malformed)["state"], command(pg_url, malformed)["reason"]) == ("failed", "reply_malformed")
+    assert [(p["type"], p["data"].get("reason")) for p in pushes.of(malformed)] == [(12, 2)]
     assert [(p["type"], p["data"]["state"], p["data"]["result"]) for p in pushes.of(waited)] == [(11, "timed_out", None)]
 
 

@@ -166,3 +166,40 @@ def test_a_downlink_naming_the_sim_number_reaches_a_2019_terminal_in_its_own_hea
         assert [r["phone"] for r in sent(h)] == [CANONICAL]
 
     run(t)
+
+
+def test_a_malformed_reply_fails_its_command_as_answered_malformed_and_releases_the_next() -> None:
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        h.server.handle_downlink({"phone": PHONE, "msg_id": 0x8104, "body_hex": "", "command_id": "1"})
+        h.server.handle_downlink({"phone": PHONE, "msg_id": 0x8201, "body_hex": "", "command_id": "2"})
+        [first] = commands(transport)
+        conn = next(iter(h.server.ctx.connections))  # type: ignore[union-attr]
+        # a 0x0104 answering the query: its serial, one parameter of 4 bytes that holds only 2
+        malformed = first.header.seq.to_bytes(2, "big") + bytes.fromhex("01 00000001 04 0000")
+        conn.data_received(frame(0x0104, malformed, seq=60))
+        await settle()
+        replies = transport.replies()
+        [ack] = [m for m in replies if m.header.msg_id == 0x8001]
+        assert (ack.body.reply_seq, ack.body.reply_msg_id, ack.body.result) == (60, 0x0104, 2)
+        assert [m.header.msg_id for m in replies if m.header.msg_id != 0x8001] == [0x8201]  # no 30 s wait
+        failed = [r for r in sent(h) if r["event"] == "failed"]
+        assert [(r["command_id"], r["reason"]) for r in failed] == [("1", "reply_malformed")]
+        assert h.server.counters.downlink_replies_malformed == 1
+
+    run(t)
+
+
+def test_a_malformed_general_reply_naming_another_message_does_not_touch_the_command() -> None:
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        h.server.handle_downlink({"phone": PHONE, "msg_id": 0x8104, "body_hex": "", "command_id": "1"})
+        [first] = commands(transport)
+        conn = next(iter(h.server.ctx.connections))  # type: ignore[union-attr]
+        # a 0x0001 one byte short (no result) that answers some other message id
+        conn.data_received(frame(0x0001, first.header.seq.to_bytes(2, "big") + b"\x81\x03", seq=61))
+        await settle()
+        assert [r for r in sent(h) if r["event"] == "failed"] == []
+        assert h.server.counters.downlink_replies_malformed == 0
+
+    run(t)
