@@ -28,7 +28,15 @@ from gateway.downlinks import Downlink, DownlinkPacer, sent_value
 from gateway.inbound import DecodeFailure, decode_inbound, reassembled_message
 from gateway.payloads import TerminalIdentity, session_value, uplink_value, utc_now_iso
 from gateway.reassembly import Completed, ResendRequest, SubpackageAssembler
-from protocols.jt808 import FrameReader, JT808Error, Message, encode_frame, encode_subpackages, to_json
+from protocols.jt808 import (
+    FrameReader,
+    Header,
+    JT808Error,
+    Message,
+    encode_frame,
+    encode_subpackages,
+    to_json,
+)
 
 if TYPE_CHECKING:
     from gateway.server import GatewayContext
@@ -293,10 +301,10 @@ class TerminalConnection(asyncio.Protocol):
         msg_id = header.msg_id
         seq = header.seq if ack_seq is None else ack_seq
         if msg_id == r.REGISTER:
-            self._run_locked(login.register(self, msg))
+            self._run_locked(login.register(self, msg), header)
             return
         if msg_id == r.AUTHENTICATE:  # may first wait out the back-off after wrong codes
-            self._run_locked(login.authenticate(self, msg),
+            self._run_locked(login.authenticate(self, msg), header,
                              self.ctx.settings.db_timeout_s + self.ctx.settings.auth_backoff_max_s)
             return
         identity = self.identity
@@ -317,7 +325,7 @@ class TerminalConnection(asyncio.Protocol):
         if msg_id in ACK_AFTER_KAFKA or msg_id in NO_REPLY:
             return
         if msg_id == r.LOGOUT:  # de-registration: clear the registration, then ack and close
-            self._run_locked(login.deregister(self, msg, seq))
+            self._run_locked(login.deregister(self, msg, seq), header, ack_seq=seq)
             return
         self.ack(seq, msg_id, r.ACK_OK)
 
@@ -380,18 +388,27 @@ class TerminalConnection(asyncio.Protocol):
 
     # ------------------------------------------------------------------ registration and authentication
 
-    def _run_locked(self, work: Coroutine[Any, Any, None], timeout_s: float | None = None) -> None:
-        """Run a database step; frames behind it wait (order is kept) and reading pauses."""
+    def _run_locked(self, work: Coroutine[Any, Any, None], answers: Header, timeout_s: float | None = None,
+                    ack_seq: int | None = None) -> None:
+        """Run a database step for the frame `answers`; frames behind it wait (order is kept) and reading
+        pauses. A step that fails for any reason (database down, a constraint, a timeout) answers that
+        frame 0x8001 result 1, which a terminal acts on by trying again: never silence."""
         self._busy = True
         self._update_reading()
-        self.ctx.loop.create_task(self._locked(work, timeout_s or self.ctx.settings.db_timeout_s))
+        self.ctx.loop.create_task(self._locked(work, timeout_s or self.ctx.settings.db_timeout_s, answers,
+                                               answers.seq if ack_seq is None else ack_seq))
 
-    async def _locked(self, work: Coroutine[Any, Any, None], timeout_s: float) -> None:
+    async def _locked(self, work: Coroutine[Any, Any, None], timeout_s: float, answers: Header,
+                      ack_seq: int) -> None:
         try:
             await asyncio.wait_for(work, timeout_s)
         except Exception as exc:
             self.ctx.counters.db_errors += 1
-            log.warning("conn %s: database step failed: %r", self.connection_id, exc)
+            log.warning("conn %s (%s): database step for 0x%04x of %s failed, answered 0x8001 result 1: %r",
+                        self.connection_id, self.peer, answers.msg_id, answers.phone, exc)
+            if not self.closed:
+                self.send(r.PLATFORM_ACK, r.platform_ack_body(ack_seq, answers.msg_id, r.ACK_FAILURE),
+                          phone=answers.phone)
         finally:
             self._busy = False
             if not self.closed:

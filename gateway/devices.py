@@ -89,6 +89,8 @@ class RegistrationOutcome:
     notice: str | None = None  # a security notice the refusal is worth (identity_mismatch, reregistration_pending)
     request_id: int | None = None  # the approval request a reregistration_pending notice is about
     approved: bool = False  # an administrator's approval let this re-registration through
+    # (device id, phone) of other devices of the enterprise with the terminal id just reported: logged
+    shares_terminal_id: tuple[tuple[int, str], ...] = ()
 
 
 class DeviceDirectory(Protocol):
@@ -156,14 +158,6 @@ def is_recorded_terminal(device: DeviceRecord, info: RegistrationInfo) -> bool:
             and info.terminal_model == (device.registered_terminal_model or ""))
 
 
-def device_sn_to_store(stored_sn: str, reported_id: str) -> str:
-    """The serial shown to operators: keep the longer stored serial when the terminal reports its
-    tail (a 2013 id has 7 bytes); else take the report. Never used to identify a terminal."""
-    if stored_sn and reported_id and stored_sn.endswith(reported_id):
-        return stored_sn
-    return reported_id or stored_sn
-
-
 def authentication_accepted(device: DeviceRecord | None, auth_code: str) -> bool:
     return (
         device is not None
@@ -189,12 +183,24 @@ _SELECT = (
 _RECORD_IMEI = "UPDATE device SET registered_imei = %s WHERE id = %s AND registered_imei IS NULL"
 # Compare-and-set on the code seen by the decision: a concurrent registration, de-registration or
 # reset in between makes this one fail (result 3) instead of overwriting what the other one did.
+# The serial (device_sn) is the administrator's: a registration never replaces it. Only a device recorded
+# without one takes the reported terminal id, when no other device of its enterprise has that serial
+# (terminal ids are not unique across makers). The reported id is kept in registered_terminal_id.
 _STORE = (
-    "UPDATE device SET auth_code = %(code)s, device_sn = %(sn)s, "
+    "UPDATE device SET auth_code = %(code)s, "
+    "device_sn = CASE WHEN device_sn = '' AND %(terminal_id)s <> '' AND NOT EXISTS (SELECT 1 FROM device o "
+    "WHERE o.enterprise_id = device.enterprise_id AND o.device_sn = %(terminal_id)s AND o.record_state = 1 "
+    "AND NOT o.unassigned AND o.id <> device.id) THEN %(terminal_id)s ELSE device_sn END, "
     "manufacturer_id = %(maker)s, terminal_model = %(model)s, protocol_version = %(version)s, "
     "registered_terminal_id = %(terminal_id)s, registered_manufacturer_id = %(maker)s, "
     "registered_terminal_model = %(model)s, registered_at = now() "
     "WHERE id = %(id)s AND auth_code IS NOT DISTINCT FROM %(old_code)s AND state <> 5 RETURNING auth_code"
+)
+# Other devices of the same enterprise known by the terminal id just reported (as serial or as registered id)
+_SAME_TERMINAL_ID = (
+    "SELECT o.id, o.phone FROM device o JOIN device d ON d.id = %s "
+    "WHERE o.enterprise_id = d.enterprise_id AND o.id <> d.id AND o.record_state = 1 "
+    "AND (o.device_sn = %s OR o.registered_terminal_id = d.registered_terminal_id) ORDER BY o.id LIMIT 5"
 )
 _DEREGISTER = (
     "UPDATE device SET auth_code = NULL, registered_terminal_id = NULL, registered_manufacturer_id = NULL, "
@@ -213,7 +219,7 @@ _INSERT_UNASSIGNED = (
 
 class PostgresDeviceDirectory:
     """`DeviceDirectory` over an async psycopg pool. Raises psycopg errors when the database fails;
-    the connection then answers nothing and the terminal retries."""
+    the connection's step then answers the frame 0x8001 result 1 and the terminal retries."""
 
     def __init__(self, url: str, *, pool_max: int = 4, auto_register: bool = False,
                  unassigned_enterprise_id: int = 0) -> None:
@@ -256,16 +262,19 @@ class PostgresDeviceDirectory:
                 return RegistrationOutcome(REG_TERMINAL_TAKEN, device=device, request_id=decision.request_id,
                                            notice="reregistration_pending" if decision.request_id else None)
             approved = True
-        params = {"code": new_auth_code(), "sn": device_sn_to_store(device.device_sn, info.terminal_id),
-                  "terminal_id": info.terminal_id, "maker": info.manufacturer_id, "model": info.terminal_model,
+        params = {"code": new_auth_code(), "terminal_id": info.terminal_id, "maker": info.manufacturer_id, "model": info.terminal_model,
                   "version": info.protocol_version, "id": device.id, "old_code": device.auth_code}
         async with self._pool.connection() as conn:
             cur = await conn.execute(_STORE, params)
             row = await cur.fetchone()
+            if row is not None and info.terminal_id:
+                shared = await (await conn.execute(_SAME_TERMINAL_ID, (device.id, info.terminal_id))).fetchall()
+            else:
+                shared = []
         if row is None:  # deleted, disabled or registered by someone else meanwhile
             return RegistrationOutcome(REG_TERMINAL_TAKEN, device=device)
         return RegistrationOutcome(REG_OK, row[0], device.id, replaced_code=bool(device.auth_code), device=device,
-                                   approved=approved)
+                                   approved=approved, shares_terminal_id=tuple((r[0], r[1]) for r in shared))
 
     async def record_imei(self, device_id: int, imei: str) -> None:
         async with self._pool.connection() as conn:

@@ -38,6 +38,10 @@ async def register(conn: TerminalConnection, msg: Message) -> None:
     counters = conn.ctx.counters
     if outcome.result == r.REG_OK:
         counters.registrations += 1
+        if outcome.shares_terminal_id:  # terminal ids are not unique across makers: allowed, and said
+            log.warning("conn %s (%s): terminal %s (device %s) registered with terminal id %r, which is also "
+                        "that of %s", conn.connection_id, conn.peer, header.phone, outcome.device_id,
+                        terminal_id[:40], ", ".join(f"device {d} (phone {p})" for d, p in outcome.shares_terminal_id))
     else:
         counters.registration_rejected += 1
         conn.log_hostile(logging.INFO, "conn %s (%s): registration of %s (terminal id %r) refused, result %d",

@@ -120,7 +120,7 @@ def on_upload(conn: TerminalConnection, header: Header, body: bytes, first_seq: 
                          identity.phone, header.phone)
         conn.ack(ack_seq, MEDIA_UPLOAD, r.ACK_FAILURE)
         return
-    conn._run_locked(_store_upload(conn, header, body, first_seq, ack_seq))
+    conn._run_locked(_store_upload(conn, header, body, first_seq, ack_seq), header, ack_seq=ack_seq)
 
 
 def _put(store: MediaStore, device_id: int, head: MediaUpload, data: bytes, at: datetime) -> StoredObject:

@@ -82,10 +82,39 @@ def test_known_terminal_registers_and_authenticates_unknown_gets_result_4(
         with psycopg.connect(pg_url) as conn:
             row = conn.execute("SELECT auth_code, device_sn, terminal_model FROM device WHERE phone = %s",
                                (canonical_phone(known),)).fetchone()
-            assert row == (code, f"SIM{known[-7:]}", "SIM-808")
+            assert row == (code, f"SIM{known[-7:]}", "SIM-808")  # the serial stays the administrator's
             assert conn.execute("SELECT count(*) FROM device WHERE phone = %s", (unknown,)).fetchone() == (0,)
 
     asyncio.run(main())
+
+
+def test_a_terminal_id_another_device_of_the_enterprise_has_still_registers_and_keeps_the_typed_serial(
+        pg_url: str, kafka_bootstrap: str, free_port: Callable[[], int], caplog: pytest.LogCaptureFixture) -> None:
+    first, second = unique_phones(2)
+    ids = insert_devices(pg_url, [first, second])  # one enterprise; serials SIM<last 7 digits>
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # the administrator typed these serials
+        conn.execute("UPDATE device SET device_sn = 'TID0001' WHERE id = %s", (ids[first],))
+        conn.execute("UPDATE device SET device_sn = 'TYPED-SN-2' WHERE id = %s", (ids[second],))
+
+    async def main() -> None:
+        port = free_port()
+        async with running_gateway(pg_url, kafka_bootstrap, port):
+            client = await TerminalClient.connect(port, second)
+            # another maker's terminal reports the id that is the first device's serial
+            await client.send(0x0100, _registration("TID0001"))
+            reply = await client.receive()
+            assert isinstance(reply.body, RegistrationResponse) and reply.body.result == 0 and reply.body.auth_code
+            await client.close()
+
+    with caplog.at_level("WARNING", logger="gateway.connection"):
+        asyncio.run(main())
+    with psycopg.connect(pg_url) as conn:
+        row = conn.execute("SELECT device_sn, registered_terminal_id FROM device WHERE id = %s",
+                           (ids[second],)).fetchone()
+    assert row == ("TYPED-SN-2", "TID0001")  # the typed serial is not replaced; the report is kept beside it
+    [line] = [r.getMessage() for r in caplog.records if "also that of" in r.getMessage()]
+    assert canonical_phone(second) in line or second in line
+    assert f"device {ids[first]} (phone {canonical_phone(first)})" in line
 
 
 def test_position_is_in_kafka_with_the_documented_payload_before_its_ack(

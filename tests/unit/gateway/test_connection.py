@@ -73,6 +73,28 @@ def test_registration_of_unknown_terminal_gets_result_4() -> None:
     run(t)
 
 
+def test_a_database_step_that_fails_answers_0x8001_result_1_never_silence() -> None:
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1, auth_code="CODE1")
+
+        async def broken(*_: object) -> None:
+            raise RuntimeError("UniqueViolation: duplicate key value")
+
+        h.directory.register = broken  # type: ignore[method-assign]
+        h.directory.find = broken  # type: ignore[method-assign]
+        conn, transport = h.connect()
+        conn.data_received(frame(0x0100, registration(), seq=7))
+        await settle()
+        conn.data_received(frame(0x0102, Authentication("CODE1").encode("2013"), seq=8))
+        await settle()
+        replies = [(m.header.msg_id, m.body.reply_seq, m.body.reply_msg_id, m.body.result)
+                   for m in transport.replies()]
+        assert replies == [(0x8001, 7, 0x0100, 1), (0x8001, 8, 0x0102, 1)]
+        assert h.server.counters.db_errors == 2
+
+    run(t)
+
+
 def test_registration_by_other_hardware_of_registered_terminal_is_answered_as_unknown() -> None:
     async def t(h: Harness) -> None:
         h.directory.add(PHONE, 1, auth_code="CODE1")

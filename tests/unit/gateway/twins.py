@@ -16,7 +16,6 @@ from gateway.devices import (
     RegistrationInfo,
     RegistrationOutcome,
     decide_registration,
-    device_sn_to_store,
     new_auth_code,
 )
 from gateway.replies import REG_OK
@@ -90,7 +89,7 @@ class MemoryDirectory:
             return RegistrationOutcome(result, device=device)
         code = new_auth_code()
         self.devices[phone] = replace(device, auth_code=code,
-                                      device_sn=device_sn_to_store(device.device_sn, info.terminal_id),
+                                      device_sn=device.device_sn or info.terminal_id,
                                       registered_terminal_id=info.terminal_id,
                                       registered_manufacturer_id=info.manufacturer_id,
                                       registered_terminal_model=info.terminal_model)
