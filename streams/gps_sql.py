@@ -5,7 +5,10 @@ one round trip with no SQL assembled from data. The arrays are ``SqlArray`` list
 literal each, built with ``str.join`` (psycopg's generic list dumper adapts element by element in
 Python: it was ~14% of the worker's CPU, docs/performance.md). Idempotency lives in the SQL:
 
-- ``gps``: ON CONFLICT (device_id, fix_at) DO NOTHING: a replayed or resent position adds nothing.
+- ``gps``: ON CONFLICT (device_id, fix_at) DO NOTHING: a replayed or resent position adds nothing. The
+  track keeps one fix per device and second (the first stored); a later fix of that second that says
+  something else (a 0x0704 item, a 0x0201 answer: the command keeps that one in its reply) is counted
+  in ``gps_reject_day`` as ``same_second`` and logged, never dropped silently.
 - ``device_last``: upsert guarded by ``WHERE device_last.fix_at < EXCLUDED.fix_at``: an older
   (replayed, backlog) fix never replaces a newer one.
 """
@@ -105,7 +108,8 @@ SELECT device_id, fix_at, car_id, enterprise_id, lng, lat, altitude_m, speed_kmh
 _INSERT_INTO = """(device_id, fix_at, car_id, enterprise_id, lng, lat, altitude_m, speed_kmh,
  direction_deg, mileage_km, fuel_l, alarm_flags, status_flags, extras, received_at)"""
 
-INSERT_GPS = "INSERT INTO gps " + _INSERT_INTO + _SELECT + _UNNEST + "ON CONFLICT (device_id, fix_at) DO NOTHING"
+INSERT_GPS = ("INSERT INTO gps " + _INSERT_INTO + _SELECT + _UNNEST + "ON CONFLICT (device_id, fix_at) DO NOTHING "
+              "RETURNING device_id, fix_at")
 
 # device_last from the same binary rows as gps: COPY into this session's temporary table (emptied at every
 # commit), then one upsert from it. The array literals it replaced cost the worker ~3 µs a position
@@ -174,14 +178,38 @@ def closed_days(fixes: Iterable[Fix], today: date) -> list[SqlArray]:
 
 def unique_fixes(fixes: Iterable[Fix]) -> list[Fix]:
     """First fix per (device, fix time), input order kept. A batch may repeat a resent position."""
-    seen: set[tuple[int, Any]] = set()
+    return split_same_second(fixes)[0]
+
+
+def same_position(a: Fix, b: Fix) -> bool:
+    """Whether two fixes of one device and second say the same (a resend or replay), not two fixes."""
+    return (abs(a.lat - b.lat) < 1e-6 and abs(a.lng - b.lng) < 1e-6 and abs(a.speed_kmh - b.speed_kmh) < 0.05
+            and a.direction_deg == b.direction_deg and a.alarm_flags == b.alarm_flags
+            and a.status_flags == b.status_flags)
+
+
+def split_same_second(fixes: Iterable[Fix]) -> tuple[list[Fix], list[Fix]]:
+    """(first fix per device and second, input order kept; the later fixes of a second that say something
+    else). The track keeps one fix a second (gps' key); a repeat saying the same is a resend and not counted."""
+    first: dict[tuple[int, Any], Fix] = {}
     out: list[Fix] = []
+    other: list[Fix] = []
     for fix in fixes:
         key = (fix.device_id, fix.fix_at)
-        if key not in seen:
-            seen.add(key)
+        kept = first.get(key)
+        if kept is None:
+            first[key] = fix
             out.append(fix)
-    return out
+        elif not same_position(kept, fix):
+            other.append(fix)
+    return out, other
+
+
+# The stored fixes of the (device, second) pairs a batch could not insert: a replay when they say the
+# same, else a second fix of that second that the track does not keep (counted, logged).
+STORED_AT = """SELECT g.device_id, g.fix_at, g.lat, g.lng, g.speed_kmh, g.direction_deg, g.alarm_flags, g.status_flags
+FROM gps g JOIN unnest(%s::bigint[], %s::timestamptz[]) AS k(device_id, fix_at)
+  ON g.device_id = k.device_id AND g.fix_at = k.fix_at"""
 
 
 def newest_per_device(fixes: Iterable[Fix]) -> list[Fix]:

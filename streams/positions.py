@@ -19,6 +19,7 @@ One batch (``stream.noack_take``) goes through, in order:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 from collections.abc import Sequence
@@ -133,7 +134,9 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
     """Step 3: gps rows and device_last in one transaction, with the track day summaries and report days a
     late fix makes stale, and the batch's refusal counts (statements run only when there is something to
     mark or count). Raises only DATA_ERRORS."""
-    rows = gps_sql.unique_fixes(fixes)
+    rows, other = gps_sql.split_same_second(fixes)
+    if other:
+        reject_counts = _count_same_second(other, dict(reject_counts or {}), zone)
     if not rows and not reject_counts:
         return
     newest = gps_sql.newest_per_device(rows)
@@ -145,9 +148,15 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
     last_copy = copy if len(newest) == len(rows) else gps_sql.copy_data(newest)
 
     async def work(conn: psycopg.AsyncConnection[Any], *, skip_stored: bool = False) -> None:
+        counts = reject_counts
         if rows:
             if skip_stored:
-                await conn.execute(gps_sql.INSERT_GPS, gps_sql.column_arrays(rows))
+                cur = await conn.execute(gps_sql.INSERT_GPS, gps_sql.column_arrays(rows))
+                written = {(device, at) for device, at in await cur.fetchall()}
+                skipped = [f for f in rows if (f.device_id, f.fix_at) not in written]
+                differing = await _differing_from_stored(conn, skipped) if skipped else []
+                if differing:
+                    counts = _count_same_second(differing, dict(counts or {}), zone)
             else:
                 async with conn.cursor().copy(gps_sql.COPY_GPS) as copier:
                     await copier.write(copy)
@@ -159,13 +168,46 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
             await conn.execute(gps_sql.INVALIDATE_TRACK_DAYS, stale)
         if dirty:
             await conn.execute(gps_sql.MARK_DIRTY_DAYS, dirty)
-        if reject_counts:
-            await conn.execute(gps_sql.COUNT_REJECTS, gps_sql.reject_counts(reject_counts))
+        if counts:
+            await conn.execute(gps_sql.COUNT_REJECTS, gps_sql.reject_counts(counts))
 
     try:
         await db.transact(work)
     except psycopg.errors.UniqueViolation:  # a position already stored (replay, resend): skip it
         await db.transact(functools.partial(work, skip_stored=True))
+
+
+SAME_SECOND = "same_second"
+
+
+def _count_same_second(fixes: Sequence[Fix], counts: dict[tuple[date, int, str, int], int],
+                       zone: tzinfo) -> dict[tuple[date, int, str, int], int]:
+    """Count (and log) fixes the track does not keep because their device already has a fix that second."""
+    for fix in fixes:
+        key = (fix.received_at.astimezone(zone).date(), fix.device_id, SAME_SECOND, fix.enterprise_id)
+        counts[key] = counts.get(key, 0) + 1
+    first = fixes[0]
+    log.info("%d fix(es) not kept in the track: their device already has a fix at that second (e.g. device %d "
+             "at %s: %.6f, %.6f)", len(fixes), first.device_id, first.fix_at.isoformat(), first.lat, first.lng)
+    return counts
+
+
+async def _differing_from_stored(conn: psycopg.AsyncConnection[Any], fixes: Sequence[Fix]) -> list[Fix]:
+    """Of fixes whose (device, second) is stored already, those that say something else than the stored one."""
+    cur = await conn.execute(gps_sql.STORED_AT, [gps_sql.IntArray([f.device_id for f in fixes]),
+                                                 gps_sql.TimeArray([f.fix_at for f in fixes])])
+    stored = {(row[0], row[1]): row for row in await cur.fetchall()}
+    differing = []
+    for fix in fixes:
+        row = stored.get((fix.device_id, fix.fix_at))
+        if row is None:
+            continue
+        _, _, lat, lng, speed, direction, alarm_flags, status_flags = row
+        kept = dataclasses.replace(fix, lat=lat, lng=lng, speed_kmh=speed, direction_deg=direction,
+                                   alarm_flags=alarm_flags, status_flags=status_flags)
+        if not gps_sql.same_position(kept, fix):
+            differing.append(fix)
+    return differing
 
 
 async def write_batch(db: Database, plan: PlannedBatch, zone: tzinfo = REPORT_ZONE) -> list[tuple[int, str]]:

@@ -7,7 +7,8 @@ the local day ``DAY`` (2026-10-15, Asia/Shanghai):
   with the engine on 08:25-08:35 (one trip of 20 km and 1,500 s, one idling park of 600 s); the odometer
   runs 5000.0 -> 5020.0 with every fix; state logs: ACC on 07:55-08:40, driving 08:00-08:25, parked
   08:25-08:40, engine off before and after; online 07:50-20:00; alarms: two overspeed (a1; one handled) and
-  one ADAS forward collision (adas_1); two refused positions (gps_reject_day).
+  one ADAS forward collision (adas_1); two refused positions and five same-second fixes the KPI does
+  not count (gps_reject_day).
 - terminal 2 (car B2): 23:50 -> 00:11 the next day, 20 km at 60 km/h then standing (a trip listed on DAY
   with 20 km; DAY's mileage 9 km, the next day's 11 km); no state log (runtime from positions).
 - terminal 3 (car A3): nothing (a row of zeros), until ``add_late_fixes`` adds a 0x0704-style backlog.
@@ -129,6 +130,9 @@ def seed_report_world(url: str) -> World:
                          (a1.enterprise_id, d, a1.car_id, device_phone(1), kind, key, start, end, state))
         conn.execute("INSERT INTO gps_reject_day (day, device_id, reason_class, enterprise_id, n) VALUES"
                      " (%s, %s, 'speed', %s, 2)", (DAY, d, a1.enterprise_id))
+        # second fixes in seconds the track holds: counted for operators, not refused data for the KPI
+        conn.execute("INSERT INTO gps_reject_day (day, device_id, reason_class, enterprise_id, n) VALUES"
+                     " (%s, %s, 'same_second', %s, 5)", (DAY, d, a1.enterprise_id))
         conn.commit()
     return World(url, a1, b2, a3, summary["enterprises"])
 

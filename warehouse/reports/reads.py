@@ -100,7 +100,10 @@ def read_alarms(conn: Connection[Any], start: datetime, end: datetime) -> pl.Dat
 
 
 def read_rejects(conn: Connection[Any], day: date) -> pl.DataFrame:
-    return _frame(conn, "SELECT device_id, sum(n) FROM gps_reject_day WHERE day = %s GROUP BY device_id", (day,),
+    """Refused fixes per device; a second fix in a second the track already holds (``same_second``) is no
+    refused data for the qualification KPI: it is counted for operators, not against the terminal."""
+    return _frame(conn, "SELECT device_id, sum(n) FROM gps_reject_day WHERE day = %s AND reason_class <> "
+                  "'same_second' GROUP BY device_id", (day,),
                   {"device_id": pl.Int64, "n": pl.Int64})
 
 

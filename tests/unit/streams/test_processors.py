@@ -133,6 +133,9 @@ class FakeConnection:
         # the seed query: device offline, nothing logged yet
         return (2, 21, 3, None, None, None, None, None, None, None)
 
+    async def fetchall(self) -> list[Any]:
+        return []  # INSERT ... RETURNING after a COPY conflict, and the stored rows it did not write
+
 
 @dataclass
 class FakeDatabase(Database):
