@@ -26,3 +26,12 @@ def header_phone(phone: str, version: str | int | None) -> str:
     (zero-padded on the left; a longer phone is returned unchanged)."""
     width = 20 if str(version) == "2019" else 12
     return canonical_phone(phone).rjust(width, "0")
+
+
+def phone_search_text(text: object) -> object:
+    """A phone a user searches for, in the form the tables keep (canonical) when it is digits; anything
+    else (a partial or mistyped search) unchanged, so the filter says no match instead of an error."""
+    try:
+        return canonical_phone(text)  # type: ignore[arg-type]
+    except ValueError:
+        return text

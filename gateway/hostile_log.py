@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from gateway.counters import GatewayCounters
+from protocols.jt808.redact import CREDENTIAL_MSG_IDS, redact_frame
 
 
 class Offender(Protocol):
@@ -18,7 +19,8 @@ class Offender(Protocol):
 
 
 class HexDump:
-    """`bytes.hex()` of at most `limit` bytes, computed only if the line is actually logged."""
+    """`bytes.hex()` of at most `limit` bytes, computed only if the line is actually logged; credentials
+    never (protocols/jt808/redact.py)."""
 
     __slots__ = ("data", "limit")
 
@@ -27,6 +29,10 @@ class HexDump:
 
     def __str__(self) -> str:
         data = self.data
+        if len(data) >= 3 and data[0] == 0x7E and int.from_bytes(data[1:3], "big") in CREDENTIAL_MSG_IDS:
+            # a frame that may hold an auth code or a dial-up password: starred, or its header only
+            redacted = redact_frame(data)
+            data = redacted if redacted is not None else data[:13]
         if len(data) <= self.limit:
             return data.hex()
         return f"{data[:self.limit].hex()}... ({len(data)} bytes)"

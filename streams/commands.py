@@ -42,6 +42,7 @@ from psycopg.types.json import Jsonb
 
 from fleet.enums import PushType
 from fleet.topics import CONSOLE_EVENTS
+from protocols.jt808.redact import SECRET_PARAM_IDS
 from streams import console
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import Send, encode
@@ -128,8 +129,25 @@ def reply_of(uplink: Uplink) -> Reply | None:
     elif uplink.msg_id == 0x0805:
         own = _small_int(body.get("result")) or 0
         result = {0: 0, 1: 1, 2: RESULT_UNSUPPORTED}.get(own, 1)
+    if uplink.msg_id == PARAMS_RESPONSE:
+        body = without_secret_params(body)
     return Reply(uplink.device_id, reply_seq, uplink.msg_id, reply_msg_id, min(result, 255), body,
                  uplink.received_at)
+
+
+def without_secret_params(body: dict[str, Any]) -> dict[str, Any]:
+    """A 0x0104 body as the command's reply and device_param keep it: the values of the parameters the
+    table marks secret (dial-up passwords) starred, same length (protocols/jt808/redact.py)."""
+    params = body.get("params")
+    if not isinstance(params, list) or not any(isinstance(p, dict) and p.get("id") in SECRET_PARAM_IDS for p in params):
+        return body
+    masked = []
+    for item in params:
+        if isinstance(item, dict) and item.get("id") in SECRET_PARAM_IDS:
+            size = len(str(item.get("value_hex") or "")) // 2 or len(str(item.get("value") or ""))
+            item = {**item, "value": "*" * size, "value_hex": "2A" * size}
+        masked.append(item)
+    return {**body, "params": masked}
 
 
 def parse_sent(raw: bytes | str | dict[str, Any]) -> SentRecord | None:

@@ -6,6 +6,9 @@
   called by the ``sent`` agent. Only ``event: "sent"`` frames are frames a terminal received; failed
   ones are the command's state (downstreamMessage), not a frame.
 
+Rows hold no credential (auth codes, dial-up passwords: starred, ``protocols/jt808/redact.py``) and one
+phone form, the canonical one of ``device.phone``, in both directions.
+
 One statement per batch: a binary COPY (like the gps sink, streams/gps_sql.py), no SQL assembled from
 data. Idempotent: a redelivered record has the same (device, time, direction, msg id, serial); a batch
 repeating a kept frame fails the COPY on the unique index and is written again with INSERT (``unnest``
@@ -25,6 +28,8 @@ from typing import Any, NamedTuple
 
 import psycopg
 
+from fleet.phones import canonical_phone
+from protocols.jt808.redact import CREDENTIAL_MSG_IDS, redact_raw_hex
 from streams.db import DATA_ERRORS, Database
 from streams.gps_sql import IntArray, SqlArray, TextArray, TimeArray
 from streams.messages import PayloadError, Uplink, load_json_object, parse_time
@@ -34,6 +39,8 @@ log = logging.getLogger(__name__)
 
 UP, DOWN = 0, 1
 TABLE = "message_log"
+# What the log shows of a frame it does not keep (a credential in a frame it cannot re-read)
+HIDDEN = {"error": "not kept: the frame holds credentials and could not be re-read to mask them"}
 
 
 class LogRow(NamedTuple):
@@ -142,9 +149,12 @@ def uplink_rows(uplinks: Iterable[Uplink | PayloadError]) -> list[LogRow]:
         seq = _int_or_none(u.seq)
         if seq is None or not u.raw_hex:
             continue
-        rows.append(LogRow(u.received_at, u.device_id, u.car_id, u.enterprise_id, u.phone, UP, u.msg_id, seq,
-                           u.raw_hex, u.raw_truncated, None if u.message is None else json_text(u.message),
-                           None, u.gateway_id))
+        raw_hex, decoded = u.raw_hex, None if u.message is None else json_text(u.message)
+        if u.msg_id in CREDENTIAL_MSG_IDS:  # the log holds no credential (protocols/jt808/redact.py)
+            raw_hex = redact_raw_hex(raw_hex)
+            decoded = json_text(decode_raw(raw_hex) if raw_hex else HIDDEN)
+        rows.append(LogRow(u.received_at, u.device_id, u.car_id, u.enterprise_id, canonical_or_same(u.phone), UP,
+                           u.msg_id, seq, raw_hex, u.raw_truncated, decoded, None, u.gateway_id))
     return rows
 
 
@@ -190,13 +200,25 @@ def downlink_row(record: Any) -> LogRow | None:
         return None
     if msg_id == ATTACHMENT_REQUEST:
         raw_hex = without_alarm_number(raw_hex)
+    elif msg_id in CREDENTIAL_MSG_IDS:
+        raw_hex = redact_raw_hex(raw_hex)
     command_id = obj.get("command_id")
     try:
         command = int(command_id) if command_id is not None else None
     except (TypeError, ValueError):
         command = None
-    return LogRow(at, device_id, _int_or_none(obj.get("car_id")), enterprise_id, str(obj.get("phone", "")), DOWN,
-                  msg_id, seq, raw_hex, False, json_text(decode_raw(raw_hex)), command, obj.get("gateway_id"))
+    return LogRow(at, device_id, _int_or_none(obj.get("car_id")), enterprise_id,
+                  canonical_or_same(str(obj.get("phone", ""))), DOWN, msg_id, seq, raw_hex, False,
+                  json_text(decode_raw(raw_hex) if raw_hex else HIDDEN), command, obj.get("gateway_id"))
+
+
+def canonical_or_same(phone: str) -> str:
+    """The phone as ``device.phone`` holds it (no BCD leading zeros), in both directions, so one search
+    finds a terminal's uplinks and downlinks; text that is no phone is kept as it is."""
+    try:
+        return canonical_phone(phone)
+    except ValueError:
+        return phone
 
 
 def downlink_rows(records: Iterable[Any]) -> list[LogRow]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from api.query.entities_logs import history_max_days
 from api.query.grammar import EntitySpec, FieldSpec, Window
+from fleet.phones import phone_search_text
 
 F = FieldSpec
 DIRECTIONS = (0, 1)  # 0 up (terminal -> platform), 1 down
@@ -36,7 +37,7 @@ def _frame_fields(with_direction: bool) -> dict[str, FieldSpec]:
         "carId": F("car_id", "int", ref="carView", label="车辆"),
         "plateNumber": F("plate_number", label="车牌号", exportable=True),
         "deviceId": F("device_id", "int", label="终端编号"),
-        "phone": F("phone", label="终端手机号", exportable=True),
+        "phone": F("phone", label="终端手机号", exportable=True, normalize=phone_search_text),
         "enterpriseId": F("enterprise_id", "int", label="企业"),
         "direction": F("direction", "int", enum=DIRECTIONS, label="方向", exportable=True),
         "msgId": F("msg_id", "int", label="消息ID"),
@@ -102,7 +103,7 @@ DOWNSTREAM_MESSAGE = EntitySpec(
         "plateNumber": F("plate_number", expression="SELECT c.plate_number FROM car c WHERE c.id = command.car_id",
                          filterable=False, sortable=False, label="车牌号", exportable=True),
         "deviceId": F("device_id", "int", label="终端编号"),
-        "phone": F("phone", label="终端手机号", exportable=True),
+        "phone": F("phone", label="终端手机号", exportable=True, normalize=phone_search_text),
         "enterpriseId": F("enterprise_id", "int", label="企业"),
         "msgId": F("msg_id", "int", label="消息ID"),
         "msgIdHex": F("msg_id_hex", expression=MSG_ID_HEX, filterable=False, sortable=False, label="消息ID",

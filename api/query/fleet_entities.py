@@ -17,6 +17,7 @@ from api.query import validators
 from api.query.fleet_hooks import CarHooks, DeviceHooks, DriverHooks, GroupHooks, SimHooks
 from api.query.grammar import EntitySpec, FieldSpec
 from api.query.values import FieldType
+from fleet.phones import phone_search_text
 
 F = FieldSpec
 
@@ -130,7 +131,8 @@ DEVICE = _writable("device", "device", "终端", DeviceHooks(), {
     "id": F("id", "int", label="编号"),
     "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
     "carId": F("car_id", "int", label="车辆"),
-    "phone": W("phone", required=True, pattern=r"[0-9]{11,20}", unique=True, label="终端手机号"),
+    "phone": W("phone", required=True, pattern=r"[0-9]{11,20}", unique=True, label="终端手机号",
+               normalize=phone_search_text),
     "deviceSn": W("device_sn", required=True, pattern=r"[0-9A-Za-z-]{1,30}", unique=True, label="终端编号"),
     "deviceName": W("device_name", max_length=64, label="终端名称"),
     "protocol": W("protocol", enum=PROTOCOLS, label="协议"),

@@ -51,6 +51,7 @@ class FieldSpec:
     a rule beyond the declarative ones, e.g. the national ID check digit; the message is the user's).
     ``many``: the value is a comma list of ``enum`` values (each checked), kept as that text.
     ``secret``: write-only (a password): never selected, filtered, sorted, exported or audited in clear.
+    ``normalize``: applied to filter values (so a phone is found in any of its written forms).
     ``virtual``: accepted in bodies but not a column; the entity's hooks consume it (a role's
     permission list, a car's devices). ``label``: the zh-CN name used as spreadsheet header and as the
     console's fallback title; ``importable`` / ``exportable``: in spreadsheet import / export."""
@@ -78,6 +79,8 @@ class FieldSpec:
     label: str = ""
     importable: bool = False
     exportable: bool = False
+    # a filter value in the form the column keeps (e.g. a phone as sent in a 2013 header -> canonical)
+    normalize: Callable[[Any], Any] | None = None
 
     def __post_init__(self) -> None:
         if self.secret or self.virtual:  # never readable: not selectable, filterable or sortable
@@ -330,6 +333,16 @@ def _parse_conditions(entity: EntitySpec, raw: list[tuple[str, Any]]) -> list[Co
 
 
 def _condition(entity: EntitySpec, name: str, op: str, value: Any) -> Condition:
+    condition = _typed_condition(entity, name, op, value)
+    normalize = entity.fields[name].normalize
+    if normalize is None or op == "exists" or condition.value is None:
+        return condition
+    if isinstance(condition.value, list):
+        return Condition(name, op, [normalize(v) for v in condition.value])
+    return Condition(name, op, normalize(condition.value))
+
+
+def _typed_condition(entity: EntitySpec, name: str, op: str, value: Any) -> Condition:
     ftype = entity.fields[name].type
     if op == "exists":
         return Condition(name, op, coerce(f"{name}.exists", "bool", value) if value is not None else True)

@@ -127,6 +127,15 @@ def test_original_messages_filter_by_direction_and_message_id(client: FlaskClien
     assert count.json["data"] == 4
 
 
+def test_a_phone_is_found_in_the_form_a_2013_or_2019_header_writes_it(client: FlaskClient, login: Login,
+                                                                       car: Car) -> None:
+    headers = login("admin_a")
+    phone = car.terminal.phone
+    for written in (phone, phone.rjust(12, "0"), phone.rjust(20, "0")):
+        assert page(client, headers, "originalMessage", {**window(car), "phone": written})["total"] == 4, written
+    assert page(client, headers, "originalMessage", {**window(car), "phone.like": "0" + phone[:6]})["total"] == 4
+
+
 def test_upstream_messages_are_the_uplinks(client: FlaskClient, login: Login, car: Car) -> None:
     data = page(client, login("admin_a"), "upstreamMessage", window(car), orderBy="time", desc="false")
     assert [r["msgIdHex"] for r in data["list"]] == ["0x0200", "0x0200", "0x0002"]

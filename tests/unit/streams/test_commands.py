@@ -95,6 +95,15 @@ def test_parameter_values_as_hex() -> None:
     assert device_params(reply) == [(0x55, "0000003C"), (0x13, "31302E312E322E33"), (0xF001, "0A0B")]
 
 
+def test_dial_up_passwords_are_starred_in_the_reply_and_the_parameters_kept() -> None:
+    reply = reply_of(uplink(0x0104, {"reply_seq": 1, "params": [
+        {"id": 0x12, "value": "apn-pass", "value_hex": "61706E2D70617373"},  # main server dial-up password
+        {"id": 0x13, "value": "10.1.2.3"},
+    ]}))
+    assert reply is not None and "apn-pass" not in str(reply.reply) and "61706E" not in str(reply.reply)
+    assert device_params(reply) == [(0x12, "2A" * 8), (0x13, "31302E312E322E33")]
+
+
 def test_a_location_query_reply_is_a_fix_like_a_0200() -> None:
     from streams.validation import Limits, classify_uplink
 

@@ -236,3 +236,35 @@ def test_copy_rows_hold_every_column_in_binary_format() -> None:
     assert fields[8] == row.raw_hex.encode() and fields[9] == b"\x00"
     assert fields[10] == b"\x01" + row.decoded.encode()  # type: ignore[union-attr]
     assert fields[11] is None and fields[12] == b"test-gw"
+
+
+def test_credentials_are_starred_in_the_log_both_ways_and_the_frame_still_decodes() -> None:
+    from protocols.jt808 import QueryParametersResponse, RegistrationResponse, SetParameters
+    from protocols.jt808.messages.params import TerminalParam
+
+    code, password = "5A3F09C1D2E4B687", "apn-Secret"
+    reply = encode_frame(0x8100, RegistrationResponse(5, 0, code), phone="013395279527", seq=7)
+    row = message_log.downlink_row(orjson.dumps({**sent_record(reply.hex(), msg_id=0x8100), "phone": "013395279527"}))
+    assert row is not None and code.encode().hex() not in row.raw_hex.lower() and code not in (row.decoded or "")
+    assert orjson.loads(row.decoded or "")["body"]["auth_code"] == "*" * len(code)
+    assert row.phone == "13395279527"  # one form for both directions
+
+    setting = encode_frame(0x8103, SetParameters((TerminalParam(0x0012, password), TerminalParam(0x0001, 30))),
+                           phone=TERMINAL.phone, seq=8)
+    row = message_log.downlink_row(orjson.dumps(sent_record(setting.hex(), msg_id=0x8103, seq=8)))
+    assert row is not None and password.encode().hex() not in row.raw_hex.lower()
+    params = {p["id"]: p["value"] for p in orjson.loads(row.decoded or "")["body"]["params"]}
+    assert params == {0x0012: "*" * len(password), 0x0001: 30}  # only the secret is starred
+
+    answer = encode_frame(0x0104, QueryParametersResponse(8, (TerminalParam(0x0012, password),)),
+                          phone="013800000001", seq=9)
+    record = payloads.frame_uplink(TERMINAL, answer, received_at=T0)
+    [up] = message_log.uplink_rows([parse_uplink(orjson.dumps(record))])
+    assert password.encode().hex() not in up.raw_hex.lower() and password not in (up.decoded or "")
+    assert up.phone == "13800000001"
+
+    parts = encode_subpackages(0x0104, QueryParametersResponse(8, (TerminalParam(0x0012, password),)),
+                               phone="013800000001", seq=10, max_body=8)
+    record = {**payloads.frame_uplink(TERMINAL, answer, received_at=T0), "raw_hex": b"".join(parts).hex()}
+    [up] = message_log.uplink_rows([parse_uplink(orjson.dumps(record))])
+    assert up.raw_hex == "" and password not in (up.decoded or "")  # not re-readable package by package: not kept
