@@ -379,6 +379,17 @@ class TerminalConnection(asyncio.Protocol):
 
         ctx.pipeline.submit(ctx.uplink_topic, identity.phone.encode(), value, on_done)
 
+    def log_access(self, msg: Message, identity: TerminalIdentity, result: int, reason: str) -> None:
+        """Forward a 0x0100 / 0x0102 of a known device with what the gateway answered and why, for the
+        message log only (no step acts on it; nobody waits for it): an operator sees why a terminal does
+        not come online. The frame's credentials are starred where it is logged (streams.message_log)."""
+        message = {**to_json(msg), "access": {"result": result, "reason": reason}}
+        value = uplink_value(identity, msg_id=msg.header.msg_id, seq=msg.header.seq,
+                             protocol_version=msg.header.version, raw_hex=msg.raw.hex(), message=message,
+                             connection_id=self.connection_id, gateway_id=self.ctx.settings.gateway_id,
+                             received_at=utc_now_iso())
+        self.ctx.pipeline.submit(self.ctx.uplink_topic, identity.phone.encode(), value, _ignore)
+
     def _reject_before_auth(self, msg: Message) -> None:
         self.ctx.counters.pre_auth_rejected += 1
         self.log_hostile(logging.INFO, "conn %s (%s): 0x%04x from %s before authentication, rejected",
@@ -595,3 +606,7 @@ def _body_bytes(msg: Message) -> bytes:
     if isinstance(hex_body, str):
         return bytes.fromhex(hex_body)
     raise ValueError("sub-package body is not raw")
+
+
+def _ignore(_stored: bool) -> None:
+    """A record nobody waits for (an access log line): its delivery changes nothing here."""

@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 
 from fleet.phones import canonical_phone
 from gateway import replies as r
-from gateway.devices import RegistrationInfo, authentication_accepted, imei_refusal
+from gateway.devices import (
+    DISABLED_STATE,
+    RegistrationInfo,
+    RegistrationOutcome,
+    authentication_accepted,
+    imei_refusal,
+)
 from gateway.inbound import registration_fields
 from gateway.payloads import TerminalIdentity, identity_of, security_value
 from protocols.jt808 import Message
@@ -62,6 +68,9 @@ async def register(conn: TerminalConnection, msg: Message) -> None:
             log.warning("conn %s (%s): approved re-registration of %s; closing conn %s (%s)", conn.connection_id,
                         conn.peer, header.phone, holder.connection_id, holder.peer)
             holder.replaced()
+    if outcome.device is not None:
+        conn.log_access(msg, identity_of(header.phone, outcome.device), r.register_wire_result(outcome.result),
+                        registration_reason(outcome))
     if not conn.closed:
         conn.send(r.REGISTER_REPLY, r.register_reply_body(header.seq, outcome.result, outcome.auth_code),
                   phone=header.phone,
@@ -76,6 +85,10 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
     device = await conn.ctx.directory.find(header.phone)
     if conn.closed:
         return
+    if device is not None and not authentication_accepted(device, auth_code):
+        conn.log_access(msg, identity_of(header.phone, device), r.ACK_FAILURE,
+                        "disabled" if device.state == DISABLED_STATE else
+                        "not_registered" if not device.auth_code else "wrong_code")
     if device is None or not authentication_accepted(device, auth_code):
         conn.ctx.counters.auth_failed += 1
         conn.log_hostile(logging.INFO, "conn %s (%s): authentication of %s refused", conn.connection_id, conn.peer,
@@ -90,6 +103,7 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
         conn.log_hostile(logging.WARNING, "conn %s (%s): authentication of %s refused: IMEI %r is not the recorded "
                          "one", conn.connection_id, conn.peer, header.phone, (imei or "")[:20])
         publish_security_notice(conn, identity_of(header.phone, device), refusal)
+        conn.log_access(msg, identity_of(header.phone, device), r.ACK_FAILURE, "imei_mismatch")
         conn.send(r.PLATFORM_ACK, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE),
                   phone=header.phone)
         return
@@ -119,6 +133,20 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
     conn.ctx.counters.authenticated += 1
     conn.emit_session("online", "auth")
     conn.ack(header.seq, header.msg_id, r.ACK_OK)
+
+
+def registration_reason(outcome: RegistrationOutcome) -> str:
+    """Why a registration of a known device got its result, as a code the message log names
+    (api/query/entities_messages.py ACCESS_REASONS)."""
+    if outcome.result == r.REG_OK:
+        return "accepted"
+    if outcome.notice in ("identity_mismatch", "reregistration_pending"):
+        return outcome.notice
+    if outcome.device is not None and outcome.device.state == DISABLED_STATE:
+        return "disabled"
+    if outcome.result == r.REG_TERMINAL_TAKEN:
+        return "terminal_taken"
+    return "refused"
 
 
 def _phone_key(phone: str) -> str:

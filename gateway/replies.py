@@ -39,13 +39,18 @@ def platform_ack_body(ack_seq: int, ack_msg_id: int, result: int) -> bytes:
     return PlatformResponse(ack_seq & 0xFFFF, ack_msg_id & 0xFFFF, result).encode("2013")
 
 
+def register_wire_result(result: int) -> int:
+    """The 0x8100 result a terminal gets for a decision: 3 goes out as 4 (see register_reply_body)."""
+    return REG_NO_TERMINAL if result == REG_TERMINAL_TAKEN else result
+
+
 def register_reply_body(ack_seq: int, result: int, auth_code: str | None) -> bytes:
     """0x8100 body; the auth code only on success.
 
     "Terminal already registered" (3) goes on the wire as "no such terminal" (4): anyone can send a
     0x0100 for any phone, and 3 would tell a stranger that the phone is a live terminal of some tenant.
     Both are refusals JT/T 808 table 4 allows; the gateway's log keeps the real reason."""
-    wire = REG_NO_TERMINAL if result == REG_TERMINAL_TAKEN else result
+    wire = register_wire_result(result)
     return RegistrationResponse(ack_seq & 0xFFFF, wire, auth_code if result == REG_OK else None).encode("2013")
 
 

@@ -152,7 +152,11 @@ def uplink_rows(uplinks: Iterable[Uplink | PayloadError]) -> list[LogRow]:
         raw_hex, decoded = u.raw_hex, None if u.message is None else json_text(u.message)
         if u.msg_id in CREDENTIAL_MSG_IDS:  # the log holds no credential (protocols/jt808/redact.py)
             raw_hex = redact_raw_hex(raw_hex)
-            decoded = json_text(decode_raw(raw_hex) if raw_hex else HIDDEN)
+            shown: dict[str, Any] = decode_raw(raw_hex) if raw_hex else dict(HIDDEN)
+            access = (u.message or {}).get("access")
+            if isinstance(access, dict):  # what the gateway answered a 0x0100 / 0x0102, and why
+                shown["access"] = access
+            decoded = json_text(shown)
         rows.append(LogRow(u.received_at, u.device_id, u.car_id, u.enterprise_id, canonical_or_same(u.phone), UP,
                            u.msg_id, seq, raw_hex, u.raw_truncated, decoded, None, u.gateway_id))
     return rows

@@ -73,3 +73,50 @@ def test_downstream_log_says_a_command_was_answered_with_a_malformed_reply(page:
     switch_language(page, "en-US")
     command.get_by_text("Terminal replied with a malformed message", exact=True).wait_for()
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_upstream_log_shows_why_a_terminal_was_refused_without_its_code(page: Any,
+                                                                       console_stack: ConsoleStack) -> None:
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from protocols.jt808 import Authentication, PlatformResponse
+    from tests.integration.gateway.support import TerminalClient
+
+    vehicle = console_stack.of("a")[1]
+    guessed = "GUESS-7Q2"
+
+    async def wrong_code() -> None:  # another connection with the phone and a wrong code
+        client = await TerminalClient.connect(console_stack.gateway_port, vehicle.phone.rjust(12, "0"))
+        await client.send(0x0102, Authentication(guessed))
+        answer = await client.receive(timeout_s=30)
+        assert isinstance(answer.body, PlatformResponse) and answer.body.result == 1
+        await client.close()
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's event loop
+        pool.submit(asyncio.run, wrong_code()).result()
+    path = f"/log/upstreamMessage?carId={vehicle.car_id}"
+    sign_in(page, "admin_a", path=path)
+    page.goto(path)
+    log = page.get_by_test_id("list-page-upstreamMessage")
+    log.wait_for()
+    msg_id = log.get_by_test_id("list-filter-msgId")
+    (msg_id if msg_id.evaluate("e => e.tagName") == "INPUT" else msg_id.locator("input")).fill("258")
+    row = log.get_by_test_id("list-table").locator("tr.ant-table-row").first
+    for _ in range(30):  # the worker stores it within seconds; search again until it is there
+        log.get_by_test_id("list-search").click()
+        try:
+            row.get_by_text("鉴权码错误", exact=True).wait_for(timeout=2_000)
+            break
+        except Exception:  # not stored yet
+            continue
+    row.get_by_text("鉴权码错误", exact=True).wait_for(timeout=1_000)
+    assert guessed.encode().hex().upper()[:8] not in row.inner_text().replace(" ", "").upper()
+    row.get_by_role("button", name="详情").click()
+    drawer = page.get_by_test_id("message-drawer")
+    decoded = drawer.get_by_test_id("message-decoded").inner_text()
+    assert guessed not in decoded and '"wrong_code"' in decoded
+    page.keyboard.press("Escape")
+    switch_language(page, "en-US")
+    row.get_by_text("Wrong auth code", exact=True).wait_for()
+    assert page.errors == []  # type: ignore[attr-defined]

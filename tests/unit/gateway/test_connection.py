@@ -130,7 +130,11 @@ def test_authentication_with_wrong_code_fails() -> None:
         [ack] = transport.replies()
         assert isinstance(ack.body, PlatformResponse) and ack.body.result == 1
         assert conn.identity is None
-        assert h.sink.records == []
+        # only the message log's record of the refusal, starred where it is logged: no session, no data
+        [logged] = h.sink.values(JT808_UPLINK)
+        assert (logged["msg_id"], logged["device_id"], logged["message"]["access"]) == (
+            0x0102, 1, {"result": 1, "reason": "wrong_code"})
+        assert h.sink.values(DEVICE_SESSIONS) == []
         assert h.server.counters.auth_failed == 1
 
     run(t)

@@ -81,7 +81,10 @@ def test_attacker_cannot_take_over_a_live_terminal_by_registering() -> None:
             await settle()
         assert not real.closing
         assert h.server.ctx is not None and h.server.ctx.registry.get(PHONE) is real.protocol
-        assert h.sink.values(JT808_UPLINK) == []
+        # nothing of the attacker's reached the data: only the message log's records of its refusals
+        logged = h.sink.values(JT808_UPLINK)
+        assert {u["msg_id"] for u in logged} == {0x0100, 0x0102}
+        assert all(u["message"]["access"]["result"] != 0 for u in logged)
         assert _sessions(h) == [("online", "auth")]
         real.protocol.data_received(frame(0x0002, seq=20))
         await settle()

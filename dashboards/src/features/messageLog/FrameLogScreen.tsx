@@ -24,7 +24,9 @@ export default function FrameLogScreen({ entity, strings }: Props) {
     namespace: `messageLog:${strings}`,
     columns: ['time', 'plateNumber', 'phone', ...(withDirection ? ['direction'] : []),
       { field: 'msgId', render: (value) => formatMsgId(value) }, 'seq',
-      { field: 'rawHex', render: (value) => <code style={{ fontSize: 12 }}>{hexPreview(value)}</code> }],
+      { field: 'rawHex', render: (value) => <code style={{ fontSize: 12 }}>{hexPreview(value)}</code> },
+      // what the gateway answered a registration / authentication, and why (empty for other frames)
+      'access'],
     filters: ['carId', 'time', ...(withDirection ? ['direction'] : []), 'msgId'],
     requiredFilters: ['carId', 'time'],
     initialFilters: initialFilters(carId, 'time'),
