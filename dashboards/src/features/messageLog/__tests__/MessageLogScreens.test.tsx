@@ -21,13 +21,14 @@ const ORIGINAL: EntityMeta = {
     field('phone'), field('direction', { type: 'int', enum: [0, 1] }), field('msgId', { type: 'int' }),
     field('seq', { type: 'int' }), field('rawHex', { filterable: false, sortable: false }),
     field('rawTruncated', { type: 'bool' }), field('decoded', { filterable: false, sortable: false }),
+    field('access', { sortable: false, enum: ['accepted', 'wrong_code'] }),
   ],
 };
 const CAR_VIEW: EntityMeta = { name: 'carView', idField: 'carId', permission: 'car', fields: [field('carId', { type: 'int' }), field('plateNumber')] };
 const FRAME = '7e020000220138000000010001000000000000000302610b0006f0ab00320168005a2604120900007e';
 const ROW = {
   key: '9-1775984400000000-0-512-1', time: '2026-04-12T09:00:00+00:00', carId: 5, plateNumber: '京A12345', deviceId: 9,
-  phone: '13800000001', direction: 0, msgId: 512, seq: 1, rawHex: FRAME, rawTruncated: false,
+  phone: '13800000001', direction: 0, msgId: 512, seq: 1, rawHex: FRAME, rawTruncated: false, access: null,
   decoded: '{"header":{"msg_id":512,"seq":1},"body":{"speed_kmh":36.0}}',
 };
 
