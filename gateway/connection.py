@@ -22,7 +22,7 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, cast
 
 from fleet.phones import canonical_phone
-from gateway import login, media
+from gateway import access_log, login, media
 from gateway import replies as r
 from gateway.downlinks import Downlink, DownlinkPacer, sent_value
 from gateway.inbound import DecodeFailure, decode_inbound, reassembled_message
@@ -76,6 +76,7 @@ class TerminalConnection(asyncio.Protocol):
         self.peer: str | None = None  # remote address, for security logs and notices
         self.opened_at = 0.0
         self.hostile_logged = 0  # bad inputs logged / not logged (HostileInputLog)
+        self.refused_logged = 0  # refused frames forwarded to the message log (gateway/access_log.py)
         self.hostile_suppressed = 0
         self.version = "2013"
         self.protocol_version = 1
@@ -244,6 +245,9 @@ class TerminalConnection(asyncio.Protocol):
             result = r.ACK_NOT_SUPPORTED if failure.encrypted else r.ACK_MESSAGE_ERROR
             self.send(r.PLATFORM_ACK, r.platform_ack_body(failure.seq, failure.msg_id, result),
                        phone=failure.phone)
+            identity = self.identity
+            if identity is not None and failure.phone == identity.phone:
+                access_log.refused(self, frame, failure, identity, result)
         identity = self.identity
         if failure.reply_seq is not None and identity is not None and failure.phone == identity.phone:
             self.downlinks.on_malformed_reply(failure.reply_seq, failure.reply_msg_id)
@@ -378,17 +382,6 @@ class TerminalConnection(asyncio.Protocol):
                 self._update_reading()
 
         ctx.pipeline.submit(ctx.uplink_topic, identity.phone.encode(), value, on_done)
-
-    def log_access(self, msg: Message, identity: TerminalIdentity, result: int, reason: str) -> None:
-        """Forward a 0x0100 / 0x0102 of a known device with what the gateway answered and why, for the
-        message log only (no step acts on it; nobody waits for it): an operator sees why a terminal does
-        not come online. The frame's credentials are starred where it is logged (streams.message_log)."""
-        message = {**to_json(msg), "access": {"result": result, "reason": reason}}
-        value = uplink_value(identity, msg_id=msg.header.msg_id, seq=msg.header.seq,
-                             protocol_version=msg.header.version, raw_hex=msg.raw.hex(), message=message,
-                             connection_id=self.connection_id, gateway_id=self.ctx.settings.gateway_id,
-                             received_at=utc_now_iso())
-        self.ctx.pipeline.submit(self.ctx.uplink_topic, identity.phone.encode(), value, _ignore)
 
     def _reject_before_auth(self, msg: Message) -> None:
         self.ctx.counters.pre_auth_rejected += 1
@@ -607,6 +600,3 @@ def _body_bytes(msg: Message) -> bytes:
         return bytes.fromhex(hex_body)
     raise ValueError("sub-package body is not raw")
 
-
-def _ignore(_stored: bool) -> None:
-    """A record nobody waits for (an access log line): its delivery changes nothing here."""

@@ -16,6 +16,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from fleet.phones import canonical_phone
+from gateway import access_log
 from gateway import replies as r
 from gateway.devices import (
     DISABLED_STATE,
@@ -69,7 +70,7 @@ async def register(conn: TerminalConnection, msg: Message) -> None:
                         conn.peer, header.phone, holder.connection_id, holder.peer)
             holder.replaced()
     if outcome.device is not None:
-        conn.log_access(msg, identity_of(header.phone, outcome.device), r.register_wire_result(outcome.result),
+        access_log.accessed(conn, msg, identity_of(header.phone, outcome.device), r.register_wire_result(outcome.result),
                         registration_reason(outcome))
     if not conn.closed:
         conn.send(r.REGISTER_REPLY, r.register_reply_body(header.seq, outcome.result, outcome.auth_code),
@@ -86,7 +87,7 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
     if conn.closed:
         return
     if device is not None and not authentication_accepted(device, auth_code):
-        conn.log_access(msg, identity_of(header.phone, device), r.ACK_FAILURE,
+        access_log.accessed(conn, msg, identity_of(header.phone, device), r.ACK_FAILURE,
                         "disabled" if device.state == DISABLED_STATE else
                         "not_registered" if not device.auth_code else "wrong_code")
     if device is None or not authentication_accepted(device, auth_code):
@@ -103,7 +104,7 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
         conn.log_hostile(logging.WARNING, "conn %s (%s): authentication of %s refused: IMEI %r is not the recorded "
                          "one", conn.connection_id, conn.peer, header.phone, (imei or "")[:20])
         publish_security_notice(conn, identity_of(header.phone, device), refusal)
-        conn.log_access(msg, identity_of(header.phone, device), r.ACK_FAILURE, "imei_mismatch")
+        access_log.accessed(conn, msg, identity_of(header.phone, device), r.ACK_FAILURE, "imei_mismatch")
         conn.send(r.PLATFORM_ACK, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE),
                   phone=header.phone)
         return

@@ -32,7 +32,7 @@ from fleet.phones import canonical_phone
 from protocols.jt808.redact import CREDENTIAL_MSG_IDS, redact_raw_hex
 from streams.db import DATA_ERRORS, Database
 from streams.gps_sql import IntArray, SqlArray, TextArray, TimeArray
-from streams.messages import PayloadError, Uplink, load_json_object, parse_time
+from streams.messages import PayloadError, RefusedFrame, Uplink, load_json_object, parse_time
 from warehouse.message_log import decode_raw, json_text
 
 log = logging.getLogger(__name__)
@@ -144,6 +144,11 @@ def uplink_rows(uplinks: Iterable[Uplink | PayloadError]) -> list[LogRow]:
     that sends them) are skipped."""
     rows = []
     for u in uplinks:
+        if isinstance(u, RefusedFrame):
+            row = refused_row(u.record)
+            if row is not None:
+                rows.append(row)
+            continue
         if isinstance(u, PayloadError):
             continue
         seq = _int_or_none(u.seq)
@@ -160,6 +165,25 @@ def uplink_rows(uplinks: Iterable[Uplink | PayloadError]) -> list[LogRow]:
         rows.append(LogRow(u.received_at, u.device_id, u.car_id, u.enterprise_id, canonical_or_same(u.phone), UP,
                            u.msg_id, seq, raw_hex, u.raw_truncated, decoded, None, u.gateway_id))
     return rows
+
+
+def refused_row(obj: dict[str, Any]) -> LogRow | None:
+    """Pure. The row of a frame the gateway refused (answered result 2 / 3): its bytes (credentials
+    starred or not kept), and ``decoded`` = ``{"refused": {result, reason}}``; None without a device."""
+    device_id, enterprise_id = _int_or_none(obj.get("device_id")), _int_or_none(obj.get("enterprise_id"))
+    msg_id, seq = _int_or_none(obj.get("msg_id")), _int_or_none(obj.get("seq"))
+    raw_hex = obj.get("raw_hex")
+    if device_id is None or enterprise_id is None or msg_id is None or seq is None or not isinstance(raw_hex, str):
+        return None
+    try:
+        at = parse_time(obj.get("received_at"), "received_at")
+    except PayloadError:
+        return None
+    if msg_id in CREDENTIAL_MSG_IDS:
+        raw_hex = redact_raw_hex(raw_hex)
+    return LogRow(at, device_id, _int_or_none(obj.get("car_id")), enterprise_id,
+                  canonical_or_same(str(obj.get("phone", ""))), UP, msg_id, seq, raw_hex, False,
+                  json_text({"refused": obj["refused"]}), None, obj.get("gateway_id"))
 
 
 ATTACHMENT_REQUEST = 0x9208

@@ -24,6 +24,16 @@ class PayloadError(ValueError):
     """A payload that does not follow docs/topics.md. The message is the dead-letter reason."""
 
 
+class RefusedFrame(PayloadError):
+    """An uplink record of a frame the gateway refused (``refused`` set: it answered result 2 / 3): kept
+    in the message log with why, and skipped by every other step like any payload they cannot use; not
+    a dead letter (the gateway refused it already, and its bad bytes are in the log)."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        super().__init__(f"refused by the gateway: {record.get('refused')}")
+        self.record = record
+
+
 @dataclass(frozen=True, slots=True)
 class Uplink:
     """One ``jt808.uplink.v1`` record, with the parts the agents use."""
@@ -145,6 +155,8 @@ def parse_uplink(raw: bytes | str | dict[str, Any]) -> Uplink:
         obj = load_json_object(raw)
     else:
         raise PayloadError(f"not a JSON object: {type(raw).__name__}")
+    if isinstance(obj.get("refused"), dict):
+        raise RefusedFrame(obj)
     message = obj.get("message")
     body = message.get("body") if isinstance(message, dict) else None
     if not isinstance(body, dict):

@@ -33,7 +33,7 @@ import psycopg
 from streams import gps_sql
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import DeadLetters, EventLike
-from streams.messages import Fix, PayloadError, Uplink, parse_uplink
+from streams.messages import Fix, PayloadError, RefusedFrame, Uplink, parse_uplink
 from streams.validation import Limits, classify_uplink, reason_class
 
 log = logging.getLogger(__name__)
@@ -76,6 +76,9 @@ def plan_decoded(uplinks: Sequence[Uplink | PayloadError], limits: Limits, zone:
     plan = PlannedBatch()
     for index, uplink in enumerate(uplinks):
         try:
+            if isinstance(uplink, RefusedFrame):  # the gateway refused it: logged, not dead-lettered
+                plan.fixes_by_event.append([])
+                continue
             if isinstance(uplink, PayloadError):
                 raise uplink
             classified = classify_uplink(uplink, limits)

@@ -26,8 +26,9 @@ COMMAND_RESULTS = (0, 1, 2, 3)  # success, failure, message error, unsupported
 COMMAND_REASONS = ("offline", "closed", "queue_full", "encode_error", "reply_timeout", "reply_malformed",
                    "kafka_unavailable")
 # What the gateway answered a 0x0100 / 0x0102 of a known device, and why (gateway/login.py)
+# and why it refused a frame of an authenticated terminal (gateway/connection.py _log_refused)
 ACCESS_REASONS = ("accepted", "wrong_code", "not_registered", "disabled", "imei_mismatch", "identity_mismatch",
-                  "reregistration_pending", "terminal_taken", "refused")
+                  "reregistration_pending", "terminal_taken", "refused", "malformed", "unsupported")
 FRAME_KEY = ("concat_ws('-', device_id, (extract(epoch FROM time) * 1000000)::bigint, direction, msg_id, seq)")
 MSG_ID_HEX = "'0x' || upper(lpad(to_hex(msg_id), 4, '0'))"
 
@@ -51,8 +52,8 @@ def _frame_fields(with_direction: bool) -> dict[str, FieldSpec]:
         "rawTruncated": F("raw_truncated", "bool", label="报文已截断", exportable=True),
         "decoded": F("decoded", expression="decoded::text", filterable=False, sortable=False, label="解析结果",
                      exportable=True),
-        "access": F("access", expression="decoded->'access'->>'reason'", enum=ACCESS_REASONS, sortable=False,
-                    label="接入结果", exportable=True),
+        "access": F("access", expression="coalesce(decoded->'access'->>'reason', decoded->'refused'->>'reason')",
+                    enum=ACCESS_REASONS, sortable=False, label="接入结果", exportable=True),
         "commandId": F("command_id", "int", label="指令编号", exportable=True),
         "gatewayId": F("gateway_id", label="网关", exportable=True),
     }

@@ -1,5 +1,7 @@
 """Bad input is counted, answered per the standard where the header is readable, and never spreads."""
 
+import asyncio
+
 import pytest
 
 from fleet.topics import JT808_UPLINK
@@ -22,7 +24,10 @@ def test_bad_checksum_is_answered_with_message_error() -> None:
         [ack] = transport.replies()
         assert isinstance(ack.body, PlatformResponse)
         assert (ack.body.reply_seq, ack.body.reply_msg_id, ack.body.result) == (77, 0x0200, 2)
-        assert h.sink.values(JT808_UPLINK) == []
+        await asyncio.sleep(0.2)  # past the gateway's batch window
+        [logged] = h.sink.values(JT808_UPLINK)  # for the message log only: no data, no position
+        assert "message" not in logged and logged["refused"]["reason"] == "malformed"
+        assert "ChecksumError" in logged["refused"]["error"]
         assert h.server.counters.bad_checksum == 1
 
     run(t)
@@ -69,6 +74,31 @@ def test_truncated_frame_gets_message_error_when_header_is_readable() -> None:
         [ack] = transport.replies()
         assert isinstance(ack.body, PlatformResponse) and (ack.body.reply_seq, ack.body.result) == (8, 2)
         assert h.server.counters.decode_errors == 1
+
+    run(t)
+
+
+def test_a_refused_frame_of_the_terminal_reaches_the_message_log_with_why_a_bounded_number_of_times(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from gateway import access_log
+    from protocols.jt808.framing import frame_content
+
+    monkeypatch.setattr(access_log, "REFUSED_LOGGED_PER_CONNECTION", 3)
+
+    async def t(h: Harness) -> None:
+        transport = await login(h)
+        truncated = frame_content(frame(0x0200, position(), seq=8)[1:-2][:-4])  # body-length says more
+        for _ in range(5):
+            transport.protocol.data_received(truncated)
+            await settle()
+        await asyncio.sleep(0.2)  # past the gateway's batch window
+        logged = h.sink.values(JT808_UPLINK)
+        assert len(logged) == 3  # the rest only counted
+        first = logged[0]
+        assert (first["msg_id"], first["seq"], first["device_id"], first["raw_hex"]) == (0x0200, 8, 1, truncated.hex())
+        assert (first["refused"]["result"], first["refused"]["reason"]) == (2, "malformed")
+        assert "LengthError" in first["refused"]["error"] and "message" not in first  # no step reads it as data
+        assert h.server.counters.decode_errors == 5
 
     run(t)
 

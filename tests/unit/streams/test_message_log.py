@@ -268,3 +268,28 @@ def test_credentials_are_starred_in_the_log_both_ways_and_the_frame_still_decode
     record = {**payloads.frame_uplink(TERMINAL, answer, received_at=T0), "raw_hex": b"".join(parts).hex()}
     [up] = message_log.uplink_rows([parse_uplink(orjson.dumps(record))])
     assert up.raw_hex == "" and password not in (up.decoded or "")  # not re-readable package by package: not kept
+
+
+def test_a_frame_the_gateway_refused_is_a_log_row_with_why_and_no_step_dead_letters_it(
+        fake_db: FakeDatabase) -> None:
+    sent: list[Any] = []
+
+    async def send(topic: str, key: bytes | None, value: bytes) -> None:
+        sent.append((topic, value))
+
+    broken = location_frame(seq=8)[:-3] + b"\x00\x00\x7e"
+    refused = {"phone": "013800000001", "device_id": 11, "car_id": 21, "enterprise_id": 3, "msg_id": 0x0200, "seq": 8,
+               "raw_hex": broken.hex(), "connection_id": "c1", "gateway_id": "gw-1", "received_at": T0.isoformat(),
+               "refused": {"result": 2, "reason": "malformed", "error": "ChecksumError: checksum 0x00 ..."}}
+    [row] = message_log.uplink_rows([message_log.RefusedFrame(refused)])
+    assert (row.device_id, row.msg_id, row.seq, row.raw_hex, row.phone) == (11, 0x0200, 8, broken.hex(), "13800000001")
+    assert orjson.loads(row.decoded or "") == {"refused": refused["refused"]}
+
+    positions_db = PipelinedDatabase()
+    processor = uplinks_processor(positions_db, send)
+    processor.message_log_db = fake_db
+    good = payloads.frame_uplink(TERMINAL, location_frame(seq=9), received_at=T0)
+    asyncio.run(processor.process(events(JT808_UPLINK, refused, good)))
+    # the refused frame is no dead letter: the gateway refused it and the log keeps it
+    assert [topic for topic, _ in sent if "dead" in topic or "dlq" in topic] == []
+    assert [sql for sql, _ in fake_db.statements] == [message_log.COPY]  # both rows, one statement
