@@ -15,7 +15,9 @@ import { formatTime } from '../map/popup/format';
 import { controlPlayback, fetchVideoCommandState, queryRecordings, startPlayback, type Recording, type StreamStart } from './api';
 import { PLAYER } from './constants';
 import { LivePlayer, type LivePlayerHandle } from './LivePlayer';
+import { stopGraceMs } from './hiddenStop';
 import { formatBytes, recordingsOf, speedControl } from './playbackModel';
+import { useStopWhenHidden } from './useStopWhenHidden';
 import { useVideoCars } from './useVideoCars';
 
 const SEARCH_TIMEOUT_MS = 30_000;
@@ -105,6 +107,8 @@ export default function PlaybackPage() {
     latestStop.current = stop;
   });
   useEffect(() => () => void latestStop.current(), []);
+  // So does its page staying hidden for the media server's grace (the terminal pays per MB).
+  useStopWhenHidden(playing !== null, stopGraceMs([playing?.stream]), () => void latestStop.current());
 
   const columns = [
     { title: t('playback.columns.channel'), dataIndex: 'channelId', width: 70 },

@@ -26,6 +26,8 @@ export interface StreamStart {
   channelId: number;
   dataType?: number;
   streamType?: number;
+  /** The media server's grace (s): a stream nobody watches this long is stopped. */
+  stopGraceS?: number;
 }
 
 /** Stream info and status (`GET /api/video/{deviceSn}/{channel}.json`): `updateTime` set means up. */
