@@ -264,9 +264,10 @@ class Stream:
             self.gop, self._gop_bytes, self._gop_ok = [], 0, True
             if self._first_key_at is None:
                 self._first_key_at = time.monotonic()
+        was_ready = self.head is not None
         self._cache(tag)
         self._check_ready()
-        if self.head is not None:
+        if was_ready:  # a viewer started just now got this tag with the cached GOP: not twice
             self._publish(tag, keyframe=keyframe)
 
     def _on_audio(self, frame: Frame) -> None:
@@ -277,10 +278,12 @@ class Stream:
             self.audio_config_tag = flv.aac_config_tag(self.audio.config)
         for item in aac:
             tag = flv.aac_tag(self._flv_ts(item.timestamp_ms, 8), item.data)
-            if self._gop_ok or not self.info.wants_video:
+            was_ready = self.head is not None
+            cached = self._gop_ok or not self.info.wants_video
+            if cached:
                 self._cache(tag)
             self._check_ready()
-            if self.head is not None:
+            if was_ready or (self.head is not None and not cached):
                 self._publish(tag)
         self._check_ready()
 
