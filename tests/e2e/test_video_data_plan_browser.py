@@ -17,6 +17,7 @@ import psycopg
 from fleet.settings import MediaServerSettings, SimulatorSettings
 from simulator.commands import UNSUPPORTED, behaviour_for
 from tests.e2e.conftest import ConsoleStack, Vehicle
+from tests.e2e.support import sign_in
 from tests.e2e.test_video_browser import _index, camera_vehicles, media_browser, open_monitor, video_page
 from warehouse.seed import terminal_has_video
 
@@ -54,7 +55,7 @@ def test_leaving_the_video_page_ends_its_streams_after_the_grace_and_the_termina
     page.wait_for_function("""(keys) => keys.every((k) => {
         const v = document.querySelector(`[data-key="${k}"] video`);
         return v && v.getVideoPlaybackQuality().totalVideoFrames > 0;
-    })""", arg=keys, timeout=30_000)
+    })""", arg=keys, timeout=60_000)
 
     since = _db_now(console_stack)
     page.evaluate(NAVIGATE_JS, "/dashboard/index")  # another page of the console; the video page is hidden
@@ -105,3 +106,41 @@ def test_a_terminal_answering_unsupported_makes_each_window_say_so_instead_of_sp
         assert refusals.nth(i).inner_text() == "终端不支持该音视频请求"
     assert page.locator("[data-testid=video-grid] .fw-video-spinner").count() == 0
     assert page.locator("[data-testid=video-grid] [data-testid=live-player]").count() == 0
+
+
+def test_each_playback_rate_is_taken_once_the_terminal_accepted_it_and_the_picture_goes_on(
+        video_page: Any, console_stack: ConsoleStack) -> None:
+    page = video_page
+    vehicles = camera_vehicles(console_stack)
+    vehicle = vehicles[3] if len(vehicles) > 3 else vehicles[-1]
+    sign_in(page, "admin", path="/dashboard/playback")
+    page.get_by_test_id("playback-car").click()
+    page.keyboard.type(vehicle.plate)
+    page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).first.click()
+    page.get_by_test_id("playback-search").click()
+    page.get_by_test_id("playback-play-0").wait_for(timeout=30_000)
+    page.get_by_test_id("playback-play-0").click()
+    page.wait_for_function("""() => {
+        const v = document.querySelector('[data-testid=playback-player] video');
+        return v && v.getVideoPlaybackQuality().totalVideoFrames > 0;
+    }""", timeout=30_000)
+    state = page.get_by_test_id("playback-state")
+    for rate in ("2", "1.5", "0.7", "1"):
+        page.get_by_test_id("playback-speed").click()
+        page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option",
+                     has_text=f"{rate}x").first.click()
+        page.wait_for_function("(rate) => { const s = document.querySelector('[data-testid=playback-state]');"
+                               " return s && s.dataset.state === 'playing' && s.dataset.rate === rate; }",
+                               arg=rate, timeout=40_000)
+        assert state.inner_text() == f"{rate}倍速播放中"
+        # the picture goes on at that rate (no freeze after the 0x9202)
+        first = page.evaluate("() => document.querySelector('[data-testid=playback-player] video').currentTime")
+        page.wait_for_function("([t0, rate]) => { const v = document.querySelector('[data-testid=playback-player] video');"
+                               " return v && v.playbackRate === rate && v.currentTime > t0 + 1; }",
+                               arg=[first, float(rate)], timeout=15_000)
+    with psycopg.connect(console_stack.db_url) as conn:
+        answered = conn.execute("SELECT payload->>'control', payload->>'speed', result FROM command"
+                                " WHERE device_id = %s AND msg_id = %s AND state = 'answered' ORDER BY id",
+                                (vehicle.device_id, 0x9202)).fetchall()
+    assert [tuple(r) for r in answered][-4:] == [("3", "2", 0), ("3", "2", 0), ("0", "1", 0), ("0", "1", 0)]
+    page.get_by_test_id("playback-stop").click()

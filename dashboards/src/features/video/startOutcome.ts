@@ -1,14 +1,14 @@
 /**
  * What became of a stream's start (9101 / 9201), pure: the terminal's answer to the command (its
  * 0x0001 general response, in the command's state) and whether media came. A terminal that answers
- * failure or "unsupported", that does not answer, or that sends nothing within `NO_MEDIA_MS` is a
- * refusal the window shows in words, instead of spinning.
+ * failure or "unsupported", that does not answer, or that accepted and sends nothing within
+ * `NO_MEDIA_MS` is a refusal the window shows in words, instead of spinning.
  */
 import type { VideoCommandState } from './api';
 
 export type StartRefusal = 'unsupported' | 'failed' | 'messageError' | 'unanswered' | 'noMedia';
 
-/** No picture (or sound) this long after the start answer: the window says so and the stream is stopped. */
+/** No picture (or sound) this long after the terminal accepted the start: the window says so, the stream is stopped. */
 export const NO_MEDIA_MS = 20_000;
 /** How often the command's state is read until the terminal answered. */
 export const OUTCOME_POLL_MS = 1000;
