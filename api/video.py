@@ -7,7 +7,7 @@ encoded with the codec's bodies, like api/commands.py does for the other command
 | 9102 | ``{streamId, channelId, command (0 close, 1 switch stream, 2 pause, 3 resume, 4 close talk), commadType (0 audio+video, 1 audio, 2 video), streamType}`` | AvTransmissionControl |
 | 9205 | ``{channelId (0 all), startTime, endTime, alarmFlags, mediaType (0-3), streamType (0-2), storageType (0-2)}`` | QueryAvResources; answered by 0x1205 |
 | 9201 | ``{channelId, startTime, endTime, mediaType (0-3), streamType (0-2), storageType (0-2), playbackMode (0-4), speed (0-5)}`` | PlaybackRequest to the media server |
-| 9202 | ``{channelId, control (0 play, 1 pause, 2 end, 3 fast forward, 4 key frames back, 5 seek, 6 key frames forward), speed (0-5), seekTime}`` | PlaybackControl |
+| 9202 | ``{channelId, control (0 play, 1 pause, 2 end, 3 fast forward, 4 key frames back, 5 seek, 6 key frames forward), speed (0-5; 1-5 for controls 3 and 4), seekTime}`` | PlaybackControl |
 
 ``commadType`` is the spec's spelling (sic); ``commandType`` is accepted too.
 """
@@ -159,7 +159,11 @@ def build_9202(payload: Any) -> Built:
     seek = _time_field(p, "seekTime")
     if control == 5 and seek is None:
         raise BadRequest("拖动回放需要 seekTime (seek needs seekTime)", data={"field": "seekTime"})
+    speed = int_field(p, "speed", 0, 5, default=0)
+    if control in (3, 4) and speed == 0:  # JT/T 1078 table 25: the speed is what controls 3 and 4 are about
+        raise BadRequest("快进或关键帧快退需要倍速 1~5 (fast forward / key frames back need speed 1 (x1), 2 (x2), "
+                         "3 (x4), 4 (x8) or 5 (x16))", data={"field": "speed"})
     shown: dict[str, Any] = {"channelId": int_field(p, "channelId", 1, 255, default=DEFAULT_CHANNEL), "control": control,
-             "speed": int_field(p, "speed", 0, 5, default=0), "seekTime": _iso(seek)}
+             "speed": speed, "seekTime": _iso(seek)}
     body = PlaybackControl(shown["channelId"], control, shown["speed"], seek if control == 5 else None)
     return Built(0x9202, body.encode("2013").hex(), shown)

@@ -348,7 +348,7 @@ class MediaServerSettings(_Base):
     internal_url: str = Field("", description="where the API reaches the media server (stream registration, status, heartbeats); empty: http://127.0.0.1:<port>")
     secret: str = Field("", description="HMAC key of stream URLs and of the API's calls; empty: generated into var/media-secret, shared by the API and the media server")
     url_ttl_s: float = Field(120.0, gt=0, description="a signed stream URL must be opened within this (its expiry does not cut an open stream); GET /api/video/{sn}/{channel}.json gives fresh ones")
-    idle_stop_s: float = Field(15.0, gt=0, description="no viewer and no heartbeat for this long: the stream is stopped with 0x9102 (three missed 5 s heartbeats)")
+    idle_stop_s: float = Field(15.0, gt=0, le=300, description="grace after a stream's last viewer (or talk socket) left: nobody back within it, the terminal is told to stop (0x9102 close, a playback 0x9202 end), whatever heartbeats say; the console also closes players hidden this long")
     connect_timeout_s: float = Field(30.0, gt=0, description="a requested stream whose terminal has not connected within this is dropped")
     source_grace_s: float = Field(10.0, ge=0, description="viewers wait this long for a terminal that dropped its media connection to come back")
     gop_cache_bytes: int = Field(8 * 1024 * 1024, ge=0, description="most bytes of the last group of pictures kept per stream (a new viewer starts on its key frame)")

@@ -9,7 +9,11 @@
 - talk: what the platform sends on the same connection (the browser's voice, G.711A) is decoded and
   written to ``talk_file`` (a WAV, 8 kHz mono 16 bit) that the tests read.
 
-Playback honours ``speed`` (x1 .. x16), ``pause()`` / ``resume()`` and ``seek(seconds)`` from 0x9202.
+Playback honours ``speed`` (x1 .. x16), ``pause()`` / ``resume()`` and ``seek(seconds)`` from 0x9202. Its
+frames carry the recording's time: 40 ms a frame, continuous across the clip's loops, speed changes and
+seeks, so a player sees time advance ``speed`` times faster than the wall clock, never backwards. A speed
+change keeps the next frame's due time (no burst of frames); while fast-forwarding (speed above 1) it sends
+no audio, as a recording played faster has no audio to speak of.
 Packets: 2016 layout (12-digit SIM), at most 950 body bytes, sub-packages for bigger frames.
 """
 
@@ -126,6 +130,8 @@ class MediaSession:
         audio_t0 = now_ms
         next_audio_ms = now_ms
         last_key_ms = loop_start
+        media_start, played = loop_start, 0  # playback: the recording's time is media_start + played frames
+        paced_speed = self.speed
         while not self._stop.is_set():
             if listen.done():
                 return
@@ -136,6 +142,9 @@ class MediaSession:
                 loop_start += shift
                 next_audio_ms += shift
                 continue
+            if self.speed != paced_speed:  # keep the next frame's due time: no burst, no gap
+                loop_start += int(index * FRAME_MS / paced_speed) - int(index * FRAME_MS / self.speed)
+                paced_speed = self.speed
             if self._seek_to is not None and clip is not None:
                 wanted = self._seek_to % len(clip.frames)
                 index = max((i for i in clip.key_indexes if i <= wanted), default=0)
@@ -145,10 +154,15 @@ class MediaSession:
             due_video = None
             if clip is not None:
                 due_video = loop_start + int(index * FRAME_MS / self.speed)
-            if audio is not None and next_audio_ms <= now_ms and (due_video is None or next_audio_ms <= due_video):
+            fast_forward = self.kind == "playback" and self.speed > 1
+            if fast_forward:
+                next_audio_ms = max(next_audio_ms, now_ms)  # resumes at the wall clock once back to x1
+            elif audio is not None and next_audio_ms <= now_ms and (due_video is None or next_audio_ms <= due_video):
                 chunk = audio[audio_at:audio_at + AUDIO_FRAME_BYTES]
                 audio_at = (audio_at + AUDIO_FRAME_BYTES) % max(AUDIO_FRAME_BYTES, len(audio))
-                ts = audio_t0 + (next_audio_ms - audio_t0)
+                # a playback's sound is on the recording's time, like its pictures
+                ts = (media_start + played * FRAME_MS if self.kind == "playback" and clip is not None
+                      else audio_t0 + (next_audio_ms - audio_t0))
                 self._write(writer, packetize(G711A, self.sim, self.channel, AUDIO, chunk, seq=self._seq,
                                               timestamp_ms=ts))
                 self.counters.audio_frames += 1
@@ -157,7 +171,8 @@ class MediaSession:
             if due_video is not None and due_video <= now_ms:
                 assert clip is not None
                 data, key = clip.frames[index]
-                capture_ms = due_video if self.kind != "playback" else loop_start + index * FRAME_MS
+                capture_ms = due_video if self.kind != "playback" else media_start + played * FRAME_MS
+                played += 1
                 if key:
                     last_key_ms = capture_ms
                 self._write(writer, packetize(H264, self.sim, self.channel, I_FRAME if key else P_FRAME, data,
@@ -173,7 +188,8 @@ class MediaSession:
                     loop_start += int(len(clip.frames) * FRAME_MS / self.speed)
                 continue
             await writer.drain()
-            waits = [t for t in (due_video, next_audio_ms if audio is not None else None) if t is not None]
+            waits = [t for t in (due_video, next_audio_ms if audio is not None and not fast_forward else None)
+                     if t is not None]
             delay = (min(waits) - int(time.time() * 1000)) / 1000 if waits else 0.5
             if delay > 0:
                 with contextlib.suppress(TimeoutError):

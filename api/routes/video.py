@@ -130,7 +130,8 @@ def _start(target: dict[str, Any], payload: Any) -> dict[str, Any]:
     except MediaUnavailable:
         raise _no_server() from None
     answer = {"streamId": sid, "kind": req.kind, "channelId": req.channel, "dataType": req.data_type,
-              "streamType": req.stream_type, **_urls(sid, target, talk=req.kind == "talk")}
+              "streamType": req.stream_type, "stopGraceS": client.settings.idle_stop_s,
+              **_urls(sid, target, talk=req.kind == "talk")}
     if registered.get("live"):  # a terminal already feeds it: one more viewer, no new 0x9101
         return {"id": None, "carId": target["carId"], "deviceId": target["deviceId"], "msgId": 0x9101,
                 "state": "reused", **answer}
@@ -191,7 +192,7 @@ def _playback(target: dict[str, Any], payload: Any) -> dict[str, Any]:
                                     int(registered.get("tcpPort") or client.settings.port))
     built = Built(built.msg_id, built.body_hex, {**built.payload, "streamId": sid})
     return {**send_built(target, built), "streamId": sid, "kind": "playback", "channelId": shown["channelId"],
-            **_urls(sid, target)}
+            "stopGraceS": client.settings.idle_stop_s, **_urls(sid, target)}
 
 
 def _playback_control(target: dict[str, Any], payload: Any) -> dict[str, Any]:

@@ -29,6 +29,9 @@ _PCM_TYPES = frozenset({15, 16, 18, 22, 23})
 _ADTS_RATES = (96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350)
 
 
+AUDIO_GAP_MS = 1000  # terminal audio resuming this much later than the encoded sound: a gap, not jitter
+
+
 @dataclass(frozen=True)
 class AacFrame:
     timestamp_ms: int
@@ -196,6 +199,12 @@ class AudioTrack:
         out = []
         step = 1024 * 1000 / self.aac_sample_rate
         assert self._base_ms is not None
+        # The encoder counts samples; a terminal that sent no sound for a while (a paused or fast-forwarded
+        # playback) resumes later on its clock. Without moving the count there, the sound would run behind
+        # the pictures by that while, and a player, which plays no further than its shorter track, would
+        # freeze the picture. Backwards steps are jitter: the count stays.
+        if timestamp_ms - (self._base_ms + self._encoded * step) > AUDIO_GAP_MS:
+            self._base_ms = timestamp_ms - round(self._encoded * step)
         for frame in pcm_frames:
             frame.pts = None
             for resampled in self._resampler.resample(frame):

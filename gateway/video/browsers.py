@@ -113,9 +113,12 @@ async def serve_talk(server: MediaServer, request: Request, reader: asyncio.Stre
         writer.transport.abort()
 
     user_socket = server.user_sockets.add(claims.user_id, claims.session_epoch, end, "talk socket")
+    stream.talk_sockets += 1  # an open microphone watches the talk stream as a viewer does
     try:
         await relay_talk(server, reader, writer, stream, stream_id)
     finally:
+        stream.talk_sockets -= 1
+        stream.last_viewer_at = time.monotonic()
         server.user_sockets.discard(user_socket)
 
 

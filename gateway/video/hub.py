@@ -183,8 +183,9 @@ class Stream:
         self.created_at = time.monotonic()
         self.registered_at = self.created_at  # the last registration (each 0x9101 / 0x9201 renews the request)
         self.one_time_port: int | None = None  # policy `port`: where this request's terminal must connect
-        self.last_heartbeat = time.monotonic()
-        self.last_viewer_at = time.monotonic()
+        self.last_heartbeat = time.monotonic()  # the console's heartbeat: reported, never keeps a stream alone
+        self.last_viewer_at = time.monotonic()  # the last moment someone watched (or asked for) it
+        self.talk_sockets = 0  # open talk sockets: a talk is watched while its microphone is open
         self.source: Any = None  # the TerminalSource feeding it
         self.source_lost_at: float | None = None
         self.viewers: dict[int, Viewer] = {}
@@ -263,9 +264,10 @@ class Stream:
             self.gop, self._gop_bytes, self._gop_ok = [], 0, True
             if self._first_key_at is None:
                 self._first_key_at = time.monotonic()
+        was_ready = self.head is not None
         self._cache(tag)
         self._check_ready()
-        if self.head is not None:
+        if was_ready:  # a viewer started just now got this tag with the cached GOP: not twice
             self._publish(tag, keyframe=keyframe)
 
     def _on_audio(self, frame: Frame) -> None:
@@ -276,10 +278,12 @@ class Stream:
             self.audio_config_tag = flv.aac_config_tag(self.audio.config)
         for item in aac:
             tag = flv.aac_tag(self._flv_ts(item.timestamp_ms, 8), item.data)
-            if self._gop_ok or not self.info.wants_video:
+            was_ready = self.head is not None
+            cached = self._gop_ok or not self.info.wants_video
+            if cached:
                 self._cache(tag)
             self._check_ready()
-            if self.head is not None:
+            if was_ready or (self.head is not None and not cached):
                 self._publish(tag)
         self._check_ready()
 
@@ -353,6 +357,15 @@ class Stream:
     def remove_viewer(self, viewer: Viewer) -> None:
         self.viewers.pop(viewer.id, None)
         self.last_viewer_at = time.monotonic()
+
+    @property
+    def watched(self) -> bool:
+        """Someone is on the other end: a viewer, or an operator's open microphone (talk)."""
+        return bool(self.viewers) or self.talk_sockets > 0
+
+    def unwatched_for(self, now: float) -> float:
+        """Seconds since the last viewer left (or since the stream was last asked for); 0 while watched."""
+        return 0.0 if self.watched else now - max(self.last_viewer_at, self.registered_at)
 
     def close_viewers(self, why: str) -> None:
         for viewer in list(self.viewers.values()):

@@ -11,7 +11,7 @@ Routes (HTTP/1.1; the stream URLs carry a token the API signed, ``fleet/video_to
 | ``GET /healthz`` | 200 ``{ok: true}`` (nothing else: it needs no credentials) |
 | ``POST /internal/streams`` | the API registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``), with the terminal's session address; answers ``tcpPort``, the port the 0x9101 / 0x9201 must name; 409 when policy ``address`` and no session address is known |
 | ``GET /internal/streams/{id}`` | a stream's status |
-| ``POST /internal/heartbeat`` | ``{streamIds}``: the console still wants them |
+| ``POST /internal/heartbeat`` | ``{streamIds}``: answers which the server still has (``known``); a heartbeat alone never keeps a stream nobody watches |
 | ``POST /internal/streams/{id}/close`` | ``{userId}``: close unless someone else watches (``{closed, viewers}``) |
 
 A token that is missing, malformed, badly signed or expired is a 403; a valid one for another stream (or
@@ -24,10 +24,13 @@ Connections per source IP are capped; a connection that sends no request head or
 within ``identify_deadline_s``, and a terminal that goes silent for ``source_idle_s``, are closed.
 Viewers and talk sockets end when their user's session is revoked (``sessions.py``).
 
-Stopping: a stream with no viewer and no heartbeat for ``idle_stop_s`` is stopped: the platform sends
-0x9102 through the command path (``platform.py``), the terminal connection is closed, push 14 says the
-channel went offline. A registered stream whose terminal never connects is dropped after
-``connect_timeout_s``.
+Stopping (the SIM card's data plan): a stream that nobody watches (no viewer, no open talk socket) for
+``idle_stop_s`` since its last viewer left, or since it was last asked for, is stopped: the platform sends
+0x9102 close (a playback 0x9202 end) through the command path (``platform.py``), the terminal connection
+is closed, push 14 says the channel went offline. The console's heartbeats do not keep such a stream:
+the media server knows its viewers, so a page that left its heartbeat running (a hidden tab, a crashed
+player) no longer costs the terminal's data plan. A registered stream whose terminal never connects is
+dropped after ``connect_timeout_s``.
 """
 
 from __future__ import annotations
@@ -408,11 +411,11 @@ class MediaServer:
                 stream.one_time_port = None
         for stream in list(self.streams.values()):
             has_source = stream.source is not None and not stream.source.closed
-            if stream.viewers:
+            if stream.watched:
                 continue
-            idle = now - max(stream.last_heartbeat, stream.last_viewer_at)
+            idle = stream.unwatched_for(now)
             if has_source and idle > s.idle_stop_s:
-                log.info("stream %s: no viewer and no heartbeat for %.0f s: stopping", stream.info.stream_id, idle)
+                log.info("stream %s: nobody watched for %.0f s: stopping", stream.info.stream_id, idle)
                 self._drop(stream, "idle", notify=True, stop_terminal=True)
             elif not has_source and stream.source_lost_at is None and now - stream.created_at > s.connect_timeout_s \
                     and idle > s.connect_timeout_s:

@@ -246,6 +246,31 @@ def test_9205_9201_9202_go_through_the_command_path(video_app: Flask, media: Thr
     assert seek.status_code == 400 and seek.json["data"]["field"] == "seekTime"
 
 
+def test_every_playback_speed_is_sent_or_refused_with_a_message(video_app: Flask, media: ThreadedMediaServer,
+                                                                  tenants: dict[str, Any]) -> None:
+    """0x9202 fast forward (3) and key frames back (4) carry speed 1 (x1) .. 5 (x16): each goes to the
+    terminal as asked; without a speed the request is refused with a message, and nothing is sent."""
+    client, car = video_app.test_client(), tenants["car"]
+    downlinks: RecordedDownlinks = video_app.extensions[DOWNLINKS_KEY]
+    play = _post(client, tenants["a"], f"/api/command/{car.car_id}/9201.json",
+                 {"channelId": 1, "startTime": "2026-11-20T01:00:00Z", "endTime": "2026-11-20T01:10:00Z"})
+    assert play.status_code == 200
+    for control in (3, 4):
+        for speed in (1, 2, 3, 4, 5):
+            reply = _post(client, tenants["a"], f"/api/command/{car.car_id}/9202.json",
+                          {"channelId": 1, "control": control, "speed": speed})
+            assert reply.status_code == 200 and reply.json["data"]["id"]
+            sent = decode_body(0x9202, bytes.fromhex(downlinks.sent[-1]["body_hex"]))
+            assert (sent.control, sent.speed) == (control, speed)  # type: ignore[attr-defined]
+        count = len(downlinks.sent)
+        refused = _post(client, tenants["a"], f"/api/command/{car.car_id}/9202.json",
+                        {"channelId": 1, "control": control})
+        assert refused.status_code == 400 and refused.json["data"]["field"] == "speed"
+        assert "倍速" in refused.json["message"] and len(downlinks.sent) == count
+    assert _post(client, tenants["a"], f"/api/command/{car.car_id}/9202.json",
+                 {"channelId": 1, "control": 3, "speed": 6}).status_code == 400
+
+
 def test_another_enterprises_vehicle_stream_and_command_are_404(video_app: Flask, pg_url: str,
                                                                 tenants: dict[str, Any]) -> None:
     client, car, b = video_app.test_client(), tenants["car"], tenants["b"]

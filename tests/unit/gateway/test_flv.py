@@ -115,3 +115,14 @@ def test_g711_is_transcoded_to_aac_once_per_stream() -> None:
 def test_strips_the_hisilicon_audio_header_only_when_its_length_matches() -> None:
     assert strip_hisilicon(b"\x00\x01\x02\x00abcd") == b"abcd"
     assert strip_hisilicon(b"\x00\x01\x05\x00abcd") == b"\x00\x01\x05\x00abcd"
+
+
+def test_sound_resuming_after_a_gap_is_stamped_at_the_terminals_time_not_behind_the_pictures() -> None:
+    track = AudioTrack(aac_sample_rate=16000)
+    before = [f for i in range(25) for f in track.push(6, bytes([0xD5]) * 320, 5000 + i * 40)]
+    # a fast-forward: the pictures ran 10 s further while the terminal sent no sound
+    after = [f for i in range(25) for f in track.push(6, bytes([0xD5]) * 320, 16000 + i * 40)]
+    assert before[-1].timestamp_ms < 6100
+    assert 15900 <= after[0].timestamp_ms <= 16100, after[0].timestamp_ms
+    stamps = [f.timestamp_ms for f in before + after]
+    assert stamps == sorted(stamps)

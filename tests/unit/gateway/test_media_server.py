@@ -185,17 +185,15 @@ async def test_internal_calls_need_the_key() -> None:
 
 
 @run_async
-async def test_the_last_viewer_leaving_stops_the_terminal_after_the_idle_time() -> None:
+async def test_the_last_viewer_leaving_stops_the_terminal_after_the_grace_whatever_the_heartbeats() -> None:
     async with media_server(idle_stop_s=0.6) as server:
         info = _info()
         server.register(info)
         async with terminal(server, info) as session:
             await watch(server.port, _url(info), 0.8)
             await asyncio.sleep(0.3)
-            assert server.platform.stops == []  # type: ignore[attr-defined]  # not yet: within the idle time
-            server.heartbeat([info.stream_id])  # a heartbeat keeps it
-            await asyncio.sleep(0.4)
-            assert server.platform.stops == []  # type: ignore[attr-defined]
+            assert server.platform.stops == []  # type: ignore[attr-defined]  # not yet: within the grace
+            server.heartbeat([info.stream_id])  # a page that keeps its heartbeat does not keep the stream
             for _ in range(40):
                 if session.stopped or server.platform.stops:  # type: ignore[attr-defined]
                     break
@@ -239,3 +237,35 @@ async def test_talk_audio_reaches_the_terminal_as_g711a_with_the_serial_wrapping
         assert len(pcm) == 25 * 320
         crossings = sum(1 for a, b in zip(pcm, pcm[1:], strict=False) if a < 0 <= b)
         assert 420 <= crossings <= 460  # 440 Hz for 1 s
+
+
+@run_async
+async def test_heartbeats_alone_do_not_keep_a_stream_nobody_watches() -> None:
+    async with media_server(idle_stop_s=0.6) as server:
+        info = _info()
+        server.register(info)
+        async with terminal(server, info):
+            for _ in range(30):  # a hidden page keeps beating, no player is connected
+                server.heartbeat([info.stream_id])
+                if server.platform.stops:  # type: ignore[attr-defined]
+                    break
+                await asyncio.sleep(0.1)
+        assert server.platform.stops == [info.stream_id]  # type: ignore[attr-defined]
+
+
+@run_async
+async def test_an_open_talk_socket_keeps_its_talk_stream_past_the_grace() -> None:
+    async with media_server(idle_stop_s=0.4) as server:
+        info = _info("talk", channel=36, data_type=2)
+        server.register(info)
+        async with terminal(server, info, kind="talk"):
+            _, writer, status, _ = await open_viewer(server.port, _url(info, kind="talk"), websocket=True)
+            assert status == 101
+            await asyncio.sleep(1.2)  # three graces with the microphone open and silent
+            assert server.platform.stops == []  # type: ignore[attr-defined]
+            writer.close()
+            for _ in range(30):
+                if server.platform.stops:  # type: ignore[attr-defined]
+                    break
+                await asyncio.sleep(0.1)
+        assert server.platform.stops == [info.stream_id]  # type: ignore[attr-defined]

@@ -144,15 +144,12 @@ async def test_a_terminal_connection_after_the_request_expired_is_refused() -> N
         info = _info()
         server.register(info)
 
-        async def console_polls() -> None:  # keeps the stream, never the request
-            while True:
-                server.heartbeat([info.stream_id])
-                await asyncio.sleep(0.05)
-
-        polling = asyncio.create_task(console_polls())
+        # a viewer waiting for the picture keeps the stream, never the request
+        _, viewer, status, _ = await open_viewer(server.port, _url(info))
+        assert status == 200
         await asyncio.sleep(0.5)
         forged = await forge(server.port, SIM, info.channel, 1.0, clip=clip)
-        polling.cancel()
+        viewer.close()
         assert forged.closed_by_server_after_s is not None
         assert server.streams[info.stream_id].source is None  # still registered, refused as expired
 

@@ -4,9 +4,10 @@
  * (9201) with pause / resume / speed / seek / stop (9202). Test ids: `playback-page`, `playback-car`,
  * `playback-channel`, `playback-range`, `playback-search`, `playback-list`, `playback-play-<i>`,
  * `playback-player` (`data-stream-id`), `playback-pause`, `playback-resume`, `playback-speed`,
+ * `playback-state` (`data-state` pending / playing / paused, `data-rate`: what the terminal accepted),
  * `playback-seek`, `playback-stop`.
  */
-import { Alert, Button, Card, DatePicker, Select, Space, Spin, Table, Typography } from 'antd';
+import { Alert, App, Button, Card, DatePicker, Select, Space, Spin, Table, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +16,10 @@ import { formatTime } from '../map/popup/format';
 import { controlPlayback, fetchVideoCommandState, queryRecordings, startPlayback, type Recording, type StreamStart } from './api';
 import { PLAYER } from './constants';
 import { LivePlayer, type LivePlayerHandle } from './LivePlayer';
-import { formatBytes, recordingsOf, speedControl } from './playbackModel';
+import { stopGraceMs } from './hiddenStop';
+import { formatBytes, recordingsOf } from './playbackModel';
+import { askSpeed } from './playbackSpeed';
+import { useStopWhenHidden } from './useStopWhenHidden';
 import { useVideoCars } from './useVideoCars';
 
 const SEARCH_TIMEOUT_MS = 30_000;
@@ -34,6 +38,8 @@ export default function PlaybackPage() {
   const [playing, setPlaying] = useState<{ recording: Recording; stream: StreamStart } | null>(null);
   const [paused, setPaused] = useState(false);
   const [rate, setRate] = useState(1);
+  const [pendingRate, setPendingRate] = useState<number | null>(null);
+  const { message } = App.useApp();
   const [seekAt, setSeekAt] = useState<Dayjs | null>(null);
   const player = useRef<LivePlayerHandle>(null);
   const car = nodes?.find((n) => n.key === carKey) ?? null;
@@ -87,12 +93,26 @@ export default function PlaybackPage() {
     }
   };
 
+  // The player takes a rate once the terminal accepted it (playbackSpeed.ts); faster than 1 plays the
+  // pictures only: the terminal fast-forwards without sound, and sound stretched past 1x is noise.
   const changeRate = async (next: number) => {
-    const reply = await control(speedControl(next));
-    if (reply?.code !== 0) return;
-    setRate(next);
-    if (player.current?.video) player.current.video.playbackRate = next;
+    if (!target || !playing || next === rate) return;
+    setPendingRate(next);
+    const answer = await askSpeed(target, playing.recording.channelId, next);
+    setPendingRate(null);
+    if (answer.ok) {
+      setRate(next);
+      return;
+    }
+    if (answer.refusal === 'unanswered') void message.error({ content: t('speed.unanswered', { rate: next, current: rate }), key: 'playback-speed' });
+    else if (answer.refusal) void message.error({ content: t('speed.refused', { rate: next, current: rate, reason: t(`outcome.${answer.refusal}`) }), key: 'playback-speed' });
   };
+  useEffect(() => {
+    const video = player.current?.video;
+    if (!video) return;
+    video.defaultPlaybackRate = rate; // a reopened stream (sound on / off) reloads the element
+    video.playbackRate = rate;
+  });
 
   const stop = async () => {
     await control({ control: 2 });
@@ -105,6 +125,8 @@ export default function PlaybackPage() {
     latestStop.current = stop;
   });
   useEffect(() => () => void latestStop.current(), []);
+  // So does its page staying hidden for the media server's grace (the terminal pays per MB).
+  useStopWhenHidden(playing !== null, stopGraceMs([playing?.stream]), () => void latestStop.current());
 
   const columns = [
     { title: t('playback.columns.channel'), dataIndex: 'channelId', width: 70 },
@@ -144,15 +166,19 @@ export default function PlaybackPage() {
         <Card size="small" title={t('playback.nowPlaying', { plate: car?.plateNumber ?? '', channel: playing.recording.channelId,
           start: formatTime(playing.recording.startTime), end: formatTime(playing.recording.endTime) })}>
           <div style={{ height: 360, maxWidth: 360 * PLAYER.aspect }} data-testid="playback-player" data-stream-id={playing.stream.streamId}>
-            <LivePlayer ref={player} stream={{ ...playing.stream, deviceSn: car?.deviceSn ?? '', label: car?.plateNumber ?? '' }} liveness={false} muted={false} />
+            <LivePlayer ref={player} stream={{ ...playing.stream, deviceSn: car?.deviceSn ?? '', label: car?.plateNumber ?? '' }} liveness={false} muted={rate > 1} />
           </div>
           <Space wrap style={{ marginTop: 8 }}>
             {paused
               ? <Button size="small" data-testid="playback-resume" onClick={() => void pause(false)}>{t('playback.resume')}</Button>
               : <Button size="small" data-testid="playback-pause" onClick={() => void pause(true)}>{t('playback.pause')}</Button>}
             <span>{t('playback.speed')}</span>
-            <Select size="small" value={rate} style={{ width: 80 }} data-testid="playback-speed" onChange={(v) => void changeRate(v)}
-              options={PLAYER.playbackRates.map((r) => ({ value: r, label: `${r}x` }))} />
+            <Select size="small" value={pendingRate ?? rate} style={{ width: 80 }} data-testid="playback-speed" onChange={(v) => void changeRate(v)}
+              disabled={pendingRate !== null} options={PLAYER.playbackRates.map((r) => ({ value: r, label: `${r}x` }))} />
+            <Tag data-testid="playback-state" data-state={pendingRate !== null ? 'pending' : paused ? 'paused' : 'playing'} data-rate={pendingRate ?? rate}
+              color={pendingRate !== null ? 'processing' : paused ? 'default' : 'success'}>
+              {pendingRate !== null ? t('speed.pending', { rate: pendingRate }) : paused ? t('speed.paused') : t('speed.playing', { rate })}
+            </Tag>
             <span>{t('playback.seekTo')}</span>
             <DatePicker size="small" showTime value={seekAt} onChange={setSeekAt} data-testid="playback-seek-time"
               minDate={dayjs(playing.recording.startTime)} maxDate={dayjs(playing.recording.endTime)} />

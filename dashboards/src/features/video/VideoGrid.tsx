@@ -51,6 +51,7 @@ export function VideoGrid({ grid, height, toolbar = true }: { grid: Grid; height
             selected={grid.selected === i}
             onSelect={() => grid.select(i)}
             onClose={() => void grid.close(i)}
+            onRefused={(refusal) => grid.refuse(i, refusal)}
             onSwitchStream={() => {
               const slot = grid.slots[i];
               if (slot) grid.switchStream(i, slot.entry.streamType === 0 ? 1 : 0);

@@ -3,16 +3,19 @@
  * stream, sound, snapshot, full screen, close). Test ids: `video-window-<index>` (`data-key`,
  * `data-status`), `window-close-<index>`, `window-stream-<index>`, `window-snapshot-<index>`,
  * `window-fullscreen-<index>`, `window-mute-<index>`, `window-quality-<index>` (`data-quality` 0 stuttering,
- * 1 smooth, 2 very smooth).
+ * 1 smooth, 2 very smooth), `window-refusal-<index>` (`data-reason`: the terminal refused the start, did
+ * not answer, or sent no media; `data-status` is then `refused`).
  */
 import { AudioMutedOutlined, CameraOutlined, CloseOutlined, ExpandOutlined, LoadingOutlined, SoundOutlined } from '@ant-design/icons';
 import { App, Button, Space, Tooltip } from 'antd';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DATA_TYPE, QUALITY_LABELS, STREAM_TYPE } from './constants';
 import { LivePlayer, type LivePlayerHandle } from './LivePlayer';
 import type { PlayerStatus, StreamQuality } from './playerModel';
 import { downloadSnapshot, snapshotName } from './snapshot';
+import { NO_MEDIA_MS, type StartRefusal } from './startOutcome';
+import { useStartOutcome } from './useStartOutcome';
 import type { WindowSlot } from './useVideoGrid';
 
 interface Props {
@@ -22,9 +25,10 @@ interface Props {
   onSelect: () => void;
   onClose: () => void;
   onSwitchStream: () => void;
+  onRefused?: (refusal: StartRefusal) => void;
 }
 
-export function VideoWindow({ index, slot, selected, onSelect, onClose, onSwitchStream }: Props) {
+export function VideoWindow({ index, slot, selected, onSelect, onClose, onSwitchStream, onRefused }: Props) {
   const { t } = useTranslation('video');
   const { message } = App.useApp();
   const frame = useRef<HTMLDivElement>(null);
@@ -35,6 +39,15 @@ export function VideoWindow({ index, slot, selected, onSelect, onClose, onSwitch
   const entry = slot?.entry;
   const stream = slot?.stream;
   const audioOnly = entry?.dataType === DATA_TYPE.listen;
+  const outcome = useStartOutcome(stream?.id, stream ? `${stream.streamId}@${stream.urlExpiresAt}` : null, status === 'playing');
+  const refused = slot?.refused ?? outcome;
+  const onRefusedRef = useRef(onRefused);
+  useEffect(() => {
+    onRefusedRef.current = onRefused;
+  });
+  useEffect(() => {
+    if (outcome) onRefusedRef.current?.(outcome);
+  }, [outcome]);
 
   const snapshot = () => {
     const video = player.current?.video;
@@ -49,7 +62,7 @@ export function VideoWindow({ index, slot, selected, onSelect, onClose, onSwitch
       className={`fw-video-window${selected ? ' fw-video-window-selected' : ''}`}
       data-testid={`video-window-${index}`}
       data-key={entry?.key ?? ''}
-      data-status={entry ? (stream ? status : 'starting') : 'empty'}
+      data-status={entry ? (refused ? 'refused' : stream ? status : 'starting') : 'empty'}
       onClick={onSelect}
     >
       {entry && (
@@ -81,7 +94,7 @@ export function VideoWindow({ index, slot, selected, onSelect, onClose, onSwitch
         </div>
       )}
       <div className="fw-video-window-body">
-        {entry && stream && (
+        {entry && stream && !refused && (
           <LivePlayer
             ref={player}
             stream={{ ...stream, deviceSn: entry.deviceSn, label: entry.plateNumber }}
@@ -91,7 +104,12 @@ export function VideoWindow({ index, slot, selected, onSelect, onClose, onSwitch
             onQuality={setQuality}
           />
         )}
-        {entry && (!stream || status === 'starting') && <LoadingOutlined className="fw-video-spinner" />}
+        {entry && !refused && (!stream || status === 'starting') && <LoadingOutlined className="fw-video-spinner" />}
+        {entry && refused && (
+          <span className="fw-video-refusal" role="alert" data-testid={`window-refusal-${index}`} data-reason={refused}>
+            {t(`outcome.${refused}`, { s: NO_MEDIA_MS / 1000 })}
+          </span>
+        )}
         {!entry && <span className="fw-video-empty">{t('window.empty', { n: index + 1 })}</span>}
       </div>
     </div>

@@ -26,6 +26,8 @@ export interface StreamStart {
   channelId: number;
   dataType?: number;
   streamType?: number;
+  /** The media server's grace (s): a stream nobody watches this long is stopped. */
+  stopGraceS?: number;
 }
 
 /** Stream info and status (`GET /api/video/{deviceSn}/{channel}.json`): `updateTime` set means up. */
@@ -142,5 +144,5 @@ export function startPlayback(target: CommandTarget, recording: Recording) {
 export const PLAYBACK_CONTROL = { play: 0, pause: 1, end: 2, fastForward: 3, rewind: 4, seek: 5, forward: 6 } as const;
 
 export function controlPlayback(target: CommandTarget, payload: { channelId: number; control: number; speed?: number; seekTime?: string }) {
-  return post<{ streamId: string }>(target, '9202', { speed: 0, ...payload });
+  return post<{ streamId: string; id?: number | null }>(target, '9202', { speed: 0, ...payload });
 }

@@ -2,20 +2,26 @@
  * The live video grid's windows and what they play (console-spec §4 "live video window"): start =
  * check the device is online, allocate a window, 9101, playing; stop = 9102, then the window is
  * cleared. Several channels start in turn (100 ms each; a restart waits 500 ms). Every window still
- * playing is stopped when the grid goes away.
+ * playing is stopped when the grid goes away, and when its page stayed hidden (another console tab,
+ * a hidden browser tab) for the media server's grace: the terminals pay per MB.
  */
 import { App } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { startStream, stopStream, type StreamStart } from './api';
 import { DATA_TYPE, RESTART_DELAY_MS, START_DELAY_MS, type GridLayout, type StreamType } from './constants';
+import { stopGraceMs } from './hiddenStop';
 import { liveStreamingSupported } from './playerController';
+import { terminalMayStream, type StartRefusal } from './startOutcome';
+import { useStopWhenHidden } from './useStopWhenHidden';
 import { allocate, StartQueue, type Refusal, type VideoEntry } from './windows';
 
 export interface WindowSlot {
   entry: VideoEntry;
   /** The start answer; null while 9101 is on its way. */
   stream: StreamStart | null;
+  /** The terminal refused the start or sent nothing (startOutcome.ts): the window says why. */
+  refused?: StartRefusal;
 }
 
 export interface VideoGrid {
@@ -30,6 +36,8 @@ export interface VideoGrid {
   closeWhere: (drop: (entry: VideoEntry) => boolean) => Promise<void>;
   switchStream: (index: number, streamType: StreamType) => void;
   restart: (index: number) => void;
+  /** The window's start was refused (or no media came): shown in the window, the stream released. */
+  refuse: (index: number, refusal: StartRefusal) => void;
 }
 
 const REFUSAL_KEYS: Record<Refusal, string> = { playing: 'start.playing', offline: 'start.offline', full: 'start.full' };
@@ -97,8 +105,9 @@ export function useVideoGrid(initialLayout: GridLayout, fixedLayout = false): Vi
   }, [commit, fixedLayout, message, queue, selected, startOne, t]);
 
   const stopSlot = useCallback(async (slot: WindowSlot) => {
-    const { entry, stream } = slot;
-    if (!stream) return;
+    const { entry, stream, refused } = slot;
+    // A terminal that refused the start streams nothing: no 9102 for it (it would refuse that too).
+    if (!stream || (refused && !terminalMayStream(refused))) return;
     const target = entry.carId !== null ? { carId: entry.carId, deviceId: entry.deviceId } : { deviceId: entry.deviceId };
     await stopStream(target, stream.streamId, entry.channelId, stream.kind);
   }, []);
@@ -133,6 +142,15 @@ export function useVideoGrid(initialLayout: GridLayout, fixedLayout = false): Vi
     for (const slot of current.current.slots) if (slot) void stopSlot(slot);
   }, [queue, stopSlot]);
 
+  // A page off screen for the grace stops what it plays (the windows are emptied).
+  const stopAll = useCallback(() => {
+    queue.clear();
+    const playing = current.current.slots.filter((s): s is WindowSlot => !!s);
+    commit(current.current.slots.map(() => null));
+    for (const slot of playing) void stopSlot(slot);
+  }, [commit, queue, stopSlot]);
+  useStopWhenHidden(slots.some(Boolean), stopGraceMs(slots.map((s) => s?.stream)), stopAll);
+
   return {
     layout,
     setLayout,
@@ -144,5 +162,11 @@ export function useVideoGrid(initialLayout: GridLayout, fixedLayout = false): Vi
     closeWhere,
     switchStream: (index, streamType) => restartWith(index, streamType),
     restart: (index) => restartWith(index),
+    refuse: (index, refusal) => {
+      const slot = current.current.slots[index];
+      if (!slot || slot.refused) return;
+      replaceSlot(slot.entry.key, (s) => ({ ...s, refused: refusal }));
+      if (terminalMayStream(refusal)) void stopSlot({ ...slot, refused: undefined });
+    },
   };
 }

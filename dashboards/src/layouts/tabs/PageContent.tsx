@@ -6,6 +6,7 @@ import { lazyPages } from '../../router/lazyPage';
 import { FORBIDDEN_PATH, indexUrl, NOT_FOUND_PATH } from '../../router/paths';
 import { findPage, homePath, isDenied, type PageRoute } from '../../router/routeTable';
 import { useLayoutSettings } from '../settings/SettingsContext';
+import { PageActiveContext } from './PageShown';
 import { tabFor, type Tab } from './rules';
 import { useTabs } from './TabsContext';
 
@@ -72,7 +73,9 @@ export default function PageContent({ pages, deniedPaths }: { pages: PageRoute[]
             style={{ display: active ? 'block' : 'none' }}
             data-page={tab.key}
           >
-            {reloading[tab.key] || !page ? <PageLoading /> : <PageView page={page} tabKey={tab.key} />}
+            <PageActiveContext.Provider value={active}>
+              {reloading[tab.key] || !page ? <PageLoading /> : <PageView page={page} tabKey={tab.key} />}
+            </PageActiveContext.Provider>
           </div>
         );
       })}

@@ -70,3 +70,39 @@ describe('the live video grid', () => {
     expect(result.current.slots.filter(Boolean).map((s) => s?.entry.key)).toEqual(['21-1']);
   });
 });
+
+describe('the live video grid on a page that is not on screen', () => {
+  test('closes its windows with 9102 once the page stayed inactive for the grace, not before', async () => {
+    const { PageActiveContext } = await import('../../../layouts/tabs/PageShown');
+    let active = true;
+    const inTab = ({ children }: { children: ReactNode }) => <PageActiveContext.Provider value={active}>{wrapper({ children })}</PageActiveContext.Provider>;
+    const { result, rerender } = renderHook(() => useVideoGrid(4), { wrapper: inTab });
+    await act(() => result.current.open([entry(11, 1), entry(11, 2)], () => true));
+    await waitFor(() => expect(result.current.slots.filter((s) => s?.stream)).toHaveLength(2));
+    vi.useFakeTimers();
+    try {
+      active = false; // the user opened another tab of the console
+      rerender();
+      await act(async () => { vi.advanceTimersByTime(14_000); });
+      expect(calls('9102')).toEqual([]);
+      await act(async () => { vi.advanceTimersByTime(1_500); });
+    } finally {
+      vi.useRealTimers();
+    }
+    await waitFor(() => expect(calls('9102').map((b) => b.streamId).sort()).toEqual(['11-1-live', '11-2-live']));
+    expect(result.current.slots.every((s) => s === null)).toBe(true);
+  });
+});
+
+describe('a refused start', () => {
+  test('keeps the window with its reason and sends no 9102 to the terminal that refused', async () => {
+    const { result } = renderHook(() => useVideoGrid(4), { wrapper });
+    await act(() => result.current.open([entry(12, 1)], () => true));
+    await waitFor(() => expect(result.current.slots[0]?.stream).toBeTruthy());
+    act(() => result.current.refuse(0, 'unsupported'));
+    expect(result.current.slots[0]?.refused).toBe('unsupported');
+    await act(() => result.current.close(0));
+    expect(calls('9102')).toEqual([]);
+    expect(result.current.slots[0]).toBeNull();
+  });
+});
