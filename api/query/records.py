@@ -173,7 +173,9 @@ def create_id(conn: Connection[Any], entity: EntitySpec, who: Principal, body: A
     else:
         path = records.enterprise_path(conn, tenant)
         if path is None or not path.startswith(who.enterprise_path):
-            raise NotFound(f"企业 {tenant} 不存在 (enterprise {tenant} does not exist)")
+            # outside the caller's subtree answers as a missing enterprise, naming the field (the form shows it there)
+            raise NotFound(f"企业 {tenant} 不存在或不在您的企业树内 (field 'enterpriseId': enterprise {tenant} does not "
+                           "exist or is outside your enterprise tree)", data={"field": TENANT_FIELD})
     try:
         with conn.transaction() if savepoint else nullcontext():
             check_refs(conn, entity, who, values)

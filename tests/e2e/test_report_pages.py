@@ -219,6 +219,30 @@ def test_alarm_overview_drills_down_to_the_alarms_of_a_type(page: Any, console_s
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_online_report_exports_the_columns_the_screen_shows(page: Any, console_stack: ConsoleStack,
+                                                          report_days: ReportDays) -> None:
+    """The online report's file: the table's header, then each row's cells as the table shows them."""
+    sign_in(page, "admin", path="/report/online")
+    report = page.get_by_test_id("list-page-carDayReport")
+    vehicle = console_stack.vehicles[2]
+    report.get_by_test_id("list-filter-carId").click()
+    page.keyboard.type(vehicle.plate)
+    page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).click()
+    report.get_by_test_id("list-search").click()
+    _total(report, DAYS)
+    table = report.get_by_test_id("list-table")
+    headers = [h.strip() for h in table.locator("thead th").all_inner_texts()]
+    headers = [h for h in headers if h]  # the selection column has no title
+    shown = [[c.strip() for c in row.locator("td").all_inner_texts()]
+             for row in table.locator("tbody tr.ant-table-row").all()]
+    with page.expect_download() as download:
+        report.get_by_test_id("list-export-csv").click()
+    lines = list(csv.reader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8-sig"))))
+    assert lines[0] == headers, (lines[0], headers)
+    assert sorted(lines[1:]) == sorted(r[-len(headers):] for r in shown)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_report_summed_in_the_browser_exports_its_own_file(page: Any, console_stack: ConsoleStack,
                                                           report_days: ReportDays) -> None:
     """The mileage summary's rows come from dayReport/page/sum: its XLSX is written in the browser."""

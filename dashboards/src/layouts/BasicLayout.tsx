@@ -12,7 +12,6 @@ import GlobalFooter from './GlobalFooter';
 import GlobalHeader from './GlobalHeader';
 import Logo from './Logo';
 import NavMenu from './NavMenu';
-import SettingsDrawer from './settings/SettingsDrawer';
 import { useLayoutSettings } from './settings/SettingsContext';
 import MultiTabBar from './tabs/MultiTabBar';
 import PageContent from './tabs/PageContent';
@@ -112,7 +111,6 @@ export default function BasicLayout() {
             </Layout>
           </>
         )}
-        <SettingsDrawer />
         <SecurityNotices />
         <CommandNotices />
         <MediaUploadPopup />

@@ -185,3 +185,43 @@ def test_fleet_retention_dry_run_names_the_settings_and_drops_nothing(pg_url: st
     assert lines[1].startswith("message_log: keeps 30 days; would drop ") and "message_log_20010105" in lines[1]
     with connect(pg_url) as conn:
         assert existing_partitions(conn, MESSAGE_LOG) | existing_partitions(conn) == before
+
+
+def _plan_nodes(plan: Any) -> list[str]:
+    nodes = [str(plan["Node Type"])]
+    for child in plan.get("Plans", []):
+        nodes += _plan_nodes(child)
+    return nodes
+
+
+def test_the_message_log_screens_count_reads_the_index_alone(pg_url: str, terminal: Terminal) -> None:
+    """The upstream message log's total (a vehicle's frames in a range, in the caller's tree) comes from
+    the covering index once the pages are all-visible: not one heap page per frame."""
+    from api.query.entities import QUERYABLE
+    from api.query.grammar import parse_query
+    from api.query.sqlgen import compile_count
+    from warehouse.queries.scope import Scope
+
+    day = FUTURE + timedelta(days=3)
+    with connect(pg_url) as conn:
+        ensure_partitions(conn, MESSAGE_LOG, day.date(), days_ahead=0)
+        conn.execute(
+            "INSERT INTO message_log (time, device_id, car_id, enterprise_id, phone, direction, msg_id, seq, raw_hex)"
+            " SELECT %s + make_interval(secs => i), %s + k, CASE WHEN k = 0 THEN %s ELSE -k END, %s, %s, i %% 2, 512, i, '7e'"
+            " FROM generate_series(1, 2000) i, generate_series(0, 19) k",  # 20 terminals interleaved, as live
+            (day, terminal.device_id, terminal.car_id, terminal.enterprise_id, terminal.phone))
+        conn.commit()
+    with connect(pg_url) as conn:
+        conn.autocommit = True
+        conn.execute(f"VACUUM ANALYZE {partition_name(day.date(), MESSAGE_LOG)}")
+        query = parse_query(QUERYABLE["upstreamMessage"], {}, {"carId.eq": terminal.car_id, "rangeConditions": [
+            {"fieldName": "time", "start": day.isoformat(), "end": (day + timedelta(hours=1)).isoformat()}]})
+        statement, values = compile_count(query, Scope(terminal.enterprise_id, f"/{terminal.enterprise_id}/", subtree=True))
+        conn.execute("SET enable_seqscan = off")
+        conn.execute("SET enable_bitmapscan = off")
+        plan = conn.execute(b"EXPLAIN (FORMAT JSON) " + statement.as_bytes(conn), values).fetchone()[0][0]["Plan"]  # type: ignore[index]
+        assert "Index Only Scan" in _plan_nodes(plan), plan
+        assert conn.execute(statement, values).fetchone()[0] == 1000  # type: ignore[index]
+        options = conn.execute("SELECT reloptions FROM pg_class WHERE relname = %s",
+                               (partition_name(day.date(), MESSAGE_LOG),)).fetchone()[0]  # type: ignore[index]
+        assert "autovacuum_vacuum_insert_scale_factor=0.01" in options

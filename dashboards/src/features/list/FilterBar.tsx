@@ -5,6 +5,7 @@ import FieldInput from './FieldInput';
 import KindInput from './KindInput';
 import { enumLabel, fieldTitle, namespaceOf } from './model';
 import type { FieldMeta, FilterKind } from './types';
+import './list.css';
 
 interface Props {
   namespace: string;
@@ -22,7 +23,7 @@ export default function FilterBar({ namespace, fields, onSearch, initialValues, 
   const [form] = Form.useForm<Record<string, unknown>>();
   if (fields.length === 0) return null;
   return (
-    <Form form={form} layout="inline" onFinish={onSearch} initialValues={initialValues} data-testid="list-filters" style={{ rowGap: 12, marginBottom: 16 }}>
+    <Form form={form} layout="inline" className="fw-list-filters" onFinish={onSearch} initialValues={initialValues} data-testid="list-filters" style={{ rowGap: 12, marginBottom: 16 }}>
       {fields.map((field) => {
         const title = fieldTitle(t, namespace, field);
         const kind = kinds[field.name];

@@ -1,7 +1,8 @@
 import { Checkbox, DatePicker, Select, Space, TreeSelect } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchSubsidiaries, type EnterpriseNode } from '../org/api';
+import type { EnterpriseNode } from '../org/api';
+import { enterpriseOptions, useEnterpriseTree } from '../org/enterprises';
 import { refOptions, type RefOption } from './api';
 import { dayPresets, subtreeIds } from './filterKinds';
 import type { EnterpriseChoice } from './model';
@@ -25,33 +26,11 @@ function findNode(nodes: EnterpriseNode[], id: number): EnterpriseNode | null {
   return null;
 }
 
-interface TreeOption {
-  value: number;
-  title: string;
-  children: TreeOption[];
-}
-
-const toOptions = (nodes: EnterpriseNode[]): TreeOption[] =>
-  nodes.map((node) => ({ value: node.id, title: node.shortName, children: toOptions(node.children ?? []) }));
-
-/** The caller's enterprise tree (GET /api/aas/subsidiary.json), once per mounted filter. */
-function useEnterpriseTree(): EnterpriseNode[] {
-  const [nodes, setNodes] = useState<EnterpriseNode[]>([]);
-  useEffect(() => {
-    const controller = new AbortController();
-    void fetchSubsidiaries(controller.signal).then((reply) => {
-      if (!controller.signal.aborted && reply.code === 0) setNodes(reply.data ?? []);
-    });
-    return () => controller.abort();
-  }, []);
-  return nodes;
-}
-
 /** An enterprise of the caller's tree and whether its subsidiaries count too (platform-spec §6 isParent). */
 function EnterpriseFilter({ testId, value, onChange }: Omit<Props, 'field' | 'kind'>) {
   const { t } = useTranslation('list');
   const nodes = useEnterpriseTree();
-  const options = useMemo(() => toOptions(nodes), [nodes]);
+  const options = useMemo(() => enterpriseOptions(nodes), [nodes]);
   const choice = value as EnterpriseChoice | undefined;
   const choose = (id: number | undefined, subtree: boolean) => {
     const node = id === undefined ? null : findNode(nodes, id);

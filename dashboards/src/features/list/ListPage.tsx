@@ -4,14 +4,15 @@ import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../auth/access';
-import { deleteRecord } from './api';
+import { deleteRecord, queryPage, type PageParams } from './api';
 import { exportCell, pageExporter, serverExporter, type ExportColumn } from './exporter';
 import FilterBar from './FilterBar';
 import ImportDialog from './ImportDialog';
 import ListToolbar from './ListToolbar';
-import { columnPlan, type ColumnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFields, missingFilters, namespaceOf, PAGE_SIZE_OPTIONS, totalText } from './model';
+import { useEnterpriseNames } from '../org/enterprises';
+import { columnPlan, type ColumnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFields, missingFilters, namespaceOf, PAGE_SIZE_OPTIONS, TENANT_FIELD, totalText } from './model';
 import RecordDrawer from './RecordDrawer';
-import type { EntityMeta, FieldMeta, ListRecord, ListScreen } from './types';
+import type { EntityMeta, FieldMeta, ListRecord, ListScreen, PageSource } from './types';
 import { useEntityMeta, useListData } from './useListData';
 
 function shown(field: FieldMeta, value: unknown, label: (value: unknown) => string): ReactNode {
@@ -91,6 +92,11 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
   };
 
   const plan = columnPlan(meta, screen);
+  // the tenant column shows the enterprise's name (of the caller's tree), not its id
+  const tenantShown = plan.some(({ field, decl }) => field.name === TENANT_FIELD && !decl?.render);
+  const names = useEnterpriseNames(tenantShown);
+  const text = (field: FieldMeta, value: unknown): ReactNode => (field.name === TENANT_FIELD && value !== null && value !== undefined
+    ? names.get(Number(value)) ?? String(value) : shown(field, value, (v) => enumLabel(t, screen.namespace, field, v)));
   const columns: TableColumnsType<ListRecord> = plan.map(({ field, decl, computed }) => ({
     key: field.name,
     dataIndex: computed ? undefined : field.name,
@@ -98,14 +104,15 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
     width: decl?.width,
     sorter: !computed && field.sortable,
     sortOrder: list.state.orderBy === field.name ? (list.state.desc ? 'descend' : 'ascend') : null,
-    render: (value: unknown, record: ListRecord) => (decl?.render ? decl.render(value, record) as ReactNode
-      : shown(field, value, (v) => enumLabel(t, screen.namespace, field, v))),
+    render: (value: unknown, record: ListRecord) => (decl?.render ? decl.render(value, record) as ReactNode : text(field, value)),
   }));
   const queryBody = { ...list.state.body, ...screen.query };
-  const exporter = screen.fetchPage
-    ? pageExporter(screen.fetchPage, list.params, queryBody, exportColumns(plan, (field, value) => {
-      const text = shown(field, value, (v) => enumLabel(t, screen.namespace, field, v));
-      return typeof text === 'string' ? text : String(value ?? '');
+  const shownSource: PageSource | undefined = screen.fetchPage ?? (screen.exportColumns === 'shown'
+    ? (page, body, signal) => queryPage(meta.name, page as PageParams, body, signal) : undefined);
+  const exporter = shownSource
+    ? pageExporter(shownSource, list.params, queryBody, exportColumns(plan, (field, value) => {
+      const cell = text(field, value);
+      return typeof cell === 'string' ? cell : String(value ?? '');
     }, (field, decl) => decl?.title ?? fieldTitle(t, screen.namespace, field)), screen.exportName ?? meta.name)
     : serverExporter(meta.name, list.params, queryBody);
 

@@ -2,9 +2,11 @@ import { App, Button, Drawer, Form, Space } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../auth/useSession';
 import { createRecord, updateRecord } from './api';
+import EnterpriseSelect from './EnterpriseSelect';
 import FieldInput from './FieldInput';
-import { bodyOf, enumLabel, failedField, fieldTitle, namespaceOf, rulesFor } from './model';
+import { bodyOf, enumLabel, failedField, fieldTitle, namespaceOf, rulesFor, TENANT_FIELD } from './model';
 import type { EntityMeta, FieldMeta, ListRecord } from './types';
 
 interface Props {
@@ -44,6 +46,12 @@ export default function RecordDrawer({ meta, namespace, fields, record, onClose,
   const id = record?.[meta.idField];
   const creating = id === undefined || id === null;
   const shown = fields.filter((f) => (creating ? f.create : f.update));
+  // A new record's enterprise, when the form shows it: the screen's (the tree's selection), else the
+  // caller's own; the user picks another of the subtree.
+  const ownEnterprise = useSession().user?.enterpriseId;
+  const initial = record === null ? undefined : creating
+    ? { ...initialValues(shown, record), [TENANT_FIELD]: createDefaults?.[TENANT_FIELD] ?? ownEnterprise }
+    : initialValues(shown, record);
 
   const save = async () => {
     let values: Record<string, unknown>;
@@ -84,7 +92,7 @@ export default function RecordDrawer({ meta, namespace, fields, record, onClose,
       }
       data-testid="record-drawer"
     >
-      <Form form={form} layout="vertical" onFinish={() => void save()} initialValues={record ? initialValues(shown, record) : undefined}
+      <Form form={form} layout="vertical" onFinish={() => void save()} initialValues={initial}
         key={creating ? 'new' : String(id)}>
         {shown.map((field) => {
           const title = fieldTitle(t, namespace, field);
@@ -99,8 +107,10 @@ export default function RecordDrawer({ meta, namespace, fields, record, onClose,
           }
           return (
             <Form.Item key={field.name} name={field.name} label={title} rules={rules}>
-              <FieldInput field={field} mode="form" testId={`record-field-${field.name}`}
-                optionLabel={(v) => enumLabel(t, namespace, field, v)} />
+              {field.name === TENANT_FIELD ? <EnterpriseSelect testId={`record-field-${field.name}`} /> : (
+                <FieldInput field={field} mode="form" testId={`record-field-${field.name}`}
+                  optionLabel={(v) => enumLabel(t, namespace, field, v)} />
+              )}
             </Form.Item>
           );
         })}

@@ -2,7 +2,8 @@ import type { FormRule } from 'antd';
 import type { TFunction } from 'i18next';
 import type { EntityMeta, FieldMeta, FilterKind, ListScreen } from './types';
 
-/** The tenant field: the enterprise tree says it, not a column or a form field (api/query/records.py). */
+/** The tenant field (api/query/records.py): not a default column or form field; a screen that lists it
+ * shows the enterprise's name, and in its form a tree select of the caller's subtree (RecordDrawer). */
 export const TENANT_FIELD = 'enterpriseId';
 
 /** Platform-spec §9: default table pagination. */

@@ -135,6 +135,10 @@ export interface ListScreen {
   fetchPage?: PageSource;
   /** Charts (or anything) above the table, given the list's current query. */
   chart?: (view: ListView) => ReactNode;
+  /** What the export writes: `entity` (default) the entity's exportable fields, written by the server;
+   * `shown` the table's columns as the screen shows them (titles, labels, units), every page of the
+   * list's query written in the browser. A screen with `fetchPage` always exports what it shows. */
+  exportColumns?: 'entity' | 'shown';
   /** The exported file's name without extension (default: the entity). */
   exportName?: string;
   /** A row's key when the rows are not the entity's records (default: the declaration's id field). */

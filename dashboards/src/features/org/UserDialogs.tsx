@@ -1,9 +1,10 @@
 import { App, Form, Input, Modal, Select } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ListRecord } from '../list/types';
 import { validatePassword } from '../../utils/validators';
 import { fetchRecord, fetchRoles, patchRecord } from './api';
+import { roleLabel, useEnterpriseNames } from './enterprises';
 
 interface DialogProps {
   /** The user the dialog is open for; null: closed. */
@@ -28,19 +29,23 @@ export function RolesDialog({ user, onClose, onSaved }: DialogProps) {
   const { t } = useTranslation('org');
   const { message } = App.useApp();
   const [form] = Form.useForm<{ roles: number[] }>();
-  const [options, setOptions] = useState<{ value: number; label: string }[]>([]);
+  const [roles, setRoles] = useState<ListRecord[]>([]);
   const failed = useSaveFailure();
+  const names = useEnterpriseNames(user !== null);
   useEffect(() => {
     if (!user) return undefined;
     const controller = new AbortController();
     void fetchRoles(controller.signal).then((reply) => {
-      if (reply.code === 0 && reply.data) setOptions(reply.data.list.map((r) => ({ value: Number(r.id), label: String(r.name) })));
+      if (reply.code === 0 && reply.data) setRoles(reply.data.list);
     });
     void fetchRecord<{ roles: number[] }>('user', user.id, controller.signal).then((reply) => {
       if (reply.code === 0 && reply.data) form.setFieldsValue({ roles: reply.data.roles });
     });
     return () => controller.abort();
   }, [user, form]);
+  // every enterprise may have a role of the same name (the seeded 管理员): its enterprise tells them apart
+  const options = useMemo(() => roles.map((r) => ({ value: Number(r.id), label: roleLabel(r.name, r.enterpriseId, names) })),
+    [roles, names]);
   const save = async () => {
     const { roles } = await form.validateFields();
     const reply = await patchRecord('user', user?.id, { roles: roles ?? [] });

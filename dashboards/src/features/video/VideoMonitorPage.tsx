@@ -27,15 +27,16 @@ export default function VideoMonitorPage() {
 
   return (
     <div data-testid="video-monitor">
-      <Row gutter={12} wrap={false}>
-        <Col flex="260px">
+      {/* side by side from md up; on a phone the channel tree above the grid, each the screen's width */}
+      <Row gutter={[12, 12]}>
+        <Col xs={24} md={{ flex: '260px' }}>
           <Card size="small" styles={{ body: { padding: 8 } }}>
             <ChannelTree nodes={nodes} online={online} height={height} streaming={streaming}
               onPlay={(picked) => void grid.open(picked.map((n) => entryOf(n)), online)}
               onTalk={(node) => setTalk(talkTargetOf(node))} />
           </Card>
         </Col>
-        <Col flex="auto" style={{ minWidth: 0 }}>
+        <Col xs={24} md={{ flex: '1 1 0' }} style={{ minWidth: 0 }}>
           <Card size="small" styles={{ body: { padding: 8, display: 'flex', flexDirection: 'column', gap: 8 } }}>
             <VehicleCarousel cars={cars} online={online}
               onPick={(car) => void grid.open((car.children ?? []).filter((c) => c.kind === 'channel').map((n) => entryOf(n)), online)} />

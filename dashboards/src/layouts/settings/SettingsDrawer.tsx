@@ -49,9 +49,12 @@ export default function SettingsDrawer() {
   return (
     <>
       {!settings.hideSetting && (
-        <div className="settings-toggle" data-testid="settings-toggle" onClick={() => setOpen(!open)} title={t('settings.title')}>
+        // a header action like the bell and the language (console-spec §2 keeps the settings drawer); a
+        // button floating over the page covered date pickers and photos at the screen's right edge
+        <span className="header-action" data-testid="settings-toggle" onClick={() => setOpen(!open)} title={t('settings.title')}
+          role="button" aria-label={t('settings.title')}>
           {open ? <CloseOutlined /> : <SettingOutlined />}
-        </div>
+        </span>
       )}
       <Drawer title={t('settings.title')} open={open} onClose={() => setOpen(false)} size={320} data-testid="settings-drawer">
         <Divider titlePlacement="start">{t('settings.style')}</Divider>

@@ -2,10 +2,10 @@ import { LockOutlined, ReloadOutlined, UnlockOutlined } from '@ant-design/icons'
 import { Affix, Dropdown, Tabs, Tooltip, type MenuProps } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { menuTitle } from '../../i18n/menuTitle';
 import { TAB_AFFIX_DELAY_MS } from './events';
-import type { CloseCommand, Tab } from './rules';
+import { opensTab, type CloseCommand, type Tab } from './rules';
 import { useTabs } from './TabsContext';
 
 const COMMANDS: CloseCommand[] = ['closeCurrent', 'closeRight', 'closeLeft', 'closeOthers', 'closeAll'];
@@ -46,6 +46,8 @@ export default function MultiTabBar({ offsetTop }: { offsetTop: number }) {
   const { t } = useTranslation('layout');
   const navigate = useNavigate();
   const { state, close } = useTabs();
+  // an exception page has no tab: no tab is active then, so a click on the last one opens it again
+  const shownActive = opensTab(useLocation().pathname) ? state.activeKey : '';
   const [locked, setLocked] = useState(false);
   const [affixed, setAffixed] = useState(false);
 
@@ -69,7 +71,7 @@ export default function MultiTabBar({ offsetTop }: { offsetTop: number }) {
         type="editable-card"
         hideAdd
         size="small"
-        activeKey={state.activeKey}
+        activeKey={shownActive}
         onChange={(key) => navigate(key)}
         onEdit={(key, action) => action === 'remove' && typeof key === 'string' && close('closeCurrent', key)}
         tabBarExtraContent={lock}

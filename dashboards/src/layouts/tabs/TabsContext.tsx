@@ -7,6 +7,7 @@ import { eventKey, PAGE_CLOSE_EVENT, PAGE_REFRESH_EVENT, TAB_REFRESH_DELAY_MS } 
 import {
   applyClose,
   openTab,
+  opensTab,
   restoreTabs,
   serializeTabs,
   tabFor,
@@ -31,7 +32,7 @@ function initialState(pages: PageRoute[]): TabsState {
   const restored = restoreTabs(sessionStorage.getItem(TABS_STORAGE_KEY));
   const tabs = restored.tabs.filter((tab) => {
     const page = findPage(pages, tab.pathname);
-    return page && !page.redirect;
+    return page && !page.redirect && opensTab(tab.pathname); // a 404 tab of an older session goes too
   });
   return { tabs, activeKey: restored.activeKey };
 }
@@ -51,7 +52,9 @@ export function TabsProvider({ pages, children }: { pages: PageRoute[]; children
   if (seenPath !== fullPath) {
     setSeenPath(fullPath);
     const page = findPage(pages, location.pathname);
-    if (page && !page.redirect) setState((current) => openTab(current, tabFor(page, location.pathname, location.search)));
+    if (page && !page.redirect && opensTab(location.pathname)) {
+      setState((current) => openTab(current, tabFor(page, location.pathname, location.search)));
+    }
   }
 
   const close = (command: CloseCommand, key: string) => {

@@ -30,6 +30,15 @@ export interface TabsResult {
 
 export type CloseCommand = 'closeCurrent' | 'closeLeft' | 'closeRight' | 'closeOthers' | 'closeAll';
 
+/** Exception pages (platform-spec §1: 403, 404, 500) are where a wrong link lands, not a place one
+ * works in: they are shown without a tab of their own. */
+const TABLESS_PATHS = new Set(['/403', '/404', '/500']);
+
+/** Whether opening `pathname` adds a tab. */
+export function opensTab(pathname: string): boolean {
+  return !TABLESS_PATHS.has(pathname);
+}
+
 /** The tab of a page: closable and cacheAble unless its route meta says false. */
 export function tabFor(page: Pick<PageRoute, 'meta'>, pathname: string, search = ''): Tab {
   return {

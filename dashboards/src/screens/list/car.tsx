@@ -8,16 +8,17 @@ import { defineListScreen } from '../../features/list/types';
  * Platform-spec §2 list "car" (with edit): the vehicles of the caller's subtree. The drawer edits the
  * vehicle's own fields; "详情" opens the vehicle detail page (`/list/carDetail?carId=`, which moves to
  * its protocol's variant), "终端管理" the edit page of its devices and master device (`/list/car/edit?id=`).
- * Import takes groupName / masterDevicePhone to name a group and a terminal by their keys.
+ * Import takes groupName / masterDevicePhone to name a group and a terminal by their keys. A new vehicle
+ * belongs to the enterprise chosen in the drawer (the caller's own by default, any of its subtree).
  */
 export default function CarList() {
   const { t } = useTranslation('detail');
   const screen = useMemo(() => defineListScreen({
     entity: 'car',
     namespace: 'fleet:car',
-    columns: ['plateNumber', 'plateColor', 'vin', 'grade', 'type', 'groupName', 'driverName', 'masterDevicePhone', 'createTime'],
+    columns: ['plateNumber', 'plateColor', 'vin', 'grade', 'type', 'enterpriseId', 'groupName', 'driverName', 'masterDevicePhone', 'createTime'],
     filters: ['plateNumber', 'vin', 'plateColor', 'groupId'],
-    form: ['plateNumber', 'plateColor', 'vin', 'grade', 'type', 'carModelId', 'carTypeId', 'groupId', 'driverId', 'iconId'],
+    form: ['enterpriseId', 'plateNumber', 'plateColor', 'vin', 'grade', 'type', 'carModelId', 'carTypeId', 'groupId', 'driverId', 'iconId'],
     detail: (record) => carDetailUrl(String(record.id), record.masterDeviceId as number | null | undefined),
     rowActions: [{ key: 'devices', label: t('links.devices'), href: (record) => `/list/car/edit?id=${String(record.id)}` }],
   }), [t]);

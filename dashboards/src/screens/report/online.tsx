@@ -10,7 +10,8 @@ import { dayColumn, durationColumn, lastDays, reportScreen } from '../../feature
 
 /** Platform-spec §2 report online: per vehicle and day its online time, sessions, first online and last
  * offline, and whether it came online (上线); the chart: vehicles online and the online rate per day, from
- * the enterprises' KPI days (kpiEnterpriseDay: online vehicles of the joined ones). */
+ * the enterprises' KPI days (kpiEnterpriseDay: online vehicles of the joined ones). The export carries the
+ * table's columns as shown (durations h:mm:ss, 上线 as its label). */
 export default function OnlineScreen() {
   const { t } = useTranslation('report');
   const screen = useMemo(() => {
@@ -37,6 +38,7 @@ export default function OnlineScreen() {
       initialFilters: { date: lastDays() },
       requiredFilters: ['date'],
       chart: (view) => <ChartPanel view={view} load={load} />,
+      exportColumns: 'shown', // the file has the table's columns, as the table shows them
     });
   }, [t]);
   return <ListPage screen={screen} />;

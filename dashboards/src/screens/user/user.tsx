@@ -11,7 +11,8 @@ import { validateName, validatePassword, validatePhone, validateUsername } from 
 /**
  * Platform-spec §2 "user": the users of the selected enterprise (of the caller's whole subtree when
  * none is selected); create with console-spec §5's validators, edit, roles, reset password, enable /
- * disable. A new user belongs to the selected enterprise (else the caller's own).
+ * disable. A new user belongs to the enterprise chosen in the drawer: the tree's selection, else the
+ * caller's own, changeable to any of the caller's subtree.
  */
 export default function UserScreen() {
   const { t } = useTranslation('org');
@@ -36,7 +37,7 @@ export default function UserScreen() {
         { field: 'state', render: (value) => <Tag color={value === 1 ? 'green' : 'red'}>{t(`state.${String(value)}`)}</Tag> },
         'createTime'],
       filters: ['userName', 'name', 'phone', 'state'],
-      form: ['userName', 'password', 'name', 'nickName', 'phone', 'email'],
+      form: ['enterpriseId', 'userName', 'password', 'name', 'nickName', 'phone', 'email'],
       validators: { userName: validateUsername, password: validatePassword, name: validateName, phone: validatePhone },
       rowActions: [
         { key: 'roles', action: 'update', label: t('action.roles'), onClick: open('roles') },

@@ -16,15 +16,16 @@ import { useNow } from '../hooks/useNow';
 import { formatAge, formatNumber } from '../popup/format';
 import { StateLegend } from './StateLegend';
 import {
+  checkState,
   countNodes,
   filterByPlate,
   filterVehicles,
+  findNode,
   inTab,
   isVehicleKey,
-  mergeTicked,
   tabCounts,
+  toggleTicked,
   TREE_TABS,
-  vehicleKeysIn,
   type TreeModel,
   type TreeTab,
   type VehicleFacts,
@@ -76,11 +77,8 @@ export function VehicleTree(props: VehicleTreeProps) {
     if (tab === 'all') return byPlate;
     return filterVehicles(byPlate.roots, (node) => inTab(tab, node, facts));
   }, [roots, search, tab, facts]);
-  const visibleKeys = useMemo(() => vehicleKeysIn(filtered.roots), [filtered]);
-  const checkedKeys = useMemo(() => {
-    const visible = new Set(visibleKeys);
-    return ticked.filter((key) => visible.has(key));
-  }, [ticked, visibleKeys]);
+  // each node's tick over all its vehicles: a root is not shown fully ticked when a search hides unticked ones
+  const checkedKeys = useMemo(() => checkState(roots ?? [], new Set(ticked)), [roots, ticked]);
 
   const [userExpanded, setUserExpanded] = useState<string[] | null>(null);
   const [searchExpanded, setSearchExpanded] = useState<{ search: string; keys: string[] } | null>(null);
@@ -137,9 +135,9 @@ export function VehicleTree(props: VehicleTreeProps) {
     [nodeCounts, states, positions, tickedSet, t, version, now],
   );
 
-  const onCheck = (checked: Key[] | { checked: Key[] }) => {
-    const keys = (Array.isArray(checked) ? checked : checked.checked).map(String);
-    onTickedChange(mergeTicked(ticked, visibleKeys, keys));
+  const onCheck = (_checked: unknown, info: { checked: boolean; node: { key: Key } }) => {
+    const node = findNode(filtered.roots, String(info.node.key));
+    if (node) onTickedChange(toggleTicked(ticked, node, info.checked));
   };
 
   const onSelect = (_: Key[], info: { node: { key: Key } }) => {
@@ -176,6 +174,7 @@ export function VehicleTree(props: VehicleTreeProps) {
     body = (
       <Tree<VehicleNode>
         checkable
+        checkStrictly
         blockNode
         treeData={filtered.roots}
         fieldNames={{ title: 'label', key: 'key', children: 'children' }}

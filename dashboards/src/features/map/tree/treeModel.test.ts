@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CarRow, EnterpriseRow, GroupRow } from '../model/types';
-import { buildTree, countNodes, deviceIdOfKey, filterByPlate, mergeTicked, vehicleKeysIn, type VehicleNode } from './treeModel';
+import { buildTree, checkState, countNodes, deviceIdOfKey, filterByPlate, findNode, mergeTicked, toggleTicked, vehicleKeysIn, type VehicleNode } from './treeModel';
 
 function car(carId: number, enterpriseId: number, groupId: number | null, plate: string, deviceId: number | null): CarRow {
   return {
@@ -96,5 +96,35 @@ describe('vehicle tree from API rows', () => {
   it('hangs rows of unknown enterprises or groups on the root', () => {
     const m = buildTree(enterprises, [{ id: 99, name: 'x', enterpriseId: 77, parentId: null }], [car(5, 77, 555, 'X', 5)]);
     expect(labels(m.roots[0].children)).toEqual(['e_2', 'g_99', 'c_5_5']);
+  });
+});
+
+describe('the checkboxes tell the true state over every vehicle', () => {
+  const vehicle = (key: string, extra: Partial<VehicleNode> = {}): VehicleNode => ({ key, kind: 'vehicle', label: key, isLeaf: true, ...extra });
+  const roots: VehicleNode[] = [{ key: 'e_1', kind: 'enterprise', label: '集团', children: [
+    { key: 'g_1', kind: 'group', label: '一队', children: [vehicle('c_1_1'), vehicle('c_2_2')] },
+    { key: 'e_2', kind: 'enterprise', label: '分公司', children: [vehicle('c_3_3'), vehicle('c_4_', { disableCheckbox: true })] },
+  ] }];
+
+  it('a node is ticked only when every tickable vehicle below is, half-ticked when some are', () => {
+    expect(checkState(roots, new Set(['c_1_1', 'c_2_2', 'c_3_3']))).toEqual({ checked: ['c_1_1', 'c_2_2', 'g_1', 'c_3_3', 'e_2', 'e_1'], halfChecked: [] });
+    expect(checkState(roots, new Set(['c_1_1']))).toEqual({ checked: ['c_1_1'], halfChecked: ['g_1', 'e_1'] });
+    expect(checkState(roots, new Set())).toEqual({ checked: [], halfChecked: [] });
+  });
+
+  it('after a search that shows one vehicle, ticking the root ticks that one and the root reads half-ticked', () => {
+    const shown = filterByPlate(roots, 'c_3').roots;
+    const root = shown[0];
+    const ticked = toggleTicked([], root, true);
+    expect(ticked).toEqual(['c_3_3']);
+    const state = checkState(roots, new Set(ticked));
+    expect(state.checked).not.toContain('e_1');
+    expect(state.halfChecked).toContain('e_1');
+    expect(toggleTicked(['c_1_1', 'c_3_3'], root, false)).toEqual(['c_1_1']); // hidden ticks stay
+  });
+
+  it('finds a node by key', () => {
+    expect(findNode(roots, 'c_3_3')?.label).toBe('c_3_3');
+    expect(findNode(roots, 'x')).toBeUndefined();
   });
 });

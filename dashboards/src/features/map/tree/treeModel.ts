@@ -237,3 +237,55 @@ export function mergeTicked(previous: readonly string[], visible: readonly strin
   for (const key of checkedNow) if (isVehicleKey(key) && visibleSet.has(key)) next.push(key);
   return Array.from(new Set(next));
 }
+
+/** The ticks every checkbox shows: each vehicle's own, and each enterprise or group node's over ALL the
+ * vehicles below it, not only those a search or a tab shows: ticked when every tickable vehicle is,
+ * half-ticked (indeterminate) when some are. The tree is drawn with antd's checkStrictly and these. */
+export function checkState(roots: readonly VehicleNode[], ticked: ReadonlySet<string>): { checked: string[]; halfChecked: string[] } {
+  const checked: string[] = [];
+  const halfChecked: string[] = [];
+  const walk = (node: VehicleNode): [number, number] => {
+    if (node.kind === 'vehicle') {
+      if (node.disableCheckbox) return [0, 0];
+      const on = ticked.has(node.key);
+      if (on) checked.push(node.key);
+      return [1, on ? 1 : 0];
+    }
+    let total = 0;
+    let on = 0;
+    for (const child of node.children ?? []) {
+      const [childTotal, childOn] = walk(child);
+      total += childTotal;
+      on += childOn;
+    }
+    if (total > 0 && on === total) checked.push(node.key);
+    else if (on > 0) halfChecked.push(node.key);
+    return [total, on];
+  };
+  for (const root of roots) walk(root);
+  return { checked, halfChecked };
+}
+
+/** The ticked set after a click on `node`'s checkbox in the shown tree: a vehicle alone, or every
+ * tickable vehicle the node shows (a search's matches only); ticks of hidden vehicles stay. */
+export function toggleTicked(ticked: readonly string[], node: VehicleNode, on: boolean): string[] {
+  const keys = new Set<string>();
+  const walk = (n: VehicleNode) => {
+    if (n.kind === 'vehicle') {
+      if (!n.disableCheckbox) keys.add(n.key);
+    } else for (const child of n.children ?? []) walk(child);
+  };
+  walk(node);
+  if (on) return Array.from(new Set([...ticked, ...keys]));
+  return ticked.filter((key) => !keys.has(key));
+}
+
+/** The node of `key` in a tree (undefined when the tree does not show it). */
+export function findNode(roots: readonly VehicleNode[], key: string): VehicleNode | undefined {
+  for (const node of roots) {
+    if (node.key === key) return node;
+    const found = findNode(node.children ?? [], key);
+    if (found) return found;
+  }
+  return undefined;
+}

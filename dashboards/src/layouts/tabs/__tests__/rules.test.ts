@@ -8,6 +8,7 @@ import {
   closeRight,
   closeTab,
   openTab,
+  opensTab,
   restoreTabs,
   serializeTabs,
   tabFor,
@@ -149,4 +150,11 @@ describe('cache and persistence', () => {
     'malformed storage (%s) restores no tabs',
     (raw) => expect(restoreTabs(raw)).toEqual({ tabs: [], activeKey: '' }),
   );
+});
+
+describe('exception pages open no tab', () => {
+  test('403, 404 and 500 are shown without a tab; every other page has one', () => {
+    expect(['/403', '/404', '/500'].map(opensTab)).toEqual([false, false, false]);
+    expect(['/list/car', '/user/user', '/404x'].map(opensTab)).toEqual([true, true, true]);
+  });
 });
