@@ -62,7 +62,10 @@ class DrivingModel:
     centre_lat: float = 39.91
     radius_km: float = 25.0
     limit_kmh: float = 90.0
-    rare_alarm_per_point: float = 0.0005
+    rare_alarm_per_minute: float = 0.0005
+    # The model moves in steps of at most this long whatever the fix interval, so the month (a fix every
+    # 5 minutes) and the recent days (every minute) drive and alarm alike: the same km and alarms a day.
+    step_s: float = 60.0
 
 
 @dataclass(frozen=True)
@@ -110,14 +113,18 @@ def generate_track(
         st.lng, st.lat, st.mileage_km = resume.lng, resume.lat, resume.mileage_km
         st.fuel_l = resume.fuel_l if resume.fuel_l is not None else st.fuel_l
     step = timedelta(seconds=interval_s)
+    substeps = max(1, math.ceil(interval_s / m.step_s))
+    dt = interval_s / substeps
+    rare = m.rare_alarm_per_minute * dt / 60
     at = start
     while at < end:
-        _advance(st, rng, m, at, interval_s, m_per_deg_lng)
-        alarm = 0
-        if st.speed > m.limit_kmh:
-            alarm |= 1 << OVERSPEED_BIT
-        if rng.random() < m.rare_alarm_per_point:
-            alarm |= 1 << rng.choice(RARE_ALARM_BITS)
+        alarm = 0  # a fix carries the alarm bits of its interval (as a terminal's latched bits)
+        for k in range(substeps):
+            _advance(st, rng, m, at + timedelta(seconds=dt * (k + 1 - substeps)), dt, m_per_deg_lng)
+            if st.speed > m.limit_kmh:
+                alarm |= 1 << OVERSPEED_BIT
+            if rng.random() < rare:
+                alarm |= 1 << rng.choice(RARE_ALARM_BITS)
         status = POSITIONED | (ACC_ON if st.mode != "park" else 0)
         yield (at, round(st.lng, 6), round(st.lat, 6), round(st.altitude_m, 1), round(st.speed, 1),
                int(st.heading) % 360, round(st.mileage_km, 1), round(st.fuel_l, 1), alarm, status)
