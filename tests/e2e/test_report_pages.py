@@ -61,9 +61,10 @@ def _day_rows(url: str, built: ReportDays, car_ids: list[int] | None = None, dis
 
 
 def _tree_cars(url: str, car_type: int | None = None) -> int:
-    """Live vehicles with a terminal in admin's tree (of one energy type): what the cockpits count."""
+    """Live vehicles in admin's tree (of one energy type), a terminal or not: what the map lists and the
+    cockpits count (the fleet figures, warehouse/queries/fleet_figures.py)."""
     with connect(url) as conn:
-        row = conn.execute("SELECT count(*) FROM car c JOIN device d ON d.id = c.master_device_id"
+        row = conn.execute("SELECT count(*) FROM car c"
                            " JOIN enterprise e ON e.id = c.enterprise_id WHERE c.record_state = 1"
                            " AND e.path LIKE %s || '%%' AND (%s::int IS NULL OR c.car_type = %s)",
                            (_tree(url), car_type, car_type)).fetchone()
