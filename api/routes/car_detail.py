@@ -85,9 +85,9 @@ def car_detail_read(car_id: int) -> dict[str, Any]:
         if shown is not None:
             position = _position(car_detail.last_position(conn, shown["id"]))
             today |= car_detail.day_points(conn, shown["id"], since)
-            km = fleet_figures.mileage_by_car(conn, request_scope(), since, datetime.now(UTC), v_max_kmh(),
-                                              car_id=car_id)
-            today["mileageKm"] = km.get(car_id)
+            if car["masterDeviceId"] is not None:  # the car's figure is its master device's
+                today["mileageKm"] = fleet_figures.device_mileage(conn, int(car["masterDeviceId"]), since,
+                                                                  datetime.now(UTC), v_max_kmh())
             count, alarms = car_detail.alarm_points(conn, shown["id"], since, ALARM_POINTS)
             today |= {"alarmCount": count, "alarms": [a | {"bits": _bits(int(a["alarmType"]))} for a in alarms]}
         photo_ids = [car["driverPhotoId"]] if car["driverPhotoId"] is not None else []

@@ -29,6 +29,7 @@ from warehouse.queries import fleet_figures
 bp = Blueprint("figures", __name__)
 
 REPORT_SETTINGS_KEY = "FLEET_REPORT_SETTINGS"
+TODAY_MILEAGE_KEY = "fleet.today_mileage"
 CAR_TYPES = 3  # platform-spec §9 energy types: 1 fuel, 2 new-energy, 3 hybrid
 TOP_TODAY = 10
 
@@ -41,6 +42,14 @@ def v_max_kmh() -> float:
     return float(settings.v_max_kmh)
 
 
+def today_mileage() -> fleet_figures.TodayMileage:
+    """The process's one ``TodayMileage`` (every caller and scope shares its incremental sums)."""
+    found = current_app.extensions.get(TODAY_MILEAGE_KEY)
+    if found is None:
+        found = current_app.extensions.setdefault(TODAY_MILEAGE_KEY, fleet_figures.TodayMileage(v_max_kmh()))
+    return found
+
+
 @bp.get("/api/fleet/figures.json")
 @requires("car", "query")
 def fleet_figures_read() -> dict[str, Any]:
@@ -50,6 +59,7 @@ def fleet_figures_read() -> dict[str, Any]:
     car_type = None if raw_type is None else parse_positive_int("type", raw_type, 0, CAR_TYPES)
     alarms = current_principal().may("alarm", "query")
     with get_db().connection() as conn:
-        figures = fleet_figures.figures(conn, request_scope(), since, now, v_max_kmh(), alarms=alarms,
-                                        car_type=car_type, top=TOP_TODAY)
+        km = today_mileage().by_device(conn, since, now)
+        figures = fleet_figures.figures(conn, request_scope(), since, km, alarms=alarms, car_type=car_type,
+                                        top=TOP_TODAY)
     return ok({**figures, "since": since, "at": int(now.timestamp() * 1000)})

@@ -9,6 +9,7 @@ notice overview) and a vehicle's detail (today's mileage per car).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -195,3 +196,18 @@ def test_figures_are_the_callers_subtree_or_its_own_enterprise_when_asked(fleet:
 def test_figures_need_a_token_and_car_query(fleet: Fleet) -> None:
     reply = fleet.app.test_client().get("/api/fleet/figures.json")
     assert reply.status_code == 401 and reply.json["code"] == 40002
+
+
+def test_todays_mileage_follows_new_fixes_on_every_screen(fleet: Fleet, as_admin: Callable[..., Any]) -> None:
+    """The fleet's sum is kept incrementally (fleet_figures.TodayMileage): a fix arriving after a read
+    counts on the next one, and the figure still equals the vehicles' own."""
+    before = as_admin("GET", "/api/fleet/figures.json")["todayMileageKm"]
+    with get_db(fleet.app).connection() as conn:
+        last = conn.execute("SELECT fix_at, lng, mileage_km, device_id FROM gps WHERE car_id = %s"
+                            " ORDER BY fix_at DESC LIMIT 1", (fleet.truck,)).fetchone()
+        _track(conn, fleet.truck, last[3], [(datetime.now(UTC), last[1] + 0.5 / KM_PER_DEG_LNG, last[2] + 0.5)])
+    time.sleep(2.1)  # TodayMileage refreshes at most every 2 s
+    after = as_admin("GET", "/api/fleet/figures.json")["todayMileageKm"]
+    details = [as_admin("GET", f"/api/car/{car}/detail.json")["today"]["mileageKm"] or 0 for car in fleet.cars]
+    assert after == pytest.approx(before + 0.5, abs=0.05)
+    assert after == pytest.approx(round(sum(details), 1), abs=0.05)
