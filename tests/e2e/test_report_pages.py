@@ -276,7 +276,7 @@ def test_cockpits_render_live_figures_on_the_map(page: Any, console_stack: Conso
 
     console, errors = page, []
     page = _open_cockpit(console, "open-cockpit", "/cockpit/index", errors)  # a browser tab of its own
-    page.locator("[data-testid=cockpit-index][data-ready=true]").wait_for()
+    page.locator("[data-testid=cockpit-index][data-ready=true]").wait_for(timeout=60_000)  # the server's figures in
     board = page.get_by_test_id("cockpit-index")
     board.locator("[data-testid=cockpit-live][data-status=connected]").wait_for()  # its own STOMP session
     board.get_by_test_id("cockpit-map").locator("canvas").wait_for()
@@ -297,7 +297,7 @@ def test_cockpits_render_live_figures_on_the_map(page: Any, console_stack: Conso
 
     page.close()
     page = _open_cockpit(console, "open-cockpit-nev1", "/cockpit/nev1/index", errors)
-    page.locator("[data-testid=cockpit-nev1-index][data-ready=true]").wait_for()
+    page.locator("[data-testid=cockpit-nev1-index][data-ready=true]").wait_for(timeout=60_000)
     nev = page.get_by_test_id("cockpit-nev1-index")
     nev.get_by_test_id("cockpit-map").locator("canvas").wait_for()
     assert nev.get_by_test_id("cockpit-figure-total").get_attribute("data-value") == str(_tree_cars(console_stack.db_url, 2))
