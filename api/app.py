@@ -26,6 +26,7 @@ from api.routes import (
     common,
     console,
     devices,
+    figures,
     fleet,
     meta,
     oauth,
@@ -42,7 +43,14 @@ from api.routes import reports as report_routes
 from api.routes import settings as settings_routes
 from api.routes import video as video_routes
 from api.tokens import TokenService
-from fleet.settings import ApiSettings, DatabaseSettings, MediaServerSettings, StackSettings, database_url
+from fleet.settings import (
+    ApiSettings,
+    DatabaseSettings,
+    MediaServerSettings,
+    ReportSettings,
+    StackSettings,
+    database_url,
+)
 
 log = logging.getLogger("fleet.api")
 
@@ -64,6 +72,7 @@ def create_app(
     app.json = FleetJSONProvider(app)
     app.config["FLEET_API_SETTINGS"] = settings
     app.config["FLEET_DATABASE_SETTINGS"] = db_settings
+    app.config[figures.REPORT_SETTINGS_KEY] = ReportSettings()  # the odometer rule of today's mileage
 
     codec = auth.TokenCodec(auth.token_secret(settings, var_dir), settings.access_token_ttl_s)
     db = Database(db_url or database_url(db_settings), max_size=db_settings.pool_max)
@@ -74,7 +83,7 @@ def create_app(
     # the media server's client: its secret from FLEET_MEDIA_SERVER_SECRET or var_dir, shared with it
     app.extensions[MEDIA_KEY] = MediaClient.from_settings(MediaServerSettings(), var_dir or StackSettings().var_dir)
 
-    for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, console, org, settings_routes, regeo, car_detail,
+    for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, figures, console, org, settings_routes, regeo, car_detail,
                    open_platform_routes, tracks, command_routes, video_routes, media_routes, alarm_routes,
                    report_routes, static):
         app.register_blueprint(module.bp)

@@ -9,6 +9,7 @@ backoff. Ctrl-C or SIGTERM stops the children in reverse order, then Kafka, then
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -83,7 +84,8 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
         specs.append(ChildSpec("simulator", "simulator.__main__",
                                [python, "-m", "simulator", "--terminals", str(terminals),
                                 "--interval", str(StackSettings().simulate_interval_s),
-                                "--host", "127.0.0.1", "--port", str(gateway.port)]))
+                                "--host", "127.0.0.1", "--port", str(gateway.port),
+                                "--odometers", str(simulator_odometers_file(StackSettings()))]))
     return specs
 
 
@@ -223,6 +225,21 @@ def _prepare_database(state: StackState, terminals: int) -> None:
     state.seeded = f"{summary.get('terminals', terminals)} terminals"
     _seed_report_history(state)
     _seed_history(state)
+    _write_simulator_odometers(state)
+
+
+def simulator_odometers_file(stack: StackSettings) -> Path:
+    return stack.var_dir / "simulator-odometers.json"
+
+
+def _write_simulator_odometers(state: StackState) -> None:
+    """Each demo terminal's last stored odometer, for the simulator to go on from: the live odometers
+    continue the seeded history's instead of starting over (warehouse.history.last_odometers)."""
+    from warehouse.history import last_odometers
+
+    path = simulator_odometers_file(StackSettings())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(last_odometers(state.database_url)), encoding="utf-8")
 
 
 def _seed_history(state: StackState) -> None:

@@ -62,7 +62,8 @@ class Sample:
 
 class Vehicle:
     def __init__(self, rng: random.Random, centre_lat: float, centre_lng: float, radius_km: float,
-                 params: DrivingParams | None = None) -> None:
+                 params: DrivingParams | None = None, *, mileage_km: float | None = None) -> None:
+        """``mileage_km``: the odometer to go on from (the vehicle's last stored reading), else a random one."""
         self.rng = rng
         self.p = params or DrivingParams()
         self.centre_lat, self.centre_lng = centre_lat, centre_lng
@@ -79,6 +80,8 @@ class Vehicle:
         self.parked_s = rng.uniform(0, 60.0)  # staggered starts
         self.trip_left_s = rng.uniform(*self.p.trip_s)
         self.mileage_m = rng.uniform(1_000.0, 200_000.0) * 1000.0  # odometer at start
+        if mileage_km is not None:  # drawn above all the same, so the rest of the run does not change
+            self.mileage_m = mileage_km * 1000.0
         self.altitude_m = rng.randint(30, 80)
         self.speeding = False  # set by simulator.alarms for an overspeed episode
 

@@ -17,11 +17,13 @@ import json
 import logging
 import os
 import random
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
+from fleet.phones import canonical_phone
 from fleet.settings import SimulatorSettings
 from simulator.alarms import AlarmSchedule
 from simulator.commands import behaviour_for
@@ -171,7 +173,10 @@ def source_addresses_for(host: str, terminals: int) -> list[str] | None:
 def build_terminals(settings: SimulatorSettings, terminals: int, interval_s: float, *,
                     first_index: int = 1, auth_store: MemoryAuthStore | None = None,
                     sent_log: CsvSentLog | None = None, fix_clock_start: datetime | None = None,
-                    source_addresses: list[str] | None = None) -> list[VirtualTerminal]:
+                    source_addresses: list[str] | None = None,
+                    odometers: Mapping[str, float] | None = None) -> list[VirtualTerminal]:
+    """The virtual terminals; ``odometers``: per canonical phone (``fleet.phones``), the odometer (km) each vehicle goes on from (its last
+    stored reading, so the live odometer continues the seeded history's), else a random one."""
     store = auth_store if auth_store is not None else MemoryAuthStore()
     start = (fix_clock_start or datetime.now(UTC)).replace(microsecond=0)
     clips = ClipLibrary(per_plate=settings.per_plate_clips) if settings.video else None
@@ -188,7 +193,8 @@ def build_terminals(settings: SimulatorSettings, terminals: int, interval_s: flo
             command_behaviour=behaviour_for(phone_of(settings, index), settings.unsupported_share,
                                             settings.silent_share),
             media_package_bytes=settings.media_package_bytes)
-        vehicle = Vehicle(rng, settings.centre_lat, settings.centre_lng, settings.radius_km)
+        vehicle = Vehicle(rng, settings.centre_lat, settings.centre_lng, settings.radius_km,
+                          mileage_km=(odometers or {}).get(canonical_phone(phone_of(settings, index))))
         terminal_id = f"SIM{index:07d}"
         alarms = AlarmSchedule(random.Random(f"{settings.seed}:{index}:alarms"), terminal_id,
                                rate_per_hour=settings.alarm_rate_per_hour,
@@ -207,7 +213,8 @@ async def run_fleet(settings: SimulatorSettings, terminals: int, interval_s: flo
                     duration_s: float | None = None, stats: FleetStats | None = None, *,
                     first_index: int = 1, sent_log: Path | None = None, auth_store: MemoryAuthStore | None = None,
                     drain_timeout_s: float = 30.0, stop: asyncio.Event | None = None,
-                    progress_interval_s: float = 10.0, ramp_per_s: float = 2000.0) -> FleetStats:
+                    progress_interval_s: float = 10.0, ramp_per_s: float = 2000.0,
+                    odometers: Mapping[str, float] | None = None) -> FleetStats:
     """Run `terminals` virtual terminals reporting every `interval_s` (0: heartbeats only) for
     `duration_s` (None: until `stop` is set). Returns the stats (also kept current in `stats`).
 
@@ -221,7 +228,7 @@ async def run_fleet(settings: SimulatorSettings, terminals: int, interval_s: flo
     if 0 < interval_s < 1 and duration_s:
         start -= timedelta(seconds=duration_s * (1 / interval_s - 1))
     fleet = build_terminals(settings, terminals, interval_s, first_index=first_index, auth_store=store,
-                            sent_log=log_file, fix_clock_start=start)
+                            sent_log=log_file, fix_clock_start=start, odometers=odometers)
     sessions_stop = asyncio.Event()
     generating_stop = asyncio.Event()
     loop = asyncio.get_running_loop()

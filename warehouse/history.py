@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import math
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -62,7 +62,22 @@ class DrivingModel:
     centre_lat: float = 39.91
     radius_km: float = 25.0
     limit_kmh: float = 90.0
-    rare_alarm_per_point: float = 0.0005
+    rare_alarm_per_minute: float = 0.0005
+    # The model moves in steps of at most this long whatever the fix interval, so the month (a fix every
+    # 5 minutes) and the recent days (every minute) drive and alarm alike: the same km and alarms a day.
+    step_s: float = 60.0
+
+
+@dataclass(frozen=True)
+class TrackStart:
+    """Where a vehicle's generated track resumes: its last stored fix (position, odometer, fuel), so a
+    track seeded after another continues it instead of starting a new vehicle (the odometer never runs
+    backwards at the seam)."""
+
+    lng: float
+    lat: float
+    mileage_km: float
+    fuel_l: float | None = None
 
 
 @dataclass
@@ -81,27 +96,35 @@ class _State:
 
 def generate_track(
     vehicle: HistoryVehicle, start: datetime, end: datetime, interval_s: float, *,
-    seed: int = 808, model: DrivingModel | None = None,
+    seed: int = 808, model: DrivingModel | None = None, resume: TrackStart | None = None,
 ) -> Iterator[tuple[datetime, float, float, float, float, int, float, float, int, int]]:
     """(fix_at, lng, lat, altitude_m, speed_kmh, direction_deg, mileage_km, fuel_l, alarm, status) every
-    ``interval_s`` from ``start`` (inclusive) to ``end`` (exclusive), deterministic per seed and device."""
+    ``interval_s`` from ``start`` (inclusive) to ``end`` (exclusive), deterministic per seed, device and
+    start; ``resume``: the vehicle goes on from there (position, odometer, fuel) instead of a random start."""
     m = model or DrivingModel()
-    rng = random.Random(seed * 1_000_003 + vehicle.device_id)
+    rng = random.Random(seed * 1_000_003 + vehicle.device_id + (0 if resume is None else int(start.timestamp())))
     m_per_deg_lng = M_PER_DEG_LAT * math.cos(math.radians(m.centre_lat))
     r = m.radius_km * 1000 * math.sqrt(rng.random()) * 0.8
     angle = rng.uniform(0, 2 * math.pi)
     st = _State(lng=m.centre_lng + r * math.cos(angle) / m_per_deg_lng, lat=m.centre_lat + r * math.sin(angle) / M_PER_DEG_LAT,
                 heading=rng.uniform(0, 360), speed=0.0, target=0.0, mileage_km=rng.uniform(1_000, 200_000),
                 fuel_l=rng.uniform(60, 200), altitude_m=rng.uniform(30, 80), mode="park", mode_left_s=rng.uniform(0, 1800))
+    if resume is not None:
+        st.lng, st.lat, st.mileage_km = resume.lng, resume.lat, resume.mileage_km
+        st.fuel_l = resume.fuel_l if resume.fuel_l is not None else st.fuel_l
     step = timedelta(seconds=interval_s)
+    substeps = max(1, math.ceil(interval_s / m.step_s))
+    dt = interval_s / substeps
+    rare = m.rare_alarm_per_minute * dt / 60
     at = start
     while at < end:
-        _advance(st, rng, m, at, interval_s, m_per_deg_lng)
-        alarm = 0
-        if st.speed > m.limit_kmh:
-            alarm |= 1 << OVERSPEED_BIT
-        if rng.random() < m.rare_alarm_per_point:
-            alarm |= 1 << rng.choice(RARE_ALARM_BITS)
+        alarm = 0  # a fix carries the alarm bits of its interval (as a terminal's latched bits)
+        for k in range(substeps):
+            _advance(st, rng, m, at + timedelta(seconds=dt * (k + 1 - substeps)), dt, m_per_deg_lng)
+            if st.speed > m.limit_kmh:
+                alarm |= 1 << OVERSPEED_BIT
+            if rng.random() < rare:
+                alarm |= 1 << rng.choice(RARE_ALARM_BITS)
         status = POSITIONED | (ACC_ON if st.mode != "park" else 0)
         yield (at, round(st.lng, 6), round(st.lat, 6), round(st.altitude_m, 1), round(st.speed, 1),
                int(st.heading) % 360, round(st.mileage_km, 1), round(st.fuel_l, 1), alarm, status)
@@ -162,8 +185,10 @@ def _copy_lines(vehicle: HistoryVehicle, points: Iterable[tuple[Any, ...]]) -> I
 def load_history(
     conn: Connection[Any], vehicles: Sequence[HistoryVehicle], start: datetime, end: datetime, interval_s: float, *,
     seed: int = 808, model: DrivingModel | None = None, update_last: bool = True, events: Events | None = None,
+    resume: Mapping[int, TrackStart] | None = None,
 ) -> int:
-    """Generates and COPYs every vehicle's track over [start, end); returns the rows written.
+    """Generates and COPYs every vehicle's track over [start, end); returns the rows written. ``resume``:
+    per device id, where its track goes on from (``last_fixes_before``).
 
     With ``events`` (an empty ``warehouse.history_events.Events``), also what the streams would have recorded
     for those tracks (alarm episodes, ACC / business-state transitions, the online log), collected there and
@@ -185,7 +210,8 @@ def load_history(
             buffer: list[str] = []
             tracker = None if events is None else EventTracker(
                 vehicle.device_id, vehicle.car_id, vehicle.enterprise_id, vehicle.phone, vehicle.plate_number, events)
-            for point in generate_track(vehicle, start, end, interval_s, seed=seed, model=model):
+            for point in generate_track(vehicle, start, end, interval_s, seed=seed, model=model,
+                                        resume=(resume or {}).get(vehicle.device_id)):
                 buffer.extend(_copy_lines(vehicle, (point,)))
                 newest = point
                 if tracker is not None:
@@ -242,6 +268,28 @@ def _upsert_last(conn: Connection[Any], last: list[tuple[Any, ...]]) -> None:
         )
 
 
+def last_fixes_before(conn: Connection[Any], device_ids: Sequence[int], before: datetime) -> dict[int, TrackStart]:
+    """Each device's last stored fix with an odometer before ``before`` (none: the device is absent)."""
+    rows = conn.execute(
+        """SELECT DISTINCT ON (device_id) device_id, lng, lat, mileage_km, fuel_l FROM gps
+           WHERE device_id = ANY(%s) AND fix_at < %s AND fix_at >= %s - interval '2 days'
+             AND mileage_km IS NOT NULL AND lng IS NOT NULL AND lat IS NOT NULL
+           ORDER BY device_id, fix_at DESC""",
+        (list(device_ids), before, before)).fetchall()
+    return {int(r[0]): TrackStart(float(r[1]), float(r[2]), float(r[3]), None if r[4] is None else float(r[4]))
+            for r in rows}
+
+
+def last_odometers(url: str) -> dict[str, float]:
+    """{terminal phone: km} of every live device's last stored odometer (``device_last``)."""
+    from warehouse.db import connect
+
+    with connect(url) as conn:
+        rows = conn.execute("SELECT d.phone, l.mileage_km FROM device_last l JOIN device d ON d.id = l.device_id"
+                            " WHERE d.record_state = 1 AND l.mileage_km IS NOT NULL").fetchall()
+    return {str(phone): float(km) for phone, km in rows}
+
+
 def vehicles_with_master_device(conn: Connection[Any]) -> list[HistoryVehicle]:
     """Every live car's master device (device id order), with its phone and the car's plate."""
     rows = conn.execute(
@@ -286,10 +334,12 @@ def seed_history(url: str, days: float = 3.0, interval_s: float = 60.0, *, now: 
         have = {r[0] for r in conn.execute(
             "SELECT DISTINCT device_id FROM gps WHERE fix_at >= %s AND fix_at < %s", (start, end))}
         todo = [v for v in vehicles_with_master_device(conn) if v.device_id not in have]
+        # the recent days go on from where the month (seed_report_history) left each vehicle
+        resume = last_fixes_before(conn, [v.device_id for v in todo], start) if todo else {}
         conn.commit()
         if not todo:
             return 0
-        rows = load_history(conn, todo, start, end, interval_s, events=Events())
+        rows = load_history(conn, todo, start, end, interval_s, events=Events(), resume=resume)
     summarise_loaded(url, start, end)
     return rows
 

@@ -42,7 +42,7 @@ from fleet.alarm_catalog import ALARMS, AlarmKind, alarm_def, describe
 from fleet.enums import DeviceState
 from warehouse.queries import alarms as q
 from warehouse.queries import commands as command_queries
-from warehouse.queries import vehicles
+from warehouse.queries import fleet_figures, vehicles
 from warehouse.queries.scope import Scope
 
 log = logging.getLogger(__name__)
@@ -271,11 +271,6 @@ NOTICE = EntitySpec(
 )
 
 
-def unhandled_alarms(scope: Scope) -> int:
-    with get_db().connection() as conn:
-        return q.unhandled_count(conn, scope)
-
-
 @bp.post("/api/query/notice.json")
 @requires("alarm", "query")
 def notices() -> dict[str, Any]:
@@ -401,14 +396,17 @@ def range_start(name: str, now: datetime) -> datetime:
 @bp.get("/api/dashboard/alarmCounts.json")
 @requires("alarm", "query")
 def alarm_counts() -> dict[str, Any]:
-    """{alarmingVehicles, unhandled, activeSafety, byType: [{key, desc, count}]} of the alarms since the
-    start of the range (``today`` when absent), most frequent first."""
+    """{alarmingVehicles, unhandled, activeSafety, byType: [{key, desc, count}]}: vehicles with an alarm,
+    active-safety alarms and alarms per type since the start of the range (``today`` when absent), most
+    frequent first; ``unhandled`` is the fleet figure (every alarm nobody handled yet, whatever its day:
+    the bell's number, warehouse/queries/fleet_figures.py)."""
     name = request.args.get("range", "today")  # absent: today; present, it must be one of the three (even empty)
     if name not in RANGES:
         raise BadRequest(f"range 只能是 today、week 或 month (range must be today, week or month, got {name[:20]!r})")
     since = range_start(name, datetime.now(CHINA_TZ))
     with get_db().connection() as conn:
         counts = q.dashboard_counts(conn, request_scope(), since.date())
+        counts["unhandled"] = fleet_figures.unhandled(conn, request_scope())
     by_type = sorted(counts.pop("byKey").items(), key=lambda item: (-item[1], item[0]))
     return ok({**counts, "byType": [{"key": k, "desc": describe(k), "count": c} for k, c in by_type]})
 

@@ -2,15 +2,16 @@
 
 The car (another enterprise's answers 404), its devices with their SIM cards, its driver, the current
 state of the shown device (``deviceId`` when it is one of the car's, else the master): online from the
-device state, business state and ACC; its last position with the address; today's mileage (odometer
-max - min since midnight UTC+8) and today's alarm points (positions with alarm bits; alarm records
+device state, business state and ACC; its last position with the address; today's mileage (the fleet
+figure of the car since midnight UTC+8: sane odometer deltas, warehouse/queries/fleet_figures.py, so an
+odometer jump never reads as thousands of km) and today's alarm points (positions with alarm bits; alarm records
 come with issue 9); photos: its terminals' latest (``device_upload_file``, ``source: terminal``, with
 ``objectKey`` / ``fileStoreType``), then its driver's (``source: driver``).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, request
@@ -21,12 +22,13 @@ from api.http import ok
 from api.positions import position_reply
 from api.query.values import MAX_ID, parse_positive_int
 from api.routes.console import CHINA_TZ
+from api.routes.figures import v_max_kmh
 from api.routes.regeo import geocoder
 from api.security import request_scope, requires
 from fleet.enums import DeviceState
 from fleet.geo import NO_ADDRESS
 from fleet.media_store import content_type
-from warehouse.queries import car_detail, media
+from warehouse.queries import car_detail, fleet_figures, media
 
 bp = Blueprint("car_detail", __name__)
 
@@ -82,7 +84,10 @@ def car_detail_read(car_id: int) -> dict[str, Any]:
         position = None
         if shown is not None:
             position = _position(car_detail.last_position(conn, shown["id"]))
-            today |= car_detail.day_mileage(conn, shown["id"], since)
+            today |= car_detail.day_points(conn, shown["id"], since)
+            if car["masterDeviceId"] is not None:  # the car's figure is its master device's
+                today["mileageKm"] = fleet_figures.device_mileage(conn, int(car["masterDeviceId"]), since,
+                                                                  datetime.now(UTC), v_max_kmh())
             count, alarms = car_detail.alarm_points(conn, shown["id"], since, ALARM_POINTS)
             today |= {"alarmCount": count, "alarms": [a | {"bits": _bits(int(a["alarmType"]))} for a in alarms]}
         photo_ids = [car["driverPhotoId"]] if car["driverPhotoId"] is not None else []

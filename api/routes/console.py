@@ -40,6 +40,7 @@ from api.security import FORBIDDEN_TEXT, bearer_token, current_principal, reques
 from fleet.settings import ApiSettings
 from warehouse.queries import auth as auth_q
 from warehouse.queries import console as q
+from warehouse.queries import fleet_figures
 
 bp = Blueprint("console", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -224,10 +225,14 @@ def map_config() -> dict[str, Any]:
 @authenticated
 def notice_overview() -> dict[str, Any]:
     """[{bizType, total}] for bizType 1-6: 6 is the unhandled alarms in the caller's scope (0 without
-    ``alarm:query``); approvals and expiries come with later issues, so those totals are 0."""
-    from api.routes.alarms import NOTICE_BIZ_ALARM, unhandled_alarms
+    ``alarm:query``; the fleet figure ``unhandled``); approvals and expiries come with later issues, so
+    those totals are 0."""
+    from api.routes.alarms import NOTICE_BIZ_ALARM
 
-    alarms = unhandled_alarms(request_scope()) if current_principal().may("alarm", "query") else 0
+    alarms = 0
+    if current_principal().may("alarm", "query"):
+        with get_db().connection() as conn:
+            alarms = fleet_figures.unhandled(conn, request_scope())
     return ok([{"bizType": biz_type, "total": alarms if biz_type == NOTICE_BIZ_ALARM else 0}
                for biz_type in NOTICE_BIZ_TYPES])
 
@@ -235,13 +240,21 @@ def notice_overview() -> dict[str, Any]:
 # --- enterprise counters (platform-spec §7) -------------------------------------------------------
 
 
+BIZ_STATE_REPORT_KEYS = ("running", "parking", "flameout", "noSignal", "offline", "total")  # platform-spec §7
+
+
+def _biz_state_report(counts: dict[str, int]) -> dict[str, int]:
+    return {key: counts[key] for key in BIZ_STATE_REPORT_KEYS}
+
+
 @bp.post("/api/common/query/enterpriseCarBizstateReport.json")
 @requires("car", "query")
 def enterprise_car_biz_state_report() -> dict[str, Any]:
-    """{running, offline, parking, flameout, noSignal, total}: the scope's cars by business state."""
+    """{running, offline, parking, flameout, noSignal, total}: the scope's cars by business state, the
+    fleet figures' definition (warehouse/queries/fleet_figures.py)."""
     parse_flag("countable", request.args.get("countable"))  # accepted and ignored, but well-formed
     with get_db().connection() as conn:
-        return ok(q.car_biz_state_report(conn, request_scope()))
+        return ok(_biz_state_report(fleet_figures.state_counts(conn, request_scope())))
 
 
 @bp.post("/api/common/query/enterpriseVideoCarBizstateReport.json")
@@ -250,7 +263,7 @@ def enterprise_video_car_biz_state_report() -> dict[str, Any]:
     """As enterpriseCarBizstateReport, over the cars whose master device has video (platform-spec §7)."""
     parse_flag("countable", request.args.get("countable"))
     with get_db().connection() as conn:
-        return ok(q.car_biz_state_report(conn, request_scope(), video=True))
+        return ok(_biz_state_report(fleet_figures.state_counts(conn, request_scope(), video=True)))
 
 
 def local_midnight(now: datetime) -> datetime:

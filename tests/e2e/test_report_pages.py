@@ -61,9 +61,10 @@ def _day_rows(url: str, built: ReportDays, car_ids: list[int] | None = None, dis
 
 
 def _tree_cars(url: str, car_type: int | None = None) -> int:
-    """Live vehicles with a terminal in admin's tree (of one energy type): what the cockpits count."""
+    """Live vehicles in admin's tree (of one energy type), a terminal or not: what the map lists and the
+    cockpits count (the fleet figures, warehouse/queries/fleet_figures.py)."""
     with connect(url) as conn:
-        row = conn.execute("SELECT count(*) FROM car c JOIN device d ON d.id = c.master_device_id"
+        row = conn.execute("SELECT count(*) FROM car c"
                            " JOIN enterprise e ON e.id = c.enterprise_id WHERE c.record_state = 1"
                            " AND e.path LIKE %s || '%%' AND (%s::int IS NULL OR c.car_type = %s)",
                            (_tree(url), car_type, car_type)).fetchone()
@@ -299,7 +300,7 @@ def test_cockpits_render_live_figures_on_the_map(page: Any, console_stack: Conso
 
     console, errors = page, []
     page = _open_cockpit(console, "open-cockpit", "/cockpit/index", errors)  # a browser tab of its own
-    page.locator("[data-testid=cockpit-index][data-ready=true]").wait_for()
+    page.locator("[data-testid=cockpit-index][data-ready=true]").wait_for(timeout=60_000)  # the server's figures in
     board = page.get_by_test_id("cockpit-index")
     board.locator("[data-testid=cockpit-live][data-status=connected]").wait_for()  # its own STOMP session
     board.get_by_test_id("cockpit-map").locator("canvas").wait_for()
@@ -320,7 +321,7 @@ def test_cockpits_render_live_figures_on_the_map(page: Any, console_stack: Conso
 
     page.close()
     page = _open_cockpit(console, "open-cockpit-nev1", "/cockpit/nev1/index", errors)
-    page.locator("[data-testid=cockpit-nev1-index][data-ready=true]").wait_for()
+    page.locator("[data-testid=cockpit-nev1-index][data-ready=true]").wait_for(timeout=60_000)
     nev = page.get_by_test_id("cockpit-nev1-index")
     nev.get_by_test_id("cockpit-map").locator("canvas").wait_for()
     assert nev.get_by_test_id("cockpit-figure-total").get_attribute("data-value") == str(_tree_cars(console_stack.db_url, 2))

@@ -1,6 +1,6 @@
 """SQL of the alarm API (issue 9 §4, api/routes/alarms.py): handling an alarm (confirm / ignore and its
-record), the alarm reports of platform-spec §7 (distinct devices, sums per alarm key), the unhandled count
-of the notice bell, the dashboard counts and the caller's notification settings.
+record), the alarm reports of platform-spec §7 (distinct devices, sums per alarm key), the dashboard counts
+and the caller's notification settings (the unhandled count is a fleet figure: fleet_figures.py).
 
 Every read takes a ``Scope`` (the tenant column is the alarm's enterprise). Alarm keys reach SQL only as
 parameters; the API checks them against the catalogue first.
@@ -93,21 +93,13 @@ def counts_by_key(conn: Connection[Any], scope: Scope, *, since: datetime | None
     return {str(key): int(count) for key, count in rows}
 
 
-def unhandled_count(conn: Connection[Any], scope: Scope) -> int:
-    """Alarms in ``scope`` nobody handled yet (state 0), backlog ones included."""
-    where, params = scope.clause(sql.Identifier("enterprise_id"))
-    row = conn.execute(sql.SQL("SELECT count(*) FROM alarm WHERE state = 0 AND {}").format(where), params).fetchone()
-    return int(row[0]) if row else 0
-
-
 def dashboard_counts(conn: Connection[Any], scope: Scope, since_day: date) -> dict[str, Any]:
-    """{alarmingVehicles, unhandled, activeSafety, byKey: {key: count}} of the alarms of the UTC+8 days from
+    """{alarmingVehicles, activeSafety, byKey: {key: count}} of the alarms of the UTC+8 days from
     ``since_day`` on, from the rollups of migration 0021 (alarm_day_count, alarm_device_latest): a month is
     at most days x keys rows per enterprise, whatever the number of alarms (vehicles: distinct devices)."""
     where, params = scope.clause(sql.Identifier("enterprise_id"))
     statement = sql.SQL(
-        """SELECT key, sum(total) AS total, sum(unhandled) AS unhandled,
-                  sum(total) FILTER (WHERE type BETWEEN 5 AND 8) AS safety
+        """SELECT key, sum(total) AS total, sum(total) FILTER (WHERE type BETWEEN 5 AND 8) AS safety
            FROM alarm_day_count WHERE {} AND day >= %s GROUP BY key HAVING sum(total) > 0"""
     ).format(where)
     rows = conn.execute(statement, [*params, since_day]).fetchall()
@@ -116,8 +108,7 @@ def dashboard_counts(conn: Connection[Any], scope: Scope, since_day: date) -> di
         [*params, since_day]).fetchone()
     return {
         "alarmingVehicles": int(vehicles[0]) if vehicles else 0,
-        "unhandled": sum(int(r[2] or 0) for r in rows),
-        "activeSafety": sum(int(r[3] or 0) for r in rows),
+        "activeSafety": sum(int(r[2] or 0) for r in rows),
         "byKey": {str(r[0]): int(r[1]) for r in rows},
     }
 

@@ -1,5 +1,5 @@
 """One vehicle's detail page (issue 7 §3): the car, its devices and SIM cards, driver, last position,
-today's mileage and alarm points, photos. Rows are camelCase (they go to the API as they are).
+today's fixes and alarm points, photos. Rows are camelCase (they go to the API as they are).
 
 ``car`` takes a ``Scope`` and answers None for a car outside it, exactly as for a missing one; the
 other functions take a car or device id the caller already proved in scope through ``car``.
@@ -73,17 +73,11 @@ def last_position(conn: Connection[Any], device_id: int) -> dict[str, Any] | Non
         return cur.fetchone()
 
 
-def day_mileage(conn: Connection[Any], device_id: int, since: datetime) -> dict[str, Any]:
-    """``{mileageKm, points}`` since ``since``: odometer max - min (None without two readings)."""
-    with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(
-            """SELECT CASE WHEN count(mileage_km) > 1 THEN max(mileage_km) - min(mileage_km) END AS "mileageKm",
-                      count(*) AS points
-               FROM gps WHERE device_id = %s AND fix_at >= %s""",
-            (device_id, since),
-        )
-        row = cur.fetchone()
-        return row if row is not None else {"mileageKm": None, "points": 0}
+def day_points(conn: Connection[Any], device_id: int, since: datetime) -> dict[str, Any]:
+    """``{points}``: the device's fixes since ``since`` (today's mileage is a fleet figure:
+    ``fleet_figures.mileage_by_car``, never the odometer's max - min, which a jump turns into thousands)."""
+    row = conn.execute("SELECT count(*) FROM gps WHERE device_id = %s AND fix_at >= %s", (device_id, since)).fetchone()
+    return {"points": int(row[0]) if row else 0}
 
 
 def alarm_points(conn: Connection[Any], device_id: int, since: datetime, limit: int) -> tuple[int, list[dict[str, Any]]]:

@@ -2,8 +2,9 @@
 password change, and the enterprise counters of the dashboard (platform-spec §7 enterprise reports).
 
 User functions take the caller's own id (the API never lets one user read or change another here).
-Fleet counters take a ``Scope``; a car counts in the scope of the car's enterprise, and its state is
-its master device's (a car without a master device counts as offline).
+Fleet counters take a ``Scope``; a car counts in the scope of the car's enterprise. The figures shown
+on several screens (online, alarming, today's mileage and alarms, unhandled) are defined once, in
+``warehouse.queries.fleet_figures``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from psycopg import Connection, sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from fleet.enums import BizState, DeviceState
+from fleet.enums import DeviceState
 from warehouse.queries.scope import Scope
 
 # Keys of app_user.profile the console edits (the rest of the jsonb is kept as it is).
@@ -69,45 +70,15 @@ def set_password(conn: Connection[Any], user_id: int, password_hash: str, now: d
 
 # --- enterprise counters ------------------------------------------------------------------------
 
-_BIZ_STATE_REPORT = sql.SQL(
-    """SELECT
-         count(*) FILTER (WHERE online AND d.biz_state = %s) AS running,
-         count(*) FILTER (WHERE online AND d.biz_state = %s) AS parking,
-         count(*) FILTER (WHERE online AND d.biz_state = %s) AS flameout,
-         count(*) FILTER (WHERE online AND d.biz_state = %s) AS "noSignal",
-         count(*) FILTER (WHERE NOT online) AS offline,
-         count(*) AS total
-       FROM car c
-       LEFT JOIN device d ON d.id = c.master_device_id
-       CROSS JOIN LATERAL (SELECT COALESCE(d.state = %s AND d.biz_state <> %s, false) AS online) s
-       WHERE c.state = 1 AND c.record_state = 1 AND """
-)
-
-
-def car_biz_state_report(conn: Connection[Any], scope: Scope, *, video: bool = False) -> dict[str, int]:
-    """{running, parking, flameout, noSignal, offline, total}: cars by their master device's
-    business state. Only online devices count in the four online states; a device that is not
-    online (or a car without one) is offline whatever its last business state was. ``video``: only
-    the cars whose master device has video."""
-    where, params = scope.clause(sql.Identifier("c", "enterprise_id"))
-    if video:
-        where = where + sql.SQL(" AND d.has_video > 0")
-    values = [int(BizState.DRIVING), int(BizState.PARKED), int(BizState.ENGINE_OFF), int(BizState.NO_SIGNAL),
-              int(DeviceState.ONLINE), int(BizState.OFFLINE)]
-    with conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(_BIZ_STATE_REPORT + where, [*values, *params])
-        row = cur.fetchone()
-    assert row is not None  # an aggregate without GROUP BY always answers one row
-    return {key: int(value) for key, value in row.items()}
-
 
 def cars_online_since(conn: Connection[Any], scope: Scope, since: datetime) -> int:
-    """Cars whose master device is online now or came online at or after ``since``."""
+    """Cars of the fleet (``fleet_figures``: the live cars) whose master device is online now or came
+    online at or after ``since``."""
     where, params = scope.clause(sql.Identifier("c", "enterprise_id"))
     query = (
         sql.SQL(
             """SELECT count(*) FROM car c JOIN device d ON d.id = c.master_device_id
-               WHERE c.state = 1 AND c.record_state = 1 AND (d.state = %s OR d.online_time >= %s
+               WHERE c.record_state = 1 AND (d.state = %s OR d.online_time >= %s
                       OR EXISTS (SELECT 1 FROM device_online_log o
                                  WHERE o.device_id = d.id AND o.state = 1 AND o.at >= %s))
                  AND """

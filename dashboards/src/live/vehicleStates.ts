@@ -17,10 +17,19 @@ export interface VehicleState {
 /**
  * THE online rule of the console (tree counts and tabs, popup, vehicle table): the device's own
  * state says online and its business state is not offline. The dashboard's counters come from the
- * server, which counts with the same rule (warehouse/queries/console.py).
+ * server, which counts with the same rule (warehouse/queries/fleet_figures.py).
  */
 export function isVehicleOnline(state: VehicleState | undefined | null): boolean {
   return !!state && state.online && state.bizState !== BIZ_OFFLINE;
+}
+
+/**
+ * THE alarming rule (tree tab and counts, vehicle table, cockpits, dashboard): online by the rule above and
+ * its last fix carries an alarm bit. An offline vehicle's last fix is old news, not an alarm now. The
+ * server counts with the same rule (warehouse/queries/fleet_figures.py).
+ */
+export function isVehicleAlarming(state: VehicleState | undefined | null, position: { alarm?: number } | undefined | null): boolean {
+  return isVehicleOnline(state) && (position?.alarm ?? 0) !== 0;
 }
 
 /** The business state to show (colour, label): offline whenever the vehicle is not online. */

@@ -57,14 +57,14 @@ def detailed(pg_url: str, demo: Demo) -> Detailed:
         midnight = local_midnight()
         points = [(midnight - timedelta(hours=1), 900.0, 1),  # yesterday: neither mileage nor alarm counts
                   (midnight + timedelta(minutes=1), 1000.0, 0),
-                  (midnight + timedelta(minutes=2), 1010.5, 0b101),
-                  (midnight + timedelta(minutes=3), 1025.0, 1 << 1)]
+                  (midnight + timedelta(minutes=2), 1001.5, 0b101),
+                  (midnight + timedelta(minutes=3), 1002.5, 1 << 1)]
         for at, km, alarm in points:
             conn.execute("INSERT INTO gps (device_id, fix_at, car_id, enterprise_id, lng, lat, speed_kmh, mileage_km,"
-                         " alarm_flags) VALUES (%s, %s, %s, %s, 114.0579, 22.5431, 40, %s, %s)",
+                         " alarm_flags, status_flags) VALUES (%s, %s, %s, %s, 114.0579, 22.5431, 40, %s, %s, 3)",
                          (master, at, car, ent, km, alarm))
         conn.execute("INSERT INTO device_last (device_id, car_id, enterprise_id, fix_at, lng, lat, speed_kmh, mileage_km,"
-                     " alarm_flags, status_flags) VALUES (%s, %s, %s, %s, 114.0579, 22.5431, 40, 1025, 2, 1)",
+                     " alarm_flags, status_flags) VALUES (%s, %s, %s, %s, 114.0579, 22.5431, 40, 1002.5, 2, 1)",
                      (master, car, ent, points[-1][0]))
         conn.commit()
     return Detailed(car, master, spare, plate, photo)
@@ -91,7 +91,8 @@ def test_detail_shows_the_car_its_devices_sim_driver_state_position_and_today(
     assert data["position"]["address"]["address"] == "广东省深圳市福田区"
     assert (data["position"]["speed"], data["position"]["alarmType"], data["position"]["acc"]) == (40, 2, 1)
     today = data["today"]
-    assert (today["mileageKm"], today["points"], today["alarmCount"]) == (25.0, 3, 2)
+    # today's mileage is the fleet figure: the sane odometer deltas since midnight (1.5 + 1.0 km)
+    assert (today["mileageKm"], today["points"], today["alarmCount"]) == (2.5, 3, 2)
     assert [a["bits"] for a in today["alarms"]] == [[1], [0, 2]]  # newest first
     assert [(p["id"], p["source"]) for p in data["photos"]] == [(detailed.photo_id, "driver")]
 

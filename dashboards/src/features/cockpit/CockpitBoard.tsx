@@ -86,7 +86,6 @@ export default function CockpitBoard({ variant }: { variant: CockpitVariant }) {
   }, [data, f, t]);
 
   const title = variant === 'nev' ? t('titleNev') : t('title');
-  const alarmsToday = data.alarms ? data.alarms.byType.reduce((n, x) => n + x.count, 0) : null;
   return (
     <div className="fw-cockpit" data-testid={variant === 'nev' ? 'cockpit-nev1-index' : 'cockpit-index'} data-ready={data.ready}>
       <div className="fw-cockpit-board" style={{ width: BOARD_WIDTH, height: BOARD_HEIGHT, transform: `scale(${scale})`, left, top }}>
@@ -121,9 +120,9 @@ export default function CockpitBoard({ variant }: { variant: CockpitVariant }) {
               <Figure name="todayKm" label={t('todayKm')} value={Math.round(data.todayKm)} unit={t('km')} colour="#3fb1e3" />
               {variant === 'fleet' ? (
                 <>
-                  <Figure name="alarmsToday" label={t('alarmsToday')} value={alarmsToday ?? '-'} colour="#f5222d" />
+                  <Figure name="alarmsToday" label={t('alarmsToday')} value={data.alarmsToday ?? '-'} colour="#f5222d" />
                   <Figure name="alarmingVehicles" label={t('alarmingVehicles')} value={data.alarms?.alarmingVehicles ?? '-'} colour="#fa8c16" />
-                  <Figure name="unhandled" label={t('unhandled')} value={data.alarms?.unhandled ?? '-'} colour="#faad14" />
+                  <Figure name="unhandled" label={t('unhandled')} value={data.unhandled ?? '-'} colour="#faad14" />
                 </>
               ) : (
                 <>

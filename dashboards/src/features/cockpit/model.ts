@@ -1,11 +1,9 @@
 /**
- * The cockpits' figures, pure: the fleet's states now, today's mileage from the live odometers against
- * yesterday's last reading (shared/design/reports.md §8, lingxcom's current odometer minus the previous
- * day's), the 30-day trends with today appended, the board's scale on any screen.
+ * The cockpits' figures, pure: the fleet's states now and today's figures as the server defines them for
+ * every screen (GET /api/fleet/figures.json), the 30-day trends with today appended, the board's scale on
+ * any screen.
  */
-import { BIZ_DRIVING, BIZ_ENGINE_OFF, BIZ_PARKED, isOnlineBizState } from '../../live/bizState';
-import type { LivePosition } from '../../live/types';
-import type { VehicleState } from '../../live/vehicleStates';
+import type { FleetFigures as ServerFigures } from '../figures/api';
 
 /** The board is laid out for a 1920 × 1080 wall and scaled to the screen it is on. */
 export const BOARD_WIDTH = 1920;
@@ -24,43 +22,14 @@ export interface FleetFigures {
   parked: number;
   engineOff: number;
   offline: number;
-  /** Vehicles whose last position carries an alarm bit now. */
+  /** Online vehicles whose last position carries an alarm bit now. */
   alarming: number;
 }
 
-/** The figures of the vehicles (devices) in `devices`, from their live states and positions. */
-export function fleetFigures(devices: readonly number[], state: (deviceId: number) => VehicleState | undefined,
-  position: (deviceId: number) => Pick<LivePosition, 'alarm'> | undefined): FleetFigures {
-  const f: FleetFigures = { total: devices.length, online: 0, driving: 0, parked: 0, engineOff: 0, offline: 0, alarming: 0 };
-  for (const deviceId of devices) {
-    const s = state(deviceId);
-    const online = !!s?.online && isOnlineBizState(s.bizState);
-    if (!online) f.offline += 1;
-    else {
-      f.online += 1;
-      if (s?.bizState === BIZ_DRIVING) f.driving += 1;
-      else if (s?.bizState === BIZ_PARKED) f.parked += 1;
-      else if (s?.bizState === BIZ_ENGINE_OFF) f.engineOff += 1;
-    }
-    if (online && (position(deviceId)?.alarm ?? 0) !== 0) f.alarming += 1;
-  }
-  return f;
-}
-
-/** Most a vehicle is believed to drive in a day; a larger odometer delta is a reset or a terminal swap. */
-export const MAX_DAY_KM = 2000;
-
-/** Today's km per vehicle: its live odometer minus yesterday's last reading (none, negative or implausible: 0). */
-export function todayKm(positions: readonly Pick<LivePosition, 'carId' | 'mileage'>[], yesterdayOdo: ReadonlyMap<number, number>): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const p of positions) {
-    if (p.carId === null || p.mileage === null || p.mileage === undefined) continue;
-    const before = yesterdayOdo.get(p.carId);
-    if (before === undefined) continue;
-    const km = p.mileage - before;
-    out.set(p.carId, km > 0 && km <= MAX_DAY_KM ? Math.round(km * 10) / 10 : 0);
-  }
-  return out;
+/** The board's figures from the server's (features/figures: one definition for every screen). */
+export function boardFigures(f: ServerFigures | null): FleetFigures {
+  if (!f) return { total: 0, online: 0, driving: 0, parked: 0, engineOff: 0, offline: 0, alarming: 0 };
+  return { total: f.total, online: f.online, driving: f.running, parked: f.parking, engineOff: f.flameout, offline: f.offline, alarming: f.alarming };
 }
 
 /** A trend of past days (from the report rollups) with today's live value appended. */

@@ -1,8 +1,10 @@
 /**
- * Everything a cockpit shows, kept current: the fleet's states and positions live through the one socket
- * owner (the bulk last-positions read resyncs the hub, then pushes 1 / 6 and position batches keep it;
- * recounted at most once a second), today's alarms on each alarm push (push 2, re-read after 1 s) and every
- * minute, the past 30 days from the report rollups every 10 minutes with today's live figures appended.
+ * Everything a cockpit shows, kept current: the fleet's figures (online, alarming, today's mileage and its
+ * top vehicles, today's alarms, unhandled) from the server, the one definition the dashboard and the map
+ * read too, every FIGURES_REFRESH_MS (the dashboard's cadence) and 1 s after each alarm push; the vehicles'
+ * positions on the map live through the one socket owner (the bulk last-positions read resyncs the hub,
+ * then pushes keep it); the vehicles alarmed today every minute; the past 30 days from the report rollups
+ * every 10 minutes with today's figures appended.
  */
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
@@ -14,8 +16,9 @@ import type { ListRecord } from '../list/types';
 import { dayKey } from '../list/model';
 import { daysBetween, groupRows, perDay, topN } from '../report/aggregate';
 import type { Ranked } from '../report/charts/options';
+import { FIGURES_REFRESH_MS, fetchFleetFigures, type FleetFigures as ServerFigures } from '../figures/api';
 import { fetchAlarmDays, fetchCarDays, fetchCarsOfType, fetchEnterpriseDays, fetchOdometers, type CockpitCar } from './api';
-import { fleetFigures, todayKm, withToday, type FleetFigures } from './model';
+import { boardFigures, withToday, type FleetFigures } from './model';
 
 export type CockpitVariant = 'fleet' | 'nev';
 
@@ -40,6 +43,9 @@ export interface CockpitData {
   points: MapPoint[];
   todayKm: number;
   topToday: Ranked[];
+  /** Today's alarms and the unhandled ones (null: not the caller's to read, or the NEV board). */
+  alarmsToday: number | null;
+  unhandled: number | null;
   trend: { days: number[]; km: number[]; alarms: number[] | null };
   topEnterprises: Ranked[];
   safety: Ranked[];
@@ -52,7 +58,6 @@ interface Rollups {
   enterpriseDays: ListRecord[];
   carDays: ListRecord[];
   alarmDays: ListRecord[];
-  odometers: Map<number, number>;
   plates: Map<number, string>;
 }
 
@@ -70,6 +75,7 @@ export function useCockpit(variant: CockpitVariant): CockpitData {
   const [tick, setTick] = useState(0);
   const [rollups, setRollups] = useState<Rollups | null>(null);
   const [alarms, setAlarms] = useState<AlarmCounts | null>(null);
+  const [server, setServer] = useState<ServerFigures | null>(null);
 
   // The vehicles in scope (the NEV cockpit: those of type 2) and the hub resynced from the bulk read.
   useEffect(() => {
@@ -126,13 +132,13 @@ export function useCockpit(variant: CockpitVariant): CockpitData {
       const first = days[0];
       const yesterday = days[days.length - 2];
       const carIds = cars ? cars.map((c) => c.carId) : null;
-      const [enterpriseDays, carDays, alarmDays, { odometers, plates: dayPlates }] = await Promise.all([
+      const [enterpriseDays, carDays, alarmDays, { plates: dayPlates }] = await Promise.all([
         variant === 'fleet' ? fetchEnterpriseDays(first, yesterday, controller.signal) : Promise.resolve([]),
         carIds ? fetchCarDays(first, yesterday, carIds, controller.signal) : Promise.resolve([]),
         carIds && carIds.length === 0 ? Promise.resolve([]) : fetchAlarmDays(first, yesterday, carIds, controller.signal),
         fetchOdometers(yesterday, controller.signal),
       ]);
-      if (!controller.signal.aborted) setRollups({ days, enterpriseDays, carDays, alarmDays, odometers, plates: dayPlates });
+      if (!controller.signal.aborted) setRollups({ days, enterpriseDays, carDays, alarmDays, plates: dayPlates });
     };
     void load();
     const timer = setInterval(() => void load(), ROLLUP_REFRESH_MS);
@@ -142,7 +148,31 @@ export function useCockpit(variant: CockpitVariant): CockpitData {
     };
   }, [cars, variant]);
 
-  // Today's alarms (the whole tree): every minute and shortly after each alarm push.
+  // The fleet's figures (the NEV board: its vehicle type's), at the dashboard's cadence and after alarm pushes.
+  useEffect(() => {
+    const controller = new AbortController();
+    const load = () => fetchFleetFigures(controller.signal, variant === 'nev' ? NEV_TYPE : undefined).then((next) => {
+      if (!controller.signal.aborted && next) setServer(next);
+    });
+    void load();
+    const timer = setInterval(() => void load(), FIGURES_REFRESH_MS);
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    const stop = hub?.onPush((push) => {
+      if (push.type !== PUSH_ALARM) return;
+      pending ??= setTimeout(() => {
+        pending = null;
+        void load();
+      }, 1000);
+    });
+    return () => {
+      clearInterval(timer);
+      if (pending !== null) clearTimeout(pending);
+      stop?.();
+      controller.abort();
+    };
+  }, [hub, variant]);
+
+  // The vehicles alarmed today and the alarms by type (the whole tree): every minute and after alarm pushes.
   useEffect(() => {
     if (variant !== 'fleet') return undefined;
     const controller = new AbortController();
@@ -173,30 +203,30 @@ export function useCockpit(variant: CockpitVariant): CockpitData {
     const inScope = new Set(devices);
     const plateOf = (carId: number) => plates.get(carId) || rollups?.plates.get(carId) || String(carId);
     const positions = hub ? [...hub.positions.all()].filter((p) => inScope.has(p.deviceId)) : [];
-    const figures = hub ? fleetFigures(devices, (d) => hub.states.get(d), (d) => hub.positions.get(d)) : fleetFigures([], () => undefined, () => undefined);
+    const figures = boardFigures(server);
     const points: MapPoint[] = positions.map((p) => {
       const state = hub?.states.get(p.deviceId);
       return { lng: p.lng, lat: p.lat, bizState: state?.online ? state.bizState : 0, plate: plateOf(p.carId ?? 0), alarm: p.alarm !== 0 };
     });
-    const kmByCar = todayKm(positions, rollups?.odometers ?? new Map());
-    const todayTotal = Math.round([...kmByCar.values()].reduce((a, b) => a + b, 0) * 10) / 10;
-    const topToday = topN([...kmByCar].filter(([, km]) => km > 0).map(([carId, km]) => ({ name: plateOf(carId), value: km })), 10);
+    const todayTotal = server?.todayMileageKm ?? 0;
+    const topToday = topN((server?.topToday ?? []).map((c) => ({ name: c.plateNumber || plateOf(c.carId), value: c.km })), 10);
     const days = rollups?.days ?? trendDays(TREND_DAYS);
     const past = variant === 'fleet'
       ? perDay(rollups?.enterpriseDays ?? [], days, 'mileageKm')
       : perDay(rollups?.carDays ?? [], days, 'mileageKm');
     const km = withToday(days, past.map((v) => Math.round(v)), Math.round(todayTotal)).values;
-    const alarmsToday = alarms ? alarms.byType.reduce((n, t) => n + t.count, 0) : 0;
+    const alarmsToday = server?.todayAlarms ?? null;
     const alarmTrend = variant === 'fleet'
-      ? withToday(days, perDay(rollups?.enterpriseDays ?? [], days, 'alarms'), alarmsToday).values
+      ? withToday(days, perDay(rollups?.enterpriseDays ?? [], days, 'alarms'), alarmsToday ?? 0).values
       : null;
     const topEnterprises = topN(groupRows(rollups?.enterpriseDays ?? [], 'enterpriseId', ['mileageKm'])
       .map((g) => ({ name: String(g.first.enterpriseName ?? g.key), value: Math.round(g.sums.mileageKm) })).filter((e) => e.value > 0), 8);
     const safety = topN(groupRows(rollups?.alarmDays ?? [], 'carId', ['alarmTotal'])
       .map((g) => ({ name: String(g.first.plateNumber ?? g.key), value: g.sums.alarmTotal })), 10);
     return {
-      ready: synced, figures, points, todayKm: todayTotal, topToday, trend: { days, km, alarms: alarmTrend },
-      topEnterprises, safety, alarms, liveStatus: status,
+      ready: synced && server !== null, figures, points, todayKm: todayTotal, topToday, alarmsToday,
+      unhandled: server?.unhandled ?? null, trend: { days, km, alarms: alarmTrend }, topEnterprises, safety, alarms,
+      liveStatus: status,
     };
-  }, [tick, devices, hub, plates, rollups, variant, alarms, synced, status]);
+  }, [tick, devices, hub, plates, rollups, variant, alarms, synced, status, server]);
 }

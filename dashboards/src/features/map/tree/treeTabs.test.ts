@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isVehicleOnline, type VehicleState } from '../../../live/vehicleStates';
+import type { LivePosition } from '../../../live/types';
+import { isVehicleAlarming, isVehicleOnline, type VehicleState } from '../../../live/vehicleStates';
 import type { CarRow } from '../model/types';
+import { liveRows } from '../table/liveRows';
 import { buildTree, countNodes, filterVehicles, inTab, tabCounts, vehicleKeysIn, type VehicleFacts } from './treeModel';
 
 const car = (carId: number, deviceId: number | null): CarRow => ({
@@ -21,12 +23,12 @@ const states = new Map<number, VehicleState>([
 const alarms = new Map([[12, 4], [13, 1]]);
 const facts: VehicleFacts = {
   isOnline: (id) => id != null && isVehicleOnline(states.get(id)),
-  isAlarming: (id) => id != null && (alarms.get(id) ?? 0) !== 0,
+  isAlarming: (id) => id != null && isVehicleAlarming(states.get(id), { alarm: alarms.get(id) }),
 };
 
 describe('tree filter tabs', () => {
   it('count all / online / offline / alarming with the one online rule', () => {
-    expect(tabCounts(model.roots, facts)).toEqual({ all: 5, online: 2, offline: 3, alarming: 2 });
+    expect(tabCounts(model.roots, facts)).toEqual({ all: 5, online: 2, offline: 3, alarming: 1 });
   });
 
   it('agree with the enterprise node count (online/total)', () => {
@@ -41,8 +43,14 @@ describe('tree filter tabs', () => {
     };
     expect(keys('online').vehicles).toEqual(['c_1_11', 'c_2_12']);
     expect(keys('offline').vehicles).toEqual(['c_3_13', 'c_4_14', 'c_5_0']);
-    expect(keys('alarming')).toEqual({ vehicles: ['c_2_12', 'c_3_13'], expanded: ['e_1'] });
+    expect(keys('alarming')).toEqual({ vehicles: ['c_2_12'], expanded: ['e_1'] });
     expect(keys('all').vehicles).toHaveLength(5);
+  });
+
+  it("count an offline vehicle's alarm on its last fix as old news, not alarming (the server's figure too)", () => {
+    const position = (id: number) => (alarms.has(id) ? { alarm: alarms.get(id) } as LivePosition : undefined);
+    const rows = liveRows(model, 'alarming', (id) => states.get(id), position);
+    expect(rows.map((r) => r.deviceId)).toEqual([12]);
   });
 
   it('an empty tab leaves an empty tree', () => {
