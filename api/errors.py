@@ -111,17 +111,18 @@ def request_language() -> str:
     outside a request: a background job speaks the default language)."""
     if not has_request_context():
         return DEFAULT_LANGUAGE
-    chosen = _match_language(request.headers.get(LANGUAGE_HEADER, ""))
+    chosen = match_language(request.headers.get(LANGUAGE_HEADER, ""))
     if chosen:
         return chosen
     for tag, _quality in sorted(request.accept_languages, key=lambda item: -item[1]):
-        chosen = _match_language(tag)
+        chosen = match_language(tag)
         if chosen:
             return chosen
     return DEFAULT_LANGUAGE
 
 
-def _match_language(tag: str) -> str | None:
+def match_language(tag: str) -> str | None:
+    """One of LANGUAGES for a language tag (``en-GB`` -> en-US, ``zh-Hant`` -> zh-HK), else None."""
     tag = tag.strip().lower().replace("_", "-")
     if not tag:
         return None
