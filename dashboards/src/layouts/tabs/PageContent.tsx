@@ -1,5 +1,4 @@
 import { Suspense, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import PageErrorBoundary from '../../components/PageErrorBoundary';
 import PageLoading from '../../components/PageLoading';
@@ -38,9 +37,6 @@ export default function PageContent({ pages, deniedPaths }: { pages: PageRoute[]
   const location = useLocation();
   const { settings } = useLayoutSettings();
   const { state, versions, reloading } = useTabs();
-  // Server texts (alarm and permission names, dictionary labels) come in the language of the request
-  // that read them: a language switch mounts the pages again, so what they read comes in the new one.
-  const { i18n } = useTranslation();
   const activeKey = `${location.pathname}${location.search}`;
 
   useEffect(() => {
@@ -71,7 +67,7 @@ export default function PageContent({ pages, deniedPaths }: { pages: PageRoute[]
         const active = tab.key === activeKey;
         return (
           <div
-            key={`${tab.key}#${versions[tab.key] ?? 0}#${i18n.language}`}
+            key={`${tab.key}#${versions[tab.key] ?? 0}`}
             className={active ? animationClass : undefined}
             style={{ display: active ? 'block' : 'none' }}
             data-page={tab.key}
