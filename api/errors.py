@@ -11,6 +11,8 @@ from typing import Any
 
 from flask import has_request_context, request
 
+from fleet.zh_hk import to_hk
+
 SESSION_INVALID = 40002
 
 #: The console's language header (its i18n language); Accept-Language is the fallback.
@@ -105,18 +107,22 @@ def envelope(data: Any = None, *, code: int = 0, message: str = "ok") -> dict[st
 
 
 def request_language() -> str:
-    """The console's X-Fleet-Language header, else the best Accept-Language match, else zh-CN."""
-    chosen = _match_language(request.headers.get(LANGUAGE_HEADER, ""))
+    """The console's X-Fleet-Language header, else the best Accept-Language match, else zh-CN (also
+    outside a request: a background job speaks the default language)."""
+    if not has_request_context():
+        return DEFAULT_LANGUAGE
+    chosen = match_language(request.headers.get(LANGUAGE_HEADER, ""))
     if chosen:
         return chosen
     for tag, _quality in sorted(request.accept_languages, key=lambda item: -item[1]):
-        chosen = _match_language(tag)
+        chosen = match_language(tag)
         if chosen:
             return chosen
     return DEFAULT_LANGUAGE
 
 
-def _match_language(tag: str) -> str | None:
+def match_language(tag: str) -> str | None:
+    """One of LANGUAGES for a language tag (``en-GB`` -> en-US, ``zh-Hant`` -> zh-HK), else None."""
     tag = tag.strip().lower().replace("_", "-")
     if not tag:
         return None
@@ -150,8 +156,8 @@ def split_bilingual(message: str) -> tuple[str, str] | None:
 
 
 def localise(message: str, language: str) -> str:
-    """The part of a bilingual message for ``language``; zh-HK gets traditional characters. A
-    message that is not bilingual is returned as it is."""
+    """The part of a bilingual message for ``language``; zh-HK gets the Chinese part as Hong Kong writes
+    it (``fleet.zh_hk``, generated from zh-CN). A message that is not bilingual is returned as it is."""
     parts = split_bilingual(message)
     if parts is None:
         return message
@@ -159,23 +165,6 @@ def localise(message: str, language: str) -> str:
     if language == "en-US":
         return english
     if language == "zh-HK":
-        return chinese.translate(_TO_TRADITIONAL)
+        return to_hk(chinese)
     return chinese
 
-
-# Simplified to traditional (Hong Kong) forms of the characters our messages use; one-to-one only.
-_SIMPLIFIED = (
-    "业东两个为于从仪会伟传体侧关册写军准划刘则创删务动劳区协单压参发变号后吴员团围图块备复头实对导属广库应开异张"
-    "强当录态户择护报换据摄数断无旧时显条来杨构标栏横汇汉没涛点状电监盗盘确离种称签简类紧级线组终给绝统维编网联规"
-    "视计认议记讲许设访证评试话询该误说请读败账货资赵车轨转辆输达过运还进违连迹选钥链销错长门闭问间队陈陕险须预频"
-    "颜风驶驾麦黄龙鉴邮内厂昵机权杠码范营补装静启坏执获缓处响载钟仅产价众优亲义们这见页题项额络细约纸织经绑结续负"
-    "购费质贴轮软辑邻释针铁银锁阅际陆隐难飞马鱼鸟齐齿"
-)
-_TRADITIONAL = (
-    "業東兩個為於從儀會偉傳體側關冊寫軍準劃劉則創刪務動勞區協單壓參發變號後吳員團圍圖塊備複頭實對導屬廣庫應開異張"
-    "強當錄態戶擇護報換據攝數斷無舊時顯條來楊構標欄橫匯漢沒濤點狀電監盜盤確離種稱簽簡類緊級線組終給絕統維編網聯規"
-    "視計認議記講許設訪證評試話詢該誤說請讀敗賬貨資趙車軌轉輛輸達過運還進違連跡選鑰鏈銷錯長門閉問間隊陳陝險須預頻"
-    "顏風駛駕麥黃龍鑑郵內廠暱機權槓碼範營補裝靜啟壞執獲緩處響載鐘僅產價眾優親義們這見頁題項額絡細約紙織經綁結續負"
-    "購費質貼輪軟輯鄰釋針鐵銀鎖閱際陸隱難飛馬魚鳥齊齒"
-)
-_TO_TRADITIONAL = str.maketrans(_SIMPLIFIED, _TRADITIONAL)

@@ -130,7 +130,7 @@ class StompConnection:
                 self._reverify()
                 if not self.session.closing:
                     for item in outbound:
-                        self._send(self.session.message_frames(item.kind, item.body))
+                        self._send(self.session.message_frames(item.kind, item.body_for(self.session.language)))
                 if self.session.closing or peer_closed or self._timed_out(started):
                     return
                 self._beat()

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from api.push_language import localised_bodies
 from api.stomp import KIND_MESSAGE, KIND_POSITIONS
 from fleet.topics import CONSOLE_EVENTS
 
@@ -31,6 +32,11 @@ READY_TIMEOUT_S = 10.0  # how long a first SUBSCRIBE waits for the consumer to b
 class Outgoing:
     kind: str  # KIND_MESSAGE or KIND_POSITIONS
     body: bytes  # JSON, shared by every recipient
+    localised: Mapping[str, bytes] | None = None  # the body in a language where it reads differently
+
+    def body_for(self, language: str) -> bytes:
+        """The body a subscriber speaking ``language`` gets (``api.push_language``)."""
+        return (self.localised or {}).get(language, self.body)
 
 
 class Outbox:
@@ -87,7 +93,7 @@ def route_event(event: Mapping[str, Any]) -> tuple[Outgoing, list[int]] | None:
     (the path's ids, i.e. the vehicle's enterprise and its ancestors). None for an unusable event."""
     kind = event.get("kind")
     if kind == "push" and isinstance(event.get("push"), dict):
-        item = Outgoing(KIND_MESSAGE, _json_bytes(event["push"]))
+        item = Outgoing(KIND_MESSAGE, _json_bytes(event["push"]), localised_bodies(event["push"], _json_bytes) or None)
     elif kind == "positions" and isinstance(event.get("positions"), list):
         item = Outgoing(KIND_POSITIONS, _json_bytes({"type": "positions", "data": event["positions"]}))
     else:

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from api.errors import DEFAULT_LANGUAGE, LANGUAGE_HEADER, match_language
+
 VERSION = "1.2"
 SERVER_NAME = "fleetwatch/1"
 MAX_FRAME_BYTES = 64 * 1024
@@ -271,6 +273,7 @@ class StompSession:
         self.heartbeat = (0, 0)  # (send_ms, expect_ms) once connected
         self.subscriptions: dict[str, Subscription] = {}
         self._message_seq = 0
+        self.language = DEFAULT_LANGUAGE  # of the pushes' texts: CONNECT's X-Fleet-Language header
 
     @property
     def kinds(self) -> frozenset[str]:
@@ -344,6 +347,7 @@ class StompSession:
         self.admitted = self._admit is not None
         self._token = token
         self.connected = True
+        self.language = match_language(frame.headers.get(LANGUAGE_HEADER, "")) or DEFAULT_LANGUAGE
         self.heartbeat = negotiate_heartbeat(client_heartbeat, self._server_heartbeat)
         headers = {
             "version": VERSION,

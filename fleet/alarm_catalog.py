@@ -1,4 +1,5 @@
-"""The alarm catalogue: every alarm the platform knows, by key, with its names in zh-CN, en-US and zh-HK.
+"""The alarm catalogue: every alarm the platform knows, by key, with its names in zh-CN and en-US (zh-HK is
+generated from zh-CN: ``fleet.zh_hk``).
 
 Keys (the ``alarm.key`` column and every push/API payload):
 
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+
+from fleet.zh_hk import to_hk
 
 
 class AlarmKind(IntEnum):
@@ -57,129 +60,132 @@ class AlarmDef:
     kind: AlarmKind
     zh: str
     en: str
-    hk: str
     confirmable: bool
     held: bool
+
+    @property
+    def hk(self) -> str:
+        """zh-HK is generated from zh-CN (``fleet zh-hk``), never written here."""
+        return to_hk(self.zh)
 
 
 # Platform-spec §9: the bits the terminal only clears after the platform's 0x8203 manual confirmation.
 CONFIRMABLE_BITS: frozenset[int] = frozenset({0, 3, 20, 21, 22, 27, 28, 31})
 
-# (bit, zh-CN, en-US, zh-HK): JT/T 808-2019 table 24.
-_TERMINAL: tuple[tuple[int, str, str, str], ...] = (
-    (0, "紧急报警", "Emergency alarm", "緊急報警"),
-    (1, "超速报警", "Overspeed alarm", "超速報警"),
-    (2, "疲劳驾驶报警", "Fatigue driving alarm", "疲勞駕駛報警"),
-    (3, "危险驾驶行为报警", "Dangerous driving alarm", "危險駕駛行為報警"),
-    (4, "GNSS模块发生故障", "GNSS module fault", "GNSS模組發生故障"),
-    (5, "GNSS天线未接或被剪断", "GNSS antenna disconnected or cut", "GNSS天線未接或被剪斷"),
-    (6, "GNSS天线短路", "GNSS antenna short circuit", "GNSS天線短路"),
-    (7, "终端主电源欠压", "Main power undervoltage", "終端主電源欠壓"),
-    (8, "终端主电源掉电", "Main power off", "終端主電源掉電"),
-    (9, "终端LCD或显示器故障", "LCD or display fault", "終端LCD或顯示器故障"),
-    (10, "TTS模块故障", "TTS module fault", "TTS模組故障"),
-    (11, "摄像头故障", "Camera fault", "攝像頭故障"),
-    (12, "道路运输证IC卡模块故障", "Transport licence IC card module fault", "道路運輸證IC卡模組故障"),
-    (13, "超速预警", "Overspeed warning", "超速預警"),
-    (14, "疲劳驾驶预警", "Fatigue driving warning", "疲勞駕駛預警"),
-    (15, "违规行驶报警", "Illegal driving alarm", "違規行駛報警"),
-    (16, "胎压预警", "Tyre pressure warning", "胎壓預警"),
-    (17, "右转盲区异常报警", "Right-turn blind spot alarm", "右轉盲區異常報警"),
-    (18, "当天累计驾驶超时", "Daily driving time exceeded", "當天累計駕駛超時"),
-    (19, "超时停车", "Parking overtime", "超時停車"),
-    (20, "进出区域", "Entering or leaving an area", "進出區域"),
-    (21, "进出路线", "Entering or leaving a route", "進出路線"),
-    (22, "路段行驶时间不足/过长", "Road section driving time too short or too long", "路段行駛時間不足/過長"),
-    (23, "路线偏离报警", "Route deviation alarm", "路線偏離報警"),
-    (24, "车辆VSS故障", "Vehicle VSS fault", "車輛VSS故障"),
-    (25, "车辆油量异常", "Abnormal fuel level", "車輛油量異常"),
-    (26, "车辆被盗(通过车辆防盗器)", "Vehicle stolen (anti-theft device)", "車輛被盜(通過車輛防盜器)"),
-    (27, "车辆非法点火", "Illegal ignition", "車輛非法點火"),
-    (28, "车辆非法位移", "Illegal displacement", "車輛非法位移"),
-    (29, "碰撞预警", "Collision warning", "碰撞預警"),
-    (30, "侧翻预警", "Rollover warning", "側翻預警"),
-    (31, "非法开门报警", "Illegal door opening alarm", "非法開門報警"),
+# (bit, zh-CN, en-US): JT/T 808-2019 table 24.
+_TERMINAL: tuple[tuple[int, str, str], ...] = (
+    (0, "紧急报警", "Emergency alarm"),
+    (1, "超速报警", "Overspeed alarm"),
+    (2, "疲劳驾驶报警", "Fatigue driving alarm"),
+    (3, "危险驾驶行为报警", "Dangerous driving alarm"),
+    (4, "GNSS模块发生故障", "GNSS module fault"),
+    (5, "GNSS天线未接或被剪断", "GNSS antenna disconnected or cut"),
+    (6, "GNSS天线短路", "GNSS antenna short circuit"),
+    (7, "终端主电源欠压", "Main power undervoltage"),
+    (8, "终端主电源掉电", "Main power off"),
+    (9, "终端LCD或显示器故障", "LCD or display fault"),
+    (10, "TTS模块故障", "TTS module fault"),
+    (11, "摄像头故障", "Camera fault"),
+    (12, "道路运输证IC卡模块故障", "Transport licence IC card module fault"),
+    (13, "超速预警", "Overspeed warning"),
+    (14, "疲劳驾驶预警", "Fatigue driving warning"),
+    (15, "违规行驶报警", "Illegal driving alarm"),
+    (16, "胎压预警", "Tyre pressure warning"),
+    (17, "右转盲区异常报警", "Right-turn blind spot alarm"),
+    (18, "当天累计驾驶超时", "Daily driving time exceeded"),
+    (19, "超时停车", "Parking overtime"),
+    (20, "进出区域", "Entering or leaving an area"),
+    (21, "进出路线", "Entering or leaving a route"),
+    (22, "路段行驶时间不足/过长", "Road section driving time too short or too long"),
+    (23, "路线偏离报警", "Route deviation alarm"),
+    (24, "车辆VSS故障", "Vehicle VSS fault"),
+    (25, "车辆油量异常", "Abnormal fuel level"),
+    (26, "车辆被盗(通过车辆防盗器)", "Vehicle stolen (anti-theft device)"),
+    (27, "车辆非法点火", "Illegal ignition"),
+    (28, "车辆非法位移", "Illegal displacement"),
+    (29, "碰撞预警", "Collision warning"),
+    (30, "侧翻预警", "Rollover warning"),
+    (31, "非法开门报警", "Illegal door opening alarm"),
 )
 
 # JT/T 1078-2016 table 14 (bits 7-31 reserved).
-_VIDEO: tuple[tuple[int, str, str, str], ...] = (
-    (0, "视频信号丢失报警", "Video signal lost", "視頻信號丟失報警"),
-    (1, "视频信号遮挡报警", "Video signal blocked", "視頻信號遮擋報警"),
-    (2, "存储单元故障报警", "Storage unit fault", "存儲單元故障報警"),
-    (3, "其他视频设备故障报警", "Other video device fault", "其他視頻設備故障報警"),
-    (4, "客车超员报警", "Bus overloaded", "客車超員報警"),
-    (5, "异常驾驶行为报警", "Abnormal driving behaviour", "異常駕駛行為報警"),
-    (6, "特殊报警录像达到存储阈值报警", "Special alarm recordings reached storage threshold",
-     "特殊報警錄像達到存儲閾值報警"),
+_VIDEO: tuple[tuple[int, str, str], ...] = (
+    (0, "视频信号丢失报警", "Video signal lost"),
+    (1, "视频信号遮挡报警", "Video signal blocked"),
+    (2, "存储单元故障报警", "Storage unit fault"),
+    (3, "其他视频设备故障报警", "Other video device fault"),
+    (4, "客车超员报警", "Bus overloaded"),
+    (5, "异常驾驶行为报警", "Abnormal driving behaviour"),
+    (6, "特殊报警录像达到存储阈值报警", "Special alarm recordings reached storage threshold"),
 )
 
-_ADAS: tuple[tuple[int, str, str, str], ...] = (
-    (1, "前向碰撞报警", "Forward collision warning", "前向碰撞報警"),
-    (2, "车道偏离报警", "Lane departure warning", "車道偏離報警"),
-    (3, "车距过近报警", "Vehicle distance too close", "車距過近報警"),
-    (4, "行人碰撞报警", "Pedestrian collision warning", "行人碰撞報警"),
-    (5, "频繁变道报警", "Frequent lane change", "頻繁變道報警"),
-    (6, "道路标识超限报警", "Road sign limit exceeded", "道路標識超限報警"),
-    (7, "障碍物报警", "Obstruction warning", "障礙物報警"),
-    (16, "道路标志识别事件", "Road sign recognition", "道路標誌識別事件"),
-    (17, "主动抓拍事件", "Active capture", "主動抓拍事件"),
+_ADAS: tuple[tuple[int, str, str], ...] = (
+    (1, "前向碰撞报警", "Forward collision warning"),
+    (2, "车道偏离报警", "Lane departure warning"),
+    (3, "车距过近报警", "Vehicle distance too close"),
+    (4, "行人碰撞报警", "Pedestrian collision warning"),
+    (5, "频繁变道报警", "Frequent lane change"),
+    (6, "道路标识超限报警", "Road sign limit exceeded"),
+    (7, "障碍物报警", "Obstruction warning"),
+    (16, "道路标志识别事件", "Road sign recognition"),
+    (17, "主动抓拍事件", "Active capture"),
 )
 
-_DSM: tuple[tuple[int, str, str, str], ...] = (
-    (1, "疲劳驾驶报警", "Fatigue driving", "疲勞駕駛報警"),
-    (2, "接打电话报警", "Phone call", "接打電話報警"),
-    (3, "抽烟报警", "Smoking", "抽煙報警"),
-    (4, "分神驾驶报警", "Distracted driving", "分神駕駛報警"),
-    (5, "驾驶员异常报警", "Driver abnormal", "駕駛員異常報警"),
-    (16, "自动抓拍事件", "Automatic capture", "自動抓拍事件"),
-    (17, "驾驶员变更事件", "Driver change", "駕駛員變更事件"),
+_DSM: tuple[tuple[int, str, str], ...] = (
+    (1, "疲劳驾驶报警", "Fatigue driving"),
+    (2, "接打电话报警", "Phone call"),
+    (3, "抽烟报警", "Smoking"),
+    (4, "分神驾驶报警", "Distracted driving"),
+    (5, "驾驶员异常报警", "Driver abnormal"),
+    (16, "自动抓拍事件", "Automatic capture"),
+    (17, "驾驶员变更事件", "Driver change"),
 )
 
 # Jiangsu 2017 table 4-19: tyre event bits of item 0x66.
-_TPMS: tuple[tuple[int, str, str, str], ...] = (
-    (0, "胎压定时上报", "Tyre pressure report", "胎壓定時上報"),
-    (1, "胎压过高报警", "Tyre pressure too high", "胎壓過高報警"),
-    (2, "胎压过低报警", "Tyre pressure too low", "胎壓過低報警"),
-    (3, "胎温过高报警", "Tyre temperature too high", "胎溫過高報警"),
-    (4, "传感器异常报警", "Tyre sensor fault", "傳感器異常報警"),
-    (5, "胎压不平衡报警", "Tyre pressure unbalanced", "胎壓不平衡報警"),
-    (6, "慢漏气报警", "Slow leak", "慢漏氣報警"),
-    (7, "电池电量低报警", "Tyre sensor battery low", "電池電量低報警"),
+_TPMS: tuple[tuple[int, str, str], ...] = (
+    (0, "胎压定时上报", "Tyre pressure report"),
+    (1, "胎压过高报警", "Tyre pressure too high"),
+    (2, "胎压过低报警", "Tyre pressure too low"),
+    (3, "胎温过高报警", "Tyre temperature too high"),
+    (4, "传感器异常报警", "Tyre sensor fault"),
+    (5, "胎压不平衡报警", "Tyre pressure unbalanced"),
+    (6, "慢漏气报警", "Slow leak"),
+    (7, "电池电量低报警", "Tyre sensor battery low"),
 )
 
-_BSD: tuple[tuple[int, str, str, str], ...] = (
-    (1, "后方接近报警", "Rear approach", "後方接近報警"),
-    (2, "左侧后方接近报警", "Left rear approach", "左側後方接近報警"),
-    (3, "右侧后方接近报警", "Right rear approach", "右側後方接近報警"),
+_BSD: tuple[tuple[int, str, str], ...] = (
+    (1, "后方接近报警", "Rear approach"),
+    (2, "左侧后方接近报警", "Left rear approach"),
+    (3, "右侧后方接近报警", "Right rear approach"),
 )
 
-_PLATFORM: tuple[tuple[str, str, str, str], ...] = (
-    ("p_overspeed", "平台超速报警", "Platform overspeed alarm", "平台超速報警"),
-    ("p_fatigue", "平台疲劳驾驶报警", "Platform fatigue driving alarm", "平台疲勞駕駛報警"),
-    ("p_parking", "平台超时停车报警", "Platform parking timeout alarm", "平台超時停車報警"),
-    ("p_night", "夜间行驶报警", "Night driving alarm", "夜間行駛報警"),
+_PLATFORM: tuple[tuple[str, str, str], ...] = (
+    ("p_overspeed", "平台超速报警", "Platform overspeed alarm"),
+    ("p_fatigue", "平台疲劳驾驶报警", "Platform fatigue driving alarm"),
+    ("p_parking", "平台超时停车报警", "Platform parking timeout alarm"),
+    ("p_night", "夜间行驶报警", "Night driving alarm"),
 )
 
 _LEVELS = {
     "zh": {1: "一级", 2: "二级"},
-    "hk": {1: "一級", 2: "二級"},
     "en": {1: "Level 1", 2: "Level 2"},
 }
+_LEVELS["hk"] = {level: to_hk(name) for level, name in _LEVELS["zh"].items()}
 
 
 def _build() -> dict[str, AlarmDef]:
     defs: list[AlarmDef] = [
-        AlarmDef(f"a{bit}", AlarmKind.TERMINAL, zh, en, hk, bit in CONFIRMABLE_BITS, True)
-        for bit, zh, en, hk in _TERMINAL
+        AlarmDef(f"a{bit}", AlarmKind.TERMINAL, zh, en, bit in CONFIRMABLE_BITS, True)
+        for bit, zh, en in _TERMINAL
     ]
-    video = {bit: (zh, en, hk) for bit, zh, en, hk in _VIDEO}
+    video = {bit: (zh, en) for bit, zh, en in _VIDEO}
     for bit in range(32):
-        zh, en, hk = video.get(bit, (f"视频保留报警位{bit}", f"Reserved video alarm bit {bit}", f"視頻保留報警位{bit}"))
-        defs.append(AlarmDef(f"v{bit}", AlarmKind.VIDEO, zh, en, hk, False, True))
+        zh, en = video.get(bit, (f"视频保留报警位{bit}", f"Reserved video alarm bit {bit}"))
+        defs.append(AlarmDef(f"v{bit}", AlarmKind.VIDEO, zh, en, False, True))
     for prefix, kind, rows in (("adas", AlarmKind.ADAS, _ADAS), ("dsm", AlarmKind.DSM, _DSM),
                                ("tpms", AlarmKind.TPMS, _TPMS), ("bsd", AlarmKind.BSD, _BSD)):
-        defs.extend(AlarmDef(f"{prefix}_{t}", kind, zh, en, hk, False, False) for t, zh, en, hk in rows)
-    defs.extend(AlarmDef(key, AlarmKind.PLATFORM, zh, en, hk, False, True) for key, zh, en, hk in _PLATFORM)
+        defs.extend(AlarmDef(f"{prefix}_{t}", kind, zh, en, False, False) for t, zh, en in rows)
+    defs.extend(AlarmDef(key, AlarmKind.PLATFORM, zh, en, False, True) for key, zh, en in _PLATFORM)
     return {d.key: d for d in defs}
 
 
@@ -222,4 +228,4 @@ def bits_of(flags: int) -> list[int]:
 
 def terminal_bit_names() -> list[tuple[int, str, str, str]]:
     """(bit, zh, en, hk) of the 32 0x0200 alarm bits, for the ``car_alarm_desc`` dictionary."""
-    return [(bit, zh, en, hk) for bit, zh, en, hk in _TERMINAL]
+    return [(bit, zh, en, to_hk(zh)) for bit, zh, en in _TERMINAL]

@@ -28,6 +28,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "summarise-days": "warehouse.track_days:summarise_days_command",
     "reports": "orchestration.cli:reports_command",
     "sql": "warehouse.lake:sql_command",
+    "zh-hk": "fleet.zh_hk_build:zh_hk_command",
 }
 
 

@@ -3,8 +3,9 @@ confirm records (console-spec §3, platform-spec §2/§3/§7).
 
 - ``alarm`` (``alarm_view``, migration 0018): every alarm of the scope, newest first; ``_id`` is an alias
   of ``id`` (the console filters ``_id.eq``); ``fleetName`` is the vehicle's group (车队), else the
-  enterprise's name; ``desc`` is the catalogue's zh-CN name with the level for
-  ADAS/DSM ("一级 前向碰撞报警"), computed in SQL from ``fleet/alarm_catalog.py``. PATCH (state, opinion)
+  enterprise's name; ``desc`` is the catalogue's name in the caller's language with the level for
+  ADAS/DSM ("一级 前向碰撞报警", "Level 1 Forward collision warning"), computed in SQL from
+  ``fleet/alarm_catalog.py``. PATCH (state, opinion)
   is ``api/routes/alarms.py``; confirm and ignore are routes there too.
 - ``safetyAlarm`` (``safety_alarm_view``, migration 0021): the same rows of types 5-8 (active safety).
 - ``myAlarm``: the alarms of the scope, unhandled first, then newest first (the console asks with
@@ -17,10 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
-from fleet.alarm_catalog import ALARMS, LEVELLED_KINDS
+from fleet.alarm_catalog import ALARMS, LEVELLED_KINDS, LEVELS, describe, level_prefix
 
 F = FieldSpec
 ALARM_STATES = (0, 1, 2, 3, 4)  # unhandled, processing, finished/ignored, no action, later
@@ -33,16 +35,20 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _desc_expression() -> str:
-    names = " ".join(f"WHEN {_literal(d.key)} THEN {_literal(d.zh)}" for d in ALARMS.values())
+@cache
+def desc_expression(language: str) -> str:
+    """SQL of an alarm row's name in ``language`` as ``describe(key, level, language)`` answers it."""
+    names = " ".join(f"WHEN {_literal(d.key)} THEN {_literal(describe(d.key, None, language))}"
+                     for d in ALARMS.values())
     levelled = ", ".join(str(int(k)) for k in sorted(LEVELLED_KINDS))
-    return (f"CASE WHEN type IN ({levelled}) AND level = 1 THEN '一级 ' "
-            f"WHEN type IN ({levelled}) AND level = 2 THEN '二级 ' ELSE '' END"
-            f" || CASE key {names} ELSE key END")
+    levels = " ".join(f"WHEN type IN ({levelled}) AND level = {level} THEN {_literal(level_prefix(level, language))}"
+                      for level in LEVELS)
+    expression = f"CASE {levels} ELSE '' END || CASE key {names} ELSE key END"
+    assert "%" not in expression and "{" not in expression  # psycopg placeholders
+    return expression
 
 
-DESC_EXPRESSION = _desc_expression()
-assert "%" not in DESC_EXPRESSION and "{" not in DESC_EXPRESSION  # psycopg placeholders
+DESC_EXPRESSION = desc_expression("zh-CN")
 
 # The safety dialog's "fleet name" (console-spec §2): the vehicle's group (车组/车队) as it is now, else the
 # alarm's enterprise. ``car_id`` and ``enterprise_name`` are the alarm view's (car and car_group have
@@ -71,7 +77,7 @@ def _alarm_fields(*, writable: bool) -> dict[str, FieldSpec]:
         "type": F("type", "int", enum=ALARM_TYPES, label="报警类型", exportable=True),
         "key": F("key", label="报警标识"),
         "level": F("level", "int", label="报警级别", exportable=True),
-        "desc": F("desc", expression=DESC_EXPRESSION, label="报警描述", exportable=True),
+        "desc": F("desc", expression=DESC_EXPRESSION, localised=desc_expression, label="报警描述", exportable=True),
         "startTime": F("start_time", "time", label="开始时间", exportable=True),
         "endTime": F("end_time", "time", label="结束时间", exportable=True),
         "lat": F("lat", "float", label="纬度", exportable=True),

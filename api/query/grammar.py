@@ -54,7 +54,10 @@ class FieldSpec:
     ``normalize``: applied to filter values (so a phone is found in any of its written forms).
     ``virtual``: accepted in bodies but not a column; the entity's hooks consume it (a role's
     permission list, a car's devices). ``label``: the zh-CN name used as spreadsheet header and as the
-    console's fallback title; ``importable`` / ``exportable``: in spreadsheet import / export."""
+    console's fallback title; ``importable`` / ``exportable``: in spreadsheet import / export.
+    ``localised``: for a derived field that is a server text a user reads (an alarm's name), the
+    expression in the caller's language (``language -> SQL``, zh-CN / zh-HK / en-US); ``expression``
+    is then its zh-CN form."""
 
     column: str
     type: FieldType = "str"
@@ -81,6 +84,7 @@ class FieldSpec:
     exportable: bool = False
     # a filter value in the form the column keeps (e.g. a phone as sent in a 2013 header -> canonical)
     normalize: Callable[[Any], Any] | None = None
+    localised: Callable[[str], str] | None = None
 
     def __post_init__(self) -> None:
         if self.secret or self.virtual:  # never readable: not selectable, filterable or sortable

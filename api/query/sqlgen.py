@@ -6,6 +6,7 @@ from typing import Any
 
 from psycopg import sql
 
+from api.errors import request_language
 from api.query.grammar import Condition, EntitySpec, Query, RangeCondition
 from warehouse.queries.scope import Scope, like_prefix
 
@@ -14,6 +15,8 @@ _COMPARATORS = {"eq": "=", "ne": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte":
 
 def column(entity: EntitySpec, name: str) -> sql.Composable:
     spec = entity.fields[name]
+    if spec.localised is not None:  # a server text: in the caller's language (api.errors.request_language)
+        return sql.SQL("(" + spec.localised(request_language()) + ")")
     if spec.expression is not None:
         return sql.SQL("(" + spec.expression + ")")
     return sql.Identifier(spec.column)

@@ -28,10 +28,10 @@ from typing import Any
 from flask import Blueprint, request
 
 from api.db import get_db
-from api.errors import ApiError, BadRequest, Forbidden, NotFound
+from api.errors import ApiError, BadRequest, Forbidden, NotFound, request_language
 from api.http import json_body, ok
 from api.query import records
-from api.query.entities_alarms import ALARM, ALARM_UPDATE, DESC_EXPRESSION, OPINION_MAX
+from api.query.entities_alarms import ALARM, ALARM_UPDATE, DESC_EXPRESSION, OPINION_MAX, desc_expression
 from api.query.grammar import Condition, EntitySpec, FieldSpec, parse_query
 from api.query.runner import fetch_by_id, run_page
 from api.query.values import MAX_ID, coerce, parse_positive_int, subtree_requested
@@ -249,6 +249,12 @@ def sum_by_key() -> dict[str, Any]:
 # --- notices (console-spec §7) ----------------------------------------------------------------------
 
 F = FieldSpec
+
+
+def _notice_content(language: str) -> str:
+    return "coalesce(plate_number, phone) || ' ' || (" + desc_expression(language) + ")"
+
+
 NOTICE = EntitySpec(
     name="notice", relation="alarm_view", tenant_column="enterprise_id", id_field="id",
     default_order="createTime", default_desc=True, tiebreak=("createTime", "id"), max_page_size=1000,
@@ -256,8 +262,8 @@ NOTICE = EntitySpec(
         "id": F("id", "int"),
         "bizType": F("biz_type", "int", expression=str(NOTICE_BIZ_ALARM)),
         "bizId": F("id", "int"),
-        "title": F("title", expression=DESC_EXPRESSION),
-        "content": F("content", expression="coalesce(plate_number, phone) || ' ' || (" + DESC_EXPRESSION + ")",
+        "title": F("title", expression=DESC_EXPRESSION, localised=desc_expression),
+        "content": F("content", expression=_notice_content("zh-CN"), localised=_notice_content,
                      filterable=False, sortable=False),
         "enterpriseId": F("enterprise_id", "int"),
         "carId": F("car_id", "int"),
@@ -408,7 +414,9 @@ def alarm_counts() -> dict[str, Any]:
         counts = q.dashboard_counts(conn, request_scope(), since.date())
         counts["unhandled"] = fleet_figures.unhandled(conn, request_scope())
     by_type = sorted(counts.pop("byKey").items(), key=lambda item: (-item[1], item[0]))
-    return ok({**counts, "byType": [{"key": k, "desc": describe(k), "count": c} for k, c in by_type]})
+    language = request_language()
+    return ok({**counts, "byType": [{"key": k, "desc": describe(k, None, language), "count": c}
+                                    for k, c in by_type]})
 
 
 def semantic_paths() -> list[str]:

@@ -6,7 +6,7 @@ enterprises and users, and the permission catalogue the role editor offers.
   another enterprise's id). Disabling an enterprise ends the sessions of its whole subtree and
   refuses their sign-in until it is enabled again; disabling a user ends that user's sessions.
 - ``GET /api/aas/permission.json`` (``role:query``): ``[{code, name, actions, opens, implies}]``, every
-  permission code with the actions it offers, the screens a grant of it opens (``opens``: [{title,
+  permission code (``name`` in the caller's language, ``api.permission_names``) with the actions it offers, the screens a grant of it opens (``opens``: [{title,
   action}], menu title keys; action "" for any action) and the reads those screens bring with them
   (``implies``: [{code, actions}], ``api.rights``).
 """
@@ -20,8 +20,9 @@ from typing import Any
 from flask import Blueprint
 
 from api.db import get_db
-from api.errors import BadRequest, Conflict
+from api.errors import BadRequest, Conflict, request_language
 from api.http import json_body, ok
+from api.permission_names import permission_name
 from api.query import records
 from api.query.grammar import EntitySpec
 from api.query.org_entities import ENTERPRISE, ROLE, USER
@@ -71,5 +72,7 @@ for _entity in (ENTERPRISE, USER):
 def permission_catalogue() -> dict[str, Any]:
     with get_db().connection() as conn:
         catalogue = org.permission_catalogue(conn)
-    return ok([{**entry, "opens": screens_opened_by(entry["code"]), "implies": catalogue_implications(entry["code"])}
+    language = request_language()
+    return ok([{**entry, "name": permission_name(entry["code"], entry["name"], language),
+                "opens": screens_opened_by(entry["code"]), "implies": catalogue_implications(entry["code"])}
                for entry in catalogue])

@@ -2,6 +2,7 @@ import { session } from '../auth/session';
 import { clientEffects, logoutToLogin, onLoginPage } from './effects';
 import { failurePolicy, failureReply, type Failure } from './failure';
 import type { ApiReply } from './types';
+import { LANGUAGE_HEADER } from './language';
 
 export type QueryValue = string | number | boolean | null | undefined;
 
@@ -55,8 +56,7 @@ export function handleFailure(failure: Failure, quiet = false): ApiReply<unknown
   return reply;
 }
 
-/** The request header naming the console's language (api/errors.py picks the error message by it). */
-export const LANGUAGE_HEADER = 'X-Fleet-Language';
+export { LANGUAGE_HEADER };
 
 function headersFor(body: unknown, accept: string): Record<string, string> {
   const headers: Record<string, string> = { Accept: accept };

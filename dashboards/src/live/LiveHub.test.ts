@@ -99,6 +99,17 @@ describe('LiveHub (the one socket owner)', () => {
     hub.stop();
   });
 
+  it('sends the console language in CONNECT so push texts come in it', () => {
+    const client = new FakeStompClient();
+    const hub = new LiveHub({
+      url: 'ws://example/wss/stomp', enterpriseId: 42, getToken: () => 'tok-1', getLanguage: () => 'en-US',
+      createClient: () => client, schedule: immediate, statesThrottleMs: 0,
+    });
+    hub.start();
+    expect(client.connectHeaders).toEqual({ Authorization: 'Bearer tok-1', 'X-Fleet-Language': 'en-US' });
+    hub.stop();
+  });
+
   it('resyncs over REST after a reconnect, not after the first connect', async () => {
     const { hub, client, setToken } = makeHub();
     const resync = vi.fn();

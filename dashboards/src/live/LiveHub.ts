@@ -5,6 +5,7 @@
  * with exponential backoff, checks liveness every 30 s, and after every reconnect asks its
  * `onReconnect` listeners to resync over REST (pushes sent while disconnected are lost).
  */
+import { LANGUAGE_HEADER } from '../api/language';
 import { backoffDelay, type BackoffOptions } from './backoff';
 import { createCoalescer, type Coalescer, type Scheduler } from './coalescer';
 import { LatencyRecorder } from './latency';
@@ -19,6 +20,9 @@ export interface LiveHubOptions {
   url: string;
   enterpriseId: number;
   getToken: () => string | null | undefined;
+  /** The console's language, sent in CONNECT as X-Fleet-Language: the server's push texts (alarm
+   * names, command results) come in it, as its HTTP replies do. */
+  getLanguage?: () => string | null | undefined;
   createClient: (url: string) => StompClientLike;
   livenessMs?: number;
   coalesceMs?: number;
@@ -70,7 +74,11 @@ export class LiveHub {
     client.beforeConnect = () => {
       // The token is read on every attempt: it is refreshed every few minutes.
       const token = this.options.getToken();
-      client.connectHeaders = token ? { Authorization: `Bearer ${token}` } : {};
+      const language = this.options.getLanguage?.();
+      client.connectHeaders = {
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(language ? { [LANGUAGE_HEADER]: language } : {}),
+      };
     };
     client.onConnect = () => this.handleConnect(client);
     client.onWebSocketClose = () => this.handleClose(client);

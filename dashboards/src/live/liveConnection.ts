@@ -3,6 +3,7 @@
  * opens on the first lease and closes a little after the last is released (so a StrictMode remount
  * or a tab switch does not reconnect). A different enterprise (another user) gets a fresh hub.
  */
+import { clientEffects } from '../api/effects';
 import { LiveHub, type LiveHubOptions } from './LiveHub';
 import { createStompClient, stompUrl } from './stompClient';
 
@@ -54,6 +55,7 @@ export function acquireLive(
       url: stompUrl(),
       enterpriseId,
       getToken,
+      getLanguage: () => clientEffects().language(),
       createClient: createStompClient,
       ...overrides,
     });

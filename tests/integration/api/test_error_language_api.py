@@ -31,7 +31,7 @@ def test_wrong_password_answers_in_english_for_an_english_console(client: FlaskC
 
 def test_wrong_password_answers_in_traditional_chinese_for_zh_hk(client: FlaskClient) -> None:
     reply = client.get("/oauth2/token.json", query_string=wrong_password(), headers={"X-Fleet-Language": "zh-HK"})
-    assert reply.json is not None and reply.json["localMessage"] == "用戶名或密碼錯誤"
+    assert reply.json is not None and reply.json["localMessage"] == "用戶名稱或密碼錯誤"
 
 
 def test_accept_language_is_used_without_the_console_header(client: FlaskClient) -> None:

@@ -229,3 +229,29 @@ def test_handshake_selects_the_stomp_subprotocol_a_browser_offers(
         assert connected.headers["version"] == "1.2"
     finally:
         client.ws.close()
+
+
+def test_alarm_push_names_the_alarm_in_the_language_sent_in_connect(server, enterprises, producer, clients):
+    """Push texts follow the console's language (CONNECT's X-Fleet-Language, as on HTTP): each subscriber
+    reads the alarm's name and a command result's message in its own language."""
+    ent = enterprises["sub_a"]
+    readers = {}
+    for language in ("zh-CN", "zh-HK", "en-US"):
+        client = StompClient(server)
+        clients.append(client)
+        token = access_token(server, ent.user_name)
+        assert client.connect(Authorization=f"Bearer {token}", **{"X-Fleet-Language": language}).command == "CONNECTED"
+        client.subscribe(f"/user/{ent.id}/message")
+        readers[language] = client
+    alarm = {"alarmId": 1, "key": "adas_1", "level": 1, "type": 5, "desc": "一级 前向碰撞报警"}
+    produce(producer, ent, {"kind": "push", "push": {"type": 13, "data": alarm}})
+    result = {"commandId": 7, "message": "终端不支持该指令 (the terminal does not support this command)"}
+    produce(producer, ent, {"kind": "push", "push": {"type": 12, "data": result}})
+    names = {language: json.loads(client.receive(DELIVERY_S).body)["data"]["desc"] for language, client in readers.items()}
+    assert names == {"zh-CN": "一级 前向碰撞报警", "zh-HK": "一級 前向碰撞報警",
+                     "en-US": "Level 1 Forward collision warning"}
+    results = {language: json.loads(client.receive(DELIVERY_S).body)["data"] for language, client in readers.items()}
+    assert results["en-US"]["localMessage"] == "the terminal does not support this command"
+    assert results["zh-HK"]["localMessage"] == "終端不支援該指令"
+    assert results["zh-CN"]["localMessage"] == "终端不支持该指令"
+    assert all(data["message"] == result["message"] for data in results.values())

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { fetchMeta, queryPage, type PageParams } from './api';
 import { PAGE_SIZE } from './model';
 import type { EntityMeta, ListRecord, PageSource } from './types';
@@ -51,7 +52,9 @@ export function useListData(entity: string, enabled: boolean, fixed: Record<stri
   const params: PageParams = { ...fixedParams, pageNo: state.pageNo, pageSize: state.pageSize, orderBy: state.orderBy, desc: state.desc };
   const fixedKey = JSON.stringify(fixed ?? {});
   const paramsKey = JSON.stringify(fixedParams ?? {});
-  const requestKey = JSON.stringify([entity, state, fixedKey, generation, paramsKey]);
+  // Server texts in the rows (alarm names) come in the console's language: a switch reads the page again.
+  const { i18n } = useTranslation();
+  const requestKey = JSON.stringify([entity, state, fixedKey, generation, paramsKey, i18n.language]);
   const answerable = enabled && ready({ ...state.body, ...fixed });
 
   useEffect(() => {

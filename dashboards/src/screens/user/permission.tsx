@@ -5,7 +5,7 @@ import { fetchCatalogue, type CatalogueEntry } from '../../features/org/api';
 
 /** Platform-spec §2 "permission": the catalogue of permission codes and the actions each offers (read-only). */
 export default function PermissionScreen() {
-  const { t } = useTranslation('org');
+  const { t, i18n } = useTranslation('org');
   const [rows, setRows] = useState<CatalogueEntry[] | null>(null);
   useEffect(() => {
     const controller = new AbortController();
@@ -13,7 +13,7 @@ export default function PermissionScreen() {
       if (!controller.signal.aborted) setRows(reply.code === 0 ? (reply.data ?? []) : []);
     });
     return () => controller.abort();
-  }, []);
+  }, [i18n.language]); // the names are server texts in the console's language
   return (
     <Card data-testid="permission-screen">
       <Table<CatalogueEntry> rowKey="code" loading={rows === null} dataSource={rows ?? []} pagination={false} size="small"

@@ -18,7 +18,7 @@ interface Role {
 
 /** Platform-spec §2 role detail: the role and its permission matrix (only what the administrator holds can be granted). */
 export default function RoleDetailScreen() {
-  const { t } = useTranslation('org');
+  const { t, i18n } = useTranslation('org');
   const { message, notification } = App.useApp();
   const [params] = useSearchParams();
   const id = params.get('id');
@@ -41,11 +41,17 @@ export default function RoleDetailScreen() {
         setMatrix(toMatrix(reply.data.permissions));
       } else setMissing(true);
     });
+    return () => controller.abort();
+  }, [id]);
+
+  // The permission names are server texts in the console's language: read again when it changes.
+  useEffect(() => {
+    const controller = new AbortController();
     void fetchCatalogue(controller.signal).then((reply) => {
       if (reply.code === 0 && reply.data) setCatalogue(reply.data);
     });
     return () => controller.abort();
-  }, [id]);
+  }, [i18n.language]);
 
   if (!id || missing) return <Result status="404" title={t('role.missing')} />;
   if (!role) return <Spin style={{ display: 'block', margin: 48 }} />;

@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, onTestFinished, test, vi, type Mock } from 'vitest';
-import '../../../i18n';
+import i18n from '../../../i18n';
 import { MemoryRouter } from 'react-router';
 import { session } from '../../../auth/session';
 import type { Permission } from '../../../auth/types';
@@ -206,5 +206,21 @@ describe('the list page', () => {
     const [patch] = calls('/api/common/carModel/12.json');
     expect(patch.init.method).toBe('PATCH');
     expect(JSON.parse(String(patch.init.body))).toEqual({ name: '东风天龙KL', code: 'H5', remark: '牵引车' });
+  });
+});
+
+describe('the list page and the language', () => {
+  test('a language switch reads the page again, in the new language', async () => {
+    signIn([{ code: 'carModel', actions: ALL }]);
+    renderList();
+    await loaded();
+    const before = calls('/api/common/query/carModel.json').length;
+    await i18n.changeLanguage('en-US');
+    onTestFinished(async () => {
+      await i18n.changeLanguage('zh-CN');
+    });
+    await waitFor(() => expect(calls('/api/common/query/carModel.json').length).toBe(before + 1));
+    const last = calls('/api/common/query/carModel.json').at(-1)!;
+    expect((last.init.headers as Record<string, string>)['X-Fleet-Language']).toBe('en-US');
   });
 });

@@ -61,7 +61,7 @@ describe('the role editor shows what each right opens', () => {
 
   test.each([
     ['zh-CN', '页面: 实时监控, 视频监控 (视频)', '附带读取: 车辆管理 (列表), 轨迹数据 (详情, 列表)', '无页面'],
-    ['zh-HK', '頁面: ', '附帶讀取: 车辆管理 (', '沒有頁面'],
+    ['zh-HK', '頁面: ', '附帶讀取: 车辆管理 (', '無頁面'],
     ['en-US', 'Screens: ', 'Also reads: 车辆管理 (', 'No screen'],
   ])('in %s: the screens, the reads they bring, and a right opening none', async (language, screens, reads, none) => {
     await i18n.changeLanguage(language);

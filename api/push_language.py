@@ -1,0 +1,47 @@
+"""Push bodies in the subscriber's language (STOMP CONNECT header ``X-Fleet-Language``, as on HTTP).
+
+A console.events.v1 push is encoded once per language, not once per subscriber: ``localised_bodies``
+answers {language: body} for the languages whose body differs from the event's own (zh-CN). What changes:
+- an alarm push (types 2 and 13): ``data.desc``, the alarm's name (``describe(key, level, language)``);
+- a bilingual ``data.message`` ("中文 (english)", a command result or a security event) gains
+  ``data.localMessage`` in the language, as the error envelope does; ``message`` stays as it is.
+Anything else (positions, pushes without these fields) is sent as it came. Never raises on odd data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from api.errors import LANGUAGES, localise
+from fleet.alarm_catalog import describe
+
+ALARM_PUSH_TYPES = frozenset({2, 13})
+
+
+def _localised(push: Mapping[str, Any], language: str) -> dict[str, Any] | None:
+    data = push.get("data")
+    if not isinstance(data, Mapping):
+        return None
+    changed = dict(data)
+    if push.get("type") in ALARM_PUSH_TYPES and isinstance(data.get("key"), str):
+        level = data.get("level")
+        changed["desc"] = describe(data["key"], level if isinstance(level, int) else None, language)
+    message = data.get("message")
+    if isinstance(message, str):
+        local = localise(message, language)
+        if local != message:
+            changed["localMessage"] = local
+    return {**push, "data": changed} if changed != data else None
+
+
+def localised_bodies(push: Mapping[str, Any], encode: Any = None) -> dict[str, bytes]:
+    """{language: JSON body} of the languages for which ``push`` reads differently."""
+    dump = encode or (lambda value: json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+    out: dict[str, bytes] = {}
+    for language in LANGUAGES:
+        changed = _localised(push, language)
+        if changed is not None:
+            out[language] = dump(changed)
+    return out
