@@ -10,7 +10,7 @@ import 'leaflet.markercluster/dist/MarkerCluster.css';
 import 'leaflet.markercluster/dist/MarkerCluster.Default.css';
 import './map.css';
 import { Alert, Button, message } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveHub, useLiveStatus } from '../../live/useLiveHub';
 import { isVehicleOnline } from '../../live/vehicleStates';
@@ -18,6 +18,7 @@ import { useFleetSnapshot } from './hooks/useFleetSnapshot';
 import { useMapConfig } from './hooks/useMapConfig';
 import { useTicked, useTickedVehicles } from './hooks/useTicked';
 import { useTickedPositions } from './hooks/useTickedPositions';
+import { useVehicleSearch } from './hooks/useVehicleSearch';
 import { carStates, useVehicleDirectory } from './hooks/useVehicleDirectory';
 import { availableBaseLayers, BLANK_LAYER_ID } from './layers/baseLayers';
 import { BaseLayer } from './layers/BaseLayer';
@@ -54,6 +55,8 @@ export default function MapPage() {
   const [fitRequest, setFitRequest] = useState(0);
   const [centreRequest, setCentreRequest] = useState(0);
   const [tab, setTab] = useState<TreeTab>('all');
+  const [query, setQuery] = useState('');
+  const matches = useVehicleSearch(model, useDeferredValue(query));
   const [tilesFailed, setTilesFailed] = useState<string | null>(null);
   const [messageApi, messageHolder] = message.useMessage();
   const snapshot = useFleetSnapshot(hub, async () => carStates(await fetchCars()));
@@ -104,18 +107,10 @@ export default function MapPage() {
     return car && deviceId !== null ? { deviceId, car } : null;
   }, [model, selectedKey, tickedSet]);
 
-  const onVehicleClick = (key: string) => {
+  // Selecting a vehicle (its name in the tree, its row in the table) shows it: ticked, its popup open,
+  // the map zoomed to it. A click on a ticked vehicle selects it again; unticking is the checkbox's.
+  const selectVehicle = (key: string) => {
     if (deviceIdOfKey(key) === null) return;
-    if (tickedSet.has(key)) {
-      setTicked(ticked.filter((k) => k !== key));
-      if (selectedKey === key) setSelectedKey(null);
-    } else {
-      setTicked([...ticked, key]);
-      setSelectedKey(key);
-    }
-  };
-
-  const onTableSelect = (key: string) => {
     if (!tickedSet.has(key)) setTicked([...ticked, key]);
     setSelectedKey(key);
     setCentreRequest((n) => n + 1);
@@ -139,7 +134,10 @@ export default function MapPage() {
           onTabChange={setTab}
           ticked={ticked}
           onTickedChange={setTicked}
-          onVehicleClick={onVehicleClick}
+          onVehicleClick={selectVehicle}
+          query={query}
+          onQueryChange={setQuery}
+          matches={matches}
         />
       </aside>
       <section className="fw-map-main">
@@ -206,7 +204,7 @@ export default function MapPage() {
             )}
           </LiveMap>
         )}
-        <LiveVehicleTable hub={hub} model={model} tab={tab} selectedKey={selectedKey} onSelect={onTableSelect} />
+        <LiveVehicleTable hub={hub} model={model} tab={tab} matches={matches} selectedKey={selectedKey} onSelect={selectVehicle} />
       </section>
       <ActionModal action={action?.action ?? null} car={action?.car ?? null} onClose={() => setAction(null)} />
       <StateChangeNotices hub={hub} vehicles={vehicles} />
