@@ -9,7 +9,7 @@
 import 'leaflet.markercluster/dist/MarkerCluster.css';
 import 'leaflet.markercluster/dist/MarkerCluster.Default.css';
 import './map.css';
-import { Alert, Button, message } from 'antd';
+import { message } from 'antd';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveHub, useLiveStatus } from '../../live/useLiveHub';
@@ -22,6 +22,8 @@ import { useVehicleSearch } from './hooks/useVehicleSearch';
 import { carStates, useVehicleDirectory } from './hooks/useVehicleDirectory';
 import { availableBaseLayers, BLANK_LAYER_ID } from './layers/baseLayers';
 import { BaseLayer } from './layers/BaseLayer';
+import { BaseLayerFallbackNotice } from './layers/BaseLayerFallbackNotice';
+import { useBaseLayerFallback } from './layers/useBaseLayerFallback';
 import { VehicleMarkers } from './layers/VehicleMarkers';
 import { LiveMap } from './LiveMap';
 import { MapToolbar } from './MapToolbar';
@@ -57,7 +59,6 @@ export default function MapPage() {
   const [tab, setTab] = useState<TreeTab>('all');
   const [query, setQuery] = useState('');
   const matches = useVehicleSearch(model, useDeferredValue(query));
-  const [tilesFailed, setTilesFailed] = useState<string | null>(null);
   const [messageApi, messageHolder] = message.useMessage();
   const snapshot = useFleetSnapshot(hub, async () => carStates(await fetchCars()));
 
@@ -94,10 +95,9 @@ export default function MapPage() {
 
   const layers = useMemo(() => availableBaseLayers(config ?? {}), [config]);
   const wantedLayer = prefs.baseLayer ?? config?.defaultBaseLayer ?? BLANK_LAYER_ID;
-  const chosenLayer = layers.find((l) => l.id === wantedLayer) ?? layers[0];
   // A network layer whose tiles do not load gives way to the offline layer, with a notice.
-  const baseLayer = tilesFailed === chosenLayer.id ? (layers.find((l) => l.id === BLANK_LAYER_ID) ?? layers[0]) : chosenLayer;
-  const onTilesFailed = useCallback(() => setTilesFailed(chosenLayer.id), [chosenLayer.id]);
+  const layerChoice = useBaseLayerFallback(layers, wantedLayer);
+  const { baseLayer } = layerChoice;
 
   const tickedSet = useMemo(() => new Set(ticked), [ticked]);
   const selected = useMemo(() => {
@@ -145,7 +145,7 @@ export default function MapPage() {
           layers={layers}
           baseLayer={baseLayer.id}
           onBaseLayer={(id) => {
-            setTilesFailed(null);
+            layerChoice.retry();
             setPrefs({ baseLayer: id });
           }}
           styleFilter={prefs.styleFilter}
@@ -158,20 +158,7 @@ export default function MapPage() {
           onFit={() => setFitRequest((n) => n + 1)}
           liveStatus={liveStatus}
         />
-        {tilesFailed === chosenLayer.id && (
-          <Alert
-            type="warning"
-            showIcon
-            banner
-            data-testid="base-layer-fallback"
-            title={t('baseLayer.fallback')}
-            action={
-              <Button size="small" onClick={() => setTilesFailed(null)}>
-                {t('baseLayer.retry')}
-              </Button>
-            }
-          />
-        )}
+        <BaseLayerFallbackNotice choice={layerChoice} />
         {config && (
           <LiveMap
             key={baseLayer.crs}
@@ -180,7 +167,7 @@ export default function MapPage() {
             center={config.mapCenter ?? DEFAULT_CENTER}
             zoom={config.defaultZoom ?? DEFAULT_ZOOM}
           >
-            <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} onTilesFailed={baseLayer === chosenLayer ? onTilesFailed : undefined} />
+            <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} onTilesFailed={layerChoice.onTilesFailed} />
             {hub && (
               <>
                 <VehicleMarkers
