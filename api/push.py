@@ -106,6 +106,15 @@ class StompConnection:
     def enterprise_id(self) -> int:
         return int(self.session.principal.enterprise_id)
 
+    @property
+    def user_id(self) -> int | None:
+        """The signed-in user; None for an open platform app's session (it sends no console commands)."""
+        principal = self.session.principal
+        if getattr(principal, "app_id", None) is not None:
+            return None
+        user_id = getattr(principal, "user_id", None)
+        return int(user_id) if isinstance(user_id, int) else None
+
     def offer(self, item: Outgoing) -> None:
         with self._cond:
             self.outbox.put(item)

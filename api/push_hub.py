@@ -4,7 +4,9 @@ One ``PushHub`` per API process holds the connected subscribers indexed by enter
 consumer (``KafkaEventSource``: a daemon thread, a greenlet under gunicorn's gevent worker; no consumer
 group: every API process sees every event, positioned at the end of each partition) starts on the first
 subscription, never at import or fork. An event goes to every subscriber whose enterprise id is a segment
-of the event's ``enterprise_path``, i.e. the vehicle's enterprise and its ancestors. The hub never writes
+of the event's ``enterprise_path``, i.e. the vehicle's enterprise and its ancestors; an event that names a
+``user_id`` (a command's answer, the file it asked for) goes only to that user's subscribers among them,
+never to the other users of the enterprise. The hub never writes
 to a socket: it appends to each subscriber's bounded ``Outbox`` (``api.push`` serves the sockets).
 """
 
@@ -85,12 +87,24 @@ class Subscriber(Protocol):
     @property
     def kinds(self) -> frozenset[str]: ...
 
+    @property
+    def user_id(self) -> int | None:
+        """The signed-in user (None for a session that is not a user's, e.g. an open platform app)."""
+        ...
+
     def offer(self, item: Outgoing) -> None: ...
 
 
-def route_event(event: Mapping[str, Any]) -> tuple[Outgoing, list[int]] | None:
-    """The body to push for a console.events.v1 value and the enterprise ids that receive it
-    (the path's ids, i.e. the vehicle's enterprise and its ancestors). None for an unusable event."""
+@dataclass(frozen=True)
+class Route:
+    item: Outgoing
+    enterprise_ids: list[int]  # the path's ids: the vehicle's enterprise and its ancestors
+    user_id: int | None = None  # only this user's sessions among them
+
+
+def route_event(event: Mapping[str, Any]) -> Route | None:
+    """The body to push for a console.events.v1 value and who receives it. None for an unusable
+    event (a ``user_id`` that is not an integer included: an addressed push never falls back to all)."""
     kind = event.get("kind")
     if kind == "push" and isinstance(event.get("push"), dict):
         item = Outgoing(KIND_MESSAGE, _json_bytes(event["push"]), localised_bodies(event["push"], _json_bytes) or None)
@@ -98,16 +112,23 @@ def route_event(event: Mapping[str, Any]) -> tuple[Outgoing, list[int]] | None:
         item = Outgoing(KIND_POSITIONS, _json_bytes({"type": "positions", "data": event["positions"]}))
     else:
         return None
+    user_id = event.get("user_id")
+    if user_id is not None and not _is_int(user_id):
+        return None
     path = event.get("enterprise_path")
     if isinstance(path, str) and path.strip("/"):
         segments = path.strip("/").split("/")
         if not all(s.isdigit() for s in segments):
             return None
-        return item, [int(s) for s in segments]
+        return Route(item, [int(s) for s in segments], user_id)
     enterprise_id = event.get("enterprise_id")
     if isinstance(enterprise_id, int) and not isinstance(enterprise_id, bool):
-        return item, [enterprise_id]
+        return Route(item, [enterprise_id], user_id)
     return None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _json_bytes(value: Any) -> bytes:
@@ -181,11 +202,13 @@ class PushHub:
         if routed is None:
             log.warning("skipping console event without usable kind/body/enterprise: %.200r", event)
             return 0
-        item, enterprise_ids = routed
+        item = routed.item
         with self._lock:
-            recipients = [s for eid in enterprise_ids for s in self._by_enterprise.get(eid, ())]
+            recipients = [s for eid in routed.enterprise_ids for s in self._by_enterprise.get(eid, ())]
         delivered = 0
         for subscriber in recipients:
+            if routed.user_id is not None and subscriber.user_id != routed.user_id:
+                continue
             if item.kind in subscriber.kinds:
                 subscriber.offer(item)
                 delivered += 1

@@ -368,5 +368,7 @@ class CommandsProcessor:
         enterprise_id = int(row["enterprise_id"])
         async with self._directory_lock:
             path = await self.directory.enterprise_path(enterprise_id)
-        payload = console.push_event(enterprise_id, path, push_type, data)
+        # The answer goes to the sender's sessions only; the platform's own commands (no sender) to
+        # the vehicle's enterprise and its ancestors.
+        payload = console.push_event(enterprise_id, path, push_type, data, user_id=row.get("created_by"))
         await self.send(CONSOLE_EVENTS, str(enterprise_id).encode(), encode(payload))

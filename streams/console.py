@@ -45,13 +45,18 @@ SECURITY_MESSAGES = {
 
 
 def push_event(enterprise_id: int, enterprise_path: str, push_type: PushType | int,
-               data: dict[str, Any]) -> dict[str, Any]:
-    return {
+               data: dict[str, Any], *, user_id: int | None = None) -> dict[str, Any]:
+    """A push for the sessions of ``enterprise_path``; with ``user_id``, for that user's sessions only
+    (the answer of a command, and the file it asked for, are its sender's: docs/topics.md)."""
+    event: dict[str, Any] = {
         "kind": "push",
         "enterprise_id": enterprise_id,
         "enterprise_path": enterprise_path,
         "push": {"type": int(push_type), "data": data},
     }
+    if user_id is not None:
+        event["user_id"] = int(user_id)
+    return event
 
 
 def online_push_data(

@@ -10,6 +10,10 @@ uploaded again, is one row and one pair of pushes. Push data (console-spec §3 /
   Result 1 (an upload the gateway gave up on) is defined for the console but not produced yet: the
   gateway drops an incomplete upload after ``subpackage_timeout_s`` and only counts it.
 
+Addressee: a file answering a command (event code 0) is pushed to the sessions of the user who sent
+the photo / stored-media command (``user_id`` of the console event); a file the terminal sent on its own
+(alarm, timer, ...) to the vehicle's enterprise and its ancestors.
+
 resource_type: 1 image (photo), 2 video, 4 audio (console-spec §3: below 4 previews as image/video).
 """
 
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -48,9 +52,20 @@ WITH ins AS (
     ON CONFLICT DO NOTHING
     RETURNING id
 )
-SELECT ins.id, d.device_name, c.plate_number
+SELECT ins.id, d.device_name, c.plate_number,
+       -- the sender of the command this file answers (event code 0 "platform command"): the latest
+       -- photo / stored-media command to this terminal within REQUEST_WINDOW before the upload
+       (SELECT cmd.created_by FROM command cmd
+        WHERE %(event_code)s = 0 AND cmd.device_id = %(device_id)s AND cmd.msg_id = ANY(%(request_msg_ids)s)
+          AND cmd.created_at <= %(created_at)s AND cmd.created_at > %(created_at)s - %(request_window)s
+        ORDER BY cmd.created_at DESC LIMIT 1) AS requested_by
 FROM ins JOIN device d ON d.id = %(device_id)s LEFT JOIN car c ON c.id = %(car_id)s
 """
+
+# Commands whose answer is a 0x0801 upload with event code 0: 0x8801 take a photo now, 0x8803 upload
+# stored media, 0x8805 upload one stored item (JT/T 808 §8.55, 8.59, 8.61).
+REQUEST_MSG_IDS = [0x8801, 0x8803, 0x8805]
+REQUEST_WINDOW = timedelta(hours=1)
 
 
 def upload_row(uplink: Uplink) -> dict[str, Any]:
@@ -112,7 +127,8 @@ async def store_uploads(db: Database, directory: Directory, send: Send,
     new = 0
     for row in rows:
         async def work(conn: psycopg.AsyncConnection[Any], row: dict[str, Any] = row) -> tuple[Any, ...] | None:
-            cur = await conn.execute(_INSERT, row)
+            cur = await conn.execute(_INSERT, {**row, "request_msg_ids": REQUEST_MSG_IDS,
+                                               "request_window": REQUEST_WINDOW})
             return await cur.fetchone()
 
         try:
@@ -123,9 +139,10 @@ async def store_uploads(db: Database, directory: Directory, send: Send,
         if inserted is None:
             continue  # already there
         new += 1
-        row_id, device_name, plate_number = inserted
+        row_id, device_name, plate_number, requested_by = inserted
         path = await directory.enterprise_path(row["enterprise_id"])
         for push_type, data in media_pushes(row, row_id, device_name, plate_number):
-            payload = console.push_event(row["enterprise_id"], path, push_type, data)
+            # A file a user asked for is that user's; the terminal's own (alarm, timed) are the enterprise's.
+            payload = console.push_event(row["enterprise_id"], path, push_type, data, user_id=requested_by)
             await send(CONSOLE_EVENTS, str(row["enterprise_id"]).encode(), encode(payload))
     return new

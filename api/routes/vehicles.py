@@ -163,3 +163,25 @@ def cars_of_enterprise() -> dict[str, Any]:
                 raise NotFound(f"enterprise {raw_id} 不存在 (does not exist)")
             path = found
         return ok(run_page(conn, query, Scope(enterprise_id, path, subtree=query.is_parent)))
+
+
+SEARCH_MAX_CHARS = 64
+SEARCH_DEFAULT_LIMIT = 50
+SEARCH_MAX_LIMIT = 200
+
+
+@bp.get("/api/car/search.json")
+@requires("car", "query")
+def search_cars() -> dict[str, Any]:
+    """The vehicle search of the live map's tree and table: ``keyword`` (1-64 characters, trimmed)
+    contained in a car's plate, VIN, SIM (terminal phone, ICCID, MSISDN), terminal id or driver name,
+    over the caller's tree (its own enterprise only with ``isParent=false``). Rows ``{carId,
+    masterDeviceId, plateNumber, enterpriseId, matchedField, matchedValue}``, at most ``limit``."""
+    from warehouse.queries.car_search import search_cars as query_cars
+
+    keyword = (request.args.get("keyword") or "").strip()
+    if not keyword or len(keyword) > SEARCH_MAX_CHARS:
+        raise BadRequest(f"参数不合法 (query parameter 'keyword' must have 1 to {SEARCH_MAX_CHARS} characters)")
+    limit = parse_positive_int("limit", request.args.get("limit"), SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT)
+    with get_db().connection() as conn:
+        return ok(query_cars(conn, request_scope(), keyword, limit))

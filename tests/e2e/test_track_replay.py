@@ -155,13 +155,14 @@ def test_replays_the_last_hour_pause_keeps_the_marker_and_it_ends_on_the_last_po
     stop.wait_for()
     assert "停" in stop.inner_text()
 
-    # play: the marker starts on the first point and moves at speed 10 (one point a second)
+    # play: the marker starts on the first point and moves at the track's default speed: the slowest
+    # listed speed that plays its 360 points within two minutes, ×50 (five points a second, 72 s)
+    assert page.get_by_test_id("replay-speed").inner_text().strip() == "×50"
     page.get_by_test_id("replay-play").click()
     marker = page.get_by_test_id(f"replay-marker-{hour_track.car_id}")
     marker.wait_for()
     first_lng, first_lat = hour_track.points[0]
     _wait_index(page, hour_track, 2)
-    assert page.get_by_test_id("replay-speed").inner_text().strip() == "×10"
 
     # pause: the marker stays where it is
     page.get_by_test_id("replay-pause").click()
@@ -171,7 +172,7 @@ def test_replays_the_last_hour_pause_keeps_the_marker_and_it_ends_on_the_last_po
     assert 2 <= paused_at < POINTS - 1
     assert (float(paused_lng), float(marker.get_attribute("data-lat"))) == hour_track.points[paused_at]
     assert (first_lng, first_lat) != hour_track.points[paused_at]
-    page.wait_for_timeout(1500)  # a paused replay must not move in that time (at speed 10 it would, by 1-2 points)
+    page.wait_for_timeout(1500)  # a paused replay must not move in that time (at speed 50 it would, by 7-8 points)
     assert _marker_index(page, hour_track) == paused_at
     assert marker.get_attribute("data-lng") == paused_lng
     # the popup shows the paused point

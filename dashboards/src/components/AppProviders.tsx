@@ -10,6 +10,7 @@ import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage, DEFAULT_LANGUAGE, type Language } from '../i18n/resources';
 import { useLayoutSettings } from '../layouts/settings/SettingsContext';
+import { MAX_TOASTS } from './notices/noticeCentre';
 
 const ANTD_LOCALES = { 'zh-CN': zhCN, 'zh-HK': zhHK, 'en-US': enUS } as const;
 const DAYJS_LOCALES: Record<Language, string> = { 'zh-CN': 'zh-cn', 'zh-HK': 'zh-hk', 'en-US': 'en' };
@@ -37,7 +38,8 @@ export default function AppProviders({ children }: { children: ReactNode }) {
         token: { colorPrimary: settings.primaryColor },
       }}
     >
-      <AntApp>{children}</AntApp>
+      {/* At most MAX_TOASTS notifications on screen; the rest are in the centre under the bell. */}
+      <AntApp notification={{ maxCount: MAX_TOASTS }}>{children}</AntApp>
     </ConfigProvider>
   );
 }

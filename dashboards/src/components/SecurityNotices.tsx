@@ -1,25 +1,27 @@
-import { App } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { securityNotice } from '../live/securityNotice';
 import { useLiveHub } from '../live/useLiveHub';
 import RegistrationDecision from './RegistrationDecision';
+import { useNotice } from './notices/useNotice';
 
 /**
- * Shows terminal security notices (push type 15) wherever the operator is: they stay until closed,
- * because a takeover of a terminal needs a human to look at it. A re-registration waiting for approval
+ * Shows terminal security notices (push type 15) wherever the operator is: a takeover of a terminal needs
+ * a human to look at it, so the toast stays longer than others (30 s) and the notice stays in the
+ * notification centre under the bell, with its buttons, until the centre is cleared. A re-registration waiting for approval
  * carries approve / refuse (the server checks device:update and the enterprise).
  */
 export default function SecurityNotices() {
   const hub = useLiveHub();
-  const { notification } = App.useApp();
+  const notify = useNotice();
   const { t } = useTranslation('layout');
   useEffect(() => {
     if (!hub) return undefined;
     return hub.onPush((push) => {
       const notice = securityNotice(push);
       if (!notice) return;
-      notification.warning({
+      notify({
+        level: 'warning',
         title: t('security.title'),
         description: (
           <span data-testid="security-notice">
@@ -29,9 +31,9 @@ export default function SecurityNotices() {
             )}
           </span>
         ),
-        duration: 0,
+        duration: 30,
       });
     });
-  }, [hub, notification, t]);
+  }, [hub, notify, t]);
   return null;
 }

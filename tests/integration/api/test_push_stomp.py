@@ -255,3 +255,43 @@ def test_alarm_push_names_the_alarm_in_the_language_sent_in_connect(server, ente
     assert results["zh-HK"]["localMessage"] == "終端不支援該指令"
     assert results["zh-CN"]["localMessage"] == "终端不支持该指令"
     assert all(data["message"] == result["message"] for data in results.values())
+
+
+@pytest.fixture(scope="module")
+def colleague(pg_url: str, enterprises: dict[str, Enterprise]) -> tuple[int, Enterprise, int]:
+    """A second user of sub_a: (sub_a's first user id, sub_a as the colleague signs in, colleague id)."""
+    from warehouse.db import connect
+
+    ent = enterprises["sub_a"]
+    name = f"{ent.user_name}_colleague"
+    conn = connect(pg_url)
+    try:
+        with conn.transaction(), conn.cursor() as cur:
+            cur.execute("INSERT INTO app_user (enterprise_id, user_name, password_hash, name) VALUES (%s, %s, %s, %s)"
+                        " RETURNING id", (ent.id, name, hash_password(PASSWORD), "colleague"))
+            row = cur.fetchone()
+            cur.execute("SELECT id FROM app_user WHERE user_name = %s", (ent.user_name,))
+            first = cur.fetchone()
+    finally:
+        conn.close()
+    assert row is not None and first is not None
+    return int(first[0]), Enterprise(ent.id, ent.path, name), int(row[0])
+
+
+def test_a_command_result_reaches_its_sender_and_not_another_user_of_the_enterprise(
+        server, enterprises, producer, clients, colleague):
+    sender_id, colleague_ent, _ = colleague
+    sender = subscribed(server, clients, enterprises["sub_a"])
+    other = subscribed(server, clients, colleague_ent)
+    parent = subscribed(server, clients, enterprises["root"])
+    result = {"kind": "push", "user_id": sender_id,
+              "push": {"type": 11, "data": {"commandId": 1, "marker": "mine", "createdBy": sender_id}}}
+    produce(producer, enterprises["sub_a"], result)
+    assert json.loads(sender.receive().body)["data"]["marker"] == "mine"
+    for bystander in (other, parent):
+        with pytest.raises(websocket.WebSocketTimeoutException):
+            bystander.receive(0.5)
+    # an unaddressed push (the platform's own command) still reaches every session of the enterprise
+    produce(producer, enterprises["sub_a"], push(enterprises["sub_a"], "all"))
+    for client in (sender, other, parent):
+        assert json.loads(client.receive().body)["data"]["marker"] == "all"

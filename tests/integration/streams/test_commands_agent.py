@@ -53,12 +53,13 @@ def processor(pg_url: str) -> Iterator[tuple[CommandsProcessor, Pushes]]:
     asyncio.run(directory_db.close())
 
 
-def new_command(pg_url: str, t: Terminal, msg_id: int, *, created_at: datetime | None = None) -> int:
+def new_command(pg_url: str, t: Terminal, msg_id: int, *, created_at: datetime | None = None,
+                created_by: int | None = None) -> int:
     with psycopg.connect(pg_url, autocommit=True) as conn:
         row = conn.execute(
-            "INSERT INTO command (enterprise_id, car_id, device_id, phone, msg_id, created_at)"
-            " VALUES (%s, %s, %s, %s, %s, COALESCE(%s, now())) RETURNING id",
-            (t.enterprise_id, t.car_id, t.device_id, t.phone, msg_id, created_at)).fetchone()
+            "INSERT INTO command (enterprise_id, car_id, device_id, phone, msg_id, created_at, created_by)"
+            " VALUES (%s, %s, %s, %s, %s, COALESCE(%s, now()), %s) RETURNING id",
+            (t.enterprise_id, t.car_id, t.device_id, t.phone, msg_id, created_at, created_by)).fetchone()
     assert row is not None
     return int(row[0])
 
@@ -112,6 +113,49 @@ def test_sent_then_reply_answers_once_with_push_11(pg_url: str, terminal: Termin
         "plateNumber": query(pg_url, "SELECT plate_number FROM car WHERE id = %s", (terminal.car_id,))[0][0],
         "msgId": 0x8103, "state": "answered", "result": 1, "replyMsgId": 1, "createdBy": None,
         "time": "2026-11-25T02:00:00Z"}}
+
+
+def test_the_answer_of_a_users_command_is_addressed_to_that_user_and_the_platforms_to_all(
+        pg_url: str, terminal: Terminal, processor: tuple[CommandsProcessor, Pushes]) -> None:
+    proc, pushes = processor
+    own = new_command(pg_url, terminal, 0x8103, created_by=4242)
+    platform = new_command(pg_url, terminal, 0x8103)
+
+    async def main() -> None:
+        await proc.handle_sent([json.dumps(sent(own, terminal, 51)), json.dumps(sent(platform, terminal, 52))])
+        assert await proc.handle_uplinks([general(terminal, 51, 0x8103), general(terminal, 52, 0x8103)]) == 2
+
+    asyncio.run(main())
+    events = {e["push"]["data"]["commandId"]: e for e in pushes.sent}
+    assert events[own]["user_id"] == 4242
+    assert "user_id" not in events[platform]
+
+
+def test_a_photo_a_user_asked_for_is_pushed_to_that_user_and_a_terminals_own_to_all(
+        pg_url: str, terminal: Terminal) -> None:
+    from streams.media import store_uploads
+
+    photo_command = new_command(pg_url, terminal, 0x8801, created_by=4343, created_at=NOW - timedelta(seconds=20))
+    assert photo_command
+    pushes = Pushes()
+
+    def upload(media_id: int, event_code: int) -> Uplink:
+        return reply(terminal, 0x0801, {
+            "media_id": media_id, "media_type": 0, "media_format": 0, "event_code": event_code, "channel": 1,
+            "location": {}, "object_key": f"/{terminal.device_id}/x/{media_id}.jpg", "size": 10,
+            "sha256": f"{media_id:064x}"})
+
+    async def main() -> None:
+        db = Database(pg_url, name="media-addressee")
+        try:
+            assert await store_uploads(db, Directory(db), pushes, [upload(91, 0), upload(92, 2)]) == 2
+        finally:
+            await db.close()
+
+    asyncio.run(main())
+    addressees = {(e["push"]["type"], e["push"]["data"]["_id"]): e.get("user_id") for e in pushes.sent}
+    by_file = sorted({(file_id, user) for (_, file_id), user in addressees.items()})
+    assert [user for _, user in by_file] == [4343, None]  # media 91 answered the photo command; 92 is an alarm's
 
 
 def test_a_reply_before_its_sent_record_is_kept_and_matched_when_the_record_arrives(

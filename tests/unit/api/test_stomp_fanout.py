@@ -50,7 +50,7 @@ def positions_event(path: str, n: int = 0) -> dict:
 def routed(event: dict) -> tuple[Outgoing, list[int]]:
     result = route_event(event)
     assert result is not None
-    return result
+    return result.item, result.enterprise_ids
 
 
 def test_routes_push_to_the_vehicle_enterprise_and_its_ancestors():
@@ -80,6 +80,7 @@ def test_routes_by_enterprise_id_when_path_is_missing():
         {"kind": "push", "push": {"type": 1}, "enterprise_path": "/1/x/"},
         {"kind": "push", "push": {"type": 1}},  # neither path nor id
         {"kind": "push", "push": {"type": 1}, "enterprise_id": True},
+        {"kind": "push", "push": {"type": 1}, "enterprise_id": 3, "user_id": "7"},  # never widened to all
     ],
 )
 def test_unusable_events_are_not_routed(event):
@@ -90,6 +91,7 @@ def test_unusable_events_are_not_routed(event):
 class RecordingSubscriber:
     enterprise_id: int
     kinds: frozenset[str] = frozenset({"message", "positions"})
+    user_id: int | None = None
 
     def __post_init__(self) -> None:
         self.items: list[Outgoing] = []
@@ -105,6 +107,24 @@ def test_hub_delivers_subsidiary_event_to_parent_and_subsidiary_but_not_sibling(
         hub.attach(s)
     assert hub.dispatch(push_event("/1/3/")) == 2
     assert (len(root.items), len(sub3.items), len(sub4.items)) == (1, 1, 0)
+
+
+def test_an_addressed_push_reaches_only_its_user_and_not_the_other_users_of_the_enterprise():
+    hub = PushHub()
+    sender, colleague, parent_user, app = (RecordingSubscriber(3, user_id=7), RecordingSubscriber(3, user_id=8),
+                                           RecordingSubscriber(1, user_id=9), RecordingSubscriber(3))
+    for s in (sender, colleague, parent_user, app):
+        hub.attach(s)
+    assert hub.dispatch({**push_event("/1/3/", push_type=11), "user_id": 7}) == 1
+    assert (len(sender.items), len(colleague.items), len(parent_user.items), len(app.items)) == (1, 0, 0, 0)
+    assert hub.dispatch(push_event("/1/3/", push_type=11)) == 4  # the platform's own command: everyone
+
+
+def test_an_addressed_push_does_not_reach_its_user_outside_the_vehicle_enterprise():
+    hub = PushHub()
+    elsewhere = RecordingSubscriber(4, user_id=7)
+    hub.attach(elsewhere)
+    assert hub.dispatch({**push_event("/1/3/", push_type=11), "user_id": 7}) == 0
 
 
 def test_hub_does_not_match_enterprise_id_as_a_substring_of_the_path():

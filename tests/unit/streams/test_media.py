@@ -35,13 +35,14 @@ class FakeConn:
         if key in self.db.rows:
             return None  # ON CONFLICT DO NOTHING
         self.db.rows.add(key)
-        return (500 + len(self.db.rows), "终端7", "粤B12345")
+        return (500 + len(self.db.rows), "终端7", "粤B12345", self.db.requested_by)
 
 
 class FakeDb:
     def __init__(self) -> None:
         self.rows: set[tuple[Any, ...]] = set()
         self.params: list[dict[str, Any]] = []
+        self.requested_by: int | None = None
 
     async def transact(self, work: Any) -> Any:
         return await work(FakeConn(self))
@@ -84,3 +85,26 @@ def test_a_new_file_pushes_9_and_10_once_and_other_uplinks_are_ignored() -> None
                         "carId": 70, "time": "2026-11-25T01:00:05Z"}
     assert result == {"_id": 501, "deviceId": 7, "carId": 70, "plateNumber": "粤B12345", "mediaId": 42,
                       "result": 0, "time": "2026-11-25T01:00:05Z"}
+
+
+def test_a_file_a_user_asked_for_is_pushed_to_that_user_only() -> None:
+    db, sent = FakeDb(), []
+    db.requested_by = 12  # the SQL found the photo command this upload answers
+
+    async def send(topic: str, key: bytes | None, value: bytes) -> None:
+        sent.append(json.loads(value))
+
+    asked = {**RECORD, "message": {**RECORD["message"], "body": {**RECORD["message"]["body"], "event_code": 0}}}
+    assert asyncio.run(store_uploads(db, Directory(), send, [parse_uplink(json.dumps(asked))])) == 1  # type: ignore[arg-type]
+    assert [(e["push"]["type"], e["user_id"]) for e in sent] == [(9, 12), (10, 12)]
+    assert db.params[0]["request_msg_ids"] == [0x8801, 0x8803, 0x8805]
+
+
+def test_a_file_the_terminal_sent_on_its_own_goes_to_the_enterprise() -> None:
+    db, sent = FakeDb(), []
+
+    async def send(topic: str, key: bytes | None, value: bytes) -> None:
+        sent.append(json.loads(value))
+
+    asyncio.run(store_uploads(db, Directory(), send, [parse_uplink(json.dumps(RECORD))]))  # type: ignore[arg-type]
+    assert all("user_id" not in e for e in sent)

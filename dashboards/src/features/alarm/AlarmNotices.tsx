@@ -3,11 +3,11 @@
  * (speechSynthesis in the console's language, or a beep where speech is missing) — each only when the
  * user's rule for the alarm's key allows it and the current hour is within its startHour..endHour.
  */
-import { App } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LiveHub } from '../../live/LiveHub';
 import { useLiveHub } from '../../live/useLiveHub';
+import { useNotice } from '../../components/notices/useNotice';
 import { formatTime } from '../map/popup/format';
 import { pushedAlarm } from './alarmPush';
 import { speak } from './speech';
@@ -25,7 +25,7 @@ export function AlarmNoticesOf({ hub, settings, say = speak, now = () => new Dat
   say?: (text: string, lang: string) => void;
   now?: () => Date;
 }) {
-  const { notification } = App.useApp();
+  const notify = useNotice();
   const { t, i18n } = useTranslation('alarm');
   const latest = useRef({ settings, say, now });
   useEffect(() => {
@@ -40,7 +40,8 @@ export function AlarmNoticesOf({ hub, settings, say = speak, now = () => new Dat
       const plate = alarm.plateNumber || '-';
       const desc = alarm.desc || alarm.key || '';
       if (gate.window) {
-        notification.warning({
+        notify({
+          level: 'warning',
           key: `alarm-${String(alarm.id)}`,
           title: t('notify.title', { plate }),
           description: (
@@ -50,10 +51,6 @@ export function AlarmNoticesOf({ hub, settings, say = speak, now = () => new Dat
               {t('notify.time', { time: formatTime(alarm.startTime) })}
             </span>
           ),
-          duration: 8,
-          // Bottom right: alarms keep coming while an operator edits, and a stack of them at the top
-          // right would cover the drawers' save buttons there.
-          placement: 'bottomRight',
         });
       }
       if (gate.voice) {
@@ -61,6 +58,6 @@ export function AlarmNoticesOf({ hub, settings, say = speak, now = () => new Dat
         latest.current.say(rule?.voice || t('notify.speak', { plate, desc }), i18n.language);
       }
     });
-  }, [hub, notification, t, i18n]);
+  }, [hub, notify, t, i18n]);
   return null;
 }

@@ -42,6 +42,12 @@ export function LiveMap({ crs, coord, center, zoom, children }: LiveMapProps) {
         attributionControl: true,
       });
       instance.on('dragstart', () => claimView(instance));
+      // The zoom level on the element, for the screen tests (a selected vehicle is shown up close).
+      const showZoom = () => {
+        element.dataset.zoom = String(instance.getZoom());
+      };
+      instance.on('zoomend', showZoom);
+      showZoom();
       L.control.scale({ position: 'bottomleft', imperial: false }).addTo(instance);
       recentreFromGeolocation(instance, coord);
       const stopWatching = watchSize(element, instance);

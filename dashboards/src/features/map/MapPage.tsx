@@ -9,8 +9,8 @@
 import 'leaflet.markercluster/dist/MarkerCluster.css';
 import 'leaflet.markercluster/dist/MarkerCluster.Default.css';
 import './map.css';
-import { Alert, Button, message } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { message } from 'antd';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveHub, useLiveStatus } from '../../live/useLiveHub';
 import { isVehicleOnline } from '../../live/vehicleStates';
@@ -18,9 +18,12 @@ import { useFleetSnapshot } from './hooks/useFleetSnapshot';
 import { useMapConfig } from './hooks/useMapConfig';
 import { useTicked, useTickedVehicles } from './hooks/useTicked';
 import { useTickedPositions } from './hooks/useTickedPositions';
+import { useVehicleSearch } from './hooks/useVehicleSearch';
 import { carStates, useVehicleDirectory } from './hooks/useVehicleDirectory';
 import { availableBaseLayers, BLANK_LAYER_ID } from './layers/baseLayers';
 import { BaseLayer } from './layers/BaseLayer';
+import { BaseLayerFallbackNotice } from './layers/BaseLayerFallbackNotice';
+import { useBaseLayerFallback } from './layers/useBaseLayerFallback';
 import { VehicleMarkers } from './layers/VehicleMarkers';
 import { LiveMap } from './LiveMap';
 import { MapToolbar } from './MapToolbar';
@@ -54,7 +57,8 @@ export default function MapPage() {
   const [fitRequest, setFitRequest] = useState(0);
   const [centreRequest, setCentreRequest] = useState(0);
   const [tab, setTab] = useState<TreeTab>('all');
-  const [tilesFailed, setTilesFailed] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  const matches = useVehicleSearch(model, useDeferredValue(query));
   const [messageApi, messageHolder] = message.useMessage();
   const snapshot = useFleetSnapshot(hub, async () => carStates(await fetchCars()));
 
@@ -91,10 +95,9 @@ export default function MapPage() {
 
   const layers = useMemo(() => availableBaseLayers(config ?? {}), [config]);
   const wantedLayer = prefs.baseLayer ?? config?.defaultBaseLayer ?? BLANK_LAYER_ID;
-  const chosenLayer = layers.find((l) => l.id === wantedLayer) ?? layers[0];
   // A network layer whose tiles do not load gives way to the offline layer, with a notice.
-  const baseLayer = tilesFailed === chosenLayer.id ? (layers.find((l) => l.id === BLANK_LAYER_ID) ?? layers[0]) : chosenLayer;
-  const onTilesFailed = useCallback(() => setTilesFailed(chosenLayer.id), [chosenLayer.id]);
+  const layerChoice = useBaseLayerFallback(layers, wantedLayer);
+  const { baseLayer } = layerChoice;
 
   const tickedSet = useMemo(() => new Set(ticked), [ticked]);
   const selected = useMemo(() => {
@@ -104,18 +107,10 @@ export default function MapPage() {
     return car && deviceId !== null ? { deviceId, car } : null;
   }, [model, selectedKey, tickedSet]);
 
-  const onVehicleClick = (key: string) => {
+  // Selecting a vehicle (its name in the tree, its row in the table) shows it: ticked, its popup open,
+  // the map zoomed to it. A click on a ticked vehicle selects it again; unticking is the checkbox's.
+  const selectVehicle = (key: string) => {
     if (deviceIdOfKey(key) === null) return;
-    if (tickedSet.has(key)) {
-      setTicked(ticked.filter((k) => k !== key));
-      if (selectedKey === key) setSelectedKey(null);
-    } else {
-      setTicked([...ticked, key]);
-      setSelectedKey(key);
-    }
-  };
-
-  const onTableSelect = (key: string) => {
     if (!tickedSet.has(key)) setTicked([...ticked, key]);
     setSelectedKey(key);
     setCentreRequest((n) => n + 1);
@@ -139,7 +134,10 @@ export default function MapPage() {
           onTabChange={setTab}
           ticked={ticked}
           onTickedChange={setTicked}
-          onVehicleClick={onVehicleClick}
+          onVehicleClick={selectVehicle}
+          query={query}
+          onQueryChange={setQuery}
+          matches={matches}
         />
       </aside>
       <section className="fw-map-main">
@@ -147,7 +145,7 @@ export default function MapPage() {
           layers={layers}
           baseLayer={baseLayer.id}
           onBaseLayer={(id) => {
-            setTilesFailed(null);
+            layerChoice.retry();
             setPrefs({ baseLayer: id });
           }}
           styleFilter={prefs.styleFilter}
@@ -160,20 +158,7 @@ export default function MapPage() {
           onFit={() => setFitRequest((n) => n + 1)}
           liveStatus={liveStatus}
         />
-        {tilesFailed === chosenLayer.id && (
-          <Alert
-            type="warning"
-            showIcon
-            banner
-            data-testid="base-layer-fallback"
-            title={t('baseLayer.fallback')}
-            action={
-              <Button size="small" onClick={() => setTilesFailed(null)}>
-                {t('baseLayer.retry')}
-              </Button>
-            }
-          />
-        )}
+        <BaseLayerFallbackNotice choice={layerChoice} />
         {config && (
           <LiveMap
             key={baseLayer.crs}
@@ -182,7 +167,7 @@ export default function MapPage() {
             center={config.mapCenter ?? DEFAULT_CENTER}
             zoom={config.defaultZoom ?? DEFAULT_ZOOM}
           >
-            <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} onTilesFailed={baseLayer === chosenLayer ? onTilesFailed : undefined} />
+            <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} onTilesFailed={layerChoice.onTilesFailed} />
             {hub && (
               <>
                 <VehicleMarkers
@@ -206,7 +191,7 @@ export default function MapPage() {
             )}
           </LiveMap>
         )}
-        <LiveVehicleTable hub={hub} model={model} tab={tab} selectedKey={selectedKey} onSelect={onTableSelect} />
+        <LiveVehicleTable hub={hub} model={model} tab={tab} matches={matches} selectedKey={selectedKey} onSelect={selectVehicle} />
       </section>
       <ActionModal action={action?.action ?? null} car={action?.car ?? null} onClose={() => setAction(null)} />
       <StateChangeNotices hub={hub} vehicles={vehicles} />

@@ -14,6 +14,8 @@ import { useSearchParams } from 'react-router';
 import { useMapConfig } from '../map/hooks/useMapConfig';
 import { availableBaseLayers, BLANK_LAYER_ID } from '../map/layers/baseLayers';
 import { BaseLayer } from '../map/layers/BaseLayer';
+import { BaseLayerFallbackNotice } from '../map/layers/BaseLayerFallbackNotice';
+import { useBaseLayerFallback } from '../map/layers/useBaseLayerFallback';
 import { LiveMap } from '../map/LiveMap';
 import { DEFAULT_CENTER, DEFAULT_ZOOM } from '../map/model/constants';
 import { readPrefs, writePrefs } from '../map/model/prefs';
@@ -77,7 +79,9 @@ export default function ReplayPage() {
   }, []);
 
   const layers = useMemo(() => availableBaseLayers(config ?? {}), [config]);
-  const baseLayer = layers.find((l) => l.id === (prefs.baseLayer ?? config?.defaultBaseLayer ?? BLANK_LAYER_ID)) ?? layers[0];
+  // The live map's offline fallback: tiles that do not load give way to the offline layer, with a notice.
+  const layerChoice = useBaseLayerFallback(layers, prefs.baseLayer ?? config?.defaultBaseLayer ?? BLANK_LAYER_ID);
+  const { baseLayer } = layerChoice;
   const focused = tracks.find((track) => track.carId === focusedCarId) ?? tracks[0] ?? null;
   const seekTime = useCallback((time: number) => replay.clock.seek(timelineIndexNear(replay.timeline, time)), [replay.clock, replay.timeline]);
   const loadedCars = tracks.map((track) => ({ carId: track.carId, plateNumber: track.plateNumber }));
@@ -123,15 +127,17 @@ export default function ReplayPage() {
             <Select size="small" style={{ width: 140 }} value={baseLayer.id} data-testid="replay-base-layer"
               onChange={(id: string) => {
                 const next = { ...prefs, baseLayer: id };
+                layerChoice.retry();
                 setPrefs(next);
                 writePrefs(next);
               }}
               options={layers.map((l) => ({ value: l.id, label: l.labelKey ? t(l.labelKey, { ns: 'map' }) : l.label }))} />
           </Space>
         </div>
+        <BaseLayerFallbackNotice choice={layerChoice} />
         {config && (
           <LiveMap key={baseLayer.crs} crs={baseLayer.crs} coord={baseLayer.coord} center={config.mapCenter ?? DEFAULT_CENTER} zoom={config.defaultZoom ?? DEFAULT_ZOOM}>
-            <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} />
+            <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} onTilesFailed={layerChoice.onTilesFailed} />
             <TrackLayers tracks={tracks} coord={baseLayer.coord} pointIndex={replay.pointIndex} focusedCarId={focused?.carId ?? null}
               following={following} onPointClick={seekTime} />
           </LiveMap>

@@ -2,7 +2,8 @@
  * The loaded tracks as a map layer component: one TrackLayer per vehicle (created when the tracks or
  * the base layer's coordinate system change, the view then fitted to them), markers moved as the clock
  * runs, and the focused vehicle's current point in a popup (console-spec §2 track point popup) that
- * keeps the marker in view.
+ * keeps the marker in view. Stop labels that would collide at the current zoom show as dots
+ * (declutter.ts), the longest stops keeping their labels; zooming in brings the others back.
  */
 import L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
@@ -14,6 +15,7 @@ import { formatTime } from '../map/popup/format';
 import { TrackPointPopup } from '../map/popup/TrackPointPopup';
 import StatusText from '../log/StatusText';
 import { alarmMarkerTitle, type AlarmMarker } from './alarms';
+import { visibleLabels } from './declutter';
 import { formatDuration, type TrackStop, type VehicleTrack } from './track';
 import { TrackLayer } from './trackLayer';
 
@@ -72,6 +74,26 @@ export function TrackLayers({ tracks, coord, pointIndex, focusedCarId, following
   useEffect(() => {
     for (const layer of layers) layer.showPoint(pointIndex.get(layer.track.carId) ?? null);
   }, [layers, pointIndex]);
+
+  useEffect(() => {
+    const declutter = () => {
+      const labels = Array.from(map.getContainer().querySelectorAll<HTMLElement>('.fw-replay-stop > span'));
+      for (const label of labels) label.parentElement?.classList.remove('fw-replay-stop-dot'); // measure at full size
+      const shown = visibleLabels(labels.map((label, id) => {
+        const { left, top, right, bottom } = label.getBoundingClientRect();
+        return { id, left, top, right, bottom, priority: Number(label.dataset.duration) || 0 };
+      }));
+      labels.forEach((label, id) => {
+        label.parentElement?.classList.toggle('fw-replay-stop-dot', !shown.has(id));
+        label.dataset.label = shown.has(id) ? 'shown' : 'dot';
+      });
+    };
+    declutter();
+    map.on('zoomend', declutter);
+    return () => {
+      map.off('zoomend', declutter);
+    };
+  }, [map, layers]);
 
   const focused = layers.find((l) => l.track.carId === focusedCarId) ?? layers[0] ?? null;
   const focusedIndex = focused ? (pointIndex.get(focused.track.carId) ?? null) : null;

@@ -30,6 +30,8 @@ export class ReplayClock {
   private frame: number | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly listeners = new Set<Listener>();
+  /** The user picked a speed: new tracks keep it instead of their default speed. */
+  private speedChosen = false;
 
   constructor(length = 0, private readonly scheduler: FrameScheduler = browserScheduler) {
     this.state = model.initialState(length);
@@ -44,9 +46,10 @@ export class ReplayClock {
     };
   };
 
-  /** A new timeline: stopped, no marker, the speed kept. */
+  /** A new timeline: stopped, no marker; the user's speed kept, else the track's default speed. */
   load(length: number): void {
-    this.apply(model.stop(this.state, length));
+    const stopped = model.stop(this.state, length);
+    this.apply(this.speedChosen ? stopped : { ...stopped, speed: model.defaultSpeedFor(length) });
   }
 
   play(): void {
@@ -62,6 +65,7 @@ export class ReplayClock {
   }
 
   setSpeed(speed: number): void {
+    this.speedChosen = true;
     this.apply(model.setSpeed(this.state, speed, this.scheduler.now()));
   }
 

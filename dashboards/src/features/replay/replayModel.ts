@@ -16,6 +16,18 @@ export type ReplayStatus = 'stopped' | 'playing' | 'paused';
 export const DEFAULT_SPEED = 10;
 export const RESTART_DELAY_MS = 500;
 export const SPEED_OPTIONS = [1, 5, 10, 20, 50, 100, 200, 500, 1000] as const;
+/** How long a loaded track should take to play at its default speed: about a minute or two. */
+export const TARGET_PLAY_MS = 120_000;
+
+/**
+ * The speed a track of `length` points starts at: the spec's default (×10) for a short one, else the
+ * slowest listed speed that plays it within TARGET_PLAY_MS (a day's thinned track of ~1,100 points took
+ * 19 minutes at ×10; ×100 plays it in under 2). The user's own choice of speed is kept (ReplayClock).
+ */
+export function defaultSpeedFor(length: number): number {
+  const needed = (Math.max(0, length - 1) * 10000) / TARGET_PLAY_MS;
+  return SPEED_OPTIONS.find((speed) => speed >= DEFAULT_SPEED && speed >= needed) ?? SPEED_OPTIONS[SPEED_OPTIONS.length - 1];
+}
 
 export interface ReplayState {
   status: ReplayStatus;

@@ -75,7 +75,11 @@ export class TrackLayer {
     });
     for (const stop of track.stops) {
       L.marker(toDisplay(stop.lng, stop.lat, coord), {
-        icon: L.divIcon({ className: `fw-replay-stop fw-replay-stop-${stop.kind}`, html: `<span data-testid="replay-stop-${stop.kind}">${texts.stopLabel(stop)}</span>`, iconSize: undefined }),
+        icon: L.divIcon({
+          className: `fw-replay-stop fw-replay-stop-${stop.kind}`,
+          html: `<span data-testid="replay-stop-${stop.kind}" data-duration="${Math.round(stop.durationS)}">${texts.stopLabel(stop)}</span>`,
+          iconSize: undefined,
+        }),
         title: texts.stopTitle(stop),
         zIndexOffset: 200,
       }).addTo(this.group).on('click', () => onPointClick(stop.start));

@@ -15,6 +15,8 @@ import { LiveMap } from '../map/LiveMap';
 import { useMapConfig } from '../map/hooks/useMapConfig';
 import { useTickedPositions } from '../map/hooks/useTickedPositions';
 import { BaseLayer } from '../map/layers/BaseLayer';
+import { BaseLayerFallbackNotice } from '../map/layers/BaseLayerFallbackNotice';
+import { useBaseLayerFallback } from '../map/layers/useBaseLayerFallback';
 import { availableBaseLayers, BLANK_LAYER_ID } from '../map/layers/baseLayers';
 import { VehicleMarkers } from '../map/layers/VehicleMarkers';
 import { fetchCars } from '../map/model/api';
@@ -71,7 +73,9 @@ export default function VideoMapPage() {
   }, [grid]);
 
   const layers = useMemo(() => availableBaseLayers(config ?? {}), [config]);
-  const baseLayer = layers.find((l) => l.id === (prefs.baseLayer ?? config?.defaultBaseLayer ?? BLANK_LAYER_ID)) ?? layers[0];
+  // The live map's offline fallback: tiles that do not load give way to the offline layer, with a notice.
+  const layerChoice = useBaseLayerFallback(layers, prefs.baseLayer ?? config?.defaultBaseLayer ?? BLANK_LAYER_ID);
+  const { baseLayer } = layerChoice;
   const popupRow = popupCar !== null ? byCar.get(popupCar) : undefined;
   const selected = popupRow?.masterDeviceId ? { deviceId: popupRow.masterDeviceId, car: popupRow } : null;
   const mapHeight = height - 48;
@@ -107,9 +111,10 @@ export default function VideoMapPage() {
             : <VideoGrid grid={grid} height={mapHeight} toolbar={false} />}
         </div>
         <div style={{ flex: 1, minWidth: 0, position: 'relative' }} data-testid="video-map-map" className="fw-map-main">
+          <BaseLayerFallbackNotice choice={layerChoice} />
           {config && (
             <LiveMap key={baseLayer.crs} crs={baseLayer.crs} coord={baseLayer.coord} center={config.mapCenter ?? DEFAULT_CENTER} zoom={config.defaultZoom ?? DEFAULT_ZOOM}>
-              <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} />
+              <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} onTilesFailed={layerChoice.onTilesFailed} />
               {hub && (
                 <>
                   <VehicleMarkers hub={hub} vehicles={vehicles} clustering={false} coord={baseLayer.coord} fitRequest={monitored.length}

@@ -5,9 +5,9 @@
  * One window holds the latest few changes, newest first (a fleet's worth of ticked vehicles changing state
  * would otherwise stack windows over the map); a vehicle's newer change replaces its older line.
  */
-import { App } from 'antd';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNotice } from '../../../components/notices/useNotice';
 import type { LiveHub } from '../../../live/LiveHub';
 import type { NotifySettings } from '../../alarm/api';
 import { switchOn } from '../../alarm/notifyRules';
@@ -29,7 +29,7 @@ export function StateChangeNoticesOf({ hub, vehicles, settings }: {
   vehicles: readonly TickedVehicle[];
   settings: NotifySettings | null;
 }) {
-  const { notification } = App.useApp();
+  const notify = useNotice();
   const { t } = useTranslation('map');
   const ticked = useMemo(() => new Map(vehicles.map((v) => [v.deviceId, v.plate])), [vehicles]);
   const latest = useRef({ ticked, settings });
@@ -45,7 +45,8 @@ export function StateChangeNoticesOf({ hub, vehicles, settings }: {
       if (!notice) return;
       lines.current = [notice, ...lines.current.filter((l) => l.deviceId !== notice.deviceId)].slice(0, MAX_LINES);
       const stateOf = (l: StateNotice) => (l.change === 'bizState' ? t(`bizState.${l.bizState}`) : t(`stateNotice.${l.change}`));
-      notification.info({
+      notify({
+        level: 'info',
         key: KEY,
         title: t('stateNotice.title'),
         description: (
@@ -58,12 +59,11 @@ export function StateChangeNoticesOf({ hub, vehicles, settings }: {
           </div>
         ),
         duration: SHOWN_S,
-        placement: 'bottomRight',
         onClose: () => {
           lines.current = [];
         },
       });
     });
-  }, [hub, notification, t]);
+  }, [hub, notify, t]);
   return null;
 }

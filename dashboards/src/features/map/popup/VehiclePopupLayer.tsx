@@ -1,9 +1,11 @@
 /**
  * One Leaflet popup for the selected vehicle, its content rendered by React through a portal. The
  * popup follows the vehicle (imperatively, from the position store) and closing it clears the
- * selection. With `follow` on, the map pans to keep the vehicle in the middle as it moves. The popup
- * is kept inside the map clear of the zoom control (top left) and the shell's settings button (a
- * fixed tab on the right edge), and no wider than the map.
+ * selection. With `follow` on, the map pans to keep the vehicle in the middle as it moves. Selecting a
+ * vehicle (`centreRequest`) zooms the map to it (at least SELECT_ZOOM), as soon as its position is known.
+ * The popup is kept inside the map clear of the zoom control (top left) and the shell's settings button
+ * (a fixed tab on the right edge), no wider and no taller than the map (its content scrolls), and
+ * whenever its content grows (address, photo) it is moved back into full view.
  */
 import L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
@@ -13,7 +15,14 @@ import { toDisplay, type CoordSystem } from '../layers/coords';
 import { claimView, useLeafletMap } from '../mapContext';
 import type { CarRow } from '../model/types';
 import type { VehicleAction } from './ActionModal';
-import { POPUP_PADDING_BOTTOM_RIGHT, POPUP_PADDING_TOP_LEFT, popupWidths } from './popupPlacement';
+import {
+  fitShift,
+  POPUP_PADDING_BOTTOM_RIGHT,
+  POPUP_PADDING_TOP_LEFT,
+  popupMaxHeight,
+  popupWidths,
+  SELECT_ZOOM,
+} from './popupPlacement';
 import { VehiclePopup } from './VehiclePopup';
 
 export interface VehiclePopupLayerProps {
@@ -42,6 +51,7 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
   useEffect(() => {
     const popup = L.popup({
       ...popupWidths(map.getSize().x),
+      maxHeight: popupMaxHeight(map.getSize().y),
       autoPan: true,
       autoPanPaddingTopLeft: POPUP_PADDING_TOP_LEFT,
       autoPanPaddingBottomRight: POPUP_PADDING_BOTTOM_RIGHT,
@@ -49,7 +59,7 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
       offset: [0, -10],
     });
     const onResize = () => {
-      Object.assign(popup.options, popupWidths(map.getSize().x));
+      Object.assign(popup.options, popupWidths(map.getSize().x), { maxHeight: popupMaxHeight(map.getSize().y) });
       // A resize (sidebar, table under the map) re-lays the popup out; it must not pull the map back
       // to a vehicle the operator has panned away from.
       if (popup.isOpen()) withoutAutoPan(popup, true, () => popup.update());
@@ -104,14 +114,28 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
     };
   }, [map, hub, coord, deviceId]);
 
-  // Turning follow on (or a click in the table) centres the selected vehicle at once.
+  // Turning follow on centres the selected vehicle; selecting it (tree, table) zooms to it, once its
+  // position is known (a vehicle just ticked gets it from REST a moment later).
+  const pendingZoom = useRef(false);
   useEffect(() => {
-    if ((!follow && centreRequest === 0) || deviceId === null) return;
-    const p = hub.positions.get(deviceId);
-    if (p) {
+    if ((!follow && centreRequest === 0) || deviceId === null) return undefined;
+    pendingZoom.current = centreRequest > 0;
+    const show = (): boolean => {
+      const p = hub.positions.get(deviceId);
+      if (!p) return false;
       claimView(map);
-      map.panTo(toDisplay(p.lng, p.lat, coord), { animate: true });
-    }
+      const latLng = toDisplay(p.lng, p.lat, coord);
+      if (pendingZoom.current) map.setView(latLng, Math.max(map.getZoom(), SELECT_ZOOM), { animate: false });
+      else map.panTo(latLng, { animate: true });
+      pendingZoom.current = false;
+      const popup = popupRef.current;
+      if (popup?.isOpen()) fitInView(map, popup);
+      return true;
+    };
+    if (show()) return undefined;
+    return hub.positions.subscribe((changed) => {
+      if (pendingZoom.current && changed.some((p) => p.deviceId === deviceId)) show();
+    });
   }, [map, hub, coord, deviceId, follow, centreRequest]);
 
   if (!selected) return null;
@@ -123,11 +147,26 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
       onAction={(action) => onAction(action, selected.car)}
       onLayout={() => {
         const popup = popupRef.current;
-        if (popup) withoutAutoPan(popup, popup.isOpen(), () => popup.update());
+        if (!popup) return;
+        withoutAutoPan(popup, popup.isOpen(), () => popup.update());
+        if (popup.isOpen()) fitInView(map, popup);
       }}
     />,
     container,
   );
+}
+
+/**
+ * Pans the map so the whole popup shows: Leaflet's auto-pan measured it when it opened, before React
+ * filled it (address, photo), so a grown popup stood cut off at the top of a short map.
+ */
+function fitInView(map: L.Map, popup: L.Popup): void {
+  const element = popup.getElement();
+  const anchor = popup.getLatLng();
+  // A vehicle the operator has panned out of view stays there: only a visible vehicle's popup is fitted.
+  if (!element || !anchor || !map.getBounds().contains(anchor)) return;
+  const [dx, dy] = fitShift(element.getBoundingClientRect(), map.getContainer().getBoundingClientRect());
+  if (dx !== 0 || dy !== 0) map.panBy([-dx, -dy], { animate: false });
 }
 
 /**

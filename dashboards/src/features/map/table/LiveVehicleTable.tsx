@@ -1,7 +1,7 @@
 /**
  * The live vehicle table under the map (issue 7 §5 "tree overview"): the vehicles of the tree's
- * current tab with state, speed and age of the last fix, the address on demand; a click selects the
- * vehicle (ticks it) and centres the map on it. Refreshed every few seconds, not per position.
+ * current tab (and search) with state, speed and age of the last fix, the address on demand; a click
+ * selects the vehicle (ticks it) and zooms the map to it. Refreshed every few seconds, not per position.
  */
 import { Button, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -13,12 +13,15 @@ import { useNow } from '../hooks/useNow';
 import { formatAge, formatCoordinate, formatNumber } from '../popup/format';
 import { useAddress } from '../popup/useAddress';
 import type { TreeModel, TreeTab } from '../tree/treeModel';
+import type { VehicleMatch } from '../tree/vehicleSearch';
 import { liveRows, type LiveRow } from './liveRows';
 
 export interface LiveVehicleTableProps {
   hub: LiveHub | null;
   model: TreeModel | null;
   tab: TreeTab;
+  /** The search box's matches (null: no search). */
+  matches?: Map<string, VehicleMatch> | null;
   selectedKey: string | null;
   onSelect: (key: string) => void;
 }
@@ -33,7 +36,7 @@ function AddressCell({ lng, lat }: { lng: number; lat: number }) {
   return <span title={formatCoordinate(lng, lat)}>{address ?? `${t('table.loadingAddress')} ${formatCoordinate(lng, lat)}`}</span>;
 }
 
-export function LiveVehicleTable({ hub, model, tab, selectedKey, onSelect }: LiveVehicleTableProps) {
+export function LiveVehicleTable({ hub, model, tab, matches = null, selectedKey, onSelect }: LiveVehicleTableProps) {
   const { t } = useTranslation('map');
   const now = useNow(REFRESH_MS);
   const store = hub?.states ?? noStates;
@@ -42,10 +45,10 @@ export function LiveVehicleTable({ hub, model, tab, selectedKey, onSelect }: Liv
   const [pageSize, setPageSize] = useState(10);
 
   const rows = useMemo(
-    () => (model && hub ? liveRows(model, tab, (id) => hub.states.get(id), (id) => hub.positions.get(id)) : []),
+    () => (model && hub ? liveRows(model, tab, (id) => hub.states.get(id), (id) => hub.positions.get(id), matches) : []),
     // Recomputed on state changes and every REFRESH_MS (positions change too often to follow each).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [model, hub, tab, version, now],
+    [model, hub, tab, matches, version, now],
   );
 
   const columns: ColumnsType<LiveRow> = [

@@ -1,4 +1,4 @@
-/** Rows of the live vehicle table: the tree's vehicles in the current tab, with their last fix. Pure. */
+/** Rows of the live vehicle table: the tree's vehicles in the current tab (and search), with their last fix. Pure. */
 import type { LivePosition } from '../../../live/types';
 import { isVehicleAlarming, isVehicleOnline, shownBizState, type VehicleState } from '../../../live/vehicleStates';
 import { inTab, type TreeModel, type TreeTab, type VehicleFacts, type VehicleNode } from '../tree/treeModel';
@@ -20,6 +20,7 @@ export function liveRows(
   tab: TreeTab,
   stateOf: (deviceId: number) => VehicleState | undefined,
   positionOf: (deviceId: number) => LivePosition | undefined,
+  matches: ReadonlyMap<string, unknown> | null = null,
 ): LiveRow[] {
   const facts: VehicleFacts = {
     isOnline: (id) => id != null && isVehicleOnline(stateOf(id)),
@@ -36,7 +37,7 @@ export function liveRows(
   walk(model.roots);
   for (const node of vehicles) {
     const car = model.cars.get(node.key);
-    if (!car || !inTab(tab, node, facts)) continue;
+    if (!car || !inTab(tab, node, facts) || (matches && !matches.has(node.key))) continue;
     const deviceId = car.masterDeviceId;
     const state = deviceId != null ? stateOf(deviceId) : undefined;
     const fix = deviceId != null ? positionOf(deviceId) : undefined;

@@ -1,7 +1,8 @@
 /**
  * The vehicle tree: enterprise → subsidiary → group → vehicle, state colours, online/total per node,
  * filter tabs (all / online / offline / alarming) with counts, a colour legend, speed and age of the
- * last fix per vehicle, search by plate, ticks. Virtual scrolling (antd Tree `height`) keeps 10,000
+ * last fix per vehicle, one search box (plate, VIN, SIM, terminal id, driver: `vehicleSearch.ts`) that
+ * names what matched, ticks. Virtual scrolling (antd Tree `height`) keeps 10,000
  * vehicles cheap; states and counts refresh at most once a second (the state store's throttle),
  * ages and alarm counts every few seconds.
  */
@@ -15,10 +16,10 @@ import { useElementHeight } from '../hooks/useElementHeight';
 import { useNow } from '../hooks/useNow';
 import { formatAge, formatNumber } from '../popup/format';
 import { StateLegend } from './StateLegend';
+import type { VehicleMatch } from './vehicleSearch';
 import {
   checkState,
   countNodes,
-  filterByPlate,
   filterVehicles,
   findNode,
   inTab,
@@ -43,8 +44,12 @@ export interface VehicleTreeProps {
   onTabChange: (tab: TreeTab) => void;
   ticked: readonly string[];
   onTickedChange: (keys: string[]) => void;
-  /** A click on a vehicle's name: tick it and show its popup, or untick it. */
+  /** A click on a vehicle's name: show it (tick it, open its popup, zoom to it); unticking is the checkbox's. */
   onVehicleClick: (key: string) => void;
+  /** The search box's text, and what it matched (null while empty). */
+  query: string;
+  onQueryChange: (query: string) => void;
+  matches: Map<string, VehicleMatch> | null;
 }
 
 const noStates = { subscribe: () => () => undefined, getVersion: () => 0 };
@@ -53,8 +58,8 @@ const AGE_REFRESH_MS = 5000;
 
 export function VehicleTree(props: VehicleTreeProps) {
   const { model, loading, failed, onRetry, states, positions, tab, onTabChange, ticked, onTickedChange, onVehicleClick } = props;
+  const { query, onQueryChange, matches } = props;
   const { t } = useTranslation('map');
-  const [query, setQuery] = useState('');
   const search = useDeferredValue(query);
   const [bodyRef, height] = useElementHeight<HTMLDivElement>();
   const store = states ?? noStates;
@@ -73,10 +78,10 @@ export function VehicleTree(props: VehicleTreeProps) {
   );
   const counts = useMemo(() => tabCounts(roots ?? [], facts), [roots, facts]);
   const filtered = useMemo(() => {
-    const byPlate = filterByPlate(roots ?? [], search);
-    if (tab === 'all') return byPlate;
-    return filterVehicles(byPlate.roots, (node) => inTab(tab, node, facts));
-  }, [roots, search, tab, facts]);
+    const found = matches ? filterVehicles(roots ?? [], (node) => matches.has(node.key)) : { roots: roots ?? [], expandedKeys: [] };
+    if (tab === 'all') return found;
+    return filterVehicles(found.roots, (node) => inTab(tab, node, facts));
+  }, [roots, matches, tab, facts]);
   // each node's tick over all its vehicles: a root is not shown fully ticked when a search hides unticked ones
   const checkedKeys = useMemo(() => checkState(roots ?? [], new Set(ticked)), [roots, ticked]);
 
@@ -84,7 +89,7 @@ export function VehicleTree(props: VehicleTreeProps) {
   const [searchExpanded, setSearchExpanded] = useState<{ search: string; keys: string[] } | null>(null);
   const defaultExpanded = useMemo(() => (roots ?? []).flatMap((r) => [r.key, ...(r.children ?? []).filter((c) => c.kind !== 'vehicle').map((c) => c.key)]), [roots]);
   const filtering = search.trim() !== '' || tab !== 'all';
-  const filterId = `${tab}|${search}`;
+  const filterId = `${tab}|${search}|${matches?.size ?? 0}`;
   const expandedKeys = filtering
     ? searchExpanded?.search === filterId
       ? searchExpanded.keys
@@ -101,6 +106,7 @@ export function VehicleTree(props: VehicleTreeProps) {
         const bizState = shownBizState(state);
         const fix = node.deviceId != null ? positions?.get(node.deviceId) : undefined;
         const speed = fix ? formatNumber(fix.speed) : null;
+        const match = matches?.get(node.key);
         return (
           <span
             className="fw-tree-vehicle"
@@ -112,6 +118,11 @@ export function VehicleTree(props: VehicleTreeProps) {
           >
             <span className="fw-tree-dot" style={{ background: stateColour(bizState) }} />
             <span className="fw-tree-plate">{node.label}</span>
+            {match && match.field !== 'plateNumber' && (
+              <span className="fw-tree-match" data-testid={`tree-match-${node.key}`} data-field={match.field}>
+                {t(`search.field.${match.field}`)}: {match.value}
+              </span>
+            )}
             {fix && (
               <span className="fw-tree-live" data-testid={`tree-age-${node.key}`}>
                 {speed !== null ? t('units.kmh', { value: speed }) : '-'} · {formatAge(fix.timeMs, now, t)}
@@ -132,7 +143,7 @@ export function VehicleTree(props: VehicleTreeProps) {
     },
     // `version` re-creates the renderer so antd redraws the visible titles with new colours.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [nodeCounts, states, positions, tickedSet, t, version, now],
+    [nodeCounts, states, positions, tickedSet, t, version, now, matches],
   );
 
   const onCheck = (_checked: unknown, info: { checked: boolean; node: { key: Key } }) => {
@@ -196,7 +207,7 @@ export function VehicleTree(props: VehicleTreeProps) {
       <Input.Search
         allowClear
         value={query}
-        onChange={(e) => setQuery(e.target.value)}
+        onChange={(e) => onQueryChange(e.target.value)}
         placeholder={t('tree.searchPlaceholder')}
         data-testid="tree-search"
       />

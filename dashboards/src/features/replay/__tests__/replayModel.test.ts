@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ReplayClock, type FrameScheduler } from '../replayClock';
 import {
   DEFAULT_SPEED,
+  defaultSpeedFor,
   initialState,
   pause,
   play,
@@ -9,6 +10,7 @@ import {
   resume,
   seek,
   setSpeed,
+  SPEED_OPTIONS,
   start,
   stepPoints,
   tick,
@@ -126,6 +128,25 @@ describe('the replay state machine', () => {
   });
 });
 
+describe('the default speed of a track', () => {
+  it('keeps the spec speed ×10 for a short track', () => {
+    expect(defaultSpeedFor(0)).toBe(DEFAULT_SPEED);
+    expect(defaultSpeedFor(121)).toBe(DEFAULT_SPEED); // two minutes at ×10 already
+  });
+
+  it("plays a day's track in a minute or two, not 19 minutes, at one of the listed speeds", () => {
+    for (const points of [1140, 2000, 10000]) {
+      const speed = defaultSpeedFor(points);
+      expect(SPEED_OPTIONS).toContain(speed);
+      const playS = ((points - 1) * 10000) / speed / 1000;
+      expect(playS).toBeLessThanOrEqual(120);
+    }
+    expect(defaultSpeedFor(1140)).toBe(100); // 114 s instead of 1,140 s at ×10
+    expect(defaultSpeedFor(360)).toBe(50); // an hour at one fix every 10 s: 72 s
+    expect(defaultSpeedFor(10 ** 7)).toBe(1000); // beyond: the fastest listed speed
+  });
+});
+
 describe('ReplayClock', () => {
   let scheduler: FrameScheduler;
 
@@ -161,6 +182,17 @@ describe('ReplayClock', () => {
     expect(vi.getTimerCount()).toBe(0); // no frames requested once paused
     expect(seen[0]).toBe(0);
     expect(seen.at(-1)).toBe(29);
+  });
+
+  it("starts a new track at its default speed, and keeps the user's speed once chosen", () => {
+    const clock = new ReplayClock(0, scheduler);
+    clock.load(1140);
+    expect(clock.getState().speed).toBe(100);
+    clock.load(100);
+    expect(clock.getState().speed).toBe(DEFAULT_SPEED);
+    clock.setSpeed(20);
+    clock.load(1140);
+    expect(clock.getState().speed).toBe(20);
   });
 
   it('pause stops the frames and keeps the marker; resume continues', () => {
