@@ -9,6 +9,9 @@ import type { PushMessage } from '../../../live/types';
 import { AlarmNoticesOf } from '../AlarmNotices';
 import { toNotifySettings, type NotifySettings } from '../api';
 import { SafetyAlarms } from '../SafetyAlarmDialog';
+import SafetyQueueBadge from '../SafetyQueueBadge';
+import { muteStorageKey } from '../safetyQueue';
+import { createSafetyQueueStore, type SafetyQueueStore } from '../safetyQueueStore';
 
 // Leaflet needs a real layout engine; the map's own tests cover it.
 vi.mock('../AlarmMap', () => ({ AlarmMap: () => <div data-testid="alarm-map" /> }));
@@ -35,8 +38,11 @@ let unhandled = [alarm(101, '一级 疲劳驾驶报警'), alarm(102, '一级 接
 
 const json = (data: unknown) => new Response(JSON.stringify({ code: 0, message: 'ok', data }), { status: 200, headers: { 'Content-Type': 'application/json' } });
 let fetchMock: Mock<(url: string, init?: RequestInit) => Promise<Response>>;
+let store: SafetyQueueStore;
 
 beforeEach(() => {
+  store = createSafetyQueueStore();
+  localStorage.clear();
   unhandled = [alarm(101, '一级 疲劳驾驶报警'), alarm(102, '一级 接打电话报警')];
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     const body = init?.body ? JSON.parse(String(init.body)) as Record<string, unknown> : {};
@@ -73,11 +79,18 @@ afterEach(() => {
 
 const renderDialog = (settings: NotifySettings | null = null, hour = 12, say = vi.fn()) => render(
   <SettingsProvider><AppProviders><MemoryRouter>
-    <SafetyAlarms hub={hub} settings={settings} now={() => new Date(2026, 10, 25, hour, 0, 0)} />
+    <SafetyQueueBadge store={store} />
+    <SafetyAlarms hub={hub} settings={settings} now={() => new Date(2026, 10, 25, hour, 0, 0)} store={store} userId={6} />
     <AlarmNoticesOf hub={hub} settings={settings} say={say} now={() => new Date(2026, 10, 25, hour, 0, 0)} />
   </MemoryRouter></AppProviders></SettingsProvider>,
 );
 const dialog = () => screen.getByTestId('safety-alarm-dialog');
+/** Closed: the content is gone, or (while antd's leave animation keeps it) its dialog is no longer open. */
+const closed = () => {
+  const shown = screen.queryByTestId('safety-alarm-dialog');
+  return !shown || shown.closest('.ant-modal-wrap')?.getAttribute('style')?.includes('display: none') === true
+    || shown.closest('.ant-zoom-leave') !== null;
+};
 const push13 = { type: 13, data: { alarmId: 101, deviceId: 7, carId: 70, plateNumber: '京A00070', type: 6, key: 'dsm_1', level: 1, desc: '一级 疲劳驾驶报警', startTime: 1764000000000, lat: 39.9, lng: 116.4, speed: 42.5, state: 0, warnUuid: 'u'.repeat(32), atted: true, driverName: null } };
 
 describe('the real-time safety alarm dialog (push 13)', () => {
@@ -133,19 +146,73 @@ describe('the real-time safety alarm dialog (push 13)', () => {
     emit({ type: 13, data: { ...push13.data, enterpriseName: '示范一分公司' } });
     await waitFor(() => expect(screen.getByTestId('safety-alarm-fleet').textContent).toBe('第一车队'));
     emit({ type: 13, data: { ...push13.data, alarmId: 102, enterpriseName: '示范一分公司' } }); // waits its turn
-    fireEvent.click(document.querySelector('.ant-modal-close') as HTMLElement);
+    fireEvent.click(screen.getByTestId('safety-queue-newer'));
     await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('102'));
     await waitFor(() => expect(screen.getByTestId('safety-alarm-fleet').textContent).toBe('一车队')); // no group: the enterprise
   });
 
-  test('a later push 13 waits while an alarm is on screen and shows when it is closed', async () => {
+  test('a later push 13 queues while an alarm is on screen, newest first, and the operator steps through them', async () => {
     renderDialog();
     emit(push13);
     await waitFor(() => expect(dialog().getAttribute('data-unhandled')).toBe('2'));
     emit({ type: 13, data: { ...push13.data, alarmId: 102, desc: '一级 接打电话报警' } });
-    expect(dialog().getAttribute('data-alarm-id')).toBe('101');
-    fireEvent.click(document.querySelector('.ant-modal-close') as HTMLElement);
+    expect(dialog().getAttribute('data-alarm-id')).toBe('101'); // never swapped under the operator
+    expect(screen.getByTestId('safety-queue-position').textContent).toBe('队列第 2 / 2 条（最新在前）');
+    fireEvent.click(screen.getByTestId('safety-queue-newer'));
     await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('102'));
+    expect(screen.getByTestId('safety-queue-position').textContent).toBe('队列第 1 / 2 条（最新在前）');
+    fireEvent.click(screen.getByTestId('safety-queue-older'));
+    await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('101'));
+  });
+
+  test('closed on waiting alarms it stays closed: later pushes only count on the badge, which opens the newest', async () => {
+    renderDialog();
+    emit(push13);
+    await waitFor(() => expect(dialog().getAttribute('data-unhandled')).toBe('2'));
+    fireEvent.click(document.querySelector('.ant-modal-close') as HTMLElement);
+    await waitFor(() => expect(closed()).toBe(true));
+    for (const id of [102, 103, 104]) emit({ type: 13, data: { ...push13.data, alarmId: id } });
+    await act(async () => { await new Promise((resolve) => setTimeout(resolve, 50)); });
+    expect(closed()).toBe(true);
+    expect(screen.getByTestId('safety-queue-badge').getAttribute('data-count')).toBe('4');
+    fireEvent.click(screen.getByTestId('safety-queue-badge'));
+    await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('104'));
+    expect(screen.getByTestId('safety-queue-position').textContent).toBe('队列第 1 / 4 条（最新在前）');
+  });
+
+  test('handling the last queued alarm empties the queue and lets the next push pop up again', async () => {
+    unhandled = [alarm(101, '一级 疲劳驾驶报警')];
+    renderDialog();
+    emit(push13);
+    await waitFor(() => expect(dialog().getAttribute('data-unhandled')).toBe('1'));
+    fireEvent.click(screen.getByTestId('safety-alarm-ignore'));
+    await waitFor(() => expect(closed()).toBe(true));
+    expect(screen.queryByTestId('safety-queue-badge')).toBeNull();
+    unhandled = [alarm(102, '一级 接打电话报警')];
+    emit({ type: 13, data: { ...push13.data, alarmId: 102 } });
+    await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('102'));
+  });
+
+  test('a muted level is counted but does not pop up, and the mute is kept for the user', async () => {
+    unhandled = [alarm(101, '一级 疲劳驾驶报警')];
+    renderDialog();
+    emit(push13);
+    await waitFor(() => expect(dialog().getAttribute('data-unhandled')).toBe('1'));
+    fireEvent.click(screen.getByTestId('safety-mute'));
+    fireEvent.click(await screen.findByTestId('safety-mute-level-15'));
+    expect(await screen.findByText('已静音 15 分钟：一级')).toBeTruthy();
+    const stored = JSON.parse(localStorage.getItem(muteStorageKey(6)) ?? '[]') as unknown[];
+    expect(stored).toEqual([{ by: 'level', value: '1', untilMs: new Date(2026, 10, 25, 12, 15, 0).getTime() }]);
+    fireEvent.click(screen.getByTestId('safety-alarm-ignore')); // the queue empties: pushes may pop up again
+    await waitFor(() => expect(closed()).toBe(true));
+    unhandled = [alarm(102, ''), alarm(103, '')];
+    emit({ type: 13, data: { ...push13.data, alarmId: 102, level: 1 } });
+    await act(async () => { await new Promise((resolve) => setTimeout(resolve, 50)); });
+    expect(closed()).toBe(true);
+    expect(screen.getByTestId('safety-queue-badge').getAttribute('data-count')).toBe('1');
+    emit({ type: 13, data: { ...push13.data, alarmId: 103, level: 2 } }); // another level still pops up
+    await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('103'));
+    expect(screen.getByTestId('safety-queue-badge').getAttribute('data-count')).toBe('2');
   });
 
   test('voice talk opens the call to the vehicle, which says why the microphone did not open', async () => {
