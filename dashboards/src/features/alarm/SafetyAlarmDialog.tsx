@@ -77,7 +77,7 @@ async function readCounts(alarm: Alarm): Promise<Counts> {
 export default function SafetyAlarmDialog() {
   const { user } = useSession();
   // A sign-out unmounts the layout: the next user starts with an empty queue.
-  useEffect(() => () => safetyQueue.clear(), []);
+  useEffect(() => () => safetyQueue.reset(), []);
   // Keyed by the user: another user's sign-in in this tab reads that user's mutes.
   return <SafetyAlarms key={String(user?.id)} hub={useLiveHub()} settings={useNotifySettings()} userId={user?.id ?? null} />;
 }
@@ -133,7 +133,7 @@ export function SafetyAlarms({ hub, settings, now = () => new Date(), store = sa
     const next = pushedAlarm(push, PUSH_AI_ALARM);
     if (!next || !alarmGate(rules.current.settings, next.key, rules.current.now()).window) return;
     const muted = isMuted(rules.current.mutes, next, rules.current.now().getTime());
-    store.add(next, muted);
+    if (!store.add(next, muted)) return; // a re-delivered push: already counted, never popped up twice
     if (!popsUp({ open: shown.current, dismissed: dismissed.current }, muted)) return;
     shown.current = true;
     void show(next, 1);

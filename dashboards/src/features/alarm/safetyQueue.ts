@@ -31,10 +31,14 @@ export interface Mute {
 
 const idOf = (alarm: Alarm): string => String(alarm.id);
 
-/** `alarm` in front of the queue (a repeated push of one alarm moves it, never doubles it). */
-export function enqueue(queue: readonly QueuedAlarm[], alarm: Alarm, muted: boolean): QueuedAlarm[] {
-  const rest = queue.filter((entry) => idOf(entry.alarm) !== idOf(alarm));
-  return [{ alarm, muted }, ...rest].slice(0, QUEUE_LIMIT);
+/**
+ * `alarm` in front of the queue. Pushes are delivered at least once: a push of an alarm already queued is
+ * a re-delivery and leaves the queue as it is (the same array), so the alarm keeps its first place and is
+ * counted once; moving it to the front would shift every "older" step the operator is making.
+ */
+export function enqueue(queue: readonly QueuedAlarm[], alarm: Alarm, muted: boolean): readonly QueuedAlarm[] {
+  if (placeOf(queue, idOf(alarm)) >= 0) return queue;
+  return [{ alarm, muted }, ...queue].slice(0, QUEUE_LIMIT);
 }
 
 /** The queue without the alarm `id` (handled or ignored). */

@@ -180,6 +180,39 @@ describe('the real-time safety alarm dialog (push 13)', () => {
     expect(screen.getByTestId('safety-queue-position').textContent).toBe('队列第 1 / 4 条（最新在前）');
   });
 
+  test('a re-delivered push 13 neither reorders the queue the operator steps through nor counts twice', async () => {
+    renderDialog();
+    emit(push13);
+    await waitFor(() => expect(dialog().getAttribute('data-unhandled')).toBe('2'));
+    fireEvent.click(document.querySelector('.ant-modal-close') as HTMLElement);
+    await waitFor(() => expect(closed()).toBe(true));
+    for (const id of [102, 103, 104]) emit({ type: 13, data: { ...push13.data, alarmId: id } });
+    emit({ type: 13, data: { ...push13.data, alarmId: 102 } }); // pushes are delivered at least once
+    expect(screen.getByTestId('safety-queue-badge').getAttribute('data-count')).toBe('4');
+    fireEvent.click(screen.getByTestId('safety-queue-badge'));
+    await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe('104'));
+    emit({ type: 13, data: { ...push13.data, alarmId: 101 } }); // again, while the operator steps
+    for (const [id, position] of [['103', 2], ['102', 3], ['101', 4]] as const) {
+      fireEvent.click(screen.getByTestId('safety-queue-older'));
+      await waitFor(() => expect(dialog().getAttribute('data-alarm-id')).toBe(id));
+      expect(screen.getByTestId('safety-queue-position').textContent).toBe(`队列第 ${position} / 4 条（最新在前）`);
+    }
+    expect(screen.getByTestId('safety-queue-older').hasAttribute('disabled')).toBe(true);
+  });
+
+  test('a re-delivered push of an alarm handled since neither queues it nor pops the dialog up', async () => {
+    unhandled = [alarm(101, '一级 疲劳驾驶报警')];
+    renderDialog();
+    emit(push13);
+    await waitFor(() => expect(dialog().getAttribute('data-unhandled')).toBe('1'));
+    fireEvent.click(screen.getByTestId('safety-alarm-ignore'));
+    await waitFor(() => expect(closed()).toBe(true));
+    emit(push13);
+    await act(async () => { await new Promise((resolve) => setTimeout(resolve, 50)); });
+    expect(closed()).toBe(true);
+    expect(screen.queryByTestId('safety-queue-badge')).toBeNull();
+  });
+
   test('handling the last queued alarm empties the queue and lets the next push pop up again', async () => {
     unhandled = [alarm(101, '一级 疲劳驾驶报警')];
     renderDialog();

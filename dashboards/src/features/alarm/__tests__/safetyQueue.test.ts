@@ -4,7 +4,7 @@ import {
   addMute, dequeue, enqueue, isMuted, muteStorageKey, parseMutes, placeOf, popsUp, QUEUE_LIMIT, readMutes, removeMute,
   writeMutes, type QueuedAlarm,
 } from '../safetyQueue';
-import { createSafetyQueueStore } from '../safetyQueueStore';
+import { createSafetyQueueStore, SEEN_LIMIT } from '../safetyQueueStore';
 
 const alarm = (id: number, level = 1, key = 'dsm_1') => ({ id, level, key } as unknown as Alarm);
 const ids = (queue: readonly QueuedAlarm[]) => queue.map((entry) => entry.alarm.id);
@@ -13,21 +13,59 @@ const NOW = Date.UTC(2026, 11, 1, 8, 0, 0);
 afterEach(() => localStorage.clear());
 
 describe('the safety alarm queue', () => {
-  test('keeps the newest first and a repeated push once', () => {
+  test('keeps the newest first', () => {
     let queue = enqueue([], alarm(1), false);
     queue = enqueue(queue, alarm(2), true);
     queue = enqueue(queue, alarm(3), false);
     expect(ids(queue)).toEqual([3, 2, 1]);
     expect(queue[1]?.muted).toBe(true);
-    expect(ids(enqueue(queue, alarm(1), false))).toEqual([1, 3, 2]);
     expect(ids(dequeue(queue, '2'))).toEqual([3, 1]);
     expect(placeOf(queue, 1)).toBe(2);
     expect(placeOf(queue, 9)).toBe(-1);
     expect(placeOf(queue, null)).toBe(-1);
   });
 
+  test('a re-delivered push keeps the alarm at its first place, counted once and as muted as it came', () => {
+    let queue = enqueue([], alarm(1), true);
+    queue = enqueue(queue, alarm(2), false);
+    queue = enqueue(queue, alarm(3), false);
+    for (const again of [1, 2, 3]) {
+      const after = enqueue(queue, alarm(again), false);
+      expect(after).toBe(queue); // unchanged: nothing re-renders, no "older" step shifts
+    }
+    expect(ids(queue)).toEqual([3, 2, 1]);
+    expect(queue[2]?.muted).toBe(true);
+    expect(ids(enqueue(queue, { id: '2' } as unknown as Alarm, false))).toEqual([3, 2, 1]); // the id as text
+  });
+
+  test('the store takes a re-delivery for no new alarm, even of one handled or cleared since, until a sign-out', () => {
+    const store = createSafetyQueueStore();
+    let changes = 0;
+    store.subscribe(() => { changes += 1; });
+    expect([store.add(alarm(1), false), store.add(alarm(2), false), store.add(alarm(3), false)]).toEqual([true, true, true]);
+    expect(store.add(alarm(1), false)).toBe(false);
+    expect(ids(store.get())).toEqual([3, 2, 1]);
+    expect(changes).toBe(3);
+    store.remove(3); // handled
+    expect(store.add(alarm(3), false)).toBe(false);
+    store.clear(); // 清空队列
+    expect(store.add(alarm(2), false)).toBe(false);
+    expect(store.get()).toEqual([]);
+    store.reset(); // sign-out
+    expect(store.add(alarm(2), false)).toBe(true);
+    expect(ids(store.get())).toEqual([2]);
+  });
+
+  test(`the store remembers the last ${SEEN_LIMIT} alarms it was pushed`, () => {
+    const store = createSafetyQueueStore();
+    for (let id = 1; id <= SEEN_LIMIT + 1; id += 1) store.add(alarm(id), false);
+    expect(store.add(alarm(SEEN_LIMIT + 1), false)).toBe(false);
+    expect(store.add(alarm(2), false)).toBe(false);
+    expect(store.add(alarm(1), false)).toBe(true); // forgotten: the oldest left first
+  });
+
   test(`drops the oldest past ${QUEUE_LIMIT}`, () => {
-    let queue: QueuedAlarm[] = [];
+    let queue: readonly QueuedAlarm[] = [];
     for (let id = 1; id <= QUEUE_LIMIT + 5; id += 1) queue = enqueue(queue, alarm(id), false);
     expect(queue).toHaveLength(QUEUE_LIMIT);
     expect(queue[0]?.alarm.id).toBe(QUEUE_LIMIT + 5);
