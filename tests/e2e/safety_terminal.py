@@ -6,6 +6,7 @@ terminal makes after 0x9208, and the waits on the console's live socket."""
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import socket
 import threading
@@ -14,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fleet.phones import canonical_phone
+from fleet.topics import CONSOLE_EVENTS
 from protocols.jt808 import (
     AlarmAttachmentUploadRequest,
     AlarmNumber,
@@ -173,3 +175,39 @@ def wait_subscribed(page: Any, sent: list[str]) -> None:
     while not any(frame.startswith("SUBSCRIBE") and "/message" in frame for frame in sent):
         assert time.monotonic() < deadline, f"the console never subscribed to its messages: {sent[:5]}"
         page.wait_for_timeout(100)  # lets Playwright deliver the socket's events
+
+
+def redeliver_push(kafka_bootstrap: str, alarm_id: int, push_type: int, since: datetime) -> None:
+    """What an at-least-once delivery does to the console: the streams worker's record of push
+    ``push_type`` for ``alarm_id`` (produced after ``since``) written again, the same key and bytes on
+    the same partition of console.events.v1, so the API relays it once more, after what it relayed
+    before and before whatever the worker pushes next."""
+    from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+
+    consumer = KafkaConsumer(bootstrap_servers=kafka_bootstrap, enable_auto_commit=False, group_id=None)
+    try:
+        partitions = [TopicPartition(CONSOLE_EVENTS, p) for p in consumer.partitions_for_topic(CONSOLE_EVENTS) or ()]
+        consumer.assign(partitions)
+        starts = consumer.offsets_for_times({tp: int(since.timestamp() * 1000) for tp in partitions})
+        for tp in partitions:
+            start = starts.get(tp)
+            if start is None:
+                consumer.seek_to_end(tp)
+            else:
+                consumer.seek(tp, start.offset)
+        deadline = time.monotonic() + PUSH_TIMEOUT_MS / 1000
+        while True:
+            assert time.monotonic() < deadline, f"no push {push_type} of alarm {alarm_id} on {CONSOLE_EVENTS}"
+            for tp, records in consumer.poll(timeout_ms=1000).items():
+                for record in records:
+                    push = json.loads(record.value).get("push") or {}
+                    if push.get("type") == push_type and (push.get("data") or {}).get("alarmId") == alarm_id:
+                        producer = KafkaProducer(bootstrap_servers=kafka_bootstrap)
+                        try:
+                            producer.send(CONSOLE_EVENTS, record.value, key=record.key, partition=tp.partition)
+                            producer.flush()
+                        finally:
+                            producer.close()
+                        return
+    finally:
+        consumer.close()
