@@ -167,6 +167,24 @@ export function SafetyAlarms({ hub, settings, now = () => new Date(), store = sa
     return () => controller.abort();
   }, [id, atted]);
 
+  // The files come one by one (one 0x1212 each) and the first sets atted: until every file the terminal
+  // announced is in, re-read them (a photo shown first, its clip a few seconds later).
+  const missing = atted === true && files.length < Number(alarm?.attachmentCount ?? 0);
+  useEffect(() => {
+    if (id === null || !missing) return undefined;
+    const controller = new AbortController();
+    const timer = setInterval(() => {
+      void fetchAlarmAttachments(id, controller.signal).then((rows) => {
+        // a failed read answers none: the files already shown stay
+        if (!controller.signal.aborted) setFiles((shown) => (rows.length > shown.length ? rows : shown));
+      });
+    }, ATTACHMENT_POLL_MS);
+    return () => {
+      clearInterval(timer);
+      controller.abort();
+    };
+  }, [id, missing]);
+
   // Files arrive after the alarm (0x9208 -> upload): re-read the row until it says so.
   useEffect(() => {
     if (id === null || atted === true) return undefined;

@@ -37,6 +37,9 @@ const alarm = (id: number, desc: string) => ({
 let unhandled = [alarm(101, '一级 疲劳驾驶报警'), alarm(102, '一级 接打电话报警')];
 
 const json = (data: unknown) => new Response(JSON.stringify({ code: 0, message: 'ok', data }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+const PHOTO = { id: 9, objectKey: '/alarm/1/x/a.jpg', fileStoreType: 1, mediaType: 0 };
+/** The attachment rows of alarm 101 stored so far. */
+let files101 = [PHOTO];
 let fetchMock: Mock<(url: string, init?: RequestInit) => Promise<Response>>;
 let store: SafetyQueueStore;
 
@@ -44,6 +47,7 @@ beforeEach(() => {
   store = createSafetyQueueStore();
   localStorage.clear();
   unhandled = [alarm(101, '一级 疲劳驾驶报警'), alarm(102, '一级 接打电话报警')];
+  files101 = [PHOTO];
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     const body = init?.body ? JSON.parse(String(init.body)) as Record<string, unknown> : {};
     const params = new URL(url, 'http://console').searchParams;
@@ -54,7 +58,7 @@ beforeEach(() => {
       return json({ list: unhandled.slice(at, at + 1), total: unhandled.length });
     }
     if (url.startsWith('/api/common/query/deviceUploadFile.json')) {
-      return json({ list: String(body['alarmId.eq']) === '101' ? [{ id: 9, objectKey: '/alarm/1/x/a.jpg', fileStoreType: 1, mediaType: 0 }] : [] });
+      return json({ list: String(body['alarmId.eq']) === '101' ? files101 : [] });
     }
     if (url.startsWith('/api/common/alarm/101/ignore.json')) {
       unhandled = unhandled.filter((a) => a.id !== 101);
@@ -111,6 +115,15 @@ describe('the real-time safety alarm dialog (push 13)', () => {
     expect(fetchMock.mock.calls.some(([url]) => url === '/file/alarm/1/x/a.jpg')).toBe(true);
     const modal = document.querySelector('.ant-modal') as HTMLElement;
     expect(modal.style.width).toBe('1150px');
+  });
+
+  test('re-reads the attachments until every file the terminal announced is in, not only the first', async () => {
+    unhandled = [{ ...alarm(101, '一级 疲劳驾驶报警'), attachmentCount: 2 } as ReturnType<typeof alarm>];
+    renderDialog();
+    emit(push13); // atted: the photo is stored, the clip still uploading
+    await waitFor(() => expect(screen.getByTestId('alarm-attachments').getAttribute('data-count')).toBe('1'));
+    files101 = [PHOTO, { id: 10, objectKey: '/alarm/1/x/b.mp4', fileStoreType: 1, mediaType: 2 }];
+    await waitFor(() => expect(screen.getByTestId('alarm-attachments').getAttribute('data-count')).toBe('2'), { timeout: 10_000 });
   });
 
   test('moves among today\'s unhandled alarms of the car and stops at the first', async () => {
