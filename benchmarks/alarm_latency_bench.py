@@ -14,9 +14,9 @@ terminal; headless Chromium signed in as that administrator on /dashboard/index.
 
 Load: the benchmark is the terminal (a blocking TCP socket, authenticated). For each alarm it writes a
 2013 0x0200 carrying a 0x65 DSM item (fatigue, a new alarm number and fix second each time), reads the
-gateway's 0x8001, waits for the dialog, closes it (its close button) and waits until it is gone: the
-dialog never swaps an alarm on screen, a push 13 arriving meanwhile waits, so each alarm must find it
-closed. Alarms start ``--spacing`` s apart (at least; never in the same fix second). The first
+gateway's 0x8001, waits for the dialog, clears its queue and closes it (its close button) and waits
+until it is gone: the dialog never swaps an alarm on screen, and one closed on waiting alarms stays closed
+(they only count on the header's badge), so each alarm must find it closed on an empty queue. Alarms start ``--spacing`` s apart (at least; never in the same fix second). The first
 ``--warmup`` alarms are not counted (the worker's first alarm batch rebuilds its state).
 
 Measured per alarm, each from the moment just before the frame is written on the socket:
@@ -252,9 +252,11 @@ def one_alarm(page: Any, terminal: Terminal, fix_at: datetime, number: int, time
 
 
 def close_dialog(page: Any, timeout_s: float) -> None:
-    """The dialog's close button, clicked in the page: push 2's notifications (top right, above modals)
-    may cover it, and the operator would close it all the same."""
+    """The queue cleared, then the dialog's close button, clicked in the page: push 2's notifications
+    may cover them, and the operator would click them all the same. A dialog closed on a queued alarm
+    would stay closed for the next one."""
     dialog = page.get_by_test_id("safety-alarm-dialog")
+    page.get_by_test_id("safety-queue-clear").dispatch_event("click")
     page.locator(".ant-modal", has=dialog).locator(".ant-modal-close").dispatch_event("click")
     dialog.wait_for(state="detached", timeout=timeout_s * 1000)
 

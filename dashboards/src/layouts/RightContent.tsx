@@ -5,14 +5,15 @@ import AvatarMenu from '../components/AvatarMenu';
 import LanguageSwitch from '../components/LanguageSwitch';
 import NoticeBell from '../components/NoticeBell';
 import { useSession } from '../auth/useSession';
+import SafetyQueueBadge from '../features/alarm/SafetyQueueBadge';
 import { COCKPIT_PATH, NEV1_COCKPIT_PATH, openSameOrigin } from '../router/paths';
 import { routeHeld } from '../router/routeTable';
 import SettingsDrawer from './settings/SettingsDrawer';
 
 /**
  * Header actions: the two cockpits (new browser tab) when the user's route map holds them (a role
- * without the dashboard right, e.g. the live map alone, sees no cockpit icon), notices, user menu, language,
- * the layout settings (in the header, so it covers nothing of the page).
+ * without the dashboard right, e.g. the live map alone, sees no cockpit icon), waiting safety alarms,
+ * notices, user menu, language, the layout settings (in the header, so it covers nothing of the page).
  */
 export default function RightContent() {
   const { t } = useTranslation('layout');
@@ -33,6 +34,7 @@ export default function RightContent() {
           </span>
         </Tooltip>
       )}
+      <SafetyQueueBadge />
       <NoticeBell />
       <AvatarMenu />
       <LanguageSwitch />

@@ -1,23 +1,26 @@
 /**
  * The real-time safety alarm dialog (console-spec §2, title "实时安全报警", width 1150), opened by push 13:
- * the alarm's fields on the left, a map (height 300) with the vehicle on the right, the attachment images
- * below, and the buttons voice talk (features/video's talk dialog), TTS, handle, ignore, vehicle details and
+ * the alarm's fields, a map (height 300) with the vehicle and the attachment images (SafetyAlarmFields),
+ * and the buttons voice talk (features/video's talk dialog), TTS, handle, ignore, vehicle details and
  * previous / next among today's unhandled active-safety alarms of the same car (shown only while there are
  * any). Opened only as the user's notification rule for the alarm's key allows (console-spec §6). The fleet
  * name is the vehicle's group from the alarm row (`fleetName`), else its enterprise.
+ *
+ * Workable at several alarms a minute (safetyQueue.ts): pushes queue, newest first, counted on the
+ * header's badge; one opens the dialog only while it is closed and the operator has not closed it on
+ * waiting alarms, and never when muted (by level or key, per user). The header and the buttons stay on
+ * screen while the content scrolls (safetyAlarm.css).
  */
-import { App, Button, Carousel, Col, Descriptions, Empty, Modal, Row, Space, Typography } from 'antd';
+import { App, Button, Modal, Space } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useSession } from '../../auth/useSession';
 import type { LiveHub } from '../../live/LiveHub';
 import { useLiveHub } from '../../live/useLiveHub';
 import { carDetailUrl } from '../carDetail/routing';
 import { CommandDialog } from '../command/CommandDialog';
-import type { CarRow } from '../map/model/types';
-import { formatTime } from '../map/popup/format';
-import { MediaView } from '../media/MediaUploadPopup';
-import { mediaKind } from '../media/mediaPush';
+import { carOf } from './alarmCar';
 import { announceAlarmChanged } from './alarmEvents';
 import { PUSH_AI_ALARM, pushedAlarm } from './alarmPush';
 import {
@@ -36,25 +39,24 @@ import {
 import HandleAlarmDialog from './HandleAlarmDialog';
 import { indexAfterHandled, navigate as step, type Step } from './navigation';
 import { alarmGate } from './notifyRules';
+import { SafetyAlarmFields, type Counts } from './SafetyAlarmFields';
+import { activeMutes, isMuted, muteLabel, placeOf, popsUp, type MuteBy } from './safetyQueue';
+import { MuteMenu, QueueBar } from './SafetyQueueBar';
+import { safetyQueue, useSafetyQueue, type SafetyQueueStore } from './safetyQueueStore';
 import { useNotifySettings } from './useNotifySettings';
-
-// The map (leaflet) loads with the first alarm shown, not with every page: the dialog is always mounted.
-const AlarmMap = lazy(() => import('./AlarmMap').then((module) => ({ default: module.AlarmMap })));
+import { useSafetyMutes } from './useSafetyMutes';
+import './safetyAlarm.css';
 
 export const SAFETY_DIALOG_WIDTH = 1150;
 /** The talk dialog (and its player, mpegts.js) loads on the first click: the layout carries this dialog. */
 const VehicleMediaDialog = lazy(() => import('../video/VehicleMediaDialog').then((m) => ({ default: m.VehicleMediaDialog })));
 /** How often the dialog re-reads an alarm whose attachments have not arrived yet. */
 const ATTACHMENT_POLL_MS = 3000;
-/** Alarms pushed while one is on screen, kept until it closes (the newest is shown next). */
-const MAX_WAITING = 20;
 
 const SAFETY_RANGE = [{ fieldName: 'type', start: ACTIVE_SAFETY_TYPES.start, end: ACTIVE_SAFETY_TYPES.end }];
-
-interface Counts {
-  today: number | null;
-  unhandled: number | null;
-}
+const NO_COUNTS: Counts = { today: null, unhandled: null };
+/** On the page's body while the dialog is open (safetyAlarm.css). */
+const SAFETY_OPEN_CLASS = 'safety-alarm-open';
 
 /** The row read from the API wins, except for fields it leaves empty. */
 function merged(base: Alarm, row: Alarm | null): Alarm {
@@ -72,44 +74,35 @@ async function readCounts(alarm: Alarm): Promise<Counts> {
   return { today, unhandled };
 }
 
-/** The attachment slider: the alarm's images (and clips) fetched as blobs with the token. */
-function AttachmentSlider({ files }: { files: AlarmAttachment[] }) {
-  const { t } = useTranslation('alarm');
-  if (files.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dialog.noAttachment')} data-testid="alarm-no-attachment" />;
-  return (
-    <div data-testid="alarm-attachments" data-count={files.length} style={{ background: '#f5f5f5', borderRadius: 8, padding: 8 }}>
-      <Carousel arrows dots infinite={false} adaptiveHeight>
-        {files.map((file) => (
-          <div key={String(file.id)} data-testid="alarm-attachment">
-            <MediaView file={{ id: String(file.id), objectKey: file.objectKey, fileStoreType: file.fileStoreType ?? 1, kind: mediaKind(file.mediaType) }} />
-          </div>
-        ))}
-      </Carousel>
-    </div>
-  );
-}
-
 export default function SafetyAlarmDialog() {
-  return <SafetyAlarms hub={useLiveHub()} settings={useNotifySettings()} />;
+  const { user } = useSession();
+  // A sign-out unmounts the layout: the next user starts with an empty queue.
+  useEffect(() => () => safetyQueue.reset(), []);
+  // Keyed by the user: another user's sign-in in this tab reads that user's mutes.
+  return <SafetyAlarms key={String(user?.id)} hub={useLiveHub()} settings={useNotifySettings()} userId={user?.id ?? null} />;
 }
 
 /**
- * The dialog over a given hub's pushes, for the layout and for tests. A push 13 opens it only when the
+ * The dialog over a given hub's pushes, for the layout and for tests. A push 13 counts only when the
  * user's rule for its key lets a window through now (`alarmGate`, as the push-2 notices: not muted, window
  * on, inside the rule's hours); its spoken alert is the push-2 notice's (AlarmNotices), under the same gate.
  */
-export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
+export function SafetyAlarms({ hub, settings, now = () => new Date(), store = safetyQueue, userId = null }: {
   hub: Pick<LiveHub, 'onPush'> | null;
   settings: NotifySettings | null;
   now?: () => Date;
+  store?: SafetyQueueStore;
+  userId?: number | null;
 }) {
   const { t } = useTranslation('alarm');
   const { message } = App.useApp();
   const navigateTo = useNavigate();
+  const queue = useSafetyQueue(store);
   const [alarm, setAlarm] = useState<Alarm | null>(null);
   const [index, setIndex] = useState(1);
-  const [counts, setCounts] = useState<Counts>({ today: null, unhandled: null });
+  const [counts, setCounts] = useState<Counts>(NO_COUNTS);
   const [files, setFiles] = useState<AlarmAttachment[]>([]);
+  const { mutes, mute: addMute, unmute } = useSafetyMutes(userId, now);
   const [handling, setHandling] = useState(false);
   const [tts, setTts] = useState(false);
   const [talk, setTalk] = useState(false);
@@ -127,27 +120,42 @@ export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
     setCounts(nextCounts);
   }, []);
 
-  // An alarm on screen is never swapped under the operator: later ones wait and the newest shows on close.
+  // An alarm on screen is never swapped under the operator, and a dialog the operator closed on waiting
+  // alarms stays closed: later pushes only add to the queue's count.
   const shown = useRef(false);
-  const waiting = useRef<Alarm[]>([]);
-  const rules = useRef({ settings, now });
+  const dismissed = useRef(false);
+  const rules = useRef({ settings, now, mutes });
   useEffect(() => {
     shown.current = alarm !== null;
-    rules.current = { settings, now };
+    rules.current = { settings, now, mutes };
   });
   useEffect(() => (hub ? hub.onPush((push) => {
     const next = pushedAlarm(push, PUSH_AI_ALARM);
     if (!next || !alarmGate(rules.current.settings, next.key, rules.current.now()).window) return;
-    if (shown.current) {
-      waiting.current = [...waiting.current, next].slice(-MAX_WAITING);
-      return;
-    }
+    const muted = isMuted(rules.current.mutes, next, rules.current.now().getTime());
+    if (!store.add(next, muted)) return; // a re-delivered push: already counted, never popped up twice
+    if (!popsUp({ open: shown.current, dismissed: dismissed.current }, muted)) return;
     shown.current = true;
     void show(next, 1);
-  }) : undefined), [hub, show]);
+  }) : undefined), [hub, show, store]);
+
+  // The badge opens the dialog on the newest waiting alarm.
+  useEffect(() => store.onOpenRequest(() => {
+    const newest = store.get()[0];
+    if (!newest) return;
+    shown.current = true;
+    void show(newest.alarm, 1);
+  }), [store, show]);
 
   const id = alarm ? alarmId(alarm) : null;
   const atted = alarm?.atted ?? null;
+  const open = alarm !== null;
+
+  // While it is open, notices (an alarm a minute and more) go under its mask instead of over its buttons.
+  useEffect(() => {
+    document.body.classList.toggle(SAFETY_OPEN_CLASS, open);
+    return () => document.body.classList.remove(SAFETY_OPEN_CLASS);
+  }, [open]);
 
   // Attachments: read when the alarm changes and again when it gets its files (atted).
   useEffect(() => {
@@ -158,6 +166,24 @@ export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
     });
     return () => controller.abort();
   }, [id, atted]);
+
+  // The files come one by one (one 0x1212 each) and the first sets atted: until every file the terminal
+  // announced is in, re-read them (a photo shown first, its clip a few seconds later).
+  const missing = atted === true && files.length < Number(alarm?.attachmentCount ?? 0);
+  useEffect(() => {
+    if (id === null || !missing) return undefined;
+    const controller = new AbortController();
+    const timer = setInterval(() => {
+      void fetchAlarmAttachments(id, controller.signal).then((rows) => {
+        // a failed read answers none: the files already shown stay
+        if (!controller.signal.aborted) setFiles((shown) => (rows.length > shown.length ? rows : shown));
+      });
+    }, ATTACHMENT_POLL_MS);
+    return () => {
+      clearInterval(timer);
+      controller.abort();
+    };
+  }, [id, missing]);
 
   // Files arrive after the alarm (0x9208 -> upload): re-read the row until it says so.
   useEffect(() => {
@@ -170,15 +196,19 @@ export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
     return () => clearInterval(timer);
   }, [id, atted]);
 
+  /** Closing keeps the dialog closed while alarms wait (the badge reopens it). */
   const close = useCallback(() => {
     generation.current += 1;
     setFiles([]);
-    setCounts({ today: null, unhandled: null });
-    const next = waiting.current.pop();
-    waiting.current = [];
-    if (next) void show(next, 1);
-    else setAlarm(null);
-  }, [show]);
+    setCounts(NO_COUNTS);
+    dismissed.current = store.get().length > 0;
+    setAlarm(null);
+  }, [store]);
+
+  const clearQueue = () => {
+    store.clear();
+    dismissed.current = false;
+  };
 
   const goTo = useCallback(async (base: Alarm, at: number) => {
     setBusy(true);
@@ -201,14 +231,21 @@ export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
     void goTo(alarm, result.index);
   };
 
-  /** After handling or ignoring: the next unhandled alarm of the car at the same place, or close. */
+  /**
+   * After handling or ignoring: the alarm leaves the queue; then the car's next unhandled alarm at the
+   * same place, else the queue's newest, else the dialog closes.
+   */
   const afterHandled = async () => {
     if (!alarm) return;
+    store.remove(alarmId(alarm));
+    if (store.get().length === 0) dismissed.current = false;
     const fresh = await readCounts(alarm);
     setCounts(fresh);
     const at = indexAfterHandled(index, fresh.unhandled ?? 0);
-    if (at === null) close();
-    else await goTo(alarm, at);
+    const newest = store.get()[0];
+    if (at !== null) await goTo(alarm, at);
+    else if (newest) await show(newest.alarm, 1);
+    else close();
   };
 
   const ignore = async () => {
@@ -226,92 +263,70 @@ export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
     }
   };
 
-  const car: CarRow | null = alarm?.carId != null ? {
-    carId: alarm.carId,
-    enterpriseId: alarm.enterpriseId ?? 0,
-    groupId: null,
-    plateNumber: alarm.plateNumber ?? '',
-    plateColor: null,
-    vin: null,
-    masterDeviceId: alarm.deviceId,
-    masterDeviceSn: null,
-    masterDevicePhone: null,
-    masterDeviceBizState: null,
-    masterDeviceState: null,
-    lastOnlineTime: null,
-    hasVideo: null,
-    hasPhoto: null,
-    hasMicrophone: null,
-    driverId: null,
-    driverName: alarm.driverName,
-  } : null;
+  const mute = (by: MuteBy, value: string, minutes: number) => {
+    addMute(by, value, minutes);
+    void message.success(t('dialog.mute.done', { what: muteLabel(t, by, value), minutes }));
+  };
 
+  const car = carOf(alarm);
   const unhandled = counts.unhandled ?? 0;
-  const speed = alarm?.speed ?? null;
+  const place = placeOf(queue, id);
+
+  const footer = alarm && (
+    <Space wrap size={[8, 8]} data-testid="safety-alarm-buttons">
+      <MuteMenu alarm={alarm} mutes={activeMutes(mutes, now().getTime())} onMute={mute} onUnmute={unmute} />
+      <Button onClick={() => setTalk(true)} disabled={!car} data-testid="safety-alarm-talk">{t('dialog.voiceTalk')}</Button>
+      <Button onClick={() => setTts(true)} disabled={!car} data-testid="safety-alarm-tts">{t('dialog.tts')}</Button>
+      <Button type="primary" onClick={() => setHandling(true)} data-testid="safety-alarm-handle">{t('dialog.handle')}</Button>
+      <Button onClick={() => void ignore()} loading={busy} data-testid="safety-alarm-ignore">{t('dialog.ignore')}</Button>
+      <Button
+        disabled={alarm.carId === null}
+        data-testid="safety-alarm-details"
+        onClick={() => {
+          if (alarm.carId === null) return;
+          const url = carDetailUrl(alarm.carId, alarm.deviceId);
+          close();
+          void navigateTo(url);
+        }}
+      >
+        {t('dialog.details')}
+      </Button>
+      {unhandled > 0 && (
+        <>
+          <Button onClick={() => move(-1)} disabled={busy} data-testid="safety-alarm-previous">{t('dialog.previous')}</Button>
+          <Button onClick={() => move(1)} disabled={busy} data-testid="safety-alarm-next">{t('dialog.next')}</Button>
+          <span data-testid="safety-alarm-position">{t('dialog.position', { index, total: unhandled })}</span>
+        </>
+      )}
+    </Space>
+  );
 
   return (
     <>
       <Modal
-        open={alarm !== null}
-        title={t('dialog.title')}
+        open={open}
+        title={(
+          <div className="safety-alarm-title">
+            <span>{t('dialog.title')}</span>
+            <QueueBar place={place} count={queue.length} onStep={(at) => { const entry = queue[at]; if (entry) void show(entry.alarm, 1); }} onClear={clearQueue} />
+          </div>
+        )}
         width={SAFETY_DIALOG_WIDTH}
+        className="safety-alarm-modal"
         onCancel={close}
-        footer={null}
+        footer={footer || null}
         destroyOnHidden
         mask={{ closable: false }}
       >
         {alarm && (
-          <div data-testid="safety-alarm-dialog" data-alarm-id={alarmId(alarm)} data-index={index} data-unhandled={unhandled}>
-            <Row gutter={16}>
-              <Col span={10}>
-                <Typography.Title level={5} data-testid="safety-alarm-desc" style={{ marginTop: 0 }}>
-                  {alarm.desc || alarm.key || '-'}
-                </Typography.Title>
-                <Typography.Text type="danger" data-testid="safety-alarm-status">{t('dialog.statusUnhandled')}</Typography.Text>
-                <Descriptions size="small" column={1} style={{ marginTop: 8 }}>
-                  <Descriptions.Item label={t('dialog.plate')}><span data-testid="safety-alarm-plate">{alarm.plateNumber || '-'}</span></Descriptions.Item>
-                  <Descriptions.Item label={t('dialog.todayCount')}><span data-testid="safety-alarm-today">{counts.today ?? '-'}</span></Descriptions.Item>
-                  <Descriptions.Item label={t('dialog.unhandledCount')}><span data-testid="safety-alarm-unhandled">{counts.unhandled ?? '-'}</span></Descriptions.Item>
-                  <Descriptions.Item label={t('dialog.driver')}><span data-testid="safety-alarm-driver">{alarm.driverName || '-'}</span></Descriptions.Item>
-                  <Descriptions.Item label={t('dialog.fleet')}><span data-testid="safety-alarm-fleet">{alarm.fleetName || alarm.enterpriseName || '-'}</span></Descriptions.Item>
-                  <Descriptions.Item label={t('dialog.startTime')}>{formatTime(alarm.startTime)}</Descriptions.Item>
-                  <Descriptions.Item label={t('dialog.speed')}>{speed === null ? '-' : t('dialog.speedValue', { speed: Number(speed.toFixed(1)) })}</Descriptions.Item>
-                  <Descriptions.Item label={t('dialog.address')}>{alarm.address || '-'}</Descriptions.Item>
-                </Descriptions>
-              </Col>
-              <Col span={14}>
-                <Suspense fallback={<div style={{ height: 300 }} />}>
-                  <AlarmMap deviceId={alarm.deviceId} plate={alarm.plateNumber ?? ''} lng={alarm.lng} lat={alarm.lat} />
-                </Suspense>
-              </Col>
-            </Row>
-            <Typography.Title level={5}>{t('dialog.attachments')}</Typography.Title>
-            <AttachmentSlider files={files} />
-            <Space wrap style={{ marginTop: 16 }}>
-              <Button onClick={() => setTalk(true)} disabled={!car} data-testid="safety-alarm-talk">{t('dialog.voiceTalk')}</Button>
-              <Button onClick={() => setTts(true)} disabled={!car} data-testid="safety-alarm-tts">{t('dialog.tts')}</Button>
-              <Button type="primary" onClick={() => setHandling(true)} data-testid="safety-alarm-handle">{t('dialog.handle')}</Button>
-              <Button onClick={() => void ignore()} loading={busy} data-testid="safety-alarm-ignore">{t('dialog.ignore')}</Button>
-              <Button
-                disabled={alarm.carId === null}
-                data-testid="safety-alarm-details"
-                onClick={() => {
-                  if (alarm.carId === null) return;
-                  const url = carDetailUrl(alarm.carId, alarm.deviceId);
-                  close();
-                  void navigateTo(url);
-                }}
-              >
-                {t('dialog.details')}
-              </Button>
-              {unhandled > 0 && (
-                <>
-                  <Button onClick={() => move(-1)} disabled={busy} data-testid="safety-alarm-previous">{t('dialog.previous')}</Button>
-                  <Button onClick={() => move(1)} disabled={busy} data-testid="safety-alarm-next">{t('dialog.next')}</Button>
-                  <span data-testid="safety-alarm-position">{t('dialog.position', { index, total: unhandled })}</span>
-                </>
-              )}
-            </Space>
+          <div
+            data-testid="safety-alarm-dialog"
+            data-alarm-id={alarmId(alarm)}
+            data-index={index}
+            data-unhandled={unhandled}
+            data-muted={isMuted(mutes, alarm, now().getTime())}
+          >
+            <SafetyAlarmFields alarm={alarm} counts={counts} files={files} />
           </div>
         )}
       </Modal>
@@ -333,4 +348,3 @@ export function SafetyAlarms({ hub, settings, now = () => new Date() }: {
     </>
   );
 }
-

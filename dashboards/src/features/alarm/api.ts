@@ -23,6 +23,8 @@ export interface Alarm {
   startTime: number | string | null;
   endTime?: number | string | null;
   atted: boolean | null;
+  /** The files the terminal announced with the alarm (its alarm number); they arrive one by one. */
+  attachmentCount?: number | null;
   warnUuid: string | null;
   type: number | null;
   key: string | null;
