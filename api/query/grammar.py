@@ -53,7 +53,9 @@ class FieldSpec:
     ``secret``: write-only (a password): never selected, filtered, sorted, exported or audited in clear.
     ``virtual``: accepted in bodies but not a column; the entity's hooks consume it (a role's
     permission list, a car's devices). ``label``: the zh-CN name used as spreadsheet header and as the
-    console's fallback title; ``importable`` / ``exportable``: in spreadsheet import / export."""
+    console's fallback title; ``importable`` / ``exportable``: in spreadsheet import / export.
+    ``display`` / ``choices``: how the value is shown, on screen and in an export alike
+    (``api/query/display.py``: day, month, duration, decimal, percent, flag; codes as their labels)."""
 
     column: str
     type: FieldType = "str"
@@ -78,6 +80,8 @@ class FieldSpec:
     label: str = ""
     importable: bool = False
     exportable: bool = False
+    display: str = ""
+    choices: tuple[tuple[Any, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.secret or self.virtual:  # never readable: not selectable, filterable or sortable
