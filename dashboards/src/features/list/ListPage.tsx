@@ -1,45 +1,18 @@
 import { App, Button, Card, Popconfirm, Result, Space, Spin, Table, type TableColumnsType, type TableProps } from 'antd';
-import dayjs from 'dayjs';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../auth/access';
-import { deleteRecord } from './api';
-import { exportCell, pageExporter, serverExporter, type ExportColumn } from './exporter';
+import { deleteRecord, queryPage, type PageParams } from './api';
+import { cellText } from './display';
+import { exportColumns, pageExporter, serverExporter } from './exporter';
 import FilterBar from './FilterBar';
 import ImportDialog from './ImportDialog';
 import ListToolbar from './ListToolbar';
-import { columnPlan, type ColumnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFields, missingFilters, namespaceOf, PAGE_SIZE_OPTIONS, totalText } from './model';
+import { columnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFields, missingFilters, namespaceOf, PAGE_SIZE_OPTIONS, totalText } from './model';
 import RecordDrawer from './RecordDrawer';
-import type { EntityMeta, FieldMeta, ListRecord, ListScreen } from './types';
+import type { EntityMeta, FieldMeta, ListRecord, ListScreen, PageSource } from './types';
 import { useEntityMeta, useListData } from './useListData';
-
-function shown(field: FieldMeta, value: unknown, label: (value: unknown) => string): ReactNode {
-  if (value === null || value === undefined) return '';
-  if (field.enum) return label(value);
-  if (field.type === 'time') return dayjs(String(value)).format('YYYY-MM-DD HH:mm:ss');
-  if (field.type === 'bool') return value ? '✓' : '✗';
-  return String(value);
-}
-
-/** The export's columns (a list written in the browser): the table's, values as the table shows them
- * in text; a computed column exports what its render gives when that is text or a number. */
-function exportColumns(plan: ColumnPlan[], text: (field: FieldMeta, value: unknown) => string,
-  title: (field: FieldMeta, decl: ColumnPlan['decl']) => string): ExportColumn[] {
-  return plan.map(({ field, decl, computed }) => ({
-    title: title(field, decl),
-    value: (record: ListRecord) => {
-      if (computed || decl?.render) {
-        const out = decl?.render?.(record[field.name], record);
-        if (typeof out === 'number') return out;
-        if (typeof out === 'string') return exportCell(out);
-        if (computed) return '';
-      }
-      const raw = record[field.name];
-      return typeof raw === 'number' ? raw : text(field, raw);
-    },
-  }));
-}
 
 const FEATURE_OF: Record<string, keyof NonNullable<ListScreen['features']>> = {
   add: 'create', update: 'edit', delete: 'delete', import: 'import', export: 'export',
@@ -91,6 +64,7 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
   };
 
   const plan = columnPlan(meta, screen);
+  const text = (field: FieldMeta, value: unknown) => cellText(field, value, (v) => enumLabel(t, screen.namespace, field, v));
   const columns: TableColumnsType<ListRecord> = plan.map(({ field, decl, computed }) => ({
     key: field.name,
     dataIndex: computed ? undefined : field.name,
@@ -99,14 +73,16 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
     sorter: !computed && field.sortable,
     sortOrder: list.state.orderBy === field.name ? (list.state.desc ? 'descend' : 'ascend') : null,
     render: (value: unknown, record: ListRecord) => (decl?.render ? decl.render(value, record) as ReactNode
-      : shown(field, value, (v) => enumLabel(t, screen.namespace, field, v))),
+      : text(field, value)),
   }));
   const queryBody = { ...list.state.body, ...screen.query };
-  const exporter = screen.fetchPage
-    ? pageExporter(screen.fetchPage, list.params, queryBody, exportColumns(plan, (field, value) => {
-      const text = shown(field, value, (v) => enumLabel(t, screen.namespace, field, v));
-      return typeof text === 'string' ? text : String(value ?? '');
-    }, (field, decl) => decl?.title ?? fieldTitle(t, screen.namespace, field)), screen.exportName ?? meta.name)
+  // A screen whose rows are computed (fetchPage) or that exports as shown (the reports) writes its file here
+  // from the table's columns: the titles and cell texts of the screen, in the user's language.
+  const source: PageSource | undefined = screen.fetchPage
+    ?? (screen.exportAsShown ? (page, body, signal) => queryPage(meta.name, page as PageParams, body, signal) : undefined);
+  const exporter = source
+    ? pageExporter(source, list.params, queryBody, exportColumns(plan, text,
+      (field, decl) => decl?.title ?? fieldTitle(t, screen.namespace, field)), screen.exportName ?? meta.name)
     : serverExporter(meta.name, list.params, queryBody);
 
   const actions = (record: ListRecord): ReactNode[] => {
