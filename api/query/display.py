@@ -5,8 +5,7 @@ names) and the spreadsheet export applies, so a report's export reads as its scr
 - ``day``: a report day ``20261130`` as ``2026-11-30``; ``month``: ``202611`` as ``2026-11``;
 - ``duration``: seconds as ``h:mm:ss`` (hours past 24 in range sums), rounded to the second;
 - ``decimal``: kilometres, speeds and averages rounded half up to 2 decimals (``316.6000000000058`` -> 316.6);
-- ``percent``: a ratio (0..1) as ``12.34%`` (the screen's ``-`` for none is an empty cell: a CSV cell
-  starting with ``-`` gets the formula guard's ``'``);
+- ``percent``: a ratio (0..1) as ``12.34%``, ``-`` when there is none;
 - ``flag``: a yes/no value as ``✓`` / ``✗``;
 - ``choices``: a code (``1``, ``2``) as its label (``仪表``, ``GPS``); an unknown code stays as it is.
 
@@ -67,7 +66,7 @@ def decimal2(value: Any) -> Any:
 
 def percent(value: Any) -> Any:
     n = _number(value)
-    return None if n is None else f"{n * 100:.2f}%"
+    return "-" if n is None else f"{n * 100:.2f}%"
 
 
 def shown(display: str, choices: Sequence[tuple[Any, str]], value: Any) -> Any:

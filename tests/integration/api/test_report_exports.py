@@ -85,7 +85,7 @@ def test_kpi_ratios_export_as_percentages(client: FlaskClient, login: Login, pg_
     try:
         head, *rows = _csv(client, login("admin_a"), "kpiEnterpriseDay")
         row = dict(zip(head, rows[0], strict=True))
-        assert row["上线率"] == "83.33%" and row["漂移车辆率"] == ""
+        assert row["上线率"] == "83.33%" and row["漂移车辆率"] == "-"
         assert row["平均断线时长"] == "1:00:00" and row["总里程(km)"] == "1000.12"
     finally:
         with connect(pg_url) as conn:
