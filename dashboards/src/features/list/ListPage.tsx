@@ -1,5 +1,5 @@
 import { App, Button, Card, Popconfirm, Result, Space, Spin, Table, type TableColumnsType, type TableProps } from 'antd';
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../auth/access';
@@ -13,6 +13,22 @@ import { columnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFiel
 import RecordDrawer from './RecordDrawer';
 import type { EntityMeta, FieldMeta, ListRecord, ListScreen, PageSource } from './types';
 import { useEntityMeta, useListData } from './useListData';
+
+/** False until the table's first answer is painted: a screen's charts (their report calls, ECharts' work) wait
+ * for the rows, so the rows come first (performance target: a report's first rows <= 1 s). */
+function useAfterFirstRows(loading: boolean): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (shown || loading) return undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => { timer = setTimeout(() => setShown(true), 0); }); // after the paint
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [shown, loading]);
+  return shown;
+}
 
 const FEATURE_OF: Record<string, keyof NonNullable<ListScreen['features']>> = {
   add: 'create', update: 'edit', delete: 'delete', import: 'import', export: 'export',
@@ -56,6 +72,7 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
   const [importing, setImporting] = useState(false);
   const [selected, setSelected] = useState<unknown[]>([]);
   const { reload } = list;
+  const chartsShown = useAfterFirstRows(list.loading);
 
   const remove = async (record: ListRecord) => {
     const reply = await deleteRecord(meta.name, record[meta.idField]);
@@ -142,7 +159,7 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
       <ListToolbar entity={meta.name} can={can} selected={selected} exporter={exporter}
         onCreate={() => setEditing({})} onImport={() => setImporting(true)}
         onDeleted={() => { setSelected([]); reload(); }} extra={screen.toolbar} />
-      {screen.chart && !missing.length ? screen.chart({ body: queryBody, params: list.params, rows: list.rows, total: list.total }) : null}
+      {screen.chart && chartsShown && !missing.length ? screen.chart({ body: queryBody, params: list.params, rows: list.rows, total: list.total }) : null}
       <Table<ListRecord>
         rowKey={screen.rowKey ?? ((record) => String(record[meta.idField]))}
         columns={columns}
