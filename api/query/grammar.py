@@ -110,6 +110,10 @@ class EntityHooks:
         """The detail record (GET, create and update answers) completed with what is not a column."""
         return record
 
+    def after_list(self, conn: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A page of the list (the query route) completed with what is not a column."""
+        return rows
+
     def before_delete(self, conn: Any, who: Any, record_id: int, before: Mapping[str, Any]) -> None:
         """Raise an ApiError to refuse the delete (e.g. a record still in use)."""
 
