@@ -23,6 +23,7 @@ from typing import Any
 
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
 from fleet.alarm_catalog import ALARMS, LEVELLED_KINDS, LEVELS, describe, level_prefix
+from fleet.geo import InvalidCoordinates, reverse_geocode
 
 F = FieldSpec
 ALARM_STATES = (0, 1, 2, 3, 4)  # unhandled, processing, finished/ignored, no action, later
@@ -101,9 +102,27 @@ def _alarm_fields(*, writable: bool) -> dict[str, FieldSpec]:
     }
 
 
+class _AddressHooks(EntityHooks):
+    """An alarm without a stored address gets the one of its point when listed or read (the product's reverse
+    geocoder, fleet.geo: offline districts behind an LRU cache, microseconds a point), so no alarm list shows
+    an empty address column; a point outside China or without coordinates stays empty."""
+
+    def after_list(self, conn: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [self.after_read(conn, row) for row in rows]
+
+    def after_read(self, conn: Any, record: dict[str, Any]) -> dict[str, Any]:
+        if "address" not in record or record["address"] or record.get("lng") is None or record.get("lat") is None:
+            return record
+        try:
+            found = reverse_geocode(float(record["lng"]), float(record["lat"])).address
+        except (InvalidCoordinates, ValueError):
+            return record
+        return {**record, "address": found or None}
+
+
 def _alarm_entity(name: str, relation: str, label: str, **extra: object) -> EntitySpec:
     options: dict[str, object] = {"default_order": "startTime", "default_desc": True,
-                                  "tiebreak": ("startTime", "id"), **extra}
+                                  "tiebreak": ("startTime", "id"), "hooks": _AddressHooks(), **extra}
     return EntitySpec(
         name=name, relation=relation, tenant_column="enterprise_id", permission="alarm", id_field="id",
         max_page_size=1000, label=label, fields=_alarm_fields(writable=name == "alarm"),
@@ -136,7 +155,7 @@ SAFETY_ALARM = _alarm_entity("safetyAlarm", "safety_alarm_view", "主动安全�
 MY_ALARM = EntitySpec(
     name="myAlarm", relation="alarm_view", tenant_column="enterprise_id", permission="alarm", id_field="id",
     default_order="unhandled", default_desc=True, tiebreak=("startTime", "id"), max_page_size=1000,
-    label="我的报警",
+    label="我的报警", hooks=_AddressHooks(),
     fields={**_alarm_fields(writable=False),
             "unhandled": F("unhandled", "int", expression="(state = 0)::int", label="未处理")},
 )

@@ -34,11 +34,43 @@ CAR_KEYS: tuple[Col, ...] = (("car_id", "int", "车辆"), ("plate_number", "str"
 PROVENANCE: tuple[Col, ...] = (("computed_at", "time", "计算时间"), ("provisional", "bool", "临时数据"))
 
 
+# Codes shown as their labels (the console's report:enums, zh-CN): docs/reports.md.
+CHOICES: dict[str, tuple[tuple[int, str], ...]] = {
+    "mileage_source": ((1, "仪表"), (2, "GPS")),
+    "runtime_source": ((1, "状态日志"), (2, "定位数据")),
+    "driver_source": ((1, "IC卡签到"), (2, "车辆绑定")),
+    "status": ((1, "签到"), (2, "签退")),
+    "ic_result": ((0, "读卡成功"), (1, "卡密码错误"), (2, "卡已锁定"), (3, "卡已拔出"), (4, "数据校验错误")),
+}
+
+
+def display_of(column: str, ftype: str) -> str:
+    """How a report column is shown on screen and in its export (api/query/display.py): days and months as
+    dates, seconds as h:mm:ss, kilometres / speeds / averages to 2 decimals, ratios as percentages."""
+    if column == "date":
+        return "day"
+    if column == "month":
+        return "month"
+    if ftype == "bool":
+        return "flag"
+    if column.endswith("_rate"):
+        return "percent"
+    if column.endswith("_s") and ftype in ("int", "float"):
+        return "duration"
+    if ftype == "float" and not column.endswith(("_lng", "_lat")) and column not in ("lng", "lat"):
+        return "decimal"
+    return ""
+
+
 def _fields(columns: tuple[Col, ...], *, key_ids: tuple[str, ...] = ()) -> dict[str, FieldSpec]:
     out: dict[str, FieldSpec] = {}
     for column, ftype, label in columns:
         name = camel(column) if not re.fullmatch(r"[a-z]+_\d+|p_[a-z]+", column) else column
-        out[name] = F(column, ftype, label=label, exportable=column not in key_ids)  # type: ignore[arg-type]
+        display = display_of(column, ftype)
+        if display == "duration":  # shown as h:mm:ss, no longer in seconds
+            label = label.replace("(秒)", "")
+        out[name] = F(column, ftype, label=label, exportable=column not in key_ids,  # type: ignore[arg-type]
+                      display=display, choices=CHOICES.get(column, ()))
     return out
 
 
@@ -179,7 +211,7 @@ KPI_ENTERPRISE_MONTH = report("kpiEnterpriseMonth", "kpi_enterprise_month", "企
 
 
 DRIVER_ATTENDANCE = report("driverAttendance", "driver_event_view", "驾驶员考勤", (
-    ("at", "time", "时间"), ("status", "int", "状态(1签到 2签退)"), ("device_id", "int", "终端"), ("car_id", "int", "车辆"),
+    ("at", "time", "时间"), ("status", "int", "状态"), ("device_id", "int", "终端"), ("car_id", "int", "车辆"),
     ("plate_number", "str", "车牌号"), *TENANT, ("driver_id", "int", "驾驶员"), ("matched_driver_name", "str", "驾驶员"),
     ("ic_result", "int", "读卡结果"), ("driver_name", "str", "卡上姓名"), ("qualification_no", "str", "从业资格证号"),
     ("issuing_authority", "str", "发证机构"), ("valid_until", "str", "证件有效期"), ("id_card", "str", "身份证号")),

@@ -57,7 +57,9 @@ class FieldSpec:
     console's fallback title; ``importable`` / ``exportable``: in spreadsheet import / export.
     ``localised``: for a derived field that is a server text a user reads (an alarm's name), the
     expression in the caller's language (``language -> SQL``, zh-CN / zh-HK / en-US); ``expression``
-    is then its zh-CN form."""
+    is then its zh-CN form.
+    ``display`` / ``choices``: how the value is shown, on screen and in an export alike
+    (``api/query/display.py``: day, month, duration, decimal, percent, flag; codes as their labels)."""
 
     column: str
     type: FieldType = "str"
@@ -85,6 +87,8 @@ class FieldSpec:
     # a filter value in the form the column keeps (e.g. a phone as sent in a 2013 header -> canonical)
     normalize: Callable[[Any], Any] | None = None
     localised: Callable[[str], str] | None = None
+    display: str = ""
+    choices: tuple[tuple[Any, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.secret or self.virtual:  # never readable: not selectable, filterable or sortable
@@ -112,6 +116,10 @@ class EntityHooks:
     def after_read(self, conn: Any, record: dict[str, Any]) -> dict[str, Any]:
         """The detail record (GET, create and update answers) completed with what is not a column."""
         return record
+
+    def after_list(self, conn: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A page of the list (the query route) completed with what is not a column."""
+        return rows
 
     def before_delete(self, conn: Any, who: Any, record_id: int, before: Mapping[str, Any]) -> None:
         """Raise an ApiError to refuse the delete (e.g. a record still in use)."""

@@ -259,7 +259,7 @@ def meta(entity: EntitySpec) -> dict[str, Any]:
                 "minimum": f.minimum, "maximum": f.maximum, "unique": f.unique, "ref": f.ref or None,
                 "secret": f.secret, "create": f.create, "update": f.update, "listable": f.listable,
                 "filterable": f.filterable, "sortable": f.sortable, "importable": f.importable,
-                "exportable": f.exportable,
+                "exportable": f.exportable, "display": f.display or None,
             }
             for name, f in entity.fields.items()
         ],

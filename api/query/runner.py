@@ -23,6 +23,7 @@ def run_page(conn: Connection[Any], query: Query, scope: Scope) -> dict[str, Any
     with conn.cursor(row_factory=dict_row) as cur:
         cur.execute(statement, params)
         rows = cur.fetchall()
+    rows = query.entity.hooks.after_list(conn, rows)
     page: dict[str, Any] = {"list": rows, "pageNo": query.page_no, "pageSize": query.page_size}
     if query.countable:
         page["total"] = run_count(conn, query, scope)

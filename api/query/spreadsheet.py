@@ -105,7 +105,8 @@ def _discard(sheet: Any) -> None:
 
 def _csv_text(value: Any) -> Any:
     value = cell_text(value)
-    if isinstance(value, str) and value.startswith(FORMULA_START):
+    # a lone "-" (a screen's "no value") is no formula: it stays as it is
+    if isinstance(value, str) and value != "-" and value.startswith(FORMULA_START):
         return "'" + value
     return value
 

@@ -29,7 +29,7 @@ from psycopg.rows import tuple_row
 
 from api.auth import Principal
 from api.errors import ApiError, BadRequest
-from api.query import records, spreadsheet
+from api.query import display, records, spreadsheet
 from api.query.grammar import EntitySpec, parse_query
 from api.query.provided import provided_rows, selected
 from api.query.sqlgen import compile_select
@@ -61,13 +61,19 @@ def export_file(conn: Connection[Any], entity: EntitySpec, params: Mapping[str, 
     query = replace(query, select=tuple(names), page_no=1, page_size=max_rows + 1)
     statement, values = compile_select(query, scope) if entity.provider is None else (sql.SQL(""), [])
     head = [spreadsheet.header(n, entity.fields[n]) for n in names]
+    # each value as the field's display shows it on screen (days as dates, seconds as h:mm:ss, codes as labels)
+    shows = [(entity.fields[n].display, entity.fields[n].choices) for n in names]
+    shaped = any(d or c for d, c in shows)
+
+    def as_shown(row: Sequence[Any]) -> Sequence[Any]:
+        return [display.shown(d, c, v) for (d, c), v in zip(shows, row, strict=True)] if shaped else row
 
     def rows() -> Iterator[Sequence[Any]]:
         if entity.provider is not None:  # a computed entity: its window bounds the rows
             found = provided_rows(conn, query, scope)
             if len(found) > max_rows:
                 raise BadRequest(f"导出行数超过上限 (more than {max_rows} rows match; narrow the filters)")
-            yield from (list(selected(row, names).values()) for row in found)
+            yield from (as_shown(list(selected(row, names).values())) for row in found)
             return
         with conn.cursor(name=f"export_{entity.name}", row_factory=tuple_row) as cur:
             cur.itersize = 2000
@@ -75,7 +81,7 @@ def export_file(conn: Connection[Any], entity: EntitySpec, params: Mapping[str, 
             for count, row in enumerate(cur, start=1):
                 if count > max_rows:
                     raise BadRequest(f"导出行数超过上限 (more than {max_rows} rows match; narrow the filters)")
-                yield row
+                yield as_shown(row)
 
     if fmt == "csv":
         return spreadsheet.write_csv(head, rows())

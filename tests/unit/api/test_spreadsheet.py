@@ -73,3 +73,8 @@ def test_a_zip_bomb_is_refused_before_it_is_inflated(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(spreadsheet, "MAX_XLSX_INFLATED", 100_000)
     with pytest.raises(BadRequest, match="inflates to"):
         list(spreadsheet.read_rows(workbook, 1000))
+
+
+def test_a_lone_dash_is_no_formula_and_stays_as_the_screen_shows_it() -> None:
+    out = spreadsheet.write_csv(["上线率", "备注"], [["-", "-1"]]).read()
+    assert out.decode("utf-8-sig").splitlines() == ["上线率,备注", "-,'-1"]

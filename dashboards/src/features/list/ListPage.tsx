@@ -1,45 +1,34 @@
 import { App, Button, Card, Popconfirm, Result, Space, Spin, Table, type TableColumnsType, type TableProps } from 'antd';
-import dayjs from 'dayjs';
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../auth/access';
 import { deleteRecord, queryPage, type PageParams } from './api';
-import { exportCell, pageExporter, serverExporter, type ExportColumn } from './exporter';
+import { cellText } from './display';
+import { exportColumns, pageExporter, serverExporter } from './exporter';
 import FilterBar from './FilterBar';
 import ImportDialog from './ImportDialog';
 import ListToolbar from './ListToolbar';
 import { useEnterpriseNames } from '../org/enterprises';
-import { columnPlan, type ColumnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFields, missingFilters, namespaceOf, PAGE_SIZE_OPTIONS, TENANT_FIELD, totalText } from './model';
+import { columnPlan, conditionsOf, enumLabel, fieldTitle, filterFields, formFields, missingFilters, namespaceOf, PAGE_SIZE_OPTIONS, TENANT_FIELD, totalText } from './model';
 import RecordDrawer from './RecordDrawer';
 import type { EntityMeta, FieldMeta, ListRecord, ListScreen, PageSource } from './types';
 import { useEntityMeta, useListData } from './useListData';
 
-function shown(field: FieldMeta, value: unknown, label: (value: unknown) => string): ReactNode {
-  if (value === null || value === undefined) return '';
-  if (field.enum) return label(value);
-  if (field.type === 'time') return dayjs(String(value)).format('YYYY-MM-DD HH:mm:ss');
-  if (field.type === 'bool') return value ? '✓' : '✗';
-  return String(value);
-}
-
-/** The export's columns (a list written in the browser): the table's, values as the table shows them
- * in text; a computed column exports what its render gives when that is text or a number. */
-function exportColumns(plan: ColumnPlan[], text: (field: FieldMeta, value: unknown) => string,
-  title: (field: FieldMeta, decl: ColumnPlan['decl']) => string): ExportColumn[] {
-  return plan.map(({ field, decl, computed }) => ({
-    title: title(field, decl),
-    value: (record: ListRecord) => {
-      if (computed || decl?.render) {
-        const out = decl?.render?.(record[field.name], record);
-        if (typeof out === 'number') return out;
-        if (typeof out === 'string') return exportCell(out);
-        if (computed) return '';
-      }
-      const raw = record[field.name];
-      return typeof raw === 'number' ? raw : text(field, raw);
-    },
-  }));
+/** False until the table's first answer is painted: a screen's charts (their report calls, ECharts' work) wait
+ * for the rows, so the rows come first (performance target: a report's first rows <= 1 s). */
+function useAfterFirstRows(loading: boolean): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (shown || loading) return undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => { timer = setTimeout(() => setShown(true), 0); }); // after the paint
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [shown, loading]);
+  return shown;
 }
 
 const FEATURE_OF: Record<string, keyof NonNullable<ListScreen['features']>> = {
@@ -84,6 +73,7 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
   const [importing, setImporting] = useState(false);
   const [selected, setSelected] = useState<unknown[]>([]);
   const { reload } = list;
+  const chartsShown = useAfterFirstRows(list.loading);
 
   const remove = async (record: ListRecord) => {
     const reply = await deleteRecord(meta.name, record[meta.idField]);
@@ -95,8 +85,8 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
   // the tenant column shows the enterprise's name (of the caller's tree), not its id
   const tenantShown = plan.some(({ field, decl }) => field.name === TENANT_FIELD && !decl?.render);
   const names = useEnterpriseNames(tenantShown);
-  const text = (field: FieldMeta, value: unknown): ReactNode => (field.name === TENANT_FIELD && value !== null && value !== undefined
-    ? names.get(Number(value)) ?? String(value) : shown(field, value, (v) => enumLabel(t, screen.namespace, field, v)));
+  const text = (field: FieldMeta, value: unknown): string => (field.name === TENANT_FIELD && value !== null && value !== undefined
+    ? names.get(Number(value)) ?? String(value) : cellText(field, value, (v) => enumLabel(t, screen.namespace, field, v)));
   const columns: TableColumnsType<ListRecord> = plan.map(({ field, decl, computed }) => ({
     key: field.name,
     dataIndex: computed ? undefined : field.name,
@@ -104,16 +94,17 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
     width: decl?.width,
     sorter: !computed && field.sortable,
     sortOrder: list.state.orderBy === field.name ? (list.state.desc ? 'descend' : 'ascend') : null,
-    render: (value: unknown, record: ListRecord) => (decl?.render ? decl.render(value, record) as ReactNode : text(field, value)),
+    render: (value: unknown, record: ListRecord) => (decl?.render ? decl.render(value, record) as ReactNode
+      : text(field, value)),
   }));
   const queryBody = { ...list.state.body, ...screen.query };
-  const shownSource: PageSource | undefined = screen.fetchPage ?? (screen.exportColumns === 'shown'
-    ? (page, body, signal) => queryPage(meta.name, page as PageParams, body, signal) : undefined);
-  const exporter = shownSource
-    ? pageExporter(shownSource, list.params, queryBody, exportColumns(plan, (field, value) => {
-      const cell = text(field, value);
-      return typeof cell === 'string' ? cell : String(value ?? '');
-    }, (field, decl) => decl?.title ?? fieldTitle(t, screen.namespace, field)), screen.exportName ?? meta.name)
+  // A screen whose rows are computed (fetchPage) or that exports as shown (the reports) writes its file here
+  // from the table's columns: the titles and cell texts of the screen, in the user's language.
+  const source: PageSource | undefined = screen.fetchPage
+    ?? (screen.exportAsShown ? (page, body, signal) => queryPage(meta.name, page as PageParams, body, signal) : undefined);
+  const exporter = source
+    ? pageExporter(source, list.params, queryBody, exportColumns(plan, text,
+      (field, decl) => decl?.title ?? fieldTitle(t, screen.namespace, field)), screen.exportName ?? meta.name)
     : serverExporter(meta.name, list.params, queryBody);
 
   const actions = (record: ListRecord): ReactNode[] => {
@@ -173,7 +164,7 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
       <ListToolbar entity={meta.name} can={can} selected={selected} exporter={exporter}
         onCreate={() => setEditing({})} onImport={() => setImporting(true)}
         onDeleted={() => { setSelected([]); reload(); }} extra={screen.toolbar} />
-      {screen.chart && !missing.length ? screen.chart({ body: queryBody, params: list.params, rows: list.rows, total: list.total }) : null}
+      {screen.chart && chartsShown && !missing.length ? screen.chart({ body: queryBody, params: list.params, rows: list.rows, total: list.total }) : null}
       <Table<ListRecord>
         rowKey={screen.rowKey ?? ((record) => String(record[meta.idField]))}
         columns={columns}

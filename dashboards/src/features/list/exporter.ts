@@ -6,7 +6,8 @@
 import type { QueryValue } from '../../api/client';
 import { exportList, saveFile, type ExportFormat } from './api';
 import { toCsv, toXlsx, XLSX_TYPE, type Cell } from './sheetFile';
-import type { ListRecord, PageSource } from './types';
+import type { ColumnPlan } from './model';
+import type { FieldMeta, ListRecord, PageSource } from './types';
 
 /** How far an export is: `done` of `total` (null: unknown) in bytes or rows. */
 export interface ExportProgress {
@@ -48,6 +49,25 @@ export function exportCell(text: string): Cell {
 export interface ExportColumn {
   title: string;
   value: (record: ListRecord) => Cell;
+}
+
+/** The export's columns (a list written in the browser): the table's, each cell the text the table shows
+ * (`text`: the field's display, an enum's label, a time; a number stays a number); a rendered or computed
+ * column exports what its render gives when that is text or a number. */
+export function exportColumns(plan: ColumnPlan[], text: (field: FieldMeta, value: unknown) => string,
+  title: (field: FieldMeta, decl: ColumnPlan['decl']) => string): ExportColumn[] {
+  return plan.map(({ field, decl, computed }) => ({
+    title: title(field, decl),
+    value: (record: ListRecord) => {
+      if (computed || decl?.render) {
+        const out = decl?.render?.(record[field.name], record);
+        if (typeof out === 'number') return out;
+        if (typeof out === 'string') return exportCell(out);
+        if (computed) return '';
+      }
+      return exportCell(text(field, record[field.name]));
+    },
+  }));
 }
 
 /** Every page of a report call, then the file written here. */

@@ -14,10 +14,11 @@ export type Cell = string | number | boolean | null | undefined;
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** A CSV field: text that starts like a formula gets a leading ' (shown as text, never evaluated). */
+/** A CSV field: text that starts like a formula gets a leading ' (shown as text, never evaluated); a lone
+ * "-" (the tables' "no value") is no formula and stays as it is. */
 export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
+  const text = typeof value === 'string' && value !== '-' && FORMULA_START.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -24,6 +24,8 @@ export interface FieldMeta {
   sortable: boolean;
   importable: boolean;
   exportable: boolean;
+  /** How the value is shown on screen and in exports (features/list/display.ts; the server's FieldSpec.display). */
+  display?: string | null;
 }
 
 /** The entity's declaration as the console receives it. */
@@ -135,10 +137,10 @@ export interface ListScreen {
   fetchPage?: PageSource;
   /** Charts (or anything) above the table, given the list's current query. */
   chart?: (view: ListView) => ReactNode;
-  /** What the export writes: `entity` (default) the entity's exportable fields, written by the server;
-   * `shown` the table's columns as the screen shows them (titles, labels, units), every page of the
-   * list's query written in the browser. A screen with `fetchPage` always exports what it shows. */
-  exportColumns?: 'entity' | 'shown';
+  /** Export writes the table as shown (its columns, titles and cell texts, in the user's language) from the
+   * entity's pages instead of the server's file of every field (the reports). A screen with `fetchPage`
+   * always exports what it shows. */
+  exportAsShown?: boolean;
   /** The exported file's name without extension (default: the entity). */
   exportName?: string;
   /** A row's key when the rows are not the entity's records (default: the declaration's id field). */

@@ -6,6 +6,7 @@
 import { Card, Col, Row, Statistic, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { decimalText } from '../list/display';
 import type { ListRecord, ListView } from '../list/types';
 import { daysBetween, ratioText } from './aggregate';
 import { dayRatios, KPI_RATIOS } from './kpi';
@@ -52,7 +53,7 @@ export default function KpiSummary({ view }: { view: ListView }) {
               <Statistic title={t(`fields.${ratio}`)} value={ratioText(summary?.[ratio])}
                 valueRender={(node) => <span data-testid={`kpi-${ratio}`}>{node}</span>} />
               <Typography.Text type="secondary">
-                {summary ? `${t(`fields.${num}`)} ${String(summary[num] ?? 0)} / ${t(`fields.${den}`)} ${String(summary[den] ?? 0)}` : ''}
+                {summary ? `${t(`fields.${num}`)} ${decimalText(summary[num] ?? 0)} / ${t(`fields.${den}`)} ${decimalText(summary[den] ?? 0)}` : ''}
               </Typography.Text>
             </Card>
           </Col>

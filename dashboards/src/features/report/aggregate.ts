@@ -2,21 +2,11 @@
  * Pure arithmetic of the report screens: day keys, sums per group or per day, counters per alarm key,
  * top-N, the month × day pivot of monthDataCount. Frames in, frames out, tested on tiny inputs.
  */
+import { percentText } from '../list/display';
 import type { ListRecord } from '../list/types';
 
-/** 20261015 -> "2026-10-15". */
-export function dayText(key: unknown): string {
-  const n = Number(key);
-  if (!Number.isInteger(n) || n < 10000101) return String(key ?? '');
-  return `${Math.floor(n / 10000)}-${String(Math.floor(n / 100) % 100).padStart(2, '0')}-${String(n % 100).padStart(2, '0')}`;
-}
-
-/** 202610 -> "2026-10". */
-export function monthText(key: unknown): string {
-  const n = Number(key);
-  if (!Number.isInteger(n) || n < 100001) return String(key ?? '');
-  return `${Math.floor(n / 100)}-${String(n % 100).padStart(2, '0')}`;
-}
+/** Days and months as the report fields' displays show them (features/list/display.ts). */
+export { dayText, monthText } from '../list/display';
 
 function keyToDate(key: number): Date {
   return new Date(Date.UTC(Math.floor(key / 10000), (Math.floor(key / 100) % 100) - 1, key % 100));
@@ -148,11 +138,7 @@ export function percent(part: number, whole: number): number | null {
 }
 
 /** A ratio (0..1, as the KPI API gives it) as a percentage text: 0.9954 -> "99.54%"; null -> "-". */
-export function ratioText(ratio: unknown): string {
-  if (ratio === null || ratio === undefined || ratio === '') return '-';
-  const n = Number(ratio);
-  return Number.isFinite(n) ? `${(n * 100).toFixed(2)}%` : '-';
-}
+export const ratioText = percentText;
 
 /** Rounds to `digits` decimals. */
 export function round(value: number, digits = 1): number {

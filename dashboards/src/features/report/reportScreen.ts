@@ -7,7 +7,7 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
 import type { FilterKind, ListRecord, ListScreen } from '../list/types';
-import { dayText, monthText } from './aggregate';
+import { clock as clockText, dayText, decimalText, monthText } from '../list/display';
 
 /** Reports are read-only lists: no create, edit, delete or import; export stays. */
 export const REPORT_FEATURES: ListScreen['features'] = { create: false, edit: false, delete: false, import: false };
@@ -35,45 +35,30 @@ export function lastMonths(months = 6, now: Dayjs = dayjs()): [Dayjs, Dayjs] {
   return [now.subtract(months - 1, 'month').startOf('month'), now.startOf('month')];
 }
 
-/** A report screen: the shared defaults under the screen's own declaration. */
+/** A report screen: the shared defaults under the screen's own declaration. Its export is the table as shown
+ * (columns, titles, cell texts in the user's language), never the raw fields. */
 export function reportScreen(screen: ListScreen): ListScreen {
   return {
     permission: 'report',
     params: REPORT_PARAMS,
     features: REPORT_FEATURES,
+    exportAsShown: true,
     ...screen,
     filterKinds: { ...REPORT_FILTER_KINDS, ...screen.filterKinds },
   };
 }
 
-const num = (value: unknown): number | null => {
-  if (value === null || value === undefined || value === '') return null;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : null;
-};
-
 /** Seconds as hours with one decimal ("2.5"); empty for no value. */
 export function hours(seconds: unknown): string {
-  const n = num(seconds);
-  return n === null ? '' : (n / 3600).toFixed(1);
+  const n = seconds === null || seconds === undefined || seconds === '' ? NaN : Number(seconds);
+  return Number.isFinite(n) ? (n / 3600).toFixed(1) : '';
 }
 
-/** Seconds as "1:02:03" (hours may exceed 24 in range sums). */
-export function clock(seconds: unknown): string {
-  const n = num(seconds);
-  if (n === null) return '';
-  const total = Math.max(0, Math.round(n));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
-}
+/** Seconds as "1:02:03" (the `duration` display: features/list/display.ts). */
+export const clock = clockText;
 
-/** Kilometres (and km/h) with two decimals at most. */
-export function km(value: unknown): string {
-  const n = num(value);
-  return n === null ? '' : String(Math.round(n * 100) / 100);
-}
+/** Kilometres (and km/h) with two decimals at most (the `decimal` display). */
+export const km = decimalText;
 
 /** Column renderers shared by the screens. */
 export const cells = {

@@ -38,7 +38,6 @@ export default function OnlineScreen() {
       initialFilters: { date: lastDays() },
       requiredFilters: ['date'],
       chart: (view) => <ChartPanel view={view} load={load} />,
-      exportColumns: 'shown', // the file has the table's columns, as the table shows them
     });
   }, [t]);
   return <ListPage screen={screen} />;

@@ -15,6 +15,7 @@ describe('spreadsheets written in the browser', () => {
     expect(toCsv(['备注'], [['=HYPERLINK("http://x","y")']])).toBe('\uFEFF备注\r\n"\'=HYPERLINK(""http://x"",""y"")"\r\n');
     // numbers stay numbers (a negative mileage is not text); harmless text is unchanged
     expect([-3, 0, 'a=1', '京A12345'].map(csvCell)).toEqual(['-3', '0', 'a=1', '京A12345']);
+    expect(csvCell('-')).toBe('-'); // a table's "no value" is no formula
   });
 
   it('keeps a number a column rendered as text a number, identifiers and other text text', () => {
