@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -256,23 +256,47 @@ def _seed_report_history(state: StackState) -> None:
 
 
 def _build_reports(state: StackState) -> None:
-    """The reports of the generated history's days not built yet, and their months (orchestration.cli);
+    """The reports of the generated history's days not built yet and their months, as Dagster runs in the
+    instance of DAGSTER_HOME (orchestration.backfill), so Dagster's UI shows them built with their runs;
     later starts build only what is missing (and today). Runs in a thread beside the children's start
     (``start_report_backfill``); a failure is said, never fatal."""
     reports = ReportSettings()
     try:
+        import dagster as dg
+
+        from orchestration.backfill import backfill_reports
         from orchestration.build import ReportsEnv
-        from orchestration.cli import run_build
 
         env = ReportsEnv.from_settings(state.database_url, reports)
         today = env.today()
-        first = max(today - timedelta(days=reports.history_days + 1),
-                    datetime.fromisoformat(reports.start_date).date())
-        summary = run_build(env, first, today, skip_done=True)
-        _say(f"reports: {len(summary.days)} days and {len(summary.months)} months built in {summary.seconds:.0f} s"
-             f" ({len(summary.skipped)} already done); Dagster builds them from now on")
+        with dg.DagsterInstance.get() as instance:
+            summary = backfill_reports(instance, reports, env, date.fromisoformat(reports.start_date), today)
+        failed = f", {len(summary.failed_run_ids)} runs failed (see Dagster)" if summary.failed_run_ids else ""
+        _say(f"reports: {len(summary.days)} days and {len(summary.months)} months built by"
+             f" {len(summary.run_ids) + len(summary.failed_run_ids)} Dagster runs in {summary.seconds:.0f} s"
+             f" ({len(summary.skipped)} already done){failed}")
     except Exception as exc:  # the stack runs without them; the nightly schedule catches up
         _say(f"reports not built: {type(exc).__name__}: {exc}")
+
+
+def settle_report_start(database_url: str) -> str:
+    """FLEET_REPORT_START_DATE for this process and its children, unless configured: the fleet's first day
+    of data (orchestration.backfill.first_report_day), so Dagster lists no partition before any data as
+    missing."""
+    if os.environ.get("FLEET_REPORT_START_DATE"):
+        return os.environ["FLEET_REPORT_START_DATE"]
+    from orchestration.build import ReportsEnv
+
+    reports = ReportSettings()
+    try:
+        from orchestration.backfill import first_report_day
+
+        first = first_report_day(database_url, reports, ReportsEnv.from_settings(database_url, reports).today())
+    except Exception as exc:  # no report tables yet: keep the configured start
+        _say(f"report start not settled: {type(exc).__name__}: {exc}")
+        return reports.start_date
+    os.environ["FLEET_REPORT_START_DATE"] = first.isoformat()
+    return first.isoformat()
 
 
 def start_report_backfill(state: StackState) -> threading.Thread | None:
@@ -281,7 +305,7 @@ def start_report_backfill(state: StackState) -> threading.Thread | None:
     reports = ReportSettings()
     if reports.history_days <= 0 or not state.database_url:
         return None
-    os.environ["DAGSTER_HOME"] = str(report_dagster_home(reports))  # materialisations recorded there
+    os.environ["DAGSTER_HOME"] = str(report_dagster_home(reports))  # the runs are recorded there
     thread = threading.Thread(target=_build_reports, args=(state,), name="report-backfill", daemon=True)
     thread.start()
     state.seeded += ", reports building"
@@ -394,6 +418,7 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
         ensure_topics(state.kafka_bootstrap, KafkaSettings().topic_partitions)
         servers.append(("kafka", "running" if own_kafka else "external", state.kafka_bootstrap))
         _prepare_database(state, terminals)
+        settle_report_start(state.database_url)
         prepare_dagster_home(ReportSettings(), state.database_url)
         backfill = start_report_backfill(state)
         servers.append(("seed", "done" if state.login else "skipped", state.seeded))
