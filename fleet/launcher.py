@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from fleet.notebook_server import notebook_note, notebook_server_specs, server_env, write_server_config
 from fleet.services._system import PortInUseError, ServiceError, port_is_free
 from fleet.settings import (
     ApiSettings,
@@ -78,6 +79,7 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
                   Health(http_url=f"http://127.0.0.1:{api.port}/api/health.json"), api.port, "FLEET_API_PORT"),
     ]
     specs += dagster_specs(ReportSettings())
+    specs += notebook_server_specs(ReportSettings())
     if simulator and terminals > 0:
         # The simulator follows the gateway's port, so FLEET_GATEWAY_PORT alone moves both.
         specs.append(ChildSpec("simulator", "simulator.__main__",
@@ -264,17 +266,21 @@ def _build_reports(state: StackState) -> None:
     try:
         import dagster as dg
 
-        from orchestration.backfill import backfill_reports
+        from orchestration.backfill import backfill_reports, render_notebook_pages
         from orchestration.build import ReportsEnv
 
         env = ReportsEnv.from_settings(state.database_url, reports)
         today = env.today()
         with dg.DagsterInstance.get() as instance:
             summary = backfill_reports(instance, reports, env, date.fromisoformat(reports.start_date), today)
-        failed = f", {len(summary.failed_run_ids)} runs failed (see Dagster)" if summary.failed_run_ids else ""
-        _say(f"reports: {len(summary.days)} days and {len(summary.months)} months built by"
-             f" {len(summary.run_ids) + len(summary.failed_run_ids)} Dagster runs in {summary.seconds:.0f} s"
-             f" ({len(summary.skipped)} already done){failed}")
+            failed = f", {len(summary.failed_run_ids)} runs failed (see Dagster)" if summary.failed_run_ids else ""
+            _say(f"reports: {len(summary.days)} days and {len(summary.months)} months built by"
+                 f" {len(summary.run_ids) + len(summary.failed_run_ids)} Dagster runs in {summary.seconds:.0f} s"
+                 f" ({len(summary.skipped)} already done){failed}")
+            started = time.monotonic()
+            rendered = render_notebook_pages(instance, reports, env)
+            _say(f"notebooks: {'rendered' if rendered else 'NOT rendered (see Dagster)'} by a Dagster run in"
+                 f" {time.monotonic() - started:.0f} s")
     except Exception as exc:  # the stack runs without them; the nightly schedule catches up
         _say(f"reports not built: {type(exc).__name__}: {exc}")
 
@@ -317,7 +323,7 @@ def _child_env(state: StackState) -> dict[str, str]:
     media = {"FLEET_API_MEDIA_PORT": str(MediaServerSettings().port)} if "FLEET_API_MEDIA_PORT" not in os.environ else {}
     return {**os.environ, **media, "FLEET_DATABASE_URL": state.database_url,
             "FLEET_KAFKA_BOOTSTRAP": state.kafka_bootstrap, "PYTHONUNBUFFERED": "1",
-            "DAGSTER_HOME": str(report_dagster_home(ReportSettings()))}
+            "DAGSTER_HOME": str(report_dagster_home(ReportSettings())), **server_env()}
 
 
 def dagster_note(port: int) -> str:
@@ -355,6 +361,8 @@ def _status_table(children: list[Child], state: StackState, servers: list[tuple[
     reports = ReportSettings()
     if reports.dagster_enabled:
         lines.append(dagster_note(reports.dagster_port))
+    if reports.notebook_server_enabled:
+        lines.append(notebook_note(reports.notebook_server_port))
     lines.append(f"logs:    {StackSettings().var_dir / 'log'}/<component>.log")
     return "\n".join(lines)
 
@@ -420,6 +428,8 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
         _prepare_database(state, terminals)
         settle_report_start(state.database_url)
         prepare_dagster_home(ReportSettings(), state.database_url)
+        if ReportSettings().notebook_server_enabled:
+            write_server_config()
         backfill = start_report_backfill(state)
         servers.append(("seed", "done" if state.login else "skipped", state.seeded))
         summariser = _start_summariser(state.database_url)

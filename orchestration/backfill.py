@@ -23,6 +23,7 @@ from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PART
 from fleet.settings import ReportSettings
 from orchestration.build import ReportsEnv
 from orchestration.definitions import DAY_JOB, MONTH_JOB, build_definitions
+from orchestration.notebooks import NOTEBOOK_JOB
 from orchestration.partitions import month_of
 from warehouse.db import connect
 
@@ -105,3 +106,10 @@ def backfill_reports(instance: dg.DagsterInstance, settings: ReportSettings, env
         _run(month_job, instance, start, end, summary)
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def render_notebook_pages(instance: dg.DagsterInstance, settings: ReportSettings, env: ReportsEnv) -> bool:
+    """The analyst notebooks executed on the lake and rendered (orchestration/notebooks.py) as a run of the
+    ``notebook_pages`` job in ``instance``; False when that run failed (its error is in the instance)."""
+    job = build_definitions(settings, env=env).resolve_job_def(NOTEBOOK_JOB)
+    return job.execute_in_process(instance=instance, raise_on_error=False).success
