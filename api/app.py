@@ -22,6 +22,7 @@ from api.media import MEDIA_KEY, MediaClient
 from api.push import register_push
 from api.routes import alarms as alarm_routes
 from api.routes import (
+    analysis,
     car_detail,
     common,
     console,
@@ -85,7 +86,7 @@ def create_app(
 
     for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, figures, console, org, settings_routes, regeo, car_detail,
                    open_platform_routes, tracks, command_routes, video_routes, media_routes, alarm_routes,
-                   report_routes, static):
+                   report_routes, analysis, static):
         app.register_blueprint(module.bp)
     # First of all: NUL bytes and invalid UTF-8 never reach a route (nor PostgreSQL).
     app.before_request_funcs.setdefault(None, []).insert(0, reject_unstorable_text)

@@ -164,6 +164,10 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         _route("/report/alarmOverviewDetail", "reportAlarmOverviewDetail", "report/alarmOverviewDetail",
                _meta("menu.report.alarmOverviewDetail", "AlertOutlined", ["report"], invisible=True,
                      highlight="/report/alarmOverview")),
+        # The analyst notebooks rendered on the lake (api/routes/analysis.py: their data needs a root
+        # enterprise's user too; the page says so to anyone else): dashboards/src/screens/report/notebooks.tsx.
+        _route("/report/notebooks", "reportNotebooks", "report/notebooks",
+               _meta("menu.report.notebooks", "LineChartOutlined", ["report"])),
         redirect="/report/dailyMileage",
     ),
     _route(

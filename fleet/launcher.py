@@ -17,12 +17,13 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from fleet.notebook_server import notebook_note, notebook_server_specs, server_env, write_server_config
 from fleet.services._system import PortInUseError, ServiceError, port_is_free
 from fleet.settings import (
     ApiSettings,
@@ -79,6 +80,7 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
                   Health(http_url=f"http://127.0.0.1:{api.port}/api/health.json"), api.port, "FLEET_API_PORT"),
     ]
     specs += dagster_specs(ReportSettings())
+    specs += notebook_server_specs(ReportSettings())
     if simulator and terminals > 0:
         # The simulator follows the gateway's port, so FLEET_GATEWAY_PORT alone moves both.
         specs.append(ChildSpec("simulator", "simulator.__main__",
@@ -273,23 +275,51 @@ def _seed_report_history(state: StackState) -> None:
 
 
 def _build_reports(state: StackState) -> None:
-    """The reports of the generated history's days not built yet, and their months (orchestration.cli);
+    """The reports of the generated history's days not built yet and their months, as Dagster runs in the
+    instance of DAGSTER_HOME (orchestration.backfill), so Dagster's UI shows them built with their runs;
     later starts build only what is missing (and today). Runs in a thread beside the children's start
     (``start_report_backfill``); a failure is said, never fatal."""
     reports = ReportSettings()
     try:
+        import dagster as dg
+
+        from orchestration.backfill import backfill_reports, render_notebook_pages
         from orchestration.build import ReportsEnv
-        from orchestration.cli import run_build
 
         env = ReportsEnv.from_settings(state.database_url, reports)
         today = env.today()
-        first = max(today - timedelta(days=reports.history_days + 1),
-                    datetime.fromisoformat(reports.start_date).date())
-        summary = run_build(env, first, today, skip_done=True)
-        _say(f"reports: {len(summary.days)} days and {len(summary.months)} months built in {summary.seconds:.0f} s"
-             f" ({len(summary.skipped)} already done); Dagster builds them from now on")
+        with dg.DagsterInstance.get() as instance:
+            summary = backfill_reports(instance, reports, env, date.fromisoformat(reports.start_date), today)
+            failed = f", {len(summary.failed_run_ids)} runs failed (see Dagster)" if summary.failed_run_ids else ""
+            _say(f"reports: {len(summary.days)} days and {len(summary.months)} months built by"
+                 f" {len(summary.run_ids) + len(summary.failed_run_ids)} Dagster runs in {summary.seconds:.0f} s"
+                 f" ({len(summary.skipped)} already done){failed}")
+            started = time.monotonic()
+            rendered = render_notebook_pages(instance, reports, env)
+            _say(f"notebooks: {'rendered' if rendered else 'NOT rendered (see Dagster)'} by a Dagster run in"
+                 f" {time.monotonic() - started:.0f} s")
     except Exception as exc:  # the stack runs without them; the nightly schedule catches up
         _say(f"reports not built: {type(exc).__name__}: {exc}")
+
+
+def settle_report_start(database_url: str) -> str:
+    """FLEET_REPORT_START_DATE for this process and its children, unless configured: the fleet's first day
+    of data (orchestration.backfill.first_report_day), so Dagster lists no partition before any data as
+    missing."""
+    if os.environ.get("FLEET_REPORT_START_DATE"):
+        return os.environ["FLEET_REPORT_START_DATE"]
+    from orchestration.build import ReportsEnv
+
+    reports = ReportSettings()
+    try:
+        from orchestration.backfill import first_report_day
+
+        first = first_report_day(database_url, reports, ReportsEnv.from_settings(database_url, reports).today())
+    except Exception as exc:  # no report tables yet: keep the configured start
+        _say(f"report start not settled: {type(exc).__name__}: {exc}")
+        return reports.start_date
+    os.environ["FLEET_REPORT_START_DATE"] = first.isoformat()
+    return first.isoformat()
 
 
 def start_report_backfill(state: StackState) -> threading.Thread | None:
@@ -298,7 +328,7 @@ def start_report_backfill(state: StackState) -> threading.Thread | None:
     reports = ReportSettings()
     if reports.history_days <= 0 or not state.database_url:
         return None
-    os.environ["DAGSTER_HOME"] = str(report_dagster_home(reports))  # materialisations recorded there
+    os.environ["DAGSTER_HOME"] = str(report_dagster_home(reports))  # the runs are recorded there
     thread = threading.Thread(target=_build_reports, args=(state,), name="report-backfill", daemon=True)
     thread.start()
     state.seeded += ", reports building"
@@ -310,7 +340,7 @@ def _child_env(state: StackState) -> dict[str, str]:
     media = {"FLEET_API_MEDIA_PORT": str(MediaServerSettings().port)} if "FLEET_API_MEDIA_PORT" not in os.environ else {}
     return {**os.environ, **media, "FLEET_DATABASE_URL": state.database_url,
             "FLEET_KAFKA_BOOTSTRAP": state.kafka_bootstrap, "PYTHONUNBUFFERED": "1",
-            "DAGSTER_HOME": str(report_dagster_home(ReportSettings()))}
+            "DAGSTER_HOME": str(report_dagster_home(ReportSettings())), **server_env()}
 
 
 def dagster_note(port: int) -> str:
@@ -348,6 +378,8 @@ def _status_table(children: list[Child], state: StackState, servers: list[tuple[
     reports = ReportSettings()
     if reports.dagster_enabled:
         lines.append(dagster_note(reports.dagster_port))
+    if reports.notebook_server_enabled:
+        lines.append(notebook_note(reports.notebook_server_port))
     lines.append(f"logs:    {StackSettings().var_dir / 'log'}/<component>.log")
     return "\n".join(lines)
 
@@ -411,7 +443,10 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
         ensure_topics(state.kafka_bootstrap, KafkaSettings().topic_partitions)
         servers.append(("kafka", "running" if own_kafka else "external", state.kafka_bootstrap))
         _prepare_database(state, terminals)
+        settle_report_start(state.database_url)
         prepare_dagster_home(ReportSettings(), state.database_url)
+        if ReportSettings().notebook_server_enabled:
+            write_server_config()
         backfill = start_report_backfill(state)
         servers.append(("seed", "done" if state.login else "skipped", state.seeded))
         summariser = _start_summariser(state.database_url)

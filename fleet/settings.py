@@ -237,6 +237,9 @@ class ReportSettings(_Base):
     active_day_km: float = Field(1.0, ge=0, description="a vehicle-day with at least this mileage counts as an active day (出车天数)")
     intraday_minutes: int = Field(15, ge=1, le=60, description="today's provisional reports are rebuilt this often (07:00-23:59)")
     sensor_interval_s: int = Field(300, ge=30, description="how often the late-data sensor looks at report_dirty_day")
+    notebook_pages_dir: str = Field("", description="the analyst notebooks executed on the lake and rendered to HTML (served to root-enterprise report users by /api/analysis/notebooks); empty: <FLEET_STACK_VAR_DIR>/notebook_pages")
+    notebook_server_enabled: bool = Field(True, description="run a JupyterLab on notebooks/ and the lake under `fleet up` (127.0.0.1 only, token in <FLEET_STACK_VAR_DIR>/notebooks.token)")
+    notebook_server_port: int = Field(3071, description="port of that JupyterLab")
 
 
 class ApiSettings(_Base):
@@ -404,6 +407,12 @@ def report_lake_dir(reports: ReportSettings | None = None, stack: StackSettings 
     """The Parquet lake's folder: FLEET_REPORT_LAKE_DIR, or ``lake`` under the stack's var dir."""
     reports = reports or ReportSettings()
     return Path(reports.lake_dir) if reports.lake_dir else (stack or StackSettings()).var_dir / "lake"
+
+
+def report_notebook_pages_dir(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:
+    """The rendered notebooks' folder: FLEET_REPORT_NOTEBOOK_PAGES_DIR, or ``notebook_pages`` under var."""
+    reports = reports or ReportSettings()
+    return Path(reports.notebook_pages_dir) if reports.notebook_pages_dir else (stack or StackSettings()).var_dir / "notebook_pages"
 
 
 def report_dagster_home(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:

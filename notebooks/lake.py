@@ -3,7 +3,7 @@
 ``connect()`` -> a DuckDB connection with one view per dataset (gps, alarm, car_day_report, trip, park,
 device_day_report, driver_day_report, enterprise_day_report, kpi_vehicle_day, kpi_enterprise_day and the
 month tables), the partition column ``day`` (date) or ``month`` (text) included; ``query(sql)`` -> a polars
-frame; ``scan(dataset)`` -> a polars LazyFrame of one dataset. The lake is ``FLEET_REPORT_LAKE_DIR``
+frame; ``scan(dataset)`` -> a polars LazyFrame of one dataset; ``alarm_name(key)`` -> the alarm's name. The lake is ``FLEET_REPORT_LAKE_DIR``
 (default ``var/lake``). No network extension is ever loaded (auto-install and auto-load are off).
 """
 
@@ -19,6 +19,10 @@ import polars as pl
 from warehouse.lake import PART_FILE, duckdb_connect
 
 matplotlib.use("Agg")  # the notebooks draw off screen; lake.show puts each figure in the cell's output
+# Chart text is in the product's language (zh-CN): a CJK font first (Debian's fonts-noto-cjk, installed by
+# scripts/install.sh), DejaVu for the rest; the minus sign drawn as a hyphen, which every font has.
+matplotlib.rcParams["font.sans-serif"] = ["Noto Sans CJK SC", "WenQuanYi Zen Hei", "DejaVu Sans"]
+matplotlib.rcParams["axes.unicode_minus"] = False
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -54,6 +58,13 @@ def scan(dataset: str) -> pl.LazyFrame:
 
 def datasets() -> list[str]:
     return sorted(p.name for p in lake_dir().glob("*") if any(p.glob(f"*/{PART_FILE}")))
+
+
+def alarm_name(key: str | None) -> str:
+    """An alarm key's name as the console shows it (zh-CN; fleet.alarm_catalog), the key itself when unknown."""
+    from fleet.alarm_catalog import describe
+
+    return describe(key) if key else "未知报警"
 
 
 def show(fig: Any) -> None:

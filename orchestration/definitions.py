@@ -9,9 +9,10 @@ Jobs run in-process, one at a time (``var/dagster/dagster.yaml``: the queued run
 
 import dagster as dg
 
-from fleet.settings import ReportSettings, database_url
+from fleet.settings import ReportSettings, database_url, report_notebook_pages_dir
 from orchestration.assets import daily_assets, monthly_assets
 from orchestration.build import ReportsEnv
+from orchestration.notebooks import NOTEBOOK_JOB, notebook_asset, notebook_schedule
 from orchestration.partitions import daily, monthly
 from orchestration.resources import RESOURCE_KEY
 from orchestration.schedules import build_schedules
@@ -30,10 +31,13 @@ def build_definitions(settings: ReportSettings | None = None, db_url: str | None
                                   executor_def=dg.in_process_executor)
     month_job = dg.define_asset_job(MONTH_JOB, selection=dg.AssetSelection.assets(month_assets),
                                     executor_def=dg.in_process_executor)
+    pages = notebook_asset(report_notebook_pages_dir(settings))
+    pages_job = dg.define_asset_job(NOTEBOOK_JOB, selection=dg.AssetSelection.assets(pages),
+                                    executor_def=dg.in_process_executor)
     return dg.Definitions(
-        assets=[day_assets, month_assets],
-        jobs=[day_job, month_job],
-        schedules=build_schedules(settings, day_job, month_job),
+        assets=[day_assets, month_assets, pages],
+        jobs=[day_job, month_job, pages_job],
+        schedules=[*build_schedules(settings, day_job, month_job), notebook_schedule(pages_job, settings.tz)],
         sensors=[build_sensor(settings, day_job, month_job)],
         resources={RESOURCE_KEY: env},
     )

@@ -127,7 +127,9 @@ def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
            "FLEET_MEDIA_ROOT": str(work / "media"),  # gateway, attachment server and API share this stack's media store
            # the API registers streams with, signs URLs for and names in 0x9101 the stack's media server
            "FLEET_MEDIA_SERVER_PORT": str(media_port), "FLEET_MEDIA_SERVER_PUBLIC_HOST": "127.0.0.1",
-           "FLEET_MEDIA_SERVER_SECRET": secrets.token_urlsafe(32), "FLEET_API_MEDIA_PORT": str(media_port)}
+           "FLEET_MEDIA_SERVER_SECRET": secrets.token_urlsafe(32), "FLEET_API_MEDIA_PORT": str(media_port),
+           # the rendered analyst notebooks the API serves (tests/e2e/test_notebook_pages_browser.py writes them)
+           "FLEET_REPORT_NOTEBOOK_PAGES_DIR": str(work / "notebook_pages")}
     app_id = f"e2e-worker-{secrets.token_hex(3)}"
     commit_group_at_end(kafka_bootstrap, app_id)  # uplinks of earlier tests belong to other databases
     attachments = AttachmentServerProcess(env, free_port(), work / "attachments.log")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import subprocess
@@ -73,6 +74,7 @@ def test_fleet_up_check_reports_every_component_healthy(
         "FLEET_STREAMS_APP_ID": f"fleet-up-smoke-{secrets.token_hex(3)}",
         "FLEET_STREAMS_DATA_DIR": str(tmp_path / "faust"),
         "FLEET_REPORT_DAGSTER_PORT": str(free_port()),
+        "FLEET_REPORT_NOTEBOOK_SERVER_PORT": str(free_port()),
         "FLEET_REPORT_HISTORY_DAYS": "2",  # the month of make up, shortened: the reports' first start runs
     }
     fleet = Path(sys.executable).with_name("fleet")
@@ -83,7 +85,7 @@ def test_fleet_up_check_reports_every_component_healthy(
         report = f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-3000:]}\n{logs}"
         assert proc.returncode == 0, report
         for component in ("postgresql", "gateway", "attachments", "media", "streams", "api", "dagster-webserver",
-                          "dagster-daemon", "simulator"):
+                          "dagster-daemon", "notebooks", "simulator"):
             assert any(line.split()[:2] in ([component, "healthy"], [component, "running"])
                        for line in proc.stdout.splitlines()), report
         assert "login:" in proc.stdout
@@ -92,6 +94,11 @@ def test_fleet_up_check_reports_every_component_healthy(
         assert "postgresql://fleet:***@127.0.0.1:" in proc.stdout
         dagster = env["FLEET_REPORT_DAGSTER_PORT"]
         assert f"dagster: http://127.0.0.1:{dagster}/  (127.0.0.1 only" in proc.stdout
+        token = (var_dir / "notebooks.token").read_text().strip()
+        notebooks = env["FLEET_REPORT_NOTEBOOK_SERVER_PORT"]
+        assert f"notebooks: http://127.0.0.1:{notebooks}/lab?token={token}  (JupyterLab, 127.0.0.1 only" in proc.stdout
+        assert "notebooks: rendered by a Dagster run" in proc.stderr, report  # the first start's pages
+        assert json.loads((var_dir / "notebook_pages" / "index.json").read_text())[0]["title"]
     finally:
         PostgresServer(var_dir / "postgres", 0).destroy()  # `fleet up` stopped it; its data goes too
 
@@ -168,6 +175,7 @@ def test_fleet_up_shows_moving_vehicles_via_the_api_and_stops_cleanly(
         "FLEET_STREAMS_APP_ID": f"fleet-up-moving-{secrets.token_hex(3)}",
         "FLEET_STREAMS_DATA_DIR": str(tmp_path / "faust"),
         "FLEET_REPORT_DAGSTER_PORT": str(free_port()),
+        "FLEET_REPORT_NOTEBOOK_SERVER_PORT": str(free_port()),
         "FLEET_REPORT_HISTORY_DAYS": "2",  # the month of make up, shortened: the reports' first start runs
     }
     fleet = Path(sys.executable).with_name("fleet")

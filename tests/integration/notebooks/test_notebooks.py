@@ -1,15 +1,22 @@
 """Every analyst notebook runs (nbclient, the venv's python3 kernel) against a small lake made by materialising
 the report assets (Dagster, in-process) on generated history: 6 demo vehicles x 2 days of warehouse.history
 positions with their alarms and state logs, plus the hand-computed world's day (tests/support/report_world.py,
-for exact figures); ``fleet sql`` reads the same lake."""
+for exact figures); ``fleet sql`` reads the same lake. One notebook is rendered to its HTML page (titles and
+labels in zh-CN, enterprises by name, charts embedded) and the JupyterLab of ``fleet up`` answers on loopback
+only, and only with its token."""
 
 from __future__ import annotations
 
+import base64
+import json
+import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import dagster as dg
 import nbformat
+import polars as pl
 import pytest
 from click.testing import CliRunner
 from nbclient import NotebookClient
@@ -76,3 +83,84 @@ def test_fleet_sql_queries_the_lake(lake: Path) -> None:
     assert exact.output.splitlines() == ["mileage_km", "20.0"], exact.output  # the hand-computed vehicle
     bad = CliRunner().invoke(sql_command, ["--lake", str(lake), "SELECT * FROM nowhere"])
     assert bad.exit_code != 0 and "nowhere" in bad.output
+
+
+def test_rendered_page_has_the_product_title_enterprise_names_and_a_chart(lake: Path, tmp_path: Path) -> None:
+    from warehouse.notebook_pages import read_index, render_notebooks
+
+    names = set(pl.read_parquet(lake / "car_day_report" / "*" / "part-0.parquet")["enterprise_name"].drop_nulls())
+    pages = render_notebooks(lake, tmp_path, names=["fleet_mileage_utilisation"])  # one small case, not all four
+    assert [(p.name, p.title, p.error) for p in pages] == [("fleet_mileage_utilisation", "车队里程与出车率", "")]
+    assert read_index(tmp_path) == pages
+    html = (tmp_path / "fleet_mileage_utilisation.html").read_text(encoding="utf-8")
+    assert "<title>车队里程与出车率</title>" in html
+    assert names and all(name in html for name in names)  # enterprises by name
+    assert "出车率" in html and "企业" in html  # the product's words on the page
+    charts = [base64.b64decode(b) for b in re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=\n]+)"', html)]
+    assert len([c for c in charts if len(c) > 5000]) >= 2  # the charts are in the page, nothing to fetch
+    assert "<script" not in html.lower()  # a static page
+
+
+def test_a_failing_notebook_keeps_the_others_and_says_why(lake: Path, tmp_path: Path) -> None:
+    from warehouse.notebook_pages import render_notebooks
+
+    folder = tmp_path / "books"
+    folder.mkdir()
+    good = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('ok')")])
+    good.metadata["title"] = "好"
+    bad = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 / 0")])
+    nbformat.write(good, folder / "good.ipynb")
+    nbformat.write(bad, folder / "bad.ipynb")
+    pages = {p.name: p for p in render_notebooks(lake, tmp_path / "out", folder)}
+    assert pages["good"].title == "好" and not pages["good"].error
+    assert "ZeroDivisionError" in pages["bad"].error and not (tmp_path / "out" / "bad.html").exists()
+
+
+def test_notebook_server_listens_on_loopback_only_and_wants_its_token(lake: Path, tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import time
+    import urllib.error
+    import urllib.request
+
+    from fleet.notebook_server import notebook_server_specs, notebook_token, server_env, write_server_config
+    from fleet.services._system import free_port, port_answers
+    from fleet.settings import StackSettings
+
+    port = free_port()
+    stack = StackSettings(var_dir=tmp_path / "var")
+    env = {"FLEET_STACK_VAR_DIR": str(stack.var_dir), "FLEET_REPORT_NOTEBOOK_SERVER_PORT": str(port),
+           "FLEET_REPORT_LAKE_DIR": str(lake)}
+    with pytest.MonkeyPatch.context() as patch:
+        for key, value in env.items():
+            patch.setenv(key, value)
+        spec = notebook_server_specs()[0]
+        write_server_config()  # what `fleet up` does before starting its children
+        child_env = {**os.environ, **server_env()}
+    token = notebook_token(stack)
+    assert token not in " ".join(spec.argv)  # never on the command line (the process list)
+    assert oct((stack.var_dir / "notebooks.token").stat().st_mode & 0o777) == "0o600"
+    proc = subprocess.Popen(spec.argv, env=child_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 90
+        while not port_answers(port) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert port_answers(port), "JupyterLab did not start"
+        listening = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True).stdout
+        assert listening.split() and all(w.startswith("127.0.0.1:") for w in listening.split() if f":{port}" in w)
+        outside = socket.gethostbyname(socket.gethostname())
+        if not outside.startswith("127."):
+            with pytest.raises(OSError):
+                socket.create_connection((outside, port), timeout=2).close()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/contents", timeout=10)
+        assert refused.value.code == 403
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/contents",
+                                         headers={"Authorization": f"token {token}"})
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            listed = {item["name"] for item in json.loads(reply.read())["content"]}
+        assert "fleet_mileage_utilisation.ipynb" in listed  # the notebooks folder is its root
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -146,7 +146,7 @@ def test_definitions_load_with_schedules_on_local_days(world: tuple[World, Repor
     _, env = world
     defs = build_definitions(SETTINGS, env=env)
     assert {s.name for s in defs.schedules or []} == {  # type: ignore[union-attr]
-        "reports_nightly", "reports_nightly_month", "reports_intraday", "reports_weekly"}
+        "reports_nightly", "reports_nightly_month", "reports_intraday", "reports_weekly", "notebook_pages_nightly"}
     assert all(s.default_status == dg.DefaultScheduleStatus.RUNNING for s in defs.schedules or [])  # type: ignore[union-attr]
     nightly = defs.resolve_schedule_def("reports_nightly")
     at = datetime(2026, 10, 16, 17, 30, tzinfo=UTC)  # 01:30 on the 17th in Shanghai

@@ -123,5 +123,5 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.log.videoLog",
                             # issue 10 reports, the running charts and the drivers' attendance log
                             "menu.report", "menu.dashboard.analysis", "menu.log.driverAttendance",
-                            "menu.report.alarmOverviewDetail",
+                            "menu.report.alarmOverviewDetail", "menu.report.notebooks",
                             *(f"menu.report.{page}" for page, _ in REPORT_PAGES)}
