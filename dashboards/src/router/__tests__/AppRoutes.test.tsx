@@ -110,25 +110,30 @@ describe('routing and session', () => {
     expect(screen.getByTestId('tab-/account/center')).toBeTruthy();
   });
 
-  test('tabs are restored from session storage, and page:close / page:refresh act on them', async () => {
+  test('tabs are restored from session storage (never an exception page), and page:close / page:refresh act on them', async () => {
     session.setToken({ access_token: 'a', refresh_token: 'r', expires_in: 3600 });
     session.setUser(USER);
     const tab = (key: string, title: string) => ({ key, pathname: key, title, closable: true, cacheAble: true });
     sessionStorage.setItem(
       TABS_STORAGE_KEY,
-      JSON.stringify({ tabs: [tab('/404', 'menu.exception.404'), tab('/account/center', 'menu.account.center')], activeKey: '/404' }),
+      JSON.stringify({
+        tabs: [tab('/404', 'menu.exception.404'), tab('/account/settings', 'menu.account.settings'),
+          tab('/account/center', 'menu.account.center')],
+        activeKey: '/account/settings',
+      }),
     );
     renderAt('/account/center');
-    await screen.findByTestId('tab-/404');
+    await screen.findByTestId('tab-/account/settings');
     expect(screen.getByTestId('tab-/account/center')).toBeTruthy();
+    expect(screen.queryByTestId('tab-/404')).toBeNull(); // a 404 is never a tab, not even one saved earlier
 
     // A refresh remounts the page after the 200 ms delay: its DOM node is replaced.
     const before = await screen.findByTestId('account-center');
     act(() => refreshPage('/account/center'));
     await waitFor(() => expect(screen.getByTestId('account-center')).not.toBe(before));
 
-    act(() => closePage('/404'));
-    await waitFor(() => expect(screen.queryByTestId('tab-/404')).toBeNull());
+    act(() => closePage('/account/settings'));
+    await waitFor(() => expect(screen.queryByTestId('tab-/account/settings')).toBeNull());
     expect(screen.getByTestId('location').textContent).toBe('/account/center');
   });
 });
