@@ -14,16 +14,16 @@ import logging
 import os
 import signal
 import sys
-import threading
 import time
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from fleet.notebook_server import notebook_note, notebook_server_specs, server_env, write_server_config
+from fleet.report_backfill import ReportBackfill
 from fleet.services._system import PortInUseError, ServiceError, port_is_free
 from fleet.settings import (
     ApiSettings,
@@ -274,34 +274,6 @@ def _seed_report_history(state: StackState) -> None:
              f" changes over {reports.history_days} days in {time.monotonic() - started:.0f} s")
 
 
-def _build_reports(state: StackState) -> None:
-    """The reports of the generated history's days not built yet and their months, as Dagster runs in the
-    instance of DAGSTER_HOME (orchestration.backfill), so Dagster's UI shows them built with their runs;
-    later starts build only what is missing (and today). Runs in a thread beside the children's start
-    (``start_report_backfill``); a failure is said, never fatal."""
-    reports = ReportSettings()
-    try:
-        import dagster as dg
-
-        from orchestration.backfill import backfill_reports, render_notebook_pages
-        from orchestration.build import ReportsEnv
-
-        env = ReportsEnv.from_settings(state.database_url, reports)
-        today = env.today()
-        with dg.DagsterInstance.get() as instance:
-            summary = backfill_reports(instance, reports, env, date.fromisoformat(reports.start_date), today)
-            failed = f", {len(summary.failed_run_ids)} runs failed (see Dagster)" if summary.failed_run_ids else ""
-            _say(f"reports: {len(summary.days)} days and {len(summary.months)} months built by"
-                 f" {len(summary.run_ids) + len(summary.failed_run_ids)} Dagster runs in {summary.seconds:.0f} s"
-                 f" ({len(summary.skipped)} already done){failed}")
-            started = time.monotonic()
-            rendered = render_notebook_pages(instance, reports, env)
-            _say(f"notebooks: {'rendered' if rendered else 'NOT rendered (see Dagster)'} by a Dagster run in"
-                 f" {time.monotonic() - started:.0f} s")
-    except Exception as exc:  # the stack runs without them; the nightly schedule catches up
-        _say(f"reports not built: {type(exc).__name__}: {exc}")
-
-
 def settle_report_start(database_url: str) -> str:
     """FLEET_REPORT_START_DATE for this process and its children, unless configured: the fleet's first day
     of data (orchestration.backfill.first_report_day), so Dagster lists no partition before any data as
@@ -322,17 +294,16 @@ def settle_report_start(database_url: str) -> str:
     return first.isoformat()
 
 
-def start_report_backfill(state: StackState) -> threading.Thread | None:
-    """``_build_reports`` in a thread: the console, API and Dagster start meanwhile (the first start's month
-    of reports takes ~40 s on this machine, docs/performance.md)."""
+def start_report_backfill(state: StackState) -> ReportBackfill | None:
+    """The report build (fleet.report_backfill) in its own process: the console, API and Dagster start
+    meanwhile (the first start's month of reports takes ~40 s on this machine, docs/performance.md)."""
     reports = ReportSettings()
     if reports.history_days <= 0 or not state.database_url:
         return None
     os.environ["DAGSTER_HOME"] = str(report_dagster_home(reports))  # the runs are recorded there
-    thread = threading.Thread(target=_build_reports, args=(state,), name="report-backfill", daemon=True)
-    thread.start()
+    backfill = ReportBackfill(state.database_url)
     state.seeded += ", reports building"
-    return thread
+    return backfill
 
 
 def _child_env(state: StackState) -> dict[str, str]:
@@ -415,6 +386,7 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
     kafka: KafkaServer | None = None
     children: list[Child] = []
     summariser: Any = None
+    backfill: ReportBackfill | None = None
     previous = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         _check_ports(specs, stack, own_pg, own_kafka)
@@ -484,6 +456,8 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
     finally:
         for sig in previous:
             signal.signal(sig, signal.SIG_IGN)  # a second Ctrl-C must not leave orphans behind
+        if backfill is not None:
+            backfill.stop()
         for child in reversed(children):
             child.stop()
         if summariser is not None:

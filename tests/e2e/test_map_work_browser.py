@@ -124,7 +124,7 @@ def test_one_search_box_finds_a_vehicle_by_sim_card_vin_and_terminal_id_and_says
     iccid, vin, terminal_id = _sim_of(console_stack, vehicle)
     key = vehicle.node.removeprefix("tree-node-")
     open_map(page)
-    for keyword, field in ((iccid, "sim"), (vin[-8:], "vin"), (vehicle.phone, "sim"), (terminal_id, "terminalId")):
+    for keyword, field in ((iccid, "sim"), (vin, "vin"), (vehicle.phone, "sim"), (terminal_id, "terminalId")):
         search_tree(page, keyword)
         match = page.get_by_test_id(f"tree-match-{key}")
         match.wait_for()

@@ -102,6 +102,7 @@ def test_a_new_subsidiary_user_with_a_live_map_role_sees_only_the_live_map(
     user_row.get_by_test_id(f"row-roles-{user_id}").click()
     dialog = page.get_by_test_id("user-roles-dialog")
     dialog.get_by_test_id("user-roles-select").click()
+    page.keyboard.type(role_name)  # as an administrator picks one of many roles: by typing its name
     page.locator(".ant-select-item-option", has_text=role_name).click()
     page.keyboard.press("Escape")
     dialog.get_by_role("button", name=re.compile("OK|确 ?定")).click()

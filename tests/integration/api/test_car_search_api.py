@@ -5,7 +5,7 @@ is data, never SQL."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -27,27 +27,41 @@ def rows(reply: Any) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def marked(pg_url: str, demo: Demo) -> dict[str, str]:
-    """Unique values on A's first vehicle: its VIN, terminal id, SIM card (ICCID, MSISDN) and driver."""
+def marked(pg_url: str, demo: Demo) -> Iterator[dict[str, str]]:
+    """Unique values on A's first vehicle: its VIN, terminal id, SIM card (ICCID, MSISDN) and driver.
+    The demo vehicle is shared by other modules (its VIN and terminal id are looked up by them), so
+    every value is put back afterwards."""
     def tag() -> str:  # a distinct tag per value: a keyword matches one field only
         return uuid.uuid4().hex[:8].upper()
 
     values = {"vin": f"LSV{tag()}0001", "terminalId": f"T{tag()}", "iccid": f"8986{tag()}",
               "msisdn": f"1440{int(tag(), 16) % 10**7:07d}", "driver": f"搜索司机{tag()}"}
     with connect(pg_url) as conn:
+        before = conn.execute("SELECT c.vin, c.driver_id, d.device_sn, d.phone FROM car c, device d"
+                              " WHERE c.id = %s AND d.id = %s", (demo.a.car_id, demo.a.device_id)).fetchone()
+        assert before is not None
+        vin, driver_id, device_sn, phone = before
+        sims = [r[0] for r in conn.execute("SELECT id FROM sim WHERE device_id = %s AND record_state = 1",
+                                           (demo.a.device_id,)).fetchall()]
         conn.execute("UPDATE car SET vin = %s WHERE id = %s", (values["vin"], demo.a.car_id))
         conn.execute("UPDATE device SET device_sn = %s WHERE id = %s", (values["terminalId"], demo.a.device_id))
         conn.execute("UPDATE sim SET record_state = 0 WHERE device_id = %s", (demo.a.device_id,))
-        conn.execute("INSERT INTO sim (enterprise_id, iccid, msisdn, device_id) VALUES (%s, %s, %s, %s)",
-                     (demo.a.enterprise_id, values["iccid"], values["msisdn"], demo.a.device_id))
+        sim = conn.execute("INSERT INTO sim (enterprise_id, iccid, msisdn, device_id) VALUES (%s, %s, %s, %s)"
+                           " RETURNING id", (demo.a.enterprise_id, values["iccid"], values["msisdn"],
+                                             demo.a.device_id)).fetchone()
         driver = conn.execute("INSERT INTO driver (enterprise_id, name) VALUES (%s, %s) RETURNING id",
                               (demo.a.enterprise_id, values["driver"])).fetchone()
-        assert driver is not None
+        assert driver is not None and sim is not None
         conn.execute("UPDATE car SET driver_id = %s WHERE id = %s", (driver[0], demo.a.car_id))
-        phone = conn.execute("SELECT phone FROM device WHERE id = %s", (demo.a.device_id,)).fetchone()
         conn.commit()
-    assert phone is not None
-    return {**values, "phone": str(phone[0])}
+    yield {**values, "phone": str(phone)}
+    with connect(pg_url) as conn:
+        conn.execute("UPDATE car SET vin = %s, driver_id = %s WHERE id = %s", (vin, driver_id, demo.a.car_id))
+        conn.execute("UPDATE device SET device_sn = %s WHERE id = %s", (device_sn, demo.a.device_id))
+        conn.execute("DELETE FROM sim WHERE id = %s", (sim[0],))
+        conn.execute("UPDATE sim SET record_state = 1 WHERE id = ANY(%s)", (sims,))
+        conn.execute("DELETE FROM driver WHERE id = %s", (driver[0],))
+        conn.commit()
 
 
 @pytest.mark.parametrize(("key", "field", "part"), [

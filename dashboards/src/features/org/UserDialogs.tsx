@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ListRecord } from '../list/types';
 import { validatePassword } from '../../utils/validators';
 import { fetchRecord, fetchRoles, patchRecord } from './api';
-import { roleLabel, useEnterpriseNames } from './enterprises';
+import { enterpriseNames, lineageOf, roleLabel, useEnterpriseTree } from './enterprises';
 
 interface DialogProps {
   /** The user the dialog is open for; null: closed. */
@@ -31,7 +31,8 @@ export function RolesDialog({ user, onClose, onSaved }: DialogProps) {
   const [form] = Form.useForm<{ roles: number[] }>();
   const [roles, setRoles] = useState<ListRecord[]>([]);
   const failed = useSaveFailure();
-  const names = useEnterpriseNames(user !== null);
+  const tree = useEnterpriseTree(user !== null);
+  const names = useMemo(() => enterpriseNames(tree), [tree]);
   useEffect(() => {
     if (!user) return undefined;
     const controller = new AbortController();
@@ -43,9 +44,14 @@ export function RolesDialog({ user, onClose, onSaved }: DialogProps) {
     });
     return () => controller.abort();
   }, [user, form]);
-  // every enterprise may have a role of the same name (the seeded 管理员): its enterprise tells them apart
-  const options = useMemo(() => roles.map((r) => ({ value: Number(r.id), label: roleLabel(r.name, r.enterpriseId, names) })),
-    [roles, names]);
+  // Only the roles the server assigns to this user: those of its enterprise or an ancestor within the
+  // caller's tree (warehouse/queries/organisation.py assignable_roles). Every enterprise may have a
+  // role of the same name (the seeded 管理员): its enterprise tells them apart.
+  const options = useMemo(() => {
+    const lineage = lineageOf(tree, Number(user?.enterpriseId));
+    return roles.filter((r) => lineage.has(Number(r.enterpriseId)))
+      .map((r) => ({ value: Number(r.id), label: roleLabel(r.name, r.enterpriseId, names) }));
+  }, [roles, names, tree, user]);
   const save = async () => {
     const { roles } = await form.validateFields();
     const reply = await patchRecord('user', user?.id, { roles: roles ?? [] });

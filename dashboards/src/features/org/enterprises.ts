@@ -31,6 +31,20 @@ export function roleLabel(name: unknown, enterpriseId: unknown, names: Map<numbe
   return enterprise ? `${String(name)} (${enterprise})` : String(name);
 }
 
+/** The ids from a tree's root down to ``id`` (empty when ``id`` is not in the tree). */
+export function lineageOf(nodes: EnterpriseNode[], id: number): Set<number> {
+  const walk = (list: EnterpriseNode[], above: number[]): number[] | null => {
+    for (const node of list) {
+      const path = [...above, node.id];
+      if (node.id === id) return path;
+      const found = walk(node.children ?? [], path);
+      if (found) return found;
+    }
+    return null;
+  };
+  return new Set(walk(nodes, []) ?? []);
+}
+
 /** The caller's enterprise tree (GET /api/aas/subsidiary.json), once per mount; `enabled` false: none. */
 export function useEnterpriseTree(enabled = true): EnterpriseNode[] {
   const [nodes, setNodes] = useState<EnterpriseNode[]>([]);

@@ -9,7 +9,7 @@ import { field } from '../../../test/listFixtures';
 import { clearMetaCache } from '../../list/api';
 import ListPage from '../../list/ListPage';
 import { defineListScreen, type EntityMeta } from '../../list/types';
-import { enterpriseNames, roleLabel } from '../enterprises';
+import { enterpriseNames, lineageOf, roleLabel } from '../enterprises';
 
 const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
 const ok = (data: unknown) => json({ code: 0, message: 'ok', data });
@@ -22,6 +22,12 @@ const TREE = [{ id: 1, shortName: '集团', type: 1, state: 1, children: [
 describe('enterprise names and role labels', () => {
   test('every enterprise of the tree has its name', () => {
     expect([...enterpriseNames(TREE).entries()]).toEqual([[1, '集团'], [5, '子公司A'], [6, '子公司B']]);
+  });
+
+  test("a user's lineage is its enterprise and its ancestors, never a sibling", () => {
+    expect([...lineageOf(TREE, 5)]).toEqual([1, 5]);
+    expect([...lineageOf(TREE, 1)]).toEqual([1]);
+    expect(lineageOf(TREE, 99).size).toBe(0);
   });
 
   test('roles of the same name read apart by their enterprise', () => {
