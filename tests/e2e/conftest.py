@@ -220,6 +220,11 @@ def page(browser: Any, console_stack: ConsoleStack, request: pytest.FixtureReque
     page.on("framenavigated", lambda frame: trail.append(f"navigated: {frame.url}") if frame == page.main_frame else None)
     page.on("response", lambda r: trail.append(f"{r.status} {r.request.method} {r.url.split('?')[0]}")
             if "/api/" in r.url or "/oauth2/" in r.url else None)
+    # a command's POST still unanswered when a test times out shows as sent without a reply
+    page.on("request", lambda r: trail.append(f"sent {r.method} {r.url.split('?')[0]}")
+            if r.method != "GET" and "/api/command/" in r.url else None)
+    page.on("requestfailed", lambda r: trail.append(f"failed {r.method} {r.url.split('?')[0]}: {r.failure}")
+            if "/api/" in r.url else None)
     page.errors = errors  # type: ignore[attr-defined]
     try:
         yield page

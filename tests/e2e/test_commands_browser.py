@@ -21,6 +21,7 @@ from tests.e2e.test_console import marker, open_map, screenshot, set_clustering,
 ACCEPTED = "指令已下发，等待网关处理中"
 # The terminal answers within a second; the slack is for a loaded CI machine (never a sleep).
 ANSWER_TIMEOUT_MS = 45_000
+SEND_TIMEOUT_MS = 30_000
 OUTCOMES = {0: "success", 1: "failure", 2: "messageError", 3: "unsupported"}
 
 
@@ -51,7 +52,10 @@ def _open_popup(page: Any, vehicle: Vehicle) -> Any:
 
 def _send(page: Any, code: str) -> int:
     """Clicks the dialog's send button; returns the id of the command the server accepted."""
-    with page.expect_response(lambda r: re.search(rf"/api/command/\d+/{code}\.json(\?|$)", r.url) is not None) as sent:
+    # The API answers once Kafka has the downlink: up to twice CommandsSettings.kafka_send_timeout_s (the
+    # producer's first send also fetches the topic's metadata), so the wait is longer than the default 15 s.
+    with page.expect_response(lambda r: re.search(rf"/api/command/\d+/{code}\.json(\?|$)", r.url) is not None,
+                              timeout=SEND_TIMEOUT_MS) as sent:
         page.get_by_test_id("command-send").click()
     body = json.loads(sent.value.text())
     assert body["code"] == 0, body
