@@ -98,6 +98,8 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
       if (followRef.current) {
         claimView(map);
         map.panTo(latLng, { animate: true });
+      } else if (opened) {
+        fitWhenSettled(map, popup); // a vehicle driving towards the map's edge keeps its popup in view
       }
     };
     place(true);
@@ -129,7 +131,7 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
       else map.panTo(latLng, { animate: true });
       pendingZoom.current = false;
       const popup = popupRef.current;
-      if (popup?.isOpen()) fitInView(map, popup);
+      if (popup?.isOpen()) fitWhenSettled(map, popup);
       return true;
     };
     if (show()) return undefined;
@@ -149,7 +151,7 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
         const popup = popupRef.current;
         if (!popup) return;
         withoutAutoPan(popup, popup.isOpen(), () => popup.update());
-        if (popup.isOpen()) fitInView(map, popup);
+        if (popup.isOpen()) fitWhenSettled(map, popup);
       }}
     />,
     container,
@@ -167,6 +169,21 @@ function fitInView(map: L.Map, popup: L.Popup): void {
   if (!element || !anchor || !map.getBounds().contains(anchor)) return;
   const [dx, dy] = fitShift(element.getBoundingClientRect(), map.getContainer().getBoundingClientRect());
   if (dx !== 0 || dy !== 0) map.panBy([-dx, -dy], { animate: false });
+}
+
+/**
+ * ``fitInView`` now, or when the map's running pan / zoom animation ends: measured mid-animation, the
+ * popup's shift would be undone by the animation's own end (the popup then stood cut off).
+ */
+function fitWhenSettled(map: L.Map, popup: L.Popup): void {
+  const animating = map as unknown as { _panAnim?: { _inProgress?: boolean }; _animatingZoom?: boolean };
+  if (animating._panAnim?._inProgress || animating._animatingZoom) {
+    map.once('moveend', () => {
+      if (popup.isOpen()) fitInView(map, popup);
+    });
+  } else {
+    fitInView(map, popup);
+  }
 }
 
 /**
