@@ -30,6 +30,7 @@ from streams.messages import Fix
 from streams.validation import QUALITY_TELEPORT, QUALITY_TIME, Limits, quality_class
 
 EARTH_RADIUS_KM = 6371.0088  # the reports' radius (pipelines.rules)
+_KM_PER_DEG = EARTH_RADIUS_KM * math.pi / 180
 _LAST_FIXES = "SELECT device_id, extract(epoch FROM fix_at), lat, lng FROM device_last WHERE device_id = ANY(%s)"
 
 # (epoch seconds, lat, lng) of a fix
@@ -49,6 +50,7 @@ class TeleportGuard:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
+        self._min_km, self._max_kmh = limits.teleport_min_km, limits.max_implied_speed_kmh
         self._reference: dict[int, Point | None] = {}  # None: known to have no fix yet
         self._flagged: dict[int, Point] = {}
 
@@ -79,14 +81,30 @@ class TeleportGuard:
         self._flagged.clear()
 
     def assess(self, fix: Fix) -> Fix:
-        """The fix, with QUALITY_TELEPORT set when it is one; updates the memory."""
+        """The fix, with QUALITY_TELEPORT set when it is one; updates the memory. The common case (a plausible
+        fix near its reference) costs a few comparisons: the bound below settles it without trigonometry."""
         if fix.quality & QUALITY_TIME:
             return fix
-        point = (fix.fix_at.timestamp(), fix.lat, fix.lng)
+        t = fix.fix_at.timestamp()
         device = fix.device_id
         reference = self._reference.get(device)
-        if reference is None or not self._too_fast(reference, point):
-            if reference is None or point[0] >= reference[0]:
+        if reference is not None:
+            dt = abs(t - reference[0])
+            # R·(|Δφ| + |Δλ|) bounds the great-circle distance from above
+            bound = _KM_PER_DEG * (abs(fix.lat - reference[1]) + abs(fix.lng - reference[2]))
+            if bound > self._min_km and bound > self._max_kmh * max(dt, 1.0) / 3600.0:
+                return self._slow(fix, (t, fix.lat, fix.lng), reference)
+        if reference is None or t >= reference[0]:
+            self._reference[device] = (t, fix.lat, fix.lng)
+        if self._flagged:
+            self._flagged.pop(device, None)
+        return fix
+
+    def _slow(self, fix: Fix, point: Point, reference: Point) -> Fix:
+        """A fix the bound did not settle: the exact distance decides."""
+        device = fix.device_id
+        if not self._too_fast(reference, point):
+            if point[0] >= reference[0]:
                 self._reference[device] = point
             self._flagged.pop(device, None)
             return fix
@@ -100,10 +118,7 @@ class TeleportGuard:
 
     def _too_fast(self, a: Point, b: Point) -> bool:
         km = distance_km(a, b)
-        if km <= self.limits.teleport_min_km:
-            return False
-        hours = max(abs(b[0] - a[0]), 1.0) / 3600.0
-        return km / hours > self.limits.max_implied_speed_kmh
+        return km > self._min_km and km / (max(abs(b[0] - a[0]), 1.0) / 3600.0) > self._max_kmh
 
 
 def count_flagged(fixes: Iterable[Fix], counts: dict[tuple[date, int, str, int], int], zone: tzinfo) -> None:
