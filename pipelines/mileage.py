@@ -25,21 +25,26 @@ from __future__ import annotations
 import polars as pl
 
 from pipelines.rules import Rules, Window
-from pipelines.segments import OVERSPEED_BIT, POSITIONED, conform
+from pipelines.segments import OVERSPEED_BIT, POSITIONED, QUALITY_TELEPORT, QUALITY_TIME, conform
 
 MILEAGE_ODOMETER, MILEAGE_GPS = 1, 2
 
 
 def point_counts(points: pl.DataFrame, window: Window) -> pl.DataFrame:
-    """(device_id, points, positioned_points, odo_points, max_received_at) of the fixes inside the day."""
+    """(device_id, points, positioned_points, odo_points, teleport_points, max_received_at) of the fixes inside
+    the day. A fix flagged implausible (``quality``) is not qualified (not in ``positioned_points``); a
+    teleport is a point of its day and a drift point (``teleport_points``); a fix with an implausible time
+    is no point of the day it claims (it is counted on its day of receipt, from gps_reject_day)."""
     pts = conform(points)
     t = pl.col("fix_at")
-    return (pts.filter((t >= window.start) & (t < window.end))
+    quality = pl.col("quality").fill_null(0)
+    qualified = ((pl.col("status_flags") & POSITIONED) != 0) & (quality == 0)
+    return (pts.filter((t >= window.start) & (t < window.end) & ((quality & QUALITY_TIME) == 0))
             .group_by("device_id")
             .agg(points=pl.len().cast(pl.Int64),
-                 positioned_points=((pl.col("status_flags") & POSITIONED) != 0).sum().cast(pl.Int64),
-                 odo_points=(((pl.col("status_flags") & POSITIONED) != 0) & pl.col("mileage_km").is_not_null())
-                 .sum().cast(pl.Int64),
+                 positioned_points=qualified.sum().cast(pl.Int64),
+                 odo_points=(qualified & pl.col("mileage_km").is_not_null()).sum().cast(pl.Int64),
+                 teleport_points=((quality & QUALITY_TELEPORT) != 0).sum().cast(pl.Int64),
                  max_received_at=pl.col("received_at").max()))
 
 

@@ -1,7 +1,8 @@
 """A day's positions as segments: the one frame mileage, motion and runtime all read (docs/reports.md §3).
 
 ``POINT_SCHEMA`` is what the daily read returns (gps columns; ``fix_at`` UTC). ``segments(points, window,
-rules)`` keeps positioned fixes (status bit 1), sorts them by (device, time), removes drift *spikes* (a
+rules)`` keeps positioned plausible fixes (status bit 1, ``quality`` 0: a fix flagged implausible by the
+positions step adds no mileage, trip or runtime; ``point_counts`` counts it), sorts them by (device, time), removes drift *spikes* (a
 point both reached and left at an implausible speed while its neighbours are plausible to each other:
 the classic GPS jump out and back), and gives each remaining point its segment from the previous point of
 the same device:
@@ -29,9 +30,11 @@ from pipelines.rules import EARTH_RADIUS_KM, Rules, Window
 POINT_SCHEMA: dict[str, pl.DataType] = {
     "device_id": pl.Int64(), "fix_at": pl.Datetime("us", "UTC"), "lng": pl.Float64(), "lat": pl.Float64(),
     "speed_kmh": pl.Float64(), "mileage_km": pl.Float64(), "status_flags": pl.Int64(), "alarm_flags": pl.Int64(),
-    "received_at": pl.Datetime("us", "UTC"),
+    "received_at": pl.Datetime("us", "UTC"), "quality": pl.Int64(),
 }
 ACC_ON, POSITIONED, OVERSPEED_BIT = 1, 2, 1
+# gps.quality bits (migration 0038; streams.validation): a flagged fix is stored but implausible.
+QUALITY_TIME, QUALITY_TELEPORT = 1 | 2, 4
 
 
 def empty_points() -> pl.DataFrame:
@@ -42,7 +45,7 @@ def conform(points: pl.DataFrame) -> pl.DataFrame:
     """The point columns cast to POINT_SCHEMA (a read may give float32 speeds or naive times)."""
     cols = []
     for name, dtype in POINT_SCHEMA.items():
-        col = pl.col(name) if name in points.columns else pl.lit(None)
+        col = pl.col(name) if name in points.columns else pl.lit(0 if name == "quality" else None)
         if isinstance(dtype, pl.Datetime) and name in points.columns and points.schema[name] != dtype:
             current = points.schema[name]
             col = col.dt.replace_time_zone("UTC") if getattr(current, "time_zone", None) is None else col
@@ -78,7 +81,7 @@ def _sorted_positioned(points: pl.DataFrame) -> pl.DataFrame:
     """Positioned fixes by (device, time), a repeated (device, time) kept once (the first: stable sort; a
     neighbour comparison costs a third of ``unique`` on a day of 1,000 vehicles)."""
     frame = (conform(points)
-             .filter((pl.col("status_flags") & POSITIONED) != 0)
+             .filter(((pl.col("status_flags") & POSITIONED) != 0) & (pl.col("quality").fill_null(0) == 0))
              .sort(["device_id", "fix_at"], maintain_order=True))
     repeat = (pl.col("device_id") == pl.col("device_id").shift(1)) & (pl.col("fix_at") == pl.col("fix_at").shift(1))
     return frame.filter(~repeat.fill_null(False)).with_columns(

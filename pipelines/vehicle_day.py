@@ -77,8 +77,9 @@ def car_days(cars: pl.DataFrame, parts: DayParts, window: Window, rules: Rules) 
     ints = [pl.col(c).fill_null(0).round(0).cast(pl.Int64) if frame.schema[c].is_float()
             else pl.col(c).fill_null(0).cast(pl.Int64) for c in COUNT_COLUMNS]
     frame = frame.with_columns(ints)
-    frame = frame.with_columns(
-        drift_points=pl.col("drift_points") + pl.col("spk").fill_null(0).cast(pl.Int64),
+    teleports = pl.col("teleport_points").fill_null(0).cast(pl.Int64) if "teleport_points" in frame.columns else 0
+    frame = frame.with_columns(  # a fix the positions step flagged as a teleport is a drift point too
+        drift_points=pl.col("drift_points") + pl.col("spk").fill_null(0).cast(pl.Int64) + teleports,
         mileage_km=pl.col("mileage_km").fill_null(0.0),
     )
     return frame.with_columns(
@@ -87,4 +88,4 @@ def car_days(cars: pl.DataFrame, parts: DayParts, window: Window, rules: Rules) 
         active=pl.col("mileage_km") >= rules.active_day_km,
         online=pl.col("positioned_points") > 0,
         provisional=pl.lit(window.provisional),
-    ).drop("spk").sort("car_id")
+    ).drop("spk", "teleport_points", strict=False).sort("car_id")

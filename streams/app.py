@@ -116,7 +116,9 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
     async def send(topic: str, key: bytes | None, value: bytes) -> None:
         await topics[topic].send(key=key, value=value)
 
-    limits = Limits(max_future_s=settings.max_future_s, max_speed_kmh=settings.max_speed_kmh)
+    limits = Limits(max_future_s=settings.max_future_s, max_speed_kmh=settings.max_speed_kmh,
+                    max_past_s=settings.max_past_h * 3600, max_implied_speed_kmh=settings.max_implied_speed_kmh,
+                    teleport_min_km=settings.teleport_min_km)
     rules = Rules(no_signal_after_s=settings.no_signal_after_s,
                   driving_min_speed_kmh=settings.driving_min_speed_kmh)
 
@@ -219,6 +221,7 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
 
     async def forget_states(sender: Any, /, *args: Any, signal: Any, **kwargs: Any) -> None:
         parts.store.clear()  # another worker may own these devices now; re-seed on next sight
+        parts.positions.teleports.forget()  # their last plausible fixes re-read from device_last
         if parts.uplinks.alarms is not None:
             parts.uplinks.alarms.clear()  # alarm bits rebuilt from the open alarm rows
 

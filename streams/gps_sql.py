@@ -10,7 +10,8 @@ Python: it was ~14% of the worker's CPU, docs/performance.md). Idempotency lives
   something else (a 0x0704 item, a 0x0201 answer: the command keeps that one in its reply) is counted
   in ``gps_reject_day`` as ``same_second`` and logged, never dropped silently.
 - ``device_last``: upsert guarded by ``WHERE device_last.fix_at < EXCLUDED.fix_at``: an older
-  (replayed, backlog) fix never replaces a newer one.
+  (replayed, backlog) fix never replaces a newer one; a fix flagged implausible (``quality``, migration
+  0038) never reaches it (streams.positions.write_fixes).
 """
 
 from __future__ import annotations
@@ -89,26 +90,26 @@ psycopg.adapters.register_dumper(SqlArray, _SqlArrayDumper)
 
 COLUMNS = (
     "device_id", "fix_at", "car_id", "enterprise_id", "lng", "lat", "altitude_m", "speed_kmh",
-    "direction_deg", "mileage_km", "fuel_l", "alarm_flags", "status_flags", "extras", "received_at",
+    "direction_deg", "mileage_km", "fuel_l", "alarm_flags", "status_flags", "extras", "received_at", "quality",
 )
 
 _UNNEST = """
 FROM unnest(%s::bigint[], %s::timestamptz[], %s::bigint[], %s::bigint[], %s::float8[], %s::float8[],
             %s::real[], %s::real[], %s::smallint[], %s::float8[], %s::real[], %s::bigint[], %s::bigint[],
-            %s::text[], %s::timestamptz[])
+            %s::text[], %s::timestamptz[], %s::smallint[])
   AS t(device_id, fix_at, car_id, enterprise_id, lng, lat, altitude_m, speed_kmh, direction_deg,
-       mileage_km, fuel_l, alarm_flags, status_flags, extras, received_at)
+       mileage_km, fuel_l, alarm_flags, status_flags, extras, received_at, quality)
 """
 
 _SELECT = """
 SELECT device_id, fix_at, car_id, enterprise_id, lng, lat, altitude_m, speed_kmh, direction_deg,
-       mileage_km, fuel_l, alarm_flags, status_flags, extras::jsonb, received_at
+       mileage_km, fuel_l, alarm_flags, status_flags, extras::jsonb, received_at, quality
 """
 
 _INSERT_INTO = """(device_id, fix_at, car_id, enterprise_id, lng, lat, altitude_m, speed_kmh,
  direction_deg, mileage_km, fuel_l, alarm_flags, status_flags, extras, received_at)"""
 
-INSERT_GPS = ("INSERT INTO gps " + _INSERT_INTO + _SELECT + _UNNEST + "ON CONFLICT (device_id, fix_at) DO NOTHING "
+INSERT_GPS = ("INSERT INTO gps " + _INSERT_INTO[:-1] + ", quality)" + _SELECT + _UNNEST + "ON CONFLICT (device_id, fix_at) DO NOTHING "
               "RETURNING device_id, fix_at")
 
 # device_last from the same binary rows as gps: COPY into this session's temporary table (emptied at every
@@ -117,11 +118,12 @@ INSERT_GPS = ("INSERT INTO gps " + _INSERT_INTO + _SELECT + _UNNEST + "ON CONFLI
 CREATE_DEVICE_LAST_IN = """CREATE TEMP TABLE IF NOT EXISTS device_last_in (
   device_id bigint, fix_at timestamptz, car_id bigint, enterprise_id bigint, lng float8, lat float8,
   altitude_m real, speed_kmh real, direction_deg smallint, mileage_km float8, fuel_l real,
-  alarm_flags bigint, status_flags bigint, extras jsonb, received_at timestamptz) ON COMMIT DELETE ROWS"""
+  alarm_flags bigint, status_flags bigint, extras jsonb, received_at timestamptz, quality smallint)
+  ON COMMIT DELETE ROWS"""
 COPY_DEVICE_LAST_IN = "COPY device_last_in (" + ", ".join(COLUMNS) + ") FROM STDIN (FORMAT BINARY)"
 
 UPSERT_DEVICE_LAST = "INSERT INTO device_last " + _INSERT_INTO + """
-SELECT """ + ", ".join(COLUMNS) + """
+SELECT """ + ", ".join(COLUMNS[:-1]) + """
 FROM device_last_in
 ON CONFLICT (device_id) DO UPDATE SET
   car_id = EXCLUDED.car_id, enterprise_id = EXCLUDED.enterprise_id, fix_at = EXCLUDED.fix_at,
@@ -237,13 +239,13 @@ _TRAILER = b"\xff\xff"
 _PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 _US = timedelta(microseconds=1)
 _NULL = b"\xff\xff\xff\xff"
-_HEAD = struct.Struct(">hiqiq")        # 15 fields; device_id, fix_at
+_HEAD = struct.Struct(">hiqiq")        # 16 fields; device_id, fix_at
 _INT8 = struct.Struct(">iq")
 _MIDDLE = struct.Struct(">iqididififih")  # enterprise_id, lng, lat, altitude_m, speed_kmh, direction_deg
 _FLOAT8 = struct.Struct(">id")
 _FLOAT4 = struct.Struct(">if")
 _FLAGS = struct.Struct(">iqiqi")       # alarm_flags, status_flags, then the jsonb length
-_TIME = struct.Struct(">iq")
+_TAIL = struct.Struct(">iqih")         # received_at, quality
 
 
 def _pg_time(moment: datetime) -> int:
@@ -259,13 +261,14 @@ def copy_data(fixes: Sequence[Fix]) -> bytes:
     received_at, received_us = None, 0
     dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
     head, int8, middle, float8, float4, flags = _HEAD.pack, _INT8.pack, _MIDDLE.pack, _FLOAT8.pack, _FLOAT4.pack, _FLAGS.pack
+    tail = _TAIL.pack
     try:
         for f in fixes:
             if f.received_at is not received_at:
                 received_at, received_us = f.received_at, _pg_time(f.received_at)
             extras = dumps(f.extras, option=sort_keys)
             car, mileage, fuel = f.car_id, f.mileage_km, f.fuel_l
-            append(head(15, 8, f.device_id, 8, _pg_time(f.fix_at)))
+            append(head(16, 8, f.device_id, 8, _pg_time(f.fix_at)))
             append(_NULL if car is None else int8(8, car))
             append(middle(8, f.enterprise_id, 8, f.lng, 8, f.lat, 4, f.altitude_m, 4, f.speed_kmh, 2, f.direction_deg))
             append(_NULL if mileage is None else float8(8, mileage))
@@ -273,7 +276,7 @@ def copy_data(fixes: Sequence[Fix]) -> bytes:
             append(flags(8, f.alarm_flags, 8, f.status_flags, len(extras) + 1))
             append(b"\x01")  # jsonb binary format version
             append(extras)
-            append(_TIME.pack(8, received_us))
+            append(tail(8, received_us, 2, f.quality))
     except (struct.error, OverflowError) as exc:
         raise psycopg.DataError(f"gps row out of range: {exc}") from exc
     append(_TRAILER)
@@ -298,4 +301,5 @@ def column_arrays(fixes: Sequence[Fix]) -> list[SqlArray]:
         IntArray([f.status_flags for f in fixes]),
         TextArray([orjson.dumps(f.extras, option=orjson.OPT_SORT_KEYS).decode() for f in fixes]),
         TimeArray([f.received_at for f in fixes]),
+        IntArray([f.quality for f in fixes]),
     ]

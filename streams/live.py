@@ -46,9 +46,11 @@ class LivePositions:
         self.add_fixes(fixes)
 
     def add_fixes(self, fixes: Iterable[Fix]) -> None:
-        """Step 1 for fixes already classified valid (the uplinks agent's positions plan)."""
+        """Step 1 for fixes already classified valid (the uplinks agent's positions plan). A fix flagged
+        implausible (``quality``) never moves a vehicle on the map: it keeps its last plausible fix."""
         for fix in fixes:
-            self.coalescer.add(fix, biz_state_of(fix, self.store, self.rules))
+            if not fix.quality:
+                self.coalescer.add(fix, biz_state_of(fix, self.store, self.rules))
 
     async def flush(self) -> int:
         """Step 2 (timer): one message per enterprise with pending positions. Returns messages sent."""

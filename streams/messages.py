@@ -73,6 +73,8 @@ class Fix:
     fuel_l: float | None
     extras: dict[str, Any]
     received_at: datetime
+    # Plausibility bits (gps.quality, migration 0038; streams.validation.QUALITY_*): 0 is plausible.
+    quality: int = 0
 
     @property
     def acc_on(self) -> bool:

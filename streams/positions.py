@@ -2,7 +2,10 @@
 
 One batch (``stream.noack_take``) goes through, in order:
 
-1. ``plan_batch``      pure: decode each uplink, classify its fixes (streams.validation).
+1. ``plan_batch``      pure: decode each uplink, classify its fixes (streams.validation); a fix dated
+                       implausibly far from its receipt is kept with a quality bit (gps.quality).
+1b. ``assess``         teleports flagged (streams.plausibility), flagged fixes counted per local day of
+                       receipt in ``gps_reject_day`` (the qualification KPI's unqualified points).
 2. ``PartitionKeeper`` make sure the gps partitions of the batch's days exist (cached per day).
 3. ``write_fixes``     one transaction: gps rows by binary COPY (a batch repeating a stored position is
                        written again with INSERT ... ON CONFLICT DO NOTHING), upsert device_last
@@ -34,7 +37,8 @@ from streams import gps_sql
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import DeadLetters, EventLike
 from streams.messages import Fix, PayloadError, RefusedFrame, Uplink, parse_uplink
-from streams.validation import Limits, classify_uplink, reason_class
+from streams.plausibility import TeleportGuard, count_flagged
+from streams.validation import QUALITY_TIME, Limits, classify_uplink, reason_class
 
 log = logging.getLogger(__name__)
 REPORT_ZONE: tzinfo = ZoneInfo("Asia/Shanghai")  # the default of FLEET_REPORT_TZ; the app passes the setting
@@ -142,13 +146,18 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
         reject_counts = _count_same_second(other, dict(reject_counts or {}), zone)
     if not rows and not reject_counts:
         return
-    newest = gps_sql.newest_per_device(rows)
-    stale = gps_sql.closed_days(rows, datetime.now(UTC).date())
-    dirty = gps_sql.dirty_report_days(rows, local_midnight(zone), zone)
+    # A flagged fix is stored but never moves device_last (the live map keeps the last plausible fix);
+    # one dated implausibly belongs to no report day or track summary it would make stale.
+    flagged = any(f.quality for f in rows)
+    plausible = [f for f in rows if not f.quality] if flagged else rows
+    dated = [f for f in rows if not f.quality & QUALITY_TIME] if flagged else rows
+    newest = gps_sql.newest_per_device(plausible)
+    stale = gps_sql.closed_days(dated, datetime.now(UTC).date())
+    dirty = gps_sql.dirty_report_days(dated, local_midnight(zone), zone)
 
     copy = gps_sql.copy_data(rows) if rows else b""
-    # one fix per device (the usual case): device_last's rows are gps's, byte for byte
-    last_copy = copy if len(newest) == len(rows) else gps_sql.copy_data(newest)
+    # one plausible fix per device (the usual case): device_last's rows are gps's, byte for byte
+    last_copy = copy if not flagged and len(newest) == len(rows) else gps_sql.copy_data(newest)
 
     async def work(conn: psycopg.AsyncConnection[Any], *, skip_stored: bool = False) -> None:
         counts = reject_counts
@@ -163,10 +172,11 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
             else:
                 async with conn.cursor().copy(gps_sql.COPY_GPS) as copier:
                     await copier.write(copy)
-            await conn.execute(gps_sql.CREATE_DEVICE_LAST_IN)
-            async with conn.cursor().copy(gps_sql.COPY_DEVICE_LAST_IN) as copier:
-                await copier.write(last_copy)
-            await conn.execute(gps_sql.UPSERT_DEVICE_LAST)
+            if newest:
+                await conn.execute(gps_sql.CREATE_DEVICE_LAST_IN)
+                async with conn.cursor().copy(gps_sql.COPY_DEVICE_LAST_IN) as copier:
+                    await copier.write(last_copy)
+                await conn.execute(gps_sql.UPSERT_DEVICE_LAST)
         if stale:
             await conn.execute(gps_sql.INVALIDATE_TRACK_DAYS, stale)
         if dirty:
@@ -245,10 +255,28 @@ class PositionsProcessor:
         self.limits = limits
         self.zone = zone  # the report day's zone (FLEET_REPORT_TZ): late fixes mark closed local days
         self.rows_written = 0
+        self.teleports = TeleportGuard(limits)
 
     async def process(self, events: Sequence[EventLike]) -> None:
         """Returns once every event is written or dead-lettered; the caller then acks them all."""
-        await self.process_planned(events, plan_batch([event.value for event in events], self.limits, self.zone))
+        plan = plan_batch([event.value for event in events], self.limits, self.zone)
+        await self.assess(plan)
+        await self.process_planned(events, plan)
+
+    async def assess(self, plan: PlannedBatch) -> None:
+        """Step 1b: flag the plan's teleports (in place) and count its flagged fixes for the KPI. The
+        memory of a device unseen so far starts from device_last; if that read fails, from this batch."""
+        fixes = plan.fixes
+        if not fixes:
+            return
+        try:
+            await self.teleports.prime(self.db, fixes)
+        except DATA_ERRORS as exc:  # pragma: no cover - device_last is ours; never block ingest for it
+            log.warning("teleport check: device_last not read: %s", exc)
+        assess = self.teleports.assess
+        plan.fixes_by_event = [[assess(fix) for fix in event_fixes] if event_fixes else event_fixes
+                               for event_fixes in plan.fixes_by_event]
+        count_flagged(plan.fixes, plan.reject_counts, self.zone)
 
     async def process_planned(self, events: Sequence[EventLike], plan: PlannedBatch) -> None:
         """Steps 2-5 for a batch planned by the caller (``plan_decoded``), index-aligned with ``events``."""

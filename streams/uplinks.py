@@ -3,7 +3,8 @@
 Each uplink is parsed once (``decode_batch``) and the result shared by the steps, in this order:
 
 1. ``plan_decoded``       pure: the positions to store and the refusals (streams.validation).
-2. live                   valid fixes into the live coalescer (a view: at-least-once, not waiting for the
+1b. assess                teleports flagged, flagged fixes counted (streams.plausibility).
+2. live                   plausible fixes into the live coalescer (a view: at-least-once, not waiting for the
                           database; business state as the states step knows it so far).
 3. positions              gps + device_last in one transaction, then the refusals dead-lettered.
 4. states                 ACC / business transitions of the batch, one pipelined transaction, then pushes.
@@ -50,6 +51,10 @@ class UplinksProcessor:
     async def process(self, events: Sequence[EventLike]) -> None:
         uplinks = decode_batch([event.value for event in events])
         plan = plan_decoded(uplinks, self.positions.limits, self.positions.zone)
+        try:  # teleports flagged before the live map sees them (streams.plausibility)
+            await self.positions.assess(plan)
+        except Exception:  # a bug: the batch is stored unassessed; never stop it
+            log.exception("teleport check: batch not assessed")
         try:
             self.live.add_fixes(plan.fixes)
         except Exception:  # live positions are a view; never stop for them

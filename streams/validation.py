@@ -6,34 +6,65 @@ store and the reasons for the ones refused (one reason per refused 0x0704 item, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from streams.messages import MSG_LOCATION_BATCH, Fix, PayloadError, Uplink, location_bodies, parse_fix
 
 UNPOSITIONED = "unpositioned"
 
+# Plausibility bits of a stored fix (gps.quality, migration 0038; docs/architecture.md "Position quality").
+QUALITY_PAST = 1      # dated more than max_past_s before its receipt (a clock writing the century as the year)
+QUALITY_FUTURE = 2    # dated more than max_future_s after its receipt
+QUALITY_TELEPORT = 4  # implied speed from the device's last plausible fix above max_implied_speed_kmh
+QUALITY_TIME = QUALITY_PAST | QUALITY_FUTURE
+# The class each bit is counted under in gps_reject_day (the qualification KPI's unqualified points).
+QUALITY_CLASSES = ((QUALITY_PAST, "past"), (QUALITY_FUTURE, "future"), (QUALITY_TELEPORT, "teleport"))
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
     max_future_s: float
     max_speed_kmh: float
+    max_past_s: float = 720 * 3600.0
+    max_implied_speed_kmh: float = 250.0
+    teleport_min_km: float = 1.0
+    _future: timedelta = field(init=False, repr=False, compare=False)
+    _past: timedelta = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:  # the per-fix comparisons use these, built once
+        object.__setattr__(self, "_future", timedelta(seconds=self.max_future_s))
+        object.__setattr__(self, "_past", timedelta(seconds=self.max_past_s))
+
+
+def time_quality(fix: Fix, limits: Limits) -> int:
+    """QUALITY_PAST / QUALITY_FUTURE when the fix time is implausibly far from its receipt (the gateway's
+    clock, so a replay of an old backlog gives the same verdict as the first pass), else 0."""
+    ahead = fix.fix_at - fix.received_at
+    if ahead > limits._future:
+        return QUALITY_FUTURE
+    if -ahead > limits._past:
+        return QUALITY_PAST
+    return 0
+
+
+def quality_class(quality: int) -> str:
+    """The gps_reject_day class of a flagged fix (the first of its bits)."""
+    return next(name for bit, name in QUALITY_CLASSES if quality & bit)
 
 
 def validate_fix(fix: Fix, limits: Limits) -> str | None:
     """None when ``fix`` may be stored, else the reason it may not.
 
-    The future check compares with the gateway's receive time, not our clock, so replaying an old
-    backlog gives the same verdict as the first pass. (0, 0) without the positioned status bit is a
-    terminal saying "no fix", refused with the reason ``unpositioned`` (the states agent still uses it).
+    An implausible time is no refusal: the fix is stored flagged (``time_quality``). (0, 0) without the
+    positioned status bit is a terminal saying "no fix", refused with the reason ``unpositioned`` (the
+    states agent still uses it).
     """
     if not -90.0 <= fix.lat <= 90.0:
         return f"latitude {fix.lat} out of range"
     if not -180.0 <= fix.lng <= 180.0:
         return f"longitude {fix.lng} out of range"
-    if fix.fix_at - fix.received_at > timedelta(seconds=limits.max_future_s):
-        ahead_s = (fix.fix_at - fix.received_at).total_seconds()
-        return f"fix_at {fix.fix_at.isoformat()} is {ahead_s:.0f} s after receipt (max {limits.max_future_s:g})"
     if not 0.0 <= fix.speed_kmh <= limits.max_speed_kmh:
         return f"speed {fix.speed_kmh:g} km/h outside 0..{limits.max_speed_kmh:g}"
     if not 0 <= fix.direction_deg <= 359:
@@ -52,7 +83,8 @@ class Classified:
 
 
 def classify_uplink(uplink: Uplink, limits: Limits) -> Classified:
-    """Split an uplink's location bodies into valid fixes and refusal reasons.
+    """Split an uplink's location bodies into valid fixes and refusal reasons. A valid fix dated
+    implausibly far from its receipt is kept with its ``quality`` bit set (stored flagged, never dropped).
 
     Non-location uplinks give nothing. A 0x0704 item's reason names its index.
     """
@@ -69,24 +101,27 @@ def classify_uplink(uplink: Uplink, limits: Limits) -> Classified:
             continue
         reason = validate_fix(fix, limits)
         if reason is None:
-            fixes.append(fix)
+            quality = time_quality(fix, limits)
+            fixes.append(dataclasses.replace(fix, quality=quality) if quality else fix)
         else:
             rejects.append(f"{where}{reason}")
     return Classified(fixes, rejects)
 
 
 def usable_for_state(fix: Fix, limits: Limits) -> bool:
-    """Fixes the states agent may derive ACC and business state from: valid, or valid but unpositioned."""
-    return validate_fix(fix, limits) in (None, UNPOSITIONED)
+    """Fixes the states agent may derive ACC and business state from: valid, or valid but unpositioned,
+    and dated plausibly (a state change dated 2020 or next week would be wrong)."""
+    return validate_fix(fix, limits) in (None, UNPOSITIONED) and not time_quality(fix, limits)
 
 
-_REASON_CLASSES = (("latitude", "latitude"), ("longitude", "longitude"), ("fix_at", "future"), ("speed", "speed"),
+_REASON_CLASSES = (("latitude", "latitude"), ("longitude", "longitude"), ("speed", "speed"),
                    ("direction", "direction"), (UNPOSITIONED, "unpositioned"))
 
 
 def reason_class(reason: str) -> str:
     """The class of a refusal reason for ``gps_reject_day`` (a 0x0704 item's "item N: " prefix ignored):
-    latitude, longitude, future, speed, direction, unpositioned, or malformed (a body that did not parse)."""
+    latitude, longitude, speed, direction, unpositioned, or malformed (a body that did not parse). Stored
+    flagged fixes are counted under their quality class (``quality_class``: past, future, teleport)."""
     text = reason.split(": ", 1)[1] if reason.startswith("item ") and ": " in reason else reason
     for prefix, name in _REASON_CLASSES:
         if text.startswith(prefix):

@@ -45,6 +45,7 @@ _ARRAY_TYPES = ("bigint", "float8", "float8", "float8", "int", "float8", "float8
 # so a row's JSON built from these equals the one json_build_array makes from gps. ``items``: the fix's
 # alarm items (track_alarms.items_sql), NULL for almost every fix.
 # The lookback (context) rows come first; the day's own are ms >= day_ms (they alone are counted).
+# Fixes flagged implausible (gps.quality, migration 0038) are in no summary: the track leaves them out.
 _FIXES = """
 SELECT device_id, count(*) FILTER (WHERE ms >= %(day_ms)s)::int, min(car_id) FILTER (WHERE ms >= %(day_ms)s),
        max(car_id) FILTER (WHERE ms >= %(day_ms)s), count(car_id) FILTER (WHERE ms >= %(day_ms)s)::int,
@@ -54,7 +55,7 @@ SELECT device_id, count(*) FILTER (WHERE ms >= %(day_ms)s)::int, min(car_id) FIL
 FROM (SELECT device_id, car_id, enterprise_id, round(date_part('epoch', fix_at) * 1000)::bigint AS ms, lng, lat,
              speed_kmh::text::float8 AS speed, direction_deg::int AS direction, altitude_m::text::float8 AS altitude,
              mileage_km, fuel_l::text::float8 AS fuel, alarm_flags, status_flags, {items} AS items
-      FROM gps g WHERE fix_at >= %(start)s AND fix_at < %(end)s AND {where}
+      FROM gps g WHERE fix_at >= %(start)s AND fix_at < %(end)s AND quality = 0 AND {where}
       ORDER BY device_id, fix_at) g
 GROUP BY device_id ORDER BY device_id"""
 
@@ -259,7 +260,7 @@ SELECT array_agg(round(date_part('epoch', fix_at) * 1000)::bigint ORDER BY fix_a
        array_agg(direction_deg::int ORDER BY fix_at), array_agg(altitude_m::text::float8 ORDER BY fix_at),
        array_agg(mileage_km ORDER BY fix_at), array_agg(fuel_l::text::float8 ORDER BY fix_at),
        array_agg(alarm_flags ORDER BY fix_at), array_agg(status_flags ORDER BY fix_at), array_agg({items} ORDER BY fix_at)
-FROM gps WHERE device_id = %s AND fix_at >= %s AND fix_at < %s AND {where}"""
+FROM gps WHERE device_id = %s AND fix_at >= %s AND fix_at < %s AND quality = 0 AND {where}"""
 
 
 def raw_columns(conn: Connection[Any], device_id: int, start: datetime, end: datetime,

@@ -149,20 +149,22 @@ def _ms(at: datetime) -> int:
 def track(car_id: int) -> Response:
     """Contract B: the car's master device's points of [start, end) in time order, thinned to about
     ``maxPoints`` (0: every point) keeping every alarm point and the first and last point of every
-    stop, with its parks and idles, and the alarm rows that start in the range (``alarms``)."""
+    stop, with its parks and idles, and the alarm rows that start in the range (``alarms``). Fixes flagged
+    implausible (gps.quality) are left out of every part; ``flagged`` says how many the range holds."""
     car = _car(car_id)
     start, end = _time_range()
     max_points = _max_points()
     lang = request_language()
     head: dict[str, Any] = {"carId": car.car_id, "deviceId": car.device_id, "plateNumber": car.plate_number,
                             "start": _ms(start), "end": _ms(end), "total": 0, "returned": 0, "thinned": False,
-                            "fields": list(TRACK_FIELDS), "stops": [], "alarmsTruncated": False}
+                            "fields": list(TRACK_FIELDS), "stops": [], "alarmsTruncated": False, "flagged": 0}
     rows, alarms = "[]", "[]"
     if car.device_id is not None:
         thresholds = _thresholds()
         with get_db().connection() as conn:
             found = track_alarms.track_alarms(conn, car.car_id, car.device_id, start, end, lang)
             alarms, head["alarmsTruncated"] = found.json, found.truncated
+            head["flagged"] = positions.flagged_count(conn, car.device_id, start, end)
             if max_points and _coarse(start, end, max_points):
                 summarised = _summarised(conn, car.device_id, start, end, max_points, thresholds, head, lang)
                 if summarised is not None:

@@ -116,11 +116,15 @@ SELECT array_agg({time}), array_agg(lng), array_agg(lat), array_agg(speed), arra
                     THEN ((round(lng * 1e6)::bigint * 1000000000 + round(lat * 1e6)::bigint) * 2 + acc::int)
                END AS still
         FROM (SELECT fix_at, lng, lat, speed_kmh AS speed, (status_flags & 1) = 1 AS acc, {alarm} AS alarm
-              FROM gps WHERE device_id = %(device)s AND fix_at >= %(start)s AND fix_at < %(end)s OFFSET 0) f) g
+              FROM gps WHERE device_id = %(device)s AND fix_at >= %(start)s AND fix_at < %(end)s AND quality = 0
+              OFFSET 0) f) g
   WINDOW w AS (ORDER BY fix_at)) p
 WHERE still IS NULL OR before IS DISTINCT FROM still OR after IS DISTINCT FROM still
 ORDER BY fix_at) ordered"""
-_COUNT = "SELECT count(*) FROM gps WHERE device_id = %s AND fix_at >= %s AND fix_at < %s"
+_COUNT = "SELECT count(*) FROM gps WHERE device_id = %s AND fix_at >= %s AND fix_at < %s AND quality = 0"
+# Fixes flagged implausible (gps.quality: a time far from receipt, a teleport) are left out of the track and
+# its exports; the reply says how many (the partial index gps_flagged_idx answers without reading the range).
+_FLAGGED = "SELECT count(*) FROM gps WHERE device_id = %s AND fix_at >= %s AND fix_at < %s AND quality <> 0"
 
 
 def without_jit(conn: Connection[Any]) -> None:
@@ -143,6 +147,12 @@ def track_points(conn: Connection[Any], device_id: int, start: datetime, end: da
         counted = cur.fetchone()
     t, lng, lat, speed, acc, alarm = arrays
     return TrackPoints(int(counted[0]) if counted else len(t), t, lng, lat, speed, acc, alarm)
+
+
+def flagged_count(conn: Connection[Any], device_id: int, start: datetime, end: datetime) -> int:
+    """Fixes of [start, end) flagged implausible, which the track leaves out."""
+    row = conn.execute(_FLAGGED, [device_id, start, end]).fetchone()
+    return int(row[0]) if row else 0
 
 
 def points_sql() -> sql.Composed:
@@ -174,14 +184,14 @@ def track_rows_json(conn: Connection[Any], device_id: int, start: datetime, end:
     if only_ms is None:
         query = sql.SQL(
             "SELECT coalesce('[' || string_agg({row}, ',' ORDER BY g.fix_at) || ']', '[]') FROM gps g"
-            " WHERE g.device_id = %s AND g.fix_at >= %s AND g.fix_at < %s").format(row=_row_sql(lang))
+            " WHERE g.device_id = %s AND g.fix_at >= %s AND g.fix_at < %s AND g.quality = 0").format(row=_row_sql(lang))
         params: list[Any] = [device_id, start, end]
     else:
         query = sql.SQL(
             "SELECT coalesce('[' || string_agg({row}, ',' ORDER BY g.fix_at) || ']', '[]')"
             " FROM unnest(%s::bigint[]) AS k(ms)"
             " JOIN gps g ON g.device_id = %s AND g.fix_at = timestamptz 'epoch' + k.ms * interval '1 millisecond'"
-            " WHERE g.fix_at >= %s AND g.fix_at < %s").format(row=_row_sql(lang))
+            " WHERE g.fix_at >= %s AND g.fix_at < %s AND g.quality = 0").format(row=_row_sql(lang))
         params = [list(only_ms), device_id, start, end]
     without_jit(conn)
     row = conn.execute(query, params).fetchone()
@@ -199,7 +209,8 @@ def track_rows(conn: Connection[Any], device_id: int, start: datetime, end: date
     cur.itersize = 5000
     cur.execute(
         sql.SQL("SELECT fix_at, lng, lat, speed_kmh, direction_deg, altitude_m, mileage_km, fuel_l, {alarm}, status_flags,"
-                " {info} FROM gps WHERE device_id = %s AND fix_at >= %s AND fix_at < %s ORDER BY fix_at").format(
+                " {info} FROM gps WHERE device_id = %s AND fix_at >= %s AND fix_at < %s AND quality = 0"
+                " ORDER BY fix_at").format(
             alarm=sql.SQL(_UNSIGNED_ALARM.format(a="alarm_flags")), info=sql.SQL(alarm_info_sql(lang))),
         [device_id, start, end],
     )

@@ -15,7 +15,7 @@ from psycopg import Connection, sql
 from warehouse.db import libpq_url
 
 GPS_COLUMNS = ("device_id", "fix_at", "lng", "lat", "speed_kmh", "mileage_km", "status_flags", "alarm_flags",
-               "received_at", "car_id", "enterprise_id")
+               "received_at", "car_id", "enterprise_id", "quality")
 
 
 def read_points(url: str, start: datetime, end: datetime) -> pl.DataFrame:
@@ -100,10 +100,12 @@ def read_alarms(conn: Connection[Any], start: datetime, end: datetime) -> pl.Dat
 
 
 def read_rejects(conn: Connection[Any], day: date) -> pl.DataFrame:
-    """Refused fixes per device; a second fix in a second the track already holds (``same_second``) is no
-    refused data for the qualification KPI: it is counted for operators, not against the terminal."""
-    return _frame(conn, "SELECT device_id, sum(n) FROM gps_reject_day WHERE day = %s AND reason_class <> "
-                  "'same_second' GROUP BY device_id", (day,),
+    """Refused (and time-flagged: ``past``, ``future``) fixes per device of the day they arrived. A second fix
+    in a second the track already holds (``same_second``) is no refused data for the qualification KPI: it
+    is counted for operators, not against the terminal; a ``teleport`` is stored on its own day, where the
+    day's points count it as unqualified (pipelines.mileage.point_counts), so not twice."""
+    return _frame(conn, "SELECT device_id, sum(n) FROM gps_reject_day WHERE day = %s AND reason_class NOT IN "
+                  "('same_second', 'teleport') GROUP BY device_id", (day,),
                   {"device_id": pl.Int64, "n": pl.Int64})
 
 

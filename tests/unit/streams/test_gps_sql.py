@@ -37,7 +37,7 @@ def test_days_touched_are_utc_days() -> None:
 def test_column_arrays_align_with_the_column_list() -> None:
     f = fix(7, 0, speed_kmh=12.5, mileage_km=1234.5, alarm_flags=4, direction_deg=90)
     arrays = gps_sql.column_arrays([f, fix(8, 1)])
-    assert len(arrays) == len(gps_sql.COLUMNS) == 15
+    assert len(arrays) == len(gps_sql.COLUMNS) == 16
     row = dict(zip(gps_sql.COLUMNS, (column[0] for column in arrays), strict=True))
     assert row["device_id"] == 7 and row["car_id"] == 107 and row["enterprise_id"] == 3
     assert row["fix_at"] == T0 and row["speed_kmh"] == 12.5 and row["mileage_km"] == 1234.5

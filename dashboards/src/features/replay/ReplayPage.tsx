@@ -107,6 +107,11 @@ export default function ReplayPage() {
             {tracks.filter((track) => track.thinned).map((track) => t('thinned', { plate: track.plateNumber, shown: track.points.length, total: track.total })).join('; ')}
           </div>
         )}
+        {tracks.some((track) => track.flagged > 0) && (
+          <div className="fw-replay-thinned" data-testid="replay-flagged">
+            {tracks.filter((track) => track.flagged > 0).map((track) => t('flagged', { plate: track.plateNumber, count: track.flagged })).join('; ')}
+          </div>
+        )}
         {tracks.some((track) => track.alarmsTruncated) && (
           <div className="fw-replay-thinned" data-testid="replay-alarms-truncated">
             {tracks.filter((track) => track.alarmsTruncated).map((track) => t('alarms.truncated', { plate: track.plateNumber, count: track.alarms.length })).join('; ')}

@@ -54,6 +54,8 @@ export interface TrackReply {
   /** The car's alarm rows starting in the range (at most 1000; alarmsTruncated when more). */
   alarms?: TrackAlarm[];
   alarmsTruncated?: boolean;
+  /** Fixes of the range stored flagged implausible (a time far from receipt, a jump faster than any vehicle): left out of rows. */
+  flagged?: number;
 }
 
 export interface ReplayPoint extends TrackPoint, Partial<Record<AlarmItemField, AlarmItem | null>> {
@@ -71,6 +73,8 @@ export interface VehicleTrack {
   alarmsTruncated: boolean;
   total: number;
   thinned: boolean;
+  /** Implausible fixes the server left out of this track. */
+  flagged: number;
 }
 
 /** Distinct colours for vehicles replayed side by side. */
@@ -126,6 +130,7 @@ export function toVehicleTrack(reply: TrackReply, color: string): VehicleTrack {
     alarmsTruncated: reply.alarmsTruncated ?? false,
     total: reply.total,
     thinned: reply.thinned,
+    flagged: reply.flagged ?? 0,
   };
 }
 

@@ -26,6 +26,7 @@ const track = (carId: number, times: number[]): VehicleTrack => ({
   alarmsTruncated: false,
   total: times.length,
   thinned: false,
+  flagged: 0,
   stops: [],
   points: times.map((time, i) => ({ time, lng: 114 + i / 1000, lat: 22, speed: 10 })),
 });

@@ -61,6 +61,11 @@ describe('track replies (contract B)', () => {
     expect(toVehicleTrack(reply, '#f00')).toMatchObject({ alarms: [], alarmsTruncated: false });
   });
 
+  it('keeps the count of implausible fixes the server left out (none when an older server omits it)', () => {
+    expect(toVehicleTrack({ ...reply, flagged: 2 }, '#f00').flagged).toBe(2);
+    expect(toVehicleTrack(reply, '#f00').flagged).toBe(0);
+  });
+
   it('keeps the stops and the thinning facts', () => {
     const track = toVehicleTrack({ ...reply, thinned: true, total: 9000 }, '#f00');
     expect(track).toMatchObject({ carId: 7, plateNumber: '粤B12345', color: '#f00', thinned: true, total: 9000 });
