@@ -109,6 +109,10 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                              ("carModel", "CarOutlined"), ("carType", "AppstoreOutlined"),
                              ("deviceProducer", "TeamOutlined"), ("deviceType", "DesktopOutlined"),
                              ("evidence", "VideoCameraOutlined"))),  # terminal media files (issue 8 §3)
+        # Terminals refused because no device has their phone (gateway/unknown_terminals.py): for whoever may add
+        # devices; the rows only for a root enterprise's administrators (api/query/entities_refused.py).
+        _route("/list/refusedRegistration", "listRefusedRegistration", "list/refusedRegistration",
+               _meta("menu.list.refusedRegistration", "StopOutlined", ["device:add"])),
         # A car's edit page (?id=): its devices and master device.
         _route("/list/car/edit", "listCarEdit", "list/carEdit",
                _meta("menu.list.car.edit", "CarOutlined", ["car"], invisible=True, highlight="/list/car")),

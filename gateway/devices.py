@@ -37,6 +37,7 @@ from psycopg_pool import AsyncConnectionPool
 from fleet.phones import canonical_phone
 from gateway import approvals
 from gateway.replies import REG_NO_TERMINAL, REG_OK, REG_TERMINAL_TAKEN
+from warehouse.queries import refused_terminals
 
 log = logging.getLogger("gateway.devices")
 
@@ -279,6 +280,11 @@ class PostgresDeviceDirectory:
     async def record_imei(self, device_id: int, imei: str) -> None:
         async with self._pool.connection() as conn:
             await conn.execute(_RECORD_IMEI, (imei, device_id))
+
+    async def record_refusals(self, attempts: list[refused_terminals.Attempt], max_rows: int) -> None:
+        """Upsert refused attempts of unknown phones into refused_registration (gateway/unknown_terminals.py)."""
+        async with self._pool.connection() as conn:
+            await refused_terminals.record_refusals(conn, attempts, max_rows)
 
     async def deregister(self, device_id: int, auth_code: str) -> bool:
         async with self._pool.connection() as conn:

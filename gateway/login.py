@@ -69,6 +69,8 @@ async def register(conn: TerminalConnection, msg: Message) -> None:
             log.warning("conn %s (%s): approved re-registration of %s; closing conn %s (%s)", conn.connection_id,
                         conn.peer, header.phone, holder.connection_id, holder.peer)
             holder.replaced()
+    if outcome.device is None and outcome.result != r.REG_OK:  # no enterprise's log can hold it: kept apart
+        _unknown_refused(conn, msg, r.register_wire_result(outcome.result), registration=msg.body)
     if outcome.device is not None:
         access_log.accessed(conn, msg, identity_of(header.phone, outcome.device), r.register_wire_result(outcome.result),
                         registration_reason(outcome))
@@ -90,6 +92,8 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
         access_log.accessed(conn, msg, identity_of(header.phone, device), r.ACK_FAILURE,
                         "disabled" if device.state == DISABLED_STATE else
                         "not_registered" if not device.auth_code else "wrong_code")
+    if device is None:
+        _unknown_refused(conn, msg, r.ACK_FAILURE, imei=getattr(msg.body, "imei", None))
     if device is None or not authentication_accepted(device, auth_code):
         conn.ctx.counters.auth_failed += 1
         conn.log_hostile(logging.INFO, "conn %s (%s): authentication of %s refused", conn.connection_id, conn.peer,
@@ -134,6 +138,16 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
     conn.ctx.counters.authenticated += 1
     conn.emit_session("online", "auth")
     conn.ack(header.seq, header.msg_id, r.ACK_OK)
+
+
+def _unknown_refused(conn: TerminalConnection, msg: Message, result: int, *, registration: object | None = None,
+                     imei: object | None = None) -> None:
+    """A 0x0100 / 0x0102 of a phone no device has, refused with ``result``: recorded for the root
+    enterprise's administrators (gateway/unknown_terminals.py), never waited for."""
+    header = msg.header
+    conn.ctx.unknown_terminals.record(header.phone, header.msg_id, result, peer=conn.peer or "",
+                                      gateway_id=conn.ctx.settings.gateway_id, protocol_version=header.version,
+                                      registration=registration, imei=str(imei) if imei else None)
 
 
 def registration_reason(outcome: RegistrationOutcome) -> str:

@@ -24,6 +24,7 @@ from gateway.hostile_log import HostileInputLog
 from gateway.kafka_io import KafkaRecordSink, consume_downlinks
 from gateway.pipeline import RecordSink, UplinkPipeline
 from gateway.reassembly import ReassemblyBudget
+from gateway.unknown_terminals import RefusalWriter, UnknownTerminalLog
 
 log = logging.getLogger("gateway.server")
 
@@ -101,6 +102,8 @@ class GatewayContext:
         self.sessions_topic = DEVICE_SESSIONS
         self.idle_timeout_s = settings.idle_timeout_s or 3 * settings.heartbeat_interval_s
         self.sent: SentRecorder | None = None  # jt808.sent.v1 records (set by GatewayServer.build_context)
+        # refused 0x0100 / 0x0102 of unknown phones, written in the background (gateway/unknown_terminals.py)
+        self.unknown_terminals = UnknownTerminalLog(counters, buffer_max=settings.unknown_refusals_buffer_max)
 
     def connection_opened(self, conn: TerminalConnection) -> bool:
         """Track a new connection; False when its host is over its share of the connections waiting
@@ -131,8 +134,10 @@ class GatewayContext:
 
 class GatewayServer:
     def __init__(self, settings: GatewaySettings, directory: DeviceDirectory, sink: RecordSink,
-                 *, downlink_source: Callable[..., Any] | None = None) -> None:
+                 *, downlink_source: Callable[..., Any] | None = None,
+                 refusal_writer: RefusalWriter | None = None) -> None:
         self.settings = settings
+        self._refusal_writer = refusal_writer  # None: refusals of unknown phones are gathered, never written
         self.counters = GatewayCounters()
         self._directory = directory
         self._sink = sink
@@ -174,6 +179,10 @@ class GatewayServer:
                                                 backlog=4096, reuse_address=True)
         self._tasks.append(asyncio.create_task(self._sweep_loop(), name="gateway-sweep"))
         self._tasks.append(asyncio.create_task(self._status_loop(), name="gateway-status"))
+        if self._refusal_writer is not None:
+            assert self.ctx is not None
+            self._tasks.append(asyncio.create_task(self.ctx.unknown_terminals.write_loop(
+                self._refusal_writer, self.settings.unknown_refusals_flush_s), name="gateway-unknown-terminals"))
         if self._downlink_source is not None:
             self._tasks.append(asyncio.create_task(
                 self._downlink_source(self.handle_downlink, ready=self.downlinks_ready), name="downlinks"))
@@ -251,7 +260,11 @@ def build_gateway(settings: GatewaySettings, database_url: str, kafka_bootstrap:
     def downlinks(handle: Callable[[dict[str, Any]], None], *, ready: asyncio.Event) -> Any:
         return consume_downlinks(kafka_bootstrap, JT808_DOWNLINK, handle, ready=ready)
 
-    return GatewayServer(settings, directory, sink, downlink_source=downlinks), directory, sink
+    def write_refusals(attempts: list[Any]) -> Any:
+        return directory.record_refusals(attempts, settings.unknown_refusals_max_rows)
+
+    return (GatewayServer(settings, directory, sink, downlink_source=downlinks, refusal_writer=write_refusals),
+            directory, sink)
 
 
 async def run_gateway(settings: GatewaySettings, database_url: str, kafka_bootstrap: str,

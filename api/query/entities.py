@@ -12,6 +12,7 @@ from api.query.entities_audit import AUDIT_LOG
 from api.query.entities_logs import LOG_ENTITIES
 from api.query.entities_media import MEDIA_ENTITIES
 from api.query.entities_messages import MESSAGE_ENTITIES
+from api.query.entities_refused import REFUSED_REGISTRATION
 from api.query.entities_reports import REPORT_ENTITIES
 from api.query.entities_settings import DICTIONARY, LICENCE_LOG, OPEN_APP
 from api.query.entities_video import VIDEO_ENTITIES
@@ -125,7 +126,9 @@ WRITABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_MODEL, CAR_TYPE, DEVI
 QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values(),
                                                          LICENCE_LOG, AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES,
                                                          *MEDIA_ENTITIES, *ALARM_SETTINGS_READ_ONLY,
-                                                         *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES)}
+                                                         *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
+                                                         REFUSED_REGISTRATION)}
 COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
                                                          AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES,
-                                                         *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES)}
+                                                         *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
+                                                         REFUSED_REGISTRATION)}

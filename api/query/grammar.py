@@ -172,6 +172,9 @@ class EntitySpec:
     window: Window | None = None
     # Computed read-only entities: rows come from this function, not from ``relation``.
     provider: RowProvider | None = None
+    # Platform-wide rows (no enterprise owns them): read only by a caller of a root enterprise holding
+    # ``permission``:add, the platform's administrators (api/routes/common.py); anyone else gets a 403.
+    root_only: bool = False
 
     def spec(self, name: str) -> FieldSpec:
         return self.fields[name]

@@ -9,10 +9,11 @@ from typing import Any
 from flask import Blueprint, request
 
 from api.db import get_db
-from api.errors import NotFound
+from api.errors import Forbidden, NotFound
 from api.http import json_body, ok
 from api.query import records
 from api.query.entities import CAR_VIEW, COUNTABLE, QUERYABLE, WRITABLE
+from api.query.entities_settings import is_root_path
 from api.query.grammar import EntitySpec, parse_conditions_only, parse_query
 from api.query.runner import fetch_by_id, run_count, run_page
 from api.security import current_principal, request_scope, requires
@@ -27,8 +28,20 @@ PERMISSION_OF = {
 }
 
 
+def check_root_only(entity: EntitySpec) -> None:
+    """Rows no enterprise owns (``EntitySpec.root_only``) are for the platform's administrators only: a caller
+    of a root enterprise holding the entity's ``add`` (e.g. device:add, who may register what it lists)."""
+    if not entity.root_only:
+        return
+    principal = current_principal()
+    if not is_root_path(principal.enterprise_path) or not principal.may(entity.permission, "add"):
+        raise Forbidden(f"只有根企业的管理员可以查看 (only an administrator of the root enterprise holding "
+                        f"{entity.permission}:add may read {entity.name})")
+
+
 def _query_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
     def view() -> dict[str, Any]:
+        check_root_only(entity)
         query = parse_query(entity, request.args, json_body())
         with get_db().connection() as conn:
             return ok(run_page(conn, query, request_scope()))
@@ -39,6 +52,7 @@ def _query_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
 
 def _count_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
     def view() -> dict[str, Any]:
+        check_root_only(entity)
         query = parse_conditions_only(entity, request.args, json_body())
         with get_db().connection() as conn:
             return ok(run_count(conn, query, request_scope()))
@@ -55,6 +69,7 @@ for _name, _entity in QUERYABLE.items():
     )
 def _meta_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
     def view() -> dict[str, Any]:
+        check_root_only(entity)
         return ok({**records.meta(entity), "permission": PERMISSION_OF[entity.name]})
 
     view.__name__ = f"meta_{entity.name}"

@@ -93,7 +93,7 @@ def test_local_midnight_is_china_standard_time(now: datetime, midnight_utc: date
 def test_title_keys_are_the_ones_the_console_translates() -> None:
     assert title_keys() == {"menu.dashboard", "menu.dashboard.map", "menu.dashboard.index", "menu.dashboard.trace", "menu.account",
                             "menu.account.center", "menu.account.settings", "menu.cockpit.index",
-                            "menu.cockpit.nev1", "menu.list", "menu.list.carModel", "menu.list.carType",
+                            "menu.cockpit.nev1", "menu.list", "menu.list.carModel", "menu.list.carType", "menu.list.refusedRegistration",
                             "menu.list.deviceProducer", "menu.list.deviceType",
                             "menu.settings", "menu.settings.dictionary", "menu.settings.system",
                             "menu.settings.licenseDetail", "menu.settings.licenseLog",

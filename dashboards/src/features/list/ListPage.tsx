@@ -74,6 +74,13 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
   const [selected, setSelected] = useState<unknown[]>([]);
   const { reload } = list;
   const chartsShown = useAfterFirstRows(list.loading);
+  // A link that fills the create form in opens the drawer once per set of values (a state adjusted while
+  // rendering, React's pattern for a prop change, so the drawer opens with the first paint).
+  const [openedFor, setOpenedFor] = useState<ListRecord | undefined>(undefined);
+  if (screen.openCreate !== openedFor && can('add')) {
+    setOpenedFor(screen.openCreate);
+    if (screen.openCreate) setEditing(screen.openCreate);
+  }
 
   const remove = async (record: ListRecord) => {
     const reply = await deleteRecord(meta.name, record[meta.idField]);

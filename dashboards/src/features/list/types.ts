@@ -143,6 +143,9 @@ export interface ListScreen {
   exportAsShown?: boolean;
   /** The exported file's name without extension (default: the entity). */
   exportName?: string;
+  /** Values the create drawer opens with as the screen mounts (or when they change), for a user who may add:
+   * a link from another screen that fills the form in (a refused terminal's phone on the device list). */
+  openCreate?: ListRecord;
   /** A row's key when the rows are not the entity's records (default: the declaration's id field). */
   rowKey?: (record: ListRecord) => string;
 }
