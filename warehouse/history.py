@@ -180,11 +180,43 @@ def copy_events(conn: Connection[Any], events: Events) -> None:
                                  ("device_online_log", ONLINE_COLUMNS, events.online)):
         if not rows:
             continue
+        if table == "alarm":
+            _copy_alarms(conn, rows)
+            continue
         statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
             sql.Identifier(table), sql.SQL(", ").join(map(sql.Identifier, columns)))
         with conn.cursor() as cur, cur.copy(statement) as copy:
             for row in rows:
                 copy.write_row(row)
+
+
+def _copy_alarms(conn: Connection[Any], rows: Sequence[tuple[Any, ...]]) -> None:
+    """Alarm rows in bulk: the per-row rollup trigger (migration 0021: alarm_day_count, alarm_device_latest)
+    costs ~0.3 ms a row, minutes for a seeded month of ADAS / DSM events, so the rows go in with it disabled
+    and the rollups get the same counts in one grouped statement each. All in the caller's transaction:
+    ALTER TABLE's lock makes concurrent alarm writers wait, so none of them ever runs without the trigger."""
+    columns = sql.SQL(", ").join(map(sql.Identifier, ALARM_COLUMNS))
+    conn.execute("CREATE TEMP TABLE history_alarm (LIKE alarm INCLUDING DEFAULTS) ON COMMIT DROP")
+    with conn.cursor() as cur, cur.copy(sql.SQL("COPY history_alarm ({}) FROM STDIN").format(columns)) as copy:
+        for row in rows:
+            copy.write_row(row)
+    conn.execute("ALTER TABLE alarm DISABLE TRIGGER alarm_rollup_insert")
+    conn.execute(sql.SQL("INSERT INTO alarm ({}) SELECT {} FROM history_alarm").format(columns, columns))
+    conn.execute("ALTER TABLE alarm ENABLE TRIGGER alarm_rollup_insert")
+    conn.execute(
+        """INSERT INTO alarm_day_count AS c (enterprise_id, day, key, type, total, unhandled)
+           SELECT enterprise_id, (start_time AT TIME ZONE INTERVAL '+08:00')::date, key, min(type), count(*),
+                  count(*) FILTER (WHERE state = 0)
+           FROM history_alarm GROUP BY 1, 2, 3
+           ON CONFLICT (enterprise_id, day, key)
+           DO UPDATE SET total = c.total + EXCLUDED.total, unhandled = c.unhandled + EXCLUDED.unhandled""")
+    conn.execute(
+        """INSERT INTO alarm_device_latest AS l (enterprise_id, device_id, last_day)
+           SELECT enterprise_id, device_id, max((start_time AT TIME ZONE INTERVAL '+08:00')::date)
+           FROM history_alarm GROUP BY 1, 2
+           ON CONFLICT (enterprise_id, device_id)
+           DO UPDATE SET last_day = EXCLUDED.last_day WHERE l.last_day < EXCLUDED.last_day""")
+    conn.execute("DROP TABLE history_alarm")
 
 
 def _upsert_last(conn: Connection[Any], last: list[tuple[Any, ...]]) -> None:
