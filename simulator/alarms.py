@@ -1,10 +1,11 @@
-"""When a simulated terminal raises alarms, and what it sends for them (issue 9).
+"""When a simulated terminal raises alarms, and what it sends for them.
 
 ``AlarmSchedule.step(dt_s, sample, fix_at)`` is called once per report and returns the 0x0200 alarm
-flags and the additional items (0x64/0x65) of that report. Rates are per vehicle-hour
-(``SimulatorSettings.alarm_rate_per_hour``, ``safety_alarm_rate_per_hour``), drawn per report from the
-schedule's own seeded random source, so a run is repeatable and the driving model's draws are not
-disturbed:
+flags and the additional items (0x64/0x65) of that report. Which alarms and when is
+``fleet.driving_model.AlarmMix``, the rules the seeded history follows too (the same mix live and seeded).
+Rates are per vehicle-hour (``SimulatorSettings.alarm_rate_per_hour``, ``safety_alarm_rate_per_hour``),
+drawn per report from the schedule's own seeded random source, so a run is repeatable and the driving
+model's draws are not disturbed:
 
 | alarm | when | how long |
 |---|---|---|
@@ -31,21 +32,15 @@ from datetime import datetime
 from typing import Any
 
 from fleet.alarm_catalog import describe
+from fleet.driving_model import DRIVING_KMH, AlarmMix, DrivingModel, SafetyDraw
+from fleet.driving_model import EMERGENCY as EMERGENCY
+from fleet.driving_model import OVERSPEED as OVERSPEED
 from protocols.jt808 import AlarmNumber
 from protocols.jt808.alarm_number import JIANGSU_2017
 from simulator.camera import record_clip, take_photo
 from simulator.driving import Sample, Vehicle
 
-EMERGENCY, OVERSPEED, FATIGUE, POWER_LOW = 1 << 0, 1 << 1, 1 << 2, 1 << 7
 CONFIRMED_BY_8203 = EMERGENCY  # the held bits the simulator releases on 0x8203
-EMERGENCY_RELEASE_S = 1800.0  # a driver resets the panic button after half an hour if nobody confirms
-DRIVING_KMH = 5.0
-# share of terminal-bit episodes per kind
-TERMINAL_KINDS: tuple[tuple[str, float], ...] = (("overspeed", 0.5), ("fatigue", 0.2), ("power_low", 0.15),
-                                                 ("emergency", 0.15))
-DURATIONS_S = {"overspeed": (30.0, 120.0), "fatigue": (120.0, 600.0), "power_low": (60.0, 300.0)}
-ADAS_TYPES = (1, 2, 3)
-DSM_TYPES = (1, 2, 3, 4)
 ADAS_CHANNEL, DSM_CHANNEL = 0x64, 0x65
 FILE_PICTURE, FILE_VIDEO = 0, 2  # Jiangsu attachment file types
 MAX_REMEMBERED = 64  # events kept for a later 0x9208
@@ -77,20 +72,25 @@ class AlarmCounters:
 
 
 class AlarmSchedule:
+    """The simulator's side of ``fleet.driving_model.AlarmMix`` (which alarms, when: the seeds' rules):
+    alarm numbers, the 0x64/0x65 items, attachments and the platform's 0x8203."""
+
     def __init__(self, rng: random.Random, terminal_id: str, *, rate_per_hour: float,
                  safety_rate_per_hour: float) -> None:
         self.rng = rng
         self.alarm_terminal_id = terminal_id[-JIANGSU_2017.terminal_id_size:]
-        self.rate_per_hour = rate_per_hour
-        self.safety_rate_per_hour = safety_rate_per_hour
-        self.held = 0  # bits held until confirmed (emergency)
-        self._held_s = 0.0
-        self._left_s: dict[str, float] = {}  # running episodes: kind -> seconds left
+        self.mix = AlarmMix(rng, DrivingModel(alarm_rate_per_hour=rate_per_hour,
+                                              safety_alarm_rate_per_hour=safety_rate_per_hour))
         self._alarm_id = 0
         self._last_second: datetime | None = None
         self._serial = 0
         self.events: OrderedDict[tuple[datetime, int], SafetyEvent] = OrderedDict()
         self.counters = AlarmCounters()
+
+    @property
+    def held(self) -> int:
+        """Bits held until confirmed (emergency)."""
+        return self.mix.held
 
     # ---------------------------------------------------------------- per report
 
@@ -99,62 +99,26 @@ class AlarmSchedule:
         """(alarm flags, extra items) for the report at ``fix_at``, ``dt_s`` after the previous one.
         ``vehicle`` (optional) is told to speed during an overspeed episode."""
         driving = sample.acc_on and sample.speed_kmh >= DRIVING_KMH
-        self._age(dt_s)
-        if sample.acc_on and self._draw(self.rate_per_hour, dt_s):
-            self._start_episode(driving)
+        draw = self.mix.step(dt_s, sample.acc_on, driving)
         items: dict[str, Any] = {}
-        if driving and self._draw(self.safety_rate_per_hour, dt_s):
-            event = self._safety_event(sample, fix_at)
+        if draw is not None:
+            event = self._safety_event(sample, fix_at, draw)
             items[event.item] = event.value
         if vehicle is not None:
-            vehicle.speeding = "overspeed" in self._left_s
-        flags = self.held
-        if "overspeed" in self._left_s and sample.limit_kmh and sample.speed_kmh > sample.limit_kmh:
-            flags |= OVERSPEED
-        if "fatigue" in self._left_s:
-            flags |= FATIGUE
-        if "power_low" in self._left_s:
-            flags |= POWER_LOW
-        return flags, items
+            vehicle.speeding = self.mix.speeding
+        self.counters.episodes = self.mix.counts.episodes
+        return self.mix.flags(sample.speed_kmh, sample.limit_kmh), items
 
     def confirm(self, alarm_type: int) -> int:
         """The platform's 0x8203 for the bits of ``alarm_type``: releases the held ones among them
         and returns the bits released (0 when none was held)."""
-        released = self.held & alarm_type & CONFIRMED_BY_8203
+        released = self.mix.confirm(alarm_type & CONFIRMED_BY_8203)
         if released:
-            self.held &= ~released
             self.counters.confirmed += 1
         return released
 
-    def _draw(self, rate_per_hour: float, dt_s: float) -> bool:
-        return rate_per_hour > 0 and self.rng.random() < rate_per_hour * dt_s / 3600.0
-
-    def _age(self, dt_s: float) -> None:
-        for kind in list(self._left_s):
-            self._left_s[kind] -= dt_s
-            if self._left_s[kind] <= 0:
-                del self._left_s[kind]
-        if self.held:
-            self._held_s += dt_s
-            if self._held_s >= EMERGENCY_RELEASE_S:
-                self.held = 0
-
-    def _start_episode(self, driving: bool) -> None:
-        kinds, weights = zip(*TERMINAL_KINDS, strict=True)
-        kind = self.rng.choices(kinds, weights=weights)[0]
-        if kind in ("overspeed", "fatigue") and not driving:
-            return  # only a moving vehicle speeds or tires its driver
-        self.counters.episodes += 1
-        if kind == "emergency":
-            self.held |= EMERGENCY
-            self._held_s = 0.0
-            return
-        self._left_s[kind] = self.rng.uniform(*DURATIONS_S[kind])
-
-    def _safety_event(self, sample: Sample, fix_at: datetime) -> SafetyEvent:
-        adas = self.rng.random() < 0.5
-        kind = self.rng.choice(ADAS_TYPES if adas else DSM_TYPES)
-        level = self.rng.choice((1, 1, 2))
+    def _safety_event(self, sample: Sample, fix_at: datetime, draw: SafetyDraw) -> SafetyEvent:
+        adas, kind, level = draw.adas, draw.type, draw.level
         if fix_at == self._last_second:
             self._serial = (self._serial + 1) & 0xFF
         else:

@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
+from fleet.driving_model import DrivingModel
 from fleet.phones import canonical_phone
 from fleet.settings import SimulatorSettings
 from simulator.alarms import AlarmSchedule
@@ -181,6 +182,7 @@ def build_terminals(settings: SimulatorSettings, terminals: int, interval_s: flo
     start = (fix_clock_start or datetime.now(UTC)).replace(microsecond=0)
     clips = ClipLibrary(per_plate=settings.per_plate_clips) if settings.video else None
     addresses = source_addresses or source_addresses_for(settings.gateway_host, terminals)
+    model = DrivingModel.from_settings(settings)  # the seeded history's model (warehouse.history)
     built = []
     for n, index in enumerate(range(first_index, first_index + terminals)):
         rng = random.Random(f"{settings.seed}:{index}")
@@ -193,7 +195,7 @@ def build_terminals(settings: SimulatorSettings, terminals: int, interval_s: flo
             command_behaviour=behaviour_for(phone_of(settings, index), settings.unsupported_share,
                                             settings.silent_share),
             media_package_bytes=settings.media_package_bytes)
-        vehicle = Vehicle(rng, settings.centre_lat, settings.centre_lng, settings.radius_km,
+        vehicle = Vehicle(rng, settings.centre_lat, settings.centre_lng, settings.radius_km, model,
                           mileage_km=(odometers or {}).get(canonical_phone(phone_of(settings, index))))
         terminal_id = f"SIM{index:07d}"
         alarms = AlarmSchedule(random.Random(f"{settings.seed}:{index}:alarms"), terminal_id,

@@ -1,11 +1,11 @@
 """Bulk history loader: generated, realistic tracks straight into ``gps`` with COPY (issue 7 §6).
 
 For the benchmarks (10,000 vehicles x 30 days) and for ``fleet up``'s demo seed (every simulated
-vehicle gets its last few days), never through the gateway. ``generate_track`` is a small driving
-model: trips along a heading that turns now and then, speed drifting towards a target and braking
-for corners, mileage and fuel following the distance; between trips short idles (ACC on, speed 0)
-and parks (ACC off), a long park overnight (Beijing time); overspeed alarms (bit 1) while faster than
-the limit and rare other alarm bits. Rows have the columns the streams sink writes (``gps_sql``):
+vehicle gets its last few days), never through the gateway. ``generate_track`` samples the demo fleet's
+one driving model (``fleet.driving_model``, which the live simulator runs too, so seeded and live days
+drive and alarm alike): trips, idles and parks around the clock, mileage and fuel following the
+distance, terminal alarm bits (overspeed, fatigue, power low, emergency) and ADAS / DSM events (alarm
+rows of types 5 / 6 with ``events``). Rows have the columns the streams sink writes (``gps_sql``):
 device, car and enterprise ids, status bit 0 = ACC, bit 1 = positioned; ``received_at`` a second
 after the fix. ``device_last`` gets each vehicle's newest point with the sink's guard (an older fix
 never replaces a newer one).
@@ -20,13 +20,15 @@ from __future__ import annotations
 import logging
 import math
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from psycopg import Connection, sql
 
+from fleet.driving_model import AlarmMix, Drive, SafetyDraw
+from fleet.driving_model import DrivingModel as DrivingModel
 from warehouse.history_events import (
     ACC_COLUMNS,
     ALARM_COLUMNS,
@@ -39,10 +41,7 @@ from warehouse.partitions import ensure_gps_partitions
 
 log = logging.getLogger(__name__)
 
-M_PER_DEG_LAT = 111_320.0
-BEIJING = timedelta(hours=8)
 ACC_ON, POSITIONED = 1, 2
-OVERSPEED_BIT, RARE_ALARM_BITS = 1, (0, 2, 3, 11)
 COPY_COLUMNS = ("device_id", "fix_at", "car_id", "enterprise_id", "lng", "lat", "altitude_m", "speed_kmh",
                 "direction_deg", "mileage_km", "fuel_l", "alarm_flags", "status_flags", "received_at")
 
@@ -57,18 +56,6 @@ class HistoryVehicle:
 
 
 @dataclass(frozen=True)
-class DrivingModel:
-    centre_lng: float = 116.39
-    centre_lat: float = 39.91
-    radius_km: float = 25.0
-    limit_kmh: float = 90.0
-    rare_alarm_per_minute: float = 0.0005
-    # The model moves in steps of at most this long whatever the fix interval, so the month (a fix every
-    # 5 minutes) and the recent days (every minute) drive and alarm alike: the same km and alarms a day.
-    step_s: float = 60.0
-
-
-@dataclass(frozen=True)
 class TrackStart:
     """Where a vehicle's generated track resumes: its last stored fix (position, odometer, fuel), so a
     track seeded after another continues it instead of starting a new vehicle (the odometer never runs
@@ -80,96 +67,44 @@ class TrackStart:
     fuel_l: float | None = None
 
 
-@dataclass
-class _State:
-    lng: float
-    lat: float
-    heading: float
-    speed: float
-    target: float
-    mileage_km: float
-    fuel_l: float
-    altitude_m: float
-    mode: str  # drive | idle | park
-    mode_left_s: float
-
-
 def generate_track(
     vehicle: HistoryVehicle, start: datetime, end: datetime, interval_s: float, *,
     seed: int = 808, model: DrivingModel | None = None, resume: TrackStart | None = None,
+    on_safety: Callable[[datetime, SafetyDraw, float, float, float], None] | None = None,
 ) -> Iterator[tuple[datetime, float, float, float, float, int, float, float, int, int]]:
     """(fix_at, lng, lat, altitude_m, speed_kmh, direction_deg, mileage_km, fuel_l, alarm, status) every
     ``interval_s`` from ``start`` (inclusive) to ``end`` (exclusive), deterministic per seed, device and
-    start; ``resume``: the vehicle goes on from there (position, odometer, fuel) instead of a random start."""
+    start; ``resume``: the vehicle goes on from there (position, odometer, fuel) instead of a random start.
+
+    The vehicle drives and raises alarms by the demo fleet's one model (``fleet.driving_model``, the live
+    simulator's too), in steps of at most ``model.step_s`` whatever the interval; a fix carries the alarm
+    bits of its interval (as a terminal's latched bits). ``on_safety(at, event, lng, lat, speed_kmh)`` is
+    called for every active-safety (ADAS / DSM) event, at the moment it happened."""
     m = model or DrivingModel()
     rng = random.Random(seed * 1_000_003 + vehicle.device_id + (0 if resume is None else int(start.timestamp())))
-    m_per_deg_lng = M_PER_DEG_LAT * math.cos(math.radians(m.centre_lat))
-    r = m.radius_km * 1000 * math.sqrt(rng.random()) * 0.8
-    angle = rng.uniform(0, 2 * math.pi)
-    st = _State(lng=m.centre_lng + r * math.cos(angle) / m_per_deg_lng, lat=m.centre_lat + r * math.sin(angle) / M_PER_DEG_LAT,
-                heading=rng.uniform(0, 360), speed=0.0, target=0.0, mileage_km=rng.uniform(1_000, 200_000),
-                fuel_l=rng.uniform(60, 200), altitude_m=rng.uniform(30, 80), mode="park", mode_left_s=rng.uniform(0, 1800))
-    if resume is not None:
-        st.lng, st.lat, st.mileage_km = resume.lng, resume.lat, resume.mileage_km
-        st.fuel_l = resume.fuel_l if resume.fuel_l is not None else st.fuel_l
+    mix = AlarmMix(random.Random(rng.getrandbits(64)), m)
+    if resume is None:
+        drive = Drive(rng, m)
+    else:
+        drive = Drive(rng, m, lng=resume.lng, lat=resume.lat, mileage_km=resume.mileage_km, fuel_l=resume.fuel_l)
     step = timedelta(seconds=interval_s)
     substeps = max(1, math.ceil(interval_s / m.step_s))
     dt = interval_s / substeps
-    rare = m.rare_alarm_per_minute * dt / 60
     at = start
     while at < end:
-        alarm = 0  # a fix carries the alarm bits of its interval (as a terminal's latched bits)
+        alarm = 0
         for k in range(substeps):
-            _advance(st, rng, m, at + timedelta(seconds=dt * (k + 1 - substeps)), dt, m_per_deg_lng)
-            if st.speed > m.limit_kmh:
-                alarm |= 1 << OVERSPEED_BIT
-            if rng.random() < rare:
-                alarm |= 1 << rng.choice(RARE_ALARM_BITS)
-        status = POSITIONED | (ACC_ON if st.mode != "park" else 0)
-        yield (at, round(st.lng, 6), round(st.lat, 6), round(st.altitude_m, 1), round(st.speed, 1),
-               int(st.heading) % 360, round(st.mileage_km, 1), round(st.fuel_l, 1), alarm, status)
+            drive.advance(dt)
+            event = mix.step(dt, drive.acc_on, drive.driving)
+            drive.speeding = mix.speeding
+            alarm |= mix.flags(drive.speed_kmh, m.limit_kmh)
+            if event is not None and on_safety is not None:
+                on_safety(at + timedelta(seconds=dt * (k + 1 - substeps)), event, round(drive.lng, 6),
+                          round(drive.lat, 6), round(drive.speed_kmh, 1))
+        status = POSITIONED | (ACC_ON if drive.acc_on else 0)
+        yield (at, round(drive.lng, 6), round(drive.lat, 6), round(drive.altitude_m, 1), round(drive.speed_kmh, 1),
+               int(drive.heading) % 360, round(drive.mileage_km, 1), round(drive.fuel_l, 1), alarm, status)
         at += step
-
-
-def _advance(st: _State, rng: random.Random, m: DrivingModel, at: datetime, dt: float, m_per_deg_lng: float) -> None:
-    st.mode_left_s -= dt
-    if st.mode_left_s <= 0:
-        _next_mode(st, rng, at)
-    if st.mode != "drive":
-        st.speed = 0.0
-        return
-    if rng.random() < dt / 120:  # a corner every two minutes or so
-        st.heading = (st.heading + rng.choice((-90, 90, -30, 30))) % 360
-        st.speed = min(st.speed, 25.0)
-        st.target = rng.uniform(30, 95)
-    st.heading = (st.heading + rng.uniform(-4, 4)) % 360
-    dx, dy = (st.lng - m.centre_lng) * m_per_deg_lng, (st.lat - m.centre_lat) * M_PER_DEG_LAT
-    if math.hypot(dx, dy) > m.radius_km * 1000:  # at the edge: head back towards the centre
-        st.heading = (math.degrees(math.atan2(-dx, -dy)) + rng.uniform(-20, 20)) % 360
-    st.speed += max(-15.0, min(8.0, (st.target - st.speed) * 0.5)) * min(1.0, dt / 10)
-    st.speed = max(3.0, st.speed + rng.uniform(-2, 2))
-    metres = st.speed / 3.6 * dt
-    rad = math.radians(st.heading)
-    st.lng += metres * math.sin(rad) / m_per_deg_lng
-    st.lat += metres * math.cos(rad) / M_PER_DEG_LAT
-    st.mileage_km += metres / 1000
-    st.fuel_l -= metres / 1000 * 0.1
-    if st.fuel_l < 20:
-        st.fuel_l = rng.uniform(150, 200)
-    st.altitude_m = max(0.0, st.altitude_m + rng.uniform(-0.5, 0.5))
-
-
-def _next_mode(st: _State, rng: random.Random, at: datetime) -> None:
-    local_hour = (at + BEIJING).hour
-    if local_hour >= 22 or local_hour < 6:  # overnight park until about six
-        st.mode = "park"
-        st.mode_left_s = ((6 - local_hour) % 24) * 3600 + rng.uniform(0, 3600)
-    elif st.mode == "drive":
-        st.mode = "idle" if rng.random() < 0.35 else "park"
-        st.mode_left_s = rng.uniform(60, 480) if st.mode == "idle" else rng.uniform(300, 5400)
-    else:
-        st.mode, st.target = "drive", rng.uniform(30, 95)
-        st.mode_left_s = rng.uniform(600, 3600)
 
 
 def _copy_lines(vehicle: HistoryVehicle, points: Iterable[tuple[Any, ...]]) -> Iterator[str]:
@@ -211,7 +146,8 @@ def load_history(
             tracker = None if events is None else EventTracker(
                 vehicle.device_id, vehicle.car_id, vehicle.enterprise_id, vehicle.phone, vehicle.plate_number, events)
             for point in generate_track(vehicle, start, end, interval_s, seed=seed, model=model,
-                                        resume=(resume or {}).get(vehicle.device_id)):
+                                        resume=(resume or {}).get(vehicle.device_id),
+                                        on_safety=None if tracker is None else tracker.safety_event):
                 buffer.extend(_copy_lines(vehicle, (point,)))
                 newest = point
                 if tracker is not None:
@@ -244,11 +180,43 @@ def copy_events(conn: Connection[Any], events: Events) -> None:
                                  ("device_online_log", ONLINE_COLUMNS, events.online)):
         if not rows:
             continue
+        if table == "alarm":
+            _copy_alarms(conn, rows)
+            continue
         statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
             sql.Identifier(table), sql.SQL(", ").join(map(sql.Identifier, columns)))
         with conn.cursor() as cur, cur.copy(statement) as copy:
             for row in rows:
                 copy.write_row(row)
+
+
+def _copy_alarms(conn: Connection[Any], rows: Sequence[tuple[Any, ...]]) -> None:
+    """Alarm rows in bulk: the per-row rollup trigger (migration 0021: alarm_day_count, alarm_device_latest)
+    costs ~0.3 ms a row, minutes for a seeded month of ADAS / DSM events, so the rows go in with it disabled
+    and the rollups get the same counts in one grouped statement each. All in the caller's transaction:
+    ALTER TABLE's lock makes concurrent alarm writers wait, so none of them ever runs without the trigger."""
+    columns = sql.SQL(", ").join(map(sql.Identifier, ALARM_COLUMNS))
+    conn.execute("CREATE TEMP TABLE history_alarm (LIKE alarm INCLUDING DEFAULTS) ON COMMIT DROP")
+    with conn.cursor() as cur, cur.copy(sql.SQL("COPY history_alarm ({}) FROM STDIN").format(columns)) as copy:
+        for row in rows:
+            copy.write_row(row)
+    conn.execute("ALTER TABLE alarm DISABLE TRIGGER alarm_rollup_insert")
+    conn.execute(sql.SQL("INSERT INTO alarm ({}) SELECT {} FROM history_alarm").format(columns, columns))
+    conn.execute("ALTER TABLE alarm ENABLE TRIGGER alarm_rollup_insert")
+    conn.execute(
+        """INSERT INTO alarm_day_count AS c (enterprise_id, day, key, type, total, unhandled)
+           SELECT enterprise_id, (start_time AT TIME ZONE INTERVAL '+08:00')::date, key, min(type), count(*),
+                  count(*) FILTER (WHERE state = 0)
+           FROM history_alarm GROUP BY 1, 2, 3
+           ON CONFLICT (enterprise_id, day, key)
+           DO UPDATE SET total = c.total + EXCLUDED.total, unhandled = c.unhandled + EXCLUDED.unhandled""")
+    conn.execute(
+        """INSERT INTO alarm_device_latest AS l (enterprise_id, device_id, last_day)
+           SELECT enterprise_id, device_id, max((start_time AT TIME ZONE INTERVAL '+08:00')::date)
+           FROM history_alarm GROUP BY 1, 2
+           ON CONFLICT (enterprise_id, device_id)
+           DO UPDATE SET last_day = EXCLUDED.last_day WHERE l.last_day < EXCLUDED.last_day""")
+    conn.execute("DROP TABLE history_alarm")
 
 
 def _upsert_last(conn: Connection[Any], last: list[tuple[Any, ...]]) -> None:
@@ -299,6 +267,14 @@ def vehicles_with_master_device(conn: Connection[Any]) -> list[HistoryVehicle]:
     return [HistoryVehicle(*row) for row in rows]
 
 
+def demo_model() -> DrivingModel:
+    """The live simulator's driving model (its settings' centre, radius and alarm rates): the demo's seeded
+    days drive and alarm like its live ones."""
+    from fleet.settings import SimulatorSettings
+
+    return DrivingModel.from_settings(SimulatorSettings())
+
+
 def seed_report_history(url: str, days: int, interval_s: float, *, recent_days: float = 3.0,
                         now: datetime | None = None) -> dict[str, int]:
     """The demo's month for the reports (issue 10 §5): for every vehicle without positions in it, ``days``
@@ -317,7 +293,8 @@ def seed_report_history(url: str, days: int, interval_s: float, *, recent_days: 
         if not todo:
             return {"gps": 0, "alarm": 0, "acc_state_log": 0, "biz_state_log": 0, "device_online_log": 0}
         events = Events()
-        rows = load_history(conn, todo, start, end, interval_s, events=events, update_last=False)
+        rows = load_history(conn, todo, start, end, interval_s, events=events, update_last=False,
+                            model=demo_model())
     return {"gps": rows, "alarm": len(events.alarms), "acc_state_log": len(events.acc),
             "biz_state_log": len(events.biz), "device_online_log": len(events.online)}
 
@@ -339,7 +316,7 @@ def seed_history(url: str, days: float = 3.0, interval_s: float = 60.0, *, now: 
         conn.commit()
         if not todo:
             return 0
-        rows = load_history(conn, todo, start, end, interval_s, events=Events(), resume=resume)
+        rows = load_history(conn, todo, start, end, interval_s, events=Events(), resume=resume, model=demo_model())
     summarise_loaded(url, start, end)
     return rows
 

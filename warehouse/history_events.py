@@ -7,6 +7,8 @@ end; it derives, with the streams' rules (``streams/state_rules.py``, ``streams/
 
 - an alarm episode (type 1, key ``a<bit>``) per run of fixes with the bit set: it starts at the first such fix
   and ends at the first fix without it (still open at the end of the track: ended at its last fix);
+- an active-safety alarm (type 5 ``adas_<n>`` / type 6 ``dsm_<n>``, with its level) per ADAS / DSM event of the
+  driving model (``safety_event``), the mix the live simulator sends as items 0x64 / 0x65;
 - an ACC transition whenever status bit 0 changes (and the first fix's state);
 - a business-state transition whenever the state changes: driving (1) with the ACC on and faster than
   5 km/h, parked (2) with the ACC on, engine off (3) otherwise;
@@ -18,6 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+from fleet.alarm_catalog import AlarmKind
+from fleet.driving_model import SafetyDraw
 
 ACC_ON = 1
 DRIVING_MIN_KMH = 5.0
@@ -32,8 +37,8 @@ class Events:
     online: list[tuple[Any, ...]] = field(default_factory=list)   # ONLINE_COLUMNS
 
 
-ALARM_COLUMNS = ("device_id", "car_id", "enterprise_id", "phone", "plate_number", "type", "key", "start_time",
-                 "end_time", "lng", "lat", "speed", "alarm_flags", "state", "backlog")
+ALARM_COLUMNS = ("device_id", "car_id", "enterprise_id", "phone", "plate_number", "type", "key", "level",
+                 "start_time", "end_time", "lng", "lat", "speed", "alarm_flags", "state", "backlog")
 ACC_COLUMNS = ("device_id", "create_time", "state", "car_id", "enterprise_id", "lng", "lat")
 BIZ_COLUMNS = ("device_id", "create_time", "state", "car_id", "enterprise_id")
 ONLINE_COLUMNS = ("device_id", "at", "state", "enterprise_id", "reason")
@@ -81,8 +86,16 @@ class EventTracker:
     def _end(self, bit: int, at: datetime) -> None:
         device_id, car_id, enterprise_id = self.ids
         start, lng, lat, speed, flags = self.open.pop(bit)
-        self.events.alarms.append((device_id, car_id, enterprise_id, self.phone, self.plate, 1, f"a{bit}", start, at,
-                                   lng, lat, speed, flags, 2, True))  # history: handled (2), never pushed
+        self.events.alarms.append((device_id, car_id, enterprise_id, self.phone, self.plate, 1, f"a{bit}", None,
+                                   start, at, lng, lat, speed, flags, 2, True))  # history: handled (2), never pushed
+
+    def safety_event(self, at: datetime, event: SafetyDraw, lng: float, lat: float, speed: float) -> None:
+        """An ADAS (type 5, ``adas_<n>``) or DSM (type 6, ``dsm_<n>``) event: an instant, as the streams record
+        an item 0x64 / 0x65 (start = end = its time)."""
+        device_id, car_id, enterprise_id = self.ids
+        kind = AlarmKind.ADAS if event.adas else AlarmKind.DSM
+        self.events.alarms.append((device_id, car_id, enterprise_id, self.phone, self.plate, int(kind), event.key,
+                                   event.level, at, at, lng, lat, speed, 0, 2, True))
 
     def close(self) -> None:
         """End the episodes still open at the last fix."""

@@ -5,6 +5,7 @@ a rule that reads back after a reload (and from the API)."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -107,6 +108,21 @@ def test_alarm_list_filters_handles_and_shows_the_record(page: Any, console_stac
     _row(page, ids["adas_1"]).filter(has_text=text("en-US", "alarmList", "enums.type.5")).wait_for()
     _row(page, ids["a1"]).filter(has_text=text("en-US", "alarmList", "enums.state.2")).wait_for()
     page.get_by_test_id("list-table").get_by_text(text("en-US", "alarmList", "fields.plateNumber"), exact=True).first.wait_for()
+    assert page.errors == []
+
+
+def test_the_alarm_list_shows_the_address_of_each_alarms_point(page: Any, console_stack: ConsoleStack) -> None:
+    """Alarms stored without an address (as the streams store them: a terminal bit and an ADAS event) show
+    their point's address in the alarm list: the list fills it from the alarm's coordinates."""
+    user, ids = _fresh_user(console_stack)
+    sign_in(page, user, path="/list/alarm")
+    page.get_by_test_id("list-page-alarm").wait_for()
+    _wait_total(page, "共 3 条数据")
+    table = page.get_by_test_id("list-table")
+    headers = [h.strip() for h in table.locator("thead th").all_inner_texts()]
+    column = headers.index(text("zh-CN", "alarmList", "fields.address"))
+    for alarm_id in ids.values():
+        _row(page, alarm_id).locator("td").nth(column).filter(has_text=re.compile(r"^北京市.+区$")).wait_for()
     assert page.errors == []
 
 

@@ -82,3 +82,25 @@ def test_the_seam_days_drive_and_alarm_like_their_neighbours(seeded: str) -> Non
     assert 0.6 * month_km <= float(km[seam]) <= 1.6 * month_km, (km[seam], month_km)
     month_alarms, recent_alarms = mean([alarms.get(d, 0) for d in month]), mean([alarms.get(d, 0) for d in recent])
     assert recent_alarms <= 2.5 * month_alarms + 3 and month_alarms <= 2.5 * recent_alarms + 3, (month_alarms, recent_alarms)
+
+
+def test_the_month_and_the_recent_days_carry_the_live_streams_adas_and_dsm_alarms(seeded: str) -> None:
+    """The seeded history has the live simulator's alarm mix: ADAS (type 5) and DSM (type 6) events beside the
+    terminal bits on both sides of the seam, and the dashboard's day rollups count every seeded alarm."""
+    seam = NOW - timedelta(minutes=1) - timedelta(days=RECENT_DAYS)
+    with connect(seeded) as conn:
+        kinds = {(bool(before), int(t)) for before, t in conn.execute(
+            "SELECT DISTINCT start_time < %s, type FROM alarm", (seam,)).fetchall()}
+        rolled = conn.execute(
+            """SELECT count(*) FROM (
+                   SELECT enterprise_id, (start_time AT TIME ZONE INTERVAL '+08:00')::date AS day, key, count(*) AS n,
+                          count(*) FILTER (WHERE state = 0) AS u FROM alarm GROUP BY 1, 2, 3) a
+               FULL JOIN alarm_day_count c USING (enterprise_id, day, key)
+               WHERE a.n IS DISTINCT FROM c.total OR a.u IS DISTINCT FROM c.unhandled""").fetchone()
+        latest = conn.execute(
+            """SELECT count(*) FROM (SELECT enterprise_id, device_id,
+                   max((start_time AT TIME ZONE INTERVAL '+08:00')::date) AS d FROM alarm GROUP BY 1, 2) a
+               FULL JOIN alarm_device_latest l USING (enterprise_id, device_id) WHERE a.d IS DISTINCT FROM l.last_day"""
+        ).fetchone()
+    assert {(True, 1), (True, 5), (True, 6), (False, 1), (False, 5), (False, 6)} <= kinds, kinds
+    assert rolled == (0,) and latest == (0,)

@@ -96,7 +96,7 @@ def test_emergency_is_held_until_the_platform_confirms_it_with_8203() -> None:
 def test_overspeed_makes_the_vehicle_speed_and_is_flagged_only_above_the_limit() -> None:
     rng = random.Random(2)
     vehicle = Vehicle(rng, 39.91, 116.39, 5.0)
-    vehicle.parked_s = 0
+    vehicle.start_trip()
     schedule = _schedule(2, rate=120.0, safety=0)
     seen_speeding = False
     for n in range(20_000):
@@ -192,7 +192,7 @@ def test_terminal_answers_9208_then_uploads_the_alarms_photos(monkeypatch: pytes
         terminal = VirtualTerminal(index=1, phone=PHONE, terminal_id="SIM0000001", config=base.config,
                                    vehicle=base.vehicle, rng=base.rng, auth_store=MemoryAuthStore(),
                                    fix_clock=base.fix_clock, plate="京A00001", alarms=schedule)
-        terminal.vehicle.parked_s = 0
+        terminal.vehicle.start_trip()
         stop = asyncio.Event()
         task = asyncio.create_task(terminal.run(stop))
         try:

@@ -20,7 +20,7 @@ def test_transitions_and_episodes_of_a_hand_made_track() -> None:
     tracker.close()
     assert [(r[1] - T0, r[2]) for r in events.acc] == [(timedelta(0), 0), (timedelta(minutes=1), 1)]
     assert [r[2] for r in events.biz] == [BIZ_ENGINE_OFF, BIZ_PARKED, BIZ_DRIVING, BIZ_PARKED]
-    episodes = sorted((r[6], r[7] - T0, r[8] - T0) for r in events.alarms)
+    episodes = sorted((r[6], r[8] - T0, r[9] - T0) for r in events.alarms)
     assert episodes == [("a0", timedelta(minutes=6), timedelta(minutes=7)),  # still set at the end: closed there
                         ("a1", timedelta(minutes=3), timedelta(minutes=5)),
                         ("a1", timedelta(minutes=6), timedelta(minutes=7))]
@@ -40,3 +40,17 @@ def test_a_generated_day_has_one_overspeed_episode_per_run_of_the_bit() -> None:
     tracker.close()
     assert runs > 0 and sum(1 for a in events.alarms if a[6] == "a1") == runs
     assert len(events.acc) == acc_changes
+
+
+def test_a_generated_day_records_its_adas_and_dsm_events_as_instant_alarms() -> None:
+    """The seeded history carries the live stream's active-safety mix: ADAS (type 5) and DSM (type 6) rows."""
+    vehicle = HistoryVehicle(9, 90, 2, "13800000009")
+    events = Events()
+    tracker = EventTracker(9, 90, 2, "13800000009", None, events)
+    for r in generate_track(vehicle, T0, T0 + timedelta(days=1), 60, on_safety=tracker.safety_event):
+        tracker.add(r[0], r[1], r[2], r[4], r[8], r[9])
+    tracker.close()
+    safety = [a for a in events.alarms if a[5] in (5, 6)]
+    assert {a[6].split("_")[0] for a in safety} == {"adas", "dsm"}
+    assert all(a[5] == (5 if a[6].startswith("adas_") else 6) and a[7] in (1, 2) and a[8] == a[9] for a in safety)
+    assert len({(a[6], a[8]) for a in safety}) == len(safety)  # (device, key, start) is the alarm's natural key
