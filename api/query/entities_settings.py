@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from api.dictionary_names import name_expression
 from api.errors import Forbidden
 from api.open_platform import API_GROUPS, OpenAppHooks
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
@@ -85,6 +86,9 @@ DICTIONARY = EntitySpec(
                   label="编码", importable=True, exportable=True),
         "name": F("name", required=True, max_length=64, create=True, update=True, label="名称",
                   importable=True, exportable=True),
+        # The name as the caller's language reads it (a seeded system entry's name translated), for
+        # lists; ``name`` stays the stored text that forms edit.
+        "localName": F("name", expression="name", localised=name_expression, filterable=False, label="名称"),
         "content": F("content", required=True, max_length=MAX_CONTENT_CHARS, check=json_text_problem,
                      create=True, update=True, filterable=False, sortable=False, label="内容",
                      importable=True, exportable=True),

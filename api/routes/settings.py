@@ -11,7 +11,8 @@ from flask import Blueprint, current_app, request
 
 from api import licence, monitor, platform_info
 from api.db import get_db
-from api.errors import BadRequest, Forbidden
+from api.dictionary_names import localise_entry
+from api.errors import BadRequest, Forbidden, request_language
 from api.http import json_body, ok
 from api.query.entities_settings import DICTIONARY_TYPES, is_root_path
 from api.routes.console import authenticated
@@ -66,10 +67,13 @@ def parse_lookup(body: Any) -> tuple[int, str | None]:
 @authenticated
 def dictionary_lookup() -> dict[str, Any]:
     """The entries the caller's enterprise reads for type (and code): its own first, then the
-    system-wide ones (platform-spec §7: the console reads the first one's content)."""
+    system-wide ones (platform-spec §7: the console reads the first one's content). Names, and the
+    names inside a content list, in the caller's language (``api/dictionary_names.py``)."""
     type_id, code = parse_lookup(json_body())
     with get_db().connection() as conn:
-        return ok(dictionary.lookup(conn, current_principal().enterprise_id, type_id, code))
+        rows = dictionary.lookup(conn, current_principal().enterprise_id, type_id, code)
+    language = request_language()
+    return ok([localise_entry(row, language) for row in rows])
 
 
 @bp.get("/api/system/monitor.json")

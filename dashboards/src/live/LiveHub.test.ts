@@ -110,6 +110,46 @@ describe('LiveHub (the one socket owner)', () => {
     hub.stop();
   });
 
+  it('handshakes again in the new language when the console switches, and resyncs what was pushed meanwhile', async () => {
+    const client = new FakeStompClient();
+    let language = 'zh-CN';
+    const hub = new LiveHub({
+      url: 'ws://example/wss/stomp', enterpriseId: 42, getToken: () => 'tok-1', getLanguage: () => language,
+      createClient: () => client, schedule: immediate, statesThrottleMs: 0,
+    });
+    const resync = vi.fn();
+    hub.onReconnect(resync);
+    hub.start();
+    client.open();
+    hub.refreshLanguage(); // same language: the socket stays
+    expect(client.activations).toBe(1);
+
+    language = 'en-US';
+    hub.refreshLanguage();
+    await Promise.resolve();
+    expect(client.activations).toBe(2);
+    expect(client.connectHeaders['X-Fleet-Language']).toBe('en-US');
+    client.open();
+    expect([...client.subscriptions.keys()].sort()).toEqual(['/user/42/message', '/user/42/positions']);
+    expect(resync).toHaveBeenCalledTimes(1);
+    expect(hub.status).toBe('connected');
+    hub.stop();
+  });
+
+  it('leaves a socket that is down to send the new language at its next CONNECT', () => {
+    const client = new FakeStompClient();
+    let language = 'zh-CN';
+    const hub = new LiveHub({
+      url: 'ws://example/wss/stomp', enterpriseId: 42, getToken: () => 'tok-1', getLanguage: () => language,
+      createClient: () => client, schedule: immediate, statesThrottleMs: 0,
+    });
+    hub.start();
+    language = 'zh-HK';
+    hub.refreshLanguage();
+    expect(client.activations).toBe(1);
+    hub.stop();
+  });
+
   it('resyncs over REST after a reconnect, not after the first connect', async () => {
     const { hub, client, setToken } = makeHub();
     const resync = vi.fn();

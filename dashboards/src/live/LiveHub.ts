@@ -46,6 +46,8 @@ export class LiveHub {
   private readonly reconnectListeners = new Set<ReconnectListener>();
   private readonly statusListeners = new Set<(status: LiveStatus) => void>();
   private attempts = 0;
+  /** The language sent in the last CONNECT: the server localises a connection's pushes in it. */
+  private sentLanguage: string | null = null;
   private everConnected = false;
   private disconnectedAt: number | null = null;
   private missedChecks = 0;
@@ -75,6 +77,7 @@ export class LiveHub {
       // The token is read on every attempt: it is refreshed every few minutes.
       const token = this.options.getToken();
       const language = this.options.getLanguage?.();
+      this.sentLanguage = language ?? null;
       client.connectHeaders = {
         ...(token ? { Authorization: `Bearer ${token}` } : {}),
         ...(language ? { [LANGUAGE_HEADER]: language } : {}),
@@ -103,6 +106,23 @@ export class LiveHub {
     this.subscriptions = [];
     if (client) void client.deactivate();
     this.setStatus('stopped');
+  }
+
+  /**
+   * The console's language changed: the server localises pushes per connection (CONNECT's
+   * X-Fleet-Language), so a connected socket in another language handshakes again and the next pushes
+   * come in the new one; the reconnect listeners resync over REST what was pushed meanwhile. A socket
+   * that is down sends the current language at its next CONNECT anyway.
+   */
+  refreshLanguage(): void {
+    const client = this.client;
+    if (!client || !client.connected) return;
+    if ((this.options.getLanguage?.() ?? null) === this.sentLanguage) return;
+    this.disconnectedAt = this.now();
+    this.subscriptions = [];
+    void Promise.resolve(client.deactivate()).then(() => {
+      if (this.client === client && !client.connected) client.activate();
+    });
   }
 
   onPush(listener: (message: PushMessage) => void): () => void {

@@ -3,6 +3,7 @@
  * opens on the first lease and closes a little after the last is released (so a StrictMode remount
  * or a tab switch does not reconnect). A different enterprise (another user) gets a fresh hub.
  */
+import i18n from 'i18next';
 import { clientEffects } from '../api/effects';
 import { LiveHub, type LiveHubOptions } from './LiveHub';
 import { createStompClient, stompUrl } from './stompClient';
@@ -18,6 +19,9 @@ interface Shared {
   refs: number;
   stopTimer: ReturnType<typeof setTimeout> | null;
 }
+
+// Pushes are localised per connection: a language switch re-handshakes the running hub.
+i18n.on('languageChanged', () => shared?.hub.refreshLanguage());
 
 let shared: Shared | null = null;
 const STOP_DELAY_MS = 5000;

@@ -1,14 +1,27 @@
-import { pageComponents, type PageLoader } from './components';
+import { fetchMeta } from '../features/list/api';
+import { session } from '../auth/session';
+import { pageComponents, type PageLoader, type PageModule } from './components';
+
+/** A page module may name the entity its list reads (`export const ENTITY = 'carDayReport'`). */
+type PrefetchablePage = PageModule & { ENTITY?: unknown };
+
+/** The entity declaration of a signed-in user's opening list page, asked for as soon as its chunk is in. */
+export function prefetchEntityMeta(module: PrefetchablePage): void {
+  if (typeof module.ENTITY === 'string' && session.accessToken()) void fetchMeta(module.ENTITY, true);
+}
 
 /**
  * The page chunk of the address the console opens on (a report, a list), fetched while the app boots. Without
  * it the page's chunk is asked for only after the user, the route map and the layout are in: one more round
- * trip of chunk loading before a report's first rows. The router's lazy page later imports the same module
- * (the browser keeps one copy); a failure here is left to that import to report.
+ * trip of chunk loading before a report's first rows. With the chunk, the entity's meta is asked for too
+ * (`prefetchEntityMeta`, cached by `fetchMeta`), so the list page finds it in instead of asking after the
+ * layout has rendered (performance target: a report's first rows <= 1 s). The router's lazy page later
+ * imports the same module (the browser keeps one copy); a failure here is left to that import to report.
  */
-export function prefetchPage(pathname: string, pages: Record<string, PageLoader> = pageComponents): boolean {
+export function prefetchPage(pathname: string, pages: Record<string, PageLoader> = pageComponents,
+  withModule: (module: PrefetchablePage) => void = prefetchEntityMeta): boolean {
   const loader = pages[pathname.replace(/^\/+|\/+$/g, '')];
   if (!loader) return false;
-  void loader().catch(() => undefined);
+  void loader().then(withModule).catch(() => undefined);
   return true;
 }

@@ -53,6 +53,44 @@ def test_startup_dictionaries_are_seeded_for_every_enterprise(client: FlaskClien
     assert [a["bit"] for a in alarms] == list(range(32)) and alarms[0]["name"] == "紧急报警"
 
 
+def test_lookup_names_follow_the_caller_s_language(client: FlaskClient, login: Login) -> None:
+    body = {"type.eq": 98, "code.eq": "car_alarm_desc"}
+    read = {language: lookup(client, {**login("admin_a"), "X-Fleet-Language": language}, body).json["data"][0]
+            for language in ("zh-CN", "zh-HK", "en-US")}
+    assert [read[lang]["name"] for lang in ("zh-CN", "zh-HK", "en-US")] == ["报警位描述", "報警位描述",
+                                                                            "Alarm bit descriptions"]
+    first = {lang: json.loads(entry["content"])[0] for lang, entry in read.items()}
+    assert [first[lang]["name"] for lang in ("zh-CN", "zh-HK", "en-US")] == ["紧急报警", "緊急報警", "Emergency alarm"]
+    assert first["en-US"]["bit"] == 0 and first["en-US"]["nameEn"] == "Emergency alarm"  # other keys kept
+    messages = lookup(client, {**login("admin_a"), "X-Fleet-Language": "en-US"},
+                      {"type.eq": 98, "code.eq": "device_message_desc"}).json["data"][0]
+    assert messages["name"] == "Terminal message descriptions"
+    assert "Location report" in [m["name"] for m in json.loads(messages["content"])]
+
+
+def test_an_entry_s_own_name_stays_in_english_and_is_converted_for_hong_kong(client: FlaskClient,
+                                                                           login: Login) -> None:
+    entry = new_entry(client, login("admin_a"), name="车辆报警", content='[{"name": "终端类型"}, 3]')
+    body = {"type.eq": 98, "code.eq": entry["code"]}
+    english = lookup(client, {**login("admin_a"), "X-Fleet-Language": "en-US"}, body).json["data"][0]
+    assert english["name"] == "车辆报警" and json.loads(english["content"]) == [{"name": "终端类型"}, 3]
+    hk = lookup(client, {**login("admin_a"), "X-Fleet-Language": "zh-HK"}, body).json["data"][0]
+    assert hk["name"] == "車輛報警" and json.loads(hk["content"]) == [{"name": "終端類型"}, 3]
+
+
+def test_the_dictionary_list_reads_seeded_names_in_the_caller_s_language(client: FlaskClient,
+                                                                        login: Login) -> None:
+    def names(language: str) -> dict[str, str]:
+        reply = client.post("/api/common/query/dictionary.json", query_string={"countable": "false", "pageSize": 1000},
+                            headers={**login("admin"), "X-Fleet-Language": language}, json={"type.eq": 98})
+        assert reply.status_code == 200, reply.json
+        return {row["code"]: (row["localName"], row["name"]) for row in reply.json["data"]["list"]}
+
+    assert names("en-US")["car_alarm_desc"] == ("Alarm bit descriptions", "报警位描述")  # name: what forms edit
+    assert names("zh-HK")["device_message_desc"] == ("終端訊息描述", "终端消息描述")
+    assert names("zh-CN")["car_alarm_desc"] == ("报警位描述", "报警位描述")
+
+
 def test_enterprise_entry_comes_before_the_system_one(client: FlaskClient, login: Login) -> None:
     system = new_entry(client, login("admin"), system=1, content='{"zoom": 5}')
     own = new_entry(client, login("admin_a"), code=system["code"], content='{"zoom": 9}')

@@ -11,6 +11,14 @@ describe('the page chunk of the opening address', () => {
     expect(prefetchPage('/', pages)).toBe(false);
   });
 
+  it('asks for the entity meta of a page that names its entity, once its chunk is in', async () => {
+    const seen: unknown[] = [];
+    const report = () => Promise.resolve({ default: () => null, ENTITY: 'carDayReport' });
+    expect(prefetchPage('/report/dailyMileage', { 'report/dailyMileage': report }, (module) => seen.push(module.ENTITY))).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toEqual(['carDayReport']);
+  });
+
   it('leaves a failed fetch to the router\'s own import (no unhandled rejection)', async () => {
     const failing = vi.fn(() => Promise.reject(new Error('offline')));
     expect(prefetchPage('/report/kpi/', { 'report/kpi': failing })).toBe(true);

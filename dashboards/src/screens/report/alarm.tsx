@@ -6,6 +6,9 @@ import ChartPanel from '../../features/report/charts/ChartPanel';
 import { alarmCountersLoader } from '../../features/report/charts/loaders';
 import { dayColumn, durationColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'deviceDayReport';
+
 /** Platform-spec §2 report alarm: per terminal and day its alarms (device_day_report: one counter per alarm
  * key, the spec's `{alarmType}.gt=0` filter), the non-zero ones spelled out; alarms per day and by type. */
 export default function AlarmReportScreen() {
@@ -14,7 +17,7 @@ export default function AlarmReportScreen() {
     const keys = alarmKeys(t);
     const load = alarmCountersLoader(t, keys);
     return reportScreen({
-      entity: 'deviceDayReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [dayColumn, 'plateNumber', 'alarmTotal', durationColumn('alarmS'), 'activeSafety', 'handled', 'unhandled',
         { key: 'breakdown', title: t('fields.breakdown'), render: (_v, record) => breakdown(t, record, keys) }],

@@ -5,6 +5,9 @@ import { daySumsLoader } from '../../features/report/charts/loaders';
 import ListPage from '../../features/list/ListPage';
 import { dayColumn, durationColumn, enumColumn, kmColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'carDayReport';
+
 /** Platform-spec §2 report dailyMileage: each vehicle's mileage per day (car_day_report), the fleet's
  * mileage per day and the vehicles that drove most over the chosen days. */
 export default function DailyMileageScreen() {
@@ -18,7 +21,7 @@ export default function DailyMileageScreen() {
       [{ key: 'top', title: t('chart.topMileage'), field: 'mileageKm', unit: t('unit.km') }],
     );
     return reportScreen({
-      entity: 'carDayReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [dayColumn, 'plateNumber', kmColumn('mileageKm'), enumColumn('mileageSource', t), kmColumn('odoStartKm'),
         kmColumn('odoEndKm'), durationColumn('driveS'), 'trips', kmColumn('maxSpeedKmh'), kmColumn('avgSpeedKmh'), 'active'],

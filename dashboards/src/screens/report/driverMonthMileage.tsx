@@ -5,6 +5,9 @@ import ChartPanel from '../../features/report/charts/ChartPanel';
 import { entityRowsLoader } from '../../features/report/charts/loaders';
 import { durationColumn, kmColumn, lastMonths, monthColumn, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'driverMonthReport';
+
 /** Platform-spec §2 report driverMonthMileage: per driver and month (driver_month_report). */
 export default function DriverMonthMileageScreen() {
   const { t } = useTranslation('report');
@@ -15,7 +18,7 @@ export default function DriverMonthMileageScreen() {
       ranking: { key: 'top', title: t('chart.topDrivers'), by: 'driverId', name: 'driverName', field: 'mileageKm', unit: t('unit.km') },
     });
     return reportScreen({
-      entity: 'driverMonthReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [monthColumn, 'driverName', 'days', kmColumn('mileageKm'), durationColumn('driveS'), 'trips'],
       filters: ['enterpriseId', 'driverId', 'month'],

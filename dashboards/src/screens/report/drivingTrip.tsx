@@ -6,6 +6,9 @@ import { rowsFor } from '../../features/report/charts/loaders';
 import { bucketLabels, histogram, trendOption } from '../../features/report/charts/options';
 import { durationColumn, enumColumn, kmColumn, lastDays, reportScreen, replayHref } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'trip';
+
 const DISTANCE_BOUNDS = [0, 5, 10, 20, 50, 100, 200];
 const DURATION_BOUNDS_MIN = [0, 10, 20, 30, 60, 120, 240];
 
@@ -26,7 +29,7 @@ export default function DrivingTripScreen() {
       ];
     };
     return reportScreen({
-      entity: 'trip',
+      entity: ENTITY,
       namespace: 'report',
       columns: ['plateNumber', 'startAt', 'endAt', kmColumn('distanceKm'), durationColumn('durationS'), kmColumn('maxSpeedKmh'),
         kmColumn('avgSpeedKmh'), kmColumn('startOdoKm'), kmColumn('endOdoKm'), 'startLng', 'startLat', 'endLng', 'endLat',

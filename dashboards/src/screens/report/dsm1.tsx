@@ -9,6 +9,9 @@ import { alarmName, daysOf, rowsFor } from '../../features/report/charts/loaders
 import { dayLabels, shareOption, trendOption } from '../../features/report/charts/options';
 import { dayColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'deviceDayReport';
+
 const dsmTotal = (record: ListRecord, keys: readonly string[]) => keys.reduce((n, k) => n + (Number(record[k]) || 0), 0);
 
 /** Report dsm1 (not defined by the spec; shared/design/reports.md §4): driver-state monitoring alarms (DSM,
@@ -30,7 +33,7 @@ export default function Dsm1Screen() {
       ];
     };
     return reportScreen({
-      entity: 'deviceDayReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [dayColumn, 'plateNumber', { key: 'dsmTotal', title: t('fields.dsmTotal'), render: (_v, r) => dsmTotal(r, keys) },
         ...keys.map((key) => ({ field: key, title: alarmName(t, key) })), 'handled', 'unhandled'],

@@ -5,6 +5,9 @@ import ChartPanel from '../../features/report/charts/ChartPanel';
 import { entityRowsLoader } from '../../features/report/charts/loaders';
 import { dayColumn, durationColumn, kmColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'enterpriseDayReport';
+
 /** Platform-spec §2 report enterpriseDailyMileage: per enterprise and day its vehicles, those driven and
  * online, mileage, driving time, trips, km per vehicle driven, alarms (enterprise_day_report). */
 export default function EnterpriseDailyMileageScreen() {
@@ -18,7 +21,7 @@ export default function EnterpriseDailyMileageScreen() {
       ranking: { key: 'top', title: t('chart.topEnterprises'), by: 'enterpriseId', name: 'enterpriseName', field: 'mileageKm', unit: t('unit.km') },
     });
     return reportScreen({
-      entity: 'enterpriseDayReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [dayColumn, 'enterpriseName', 'vehicles', 'activeVehicles', 'onlineVehicles', kmColumn('mileageKm'),
         durationColumn('driveS'), 'trips', kmColumn('avgKmPerActive'), 'alarms'],

@@ -5,6 +5,9 @@ import ChartPanel from '../../features/report/charts/ChartPanel';
 import { entityRowsLoader } from '../../features/report/charts/loaders';
 import { durationColumn, kmColumn, lastMonths, monthColumn, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'enterpriseMonthReport';
+
 /** Platform-spec §2 report enterpriseMonthMileage: per enterprise and month (enterprise_month_report). */
 export default function EnterpriseMonthMileageScreen() {
   const { t } = useTranslation('report');
@@ -15,7 +18,7 @@ export default function EnterpriseMonthMileageScreen() {
       ranking: { key: 'top', title: t('chart.topEnterprises'), by: 'enterpriseId', name: 'enterpriseName', field: 'mileageKm', unit: t('unit.km') },
     });
     return reportScreen({
-      entity: 'enterpriseMonthReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [monthColumn, 'enterpriseName', 'vehicles', 'activeVehicles', 'vehicleDays', 'activeVehicleDays', kmColumn('mileageKm'),
         durationColumn('driveS'), 'trips', 'alarms'],

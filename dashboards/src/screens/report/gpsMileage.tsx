@@ -6,6 +6,9 @@ import ChartPanel from '../../features/report/charts/ChartPanel';
 import { daySumsLoader } from '../../features/report/charts/loaders';
 import { dayColumn, enumColumn, km, kmColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'carDayReport';
+
 /** Platform-spec §2 report gpsMileage: per vehicle and day the odometer (0x01) and GPS mileage side by
  * side, their difference, which one the day's mileage took, and the drift points and gaps behind it. */
 export default function GpsMileageScreen() {
@@ -17,7 +20,7 @@ export default function GpsMileageScreen() {
       { field: 'incompleteKm', name: t('fields.incompleteKm'), type: 'line' },
     ] }]);
     return reportScreen({
-      entity: 'carDayReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [dayColumn, 'plateNumber', kmColumn('odoKm'), kmColumn('gpsKm'),
         { key: 'diffKm', title: t('fields.diffKm'), render: (_v, r) => (r.odoKm === null || r.gpsKm === null ? '' : km(Number(r.odoKm) - Number(r.gpsKm))) },

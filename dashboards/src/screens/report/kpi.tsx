@@ -5,6 +5,9 @@ import KpiSummary from '../../features/report/KpiSummary';
 import { durationColumn, kmColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 import { kpiSource } from '../../features/report/sources';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'kpiEnterpriseDay';
+
 const RATIOS = ['joinRate', 'onlineRate', 'completenessRate', 'qualificationRate', 'driftRate', 'connectivityRate'];
 
 /** Issue 10 §1 regulator KPIs (docs/kpi.md): per enterprise over the chosen days 入网率, 上线率, 轨迹完整率,
@@ -12,7 +15,7 @@ const RATIOS = ['joinRate', 'onlineRate', 'completenessRate', 'qualificationRate
  * offline time; the totals and their trend per day above. */
 export default function KpiScreen() {
   const screen = useMemo(() => reportScreen({
-    entity: 'kpiEnterpriseDay',
+    entity: ENTITY,
     namespace: 'report',
     columns: ['enterpriseName', ...RATIOS.map((field) => ({ field, render: ratioText })), 'vehicles', 'joinedVehicles', 'onlineVehicles',
       'driftVehicles', 'driftPoints', 'qualifiedPoints', 'totalPoints', kmColumn('totalKm'), kmColumn('completeKm'),

@@ -6,6 +6,9 @@ import { daySumsLoader } from '../../features/report/charts/loaders';
 import { durationColumn, kmColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 import { pageSumSource } from '../../features/report/sources';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'carDayReport';
+
 const SUMS = ['mileageKm', 'odoKm', 'gpsKm', 'driveS', 'accOnS', 'trips', 'overspeedCount', 'onlineS'];
 
 /** Platform-spec §2 report mileage: each vehicle's totals over the chosen days (POST
@@ -18,7 +21,7 @@ export default function MileageScreen() {
       { key: 'topDrive', title: t('chart.topDriveHours'), field: 'driveS', value: (s) => s / 3600, unit: t('unit.hours'), span: 12 },
     ]);
     return reportScreen({
-      entity: 'carDayReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: ['plateNumber', kmColumn('mileageKm'), kmColumn('odoKm'), kmColumn('gpsKm'), durationColumn('driveS'),
         durationColumn('accOnS'), 'trips', 'overspeedCount',

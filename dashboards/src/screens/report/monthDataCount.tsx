@@ -7,6 +7,9 @@ import { monthSumsLoader } from '../../features/report/charts/loaders';
 import { lastMonths, monthColumn, reportScreen } from '../../features/report/reportScreen';
 import { monthDataCountSource } from '../../features/report/sources';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'carMonthReport';
+
 const DAY_COLUMNS: ColumnDecl[] = Array.from({ length: 31 }, (_, i) => {
   const key = `d${String(i + 1).padStart(2, '0')}`;
   return { key, title: String(i + 1), width: 56, render: (_v, r) => (r[key] === null || r[key] === undefined ? '' : Number(r[key])) };
@@ -22,7 +25,7 @@ export default function MonthDataCountScreen() {
       { field: 'rejectedPoints', name: t('fields.rejectedPoints'), type: 'line' },
     ] });
     return reportScreen({
-      entity: 'carMonthReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [monthColumn, 'plateNumber', 'points', 'rejectedPoints', 'days', ...DAY_COLUMNS],
       filters: ['enterpriseId', 'carId', 'month'],

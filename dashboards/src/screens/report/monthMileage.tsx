@@ -5,6 +5,9 @@ import ChartPanel from '../../features/report/charts/ChartPanel';
 import { monthSumsLoader } from '../../features/report/charts/loaders';
 import { durationColumn, kmColumn, lastMonths, monthColumn, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'carMonthReport';
+
 /** Platform-spec §2 report monthMileage: each vehicle's month (car_month_report: mileage, days driven,
  * driving time, km per day driven) and the fleet's mileage per month. */
 export default function MonthMileageScreen() {
@@ -15,7 +18,7 @@ export default function MonthMileageScreen() {
       { field: 'activeDays', name: t('fields.activeDays'), type: 'line', yAxisIndex: 1 },
     ] });
     return reportScreen({
-      entity: 'carMonthReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [monthColumn, 'plateNumber', kmColumn('mileageKm'), 'days', 'activeDays', 'onlineDays', durationColumn('driveS'),
         kmColumn('avgKmPerActiveDay'), 'trips', 'overspeedCount', kmColumn('maxSpeedKmh')],

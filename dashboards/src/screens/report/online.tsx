@@ -8,6 +8,9 @@ import { rowsFor } from '../../features/report/charts/loaders';
 import { dayLabels, trendOption } from '../../features/report/charts/options';
 import { dayColumn, durationColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'carDayReport';
+
 /** Platform-spec §2 report online: per vehicle and day its online time, sessions, first online and last
  * offline, and whether it came online (上线); the chart: vehicles online and the online rate per day, from
  * the enterprises' KPI days (kpiEnterpriseDay: online vehicles of the joined ones). The export carries the
@@ -30,7 +33,7 @@ export default function OnlineScreen() {
         ] }) }];
     };
     return reportScreen({
-      entity: 'carDayReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [dayColumn, 'plateNumber', 'online', durationColumn('onlineS'), durationColumn('offlineS'), 'onlineSessions',
         'firstOnlineAt', 'lastOfflineAt', 'points', 'lastFixAt'],

@@ -5,6 +5,9 @@ import ChartPanel from '../../features/report/charts/ChartPanel';
 import { daySumsLoader } from '../../features/report/charts/loaders';
 import { dayColumn, durationColumn, enumColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'carDayReport';
+
 const toHours = (s: number) => s / 3600;
 
 /** Platform-spec §2 report runtime: per vehicle and day the time ACC on, driving, idling, engine off, without
@@ -16,7 +19,7 @@ export default function RuntimeScreen() {
     const load = daySumsLoader([{ key: 'states', title: t('chart.hoursPerState'), span: 24, units: [t('unit.hours')],
       series: states.map((field) => ({ field, name: t(`fields.${field}`), stack: 'state', value: toHours })) }]);
     return reportScreen({
-      entity: 'carDayReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [dayColumn, 'plateNumber', durationColumn('accOnS'), durationColumn('driveS'), durationColumn('idleS'),
         durationColumn('engineOffS'), durationColumn('noSignalS'), durationColumn('offlineS'), 'firstAccOnAt', 'lastAccOffAt',

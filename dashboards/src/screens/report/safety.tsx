@@ -9,6 +9,9 @@ import { alarmName, daysOf, familyOf, familyShare, rowsFor, SAFETY_FAMILIES } fr
 import { dayLabels, rankingOption, trendOption } from '../../features/report/charts/options';
 import { dayColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'deviceDayReport';
+
 const familyTotal = (record: ListRecord, keys: readonly string[], family: string) =>
   keys.filter((k) => familyOf(k) === family).reduce((n, k) => n + (Number(record[k]) || 0), 0);
 
@@ -35,7 +38,7 @@ export default function SafetyScreen() {
       ];
     };
     return reportScreen({
-      entity: 'deviceDayReport',
+      entity: ENTITY,
       namespace: 'report',
       columns: [dayColumn, 'plateNumber', 'activeSafety',
         ...SAFETY_FAMILIES.map((f) => ({ key: f, title: t(`family.${f}`), render: (_v: unknown, r: ListRecord) => familyTotal(r, keys, f) })),
