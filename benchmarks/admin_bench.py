@@ -100,7 +100,7 @@ def import_rows(entity: str, count: int, tag: str) -> list[list[Any]]:
 
 
 def bench_import(base: str, headers: dict[str, str], rows_wanted: int) -> tuple[list[list[Any]], str]:
-    from api.routes.spreadsheets import IMPORTABLE
+    from api.query.spreadsheet_contract import IMPORTABLE
 
     entity = "car" if "car" in IMPORTABLE else "carModel"
     tag = os.urandom(3).hex()

@@ -104,7 +104,7 @@ def main() -> None:
 
     from api import create_app
     from api.commands import Downlinks
-    from api.routes.commands import DOWNLINKS_KEY
+    from api.services import DOWNLINKS_KEY
     from fleet.settings import ApiSettings
     from tests.support.stack import SessionStack
 

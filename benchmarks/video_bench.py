@@ -175,7 +175,7 @@ def first_frame(rounds: int) -> None:
     from api import create_app
     from api.commands import Downlinks
     from api.media import MEDIA_KEY, MediaClient
-    from api.routes.commands import DOWNLINKS_KEY
+    from api.services import DOWNLINKS_KEY
     from fleet.settings import ApiSettings, MediaServerSettings
     from gateway.video.server import MediaServer
     from simulator.driving import Vehicle

@@ -129,3 +129,10 @@ QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP,
 COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
                                                          AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES)}
+
+# Which permission code guards each entity (the console's permission codes): the query, meta, export and
+# import routes check it.
+PERMISSION_OF = {
+    "carView": "car", "device": "device", "group": "group", "gps": "gps",
+    **{name: entity.permission for name, entity in QUERYABLE.items() if entity.permission},
+}

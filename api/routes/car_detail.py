@@ -19,12 +19,11 @@ from flask import Blueprint, request
 from api.db import get_db
 from api.errors import NotFound
 from api.http import ok
+from api.local_time import CHINA_TZ
 from api.positions import position_reply
 from api.query.values import MAX_ID, parse_positive_int
-from api.routes.console import CHINA_TZ
-from api.routes.figures import v_max_kmh
-from api.routes.regeo import geocoder
 from api.security import request_scope, requires
+from api.services import geocoder, v_max_kmh
 from fleet.enums import DeviceState
 from fleet.geo import NO_ADDRESS
 from fleet.media_store import content_type

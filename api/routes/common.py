@@ -12,20 +12,13 @@ from api.db import get_db
 from api.errors import NotFound
 from api.http import json_body, ok
 from api.query import records
-from api.query.entities import CAR_VIEW, COUNTABLE, QUERYABLE, WRITABLE
+from api.query.entities import CAR_VIEW, COUNTABLE, PERMISSION_OF, QUERYABLE, WRITABLE
 from api.query.grammar import EntitySpec, parse_conditions_only, parse_query
 from api.query.runner import fetch_by_id, run_count, run_page
 from api.security import current_principal, request_scope, requires
 from warehouse.queries import vehicles
 
 bp = Blueprint("common", __name__)
-
-# Which permission code guards each entity (the console's permission codes).
-PERMISSION_OF = {
-    "carView": "car", "device": "device", "group": "group", "gps": "gps",
-    **{name: entity.permission for name, entity in QUERYABLE.items() if entity.permission},
-}
-
 
 def _query_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
     def view() -> dict[str, Any]:

@@ -47,8 +47,7 @@ from api.query.entities_reports import (
 from api.query.grammar import Condition, EntitySpec, parse_conditions_only
 from api.query.sqlgen import column, compile_where
 from api.query.values import MAX_ID, parse_positive_int
-from api.routes.alarms import report_scope
-from api.security import current_principal, requires
+from api.security import current_principal, report_scope, requires
 from warehouse.queries.scope import Scope
 from warehouse.reports import queries as q
 

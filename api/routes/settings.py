@@ -14,8 +14,7 @@ from api.db import get_db
 from api.errors import BadRequest, Forbidden
 from api.http import json_body, ok
 from api.query.entities_settings import DICTIONARY_TYPES, is_root_path
-from api.routes.console import authenticated
-from api.security import current_principal, requires
+from api.security import authenticated, current_principal, requires
 from api.throttle import address_key
 from fleet.settings import ApiSettings, DatabaseSettings
 from warehouse.queries import dictionary

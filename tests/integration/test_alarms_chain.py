@@ -36,8 +36,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.commands import Downlinks
-from api.routes.commands import DOWNLINKS_KEY
-from api.routes.media import STORE_KEY
+from api.services import DOWNLINKS_KEY, STORE_KEY
 from fleet.enums import DeviceState
 from fleet.media_store import LocalMediaStore
 from fleet.phones import canonical_phone

@@ -15,7 +15,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.commands import Downlinks
-from api.routes.commands import DOWNLINKS_KEY
+from api.services import DOWNLINKS_KEY
 from fleet.enums import DeviceState
 from fleet.settings import ApiSettings
 from fleet.topics import CONSOLE_EVENTS

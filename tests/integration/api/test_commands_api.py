@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.commands import Downlinks
-from api.routes.commands import DOWNLINKS_KEY
+from api.services import DOWNLINKS_KEY
 from fleet.enums import DeviceState
 from fleet.topics import JT808_DOWNLINK
 from tests.integration.api.conftest import Demo

@@ -29,11 +29,11 @@ from schemathesis.engine import events, from_schema
 from schemathesis.engine.statistic import Statistic
 
 from api.query.contract import semantic_paths
+from api.query.spreadsheet_contract import semantic_paths as spreadsheet_paths
 from api.routes.alarms import semantic_paths as alarm_paths
 from api.routes.commands import semantic_paths as command_paths
 from api.routes.fleet import semantic_paths as fleet_paths
 from api.routes.reports import semantic_paths as report_paths
-from api.routes.spreadsheets import semantic_paths as spreadsheet_paths
 from api.routes.tracks import semantic_paths as track_paths
 from warehouse.db import connect
 from warehouse.passwords import hash_password

@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.db import get_db
-from api.routes.media import STORE_KEY
+from api.services import STORE_KEY
 from fleet.media_store import MediaStore, media_key
 from tests.integration.api.conftest import Demo, Vehicle
 

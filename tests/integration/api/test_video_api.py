@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.media import MEDIA_KEY, MediaClient
-from api.routes.commands import DOWNLINKS_KEY
+from api.services import DOWNLINKS_KEY
 from fleet.settings import MediaServerSettings
 from gateway.video import flv
 from gateway.video.platform import PostgresKafkaPlatform
