@@ -97,7 +97,7 @@ def request_scope() -> Scope:
     )
 
 
-# --- browser security headers and request body caps (issue 13 §4, §7) ---------------------------------
+# --- browser security headers and request body caps ---------------------------------
 
 # Tile servers of the console's base layers (dashboards/src/features/map/layers/baseLayers.ts).
 MAP_TILE_SOURCES = (

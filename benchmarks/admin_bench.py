@@ -1,4 +1,4 @@
-"""Administration benchmark (issue 6 §4): the vehicle list page over 10,000 vehicles, and a
+"""Administration benchmark: the vehicle list page over 10,000 vehicles, and a
 10,000-row spreadsheet import.
 
     .venv/bin/python benchmarks/admin_bench.py [--vehicles 10000] [--requests 200] [--import-rows 10000]

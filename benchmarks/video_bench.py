@@ -1,4 +1,4 @@
-"""Live video benchmarks (issue 11 §6). Never a timed assertion; prints markdown rows for docs/performance.md.
+"""Live video benchmarks. Never a timed assertion; prints markdown rows for docs/performance.md.
 
     .venv/bin/python benchmarks/video_bench.py relay [--streams 4,8,16,24] [--viewers 2] [--seconds 20]
     .venv/bin/python benchmarks/video_bench.py first-frame [--rounds 20]

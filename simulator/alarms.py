@@ -1,4 +1,4 @@
-"""When a simulated terminal raises alarms, and what it sends for them (issue 9).
+"""When a simulated terminal raises alarms, and what it sends for them.
 
 ``AlarmSchedule.step(dt_s, sample, fix_at)`` is called once per report and returns the 0x0200 alarm
 flags and the additional items (0x64/0x65) of that report. Rates are per vehicle-hour

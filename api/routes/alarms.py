@@ -1,10 +1,10 @@
-"""The alarm API (issue 9 §4; console-spec §5/§7, platform-spec §6/§7). Lists and counts of ``alarm``,
+"""The alarm API (console-spec §5/§7, platform-spec §6/§7). Lists and counts of ``alarm``,
 ``safetyAlarm``, ``myAlarm`` and ``alarmConfirmRecord`` are the generic routes (api/query/entities_alarms.py);
 here is what is not a plain list:
 
 - ``POST /api/common/alarm/{id}/confirm.json`` ``{state 1-4, opinion <= 250}``: the handling with the caller
   as confirmer, a confirm record, then 0x8203 ``{messageSeq, alarmType}`` through the one command path
-  (``api/routes/commands.send``) when the alarm's key is a confirmable terminal bit (platform-spec §9) and the
+  (``api/command_send.send``) when the alarm's key is a confirmable terminal bit (platform-spec §9) and the
   terminal is online. ``data = {alarm, commandId | null}``, message "保存成功！".
 - ``POST /api/common/alarm/{id}/ignore.json`` ``{opinion?}``: state 2, opinion "告警已忽略" when none.
 - ``PATCH /api/common/alarm/{id}.json``: the framework update of state and opinion (audited).

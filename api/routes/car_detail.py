@@ -1,11 +1,11 @@
-"""The vehicle detail page's one read (issue 7 §3): ``GET /api/car/{carId}/detail.json``.
+"""The vehicle detail page's one read: ``GET /api/car/{carId}/detail.json``.
 
 The car (another enterprise's answers 404), its devices with their SIM cards, its driver, the current
 state of the shown device (``deviceId`` when it is one of the car's, else the master): online from the
 device state, business state and ACC; its last position with the address; today's mileage (the fleet
 figure of the car since midnight UTC+8: sane odometer deltas, warehouse/queries/fleet_figures.py, so an
 odometer jump never reads as thousands of km) and today's alarm points (positions with alarm bits; alarm records
-come with issue 9); photos: its terminals' latest (``device_upload_file``, ``source: terminal``, with
+are the alarm API's); photos: its terminals' latest (``device_upload_file``, ``source: terminal``, with
 ``objectKey`` / ``fileStoreType``), then its driver's (``source: driver``).
 """
 

@@ -1,4 +1,4 @@
-"""Commands to terminals (issue 8 §1; console-spec §7 command calls; platform-spec §4, §7, §8).
+"""Commands to terminals (console-spec §7 command calls; platform-spec §4, §7, §8).
 
 - ``POST /api/command/{carId}/{command}.json``: to the car's master device, or ``deviceId`` of the body
   (one of that car's devices);

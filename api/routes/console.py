@@ -1,4 +1,4 @@
-"""What the operator console needs around the map (console-spec §2-§7, issue 3): the current user
+"""What the operator console needs around the map (console-spec §2-§7): the current user
 with permissions and route map, map config, notice overview, profile and password change, and the
 enterprise counters of the dashboard (platform-spec §7 "Enterprise reports").
 

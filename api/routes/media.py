@@ -1,4 +1,4 @@
-"""Terminal media files (issue 8 §3; console-spec §3 "Attachment", §7): the bytes of a
+"""Terminal media files (console-spec §3 "Attachment", §7): the bytes of a
 ``device_upload_file`` row, from the one media store (fleet/media_store.py).
 
 - ``GET /file{objectKey}``: the file inline with its content type (fileStoreType 1 and 2, console-spec

@@ -1,4 +1,4 @@
-"""The report API (issue 10 §2; platform-spec §6, §7, §8). The report tables themselves are declared
+"""The report API (platform-spec §6, §7, §8). The report tables themselves are declared
 entities (api/query/entities_reports.py: generic query / count / meta / export, ``report:query``); here
 are the spec's calls that are not a plain list:
 

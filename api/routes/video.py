@@ -1,4 +1,4 @@
-"""Live video, listening, talk and playback (issue 11 §3; console-spec §7; platform-spec §2, §7).
+"""Live video, listening, talk and playback (console-spec §7; platform-spec §2, §7).
 
 | route | what |
 |---|---|

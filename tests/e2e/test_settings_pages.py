@@ -1,4 +1,4 @@
-"""Settings screens in Chromium (issue 6 §2): the dictionary screen lists the seeded entries, the
+"""Settings screens in Chromium: the dictionary screen lists the seeded entries, the
 system monitor shows the stack's real Kafka consumer group and database size, and the licence
 application page opens without signing in and submits."""
 

@@ -1,4 +1,4 @@
-"""The alarm API (issue 9 §4) on the real PostgreSQL and Kafka, with alarms inserted directly for a fresh
+"""The alarm API on the real PostgreSQL and Kafka, with alarms inserted directly for a fresh
 enterprise (and a subsidiary) of this module: lists, counts, paging and ranges of alarm / safetyAlarm /
 myAlarm; confirm (record, 8203 to an online terminal only for a confirmable alarm), ignore, PATCH; tenant
 isolation; the device_alarm reports; notices; notification settings; dashboard counts."""

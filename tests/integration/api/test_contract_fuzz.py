@@ -43,7 +43,7 @@ SEED = 20261124
 MAX_EXAMPLES = 60
 GENERATED_MAX_EXAMPLES = 15  # per operation generated from a declaration (tags below)
 GENERATED_TAGS = ("entities", "spreadsheets")
-# The report entities (issue 10: 15 tables, each query, count, meta and two exports) run the generic code
+# The report entities (15 tables, each query, count, meta and two exports) run the generic code
 # the entities above already fuzz: fewer examples each keep the run's length.
 REPORT_TAG, REPORT_MAX_EXAMPLES = "reports", 5
 REPORT_PATHS = frozenset(report_paths())

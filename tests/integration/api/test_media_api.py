@@ -1,4 +1,4 @@
-"""Terminal media files over the API (issue 8 §3): the evidence list, /file{objectKey} and the two
+"""Terminal media files over the API: the evidence list, /file{objectKey} and the two
 download routes serve the caller's enterprise (and its subsidiaries) only, never another's file nor
 anything outside the store, with the right content type; the car detail lists the latest photos."""
 
