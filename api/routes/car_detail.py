@@ -1,4 +1,4 @@
-"""The vehicle detail page's one read: ``GET /api/car/{carId}/detail.json``.
+"""The vehicle detail page's one read (platform-spec §2 detail pages): ``GET /api/car/{carId}/detail.json``.
 
 The car (another enterprise's answers 404), its devices with their SIM cards, its driver, the current
 state of the shown device (``deviceId`` when it is one of the car's, else the master): online from the

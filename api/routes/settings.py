@@ -1,4 +1,4 @@
-"""Settings routes beyond the generic ones: dictionary look-up, the system monitor, the
+"""Settings routes (platform-spec §2) beyond the generic ones: dictionary look-up, the system monitor, the
 licence (detail, install, the sign-in-free application), the database's health (root enterprise
 only) and the version log."""
 
