@@ -12,7 +12,7 @@ help:
 	@echo "make console    build the console (dashboards/dist) if its sources changed"
 	@echo "make test       install, console lint/typecheck/vitest/build, then every pytest suite (unit, integration, e2e)"
 	@echo "make test-unit  unit tests only (no servers)"
-	@echo "make lint       ruff (and eslint for the console)"
+	@echo "make lint       ruff, the import layering contracts (lint-imports), and eslint for the console"
 	@echo "make typecheck  mypy (and tsc for the console)"
 	@echo "make config-doc regenerate docs/configuration.md from fleet/settings.py"
 
@@ -33,6 +33,7 @@ test-unit: install
 
 lint: install
 	$(VENV)/ruff check .
+	$(VENV)/lint-imports --no-cache
 ifneq ($(HAS_CONSOLE),)
 	cd dashboards && npm run lint
 endif

@@ -11,7 +11,7 @@ from flask import Flask, Response, jsonify, request
 from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
-from api import auth, security, static
+from api import auth, security, services, static
 from api.addresses import TrustedProxyMiddleware, parse_networks
 from api.body_deadline import BodyTimeout
 from api.db import EXTENSION_KEY as DB_KEY
@@ -73,14 +73,14 @@ def create_app(
     app.json = FleetJSONProvider(app)
     app.config["FLEET_API_SETTINGS"] = settings
     app.config["FLEET_DATABASE_SETTINGS"] = db_settings
-    app.config[figures.REPORT_SETTINGS_KEY] = ReportSettings()  # the odometer rule of today's mileage
+    app.config[services.REPORT_SETTINGS_KEY] = ReportSettings()  # the odometer rule of today's mileage
 
     codec = auth.TokenCodec(auth.token_secret(settings, var_dir), settings.access_token_ttl_s)
     db = Database(db_url or database_url(db_settings), max_size=db_settings.pool_max)
     db.open()
     app.extensions[auth.EXTENSION_KEY] = codec
     app.extensions[DB_KEY] = db
-    app.extensions[oauth.SERVICE_KEY] = TokenService(db, codec, settings)
+    app.extensions[services.SERVICE_KEY] = TokenService(db, codec, settings)
     # the media server's client: its secret from FLEET_MEDIA_SERVER_SECRET or var_dir, shared with it
     app.extensions[MEDIA_KEY] = MediaClient.from_settings(MediaServerSettings(), var_dir or StackSettings().var_dir)
 

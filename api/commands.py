@@ -1,4 +1,4 @@
-"""Commands to terminals (issue 8 §1): payload validation, encoding to a JT/T 808 body, the downlink.
+"""Commands to terminals: payload validation, encoding to a JT/T 808 body, the downlink.
 
 ``build(command, payload, version)`` is pure: it checks the console's payload server-side (a
 ``BadRequest`` naming the field, with the console spec's messages for the alarm parameters and the

@@ -1,4 +1,4 @@
-"""The API's side of the media server (issue 11 §3): its internal calls and the stream URLs it signs.
+"""The API's side of the media server: its internal calls and the stream URLs it signs.
 
 ``MediaClient`` (one per app, ``app.extensions[MEDIA_KEY]``; tests put their own there) talks to
 ``FLEET_MEDIA_SERVER_INTERNAL_URL`` with the key derived from the media secret, with short timeouts: a

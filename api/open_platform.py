@@ -1,4 +1,4 @@
-"""Open platform (issue 6 §2 settings "openPlatform"): integrators' apps and what their tokens may do.
+"""Open platform (platform-spec §2 settings "openPlatform"): integrators' apps and what their tokens may do.
 
 An app (entity ``openApp``, ``api/query/entities_settings.py``) belongs to an enterprise and has a
 public ``appKey`` and a secret shown once (at creation, or when an administrator issues a new one)

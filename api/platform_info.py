@@ -1,4 +1,4 @@
-"""The platform administrator's two read-only settings screens (issue 6 §2):
+"""The platform administrator's two read-only settings screens (platform-spec §2 settings):
 
 - ``db``: the database's health (``database_report``): PostgreSQL version, TimescaleDB or native
   partitions, size, connections against ``max_connections``, the biggest tables, every daily

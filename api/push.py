@@ -7,7 +7,7 @@ wakes the connection's thread, so a slow client delays only itself. When an outb
 oldest position batch goes first; pushes (``/message``) are dropped only when no position batch
 is left to drop.
 
-Guards (issue 13): a foreign ``Origin`` gets 403 before the upgrade; a WebSocket message over
+Guards: a foreign ``Origin`` gets 403 before the upgrade; a WebSocket message over
 64 KiB (the STOMP frame limit) is refused by simple-websocket while it arrives (close 1009);
 a socket without CONNECT is closed after ``stomp_connect_timeout_s``; sockets per address and
 sessions per user are capped (``api.push_guard``); a connected session re-verifies its token

@@ -1,4 +1,4 @@
-"""Guards of the STOMP socket (issue 13 §2, §7): which browser origins may open it, and how many
+"""Guards of the STOMP socket: which browser origins may open it, and how many
 sockets one client address and sessions one user may hold.
 
 The caps are bookkeeping (a lock and counters), so they work under gunicorn's gevent worker (the

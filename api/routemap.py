@@ -81,18 +81,18 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                _meta("menu.dashboard.map", "EnvironmentOutlined", ["monitor"], closable=False)),
         _route("/dashboard/index", "dashboardIndex", "dashboard/index",
                _meta("menu.dashboard.index", "DesktopOutlined", ["dashboard"])),
-        # Track replay (issue 7 §1): dashboards/src/screens/dashboard/trace.tsx; ?carId=&start=&end=.
+        # Track replay: dashboards/src/screens/dashboard/trace.tsx; ?carId=&start=&end=.
         _route("/dashboard/trace", "dashboardTrace", "dashboard/trace",
                _meta("menu.dashboard.trace", "NodeIndexOutlined", ["gps"])),
-        # Live video (issue 11 §4): dashboards/src/screens/dashboard/{monitor,videoMap,playback}.tsx.
+        # Live video: dashboards/src/screens/dashboard/{monitor,videoMap,playback}.tsx.
         _route("/dashboard/monitor", "dashboardMonitor", "dashboard/monitor",
                _meta("menu.dashboard.monitor", "VideoCameraOutlined", ["monitor:video"])),
         _route("/dashboard/videoMap", "dashboardVideoMap", "dashboard/videoMap",
                _meta("menu.dashboard.videoMap", "AppstoreOutlined", ["monitor:video"])),
         _route("/dashboard/playback", "dashboardPlayback", "dashboard/playback",
                _meta("menu.dashboard.playback", "PlaySquareOutlined", ["monitor:video"])),
-        # The fleet's running charts (issue 10 §3, platform-spec §2 "monitor ... charts for speed, mileage,
-        # overspeed, driving time and average speed"; the monitor route itself is the video view of issue 11):
+        # The fleet's running charts (platform-spec §2 "monitor ... charts for speed, mileage,
+        # overspeed, driving time and average speed"; the monitor route itself is the live video view):
         # dashboards/src/screens/dashboard/analysis.tsx.
         _route("/dashboard/analysis", "dashboardAnalysis", "dashboard/analysis",
                _meta("menu.dashboard.analysis", "LineChartOutlined", ["report"])),
@@ -101,14 +101,14 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/list", "list", "RouteView",
         _meta("menu.list", "UnorderedListOutlined"),
-        # Catalogue lists (issue 6): each page is dashboards/src/screens/list/<name>.tsx.
+        # Catalogue lists: each page is dashboards/src/screens/list/<name>.tsx.
         *(_route(f"/list/{code}", f"list{code[0].upper()}{code[1:]}", f"list/{code}",
                  _meta(f"menu.list.{code}", icon, [code]))
           for code, icon in (("car", "CarOutlined"), ("device", "HddOutlined"), ("sim", "CreditCardOutlined"),
                              ("group", "ClusterOutlined"),
                              ("carModel", "CarOutlined"), ("carType", "AppstoreOutlined"),
                              ("deviceProducer", "TeamOutlined"), ("deviceType", "DesktopOutlined"),
-                             ("evidence", "VideoCameraOutlined"))),  # terminal media files (issue 8 §3)
+                             ("evidence", "VideoCameraOutlined"))),  # terminal media files
         # Terminals refused because no device has their phone (gateway/unknown_terminals.py): for whoever may add
         # devices; the rows only for a root enterprise's administrators (api/query/entities_refused.py).
         _route("/list/refusedRegistration", "listRefusedRegistration", "list/refusedRegistration",
@@ -123,7 +123,7 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
           for path, name in (("/list/carDetail", "carDetail"), ("/list/carDetail/gb32960", "nevCarDetail"),
                              ("/list/carDetail/gb17691", "g6CarDetail"), ("/list/carDetail/hj1239", "hj1239CarDetail"),
                              ("/list/carDetail/db4403t363", "db4403t363CarDetail"))),
-        # Alarms (issue 9 §4): dashboards/src/screens/list/<name>.tsx; the details take ?id=.
+        # Alarms: dashboards/src/screens/list/<name>.tsx; the details take ?id=.
         *(_route(f"/list/{page}", f"list{page[0].upper()}{page[1:]}", f"list/{page}",
                  _meta(f"menu.list.{page}", icon, ["alarm"]))
           for page, icon in (("alarm", "AlertOutlined"), ("myAlarm", "UserOutlined"),
@@ -137,27 +137,27 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         _meta("menu.log", "HistoryOutlined", ["gpsLog", "onlineLog", "accStateLog", "parkLog", "idlingLog",
                                               "downstreamMessage", "upstreamMessage", "originalMessage", "videoLog",
                                               "report"]),
-        # History logs (issue 7 §2): each page is dashboards/src/screens/log/<name>.tsx; ?carId= preselects.
+        # History logs: each page is dashboards/src/screens/log/<name>.tsx; ?carId= preselects.
         *(_route(f"/log/{page}", f"log{page[0].upper()}{page[1:]}", f"log/{page}",
                  _meta(f"menu.log.{page}", icon, [code]))
           for page, icon, code in (("gps", "AimOutlined", "gpsLog"), ("online", "WifiOutlined", "onlineLog"),
                                    ("accState", "PoweroffOutlined", "accStateLog"),
                                    ("park", "PauseCircleOutlined", "parkLog"),
                                    ("idling", "FieldTimeOutlined", "idlingLog"))),
-        # Message logs (issue 8 §4, §5): commands sent, uplinks, every frame (raw and decoded).
+        # Message logs: commands sent, uplinks, every frame (raw and decoded).
         *(_route(f"/log/{page}", f"log{page[0].upper()}{page[1:]}", f"log/{page}",
                  _meta(f"menu.log.{page}", icon, [page]))
           for page, icon in (("downstreamMessage", "NodeIndexOutlined"),
                              ("upstreamMessage", "FileTextOutlined"),
                              ("originalMessage", "HddOutlined"))),
-        # Who watched which stream when (issue 11 §4): dashboards/src/screens/log/videoLog.tsx.
+        # Who watched which stream when: dashboards/src/screens/log/videoLog.tsx.
         _route("/log/videoLog", "logVideoLog", "log/videoLog", _meta("menu.log.videoLog", "VideoCameraOutlined", ["videoLog"])),
-        # Drivers' IC-card sign-ins and sign-outs (issue 10 §3, platform-spec §2 logs: driverAttendance).
+        # Drivers' IC-card sign-ins and sign-outs (platform-spec §2 logs: driverAttendance).
         _route("/log/driverAttendance", "logDriverAttendance", "log/driverAttendance",
                _meta("menu.log.driverAttendance", "IdcardOutlined", ["report"])),
         redirect="/log/gps",
     ),
-    # Reports (issue 10 §3; platform-spec §2 reports): each page is dashboards/src/screens/report/<name>.tsx,
+    # Reports (platform-spec §2 reports): each page is dashboards/src/screens/report/<name>.tsx,
     # a declaration on the one list framework (features/list) with its charts (features/report).
     _route(
         "/report", "report", "RouteView",
@@ -180,7 +180,7 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                                                     "sourceCodeLog", "openPlatform", "terminalParams", "alarmLevel",
                                                     "platformAlarmRule", "platformAlarmNotifyRule", "alarm",
                                                     "enterprise"]),
-        # Settings screens (issue 6 §2): each page is dashboards/src/screens/settings/<name>.tsx.
+        # Settings screens: each page is dashboards/src/screens/settings/<name>.tsx.
         *(_route(f"/settings/{page}", f"settings{page[0].upper()}{page[1:]}", f"settings/{page}",
                  _meta(f"menu.settings.{page}", icon, [code]))
           for page, icon, code in (("dictionary", "BookOutlined", "dictionary"),
@@ -191,18 +191,18 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                                    ("db", "DatabaseOutlined", "db"),
                                    ("sourceCodeLog", "HistoryOutlined", "sourceCodeLog"),
                                    ("openPlatform", "ApiOutlined", "openPlatform"),
-                                   # Alarm settings (issue 9 §4).
+                                   # Alarm settings.
                                    ("alarmLevel", "AlertOutlined", "alarmLevel"),
                                    ("platformAlarmRule", "ThunderboltOutlined", "platformAlarmRule"),
                                    ("platformAlarmNotifyRule", "FieldTimeOutlined", "platformAlarmNotifyRule"))),
-        # The user's alarm notification rules, own or inherited from the enterprise (issue 9 §4).
+        # The user's alarm notification rules, own or inherited from the enterprise.
         _route("/settings/notify", "settingsNotify", "settings/notify",
                _meta("menu.settings.notify", "ControlOutlined", ["alarm"])),
         # Platform-spec §2 settings "messageNotifyRule": the enterprise-wide notification switches (read by
         # whoever sees alarms, changed with enterprise:update); dashboards/src/screens/setting/messageNotifyRule.tsx.
         _route("/setting/messageNotifyRule", "messageNotifyRule", "setting/messageNotifyRule",
                _meta("menu.setting.messageNotifyRule", "ControlOutlined", ["alarm"])),
-        # Terminal parameters (issue 8 §4): read (8104) and write (8103) one terminal's parameters.
+        # Terminal parameters: read (8104) and write (8103) one terminal's parameters.
         _route("/settings/terminalParams", "terminalParams", "settings/terminalParams",
                _meta("menu.settings.terminalParams", "ControlOutlined", ["terminalParams"])),
         # The enterprise's terminal registration policy (IMEI required, approval of re-registrations),
@@ -214,7 +214,7 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/user", "user", "RouteView",
         _meta("menu.user", "TeamOutlined", ["enterprise", "user", "role", "driver"]),
-        # User management (issue 6 §2): each page is dashboards/src/screens/user/<name>.tsx.
+        # User management: each page is dashboards/src/screens/user/<name>.tsx.
         _route("/user/enterprise", "userEnterprise", "user/enterprise",
                _meta("menu.user.enterprise", "ClusterOutlined", ["enterprise"])),
         _route("/user/user", "userUser", "user/user", _meta("menu.user.user", "UserOutlined", ["user"])),
@@ -240,7 +240,7 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                _meta("menu.account.settings", "SettingOutlined", invisible=True, cache_able=False)),
         redirect="/account/center",
     ),
-    # The notice list the bell's "view all" opens (console-spec §2, issue 9); its notices are alarms
+    # The notice list the bell's "view all" opens (console-spec §2); its notices are alarms
     # (POST /api/query/notice.json needs alarm:query).
     _route(
         "/setting", "setting", "RouteView",

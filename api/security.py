@@ -13,10 +13,12 @@ from flask import Flask, Request, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from api.auth import Principal, verify_access_token
-from api.errors import ApiError, AuthError, Forbidden, envelope
-from api.query.values import subtree_requested
+from api.db import get_db
+from api.errors import ApiError, AuthError, Forbidden, NotFound, envelope
+from api.query.values import MAX_ID, parse_positive_int, subtree_requested
 from fleet.browser_headers import STATIC_HEADERS
 from fleet.settings import ApiSettings
+from warehouse.queries import vehicles
 from warehouse.queries.scope import Scope
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -67,6 +69,18 @@ def _count_app_call(app_id: int) -> None:
         enforce_rate_limit(conn, app_id)
 
 
+def authenticated(view: F) -> F:
+    """The route needs a valid access token and no particular permission (AuthError otherwise)."""
+
+    @functools.wraps(view)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        g.principal = verify_access_token(current_app, bearer_token())
+        return view(*args, **kwargs)
+
+    guarded.required_permission = None  # type: ignore[attr-defined]
+    return cast(F, guarded)
+
+
 def current_principal() -> Principal:
     principal: Principal = g.principal
     return principal
@@ -83,7 +97,7 @@ def request_scope() -> Scope:
     )
 
 
-# --- browser security headers and request body caps (issue 13 §4, §7) ---------------------------------
+# --- browser security headers and request body caps ---------------------------------
 
 # Tile servers of the console's base layers (dashboards/src/features/map/layers/baseLayers.ts).
 MAP_TILE_SOURCES = (
@@ -96,6 +110,23 @@ MAP_TILE_SOURCES = (
     "https://*.google.com",
 )
 _HOST = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$")
+
+
+def report_scope() -> Scope:
+    """``enterpriseId`` (inside the caller's tree, else 404; the caller's own when absent) and its subtree,
+    unless ``isParent=false``."""
+    principal = current_principal()
+    is_parent = subtree_requested(request.args.get("isParent"))
+    raw_id = request.args.get("enterpriseId")
+    if raw_id is None or raw_id == "":
+        return Scope(principal.enterprise_id, principal.enterprise_path, subtree=is_parent)
+    enterprise_id = parse_positive_int("enterpriseId", raw_id, 0, MAX_ID)
+    with get_db().connection() as conn:
+        path = vehicles.enterprise_path(conn, enterprise_id)
+    caller = Scope(principal.enterprise_id, principal.enterprise_path, subtree=True)
+    if path is None or not caller.contains_path(path):
+        raise NotFound(f"企业 {raw_id} 不存在 (enterprise {raw_id} does not exist)")
+    return Scope(enterprise_id, path, subtree=is_parent)
 
 
 def content_security_policy(host: str, *, media_port: int) -> str:

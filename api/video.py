@@ -1,4 +1,4 @@
-"""Video command payloads (issue 11 §3; console-spec §7; platform-spec §9): validated server-side and
+"""Video command payloads (console-spec §7; platform-spec §9): validated server-side and
 encoded with the codec's bodies, like api/commands.py does for the other commands. Pure.
 
 | command | payload (console field names) | body |

@@ -1,4 +1,4 @@
-"""Administration benchmark (issue 6 §4): the vehicle list page over 10,000 vehicles, and a
+"""Administration benchmark: the vehicle list page over 10,000 vehicles, and a
 10,000-row spreadsheet import.
 
     .venv/bin/python benchmarks/admin_bench.py [--vehicles 10000] [--requests 200] [--import-rows 10000]
@@ -100,7 +100,7 @@ def import_rows(entity: str, count: int, tag: str) -> list[list[Any]]:
 
 
 def bench_import(base: str, headers: dict[str, str], rows_wanted: int) -> tuple[list[list[Any]], str]:
-    from api.routes.spreadsheets import IMPORTABLE
+    from api.query.spreadsheet_contract import IMPORTABLE
 
     entity = "car" if "car" in IMPORTABLE else "carModel"
     tag = os.urandom(3).hex()

@@ -1,4 +1,4 @@
-"""Dashboard alarm counts benchmark (issue 9 §4): ``GET /api/dashboard/alarmCounts.json`` with 10,000
+"""Dashboard alarm counts benchmark: ``GET /api/dashboard/alarmCounts.json`` with 10,000
 vehicles and 1,000,000 alarms.
 
     .venv/bin/python benchmarks/alarm_counts_bench.py [--vehicles 10000] [--alarms 1000000] [--days 60] [--runs 100]

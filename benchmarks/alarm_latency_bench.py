@@ -1,4 +1,4 @@
-"""Alarm latency in the browser (issue 9 §6): a terminal's 0x0200 with a DSM item to the real-time safety
+"""Alarm latency in the browser: a terminal's 0x0200 with a DSM item to the real-time safety
 alarm dialog ("实时安全报警") on screen.
 
     .venv/bin/python benchmarks/alarm_latency_bench.py                  # 30 alarms, 2 s apart

@@ -28,7 +28,7 @@ Measured, while the load runs:
   cluster), matched to what was sent by (device, lng, lat); (c) the same, to the next animation
   frame after the move (painted). Targets: p50 <= 100 ms, p99 <= 500 ms.
 
-``--source loadgen`` (issue 12: position to marker moved at 5,000 positions/s through the real chain,
+``--source loadgen`` (position to marker moved at 5,000 positions/s through the real chain,
 targets p50 <= 150 ms, p99 <= 500 ms): nothing is produced to ``console.events.v1`` by this process.
 A gateway and the streams worker(s) (``--workers``) are started as benchmarks/ingest_bench.py starts
 them, the map is opened and every vehicle ticked, then the Go load generator (simulator/loadgen)

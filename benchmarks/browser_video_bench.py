@@ -1,4 +1,4 @@
-"""Browser benchmark of live video in the console (issue 11 §6), in Debian's Chromium:
+"""Browser benchmark of live video in the console, in Debian's Chromium:
 
     .venv/bin/python benchmarks/browser_video_bench.py                       # all three
     .venv/bin/python benchmarks/browser_video_bench.py --rounds 20 --g2g-seconds 20 --grid-seconds 20

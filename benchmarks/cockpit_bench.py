@@ -1,4 +1,4 @@
-"""Cockpit first paint in the browser (issue 10 §5: cockpit first paint <= 2 s).
+"""Cockpit first paint in the browser (cockpit first paint <= 2 s).
 
     .venv/bin/python benchmarks/cockpit_bench.py                        # 1,000 vehicles, 30 days, 10 rounds
     .venv/bin/python benchmarks/cockpit_bench.py --vehicles 200 --days 7 --rounds 5

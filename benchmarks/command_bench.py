@@ -1,4 +1,4 @@
-"""Command round trip with many online terminals (issue 8 §9): API -> Kafka -> gateway -> terminal ->
+"""Command round trip with many online terminals: API -> Kafka -> gateway -> terminal ->
 reply -> Kafka -> streams worker -> command row answered.
 
     .venv/bin/python benchmarks/command_bench.py [--terminals 1000] [--rounds 2] [--rate 200] [--command 8104]
@@ -104,7 +104,7 @@ def main() -> None:
 
     from api import create_app
     from api.commands import Downlinks
-    from api.routes.commands import DOWNLINKS_KEY
+    from api.services import DOWNLINKS_KEY
     from fleet.settings import ApiSettings
     from tests.support.stack import SessionStack
 

@@ -1,4 +1,4 @@
-"""Footprint benchmark (issue 12, docs/scaling.md): bytes per stored row, per Kafka value, per idle TCP socket.
+"""Footprint benchmark (docs/scaling.md): bytes per stored row, per Kafka value, per idle TCP socket.
 
 1. **Rows.** Bytes on disk per ``gps`` row and per ``message_log`` row (a 0x0200 and a heartbeat 0x0002),
    written the way the streams worker writes them: real frames (the simulator's 0x0200 with its additional

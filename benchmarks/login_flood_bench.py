@@ -1,4 +1,4 @@
-"""Login flood: unknown user names with wrong passwords from many concurrent clients (issue 13 §3).
+"""Login flood: unknown user names with wrong passwords from many concurrent clients.
 
     .venv/bin/python benchmarks/login_flood_bench.py [--requests 600] [--clients 30]
         [--verify-concurrency 2] [--address-limit 20] [--addresses 1]
@@ -12,7 +12,7 @@ the API's peak RSS (gunicorn master and worker, from /proc), the health check p5
 flood, the genuine sign-ins (how many succeeded, p50 and max time), the reply codes, how many
 guesses got past the throttle (audit rows other than ``throttled``; an unknown name past it no
 longer costs an argon2 check), and the rows the throttle tables hold afterwards. ``--verify-concurrency 32 --address-limit 1000000`` approximates
-the API before issue 13 (every guess checked, 32 at once). Prints a table; never a timed assertion.
+the API before its login throttle (every guess checked, 32 at once). Prints a table; never a timed assertion.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Media upload benchmark (issue 8 §9): a 1 MB photo sub-packaged as 0x0801 from a TCP terminal to the
+"""Media upload benchmark: a 1 MB photo sub-packaged as 0x0801 from a TCP terminal to the
 gateway's final 0x8800 (file written to the media store, record acknowledged by Kafka), and the
 gateway's memory (RSS) while 100 terminals upload 1 MB each at once.
 

@@ -1,4 +1,4 @@
-"""Push load benchmark (issue 13 §2): REST latency while 1,000 STOMP subscribers and 50 slow clients
+"""Push load benchmark: REST latency while 1,000 STOMP subscribers and 50 slow clients
 hold the API.
 
     .venv/bin/python benchmarks/push_load_bench.py [--subscribers 1000] [--slow 50] [--duration 60]
@@ -6,7 +6,7 @@ hold the API.
 
 Starts a private PostgreSQL and Kafka (fleet.services, temporary directory, free ports), the demo
 seed (20 terminals) and the API exactly as ``fleet up`` does (``python -m api``; ``--worker-class
-gthread`` gives the shape before issue 13: one thread per connection, 32 threads). Caps that would
+gthread`` gives the shape before the gevent worker: one thread per connection, 32 threads). Caps that would
 refuse this one-address load (STOMP sockets and sessions, connections per address) are turned off
 through their ``FLEET_API_*`` settings: every client here is 127.0.0.1.
 

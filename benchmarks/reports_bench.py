@@ -1,4 +1,4 @@
-"""Reports benchmark (issue 10 §5, docs/reports.md §10): N vehicles x D days of generated history at one fix
+"""Reports benchmark (docs/reports.md §10): N vehicles x D days of generated history at one fix
 per interval, then the report figures: the gps read of one local day (ADBC), one day's partition (read /
 compute / write / lake), the whole range from raw positions (the backfill), the month from the daily rollups,
 the month's mileage from the raw Parquet lake with DuckDB, and every report API call's latency (p50 / p99,

@@ -1,4 +1,4 @@
-"""The scale-out arithmetic of docs/scaling.md (issue 12), computed from the tables at the top of that file.
+"""The scale-out arithmetic of docs/scaling.md, computed from the tables at the top of that file.
 
 docs/scaling.md holds the inputs in three tables: the measured CPU per position (docs/performance.md), the
 measured sizes (bytes per row, per Kafka value, per connection) and the assumptions. Everything between

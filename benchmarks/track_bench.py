@@ -1,4 +1,4 @@
-"""Track and last-position reads over 10,000 vehicles x 30 days of positions (issue 7 §4, §6).
+"""Track and last-position reads over 10,000 vehicles x 30 days of positions.
 
     .venv/bin/python benchmarks/track_bench.py [--vehicles 10000] [--days 30] [--dense 3]
         [--background-interval-s 1800] [--runs 50] [--explain] [--alarm-extras]

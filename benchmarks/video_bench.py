@@ -1,4 +1,4 @@
-"""Live video benchmarks (issue 11 §6). Never a timed assertion; prints markdown rows for docs/performance.md.
+"""Live video benchmarks. Never a timed assertion; prints markdown rows for docs/performance.md.
 
     .venv/bin/python benchmarks/video_bench.py relay [--streams 4,8,16,24] [--viewers 2] [--seconds 20]
     .venv/bin/python benchmarks/video_bench.py first-frame [--rounds 20]
@@ -175,7 +175,7 @@ def first_frame(rounds: int) -> None:
     from api import create_app
     from api.commands import Downlinks
     from api.media import MEDIA_KEY, MediaClient
-    from api.routes.commands import DOWNLINKS_KEY
+    from api.services import DOWNLINKS_KEY
     from fleet.settings import ApiSettings, MediaServerSettings
     from gateway.video.server import MediaServer
     from simulator.driving import Vehicle

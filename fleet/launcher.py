@@ -1,7 +1,7 @@
 """`fleet up`: run the whole stack on one machine and supervise it.
 
 Order: PostgreSQL and Kafka under ``var/`` (unless FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP name
-servers), topics, migrations, partitions, demo seed, the demo's generated month and its reports (issue 10),
+servers), topics, migrations, partitions, demo seed, the demo's generated month and its reports,
 then the children of ``child_specs`` (gateway, attachment server, media server, streams worker, API,
 Dagster webserver and daemon, simulator). A crashed child restarts with
 backoff. Ctrl-C or SIGTERM stops the children in reverse order, then Kafka, then PostgreSQL.

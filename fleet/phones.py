@@ -1,4 +1,4 @@
-"""Terminal identity: one canonical phone per terminal (issue 8 §7).
+"""Terminal identity: one canonical phone per terminal.
 
 A JT/T 808 header carries the terminal phone as BCD: 12 digits in 2011/2013, 20 digits in 2019, both
 left-padded with zeros; a SIM card number is usually recorded as 11 digits. All of these name the same

@@ -1,4 +1,4 @@
-"""Platform alarm rules (issue 9 §2): the one place their defaults live.
+"""Platform alarm rules: the one place their defaults live.
 
 An enterprise without a live ``platform_alarm_rule`` row (migration 0019) is evaluated with
 ``DEFAULT_RULES``; its most recently updated live row overrides them. The API fills omitted fields of a new rule from

@@ -210,7 +210,7 @@ class GeoSettings(_Base):
 
 
 class ReportSettings(_Base):
-    """Reports and analytics (issue 10): Dagster builds the report tables (orchestration/), the rules
+    """Reports and analytics: Dagster builds the report tables (orchestration/), the rules
     of pipelines/ (mileage, trips, parks, KPIs) and the Parquet lake (docs/reports.md)."""
 
     model_config = SettingsConfigDict(env_prefix="FLEET_REPORT_", extra="ignore", frozen=True)

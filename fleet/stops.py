@@ -1,4 +1,4 @@
-"""Stop and idling detection over one vehicle's track (issue 7, contract C).
+"""Stop and idling detection over one vehicle's track (contract C).
 
 ``detect_stops(times_ms, speeds_kmh, acc_on, lngs, lats)`` is pure: parallel sequences of one track's
 points in, ``Stop`` rows out. It serves the parking and idling logs and the replay's stop markers.

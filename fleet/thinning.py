@@ -1,4 +1,4 @@
-"""Thinning of a long track to what a screen can draw (issue 7 §1, contract B). Pure.
+"""Thinning of a long track to what a screen can draw (contract B). Pure.
 
 ``thin_track(times_ms, lngs, lats, max_points, keep=...)`` answers the indices of the points to draw,
 in time order. Method: **time buckets with one deviation point each**. The range between the first

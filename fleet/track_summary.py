@@ -1,4 +1,4 @@
-"""Day summaries of one device's track (issue 7 §4): what a long track read or a stop log needs of a
+"""Day summaries of one device's track: what a long track read or a stop log needs of a
 closed day, kept once instead of re-read from ``gps`` every time. Pure; ``warehouse.track_days`` stores
 and reads them.
 

@@ -1,4 +1,4 @@
-"""Signed, short-lived stream URLs (issue 11 §2): the API signs, the media server verifies.
+"""Signed, short-lived stream URLs: the API signs, the media server verifies.
 
 A token is ``<payload>.<signature>``, both base64url without padding: the payload is compact JSON
 ``{"s": streamId, "e": enterpriseId, "u": userId, "k": "view" | "talk", "x": expiry (epoch s), "p": the

@@ -1,4 +1,4 @@
-"""The active-safety attachment server (issue 9 §3): terminals upload an alarm's evidence files here.
+"""The active-safety attachment server: terminals upload an alarm's evidence files here.
 
 After an active-safety alarm with attachments the platform sends 0x9208 (this server's address and a
 ONE-TIME 32-character alarm number, made for that request: ``warehouse/queries/attachment_requests.py``).

@@ -1,4 +1,4 @@
-"""Downlink pacing per connection and `jt808.sent.v1` records (issue 8 §1, §6).
+"""Downlink pacing per connection and `jt808.sent.v1` records.
 
 Real terminals answer only the first of two frames that arrive in one read, so commands to one terminal
 are paced: at most `downlink_in_flight` (default 1) await their reply; the others wait in a queue of at

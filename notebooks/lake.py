@@ -1,4 +1,4 @@
-"""The notebooks' one helper: DuckDB and polars over the Parquet lake that Dagster writes (issue 10 §4).
+"""The notebooks' one helper: DuckDB and polars over the Parquet lake that Dagster writes.
 
 ``connect()`` -> a DuckDB connection with one view per dataset (gps, alarm, car_day_report, trip, park,
 device_day_report, driver_day_report, enterprise_day_report, kpi_vehicle_day, kpi_enterprise_day and the

@@ -1,4 +1,4 @@
-"""Dagster wiring of the reports (issue 10): partitions, assets, checks, schedules, the late-data sensor and
+"""Dagster wiring of the reports: partitions, assets, checks, schedules, the late-data sensor and
 resources, built by ``orchestration.definitions.build_definitions(settings)``. The work itself is
 ``orchestration.build`` (plain Python over ``pipelines`` and ``warehouse``).
 

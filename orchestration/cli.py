@@ -87,7 +87,7 @@ def run_build(env: ReportsEnv, first: date, last: date, *, skip_done: bool = Fal
 
 @click.group("reports")
 def reports_command() -> None:
-    """Reports (issue 10): build report days and months (the Dagster daemon does it on schedule)."""
+    """Reports: build report days and months (the Dagster daemon does it on schedule)."""
 
 
 @reports_command.command("build")

@@ -1,4 +1,4 @@
-"""Pure batch report logic (issue 10): polars frames in, frames out; no database, no Dagster.
+"""Pure batch report logic: polars frames in, frames out; no database, no Dagster.
 
 Modules, in the order a report day uses them (``orchestration/assets/daily.py`` wires them):
 

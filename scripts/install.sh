@@ -87,7 +87,7 @@ else:
         print(f"[install] load generator built: {BINARY}", file=sys.stderr)
 PY
 
-# --- console dependencies (issue 3) ------------------------------------------------------------
+# --- console dependencies ------------------------------------------------------------
 if [ -f dashboards/package.json ]; then
   lock=dashboards/package-lock.json
   dstamp=dashboards/node_modules/.fleet-install-stamp

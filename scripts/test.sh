@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every check once: ruff and mypy, the console's eslint, tsc, vitest and build (when
+# Runs every check once: ruff, the import layering contracts (lint-imports) and mypy, the console's eslint, tsc, vitest and build (when
 # dashboards/ has a package.json), go vet and go test of the load generator (simulator/loadgen), then
 # every pytest suite (unit, integration, e2e against the built console).
 # Exit status is non-zero on any failure, and also when pytest collected no tests (its exit 5),
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 started=$(date +%s)
 
-for check in ".venv/bin/ruff check ." ".venv/bin/mypy"; do
+for check in ".venv/bin/ruff check ." ".venv/bin/lint-imports --no-cache" ".venv/bin/mypy"; do
   if ! $check; then
     echo "[test] $check failed" >&2
     exit 1

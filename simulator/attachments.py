@@ -1,4 +1,4 @@
-"""Uploading an active-safety alarm's attachments as a terminal does after 0x9208 (issue 9 §3).
+"""Uploading an active-safety alarm's attachments as a terminal does after 0x9208.
 
 ``upload`` opens a new TCP connection to the attachment server named in the request, sends 0x1210
 (the list), then per file 0x1211 (info; each answered 0x8001), the data as ``0x30316364`` chunks of

@@ -146,15 +146,15 @@ class CsvSentLog:
 
 
 def plate_of(index: int) -> str:
-    """The plate `warehouse.seed.seed_demo` gives terminal ``index`` (drawn in its photos)."""
-    from warehouse.seed import terminal_plate
+    """The plate `warehouse.seed.seed_demo` (fleet.demo_fleet) gives terminal ``index`` (drawn in its photos)."""
+    from fleet.demo_fleet import terminal_plate
 
     return terminal_plate(index)
 
 
 def has_video(index: int) -> bool:
-    """Whether `warehouse.seed.seed_demo` gives terminal ``index`` cameras (channels 1-4)."""
-    from warehouse.seed import terminal_has_video
+    """Whether `warehouse.seed.seed_demo` (fleet.demo_fleet) gives terminal ``index`` cameras (channels 1-4)."""
+    from fleet.demo_fleet import terminal_has_video
 
     return terminal_has_video(index)
 

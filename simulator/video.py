@@ -1,4 +1,4 @@
-"""A simulated terminal's JT/T 1078 media connection (issue 11 §5): what it does after 0x9101 / 0x9201.
+"""A simulated terminal's JT/T 1078 media connection: what it does after 0x9101 / 0x9201.
 
 ``MediaSession.run()`` connects to the media server the command names and streams, paced in real time:
 

@@ -1,4 +1,4 @@
-"""The simulated cameras' H.264 and the cabin's G.711A (issue 11 §5), made once and cached as files.
+"""The simulated cameras' H.264 and the cabin's G.711A, made once and cached as files.
 
 A clip is ``CLIP_S`` seconds at 25 fps, one I-frame per second (GOP 25, no B-frames, baseline profile,
 SPS/PPS before every I-frame), drawn with Pillow and encoded with the libx264 that PyAV's wheel bundles:

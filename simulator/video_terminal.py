@@ -1,4 +1,4 @@
-"""A simulated terminal's cameras (issue 11 §5): how it answers the JT/T 1078 commands.
+"""A simulated terminal's cameras: how it answers the JT/T 1078 commands.
 
 | downlink | answer |
 |---|---|

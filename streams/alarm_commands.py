@@ -2,7 +2,7 @@
 
 For each new active-safety row with attachments (streams.alarms) of a device that is connected: a
 ``command`` row (warehouse.queries.commands ``insert_async``, created_by NULL, created_by_name "平台") and
-a ``jt808.downlink.v1`` message shaped like api/routes/commands.py ``send()`` ``{phone, msg_id, body_hex,
+a ``jt808.downlink.v1`` message shaped like api/command_send.py ``send()`` ``{phone, msg_id, body_hex,
 command_id, created_at}``. The gateway paces it and reports on ``jt808.sent.v1``; the terminal's 0x0001
 is matched by the commands step like any reply. The server address is ``FLEET_ATTACHMENTS_PUBLIC_HOST`` /
 ``FLEET_ATTACHMENTS_PORT`` (fleet.settings.AttachmentsSettings). The 32-character alarm number is NOT the

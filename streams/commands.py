@@ -1,4 +1,4 @@
-"""Command state in the stream processors (issue 8 §1): replies, sent records, timeouts, pushes 11/12.
+"""Command state in the stream processors: replies, sent records, timeouts, pushes 11/12.
 
 A command row (migration 0013, written by api/commands.py in state ``created``) moves:
 

@@ -1,5 +1,5 @@
 """Uplinks step "driver events": each 0x0702 driver identity report (IC card sign-in / sign-out) becomes one
-``driver_event`` row (issue 10: the driverAttendance log and the driver of each trip, pipelines/drivers.py).
+``driver_event`` row (the driverAttendance log and the driver of each trip, pipelines/drivers.py).
 
 The driver is the enterprise's live driver whose licence number equals the card's qualification number, or
 whose ID card number equals the card's (2019); none when neither matches (the row keeps the card's fields).

@@ -114,7 +114,7 @@ INSERT_GPS = ("INSERT INTO gps " + _INSERT_INTO[:-1] + ", quality)" + _SELECT + 
 
 # device_last from the same binary rows as gps: COPY into this session's temporary table (emptied at every
 # commit), then one upsert from it. The array literals it replaced cost the worker ~3 µs a position
-# (docs/performance.md, issue 12 third stage); PostgreSQL's share is the same either way.
+# (docs/performance.md, "Throughput, third stage"); PostgreSQL's share is the same either way.
 CREATE_DEVICE_LAST_IN = """CREATE TEMP TABLE IF NOT EXISTS device_last_in (
   device_id bigint, fix_at timestamptz, car_id bigint, enterprise_id bigint, lng float8, lat float8,
   altitude_m real, speed_kmh real, direction_deg smallint, mileage_km float8, fuel_l real,
@@ -140,7 +140,7 @@ INVALIDATE_TRACK_DAYS = """DELETE FROM track_day t USING unnest(%s::bigint[], %s
 WHERE t.device_id = s.device_id AND t.day = s.day"""
 
 
-# Reports (issue 10): a late fix of a closed *local* report day marks that day (and enterprise) dirty in the
+# Reports: a late fix of a closed *local* report day marks that day (and enterprise) dirty in the
 # same transaction; the late_positions sensor (orchestration/sensors.py) rebuilds the day and its month.
 MARK_DIRTY_DAYS = """INSERT INTO report_dirty_day (day, enterprise_id)
 SELECT * FROM unnest(%s::date[], %s::bigint[])

@@ -1,4 +1,4 @@
-"""Every frame kept (issue 8 §5): uplinks and sent downlinks into ``message_log`` (migration 0015).
+"""Every frame kept: uplinks and sent downlinks into ``message_log`` (migration 0015).
 
 - ``store_uplinks(db, uplinks)``: called once per batch of the uplinks agent with the batch's parsed
   uplinks (a PayloadError, a value that did not parse, is skipped: it is dead-lettered elsewhere).

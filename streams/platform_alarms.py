@@ -1,4 +1,4 @@
-"""Platform-derived alarms (issue 9 §2, contract F): the enterprise's rules (``platform_alarm_rule``,
+"""Platform-derived alarms (contract F): the enterprise's rules (``platform_alarm_rule``,
 defaults in fleet/platform_alarm_rules.py) evaluated over each device's live fixes, as held episodes
 (``AlarmEpisode`` kind 3, stored and pushed by the alarms step, streams/alarms.py).
 

@@ -11,7 +11,7 @@ One batch (``stream.noack_take``) goes through, in order:
                        written again with INSERT ... ON CONFLICT DO NOTHING), upsert device_last
                        from the same binary rows (COPY into a temporary table; newer fix wins), delete the track day summaries of closed days a late fix
                        lands in (warehouse.track_days), mark the closed local report days it lands in
-                       (report_dirty_day, issue 10) and count the batch's refusals (gps_reject_day); none of
+                       (report_dirty_day) and count the batch's refusals (gps_reject_day); none of
                        those three statements runs for a batch of today's valid fixes. Outages are retried
                        inside (streams.db), so this returns only after the rows are durable.
 4. ``write_batch``     when the database refuses the batch's data, write uplink by uplink to find the

@@ -1,4 +1,4 @@
-"""Bulk history loader: generated, realistic tracks straight into ``gps`` with COPY (issue 7 §6).
+"""Bulk history loader: generated, realistic tracks straight into ``gps`` with COPY.
 
 For the benchmarks (10,000 vehicles x 30 days) and for ``fleet up``'s demo seed (every simulated
 vehicle gets its last few days), never through the gateway. ``generate_track`` samples the demo fleet's
@@ -277,7 +277,7 @@ def demo_model() -> DrivingModel:
 
 def seed_report_history(url: str, days: int, interval_s: float, *, recent_days: float = 3.0,
                         now: datetime | None = None) -> dict[str, int]:
-    """The demo's month for the reports (issue 10 §5): for every vehicle without positions in it, ``days``
+    """The demo's month for the reports: for every vehicle without positions in it, ``days``
     days of generated track ending where ``seed_history``'s recent days begin (``recent_days`` before now),
     with its alarm episodes, state and online transitions. Returns the rows written per table (zeros when
     every vehicle had history already: later starts do nothing)."""

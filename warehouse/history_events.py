@@ -1,6 +1,6 @@
 """What the streams would have recorded for a generated track (warehouse.history): alarm episodes of the
 0x0200 alarm bits, ACC and business-state transitions, and the online log, so generated history gives every
-report its inputs (issue 10 §5).
+report its inputs.
 
 ``EventTracker(vehicle, phone)`` is fed the points of one vehicle in time order (``add``) and ``close``d at the
 end; it derives, with the streams' rules (``streams/state_rules.py``, ``streams/alarm_model.py``):

@@ -1,4 +1,4 @@
-"""The analysts' Parquet lake (issue 10 §4; docs/reports.md §6): one folder per dataset, hive-partitioned
+"""The analysts' Parquet lake (docs/reports.md §6): one folder per dataset, hive-partitioned
 by local day (``day=YYYY-MM-DD``) or month (``month=YYYY-MM``), zstd-compressed, one file per partition.
 
 ``Lake(root).write(dataset, "day", "2026-10-15", frame)`` writes ``<root>/<dataset>/day=2026-10-15/

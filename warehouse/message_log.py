@@ -1,4 +1,4 @@
-"""The message log's frames re-read with today's codec (issue 8 §5), and ``fleet redecode``.
+"""The message log's frames re-read with today's codec, and ``fleet redecode``.
 
 ``decode_raw(raw_hex)``: a stored frame (or the concatenated frames of a sub-packaged message) ->
 ``protocols.jt808.to_json`` of it, as the gateway forwards it (the ``decoded`` column), or

@@ -223,7 +223,7 @@ REPORT_NAMES = frozenset(e.name for e in REPORT_ENTITIES)
 
 
 def tag_of(name: str) -> str:
-    """The OpenAPI tag of an entity's generated paths: ``reports`` for the report entities (issue 10)."""
+    """The OpenAPI tag of an entity's generated paths: ``reports`` for the report entities."""
     return "reports" if name in REPORT_NAMES else "entities"
 
 

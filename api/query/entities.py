@@ -132,3 +132,10 @@ COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP,
                                                          AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
                                                          REFUSED_REGISTRATION)}
+
+# Which permission code guards each entity (the console's permission codes): the query, meta, export and
+# import routes check it.
+PERMISSION_OF = {
+    "carView": "car", "device": "device", "group": "group", "gps": "gps",
+    **{name: entity.permission for name, entity in QUERYABLE.items() if entity.permission},
+}

@@ -1,4 +1,4 @@
-"""Alarm settings (issue 9 §4, contract F): platform alarm rules, alarm levels, the enterprise's
+"""Alarm settings (contract F): platform alarm rules, alarm levels, the enterprise's
 default notification rules and the caller's own notification rules (console-spec §7).
 
 - ``platformAlarmRule``: named rules (the name unique in the enterprise); the enterprise's most

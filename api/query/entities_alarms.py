@@ -1,4 +1,4 @@
-"""Alarms (issue 9 §4) as declared entities: the alarm lists, the safety-alarm list, "my alarms" and the
+"""Alarms (platform-spec §2 lists) as declared entities: the alarm lists, the safety-alarm list, "my alarms" and the
 confirm records (console-spec §3, platform-spec §2/§3/§7).
 
 - ``alarm`` (``alarm_view``, migration 0018): every alarm of the scope, newest first; ``_id`` is an alias

@@ -1,4 +1,4 @@
-"""The audit log (issue 6 §2) as a read-only declared entity over ``audit_log`` (migration 0005):
+"""The audit log as a read-only declared entity over ``audit_log`` (migration 0005):
 who changed which record of which entity, when, and each field's before and after. Written only by
 ``api/query/records.py`` in the transaction of the change; listed, filtered and exported through the
 generic routes like any other entity (permission code ``auditLog``)."""

@@ -1,4 +1,4 @@
-"""History logs (issue 7 §2) as read-only declared entities, listed, filtered, paged and exported
+"""History logs (platform-spec §2 logs) as read-only declared entities, listed, filtered, paged and exported
 by the generic routes and the one list page:
 
 - ``gpsLog``: a vehicle's fixes (``gps_log_view``, migration 0011); needs the vehicle and a time range

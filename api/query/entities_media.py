@@ -1,4 +1,4 @@
-"""Terminal media files (issue 8 §3) as a read-only declared entity: the evidence list.
+"""Terminal media files as a read-only declared entity: the evidence list (platform-spec §2 lists).
 
 ``deviceUploadFile``: one row per photo, audio or video clip a terminal uploaded (``device_upload_file_view``,
 migration 0014), with its vehicle's plate and terminal name; newest first. Filters of the console spec

@@ -1,4 +1,4 @@
-"""Message logs (issue 8 §4, §5) as read-only declared entities, listed, filtered, paged and exported
+"""Message logs (platform-spec §2 logs) as read-only declared entities, listed, filtered, paged and exported
 by the generic routes and the one list page:
 
 - ``originalMessage``: every frame kept (``message_log_view``, migration 0015): uplinks and the frames

@@ -1,4 +1,4 @@
-"""The report tables (issue 10) as read-only declared entities: the generic query, count, meta and export
+"""The report tables as read-only declared entities: the generic query, count, meta and export
 routes serve them with the list grammar (paging, sorting, ``isParent``, XLSX/CSV export), permission
 ``report``. Tenant: the row's ``enterprise_id`` (the vehicle's enterprise when the row was computed).
 

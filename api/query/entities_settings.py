@@ -1,4 +1,4 @@
-"""Declarations of the settings menu area (issue 6 §2): dictionaries, the licence log and open platform apps.
+"""Declarations of the settings area (platform-spec §2): dictionaries, the licence log and open platform apps.
 
 A dictionary entry (platform-spec §3) is ``type`` (the ids of §9), ``code``, ``content`` (JSON text)
 and its enterprise. ``system`` 1 marks a system-wide entry that every enterprise reads unless it

@@ -1,4 +1,4 @@
-"""``videoLog`` (platform-spec §2 logs; issue 11 §3): who watched which stream, from when to when: one row
+"""``videoLog`` (platform-spec §2 logs): who watched which stream, from when to when: one row
 per viewer connection of the media server (``video_log_view``, migration 0025), read-only on the list
 framework. Tenant: the device's enterprise."""
 

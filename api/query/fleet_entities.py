@@ -1,4 +1,4 @@
-"""Declarations of the vehicle menu area (issue 6 §2, platform-spec §3, §4, §9): groups, drivers,
+"""Declarations of the vehicle menu area (platform-spec §3, §4, §9): groups, drivers,
 vehicles (``car``), terminals (``device``) and SIM cards. Rules beyond one field live in
 ``api/query/fleet_hooks.py``; the SQL in ``warehouse/queries/fleet.py`` and migration 0008.
 

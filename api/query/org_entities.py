@@ -1,4 +1,4 @@
-"""Declarations of the user menu area (issue 6 §2): enterprises, users and roles.
+"""Declarations of the user menu area (platform-spec §2 user): enterprises, users and roles.
 
 - ``enterprise``: its tenant is its parent (``enterpriseId`` = parent_id), so an administrator
   creates subsidiaries under its own subtree only and sees its subsidiaries (``isParent``: the

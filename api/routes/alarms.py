@@ -1,10 +1,10 @@
-"""The alarm API (issue 9 §4; console-spec §5/§7, platform-spec §6/§7). Lists and counts of ``alarm``,
+"""The alarm API (console-spec §5/§7, platform-spec §6/§7). Lists and counts of ``alarm``,
 ``safetyAlarm``, ``myAlarm`` and ``alarmConfirmRecord`` are the generic routes (api/query/entities_alarms.py);
 here is what is not a plain list:
 
 - ``POST /api/common/alarm/{id}/confirm.json`` ``{state 1-4, opinion <= 250}``: the handling with the caller
   as confirmer, a confirm record, then 0x8203 ``{messageSeq, alarmType}`` through the one command path
-  (``api/routes/commands.send``) when the alarm's key is a confirmable terminal bit (platform-spec §9) and the
+  (``api/command_send.send``) when the alarm's key is a confirmable terminal bit (platform-spec §9) and the
   terminal is online. ``data = {alarm, commandId | null}``, message "保存成功！".
 - ``POST /api/common/alarm/{id}/ignore.json`` ``{opinion?}``: state 2, opinion "告警已忽略" when none.
 - ``PATCH /api/common/alarm/{id}.json``: the framework update of state and opinion (audited).
@@ -27,23 +27,23 @@ from typing import Any
 
 from flask import Blueprint, request
 
+from api.command_send import send
 from api.db import get_db
 from api.errors import ApiError, BadRequest, Forbidden, NotFound, request_language
 from api.http import json_body, ok
+from api.local_time import CHINA_TZ, local_midnight
+from api.notices import NOTICE_BIZ_ALARM
 from api.query import records
 from api.query.entities_alarms import ALARM, ALARM_UPDATE, DESC_EXPRESSION, OPINION_MAX, desc_expression
 from api.query.grammar import Condition, EntitySpec, FieldSpec, parse_query
 from api.query.runner import fetch_by_id, run_page
-from api.query.values import MAX_ID, coerce, parse_positive_int, subtree_requested
-from api.routes.commands import send
-from api.routes.console import CHINA_TZ, local_midnight
-from api.security import FORBIDDEN_TEXT, current_principal, request_scope, requires
+from api.query.values import coerce
+from api.security import FORBIDDEN_TEXT, current_principal, report_scope, request_scope, requires
 from fleet.alarm_catalog import ALARMS, AlarmKind, alarm_def, describe
 from fleet.enums import DeviceState
 from warehouse.queries import alarms as q
 from warehouse.queries import commands as command_queries
-from warehouse.queries import fleet_figures, vehicles
-from warehouse.queries.scope import Scope
+from warehouse.queries import fleet_figures
 
 log = logging.getLogger(__name__)
 bp = Blueprint("alarms", __name__)
@@ -51,7 +51,6 @@ bp = Blueprint("alarms", __name__)
 SAVED = "保存成功！"
 IGNORED_OPINION = "告警已忽略"
 HANDLING_STATES = (1, 2, 3, 4)
-NOTICE_BIZ_ALARM = 6
 RANGES = ("today", "week", "month")
 SWITCHES = {"carStateChangeWindowEnable": "car_state_change_window_enable",
             "carRespCmdWindowEnable": "car_resp_cmd_window_enable",
@@ -167,23 +166,6 @@ def detail(alarm_id: int) -> dict[str, Any]:
 
 
 # --- reports (platform-spec §6/§7) -------------------------------------------------------------------
-
-
-def report_scope() -> Scope:
-    """``enterpriseId`` (inside the caller's tree, else 404; the caller's own when absent) and its subtree,
-    unless ``isParent=false``."""
-    principal = current_principal()
-    is_parent = subtree_requested(request.args.get("isParent"))
-    raw_id = request.args.get("enterpriseId")
-    if raw_id is None or raw_id == "":
-        return Scope(principal.enterprise_id, principal.enterprise_path, subtree=is_parent)
-    enterprise_id = parse_positive_int("enterpriseId", raw_id, 0, MAX_ID)
-    with get_db().connection() as conn:
-        path = vehicles.enterprise_path(conn, enterprise_id)
-    caller = Scope(principal.enterprise_id, principal.enterprise_path, subtree=True)
-    if path is None or not caller.contains_path(path):
-        raise NotFound(f"企业 {raw_id} 不存在 (enterprise {raw_id} does not exist)")
-    return Scope(enterprise_id, path, subtree=is_parent)
 
 
 def _report_conditions(*, allow_exists: bool) -> tuple[datetime | None, datetime | None, list[str]]:

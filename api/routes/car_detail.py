@@ -1,11 +1,11 @@
-"""The vehicle detail page's one read (issue 7 §3): ``GET /api/car/{carId}/detail.json``.
+"""The vehicle detail page's one read (platform-spec §2 detail pages): ``GET /api/car/{carId}/detail.json``.
 
 The car (another enterprise's answers 404), its devices with their SIM cards, its driver, the current
 state of the shown device (``deviceId`` when it is one of the car's, else the master): online from the
 device state, business state and ACC; its last position with the address; today's mileage (the fleet
 figure of the car since midnight UTC+8: sane odometer deltas, warehouse/queries/fleet_figures.py, so an
 odometer jump never reads as thousands of km) and today's alarm points (positions with alarm bits; alarm records
-come with issue 9); photos: its terminals' latest (``device_upload_file``, ``source: terminal``, with
+are the alarm API's); photos: its terminals' latest (``device_upload_file``, ``source: terminal``, with
 ``objectKey`` / ``fileStoreType``), then its driver's (``source: driver``).
 """
 
@@ -19,12 +19,11 @@ from flask import Blueprint, request
 from api.db import get_db
 from api.errors import NotFound
 from api.http import ok
+from api.local_time import CHINA_TZ
 from api.positions import position_reply
 from api.query.values import MAX_ID, parse_positive_int
-from api.routes.console import CHINA_TZ
-from api.routes.figures import v_max_kmh
-from api.routes.regeo import geocoder
 from api.security import request_scope, requires
+from api.services import geocoder, v_max_kmh
 from fleet.enums import DeviceState
 from fleet.geo import NO_ADDRESS
 from fleet.media_store import content_type

@@ -1,4 +1,4 @@
-"""Commands to terminals (issue 8 §1; console-spec §7 command calls; platform-spec §4, §7, §8).
+"""Commands to terminals (console-spec §7 command calls; platform-spec §4, §7, §8).
 
 - ``POST /api/command/{carId}/{command}.json``: to the car's master device, or ``deviceId`` of the body
   (one of that car's devices);
@@ -16,124 +16,30 @@ row is failed. The gateway's sent record, the reply and the timeout move the row
 
 from __future__ import annotations
 
-import json
-from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
 from api import commands
-from api.command_params import audit_changes
+from api.command_send import TerminalOffline, accepted, device_id_in, epoch_ms, send
 from api.db import get_db
-from api.errors import ApiError, BadRequest, Forbidden, NotFound, Unavailable
+from api.errors import BadRequest, NotFound
 from api.http import json_body, ok
-from api.security import FORBIDDEN_TEXT, current_principal, request_scope, requires
-from fleet.enums import DeviceState
-from fleet.phones import canonical_phone
-from fleet.settings import CommandsSettings
-from fleet.topics import JT808_DOWNLINK
+from api.security import request_scope, requires
 from warehouse.queries import commands as queries
-from warehouse.queries.records import audit
 
 bp = Blueprint("commands", __name__)
 
-DOWNLINKS_KEY = "fleet.commands.downlinks"
 BATCH_MAX = 500
-SENSITIVE_PERMISSION = ("sensitiveCommand", "cmd")
-
-
-class TerminalOffline(ApiError):
-    http_status = 409
-    code = 409
-    default_message = commands.OFFLINE_MESSAGE
-
-
-def downlinks() -> commands.Downlinks:
-    """The process's downlink producer (tests may put their own in ``app.extensions``)."""
-    found = current_app.extensions.get(DOWNLINKS_KEY)
-    if found is None:
-        from fleet.settings import kafka_bootstrap
-
-        found = current_app.extensions[DOWNLINKS_KEY] = commands.Downlinks(
-            kafka_bootstrap(), CommandsSettings().kafka_send_timeout_s)
-    return found
-
-
-def epoch_ms(moment: datetime | None) -> int | None:
-    return None if moment is None else int(moment.timestamp() * 1000)
-
-
-def send(target: dict[str, Any], command: str, payload: Any) -> dict[str, Any]:
-    """Validate, check a sensitive command's permission and confirmation, refuse an offline terminal,
-    write the row, produce the downlink. Raises ApiError; the order is that of the checks (a bad
-    payload is a 400 even for an offline terminal)."""
-    built = commands.build(command, payload, target["protocolVersion"])
-    if built.sensitive:
-        check_sensitive(built, payload)
-    if target["state"] != DeviceState.ONLINE:
-        raise TerminalOffline()
-    return send_built(target, built)
-
-
-def check_sensitive(built: commands.Built, payload: Any) -> None:
-    """A command that can take a terminal off the platform, re-identify it, track or record it without
-    end or delete its media needs the ``sensitiveCommand:cmd`` permission and ``confirm: true``."""
-    if not current_principal().can(*SENSITIVE_PERMISSION):
-        raise Forbidden(f"{FORBIDDEN_TEXT} (permission denied: {':'.join(SENSITIVE_PERMISSION)}; needed for "
-                        f"{', '.join(built.sensitive)})", data={"sensitive": list(built.sensitive)})
-    confirmed = payload.get("confirm") if isinstance(payload, dict) else None
-    if confirmed is not True:
-        raise BadRequest(f"该指令需要确认后才能下发 (this command needs confirm: true in the body: "
-                         f"{', '.join(built.sensitive)})", data={"field": "confirm", "sensitive": list(built.sensitive)})
-
-
-def send_built(target: dict[str, Any], built: commands.Built) -> dict[str, Any]:
-    """Write the row of an already built command and produce its downlink (the video routes use it).
-    Raises Unavailable when Kafka does not take it."""
-    principal = current_principal()
-    changes: dict[str, Any] = {"msgId": f"{built.msg_id:04X}", "deviceId": target["deviceId"],
-                               "payload": built.payload}
-    with get_db().connection() as conn:
-        if built.sensitive:  # who, which terminal, why, and the old / new values (credentials masked)
-            changes |= {"phone": target["phone"], "sensitive": list(built.sensitive), "confirmed": True,
-                        "params": audit_changes(built.params, queries.device_params(conn, target["deviceId"]))}
-        row = queries.insert(conn, target, msg_id=built.msg_id, payload=built.payload, body_hex=built.body_hex,
-                             user_id=principal.user_id, user_name=principal.user_name)
-        audit(conn, user_id=principal.user_id, user_name=principal.user_name, enterprise_id=target["enterpriseId"],
-              entity="command", record_id=row["id"], action="create", changes=changes)
-    phone = canonical_phone(target["phone"])
-    value = {"phone": phone, "msg_id": built.msg_id, "body_hex": built.body_hex, "command_id": str(row["id"]),
-             "created_at": row["createdAt"].astimezone(UTC).isoformat().replace("+00:00", "Z")}
-    try:
-        downlinks().send(JT808_DOWNLINK, phone, json.dumps(value).encode())
-    except commands.DownlinkUnavailable:
-        with get_db().connection() as conn:
-            queries.mark_failed(conn, row["id"], "kafka_unavailable")
-        raise Unavailable("消息队列不可用，指令未下发 (Kafka did not take the command; it was not sent)") from None
-    return {"id": row["id"], "carId": target["carId"], "deviceId": target["deviceId"], "msgId": built.msg_id,
-            "state": "created"}
-
-
-def _accepted(data: dict[str, Any]) -> dict[str, Any]:
-    return {"code": 0, "message": commands.ACCEPTED_MESSAGE, "data": data}
-
-
-def _device_id_in(payload: Any) -> int | None:
-    if not isinstance(payload, dict) or payload.get("deviceId") in (None, ""):
-        return None
-    raw = payload["deviceId"]
-    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 < raw < 2**63:
-        raise BadRequest("deviceId 必须是正整数 (deviceId must be a positive integer)", data={"field": "deviceId"})
-    return raw
 
 
 def _car_command(car_id: int, command: str) -> dict[str, Any]:
     payload = json_body()
     with get_db().connection() as conn:
-        target = queries.device_of_car(conn, request_scope(), car_id, _device_id_in(payload))
+        target = queries.device_of_car(conn, request_scope(), car_id, device_id_in(payload))
     if target is None:
         raise NotFound(f"车辆 {car_id} 或其终端不存在 (car {car_id} or that device of it does not exist)")
-    return _accepted(send(target, command, payload))
+    return accepted(send(target, command, payload))
 
 
 def _device_command(device_id: int, command: str) -> dict[str, Any]:
@@ -142,7 +48,7 @@ def _device_command(device_id: int, command: str) -> dict[str, Any]:
         target = queries.device(conn, request_scope(), device_id)
     if target is None:
         raise NotFound(f"终端 {device_id} 不存在 (device {device_id} does not exist)")
-    return _accepted(send(target, command, payload))
+    return accepted(send(target, command, payload))
 
 
 def _register(code: str) -> None:
@@ -199,7 +105,7 @@ def batch_text() -> dict[str, Any]:
             results.append({"deviceId": device_id, "id": data["id"], "message": commands.ACCEPTED_MESSAGE})
         except (TerminalOffline, NotFound, BadRequest) as exc:
             results.append({"deviceId": device_id, "id": None, "message": exc.message})
-    return _accepted({"commands": results})
+    return accepted({"commands": results})
 
 
 @bp.get("/api/command/<int:command_id>/state.json")

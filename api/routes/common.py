@@ -12,7 +12,7 @@ from api.db import get_db
 from api.errors import Forbidden, NotFound
 from api.http import json_body, ok
 from api.query import records
-from api.query.entities import CAR_VIEW, COUNTABLE, QUERYABLE, WRITABLE
+from api.query.entities import CAR_VIEW, COUNTABLE, PERMISSION_OF, QUERYABLE, WRITABLE
 from api.query.entities_settings import is_root_path
 from api.query.grammar import EntitySpec, parse_conditions_only, parse_query
 from api.query.runner import fetch_by_id, run_count, run_page
@@ -20,13 +20,6 @@ from api.security import current_principal, request_scope, requires
 from warehouse.queries import vehicles
 
 bp = Blueprint("common", __name__)
-
-# Which permission code guards each entity (the console's permission codes).
-PERMISSION_OF = {
-    "carView": "car", "device": "device", "group": "group", "gps": "gps",
-    **{name: entity.permission for name, entity in QUERYABLE.items() if entity.permission},
-}
-
 
 def check_root_only(entity: EntitySpec) -> None:
     """Rows no enterprise owns (``EntitySpec.root_only``) are for the platform's administrators only: a caller

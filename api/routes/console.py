@@ -1,4 +1,4 @@
-"""What the operator console needs around the map (console-spec §2-§7, issue 3): the current user
+"""What the operator console needs around the map (console-spec §2-§7): the current user
 with permissions and route map, map config, notice overview, profile and password change, and the
 enterprise counters of the dashboard (platform-spec §7 "Enterprise reports").
 
@@ -18,25 +18,31 @@ within the session check TTL (``api.auth``); the console signs out right away.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta, timezone
-from typing import Any, TypeVar, cast
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
-from flask import Blueprint, current_app, g, request
+from flask import Blueprint, current_app, request
 
-from api.auth import verify_access_token
 from api.db import get_db
 from api.errors import AuthError, BadRequest, Forbidden, NotFound
 from api.http import json_body, ok
+from api.local_time import local_midnight
+from api.notices import NOTICE_BIZ_ALARM, NOTICE_BIZ_TYPES
 from api.query import records
 from api.query.org_entities import USER
 from api.query.validators import PASSWORD_INVALID, password_is_valid
 from api.query.values import parse_flag
 from api.routemap import denied_paths, routes_for
-from api.routes.oauth import SERVICE_KEY
-from api.security import FORBIDDEN_TEXT, bearer_token, current_principal, request_scope, requires
+from api.security import (
+    FORBIDDEN_TEXT,
+    authenticated,
+    current_principal,
+    request_scope,
+    requires,
+)
+from api.services import SERVICE_KEY
 from fleet.settings import ApiSettings
 from warehouse.queries import auth as auth_q
 from warehouse.queries import console as q
@@ -45,8 +51,6 @@ from warehouse.queries import fleet_figures
 bp = Blueprint("console", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
 
-CHINA_TZ = timezone(timedelta(hours=8), "CST")  # no daylight saving since 1991
-NOTICE_BIZ_TYPES = (1, 2, 3, 4, 5, 6)  # console-spec §9: approvals, insurance, inspection, licence, notices, alarms
 BASE_LAYERS = ("blank", "osm", "tianditu", "amap", "arcgis", "bing", "baidu", "google")
 DEFAULT_ZOOM, MAX_ZOOM = 11, 18
 
@@ -64,18 +68,6 @@ _NOT_BLANK = re.compile(r"[^ \t\n\r\f\v]")
 _PHONE = re.compile(r"^(?:[0-9]{11}|(?:0[0-9]{2,3}-?)?[0-9]{7,8}(?:-[0-9]{1,6})?)$")  # mobile or landline[-ext]
 _PROFILE_LIMITS = {"email": 128, "nickName": 32, "phone": 20, "profile": 500, "country": 64, "province": 64,
                    "city": 64, "address": 200}
-
-
-def authenticated(view: F) -> F:
-    """The route needs a valid access token and no particular permission (AuthError otherwise)."""
-
-    @functools.wraps(view)
-    def guarded(*args: Any, **kwargs: Any) -> Any:
-        g.principal = verify_access_token(current_app, bearer_token())
-        return view(*args, **kwargs)
-
-    guarded.required_permission = None  # type: ignore[attr-defined]
-    return cast(F, guarded)
 
 
 # --- the caller ---------------------------------------------------------------------------------
@@ -227,8 +219,6 @@ def notice_overview() -> dict[str, Any]:
     """[{bizType, total}] for bizType 1-6: 6 is the unhandled alarms in the caller's scope (0 without
     ``alarm:query``; the fleet figure ``unhandled``); approvals and expiries come with later issues, so
     those totals are 0."""
-    from api.routes.alarms import NOTICE_BIZ_ALARM
-
     alarms = 0
     if current_principal().may("alarm", "query"):
         with get_db().connection() as conn:
@@ -264,12 +254,6 @@ def enterprise_video_car_biz_state_report() -> dict[str, Any]:
     parse_flag("countable", request.args.get("countable"))
     with get_db().connection() as conn:
         return ok(_biz_state_report(fleet_figures.state_counts(conn, request_scope(), video=True)))
-
-
-def local_midnight(now: datetime) -> datetime:
-    """Start of ``now``'s day in China Standard Time, as an aware datetime."""
-    local = now.astimezone(CHINA_TZ)
-    return local.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 @bp.post("/api/common/query/enterpriseTodayOnlineCarReport.json")

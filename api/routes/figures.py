@@ -20,26 +20,17 @@ from flask import Blueprint, current_app, request
 
 from api.db import get_db
 from api.http import ok
+from api.local_time import local_midnight
 from api.query.values import parse_positive_int
-from api.routes.console import local_midnight
 from api.security import current_principal, request_scope, requires
-from fleet.settings import ReportSettings
+from api.services import v_max_kmh
 from warehouse.queries import fleet_figures
 
 bp = Blueprint("figures", __name__)
 
-REPORT_SETTINGS_KEY = "FLEET_REPORT_SETTINGS"
 TODAY_MILEAGE_KEY = "fleet.today_mileage"
 CAR_TYPES = 3  # platform-spec §9 energy types: 1 fuel, 2 new-energy, 3 hybrid
 TOP_TODAY = 10
-
-
-def v_max_kmh() -> float:
-    """The reports' plausible top speed (``FLEET_REPORT_V_MAX_KMH``), the odometer rule's ceiling."""
-    settings = current_app.config.get(REPORT_SETTINGS_KEY)
-    if settings is None:
-        settings = current_app.config[REPORT_SETTINGS_KEY] = ReportSettings()
-    return float(settings.v_max_kmh)
 
 
 def today_mileage() -> fleet_figures.TodayMileage:

@@ -20,8 +20,8 @@ from api.errors import BadRequest, Forbidden, NotFound
 from api.http import ok
 from api.query.entities import QUERYABLE
 from api.query.runner import fetch_by_id
-from api.routes.media import media_store
 from api.security import current_principal, request_scope, requires
+from api.services import media_store
 from warehouse.queries import fleet, records
 
 bp = Blueprint("fleet", __name__)

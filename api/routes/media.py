@@ -1,4 +1,4 @@
-"""Terminal media files (issue 8 §3; console-spec §3 "Attachment", §7): the bytes of a
+"""Terminal media files (console-spec §3 "Attachment", §7): the bytes of a
 ``device_upload_file`` row, from the one media store (fleet/media_store.py).
 
 - ``GET /file{objectKey}``: the file inline with its content type (fileStoreType 1 and 2, console-spec
@@ -25,19 +25,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, current_app, request, send_file
+from flask import Blueprint, Response, request, send_file
 
 from api.commands import DownlinkUnavailable
 from api.db import get_db
 from api.errors import ApiError, NotFound
 from api.query.values import MAX_ID
-from api.routes.commands import downlinks
 from api.security import current_principal, requires
+from api.services import downlinks, media_store
 from fleet.media_store import (
     BadObjectKey,
     ChecksumMismatch,
-    MediaStore,
-    build_media_store,
     check_key,
     content_type,
     open_verified,
@@ -50,7 +48,6 @@ from warehouse.queries.scope import Scope
 bp = Blueprint("media", __name__)
 log = logging.getLogger("fleet.api.media")
 
-STORE_KEY = "fleet.media_store"
 NO_FILE = "文件不存在 (file does not exist)"
 MISMATCH_REASON = "evidence_mismatch"
 
@@ -61,14 +58,6 @@ class EvidenceMismatch(ApiError):
     http_status = 409
     code = 409
     default_message = "文件校验失败，已拒绝下载 (the file does not match its recorded checksum; it is not served)"
-
-
-def media_store() -> MediaStore:
-    """The app's store (tests set ``app.extensions[STORE_KEY]``), built from the settings on first use."""
-    store = current_app.extensions.get(STORE_KEY)
-    if store is None:
-        store = current_app.extensions[STORE_KEY] = build_media_store()
-    return store
 
 
 def _media_scope() -> Scope:

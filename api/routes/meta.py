@@ -13,7 +13,7 @@ from api.db import get_db
 from api.errors import Unavailable
 from api.http import ok
 from api.query import contract as query_contract
-from api.routes import spreadsheets
+from api.query import spreadsheet_contract
 
 bp = Blueprint("meta", __name__)
 
@@ -41,7 +41,7 @@ def openapi_document() -> dict[str, Any]:
     document["paths"].update(query_contract.paths())
     if own_password_change is not None:
         _merge_patch(document["paths"][OWN_PASSWORD_PATH], own_password_change)
-    document["paths"].update(spreadsheets.openapi_paths())  # export / import of the declared entities
+    document["paths"].update(spreadsheet_contract.openapi_paths())  # export / import of the declared entities
     return document
 
 

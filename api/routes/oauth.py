@@ -9,10 +9,10 @@ from flask import Blueprint, current_app, request
 
 from api.errors import BadRequest
 from api.http import ok
+from api.services import SERVICE_KEY
 from api.tokens import TokenService
 
 bp = Blueprint("oauth", __name__)
-SERVICE_KEY = "fleet_token_service"
 
 
 def _param(name: str) -> str:

@@ -1,4 +1,4 @@
-"""The user menu area beyond the generic entity routes (issue 6 §2): enabling and disabling
+"""The user menu area (platform-spec §2 user) beyond the generic entity routes: enabling and disabling
 enterprises and users, and the permission catalogue the role editor offers.
 
 - ``POST /api/common/{enterprise|user}/{id}/enable.json`` and ``.../disable.json`` (``<code>:enable``

@@ -9,23 +9,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, request
 
 from api.errors import BadRequest
 from api.http import ok
 from api.security import requires
-from fleet.geo import Geocoder, InvalidCoordinates, default_geocoder
+from api.services import geocoder
+from fleet.geo import InvalidCoordinates
 
 bp = Blueprint("regeo", __name__)
-
-# app.extensions key of a Geocoder the app was built with (tests); absent: the process's default.
-EXTENSION_KEY = "fleet.geocoder"
-
-
-def geocoder() -> Geocoder:
-    found = current_app.extensions.get(EXTENSION_KEY)
-    return found if isinstance(found, Geocoder) else default_geocoder()
-
 
 def _coordinate(name: str) -> float:
     raw = request.args.get(name)

@@ -1,4 +1,4 @@
-"""The report API (issue 10 §2; platform-spec §6, §7, §8). The report tables themselves are declared
+"""The report API (platform-spec §6, §7, §8). The report tables themselves are declared
 entities (api/query/entities_reports.py: generic query / count / meta / export, ``report:query``); here
 are the spec's calls that are not a plain list:
 
@@ -47,8 +47,7 @@ from api.query.entities_reports import (
 from api.query.grammar import Condition, EntitySpec, parse_conditions_only
 from api.query.sqlgen import column, compile_where
 from api.query.values import MAX_ID, parse_positive_int
-from api.routes.alarms import report_scope
-from api.security import current_principal, requires
+from api.security import current_principal, report_scope, requires
 from warehouse.queries.scope import Scope
 from warehouse.reports import queries as q
 

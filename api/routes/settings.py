@@ -1,4 +1,4 @@
-"""Settings routes beyond the generic ones (issue 6 §2): dictionary look-up, the system monitor, the
+"""Settings routes (platform-spec §2) beyond the generic ones: dictionary look-up, the system monitor, the
 licence (detail, install, the sign-in-free application), the database's health (root enterprise
 only) and the version log."""
 
@@ -15,8 +15,7 @@ from api.dictionary_names import localise_entry
 from api.errors import BadRequest, Forbidden, request_language
 from api.http import json_body, ok
 from api.query.entities_settings import DICTIONARY_TYPES, is_root_path
-from api.routes.console import authenticated
-from api.security import current_principal, requires
+from api.security import authenticated, current_principal, requires
 from api.throttle import address_key
 from fleet.settings import ApiSettings, DatabaseSettings
 from warehouse.queries import dictionary

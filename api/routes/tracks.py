@@ -1,4 +1,4 @@
-"""Fast position reads (issue 7 §4): bulk last positions (contract A), a car's track with server-side
+"""Fast position reads: bulk last positions (contract A), a car's track with server-side
 thinning and its stops (contract B), and the track's exports (CSV, GPX, KML).
 
 The rows' JSON is built by PostgreSQL (warehouse.queries.positions) and passed through as text: no

@@ -1,4 +1,4 @@
-"""Live video, listening, talk and playback (issue 11 §3; console-spec §7; platform-spec §2, §7).
+"""Live video, listening, talk and playback (console-spec §7; platform-spec §2, §7).
 
 | route | what |
 |---|---|
@@ -25,12 +25,12 @@ from typing import Any
 from flask import Blueprint, current_app, request
 
 from api import video
+from api.command_send import accepted, device_id_in, epoch_ms, send_built
 from api.commands import Built
 from api.db import get_db
 from api.errors import ApiError, BadRequest, NotFound, Unavailable
 from api.http import json_body, ok
 from api.media import MEDIA_KEY, NO_SERVER_MESSAGE, MediaClient, MediaUnavailable, NoSessionAddress
-from api.routes.commands import _accepted, _device_id_in, epoch_ms, send_built
 from api.security import current_principal, request_scope, requires
 from fleet.enums import DeviceState
 from fleet.phones import canonical_phone
@@ -78,7 +78,7 @@ def _no_server() -> Unavailable:
 
 def _target(scope_id: int, by_car: bool, payload: Any) -> dict[str, Any]:
     with get_db().connection() as conn:
-        target = (queries.device_of_car(conn, request_scope(), scope_id, _device_id_in(payload)) if by_car
+        target = (queries.device_of_car(conn, request_scope(), scope_id, device_id_in(payload)) if by_car
                   else queries.device(conn, request_scope(), scope_id))
     if target is None:
         what = f"车辆 {scope_id} 或其终端" if by_car else f"终端 {scope_id}"
@@ -218,13 +218,13 @@ def _register(code: str) -> None:
     @requires("command", "cmd")
     def car_command(car_id: int) -> dict[str, Any]:
         payload = json_body()
-        return _accepted(handler(_target(car_id, True, payload), payload))
+        return accepted(handler(_target(car_id, True, payload), payload))
 
     @bp.post(f"/api/device/<int:device_id>/command/{code}.json", endpoint=f"device_video_{code}")
     @requires("command", "cmd")
     def device_command(device_id: int) -> dict[str, Any]:
         payload = json_body()
-        return _accepted(handler(_target(device_id, False, payload), payload))
+        return accepted(handler(_target(device_id, False, payload), payload))
 
 
 for _code in video.VIDEO_CODES:

@@ -1,7 +1,7 @@
-"""What the media server tells the rest of the platform (issue 11 §2, §3):
+"""What the media server tells the rest of the platform:
 
 - ``stop_terminal``: 0x9102 through THE command path: a ``command`` row (created_by NULL, created_by_name
-  "视频服务") and a ``jt808.downlink.v1`` message shaped like api/routes/commands.py ``send()``; the
+  "视频服务") and a ``jt808.downlink.v1`` message shaped like api/command_send.py ``send()``; the
   gateway paces and sends it, the streams match the terminal's 0x0001. Live and listen streams get
   command 0 (close audio and video), talk streams command 4 (close two-way talk); a playback 0x9202
   control 2 (end). Nothing is sent to an offline terminal.

@@ -1,4 +1,4 @@
-"""The media server (issue 11 §2): one TCP port for terminals' JT/T 1078 media, browsers' HTTP-FLV,
+"""The media server: one TCP port for terminals' JT/T 1078 media, browsers' HTTP-FLV,
 WebSocket-FLV and talk sockets, and the API's internal calls, told apart by the first bytes
 (``30 31 63 64`` is a terminal; anything else is HTTP).
 

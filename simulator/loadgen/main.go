@@ -1,4 +1,4 @@
-// fleet-loadgen: a cheap JT/T 808 load generator for benchmarks (docs/performance.md, issue 12).
+// fleet-loadgen: a cheap JT/T 808 load generator for benchmarks (docs/performance.md).
 //
 // Thousands of terminals, one TCP connection each, reporting 0x0200 positions at a fixed rate, each
 // frame written straight into the connection's output buffer (serial, fix time, a little movement):

@@ -1,4 +1,4 @@
-"""The alarm screens (issue 9 §4) in Chromium, for a fresh enterprise and user of this test with alarm rows
+"""The alarm screens in Chromium, for a fresh enterprise and user of this test with alarm rows
 inserted directly: the alarm management list in zh-CN and en-US, the state filter, handling one alarm from
 the list (its state changes), its detail with the confirm record, and the notification rules screen saving
 a rule that reads back after a reload (and from the API)."""

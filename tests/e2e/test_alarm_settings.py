@@ -1,4 +1,4 @@
-"""Alarm settings (issue 9 §4) in Chromium: the administrator of a fresh enterprise (no rule yet: the
+"""Alarm settings in Chromium: the administrator of a fresh enterprise (no rule yet: the
 defaults apply) creates its platform alarm rule in the console, edits the overspeed limit and duration,
 and the list and the server both read the edited values back."""
 

@@ -1,4 +1,4 @@
-"""The vehicle detail page in Chromium (issue 7 §3): opened from the car list's "详情" and by URL, in
+"""The vehicle detail page in Chromium: opened from the car list's "详情" and by URL, in
 two languages; it shows the plate, the device, the state from the device state, the address of the
 last position (offline reverse geocoding), and its links lead to the replay and the logs. A vehicle
 whose terminal speaks GB/T 32960 moves to that variant's page and says it is not built yet; another

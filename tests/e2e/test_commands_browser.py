@@ -1,4 +1,4 @@
-"""Commands from the map popup in Chromium (issue 8 §4, §9) against the live stack, whose simulated
+"""Commands from the map popup in Chromium against the live stack, whose simulated
 terminals answer commands like real ones: take a photo of a vehicle and see it pop up (and then in the
 vehicle popup); send a text and see the result notification; change the overspeed rule and read it
 back, in the dialog and on the terminal-parameters screen (an identity parameter only after a confirmation).

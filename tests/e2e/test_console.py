@@ -55,7 +55,7 @@ def screenshot(page: Any, name: str) -> None:
 # --- helpers over the console's data-testids ----------------------------------------------------
 
 
-# The map's first open in a browser tab ticks the fleet by itself (issue 7 §5); tests that tick
+# The map's first open in a browser tab ticks the fleet by itself; tests that tick
 # vehicles themselves start from an empty selection instead (set once, so a reload keeps the ticks).
 EMPTY_TICKS = ("if (sessionStorage.getItem('fleetwatch.map.ticked') === null)"
                " sessionStorage.setItem('fleetwatch.map.ticked', '[]');")

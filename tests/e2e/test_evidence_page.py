@@ -1,4 +1,4 @@
-"""The evidence list (issue 8 §3) in Chromium: a photo a terminal uploaded (bytes in this stack's media
+"""The evidence list in Chromium: a photo a terminal uploaded (bytes in this stack's media
 store, its device_upload_file row) is listed with its plate and previews as an image fetched with the
 token, and shows on the vehicle's detail page; another enterprise's user does not see it; in zh-CN and
 en-US."""

@@ -73,7 +73,7 @@ def test_a_vehicle_is_registered_seen_on_the_map_and_deleted_with_its_history_ke
 ) -> None:
     tag = secrets.token_hex(3).upper()
     typed = f"0139{secrets.randbelow(10**8):08d}"  # as a 2013 header carries it
-    phone = typed[1:]  # stored and shown in its one canonical form, without the leading zero (issue 8 §7)
+    phone = typed[1:]  # stored and shown in its one canonical form, without the leading zero
     plate = f"京E{tag}"
     driver_name = f"测试司机{tag}"
     sign_in(page, SUBSIDIARY_A.admin, path="/list/device")

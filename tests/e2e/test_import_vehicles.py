@@ -1,4 +1,4 @@
-"""Onboarding by spreadsheet in Chromium (issue 6 §4): a new company's administrator imports 1,000
+"""Onboarding by spreadsheet in Chromium: a new company's administrator imports 1,000
 vehicles from an XLSX file through the car list's import dialog (progress bar, summary), and the list
 then counts them. The company is made here and its cars are soft-deleted afterwards, so the other
 browser tests of the session never see 1,000 more vehicles in their trees."""

@@ -1,4 +1,4 @@
-"""A live map operators can trust (issue 7 §5), in Chromium against the live stack: online comes from
+"""A live map operators can trust, in Chromium against the live stack: online comes from
 the device state (an offline vehicle with a stored position shows 离线 only), the tree's counts match
 the server's, the tabs filter, follow keeps the selected vehicle in view, the map opens with the
 fleet fitted to view, tiles that do not load fall back to the offline layer with a notice, server

@@ -1,4 +1,4 @@
-"""History log screens (issue 7 §2) in Chromium: GPS, online, ACC state, parking and idling logs of a
+"""History log screens in Chromium: GPS, online, ACC state, parking and idling logs of a
 vehicle with a crafted track of today, opened from a link (``?carId=``) or by choosing the vehicle in
 the filter bar, in zh-CN and another language, the state bits described in the GPS log."""
 

@@ -1,4 +1,4 @@
-"""Every frame kept (issue 8 §5) in Chromium: the original message log shows a simulated vehicle's
+"""Every frame kept in Chromium: the original message log shows a simulated vehicle's
 0x0200 reports, stored by the streams worker from what the gateway received; a row's detail shows the
 decoded JSON and the frame's bytes; in zh-CN and en-US."""
 

@@ -1,4 +1,4 @@
-"""Onboarding through the console alone (issue 6 §4): the root administrator creates a subsidiary,
+"""Onboarding through the console alone: the root administrator creates a subsidiary,
 a role in it with only the live map (monitor: query, get), and a user of the subsidiary with that
 role; signed in as that user, the menu holds the live map only, and other screens and calls are
 refused."""

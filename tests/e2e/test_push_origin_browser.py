@@ -1,4 +1,4 @@
-"""The STOMP socket's Origin check in Chromium (issue 13 §7): the console served by the API opens
+"""The STOMP socket's Origin check in Chromium: the console served by the API opens
 its live socket and gets CONNECTED, while a page of another origin (a tiny http.server on another
 port) that opens ``ws://<api>/wss/stomp`` is refused before the upgrade."""
 

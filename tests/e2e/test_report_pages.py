@@ -1,4 +1,4 @@
-"""Reports, dashboards and cockpits (issue 10 §3, §5) in Chromium, on the shared stack with three closed days of
+"""Reports, dashboards and cockpits in Chromium, on the shared stack with three closed days of
 generated history built into reports (tests/support/report_history.py) and the simulated fleet live today:
 the daily mileage report opens on the last 7 days with its rows and charts, filters to one vehicle, exports
 XLSX and CSV (the files arrive and parse: one line per row), and reads the same in zh-CN, zh-HK and en-US

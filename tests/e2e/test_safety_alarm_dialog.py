@@ -1,4 +1,4 @@
-"""The real-time safety alarm dialog in Chromium (issue 9 §4, console-spec §2) against the live stack: a
+"""The real-time safety alarm dialog in Chromium (console-spec §2) against the live stack: a
 terminal of the test's own enterprise sends a real 0x0200 with a 0x65 DSM item (one attachment) over TCP to
 the stack's gateway; the streams worker stores the alarm, pushes 13 and asks the terminal for the
 attachment with 0x9208; the dialog pops up for the enterprise's user with no photo yet; the terminal

@@ -1,4 +1,4 @@
-"""The console under its Content-Security-Policy in Chromium (issue 13 §7): signing in, the map and
+"""The console under its Content-Security-Policy in Chromium: signing in, the map and
 its live socket raise no CSP violation, and a page of another origin cannot frame the console."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The last three settings screens of issue 6 §2 in Chromium, in Chinese and English: the database's
+"""The settings screens db, sourceCodeLog and openPlatform (platform-spec §2 settings) in Chromium, in Chinese and English: the database's
 health (with its one action), the version log, and the open platform (an app created in the
 drawer shows its secret once, and that secret obtains a token that calls the allowed API only)."""
 

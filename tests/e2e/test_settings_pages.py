@@ -1,5 +1,5 @@
-"""Settings screens in Chromium (issue 6 §2): the dictionary screen lists the seeded entries (their names in
-the console's language), the system monitor shows the stack's real Kafka consumer group and database size, and the licence
+"""Settings screens in Chromium: the dictionary screen lists the seeded entries (their names in the console's
+language), the system monitor shows the stack's real Kafka consumer group and database size, and the licence
 application page opens without signing in and submits."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Track replay in Chromium (issue 7 §1, §6): a vehicle of its own with the last hour of positions
+"""Track replay in Chromium: a vehicle of its own with the last hour of positions
 (written straight into gps, one fix every 10 s, with a parking stop and an alarm), opened from a link
 `/dashboard/trace?carId=&start=&end=`; play, pause (the marker stays), a faster speed, resume, and the
 marker ends on the last point. A second run checks the page's texts in English and that a range past

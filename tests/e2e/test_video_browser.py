@@ -1,4 +1,4 @@
-"""Live video and two-way talk in Debian's Chromium (issue 11 §6) against the shared stack, whose
+"""Live video and two-way talk in Debian's Chromium against the shared stack, whose
 media server relays the simulated cameras (H.264 + AAC through Media Source Extensions):
 
 - a vehicle's four channels open in a 4-window grid and all four advance (decoded frames > 0 and
@@ -266,7 +266,7 @@ def test_a_recording_is_found_on_the_terminal_and_played_back_and_the_video_log_
 
 
 def test_the_map_popup_listens_to_a_vehicle(video_page: Any, console_stack: ConsoleStack) -> None:
-    """The popup's listen button (it said "later release" before issue 11): data type 3, the cab's audio plays."""
+    """The popup's listen button (it once said "later release"): data type 3, the cab's audio plays."""
     from tests.e2e.test_commands_browser import _open_popup
     from tests.e2e.test_console import open_map, set_clustering
 

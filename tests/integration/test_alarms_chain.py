@@ -1,4 +1,4 @@
-"""Alarms and active safety along the whole chain (issue 9 §6), on the real Kafka and PostgreSQL: one
+"""Alarms and active safety along the whole chain, on the real Kafka and PostgreSQL: one
 terminal registers and authenticates over TCP with the gateway (``python -m gateway``) and raises, in one
 run, every kind of alarm; the streams worker (``python -m streams worker``) stores and pushes them and asks
 for the DSM alarm's evidence with 0x9208; the terminal uploads it to the attachment server (``python -m
@@ -36,8 +36,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.commands import Downlinks
-from api.routes.commands import DOWNLINKS_KEY
-from api.routes.media import STORE_KEY
+from api.services import DOWNLINKS_KEY, STORE_KEY
 from fleet.enums import DeviceState
 from fleet.media_store import LocalMediaStore
 from fleet.phones import canonical_phone

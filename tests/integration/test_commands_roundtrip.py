@@ -1,4 +1,4 @@
-"""Commands end to end on the real Kafka and PostgreSQL (issue 8 §1, §9): API -> jt808.downlink.v1 ->
+"""Commands end to end on the real Kafka and PostgreSQL: API -> jt808.downlink.v1 ->
 gateway -> a scripted terminal over TCP -> its reply -> jt808.uplink.v1 / jt808.sent.v1 -> streams worker
 -> command row, device_param, pushes 11 / 12 on console.events.v1 -> API state.json and params.json."""
 
@@ -15,7 +15,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.commands import Downlinks
-from api.routes.commands import DOWNLINKS_KEY
+from api.services import DOWNLINKS_KEY
 from fleet.enums import DeviceState
 from fleet.settings import ApiSettings
 from fleet.topics import CONSOLE_EVENTS

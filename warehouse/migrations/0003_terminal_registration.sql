@@ -1,4 +1,4 @@
--- Terminal registration identity (issue 13 §1): what a terminal reported at its first registration,
+-- Terminal registration identity: what a terminal reported at its first registration,
 -- so a re-registration can prove it is the same terminal (exact terminal id, manufacturer, model).
 -- NULL while the terminal holds no code, and for codes issued before this migration: such a terminal
 -- keeps authenticating with its code, but re-registers only after a de-registration (0x0003) or an

@@ -1,5 +1,5 @@
 -- Logins throttled by address and account together, failed logins audited, and sessions that end
--- when the user is disabled, deleted, loses a role or changes the password (issue 13 §3, §5).
+-- when the user is disabled, deleted, loses a role or changes the password.
 -- depends: 0002_api_auth
 
 -- Replaced by api_login_throttle: it locked a user name for everyone, and grew a row per name.

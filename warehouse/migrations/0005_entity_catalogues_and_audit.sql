@@ -1,4 +1,4 @@
--- Declared entities (issue 6 §1): the first catalogues written through the generic routes, and the
+-- Declared entities: the first catalogues written through the generic routes, and the
 -- audit log of every create / update / delete, written in the same transaction as the change.
 -- record_state: 1 normal, 0 deleted (soft delete: the row and its history stay; reads hide it).
 -- A unique field is unique among the live rows of an enterprise: index <table>_<column>_uniq (the API

@@ -1,4 +1,4 @@
--- Spreadsheet imports of declared entities (issue 6 §1): one row per job, so any API worker process
+-- Spreadsheet imports of declared entities: one row per job, so any API worker process
 -- answers its progress (GET /api/common/import/{entity}/{jobId}.json). The process running a job
 -- (owner = host:pid) refreshes heartbeat_at; a running job whose heartbeat is stale, or whose owner
 -- process on this host is gone, is reported failed. errors = [{row, field, message}] of refused rows.

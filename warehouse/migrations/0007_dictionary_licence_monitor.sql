@@ -1,4 +1,4 @@
--- Dictionaries, licences and the installation's identity (issue 6 §2).
+-- Dictionaries, licences and the installation's identity.
 --
 -- dictionary: platform-spec §3 "dictionary entry" (type, code, content as JSON text). Every entry
 -- belongs to an enterprise (the generic routes' tenant); system = 1 marks a system-wide entry, kept

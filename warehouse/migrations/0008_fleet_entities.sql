@@ -1,10 +1,10 @@
 -- Vehicles, terminals, SIM cards, drivers and groups written through the generic entity routes
--- (issue 6 §2, api/query/fleet_entities.py): soft delete (record_state 1 normal, 0 deleted: the row
+-- (api/query/fleet_entities.py): soft delete (record_state 1 normal, 0 deleted: the row
 -- and its gps history stay; reads hide it), updated_at, the columns the forms edit, and unique
 -- indexes among live rows named <table>_<column>_uniq (the API maps a clash back to the field, 409).
 -- A terminal phone is unique across the whole installation (the gateway identifies a terminal by
 -- it); the other keys are unique inside an enterprise.
--- Driver photos go to a small bytea table until the one media store of issue 8 exists.
+-- Driver photos go to a small bytea table (they predate the one media store).
 -- depends: 0005_entity_catalogues_and_audit
 
 CREATE TABLE media (

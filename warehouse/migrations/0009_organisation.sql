@@ -1,4 +1,4 @@
--- Enterprises, users and roles written through the declared entities (issue 6 §2, api/query/org_entities.py).
+-- Enterprises, users and roles written through the declared entities (api/query/org_entities.py).
 --
 -- Soft delete (record_state 1 normal, 0 deleted) and updated_at on enterprise, app_user and role;
 -- enterprise contact fields; role code and description. Unique among live rows: a user name

@@ -1,4 +1,4 @@
--- History logs (issue 7 §2, api/query/entities_logs.py): the GPS, online and ACC state logs read
+-- History logs (api/query/entities_logs.py): the GPS, online and ACC state logs read
 -- through the declared entities, each row with its vehicle's plate number.
 --
 -- gps_log_view: the fixes of the terminals fitted to a vehicle, recorded while fitted to it. A read

@@ -1,4 +1,4 @@
--- Open platform (issue 6 §2 settings "openPlatform"): third-party apps of an enterprise.
+-- Open platform (platform-spec §2 settings "openPlatform"): third-party apps of an enterprise.
 --
 -- open_app: an integrator's app (api/query/entities_settings.py OPEN_APP, api/open_platform.py).
 -- app_key is public and unique platform-wide (the OAuth client_id); only the sha256 of the secret

@@ -1,4 +1,4 @@
--- Commands to terminals (issue 8 §1): one row per command, its state machine and its reply.
+-- Commands to terminals: one row per command, its state machine and its reply.
 --
 -- command: created by the API (api/commands.py) before its downlink goes to jt808.downlink.v1;
 -- sent / failed from the gateway's jt808.sent.v1 record (streams/commands.py, agent `sent`, which

@@ -1,4 +1,4 @@
--- Terminal media (issue 8 §3): one row per file a terminal uploaded (0x0801), the bytes in the media
+-- Terminal media: one row per file a terminal uploaded (0x0801), the bytes in the media
 -- store (fleet/media_store.py) under object_key. resource_type: 1 image, 2 video, 4 audio (console-spec
 -- §3: below 4 previews as image/video, 4 is non-image media). file_store_type: 1 local files (served
 -- from /file{objectKey}), 3 an S3-compatible store (/api/media/obs/download/{id}.json). biz_id is the

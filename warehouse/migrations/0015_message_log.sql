@@ -1,4 +1,4 @@
--- Every frame kept (issue 8 §5): each uplink a terminal sent and each frame the gateway wrote to a
+-- Every frame kept: each uplink a terminal sent and each frame the gateway wrote to a
 -- terminal, as received / written (raw_hex) and decoded (the codec's JSON at the time; `fleet redecode`
 -- rewrites it after a codec fix). Written by streams/message_log.py, read through the declared
 -- entities originalMessage / upstreamMessage (api/query/entities_messages.py).

@@ -1,4 +1,4 @@
--- Terminal identity (issue 8 §7): one canonical phone per terminal, the digits without leading zeros
+-- Terminal identity: one canonical phone per terminal, the digits without leading zeros
 -- (fleet/phones.py canonical_phone). A 2011/2013 header carries a SIM number as 12 BCD digits, a 2019
 -- header as 20, an administrator types 11: all name the same terminal, and the gateway now looks a
 -- terminal up by the canonical form only. The API normalises device.phone and sim.msisdn on every write

@@ -1,4 +1,4 @@
--- Day summaries of each device's track (issue 7 §4, warehouse/track_days.py, fleet/track_summary.py):
+-- Day summaries of each device's track (warehouse/track_days.py, fleet/track_summary.py):
 -- one row per device and closed UTC day, written by `fleet summarise-days` (and by a read that finds
 -- one missing), deleted by the positions sink when a late fix (0x0704 backlog) lands in that day.
 -- A month's track or stop log reads 30 of these instead of every fix. The kept fixes are aligned

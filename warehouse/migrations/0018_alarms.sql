@@ -1,4 +1,4 @@
--- Alarms (issue 9): one row per alarm episode or event, written by the streams step streams/alarms.py
+-- Alarms: one row per alarm episode or event, written by the streams step streams/alarms.py
 -- (streams/alarm_model.py store_episodes / end_episodes), handled through the API (confirm, ignore).
 --
 -- key / type: the alarm catalogue (fleet/alarm_catalog.py): a0..a31 the 0x0200 alarm bits (type 1),

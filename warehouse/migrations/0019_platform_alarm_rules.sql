@@ -1,4 +1,4 @@
--- Alarm settings (issue 9 §2/§4, contract F). Platform alarm rules per enterprise, named: the
+-- Alarm settings (contract F). Platform alarm rules per enterprise, named: the
 -- enterprise's most recently updated live rule is the one in effect, overriding the defaults of
 -- fleet/platform_alarm_rules.py (an enterprise without one is evaluated with those defaults; the API
 -- fills a new row's omitted fields from there, so the columns carry no SQL defaults of their own).

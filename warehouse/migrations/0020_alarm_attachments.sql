@@ -1,4 +1,4 @@
--- Active-safety alarm attachments (issue 9 §3): files a terminal uploaded to the attachment server
+-- Active-safety alarm attachments: files a terminal uploaded to the attachment server
 -- (gateway/attachments.py, 0x1210-0x1212) are device_upload_file rows too, written by the streams step
 -- streams/alarm_files.py from the 0x1212 uplink records: alarm_id (the alarm whose warn_uuid the upload
 -- named; NULL when the alarm is gone), warn_uuid (the 32-char alarm uuid of 0x9208), file_name (as the

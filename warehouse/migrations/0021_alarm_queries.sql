@@ -1,4 +1,4 @@
--- Alarm API reads (issue 9 §4, api/query/entities_alarms.py, api/routes/alarms.py, warehouse/queries/alarms.py).
+-- Alarm API reads (api/query/entities_alarms.py, api/routes/alarms.py, warehouse/queries/alarms.py).
 -- safety_alarm_view: the active-safety alarms (types 5-8: ADAS, DSM, TPMS, BSD) for the safetyAlarm list,
 -- with the enterprise name and path like alarm_view (built on the table, so alarm_view stays replaceable).
 -- depends: 0018_alarms

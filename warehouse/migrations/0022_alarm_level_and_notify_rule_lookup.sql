@@ -1,4 +1,4 @@
--- Alarm levels and notification rules as they are applied (issue 9 §2/§4). No new data, only the
+-- Alarm levels and notification rules as they are applied. No new data, only the
 -- meaning of what migrations 0018/0019 made, kept with the columns (psql \d+ shows it):
 --
 -- alarm.level: 1 (highest) to 3. ADAS/DSM (types 5, 6) carry the level their terminal reported (1 or 2,

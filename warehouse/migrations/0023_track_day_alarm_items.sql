@@ -1,4 +1,4 @@
--- Active-safety and video alarms on the track (issues 7 and 9, warehouse/queries/track_alarms.py): a day
+-- Active-safety and video alarms on the track (warehouse/queries/track_alarms.py): a day
 -- summary keeps every alarm fix, now also those with an active-safety item (0x64-0x67) or a non-zero
 -- video alarm (0x14) and no alarm bit, and keeps their items so a long read names them as a read of gps
 -- does. alarm_items: {"<epoch ms>": {the fix's extras items adas_alarm .. abnormal_driving}} for the kept

@@ -1,4 +1,4 @@
--- Live video, listening, talk and playback (issue 11): who watched what and when.
+-- Live video, listening, talk and playback: who watched what and when.
 --
 -- video_log: one row per viewer connection of the media server (gateway/video/platform.py): written when
 -- the player connects (end_time NULL while it watches), closed when it leaves with its duration, the

@@ -1,4 +1,4 @@
--- Reports and analytics (issue 10): the tables the Dagster assets write (orchestration/, docs/reports.md)
+-- Reports and analytics: the tables the Dagster assets write (orchestration/, docs/reports.md)
 -- and the report API reads, plus what the position path marks for them.
 --
 -- Keys as the spec has them: day tables carry `date` integer yyyymmdd (and `day` as a date), month tables

@@ -1,4 +1,4 @@
-"""SQL of the alarm API (issue 9 §4, api/routes/alarms.py): handling an alarm (confirm / ignore and its
+"""SQL of the alarm API (api/routes/alarms.py): handling an alarm (confirm / ignore and its
 record), the alarm reports of platform-spec §7 (distinct devices, sums per alarm key), the dashboard counts
 and the caller's notification settings (the unhandled count is a fleet figure: fleet_figures.py).
 

@@ -1,4 +1,4 @@
-"""One vehicle's detail page (issue 7 §3): the car, its devices and SIM cards, driver, last position,
+"""One vehicle's detail page: the car, its devices and SIM cards, driver, last position,
 today's fixes and alarm points, photos. Rows are camelCase (they go to the API as they are).
 
 ``car`` takes a ``Scope`` and answers None for a car outside it, exactly as for a missing one; the
@@ -98,7 +98,7 @@ def alarm_points(conn: Connection[Any], device_id: int, since: datetime, limit: 
 
 
 def photos(conn: Connection[Any], media_ids: list[int], limit: int) -> list[dict[str, Any]]:
-    """Metadata of the car's photos, newest first. Until terminal uploads arrive (issue 8) the
+    """Metadata of the car's photos, newest first. Until terminal uploads arrive the
     ``media`` table holds only driver photos, so the car's photo is its driver's."""
     if not media_ids:
         return []

@@ -1,4 +1,4 @@
-"""Position reads that stay fast at 10,000 vehicles and months of fixes (issue 7 §4).
+"""Position reads that stay fast at 10,000 vehicles and months of fixes.
 
 PostgreSQL builds the JSON of the rows (``json_build_array`` or concatenated text): Python never touches
 a row of a reply, it passes the text through. Reads of ``gps`` always name the device and a fix-time

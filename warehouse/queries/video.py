@@ -1,4 +1,4 @@
-"""The API's SQL for live video (issue 11 §3): a device with its video fields, by car, id or serial.
+"""The API's SQL for live video: a device with its video fields, by car, id or serial.
 Functions that take a ``Scope`` answer None for a record outside it, exactly as for a missing one."""
 
 from __future__ import annotations

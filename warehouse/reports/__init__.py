@@ -1,4 +1,4 @@
-"""Report tables (issue 10): what the Dagster assets write and the report API reads.
+"""Report tables: what the Dagster assets write and the report API reads.
 
 - ``columns``: the alarm counter columns of ``device_day_report`` / ``device_month_report`` (one per key of
   the alarm catalogue, ``fleet/alarm_catalog.py``; a test asserts the migration has exactly these).

@@ -245,7 +245,7 @@ describe('LiveHub (the one socket owner)', () => {
   });
 });
 
-describe('online is the server device state, never the presence of a position (issue 7 §5)', () => {
+describe('online is the server device state, never the presence of a position', () => {
   const onlineCount = (hub: LiveHub, ids: number[]) => ids.filter((id) => isVehicleOnline(hub.states.get(id))).length;
   const ids = Array.from({ length: 205 }, (_, i) => i + 1);
 

@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 
 /**
  * Server route maps name their page by `component`; this registry turns that name into a lazy import.
- * A name missing here renders the 404 page (see router/buildRoutes.tsx).
+ * A name missing here renders the 404 page (layouts/tabs/PageContent.tsx falls back to `exception/404`).
  */
 export type PageModule = { default: ComponentType };
 export type PageLoader = () => Promise<PageModule>;

@@ -2,7 +2,7 @@
 1 failure, 2 channel not supported), then, on success only, count WORD and media ids (DWORD each).
 
 A success reply whose id list is missing, or does not hold exactly its count of ids, is a BodyError:
-a malformed capture reply must not pass unnoticed (issue 8 §6, vector PEER-QUEC-0805-2019)."""
+a malformed capture reply must not pass unnoticed (vector PEER-QUEC-0805-2019)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Alarm settings (issue 9 §4, contract F), server side: platform alarm rules with the defaults and
+"""Alarm settings (contract F), server side: platform alarm rules with the defaults and
 the console-spec §5 ranges, alarm levels and notify rules per alarm key, and the caller's effective
 notification rules (their own, else their enterprise's or its nearest ancestor's default, else the built-in
 one: ``alarmLevelUserSettingRuleView``, console-spec §7, and ``GET /api/alarm/notify/settings.json``)."""

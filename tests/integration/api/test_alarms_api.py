@@ -1,4 +1,4 @@
-"""The alarm API (issue 9 §4) on the real PostgreSQL and Kafka, with alarms inserted directly for a fresh
+"""The alarm API on the real PostgreSQL and Kafka, with alarms inserted directly for a fresh
 enterprise (and a subsidiary) of this module: lists, counts, paging and ranges of alarm / safetyAlarm /
 myAlarm; confirm (record, 8203 to an online terminal only for a confirmable alarm), ignore, PATCH; tenant
 isolation; the device_alarm reports; notices; notification settings; dashboard counts."""
@@ -16,8 +16,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.commands import Downlinks
-from api.routes.commands import DOWNLINKS_KEY
-from api.routes.console import CHINA_TZ
+from api.local_time import CHINA_TZ
+from api.services import DOWNLINKS_KEY
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_commands_api import Downlinked, Target, make_vehicle
 from tests.integration.api.test_console_api import bearer, make_user

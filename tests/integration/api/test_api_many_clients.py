@@ -1,5 +1,5 @@
 """The API as `fleet up` runs it (``python -m api``, gunicorn) under many and hostile clients
-(issue 13 §2, §4 STOMP frame limit, §5 STOMP sessions ending, §7 WebSocket Origin): REST keeps
+(the STOMP frame limit, STOMP sessions ending, the WebSocket Origin check): REST keeps
 answering while sockets and slow clients are open, STOMP caps and deadlines hold, pushes from
 Kafka still arrive."""
 

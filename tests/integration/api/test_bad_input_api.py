@@ -1,4 +1,4 @@
-"""Hostile input answers a 400 envelope naming what is wrong, never a 500 (issue 13 §6).
+"""Hostile input answers a 400 envelope naming what is wrong, never a 500.
 
 Each case here answered 500 before: the value reached PostgreSQL (NUL in text, an OFFSET beyond
 bigint, an epoch beyond any calendar) or broke the parser (nesting, 5000-digit numbers, lone

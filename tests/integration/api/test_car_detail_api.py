@@ -1,4 +1,4 @@
-"""GET /api/car/{id}/detail.json (issue 7 §3): the vehicle detail page's one read, scoped like carView."""
+"""GET /api/car/{id}/detail.json: the vehicle detail page's one read, scoped like carView."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Commands to terminals over HTTP (issue 8 §1) on the real PostgreSQL and Kafka: the send routes write
+"""Commands to terminals over HTTP on the real PostgreSQL and Kafka: the send routes write
 the row and put the downlink on jt808.downlink.v1; offline refusal; validation; tenant isolation of car,
 device and command; state.json; params.json; the batch text; Kafka down."""
 
@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.commands import Downlinks
-from api.routes.commands import DOWNLINKS_KEY
+from api.services import DOWNLINKS_KEY
 from fleet.enums import DeviceState
 from fleet.topics import JT808_DOWNLINK
 from tests.integration.api.conftest import Demo
@@ -165,7 +165,7 @@ def test_car_command_to_a_named_device_of_that_car_only(kafka_app: Flask, client
                           json={"deviceId": other.device_id})
     assert foreign.status_code == 404
     unsupported = client.post(f"/api/command/{master.car_id}/9999.json", headers=login("admin_a"), json={})
-    assert unsupported.status_code == 404  # only the commands of issue 8 have routes
+    assert unsupported.status_code == 404  # only the commands api/commands.py builds have routes
 
 
 def test_another_enterprises_car_device_and_command_do_not_exist(kafka_app: Flask, client: FlaskClient, login: Login,

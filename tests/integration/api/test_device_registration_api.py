@@ -1,4 +1,4 @@
-"""The administrator's "reset registration" (issue 13 §1): scoped, audited, clears code and identity."""
+"""The administrator's "reset registration": scoped, audited, clears code and identity."""
 
 from __future__ import annotations
 

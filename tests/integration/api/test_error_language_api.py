@@ -1,4 +1,4 @@
-"""Error envelopes speak the caller's language (issue 7 §5 "Errors"): ``localMessage`` in the language
+"""Error envelopes speak the caller's language (console-spec §8, the error catalogue): ``localMessage`` in the language
 of the console's X-Fleet-Language header (else Accept-Language, else zh-CN); ``message`` stays
 bilingual for older clients."""
 

@@ -14,8 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.commands import Downlinks
-from api.routes.commands import DOWNLINKS_KEY
-from api.routes.media import STORE_KEY
+from api.services import DOWNLINKS_KEY, STORE_KEY
 from fleet.media_store import LocalMediaStore
 from fleet.topics import DEVICE_SESSIONS
 from streams.console import SECURITY_MESSAGES

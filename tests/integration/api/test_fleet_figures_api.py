@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.db import get_db
-from api.routes.console import local_midnight
+from api.local_time import local_midnight
 from fleet.enums import BizState, DeviceState
 from fleet.settings import ApiSettings
 from tests.support.databases import create_database, drop_database

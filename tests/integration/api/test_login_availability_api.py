@@ -22,7 +22,7 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.db import get_db
-from api.routes.oauth import SERVICE_KEY
+from api.services import SERVICE_KEY
 from fleet.settings import ApiSettings
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_login_throttle_api import RIGHT, address

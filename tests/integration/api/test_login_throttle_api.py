@@ -1,4 +1,4 @@
-"""Login throttling under attack (issue 13 §3): a third party cannot lock the administrator out,
+"""Login throttling under attack: a third party cannot lock the administrator out,
 concurrent guesses never exceed the limit, unknown names are throttled and cost bounded rows.
 
 The app of this module allows 3 failures per account and address, 6 per account from addresses

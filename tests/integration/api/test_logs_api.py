@@ -1,4 +1,4 @@
-"""History logs (issue 7 §2, api/query/entities_logs.py) through the generic query, count and
+"""History logs (api/query/entities_logs.py) through the generic query, count and
 export routes: GPS, online, ACC state, parking and idling logs. Each test uses its own vehicle of
 enterprise A with a crafted track, so the session database's other rows do not matter."""
 

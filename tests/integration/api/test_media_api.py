@@ -1,4 +1,4 @@
-"""Terminal media files over the API (issue 8 §3): the evidence list, /file{objectKey} and the two
+"""Terminal media files over the API: the evidence list, /file{objectKey} and the two
 download routes serve the caller's enterprise (and its subsidiaries) only, never another's file nor
 anything outside the store, with the right content type; the car detail lists the latest photos."""
 
@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.db import get_db
-from api.routes.media import STORE_KEY
+from api.services import STORE_KEY
 from fleet.media_store import MediaStore, media_key
 from tests.integration.api.conftest import Demo, Vehicle
 

@@ -1,4 +1,4 @@
-"""Message logs (issue 8 §4, §5; api/query/entities_messages.py) through the generic query, count and
+"""Message logs (api/query/entities_messages.py) through the generic query, count and
 export routes: original messages (both directions), upstream messages and downstream messages (the
 commands). Frames are written by the streams writer itself (streams.message_log, twice: a redelivered
 batch adds nothing); each test module uses its own vehicle of enterprise A."""

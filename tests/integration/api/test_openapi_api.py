@@ -11,9 +11,9 @@ from flask.testing import FlaskClient
 
 from api.db import get_db
 from api.query.entities import QUERYABLE, WRITABLE
+from api.query.spreadsheet_contract import IMPORTABLE
 from api.query.transfer import import_fields
 from api.routes.meta import openapi_document
-from api.routes.spreadsheets import IMPORTABLE
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_entities_api import create
 from tests.integration.api.test_media_api import upload

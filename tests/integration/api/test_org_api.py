@@ -1,4 +1,4 @@
-"""Enterprises, users, roles and permissions (issue 6 §2, §4) beyond what the generic entity tests
+"""Enterprises, users, roles and permissions beyond what the generic entity tests
 prove: the enterprise tree and its paths, a subsidiary's administrator never seeing its parent or
 siblings, disabling an enterprise or a user, password reset, role assignment and grants."""
 

@@ -1,4 +1,4 @@
-"""GET /api/regeo/geocode.json (issue 7 §5 "Address"): offline reverse geocoding behind gps:get."""
+"""GET /api/regeo/geocode.json (console-spec §7): offline reverse geocoding behind gps:get."""
 
 from __future__ import annotations
 

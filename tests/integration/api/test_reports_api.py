@@ -1,4 +1,4 @@
-"""The report API (issue 10 §2): the report entities through the generic routes and the spec's report calls,
+"""The report API: the report entities through the generic routes and the spec's report calls,
 on report rows written here with known values, tenant isolation of every route (another enterprise's rows
 never visible, a parent with isParent sees its subsidiaries), the fallbacks (counts 0, sums null).
 

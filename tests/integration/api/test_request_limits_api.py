@@ -1,4 +1,4 @@
-"""Request bodies are capped per route (issue 13 §4): a 200 MiB body is refused with 413 in the
+"""Request bodies are capped per route: a 200 MiB body is refused with 413 in the
 envelope before the API reads it, signed in or not. The body is generated lazily and counted."""
 
 from __future__ import annotations

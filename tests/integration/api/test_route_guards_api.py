@@ -1,4 +1,4 @@
-"""Every route of the API is guarded (issue 6 §2 "the server enforces every action on every route"),
+"""Every route of the API is guarded ("the server enforces every action on every route"),
 generated from Flask's url_map, so a new route is covered by existing:
 
 - a route declaring ``required_permission`` (api.security.requires) answers 403 with the status
@@ -42,7 +42,7 @@ PUBLIC = {"/", "/api/health.json", "/api/openapi.json", "/oauth2/token.json", "/
 CALLER_ONLY = {"/api/user/current.json", "/api/user/profile.json", "/api/system/mapConfig.json",
                "/api/notice/overView.json", "/api/system/dictionary/dictionary.json",
                "/api/common/user/<int:user_id>.json"}  # own password change, else user:update (test_org_api)
-# Defects found by this test (issue 6 §2): routes checking permissions by hand instead of requires().
+# Defects found by this test: routes checking permissions by hand instead of requires().
 # POST /api/driver/photo.json needs driver:add OR driver:update, which requires() (one action) cannot say.
 UNGUARDED_DEFECTS = {"/api/driver/photo.json"}
 _ARGUMENT = re.compile(r"<(?:(\w+):)?(\w+)>")

@@ -1,4 +1,4 @@
-"""Every reply carries the browser security headers (issue 13 §7): API answers, errors, the console."""
+"""Every reply carries the browser security headers: API answers, errors, the console."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.commands import Downlinks
-from api.routes.commands import DOWNLINKS_KEY
+from api.services import DOWNLINKS_KEY
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_commands_api import Downlinked, Login, make_vehicle, rows
 from tests.integration.api.test_console_api import bearer, make_user

@@ -1,4 +1,4 @@
-"""Sessions end when they should (issue 13 §5): an access token of a user who was disabled, deleted,
+"""Sessions end when they should: an access token of a user who was disabled, deleted,
 lost a role or changed the password is refused within the session check TTL (1 s here), and the
 refresh token of such a user is refused too. Changes are made in SQL (there is no admin UI yet).
 """

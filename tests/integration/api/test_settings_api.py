@@ -1,4 +1,4 @@
-"""Settings routes (issue 6 §2): dictionary look-up with per-enterprise override, the system monitor
+"""Settings routes: dictionary look-up with per-enterprise override, the system monitor
 against the real Kafka and PostgreSQL, and licences (detail, install, quota, sign-in-free application,
 log). Each route: missing permission 403, another enterprise's record 404, bad input 400."""
 

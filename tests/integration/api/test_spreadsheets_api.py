@@ -21,9 +21,9 @@ from flask.testing import FlaskClient
 from openpyxl import Workbook, load_workbook
 
 from api.query import transfer
+from api.query.entities import PERMISSION_OF
 from api.query.grammar import EntitySpec
-from api.routes.common import PERMISSION_OF
-from api.routes.spreadsheets import EXPORTABLE, IMPORTABLE
+from api.query.spreadsheet_contract import EXPORTABLE, IMPORTABLE
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_console_api import bearer, make_user
 from tests.integration.api.test_entities_api import create, invalid_values, valid_body

@@ -1,4 +1,4 @@
-"""Terminal identity (issue 8 §7): a terminal phone is stored in one canonical form, digits without
+"""Terminal identity: a terminal phone is stored in one canonical form, digits without
 leading zeros, whatever width an administrator types (11-digit SIM, 12-digit 2013 header, 20-digit 2019
 header), so the gateway finds the terminal from any header and no terminal is recorded twice."""
 

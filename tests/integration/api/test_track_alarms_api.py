@@ -1,4 +1,4 @@
-"""Active-safety and video alarms on the track (console-spec §3 "Track point", issues 7 and 9): a crafted
+"""Active-safety and video alarms on the track (console-spec §3 "Track point"): a crafted
 track whose fixes carry ADAS, DSM, TPMS, BSD and video items returns the point alarm fields at those
 points, in the caller's language; thinning and the day summaries keep those points with their fields;
 the exports carry the alarm text; the car's alarm rows of the range come with the track.

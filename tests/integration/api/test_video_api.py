@@ -1,4 +1,4 @@
-"""The video API (issue 11 §3) with a real media server (its own loop thread, NullPlatform) and a
+"""The video API with a real media server (its own loop thread, NullPlatform) and a
 simulated terminal streaming into it: 9101 (answer, reuse, refusals, "no available live video server"),
 stream info, heartbeat, 9102 (the stop rules), 9205 / 9201 / 9202, the video command state, videoLog,
 and another enterprise's everything as a 404."""
@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.media import MEDIA_KEY, MediaClient
-from api.routes.commands import DOWNLINKS_KEY
+from api.services import DOWNLINKS_KEY
 from fleet.settings import MediaServerSettings
 from gateway.video import flv
 from gateway.video.platform import PostgresKafkaPlatform

@@ -1,4 +1,4 @@
-"""The attachment server on real PostgreSQL and Kafka (issue 9 §3): a simulated terminal uploads an
+"""The attachment server on real PostgreSQL and Kafka: a simulated terminal uploads an
 active-safety alarm's two files over TCP with a chunk left out; the server asks for exactly that range,
 both files land in the media store, their 0x1212 records are on jt808.uplink.v1, and the streams step
 turns them into device_upload_file rows tied to the alarm, which gets atted = true (twice delivered: one

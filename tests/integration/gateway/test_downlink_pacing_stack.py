@@ -1,5 +1,5 @@
-"""Downlink pacing, jt808.sent.v1 records and terminal identity on the real PostgreSQL and Kafka
-(issue 8 §1, §6, §7): a terminal over TCP, downlinks produced to Kafka as the API produces them."""
+"""Downlink pacing, jt808.sent.v1 records and terminal identity on the real PostgreSQL and Kafka:
+a terminal over TCP, downlinks produced to Kafka as the API produces them."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def test_back_to_back_downlinks_are_paced_and_sent_records_carry_the_serials_use
             ack = await client.receive()
             assert isinstance(ack.body, PlatformResponse) and ack.body.result == 0
             await _ready(gateway)
-            # 3 ms apart, as libjt808 saw them arrive in one read (issue 8 §1)
+            # 3 ms apart, as libjt808 saw them arrive in one read
             await _produce(kafka_bootstrap, {"phone": key, "msg_id": 0x8104, "body_hex": "", "command_id": "901"},
                            {"phone": key, "msg_id": 0x8106, "body_hex": "0100000055", "command_id": "902"},
                            gap_s=0.003)

@@ -1,4 +1,4 @@
-"""The simulator's terminal with cameras against the real gateway and the media server (issue 11 §5,
+"""The simulator's terminal with cameras against the real gateway and the media server (
 §6): 0x9101 reaches it through the gateway, it answers 0x0001 and streams its H.264 clip and G.711A
 audio to the media server, where a viewer reads the clip's frame counter advancing in real time; a talk
 session's audio reaches the terminal's file; 0x9205 is answered with 0x1205 recordings; 0x9102 ends

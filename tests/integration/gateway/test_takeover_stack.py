@@ -1,4 +1,4 @@
-"""Terminal takeover (issue 13 §1) through the real gateway, PostgreSQL and Kafka."""
+"""Terminal takeover through the real gateway, PostgreSQL and Kafka."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""0x0702 driver identity reports become driver_event rows with the driver found by the card (issue 10)."""
+"""0x0702 driver identity reports become driver_event rows with the driver found by the card."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Migration 0016 (issue 8 §7): stored terminal phones and SIM numbers become canonical (no leading
+"""Migration 0016: stored terminal phones and SIM numbers become canonical (no leading
 zeros) unless that would name one terminal twice. Run again inside a transaction that is rolled back,
 over rows of a fresh enterprise, so the session database is left as it was."""
 

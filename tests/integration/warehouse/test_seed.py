@@ -26,7 +26,7 @@ def test_seed_is_idempotent_and_grows_with_terminals(pg_url: str) -> None:
     seed_demo(pg_url, terminals=14)
     with connect(pg_url) as conn:
         assert scalar(conn, "SELECT count(*) FROM device WHERE phone = %s", device_phone(14)) == 1
-        assert device_phone(14) == terminal_phone(14).lstrip("0")  # stored canonical (issue 8 §7)
+        assert device_phone(14) == terminal_phone(14).lstrip("0")  # stored canonical
 
 
 def test_enterprise_tree_users_and_permissions(pg_url: str) -> None:

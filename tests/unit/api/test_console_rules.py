@@ -108,20 +108,20 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.settings.terminalParams",
                             # the enterprise's terminal registration policy
                             "menu.settings.registrationPolicy",
-                            # issue 9 alarm lists and the notification rules (H7)
+                            # alarm lists and the notification rules (H7)
                             "menu.list.alarm", "menu.list.alarmDetail", "menu.list.myAlarm", "menu.list.safetyAlarm",
                             "menu.list.safetyAlarmDetail", "menu.settings.notify",
-                            # issue 9 alarm settings (H3)
+                            # alarm settings (H3)
                             "menu.settings.alarmLevel", "menu.settings.platformAlarmRule",
                             "menu.settings.platformAlarmNotifyRule",
-                            # issue 9 the bell's notice list (H6)
+                            # the bell's notice list (H6)
                             "menu.setting", "menu.setting.notify.list",
-                            # issue 9 the enterprise notification switches (platform-spec §2 messageNotifyRule)
+                            # the enterprise notification switches (platform-spec §2 messageNotifyRule)
                             "menu.setting.messageNotifyRule",
-                            # issue 11 live video, playback and the video log
+                            # live video, playback and the video log
                             "menu.dashboard.monitor", "menu.dashboard.videoMap", "menu.dashboard.playback",
                             "menu.log.videoLog",
-                            # issue 10 reports, the running charts and the drivers' attendance log
+                            # reports, the running charts and the drivers' attendance log
                             "menu.report", "menu.dashboard.analysis", "menu.log.driverAttendance",
                             "menu.report.alarmOverviewDetail", "menu.report.notebooks",
                             *(f"menu.report.{page}" for page, _ in REPORT_PAGES)}

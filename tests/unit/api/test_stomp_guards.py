@@ -1,4 +1,4 @@
-"""Guards of the STOMP socket (issue 13 §2, §5, §7): allowed origins, caps per address and per user,
+"""Guards of the STOMP socket: allowed origins, caps per address and per user,
 and sessions that end when their token stops verifying (expired or revoked)."""
 
 from __future__ import annotations

@@ -97,7 +97,7 @@ def test_verify_access_token_accepts_settings(monkeypatch: pytest.MonkeyPatch) -
         verify_access_token(ApiSettings(token_secret="other"), token)
 
 
-# --- session epoch and revocation (issue 13 §5) -------------------------------------------------
+# --- session epoch and revocation -------------------------------------------------
 
 
 def test_token_carries_the_session_epoch() -> None:

@@ -1,4 +1,4 @@
-"""`fleet up` runs Dagster as two supervised services with its home under var/ (issue 10 §1)."""
+"""`fleet up` runs Dagster as two supervised services with its home under var/."""
 
 from __future__ import annotations
 

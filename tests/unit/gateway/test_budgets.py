@@ -1,4 +1,4 @@
-"""Budgets one terminal cannot exhaust (issue 13 §4): reassembly memory per connection, connections
+"""Budgets one terminal cannot exhaust: reassembly memory per connection, connections
 waiting to authenticate (count and deadline), and the log volume hostile input may cause."""
 
 import asyncio

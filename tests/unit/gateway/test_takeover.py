@@ -1,4 +1,4 @@
-"""Terminal takeover (issue 13 §1): a registration proves it is the terminal recorded at first
+"""Terminal takeover: a registration proves it is the terminal recorded at first
 registration, an auth code is never echoed, and only a connection holding a valid code can displace
 a live one (which is then pushed as a security notice)."""
 

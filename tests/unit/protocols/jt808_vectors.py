@@ -879,7 +879,7 @@ VECTORS: list[Vector] = [
             ],
         },
     ),
-    # Issue 8: commands and their replies.
+    # Commands and their replies.
     Vector(
         "P-0001",
         "SmallChi/JT808@0e0b086 src/JT808.Protocol.Test/MessageBody/JT808_0x0001Test.cs:30",
@@ -964,7 +964,7 @@ BAD_VECTORS: list[BadVector] = [
     BadVector(
         "PEER-QUEC-0805-2019",
         # body 000B 00 0000 0001: count 0 and the one id as a WORD (conformant: 000B 00 0001 00000001);
-        # a malformed capture reply must not pass as "success, no photos" (issue 8 §6)
+        # a malformed capture reply must not pass as "success, no photos"
         "captured from QuecPython/jtt808@191c3ce (run on MicroPython unix port with shims)",
         "7E0805400701000000000139123456780008000B0000000001797E",
         "BodyError",
@@ -1071,7 +1071,7 @@ class BodyVector(NamedTuple):
 _SMALLCHI = "SmallChi/JT808@1924e87 src/JT808.Protocol.Test/MessageBody/"
 _SMALLCHI_06A = "SmallChi/JT808@06a09c0 src/JT808.Protocol.Test/MessageBody/"
 
-# Issue 8 message bodies (commands, replies, media). Times in the sources are GMT+8.
+# Message bodies (commands, replies, media). Times in the sources are GMT+8.
 COMMAND_BODY_VECTORS: list[BodyVector] = [
     BodyVector("BODY-8106", _SMALLCHI_06A + "JT808_0x8106Test.cs:20", 0x8106, "2013", "020000000100000002",
                {"ids": [1, 2]}),
@@ -1087,7 +1087,7 @@ COMMAND_BODY_VECTORS: list[BodyVector] = [
     BodyVector("BODY-8803", _SMALLCHI + "JT808_0x8803Test.cs:24", 0x8803, "2013", "00800018111622002118111623002101",
                {"media_type": 0, "channel": 128, "event_code": 0, "start": "2018-11-16T14:00:21+00:00",
                 "end": "2018-11-16T15:00:21+00:00", "delete": 1}),
-    # Driver identity (issue 10): SmallChi/JT808 src/JT808.Protocol.Test/MessageBody/JT808_0x0702Test.cs
+    # Driver identity: SmallChi/JT808 src/JT808.Protocol.Test/MessageBody/JT808_0x0702Test.cs
     # (the index does not name the commit); times GMT+8 2018-08-16 09:16:16 and 2019-12-01 11:11:11.
     BodyVector("BODY-0702-OUT", "SmallChi/JT808 JT808_0x0702Test.cs Test1_2", 0x0702, "2013", "02180816091616",
                {"status": 2, "time": "2018-08-16T01:16:16+00:00", "read_result": None}),
@@ -1138,7 +1138,7 @@ COMMAND_BODY_VECTORS: list[BodyVector] = [
 
 _SMALLCHI_1078 = "SmallChi/JT808@12562fd src/JT808.Protocol.Extensions/JT808.Protocol.Extensions.JT1078.Test/"
 
-# JT/T 1078 808-side bodies (issue 11 §1). Times in the sources are GMT+8 ("2019-07-16 10:10:10").
+# JT/T 1078 808-side bodies. Times in the sources are GMT+8 ("2019-07-16 10:10:10").
 VIDEO_BODY_VECTORS: list[BodyVector] = [
     BodyVector("BODY-1003", _SMALLCHI_1078 + "JT808_0x1003Test.cs:44", 0x1003, "2013", "03020504000101060708",
                {"audio_codec": 3, "audio_channels": 2, "audio_sample_rate": 5, "audio_sample_bits": 4,

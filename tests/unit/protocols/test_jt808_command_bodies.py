@@ -1,4 +1,4 @@
-"""Issue 8 message bodies (commands, replies, media): round trips under every header version, and the
+"""Message bodies (commands, replies, media): round trips under every header version, and the
 layout rules that differ by version or by result."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Platform alarm rules at their boundaries (streams/platform_alarms.py, issue 9 §2)."""
+"""Platform alarm rules at their boundaries (streams/platform_alarms.py)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 /**
  * Pushes 2 (alarm) and 13 (AI / active-safety alarm): data `{alarmId, deviceId, carId, plateNumber, type,
  * key, level, desc, startTime (epoch ms), lat, lng, speed, state, warnUuid, atted, driverName}`
- * (issue 9 contract D), read into an `Alarm`.
+ * (streams/alarms.py writes them, api/push.py delivers them), read into an `Alarm`.
  */
 import type { PushMessage } from '../../live/types';
 import type { Alarm } from './api';

@@ -1,5 +1,5 @@
 /**
- * Typed calls for the alarm API (issue 9 contract G), through the one API client (its handler shows
+ * Typed calls for the alarm API (api/routes/alarms.py), through the one API client (its handler shows
  * any failure). Entities: `alarm` (all alarms in scope), `safetyAlarm` (types 5-8), `myAlarm`;
  * attachments are `deviceUploadFile` rows with `alarmId`.
  */

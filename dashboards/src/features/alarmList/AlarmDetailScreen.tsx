@@ -25,7 +25,7 @@ interface Loaded {
 }
 
 /**
- * An alarm's detail (issue 9 §4; platform-spec §2 alarm detail, safetyAlarm detail; `?id=`): its
+ * An alarm's detail (platform-spec §2 alarm detail, safetyAlarm detail; `?id=`): its
  * fields, its handling (the one handling dialog, ignore), its confirm records (entity
  * alarmConfirmRecord), its attachments (deviceUploadFile by alarmId, each previewed) and a small map.
  */

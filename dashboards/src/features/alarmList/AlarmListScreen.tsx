@@ -13,7 +13,7 @@ export type AlarmListEntity = 'alarm' | 'myAlarm' | 'safetyAlarm';
 const DETAIL_ROUTE = { alarm: 'alarmDetail', myAlarm: 'alarmDetail', safetyAlarm: 'safetyAlarmDetail' } as const;
 
 /**
- * The alarm lists (issue 9 §4; platform-spec §2 alarm, myAlarm, safetyAlarm): newest first, filters
+ * The alarm lists (platform-spec §2 alarm, myAlarm, safetyAlarm): newest first, filters
  * vehicle, type, level, state and start time; export; per row handle (the one handling dialog,
  * features/alarm/HandleAlarmDialog) and ignore while unhandled, detail, and the alarm on its track.
  */

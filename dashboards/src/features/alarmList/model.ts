@@ -1,4 +1,4 @@
-/** Pure helpers of the alarm list screens (issue 9 §4): states and links. */
+/** Pure helpers of the alarm list screens: states and links. */
 import dayjs from 'dayjs';
 import type { ListRecord } from '../list/types';
 

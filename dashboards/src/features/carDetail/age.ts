@@ -10,7 +10,7 @@ export function ageOf(time: string | number | null | undefined, now: number): { 
   return { key: 'days', count: Math.floor(seconds / 86400) };
 }
 
-/** The history screens of one vehicle (issue 7 §E paths), each with the carId query. */
+/** The history screens of one vehicle (the log routes of api/routemap.py), each with the carId query. */
 export const HISTORY_LINKS = [
   ['replay', '/dashboard/trace'],
   ['gps', '/log/gps'],

@@ -1,5 +1,5 @@
 /**
- * A full-screen cockpit for a wall display (issue 10 §3): laid out at 1920 × 1080 and scaled to whatever
+ * A full-screen cockpit for a wall display: laid out at 1920 × 1080 and scaled to whatever
  * screen it is on; the fleet's figures live, the map of China with the vehicles, today's mileage and alarm
  * trends against the last 30 days, top vehicles and enterprises, the safety ranking. The new-energy variant
  * shows the vehicles of type 2 (their GB/T 32960 figures come with that protocol).

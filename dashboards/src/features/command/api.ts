@@ -1,5 +1,5 @@
 /**
- * The one way the console sends a command to a terminal (issue 8 contract C), through the one API
+ * The one way the console sends a command to a terminal (api/routes/commands.py), through the one API
  * client (whose handler shows any failure, e.g. the server's "终端不在线，不能发送指令！"):
  * `POST /api/command/{carId}/{code}.json` for a vehicle (its master device, or `deviceId` in the
  * payload) or `POST /api/device/{deviceId}/command/{code}.json` for a device.

@@ -1,5 +1,5 @@
 /**
- * Terminal parameter values as the command API carries them (issue 8 contract C): a hex id ("0055")
+ * Terminal parameter values as the command API carries them (api/routes/commands.py): a hex id ("0055")
  * and a hex value of the standard's width ("0000003C" for a DWORD). Strings are GBK on the wire
  * (JT/T 808 §4.5); the browser decodes GBK natively and the encoder is built from that decoder once.
  */

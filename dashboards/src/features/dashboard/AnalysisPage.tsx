@@ -2,7 +2,7 @@
  * The fleet's running charts (platform-spec §2 monitor dashboard: speed, mileage, overspeed, driving time,
  * average speed) over chosen days of the caller's tree: the speeds of the vehicles online now, and per day
  * the mileage, overspeeds, driving time and average speed while driving (POST
- * /api/report/car/dayReport/sum.json grouped by day). The monitor route itself is the video view (issue 11).
+ * /api/report/car/dayReport/sum.json grouped by day). The monitor route itself is the video view.
  */
 import { Card, Col, DatePicker, Row, Space, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';

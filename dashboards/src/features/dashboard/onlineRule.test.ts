@@ -3,7 +3,7 @@ import { isVehicleOnline, stateOfDevice } from '../../live/vehicleStates';
 import { toCounts } from './api';
 
 /**
- * "Online" means the same on the dashboard, the tree and the popup (issue 7 §5). The dashboard's
+ * "Online" means the same on the dashboard, the tree and the popup. The dashboard's
  * counters come from the server's business-state report (warehouse/queries/console.py: device state
  * 3 and business state not 0, then split by business state); the tree and popup use the console's
  * one selector. The same devices must give the same online count.

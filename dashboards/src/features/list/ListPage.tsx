@@ -46,7 +46,7 @@ function offers(meta: EntityMeta, screen: ListScreen, action: string): boolean {
   return true;
 }
 
-/** The one list page (issue 6 §1): filters, a server-paged table, row actions, drawer, import, export. */
+/** The one list page: filters, a server-paged table, row actions, drawer, import, export. */
 export default function ListPage({ screen }: { screen: ListScreen }) {
   const { t } = useTranslation(['list', namespaceOf(screen.namespace)]);
   const { meta, failed } = useEntityMeta(screen.entity);

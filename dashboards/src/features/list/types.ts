@@ -91,7 +91,7 @@ export interface RowAction {
 }
 
 /**
- * One list screen (issue 6 §1). Everything but `entity` is optional: columns are the listable
+ * One list screen. Everything but `entity` is optional: columns are the listable
  * fields, filters the filterable ones, the create/edit form the create/update fields of the
  * server's declaration. Titles come from `<namespace>:fields.<name>`, else the declaration's label.
  */

@@ -11,7 +11,7 @@ interface Props {
 
 const pre = { fontFamily: 'monospace', fontSize: 12, whiteSpace: 'pre-wrap' as const, margin: 0 };
 
-/** One stored frame: who, when, which message, its decoded JSON and its bytes (issue 8 §5). */
+/** One stored frame: who, when, which message, its decoded JSON and its bytes. */
 export default function MessageDrawer({ record, onClose }: Props) {
   const { t } = useTranslation('messageLog');
   const direction = record?.direction;

@@ -1,5 +1,5 @@
 /**
- * The replay's REST calls (contract B of issue 7): one vehicle's track with its stops, its exports,
+ * The replay's REST calls (api/routes/tracks.py): one vehicle's track with its stops, its exports,
  * and the vehicle picker's search over carView. Failures went through the one client handler (the
  * server's range-limit message is shown there); callers read `reply.code`.
  */

@@ -1,5 +1,5 @@
 /**
- * Video playback (route `dashboard/playback`; platform-spec §2; issue 11 §4): search a vehicle's
+ * Video playback (route `dashboard/playback`; platform-spec §2): search a vehicle's
  * recordings on its terminal (9205, answered by 0x1205 in the command's state), list them, play one
  * (9201) with pause / resume / speed / seek / stop (9202). Test ids: `playback-page`, `playback-car`,
  * `playback-channel`, `playback-range`, `playback-search`, `playback-list`, `playback-play-<i>`,

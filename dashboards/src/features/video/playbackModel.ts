@@ -1,5 +1,5 @@
 /**
- * Playback (platform-spec §2 "playback"; issue 11 §4), pure parts: the terminal's 0x1205 recordings
+ * Playback (platform-spec §2 "playback"), pure parts: the terminal's 0x1205 recordings
  * from the 9205 command's reply (state.json `reply`: `{items: [{channel, start, end, alarm_flags,
  * media_type, stream_type, storage, size_bytes}]}`), and the 9202 payload of a speed change.
  */

@@ -12,7 +12,7 @@ import { closePage } from '../../layouts/tabs/events';
 const STALE_TAB_KEY = 'fleetwatch.carDetail.staleTab';
 
 /**
- * Vehicle detail (issue 7 §3; route names carDetail and its protocol variants, query carId and
+ * Vehicle detail (route names carDetail and its protocol variants, query carId and
  * deviceId): one server read (`GET /api/car/{id}/detail.json`). Opened under the wrong variant for
  * the shown device's protocol, the page moves to the right one (platform-spec §2 car-detail); the
  * variants show this generic page with a notice until their protocols are built.

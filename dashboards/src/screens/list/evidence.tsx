@@ -5,7 +5,7 @@ import MediaPreview from '../../features/evidence/MediaPreview';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
-/** Issue 8 §3 evidence list (platform-spec §2 lists): the photos, audio and video clips terminals
+/** Evidence list (platform-spec §2 lists): the photos, audio and video clips terminals
  * uploaded (entity `deviceUploadFile`), newest first, the enterprise and its subsidiaries; each opens
  * a preview of the file fetched with the token. */
 export default function EvidenceScreen() {

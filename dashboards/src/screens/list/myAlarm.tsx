@@ -1,6 +1,6 @@
 import AlarmListScreen from '../../features/alarmList/AlarmListScreen';
 
-/** Issue 9 §4: my alarms: the caller's own enterprise, unhandled first (platform-spec §2), features/alarmList/AlarmListScreen. */
+/** My alarms: the caller's own enterprise, unhandled first (platform-spec §2), features/alarmList/AlarmListScreen. */
 export default function MyAlarmScreen() {
   return <AlarmListScreen entity="myAlarm" />;
 }

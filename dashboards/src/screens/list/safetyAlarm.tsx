@@ -1,6 +1,6 @@
 import AlarmListScreen from '../../features/alarmList/AlarmListScreen';
 
-/** Issue 9 §4: safety alarms: active-safety alarms, types 5-8 (platform-spec §2), features/alarmList/AlarmListScreen. */
+/** Safety alarms: active-safety alarms, types 5-8 (platform-spec §2), features/alarmList/AlarmListScreen. */
 export default function SafetyAlarmScreen() {
   return <AlarmListScreen entity="safetyAlarm" />;
 }

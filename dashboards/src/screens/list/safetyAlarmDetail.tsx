@@ -1,6 +1,6 @@
 import AlarmDetailScreen from '../../features/alarmList/AlarmDetailScreen';
 
-/** Issue 9 §4: an active-safety alarm's detail (`?id=`), the alarm detail opened from the safety alarm list. */
+/** An active-safety alarm's detail (`?id=`), the alarm detail opened from the safety alarm list. */
 export default function SafetyAlarmDetailPage() {
   return <AlarmDetailScreen back="safetyAlarm" />;
 }

@@ -5,7 +5,7 @@ import { defineListScreen } from '../../features/list/types';
 import { READ_ONLY, todayRange, useCarIdParam } from '../../features/log/logScreens';
 import { formatMsgId } from '../../features/messageLog/format';
 
-/** Issue 8 §4 downstream messages: the commands sent to terminals, who sent them and their outcome,
+/** Downstream messages: the commands sent to terminals, who sent them and their outcome,
  * newest first; a vehicle or the whole enterprise, today by default; `?carId=` preselects the vehicle. */
 export default function DownstreamMessageScreen() {
   const carId = useCarIdParam();

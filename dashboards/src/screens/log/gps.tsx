@@ -4,7 +4,7 @@ import { defineListScreen } from '../../features/list/types';
 import { initialFilters, READ_ONLY, useCarIdParam } from '../../features/log/logScreens';
 import StatusText from '../../features/log/StatusText';
 
-/** Issue 7 §2 GPS log: one vehicle's fixes in a time range (today by default), oldest first, with the
+/** GPS log: one vehicle's fixes in a time range (today by default), oldest first, with the
  * vehicle state bits described; `?carId=` preselects the vehicle. */
 export default function GpsLogScreen() {
   const carId = useCarIdParam();

@@ -4,7 +4,7 @@ import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 import { formatDuration, initialFilters, READ_ONLY, replayAction, useCarIdParam } from '../../features/log/logScreens';
 
-/** Issue 7 §2 idling log: a vehicle's idling (stopped with ACC on long enough), computed by the server from its fixes (fleet/stops.py),
+/** Idling log: a vehicle's idling (stopped with ACC on long enough), computed by the server from its fixes (fleet/stops.py),
  * newest first, today by default; each row opens the replay over its time; `?carId=` preselects. */
 export default function IdlingLogScreen() {
   const { t } = useTranslation('log');

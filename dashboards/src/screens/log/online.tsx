@@ -3,7 +3,7 @@ import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 import { initialFilters, READ_ONLY, useCarIdParam } from '../../features/log/logScreens';
 
-/** Issue 7 §2 online log: terminal online / offline transitions, newest first; a vehicle or the
+/** Online log: terminal online / offline transitions, newest first; a vehicle or the
  * whole enterprise, today by default; `?carId=` preselects the vehicle. */
 export default function OnlineLogScreen() {
   const carId = useCarIdParam();

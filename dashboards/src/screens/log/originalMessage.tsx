@@ -1,6 +1,6 @@
 import FrameLogScreen from '../../features/messageLog/FrameLogScreen';
 
-/** Issue 8 §5 original messages: every frame a vehicle's terminals sent or received, decoded and as hex. */
+/** Original messages: every frame a vehicle's terminals sent or received, decoded and as hex. */
 export default function OriginalMessageScreen() {
   return <FrameLogScreen entity="originalMessage" strings="original" />;
 }

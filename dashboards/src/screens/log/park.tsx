@@ -4,7 +4,7 @@ import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 import { formatDuration, initialFilters, READ_ONLY, replayAction, useCarIdParam } from '../../features/log/logScreens';
 
-/** Issue 7 §2 parking log: a vehicle's parking stops (speed under the threshold long enough), computed by the server from its fixes (fleet/stops.py),
+/** Parking log: a vehicle's parking stops (speed under the threshold long enough), computed by the server from its fixes (fleet/stops.py),
  * newest first, today by default; each row opens the replay over its time; `?carId=` preselects. */
 export default function ParkLogScreen() {
   const { t } = useTranslation('log');

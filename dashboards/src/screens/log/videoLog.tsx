@@ -2,7 +2,7 @@ import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
 /**
- * The video log (platform-spec §2 logs, issue 11 §4): who watched, listened to, talked on or played
+ * The video log (platform-spec §2 logs): who watched, listened to, talked on or played
  * back which stream, from when to when, one row per viewer connection of the media server; read-only,
  * newest first, exportable. Entity `videoLog` (api/query/entities_video.py), strings `videoLog`.
  */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import AlarmTypeStats from '../../features/report/AlarmTypeStats';
 import { alarmKeys, isSafetyKey } from '../../features/report/alarmKeys';
 
-/** Report a1Alarm (not defined by the spec; the reading of shared/design/reports.md §4 and docs/reports.md):
+/** Report a1Alarm (not defined by the spec; the catalogue in docs/reports.md §4):
  * active-safety alarm statistics (ADAS, DSM, BSD, TPMS: alarm types 5-8) per type over the chosen days,
  * vehicles per type, the families' shares; each type opens its alarms. */
 export default function A1AlarmScreen() {

@@ -14,7 +14,7 @@ export const ENTITY = 'deviceDayReport';
 
 const dsmTotal = (record: ListRecord, keys: readonly string[]) => keys.reduce((n, k) => n + (Number(record[k]) || 0), 0);
 
-/** Report dsm1 (not defined by the spec; shared/design/reports.md §4): driver-state monitoring alarms (DSM,
+/** Report dsm1 (not defined by the spec; docs/reports.md §4): driver-state monitoring alarms (DSM,
  * 0x65: fatigue, phone, smoking, distraction, driver abnormal, captures) per vehicle and day; their shares
  * and the DSM alarms per day. */
 export default function Dsm1Screen() {

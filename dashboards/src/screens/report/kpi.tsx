@@ -10,7 +10,7 @@ export const ENTITY = 'kpiEnterpriseDay';
 
 const RATIOS = ['joinRate', 'onlineRate', 'completenessRate', 'qualificationRate', 'driftRate', 'connectivityRate'];
 
-/** Issue 10 §1 regulator KPIs (docs/kpi.md): per enterprise over the chosen days 入网率, 上线率, 轨迹完整率,
+/** Regulator KPIs (docs/kpi.md): per enterprise over the chosen days 入网率, 上线率, 轨迹完整率,
  * 数据合格率, 漂移率 (平台连通率 empty until data exchange) with their counts, averages of overspeed, fatigue and
  * offline time; the totals and their trend per day above. */
 export default function KpiScreen() {

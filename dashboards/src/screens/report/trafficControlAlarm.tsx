@@ -2,7 +2,7 @@ import AlarmEvents from '../../features/report/AlarmEvents';
 
 const QUERY = { 'key.eq': 'p_night' };
 
-/** Report trafficControlAlarm (not defined by the spec; shared/design/reports.md §4): violations of a time
+/** Report trafficControlAlarm (not defined by the spec; docs/reports.md §4): violations of a time
  * restriction raised by the platform's rules (夜间行驶报警 p_night: passenger coaches running 02:00-05:00),
  * with start, end, duration and place. */
 export default function TrafficControlAlarmScreen() {

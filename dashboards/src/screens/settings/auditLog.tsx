@@ -4,7 +4,7 @@ import ChangeList from '../../features/audit/ChangeList';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
-/** Issue 6 §2 audit log: every create / update / delete, newest first, read only; a change shows
+/** Audit log: every create / update / delete, newest first, read only; a change shows
  * each field's before → after. Filters: entity, record id, user, time range. */
 export default function AuditLogScreen() {
   const { t } = useTranslation('audit');

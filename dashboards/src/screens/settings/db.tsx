@@ -6,7 +6,7 @@ import { useAccess } from '../../auth/access';
 import { createPartitionsNow, fetchDatabaseReport, type DatabaseReport, type GpsPartition } from '../../features/platform/api';
 import { formatBytes } from '../../features/systemMonitor/model';
 
-/** Settings "db" (issue 6 §2): the database's health for the platform administrator (root enterprise):
+/** Settings "db": the database's health for the platform administrator (root enterprise):
  * version, partitioning, size, connections, biggest tables, the gps partitions and what the retention
  * setting would drop. Read only, but for creating today's and tomorrow's partitions now. */
 export default function DatabaseScreen() {

@@ -1,6 +1,6 @@
 import NotifySettingsPanel from '../../features/alarmList/NotifySettingsPanel';
 
-/** Settings → alarm notifications (issue 9 §4): the user's rule per alarm key, own or inherited (the
+/** Settings → alarm notifications: the user's rule per alarm key, own or inherited (the
  * enterprise switches are `/setting/messageNotifyRule`). */
 export default function NotifySettingsScreen() {
   return <NotifySettingsPanel />;

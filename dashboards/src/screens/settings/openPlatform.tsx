@@ -33,7 +33,7 @@ function ApiCatalogue({ groups }: { groups: ApiGroup[] }) {
   );
 }
 
-/** Settings "openPlatform" (issue 6 §2; platform-spec §2 "apps, APIs and limit configs"): integrators'
+/** Settings "openPlatform" (platform-spec §2 "apps, APIs and limit configs"): integrators'
  * apps on the entity framework (key, secret shown once, state, allowed API groups, calls per minute),
  * and the catalogue of API groups. */
 export default function OpenPlatformScreen() {

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchVersionLog, type VersionLog } from '../../features/platform/api';
 
-/** Settings "sourceCodeLog" (issue 6 §2): the platform's own version log, read only: the running
+/** Settings "sourceCodeLog": the platform's own version log, read only: the running
  * version and commit, the migrations applied with their dates, and the release notes (CHANGELOG.md). */
 export default function SourceCodeLogScreen() {
   const { t } = useTranslation('settings');

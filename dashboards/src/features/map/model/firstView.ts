@@ -1,6 +1,6 @@
 /**
- * What the map shows on its first open in a browser tab, when nothing was ticked yet (issue 7 §5
- * "the map opens useful"): the online vehicles that have a position, or, when none is online, every
+ * What the map shows on its first open in a browser tab, when nothing was ticked yet (the map
+ * opens useful): the online vehicles that have a position, or, when none is online, every
  * vehicle with a position. Pure.
  */
 import type { TreeModel } from '../tree/treeModel';

@@ -1,5 +1,5 @@
 /**
- * The live vehicle table under the map (issue 7 §5 "tree overview"): the vehicles of the tree's
+ * The live vehicle table under the map (the tree's overview): the vehicles of the tree's
  * current tab (and search) with state, speed and age of the last fix, the address on demand; a click
  * selects the vehicle (ticks it) and zooms the map to it. Refreshed every few seconds, not per position.
  */

@@ -176,7 +176,7 @@ export function filterByPlate(
   return filterVehicles(roots, (node) => node.label.toLowerCase().includes(needle));
 }
 
-/** The tree's filter tabs (issue 7 §5 "tree overview"). */
+/** The tree's filter tabs (its overview: all, online, offline, alarming). */
 export const TREE_TABS = ['all', 'online', 'offline', 'alarming'] as const;
 export type TreeTab = (typeof TREE_TABS)[number];
 
