@@ -43,13 +43,14 @@ def statements_in(source: str) -> int:
 def census(root: Path) -> Counter[str]:
     """Statements per module (path relative to ``root``, POSIX form) outside warehouse/."""
     counts: Counter[str] = Counter()
-    for path in sorted(root.rglob("*.py")):
-        rel = path.relative_to(root)
-        if rel.parts[0] in NOT_SCANNED:
-            continue
-        found = statements_in(path.read_text(encoding="utf-8"))
-        if found:
-            counts[rel.as_posix()] = found
+    tops = [p for p in sorted(root.iterdir()) if p.name not in NOT_SCANNED and not p.name.startswith(".")]
+    for top in tops:
+        for path in [top] if top.is_file() else sorted(top.rglob("*.py")):
+            if path.suffix != ".py":
+                continue
+            found = statements_in(path.read_text(encoding="utf-8"))
+            if found:
+                counts[path.relative_to(root).as_posix()] = found
     return counts
 
 
