@@ -125,11 +125,7 @@ def parse_changelog(text: str) -> list[dict[str, Any]]:
 
 def migrations_applied(conn: Connection[Any]) -> list[dict[str, Any]]:
     """Yoyo's record of the applied migrations, oldest first (empty when the table is missing)."""
-    exists = conn.execute("SELECT to_regclass('_yoyo_migration') IS NOT NULL").fetchone()
-    if not exists or not exists[0]:
-        return []
-    rows = conn.execute("SELECT migration_id, applied_at_utc FROM _yoyo_migration ORDER BY applied_at_utc, migration_id").fetchall()
-    return [{"id": mid, "appliedAt": at.replace(tzinfo=UTC) if at.tzinfo is None else at} for mid, at in rows]
+    return database_health.applied_migrations(conn)
 
 
 def version_log(conn: Connection[Any], build_commit: str = "", changelog: Path = CHANGELOG) -> dict[str, Any]:

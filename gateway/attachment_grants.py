@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from psycopg_pool import AsyncConnectionPool
-
+from warehouse.db import async_pool
 from warehouse.queries import attachment_requests
 from warehouse.queries.terminal_session import terminal_session_address_async
 
@@ -56,10 +55,11 @@ class AlarmLookup(Protocol):
 
 
 class PostgresAlarmLookup:
-    """``AlarmLookup`` over ``alarm_attachment_request`` (migration 0032; parameterised SQL)."""
+    """``AlarmLookup`` over ``alarm_attachment_request`` (migration 0032), on the attachment server's one
+    pool (warehouse/db.py ``async_pool``)."""
 
     def __init__(self, database_url: str, *, pool_max: int = 2) -> None:
-        self._pool = AsyncConnectionPool(database_url, min_size=1, max_size=pool_max, open=False)
+        self._pool = async_pool(database_url, min_size=1, max_size=pool_max, name="attachments")
 
     async def open(self) -> None:
         await self._pool.open()

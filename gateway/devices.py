@@ -1,4 +1,5 @@
-"""Device lookups and registration for the gateway (table `device`, parameterised SQL only).
+"""Device lookups and registration for the gateway (table `device`; the statements are in
+warehouse/queries/registration.py).
 
 The gateway reads `device` and writes only the auth code and the registration fields; device state and
 online times belong to the streams worker (from `device.sessions.v1`).
@@ -31,13 +32,12 @@ import secrets
 from dataclasses import dataclass
 from typing import Protocol
 
-from psycopg.rows import dict_row
-from psycopg_pool import AsyncConnectionPool
-
 from fleet.phones import canonical_phone
 from gateway import approvals
 from gateway.replies import REG_NO_TERMINAL, REG_OK, REG_TERMINAL_TAKEN
+from warehouse.db import async_pool
 from warehouse.queries import refused_terminals
+from warehouse.queries import registration as registry
 
 log = logging.getLogger("gateway.devices")
 
@@ -168,64 +168,14 @@ def authentication_accepted(device: DeviceRecord | None, auth_code: str) -> bool
     )
 
 
-_SELECT = (
-    "SELECT d.id, d.phone, d.enterprise_id, d.car_id, d.auth_code, d.device_sn, d.state, d.registered_terminal_id, "
-    "d.registered_manufacturer_id, d.registered_terminal_model, d.expected_terminal_id, d.expected_imei, "
-    "d.registered_imei, coalesce(p.require_imei, false) AS require_imei, "
-    "coalesce(p.approve_reregistration, false) AS approve_reregistration, "
-    "coalesce(p.approval_window_min, 0) AS approval_window_min, "
-    "(d.state = 3 OR d.offline_time > now() - make_interval(mins => coalesce(p.approval_window_min, 0))) "
-    "IS TRUE AS recently_online "
-    "FROM device d JOIN enterprise e ON e.id = d.enterprise_id "
-    "LEFT JOIN LATERAL (SELECT rp.* FROM enterprise_registration_policy rp JOIN enterprise pe ON pe.id = rp.enterprise_id "
-    "WHERE pe.id = e.id OR (pe.path <> '' AND e.path LIKE pe.path || '%%') ORDER BY length(pe.path) DESC LIMIT 1) p ON true "
-    "WHERE d.phone = %s AND d.record_state = 1"
-)
-_RECORD_IMEI = "UPDATE device SET registered_imei = %s WHERE id = %s AND registered_imei IS NULL"
-# Compare-and-set on the code seen by the decision: a concurrent registration, de-registration or
-# reset in between makes this one fail (result 3) instead of overwriting what the other one did.
-# The serial (device_sn) is the administrator's: a registration never replaces it. Only a device recorded
-# without one takes the reported terminal id, when no other device of its enterprise has that serial
-# (terminal ids are not unique across makers). The reported id is kept in registered_terminal_id.
-_STORE = (
-    "UPDATE device SET auth_code = %(code)s, "
-    "device_sn = CASE WHEN device_sn = '' AND %(terminal_id)s <> '' AND NOT EXISTS (SELECT 1 FROM device o "
-    "WHERE o.enterprise_id = device.enterprise_id AND o.device_sn = %(terminal_id)s AND o.record_state = 1 "
-    "AND NOT o.unassigned AND o.id <> device.id) THEN %(terminal_id)s ELSE device_sn END, "
-    "manufacturer_id = %(maker)s, terminal_model = %(model)s, protocol_version = %(version)s, "
-    "registered_terminal_id = %(terminal_id)s, registered_manufacturer_id = %(maker)s, "
-    "registered_terminal_model = %(model)s, registered_at = now() "
-    "WHERE id = %(id)s AND auth_code IS NOT DISTINCT FROM %(old_code)s AND state <> 5 RETURNING auth_code"
-)
-# Other devices of the same enterprise known by the terminal id just reported (as serial or as registered id)
-_SAME_TERMINAL_ID = (
-    "SELECT o.id, o.phone FROM device o JOIN device d ON d.id = %s "
-    "WHERE o.enterprise_id = d.enterprise_id AND o.id <> d.id AND o.record_state = 1 "
-    "AND (o.device_sn = %s OR o.registered_terminal_id = d.registered_terminal_id) ORDER BY o.id LIMIT 5"
-)
-_DEREGISTER = (
-    "UPDATE device SET auth_code = NULL, registered_terminal_id = NULL, registered_manufacturer_id = NULL, "
-    "registered_terminal_model = NULL, registered_imei = NULL, registered_at = NULL WHERE id = %s AND auth_code = %s RETURNING id"
-)
-_ROOT_ENTERPRISE = "SELECT id FROM enterprise WHERE parent_id IS NULL ORDER BY id LIMIT 1"
-_INSERT_UNASSIGNED = (
-    "INSERT INTO device (enterprise_id, phone, device_sn, manufacturer_id, terminal_model, "
-    "protocol_version, auth_code, unassigned, registered_terminal_id, registered_manufacturer_id, "
-    "registered_terminal_model, registered_at) "
-    "VALUES (%(enterprise)s, %(phone)s, %(sn)s, %(maker)s, %(model)s, %(version)s, %(code)s, true, "
-    "%(terminal_id)s, %(maker)s, %(model)s, now()) "
-    "ON CONFLICT (phone) WHERE record_state = 1 DO NOTHING RETURNING id"
-)
-
-
 class PostgresDeviceDirectory:
-    """`DeviceDirectory` over an async psycopg pool. Raises psycopg errors when the database fails;
-    the connection's step then answers the frame 0x8001 result 1 and the terminal retries."""
+    """`DeviceDirectory` over the gateway's one async pool (statements: warehouse/queries/registration.py).
+    Raises psycopg errors when the database fails; the connection's step then answers the frame 0x8001
+    result 1 and the terminal retries."""
 
     def __init__(self, url: str, *, pool_max: int = 4, auto_register: bool = False,
                  unassigned_enterprise_id: int = 0) -> None:
-        self._pool = AsyncConnectionPool(url, min_size=pool_max, max_size=pool_max, open=False,
-                                         kwargs={"autocommit": True})
+        self._pool = async_pool(url, min_size=pool_max, max_size=pool_max, name="gateway", autocommit=True)
         self._auto_register = auto_register
         self._unassigned_enterprise_id = unassigned_enterprise_id
 
@@ -242,9 +192,8 @@ class PostgresDeviceDirectory:
             phone = canonical_phone(phone)
         except ValueError:
             return None
-        async with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
-            await cur.execute(_SELECT, (phone,))
-            row = await cur.fetchone()
+        async with self._pool.connection() as conn:
+            row = await registry.terminal_device_async(conn, phone)
         return DeviceRecord(**row) if row else None
 
     async def register(self, phone: str, info: RegistrationInfo) -> RegistrationOutcome:
@@ -263,23 +212,22 @@ class PostgresDeviceDirectory:
                 return RegistrationOutcome(REG_TERMINAL_TAKEN, device=device, request_id=decision.request_id,
                                            notice="reregistration_pending" if decision.request_id else None)
             approved = True
-        params = {"code": new_auth_code(), "terminal_id": info.terminal_id, "maker": info.manufacturer_id, "model": info.terminal_model,
-                  "version": info.protocol_version, "id": device.id, "old_code": device.auth_code}
+        shared: list[tuple[int, str]] = []
         async with self._pool.connection() as conn:
-            cur = await conn.execute(_STORE, params)
-            row = await cur.fetchone()
-            if row is not None and info.terminal_id:
-                shared = await (await conn.execute(_SAME_TERMINAL_ID, (device.id, info.terminal_id))).fetchall()
-            else:
-                shared = []
-        if row is None:  # deleted, disabled or registered by someone else meanwhile
+            code = await registry.store_code_async(
+                conn, device.id, code=new_auth_code(), old_code=device.auth_code, terminal_id=info.terminal_id,
+                manufacturer_id=info.manufacturer_id, terminal_model=info.terminal_model,
+                protocol_version=info.protocol_version)
+            if code is not None and info.terminal_id:
+                shared = await registry.devices_sharing_terminal_id_async(conn, device.id, info.terminal_id)
+        if code is None:  # deleted, disabled or registered by someone else meanwhile
             return RegistrationOutcome(REG_TERMINAL_TAKEN, device=device)
-        return RegistrationOutcome(REG_OK, row[0], device.id, replaced_code=bool(device.auth_code), device=device,
-                                   approved=approved, shares_terminal_id=tuple((r[0], r[1]) for r in shared))
+        return RegistrationOutcome(REG_OK, code, device.id, replaced_code=bool(device.auth_code), device=device,
+                                   approved=approved, shares_terminal_id=tuple(shared))
 
     async def record_imei(self, device_id: int, imei: str) -> None:
         async with self._pool.connection() as conn:
-            await conn.execute(_RECORD_IMEI, (imei, device_id))
+            await registry.record_imei_async(conn, device_id, imei)
 
     async def record_refusals(self, attempts: list[refused_terminals.Attempt], max_rows: int) -> None:
         """Upsert refused attempts of unknown phones into refused_registration (gateway/unknown_terminals.py)."""
@@ -288,23 +236,23 @@ class PostgresDeviceDirectory:
 
     async def deregister(self, device_id: int, auth_code: str) -> bool:
         async with self._pool.connection() as conn:
-            row = await (await conn.execute(_DEREGISTER, (device_id, auth_code))).fetchone()
-        return row is not None
+            return await registry.deregister_async(conn, device_id, auth_code)
 
     async def _register_unassigned(self, phone: str, info: RegistrationInfo) -> RegistrationOutcome:
         async with self._pool.connection() as conn:
             enterprise_id = self._unassigned_enterprise_id
             if not enterprise_id:
-                row = await (await conn.execute(_ROOT_ENTERPRISE)).fetchone()
-                if row is None:
+                root = await registry.root_enterprise_async(conn)
+                if root is None:
                     log.warning("auto-registration of %s impossible: no enterprise", phone)
                     return RegistrationOutcome(REG_NO_TERMINAL)
-                enterprise_id = row[0]
-            params = {"enterprise": enterprise_id, "phone": canonical_phone(phone), "sn": info.terminal_id or phone,
-                      "terminal_id": info.terminal_id, "maker": info.manufacturer_id, "model": info.terminal_model,
-                      "version": info.protocol_version, "code": new_auth_code()}
-            inserted = await (await conn.execute(_INSERT_UNASSIGNED, params)).fetchone()
+                enterprise_id = root
+            code = new_auth_code()
+            inserted = await registry.insert_unassigned_async(
+                conn, enterprise_id=enterprise_id, phone=canonical_phone(phone), device_sn=info.terminal_id or phone,
+                code=code, terminal_id=info.terminal_id, manufacturer_id=info.manufacturer_id,
+                terminal_model=info.terminal_model, protocol_version=info.protocol_version)
         if inserted is None:  # registered concurrently by another connection
             return await self.register(phone, info)
         log.info("terminal %s auto-registered into the unassigned pool of enterprise %s", phone, enterprise_id)
-        return RegistrationOutcome(REG_OK, str(params["code"]), inserted[0])
+        return RegistrationOutcome(REG_OK, code, inserted)

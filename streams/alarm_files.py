@@ -2,7 +2,7 @@
 msg_id 4626, written by gateway/attachments.py) becomes one ``device_upload_file`` row tied to its alarm,
 and the alarm gets ``atted = true``.
 
-One statement per file: the alarm is found by ``warn_uuid`` (the uuid of 0x9208), the row inserted with
+One statement per file (warehouse/queries/media.py, the table's one writer): the alarm is found by ``warn_uuid`` (the uuid of 0x9208), the row inserted with
 ``alarm_id``, ``warn_uuid``, ``file_name`` (migration 0020), the alarm's place and time as the fix, the
 media event code of its kind (64 ADAS, 65 DSM, 66 TPMS, 67 BSD; platform-spec §9) as event code and
 ``biz_id``, and the alarm marked. Idempotent: the object key is unique, so a record delivered twice is one
@@ -23,6 +23,7 @@ import psycopg
 from fleet.media_store import MEDIA_EXTENSIONS
 from streams.db import DATA_ERRORS, Database
 from streams.messages import PayloadError, Uplink
+from warehouse.queries import media as media_files
 
 log = logging.getLogger(__name__)
 
@@ -30,28 +31,6 @@ FILE_DONE = 0x1212
 RESOURCE_TYPES = {0: 1, 1: 4, 2: 2, 3: 4, 4: 4}
 MEDIA_FORMATS = {extension: code for code, extension in MEDIA_EXTENSIONS.items()} | {"jpeg": 0}
 OTHER_FORMAT = 255
-
-_INSERT = """
-WITH a AS (
-    SELECT id, type, lat, lng, start_time FROM alarm WHERE warn_uuid = %(warn_uuid)s ORDER BY id LIMIT 1
-), marked AS (
-    UPDATE alarm SET atted = true, updated_at = now() WHERE id = (SELECT id FROM a) AND NOT atted RETURNING id
-), ins AS (
-    INSERT INTO device_upload_file (object_key, resource_type, file_store_type, enterprise_id, biz_id, device_id,
-        car_id, media_id, media_type, media_format, event_code, channel, lng, lat, fix_time, size, sha256,
-        created_at, alarm_id, warn_uuid, file_name)
-    SELECT %(object_key)s, %(resource_type)s, %(file_store_type)s, %(enterprise_id)s, ev.code, %(device_id)s,
-        %(car_id)s, COALESCE(a.id, 0), %(media_type)s, %(media_format)s, ev.code, %(channel)s, a.lng, a.lat,
-        a.start_time, %(size)s, %(sha256)s, %(created_at)s, a.id, %(warn_uuid)s, %(file_name)s
-    FROM (SELECT 1) one
-    LEFT JOIN a ON true
-    CROSS JOIN LATERAL (SELECT CASE WHEN a.type BETWEEN 5 AND 8 THEN a.type + 59 ELSE 64 END AS code) ev
-    ON CONFLICT DO NOTHING
-    RETURNING id
-)
-SELECT (SELECT id FROM ins), (SELECT id FROM a)
-"""
-
 
 def _channel(name: str) -> int:
     """The channel of a Jiangsu file name ``<type>_<channel>_<alarm type>_<serial>_<uuid>.<ext>`` (else 0)."""
@@ -101,8 +80,7 @@ async def store_files(db: Database, uplinks: Sequence[Uplink | PayloadError]) ->
             continue
 
         async def work(conn: psycopg.AsyncConnection[Any], row: dict[str, Any] = row) -> tuple[Any, ...] | None:
-            cur = await conn.execute(_INSERT, row)
-            return await cur.fetchone()
+            return await media_files.record_attachment_async(conn, row)
 
         try:
             inserted = await db.transact(work)

@@ -1,7 +1,7 @@
 """Uplinks step "media": each completed terminal upload (0x0801, msg_id 2049, written to the media store
 by the gateway: gateway/media.py) becomes one ``device_upload_file`` row, then pushes 9 and 10.
 
-The insert is idempotent (unique device, media id, sha256): a record delivered twice, or the same file
+The insert (warehouse/queries/media.py, the table's one writer) is idempotent (unique device, media id, sha256): a record delivered twice, or the same file
 uploaded again, is one row and one pair of pushes. Push data (console-spec §3 / §7):
 
 - 9 media uploaded: ``{_id, plateNumber, deviceName, mediaType, objectKey, fileStoreType, bizType,
@@ -33,6 +33,7 @@ from streams.db import DATA_ERRORS, Database
 from streams.deadletter import Send, encode
 from streams.directory import Directory
 from streams.messages import PayloadError, Uplink
+from warehouse.queries import media as media_files
 
 log = logging.getLogger(__name__)
 
@@ -40,27 +41,6 @@ MEDIA_UPLOAD = 0x0801
 RESOURCE_TYPES = {0: 1, 2: 2, 1: 4}  # media type (0 photo, 1 audio, 2 video) -> resource type
 RESULT_STORED = 0
 RESULT_GAVE_UP = 1
-
-_INSERT = """
-WITH ins AS (
-    INSERT INTO device_upload_file (object_key, resource_type, file_store_type, enterprise_id, biz_id,
-        device_id, car_id, media_id, media_type, media_format, event_code, channel, lng, lat, fix_time, size,
-        sha256, created_at)
-    VALUES (%(object_key)s, %(resource_type)s, %(file_store_type)s, %(enterprise_id)s, %(event_code)s,
-        %(device_id)s, %(car_id)s, %(media_id)s, %(media_type)s, %(media_format)s, %(event_code)s,
-        %(channel)s, %(lng)s, %(lat)s, %(fix_time)s, %(size)s, %(sha256)s, %(created_at)s)
-    ON CONFLICT DO NOTHING
-    RETURNING id
-)
-SELECT ins.id, d.device_name, c.plate_number,
-       -- the sender of the command this file answers (event code 0 "platform command"): the latest
-       -- photo / stored-media command to this terminal within REQUEST_WINDOW before the upload
-       (SELECT cmd.created_by FROM command cmd
-        WHERE %(event_code)s = 0 AND cmd.device_id = %(device_id)s AND cmd.msg_id = ANY(%(request_msg_ids)s)
-          AND cmd.created_at <= %(created_at)s AND cmd.created_at > %(created_at)s - %(request_window)s
-        ORDER BY cmd.created_at DESC LIMIT 1) AS requested_by
-FROM ins JOIN device d ON d.id = %(device_id)s LEFT JOIN car c ON c.id = %(car_id)s
-"""
 
 # Commands whose answer is a 0x0801 upload with event code 0: 0x8801 take a photo now, 0x8803 upload
 # stored media, 0x8805 upload one stored item (JT/T 808 §8.55, 8.59, 8.61).
@@ -127,9 +107,8 @@ async def store_uploads(db: Database, directory: Directory, send: Send,
     new = 0
     for row in rows:
         async def work(conn: psycopg.AsyncConnection[Any], row: dict[str, Any] = row) -> tuple[Any, ...] | None:
-            cur = await conn.execute(_INSERT, {**row, "request_msg_ids": REQUEST_MSG_IDS,
-                                               "request_window": REQUEST_WINDOW})
-            return await cur.fetchone()
+            return await media_files.record_upload_async(conn, row, request_msg_ids=REQUEST_MSG_IDS,
+                                                         request_window=REQUEST_WINDOW)
 
         try:
             inserted = await db.transact(work)

@@ -1,4 +1,5 @@
-"""Database connections: ``connect(url)`` for one psycopg connection, ``pool(url)`` for a process pool.
+"""Database connections: ``connect(url)`` for one psycopg connection, ``pool(url)`` for a process pool,
+``async_pool(url)`` for an asyncio service's one pool (the gateway's servers and the media server).
 
 URLs are libpq URLs (``postgresql://fleet@127.0.0.1:55432/fleet``); ``fleet.settings.database_url()``
 gives the configured one. yoyo's ``postgresql+psycopg://`` form is accepted too.
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
-from psycopg_pool import ConnectionPool
+from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
 
 def libpq_url(url: str) -> str:
@@ -47,3 +48,17 @@ def pool(url: str, *, min_size: int = 1, max_size: int | None = None, name: str 
     )
     result.open(wait=True, timeout=30)
     return result
+
+
+def async_pool(url: str, *, min_size: int = 1, max_size: int | None = None, name: str = "fleet",
+               **kwargs: Any) -> AsyncConnectionPool:
+    """A NOT yet opened psycopg_pool.AsyncConnectionPool (an asyncio service opens it once its loop runs:
+    ``await p.open(wait=False)`` to start without waiting for the database). `max_size` defaults to
+    ``DatabaseSettings.pool_max``; `kwargs` go to each connection (e.g. ``autocommit=True``). A connection
+    that cannot be made raises psycopg_pool.PoolTimeout at ``p.connection()`` after the pool's timeout."""
+    if max_size is None:
+        from fleet.settings import DatabaseSettings
+
+        max_size = DatabaseSettings().pool_max
+    return AsyncConnectionPool(libpq_url(url), min_size=min_size, max_size=max(max_size, min_size), name=name,
+                               kwargs={"connect_timeout": 10, **kwargs}, open=False)

@@ -14,6 +14,7 @@ from api.errors import Unavailable
 from api.http import ok
 from api.query import contract as query_contract
 from api.query import spreadsheet_contract
+from warehouse.queries import database_health
 
 bp = Blueprint("meta", __name__)
 
@@ -23,7 +24,7 @@ def health() -> dict[str, Any]:
     """data {db: "ok"}; 503 with data {db: "unavailable"} when PostgreSQL does not answer."""
     try:
         with get_db().connection() as conn:
-            conn.execute("SELECT 1")
+            database_health.ping(conn)
     except Exception as exc:  # any failure of the database is "unavailable" here
         raise Unavailable(f"database unavailable: {type(exc).__name__}", data={"db": "unavailable"}) from exc
     return ok({"db": "ok"})

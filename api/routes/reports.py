@@ -31,7 +31,6 @@ from typing import Any
 
 from flask import Blueprint, request
 from psycopg import sql
-from psycopg.rows import dict_row
 
 from api.db import get_db
 from api.errors import BadRequest, NotFound
@@ -133,10 +132,8 @@ def _car_scope(car_id: int) -> Scope:
     principal = current_principal()
     scope = Scope(principal.enterprise_id, principal.enterprise_path, subtree=True)
     with get_db().connection() as conn:
-        where, params = scope.clause(sql.Identifier("enterprise_id"))
-        found = conn.execute(sql.SQL("SELECT 1 FROM car WHERE id = %s AND record_state = 1 AND ") + where,
-                             [car_id, *params]).fetchone()
-    if found is None:
+        found = q.car_in_scope(conn, scope, car_id)
+    if not found:
         raise NotFound(f"车辆 {car_id} 不存在 (vehicle {car_id} does not exist)")
     return scope
 
@@ -189,12 +186,8 @@ def car_day_query() -> dict[str, Any]:
     scope = _car_scope(car_id)
     where, params = _where(CAR_DAY_REPORT, scope, None, (Condition("carId", "eq", car_id),
                                                         *_date_conditions(first, last)))
-    columns = sql.SQL(", ").join(sql.SQL("{} AS {}").format(column(CAR_DAY_REPORT, n), sql.Identifier(n))
-                                 for n in names)
-    query = sql.SQL("SELECT {} FROM car_day_report").format(columns) + where + sql.SQL(" ORDER BY date")
-    with get_db().connection() as conn, conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(query, params)
-        return ok(cur.fetchall())
+    with get_db().connection() as conn:
+        return ok(q.rows(conn, "car_day_report", _columns(CAR_DAY_REPORT, names), where, params, "date"))
 
 
 @bp.get("/api/report/car/dayReport/sum.json")
@@ -227,9 +220,9 @@ def _plates(conn: Any, rows: list[dict[str, Any]]) -> None:
     ids = [r["carId"] for r in rows if r.get("carId") is not None]
     if not ids or "plateNumber" not in rows[0]:
         return
-    plates = dict(conn.execute("SELECT id, plate_number FROM car WHERE id = ANY(%s)", (ids,)).fetchall())
+    plates = q.plate_numbers(conn, ids)
     for r in rows:
-        r["plateNumber"] = plates.get(r.get("carId"))
+        r["plateNumber"] = None if r.get("carId") is None else plates.get(r["carId"])
 
 
 def _sum_rows(conn: Any, entity: EntitySpec, sums: dict[str, sql.Composable], keys: dict[str, sql.Composable],

@@ -284,10 +284,10 @@ def heartbeat(stream_ids: str) -> dict[str, Any]:
 def video_command_state(command_id: int) -> dict[str, Any]:
     with get_db().connection() as conn:
         row = command_queries.state(conn, request_scope(), command_id)
-        payload = conn.execute("SELECT payload FROM command WHERE id = %s", (command_id,)).fetchone() if row else None
+        payload = command_queries.payload_of(conn, command_id) if row else None
     if row is None:
         raise NotFound(f"指令 {command_id} 不存在 (command {command_id} does not exist)")
     for key in ("createdAt", "sentAt", "answeredAt"):
         row[key] = epoch_ms(row[key])
-    row["streamId"] = (payload[0] or {}).get("streamId") if payload else None
+    row["streamId"] = (payload or {}).get("streamId")
     return ok(row)

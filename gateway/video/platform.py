@@ -13,8 +13,9 @@
   (``sessions.py`` closes those of revoked sessions), by the rule of the API's session check
   (warehouse/queries/auth.py ``session_state``).
 
-The SQL is written here (the gateway does not import ``warehouse``; gateway/attachments.py does the
-same). Failures are logged and never reach a viewer or a terminal.
+The statements are in warehouse/queries (``commands``, ``organisation``, ``video``, ``auth``), run on the
+media server's one pool (warehouse/db.py ``async_pool``). Failures are logged and never reach a viewer or
+a terminal.
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ from protocols.jt808.messages.t9102_av_transmission_control import (
     AvTransmissionControl,
 )
 from protocols.jt808.messages.t9202_playback_control import CONTROL_END, PlaybackControl
+from warehouse.db import async_pool
+from warehouse.queries import commands as command_queries
+from warehouse.queries import video as video_queries
+from warehouse.queries.auth import session_states_async
+from warehouse.queries.organisation import enterprise_path_of_async
 
 if TYPE_CHECKING:
     from gateway.video.hub import StreamInfo, Viewer
@@ -99,32 +105,9 @@ def push_14(info: StreamInfo, online: bool, enterprise_path: str, at: datetime) 
                 "time": at.astimezone(UTC).isoformat().replace("+00:00", "Z")}}}
 
 
-_INSERT_COMMAND = """INSERT INTO command (enterprise_id, car_id, device_id, phone, msg_id, payload, body_hex,
-                                          created_by, created_by_name)
-                     SELECT d.enterprise_id, d.car_id, d.id, d.phone, %s, %s::jsonb, %s, NULL, %s
-                     FROM device d WHERE d.id = %s AND d.state = %s AND d.record_state = 1
-                     RETURNING id, phone, created_at"""
-_INSERT_LOG = """INSERT INTO video_log (enterprise_id, device_id, car_id, user_id, user_name, stream_id, kind,
-                                       channel, data_type, stream_type, transport, client, start_time)
-                 SELECT %s, %s, %s, %s, (SELECT COALESCE(name, user_name) FROM app_user WHERE id = %s), %s, %s,
-                        %s, %s, %s, %s, %s, %s
-                 RETURNING id"""
-# The API's rule (warehouse/queries/auth.py session_state): active while the user and every enterprise
-# above it are enabled and not deleted.
-_USER_SESSIONS = """SELECT u.id, u.session_epoch, (u.state = 1 AND u.record_state = 1 AND NOT EXISTS (
-                        SELECT 1 FROM enterprise a WHERE a.path <> '' AND starts_with(e.path, a.path)
-                        AND (a.state <> 1 OR a.record_state <> 1)))
-                    FROM app_user u JOIN enterprise e ON e.id = u.enterprise_id WHERE u.id = ANY(%s)"""
-_END_LOG = """UPDATE video_log SET end_time = %s, bytes_sent = %s, end_reason = %s,
-                     duration_s = GREATEST(0, EXTRACT(EPOCH FROM (%s - start_time)))::integer
-              WHERE id = %s"""
-
-
 class PostgresKafkaPlatform:
     def __init__(self, database_url: str, bootstrap: str, *, pool_max: int = 2, ack_timeout_s: float = 5.0) -> None:
-        from psycopg_pool import AsyncConnectionPool
-
-        self._pool = AsyncConnectionPool(database_url, min_size=1, max_size=pool_max, open=False)
+        self._pool = async_pool(database_url, min_size=1, max_size=pool_max, name="media-server")
         self._bootstrap = bootstrap
         self._ack_timeout_s = ack_timeout_s
         self._producer: Any = None
@@ -156,9 +139,9 @@ class PostgresKafkaPlatform:
         body_hex = body.encode(info.protocol_version if info.protocol_version in ("2011", "2013", "2019") else "2013").hex()
         try:
             async with self._pool.connection() as conn:
-                cur = await conn.execute(_INSERT_COMMAND, (msg_id, orjson.dumps(payload).decode(), body_hex,
-                                                           CREATED_BY_NAME, info.device_id, int(DeviceState.ONLINE)))
-                row = await cur.fetchone()
+                row = await command_queries.insert_for_online_device_async(
+                    conn, info.device_id, int(DeviceState.ONLINE), msg_id=msg_id, payload=payload, body_hex=body_hex,
+                    created_by_name=CREATED_BY_NAME)
             if row is None:
                 log.info("stream %s: terminal offline or gone, no %04X sent", info.stream_id, msg_id)
                 return
@@ -174,9 +157,8 @@ class PostgresKafkaPlatform:
         path = self._paths.get(enterprise_id)
         if path is None:
             async with self._pool.connection() as conn:
-                cur = await conn.execute("SELECT path FROM enterprise WHERE id = %s", (enterprise_id,))
-                row = await cur.fetchone()
-            path = self._paths[enterprise_id] = row[0] if row and row[0] else f"/{enterprise_id}/"
+                found = await enterprise_path_of_async(conn, enterprise_id)
+            path = self._paths[enterprise_id] = found or f"/{enterprise_id}/"
         return path
 
     async def channel_changed(self, info: StreamInfo, online: bool) -> None:
@@ -189,12 +171,11 @@ class PostgresKafkaPlatform:
     async def viewer_started(self, info: StreamInfo, viewer: Viewer) -> int | None:
         try:
             async with self._pool.connection() as conn:
-                cur = await conn.execute(_INSERT_LOG, (
-                    info.enterprise_id, info.device_id, info.car_id, viewer.user_id, viewer.user_id, info.stream_id,
-                    info.kind, info.channel, info.data_type, info.stream_type, viewer.transport, viewer.peer,
-                    viewer.started_at))
-                row = await cur.fetchone()
-            return None if row is None else int(row[0])
+                return await video_queries.start_log_async(
+                    conn, enterprise_id=info.enterprise_id, device_id=info.device_id, car_id=info.car_id,
+                    user_id=viewer.user_id, stream_id=info.stream_id, kind=info.kind, channel=info.channel,
+                    data_type=info.data_type, stream_type=info.stream_type, transport=viewer.transport,
+                    client=viewer.peer, start_time=viewer.started_at)
         except Exception as exc:
             log.warning("stream %s: video log not written: %r", info.stream_id, exc)
             return None
@@ -205,14 +186,12 @@ class PostgresKafkaPlatform:
         now = datetime.now(UTC)
         try:
             async with self._pool.connection() as conn:
-                await conn.execute(_END_LOG, (now, viewer.sent_bytes, (viewer.closed or "left")[:64], now,
-                                              viewer.log_id))
+                await video_queries.end_log_async(conn, viewer.log_id, end_time=now, bytes_sent=viewer.sent_bytes,
+                                                  reason=viewer.closed or "left")
         except Exception as exc:
             log.warning("stream %s: video log not closed: %r", info.stream_id, exc)
 
     async def user_sessions(self, user_ids: list[int]) -> dict[int, tuple[int, bool]] | None:
         """Raises the database's errors (the caller closes nothing then)."""
         async with self._pool.connection() as conn:
-            cur = await conn.execute(_USER_SESSIONS, (user_ids,))
-            rows = await cur.fetchall()
-        return {int(uid): (int(epoch), bool(active)) for uid, epoch, active in rows}
+            return await session_states_async(conn, user_ids)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from psycopg import Connection
+from psycopg import AsyncConnection, Connection
 from psycopg.rows import dict_row
 
 
@@ -177,15 +177,25 @@ def audit_login(conn: Connection[Any], now: datetime, user_name: str, address: s
 # --- session state (revocation) -----------------------------------------------------------------
 
 
+# A session is active while its user and every enterprise above it are enabled and not deleted.
+_SESSION_COLUMNS = (
+    "u.session_epoch, (u.state = 1 AND u.record_state = 1 AND NOT EXISTS ("
+    " SELECT 1 FROM enterprise a WHERE a.path <> '' AND starts_with(e.path, a.path)"
+    " AND (a.state <> 1 OR a.record_state <> 1)))"
+    " FROM app_user u JOIN enterprise e ON e.id = u.enterprise_id"
+)
+_SESSION_STATE = "SELECT " + _SESSION_COLUMNS + " WHERE u.id = %s"
+_SESSION_STATES = "SELECT u.id, " + _SESSION_COLUMNS + " WHERE u.id = ANY(%s)"
+
+
 def session_state(conn: Connection[Any], user_id: int) -> tuple[int, bool] | None:
     """(session_epoch, active) of the user, or None when the user no longer exists."""
-    with conn.cursor() as cur:
-        cur.execute(
-            "SELECT u.session_epoch, (u.state = 1 AND u.record_state = 1 AND NOT EXISTS ("
-            " SELECT 1 FROM enterprise a WHERE a.path <> '' AND starts_with(e.path, a.path)"
-            " AND (a.state <> 1 OR a.record_state <> 1)))"
-            " FROM app_user u JOIN enterprise e ON e.id = u.enterprise_id WHERE u.id = %s",
-            (user_id,),
-        )
-        row = cur.fetchone()
-        return None if row is None else (int(row[0]), bool(row[1]))
+    row = conn.execute(_SESSION_STATE, (user_id,)).fetchone()
+    return None if row is None else (int(row[0]), bool(row[1]))
+
+
+async def session_states_async(conn: AsyncConnection[Any], user_ids: list[int]) -> dict[int, tuple[int, bool]]:
+    """``session_state`` of many users for an asyncio service (the media server closes the viewers
+    and talk sockets of revoked sessions): user id -> (session_epoch, active); missing users are absent."""
+    rows = await (await conn.execute(_SESSION_STATES, (user_ids,))).fetchall()
+    return {int(uid): (int(epoch), bool(active)) for uid, epoch, active in rows}

@@ -5,10 +5,11 @@ exactly as for a missing one. The streams side (replies, sent records, timeouts)
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from psycopg import AsyncConnection, Connection, sql
-from psycopg.rows import dict_row
+from psycopg.rows import dict_row, tuple_row
 from psycopg.types.json import Jsonb
 
 from warehouse.queries.scope import Scope
@@ -86,6 +87,32 @@ async def insert_async(conn: AsyncConnection[Any], target: dict[str, Any], *, ms
         row = await cur.fetchone()
         assert row is not None
         return row
+
+
+# A platform service's command (the media server's 0x9102 / 0x9202 stop, created_by NULL): written only
+# while the device is live and in ``online_state``, since nothing is sent to an offline terminal.
+_INSERT_FOR_ONLINE_DEVICE = """INSERT INTO command (enterprise_id, car_id, device_id, phone, msg_id, payload, body_hex,
+                                                  created_by, created_by_name)
+                               SELECT d.enterprise_id, d.car_id, d.id, d.phone, %s, %s, %s, NULL, %s
+                               FROM device d WHERE d.id = %s AND d.state = %s AND d.record_state = 1
+                               RETURNING id, phone, created_at"""
+
+
+async def insert_for_online_device_async(conn: AsyncConnection[Any], device_id: int, online_state: int, *,
+                                         msg_id: int, payload: dict[str, Any], body_hex: str,
+                                         created_by_name: str) -> tuple[int, str, datetime] | None:
+    """A service's command in state ``created`` for a device whose state is ``online_state``:
+    (id, phone, created_at), or None when the device is offline, deleted or unknown."""
+    row = await (await conn.execute(_INSERT_FOR_ONLINE_DEVICE, (msg_id, Jsonb(payload), body_hex, created_by_name,
+                                                                device_id, online_state))).fetchone()
+    return None if row is None else (int(row[0]), str(row[1]), row[2])
+
+
+def payload_of(conn: Connection[Any], command_id: int) -> dict[str, Any] | None:
+    """The payload a command was created with (None for an unknown id). The caller checks the scope."""
+    with conn.cursor(row_factory=tuple_row) as cur:
+        row = cur.execute("SELECT payload FROM command WHERE id = %s", (command_id,)).fetchone()
+    return None if row is None else row[0]
 
 
 def mark_failed(conn: Connection[Any], command_id: int, reason: str) -> None:

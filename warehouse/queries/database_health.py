@@ -1,19 +1,37 @@
 """What the database screen reads (``GET /api/system/db.json``): server version, how ``gps`` is
 partitioned, connections against the server's limit, and each daily ``gps`` partition's size and
-estimated rows. Sizes and rows are catalogue estimates (``reltuples``): cheap on a big table."""
+estimated rows. Sizes and rows are catalogue estimates (``reltuples``): cheap on a big table. Also the
+health check's ping and the version log's applied migrations (yoyo's ``_yoyo_migration``)."""
 
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import UTC, date
 from typing import Any
 
 from psycopg import Connection
-from psycopg.rows import dict_row
+from psycopg.rows import dict_row, tuple_row
 
 from warehouse.partitions import DEFAULT, PARENT
 
 _DAY = re.compile(r"^gps_(\d{4})(\d{2})(\d{2})$")
+
+
+def ping(conn: Connection[Any]) -> None:
+    """One round trip; raises the driver's error when the server does not answer."""
+    conn.execute("SELECT 1")
+
+
+def applied_migrations(conn: Connection[Any]) -> list[dict[str, Any]]:
+    """Yoyo's record of the applied migrations, oldest first: {id, appliedAt (aware UTC)}; empty when the
+    table is missing (a database not migrated by warehouse/migrate.py)."""
+    with conn.cursor(row_factory=tuple_row) as cur:
+        exists = cur.execute("SELECT to_regclass('_yoyo_migration') IS NOT NULL").fetchone()
+        if not exists or not exists[0]:
+            return []
+        found = cur.execute(
+            "SELECT migration_id, applied_at_utc FROM _yoyo_migration ORDER BY applied_at_utc, migration_id").fetchall()
+    return [{"id": mid, "appliedAt": at.replace(tzinfo=UTC) if at.tzinfo is None else at} for mid, at in found]
 
 
 def server(conn: Connection[Any]) -> dict[str, Any]:

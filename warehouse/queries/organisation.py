@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from psycopg import Connection
+from psycopg import AsyncConnection, Connection
 from psycopg.rows import dict_row
 
 
@@ -111,4 +111,10 @@ def set_user_roles(conn: Connection[Any], user_id: int, role_ids: list[int]) -> 
 
 def enterprise_path_of(conn: Connection[Any], enterprise_id: int) -> str | None:
     row = conn.execute("SELECT path FROM enterprise WHERE id = %s", (enterprise_id,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+async def enterprise_path_of_async(conn: AsyncConnection[Any], enterprise_id: int) -> str | None:
+    """``enterprise_path_of`` for an asyncio service (the media server's push 14)."""
+    row = await (await conn.execute("SELECT path FROM enterprise WHERE id = %s", (enterprise_id,))).fetchone()
     return None if row is None else str(row[0])

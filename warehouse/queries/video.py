@@ -1,11 +1,14 @@
-"""The API's SQL for live video: a device with its video fields, by car, id or serial.
-Functions that take a ``Scope`` answer None for a record outside it, exactly as for a missing one."""
+"""Live video: the API's reads of a device with its video fields, by car, id or serial (functions that
+take a ``Scope`` answer None for a record outside it, exactly as for a missing one), and the media
+server's ``video_log`` rows (migration 0025: who watched which stream, from when to when, how many bytes;
+their only writer)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from psycopg import Connection, sql
+from psycopg import AsyncConnection, Connection, sql
 from psycopg.rows import dict_row
 
 from warehouse.queries.scope import Scope
@@ -48,3 +51,29 @@ def devices_in_scope(conn: Connection[Any], scope: Scope, device_ids: list[int])
     tenant, params = scope.clause(sql.Identifier("d", "enterprise_id"))
     query = sql.SQL("SELECT d.id FROM device d WHERE d.id = ANY(%s) AND d.record_state = 1 AND {}").format(tenant)
     return {row[0] for row in conn.execute(query, [device_ids, *params]).fetchall()}
+
+
+_START_LOG = """INSERT INTO video_log (enterprise_id, device_id, car_id, user_id, user_name, stream_id, kind,
+                                     channel, data_type, stream_type, transport, client, start_time)
+               SELECT %s, %s, %s, %s, (SELECT COALESCE(name, user_name) FROM app_user WHERE id = %s), %s, %s,
+                      %s, %s, %s, %s, %s, %s
+               RETURNING id"""
+_END_LOG = """UPDATE video_log SET end_time = %s, bytes_sent = %s, end_reason = %s,
+                     duration_s = GREATEST(0, EXTRACT(EPOCH FROM (%s - start_time)))::integer
+              WHERE id = %s"""
+
+
+async def start_log_async(conn: AsyncConnection[Any], *, enterprise_id: int, device_id: int, car_id: int | None,
+                          user_id: int | None, stream_id: str, kind: str, channel: int, data_type: int,
+                          stream_type: int, transport: str, client: str | None, start_time: datetime) -> int | None:
+    """A viewer's ``video_log`` row (the user's display name looked up); its id."""
+    cur = await conn.execute(_START_LOG, (enterprise_id, device_id, car_id, user_id, user_id, stream_id, kind,
+                                          channel, data_type, stream_type, transport, client, start_time))
+    row = await cur.fetchone()
+    return None if row is None else int(row[0])
+
+
+async def end_log_async(conn: AsyncConnection[Any], log_id: int, *, end_time: datetime, bytes_sent: int,
+                        reason: str) -> None:
+    """Close a viewer's row: end time, bytes sent, why (at most 64 characters), whole seconds watched."""
+    await conn.execute(_END_LOG, (end_time, bytes_sent, reason[:64], end_time, log_id))

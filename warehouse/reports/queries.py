@@ -11,7 +11,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from psycopg import Connection, sql
-from psycopg.rows import dict_row
+from psycopg.rows import dict_row, tuple_row
 
 from fleet.enums import DeviceState
 from warehouse.queries.scope import Scope
@@ -49,6 +49,30 @@ def sums(conn: Connection[Any], relation: str, columns: dict[str, sql.Composable
             query += sql.SQL(" LIMIT %s OFFSET %s")
             args += [limit, offset]
     return _rows(conn, query, args)
+
+
+def rows(conn: Connection[Any], relation: str, columns: dict[str, sql.Composable], where: sql.Composable,
+         params: Sequence[Any], order_by: str) -> list[dict[str, Any]]:
+    """``SELECT <col> AS <name>... FROM relation WHERE ... ORDER BY order_by``; ``columns``: API name -> SQL of
+    a whitelisted column; ``order_by`` a column name of the relation."""
+    selected = sql.SQL(", ").join(sql.SQL("{} AS {}").format(expr, sql.Identifier(name)) for name, expr in columns.items())
+    query = (sql.SQL("SELECT {} FROM {}").format(selected, sql.Identifier(relation)) + where
+             + sql.SQL(" ORDER BY {}").format(sql.Identifier(order_by)))
+    return _rows(conn, query, params)
+
+
+def car_in_scope(conn: Connection[Any], scope: Scope, car_id: int) -> bool:
+    """Whether the live vehicle ``car_id`` is in ``scope`` (a report of one vehicle is a 404 otherwise)."""
+    where, params = scope.clause(sql.Identifier("enterprise_id"))
+    query = sql.SQL("SELECT 1 FROM car WHERE id = %s AND record_state = 1 AND ") + where
+    return conn.execute(query, [car_id, *params]).fetchone() is not None
+
+
+def plate_numbers(conn: Connection[Any], car_ids: list[int]) -> dict[int, str]:
+    """car id -> plate number (deleted vehicles included: their old report rows keep their plate)."""
+    with conn.cursor(row_factory=tuple_row) as cur:
+        found = cur.execute("SELECT id, plate_number FROM car WHERE id = ANY(%s)", (car_ids,)).fetchall()
+    return {int(car_id): plate for car_id, plate in found}
 
 
 def group_count(conn: Connection[Any], relation: str, group: sql.Composable, where: sql.Composable,
