@@ -44,8 +44,8 @@ from fleet.platform_alarm_rules import (
     PlatformRules,
     rules_from_row,
 )
+from protocols.china_time import CHINA_TZ
 from protocols.jt808.catalogue import BATCH_LOCATION_UPLOAD
-from protocols.jt808.fields import TERMINAL_TZ
 from streams.alarm_model import AlarmEpisode
 from streams.db import Database
 from streams.messages import Fix, PayloadError, Uplink
@@ -77,7 +77,7 @@ class Evaluated:
 
 
 def in_night(at: datetime, rules: PlatformRules) -> bool:
-    hour = at.astimezone(TERMINAL_TZ).hour
+    hour = at.astimezone(CHINA_TZ).hour
     start, end = rules.night_start_hour, rules.night_end_hour % 24
     return start <= hour < end if start < end else (hour >= start or hour < end)
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from psycopg import Connection, sql
 
+from protocols.china_time import CHINA_UTC_OFFSET
 from warehouse.history_events import (
     ACC_COLUMNS,
     ALARM_COLUMNS,
@@ -40,7 +41,6 @@ from warehouse.partitions import ensure_gps_partitions
 log = logging.getLogger(__name__)
 
 M_PER_DEG_LAT = 111_320.0
-BEIJING = timedelta(hours=8)
 ACC_ON, POSITIONED = 1, 2
 OVERSPEED_BIT, RARE_ALARM_BITS = 1, (0, 2, 3, 11)
 COPY_COLUMNS = ("device_id", "fix_at", "car_id", "enterprise_id", "lng", "lat", "altitude_m", "speed_kmh",
@@ -160,7 +160,7 @@ def _advance(st: _State, rng: random.Random, m: DrivingModel, at: datetime, dt: 
 
 
 def _next_mode(st: _State, rng: random.Random, at: datetime) -> None:
-    local_hour = (at + BEIJING).hour
+    local_hour = (at + CHINA_UTC_OFFSET).hour
     if local_hour >= 22 or local_hour < 6:  # overnight park until about six
         st.mode = "park"
         st.mode_left_s = ((6 - local_hour) % 24) * 3600 + rng.uniform(0, 3600)

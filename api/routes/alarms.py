@@ -36,10 +36,10 @@ from api.query.grammar import Condition, EntitySpec, FieldSpec, parse_query
 from api.query.runner import fetch_by_id, run_page
 from api.query.values import MAX_ID, coerce, parse_positive_int, subtree_requested
 from api.routes.commands import send
-from api.routes.console import CHINA_TZ, local_midnight
 from api.security import FORBIDDEN_TEXT, current_principal, request_scope, requires
 from fleet.alarm_catalog import ALARMS, AlarmKind, alarm_def, describe
 from fleet.enums import DeviceState
+from protocols.china_time import CHINA_TZ, local_midnight
 from warehouse.queries import alarms as q
 from warehouse.queries import commands as command_queries
 from warehouse.queries import fleet_figures, vehicles

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
 from flask import Blueprint, current_app, g, request
@@ -38,6 +38,7 @@ from api.routemap import denied_paths, routes_for
 from api.routes.oauth import SERVICE_KEY
 from api.security import FORBIDDEN_TEXT, bearer_token, current_principal, request_scope, requires
 from fleet.settings import ApiSettings
+from protocols.china_time import local_midnight
 from warehouse.queries import auth as auth_q
 from warehouse.queries import console as q
 from warehouse.queries import fleet_figures
@@ -45,7 +46,6 @@ from warehouse.queries import fleet_figures
 bp = Blueprint("console", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
 
-CHINA_TZ = timezone(timedelta(hours=8), "CST")  # no daylight saving since 1991
 NOTICE_BIZ_TYPES = (1, 2, 3, 4, 5, 6)  # console-spec §9: approvals, insurance, inspection, licence, notices, alarms
 BASE_LAYERS = ("blank", "osm", "tianditu", "amap", "arcgis", "bing", "baidu", "google")
 DEFAULT_ZOOM, MAX_ZOOM = 11, 18
@@ -264,12 +264,6 @@ def enterprise_video_car_biz_state_report() -> dict[str, Any]:
     parse_flag("countable", request.args.get("countable"))
     with get_db().connection() as conn:
         return ok(_biz_state_report(fleet_figures.state_counts(conn, request_scope(), video=True)))
-
-
-def local_midnight(now: datetime) -> datetime:
-    """Start of ``now``'s day in China Standard Time, as an aware datetime."""
-    local = now.astimezone(CHINA_TZ)
-    return local.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 @bp.post("/api/common/query/enterpriseTodayOnlineCarReport.json")

@@ -21,9 +21,9 @@ from flask import Blueprint, current_app, request
 from api.db import get_db
 from api.http import ok
 from api.query.values import parse_positive_int
-from api.routes.console import local_midnight
 from api.security import current_principal, request_scope, requires
 from fleet.settings import ReportSettings
+from protocols.china_time import local_midnight
 from warehouse.queries import fleet_figures
 
 bp = Blueprint("figures", __name__)

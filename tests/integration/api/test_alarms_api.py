@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from api.commands import Downlinks
 from api.routes.commands import DOWNLINKS_KEY
-from api.routes.console import CHINA_TZ
+from protocols.china_time import CHINA_TZ
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_commands_api import Downlinked, Target, make_vehicle
 from tests.integration.api.test_console_api import bearer, make_user
