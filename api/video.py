@@ -21,6 +21,13 @@ from typing import Any
 
 from api.commands import Built, _obj, _time_field, int_field
 from api.errors import BadRequest
+from protocols.jt808.catalogue import (
+    AV_TRANSMISSION_CONTROL,
+    PLAYBACK_CONTROL,
+    PLAYBACK_REQUEST,
+    QUERY_AV_RESOURCES,
+    REALTIME_AV_REQUEST,
+)
 from protocols.jt808.messages.t9101_realtime_av_request import RealtimeAvRequest
 from protocols.jt808.messages.t9102_av_transmission_control import AvTransmissionControl
 from protocols.jt808.messages.t9201_playback_request import PlaybackRequest
@@ -84,7 +91,7 @@ def check_channel(target: dict[str, Any], request: VideoRequest) -> None:
 
 def build_9101(request: VideoRequest, server_ip: str, tcp_port: int) -> Built:
     body = RealtimeAvRequest(server_ip, tcp_port, 0, request.channel, request.data_type, request.stream_type)
-    return Built(0x9101, body.encode("2013").hex(), {
+    return Built(REALTIME_AV_REQUEST, body.encode("2013").hex(), {
         "channelId": request.channel, "dataType": request.data_type, "streamType": request.stream_type,
         "serverIp": server_ip, "tcpPort": tcp_port})
 
@@ -105,7 +112,7 @@ def control_request(payload: Any) -> dict[str, Any]:
 
 def build_9102(control: dict[str, Any]) -> Built:
     body = AvTransmissionControl(control["channelId"], control["command"], control["commadType"], control["streamType"])
-    return Built(0x9102, body.encode("2013").hex(), dict(control))
+    return Built(AV_TRANSMISSION_CONTROL, body.encode("2013").hex(), dict(control))
 
 
 def _range(p: dict[str, Any]) -> tuple[datetime | None, datetime | None]:
@@ -130,7 +137,7 @@ def build_9205(payload: Any) -> Built:
              "storageType": int_field(p, "storageType", 0, 2, default=0)}
     body = QueryAvResources(shown["channelId"], start, end, shown["alarmFlags"], shown["mediaType"], shown["streamType"],
                             shown["storageType"])
-    return Built(0x9205, body.encode("2013").hex(), shown)
+    return Built(QUERY_AV_RESOURCES, body.encode("2013").hex(), shown)
 
 
 def playback_request(payload: Any) -> tuple[dict[str, Any], datetime | None, datetime | None]:
@@ -150,7 +157,7 @@ def build_9201(shown: dict[str, Any], start: datetime | None, end: datetime | No
                tcp_port: int) -> Built:
     body = PlaybackRequest(server_ip, tcp_port, 0, shown["channelId"], shown["mediaType"], shown["streamType"],
                            shown["storageType"], shown["playbackMode"], shown["speed"], start, end)
-    return Built(0x9201, body.encode("2013").hex(), {**shown, "serverIp": server_ip, "tcpPort": tcp_port})
+    return Built(PLAYBACK_REQUEST, body.encode("2013").hex(), {**shown, "serverIp": server_ip, "tcpPort": tcp_port})
 
 
 def build_9202(payload: Any) -> Built:
@@ -166,4 +173,4 @@ def build_9202(payload: Any) -> Built:
     shown: dict[str, Any] = {"channelId": int_field(p, "channelId", 1, 255, default=DEFAULT_CHANNEL), "control": control,
              "speed": speed, "seekTime": _iso(seek)}
     body = PlaybackControl(shown["channelId"], control, shown["speed"], seek if control == 5 else None)
-    return Built(0x9202, body.encode("2013").hex(), shown)
+    return Built(PLAYBACK_CONTROL, body.encode("2013").hex(), shown)

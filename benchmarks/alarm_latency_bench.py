@@ -50,6 +50,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from protocols.jt808.catalogue import AUTHENTICATION, LOCATION_REPORT
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -234,7 +236,7 @@ def clock_offset(page: Any, rounds: int = 7) -> tuple[float, float]:
 
 def one_alarm(page: Any, terminal: Terminal, fix_at: datetime, number: int, timeout_s: float) -> dict[str, Any]:
     shown_before = int(page.evaluate("() => window.__alarmBench.shown.length"))
-    seq, frame = terminal.frame(0x0200, dsm_report(fix_at, number))
+    seq, frame = terminal.frame(LOCATION_REPORT, dsm_report(fix_at, number))
     sent = time.time() * 1000
     terminal.sock.sendall(frame)
     reply = terminal.reply_to(seq)
@@ -335,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         stack.callback(terminal.close)
         from protocols.jt808 import Authentication
 
-        seq, frame = terminal.frame(0x0102, Authentication("BEN9"))
+        seq, frame = terminal.frame(AUTHENTICATION, Authentication("BEN9"))
         terminal.sock.sendall(frame)
         if terminal.reply_to(seq).result != 0:
             raise RuntimeError("the terminal's authentication was refused")

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from protocols.jt808.catalogue import LOCATION_REPORT
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from protocols.jt808 import FrameReader, LocationReport, decode_frame, encode_frame, to_json
@@ -51,7 +53,7 @@ def make_frames(distinct_times: bool) -> list[bytes]:
             fix_at=fix_at,
             extras={"mileage_km": 12345.6 + i / 10, "fuel_l": 40.5, "rssi": 25, "gnss_satellites": 12},
         )
-        frames.append(encode_frame(0x0200, report, phone=f"0139{i:08d}", seq=i & 0xFFFF))
+        frames.append(encode_frame(LOCATION_REPORT, report, phone=f"0139{i:08d}", seq=i & 0xFFFF))
     return frames
 
 

@@ -30,6 +30,8 @@ import sys
 import time
 from pathlib import Path
 
+from protocols.jt808.catalogue import AUTHENTICATION, REGISTRATION
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg
@@ -118,11 +120,11 @@ async def genuine_login(port: int, phone: str, timeout_s: float) -> str:
         async with asyncio.timeout(timeout_s):
             reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
             client = TerminalClient(reader, writer, phone)
-            await client.send(0x0100, Registration(11, 100, "FLEET", "SIM-808", phone[-7:], 2, ""))
+            await client.send(REGISTRATION, Registration(11, 100, "FLEET", "SIM-808", phone[-7:], 2, ""))
             reply = await client.receive(timeout_s=timeout_s)
             if not isinstance(reply.body, RegistrationResponse) or not reply.body.auth_code:
                 return f"registration refused ({reply.body})"
-            await client.send(0x0102, Authentication(reply.body.auth_code))
+            await client.send(AUTHENTICATION, Authentication(reply.body.auth_code))
             ack = await client.receive(timeout_s=timeout_s)
             await client.close()
             if getattr(ack.body, "result", None) != 0:

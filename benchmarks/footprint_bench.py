@@ -33,6 +33,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from protocols.jt808.catalogue import HEARTBEAT, LOCATION_REPORT
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 EXTRAS = {"gnss_satellites": 12, "rssi": 25}
@@ -47,7 +49,7 @@ def location_frame(d: int, tick: int, fix_at: datetime) -> bytes:
         lng=116.3 + d * 1e-4 + tick * 1.3e-5, altitude_m=40 + d % 20, speed_kmh=(d * 7 + tick) % 90,
         direction_deg=(d * 13 + tick) % 360, fix_at=fix_at,
         extras={"mileage_km": round(1000 + d + tick * 0.15, 1), **EXTRAS})
-    return encode_frame(0x0200, report.encode("2013"), phone=f"0138{d:08d}", seq=tick % 65536)
+    return encode_frame(LOCATION_REPORT, report.encode("2013"), phone=f"0138{d:08d}", seq=tick % 65536)
 
 
 def rows_footprint(devices: int, ticks: int, interval_s: float, heartbeats: int, batch: int) -> tuple[list[list[Any]], str]:
@@ -112,7 +114,7 @@ def rows_footprint(devices: int, ticks: int, interval_s: float, heartbeats: int,
                 next_day = start + timedelta(days=1)
                 for i in range(heartbeats):
                     d = i % devices
-                    frame = encode_frame(0x0002, b"", phone=terminals[d].phone, seq=i // devices)
+                    frame = encode_frame(HEARTBEAT, b"", phone=terminals[d].phone, seq=i // devices)
                     received = next_day + timedelta(seconds=(i // devices) * 60, microseconds=d)
                     logs.extend(mlog.uplink_rows([parse_uplink(frame_uplink(terminals[d], frame, received_at=received))]))
                     if len(logs) >= batch:
@@ -153,7 +155,7 @@ def kafka_values() -> list[list[Any]]:
     now = datetime.now(UTC).replace(microsecond=0)
     rows = []
     for label, frame in (("0x0200 (simulator's items)", location_frame(123, 4711, now)),
-                         ("0x0002 heartbeat", encode_frame(0x0002, b"", phone="013800000123", seq=4712))):
+                         ("0x0002 heartbeat", encode_frame(HEARTBEAT, b"", phone="013800000123", seq=4712))):
         message = to_json(decode_frame(frame))
         value = uplink_value(identity, msg_id=message["header"]["msg_id"], seq=message["header"]["seq"],
                              protocol_version="2013", raw_hex=frame.hex(), message=message,

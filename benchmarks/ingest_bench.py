@@ -45,6 +45,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from protocols.jt808.catalogue import LOCATION_REPORT
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
@@ -323,7 +325,7 @@ def sample_frame_hex() -> str:
     report = LocationReport(alarm_flags=0, status_flags=3, lat=39.9, lng=116.4, altitude_m=50, speed_kmh=40.0,
                             direction_deg=90, fix_at=datetime(2026, 1, 1, tzinfo=UTC),
                             extras={"mileage_km": 1234.5, "fuel_l": 30.0})
-    return encode_frame(0x0200, report, phone="13800000001", seq=1).hex()
+    return encode_frame(LOCATION_REPORT, report, phone="13800000001", seq=1).hex()
 
 
 def send_direct(db_url: str, bootstrap: str, terms: list[payloads.Terminal], rate: float, duration: float,

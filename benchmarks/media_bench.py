@@ -30,6 +30,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from protocols.jt808.catalogue import AUTHENTICATION, MEDIA_UPLOAD
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg
@@ -88,12 +90,12 @@ async def upload(port: int, phone: str, code: str, data: bytes, media_id: int) -
 
     reading = asyncio.create_task(read())
     try:
-        writer.write(encode_frame(0x0102, Authentication(code), phone=phone, seq=1))
+        writer.write(encode_frame(AUTHENTICATION, Authentication(code), phone=phone, seq=1))
         while not isinstance(body := await asyncio.wait_for(inbox.get(), 30), PlatformResponse):
             pass
         assert body.result == 0, f"{phone} not authenticated: {body}"
         location = LocationReport(0, 3, 39.9, 116.4, 50, 0.0, 0, datetime.now(UTC).replace(microsecond=0))
-        packages = encode_subpackages(0x0801, MediaUpload(media_id, 0, 0, 0, 1, location, data), phone=phone,
+        packages = encode_subpackages(MEDIA_UPLOAD, MediaUpload(media_id, 0, 0, 0, 1, location, data), phone=phone,
                                       seq=10, max_body=1023)
         loop = asyncio.get_running_loop()
         started = loop.time()

@@ -11,7 +11,8 @@ import argparse
 import time
 from datetime import UTC, datetime, timedelta
 
-from streams.messages import MSG_LOCATION_REPORT, STATUS_ACC_ON, STATUS_POSITIONED, Fix, Uplink
+from protocols.jt808.catalogue import LOCATION_REPORT
+from streams.messages import STATUS_ACC_ON, STATUS_POSITIONED, Fix, Uplink
 from streams.platform_alarms import PlatformAlarms
 
 
@@ -29,7 +30,7 @@ def main() -> None:
         for d in range(args.devices):
             fixes.append([Fix(d, None, 1, at, 30.0, 120.0, 5.0, 60.0 + d % 50, 0, 0, STATUS_POSITIONED | STATUS_ACC_ON,
                               None, None, {}, at)])
-            uplinks.append(Uplink(str(d), d, None, 1, MSG_LOCATION_REPORT, at, {}))
+            uplinks.append(Uplink(str(d), d, None, 1, LOCATION_REPORT, at, {}))
     episodes = 0
     start = time.perf_counter()
     for i in range(0, len(uplinks), 500):

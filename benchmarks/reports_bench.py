@@ -25,6 +25,8 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from protocols.china_time import CHINA_TZ
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
@@ -160,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
             env = ReportsEnv.from_settings(pg.url, settings)
             env.lake_dir = workdir / "lake"
             today = env.today(now)
-            end = datetime.combine(today, datetime.min.time(), tzinfo=UTC) - timedelta(hours=8)  # local midnight
+            end = datetime.combine(today, datetime.min.time(), tzinfo=CHINA_TZ)  # local midnight
             gen = generate(pg.url, args.vehicles, args.days, args.interval, end)
             first, last = today - timedelta(days=args.days), today - timedelta(days=1)
             window = env.window(last, now)

@@ -27,7 +27,7 @@ from fleet.settings import REPO_ROOT
 from fleet.zh_hk import CHINESE_RUN, TABLE_PATH
 
 LOCALES = Path("dashboards/src/locales")
-SERVER_SOURCES = ("api", "fleet", "warehouse", "streams")
+SERVER_SOURCES = ("api", "fleet", "warehouse", "streams", "protocols")  # protocols: the message catalogue's names
 MIGRATIONS = Path("warehouse/migrations")
 
 # Mainland (zh-CN) term -> how Hong Kong writes it. Longest match wins; what no entry covers goes

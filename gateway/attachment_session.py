@@ -24,17 +24,20 @@ from protocols.jt808 import (
     Message,
     encode_frame,
 )
+from protocols.jt808.catalogue import (
+    ALARM_ATTACHMENT_LIST,
+    ATTACHMENT_FILE_DONE,
+    ATTACHMENT_FILE_DONE_RESPONSE,
+    ATTACHMENT_FILE_INFO,
+    HEARTBEAT,
+    PLATFORM_RESPONSE,
+)
 
 if TYPE_CHECKING:
     from gateway.attachments import AttachmentServer
 
 log = logging.getLogger("gateway.attachments")
 
-ATTACHMENT_LIST = 0x1210
-FILE_INFO = 0x1211
-FILE_DONE = 0x1212
-FILE_DONE_REPLY = 0x9212
-HEARTBEAT = 0x0002
 RESULT_COMPLETE = 0
 RESULT_RESEND = 1
 MAX_RANGES = 0xFF  # the count of missing ranges in 0x9212 is a BYTE
@@ -65,7 +68,7 @@ class AttachmentSession:
                                  protocol_version=h.protocol_version or 1))
 
     def _ack(self, msg: Message, result: int) -> None:
-        self._reply(msg, r.PLATFORM_ACK, r.platform_ack_body(msg.header.seq, msg.header.msg_id, result))
+        self._reply(msg, PLATFORM_RESPONSE, r.platform_ack_body(msg.header.seq, msg.header.msg_id, result))
 
     def _refuse(self, msg: Message, reason: str, *, close: bool) -> None:
         log.warning("attachments %s (%s): refused 0x%04X from %s: %s", self.connection_id, self.peer_host,
@@ -102,11 +105,11 @@ class AttachmentSession:
     async def on_frame(self, msg: Message) -> None:
         msg_id = msg.header.msg_id
         body = msg.body
-        if msg_id == ATTACHMENT_LIST and isinstance(body, AlarmAttachmentList):
+        if msg_id == ALARM_ATTACHMENT_LIST and isinstance(body, AlarmAttachmentList):
             await self._on_list(msg, body)
-        elif msg_id == FILE_INFO and isinstance(body, AttachmentFileInfo):
+        elif msg_id == ATTACHMENT_FILE_INFO and isinstance(body, AttachmentFileInfo):
             self._on_info(msg, body)
-        elif msg_id == FILE_DONE and isinstance(body, AttachmentFileDone):
+        elif msg_id == ATTACHMENT_FILE_DONE and isinstance(body, AttachmentFileDone):
             await self._on_done(msg, body)
         elif msg_id == HEARTBEAT:
             self._ack(msg, r.ACK_OK)
@@ -200,7 +203,7 @@ class AttachmentSession:
             self._ack(msg, r.ACK_FAILURE)  # not stored or not on Kafka: the terminal sends 0x1212 again
 
     def _done_reply(self, msg: Message, upload: FileUpload, result: int, missing: list[tuple[int, int]]) -> None:
-        self._reply(msg, FILE_DONE_REPLY, AttachmentFileDoneResponse(
+        self._reply(msg, ATTACHMENT_FILE_DONE_RESPONSE, AttachmentFileDoneResponse(
             upload.name, upload.file_type or 0, result, tuple(missing)))
 
 

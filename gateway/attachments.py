@@ -53,12 +53,13 @@ from fleet.topics import JT808_UPLINK
 from gateway.attachment_admission import Admission
 from gateway.attachment_files import FileUpload, add_range, missing_ranges
 from gateway.attachment_grants import AlarmLookup, AlarmRef, PostgresAlarmLookup, UploadGrant
-from gateway.attachment_session import FILE_DONE, AttachmentSession
+from gateway.attachment_session import AttachmentSession
 from gateway.counters import GatewayCounters
 from gateway.payloads import utc_now_iso
 from gateway.pipeline import RecordSink, UplinkPipeline
 from protocols.jt808 import AttachmentFileDone, JT808Error, Message, decode_frame, encode_frame
 from protocols.jt808.attachment_stream import MAGIC, parse_chunk
+from protocols.jt808.catalogue import ATTACHMENT_FILE_DONE
 from protocols.jt808.jsonify import header_json
 
 log = logging.getLogger("gateway.attachments")
@@ -328,7 +329,7 @@ def attachment_uplink_value(session: AttachmentSession, msg: Message, upload: Fi
     header = msg.header
     raw = msg.raw
     if upload.stored_name != upload.name:  # the frame names the file with the one-time number: logged without it
-        raw = encode_frame(FILE_DONE, AttachmentFileDone(upload.stored_name, upload.file_type or 0, upload.size),
+        raw = encode_frame(ATTACHMENT_FILE_DONE, AttachmentFileDone(upload.stored_name, upload.file_type or 0, upload.size),
                            phone=header.phone, seq=header.seq, version=header.version,
                            protocol_version=header.protocol_version or 1)
     return orjson.dumps({
@@ -336,7 +337,7 @@ def attachment_uplink_value(session: AttachmentSession, msg: Message, upload: Fi
         "device_id": alarm.device_id,
         "car_id": alarm.car_id,
         "enterprise_id": alarm.enterprise_id,
-        "msg_id": FILE_DONE,
+        "msg_id": ATTACHMENT_FILE_DONE,
         "seq": header.seq,
         "protocol_version": header.version,
         "raw_hex": raw.hex(),

@@ -37,14 +37,25 @@ from protocols.jt808 import (
     encode_subpackages,
     to_json,
 )
+from protocols.jt808.catalogue import (
+    AUTHENTICATION,
+    BATCH_LOCATION_UPLOAD,
+    LOCATION_REPORT,
+    LOGOUT,
+    MEDIA_UPLOAD,
+    PLATFORM_RESPONSE,
+    REGISTRATION,
+    RESEND_SUBPACKAGES_REQUEST,
+    TERMINAL_RESPONSE,
+)
 
 if TYPE_CHECKING:
     from gateway.server import GatewayContext
 
 log = logging.getLogger("gateway.connection")
 
-ACK_AFTER_KAFKA = frozenset({r.LOCATION_REPORT, r.LOCATION_BATCH})
-NO_REPLY = frozenset({r.TERMINAL_ACK})
+ACK_AFTER_KAFKA = frozenset({LOCATION_REPORT, BATCH_LOCATION_UPLOAD})
+NO_REPLY = frozenset({TERMINAL_RESPONSE})
 ACKED_KEPT = 128  # serials per connection whose acknowledged uplink is remembered (a power of two)
 ACKED_MASK = ACKED_KEPT - 1
 MAX_BODY_BYTES = 1023  # body length field is 10 bits; longer downlinks are sub-packaged
@@ -243,7 +254,7 @@ class TerminalConnection(asyncio.Protocol):
                          failure.error[:200], self.ctx.hostile_log.hex(frame))
         if failure.msg_id is not None and failure.seq is not None and (failure.phone or "").isdigit():
             result = r.ACK_NOT_SUPPORTED if failure.encrypted else r.ACK_MESSAGE_ERROR
-            self.send(r.PLATFORM_ACK, r.platform_ack_body(failure.seq, failure.msg_id, result),
+            self.send(PLATFORM_RESPONSE, r.platform_ack_body(failure.seq, failure.msg_id, result),
                        phone=failure.phone)
             identity = self.identity
             if identity is not None and failure.phone == identity.phone:
@@ -262,7 +273,7 @@ class TerminalConnection(asyncio.Protocol):
         try:
             outcome = self._assembler.add(header.msg_id, header.seq, header.package_total or 1,
                                           header.package_index or 1, _body_bytes(msg),
-                                          b"" if header.msg_id == media.MEDIA_UPLOAD else frame,  # bodies only
+                                          b"" if header.msg_id == MEDIA_UPLOAD else frame,  # bodies only
                                           self.ctx.loop.time())
         except ValueError as exc:
             counters.subpackage_dropped += 1
@@ -275,7 +286,7 @@ class TerminalConnection(asyncio.Protocol):
                 counters.subpackage_evicted += self._assembler.evicted
                 self._assembler.evicted = 0
         if isinstance(outcome, Completed):
-            if header.msg_id == media.MEDIA_UPLOAD:  # stored, forwarded without its bytes, 0x8800
+            if header.msg_id == MEDIA_UPLOAD:  # stored, forwarded without its bytes, 0x8800
                 media.on_upload(self, header, outcome.body, outcome.first_seq, ack_seq=header.seq)
                 return
             try:
@@ -294,20 +305,20 @@ class TerminalConnection(asyncio.Protocol):
             self.request_missing(outcome)
 
     def request_missing(self, request: ResendRequest) -> None:
-        if request.msg_id == media.MEDIA_UPLOAD and media.request_missing(self, request):
+        if request.msg_id == MEDIA_UPLOAD and media.request_missing(self, request):
             return  # 0x8800 with the missing ids
         self.ctx.counters.subpackage_resend_requests += 1
         body = r.resend_subpackages_body(request.first_seq, request.missing_indexes, self.version)
-        self.send(r.RESEND_SUBPACKAGES, body)
+        self.send(RESEND_SUBPACKAGES_REQUEST, body)
 
     def _on_message(self, msg: Message, raw_hex: str, ack_seq: int | None = None) -> None:
         header = msg.header
         msg_id = header.msg_id
         seq = header.seq if ack_seq is None else ack_seq
-        if msg_id == r.REGISTER:
+        if msg_id == REGISTRATION:
             self._run_locked(login.register(self, msg), header)
             return
-        if msg_id == r.AUTHENTICATE:  # may first wait out the back-off after wrong codes
+        if msg_id == AUTHENTICATION:  # may first wait out the back-off after wrong codes
             self._run_locked(login.authenticate(self, msg), header,
                              self.ctx.settings.db_timeout_s + self.ctx.settings.auth_backoff_max_s)
             return
@@ -322,13 +333,13 @@ class TerminalConnection(asyncio.Protocol):
             self.ack(seq, msg_id, r.ACK_FAILURE)
             return
         self.downlinks.on_reply(msg_id, msg.body)  # a reply releases the next paced downlink
-        if msg_id == media.MEDIA_UPLOAD:
+        if msg_id == MEDIA_UPLOAD:
             media.on_upload(self, header, media.body_bytes(msg), header.seq, ack_seq=seq)
             return
         self._forward(msg, raw_hex, seq)
         if msg_id in ACK_AFTER_KAFKA or msg_id in NO_REPLY:
             return
-        if msg_id == r.LOGOUT:  # de-registration: clear the registration, then ack and close
+        if msg_id == LOGOUT:  # de-registration: clear the registration, then ack and close
             self._run_locked(login.deregister(self, msg, seq), header, ack_seq=seq)
             return
         self.ack(seq, msg_id, r.ACK_OK)
@@ -387,7 +398,7 @@ class TerminalConnection(asyncio.Protocol):
         self.ctx.counters.pre_auth_rejected += 1
         self.log_hostile(logging.INFO, "conn %s (%s): 0x%04x from %s before authentication, rejected",
                          self.connection_id, self.peer, msg.header.msg_id, msg.header.phone)
-        self.send(r.PLATFORM_ACK, r.platform_ack_body(msg.header.seq, msg.header.msg_id, r.ACK_FAILURE),
+        self.send(PLATFORM_RESPONSE, r.platform_ack_body(msg.header.seq, msg.header.msg_id, r.ACK_FAILURE),
                    phone=msg.header.phone)
 
     # ------------------------------------------------------------------ registration and authentication
@@ -411,7 +422,7 @@ class TerminalConnection(asyncio.Protocol):
             log.warning("conn %s (%s): database step for 0x%04x of %s failed, answered 0x8001 result 1: %r",
                         self.connection_id, self.peer, answers.msg_id, answers.phone, exc)
             if not self.closed:
-                self.send(r.PLATFORM_ACK, r.platform_ack_body(ack_seq, answers.msg_id, r.ACK_FAILURE),
+                self.send(PLATFORM_RESPONSE, r.platform_ack_body(ack_seq, answers.msg_id, r.ACK_FAILURE),
                           phone=answers.phone)
         finally:
             self._busy = False
@@ -445,7 +456,7 @@ class TerminalConnection(asyncio.Protocol):
         return seq
 
     def ack(self, seq: int, msg_id: int, result: int) -> None:
-        self.send(r.PLATFORM_ACK, r.platform_ack_body(seq, msg_id, result))
+        self.send(PLATFORM_RESPONSE, r.platform_ack_body(seq, msg_id, result))
 
     def send(self, msg_id: int, body: bytes, phone: str | None = None, *,
              identity: TerminalIdentity | None = None) -> None:
@@ -467,7 +478,7 @@ class TerminalConnection(asyncio.Protocol):
                              target[:40], exc)
             return
         self._write(frame)
-        if msg_id != r.PLATFORM_ACK:
+        if msg_id != PLATFORM_RESPONSE:
             self.record_sent(msg_id, body, (seq,), frame.hex(), None, "sent", None, identity)
 
     def send_downlink(self, msg_id: int, body: bytes, command_id: str | None = None) -> None:

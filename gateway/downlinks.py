@@ -30,14 +30,28 @@ import orjson
 
 from gateway.counters import GatewayCounters
 from gateway.pipeline import RecordSink
+from protocols.jt808.catalogue import (
+    AV_RESOURCE_LIST,
+    CAMERA_SHOOT_RESPONSE,
+    LOCATION_QUERY_RESPONSE,
+    MEDIA_UPLOAD_RESPONSE,
+    PLATFORM_RESPONSE,
+    QUERY_PARAMETERS_RESPONSE,
+    REGISTRATION_RESPONSE,
+    RESEND_SUBPACKAGES_REQUEST,
+    SERVER_TIME_RESPONSE,
+    STORED_MEDIA_SEARCH_RESPONSE,
+    TERMINAL_RESPONSE,
+)
 
 log = logging.getLogger("gateway.downlinks")
 
 # Platform messages the terminal does not answer (or answers with data, not a reply): never paced.
-NO_REPLY_EXPECTED = frozenset({0x8001, 0x8003, 0x8004, 0x8100, 0x8800})
-TERMINAL_ACK = 0x0001
+NO_REPLY_EXPECTED = frozenset({PLATFORM_RESPONSE, RESEND_SUBPACKAGES_REQUEST, SERVER_TIME_RESPONSE,
+                               REGISTRATION_RESPONSE, MEDIA_UPLOAD_RESPONSE})
 # Uplinks that answer a downlink and start with the WORD serial they answer (streams/commands.py OWN_REPLIES)
-REPLY_MSG_IDS = frozenset({TERMINAL_ACK, 0x0104, 0x0201, 0x0802, 0x0805, 0x1205})
+REPLY_MSG_IDS = frozenset({TERMINAL_RESPONSE, QUERY_PARAMETERS_RESPONSE, LOCATION_QUERY_RESPONSE,
+                           STORED_MEDIA_SEARCH_RESPONSE, CAMERA_SHOOT_RESPONSE, AV_RESOURCE_LIST})
 
 
 @dataclass
@@ -96,7 +110,7 @@ class DownlinkPacer:
         downlink = self.awaiting.get(reply_seq)
         if downlink is None:
             return False
-        if msg_id == TERMINAL_ACK and getattr(body, "reply_msg_id", downlink.msg_id) != downlink.msg_id:
+        if msg_id == TERMINAL_RESPONSE and getattr(body, "reply_msg_id", downlink.msg_id) != downlink.msg_id:
             return False
         self._release(downlink)
         return True

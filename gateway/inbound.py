@@ -14,8 +14,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from gateway.downlinks import REPLY_MSG_IDS, TERMINAL_ACK
+from gateway.downlinks import REPLY_MSG_IDS
 from protocols.jt808 import ChecksumError, JT808Error, Message, decode_body, decode_frame
+from protocols.jt808.catalogue import TERMINAL_RESPONSE
 
 try:  # optional in the codec: encrypted bodies are answered "not supported"
     from protocols.jt808 import EncryptedBodyError
@@ -52,7 +53,7 @@ def _failure(frame: bytes, exc: Exception) -> DecodeFailure:
     reply_seq = reply_msg_id = None
     if msg_id in REPLY_MSG_IDS and body is not None and len(body) >= 2:
         reply_seq = int.from_bytes(body[:2], "big")
-        if msg_id == TERMINAL_ACK and len(body) >= 4:
+        if msg_id == TERMINAL_RESPONSE and len(body) >= 4:
             reply_msg_id = int.from_bytes(body[2:4], "big")
     return DecodeFailure(f"{type(exc).__name__}: {exc}", isinstance(exc, ChecksumError),
                          isinstance(exc, EncryptedBodyError), msg_id, seq, phone, reply_seq, reply_msg_id)

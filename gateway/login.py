@@ -28,6 +28,7 @@ from gateway.devices import (
 from gateway.inbound import registration_fields
 from gateway.payloads import TerminalIdentity, identity_of, security_value
 from protocols.jt808 import Message
+from protocols.jt808.catalogue import PLATFORM_RESPONSE, REGISTRATION_RESPONSE
 
 if TYPE_CHECKING:
     from gateway.connection import TerminalConnection
@@ -75,7 +76,7 @@ async def register(conn: TerminalConnection, msg: Message) -> None:
         access_log.accessed(conn, msg, identity_of(header.phone, outcome.device), r.register_wire_result(outcome.result),
                         registration_reason(outcome))
     if not conn.closed:
-        conn.send(r.REGISTER_REPLY, r.register_reply_body(header.seq, outcome.result, outcome.auth_code),
+        conn.send(REGISTRATION_RESPONSE, r.register_reply_body(header.seq, outcome.result, outcome.auth_code),
                   phone=header.phone,
                   identity=identity_of(header.phone, outcome.device) if outcome.device is not None else None)
 
@@ -98,7 +99,7 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
         conn.ctx.counters.auth_failed += 1
         conn.log_hostile(logging.INFO, "conn %s (%s): authentication of %s refused", conn.connection_id, conn.peer,
                          header.phone)
-        conn.send(r.PLATFORM_ACK, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE),
+        conn.send(PLATFORM_RESPONSE, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE),
                   phone=header.phone)
         return
     imei = getattr(msg.body, "imei", None) or None
@@ -109,7 +110,7 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
                          "one", conn.connection_id, conn.peer, header.phone, (imei or "")[:20])
         publish_security_notice(conn, identity_of(header.phone, device), refusal)
         access_log.accessed(conn, msg, identity_of(header.phone, device), r.ACK_FAILURE, "imei_mismatch")
-        conn.send(r.PLATFORM_ACK, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE),
+        conn.send(PLATFORM_RESPONSE, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE),
                   phone=header.phone)
         return
     if imei and device.require_imei and not device.registered_imei and not device.expected_imei:
@@ -198,7 +199,7 @@ async def _wait_out_backoff(conn: TerminalConnection, msg: Message) -> bool:
         ctx.counters.auth_backoff_refused += 1
         conn.log_hostile(logging.INFO, "conn %s (%s): authentication of %s refused unchecked: the phone is "
                          "backing off after wrong codes", conn.connection_id, conn.peer, header.phone)
-        conn.send(r.PLATFORM_ACK, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE), phone=header.phone)
+        conn.send(PLATFORM_RESPONSE, r.platform_ack_body(header.seq, header.msg_id, r.ACK_FAILURE), phone=header.phone)
         return False
     backoff.phone_failed(phone, now)
     return True

@@ -52,6 +52,7 @@ from protocols.jt808 import (
     Message,
     encode_frame,
 )
+from protocols.jt808.catalogue import MEDIA_UPLOAD, MEDIA_UPLOAD_RESPONSE
 from protocols.jt808.jsonify import header_json, to_json_value
 
 if TYPE_CHECKING:
@@ -61,8 +62,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("gateway.media")
 
-MEDIA_UPLOAD = 0x0801
-MEDIA_UPLOAD_REPLY = 0x8800
 HEAD_SIZE = 36  # media id, type, format, event, channel, then the 28-byte 0x0200 basic block
 MAX_RETRANSMIT_IDS = 0xFF  # the count is a BYTE
 
@@ -105,7 +104,7 @@ def request_missing(conn: TerminalConnection, request: ResendRequest) -> bool:
         return False
     media_id = int.from_bytes(head[:4], "big")
     conn.ctx.counters.subpackage_resend_requests += 1
-    conn.send(MEDIA_UPLOAD_REPLY, media_reply_body(media_id, request.missing_indexes, conn.version))
+    conn.send(MEDIA_UPLOAD_RESPONSE, media_reply_body(media_id, request.missing_indexes, conn.version))
     return True
 
 
@@ -179,7 +178,7 @@ async def _store_upload(conn: TerminalConnection, header: Header, body: bytes, f
             counters.media_stored += 1
             if last_package_seq is not None:
                 conn.ack(last_package_seq, MEDIA_UPLOAD, r.ACK_OK)
-            conn.send(MEDIA_UPLOAD_REPLY, media_reply_body(media_id, (), conn.version))
+            conn.send(MEDIA_UPLOAD_RESPONSE, media_reply_body(media_id, (), conn.version))
         if conn._pending and not conn._blocked():
             conn._drain()
         else:

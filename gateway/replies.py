@@ -1,4 +1,4 @@
-"""Message ids and result codes the gateway uses, and the bodies of its replies (0x8001, 0x8100,
+"""Result codes the gateway uses, and the bodies of its replies (0x8001, 0x8100,
 0x8003), encoded by the codec's body classes."""
 
 from __future__ import annotations
@@ -6,18 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from protocols.jt808.messages import PlatformResponse, RegistrationResponse, ResendSubpackagesRequest
-
-# message ids the gateway handles
-TERMINAL_ACK = 0x0001
-HEARTBEAT = 0x0002
-LOGOUT = 0x0003
-REGISTER = 0x0100
-AUTHENTICATE = 0x0102
-LOCATION_REPORT = 0x0200
-LOCATION_BATCH = 0x0704
-PLATFORM_ACK = 0x8001
-RESEND_SUBPACKAGES = 0x8003
-REGISTER_REPLY = 0x8100
 
 # 0x8001 results
 ACK_OK = 0

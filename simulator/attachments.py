@@ -30,12 +30,13 @@ from protocols.jt808 import (
     encode_frame,
 )
 from protocols.jt808.attachment_stream import encode_chunk
-
-ATTACHMENT_LIST = 0x1210
-FILE_INFO = 0x1211
-FILE_DONE = 0x1212
-FILE_DONE_REPLY = 0x9212
-PLATFORM_ACK = 0x8001
+from protocols.jt808.catalogue import (
+    ALARM_ATTACHMENT_LIST,
+    ATTACHMENT_FILE_DONE,
+    ATTACHMENT_FILE_DONE_RESPONSE,
+    ATTACHMENT_FILE_INFO,
+    PLATFORM_RESPONSE,
+)
 
 
 class AttachmentRefused(Exception):
@@ -81,7 +82,7 @@ class _Link:
         while True:
             while self._pending:
                 msg = self._pending.pop(0)
-                if msg.header.msg_id == msg_id or msg.header.msg_id == PLATFORM_ACK:
+                if msg.header.msg_id == msg_id or msg.header.msg_id == PLATFORM_RESPONSE:
                     return msg
             data = await asyncio.wait_for(self.reader.read(65536), self.timeout_s)
             if not data:
@@ -96,7 +97,7 @@ class _Link:
 
     async def acked(self, msg_id: int, body: object) -> None:
         seq = self.send(msg_id, body)
-        msg = await self.reply(PLATFORM_ACK)
+        msg = await self.reply(PLATFORM_RESPONSE)
         ack = msg.body
         if not isinstance(ack, PlatformResponse) or ack.reply_seq != seq or ack.result != 0:
             raise AttachmentRefused(f"0x{msg_id:04X} refused: {ack}")
@@ -114,11 +115,11 @@ async def upload(host: str, port: int, request: AlarmAttachmentUploadRequest,
     result = UploadResult()
     chunk_no = itertools.count()
     try:
-        await link.acked(ATTACHMENT_LIST, AlarmAttachmentList(
+        await link.acked(ALARM_ATTACHMENT_LIST, AlarmAttachmentList(
             terminal_id=terminal_id[-AlarmAttachmentList.ALARM_NO_LAYOUT.terminal_id_size:], alarm_no=request.alarm_no, alarm_uuid=request.alarm_uuid, info_type=0,
             files=tuple(AttachmentFile(name, len(data)) for name, _, data in files)))
         for name, file_type, data in files:
-            await link.acked(FILE_INFO, AttachmentFileInfo(name, file_type, len(data)))
+            await link.acked(ATTACHMENT_FILE_INFO, AttachmentFileInfo(name, file_type, len(data)))
             for offset in range(0, len(data), chunk_bytes):
                 piece = data[offset:offset + chunk_bytes]
                 if next(chunk_no) == drop_chunk:
@@ -128,8 +129,8 @@ async def upload(host: str, port: int, request: AlarmAttachmentUploadRequest,
                 result.chunks_sent += 1
                 await writer.drain()
             for _ in range(max_rounds):
-                link.send(FILE_DONE, AttachmentFileDone(name, file_type, len(data)))
-                msg = await link.reply(FILE_DONE_REPLY)
+                link.send(ATTACHMENT_FILE_DONE, AttachmentFileDone(name, file_type, len(data)))
+                msg = await link.reply(ATTACHMENT_FILE_DONE_RESPONSE)
                 answer = msg.body
                 if not isinstance(answer, AttachmentFileDoneResponse):
                     raise AttachmentRefused(f"0x1212 of {name} refused: {answer}")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from protocols.jt808.fields import TERMINAL_TZ
+from protocols.china_time import CHINA_TZ
 from protocols.jt808.messages.t8801_camera_shoot import RESOLUTIONS
 
 DEFAULT_SIZE = (640, 480)
@@ -121,7 +121,7 @@ def _scene(plate: str, when: datetime, size: tuple[int, int], channel: int, brig
     font, cjk = _font(max(10, height // 12))
     small, _ = _font(max(8, height // 20))
     text = plate if cjk else _ascii(plate)
-    stamp = when.astimezone(TERMINAL_TZ).strftime("%Y-%m-%d %H:%M:%S")
+    stamp = when.astimezone(CHINA_TZ).strftime("%Y-%m-%d %H:%M:%S")
     margin = max(4, width // 40)
     draw.text((margin, margin), text, font=font, fill=(255, 255, 0))
     if caption:

@@ -52,6 +52,12 @@ from protocols.jt808 import (
     TerminalResponse,
     TextMessage,
 )
+from protocols.jt808.catalogue import (
+    MEDIA_UPLOAD_RESPONSE,
+    PLATFORM_RESPONSE,
+    REGISTRATION_RESPONSE,
+    RESEND_SUBPACKAGES_REQUEST,
+)
 from protocols.jt808.messages.t8801_camera_shoot import COMMAND_RECORD, COMMAND_STOP
 from simulator.camera import resolution_size, take_photo
 
@@ -74,7 +80,7 @@ FORMAT_JPEG = 0
 # Messages the terminal acknowledges with 0x0001 result 0 and nothing else.
 _ACK_ONLY = (TerminalControl, TemporaryTracking, ManualAlarmConfirmation, TextMessage)
 # Platform ids that are answers or requests handled elsewhere (never commands to answer here).
-NOT_COMMANDS = frozenset({0x8001, 0x8003, 0x8100, 0x8800})
+NOT_COMMANDS = frozenset({PLATFORM_RESPONSE, RESEND_SUBPACKAGES_REQUEST, REGISTRATION_RESPONSE, MEDIA_UPLOAD_RESPONSE})
 
 
 def behaviour_for(phone: str, unsupported_share: float, silent_share: float) -> str:

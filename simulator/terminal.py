@@ -30,6 +30,15 @@ from protocols.jt808 import (
     MediaUploadResponse,
     ResendSubpackagesRequest,
 )
+from protocols.jt808.catalogue import (
+    AUTHENTICATION,
+    BATCH_LOCATION_UPLOAD,
+    HEARTBEAT,
+    LOCATION_REPORT,
+    PLATFORM_RESPONSE,
+    REGISTRATION,
+    REGISTRATION_RESPONSE,
+)
 from simulator import wire
 from simulator.alarms import AlarmSchedule
 from simulator.commands import NORMAL, CommandResponder, StoredMedia, default_params
@@ -219,16 +228,16 @@ class VirtualTerminal:
     async def _login(self) -> None:
         code = self.auth_store.get(self.phone)
         if code is None:
-            reply = await self._request(wire.REGISTER, wire.registration_body(self.terminal_id, self.config.protocol_version),
-                                        wire.REGISTER_REPLY)
+            reply = await self._request(REGISTRATION, wire.registration_body(self.terminal_id, self.config.protocol_version),
+                                        REGISTRATION_RESPONSE)
             if reply.result != 0 or not reply.auth_code:
                 self.counters.registration_failures += 1
                 raise RegistrationRefused(f"registration result {reply.result}")
             self.counters.registrations += 1
             code = reply.auth_code
             self.auth_store.put(self.phone, code)
-        reply = await self._request(wire.AUTHENTICATE, wire.auth_body(code, self.config.protocol_version),
-                                    wire.PLATFORM_ACK)
+        reply = await self._request(AUTHENTICATION, wire.auth_body(code, self.config.protocol_version),
+                                    PLATFORM_RESPONSE)
         if reply.result != 0:
             self.counters.auth_failures += 1
             self.auth_store.put(self.phone, None)  # register again next time
@@ -254,15 +263,15 @@ class VirtualTerminal:
             if batch:
                 for position in batch:  # positions generated offline go up first as backlog
                     self._log_first_send(position)
-                seq = self._send(wire.LOCATION_BATCH,
+                seq = self._send(BATCH_LOCATION_UPLOAD,
                                  wire.batch_body([p.report for p in batch], 1, self.config.protocol_version))
                 outbox.mark_sent(batch, seq, now, batch=True)
             for position in outbox.next_live() + outbox.due_for_resend(now):
                 self._log_first_send(position)
                 body = position.report.encode(self.config.protocol_version)
-                outbox.mark_sent([position], self._send(wire.LOCATION_REPORT, body), now)
+                outbox.mark_sent([position], self._send(LOCATION_REPORT, body), now)
             if now - self._last_sent_at >= self.config.heartbeat_interval_s:
-                self._send(wire.HEARTBEAT, b"")
+                self._send(HEARTBEAT, b"")
                 self.counters.heartbeats += 1
             if self._writer is not None:
                 await self._writer.drain()
@@ -298,12 +307,12 @@ class VirtualTerminal:
                 self._on_reply(reply)
 
     def _on_reply(self, reply: wire.Reply) -> None:
-        if reply.msg_id in (wire.PLATFORM_ACK, wire.REGISTER_REPLY):
+        if reply.msg_id in (PLATFORM_RESPONSE, REGISTRATION_RESPONSE):
             future = self._replies.get((reply.msg_id, reply.ack_seq))
             if future is not None and not future.done():
                 future.set_result(reply)
                 return
-            if reply.msg_id == wire.PLATFORM_ACK and reply.ack_msg_id in (wire.LOCATION_REPORT, wire.LOCATION_BATCH):
+            if reply.msg_id == PLATFORM_RESPONSE and reply.ack_msg_id in (LOCATION_REPORT, BATCH_LOCATION_UPLOAD):
                 if reply.result == 0:
                     self.outbox.acknowledged(reply.ack_seq)
                 else:

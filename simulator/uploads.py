@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from protocols.jt808 import MediaUpload, MediaUploadResponse, ResendSubpackagesRequest, encode_subpackages
+from protocols.jt808.catalogue import MEDIA_UPLOAD
 from simulator.commands import StoredMedia
 
 log = logging.getLogger("simulator.uploads")
 
-MEDIA_UPLOAD = 0x0801
 
 
 class UploadLink(Protocol):

@@ -20,18 +20,11 @@ from protocols.jt808 import (
     decode_frame,
     encode_frame,
 )
+from protocols.jt808.catalogue import PLATFORM_RESPONSE, REGISTRATION, REGISTRATION_RESPONSE
 from simulator.driving import Sample
 
 log = logging.getLogger("simulator.wire")
 
-TERMINAL_ACK = 0x0001
-HEARTBEAT = 0x0002
-REGISTER = 0x0100
-AUTHENTICATE = 0x0102
-LOCATION_REPORT = 0x0200
-LOCATION_BATCH = 0x0704
-PLATFORM_ACK = 0x8001
-REGISTER_REPLY = 0x8100
 
 
 @dataclass(frozen=True)
@@ -101,7 +94,7 @@ def decode_replies(reader: FrameReader, data: bytes) -> list[Reply]:
         except JT808Error as exc:
             log.warning("undecodable frame from the gateway (%s): %s", exc, item.hex())
             header = exc.header
-            if header is not None and header.msg_id not in (PLATFORM_ACK, REGISTER_REPLY):
+            if header is not None and header.msg_id not in (PLATFORM_RESPONSE, REGISTRATION_RESPONSE):
                 replies.append(Reply(header.msg_id, header.seq, malformed=True))  # answered "message error"
             continue
         body = msg.body
@@ -109,7 +102,7 @@ def decode_replies(reader: FrameReader, data: bytes) -> list[Reply]:
         if isinstance(body, PlatformResponse):
             replies.append(Reply(msg.header.msg_id, seq, body.reply_seq, body.reply_msg_id, body.result))
         elif isinstance(body, RegistrationResponse):
-            replies.append(Reply(msg.header.msg_id, seq, body.reply_seq, REGISTER, body.result, body.auth_code))
+            replies.append(Reply(msg.header.msg_id, seq, body.reply_seq, REGISTRATION, body.result, body.auth_code))
         else:
             replies.append(Reply(msg.header.msg_id, seq, body=body))
     return replies

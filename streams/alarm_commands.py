@@ -33,6 +33,7 @@ from psycopg.rows import dict_row
 from fleet.enums import DeviceState
 from fleet.phones import canonical_phone
 from fleet.topics import JT808_DOWNLINK
+from protocols.jt808.catalogue import ALARM_ATTACHMENT_UPLOAD_REQUEST
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import Send
 from warehouse.queries import attachment_requests
@@ -40,7 +41,6 @@ from warehouse.queries.commands import insert_async
 
 log = logging.getLogger(__name__)
 
-MSG_ID = 0x9208
 CREATED_BY_NAME = "平台"
 REDACTED_NUMBER = "0" * 32  # the number in the command row's body: only the terminal may know it
 HEARD_WITHIN_S = 60.0  # an uplink this recent proves the connection (a silent one is closed after ~3 heartbeats)
@@ -127,14 +127,14 @@ class AttachmentRequests:
 
         async def insert(conn: psycopg.AsyncConnection[Any]) -> tuple[dict[str, Any], str]:
             number = await attachment_requests.issue_async(conn, row["id"], target["deviceId"], self.ttl_s)
-            command = await insert_async(conn, target, msg_id=MSG_ID, payload=payload, body_hex=shown.hex(),
+            command = await insert_async(conn, target, msg_id=ALARM_ATTACHMENT_UPLOAD_REQUEST, payload=payload, body_hex=shown.hex(),
                                          user_id=None, user_name=CREATED_BY_NAME)
             return command, number
 
         command, number = await self.db.transact(insert)
         body, _ = build_request(row, self.host, self.port, version, number)
         phone = canonical_phone(target["phone"])
-        value = {"phone": phone, "msg_id": MSG_ID, "body_hex": body.hex(), "command_id": str(command["id"]),
+        value = {"phone": phone, "msg_id": ALARM_ATTACHMENT_UPLOAD_REQUEST, "body_hex": body.hex(), "command_id": str(command["id"]),
                  "created_at": command["createdAt"].astimezone(UTC).isoformat().replace("+00:00", "Z")}
         await self.send(JT808_DOWNLINK, phone.encode(), orjson.dumps(value))
         return 1

@@ -21,13 +21,13 @@ from typing import Any
 import psycopg
 
 from fleet.media_store import MEDIA_EXTENSIONS
+from protocols.jt808.catalogue import ATTACHMENT_FILE_DONE
 from streams.db import DATA_ERRORS, Database
 from streams.messages import PayloadError, Uplink
 from warehouse.queries import media as media_files
 
 log = logging.getLogger(__name__)
 
-FILE_DONE = 0x1212
 RESOURCE_TYPES = {0: 1, 1: 4, 2: 2, 3: 4, 4: 4}
 MEDIA_FORMATS = {extension: code for code, extension in MEDIA_EXTENSIONS.items()} | {"jpeg": 0}
 OTHER_FORMAT = 255
@@ -71,7 +71,7 @@ async def store_files(db: Database, uplinks: Sequence[Uplink | PayloadError]) ->
     """Rows for the batch's 0x1212 records (and ``atted`` on their alarms); returns how many rows are new."""
     new = 0
     for uplink in uplinks:
-        if isinstance(uplink, PayloadError) or uplink.msg_id != FILE_DONE:
+        if isinstance(uplink, PayloadError) or uplink.msg_id != ATTACHMENT_FILE_DONE:
             continue
         try:
             row = file_row(uplink)
@@ -97,7 +97,7 @@ async def store_files(db: Database, uplinks: Sequence[Uplink | PayloadError]) ->
 async def step(db: Database, uplinks: Sequence[Uplink | PayloadError]) -> None:
     """The step as ``streams/uplinks.py`` calls it: nothing to do without 0x1212 records; a bug is logged,
     never stops the batch (the files stay in the store; a replay writes the rows)."""
-    if not any(not isinstance(u, PayloadError) and u.msg_id == FILE_DONE for u in uplinks):
+    if not any(not isinstance(u, PayloadError) and u.msg_id == ATTACHMENT_FILE_DONE for u in uplinks):
         return
     try:
         await store_files(db, uplinks)

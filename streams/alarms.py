@@ -40,6 +40,7 @@ import psycopg
 from fleet.alarm_catalog import SAFETY_ITEMS, VIDEO_FLAGS_ITEM, AlarmKind, describe
 from fleet.enums import PushType
 from fleet.topics import CONSOLE_EVENTS
+from protocols.jt808.catalogue import BATCH_LOCATION_UPLOAD
 from streams import console
 from streams.alarm_model import (
     ACTIVE_SAFETY_KINDS,
@@ -50,7 +51,7 @@ from streams.alarm_model import (
 )
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import Send, encode
-from streams.messages import MSG_LOCATION_BATCH, Fix, PayloadError, Uplink, parse_time
+from streams.messages import Fix, PayloadError, Uplink, parse_time
 from streams.platform_alarms import PlatformAlarms, plan_into
 
 log = logging.getLogger(__name__)
@@ -189,7 +190,7 @@ class AlarmsStep:
         for uplink, fixes in zip(uplinks, fixes_by_event, strict=True):
             if not fixes or isinstance(uplink, PayloadError):
                 continue
-            batch_upload = uplink.msg_id == MSG_LOCATION_BATCH
+            batch_upload = uplink.msg_id == BATCH_LOCATION_UPLOAD
             for fix in fixes:
                 dev = fix.device_id
                 state = pending.get(dev) or known.get(dev)

@@ -42,6 +42,21 @@ from psycopg.types.json import Jsonb
 
 from fleet.enums import PushType
 from fleet.topics import CONSOLE_EVENTS
+from protocols.jt808.catalogue import (
+    AV_RESOURCE_LIST,
+    CAMERA_SHOOT,
+    CAMERA_SHOOT_RESPONSE,
+    LOCATION_QUERY_RESPONSE,
+    PLAYBACK_REQUEST,
+    QUERY_AV_RESOURCES,
+    QUERY_LOCATION,
+    QUERY_PARAMETERS,
+    QUERY_PARAMETERS_RESPONSE,
+    QUERY_SPECIFIED_PARAMETERS,
+    STORED_MEDIA_SEARCH,
+    STORED_MEDIA_SEARCH_RESPONSE,
+    TERMINAL_RESPONSE,
+)
 from protocols.jt808.redact import SECRET_PARAM_IDS
 from streams import console
 from streams.db import DATA_ERRORS, Database
@@ -55,14 +70,12 @@ T = TypeVar("T")
 
 # reply msg id -> the command msg ids it answers (0x0001: any, checked against its reply_msg_id)
 OWN_REPLIES: dict[int, tuple[int, ...]] = {
-    0x0104: (0x8104, 0x8106),
-    0x0201: (0x8201,),
-    0x0802: (0x8802,),
-    0x0805: (0x8801,),
-    0x1205: (0x9205, 0x9201),  # the resource list answers a search, and a playback request
+    QUERY_PARAMETERS_RESPONSE: (QUERY_PARAMETERS, QUERY_SPECIFIED_PARAMETERS),
+    LOCATION_QUERY_RESPONSE: (QUERY_LOCATION,),
+    STORED_MEDIA_SEARCH_RESPONSE: (STORED_MEDIA_SEARCH,),
+    CAMERA_SHOOT_RESPONSE: (CAMERA_SHOOT,),
+    AV_RESOURCE_LIST: (QUERY_AV_RESOURCES, PLAYBACK_REQUEST),  # answers a search, and a playback request
 }
-GENERAL_RESPONSE = 0x0001
-PARAMS_RESPONSE = 0x0104
 RESULT_MESSAGE_ERROR, RESULT_UNSUPPORTED = 2, 3
 OPEN_STATES = ("created", "sent")
 EARLY_SLACK_S = 5.0  # a kept reply may precede its command's row by this much (clocks of two hosts)
@@ -92,7 +105,7 @@ class Reply:
 
     def answers(self) -> tuple[int, ...] | None:
         """Command msg ids this reply can answer (None: the one in reply_msg_id)."""
-        return None if self.msg_id == GENERAL_RESPONSE else OWN_REPLIES.get(self.msg_id, ())
+        return None if self.msg_id == TERMINAL_RESPONSE else OWN_REPLIES.get(self.msg_id, ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +126,7 @@ def _small_int(value: Any) -> int | None:
 
 def reply_of(uplink: Uplink) -> Reply | None:
     """The reply an uplink is, or None (not a reply, or a body without a usable ``reply_seq``). Pure."""
-    if uplink.msg_id != GENERAL_RESPONSE and uplink.msg_id not in OWN_REPLIES:
+    if uplink.msg_id != TERMINAL_RESPONSE and uplink.msg_id not in OWN_REPLIES:
         return None
     body = uplink.body
     reply_seq = _small_int(body.get("reply_seq"))
@@ -121,15 +134,15 @@ def reply_of(uplink: Uplink) -> Reply | None:
         return None
     reply_msg_id = None
     result = 0
-    if uplink.msg_id == GENERAL_RESPONSE:
+    if uplink.msg_id == TERMINAL_RESPONSE:
         reply_msg_id = _small_int(body.get("reply_msg_id"))
         result = _small_int(body.get("result"))  # type: ignore[assignment]
         if reply_msg_id is None or result is None:
             return None
-    elif uplink.msg_id == 0x0805:
+    elif uplink.msg_id == CAMERA_SHOOT_RESPONSE:
         own = _small_int(body.get("result")) or 0
         result = {0: 0, 1: 1, 2: RESULT_UNSUPPORTED}.get(own, 1)
-    if uplink.msg_id == PARAMS_RESPONSE:
+    if uplink.msg_id == QUERY_PARAMETERS_RESPONSE:
         body = without_secret_params(body)
     return Reply(uplink.device_id, reply_seq, uplink.msg_id, reply_msg_id, min(result, 255), body,
                  uplink.received_at)
@@ -262,7 +275,7 @@ class CommandsProcessor:
         return [(row, reply) for reply in replies for row in await self._apply_reply(conn, reply)]
 
     async def _apply_reply(self, conn: psycopg.AsyncConnection[Any], reply: Reply) -> list[dict[str, Any]]:
-        if reply.msg_id == PARAMS_RESPONSE:
+        if reply.msg_id == QUERY_PARAMETERS_RESPONSE:
             params = dict(device_params(reply))  # one statement; a repeated id: the last value
             if params:
                 await conn.execute(sql.UPSERT_PARAMS, {"device_id": reply.device_id, "at": reply.received_at,

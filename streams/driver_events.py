@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from protocols.jt808.catalogue import DRIVER_IDENTITY
 from streams.db import DATA_ERRORS, Database
 from streams.gps_sql import IntArray, TextArray, TimeArray
 from streams.messages import PayloadError, Uplink, parse_time
 
 log = logging.getLogger(__name__)
 
-DRIVER_IDENTITY = 0x0702
 
 INSERT = """
 INSERT INTO driver_event (device_id, at, status, car_id, enterprise_id, driver_id, ic_result, driver_name,

@@ -28,6 +28,12 @@ import psycopg
 
 from fleet.enums import PushType
 from fleet.topics import CONSOLE_EVENTS
+from protocols.jt808.catalogue import (
+    CAMERA_SHOOT,
+    MEDIA_UPLOAD,
+    SINGLE_STORED_MEDIA_UPLOAD,
+    STORED_MEDIA_UPLOAD,
+)
 from streams import console
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import Send, encode
@@ -37,14 +43,13 @@ from warehouse.queries import media as media_files
 
 log = logging.getLogger(__name__)
 
-MEDIA_UPLOAD = 0x0801
 RESOURCE_TYPES = {0: 1, 2: 2, 1: 4}  # media type (0 photo, 1 audio, 2 video) -> resource type
 RESULT_STORED = 0
 RESULT_GAVE_UP = 1
 
 # Commands whose answer is a 0x0801 upload with event code 0: 0x8801 take a photo now, 0x8803 upload
 # stored media, 0x8805 upload one stored item (JT/T 808 §8.55, 8.59, 8.61).
-REQUEST_MSG_IDS = [0x8801, 0x8803, 0x8805]
+REQUEST_MSG_IDS = [CAMERA_SHOOT, STORED_MEDIA_UPLOAD, SINGLE_STORED_MEDIA_UPLOAD]
 REQUEST_WINDOW = timedelta(hours=1)
 
 

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 import psycopg
 
 from fleet.phones import canonical_phone
+from protocols.jt808.catalogue import ALARM_ATTACHMENT_UPLOAD_REQUEST
 from protocols.jt808.redact import CREDENTIAL_MSG_IDS, redact_raw_hex
 from streams.db import DATA_ERRORS, Database
 from streams.gps_sql import IntArray, SqlArray, TextArray, TimeArray
@@ -186,7 +187,6 @@ def refused_row(obj: dict[str, Any]) -> LogRow | None:
                   json_text({"refused": obj["refused"]}), None, obj.get("gateway_id"))
 
 
-ATTACHMENT_REQUEST = 0x9208
 
 
 def without_alarm_number(raw_hex: str) -> str:
@@ -204,7 +204,7 @@ def without_alarm_number(raw_hex: str) -> str:
         if not isinstance(body, AlarmAttachmentUploadRequest):
             return ""
         h = msg.header
-        return encode_frame(ATTACHMENT_REQUEST, replace(body, alarm_uuid=REDACTED_NUMBER), phone=h.phone, seq=h.seq,
+        return encode_frame(ALARM_ATTACHMENT_UPLOAD_REQUEST, replace(body, alarm_uuid=REDACTED_NUMBER), phone=h.phone, seq=h.seq,
                             version=h.version, protocol_version=h.protocol_version or 1).hex()
     except (ValueError, JT808Error):
         return ""
@@ -226,7 +226,7 @@ def downlink_row(record: Any) -> LogRow | None:
     except PayloadError as exc:
         log.warning("message log: sent record skipped: %s", exc)
         return None
-    if msg_id == ATTACHMENT_REQUEST:
+    if msg_id == ALARM_ATTACHMENT_UPLOAD_REQUEST:
         raw_hex = without_alarm_number(raw_hex)
     elif msg_id in CREDENTIAL_MSG_IDS:
         raw_hex = redact_raw_hex(raw_hex)

@@ -12,9 +12,7 @@ from typing import Any
 
 import orjson
 
-MSG_LOCATION_REPORT = 0x0200
-MSG_LOCATION_BATCH = 0x0704
-MSG_LOCATION_QUERY_RESPONSE = 0x0201  # the answer to a position query (8201): a fix like any other
+from protocols.jt808.catalogue import BATCH_LOCATION_UPLOAD, LOCATION_QUERY_RESPONSE, LOCATION_REPORT
 
 STATUS_ACC_ON = 1 << 0        # status bit 0: ACC on
 STATUS_POSITIONED = 1 << 1    # status bit 1: the fix is positioned
@@ -274,14 +272,14 @@ def parse_fix(uplink: Uplink, body: dict[str, Any]) -> Fix:
 def location_bodies(uplink: Uplink) -> list[dict[str, Any]]:
     """The location bodies an uplink carries: one for 0x0200 and 0x0201 (its ``location``), the items of
     a 0x0704, none otherwise."""
-    if uplink.msg_id == MSG_LOCATION_REPORT:
+    if uplink.msg_id == LOCATION_REPORT:
         return [uplink.body]
-    if uplink.msg_id == MSG_LOCATION_QUERY_RESPONSE:
+    if uplink.msg_id == LOCATION_QUERY_RESPONSE:
         location = uplink.body.get("location")
         if not isinstance(location, dict):
             raise PayloadError("0x0201 location: missing or not an object")
         return [location]
-    if uplink.msg_id == MSG_LOCATION_BATCH:
+    if uplink.msg_id == BATCH_LOCATION_UPLOAD:
         items = uplink.body.get("items")
         if not isinstance(items, list):
             raise PayloadError("0x0704 items: missing or not a list")

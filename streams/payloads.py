@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from protocols.jt808.catalogue import BATCH_LOCATION_UPLOAD, LOCATION_REPORT
 from streams.console import iso
-from streams.messages import MSG_LOCATION_BATCH, MSG_LOCATION_REPORT, STATUS_ACC_ON, STATUS_POSITIONED
+from streams.messages import STATUS_ACC_ON, STATUS_POSITIONED
 
 
 @dataclass(frozen=True)
@@ -66,14 +67,14 @@ def frame_uplink(terminal: Terminal, frame: bytes, *, received_at: datetime | No
 def location_report(terminal: Terminal, *, seq: int = 0, received_at: datetime | None = None,
                     **fix: Any) -> dict[str, Any]:
     """A 0x0200 uplink; ``fix`` goes to :func:`location_body`."""
-    return uplink(terminal, MSG_LOCATION_REPORT, location_body(**fix), seq=seq, received_at=received_at)
+    return uplink(terminal, LOCATION_REPORT, location_body(**fix), seq=seq, received_at=received_at)
 
 
 def location_batch(terminal: Terminal, items: list[dict[str, Any]], *, backlog: bool = True,
                    seq: int = 0, received_at: datetime | None = None) -> dict[str, Any]:
     """A 0x0704 uplink of :func:`location_body` items."""
     body = {"kind": 1 if backlog else 0, "items": items}
-    return uplink(terminal, MSG_LOCATION_BATCH, body, seq=seq, received_at=received_at)
+    return uplink(terminal, BATCH_LOCATION_UPLOAD, body, seq=seq, received_at=received_at)
 
 
 def session(terminal: Terminal, *, online: bool, at: datetime | None = None, reason: str = "",

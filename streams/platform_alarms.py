@@ -44,10 +44,11 @@ from fleet.platform_alarm_rules import (
     PlatformRules,
     rules_from_row,
 )
-from protocols.jt808.fields import TERMINAL_TZ
+from protocols.china_time import CHINA_TZ
+from protocols.jt808.catalogue import BATCH_LOCATION_UPLOAD
 from streams.alarm_model import AlarmEpisode
 from streams.db import Database
-from streams.messages import MSG_LOCATION_BATCH, Fix, PayloadError, Uplink
+from streams.messages import Fix, PayloadError, Uplink
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ class Evaluated:
 
 
 def in_night(at: datetime, rules: PlatformRules) -> bool:
-    hour = at.astimezone(TERMINAL_TZ).hour
+    hour = at.astimezone(CHINA_TZ).hour
     start, end = rules.night_start_hour, rules.night_end_hour % 24
     return start <= hour < end if start < end else (hour >= start or hour < end)
 
@@ -234,7 +235,7 @@ class PlatformAlarms:
     def plan(self, uplinks: Sequence[Uplink | PayloadError], fixes_by_event: Sequence[Sequence[Fix]]) -> Evaluated:
         out = Evaluated()
         for uplink, fixes in zip(uplinks, fixes_by_event, strict=True):
-            if not fixes or isinstance(uplink, PayloadError) or uplink.msg_id == MSG_LOCATION_BATCH:
+            if not fixes or isinstance(uplink, PayloadError) or uplink.msg_id == BATCH_LOCATION_UPLOAD:
                 continue
             for fix in fixes:
                 state = self.devices.get(fix.device_id)

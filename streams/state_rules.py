@@ -10,6 +10,7 @@ Business state, evaluated in this order (first match wins):
 4. driving (1)    ACC on and speed > ``driving_min_speed_kmh`` (5 km/h: GPS drift while standing
                   still reads 1..3 km/h).
 5. parked (2)     ACC on, not faster than that.
+Steps 3-5 are the driving / parked rule of ``fleet/motion.py``, shared with generated history.
 
 Online/offline comes only from ``device.sessions.v1``. An offline event for another connection than the
 one that brought the device online (``replaced``: the terminal reconnected elsewhere first) is logged but
@@ -26,13 +27,14 @@ from datetime import datetime
 
 from fleet.addresses import source_ip
 from fleet.enums import BizState
+from fleet.motion import DRIVING_MIN_SPEED_KMH, motion_state
 from streams.messages import Fix, SessionEvent
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
     no_signal_after_s: float = 600.0
-    driving_min_speed_kmh: float = 5.0
+    driving_min_speed_kmh: float = DRIVING_MIN_SPEED_KMH
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +96,7 @@ def derive_biz_state(
         return BizState.OFFLINE
     if not positioned or not fresh:
         return BizState.NO_SIGNAL
-    if not acc_on:
-        return BizState.ENGINE_OFF
-    if speed_kmh > rules.driving_min_speed_kmh:
-        return BizState.DRIVING
-    return BizState.PARKED
+    return motion_state(bool(acc_on), speed_kmh, rules.driving_min_speed_kmh)
 
 
 def is_fresh(state: DeviceState, now_s: float, rules: Rules) -> bool:

@@ -10,7 +10,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from streams.messages import MSG_LOCATION_BATCH, Fix, PayloadError, Uplink, location_bodies, parse_fix
+from protocols.jt808.catalogue import BATCH_LOCATION_UPLOAD
+from streams.messages import Fix, PayloadError, Uplink, location_bodies, parse_fix
 
 UNPOSITIONED = "unpositioned"
 
@@ -89,7 +90,7 @@ def classify_uplink(uplink: Uplink, limits: Limits) -> Classified:
     Non-location uplinks give nothing. A 0x0704 item's reason names its index.
     """
     bodies = location_bodies(uplink)
-    batch = uplink.msg_id == MSG_LOCATION_BATCH
+    batch = uplink.msg_id == BATCH_LOCATION_UPLOAD
     fixes: list[Fix] = []
     rejects: list[str] = []
     for index, body in enumerate(bodies):

@@ -10,8 +10,8 @@ end; it derives, with the streams' rules (``streams/state_rules.py``, ``streams/
 - an active-safety alarm (type 5 ``adas_<n>`` / type 6 ``dsm_<n>``, with its level) per ADAS / DSM event of the
   driving model (``safety_event``), the mix the live simulator sends as items 0x64 / 0x65;
 - an ACC transition whenever status bit 0 changes (and the first fix's state);
-- a business-state transition whenever the state changes: driving (1) with the ACC on and faster than
-  5 km/h, parked (2) with the ACC on, engine off (3) otherwise;
+- a business-state transition whenever the state changes, by the driving / parked rule of
+  ``fleet/motion.py``: driving (1), parked (2) or engine off (3);
 - online (1) at the first fix; the terminals of generated history stay online (no offline row).
 """
 
@@ -23,10 +23,9 @@ from typing import Any
 
 from fleet.alarm_catalog import AlarmKind
 from fleet.driving_model import SafetyDraw
+from fleet.motion import motion_state
 
 ACC_ON = 1
-DRIVING_MIN_KMH = 5.0
-BIZ_DRIVING, BIZ_PARKED, BIZ_ENGINE_OFF = 1, 2, 3
 
 
 @dataclass
@@ -45,9 +44,7 @@ ONLINE_COLUMNS = ("device_id", "at", "state", "enterprise_id", "reason")
 
 
 def biz_state(status: int, speed_kmh: float) -> int:
-    if not status & ACC_ON:
-        return BIZ_ENGINE_OFF
-    return BIZ_DRIVING if speed_kmh > DRIVING_MIN_KMH else BIZ_PARKED
+    return int(motion_state(bool(status & ACC_ON), speed_kmh))
 
 
 class EventTracker:

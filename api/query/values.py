@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from api.errors import BadRequest
+from protocols.china_time import CHINA_TZ
 
 FieldType = Literal["int", "float", "str", "time", "bool"]
 
 # Times without an offset are the console's local time: China Standard Time, as on the wire (JT/T 808).
-NAIVE_TIME_ZONE = timezone(timedelta(hours=8))
+NAIVE_TIME_ZONE = CHINA_TZ
 
 # Exactly what api/openapi.yaml documents: anything else is a 400 (a contract the fuzzer checks).
 _TRUE = {"true", "1"}

@@ -31,7 +31,6 @@ from api.command_send import send
 from api.db import get_db
 from api.errors import ApiError, BadRequest, Forbidden, NotFound, request_language
 from api.http import json_body, ok
-from api.local_time import CHINA_TZ, local_midnight
 from api.notices import NOTICE_BIZ_ALARM
 from api.query import records
 from api.query.entities_alarms import ALARM, ALARM_UPDATE, DESC_EXPRESSION, OPINION_MAX, desc_expression
@@ -41,6 +40,7 @@ from api.query.values import coerce
 from api.security import FORBIDDEN_TEXT, current_principal, report_scope, request_scope, requires
 from fleet.alarm_catalog import ALARMS, AlarmKind, alarm_def, describe
 from fleet.enums import DeviceState
+from protocols.china_time import CHINA_TZ, local_midnight
 from warehouse.queries import alarms as q
 from warehouse.queries import commands as command_queries
 from warehouse.queries import fleet_figures

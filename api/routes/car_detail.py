@@ -19,7 +19,6 @@ from flask import Blueprint, request
 from api.db import get_db
 from api.errors import NotFound
 from api.http import ok
-from api.local_time import CHINA_TZ
 from api.positions import position_reply
 from api.query.values import MAX_ID, parse_positive_int
 from api.security import request_scope, requires
@@ -27,18 +26,13 @@ from api.services import geocoder, v_max_kmh
 from fleet.enums import DeviceState
 from fleet.geo import NO_ADDRESS
 from fleet.media_store import content_type
+from protocols.china_time import local_midnight
 from warehouse.queries import car_detail, fleet_figures, media
 
 bp = Blueprint("car_detail", __name__)
 
 ALARM_POINTS = 50  # today's alarm points listed (the count covers all of them)
 PHOTOS = 6
-
-
-def local_midnight(now: datetime | None = None) -> datetime:
-    """Today's 00:00 in China Standard Time, the terminals' and the operators' day."""
-    local = (now or datetime.now(CHINA_TZ)).astimezone(CHINA_TZ)
-    return local.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def _bits(alarm: int) -> list[int]:

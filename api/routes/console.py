@@ -28,7 +28,6 @@ from flask import Blueprint, current_app, request
 from api.db import get_db
 from api.errors import AuthError, BadRequest, Forbidden, NotFound
 from api.http import json_body, ok
-from api.local_time import local_midnight
 from api.notices import NOTICE_BIZ_ALARM, NOTICE_BIZ_TYPES
 from api.query import records
 from api.query.org_entities import USER
@@ -44,6 +43,7 @@ from api.security import (
 )
 from api.services import SERVICE_KEY
 from fleet.settings import ApiSettings
+from protocols.china_time import local_midnight
 from warehouse.queries import auth as auth_q
 from warehouse.queries import console as q
 from warehouse.queries import fleet_figures

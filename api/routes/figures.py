@@ -20,10 +20,10 @@ from flask import Blueprint, current_app, request
 
 from api.db import get_db
 from api.http import ok
-from api.local_time import local_midnight
 from api.query.values import parse_positive_int
 from api.security import current_principal, request_scope, requires
 from api.services import v_max_kmh
+from protocols.china_time import local_midnight
 from warehouse.queries import fleet_figures
 
 bp = Blueprint("figures", __name__)

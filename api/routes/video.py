@@ -35,6 +35,7 @@ from api.security import current_principal, request_scope, requires
 from fleet.enums import DeviceState
 from fleet.phones import canonical_phone
 from fleet.settings import MediaServerSettings
+from protocols.jt808.catalogue import AV_TRANSMISSION_CONTROL, REALTIME_AV_REQUEST
 from warehouse.queries import commands as command_queries
 from warehouse.queries import video as queries
 from warehouse.queries.auth import session_state
@@ -133,7 +134,7 @@ def _start(target: dict[str, Any], payload: Any) -> dict[str, Any]:
               "streamType": req.stream_type, "stopGraceS": client.settings.idle_stop_s,
               **_urls(sid, target, talk=req.kind == "talk")}
     if registered.get("live"):  # a terminal already feeds it: one more viewer, no new 0x9101
-        return {"id": None, "carId": target["carId"], "deviceId": target["deviceId"], "msgId": 0x9101,
+        return {"id": None, "carId": target["carId"], "deviceId": target["deviceId"], "msgId": REALTIME_AV_REQUEST,
                 "state": "reused", **answer}
     settings = client.settings
     # the port the media server named: its own, or this request's one-time port (policy `port`)
@@ -150,7 +151,8 @@ def _control(target: dict[str, Any], payload: Any) -> dict[str, Any]:
     if device_id != target["deviceId"]:
         raise BadRequest("streamId 不属于该终端 (the streamId is another device's)", data={"field": "streamId"})
     control["streamId"], control["channelId"] = sid, channel
-    base = {"id": None, "carId": target["carId"], "deviceId": target["deviceId"], "msgId": 0x9102, "streamId": sid}
+    base = {"id": None, "carId": target["carId"], "deviceId": target["deviceId"], "msgId": AV_TRANSMISSION_CONTROL,
+            "streamId": sid}
     if control["command"] in (0, 4):
         try:
             released = media().release(sid, current_principal().user_id)

@@ -28,6 +28,7 @@ import orjson
 
 from fleet.enums import DeviceState, PushType
 from fleet.topics import CONSOLE_EVENTS, JT808_DOWNLINK
+from protocols.jt808.catalogue import AV_TRANSMISSION_CONTROL, PLAYBACK_CONTROL
 from protocols.jt808.messages.t9102_av_transmission_control import (
     COMMAND_CLOSE,
     COMMAND_CLOSE_TALK,
@@ -89,11 +90,11 @@ class NullPlatform:
 def stop_command(info: StreamInfo) -> tuple[int, Any, dict[str, Any]]:
     """(msg id, body, payload stored on the command row) that stops ``info``'s stream."""
     if info.kind == "playback":
-        return 0x9202, PlaybackControl(info.channel, CONTROL_END), {"channelId": info.channel, "playbackControl": 2,
+        return PLAYBACK_CONTROL, PlaybackControl(info.channel, CONTROL_END), {"channelId": info.channel, "playbackControl": 2,
                                                                      "streamId": info.stream_id, "reason": "idle"}
     command = COMMAND_CLOSE_TALK if info.kind == "talk" else COMMAND_CLOSE
     body = AvTransmissionControl(info.channel, command, 0, 0)
-    return 0x9102, body, {"channelId": info.channel, "command": command, "commadType": 0, "streamType": 0,
+    return AV_TRANSMISSION_CONTROL, body, {"channelId": info.channel, "command": command, "commadType": 0, "streamType": 0,
                           "streamId": info.stream_id, "reason": "idle"}
 
 

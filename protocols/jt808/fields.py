@@ -5,14 +5,12 @@ Wire units never leave ``protocols/``: BCD time in GMT+8 becomes a timezone-awar
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime
 
+from protocols.china_time import CHINA_TZ, CHINA_UTC_OFFSET
 from protocols.jt808.errors import BodyError, UnknownVersionError
 
 VERSIONS = ("2011", "2013", "2019")
-
-TERMINAL_TZ = timezone(timedelta(hours=8), "GMT+8")  # the standard's clock: Beijing time
-_GMT8 = timedelta(hours=8)
 
 # BCD byte -> value; 255 marks a byte with a nibble above 9.
 _BCD_VALUE = [
@@ -45,7 +43,7 @@ def bcd_time_to_utc(raw: bytes) -> datetime:
         value = datetime(2000 + v[raw[0]], v[raw[1]], v[raw[2]], v[raw[3]], v[raw[4]], v[raw[5]], tzinfo=UTC)
     except ValueError:
         raise BodyError(f"invalid BCD time {raw.hex()}") from None
-    value -= _GMT8
+    value -= CHINA_UTC_OFFSET
     if len(_TIME_CACHE) >= _TIME_CACHE_MAX:
         _TIME_CACHE.clear()
     _TIME_CACHE[bytes(raw)] = value
@@ -56,7 +54,7 @@ def utc_to_bcd_time(moment: datetime) -> bytes:
     """Aware datetime -> BCD[6] in GMT+8. Raises ValueError for a naive datetime or a year outside 2000-2099."""
     if moment.tzinfo is None:
         raise ValueError("fix times must be timezone-aware (UTC)")
-    local = moment.astimezone(TERMINAL_TZ)
+    local = moment.astimezone(CHINA_TZ)
     if not 2000 <= local.year <= 2099:
         raise ValueError(f"year {local.year} cannot be sent as BCD[6]")
     return bytes.fromhex(local.strftime("%y%m%d%H%M%S"))

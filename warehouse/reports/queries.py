@@ -6,22 +6,13 @@ report tables. Column names come from the API's entity whitelists, never from a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from psycopg import Connection, sql
 from psycopg.rows import dict_row, tuple_row
 
 from fleet.enums import DeviceState
 from warehouse.queries.scope import Scope
-
-CHINA = ZoneInfo("Asia/Shanghai")
-
-
-def local_midnight(now: datetime | None = None) -> datetime:
-    local = (now or datetime.now(CHINA)).astimezone(CHINA)
-    return local.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def _rows(conn: Connection[Any], query: sql.Composed, params: Sequence[Any]) -> list[dict[str, Any]]:

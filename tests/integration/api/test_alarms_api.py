@@ -16,8 +16,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.commands import Downlinks
-from api.local_time import CHINA_TZ
 from api.services import DOWNLINKS_KEY
+from protocols.china_time import CHINA_TZ
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_commands_api import Downlinked, Target, make_vehicle
 from tests.integration.api.test_console_api import bearer, make_user

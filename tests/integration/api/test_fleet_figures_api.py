@@ -21,9 +21,9 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.db import get_db
-from api.local_time import local_midnight
 from fleet.enums import BizState, DeviceState
 from fleet.settings import ApiSettings
+from protocols.china_time import local_midnight
 from tests.support.databases import create_database, drop_database
 from warehouse.db import connect
 from warehouse.partitions import ensure_gps_partitions

@@ -6,7 +6,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from fleet.platform_alarm_rules import DEFAULT_RULES, rules_from_row
-from streams.messages import MSG_LOCATION_BATCH, STATUS_ACC_ON, STATUS_POSITIONED, Fix, Uplink
+from protocols.jt808.catalogue import BATCH_LOCATION_UPLOAD
+from streams.messages import STATUS_ACC_ON, STATUS_POSITIONED, Fix, Uplink
 from streams.platform_alarms import DeviceRules, Evaluated, PlatformAlarms, evaluate, in_night
 
 T0 = datetime(2026, 11, 25, 4, 0, tzinfo=UTC)  # 12:00 Beijing time
@@ -115,7 +116,7 @@ def test_backlog_fixes_are_ignored() -> None:
     platform = PlatformAlarms(db=None)  # type: ignore[arg-type]
     platform.rules = {3: RULES}
     live = Uplink("013800000001", 7, None, 3, 0x0200, T0, {})
-    batch = Uplink("013800000001", 7, None, 3, MSG_LOCATION_BATCH, T0, {})
+    batch = Uplink("013800000001", 7, None, 3, BATCH_LOCATION_UPLOAD, T0, {})
     # a 0x0704 batch of 20 s overspeed: nothing
     out = platform.plan([batch], [[fix(s, 130.0) for s in range(0, 20)]])
     assert out.episodes == []

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from fleet.enums import BizState
 from warehouse.history import HistoryVehicle, generate_track
-from warehouse.history_events import BIZ_DRIVING, BIZ_ENGINE_OFF, BIZ_PARKED, Events, EventTracker
+from warehouse.history_events import Events, EventTracker
 
 T0 = datetime(2026, 5, 1, tzinfo=UTC)
 
@@ -19,7 +20,7 @@ def test_transitions_and_episodes_of_a_hand_made_track() -> None:
         tracker.add(T0 + timedelta(minutes=minute), 116.4, 39.9, speed, alarm, status)
     tracker.close()
     assert [(r[1] - T0, r[2]) for r in events.acc] == [(timedelta(0), 0), (timedelta(minutes=1), 1)]
-    assert [r[2] for r in events.biz] == [BIZ_ENGINE_OFF, BIZ_PARKED, BIZ_DRIVING, BIZ_PARKED]
+    assert [r[2] for r in events.biz] == [BizState.ENGINE_OFF, BizState.PARKED, BizState.DRIVING, BizState.PARKED]
     episodes = sorted((r[6], r[8] - T0, r[9] - T0) for r in events.alarms)
     assert episodes == [("a0", timedelta(minutes=6), timedelta(minutes=7)),  # still set at the end: closed there
                         ("a1", timedelta(minutes=3), timedelta(minutes=5)),
