@@ -2,14 +2,9 @@
 
 Three agents plus three timers (see streams/README.md):
 
-- ``uplinks``  jt808.uplink.v1, in batches; each uplink is parsed once, then ordered steps per batch
-               (streams.uplinks.UplinksProcessor):
-               1. positions plan (validation; refusals -> fleet.deadletter.v1)
-               2. live: valid fixes into the coalescer (a view; not waiting for the database)
-               3. positions: gps + device_last in one transaction
-               4. states: ACC/business transitions, the logs in one pipelined transaction, pushes 6
-               4s. alarms: alarm rows, pushes 2 / 13, 0x9208 on jt808.downlink.v1 (streams.alarms)
-               4a. commands: replies matched to commands (streams.commands), pushes 11 / 12
+- ``uplinks``  jt808.uplink.v1, in batches; each uplink is parsed once, then the declared steps
+               (streams.uplinks.STEPS: live, positions, states, alarms, commands, media, alarm_files,
+               driver_events, message_log) under one failure policy (streams.pipeline)
 - ``sessions`` device.sessions.v1 -> device state, online log, pushes type 1 (and 6)
 - ``sent``     jt808.sent.v1 -> command sent / failed (streams.commands), then the message log
 - timers: ``no-signal`` (states), ``live-flush`` (every live_coalesce_ms), ``command-timeouts``
@@ -131,7 +126,8 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
     states_p = StatesProcessor(states_db, store, directory, send, DeadLetters(send, "states"), rules, limits)
     live_p = LivePositions(directory, send, limits, rules, store)
     parts = Components(positions=positions_p, states=states_p, live=live_p, store=store,
-                       uplinks=UplinksProcessor(positions_p, states_p, live_p))
+                       uplinks=UplinksProcessor(positions_p, states_p, live_p,
+                                                max_backoff_s=settings.retry_max_backoff_s))
     if settings.message_log_enabled:
         parts.uplinks.message_log_db = database("message-log")
     commands_p = CommandsProcessor(database("commands"), Directory(database("commands-directory")), send,
