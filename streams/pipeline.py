@@ -42,7 +42,7 @@ from streams.validation import Limits
 
 log = logging.getLogger(__name__)
 
-# Kafka header naming the one step a replayed dead letter is for (fleet/deadletters.py writes it).
+# Kafka header naming the one step a replayed dead letter is for (streams/replay.py writes it).
 STEP_HEADER = "fleet.step"
 
 # An outage, not a bug: the step is retried with backoff and the batch is not acknowledged meanwhile.
