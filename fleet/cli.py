@@ -19,6 +19,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "up": "fleet.launcher:up_command",
     "attachments": "gateway.attachments:attachments_command",
     "config-doc": "fleet.config_doc:config_doc_command",
+    "deadletters": "streams.replay:deadletters_command",
     "seed": "warehouse.seed:seed_command",
     "simulate": "simulator.cli:simulate_command",
     "loadgen": "simulator.loadgen:loadgen_command",

@@ -93,13 +93,3 @@ async def store_files(db: Database, uplinks: Sequence[Uplink | PayloadError]) ->
                 log.warning("alarm files: %s names alarm %s, which is not stored", row["object_key"], row["warn_uuid"])
     return new
 
-
-async def step(db: Database, uplinks: Sequence[Uplink | PayloadError]) -> None:
-    """The step as ``streams/uplinks.py`` calls it: nothing to do without 0x1212 records; a bug is logged,
-    never stops the batch (the files stay in the store; a replay writes the rows)."""
-    if not any(not isinstance(u, PayloadError) and u.msg_id == ATTACHMENT_FILE_DONE for u in uplinks):
-        return
-    try:
-        await store_files(db, uplinks)
-    except Exception:
-        log.exception("alarm files: batch skipped")

@@ -231,8 +231,12 @@ class AlarmsStep:
                 planned.devices.setdefault(dev, fix)
         return planned
 
-    async def handle(self, uplinks: Sequence[Uplink | PayloadError], fixes_by_event: Sequence[Sequence[Fix]]) -> int:
-        """Store the batch's alarms (one transaction), keep the new state, push. Returns new rows."""
+    async def handle(self, uplinks: Sequence[Uplink | PayloadError], fixes_by_event: Sequence[Sequence[Fix]],
+                     refuse: Callable[[int, str], None] | None = None) -> int:
+        """Store the batch's alarms (one transaction), keep the new state, push. Returns new rows.
+
+        A device whose rows the database refuses as data: its uplinks go to ``refuse(index, reason)`` (the
+        pipeline dead-letters them for this step, replayable), the other devices' alarms are stored."""
         if not self.loaded:
             await self.rebuild()
         planned = self.plan(uplinks, fixes_by_event)
@@ -251,6 +255,10 @@ class AlarmsStep:
                                               [e for e in planned.ends if e[0] == dev], {dev: fix})
                 except DATA_ERRORS as dev_exc:
                     log.warning("alarms of device %s refused: %s", dev, dev_exc)
+                    if refuse is not None:
+                        for index, fixes in enumerate(fixes_by_event):
+                            if any(fix.device_id == dev for fix in fixes):
+                                refuse(index, f"alarms refused by the database: {dev_exc}")
         self.devices.update(planned.states)
         self.rows_stored += len(rows)
         for row in rows:

@@ -2,14 +2,9 @@
 
 Three agents plus three timers (see streams/README.md):
 
-- ``uplinks``  jt808.uplink.v1, in batches; each uplink is parsed once, then ordered steps per batch
-               (streams.uplinks.UplinksProcessor):
-               1. positions plan (validation; refusals -> fleet.deadletter.v1)
-               2. live: valid fixes into the coalescer (a view; not waiting for the database)
-               3. positions: gps + device_last in one transaction
-               4. states: ACC/business transitions, the logs in one pipelined transaction, pushes 6
-               4s. alarms: alarm rows, pushes 2 / 13, 0x9208 on jt808.downlink.v1 (streams.alarms)
-               4a. commands: replies matched to commands (streams.commands), pushes 11 / 12
+- ``uplinks``  jt808.uplink.v1, in batches; each uplink is parsed once, then the declared steps
+               (streams.uplinks.STEPS: live, positions, states, alarms, commands, media, alarm_files,
+               driver_events, message_log) under one failure policy (streams.pipeline)
 - ``sessions`` device.sessions.v1 -> device state, online log, pushes type 1 (and 6)
 - ``sent``     jt808.sent.v1 -> command sent / failed (streams.commands), then the message log
 - timers: ``no-signal`` (states), ``live-flush`` (every live_coalesce_ms), ``command-timeouts``
@@ -53,7 +48,7 @@ from streams.alarm_commands import AttachmentRequests
 from streams.alarms import AlarmsStep
 from streams.commands import CommandsProcessor, parse_sent
 from streams.db import Database
-from streams.deadletter import DeadLetters
+from streams.deadletter import DeadLetters, Send
 from streams.directory import Directory
 from streams.live import LivePositions
 from streams.messages import PayloadError, load_json_object
@@ -76,6 +71,44 @@ class Components:
     live: LivePositions
     store: StateStore
     uplinks: UplinksProcessor
+    commands: CommandsProcessor
+
+
+def _database(settings: StreamsSettings, db_url: str, name: str) -> Database:
+    return Database(db_url, name=name, max_backoff_s=settings.retry_max_backoff_s)
+
+
+def build_components(settings: StreamsSettings, db_url: str, send: Send, commands: CommandsSettings,
+                     attachments: AttachmentsSettings) -> Components:
+    """The processors and the uplink pipeline's resources (streams.uplinks.STEPS), each with its own
+    connection: one async connection's transactions must not interleave between agents."""
+    limits = Limits(max_future_s=settings.max_future_s, max_speed_kmh=settings.max_speed_kmh,
+                    max_past_s=settings.max_past_h * 3600, max_implied_speed_kmh=settings.max_implied_speed_kmh,
+                    teleport_min_km=settings.teleport_min_km)
+    rules = Rules(no_signal_after_s=settings.no_signal_after_s,
+                  driving_min_speed_kmh=settings.driving_min_speed_kmh)
+
+    def database(name: str) -> Database:
+        return _database(settings, db_url, name)
+
+    states_db = database("states")
+    directory = Directory(database("directory"))
+    store = StateStore(states_db)
+    positions_p = PositionsProcessor(database("positions"), PartitionKeeper(db_url),
+                                     DeadLetters(send, "positions"), limits, ZoneInfo(ReportSettings().tz))
+    states_p = StatesProcessor(states_db, store, directory, send, DeadLetters(send, "states"), rules, limits)
+    live_p = LivePositions(directory, send, limits, rules, store)
+    uplinks = UplinksProcessor(positions_p, states_p, live_p, max_backoff_s=settings.retry_max_backoff_s)
+    if settings.message_log_enabled:
+        uplinks.message_log_db = database("message-log")
+    uplinks.commands = CommandsProcessor(database("commands"), Directory(database("commands-directory")), send,
+                                         timeout_s=commands.timeout_s)
+    if settings.alarms_enabled:  # step alarms (streams.alarms); 0x9208 through the command path
+        alarms_db = database("alarms")
+        uplinks.alarms = AlarmsStep(alarms_db, send, directory, request_attachments=AttachmentRequests(
+            alarms_db, send, attachments.public_host, attachments.port, attachments.request_ttl_s).request)
+    return Components(positions=positions_p, states=states_p, live=live_p, store=store, uplinks=uplinks,
+                      commands=uplinks.commands)
 
 
 def _faust_app(settings: StreamsSettings, kafka_bootstrap: str, kafka: KafkaSettings) -> faust.App:
@@ -116,33 +149,8 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
     async def send(topic: str, key: bytes | None, value: bytes) -> None:
         await topics[topic].send(key=key, value=value)
 
-    limits = Limits(max_future_s=settings.max_future_s, max_speed_kmh=settings.max_speed_kmh,
-                    max_past_s=settings.max_past_h * 3600, max_implied_speed_kmh=settings.max_implied_speed_kmh,
-                    teleport_min_km=settings.teleport_min_km)
-    rules = Rules(no_signal_after_s=settings.no_signal_after_s,
-                  driving_min_speed_kmh=settings.driving_min_speed_kmh)
-
-    def database(name: str) -> Database:
-        return Database(db_url, name=name, max_backoff_s=settings.retry_max_backoff_s)
-
-    states_db = database("states")
-    directory = Directory(database("directory"))
-    store = StateStore(states_db)
-    positions_p = PositionsProcessor(database("positions"), PartitionKeeper(db_url),
-                                     DeadLetters(send, "positions"), limits, ZoneInfo(ReportSettings().tz))
-    states_p = StatesProcessor(states_db, store, directory, send, DeadLetters(send, "states"), rules, limits)
-    live_p = LivePositions(directory, send, limits, rules, store)
-    parts = Components(positions=positions_p, states=states_p, live=live_p, store=store,
-                       uplinks=UplinksProcessor(positions_p, states_p, live_p))
-    if settings.message_log_enabled:
-        parts.uplinks.message_log_db = database("message-log")
-    commands_p = CommandsProcessor(database("commands"), Directory(database("commands-directory")), send,
-                                   timeout_s=commands.timeout_s)
-    parts.uplinks.commands = commands_p
-    if settings.alarms_enabled:  # step 4s (streams.alarms); 0x9208 through the command path
-        alarms_db = database("alarms")
-        parts.uplinks.alarms = AlarmsStep(alarms_db, send, directory, request_attachments=AttachmentRequests(
-            alarms_db, send, attachments.public_host, attachments.port, attachments.request_ttl_s).request)
+    parts = build_components(settings, db_url, send, commands, attachments)
+    commands_p = parts.commands
     app.fleet = parts  # type: ignore[attr-defined]
 
     @app.agent(topics[JT808_UPLINK], name="uplinks")
@@ -173,7 +181,7 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
         # the gateway's sent records: command state (streams.commands), then the message log
         sent_dead = DeadLetters(send, "sent")
         # its own connection: one async connection's transactions must not interleave between agents
-        sent_log_db = database("sent-log")
+        sent_log_db = _database(settings, db_url, "sent-log")
         async for events in stream.noack_take(settings.batch_size, within=settings.batch_window_s):
             values, records = [], []
             for event in events:
