@@ -64,6 +64,19 @@ def test_8103_refuses_values_outside_the_parameter_table_before_the_offline_chec
     assert rows(pg_url, target.device_id) == []
 
 
+def test_8103_to_an_offline_car_is_validated_first_a_bad_value_is_400_not_409(
+        client: FlaskClient, login: Login, demo: Demo, pg_url: str) -> None:
+    [target] = make_vehicle(pg_url, demo.enterprises["a"], online=False)
+    url = f"/api/command/{target.car_id}/8103.json"
+    for item, field in (({"id": "0001", "value": "30"}, "0001"), ({"id": "0013", "value": 30}, "0013"),
+                        ({"id": "0032", "value": "08001800"}, "0032")):
+        reply = client.post(url, headers=login("admin_a"), json={"paramList": [item]})
+        assert reply.status_code == 400 and reply.json["data"]["field"] == field, reply.json
+    good = client.post(url, headers=login("admin_a"), json={"paramList": [{"id": "0001", "value": 30}]})
+    assert good.status_code == 409  # a valid payload: only then is the terminal's state what refuses it
+    assert rows(pg_url, target.device_id) == []
+
+
 def test_8103_takes_numbers_as_numbers_text_as_text_and_bytes_only_as_hex(
         kafka_app: Flask, client: FlaskClient, login: Login, demo: Demo, pg_url: str, downlinked: Downlinked) -> None:
     [target] = make_vehicle(pg_url, demo.enterprises["a"], online=True)
