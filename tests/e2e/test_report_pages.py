@@ -331,6 +331,24 @@ def test_cockpits_render_live_figures_on_the_map(page: Any, console_stack: Conso
     assert console.errors == [] and errors == []
 
 
+def test_alarm_overview_counts_the_adas_and_dsm_alarms_of_the_seeded_days(page: Any, console_stack: ConsoleStack,
+                                                                        report_days: ReportDays) -> None:
+    """The generated history carries the live stream's active-safety mix, so 报警总览 of the built days lists
+    ADAS and DSM types (with the counts of their rows) beside the terminal bits."""
+    sign_in(page, "admin", path="/report/alarmOverview")
+    overview = page.get_by_test_id("list-page-deviceDayReport")
+    table = overview.get_by_test_id("list-table")
+    table.locator("tbody tr.ant-table-row").first.wait_for(timeout=60_000)  # a loaded shared machine: seconds
+    first, last = (int(d.strftime("%Y%m%d")) for d in (report_days.first, report_days.last))
+    for family in ("adas", "dsm"):
+        row = table.locator(f"tbody tr.ant-table-row[data-row-key^='{family}_']").first
+        row.wait_for()
+        key = row.get_attribute("data-row-key") or ""
+        count = int(row.locator("td").nth(_column(table, text("zh-CN", "report", "fields.alarms"))).inner_text())
+        assert count == _alarms(console_stack.db_url, key, first, last) > 0, key
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_report_screens_open_with_their_charts(page: Any, console_stack: ConsoleStack, report_days: ReportDays) -> None:
     """A screen of each family: an overview summed in the browser, the KPIs, the running charts."""
     sign_in(page, "admin", path="/report/alarmOverview")

@@ -19,7 +19,7 @@ from fleet.stops import StopThresholds, detect_stops
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_track_api import Car, Login, _make_car, _ms
 from warehouse.db import connect
-from warehouse.history import HistoryVehicle, load_history
+from warehouse.history import DrivingModel, HistoryVehicle, load_history
 from warehouse.queries import positions
 
 START = datetime(2026, 6, 3, 15, tzinfo=UTC)  # 3 days 18 hours: two partial days and three whole ones
@@ -30,7 +30,9 @@ END = datetime(2026, 6, 7, 9, tzinfo=UTC)
 def dense_car(pg_url: str, demo: Demo) -> Car:
     car = _make_car(pg_url, demo.enterprises["a"])
     with connect(pg_url) as conn:
-        load_history(conn, [HistoryVehicle(car.device_id, car.car_id, demo.enterprises["a"])], START, END, 10, seed=7)
+        # few alarms: a thinned read keeps every alarming fix, and this test measures the thinning of driving
+        load_history(conn, [HistoryVehicle(car.device_id, car.car_id, demo.enterprises["a"])], START, END, 10, seed=7,
+                     model=DrivingModel(alarm_rate_per_hour=0.2, safety_alarm_rate_per_hour=0.0))
     return car
 
 
