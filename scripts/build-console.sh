@@ -19,7 +19,7 @@ if [ ! -d node_modules ]; then
 fi
 
 STAMP=node_modules/.fleet-console-build
-inputs=(package.json package-lock.json index.html vite.config.ts)
+inputs=(package.json package-lock.json index.html api-reference.html vite.config.ts)
 for f in tsconfig*.json .npmrc; do [ -f "$f" ] && inputs+=("$f"); done
 want="$(
   { find src public -type f 2>/dev/null; printf '%s\n' "${inputs[@]}"; } \

@@ -7,8 +7,9 @@ const env = import.meta.env;
 export const FOOTER_LINKS = {
   home: env.VITE_FOOTER_HOME_URL || '/',
   source: env.VITE_FOOTER_SOURCE_URL || 'https://github.com/fleetwatch/fleetwatch',
-  apiManual: env.VITE_FOOTER_API_MANUAL_URL || '/api/openapi.json',
-  userManual: env.VITE_FOOTER_USER_MANUAL_URL || 'https://github.com/fleetwatch/fleetwatch/tree/main/docs',
+  apiManual: env.VITE_FOOTER_API_MANUAL_URL || '/api-reference.html',
+  // The console's own pages (offline, readable on a phone); `{lng}` is the console's language.
+  userManual: env.VITE_FOOTER_USER_MANUAL_URL || '/manual/{lng}.html',
 } as const;
 
 export const COPYRIGHT_START_YEAR = 2024;

@@ -11,13 +11,13 @@ const LINKS: { key: keyof typeof FOOTER_LINKS; label: string }[] = [
 ];
 
 export default function GlobalFooter() {
-  const { t } = useTranslation('layout');
+  const { t, i18n } = useTranslation('layout');
   const year = new Date().getFullYear();
   return (
     <Layout.Footer className="global-footer" data-testid="global-footer">
       <div className="global-footer-links">
         {LINKS.map(({ key, label }) => (
-          <a key={key} href={FOOTER_LINKS[key]} target={key === 'home' ? undefined : '_blank'} rel="noreferrer">
+          <a key={key} href={FOOTER_LINKS[key].replace('{lng}', i18n.language)} data-testid={`footer-${key}`} target={key === 'home' ? undefined : '_blank'} rel="noreferrer">
             {t(label)}
           </a>
         ))}

@@ -1,0 +1,110 @@
+"""The footer's manuals in Chromium, at 1440 px and on a phone (390 px): the open-platform API manual is the
+API's OpenAPI document rendered by the console (Swagger UI bundled from npm, nothing fetched from another
+origin), and the user manual is a page of the console in the console's language; both read at 390 px
+without scrolling sideways."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.e2e.conftest import ConsoleStack
+from tests.e2e.support import sign_in
+from tests.e2e.test_console import switch_language
+from tests.e2e.test_phone_layout_browser import OVERFLOW, PHONE
+from warehouse.seed import PARENT
+
+
+def _offline(page: Any, base_url: str) -> list[str]:
+    """Requests the page makes to any other origin (the console must work without the internet)."""
+    own = urlsplit(base_url).netloc
+    foreign: list[str] = []
+    page.on("request", lambda r: foreign.append(r.url) if urlsplit(r.url).netloc not in (own, "") and
+            not r.url.startswith(("data:", "blob:")) else None)
+    return foreign
+
+
+def _fits(page: Any) -> None:
+    page.wait_for_timeout(500)
+    found = page.evaluate(OVERFLOW)
+    assert found["scrollWidth"] <= found["width"] and not found["offenders"], found
+
+
+def _api_reference_rendered(page: Any) -> None:
+    """The document's tags are listed (collapsed); the sign-in one opened shows its operations."""
+    reference = page.get_by_test_id("api-reference")
+    reference.locator(".opblock-tag").first.wait_for(timeout=60_000)  # Swagger UI renders a 300-path document
+    assert reference.locator(".opblock-tag").count() > 5
+    reference.locator('.opblock-tag[data-tag="auth"]').click()
+    # Swagger UI breaks paths with zero-width spaces: found by its data-path
+    reference.locator('.opblock-summary-path[data-path="/oauth2/token.json"]').wait_for()
+
+
+@pytest.fixture
+def phone(browser: Any, console_stack: ConsoleStack) -> Iterator[Any]:
+    context = browser.new_context(base_url=console_stack.base_url, viewport=PHONE, locale="zh-CN",
+                                  timezone_id="Asia/Shanghai", is_mobile=True, has_touch=True)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def test_the_footer_opens_the_rendered_api_reference(page: Any, console_stack: ConsoleStack) -> None:
+    foreign = _offline(page, console_stack.base_url)
+    sign_in(page, PARENT.admin, path="/dashboard/index")
+    link = page.get_by_test_id("footer-apiManual")
+    assert link.inner_text() == "开放平台接口手册"
+    with page.context.expect_page() as opened:
+        link.click()
+    reference = opened.value
+    reference_foreign = _offline(reference, console_stack.base_url)
+    reference.wait_for_load_state()
+    assert urlsplit(reference.url).path == "/api-reference.html"
+    _api_reference_rendered(reference)
+    assert reference.get_by_test_id("api-reference-title").inner_text() == "开放平台接口手册"
+    assert foreign == [] and reference_foreign == []
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_api_reference_reads_on_a_phone(phone: Any) -> None:
+    phone.goto("/api-reference.html")
+    _api_reference_rendered(phone)
+    phone.locator(".opblock-summary").first.click()  # an operation opened: its parameters and replies
+    phone.locator(".opblock.is-open .responses-wrapper").first.wait_for()
+    _fits(phone)
+    assert phone.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_footer_s_user_manual_is_the_console_s_page_in_its_language(page: Any,
+                                                                       console_stack: ConsoleStack) -> None:
+    foreign = _offline(page, console_stack.base_url)
+    sign_in(page, PARENT.admin, path="/dashboard/index")
+    switch_language(page, "en-US")
+    link = page.get_by_test_id("footer-userManual")
+    assert link.inner_text() == "User manual"
+    with page.context.expect_page() as opened:
+        link.click()
+    manual = opened.value
+    manual.get_by_test_id("manual").wait_for()
+    assert urlsplit(manual.url).path == "/manual/en-US.html"
+    assert "Live monitoring" in manual.get_by_test_id("manual").inner_text()
+    assert foreign == []
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "zh-HK", "en-US"])
+def test_the_user_manual_reads_on_a_phone(phone: Any, language: str) -> None:
+    phone.goto(f"/manual/{language}.html")
+    phone.get_by_test_id("manual").wait_for()
+    assert phone.evaluate("document.documentElement.lang") == language
+    _fits(phone)
+    font_px = float(phone.evaluate("parseFloat(getComputedStyle(document.querySelector('main p')).fontSize)"))
+    assert font_px >= 14  # readable without zooming (the viewport meta is there)
