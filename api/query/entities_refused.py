@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from api.query.grammar import EntitySpec, FieldSpec
 from fleet.phones import phone_search_text
+from protocols.jt808.catalogue import AUTHENTICATION, REGISTRATION
 
 F = FieldSpec
 # Why the gateway refused it (gateway/unknown_terminals.py): no active device has the phone, or the header's
 # phone is no number
 REFUSED_REASONS = ("unknown_phone", "invalid_phone")
-MSG_IDS = (0x0100, 0x0102)
+MSG_IDS = (REGISTRATION, AUTHENTICATION)
 
 REFUSED_REGISTRATION = EntitySpec(
     name="refusedRegistration",
