@@ -18,7 +18,8 @@ export default function RefusedRegistrationList() {
       'protocolVersion', 'peer', 'attempts', 'firstSeen', 'lastSeen'],
     filters: ['phone', 'reason', 'terminalId'],
     features: { create: false, edit: false, delete: false, import: false, export: false },
-    rowActions: [{ key: 'register', action: 'add', label: t('refused.register'), href: registerLink,
+    // no action directive: the screen is read-only (create off), and only holders of device:add read its rows
+    rowActions: [{ key: 'register', label: t('refused.register'), href: registerLink,
       visible: (record) => record.reason === 'unknown_phone' }],
   }), [t]);
   return <ListPage screen={screen} />;
