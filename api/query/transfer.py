@@ -102,7 +102,9 @@ def _column_map(entity: EntitySpec, head: Sequence[Any]) -> dict[int, str]:
     ignored, so an exported file imports back); BadRequest for unknown, repeated or missing columns."""
     names = import_fields(entity)
     known: dict[str, str] = {}  # header -> field; a field that is not importable (an exported
-    for name, spec in entity.fields.items():  # createTime) is a known column, ignored
+    # createTime) is a known column, ignored; where two fields share a label (a list's localised twin
+    # of a stored field), the importable one owns the header
+    for name, spec in sorted(entity.fields.items(), key=lambda item: item[0] in names):
         if not spec.secret:
             known[name.lower()] = name
             if spec.label:
