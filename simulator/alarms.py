@@ -32,7 +32,7 @@ from datetime import datetime
 from typing import Any
 
 from fleet.alarm_catalog import describe
-from fleet.driving_model import DRIVING_KMH, AlarmMix, DrivingModel, SafetyDraw
+from fleet.driving_model import DRIVING_KMH, AlarmCounts, AlarmMix, DrivingModel, SafetyDraw
 from fleet.driving_model import EMERGENCY as EMERGENCY
 from fleet.driving_model import OVERSPEED as OVERSPEED
 from protocols.jt808 import AlarmNumber
@@ -65,9 +65,7 @@ class SafetyEvent:
 
 
 @dataclass
-class AlarmCounters:
-    episodes: int = 0  # terminal-bit episodes started
-    safety_events: int = 0
+class AlarmCounters(AlarmCounts):
     confirmed: int = 0  # 0x8203 that released a held bit
 
 

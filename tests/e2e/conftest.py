@@ -233,3 +233,22 @@ def page(browser: Any, console_stack: ConsoleStack, request: pytest.FixtureReque
             print("--- page trail (last 60) ---\n" + "\n".join(trail[-60:]))
             print("--- page errors ---\n" + "\n".join(errors))
         context.close()
+
+
+PHONE = {"width": 390, "height": 844}  # the phone the console must work on (390 px wide)
+
+
+@pytest.fixture
+def phone(browser: Any, console_stack: ConsoleStack) -> Iterator[Any]:
+    """A page on a phone (touch, 390 px), signed out; ``page.errors`` collects uncaught page errors."""
+    context = browser.new_context(base_url=console_stack.base_url, viewport=PHONE, locale="zh-CN",
+                                  timezone_id="Asia/Shanghai", is_mobile=True, has_touch=True)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    try:
+        yield page
+    finally:
+        context.close()

@@ -5,7 +5,6 @@ without scrolling sideways."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -14,7 +13,7 @@ import pytest
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
 from tests.e2e.test_console import switch_language
-from tests.e2e.test_phone_layout_browser import OVERFLOW, PHONE
+from tests.e2e.test_phone_layout_browser import OVERFLOW
 from warehouse.seed import PARENT
 
 
@@ -41,21 +40,6 @@ def _api_reference_rendered(page: Any) -> None:
     reference.locator('.opblock-tag[data-tag="auth"]').click()
     # Swagger UI breaks paths with zero-width spaces: found by its data-path
     reference.locator('.opblock-summary-path[data-path="/oauth2/token.json"]').first.wait_for()  # GET and POST
-
-
-@pytest.fixture
-def phone(browser: Any, console_stack: ConsoleStack) -> Iterator[Any]:
-    context = browser.new_context(base_url=console_stack.base_url, viewport=PHONE, locale="zh-CN",
-                                  timezone_id="Asia/Shanghai", is_mobile=True, has_touch=True)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors  # type: ignore[attr-defined]
-    try:
-        yield page
-    finally:
-        context.close()
 
 
 def test_the_footer_opens_the_rendered_api_reference(page: Any, console_stack: ConsoleStack) -> None:

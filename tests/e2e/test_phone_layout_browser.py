@@ -4,16 +4,10 @@ own container; the API reference and the user manual read at 390 px."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
 from warehouse.seed import PARENT
-
-PHONE = {"width": 390, "height": 844}
 
 # Elements reaching past the viewport's right edge, outside any container that scrolls or clips them.
 OVERFLOW = """() => {
@@ -33,21 +27,6 @@ OVERFLOW = """() => {
   }
   return { width, scrollWidth: document.documentElement.scrollWidth, offenders: out.slice(0, 15) };
 }"""
-
-
-@pytest.fixture
-def phone(browser: Any, console_stack: ConsoleStack) -> Iterator[Any]:
-    context = browser.new_context(base_url=console_stack.base_url, viewport=PHONE, locale="zh-CN",
-                                  timezone_id="Asia/Shanghai", is_mobile=True, has_touch=True)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors  # type: ignore[attr-defined]
-    try:
-        yield page
-    finally:
-        context.close()
 
 
 def _fits(page: Any) -> None:
