@@ -145,9 +145,12 @@ def test_replays_the_last_hour_pause_keeps_the_marker_and_it_ends_on_the_last_po
     assert controls.get_attribute("data-status") == "stopped"
     assert page.get_by_test_id("replay-play").inner_text().strip() == text("zh-CN", "replay", "controls.play")
     # direction arrows every 50 px along the drawn line (the whole track is in view after the fit)
-    line_px, arrows = page.evaluate(
-        "(id) => [document.querySelector(`path.fw-replay-line-${id}`).getTotalLength(),"
-        " Number(document.querySelector('path.fw-replay-arrows').dataset.count)]", hour_track.car_id)
+    # (read once the fit has settled: the fit's zoom redraws the line, then its arrows)
+    measure = ("(id) => [document.querySelector(`path.fw-replay-line-${id}`).getTotalLength(),"
+               " Number(document.querySelector('path.fw-replay-arrows').dataset.count)]")
+    page.wait_for_function(f"(id) => {{ const [px, n] = ({measure})(id); return Math.abs(n - Math.floor(px / 50)) <= 2; }}",
+                           arg=hour_track.car_id, timeout=5_000)
+    line_px, arrows = page.evaluate(measure, hour_track.car_id)
     assert arrows >= 5
     assert abs(arrows - line_px // 50) <= 2
     # the parking stop is marked with its duration; the table lists every point
