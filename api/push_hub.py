@@ -108,8 +108,10 @@ def route_event(event: Mapping[str, Any]) -> Route | None:
     kind = event.get("kind")
     if kind == "push" and isinstance(event.get("push"), dict):
         item = Outgoing(KIND_MESSAGE, _json_bytes(event["push"]), localised_bodies(event["push"], _json_bytes) or None)
-    elif kind == "positions" and isinstance(event.get("positions"), list):
-        item = Outgoing(KIND_POSITIONS, _json_bytes({"type": "positions", "data": event["positions"]}))
+    elif kind == "positions" and isinstance(event.get("fields"), list) and isinstance(event.get("rows"), list):
+        # fleet.position_wire: the bulk read's columns, one row per vehicle
+        item = Outgoing(KIND_POSITIONS, _json_bytes({"type": "positions", "fields": event["fields"],
+                                                     "rows": event["rows"]}))
     else:
         return None
     user_id = event.get("user_id")

@@ -71,6 +71,7 @@ sys.path.insert(0, str(REPO))
 
 from tabulate import tabulate  # noqa: E402
 
+from fleet.position_wire import LIVE_POSITION_FIELDS  # noqa: E402
 from fleet.topics import CONSOLE_EVENTS  # noqa: E402
 
 HOOK_CAPACITY = 20_000  # delay samples the page's LatencyRecorder keeps
@@ -249,22 +250,21 @@ class Producer(threading.Thread):
             by_enterprise: dict[int, list[dict[str, Any]]] = {}
             paths: dict[int, str] = {}
             now_ms = time.time() * 1000
-            stamp = datetime.fromtimestamp(now_ms / 1000, UTC).isoformat(timespec="milliseconds")
+            stamp = round(now_ms)
             for _ in range(count):
                 v = self.fleet[cursor]
                 cursor = (cursor + 1) % len(self.fleet)
                 self._move(v)
                 lng, lat = round(v["lng"], 6), round(v["lat"], 6)
-                by_enterprise.setdefault(v["enterpriseId"], []).append({
-                    "deviceId": v["deviceId"], "carId": v["carId"], "lng": lng, "lat": lat,
-                    "direction": v["direction"], "speed": 36.0, "time": stamp, "bizState": 1, "acc": 1,
-                    "alarm": 0, "sentAt": stamp,
-                })
+                # a row of fleet.position_wire.LIVE_POSITION_FIELDS, as streams.console.live_position
+                by_enterprise.setdefault(v["enterpriseId"], []).append([
+                    v["carId"], v["deviceId"], None, stamp, lng, lat, 36.0, v["direction"], 50.0, None, None, 0,
+                    1, 1, 1, stamp])
                 paths[v["enterpriseId"]] = v["path"]
                 self.sent_at[(v["deviceId"], repr(lng), repr(lat))] = now_ms
             for enterprise_id, positions in by_enterprise.items():
                 value = {"kind": "positions", "enterprise_id": enterprise_id, "enterprise_path": paths[enterprise_id],
-                         "positions": positions}
+                         "fields": list(LIVE_POSITION_FIELDS), "rows": positions}
                 self.producer.send(CONSOLE_EVENTS, key=str(enterprise_id).encode(),
                                    value=json.dumps(value, separators=(",", ":")).encode())
             self.sent += count
@@ -302,10 +302,9 @@ class ConsoleEventsTap(threading.Thread):
                     value = json.loads(record.value)
                     if value.get("kind") != "positions":
                         continue
-                    for position in value.get("positions") or ():
-                        if position.get("sentAt"):
-                            sent_ms = datetime.fromisoformat(position["sentAt"]).timestamp() * 1000
-                            self.samples.append((record.timestamp, record.timestamp - sent_ms))
+                    sent_column = (value.get("fields") or []).index("sentAt")
+                    for row in value.get("rows") or ():
+                        self.samples.append((record.timestamp, record.timestamp - row[sent_column]))
         self.consumer.close()
 
     def delays(self, from_ms: float, to_ms: float) -> list[float]:

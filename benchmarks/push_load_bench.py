@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.push_rate and time.monotonic() >= next_push:
                 target_id, path = targets[pushed % len(targets)]
                 event = {"kind": "positions", "enterprise_id": target_id, "enterprise_path": path,
-                         "positions": [{"deviceId": pushed, "lng": 116.4, "lat": 39.9, "speed": 40.0}]}
+                         "fields": ["deviceId", "lng", "lat", "speed"], "rows": [[pushed, 116.4, 39.9, 40.0]]}
                 producer.send(CONSOLE_EVENTS, key=str(target_id).encode(), value=json.dumps(event).encode())
                 expected += per_login[0] + per_login[1 + pushed % len(targets)]
                 pushed += 1

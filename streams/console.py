@@ -8,7 +8,7 @@ Push data, field names as the console expects them:
 - type 15 (terminal security notice, ours; the console shows unknown types as a plain notice):
   ``{deviceId, carId, plateNumber, phone, event, message, peer, replacedPeer, time}``.
 
-Times are ISO 8601 UTC.
+Times are ISO 8601 UTC; a live position is a row of fleet.position_wire (epoch ms).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from fleet.enums import PushType
+from fleet.position_wire import LIVE_POSITION_FIELDS, UNSIGNED_32, epoch_ms
 from streams.messages import Fix
 
 
@@ -93,29 +94,21 @@ def biz_push_data(*, device_id: int, car_id: int | None, biz_state: int, at: dat
     return {"deviceId": device_id, "carId": car_id, "bizState": int(biz_state), "time": iso(at)}
 
 
-def live_position(fix: Fix, biz_state: int) -> dict[str, Any]:
-    """One entry of a ``kind: positions`` message. ``sentAt`` is the gateway receive time (latency)."""
-    return {
-        "deviceId": fix.device_id,
-        "carId": fix.car_id,
-        "lng": fix.lng,
-        "lat": fix.lat,
-        "direction": fix.direction_deg,
-        "speed": fix.speed_kmh,
-        "time": iso(fix.fix_at),
-        "bizState": int(biz_state),
-        "acc": 1 if fix.acc_on else 0,
-        "alarm": fix.alarm_flags,
-        "sentAt": iso(fix.received_at),
-    }
+def live_position(fix: Fix, biz_state: int) -> list[Any]:
+    """One row of a ``kind: positions`` message, in fleet.position_wire.LIVE_POSITION_FIELDS order (the
+    bulk read's columns; the vehicle is online since it reports; its plate is the console's to know)."""
+    return [fix.car_id, fix.device_id, None, epoch_ms(fix.fix_at), fix.lng, fix.lat, fix.speed_kmh,
+            fix.direction_deg, fix.altitude_m, fix.mileage_km, fix.fuel_l, fix.alarm_flags & UNSIGNED_32,
+            fix.status_flags, 1, int(biz_state), epoch_ms(fix.received_at)]
 
 
-def positions_event(enterprise_id: int, enterprise_path: str, positions: list[dict[str, Any]]) -> dict[str, Any]:
+def positions_event(enterprise_id: int, enterprise_path: str, rows: list[list[Any]]) -> dict[str, Any]:
     return {
         "kind": "positions",
         "enterprise_id": enterprise_id,
         "enterprise_path": enterprise_path,
-        "positions": positions,
+        "fields": list(LIVE_POSITION_FIELDS),
+        "rows": rows,
     }
 
 
@@ -130,7 +123,7 @@ class LiveCoalescer:
     _pending: dict[int, dict[int, tuple[Fix, int]]] = field(default_factory=dict)
 
     def add(self, fix: Fix, biz_state: int) -> None:
-        # keeps the fix; the entry (dict, ISO times) is built once per device and window, in drain()
+        # keeps the fix; the row is built once per device and window, in drain()
         devices = self._pending.get(fix.enterprise_id)
         if devices is None:
             devices = self._pending[fix.enterprise_id] = {}
@@ -138,8 +131,8 @@ class LiveCoalescer:
         if current is None or fix.fix_at >= current[0].fix_at:
             devices[fix.device_id] = (fix, biz_state)
 
-    def drain(self) -> dict[int, list[dict[str, Any]]]:
-        """Positions per enterprise since the last drain; empties the buffer."""
+    def drain(self) -> dict[int, list[list[Any]]]:
+        """Position rows per enterprise since the last drain; empties the buffer."""
         pending, self._pending = self._pending, {}
         return {ent: [live_position(fix, biz) for fix, biz in devices.values()]
                 for ent, devices in pending.items() if devices}

@@ -16,12 +16,12 @@ from typing import Any
 
 from psycopg import Connection, sql
 
+from fleet.position_wire import POSITION_FIELDS
 from warehouse.queries.fleet_figures import ONLINE_SQL
 from warehouse.queries.scope import Scope
 from warehouse.queries.track_alarms import POINT_FIELDS, alarm_info_sql, has_alarm_sql, point_tail_sql
 
-LAST_FIELDS = ("carId", "deviceId", "plateNumber", "time", "lng", "lat", "speed", "direction", "altitude",
-               "mileage", "oilmass", "alarmType", "status", "online", "bizState")
+LAST_FIELDS = POSITION_FIELDS  # fleet.position_wire: the one position shape on the wire
 # The eleven of contract B, then the track point's alarm fields (console-spec §3, track_alarms).
 TRACK_FIELDS = ("time", "lng", "lat", "speed", "direction", "altitude", "mileage", "oilmass", "acc", "alarmType",
                 "status", *POINT_FIELDS)

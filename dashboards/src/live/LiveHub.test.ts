@@ -85,6 +85,15 @@ const position = (deviceId: number, time: string, lng = 116.4) => ({
   alarm: 0,
 });
 
+/** A body on /user/{id}/positions: the columns and rows of fleet/position_wire.py (as streams/console.py sends). */
+const pushed = (positions: ReturnType<typeof position>[]) => ({
+  type: 'positions',
+  fields: ['carId', 'deviceId', 'plateNumber', 'time', 'lng', 'lat', 'speed', 'direction', 'altitude', 'mileage',
+    'oilmass', 'alarmType', 'status', 'online', 'bizState', 'sentAt'],
+  rows: positions.map((p) => [p.carId, p.deviceId, null, Date.parse(p.time), p.lng, p.lat, p.speed, p.direction,
+    50, null, null, p.alarm, p.acc, 1, p.bizState, Date.parse(p.time) + 500]),
+});
+
 describe('LiveHub (the one socket owner)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
@@ -205,10 +214,8 @@ describe('LiveHub (the one socket owner)', () => {
     client.open();
     const seen = vi.fn();
     hub.positions.subscribe(seen);
-    client.deliver('/user/42/positions', {
-      type: 'positions',
-      data: [position(1, '2024-05-01T00:00:01Z', 116.1), position(1, '2024-05-01T00:00:03Z', 116.3), position(2, '2024-05-01T00:00:01Z')],
-    });
+    client.deliver('/user/42/positions',
+      pushed([position(1, '2024-05-01T00:00:01Z', 116.1), position(1, '2024-05-01T00:00:03Z', 116.3), position(2, '2024-05-01T00:00:01Z')]));
     expect(seen).toHaveBeenCalledTimes(1);
     expect(hub.positions.get(1)?.lng).toBe(116.3);
     expect(hub.positions.get(2)).toBeDefined();
@@ -268,7 +275,7 @@ describe('online is the server device state, never the presence of a position', 
     hub.start();
     client.open();
     hub.states.seed([[9, { online: false, bizState: 0 }]]);
-    client.deliver('/user/42/positions', { type: 'positions', data: [position(9, '2026-03-01T02:00:00Z')] });
+    client.deliver('/user/42/positions', pushed([position(9, '2026-03-01T02:00:00Z')]));
     expect(isVehicleOnline(hub.states.get(9))).toBe(false);
     expect(hub.positions.get(9)?.bizState).toBe(0);
     client.deliver('/user/42/message', { type: 1, data: { deviceId: 9, state: 1 } });

@@ -9,9 +9,10 @@ import { LANGUAGE_HEADER } from '../api/language';
 import { backoffDelay, type BackoffOptions } from './backoff';
 import { createCoalescer, type Coalescer, type Scheduler } from './coalescer';
 import { LatencyRecorder } from './latency';
-import { fromPush, PositionStore } from './positionStore';
+import { positionsFromRows } from './lastPositions';
+import { PositionStore } from './positionStore';
 import type { StompClientLike, StompSubscriptionLike } from './stompClient';
-import type { LivePosition, PushedPosition, PushMessage } from './types';
+import type { LivePosition, PushMessage } from './types';
 import { shownBizState, VehicleStateStore, type VehicleState } from './vehicleStates';
 
 export type LiveStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'stopped';
@@ -223,9 +224,9 @@ export class LiveHub {
   }
 
   private handlePositions(body: string): void {
-    const parsed = safeParse(body) as { type?: string; data?: PushedPosition[] } | null;
-    if (!parsed || parsed.type !== 'positions' || !Array.isArray(parsed.data)) return;
-    this.coalescer.add(parsed.data.map(fromPush));
+    const parsed = safeParse(body) as { type?: string; fields?: unknown; rows?: unknown } | null;
+    if (!parsed || parsed.type !== 'positions' || !Array.isArray(parsed.fields) || !Array.isArray(parsed.rows)) return;
+    this.coalescer.add(positionsFromRows(parsed.fields as string[], parsed.rows as unknown[][]).positions);
   }
 
   private handleMessage(body: string): void {
@@ -241,7 +242,7 @@ export class LiveHub {
     this.positions.apply(batch.map((p) => this.withShownState(p)));
     const appliedAt = this.now();
     for (const p of batch) {
-      if (p.sentAt) this.latency.record(appliedAt - Date.parse(p.sentAt));
+      if (p.sentAtMs !== undefined) this.latency.record(appliedAt - p.sentAtMs);
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LAST_POSITION_FIELDS, snapshotFromReply } from './lastPositions';
+import { LAST_POSITION_FIELDS, positionsFromRows, snapshotFromReply } from './lastPositions';
 
 const fields = [...LAST_POSITION_FIELDS];
 const T = Date.UTC(2026, 10, 24, 8, 0, 0);
@@ -32,5 +32,28 @@ describe('the bulk last-positions reply', () => {
     const snapshot = snapshotFromReply({ fields: ['online', 'deviceId', 'bizState'], rows: [[1, 7, 3]] });
     expect(snapshot.states).toEqual([[7, { online: true, bizState: 3 }]]);
     expect(snapshot.positions).toEqual([]);
+  });
+});
+
+describe('the live push rows (the same columns, plus sentAt)', () => {
+  it('reads a pushed row as the bulk read does and keeps its receive time for the latency', () => {
+    const { positions } = positionsFromRows([...fields, 'sentAt'], [
+      [1, 11, null, T, 116.4, 39.9, 42, 90, 50, 1200, 30, 0x80000002, 3, 1, 1, T + 250],
+    ]);
+    expect(positions).toHaveLength(1);
+    const [p] = positions;
+    expect([p.deviceId, p.carId, p.timeMs, p.time, p.speed, p.direction, p.acc, p.alarm, p.bizState, p.sentAtMs]).toEqual([
+      11, 1, T, new Date(T).toISOString(), 42, 90, 1, 0x80000002, 1, T + 250,
+    ]);
+  });
+
+  it('skips rows that are not arrays or have no device id, and never throws on junk', () => {
+    const { positions, states } = positionsFromRows([...fields, 'sentAt'], [
+      'x' as unknown as unknown[],
+      [1, null, null, T, 116.4, 39.9],
+      [2, 12, null, T, 'east', 39.9],
+    ]);
+    expect(positions).toEqual([]);
+    expect(states).toEqual([[12, { online: false, bizState: 0 }]]);
   });
 });

@@ -2,7 +2,7 @@
  * Latest position per device, outside React. The map's marker layer subscribes and moves markers
  * imperatively; a popup subscribes for its one device. Nothing here triggers a React render.
  */
-import type { LivePosition, PushedPosition } from './types';
+import type { LivePosition } from './types';
 
 export type PositionListener = (changed: readonly LivePosition[]) => void;
 
@@ -27,10 +27,6 @@ export interface RestLastPosition {
 function parseTime(time: string): number {
   const ms = Date.parse(time);
   return Number.isNaN(ms) ? 0 : ms;
-}
-
-export function fromPush(p: PushedPosition): LivePosition {
-  return { ...p, timeMs: parseTime(p.time) };
 }
 
 /** A REST row as a live position; `bizState` falls back to `fallbackBizState` (REST has none). */

@@ -1,6 +1,6 @@
 /** Shapes of the STOMP push bodies (docs/topics.md, console.events.v1) and of a vehicle's live position. */
 
-/** One entry of a `{type: "positions"}` batch on /user/{enterpriseId}/positions. */
+/** A vehicle's fix as the map draws it (from the columnar rows of fleet/position_wire.py: live/lastPositions.ts). */
 export interface PushedPosition {
   deviceId: number;
   carId: number | null;
@@ -14,8 +14,8 @@ export interface PushedPosition {
   bizState: number;
   acc: number;
   alarm: number;
-  /** Gateway receive time, ISO 8601 UTC (latency measurement). */
-  sentAt?: string;
+  /** Gateway receive time, epoch ms (pushed positions only: latency measurement). */
+  sentAtMs?: number;
 }
 
 /** The latest known position of a device: pushed, or read over REST (which adds mileage etc.). */

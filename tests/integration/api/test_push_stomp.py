@@ -175,11 +175,11 @@ def test_parent_receives_subsidiary_event_and_sibling_does_not(server, enterpris
 def test_positions_destination_gets_typed_batches(server, enterprises, producer, clients):
     ent = enterprises["sub_b"]
     client = subscribed(server, clients, ent, kind="positions")
-    positions = [{"deviceId": 5, "carId": 6, "lng": 116.4, "lat": 39.9, "speed": 42.0}]
-    produce(producer, ent, {"kind": "positions", "positions": positions})
+    fields, rows = ["carId", "deviceId", "lng", "lat", "speed"], [[6, 5, 116.4, 39.9, 42.0]]
+    produce(producer, ent, {"kind": "positions", "fields": fields, "rows": rows})
     frame = client.receive()
     assert frame.headers["destination"] == f"/user/{ent.id}/positions"
-    assert json.loads(frame.body) == {"type": "positions", "data": positions}
+    assert json.loads(frame.body) == {"type": "positions", "fields": fields, "rows": rows}
 
 
 def test_subscribing_another_enterprise_is_refused_and_closed(server, enterprises, clients):

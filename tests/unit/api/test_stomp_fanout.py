@@ -41,7 +41,7 @@ def push_event(path: str, push_type: int = 1, enterprise_id: int = 3) -> dict:
 
 
 def positions_event(path: str, n: int = 0) -> dict:
-    return {"kind": "positions", "enterprise_id": 3, "enterprise_path": path, "positions": [{"deviceId": n}]}
+    return {"kind": "positions", "enterprise_id": 3, "enterprise_path": path, "fields": ["deviceId"], "rows": [[n]]}
 
 
 # -- routing --------------------------------------------------------------------------------------
@@ -62,7 +62,7 @@ def test_routes_push_to_the_vehicle_enterprise_and_its_ancestors():
 def test_routes_positions_as_a_typed_batch():
     item, ids = routed(positions_event("/1/3/7/"))
     assert ids == [1, 3, 7]
-    assert json.loads(item.body) == {"type": "positions", "data": [{"deviceId": 0}]}
+    assert json.loads(item.body) == {"type": "positions", "fields": ["deviceId"], "rows": [[0]]}
     assert item.kind == "positions"
 
 
@@ -76,7 +76,8 @@ def test_routes_by_enterprise_id_when_path_is_missing():
     [
         {"kind": "other", "enterprise_path": "/1/"},
         {"kind": "push", "enterprise_path": "/1/"},  # no push body
-        {"kind": "positions", "enterprise_path": "/1/", "positions": "x"},
+        {"kind": "positions", "enterprise_path": "/1/", "fields": ["deviceId"], "rows": "x"},
+        {"kind": "positions", "enterprise_path": "/1/", "rows": [[1]]},  # no columns
         {"kind": "push", "push": {"type": 1}, "enterprise_path": "/1/x/"},
         {"kind": "push", "push": {"type": 1}},  # neither path nor id
         {"kind": "push", "push": {"type": 1}, "enterprise_id": True},
@@ -393,5 +394,5 @@ def test_slow_client_is_bounded_and_does_not_delay_others():
     types = [b["type"] for b in slow_bodies]
     assert 1 in types and 6 in types  # both pushes survived
     assert len(slow_bodies) <= 1 + 5  # the in-flight batch plus the bounded outbox
-    latest = [b["data"][0]["deviceId"] for b in slow_bodies if b["type"] == "positions"]
+    latest = [b["rows"][0][0] for b in slow_bodies if b["type"] == "positions"]
     assert latest[-1] == 49  # the newest batches are kept, the oldest dropped

@@ -4,6 +4,7 @@ import json
 from datetime import timedelta
 
 from fleet.enums import BizState, PushType
+from fleet.position_wire import LIVE_POSITION_FIELDS, POSITION_FIELDS, epoch_ms
 from streams import console, payloads
 from streams.messages import Fix, parse_fix, parse_uplink
 from streams.payloads import Terminal
@@ -29,17 +30,23 @@ def test_coalescer_keeps_latest_per_device_grouped_by_enterprise() -> None:
     assert len(coalescer) == 3
     drained = coalescer.drain()
     assert sorted(drained) == [10, 20]
-    by_device = {p["deviceId"]: p for p in drained[10]}
+    by_device = {p["deviceId"]: p for p in (dict(zip(LIVE_POSITION_FIELDS, row, strict=True)) for row in drained[10])}
     assert by_device[1]["speed"] == 2 and by_device[1]["bizState"] == 1
-    assert by_device[1]["sentAt"] == "2026-05-01T08:00:03Z" and by_device[1]["time"] == "2026-05-01T08:00:02Z"
+    assert by_device[1]["sentAt"] == epoch_ms(T0 + timedelta(seconds=3))
+    assert by_device[1]["time"] == epoch_ms(T0 + timedelta(seconds=2))
     assert coalescer.drain() == {} and len(coalescer) == 0
 
 
-def test_live_position_fields_follow_docs_topics() -> None:
-    entry = console.live_position(fix(1, 10, 0, speed_kmh=33.0, direction_deg=45, alarm_flags=2), 1)
-    assert set(entry) == {"deviceId", "carId", "lng", "lat", "direction", "speed", "time", "bizState",
-                          "acc", "alarm", "sentAt"}
-    assert (entry["direction"], entry["acc"], entry["alarm"], entry["carId"]) == (45, 1, 2, 101)
+def test_a_live_position_is_a_row_of_the_bulk_reads_columns_plus_its_receive_time() -> None:
+    # one position shape on the wire (fleet.position_wire): the push names the bulk read's columns
+    assert LIVE_POSITION_FIELDS[:-1] == POSITION_FIELDS and LIVE_POSITION_FIELDS[-1] == "sentAt"
+    row = console.live_position(fix(1, 10, 0, speed_kmh=33.0, direction_deg=45, alarm_flags=0x80000002), 1)
+    entry = dict(zip(LIVE_POSITION_FIELDS, row, strict=True))
+    assert (entry["direction"], entry["speed"], entry["carId"], entry["deviceId"]) == (45, 33.0, 101, 1)
+    assert entry["alarmType"] == 0x80000002 and entry["status"] & 1 == 1  # unsigned word; ACC bit 0
+    assert (entry["online"], entry["bizState"], entry["time"]) == (1, 1, epoch_ms(T0))
+    event = console.positions_event(10, "/10/", [row])
+    assert event["fields"] == list(LIVE_POSITION_FIELDS) and event["rows"] == [row]
 
 
 def test_push_payloads() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from fleet.position_wire import LIVE_POSITION_FIELDS, epoch_ms
 from fleet.topics import CONSOLE_EVENTS, DEAD_LETTER, JT808_UPLINK
 from streams import payloads
 from streams.deadletter import DeadLetters
@@ -99,7 +100,8 @@ def test_one_batch_goes_through_positions_live_and_states(send, sent) -> None:
     assert [(t, r["offset"], r["agent"]) for t, _, r in sent if t == DEAD_LETTER] == [(DEAD_LETTER, 1, "positions")]
     assert [r["push"]["type"] for t, _, r in sent if t == CONSOLE_EVENTS] == [6]  # offline device: once, 0
     drained = uplinks.live.coalescer.drain()
-    assert [p["time"] for p in drained[TERMINAL.enterprise_id]] == ["2026-05-01T08:00:01Z"]
+    time_column = LIVE_POSITION_FIELDS.index("time")
+    assert [row[time_column] for row in drained[TERMINAL.enterprise_id]] == [epoch_ms(T0 + timedelta(seconds=1))]
     assert uplinks.states.store.peek(TERMINAL.device_id).last_fix_at == T0 + timedelta(seconds=1)  # type: ignore[union-attr]
 
 
