@@ -484,6 +484,10 @@ def send_loadgen(stack: ExitStack, workdir: Path, env: dict[str, str], terms: li
             device = by_phone.get(canonical_phone(phone))
             if device is not None:
                 (sent if kind == "s" else acked).add((device, fix_at))
+    if not sent:  # nothing to reconcile: say why (the load generators' own words) instead of failing later
+        tails = "\n".join(f"--- {path.name}\n" + "\n".join(path.read_text(errors="replace").splitlines()[-15:])
+                          for path in sorted(workdir.glob("loadgen*.out")) + [workdir / "warm.json"] if path.exists())
+        raise SystemExit(f"the load generators sent no position ({fleet_stats}); their output:\n{tails}")
     return sent, acked
 
 
