@@ -19,8 +19,10 @@ from protocols.jt808 import (
     TerminalResponse,
     decode_frame,
     encode_frame,
+    encode_subpackages,
 )
 from protocols.jt808.catalogue import PLATFORM_RESPONSE, REGISTRATION, REGISTRATION_RESPONSE
+from protocols.jt808.header import MAX_BODY
 from simulator.driving import Sample
 
 log = logging.getLogger("simulator.wire")
@@ -72,6 +74,16 @@ def terminal_ack_body(seq: int, msg_id: int, result: int) -> bytes:
 
 def frame(msg_id: int, body: bytes, phone: str, seq: int, version: str) -> bytes:
     return encode_frame(msg_id, body, phone=phone_for(phone, version), seq=seq, version=version)
+
+
+def frames(msg_id: int, body: bytes, phone: str, seq: int, version: str) -> list[bytes]:
+    """One frame, or sub-packages with serials ``seq``, ``seq + 1``, ... for a body over one frame's 1023
+    bytes (a 0x0608 listing many areas)."""
+    return encode_subpackages(msg_id, body, phone=phone_for(phone, version), seq=seq, version=version)
+
+
+def package_count(body: bytes) -> int:
+    return max(1, -(-len(body) // MAX_BODY))
 
 
 def phone_for(phone: str, version: str) -> str:
