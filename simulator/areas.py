@@ -10,7 +10,9 @@
 | 0x8608 | (2019) | 0x0608 with the areas of that type asked for (all when no ids), in the order asked |
 
 A terminal holds at most ``capacity`` areas of each shape; a message that would exceed it fails with
-result 1 and changes nothing (as a real terminal's storage would refuse it).
+result 1 and changes nothing (as a real terminal's storage would refuse it). An area that decodes but
+cannot be drawn (a latitude past 90°, corners the wrong way round, a polygon of two vertices: what the
+codec refuses to encode) is answered result 2, message error, and not kept.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from protocols.jt808.messages._areas import (
 
 RESULT_OK = 0
 RESULT_FAILED = 1
+RESULT_MESSAGE_ERROR = 2
 DEFAULT_CAPACITY = 200
 
 _AREA_BODIES = (SetCircleAreas, SetRectangleAreas, SetPolygonArea, SetRoute, DeleteCircleAreas,
@@ -68,6 +71,11 @@ class TerminalAreas:
         """Apply one area message: the 0x0001 result, or the 0x0608 body that answers a query."""
         if isinstance(body, QueryAreas):
             return self.query(body)
+        if isinstance(body, SetCircleAreas | SetRectangleAreas | SetPolygonArea | SetRoute):
+            try:
+                body.encode("2019")  # the codec's drawing rules, whatever the header version
+            except ValueError:
+                return RESULT_MESSAGE_ERROR
         if isinstance(body, SetCircleAreas):
             return self._set(self.circles, body.action, {a.area_id: a for a in body.areas})
         if isinstance(body, SetRectangleAreas):

@@ -13,9 +13,12 @@ marked below:
 - max speed WORD (km/h) and overspeed duration BYTE (s) only when attribute bit 1 is set; 2019 adds
   the night max speed WORD (km/h) under the same bit, and the area name (WORD length, GBK).
 
-Encoding checks the attributes against the fields (a time or a speed limit without its bit, or a bit
-without its values, is a ValueError naming the field); decoding raises BodyError naming the field and
-its byte offset for a body that is short, over-long, or announces more items than it holds.
+Decoding checks the structure only: BodyError naming the field and its byte offset for a body that
+is short, over-long, or announces more items than it holds. What is structurally sound but cannot be
+drawn (a latitude past 90°, a rectangle whose corners are the wrong way round, a polygon of two
+vertices) decodes as sent, so ``fleet decode`` shows what a platform really sent (SmallChi's public
+vectors use 123.456789° latitudes); encoding refuses it with a ValueError naming the field, as it
+refuses a time or speed limit without its attribute bit, or a bit without its values.
 """
 
 from __future__ import annotations
@@ -112,15 +115,8 @@ class Cursor:
     def uint(self, size: int, name: str) -> int:
         return int.from_bytes(self._take(size, name), "big")
 
-    def coordinate(self, name: str, negative: bool, limit: int) -> float:
-        at = self.at
-        return self.degrees(self.uint(4, name), at, name, negative, limit)
-
-    def degrees(self, raw: int, at: int, name: str, negative: bool, limit: int) -> float:
-        """A DWORD of 1e-6 degrees read at ``at`` -> signed degrees; BodyError past ``limit``."""
-        if raw > limit * _MICRO:
-            raise BodyError(f"{self.what} {name} at byte {at}: {raw / _MICRO} degrees is over {limit}")
-        return -raw / _MICRO if negative else raw / _MICRO
+    def coordinate(self, name: str, negative: bool) -> float:
+        return degrees(self.uint(4, name), negative)
 
     def time(self, name: str) -> datetime | None:
         at = self.at
@@ -145,6 +141,11 @@ class Cursor:
     def finish(self) -> None:
         if self.remaining():
             raise BodyError(f"{self.what} has {self.remaining()} bytes after its last field (byte {self.at})")
+
+
+def degrees(raw: int, negative: bool) -> float:
+    """A DWORD of 1e-6 degrees and its south / west bit -> signed degrees."""
+    return -raw / _MICRO if negative else raw / _MICRO
 
 
 def put(value: int, size: int, name: str, what: str) -> bytes:

@@ -52,8 +52,8 @@ class CircleArea:
     def read(cls, cur: Cursor, version: str) -> CircleArea:
         area_id = cur.uint(4, "area id")
         attributes = cur.uint(2, "area attribute")
-        lat = cur.coordinate("centre latitude", bool(attributes & ATTR_SOUTH), 90)
-        lng = cur.coordinate("centre longitude", bool(attributes & ATTR_WEST), 180)
+        lat = cur.coordinate("centre latitude", bool(attributes & ATTR_SOUTH))
+        lng = cur.coordinate("centre longitude", bool(attributes & ATTR_WEST))
         radius = cur.uint(4, "radius")
         start, end = read_window(cur, attributes)
         max_speed, duration = read_speed(cur, attributes, ATTR_SPEED_LIMIT)

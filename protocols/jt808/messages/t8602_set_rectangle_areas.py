@@ -2,8 +2,8 @@
 attribute WORD, top-left latitude, top-left longitude, bottom-right latitude, bottom-right longitude
 (DWORD each), then the same optional tail as a circle (``t8600_set_circle_areas``).
 
-The top-left corner is the north-west one: a rectangle whose corners are the other way round is a
-BodyError (decoding) or a ValueError (encoding), since no terminal can draw it."""
+The top-left corner is the north-west one: a rectangle whose corners are the other way round decodes
+as sent (``corner_problem()`` says what is wrong) but is a ValueError to encode."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
-from protocols.jt808.errors import BodyError
 from protocols.jt808.fields import check_version
 from protocols.jt808.messages._areas import (
     ATTR_SOUTH,
@@ -59,24 +58,19 @@ class RectangleArea:
 
     @classmethod
     def read(cls, cur: Cursor, version: str) -> RectangleArea:
-        at = cur.at
         area_id = cur.uint(4, "area id")
         attributes = cur.uint(2, "area attribute")
         south, west = bool(attributes & ATTR_SOUTH), bool(attributes & ATTR_WEST)
         corners = (
-            cur.coordinate("top-left latitude", south, 90),
-            cur.coordinate("top-left longitude", west, 180),
-            cur.coordinate("bottom-right latitude", south, 90),
-            cur.coordinate("bottom-right longitude", west, 180),
+            cur.coordinate("top-left latitude", south),
+            cur.coordinate("top-left longitude", west),
+            cur.coordinate("bottom-right latitude", south),
+            cur.coordinate("bottom-right longitude", west),
         )
         start, end = read_window(cur, attributes)
         max_speed, duration = read_speed(cur, attributes, ATTR_SPEED_LIMIT)
         night = read_night_speed(cur, attributes, ATTR_SPEED_LIMIT, version)
-        area = cls(area_id, attributes, *corners, start, end, max_speed, duration, night, read_name(cur, version))
-        problem = area.corner_problem()
-        if problem:
-            raise BodyError(f"{cur.what} rectangle at byte {at}: {problem}")
-        return area
+        return cls(area_id, attributes, *corners, start, end, max_speed, duration, night, read_name(cur, version))
 
     def write(self, version: str) -> bytes:
         what = f"rectangle area {self.area_id}"

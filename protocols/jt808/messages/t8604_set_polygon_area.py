@@ -2,8 +2,8 @@
 [max speed WORD, overspeed duration BYTE] (bit 1), vertex count WORD, vertices (latitude DWORD,
 longitude DWORD), and in 2019 [night max speed WORD] (bit 1), name length WORD, name.
 
-A polygon needs at least 3 vertices (fewer is a BodyError / ValueError). The body is also the item
-layout of a 0x0608 answer to a polygon query."""
+A polygon needs at least 3 vertices: fewer decodes as sent (SmallChi's public vectors have two) but
+is a ValueError to encode. The body is also the item layout of a 0x0608 answer to a polygon query."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
-from protocols.jt808.errors import BodyError
 from protocols.jt808.fields import check_version
 from protocols.jt808.messages._areas import (
     ATTR_SOUTH,
@@ -34,7 +33,7 @@ from protocols.jt808.registry import register_body
 
 MIN_VERTICES = 3
 MAX_VERTICES = 0xFFFF
-MIN_POLYGON_SIZE = 8 + MIN_VERTICES * 8
+MIN_POLYGON_SIZE = 8  # id, attribute, vertex count
 
 
 @dataclass(frozen=True)
@@ -70,14 +69,11 @@ class SetPolygonArea:
         attributes = cur.uint(2, "area attribute")
         start, end = read_window(cur, attributes)
         max_speed, duration = read_speed(cur, attributes, ATTR_SPEED_LIMIT)
-        at = cur.at
         count = cur.uint(2, "vertex count")
-        if count < MIN_VERTICES:
-            raise BodyError(f"{cur.what} vertex count at byte {at}: {count}, a polygon needs at least {MIN_VERTICES}")
         cur.check_count(count, 8, "vertices")
         south, west = bool(attributes & ATTR_SOUTH), bool(attributes & ATTR_WEST)
         vertices = tuple(
-            Vertex(cur.coordinate(f"vertex {i} latitude", south, 90), cur.coordinate(f"vertex {i} longitude", west, 180))
+            Vertex(cur.coordinate(f"vertex {i} latitude", south), cur.coordinate(f"vertex {i} longitude", west))
             for i in range(count)
         )
         night = read_night_speed(cur, attributes, ATTR_SPEED_LIMIT, version)

@@ -4,8 +4,9 @@ longitude DWORD, segment width BYTE (m), segment attribute BYTE, [too-long thres
 threshold WORD] (segment bit 0, seconds), [max speed WORD, overspeed duration BYTE] (segment bit 1),
 2019 [night max speed WORD] (segment bit 1); then in 2019 the route name (WORD length, GBK).
 
-A point's sign is its own (segment attribute bits 2/3). A route needs at least 2 points. The body is
-also the item layout of a 0x0608 answer to a route query."""
+A point's sign is its own (segment attribute bits 2/3). A route needs at least 2 points: fewer
+decodes as sent but is a ValueError to encode. The body is also the item layout of a 0x0608 answer to
+a route query."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
-from protocols.jt808.errors import BodyError
 from protocols.jt808.fields import check_version
 from protocols.jt808.messages._areas import (
     SEGMENT_SOUTH,
@@ -21,6 +21,7 @@ from protocols.jt808.messages._areas import (
     SEGMENT_TRAVEL_TIME,
     SEGMENT_WEST,
     Cursor,
+    degrees,
     name_bytes,
     night_speed_bytes,
     put,
@@ -37,7 +38,7 @@ from protocols.jt808.registry import register_body
 
 MIN_POINTS = 2
 POINT_MIN_SIZE = 18
-MIN_ROUTE_SIZE = 8 + MIN_POINTS * POINT_MIN_SIZE
+MIN_ROUTE_SIZE = 8  # id, attribute, point count
 
 
 @dataclass(frozen=True)
@@ -58,12 +59,11 @@ class RoutePoint:
     def read(cls, cur: Cursor, version: str, index: int) -> RoutePoint:
         point_id = cur.uint(4, f"point {index} id")
         segment_id = cur.uint(4, f"point {index} segment id")
-        at = cur.at
         raw_lat, raw_lng = cur.uint(4, f"point {index} latitude"), cur.uint(4, f"point {index} longitude")
         width = cur.uint(1, f"point {index} segment width")
         attributes = cur.uint(1, f"point {index} segment attribute")
-        lat = cur.degrees(raw_lat, at, f"point {index} latitude", bool(attributes & SEGMENT_SOUTH), 90)
-        lng = cur.degrees(raw_lng, at + 4, f"point {index} longitude", bool(attributes & SEGMENT_WEST), 180)
+        lat = degrees(raw_lat, bool(attributes & SEGMENT_SOUTH))
+        lng = degrees(raw_lng, bool(attributes & SEGMENT_WEST))
         longest = shortest = None
         if attributes & SEGMENT_TRAVEL_TIME:
             longest = cur.uint(2, f"point {index} too-long threshold")
@@ -122,10 +122,7 @@ class SetRoute:
         route_id = cur.uint(4, "route id")
         attributes = cur.uint(2, "route attribute")
         start, end = read_window(cur, attributes)
-        at = cur.at
         count = cur.uint(2, "point count")
-        if count < MIN_POINTS:
-            raise BodyError(f"{cur.what} point count at byte {at}: {count}, a route needs at least {MIN_POINTS}")
         cur.check_count(count, POINT_MIN_SIZE, "points")
         points = tuple(RoutePoint.read(cur, version, i) for i in range(count))
         return cls(route_id, attributes, points, start, end, read_name(cur, version))

@@ -145,6 +145,15 @@ def test_a_2013_terminal_answers_0x8608_unsupported_and_an_undecodable_area_body
     assert _result(_responder(), 0x8604, None) == 2
 
 
+def test_an_area_that_cannot_be_drawn_is_a_message_error_and_not_kept() -> None:
+    terminal = _responder()
+    two_vertices = SetPolygonArea(8, 0, (Vertex(22.53, 113.92), Vertex(22.56, 113.92)))
+    assert _result(terminal, 0x8604, two_vertices) == 2
+    reversed_corners = RectangleArea(2, 0, 22.5, 113.9, 22.6, 114.0)
+    assert _result(terminal, 0x8602, SetRectangleAreas(SET_APPEND, (RECTANGLE, reversed_corners))) == 2
+    assert terminal.areas.polygons == {} and terminal.areas.rectangles == {}
+
+
 class _Gateway2019(FakeGateway):
     """The fake gateway speaking 2019 headers; sub-packaged uplinks are merged before they queue."""
 
