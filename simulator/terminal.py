@@ -314,11 +314,12 @@ class VirtualTerminal:
 
     async def _read_loop(self, reader: asyncio.StreamReader) -> None:
         frames = wire.new_frame_reader()
+        joined = wire.Reassembly()
         while True:
             data = await reader.read(65536)
             if not data:
                 return
-            for reply in wire.decode_replies(frames, data):
+            for reply in wire.decode_replies(frames, data, joined):
                 self._on_reply(reply)
 
     def _on_reply(self, reply: wire.Reply) -> None:

@@ -28,6 +28,7 @@ from protocols.jt808 import (
     TerminalResponse,
     Vertex,
     encode_frame,
+    encode_subpackages,
     merge_subpackages,
 )
 from protocols.jt808.messages._areas import (
@@ -179,7 +180,7 @@ class _Gateway2019(FakeGateway):
             self.uplinks.put_nowait(merge_subpackages(self.parts))
 
 
-def test_a_terminal_over_tcp_applies_areas_and_lists_many_in_a_sub_packaged_0x0608() -> None:
+def test_a_terminal_over_tcp_applies_areas_joins_a_sub_packaged_polygon_and_lists_many_in_0x0608() -> None:
     gateway = _Gateway2019()
 
     async def scenario(terminal: Any) -> None:
@@ -196,6 +197,20 @@ def test_a_terminal_over_tcp_applies_areas_and_lists_many_in_a_sub_packaged_0x06
         assert answer.header.msg_id == 0x0608 and len(gateway.parts) == 2  # over one frame's 1023 bytes
         assert answer.body == QueryAreasResponse(QUERY_CIRCLE, circles)
         assert terminal.responder.areas.polygons == {3: POLYGON}
+
+        # a polygon too long for one frame arrives in packages: applied once whole, answered with the
+        # first package's serial
+        ring = tuple(Vertex((22_500_000 + 100 * i) / 1e6, (113_900_000 + 1_000 * (i % 2)) / 1e6) for i in range(150))
+        big = SetPolygonArea(11, 0, ring, name="long fence")
+        gateway.seq += 1
+        first_seq = gateway.seq
+        packages = encode_subpackages(0x8604, big, phone=PHONE.zfill(20), seq=first_seq, version="2019")
+        assert len(packages) == 2
+        gateway.seq += len(packages) - 1
+        assert gateway.writer is not None
+        gateway.writer.write(b"".join(packages))
+        assert (await gateway.next_uplink()).body == TerminalResponse(first_seq, 0x8604, 0)
+        assert terminal.responder.areas.polygons[11] == big
 
     async def run() -> None:
         server = await asyncio.start_server(gateway.serve, "127.0.0.1", 0)
