@@ -310,6 +310,8 @@ def test_json_names_the_attribute_bits() -> None:
     assert data["attribute_flags"] == ["by_time", "enter_alarm_platform"]
     assert data["points"][0]["attribute_flags"] == ["travel_time", "speed_limit"]
     assert data["start"] == "2026-11-30T22:00:00+00:00"
+    assert to_json_value(decode_body(0x8600, CIRCLE_2019, "2019"))["action_name"] == "append"
+    assert to_json_value(QueryAreas(4))["query_type_name"] == "route"
 
 
 def test_fleet_decode_prints_an_area_command_readably() -> None:
