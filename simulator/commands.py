@@ -14,6 +14,8 @@ encoded by the terminal with its header version) and the media to upload afterwa
 | 0x8801 | 0x0805 (result 0 and the media ids; 2 for a channel outside 1-8; 1 for video) then each photo as 0x0801 unless ``save_flag`` |
 | 0x8802 | 0x0802 listing the stored media that match |
 | 0x8803 | 0x0001 result 0, then the matching stored media as 0x0801 (removed if ``delete``) |
+| 0x8600-0x8607 | applies them to the terminal's areas (``simulator.areas``: update / append / modify, delete): 0x0001 result 0, or 1 when a modify names an area it does not hold |
+| 0x8608 | a 2019 terminal: 0x0608 listing the areas asked for; 2011/2013: result 3 (not in their standard) |
 | 0x9101, 0x9102, 0x9205, 0x9201, 0x9202 | a terminal with cameras: ``simulator.video_terminal`` (streams to the media server, 0x1205 recordings); without: result 3 |
 | an undecodable body of a readable header | 0x0001 result 2 (message error) |
 | any other id | 0x0001 result 3 (unsupported) |
@@ -38,6 +40,7 @@ from protocols.jt808 import (
     LocationReport,
     ManualAlarmConfirmation,
     MediaSearchItem,
+    QueryAreas,
     QueryLocation,
     QueryParameters,
     QueryParametersResponse,
@@ -59,6 +62,7 @@ from protocols.jt808.catalogue import (
     RESEND_SUBPACKAGES_REQUEST,
 )
 from protocols.jt808.messages.t8801_camera_shoot import COMMAND_RECORD, COMMAND_STOP
+from simulator.areas import TerminalAreas
 from simulator.camera import resolution_size, take_photo
 
 if TYPE_CHECKING:
@@ -151,6 +155,8 @@ class CommandResponder:
     texts: list[TextMessage] = field(default_factory=list)
     alarms: AlarmSchedule | None = None
     video: VideoTerminal | None = None  # None: no cameras, the JT/T 1078 commands are unsupported
+    protocol_version: str = "2013"  # its header version: 0x8608 exists only in 2019
+    areas: TerminalAreas = field(default_factory=TerminalAreas)
 
     def __post_init__(self) -> None:
         self._next_media_id = self.media_id_start
@@ -195,6 +201,11 @@ class CommandResponder:
             if body.delete:
                 self.stored = [m for m in self.stored if m not in matching]
             return Handled(_ack(seq, msg_id, RESULT_OK).answers, matching)
+        if self.areas.handles(body):
+            if isinstance(body, QueryAreas) and self.protocol_version != "2019":
+                return _ack(seq, msg_id, RESULT_UNSUPPORTED)
+            outcome = self.areas.apply(body)
+            return _ack(seq, msg_id, outcome) if isinstance(outcome, int) else _one(outcome)
         if self.video is not None and self.video.handles(body):
             result, reply = self.video.answer(body, seq, now)
             return _one(reply) if result < 0 else _ack(seq, msg_id, result)

@@ -117,7 +117,8 @@ class VirtualTerminal:
         plate = self.plate or f"SIM{self.index:05d}"
         self.responder = CommandResponder(
             self.phone, plate, self.config.command_behaviour, default_params(plate, self.config.interval_s),
-            media_id_start=(int(time.time()) * 8 + self.index) & 0x3FFFFFFF or 1, alarms=self.alarms)
+            media_id_start=(int(time.time()) * 8 + self.index) & 0x3FFFFFFF or 1, alarms=self.alarms,
+            protocol_version=self.config.protocol_version)
         self._attachment_tasks: set[asyncio.Task[None]] = set()
         self.uploader = MediaUploader(wire.phone_for(self.phone, self.config.protocol_version),
                                       self.config.protocol_version, self.config.media_package_bytes,
@@ -297,13 +298,28 @@ class VirtualTerminal:
         self._last_sent_at = asyncio.get_running_loop().time()
         return seq
 
+    def _send_answer(self, msg_id: int, body: bytes) -> None:
+        """An answer too long for one frame (a 0x0608 of many areas) goes as sub-packages."""
+        if wire.package_count(body) == 1:
+            self._send(msg_id, body)
+            return
+        writer = self._writer
+        if writer is None:
+            raise ConnectionError("not connected")
+        version = self.config.protocol_version
+        seq = self.allocate_seqs(wire.package_count(body))
+        for frame in wire.frames(msg_id, body, self.phone, seq, version):
+            writer.write(frame)
+        self._last_sent_at = asyncio.get_running_loop().time()
+
     async def _read_loop(self, reader: asyncio.StreamReader) -> None:
         frames = wire.new_frame_reader()
+        joined = wire.Reassembly()
         while True:
             data = await reader.read(65536)
             if not data:
                 return
-            for reply in wire.decode_replies(frames, data):
+            for reply in wire.decode_replies(frames, data, joined):
                 self._on_reply(reply)
 
     def _on_reply(self, reply: wire.Reply) -> None:
@@ -333,7 +349,7 @@ class VirtualTerminal:
         if self._writer is None:
             return
         for answer in handled.answers:
-            self._send(answer.msg_id, answer.body.encode(self.config.protocol_version))
+            self._send_answer(answer.msg_id, answer.body.encode(self.config.protocol_version))
             self.counters.answers += 1
         if handled.uploads:
             self.media_queue.extend(handled.uploads)

@@ -13,14 +13,18 @@ from protocols.jt808 import (
     FrameReader,
     JT808Error,
     LocationReport,
+    Message,
     PlatformResponse,
     Registration,
     RegistrationResponse,
     TerminalResponse,
     decode_frame,
     encode_frame,
+    encode_subpackages,
+    merge_subpackages,
 )
 from protocols.jt808.catalogue import PLATFORM_RESPONSE, REGISTRATION, REGISTRATION_RESPONSE
+from protocols.jt808.header import MAX_BODY
 from simulator.driving import Sample
 
 log = logging.getLogger("simulator.wire")
@@ -74,6 +78,16 @@ def frame(msg_id: int, body: bytes, phone: str, seq: int, version: str) -> bytes
     return encode_frame(msg_id, body, phone=phone_for(phone, version), seq=seq, version=version)
 
 
+def frames(msg_id: int, body: bytes, phone: str, seq: int, version: str) -> list[bytes]:
+    """One frame, or sub-packages with serials ``seq``, ``seq + 1``, ... for a body over one frame's 1023
+    bytes (a 0x0608 listing many areas)."""
+    return encode_subpackages(msg_id, body, phone=phone_for(phone, version), seq=seq, version=version)
+
+
+def package_count(body: bytes) -> int:
+    return max(1, -(-len(body) // MAX_BODY))
+
+
 def phone_for(phone: str, version: str) -> str:
     """2019 headers carry 20 BCD digits: the 12-digit phone zero-padded on the left."""
     return phone.zfill(20) if version == "2019" else phone
@@ -83,7 +97,33 @@ def new_frame_reader() -> FrameReader:
     return FrameReader()
 
 
-def decode_replies(reader: FrameReader, data: bytes) -> list[Reply]:
+@dataclass
+class Reassembly:
+    """Sub-packaged downlinks (a polygon or route too long for one frame), joined before they are
+    answered: the joined message carries the first package's serial, the one its answer names. One
+    set per message id at a time: a package of another set (other total or serial run) starts over."""
+
+    parts: dict[int, list[Message]] = field(default_factory=dict)
+
+    def add(self, msg: Message) -> Message | None:
+        """The joined message once every package is in, else None. Raises JT808Error (with the
+        header) when the joined body does not decode."""
+        h = msg.header
+        total, index = h.package_total or 0, h.package_index or 0
+        parts = self.parts.setdefault(h.msg_id, [])
+        if parts:
+            first = parts[0].header
+            first_seq = (first.seq - ((first.package_index or 1) - 1)) & 0xFFFF
+            if first.package_total != total or (h.seq - (index - 1)) & 0xFFFF != first_seq:
+                parts.clear()
+        parts.append(msg)
+        if len({p.header.package_index for p in parts}) < total:
+            return None
+        del self.parts[h.msg_id]
+        return merge_subpackages(parts)
+
+
+def decode_replies(reader: FrameReader, data: bytes, joined: Reassembly | None = None) -> list[Reply]:
     replies = []
     for item in reader.feed(data):
         if isinstance(item, JT808Error):
@@ -91,6 +131,11 @@ def decode_replies(reader: FrameReader, data: bytes) -> list[Reply]:
             continue
         try:
             msg = decode_frame(item)
+            if joined is not None and msg.header.package_total is not None:
+                whole = joined.add(msg)
+                if whole is None:
+                    continue
+                msg = whole
         except JT808Error as exc:
             log.warning("undecodable frame from the gateway (%s): %s", exc, item.hex())
             header = exc.header

@@ -46,6 +46,7 @@ MEDIA_EVENT_INFO: Final = m.MediaEventInfo.MSG_ID
 MEDIA_UPLOAD: Final = m.MediaUpload.MSG_ID
 STORED_MEDIA_SEARCH_RESPONSE: Final = m.StoredMediaSearchResponse.MSG_ID
 CAMERA_SHOOT_RESPONSE: Final = m.CameraShootResponse.MSG_ID
+QUERY_AREAS_RESPONSE: Final = m.QueryAreasResponse.MSG_ID
 # JT/T 808: platform -> terminal
 PLATFORM_RESPONSE: Final = m.PlatformResponse.MSG_ID
 RESEND_SUBPACKAGES_REQUEST: Final = m.ResendSubpackagesRequest.MSG_ID
@@ -59,6 +60,15 @@ QUERY_LOCATION: Final = m.QueryLocation.MSG_ID
 TEMPORARY_TRACKING: Final = m.TemporaryTracking.MSG_ID
 MANUAL_ALARM_CONFIRMATION: Final = m.ManualAlarmConfirmation.MSG_ID
 TEXT_MESSAGE: Final = m.TextMessage.MSG_ID
+SET_CIRCLE_AREAS: Final = m.SetCircleAreas.MSG_ID
+DELETE_CIRCLE_AREAS: Final = m.DeleteCircleAreas.MSG_ID
+SET_RECTANGLE_AREAS: Final = m.SetRectangleAreas.MSG_ID
+DELETE_RECTANGLE_AREAS: Final = m.DeleteRectangleAreas.MSG_ID
+SET_POLYGON_AREA: Final = m.SetPolygonArea.MSG_ID
+DELETE_POLYGON_AREAS: Final = m.DeletePolygonAreas.MSG_ID
+SET_ROUTE: Final = m.SetRoute.MSG_ID
+DELETE_ROUTES: Final = m.DeleteRoutes.MSG_ID
+QUERY_AREAS: Final = m.QueryAreas.MSG_ID
 MEDIA_UPLOAD_RESPONSE: Final = m.MediaUploadResponse.MSG_ID
 CAMERA_SHOOT: Final = m.CameraShoot.MSG_ID
 STORED_MEDIA_SEARCH: Final = m.StoredMediaSearch.MSG_ID
@@ -119,6 +129,7 @@ MESSAGES: Final[tuple[MessageInfo, ...]] = (
     MessageInfo(MEDIA_UPLOAD, "多媒体数据上传", "Multimedia data upload", _808),
     MessageInfo(STORED_MEDIA_SEARCH_RESPONSE, "存储多媒体数据检索应答", "Stored multimedia search response", _808),
     MessageInfo(CAMERA_SHOOT_RESPONSE, "摄像头立即拍摄命令应答", "Camera shoot response", _808),
+    MessageInfo(QUERY_AREAS_RESPONSE, "查询区域或线路数据应答", "Query areas or routes response", _808),
     MessageInfo(AV_ATTRIBUTES, "终端上传音视频属性", "Terminal audio/video attributes", _1078),
     MessageInfo(AV_RESOURCE_LIST, "终端上传音视频资源列表", "Terminal audio/video resource list", _1078),
     MessageInfo(FILE_UPLOAD_DONE, "文件上传完成通知", "File upload finished notice", _1078),
@@ -137,6 +148,15 @@ MESSAGES: Final[tuple[MessageInfo, ...]] = (
     MessageInfo(TEMPORARY_TRACKING, "临时位置跟踪控制", "Temporary location tracking", _808),
     MessageInfo(MANUAL_ALARM_CONFIRMATION, "人工确认报警消息", "Manual alarm confirmation", _808),
     MessageInfo(TEXT_MESSAGE, "文本信息下发", "Text message", _808),
+    MessageInfo(SET_CIRCLE_AREAS, "设置圆形区域", "Set circular areas", _808),
+    MessageInfo(DELETE_CIRCLE_AREAS, "删除圆形区域", "Delete circular areas", _808),
+    MessageInfo(SET_RECTANGLE_AREAS, "设置矩形区域", "Set rectangular areas", _808),
+    MessageInfo(DELETE_RECTANGLE_AREAS, "删除矩形区域", "Delete rectangular areas", _808),
+    MessageInfo(SET_POLYGON_AREA, "设置多边形区域", "Set polygonal area", _808),
+    MessageInfo(DELETE_POLYGON_AREAS, "删除多边形区域", "Delete polygonal areas", _808),
+    MessageInfo(SET_ROUTE, "设置路线", "Set route", _808),
+    MessageInfo(DELETE_ROUTES, "删除路线", "Delete routes", _808),
+    MessageInfo(QUERY_AREAS, "查询区域或线路数据", "Query areas or routes", _808),
     MessageInfo(MEDIA_UPLOAD_RESPONSE, "多媒体数据上传应答", "Multimedia upload response", _808),
     MessageInfo(CAMERA_SHOOT, "摄像头立即拍摄命令", "Camera shoot command", _808),
     MessageInfo(STORED_MEDIA_SEARCH, "存储多媒体数据检索", "Stored multimedia search", _808),

@@ -15,8 +15,22 @@ from typing import Any
 from protocols.jt808.codec import Message
 from protocols.jt808.extras import UnknownItem
 from protocols.jt808.header import Header
+from protocols.jt808.messages._areas import (
+    AREA_ATTRIBUTE_NAMES,
+    QUERY_TYPE_NAMES,
+    ROUTE_ATTRIBUTE_NAMES,
+    SEGMENT_ATTRIBUTE_NAMES,
+    SET_ACTION_NAMES,
+    flag_names,
+)
 from protocols.jt808.messages.params import PARAM_NAMES, TerminalParam
 from protocols.jt808.messages.t0200_location_report import LocationReport, location_problems
+from protocols.jt808.messages.t0608_query_areas_response import QueryAreasResponse
+from protocols.jt808.messages.t8600_set_circle_areas import CircleArea, SetCircleAreas
+from protocols.jt808.messages.t8602_set_rectangle_areas import RectangleArea, SetRectangleAreas
+from protocols.jt808.messages.t8604_set_polygon_area import SetPolygonArea
+from protocols.jt808.messages.t8606_set_route import RoutePoint, SetRoute
+from protocols.jt808.messages.t8608_query_areas import QueryAreas
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 # Fix times are shared by many reports (see fields.bcd_time_to_utc), and isoformat() is slow.
@@ -115,12 +129,43 @@ def _unknown_json(item: UnknownItem) -> dict[str, Any]:
     return out
 
 
+def _with_flag_names(names: dict[int, str]) -> Callable[[Any], Any]:
+    """An area's fields, plus ``attribute_flags``: its attribute bits by name (``["by_time", ...]``)."""
+
+    def convert(value: Any) -> dict[str, Any]:
+        out = _dataclass_json(value)
+        out["attribute_flags"] = flag_names(value.attributes, names)
+        return out
+
+    return convert
+
+
+def _with_name(field: str, names: dict[int, str]) -> Callable[[Any], Any]:
+    """A body's fields, plus ``<field>_name`` (``action_name: "append"``, ``query_type_name: "route"``)."""
+
+    def convert(value: Any) -> dict[str, Any]:
+        out = _dataclass_json(value)
+        out[f"{field}_name"] = names.get(getattr(value, field))
+        return out
+
+    return convert
+
+
 _SCALARS = frozenset({int, float, str, bool, type(None)})
 _CONVERTERS: dict[type, Callable[[Any], Any]] = {
     Header: header_json,
     LocationReport: location_json,
     UnknownItem: _unknown_json,
     TerminalParam: param_json,
+    CircleArea: _with_flag_names(AREA_ATTRIBUTE_NAMES),
+    RectangleArea: _with_flag_names(AREA_ATTRIBUTE_NAMES),
+    SetPolygonArea: _with_flag_names(AREA_ATTRIBUTE_NAMES),
+    SetRoute: _with_flag_names(ROUTE_ATTRIBUTE_NAMES),
+    RoutePoint: _with_flag_names(SEGMENT_ATTRIBUTE_NAMES),
+    SetCircleAreas: _with_name("action", SET_ACTION_NAMES),
+    SetRectangleAreas: _with_name("action", SET_ACTION_NAMES),
+    QueryAreas: _with_name("query_type", QUERY_TYPE_NAMES),
+    QueryAreasResponse: _with_name("query_type", QUERY_TYPE_NAMES),
 }
 
 
@@ -142,9 +187,14 @@ def to_json_value(value: Any) -> Any:
         return [to_json_value(v) for v in value]
     if isinstance(value, bool | int | float | str):
         return value
+    if not dataclasses.is_dataclass(cls):
+        return str(value)
+    return _dataclass_json(value)
+
+
+def _dataclass_json(value: Any) -> dict[str, Any]:
+    cls = type(value)
     names = _FIELD_NAMES.get(cls)
     if names is None:
-        if not dataclasses.is_dataclass(cls):
-            return str(value)
         names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
     return {name: to_json_value(getattr(value, name)) for name in names}

@@ -10,6 +10,7 @@ from protocols.jt808.messages.t0102_authentication import Authentication
 from protocols.jt808.messages.t0104_query_parameters_response import QueryParametersResponse
 from protocols.jt808.messages.t0200_location_report import LocationReport
 from protocols.jt808.messages.t0201_location_query_response import LocationQueryResponse
+from protocols.jt808.messages.t0608_query_areas_response import QueryAreasResponse
 from protocols.jt808.messages.t0702_driver_identity import DriverIdentity
 from protocols.jt808.messages.t0704_batch_location_upload import BatchLocationUpload
 from protocols.jt808.messages.t0800_media_event_info import MediaEventInfo
@@ -36,6 +37,15 @@ from protocols.jt808.messages.t8201_query_location import QueryLocation
 from protocols.jt808.messages.t8202_temporary_tracking import TemporaryTracking
 from protocols.jt808.messages.t8203_manual_alarm_confirmation import ManualAlarmConfirmation
 from protocols.jt808.messages.t8300_text_message import TextMessage
+from protocols.jt808.messages.t8600_set_circle_areas import CircleArea, SetCircleAreas
+from protocols.jt808.messages.t8601_delete_circle_areas import DeleteCircleAreas
+from protocols.jt808.messages.t8602_set_rectangle_areas import RectangleArea, SetRectangleAreas
+from protocols.jt808.messages.t8603_delete_rectangle_areas import DeleteRectangleAreas
+from protocols.jt808.messages.t8604_set_polygon_area import SetPolygonArea, Vertex
+from protocols.jt808.messages.t8605_delete_polygon_areas import DeletePolygonAreas
+from protocols.jt808.messages.t8606_set_route import RoutePoint, SetRoute
+from protocols.jt808.messages.t8607_delete_routes import DeleteRoutes
+from protocols.jt808.messages.t8608_query_areas import QueryAreas
 from protocols.jt808.messages.t8800_media_upload_response import MediaUploadResponse
 from protocols.jt808.messages.t8801_camera_shoot import CameraShoot
 from protocols.jt808.messages.t8802_stored_media_search import StoredMediaSearch
@@ -67,6 +77,11 @@ __all__ = [
     "BatchLocationUpload",
     "CameraShoot",
     "CameraShootResponse",
+    "CircleArea",
+    "DeleteCircleAreas",
+    "DeletePolygonAreas",
+    "DeleteRectangleAreas",
+    "DeleteRoutes",
     "DriverIdentity",
     "FileUploadDone",
     "FileUploadRequest",
@@ -82,6 +97,8 @@ __all__ = [
     "PlatformResponse",
     "PlaybackControl",
     "PlaybackRequest",
+    "QueryAreas",
+    "QueryAreasResponse",
     "QueryAvAttributes",
     "QueryAvResources",
     "QueryLocation",
@@ -90,10 +107,16 @@ __all__ = [
     "QuerySpecifiedParameters",
     "RawBody",
     "RealtimeAvRequest",
+    "RectangleArea",
     "Registration",
     "RegistrationResponse",
     "ResendSubpackagesRequest",
+    "RoutePoint",
+    "SetCircleAreas",
     "SetParameters",
+    "SetPolygonArea",
+    "SetRectangleAreas",
+    "SetRoute",
     "StoredMediaSearch",
     "StoredMediaSearchResponse",
     "StoredMediaUpload",
@@ -102,4 +125,5 @@ __all__ = [
     "TerminalParam",
     "TerminalResponse",
     "TextMessage",
+    "Vertex",
 ]
