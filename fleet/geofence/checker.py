@@ -22,16 +22,20 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 import numpy as np
+import shapely
 
 from fleet.geofence.episodes import Fix, advance, refine
 from fleet.geofence.frame import InvalidGeometry
-from fleet.geofence.index import H3Index, StrTreeIndex
+from fleet.geofence.index import H3Index, StrTreeIndex, move_lines
 from fleet.geofence.rules import DEVIATION, ENTER, LEAVE, Emitter, Fence, FenceEvent, FenceState, Position
-from fleet.geofence.shapes import CompiledArea, compile_shape
+from fleet.geofence.shapes import CircleArea, CompiledArea, compile_shape
 
+_NONE: Mapping[int, FenceState] = {}  # shared by every vehicle with no fence state (never mutated)
+_NO_TOUCH: Mapping[int, tuple[bool, bool] | None] = {}
 DEFAULT_GAP_S = 90.0  # three times the usual 30 s reporting interval: a blind area, not a late packet
 
 
@@ -74,6 +78,10 @@ class VehicleState:
         return cls(float(value["last_at"]), float(value["lng"]), float(value["lat"]), fences, gap)
 
 
+def _fix_time(p: Position) -> datetime:
+    return p.at
+
+
 @dataclass
 class CheckResult:
     events: list[FenceEvent] = field(default_factory=list)
@@ -82,7 +90,7 @@ class CheckResult:
 
 class FenceChecker:
     def __init__(self, fences: Iterable[Fence], bindings: Mapping[int, Collection[int]], *,
-                 index: str = "strtree", gap_s: float = DEFAULT_GAP_S) -> None:
+                 index: str = "strtree", gap_s: float = DEFAULT_GAP_S, h3_resolution: int = 8) -> None:
         self.fences: dict[int, Fence] = {}
         self.areas: dict[int, CompiledArea] = {}
         self.invalid: dict[int, str] = {}
@@ -93,8 +101,16 @@ class FenceChecker:
             except (InvalidGeometry, ValueError, TypeError) as exc:
                 self.invalid[fence.fence_id] = str(exc)
         self.bindings = {device: frozenset(ids) & self.fences.keys() for device, ids in bindings.items()}
+        self.bound_keys = np.array(sorted((device << 32) | fid for device, ids in self.bindings.items() for fid in ids),
+                                   dtype=np.int64)
         geometries = {fid: area.index_geometry for fid, area in self.areas.items()}
-        self.index = H3Index(geometries) if index == "h3" else StrTreeIndex(geometries)
+        # the polygonal areas' prepared geometries by fence id (sorted), None for circles: for the batch's
+        # vectorised exact tests
+        self.geometry_ids = np.array(sorted(self.areas), dtype=np.int64)
+        self.geometry_of: np.ndarray = np.array(
+            [None if isinstance(a, CircleArea) else a.geometry for a in (self.areas[f] for f in sorted(self.areas))]
+            + [None], dtype=object)[:-1]  # the trailing None keeps numpy from nesting the geometries' arrays
+        self.index = H3Index(geometries, h3_resolution) if index == "h3" else StrTreeIndex(geometries)
         self.gap_s = gap_s
 
     def check(self, positions: Iterable[Position], states: MutableMapping[int, VehicleState]) -> CheckResult:
@@ -102,24 +118,29 @@ class FenceChecker:
         for p in positions:
             by_device[p.device_id].append(p)
         moves: list[tuple[float, float, float, float]] = []
+        movers: list[int] = []
         for device, fixes in by_device.items():
-            fixes.sort(key=lambda p: p.at)
+            if len(fixes) > 1:
+                fixes.sort(key=_fix_time)
             vs = states.get(device)
             last = None if vs is None else (vs.last_at, vs.lng, vs.lat)
             for p in fixes:  # one query per live fix: the move from the previous newest fix
                 t = p.at.timestamp()
                 if last is None or t > last[0]:
                     moves.append((p.lng, p.lat, p.lng, p.lat) if last is None else (last[1], last[2], p.lng, p.lat))
+                    movers.append(device)
                     last = (t, p.lng, p.lat)
-        touched = iter(self.index.candidates(np.array(moves, dtype=float).reshape(-1, 4)))
+        touched = self._touched(np.array(moves, dtype=float).reshape(-1, 4), np.array(movers, dtype=np.int64))
         result = CheckResult()
+        number = 0
         for device, fixes in by_device.items():
             vs = states.get(device)
             bound = self.bindings.get(device, frozenset())
             for p in fixes:
                 t = p.at.timestamp()
                 if vs is None or t > vs.last_at:
-                    vs = self._live(vs, p, t, next(touched) & bound, bound, result.events)
+                    vs = self._live(vs, p, t, touched.get(number, _NO_TOUCH), bound, result.events)
+                    number += 1
                 elif vs.gap is not None and vs.gap.t0 < t < vs.gap.t1:
                     vs = self._backlog(vs, p, t, bound, result.events)
                 else:
@@ -128,14 +149,51 @@ class FenceChecker:
                 states[device] = vs
         return result
 
-    def _live(self, vs: VehicleState | None, p: Position, t: float, touched: set[int] | frozenset[int],
-              bound: frozenset[int], events: list[FenceEvent]) -> VehicleState:
+    def _touched(self, moves: np.ndarray, movers: np.ndarray) -> dict[int, dict[int, tuple[bool, bool] | None]]:
+        """Move number -> {fence bound to its vehicle that the index says the move may touch: (inside at
+        the move's end, the move meets the area) or None for a circle (its exact test is cheaper in Python)}.
+
+        The binding filter is one vectorised lookup of (device, fence) keys and the exact tests of the
+        polygonal areas are two vectorised GEOS calls on prepared geometries for the whole batch, so only
+        the few real candidates reach Python."""
+        lines = move_lines(moves) if len(moves) else np.empty(0, dtype=object)
+        query, fence_ids = self.index.pairs(moves, lines)
+        touched: dict[int, dict[int, tuple[bool, bool] | None]] = {}
+        if len(query) == 0 or len(self.bound_keys) == 0:
+            return touched
+        keys = (movers[query] << 32) | fence_ids
+        at = np.minimum(np.searchsorted(self.bound_keys, keys), len(self.bound_keys) - 1)
+        keep = self.bound_keys[at] == keys
+        query, fence_ids = query[keep], fence_ids[keep]
+        if len(query) == 0:
+            return touched
+        geoms = self.geometry_of[np.searchsorted(self.geometry_ids, fence_ids)]
+        ends = moves[query]
+        inside = shapely.intersects_xy(geoms, ends[:, 2], ends[:, 3])
+        meets = shapely.intersects(geoms, lines[query])
+        polygonal = ~shapely.is_missing(geoms)
+        for number, fid, poly, ins, met in zip(query.tolist(), fence_ids.tolist(), polygonal.tolist(),
+                                               inside.tolist(), meets.tolist(), strict=True):
+            touched.setdefault(number, {})[fid] = (ins, met) if poly else None
+        return touched
+
+    def _live(self, vs: VehicleState | None, p: Position, t: float,
+              touched: Mapping[int, tuple[bool, bool] | None], bound: frozenset[int],
+              events: list[FenceEvent]) -> VehicleState:
         prev: Fix | None = None if vs is None else (vs.last_at, vs.lng, vs.lat)
+        gap = None if vs is None else vs.gap
+        if prev is not None and t - prev[0] >= self.gap_s:
+            assert vs is not None
+            gap = Gap(prev[0], prev[1], prev[2], t, tuple(sorted(f for f, s in vs.fences.items() if s.inside)))
+        if not touched and (vs is None or not vs.fences):  # the common case: near no fence of its own
+            return VehicleState(t, p.lng, p.lat, _NONE, gap)
         fences = dict(vs.fences) if vs is not None else {}
         start = len(events)
-        for fid in touched | (fences.keys() & bound):
+        for fid in touched.keys() | (fences.keys() & bound):
             out = Emitter(p.device_id, self.fences[fid], backlog=p.late)
-            state = advance(self.fences[fid], self.areas[fid], fences.get(fid), prev, p, out)
+            # not touched by the move: outside at p and not met on the way
+            seen = touched[fid] if fid in touched else (False, False)
+            state = advance(self.fences[fid], self.areas[fid], fences.get(fid), prev, p, out, seen)
             if state is None:
                 fences.pop(fid, None)
             else:
@@ -143,12 +201,10 @@ class FenceChecker:
             events.extend(out.events)
         for fid in fences.keys() - bound:  # unbound or deleted since: forgotten without an event
             del fences[fid]
-        gap = None if vs is None else vs.gap
-        if prev is not None and t - prev[0] >= self.gap_s:
-            inside = tuple(sorted(fid for fid, s in (vs.fences.items() if vs else ()) if s.inside))
+        if gap is not None and gap.t1 == t:
             crossed = tuple((e.fence_id, e.kind, e.started_at.timestamp()) for e in events[start:]
                             if e.kind in (ENTER, LEAVE) or (e.kind == DEVIATION and e.phase != "instant"))
-            gap = Gap(prev[0], prev[1], prev[2], t, inside, crossed)
+            gap = replace(gap, crossed=crossed)
         return VehicleState(t, p.lng, p.lat, fences, gap)
 
     def _backlog(self, vs: VehicleState, p: Position, t: float, bound: frozenset[int],
@@ -156,7 +212,7 @@ class FenceChecker:
         gap = vs.gap
         assert gap is not None
         move = np.array([(gap.lng0, gap.lat0, p.lng, p.lat)], dtype=float)
-        touched = (self.index.candidates(move)[0] | set(gap.inside)) & bound
+        touched = (set(self.index.pairs(move)[1].tolist()) | set(gap.inside)) & bound
         inside = set(gap.inside)
         for fid in touched:
             out = Emitter(p.device_id, self.fences[fid], backlog=True)

@@ -8,7 +8,7 @@ move (fixes older than the vehicle's newest, filling a gap): no state of the pai
 
 from __future__ import annotations
 
-from dataclasses import replace
+from copy import copy
 
 from fleet.geofence.rules import (
     DEVIATION,
@@ -50,14 +50,15 @@ def toggles(area: CompiledArea, inside_a: bool, a: Fix, b: Fix, inside_b: bool) 
 
 
 def advance(fence: Fence, area: CompiledArea, state: FenceState | None, prev: Fix | None, p: Position,
-            out: Emitter) -> FenceState | None:
-    st = state or FenceState()
+            out: Emitter, seen: tuple[bool, bool] | None = None) -> FenceState | None:
+    """``seen``: (inside at p, the move may meet the area) when the caller computed them for the batch."""
+    st = FenceState() if state is None else copy(state)  # the caller's value is never changed
     t = p.at.timestamp()
-    inside_b = area.contains(p.lng, p.lat)
+    inside_b, may_meet = seen if seen is not None else (area.contains(p.lng, p.lat), True)
     enter_t = leave_t = None
     if prev is None:
-        st = replace(st, inside=inside_b)
-    else:
+        st = _set(st, inside=inside_b)
+    elif st.inside or inside_b or may_meet:
         for ct, lng, lat in toggles(area, st.inside, prev, (t, p.lng, p.lat), inside_b):
             if st.inside:
                 st, leave_t = _leave(fence, st, ct, lng, lat, out), ct
@@ -91,6 +92,12 @@ def refine(fence: Fence, area: CompiledArea, inside_a: bool, a: Fix, p: Position
     return inside_b
 
 
+def _set(st: FenceState, **changes: object) -> FenceState:
+    for name, value in changes.items():
+        setattr(st, name, value)
+    return st
+
+
 def _announced(fence: Fence, *, entering: bool) -> bool:
     wanted = (Attr.IN_TO_DRIVER, Attr.IN_TO_PLATFORM) if entering else (Attr.OUT_TO_DRIVER, Attr.OUT_TO_PLATFORM)
     return any(a in fence.attributes for a in wanted)
@@ -107,7 +114,7 @@ def _enter(fence: Fence, st: FenceState, t: float, lng: float, lat: float, out: 
         out.emit(DEVIATION, "end", t, lng, lat, started=st.deviating_since)
     if fence.watched_at(at) and _announced(fence, entering=True):
         out.emit(ENTER, "instant", t, lng, lat, **_targets(fence, entering=True))
-    return replace(st, inside=True, deviating_since=None)
+    return _set(st, inside=True, deviating_since=None)
 
 
 def _leave(fence: Fence, st: FenceState, t: float, lng: float, lat: float, out: Emitter) -> FenceState:
@@ -126,7 +133,7 @@ def _leave(fence: Fence, st: FenceState, t: float, lng: float, lat: float, out: 
     if fence.fence_type is FenceType.ROUTE and watched:
         out.emit(DEVIATION, "start", t, lng, lat)
         deviating = t
-    return replace(st, inside=False, over_since=None, over_kind=None, stand_since=None, stay_open=False,
+    return _set(st, inside=False, over_since=None, over_kind=None, stand_since=None, stay_open=False,
                    door_since=None, deviating_since=deviating)
 
 
@@ -151,7 +158,7 @@ def _segments(fence: Fence, area: RouteArea, st: FenceState, moved: bool, p: Pos
     since = None
     if segment is not None and moved:
         since = enter_t if st.segment is None and enter_t is not None else t
-    return replace(st, segment=segment, segment_since=since)
+    return _set(st, segment=segment, segment_since=since)
 
 
 def _limit(fence: Fence, area: CompiledArea, st: FenceState, p: Position) -> tuple[float | None, str, float]:
@@ -178,13 +185,13 @@ def _overspeed(fence: Fence, area: CompiledArea, st: FenceState, p: Position, t:
     if not over:
         if st.over_kind is not None:
             out.emit(st.over_kind, "end", t, p.lng, p.lat, started=st.over_since, speed_kmh=p.speed_kmh)
-        return replace(st, over_since=None, over_kind=None) if st.over_since is not None else st
+        return _set(st, over_since=None, over_kind=None) if st.over_since is not None else st
     since = t if st.over_since is None else st.over_since
     if st.over_kind is None and t - since >= duration:
         out.emit(kind, "start", since, p.lng, p.lat, started=since, speed_kmh=p.speed_kmh, limit_kmh=limit,
                  duration_s=t - since)
-        return replace(st, over_since=since, over_kind=kind)
-    return replace(st, over_since=since) if st.over_since is None else st
+        return _set(st, over_since=since, over_kind=kind)
+    return _set(st, over_since=since) if st.over_since is None else st
 
 
 def _stay(fence: Fence, st: FenceState, p: Position, t: float, out: Emitter) -> FenceState:
@@ -194,12 +201,12 @@ def _stay(fence: Fence, st: FenceState, p: Position, t: float, out: Emitter) -> 
     if not standing:
         if st.stay_open:
             out.emit(STAY, "end", t, p.lng, p.lat, started=st.stand_since)
-        return replace(st, stand_since=None, stay_open=False) if st.stand_since is not None else st
+        return _set(st, stand_since=None, stay_open=False) if st.stand_since is not None else st
     since = t if st.stand_since is None else st.stand_since
     if not st.stay_open and t - since >= fence.stay_limit_s:
         out.emit(STAY, "start", since, p.lng, p.lat, started=since, duration_s=t - since)
-        return replace(st, stand_since=since, stay_open=True)
-    return replace(st, stand_since=since)
+        return _set(st, stand_since=since, stay_open=True)
+    return _set(st, stand_since=since)
 
 
 def _door(fence: Fence, st: FenceState, p: Position, t: float, out: Emitter) -> FenceState:
@@ -208,8 +215,8 @@ def _door(fence: Fence, st: FenceState, p: Position, t: float, out: Emitter) -> 
     opened = st.inside and p.door_open and fence.watched_at(p.at)
     if opened and st.door_since is None:
         out.emit(DOOR_OPEN, "start", t, p.lng, p.lat)
-        return replace(st, door_since=t)
+        return _set(st, door_since=t)
     if not opened and st.door_since is not None:
         out.emit(DOOR_OPEN, "end", t, p.lng, p.lat, started=st.door_since)
-        return replace(st, door_since=None)
+        return _set(st, door_since=None)
     return st

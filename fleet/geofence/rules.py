@@ -161,10 +161,11 @@ class FenceEvent:
         return f"fence:{self.fence_id}:{self.kind}{suffix}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FenceState:
     """One (vehicle, fence) pair's state between fixes; times are epoch seconds. Only a pair that is not
-    idle (inside, or an episode open) is kept: absent means outside with nothing open."""
+    idle (inside, or an episode open) is kept: absent means outside with nothing open. Treated as a value:
+    the rules change a copy (fleet.geofence.episodes.advance)."""
 
     inside: bool = False
     segment: int | None = None
