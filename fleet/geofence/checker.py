@@ -52,12 +52,14 @@ class Gap:
     crossed: tuple[tuple[int, str, float], ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class VehicleState:
+    """A vehicle's fence state between batches (a value: the checker replaces it, never changes it)."""
+
     last_at: float
     lng: float
     lat: float
-    fences: Mapping[int, FenceState] = field(default_factory=dict)
+    fences: Mapping[int, FenceState]
     gap: Gap | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -190,7 +192,7 @@ class FenceChecker:
         fences = dict(vs.fences) if vs is not None else {}
         start = len(events)
         for fid in touched.keys() | (fences.keys() & bound):
-            out = Emitter(p.device_id, self.fences[fid], backlog=p.late)
+            out = Emitter(p.device_id, self.fences[fid], p.late, events)
             # not touched by the move: outside at p and not met on the way
             seen = touched[fid] if fid in touched else (False, False)
             state = advance(self.fences[fid], self.areas[fid], fences.get(fid), prev, p, out, seen)
@@ -198,7 +200,6 @@ class FenceChecker:
                 fences.pop(fid, None)
             else:
                 fences[fid] = state
-            events.extend(out.events)
         for fid in fences.keys() - bound:  # unbound or deleted since: forgotten without an event
             del fences[fid]
         if gap is not None and gap.t1 == t:
@@ -215,12 +216,11 @@ class FenceChecker:
         touched = (set(self.index.pairs(move)[1].tolist()) | set(gap.inside)) & bound
         inside = set(gap.inside)
         for fid in touched:
-            out = Emitter(p.device_id, self.fences[fid], backlog=True)
+            out = Emitter(p.device_id, self.fences[fid], True, events)
             superseded = {kind: started for f, kind, started in gap.crossed if f == fid}
             if refine(self.fences[fid], self.areas[fid], fid in gap.inside, (gap.t0, gap.lng0, gap.lat0), p, out,
                       superseded):
                 inside.add(fid)
             else:
                 inside.discard(fid)
-            events.extend(out.events)
         return replace(vs, gap=replace(gap, t0=t, lng0=p.lng, lat0=p.lat, inside=tuple(sorted(inside))))

@@ -26,7 +26,7 @@ The episode rules, per (vehicle, fence), each fix in time order (fleet.geofence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta, timezone
 from enum import IntEnum
 
@@ -194,14 +194,14 @@ def utc(epoch_s: float) -> datetime:
     return datetime.fromtimestamp(epoch_s, UTC)
 
 
-@dataclass
+@dataclass(slots=True)
 class Emitter:
-    """Collects one vehicle's events for one fence."""
+    """Appends one vehicle's events for one fence to ``events`` (the batch's list)."""
 
     device_id: int
     fence: Fence
-    backlog: bool = False
-    events: list[FenceEvent] = field(default_factory=list)
+    backlog: bool
+    events: list[FenceEvent]
 
     def emit(self, kind: str, phase: str, at: float, lng: float, lat: float, started: float | None = None,
              **details: object) -> None:

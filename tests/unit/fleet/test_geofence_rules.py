@@ -44,6 +44,8 @@ def summary(events: list) -> list[tuple[str, str, float]]:
 
 @pytest.mark.parametrize("index", ["strtree", "h3"])
 def test_crossing_between_two_fixes_30_s_apart_is_interpolated(index: str) -> None:
+    if index == "h3":
+        pytest.importorskip("h3")  # the comparison index (benchmarks/fence_check_bench.py), not a dependency
     fence = Fence(1, "depot", FenceType.ALARM, SQUARE, attributes=IN_OUT)
     check, states = checker(fence, index=index), {}
     # south of the square's south edge (39.0) at 38.99, then 39.02 thirty seconds later: a third of the way
@@ -228,3 +230,26 @@ def test_an_unbound_vehicle_gets_no_event() -> None:
     fence = Fence(1, "depot", FenceType.ALARM, SQUARE, attributes=IN_OUT)
     check = FenceChecker([fence], {DEVICE + 1: [1]})
     assert check.check([at(0, 116.05, 38.99), at(30, 116.05, 39.02)], {}).events == []
+
+
+def test_both_indexes_find_the_same_events_on_random_drives() -> None:
+    pytest.importorskip("h3")
+    import random
+
+    rng = random.Random(8)
+    fences = [Fence(i, f"f{i}", FenceType.ALARM, Circle((116.0 + rng.uniform(0, 0.2), 39.0 + rng.uniform(0, 0.2)),
+                                                         rng.uniform(200, 3000)), attributes=IN_OUT)
+              for i in range(1, 41)]
+    fences.append(Fence(41, "bus", FenceType.ROUTE, ROUTE))
+    bindings = {d: [f.fence_id for f in rng.sample(fences, 10)] for d in range(1, 21)}
+    drives = []
+    for d in range(1, 21):
+        lng, lat = 116.0 + rng.uniform(0, 0.2), 39.0 + rng.uniform(0, 0.2)
+        for step in range(40):
+            lng, lat = lng + rng.uniform(-0.004, 0.004), lat + rng.uniform(-0.003, 0.003)
+            drives.append(Position(d, T0 + timedelta(seconds=30 * step), lng, lat, 50.0))
+    found = {}
+    for index in ("strtree", "h3"):
+        events = FenceChecker(fences, bindings, index=index).check(drives, {}).events
+        found[index] = sorted((e.device_id, e.fence_id, e.kind, e.at) for e in events)
+    assert found["strtree"] == found["h3"] and len(found["strtree"]) > 20
