@@ -72,6 +72,15 @@ class VehicleState:
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> VehicleState:
+        """Raises ValueError naming the problem for a value that is not a kept state (the caller then
+        starts the vehicle fresh: its next fix settles inside / outside without an event)."""
+        try:
+            return cls._from_json(value)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"not a fence state: {exc!r}") from exc
+
+    @classmethod
+    def _from_json(cls, value: Mapping[str, Any]) -> VehicleState:
         gap = None
         if value.get("gap"):
             t0, lng0, lat0, t1, inside, crossed = value["gap"]

@@ -253,3 +253,11 @@ def test_both_indexes_find_the_same_events_on_random_drives() -> None:
         events = FenceChecker(fences, bindings, index=index).check(drives, {}).events
         found[index] = sorted((e.device_id, e.fence_id, e.kind, e.at) for e in events)
     assert found["strtree"] == found["h3"] and len(found["strtree"]) > 20
+
+
+@pytest.mark.parametrize("kept", [{}, {"last_at": 1.0, "lng": 116.0}, {"last_at": "x", "lng": 1, "lat": 2},
+                                  {"last_at": 1.0, "lng": 116.0, "lat": 39.0, "fences": {"1": {"bogus": 1}}},
+                                  {"last_at": 1.0, "lng": 116.0, "lat": 39.0, "gap": [1, 2]}])
+def test_a_kept_state_that_does_not_parse_is_a_clear_error(kept: dict) -> None:
+    with pytest.raises(ValueError, match="not a fence state"):
+        VehicleState.from_json(kept)
