@@ -5,10 +5,11 @@ both spatial indexes (shapely 2 STRtree over prepared geometries, H3 cells).
 rectangles and polygons of 0.5-10 km (a tenth with a hole), bus routes of 3-8 segments (1-4 km each,
 corridor 50-200 m) and district-like areas of 20-60 km across with 200 vertices; 10,000 vehicles each
 bound to 3-8 fences, starting next to one of them; fixes 30 s apart at 20-90 km/h, in batches of 500
-(the uplinks agent's ``batch_size``). CPU is ``time.process_time()`` around ``check`` only.
+(the uplinks agent's ``batch_size``). CPU is ``time.process_time()`` around ``check`` only, with the
+streams worker's garbage collector settings (``FLEET_STREAMS_GC_THRESHOLD``, fleet/gc_tuning.py).
 
     .venv/bin/python benchmarks/fence_check_bench.py [--fences 10000] [--vehicles 10000] [--rounds 10]
-        [--index strtree,h3] [--h3-resolution 8]
+        [--index strtree,h3] [--h3-resolution 8] [--repeat 5]
 
 H3 is the comparison, not a dependency: `.venv/bin/pip install h3==4.5.0` to measure it.
 """
@@ -21,9 +22,11 @@ import math
 import os
 import random
 import resource
+import statistics
 import time
 from datetime import UTC, datetime, timedelta
 
+from fleet.gc_tuning import tune_gc
 from fleet.geofence import (
     Attr,
     Circle,
@@ -37,6 +40,7 @@ from fleet.geofence import (
     VehicleState,
     polygon,
 )
+from fleet.settings import StreamsSettings
 
 WEST, SOUTH, EAST, NORTH = 109.7, 20.2, 117.2, 25.5
 M_PER_DEG = 111_195.0
@@ -117,23 +121,29 @@ def rounds(starts, rng: random.Random, n_rounds: int) -> list[list[Position]]:
     return out
 
 
-def run(index: str, fences, bindings, batches, resolution: int) -> dict[str, float]:
+def run(index: str, fences, bindings, batches, resolution: int, repeat: int) -> dict[str, float]:
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t = time.process_time()
     checker = FenceChecker(fences, bindings, index=index, h3_resolution=resolution)
     build_s = time.process_time() - t
-    states: dict[int, VehicleState] = {}
-    cpu = 0.0
-    events = positions = 0
-    for batch in batches:
-        for i in range(0, len(batch), 500):
-            chunk = batch[i:i + 500]
-            t = time.process_time()
-            events += len(checker.check(chunk, states).events)
-            cpu += time.process_time() - t
-            positions += len(chunk)
+    # the streams worker's collector settings (streams/__main__.py): the fences, loaded at start, frozen
+    tune_gc(StreamsSettings().gc_threshold)
+    per_run = []
+    for _ in range(repeat):  # fresh states each time: the same work, so the spread is the machine's
+        states: dict[int, VehicleState] = {}
+        cpu = 0.0
+        events = positions = 0
+        for batch in batches:
+            for i in range(0, len(batch), 500):
+                chunk = batch[i:i + 500]
+                t = time.process_time()
+                events += len(checker.check(chunk, states).events)
+                cpu += time.process_time() - t
+                positions += len(chunk)
+        per_run.append(cpu / positions * 1e6)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"build_s": build_s, "us": cpu / positions * 1e6, "positions": positions, "events": events,
+    return {"build_s": build_s, "us": statistics.median(per_run), "min_us": min(per_run), "max_us": max(per_run),
+            "positions": positions, "events": events,
             "rss_mb": max(rss - rss0, 0) / 1024, "invalid": len(checker.invalid)}
 
 
@@ -144,19 +154,21 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--index", default="strtree,h3")
     parser.add_argument("--h3-resolution", type=int, default=8)
+    parser.add_argument("--repeat", type=int, default=5, help="runs over the same fixes; the median is reported")
     args = parser.parse_args()
     fences, bindings, starts, rng = scenario(args.fences, args.vehicles)
     batches = rounds(starts, rng, args.rounds)
     print(f"fences {args.fences}, vehicles {args.vehicles}, rounds {args.rounds}, load {os.getloadavg()[0]:.1f}")
-    print("| index | build s | CPU us per position | positions | events | RSS growth MiB | invalid fences |")
+    print("| index | build s | CPU us per position, median (min-max) | positions | events | RSS growth MiB | invalid fences |")
     print("|---|---|---|---|---|---|---|")
     for index in args.index.split(","):
         if index == "h3" and importlib.util.find_spec("h3") is None:
             print("| h3 | (not installed: `.venv/bin/pip install h3==4.5.0` for the comparison) |")
             continue
-        r = run(index, fences, bindings, batches, args.h3_resolution)
+        r = run(index, fences, bindings, batches, args.h3_resolution, args.repeat)
         name = index if index != "h3" else f"h3 (res {args.h3_resolution})"
-        print(f"| {name} | {r['build_s']:.1f} | {r['us']:.1f} | {r['positions']:,} | {r['events']:,} | "
+        print(f"| {name} | {r['build_s']:.1f} | {r['us']:.1f} ({r['min_us']:.1f}-{r['max_us']:.1f}) | {r['positions']:,} | "
+              f"{r['events']:,} | "
               f"{r['rss_mb']:.0f} | {r['invalid']} |")
 
 

@@ -130,13 +130,14 @@ class FenceChecker:
             by_device[p.device_id].append(p)
         moves: list[tuple[float, float, float, float]] = []
         movers: list[int] = []
+        times: dict[int, list[float]] = {}
         for device, fixes in by_device.items():
             if len(fixes) > 1:
                 fixes.sort(key=_fix_time)
+            times[device] = stamps = [p.at.timestamp() for p in fixes]
             vs = states.get(device)
             last = None if vs is None else (vs.last_at, vs.lng, vs.lat)
-            for p in fixes:  # one query per live fix: the move from the previous newest fix
-                t = p.at.timestamp()
+            for p, t in zip(fixes, stamps, strict=True):  # one query per live fix: the move from the newest fix
                 if last is None or t > last[0]:
                     moves.append((p.lng, p.lat, p.lng, p.lat) if last is None else (last[1], last[2], p.lng, p.lat))
                     movers.append(device)
@@ -147,8 +148,7 @@ class FenceChecker:
         for device, fixes in by_device.items():
             vs = states.get(device)
             bound = self.bindings.get(device, frozenset())
-            for p in fixes:
-                t = p.at.timestamp()
+            for p, t in zip(fixes, times[device], strict=True):
                 if vs is None or t > vs.last_at:
                     vs = self._live(vs, p, t, touched.get(number, _NO_TOUCH), bound, result.events)
                     number += 1

@@ -8,8 +8,6 @@ move (fixes older than the vehicle's newest, filling a gap): no state of the pai
 
 from __future__ import annotations
 
-from copy import copy
-
 from fleet.geofence.rules import (
     DEVIATION,
     DOOR_OPEN,
@@ -52,7 +50,7 @@ def toggles(area: CompiledArea, inside_a: bool, a: Fix, b: Fix, inside_b: bool) 
 def advance(fence: Fence, area: CompiledArea, state: FenceState | None, prev: Fix | None, p: Position,
             out: Emitter, seen: tuple[bool, bool] | None = None) -> FenceState | None:
     """``seen``: (inside at p, the move may meet the area) when the caller computed them for the batch."""
-    st = FenceState() if state is None else copy(state)  # the caller's value is never changed
+    st = FenceState() if state is None else state.copy()  # the caller's value is never changed
     t = p.at.timestamp()
     inside_b, may_meet = seen if seen is not None else (area.contains(p.lng, p.lat), True)
     enter_t = leave_t = None

@@ -182,6 +182,10 @@ class FenceState:
         return not self.inside and self.deviating_since is None and self.over_kind is None \
             and not self.stay_open and self.door_since is None
 
+    def copy(self) -> FenceState:
+        return FenceState(self.inside, self.segment, self.segment_since, self.over_since, self.over_kind,
+                          self.stand_since, self.stay_open, self.door_since, self.deviating_since)
+
     def to_json(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in self.__slots__ if getattr(self, k) not in (None, False)}
 
