@@ -114,7 +114,7 @@ class FenceChecker:
                 self.fences[fence.fence_id] = fence
             except (InvalidGeometry, ValueError, TypeError) as exc:
                 self.invalid[fence.fence_id] = str(exc)
-        self.bindings = {device: frozenset(ids) & self.fences.keys() for device, ids in bindings.items()}
+        self.bindings = {device: frozenset(ids) & self.fences.keys() for device, ids in bindings.items() if ids}
         # (device, fence) pairs are looked up as one int64 key, device << 32 | fence
         if any(not 0 <= d < 2**31 for d in self.bindings) or any(not 0 <= f < 2**32 for f in self.fences):
             raise ValueError("device ids must be in 0..2**31-1 and fence ids in 0..2**32-1")
@@ -137,7 +137,11 @@ class FenceChecker:
         moves: list[tuple[float, float, float, float]] = []
         movers: list[int] = []
         times: dict[int, list[float]] = {}
-        for device, fixes in by_device.items():
+        for device, fixes in list(by_device.items()):
+            if device not in self.bindings:  # no fence of its own: only its newest fix is kept
+                self._unbound(device, fixes, states)
+                del by_device[device]
+                continue
             if len(fixes) > 1:
                 fixes.sort(key=_fix_time)
             times[device] = stamps = [p.at.timestamp() for p in fixes]
@@ -165,6 +169,18 @@ class FenceChecker:
             if vs is not None:
                 states[device] = vs
         return result
+
+    @staticmethod
+    def _unbound(device: int, fixes: list[Position], states: MutableMapping[int, VehicleState]) -> None:
+        """A vehicle bound to no fence: its pairs are forgotten without an event, its newest fix kept (so a
+        binding made later starts from it)."""
+        newest = max(fixes, key=_fix_time)
+        t = newest.at.timestamp()
+        vs = states.get(device)
+        if vs is None or t > vs.last_at:
+            states[device] = VehicleState(t, newest.lng, newest.lat, _NONE, None)
+        elif vs.fences:
+            states[device] = replace(vs, fences=_NONE, gap=None)
 
     def _touched(self, moves: np.ndarray, movers: np.ndarray) -> dict[int, dict[int, tuple[bool, bool] | None]]:
         """Move number -> {fence bound to its vehicle that the index says the move may touch: (inside at

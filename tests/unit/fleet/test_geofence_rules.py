@@ -229,7 +229,22 @@ def test_a_fence_that_cannot_be_compiled_is_named_and_the_others_still_work() ->
 def test_an_unbound_vehicle_gets_no_event() -> None:
     fence = Fence(1, "depot", FenceType.ALARM, SQUARE, attributes=IN_OUT)
     check = FenceChecker([fence], {DEVICE + 1: [1]})
-    assert check.check([at(0, 116.05, 38.99), at(30, 116.05, 39.02)], {}).events == []
+    states: dict[int, VehicleState] = {}
+    assert check.check([at(0, 116.05, 38.99), at(30, 116.05, 39.02)], states).events == []
+    assert states[DEVICE].last_at == (T0 + timedelta(seconds=30)).timestamp()
+
+
+def test_unbinding_forgets_the_pairs_and_a_new_binding_starts_from_the_newest_fix() -> None:
+    fence = Fence(1, "depot", FenceType.ALARM, SQUARE, attributes=IN_OUT)
+    states: dict[int, VehicleState] = {}
+    checker(fence).check([at(0, 116.05, 38.99), at(30, 116.05, 39.02)], states)  # entered: inside
+    assert states[DEVICE].fences[1].inside
+    FenceChecker([fence], {}).check([at(60, 116.05, 39.03)], states)  # unbound: forgotten, no leave
+    assert states[DEVICE].fences == {}
+    # bound again: the forgotten pair is outside, so the way out (39.03 -> 38.99) yields no leave; the way
+    # back in (38.99 -> 39.02 between t 90 and 120) enters a third of the way: t 100
+    events = checker(fence).check([at(90, 116.05, 38.99), at(120, 116.05, 39.02)], states).events
+    assert summary(events) == [("enter", "instant", 100.0)]
 
 
 def test_both_indexes_find_the_same_events_on_random_drives() -> None:
