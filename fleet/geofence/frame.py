@@ -7,11 +7,11 @@ in metres in a frame centred on the fence (a circle's centre, a route segment's 
     y = (lat - lat0) * m_per_deg_lat      m_per_deg_lat = pi/180 * M(lat0)
 
 with N and M the WGS-84 ellipsoid's prime-vertical and meridional radii of curvature at lat0. The scale is
-exact at the origin along both axes; away from it the east-west scale drifts with cos(lat)/cos(lat0), a
-relative error of about tan(lat0) * dy / R: at China's latitudes (18-53 deg N) below 0.1 % of the
-distance within 10 km of the origin (under 1 m at 1 km, about 1.3 m at 1 km in Mohe, 53 deg N), which is
-why every route segment gets its own origin instead of one per route. China is antimeridian-free
-(73-135 deg E), so the frame needs no wrap-around.
+exact at the origin along both axes; away from it the east-west scale drifts with cos(lat)/cos(lat0), so
+the error grows with the distance from the origin and the latitude. Against Vincenty's inverse on the
+ellipsoid (16 bearings, the worst one): at 1 km at most 0.004 % (4 cm, at 53 deg N, Mohe), at 10 km 0.037 %
+(3.7 m at 53 deg N, 0.9 m at 18 deg N), at 50 km 0.18 %. That is why every route segment gets its own origin
+rather than one per route. China is antimeridian-free (73-135 deg E), so the frame needs no wrap-around.
 
 Because the map is affine in (lng, lat), a polygon drawn in lng/lat contains a point exactly when its
 image contains the point's image: polygons and districts are tested in lng/lat directly, only circles
