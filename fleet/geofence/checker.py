@@ -31,7 +31,18 @@ import shapely
 from fleet.geofence.episodes import Fix, advance, refine
 from fleet.geofence.frame import InvalidGeometry
 from fleet.geofence.index import H3Index, StrTreeIndex, move_lines
-from fleet.geofence.rules import DEVIATION, ENTER, LEAVE, Emitter, Fence, FenceEvent, FenceState, Position
+from fleet.geofence.rules import (
+    DEVIATION,
+    ENTER,
+    LEAVE,
+    Attr,
+    Emitter,
+    Fence,
+    FenceEvent,
+    FenceState,
+    FenceType,
+    Position,
+)
 from fleet.geofence.shapes import CircleArea, CompiledArea, compile_shape
 
 _NONE: Mapping[int, FenceState] = {}  # shared by every vehicle with no fence state (never mutated)
@@ -129,6 +140,12 @@ class FenceChecker:
             + [None], dtype=object)[:-1]  # the trailing None keeps numpy from nesting the geometries' arrays
         self.index = H3Index(geometries, h3_resolution) if index == "h3" else StrTreeIndex(geometries)
         self.gap_s = gap_s
+        # fences with no rule while inside (enter / leave only, always watched): a vehicle still inside
+        # one needs no rule evaluation, the most common case for depots and districts
+        self.quiet_inside = frozenset(
+            fid for fid, f in self.fences.items()
+            if f.fence_type in (FenceType.ALARM, FenceType.OVERSPEED) and not f.watches_speed
+            and f.time_window is None and Attr.NO_DOOR_OPENING not in f.attributes)
 
     def check(self, positions: Iterable[Position], states: MutableMapping[int, VehicleState]) -> CheckResult:
         by_device: dict[int, list[Position]] = defaultdict(list)
@@ -222,11 +239,17 @@ class FenceChecker:
             return VehicleState(t, p.lng, p.lat, _NONE, gap)
         fences = dict(vs.fences) if vs is not None else {}
         start = len(events)
+        quiet = self.quiet_inside
         for fid in touched.keys() | (fences.keys() & bound):
-            out = Emitter(p.device_id, self.fences[fid], p.late, events)
             # not touched by the move: outside at p and not met on the way
             seen = touched[fid] if fid in touched else (False, False)
-            state = advance(self.fences[fid], self.areas[fid], fences.get(fid), prev, p, out, seen)
+            kept = fences.get(fid)
+            if kept is not None and kept.inside and fid in quiet and prev is not None:
+                area = self.areas[fid]
+                if (seen[0] if seen is not None else area.contains(p.lng, p.lat)):
+                    continue  # still inside a fence with no rule for the inside: nothing can happen
+            out = Emitter(p.device_id, self.fences[fid], p.late, events)
+            state = advance(self.fences[fid], self.areas[fid], kept, prev, p, out, seen)
             if state is None:
                 fences.pop(fid, None)
             else:
