@@ -9,7 +9,7 @@ miss is not.
   queried for the whole batch in one vectorised call on the envelopes only: of the fences a move's
   envelope meets, only those bound to the vehicle get the exact test (on prepared geometries), so an
   ``intersects`` predicate in the query would test mostly other vehicles' fences.
-- ``H3Index`` (for the comparison; needs the ``h3`` package, not a dependency): every fence's covering
+- ``H3Index`` (for the comparison; needs the ``h3`` package, a dev dependency only): every fence's covering
   H3 cells at one resolution; a move's candidates are the fences of the cells along it.
 """
 

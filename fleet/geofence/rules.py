@@ -27,13 +27,12 @@ The episode rules, per (vehicle, fence), each fix in time order (fleet.geofence.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time
 from enum import IntEnum
 
 from fleet.geofence.shapes import Shape
 from fleet.motion import DRIVING_MIN_SPEED_KMH
-
-BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")  # China has no DST: a fixed offset is exact
+from protocols.china_time import CHINA_TZ
 
 
 class FenceType(IntEnum):
@@ -80,7 +79,7 @@ class TimeWindow:
     def open_at(self, at: datetime) -> bool:
         if isinstance(self.start, datetime) and isinstance(self.end, datetime):
             return self.start <= at <= self.end
-        clock = at.astimezone(BEIJING).time().replace(tzinfo=None)
+        clock = at.astimezone(CHINA_TZ).time().replace(tzinfo=None)
         start, end = self.start, self.end
         assert isinstance(start, time) and isinstance(end, time)
         return start <= clock <= end if start <= end else (clock >= start or clock <= end)
@@ -106,7 +105,7 @@ class Fence:
 
     def is_night(self, at: datetime) -> bool:
         start, end = self.night_hours
-        hour = at.astimezone(BEIJING).hour
+        hour = at.astimezone(CHINA_TZ).hour
         return start <= hour < end if start <= end else (hour >= start or hour < end)
 
     @property

@@ -44,8 +44,6 @@ def summary(events: list) -> list[tuple[str, str, float]]:
 
 @pytest.mark.parametrize("index", ["strtree", "h3"])
 def test_crossing_between_two_fixes_30_s_apart_is_interpolated(index: str) -> None:
-    if index == "h3":
-        pytest.importorskip("h3")  # the comparison index (benchmarks/fence_check_bench.py), not a dependency
     fence = Fence(1, "depot", FenceType.ALARM, SQUARE, attributes=IN_OUT)
     check, states = checker(fence, index=index), {}
     # south of the square's south edge (39.0) at 38.99, then 39.02 thirty seconds later: a third of the way
@@ -248,7 +246,6 @@ def test_unbinding_forgets_the_pairs_and_a_new_binding_starts_from_the_newest_fi
 
 
 def test_both_indexes_find_the_same_events_on_random_drives() -> None:
-    pytest.importorskip("h3")
     import random
 
     rng = random.Random(8)
