@@ -12,7 +12,8 @@ One batch (``stream.noack_take``) goes through, in order:
                        from the same binary rows (COPY into a temporary table; newer fix wins), delete the track day summaries of closed days a late fix
                        lands in (warehouse.track_days), mark the closed local report days it lands in
                        (report_dirty_day) and count the batch's refusals (gps_reject_day); none of
-                       those three statements runs for a batch of today's valid fixes. Outages are retried
+                       those three statements runs for a batch of today's valid fixes (the statements:
+                       warehouse/queries/position_sink.py). Outages are retried
                        inside (streams.db), so this returns only after the rows are durable.
 4. ``write_batch``     when the database refuses the batch's data, write uplink by uplink to find the
                        culprit(s), which are dead-lettered; the others are still written.
@@ -39,6 +40,7 @@ from streams.deadletter import DeadLetters, EventLike
 from streams.messages import Fix, PayloadError, RefusedFrame, Uplink, parse_uplink
 from streams.plausibility import TeleportGuard, count_flagged
 from streams.validation import QUALITY_TIME, Limits, classify_uplink, reason_class
+from warehouse.queries import position_sink
 
 log = logging.getLogger(__name__)
 REPORT_ZONE: tzinfo = ZoneInfo("Asia/Shanghai")  # the default of FLEET_REPORT_TZ; the app passes the setting
@@ -155,34 +157,29 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
     stale = gps_sql.closed_days(dated, datetime.now(UTC).date())
     dirty = gps_sql.dirty_report_days(dated, local_midnight(zone), zone)
 
-    copy = gps_sql.copy_data(rows) if rows else b""
+    copy = position_sink.copy_data(rows) if rows else b""
     # one plausible fix per device (the usual case): device_last's rows are gps's, byte for byte
-    last_copy = copy if not flagged and len(newest) == len(rows) else gps_sql.copy_data(newest)
+    last_copy = copy if not flagged and len(newest) == len(rows) else position_sink.copy_data(newest)
 
     async def work(conn: psycopg.AsyncConnection[Any], *, skip_stored: bool = False) -> None:
         counts = reject_counts
         if rows:
             if skip_stored:
-                cur = await conn.execute(gps_sql.INSERT_GPS, gps_sql.column_arrays(rows))
-                written = {(device, at) for device, at in await cur.fetchall()}
+                written = await position_sink.insert_gps_async(conn, rows)
                 skipped = [f for f in rows if (f.device_id, f.fix_at) not in written]
                 differing = await _differing_from_stored(conn, skipped) if skipped else []
                 if differing:
                     counts = _count_same_second(differing, dict(counts or {}), zone)
             else:
-                async with conn.cursor().copy(gps_sql.COPY_GPS) as copier:
-                    await copier.write(copy)
+                await position_sink.copy_gps_async(conn, copy)
             if newest:
-                await conn.execute(gps_sql.CREATE_DEVICE_LAST_IN)
-                async with conn.cursor().copy(gps_sql.COPY_DEVICE_LAST_IN) as copier:
-                    await copier.write(last_copy)
-                await conn.execute(gps_sql.UPSERT_DEVICE_LAST)
+                await position_sink.upsert_device_last_async(conn, last_copy)
         if stale:
-            await conn.execute(gps_sql.INVALIDATE_TRACK_DAYS, stale)
+            await position_sink.invalidate_track_days_async(conn, stale)
         if dirty:
-            await conn.execute(gps_sql.MARK_DIRTY_DAYS, dirty)
+            await position_sink.mark_dirty_days_async(conn, dirty)
         if counts:
-            await conn.execute(gps_sql.COUNT_REJECTS, gps_sql.reject_counts(counts))
+            await position_sink.count_rejects_async(conn, counts)
 
     try:
         await db.transact(work)
@@ -207,9 +204,8 @@ def _count_same_second(fixes: Sequence[Fix], counts: dict[tuple[date, int, str, 
 
 async def _differing_from_stored(conn: psycopg.AsyncConnection[Any], fixes: Sequence[Fix]) -> list[Fix]:
     """Of fixes whose (device, second) is stored already, those that say something else than the stored one."""
-    cur = await conn.execute(gps_sql.STORED_AT, [gps_sql.IntArray([f.device_id for f in fixes]),
-                                                 gps_sql.TimeArray([f.fix_at for f in fixes])])
-    stored = {(row[0], row[1]): row for row in await cur.fetchall()}
+    rows = await position_sink.stored_fixes_async(conn, [f.device_id for f in fixes], [f.fix_at for f in fixes])
+    stored = {(row[0], row[1]): row for row in rows}
     differing = []
     for fix in fixes:
         row = stored.get((fix.device_id, fix.fix_at))

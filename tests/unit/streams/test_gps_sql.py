@@ -6,6 +6,7 @@ from datetime import UTC, date, datetime, timedelta
 from streams import gps_sql, payloads
 from streams.messages import Fix, parse_fix, parse_uplink
 from streams.payloads import Terminal
+from warehouse.queries import position_sink
 
 from .conftest import T0
 
@@ -36,9 +37,9 @@ def test_days_touched_are_utc_days() -> None:
 
 def test_column_arrays_align_with_the_column_list() -> None:
     f = fix(7, 0, speed_kmh=12.5, mileage_km=1234.5, alarm_flags=4, direction_deg=90)
-    arrays = gps_sql.column_arrays([f, fix(8, 1)])
-    assert len(arrays) == len(gps_sql.COLUMNS) == 16
-    row = dict(zip(gps_sql.COLUMNS, (column[0] for column in arrays), strict=True))
+    arrays = position_sink.column_arrays([f, fix(8, 1)])
+    assert len(arrays) == len(position_sink.COLUMNS) == 16
+    row = dict(zip(position_sink.COLUMNS, (column[0] for column in arrays), strict=True))
     assert row["device_id"] == 7 and row["car_id"] == 107 and row["enterprise_id"] == 3
     assert row["fix_at"] == T0 and row["speed_kmh"] == 12.5 and row["mileage_km"] == 1234.5
     assert row["alarm_flags"] == 4 and row["direction_deg"] == 90 and row["status_flags"] == 3
@@ -47,9 +48,9 @@ def test_column_arrays_align_with_the_column_list() -> None:
 
 
 def test_statements_are_idempotent_by_construction() -> None:
-    assert "ON CONFLICT (device_id, fix_at) DO NOTHING" in gps_sql.INSERT_GPS
-    assert "WHERE device_last.fix_at < EXCLUDED.fix_at" in gps_sql.UPSERT_DEVICE_LAST
-    assert gps_sql.INSERT_GPS.count("%s") == len(gps_sql.COLUMNS)
+    assert "ON CONFLICT (device_id, fix_at) DO NOTHING" in position_sink.INSERT_GPS
+    assert "WHERE device_last.fix_at < EXCLUDED.fix_at" in position_sink.UPSERT_DEVICE_LAST
+    assert position_sink.INSERT_GPS.count("%s") == len(position_sink.COLUMNS)
 
 
 def test_closed_days_name_the_summaries_a_late_fix_makes_stale() -> None:
@@ -72,7 +73,7 @@ def test_dirty_report_days_are_local_days_before_today_s_local_midnight() -> Non
 
 
 def test_reject_counts_are_column_arrays() -> None:
-    arrays = gps_sql.reject_counts({(date(2026, 5, 1), 7, "speed", 3): 2, (date(2026, 5, 1), 8, "future", 3): 1})
+    arrays = position_sink.reject_count_arrays({(date(2026, 5, 1), 7, "speed", 3): 2, (date(2026, 5, 1), 8, "future", 3): 1})
     assert [a.literal() for a in arrays] == ['{2026-05-01,2026-05-01}', '{7,8}', '{"speed","future"}', '{3,3}',
                                              '{2,1}']
 
@@ -89,9 +90,9 @@ def test_binary_copy_rows_hold_every_column_in_postgresql_binary_format() -> Non
     f = fix(7, 1.5, speed_kmh=12.5, mileage_km=1234.5, alarm_flags=4, direction_deg=90)
     bare = fix(8, 0)  # no car mileage/fuel: NULLs
     bare = Fix(**{**{name: getattr(bare, name) for name in Fix.__slots__}, "car_id": None})
-    rows = parse_binary_copy(gps_sql.copy_data([f, bare]))
-    assert len(rows) == 2 and all(len(row) == len(gps_sql.COLUMNS) for row in rows)
-    row = dict(zip(gps_sql.COLUMNS, rows[0], strict=True))
+    rows = parse_binary_copy(position_sink.copy_data([f, bare]))
+    assert len(rows) == 2 and all(len(row) == len(position_sink.COLUMNS) for row in rows)
+    row = dict(zip(position_sink.COLUMNS, rows[0], strict=True))
     epoch = datetime(2000, 1, 1, tzinfo=UTC)
     assert struct.unpack(">q", row["device_id"]) == (7,)
     assert epoch + timedelta(microseconds=struct.unpack(">q", row["fix_at"])[0]) == T0 + timedelta(seconds=1.5)
@@ -105,4 +106,4 @@ def test_binary_copy_rows_hold_every_column_in_postgresql_binary_format() -> Non
     assert rows[1][2] is None and rows[1][9] is None  # car_id, mileage_km
     wild = Fix(**{**{name: getattr(f, name) for name in Fix.__slots__}, "direction_deg": 70000})
     with pytest.raises(psycopg.DataError):  # what the INSERT refused (smallint), refused before sending
-        gps_sql.copy_data([wild])
+        position_sink.copy_data([wild])
