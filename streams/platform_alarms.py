@@ -207,6 +207,7 @@ class PlatformAlarms:
         now = time.monotonic()
         if not force and self.loaded and now - self.rules_at < self.refresh_s:
             return
+
         async def work(conn: psycopg.AsyncConnection[Any]) -> tuple[list[dict[str, Any]], list[tuple[Any, ...]]]:
             rule_rows = await alarms.live_platform_rules_async(conn)
             opened = [] if self.loaded else await alarms.open_alarm_keys_async(conn, PLATFORM)
