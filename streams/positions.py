@@ -34,7 +34,7 @@ from zoneinfo import ZoneInfo
 
 import psycopg
 
-from streams import gps_sql
+from streams import fix_batches
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import DeadLetters, EventLike
 from streams.messages import Fix, PayloadError, RefusedFrame, Uplink, parse_uplink
@@ -143,7 +143,7 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
     """Step 3: gps rows and device_last in one transaction, with the track day summaries and report days a
     late fix makes stale, and the batch's refusal counts (statements run only when there is something to
     mark or count). Raises only DATA_ERRORS."""
-    rows, other = gps_sql.split_same_second(fixes)
+    rows, other = fix_batches.split_same_second(fixes)
     if other:
         reject_counts = _count_same_second(other, dict(reject_counts or {}), zone)
     if not rows and not reject_counts:
@@ -153,9 +153,9 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
     flagged = any(f.quality for f in rows)
     plausible = [f for f in rows if not f.quality] if flagged else rows
     dated = [f for f in rows if not f.quality & QUALITY_TIME] if flagged else rows
-    newest = gps_sql.newest_per_device(plausible)
-    stale = gps_sql.closed_days(dated, datetime.now(UTC).date())
-    dirty = gps_sql.dirty_report_days(dated, local_midnight(zone), zone)
+    newest = fix_batches.newest_per_device(plausible)
+    stale = fix_batches.closed_days(dated, datetime.now(UTC).date())
+    dirty = fix_batches.dirty_report_days(dated, local_midnight(zone), zone)
 
     copy = position_sink.copy_data(rows) if rows else b""
     # one plausible fix per device (the usual case): device_last's rows are gps's, byte for byte
@@ -214,7 +214,7 @@ async def _differing_from_stored(conn: psycopg.AsyncConnection[Any], fixes: Sequ
         _, _, lat, lng, speed, direction, alarm_flags, status_flags = row
         kept = dataclasses.replace(fix, lat=lat, lng=lng, speed_kmh=speed, direction_deg=direction,
                                    alarm_flags=alarm_flags, status_flags=status_flags)
-        if not gps_sql.same_position(kept, fix):
+        if not fix_batches.same_position(kept, fix):
             differing.append(fix)
     return differing
 
@@ -278,7 +278,7 @@ class PositionsProcessor:
         """Steps 2-5 for a batch planned by the caller (``plan_decoded``), index-aligned with ``events``."""
         fixes = plan.fixes
         if self.partitions is not None and fixes:
-            await self.partitions.ensure(gps_sql.days_touched(fixes))
+            await self.partitions.ensure(fix_batches.days_touched(fixes))
         failed = await write_batch(self.db, plan, self.zone)
         failed_events = {index for index, _ in failed}
         self.rows_written += sum(

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime, timedelta
 
-from streams import gps_sql, payloads
+from streams import fix_batches, payloads
 from streams.messages import Fix, parse_fix, parse_uplink
 from streams.payloads import Terminal
 from warehouse.queries import position_sink
@@ -20,19 +20,19 @@ def fix(device_id: int, seconds: float, **kwargs) -> Fix:
 
 def test_unique_fixes_drops_repeats_of_device_and_fix_time_keeping_order() -> None:
     fixes = [fix(1, 0), fix(2, 0), fix(1, 0, speed_kmh=9.0), fix(1, 1)]
-    assert [(f.device_id, f.fix_at, f.speed_kmh) for f in gps_sql.unique_fixes(fixes)] == [
+    assert [(f.device_id, f.fix_at, f.speed_kmh) for f in fix_batches.unique_fixes(fixes)] == [
         (1, T0, 0.0), (2, T0, 0.0), (1, T0 + timedelta(seconds=1), 0.0)]
 
 
 def test_newest_per_device_so_one_upsert_touches_each_row_once() -> None:
-    newest = gps_sql.newest_per_device([fix(1, 5), fix(1, 9), fix(2, 3), fix(1, 7)])
+    newest = fix_batches.newest_per_device([fix(1, 5), fix(1, 9), fix(2, 3), fix(1, 7)])
     assert sorted((f.device_id, (f.fix_at - T0).seconds) for f in newest) == [(1, 9), (2, 3)]
 
 
 def test_days_touched_are_utc_days() -> None:
     late = datetime(2026, 5, 1, 23, 59, tzinfo=UTC)
     fixes = [fix(1, (late - T0).total_seconds()), fix(1, (late - T0).total_seconds() + 120)]
-    assert gps_sql.days_touched(fixes) == {date(2026, 5, 1), date(2026, 5, 2)}
+    assert fix_batches.days_touched(fixes) == {date(2026, 5, 1), date(2026, 5, 2)}
 
 
 def test_column_arrays_align_with_the_column_list() -> None:
@@ -55,8 +55,8 @@ def test_statements_are_idempotent_by_construction() -> None:
 
 def test_closed_days_name_the_summaries_a_late_fix_makes_stale() -> None:
     today = date(2026, 5, 3)
-    assert gps_sql.closed_days([fix(1, 3600 * 24 * 2), fix(2, 3600 * 24 * 2 + 5)], today) == []  # all of today
-    late = gps_sql.closed_days([fix(1, 0), fix(1, 60), fix(2, 3600 * 20), fix(3, 3600 * 24 * 2)], today)
+    assert fix_batches.closed_days([fix(1, 3600 * 24 * 2), fix(2, 3600 * 24 * 2 + 5)], today) == []  # all of today
+    late = fix_batches.closed_days([fix(1, 0), fix(1, 60), fix(2, 3600 * 20), fix(3, 3600 * 24 * 2)], today)
     assert sorted(zip(*late, strict=True)) == [(1, date(2026, 5, 1)), (2, date(2026, 5, 2))]
     assert late[1].literal().startswith("{2026-05-0")
 
@@ -67,8 +67,8 @@ def test_dirty_report_days_are_local_days_before_today_s_local_midnight() -> Non
     shanghai = ZoneInfo("Asia/Shanghai")
     midnight = datetime(2026, 5, 2, 0, 0, tzinfo=shanghai)  # = 2026-05-01 16:00 UTC
     # T0 = 2026-05-01 08:00 UTC = 16:00 local on the 1st; +9 h = 01:00 local on the 2nd (today)
-    assert gps_sql.dirty_report_days([fix(1, 9 * 3600)], midnight, shanghai) == []
-    marks = gps_sql.dirty_report_days([fix(1, 0), fix(2, 60), fix(3, -9 * 3600)], midnight, shanghai)
+    assert fix_batches.dirty_report_days([fix(1, 9 * 3600)], midnight, shanghai) == []
+    marks = fix_batches.dirty_report_days([fix(1, 0), fix(2, 60), fix(3, -9 * 3600)], midnight, shanghai)
     assert list(zip(*marks, strict=True)) == [(date(2026, 5, 1), 3)]  # one local day of enterprise 3, once
 
 
