@@ -3,7 +3,7 @@
 1. **Rows.** Bytes on disk per ``gps`` row and per ``message_log`` row (a 0x0200 and a heartbeat 0x0002),
    written the way the streams worker writes them: real frames (the simulator's 0x0200 with its additional
    items: mileage, satellites, signal), decoded by the codec, made uplink records (streams.payloads.frame_uplink),
-   parsed by the worker's parser and written by its binary COPY paths (streams.gps_sql, streams.message_log) in
+   parsed by the worker's parser and written by its binary COPY paths (warehouse.queries.position_sink, warehouse.queries.message_log) in
    batches of ``--batch``, time-major (every device's fix of one tick, then the next tick) as live ingest
    interleaves devices. Then VACUUM ANALYZE and ``pg_total_relation_size`` of each day partition (heap + TOAST +
    indexes) / its rows. The gps rows and 0x0200 frames go to day D's partitions, the heartbeats to day D+1's
@@ -59,12 +59,13 @@ def rows_footprint(devices: int, ticks: int, interval_s: float, heartbeats: int,
     from fleet.services._system import free_port
     from fleet.services.postgres import PostgresServer
     from protocols.jt808 import encode_frame
-    from streams import gps_sql
     from streams import message_log as mlog
     from streams.messages import parse_fix, parse_uplink
     from streams.payloads import Terminal, frame_uplink
     from warehouse.migrate import apply
     from warehouse.partitions import MESSAGE_LOG, ensure_gps_partitions, ensure_partitions
+    from warehouse.queries import message_log as mlog_rows
+    from warehouse.queries import position_sink
 
     day = (datetime.now(UTC) - timedelta(days=3)).date()
     start = datetime.combine(day, datetime.min.time(), tzinfo=UTC)
@@ -88,11 +89,11 @@ def rows_footprint(devices: int, ticks: int, interval_s: float, heartbeats: int,
                 def flush() -> None:
                     with conn.cursor() as cur:
                         if fixes:
-                            with cur.copy(gps_sql.COPY_GPS) as copy:
-                                copy.write(gps_sql.copy_data(fixes))
+                            with cur.copy(position_sink.COPY_GPS) as copy:
+                                copy.write(position_sink.copy_data(fixes))
                         if logs:
-                            with cur.copy(mlog.COPY) as copy:
-                                copy.write(mlog.copy_data(logs))
+                            with cur.copy(mlog_rows.COPY) as copy:
+                                copy.write(mlog_rows.copy_data(logs))
                     conn.commit()
                     fixes.clear()
                     logs.clear()

@@ -1,7 +1,8 @@
 """Cost of the position-quality checks on the positions path: CPU per position of the worker's Python side of
-one batch before (streams/validation.py and streams/gps_sql.py as they were at ``--before``, loaded from git)
-and after (the time check, the teleport check of streams/plausibility.py, the flagged-fix counting and the
-16th COPY field), in the same run on the same parsed uplinks.
+one batch before (streams/validation.py and streams/gps_sql.py as they were at ``--before``, loaded from
+git; they are streams/fix_batches.py and warehouse/queries/position_sink.py now) and after (the time
+check, the teleport check of streams/plausibility.py, the flagged-fix counting and the 16th COPY field), in
+the same run on the same parsed uplinks.
 
     .venv/bin/python benchmarks/position_quality_bench.py --terminals 2000 --rounds 60 --before merge4 --repeat 3
 
@@ -29,10 +30,11 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from streams import gps_sql, payloads  # noqa: E402
+from streams import fix_batches, payloads  # noqa: E402
 from streams.messages import Uplink, parse_uplink  # noqa: E402
 from streams.plausibility import TeleportGuard, count_flagged  # noqa: E402
 from streams.validation import Limits, classify_uplink  # noqa: E402
+from warehouse.queries import position_sink  # noqa: E402
 
 ZONE = ZoneInfo("Asia/Shanghai")
 
@@ -93,12 +95,12 @@ def main() -> None:
         fixes = [guard.assess(f) for u in batch for f in classify_uplink(u, limits).fixes]
         counts: dict[Any, int] = {}
         count_flagged(fixes, counts, ZONE)
-        rows = gps_sql.split_same_second(fixes)[0]
+        rows = fix_batches.split_same_second(fixes)[0]
         flagged = any(f.quality for f in rows)
         plausible = [f for f in rows if not f.quality] if flagged else rows
-        copy = gps_sql.copy_data(rows)
-        newest = gps_sql.newest_per_device(plausible)
-        _ = copy if not flagged and len(newest) == len(rows) else gps_sql.copy_data(newest)
+        copy = position_sink.copy_data(rows)
+        newest = fix_batches.newest_per_device(plausible)
+        _ = copy if not flagged and len(newest) == len(rows) else position_sink.copy_data(newest)
 
     for batch in batches:  # the memory of every device, as a running worker has it
         guard._reference.setdefault(batch[0].device_id, None)

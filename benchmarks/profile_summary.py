@@ -24,7 +24,9 @@ BUCKETS: list[tuple[str, tuple[str, ...]]] = [
     ("parse/validate (streams.messages/validation)", ("streams/messages.py", "streams/validation.py")),
     ("state rules + states agent", ("streams/state_rules.py", "streams/states.py")),
     ("live coalescing/console", ("streams/live.py", "streams/console.py")),
-    ("SQL parameter building (gps_sql)", ("streams/gps_sql.py",)),
+    # streams/gps_sql.py: where the batch shaping and the binary rows were before (older profiles)
+    ("SQL parameter building (fix_batches, position_sink)", ("streams/fix_batches.py", "warehouse/queries/position_sink.py",
+                                                             "warehouse/queries/arrays.py", "streams/gps_sql.py")),
     ("psycopg (adapt, send, wait)", ("psycopg/",)),
     ("aiokafka fetch/decode", ("aiokafka/",)),
     ("faust stream/agent machinery", ("faust/", "mode/")),

@@ -1,6 +1,7 @@
-"""Cost of the same-second accounting on the positions path (streams/gps_sql.py ``split_same_second``):
-CPU per position of the in-batch de-duplication before (a set of (device, second) keys) and after (a dict
-keeping the first fix, and comparing a repeat with it), in the same run on the same batches.
+"""Cost of the same-second accounting on the positions path (``split_same_second``, streams/fix_batches.py,
+streams/gps_sql.py when measured): CPU per position of the in-batch de-duplication before (a set of
+(device, second) keys) and after (a dict keeping the first fix, and comparing a repeat with it), in the
+same run on the same batches.
 
     .venv/bin/python benchmarks/same_second_bench.py --batch 2000 --rounds 200 --repeat-share 0.01
 
@@ -22,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from streams.gps_sql import split_same_second
+from streams.fix_batches import split_same_second
 from streams.messages import Fix
 
 

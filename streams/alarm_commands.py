@@ -28,7 +28,6 @@ from typing import Any
 
 import orjson
 import psycopg
-from psycopg.rows import dict_row
 
 from fleet.enums import DeviceState
 from fleet.phones import canonical_phone
@@ -36,21 +35,13 @@ from fleet.topics import JT808_DOWNLINK
 from protocols.jt808.catalogue import ALARM_ATTACHMENT_UPLOAD_REQUEST
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import Send
-from warehouse.queries import attachment_requests
-from warehouse.queries.commands import insert_async
+from warehouse.queries import attachment_requests, commands
 
 log = logging.getLogger(__name__)
 
 CREATED_BY_NAME = "平台"
 REDACTED_NUMBER = "0" * 32  # the number in the command row's body: only the terminal may know it
 HEARD_WITHIN_S = 60.0  # an uplink this recent proves the connection (a silent one is closed after ~3 heartbeats)
-
-_TARGET = """
-SELECT d.id AS "deviceId", d.car_id AS "carId", d.enterprise_id AS "enterpriseId", d.phone, d.state,
-       d.protocol_version AS "protocolVersion", d.offline_time AS "offlineTime"
-FROM device d WHERE d.id = %s
-"""
-
 
 def reachable(target: dict[str, Any], heard_at: datetime | None, now: datetime) -> bool:
     """Whether the terminal is connected now: online in its row, or heard from (``heard_at``, the receipt
@@ -114,9 +105,7 @@ class AttachmentRequests:
 
     async def _one(self, row: dict[str, Any], heard_at: datetime | None) -> int:
         async def target_of(conn: psycopg.AsyncConnection[Any]) -> dict[str, Any] | None:
-            async with conn.cursor(row_factory=dict_row) as cur:
-                await cur.execute(_TARGET, (row["device_id"],))
-                return await cur.fetchone()
+            return await commands.target_async(conn, row["device_id"])
 
         target = await self.db.transact(target_of)
         if target is None or not reachable(target, heard_at, datetime.now(UTC)):
@@ -127,7 +116,7 @@ class AttachmentRequests:
 
         async def insert(conn: psycopg.AsyncConnection[Any]) -> tuple[dict[str, Any], str]:
             number = await attachment_requests.issue_async(conn, row["id"], target["deviceId"], self.ttl_s)
-            command = await insert_async(conn, target, msg_id=ALARM_ATTACHMENT_UPLOAD_REQUEST, payload=payload, body_hex=shown.hex(),
+            command = await commands.insert_async(conn, target, msg_id=ALARM_ATTACHMENT_UPLOAD_REQUEST, payload=payload, body_hex=shown.hex(),
                                          user_id=None, user_name=CREATED_BY_NAME)
             return command, number
 

@@ -14,6 +14,9 @@ for the rows ``store_episodes`` reports as new.
   32-hex ``warn_uuid`` (what 0x9208 carries). Returns the new rows as dicts (``RETURNED`` keys).
 - ``end_episodes(db, device_id, keys, end)``: sets ``end_time`` of the device's open rows of ``keys``
   that started at or before ``end``; returns how many were ended.
+
+The statements are warehouse/queries/alarms.py's (the alarm table family); this module keeps the episode
+model and the rows' order.
 """
 
 from __future__ import annotations
@@ -26,9 +29,9 @@ from typing import Any, Protocol
 
 import orjson
 import psycopg
-from psycopg.rows import dict_row
 
 from streams.db import Database
+from warehouse.queries import alarms
 
 ACTIVE_SAFETY_KINDS = frozenset({5, 6, 7, 8})  # fleet.alarm_catalog.AlarmKind ADAS, DSM, TPMS, BSD
 
@@ -70,59 +73,12 @@ RETURNED = ("id", "enterprise_id", "enterprise_path", "device_id", "car_id", "pl
             "altitude", "alarm_flags", "message_seq", "warn_uuid", "alarm_no", "attachment_count", "atted",
             "state", "backlog", "details")
 
-_INSERT = """
-WITH src AS (
-    SELECT * FROM unnest(%(device_id)s::bigint[], %(enterprise_id)s::bigint[], %(car_id)s::bigint[],
-        %(type)s::smallint[], %(key)s::text[], %(level)s::smallint[], %(start_time)s::timestamptz[],
-        %(end_time)s::timestamptz[], %(lat)s::float8[], %(lng)s::float8[], %(speed)s::real[],
-        %(altitude)s::real[], %(alarm_flags)s::bigint[], %(message_seq)s::int[], %(warn_uuid)s::text[],
-        %(alarm_no)s::text[], %(attachment_count)s::smallint[], %(backlog)s::boolean[], %(details)s::text[])
-      AS s(device_id, enterprise_id, car_id, type, key, level, start_time, end_time, lat, lng, speed, altitude,
-           alarm_flags, message_seq, warn_uuid, alarm_no, attachment_count, backlog, details)
-), ins AS (
-    INSERT INTO alarm (enterprise_id, device_id, car_id, plate_number, driver_id, driver_name, phone, type, key,
-        level, start_time, end_time, lat, lng, speed, altitude, alarm_flags, message_seq, warn_uuid, alarm_no,
-        attachment_count, backlog, details)
-    SELECT COALESCE(s.enterprise_id, d.enterprise_id), s.device_id, c.id, c.plate_number, dr.id, dr.name,
-        d.phone, s.type, s.key,
-        -- no level from the terminal: the enterprise's (alarm_level; evaluated only then)
-        COALESCE(s.level, (
-            SELECT l.level
-            FROM enterprise e
-            CROSS JOIN LATERAL unnest(string_to_array(trim(BOTH '/' FROM e.path), '/'))
-                WITH ORDINALITY AS lineage(id, depth)
-            JOIN alarm_level l ON l.enterprise_id = lineage.id::bigint
-            WHERE e.id = COALESCE(s.enterprise_id, d.enterprise_id) AND lineage.id <> ''
-              AND l.alarm_key = s.key AND l.record_state = 1
-            ORDER BY lineage.depth DESC, l.updated_at DESC, l.id DESC
-            LIMIT 1)),
-        s.start_time, s.end_time, s.lat, s.lng, s.speed, s.altitude,
-        s.alarm_flags, s.message_seq, s.warn_uuid, s.alarm_no::jsonb, s.attachment_count, s.backlog,
-        COALESCE(s.details::jsonb, '{}'::jsonb)
-    FROM src s
-    JOIN device d ON d.id = s.device_id
-    LEFT JOIN car c ON c.id = COALESCE(s.car_id, d.car_id)
-    LEFT JOIN driver dr ON dr.id = c.driver_id
-    ON CONFLICT (device_id, key, start_time) DO NOTHING
-    RETURNING *
-)
-SELECT ins.*, e.path AS enterprise_path FROM ins JOIN enterprise e ON e.id = ins.enterprise_id
-ORDER BY ins.id
-"""
-
-_END = """
-UPDATE alarm SET end_time = %(end)s, updated_at = now()
-WHERE device_id = %(device_id)s AND key = ANY(%(keys)s) AND end_time IS NULL AND start_time <= %(end)s
-  AND (%(backlog)s::boolean IS NULL OR backlog = %(backlog)s)
-"""
-
-
 def _json(value: dict[str, Any] | None) -> str | None:
     return None if value is None else orjson.dumps(value, default=str).decode()
 
 
 def insert_params(episodes: Sequence[AlarmEpisode], devices: Mapping[int, DeviceRef]) -> dict[str, list[Any]]:
-    """Column arrays of ``_INSERT`` (pure; a new warn_uuid per active-safety episode)."""
+    """Column arrays of ``warehouse.queries.alarms.insert_episodes_async`` (pure; a new warn_uuid per active-safety episode)."""
     cols: dict[str, list[Any]] = {name: [] for name in (
         "device_id", "enterprise_id", "car_id", "type", "key", "level", "start_time", "end_time", "lat", "lng",
         "speed", "altitude", "alarm_flags", "message_seq", "warn_uuid", "alarm_no", "attachment_count",
@@ -164,9 +120,7 @@ async def insert_episodes(conn: psycopg.AsyncConnection[Any], episodes: Sequence
     """``store_episodes`` inside the caller's transaction."""
     if not episodes:
         return []
-    async with conn.cursor(row_factory=dict_row) as cur:
-        await cur.execute(_INSERT, insert_params(episodes, devices))
-        return list(await cur.fetchall())
+    return await alarms.insert_episodes_async(conn, insert_params(episodes, devices))
 
 
 async def close_episodes(conn: psycopg.AsyncConnection[Any], device_id: int, keys: Iterable[str],
@@ -175,8 +129,7 @@ async def close_episodes(conn: psycopg.AsyncConnection[Any], device_id: int, key
     keys = list(keys)
     if not keys:
         return 0
-    cur = await conn.execute(_END, {"device_id": device_id, "keys": keys, "end": end, "backlog": backlog})
-    return cur.rowcount
+    return await alarms.end_episodes_async(conn, device_id, keys, end, backlog)
 
 
 async def store_episodes(db: Database, episodes: Sequence[AlarmEpisode],

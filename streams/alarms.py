@@ -53,6 +53,7 @@ from streams.db import DATA_ERRORS, Database
 from streams.deadletter import Send, encode
 from streams.messages import Fix, PayloadError, Uplink, parse_time
 from streams.platform_alarms import PlatformAlarms, plan_into
+from warehouse.queries import alarms
 
 log = logging.getLogger(__name__)
 
@@ -161,10 +162,7 @@ class AlarmsStep:
     async def rebuild(self) -> None:
         """Bits of the open live episodes, per device (one query on the partial index alarm_open)."""
         async def work(conn: psycopg.AsyncConnection[Any]) -> list[tuple[Any, ...]]:
-            cur = await conn.execute(
-                "SELECT device_id, key, max(start_time) FROM alarm WHERE end_time IS NULL AND NOT backlog"
-                " AND type IN (1, 2) GROUP BY device_id, key")
-            return await cur.fetchall()
+            return await alarms.open_terminal_alarms_async(conn)
 
         devices: dict[int, DeviceAlarms] = {}
         for device_id, key, start in await self.db.transact(work):

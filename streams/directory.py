@@ -13,6 +13,7 @@ from typing import Any
 import psycopg
 
 from streams.db import Database
+from warehouse.queries import organisation, vehicles
 
 
 class Directory:
@@ -33,9 +34,7 @@ class Directory:
             return entry[1]
 
         async def work(conn: psycopg.AsyncConnection[Any]) -> str:
-            cur = await conn.execute("SELECT path FROM enterprise WHERE id = %s", (enterprise_id,))
-            row = await cur.fetchone()
-            return row[0] if row and row[0] else f"/{enterprise_id}/"
+            return await organisation.enterprise_path_of_async(conn, enterprise_id) or f"/{enterprise_id}/"
 
         path = await self._db.transact(work)
         self._paths[enterprise_id] = (self._clock(), path)
@@ -49,9 +48,7 @@ class Directory:
             return entry[1]
 
         async def work(conn: psycopg.AsyncConnection[Any]) -> str | None:
-            cur = await conn.execute("SELECT plate_number FROM car WHERE id = %s", (car_id,))
-            row = await cur.fetchone()
-            return row[0] if row else None
+            return await vehicles.plate_number_async(conn, car_id)
 
         plate = await self._db.transact(work)
         self._plates[car_id] = (self._clock(), plate)

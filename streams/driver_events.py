@@ -4,7 +4,7 @@
 The driver is the enterprise's live driver whose licence number equals the card's qualification number, or
 whose ID card number equals the card's (2019); none when neither matches (the row keeps the card's fields).
 A 2011 body has no time: the receipt time stands for it. Idempotent: (device, time, status) is the key, so a
-replayed uplink adds nothing.
+replayed uplink adds nothing (the statement: warehouse/queries/driver_events.py).
 """
 
 from __future__ import annotations
@@ -16,25 +16,10 @@ from typing import Any
 
 from protocols.jt808.catalogue import DRIVER_IDENTITY
 from streams.db import DATA_ERRORS, Database
-from streams.gps_sql import IntArray, TextArray, TimeArray
 from streams.messages import PayloadError, Uplink, parse_time
+from warehouse.queries import driver_events
 
 log = logging.getLogger(__name__)
-
-
-INSERT = """
-INSERT INTO driver_event (device_id, at, status, car_id, enterprise_id, driver_id, ic_result, driver_name,
-    qualification_no, issuing_authority, valid_until, id_card)
-SELECT t.device_id, t.at, t.status, t.car_id, t.enterprise_id,
-       (SELECT d.id FROM driver d WHERE d.enterprise_id = t.enterprise_id AND d.record_state = 1
-           AND ((t.qualification_no <> '' AND d.license_no = t.qualification_no)
-                OR (t.id_card <> '' AND d.id_card = t.id_card)) ORDER BY d.id LIMIT 1),
-       t.ic_result, t.driver_name, t.qualification_no, t.issuing_authority, t.valid_until, t.id_card
-  FROM unnest(%s::bigint[], %s::timestamptz[], %s::smallint[], %s::bigint[], %s::bigint[], %s::smallint[], %s::text[],
-              %s::text[], %s::text[], %s::date[], %s::text[])
-    AS t(device_id, at, status, car_id, enterprise_id, ic_result, driver_name, qualification_no, issuing_authority,
-         valid_until, id_card)
-ON CONFLICT (device_id, at, status) DO NOTHING"""
 
 
 def event_rows(uplinks: Sequence[Uplink | PayloadError]) -> list[tuple[Any, ...]]:
@@ -62,13 +47,8 @@ async def step(db: Database, uplinks: Sequence[Uplink | PayloadError]) -> int:
     rows = event_rows(uplinks)
     if not rows:
         return 0
-    columns = list(zip(*rows, strict=True))
-    params = [IntArray(columns[0]), TimeArray(columns[1]), IntArray(columns[2]), IntArray(columns[3]),
-              IntArray(columns[4]), IntArray(columns[5]), TextArray(columns[6]), TextArray(columns[7]),
-              TextArray(columns[8]), TextArray([None if v is None else str(v) for v in columns[9]]),
-              TextArray(columns[10])]
     try:
-        await db.transact(lambda conn: conn.execute(INSERT, params))
+        await db.transact(lambda conn: driver_events.insert_async(conn, rows))
     except DATA_ERRORS as exc:
         log.warning("driver events not stored: %s", exc)
     return len(rows)

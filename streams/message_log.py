@@ -9,10 +9,10 @@
 Rows hold no credential (auth codes, dial-up passwords: starred, ``protocols/jt808/redact.py``) and one
 phone form, the canonical one of ``device.phone``, in both directions.
 
-One statement per batch: a binary COPY (like the gps sink, streams/gps_sql.py), no SQL assembled from
-data. Idempotent: a redelivered record has the same (device, time, direction, msg id, serial); a batch
-repeating a kept frame fails the COPY on the unique index and is written again with INSERT (``unnest``
-of one array per column) ... ON CONFLICT DO NOTHING, which adds nothing. The log is a
+One statement per batch: a binary COPY (like the gps sink), no SQL assembled from data; the statements
+and the row shape ``LogRow`` are warehouse/queries/message_log.py. Idempotent: a redelivered record has
+the same (device, time, direction, msg id, serial); a batch repeating a kept frame fails the COPY on the
+unique index and is written again with INSERT ... ON CONFLICT DO NOTHING, which adds nothing. The log is a
 record, not the position path's business: a row the database refuses as data is logged and skipped
 (never dead-lettered, never blocking positions); an outage is retried like every write (streams.db).
 """
@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import struct
 from collections.abc import Iterable, Sequence
-from datetime import UTC, date, datetime, timedelta
-from typing import Any, NamedTuple
+from datetime import UTC, date, timedelta
+from typing import Any
 
 import psycopg
 
@@ -32,9 +31,9 @@ from fleet.phones import canonical_phone
 from protocols.jt808.catalogue import ALARM_ATTACHMENT_UPLOAD_REQUEST
 from protocols.jt808.redact import CREDENTIAL_MSG_IDS, redact_raw_hex
 from streams.db import DATA_ERRORS, Database
-from streams.gps_sql import IntArray, SqlArray, TextArray, TimeArray
 from streams.messages import PayloadError, RefusedFrame, Uplink, load_json_object, parse_time
 from warehouse.message_log import decode_raw, json_text
+from warehouse.queries.message_log import LogRow, copy_data, copy_rows_async, insert_rows_async
 
 log = logging.getLogger(__name__)
 
@@ -42,98 +41,6 @@ UP, DOWN = 0, 1
 TABLE = "message_log"
 # What the log shows of a frame it does not keep (a credential in a frame it cannot re-read)
 HIDDEN = {"error": "not kept: the frame holds credentials and could not be re-read to mask them"}
-
-
-class LogRow(NamedTuple):
-    time: datetime
-    device_id: int
-    car_id: int | None
-    enterprise_id: int
-    phone: str
-    direction: int
-    msg_id: int
-    seq: int
-    raw_hex: str
-    raw_truncated: bool
-    decoded: str | None  # JSON text
-    command_id: int | None
-    gateway_id: str | None
-
-
-INSERT = """
-INSERT INTO message_log (time, device_id, car_id, enterprise_id, phone, direction, msg_id, seq, raw_hex,
-                         raw_truncated, decoded, command_id, gateway_id)
-SELECT time, device_id, car_id, enterprise_id, phone, direction, msg_id, seq, raw_hex, raw_truncated,
-       decoded::jsonb, command_id, gateway_id
-FROM unnest(%s::timestamptz[], %s::bigint[], %s::bigint[], %s::bigint[], %s::text[], %s::smallint[],
-            %s::int[], %s::int[], %s::text[], %s::bool[], %s::text[], %s::bigint[], %s::text[])
-  AS t(time, device_id, car_id, enterprise_id, phone, direction, msg_id, seq, raw_hex, raw_truncated,
-       decoded, command_id, gateway_id)
-ON CONFLICT (device_id, time, direction, msg_id, seq) DO NOTHING
-"""
-
-
-# Binary COPY: the normal path (no SQL text, no array literals). A batch repeating a stored frame (a replay
-# after a crash) fails with a unique violation and is written again with INSERT, which skips it.
-COPY = ("COPY message_log (time, device_id, car_id, enterprise_id, phone, direction, msg_id, seq, raw_hex,"
-        " raw_truncated, decoded, command_id, gateway_id) FROM STDIN (FORMAT BINARY)")
-
-_SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
-_TRAILER = b"\xff\xff"
-_NULL = b"\xff\xff\xff\xff"
-_PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
-_US = timedelta(microseconds=1)
-_HEAD = struct.Struct(">hiqiq")  # 13 fields; time, device_id
-_INT8 = struct.Struct(">iq")
-_IDS = struct.Struct(">iqi")  # enterprise_id, then the phone's length
-_NUMBERS = struct.Struct(">ihiiiii")  # direction, msg_id, seq, then the raw frame's length
-_LENGTH = struct.Struct(">i")
-_TRUE, _FALSE = b"\x00\x00\x00\x01\x01", b"\x00\x00\x00\x01\x00"
-
-
-def copy_data(rows: Sequence[LogRow]) -> bytes:
-    """The rows as one binary COPY stream for COPY. Raises psycopg.DataError for a value out of its
-    column's range (what INSERT would have refused)."""
-    parts = [_SIGNATURE]
-    append = parts.append
-    at, at_us = None, 0
-    try:
-        for row in rows:
-            if row.time is not at:
-                at, at_us = row.time, (row.time - _PG_EPOCH) // _US
-            phone, raw = row.phone.encode(), row.raw_hex.encode()
-            append(_HEAD.pack(13, 8, at_us, 8, row.device_id))
-            append(_NULL if row.car_id is None else _INT8.pack(8, row.car_id))
-            append(_IDS.pack(8, row.enterprise_id, len(phone)))
-            append(phone)
-            append(_NUMBERS.pack(2, row.direction, 4, row.msg_id, 4, row.seq, len(raw)))
-            append(raw)
-            append(_TRUE if row.raw_truncated else _FALSE)
-            if row.decoded is None:
-                append(_NULL)
-            else:
-                decoded = row.decoded.encode()
-                append(_LENGTH.pack(len(decoded) + 1))
-                append(b"\x01")  # jsonb binary format version
-                append(decoded)
-            append(_NULL if row.command_id is None else _INT8.pack(8, row.command_id))
-            if row.gateway_id is None:
-                append(_NULL)
-            else:
-                gateway = row.gateway_id.encode()
-                append(_LENGTH.pack(len(gateway)))
-                append(gateway)
-    except (struct.error, OverflowError) as exc:
-        raise psycopg.DataError(f"message_log row out of range: {exc}") from exc
-    append(_TRAILER)
-    return b"".join(parts)
-
-
-class BoolArray(SqlArray):
-    __slots__ = ()
-
-    def literal(self) -> str:
-        return "{" + ",".join("t" if v else "f" for v in self) + "}"
 
 
 def _int_or_none(value: Any) -> int | None:
@@ -253,14 +160,6 @@ def downlink_rows(records: Iterable[Any]) -> list[LogRow]:
     return [row for row in map(downlink_row, records) if row is not None]
 
 
-def column_arrays(rows: Sequence[LogRow]) -> list[SqlArray]:
-    """The parameters of INSERT, one array per column."""
-    cols = list(zip(*rows, strict=True)) if rows else [()] * len(LogRow._fields)
-    return [TimeArray(cols[0]), IntArray(cols[1]), IntArray(cols[2]), IntArray(cols[3]), TextArray(cols[4]),
-            IntArray(cols[5]), IntArray(cols[6]), IntArray(cols[7]), TextArray(cols[8]), BoolArray(cols[9]),
-            TextArray(cols[10]), IntArray(cols[11]), TextArray(cols[12])]
-
-
 def days_touched(rows: Iterable[LogRow]) -> set[date]:
     return {row.time.astimezone(UTC).date() for row in rows}
 
@@ -311,14 +210,13 @@ async def write_rows(db: Database, rows: Sequence[LogRow]) -> int:
 
     async def insert(batch: Sequence[LogRow]) -> None:
         async def work(conn: psycopg.AsyncConnection[Any]) -> None:
-            await conn.execute(INSERT, column_arrays(batch))
+            await insert_rows_async(conn, batch)
 
         await db.transact(work)
 
     async def copy(data: bytes) -> None:
         async def work(conn: psycopg.AsyncConnection[Any]) -> None:
-            async with conn.cursor().copy(COPY) as copier:
-                await copier.write(data)
+            await copy_rows_async(conn, data)
 
         await db.transact(work)
 

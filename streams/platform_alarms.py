@@ -35,12 +35,10 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-from psycopg.rows import dict_row
 
 from fleet.alarm_catalog import AlarmKind
 from fleet.platform_alarm_rules import (
     DEFAULT_RULES,
-    RULE_COLUMNS,
     PlatformRules,
     rules_from_row,
 )
@@ -49,6 +47,7 @@ from protocols.jt808.catalogue import BATCH_LOCATION_UPLOAD
 from streams.alarm_model import AlarmEpisode
 from streams.db import Database
 from streams.messages import Fix, PayloadError, Uplink
+from warehouse.queries import alarms
 
 log = logging.getLogger(__name__)
 
@@ -208,20 +207,10 @@ class PlatformAlarms:
         now = time.monotonic()
         if not force and self.loaded and now - self.rules_at < self.refresh_s:
             return
-        columns = ", ".join(RULE_COLUMNS)  # fixed names from the dataclass, never input
 
         async def work(conn: psycopg.AsyncConnection[Any]) -> tuple[list[dict[str, Any]], list[tuple[Any, ...]]]:
-            async with conn.cursor(row_factory=dict_row) as cur:
-                await cur.execute(f"SELECT DISTINCT ON (enterprise_id) enterprise_id, {columns}"  # noqa: S608
-                                  " FROM platform_alarm_rule WHERE record_state = 1"
-                                  " ORDER BY enterprise_id, updated_at DESC, id DESC")
-                rule_rows = list(await cur.fetchall())
-            opened: list[tuple[Any, ...]] = []
-            if not self.loaded:
-                cur2 = await conn.execute(
-                    "SELECT device_id, key FROM alarm WHERE end_time IS NULL AND NOT backlog AND type = %s",
-                    (PLATFORM,))
-                opened = list(await cur2.fetchall())
+            rule_rows = await alarms.live_platform_rules_async(conn)
+            opened = [] if self.loaded else await alarms.open_alarm_keys_async(conn, PLATFORM)
             return rule_rows, opened
 
         rule_rows, opened = await self.db.transact(work)

@@ -28,10 +28,10 @@ from typing import Any
 from streams.db import Database
 from streams.messages import Fix
 from streams.validation import QUALITY_TELEPORT, QUALITY_TIME, Limits, quality_class
+from warehouse.queries import position_sink
 
 EARTH_RADIUS_KM = 6371.0088  # the reports' radius (pipelines.rules)
 _KM_PER_DEG = EARTH_RADIUS_KM * math.pi / 180
-_LAST_FIXES = "SELECT device_id, extract(epoch FROM fix_at), lat, lng FROM device_last WHERE device_id = ANY(%s)"
 
 # (epoch seconds, lat, lng) of a fix
 Point = tuple[float, float, float]
@@ -66,8 +66,7 @@ class TeleportGuard:
             return
 
         async def read(conn: Any) -> list[tuple[int, float, float, float]]:
-            cur = await conn.execute(_LAST_FIXES, [sorted(missing)])
-            return list(await cur.fetchall())
+            return await position_sink.last_fixes_async(conn, sorted(missing))
 
         rows = await db.transact(read)
         for device in missing:

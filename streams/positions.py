@@ -12,7 +12,8 @@ One batch (``stream.noack_take``) goes through, in order:
                        from the same binary rows (COPY into a temporary table; newer fix wins), delete the track day summaries of closed days a late fix
                        lands in (warehouse.track_days), mark the closed local report days it lands in
                        (report_dirty_day) and count the batch's refusals (gps_reject_day); none of
-                       those three statements runs for a batch of today's valid fixes. Outages are retried
+                       those three statements runs for a batch of today's valid fixes (the statements:
+                       warehouse/queries/position_sink.py). Outages are retried
                        inside (streams.db), so this returns only after the rows are durable.
 4. ``write_batch``     when the database refuses the batch's data, write uplink by uplink to find the
                        culprit(s), which are dead-lettered; the others are still written.
@@ -33,12 +34,13 @@ from zoneinfo import ZoneInfo
 
 import psycopg
 
-from streams import gps_sql
+from streams import fix_batches
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import DeadLetters, EventLike
 from streams.messages import Fix, PayloadError, RefusedFrame, Uplink, parse_uplink
 from streams.plausibility import TeleportGuard, count_flagged
 from streams.validation import QUALITY_TIME, Limits, classify_uplink, reason_class
+from warehouse.queries import position_sink
 
 log = logging.getLogger(__name__)
 REPORT_ZONE: tzinfo = ZoneInfo("Asia/Shanghai")  # the default of FLEET_REPORT_TZ; the app passes the setting
@@ -141,7 +143,7 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
     """Step 3: gps rows and device_last in one transaction, with the track day summaries and report days a
     late fix makes stale, and the batch's refusal counts (statements run only when there is something to
     mark or count). Raises only DATA_ERRORS."""
-    rows, other = gps_sql.split_same_second(fixes)
+    rows, other = fix_batches.split_same_second(fixes)
     if other:
         reject_counts = _count_same_second(other, dict(reject_counts or {}), zone)
     if not rows and not reject_counts:
@@ -151,38 +153,33 @@ async def write_fixes(db: Database, fixes: Sequence[Fix], zone: tzinfo = REPORT_
     flagged = any(f.quality for f in rows)
     plausible = [f for f in rows if not f.quality] if flagged else rows
     dated = [f for f in rows if not f.quality & QUALITY_TIME] if flagged else rows
-    newest = gps_sql.newest_per_device(plausible)
-    stale = gps_sql.closed_days(dated, datetime.now(UTC).date())
-    dirty = gps_sql.dirty_report_days(dated, local_midnight(zone), zone)
+    newest = fix_batches.newest_per_device(plausible)
+    stale = fix_batches.closed_days(dated, datetime.now(UTC).date())
+    dirty = fix_batches.dirty_report_days(dated, local_midnight(zone), zone)
 
-    copy = gps_sql.copy_data(rows) if rows else b""
+    copy = position_sink.copy_data(rows) if rows else b""
     # one plausible fix per device (the usual case): device_last's rows are gps's, byte for byte
-    last_copy = copy if not flagged and len(newest) == len(rows) else gps_sql.copy_data(newest)
+    last_copy = copy if not flagged and len(newest) == len(rows) else position_sink.copy_data(newest)
 
     async def work(conn: psycopg.AsyncConnection[Any], *, skip_stored: bool = False) -> None:
         counts = reject_counts
         if rows:
             if skip_stored:
-                cur = await conn.execute(gps_sql.INSERT_GPS, gps_sql.column_arrays(rows))
-                written = {(device, at) for device, at in await cur.fetchall()}
+                written = await position_sink.insert_gps_async(conn, rows)
                 skipped = [f for f in rows if (f.device_id, f.fix_at) not in written]
                 differing = await _differing_from_stored(conn, skipped) if skipped else []
                 if differing:
                     counts = _count_same_second(differing, dict(counts or {}), zone)
             else:
-                async with conn.cursor().copy(gps_sql.COPY_GPS) as copier:
-                    await copier.write(copy)
+                await position_sink.copy_gps_async(conn, copy)
             if newest:
-                await conn.execute(gps_sql.CREATE_DEVICE_LAST_IN)
-                async with conn.cursor().copy(gps_sql.COPY_DEVICE_LAST_IN) as copier:
-                    await copier.write(last_copy)
-                await conn.execute(gps_sql.UPSERT_DEVICE_LAST)
+                await position_sink.upsert_device_last_async(conn, last_copy)
         if stale:
-            await conn.execute(gps_sql.INVALIDATE_TRACK_DAYS, stale)
+            await position_sink.invalidate_track_days_async(conn, stale)
         if dirty:
-            await conn.execute(gps_sql.MARK_DIRTY_DAYS, dirty)
+            await position_sink.mark_dirty_days_async(conn, dirty)
         if counts:
-            await conn.execute(gps_sql.COUNT_REJECTS, gps_sql.reject_counts(counts))
+            await position_sink.count_rejects_async(conn, counts)
 
     try:
         await db.transact(work)
@@ -207,9 +204,8 @@ def _count_same_second(fixes: Sequence[Fix], counts: dict[tuple[date, int, str, 
 
 async def _differing_from_stored(conn: psycopg.AsyncConnection[Any], fixes: Sequence[Fix]) -> list[Fix]:
     """Of fixes whose (device, second) is stored already, those that say something else than the stored one."""
-    cur = await conn.execute(gps_sql.STORED_AT, [gps_sql.IntArray([f.device_id for f in fixes]),
-                                                 gps_sql.TimeArray([f.fix_at for f in fixes])])
-    stored = {(row[0], row[1]): row for row in await cur.fetchall()}
+    rows = await position_sink.stored_fixes_async(conn, [f.device_id for f in fixes], [f.fix_at for f in fixes])
+    stored = {(row[0], row[1]): row for row in rows}
     differing = []
     for fix in fixes:
         row = stored.get((fix.device_id, fix.fix_at))
@@ -218,7 +214,7 @@ async def _differing_from_stored(conn: psycopg.AsyncConnection[Any], fixes: Sequ
         _, _, lat, lng, speed, direction, alarm_flags, status_flags = row
         kept = dataclasses.replace(fix, lat=lat, lng=lng, speed_kmh=speed, direction_deg=direction,
                                    alarm_flags=alarm_flags, status_flags=status_flags)
-        if not gps_sql.same_position(kept, fix):
+        if not fix_batches.same_position(kept, fix):
             differing.append(fix)
     return differing
 
@@ -282,7 +278,7 @@ class PositionsProcessor:
         """Steps 2-5 for a batch planned by the caller (``plan_decoded``), index-aligned with ``events``."""
         fixes = plan.fixes
         if self.partitions is not None and fixes:
-            await self.partitions.ensure(gps_sql.days_touched(fixes))
+            await self.partitions.ensure(fix_batches.days_touched(fixes))
         failed = await write_batch(self.db, plan, self.zone)
         failed_events = {index for index, _ in failed}
         self.rows_written += sum(

@@ -54,25 +54,13 @@ from streams.state_rules import (
 )
 from streams.state_rules import DeviceState as State
 from streams.validation import Limits, usable_for_state
+from warehouse.queries import device_states
 
 log = logging.getLogger(__name__)
 
-SEED_SQL = """
-SELECT d.state, d.car_id, d.enterprise_id,
-  (SELECT a.state FROM acc_state_log a WHERE a.device_id = d.id AND a.create_time < %(t)s
-    ORDER BY a.create_time DESC LIMIT 1),
-  (SELECT b.state FROM biz_state_log b WHERE b.device_id = d.id AND b.create_time < %(t)s
-    ORDER BY b.create_time DESC LIMIT 1),
-  (SELECT o.connection_id FROM device_online_log o WHERE o.device_id = d.id AND o.state = 1
-    ORDER BY o.at DESC LIMIT 1),
-  l.status_flags, l.speed_kmh, l.lng, l.lat
-FROM device d LEFT JOIN device_last l ON l.device_id = d.id
-WHERE d.id = %(id)s
-"""
-
 
 def seeded_state(device_id: int, row: tuple[Any, ...] | None, now_s: float) -> State:
-    """State from SEED_SQL's row. Raises PayloadError for an unknown device."""
+    """State from ``device_states.seed_row_async``'s row. Raises PayloadError for an unknown device."""
     if row is None:
         raise PayloadError(f"unknown device {device_id}")
     dev_state, car_id, enterprise_id, acc, biz, conn_id, status, speed, lng, lat = row
@@ -102,8 +90,7 @@ class StateStore:
         state = self.states.get(device_id)
         if state is None:
             async def work(conn: psycopg.AsyncConnection[Any]) -> tuple[Any, ...] | None:
-                cur = await conn.execute(SEED_SQL, {"id": device_id, "t": as_of})
-                return await cur.fetchone()
+                return await device_states.seed_row_async(conn, device_id, as_of)
 
             state = seeded_state(device_id, await self._db.transact(work), self._clock())
             self.states[device_id] = state
@@ -118,33 +105,13 @@ async def persist_changes(conn: psycopg.AsyncConnection[Any], state: State, chan
     dev, car, ent = state.device_id, state.car_id, state.enterprise_id
     for change in changes:
         if isinstance(change, AccChange):
-            await conn.execute(
-                "INSERT INTO acc_state_log (device_id, create_time, state, car_id, enterprise_id, lng, lat)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                (dev, change.at, int(change.acc_on), car, ent, change.lng, change.lat))
-            await conn.execute("UPDATE device SET acc = %s WHERE id = %s", (int(change.acc_on), dev))
+            await device_states.log_acc_async(conn, dev, change.at, change.acc_on, car, ent, change.lng, change.lat)
         elif isinstance(change, BizChange):
-            await conn.execute(
-                "INSERT INTO biz_state_log (device_id, create_time, state, car_id, enterprise_id)"
-                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                (dev, change.at, int(change.biz_state), car, ent))
-            await conn.execute("UPDATE device SET biz_state = %s WHERE id = %s", (int(change.biz_state), dev))
+            await device_states.log_biz_async(conn, dev, change.at, change.biz_state, car, ent)
         else:
-            await conn.execute(
-                "INSERT INTO device_online_log (device_id, at, state, enterprise_id, reason, gateway_id,"
-                " connection_id) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                (dev, change.at, int(change.online), ent, change.reason, change.gateway_id, change.connection_id))
-            # The session address is the current authenticated session's only: kept while it is online,
-            # cleared when it goes offline, so the media and attachment servers never accept a terminal
-            # connection on the strength of an ended session (docs/architecture.md "Terminal ports").
-            if change.applies and change.online:
-                await conn.execute("UPDATE device SET state = %s, online_time = %s, session_address = %s"
-                                   " WHERE id = %s AND state <> 5",
-                                   (int(DeviceState.ONLINE), change.at, change.session_address, dev))
-            elif change.applies:
-                await conn.execute("UPDATE device SET state = %s, offline_time = %s, session_address = NULL"
-                                   " WHERE id = %s AND state <> 5",
-                                   (int(DeviceState.OFFLINE), change.at, dev))
+            await device_states.log_online_async(
+                conn, dev, change.at, change.online, ent, change.reason, change.gateway_id, change.connection_id,
+                applies=change.applies, session_address=change.session_address)
 
 
 class StatesProcessor:

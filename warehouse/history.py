@@ -5,7 +5,7 @@ vehicle gets its last few days), never through the gateway. ``generate_track`` s
 one driving model (``fleet.driving_model``, which the live simulator runs too, so seeded and live days
 drive and alarm alike): trips, idles and parks around the clock, mileage and fuel following the
 distance, terminal alarm bits (overspeed, fatigue, power low, emergency) and ADAS / DSM events (alarm
-rows of types 5 / 6 with ``events``). Rows have the columns the streams sink writes (``gps_sql``):
+rows of types 5 / 6 with ``events``). Rows have the columns the streams sink writes (``queries.position_sink``):
 device, car and enterprise ids, status bit 0 = ACC, bit 1 = positioned; ``received_at`` a second
 after the fix. ``device_last`` gets each vehicle's newest point with the sink's guard (an older fix
 never replaces a newer one).

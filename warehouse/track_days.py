@@ -9,7 +9,7 @@
   the closed whole days inside it, every fix from ``gps`` for today and the partial days at the ends. A closed day without a summary (or one made with other thresholds) is summarised
   then and stored, so only the first read pays.
 - The positions sink deletes a day's summary when a late fix lands in a closed day
-  (``streams.gps_sql.INVALIDATE_TRACK_DAYS``). A summary written from a snapshot taken before a late
+  (``queries.position_sink.INVALIDATE_TRACK_DAYS``). A summary written from a snapshot taken before a late
   fix committed, after the sink's delete, would miss that fix: the daily run waits
   ``after_midnight_s`` so the day's own traffic is in first.
 """

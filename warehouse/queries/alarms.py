@@ -1,4 +1,5 @@
-"""SQL of the alarm API (api/routes/alarms.py): handling an alarm (confirm / ignore and its
+"""SQL of the ``alarm`` table family. The streams' writes (new episodes, their ends, the open episodes
+and the platform rules a restarted worker starts from) are at the end. The alarm API (api/routes/alarms.py): handling an alarm (confirm / ignore and its
 record), the alarm reports of platform-spec §7 (distinct devices, sums per alarm key), the dashboard counts
 and the caller's notification settings (the unhandled count is a fleet figure: fleet_figures.py).
 
@@ -12,9 +13,10 @@ from collections.abc import Iterable
 from datetime import date, datetime
 from typing import Any
 
-from psycopg import Connection, sql
+from psycopg import AsyncConnection, Connection, sql
 from psycopg.rows import dict_row
 
+from fleet.platform_alarm_rules import RULE_COLUMNS
 from warehouse.queries.scope import Scope
 
 ACTIVE_SAFETY_TYPES = (5, 6, 7, 8)
@@ -206,3 +208,100 @@ def put_enterprise_switches(conn: Connection[Any], enterprise_id: int, values: d
                upload_file_window_enable = EXCLUDED.upload_file_window_enable, updated_at = now()""",
         (enterprise_id, *(current[c] for c in SWITCH_COLUMNS)),
     )
+
+
+
+# The streams' alarm rows (streams/alarm_model.py builds the column arrays; the alarms step and the platform
+# rules call these). Plate, driver and phone are copied from the car / device at insert time; enterprise and
+# car are the uplink's when given, else the device row's. ``level``: the terminal's (ADAS/DSM), else the
+# ``alarm_level`` of the key of the alarm's enterprise or its nearest ancestor (migration 0022), evaluated
+# only for rows without one. ON CONFLICT (device_id, key, start_time) DO NOTHING: a replayed uplink adds
+# nothing and returns nothing.
+_INSERT_EPISODES = """
+WITH src AS (
+    SELECT * FROM unnest(%(device_id)s::bigint[], %(enterprise_id)s::bigint[], %(car_id)s::bigint[],
+        %(type)s::smallint[], %(key)s::text[], %(level)s::smallint[], %(start_time)s::timestamptz[],
+        %(end_time)s::timestamptz[], %(lat)s::float8[], %(lng)s::float8[], %(speed)s::real[],
+        %(altitude)s::real[], %(alarm_flags)s::bigint[], %(message_seq)s::int[], %(warn_uuid)s::text[],
+        %(alarm_no)s::text[], %(attachment_count)s::smallint[], %(backlog)s::boolean[], %(details)s::text[])
+      AS s(device_id, enterprise_id, car_id, type, key, level, start_time, end_time, lat, lng, speed, altitude,
+           alarm_flags, message_seq, warn_uuid, alarm_no, attachment_count, backlog, details)
+), ins AS (
+    INSERT INTO alarm (enterprise_id, device_id, car_id, plate_number, driver_id, driver_name, phone, type, key,
+        level, start_time, end_time, lat, lng, speed, altitude, alarm_flags, message_seq, warn_uuid, alarm_no,
+        attachment_count, backlog, details)
+    SELECT COALESCE(s.enterprise_id, d.enterprise_id), s.device_id, c.id, c.plate_number, dr.id, dr.name,
+        d.phone, s.type, s.key,
+        -- no level from the terminal: the enterprise's (alarm_level; evaluated only then)
+        COALESCE(s.level, (
+            SELECT l.level
+            FROM enterprise e
+            CROSS JOIN LATERAL unnest(string_to_array(trim(BOTH '/' FROM e.path), '/'))
+                WITH ORDINALITY AS lineage(id, depth)
+            JOIN alarm_level l ON l.enterprise_id = lineage.id::bigint
+            WHERE e.id = COALESCE(s.enterprise_id, d.enterprise_id) AND lineage.id <> ''
+              AND l.alarm_key = s.key AND l.record_state = 1
+            ORDER BY lineage.depth DESC, l.updated_at DESC, l.id DESC
+            LIMIT 1)),
+        s.start_time, s.end_time, s.lat, s.lng, s.speed, s.altitude,
+        s.alarm_flags, s.message_seq, s.warn_uuid, s.alarm_no::jsonb, s.attachment_count, s.backlog,
+        COALESCE(s.details::jsonb, '{}'::jsonb)
+    FROM src s
+    JOIN device d ON d.id = s.device_id
+    LEFT JOIN car c ON c.id = COALESCE(s.car_id, d.car_id)
+    LEFT JOIN driver dr ON dr.id = c.driver_id
+    ON CONFLICT (device_id, key, start_time) DO NOTHING
+    RETURNING *
+)
+SELECT ins.*, e.path AS enterprise_path FROM ins JOIN enterprise e ON e.id = ins.enterprise_id
+ORDER BY ins.id
+"""
+
+_END_EPISODES = """
+UPDATE alarm SET end_time = %(end)s, updated_at = now()
+WHERE device_id = %(device_id)s AND key = ANY(%(keys)s) AND end_time IS NULL AND start_time <= %(end)s
+  AND (%(backlog)s::boolean IS NULL OR backlog = %(backlog)s)
+"""
+
+
+async def insert_episodes_async(conn: AsyncConnection[Any], columns: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """Insert the rows given as one array per column (the ``%(name)s`` of the statement above); the NEW rows
+    (``RETURNING *`` plus ``enterprise_path``), by id. Raises psycopg.IntegrityError for an unknown device."""
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(_INSERT_EPISODES, columns)
+        return list(await cur.fetchall())
+
+
+async def end_episodes_async(conn: AsyncConnection[Any], device_id: int, keys: list[str], end: datetime,
+                             backlog: bool | None) -> int:
+    """Set ``end_time`` of the device's open rows of ``keys`` that started by ``end`` (``backlog``: only rows
+    with that flag; None: all); how many were ended."""
+    cur = await conn.execute(_END_EPISODES, {"device_id": device_id, "keys": keys, "end": end, "backlog": backlog})
+    return cur.rowcount
+
+
+async def open_terminal_alarms_async(conn: AsyncConnection[Any]) -> list[tuple[Any, ...]]:
+    """(device_id, key, newest start_time) of the open live episodes of the terminal's alarm and video bits
+    (types 1 and 2; one query on the partial index alarm_open)."""
+    cur = await conn.execute(
+        "SELECT device_id, key, max(start_time) FROM alarm WHERE end_time IS NULL AND NOT backlog"
+        " AND type IN (1, 2) GROUP BY device_id, key")
+    return list(await cur.fetchall())
+
+
+async def open_alarm_keys_async(conn: AsyncConnection[Any], alarm_type: int) -> list[tuple[Any, ...]]:
+    """(device_id, key) of the open live episodes of one alarm type."""
+    cur = await conn.execute(
+        "SELECT device_id, key FROM alarm WHERE end_time IS NULL AND NOT backlog AND type = %s", (alarm_type,))
+    return list(await cur.fetchall())
+
+
+async def live_platform_rules_async(conn: AsyncConnection[Any]) -> list[dict[str, Any]]:
+    """Each enterprise's rule in effect (migration 0019: its newest live ``platform_alarm_rule``), as
+    {enterprise_id, <the columns of fleet.platform_alarm_rules.RULE_COLUMNS>}."""
+    statement = sql.SQL("SELECT DISTINCT ON (enterprise_id) enterprise_id, {} FROM platform_alarm_rule"
+                        " WHERE record_state = 1 ORDER BY enterprise_id, updated_at DESC, id DESC").format(
+        sql.SQL(", ").join(map(sql.Identifier, RULE_COLUMNS)))
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(statement)
+        return list(await cur.fetchall())

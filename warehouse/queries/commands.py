@@ -1,6 +1,7 @@
 """The API's SQL for commands to terminals (migration 0013): the target device, the command row, its
 state, the terminal's parameters. Functions that take a ``Scope`` answer None for a record outside it,
-exactly as for a missing one. The streams side (replies, sent records, timeouts) is streams/commands.py.
+exactly as for a missing one. The streams' command rows: ``insert_async`` / ``target_async`` (0x9208);
+their state updates (replies, sent records, timeouts) are command_state.py.
 """
 
 from __future__ import annotations
@@ -106,6 +107,21 @@ async def insert_for_online_device_async(conn: AsyncConnection[Any], device_id: 
     row = await (await conn.execute(_INSERT_FOR_ONLINE_DEVICE, (msg_id, Jsonb(payload), body_hex, created_by_name,
                                                                 device_id, online_state))).fetchone()
     return None if row is None else (int(row[0]), str(row[1]), row[2])
+
+
+_TARGET = """
+SELECT d.id AS "deviceId", d.car_id AS "carId", d.enterprise_id AS "enterpriseId", d.phone, d.state,
+       d.protocol_version AS "protocolVersion", d.offline_time AS "offlineTime"
+FROM device d WHERE d.id = %s
+"""
+
+
+async def target_async(conn: AsyncConnection[Any], device_id: int) -> dict[str, Any] | None:
+    """A device as the target of a service's command (the streams' 0x9208), with its state and
+    ``offlineTime`` for the caller's reachability check; None for an unknown device. No scope: services only."""
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(_TARGET, (device_id,))
+        return await cur.fetchone()
 
 
 def payload_of(conn: Connection[Any], command_id: int) -> dict[str, Any] | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from psycopg import Connection, sql
+from psycopg import AsyncConnection, Connection, sql
 from psycopg.rows import dict_row
 
 from warehouse.queries.scope import Scope, like_prefix
@@ -109,3 +109,9 @@ def enterprise_path(conn: Connection[Any], enterprise_id: int) -> str | None:
         cur.execute("SELECT path FROM enterprise WHERE id = %s AND record_state = 1", (enterprise_id,))
         row = cur.fetchone()
         return None if row is None else str(row[0])
+
+
+async def plate_number_async(conn: AsyncConnection[Any], car_id: int) -> str | None:
+    """A car's plate number (deleted cars too: a push names the vehicle it is about); None for an unknown car."""
+    row = await (await conn.execute("SELECT plate_number FROM car WHERE id = %s", (car_id,))).fetchone()
+    return None if row is None else row[0]

@@ -23,6 +23,7 @@ from protocols.jt808 import (
 from streams import message_log, payloads
 from streams.messages import PayloadError, parse_uplink
 from streams.payloads import Terminal
+from warehouse.queries import message_log as message_log_rows
 
 from .conftest import T0
 from .test_processors import FakeDatabase, events
@@ -129,11 +130,11 @@ def test_nul_characters_do_not_reach_jsonb() -> None:
 def test_column_arrays_are_one_array_per_column() -> None:
     rows = message_log.uplink_rows([parse_uplink(orjson.dumps(
         payloads.frame_uplink(TERMINAL, location_frame(seq=s), received_at=T0))) for s in (1, 2)])
-    arrays = message_log.column_arrays(rows)
-    assert len(arrays) == message_log.INSERT.count("%s") == len(message_log.LogRow._fields)
+    arrays = message_log_rows.column_arrays(rows)
+    assert len(arrays) == message_log_rows.INSERT.count("%s") == len(message_log_rows.LogRow._fields)
     assert arrays[7].literal() == "{1,2}" and arrays[9].literal() == "{f,f}"
     assert arrays[10].literal().startswith('{"{\\"header\\":')  # JSON text quoted inside the array literal
-    assert "ON CONFLICT (device_id, time, direction, msg_id, seq) DO NOTHING" in message_log.INSERT
+    assert "ON CONFLICT (device_id, time, direction, msg_id, seq) DO NOTHING" in message_log_rows.INSERT
 
 
 @pytest.fixture
@@ -159,7 +160,7 @@ def test_a_batch_is_one_statement(fake_db: FakeDatabase) -> None:
     uplinks = [parse_uplink(orjson.dumps(payloads.frame_uplink(TERMINAL, location_frame(seq=s), received_at=T0)))
                for s in range(5)]
     asyncio.run(message_log.store_uplinks(fake_db, uplinks))
-    assert [sql for sql, _ in fake_db.statements] == [message_log.COPY]
+    assert [sql for sql, _ in fake_db.statements] == [message_log_rows.COPY]
     assert [struct.unpack(">i", seq)[0] for seq in fake_db.statements[0][1][7]] == [0, 1, 2, 3, 4]
     assert message_log._partitions[fake_db.url].asked == {T0.astimezone(UTC).date()}  # type: ignore[attr-defined]
 
@@ -203,7 +204,7 @@ def test_uplinks_processor_stores_every_uplink_after_the_positions(fake_db: Fake
               for s in range(3)]
     asyncio.run(processor.process(events(JT808_UPLINK, *values)))
     assert any(sql.startswith(("INSERT INTO gps", "COPY gps")) for sql, _ in positions_db.statements)
-    assert [sql for sql, _ in fake_db.statements] == [message_log.COPY]
+    assert [sql for sql, _ in fake_db.statements] == [message_log_rows.COPY]
 
 
 def test_without_a_message_log_connection_nothing_is_kept(send: Any) -> None:
@@ -218,8 +219,8 @@ def test_a_batch_repeating_a_kept_frame_is_copied_then_inserted_skipping_it(fake
                for s in range(2)]
     fake_db.copy_conflicts = 1
     asyncio.run(message_log.store_uplinks(fake_db, uplinks))
-    assert [sql for sql, _ in fake_db.statements] == [message_log.COPY, message_log.INSERT]
-    assert "ON CONFLICT (device_id, time, direction, msg_id, seq) DO NOTHING" in message_log.INSERT
+    assert [sql for sql, _ in fake_db.statements] == [message_log_rows.COPY, message_log_rows.INSERT]
+    assert "ON CONFLICT (device_id, time, direction, msg_id, seq) DO NOTHING" in message_log_rows.INSERT
 
 
 def test_copy_rows_hold_every_column_in_binary_format() -> None:
@@ -227,7 +228,7 @@ def test_copy_rows_hold_every_column_in_binary_format() -> None:
 
     [uplink] = [parse_uplink(orjson.dumps(payloads.frame_uplink(TERMINAL, location_frame(seq=9), received_at=T0)))]
     [row] = message_log.uplink_rows([uplink])
-    [fields] = parse_binary_copy(message_log.copy_data([row, row._replace(car_id=None, decoded=None,
+    [fields] = parse_binary_copy(message_log_rows.copy_data([row, row._replace(car_id=None, decoded=None,
                                                                           gateway_id=None)])[:-2]
                                  + b"\xff\xff")[:1]
     assert struct.unpack(">q", fields[1]) == (TERMINAL.device_id,)
@@ -292,4 +293,4 @@ def test_a_frame_the_gateway_refused_is_a_log_row_with_why_and_no_step_dead_lett
     asyncio.run(processor.process(events(JT808_UPLINK, refused, good)))
     # the refused frame is no dead letter: the gateway refused it and the log keeps it
     assert [topic for topic, _ in sent if "dead" in topic or "dlq" in topic] == []
-    assert [sql for sql, _ in fake_db.statements] == [message_log.COPY]  # both rows, one statement
+    assert [sql for sql, _ in fake_db.statements] == [message_log_rows.COPY]  # both rows, one statement

@@ -1,5 +1,5 @@
-"""The SQL of the gateway and the API lives in warehouse/ (one data-access layer, each table one writer);
-the only SQL left in api/ is the generic query builder's (api/query/). The census rule is in
+"""The SQL of the gateway, the streams and the API lives in warehouse/ (one data-access layer, each table
+one writer); the only SQL left in api/ is the generic query builder's (api/query/). The census rule is in
 scripts/sql_census.py."""
 
 from __future__ import annotations
@@ -29,6 +29,11 @@ E = "Select a vehicle"
 
 def test_gateway_writes_no_sql_of_its_own() -> None:
     found = {m: n for m, n in sql_census.census(ROOT).items() if m.startswith("gateway/")}
+    assert found == {}
+
+
+def test_streams_write_no_sql_of_their_own() -> None:
+    found = {m: n for m, n in sql_census.census(ROOT).items() if m.startswith("streams/")}
     assert found == {}
 
 

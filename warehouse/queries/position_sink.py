@@ -1,92 +1,68 @@
-"""SQL and parameter building for the positions sink. Pure: no connection here.
+"""The positions sink's statements (gps, device_last, and what a late or refused fix marks: track_day,
+report_dirty_day, gps_reject_day), the binary rows they read, and an async function per step for the
+streams' positions writer (streams/positions.py, which holds the batch logic and the transaction).
 
-Both statements are fixed text taking one array per column (``unnest``), so a batch of any size is
-one round trip with no SQL assembled from data. The arrays are ``SqlArray`` lists, sent as one array
-literal each, built with ``str.join`` (psycopg's generic list dumper adapts element by element in
-Python: it was ~14% of the worker's CPU, docs/performance.md). Idempotency lives in the SQL:
+The hot path of ingest (docs/performance.md): each statement is fixed text, so psycopg prepares it like
+any other after its first uses; the rows travel as one binary COPY stream or one array per column
+(``unnest``), so a batch of any size is one round trip per statement with no SQL assembled from data.
+Idempotency lives in the SQL:
 
 - ``gps``: ON CONFLICT (device_id, fix_at) DO NOTHING: a replayed or resent position adds nothing. The
-  track keeps one fix per device and second (the first stored); a later fix of that second that says
-  something else (a 0x0704 item, a 0x0201 answer: the command keeps that one in its reply) is counted
-  in ``gps_reject_day`` as ``same_second`` and logged, never dropped silently.
+  track keeps one fix per device and second (the first stored); the writer counts a later fix of that
+  second that says something else (``stored_fixes_async`` reads the kept one back).
 - ``device_last``: upsert guarded by ``WHERE device_last.fix_at < EXCLUDED.fix_at``: an older
-  (replayed, backlog) fix never replaces a newer one; a fix flagged implausible (``quality``, migration
-  0038) never reaches it (streams.positions.write_fixes).
+  (replayed, backlog) fix never replaces a newer one. This is the one writer of ``device_last`` besides
+  the history loader (warehouse/history.py, bulk demo history).
 """
 
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Sequence
-from datetime import UTC, date, datetime, timedelta, tzinfo
-from typing import Any
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, Protocol
 
 import orjson
 import psycopg
-from psycopg.adapt import Dumper
 
-from streams.messages import Fix
-
-
-class SqlArray(list[Any]):
-    """A list sent as a PostgreSQL array literal (text); the SQL casts it (``%s::bigint[]``)."""
-
-    __slots__ = ()
-
-    def literal(self) -> str:
-        raise NotImplementedError
+from warehouse.queries.arrays import DateArray, FloatArray, IntArray, SqlArray, TextArray, TimeArray
 
 
-class IntArray(SqlArray):
-    __slots__ = ()
+class PositionRow(Protocol):
+    """What the rows of a batch carry (streams.messages.Fix fits): one gps row each."""
 
-    def literal(self) -> str:
-        if None in self:
-            return "{" + ",".join("NULL" if v is None else str(int(v)) for v in self) + "}"
-        return "{" + ",".join(map(str, map(int, self))) + "}"
-
-
-class FloatArray(SqlArray):
-    """repr() is the shortest text that reads back as the same double (what psycopg sends too)."""
-
-    __slots__ = ()
-
-    def literal(self) -> str:
-        if None in self:
-            return "{" + ",".join("NULL" if v is None else repr(float(v)) for v in self) + "}"
-        return "{" + ",".join(map(repr, map(float, self))) + "}"
-
-
-class TimeArray(SqlArray):
-    """Aware datetimes as ISO 8601 with their offset (no character needs quoting in an array)."""
-
-    __slots__ = ()
-
-    def literal(self) -> str:
-        return "{" + ",".join("NULL" if v is None else v.isoformat() for v in self) + "}"
-
-
-class TextArray(SqlArray):
-    __slots__ = ()
-
-    def literal(self) -> str:
-        return "{" + ",".join("NULL" if v is None else
-                              '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in self) + "}"
-
-
-class DateArray(SqlArray):
-    __slots__ = ()
-
-    def literal(self) -> str:
-        return "{" + ",".join(v.isoformat() for v in self) + "}"
-
-
-class _SqlArrayDumper(Dumper):
-    def dump(self, obj: SqlArray) -> bytes:
-        return obj.literal().encode()
-
-
-psycopg.adapters.register_dumper(SqlArray, _SqlArrayDumper)
+    @property
+    def device_id(self) -> int: ...
+    @property
+    def car_id(self) -> int | None: ...
+    @property
+    def enterprise_id(self) -> int: ...
+    @property
+    def fix_at(self) -> datetime: ...
+    @property
+    def lat(self) -> float: ...
+    @property
+    def lng(self) -> float: ...
+    @property
+    def altitude_m(self) -> float: ...
+    @property
+    def speed_kmh(self) -> float: ...
+    @property
+    def direction_deg(self) -> int: ...
+    @property
+    def alarm_flags(self) -> int: ...
+    @property
+    def status_flags(self) -> int: ...
+    @property
+    def mileage_km(self) -> float | None: ...
+    @property
+    def fuel_l(self) -> float | None: ...
+    @property
+    def extras(self) -> dict[str, Any]: ...
+    @property
+    def received_at(self) -> datetime: ...
+    @property
+    def quality(self) -> int: ...
 
 COLUMNS = (
     "device_id", "fix_at", "car_id", "enterprise_id", "lng", "lat", "altitude_m", "speed_kmh",
@@ -153,80 +129,11 @@ SELECT * FROM unnest(%s::date[], %s::bigint[], %s::text[], %s::bigint[], %s::int
 ON CONFLICT (day, device_id, reason_class) DO UPDATE SET n = gps_reject_day.n + EXCLUDED.n"""
 
 
-def dirty_report_days(fixes: Iterable[Fix], local_midnight: datetime, zone: tzinfo) -> list[SqlArray]:
-    """The (local day, enterprise) pairs of fixes before ``local_midnight`` (today's start in the report
-    zone), as MARK_DIRTY_DAYS' parameters; empty for a batch of today's fixes (one comparison per fix)."""
-    pairs = {(fix.fix_at.astimezone(zone).date(), fix.enterprise_id) for fix in fixes if fix.fix_at < local_midnight}
-    if not pairs:
-        return []
-    return [DateArray([day for day, _ in pairs]), IntArray([enterprise for _, enterprise in pairs])]
-
-
-def reject_counts(counts: dict[tuple[date, int, str, int], int]) -> list[SqlArray]:
-    """COUNT_REJECTS' parameters from {(local day, device, reason class, enterprise): n}."""
-    keys = list(counts)
-    return [DateArray([k[0] for k in keys]), IntArray([k[1] for k in keys]), TextArray([k[2] for k in keys]),
-            IntArray([k[3] for k in keys]), IntArray([counts[k] for k in keys])]
-
-
-def closed_days(fixes: Iterable[Fix], today: date) -> list[SqlArray]:
-    """The (device, UTC day) pairs of fixes older than ``today``, as INVALIDATE_TRACK_DAYS' parameters;
-    empty (nothing to run) for a batch of today's fixes, the usual case."""
-    pairs = {(fix.device_id, day) for fix in fixes if (day := fix.fix_at.astimezone(UTC).date()) < today}
-    if not pairs:
-        return []
-    return [IntArray([device for device, _ in pairs]), DateArray([day for _, day in pairs])]
-
-
-def unique_fixes(fixes: Iterable[Fix]) -> list[Fix]:
-    """First fix per (device, fix time), input order kept. A batch may repeat a resent position."""
-    return split_same_second(fixes)[0]
-
-
-def same_position(a: Fix, b: Fix) -> bool:
-    """Whether two fixes of one device and second say the same (a resend or replay), not two fixes."""
-    return (abs(a.lat - b.lat) < 1e-6 and abs(a.lng - b.lng) < 1e-6 and abs(a.speed_kmh - b.speed_kmh) < 0.05
-            and a.direction_deg == b.direction_deg and a.alarm_flags == b.alarm_flags
-            and a.status_flags == b.status_flags)
-
-
-def split_same_second(fixes: Iterable[Fix]) -> tuple[list[Fix], list[Fix]]:
-    """(first fix per device and second, input order kept; the later fixes of a second that say something
-    else). The track keeps one fix a second (gps' key); a repeat saying the same is a resend and not counted."""
-    first: dict[tuple[int, Any], Fix] = {}
-    out: list[Fix] = []
-    other: list[Fix] = []
-    for fix in fixes:
-        key = (fix.device_id, fix.fix_at)
-        kept = first.get(key)
-        if kept is None:
-            first[key] = fix
-            out.append(fix)
-        elif not same_position(kept, fix):
-            other.append(fix)
-    return out, other
-
-
 # The stored fixes of the (device, second) pairs a batch could not insert: a replay when they say the
 # same, else a second fix of that second that the track does not keep (counted, logged).
 STORED_AT = """SELECT g.device_id, g.fix_at, g.lat, g.lng, g.speed_kmh, g.direction_deg, g.alarm_flags, g.status_flags
 FROM gps g JOIN unnest(%s::bigint[], %s::timestamptz[]) AS k(device_id, fix_at)
   ON g.device_id = k.device_id AND g.fix_at = k.fix_at"""
-
-
-def newest_per_device(fixes: Iterable[Fix]) -> list[Fix]:
-    """The newest fix of each device (first one wins a tie). One upsert may touch a row only once."""
-    newest: dict[int, Fix] = {}
-    for fix in fixes:
-        current = newest.get(fix.device_id)
-        if current is None or fix.fix_at > current.fix_at:
-            newest[fix.device_id] = fix
-    return list(newest.values())
-
-
-def days_touched(fixes: Iterable[Fix]) -> set[date]:
-    """UTC days of the fixes: the gps partitions a batch needs."""
-    return {fix.fix_at.astimezone(UTC).date() for fix in fixes}
 
 
 # Binary COPY into gps (the normal path: no SQL text to parse, no array literals to build or read back).
@@ -253,7 +160,7 @@ def _pg_time(moment: datetime) -> int:
     return (moment - _PG_EPOCH) // _US
 
 
-def copy_data(fixes: Sequence[Fix]) -> bytes:
+def copy_data(fixes: Sequence[PositionRow]) -> bytes:
     """The rows as one binary COPY stream (signature, rows, trailer) for COPY_GPS. Raises
     psycopg.DataError for a value out of its column's range (what INSERT would have refused)."""
     parts = [_SIGNATURE]
@@ -283,7 +190,7 @@ def copy_data(fixes: Sequence[Fix]) -> bytes:
     return b"".join(parts)
 
 
-def column_arrays(fixes: Sequence[Fix]) -> list[SqlArray]:
+def column_arrays(fixes: Sequence[PositionRow]) -> list[SqlArray]:
     """One list per column of COLUMNS, the parameters of INSERT_GPS."""
     return [
         IntArray([f.device_id for f in fixes]),
@@ -303,3 +210,65 @@ def column_arrays(fixes: Sequence[Fix]) -> list[SqlArray]:
         TimeArray([f.received_at for f in fixes]),
         IntArray([f.quality for f in fixes]),
     ]
+
+
+def reject_count_arrays(counts: dict[tuple[date, int, str, int], int]) -> list[SqlArray]:
+    """COUNT_REJECTS' parameters from {(local day, device, reason class, enterprise): n}."""
+    keys = list(counts)
+    return [DateArray([k[0] for k in keys]), IntArray([k[1] for k in keys]), TextArray([k[2] for k in keys]),
+            IntArray([k[3] for k in keys]), IntArray([counts[k] for k in keys])]
+
+
+async def copy_gps_async(conn: psycopg.AsyncConnection[Any], data: bytes) -> None:
+    """``data`` (``copy_data``) into gps by binary COPY. Raises psycopg.errors.UniqueViolation when a row is
+    stored already (COPY has no ON CONFLICT: write the batch again with ``insert_gps_async``)."""
+    async with conn.cursor().copy(COPY_GPS) as copier:
+        await copier.write(data)
+
+
+async def insert_gps_async(conn: psycopg.AsyncConnection[Any], rows: Sequence[PositionRow]) -> set[tuple[int, datetime]]:
+    """The rows into gps, skipping the (device, fix time) pairs stored already; the pairs it wrote."""
+    cur = await conn.execute(INSERT_GPS, column_arrays(rows))
+    return {(device, at) for device, at in await cur.fetchall()}
+
+
+async def stored_fixes_async(conn: psycopg.AsyncConnection[Any], device_ids: Sequence[int],
+                             fix_times: Sequence[datetime]) -> list[tuple[Any, ...]]:
+    """The stored gps rows of the (device, fix time) pairs (index-aligned), as (device_id, fix_at, lat, lng,
+    speed_kmh, direction_deg, alarm_flags, status_flags)."""
+    cur = await conn.execute(STORED_AT, [IntArray(device_ids), TimeArray(fix_times)])
+    return list(await cur.fetchall())
+
+
+async def upsert_device_last_async(conn: psycopg.AsyncConnection[Any], data: bytes) -> None:
+    """``data`` (``copy_data`` of at most one row per device) into device_last where it is newer: COPY into
+    the session's temporary table (emptied at commit), then one upsert from it. Run inside a transaction."""
+    await conn.execute(CREATE_DEVICE_LAST_IN)
+    async with conn.cursor().copy(COPY_DEVICE_LAST_IN) as copier:
+        await copier.write(data)
+    await conn.execute(UPSERT_DEVICE_LAST)
+
+
+async def invalidate_track_days_async(conn: psycopg.AsyncConnection[Any], pairs: Sequence[SqlArray]) -> None:
+    """Delete the track day summaries of the (device ids, UTC days) arrays ``pairs``."""
+    await conn.execute(INVALIDATE_TRACK_DAYS, pairs)
+
+
+async def mark_dirty_days_async(conn: psycopg.AsyncConnection[Any], pairs: Sequence[SqlArray]) -> None:
+    """Mark the (local days, enterprise ids) arrays ``pairs`` for the reports' rebuild."""
+    await conn.execute(MARK_DIRTY_DAYS, pairs)
+
+
+async def count_rejects_async(conn: psycopg.AsyncConnection[Any], counts: dict[tuple[date, int, str, int], int]) -> None:
+    """Add {(local day, device, reason class, enterprise): n} to gps_reject_day."""
+    await conn.execute(COUNT_REJECTS, reject_count_arrays(counts))
+
+
+# The last stored fix of each device (the teleport check's starting point).
+_LAST_FIXES = "SELECT device_id, extract(epoch FROM fix_at), lat, lng FROM device_last WHERE device_id = ANY(%s)"
+
+
+async def last_fixes_async(conn: psycopg.AsyncConnection[Any], device_ids: Sequence[int]) -> list[tuple[Any, ...]]:
+    """(device_id, epoch seconds, lat, lng) of the devices' device_last rows (absent devices: no row)."""
+    cur = await conn.execute(_LAST_FIXES, [device_ids])
+    return list(await cur.fetchall())
