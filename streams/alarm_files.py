@@ -23,6 +23,7 @@ import psycopg
 from fleet.media_store import MEDIA_EXTENSIONS
 from protocols.jt808.catalogue import ATTACHMENT_FILE_DONE
 from streams.db import DATA_ERRORS, Database
+from streams.media import stored_file
 from streams.messages import PayloadError, Uplink
 from warehouse.queries import media as media_files
 
@@ -48,18 +49,10 @@ def file_row(uplink: Uplink) -> dict[str, Any]:
         file_type = int(body["file_type"])
         extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
         return {
-            "object_key": str(body["object_key"]),
-            "resource_type": RESOURCE_TYPES.get(file_type, 4),
-            "file_store_type": int(body.get("file_store_type", 1)),
-            "enterprise_id": uplink.enterprise_id,
-            "device_id": uplink.device_id,
-            "car_id": uplink.car_id,
+            **stored_file(uplink, RESOURCE_TYPES.get(file_type, 4)),
             "media_type": file_type if file_type in RESOURCE_TYPES else 4,
             "media_format": MEDIA_FORMATS.get(extension, OTHER_FORMAT),
             "channel": _channel(name),
-            "size": int(body["size"]),
-            "sha256": str(body["sha256"]),
-            "created_at": uplink.received_at,
             "warn_uuid": str(body["alarm_uuid"]),
             "file_name": name,
         }

@@ -52,12 +52,14 @@ from streams.deadletter import DeadLetters, Send
 from streams.directory import Directory
 from streams.live import LivePositions
 from streams.messages import PayloadError, load_json_object
-from streams.positions import PartitionKeeper, PositionsProcessor
+from streams.positions import PositionsProcessor
 from streams.records import expand
 from streams.state_rules import Rules
 from streams.states import StatesProcessor, StateStore
 from streams.uplinks import UplinksProcessor
 from streams.validation import Limits
+from warehouse.partitions import PARENT as GPS
+from warehouse.partitions import DayPartitions
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +96,7 @@ def build_components(settings: StreamsSettings, db_url: str, send: Send, command
     states_db = database("states")
     directory = Directory(database("directory"))
     store = StateStore(states_db)
-    positions_p = PositionsProcessor(database("positions"), PartitionKeeper(db_url),
+    positions_p = PositionsProcessor(database("positions"), DayPartitions(db_url, GPS),
                                      DeadLetters(send, "positions"), limits, ZoneInfo(ReportSettings().tz))
     states_p = StatesProcessor(states_db, store, directory, send, DeadLetters(send, "states"), rules, limits)
     live_p = LivePositions(directory, send, limits, rules, store)

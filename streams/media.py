@@ -53,6 +53,23 @@ REQUEST_MSG_IDS = [CAMERA_SHOOT, STORED_MEDIA_UPLOAD, SINGLE_STORED_MEDIA_UPLOAD
 REQUEST_WINDOW = timedelta(hours=1)
 
 
+def stored_file(uplink: Uplink, resource_type: int) -> dict[str, Any]:
+    """The columns every device_upload_file row has, from the gateway's record of a file it stored (0x0801
+    media, 0x1212 alarm attachment). Raises KeyError / TypeError / ValueError for a record without them."""
+    body = uplink.body
+    return {
+        "object_key": str(body["object_key"]),
+        "resource_type": resource_type,
+        "file_store_type": int(body.get("file_store_type", 1)),
+        "enterprise_id": uplink.enterprise_id,
+        "device_id": uplink.device_id,
+        "car_id": uplink.car_id,
+        "size": int(body["size"]),
+        "sha256": str(body["sha256"]),
+        "created_at": uplink.received_at,
+    }
+
+
 def upload_row(uplink: Uplink) -> dict[str, Any]:
     """The row of one 0x0801 record. Raises PayloadError for a record without its media fields."""
     body = uplink.body
@@ -61,12 +78,7 @@ def upload_row(uplink: Uplink) -> dict[str, Any]:
         fix_at = location.get("fix_at")
         media_type = int(body["media_type"])
         return {
-            "object_key": str(body["object_key"]),
-            "resource_type": RESOURCE_TYPES.get(media_type, 4),
-            "file_store_type": int(body.get("file_store_type", 1)),
-            "enterprise_id": uplink.enterprise_id,
-            "device_id": uplink.device_id,
-            "car_id": uplink.car_id,
+            **stored_file(uplink, RESOURCE_TYPES.get(media_type, 4)),
             "media_id": int(body["media_id"]),
             "media_type": media_type,
             "media_format": int(body["media_format"]),
@@ -75,9 +87,6 @@ def upload_row(uplink: Uplink) -> dict[str, Any]:
             "lng": float(location["lng"]) if location.get("lng") is not None else None,
             "lat": float(location["lat"]) if location.get("lat") is not None else None,
             "fix_time": datetime.fromisoformat(fix_at) if isinstance(fix_at, str) else None,
-            "size": int(body["size"]),
-            "sha256": str(body["sha256"]),
-            "created_at": uplink.received_at,
         }
     except (KeyError, TypeError, ValueError) as exc:
         raise PayloadError(f"0x0801 record: {exc!r}") from None

@@ -19,10 +19,9 @@ record, not the position path's business: a row the database refuses as data is 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Iterable, Sequence
-from datetime import UTC, date, timedelta
+from datetime import UTC, date
 from typing import Any
 
 import psycopg
@@ -33,6 +32,7 @@ from protocols.jt808.redact import CREDENTIAL_MSG_IDS, redact_raw_hex
 from streams.db import DATA_ERRORS, Database
 from streams.messages import PayloadError, RefusedFrame, Uplink, load_json_object, parse_time
 from warehouse.message_log import decode_raw, json_text
+from warehouse.partitions import DayPartitions
 from warehouse.queries.message_log import LogRow, copy_data, copy_rows_async, insert_rows_async
 
 log = logging.getLogger(__name__)
@@ -164,40 +164,13 @@ def days_touched(rows: Iterable[LogRow]) -> set[date]:
     return {row.time.astimezone(UTC).date() for row in rows}
 
 
-class Partitions:
-    """Ensures message_log's partition of each day once per process (and the next day, ahead of
-    midnight). A failure is logged and not cached: rows then land in the DEFAULT partition."""
-
-    def __init__(self, url: str) -> None:
-        self._url = url
-        self._ensured: set[date] = set()
-
-    async def ensure(self, days: set[date]) -> None:
-        missing = sorted(days - self._ensured)
-        if missing:
-            await asyncio.to_thread(self._ensure_sync, missing)
-
-    def _ensure_sync(self, days: list[date]) -> None:
-        from warehouse.db import connect
-        from warehouse.partitions import ensure_partitions
-
-        try:
-            with connect(self._url) as conn:
-                for day in days:
-                    if day not in self._ensured:
-                        ensure_partitions(conn, TABLE, day, 1)
-                        self._ensured.update({day, day + timedelta(days=1)})
-        except Exception as exc:  # never block ingest: the DEFAULT partition takes the rows
-            log.warning("message_log partitions for %s not ensured: %s", days, exc)
+_partitions: dict[str, DayPartitions] = {}
 
 
-_partitions: dict[str, Partitions] = {}
-
-
-def partitions_for(db: Database) -> Partitions:
+def partitions_for(db: Database) -> DayPartitions:
     keeper = _partitions.get(db.url)
     if keeper is None:
-        keeper = _partitions[db.url] = Partitions(db.url)
+        keeper = _partitions[db.url] = DayPartitions(db.url, TABLE)
     return keeper
 
 

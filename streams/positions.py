@@ -6,7 +6,7 @@ One batch (``stream.noack_take``) goes through, in order:
                        implausibly far from its receipt is kept with a quality bit (gps.quality).
 1b. ``assess``         teleports flagged (streams.plausibility), flagged fixes counted per local day of
                        receipt in ``gps_reject_day`` (the qualification KPI's unqualified points).
-2. ``PartitionKeeper`` make sure the gps partitions of the batch's days exist (cached per day).
+2. ``warehouse.partitions.DayPartitions`` make sure the gps partitions of the batch's days exist (cached per day).
 3. ``write_fixes``     one transaction: gps rows by binary COPY (a batch repeating a stored position is
                        written again with INSERT ... ON CONFLICT DO NOTHING), upsert device_last
                        from the same binary rows (COPY into a temporary table; newer fix wins), delete the track day summaries of closed days a late fix
@@ -22,13 +22,12 @@ One batch (``stream.noack_take``) goes through, in order:
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -40,6 +39,7 @@ from streams.deadletter import DeadLetters, EventLike
 from streams.messages import Fix, PayloadError, RefusedFrame, Uplink, parse_uplink
 from streams.plausibility import TeleportGuard, count_flagged
 from streams.validation import QUALITY_TIME, Limits, classify_uplink, reason_class
+from warehouse.partitions import DayPartitions
 from warehouse.queries import position_sink
 
 log = logging.getLogger(__name__)
@@ -100,35 +100,6 @@ def plan_decoded(uplinks: Sequence[Uplink | PayloadError], limits: Limits, zone:
                 key = (day, uplink.device_id, reason_class(reason), uplink.enterprise_id)
                 plan.reject_counts[key] = plan.reject_counts.get(key, 0) + 1
     return plan
-
-
-class PartitionKeeper:
-    """Ensures the gps partition of each day once per process (warehouse.partitions).
-
-    A failure is logged and not cached: rows then land in the DEFAULT partition, never refused.
-    """
-
-    def __init__(self, url: str) -> None:
-        self._url = url
-        self._ensured: set[date] = set()
-
-    async def ensure(self, days: set[date]) -> None:
-        missing = sorted(days - self._ensured)
-        if missing:
-            await asyncio.to_thread(self._ensure_sync, missing)
-
-    def _ensure_sync(self, days: list[date]) -> None:
-        from warehouse.db import connect
-        from warehouse.partitions import ensure_gps_partitions
-
-        try:
-            with connect(self._url) as conn:
-                for day in days:
-                    if day not in self._ensured:
-                        ensure_gps_partitions(conn, day, 1)  # and the next day, ahead of midnight
-                        self._ensured.update({day, day + timedelta(days=1)})
-        except Exception as exc:  # never block ingest: the DEFAULT partition takes the rows
-            log.warning("gps partitions for %s not ensured: %s", days, exc)
 
 
 def local_midnight(zone: tzinfo, now: datetime | None = None) -> datetime:
@@ -243,7 +214,7 @@ async def write_batch(db: Database, plan: PlannedBatch, zone: tzinfo = REPORT_ZO
 class PositionsProcessor:
     """The positions agent's body for one batch of events (no Faust in here)."""
 
-    def __init__(self, db: Database, partitions: PartitionKeeper | None, dead_letters: DeadLetters,
+    def __init__(self, db: Database, partitions: DayPartitions | None, dead_letters: DeadLetters,
                  limits: Limits, zone: tzinfo = REPORT_ZONE) -> None:
         self.db = db
         self.partitions = partitions

@@ -9,6 +9,7 @@ whole day partitions older than a number of days (``drop_expired_partitions``).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from datetime import UTC, date, datetime, time, timedelta
@@ -185,3 +186,30 @@ def _create_day(conn: Connection[Any], day: date, table: str = PARENT) -> int:
     moved = cur.rowcount
     conn.execute(sql.SQL("ALTER TABLE {} ATTACH PARTITION {} DEFAULT").format(parent, default))
     return moved
+
+
+class DayPartitions:
+    """Ensures ``table``'s partition of each day a writer sees, once per process (and the next day, ahead
+    of midnight), off the event loop. A failure is logged and not cached: rows then land in the DEFAULT
+    partition, never refused (ingest never blocks on partition upkeep)."""
+
+    def __init__(self, url: str, table: str) -> None:
+        self._url, self.table = url, table
+        self._ensured: set[date] = set()
+
+    async def ensure(self, days: set[date]) -> None:
+        missing = sorted(days - self._ensured)
+        if missing:
+            await asyncio.to_thread(self._ensure_sync, missing)
+
+    def _ensure_sync(self, days: list[date]) -> None:
+        from warehouse.db import connect
+
+        try:
+            with connect(self._url) as conn:
+                for day in days:
+                    if day not in self._ensured:
+                        ensure_partitions(conn, self.table, day, 1)
+                        self._ensured.update({day, day + timedelta(days=1)})
+        except Exception as exc:  # never block ingest: the DEFAULT partition takes the rows
+            log.warning("%s partitions for %s not ensured: %s", self.table, days, exc)

@@ -23,6 +23,7 @@ from protocols.jt808 import (
 from streams import message_log, payloads
 from streams.messages import PayloadError, parse_uplink
 from streams.payloads import Terminal
+from warehouse.partitions import DayPartitions
 from warehouse.queries import message_log as message_log_rows
 
 from .conftest import T0
@@ -144,7 +145,7 @@ def send() -> Any:
     return _send
 
 
-class _NoPartitions(message_log.Partitions):
+class _NoPartitions(DayPartitions):
     async def ensure(self, days: set[Any]) -> None:
         self.asked = days
 
@@ -152,7 +153,7 @@ class _NoPartitions(message_log.Partitions):
 @pytest.fixture
 def fake_db() -> FakeDatabase:
     db = FakeDatabase()
-    message_log._partitions[db.url] = _NoPartitions(db.url)
+    message_log._partitions[db.url] = _NoPartitions(db.url, message_log.TABLE)
     return db
 
 
