@@ -23,10 +23,21 @@ refuses a time or speed limit without its attribute bit, or a bit without its va
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Protocol, TypeVar
 
 from protocols.jt808.errors import BodyError
-from protocols.jt808.fields import bcd_time_to_utc, decode_text, utc_to_bcd_time
+from protocols.jt808.fields import bcd_time_to_utc, check_version, decode_text, utc_to_bcd_time
+
+T = TypeVar("T")
+
+
+class Writable(Protocol):
+    """An area item that writes itself in a protocol version's layout."""
+
+    def write(self, version: str) -> bytes: ...
+
 
 ATTR_BY_TIME = 1 << 0
 ATTR_SPEED_LIMIT = 1 << 1
@@ -240,3 +251,36 @@ def name_bytes(name: str, version: str, what: str) -> bytes:
     except UnicodeError as exc:
         raise ValueError(f"{what} name: {exc}") from None
     return put(len(raw), 2, "name length", what) + raw
+
+
+def read_action(cur: Cursor) -> int:
+    at = cur.at
+    action = cur.uint(1, "set attribute")
+    if action not in SET_ACTIONS:
+        raise BodyError(f"{cur.what} set attribute at byte {at}: {action} is not 0 update, 1 append or 2 modify")
+    return action
+
+
+def action_bytes(action: int, count: int, what: str) -> bytes:
+    if action not in SET_ACTIONS:
+        raise ValueError(f"{what} set attribute: {action} is not 0 update, 1 append or 2 modify")
+    if count > 0xFF:
+        raise ValueError(f"{what}: {count} areas, at most 255 per message")
+    return bytes((action, count))
+
+
+def read_area_set(body: bytes, what: str, read_item: Callable[[Cursor], T], min_size: int) -> tuple[int, tuple[T, ...]]:
+    """A set-areas body (0x8600, 0x8602): set attribute, count, then ``count`` items; (action, items)."""
+    cur = Cursor(body, what)
+    action = read_action(cur)
+    count = cur.uint(1, "area count")
+    cur.check_count(count, min_size, "areas")
+    items = tuple(read_item(cur) for _ in range(count))
+    cur.finish()
+    return action, items
+
+
+def write_area_set(action: int, areas: Sequence[Writable], what: str, version: str) -> bytes:
+    """The set-areas body of ``areas`` (0x8600, 0x8602) in ``version``'s layout."""
+    check_version(version)
+    return action_bytes(action, len(areas), what) + b"".join(area.write(version) for area in areas)

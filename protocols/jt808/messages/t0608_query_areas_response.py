@@ -19,8 +19,9 @@ from protocols.jt808.messages._areas import (
     QUERY_ROUTE,
     Cursor,
     put,
+    read_action,
 )
-from protocols.jt808.messages.t8600_set_circle_areas import MIN_CIRCLE_SIZE, CircleArea, read_action
+from protocols.jt808.messages.t8600_set_circle_areas import MIN_CIRCLE_SIZE, CircleArea
 from protocols.jt808.messages.t8602_set_rectangle_areas import MIN_RECTANGLE_SIZE, RectangleArea
 from protocols.jt808.messages.t8604_set_polygon_area import MIN_POLYGON_SIZE, SetPolygonArea
 from protocols.jt808.messages.t8606_set_route import MIN_ROUTE_SIZE, SetRoute

@@ -9,18 +9,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
-from protocols.jt808.errors import BodyError
-from protocols.jt808.fields import check_version
 from protocols.jt808.messages._areas import (
     ATTR_SOUTH,
     ATTR_SPEED_LIMIT,
     ATTR_WEST,
-    SET_ACTIONS,
     Cursor,
     name_bytes,
     night_speed_bytes,
     put,
     put_coordinate,
+    read_area_set,
     read_name,
     read_night_speed,
     read_speed,
@@ -28,6 +26,7 @@ from protocols.jt808.messages._areas import (
     sign_bits,
     speed_bytes,
     window_bytes,
+    write_area_set,
 )
 from protocols.jt808.registry import register_body
 
@@ -79,22 +78,6 @@ class CircleArea:
         )
 
 
-def read_action(cur: Cursor) -> int:
-    at = cur.at
-    action = cur.uint(1, "set attribute")
-    if action not in SET_ACTIONS:
-        raise BodyError(f"{cur.what} set attribute at byte {at}: {action} is not 0 update, 1 append or 2 modify")
-    return action
-
-
-def action_bytes(action: int, count: int, what: str) -> bytes:
-    if action not in SET_ACTIONS:
-        raise ValueError(f"{what} set attribute: {action} is not 0 update, 1 append or 2 modify")
-    if count > 0xFF:
-        raise ValueError(f"{what}: {count} areas, at most 255 per message")
-    return bytes((action, count))
-
-
 @register_body
 @dataclass(frozen=True)
 class SetCircleAreas:
@@ -104,15 +87,7 @@ class SetCircleAreas:
 
     @classmethod
     def decode(cls, body: bytes, version: str) -> SetCircleAreas:
-        cur = Cursor(body, "0x8600")
-        action = read_action(cur)
-        count = cur.uint(1, "area count")
-        cur.check_count(count, MIN_CIRCLE_SIZE, "areas")
-        areas = tuple(CircleArea.read(cur, version) for _ in range(count))
-        cur.finish()
-        return cls(action, areas)
+        return cls(*read_area_set(body, "0x8600", lambda cur: CircleArea.read(cur, version), MIN_CIRCLE_SIZE))
 
     def encode(self, version: str) -> bytes:
-        check_version(version)
-        head = action_bytes(self.action, len(self.areas), "0x8600")
-        return head + b"".join(area.write(version) for area in self.areas)
+        return write_area_set(self.action, self.areas, "0x8600", version)

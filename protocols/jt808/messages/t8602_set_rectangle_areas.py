@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
-from protocols.jt808.fields import check_version
 from protocols.jt808.messages._areas import (
     ATTR_SOUTH,
     ATTR_SPEED_LIMIT,
@@ -21,6 +20,7 @@ from protocols.jt808.messages._areas import (
     night_speed_bytes,
     put,
     put_coordinate,
+    read_area_set,
     read_name,
     read_night_speed,
     read_speed,
@@ -28,8 +28,8 @@ from protocols.jt808.messages._areas import (
     sign_bits,
     speed_bytes,
     window_bytes,
+    write_area_set,
 )
-from protocols.jt808.messages.t8600_set_circle_areas import action_bytes, read_action
 from protocols.jt808.registry import register_body
 
 MIN_RECTANGLE_SIZE = 22
@@ -103,15 +103,7 @@ class SetRectangleAreas:
 
     @classmethod
     def decode(cls, body: bytes, version: str) -> SetRectangleAreas:
-        cur = Cursor(body, "0x8602")
-        action = read_action(cur)
-        count = cur.uint(1, "area count")
-        cur.check_count(count, MIN_RECTANGLE_SIZE, "areas")
-        areas = tuple(RectangleArea.read(cur, version) for _ in range(count))
-        cur.finish()
-        return cls(action, areas)
+        return cls(*read_area_set(body, "0x8602", lambda cur: RectangleArea.read(cur, version), MIN_RECTANGLE_SIZE))
 
     def encode(self, version: str) -> bytes:
-        check_version(version)
-        head = action_bytes(self.action, len(self.areas), "0x8602")
-        return head + b"".join(area.write(version) for area in self.areas)
+        return write_area_set(self.action, self.areas, "0x8602", version)
