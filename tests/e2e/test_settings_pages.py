@@ -8,9 +8,10 @@ import re
 import uuid
 from typing import Any
 
+from fleet.zh_hk import to_hk
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import screenshot
+from tests.e2e.test_console import screenshot, switch_language
 from warehouse.db import connect
 
 
@@ -26,6 +27,46 @@ def test_dictionary_screen_lists_the_seeded_entries(page: Any, console_stack: Co
     tab.get_by_text("media.default", exact=True).wait_for()
     assert tab.get_by_text("protocol.jt808_2013", exact=True).count() == 0
     screenshot(page, "settings-dictionary-zh-CN.png")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def name_cell(page: Any, code: str, name: str) -> Any:
+    """The dictionary table's cell that reads exactly ``name`` in the row of ``code``."""
+    row = page.get_by_test_id("list-page-dictionary").locator("tr.ant-table-row", has_text=code)
+    return row.locator("td").get_by_text(name, exact=True)
+
+
+def test_dictionary_screen_shows_the_seeded_names_in_english(page: Any, console_stack: ConsoleStack) -> None:
+    # A seeded system entry's name reads in the console's language; the stored zh-CN name is what forms edit.
+    sign_in(page, "admin", path="/settings/dictionary")
+    page.get_by_test_id("list-page-dictionary").get_by_text("car_alarm_desc", exact=True).wait_for()
+    switch_language(page, "en-US")
+    name_cell(page, "car_alarm_desc", "Alarm bit descriptions").wait_for()
+    name_cell(page, "device_message_desc", "Terminal message descriptions").wait_for()
+    name_cell(page, "ol_map_config", "Map configuration").wait_for()
+    table = page.get_by_test_id("list-page-dictionary")
+    for stored in ("报警位描述", "终端消息描述", "地图配置"):
+        assert table.get_by_text(stored, exact=True).count() == 0, stored
+    page.get_by_test_id("dictionary-tab-protocol").click()
+    name_cell(page, "protocol.jt1078", "JT/T 1078-2016 video").wait_for()
+    page.get_by_test_id("dictionary-tab-media").click()
+    name_cell(page, "media.default", "Default media gateway").wait_for()
+    screenshot(page, "settings-dictionary-en-US.png")
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_dictionary_screen_shows_the_seeded_names_in_hong_kong_chinese(page: Any,
+                                                                         console_stack: ConsoleStack) -> None:
+    sign_in(page, "admin", path="/settings/dictionary")
+    page.get_by_test_id("list-page-dictionary").get_by_text("car_alarm_desc", exact=True).wait_for()
+    switch_language(page, "zh-HK")
+    for code, stored in (("car_alarm_desc", "报警位描述"), ("device_message_desc", "终端消息描述")):
+        assert to_hk(stored) != stored
+        name_cell(page, code, to_hk(stored)).wait_for()
+        assert page.get_by_test_id("list-page-dictionary").get_by_text(stored, exact=True).count() == 0, stored
+    page.get_by_test_id("dictionary-tab-media").click()
+    name_cell(page, "media.default", to_hk("默认流媒体网关")).wait_for()
+    screenshot(page, "settings-dictionary-zh-HK.png")
     assert page.errors == []  # type: ignore[attr-defined]
 
 

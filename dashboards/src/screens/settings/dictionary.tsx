@@ -4,7 +4,7 @@ import ListPage from '../../features/list/ListPage';
 import { defineListScreen, type ListScreen } from '../../features/list/types';
 
 const NAMESPACE = 'settings:dictionary';
-const COLUMNS = ['code', 'name', 'content', 'system', 'remark', 'updateTime'];
+const COLUMNS = ['code', 'localName', 'content', 'system', 'remark', 'updateTime'];
 const FORM = ['type', 'code', 'name', 'content', 'system', 'remark'];
 
 /** Platform-spec §2 settings "dictionary": the system dictionary (id 98) and the gateway dictionary
