@@ -70,11 +70,14 @@ READ_FIGURES = """
   const js = resources.filter((e) => e.name.endsWith('.js'));
   const calls = resources.map((e) => ({ start: e.startTime, end: e.responseEnd,
     what: new URL(e.name).pathname + (new URL(e.name).search ? '?' + new URL(e.name).search.slice(1, 60) : '') }));
-  return { row: b.row, fcp: fcp ? fcp.startTime : null, api: api.length, chunks: js.length,
+  // decodedBodySize: the script bytes the browser parsed before the first row (gzip or not)
+  const jsKB = js.reduce((n, e) => n + (e.decodedBodySize || 0), 0) / 1024;
+  return { row: b.row, fcp: fcp ? fcp.startTime : null, api: api.length, chunks: js.length, jsKB,
+           requests: resources.length,
            apiMs: api.reduce((n, e) => n + (e.responseEnd - e.startTime), 0), calls };
 }
 """
-MEASURES = ("row", "fcp", "api", "chunks")
+MEASURES = ("row", "fcp", "api", "chunks", "jsKB", "requests")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -131,7 +134,9 @@ def summary(samples: list[dict[str, Any]], reports: list[str]) -> list[list[Any]
 
 
 def waterfall(sample: dict[str, Any]) -> str:
-    lines = [f"{sample['page']} ({sample['kind']}): first row at {sample['row']:.0f} ms"]
+    lines = [f"{sample['page']} ({sample['kind']}): first row at {sample['row']:.0f} ms, after"
+             f" {sample['requests']} requests ({sample['api']} API calls, {sample['chunks']} scripts,"
+             f" {sample['jsKB']:.0f} KB of script)"]
     for call in sorted(sample["calls"], key=lambda c: c["start"]):
         lines.append(f"  {call['start']:7.0f} -> {call['end']:7.0f} ms  {call['what']}")
     return "\n".join(lines)
@@ -196,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nreport first rows: {args.vehicles} vehicles, {args.days} days of built reports, 1600x900,"
           f" {os.cpu_count()} CPUs, load {load_avg:.1f}, {datetime.now(UTC):%Y-%m-%d}")
     print("ms from the navigation's start to the first row painted, median / max (api: calls before it;"
-          " chunks: scripts loaded before it):")
+          " chunks: scripts loaded before it; jsKB: their decoded size; requests: all requests before it):")
     print(tabulate(summary(samples, reports), headers=["report", "load", "n", *MEASURES], tablefmt="github"))
     if args.waterfall:
         for path in reports:
