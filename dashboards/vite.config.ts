@@ -26,9 +26,9 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|react-is|scheduler|react-router|i18next|react-i18next|dayjs)[\\/]/, priority: 30 },
-            { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|@emotion|@babel[\\/]runtime|classnames|rc-[\w-]+|throttle-debounce|compute-scroll-into-view|scroll-into-view-if-needed|stylis|json2mq|string-convert|toggle-selection|copy-to-clipboard)[\\/]/, priority: 20 },
-            { name: 'shell', test: /[\\/]src[\\/](api|auth|router|layouts|i18n|components|utils|live)[\\/]/, priority: 10 },
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-is|scheduler|react-router|i18next|react-i18next|dayjs)[\\/]/, tags: ['$initial'], priority: 30 },
+            { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|@emotion|@babel[\\/]runtime|classnames|rc-[\w-]+|throttle-debounce|compute-scroll-into-view|scroll-into-view-if-needed|stylis|json2mq|string-convert|toggle-selection|copy-to-clipboard)[\\/]/, tags: ['$initial'], priority: 20 },
+            { name: 'shell', test: /[\\/]src[\\/](api|auth|router|layouts|i18n|components|utils|live)[\\/]/, tags: ['$initial'], priority: 10 },
           ],
         },
       },
