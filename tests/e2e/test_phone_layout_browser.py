@@ -39,6 +39,7 @@ def test_the_alarm_list_fits_a_phone_and_its_table_scrolls_inside(phone: Any) ->
     sign_in(phone, PARENT.admin, path="/list/alarm")
     phone.get_by_test_id("list-page-alarm").wait_for()
     phone.get_by_test_id("list-table").locator(".ant-table-thead").wait_for()
+    phone.get_by_test_id("list-filters").wait_for()  # the filter bar renders after the first rows; it must fit too
     _fits(phone)
     scroller = phone.get_by_test_id("list-table").locator(".ant-table-content, .ant-table-body").first
     assert scroller.evaluate("e => getComputedStyle(e).overflowX") in ("auto", "scroll")

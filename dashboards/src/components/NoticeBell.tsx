@@ -4,6 +4,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { fetchNoticeOverview, type NoticeOverview } from '../auth/authApi';
+import { afterFirstContent } from '../router/firstContent';
 import { NOTIFY_LIST_PATH } from '../router/paths';
 import { noticeCentre } from './notices/noticeCentre';
 import { NoticeCentreList } from './notices/NoticeCentreList';
@@ -27,9 +28,11 @@ export default function NoticeBell() {
       fetchNoticeOverview(controller.signal).then((reply) => {
         if (reply.code === 0 && Array.isArray(reply.data)) setOverview(reply.data);
       });
-    void load();
+    // the unread totals wait for the opening page's first rows (router/firstContent.ts)
+    const cancel = afterFirstContent(() => void load());
     const timer = window.setInterval(() => void load(), NOTICE_REFRESH_MS);
     return () => {
+      cancel();
       window.clearInterval(timer);
       controller.abort();
     };

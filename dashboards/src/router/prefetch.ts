@@ -1,13 +1,16 @@
 import { fetchMeta } from '../features/list/api';
 import { session } from '../auth/session';
 import { pageComponents, type PageLoader, type PageModule } from './components';
+import { openFirstContent } from './firstContent';
 
 /** A page module may name the entity its list reads (`export const ENTITY = 'carDayReport'`). */
 type PrefetchablePage = PageModule & { ENTITY?: unknown };
 
-/** The entity declaration of a signed-in user's opening list page, asked for as soon as its chunk is in. */
+/** The entity declaration of a signed-in user's opening list page, asked for as soon as its chunk is in. A
+ * page that names no entity shows no list: the shell's deferred calls need not wait for its rows. */
 export function prefetchEntityMeta(module: PrefetchablePage): void {
   if (typeof module.ENTITY === 'string' && session.accessToken()) void fetchMeta(module.ENTITY, true);
+  else openFirstContent();
 }
 
 /**
@@ -22,6 +25,6 @@ export function prefetchPage(pathname: string, pages: Record<string, PageLoader>
   withModule: (module: PrefetchablePage) => void = prefetchEntityMeta): boolean {
   const loader = pages[pathname.replace(/^\/+|\/+$/g, '')];
   if (!loader) return false;
-  void loader().then(withModule).catch(() => undefined);
+  void loader().then(withModule).catch(() => openFirstContent());
   return true;
 }

@@ -1,14 +1,20 @@
 import { useEffect } from 'react';
 import { useSession } from '../../auth/useSession';
+import { afterFirstContent } from '../../router/firstContent';
 import { clearDictionaries, loadStartupDictionaries } from './dictionaryCache';
 
-/** Mounted in the signed-in shell: loads the start-up dictionaries once per signed-in user. */
+/** Mounted in the signed-in shell: loads the start-up dictionaries once per signed-in user, after the
+ * opening page's first rows (router/firstContent.ts: no screen needs them to show its first rows; a
+ * screen that does reads them through `loadDictionary`, which fetches on demand). */
 export default function DictionaryLoader() {
   const userId = useSession().user?.id;
   useEffect(() => {
     if (userId === undefined) return undefined;
-    void loadStartupDictionaries();
-    return () => clearDictionaries();
+    const cancel = afterFirstContent(() => void loadStartupDictionaries());
+    return () => {
+      cancel();
+      clearDictionaries();
+    };
   }, [userId]);
   return null;
 }

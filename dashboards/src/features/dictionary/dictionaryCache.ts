@@ -5,9 +5,13 @@
  * one; the first result's content is read). One cache for the session: each code is fetched once,
  * parsed JSON is kept; a failed or empty answer is `null` (platform-spec §8: a dictionary get falls
  * back to an empty string, and a custom dictionary to null).
+ * The server gives the names inside a content list in the caller's language (X-Fleet-Language), so a
+ * value is kept per language: after a language switch the next read fetches the code again in it.
  */
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
 import { http } from '../../api/client';
+import { clientEffects } from '../../api/effects';
 
 export const SYSTEM_DICTIONARY_TYPE = 98;
 export const STARTUP_CODES = ['car_alarm_desc', 'ol_map_config', 'device_message_desc', 'exchange_message_desc'] as const;
@@ -47,19 +51,29 @@ function changed() {
   listeners.forEach((listener) => listener());
 }
 
-/** The parsed content of a system dictionary code: cached, fetched once (concurrent callers share). */
+/** The cache key of a code in the console's current language. */
+function keyOf(code: string): string {
+  return `${clientEffects().language()}\u0000${code}`;
+}
+
+/** The parsed content of a system dictionary code in the console's language: cached, fetched once per
+ * language (concurrent callers share). */
 export function loadDictionary(code: string): Promise<unknown> {
-  if (values.has(code)) return Promise.resolve(values.get(code));
-  let loading = pending.get(code);
+  const key = keyOf(code);
+  if (values.has(key)) return Promise.resolve(values.get(key));
+  let loading = pending.get(key);
   if (!loading) {
     loading = fetchDictionaryContent(SYSTEM_DICTIONARY_TYPE, code).then((content) => {
       const value = parsed(content);
-      values.set(code, value);
-      pending.delete(code);
-      changed();
+      // a sign-out while this was on its way cleared the cache: the answer is not kept for the next user
+      if (pending.get(key) === loading) {
+        values.set(key, value);
+        pending.delete(key);
+        changed();
+      }
       return value;
     });
-    pending.set(code, loading);
+    pending.set(key, loading);
   }
   return loading;
 }
@@ -69,9 +83,9 @@ export function loadStartupDictionaries(): Promise<unknown[]> {
   return Promise.all(STARTUP_CODES.map((code) => loadDictionary(code)));
 }
 
-/** The cached value (undefined while not loaded, null when absent or unreadable). */
+/** The cached value in the console's language (undefined while not loaded, null when absent or unreadable). */
 export function cachedDictionary(code: string): unknown {
-  return values.get(code);
+  return values.get(keyOf(code));
 }
 
 /** Forget everything (sign-out: another user may belong to another enterprise). */
@@ -86,8 +100,14 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** The cached value of ``code`` for a component, re-rendered when the cache changes. */
+/** The cached value of ``code`` in the console's language for a component, re-rendered when the cache
+ * changes; after a language switch it is loaded again in the new one (undefined until it is in). */
 export function useDictionary(code: string): unknown {
   useSyncExternalStore(subscribe, () => version, () => version);
-  return values.get(code);
+  const { i18n } = useTranslation(); // re-renders on a language switch
+  const key = keyOf(code);
+  useEffect(() => {
+    if (!values.has(key)) void loadDictionary(code);
+  }, [key, code, i18n.language]);
+  return values.get(key);
 }

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccess } from '../../auth/access';
+import { openFirstContent } from '../../router/firstContent';
 import { deleteRecord, queryPage, type PageParams } from './api';
 import { cellText } from './display';
 import { exportColumns, pageExporter, serverExporter } from './exporter';
@@ -15,8 +16,9 @@ import RecordDrawer from './RecordDrawer';
 import type { EntityMeta, FieldMeta, ListRecord, ListScreen, PageSource } from './types';
 import { useEntityMeta, useListData } from './useListData';
 
-/** False until the table's first answer is painted: a screen's charts (their report calls, ECharts' work) wait
- * for the rows, so the rows come first (performance target: a report's first rows <= 1 s). */
+/** False until the table's first answer is painted: a screen's charts (their report calls, ECharts' work) and
+ * the filter bar's widgets (the enterprise tree, the vehicle pickers: their calls and their render) wait for
+ * the rows, so the rows come first (performance target: a report's first rows <= 1 s). */
 function useAfterFirstRows(loading: boolean): boolean {
   const [shown, setShown] = useState(false);
   useEffect(() => {
@@ -73,7 +75,10 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
   const [importing, setImporting] = useState(false);
   const [selected, setSelected] = useState<unknown[]>([]);
   const { reload } = list;
-  const chartsShown = useAfterFirstRows(list.loading);
+  const firstRowsShown = useAfterFirstRows(list.loading);
+  useEffect(() => {
+    if (firstRowsShown) openFirstContent(); // the shell's deferred calls wait for the opening page's first rows
+  }, [firstRowsShown]);
   // A link that fills the create form in opens the drawer once per set of values (a state adjusted while
   // rendering, React's pattern for a prop change, so the drawer opens with the first paint).
   const [openedFor, setOpenedFor] = useState<ListRecord | undefined>(undefined);
@@ -167,11 +172,13 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
 
   return (
     <Card data-testid={`list-page-${meta.name}`}>
-      <FilterBar namespace={screen.namespace} fields={filters} onSearch={search} initialValues={screen.initialFilters} kinds={kinds} />
+      {firstRowsShown
+        ? <FilterBar namespace={screen.namespace} fields={filters} onSearch={search} initialValues={screen.initialFilters} kinds={kinds} />
+        : <div className="list-filters-pending" data-testid="list-filters-pending" />}
       <ListToolbar entity={meta.name} can={can} selected={selected} exporter={exporter}
         onCreate={() => setEditing({})} onImport={() => setImporting(true)}
         onDeleted={() => { setSelected([]); reload(); }} extra={screen.toolbar} />
-      {screen.chart && chartsShown && !missing.length ? screen.chart({ body: queryBody, params: list.params, rows: list.rows, total: list.total }) : null}
+      {screen.chart && firstRowsShown && !missing.length ? screen.chart({ body: queryBody, params: list.params, rows: list.rows, total: list.total }) : null}
       <Table<ListRecord>
         rowKey={screen.rowKey ?? ((record) => String(record[meta.idField]))}
         columns={columns}

@@ -95,7 +95,7 @@ describe('the audit log screen', () => {
     const [updated] = within(table).getAllByTestId('audit-change-name');
     expect(updated.textContent).toBe('name: 解放J6P → 解放J7');
     expect(within(table).getByTestId('audit-change-remark').textContent).toBe(`remark: ${EMPTY} → 牵引车`);
-    const filters = screen.getByTestId('list-filters');
+    const filters = await screen.findByTestId('list-filters');
     for (const name of ['entity', 'recordId', 'userName', 'action', 'time']) expect(within(filters).getAllByTestId(`list-filter-${name}`).length).toBeGreaterThan(0);
     expect(screen.queryByTestId('list-create')).toBeNull();
     expect(screen.queryByTestId('list-import')).toBeNull();

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi, type Mock } from 'vitest';
+import { configureClientEffects } from '../../../api/effects';
+import { LANGUAGE_HEADER } from '../../../api/language';
 import { cachedDictionary, clearDictionaries, loadDictionary, loadStartupDictionaries, STARTUP_CODES } from '../dictionaryCache';
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -51,5 +53,35 @@ describe('start-up dictionaries', () => {
     clearDictionaries();
     expect(cachedDictionary('car_alarm_desc')).toBeUndefined();
     expect(await loadDictionary('car_alarm_desc')).toEqual([{ bit: 0, name: '紧急报警' }]);
+  });
+});
+
+describe('the language of the cached names', () => {
+  test('a language switch reads the code again in the new language, each language kept apart', async () => {
+    let language = 'zh-CN';
+    const restore = configureClientEffects({ language: () => language });
+    try {
+      fetchMock.mockImplementation(async (_url: string, init?: RequestInit) => {
+        const asked = new Headers(init?.headers).get(LANGUAGE_HEADER);
+        const name = asked === 'en-US' ? 'Emergency alarm' : '紧急报警';
+        return json({ code: 0, message: 'ok', data: [{ content: JSON.stringify([{ bit: 0, name }]) }] });
+      });
+      expect(await loadDictionary('car_alarm_desc')).toEqual([{ bit: 0, name: '紧急报警' }]);
+      language = 'en-US';
+      expect(cachedDictionary('car_alarm_desc')).toBeUndefined();
+      expect(await loadDictionary('car_alarm_desc')).toEqual([{ bit: 0, name: 'Emergency alarm' }]);
+      language = 'zh-CN';
+      expect(cachedDictionary('car_alarm_desc')).toEqual([{ bit: 0, name: '紧急报警' }]);
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+    } finally {
+      restore();
+    }
+  });
+
+  test('an answer that arrives after a sign-out cleared the cache is not kept', async () => {
+    const loading = loadDictionary('car_alarm_desc');
+    clearDictionaries();
+    await loading;
+    expect(cachedDictionary('car_alarm_desc')).toBeUndefined();
   });
 });

@@ -86,11 +86,22 @@ describe('the list page', () => {
     expect(query.init.method).toBe('POST');
   });
 
+  test('the first rows are painted before the filter bar renders (its widgets and their calls come after)', async () => {
+    signIn([{ code: 'carModel', actions: ALL }]);
+    renderList();
+    await loaded();
+    expect(within(screen.getByTestId('list-table')).getByText('解放J6P')).toBeTruthy();
+    expect(screen.queryByTestId('list-filters')).toBeNull();
+    expect(screen.getByTestId('list-filters-pending')).toBeTruthy();
+    expect(await screen.findByTestId('list-filters')).toBeTruthy();
+    expect(screen.queryByTestId('list-filters-pending')).toBeNull();
+  });
+
   test('the filter bar searches by contains from page 1', async () => {
     signIn([{ code: 'carModel', actions: ALL }]);
     renderList();
     await loaded();
-    fireEvent.change(screen.getByTestId('list-filter-name'), { target: { value: 'J6' } });
+    fireEvent.change(await screen.findByTestId('list-filter-name'), { target: { value: 'J6' } });
     fireEvent.click(screen.getByTestId('list-search'));
     await waitFor(() => expect(calls('/api/common/query/carModel.json').length).toBe(2));
     const last = calls('/api/common/query/carModel.json')[1];
@@ -169,7 +180,7 @@ describe('the list page', () => {
     });
     renderList();
     await loaded();
-    fireEvent.change(screen.getByTestId('list-filter-code'), { target: { value: 'J' } });
+    fireEvent.change(await screen.findByTestId('list-filter-code'), { target: { value: 'J' } });
     fireEvent.click(screen.getByTestId('list-search'));
     await waitFor(() => expect(calls('/api/common/query/carModel.json').length).toBe(2));
     fireEvent.click(screen.getByTestId('list-export-xlsx'));
