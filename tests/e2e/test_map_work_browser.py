@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import ConsoleStack, Vehicle
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import open_map, search_tree, set_clustering, tree_node
+from tests.e2e.test_console import open_map, search_tree, set_clustering, switch_language, tree_node
 from warehouse.db import connect
 
 SELECT_ZOOM = 15  # dashboards/src/features/map/popup/popupPlacement.ts
@@ -190,4 +190,11 @@ def test_a_burst_of_results_shows_two_toasts_and_all_in_the_centre_and_nobody_el
     # once the closing ones have gone (their leave animation), at most two toasts are on screen
     page.wait_for_function("() => document.querySelectorAll('.ant-notification-notice').length <= 2", timeout=5_000)
     assert vehicle.plate in centre.inner_text()
+    # the toasts open below the header: its language switch stays reachable while they show
+    page.keyboard.press("Escape")
+    toast = page.locator(".ant-notification-notice").first.bounding_box()
+    header = page.get_by_test_id("lang-switch").bounding_box()
+    assert toast is not None and header is not None
+    assert toast["y"] >= header["y"] + header["height"], (toast, header)
+    switch_language(page, "en-US")
     assert page.errors == []

@@ -126,9 +126,7 @@ def test_held_re_registration_notice_approves_and_refuses_in_the_operators_langu
         assert notice.get_by_test_id("registration-decided").inner_text() == text("zh-CN", "layout", "security.approved")
         _wait_state(console_stack, approve_id, "approved")
 
-        page.locator(".ant-notification-notice-close").first.click()  # it covers the language switch
-        page.get_by_test_id("security-notice").first.wait_for(state="hidden")
-        switch_language(page, "en-US")
+        switch_language(page, "en-US")  # with the notice still open: it opens below the header
         notice = _show(page, producer, _held_notice(console_stack, second, refuse_id, "10.5.5.5:1"), "10.5.5.5:1")
         notice.get_by_test_id("registration-refuse").click()
         notice.get_by_test_id("registration-decided").wait_for()

@@ -9,6 +9,7 @@ import 'dayjs/locale/zh-hk';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage, DEFAULT_LANGUAGE, type Language } from '../i18n/resources';
+import { HEADER_HEIGHT } from '../layouts/dimensions';
 import { useLayoutSettings } from '../layouts/settings/SettingsContext';
 import { MAX_TOASTS } from './notices/noticeCentre';
 
@@ -38,8 +39,9 @@ export default function AppProviders({ children }: { children: ReactNode }) {
         token: { colorPrimary: settings.primaryColor },
       }}
     >
-      {/* At most MAX_TOASTS notifications on screen; the rest are in the centre under the bell. */}
-      <AntApp notification={{ maxCount: MAX_TOASTS }}>{children}</AntApp>
+      {/* At most MAX_TOASTS notifications on screen; the rest are in the centre under the bell. They open
+          below the header, so a toast never hides the language switch, the bell or the account menu. */}
+      <AntApp notification={{ maxCount: MAX_TOASTS, top: HEADER_HEIGHT + 8 }}>{children}</AntApp>
     </ConfigProvider>
   );
 }

@@ -12,6 +12,7 @@ import GlobalFooter from './GlobalFooter';
 import GlobalHeader from './GlobalHeader';
 import Logo from './Logo';
 import NavMenu from './NavMenu';
+import { HEADER_HEIGHT } from './dimensions';
 import { useLayoutSettings } from './settings/SettingsContext';
 import MultiTabBar from './tabs/MultiTabBar';
 import PageContent from './tabs/PageContent';
@@ -20,7 +21,6 @@ import './layouts.css';
 
 const SIDER_WIDTH = 256;
 const SIDER_COLLAPSED_WIDTH = 80;
-const HEADER_HEIGHT = 64;
 
 /**
  * The signed-in shell (console-spec §2 Layout): side, top or mix navigation; sider 256 px (80 px
