@@ -37,11 +37,15 @@ export default defineConfig({
     },
   },
   test: {
-    environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}', 'src/**/__tests__/**/*.{ts,tsx}'],
     restoreMocks: true,
     setupFiles: ['src/test/setup.ts'],
     // Component tests render the whole shell in jsdom; on a busy CI machine that can take seconds.
     testTimeout: 20_000,
+    // Logic tests (.ts) run in Node: a jsdom per file was half of the suite's time. A .ts test that needs
+    // a DOM (window, localStorage, elements) says so in its first line: `// @vitest-environment jsdom`.
+    projects: [
+      { extends: true, test: { name: 'logic', environment: 'node', include: ['src/**/*.test.ts', 'src/**/__tests__/**/*.ts'] } },
+      { extends: true, test: { name: 'dom', environment: 'jsdom', include: ['src/**/*.test.tsx', 'src/**/__tests__/**/*.tsx'] } },
+    ],
   },
 });

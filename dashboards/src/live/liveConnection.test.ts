@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import i18n from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { acquireLive, stopLive } from './liveConnection';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, test, vi, type Mock } from 'vitest';
 import i18n from '../../i18n';
 import { session } from '../../auth/session';

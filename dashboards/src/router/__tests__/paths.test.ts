@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_INDEX_PATH, indexUrl, isLoginPath, loginUrl, safeRedirect, setIndexUrl } from '../paths';
 

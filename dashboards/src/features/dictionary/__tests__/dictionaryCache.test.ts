@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, test, vi, type Mock } from 'vitest';
 import { configureClientEffects } from '../../../api/effects';
 import { LANGUAGE_HEADER } from '../../../api/language';

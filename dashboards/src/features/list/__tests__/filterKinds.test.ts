@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_PAGE_SIZE, pageExporter, progressPercent } from '../exporter';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import '../../../i18n';
 import { configureClientEffects } from '../../../api/effects';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import L from 'leaflet';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LivePosition } from '../../../live/types';

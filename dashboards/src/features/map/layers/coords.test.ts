@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { quadKey } from './bingLayer';
 import { toDisplay, wgs84ToGcj02 } from './coords';

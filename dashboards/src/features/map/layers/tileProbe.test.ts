@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import L from 'leaflet';
 import { describe, expect, it, vi } from 'vitest';
 import { TILE_SILENCE_MS, tileVerdict, watchTiles } from './tileProbe';

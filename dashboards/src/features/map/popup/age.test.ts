@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import i18n from '../../../i18n';
 import { formatAge } from './format';
