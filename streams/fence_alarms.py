@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,13 +28,16 @@ from streams.alarm_model import AlarmEpisode
 from streams.messages import STATUS_POSITIONED, Fix, PayloadError, Uplink
 
 FENCE = int(AlarmKind.FENCE)
+AREA_ITEMS = frozenset(("overspeed_alarm", "area_alarm", "road_section_time_alarm"))  # gps.extras of 0x11-0x13
 DOOR_BITS = 0b11111 << 13  # JT/T 808-2019 table 25, status bits 13-17: front, middle, rear, driver, other door
 LOCATION_TYPES = {1: "circle", 2: "rectangle", 3: "polygon", 4: "route"}  # items 0x11 / 0x12 location type
 
 
 def positions(uplinks: Sequence[Uplink | PayloadError], fixes_by_event: Sequence[Sequence[Fix]],
-              wanted: Collection[int]) -> tuple[list[Position], dict[int, Fix]]:
-    """The check's positions and the newest fix of each of their devices (the alarm rows' car / enterprise)."""
+              bound: Container[int], held: Collection[int] = ()) -> tuple[list[Position], dict[int, Fix]]:
+    """The check's positions of the devices ``bound`` to a fence or still ``held`` in a fence pair (to be
+    forgotten), and the newest fix of each of their devices (the alarm rows' car / enterprise). A device
+    in neither costs one look-up per fix (most of a fleet: no geometry, no state)."""
     out: list[Position] = []
     devices: dict[int, Fix] = {}
     for uplink, fixes in zip(uplinks, fixes_by_event, strict=True):
@@ -42,7 +45,9 @@ def positions(uplinks: Sequence[Uplink | PayloadError], fixes_by_event: Sequence
             continue
         late = uplink.msg_id == BATCH_LOCATION_UPLOAD
         for fix in fixes:
-            if fix.device_id not in wanted or fix.quality or not fix.status_flags & STATUS_POSITIONED:
+            if fix.quality or not fix.status_flags & STATUS_POSITIONED:
+                continue
+            if fix.device_id not in bound and fix.device_id not in held:
                 continue
             out.append(Position(fix.device_id, fix.fix_at, fix.lng, fix.lat, fix.speed_kmh, late,
                                 bool(fix.status_flags & DOOR_BITS)))

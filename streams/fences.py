@@ -46,6 +46,7 @@ from streams.alarms import heard_from, push_data
 from streams.db import Database
 from streams.deadletter import Send, encode
 from streams.fence_alarms import (
+    AREA_ITEMS,
     driver_text,
     episode_of,
     positions,
@@ -57,6 +58,19 @@ from streams.messages import Fix, PayloadError, Uplink
 from warehouse.queries import fence_events
 
 log = logging.getLogger(__name__)
+
+
+def state_texts(states: Mapping[int, VehicleState], ids: Sequence[int]) -> list[str]:
+    """``VehicleState.to_json()`` of each id as JSON text; a vehicle near none of its fences (no pair, no gap:
+    most of them) written directly, the JSON dict and its encoding being most of the state's cost."""
+    out = []
+    for device_id in ids:
+        vs = states[device_id]
+        if not vs.fences and vs.gap is None:
+            out.append(f'{{"last_at":{vs.last_at!r},"lng":{vs.lng!r},"lat":{vs.lat!r},"fences":{{}}}}')
+        else:
+            out.append(orjson.dumps(vs.to_json()).decode())
+    return out
 
 
 class FenceStep:
@@ -72,6 +86,7 @@ class FenceStep:
         self.looked_at = -1e18
         self.states: dict[int, VehicleState] = {}
         self.read: set[int] = set()  # devices whose kept state was read (present or not)
+        self.held: set[int] = set()  # devices whose kept state holds a fence pair (to forget when unbound)
         self.last_items: dict[int, frozenset[str]] = {}  # each device's terminal area items on its newest fix
         self.rows_stored = 0
 
@@ -79,6 +94,7 @@ class FenceStep:
         """A rebalance: another worker may have moved the devices on; their states are read again."""
         self.states.clear()
         self.read.clear()
+        self.held.clear()
         self.last_items.clear()
 
     async def refresh(self, force: bool = False) -> FenceChecker:
@@ -129,6 +145,8 @@ class FenceStep:
         for device_id, value in await self.db.transact(work):
             try:
                 self.states[device_id] = VehicleState.from_json(value)
+                if self.states[device_id].fences:
+                    self.held.add(device_id)
             except ValueError as exc:  # a state this code cannot read: the vehicle starts fresh
                 log.warning("fence state of device %s dropped: %s", device_id, exc)
         self.read.update(unread)
@@ -136,8 +154,8 @@ class FenceStep:
     async def run(self, uplinks: Sequence[Uplink | PayloadError], fixes_by_event: Sequence[Sequence[Fix]]) -> int:
         """Check, store (one transaction), keep the states, push, TTS. Returns the new alarm rows."""
         checker = await self.refresh()
-        wanted = checker.bindings.keys() | {d for d, vs in self.states.items() if vs.fences}
-        found, devices = positions(uplinks, fixes_by_event, wanted) if wanted else ([], {})
+        bound = checker.bindings
+        found, devices = positions(uplinks, fixes_by_event, bound, self.held) if bound or self.held else ([], {})
         states: dict[int, VehicleState] = {}
         events: list[FenceEvent] = []
         if found:
@@ -159,24 +177,37 @@ class FenceStep:
                 episodes.append(episode_of(event, self.names.get(event.fence_id, str(event.fence_id)),
                                            devices.get(event.device_id)))
         if not episodes and not ends and not refines and not states:
-            self.last_items.update(last_items)
+            self._keep_items(last_items)
             return 0
         rows = await self._write(episodes, ends, refines, states, {**item_fixes, **devices})
         self.states.update(states)  # kept only once committed: a retried batch starts from the same states
-        self.last_items.update(last_items)
+        for device_id, vs in states.items():
+            if vs.fences:
+                self.held.add(device_id)
+            else:
+                self.held.discard(device_id)
+        self._keep_items(last_items)
         self.rows_stored += len(rows)
         for row in rows:
             if not row["backlog"]:
                 await self._push(row)
-        heard = heard_from(uplinks)
+        heard: dict[int, datetime] | None = None
         for event in events:
             if event.to_driver and not event.backlog and event.kind in (ENTER, LEAVE):
+                heard = heard_from(uplinks) if heard is None else heard
                 name = self.names.get(event.fence_id, str(event.fence_id))
                 try:
                     await self.texts.say(event.device_id, driver_text(event, name), heard.get(event.device_id))
                 except Exception:  # best effort: the alarm is stored; a lost TTS never redoes the batch
                     log.exception("fence TTS for device %s not sent", event.device_id)
         return len(rows)
+
+    def _keep_items(self, last: Mapping[int, frozenset[str]]) -> None:
+        for device_id, keys in last.items():
+            if keys:
+                self.last_items[device_id] = keys
+            else:
+                self.last_items.pop(device_id, None)
 
     async def _terminal_items(self, uplinks: Sequence[Uplink | PayloadError],
                               fixes_by_event: Sequence[Sequence[Fix]]
@@ -190,7 +221,11 @@ class FenceStep:
                 continue
             backlog = uplink.msg_id == BATCH_LOCATION_UPLOAD
             for fix in fixes:
-                items = terminal_items(fix.extras) if fix.extras else []
+                extras = fix.extras
+                if (not extras or AREA_ITEMS.isdisjoint(extras)) and fix.device_id not in self.last_items \
+                        and fix.device_id not in last:
+                    continue  # the common case: no area item now nor on the device's previous fix
+                items = terminal_items(extras) if extras else []
                 if backlog:
                     found.extend((item, fix, uplink.seq, True) for item in items)
                     continue
@@ -230,9 +265,8 @@ class FenceStep:
                 await close_episodes(conn, device_id, [key], end)
             if states:
                 ids = sorted(states)
-                await fence_events.save_vehicle_states_async(
-                    conn, ids, [orjson.dumps(states[d].to_json()).decode() for d in ids],
-                    [utc(states[d].last_at) for d in ids])
+                await fence_events.save_vehicle_states_async(conn, ids, state_texts(states, ids),
+                                                             [utc(states[d].last_at) for d in ids])
             return rows
 
         return await self.db.transact(work)
