@@ -41,6 +41,7 @@ def measure(n_fences: int, n_vehicles: int, n_rounds: int) -> dict[str, Any]:
 
     from fleet.gc_tuning import tune_gc
     from fleet.geofence import FenceChecker
+    from fleet.geofence.rules import utc
     from fleet.settings import StreamsSettings
     from streams import fences as step_module
     from streams.alarm_model import insert_params
@@ -62,7 +63,7 @@ def measure(n_fences: int, n_vehicles: int, n_rounds: int) -> dict[str, Any]:
                                   STATUS_ACC_ON | STATUS_POSITIONED, None, None, {}, received)])
             batches.append((uplinks, fixes))
     written = {"rows": 0, "states": 0}
-    state_texts = getattr(step_module, "state_texts", None)
+    state_rows = getattr(step_module, "state_rows", None)
 
     class Bench(FenceStep):
         """The step with its round trips replaced by the client-side work they need."""
@@ -75,10 +76,12 @@ def measure(n_fences: int, n_vehicles: int, n_rounds: int) -> dict[str, Any]:
 
         async def _write(self, episodes, ends, refines, states, devices):  # type: ignore[no-untyped-def]
             insert_params(episodes, devices)
-            if state_texts is None:  # the step before it wrote them itself
-                [orjson.dumps(states[d].to_json()).decode() for d in sorted(states)]
+            ids = sorted(states)
+            if state_rows is None:  # the step before: every state's JSON and fix time made here
+                [orjson.dumps(states[d].to_json()).decode() for d in ids]
+                [utc(states[d].last_at) for d in ids]
             else:
-                state_texts(states, sorted(states))
+                state_rows(states, ids, self.gap_texts)
             written["rows"] += len(episodes)
             written["states"] += len(states)
             return []

@@ -35,8 +35,8 @@ import psycopg
 
 from fleet.alarm_catalog import describe_alarm
 from fleet.enums import PushType
-from fleet.geofence import FenceChecker, FenceEvent, VehicleState
-from fleet.geofence.rules import ENTER, LEAVE, utc
+from fleet.geofence import FenceChecker, FenceEvent, Gap, VehicleState
+from fleet.geofence.rules import ENTER, LEAVE
 from fleet.geofence.stored import DistrictParts, Unsupported, fence_from_row
 from fleet.topics import CONSOLE_EVENTS
 from protocols.jt808.catalogue import BATCH_LOCATION_UPLOAD
@@ -60,17 +60,34 @@ from warehouse.queries import fence_events
 log = logging.getLogger(__name__)
 
 
-def state_texts(states: Mapping[int, VehicleState], ids: Sequence[int]) -> list[str]:
-    """``VehicleState.to_json()`` of each id as JSON text; a vehicle near none of its fences (no pair, no gap:
-    most of them) written directly, the JSON dict and its encoding being most of the state's cost."""
-    out = []
+def state_rows(states: Mapping[int, VehicleState], ids: Sequence[int], gap_texts: dict[int, tuple[Gap, str]]
+               ) -> tuple[list[str | None], list[float], list[float], list[float], list[str | None]]:
+    """The columns of ``save_vehicle_states_async``: ``VehicleState.to_json()`` as JSON text for a vehicle
+    holding a fence pair, None for one holding none (most of them: the database builds that JSON from its
+    newest fix and its gap, the Python dict and its encoding being most of the state's cost); a gap's JSON
+    is made once per gap (``gap_texts``: the checker keeps the same Gap until a new one starts)."""
+    texts: list[str | None] = []
+    gaps: list[str | None] = []
+    last_at, lngs, lats = [], [], []
     for device_id in ids:
         vs = states[device_id]
-        if not vs.fences and vs.gap is None:
-            out.append(f'{{"last_at":{vs.last_at!r},"lng":{vs.lng!r},"lat":{vs.lat!r},"fences":{{}}}}')
+        if vs.fences:
+            texts.append(orjson.dumps(vs.to_json()).decode())
+            gaps.append(None)
         else:
-            out.append(orjson.dumps(vs.to_json()).decode())
-    return out
+            texts.append(None)
+            gap = vs.gap
+            if gap is None:
+                gaps.append(None)
+            else:
+                known = gap_texts.get(device_id)
+                if known is None or known[0] is not gap:
+                    known = gap_texts[device_id] = (gap, orjson.dumps(vs.to_json()["gap"]).decode())
+                gaps.append(known[1])
+        last_at.append(vs.last_at)
+        lngs.append(vs.lng)
+        lats.append(vs.lat)
+    return texts, last_at, lngs, lats, gaps
 
 
 class FenceStep:
@@ -87,6 +104,7 @@ class FenceStep:
         self.states: dict[int, VehicleState] = {}
         self.read: set[int] = set()  # devices whose kept state was read (present or not)
         self.held: set[int] = set()  # devices whose kept state holds a fence pair (to forget when unbound)
+        self.gap_texts: dict[int, tuple[Gap, str]] = {}  # each device's latest gap and its JSON
         self.last_items: dict[int, frozenset[str]] = {}  # each device's terminal area items on its newest fix
         self.rows_stored = 0
 
@@ -95,6 +113,7 @@ class FenceStep:
         self.states.clear()
         self.read.clear()
         self.held.clear()
+        self.gap_texts.clear()
         self.last_items.clear()
 
     async def refresh(self, force: bool = False) -> FenceChecker:
@@ -265,8 +284,7 @@ class FenceStep:
                 await close_episodes(conn, device_id, [key], end)
             if states:
                 ids = sorted(states)
-                await fence_events.save_vehicle_states_async(conn, ids, state_texts(states, ids),
-                                                             [utc(states[d].last_at) for d in ids])
+                await fence_events.save_vehicle_states_async(conn, ids, *state_rows(states, ids, self.gap_texts))
             return rows
 
         return await self.db.transact(work)

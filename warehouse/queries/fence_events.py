@@ -65,20 +65,30 @@ async def vehicle_states_async(conn: AsyncConnection[Any], device_ids: list[int]
 
 
 # A state only moves forward: a worker replaying an older batch (after a crash) never overwrites the
-# newer state another batch committed (fixed_at is the newest fix the state has seen).
+# newer state another batch committed (fixed_at is the newest fix the state has seen). A vehicle holding no
+# fence pair (most of a fleet) comes as its newest fix and its latest gap's JSON (or NULL) with state NULL,
+# and its JSON is built here: float8 -> text -> jsonb keeps every digit (fleet.geofence.VehicleState.to_json's
+# layout).
 _SAVE_STATES = """
 INSERT INTO fence_vehicle_state (device_id, state, fixed_at, updated_at)
-SELECT d, s::jsonb, f, now() FROM unnest(%s::bigint[], %s::text[], %s::timestamptz[]) AS u(d, s, f)
+SELECT d, COALESCE(s::jsonb, jsonb_build_object('last_at', t::text::jsonb, 'lng', x::text::jsonb,
+                                                'lat', y::text::jsonb, 'fences', '{}'::jsonb)
+                             || CASE WHEN g IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('gap', g::jsonb) END),
+       to_timestamp(t), now()
+FROM unnest(%s::bigint[], %s::text[], %s::float8[], %s::float8[], %s::float8[], %s::text[]) AS u(d, s, t, x, y, g)
 ON CONFLICT (device_id) DO UPDATE SET state = EXCLUDED.state, fixed_at = EXCLUDED.fixed_at, updated_at = now()
 WHERE fence_vehicle_state.fixed_at <= EXCLUDED.fixed_at
 """
 
 
-async def save_vehicle_states_async(conn: AsyncConnection[Any], device_ids: list[int], states: list[str],
-                                    fixed_at: list[datetime]) -> None:
-    """Upsert the devices' states (JSON text), one statement; an older ``fixed_at`` never wins."""
+async def save_vehicle_states_async(conn: AsyncConnection[Any], device_ids: list[int], states: list[str | None],
+                                    last_at: list[float], lngs: list[float], lats: list[float],
+                                    gaps: list[str | None]) -> None:
+    """Upsert the devices' states, one statement: the JSON text of each, or None for a state holding no
+    pair, given as its newest fix (``last_at`` epoch seconds, ``lngs``, ``lats``) and its gap's JSON (None:
+    none); an older fix time never wins."""
     if device_ids:
-        await conn.execute(_SAVE_STATES, (device_ids, states, fixed_at))
+        await conn.execute(_SAVE_STATES, (device_ids, states, last_at, lngs, lats, gaps))
 
 
 # A backlog crossing (0x0704) refines the crossing the live chain interpolated across the gap it fills:

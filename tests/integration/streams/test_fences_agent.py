@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 import psycopg
 
+from fleet.geofence import Gap, VehicleState
 from fleet.topics import CONSOLE_EVENTS, JT808_DOWNLINK, JT808_UPLINK
 from protocols.jt808 import TextMessage
 from streams import payloads
@@ -125,6 +126,11 @@ def test_crossing_alarms_once_pushed_with_tts_replay_adds_nothing_backlog_not_pu
                                (live.device_id, t0 + timedelta(minutes=5))), 60, "the marker fix", worker)
         wait_for(lambda: query(pg_url, "SELECT 1 FROM fence_vehicle_state WHERE device_id = %s AND fixed_at = %s",
                                (live.device_id, t0 + timedelta(minutes=5))), 30, "the marker's fence state", worker)
+        [(kept,)] = query(pg_url, "SELECT state FROM fence_vehicle_state WHERE device_id = %s", (live.device_id,))
+        # outside every fence after a 3-minute silence: its newest fix and that gap, every digit kept
+        assert VehicleState.from_json(kept) == VehicleState(
+            (t0 + timedelta(minutes=5)).timestamp(), 116.320, 39.905, {},
+            Gap((t0 + timedelta(seconds=120)).timestamp(), 116.314, 39.905, (t0 + timedelta(minutes=5)).timestamp()))
         assert len(fence_rows(pg_url, live.device_id)) == 2
         assert len(fence_rows(pg_url, terminal.device_id)) == 1
         again = pushes.read_until(lambda rs: False, 3)

@@ -176,3 +176,19 @@ def test_a_bug_in_the_fence_step_dead_letters_its_uplinks_and_the_other_steps_st
     letters = [r for t, _, r in sent if t == DEAD_LETTER and r["agent"] == "fences"]
     assert len(letters) == 2 and "internal error" in letters[0]["error"] and "a bug" in letters[0]["error"]
     assert uplinks.pipeline.failures["fences"] == 1
+
+
+def test_a_state_holding_no_pair_is_written_as_its_fix_and_its_gap_made_once() -> None:
+    from fleet.geofence import FenceState, Gap, VehicleState
+    from streams.fences import state_rows
+
+    gap = Gap(1.0, 116.3, 39.9, 200.0)
+    holding = VehicleState(300.0, 116.31, 39.91, {7: FenceState(inside=True)}, None)
+    cache: dict[int, Any] = {}
+    texts, last_at, lngs, lats, gaps = state_rows({1: holding, 2: VehicleState(250.5, 116.2, 39.8, {}, gap)}, [1, 2],
+                                                  cache)
+    assert json.loads(texts[0] or "") == holding.to_json() and texts[1] is None
+    assert (last_at, lngs, lats) == ([300.0, 250.5], [116.31, 116.2], [39.91, 39.8])
+    assert gaps[0] is None and json.loads(gaps[1] or "") == [1.0, 116.3, 39.9, 200.0, [], []]
+    again = state_rows({2: VehicleState(280.0, 116.2, 39.8, {}, gap)}, [2], cache)[4][0]
+    assert again is gaps[1]  # the same gap: its JSON not made again
