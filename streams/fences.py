@@ -183,13 +183,13 @@ class FenceStep:
             events = checker.check(found, states).events
         items, item_fixes, last_items = await self._terminal_items(uplinks, fixes_by_event)
         episodes = [*items]
-        ends: list[tuple[int, str, datetime]] = []
+        ends: list[tuple[int, str, datetime, bool]] = []
         refines: list[FenceEvent] = []
         for event in events:
             if not event.to_platform:
                 continue
             if event.phase == "end":
-                ends.append((event.device_id, event.key, event.at))
+                ends.append((event.device_id, event.key, event.at, event.backlog))
             elif event.supersedes is not None:
                 refines.append(event)
             else:
@@ -266,7 +266,7 @@ class FenceStep:
                     for item, fix, seq, backlog in found]
         return episodes, {fix.device_id: fix for _, fix, _, _ in found}, last
 
-    async def _write(self, episodes: list[AlarmEpisode], ends: list[tuple[int, str, datetime]],
+    async def _write(self, episodes: list[AlarmEpisode], ends: list[tuple[int, str, datetime, bool]],
                      refines: list[FenceEvent], states: Mapping[int, VehicleState],
                      devices: Mapping[int, Fix]) -> list[dict[str, Any]]:
         async def work(conn: psycopg.AsyncConnection[Any]) -> list[dict[str, Any]]:
@@ -280,8 +280,9 @@ class FenceStep:
                     late.append(episode_of(event, self.names.get(event.fence_id, str(event.fence_id)),
                                            devices.get(event.device_id)))
             rows = await insert_episodes(conn, [*episodes, *late], devices)
-            for device_id, key, end in ends:
-                await close_episodes(conn, device_id, [key], end)
+            # an end closes a row of its own kind only: a backlog end never closes the live episode
+            for device_id, key, end, backlog in ends:
+                await close_episodes(conn, device_id, [key], end, backlog=backlog)
             if states:
                 ids = sorted(states)
                 await fence_events.save_vehicle_states_async(conn, ids, *state_rows(states, ids, self.gap_texts))
