@@ -176,3 +176,36 @@ def test_worker_restart_mid_episode_neither_raises_it_again_nor_forgets_to_end_i
     finally:
         worker.stop()
         producer.close()
+
+
+def test_a_backlog_filling_a_gap_moves_the_interpolated_crossing_to_its_own_time(
+        stack_env: dict[str, str], kafka_bootstrap: str, pg_url: str, tmp_path: Path) -> None:
+    t = insert_terminals(pg_url, 1, enterprise_name=f"fences-gap-{secrets.token_hex(3)}")[0]
+    depot = add_fence(pg_url, t, "南区车场", attributes=ENTER_LEAVE)
+    t0 = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=20)
+    app_id = f"streams-fences-gap-{secrets.token_hex(4)}"
+    commit_group_at_end(kafka_bootstrap, app_id)
+    pushes = TopicReader(kafka_bootstrap, CONSOLE_EVENTS)
+    producer = Producer(kafka_bootstrap)
+    worker = start_worker(stack_env, kafka_bootstrap, tmp_path, app_id=app_id, batch_window_s=0.1)
+    try:
+        # five silent minutes (a blind area) across the boundary: the crossing interpolated at 2/3 of the move
+        for record in drive(t, t0, [116.290, 116.305], speed=15.0, step_s=300):
+            producer.send(JT808_UPLINK, t.phone, record)
+        producer.flush()
+        rows = wait_for(lambda: fence_rows(pg_url, t.device_id), 90, "the interpolated entry", worker)
+        assert [(k, s, b) for k, s, _, b, _ in rows] == [(f"fence:{depot}:enter", t0 + timedelta(seconds=200), False)]
+        # the blind area's 0x0704 arrives: the entry moves to where the recorded track crossed, no new row
+        items = [payloads.location_body(fix_at=t0 + timedelta(seconds=s), lat=39.905, lng=lng, speed_kmh=15.0)
+                 for s, lng in ((60, 116.293), (120, 116.298), (180, 116.302))]
+        producer.send(JT808_UPLINK, t.phone, payloads.location_batch(t, items, seq=9))
+        producer.flush()
+        moved = wait_for(lambda: (r := fence_rows(pg_url, t.device_id)) and r[0][1] != rows[0][1] and r, 60,
+                         "the entry to move", worker)
+        assert [(k, s, b) for k, s, _, b, _ in moved] == [(f"fence:{depot}:enter", t0 + timedelta(seconds=150), False)]
+        found = pushes.read_until(lambda rs: False, 3)
+        assert [p["key"] for p in pushes_of(found, t.device_id)] == [f"fence:{depot}:enter"]  # the live one only
+    finally:
+        worker.stop()
+        producer.close()
+        pushes.close()
