@@ -12,6 +12,12 @@ Keys (the ``alarm.key`` column and every push/API payload):
 | DSM | ``dsm_<type>`` | item 0x65 alarm type (instantaneous) |
 | TPMS | ``tpms_<bit>`` | item 0x66 tyre event type WORD, one key per set bit (instantaneous) |
 | BSD | ``bsd_<type>`` | item 0x67 alarm type (instantaneous) |
+| FENCE | ``fence:<fenceId>:<kind>[:<segment>]`` | the platform fence step (streams/fences.py, fleet.geofence kinds) |
+| FENCE | ``tfence:<areaId>:<kind>`` | the terminal's own area items: 0x11 ``overspeed``, 0x12 ``enter`` / ``leave``, 0x13 ``segment_short`` / ``segment_long`` (instantaneous) |
+
+Fence keys name one fence (its id: a terminal area's id on the wire is the fence's id), so they are not in
+``ALARMS``: ``describe`` names them by their kind (``FENCE_KINDS``), and the fence's name travels in the
+alarm's ``details.fenceName`` (``describe_alarm`` appends it).
 
 Pure data; no I/O. ``alarm_def`` answers None for a key it does not know (a newer terminal's type), and
 ``describe`` then falls back to the key itself so nothing upstream has to special-case it.
@@ -166,6 +172,21 @@ _PLATFORM: tuple[tuple[str, str, str], ...] = (
     ("p_night", "夜间行驶报警", "Night driving alarm"),
 )
 
+# Fence alarm kinds (fleet.geofence.rules, the key's kind part): (zh-CN, en-US).
+FENCE_KINDS: dict[str, tuple[str, str]] = {
+    "enter": ("进区域报警", "Entering area"),
+    "leave": ("出区域报警", "Leaving area"),
+    "overspeed": ("区域超速报警", "Overspeed in area"),
+    "night_overspeed": ("区域夜间超速报警", "Night overspeed in area"),
+    "deviation": ("偏离路线报警", "Route deviation"),
+    "segment_short": ("路段行驶时间不足", "Road section time too short"),
+    "segment_long": ("路段行驶时间过长", "Road section time too long"),
+    "stay": ("区域内停留超时", "Stayed too long in area"),
+    "door_open": ("区域内开门报警", "Door opened in area"),
+}
+FENCE_KEY_PREFIXES = ("fence", "tfence")  # platform fence step / terminal's own area items
+_TERMINAL_SUFFIX = {"zh": "(终端)", "en": " (terminal)"}
+
 _LEVELS = {
     "zh": {1: "一级", 2: "二级"},
     "en": {1: "Level 1", 2: "Level 2"},
@@ -210,12 +231,44 @@ def level_prefix(level: int | None, lang: str = "zh") -> str:
     return f"{found} " if found else ""
 
 
+def fence_kind(key: str) -> tuple[str, int, str] | None:
+    """(prefix, fence id, kind) of a fence alarm key (``fence:12:enter``, ``fence:7:segment_long:2``,
+    ``tfence:12:leave``), None for any other key or a kind not in ``FENCE_KINDS``."""
+    parts = key.split(":")
+    if len(parts) not in (3, 4) or parts[0] not in FENCE_KEY_PREFIXES or not parts[1].isdigit() \
+            or parts[2] not in FENCE_KINDS:
+        return None
+    return parts[0], int(parts[1]), parts[2]
+
+
+def _describe_fence(key: str, lang: str) -> str | None:
+    found = fence_kind(key)
+    if found is None:
+        return None
+    prefix, _, kind = found
+    zh, en = FENCE_KINDS[kind]
+    short = _short(lang)
+    name = en if short == "en" else (to_hk(zh) if short == "hk" else zh)
+    if prefix == "tfence":
+        suffix = _TERMINAL_SUFFIX["en" if short == "en" else "zh"]
+        name += to_hk(suffix) if short == "hk" else suffix
+    return name
+
+
+def describe_alarm(key: str, level: int | None = None, lang: str = "zh", fence_name: str | None = None) -> str:
+    """``describe`` plus, for a fence alarm, the fence's name ("进区域报警 (学校)"): what a push or a dialog shows."""
+    name = describe(key, level, lang)
+    return f"{name} ({fence_name})" if fence_name and fence_kind(key) is not None else name
+
+
 def describe(key: str, level: int | None = None, lang: str = "zh") -> str:
     """The alarm's name in ``lang`` (zh, en, hk; zh-CN/en-US/zh-HK accepted), prefixed by its level for
-    ADAS/DSM ("一级 前向碰撞报警"). An unknown key is returned as is; an unknown level is left out."""
+    ADAS/DSM ("一级 前向碰撞报警"); a fence key by its kind. An unknown key is returned as is; an unknown
+    level is left out."""
     found = ALARMS.get(key)
     if found is None:
-        return key
+        fence = _describe_fence(key, lang)
+        return key if fence is None else fence
     name: str = getattr(found, _short(lang))
     prefix = level_prefix(level, lang) if found.kind in LEVELLED_KINDS else ""
     return prefix + name

@@ -3,7 +3,7 @@
 Three agents plus three timers (see streams/README.md):
 
 - ``uplinks``  jt808.uplink.v1, in batches; each uplink is parsed once, then the declared steps
-               (streams.uplinks.STEPS: live, positions, states, alarms, commands, media, alarm_files,
+               (streams.uplinks.STEPS: live, positions, states, alarms, fences, commands, media, alarm_files,
                driver_events, message_log) under one failure policy (streams.pipeline)
 - ``sessions`` device.sessions.v1 -> device state, online log, pushes type 1 (and 6)
 - ``sent``     jt808.sent.v1 -> command sent / failed (streams.commands), then the message log
@@ -50,6 +50,7 @@ from streams.commands import CommandsProcessor, parse_sent
 from streams.db import Database
 from streams.deadletter import DeadLetters, Send
 from streams.directory import Directory
+from streams.fences import FenceStep
 from streams.live import LivePositions
 from streams.messages import PayloadError, load_json_object
 from streams.positions import PositionsProcessor
@@ -109,6 +110,8 @@ def build_components(settings: StreamsSettings, db_url: str, send: Send, command
         alarms_db = database("alarms")
         uplinks.alarms = AlarmsStep(alarms_db, send, directory, request_attachments=AttachmentRequests(
             alarms_db, send, attachments.public_host, attachments.port, attachments.request_ttl_s).request)
+    if settings.fences_enabled:  # step fences (streams.fences); 0x8300 TTS through the command path
+        uplinks.fences = FenceStep(database("fences"), send, reload_s=settings.fences_reload_s)
     return Components(positions=positions_p, states=states_p, live=live_p, store=store, uplinks=uplinks,
                       commands=uplinks.commands)
 
@@ -234,6 +237,8 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
         parts.positions.teleports.forget()  # their last plausible fixes re-read from device_last
         if parts.uplinks.alarms is not None:
             parts.uplinks.alarms.clear()  # alarm bits rebuilt from the open alarm rows
+        if parts.uplinks.fences is not None:
+            parts.uplinks.fences.clear()  # fence states read again from fence_vehicle_state
 
     app.on_partitions_revoked.connect(forget_states)
     return app

@@ -14,6 +14,8 @@ replay --step NAME``). To add a step: streams/README.md, "Adding a step".
 3. positions      gps + device_last in one transaction, then the refusals dead-lettered.
 4. states         ACC / business transitions of the batch, one pipelined transaction, then pushes.
 5. alarms         alarm episodes / events -> alarm rows, pushes 2 / 13, 0x9208 (streams.alarms).
+5b. fences        platform fences and the terminal's area items -> type-4 alarm rows, push 2, 0x8300 TTS
+                  to the driver (streams.fences).
 6. commands       replies (0x0001, 0x0104, 0x0201, 0x0802, 0x0805, 0x1205) matched to commands.
 7. media          0x0801 records -> device_upload_file rows, pushes 9 and 10 (streams.media).
 8. alarm_files    0x1212 alarm attachments -> device_upload_file rows, alarm.atted (streams.alarm_files).
@@ -41,6 +43,7 @@ from streams.alarms import AlarmsStep
 from streams.commands import OWN_REPLIES, CommandsProcessor
 from streams.db import Database
 from streams.deadletter import EventLike
+from streams.fences import FenceStep
 from streams.live import LivePositions
 from streams.pipeline import Batch, Pipeline, Step
 from streams.positions import PositionsProcessor
@@ -57,6 +60,7 @@ class UplinksProcessor:
     message_log_db: Database | None = None
     commands: CommandsProcessor | None = None  # step commands; the app sets it
     alarms: AlarmsStep | None = None  # step alarms; None with FLEET_STREAMS_ALARMS_ENABLED false
+    fences: FenceStep | None = None  # step fences; None with FLEET_STREAMS_FENCES_ENABLED false
 
     def __init__(self, positions: PositionsProcessor, states: StatesProcessor, live: LivePositions, *,
                  max_backoff_s: float = 10.0) -> None:
@@ -89,6 +93,11 @@ async def _alarms(p: UplinksProcessor, batch: Batch) -> None:
         await p.alarms.handle(batch.uplinks, batch.plan.fixes_by_event, refuse=batch.refuse)
 
 
+async def _fences(p: UplinksProcessor, batch: Batch) -> None:
+    if p.fences is not None:
+        await p.fences.run(batch.uplinks, batch.plan.fixes_by_event)
+
+
 async def _commands(p: UplinksProcessor, batch: Batch) -> None:
     if p.commands is not None:
         await p.commands.handle_uplinks(batch.uplinks)
@@ -117,6 +126,7 @@ STEPS: list[Step] = [
     Step("positions", _positions),
     Step("states", _states),
     Step("alarms", _alarms, FIXES),
+    Step("fences", _fences, FIXES),
     Step("commands", _commands, frozenset((TERMINAL_RESPONSE, *OWN_REPLIES))),
     Step("media", _media, frozenset((MEDIA_UPLOAD,))),
     Step("alarm_files", _alarm_files, frozenset((ATTACHMENT_FILE_DONE,))),

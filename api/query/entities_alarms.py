@@ -22,7 +22,16 @@ from functools import cache
 from typing import Any
 
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
-from fleet.alarm_catalog import ALARMS, LEVELLED_KINDS, LEVELS, describe, level_prefix
+from fleet.alarm_catalog import (
+    ALARMS,
+    FENCE_KEY_PREFIXES,
+    FENCE_KINDS,
+    LEVELLED_KINDS,
+    LEVELS,
+    AlarmKind,
+    describe,
+    level_prefix,
+)
 from fleet.geo import InvalidCoordinates, reverse_geocode
 
 F = FieldSpec
@@ -44,7 +53,14 @@ def desc_expression(language: str) -> str:
     levelled = ", ".join(str(int(k)) for k in sorted(LEVELLED_KINDS))
     levels = " ".join(f"WHEN type IN ({levelled}) AND level = {level} THEN {_literal(level_prefix(level, language))}"
                       for level in LEVELS)
-    expression = f"CASE {levels} ELSE '' END || CASE key {names} ELSE key END"
+    # a fence alarm (type 4) has a key per fence: named by its kind, then its fence's name as the fence step
+    # stored it (fleet.alarm_catalog.describe_alarm: "进区域报警 (东区车场)")
+    kinds = " ".join(f"WHEN {_literal(f'{prefix}:{kind}')} THEN {_literal(describe(f'{prefix}:0:{kind}', None, language))}"
+                     for prefix in FENCE_KEY_PREFIXES for kind in FENCE_KINDS)
+    fence = (f"CASE split_part(key, ':', 1) || ':' || split_part(key, ':', 3) {kinds} ELSE key END"
+             " || COALESCE(' (' || (details->>'fenceName') || ')', '')")
+    expression = (f"CASE {levels} ELSE '' END || CASE WHEN type = {int(AlarmKind.FENCE)} THEN {fence}"
+                  f" ELSE CASE key {names} ELSE key END END")
     assert "%" not in expression and "{" not in expression  # psycopg placeholders
     return expression
 

@@ -172,13 +172,20 @@ class FenceChecker:
         touched = self._touched(np.array(moves, dtype=float).reshape(-1, 4), np.array(movers, dtype=np.int64))
         result = CheckResult()
         number = 0
+        gap_s = self.gap_s
         for device, fixes in by_device.items():
             vs = states.get(device)
             bound = self.bindings.get(device, frozenset())
             for p, t in zip(fixes, times[device], strict=True):
                 if vs is None or t > vs.last_at:
-                    vs = self._live(vs, p, t, touched.get(number, _NO_TOUCH), bound, result.events)
+                    seen = touched.get(number)
                     number += 1
+                    if seen is None and vs is not None and not vs.fences and t - vs.last_at < gap_s:
+                        # the common case, inlined (``_live``'s first return): near no fence of its own,
+                        # holding no pair, no new gap: only the newest fix moves
+                        vs = VehicleState(t, p.lng, p.lat, _NONE, vs.gap)
+                        continue
+                    vs = self._live(vs, p, t, _NO_TOUCH if seen is None else seen, bound, result.events)
                 elif vs.gap is not None and vs.gap.t0 < t < vs.gap.t1:
                     vs = self._backlog(vs, p, t, bound, result.events)
                 else:

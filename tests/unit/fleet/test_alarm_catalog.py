@@ -66,3 +66,16 @@ def test_bits_of_lists_set_bits_lowest_first() -> None:
     assert bits_of(0) == []
     assert bits_of(0b1011) == [0, 1, 3]
     assert bits_of(0x8000_0001) == [0, 31]
+
+
+def test_fence_keys_are_named_by_their_kind_in_three_languages_and_with_their_fence() -> None:
+    from fleet.alarm_catalog import describe, describe_alarm, fence_kind
+
+    assert fence_kind("fence:12:segment_long:2") == ("fence", 12, "segment_long")
+    assert fence_kind("fence:x:enter") is None and fence_kind("fence:1:fly") is None
+    assert [describe("fence:12:enter", None, lang) for lang in ("zh-CN", "zh-HK", "en-US")] == [
+        "进区域报警", "進區域報警", "Entering area"]
+    assert describe("tfence:5:leave", None, "en") == "Leaving area (terminal)"
+    assert describe("tfence:5:leave") == "出区域报警(终端)"
+    assert describe_alarm("fence:12:deviation", None, "en", "Route 3") == "Route deviation (Route 3)"
+    assert describe_alarm("a0", None, "zh", "ignored") == "紧急报警"
