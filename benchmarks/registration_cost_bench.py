@@ -9,7 +9,7 @@ terminals, twice (first registration: no code yet; re-registration: same identit
 ``setup`` starts a private PostgreSQL under DIR (left running; stop it with ``pg_ctl stop -D DIR/pg``),
 migrates it and seeds ``--terminals`` devices. ``run`` measures the ``gateway.devices`` of the tree on
 PYTHONPATH (e.g. a ``git archive`` of an older commit) against it: wall time, PostgreSQL CPU (every server
-process, from /proc) and this process's CPU per login. ``indexes`` drops or creates migration 0040's indexes,
+process, from /proc) and this process's CPU per login. ``indexes`` drops or creates migration 0044's indexes,
 for a before / after on one database. Prints figures; never a timed assertion.
 """
 

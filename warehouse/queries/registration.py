@@ -153,7 +153,7 @@ _STORE_CODE = (
 )
 # Other devices of the same enterprise known by the terminal id just reported (as serial or as registered id).
 # Runs on every successful registration: both conditions compare with the reported id itself (the device's
-# registered_terminal_id was just set to it), so each is one probe of its index (migration 0040), never a
+# registered_terminal_id was just set to it), so each is one probe of its index (migration 0044), never a
 # read of every device.
 _SAME_TERMINAL_ID = (
     "SELECT o.id, o.phone FROM device o "

@@ -34,4 +34,4 @@ def test_devices_sharing_a_terminal_id_are_found_by_serial_and_by_registered_id(
         plan = "\n".join(row[0] for row in conn.execute(
             "EXPLAIN " + registration._SAME_TERMINAL_ID, {"id": me, "terminal_id": "T-SHARED"}).fetchall())
     assert "Seq Scan" not in plan, plan
-    assert "device_sn_live_idx" in plan or "device_registered_terminal_id_idx" in plan, plan  # migration 0040
+    assert "device_sn_live_idx" in plan or "device_registered_terminal_id_idx" in plan, plan  # migration 0044
