@@ -151,11 +151,15 @@ _STORE_CODE = (
     "registered_terminal_model = %(model)s, registered_at = now() "
     "WHERE id = %(id)s AND auth_code IS NOT DISTINCT FROM %(old_code)s AND state <> 5 RETURNING auth_code"
 )
-# Other devices of the same enterprise known by the terminal id just reported (as serial or as registered id)
+# Other devices of the same enterprise known by the terminal id just reported (as serial or as registered id).
+# Runs on every successful registration: both conditions compare with the reported id itself (the device's
+# registered_terminal_id was just set to it), so each is one probe of its index (migration 0044), never a
+# read of every device.
 _SAME_TERMINAL_ID = (
-    "SELECT o.id, o.phone FROM device o JOIN device d ON d.id = %s "
-    "WHERE o.enterprise_id = d.enterprise_id AND o.id <> d.id AND o.record_state = 1 "
-    "AND (o.device_sn = %s OR o.registered_terminal_id = d.registered_terminal_id) ORDER BY o.id LIMIT 5"
+    "SELECT o.id, o.phone FROM device o "
+    "WHERE o.enterprise_id = (SELECT d.enterprise_id FROM device d WHERE d.id = %(id)s) AND o.id <> %(id)s "
+    "AND o.record_state = 1 AND (o.device_sn = %(terminal_id)s OR o.registered_terminal_id = %(terminal_id)s) "
+    "ORDER BY o.id LIMIT 5"
 )
 _DEREGISTER = (
     "UPDATE device SET auth_code = NULL, registered_terminal_id = NULL, registered_manufacturer_id = NULL, "
@@ -194,7 +198,7 @@ async def store_code_async(conn: AsyncConnection[Any], device_id: int, *, code: 
 async def devices_sharing_terminal_id_async(conn: AsyncConnection[Any], device_id: int,
                                             terminal_id: str) -> list[tuple[int, str]]:
     """(id, phone) of at most 5 other live devices of the enterprise known by ``terminal_id``."""
-    rows = await (await conn.execute(_SAME_TERMINAL_ID, (device_id, terminal_id))).fetchall()
+    rows = await (await conn.execute(_SAME_TERMINAL_ID, {"id": device_id, "terminal_id": terminal_id})).fetchall()
     return [(int(r[0]), str(r[1])) for r in rows]
 
 
