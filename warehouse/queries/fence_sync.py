@@ -3,6 +3,14 @@ want on each terminal, what fence_sync holds, the rows to send, and the state a 
 Named parameters; no identifiers are built from input.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg import Connection, sql
+
+from warehouse.queries.scope import Scope
+
 # One reconciler at a time across streams workers (a transaction-scoped advisory lock; key: "fencesyn").
 LOCK = "SELECT pg_try_advisory_xact_lock(7366291082374238574)"
 
@@ -74,9 +82,20 @@ MARK_REFUSED = """
 UPDATE fence_sync SET state = 'failed', command_id = NULL, result = NULL, error = %(error)s, updated_at = now()
 WHERE fence_id = %(fence_id)s AND device_id = %(device_id)s"""
 
-# The console's resend of a failed row (api fenceSync resend): pending again, sent on the next tick when
-# the terminal is online.
-RESEND = """
-UPDATE fence_sync SET state = 'pending', command_id = NULL, result = NULL, error = NULL, updated_at = now()
-WHERE fence_id = %(fence_id)s AND device_id = %(device_id)s AND state = 'failed'
-RETURNING fence_id, device_id, state"""
+def resend(conn: Connection[Any], scope: Scope, fence_id: int, device_ids: list[int] | None) -> list[int] | None:
+    """The console's resend: the fence's failed rows in ``scope`` (only ``device_ids`` when given) go back to
+    pending, so the reconciler sends them on its next tick once their terminal is online. Returns their device
+    ids, or None when the fence has no row in ``scope`` (a row of another enterprise is like a missing one)."""
+    where, params = scope.clause(sql.Identifier("enterprise_id"))
+    with conn.cursor() as cur:
+        cur.execute(sql.SQL("SELECT 1 FROM fence_sync WHERE fence_id = %s AND {where} LIMIT 1").format(where=where),
+                    [fence_id, *params])
+        if cur.fetchone() is None:
+            return None
+        cur.execute(sql.SQL(
+            """UPDATE fence_sync SET state = 'pending', command_id = NULL, result = NULL, error = NULL,
+                      updated_at = now()
+               WHERE fence_id = %s AND state = 'failed' AND (%s::bigint[] IS NULL OR device_id = ANY(%s::bigint[]))
+                 AND {where}
+               RETURNING device_id""").format(where=where), [fence_id, device_ids, device_ids, *params])
+        return sorted(int(row[0]) for row in cur.fetchall())
