@@ -33,7 +33,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from fleet.enums import DeviceState
-from fleet.fence_areas import NotSendable, delete_message, set_message
+from fleet.fence_areas import DELETE_BODY, NotSendable, delete_message, set_message
 from fleet.phones import canonical_phone
 from fleet.topics import JT808_DOWNLINK
 from streams.db import Database
@@ -130,33 +130,48 @@ class FenceSync:
                 await cur.execute(sql.UPSERT_PENDING, change.__dict__)
             await cur.execute(sql.TO_SEND, {"online": int(DeviceState.ONLINE), "limit": SEND_PER_TICK})
             rows = await cur.fetchall()
-            return [item for row in rows if (item := await self._command(cur, row)) is not None]
+            return [item for row in rows for item in await self._commands(cur, row)]
 
-    async def _command(self, cur: psycopg.AsyncCursor[dict[str, Any]], row: dict[str, Any]) -> Outgoing | None:
+    async def _commands(self, cur: psycopg.AsyncCursor[dict[str, Any]], row: dict[str, Any]) -> list[Outgoing]:
+        """The downlinks of one row: its set or delete; before a set whose fence changed shape since it was
+        last sent, the delete of the old shape's area (a terminal keeps areas of each shape apart)."""
         key = {"fence_id": row["fence_id"], "device_id": row["device_id"]}
-        shape = row["shape"]
+        held_shape = row["shape"]
+        out: list[Outgoing] = []
         try:
             if row["wanted"] == "delete":
-                msg_id, body = delete_message(shape or "", row["fence_id"], row["protocolVersion"])
-                payload: dict[str, Any] = {"fenceId": row["fence_id"], "wanted": "delete", "shape": shape}
+                msg_id, body = delete_message(held_shape or "", row["fence_id"], row["protocolVersion"])
+                payload: dict[str, Any] = {"fenceId": row["fence_id"], "wanted": "delete", "shape": held_shape}
+                shape = held_shape
             else:
                 await cur.execute(sql.FENCE, key)
                 fence = await cur.fetchone()
                 if fence is None:
-                    return None  # deleted meanwhile: the next tick plans its delete
+                    return []  # deleted meanwhile: the next tick plans its delete
                 shape = fence["shape"]
                 msg_id, body = set_message(fence, row["protocolVersion"])
                 payload = {"fenceId": fence["id"], "fenceName": fence["name"], "wanted": "set", "shape": shape,
                            "version": fence["updated_at"].isoformat()}
+                if held_shape != shape and held_shape in DELETE_BODY:
+                    old_id, old_body = delete_message(held_shape, row["fence_id"], row["protocolVersion"])
+                    old = {"fenceId": row["fence_id"], "wanted": "delete", "shape": held_shape}
+                    out.append((await self._insert(cur, row, old_id, old_body, old))[1])
         except NotSendable as exc:
             log.info("fence %s not sent to device %s: %s", row["fence_id"], row["device_id"], exc)
             await cur.execute(sql.MARK_REFUSED, key | {"error": str(exc)[:500]})
-            return None
-        command = await commands.insert_async(cur.connection, row, msg_id=msg_id, payload=payload,
+            return []
+        command_id, outgoing = await self._insert(cur, row, msg_id, body, payload)
+        await cur.execute(sql.MARK_SENT, key | {"command_id": command_id, "shape": shape})
+        return [*out, outgoing]
+
+    @staticmethod
+    async def _insert(cur: psycopg.AsyncCursor[dict[str, Any]], target: dict[str, Any], msg_id: int, body: bytes,
+                      payload: dict[str, Any]) -> tuple[int, Outgoing]:
+        """A platform command row (created by "平台") and its jt808.downlink.v1 value, produced after commit."""
+        command = await commands.insert_async(cur.connection, target, msg_id=msg_id, payload=payload,
                                               body_hex=body.hex(), user_id=None, user_name=CREATED_BY_NAME)
-        await cur.execute(sql.MARK_SENT, key | {"command_id": command["id"], "shape": shape})
-        phone = canonical_phone(row["phone"])
+        phone = canonical_phone(target["phone"])
         value = {"phone": phone, "msg_id": msg_id, "body_hex": body.hex(), "command_id": str(command["id"]),
                  "created_at": command["createdAt"].astimezone(UTC).isoformat().replace("+00:00", "Z")}
-        return Outgoing(phone, orjson.dumps(value))
+        return int(command["id"]), Outgoing(phone, orjson.dumps(value))
 

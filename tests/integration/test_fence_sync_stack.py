@@ -157,17 +157,30 @@ def test_binding_sends_0x8604_whose_answer_acknowledges_an_edit_resends_and_unbi
             await _until("the edit acknowledged", lambda: (r := _sync_row(pg_url, v)) is not None
                          and r["version"] > row["version"] and r["state"] == "acknowledged", worker)
             assert _ring(terminal.responder.areas.polygons[v["fence"]]) == TRIANGLE[:-1]
+            edited = _sync_row(pg_url, v)
+            assert edited is not None
 
-            # unbinding sends 0x8605 with the fence id; the acknowledged delete row goes
+            # an edit to another shape deletes the old area (0x8605) and sets the new one (0x8600)
+            await asyncio.to_thread(
+                _execute, pg_url, "UPDATE fence SET shape = 'circle', geometry = %s, updated_at = now() WHERE id = %s",
+                (Jsonb({"center": [121.47, 31.23], "radius": 800}), v["fence"]))
+            await _until("the circle acknowledged", lambda: (r := _sync_row(pg_url, v)) is not None
+                         and r["version"] > edited["version"] and r["state"] == "acknowledged", worker)
+            assert v["fence"] not in terminal.responder.areas.polygons
+            assert terminal.responder.areas.circles[v["fence"]].radius_m == 800
+
+            # unbinding sends the delete of the shape it holds (0x8601) with the fence id; the acknowledged
+            # delete row goes
             await asyncio.to_thread(_execute, pg_url, "DELETE FROM fence_binding WHERE fence_id = %s", (v["fence"],))
             await _until("the delete acknowledged and its row gone", lambda: _sync_row(pg_url, v) is None, worker)
-            assert v["fence"] not in terminal.responder.areas.polygons
+            assert v["fence"] not in terminal.responder.areas.circles
 
     asyncio.run(main())
     with psycopg.connect(pg_url, autocommit=True) as conn:
         sent = conn.execute("SELECT msg_id, state, result, created_by_name FROM command WHERE device_id = %s ORDER BY id",
                             (v["device"],)).fetchall()
-    assert sent == [(0x8604, "answered", 0, "平台"), (0x8604, "answered", 0, "平台"), (0x8605, "answered", 0, "平台")]
+    assert [msg_id for msg_id, *_ in sent] == [0x8604, 0x8604, 0x8605, 0x8600, 0x8601]
+    assert {tuple(rest) for _, *rest in sent} == {("answered", 0, "平台")}
 
 
 def test_an_offline_terminal_gets_its_fence_when_it_next_authenticates(

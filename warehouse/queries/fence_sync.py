@@ -27,14 +27,15 @@ WHERE f.business_type = 2"""
 
 HELD = """SELECT fence_id, device_id, enterprise_id, wanted, state, version, shape FROM fence_sync"""
 
-# A change of the plan: the row goes back to pending with what is wanted now (set: the fence's version and
-# shape; delete: the shape the terminal holds).
+# A change of the plan: the row goes back to pending with what is wanted now (set: the fence's version;
+# delete: the held version). ``shape`` stays the shape last sent (what the terminal may hold, so a fence
+# whose shape changed has its old area deleted before the new one is set); a new row takes the fence's.
 UPSERT_PENDING = """
 INSERT INTO fence_sync (fence_id, device_id, enterprise_id, wanted, state, version, shape)
 VALUES (%(fence_id)s, %(device_id)s, %(enterprise_id)s, %(wanted)s, 'pending', %(version)s, %(shape)s)
 ON CONFLICT (fence_id, device_id) DO UPDATE
    SET enterprise_id = EXCLUDED.enterprise_id, wanted = EXCLUDED.wanted, state = 'pending',
-       version = EXCLUDED.version, shape = COALESCE(EXCLUDED.shape, fence_sync.shape), command_id = NULL,
+       version = EXCLUDED.version, shape = COALESCE(fence_sync.shape, EXCLUDED.shape), command_id = NULL,
        result = NULL, error = NULL, updated_at = now()"""
 
 # The carrying command ended: 0x0001 result 0 -> acknowledged; result 1-3 -> failed with it; no answer
