@@ -122,10 +122,15 @@ class FenceSync:
                 return []  # another worker is reconciling
             await cur.execute(sql.FOLLOW_COMMANDS)
             await cur.execute(sql.DROP_DELETED)
-            await cur.execute(sql.DESIRED)
-            desired = [Desired(**row) for row in await cur.fetchall()]
-            await cur.execute(sql.HELD)
-            held = [Held(**row) for row in await cur.fetchall()]
+            await cur.execute(sql.CANDIDATES)  # only rows out of step: the same plan, without reading the rest
+            desired: list[Desired] = []
+            held: list[Held] = []
+            for row in await cur.fetchall():
+                side, wanted, state = row.pop("side"), row.pop("wanted"), row.pop("state")
+                if side == "desired":
+                    desired.append(Desired(**row))
+                else:
+                    held.append(Held(wanted=wanted, state=state, **row))
             for change in plan(desired, held):
                 await cur.execute(sql.UPSERT_PENDING, change.__dict__)
             await cur.execute(sql.TO_SEND, {"online": int(DeviceState.ONLINE), "limit": SEND_PER_TICK})

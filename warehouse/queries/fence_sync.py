@@ -14,18 +14,29 @@ from warehouse.queries.scope import Scope
 # One reconciler at a time across streams workers (a transaction-scoped advisory lock; key: "fencesyn").
 LOCK = "SELECT pg_try_advisory_xact_lock(7366291082374238574)"
 
-# Desired: every terminal fence (business type 2) on the live master device (else every live device) of
-# each bound live car.
-DESIRED = """
-SELECT f.id AS fence_id, d.id AS device_id, d.enterprise_id, f.updated_at AS version, f.shape
-FROM fence f
-JOIN fence_binding b ON b.fence_id = f.id
-JOIN car c ON c.id = b.car_id AND c.record_state = 1
-JOIN device d ON d.car_id = c.id AND d.record_state = 1
-             AND (c.master_device_id IS NULL OR d.id = c.master_device_id)
-WHERE f.business_type = 2"""
-
-HELD = """SELECT fence_id, device_id, enterprise_id, wanted, state, version, shape FROM fence_sync"""
+# The candidates of ``streams.fence_sync.plan`` (which decides): desired rows with no row in step (none, a
+# delete, an older version) and set rows no longer desired. In a fleet in sync both are empty: PostgreSQL
+# joins the bindings and the worker receives nothing (the diff of every row in Python took 57 ms of worker
+# CPU per tick for 10,000 bindings).
+CANDIDATES = """
+WITH desired AS (  -- every terminal fence (business type 2) on the live master device (else every live
+                  -- device) of each bound live car
+    SELECT f.id AS fence_id, d.id AS device_id, d.enterprise_id, f.updated_at AS version, f.shape
+    FROM fence f
+    JOIN fence_binding b ON b.fence_id = f.id
+    JOIN car c ON c.id = b.car_id AND c.record_state = 1
+    JOIN device d ON d.car_id = c.id AND d.record_state = 1
+                 AND (c.master_device_id IS NULL OR d.id = c.master_device_id)
+    WHERE f.business_type = 2)
+SELECT 'desired' AS side, d.fence_id, d.device_id, d.enterprise_id, d.version, d.shape,
+       NULL::text AS wanted, NULL::text AS state
+FROM desired d LEFT JOIN fence_sync fs ON fs.fence_id = d.fence_id AND fs.device_id = d.device_id
+WHERE fs.fence_id IS NULL OR fs.wanted = 'delete' OR fs.version < d.version
+UNION ALL
+SELECT 'held', fs.fence_id, fs.device_id, fs.enterprise_id, fs.version, fs.shape, fs.wanted, fs.state
+FROM fence_sync fs
+WHERE fs.wanted = 'set'
+  AND NOT EXISTS (SELECT 1 FROM desired d WHERE d.fence_id = fs.fence_id AND d.device_id = fs.device_id)"""
 
 # A change of the plan: the row goes back to pending with what is wanted now (set: the fence's version;
 # delete: the held version). ``shape`` stays the shape last sent (what the terminal may hold, so a fence
