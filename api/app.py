@@ -38,6 +38,7 @@ from api.routes import (
     vehicles,
 )
 from api.routes import commands as command_routes
+from api.routes import fence_sync as fence_sync_routes
 from api.routes import media as media_routes
 from api.routes import open_platform as open_platform_routes
 from api.routes import reports as report_routes
@@ -86,7 +87,7 @@ def create_app(
 
     for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, figures, console, org, settings_routes, regeo, car_detail,
                    open_platform_routes, tracks, command_routes, video_routes, media_routes, alarm_routes,
-                   report_routes, analysis, static):
+                   report_routes, analysis, fence_sync_routes, static):
         app.register_blueprint(module.bp)
     # First of all: NUL bytes and invalid UTF-8 never reach a route (nor PostgreSQL).
     app.before_request_funcs.setdefault(None, []).insert(0, reject_unstorable_text)

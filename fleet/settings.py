@@ -162,6 +162,7 @@ class StreamsSettings(_Base):
     fences_enabled: bool = Field(True, description="run the fence step (platform fences and the terminal's area items -> type-4 alarms, push 2, 0x8300 TTS to the driver; off only to measure its cost)")
     fences_reload_s: float = Field(5.0, gt=0, description="how often the fence step looks whether fences or their bindings changed (one count / max query) and rebuilds its check if so")
     session_timeout_s: float = Field(10.0, description="Kafka group session timeout: how soon a crashed worker's partitions move")
+    fence_sync_interval_s: float = Field(1.0, gt=0, description="how often terminal fences are reconciled with the terminals (bindings, edits and authentications reach them within this)")
     gc_threshold: int = Field(50_000, ge=0, description="allocations between young garbage collections (Python's default 700 made the collector ~a quarter of the worker's CPU per position); 0: Python's default")
     log_level: str = Field("warning", description="worker log level (debug, info, warning, error)")
     log_file: str = Field("", description="worker log file; empty: stderr")

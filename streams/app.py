@@ -7,7 +7,8 @@ Three agents plus three timers (see streams/README.md):
                driver_events, message_log) under one failure policy (streams.pipeline)
 - ``sessions`` device.sessions.v1 -> device state, online log, pushes type 1 (and 6)
 - ``sent``     jt808.sent.v1 -> command sent / failed (streams.commands), then the message log
-- timers: ``no-signal`` (states), ``live-flush`` (every live_coalesce_ms), ``command-timeouts``
+- timers: ``no-signal`` (states), ``live-flush`` (every live_coalesce_ms), ``command-timeouts``,
+          ``fence-sync`` (terminal fences to terminals, streams.fence_sync)
 
 Until 2026-11 positions, states and live positions were three agents each consuming (and parsing) every
 uplink; Faust's per-event cost and the JSON decoding were paid three times (docs/performance.md).
@@ -51,6 +52,7 @@ from streams.db import Database
 from streams.deadletter import DeadLetters, Send
 from streams.directory import Directory
 from streams.fences import FenceStep
+from streams.fence_sync import FenceSync
 from streams.live import LivePositions
 from streams.messages import PayloadError, load_json_object
 from streams.positions import PositionsProcessor
@@ -217,6 +219,15 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
             await commands_p.check_timeouts()
         except Exception:
             log.exception("command timeouts check failed")
+
+    fence_sync = FenceSync(_database(settings, db_url, "fence-sync"), send)
+
+    @app.timer(settings.fence_sync_interval_s, name="fence-sync")
+    async def fence_sync_tick() -> None:
+        try:
+            await fence_sync.tick()
+        except Exception:
+            log.exception("fence sync failed")
 
     @app.timer(settings.live_coalesce_ms / 1000.0, name="live-flush")
     async def live_flush() -> None:
