@@ -43,6 +43,7 @@ def measure(n_fences: int, n_vehicles: int, n_rounds: int) -> dict[str, Any]:
     from fleet.geofence import FenceChecker
     from fleet.geofence.rules import utc
     from fleet.settings import StreamsSettings
+    from protocols.jt808.catalogue import LOCATION_REPORT
     from streams import fences as step_module
     from streams.alarm_model import insert_params
     from streams.fences import FenceStep
@@ -58,7 +59,7 @@ def measure(n_fences: int, n_vehicles: int, n_rounds: int) -> dict[str, Any]:
         for i in range(0, len(positions), 500):
             uplinks, fixes = [], []
             for p in positions[i:i + 500]:
-                uplinks.append(Uplink(f"0{p.device_id:011d}", p.device_id, p.device_id, 1, 0x0200, received, {}))
+                uplinks.append(Uplink(f"0{p.device_id:011d}", p.device_id, p.device_id, 1, LOCATION_REPORT, received, {}))
                 fixes.append([Fix(p.device_id, p.device_id, 1, p.at, p.lat, p.lng, 50.0, p.speed_kmh, 0, 0,
                                   STATUS_ACC_ON | STATUS_POSITIONED, None, None, {}, received)])
             batches.append((uplinks, fixes))

@@ -33,6 +33,7 @@ from protocols.jt808 import (
     SetRectangleAreas,
     SetRoute,
     Vertex,
+    catalogue,
 )
 from protocols.jt808.messages._areas import (
     ATTR_BY_TIME,
@@ -48,7 +49,8 @@ _AREA_MASK = sum(1 << n for n in SENDABLE_ATTRIBUTES)
 _ROUTE_MASK = sum(ROUTE_ATTRIBUTE_NAMES)
 VERSIONS = ("2011", "2013", "2019")
 
-SET_MSG = {"circle": 0x8600, "rectangle": 0x8602, "polygon": 0x8604, "route": 0x8606}
+SET_MSG = {"circle": catalogue.SET_CIRCLE_AREAS, "rectangle": catalogue.SET_RECTANGLE_AREAS,
+           "polygon": catalogue.SET_POLYGON_AREA, "route": catalogue.SET_ROUTE}
 DELETE_BODY = {"circle": DeleteCircleAreas, "rectangle": DeleteRectangleAreas, "polygon": DeletePolygonAreas,
                "route": DeleteRoutes}
 

@@ -51,8 +51,8 @@ from streams.commands import CommandsProcessor, parse_sent
 from streams.db import Database
 from streams.deadletter import DeadLetters, Send
 from streams.directory import Directory
-from streams.fences import FenceStep
 from streams.fence_sync import FenceSync
+from streams.fences import FenceStep
 from streams.live import LivePositions
 from streams.messages import PayloadError, load_json_object
 from streams.positions import PositionsProcessor
