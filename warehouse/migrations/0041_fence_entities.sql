@@ -61,3 +61,22 @@ WHERE code = 'fence';
 UPDATE role_permission SET actions = (SELECT array_agg(DISTINCT a ORDER BY a)
                                       FROM unnest(actions || ARRAY['import', 'export']) a)
 WHERE permission_code = 'fence' AND 'add' = ANY (actions);
+
+-- The inOutAlarm list and report (platform-spec §2): area and route in/out alarms from every source: the
+-- terminal's status bits 20 / 21 (keys a20, a21), the platform fence step's episodes (type 4, key
+-- fence:<fenceId>:<kind>[:segment]) and the terminal's own 0x0200 items 0x11-0x13 stored as type 4 alarms
+-- with details.fenceId / fenceName. fence_name: the name the alarm was raised with, else the fence's now.
+CREATE VIEW in_out_alarm_view AS
+SELECT a.*, e.name AS enterprise_name, e.path AS enterprise_path,
+       ref.fence_id,
+       COALESCE(a.details->>'fenceName', f.name) AS fence_name,
+       CASE WHEN a.key LIKE 'fence:%' THEN 'platform' ELSE 'terminal' END AS source,
+       CASE WHEN a.key LIKE 'fence:%' THEN split_part(a.key, ':', 3) ELSE a.details->>'kind' END AS kind
+FROM alarm a
+JOIN enterprise e ON e.id = a.enterprise_id
+CROSS JOIN LATERAL (
+    SELECT CASE WHEN a.key ~ '^fence:[0-9]{1,18}:' THEN split_part(a.key, ':', 2)::bigint
+                WHEN a.details->>'fenceId' ~ '^[0-9]{1,18}$' THEN (a.details->>'fenceId')::bigint END AS fence_id
+) ref
+LEFT JOIN fence f ON f.id = ref.fence_id
+WHERE a.key IN ('a20', 'a21') OR a.key LIKE 'fence:%' OR (a.type = 4 AND a.details ? 'fenceId');

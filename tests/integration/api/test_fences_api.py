@@ -9,6 +9,7 @@ Every test makes its own fences and cars (the demo's stay untouched).
 from __future__ import annotations
 
 import io
+import json
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -282,3 +283,30 @@ def test_area_search_refuses_a_long_window_or_a_bad_area(client: FlaskClient, lo
     body = {"geometry": AREA, "startTime": T0.isoformat(), "endTime": (T0 + timedelta(hours=24)).isoformat(), **change}
     reply = client.post("/api/fence/areaSearch.json", headers=login("admin_a"), json=body)
     assert reply.status_code == 400 and reply.json["data"] == {"field": field}, reply.json  # type: ignore[index]
+
+
+def test_in_out_alarms_gather_terminal_and_platform_fence_alarms_with_the_fence_name(
+        client: FlaskClient, login: Login, pg_url: str, demo: Demo, fences_made: list[tuple[str, int]]) -> None:
+    headers = login("admin_a")
+    fence = new_fence(client, headers)
+    fences_made.append(("admin_a", fence["id"]))
+    device = create(client, headers, WRITABLE["device"])
+    alarms = [(2, "a20", {}), (4, f"fence:{fence['id']}:enter", {"fenceId": fence["id"], "fenceName": fence["name"]}),
+              (4, "x12", {"fenceId": 77, "fenceName": "终端区域", "kind": "leave"}), (2, "a0", {})]
+    with connect(pg_url) as conn:
+        for minute, (type_, key, details) in enumerate(alarms):
+            conn.execute("INSERT INTO alarm (enterprise_id, device_id, phone, type, key, start_time, details)"
+                         " VALUES (%s, %s, %s, %s, %s, %s, %s::jsonb)",
+                         (demo.enterprises["a"], device["id"], device["phone"], type_, key,
+                          T0 + timedelta(minutes=minute), json.dumps(details)))
+        conn.commit()
+    for language, entered in (("zh-CN", "进入区域"), ("en-US", "Entered the area"), ("zh-HK", "進入區域")):
+        reply = client.post("/api/common/query/inOutAlarm.json", headers={**headers, "X-Fleet-Language": language},
+                            json={"deviceId": device["id"]}, query_string={"orderBy": "startTime"})
+        rows = reply.json["data"]["list"]  # type: ignore[index]
+        assert [(r["key"], r["source"], r["fenceName"]) for r in rows] == [
+            ("a20", "terminal", None), (f"fence:{fence['id']}:enter", "platform", fence["name"]),
+            ("x12", "terminal", "终端区域")]
+        assert rows[1]["desc"] == entered and rows[1]["fenceId"] == fence["id"] and rows[2]["kind"] == "leave"
+    other = client.post("/api/common/query/inOutAlarm.json", headers=login("admin_b"), json={"deviceId": device["id"]})
+    assert other.json["data"]["list"] == []  # type: ignore[index]
