@@ -8,8 +8,10 @@ exitTime}], total}``, by enter time: a visit runs from the first fix inside to t
 fix outside (or the window's end); fixes are the stored gps rows of the caller's scope.
 
 How: the area's bounding box on gps (fix_at range over the daily partitions, then lng/lat) finds the
-devices that came near; their fixes of the window are read in device/time order and tested exactly with
-shapely (``contains_xy``, vectorised), so a fix just outside the area but inside the box ends a visit.
+fixes inside it, each marked (one primary-key probe for the fix before it) when a fix outside the box came
+before it, so a visit does not run across a trip away; those are
+tested exactly with shapely (``intersects_xy``, vectorised), so a fix just outside the area but inside the
+box ends a visit too (docs/performance.md "Area vehicle search").
 """
 
 from __future__ import annotations
@@ -84,7 +86,9 @@ def search_area(conn: Any, scope: Scope, body: Any) -> dict[str, Any]:
 
 
 def _visits(area: Any, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-    """Runs of consecutive inside fixes per device -> {carId, deviceId, enterTime, exitTime}."""
+    """Runs of consecutive inside fixes per device -> {carId, deviceId, enterTime, exitTime}. ``rows`` are the
+    in-box fixes (warehouse.queries.fences.area_candidates): a fix outside the area, or an ``arrived`` mark (a
+    fix outside the box came before), ends a run."""
     if not rows:
         return []
     lngs = np.fromiter((r[3] for r in rows), float, len(rows))
@@ -92,16 +96,14 @@ def _visits(area: Any, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     inside = _inside(area, lngs, lats)
     visits: list[dict[str, Any]] = []
     open_visit: dict[str, Any] | None = None
-    previous_device = None
     for row, is_in in zip(rows, inside, strict=True):
-        device_id, car_id, fix_at = row[0], row[1], row[2]
-        if device_id != previous_device:
+        device_id, car_id, fix_at, arrived = row[0], row[1], row[2], row[5]
+        if not is_in or arrived or open_visit is None or open_visit["deviceId"] != device_id \
+                or open_visit["carId"] != car_id:
             open_visit = None
-            previous_device = device_id
         if not is_in:
-            open_visit = None
             continue
-        if open_visit is None or open_visit["carId"] != car_id:
+        if open_visit is None:
             open_visit = {"carId": car_id, "deviceId": device_id, "enterTime": fix_at, "exitTime": fix_at}
             visits.append(open_visit)
         else:

@@ -77,3 +77,16 @@ def test_the_simulated_vehicles_cross_the_depot_within_minutes() -> None:
             inside[i] = now
     assert crossings >= 1
     assert all(math.isfinite(d.lng) for d in drives)
+
+
+def test_fleet_up_seeds_them_after_the_demo(seeded: tuple[str, int]) -> None:
+    from types import SimpleNamespace
+
+    from fleet.launcher import _seed_fences
+
+    url, enterprise_id = seeded
+    state = SimpleNamespace(database_url=url, seeded="12 terminals")
+    _seed_fences(state, enterprise_id)  # type: ignore[arg-type]
+    assert state.seeded == "12 terminals, 4 fences"
+    with connect(url) as conn:
+        assert conn.execute("SELECT count(*) FROM fence").fetchone() == (4,)  # still the four
