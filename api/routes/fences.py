@@ -57,9 +57,10 @@ def _car_ids(body: Any) -> list[int]:
 @requires("fence", "fence")
 def bind(fence_id: int) -> dict[str, Any]:
     """``{bound: new bindings, total: cars named}``; binding a bound car again changes nothing."""
-    car_ids = _car_ids(json_body())
+    body = json_body()
     with get_db().connection() as conn, conn.transaction():
-        fence = _fence(conn, fence_id)
+        fence = _fence(conn, fence_id)  # another enterprise's fence: 404 whatever the body
+        car_ids = _car_ids(body)
         found = fences.cars_below(conn, fence["path"], car_ids)
         missing = [i for i in car_ids if i not in found]
         if missing:
@@ -73,9 +74,10 @@ def bind(fence_id: int) -> dict[str, Any]:
 @requires("fence", "fence")
 def unbind(fence_id: int) -> dict[str, Any]:
     """``{unbound: bindings removed}``; a car that was not bound is no error."""
-    car_ids = _car_ids(json_body())
+    body = json_body()
     with get_db().connection() as conn, conn.transaction():
         _fence(conn, fence_id)
+        car_ids = _car_ids(body)
         unbound = fences.unbind(conn, fence_id, car_ids)
     return ok({"unbound": unbound})
 
