@@ -56,6 +56,11 @@ def _attribute_list(value: Any) -> str | None:
     return None
 
 
+def _not_null(values: dict[str, Any]) -> dict[str, Any]:
+    """A remark sent as null is stored empty (the column is NOT NULL DEFAULT '')."""
+    return {**values, "remark": ""} if "remark" in values and values["remark"] is None else values
+
+
 def _clock(value: Any) -> time | None:
     return None if value is None else time.fromisoformat(value) if isinstance(value, str) else value
 
@@ -65,7 +70,7 @@ class FenceHooks(EntityHooks):
 
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
-        values = dict(values)
+        values = _not_null(dict(values))
         if "attributes" in values:  # attribute n -> bit n
             values["attributes"] = sum(1 << n for n in set(values["attributes"] or []))
         for name in ("dailyStart", "dailyEnd"):
@@ -173,6 +178,7 @@ class LabelPointHooks(EntityHooks):
 
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
+        values = _not_null(values)
         old = dict(before or {})
         point_type = int(values.get("pointType", old.get("point_type")) or 0)
         problem = geometry_problem(LABEL_POINT_SHAPES.get(point_type, ""), values.get("geometry", old.get("geometry")))

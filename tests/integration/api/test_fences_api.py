@@ -118,7 +118,7 @@ def test_update_is_checked_against_the_stored_shape(client: FlaskClient, login: 
 
 def test_attributes_are_numbers_in_the_api_and_a_bit_set_in_the_table(
         client: FlaskClient, login: Login, pg_url: str, fences_made: list[tuple[str, int]]) -> None:
-    made = new_fence(client, login("admin_a"), attributes=[15, 2, 3, 2])
+    made = new_fence(client, login("admin_a"), attributes=[15, 2, 3, 2], remark=None)
     fences_made.append(("admin_a", made["id"]))
     assert made["attributes"] == [2, 3, 15]
     with connect(pg_url) as conn:
@@ -129,7 +129,8 @@ def test_attributes_are_numbers_in_the_api_and_a_bit_set_in_the_table(
 def test_label_points_take_a_point_or_an_area_by_type(client: FlaskClient, login: Login) -> None:
     headers = login("admin_a")
     for point_type, geometry in ((1, {"point": [116.4, 39.9]}), (4, {"rings": [SQUARE]})):
-        body = {"name": f"p{uuid.uuid4().hex[:10]}", "pointType": point_type, "businessType": 1, "geometry": geometry}
+        body = {"name": f"p{uuid.uuid4().hex[:10]}", "pointType": point_type, "businessType": 1, "geometry": geometry,
+                "remark": None}  # null: stored empty
         reply = client.post("/api/common/labelPoint.json", headers=headers, json=body)
         assert reply.status_code == 200, reply.json
         assert client.delete(f"/api/common/labelPoint/{reply.json['data']['id']}.json",  # type: ignore[index]
