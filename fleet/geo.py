@@ -23,6 +23,7 @@ import functools
 import json
 import logging
 import math
+import re
 import threading
 import urllib.parse
 import urllib.request
@@ -99,6 +100,46 @@ class OfflineGeocoder:
         area = Address(join_address(province, city, district), province, city, district, best.code)
         self._areas[best.code] = area
         return area
+
+
+    def district(self, adcode: str) -> District | None:
+        """The province, city or district of ``adcode`` with its outline; None for an unknown code."""
+        region = self._tool.get_region(adcode) if _ADCODE.fullmatch(adcode or "") else None
+        if region is None:
+            return None
+        data = self._tool._data  # the package offers regions' outlines only through its data (the .gtc)
+        index = data.index_of(region.code, region.level)
+        decoded = data.geometry(index) if index is not None else None
+        if decoded is None:
+            return None
+        scale = data.scale
+        parts = tuple(
+            tuple(tuple(zip([x / scale for x in xs], [y / scale for y in ys], strict=True)) for xs, ys in rings)
+            for rings in decoded[1]
+        )
+        return District(region.code, region.name, region.level, region.longitude, region.latitude, parts)
+
+
+_ADCODE = re.compile(r"[0-9]{6}")
+
+
+@dataclass(frozen=True, slots=True)
+class District:
+    """A province, city or district of the offline data (WGS-84): ``parts`` = ((shell, hole, ...), ...)."""
+
+    adcode: str
+    name: str
+    level: str  # province, city or district
+    center_lng: float | None
+    center_lat: float | None
+    parts: tuple[tuple[tuple[tuple[float, float], ...], ...], ...]
+
+
+def district_parts(adcode: str) -> tuple[tuple[tuple[tuple[float, float], ...], ...], ...] | None:
+    """The outline of a province / city / district by adcode, for a fence of shape ``district``
+    (``fleet.geofence.geometry.parse_shape``'s loader); None for an unknown code."""
+    found = shared_offline().district(adcode)
+    return found.parts if found is not None else None
 
 
 class OnlineProvider(Protocol):

@@ -225,6 +225,7 @@ def _prepare_database(state: StackState, terminals: int) -> None:
     users = summary.get("users") or ["admin"]
     state.login, state.password = str(users[0]), str(summary.get("password", ""))
     state.seeded = f"{summary.get('terminals', terminals)} terminals"
+    _seed_fences(state, int(summary["enterprises"]["a"]))
     _seed_report_history(state)
     _seed_history(state)
     _write_simulator_odometers(state)
@@ -242,6 +243,19 @@ def _write_simulator_odometers(state: StackState) -> None:
     path = simulator_odometers_file(StackSettings())
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(last_odometers(state.database_url)), encoding="utf-8")
+
+
+def _seed_fences(state: StackState, enterprise_id: int) -> None:
+    """The demo fences and label points where the simulator drives (warehouse.fence_seed)."""
+    from fleet.driving_model import DrivingModel
+    from fleet.settings import SimulatorSettings
+    from warehouse.db import connect
+    from warehouse.fence_seed import seed_fences
+
+    with connect(state.database_url) as conn:
+        fences = seed_fences(conn, enterprise_id, DrivingModel.from_settings(SimulatorSettings()))
+        conn.commit()
+    state.seeded += f", {len(fences)} fences"
 
 
 def _seed_history(state: StackState) -> None:

@@ -55,7 +55,7 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "gps": ("轨迹数据", ("query", "get", "export")),
     "alarm": ("报警管理", ("query", "get", "update", "export", "more")),
     "report": ("统计报表", ("query", "export")),
-    "fence": ("电子围栏", ("add", "delete", "update", "query", "get", "fence")),
+    "fence": ("电子围栏", ("add", "delete", "update", "query", "get", "fence", "import", "export")),
     "command": ("指令下发", ("cmd", "query", "get")),
     # Commands that can take a terminal off the platform or re-identify it (server, APN, phone and identity
     # parameters), track or record without end, or delete media on the terminal (api/routes/commands.py).

@@ -169,6 +169,12 @@ def _write_value(spec: FieldSpec) -> Schema:
     schema: Schema
     if spec.virtual:
         return {"description": "shaped by the entity's own rule (see its documentation)"}
+    if spec.type == "json":
+        shape: Schema = {"type": "array" if isinstance(spec.example, list) else "object",
+                         "description": "shaped by the entity's own rule (see its documentation)"}
+        if spec.example is not None:
+            shape["example"] = spec.example
+        return shape if spec.required else {"anyOf": [shape, {"type": "null"}]}
     if spec.type == "int":
         schema = dict(INT64)
     elif spec.type == "float":

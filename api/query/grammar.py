@@ -58,6 +58,8 @@ class FieldSpec:
     ``localised``: for a derived field that is a server text a user reads (an alarm's name), the
     expression in the caller's language (``language -> SQL``, zh-CN / zh-HK / en-US); ``expression``
     is then its zh-CN form.
+    ``type="json"``: an object or list written and read whole (``check`` judges its shape); it is
+    never filtered nor sorted. ``example``: a valid value of it.
     ``display`` / ``choices``: how the value is shown, on screen and in an export alike
     (``api/query/display.py``: day, month, duration, decimal, percent, flag; codes as their labels)."""
 
@@ -89,8 +91,13 @@ class FieldSpec:
     localised: Callable[[str], str] | None = None
     display: str = ""
     choices: tuple[tuple[Any, str], ...] = ()
+    # A valid value (a "json" field's shape: the OpenAPI example and the generated tests' value).
+    example: Any = None
 
     def __post_init__(self) -> None:
+        if self.type == "json":  # no filter or sort grammar for a structure
+            object.__setattr__(self, "filterable", False)
+            object.__setattr__(self, "sortable", False)
         if self.secret or self.virtual:  # never readable: not selectable, filterable or sortable
             for name in ("listable", "filterable", "sortable", "exportable"):
                 object.__setattr__(self, name, False)

@@ -10,12 +10,14 @@ subtree, else 404). Every change writes an ``audit_log`` row in the same transac
 
 from __future__ import annotations
 
+import json
 import re
 from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
 from psycopg import Connection, errors
+from psycopg.types.json import Jsonb
 
 from api.auth import Principal
 from api.errors import BadRequest, Conflict, NotFound
@@ -33,8 +35,11 @@ def _table(entity: EntitySpec) -> records.Table:
 
 
 # A written value has exactly its JSON type (3.0 is an integer in JSON; the query's "12" for 12 is not taken).
-_JSON_TYPES: dict[str, type | tuple[type, ...]] = {"int": (int, float), "float": (int, float), "str": str, "bool": bool}
-_NAMES = {"int": "an integer", "float": "a number", "str": "a string", "bool": "true or false"}
+_JSON_TYPES: dict[str, type | tuple[type, ...]] = {"int": (int, float), "float": (int, float), "str": str, "bool": bool,
+                                                   "json": (dict, list)}
+_NAMES = {"int": "an integer", "float": "a number", "str": "a string", "bool": "true or false",
+          "json": "an object or a list"}
+MAX_JSON_CHARS = 1_000_000  # a structured value's JSON text (a district-sized polygon fits)
 
 
 def _bad(name: str, message: str) -> BadRequest:
@@ -65,6 +70,10 @@ def _checked(name: str, spec: FieldSpec, value: Any) -> Any:
     json_types = _JSON_TYPES.get(spec.type)
     if json_types is not None and (not isinstance(value, json_types) or isinstance(value, bool) != (spec.type == "bool")):
         raise BadRequest(f"参数类型不符 (field '{name}' expects {_NAMES[spec.type]}, got {type(value).__name__})")
+    if spec.type == "json":  # shaped by the field's check; bounded here
+        if len(json.dumps(value)) > MAX_JSON_CHARS:
+            raise BadRequest(f"字段过长 (field '{name}' is longer than {MAX_JSON_CHARS} characters of JSON)")
+        return value
     # A text field declared longer than a filter value (a dictionary's JSON content) is bounded by
     # its max_length below, not by coerce's filter-value limit.
     long_text = isinstance(value, str) and spec.max_length is not None and spec.max_length > MAX_TEXT_CHARS
@@ -122,7 +131,9 @@ def _not_found(entity: EntitySpec, record_id: int) -> NotFound:
 
 
 def _columns(entity: EntitySpec, values: dict[str, Any]) -> dict[str, Any]:
-    return {entity.fields[name].column: value for name, value in values.items() if not entity.fields[name].virtual}
+    # a structure a hook left as one (a fence's attributes become a bit set first) goes as jsonb
+    return {entity.fields[name].column: Jsonb(value) if entity.fields[name].type == "json"
+            and isinstance(value, dict | list) else value for name, value in values.items() if not entity.fields[name].virtual}
 
 
 def _stored_columns(entity: EntitySpec) -> list[str]:
@@ -221,15 +232,20 @@ def update(conn: Connection[Any], entity: EntitySpec, who: Principal, scope: Sco
 
 
 def delete(conn: Connection[Any], entity: EntitySpec, who: Principal, scope: Scope, record_id: int) -> dict[str, Any]:
-    """Soft delete (record state 0): ``{id}``; 404 when absent, already deleted or outside ``scope``."""
+    """Soft delete (record state 0), or for an entity without a record state the row removed (its
+    audit lines stay): ``{id}``; 404 when absent, already deleted or outside ``scope``."""
     with conn.transaction():
         before = records.lock_row(conn, _table(entity), scope, record_id, [entity.tenant_column])
         if before is None:
             raise _not_found(entity, record_id)
         entity.hooks.before_delete(conn, who, record_id, before)
-        records.soft_delete(conn, _table(entity), record_id)
-        _audit(conn, who, entity, before[entity.tenant_column], record_id, "delete",
-               {"recordState": {"before": 1, "after": 0}})
+        if entity.record_state_column:
+            records.soft_delete(conn, _table(entity), record_id)
+            change = {"recordState": {"before": 1, "after": 0}}
+        else:
+            records.hard_delete(conn, _table(entity), record_id)
+            change = {"deleted": {"before": False, "after": True}}
+        _audit(conn, who, entity, before[entity.tenant_column], record_id, "delete", change)
     return {"id": record_id}
 
 

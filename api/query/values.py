@@ -10,7 +10,8 @@ from typing import Any, Literal
 from api.errors import BadRequest
 from protocols.china_time import CHINA_TZ
 
-FieldType = Literal["int", "float", "str", "time", "bool"]
+# "json": a structured value (an object or a list: a fence's geometry) written and read whole, never filtered.
+FieldType = Literal["int", "float", "str", "time", "bool", "json"]
 
 # Times without an offset are the console's local time: China Standard Time, as on the wire (JT/T 808).
 NAIVE_TIME_ZONE = CHINA_TZ

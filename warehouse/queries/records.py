@@ -23,7 +23,7 @@ from warehouse.queries.scope import Scope
 class Table:
     name: str
     tenant_column: str
-    record_state_column: str  # "" when rows are deleted for good (not used by the declared entities yet)
+    record_state_column: str  # "" when rows are deleted for good (fences, label points)
     id_column: str = "id"
 
 
@@ -73,6 +73,12 @@ def soft_delete(conn: Connection[Any], table: Table, record_id: int) -> None:
     statement = sql.SQL("UPDATE {} SET {} = 0, updated_at = now() WHERE {} = %s").format(
         sql.Identifier(table.name), sql.Identifier(table.record_state_column), sql.Identifier(table.id_column)
     )
+    conn.execute(statement, [record_id])
+
+
+def hard_delete(conn: Connection[Any], table: Table, record_id: int) -> None:
+    """Removes a row locked by ``lock_row`` (a table without a record state; its children cascade)."""
+    statement = sql.SQL("DELETE FROM {} WHERE {} = %s").format(sql.Identifier(table.name), sql.Identifier(table.id_column))
     conn.execute(statement, [record_id])
 
 

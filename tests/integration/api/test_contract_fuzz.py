@@ -32,6 +32,7 @@ from api.query.contract import semantic_paths
 from api.query.spreadsheet_contract import semantic_paths as spreadsheet_paths
 from api.routes.alarms import semantic_paths as alarm_paths
 from api.routes.commands import semantic_paths as command_paths
+from api.routes.fences import semantic_paths as fence_paths
 from api.routes.fleet import semantic_paths as fleet_paths
 from api.routes.reports import semantic_paths as report_paths
 from api.routes.tracks import semantic_paths as track_paths
@@ -165,7 +166,8 @@ def _config(headers: dict[str, str], max_examples: int, *, coverage: bool = True
             # The report calls share their parsing (dates, field names, the list grammar of the bodies).
             **({"generation": {"max-examples": REPORT_MAX_EXAMPLES}} if path in REPORT_PATHS else {}),
         } for path in sorted({PASSWORD_PATH, *LICENCE_PATHS, *semantic_paths(), *spreadsheet_paths(), *track_paths(),
-                                  *COMMAND_PATHS, *alarm_paths(), *report_paths(), *fleet_paths()})] + [{
+                                  *COMMAND_PATHS, *alarm_paths(), *report_paths(), *fleet_paths(),
+                                  *fence_paths()})] + [{
             # The routes generated from the entity declarations run the same code for every entity:
             # fewer examples each keep the whole run near its old length as entities are added, and no
             # coverage phase (its boundary values of every field of every entity re-test the one
