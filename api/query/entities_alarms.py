@@ -33,7 +33,6 @@ from fleet.alarm_catalog import (
     level_prefix,
 )
 from fleet.geo import InvalidCoordinates, reverse_geocode
-from fleet.zh_hk import to_hk
 
 F = FieldSpec
 ALARM_STATES = (0, 1, 2, 3, 4)  # unhandled, processing, finished/ignored, no action, later
@@ -207,38 +206,15 @@ ALARM_CONFIRM_RECORD = EntitySpec(
 )
 
 # inOutAlarm (platform-spec §2 lists and reports): area / route in-out alarms of the terminal (bits 20/21, its
-# 0x0200 items 0x11-0x13) and of the platform's fences (key fence:<id>:<kind>), with the fence (in_out_alarm_view,
-# migration 0041). A platform fence episode is described by its kind (the catalogue does not name per-fence keys).
-FENCE_KINDS = {  # fleet/geofence/rules.py's event kinds: zh-CN, en-US (zh-HK converted from zh-CN)
-    "enter": ("进入区域", "Entered the area"),
-    "leave": ("离开区域", "Left the area"),
-    "overspeed": ("区域内超速", "Overspeed in the area"),
-    "night_overspeed": ("区域内夜间超速", "Night overspeed in the area"),
-    "deviation": ("偏离路线", "Off the route"),
-    "segment_short": ("路段行驶时间不足", "Segment driven too fast"),
-    "segment_long": ("路段行驶时间过长", "Segment driven too slowly"),
-    "stay": ("区域内停留超时", "Stayed too long in the area"),
-    "door_open": ("区域内开门", "Door opened in the area"),
-}
-
-
-@cache
-def in_out_desc_expression(language: str) -> str:
-    """An inOutAlarm row's name in ``language``: a platform fence episode by its kind, else the catalogue's."""
-    def name(zh_cn: str, en_us: str) -> str:
-        return en_us if language == "en-US" else to_hk(zh_cn) if language == "zh-HK" else zh_cn
-
-    kinds = " ".join(f"WHEN {_literal(k)} THEN {_literal(name(*names))}" for k, names in FENCE_KINDS.items())
-    return f"CASE WHEN source = 'platform' THEN CASE kind {kinds} ELSE kind END ELSE {desc_expression(language)} END"
-
-
+# 0x0200 items 0x11-0x13: keys tfence:<area id>:<kind>) and of the platform's fences (keys fence:<id>:<kind>),
+# with the fence (in_out_alarm_view, migration 0041), named like every alarm row (desc_expression).
 IN_OUT_ALARM = EntitySpec(
     name="inOutAlarm", relation="in_out_alarm_view", tenant_column="enterprise_id", permission="alarm",
     id_field="id", default_order="startTime", default_desc=True, tiebreak=("startTime", "id"), max_page_size=1000,
     label="进出区域报警", hooks=_AddressHooks(),
     fields={**_alarm_fields(writable=False),
-            "desc": F("desc", expression=in_out_desc_expression("zh-CN"), localised=in_out_desc_expression,
-                      label="报警描述", exportable=True),
+            "desc": F("desc", expression=DESC_EXPRESSION, localised=desc_expression, label="报警描述",
+                      exportable=True),
             "fenceId": F("fence_id", "int", label="围栏编号", exportable=True),
             "fenceName": F("fence_name", label="围栏名称", exportable=True),
             "source": F("source", enum=("platform", "terminal"), label="来源", exportable=True),

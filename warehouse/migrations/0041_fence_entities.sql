@@ -71,12 +71,13 @@ SELECT a.*, e.name AS enterprise_name, e.path AS enterprise_path,
        ref.fence_id,
        COALESCE(a.details->>'fenceName', f.name) AS fence_name,
        CASE WHEN a.key LIKE 'fence:%' THEN 'platform' ELSE 'terminal' END AS source,
-       CASE WHEN a.key LIKE 'fence:%' THEN split_part(a.key, ':', 3) ELSE a.details->>'kind' END AS kind
+       CASE WHEN a.key LIKE 'fence:%' OR a.key LIKE 'tfence:%' THEN split_part(a.key, ':', 3)
+            ELSE a.details->>'kind' END AS kind
 FROM alarm a
 JOIN enterprise e ON e.id = a.enterprise_id
 CROSS JOIN LATERAL (
-    SELECT CASE WHEN a.key ~ '^fence:[0-9]{1,18}:' THEN split_part(a.key, ':', 2)::bigint
+    SELECT CASE WHEN a.key ~ '^t?fence:[0-9]{1,18}:' THEN split_part(a.key, ':', 2)::bigint
                 WHEN a.details->>'fenceId' ~ '^[0-9]{1,18}$' THEN (a.details->>'fenceId')::bigint END AS fence_id
 ) ref
 LEFT JOIN fence f ON f.id = ref.fence_id
-WHERE a.key IN ('a20', 'a21') OR a.key LIKE 'fence:%' OR (a.type = 4 AND a.details ? 'fenceId');
+WHERE a.key IN ('a20', 'a21') OR a.key LIKE 'fence:%' OR a.key LIKE 'tfence:%' OR (a.type = 4 AND a.details ? 'fenceId');
