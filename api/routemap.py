@@ -131,7 +131,9 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         *(_route(f"/list/{page}", f"list{page[0].upper()}{page[1:]}", f"list/{page}",
                  _meta(f"menu.list.{page}", icon, ["alarm"]))
           for page, icon in (("alarm", "AlertOutlined"), ("myAlarm", "UserOutlined"),
-                             ("safetyAlarm", "AimOutlined"))),
+                             ("safetyAlarm", "AimOutlined"),
+                             # area / route in-out alarms of terminals and platform fences, with the fence
+                             ("inOutAlarm", "BorderOuterOutlined"))),
         *(_route(f"/list/{page}", f"list{page[0].upper()}{page[1:]}", f"list/{page}",
                  _meta(f"menu.list.{page}", "AlertOutlined", ["alarm"], invisible=True, highlight=f"/list/{parent}"))
           for page, parent in (("alarmDetail", "alarm"), ("safetyAlarmDetail", "safetyAlarm"))),

@@ -13,7 +13,7 @@ import { toDisplay, type CoordSystem } from '../map/layers/coords';
 import { claimView, useLeafletMap } from '../map/mapContext';
 import { DEFAULT_CENTER } from '../map/model/constants';
 import { readPrefs } from '../map/model/prefs';
-import { fetchGeoMapData } from './api';
+import { fetchGeoMapData, outlineOf } from './api';
 import { DrawLayer } from './DrawLayer';
 import { fromDrawn, toDrawn, type Drawn, type Shape } from './geometry';
 
@@ -25,17 +25,18 @@ function DistrictOutline({ districtId, coord }: { districtId: string | number; c
     const controller = new AbortController();
     let layer: L.GeoJSON | null = null;
     void fetchGeoMapData(districtId, controller.signal).then((reply) => {
-      if (reply.code !== 0 || !reply.data) return;
+      if (reply.code !== 0 || !reply.data) return; // platform-spec §8: an unknown district answers null
       const { data, centerLat, centerLng } = reply.data;
       claimView(map);
-      if (data && typeof data === 'object') {
-        layer = L.geoJSON(data as GeoJSON.GeoJsonObject, {
+      const outline = outlineOf(data);
+      if (outline) {
+        layer = L.geoJSON(outline, {
           style: { color: '#1677ff', weight: 2, fillOpacity: 0.1 },
           coordsToLatLng: (c: number[]) => L.latLng(...toDisplay(c[0], c[1], coord)),
         }).addTo(map);
         const bounds = layer.getBounds();
         if (bounds.isValid()) map.fitBounds(bounds);
-      } else {
+      } else if (Number.isFinite(centerLat) && Number.isFinite(centerLng)) {
         map.setView(toDisplay(centerLng, centerLat, coord), 9);
       }
     });

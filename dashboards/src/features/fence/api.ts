@@ -3,6 +3,7 @@
  * queried, created and saved through features/list/api.ts): bind / unbind many vehicles at once, and the
  * area vehicle search. Every one needs the `fence` permission on the server.
  */
+import { wktToGeoJSON } from 'betterknown';
 import { http } from '../../api/client';
 import { queryPage } from '../list/api';
 import type { ListRecord } from '../list/types';
@@ -41,7 +42,8 @@ export async function queryAll(entity: string, body: Record<string, unknown>, si
   return rows;
 }
 
-/** GET /api/common/geoMapData/{id}.json: the outline (GeoJSON, WGS-84) and centre of a district. */
+/** GET /api/common/geoMapData/{id}.json: a district's outline (WKT, WGS-84, or GeoJSON) and centre; null for an
+ * adcode that names no district (platform-spec §8). */
 export interface GeoMapData {
   data: unknown;
   centerLat: number;
@@ -50,4 +52,16 @@ export interface GeoMapData {
 
 export function fetchGeoMapData(id: string | number, signal?: AbortSignal) {
   return http.get<GeoMapData>(`/api/common/geoMapData/${encodeURIComponent(String(id))}.json`, { signal });
+}
+
+/** A district outline as GeoJSON: WKT text parsed (betterknown), a GeoJSON object as is, else null. */
+export function outlineOf(data: unknown): GeoJSON.Geometry | null {
+  if (typeof data === 'string') {
+    try {
+      return wktToGeoJSON(data);
+    } catch {
+      return null;
+    }
+  }
+  return data && typeof data === 'object' && 'type' in data ? (data as GeoJSON.Geometry) : null;
 }
