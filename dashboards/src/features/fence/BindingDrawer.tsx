@@ -82,7 +82,7 @@ function Bindings({ fence, onChanged }: { fence: ListRecord; onChanged: () => vo
   return (
     <>
       {!terminal && <p data-testid="binding-platform-note">{t('binding.platformNote')}</p>}
-      <Access code="fence" action="edit">
+      <Access code="fence" action="fence">
         <Space style={{ marginBottom: 12, width: '100%' }} wrap>
           <TreeSelect data-testid="binding-picker" treeData={tree} value={picked} onChange={(v: string[]) => setPicked(v)}
             treeCheckable showCheckedStrategy={TreeSelect.SHOW_CHILD} showSearch treeNodeFilterProp="title"

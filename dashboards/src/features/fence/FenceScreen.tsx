@@ -33,7 +33,7 @@ export default function FenceScreen() {
     features: { create: false, edit: false },
     rowActions: [
       { key: 'fenceEdit', action: 'edit', label: t('fence.edit'), onClick: (record) => setEditing(record) },
-      { key: 'bind', action: 'edit', label: t('fence.bind'), onClick: (record) => setBinding(record) },
+      { key: 'bind', action: 'fence', label: t('fence.bind'), onClick: (record) => setBinding(record) },
     ],
     toolbar: (
       <Access code="fence" action="add">
