@@ -5,6 +5,8 @@
  */
 import L from 'leaflet';
 import { useEffect, useMemo, useState } from 'react';
+import '../map/map.css';
+import './fence.css';
 import { LiveMap } from '../map/LiveMap';
 import { useMapConfig } from '../map/hooks/useMapConfig';
 import { BaseLayer } from '../map/layers/BaseLayer';
