@@ -21,9 +21,9 @@ from warehouse.db import connect
 WAIT_MS = 45_000  # a loaded machine's slack for the worker and the API (never a sleep)
 
 
-def _draw(page: Any, tool: str, offsets: list[tuple[int, int]], close: bool) -> list[Any]:
-    """Clicks the geoman ``tool`` then the map at ``offsets`` (px from the map's centre); ``close`` clicks the
-    first point again (a polygon), else the last (a line). Answers the stored WGS-84 geometry the map shows."""
+def _draw(page: Any, tool: str, offsets: list[tuple[int, int]]) -> Any:
+    """Clicks the geoman ``tool`` then the map at ``offsets`` (px from the map's centre), then the tool's Finish
+    action for a polygon or line. Answers the stored WGS-84 geometry the map shows."""
     area = page.get_by_test_id("fence-map").get_by_test_id("live-map")
     box = area.bounding_box()
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -31,8 +31,8 @@ def _draw(page: Any, tool: str, offsets: list[tuple[int, int]], close: bool) -> 
     for dx, dy in offsets:
         page.mouse.click(cx + dx, cy + dy)
         time.sleep(0.15)  # geoman takes one click per animation frame
-    again = offsets[0] if close else offsets[-1]
-    page.mouse.click(cx + again[0], cy + again[1])
+    if tool in ("polygon", "polyline"):
+        page.locator(".leaflet-pm-actions-container .action-finish:visible").first.click()
     page.wait_for_function("() => document.querySelector('[data-testid=fence-map]').dataset.geometry !== ''")
     return json.loads(page.get_by_test_id("fence-map").get_attribute("data-geometry"))
 
@@ -64,7 +64,7 @@ def test_a_drawn_polygon_fence_bound_to_a_vehicle_shows_its_crossing_alarm(page:
     sign_in(page, fleet["user"], path="/settings/fence")
     page.get_by_test_id("fence-create").click()
     page.get_by_test_id("fence-field-name").fill("E2E 多边形围栏")
-    geometry = _draw(page, "polygon", [(-120, -100), (120, -100), (120, 100), (-120, 100)], close=True)
+    geometry = _draw(page, "polygon", [(-120, -100), (120, -100), (120, 100), (-120, 100)])
     ring = geometry["rings"][0]
     assert len(ring) == 4
     page.get_by_test_id("fence-save").click()
@@ -110,7 +110,7 @@ def test_the_route_wizard_creates_a_route_fence_with_its_segment_and_bound_vehic
     page.get_by_test_id("route-wizard-terminal").click()
     wizard = page.get_by_test_id("route-wizard")
     wizard.get_by_test_id("wizard-name").fill("E2E 线路")
-    _draw(page, "polyline", [(-150, 0), (0, -60), (150, 0)], close=False)
+    _draw(page, "polyline", [(-150, 0), (0, -60), (150, 0)])
     wizard.get_by_test_id("wizard-next").click()
     width = wizard.get_by_test_id("segment-width-0")
     width.fill("80")
@@ -138,7 +138,7 @@ def test_area_vehicle_search_lists_the_vehicle_inside_with_its_entry_and_links_t
     fleet = own_enterprise(console_stack)
     sign_in(page, fleet["user"], path="/dashboard/areaSearch")
     page.get_by_test_id("area-search-shape").get_by_text("矩形").click()
-    geometry = _draw(page, "rectangle", [(-150, -120), (150, 120)], close=False)
+    geometry = _draw(page, "rectangle", [(-150, -120), (150, 120)])
     (west, north), (east, south) = geometry["topLeft"], geometry["bottomRight"]
     terminal = _authenticated(console_stack, fleet)
     try:

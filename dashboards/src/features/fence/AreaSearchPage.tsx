@@ -15,27 +15,32 @@ import type { Shape } from './geometry';
 import { useFenceGeometry } from './useFenceGeometry';
 
 const SHAPES: Shape[] = ['polygon', 'rectangle', 'circle'];
+const lastHour = (): [Dayjs, Dayjs] => [dayjs().subtract(1, 'hour'), dayjs()];
 const format = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '—');
 
 export default function AreaSearchPage() {
   const { t } = useTranslation('fence');
   const [shape, setShape] = useState<Shape>('polygon');
   const area = useFenceGeometry(shape, undefined, null);
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => [dayjs().subtract(1, 'hour').startOf('minute'), dayjs().startOf('minute')]);
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(lastHour);
+  // Until the user picks a window, a search covers the hour up to the moment it is made.
+  const [picked, setPicked] = useState(false);
   const [rows, setRows] = useState<AreaVisit[] | null>(null);
   const [searched, setSearched] = useState<[number, number]>([0, 0]);
   const [loading, setLoading] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
   const search = async () => {
-    const found = area.geometry ? windowProblem(range) : 'fence.errors.noGeometry';
+    const span = picked ? range : lastHour();
+    if (!picked) setRange(span);
+    const found = area.geometry ? windowProblem(span) : 'fence.errors.noGeometry';
     setProblem(found);
-    if (found || !range || !area.geometry) return;
+    if (found || !span || !area.geometry) return;
     setLoading(true);
-    const reply = await searchArea(area.geometry, range[0].toISOString(), range[1].toISOString());
+    const reply = await searchArea(area.geometry, span[0].toISOString(), span[1].toISOString());
     setLoading(false);
     if (reply.code !== 0) return; // the one failure handler has said why
-    setSearched([range[0].valueOf(), range[1].valueOf()]);
+    setSearched([span[0].valueOf(), span[1].valueOf()]);
     setRows(visitsOf(reply.data));
   };
 
@@ -45,7 +50,10 @@ export default function AreaSearchPage() {
         <Radio.Group data-testid="area-search-shape" value={shape} onChange={(e) => setShape(e.target.value as Shape)}
           options={SHAPES.map((s) => ({ value: s, label: t(`fence.enums.shape.${s}`) }))} />
         <DatePicker.RangePicker showTime value={range} data-testid="area-search-range"
-          onChange={(value) => setRange(value && value[0] && value[1] ? [value[0], value[1]] : null)} />
+          onChange={(value) => {
+            setPicked(true);
+            setRange(value && value[0] && value[1] ? [value[0], value[1]] : null);
+          }} />
         <Button type="primary" loading={loading} onClick={() => void search()} data-testid="area-search-submit">{t('areaSearch.search')}</Button>
         {problem && <span className="fence-problems" data-testid="area-search-problem">{t(problem)}</span>}
       </Space>
