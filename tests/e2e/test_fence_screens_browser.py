@@ -27,7 +27,10 @@ def _draw(page: Any, tool: str, offsets: list[tuple[int, int]]) -> Any:
     area = page.get_by_test_id("fence-map").get_by_test_id("live-map")
     box = area.bounding_box()
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.wait_for_function("() => document.querySelector('[data-testid=fence-map]').dataset.coord !== ''")
+    time.sleep(0.5)  # the drawer's opening slide: a click during it lands beside the tool
     page.locator(f".leaflet-pm-icon-{tool}").first.click()
+    page.locator(".button-container.active").first.wait_for()  # the tool is drawing
     for dx, dy in offsets:
         page.mouse.click(cx + dx, cy + dy)
         time.sleep(0.15)  # geoman takes one click per animation frame
