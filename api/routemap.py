@@ -76,7 +76,7 @@ REPORT_PAGES: tuple[tuple[str, str], ...] = (
 ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/dashboard", "dashboard", "RouteView",
-        _meta("menu.dashboard", "DashboardOutlined", ["dashboard", "monitor", "gps"]),
+        _meta("menu.dashboard", "DashboardOutlined", ["dashboard", "monitor", "gps", "fence"]),
         _route("/dashboard/map", "dashboardMap", "dashboard/map",
                _meta("menu.dashboard.map", "EnvironmentOutlined", ["monitor"], closable=False)),
         _route("/dashboard/index", "dashboardIndex", "dashboard/index",
@@ -96,6 +96,10 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         # dashboards/src/screens/dashboard/analysis.tsx.
         _route("/dashboard/analysis", "dashboardAnalysis", "dashboard/analysis",
                _meta("menu.dashboard.analysis", "LineChartOutlined", ["report"])),
+        # Area vehicle search (label point business type 4, platform-spec §9): which vehicles were inside a
+        # drawn area in a time window; dashboards/src/screens/dashboard/areaSearch.tsx.
+        _route("/dashboard/areaSearch", "dashboardAreaSearch", "dashboard/areaSearch",
+               _meta("menu.dashboard.areaSearch", "AimOutlined", ["fence"])),
         redirect="/dashboard/map",
     ),
     _route(
@@ -127,7 +131,9 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         *(_route(f"/list/{page}", f"list{page[0].upper()}{page[1:]}", f"list/{page}",
                  _meta(f"menu.list.{page}", icon, ["alarm"]))
           for page, icon in (("alarm", "AlertOutlined"), ("myAlarm", "UserOutlined"),
-                             ("safetyAlarm", "AimOutlined"))),
+                             ("safetyAlarm", "AimOutlined"),
+                             # area / route in-out alarms of terminals and platform fences, with the fence
+                             ("inOutAlarm", "BorderOuterOutlined"))),
         *(_route(f"/list/{page}", f"list{page[0].upper()}{page[1:]}", f"list/{page}",
                  _meta(f"menu.list.{page}", "AlertOutlined", ["alarm"], invisible=True, highlight=f"/list/{parent}"))
           for page, parent in (("alarmDetail", "alarm"), ("safetyAlarmDetail", "safetyAlarm"))),
@@ -179,7 +185,7 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         _meta("menu.settings", "SettingOutlined", ["dictionary", "system", "license", "auditLog", "db",
                                                     "sourceCodeLog", "openPlatform", "terminalParams", "alarmLevel",
                                                     "platformAlarmRule", "platformAlarmNotifyRule", "alarm",
-                                                    "enterprise"]),
+                                                    "enterprise", "fence"]),
         # Settings screens: each page is dashboards/src/screens/settings/<name>.tsx.
         *(_route(f"/settings/{page}", f"settings{page[0].upper()}{page[1:]}", f"settings/{page}",
                  _meta(f"menu.settings.{page}", icon, [code]))
@@ -194,7 +200,10 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                                    # Alarm settings.
                                    ("alarmLevel", "AlertOutlined", "alarmLevel"),
                                    ("platformAlarmRule", "ThunderboltOutlined", "platformAlarmRule"),
-                                   ("platformAlarmNotifyRule", "FieldTimeOutlined", "platformAlarmNotifyRule"))),
+                                   ("platformAlarmNotifyRule", "FieldTimeOutlined", "platformAlarmNotifyRule"),
+                                   # Fences (with the two route wizards) and label points, platform-spec §2.
+                                   ("fence", "BorderOuterOutlined", "fence"),
+                                   ("labelPoint", "EnvironmentOutlined", "fence"))),
         # The user's alarm notification rules, own or inherited from the enterprise.
         _route("/settings/notify", "settingsNotify", "settings/notify",
                _meta("menu.settings.notify", "ControlOutlined", ["alarm"])),

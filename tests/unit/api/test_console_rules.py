@@ -124,4 +124,6 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             # reports, the running charts and the drivers' attendance log
                             "menu.report", "menu.dashboard.analysis", "menu.log.driverAttendance",
                             "menu.report.alarmOverviewDetail", "menu.report.notebooks",
+                            # fences, label points and the area vehicle search (platform-spec §2, §9)
+                            "menu.settings.fence", "menu.settings.labelPoint", "menu.dashboard.areaSearch", "menu.list.inOutAlarm",
                             *(f"menu.report.{page}" for page, _ in REPORT_PAGES)}

@@ -38,6 +38,9 @@ import { VehiclePopupLayer } from './popup/VehiclePopupLayer';
 import { LiveVehicleTable } from './table/LiveVehicleTable';
 import { deviceIdOfKey, type TreeTab } from './tree/treeModel';
 import { VehicleTree } from './tree/VehicleTree';
+import { FenceOverlay } from '../fence/FenceOverlay';
+import { FenceToggle } from '../fence/FenceToggle';
+import { useShowFences } from '../fence/overlay';
 
 const FIRST_VIEW_DELAY_MS = 250;
 const FIRST_VIEW_FALLBACK_LIMIT = 200;
@@ -58,6 +61,8 @@ export default function MapPage() {
   const [centreRequest, setCentreRequest] = useState(0);
   const [tab, setTab] = useState<TreeTab>('all');
   const [query, setQuery] = useState('');
+  const [showFences, setShowFences] = useShowFences();
+  const [fenceCount, setFenceCount] = useState<number | null>(null);
   const matches = useVehicleSearch(model, useDeferredValue(query));
   const [messageApi, messageHolder] = message.useMessage();
   const snapshot = useFleetSnapshot(hub, async () => carStates(await fetchCars()));
@@ -157,6 +162,7 @@ export default function MapPage() {
           tickedCount={vehicles.length}
           onFit={() => setFitRequest((n) => n + 1)}
           liveStatus={liveStatus}
+          extra={<FenceToggle on={showFences} onChange={setShowFences} count={showFences ? fenceCount : null} />}
         />
         <BaseLayerFallbackNotice choice={layerChoice} />
         {config && (
@@ -168,6 +174,7 @@ export default function MapPage() {
             zoom={config.defaultZoom ?? DEFAULT_ZOOM}
           >
             <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} onTilesFailed={layerChoice.onTilesFailed} />
+            {showFences && <FenceOverlay coord={baseLayer.coord} onCount={setFenceCount} />}
             {hub && (
               <>
                 <VehicleMarkers

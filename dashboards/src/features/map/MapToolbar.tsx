@@ -1,6 +1,7 @@
 /** Base layer, style filter, clustering and follow switches, "show all" and the live connection status. */
 import { AimOutlined } from '@ant-design/icons';
 import { Badge, Button, Select, Space, Switch, Tooltip } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STYLE_FILTER_IDS, type BaseLayerDef } from './layers/baseLayers';
 
@@ -17,6 +18,8 @@ export interface MapToolbarProps {
   tickedCount: number;
   onFit: () => void;
   liveStatus: string;
+  /** More switches of other features (the fences toggle). */
+  extra?: ReactNode;
 }
 
 const STATUS_BADGE: Record<string, 'success' | 'processing' | 'warning' | 'default' | 'error'> = {
@@ -68,6 +71,7 @@ export function MapToolbar(props: MapToolbarProps) {
             {t('toolbar.ticked', { count: props.tickedCount })}
           </Button>
         </Tooltip>
+        {props.extra}
         <span data-testid="live-status" data-status={props.liveStatus}>
           <Badge status={STATUS_BADGE[props.liveStatus] ?? 'default'} text={t(`live.${props.liveStatus}`)} />
         </span>

@@ -29,6 +29,9 @@ import { timelineIndexNear, toVehicleTrack, TRACK_COLORS, type VehicleTrack } fr
 import { TrackLayers } from './TrackLayers';
 import { useReplay } from './useReplay';
 import { saveFile } from '../list/api';
+import { FenceOverlay } from '../fence/FenceOverlay';
+import { FenceToggle } from '../fence/FenceToggle';
+import { useShowFences } from '../fence/overlay';
 
 const TABLE_HEIGHT = 220;
 
@@ -42,6 +45,8 @@ export default function ReplayPage() {
   const [errors, setErrors] = useState<string[]>([]);
   const [focusedCarId, setFocusedCarId] = useState<number | null>(null);
   const [following, setFollowing] = useState(true);
+  const [showFences, setShowFences] = useShowFences();
+  const [fenceCount, setFenceCount] = useState<number | null>(null);
   const config = useMapConfig();
   const [prefs, setPrefs] = useState(readPrefs);
   const replay = useReplay(tracks);
@@ -129,6 +134,7 @@ export default function ReplayPage() {
             ))}
             <span>{t('follow')}</span>
             <Switch size="small" checked={following} onChange={setFollowing} data-testid="replay-follow" />
+            <FenceToggle on={showFences} onChange={setShowFences} count={showFences ? fenceCount : null} />
             <Select size="small" style={{ width: 140 }} value={baseLayer.id} data-testid="replay-base-layer"
               onChange={(id: string) => {
                 const next = { ...prefs, baseLayer: id };
@@ -143,6 +149,7 @@ export default function ReplayPage() {
         {config && (
           <LiveMap key={baseLayer.crs} crs={baseLayer.crs} coord={baseLayer.coord} center={config.mapCenter ?? DEFAULT_CENTER} zoom={config.defaultZoom ?? DEFAULT_ZOOM}>
             <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} onTilesFailed={layerChoice.onTilesFailed} />
+            {showFences && <FenceOverlay coord={baseLayer.coord} onCount={setFenceCount} />}
             <TrackLayers tracks={tracks} coord={baseLayer.coord} pointIndex={replay.pointIndex} focusedCarId={focused?.carId ?? null}
               following={following} onPointClick={seekTime} />
           </LiveMap>

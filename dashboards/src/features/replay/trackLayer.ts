@@ -7,6 +7,7 @@
  * data-lat) and its index.
  */
 import L from 'leaflet';
+import { crossedFenceId } from '../fence/overlay';
 import { alarmMarkers, type AlarmMarker } from './alarms';
 import { arrowsAlong, chevron, type PixelBounds } from './arrows';
 import { toDisplay, type CoordSystem } from '../map/layers/coords';
@@ -86,12 +87,14 @@ export class TrackLayer {
     }
     for (const marker of alarmMarkers(track.alarms, points)) {
       const { alarm } = marker;
-      const kind = marker.activeSafety ? 'safety' : 'other';
+      // A fence crossing (alarm type 4, key fence:<id>:...) is marked as such on the track.
+      const fenceId = crossedFenceId(alarm);
+      const kind = marker.activeSafety ? 'safety' : fenceId !== null ? 'fence' : 'other';
       const title = texts.alarmTitle(marker);
       L.marker(toDisplay(marker.lng, marker.lat, coord), {
         icon: L.divIcon({
           className: `fw-replay-alarm fw-replay-alarm-${kind}`,
-          html: `<span data-testid="replay-alarm-${alarm.id}" data-key="${escapeHtml(alarm.key)}" data-start="${alarm.start}">!</span>`,
+          html: `<span data-testid="replay-alarm-${alarm.id}" data-key="${escapeHtml(alarm.key)}" data-start="${alarm.start}"${fenceId !== null ? ` data-fence-id="${fenceId}"` : ''}>${fenceId !== null ? '⬡' : '!'}</span>`,
           iconSize: [18, 18],
         }),
         title,

@@ -18,6 +18,10 @@ interface Props {
   range?: readonly [Dayjs, Dayjs];
   title?: string;
   name: string;
+  /** The entity listed (default `alarm`; inOutAlarm has its own, with the fence of each row). */
+  entity?: string;
+  /** Columns shown after the alarm's description (the inOutAlarm screens' fence and source). */
+  extraColumns?: string[];
 }
 
 function seconds(record: Record<string, unknown>): number | null {
@@ -25,18 +29,18 @@ function seconds(record: Record<string, unknown>): number | null {
   return (new Date(String(record.endTime)).getTime() - new Date(String(record.startTime)).getTime()) / 1000;
 }
 
-export default function AlarmEvents({ query, range, title, name }: Props) {
+export default function AlarmEvents({ query, range, title, name, entity = 'alarm', extraColumns = [] }: Props) {
   const { t } = useTranslation(['report', 'alarmList']);
   const screen = useMemo(() => {
     const [start, end] = range ?? lastDays();
     return defineListScreen({
-      entity: 'alarm',
+      entity,
       namespace: 'alarmList',
       permission: 'alarm',
       params: REPORT_PARAMS,
       features: REPORT_FEATURES,
       query,
-      columns: ['plateNumber', { field: 'desc', render: (value, record) => String(value ?? record.key ?? '') }, 'startTime', 'endTime',
+      columns: ['plateNumber', { field: 'desc', render: (value, record) => String(value ?? record.key ?? '') }, ...extraColumns, 'startTime', 'endTime',
         { key: 'duration', title: t('report:fields.durationS'), render: (_v, r) => clock(seconds(r)) },
         'speed', 'driverName', 'address', 'state'],
       filters: ['plateNumber', 'startTime'],
@@ -45,7 +49,7 @@ export default function AlarmEvents({ query, range, title, name }: Props) {
       rowActions: [{ key: 'track', label: t('alarmList:actions.track'), visible: (r) => trackHref(r) !== null, href: (r) => trackHref(r) ?? '' }],
       exportName: name,
     });
-  }, [query, range, t, name]);
+  }, [query, range, t, name, entity, extraColumns]);
   return (
     <>
       {title ? <Typography.Title level={5} data-testid="report-alarm-title">{title}</Typography.Title> : null}

@@ -1,10 +1,11 @@
 import AlarmEvents from '../../features/report/AlarmEvents';
 
-const QUERY = { 'key.in': ['a20', 'a21'] };
+const QUERY = {};
+const FENCE_COLUMNS = ['fenceName', 'source'];
 
-/** Report inOutAlarm (not defined by the spec; docs/reports.md §4): every area / route in-out alarm
- * (JT/T 808 bits 20 进出区域 and 21 进出路线, with their 0x12 position item) with its time, place, speed and how
- * long it lasted. */
+/** Report inOutAlarm (docs/reports.md §4): every area / route in-out alarm, the terminal's (bits 20 进出区域 and
+ * 21 进出路线, its 0x0200 items 0x11-0x13) and the platform fences' (alarm type 4), with the fence's name, where
+ * it came from, its time, place, speed and how long it lasted (entity `inOutAlarm`). */
 export default function InOutAlarmScreen() {
-  return <AlarmEvents query={QUERY} name="inOutAlarm" />;
+  return <AlarmEvents entity="inOutAlarm" query={QUERY} name="inOutAlarm" extraColumns={FENCE_COLUMNS} />;
 }
