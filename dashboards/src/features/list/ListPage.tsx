@@ -164,7 +164,11 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
       desc: orderBy ? sort.order === 'descend' : undefined,
     }));
   };
-  const search = (values: Record<string, unknown>) => list.setState((s) => ({ ...s, pageNo: 1, body: conditionsOf(filters, values, kinds) }));
+  // Search reads the list again even with unchanged filters: rows added since (a new alarm) must show.
+  const search = (values: Record<string, unknown>) => {
+    list.setState((s) => ({ ...s, pageNo: 1, body: conditionsOf(filters, values, kinds) }));
+    list.reload();
+  };
   const afterWrite = () => {
     setEditing(null);
     reload();

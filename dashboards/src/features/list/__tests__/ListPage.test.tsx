@@ -108,6 +108,17 @@ describe('the list page', () => {
     expect(JSON.parse(String(last.init.body))).toEqual({ 'name.like': 'J6' });
   });
 
+  test('searching again with the same filters reads the list again (rows added since show)', async () => {
+    signIn([{ code: 'carModel', actions: ALL }]);
+    renderList();
+    await loaded();
+    await screen.findByTestId('list-search');
+    fireEvent.click(screen.getByTestId('list-search'));
+    await waitFor(() => expect(calls('/api/common/query/carModel.json').length).toBe(2));
+    fireEvent.click(screen.getByTestId('list-search'));
+    await waitFor(() => expect(calls('/api/common/query/carModel.json').length).toBe(3));
+  });
+
   test('actions follow the permissions; the server\'s "update" grants the edit action', async () => {
     signIn([{ code: 'carModel', actions: ['query', 'update'] }]);
     renderList();
