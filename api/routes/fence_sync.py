@@ -20,6 +20,8 @@ MAX_DEVICES = 1000
 
 
 def _positive(value: Any, field: str) -> int:
+    if isinstance(value, float) and value.is_integer():  # JSON 42.0 is the integer 42
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**63:
         raise BadRequest(f"{field} 必须是正整数 ({field} must be a positive integer)", data={"field": field})
     return value

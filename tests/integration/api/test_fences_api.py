@@ -19,6 +19,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.query.entities import WRITABLE
+from fleet.alarm_catalog import describe
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_console_api import bearer, make_user
 from tests.integration.api.test_entities_api import create
@@ -301,7 +302,9 @@ def test_in_out_alarms_gather_terminal_and_platform_fence_alarms_with_the_fence_
                          (demo.enterprises["a"], device["id"], device["phone"], type_, key,
                           T0 + timedelta(minutes=minute), json.dumps(details)))
         conn.commit()
-    for language, entered in (("zh-CN", "进入区域"), ("en-US", "Entered the area"), ("zh-HK", "進入區域")):
+    # named like every alarm row: the catalogue's name of the kind, then the fence's name
+    for language in ("zh-CN", "en-US", "zh-HK"):
+        entered = f"{describe('fence:0:enter', None, language)} ({fence['name']})"
         reply = client.post("/api/common/query/inOutAlarm.json", headers={**headers, "X-Fleet-Language": language},
                             json={"deviceId": device["id"]}, query_string={"orderBy": "startTime"})
         rows = reply.json["data"]["list"]  # type: ignore[index]
