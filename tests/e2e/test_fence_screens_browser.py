@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from protocols.jt808 import Authentication, LocationReport
@@ -65,8 +66,8 @@ def _authenticated(stack: ConsoleStack, fleet: dict[str, Any]) -> Terminal:
     return terminal
 
 
-def _report(terminal: Terminal, lng: float, lat: float) -> None:
-    report = LocationReport(0, 3, lat, lng, 50, 30.0, 90, terminal.next_fix_at(), {"mileage_km": 100.0})
+def _report(terminal: Terminal, lng: float, lat: float, at: datetime | None = None) -> None:
+    report = LocationReport(0, 3, lat, lng, 50, 30.0, 90, at or terminal.next_fix_at(), {"mileage_km": 100.0})
     assert terminal.reply_to(terminal.send(0x0200, report)).result == 0
 
 
@@ -175,11 +176,14 @@ def test_area_vehicle_search_lists_the_vehicle_inside_with_its_entry_and_links_t
     geometry = _draw(page, "rectangle", [(-150, -120), (150, 120)])
     (west, north), (east, south) = geometry["topLeft"], geometry["bottomRight"]
     terminal = _authenticated(console_stack, fleet)
+    # Fixes of the last minute, a second apart: a search made "now" covers them all (fixes stamped a few
+    # seconds ahead of the browser's clock would fall after the window the screen sends).
+    at = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=60)
     try:
-        _report(terminal, east + 0.2, north)
-        for _ in range(3):
-            _report(terminal, (west + east) / 2, (north + south) / 2)
-        _report(terminal, east + 0.2, north)
+        _report(terminal, east + 0.2, north, at)
+        for second in range(1, 4):
+            _report(terminal, (west + east) / 2, (north + south) / 2, at + timedelta(seconds=second))
+        _report(terminal, east + 0.2, north, at + timedelta(seconds=4))
     finally:
         terminal.close()
     with connect(console_stack.db_url) as conn:  # the worker has stored the fixes (polled, never slept)

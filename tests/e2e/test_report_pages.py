@@ -82,19 +82,22 @@ def _local_start(day: int) -> datetime:
 
 
 def _alarms(url: str, key: str, first: int, last: int) -> int:
-    """Alarms of one key that started in the report days first..last (yyyymmdd, both included)."""
+    """Alarms of one key in admin's tree that started in the report days first..last (yyyymmdd, both included);
+    other modules' own enterprises sit outside that tree and the overview does not count them."""
     with connect(url) as conn:
-        row = conn.execute("SELECT count(*) FROM alarm WHERE key = %s AND start_time >= %s AND start_time < %s",
-                           (key, _local_start(first), _local_start(last) + timedelta(days=1))).fetchone()
+        row = conn.execute("SELECT count(*) FROM alarm a JOIN enterprise e ON e.id = a.enterprise_id"
+                           " WHERE a.key = %s AND a.start_time >= %s AND a.start_time < %s AND e.path LIKE %s || '%%'",
+                           (key, _local_start(first), _local_start(last) + timedelta(days=1), _tree(url))).fetchone()
     return int(row[0]) if row else 0
 
 
 def _alarm_plates(url: str, key: str, first: int, last: int) -> set[str]:
-    """Plates of the vehicles with an alarm of one key in the report days first..last."""
+    """Plates of the vehicles in admin's tree with an alarm of one key in the report days first..last."""
     with connect(url) as conn:
         rows = conn.execute("SELECT DISTINCT a.plate_number, c.plate_number FROM alarm a LEFT JOIN car c ON c.id = a.car_id"
-                            " WHERE a.key = %s AND a.start_time >= %s AND a.start_time < %s",
-                            (key, _local_start(first), _local_start(last) + timedelta(days=1))).fetchall()
+                            " JOIN enterprise e ON e.id = a.enterprise_id"
+                            " WHERE a.key = %s AND a.start_time >= %s AND a.start_time < %s AND e.path LIKE %s || '%%'",
+                            (key, _local_start(first), _local_start(last) + timedelta(days=1), _tree(url))).fetchall()
     return {plate for row in rows for plate in row if plate}
 
 
@@ -337,8 +340,9 @@ def test_cockpits_render_live_figures_on_the_map(page: Any, console_stack: Conso
     page.locator("[data-testid=running-stats][data-range=month]").wait_for()
     today = datetime.now(REPORT_ZONE).date()
     with connect(console_stack.db_url) as conn:
-        row = conn.execute("SELECT sum(mileage_km) FROM car_day_report WHERE date BETWEEN %s AND %s",
-                           (int(today.strftime("%Y%m01")), int(today.strftime("%Y%m%d")))).fetchone()
+        row = conn.execute("SELECT sum(mileage_km) FROM car_day_report WHERE date BETWEEN %s AND %s"
+                           " AND enterprise_path LIKE %s || '%%'",
+                           (int(today.strftime("%Y%m01")), int(today.strftime("%Y%m%d")), _tree(console_stack.db_url))).fetchone()
     km = int((row[0] if row and row[0] is not None else 0) + 0.5)
     stats.get_by_test_id("running-mileageKm").filter(has_text=re.compile(f"^{km:,}$")).wait_for()
     if report_days.first.month == today.month:
