@@ -1,8 +1,10 @@
 """Alarm latency in the browser: a terminal's 0x0200 with a DSM item to the real-time safety
-alarm dialog ("实时安全报警") on screen.
+alarm dialog ("实时安全报警") on screen; with ``--kind fence``, a platform fence crossing to its alarm
+window (push 2's notification, "进区域报警 (围栏名)").
 
     .venv/bin/python benchmarks/alarm_latency_bench.py                  # 30 alarms, 2 s apart
     .venv/bin/python benchmarks/alarm_latency_bench.py --alarms 100 --fleet 0
+    .venv/bin/python benchmarks/alarm_latency_bench.py --kind fence --alarms 100
 
 Needs the built console (scripts/build-console.sh) and Debian's /usr/bin/chromium.
 
@@ -28,6 +30,15 @@ Measured per alarm, each from the moment just before the frame is written on the
 - in DOM: a MutationObserver sees ``[data-testid=safety-alarm-dialog]`` added;
 - painted: the next animation frame after that (the frame that shows it; as browser_map_bench.py);
 - opened: the modal's open animation done (no running animation on ``.ant-modal``, opacity 1).
+
+``--kind fence``: a polygon platform fence of the benchmark's enterprise (enter and leave to the platform),
+bound to its car, loaded by the worker's fence step (it looks for new fences every
+``FLEET_STREAMS_FENCES_RELOAD_S``); the terminal first reports outside it until the step has the vehicle
+outside, then each alarm is one fix across its edge, alternately in and out (17 m apart, a plausible move),
+so each fix makes one crossing (an enter or a leave alarm, push 2). Measured to the notification
+``[data-testid=alarm-notice]`` of that fence key (shown when the user's rule for the key allows a window,
+the built-in default); push is the STOMP MESSAGE with push 2. Nothing is closed: each alarm has its own
+notification.
 
 One clock: the page stamps with ``Date.now()``, the benchmark with ``time.time()``, both the host's
 CLOCK_REALTIME; the offset between them (page minus benchmark, from evaluate round trips) is printed and
@@ -60,10 +71,24 @@ import browser_map_bench as bmb  # noqa: E402
 from tabulate import tabulate  # noqa: E402
 
 DSM_FATIGUE = 1
+# --kind: what is measured -> (the element the page shows, the push type that announces it)
+KINDS = {"dsm": ("[data-testid=safety-alarm-dialog]", 13),
+         "fence": ("[data-testid=alarm-notice][data-key^=\"fence:\"]", 2)}
+# --kind fence: a square of about 170 m x 220 m; each alarm is a fix on one side of its east edge
+FENCE_SQUARE = {"rings": [[[116.400, 39.900], [116.402, 39.900], [116.402, 39.902], [116.400, 39.902]]]}
+FENCE_INSIDE, FENCE_OUTSIDE, FENCE_LAT = 116.4019, 116.4021, 39.901
+FENCE_ENTER_LEAVE = (1 << 3) | (1 << 5)  # attributes 3 / 5: entering / leaving, to the platform
+FAR_OUTSIDE = 116.4040  # where the vehicle is first seen: outside, so its first entry is a crossing
+
+
+def probe(kind: str) -> str:
+    selector, push = KINDS[kind]
+    return PAGE_PROBE.replace("__SELECTOR__", selector.replace('"', '\\"')).replace("__PUSH__", str(push))
 STAGES = ("ack", "push", "in DOM", "painted", "opened")
 
 PAGE_PROBE = """
 (() => {
+  const SELECTOR = '__SELECTOR__', PUSH = __PUSH__;
   const b = { pushes: [], shown: [], frames: 0 };
   window.__alarmBench = b;
   // Push 13 as it reaches the page: every STOMP frame on the console's WebSocket, before its client.
@@ -79,7 +104,7 @@ PAGE_PROBE = """
           if (start < 0) continue;
           try {
             const push = JSON.parse(frame.slice(start + 2));
-            if (push && push.type === 13 && push.data) b.pushes.push([Number(push.data.alarmId), at]);
+            if (push && push.type === PUSH && push.data) b.pushes.push([Number(push.data.alarmId), at]);
           } catch (e) { /* positions or another body */ }
         }
       });
@@ -96,18 +121,19 @@ PAGE_PROBE = """
   };
   const found = (el) => {
     const at = Date.now();
-    const entry = { id: Number(el.getAttribute('data-alarm-id')), inDom: at, painted: null, opened: null };
+    const entry = { id: Number(el.getAttribute('data-alarm-id')), key: el.getAttribute('data-key'), inDom: at,
+                    painted: null, opened: null };
     b.shown.push(entry);
     requestAnimationFrame(() => { entry.painted = Date.now(); });
-    opened(entry, el.closest('.ant-modal'), at);
+    opened(entry, el.closest('.ant-modal, .ant-notification-notice'), at);
   };
   const start = () => {
     new MutationObserver((mutations) => {
       for (const m of mutations) {
         for (const node of m.addedNodes || []) {
           if (node.nodeType !== 1) continue;
-          if (node.matches('[data-testid=safety-alarm-dialog]')) found(node);
-          else node.querySelectorAll('[data-testid=safety-alarm-dialog]').forEach(found);
+          if (node.matches(SELECTOR)) found(node);
+          else node.querySelectorAll(SELECTOR).forEach(found);
         }
       }
     }).observe(document.documentElement, { subtree: true, childList: true });
@@ -119,6 +145,8 @@ PAGE_PROBE = """
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--kind", choices=sorted(KINDS), default="dsm",
+                   help="dsm: a DSM item to the safety dialog; fence: a platform fence crossing to its notification")
     p.add_argument("--alarms", type=int, default=30, help="alarms measured")
     p.add_argument("--warmup", type=int, default=3, help="alarms sent first and not counted")
     p.add_argument("--spacing", type=float, default=2.0, help="seconds between one alarm's send and the next (at least)")
@@ -220,6 +248,38 @@ def dsm_report(fix_at: datetime, number: int) -> Any:
     return LocationReport(0, 3, lat, lng, 50, 56.0, 90, fix_at, {"mileage_km": 100.0, "dsm_alarm": dsm})
 
 
+def fence_report(fix_at: datetime, lng: float) -> Any:
+    from protocols.jt808 import LocationReport
+
+    return LocationReport(0, 3, FENCE_LAT, lng, 50, 30.0, 90, fix_at, {"mileage_km": 100.0})
+
+
+def add_fence(db_url: str, own: dict[str, Any]) -> int:
+    """The benchmark's platform fence, bound to its car."""
+    from warehouse.db import connect
+
+    with connect(db_url) as conn:
+        row = conn.execute(
+            "INSERT INTO fence (enterprise_id, name, fence_type, business_type, shape, geometry, attributes)"
+            " VALUES (%s, '基准围栏', 2, 1, 'polygon', %s, %s) RETURNING id",
+            (own["enterprise_id"], json.dumps(FENCE_SQUARE), FENCE_ENTER_LEAVE)).fetchone()
+        assert row is not None
+        conn.execute("INSERT INTO fence_binding (fence_id, car_id, enterprise_id) VALUES (%s, %s, %s)",
+                     (row[0], own["car_id"], own["enterprise_id"]))
+        conn.commit()
+    return int(row[0])
+
+
+def seen_outside(db_url: str, device_id: int, fence_id: int) -> bool:
+    """The worker's fence step has the device outside the fence (as tests/e2e/test_fence_screens_browser.py)."""
+    from warehouse.db import connect
+
+    with connect(db_url) as conn:
+        row = conn.execute("SELECT jsonb_exists(state -> 'fences', %s) FROM fence_vehicle_state WHERE device_id = %s",
+                           (str(fence_id), device_id)).fetchone()
+    return row is not None and row[0] is False
+
+
 # -- measurement ----------------------------------------------------------------------------------
 
 
@@ -234,9 +294,9 @@ def clock_offset(page: Any, rounds: int = 7) -> tuple[float, float]:
     return statistics.median(s[1] for s in samples), min(s[0] for s in samples)
 
 
-def one_alarm(page: Any, terminal: Terminal, fix_at: datetime, number: int, timeout_s: float) -> dict[str, Any]:
+def one_alarm(page: Any, terminal: Terminal, report: Any, timeout_s: float) -> dict[str, Any]:
     shown_before = int(page.evaluate("() => window.__alarmBench.shown.length"))
-    seq, frame = terminal.frame(LOCATION_REPORT, dsm_report(fix_at, number))
+    seq, frame = terminal.frame(LOCATION_REPORT, report)
     sent = time.time() * 1000
     terminal.sock.sendall(frame)
     reply = terminal.reply_to(seq)
@@ -322,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         context = browser.new_context(base_url=api.base_url, viewport={"width": 1440, "height": 900},
                                       locale="zh-CN", timezone_id="Asia/Shanghai")
         context.set_default_timeout(60_000)
-        context.add_init_script(PAGE_PROBE)
+        context.add_init_script(probe(args.kind))
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -342,6 +402,20 @@ def main(argv: list[str] | None = None) -> int:
         if terminal.reply_to(seq).result != 0:
             raise RuntimeError("the terminal's authentication was refused")
         time.sleep(1.0)  # the session (online) reaches the worker
+        if args.kind == "fence":
+            fence_id = add_fence(db_url, own)
+            first = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=600)  # 1 s apart, polled every 0.3 s for <= 60 s: all past
+
+            def outside() -> bool:  # the same far point each time: never a jump, never a crossing
+                nonlocal first
+                first += timedelta(seconds=1)
+                seq, frame = terminal.frame(LOCATION_REPORT, fence_report(first, FAR_OUTSIDE))
+                terminal.sock.sendall(frame)
+                terminal.reply_to(seq)
+                return seen_outside(db_url, own["device_id"], fence_id)
+
+            wait_until(outside, 60, "the fence step to have the vehicle outside the fence", worker.log_file)
+            say(f"fence {fence_id} bound and loaded, the vehicle outside it")
 
         last_fix = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=1)
         next_at = time.monotonic()
@@ -354,11 +428,14 @@ def main(argv: list[str] | None = None) -> int:
                 fix_at = datetime.now(UTC).replace(microsecond=0)
             last_fix = fix_at
             next_at = time.monotonic() + args.spacing
-            sample = one_alarm(page, terminal, fix_at, number, args.timeout)
+            report = dsm_report(fix_at, number) if args.kind == "dsm" else \
+                fence_report(fix_at, FENCE_INSIDE if number % 2 else FENCE_OUTSIDE)
+            sample = one_alarm(page, terminal, report, args.timeout)
             if args.shot and number == args.warmup + 1:
                 args.shot.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(args.shot))
-            close_dialog(page, args.timeout)
+            if args.kind == "dsm":
+                close_dialog(page, args.timeout)
             if number > args.warmup:
                 samples.append(sample)
             say(f"alarm {number}{' (warm-up)' if number <= args.warmup else ''}: id {sample['alarmId']},"
@@ -369,15 +446,16 @@ def main(argv: list[str] | None = None) -> int:
 
     if errors:
         print(f"\n{len(errors)} errors in the page, first ones:\n  " + "\n  ".join(errors[:5]))
-    print(f"\nalarm latency benchmark: {len(samples)} DSM alarms (+{args.warmup} warm-up) over {elapsed:.0f} s,"
-          f" >= {args.spacing:g} s apart, {args.fleet} simulated terminals meanwhile, {dialogs} dialogs seen,"
+    what = "DSM alarms" if args.kind == "dsm" else "fence crossings"
+    print(f"\nalarm latency benchmark: {len(samples)} {what} (+{args.warmup} warm-up) over {elapsed:.0f} s,"
+          f" >= {args.spacing:g} s apart, {args.fleet} simulated terminals meanwhile, {dialogs} shown,"
           f" {os.cpu_count()} CPUs, load {load:.1f}; clock offset page - bench {offset_ms:+.2f} ms")
     print("ms from writing the 0x0200 on the socket to:")
     print(tabulate(summary(samples), headers=["stage", "n", "p50", "p95", "p99", "max", "mean"], tablefmt="github"))
     painted = [s["painted"] for s in samples]
     p99 = bmb.pct(painted, 0.99)
     if p99 is not None:
-        print(f"\nresult: frame -> dialog painted p50 {bmb.pct(painted, 0.5):.0f} ms, p99 {p99:.0f} ms"
+        print(f"\nresult: frame -> {'dialog' if args.kind == 'dsm' else 'notification'} painted p50 {bmb.pct(painted, 0.5):.0f} ms, p99 {p99:.0f} ms"
               f" (target p99 <= 1000 ms: {'holds' if p99 <= 1000 else 'missed'})")
     if args.json:
         args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},

@@ -40,7 +40,14 @@ def _draw(page: Any, tool: str, offsets: list[tuple[int, int]]) -> Any:
             [cx + dx, cy + dy])
         assert over == "", f"({dx}, {dy}) from the map's centre lands on a map control ({over}), not on the map"
         page.mouse.click(cx + dx, cy + dy)
-        time.sleep(0.15)  # geoman takes one click per animation frame
+        # Geoman takes one click per animation frame: on a loaded machine two clicks sent before the next frame
+        # are one vertex. Two frames after the click it has been taken (and, for a polygon or a line, shows
+        # one more placed vertex) before the next one is sent.
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        if tool in ("polygon", "polyline"):
+            page.wait_for_function("(n) => document.querySelectorAll("
+                                   "'.leaflet-marker-pane .marker-icon:not(.cursor-marker)').length >= n",
+                                   arg=offsets.index((dx, dy)) + 1, timeout=10_000)
     if tool == "polygon":  # closes on its first vertex
         # The placed vertices, not geoman's cursor marker that follows the mouse (a marker-icon too).
         vertices = page.locator(".leaflet-marker-pane .marker-icon:not(.cursor-marker)")
