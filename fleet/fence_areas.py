@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from fleet.geofence.geometry import parse_shape
+from fleet.geofence.shapes import Circle, Rectangle, Route, RouteSegment
 from protocols.jt808 import (
     CircleArea,
     DeleteCircleAreas,
@@ -89,36 +91,33 @@ def set_message(fence: Mapping[str, Any], version: str | None) -> tuple[int, byt
 
 
 def _body(fence: Mapping[str, Any]) -> Any:
-    geometry, fence_id, name = fence["geometry"], int(fence["id"]), str(fence.get("name") or "")
+    fence_id, name = int(fence["id"]), str(fence.get("name") or "")
+    shape = parse_shape(fence["shape"], fence["geometry"])  # the one geometry reader; InvalidGeometry names the field
     start, end = fence.get("start_time"), fence.get("end_time")
     attributes = int(fence.get("attributes") or 0) & _AREA_MASK
     if start is not None or end is not None:
         attributes |= ATTR_BY_TIME
-    if fence["shape"] == "route":
-        return SetRoute(fence_id, attributes & (_ROUTE_MASK | ATTR_BY_TIME), _route_points(geometry["segments"]),
+    if isinstance(shape, Route):
+        return SetRoute(fence_id, attributes & (_ROUTE_MASK | ATTR_BY_TIME), _route_points(shape.segments),
                         start, end, name)
     limit = _speed(fence, attributes)
     if limit is not None:
         attributes |= ATTR_SPEED_LIMIT
     speed, duration, night = limit or (None, None, None)
-    if fence["shape"] == "circle":
-        lng, lat = geometry["center"]
-        radius = round(float(geometry["radius"]))
-        area = CircleArea(fence_id, attributes, float(lat), float(lng), radius, start, end, speed, duration, night, name)
+    if isinstance(shape, Circle):
+        lng, lat = shape.centre
+        area = CircleArea(fence_id, attributes, lat, lng, round(shape.radius_m), start, end, speed, duration, night,
+                          name)
         return SetCircleAreas(SET_APPEND, (area,))
-    if fence["shape"] == "rectangle":
-        (left, top), (right, bottom) = geometry["topLeft"], geometry["bottomRight"]
-        rect = RectangleArea(fence_id, attributes, float(top), float(left), float(bottom), float(right), start, end,
-                             speed, duration, night, name)
+    if isinstance(shape, Rectangle):
+        (left, top), (right, bottom) = shape.top_left, shape.bottom_right
+        rect = RectangleArea(fence_id, attributes, top, left, bottom, right, start, end, speed, duration, night, name)
         return SetRectangleAreas(SET_APPEND, (rect,))
-    rings = geometry["rings"]
-    if len(rings) != 1:
+    if len(shape.parts) != 1 or len(shape.parts[0]) != 1:
         raise NotSendable(f"fence {fence_id}: a polygon with holes cannot be sent to a terminal (0x8604 carries "
                           "one ring)")
-    ring = [(float(lng), float(lat)) for lng, lat in rings[0]]
-    if len(ring) > 1 and ring[0] == ring[-1]:
-        ring = ring[:-1]  # the wire polygon closes itself
-    vertices = tuple(Vertex(lat, lng) for lng, lat in ring)
+    # the reader drops a closing vertex: the wire polygon closes itself
+    vertices = tuple(Vertex(lat, lng) for lng, lat in shape.parts[0][0])
     return SetPolygonArea(fence_id, attributes, vertices, start, end, speed, duration, night, name)
 
 
@@ -134,27 +133,26 @@ def _speed(fence: Mapping[str, Any], attributes: int) -> tuple[int, int, int | N
             None if night is None else round(float(night)))
 
 
-def _route_points(segments: Sequence[Mapping[str, Any]]) -> tuple[RoutePoint, ...]:
+def _route_points(segments: Sequence[RouteSegment]) -> tuple[RoutePoint, ...]:
     """Inflection points: each carries the segment that starts at it (ids from 1), so a segment's rules go
     with its first point; a segment ending where the next starts shares that point."""
     points: list[RoutePoint] = []
     for index, segment in enumerate(segments):
-        path = [(float(lng), float(lat)) for lng, lat in segment["points"]]
-        last = index == len(segments) - 1
-        following = [] if last else segments[index + 1]["points"]
-        if path and following and tuple(map(float, following[0])) == path[-1]:
+        path = list(segment.points)
+        following = segments[index + 1].points if index + 1 < len(segments) else ()
+        if path and following and following[0] == path[-1]:
             path = path[:-1]
-        width = round(float(segment.get("width") or 0))
+        width = round(segment.width_m)
         if not 0 <= width <= 255:
             raise NotSendable(f"route segment {index + 1}: a corridor of {width} m, a terminal holds at most 255 m")
         attrs, longest, shortest, speed, duration = 0, None, None, None, None
-        if segment.get("maxTime") is not None or segment.get("minTime") is not None:
+        if segment.max_time_s is not None or segment.min_time_s is not None:
             attrs |= SEGMENT_TRAVEL_TIME
-            longest = int(segment.get("maxTime") or 0xFFFF)  # no upper bound: the largest WORD
-            shortest = int(segment.get("minTime") or 0)
-        if segment.get("speedLimit") is not None:
+            longest = int(segment.max_time_s or 0xFFFF)  # no upper bound: the largest WORD
+            shortest = int(segment.min_time_s or 0)
+        if segment.speed_limit_kmh is not None:
             attrs |= SEGMENT_SPEED_LIMIT
-            speed, duration = round(float(segment["speedLimit"])), int(segment.get("overspeedDuration") or 0)
+            speed, duration = round(segment.speed_limit_kmh), int(segment.overspeed_s)
         for lng, lat in path:
             points.append(RoutePoint(len(points) + 1, index + 1, lat, lng, width, attrs, longest, shortest, speed,
                                      duration))

@@ -1,5 +1,6 @@
 """A stored fence row (migration 0040's geometry JSON by shape) as the check's Fence: each shape, the
-attribute bit set, the time windows, and a clear error for a geometry that is not what its shape says."""
+attribute bit set, the time windows, and a clear error for a geometry that is not what its shape says (the
+one geometry reader's, fleet/geofence/geometry.py, the same that checked the row on write)."""
 
 from __future__ import annotations
 
@@ -45,10 +46,11 @@ def test_a_row_becomes_a_fence_with_its_attribute_numbers_and_window() -> None:
 
 
 @pytest.mark.parametrize(("shape", "geometry", "message"), [
-    ("circle", {"center": [116.3], "radius": 5}, "geometry.center must be [lng, lat]"),
-    ("circle", {"center": [116.3, 39.9], "radius": "5"}, "geometry.radius must be a number"),
-    ("polygon", {"rings": [[[116.3, 39.9], [116.31, 39.9]]]}, "geometry.rings[0] must be a list of at least 3"),
-    ("route", {"segments": [{"points": [[116.3, 39.9]], "width": 50}]}, "geometry.segments[0].points"),
+    ("circle", {"center": [116.3], "radius": 5}, "center must be a [lng, lat] pair"),
+    ("circle", {"center": [116.3, 39.9], "radius": "5"}, "radius must be a number"),
+    ("circle", {"center": [39.9, 116.3], "radius": 5}, "center = [39.9, 116.3] is outside China's range"),
+    ("polygon", {"rings": [[[116.3, 39.9], [116.31, 39.9]]]}, "rings[0] needs at least three distinct vertices"),
+    ("route", {"segments": [{"points": [[116.3, 39.9]], "width": 50}]}, "segments[0].points must be a list"),
     ("star", {}, "unknown shape 'star'"),
 ])
 def test_a_geometry_that_is_not_its_shapes_is_a_value_error_naming_the_field(shape: str, geometry: Any,
