@@ -7,6 +7,9 @@ keeps a blind-area store). The fix clock advances by max(interval, 1 s) per repo
 of a terminal has a distinct 1-second BCD fix time (with interval < 1 s it runs ahead of the wall clock;
 `run_fleet` starts it early enough to end near "now").
 
+Each fix is checked against the areas the platform sent it (`simulator.area_watch`): entering or leaving
+one adds item 0x12 and alarm bit 20 / 21 to that report when the area asks for the platform alarm.
+
 Commands from the platform are answered by `simulator.commands.CommandResponder` (one answer per
 downlink, in arrival order, each with that downlink's serial); photos go up through
 `simulator.uploads.MediaUploader`, one upload at a time in a task of the session, so positions keep
@@ -41,6 +44,7 @@ from protocols.jt808.catalogue import (
 )
 from simulator import wire
 from simulator.alarms import AlarmSchedule
+from simulator.area_watch import AreaWatch
 from simulator.commands import NORMAL, CommandResponder, StoredMedia, default_params
 from simulator.driving import Vehicle
 from simulator.outbox import Outbox, Position
@@ -124,6 +128,7 @@ class VirtualTerminal:
                                       self.config.protocol_version, self.config.media_package_bytes,
                                       self.config.reply_timeout_s)
         self.media_queue: deque[StoredMedia] = deque()
+        self.area_watch = AreaWatch()
         self._media_ready = asyncio.Event()
         self._last_report: LocationReport | None = None
         self._seq = self.rng.randrange(0, 0x10000)
@@ -144,6 +149,10 @@ class VirtualTerminal:
         if self.alarms is not None:
             flags, items = self.alarms.step(self.fix_step_s, sample, fix_at, self.vehicle)
             sample = replace(sample, alarm_flags=flags)
+        area_flags, area_items = self.area_watch.check(self.responder.areas, sample.lng, sample.lat,
+                                                       sample.speed_kmh, fix_at)
+        if area_flags or area_items:  # crossings of the areas it holds (simulator.area_watch)
+            sample, items = replace(sample, alarm_flags=sample.alarm_flags | area_flags), {**items, **area_items}
         position = Position(fix_at, wire.location_report(sample, fix_at, items))
         self._last_report = position.report
         self.outbox.add(position)

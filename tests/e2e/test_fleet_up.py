@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from psycopg import sql
@@ -234,6 +235,9 @@ def test_fleet_up_shows_moving_vehicles_via_the_api_and_stops_cleanly(
         assert len(newer) == len(device_ids), f"positions did not advance: {first} -> {later}"
         assert len(moved) >= len(device_ids) // 2, f"only {len(moved)} vehicles moved: {first} -> {later}"
 
+        _terminal_fences_reach_the_simulated_terminals_and_their_crossings_come_back(base, headers, moved, deadline,
+                                                                                   report)
+
         dagster_port = int(env["FLEET_REPORT_DAGSTER_PORT"])
         assert _listening_addresses(dagster_port) == {"127.0.0.1"}, "the Dagster UI (no sign-in) off loopback"
 
@@ -249,3 +253,46 @@ def test_fleet_up_shows_moving_vehicles_via_the_api_and_stops_cleanly(
             proc.kill()
             proc.wait(timeout=30)
         out.close()
+
+
+def _terminal_fences_reach_the_simulated_terminals_and_their_crossings_come_back(
+        base: str, headers: dict[str, str], moving: list[int], deadline: float, report: Callable[[], str]) -> None:
+    """The seeded terminal fence (warehouse/fence_seed.py, 物流园) is held by the subsidiary's simulated terminals
+    (its 0x8602 acknowledged); and a simulated terminal reports crossing a terminal fence itself: a 600 m circle
+    around each moving vehicle, bound to it, is left within a minute or so, and that 0x12 is an inOutAlarm row of
+    source terminal named after the fence. (Waiting for a crossing of the seeded rectangle would take tens of
+    minutes with the test's 10 terminals: about 0.7 crossings a vehicle-hour.)"""
+    import time
+
+    import requests
+
+    def post(path: str, body: dict[str, Any], **params: Any) -> Any:
+        reply = requests.post(f"{base}{path}", headers=headers, json=body, params={"isParent": "true", **params},
+                              timeout=10).json()
+        assert reply["code"] == 0, reply
+        return reply["data"]
+
+    held: list[Any] = []
+    while not held and time.monotonic() < deadline:
+        held = post("/api/common/query/fenceSync.json", {"fenceName.eq": "物流园", "state.eq": "acknowledged"})["list"]
+        time.sleep(1)
+    assert held, "the seeded terminal fence never reached a simulated terminal:\n" + report()
+
+    names = {}
+    for device_id in moving:
+        last = requests.get(f"{base}/api/gps/device/{device_id}/last.json", headers=headers,
+                            params={"isParent": "true"}, timeout=10).json()["data"]
+        name = f"e2e-{secrets.token_hex(3)}"
+        fence = post("/api/common/fence.json", {
+            "name": name, "enterpriseId": last["enterpriseId"], "fenceType": 2, "businessType": 2, "shape": "circle",
+            "geometry": {"center": [last["lng"], last["lat"]], "radius": 600}, "attributes": [3, 5]})
+        post(f"/api/fence/{fence['id']}/bind.json", {"carIds": [last["carId"]]})
+        names[fence["id"]] = name
+    rows: list[Any] = []
+    crossing_deadline = time.monotonic() + 150
+    while not rows and time.monotonic() < crossing_deadline:
+        time.sleep(3)
+        found = post("/api/common/query/inOutAlarm.json", {"source.eq": "terminal"}, pageSize=100)["list"]
+        rows = [r for r in found if r.get("fenceId") in names and str(r.get("key", "")).startswith("tfence:")]
+    assert rows, "no simulated terminal reported crossing its terminal fence:\n" + report()
+    assert all(r["fenceName"] == names[r["fenceId"]] and r["kind"] in ("enter", "leave") for r in rows), rows

@@ -1,8 +1,9 @@
 """Terminal fences reach terminals through the one command path, on the real Kafka and PostgreSQL: a
 binding row -> the streams worker's reconciler (streams.fence_sync) -> command row + jt808.downlink.v1 ->
 gateway -> the simulated terminal over TCP (simulator.areas) -> its 0x0001 -> the commands step -> the
-fence_sync row's state. Bindings and fences are written as rows: the reconciler needs no hook in the
-routes that write them."""
+fence_sync row's state; and back: the simulated terminal's own report of crossing the area it holds (0x0200
+item 0x12, simulator.area_watch) -> the fences step -> a stored `tfence:` alarm named after the fence.
+Bindings and fences are written as rows: the reconciler needs no hook in the routes that write them."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from simulator.terminal import TerminalConfig, VirtualTerminal
 from tests.integration.gateway.support import running_gateway
 from tests.integration.streams.conftest import start_worker
 from tests.integration.streams.support import Worker
+from tests.support.scripted_vehicle import ScriptedVehicle, shuttle
 
 pytestmark = pytest.mark.timeout(240)
 TIMEOUT_S = 4
@@ -101,21 +103,24 @@ async def _until(what: str, check: Callable[[], Any], worker: Worker, timeout_s:
     raise AssertionError(f"timed out waiting for {what}\n--- worker log ---\n{worker.log_tail()}")
 
 
-def _terminal(port: int, phone: str) -> VirtualTerminal:
-    config = TerminalConfig(host="127.0.0.1", port=port, interval_s=5.0, heartbeat_interval_s=30, ack_timeout_s=10,
-                            backlog_batch_items=20, reconnect_min_s=0.2, reconnect_max_s=1, reply_timeout_s=10)
+def _terminal(port: int, phone: str, interval_s: float = 5.0, vehicle: Vehicle | None = None) -> VirtualTerminal:
+    config = TerminalConfig(host="127.0.0.1", port=port, interval_s=interval_s, heartbeat_interval_s=30,
+                            ack_timeout_s=10, backlog_batch_items=20, reconnect_min_s=0.2, reconnect_max_s=1,
+                            reply_timeout_s=10)
     rng = random.Random(phone)
     return VirtualTerminal(index=1, phone=phone, terminal_id=f"SIM{phone[-7:]}", config=config,
-                           vehicle=Vehicle(rng, 31.23, 121.47, 5), rng=rng, auth_store=MemoryAuthStore({phone: CODE}),
+                           vehicle=vehicle or Vehicle(rng, 31.23, 121.47, 5), rng=rng,
+                           auth_store=MemoryAuthStore({phone: CODE}),
                            fix_clock=datetime.now(UTC).replace(microsecond=0), plate="沪A·F0001")
 
 
 class Online:
     """A gateway and the simulated terminal of ``v`` connected to it, until the block ends."""
 
-    def __init__(self, pg_url: str, kafka_bootstrap: str, port: int, v: dict[str, Any], worker: Worker) -> None:
+    def __init__(self, pg_url: str, kafka_bootstrap: str, port: int, v: dict[str, Any], worker: Worker,
+                 terminal: VirtualTerminal | None = None) -> None:
         self.pg_url, self.kafka_bootstrap, self.port, self.v, self.worker = pg_url, kafka_bootstrap, port, v, worker
-        self.terminal = _terminal(port, v["phone"])
+        self.terminal = terminal or _terminal(port, v["phone"])
         self._stop = asyncio.Event()
 
     async def __aenter__(self) -> VirtualTerminal:
@@ -241,3 +246,43 @@ def test_an_unanswered_fence_fails_with_timeout_and_goes_again_when_the_terminal
             assert v["fence"] in terminal.responder.areas.polygons
 
     asyncio.run(main())
+
+
+def _in_out_rows(pg_url: str, device: int) -> list[tuple[Any, ...]]:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        return conn.execute("SELECT key, type, fence_id, fence_name, source, kind FROM in_out_alarm_view"
+                            " WHERE device_id = %s AND key LIKE 'tfence:%%' ORDER BY start_time, key",
+                            (device,)).fetchall()
+
+
+def test_a_simulated_terminal_reports_crossing_the_circle_it_was_sent_as_a_tfence_alarm_named_after_the_fence(
+        pg_url: str, kafka_bootstrap: str, worker: Worker, free_port: Callable[[], int]) -> None:
+    v = _vehicle(pg_url)
+    name = f"物流园 {v['fence']}"
+    # a 100 m circle, enter / leave to the platform, that the vehicle keeps driving through (72 km/h, a fix a second)
+    _execute(pg_url, "UPDATE fence SET shape = 'circle', geometry = %s, name = %s WHERE id = %s",
+             (Jsonb({"center": [121.47, 31.23], "radius": 100}), name, v["fence"]))
+    port = free_port()
+    terminal = _terminal(port, v["phone"], interval_s=1.0,
+                         vehicle=ScriptedVehicle(shuttle(121.47, 31.23, 200, 72.0, 1.0), loop=True))
+
+    async def main() -> None:
+        async with Online(pg_url, kafka_bootstrap, port, v, worker, terminal):
+            await asyncio.to_thread(_bind, pg_url, v)
+            await _until("the circle acknowledged", lambda: (r := _sync_row(pg_url, v)) is not None
+                         and r["state"] == "acknowledged", worker)
+            assert v["fence"] in terminal.responder.areas.circles
+            rows = await _until("the terminal's enter and leave alarms",
+                                lambda: len(r := _in_out_rows(pg_url, v["device"])) >= 2 and r, worker, timeout_s=60)
+        # in and out, each named after the fence, from the terminal (repeats of a later lap may follow)
+        assert set(rows) == {(f"tfence:{v['fence']}:{kind}", 4, v["fence"], name, "terminal", kind)
+                             for kind in ("enter", "leave")}, rows
+
+    asyncio.run(main())
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        details = conn.execute("SELECT details FROM alarm WHERE device_id = %s AND key = %s ORDER BY start_time LIMIT 1",
+                               (v["device"], f"tfence:{v['fence']}:enter")).fetchone()
+        bits = conn.execute("SELECT count(*) FROM alarm WHERE device_id = %s AND key = 'a20'",
+                            (v["device"],)).fetchone()
+    assert details is not None and details[0]["fenceName"] == name and details[0]["locationType"] == "circle"
+    assert bits is not None and bits[0] >= 1  # alarm bit 20 (in / out of an area) on the same reports
