@@ -2,6 +2,7 @@
 message catalogue and typed bodies for the link messages and the vehicle dynamic information family.
 Pure code: bytes in, typed messages out, and back."""
 
+from protocols.jt809 import messages  # importing it registers the typed bodies
 from protocols.jt809.cipher import CipherKeys, crypt
 from protocols.jt809.codec import (
     Message,
@@ -26,5 +27,5 @@ from protocols.jt809.header import Header
 __all__ = [
     "BodyError", "ChecksumError", "CipherKeys", "EncryptedBodyError", "FramingError", "Header", "JT809Error",
     "LengthError", "Message", "UnknownVersionError", "crc16", "crypt", "decode_body", "decode_frame",
-    "encode_frame", "escape", "register_body", "registered_ids", "unescape",
+    "encode_frame", "escape", "messages", "register_body", "registered_ids", "unescape",
 ]

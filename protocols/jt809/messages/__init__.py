@@ -1,0 +1,40 @@
+"""Typed JT/T 809 bodies. Importing this package registers them with the codec."""
+
+from protocols.jt809.messages.dynamic import (
+    BackfilledPositions,
+    ExchangedBackfill,
+    ExchangedPosition,
+    RealTimePosition,
+    VehicleDynamic,
+    VehicleDynamicDown,
+)
+from protocols.jt809.messages.link import (
+    DisconnectNotice,
+    Heartbeat,
+    HeartbeatResponse,
+    InferiorClosingNotice,
+    LoginRequest,
+    LoginResponse,
+    LoginResult,
+    LogoutRequest,
+    LogoutResponse,
+    SubLinkDisconnectNotice,
+    SubLinkHeartbeat,
+    SubLinkHeartbeatResponse,
+    SubLinkLoginRequest,
+    SubLinkLoginResponse,
+    SubLinkLoginResult,
+    SubLinkLogoutRequest,
+    SubLinkLogoutResponse,
+    SuperiorClosingNotice,
+)
+from protocols.jt809.messages.positions import Gnss2011, Gnss2019, PlatformAlarm
+
+__all__ = [
+    "BackfilledPositions", "DisconnectNotice", "ExchangedBackfill", "ExchangedPosition", "Gnss2011", "Gnss2019",
+    "Heartbeat", "HeartbeatResponse", "InferiorClosingNotice", "LoginRequest", "LoginResponse", "LoginResult",
+    "LogoutRequest", "LogoutResponse", "PlatformAlarm", "RealTimePosition", "SubLinkDisconnectNotice",
+    "SubLinkHeartbeat", "SubLinkHeartbeatResponse", "SubLinkLoginRequest", "SubLinkLoginResponse",
+    "SubLinkLoginResult", "SubLinkLogoutRequest", "SubLinkLogoutResponse", "SuperiorClosingNotice",
+    "VehicleDynamic", "VehicleDynamicDown",
+]
