@@ -9,6 +9,7 @@ from protocols.jt809.codec import (
     decode_body,
     decode_frame,
     encode_frame,
+    guess_version,
     register_body,
     registered_ids,
 )
@@ -27,5 +28,5 @@ from protocols.jt809.header import Header
 __all__ = [
     "BodyError", "ChecksumError", "CipherKeys", "EncryptedBodyError", "FramingError", "Header", "JT809Error",
     "LengthError", "Message", "UnknownVersionError", "crc16", "crypt", "decode_body", "decode_frame",
-    "encode_frame", "escape", "messages", "register_body", "registered_ids", "unescape",
+    "encode_frame", "escape", "guess_version", "messages", "register_body", "registered_ids", "unescape",
 ]

@@ -82,6 +82,27 @@ def decode_body(msg_id: int, body: bytes, version: str) -> Any:
         raise BodyError(f"0x{msg_id:04X} body does not fit its {version} layout: {exc}") from None
 
 
+# 2019 header times a peer may plausibly send (UTC seconds, 2000-01-01 up to 2100-01-01).
+_PLAUSIBLE_TIME = range(946_684_800, 4_102_444_800)
+
+
+def guess_version(frame: bytes) -> str:
+    """'2019' when the 8 bytes after a 2011 header read as a plausible UTC time, else '2011'.
+
+    The header does not say which layout it has (MSG_LENGTH counts the whole frame either way), so a
+    link configures it per peer; this guess is for tools reading a capture. In a 2011 frame the same
+    bytes are the body's start (a plate in GBK, a user id and password, ...), which is rarely a time.
+    """
+    try:
+        content = unescape(strip_flags(frame))
+    except JT809Error:
+        return "2011"
+    if len(content) < header_size("2019") + CRC_BYTES:
+        return "2011"
+    seconds = int.from_bytes(content[header_size("2011") : header_size("2019")], "big")
+    return "2019" if seconds in _PLAUSIBLE_TIME else "2011"
+
+
 def decode_frame(frame: bytes, *, version: str = "2011", keys: CipherKeys | None = None) -> Message:
     """A whole frame (0x5b ... 0x5d, still escaped) -> Message. ``version`` is the peer's configured
     header layout; ``keys`` decrypt a body whose encrypt flag is set."""

@@ -23,6 +23,7 @@ from protocols.jt809 import (
     decode_frame,
     encode_frame,
     escape,
+    guess_version,
     unescape,
 )
 from tests.unit.protocols.jt809_vectors import VECTORS
@@ -245,3 +246,8 @@ def test_random_damage_only_ever_raises_codec_errors() -> None:
             decode_frame(bytes(damaged), version=rng.choice(["2011", "2019"]), keys=keys)
         except JT809Error:
             pass
+
+
+@pytest.mark.parametrize("name", sorted(FRAMES))
+def test_the_header_layout_is_guessed_from_the_2019_time_field(name: str) -> None:
+    assert guess_version(_frame(name)) == FRAMES[name][0]
