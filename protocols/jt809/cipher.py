@@ -9,6 +9,7 @@ is encrypted; the same function encrypts and decrypts.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 _U32 = 0xFFFFFFFF
 
@@ -31,11 +32,26 @@ class CipherKeys:
 
 
 def crypt(data: bytes, key: int, keys: CipherKeys) -> bytes:
-    """Encrypt or decrypt ``data`` with the header key ``key``."""
+    """Encrypt or decrypt ``data`` with the header key ``key``.
+
+    The keystream depends only on the key and the three constants, and a link usually keeps one key, so
+    it is computed once per key (in 256-byte steps of length) and XORed in as one big integer.
+    """
+    size = len(data)
+    if not size:
+        return b""
+    stream = _keystream((key & _U32) or 1, keys, -(-size // _STEP) * _STEP)[:size]
+    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(size, "big")
+
+
+_STEP = 256
+
+
+@lru_cache(maxsize=256)
+def _keystream(key: int, keys: CipherKeys, size: int) -> bytes:
     m1, ia1, ic1 = keys.m1, keys.ia1, keys.ic1
-    key = (key & _U32) or 1
-    out = bytearray(len(data))
-    for i, byte in enumerate(data):
+    out = bytearray(size)
+    for i in range(size):
         key = (ia1 * (key % m1) + ic1) & _U32
-        out[i] = byte ^ ((key >> 20) & 0xFF)
+        out[i] = (key >> 20) & 0xFF
     return bytes(out)

@@ -251,3 +251,20 @@ def test_random_damage_only_ever_raises_codec_errors() -> None:
 @pytest.mark.parametrize("name", sorted(FRAMES))
 def test_the_header_layout_is_guessed_from_the_2019_time_field(name: str) -> None:
     assert guess_version(_frame(name)) == FRAMES[name][0]
+
+
+def _reference_crypt(data: bytes, key: int, keys: CipherKeys) -> bytes:
+    """The standard's formula byte by byte, as the vectors note writes it."""
+    out = bytearray()
+    key = key or 1
+    for byte in data:
+        key = (keys.ia1 * (key % keys.m1) + keys.ic1) & 0xFFFFFFFF
+        out.append(byte ^ ((key >> 20) & 0xFF))
+    return bytes(out)
+
+
+@pytest.mark.parametrize("size", [0, 1, 255, 256, 257, 1000])
+@pytest.mark.parametrize(("key", "keys"), [(0, DEMO_2019), (15241, GUOJIAN), (0xFFFFFFFF, SMALLCHI)])
+def test_cached_keystream_equals_the_formula_at_every_length(size: int, key: int, keys: CipherKeys) -> None:
+    data = random.Random(size).randbytes(size)
+    assert crypt(data, key, keys) == _reference_crypt(data, key, keys)
