@@ -77,8 +77,8 @@ SUPERIOR_CLOSING: Final = m.SuperiorClosingNotice.MSG_ID
 # Families (a sub-business header or data type, then the data)
 DYNAMIC_UP: Final = m.VehicleDynamic.MSG_ID
 DYNAMIC_DOWN: Final = m.VehicleDynamicDown.MSG_ID
-PLATFORM_UP: Final = 0x1300
-PLATFORM_DOWN: Final = 0x9300
+PLATFORM_UP: Final = m.PlatformExchange.MSG_ID
+PLATFORM_DOWN: Final = m.PlatformExchangeDown.MSG_ID
 ALARM_UP: Final = 0x1400
 ALARM_DOWN: Final = 0x9400
 CONTROL_UP: Final = 0x1500
@@ -90,6 +90,8 @@ REAL_TIME_POSITION: Final = m.RealTimePosition.DATA_TYPE
 BACKFILLED_POSITIONS: Final = m.BackfilledPositions.DATA_TYPE
 EXCHANGED_POSITION: Final = m.ExchangedPosition.DATA_TYPE
 EXCHANGED_BACKFILL: Final = m.ExchangedBackfill.DATA_TYPE
+INSPECTION_REQUEST: Final = m.InspectionRequest.DATA_TYPE
+INSPECTION_ANSWER: Final = m.InspectionAnswer.DATA_TYPE
 
 
 MESSAGES: Final[tuple[ExchangeMessage, ...]] = (
@@ -147,9 +149,9 @@ DATA_TYPES: Final[tuple[ExchangeDataType, ...]] = (
     _D(0x9209, DYNAMIC_DOWN, "补发车辆定位信息应答", "Re-sent positions response"),
     _D(0x920A, DYNAMIC_DOWN, "上报驾驶员身份识别信息请求", "Driver identity request"),
     _D(0x920B, DYNAMIC_DOWN, "上报车辆电子运单请求", "Electronic waybill request"),
-    _D(0x1301, PLATFORM_UP, "平台查岗应答", "Inspection answer"),
+    _D(INSPECTION_ANSWER, PLATFORM_UP, "平台查岗应答", "Inspection answer"),
     _D(0x1302, PLATFORM_UP, "下发平台间报文应答", "Platform message answer"),
-    _D(0x9301, PLATFORM_DOWN, "平台查岗请求", "Inspection request"),
+    _D(INSPECTION_REQUEST, PLATFORM_DOWN, "平台查岗请求", "Inspection request"),
     _D(0x9302, PLATFORM_DOWN, "下发平台间报文请求", "Platform message request"),
     _D(0x1401, ALARM_UP, "报警督办应答", "Alarm urging answer"),
     _D(0x1402, ALARM_UP, "上报报警信息", "Alarm report"),

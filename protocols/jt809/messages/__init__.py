@@ -28,12 +28,18 @@ from protocols.jt809.messages.link import (
     SubLinkLogoutResponse,
     SuperiorClosingNotice,
 )
+from protocols.jt809.messages.platform import (
+    InspectionAnswer,
+    InspectionRequest,
+    PlatformExchange,
+    PlatformExchangeDown,
+)
 from protocols.jt809.messages.positions import Gnss2011, Gnss2019, PlatformAlarm
 
 __all__ = [
     "BackfilledPositions", "DisconnectNotice", "ExchangedBackfill", "ExchangedPosition", "Gnss2011", "Gnss2019",
-    "Heartbeat", "HeartbeatResponse", "InferiorClosingNotice", "LoginRequest", "LoginResponse", "LoginResult",
-    "LogoutRequest", "LogoutResponse", "PlatformAlarm", "RealTimePosition", "SubLinkDisconnectNotice",
+    "Heartbeat", "HeartbeatResponse", "InferiorClosingNotice", "InspectionAnswer", "InspectionRequest", "LoginRequest", "LoginResponse", "LoginResult",
+    "LogoutRequest", "LogoutResponse", "PlatformAlarm", "PlatformExchange", "PlatformExchangeDown", "RealTimePosition", "SubLinkDisconnectNotice",
     "SubLinkHeartbeat", "SubLinkHeartbeatResponse", "SubLinkLoginRequest", "SubLinkLoginResponse",
     "SubLinkLoginResult", "SubLinkLogoutRequest", "SubLinkLogoutResponse", "SuperiorClosingNotice",
     "VehicleDynamic", "VehicleDynamicDown",

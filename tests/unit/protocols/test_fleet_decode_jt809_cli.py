@@ -44,9 +44,15 @@ def test_link_message_with_its_result_name() -> None:
     assert data["body"] == {"result": "OK", "verify_code": 1256}
 
 
-def test_untyped_family_prints_the_body_hex() -> None:
+def test_an_inspection_request_with_its_data_type_name() -> None:
     data = json.loads(_decode(VECTORS["REAL-9301-PLAIN"])[1])
-    assert data["header"]["msg_id"] == "0x9300" and data["body"]["hex"].startswith("9301")
+    assert data["header"]["msg_id"] == "0x9300" and data["data_type_name"] == "Inspection request"
+    assert data["body"]["data"]["content"] == "平台查岗请求是否是人类"
+
+
+def test_untyped_family_prints_the_body_hex() -> None:
+    data = json.loads(_decode(VECTORS["1801-2019"])[1])
+    assert data["header"]["msg_id"] == "0x1800" and data["body"]["hex"].startswith("d4c1")
 
 
 def test_an_encrypted_frame_without_keys_is_one_line_and_exit_2() -> None:
