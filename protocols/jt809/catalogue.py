@@ -79,8 +79,8 @@ DYNAMIC_UP: Final = m.VehicleDynamic.MSG_ID
 DYNAMIC_DOWN: Final = m.VehicleDynamicDown.MSG_ID
 PLATFORM_UP: Final = m.PlatformExchange.MSG_ID
 PLATFORM_DOWN: Final = m.PlatformExchangeDown.MSG_ID
-ALARM_UP: Final = 0x1400
-ALARM_DOWN: Final = 0x9400
+ALARM_UP: Final = m.AlarmExchange.MSG_ID
+ALARM_DOWN: Final = m.AlarmExchangeDown.MSG_ID
 CONTROL_UP: Final = 0x1500
 CONTROL_DOWN: Final = 0x9500
 STATIC_UP: Final = 0x1600
@@ -92,6 +92,10 @@ EXCHANGED_POSITION: Final = m.ExchangedPosition.DATA_TYPE
 EXCHANGED_BACKFILL: Final = m.ExchangedBackfill.DATA_TYPE
 INSPECTION_REQUEST: Final = m.InspectionRequest.DATA_TYPE
 INSPECTION_ANSWER: Final = m.InspectionAnswer.DATA_TYPE
+URGING_ANSWER: Final = m.UrgingAnswer.DATA_TYPE
+ALARM_REPORT: Final = m.AlarmReport.DATA_TYPE
+HANDLING_RESULT: Final = m.HandlingResult.DATA_TYPE
+URGING_REQUEST: Final = m.UrgingRequest.DATA_TYPE
 
 
 MESSAGES: Final[tuple[ExchangeMessage, ...]] = (
@@ -153,10 +157,10 @@ DATA_TYPES: Final[tuple[ExchangeDataType, ...]] = (
     _D(0x1302, PLATFORM_UP, "下发平台间报文应答", "Platform message answer"),
     _D(INSPECTION_REQUEST, PLATFORM_DOWN, "平台查岗请求", "Inspection request"),
     _D(0x9302, PLATFORM_DOWN, "下发平台间报文请求", "Platform message request"),
-    _D(0x1401, ALARM_UP, "报警督办应答", "Alarm urging answer"),
-    _D(0x1402, ALARM_UP, "上报报警信息", "Alarm report"),
-    _D(0x1403, ALARM_UP, "主动上报报警处理结果信息", "Alarm handling result"),
-    _D(0x9401, ALARM_DOWN, "报警督办请求", "Alarm urging request"),
+    _D(URGING_ANSWER, ALARM_UP, "报警督办应答", "Alarm urging answer"),
+    _D(ALARM_REPORT, ALARM_UP, "上报报警信息", "Alarm report"),
+    _D(HANDLING_RESULT, ALARM_UP, "主动上报报警处理结果信息", "Alarm handling result"),
+    _D(URGING_REQUEST, ALARM_DOWN, "报警督办请求", "Alarm urging request"),
     _D(0x9402, ALARM_DOWN, "报警预警", "Alarm warning tip"),
     _D(0x9403, ALARM_DOWN, "实时交换报警信息", "Exchanged alarm"),
     _D(0x1501, CONTROL_UP, "车辆单向监听应答", "Listen-in answer"),

@@ -1,5 +1,13 @@
 """Typed JT/T 809 bodies. Importing this package registers them with the codec."""
 
+from protocols.jt809.messages.alarms import (
+    AlarmExchange,
+    AlarmExchangeDown,
+    AlarmReport,
+    HandlingResult,
+    UrgingAnswer,
+    UrgingRequest,
+)
 from protocols.jt809.messages.dynamic import (
     BackfilledPositions,
     ExchangedBackfill,
@@ -37,6 +45,7 @@ from protocols.jt809.messages.platform import (
 from protocols.jt809.messages.positions import Gnss2011, Gnss2019, PlatformAlarm
 
 __all__ = [
+    "AlarmExchange", "AlarmExchangeDown", "AlarmReport", "HandlingResult", "UrgingAnswer", "UrgingRequest",
     "BackfilledPositions", "DisconnectNotice", "ExchangedBackfill", "ExchangedPosition", "Gnss2011", "Gnss2019",
     "Heartbeat", "HeartbeatResponse", "InferiorClosingNotice", "InspectionAnswer", "InspectionRequest", "LoginRequest", "LoginResponse", "LoginResult",
     "LogoutRequest", "LogoutResponse", "PlatformAlarm", "PlatformExchange", "PlatformExchangeDown", "RealTimePosition", "SubLinkDisconnectNotice",

@@ -11,10 +11,12 @@ import random
 import pytest
 
 from protocols.jt809 import (
+    BodyError,
     ChecksumError,
     CipherKeys,
     EncryptedBodyError,
     FramingError,
+    Header,
     JT809Error,
     LengthError,
     UnknownVersionError,
@@ -86,27 +88,36 @@ def _frame(name: str) -> bytes:
     return bytes.fromhex(VECTORS[name])
 
 
+def _sound(frame: bytes, version: str = "2011", keys: CipherKeys | None = None) -> tuple[Header, bytes]:
+    """Header and plain body of a frame whose framing is sound, whether or not its body fits its layout
+    (ESC-CRC-5A's body does not: its source only uses it for the CRC and escape path)."""
+    try:
+        message = decode_frame(frame, version=version, keys=keys)
+    except BodyError as exc:
+        assert exc.header is not None and exc.body is not None
+        return exc.header, exc.body
+    return message.header, message.plain
+
+
 @pytest.mark.parametrize("name", sorted(FRAMES))
 def test_every_public_frame_decodes_to_its_documented_header(name: str) -> None:
     version, length, sn, msg_id, centre, pv, encrypted, key, timestamp, keys = FRAMES[name]
-    message = decode_frame(_frame(name), version=version, keys=keys)
-    h = message.header
+    h, plain = _sound(_frame(name), version, keys)
     assert (h.length, h.sn, h.msg_id, h.centre_id, h.protocol_version, h.encrypted, h.key, h.timestamp) == (
         length, sn, msg_id, centre, pv, encrypted, key, timestamp)
     header_bytes = 30 if version == "2019" else 22
-    assert len(message.plain) == length - header_bytes - 4
+    assert len(plain) == length - header_bytes - 4
 
 
 @pytest.mark.parametrize("name", sorted(FRAMES))
 def test_re_encoding_a_decoded_frame_gives_the_same_bytes(name: str) -> None:
     version, *_, keys = FRAMES[name]
-    h = decode_frame(_frame(name), version=version, keys=keys).header
-    plain = decode_frame(_frame(name), version=version, keys=keys).plain
+    h, plain = _sound(_frame(name), version, keys)
     again = encode_frame(h.msg_id, plain, sn=h.sn, centre_id=h.centre_id, version=version,
                          protocol_version=h.protocol_version, keys=keys if h.encrypted else None, key=h.key,
                          timestamp=h.timestamp)
     if name in NOT_ESCAPED:  # sent with bare special bytes: ours escapes them, and decodes to the same
-        assert decode_frame(again, version=version, keys=keys).plain == plain
+        assert _sound(again, version, keys)[1] == plain
     else:
         assert again == _frame(name)
 
@@ -151,7 +162,7 @@ def test_crc_is_ccitt_false() -> None:
 def test_crc_sent_escaped_is_checked_after_unescaping() -> None:
     frame = _frame("ESC-CRC-5A")
     assert frame.endswith(bytes.fromhex("5A024A5D"))
-    assert decode_frame(frame).header.msg_id == 0x1400
+    assert _sound(frame)[0].msg_id == 0x1400
 
 
 def test_wrong_crc_is_refused_with_both_values() -> None:
@@ -179,7 +190,7 @@ def test_bad_escape_is_refused(bad: str) -> None:
 def test_bare_escape_byte_is_kept_when_the_crc_accepts_it() -> None:
     frame = _frame("ESC-CRC-5A")  # a public frame with a bare 0x5e in its body
     assert bytes.fromhex("5E7B") in frame
-    assert len(decode_frame(frame).plain) == 110 - 26
+    assert len(_sound(frame)[1]) == 110 - 26
 
 
 def test_flag_byte_inside_a_frame_is_kept_when_the_crc_accepts_it() -> None:
