@@ -81,10 +81,10 @@ PLATFORM_UP: Final = m.PlatformExchange.MSG_ID
 PLATFORM_DOWN: Final = m.PlatformExchangeDown.MSG_ID
 ALARM_UP: Final = m.AlarmExchange.MSG_ID
 ALARM_DOWN: Final = m.AlarmExchangeDown.MSG_ID
-CONTROL_UP: Final = 0x1500
-CONTROL_DOWN: Final = 0x9500
-STATIC_UP: Final = 0x1600
-STATIC_DOWN: Final = 0x9600
+CONTROL_UP: Final = m.VehicleControl.MSG_ID
+CONTROL_DOWN: Final = m.VehicleControlDown.MSG_ID
+STATIC_UP: Final = m.StaticInfo.MSG_ID
+STATIC_DOWN: Final = m.StaticInfoDown.MSG_ID
 # Data types with typed data
 REAL_TIME_POSITION: Final = m.RealTimePosition.DATA_TYPE
 BACKFILLED_POSITIONS: Final = m.BackfilledPositions.DATA_TYPE
@@ -96,6 +96,10 @@ URGING_ANSWER: Final = m.UrgingAnswer.DATA_TYPE
 ALARM_REPORT: Final = m.AlarmReport.DATA_TYPE
 HANDLING_RESULT: Final = m.HandlingResult.DATA_TYPE
 URGING_REQUEST: Final = m.UrgingRequest.DATA_TYPE
+LISTEN_ANSWER: Final = m.ListenAnswer.DATA_TYPE
+RECORDER_REQUEST: Final = m.RecorderRequest.DATA_TYPE
+EMERGENCY_ACCESS: Final = m.EmergencyAccess.DATA_TYPE
+STATIC_INFO_ANSWER: Final = m.StaticInfoAnswer.DATA_TYPE
 
 
 MESSAGES: Final[tuple[ExchangeMessage, ...]] = (
@@ -163,7 +167,7 @@ DATA_TYPES: Final[tuple[ExchangeDataType, ...]] = (
     _D(URGING_REQUEST, ALARM_DOWN, "报警督办请求", "Alarm urging request"),
     _D(0x9402, ALARM_DOWN, "报警预警", "Alarm warning tip"),
     _D(0x9403, ALARM_DOWN, "实时交换报警信息", "Exchanged alarm"),
-    _D(0x1501, CONTROL_UP, "车辆单向监听应答", "Listen-in answer"),
+    _D(LISTEN_ANSWER, CONTROL_UP, "车辆单向监听应答", "Listen-in answer"),
     _D(0x1502, CONTROL_UP, "车辆拍照应答", "Photo answer"),
     _D(0x1503, CONTROL_UP, "下发车辆报文应答", "Vehicle text answer"),
     _D(0x1504, CONTROL_UP, "上报车辆行驶记录应答", "Travel recorder answer"),
@@ -171,9 +175,9 @@ DATA_TYPES: Final[tuple[ExchangeDataType, ...]] = (
     _D(0x9501, CONTROL_DOWN, "车辆单向监听请求", "Listen-in request"),
     _D(0x9502, CONTROL_DOWN, "车辆拍照请求", "Photo request"),
     _D(0x9503, CONTROL_DOWN, "下发车辆报文请求", "Vehicle text request"),
-    _D(0x9504, CONTROL_DOWN, "上报车辆行驶记录请求", "Travel recorder request"),
-    _D(0x9505, CONTROL_DOWN, "车辆应急接入监管平台请求", "Emergency access request"),
-    _D(0x1601, STATIC_UP, "补报车辆静态信息应答", "Vehicle static information answer"),
+    _D(RECORDER_REQUEST, CONTROL_DOWN, "上报车辆行驶记录请求", "Travel recorder request"),
+    _D(EMERGENCY_ACCESS, CONTROL_DOWN, "车辆应急接入监管平台请求", "Emergency access request"),
+    _D(STATIC_INFO_ANSWER, STATIC_UP, "补报车辆静态信息应答", "Vehicle static information answer"),
     _D(0x9601, STATIC_DOWN, "补报车辆静态信息请求", "Vehicle static information request"),
 )
 

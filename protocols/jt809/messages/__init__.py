@@ -8,6 +8,16 @@ from protocols.jt809.messages.alarms import (
     UrgingAnswer,
     UrgingRequest,
 )
+from protocols.jt809.messages.control import (
+    EmergencyAccess,
+    ListenAnswer,
+    RecorderRequest,
+    StaticInfo,
+    StaticInfoAnswer,
+    StaticInfoDown,
+    VehicleControl,
+    VehicleControlDown,
+)
 from protocols.jt809.messages.dynamic import (
     BackfilledPositions,
     ExchangedBackfill,
@@ -15,6 +25,7 @@ from protocols.jt809.messages.dynamic import (
     RealTimePosition,
     VehicleDynamic,
     VehicleDynamicDown,
+    VehicleFamily,
 )
 from protocols.jt809.messages.link import (
     DisconnectNotice,
@@ -51,5 +62,6 @@ __all__ = [
     "LogoutRequest", "LogoutResponse", "PlatformAlarm", "PlatformExchange", "PlatformExchangeDown", "RealTimePosition", "SubLinkDisconnectNotice",
     "SubLinkHeartbeat", "SubLinkHeartbeatResponse", "SubLinkLoginRequest", "SubLinkLoginResponse",
     "SubLinkLoginResult", "SubLinkLogoutRequest", "SubLinkLogoutResponse", "SuperiorClosingNotice",
-    "VehicleDynamic", "VehicleDynamicDown",
+    "VehicleDynamic", "VehicleDynamicDown", "VehicleFamily", "EmergencyAccess", "ListenAnswer", "RecorderRequest",
+    "StaticInfo", "StaticInfoAnswer", "StaticInfoDown", "VehicleControl", "VehicleControlDown",
 ]

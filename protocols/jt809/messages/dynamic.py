@@ -103,24 +103,27 @@ DATA_DECODERS: dict[int, Callable[[bytes, str], Any]] = {
 }
 
 
-class _VehicleDynamic:
-    """The sub-business header and its data: a typed data object (with ``DATA_TYPE``) or bytes."""
+class VehicleFamily:
+    """The sub-business header and its data: a typed data object (with ``DATA_TYPE``) or bytes. The
+    families with this header (0x1200, 0x1500, 0x1600 and their 0x9xxx twins) subclass it with their
+    own ``DATA_DECODERS``."""
 
     MSG_ID: ClassVar[int]
+    DATA_DECODERS: ClassVar[dict[int, Callable[[bytes, str], Any]]] = {}
     plate: str
     plate_colour: int
     data_type: int
     data: Any
 
     @classmethod
-    def decode(cls, body: bytes, version: str) -> _VehicleDynamic:
+    def decode(cls, body: bytes, version: str) -> VehicleFamily:
         what = f"0x{cls.MSG_ID:04X}"
         need(body, SUB_HEADER_BYTES, f"{what} sub-business header")
         raw_plate, colour, data_type, length = _SUB_HEADER.unpack_from(body)
         data = body[SUB_HEADER_BYTES:]
         if length != len(data):
             raise BodyError(f"{what} DATA_LENGTH {length} but {len(data)} bytes follow (data type 0x{data_type:04X})")
-        decoder = DATA_DECODERS.get(data_type)
+        decoder = cls.DATA_DECODERS.get(data_type)
         typed = decoder(data, version) if decoder is not None else bytes(data)
         return cls(decode_fixed(raw_plate, "plate"), colour, data_type, typed)  # type: ignore[call-arg]
 
@@ -132,10 +135,11 @@ class _VehicleDynamic:
 
 @register_body
 @dataclass(frozen=True)
-class VehicleDynamic(_VehicleDynamic):
+class VehicleDynamic(VehicleFamily):
     """0x1200 main link vehicle dynamic information (0x1201 ... 0x120D)."""
 
     MSG_ID: ClassVar[int] = 0x1200
+    DATA_DECODERS: ClassVar[dict[int, Callable[[bytes, str], Any]]] = DATA_DECODERS
     plate: str
     plate_colour: int
     data_type: int
@@ -152,10 +156,11 @@ class VehicleDynamic(_VehicleDynamic):
 
 @register_body
 @dataclass(frozen=True)
-class VehicleDynamicDown(_VehicleDynamic):
+class VehicleDynamicDown(VehicleFamily):
     """0x9200 sub link vehicle dynamic information (0x9202 ... 0x920B)."""
 
     MSG_ID: ClassVar[int] = 0x9200
+    DATA_DECODERS: ClassVar[dict[int, Callable[[bytes, str], Any]]] = DATA_DECODERS
     plate: str
     plate_colour: int
     data_type: int
