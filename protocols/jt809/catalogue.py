@@ -86,6 +86,7 @@ CONTROL_DOWN: Final = m.VehicleControlDown.MSG_ID
 STATIC_UP: Final = m.StaticInfo.MSG_ID
 STATIC_DOWN: Final = m.StaticInfoDown.MSG_ID
 # Data types with typed data
+VEHICLE_REGISTRATION: Final = m.VehicleRegistration.DATA_TYPE
 REAL_TIME_POSITION: Final = m.RealTimePosition.DATA_TYPE
 BACKFILLED_POSITIONS: Final = m.BackfilledPositions.DATA_TYPE
 EXCHANGED_POSITION: Final = m.ExchangedPosition.DATA_TYPE
@@ -135,7 +136,7 @@ BY_ID: Final[Mapping[int, ExchangeMessage]] = MappingProxyType({msg.msg_id: msg 
 
 _D = ExchangeDataType
 DATA_TYPES: Final[tuple[ExchangeDataType, ...]] = (
-    _D(0x1201, DYNAMIC_UP, "上传车辆注册信息", "Vehicle registration"),
+    _D(VEHICLE_REGISTRATION, DYNAMIC_UP, "上传车辆注册信息", "Vehicle registration"),
     _D(REAL_TIME_POSITION, DYNAMIC_UP, "实时上传车辆定位信息", "Real-time position"),
     _D(BACKFILLED_POSITIONS, DYNAMIC_UP, "车辆定位信息自动补报", "Back-filled positions"),
     _D(0x1205, DYNAMIC_UP, "启动车辆定位信息交换应答", "Start position exchange response"),

@@ -26,6 +26,7 @@ from protocols.jt809.messages.dynamic import (
     VehicleDynamic,
     VehicleDynamicDown,
     VehicleFamily,
+    VehicleRegistration,
 )
 from protocols.jt809.messages.link import (
     DisconnectNotice,
@@ -62,6 +63,6 @@ __all__ = [
     "LogoutRequest", "LogoutResponse", "PlatformAlarm", "PlatformExchange", "PlatformExchangeDown", "RealTimePosition", "SubLinkDisconnectNotice",
     "SubLinkHeartbeat", "SubLinkHeartbeatResponse", "SubLinkLoginRequest", "SubLinkLoginResponse",
     "SubLinkLoginResult", "SubLinkLogoutRequest", "SubLinkLogoutResponse", "SuperiorClosingNotice",
-    "VehicleDynamic", "VehicleDynamicDown", "VehicleFamily", "EmergencyAccess", "ListenAnswer", "RecorderRequest",
+    "VehicleDynamic", "VehicleDynamicDown", "VehicleFamily", "VehicleRegistration", "EmergencyAccess", "ListenAnswer", "RecorderRequest",
     "StaticInfo", "StaticInfoAnswer", "StaticInfoDown", "VehicleControl", "VehicleControlDown",
 ]

@@ -2,7 +2,7 @@
 
 Every body starts with the sub-business header (JT/T 809-2011 §5.3.3 / -2019 §5.3.3): VEHICLE_NO
 BYTE[21] (GBK plate), VEHICLE_COLOR BYTE, DATA_TYPE UINT16 (the sub-business id), DATA_LENGTH UINT32,
-then DATA. Typed data: real-time positions (0x1202 / 0x9202) and back-filled positions (0x1203 /
+then DATA. Typed data: vehicle registration (0x1201, 2019 layout), real-time positions (0x1202 / 0x9202) and back-filled positions (0x1203 /
 0x9203: a count BYTE, then that many positions) in the 2011 and 2019 layouts; every other data type is
 kept as bytes.
 """
@@ -98,8 +98,43 @@ class ExchangedBackfill(BackfilledPositions):
     DATA_TYPE: ClassVar[int] = 0x9203
 
 
+@dataclass(frozen=True)
+class VehicleRegistration:
+    """0x1201 上传车辆注册信息, 2019 layout: PLATFORM_ID[11], PRODUCER_ID[11], TERMINAL_MODEL_TYPE[30],
+    IMEI[15], TERMINAL_ID[30], TERMINAL_SIMCODE[13]. A 2011 body (no public vector) stays bytes."""
+
+    DATA_TYPE: ClassVar[int] = 0x1201
+    platform_id: str
+    producer_id: str
+    terminal_model: str
+    imei: str
+    terminal_id: str
+    sim: str
+
+    _SIZES: ClassVar[tuple[int, ...]] = (11, 11, 30, 15, 30, 13)
+
+    @classmethod
+    def decode(cls, data: bytes, version: str) -> VehicleRegistration | bytes:
+        if version != "2019":
+            return bytes(data)
+        if len(data) != sum(cls._SIZES):
+            raise BodyError(f"0x1201 (2019) is {sum(cls._SIZES)} bytes, got {len(data)}")
+        fields, at = [], 0
+        for size in cls._SIZES:
+            fields.append(decode_fixed(data[at : at + size], "0x1201 field"))
+            at += size
+        return cls(*fields)
+
+    def encode(self, version: str) -> bytes:
+        if version != "2019":
+            raise ValueError("0x1201 is typed in its 2019 layout only; send a 2011 body as bytes")
+        values = (self.platform_id, self.producer_id, self.terminal_model, self.imei, self.terminal_id, self.sim)
+        return b"".join(encode_fixed(v, size, "0x1201 field") for v, size in zip(values, self._SIZES, strict=True))
+
+
 DATA_DECODERS: dict[int, Callable[[bytes, str], Any]] = {
-    cls.DATA_TYPE: cls.decode for cls in (RealTimePosition, BackfilledPositions, ExchangedPosition, ExchangedBackfill)
+    cls.DATA_TYPE: cls.decode
+    for cls in (VehicleRegistration, RealTimePosition, BackfilledPositions, ExchangedPosition, ExchangedBackfill)
 }
 
 

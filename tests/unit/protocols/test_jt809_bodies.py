@@ -31,6 +31,7 @@ from protocols.jt809.messages import (
     SubLinkLoginResult,
     VehicleDynamic,
     VehicleDynamicDown,
+    VehicleRegistration,
 )
 from tests.unit.protocols.jt809_vectors import VECTORS
 
@@ -182,11 +183,19 @@ def test_backfilled_positions_2019_round_trip_through_a_frame() -> None:
     assert body.data.positions[0].location.lat == 12.222222
 
 
-def test_other_data_types_are_kept_as_bytes_with_their_sub_business_header() -> None:
+def test_vehicle_registration_2019() -> None:
     body = _decode("1201-2019", "2019")
     assert isinstance(body, VehicleDynamic)
-    assert (body.plate, body.plate_colour, body.data_type) == ("粤A12345", 1, 0x1201)
-    assert isinstance(body.data, bytes) and len(body.data) == 110
+    assert (body.plate, body.plate_colour, body.data_type) == ("粤A12345", 1, c.VEHICLE_REGISTRATION)
+    assert body.data == VehicleRegistration("1111111111", "1111111111", "11111111", "123456789", "11111AA",
+                                            "222222222222")
+
+
+def test_other_data_types_are_kept_as_bytes_with_their_sub_business_header() -> None:
+    body = VehicleDynamic("粤A12345", 1, 0x1201, b"\x01" * 61)  # a 2011 registration is not typed
+    assert decode_body(c.DYNAMIC_UP, body.encode("2011"), "2011") == body
+    body = VehicleDynamic("粤A12345", 1, 0x120C, b"\x02" * 9)
+    assert decode_body(c.DYNAMIC_UP, body.encode("2019"), "2019") == body
 
 
 def test_sub_link_family_uses_the_same_header() -> None:
