@@ -61,9 +61,7 @@ def frame_from_hex(parts: tuple[str, ...]) -> bytes:
     A 7e can only be a delimiter (inside a frame it is escaped), so a missing one is unambiguous.
     Raises ValueError for text that is not hex.
     """
-    text = "".join(parts).replace(" ", "").replace(":", "").replace("\n", "").lower()
-    text = text.removeprefix("0x")
-    data = bytes.fromhex(text)
+    data = bytes.fromhex(_hex_text(parts))
     if not data.startswith(b"\x7e"):
         data = b"\x7e" + data
     if len(data) < 2 or not data.endswith(b"\x7e"):
@@ -71,11 +69,19 @@ def frame_from_hex(parts: tuple[str, ...]) -> bytes:
     return data
 
 
+def _hex_text(parts: tuple[str, ...]) -> str:
+    return "".join(parts).replace(" ", "").replace(":", "").replace("\n", "").lower().removeprefix("0x")
+
+
 @main.command()
 @click.argument("hex_frame", nargs=-1, required=True)
 @click.option("--variant", default=None, help="regional active-safety layout: jiangsu2017 (default), guangdong2019")
-def decode(hex_frame: tuple[str, ...], variant: str | None) -> None:
-    """Decode one JT/T 808 frame given as hex and print it as JSON.
+@click.option("--jt809-version", type=click.Choice(["2011", "2019"]), default=None,
+              help="JT/T 809 header layout (default: the one whose length fits)")
+@click.option("--jt809-keys", default=None, metavar="M1,IA1,IC1", help="JT/T 809 keys to decrypt an encrypted body")
+def decode(hex_frame: tuple[str, ...], variant: str | None, jt809_version: str | None,
+           jt809_keys: str | None) -> None:
+    """Decode one JT/T 808 frame, or a JT/T 809 frame (starting with 5b), given as hex; print it as JSON.
 
     Spaces are allowed (quoted or as separate arguments), and the 7e delimiters are optional.
     A frame that does not decode prints one line on stderr and exits with status 2.
@@ -83,6 +89,9 @@ def decode(hex_frame: tuple[str, ...], variant: str | None) -> None:
     from protocols.jt808 import JT808Error, decode_frame, to_json, use_variant
     from protocols.jt808.framing import looks_like_jt1078
 
+    if _hex_text(hex_frame).startswith("5b"):  # a JT/T 808 frame starts with 7e, a JT/T 809 one with 5b
+        _decode_jt809(hex_frame, jt809_version, jt809_keys)
+        return
     if variant:
         try:
             use_variant(variant)
@@ -102,6 +111,35 @@ def decode(hex_frame: tuple[str, ...], variant: str | None) -> None:
         message = decode_frame(frame)
     except JT808Error as exc:
         click.echo(f"error: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(to_json(message), ensure_ascii=False, indent=2))
+
+
+def _decode_jt809(hex_frame: tuple[str, ...], version: str | None, key_text: str | None) -> None:
+    """Print a JT/T 809 frame as JSON. The header does not say its layout: without ``version`` it is
+    guessed from the 2019 time field (``guess_version``)."""
+    from protocols.jt809 import CipherKeys, JT809Error, decode_frame, guess_version
+    from protocols.jt809.jsonify import to_json
+
+    try:
+        frame = bytes.fromhex(_hex_text(hex_frame))
+    except ValueError:
+        click.echo("error: not a hex string", err=True)
+        sys.exit(2)
+    keys = None
+    if key_text:
+        try:
+            m1, ia1, ic1 = (int(part, 0) for part in key_text.split(","))
+            keys = CipherKeys(m1, ia1, ic1)
+        except ValueError as exc:
+            click.echo(f"error: --jt809-keys needs M1,IA1,IC1 as unsigned 32-bit integers ({exc})", err=True)
+            sys.exit(2)
+    chosen = version or guess_version(frame)
+    try:
+        message = decode_frame(frame, version=chosen, keys=keys)
+    except JT809Error as exc:
+        hint = "" if version else f" (read as {chosen}; --jt809-version sets the layout)"
+        click.echo(f"error: JT/T 809 {type(exc).__name__}: {exc}{hint}", err=True)
         sys.exit(2)
     click.echo(json.dumps(to_json(message), ensure_ascii=False, indent=2))
 
