@@ -30,7 +30,7 @@ import urllib.request
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
-from GeoToolCN import GeoTool, wgs84_to_gcj02
+from GeoToolCN import GeoTool, get_administrative_tree, wgs84_to_gcj02
 
 from fleet.settings import GeoSettings
 
@@ -140,6 +140,26 @@ def district_parts(adcode: str) -> tuple[tuple[tuple[tuple[float, float], ...], 
     (``fleet.geofence.geometry.parse_shape``'s loader); None for an unknown code."""
     found = shared_offline().district(adcode)
     return found.parts if found is not None else None
+
+
+@functools.cache
+def district_tree() -> tuple[dict[str, Any], ...]:
+    """Every province / city / district of the offline data as ``{adcode, name, children?}``, in adcode
+    order, for the console's district picker: the same regions ``OfflineGeocoder.district`` outlines. A
+    municipality or SAR, whose city level repeats the province's code in the data, lists its districts
+    directly under it; a region with no children in the data (710000, Taiwan) has no ``children`` key.
+    Built once per process; callers must not change what it answers."""
+
+    def node(region: dict[str, Any]) -> dict[str, Any]:
+        kids = region.get("children") or []
+        if len(kids) == 1 and kids[0]["value"] == region["value"]:
+            kids = kids[0].get("children") or []
+        out: dict[str, Any] = {"adcode": region["value"], "name": region["label"]}
+        if kids:
+            out["children"] = [node(k) for k in kids]
+        return out
+
+    return tuple(node(p) for p in get_administrative_tree())
 
 
 class OnlineProvider(Protocol):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
@@ -13,6 +15,7 @@ from fleet.geo import (
     InvalidCoordinates,
     amap_address,
     build_geocoder,
+    district_tree,
     join_address,
     reverse_geocode,
     shared_offline,
@@ -115,3 +118,21 @@ def test_amap_reply_becomes_an_address() -> None:
                  "addressComponent": {"province": "北京市", "city": [], "district": "东城区", "adcode": "110101"}}
     assert amap_address(regeocode) == Address("北京市东城区东华门街道天安门", "北京市", "北京市", "东城区", "110101")
     assert amap_address({"formatted_address": [], "addressComponent": {}}) is None
+
+
+def test_district_tree_has_every_region_once_with_a_municipality_s_districts_directly_under_it() -> None:
+    tree = district_tree()
+    codes: list[str] = []
+
+    def walk(nodes: Iterable[dict[str, Any]], depth: int) -> None:
+        for node in nodes:
+            codes.append(str(node["adcode"]))
+            assert depth <= 3 and set(node) <= {"adcode", "name", "children"}
+            walk(node.get("children", []), depth + 1)
+
+    walk(tree, 1)
+    assert len(codes) == len(set(codes)) > 3000  # a municipality's city level (its own code) is folded away
+    shanghai = next(p for p in tree if p["adcode"] == "310000")
+    assert {"adcode": "310115", "name": "浦东新区"} in shanghai["children"]
+    hainan = next(p for p in tree if p["adcode"] == "460000")
+    assert all(len(str(c["adcode"])) == 6 for c in hainan["children"])
