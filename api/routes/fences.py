@@ -11,8 +11,9 @@
 - ``GET /api/common/geoMapData/{id}.json`` (``fence:query``): the province / city / district with adcode
   ``id``: ``{data: WKT (WGS-84), centerLat, centerLng, name, level, adcode}``; an adcode no district has
   answers null (platform-spec §8's fallback "district geo data returns null"), text that is no adcode is a 400.
-- ``GET /api/common/districtTree.json`` (``fence:query``): every province / city / district the outlines above
-  know, as ``[{adcode, name, children?}]`` (``fleet.geo.district_tree``), for the console's district picker.
+- ``GET /api/common/districtTree.json`` (``fence:query``): every province / city / district of the same data,
+  as ``[{adcode, name, children?, outline?}]`` (``fleet.geo.district_tree``; ``outline: false``: geoMapData has
+  no outline of it), for the console's district picker.
 - ``POST /api/fence/areaSearch.json`` (``fence:query``): api/area_search.py.
 """
 
@@ -161,7 +162,7 @@ def geo_map_data(district_id: str) -> dict[str, Any]:
 @requires("fence", "query")
 def district_tree_view() -> dict[str, Any]:
     """Provinces with their cities and districts (a municipality's districts directly under it), each
-    ``{adcode, name, children?}``: the regions geoMapData outlines."""
+    ``{adcode, name, children?, outline?}``; ``outline: false`` on a region geoMapData answers null for."""
     return ok(list(district_tree()))
 
 

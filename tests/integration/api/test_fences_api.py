@@ -251,11 +251,14 @@ def test_district_tree_lists_each_province_city_and_district_the_outlines_know(c
     assert [p["adcode"] for p in tree] == sorted(by_code) and len(tree) == 34
     beijing = by_code["110000"]  # a municipality: its districts directly under it
     assert beijing["name"] == "北京市" and {"adcode": "110101", "name": "东城区"} in beijing["children"]
-    shenzhen = next(c for c in by_code["440000"]["children"] if c["adcode"] == "440300")
-    assert {"adcode": "440305", "name": "南山区"} in shenzhen["children"]
+    cities = {c["adcode"]: c for c in by_code["440000"]["children"]}
+    assert {"adcode": "440305", "name": "南山区"} in cities["440300"]["children"]
     assert "children" not in by_code["710000"]  # no city in the data
-    # every node is a region geoMapData outlines (what the picker offers can be saved as a district fence)
-    assert client.get("/api/common/geoMapData/440305.json", headers=headers).json["data"]["name"] == "南山区"  # type: ignore[index]
+    # a region is an area when geoMapData outlines it: a district, a city without districts, not Shenzhen
+    for adcode, name in (("440305", "南山区"), ("441900", "东莞市")):
+        assert client.get(f"/api/common/geoMapData/{adcode}.json", headers=headers).json["data"]["name"] == name  # type: ignore[index]
+    assert cities["440300"]["outline"] is False and "outline" not in cities["441900"]
+    assert client.get("/api/common/geoMapData/440300.json", headers=headers).json["data"] is None  # type: ignore[index]
 
 
 AREA = {"rings": [[[121.40, 31.20], [121.42, 31.20], [121.42, 31.22], [121.40, 31.22]]]}

@@ -127,7 +127,7 @@ def test_district_tree_has_every_region_once_with_a_municipality_s_districts_dir
     def walk(nodes: Iterable[dict[str, Any]], depth: int) -> None:
         for node in nodes:
             codes.append(str(node["adcode"]))
-            assert depth <= 3 and set(node) <= {"adcode", "name", "children"}
+            assert depth <= 3 and set(node) <= {"adcode", "name", "children", "outline"}
             walk(node.get("children", []), depth + 1)
 
     walk(tree, 1)
@@ -136,3 +136,15 @@ def test_district_tree_has_every_region_once_with_a_municipality_s_districts_dir
     assert {"adcode": "310115", "name": "浦东新区"} in shanghai["children"]
     hainan = next(p for p in tree if p["adcode"] == "460000")
     assert all(len(str(c["adcode"])) == 6 for c in hainan["children"])
+
+
+def test_a_city_without_districts_has_its_outline_and_a_city_with_districts_has_none() -> None:
+    offline = shared_offline()
+    dongguan = offline.district("441900")  # the data keeps its outline at the district level
+    assert dongguan is not None and dongguan.name == "东莞市" and dongguan.parts
+    assert offline.has_outline("441900") and offline.has_outline("440305") and offline.has_outline("440000")
+    assert offline.district("440300") is None and not offline.has_outline("440300")  # no city layer
+    guangdong = next(p for p in district_tree() if p["adcode"] == "440000")
+    by_code = {c["adcode"]: c for c in guangdong["children"]}
+    assert by_code["440300"]["outline"] is False  # Shenzhen: only a way to its districts
+    assert "outline" not in by_code["441900"] and "outline" not in guangdong
