@@ -1,12 +1,14 @@
 /**
  * Province / city / district from a picker (platform-spec §9 label point type 6, a fence of shape `district`):
- * a Cascader of the regions the server outlines (`GET /api/common/districtTree.json`, read once per session),
- * any level may be chosen; and a stored region's name for the lists.
+ * a Cascader of the regions the server outlines (`GET /api/common/districtTree.json`, read once per session):
+ * a province, a district or a city that has an outline is the area; a city without one (most: the data has no
+ * city layer) leads on to its districts. And a stored region's name for the lists.
  */
-import { Cascader } from 'antd';
-import { useMemo } from 'react';
+import { Cascader, Typography } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { districtLabel, districtOptions, districtPath } from './districts';
+import type { DistrictNode } from './api';
+import { districtLabel, districtOptions, districtPath, pickedArea } from './districts';
 import { useDistrictTree } from './useDistrictTree';
 
 interface PickerProps {
@@ -19,11 +21,24 @@ export function DistrictPicker({ value, onChange, testId }: PickerProps) {
   const { t } = useTranslation('fence');
   const tree = useDistrictTree();
   const options = useMemo(() => (tree ? districtOptions(tree) : []), [tree]);
-  const path = useMemo(() => (tree ? districtPath(tree, value)?.map((node) => node.adcode) : undefined), [tree, value]);
+  // A city without an outline stays shown as picked (the way to its districts) while the area is none.
+  const [unfinished, setUnfinished] = useState<{ path: string[]; region: DistrictNode } | null>(null);
+  const stored = useMemo(() => (tree ? districtPath(tree, value)?.map((node) => node.adcode) : undefined), [tree, value]);
+  const pick = (picked: (string | number)[] | undefined) => {
+    const area = tree ? pickedArea(tree, picked) : { adcode: null, withoutOutline: null };
+    setUnfinished(area.withoutOutline && picked ? { path: picked.map(String), region: area.withoutOutline } : null);
+    onChange(area.adcode);
+  };
   return (
-    <Cascader data-testid={testId} options={options} value={path} changeOnSelect showSearch loading={!tree}
-      placeholder={t('fence.fields.district')} style={{ width: '100%', marginBottom: 8 }}
-      onChange={(picked) => onChange(picked?.length ? String(picked[picked.length - 1]) : null)} />
+    <>
+      <Cascader data-testid={testId} options={options} value={unfinished?.path ?? stored} changeOnSelect showSearch
+        loading={!tree} placeholder={t('fence.fields.district')} style={{ width: '100%', marginBottom: 8 }} onChange={pick} />
+      {unfinished && (
+        <Typography.Paragraph type="warning" data-testid={`${testId}-no-outline`}>
+          {t('fence.districtNoOutline', { name: unfinished.region.name })}
+        </Typography.Paragraph>
+      )}
+    </>
   );
 }
 

@@ -100,7 +100,7 @@ function Editor({ record, onClose, onSaved }: { record: ListRecord; onClose: () 
           )}
           <FenceMap shape={shape} drawn={area.drawn} geometry={area.stored} onChange={area.onDrawn} onCoord={area.setCoord}
             districtId={area.districtId} />
-          {missing && <p className="fence-problems" data-testid="fence-problems">{t('fence.errors.noGeometry')}</p>}
+          {missing && <p className="fence-problems" data-testid="fence-problems">{t(shape === 'district' ? 'fence.errors.noDistrict' : 'fence.errors.noGeometry')}</p>}
         </Col>
       </Row>
       <Space>

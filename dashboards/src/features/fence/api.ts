@@ -72,6 +72,8 @@ export interface DistrictNode {
   adcode: string;
   name: string;
   children?: DistrictNode[];
+  /** false: no outline of its own (a city with districts: the data has no city layer), a way to its districts only. */
+  outline?: false;
 }
 
 export function fetchDistrictTree(signal?: AbortSignal) {

@@ -1,6 +1,7 @@
 /**
  * The province / city / district picker's model (platform-spec §9 label point type 6, a fence of shape
- * `district`): the regions of `GET /api/common/districtTree.json` as Cascader options, the path down to a
+ * `district`): the regions of `GET /api/common/districtTree.json` as Cascader options, what a pick makes the
+ * area (a region with an outline; a city without one is only the way to its districts), the path down to a
  * stored adcode (to open the picker on it), and a region's name as an address writes it (北京市东城区).
  */
 import type { DistrictNode } from './api';
@@ -51,4 +52,14 @@ export function districtPath(tree: DistrictNode[], adcode: string | number | nul
 export function districtLabel(tree: DistrictNode[], adcode: string | number | null | undefined): string | null {
   const path = districtPath(tree, adcode);
   return path ? path.map((node) => node.name).join('') : null;
+}
+
+/** What a pick in the Cascader (the adcodes from the province down) makes the area: the last region's adcode
+ * when it has an outline; else no area, and the region that has none (the picker says to go on to a district). */
+export function pickedArea(tree: DistrictNode[], picked: (string | number)[] | null | undefined):
+  { adcode: string | null; withoutOutline: DistrictNode | null } {
+  const last = picked?.length ? String(picked[picked.length - 1]) : null;
+  const node = last === null ? null : districtPath(tree, last)?.at(-1) ?? null;
+  if (!node) return { adcode: null, withoutOutline: null };
+  return node.outline === false ? { adcode: null, withoutOutline: node } : { adcode: node.adcode, withoutOutline: null };
 }
