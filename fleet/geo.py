@@ -30,7 +30,7 @@ import urllib.request
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
-from GeoToolCN import GeoTool, wgs84_to_gcj02
+from GeoToolCN import GeoTool, get_administrative_tree, wgs84_to_gcj02
 
 from fleet.settings import GeoSettings
 
@@ -110,6 +110,11 @@ class OfflineGeocoder:
         data = self._tool._data  # the package offers regions' outlines only through its data (the .gtc)
         index = data.index_of(region.code, region.level)
         decoded = data.geometry(index) if index is not None else None
+        if decoded is None and region.level == "city":
+            # A city without districts (Dongguan 441900, Zhongshan, Hainan's and Xinjiang's directly governed
+            # cities) has its outline at the district level under its own code.
+            index = data.index_of(region.code, "district")
+            decoded = data.geometry(index) if index is not None else None
         if decoded is None:
             return None
         scale = data.scale
@@ -118,6 +123,14 @@ class OfflineGeocoder:
             for rings in decoded[1]
         )
         return District(region.code, region.name, region.level, region.longitude, region.latitude, parts)
+
+
+    def has_outline(self, adcode: str) -> bool:
+        """Whether ``district(adcode)`` has an outline, without decoding it: the data carries the outlines of
+        provinces and districts only (no city layer), a city without districts under its own code at the
+        district level."""
+        data = self._tool._data
+        return any(data.index_of(adcode, level) is not None for level in ("province", "district"))
 
 
 _ADCODE = re.compile(r"[0-9]{6}")
@@ -140,6 +153,31 @@ def district_parts(adcode: str) -> tuple[tuple[tuple[tuple[float, float], ...], 
     (``fleet.geofence.geometry.parse_shape``'s loader); None for an unknown code."""
     found = shared_offline().district(adcode)
     return found.parts if found is not None else None
+
+
+@functools.cache
+def district_tree() -> tuple[dict[str, Any], ...]:
+    """Every province / city / district of the offline data as ``{adcode, name, children?}``, in adcode
+    order, for the console's district picker: the same regions ``OfflineGeocoder.district`` outlines. A
+    municipality or SAR, whose city level repeats the province's code in the data, lists its districts
+    directly under it; a region with no children in the data (710000, Taiwan) has no ``children`` key. A
+    region without an outline of its own (a city with districts: the data has no city layer) has
+    ``outline: false``: a way to its districts, never an area. Built once per process; callers must not
+    change what it answers."""
+    offline = shared_offline()
+
+    def node(region: dict[str, Any]) -> dict[str, Any]:
+        kids = region.get("children") or []
+        if len(kids) == 1 and kids[0]["value"] == region["value"]:
+            kids = kids[0].get("children") or []
+        out: dict[str, Any] = {"adcode": region["value"], "name": region["label"]}
+        if not offline.has_outline(region["value"]):
+            out["outline"] = False
+        if kids:
+            out["children"] = [node(k) for k in kids]
+        return out
+
+    return tuple(node(p) for p in get_administrative_tree())
 
 
 class OnlineProvider(Protocol):

@@ -11,6 +11,9 @@
 - ``GET /api/common/geoMapData/{id}.json`` (``fence:query``): the province / city / district with adcode
   ``id``: ``{data: WKT (WGS-84), centerLat, centerLng, name, level, adcode}``; an adcode no district has
   answers null (platform-spec §8's fallback "district geo data returns null"), text that is no adcode is a 400.
+- ``GET /api/common/districtTree.json`` (``fence:query``): every province / city / district of the same data,
+  as ``[{adcode, name, children?, outline?}]`` (``fleet.geo.district_tree``; ``outline: false``: geoMapData has
+  no outline of it), for the console's district picker.
 - ``POST /api/fence/areaSearch.json`` (``fence:query``): api/area_search.py.
 """
 
@@ -28,7 +31,7 @@ from api.errors import BadRequest, NotFound
 from api.http import json_body, ok
 from api.query import spreadsheet
 from api.security import request_scope, requires
-from fleet.geo import shared_offline
+from fleet.geo import district_tree, shared_offline
 from warehouse.queries import fences
 
 bp = Blueprint("fences", __name__)
@@ -153,6 +156,14 @@ def geo_map_data(district_id: str) -> dict[str, Any]:
     outline = MultiPolygon([Polygon(rings[0], rings[1:]) for rings in found.parts])
     return ok({"data": outline.wkt, "centerLat": found.center_lat, "centerLng": found.center_lng,
                "name": found.name, "level": found.level, "adcode": found.adcode})
+
+
+@bp.get("/api/common/districtTree.json")
+@requires("fence", "query")
+def district_tree_view() -> dict[str, Any]:
+    """Provinces with their cities and districts (a municipality's districts directly under it), each
+    ``{adcode, name, children?, outline?}``; ``outline: false`` on a region geoMapData answers null for."""
+    return ok(list(district_tree()))
 
 
 @bp.post("/api/fence/areaSearch.json")

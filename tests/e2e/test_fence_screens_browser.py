@@ -1,7 +1,9 @@
 """Fences in Chromium (platform-spec §2 settings fence / labelPoint, the route wizards, §9 label point business
 type 4): a polygon drawn on the map becomes a platform fence, a bound vehicle crossing it raises its alarm on
 the inOutAlarm list; the route wizard's 4 steps create a route fence with its segment's corridor and a bound
-vehicle; the area vehicle search finds the vehicle that was inside with its entry and exit and links to its
+vehicle; a binding sheet (the drawer's template, filled in) binds the enterprise's car and refuses an unknown
+plate row by row; a province / city / district picked in the cascader shows its outline and is named in the
+list; the area vehicle search finds the vehicle that was inside with its entry and exit and links to its
 replay; the screens read in the three languages. Each test has its own enterprise, car and terminal
 (tests/e2e/safety_terminal.py), so the demo vehicles other modules read get no fence and no alarm."""
 
@@ -12,11 +14,13 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import openpyxl
+
 from protocols.jt808 import Authentication, LocationReport
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.safety_terminal import Terminal, own_enterprise
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import screenshot, switch_language
+from tests.e2e.test_console import screenshot, switch_language, text
 from warehouse.db import connect
 
 WAIT_MS = 45_000  # a loaded machine's slack for the worker and the API (never a sleep)
@@ -172,6 +176,95 @@ def test_the_route_wizard_creates_a_route_fence_with_its_segment_and_bound_vehic
     segment = fence[4]["segments"][0]
     assert (segment["width"], segment["maxTime"], len(segment["points"])) == (80, 900, 3)
     assert [r[0] for r in bound] == [fleet["car_id"]]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def _terminal_fence(stack: ConsoleStack, fleet: dict[str, Any], name: str) -> int:
+    """A terminal circle fence of the test's own enterprise (bound to nothing yet)."""
+    with connect(stack.db_url) as conn:
+        row = conn.execute(
+            "INSERT INTO fence (enterprise_id, name, fence_type, business_type, shape, geometry)"
+            " VALUES (%s, %s, 2, 2, 'circle', %s::jsonb) RETURNING id",
+            (fleet["enterprise_id"], name, json.dumps({"center": [116.397, 39.909], "radius": 500}))).fetchone()
+        conn.commit()
+    assert row is not None
+    return int(row[0])
+
+
+def test_a_binding_sheet_binds_the_enterprises_car_and_refuses_an_unknown_plate_row(
+        page: Any, console_stack: ConsoleStack, tmp_path: Any) -> None:
+    fleet = own_enterprise(console_stack)
+    fence_id = _terminal_fence(console_stack, fleet, "E2E 导入围栏")
+    sign_in(page, fleet["user"], path="/settings/fence")
+    page.get_by_test_id(f"row-bind-{fence_id}").click()
+    page.get_by_test_id("binding-table").wait_for()
+    assert page.get_by_test_id(f"binding-row-{fleet['car_id']}").count() == 0
+    page.get_by_test_id("binding-import").click()
+    dialog = page.get_by_test_id("binding-import-dialog")
+    # The drawer's template names its fence; the user fills in the plates.
+    with page.expect_download() as download:
+        dialog.get_by_test_id("import-template").click()
+    sheet_path = tmp_path / "bindings.xlsx"
+    download.value.save_as(sheet_path)
+    book = openpyxl.load_workbook(sheet_path)
+    sheet = book.active
+    assert sheet is not None
+    assert [c.value for c in sheet[1]] == ["围栏名称", "车牌号"] and sheet["A2"].value == "E2E 导入围栏"
+    sheet["B2"] = fleet["plate"]
+    sheet.append(["E2E 导入围栏", "京Z无此车"])
+    book.save(sheet_path)
+
+    dialog.locator("input[type=file]").set_input_files(str(sheet_path))
+    summary = text("zh-CN", "list", "import.summary")
+    for key, value in {"processed": 2, "total": 2, "created": 1, "failed": 1}.items():
+        summary = summary.replace("{{" + key + "}}", str(value))
+    dialog.get_by_test_id("import-summary").filter(has_text=summary).wait_for(timeout=WAIT_MS)
+    refused = dialog.get_by_test_id("import-errors").locator("tr.ant-table-row")
+    assert refused.count() == 1
+    assert refused.first.locator("td").first.inner_text().strip() == "3"
+    assert "车辆不存在或不属于围栏的企业" in refused.first.inner_text() and "京Z无此车" in refused.first.inner_text()
+    dialog.get_by_role("button", name=text("zh-CN", "list", "import.close")).click()
+
+    # The drawer reads its vehicles and their sync state again: the car is bound, its terminal state shown.
+    bound = page.get_by_test_id(f"binding-row-{fleet['car_id']}")
+    bound.wait_for()
+    assert fleet["plate"] in bound.inner_text()
+    bound.get_by_test_id(f"binding-sync-{fleet['car_id']}").wait_for()
+    with connect(console_stack.db_url) as conn:
+        rows = conn.execute("SELECT car_id FROM fence_binding WHERE fence_id = %s", (fence_id,)).fetchall()
+    assert [r[0] for r in rows] == [fleet["car_id"]]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_district_picked_by_province_city_and_district_shows_its_outline_and_is_named_in_the_list(
+        page: Any, console_stack: ConsoleStack) -> None:
+    fleet = own_enterprise(console_stack)
+    sign_in(page, fleet["user"], path="/settings/fence")
+    page.get_by_test_id("fence-create").click()
+    page.get_by_test_id("fence-field-name").fill("E2E 行政区围栏")
+    page.get_by_test_id("fence-field-shape").click()
+    page.locator(".ant-select-item-option", has_text=text("zh-CN", "fence", "fence.enums.shape.district")).click()
+    page.get_by_test_id("fence-field-district").click()
+    menus = page.locator(".ant-cascader-dropdown:visible")
+    for name in ("广东省", "深圳市"):
+        menus.locator(".ant-cascader-menu-item", has_text=name).first.click()
+    # A city the data has no outline of is the way on to its districts, not an area.
+    page.get_by_test_id("fence-field-district-no-outline").filter(has_text="深圳市").wait_for()
+    menus.locator(".ant-cascader-menu-item", has_text="南山区").first.click()
+    assert page.get_by_test_id("fence-field-district-no-outline").count() == 0
+    # The chosen district's outline (geoMapData) is on the map before anything is saved.
+    page.get_by_test_id("fence-map").locator(".leaflet-overlay-pane path").first.wait_for(timeout=WAIT_MS)
+    assert "南山区" in page.get_by_test_id("fence-field-district").inner_text()
+    screenshot(page, "settings-fence-district-zh-CN.png")
+    page.get_by_test_id("fence-save").click()
+    row = page.get_by_test_id("list-page-fence").locator("tr.ant-table-row", has_text="E2E 行政区围栏")
+    row.wait_for()
+    with connect(console_stack.db_url) as conn:
+        stored = conn.execute("SELECT id, shape, geometry FROM fence WHERE enterprise_id = %s",
+                              (fleet["enterprise_id"],)).fetchone()
+    assert stored is not None and stored[1:] == ("district", {"districtId": "440305"})
+    named = row.get_by_test_id(f"fence-district-{stored[0]}")
+    named.filter(has_text="广东省深圳市南山区").wait_for()
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -199,7 +199,7 @@ def test_a_role_without_the_fence_permission_is_403(client: FlaskClient, demo: D
     lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"fence": ["query", "get"]}).name)
     calls = [("POST", "/api/common/query/fence.json", {}), ("POST", "/api/common/query/labelPoint.json", {}),
              ("POST", "/api/common/query/fenceBinding.json", {}), ("GET", f"/api/common/fence/{fence['id']}.json", None),
-             ("GET", "/api/common/geoMapData/110101.json", None),
+             ("GET", "/api/common/geoMapData/110101.json", None), ("GET", "/api/common/districtTree.json", None),
              ("POST", "/api/fence/areaSearch.json", {"geometry": {"rings": [SQUARE]}})]
     for method, url, body in calls:
         reply = client.open(url, method=method, headers=reader, json=body)
@@ -239,6 +239,26 @@ def test_geo_map_data_answers_the_district_outline_or_null(client: FlaskClient, 
     assert client.get("/api/common/geoMapData/999999.json", headers=headers).json == {
         "code": 0, "message": "ok", "data": None}
     assert client.get("/api/common/geoMapData/abc.json", headers=headers).status_code == 400
+
+
+def test_district_tree_lists_each_province_city_and_district_the_outlines_know(client: FlaskClient,
+                                                                               login: Login) -> None:
+    headers = login("admin_a")
+    reply = client.get("/api/common/districtTree.json", headers=headers)
+    assert reply.status_code == 200, reply.json
+    tree = reply.json["data"]  # type: ignore[index]
+    by_code = {p["adcode"]: p for p in tree}
+    assert [p["adcode"] for p in tree] == sorted(by_code) and len(tree) == 34
+    beijing = by_code["110000"]  # a municipality: its districts directly under it
+    assert beijing["name"] == "北京市" and {"adcode": "110101", "name": "东城区"} in beijing["children"]
+    cities = {c["adcode"]: c for c in by_code["440000"]["children"]}
+    assert {"adcode": "440305", "name": "南山区"} in cities["440300"]["children"]
+    assert "children" not in by_code["710000"]  # no city in the data
+    # a region is an area when geoMapData outlines it: a district, a city without districts, not Shenzhen
+    for adcode, name in (("440305", "南山区"), ("441900", "东莞市")):
+        assert client.get(f"/api/common/geoMapData/{adcode}.json", headers=headers).json["data"]["name"] == name  # type: ignore[index]
+    assert cities["440300"]["outline"] is False and "outline" not in cities["441900"]
+    assert client.get("/api/common/geoMapData/440300.json", headers=headers).json["data"] is None  # type: ignore[index]
 
 
 AREA = {"rings": [[[121.40, 31.20], [121.42, 31.20], [121.42, 31.22], [121.40, 31.22]]]}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
@@ -13,6 +15,7 @@ from fleet.geo import (
     InvalidCoordinates,
     amap_address,
     build_geocoder,
+    district_tree,
     join_address,
     reverse_geocode,
     shared_offline,
@@ -115,3 +118,33 @@ def test_amap_reply_becomes_an_address() -> None:
                  "addressComponent": {"province": "北京市", "city": [], "district": "东城区", "adcode": "110101"}}
     assert amap_address(regeocode) == Address("北京市东城区东华门街道天安门", "北京市", "北京市", "东城区", "110101")
     assert amap_address({"formatted_address": [], "addressComponent": {}}) is None
+
+
+def test_district_tree_has_every_region_once_with_a_municipality_s_districts_directly_under_it() -> None:
+    tree = district_tree()
+    codes: list[str] = []
+
+    def walk(nodes: Iterable[dict[str, Any]], depth: int) -> None:
+        for node in nodes:
+            codes.append(str(node["adcode"]))
+            assert depth <= 3 and set(node) <= {"adcode", "name", "children", "outline"}
+            walk(node.get("children", []), depth + 1)
+
+    walk(tree, 1)
+    assert len(codes) == len(set(codes)) > 3000  # a municipality's city level (its own code) is folded away
+    shanghai = next(p for p in tree if p["adcode"] == "310000")
+    assert {"adcode": "310115", "name": "浦东新区"} in shanghai["children"]
+    hainan = next(p for p in tree if p["adcode"] == "460000")
+    assert all(len(str(c["adcode"])) == 6 for c in hainan["children"])
+
+
+def test_a_city_without_districts_has_its_outline_and_a_city_with_districts_has_none() -> None:
+    offline = shared_offline()
+    dongguan = offline.district("441900")  # the data keeps its outline at the district level
+    assert dongguan is not None and dongguan.name == "东莞市" and dongguan.parts
+    assert offline.has_outline("441900") and offline.has_outline("440305") and offline.has_outline("440000")
+    assert offline.district("440300") is None and not offline.has_outline("440300")  # no city layer
+    guangdong = next(p for p in district_tree() if p["adcode"] == "440000")
+    by_code = {c["adcode"]: c for c in guangdong["children"]}
+    assert by_code["440300"]["outline"] is False  # Shenzhen: only a way to its districts
+    assert "outline" not in by_code["441900"] and "outline" not in guangdong

@@ -1,17 +1,21 @@
 /**
  * The vehicles bound to a fence (platform-spec §2 settings "fence": bind vehicles): bind more from the
  * enterprise tree, unbind the selected, and for a terminal fence (business type 2) each vehicle's sync state
- * (pending, sent, acknowledged, failed with the terminal's result), refreshed every 5 s while open.
+ * (pending, sent, acknowledged, failed with the terminal's result), refreshed every 5 s while open; and the
+ * binding import (a sheet of fence name and plate number rows), after which both are read again.
  */
+import { UploadOutlined } from '@ant-design/icons';
 import { App, Button, Drawer, Popconfirm, Space, Table, Tag, TreeSelect } from 'antd';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Access from '../../auth/Access';
+import ImportDialog from '../list/ImportDialog';
 import type { ListRecord } from '../list/types';
 import { useEnterpriseTree } from '../org/enterprises';
 import { bindVehicles, queryAll, unbindVehicles } from './api';
 import { boundRows, pickedCarIds, pickerTree, type BoundRow } from './binding';
+import { bindingImporter } from './bindingImport';
 
 const REFRESH_MS = 5000;
 const TERMINAL = 2;
@@ -28,7 +32,7 @@ export default function BindingDrawer({ fence, onClose, onChanged }: { fence: Li
 }
 
 function Bindings({ fence, onChanged }: { fence: ListRecord; onChanged: () => void }) {
-  const { t } = useTranslation(['fence', 'common']);
+  const { t, i18n } = useTranslation(['fence', 'common']);
   const { message } = App.useApp();
   const fenceId = Number(fence.id);
   const terminal = Number(fence.businessType) === TERMINAL;
@@ -37,7 +41,9 @@ function Bindings({ fence, onChanged }: { fence: ListRecord; onChanged: () => vo
   const [picked, setPicked] = useState<string[]>([]);
   const [selected, setSelected] = useState<number[]>([]);
   const [busy, setBusy] = useState(false);
+  const [importing, setImporting] = useState(false);
   const enterprises = useEnterpriseTree();
+  const importer = useMemo(() => bindingImporter(i18n.language, String(fence.name ?? '')), [i18n.language, fence.name]);
 
   const fetchRows = useCallback(async (signal?: AbortSignal) => {
     const bindings = await queryAll('fenceBinding', { 'fenceId.eq': fenceId }, signal);
@@ -78,6 +84,10 @@ function Bindings({ fence, onChanged }: { fence: ListRecord; onChanged: () => vo
     if (carIds.length) void change(() => bindVehicles(fenceId, carIds), t('binding.bound', { count: carIds.length }));
   };
   const unbind = () => void change(() => unbindVehicles(fenceId, selected), t('binding.unbound', { count: selected.length }));
+  const imported = useCallback(() => {
+    void fetchRows().then(setRows);
+    onChanged();
+  }, [fetchRows, onChanged]);
 
   return (
     <>
@@ -93,6 +103,13 @@ function Bindings({ fence, onChanged }: { fence: ListRecord; onChanged: () => vo
             <Button danger data-testid="binding-remove" disabled={!selected.length}>{t('binding.remove')}</Button>
           </Popconfirm>
         </Space>
+      </Access>
+      <Access code="fence" action="import">
+        <Button icon={<UploadOutlined />} data-testid="binding-import" onClick={() => setImporting(true)} style={{ marginBottom: 12 }}>
+          {t('binding.import')}
+        </Button>
+        <ImportDialog entity="fenceBinding" importer={importer} title={t('binding.importTitle')} testId="binding-import-dialog"
+          open={importing} onClose={() => setImporting(false)} onImported={imported} />
       </Access>
       <Table<BoundRow> size="small" rowKey="carId" dataSource={rows} data-testid="binding-table" pagination={{ pageSize: 20 }}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}

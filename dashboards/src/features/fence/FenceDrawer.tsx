@@ -10,6 +10,7 @@ import { useSession } from '../../auth/useSession';
 import EnterpriseSelect from '../list/EnterpriseSelect';
 import { createRecord, updateRecord } from '../list/api';
 import type { ListRecord } from '../list/types';
+import { DistrictPicker } from './DistrictPicker';
 import { FenceMap } from './FenceMap';
 import { FenceRuleFields } from './FenceRuleFields';
 import { SegmentTable } from './SegmentTable';
@@ -102,8 +103,7 @@ function FenceEditor({ record, onClose, onSaved }: { record: ListRecord; onClose
           </Form.Item>
           <p className="fence-hint">{t(shape === 'route' ? 'fence.routeHint' : shape === 'district' ? 'fence.districtHint' : 'fence.drawHint')}</p>
           {shape === 'district' && (
-            <Input data-testid="fence-field-district" placeholder={t('fence.fields.district')} value={area.districtId ?? ''}
-              onChange={(e) => area.setDistrictId(e.target.value.trim() || null)} style={{ marginBottom: 8 }} />
+            <DistrictPicker testId="fence-field-district" value={area.districtId} onChange={area.setDistrictId} />
           )}
           <FenceMap shape={shape} drawn={area.drawn} geometry={area.stored} onChange={area.onDrawn} onCoord={area.setCoord}
             districtId={area.districtId} />

@@ -9,6 +9,7 @@ import { useSession } from '../../auth/useSession';
 import EnterpriseSelect from '../list/EnterpriseSelect';
 import { createRecord, updateRecord } from '../list/api';
 import type { ListRecord } from '../list/types';
+import { DistrictPicker } from './DistrictPicker';
 import { FenceMap } from './FenceMap';
 import { LABEL_POINT_BUSINESS_TYPES, LABEL_POINT_SHAPES } from './fenceForm';
 import { useFenceGeometry } from './useFenceGeometry';
@@ -95,12 +96,11 @@ function Editor({ record, onClose, onSaved }: { record: ListRecord; onClose: () 
         <Col span={16}>
           <p>{t(shape === 'route' ? 'fence.routeHint' : shape === 'district' ? 'fence.districtHint' : 'fence.drawHint')}</p>
           {shape === 'district' && (
-            <Input data-testid="label-point-field-district" placeholder={t('fence.fields.district')} value={area.districtId ?? ''}
-              onChange={(e) => area.setDistrictId(e.target.value.trim() || null)} style={{ marginBottom: 8 }} />
+            <DistrictPicker testId="label-point-field-district" value={area.districtId} onChange={area.setDistrictId} />
           )}
           <FenceMap shape={shape} drawn={area.drawn} geometry={area.stored} onChange={area.onDrawn} onCoord={area.setCoord}
             districtId={area.districtId} />
-          {missing && <p className="fence-problems" data-testid="fence-problems">{t('fence.errors.noGeometry')}</p>}
+          {missing && <p className="fence-problems" data-testid="fence-problems">{t(shape === 'district' ? 'fence.errors.noDistrict' : 'fence.errors.noGeometry')}</p>}
         </Col>
       </Row>
       <Space>

@@ -65,3 +65,17 @@ export function outlineOf(data: unknown): GeoJSON.Geometry | null {
   }
   return data && typeof data === 'object' && 'type' in data ? (data as GeoJSON.Geometry) : null;
 }
+
+/** One region of `GET /api/common/districtTree.json` (fleet.geo.district_tree): a province, city or district
+ * with the regions under it (a municipality's districts directly under it). */
+export interface DistrictNode {
+  adcode: string;
+  name: string;
+  children?: DistrictNode[];
+  /** false: no outline of its own (a city with districts: the data has no city layer), a way to its districts only. */
+  outline?: false;
+}
+
+export function fetchDistrictTree(signal?: AbortSignal) {
+  return http.get<DistrictNode[]>('/api/common/districtTree.json', { signal });
+}

@@ -113,12 +113,12 @@ export interface FenceProblem {
  * The rules of 0040_fences.sql and of the wire before a save: a route is exactly a route fence (type 4); a
  * province / city / district has no terminal area code, so it is a platform fence; a speed limit when the
  * fence limits speed (type 3 or attribute 1); a stay limit for a stay-in-place fence (type 1); a window ends
- * after it starts; something drawn.
+ * after it starts; something drawn (for a district: a region picked).
  */
 export function problemsOf(values: FenceFormValues, geometry: Geometry | null): FenceProblem[] {
   const problems: FenceProblem[] = [];
   if (!values.name.trim()) problems.push({ field: 'name', key: 'errors.name' });
-  if (!geometry) problems.push({ field: 'shape', key: 'errors.noGeometry' });
+  if (!geometry) problems.push({ field: 'shape', key: values.shape === 'district' ? 'errors.noDistrict' : 'errors.noGeometry' });
   if ((values.shape === 'route') !== (values.fenceType === ROUTE_FENCE_TYPE)) problems.push({ field: 'fenceType', key: 'errors.routeType' });
   if (values.shape === 'district' && values.businessType !== 1) problems.push({ field: 'businessType', key: 'errors.districtTerminal' });
   const limitsSpeed = values.fenceType === OVERSPEED_FENCE_TYPE || values.attributes.includes(SPEED_LIMIT_ATTRIBUTE);

@@ -1,9 +1,9 @@
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Progress, Space, Table, Upload } from 'antd';
-import { useEffect, useReducer, useRef } from 'react';
+import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { importTemplate, saveFile, type ImportRowError } from './api';
-import { IDLE, importPercent, importReducer, runImport } from './importJob';
+import { saveFile, type ImportRowError } from './api';
+import { entityImporter, IDLE, importPercent, importReducer, type ImportJob, type Importer } from './importJob';
 
 interface Props {
   entity: string;
@@ -11,23 +11,35 @@ interface Props {
   onClose: () => void;
   /** Called once a job finished having created rows (the list reloads). */
   onImported: () => void;
+  /** An import other than the entity's generic one (its own route and template). */
+  importer?: Importer;
+  /** The dialog's title (default: the list's "Import"). */
+  title?: string;
+  testId?: string;
 }
 
 /** Template, upload of an XLSX or CSV file, a progress bar while the job runs, then the refused rows. */
-export default function ImportDialog({ entity, open, onClose, onImported }: Props) {
+export default function ImportDialog({ entity, open, onClose, onImported, importer, title, testId = 'import-dialog' }: Props) {
   const { t } = useTranslation('list');
   const [job, dispatch] = useReducer(importReducer, IDLE);
   const controller = useRef<AbortController | null>(null);
+  const runner = useMemo(() => importer ?? entityImporter(entity), [importer, entity]);
 
   useEffect(() => () => controller.current?.abort(), []);
+  // Once per finished job: a parent that hands a new onImported on every render (its reload re-renders it)
+  // must not reload again and again.
+  const reported = useRef<ImportJob | null>(null);
   useEffect(() => {
-    if (job.phase === 'done' && job.created > 0) onImported();
+    if (job.phase === 'done' && job.created > 0 && reported.current !== job) {
+      reported.current = job;
+      onImported();
+    }
   }, [job, onImported]);
 
   const start = (file: File) => {
     controller.current?.abort();
     controller.current = new AbortController();
-    void runImport(entity, file, dispatch, { signal: controller.current.signal });
+    void runner.run(file, dispatch, { signal: controller.current.signal });
     return false; // we upload ourselves
   };
   const close = () => {
@@ -36,15 +48,15 @@ export default function ImportDialog({ entity, open, onClose, onImported }: Prop
     onClose();
   };
   const template = async () => {
-    const file = await importTemplate(entity);
+    const file = await runner.template();
     if (file) saveFile(file.blob, file.fileName);
   };
 
   const busy = job.phase === 'uploading' || job.phase === 'running';
   const errors: ImportRowError[] = 'errors' in job ? job.errors : [];
   return (
-    <Modal open={open} title={t('import.title')} onCancel={close} footer={<Button onClick={close}>{t('import.close')}</Button>}
-      width={720} destroyOnHidden data-testid="import-dialog">
+    <Modal open={open} title={title ?? t('import.title')} onCancel={close} footer={<Button onClick={close}>{t('import.close')}</Button>}
+      width={720} destroyOnHidden data-testid={testId}>
       <Space orientation="vertical" style={{ width: '100%' }}>
         <Button icon={<DownloadOutlined />} onClick={() => void template()} data-testid="import-template">
           {t('import.template')}

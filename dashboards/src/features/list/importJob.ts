@@ -1,4 +1,4 @@
-import { importStatus, startImport, type ImportRowError, type ImportStatus } from './api';
+import { importStatus, importTemplate, startImport, type ImportRowError, type ImportStatus } from './api';
 
 /** An import as the dialog shows it: upload, then poll the job until it is done or failed. */
 export type ImportJob =
@@ -87,4 +87,20 @@ export async function runImport(entity: string, file: File, dispatch: (event: Im
     await sleep(intervalMs);
     if (signal.aborted) return;
   }
+}
+
+/** What the import dialog runs: the upload (reporting each step to `dispatch`) and the template download. A
+ * declared entity's import is the server's job (`entityImporter`); a screen with an import route of its own
+ * (the fence bindings) gives its own. */
+export interface Importer {
+  run: (file: File, dispatch: (event: ImportEvent) => void, options: RunOptions) => Promise<void>;
+  template: () => Promise<{ blob: Blob; fileName: string } | null>;
+}
+
+/** The generic import of a declared entity: the server's job, polled, and the server's template. */
+export function entityImporter(entity: string): Importer {
+  return {
+    run: (file, dispatch, options) => runImport(entity, file, dispatch, options),
+    template: () => importTemplate(entity),
+  };
 }

@@ -2,12 +2,17 @@ import { Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Access from '../../auth/Access';
+import { DistrictName } from '../../features/fence/DistrictPicker';
 import LabelPointDrawer from '../../features/fence/LabelPointDrawer';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen, type ListRecord } from '../../features/list/types';
 
 /** Platform-spec §2 settings "labelPoint": the list from the server's declaration, created and edited in a
- * drawer that draws the point or area on the map (features/fence). */
+ * drawer that draws the point or area on the map (features/fence); a province / city / district point names
+ * its region. */
+/** Platform-spec §9 label point type 6: province / city / district. */
+const DISTRICT_POINT_TYPE = 6;
+
 export default function LabelPointSettings() {
   const { t } = useTranslation('fence');
   const [editing, setEditing] = useState<ListRecord | null>(null);
@@ -15,7 +20,12 @@ export default function LabelPointSettings() {
   const screen = defineListScreen({
     entity: 'labelPoint',
     namespace: 'fence:labelPoint',
-    columns: ['name', 'pointType', 'businessType', 'remark', 'updatedAt'],
+    columns: ['name', {
+      field: 'pointType',
+      render: (value, record) => (Number(value) === DISTRICT_POINT_TYPE
+        ? <DistrictName adcode={(record.geometry as { districtId?: unknown } | null)?.districtId} testId={`label-point-district-${String(record.id)}`} />
+        : t(`labelPoint.enums.pointType.${String(value)}`, { defaultValue: String(value ?? '') })),
+    }, 'businessType', 'remark', 'updatedAt'],
     filters: ['name', 'pointType', 'businessType'],
     features: { create: false, edit: false },
     rowActions: [{ key: 'labelPointEdit', action: 'edit', label: t('labelPoint.edit'), onClick: (record) => setEditing(record) }],

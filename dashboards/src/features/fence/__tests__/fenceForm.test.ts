@@ -15,6 +15,10 @@ describe('problemsOf', () => {
     expect(keys(fence({}), null)).toContain('errors.noGeometry');
   });
 
+  it('asks a district fence for a region picked, not a drawing', () => {
+    expect(keys(fence({ shape: 'district' }), null)).toEqual(['errors.noDistrict']);
+  });
+
   it('keeps routes for route fences and route fences for routes', () => {
     expect(keys(fence({ fenceType: 4 }))).toContain('errors.routeType');
     expect(keys(fence({ shape: 'route' }), { segments: [{ points: [[1, 1], [2, 2]], width: 20 }] })).toContain('errors.routeType');
