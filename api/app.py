@@ -20,8 +20,8 @@ from api.errors import ApiError, envelope
 from api.http import FleetJSONProvider, reject_unstorable_text
 from api.media import MEDIA_KEY, MediaClient
 from api.push import register_push
-from api.routes import alarms as alarm_routes
 from api.routes import (
+    alarm_notify,
     analysis,
     car_detail,
     common,
@@ -38,6 +38,7 @@ from api.routes import (
     tracks,
     vehicles,
 )
+from api.routes import alarms as alarm_routes
 from api.routes import commands as command_routes
 from api.routes import fence_sync as fence_sync_routes
 from api.routes import media as media_routes
@@ -87,7 +88,7 @@ def create_app(
     app.extensions[MEDIA_KEY] = MediaClient.from_settings(MediaServerSettings(), var_dir or StackSettings().var_dir)
 
     for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, figures, console, org, settings_routes, regeo, fences, car_detail,
-                   open_platform_routes, tracks, command_routes, video_routes, media_routes, alarm_routes,
+                   open_platform_routes, tracks, command_routes, video_routes, media_routes, alarm_routes, alarm_notify,
                    report_routes, analysis, fence_sync_routes, static):
         app.register_blueprint(module.bp)
     # First of all: NUL bytes and invalid UTF-8 never reach a route (nor PostgreSQL).

@@ -19,6 +19,16 @@ Fence keys name one fence (its id: a terminal area's id on the wire is the fence
 ``ALARMS``: ``describe`` names them by their kind (``FENCE_KINDS``), and the fence's name travels in the
 alarm's ``details.fenceName`` (``describe_alarm`` appends it).
 
+Rule keys (what a notification rule, an alarm level or a user's own rule names): every ``ALARMS`` key, and
+one key per fence alarm kind, ``FENCE_RULES``: ``fence_<kind>`` for the platform fence step's kinds,
+``tfence_<kind>`` for the terminal's own items (0x11 ``overspeed``, 0x12 ``enter`` / ``leave``, 0x13
+``segment_short`` / ``segment_long``). A kind's rule applies to every fence's alarm of that kind, as the
+fleet consoles configure area alarms by type, not per fence. ``rule_key`` is THE resolution of an alarm key
+to the key of its rule (``fence:12:enter`` -> ``fence_enter``; any other key is its own rule key): the API's
+effective rules, the level given to a new alarm row and the push's ``ruleKey`` (which the console's pop-up
+and voice read) all go through it. Rule keys carry no ``:`` (the console's i18n namespace separator) and
+are never stored in ``alarm.key``; they are not in ``ALARMS`` either (the report counters are its keys).
+
 Pure data; no I/O. ``alarm_def`` answers None for a key it does not know (a newer terminal's type), and
 ``describe`` then falls back to the key itself so nothing upstream has to special-case it.
 """
@@ -185,6 +195,13 @@ FENCE_KINDS: dict[str, tuple[str, str]] = {
     "door_open": ("区域内开门报警", "Door opened in area"),
 }
 FENCE_KEY_PREFIXES = ("fence", "tfence")  # platform fence step / terminal's own area items
+# The kinds the terminal reports itself (streams/fence_alarms.terminal_items): 0x11, 0x12 in / out, 0x13.
+TERMINAL_FENCE_KINDS = ("overspeed", "enter", "leave", "segment_short", "segment_long")
+# One rule key per fence alarm kind: {rule key: (alarm key prefix, kind)} (module docstring, "Rule keys").
+FENCE_RULES: dict[str, tuple[str, str]] = {
+    **{f"fence_{kind}": ("fence", kind) for kind in FENCE_KINDS},
+    **{f"tfence_{kind}": ("tfence", kind) for kind in TERMINAL_FENCE_KINDS},
+}
 _TERMINAL_SUFFIX = {"zh": "(终端)", "en": " (terminal)"}
 
 _LEVELS = {
@@ -211,6 +228,9 @@ def _build() -> dict[str, AlarmDef]:
 
 
 ALARMS: dict[str, AlarmDef] = _build()
+# Every key a notification rule, an alarm level or a user's own rule may name: the catalogue's, then the
+# fence kinds' (the settings screens list them in this order).
+RULE_KEYS: tuple[str, ...] = (*ALARMS, *FENCE_RULES)
 
 
 def alarm_def(key: str) -> AlarmDef | None:
@@ -241,10 +261,24 @@ def fence_kind(key: str) -> tuple[str, int, str] | None:
     return parts[0], int(parts[1]), parts[2]
 
 
+def rule_key(key: str) -> str:
+    """The key of the rule that governs alarms of ``key``: a fence alarm's kind rule (``fence:12:enter`` and
+    ``fence:7:segment_long:2`` -> ``fence_enter``, ``fence_segment_long``; ``tfence:12:leave`` ->
+    ``tfence_leave``), any other key itself (a catalogue key, a rule key, an unknown key: never an error)."""
+    found = fence_kind(key)
+    if found is None:
+        return key
+    prefix, _, kind = found
+    return f"{prefix}_{kind}"
+
+
 def _describe_fence(key: str, lang: str) -> str | None:
     found = fence_kind(key)
     if found is None:
-        return None
+        found_rule = FENCE_RULES.get(key)
+        if found_rule is None:
+            return None
+        found = (found_rule[0], 0, found_rule[1])
     prefix, _, kind = found
     zh, en = FENCE_KINDS[kind]
     short = _short(lang)
@@ -263,8 +297,8 @@ def describe_alarm(key: str, level: int | None = None, lang: str = "zh", fence_n
 
 def describe(key: str, level: int | None = None, lang: str = "zh") -> str:
     """The alarm's name in ``lang`` (zh, en, hk; zh-CN/en-US/zh-HK accepted), prefixed by its level for
-    ADAS/DSM ("一级 前向碰撞报警"); a fence key by its kind. An unknown key is returned as is; an unknown
-    level is left out."""
+    ADAS/DSM ("一级 前向碰撞报警"); a fence key and a fence rule key by its kind. An unknown key is returned as
+    is; an unknown level is left out."""
     found = ALARMS.get(key)
     if found is None:
         fence = _describe_fence(key, lang)

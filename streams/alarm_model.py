@@ -8,7 +8,8 @@ for the rows ``store_episodes`` reports as new.
   key, start_time) DO NOTHING, so a replayed uplink adds nothing and reports nothing. Plate, driver and
   phone are copied from the car / device at insert time; enterprise and car from ``devices`` (the
   uplink's, i.e. as at the fix) or else the device row. ``level``: the episode's (ADAS/DSM report their
-  own 1/2), else the enterprise's ``alarm_level`` of the key (the newest live row of the alarm's enterprise,
+  own 1/2), else the enterprise's ``alarm_level`` of the key's rule key (``fleet.alarm_catalog.rule_key``: a
+  fence alarm's is its kind's, ``fence_enter``) (the newest live row of the alarm's enterprise,
   else of its nearest ancestor that has one), else NULL: a sub-select inside the same INSERT, run only
   for rows without a level (migration 0022 documents the column). Active-safety rows (kinds 5-8) get a new
   32-hex ``warn_uuid`` (what 0x9208 carries). Returns the new rows as dicts (``RETURNED`` keys).
@@ -30,6 +31,7 @@ from typing import Any, Protocol
 import orjson
 import psycopg
 
+from fleet.alarm_catalog import rule_key
 from streams.db import Database
 from warehouse.queries import alarms
 
@@ -82,7 +84,7 @@ def insert_params(episodes: Sequence[AlarmEpisode], devices: Mapping[int, Device
     cols: dict[str, list[Any]] = {name: [] for name in (
         "device_id", "enterprise_id", "car_id", "type", "key", "level", "start_time", "end_time", "lat", "lng",
         "speed", "altitude", "alarm_flags", "message_seq", "warn_uuid", "alarm_no", "attachment_count",
-        "backlog", "details")}
+        "backlog", "details", "rule_key")}
 
     def rollup_order(ep: AlarmEpisode) -> tuple[int, str, datetime, int]:
         ref = devices.get(ep.device_id)
@@ -112,6 +114,7 @@ def insert_params(episodes: Sequence[AlarmEpisode], devices: Mapping[int, Device
         cols["attachment_count"].append(max(0, min(int(ep.attachments), 32767)))
         cols["backlog"].append(ep.backlog)
         cols["details"].append(_json(ep.details))
+        cols["rule_key"].append(rule_key(ep.key))  # the key of its alarm level (a fence alarm: its kind's)
     return cols
 
 

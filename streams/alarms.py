@@ -37,7 +37,7 @@ from typing import Any
 
 import psycopg
 
-from fleet.alarm_catalog import SAFETY_ITEMS, VIDEO_FLAGS_ITEM, AlarmKind, describe
+from fleet.alarm_catalog import SAFETY_ITEMS, VIDEO_FLAGS_ITEM, AlarmKind, describe, rule_key
 from fleet.enums import PushType
 from fleet.topics import CONSOLE_EVENTS
 from protocols.jt808.catalogue import BATCH_LOCATION_UPLOAD
@@ -299,11 +299,14 @@ def heard_from(uplinks: Sequence[Uplink | PayloadError]) -> dict[int, datetime]:
 
 
 def push_data(row: dict[str, Any]) -> dict[str, Any]:
-    """Push 2 / 13 data of a stored alarm row (alarm_model.RETURNED keys)."""
+    """Push 2 / 13 data of a stored alarm row (alarm_model.RETURNED keys). ``ruleKey``: the key of the
+    notification rule that governs the alarm (``fleet.alarm_catalog.rule_key``: a fence alarm's kind), which
+    the console's pop-up and voice look up instead of repeating the resolution."""
     start: datetime = row["start_time"]
     return {
         "alarmId": row["id"], "deviceId": row["device_id"], "carId": row["car_id"],
         "plateNumber": row["plate_number"], "type": row["type"], "key": row["key"], "level": row["level"],
+        "ruleKey": rule_key(row["key"]),
         "desc": describe(row["key"], row["level"]), "startTime": int(start.timestamp() * 1000),
         "lat": row["lat"], "lng": row["lng"], "speed": row["speed"], "state": row["state"],
         "warnUuid": row["warn_uuid"], "atted": row["atted"], "driverName": row["driver_name"],

@@ -1,6 +1,7 @@
 """Demo data: an enterprise tree, permissions, roles, admin users, groups, drivers, vehicles, devices,
 the catalogues (car models and types, device producers and types) and the parent's default alarm
-notification rules (window and voice for the emergency and ADAS/DSM alarms, ``sounding_alarm_keys``).
+notification rules (window and voice for the emergency and ADAS/DSM alarms and for entering or leaving a
+platform fence, ``sounding_alarm_keys``).
 
 ``seed_demo(url, terminals)`` is idempotent (natural keys: enterprise name under its parent, user
 name, VIN, device phone, ...; an advisory lock serialises concurrent seeds). Re-running with more
@@ -19,7 +20,7 @@ from typing import Any
 import click
 from psycopg import Connection, sql
 
-from fleet.alarm_catalog import ALARMS, AlarmKind
+from fleet.alarm_catalog import ALARMS, AlarmKind, describe
 from fleet.demo_fleet import (
     DRIVER_NAMES,
     PARENT,
@@ -227,12 +228,13 @@ def _groups(conn: Connection[Any], enterprise_id: int) -> list[int]:
 
 
 def sounding_alarm_keys() -> list[str]:
-    """The keys the demo enterprise notifies with a window and a voice: the emergency alarm (a0) and the
+    """The rule keys the demo enterprise notifies with a window and a voice: the emergency alarm (a0), the
     ADAS/DSM alarms (not their capture / recognition / driver-change events, types 16 and up, which
-    terminals report routinely)."""
+    terminals report routinely) and every platform fence's enter / leave (the kinds' rule keys: the seeded
+    fences' crossings speak)."""
     safety = [d.key for d in ALARMS.values()
               if d.kind in (AlarmKind.ADAS, AlarmKind.DSM) and int(d.key.rsplit("_", 1)[1]) < 16]
-    return ["a0", *safety]
+    return ["a0", *safety, "fence_enter", "fence_leave"]
 
 
 def _notify_rules(conn: Connection[Any], enterprise_id: int) -> None:
@@ -244,7 +246,7 @@ def _notify_rules(conn: Connection[Any], enterprise_id: int) -> None:
             " start_hour, end_hour, remark) SELECT %s, %s, %s, true, true, 0, 24, '演示数据'"
             " WHERE NOT EXISTS (SELECT 1 FROM platform_alarm_notify_rule WHERE enterprise_id = %s AND alarm_key = %s)"
             " ON CONFLICT DO NOTHING",
-            [(enterprise_id, f"{ALARMS[key].zh}({key})", key, enterprise_id, key) for key in sounding_alarm_keys()],
+            [(enterprise_id, f"{describe(key)}({key})", key, enterprise_id, key) for key in sounding_alarm_keys()],
         )
 
 

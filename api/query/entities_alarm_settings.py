@@ -8,8 +8,9 @@ default notification rules and the caller's own notification rules (console-spec
   1-10000 s, minimum rest 1-10000 s, max parking time 1-100000 s); continuous driving is kept in
   seconds (1-86400: the spec's 1-180 is a terminal parameter in minutes), a null gets the spec's
   "不能为空" message.
-- ``alarmLevel`` / ``platformAlarmNotifyRule``: per enterprise and alarm key (a key of
-  ``fleet.alarm_catalog``); the most recently updated live row of a key counts (the list shows it first).
+- ``alarmLevel`` / ``platformAlarmNotifyRule``: per enterprise and rule key (``fleet.alarm_catalog.RULE_KEYS``:
+  a catalogue key, or a fence alarm kind such as ``fence_enter`` whose row applies to every fence's alarm of
+  that kind, ``rule_key``); the most recently updated live row of a key counts (the list shows it first).
 - ``alarmLevelUserSettingRuleView`` (permission ``alarm``): read-only, the caller's effective rule per alarm key
   (their own, ``source`` "user", else the default rule of their enterprise or its nearest ancestor,
   ``source`` "enterprise"; keys without either follow the built-in default and have no row), the caller's
@@ -28,7 +29,7 @@ from psycopg import Connection
 from api.errors import BadRequest
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec, Query
 from api.query.values import FieldType
-from fleet.alarm_catalog import ALARMS
+from fleet.alarm_catalog import RULE_KEYS
 from fleet.platform_alarm_rules import DEFAULT_RULES
 from warehouse.queries.alarms import effective_rules
 from warehouse.queries.scope import Scope
@@ -134,7 +135,7 @@ def _keyed(name: str, table: str, label: str, extra: dict[str, FieldSpec]) -> En
             "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
             "name": F("name", required=True, max_length=64, unique=True, create=True, update=True, label="名称",
                       importable=True, exportable=True),
-            "alarmKey": F("alarm_key", required=True, enum=tuple(ALARMS),
+            "alarmKey": F("alarm_key", required=True, enum=RULE_KEYS,
                           create=True, update=True, label="报警类型", importable=True, exportable=True),
             **extra,
             "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,

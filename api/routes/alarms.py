@@ -12,9 +12,8 @@ here is what is not a plain list:
   ``enterpriseId`` (inside the caller's tree, else 404; the caller's own when absent), its subsidiaries too
   unless ``isParent=false`` (``subtree_requested``).
 - ``POST /api/query/notice.json``: the unhandled alarms as notices of bizType 6 (the bell's list).
-- ``GET|PUT /api/alarm/notify/settings.json``: the caller's effective rule per alarm key (their own, else their
-  enterprise's default) and the enterprise switches.
 - ``GET /api/dashboard/alarmCounts.json?range=today|week|month`` (days start at midnight UTC+8).
+The caller's notification settings (``/api/alarm/notify/settings.json``) are api/routes/alarm_notify.py.
 Another enterprise's alarm answers 404 like a missing one.
 """
 
@@ -29,7 +28,7 @@ from flask import Blueprint, request
 
 from api.command_send import send
 from api.db import get_db
-from api.errors import ApiError, BadRequest, Forbidden, NotFound, request_language
+from api.errors import ApiError, BadRequest, NotFound, request_language
 from api.http import json_body, ok
 from api.notices import NOTICE_BIZ_ALARM
 from api.query import records
@@ -37,7 +36,7 @@ from api.query.entities_alarms import ALARM, ALARM_UPDATE, DESC_EXPRESSION, OPIN
 from api.query.grammar import Condition, EntitySpec, FieldSpec, parse_query
 from api.query.runner import fetch_by_id, run_page
 from api.query.values import coerce
-from api.security import FORBIDDEN_TEXT, current_principal, report_scope, request_scope, requires
+from api.security import current_principal, report_scope, request_scope, requires
 from fleet.alarm_catalog import ALARMS, AlarmKind, alarm_def, describe
 from fleet.enums import DeviceState
 from protocols.china_time import CHINA_TZ, local_midnight
@@ -52,13 +51,6 @@ SAVED = "保存成功！"
 IGNORED_OPINION = "告警已忽略"
 HANDLING_STATES = (1, 2, 3, 4)
 RANGES = ("today", "week", "month")
-SWITCHES = {"carStateChangeWindowEnable": "car_state_change_window_enable",
-            "carRespCmdWindowEnable": "car_resp_cmd_window_enable",
-            "uploadFileWindowEnable": "upload_file_window_enable"}
-RULE_KEYS = {"disabled": "disabled", "windowEnable": "window_enable", "voiceEnable": "voice_enable",
-             "voice": "voice", "startHour": "start_hour", "endHour": "end_hour"}
-READ_ONLY_RULE_KEY = "source"  # in the GET answer; a PUT may send it back, it is ignored
-VOICE_MAX = 64
 
 # --- confirm / ignore / update ----------------------------------------------------------------------
 
@@ -268,104 +260,6 @@ def notices() -> dict[str, Any]:
     query = replace(query, conditions=(*query.conditions, Condition("state", "eq", 0)))
     with get_db().connection() as conn:
         return ok(run_page(conn, query, request_scope()))
-
-
-# --- notification settings ----------------------------------------------------------------------------
-
-
-def _rule_reply(row: dict[str, Any]) -> dict[str, Any]:
-    return {**{api: row[column] for api, column in RULE_KEYS.items()}, "source": row["source"]}
-
-
-def _settings(conn: Any, user_id: int, enterprise_id: int) -> dict[str, Any]:
-    switches = q.enterprise_switches(conn, enterprise_id)
-    rules = q.effective_rules(conn, user_id, enterprise_id)
-    return {"alarmRule": {key: _rule_reply(row) for key, row in rules.items()},
-            **{api: switches[column] for api, column in SWITCHES.items()}}
-
-
-def _parse_rule(key: str, raw: Any) -> dict[str, Any] | None:
-    if raw is None:
-        return None
-    where = f"alarmRule.{key[:40]}"
-    if not isinstance(raw, dict):
-        raise BadRequest(f"{where} 必须是对象 (must be an object)")
-    unknown = sorted(set(raw) - set(RULE_KEYS) - {READ_ONLY_RULE_KEY})
-    if unknown:
-        raise BadRequest(f"{where}: 未知字段 (unknown field(s) {', '.join(unknown)[:120]})")
-    rule: dict[str, Any] = dict(q.DEFAULT_NOTIFY_RULE)
-    for api, column in RULE_KEYS.items():
-        if api not in raw or raw[api] is None:
-            continue
-        value = raw[api]
-        if column in ("disabled", "window_enable", "voice_enable"):
-            if not isinstance(value, bool):
-                raise BadRequest(f"{where}.{api} 必须是布尔值 (must be true or false)")
-        elif column == "voice":
-            if not isinstance(value, str) or len(value) > VOICE_MAX:
-                raise BadRequest(f"{where}.voice 必须是不超过{VOICE_MAX}个字符的文本 (must be text of at most {VOICE_MAX})")
-        else:
-            low, high = (0, 23) if column == "start_hour" else (1, 24)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise BadRequest(f"{where}.{api} 必须是 {low}-{high} 的整数 (must be an integer {low}-{high})")
-        rule[column] = value
-    if rule["start_hour"] >= rule["end_hour"]:
-        raise BadRequest(f"{where}: 开始时间必须早于结束时间 (startHour must be before endHour)")
-    return rule
-
-
-@bp.get("/api/alarm/notify/settings.json")
-@requires("alarm", "query")
-def get_settings() -> dict[str, Any]:
-    """{alarmRule: {key: {disabled, windowEnable, voiceEnable, voice, startHour, endHour, source}}, and the
-    three enterprise switches}: the caller's effective rule of every key that has one (``q.effective_rules``):
-    ``source`` "user" (their own) or "enterprise" (their enterprise's or its nearest ancestor's
-    ``platformAlarmNotifyRule``); a key left out follows the built-in default (a window, no voice, all day)."""
-    principal = current_principal()
-    with get_db().connection() as conn:
-        return ok(_settings(conn, principal.user_id, principal.enterprise_id))
-
-
-@bp.put("/api/alarm/notify/settings.json")
-@requires("alarm", "query")
-def put_settings() -> dict[str, Any]:
-    """Body as the GET answer; keys left out stay; a rule sent becomes the caller's own (its ``source`` is
-    ignored); a rule of null removes the caller's own (the enterprise's or the default applies again).
-    Changing an enterprise switch needs ``enterprise:update`` (403 otherwise). An open platform app's
-    token is a 403: the settings are a signed-in user's own, and an app has no user."""
-    principal = current_principal()
-    if principal.app_id is not None:
-        raise Forbidden(f"{FORBIDDEN_TEXT} (an open platform app has no alarm notification settings of its own; "
-                        "they belong to a signed-in user)")
-    body = _body()
-    unknown = sorted(set(body) - {"alarmRule", *SWITCHES})
-    if unknown:
-        raise BadRequest(f"未知字段 (unknown field(s): {', '.join(unknown)[:200]})")
-    raw_rules = body.get("alarmRule")
-    if raw_rules is None:
-        raw_rules = {}
-    if not isinstance(raw_rules, dict):
-        raise BadRequest("alarmRule 必须是对象 (alarmRule must be an object of alarm key -> rule)")
-    bad_keys = [k for k in raw_rules if k not in ALARMS]
-    if bad_keys:
-        raise BadRequest(f"未知的报警类型 (unknown alarm key(s): {', '.join(map(repr, bad_keys))[:200]})")
-    rules = {key: _parse_rule(key, raw) for key, raw in raw_rules.items()}
-    switches: dict[str, bool] = {}
-    for api, column in SWITCHES.items():
-        if api in body:
-            if not isinstance(body[api], bool):
-                raise BadRequest(f"{api} 必须是布尔值 (must be true or false)")
-            switches[column] = body[api]
-    with get_db().connection() as conn:
-        if switches and switches != {c: v for c, v in q.enterprise_switches(conn, principal.enterprise_id).items()
-                                     if c in switches} and not principal.can("enterprise", "update"):
-            raise Forbidden(f"{FORBIDDEN_TEXT} (permission denied: enterprise:update)")
-        with conn.transaction():
-            for key, rule in rules.items():
-                q.put_user_rule(conn, principal.user_id, principal.enterprise_id, key, rule)
-            if switches:
-                q.put_enterprise_switches(conn, principal.enterprise_id, switches)
-        return ok(_settings(conn, principal.user_id, principal.enterprise_id))
 
 
 # --- dashboard (console-spec §1) ------------------------------------------------------------------------

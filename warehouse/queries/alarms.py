@@ -16,6 +16,7 @@ from typing import Any
 from psycopg import AsyncConnection, Connection, sql
 from psycopg.rows import dict_row
 
+from fleet.alarm_catalog import rule_key
 from fleet.platform_alarm_rules import RULE_COLUMNS
 from warehouse.queries.scope import Scope
 
@@ -158,9 +159,12 @@ def effective_rules(conn: Connection[Any], user_id: int, enterprise_id: int,
     ``enterprise_id`` or else its nearest ancestor that has one ("enterprise"), else the built-in
     ``DEFAULT_NOTIFY_RULE`` ("default").
 
-    Without ``keys``: the keys that have a user's or an enterprise's rule (any other key follows the
-    default); with ``keys``: exactly those keys. Each rule: the ``_RULE_COLUMNS``, ``source``, ``source_id``
-    (the user-setting or enterprise rule row, None for the default), ``source_enterprise_id``, ``updated_at``.
+    Without ``keys``: the rule keys that have a user's or an enterprise's rule (any other key follows the
+    default); with ``keys``: exactly those keys, alarm keys or rule keys, each resolved to the rule of its
+    ``fleet.alarm_catalog.rule_key`` (a fence alarm ``fence:12:enter`` follows the rule of its kind,
+    ``fence_enter``). Each rule: the ``_RULE_COLUMNS``, ``source``, ``source_id`` (the user-setting or
+    enterprise rule row, None for the default), ``source_enterprise_id``, ``updated_at``, ``alarm_key``
+    (the key of the rule) and, with ``keys``, ``rule_key`` (the same: the rule that applies).
     """
     with conn.cursor(row_factory=dict_row) as cur:
         rows = cur.execute(_EFFECTIVE_RULES, {"user_id": user_id, "enterprise_id": enterprise_id}).fetchall()
@@ -169,7 +173,9 @@ def effective_rules(conn: Connection[Any], user_id: int, enterprise_id: int,
         return found
     default = {**DEFAULT_NOTIFY_RULE, "source": "default", "source_id": None, "source_enterprise_id": None,
                "updated_at": None}
-    return {key: found.get(key) or {"alarm_key": key, **default} for key in keys}
+    resolved = {key: rule_key(key) for key in keys}
+    return {key: {**(found.get(rule) or {"alarm_key": rule, **default}), "rule_key": rule}
+            for key, rule in resolved.items()}
 
 
 def put_user_rule(conn: Connection[Any], user_id: int, enterprise_id: int, key: str, rule: dict[str, Any] | None) -> None:
@@ -214,8 +220,9 @@ def put_enterprise_switches(conn: Connection[Any], enterprise_id: int, values: d
 # The streams' alarm rows (streams/alarm_model.py builds the column arrays; the alarms step and the platform
 # rules call these). Plate, driver and phone are copied from the car / device at insert time; enterprise and
 # car are the uplink's when given, else the device row's. ``level``: the terminal's (ADAS/DSM), else the
-# ``alarm_level`` of the key of the alarm's enterprise or its nearest ancestor (migration 0022), evaluated
-# only for rows without one. ON CONFLICT (device_id, key, start_time) DO NOTHING: a replayed uplink adds
+# ``alarm_level`` of the alarm's rule key (``rule_key``, fleet.alarm_catalog.rule_key: a fence alarm's is
+# its kind's) of the alarm's enterprise or its nearest ancestor (migration 0022), evaluated only for rows
+# without one. ON CONFLICT (device_id, key, start_time) DO NOTHING: a replayed uplink adds
 # nothing and returns nothing.
 _INSERT_EPISODES = """
 WITH src AS (
@@ -223,9 +230,10 @@ WITH src AS (
         %(type)s::smallint[], %(key)s::text[], %(level)s::smallint[], %(start_time)s::timestamptz[],
         %(end_time)s::timestamptz[], %(lat)s::float8[], %(lng)s::float8[], %(speed)s::real[],
         %(altitude)s::real[], %(alarm_flags)s::bigint[], %(message_seq)s::int[], %(warn_uuid)s::text[],
-        %(alarm_no)s::text[], %(attachment_count)s::smallint[], %(backlog)s::boolean[], %(details)s::text[])
+        %(alarm_no)s::text[], %(attachment_count)s::smallint[], %(backlog)s::boolean[], %(details)s::text[],
+        %(rule_key)s::text[])
       AS s(device_id, enterprise_id, car_id, type, key, level, start_time, end_time, lat, lng, speed, altitude,
-           alarm_flags, message_seq, warn_uuid, alarm_no, attachment_count, backlog, details)
+           alarm_flags, message_seq, warn_uuid, alarm_no, attachment_count, backlog, details, rule_key)
 ), ins AS (
     INSERT INTO alarm (enterprise_id, device_id, car_id, plate_number, driver_id, driver_name, phone, type, key,
         level, start_time, end_time, lat, lng, speed, altitude, alarm_flags, message_seq, warn_uuid, alarm_no,
@@ -240,7 +248,7 @@ WITH src AS (
                 WITH ORDINALITY AS lineage(id, depth)
             JOIN alarm_level l ON l.enterprise_id = lineage.id::bigint
             WHERE e.id = COALESCE(s.enterprise_id, d.enterprise_id) AND lineage.id <> ''
-              AND l.alarm_key = s.key AND l.record_state = 1
+              AND l.alarm_key = s.rule_key AND l.record_state = 1
             ORDER BY lineage.depth DESC, l.updated_at DESC, l.id DESC
             LIMIT 1)),
         s.start_time, s.end_time, s.lat, s.lng, s.speed, s.altitude,

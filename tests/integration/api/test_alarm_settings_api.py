@@ -225,3 +225,65 @@ def test_another_users_rules_are_never_visible(client: FlaskClient, pg_url: str,
     assert theirs["list"] == []
     settings = _data(client.get(SETTINGS_URL, headers=auth))["alarmRule"]
     assert set(settings) == {"a0", "a1"} and settings["a0"]["source"] == "enterprise"
+
+
+# --- fence alarms: one rule per kind (fleet.alarm_catalog.rule_key) -----------------------------------------
+
+
+def test_a_rule_of_the_fence_enter_kind_is_the_effective_rule_of_every_fences_enter_alarm(
+        client: FlaskClient, pg_url: str, fresh: User) -> None:
+    user = make_user(pg_url, fresh.enterprise_id, {"alarm": ["query"]})
+    auth = bearer(client, user.name)
+    own = _rule(window=False, voice=True, text="进入围栏")
+    saved = _data(client.put(SETTINGS_URL, headers=auth, json={"alarmRule": {"fence_enter": own}}))
+    assert saved["alarmRule"]["fence_enter"] == {**own, "source": "user"}
+    asked = "fence:12:enter,fence:7:enter,fence:12:leave,tfence:12:enter,a0"
+    rules = _data(client.get(SETTINGS_URL, headers=auth, query_string={"alarmKey": asked}))["alarmRule"]
+    assert rules == {
+        "fence:12:enter": {**own, "source": "user", "ruleKey": "fence_enter"},
+        "fence:7:enter": {**own, "source": "user", "ruleKey": "fence_enter"},  # any fence: the kind's rule
+        "fence:12:leave": {**_rule(), "source": "default", "ruleKey": "fence_leave"},
+        "tfence:12:enter": {**_rule(), "source": "default", "ruleKey": "tfence_enter"},  # the terminal's own kind
+        "a0": {**_rule(), "source": "default", "ruleKey": "a0"},
+    }
+    page = _data(client.post("/api/common/query/alarmLevelUserSettingRuleView.json", query_string=RULE_QUERY,
+                             json={"userId": user.id, "alarmRule.exists": True}, headers=auth))
+    assert page["list"] == [{"alarmKey": "fence_enter", "source": "user", "alarmRule": own}]
+    # a colleague gets nothing of it: the rule is the user's own
+    colleague = bearer(client, make_user(pg_url, fresh.enterprise_id, {"alarm": ["query"]}).name)
+    theirs = _data(client.get(SETTINGS_URL, headers=colleague, query_string={"alarmKey": "fence:12:enter"}))
+    assert theirs["alarmRule"]["fence:12:enter"]["source"] == "default"
+
+
+def test_an_enterprise_rule_and_level_of_a_fence_kind_are_set_on_the_settings_screens_entities(
+        client: FlaskClient, pg_url: str, fresh: User) -> None:
+    admin = bearer(client, fresh.name)
+    rule = _data(client.post("/api/common/platformAlarmNotifyRule.json", headers=admin, json={
+        "name": "终端进区域", "alarmKey": "tfence_enter", "voiceEnable": True, "startHour": 6, "endHour": 22}))
+    assert rule["alarmKey"] == "tfence_enter"
+    level = _data(client.post("/api/common/alarmLevel.json", headers=admin,
+                              json={"name": "进区域", "alarmKey": "fence_enter", "level": 3}))
+    assert level["alarmKey"] == "fence_enter"
+    user = bearer(client, make_user(pg_url, fresh.enterprise_id, {"alarm": ["query"]}).name)
+    rules = _data(client.get(SETTINGS_URL, headers=user, query_string={"alarmKey": "tfence:41:enter"}))["alarmRule"]
+    assert rules == {"tfence:41:enter": {**_rule(voice=True, start=6, end=22), "source": "enterprise",
+                                          "ruleKey": "tfence_enter"}}
+    # one fence's alarm key is never a rule's key: its kind's is
+    for entity, extra in (("platformAlarmNotifyRule", {}), ("alarmLevel", {"level": 1})):
+        bad = client.post(f"/api/common/{entity}.json", headers=admin,
+                          json={"name": "单个围栏", "alarmKey": "fence:41:enter", **extra})
+        assert bad.status_code == 400 and bad.json["data"]["field"] == "alarmKey", bad.json
+
+
+def test_a_fence_alarm_key_is_refused_as_a_rule_key_and_an_unknown_key_is_refused_when_asked(
+        client: FlaskClient, pg_url: str, fresh: User) -> None:
+    auth = bearer(client, make_user(pg_url, fresh.enterprise_id, {"alarm": ["query"]}).name)
+    put = client.put(SETTINGS_URL, headers=auth, json={"alarmRule": {"fence:12:enter": _rule(window=False)}})
+    assert put.status_code == 400 and "fence:12:enter" in put.json["message"], put.json
+    for asked in ("fence:12:fly", "nonsense", "", ",".join(f"a{i % 32}x{i}" for i in range(201))):
+        reply = client.get(SETTINGS_URL, headers=auth, query_string={"alarmKey": asked})
+        assert reply.status_code == 400 and reply.json["data"]["field"] == "alarmKey", (asked[:40], reply.json)
+    # the rule sent back as the GET answered it (its read-only source and ruleKey) is taken
+    echoed = {**_rule(voice=True), "source": "default", "ruleKey": "fence_leave"}
+    saved = _data(client.put(SETTINGS_URL, headers=auth, json={"alarmRule": {"fence_leave": echoed}}))
+    assert saved["alarmRule"]["fence_leave"] == {**_rule(voice=True), "source": "user"}

@@ -80,3 +80,31 @@ def test_alarms_without_a_level_get_the_nearest_enterprises_newest_level(pg_url:
     }
     stored = query(pg_url, "SELECT key, level FROM alarm WHERE device_id = %s ORDER BY key", (child_device,))
     assert stored == [("a0", 2), ("a1", 1), ("a2", None), ("adas_1", 1), ("adas_2", 3), ("p_overspeed", 1)]
+
+
+def test_a_fence_alarm_gets_the_level_of_its_kind_whatever_its_fence(pg_url: str) -> None:
+    """One level per fence alarm kind (``fence_enter``, ``tfence_leave``: fleet.alarm_catalog.rule_key) applies
+    to every fence's alarm of that kind; the row keeps its own key."""
+    [terminal] = insert_terminals(pg_url, 1, enterprise_name="levels-fence")
+    ent, device = terminal.enterprise_id, terminal.device_id
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        _level(conn, ent, "fence_enter", 3)
+        _level(conn, ent, "tfence_leave", 1)
+    t0 = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=3)
+    episodes = [
+        _episode(device, "fence:12:enter", AlarmKind.FENCE, None, t0),
+        _episode(device, "fence:13:enter", AlarmKind.FENCE, None, t0),
+        _episode(device, "fence:12:leave", AlarmKind.FENCE, None, t0),     # nobody gives leave a level
+        _episode(device, "tfence:12:leave", AlarmKind.FENCE, None, t0),
+    ]
+
+    async def run() -> list[dict[str, Any]]:
+        db = Database(pg_url, name="test")
+        try:
+            return await store_episodes(db, episodes, {device: Ref(ent, terminal.car_id)})
+        finally:
+            await db.close()
+
+    rows = asyncio.run(run())
+    assert {r["key"]: r["level"] for r in rows} == {
+        "fence:12:enter": 3, "fence:13:enter": 3, "fence:12:leave": None, "tfence:12:leave": 1}

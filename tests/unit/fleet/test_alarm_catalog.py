@@ -79,3 +79,51 @@ def test_fence_keys_are_named_by_their_kind_in_three_languages_and_with_their_fe
     assert describe("tfence:5:leave") == "出区域报警(终端)"
     assert describe_alarm("fence:12:deviation", None, "en", "Route 3") == "Route deviation (Route 3)"
     assert describe_alarm("a0", None, "zh", "ignored") == "紧急报警"
+
+
+def test_a_fence_alarm_key_resolves_to_the_rule_of_its_kind_and_any_other_key_to_itself() -> None:
+    from fleet.alarm_catalog import rule_key
+
+    assert rule_key("fence:12:enter") == "fence_enter"
+    assert rule_key("fence:7:segment_long:2") == "fence_segment_long"  # a route's segment: the kind's rule
+    assert rule_key("fence:7:night_overspeed") == "fence_night_overspeed"
+    assert rule_key("tfence:12:leave") == "tfence_leave"  # the terminal's own item has rules of its own
+    assert rule_key("tfence:3:segment_short") == "tfence_segment_short"
+    for key in ("a0", "adas_1", "p_overspeed", "fence_enter", "fence:x:enter", "fence:1:fly", "nonsense", ""):
+        assert rule_key(key) == key
+
+
+def test_every_fence_alarm_kind_has_one_rule_key_named_in_three_languages() -> None:
+    from fleet.alarm_catalog import (
+        ALARMS,
+        FENCE_KINDS,
+        FENCE_RULES,
+        RULE_KEYS,
+        TERMINAL_FENCE_KINDS,
+        rule_key,
+    )
+
+    assert {k for k in FENCE_RULES if k.startswith("fence_")} == {f"fence_{kind}" for kind in FENCE_KINDS}
+    assert {k for k in FENCE_RULES if k.startswith("tfence_")} == {f"tfence_{kind}" for kind in TERMINAL_FENCE_KINDS}
+    assert set(TERMINAL_FENCE_KINDS) <= set(FENCE_KINDS)
+    assert RULE_KEYS == (*ALARMS, *FENCE_RULES) and not set(FENCE_RULES) & set(ALARMS)
+    assert all(":" not in key and "." not in key for key in FENCE_RULES)  # the console's i18n separators
+    for key, (prefix, kind) in FENCE_RULES.items():
+        assert rule_key(f"{prefix}:42:{kind}") == key
+    assert [describe("fence_enter", None, lang) for lang in ("zh-CN", "zh-HK", "en-US")] == [
+        "进区域报警", "進區域報警", "Entering area"]
+    assert describe("tfence_segment_long", None, "en") == "Road section time too long (terminal)"
+
+
+def test_the_consoles_settings_screens_name_every_fence_rule_key_as_the_catalogue_does() -> None:
+    """The alarm settings screens list the keys of ``alarmSettings:enums.alarmKey``: every fence kind's rule
+    key is there, named as ``describe`` names it, in the three languages."""
+    import json
+    from pathlib import Path
+
+    from fleet.alarm_catalog import FENCE_RULES
+
+    locales = Path(__file__).resolve().parents[3] / "dashboards" / "src" / "locales"
+    for lang in ("zh-CN", "zh-HK", "en-US"):
+        names = json.loads((locales / lang / "alarmSettings.json").read_text(encoding="utf-8"))["enums"]["alarmKey"]
+        assert {key: names.get(key) for key in FENCE_RULES} == {key: describe(key, None, lang) for key in FENCE_RULES}

@@ -246,4 +246,14 @@ def test_push_data_shape() -> None:
            "start_time": T0, "lat": 1.0, "lng": 2.0, "speed": 3.0, "state": 0, "warn_uuid": None, "atted": False,
            "driver_name": "张三"}
     assert set(push_data(row)) == {"alarmId", "deviceId", "carId", "plateNumber", "type", "key", "level", "desc",
-                                   "startTime", "lat", "lng", "speed", "state", "warnUuid", "atted", "driverName"}
+                                   "startTime", "lat", "lng", "speed", "state", "warnUuid", "atted", "driverName",
+                                   "ruleKey"}
+    assert push_data(row)["ruleKey"] == "a1"
+
+
+def test_a_fence_alarms_push_names_the_rule_of_its_kind() -> None:
+    row = {"id": 9, "device_id": 1, "car_id": None, "plate_number": None, "type": 4, "key": "fence:12:enter",
+           "level": None, "start_time": T0, "lat": 1.0, "lng": 2.0, "speed": 3.0, "state": 0, "warn_uuid": None,
+           "atted": False, "driver_name": None}
+    assert push_data(row)["ruleKey"] == "fence_enter"
+    assert push_data({**row, "key": "tfence:12:segment_long"})["ruleKey"] == "tfence_segment_long"

@@ -122,8 +122,8 @@ def test_a_crossing_is_stored_and_pushed_with_the_fence_name_and_the_state_kept_
     episodes, _, states = step.writes[0]
     assert [(e.key, e.backlog, e.details["fenceName"]) for e in episodes] == [("fence:7:enter", False, "东区车场")]
     assert step.states[11].last_at == (T0 + timedelta(seconds=30)).timestamp() and states.keys() == {11}
-    assert [(topic, p["push"]["data"]["key"], p["push"]["data"]["desc"]) for topic, p in sent] == [
-        (CONSOLE_EVENTS, "fence:7:enter", "进区域报警 (东区车场)")]
+    assert [(topic, p["push"]["data"]["key"], p["push"]["data"]["desc"], p["push"]["data"]["ruleKey"])
+            for topic, p in sent] == [(CONSOLE_EVENTS, "fence:7:enter", "进区域报警 (东区车场)", "fence_enter")]
     assert asyncio.run(step.run(uplinks, fixes)) == 0  # the same batch again: nothing new
 
 

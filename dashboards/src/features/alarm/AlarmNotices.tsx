@@ -1,7 +1,8 @@
 /**
  * Push 2 wherever the operator is (console-spec §6): a notification window and a spoken alert
  * (speechSynthesis in the console's language, or a beep where speech is missing) — each only when the
- * user's rule for the alarm's key allows it and the current hour is within its startHour..endHour.
+ * user's rule for the alarm's rule key allows it (`ruleKeyOf`: a fence alarm's is its kind's) and the
+ * current hour is within its startHour..endHour.
  */
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +13,7 @@ import { formatTime } from '../map/popup/format';
 import { pushedAlarm } from './alarmPush';
 import { speak } from './speech';
 import type { NotifySettings } from './api';
-import { alarmGate } from './notifyRules';
+import { alarmGate, ruleKeyOf } from './notifyRules';
 import { useNotifySettings } from './useNotifySettings';
 
 export default function AlarmNotices() {
@@ -36,7 +37,8 @@ export function AlarmNoticesOf({ hub, settings, say = speak, now = () => new Dat
     return hub.onPush((push) => {
       const alarm = pushedAlarm(push);
       if (!alarm) return;
-      const gate = alarmGate(latest.current.settings, alarm.key, latest.current.now());
+      const ruleKey = ruleKeyOf(alarm);
+      const gate = alarmGate(latest.current.settings, ruleKey, latest.current.now());
       const plate = alarm.plateNumber || '-';
       const desc = alarm.desc || alarm.key || '';
       if (gate.window) {
@@ -54,7 +56,7 @@ export function AlarmNoticesOf({ hub, settings, say = speak, now = () => new Dat
         });
       }
       if (gate.voice) {
-        const rule = latest.current.settings?.alarmRule[alarm.key ?? ''];
+        const rule = latest.current.settings?.alarmRule[ruleKey ?? ''];
         latest.current.say(rule?.voice || t('notify.speak', { plate, desc }), i18n.language);
       }
     });

@@ -38,7 +38,7 @@ import {
 } from './api';
 import HandleAlarmDialog from './HandleAlarmDialog';
 import { indexAfterHandled, navigate as step, type Step } from './navigation';
-import { alarmGate } from './notifyRules';
+import { alarmGate, ruleKeyOf } from './notifyRules';
 import { SafetyAlarmFields, type Counts } from './SafetyAlarmFields';
 import { activeMutes, isMuted, muteLabel, placeOf, popsUp, type MuteBy } from './safetyQueue';
 import { MuteMenu, QueueBar } from './SafetyQueueBar';
@@ -84,7 +84,7 @@ export default function SafetyAlarmDialog() {
 
 /**
  * The dialog over a given hub's pushes, for the layout and for tests. A push 13 counts only when the
- * user's rule for its key lets a window through now (`alarmGate`, as the push-2 notices: not muted, window
+ * user's rule for its rule key lets a window through now (`alarmGate`, as the push-2 notices: not muted, window
  * on, inside the rule's hours); its spoken alert is the push-2 notice's (AlarmNotices), under the same gate.
  */
 export function SafetyAlarms({ hub, settings, now = () => new Date(), store = safetyQueue, userId = null }: {
@@ -131,7 +131,7 @@ export function SafetyAlarms({ hub, settings, now = () => new Date(), store = sa
   });
   useEffect(() => (hub ? hub.onPush((push) => {
     const next = pushedAlarm(push, PUSH_AI_ALARM);
-    if (!next || !alarmGate(rules.current.settings, next.key, rules.current.now()).window) return;
+    if (!next || !alarmGate(rules.current.settings, ruleKeyOf(next), rules.current.now()).window) return;
     const muted = isMuted(rules.current.mutes, next, rules.current.now().getTime());
     if (!store.add(next, muted)) return; // a re-delivered push: already counted, never popped up twice
     if (!popsUp({ open: shown.current, dismissed: dismissed.current }, muted)) return;

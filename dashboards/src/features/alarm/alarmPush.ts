@@ -1,6 +1,6 @@
 /**
  * Pushes 2 (alarm) and 13 (AI / active-safety alarm): data `{alarmId, deviceId, carId, plateNumber, type,
- * key, level, desc, startTime (epoch ms), lat, lng, speed, state, warnUuid, atted, driverName}`
+ * key, ruleKey, level, desc, startTime (epoch ms), lat, lng, speed, state, warnUuid, atted, driverName}`
  * (streams/alarms.py writes them, api/push.py delivers them), read into an `Alarm`.
  */
 import type { PushMessage } from '../../live/types';
@@ -35,6 +35,7 @@ export function pushedAlarm(push: PushMessage, type: number = PUSH_ALARM): Alarm
     warnUuid: text(data.warnUuid),
     type: num(data.type),
     key: text(data.key),
+    ruleKey: text(data.ruleKey),
     level: num(data.level),
     state: num(data.state) ?? 0,
     opinion: null,

@@ -28,6 +28,10 @@ export interface Alarm {
   warnUuid: string | null;
   type: number | null;
   key: string | null;
+  /** The key of the notification rule that governs the alarm, as the server resolved it (push 2 / 13
+   * `ruleKey`, fleet/alarm_catalog.py `rule_key`): a fence alarm `fence:12:enter` follows its kind's rule
+   * `fence_enter`; absent, the alarm's own key. */
+  ruleKey?: string | null;
   level: number | null;
   /** 0 unhandled; else the handling state chosen (1 processing, 2 finished/ignored, 3 no action, 4 later). */
   state: number | null;

@@ -1,11 +1,12 @@
 /**
- * Whether an alarm notifies (console-spec §6): the rule in effect for its key (the user's own, else the
- * enterprise's default: the server resolves which; disabled, windowEnable, voiceEnable,
+ * Whether an alarm notifies (console-spec §6): the rule in effect for its rule key (the user's own, else
+ * the enterprise's default: the server resolves which; disabled, windowEnable, voiceEnable,
  * startHour..endHour; a key without any rule shows a window all day) — a window, the safety dialog and a
- * spoken alert only inside the rule's hours. The enterprise switches govern the other notices (state
- * changes, command answers, uploaded files).
+ * spoken alert only inside the rule's hours. An alarm's rule key is the one its push names (`ruleKeyOf`:
+ * a fence alarm follows the rule of its kind, resolved on the server, never here). The enterprise switches
+ * govern the other notices (state changes, command answers, uploaded files).
  */
-import { DEFAULT_ALARM_RULE, type AlarmRule, type NotifySettings } from './api';
+import { DEFAULT_ALARM_RULE, type Alarm, type AlarmRule, type NotifySettings } from './api';
 
 export interface AlarmGate {
   window: boolean;
@@ -23,12 +24,18 @@ export function inHours(hour: number, startHour: number, endHour: number): boole
   return hour >= startHour || hour < endHour;
 }
 
+/** The key of the rule that governs `alarm`: the server's `ruleKey` (fleet/alarm_catalog.py `rule_key`),
+ * else its own key. */
+export function ruleKeyOf(alarm: Pick<Alarm, 'key' | 'ruleKey'>): string | null {
+  return alarm.ruleKey || alarm.key;
+}
+
 export function ruleFor(settings: NotifySettings | null, key: string | null | undefined): AlarmRule {
   if (!settings || !key) return DEFAULT_ALARM_RULE;
   return settings.alarmRule[key] ?? DEFAULT_ALARM_RULE;
 }
 
-/** What a new alarm of `key` may do at `now` (local time of the console). */
+/** What a new alarm whose rule key is `key` (`ruleKeyOf`) may do at `now` (local time of the console). */
 export function alarmGate(settings: NotifySettings | null, key: string | null | undefined, now: Date = new Date()): AlarmGate {
   const rule = ruleFor(settings, key);
   if (rule.disabled || !inHours(now.getHours(), rule.startHour, rule.endHour)) return NONE;

@@ -4,9 +4,14 @@ import type { TFunction } from 'i18next';
 import type { ListRecord } from '../list/types';
 import { alarmName } from './charts/loaders';
 
+/** A fence alarm kind's rule key (fleet/alarm_catalog.py FENCE_RULES: `fence_enter`, `tfence_leave`):
+ * named in the same enum for the settings screens, but no alarm key and so no report counter. */
+export const isFenceRuleKey = (key: string): boolean => /^t?fence_[a-z_]+$/.test(key);
+
+/** The report counters' keys: every named key but the fence kinds' rule keys. */
 export function alarmKeys(t: TFunction): string[] {
   const names = t('alarmSettings:enums.alarmKey', { returnObjects: true }) as unknown;
-  return names && typeof names === 'object' ? Object.keys(names) : [];
+  return names && typeof names === 'object' ? Object.keys(names).filter((key) => !isFenceRuleKey(key)) : [];
 }
 
 /** Active safety: ADAS, DSM, BSD, TPMS (alarm types 5-8). */

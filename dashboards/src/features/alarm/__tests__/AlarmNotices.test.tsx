@@ -54,4 +54,22 @@ describe('alarm notifications (push 2)', () => {
     expect(screen.queryByTestId('alarm-notice')).toBeNull();
     expect(say).not.toHaveBeenCalled();
   });
+
+  test('a fence crossing follows the rule of its kind: no window when the enter kind has none, its leave pops up', async () => {
+    const say = vi.fn();
+    const rules = toNotifySettings({
+      alarmRule: { fence_enter: { disabled: false, windowEnable: false, voiceEnable: true, voice: '注意围栏', startHour: 0, endHour: 24 } },
+    });
+    renderAt(9, rules, say);
+    const crossing = (id: number, kind: string) => ({
+      type: 2, data: { alarmId: id, key: `fence:12:${kind}`, ruleKey: `fence_${kind}`, plateNumber: '京A00002', desc: kind, startTime: 1764000000000 },
+    });
+    emit(crossing(5, 'enter'));
+    emit(crossing(6, 'leave'));
+    const notice = await screen.findByTestId('alarm-notice', {}, { timeout: 5_000 });
+    expect(notice.getAttribute('data-key')).toBe('fence:12:leave');
+    expect(screen.getAllByTestId('alarm-notice')).toHaveLength(1);
+    expect(say).toHaveBeenCalledTimes(1);
+    expect(say).toHaveBeenCalledWith('注意围栏', 'zh-CN'); // the enter kind's voice text
+  });
 });

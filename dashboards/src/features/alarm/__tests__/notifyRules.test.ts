@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { toEffectiveRules, toNotifySettings, type NotifySettings } from '../api';
-import { alarmGate, inHours, switchOn } from '../notifyRules';
+import { alarmGate, inHours, ruleKeyOf, switchOn } from '../notifyRules';
 
 const at = (hour: number) => new Date(2026, 10, 25, hour, 30, 0);
 
@@ -49,6 +49,27 @@ describe('whether a new alarm notifies', () => {
   test('a key without a rule shows a window all day but does not speak', () => {
     expect(alarmGate(rules, 'adas_1', at(3))).toEqual({ window: true, voice: false });
     expect(alarmGate(null, 'adas_1', at(3))).toEqual({ window: true, voice: false });
+  });
+});
+
+describe('the rule of a fence alarm', () => {
+  const rules = settings({
+    fence_enter: { disabled: false, windowEnable: false, voiceEnable: true, voice: '进入围栏', startHour: 0, endHour: 24 },
+  });
+
+  test('is the rule of its kind the server named in the push, not one of its own fence key', () => {
+    const enter = { key: 'fence:12:enter', ruleKey: 'fence_enter' };
+    expect(ruleKeyOf(enter)).toBe('fence_enter');
+    expect(alarmGate(rules, ruleKeyOf(enter), at(9))).toEqual({ window: false, voice: true });
+    // another fence's crossing of the same kind follows the same rule
+    expect(alarmGate(rules, ruleKeyOf({ key: 'fence:7:enter', ruleKey: 'fence_enter' }), at(9))).toEqual({ window: false, voice: true });
+    // a leave has a rule key of its own: without a rule it shows a window
+    expect(alarmGate(rules, ruleKeyOf({ key: 'fence:12:leave', ruleKey: 'fence_leave' }), at(9))).toEqual({ window: true, voice: false });
+  });
+
+  test('a push without a rule key is governed by its own key', () => {
+    expect(ruleKeyOf({ key: 'a0', ruleKey: null })).toBe('a0');
+    expect(ruleKeyOf({ key: 'a0' })).toBe('a0');
   });
 });
 

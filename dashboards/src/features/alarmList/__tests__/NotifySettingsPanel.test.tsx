@@ -105,4 +105,19 @@ describe('the alarm notification rules', () => {
     await screen.findByText(/紧急报警.*无效/);
     expect(puts().length).toBe(0);
   }, 60_000);
+
+  test('lists one rule per fence alarm kind, named, and saves a change of one as the kind\'s rule', async () => {
+    await renderPanel();
+    fireEvent.change(screen.getByTestId('notify-search'), { target: { value: '进区域' } });
+    const enter = await screen.findByTestId('notify-windowEnable-fence_enter');
+    expect(screen.getByText('进区域报警')).toBeTruthy();
+    expect(screen.getByText('进区域报警(终端)')).toBeTruthy(); // the terminal's own 0x12 item has its own rule
+    expect(screen.getByTestId('notify-source-fence_enter').textContent).toBe('系统默认');
+    fireEvent.click(enter);
+    fireEvent.click(screen.getByTestId('notify-save'));
+    await waitFor(() => expect(puts().length).toBe(1));
+    expect(putBody(0).alarmRule).toEqual({
+      fence_enter: { disabled: false, windowEnable: false, voiceEnable: false, voice: null, startHour: 0, endHour: 24 },
+    });
+  }, 60_000);
 });
