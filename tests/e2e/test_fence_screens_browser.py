@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import openpyxl
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from protocols.jt808 import Authentication, LocationReport
 from tests.e2e.conftest import ConsoleStack
@@ -37,21 +38,40 @@ def _draw(page: Any, tool: str, offsets: list[tuple[int, int]]) -> Any:
     page.locator(f".leaflet-pm-icon-{tool}").first.click()
     page.locator(".button-container.active").first.wait_for()  # the tool is drawing
     for dx, dy in offsets:
+        # The form above the map may grow while drawing (its hints): the map's centre is read for each point.
+        box = area.bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         # A point under one of the map's controls is a click on that control, not on the map: under the
         # active tool's action bar (Finish / Remove Last Vertex / Cancel) it ends drawing with no vertex.
         over = page.evaluate(
             "([x, y]) => document.elementFromPoint(x, y)?.closest('.leaflet-control')?.className ?? ''",
             [cx + dx, cy + dy])
         assert over == "", f"({dx}, {dy}) from the map's centre lands on a map control ({over}), not on the map"
-        page.mouse.click(cx + dx, cy + dy)
-        # Geoman takes one click per animation frame: on a loaded machine two clicks sent before the next frame
-        # are one vertex. Two frames after the click it has been taken (and, for a polygon or a line, shows
-        # one more placed vertex) before the next one is sent.
-        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        if tool in ("polygon", "polyline"):
-            page.wait_for_function("(n) => document.querySelectorAll("
-                                   "'.leaflet-marker-pane .marker-icon:not(.cursor-marker)').length >= n",
-                                   arg=offsets.index((dx, dy)) + 1, timeout=10_000)
+        # Geoman places a vertex where its hint marker is, and the hint marker follows mousemove events, one
+        # per animation frame: a click that comes before the marker has moved is a click on the previous
+        # vertex and adds nothing. So, as a user does: move to the point (several events), let two frames
+        # pass, then click; for a polygon or a line, until that vertex is placed.
+        frames = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        wanted = offsets.index((dx, dy)) + 1
+        placed = ("(n) => document.querySelectorAll("
+                  "'.leaflet-marker-pane .marker-icon:not(.cursor-marker)').length >= n")
+        for attempt in range(3):
+            page.mouse.move(cx + dx - 3, cy + dy - 3)
+            page.mouse.move(cx + dx, cy + dy, steps=4)
+            page.evaluate(frames)
+            page.mouse.click(cx + dx, cy + dy)
+            page.evaluate(frames)
+            if tool not in ("polygon", "polyline"):
+                break
+            try:
+                page.wait_for_function(placed, arg=wanted, timeout=3_000)
+                break
+            except PlaywrightTimeout:
+                under = page.evaluate("([x, y]) => { const e = document.elementFromPoint(x, y); "
+                                      "return e ? `${e.tagName}.${e.className}` : '' }", [cx + dx, cy + dy])
+                assert attempt < 2, f"vertex {wanted} was never placed (under the point: {under})"
+                box = area.bounding_box()
+                cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     if tool == "polygon":  # closes on its first vertex
         # The placed vertices, not geoman's cursor marker that follows the mouse (a marker-icon too).
         vertices = page.locator(".leaflet-marker-pane .marker-icon:not(.cursor-marker)")
