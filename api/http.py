@@ -52,6 +52,16 @@ def json_body() -> Any:
     return value
 
 
+def json_object() -> dict[str, Any]:
+    """The request's JSON object; no body is {}; any other JSON value is a 400."""
+    body = json_body()
+    if body is None:
+        return {}
+    if not isinstance(body, dict):
+        raise BadRequest("请求体必须是 JSON 对象 (body must be a JSON object)")
+    return body
+
+
 MAX_JSON_DEPTH = 32
 MAX_JSON_DIGITS = 100
 _TOO_DEEP = f"JSON 嵌套过深 (request body is not valid JSON: nested deeper than {MAX_JSON_DEPTH} levels)"

@@ -18,7 +18,7 @@ from flask import Blueprint, request
 
 from api.db import get_db
 from api.errors import BadRequest, Forbidden
-from api.http import json_body, ok
+from api.http import json_object, ok
 from api.security import FORBIDDEN_TEXT, current_principal, requires
 from fleet.alarm_catalog import ALARMS, RULE_KEYS, fence_kind
 from warehouse.queries import alarms as q
@@ -34,15 +34,6 @@ READ_ONLY_RULE_FIELDS = frozenset({"source", "ruleKey"})  # in the GET answer; a
 VOICE_MAX = 64
 MAX_ASKED_KEYS = 200  # alarm keys one GET may resolve
 _RULE_KEY_SET = frozenset(RULE_KEYS)
-
-
-def _body() -> dict[str, Any]:
-    body = json_body()
-    if body is None:
-        return {}
-    if not isinstance(body, dict):
-        raise BadRequest("请求体必须是 JSON 对象 (body must be a JSON object)")
-    return body
 
 
 def _rule_reply(row: dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +123,7 @@ def put_settings() -> dict[str, Any]:
     if principal.app_id is not None:
         raise Forbidden(f"{FORBIDDEN_TEXT} (an open platform app has no alarm notification settings of its own; "
                         "they belong to a signed-in user)")
-    body = _body()
+    body = json_object()
     unknown = sorted(set(body) - {"alarmRule", *SWITCHES})
     if unknown:
         raise BadRequest(f"未知字段 (unknown field(s): {', '.join(unknown)[:200]})")

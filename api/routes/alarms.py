@@ -29,7 +29,7 @@ from flask import Blueprint, request
 from api.command_send import send
 from api.db import get_db
 from api.errors import ApiError, BadRequest, NotFound, request_language
-from api.http import json_body, ok
+from api.http import json_body, json_object, ok
 from api.notices import NOTICE_BIZ_ALARM
 from api.query import records
 from api.query.entities_alarms import ALARM, ALARM_UPDATE, DESC_EXPRESSION, OPINION_MAX, desc_expression
@@ -65,15 +65,6 @@ def _opinion(body: dict[str, Any]) -> str | None:
         raise BadRequest(f"处理意见不能超过{OPINION_MAX}个字符 (opinion may not exceed {OPINION_MAX} characters)",
                          data={"field": "opinion"})
     return opinion
-
-
-def _body() -> dict[str, Any]:
-    body = json_body()
-    if body is None:
-        return {}
-    if not isinstance(body, dict):
-        raise BadRequest("请求体必须是 JSON 对象 (body must be a JSON object)")
-    return body
 
 
 def confirm_mask(alarm: dict[str, Any]) -> int:
@@ -125,7 +116,7 @@ def _existing(alarm_id: int) -> dict[str, Any]:
 @bp.post("/api/common/alarm/<int:alarm_id>/confirm.json")
 @requires("alarm", "update")
 def confirm(alarm_id: int) -> dict[str, Any]:
-    body = _body()
+    body = json_object()
     _existing(alarm_id)  # another enterprise's alarm is a 404 whatever the body
     state = body.get("state")
     if isinstance(state, bool) or state not in HANDLING_STATES:
@@ -138,7 +129,7 @@ def confirm(alarm_id: int) -> dict[str, Any]:
 @requires("alarm", "update")
 def ignore(alarm_id: int) -> dict[str, Any]:
     _existing(alarm_id)
-    return _handle(alarm_id, 2, _opinion(_body()) or IGNORED_OPINION, confirm=False)
+    return _handle(alarm_id, 2, _opinion(json_object()) or IGNORED_OPINION, confirm=False)
 
 
 @bp.patch("/api/common/alarm/<int:alarm_id>.json")
@@ -162,7 +153,7 @@ def detail(alarm_id: int) -> dict[str, Any]:
 
 def _report_conditions(*, allow_exists: bool) -> tuple[datetime | None, datetime | None, list[str]]:
     """(since, until, alarm keys) of a report body: startTime.gte/gt/lt/lte and ``<key>.exists=true``."""
-    body = _body()
+    body = json_object()
     items = [(k, v) for k, v in body.items() if k != "conditions"]
     nested = body.get("conditions")
     if nested is not None:
