@@ -1,6 +1,7 @@
 """Area vehicle search benchmark: ``POST /api/fence/areaSearch.json`` over one day of 1,000 vehicles.
 
     .venv/bin/python benchmarks/area_search_bench.py [--vehicles 1000] [--interval-s 30] [--requests 30]
+        [--before PATH]
 
 Starts a private PostgreSQL (fleet.services.postgres, its own temporary directory and port), applies the
 migrations, seeds the demo with ``--vehicles`` terminals and COPYs one day of fixes for each (a fix every
@@ -8,6 +9,10 @@ migrations, seeds the demo with ``--vehicles`` terminals and COPYs one day of fi
 then serves the real app (``python -m api``, gunicorn + gevent) and signs in as the root ``admin``
 (``isParent``: every vehicle). Each case asks ``--requests`` times for the whole 24 h window, one request
 after the other (after a warm-up): p50 / p99 / max and the visits found. Target p99 <= 2 s.
+
+``--before PATH``: a checkout of the code to compare with (``git worktree add /tmp/area-before main``) serves
+the same database from a second API; each case's requests alternate between the two, so both see the same
+machine load, and the run stops when their answers (every visit) differ.
 
 Prints a markdown table for docs/performance.md. Never a timed assertion.
 """
@@ -91,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--vehicles", type=int, default=1000)
     p.add_argument("--interval-s", type=float, default=30.0)
     p.add_argument("--requests", type=int, default=30, help="requests per case")
+    p.add_argument("--before", type=Path, help="a checkout to compare with, serving the same data")
     args = p.parse_args(argv)
 
     from fleet.services._system import free_port
@@ -117,23 +123,36 @@ def main(argv: list[str] | None = None) -> int:
             copy_s = time.monotonic() - t0
             with psycopg.connect(pg.url, autocommit=True) as conn:
                 conn.execute("VACUUM ANALYZE gps")
-            base = start_api(procs, pg.url, workdir)
-            session = requests.Session()
-            session.headers["Authorization"] = f"Bearer {token(base)}"
+            apis = {"after": start_api(procs, pg.url, workdir)}
+            if args.before is not None:
+                (workdir / "before").mkdir()
+                apis["before"] = start_api(procs, pg.url, workdir / "before", repo=args.before.resolve())
+            sessions = {}
+            for name, base in apis.items():
+                sessions[name] = requests.Session()
+                sessions[name].headers["Authorization"] = f"Bearer {token(base)}"
             window = {"startTime": DAY.isoformat(), "endTime": (DAY + timedelta(hours=24)).isoformat()}
             load_before = os.getloadavg()[0]
             for label, geometry in cases():
                 body = {"geometry": geometry, **window}
-                session.post(f"{base}/api/fence/areaSearch.json", json=body, timeout=120)  # warm-up
-                times, found = [], 0
+                times: dict[str, list[float]] = {name: [] for name in apis}
+                answers: dict[str, Any] = {}
+                for name, base in apis.items():  # warm-up
+                    sessions[name].post(f"{base}/api/fence/areaSearch.json", json=body, timeout=120)
                 for _ in range(args.requests):
-                    started = time.perf_counter()
-                    reply = session.post(f"{base}/api/fence/areaSearch.json", json=body, timeout=120).json()
-                    times.append((time.perf_counter() - started) * 1000)
-                    assert reply["code"] == 0, reply
-                    found = reply["data"]["total"]
-                rows.append([label, found, f"{percentile(times, 0.5):.0f}", f"{percentile(times, 0.99):.0f}",
-                             f"{max(times):.0f}"])
+                    for name, base in apis.items():
+                        started = time.perf_counter()
+                        reply = sessions[name].post(f"{base}/api/fence/areaSearch.json", json=body, timeout=120).json()
+                        times[name].append((time.perf_counter() - started) * 1000)
+                        assert reply["code"] == 0, reply
+                        answers[name] = reply["data"]
+                if "before" in answers:
+                    assert answers["before"] == answers["after"], f"{label}: the answers differ"
+                row = [label, answers["after"]["total"]]
+                for name in ("before", "after") if "before" in apis else ("after",):
+                    row += [f"{percentile(times[name], 0.5):.0f}", f"{percentile(times[name], 0.99):.0f}",
+                            f"{max(times[name]):.0f}"]
+                rows.append(row)
                 print(*rows[-1], sep=" | ", file=sys.stderr, flush=True)  # progress on a slow machine
             load_after = os.getloadavg()[0]
         finally:
@@ -146,7 +165,13 @@ def main(argv: list[str] | None = None) -> int:
             pg.stop()
     print(f"vehicles {args.vehicles}, {fixes} fixes in one day (every {args.interval_s:g} s), COPY {copy_s:.0f} s, "
           f"load average {load_before:.1f} -> {load_after:.1f}, {args.requests} requests per case")
-    print(tabulate(rows, headers=["area (24 h window)", "visits", "p50 ms", "p99 ms", "max ms"], tablefmt="github"))
+    headers = ["area (24 h window)", "visits"]
+    for name in ("before", "after") if args.before is not None else ("after",):
+        prefix = f"{name} " if args.before is not None else ""
+        headers += [f"{prefix}p50 ms", f"{prefix}p99 ms", f"{prefix}max ms"]
+    if args.before is not None:
+        print("before: the checkout at", args.before, "; the same visits from both (checked)")
+    print(tabulate(rows, headers=headers, tablefmt="github"))
     return 0
 
 
