@@ -7,26 +7,20 @@ most 24 h (``MAX_WINDOW_S``; beyond: a 400). Answer ``{list: [{carId, plateNumbe
 exitTime}], total}``, by enter time: a visit runs from the first fix inside to the last fix inside before a
 fix outside (or the window's end); fixes are the stored gps rows of the caller's scope.
 
-How: the area's bounding box on gps (fix_at range over the daily partitions, then lng/lat) finds the
-fixes inside it, each marked (one primary-key probe for the fix before it) when a fix outside the box came
-before it, so a visit does not run across a trip away; those are
-tested exactly with shapely (``intersects_xy``, vectorised), so a fix just outside the area but inside the
-box ends a visit too (docs/performance.md "Area vehicle search").
+How: the visits are computed in PostgreSQL and only they leave it (warehouse/queries/area_visits.py: the
+exact inside test in SQL, runs of inside fixes checked on the primary key); docs/performance.md "Area vehicle
+search".
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import shapely
-
 from api.errors import BadRequest
 from api.query.values import coerce
 from fleet.geofence import InvalidGeometry, compile_shape
 from fleet.geofence.geometry import parse_shape
-from fleet.geofence.shapes import CircleArea
-from warehouse.queries import fences
+from warehouse.queries import area_visits, fences
 from warehouse.queries.scope import Scope
 
 MAX_WINDOW_S = 24 * 3600
@@ -57,14 +51,6 @@ def _window(body: dict[str, Any]) -> tuple[Any, Any]:
     return start, end
 
 
-def _inside(area: Any, lngs: np.ndarray, lats: np.ndarray) -> np.ndarray:
-    if isinstance(area, CircleArea):
-        x = (lngs - area.frame.lng0) * area.frame.m_per_deg_lng
-        y = (lats - area.frame.lat0) * area.frame.m_per_deg_lat
-        return np.asarray(x * x + y * y <= area.radius_m**2)
-    return np.asarray(shapely.intersects_xy(area.geometry, lngs, lats))  # the boundary counts as inside
-
-
 def search_area(conn: Any, scope: Scope, body: Any) -> dict[str, Any]:
     """The visits; BadRequest for a body that is not a circle / rectangle / polygon and a window of 24 h or less."""
     if not isinstance(body, dict):
@@ -75,37 +61,11 @@ def search_area(conn: Any, scope: Scope, body: Any) -> dict[str, Any]:
     except InvalidGeometry as exc:
         raise BadRequest(f"区域不合法 (field 'geometry': {str(exc)[:300]})", data={"field": "geometry"}) from None
     start, end = _window(body)
-    rows = fences.area_candidates(conn, scope, start, end, area.bounds)
-    visits = _visits(area, rows)
+    visits = [{"carId": car_id, "deviceId": device_id, "enterTime": enter_at, "exitTime": exit_at}
+              for device_id, car_id, enter_at, exit_at in area_visits.area_visits(conn, scope, start, end, area)]
     names = fences.cars_named(conn, sorted({v["carId"] for v in visits if v["carId"] is not None}))
     for visit in visits:
         plate, enterprise = names.get(visit["carId"], ("", ""))
         visit["plateNumber"], visit["enterpriseName"] = plate, enterprise
     visits.sort(key=lambda v: (v["enterTime"], v["carId"] or 0))
     return {"list": visits, "total": len(visits)}
-
-
-def _visits(area: Any, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-    """Runs of consecutive inside fixes per device -> {carId, deviceId, enterTime, exitTime}. ``rows`` are the
-    in-box fixes (warehouse.queries.fences.area_candidates): a fix outside the area, or an ``arrived`` mark (a
-    fix outside the box came before), ends a run."""
-    if not rows:
-        return []
-    lngs = np.fromiter((r[3] for r in rows), float, len(rows))
-    lats = np.fromiter((r[4] for r in rows), float, len(rows))
-    inside = _inside(area, lngs, lats)
-    visits: list[dict[str, Any]] = []
-    open_visit: dict[str, Any] | None = None
-    for row, is_in in zip(rows, inside, strict=True):
-        device_id, car_id, fix_at, arrived = row[0], row[1], row[2], row[5]
-        if not is_in or arrived or open_visit is None or open_visit["deviceId"] != device_id \
-                or open_visit["carId"] != car_id:
-            open_visit = None
-        if not is_in:
-            continue
-        if open_visit is None:
-            open_visit = {"carId": car_id, "deviceId": device_id, "enterTime": fix_at, "exitTime": fix_at}
-            visits.append(open_visit)
-        else:
-            open_visit["exitTime"] = fix_at
-    return visits

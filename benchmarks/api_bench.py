@@ -81,14 +81,17 @@ def seed(db_url: str, vehicles: int, day: datetime) -> int:
     return int(device_id)
 
 
-def start_api(stack: list[Any], db_url: str, workdir: Path) -> str:
+def start_api(stack: list[Any], db_url: str, workdir: Path, repo: Path = REPO) -> str:
+    """The API of ``repo`` (this tree, or another checkout to compare with) serving ``db_url``: its base URL."""
     from fleet.services._system import free_port, port_answers
 
     port = free_port()
     env = {**os.environ, "FLEET_DATABASE_URL": db_url, "FLEET_API_HOST": "127.0.0.1", "FLEET_API_PORT": str(port),
            "FLEET_API_TOKEN_SECRET": secrets.token_hex(32)}
+    if repo != REPO:
+        env["PYTHONPATH"] = str(repo)
     log = (workdir / "api.log").open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", "api"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, "-m", "api"], cwd=repo, env=env, stdout=log, stderr=subprocess.STDOUT)
     stack.append(proc)
     deadline = time.monotonic() + 60
     while not port_answers(port):

@@ -1,13 +1,20 @@
 """Area vehicle search benchmark: ``POST /api/fence/areaSearch.json`` over one day of 1,000 vehicles.
 
     .venv/bin/python benchmarks/area_search_bench.py [--vehicles 1000] [--interval-s 30] [--requests 30]
+        [--before PATH]
 
 Starts a private PostgreSQL (fleet.services.postgres, its own temporary directory and port), applies the
 migrations, seeds the demo with ``--vehicles`` terminals and COPYs one day of fixes for each (a fix every
 ``--interval-s`` seconds: 2,880 a vehicle at 30 s, random drives within 15 km of the simulator's centre),
 then serves the real app (``python -m api``, gunicorn + gevent) and signs in as the root ``admin``
 (``isParent``: every vehicle). Each case asks ``--requests`` times for the whole 24 h window, one request
-after the other (after a warm-up): p50 / p99 / max and the visits found. Target p99 <= 2 s.
+after the other (after a warm-up): p50 / p99 / max, the median CPU a request costs the API and PostgreSQL
+(their process trees in /proc: the figure that does not depend on the machine's load) and the visits found.
+Target p99 <= 2 s.
+
+``--before PATH``: a checkout of the code to compare with (``git worktree add /tmp/area-before main``) serves
+the same database from a second API; each case's requests alternate between the two, so both see the same
+machine load, and the run stops when their answers (every visit) differ.
 
 Prints a markdown table for docs/performance.md. Never a timed assertion.
 """
@@ -36,6 +43,31 @@ from tabulate import tabulate  # noqa: E402
 from benchmarks.api_bench import percentile, start_api, token  # noqa: E402
 
 CENTRE = (116.39, 39.91)
+TICK_S = 1 / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_s(roots: list[int]) -> float:
+    """CPU seconds of the process trees under ``roots`` (from /proc): each live process's own, plus what its
+    exited children used (a query's parallel workers), so a request's CPU is the difference around it."""
+    parents: dict[int, int] = {}
+    own: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+            own[int(entry.name)] = sum(int(f) for f in fields[11:15]) * TICK_S
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parents.items():
+        children.setdefault(ppid, []).append(pid)
+    total, todo = 0.0, list(roots)
+    while todo:
+        pid = todo.pop()
+        total += own.get(pid, 0.0)
+        todo.extend(children.get(pid, ()))
+    return total
 DAY = datetime(2026, 11, 30, tzinfo=UTC)
 
 
@@ -91,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--vehicles", type=int, default=1000)
     p.add_argument("--interval-s", type=float, default=30.0)
     p.add_argument("--requests", type=int, default=30, help="requests per case")
+    p.add_argument("--before", type=Path, help="a checkout to compare with, serving the same data")
     args = p.parse_args(argv)
 
     from fleet.services._system import free_port
@@ -117,23 +150,42 @@ def main(argv: list[str] | None = None) -> int:
             copy_s = time.monotonic() - t0
             with psycopg.connect(pg.url, autocommit=True) as conn:
                 conn.execute("VACUUM ANALYZE gps")
-            base = start_api(procs, pg.url, workdir)
-            session = requests.Session()
-            session.headers["Authorization"] = f"Bearer {token(base)}"
+            apis = {"after": start_api(procs, pg.url, workdir)}
+            trees = {"after": [procs[-1].pid]}
+            if args.before is not None:
+                (workdir / "before").mkdir()
+                apis["before"] = start_api(procs, pg.url, workdir / "before", repo=args.before.resolve())
+                trees["before"] = [procs[-1].pid]
+            postmaster = int((pg.data_dir / "postmaster.pid").read_text().split()[0])
+            sessions = {}
+            for name, base in apis.items():
+                sessions[name] = requests.Session()
+                sessions[name].headers["Authorization"] = f"Bearer {token(base)}"
             window = {"startTime": DAY.isoformat(), "endTime": (DAY + timedelta(hours=24)).isoformat()}
             load_before = os.getloadavg()[0]
             for label, geometry in cases():
                 body = {"geometry": geometry, **window}
-                session.post(f"{base}/api/fence/areaSearch.json", json=body, timeout=120)  # warm-up
-                times, found = [], 0
+                times: dict[str, list[float]] = {name: [] for name in apis}
+                cpu_ms: dict[str, list[float]] = {name: [] for name in apis}
+                answers: dict[str, Any] = {}
+                for name, base in apis.items():  # warm-up
+                    sessions[name].post(f"{base}/api/fence/areaSearch.json", json=body, timeout=120)
                 for _ in range(args.requests):
-                    started = time.perf_counter()
-                    reply = session.post(f"{base}/api/fence/areaSearch.json", json=body, timeout=120).json()
-                    times.append((time.perf_counter() - started) * 1000)
-                    assert reply["code"] == 0, reply
-                    found = reply["data"]["total"]
-                rows.append([label, found, f"{percentile(times, 0.5):.0f}", f"{percentile(times, 0.99):.0f}",
-                             f"{max(times):.0f}"])
+                    for name, base in apis.items():
+                        cpu0 = tree_cpu_s([postmaster, *trees[name]])
+                        started = time.perf_counter()
+                        reply = sessions[name].post(f"{base}/api/fence/areaSearch.json", json=body, timeout=120).json()
+                        times[name].append((time.perf_counter() - started) * 1000)
+                        cpu_ms[name].append((tree_cpu_s([postmaster, *trees[name]]) - cpu0) * 1000)
+                        assert reply["code"] == 0, reply
+                        answers[name] = reply["data"]
+                if "before" in answers:
+                    assert answers["before"] == answers["after"], f"{label}: the answers differ"
+                row = [label, answers["after"]["total"]]
+                for name in ("before", "after") if "before" in apis else ("after",):
+                    row += [f"{percentile(times[name], 0.5):.0f}", f"{percentile(times[name], 0.99):.0f}",
+                            f"{max(times[name]):.0f}", f"{percentile(cpu_ms[name], 0.5):.0f}"]
+                rows.append(row)
                 print(*rows[-1], sep=" | ", file=sys.stderr, flush=True)  # progress on a slow machine
             load_after = os.getloadavg()[0]
         finally:
@@ -146,7 +198,13 @@ def main(argv: list[str] | None = None) -> int:
             pg.stop()
     print(f"vehicles {args.vehicles}, {fixes} fixes in one day (every {args.interval_s:g} s), COPY {copy_s:.0f} s, "
           f"load average {load_before:.1f} -> {load_after:.1f}, {args.requests} requests per case")
-    print(tabulate(rows, headers=["area (24 h window)", "visits", "p50 ms", "p99 ms", "max ms"], tablefmt="github"))
+    headers = ["area (24 h window)", "visits"]
+    for name in ("before", "after") if args.before is not None else ("after",):
+        prefix = f"{name} " if args.before is not None else ""
+        headers += [f"{prefix}p50 ms", f"{prefix}p99 ms", f"{prefix}max ms", f"{prefix}CPU ms"]
+    if args.before is not None:
+        print("before: the checkout at", args.before, "; the same visits from both (checked)")
+    print(tabulate(rows, headers=headers, tablefmt="github"))
     return 0
 
 

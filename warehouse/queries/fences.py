@@ -7,7 +7,6 @@ fence's enterprise or below it (its subtree), whatever the caller could see besi
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from typing import Any
 
 from psycopg import Connection, sql
@@ -72,29 +71,7 @@ def unbind(conn: Connection[Any], fence_id: int, car_ids: Sequence[int]) -> int:
     return cur.rowcount
 
 
-# --- area vehicle search -------------------------------------------------------------------------------
-
-
-def area_candidates(conn: Connection[Any], scope: Scope, start: datetime, end: datetime,
-                    bounds: tuple[float, float, float, float]) -> list[tuple[Any, ...]]:
-    """The fixes in [start, end] inside ``bounds`` (min lng, min lat, max lng, max lat) of the scope's devices,
-    as (device_id, car_id, fix_at, lng, lat, arrived) in device and time order; ``arrived``: the device's
-    previous fix of the window was outside the box (or there was none), so a visit cannot go on across it.
-
-    Only in-box rows are read and leave the database: the box on the window's daily partitions, and for each
-    such fix one primary-key probe ((device_id, fix_at) backwards) for the fix before it, so the cost follows
-    the fixes inside the box, not the devices' whole day."""
-    where, params = scope.clause(sql.SQL("g.enterprise_id"))
-    statement = sql.SQL(
-        "SELECT g.device_id, g.car_id, g.fix_at, g.lng, g.lat,"
-        " NOT COALESCE((SELECT p.lng BETWEEN %s AND %s AND p.lat BETWEEN %s AND %s FROM gps p"
-        "   WHERE p.device_id = g.device_id AND p.fix_at < g.fix_at AND p.fix_at >= %s"
-        "   ORDER BY p.fix_at DESC LIMIT 1), false) AS arrived"
-        " FROM gps g WHERE g.fix_at BETWEEN %s AND %s AND g.lng BETWEEN %s AND %s AND g.lat BETWEEN %s AND %s"
-        " AND {where} ORDER BY g.device_id, g.fix_at").format(where=where)
-    min_lng, min_lat, max_lng, max_lat = bounds
-    box = [min_lng, max_lng, min_lat, max_lat]
-    return conn.execute(statement, [*box, start, start, end, *box, *params]).fetchall()
+# --- area vehicle search (its visits: warehouse/queries/area_visits.py) ----------------------------------
 
 
 def cars_named(conn: Connection[Any], car_ids: Sequence[int]) -> dict[int, tuple[str, str]]:
