@@ -2,7 +2,8 @@
 
 - ``/`` and every other GET that is no API route and no file of the build answer ``index.html``
   (the console uses history-mode URLs such as ``/dashboard/map``), with ``Cache-Control: no-cache``
-  so a new build is picked up at the next load.
+  so a new build is picked up at the next load. The address of a screen gets its page chunks'
+  ``<link rel="modulepreload">`` added (``api/console_preload.py``).
 - ``/assets/...`` (Vite's content-hashed bundles) are cached for a year, immutable; a missing asset
   is a plain 404 (never index.html: a stale page asking for an old chunk must fail loudly).
 - Other files at the top of the build (favicon, images) are served with ``no-cache``.
@@ -16,6 +17,7 @@ so a wrong method on an API path still answers 405.
 
 from __future__ import annotations
 
+import hashlib
 from html import escape
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_from_
 from werkzeug.exceptions import NotFound as HttpNotFound
 from werkzeug.security import safe_join
 
+from api.console_preload import page_preloads, with_preloads
 from api.errors import envelope
 from fleet.settings import ApiSettings
 
@@ -51,7 +54,14 @@ def _index() -> Response | tuple[Response, int]:
     directory = _console_dir()
     if not (directory / "index.html").is_file():
         return _not_built()
-    response = send_from_directory(directory, "index.html", max_age=0)
+    preloads = page_preloads(directory, request.path)
+    if not preloads:
+        return _no_cache(send_from_directory(directory, "index.html", max_age=0))
+    # The opening page's chunks named by the address, fetched beside the shell (api/console_preload.py).
+    html = with_preloads((directory / "index.html").read_text(encoding="utf-8"), preloads)
+    response = Response(html, mimetype="text/html")
+    response.set_etag(hashlib.sha256(html.encode()).hexdigest()[:32])
+    response.make_conditional(request)  # a 304 for the same build and address (it changes the reply in place)
     return _no_cache(response)
 
 
@@ -96,7 +106,9 @@ def history_fallback(exc: HttpNotFound) -> Response | tuple[Response, int]:
         return jsonify(envelope(None, code=404, message=message)), 404
     directory = _console_dir()
     relative = path.lstrip("/")
-    candidate = safe_join(str(directory), relative) if relative else None
+    # Dot folders of the build (Vite's .vite/manifest.json) are the server's, not the browser's.
+    hidden = any(part.startswith(".") for part in relative.split("/"))
+    candidate = safe_join(str(directory), relative) if relative and not hidden else None
     if candidate is not None and Path(candidate).is_file():
         return _no_cache(send_from_directory(directory, relative, max_age=0))
     return _index()

@@ -2,6 +2,7 @@
 
     scripts/build-console.sh && .venv/bin/python benchmarks/report_rows_bench.py
     .venv/bin/python benchmarks/report_rows_bench.py --vehicles 200 --days 7 --rounds 5 --waterfall
+    .venv/bin/python benchmarks/report_rows_bench.py --before-dist /tmp/dist-before --profile 20
 
 Needs the built console (scripts/build-console.sh) and Debian's /usr/bin/chromium.
 
@@ -91,6 +92,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--database-url", default=os.environ.get("FLEET_DATABASE_URL", ""))
     p.add_argument("--kafka-bootstrap", default=os.environ.get("FLEET_KAFKA_BOOTSTRAP", ""))
     p.add_argument("--json", type=Path, default=None, help="also write every sample as JSON here")
+    p.add_argument("--before-dist", type=Path, default=None, metavar="DIR",
+                   help="also serve this other build of the console (a copy of dashboards/dist before a change) from a"
+                        " second API on the same database, and load each report from both in every round, in"
+                        " alternating order: before and after measured under the same machine load")
+    p.add_argument("--profile", type=int, default=0, metavar="N",
+                   help="after the rounds, profile one more cold load of the first report (V8's sampling profiler"
+                        " over CDP) and print the N functions and the scripts with the most self time before its"
+                        " first row")
     return p.parse_args(argv)
 
 
@@ -120,12 +129,13 @@ def load(page: Any, path: str, reload: bool = False) -> dict[str, Any]:
 
 def summary(samples: list[dict[str, Any]], reports: list[str]) -> list[list[Any]]:
     rows = []
+    builds = sorted({s["build"] for s in samples}, reverse=True)  # "this", or "before" then "after"
     for path in reports:
-        for kind in ("cold", "warm"):
-            chosen = [s for s in samples if s["page"] == path and s["kind"] == kind]
+        for kind, build in [(k, b) for k in ("cold", "warm") for b in builds]:
+            chosen = [s for s in samples if s["page"] == path and s["kind"] == kind and s["build"] == build]
             if not chosen:
                 continue
-            row: list[Any] = [path, kind, len(chosen)]
+            row: list[Any] = [path, kind if build == "this" else f"{kind} {build}", len(chosen)]
             for measure in MEASURES:
                 values = [float(s[measure]) for s in chosen if s[measure] is not None]
                 row.append("-" if not values else f"{statistics.median(values):.0f} / {max(values):.0f}")
@@ -139,6 +149,42 @@ def waterfall(sample: dict[str, Any]) -> str:
              f" {sample['jsKB']:.0f} KB of script)"]
     for call in sorted(sample["calls"], key=lambda c: c["start"]):
         lines.append(f"  {call['start']:7.0f} -> {call['end']:7.0f} ms  {call['what']}")
+    return "\n".join(lines)
+
+
+def profile_cold_load(browser: Any, base_url: str, session: list[list[str]], path: str) -> dict[str, Any]:
+    """One cold load of ``path`` under V8's sampling profiler (100 µs), stopped at the first row. The page
+    first opens a file of the same origin, so the navigation to ``path`` stays in the profiled renderer."""
+    context = cold_context(browser, base_url, session)
+    page = context.new_page()
+    page.goto("/favicon.svg")
+    cdp = context.new_cdp_session(page)
+    cdp.send("Profiler.enable")
+    cdp.send("Profiler.setSamplingInterval", {"interval": 100})
+    cdp.send("Profiler.start")
+    figures = load(page, path)
+    profile = cdp.send("Profiler.stop")["profile"]
+    context.close()
+    return {"figures": figures, "profile": profile}
+
+
+def profile_tables(profile: dict[str, Any], top: int) -> str:
+    """Self time (ms) by function and by script of a CDP CPU profile, the largest first."""
+    nodes = {n["id"]: n["callFrame"] for n in profile["nodes"]}
+    by_function: dict[str, float] = {}
+    by_script: dict[str, float] = {}
+    for node_id, delta in zip(profile["samples"], profile["timeDeltas"], strict=True):
+        frame = nodes[node_id]
+        script = frame["url"].rsplit("/", 1)[-1] or "-"
+        name = f"{frame['functionName'] or '(anonymous)'} {script}:{frame['lineNumber'] + 1}"
+        by_function[name] = by_function.get(name, 0.0) + delta / 1000
+        by_script[script if frame["url"] else frame["functionName"]] = (
+            by_script.get(script if frame["url"] else frame["functionName"], 0.0) + delta / 1000)
+    total = sum(by_script.values())
+    lines = [f"profiled {total:.0f} ms of the main thread; self time by script:"]
+    lines += [f"  {ms:7.1f} ms  {name}" for name, ms in sorted(by_script.items(), key=lambda i: -i[1])[:top]]
+    lines.append("self time by function:")
+    lines += [f"  {ms:7.1f} ms  {name}" for name, ms in sorted(by_function.items(), key=lambda i: -i[1])[:top]]
     return "\n".join(lines)
 
 
@@ -170,6 +216,12 @@ def main(argv: list[str] | None = None) -> int:
         api = ApiProcess(env, free_port(), workdir / "api.log")
         api.start()
         stack.callback(api.stop)
+        servers = [("this", api.base_url)]
+        if args.before_dist:
+            before = ApiProcess(env, free_port(), workdir / "api-before.log", console_dir=args.before_dist.resolve())
+            before.start()
+            stack.callback(before.stop)
+            servers = [("before", before.base_url), ("after", api.base_url)]
 
         playwright = stack.enter_context(sync_playwright())
         browser = launch_chromium(playwright)
@@ -182,18 +234,23 @@ def main(argv: list[str] | None = None) -> int:
         say(f"signed in; {args.rounds} cold + warm loads of {len(reports)} reports")
         errors: list[str] = []
         for round_no in range(args.rounds + 1):  # round 0 warms the API and PostgreSQL, not counted
-            for path in reports:
-                context = cold_context(browser, api.base_url, session)
-                page = context.new_page()
-                page.on("pageerror", lambda exc: errors.append(str(exc)))
-                for kind in ("cold", "warm"):
-                    figures = load(page, path, reload=kind == "warm")
-                    if round_no:
-                        samples.append({"page": path, "kind": kind, "round": round_no, **figures})
-                context.close()
+            for index, path in enumerate(reports):
+                order = servers if (round_no + index) % 2 == 0 else servers[::-1]
+                for build, base_url in order:
+                    context = cold_context(browser, base_url, session)
+                    page = context.new_page()
+                    page.on("pageerror", lambda exc: errors.append(str(exc)))
+                    for kind in ("cold", "warm"):
+                        figures = load(page, path, reload=kind == "warm")
+                        if round_no:
+                            samples.append({"page": path, "kind": kind, "round": round_no, "build": build, **figures})
+                    context.close()
             if round_no:
                 last = [s for s in samples if s["round"] == round_no and s["kind"] == "cold"]
-                say(f"round {round_no}: first rows " + ", ".join(f"{s['page']} {s['row']:.0f} ms" for s in last))
+                say(f"round {round_no}: first rows " + ", ".join(
+                    f"{s['page']}{'' if s['build'] == 'this' else ' ' + s['build']} {s['row']:.0f} ms" for s in last))
+        profiled = [(build, profile_cold_load(browser, base_url, session, reports[0]))
+                    for build, base_url in servers] if args.profile else []
         load_avg = os.getloadavg()[0]
 
     if errors:
@@ -205,14 +262,23 @@ def main(argv: list[str] | None = None) -> int:
     print(tabulate(summary(samples, reports), headers=["report", "load", "n", *MEASURES], tablefmt="github"))
     if args.waterfall:
         for path in reports:
-            cold = [s for s in samples if s["page"] == path and s["kind"] == "cold"]
-            if cold:
-                print("\n" + waterfall(cold[-1]))
-    cold_rows = [float(s["row"]) for s in samples if s["kind"] == "cold"]
-    if cold_rows:
-        worst = max(cold_rows)
-        print(f"\nresult: cold first rows median {statistics.median(cold_rows):.0f} ms, max {worst:.0f} ms"
-              f" (target <= {TARGET_MS:.0f} ms: {'holds' if worst <= TARGET_MS else 'missed'})")
+            for build, _ in servers:
+                cold = [s for s in samples if s["page"] == path and s["kind"] == "cold" and s["build"] == build]
+                if cold:
+                    print("\n" + ("" if build == "this" else f"[{build}] ") + waterfall(cold[-1]))
+    for build, profiled_load in profiled:
+        print(f"\nprofile of a cold load of {reports[0]}{'' if build == 'this' else ' (' + build + ')'}"
+              f" (first row at {profiled_load['figures']['row']:.0f} ms):")
+        print(profile_tables(profiled_load["profile"], args.profile))
+    for build, _ in servers:
+        cold_rows = [float(s["row"]) for s in samples if s["kind"] == "cold" and s["build"] == build]
+        warm_rows = [float(s["row"]) for s in samples if s["kind"] == "warm" and s["build"] == build]
+        if cold_rows:
+            worst = max(cold_rows)
+            print(f"\nresult{'' if build == 'this' else ' ' + build}: cold first rows median"
+                  f" {statistics.median(cold_rows):.0f} ms, max {worst:.0f} ms, warm median"
+                  f" {statistics.median(warm_rows):.0f} ms (target <= {TARGET_MS:.0f} ms cold:"
+                  f" {'holds' if worst <= TARGET_MS else 'missed'})")
     if args.json:
         args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "samples": samples},
                                         indent=2))

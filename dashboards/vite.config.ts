@@ -15,6 +15,9 @@ export default defineConfig({
     },
   },
   build: {
+    // dist/.vite/manifest.json: the chunks of each page, so the API names the opening page's chunks in the
+    // index.html it answers for that address (<link rel="modulepreload">, api/console_preload.py).
+    manifest: true,
     chunkSizeWarningLimit: 1600, // the API reference's Swagger UI bundle is one 1.55 MB chunk, loaded by that page only
     // The console, and the footer's API reference as a page of its own (Swagger UI stays out of the console's chunks).
     rolldownOptions: {

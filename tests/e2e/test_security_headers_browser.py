@@ -59,3 +59,25 @@ def test_a_page_of_another_origin_cannot_frame_the_console(page: Any, console_st
     victim = [f for f in page.frames if f != page.main_frame]
     assert len(victim) == 1 and not victim[0].url.startswith(console_stack.base_url), victim[0].url
     assert page.frame_locator("#victim").locator("#root").count() == 0
+
+
+def test_a_report_opened_by_its_address_preloads_its_chunks_once_without_csp_violations(page: Any) -> None:
+    """The server names the report's page chunks in index.html (api/console_preload.py); the browser fetches
+    each once (the preload and the module loader share it) and the CSP lets every one run."""
+    sign_in(page, "admin", path="/dashboard/index")
+    console: list[str] = []
+    scripts: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
+    page.add_init_script(COLLECT_VIOLATIONS)
+    page.goto("/report/dailyMileage")
+    page.get_by_test_id("list-page-carDayReport").get_by_test_id("list-table").wait_for()
+    page.wait_for_load_state("networkidle")
+    preloaded = page.evaluate("() => [...document.querySelectorAll('link[rel=modulepreload]')].map((l) => l.href)")
+    page_chunk = [url for url in preloaded if re.search(r"/assets/dailyMileage-[^/]+\.js$", url)]
+    assert len(page_chunk) == 1, preloaded  # the report's own chunk is named by the address
+    fetched = [url for url in scripts if url in preloaded]
+    assert page_chunk[0] in fetched and len(fetched) == len(set(fetched)), fetched  # each fetched once
+    assert page.evaluate("() => window.__cspViolations") == []
+    assert csp_messages(console) == []
+    assert page.errors == []

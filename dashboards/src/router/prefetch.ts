@@ -23,8 +23,24 @@ export function prefetchEntityMeta(module: PrefetchablePage): void {
  */
 export function prefetchPage(pathname: string, pages: Record<string, PageLoader> = pageComponents,
   withModule: (module: PrefetchablePage) => void = prefetchEntityMeta): boolean {
+  return openingPage(pathname, pages, withModule) !== null;
+}
+
+/** How long the first render waits for the opening page's code (`openingPage`). */
+export const OPENING_PAGE_WAIT_MS = 400;
+
+/**
+ * `prefetchPage`, answering a promise that settles (never rejects) once the page's module is in and its meta
+ * asked for, or after `waitMs`; null for an address with no page. The first render waits for it: the server
+ * names the page's chunks in index.html (api/console_preload.py), so they are usually in by the time the
+ * shell has run, and the meta call then leaves before the shell's first render instead of after it (that
+ * render keeps the main thread for hundreds of ms on a cold load). The wait is bounded so a page without the
+ * server's preload (the dev server, a slow chunk) still shows the shell at once after it.
+ */
+export function openingPage(pathname: string, pages: Record<string, PageLoader> = pageComponents,
+  withModule: (module: PrefetchablePage) => void = prefetchEntityMeta, waitMs = OPENING_PAGE_WAIT_MS): Promise<void> | null {
   const loader = pages[pathname.replace(/^\/+|\/+$/g, '')];
-  if (!loader) return false;
-  void loader().then(withModule).catch(() => openFirstContent());
-  return true;
+  if (!loader) return null;
+  const loaded = loader().then(withModule).catch(() => openFirstContent());
+  return Promise.race([loaded, new Promise<void>((resolve) => { setTimeout(resolve, waitMs); })]);
 }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -106,3 +108,88 @@ def test_without_a_build_browsers_are_told_how_to_build_it(unbuilt: FlaskClient)
     assert data.status_code == 503 and data.json is not None and data.json["code"] == 503
     assert "not built" in data.json["message"]
     assert unbuilt.get("/assets/index-3f2a9c.js").status_code == 404
+
+
+# The opening page's chunks named by the address (api/console_preload.py): Vite's build manifest maps a
+# screen's source file (src/screens/<address>.tsx) to its chunk and the chunks it imports.
+BUILT_INDEX = ('<!doctype html><html><head><script type="module" crossorigin src="/assets/main-1.js"></script>\n'
+               '  </head><body><div id="root"></div></body></html>')
+MANIFEST = {
+    "index.html": {"file": "assets/main-1.js", "isEntry": True, "imports": ["_react-1.js", "_shell-1.js"],
+                   "css": ["assets/shell-1.css"]},
+    "_react-1.js": {"file": "assets/react-1.js"},
+    "_shell-1.js": {"file": "assets/shell-1.js", "imports": ["_react-1.js"],
+                    "dynamicImports": ["src/screens/report/dailyMileage.tsx"]},
+    "src/screens/report/dailyMileage.tsx": {"file": "assets/dailyMileage-1.js", "isDynamicEntry": True,
+                                            "imports": ["_react-1.js", "_ListPage-1.js"],
+                                            "dynamicImports": ["_EChart-1.js"]},
+    "_ListPage-1.js": {"file": "assets/ListPage-1.js", "imports": ["_shell-1.js", "_table-1.js"],
+                       "css": ["assets/ListPage-1.css", "assets/shell-1.css"]},
+    "_table-1.js": {"file": "assets/table-1.js"},
+    "_EChart-1.js": {"file": "assets/EChart-1.js", "isDynamicEntry": True},
+}
+
+
+@pytest.fixture
+def with_manifest(tmp_path: Path) -> Iterator[FlaskClient]:
+    dist = tmp_path / "dist"
+    (dist / ".vite").mkdir(parents=True)
+    (dist / "index.html").write_text(BUILT_INDEX)
+    (dist / ".vite" / "manifest.json").write_text(json.dumps(MANIFEST))
+    app = _app(tmp_path, dist)
+    try:
+        yield app.test_client()
+    finally:
+        get_db(app).close()
+
+
+def _preloads(html: str) -> list[str]:
+    return re.findall(r'<link rel="modulepreload" crossorigin href="([^"]+)">', html)
+
+
+def _style_preloads(html: str) -> list[str]:
+    return re.findall(r'<link rel="preload" as="style" crossorigin href="([^"]+)">', html)
+
+
+def test_a_report_address_names_its_page_chunk_and_static_imports_for_preload(with_manifest: FlaskClient) -> None:
+    reply = with_manifest.get("/report/dailyMileage")
+    assert reply.status_code == 200 and reply.headers["Cache-Control"] == "no-cache"
+    # The page first, then its imports; what index.html loads anyway (react, shell) and the lazy chart are left out.
+    assert _preloads(reply.text) == ["/assets/dailyMileage-1.js", "/assets/ListPage-1.js", "/assets/table-1.js"]
+    # Its CSS is fetched early but not applied (the page's loader adds the stylesheet when the page opens).
+    assert _style_preloads(reply.text) == ["/assets/ListPage-1.css"] and 'rel="stylesheet"' not in reply.text
+    head, body = reply.text.split("</head>")
+    assert len(_preloads(head)) == 3 and 'src="/assets/main-1.js"' in head and body == BUILT_INDEX.split("</head>")[1]
+
+
+def test_a_preloading_index_is_revalidated_by_its_etag(with_manifest: FlaskClient) -> None:
+    first = with_manifest.get("/report/dailyMileage/")
+    assert first.headers.get("ETag") and _preloads(first.text)
+    again = with_manifest.get("/report/dailyMileage", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["Cache-Control"] == "no-cache"
+
+
+@pytest.mark.parametrize("path", ["/", "/report/noSuchReport", "/dashboard/map", "/report/dailyMileage.tsx",
+                                  "/user/login?redirect=%2Freport%2FdailyMileage", "/report/../screens/report",
+                                  "/report/daily%22Mileage"])
+def test_an_address_of_no_screen_gets_the_plain_index(with_manifest: FlaskClient, path: str) -> None:
+    reply = with_manifest.get(path)
+    assert reply.status_code == 200 and reply.text == BUILT_INDEX
+
+
+def test_without_a_manifest_a_report_address_gets_the_plain_index(built: FlaskClient) -> None:
+    reply = built.get("/report/dailyMileage")
+    assert reply.status_code == 200 and reply.text == INDEX
+
+
+def test_the_build_manifest_is_not_served(with_manifest: FlaskClient) -> None:
+    reply = with_manifest.get("/.vite/manifest.json")
+    assert reply.status_code == 200 and reply.text == BUILT_INDEX
+
+
+def test_preloads_keep_the_content_security_policy(with_manifest: FlaskClient) -> None:
+    """Same-origin module URLs only, nothing inline: script-src 'self' still covers every script."""
+    reply = with_manifest.get("/report/dailyMileage")
+    assert "script-src 'self';" in reply.headers["Content-Security-Policy"]
+    assert all(url.startswith("/assets/") for url in _preloads(reply.text))
+    assert reply.text.count("<script") == BUILT_INDEX.count("<script")

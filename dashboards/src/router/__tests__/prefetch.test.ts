@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { prefetchPage } from '../prefetch';
+import { openingPage, prefetchPage } from '../prefetch';
 
 describe('the page chunk of the opening address', () => {
   it('is fetched at boot for a page of the registry, and nothing else is', () => {
@@ -24,5 +24,29 @@ describe('the page chunk of the opening address', () => {
     expect(prefetchPage('/report/kpi/', { 'report/kpi': failing })).toBe(true);
     await Promise.resolve();
     expect(failing).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets the first render wait for the opening page at most the given time, and not at all for no page', async () => {
+    vi.useFakeTimers();
+    try {
+      const never = () => new Promise<never>(() => undefined);
+      const opening = openingPage('/report/kpi', { 'report/kpi': never }, () => undefined, 400);
+      expect(openingPage('/user/login', { 'report/kpi': never })).toBeNull();
+      let settled = false;
+      void opening?.then(() => { settled = true; });
+      await vi.advanceTimersByTimeAsync(399);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('settles as soon as the page module is in and its meta asked for', async () => {
+    const seen: unknown[] = [];
+    const report = () => Promise.resolve({ default: () => null, ENTITY: 'carDayReport' });
+    await openingPage('/report/dailyMileage', { 'report/dailyMileage': report }, (module) => seen.push(module.ENTITY), 60_000);
+    expect(seen).toEqual(['carDayReport']);
   });
 });
