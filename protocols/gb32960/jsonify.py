@@ -15,7 +15,8 @@ from typing import Any
 
 from protocols.gb32960.catalogue import BY_FAMILY
 from protocols.gb32960.codec import Message, family
-from protocols.gb32960.messages import Alarms, Position
+from protocols.gb32960.messages import Alarms
+from protocols.gb32960.messages.blocks_2016 import SignedCoordinates
 from protocols.gb32960.values import Special
 
 
@@ -36,7 +37,7 @@ def _safe(value: Any) -> Any:
         info_type = getattr(value, "INFO_TYPE", getattr(value, "info_type", None))
         if isinstance(info_type, int):
             out["info_type"] = f"0x{info_type:02X}"
-        if isinstance(value, Position):
+        if isinstance(value, SignedCoordinates):
             out |= {"lat": value.lat, "lng": value.lng, "fix_valid": value.fix_valid}
         if isinstance(value, Alarms):
             out["general_alarms"] = [flag.name for flag in value.general]

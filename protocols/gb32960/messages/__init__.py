@@ -16,7 +16,22 @@ from protocols.gb32960.messages.blocks_2016 import (
     ProbeTemperatures,
     VehicleData,
 )
-from protocols.gb32960.messages.blocks_2025 import Motors2025, VehicleData2025
+from protocols.gb32960.messages.blocks_2025 import (
+    Alarms2025,
+    Engine2025,
+    FuelCell2025,
+    FuelCellStacks,
+    MinUnitVoltages,
+    Motors2025,
+    PackTemperatures2025,
+    PackUnitVoltages,
+    Position2025,
+    Signature,
+    Stack,
+    Supercapacitor,
+    SupercapacitorExtremes,
+    VehicleData2025,
+)
 from protocols.gb32960.messages.emission import EngineDataStream, ObdInfo
 from protocols.gb32960.messages.params import ControlCommand, ParameterQuery, ParameterSet, TerminalControl
 from protocols.gb32960.messages.realtime import (
@@ -37,6 +52,8 @@ from protocols.gb32960.messages.session import (
 )
 
 __all__ = [
+    "Alarms2025", "Engine2025", "FuelCell2025", "FuelCellStacks", "MinUnitVoltages", "PackTemperatures2025",
+    "PackUnitVoltages", "Position2025", "Signature", "Stack", "Supercapacitor", "SupercapacitorExtremes",
     "BLOCKS", "Alarms", "CellVoltages", "ControlCommand", "CustomBlock", "EmissionLogin", "EmissionReissued",
     "EmissionReport", "EmissionTimeCalibration", "Engine", "EngineDataStream", "Extremes", "FuelCell",
     "GeneralAlarm", "Heartbeat", "Motor", "Motors", "Motors2025", "ObdInfo", "PackTemperatures", "PackVoltages",

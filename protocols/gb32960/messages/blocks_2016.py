@@ -138,14 +138,10 @@ class Engine(FixedBlock):
     fuel_l_per_100km: Reading
 
 
-@register_block(P16)
-@dataclass(frozen=True, slots=True)
-class Position(FixedBlock):
-    """0x05 position (table 15-16): status bit 0 set = no valid fix, bit 1 south, bit 2 west; unsigned
-    coordinates in 1e-6 degree. ``lat`` / ``lng`` are the signed degrees."""
+class SignedCoordinates:
+    """Position status bits (table 16): bit 0 set = no valid fix, bit 1 south, bit 2 west; the
+    coordinates on the wire are unsigned 1e-6 degree. ``lat`` / ``lng`` are the signed degrees."""
 
-    INFO_TYPE = 0x05
-    FIELDS = (F("status", 1, special=False), F("longitude_deg", 4, 0.000001), F("latitude_deg", 4, 0.000001))
     status: int
     longitude_deg: Reading
     latitude_deg: Reading
@@ -165,6 +161,18 @@ class Position(FixedBlock):
         if isinstance(self.longitude_deg, Special):
             return None
         return -self.longitude_deg if self.status & 0x04 else float(self.longitude_deg)
+
+
+@register_block(P16)
+@dataclass(frozen=True, slots=True)
+class Position(FixedBlock, SignedCoordinates):
+    """0x05 position (table 15): status, longitude, latitude."""
+
+    INFO_TYPE = 0x05
+    FIELDS = (F("status", 1, special=False), F("longitude_deg", 4, 0.000001), F("latitude_deg", 4, 0.000001))
+    status: int
+    longitude_deg: Reading
+    latitude_deg: Reading
 
 
 @register_block(P16)
@@ -216,28 +224,43 @@ class GeneralAlarm(IntFlag):
     STORAGE_OVERCHARGE = 1 << 18
 
 
-def _codes(data: bytes, at: int, what: str) -> tuple[tuple[int, ...], int]:
+FaultCodes = tuple[int, ...] | Special
+
+
+def read_codes(data: bytes, at: int, what: str, width: int = 4) -> tuple[FaultCodes, int]:
+    """A fault-code list: a count (0 ... 252; 0xFE abnormal / 0xFF invalid, then no codes follow)."""
     count, at = read_uint(data, at, 1, f"{what} fault count")
+    if count >= 0xFE:
+        return (Special.ABNORMAL if count == 0xFE else Special.INVALID), at
     codes = []
     for i in range(count):
-        code, at = read_uint(data, at, 4, f"{what} fault code {i + 1} of {count}")
+        code, at = read_uint(data, at, width, f"{what} fault code {i + 1} of {count}")
         codes.append(code)
     return tuple(codes), at
+
+
+def write_codes(codes: FaultCodes, width: int = 4) -> bytes:
+    if isinstance(codes, Special):
+        return bytes((0xFE if codes is Special.ABNORMAL else 0xFF,))
+    if len(codes) > 252:
+        raise ValueError(f"at most 252 fault codes in a list, got {len(codes)}")
+    return bytes((len(codes),)) + b"".join(c.to_bytes(width, "big") for c in codes)
 
 
 @register_block(P16)
 @dataclass(frozen=True, slots=True)
 class Alarms:
     """0x07 alarms (table 18): highest level (0 none ... 3), general flags, and the fault-code lists of
-    the storage, motor, engine and other faults (a count, then 4-byte codes)."""
+    the storage, motor, engine and other faults (a count, then 4-byte codes; a list whose count is
+    abnormal / invalid is that ``Special`` state)."""
 
     INFO_TYPE = 0x07
     max_level: Reading
     flags: int
-    storage_faults: tuple[int, ...]
-    motor_faults: tuple[int, ...]
-    engine_faults: tuple[int, ...]
-    other_faults: tuple[int, ...]
+    storage_faults: FaultCodes
+    motor_faults: FaultCodes
+    engine_faults: FaultCodes
+    other_faults: FaultCodes
 
     @property
     def general(self) -> GeneralAlarm:
@@ -247,16 +270,16 @@ class Alarms:
     def decode(cls, data: bytes, at: int) -> tuple[Self, int]:
         (level,), at = read_fields((F("max_level", 1),), data, at, "alarm level")
         flags, at = read_uint(data, at, 4, "general alarm flags")
-        storage, at = _codes(data, at, "storage")
-        motor, at = _codes(data, at, "motor")
-        engine, at = _codes(data, at, "engine")
-        other, at = _codes(data, at, "other")
+        storage, at = read_codes(data, at, "storage")
+        motor, at = read_codes(data, at, "motor")
+        engine, at = read_codes(data, at, "engine")
+        other, at = read_codes(data, at, "other")
         return cls(level, flags, storage, motor, engine, other), at
 
     def encode(self) -> bytes:
         out = write_fields((F("max_level", 1),), [self.max_level]) + self.flags.to_bytes(4, "big")
         for codes in (self.storage_faults, self.motor_faults, self.engine_faults, self.other_faults):
-            out += bytes((len(codes),)) + b"".join(c.to_bytes(4, "big") for c in codes)
+            out += write_codes(codes)
         return out
 
 

@@ -32,7 +32,7 @@ def test_prints_a_2025_frame_with_its_typed_blocks() -> None:
     blocks = json.loads(out)["body"]["blocks"]
     assert json.loads(out)["header"]["protocol"] == "gb32960-2025"
     assert blocks[0]["soc_pct"] == 66 and blocks[1]["motors"][0]["speed_rpm"] == 1000
-    assert blocks[2]["type"] == "UnparsedTail"
+    assert blocks[5]["engine_faults"] == "invalid" and blocks[-1]["type"] == "Signature"
 
 
 def test_a_wrong_bcc_is_one_line_on_stderr_and_status_2() -> None:

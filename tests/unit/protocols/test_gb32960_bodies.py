@@ -99,6 +99,13 @@ def test_fault_codes_and_general_flags_round_trip() -> None:
     assert [f.name for f in decoded.general] == ["INSULATION", "STORAGE_OVERCHARGE"]
 
 
+def test_a_fault_count_marked_abnormal_or_invalid_carries_no_codes() -> None:
+    alarms = Alarms(Special.INVALID, 0, Special.ABNORMAL, Special.INVALID, (), (5,))
+    raw = alarms.encode()
+    assert raw == b"\xff" + bytes(4) + b"\xfe\xff\x00\x01" + (5).to_bytes(4, "big")
+    assert _roundtrip(RealtimeReport(AT, (alarms,))).block(Alarms) == alarms
+
+
 def test_position_south_west_bits_give_signed_degrees() -> None:
     position = Position(0b110, 58.123456, 34.5)
     decoded = _roundtrip(RealtimeReport(AT, (position,))).block(Position)

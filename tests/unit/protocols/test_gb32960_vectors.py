@@ -11,18 +11,26 @@ import pytest
 from protocols.gb32960 import ChecksumError, Protocol, Response, Special, bcc, decode_frame, encode_frame
 from protocols.gb32960.messages import (
     Alarms,
+    Alarms2025,
     CellVoltages,
     Engine,
     Extremes,
     FuelCell,
+    FuelCellStacks,
     Heartbeat,
+    MinUnitVoltages,
     Motors,
     Motors2025,
+    PackTemperatures2025,
     PlatformLogin,
     PlatformLogout,
     Position,
+    Position2025,
     ProbeTemperatures,
     RealtimeReport,
+    Signature,
+    Supercapacitor,
+    SupercapacitorExtremes,
     TimeCalibration,
     UnparsedTail,
     VehicleData,
@@ -176,14 +184,30 @@ def test_real_2016_capture_with_its_bcc_recomputed_gives_invalid_abnormal_and_10
     assert _reencode(fixed) == fixed
 
 
-def test_2025_sample_types_vehicle_and_motors_and_keeps_the_rest_as_bytes() -> None:
+def test_2025_sample_decodes_every_block_to_the_last_byte() -> None:
     m = decode_frame(_frame("RT-2025-SAMPLE"))
     assert m.header.protocol is Protocol.GB32960_2025 and m.header.vin == "TEST0000000000001"
     report = m.body
     assert report.collected_at == datetime(2025, 8, 27, 9, 53, 38, tzinfo=UTC)
+    assert [type(b).__name__ for b in report.blocks] == [
+        "VehicleData2025", "Motors2025", "FuelCell2025", "Engine2025", "Position2025", "Alarms2025",
+        "MinUnitVoltages", "PackTemperatures2025", "FuelCellStacks", "Supercapacitor", "SupercapacitorExtremes",
+        "Signature"]
     vehicle = report.block(VehicleData2025)
     assert (vehicle.speed_kmh, vehicle.mileage_km, vehicle.total_voltage_v, vehicle.soc_pct) == (11.1, 67894.7, 22.3, 66)
     (motor,) = report.block(Motors2025).motors
     assert (motor.speed_rpm, motor.torque_nm, motor.controller_temp_c) == (1000, 0.1, 22)
-    tail = report.blocks[-1]
-    assert isinstance(tail, UnparsedTail) and tail.info_type == 0x03
+    position = report.block(Position2025)
+    assert (position.lng, position.lat, position.coordinate_system) == (113.945, 22.545, 1)
+    alarms = report.block(Alarms2025)
+    assert alarms.storage_faults == (100, 112) and alarms.engine_faults is Special.INVALID
+    assert alarms.general_faults == (99,)
+    (pack,) = report.block(MinUnitVoltages).packs
+    assert (pack.voltage_v, pack.current_a, pack.unit_voltages_v) == (12.3, 12.4, (12.3, 12.4, 12.5, 12.6, 12.7))
+    assert report.block(PackTemperatures2025).packs[0].probe_temps_c == (12, Special.INVALID)
+    (stack,) = report.block(FuelCellStacks).stacks
+    assert (stack.voltage_v, stack.h2_inlet_pressure_kpa, stack.coolant_outlet_temps_c) == (1.1, 1.1, ())
+    capacitor = report.block(Supercapacitor)
+    assert capacitor.current_a is Special.INVALID and capacitor.cell_voltages_v == (Special.INVALID,)
+    assert report.block(SupercapacitorExtremes).max_temp_c == 33
+    assert report.block(Signature) == Signature(1, b"", b"")
