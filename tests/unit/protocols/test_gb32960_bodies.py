@@ -74,15 +74,17 @@ def test_a_value_out_of_the_wire_range_is_refused_when_encoding() -> None:
         _vehicle(soc_pct=254).encode()  # 254 is the abnormal marker, not a number
 
 
-def test_a_108_cell_pack_and_96_probes_decode_to_the_cell() -> None:
-    volts = tuple(round(3.2 + i * 0.001, 3) for i in range(108))
+@pytest.mark.parametrize("cells", [96, 108])
+def test_a_large_pack_and_96_probes_decode_to_the_cell(cells: int) -> None:
+    volts = tuple(round(3.2 + i * 0.001, 3) for i in range(cells))
     temps = tuple(range(-40, 56))
-    report = RealtimeReport(AT, (CellVoltages((PackVoltages(1, 345.6, 12.5, 108, 1, volts),)),
+    report = RealtimeReport(AT, (CellVoltages((PackVoltages(1, 345.6, 12.5, cells, 1, volts),)),
                                   ProbeTemperatures((PackTemperatures(1, temps),))))
     decoded = _roundtrip(report)
     assert decoded == report
     pack = decoded.block(CellVoltages).packs[0]
-    assert pack.cell_voltages_v[0] == 3.2 and pack.cell_voltages_v[107] == 3.307 and len(pack.cell_voltages_v) == 108
+    assert len(pack.cell_voltages_v) == cells and pack.cell_voltages_v[0] == 3.2
+    assert pack.cell_voltages_v[cells - 1] == round(3.2 + (cells - 1) * 0.001, 3)
     assert decoded.block(ProbeTemperatures).packs[0].probe_temps_c[95] == 55
 
 

@@ -14,7 +14,6 @@ from protocols.gb32960.jsonify import to_json
 from protocols.gb32960.messages import (
     BLOCKS,
     EngineDataStream,
-    VehicleData2025,
 )
 from protocols.gb32960.messages.blocks_2016 import MOTOR_FIELDS_2016
 from protocols.gb32960.messages.blocks_2025 import MOTOR_FIELDS_2025
@@ -63,13 +62,57 @@ def test_any_2016_blocks_encode_back_to_their_bytes(blocks: list[bytes]) -> None
     assert encode_blocks(decoded) == data
 
 
+def _fixed(draw: st.DrawFn, size: int) -> bytes:
+    return draw(st.binary(min_size=size, max_size=size))
+
+
+def _codes(draw: st.DrawFn, width: int) -> bytes:
+    if draw(st.integers(0, 9)) == 0:
+        return bytes((draw(st.sampled_from([0xFE, 0xFF])),))  # abnormal / invalid count, no codes
+    return _count_list(draw, 1, width, 4)
+
+
+@st.composite
+def block_bytes_2025(draw: st.DrawFn) -> bytes:
+    """One block of the 2025 reading, of any type, with random raw values in a valid layout."""
+    kind = draw(st.sampled_from(sorted(BLOCKS[Protocol.GB32960_2025])))
+    fixed = {0x01: 18, 0x03: 12, 0x04: 2, 0x05: 10, 0x32: 18}
+    if kind in fixed:
+        body = _fixed(draw, fixed[kind])
+    elif kind == 0x02:
+        body = _count_list(draw, 1, MOTOR_BYTES_2025, 4)
+    elif kind == 0x06:
+        body = _fixed(draw, 5) + b"".join(_codes(draw, 4) for _ in range(4)) + _codes(draw, 2)
+    elif kind == 0x07:
+        n = draw(st.integers(0, 3))
+        body = bytes((n,)) + b"".join(_fixed(draw, 5) + _count_list(draw, 2, 2, 100) for _ in range(n))
+    elif kind == 0x08:
+        n = draw(st.integers(0, 3))
+        body = bytes((n,)) + b"".join(_fixed(draw, 1) + _count_list(draw, 2, 1, 40) for _ in range(n))
+    elif kind == 0x30:
+        n = draw(st.integers(0, 3))
+        body = bytes((n,)) + b"".join(_fixed(draw, 10) + _count_list(draw, 2, 1, 8) for _ in range(n))
+    elif kind == 0x31:
+        body = _fixed(draw, 5) + _count_list(draw, 2, 2, 40) + _count_list(draw, 2, 1, 20)
+    else:  # 0xFF signature
+        body = _fixed(draw, 1) + _count_list(draw, 2, 1, 64) + _count_list(draw, 2, 1, 64)
+    return bytes((kind,)) + body
+
+
 @PROFILE
-@given(st.binary(min_size=18, max_size=18), st.integers(0, 4), st.data())
-def test_any_2025_vehicle_and_motor_blocks_encode_back(vehicle: bytes, motors: int, data: st.DataObject) -> None:
-    motor_bytes = data.draw(st.binary(min_size=motors * MOTOR_BYTES_2025, max_size=motors * MOTOR_BYTES_2025))
-    unit = b"\x01" + vehicle + bytes((0x02, motors)) + motor_bytes
-    decoded = decode_blocks(unit, 0, Protocol.GB32960_2025)
-    assert isinstance(decoded[0], VehicleData2025) and encode_blocks(decoded) == unit
+@given(st.lists(block_bytes_2025(), min_size=1, max_size=6))
+def test_any_2025_blocks_encode_back_to_their_bytes(blocks: list[bytes]) -> None:
+    data = b"".join(blocks)
+    decoded = decode_blocks(data, 0, Protocol.GB32960_2025)
+    assert len(decoded) == len(blocks)
+    assert encode_blocks(decoded) == data
+
+
+@PROFILE
+@given(st.lists(block_bytes_2016(), min_size=1, max_size=4))
+def test_2016_fault_lists_with_abnormal_counts_encode_back(blocks: list[bytes]) -> None:
+    unit = b"\x07" + bytes(5) + b"\xfe\xff\x00\x00" + b"".join(blocks)
+    assert encode_blocks(decode_blocks(unit, 0, Protocol.GB32960_2016)) == unit
 
 
 @PROFILE
