@@ -9,9 +9,10 @@ offset``, rounded to the scale's decimals (an int when the scale is 1).
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from protocols.china_time import CHINA_TZ
@@ -38,27 +39,37 @@ class Field:
     scale: float = 1
     offset: float = 0
     special: bool = True
+    decimals: int = field(init=False, compare=False)
+    top: int = field(init=False, compare=False)  # the highest raw value: invalid when ``special``
+    # For a decimal scale (10^-k) and an offset that is a whole number of steps, value = (raw +
+    # raw_offset) / divisor: one correctly rounded division, the same float as rounding to k decimals.
+    divisor: int = field(init=False, compare=False)
+    raw_offset: int = field(init=False, compare=False)
 
-    @property
-    def decimals(self) -> int:
+    def __post_init__(self) -> None:
         text = f"{self.scale:.10f}".rstrip("0")
-        return len(text.split(".")[1]) if self.scale != 1 and "." in text else 0
+        decimals = len(text.split(".")[1]) if self.scale != 1 and "." in text else 0
+        steps = self.offset / self.scale
+        exact = abs(self.scale * 10**decimals - 1) < 1e-12 and abs(steps - round(steps)) < 1e-9
+        object.__setattr__(self, "decimals", decimals)
+        object.__setattr__(self, "top", (1 << (8 * self.width)) - 1)
+        object.__setattr__(self, "divisor", 10**decimals if exact else 0)
+        object.__setattr__(self, "raw_offset", round(steps) if exact else 0)
 
 
 def to_value(field: Field, raw: int) -> Reading:
-    top = (1 << (8 * field.width)) - 1
-    if field.special and raw == top:
-        return Special.INVALID
-    if field.special and raw == top - 1:
-        return Special.ABNORMAL
+    if field.special and raw >= field.top - 1:
+        return Special.INVALID if raw == field.top else Special.ABNORMAL
     if field.scale == 1:
         return raw + int(field.offset)
+    if field.divisor:
+        return (raw + field.raw_offset) / field.divisor
     return round(raw * field.scale + field.offset, field.decimals)
 
 
 def to_raw(field: Field, value: Reading) -> int:
     """The wire number of ``value``. Raises ValueError when it is out of the field's range."""
-    top = (1 << (8 * field.width)) - 1
+    top = field.top
     if isinstance(value, Special):
         if not field.special:
             raise ValueError(f"{field.name} has no {value.value} state")
@@ -75,21 +86,36 @@ def need(data: bytes, at: int, size: int, what: str) -> None:
         raise BodyError(f"{what} needs {size} bytes at offset {at}, {max(0, len(data) - at)} left")
 
 
+@lru_cache(maxsize=256)
+def _layout(fields: tuple[Field, ...]) -> struct.Struct:
+    return struct.Struct(">" + "".join(_FORMATS[f.width] for f in fields))
+
+
 def read_fields(fields: tuple[Field, ...], data: bytes, at: int, what: str) -> tuple[list[Reading], int]:
-    size = sum(f.width for f in fields)
-    need(data, at, size, what)
-    raws = struct.unpack_from(">" + "".join(_FORMATS[f.width] for f in fields), data, at)
-    return [to_value(f, r) for f, r in zip(fields, raws, strict=True)], at + size
+    layout = _layout(fields)
+    need(data, at, layout.size, what)
+    raws = layout.unpack_from(data, at)
+    return [to_value(f, r) for f, r in zip(fields, raws, strict=True)], at + layout.size
 
 
 def write_fields(fields: tuple[Field, ...], values: list[Any]) -> bytes:
-    fmt = ">" + "".join(_FORMATS[f.width] for f in fields)
-    return struct.pack(fmt, *(to_raw(f, v) for f, v in zip(fields, values, strict=True)))
+    return struct.pack(">" + "".join(_FORMATS[f.width] for f in fields),
+                       *(to_raw(f, v) for f, v in zip(fields, values, strict=True)))
 
 
 def read_list(field: Field, count: int, data: bytes, at: int, what: str) -> tuple[tuple[Reading, ...], int]:
-    values, at = read_fields((field,) * count, data, at, what)
-    return tuple(values), at
+    """``count`` values of one field (cell voltages, probe temperatures): the hot path of a big pack."""
+    size = field.width * count
+    need(data, at, size, what)
+    raws = struct.unpack_from(f">{count}{_FORMATS[field.width]}", data, at)
+    if not field.special or max(raws, default=0) < field.top - 1:
+        if field.scale == 1:
+            whole = int(field.offset)
+            return tuple(r + whole for r in raws), at + size
+        if field.divisor and not field.raw_offset:
+            divisor = field.divisor
+            return tuple(r / divisor for r in raws), at + size
+    return tuple(to_value(field, r) for r in raws), at + size
 
 
 def read_uint(data: bytes, at: int, width: int, what: str) -> tuple[int, int]:

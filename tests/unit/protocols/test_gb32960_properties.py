@@ -11,13 +11,11 @@ from hypothesis import strategies as st
 
 from protocols.gb32960 import FrameReader, GB32960Error, Protocol, decode_frame, encode_frame
 from protocols.gb32960.jsonify import to_json
-from protocols.gb32960.messages import (
-    BLOCKS,
-    EngineDataStream,
-)
+from protocols.gb32960.messages import BLOCKS, EngineDataStream, blocks_2016, blocks_2025, emission
 from protocols.gb32960.messages.blocks_2016 import MOTOR_FIELDS_2016
 from protocols.gb32960.messages.blocks_2025 import MOTOR_FIELDS_2025
 from protocols.gb32960.messages.realtime import decode_blocks, encode_blocks
+from protocols.gb32960.values import Field, to_raw, to_value
 from tests.unit.protocols.gb32960_vectors import VECTORS
 
 PROFILE = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -160,3 +158,20 @@ def test_any_bytes_give_a_message_or_a_codec_error(frame: bytes, protocol: Proto
     except GB32960Error:
         return
     json.dumps(to_json(message))
+
+
+def _scaled_fields() -> list[Field]:
+    fields: set[Field] = set()
+    for module in (blocks_2016, blocks_2025, emission):
+        for value in vars(module).values():
+            declared = value if isinstance(value, tuple) else getattr(value, "FIELDS", ())
+            fields.update(f for f in declared if isinstance(f, Field) and f.scale != 1)
+    return sorted(fields, key=lambda f: f.name)
+
+
+@PROFILE
+@given(st.sampled_from(_scaled_fields()), st.data())
+def test_a_scaled_value_is_the_wire_number_rounded_to_the_scales_decimals(field: Field, data: st.DataObject) -> None:
+    raw = data.draw(st.integers(0, field.top - 2))
+    assert to_value(field, raw) == round(raw * field.scale + field.offset, field.decimals)
+    assert to_raw(field, to_value(field, raw)) == raw
