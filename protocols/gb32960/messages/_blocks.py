@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from protocols.gb32960.errors import BodyError
 from protocols.gb32960.header import Protocol
 from protocols.gb32960.values import Field, read_fields, read_uint, write_fields
 
@@ -51,7 +52,6 @@ class CustomBlock:
         size, at = read_uint(data, at, 2, f"custom block 0x{info_type:02X} length")
         body, end = data[at : at + size], at + size
         if end > len(data):
-            from protocols.gb32960.errors import BodyError
             raise BodyError(f"custom block 0x{info_type:02X} announces {size} bytes, {len(data) - at} left")
         return cls(info_type, bytes(body)), end
 
