@@ -34,6 +34,8 @@ PARAMETER_QUERY: Final = m.ParameterQuery.COMMAND
 PARAMETER_SET: Final = m.ParameterSet.COMMAND
 TERMINAL_CONTROL: Final = m.TerminalControl.COMMAND
 EMISSION_TIME_CALIBRATION: Final = m.EmissionTimeCalibration.COMMAND
+ACTIVATION: Final = m.ActivationRequest.COMMAND  # 2025 only
+KEY_EXCHANGE: Final = m.KeyExchange.COMMAND  # 2025 only
 
 GB32960_COMMANDS: Final[tuple[CommandInfo, ...]] = (
     CommandInfo(VEHICLE_LOGIN, "车辆登入", "Vehicle login", True),
@@ -44,6 +46,8 @@ GB32960_COMMANDS: Final[tuple[CommandInfo, ...]] = (
     CommandInfo(PLATFORM_LOGOUT, "平台登出", "Platform logout", True),
     CommandInfo(HEARTBEAT, "心跳", "Heartbeat", True),
     CommandInfo(TIME_CALIBRATION, "终端校时", "Time calibration", True),
+    CommandInfo(ACTIVATION, "激活", "Activation (2025)", True),
+    CommandInfo(KEY_EXCHANGE, "数据单元加密密钥交换", "Data encryption key exchange (2025)", True),
     CommandInfo(PARAMETER_QUERY, "查询命令", "Parameter query", False),
     CommandInfo(PARAMETER_SET, "设置命令", "Parameter set", False),
     CommandInfo(TERMINAL_CONTROL, "车载终端控制命令", "Terminal control", False),

@@ -1,6 +1,7 @@
 """Typed GB/T 32960 and GB 17691 data units. Importing this package registers them with the codec."""
 
 from protocols.gb32960.messages._blocks import BLOCKS, CustomBlock, UnparsedTail
+from protocols.gb32960.messages.activation import ActivationAnswer, ActivationRequest, KeyExchange
 from protocols.gb32960.messages.blocks_2016 import (
     Alarms,
     CellVoltages,
@@ -52,6 +53,7 @@ from protocols.gb32960.messages.session import (
 )
 
 __all__ = [
+    "ActivationAnswer", "ActivationRequest", "KeyExchange",
     "Alarms2025", "Engine2025", "FuelCell2025", "FuelCellStacks", "MinUnitVoltages", "PackTemperatures2025",
     "PackUnitVoltages", "Position2025", "Signature", "Stack", "Supercapacitor", "SupercapacitorExtremes",
     "BLOCKS", "Alarms", "CellVoltages", "ControlCommand", "CustomBlock", "EmissionLogin", "EmissionReissued",

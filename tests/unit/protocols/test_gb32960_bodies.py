@@ -10,9 +10,12 @@ import pytest
 from protocols.gb32960 import BodyError, Protocol, Response, Special, TimeOnly, decode_frame, encode_frame
 from protocols.gb32960.jsonify import to_json
 from protocols.gb32960.messages import (
+    ActivationAnswer,
+    ActivationRequest,
     Alarms,
     CellVoltages,
     CustomBlock,
+    KeyExchange,
     Motor,
     Motors,
     PackTemperatures,
@@ -23,6 +26,7 @@ from protocols.gb32960.messages import (
     ProbeTemperatures,
     RealtimeReport,
     ReissuedReport,
+    Signature,
     TerminalControl,
     UnparsedTail,
     VehicleData,
@@ -180,3 +184,27 @@ def test_terminal_control_keeps_its_command_and_parameters() -> None:
 def test_an_unregistered_command_stays_bytes() -> None:
     message = decode_frame(encode_frame(0xC1, b"\x01\x02", vin=VIN))
     assert message.body == b"\x01\x02" and to_json(message)["body"] == {"hex": "0102"}
+
+
+def test_2025_activation_and_its_answer_from_the_public_implementations_layout_not_a_capture() -> None:
+    request = ActivationRequest(AT, "CHIP0000000000A1", bytes(range(64)), VIN, Signature(1, b"\x01" * 32, b"\x02" * 32))
+    frame = encode_frame(0x09, request, vin=VIN, protocol=Protocol.GB32960_2025)
+    assert decode_frame(frame).body == request
+    answer = encode_frame(0x09, ActivationAnswer(1, 0), vin=VIN, protocol=Protocol.GB32960_2025, response=Response.SUCCESS)
+    assert decode_frame(answer).body == ActivationAnswer(1, 0)
+
+
+def test_2025_key_exchange_from_the_public_implementations_layout_not_a_capture() -> None:
+    exchange = KeyExchange(3, bytes(16), AT, AT.replace(year=2027))
+    assert decode_frame(encode_frame(0x0B, exchange, vin=VIN, protocol=Protocol.GB32960_2025)).body == exchange
+
+
+def test_the_2025_security_commands_stay_bytes_in_a_2016_frame() -> None:
+    data = KeyExchange(3, bytes(16), AT, AT).encode(Protocol.GB32960_2025)
+    assert decode_frame(encode_frame(0x0B, data, vin=VIN)).body == data
+
+
+def test_an_activation_with_trailing_bytes_is_a_body_error() -> None:
+    data = ActivationRequest(AT, "C", b"k", VIN, Signature(1, b"", b"")).encode(Protocol.GB32960_2025) + b"\x00"
+    with pytest.raises(BodyError, match="after the signature"):
+        decode_frame(encode_frame(0x09, data, vin=VIN, protocol=Protocol.GB32960_2025))
