@@ -56,7 +56,7 @@ def make_frames() -> list[bytes]:
             Engine(2, 0, 0.0),
             Position(0, 113.9 + i * 1e-5, 22.5 + i * 1e-5),
             Extremes(1, 12, 3.339, 1, 40, 3.300, 1, 3, 35, 1, 9, 28),
-            Alarms(1, 1 << 11, (0x1001,), (), (), (0x2002,)),
+            Alarms(1, 1 << 11, (1001,), (), (), (2002,)),
             CellVoltages((PackVoltages(1, 612.3, -35.2, 96, 1, volts),)),
             ProbeTemperatures((PackTemperatures(1, tuple(25 + (c % 10) for c in range(32))),)),
         ))
