@@ -79,9 +79,12 @@ def _hex_text(parts: tuple[str, ...]) -> str:
 @click.option("--jt809-version", type=click.Choice(["2011", "2019"]), default=None,
               help="JT/T 809 header layout (default: the one whose length fits)")
 @click.option("--jt809-keys", default=None, metavar="M1,IA1,IC1", help="JT/T 809 keys to decrypt an encrypted body")
+@click.option("--gb17691", is_flag=True,
+              help="read a ## frame as GB 17691 / HJ 1239 (emissions) instead of GB/T 32960 (new energy)")
 def decode(hex_frame: tuple[str, ...], variant: str | None, jt809_version: str | None,
-           jt809_keys: str | None) -> None:
-    """Decode one JT/T 808 frame, or a JT/T 809 frame (starting with 5b), given as hex; print it as JSON.
+           jt809_keys: str | None, gb17691: bool) -> None:
+    """Decode one JT/T 808 frame, a JT/T 809 frame (starting with 5b) or a GB/T 32960 / GB 17691 frame
+    (starting with ## or $$, 2323 / 2424), given as hex; print it as JSON.
 
     Spaces are allowed (quoted or as separate arguments), and the 7e delimiters are optional.
     A frame that does not decode prints one line on stderr and exits with status 2.
@@ -91,6 +94,9 @@ def decode(hex_frame: tuple[str, ...], variant: str | None, jt809_version: str |
 
     if _hex_text(hex_frame).startswith("5b"):  # a JT/T 808 frame starts with 7e, a JT/T 809 one with 5b
         _decode_jt809(hex_frame, jt809_version, jt809_keys)
+        return
+    if _hex_text(hex_frame)[:4] in ("2323", "2424"):  # GB/T 32960 / GB 17691 start bytes ## / $$
+        _decode_gb32960(hex_frame, gb17691)
         return
     if variant:
         try:
@@ -140,6 +146,25 @@ def _decode_jt809(hex_frame: tuple[str, ...], version: str | None, key_text: str
     except JT809Error as exc:
         hint = "" if version else f" (read as {chosen}; --jt809-version sets the layout)"
         click.echo(f"error: JT/T 809 {type(exc).__name__}: {exc}{hint}", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(to_json(message), ensure_ascii=False, indent=2))
+
+
+def _decode_gb32960(hex_frame: tuple[str, ...], gb17691: bool) -> None:
+    """Print a GB/T 32960 (## 2016, $$ 2025) or, with ``gb17691``, a GB 17691 / HJ 1239 frame as JSON.
+    Both families start with ##: nothing in the frame tells them apart, so the flag does."""
+    from protocols.gb32960 import GB32960Error, Protocol, decode_frame
+    from protocols.gb32960.jsonify import to_json
+
+    try:
+        frame = bytes.fromhex(_hex_text(hex_frame))
+    except ValueError:
+        click.echo("error: not a hex string", err=True)
+        sys.exit(2)
+    try:
+        message = decode_frame(frame, protocol=Protocol.GB17691 if gb17691 else None)
+    except GB32960Error as exc:
+        click.echo(f"error: GB/T 32960 {type(exc).__name__}: {exc}", err=True)
         sys.exit(2)
     click.echo(json.dumps(to_json(message), ensure_ascii=False, indent=2))
 

@@ -1,0 +1,62 @@
+"""to_json(message): a JSON-safe dict ``{"header": {...}, "name": ..., "body": ...}`` of a GB/T 32960 or
+GB 17691 message.
+
+Datetimes become ISO 8601 UTC strings, bytes hex, ``Special`` values the strings "abnormal" /
+"invalid", tuples lists, dataclasses dicts of their fields plus ``"type"`` (the class name) and, for
+a real-time block, ``"info_type"``; a data unit without a typed class is ``{"hex": ...}``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+from protocols.gb32960.catalogue import BY_FAMILY
+from protocols.gb32960.codec import Message, family
+from protocols.gb32960.messages import Alarms
+from protocols.gb32960.messages.blocks_2016 import SignedCoordinates
+from protocols.gb32960.values import Special
+
+
+def _safe(value: Any) -> Any:
+    if isinstance(value, Special):
+        return value.value
+    if isinstance(value, Enum):
+        return value.name
+    if isinstance(value, bool | int | float | str) or value is None:
+        return value
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, bytes | bytearray):
+        return bytes(value).hex()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {"type": type(value).__name__}
+        out |= {f.name: _safe(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        info_type = getattr(value, "INFO_TYPE", getattr(value, "info_type", None))
+        if isinstance(info_type, int):
+            out["info_type"] = f"0x{info_type:02X}"
+        if isinstance(value, SignedCoordinates):
+            out |= {"lat": value.lat, "lng": value.lng, "fix_valid": value.fix_valid}
+        if isinstance(value, Alarms):
+            out["general_alarms"] = [flag.name for flag in value.general]
+        return out
+    if isinstance(value, list | tuple):
+        return [_safe(v) for v in value]
+    return str(value)
+
+
+def to_json(message: Message) -> dict[str, Any]:
+    h = message.header
+    header: dict[str, Any] = {"protocol": h.protocol.value, "command": f"0x{h.command:02X}", "vin": h.vin,
+                              "encryption": h.encryption, "length": h.length}
+    if h.response is not None:
+        header["response"] = h.response
+    if h.software_version is not None:
+        header["software_version"] = h.software_version
+    info = BY_FAMILY[family(h.protocol)].get(h.command)
+    out: dict[str, Any] = {"header": header, "name": info.name_en if info else None}
+    body = message.body
+    out["body"] = {"hex": bytes(body).hex()} if isinstance(body, bytes | bytearray) else _safe(body)
+    return out

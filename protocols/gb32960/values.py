@@ -1,0 +1,157 @@
+"""Wire numbers -> values with units, and back (GB/T 32960.3-2016 §7.2.3, "abnormal" and "invalid").
+
+A field of 1, 2 or 4 bytes whose table says so reserves its two highest raw values: 0xFE / 0xFFFE /
+0xFFFFFFFE mean "abnormal" and 0xFF / 0xFFFF / 0xFFFFFFFF "invalid". Those decode to ``Special``
+members, never to numbers, so no one scales or averages them. Other values become ``raw * scale +
+offset``, rounded to the scale's decimals (an int when the scale is 1).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import Enum
+from functools import lru_cache
+from typing import Any
+
+from protocols.china_time import CHINA_TZ
+from protocols.gb32960.errors import BodyError
+
+_FORMATS = {1: "B", 2: "H", 4: "I"}
+
+
+class Special(Enum):
+    ABNORMAL = "abnormal"
+    INVALID = "invalid"
+
+
+Reading = int | float | Special
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One fixed-size number: ``name`` (with its unit), ``width`` in bytes, ``scale``, ``offset``,
+    ``special`` when the two highest raw values mean abnormal / invalid."""
+
+    name: str
+    width: int
+    scale: float = 1
+    offset: float = 0
+    special: bool = True
+    decimals: int = field(init=False, compare=False)
+    top: int = field(init=False, compare=False)  # the highest raw value: invalid when ``special``
+    # For a decimal scale (10^-k) and an offset that is a whole number of steps, value = (raw +
+    # raw_offset) / divisor: one correctly rounded division, the same float as rounding to k decimals.
+    divisor: int = field(init=False, compare=False)
+    raw_offset: int = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        text = f"{self.scale:.10f}".rstrip("0")
+        decimals = len(text.split(".")[1]) if self.scale != 1 and "." in text else 0
+        steps = self.offset / self.scale
+        exact = abs(self.scale * 10**decimals - 1) < 1e-12 and abs(steps - round(steps)) < 1e-9
+        object.__setattr__(self, "decimals", decimals)
+        object.__setattr__(self, "top", (1 << (8 * self.width)) - 1)
+        object.__setattr__(self, "divisor", 10**decimals if exact else 0)
+        object.__setattr__(self, "raw_offset", round(steps) if exact else 0)
+
+
+def to_value(field: Field, raw: int) -> Reading:
+    if field.special and raw >= field.top - 1:
+        return Special.INVALID if raw == field.top else Special.ABNORMAL
+    if field.scale == 1:
+        return raw + int(field.offset)
+    if field.divisor:
+        return (raw + field.raw_offset) / field.divisor
+    return round(raw * field.scale + field.offset, field.decimals)
+
+
+def to_raw(field: Field, value: Reading) -> int:
+    """The wire number of ``value``. Raises ValueError when it is out of the field's range."""
+    top = field.top
+    if isinstance(value, Special):
+        if not field.special:
+            raise ValueError(f"{field.name} has no {value.value} state")
+        return top if value is Special.INVALID else top - 1
+    raw = round((value - field.offset) / field.scale)
+    limit = top - 2 if field.special else top
+    if not 0 <= raw <= limit:
+        raise ValueError(f"{field.name} {value} is out of range")
+    return raw
+
+
+def need(data: bytes, at: int, size: int, what: str) -> None:
+    if at + size > len(data):
+        raise BodyError(f"{what} needs {size} bytes at offset {at}, {max(0, len(data) - at)} left")
+
+
+@lru_cache(maxsize=256)
+def _layout(fields: tuple[Field, ...]) -> struct.Struct:
+    return struct.Struct(">" + "".join(_FORMATS[f.width] for f in fields))
+
+
+def read_fields(fields: tuple[Field, ...], data: bytes, at: int, what: str) -> tuple[list[Reading], int]:
+    layout = _layout(fields)
+    need(data, at, layout.size, what)
+    raws = layout.unpack_from(data, at)
+    return [to_value(f, r) for f, r in zip(fields, raws, strict=True)], at + layout.size
+
+
+def write_fields(fields: tuple[Field, ...], values: list[Any]) -> bytes:
+    return struct.pack(">" + "".join(_FORMATS[f.width] for f in fields),
+                       *(to_raw(f, v) for f, v in zip(fields, values, strict=True)))
+
+
+def read_list(field: Field, count: int, data: bytes, at: int, what: str) -> tuple[tuple[Reading, ...], int]:
+    """``count`` values of one field (cell voltages, probe temperatures): the hot path of a big pack."""
+    size = field.width * count
+    need(data, at, size, what)
+    raws = struct.unpack_from(f">{count}{_FORMATS[field.width]}", data, at)
+    if not field.special or max(raws, default=0) < field.top - 1:
+        if field.scale == 1:
+            whole = int(field.offset)
+            return tuple(r + whole for r in raws), at + size
+        if field.divisor and not field.raw_offset:
+            divisor = field.divisor
+            return tuple(r / divisor for r in raws), at + size
+    return tuple(to_value(field, r) for r in raws), at + size
+
+
+def read_uint(data: bytes, at: int, width: int, what: str) -> tuple[int, int]:
+    need(data, at, width, what)
+    return int.from_bytes(data[at : at + width], "big"), at + width
+
+
+TIME_BYTES = 6
+
+
+def read_time(data: bytes, at: int, what: str = "time") -> tuple[datetime, int]:
+    """6 bytes year-2000, month, day, hour, minute, second in GMT+8 (§6.4) -> aware UTC."""
+    need(data, at, TIME_BYTES, what)
+    y, mo, d, h, mi, s = data[at : at + TIME_BYTES]
+    try:
+        local = datetime(2000 + y, mo, d, h, mi, s, tzinfo=CHINA_TZ)
+    except ValueError:
+        raise BodyError(f"{what} {data[at:at + TIME_BYTES].hex()} is not a date and time") from None
+    return local.astimezone(UTC), at + TIME_BYTES
+
+
+def write_time(moment: datetime) -> bytes:
+    local = moment.astimezone(CHINA_TZ)
+    if not 2000 <= local.year <= 2255:
+        raise ValueError(f"time {moment} cannot be sent (years 2000-2255)")
+    return bytes((local.year - 2000, local.month, local.day, local.hour, local.minute, local.second))
+
+
+def read_text(data: bytes, at: int, size: int, what: str) -> tuple[str, int]:
+    """Fixed-width ASCII, NUL-padded on the right (Latin-1 keeps any byte so it re-encodes)."""
+    need(data, at, size, what)
+    return data[at : at + size].rstrip(b"\x00").decode("latin-1"), at + size
+
+
+def write_text(text: str, size: int, what: str) -> bytes:
+    raw = text.encode("latin-1")
+    if len(raw) > size:
+        raise ValueError(f"{what} {text!r} is longer than {size} bytes")
+    return raw.ljust(size, b"\x00")
