@@ -24,6 +24,9 @@ from warehouse.queries import area_visits, fences
 from warehouse.queries.scope import Scope
 
 MAX_WINDOW_S = 24 * 3600
+# A searched area is drawn by hand: its vertices go into the SQL inside test as parameters (14 an edge, of
+# PostgreSQL's 65,535), so a larger outline is refused with a 400 rather than failing in the database.
+MAX_AREA_VERTICES = 2_000
 AREA_SHAPES = {"center": "circle", "topLeft": "rectangle", "rings": "polygon"}
 
 
@@ -56,6 +59,10 @@ def search_area(conn: Any, scope: Scope, body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise BadRequest("请求体必须是 JSON 对象 (body: {geometry, startTime, endTime})")
     shape, geometry = _shape_of(body)
+    rings = geometry.get("rings") if isinstance(geometry, dict) else None
+    if isinstance(rings, list) and sum(len(ring) for ring in rings if isinstance(ring, list)) > MAX_AREA_VERTICES:
+        raise BadRequest(f"区域顶点不能超过 {MAX_AREA_VERTICES} 个 (field 'geometry': at most {MAX_AREA_VERTICES} "
+                         "vertices in all rings)", data={"field": "geometry"})
     try:
         area = compile_shape(parse_shape(shape, geometry))
     except InvalidGeometry as exc:

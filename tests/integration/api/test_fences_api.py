@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -299,6 +300,9 @@ def test_area_search_lists_each_visit_of_the_callers_vehicles(client: FlaskClien
     ({"geometry": {"topLeft": [121.42, 31.20], "bottomRight": [121.40, 31.22]}}, "geometry"),
     ({"geometry": {"segments": []}}, "geometry"),
     ({"geometry": {"center": [0, 0], "radius": 10}}, "geometry"),
+    # more vertices than a hand-drawn area has (each is an SQL parameter of the inside test)
+    ({"geometry": {"rings": [[[121.40 + 0.02 * math.cos(k / 3000 * math.tau), 31.21 + 0.02 * math.sin(k / 3000 * math.tau)]
+                              for k in range(3000)]]}}, "geometry"),
 ])
 def test_area_search_refuses_a_long_window_or_a_bad_area(client: FlaskClient, login: Login,
                                                           change: dict[str, Any], field: str) -> None:
