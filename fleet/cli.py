@@ -30,6 +30,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "reports": "orchestration.cli:reports_command",
     "sql": "warehouse.lake:sql_command",
     "zh-hk": "fleet.zh_hk_build:zh_hk_command",
+    "exchange-sim": "exchange.regulator.cli:exchange_sim_command",
 }
 
 
