@@ -49,6 +49,7 @@ class Inferior:
         self._main_reader: asyncio.StreamReader | None = None
         self._main_writer: asyncio.StreamWriter | None = None
         self._pumps: list[asyncio.Task[None]] = []
+        self._sub_tasks: set[asyncio.Task[object]] = set()
 
     async def serve_sub(self) -> None:
         self._server = await asyncio.start_server(self._sub, "127.0.0.1", self.sub_port)
@@ -102,6 +103,8 @@ class Inferior:
             await self._server.wait_closed()
         for writer in self._sub_writers:
             writer.close()
+        if self._sub_tasks:  # let the sub link pumps see the close before the loop ends
+            await asyncio.wait(self._sub_tasks, timeout=1)
 
     async def close(self) -> None:
         if self._main_writer is not None:
@@ -112,6 +115,9 @@ class Inferior:
 
     async def _sub(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.sub_connections += 1
+        task = asyncio.current_task()
+        if task is not None:
+            self._sub_tasks.add(task)
         self._sub_writers.append(writer)
         await self._pump(reader, self.sub_in, writer)
 
