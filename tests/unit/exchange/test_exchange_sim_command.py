@@ -94,3 +94,45 @@ def test_class_alone_sends_nothing_unasked() -> None:
             await inferior.close()
             await reg.stop()
     run(scenario)
+
+
+def test_the_command_runs_as_its_own_process_and_serves_its_status() -> None:
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from tests.support.ports import free_port
+
+    port, status_port = free_port(), free_port()
+    fleet = Path(sys.executable).parent / "fleet"
+    proc = subprocess.Popen([str(fleet), "exchange-sim", "--port", str(port), "--status-port", str(status_port),
+                             "--account", "1001:secret:7001:2019", "--duration", "20"],
+                            env={**os.environ}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                code, body = _get(f"http://127.0.0.1:{status_port}/status")
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, proc.stderr and proc.stderr.read()
+                time.sleep(0.1)
+        assert code == 200 and body["port"] == port and body["links"] == []
+
+        async def scenario() -> None:
+            inferior = Inferior(version="2019")
+            try:
+                assert (await inferior.connect(port)).result == m.LoginResult.OK
+                assert (await inferior.expect_sub(m.PlatformMessage)).content.startswith("欢迎")  # schedule on
+                inferior.send(m.VehicleDynamic.MSG_ID, m.VehicleDynamic.position("京A12345", 2, position(0, "2019")))
+                await until(lambda: _get(f"http://127.0.0.1:{status_port}/status")[1]["counts"]["real_time"] == 1)
+            finally:
+                await inferior.close()
+        run(scenario)
+    finally:
+        proc.terminate()
+        _, stderr = proc.communicate(timeout=10)
+    assert proc.returncode == 0
+    assert "link event user=1001 main_link_up" in stderr
