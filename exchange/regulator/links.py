@@ -68,6 +68,7 @@ class Timing:
     sub_reply_timeout_s: float = 10.0
     reconnect_min_s: float = 1.0
     reconnect_max_s: float = 30.0
+    main_idle_s: float = 180.0  # a main link silent this long is closed (3 of the inferior's 60 s heartbeats)
 
 
 class PlatformLinks:
@@ -140,7 +141,7 @@ class PlatformLinks:
     def detach_main(self, writer: asyncio.StreamWriter, error: str | None = None) -> None:
         if self._main_writer is writer:
             self._main_writer = None
-            self.main.set("down", error=error)
+            self.main.set("down", error=error or self.main.error)  # keep why read_main ended
 
     # -- sub link --------------------------------------------------------------------------------
     def restart_sub(self) -> None:
@@ -258,10 +259,15 @@ class PlatformLinks:
                 await self._handle(self, "sub", message)
 
     async def read_main(self, frames: FrameReader) -> None:
-        """Frames after the login until the inferior closes (or we close it)."""
+        """Frames after the login until the inferior closes, we close it, or it stays silent for
+        ``main_idle_s`` (no business frame and no 0x1005: §5.2.1.5, the link is taken as broken)."""
         while True:
             try:
-                raw, garbage = await frames.next()
+                raw, garbage = await asyncio.wait_for(frames.next(), self._timing.main_idle_s)
+            except TimeoutError:
+                self.main.set("down", error=f"silent for {self._timing.main_idle_s:g} s")
+                log.info("main link user=%s closed: %s", self.account.user_id, self.main.error)
+                return
             except (EOFError, ConnectionError):
                 return
             if garbage.strip(b"\r\n"):

@@ -15,6 +15,7 @@ from exchange.regulator.regulator import Regulator
 from exchange.regulator.tally import AlarmRecord
 
 log = logging.getLogger("exchange.regulator")
+GREET_POLL_S = 0.2  # how soon after a sub link comes up its greeting goes
 
 
 @dataclass(frozen=True)
@@ -44,15 +45,15 @@ class Scheduled(Regulator):
             log.info("no urging for %s: %s", alarm.plate, exc)
 
     async def run_schedule(self) -> None:
-        tasks = [self._every(self.schedule.inspection_minutes, self._inspect),
-                 self._every(self.schedule.count_minutes, self._count), self._every(0.05, self._greet)]
-        await asyncio.gather(*(t for t in tasks if t is not None))
+        await asyncio.gather(self._every(self.schedule.inspection_minutes * 60, self._inspect),
+                             self._every(self.schedule.count_minutes * 60, self._count),
+                             self._every(GREET_POLL_S, self._greet))
 
-    async def _every(self, minutes: float, action: object) -> None:
-        if minutes <= 0:
+    async def _every(self, seconds: float, action: object) -> None:
+        if seconds <= 0:
             return
         while True:
-            await asyncio.sleep(minutes * 60)
+            await asyncio.sleep(seconds)
             with contextlib.suppress(LinkDown, ValueError, OSError):
                 action()  # type: ignore[operator]
 

@@ -41,6 +41,7 @@ class Inferior:
         self.main_in: asyncio.Queue[Message] = asyncio.Queue()
         self.sub_in: asyncio.Queue[Message] = asyncio.Queue()
         self.verify_code: int | None = None
+        self.main_closed = asyncio.Event()  # set when the regulator closed the main link
         self.sub_port = 0
         self.sub_connections = 0
         self._sn = 0
@@ -70,7 +71,8 @@ class Inferior:
             await self.serve_sub()
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         self._main_reader, self._main_writer = reader, writer
-        self._pumps.append(asyncio.get_running_loop().create_task(self._pump(reader, self.main_in)))
+        self.main_closed.clear()
+        self._pumps.append(asyncio.get_running_loop().create_task(self._pump(reader, self.main_in, closed=self.main_closed)))
         centre = self.centre_id if centre_id is None else centre_id
         login = m.LoginRequest(self.user_id if user_id is None else user_id, self.password if password is None else password,
                                "127.0.0.1", self.sub_port, centre if (version or self.version) == "2019" else None)
@@ -122,20 +124,26 @@ class Inferior:
         await self._pump(reader, self.sub_in, writer)
 
     async def _pump(self, reader: asyncio.StreamReader, queue: asyncio.Queue[Message],
-                    sub_writer: asyncio.StreamWriter | None = None) -> None:
+                    sub_writer: asyncio.StreamWriter | None = None, closed: asyncio.Event | None = None) -> None:
         with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
-            while True:
-                raw = await reader.readuntil(b"\x5d")
-                message = decode_frame(raw[raw.rfind(b"\x5b"):], version=self.version, keys=self.keys)
-                await queue.put(message)
-                if sub_writer is None:
-                    continue
-                if isinstance(message.body, m.SubLinkLoginRequest):
-                    ok = message.body.verify_code == self.verify_code
-                    result = self.sub_result if ok else m.SubLinkLoginResult.VERIFY_CODE_WRONG
-                    sub_writer.write(self.frame(m.SubLinkLoginResponse.MSG_ID, m.SubLinkLoginResponse(result)))
-                elif isinstance(message.body, m.SubLinkHeartbeat) and self.answer_heartbeats:
-                    sub_writer.write(self.frame(m.SubLinkHeartbeatResponse.MSG_ID, m.SubLinkHeartbeatResponse()))
+            await self._frames(reader, queue, sub_writer)
+        if closed is not None:
+            closed.set()
+
+    async def _frames(self, reader: asyncio.StreamReader, queue: asyncio.Queue[Message],
+                      sub_writer: asyncio.StreamWriter | None) -> None:
+        while True:
+            raw = await reader.readuntil(b"\x5d")
+            message = decode_frame(raw[raw.rfind(b"\x5b"):], version=self.version, keys=self.keys)
+            await queue.put(message)
+            if sub_writer is None:
+                continue
+            if isinstance(message.body, m.SubLinkLoginRequest):
+                ok = message.body.verify_code == self.verify_code
+                result = self.sub_result if ok else m.SubLinkLoginResult.VERIFY_CODE_WRONG
+                sub_writer.write(self.frame(m.SubLinkLoginResponse.MSG_ID, m.SubLinkLoginResponse(result)))
+            elif isinstance(message.body, m.SubLinkHeartbeat) and self.answer_heartbeats:
+                sub_writer.write(self.frame(m.SubLinkHeartbeatResponse.MSG_ID, m.SubLinkHeartbeatResponse()))
 
 
 async def _expect(queue: asyncio.Queue[Message], kind: type[T], timeout: float) -> T:

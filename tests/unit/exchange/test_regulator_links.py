@@ -4,6 +4,8 @@ the sub link is down."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from exchange.regulator import Account, Regulator, Timing
@@ -54,9 +56,7 @@ def test_bad_login_gets_its_result_code_then_the_link_is_closed(kwargs: dict, ac
         try:
             answer = await inferior.connect(reg.port, **login)
             assert answer.result == result and answer.verify_code == 0
-            reader = inferior._main_reader
-            assert reader is not None
-            assert await reader.read() == b""  # closed by the regulator
+            await asyncio.wait_for(inferior.main_closed.wait(), 3)  # closed by the regulator
             assert inferior.sub_connections == 0
             assert reg.status()["login_results"] == {m.LoginResult(result).name: 1}
         finally:
@@ -172,4 +172,26 @@ def test_stop_tells_the_inferior_the_superior_closes() -> None:
             assert notice.code == 0
         finally:
             await inferior.close()
+    run(scenario)
+
+
+def test_a_silent_main_link_is_closed_after_the_idle_time() -> None:
+    async def scenario() -> None:
+        timing = Timing(sub_heartbeat_s=0.1, sub_reply_timeout_s=1.0, reconnect_min_s=0.05, reconnect_max_s=0.2,
+                        main_idle_s=0.5)
+        reg = regulator(timing=timing)
+        await reg.start()
+        inferior = Inferior()
+        try:
+            await inferior.connect(reg.port)
+            for _ in range(4):  # heartbeats keep it open past the idle time
+                await asyncio.sleep(0.2)
+                inferior.send(m.Heartbeat.MSG_ID, m.Heartbeat())
+            assert reg.status()["links"][0]["main"]["state"] == "up"
+            await asyncio.wait_for(inferior.main_closed.wait(), 3)  # then silence: closed by the regulator
+            await until(lambda: reg.status()["links"][0]["main"]["state"] == "down")
+            assert "silent" in reg.status()["links"][0]["main"]["error"]
+        finally:
+            await inferior.close()
+            await reg.stop()
     run(scenario)
