@@ -7,6 +7,7 @@ Prints sent / counted / duplicates / errors, the achieved rate, the drain time a
 the regulator's CPU (user + system, /proc) per position.
 
     .venv/bin/python benchmarks/regulator_bench.py --rate 10000 --duration 30 --vehicles 1000 [--version 2019] [--encrypted]
+        [--status-vehicles 1000]
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def status(port: int) -> dict:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=10) as reply:
+def status(port: int, vehicles: int = 0) -> dict:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/status?vehicles={vehicles}", timeout=10) as reply:
         return json.loads(reply.read())
 
 
@@ -80,7 +81,7 @@ async def run(args: argparse.Namespace) -> dict:
         t_sent = time.perf_counter()
         counted = 0
         while time.perf_counter() - t_sent < 120:
-            got = await asyncio.to_thread(status, status_port)
+            got = await asyncio.to_thread(status, status_port, args.status_vehicles)
             counted = got["counts"]["real_time"]
             if counted >= total:
                 break
@@ -105,6 +106,8 @@ def main() -> None:
     parser.add_argument("--vehicles", type=int, default=1000)
     parser.add_argument("--version", choices=["2011", "2019"], default="2011")
     parser.add_argument("--encrypted", action="store_true")
+    parser.add_argument("--status-vehicles", type=int, default=0,
+                        help="vehicles in each status read while draining (every 50 ms; the reads cost the regulator CPU)")
     result = asyncio.run(run(parser.parse_args()))
     print(" ".join(f"{k}={v}" for k, v in result.items()))
 

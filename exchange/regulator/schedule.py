@@ -8,8 +8,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
+from exchange.regulator.accounts import Account
 from exchange.regulator.links import LinkDown
 from exchange.regulator.regulator import Regulator
 from exchange.regulator.tally import AlarmRecord
@@ -28,8 +31,8 @@ class Schedule:
 class Scheduled(Regulator):
     """A Regulator that also follows a Schedule once ``run_schedule()`` runs."""
 
-    def __init__(self, *args: object, schedule: Schedule = Schedule(), **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, accounts: Iterable[Account], *, schedule: Schedule = Schedule(), **kwargs: Any) -> None:
+        super().__init__(accounts, **kwargs)
         self.schedule = schedule
         self._greeted: dict[int, str] = {}
         self._urged_accounts: set[int] = set()
@@ -49,13 +52,13 @@ class Scheduled(Regulator):
                              self._every(self.schedule.count_minutes * 60, self._count),
                              self._every(GREET_POLL_S, self._greet))
 
-    async def _every(self, seconds: float, action: object) -> None:
+    async def _every(self, seconds: float, action: Callable[[], None]) -> None:
         if seconds <= 0:
             return
         while True:
             await asyncio.sleep(seconds)
             with contextlib.suppress(LinkDown, ValueError, OSError):
-                action()  # type: ignore[operator]
+                action()
 
     def _logged_in(self) -> list[int]:
         return [uid for uid, lk in self.links.items() if lk.main.state == "up" or lk.sub.state == "up"]

@@ -1,4 +1,5 @@
-"""The regulator's status on a loopback HTTP port (``GET /status``: ``Regulator.status()`` as JSON), for
+"""The regulator's status on a loopback HTTP port (``GET /status``: ``Regulator.status()`` as JSON, the
+first 1,000 vehicles' counts or ``?vehicles=N``), for
 the tests, the benchmark and a curious operator. Standard library only; it runs in a thread and reads
 the status through the event loop, so it never sees a half-updated count."""
 
@@ -9,6 +10,7 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from exchange.regulator.regulator import Regulator
 
@@ -20,11 +22,19 @@ class StatusServer:
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
-                if self.path.split("?", 1)[0] not in ("/", "/status"):
-                    self._reply(404, {"error": "not found: GET /status"})
+                url = urlsplit(self.path)
+                if url.path not in ("/", "/status"):
+                    self._reply(404, {"error": "not found: GET /status[?vehicles=N]"})
                     return
                 try:
-                    status = asyncio.run_coroutine_threadsafe(outer._status(), outer._loop).result(5)
+                    vehicles = int(parse_qs(url.query).get("vehicles", ["1000"])[0])
+                    if vehicles < 0:
+                        raise ValueError
+                except ValueError:
+                    self._reply(400, {"error": "vehicles must be a whole number >= 0"})
+                    return
+                try:
+                    status = asyncio.run_coroutine_threadsafe(outer._status(vehicles), outer._loop).result(5)
                 except Exception as exc:  # the loop stopped or is stuck: say so, do not hang
                     self._reply(503, {"error": f"status unavailable: {type(exc).__name__}"})
                     return
@@ -45,8 +55,8 @@ class StatusServer:
         self.port = self._http.server_address[1]
         self._thread = threading.Thread(target=self._http.serve_forever, name="regulator-status", daemon=True)
 
-    async def _status(self) -> dict[str, Any]:
-        return self._regulator.status()
+    async def _status(self, vehicles: int) -> dict[str, Any]:
+        return self._regulator.status(vehicles)
 
     def start(self) -> None:
         self._thread.start()

@@ -69,6 +69,10 @@ def test_status_is_served_on_loopback_http_and_the_schedule_greets_and_urges() -
             assert code == 200
             assert body["counts"]["real_time"] == 1 and body["links"][0]["sub"]["state"] == "up"
             assert any(e["event"] == "urging_sent" for e in body["events"])
+            code, body = await asyncio.to_thread(_get, f"http://127.0.0.1:{status.port}/status?vehicles=0")
+            assert code == 200 and body["vehicles"] == [] and body["counts"]["vehicles"] == 1
+            code, body = await asyncio.to_thread(_get, f"http://127.0.0.1:{status.port}/status?vehicles=x")
+            assert code == 400 and "vehicles" in body["error"]
             code, body = await asyncio.to_thread(_get, f"http://127.0.0.1:{status.port}/nope")
             assert code == 404 and "GET /status" in body["error"]
         finally:
