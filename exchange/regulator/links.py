@@ -50,7 +50,8 @@ class LinkState:
             self.state, self.since = state, now()
         if peer is not None:
             self.peer = peer
-        self.error = error
+        if error is not None or state == "up":  # the last failure stays visible until the link is up again
+            self.error = error
 
     def as_json(self) -> dict[str, Any]:
         return {"state": self.state, "since": self.since.isoformat(), "peer": self.peer,
@@ -141,7 +142,7 @@ class PlatformLinks:
     def detach_main(self, writer: asyncio.StreamWriter, error: str | None = None) -> None:
         if self._main_writer is writer:
             self._main_writer = None
-            self.main.set("down", error=error or self.main.error)  # keep why read_main ended
+            self.main.set("down", error=error)
 
     # -- sub link --------------------------------------------------------------------------------
     def restart_sub(self) -> None:

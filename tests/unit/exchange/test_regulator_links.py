@@ -195,3 +195,22 @@ def test_a_silent_main_link_is_closed_after_the_idle_time() -> None:
             await inferior.close()
             await reg.stop()
     run(scenario)
+
+
+def test_refused_sub_link_login_is_retried_and_the_main_link_told() -> None:
+    async def scenario() -> None:
+        reg = regulator()
+        await reg.start()
+        inferior = Inferior(sub_result=m.SubLinkLoginResult.RESOURCES_BUSY)
+        try:
+            await inferior.connect(reg.port)
+            assert (await inferior.expect_main(m.SubLinkDisconnectNotice)).code == 0
+            await until(lambda: inferior.sub_connections >= 2)
+            sub = reg.status()["links"][0]["sub"]
+            assert sub["state"] != "up" and sub["logins"] == 0 and "0x9002 result 2" in sub["error"]
+            sent = reg.send_inspection("主链路上的查岗")
+            assert sent["link"] == "main"
+        finally:
+            await inferior.close()
+            await reg.stop()
+    run(scenario)
