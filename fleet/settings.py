@@ -429,6 +429,7 @@ class RegulatorSettings(_Base):
     reconnect_min_s: float = Field(1.0, gt=0, description="first delay before the sub link is opened again (doubles, with jitter)")
     reconnect_max_s: float = Field(60.0, gt=0, description="longest delay between sub link attempts")
     main_idle_s: float = Field(180.0, gt=0, description="a main link with no frame (not even a 0x1005 heartbeat) for this long is closed")
+    max_platforms: int = Field(0, ge=0, description="inferior platforms logged in at once; one more gets 0x1002 result 5, resources busy (0: no limit)")
     inspection_minutes: float = Field(5.0, ge=0, description="the command sends an inspection (0x9301) this often to each logged-in platform (0: never)")
     count_minutes: float = Field(1.0, ge=0, description="the command sends the count of positions received (0x9101) this often (0: never)")
     urge_alarms: bool = Field(True, description="the command sends an urging (0x9401) for the first alarm each platform reports, and a message (0x9302) after each login")

@@ -20,7 +20,8 @@ def build(settings: RegulatorSettings, accounts: list[Account]) -> Scheduled:
     timing = Timing(settings.sub_heartbeat_s, settings.sub_reply_timeout_s, settings.reconnect_min_s,
                     settings.reconnect_max_s, settings.main_idle_s)
     schedule = Schedule(settings.inspection_minutes, settings.count_minutes, settings.urge_alarms)
-    return Scheduled(accounts, host=settings.host, port=settings.port, timing=timing, schedule=schedule)
+    return Scheduled(accounts, host=settings.host, port=settings.port, timing=timing, schedule=schedule,
+                     max_platforms=settings.max_platforms or None)
 
 
 async def serve(settings: RegulatorSettings, accounts: list[Account], duration_s: float | None) -> None:

@@ -45,13 +45,14 @@ LoginResult = m.LoginResult
 class Regulator(Requests):
     def __init__(self, accounts: Iterable[Account], *, host: str = "127.0.0.1", port: int = 0,
                  timing: Timing | None = None, login_timeout_s: float = 30.0, last_messages: int = 50,
-                 hex_log_bytes: int = 64) -> None:
+                 hex_log_bytes: int = 64, max_platforms: int | None = None) -> None:
         self.accounts = {a.user_id: a for a in accounts}
         if not self.accounts:
             raise ValueError("a regulator needs at least one account")
         self.host, self.port = host, port
         self.timing = timing or Timing()
         self.login_timeout_s = login_timeout_s
+        self.max_platforms = max_platforms  # platforms logged in at once; one more is refused as busy
         self.hex_log_bytes = hex_log_bytes
         self.tally = Tally()
         self.counts: Counter[str] = Counter()
@@ -260,7 +261,9 @@ class Regulator(Requests):
     def _check_login(self, acct: Account | None, request: m.LoginRequest, header_centre: int, host: str,
                      version: str) -> LoginResult:
         """§5.2.1.2 result codes: 3 unknown user, 1 address not allowed, 4 wrong password, 2 wrong
-        access code (the centre id, in the header and in a 2019 body), 6 a layout other than agreed."""
+        access code (the centre id, in the header and in a 2019 body), 6 a layout other than agreed,
+        5 (resources busy) when ``max_platforms`` other platforms are logged in. A platform logging in
+        again replaces its previous main link (it reconnected after a failure we have not seen yet)."""
         if acct is None:
             return LoginResult.USER_NOT_REGISTERED
         if acct.allowed_hosts and host not in acct.allowed_hosts:
@@ -271,6 +274,9 @@ class Regulator(Requests):
             return LoginResult.ACCESS_CODE_INCORRECT
         if version != acct.version:
             return LoginResult.OTHER
+        others = [uid for uid, lk in self.links.items() if lk.main.state == "up" and uid != acct.user_id]
+        if self.max_platforms is not None and len(others) >= self.max_platforms:
+            return LoginResult.RESOURCES_BUSY
         return LoginResult.OK
 
     # -- status ----------------------------------------------------------------------------------

@@ -214,3 +214,22 @@ def test_refused_sub_link_login_is_retried_and_the_main_link_told() -> None:
             await inferior.close()
             await reg.stop()
     run(scenario)
+
+
+def test_login_beyond_max_platforms_is_refused_as_busy_and_a_relogin_replaces_the_old_link() -> None:
+    async def scenario() -> None:
+        reg = Regulator([Account(1001, "secret", 7001), Account(1002, "other", 7002)], timing=FAST, max_platforms=1)
+        await reg.start()
+        first, second, again = Inferior(), Inferior(1002, "other", 7002), Inferior()
+        try:
+            assert (await first.connect(reg.port)).result == m.LoginResult.OK
+            assert (await second.connect(reg.port)).result == m.LoginResult.RESOURCES_BUSY
+            assert (await again.connect(reg.port)).result == m.LoginResult.OK  # the same platform, reconnected
+            await asyncio.wait_for(first.main_closed.wait(), 3)
+            assert [link["user_id"] for link in reg.status()["links"]] == [1001]
+            assert reg.status()["links"][0]["main"]["state"] == "up"
+        finally:
+            for inferior in (first, second, again):
+                await inferior.close()
+            await reg.stop()
+    run(scenario)
