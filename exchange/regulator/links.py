@@ -85,6 +85,7 @@ class PlatformLinks:
         self.down_link: tuple[str, int] | None = None
         self.sub_logins = 0
         self.sub_failures = 0
+        self.handler_errors = 0
         self._decode, self._handle, self._timing, self._record = decode, handle, timing, record
         self._main_writer: asyncio.StreamWriter | None = None
         self._sub_writer: asyncio.StreamWriter | None = None
@@ -257,7 +258,20 @@ class PlatformLinks:
                 continue
             message = await self._decode(self, "sub", raw)
             if message is not None:
-                await self._handle(self, "sub", message)
+                await self._handle_safely("sub", message)
+
+    async def _handle_safely(self, link: str, message: Message) -> None:
+        """A failure while acting on one sound frame is logged with the frame and the link goes on:
+        one message must not cost the platform its link (nor the frames behind it)."""
+        try:
+            await self._handle(self, link, message)
+        except LinkDown as exc:
+            log.info("user=%s 0x%04X on the %s link not answered: %s", self.account.user_id,
+                     message.header.msg_id, link, exc)
+        except Exception:
+            self.handler_errors += 1
+            log.exception("user=%s 0x%04X on the %s link: handling failed; frame %s", self.account.user_id,
+                          message.header.msg_id, link, message.raw[:64].hex())
 
     async def read_main(self, frames: FrameReader) -> None:
         """Frames after the login until the inferior closes, we close it, or it stays silent for
@@ -277,4 +291,4 @@ class PlatformLinks:
                 continue
             message = await self._decode(self, "main", raw)
             if message is not None:
-                await self._handle(self, "main", message)
+                await self._handle_safely("main", message)

@@ -287,7 +287,8 @@ class Regulator(Requests):
             "started_at": self.started_at.isoformat(),
             "links": [{"user_id": uid, "centre_id": lk.account.centre_id, "version": lk.account.version,
                        "main": lk.main.as_json(), "sub": {**lk.sub.as_json(), "logins": lk.sub_logins,
-                                                            "failures": lk.sub_failures}}
+                                                            "failures": lk.sub_failures},
+                       "handler_errors": lk.handler_errors}
                       for uid, lk in sorted(self.links.items())],
             "counts": {**tally.totals(), **self.counts, "positions_in_period": self.positions_in_period},
             "errors": dict(tally.errors),

@@ -188,3 +188,19 @@ def test_status_is_json() -> None:
         assert decoded["links"][0]["main"]["state"] == "up"
         assert decoded["messages"][-1]["msg_id"] == "0x1200"
     with_link("2011", body)
+
+
+def test_a_failure_while_handling_one_frame_keeps_the_link_and_the_frames_behind_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async def body(reg: Regulator, inferior: Inferior) -> None:
+        from exchange.regulator import inbound
+
+        def broken(*args: object) -> None:
+            raise RuntimeError("a bug in one handler")
+        monkeypatch.setitem(inbound._HANDLERS, m.PlatformExchange, broken)
+        inferior.send(m.PlatformExchange.MSG_ID, m.PlatformExchange(0x1302, b"\x00\x00\x00\x01"))
+        real_time(inferior, 0, "2011")
+        await until(lambda: reg.status()["counts"]["real_time"] == 1)
+        assert reg.status()["links"][0]["handler_errors"] == 1
+        assert reg.status()["links"][0]["main"]["state"] == "up"
+    with_link("2011", body)
