@@ -73,7 +73,7 @@ def _dynamic(regulator: Regulator, links: PlatformLinks, link: str, message: Mes
     tally = regulator.tally
     data = body.data
     if isinstance(data, m.RealTimePosition):
-        tally.real_time(body.plate, body.plate_colour, fix_time(data.position))
+        tally.real_time(body.plate, body.plate_colour, fix_time(data.position), now())
         regulator.positions_in_period += 1
     elif isinstance(data, m.BackfilledPositions):
         tally.backfill(body.plate, body.plate_colour, [fix_time(p) for p in data.positions])

@@ -291,6 +291,7 @@ class Regulator(Requests):
                        "handler_errors": lk.handler_errors}
                       for uid, lk in sorted(self.links.items())],
             "counts": {**tally.totals(), **self.counts, "positions_in_period": self.positions_in_period},
+            "real_time_lag": tally.lag.as_json(),
             "errors": dict(tally.errors),
             "login_results": dict(self.login_results),
             "other_messages": dict(self.other),

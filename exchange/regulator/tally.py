@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from exchange.regulator.lag import LagHistogram
+
 ERROR_KINDS = ("framing", "length", "crc", "decrypt", "version", "body")
 
 
@@ -74,6 +76,7 @@ class Tally:
         self.handling_results: deque[dict[str, Any]] = deque(maxlen=max_records)
         self.inspection_answers: deque[InspectionRecord] = deque(maxlen=max_records)
         self.positions_total = 0  # every position received, duplicates included (what 0x9101 reports)
+        self.lag = LagHistogram()
 
     def vehicle(self, plate: str, colour: int) -> VehicleTally:
         key = (plate, colour)
@@ -95,11 +98,13 @@ class Tally:
         vehicle.fixes.add(second)
         return False
 
-    def real_time(self, plate: str, colour: int, fix_at: datetime | None) -> None:
+    def real_time(self, plate: str, colour: int, fix_at: datetime | None, received_at: datetime | None = None) -> None:
         vehicle = self.vehicle(plate, colour)
         vehicle.real_time += 1
         if self._seen(vehicle, fix_at) or fix_at is None:
             return
+        if received_at is not None:
+            self.lag.add(max(0.0, (received_at - fix_at).total_seconds()))
         if vehicle.latest_real_time is not None and fix_at < vehicle.latest_real_time:
             vehicle.out_of_order += 1
         else:
