@@ -58,6 +58,7 @@ class Regulator(Requests):
         self.counts: Counter[str] = Counter()
         self.other: Counter[str] = Counter()
         self.login_results: Counter[str] = Counter()
+        self.frames_by_link: Counter[tuple[int, str, str]] = Counter()  # (user id, main/sub, up/down)
         self.positions_in_period = 0
         self.period_start = now()
         self.links: dict[int, PlatformLinks] = {}
@@ -99,6 +100,7 @@ class Regulator(Requests):
     # -- records ---------------------------------------------------------------------------------
     def record(self, user_id: int, link: str, direction: str, msg_id: int, data_type: int | None, sn: int) -> None:
         self.counts[f"frames_{direction}"] += 1
+        self.frames_by_link[(user_id, link, direction)] += 1
         self.messages.append({"at": now().isoformat(), "user_id": user_id, "link": link, "direction": direction,
                               "msg_id": f"0x{msg_id:04X}",
                               "data_type": f"0x{data_type:04X}" if data_type is not None else None,
@@ -288,7 +290,9 @@ class Regulator(Requests):
             "links": [{"user_id": uid, "centre_id": lk.account.centre_id, "version": lk.account.version,
                        "main": lk.main.as_json(), "sub": {**lk.sub.as_json(), "logins": lk.sub_logins,
                                                             "failures": lk.sub_failures},
-                       "handler_errors": lk.handler_errors}
+                       "handler_errors": lk.handler_errors,
+                       "frames": {f"{link}_{d}": self.frames_by_link[(uid, link, d)]
+                                  for link in ("main", "sub") for d in ("up", "down")}}
                       for uid, lk in sorted(self.links.items())],
             "counts": {**tally.totals(), **self.counts, "positions_in_period": self.positions_in_period},
             "real_time_lag": tally.lag.as_json(),

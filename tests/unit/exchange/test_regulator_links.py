@@ -132,10 +132,13 @@ def test_inspection_goes_on_the_sub_link_and_on_the_main_link_when_the_sub_link_
 
             await inferior.close_sub()
             await until(lambda: reg.status()["links"][0]["sub"]["state"] != "up")
+            frames = reg.status()["links"][0]["frames"]
             sent = reg.send_inspection("还在吗?")
             assert sent["link"] == "main"
             asked = await inferior.expect_main(m.InspectionRequest)
             assert asked.content == "还在吗?"
+            after = reg.status()["links"][0]["frames"]
+            assert after["main_down"] >= frames["main_down"] + 1 and after["sub_down"] == frames["sub_down"]
         finally:
             await inferior.close()
             await reg.stop()
