@@ -6,7 +6,9 @@ when there is none. A platform whose service fails is restarted at the next relo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 from typing import Any
 
 import click
@@ -48,10 +50,29 @@ async def serve(url: str, bootstrap: str, settings: ExchangeSettings) -> None:
     finally:
         for _, task in running.values():
             task.cancel()
+        await asyncio.gather(*(task for _, task in running.values()), return_exceptions=True)
+
+
+async def _until_signalled() -> None:
+    """Serve until SIGINT / SIGTERM, then stop the platforms (each saves its link state on the way out)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    task = asyncio.create_task(serve(database_url(), kafka_bootstrap(), ExchangeSettings()))
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    asyncio.run(_until_signalled())
 
 
 @click.command("exchange")
 def exchange_command() -> None:
     """Run the JT/T 809 links to the configured superior platforms (fleetwatch as the inferior platform)."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    asyncio.run(serve(database_url(), kafka_bootstrap(), ExchangeSettings()))
+    main()

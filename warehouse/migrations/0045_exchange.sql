@@ -40,7 +40,7 @@ CREATE TABLE superior_platform (
     updated_at                timestamptz NOT NULL DEFAULT now(),
     CHECK (NOT encrypted OR m1 > 0)
 );
-CREATE UNIQUE INDEX superior_platform_name ON superior_platform (enterprise_id, name);
+CREATE UNIQUE INDEX superior_platform_name_uniq ON superior_platform (enterprise_id, name);
 
 CREATE TABLE exchange_link_state (
     platform_id        bigint NOT NULL REFERENCES superior_platform(id) ON DELETE CASCADE,

@@ -189,3 +189,14 @@ def answer_inspection(conn: Connection[Any], inspection_id: int, answer: str, us
     """False when the inspection is not in scope or already answered."""
     return conn.execute(_ANSWER, {"id": inspection_id, "answer": answer, "user": user_id,
                                   "prefix": path_prefix}).fetchone() is not None
+
+
+_INSPECTION_STATE = """
+SELECT i.state FROM exchange_inspection i JOIN superior_platform p ON p.id = i.platform_id
+JOIN enterprise e ON e.id = p.enterprise_id WHERE i.id = %(id)s AND e.path LIKE %(prefix)s"""
+
+
+def inspection_state(conn: Connection[Any], inspection_id: int, path_prefix: str) -> str | None:
+    """The inspection's state, or None when it is not in the scope of ``path_prefix``."""
+    row = conn.execute(_INSPECTION_STATE, {"id": inspection_id, "prefix": path_prefix}).fetchone()
+    return None if row is None else str(row[0])
