@@ -83,6 +83,7 @@ class Links:
         self.up = asyncio.Event()
         self.sub_port: int | None = None
         self._server: asyncio.Server | None = None
+        self._told_main_down = False
 
     # --- sending ------------------------------------------------------------------------------------
 
@@ -146,8 +147,9 @@ class Links:
             except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError,
                     JT809Error) as exc:
                 error = f"{type(exc).__name__}: {exc}"
-            self._lost(MAIN, error)
-            if error and not self.is_up(MAIN):
+            if self.writers[MAIN] is not None:
+                self._lost(MAIN, error)
+            elif error:
                 self.events.state(MAIN, "disconnected", error)
             await self._tell_sub_main_down()
             delay = self.backoff.next_delay()
@@ -156,9 +158,11 @@ class Links:
             await asyncio.sleep(delay)
 
     async def _tell_sub_main_down(self) -> None:
-        if self.is_up(SUB):
+        """0x1007 on the sub link, once per outage of the main link (not at every reconnect attempt)."""
+        if self.is_up(SUB) and not self._told_main_down:
             with contextlib.suppress(LinkDown):
                 await self.send(m.DisconnectNotice.MSG_ID, m.DisconnectNotice(0), only=SUB)
+                self._told_main_down = True
 
     async def _main_session(self) -> None:
         cfg = self.config
@@ -180,6 +184,7 @@ class Links:
             self.verify_code = answer.body.verify_code
             self.backoff.reset()
             self._set(MAIN, writer)
+            self._told_main_down = False
             self.events.state(MAIN, "connected")
             heartbeat = asyncio.create_task(self._heartbeats())
             try:
@@ -256,6 +261,7 @@ class Links:
             if previous is not None and previous is not writer:
                 previous.close()
             self._set(SUB, writer)
+            self._told_main_down = False  # a new sub link is told again
             await self.send(m.SubLinkLoginResponse.MSG_ID, m.SubLinkLoginResponse(m.SubLinkLoginResult.OK), only=SUB)
             self.events.state(SUB, "connected")
             if not self.is_up(MAIN):

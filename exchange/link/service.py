@@ -220,13 +220,16 @@ class PlatformService:
         await asyncio.to_thread(self._db, self._save, states, rows)
 
     async def _housekeeping(self) -> None:
-        reload_at = 0.0
+        reload_at = prune_at = 0.0
         while True:
             try:
                 if time.monotonic() >= reload_at:
                     self.enterprises = await asyncio.to_thread(self._db, q.exchanged_enterprises, self.platform)
                     self.vehicles.clear()  # plates and colours may have changed
                     reload_at = time.monotonic() + self.settings.reload_s
+                if time.monotonic() >= prune_at:  # the message log keeps FLEET_EXCHANGE_MESSAGE_LOG_DAYS
+                    await asyncio.to_thread(self._db, q.prune_messages, self.settings.message_log_days)
+                    prune_at = time.monotonic() + 3600
                 await self.flush()
                 if self.links.is_up():
                     await self._answer_inspections()

@@ -240,6 +240,9 @@ def test_data_goes_on_the_sub_link_with_a_0x1007_while_the_main_link_is_down() -
         assert notice.header.msg_id == m.DisconnectNotice.MSG_ID and notice.body.code == 0
         assert await links.send(m.Heartbeat.MSG_ID, m.Heartbeat()) == SUB
         assert decode_frame(await read_frame(reader)).header.msg_id == m.Heartbeat.MSG_ID
+        await asyncio.sleep(0.6)  # several failed reconnects (backoff capped at 0.2 s): still one notice
+        assert links.backoff.failures >= 3
+        assert recorder.frames.count(("up", SUB, m.DisconnectNotice.MSG_ID)) == 1
         writer.close()
         task.cancel()
 
