@@ -113,11 +113,13 @@ def test_an_alarm_push_is_forwarded_as_0x1402() -> None:
 
 def test_a_0x9101_count_that_differs_from_what_was_sent_is_counted_as_a_mismatch() -> None:
     svc = service(1)
-    svc.sent_per_second.update({1000: 5, 1001: 5, 2000: 7})
-    svc._reconcile(PositionCount(10, 1000, 1001))
+    svc.sent_per_second.update({1000: 5, 1001: 5, 1002: 5, 2000: 7})
+    svc._reconcile(PositionCount(15, 1000, 1002))
+    svc._reconcile(PositionCount(5, 1000, 1002))  # the boundary seconds' positions may fall in another window
     assert svc.links_state[MAIN]["mismatches"] == 0
-    svc._reconcile(PositionCount(9, 1000, 1001))
-    assert svc.links_state[MAIN]["mismatches"] == 1
+    svc._reconcile(PositionCount(4, 1000, 1002))
+    svc._reconcile(PositionCount(16, 1000, 1002))
+    assert svc.links_state[MAIN]["mismatches"] == 2
 
 
 def test_position_count_round_trips() -> None:
