@@ -30,6 +30,11 @@ log = logging.getLogger(__name__)
 MAIN = "main"
 SUB = "sub"
 DEAD_AFTER_HEARTBEATS = 3
+# 0x1002 results that name a configuration error (1 IP, 2 access code, 3 user, 4 password): the next attempt
+# waits as long as after this many failures (the backoff's cap in practice); 5 busy and 6 other back off normally.
+CONFIGURATION_REFUSALS = frozenset({m.LoginResult.IP_INCORRECT, m.LoginResult.ACCESS_CODE_INCORRECT,
+                                    m.LoginResult.USER_NOT_REGISTERED, m.LoginResult.PASSWORD_WRONG})
+CONFIGURATION_FAILURES = 16
 
 
 class LinkDown(ConnectionError):
@@ -144,6 +149,10 @@ class Links:
             except LoginRefused as exc:
                 error = str(exc)
                 self.events.state(MAIN, "refused", error)
+                if exc.result in CONFIGURATION_REFUSALS:
+                    # wrong address, access code, user or password: retrying soon cannot help; an edited
+                    # superior platform row restarts the links at once (exchange.link.command)
+                    self.backoff.failures = max(self.backoff.failures, CONFIGURATION_FAILURES)
             except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError,
                     JT809Error) as exc:
                 error = f"{type(exc).__name__}: {exc}"

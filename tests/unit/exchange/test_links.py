@@ -274,3 +274,24 @@ def test_requests_of_the_superior_reach_the_service() -> None:
         task.cancel()
 
     run(scenario())
+
+
+def test_a_configuration_refusal_waits_the_longest_delay_and_busy_backs_off_from_the_start() -> None:
+    async def scenario() -> None:
+        superior, recorder = Superior(results=[m.LoginResult.PASSWORD_WRONG]), Recorder()
+        links = make_links(await superior.start(), recorder)
+        links.backoff = Backoff(base_s=0.01, cap_s=0.5, floor_s=0.0, rng=random.Random(2))
+        seen: list[int] = []
+        original = links.backoff.next_delay
+
+        def spy() -> float:
+            seen.append(links.backoff.failures)
+            return original()
+
+        links.backoff.next_delay = spy  # type: ignore[method-assign]
+        task = asyncio.create_task(links.run())
+        await eventually(lambda: links.is_up(MAIN))
+        assert seen == [16]  # the delay after a wrong password is drawn up to the cap, not from 10 ms
+        task.cancel()
+
+    run(scenario())
