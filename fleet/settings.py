@@ -385,6 +385,29 @@ class MediaServerSettings(_Base):
     session_check_s: float = Field(5.0, gt=0, description="how often open viewers and talk sockets are checked against their user's session (disabled, password changed, sessions revoked: closed)")
 
 
+class RegulatorSettings(_Base):
+    """The regulator in a box (`fleet exchange-sim`): a JT/T 809 superior platform for the demo, the tests
+    and the benchmark (exchange/regulator/)."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_REGULATOR_", extra="ignore", frozen=True)
+
+    host: str = Field("127.0.0.1", description="address the regulator's main link server binds")
+    port: int = Field(7809, ge=0, le=65535, description="main link port the inferior platforms log in to (0: any free port)")
+    status_port: int = Field(7819, ge=0, le=65535, description="loopback HTTP port serving the regulator's status JSON (GET /status; 0: any free port)")
+    accounts: list[str] = Field(["1001:fleet809:7001:2011"], description="accepted inferior platforms, each USER:PASSWORD:CENTRE[:VERSION] (CENTRE: the inferior's MSG_GNSSCENTERID)")
+    keys: str = Field("", description="M1:IA1:IC1 of the simple encryption shared by every account; empty: plain frames only")
+    encrypt_key: int = Field(0, ge=0, le=0xFFFFFFFF, description="ENCRYPT_KEY of the frames the regulator sends when keys are set")
+    sub_heartbeat_s: float = Field(30.0, gt=0, description="interval of the sub link keep-alive (0x9005)")
+    sub_reply_timeout_s: float = Field(10.0, gt=0, description="longest wait for 0x9002 / 0x9006 before the sub link counts as down")
+    reconnect_min_s: float = Field(1.0, gt=0, description="first delay before the sub link is opened again (doubles, with jitter)")
+    reconnect_max_s: float = Field(60.0, gt=0, description="longest delay between sub link attempts")
+    main_idle_s: float = Field(180.0, gt=0, description="a main link with no frame (not even a 0x1005 heartbeat) for this long is closed")
+    max_platforms: int = Field(0, ge=0, description="inferior platforms logged in at once; one more gets 0x1002 result 5, resources busy (0: no limit)")
+    inspection_minutes: float = Field(5.0, ge=0, description="the command sends an inspection (0x9301) this often to each logged-in platform (0: never)")
+    count_minutes: float = Field(1.0, ge=0, description="the command sends the count of positions received (0x9101) this often (0: never)")
+    urge_alarms: bool = Field(True, description="the command sends an urging (0x9401) for the first alarm each platform reports, and a message (0x9302) after each login")
+
+
 class SimulatorSettings(_Base):
     model_config = SettingsConfigDict(env_prefix="FLEET_SIMULATOR_", extra="ignore", frozen=True)
 

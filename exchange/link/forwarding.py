@@ -12,7 +12,6 @@ Alarms (``console.events.v1`` pushes of type 2) -> 0x1402 with the upper-platfor
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -179,17 +178,12 @@ def alarm_of(event: Any, enterprises: frozenset[int]) -> AlarmToSend | None:
                        str(data.get("desc") or ""))
 
 
-_ALARM_2011 = struct.Struct(">BHQII")
-
-
 def alarm_body(alarm: AlarmToSend, colour: int, source_platform: str, version: str) -> m.AlarmExchange:
-    """0x1400 / 0x1402. 2019 is typed by the codec (AlarmReport); the 2011 layout (WARN_SRC BYTE 1 terminal,
-    WARN_TYPE UINT16, WARN_TIME UINT64, INFO_ID UINT32, INFO_LENGTH UINT32, INFO_CONTENT GBK) is written here."""
+    """0x1400 / 0x1402 in the platform's layout: 2019 AlarmReport (source platform, plate inside), 2011
+    AlarmReport2011 (WARN_SRC 1 terminal, INFO_ID the alarm's id, plate in the family header)."""
     if version == "2019":
         report = m.AlarmReport(source_platform[:11], alarm.warn_type, alarm.started_at, alarm.started_at,
                                alarm.started_at, alarm.plate, colour, "", 0, alarm.text)
         return m.AlarmExchange(m.AlarmReport.DATA_TYPE, report)
-    content = alarm.text.encode("gbk", errors="replace")
-    data = _ALARM_2011.pack(1, alarm.warn_type, int(alarm.started_at.timestamp()), alarm.alarm_id & 0xFFFFFFFF,
-                            len(content)) + content
-    return m.AlarmExchange(m.AlarmReport.DATA_TYPE, data, alarm.plate, colour)
+    report_2011 = m.AlarmReport2011(1, alarm.warn_type, alarm.started_at, alarm.alarm_id & 0xFFFFFFFF, alarm.text)
+    return m.AlarmExchange(m.AlarmReport2011.DATA_TYPE, report_2011, alarm.plate, colour)

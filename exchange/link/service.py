@@ -23,7 +23,7 @@ import orjson
 from exchange.link import forwarding
 from exchange.link.backoff import Backoff
 from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
-from exchange.link.wire import POSITION_COUNT, PlatformWire, PositionCount
+from exchange.link.wire import PlatformWire
 from fleet import topics
 from fleet.settings import ExchangeSettings
 from protocols.jt809 import CipherKeys, Message
@@ -93,8 +93,8 @@ class PlatformService:
         body = message.body
         if message.header.msg_id == m.PlatformExchangeDown.MSG_ID and isinstance(body.data, m.InspectionRequest):
             await self._inspection(message.header.sn, body.data)
-        elif message.header.msg_id == POSITION_COUNT:
-            self._reconcile(PositionCount.decode(message.plain))
+        elif isinstance(body, m.PositionCount):
+            self._reconcile(body)
 
     # --- requests -------------------------------------------------------------------------------
 
@@ -106,16 +106,17 @@ class PlatformService:
                "source_sn": sn, "question": request.content, "deadline": deadline}
         await asyncio.to_thread(self._db, q.store_inspection, row)
 
-    def _reconcile(self, count: PositionCount) -> None:
+    def _reconcile(self, count: m.PositionCount) -> None:
         """0x9101: compare the superior's count with the positions we sent in its time window. We count per
         second of sending and it counts by receipt, so a count between what we sent strictly inside the window
         and what we sent in it boundary seconds included agrees; anything else is a mismatch."""
-        inside = sum(n for second, n in self.sent_per_second.items() if count.start < second < count.end)
-        sent = sum(n for second, n in self.sent_per_second.items() if count.start <= second <= count.end)
+        start, end = int(count.start.timestamp()), int(count.end.timestamp())
+        inside = sum(n for second, n in self.sent_per_second.items() if start < second < end)
+        sent = sum(n for second, n in self.sent_per_second.items() if start <= second <= end)
         if not inside <= count.total <= sent:
             self.links_state[MAIN]["mismatches"] += 1
             log.warning("platform %s: the superior counts %d positions from %d to %d, we sent %d",
-                        self.platform.id, count.total, count.start, count.end, sent)
+                        self.platform.id, count.total, start, end, sent)
 
     async def _answer_inspections(self) -> None:
         rows = await asyncio.to_thread(self._db, q.answered_inspections, self.platform.id)

@@ -1,17 +1,11 @@
 """The frames of one superior platform's links: split a TCP stream into frames, encode with the platform's
 centre id, version, serial numbers and keys, decode with its version and keys (protocols.jt809 does the rest).
-
-Also the one body protocols.jt809 does not type yet, 0x9101 (the superior's count of positions received,
-JT/T 809-2011 §5.2.4 / -2019 §5.3.5): DYNAMIC_INFO_TOTAL UINT32, START_TIME UINT64, END_TIME UINT64 (UTC
-seconds).
 """
 
 from __future__ import annotations
 
 import asyncio
-import struct
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from protocols.jt809 import CipherKeys, Message, decode_frame, encode_frame
@@ -19,26 +13,6 @@ from protocols.jt809 import CipherKeys, Message, decode_frame, encode_frame
 HEAD = 0x5B
 TAIL = 0x5D
 MAX_FRAME_BYTES = 64 * 1024  # a longer run without a tail flag is garbage: dropped up to the next head flag
-POSITION_COUNT = 0x9101
-_COUNT = struct.Struct(">IQQ")
-
-
-@dataclass(frozen=True)
-class PositionCount:
-    """0x9101: how many positions the superior received between ``start`` and ``end`` (UTC seconds)."""
-
-    total: int
-    start: int
-    end: int
-
-    @classmethod
-    def decode(cls, body: bytes) -> PositionCount:
-        if len(body) != _COUNT.size:
-            raise ValueError(f"0x9101 body is {_COUNT.size} bytes, got {len(body)}")
-        return cls(*_COUNT.unpack(body))
-
-    def encode(self) -> bytes:
-        return _COUNT.pack(self.total, self.start, self.end)
 
 
 async def read_frame(reader: asyncio.StreamReader) -> bytes:

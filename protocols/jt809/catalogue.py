@@ -74,6 +74,7 @@ SUB_HEARTBEAT: Final = m.SubLinkHeartbeat.MSG_ID
 SUB_HEARTBEAT_RESPONSE: Final = m.SubLinkHeartbeatResponse.MSG_ID
 SUB_DISCONNECT_NOTICE: Final = m.SubLinkDisconnectNotice.MSG_ID
 SUPERIOR_CLOSING: Final = m.SuperiorClosingNotice.MSG_ID
+POSITION_COUNT: Final = m.PositionCount.MSG_ID
 # Families (a sub-business header or data type, then the data)
 DYNAMIC_UP: Final = m.VehicleDynamic.MSG_ID
 DYNAMIC_DOWN: Final = m.VehicleDynamicDown.MSG_ID
@@ -101,6 +102,10 @@ LISTEN_ANSWER: Final = m.ListenAnswer.DATA_TYPE
 RECORDER_REQUEST: Final = m.RecorderRequest.DATA_TYPE
 EMERGENCY_ACCESS: Final = m.EmergencyAccess.DATA_TYPE
 STATIC_INFO_ANSWER: Final = m.StaticInfoAnswer.DATA_TYPE
+ALARM_REPORT_2011: Final = m.AlarmReport2011.DATA_TYPE
+PLATFORM_MESSAGE: Final = m.PlatformMessage.DATA_TYPE
+PLATFORM_MESSAGE_ANSWER: Final = m.PlatformMessageAnswer.DATA_TYPE
+WARNING_TIP: Final = m.WarningTip.DATA_TYPE
 
 
 MESSAGES: Final[tuple[ExchangeMessage, ...]] = (
@@ -125,6 +130,7 @@ MESSAGES: Final[tuple[ExchangeMessage, ...]] = (
     ExchangeMessage(SUB_HEARTBEAT_RESPONSE, "从链路连接保持应答", "Sub link keep-alive response"),
     ExchangeMessage(SUB_DISCONNECT_NOTICE, "从链路断开通知", "Sub link disconnect notice"),
     ExchangeMessage(SUPERIOR_CLOSING, "上级平台主动关闭链路通知", "Superior platform closes the link"),
+    ExchangeMessage(POSITION_COUNT, "接收定位信息数量通知", "Number of positions received"),
     ExchangeMessage(DYNAMIC_DOWN, "从链路动态信息交换", "Sub link dynamic information exchange"),
     ExchangeMessage(PLATFORM_DOWN, "从链路平台间信息交互", "Sub link platform information exchange"),
     ExchangeMessage(ALARM_DOWN, "从链路报警信息交互", "Sub link alarm information exchange"),
@@ -159,14 +165,14 @@ DATA_TYPES: Final[tuple[ExchangeDataType, ...]] = (
     _D(0x920A, DYNAMIC_DOWN, "上报驾驶员身份识别信息请求", "Driver identity request"),
     _D(0x920B, DYNAMIC_DOWN, "上报车辆电子运单请求", "Electronic waybill request"),
     _D(INSPECTION_ANSWER, PLATFORM_UP, "平台查岗应答", "Inspection answer"),
-    _D(0x1302, PLATFORM_UP, "下发平台间报文应答", "Platform message answer"),
+    _D(PLATFORM_MESSAGE_ANSWER, PLATFORM_UP, "下发平台间报文应答", "Platform message answer"),
     _D(INSPECTION_REQUEST, PLATFORM_DOWN, "平台查岗请求", "Inspection request"),
-    _D(0x9302, PLATFORM_DOWN, "下发平台间报文请求", "Platform message request"),
+    _D(PLATFORM_MESSAGE, PLATFORM_DOWN, "下发平台间报文请求", "Platform message request"),
     _D(URGING_ANSWER, ALARM_UP, "报警督办应答", "Alarm urging answer"),
     _D(ALARM_REPORT, ALARM_UP, "上报报警信息", "Alarm report"),
     _D(HANDLING_RESULT, ALARM_UP, "主动上报报警处理结果信息", "Alarm handling result"),
     _D(URGING_REQUEST, ALARM_DOWN, "报警督办请求", "Alarm urging request"),
-    _D(0x9402, ALARM_DOWN, "报警预警", "Alarm warning tip"),
+    _D(WARNING_TIP, ALARM_DOWN, "报警预警", "Alarm warning tip"),
     _D(0x9403, ALARM_DOWN, "实时交换报警信息", "Exchanged alarm"),
     _D(LISTEN_ANSWER, CONTROL_UP, "车辆单向监听应答", "Listen-in answer"),
     _D(0x1502, CONTROL_UP, "车辆拍照应答", "Photo answer"),

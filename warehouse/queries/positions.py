@@ -215,3 +215,21 @@ def track_rows(conn: Connection[Any], device_id: int, start: datetime, end: date
         [device_id, start, end],
     )
     return cur
+
+
+def fix_seconds_by_plate(conn: Connection[Any], plates: Sequence[str], since: datetime,
+                         until: datetime) -> dict[tuple[str, int], set[int]]:
+    """{(plate, plate colour): fix times as whole UTC epoch seconds} of the stored ``gps`` rows of the
+    live cars with those plates (their master device), ``since`` <= fix_at < ``until``. A platform
+    exchanging positions over JT/T 809 names vehicles by plate and colour and carries whole seconds, so
+    this is what such a peer must have received (exchange/regulator/reconcile.py)."""
+    rows = conn.execute(
+        """SELECT c.plate_number, c.plate_color, floor(date_part('epoch', g.fix_at))::bigint
+             FROM car c JOIN gps g ON g.device_id = c.master_device_id
+            WHERE c.record_state = 1 AND c.plate_number = ANY(%s) AND g.fix_at >= %s AND g.fix_at < %s""",
+        (list(plates), since, until),
+    ).fetchall()
+    out: dict[tuple[str, int], set[int]] = {}
+    for plate, colour, second in rows:
+        out.setdefault((plate, int(colour)), set()).add(int(second))
+    return out

@@ -48,6 +48,13 @@ from protocols.jt809.messages.link import (
     SubLinkLogoutResponse,
     SuperiorClosingNotice,
 )
+from protocols.jt809.messages.notices import (
+    AlarmReport2011,
+    PlatformMessage,
+    PlatformMessageAnswer,
+    PositionCount,
+    WarningTip,
+)
 from protocols.jt809.messages.platform import (
     InspectionAnswer,
     InspectionRequest,
@@ -65,4 +72,5 @@ __all__ = [
     "SubLinkLoginResult", "SubLinkLogoutRequest", "SubLinkLogoutResponse", "SuperiorClosingNotice",
     "VehicleDynamic", "VehicleDynamicDown", "VehicleFamily", "VehicleRegistration", "EmergencyAccess", "ListenAnswer", "RecorderRequest",
     "StaticInfo", "StaticInfoAnswer", "StaticInfoDown", "VehicleControl", "VehicleControlDown",
+    "AlarmReport2011", "PlatformMessage", "PlatformMessageAnswer", "PositionCount", "WarningTip",
 ]

@@ -116,7 +116,7 @@ def test_an_alarm_push_of_a_vehicle_in_scope_becomes_a_0x1402(version: str) -> N
     if version == "2019":
         assert (body.data.warn_type, body.data.plate, body.data.content) == (1, "京A12345", "超速报警")
     else:
-        assert body.plate == "京A12345" and body.data[1:3] == b"\x00\x01"
+        assert (body.plate, body.data.warn_type, body.data.info_id, body.data.content) == ("京A12345", 1, 9, "超速报警")
 
 
 def test_alarms_out_of_scope_or_without_an_upper_type_are_not_forwarded() -> None:

@@ -63,8 +63,8 @@ def test_answer_round_trip_through_an_encrypted_2019_frame() -> None:
 
 
 def test_other_platform_data_types_stay_bytes() -> None:
-    body = decode_body(c.PLATFORM_DOWN, bytes.fromhex("930200000002ABCD"), "2011")
-    assert body == PlatformExchangeDown(0x9302, b"\xab\xcd")
+    body = decode_body(c.PLATFORM_DOWN, bytes.fromhex("930300000002ABCD"), "2011")
+    assert body == PlatformExchangeDown(0x9303, b"\xab\xcd")
 
 
 @pytest.mark.parametrize("data", ["9301000000FF", "93010000000102", "1301000000020102"])

@@ -1,0 +1,132 @@
+"""What the regulator does with each decoded frame from an inferior platform (JT/T 809 §5.2-§5.4,
+the superior's half): answer the link messages, count positions, keep alarms and answers."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from exchange.regulator.links import LinkDown, PlatformLinks, now
+from protocols.jt809 import Message
+from protocols.jt809 import messages as m
+
+if TYPE_CHECKING:
+    from exchange.regulator.regulator import Regulator
+
+log = logging.getLogger("exchange.regulator")
+
+
+def fix_time(position: m.Gnss2011 | m.Gnss2019) -> datetime | None:
+    """The fix time of a 2011 record, or of the 0x0200 inside a 2019 one (None when that is not a
+    0x0200 body: public captures carry other things there)."""
+    if isinstance(position, m.Gnss2011):
+        return position.fix_at
+    return position.location.fix_at if position.location is not None else None
+
+
+async def handle(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    body = message.body
+    handler = _HANDLERS.get(type(body))
+    if handler is None:
+        regulator.count_other(message.header.msg_id, getattr(body, "data_type", None))
+        return
+    handler(regulator, links, link, message)
+
+
+def _heartbeat(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    links.main.last_heartbeat = now()
+    try:
+        links.send_main(m.HeartbeatResponse.MSG_ID, m.HeartbeatResponse())
+    except LinkDown:
+        log.info("0x1005 from user=%s on the %s link while the main link is down", links.account.user_id, link)
+
+
+def _logout(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    regulator.event(links, "logout", "the inferior logged out (0x1003)")
+    try:
+        links.send_main(m.LogoutResponse.MSG_ID, m.LogoutResponse())
+    except LinkDown:
+        pass
+    regulator.spawn(links.close())
+
+
+def _main_link_broken(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    regulator.event(links, "main_link_broken", f"0x1007 code {message.body.code}")
+
+
+def _inferior_closing(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    regulator.event(links, "inferior_closing", f"0x1008 code {message.body.code}")
+
+
+def _sub_login_answer(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    links.sub_answered(int(message.body.code))
+
+
+def _sub_heartbeat_answer(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    links.sub_heartbeat_answered()
+
+
+def _dynamic(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    body: m.VehicleDynamic = message.body
+    tally = regulator.tally
+    data = body.data
+    if isinstance(data, m.RealTimePosition):
+        tally.real_time(body.plate, body.plate_colour, fix_time(data.position), now())
+        regulator.positions_in_period += 1
+    elif isinstance(data, m.BackfilledPositions):
+        tally.backfill(body.plate, body.plate_colour, [fix_time(p) for p in data.positions])
+        regulator.positions_in_period += len(data.positions)
+    elif body.data_type == m.VehicleRegistration.DATA_TYPE:
+        tally.registration(body.plate, body.plate_colour)
+    else:
+        regulator.count_other(message.header.msg_id, body.data_type)
+
+
+def _platform(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    body: m.PlatformExchange = message.body
+    if isinstance(body.data, m.InspectionAnswer):
+        regulator.inspection_answered(links, body.data)
+    elif body.data_type == m.PlatformMessageAnswer.DATA_TYPE:
+        info_id = body.data.info_id if isinstance(body.data, m.PlatformMessageAnswer) else None
+        regulator.event(links, "message_answer", f"0x1302 info id {info_id}")
+    else:
+        regulator.count_other(message.header.msg_id, body.data_type)
+
+
+def _alarm(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    body: m.AlarmExchange = message.body
+    data = body.data
+    if isinstance(data, m.AlarmReport2011):
+        regulator.alarm_reported(links, body.plate or "", body.plate_colour or 0, data.warn_type, data.warn_time,
+                                 data.info_id, data.warn_src, data.content)
+    elif isinstance(data, m.AlarmReport):
+        regulator.alarm_reported(links, data.plate, data.plate_colour, data.warn_type, data.warn_time, 0, 0,
+                                 data.content)
+    elif body.data_type == m.HandlingResult.DATA_TYPE:
+        record: dict[str, Any] = {"account": links.account.user_id, "received_at": now().isoformat(),
+                                  "plate": body.plate}
+        if isinstance(data, m.HandlingResult):
+            record.update(info_id=data.info_id, result=data.result)
+        else:
+            record["hex"] = bytes(data).hex()
+        regulator.tally.handling_results.append(record)
+        regulator.counts["handling_results"] += 1
+    elif isinstance(data, m.UrgingAnswer):
+        regulator.event(links, "urging_answer", f"0x1401 supervision {data.supervision_id} result {data.result}")
+    else:
+        regulator.count_other(message.header.msg_id, body.data_type)
+
+
+_HANDLERS: dict[type, Callable[[Regulator, PlatformLinks, str, Message], None]] = {
+    m.Heartbeat: _heartbeat,
+    m.LogoutRequest: _logout,
+    m.DisconnectNotice: _main_link_broken,
+    m.InferiorClosingNotice: _inferior_closing,
+    m.SubLinkLoginResponse: _sub_login_answer,
+    m.SubLinkHeartbeatResponse: _sub_heartbeat_answer,
+    m.VehicleDynamic: _dynamic,
+    m.PlatformExchange: _platform,
+    m.AlarmExchange: _alarm,
+}
