@@ -448,7 +448,6 @@ class ExchangeSettings(_Base):
     reload_s: float = Field(30.0, gt=0, description="how often the superior platform rows are re-read (a change restarts that platform's links)")
     offset_reset: Literal["earliest", "latest"] = Field("latest", description="where a platform's new consumer group starts reading Kafka")
     message_log_days: int = Field(30, ge=1, description="days the exchange message log is kept")
-    demo_superior_port: int = Field(7614, description="main link port of the demo superior platform `fleet up` seeds (the regulator in a box on loopback)")
     demo_down_link_port: int = Field(7615, description="sub link port the seeded demo superior platform connects back to")
 
 

@@ -107,3 +107,20 @@ def test_an_inspection_is_answered_once_and_queued_for_the_link_service(client: 
     with connect(pg_url) as conn:
         queued = q.answered_inspections(conn, created["id"])
     assert [(r["answer"], r["source_sn"]) for r in queued] == [("张三在岗", 99)]
+
+
+def test_the_demo_superior_platform_is_seeded_once_with_the_regulators_account(pg_url: str, demo: Demo,
+                                                                                 client: FlaskClient,
+                                                                                 login: Login) -> None:
+    from fleet.settings import RegulatorSettings
+    from warehouse.exchange_seed import DEMO_NAME, DEMO_PASSWORD, DEMO_USER_ID, seed_superior_platform
+
+    with connect(pg_url) as conn:
+        for _ in range(2):
+            seed_superior_platform(conn, demo.enterprises["parent"])
+        conn.commit()
+        rows = conn.execute("SELECT port, user_id, password, enabled FROM superior_platform WHERE name = %s",
+                            (DEMO_NAME,)).fetchall()
+    assert rows == [(RegulatorSettings().port, DEMO_USER_ID, DEMO_PASSWORD, True)]
+    listed = client.post("/api/common/query/superiorPlatform.json", headers=login("admin"), json={}).json
+    assert DEMO_NAME in str(listed) and DEMO_PASSWORD not in str(listed)

@@ -17,6 +17,7 @@ from fleet.settings import ExchangeSettings
 from protocols.jt809 import messages as m
 from streams.payloads import Terminal, location_batch, location_body, location_report
 from tests.unit.exchange.test_links import CENTRE, Superior, eventually
+from warehouse.exchange_seed import DEMO_ACCOUNT, DEMO_CENTRE_ID, DEMO_PASSWORD, DEMO_USER_ID
 from warehouse.queries.exchange import ExchangedVehicle, SuperiorPlatform
 
 T1 = Terminal("013800000001", device_id=11, car_id=101, enterprise_id=5)
@@ -129,3 +130,7 @@ def test_fleet_up_supervises_the_link_service() -> None:
     specs = {spec.name: spec for spec in launcher.child_specs(terminals=0, simulator=False)}
     assert specs["exchange"].missing_reason() is None
     assert specs["exchange"].argv[-2:] == ["-m", "exchange.link"]
+    # the regulator in a box accepts the seeded demo platform's account
+    assert specs["regulator"].missing_reason() is None
+    assert specs["regulator"].argv[-3:] == ["exchange-sim", "--account", DEMO_ACCOUNT]
+    assert DEMO_ACCOUNT == f"{DEMO_USER_ID}:{DEMO_PASSWORD}:{DEMO_CENTRE_ID}:2019"
