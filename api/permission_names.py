@@ -54,6 +54,7 @@ ENGLISH = MappingProxyType({
     "alarmLevel": "Alarm levels",
     "platformAlarmRule": "Platform alarm rules",
     "platformAlarmNotifyRule": "Platform alarm notify rules",
+    "superiorPlatform": "Superior platforms (JT/T 809)",
 })
 
 

@@ -21,7 +21,7 @@ IDLE = re.compile(r"\b(select|poll|epoll|_run_once|wait|sleep|_worker) \((select
 # bucket name -> substrings of a frame (first match along the stack, leaf first)
 BUCKETS: list[tuple[str, tuple[str, ...]]] = [
     ("json decode", ("json/decoder.py", "json/__init__.py:loads", "loads (json", "orjson")),
-    ("parse/validate (streams.messages/validation)", ("streams/messages.py", "streams/validation.py")),
+    ("parse/validate (fleet.uplink_messages / streams.validation)", ("fleet/uplink_messages.py", "streams/validation.py")),
     ("state rules + states agent", ("streams/state_rules.py", "streams/states.py")),
     ("live coalescing/console", ("streams/live.py", "streams/console.py")),
     # streams/gps_sql.py: where the batch shaping and the binary rows were before (older profiles)

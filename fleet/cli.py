@@ -31,6 +31,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "reports": "orchestration.cli:reports_command",
     "sql": "warehouse.lake:sql_command",
     "zh-hk": "fleet.zh_hk_build:zh_hk_command",
+    "exchange": "exchange.link.command:exchange_command",
 }
 
 

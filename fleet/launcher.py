@@ -3,7 +3,7 @@
 Order: PostgreSQL and Kafka under ``var/`` (unless FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP name
 servers), topics, migrations, partitions, demo seed, the demo's generated month and its reports,
 then the children of ``child_specs`` (gateway, attachment server, media server, streams worker, API,
-Dagster webserver and daemon, simulator). A crashed child restarts with
+JT/T 809 link service and the regulator in a box, Dagster webserver and daemon, simulator). A crashed child restarts with
 backoff. Ctrl-C or SIGTERM stops the children in reverse order, then Kafka, then PostgreSQL.
 """
 
@@ -32,6 +32,7 @@ from fleet.settings import (
     GatewaySettings,
     KafkaSettings,
     MediaServerSettings,
+    RegulatorSettings,
     ReportSettings,
     StackSettings,
     StreamsSettings,
@@ -78,6 +79,10 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
                   start_timeout_s=120),
         ChildSpec("api", "api.__main__", [python, "-m", "api"],
                   Health(http_url=f"http://127.0.0.1:{api.port}/api/health.json"), api.port, "FLEET_API_PORT"),
+        # The JT/T 809 link service: always started, idle while no superior platform is enabled (it re-reads
+        # the rows every FLEET_EXCHANGE_RELOAD_S, so one configured in the console starts without a restart).
+        regulator_spec(python),
+        ChildSpec("exchange", "exchange.link.__main__", [python, "-m", "exchange.link"]),
     ]
     specs += dagster_specs(ReportSettings())
     specs += notebook_server_specs(ReportSettings())
@@ -89,6 +94,17 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
                                 "--host", "127.0.0.1", "--port", str(gateway.port),
                                 "--odometers", str(simulator_odometers_file(StackSettings()))]))
     return specs
+
+
+def regulator_spec(python: str) -> ChildSpec:
+    """The regulator in a box (`fleet exchange-sim`), the seeded demo superior platform: it accepts the demo
+    account (warehouse.exchange_seed), so the link service logs in and a first-time user sees the exchange."""
+    from warehouse.exchange_seed import DEMO_ACCOUNT
+
+    regulator = RegulatorSettings()
+    return ChildSpec("regulator", "exchange.regulator.cli",
+                     [python, "-c", "from fleet.cli import main; main()", "exchange-sim", "--account", DEMO_ACCOUNT],
+                     Health(tcp_port=regulator.port), regulator.port, "FLEET_REGULATOR_PORT")
 
 
 def dagster_specs(reports: ReportSettings) -> list[ChildSpec]:
@@ -226,6 +242,7 @@ def _prepare_database(state: StackState, terminals: int) -> None:
     state.login, state.password = str(users[0]), str(summary.get("password", ""))
     state.seeded = f"{summary.get('terminals', terminals)} terminals"
     _seed_fences(state, int(summary["enterprises"]["a"]))
+    _seed_superior_platform(state, int(summary["enterprises"]["parent"]))
     _seed_report_history(state)
     _seed_history(state)
     _write_simulator_odometers(state)
@@ -256,6 +273,17 @@ def _seed_fences(state: StackState, enterprise_id: int) -> None:
         fences = seed_fences(conn, enterprise_id, DrivingModel.from_settings(SimulatorSettings()))
         conn.commit()
     state.seeded += f", {len(fences)} fences"
+
+
+def _seed_superior_platform(state: StackState, enterprise_id: int) -> None:
+    """The demo superior platform: the regulator in a box on loopback (warehouse.exchange_seed)."""
+    from warehouse.db import connect
+    from warehouse.exchange_seed import seed_superior_platform
+
+    with connect(state.database_url) as conn:
+        seed_superior_platform(conn, enterprise_id)
+        conn.commit()
+    state.seeded += ", a superior platform"
 
 
 def _seed_history(state: StackState) -> None:

@@ -435,6 +435,22 @@ class SimulatorSettings(_Base):
     per_plate_clips: bool = Field(True, description="render each vehicle's own clip (its plate drawn in) in the background on first use; off: every vehicle plays the generic clips install made (tests, benchmarks)")
 
 
+class ExchangeSettings(_Base):
+    """The JT/T 809 link service (``fleet exchange``, exchange/link): links to the superior platforms."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_EXCHANGE_", extra="ignore", frozen=True)
+
+    heartbeat_s: float = Field(60.0, gt=0, description="main link 0x1005 heartbeat interval; a link silent for 3 intervals is dead")
+    reconnect_min_s: float = Field(1.0, gt=0, description="first main link reconnect delay (doubles, full jitter)")
+    reconnect_max_s: float = Field(60.0, gt=0, description="longest main link reconnect delay")
+    backfill_after_s: float = Field(30.0, ge=0, description="a position whose fix is older than this goes as 0x1203 back-fill, else 0x1202")
+    poll_s: float = Field(2.0, gt=0, description="how often answered inspections are looked for and link state is saved")
+    reload_s: float = Field(30.0, gt=0, description="how often the superior platform rows are re-read (a change restarts that platform's links)")
+    offset_reset: Literal["earliest", "latest"] = Field("latest", description="where a platform's new consumer group starts reading Kafka")
+    message_log_days: int = Field(30, ge=1, description="days the exchange message log is kept")
+    demo_down_link_port: int = Field(7615, description="sub link port the seeded demo superior platform connects back to")
+
+
 def report_lake_dir(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:
     """The Parquet lake's folder: FLEET_REPORT_LAKE_DIR, or ``lake`` under the stack's var dir."""
     reports = reports or ReportSettings()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from api.query.entities_alarm_settings import ALARM_SETTINGS_READ_ONLY, ALARM_SETTINGS_WRITABLE
 from api.query.entities_alarms import ALARM_ENTITIES
 from api.query.entities_audit import AUDIT_LOG
+from api.query.entities_exchange import EXCHANGE_WRITABLE
 from api.query.entities_fence_sync import FENCE_SYNC
 from api.query.entities_fences import FENCE_READ_ONLY, FENCE_WRITABLE
 from api.query.entities_logs import LOG_ENTITIES
@@ -124,7 +125,8 @@ DEVICE_TYPE = catalogue("deviceType", "device_type", "deviceType")
 
 WRITABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_MODEL, CAR_TYPE, DEVICE_PRODUCER, DEVICE_TYPE,
                                                         DICTIONARY, OPEN_APP, *ORG_ENTITIES, *FLEET_WRITABLE,
-                                                        *ALARM_SETTINGS_WRITABLE, *FENCE_WRITABLE)}
+                                                        *ALARM_SETTINGS_WRITABLE, *FENCE_WRITABLE,
+                                                        *EXCHANGE_WRITABLE)}
 QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values(),
                                                          LICENCE_LOG, AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES,
                                                          *MEDIA_ENTITIES, *ALARM_SETTINGS_READ_ONLY,

@@ -55,3 +55,9 @@ def to_json(message: Message) -> dict[str, Any]:
         if data_type in BY_DATA_TYPE:
             out["data_type_name"] = BY_DATA_TYPE[data_type].name_en
     return out
+
+
+def body_to_json(body: Any) -> Any:
+    """A body (typed or bytes) alone as JSON-safe values, as ``to_json`` writes it (a link logs the frames it
+    builds before there is a decoded header)."""
+    return {"hex": bytes(body).hex()} if isinstance(body, bytes | bytearray) else _safe(body)

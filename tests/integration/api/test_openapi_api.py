@@ -63,6 +63,13 @@ def test_every_documented_operation_answers(client: FlaskClient, login: Login, d
             "INSERT INTO alarm (enterprise_id, device_id, car_id, phone, type, key, start_time) SELECT enterprise_id,"
             " id, car_id, phone, 1, 'a2', now() FROM device WHERE id = %s RETURNING id", (demo.a.device_id,)
         ).fetchone()[0]  # type: ignore[index]
+        # an inspection A's superior platform sent, and that platform's link state (test_exchange_api)
+        platform_id = records["/api/common/superiorPlatform/{id}.json"]
+        records["/api/exchange/superiorPlatform/{id}/linkState.json"] = platform_id
+        records["/api/exchange/inspection/{id}/answer.json"] = conn.execute(
+            "INSERT INTO exchange_inspection (platform_id, enterprise_id, object_type, object_id, info_id, source_sn,"
+            " question) SELECT id, enterprise_id, 1, 'x', 1, 1, 'q' FROM superior_platform WHERE id = %s RETURNING id",
+            (platform_id,)).fetchone()[0]  # type: ignore[index]
     records["/api/video/command/{id}/state.json"] = records["/api/command/{id}/state.json"]
     records["/api/video/heartbeat/{id}.json"] = f"{demo.a.device_id}-2-live"  # a stream id of A's terminal
     for suffix in ("", "/confirm", "/ignore"):

@@ -159,6 +159,16 @@ def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rul
                         " SELECT enterprise_id, id, car_id, phone, 1, 'a0', now(), 1 FROM device WHERE id = %s"
                         " RETURNING id", (demo.b.device_id,)).fetchone()[0]  # type: ignore[index]
             return {"alarm_id": made["alarm"]}
+        if names == {"platform_id"}:  # a superior platform of B (tests/integration/api/test_exchange_api.py)
+            return {"platform_id": record_of_b("superiorPlatform")}
+        if names == {"inspection_id"}:  # an inspection B's superior platform sent
+            if "inspection" not in made:
+                with get_db(client.application).connection() as conn:
+                    made["inspection"] = conn.execute(
+                        "INSERT INTO exchange_inspection (platform_id, enterprise_id, object_type, object_id, info_id,"
+                        " source_sn, question) SELECT id, enterprise_id, 1, 'x', 1, 1, 'q' FROM superior_platform"
+                        " WHERE id = %s RETURNING id", (record_of_b("superiorPlatform"),)).fetchone()[0]  # type: ignore[index]
+            return {"inspection_id": made["inspection"]}
         if names == {"stream_ids"}:  # a stream of B's terminal (tests/integration/api/test_video_api.py)
             return {"stream_ids": f"{demo.b.device_id}-2-live"}
         if names == {"device_sn", "channel"}:  # B's terminal 2 (warehouse.seed: device_sn SIM<index>)

@@ -1,0 +1,78 @@
+"""``fleet exchange``: the link service. Runs a PlatformService per enabled superior platform, re-reads the rows
+every ``FLEET_EXCHANGE_RELOAD_S`` (a new, changed or disabled row starts, restarts or stops its links) and idles
+when there is none. A platform whose service fails is restarted at the next reload; the others keep running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from typing import Any
+
+import click
+
+from exchange.link.service import PlatformService
+from fleet.kafka_clients import aiokafka_options
+from fleet.settings import ExchangeSettings, database_url, kafka_bootstrap
+from warehouse.db import connect
+from warehouse.queries import exchange as q
+
+log = logging.getLogger(__name__)
+
+
+def _platforms(url: str) -> list[q.SuperiorPlatform]:
+    with connect(url, autocommit=True) as conn:
+        return q.enabled_platforms(conn)
+
+
+async def serve(url: str, bootstrap: str, settings: ExchangeSettings) -> None:
+    running: dict[int, tuple[q.SuperiorPlatform, asyncio.Task[Any]]] = {}
+    try:
+        while True:
+            try:
+                wanted = {p.id: p for p in await asyncio.to_thread(_platforms, url)}
+            except Exception:
+                log.exception("cannot read the superior platforms; keeping the links as they are")
+                wanted = {pid: platform for pid, (platform, _) in running.items()}
+            for pid, (platform, task) in list(running.items()):
+                if pid not in wanted or wanted[pid].updated_at != platform.updated_at or task.done():
+                    task.cancel()
+                    del running[pid]
+            for pid, platform in wanted.items():
+                if pid not in running:
+                    service = PlatformService(platform, url, bootstrap, settings, aiokafka_options())
+                    running[pid] = (platform, asyncio.create_task(service.run(), name=f"exchange-{pid}"))
+                    log.info("superior platform %s (%s:%s, JT/T 809-%s) started", pid, platform.host, platform.port,
+                             platform.version)
+            await asyncio.sleep(settings.reload_s)
+    finally:
+        for _, task in running.values():
+            task.cancel()
+        await asyncio.gather(*(task for _, task in running.values()), return_exceptions=True)
+
+
+async def _until_signalled() -> None:
+    """Serve until SIGINT / SIGTERM, then stop the platforms (each saves its link state on the way out)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    task = asyncio.create_task(serve(database_url(), kafka_bootstrap(), ExchangeSettings()))
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    asyncio.run(_until_signalled())
+
+
+@click.command("exchange")
+def exchange_command() -> None:
+    """Run the JT/T 809 links to the configured superior platforms (fleetwatch as the inferior platform)."""
+    main()

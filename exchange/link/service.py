@@ -1,0 +1,258 @@
+"""The link service (``fleet exchange``): for every enabled superior platform, its two links (exchange.link.links),
+forwarding from Kafka (exchange.link.forwarding) in the consumer group ``fleet-exchange-<platform id>``, the
+superior's requests, and the link state and message log in PostgreSQL (warehouse.queries.exchange).
+
+Nothing dropped: a record's offset is committed only after every frame it gives was written to a link; while
+both links are down nothing is consumed, and a batch cut short by a lost link is read again from its first
+record (at-least-once: the superior may count duplicates, never a gap). Inspections answered in the API (state
+``answered`` in exchange_inspection) are polled every ``poll_s`` and sent as 0x1301 (then ``sent``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import orjson
+
+from exchange.link import forwarding
+from exchange.link.backoff import Backoff
+from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
+from exchange.link.wire import PlatformWire
+from fleet import topics
+from fleet.settings import ExchangeSettings
+from protocols.jt809 import CipherKeys, Message
+from protocols.jt809 import messages as m
+from protocols.jt809.jsonify import body_to_json
+from warehouse.db import connect
+from warehouse.queries import exchange as q
+
+log = logging.getLogger(__name__)
+POSITION_TYPES = (m.RealTimePosition.DATA_TYPE, m.BackfilledPositions.DATA_TYPE)
+COUNT_WINDOW_S = 2 * 3600
+
+
+def _counters() -> dict[str, Any]:
+    return {"state": "disconnected", "since": datetime.now(UTC), "last_heartbeat_at": None, "sent": 0,
+            "received": 0, "backfilled": 0, "thinned": 0, "mismatches": 0, "last_error": None}
+
+
+class PlatformService:
+    """One superior platform: links, forwarding, requests, state. ``run()`` until cancelled."""
+
+    def __init__(self, platform: q.SuperiorPlatform, db_url: str, bootstrap: str, settings: ExchangeSettings,
+                 kafka_options: dict[str, Any] | None = None) -> None:
+        self.platform = platform
+        self.db_url = db_url
+        self.bootstrap = bootstrap
+        self.settings = settings
+        self.kafka_options = kafka_options or {}
+        keys = CipherKeys(platform.m1, platform.ia1, platform.ic1) if platform.encrypted else None
+        self.wire = PlatformWire(platform.centre_id, platform.version, keys, platform.encrypt_key)
+        config = LinkConfig(platform.host, platform.port, platform.user_id, platform.password, platform.centre_id,
+                            platform.down_link_host, platform.down_link_port, settings.heartbeat_s)
+        self.links = Links(config, self.wire, self, Backoff(settings.reconnect_min_s, settings.reconnect_max_s))
+        self.links_state = {MAIN: _counters(), SUB: _counters()}
+        self.thinning = forwarding.Thinning(platform.position_interval_s)
+        self.registered: set[int] = set()
+        self.vehicles: dict[int, q.ExchangedVehicle | None] = {}
+        self.enterprises: frozenset[int] = frozenset()
+        self.sent_per_second: collections.Counter[int] = collections.Counter()
+        self.log_rows: list[dict[str, Any]] = []
+
+    # --- LinkEvents -----------------------------------------------------------------------------
+
+    def state(self, link: str, state: str, error: str | None = None) -> None:
+        row = self.links_state[link]
+        if row["state"] != state:
+            row["state"], row["since"] = state, datetime.now(UTC)
+        if error:
+            row["last_error"] = error[:500]
+        if link == MAIN and state == "connected":
+            self.registered.clear()  # a new login: each vehicle is registered again before its first position
+        log.info("platform %s %s link: %s%s", self.platform.id, link, state, f" ({error})" if error else "")
+
+    def heartbeat(self, link: str) -> None:
+        self.links_state[link]["last_heartbeat_at"] = datetime.now(UTC)
+
+    def frame(self, direction: str, link: str, msg_id: int, body: Any, raw: bytes) -> None:
+        self.links_state[link]["sent" if direction == "up" else "received"] += 1
+        data_type = getattr(body, "data_type", None)
+        if msg_id == m.VehicleDynamic.MSG_ID and data_type in POSITION_TYPES:
+            return  # positions are counted, not logged (migration 0045)
+        decoded = body if isinstance(body, dict) else body_to_json(body)
+        self.log_rows.append({"platform_id": self.platform.id, "direction": direction, "link": link,
+                              "msg_id": msg_id, "data_type": data_type, "decoded": decoded, "raw_hex": raw.hex()})
+
+    async def request(self, link: str, message: Message) -> None:
+        body = message.body
+        if message.header.msg_id == m.PlatformExchangeDown.MSG_ID and isinstance(body.data, m.InspectionRequest):
+            await self._inspection(message.header.sn, body.data)
+        elif isinstance(body, m.PositionCount):
+            self._reconcile(body)
+
+    # --- requests -------------------------------------------------------------------------------
+
+    async def _inspection(self, sn: int, request: m.InspectionRequest) -> None:
+        now = datetime.now(UTC)
+        deadline = now + timedelta(minutes=request.answer_minutes) if request.answer_minutes else None
+        row = {"platform_id": self.platform.id, "enterprise_id": self.platform.enterprise_id,
+               "object_type": request.object_type, "object_id": request.object_id, "info_id": request.info_id,
+               "source_sn": sn, "question": request.content, "deadline": deadline}
+        await asyncio.to_thread(self._db, q.store_inspection, row)
+
+    def _reconcile(self, count: m.PositionCount) -> None:
+        """0x9101: compare the superior's count with the positions we sent in its time window. We count per
+        second of sending and it counts by receipt, so a count between what we sent strictly inside the window
+        and what we sent in it boundary seconds included agrees; anything else is a mismatch."""
+        start, end = int(count.start.timestamp()), int(count.end.timestamp())
+        inside = sum(n for second, n in self.sent_per_second.items() if start < second < end)
+        sent = sum(n for second, n in self.sent_per_second.items() if start <= second <= end)
+        if not inside <= count.total <= sent:
+            self.links_state[MAIN]["mismatches"] += 1
+            log.warning("platform %s: the superior counts %d positions from %d to %d, we sent %d",
+                        self.platform.id, count.total, start, end, sent)
+
+    async def _answer_inspections(self) -> None:
+        rows = await asyncio.to_thread(self._db, q.answered_inspections, self.platform.id)
+        for row in rows:
+            answer = m.InspectionAnswer(row["object_type"], row["object_id"], row["answer"] or "",
+                                        info_id=row["info_id"], source_data_type=m.InspectionRequest.DATA_TYPE,
+                                        source_sn=row["source_sn"])
+            await self.links.send(m.PlatformExchange.MSG_ID,
+                                  m.PlatformExchange(m.InspectionAnswer.DATA_TYPE, answer))
+            await asyncio.to_thread(self._db, q.mark_inspection_sent, row["id"])
+
+    # --- forwarding -----------------------------------------------------------------------------
+
+    async def _vehicle(self, car_id: int, device_id: int) -> q.ExchangedVehicle | None:
+        if car_id not in self.vehicles:
+            self.vehicles[car_id] = await asyncio.to_thread(self._db, q.vehicle, car_id, device_id)
+        return self.vehicles[car_id]
+
+    async def _send_position(self, outgoing: forwarding.Outgoing) -> None:
+        vehicle = await self._vehicle(outgoing.car_id, outgoing.device_id)
+        if vehicle is None:
+            return
+        version = self.platform.version
+        if outgoing.car_id not in self.registered:
+            await self.links.send(m.VehicleDynamic.MSG_ID, forwarding.registration_body(
+                vehicle.plate, vehicle.plate_colour, str(self.platform.centre_id), vehicle.phone, vehicle.device_sn,
+                version))
+            self.registered.add(outgoing.car_id)
+        link = await self.links.send(m.VehicleDynamic.MSG_ID,
+                                     forwarding.position_body(vehicle.plate, vehicle.plate_colour, outgoing, version))
+        self.sent_per_second[int(time.time())] += len(outgoing.fixes)
+        if outgoing.backfill:
+            self.links_state[link]["backfilled"] += len(outgoing.fixes)
+
+    async def handle_record(self, topic: str, value: bytes) -> None:
+        """Send what one Kafka record gives. Raises LinkDown when it cannot be sent (nothing to commit)."""
+        try:
+            parsed = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return
+        if topic == topics.JT808_UPLINK:
+            fixes = forwarding.position_fixes(parsed, self.enterprises)
+            plan, thinned = forwarding.plan_positions(fixes, self.thinning, datetime.now(UTC),
+                                                      self.settings.backfill_after_s)
+            self.links_state[MAIN]["thinned"] += thinned
+            for outgoing in plan:
+                await self._send_position(outgoing)
+        elif topic == topics.CONSOLE_EVENTS:
+            alarm = forwarding.alarm_of(parsed, self.enterprises)
+            if alarm is None:
+                return
+            vehicle = await self._vehicle(alarm.car_id, 0)
+            colour = vehicle.plate_colour if vehicle else alarm.plate_colour
+            await self.links.send(m.AlarmExchange.MSG_ID, forwarding.alarm_body(
+                alarm, colour, str(self.platform.centre_id), self.platform.version))
+
+    async def _forward(self) -> None:
+        from aiokafka import AIOKafkaConsumer
+
+        consumer = AIOKafkaConsumer(
+            topics.JT808_UPLINK, topics.CONSOLE_EVENTS, bootstrap_servers=self.bootstrap,
+            group_id=f"fleet-exchange-{self.platform.id}", enable_auto_commit=False,
+            auto_offset_reset=self.settings.offset_reset, **self.kafka_options)
+        await consumer.start()
+        try:
+            while True:
+                await self.links.up.wait()  # both links down: stop consuming
+                batch = await consumer.getmany(timeout_ms=500, max_records=2000)
+                if not batch:
+                    continue
+                try:
+                    for records in batch.values():
+                        for record in records:
+                            await self.handle_record(record.topic, record.value)
+                except LinkDown:
+                    for tp, records in batch.items():  # read again what may not have been sent
+                        consumer.seek(tp, records[0].offset)
+                    continue
+                await consumer.commit({tp: records[-1].offset + 1 for tp, records in batch.items()})
+        finally:
+            await consumer.stop()
+
+    # --- housekeeping ---------------------------------------------------------------------------
+
+    def _db(self, fn: Any, *args: Any) -> Any:
+        with connect(self.db_url, autocommit=True) as conn:
+            return fn(conn, *args)
+
+    def _save(self, conn: Any, states: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> None:
+        for link, state in states.items():
+            q.save_link_state(conn, self.platform.id, link, state)
+        q.log_messages(conn, rows)
+
+    async def flush(self) -> None:
+        """Save the links' state (counts as increments) and the logged frames."""
+        states = {}
+        for link, row in self.links_state.items():
+            states[link] = dict(row)
+            for key in ("sent", "received", "backfilled", "thinned", "mismatches"):
+                row[key] = 0
+        rows, self.log_rows = self.log_rows, []
+        oldest = int(time.time()) - COUNT_WINDOW_S
+        for second in [s for s in self.sent_per_second if s < oldest]:
+            del self.sent_per_second[second]
+        await asyncio.to_thread(self._db, self._save, states, rows)
+
+    async def _housekeeping(self) -> None:
+        reload_at = prune_at = 0.0
+        while True:
+            try:
+                if time.monotonic() >= reload_at:
+                    self.enterprises = await asyncio.to_thread(self._db, q.exchanged_enterprises, self.platform)
+                    self.vehicles.clear()  # plates and colours may have changed
+                    reload_at = time.monotonic() + self.settings.reload_s
+                if time.monotonic() >= prune_at:  # the message log keeps FLEET_EXCHANGE_MESSAGE_LOG_DAYS
+                    await asyncio.to_thread(self._db, q.prune_messages, self.settings.message_log_days)
+                    prune_at = time.monotonic() + 3600
+                await self.flush()
+                if self.links.is_up():
+                    await self._answer_inspections()
+            except LinkDown:
+                pass
+            except Exception:  # the database may be away for a while: the links keep running
+                log.exception("platform %s: housekeeping failed", self.platform.id)
+            await asyncio.sleep(self.settings.poll_s)
+
+    async def run(self) -> None:
+        self.enterprises = await asyncio.to_thread(self._db, q.exchanged_enterprises, self.platform)
+        tasks = [asyncio.create_task(self.links.run()), asyncio.create_task(self._forward()),
+                 asyncio.create_task(self._housekeeping())]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+            for task in done:
+                task.result()
+        finally:
+            for task in tasks:
+                task.cancel()
+            with contextlib.suppress(Exception):
+                await self.flush()
