@@ -29,12 +29,23 @@ def _enterprise_ids(value: Any) -> str | None:
     return None
 
 
+DEFAULTED = ("version", "encrypted", "m1", "ia1", "ic1", "encryptKey", "downLinkHost", "positionInterval",
+             "exchangedEnterpriseIds", "enabled")
+
+
 class SuperiorPlatformHooks(EntityHooks):
     cross_field_rules = True
 
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
         values = {**values, "remark": ""} if "remark" in values and values["remark"] is None else dict(values)
+        # Columns with a default (migration 0045) are NOT NULL: a null on create takes the default; on update
+        # it would erase the setting the link runs on, so it is refused.
+        for name in [n for n in DEFAULTED if n in values and values[n] is None]:
+            if before is None:
+                del values[name]
+            else:
+                raise BadRequest(f"{name} 不能为空 (field '{name}' cannot be null)", data={"field": name})
         old = dict(before or {})
         encrypted = values.get("encrypted", old.get("encrypted"))
         m1 = values.get("m1", old.get("m1")) or 0

@@ -9,8 +9,8 @@
 -- exchange_link_state: one row per platform and link (main / sub), written by the link service.
 -- exchange_message: link, control, platform and alarm frames both ways, decoded and as hex. Positions are not
 -- logged row by row (10,000/s would dwarf everything else): each link's sent / back-filled / thinned counts are
--- in exchange_link_state, and the first 0x1202 / 0x1203 of a vehicle on a link is logged as a sample. Low
--- volume, so one table (no day partitions), kept 30 days by the link service.
+-- in exchange_link_state; a vehicle's 0x1201 registration (once per login) is logged. Low volume, so one
+-- table (no day partitions), kept FLEET_EXCHANGE_MESSAGE_LOG_DAYS (30) by the link service.
 -- exchange_inspection: 0x9301 inspections (查岗) from a superior, answered through the API (state open ->
 -- answered), sent back as 0x1301 by the link service, which polls this table (state answered -> sent).
 -- depends: 0044_device_terminal_id_indexes

@@ -124,3 +124,13 @@ def test_the_demo_superior_platform_is_seeded_once_with_the_regulators_account(p
     assert rows == [(RegulatorSettings().port, DEMO_USER_ID, DEMO_PASSWORD, True)]
     listed = client.post("/api/common/query/superiorPlatform.json", headers=login("admin"), json={}).json
     assert DEMO_NAME in str(listed) and DEMO_PASSWORD not in str(listed)
+
+
+def test_a_null_setting_takes_its_default_on_create_and_is_refused_on_update(client: FlaskClient,
+                                                                              login: Login) -> None:
+    headers = login("admin_a")
+    created = new_platform(client, headers, version=None, enabled=None, ia1=None, exchangedEnterpriseIds=None)
+    assert (created["version"], created["enabled"], created["ia1"], created["exchangedEnterpriseIds"]) == \
+        ("2019", True, 0, [])
+    reply = client.patch(f"/api/common/superiorPlatform/{created['id']}.json", headers=headers, json={"ia1": None})
+    assert reply.status_code == 400 and reply.json["data"] == {"field": "ia1"}  # type: ignore[index]
