@@ -198,8 +198,10 @@ def _target(argv: list[str]) -> str:
 def test_every_process_fleet_up_supervises_has_a_service() -> None:
     # The analysts' JupyterLab is a workstation tool (it runs code as its user; loopback only): the
     # production-like topology has no such service, its pages come rendered through the API.
+    # The regulator in a box stands in for a regulator's platform (tests and the demo): a deployment links to
+    # the real one.
     specs = [spec for spec in child_specs(0, simulator=False)
-             if not spec.module.startswith("dagster") and spec.name != "notebooks"]
+             if not spec.module.startswith("dagster") and spec.name not in ("notebooks", "regulator")]
     specs += dagster_specs(ReportSettings(dagster_enabled=True))
     wanted = {spec.name: _target(spec.argv) for spec in specs}
     running = {_target(argv) for svc in ours().values() for argv in command_lines(svc)}
@@ -349,8 +351,11 @@ def test_only_the_terminal_and_browser_ports_are_published_beyond_this_host() ->
             host_ip, _, rest = str(port).rpartition(":")[0].rpartition(":")
             published[str(port).rsplit(":", 1)[1]] = (name, host_ip or "0.0.0.0")
     public = {port for port, (_, ip) in published.items() if ip != "127.0.0.1"}
-    # 7620-7699: the media server's one-time ports (its `port` source policy, the only one behind HAProxy)
-    assert public == {"7611", "7612", "7613", "8080", "7620-7699"}, published
+    # 7620-7699: the media server's one-time ports (its `port` source policy, the only one behind HAProxy);
+    # 7615: the JT/T 809 sub link the superior platform connects back to (it must present the verify code
+    # of the main link's login)
+    assert public == {"7611", "7612", "7613", "7615", "8080", "7620-7699"}, published
+    assert published["7615"][0] == "exchange"
     assert published["3070"][0] == "haproxy", "the Dagster UI (no sign-in of its own) only through the proxy"
     assert "ports" not in services()["dagster-webserver"]
 
