@@ -16,6 +16,8 @@ from functools import cache
 from typing import Any
 from urllib.parse import quote
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from fleet.settings import REPO_ROOT
 from tests.e2e.conftest import ConsoleStack, Vehicle
 from tests.e2e.support import SCREENSHOT_DIR, sign_in
@@ -103,8 +105,19 @@ def marker(page: Any, vehicle: Vehicle) -> Any:
 
 
 def switch_language(page: Any, language: str) -> None:
-    page.get_by_test_id("lang-switch").hover()
-    page.get_by_test_id(f"lang-{language}").click()
+    """Pick ``language`` from the header's menu as a user does: hover, then click. The menu opens on the
+    pointer entering the switch, so a hover that came while a drawer was still closing over it is made
+    again from outside the switch."""
+    item = page.get_by_test_id(f"lang-{language}")
+    for attempt in range(4):
+        page.mouse.move(0, 0)
+        page.get_by_test_id("lang-switch").hover()
+        try:
+            item.click(timeout=5_000 if attempt < 3 else 15_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 3:
+                raise
     page.wait_for_function("(lng) => document.documentElement.lang === lng", arg=language)
 
 

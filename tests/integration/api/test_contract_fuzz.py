@@ -50,8 +50,8 @@ REPORT_TAG, REPORT_MAX_EXAMPLES = "reports", 5
 REPORT_PATHS = frozenset(report_paths())
 TOKEN_MAX_EXAMPLES = 50
 # The authenticated run in parts, each a test of its own: the whole took 5 minutes on a quiet 2-core machine
-# and 11 under load, near the per-test timeout; a part's failure also names where it is. The generated
-# operations go by their tag, the hand-written ones in thirds of the document's order.
+# and 11 under load, near the per-test timeout; a part's failure also names where it is. A path goes whole
+# to one part: by its operations' generated tag, else to one of the thirds of the hand-written paths.
 HAND_WRITTEN_PARTS = 3
 FUZZ_PARTS = (*(f"hand-written-{n}" for n in range(1, HAND_WRITTEN_PARTS + 1)), *GENERATED_TAGS, REPORT_TAG)
 HTTP_METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace"})
@@ -246,9 +246,10 @@ def _load(wsgi: WsgiApp, config: schemathesis.Config, *, token_endpoint: bool, p
     return schema
 
 
-def _fuzz_part(operation: dict[str, Any], index: int) -> str:
-    """Which part of the run an operation belongs to: its generated tag, else one of the hand-written thirds."""
-    tags = set(operation.get("tags", []))
+def _fuzz_part(item: dict[str, Any], index: int) -> str:
+    """Which part of the run a path belongs to, with all its operations (the undeclared-method check needs
+    every method a path has in the part's document): a generated tag, else one of the hand-written thirds."""
+    tags = {tag for method, operation in item.items() if method in HTTP_METHODS for tag in operation.get("tags", [])}
     for tag in (REPORT_TAG, *GENERATED_TAGS):
         if tag in tags:
             return tag
@@ -256,20 +257,15 @@ def _fuzz_part(operation: dict[str, Any], index: int) -> str:
 
 
 def _part_of(paths: dict[str, Any], part: str) -> dict[str, Any]:
-    """The path items cut to the operations of ``part``, in the document's order; items left empty dropped."""
+    """The path items of ``part``, whole, in the document's order."""
     kept: dict[str, Any] = {}
     index = 0
     for path, item in sorted(paths.items()):
-        operations = {}
-        for method, operation in item.items():
-            if method not in HTTP_METHODS:
-                continue
-            if _fuzz_part(operation, index) == part:
-                operations[method] = operation
-            if not (set(operation.get("tags", [])) & {REPORT_TAG, *GENERATED_TAGS}):
-                index += 1
-        if operations:
-            kept[path] = {**{key: value for key, value in item.items() if key not in HTTP_METHODS}, **operations}
+        found = _fuzz_part(item, index)
+        if found.startswith("hand-written-"):
+            index += 1
+        if found == part:
+            kept[path] = item
     return kept
 
 
