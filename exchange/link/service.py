@@ -6,6 +6,12 @@ Nothing dropped: a record's offset is committed only after every frame it gives 
 both links are down nothing is consumed, and a batch cut short by a lost link is read again from its first
 record (at-least-once: the superior may count duplicates, never a gap). Inspections answered in the API (state
 ``answered`` in exchange_inspection) are polled every ``poll_s`` and sent as 0x1301 (then ``sent``).
+
+Positions sent are counted per second of sending and saved (exchange_sent_count), so the first 0x9101 after a
+restart is reconciled with what the previous process sent. An urging (0x9401) is stored with its deadline
+against the alarm it names (exchange.link.alarm_requests); alarm handlings (alarm_confirm_record, written with
+the handling in the API) are polled every ``poll_s`` after a per-platform cursor and reported as 0x1403 (a
+forwarded alarm) and 0x1401 (an urged one); the cursor moves only after the frames were written.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from exchange.link import forwarding
+from exchange.link import alarm_requests, forwarding
 from exchange.link.backoff import Backoff
 from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
 from exchange.link.wire import PlatformWire
@@ -63,6 +69,8 @@ class PlatformService:
         self.vehicles: dict[int, q.ExchangedVehicle | None] = {}
         self.enterprises: frozenset[int] = frozenset()
         self.sent_per_second: collections.Counter[int] = collections.Counter()
+        self.unsaved_sent: collections.Counter[int] = collections.Counter()  # sent since the last flush
+        self.handling_cursor: int | None = None  # last alarm_confirm_record id reported (loaded in run())
         self.log_rows: list[dict[str, Any]] = []
 
     # --- LinkEvents -----------------------------------------------------------------------------
@@ -93,6 +101,8 @@ class PlatformService:
         body = message.body
         if message.header.msg_id == m.PlatformExchangeDown.MSG_ID and isinstance(body.data, m.InspectionRequest):
             await self._inspection(message.header.sn, body.data)
+        elif isinstance(body, m.AlarmExchangeDown) and isinstance(body.data, m.UrgingRequest):
+            await self._urging(message.header.sn, body)
         elif isinstance(body, m.PositionCount):
             self._reconcile(body)
 
@@ -105,6 +115,53 @@ class PlatformService:
                "object_type": request.object_type, "object_id": request.object_id, "info_id": request.info_id,
                "source_sn": sn, "question": request.content, "deadline": deadline}
         await asyncio.to_thread(self._db, q.store_inspection, row)
+
+    async def _urging(self, sn: int, body: m.AlarmExchangeDown) -> None:
+        """0x9401: store the urging with its deadline against the alarm it names (plate and colour, alarm type,
+        alarm time). It is answered (0x1401) by _report_handlings once the alarm is handled (at the next poll
+        when it already is). An urging that names no alarm of ours is stored unanswered."""
+        urging: m.UrgingRequest = body.data
+        plate, colour = body.plate or "", body.plate_colour or 0
+        candidates = await asyncio.to_thread(
+            self._db, q.urged_alarm_candidates, sorted(self.enterprises), plate, colour, urging.warn_time,
+            alarm_requests.URGING_TIME_SLACK)
+        alarm = alarm_requests.urged_alarm(candidates, urging.warn_type)
+        row = {"platform_id": self.platform.id, "enterprise_id": self.platform.enterprise_id,
+               "alarm_id": alarm["id"] if alarm else None, "source_sn": sn, "supervision_id": urging.supervision_id,
+               "plate": plate, "plate_colour": colour, "warn_src": urging.warn_src, "warn_type": urging.warn_type,
+               "warn_time": urging.warn_time, "deadline": urging.end_time, "level": urging.level,
+               "supervisor": urging.supervisor, "supervisor_tel": urging.supervisor_tel,
+               "supervisor_email": urging.supervisor_email}
+        await asyncio.to_thread(self._db, q.store_urging, row)
+        if alarm is None:
+            log.warning("platform %s: urging %s names no alarm of %s (type %d at %s)", self.platform.id,
+                        urging.supervision_id, plate, urging.warn_type, urging.warn_time.isoformat())
+
+    async def _report_handlings(self) -> None:
+        """0x1401 for each unanswered urging whose alarm is handled (with the alarm's handling now); then the
+        handlings after the cursor: 0x1403 when the alarm was forwarded (in scope, with an upper-platform alarm
+        type; in the 2011 layout only, 2019 has no typed 0x1403 yet). Each urging is marked answered, and the
+        cursor saved, after its frame was written (at-least-once)."""
+        version = self.platform.version
+        for urging in await asyncio.to_thread(self._db, q.urgings_to_answer, self.platform.id):
+            result = alarm_requests.result_of_state(int(urging["state"]))
+            if result is None:
+                continue
+            await self.links.send(m.AlarmExchange.MSG_ID, alarm_requests.urging_answer_body(
+                urging["plate"], urging["plate_colour"], urging["supervision_id"], urging["source_sn"], result,
+                version))
+            await asyncio.to_thread(self._db, q.mark_urging_answered, urging["id"], result)
+        if self.handling_cursor is None:
+            self.handling_cursor = await asyncio.to_thread(self._db, q.handling_cursor, self.platform.id)
+        rows = await asyncio.to_thread(self._db, q.handlings_after, self.handling_cursor, sorted(self.enterprises))
+        for row in rows:
+            result = alarm_requests.result_of_state(int(row["state"]))
+            if row["in_scope"] and result is not None and alarm_requests.forwarded(str(row["key"])) \
+                    and version == "2011":
+                await self.links.send(m.AlarmExchange.MSG_ID, alarm_requests.handling_result_body(
+                    row["plate"] or "", int(row["colour"] or 0), int(row["alarm_id"]), result, version))
+            self.handling_cursor = int(row["record_id"])
+            await asyncio.to_thread(self._db, q.set_handling_cursor, self.platform.id, self.handling_cursor)
 
     def _reconcile(self, count: m.PositionCount) -> None:
         """0x9101: compare the superior's count with the positions we sent in its time window. We count per
@@ -147,7 +204,9 @@ class PlatformService:
             self.registered.add(outgoing.car_id)
         link = await self.links.send(m.VehicleDynamic.MSG_ID,
                                      forwarding.position_body(vehicle.plate, vehicle.plate_colour, outgoing, version))
-        self.sent_per_second[int(time.time())] += len(outgoing.fixes)
+        second = int(time.time())
+        self.sent_per_second[second] += len(outgoing.fixes)
+        self.unsaved_sent[second] += len(outgoing.fixes)
         if outgoing.backfill:
             self.links_state[link]["backfilled"] += len(outgoing.fixes)
 
@@ -205,13 +264,16 @@ class PlatformService:
         with connect(self.db_url, autocommit=True) as conn:
             return fn(conn, *args)
 
-    def _save(self, conn: Any, states: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> None:
+    def _save(self, conn: Any, states: dict[str, dict[str, Any]], rows: list[dict[str, Any]],
+              sent: dict[int, int], oldest: int) -> None:
         for link, state in states.items():
             q.save_link_state(conn, self.platform.id, link, state)
         q.log_messages(conn, rows)
+        q.save_sent_counts(conn, self.platform.id, sent, oldest)
 
     async def flush(self) -> None:
-        """Save the links' state (counts as increments) and the logged frames."""
+        """Save the links' state (counts as increments), the logged frames and the positions sent per second
+        (put back when the database does not take them, so the next flush saves them)."""
         states = {}
         for link, row in self.links_state.items():
             states[link] = dict(row)
@@ -221,7 +283,12 @@ class PlatformService:
         oldest = int(time.time()) - COUNT_WINDOW_S
         for second in [s for s in self.sent_per_second if s < oldest]:
             del self.sent_per_second[second]
-        await asyncio.to_thread(self._db, self._save, states, rows)
+        sent, self.unsaved_sent = self.unsaved_sent, collections.Counter()
+        try:
+            await asyncio.to_thread(self._db, self._save, states, rows, dict(sent), oldest)
+        except BaseException:
+            self.unsaved_sent.update(sent)
+            raise
 
     async def _housekeeping(self) -> None:
         reload_at = prune_at = 0.0
@@ -237,6 +304,7 @@ class PlatformService:
                 await self.flush()
                 if self.links.is_up():
                     await self._answer_inspections()
+                    await self._report_handlings()
             except LinkDown:
                 pass
             except Exception:  # the database may be away for a while: the links keep running
@@ -245,6 +313,9 @@ class PlatformService:
 
     async def run(self) -> None:
         self.enterprises = await asyncio.to_thread(self._db, q.exchanged_enterprises, self.platform)
+        saved = await asyncio.to_thread(self._db, q.sent_counts, self.platform.id, int(time.time()) - COUNT_WINDOW_S)
+        self.sent_per_second.update(saved)  # what an earlier process sent, for the first 0x9101
+        self.handling_cursor = await asyncio.to_thread(self._db, q.handling_cursor, self.platform.id)
         tasks = [asyncio.create_task(self.links.run()), asyncio.create_task(self._forward()),
                  asyncio.create_task(self._housekeeping())]
         try:

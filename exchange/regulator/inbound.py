@@ -114,6 +114,10 @@ def _alarm(regulator: Regulator, links: PlatformLinks, link: str, message: Messa
         regulator.tally.handling_results.append(record)
         regulator.counts["handling_results"] += 1
     elif isinstance(data, m.UrgingAnswer):
+        regulator.tally.urging_answers.append({
+            "account": links.account.user_id, "received_at": now().isoformat(), "plate": body.plate,
+            "supervision_id": data.supervision_id, "result": data.result, "source_sn": data.source_sn})
+        regulator.counts["urging_answers"] += 1
         regulator.event(links, "urging_answer", f"0x1401 supervision {data.supervision_id} result {data.result}")
     else:
         regulator.count_other(message.header.msg_id, body.data_type)

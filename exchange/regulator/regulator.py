@@ -302,6 +302,7 @@ class Regulator(Requests):
             "vehicles": [v.as_json() for v in list(tally.vehicles.values())[:vehicles]],
             "alarms": [_alarm_json(a) for a in tally.alarms],
             "handling_results": list(tally.handling_results),
+            "urging_answers": list(tally.urging_answers),
             "inspections": self.inspections_json(),
             "inspection_answers": [_answer_json(a) for a in tally.inspection_answers],
             "events": list(self.events),

@@ -7,7 +7,7 @@ Named parameters; no identifiers are built from input. The password is read here
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg import Connection
@@ -200,3 +200,109 @@ def inspection_state(conn: Connection[Any], inspection_id: int, path_prefix: str
     """The inspection's state, or None when it is not in the scope of ``path_prefix``."""
     row = conn.execute(_INSPECTION_STATE, {"id": inspection_id, "prefix": path_prefix}).fetchone()
     return None if row is None else str(row[0])
+
+
+# --- positions sent, per second (migration 0047): what the first 0x9101 after a restart is reconciled with ---
+
+_SENT = """
+INSERT INTO exchange_sent_count (platform_id, second, positions) VALUES (%(platform_id)s, %(second)s, %(positions)s)
+ON CONFLICT (platform_id, second) DO UPDATE SET positions = exchange_sent_count.positions + EXCLUDED.positions"""
+
+
+def save_sent_counts(conn: Connection[Any], platform_id: int, counts: dict[int, int], oldest_second: int) -> None:
+    """Add ``counts`` ({UTC second: positions sent}) and drop the seconds before ``oldest_second``."""
+    if counts:
+        conn.cursor().executemany(_SENT, [{"platform_id": platform_id, "second": s, "positions": n}
+                                          for s, n in counts.items()])
+    conn.execute("DELETE FROM exchange_sent_count WHERE platform_id = %(p)s AND second < %(oldest)s",
+                 {"p": platform_id, "oldest": oldest_second})
+
+
+def sent_counts(conn: Connection[Any], platform_id: int, oldest_second: int) -> dict[int, int]:
+    rows = conn.execute("SELECT second, positions FROM exchange_sent_count WHERE platform_id = %(p)s AND "
+                        "second >= %(oldest)s", {"p": platform_id, "oldest": oldest_second}).fetchall()
+    return {int(r[0]): int(r[1]) for r in rows}
+
+
+# --- urgings (0x9401) and the handling of alarms (0x1401 / 0x1403) ------------------------------------------
+
+# The alarms an urging may name: of the car with that plate and colour in the exchanged enterprises, started
+# within ``slack`` of the urging's WARN_TIME (whole UTC seconds on the wire), nearest first. The caller keeps
+# those whose key has the urging's upper-platform alarm type (exchange.link.forwarding.upper_alarm_type).
+_URGED_ALARMS = """
+SELECT a.id, a.key, a.state, a.start_time FROM alarm a JOIN car c ON c.id = a.car_id
+WHERE c.plate_number = %(plate)s AND c.plate_color = %(colour)s AND c.enterprise_id = ANY(%(enterprises)s)
+  AND a.start_time >= %(at)s - %(slack)s AND a.start_time < %(at)s + %(slack)s
+ORDER BY abs(extract(epoch FROM a.start_time - %(at)s)), a.id LIMIT 50"""
+
+
+def urged_alarm_candidates(conn: Connection[Any], enterprises: list[int], plate: str, colour: int, at: datetime,
+                           slack: timedelta) -> list[dict[str, Any]]:
+    return conn.cursor(row_factory=dict_row).execute(_URGED_ALARMS, {
+        "plate": plate, "colour": colour, "enterprises": enterprises, "at": at, "slack": slack}).fetchall()
+
+
+_URGING = """
+INSERT INTO exchange_urging (platform_id, enterprise_id, alarm_id, source_sn, supervision_id, plate, plate_colour,
+                             warn_src, warn_type, warn_time, deadline, level, supervisor, supervisor_tel,
+                             supervisor_email)
+VALUES (%(platform_id)s, %(enterprise_id)s, %(alarm_id)s, %(source_sn)s, %(supervision_id)s, %(plate)s,
+        %(plate_colour)s, %(warn_src)s, %(warn_type)s, %(warn_time)s, %(deadline)s, %(level)s, %(supervisor)s,
+        %(supervisor_tel)s, %(supervisor_email)s)
+RETURNING id"""
+
+
+def store_urging(conn: Connection[Any], row: dict[str, Any]) -> int:
+    found = conn.execute(_URGING, row).fetchone()
+    assert found is not None
+    return int(found[0])
+
+
+_TO_ANSWER = """
+SELECT u.id, u.supervision_id, u.source_sn, u.plate, u.plate_colour, a.state
+FROM exchange_urging u JOIN alarm a ON a.id = u.alarm_id
+WHERE u.platform_id = %(p)s AND u.answered_at IS NULL AND a.state <> 0 ORDER BY u.id"""
+
+
+def urgings_to_answer(conn: Connection[Any], platform_id: int) -> list[dict[str, Any]]:
+    """The platform's urgings not answered yet (0x1401 not sent) whose alarm has been handled, with its state."""
+    return conn.cursor(row_factory=dict_row).execute(_TO_ANSWER, {"p": platform_id}).fetchall()
+
+
+def mark_urging_answered(conn: Connection[Any], urging_id: int, result: int) -> None:
+    conn.execute("UPDATE exchange_urging SET result = %(r)s, answered_at = now() WHERE id = %(id)s",
+                 {"r": result, "id": urging_id})
+
+
+def handling_cursor(conn: Connection[Any], platform_id: int) -> int:
+    """The last alarm_confirm_record id reported to the platform. A platform seen for the first time starts
+    at the newest record: handlings from before it was linked are not reported."""
+    row = conn.execute("SELECT last_record_id FROM exchange_handling_cursor WHERE platform_id = %(p)s",
+                       {"p": platform_id}).fetchone()
+    if row is not None:
+        return int(row[0])
+    newest = conn.execute("SELECT COALESCE(max(id), 0) FROM alarm_confirm_record").fetchone()
+    last = int(newest[0]) if newest else 0
+    set_handling_cursor(conn, platform_id, last)
+    return last
+
+
+def set_handling_cursor(conn: Connection[Any], platform_id: int, last_record_id: int) -> None:
+    conn.execute(
+        "INSERT INTO exchange_handling_cursor (platform_id, last_record_id) VALUES (%(p)s, %(last)s) "
+        "ON CONFLICT (platform_id) DO UPDATE SET last_record_id = EXCLUDED.last_record_id, updated_at = now()",
+        {"p": platform_id, "last": last_record_id})
+
+
+# Handlings (confirm / ignore, api/routes/alarms.py) after the cursor, oldest first; ``in_scope`` says whether
+# the alarm's vehicle is one the platform exchanges (the others only move the cursor).
+_HANDLINGS = """
+SELECT r.id AS record_id, r.alarm_id, r.state, a.key, a.car_id, c.plate_number AS plate, c.plate_color AS colour,
+       (c.id IS NOT NULL AND a.enterprise_id = ANY(%(enterprises)s)) AS in_scope
+FROM alarm_confirm_record r JOIN alarm a ON a.id = r.alarm_id LEFT JOIN car c ON c.id = a.car_id
+WHERE r.id > %(after)s ORDER BY r.id LIMIT %(limit)s"""
+
+
+def handlings_after(conn: Connection[Any], after: int, enterprises: list[int], limit: int = 500) -> list[dict[str, Any]]:
+    return conn.cursor(row_factory=dict_row).execute(
+        _HANDLINGS, {"after": after, "enterprises": enterprises, "limit": limit}).fetchall()

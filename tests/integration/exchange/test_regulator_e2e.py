@@ -23,16 +23,17 @@ from fleet.topics import CONSOLE_EVENTS, JT808_UPLINK
 from streams.payloads import Terminal
 from tests.integration.exchange.test_link_service import LinkService, plates, produce_positions
 from tests.integration.streams.support import Producer, commit_group_at_end, insert_terminals, wait_for
+from warehouse.queries import alarms as alarm_queries
 from warehouse.queries import exchange as q
 
 USER, PASSWORD, CENTRE = 80900077, "reg809", 80900077
 
 
 class RegulatorThread:
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, version: str = "2019") -> None:
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
-        self.regulator = Regulator([Account(USER, PASSWORD, CENTRE, "2019")], host="127.0.0.1", port=port,
+        self.regulator = Regulator([Account(USER, PASSWORD, CENTRE, version)], host="127.0.0.1", port=port,
                                    timing=Timing(reconnect_min_s=0.2, reconnect_max_s=1.0))
 
     def call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -53,18 +54,20 @@ class RegulatorThread:
 
 
 @pytest.fixture
-def scene(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str], free_port: Any,
-          tmp_path: Path) -> Iterator[tuple[RegulatorThread, LinkService, list[Terminal], int]]:
+def scene(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str], free_port: Any, tmp_path: Path,
+          request: pytest.FixtureRequest) -> Iterator[tuple[RegulatorThread, LinkService, list[Terminal], int]]:
+    """The regulator and the link service linked, JT/T 809-2019 (``indirect`` parametrisation: the version)."""
+    version = getattr(request, "param", "2019")
     terminals = insert_terminals(pg_url, 3, enterprise_name="regulator-e2e")
-    regulator = RegulatorThread(free_port())
+    regulator = RegulatorThread(free_port(), version)
     regulator.call(regulator.regulator.start)
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("UPDATE superior_platform SET enabled = false")  # only this test's platform is linked
         platform_id = conn.execute(
             "INSERT INTO superior_platform (enterprise_id, name, host, port, user_id, password, centre_id, version, "
             "down_link_host, down_link_port, position_interval_s) VALUES (%s, 'regulator in a box', '127.0.0.1', "
-            "%s, %s, %s, %s, '2019', '127.0.0.1', %s, 0) RETURNING id",
-            (terminals[0].enterprise_id, regulator.regulator.port, USER, PASSWORD, CENTRE, free_port())
+            "%s, %s, %s, %s, %s, '127.0.0.1', %s, 0) RETURNING id",
+            (terminals[0].enterprise_id, regulator.regulator.port, USER, PASSWORD, CENTRE, version, free_port())
         ).fetchone()[0]  # type: ignore[index]
     commit_group_at_end(kafka_bootstrap, f"fleet-exchange-{platform_id}", (JT808_UPLINK, CONSOLE_EVENTS))
     env = {**stack_env, "FLEET_EXCHANGE_RELOAD_S": "1", "FLEET_EXCHANGE_POLL_S": "0.5",
@@ -135,3 +138,88 @@ def test_the_regulator_away_for_a_while_gets_the_gap_backfilled_in_order(scene: 
 def _one(pg_url: str, sql: str, *params: Any) -> Any:
     with psycopg.connect(pg_url, autocommit=True) as conn:
         return conn.execute(sql, params).fetchone()
+
+
+def _alarm(pg_url: str, terminal: Terminal, key: str, start: datetime) -> tuple[int, str]:
+    """An unhandled alarm of the terminal's car, as the streams write it; (id, plate)."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        plate = conn.execute("SELECT plate_number FROM car WHERE id = %s", (terminal.car_id,)).fetchone()[0]  # type: ignore[index]
+        alarm_id = conn.execute(
+            "INSERT INTO alarm (enterprise_id, device_id, car_id, plate_number, phone, type, key, start_time, state, "
+            "lat, lng, speed) VALUES (%s, %s, %s, %s, %s, 1, %s, %s, 0, 39.9, 116.4, 60) RETURNING id",
+            (terminal.enterprise_id, terminal.device_id, terminal.car_id, plate, terminal.phone, key, start)
+        ).fetchone()[0]  # type: ignore[index]
+    return int(alarm_id), str(plate)
+
+
+def _handle_alarm(pg_url: str, alarm_id: int, state: int) -> None:
+    """What POST /api/common/alarm/{id}/confirm.json writes (api/routes/alarms.py): the handling and its record."""
+    with psycopg.connect(pg_url) as conn, conn.transaction():
+        row = conn.execute("SELECT id, message_seq, device_id, plate_number, enterprise_id FROM alarm WHERE id = %s",
+                           (alarm_id,)).fetchone()
+        assert row is not None
+        alarm = dict(zip(("id", "message_seq", "device_id", "plate_number", "enterprise_id"), row, strict=True))
+        alarm_queries.handle(conn, alarm, state=state, opinion="已处理", now=datetime.now(UTC), user_id=1,
+                             user_name="值班员", alarm_type=0, alarm_desc="超速报警")
+
+
+@pytest.mark.parametrize("scene", ["2011"], indirect=True)
+def test_an_urging_gets_its_deadline_on_the_alarm_and_the_handling_goes_back_as_0x1401_and_0x1403(
+        scene: Any, kafka_bootstrap: str, pg_url: str) -> None:
+    regulator, service, terminals, platform_id = scene
+    start = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=20)
+    alarm_id, plate = _alarm(pg_url, terminals[0], "a1", start)
+    push = {"kind": "push", "enterprise_id": terminals[0].enterprise_id, "enterprise_path": "/x/",
+            "push": {"type": 2, "data": {"alarmId": alarm_id, "carId": terminals[0].car_id, "key": "a1",
+                                         "startTime": int(start.timestamp() * 1000), "plateNumber": plate,
+                                         "desc": "超速报警"}}}
+    producer = Producer(kafka_bootstrap)
+    producer.send(CONSOLE_EVENTS, str(terminals[0].enterprise_id), push)
+    producer.flush()
+    wait_for(lambda: regulator.status()["alarms"], 60, "the 0x1402 at the regulator", service)
+    reported = regulator.regulator.tally.alarms[0]
+    assert reported.info_id == alarm_id and reported.plate == plate
+
+    regulator.call(regulator.regulator.send_urging, reported, minutes=30, supervisor="督办员")
+    urging = wait_for(lambda: _one(pg_url, "SELECT alarm_id, deadline, supervision_id, answered_at FROM exchange_urging "
+                                           "WHERE platform_id = %s", platform_id), 30, "the urging stored", service)
+    assert urging[0] == alarm_id and urging[2] == f"{alarm_id:08X}" and urging[3] is None
+    assert timedelta(minutes=29) < urging[1] - datetime.now(UTC) <= timedelta(minutes=30)
+
+    _handle_alarm(pg_url, alarm_id, 2)  # finished
+    wait_for(lambda: regulator.status()["urging_answers"] and regulator.status()["handling_results"], 30,
+             "0x1401 and 0x1403 at the regulator", service)
+    status = regulator.status()
+    assert [(a["supervision_id"], a["result"], a["plate"]) for a in status["urging_answers"]] == \
+        [(f"{alarm_id:08X}", 1, plate)]
+    assert [(r["info_id"], r["result"]) for r in status["handling_results"]] == [(alarm_id, 1)]
+    assert _one(pg_url, "SELECT result FROM exchange_urging WHERE platform_id = %s", platform_id) == (1,)
+
+
+def test_the_first_0x9101_after_a_link_service_restart_reconciles_without_a_mismatch(
+        scene: Any, kafka_bootstrap: str, pg_url: str) -> None:
+    regulator, service, terminals, platform_id = scene
+    producer = Producer(kafka_bootstrap)
+    plate_of = plates(pg_url, terminals)
+    produce_positions(producer, terminals, datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=3), 3)
+    wait_for(lambda: all(regulator.vehicles().get(p, {}).get("unique_fixes") == 3 for p in plate_of.values()),
+             60, "3 positions per vehicle", service)
+    regulator.call(regulator.regulator.send_position_count, USER)
+    time.sleep(1.5)
+    produce_positions(producer, terminals, datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=2), 2)
+    wait_for(lambda: all(regulator.vehicles().get(p, {}).get("unique_fixes") == 5 for p in plate_of.values()),
+             60, "5 positions per vehicle", service)
+    sent_sql = "SELECT COALESCE(sum(positions), 0) FROM exchange_sent_count WHERE platform_id = %s"
+    wait_for(lambda: _one(pg_url, sent_sql, platform_id)[0] == 15, 10, "the sent counts saved", service)
+
+    service.stop()  # the second window's positions were sent by this process
+    service.start()
+    wait_for(regulator.linked, 60, "main and sub link up again", service)
+    counted = regulator.call(regulator.regulator.send_position_count, USER)
+    assert counted["total"] == 6
+    mismatch_sql = "SELECT COALESCE(sum(mismatch_count), 0), max(updated_at) FROM exchange_link_state " \
+                   "WHERE platform_id = %s"
+    after = datetime.now(UTC)
+    wait_for(lambda: _one(pg_url, mismatch_sql, platform_id)[1] > after, 10, "the link state saved", service)
+    time.sleep(1.0)  # two more saves, after the 0x9101 was read
+    assert _one(pg_url, mismatch_sql, platform_id)[0] == 0
