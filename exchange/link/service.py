@@ -8,7 +8,7 @@ record (at-least-once: the superior may count duplicates, never a gap). Inspecti
 ``answered`` in exchange_inspection) are polled every ``poll_s`` and sent as 0x1301 (then ``sent``).
 
 Positions sent are counted per second of sending and saved (exchange_sent_count), so the first 0x9101 after a
-restart is reconciled with what the previous process sent. An urging (0x9401) is stored with its deadline
+restart is reconciled with what the previous process sent. A 0x9601 is answered 0x1601 from the car's records. An urging (0x9401) is stored with its deadline
 against the alarm it names (exchange.link.alarm_requests); alarm handlings (alarm_confirm_record, written with
 the handling in the API) are polled every ``poll_s`` after a per-platform cursor and reported as 0x1403 (a
 forwarded alarm) and 0x1401 (an urged one); the cursor moves only after the frames were written.
@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from exchange.link import alarm_requests, forwarding
+from exchange.link import alarm_requests, forwarding, static_info
 from exchange.link.backoff import Backoff
 from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
 from exchange.link.wire import PlatformWire
@@ -103,6 +103,8 @@ class PlatformService:
             await self._inspection(message.header.sn, body.data)
         elif isinstance(body, m.AlarmExchangeDown) and isinstance(body.data, m.UrgingRequest):
             await self._urging(message.header.sn, body)
+        elif isinstance(body, m.StaticInfoDown) and body.data_type == static_info.STATIC_INFO_REQUEST:
+            await self._static_info(message.header.sn, body)
         elif isinstance(body, m.PositionCount):
             self._reconcile(body)
 
@@ -136,6 +138,19 @@ class PlatformService:
         if alarm is None:
             log.warning("platform %s: urging %s names no alarm of %s (type %d at %s)", self.platform.id,
                         urging.supervision_id, plate, urging.warn_type, urging.warn_time.isoformat())
+
+    async def _static_info(self, sn: int, body: m.StaticInfoDown) -> None:
+        """0x9601: answer 0x1601 from the vehicle's records; a vehicle we do not exchange gets none."""
+        vehicle = await asyncio.to_thread(self._db, q.static_vehicle, sorted(self.enterprises), body.plate,
+                                          body.plate_colour)
+        if vehicle is None:
+            log.warning("platform %s: static information asked for %s (colour %d), not a vehicle it exchanges",
+                        self.platform.id, body.plate, body.plate_colour)
+            return
+        try:
+            await self.links.send(m.StaticInfo.MSG_ID, static_info.answer_body(vehicle, sn, self.platform.version))
+        except LinkDown:  # the superior asks again; the request is not stored
+            log.warning("platform %s: 0x1601 for %s not sent: both links down", self.platform.id, body.plate)
 
     async def _report_handlings(self) -> None:
         """0x1401 for each unanswered urging whose alarm is handled (with the alarm's handling now); then the

@@ -123,6 +123,17 @@ def _alarm(regulator: Regulator, links: PlatformLinks, link: str, message: Messa
         regulator.count_other(message.header.msg_id, body.data_type)
 
 
+def _static_info(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    body: m.StaticInfo = message.body
+    if isinstance(body.data, m.StaticInfoAnswer):
+        regulator.tally.static_answers.append({
+            "account": links.account.user_id, "received_at": now().isoformat(), "plate": body.plate,
+            "colour": body.plate_colour, "car_info": body.data.car_info, "source_sn": body.data.source_sn})
+        regulator.counts["static_answers"] += 1
+    else:
+        regulator.count_other(message.header.msg_id, body.data_type)
+
+
 _HANDLERS: dict[type, Callable[[Regulator, PlatformLinks, str, Message], None]] = {
     m.Heartbeat: _heartbeat,
     m.LogoutRequest: _logout,
@@ -133,4 +144,5 @@ _HANDLERS: dict[type, Callable[[Regulator, PlatformLinks, str, Message], None]] 
     m.VehicleDynamic: _dynamic,
     m.PlatformExchange: _platform,
     m.AlarmExchange: _alarm,
+    m.StaticInfo: _static_info,
 }

@@ -303,6 +303,7 @@ class Regulator(Requests):
             "alarms": [_alarm_json(a) for a in tally.alarms],
             "handling_results": list(tally.handling_results),
             "urging_answers": list(tally.urging_answers),
+            "static_answers": list(tally.static_answers),
             "inspections": self.inspections_json(),
             "inspection_answers": [_answer_json(a) for a in tally.inspection_answers],
             "events": list(self.events),

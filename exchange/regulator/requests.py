@@ -1,7 +1,7 @@
 """The superior's requests to an inferior platform (JT/T 809 sub link messages, §5.3-§5.4):
 inspections (0x9301, whose 0x1301 answers are matched back with their latency), urgings (0x9401) of
-an alarm the inferior reported, messages (0x9302), warning tips (0x9402) and the count of positions
-received (0x9101). Each goes on the sub link, or on the main link while the sub link is down
+an alarm the inferior reported, messages (0x9302), warning tips (0x9402), static information requests
+(0x9601) and the count of positions received (0x9101). Each goes on the sub link, or on the main link while the sub link is down
 (``PlatformLinks.send_request``), and raises LinkDown when neither is up.
 """
 
@@ -118,6 +118,12 @@ class Requests:
         tip = m.WarningTip(warn_src, warn_type, warn_time or now(), text)
         link, sn = links.send_request(m.AlarmExchangeDown.MSG_ID,
                                       m.AlarmExchangeDown(m.WarningTip.DATA_TYPE, tip, plate, colour))
+        return {"link": link, "sn": sn}
+
+    def send_static_info_request(self, plate: str, colour: int, *, user_id: int | None = None) -> dict[str, Any]:
+        """0x9601 补报车辆静态信息请求 about a vehicle (no data: the family header names it)."""
+        links = self._links(user_id)
+        link, sn = links.send_request(m.StaticInfoDown.MSG_ID, m.StaticInfoDown(plate, colour, 0x9601, b""))
         return {"link": link, "sn": sn}
 
     def send_position_count(self, user_id: int | None = None) -> dict[str, Any]:

@@ -75,6 +75,7 @@ class Tally:
         self.alarms: deque[AlarmRecord] = deque(maxlen=max_records)
         self.handling_results: deque[dict[str, Any]] = deque(maxlen=max_records)
         self.urging_answers: deque[dict[str, Any]] = deque(maxlen=max_records)  # 0x1401
+        self.static_answers: deque[dict[str, Any]] = deque(maxlen=max_records)  # 0x1601
         self.inspection_answers: deque[InspectionRecord] = deque(maxlen=max_records)
         self.positions_total = 0  # every position received, duplicates included (what 0x9101 reports)
         self.lag = LagHistogram()

@@ -306,3 +306,20 @@ WHERE r.id > %(after)s ORDER BY r.id LIMIT %(limit)s"""
 def handlings_after(conn: Connection[Any], after: int, enterprises: list[int], limit: int = 500) -> list[dict[str, Any]]:
     return conn.cursor(row_factory=dict_row).execute(
         _HANDLINGS, {"after": after, "enterprises": enterprises, "limit": limit}).fetchall()
+
+
+# --- static information (0x9601 -> 0x1601) ---------------------------------------------------------------
+
+_STATIC = """
+SELECT c.plate_number AS plate, c.plate_color AS plate_colour, e.id AS enterprise_id, e.name AS enterprise_name,
+       COALESCE(e.phone, '') AS enterprise_phone, d.name AS driver_name, COALESCE(d.phone, '') AS driver_phone
+FROM car c JOIN enterprise e ON e.id = c.enterprise_id LEFT JOIN driver d ON d.id = c.driver_id
+WHERE c.plate_number = %(plate)s AND c.plate_color = %(colour)s AND c.enterprise_id = ANY(%(enterprises)s)
+  AND c.record_state = 1
+ORDER BY c.id LIMIT 1"""
+
+
+def static_vehicle(conn: Connection[Any], enterprises: list[int], plate: str, colour: int) -> dict[str, Any] | None:
+    """The car with that plate and colour among the exchanged enterprises, with its enterprise and driver."""
+    return conn.cursor(row_factory=dict_row).execute(
+        _STATIC, {"plate": plate, "colour": colour, "enterprises": enterprises}).fetchone()

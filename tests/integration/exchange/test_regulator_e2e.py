@@ -223,3 +223,24 @@ def test_the_first_0x9101_after_a_link_service_restart_reconciles_without_a_mism
     wait_for(lambda: _one(pg_url, mismatch_sql, platform_id)[1] > after, 10, "the link state saved", service)
     time.sleep(1.0)  # two more saves, after the 0x9101 was read
     assert _one(pg_url, mismatch_sql, platform_id)[0] == 0
+
+
+def test_a_static_information_request_is_answered_from_the_vehicle_records(scene: Any, pg_url: str) -> None:
+    regulator, service, terminals, platform_id = scene
+    car_id, enterprise_id = terminals[0].car_id, terminals[0].enterprise_id
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        driver_id = conn.execute("INSERT INTO driver (enterprise_id, name, phone) VALUES (%s, '王师傅', '13900000009') "
+                                 "RETURNING id", (enterprise_id,)).fetchone()[0]  # type: ignore[index]
+        conn.execute("UPDATE car SET driver_id = %s WHERE id = %s", (driver_id, car_id))
+        conn.execute("UPDATE enterprise SET phone = '010-8888' WHERE id = %s", (enterprise_id,))
+        plate, name = conn.execute("SELECT c.plate_number, e.name FROM car c JOIN enterprise e ON e.id = "
+                                   "c.enterprise_id WHERE c.id = %s", (car_id,)).fetchone()  # type: ignore[misc]
+    regulator.call(regulator.regulator.send_static_info_request, "京Z00000", 2, user_id=USER)  # not ours
+    asked = regulator.call(regulator.regulator.send_static_info_request, plate, 2, user_id=USER)
+    answers = wait_for(lambda: regulator.status()["static_answers"], 30, "the 0x1601 at the regulator", service)
+    time.sleep(1.0)  # the request for a vehicle not exchanged stays unanswered
+    answers = regulator.status()["static_answers"]
+    assert len(answers) == 1 and answers[0]["plate"] == plate and answers[0]["source_sn"] == asked["sn"]
+    assert answers[0]["car_info"] == (f"VIN:={plate};VEHICLE_COLOR:=2;VEHICLE_TYPE:=;TRANS_TYPE:=;"
+                                      f"VEHICLE_NATIONALITY:=;OWERS_ID:={enterprise_id};OWERS_NAME:={name};"
+                                      "OWERS_TEL:=010-8888;DRIVER_NAME:=王师傅;DRIVER_TEL:=13900000009")
