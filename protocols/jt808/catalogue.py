@@ -60,6 +60,8 @@ QUERY_LOCATION: Final = m.QueryLocation.MSG_ID
 TEMPORARY_TRACKING: Final = m.TemporaryTracking.MSG_ID
 MANUAL_ALARM_CONFIRMATION: Final = m.ManualAlarmConfirmation.MSG_ID
 TEXT_MESSAGE: Final = m.TextMessage.MSG_ID
+PHONE_CALLBACK: Final = m.PhoneCallback.MSG_ID
+RECORDER_COLLECT: Final = m.RecorderCollect.MSG_ID
 SET_CIRCLE_AREAS: Final = m.SetCircleAreas.MSG_ID
 DELETE_CIRCLE_AREAS: Final = m.DeleteCircleAreas.MSG_ID
 SET_RECTANGLE_AREAS: Final = m.SetRectangleAreas.MSG_ID
@@ -148,6 +150,8 @@ MESSAGES: Final[tuple[MessageInfo, ...]] = (
     MessageInfo(TEMPORARY_TRACKING, "临时位置跟踪控制", "Temporary location tracking", _808),
     MessageInfo(MANUAL_ALARM_CONFIRMATION, "人工确认报警消息", "Manual alarm confirmation", _808),
     MessageInfo(TEXT_MESSAGE, "文本信息下发", "Text message", _808),
+    MessageInfo(PHONE_CALLBACK, "电话回拨", "Phone callback", _808),
+    MessageInfo(RECORDER_COLLECT, "行驶记录数据采集命令", "Travel recorder data collection", _808),
     MessageInfo(SET_CIRCLE_AREAS, "设置圆形区域", "Set circular areas", _808),
     MessageInfo(DELETE_CIRCLE_AREAS, "删除圆形区域", "Delete circular areas", _808),
     MessageInfo(SET_RECTANGLE_AREAS, "设置矩形区域", "Set rectangular areas", _808),

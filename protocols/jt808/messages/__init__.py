@@ -37,6 +37,7 @@ from protocols.jt808.messages.t8201_query_location import QueryLocation
 from protocols.jt808.messages.t8202_temporary_tracking import TemporaryTracking
 from protocols.jt808.messages.t8203_manual_alarm_confirmation import ManualAlarmConfirmation
 from protocols.jt808.messages.t8300_text_message import TextMessage
+from protocols.jt808.messages.t8400_phone_callback import PhoneCallback
 from protocols.jt808.messages.t8600_set_circle_areas import CircleArea, SetCircleAreas
 from protocols.jt808.messages.t8601_delete_circle_areas import DeleteCircleAreas
 from protocols.jt808.messages.t8602_set_rectangle_areas import RectangleArea, SetRectangleAreas
@@ -46,6 +47,7 @@ from protocols.jt808.messages.t8605_delete_polygon_areas import DeletePolygonAre
 from protocols.jt808.messages.t8606_set_route import RoutePoint, SetRoute
 from protocols.jt808.messages.t8607_delete_routes import DeleteRoutes
 from protocols.jt808.messages.t8608_query_areas import QueryAreas
+from protocols.jt808.messages.t8700_recorder_collect import RecorderCollect
 from protocols.jt808.messages.t8800_media_upload_response import MediaUploadResponse
 from protocols.jt808.messages.t8801_camera_shoot import CameraShoot
 from protocols.jt808.messages.t8802_stored_media_search import StoredMediaSearch
@@ -62,6 +64,8 @@ from protocols.jt808.messages.t9208_alarm_attachment_upload_request import Alarm
 from protocols.jt808.messages.t9212_attachment_file_done_response import AttachmentFileDoneResponse
 
 __all__ = [
+    "PhoneCallback",
+    "RecorderCollect",
     "AlarmAttachmentList",
     "AlarmAttachmentUploadRequest",
     "AttachmentFile",

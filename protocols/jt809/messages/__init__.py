@@ -18,6 +18,15 @@ from protocols.jt809.messages.control import (
     VehicleControl,
     VehicleControlDown,
 )
+from protocols.jt809.messages.control_requests import (
+    EmergencyAnswer,
+    ListenRequest,
+    PhotoAnswer,
+    PhotoRequest,
+    RecorderAnswer,
+    TextAnswer,
+    TextRequest,
+)
 from protocols.jt809.messages.dynamic import (
     BackfilledPositions,
     ExchangedBackfill,
@@ -73,4 +82,5 @@ __all__ = [
     "VehicleDynamic", "VehicleDynamicDown", "VehicleFamily", "VehicleRegistration", "EmergencyAccess", "ListenAnswer", "RecorderRequest",
     "StaticInfo", "StaticInfoAnswer", "StaticInfoDown", "VehicleControl", "VehicleControlDown",
     "AlarmReport2011", "PlatformMessage", "PlatformMessageAnswer", "PositionCount", "WarningTip",
+    "EmergencyAnswer", "ListenRequest", "PhotoAnswer", "PhotoRequest", "RecorderAnswer", "TextAnswer", "TextRequest",
 ]

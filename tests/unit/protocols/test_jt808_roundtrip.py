@@ -28,6 +28,7 @@ from protocols.jt808 import (
     decode_frame,
     encode_frame,
 )
+from protocols.jt808.messages import PhoneCallback, RecorderCollect
 
 VERSIONS = ["2011", "2013", "2019"]
 PHONE = "13912345678"
@@ -96,6 +97,10 @@ def _bodies(version: str) -> list[Any]:
         SetParameters(params=(TerminalParam(0x0029, 10), TerminalParam(0x0083, "粤B12345"))),
         QueryParameters(),
         ResendSubpackagesRequest(original_seq=0x00EB, package_ids=(7, 8, 16)),
+        PhoneCallback(flag=1, phone="13800000000"),
+        RecorderCollect(command=0x10, start=datetime(2018, 9, 27, 12, 0, 20, tzinfo=UTC),
+                        end=datetime(2018, 9, 27, 15, 0, 20, tzinfo=UTC), max_blocks=5556),
+        RecorderCollect(command=0x01),
     ]
 
 
