@@ -8,7 +8,9 @@ record (at-least-once: the superior may count duplicates, never a gap). Inspecti
 ``answered`` in exchange_inspection) are polled every ``poll_s`` and sent as 0x1301 (then ``sent``).
 
 Positions sent are counted per second of sending and saved (exchange_sent_count), so the first 0x9101 after a
-restart is reconciled with what the previous process sent. A 0x9601 is answered 0x1601 from the car's records. An urging (0x9401) is stored with its deadline
+restart is reconciled with what the previous process sent. A 0x9601 is answered 0x1601 from the car's records.
+Vehicle control requests (0x9501-0x9505) become terminal commands on the one command path
+(exchange.link.control_commands) and are answered with the terminal's outcome. An urging (0x9401) is stored with its deadline
 against the alarm it names (exchange.link.alarm_requests); alarm handlings (alarm_confirm_record, written with
 the handling in the API) are polled every ``poll_s`` after a per-platform cursor and reported as 0x1403 (a
 forwarded alarm) and 0x1401 (an urged one); the cursor moves only after the frames were written.
@@ -28,6 +30,7 @@ import orjson
 
 from exchange.link import alarm_requests, forwarding, static_info
 from exchange.link.backoff import Backoff
+from exchange.link.control_commands import ControlCommands
 from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
 from exchange.link.wire import PlatformWire
 from fleet import topics
@@ -71,6 +74,7 @@ class PlatformService:
         self.sent_per_second: collections.Counter[int] = collections.Counter()
         self.unsaved_sent: collections.Counter[int] = collections.Counter()  # sent since the last flush
         self.handling_cursor: int | None = None  # last alarm_confirm_record id reported (loaded in run())
+        self.controls = ControlCommands(platform, self.links, self._db, bootstrap, self.kafka_options)
         self.log_rows: list[dict[str, Any]] = []
 
     # --- LinkEvents -----------------------------------------------------------------------------
@@ -105,6 +109,13 @@ class PlatformService:
             await self._urging(message.header.sn, body)
         elif isinstance(body, m.StaticInfoDown) and body.data_type == static_info.STATIC_INFO_REQUEST:
             await self._static_info(message.header.sn, body)
+        elif isinstance(body, m.VehicleControlDown):
+            self.controls.enterprises = self.enterprises
+            try:
+                await self.controls.handle(message.header.sn, body)
+            except LinkDown:  # stored; a request answered at once is not answered again
+                log.warning("platform %s: control answer for %s not sent: both links down", self.platform.id,
+                            body.plate)
         elif isinstance(body, m.PositionCount):
             self._reconcile(body)
 
@@ -152,13 +163,13 @@ class PlatformService:
         except LinkDown:  # the superior asks again; the request is not stored
             log.warning("platform %s: 0x1601 for %s not sent: both links down", self.platform.id, body.plate)
 
-    async def _report_handlings(self) -> None:
+    async def _report_handlings(self, urgings: list[dict[str, Any]], handlings: list[dict[str, Any]]) -> None:
         """0x1401 for each unanswered urging whose alarm is handled (with the alarm's handling now); then the
         handlings after the cursor: 0x1403 when the alarm was forwarded (in scope, with an upper-platform alarm
-        type; in the 2011 layout only, 2019 has no typed 0x1403 yet). Each urging is marked answered, and the
-        cursor saved, after its frame was written (at-least-once)."""
+        type; in the 2011 layout only, 2019 has no typed 0x1403 yet). An urging is marked answered after its
+        frame was written; the cursor is saved once, up to the last handling done (LinkDown stops there)."""
         version = self.platform.version
-        for urging in await asyncio.to_thread(self._db, q.urgings_to_answer, self.platform.id):
+        for urging in urgings:
             result = alarm_requests.result_of_state(int(urging["state"]))
             if result is None:
                 continue
@@ -166,17 +177,28 @@ class PlatformService:
                 urging["plate"], urging["plate_colour"], urging["supervision_id"], urging["source_sn"], result,
                 version))
             await asyncio.to_thread(self._db, q.mark_urging_answered, urging["id"], result)
+        start = self.handling_cursor
+        try:
+            for row in handlings:
+                result = alarm_requests.result_of_state(int(row["state"]))
+                if row["in_scope"] and result is not None and alarm_requests.forwarded(str(row["key"])) \
+                        and version == "2011":
+                    await self.links.send(m.AlarmExchange.MSG_ID, alarm_requests.handling_result_body(
+                        row["plate"] or "", int(row["colour"] or 0), int(row["alarm_id"]), result, version))
+                self.handling_cursor = int(row["record_id"])
+        finally:
+            if self.handling_cursor is not None and self.handling_cursor != start:
+                await asyncio.to_thread(self._db, q.set_handling_cursor, self.platform.id, self.handling_cursor)
+
+    async def _answer_requests(self) -> None:
+        """Every poll: what the superior's requests wait for, read in one connection, then the answers."""
         if self.handling_cursor is None:
             self.handling_cursor = await asyncio.to_thread(self._db, q.handling_cursor, self.platform.id)
-        rows = await asyncio.to_thread(self._db, q.handlings_after, self.handling_cursor, sorted(self.enterprises))
-        for row in rows:
-            result = alarm_requests.result_of_state(int(row["state"]))
-            if row["in_scope"] and result is not None and alarm_requests.forwarded(str(row["key"])) \
-                    and version == "2011":
-                await self.links.send(m.AlarmExchange.MSG_ID, alarm_requests.handling_result_body(
-                    row["plate"] or "", int(row["colour"] or 0), int(row["alarm_id"]), result, version))
-            self.handling_cursor = int(row["record_id"])
-            await asyncio.to_thread(self._db, q.set_handling_cursor, self.platform.id, self.handling_cursor)
+        pending = await asyncio.to_thread(self._db, q.pending_answers, self.platform.id, self.handling_cursor,
+                                          sorted(self.enterprises))
+        await self._answer_inspections(pending["inspections"])
+        await self._report_handlings(pending["urgings"], pending["handlings"])
+        await self.controls.answer_done(pending["controls"])
 
     def _reconcile(self, count: m.PositionCount) -> None:
         """0x9101: compare the superior's count with the positions we sent in its time window. We count per
@@ -190,8 +212,7 @@ class PlatformService:
             log.warning("platform %s: the superior counts %d positions from %d to %d, we sent %d",
                         self.platform.id, count.total, start, end, sent)
 
-    async def _answer_inspections(self) -> None:
-        rows = await asyncio.to_thread(self._db, q.answered_inspections, self.platform.id)
+    async def _answer_inspections(self, rows: list[dict[str, Any]]) -> None:
         for row in rows:
             answer = m.InspectionAnswer(row["object_type"], row["object_id"], row["answer"] or "",
                                         info_id=row["info_id"], source_data_type=m.InspectionRequest.DATA_TYPE,
@@ -318,8 +339,7 @@ class PlatformService:
                     prune_at = time.monotonic() + 3600
                 await self.flush()
                 if self.links.is_up():
-                    await self._answer_inspections()
-                    await self._report_handlings()
+                    await self._answer_requests()
             except LinkDown:
                 pass
             except Exception:  # the database may be away for a while: the links keep running
@@ -342,3 +362,5 @@ class PlatformService:
                 task.cancel()
             with contextlib.suppress(Exception):
                 await self.flush()
+            with contextlib.suppress(Exception):
+                await self.controls.stop()

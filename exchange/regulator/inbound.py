@@ -123,6 +123,18 @@ def _alarm(regulator: Regulator, links: PlatformLinks, link: str, message: Messa
         regulator.count_other(message.header.msg_id, body.data_type)
 
 
+def _control(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    body: m.VehicleControl = message.body
+    record: dict[str, Any] = {"account": links.account.user_id, "received_at": now().isoformat(), "plate": body.plate,
+                              "data_type": body.data_type}
+    if isinstance(body.data, bytes | bytearray):
+        record["hex"] = bytes(body.data).hex()
+    else:
+        record.update({k: v for k, v in vars(body.data).items() if isinstance(v, int | str | None)})
+    regulator.tally.control_answers.append(record)
+    regulator.counts["control_answers"] += 1
+
+
 def _static_info(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
     body: m.StaticInfo = message.body
     if isinstance(body.data, m.StaticInfoAnswer):
@@ -145,4 +157,5 @@ _HANDLERS: dict[type, Callable[[Regulator, PlatformLinks, str, Message], None]] 
     m.PlatformExchange: _platform,
     m.AlarmExchange: _alarm,
     m.StaticInfo: _static_info,
+    m.VehicleControl: _control,
 }

@@ -1,7 +1,7 @@
 """The superior's requests to an inferior platform (JT/T 809 sub link messages, §5.3-§5.4):
 inspections (0x9301, whose 0x1301 answers are matched back with their latency), urgings (0x9401) of
-an alarm the inferior reported, messages (0x9302), warning tips (0x9402), static information requests
-(0x9601) and the count of positions received (0x9101). Each goes on the sub link, or on the main link while the sub link is down
+an alarm the inferior reported, messages (0x9302), warning tips (0x9402), vehicle control (0x9501-0x9505), static
+information requests (0x9601) and the count of positions received (0x9101). Each goes on the sub link, or on the main link while the sub link is down
 (``PlatformLinks.send_request``), and raises LinkDown when neither is up.
 """
 
@@ -118,6 +118,14 @@ class Requests:
         tip = m.WarningTip(warn_src, warn_type, warn_time or now(), text)
         link, sn = links.send_request(m.AlarmExchangeDown.MSG_ID,
                                       m.AlarmExchangeDown(m.WarningTip.DATA_TYPE, tip, plate, colour))
+        return {"link": link, "sn": sn}
+
+    def send_control(self, plate: str, colour: int, request: Any, *, user_id: int | None = None) -> dict[str, Any]:
+        """A vehicle control request (0x9501 listen-in, 0x9502 photo, 0x9503 text, 0x9504 travel recorder,
+        0x9505 emergency access: ``request`` is the typed body, 2011 layout)."""
+        links = self._links(user_id)
+        link, sn = links.send_request(m.VehicleControlDown.MSG_ID,
+                                      m.VehicleControlDown(plate, colour, request.DATA_TYPE, request))
         return {"link": link, "sn": sn}
 
     def send_static_info_request(self, plate: str, colour: int, *, user_id: int | None = None) -> dict[str, Any]:

@@ -10,6 +10,10 @@
 -- exchange_handling_cursor: per platform, the last alarm_confirm_record id whose handling the link service
 -- reported (0x1403 for a forwarded alarm, 0x1401 for an urged one). The confirm record is written in the
 -- same transaction as the handling, so no handling is lost when Kafka or the link is away.
+-- exchange_control: vehicle control requests 0x9501-0x9505 (their 2011 data as hex, the request's SN), the
+-- command each became (`command_id`, sent through the one command path: a `command` row and
+-- jt808.downlink.v1), and the answer sent (`outcome`: ok, failed, offline, unknown; `answered_at`). A vehicle
+-- offline or not exchanged has no command and is answered at once.
 -- depends: 0045_exchange
 
 CREATE TABLE exchange_sent_count (
@@ -48,3 +52,18 @@ CREATE TABLE exchange_handling_cursor (
     last_record_id     bigint NOT NULL,
     updated_at         timestamptz NOT NULL DEFAULT now()
 );
+
+CREATE TABLE exchange_control (
+    id            bigserial PRIMARY KEY,
+    platform_id   bigint NOT NULL REFERENCES superior_platform(id) ON DELETE CASCADE,
+    received_at   timestamptz NOT NULL DEFAULT now(),
+    data_type     integer NOT NULL,
+    source_sn     bigint NOT NULL,
+    plate         text NOT NULL,
+    plate_colour  smallint NOT NULL,
+    data_hex      text NOT NULL,
+    command_id    bigint REFERENCES command(id) ON DELETE SET NULL,
+    outcome       text CHECK (outcome IN ('ok', 'failed', 'offline', 'unknown')),
+    answered_at   timestamptz
+);
+CREATE INDEX exchange_control_open ON exchange_control (platform_id) WHERE answered_at IS NULL;

@@ -323,3 +323,60 @@ def static_vehicle(conn: Connection[Any], enterprises: list[int], plate: str, co
     """The car with that plate and colour among the exchanged enterprises, with its enterprise and driver."""
     return conn.cursor(row_factory=dict_row).execute(
         _STATIC, {"plate": plate, "colour": colour, "enterprises": enterprises}).fetchone()
+
+
+# --- vehicle control (0x9501-0x9505 -> terminal commands -> 0x1501-0x1505) ---------------------------------
+
+# The car's master device (else its first live device), in the shape of the API's command target
+# (warehouse.queries.commands), for a car with that plate and colour in the exchanged enterprises.
+_CONTROL_TARGET = """
+SELECT d.id AS "deviceId", d.car_id AS "carId", d.enterprise_id AS "enterpriseId", d.phone, d.state,
+       d.protocol_version AS "protocolVersion", c.plate_number AS "plateNumber"
+FROM car c JOIN device d ON d.car_id = c.id AND d.record_state = 1
+WHERE c.plate_number = %(plate)s AND c.plate_color = %(colour)s AND c.enterprise_id = ANY(%(enterprises)s)
+  AND c.record_state = 1
+ORDER BY (d.id = c.master_device_id) DESC NULLS LAST, d.id LIMIT 1"""
+
+
+def control_target(conn: Connection[Any], enterprises: list[int], plate: str, colour: int) -> dict[str, Any] | None:
+    return conn.cursor(row_factory=dict_row).execute(
+        _CONTROL_TARGET, {"plate": plate, "colour": colour, "enterprises": enterprises}).fetchone()
+
+
+_CONTROL = """
+INSERT INTO exchange_control (platform_id, data_type, source_sn, plate, plate_colour, data_hex, command_id, outcome,
+                              answered_at)
+VALUES (%(platform_id)s, %(data_type)s, %(source_sn)s, %(plate)s, %(plate_colour)s, %(data_hex)s, %(command_id)s,
+        %(outcome)s, CASE WHEN %(outcome)s::text IS NULL THEN NULL ELSE now() END)
+RETURNING id"""
+
+
+def store_control(conn: Connection[Any], row: dict[str, Any]) -> int:
+    """A control request; with ``outcome`` set it is stored as answered."""
+    found = conn.execute(_CONTROL, row).fetchone()
+    assert found is not None
+    return int(found[0])
+
+
+_CONTROLS_DONE = """
+SELECT x.id, x.data_type, x.source_sn, x.plate, x.plate_colour, x.data_hex, m.state, m.result
+FROM exchange_control x JOIN command m ON m.id = x.command_id
+WHERE x.platform_id = %(p)s AND x.answered_at IS NULL AND m.state IN ('answered', 'timed_out', 'failed')
+ORDER BY x.id"""
+
+
+def controls_to_answer(conn: Connection[Any], platform_id: int) -> list[dict[str, Any]]:
+    """The platform's unanswered control requests whose command has an outcome (answered, timed out, failed)."""
+    return conn.cursor(row_factory=dict_row).execute(_CONTROLS_DONE, {"p": platform_id}).fetchall()
+
+
+def mark_control_answered(conn: Connection[Any], control_id: int, outcome: str) -> None:
+    conn.execute("UPDATE exchange_control SET outcome = %(o)s, answered_at = now() WHERE id = %(id)s",
+                 {"o": outcome, "id": control_id})
+
+
+def pending_answers(conn: Connection[Any], platform_id: int, after: int, enterprises: list[int]) -> dict[str, Any]:
+    """What the link service's poll answers, in one connection: inspections answered in the API, urgings of
+    handled alarms, alarm handlings after the cursor, control requests whose command has an outcome."""
+    return {"inspections": answered_inspections(conn, platform_id), "urgings": urgings_to_answer(conn, platform_id),
+            "handlings": handlings_after(conn, after, enterprises), "controls": controls_to_answer(conn, platform_id)}

@@ -20,7 +20,9 @@ from exchange.regulator import Regulator
 from exchange.regulator.accounts import Account
 from exchange.regulator.links import Timing
 from fleet.topics import CONSOLE_EVENTS, JT808_UPLINK
+from protocols.jt809 import messages as m
 from streams.payloads import Terminal
+from tests.integration.api.test_commands_api import Downlinked
 from tests.integration.exchange.test_link_service import LinkService, plates, produce_positions
 from tests.integration.streams.support import Producer, commit_group_at_end, insert_terminals, wait_for
 from warehouse.queries import alarms as alarm_queries
@@ -244,3 +246,45 @@ def test_a_static_information_request_is_answered_from_the_vehicle_records(scene
     assert answers[0]["car_info"] == (f"VIN:={plate};VEHICLE_COLOR:=2;VEHICLE_TYPE:=;TRANS_TYPE:=;"
                                       f"VEHICLE_NATIONALITY:=;OWERS_ID:={enterprise_id};OWERS_NAME:={name};"
                                       "OWERS_TEL:=010-8888;DRIVER_NAME:=王师傅;DRIVER_TEL:=13900000009")
+
+
+@pytest.mark.parametrize("scene", ["2011"], indirect=True)
+def test_vehicle_control_runs_through_the_command_path_and_is_answered_with_the_terminals_outcome(
+        scene: Any, kafka_bootstrap: str, pg_url: str) -> None:
+    regulator, service, terminals, platform_id = scene
+    plate = plates(pg_url, terminals[:1])[terminals[0].phone]
+    text = m.TextRequest(42, 1, "请靠边停车")
+
+    def answers() -> list[dict[str, Any]]:
+        return regulator.status()["control_answers"]  # type: ignore[no-any-return]
+
+    regulator.call(regulator.regulator.send_control, "京Z00000", 2, text, user_id=USER)  # not exchanged
+    wait_for(lambda: len(answers()) == 1, 30, "the answer for a vehicle not exchanged", service)
+    regulator.call(regulator.regulator.send_control, plate, 2, m.PhotoRequest(1, 1), user_id=USER)  # offline
+    wait_for(lambda: len(answers()) == 2, 30, "the answer for an offline vehicle", service)
+    unknown, offline = answers()
+    assert (unknown["data_type"], unknown["msg_id"], unknown["result"]) == (0x1503, 42, 1)
+    assert (offline["data_type"], offline["flag"], offline["plate"]) == (0x1502, 3, plate)
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE device SET state = 3 WHERE id = %s", (terminals[0].device_id,))  # online
+    downlinked = Downlinked(kafka_bootstrap)
+    try:
+        regulator.call(regulator.regulator.send_control, plate, 2, text, user_id=USER)
+        command = wait_for(lambda: _one(pg_url, "SELECT x.command_id, c.msg_id, c.device_id, c.created_by_name "
+                                                "FROM exchange_control x JOIN command c ON c.id = x.command_id "
+                                                "WHERE x.platform_id = %s", platform_id), 30, "the command row",
+                           service)
+        assert command[1:3] == (0x8300, terminals[0].device_id) and command[3].startswith("上级平台")
+        [(key, value)] = downlinked.read({str(command[0])}, polls=60)
+        assert value["msg_id"] == 0x8300 and "请靠边停车".encode("gbk").hex() in value["body_hex"]
+    finally:
+        downlinked.consumer.close()
+    time.sleep(1.0)
+    assert len(answers()) == 2  # no answer before the terminal's
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # the streams correlate the terminal's 0x0001
+        conn.execute("UPDATE command SET state = 'answered', result = 0, answered_at = now() WHERE id = %s",
+                     (command[0],))
+    wait_for(lambda: len(answers()) == 3, 30, "the answer with the terminal's result", service)
+    assert (answers()[2]["data_type"], answers()[2]["msg_id"], answers()[2]["result"]) == (0x1503, 42, 0)
+    assert _one(pg_url, "SELECT outcome FROM exchange_control WHERE command_id = %s", command[0]) == ("ok",)

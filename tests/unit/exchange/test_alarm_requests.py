@@ -79,9 +79,7 @@ def test_an_urging_is_stored_against_its_alarm_and_answered_once_the_alarm_is_ha
         db = FakeDb({"urged_alarm_candidates": [{"id": 41, "key": "a2", "state": 0}, {"id": 42, "key": "a1",
                                                                                       "state": 0}],
                      "store_urging": lambda row: stored.append(row) or 1,
-                     "urgings_to_answer": [],
-                     "handling_cursor": 10,
-                     "handlings_after": []})
+                     "handling_cursor": 10})
         svc._db = db  # type: ignore[method-assign]
         task = asyncio.create_task(svc.links.run())
         await eventually(lambda: svc.links.is_up(MAIN))
@@ -94,22 +92,25 @@ def test_an_urging_is_stored_against_its_alarm_and_answered_once_the_alarm_is_ha
         assert db.calls["urged_alarm_candidates"][0][1:4] == ("京A12345", 2, warn_time)
 
         # the operator handles it (state 2 finished): 0x1401 result 1, and 0x1403 for the forwarded alarm
-        db.answers["urgings_to_answer"] = [{"id": 1, "supervision_id": "0000002A", "source_sn": 77,
-                                            "plate": "京A12345", "plate_colour": 2, "state": 2}]
-        db.answers["handlings_after"] = [
+        urgings = [{"id": 1, "supervision_id": "0000002A", "source_sn": 77, "plate": "京A12345", "plate_colour": 2,
+                    "state": 2}]
+        handlings = [
             {"record_id": 11, "alarm_id": 42, "state": 2, "key": "a1", "plate": "京A12345", "colour": 2,
              "in_scope": True},
             {"record_id": 12, "alarm_id": 43, "state": 2, "key": "a1", "plate": "京B1", "colour": 2,
              "in_scope": False},  # another enterprise's vehicle: only moves the cursor
             {"record_id": 13, "alarm_id": 44, "state": 1, "key": "a30", "plate": "京A12345", "colour": 2,
              "in_scope": True}]  # a key with no upper-platform type was never forwarded
-        await svc._report_handlings()
+        db.answers["pending_answers"] = {"inspections": [], "urgings": urgings, "handlings": handlings,
+                                         "controls": []}
+        await svc._answer_requests()
+        assert db.calls["pending_answers"][0] == (1, 10, [5])
         await eventually(lambda: len(alarms_received(superior)) == 2)
         answer, result = alarms_received(superior)
         assert answer.data == m.UrgingAnswer("0000002A", 1) and answer.plate == "京A12345"
         assert result.data == m.HandlingResult(42, 1)
         assert db.calls["mark_urging_answered"] == [(1, 1)]
-        assert db.calls["set_handling_cursor"][-1] == (1, 13) and svc.handling_cursor == 13
+        assert db.calls["set_handling_cursor"] == [(1, 13)] and svc.handling_cursor == 13
         task.cancel()
 
     run(scenario())
@@ -132,12 +133,13 @@ def test_an_urging_naming_no_alarm_of_ours_is_stored_unmatched() -> None:
 def test_a_handling_not_sent_because_the_link_is_down_is_reported_later() -> None:
     async def scenario() -> None:
         svc = service(1, version="2011")  # nothing listens: both links down
-        db = FakeDb({"urgings_to_answer": [], "handling_cursor": 10, "handlings_after": [
+        db = FakeDb({"handling_cursor": 10, "pending_answers": {"inspections": [], "urgings": [], "controls": [],
+                                                                "handlings": [
             {"record_id": 11, "alarm_id": 42, "state": 2, "key": "a1", "plate": "京A12345", "colour": 2,
-             "in_scope": True}]})
+             "in_scope": True}]}})
         svc._db = db  # type: ignore[method-assign]
         with pytest.raises(LinkDown):
-            await svc._report_handlings()
+            await svc._answer_requests()
         assert svc.handling_cursor == 10 and not db.calls["set_handling_cursor"]
 
     asyncio.run(scenario())
