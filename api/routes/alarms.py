@@ -11,7 +11,8 @@ here is what is not a plain list:
 - ``POST /api/report/distinctCount/device_alarm.json`` and ``POST /api/report/sum/device_alarm.json``:
   ``enterpriseId`` (inside the caller's tree, else 404; the caller's own when absent), its subsidiaries too
   unless ``isParent=false`` (``subtree_requested``).
-- ``POST /api/query/notice.json``: the unhandled alarms as notices of bizType 6 (the bell's list).
+- ``POST /api/query/notice.json``: the unhandled alarms as notices of bizType 6 and a superior platform's
+  messages and warning tips (JT/T 809 0x9302 / 0x9402, notice_view) of bizType 5 (the bell's list).
 - ``GET /api/dashboard/alarmCounts.json?range=today|week|month`` (days start at midnight UTC+8).
 The caller's notification settings (``/api/alarm/notify/settings.json``) are api/routes/alarm_notify.py.
 Another enterprise's alarm answers 404 like a missing one.
@@ -32,7 +33,7 @@ from api.errors import ApiError, BadRequest, NotFound, request_language
 from api.http import json_body, json_object, ok
 from api.notices import NOTICE_BIZ_ALARM
 from api.query import records
-from api.query.entities_alarms import ALARM, ALARM_UPDATE, DESC_EXPRESSION, OPINION_MAX, desc_expression
+from api.query.entities_alarms import ALARM, ALARM_UPDATE, OPINION_MAX, desc_expression
 from api.query.grammar import Condition, EntitySpec, FieldSpec, parse_query
 from api.query.runner import fetch_by_id, run_page
 from api.query.values import coerce
@@ -216,18 +217,39 @@ def sum_by_key() -> dict[str, Any]:
 F = FieldSpec
 
 
+# A superior platform's notices (JT/T 809 0x9302 messages, 0x9402 warning tips; bizType 5) by kind.
+EXCHANGE_NOTICE_TITLES = {
+    "zh-CN": {"message": "上级平台消息", "warning": "上级平台预警"},
+    "zh-HK": {"message": "上級平台消息", "warning": "上級平台預警"},
+    "en-US": {"message": "Message from the superior platform", "warning": "Warning from the superior platform"},
+}
+
+
+def _notice_title(language: str) -> str:
+    titles = EXCHANGE_NOTICE_TITLES.get(language, EXCHANGE_NOTICE_TITLES["zh-CN"])
+    kinds = " ".join(f"WHEN {_sql_text(kind)} THEN {_sql_text(title)}" for kind, title in titles.items())
+    return f"CASE WHEN biz_type = {NOTICE_BIZ_ALARM} THEN ({desc_expression(language)}) ELSE CASE notice_kind {kinds} END END"
+
+
 def _notice_content(language: str) -> str:
-    return "coalesce(plate_number, phone) || ' ' || (" + desc_expression(language) + ")"
+    return (f"CASE WHEN biz_type = {NOTICE_BIZ_ALARM} THEN coalesce(plate_number, phone) || ' ' || ("
+            + desc_expression(language) + ") ELSE notice_content END")
 
 
+def _sql_text(text: str) -> str:
+    assert "'" not in text and "%" not in text and "{" not in text  # constants of this module only
+    return f"'{text}'"
+
+
+# notice_view (migration 0047): the unhandled alarms (bizType 6) and the exchange notices (bizType 5).
 NOTICE = EntitySpec(
-    name="notice", relation="alarm_view", tenant_column="enterprise_id", id_field="id",
+    name="notice", relation="notice_view", tenant_column="enterprise_id", id_field="id",
     default_order="createTime", default_desc=True, tiebreak=("createTime", "id"), max_page_size=1000,
     fields={
         "id": F("id", "int"),
-        "bizType": F("biz_type", "int", expression=str(NOTICE_BIZ_ALARM)),
+        "bizType": F("biz_type", "int"),
         "bizId": F("id", "int"),
-        "title": F("title", expression=DESC_EXPRESSION, localised=desc_expression),
+        "title": F("title", expression=_notice_title("zh-CN"), localised=_notice_title),
         "content": F("content", expression=_notice_content("zh-CN"), localised=_notice_content,
                      filterable=False, sortable=False),
         "enterpriseId": F("enterprise_id", "int"),
@@ -237,7 +259,7 @@ NOTICE = EntitySpec(
         "type": F("type", "int"),
         "level": F("level", "int"),
         "state": F("state", "int"),
-        "createTime": F("start_time", "time"),
+        "createTime": F("create_time", "time"),
     },
 )
 
@@ -245,8 +267,8 @@ NOTICE = EntitySpec(
 @bp.post("/api/query/notice.json")
 @requires("alarm", "query")
 def notices() -> dict[str, Any]:
-    """The scope's unhandled alarms as notices ``{id, bizType 6, bizId, title, content, createTime, ...}``,
-    newest first; ``countable``, ``pageNo``, ``pageSize``, ``select``, ``orderBy``, ``desc`` as in lists."""
+    """The scope's unhandled alarms (bizType 6) and a superior platform's messages and warning tips of the
+    last 7 days (bizType 5) as notices ``{id, bizType, bizId, title, content, createTime, ...}``, newest first; ``countable``, ``pageNo``, ``pageSize``, ``select``, ``orderBy``, ``desc`` as in lists."""
     query = parse_query(NOTICE, request.args, json_body())
     query = replace(query, conditions=(*query.conditions, Condition("state", "eq", 0)))
     with get_db().connection() as conn:

@@ -9,6 +9,7 @@ record (at-least-once: the superior may count duplicates, never a gap). Inspecti
 
 Positions sent are counted per second of sending and saved (exchange_sent_count), so the first 0x9101 after a
 restart is reconciled with what the previous process sent. A 0x9601 is answered 0x1601 from the car's records.
+Messages (0x9302) and warning tips (0x9402) become notices (0x9302 acknowledged with 0x1302).
 Vehicle control requests (0x9501-0x9505) become terminal commands on the one command path
 (exchange.link.control_commands) and are answered with the terminal's outcome. An urging (0x9401) is stored with its deadline
 against the alarm it names (exchange.link.alarm_requests); alarm handlings (alarm_confirm_record, written with
@@ -107,6 +108,8 @@ class PlatformService:
             await self._inspection(message.header.sn, body.data)
         elif isinstance(body, m.AlarmExchangeDown) and isinstance(body.data, m.UrgingRequest):
             await self._urging(message.header.sn, body)
+        elif isinstance(getattr(body, "data", None), m.PlatformMessage | m.WarningTip):
+            await self._notice(message.header.sn, body)
         elif isinstance(body, m.StaticInfoDown) and body.data_type == static_info.STATIC_INFO_REQUEST:
             await self._static_info(message.header.sn, body)
         elif isinstance(body, m.VehicleControlDown):
@@ -149,6 +152,31 @@ class PlatformService:
         if alarm is None:
             log.warning("platform %s: urging %s names no alarm of %s (type %d at %s)", self.platform.id,
                         urging.supervision_id, plate, urging.warn_type, urging.warn_time.isoformat())
+
+    async def _notice(self, sn: int, body: Any) -> None:
+        """0x9302 message / 0x9402 warning tip: stored as a notice (exchange_notice, bizType 5 in the console's
+        notice list). A message is acknowledged at once with 0x1302 (its INFO_ID): the standard's answer says it
+        arrived, not what an operator did with it. 0x1302 is typed in the 2011 layout only: a 2019 link sends none."""
+        data = body.data
+        tip = isinstance(data, m.WarningTip)
+        row = {"platform_id": self.platform.id, "owner": self.platform.enterprise_id,
+               "enterprises": sorted(self.enterprises), "data_type": body.data_type, "source_sn": sn,
+               "info_id": None if tip else data.info_id, "object_type": None if tip else data.object_type,
+               "object_id": None if tip else data.object_id, "plate": body.plate if tip else None,
+               "plate_colour": body.plate_colour if tip else None, "warn_src": data.warn_src if tip else None,
+               "warn_type": data.warn_type if tip else None, "warn_time": data.warn_time if tip else None,
+               "content": data.content}
+        notice_id = await asyncio.to_thread(self._db, q.store_notice, row)
+        if tip or self.platform.version != "2011":
+            return
+        try:
+            await self.links.send(m.PlatformExchange.MSG_ID, m.PlatformExchange(
+                m.PlatformMessageAnswer.DATA_TYPE, m.PlatformMessageAnswer(data.info_id)))
+        except LinkDown:
+            log.warning("platform %s: 0x1302 for message %d not sent: both links down", self.platform.id,
+                        data.info_id)
+            return
+        await asyncio.to_thread(self._db, q.mark_notice_answered, notice_id)
 
     async def _static_info(self, sn: int, body: m.StaticInfoDown) -> None:
         """0x9601: answer 0x1601 from the vehicle's records; a vehicle we do not exchange gets none."""

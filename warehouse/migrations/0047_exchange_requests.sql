@@ -14,6 +14,11 @@
 -- command each became (`command_id`, sent through the one command path: a `command` row and
 -- jt808.downlink.v1), and the answer sent (`outcome`: ok, failed, offline, unknown; `answered_at`). A vehicle
 -- offline or not exchanged has no command and is answered at once.
+-- exchange_notice: messages between platforms (0x9302) and warning tips (0x9402) from a superior, shown as
+-- notices of business type 5 (console-spec §9 bizType 5 通知公告) in the console's one notice list: `notice_view`
+-- is the alarms' notices (type 6, the unhandled alarms) and these, read by POST /api/query/notice.json.
+-- A tip about a vehicle of ours belongs to the vehicle's enterprise, anything else to the platform's owner.
+-- `answered_at`: when the 0x1302 acknowledgement of a message was sent (the link service sends it on receipt).
 -- depends: 0045_exchange
 
 CREATE TABLE exchange_sent_count (
@@ -67,3 +72,39 @@ CREATE TABLE exchange_control (
     answered_at   timestamptz
 );
 CREATE INDEX exchange_control_open ON exchange_control (platform_id) WHERE answered_at IS NULL;
+
+CREATE TABLE exchange_notice (
+    id            bigserial PRIMARY KEY,
+    platform_id   bigint NOT NULL REFERENCES superior_platform(id) ON DELETE CASCADE,
+    enterprise_id bigint NOT NULL REFERENCES enterprise(id),
+    received_at   timestamptz NOT NULL DEFAULT now(),
+    data_type     integer NOT NULL,   -- 0x9302 message, 0x9402 warning tip
+    source_sn     bigint NOT NULL,
+    info_id       bigint,             -- 0x9302 INFO_ID (what 0x1302 acknowledges)
+    object_type   smallint,
+    object_id     text,
+    car_id        bigint REFERENCES car(id) ON DELETE SET NULL,
+    plate         text,               -- 0x9402: the vehicle it is about
+    plate_colour  smallint,
+    warn_src      smallint,
+    warn_type     integer,
+    warn_time     timestamptz,
+    content       text NOT NULL,
+    answered_at   timestamptz
+);
+CREATE INDEX exchange_notice_tenant_time ON exchange_notice (enterprise_id, received_at DESC);
+
+-- The console's notices (api/routes/alarms.py NOTICE): alarms (biz_type 6, named per language by the API from
+-- key / type / level / details) and exchange notices (biz_type 5, named by `notice_kind`, with their content). `state` 0 is
+-- what the notice list shows: an unhandled alarm; an exchange notice in its first 7 days.
+CREATE VIEW notice_view AS
+SELECT 6 AS biz_type, a.id, a.enterprise_id, a.car_id, a.device_id, a.plate_number, a.phone, a.type, a.key,
+       a.level, a.details, a.state, a.start_time AS create_time, NULL::text AS notice_kind,
+       NULL::text AS notice_content
+FROM alarm a
+UNION ALL
+SELECT 5, n.id, n.enterprise_id, n.car_id, NULL, n.plate, NULL, NULL, NULL, NULL, NULL,
+       CASE WHEN n.received_at > now() - interval '7 days' THEN 0 ELSE 1 END, n.received_at,
+       CASE WHEN n.data_type = 37890 THEN 'warning' ELSE 'message' END,  -- 0x9402 / 0x9302
+       COALESCE(n.plate || ' ', '') || n.content
+FROM exchange_notice n;

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from psycopg import Connection
+from psycopg import Connection, sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
+
+from warehouse.queries.scope import Scope
 
 
 @dataclass(frozen=True)
@@ -380,3 +382,38 @@ def pending_answers(conn: Connection[Any], platform_id: int, after: int, enterpr
     handled alarms, alarm handlings after the cursor, control requests whose command has an outcome."""
     return {"inspections": answered_inspections(conn, platform_id), "urgings": urgings_to_answer(conn, platform_id),
             "handlings": handlings_after(conn, after, enterprises), "controls": controls_to_answer(conn, platform_id)}
+
+
+# --- notices (0x9302 messages, 0x9402 warning tips) --------------------------------------------------------
+
+_NOTICE = """
+INSERT INTO exchange_notice (platform_id, enterprise_id, data_type, source_sn, info_id, object_type, object_id,
+                             car_id, plate, plate_colour, warn_src, warn_type, warn_time, content)
+VALUES (%(platform_id)s, COALESCE((SELECT c.enterprise_id FROM car c WHERE c.plate_number = %(plate)s
+                                   AND c.plate_color = %(plate_colour)s AND c.enterprise_id = ANY(%(enterprises)s)
+                                   AND c.record_state = 1 ORDER BY c.id LIMIT 1), %(owner)s),
+        %(data_type)s, %(source_sn)s, %(info_id)s, %(object_type)s, %(object_id)s,
+        (SELECT c.id FROM car c WHERE c.plate_number = %(plate)s AND c.plate_color = %(plate_colour)s
+         AND c.enterprise_id = ANY(%(enterprises)s) AND c.record_state = 1 ORDER BY c.id LIMIT 1),
+        %(plate)s, %(plate_colour)s, %(warn_src)s, %(warn_type)s, %(warn_time)s, %(content)s)
+RETURNING id"""
+
+
+def store_notice(conn: Connection[Any], row: dict[str, Any]) -> int:
+    """A message or warning tip; one about a vehicle of ``enterprises`` belongs to the vehicle's enterprise,
+    anything else to ``owner`` (the platform's)."""
+    found = conn.execute(_NOTICE, row).fetchone()
+    assert found is not None
+    return int(found[0])
+
+
+def mark_notice_answered(conn: Connection[Any], notice_id: int) -> None:
+    conn.execute("UPDATE exchange_notice SET answered_at = now() WHERE id = %(id)s", {"id": notice_id})
+
+
+def recent_notices(conn: Connection[Any], scope: Scope) -> int:
+    """Exchange notices of the scope the notice list shows (the last 7 days, notice_view state 0)."""
+    where, params = scope.clause(sql.Identifier("enterprise_id"))
+    statement = sql.SQL("SELECT count(*) FROM exchange_notice WHERE {} AND received_at > now() - interval '7 days'")
+    row = conn.execute(statement.format(where), params).fetchone()
+    return int(row[0]) if row else 0

@@ -323,3 +323,45 @@ def test_notify_settings_round_trip(client: FlaskClient, fleet: Fleet, pg_url: s
     ph = bearer(client_module, plain.name)
     assert client.put(url, headers=ph, json={"uploadFileWindowEnable": True}).status_code == 403
     assert ok(client.put(url, headers=ph, json={"uploadFileWindowEnable": False}))["alarmRule"] == {}
+
+
+def test_a_superior_platforms_messages_and_warning_tips_are_notices_of_biz_type_5(
+        client: FlaskClient, pg_url: str, client_module: FlaskClient) -> None:
+    with connect(pg_url) as conn:
+        root = _enterprise(conn, None)
+        child = _enterprise(conn, root)
+        other = _enterprise(conn, None)
+        conn.commit()
+    [sub] = make_vehicle(pg_url, child, online=False)
+    with connect(pg_url) as conn:
+        platform = conn.execute(
+            "INSERT INTO superior_platform (enterprise_id, name, host, port, user_id, password, centre_id, "
+            "down_link_port) VALUES (%s, 'regulator', '127.0.0.1', 7809, 1, 'pw', 1, 7810) RETURNING id",
+            (root,)).fetchone()[0]  # type: ignore[index]
+        # what the link service stores (warehouse.queries.exchange.store_notice): a tip about the child's vehicle
+        # belongs to the child, a message to the platform's owner; one of another group, one too old to show
+        for enterprise, data_type, plate, content, days_ago in (
+                (root, 0x9302, None, "请加强夜间值守", 0), (child, 0x9402, sub.plate, "前方路段结冰", 0),
+                (other, 0x9302, None, "另一集团的消息", 0), (root, 0x9302, None, "上周的消息", 8)):
+            conn.execute("INSERT INTO exchange_notice (platform_id, enterprise_id, data_type, source_sn, plate, content,"
+                         " received_at) VALUES (%s, %s, %s, 1, %s, %s, now() - make_interval(days => %s))",
+                         (platform, enterprise, data_type, plate, content, days_ago))
+        conn.commit()
+    add_alarm(pg_url, child, sub, "a0", flags=1, minutes_ago=10)
+    user = make_user(pg_url, root, ALARM_ACTIONS)
+    h = bearer(client_module, user.name)
+    overview = {e["bizType"]: e["total"] for e in ok(client.get("/api/notice/overView.json", headers=h))}
+    assert (overview[5], overview[6]) == (2, 1)
+    notices = ok(client.post("/api/query/notice.json?countable=true&pageNo=1&pageSize=10", headers=h, json={}))
+    assert notices["total"] == 3
+    shown = [(n["bizType"], n["title"], n["content"]) for n in notices["list"]]
+    assert shown == [(5, "上级平台预警", f"{sub.plate} 前方路段结冰"), (5, "上级平台消息", "请加强夜间值守"),
+                     (6, "紧急报警", f"{sub.plate} 紧急报警")]  # newest first
+    english = ok(client.post("/api/query/notice.json?pageNo=1&pageSize=10", json={},
+                             headers={**h, "Accept-Language": "en-US"}))
+    assert english["list"][1]["title"] == "Message from the superior platform"
+    child_user = make_user(pg_url, child, ALARM_ACTIONS)  # the subsidiary sees its vehicle's tip, not the group's
+    mine = ok(client.post("/api/query/notice.json?pageNo=1&pageSize=10", json={},
+                          headers=bearer(client_module, child_user.name)))
+    assert [(n["bizType"], n["content"]) for n in mine["list"]] == [(5, f"{sub.plate} 前方路段结冰"),
+                                                                    (6, f"{sub.plate} 紧急报警")]

@@ -288,3 +288,24 @@ def test_vehicle_control_runs_through_the_command_path_and_is_answered_with_the_
     wait_for(lambda: len(answers()) == 3, 30, "the answer with the terminal's result", service)
     assert (answers()[2]["data_type"], answers()[2]["msg_id"], answers()[2]["result"]) == (0x1503, 42, 0)
     assert _one(pg_url, "SELECT outcome FROM exchange_control WHERE command_id = %s", command[0]) == ("ok",)
+
+
+@pytest.mark.parametrize("scene", ["2011"], indirect=True)
+def test_messages_and_warning_tips_become_notices_and_a_message_is_acknowledged(scene: Any, pg_url: str) -> None:
+    regulator, service, terminals, platform_id = scene
+    plate = plates(pg_url, terminals[:1])[terminals[0].phone]
+    sent = regulator.call(regulator.regulator.send_message, "请加强夜间值守", user_id=USER)
+    regulator.call(regulator.regulator.send_warning, plate, 2, "前方路段结冰", user_id=USER)
+    rows_sql = ("SELECT data_type, enterprise_id, car_id, content, info_id, answered_at IS NOT NULL FROM exchange_notice "
+                "WHERE platform_id = %s ORDER BY id")
+
+    def rows() -> list[tuple[Any, ...]]:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            return conn.execute(rows_sql, (platform_id,)).fetchall()
+
+    wait_for(lambda: len(rows()) == 2 and rows()[0][5], 30, "both notices stored, the message acknowledged", service)
+    message, tip = rows()
+    assert message[:5] == (0x9302, terminals[0].enterprise_id, None, "请加强夜间值守", sent["info_id"])
+    assert tip[:4] == (0x9402, terminals[0].enterprise_id, terminals[0].car_id, "前方路段结冰") and not tip[5]
+    events = [e for e in regulator.status()["events"] if e["event"] == "message_answer"]
+    assert [e["detail"] for e in events] == [f"0x1302 info id {sent['info_id']}"]
