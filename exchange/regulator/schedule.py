@@ -1,6 +1,7 @@
 """The demo schedule of the regulator in a box (issue section 5): an inspection every few minutes, the
 count of positions received every minute, an urging for a real alarm and a message after each login,
-so a first-time user sees the whole exchange working. Off unless started (``fleet exchange-sim``
+and for the vehicle of that first alarm a warning tip (0x9402, 2011), a static information request
+(0x9601) and a text to its driver (0x9503, 2011), so a first-time user sees the whole exchange working. Off unless started (``fleet exchange-sim``
 starts it; the class alone never sends on its own)."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from exchange.regulator.accounts import Account
 from exchange.regulator.links import LinkDown
 from exchange.regulator.regulator import Regulator
 from exchange.regulator.tally import AlarmRecord
+from protocols.jt809 import messages as m
 
 log = logging.getLogger("exchange.regulator")
 GREET_POLL_S = 0.2  # how soon after a sub link comes up its greeting goes
@@ -40,12 +42,27 @@ class Scheduled(Regulator):
     def alarm_received(self, alarm: AlarmRecord) -> None:
         if not self.schedule.urge_alarms or alarm.account in self._urged_accounts:
             return
-        try:
-            self.send_urging(alarm)
-            self._urged_accounts.add(alarm.account)
-            self.event(self.links.get(alarm.account), "urging_sent", f"{alarm.plate} info id {alarm.info_id}")
-        except (LinkDown, ValueError) as exc:
-            log.info("no urging for %s: %s", alarm.plate, exc)
+        self._urged_accounts.add(alarm.account)
+        for what, send in (
+                ("urging", lambda: self.send_urging(alarm)),
+                ("warning tip", lambda: self.send_warning(alarm.plate, alarm.colour, "监管提示：请注意安全驾驶",
+                                                          user_id=alarm.account)),
+                ("static information request", lambda: self.send_static_info_request(
+                    alarm.plate, alarm.colour, user_id=alarm.account)),
+                ("text to the driver", lambda: self._text_driver(alarm))):
+            try:
+                send()
+                self.event(self.links.get(alarm.account), f"{what.replace(' ', '_')}_sent",
+                           f"{alarm.plate} info id {alarm.info_id}")
+            except (LinkDown, ValueError) as exc:
+                log.info("no %s for %s: %s", what, alarm.plate, exc)
+
+    def _text_driver(self, alarm: AlarmRecord) -> None:
+        """0x9503 to the alarm's vehicle; typed in the 2011 layout only (ValueError on a 2019 link)."""
+        if self._links(alarm.account).account.version != "2011":
+            raise ValueError("0x9503 has a typed layout for JT/T 809-2011 only")
+        self.send_control(alarm.plate, alarm.colour, m.TextRequest(alarm.info_id, 1, "监管平台：请规范驾驶"),
+                          user_id=alarm.account)
 
     async def run_schedule(self) -> None:
         await asyncio.gather(self._every(self.schedule.inspection_minutes * 60, self._inspect),

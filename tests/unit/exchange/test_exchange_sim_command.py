@@ -62,6 +62,9 @@ def test_status_is_served_on_loopback_http_and_the_schedule_greets_and_urges() -
             report = m.AlarmReport2011(1, 2, datetime(2026, 3, 1, tzinfo=UTC), 5, "疲劳驾驶")
             inferior.send(m.AlarmExchange.MSG_ID, m.AlarmExchange(report.DATA_TYPE, report, "京A12345", 2))
             assert (await inferior.expect_sub(m.UrgingRequest)).supervision_id == "00000005"
+            assert (await inferior.expect_sub(m.WarningTip)).content.startswith("监管提示")
+            assert (await inferior.expect_sub(m.StaticInfoDown)).plate == "京A12345"
+            assert (await inferior.expect_sub(m.TextRequest)).msg_sequence == 5
             inferior.send(m.VehicleDynamic.MSG_ID, m.VehicleDynamic.position("京A12345", 2, position(0)))
             await until(lambda: reg.tally.positions_total == 1)
 
