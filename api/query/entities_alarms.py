@@ -77,6 +77,12 @@ FLEET_NAME_EXPRESSION = (
 )
 
 
+# The deadline a superior platform's urging (JT/T 809 0x9401 督办, exchange/link) put on the alarm, if any
+# (migration 0047's view has no ``id`` column, so ``id`` is the alarm row's).
+URGING_DEADLINE_EXPRESSION = ("(SELECT urging_deadline FROM exchange_urging_deadline "
+                              "WHERE urged_alarm_id = id)")
+
+
 def _alarm_fields(*, writable: bool) -> dict[str, FieldSpec]:
     return {
         "id": F("id", "int", label="编号", exportable=True),
@@ -113,6 +119,8 @@ def _alarm_fields(*, writable: bool) -> dict[str, FieldSpec]:
         "confirmTime": F("confirm_time", "time", label="处理时间", exportable=True),
         "confirmUserId": F("confirm_user_id", "int", label="处理人编号"),
         "confirmName": F("confirm_name", label="处理人", exportable=True),
+        "urgingDeadline": F("urging_deadline", "time", expression=URGING_DEADLINE_EXPRESSION, filterable=False,
+                            sortable=False, label="督办期限"),
         "backlog": F("backlog", "bool", label="补传"),
         "createTime": F("created_at", "time", label="创建时间"),
     }

@@ -40,6 +40,7 @@ from api.query.values import coerce
 from api.security import current_principal, report_scope, request_scope, requires
 from fleet.alarm_catalog import ALARMS, AlarmKind, alarm_def, describe
 from fleet.enums import DeviceState
+from fleet.zh_hk import to_hk
 from protocols.china_time import CHINA_TZ, local_midnight
 from warehouse.queries import alarms as q
 from warehouse.queries import commands as command_queries
@@ -218,9 +219,10 @@ F = FieldSpec
 
 
 # A superior platform's notices (JT/T 809 0x9302 messages, 0x9402 warning tips; bizType 5) by kind.
+_TITLES_ZH = {"message": "上级平台消息", "warning": "上级平台预警"}
 EXCHANGE_NOTICE_TITLES = {
-    "zh-CN": {"message": "上级平台消息", "warning": "上级平台预警"},
-    "zh-HK": {"message": "上級平台消息", "warning": "上級平台預警"},
+    "zh-CN": _TITLES_ZH,
+    "zh-HK": {kind: to_hk(title) for kind, title in _TITLES_ZH.items()},  # the generated table (fleet zh-hk)
     "en-US": {"message": "Message from the superior platform", "warning": "Warning from the superior platform"},
 }
 

@@ -108,3 +108,9 @@ SELECT 5, n.id, n.enterprise_id, n.car_id, NULL, n.plate, NULL, NULL, NULL, NULL
        CASE WHEN n.data_type = 37890 THEN 'warning' ELSE 'message' END,  -- 0x9402 / 0x9302
        COALESCE(n.plate || ' ', '') || n.content
 FROM exchange_notice n;
+
+-- The earliest open deadline a superior's urging put on an alarm (the alarm lists' `urgingDeadline`,
+-- api/query/entities_alarms.py): no `id` column, so the lists' expression reaches the alarm row's own id.
+CREATE VIEW exchange_urging_deadline AS
+SELECT alarm_id AS urged_alarm_id, min(deadline) AS urging_deadline
+FROM exchange_urging WHERE alarm_id IS NOT NULL GROUP BY alarm_id;

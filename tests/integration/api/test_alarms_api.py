@@ -365,3 +365,26 @@ def test_a_superior_platforms_messages_and_warning_tips_are_notices_of_biz_type_
                           headers=bearer(client_module, child_user.name)))
     assert [(n["bizType"], n["content"]) for n in mine["list"]] == [(5, f"{sub.plate} 前方路段结冰"),
                                                                     (6, f"{sub.plate} 紧急报警")]
+
+
+def test_an_alarm_a_superior_platform_urged_carries_the_urgings_deadline(
+        client: FlaskClient, fleet: Fleet, pg_url: str) -> None:
+    urged = add_alarm(pg_url, fleet.root, fleet.online, "a1", flags=2, minutes_ago=7)
+    other = add_alarm(pg_url, fleet.root, fleet.online, "a0", flags=1, minutes_ago=6)
+    deadline = NOW.replace(microsecond=0) + timedelta(minutes=30)
+    with connect(pg_url) as conn:
+        platform = conn.execute(
+            "INSERT INTO superior_platform (enterprise_id, name, host, port, user_id, password, centre_id, "
+            "down_link_port, enabled) VALUES (%s, %s, '127.0.0.1', 7809, 1, 'pw', 1, 7810, false) RETURNING id",
+            (fleet.root, f"urging {urged}")).fetchone()[0]  # type: ignore[index]
+        conn.execute(  # what the link service stores for a 0x9401 (exchange/link/service.py)
+            "INSERT INTO exchange_urging (platform_id, enterprise_id, alarm_id, source_sn, supervision_id, plate, "
+            "plate_colour, warn_src, warn_type, warn_time, deadline, level) VALUES (%s, %s, %s, 1, '00000001', 'x', 2,"
+            " 1, 1, now(), %s, 0)", (platform, fleet.root, urged, deadline))
+        conn.commit()
+    shown = ok(client.get(f"/api/common/alarm/{urged}.json", headers=fleet.headers))["urgingDeadline"]
+    assert datetime.fromisoformat(shown) == deadline
+    assert ok(client.get(f"/api/common/alarm/{other}.json", headers=fleet.headers))["urgingDeadline"] is None
+    listed = ok(client.post("/api/common/query/alarm.json?pageNo=1&pageSize=50", headers=fleet.headers, json={}))
+    by_id = {row["id"]: row for row in listed["list"]}
+    assert by_id[urged]["urgingDeadline"] == shown and by_id[other]["urgingDeadline"] is None

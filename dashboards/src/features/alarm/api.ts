@@ -39,6 +39,8 @@ export interface Alarm {
   confirmTime?: number | string | null;
   confirmUserId?: number | null;
   confirmName?: string | null;
+  /** The deadline a superior platform's urging (JT/T 809 督办) put on the alarm; absent or null: none. */
+  urgingDeadline?: number | string | null;
   desc?: string | null;
   fleetName?: string | null;
 }

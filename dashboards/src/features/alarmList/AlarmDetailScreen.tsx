@@ -86,6 +86,10 @@ export default function AlarmDetailScreen({ back }: { back: 'alarm' | 'safetyAla
     ['confirmName', alarm.confirmName],
     ['confirmTime', time(alarm.confirmTime)],
     ['warnUuid', alarm.warnUuid],
+    // a superior platform's urging (JT/T 809 督办): the regulator's deadline for handling it
+    ...(alarm.urgingDeadline != null
+      ? [['urgingDeadline', <Tag key="urging" color="orange" data-testid="alarm-detail-urging">{time(alarm.urgingDeadline)}</Tag>] as [string, ReactNode]]
+      : []),
   ];
 
   return (
