@@ -5,7 +5,10 @@ superior's requests, and the link state and message log in PostgreSQL (warehouse
 Nothing dropped: a record's offset is committed only after every frame it gives was written to a link; while
 both links are down nothing is consumed, and a batch cut short by a lost link is read again from its first
 record (at-least-once: the superior may count duplicates, never a gap). Inspections answered in the API (state
-``answered`` in exchange_inspection) are polled every ``poll_s`` and sent as 0x1301 (then ``sent``).
+``answered`` in exchange_inspection) are polled every ``poll_s`` and sent as 0x1301 (then ``sent``). A stored
+inspection is told to the console as push 16 on ``console.events.v1`` (docs/topics.md), so the owner enterprise's
+signed-in operators see it at once; a push that cannot be sent is logged, the stored row is what counts (the
+console also reads the open inspections at sign-in).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from exchange.link.backoff import Backoff
 from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
 from exchange.link.wire import PlatformWire
 from fleet import topics
+from fleet.enums import PushType
 from fleet.settings import ExchangeSettings
 from protocols.jt809 import CipherKeys, Message
 from protocols.jt809 import messages as m
@@ -64,6 +68,7 @@ class PlatformService:
         self.enterprises: frozenset[int] = frozenset()
         self.sent_per_second: collections.Counter[int] = collections.Counter()
         self.log_rows: list[dict[str, Any]] = []
+        self.producer: Any = None  # the console events' producer, started by run()
 
     # --- LinkEvents -----------------------------------------------------------------------------
 
@@ -104,7 +109,23 @@ class PlatformService:
         row = {"platform_id": self.platform.id, "enterprise_id": self.platform.enterprise_id,
                "object_type": request.object_type, "object_id": request.object_id, "info_id": request.info_id,
                "source_sn": sn, "question": request.content, "deadline": deadline}
-        await asyncio.to_thread(self._db, q.store_inspection, row)
+        inspection_id = await asyncio.to_thread(self._db, q.store_inspection, row)
+        await self._push_inspection(inspection_id)
+
+    async def _push_inspection(self, inspection_id: int) -> None:
+        found = await asyncio.to_thread(self._db, q.inspection_push, inspection_id)
+        if found is None or self.producer is None:
+            return
+        path = found.pop("path")
+        data = {k: (v.astimezone(UTC).isoformat().replace("+00:00", "Z") if isinstance(v, datetime) else v)
+                for k, v in found.items()}
+        event = {"kind": "push", "enterprise_id": self.platform.enterprise_id, "enterprise_path": path,
+                 "push": {"type": int(PushType.EXCHANGE_INSPECTION), "data": data}}
+        try:
+            await self.producer.send_and_wait(topics.CONSOLE_EVENTS, orjson.dumps(event),
+                                              key=str(self.platform.enterprise_id).encode())
+        except Exception:  # the row is stored: the console finds it when it reads the open inspections
+            log.exception("platform %s: inspection %s not pushed to the console", self.platform.id, inspection_id)
 
     def _reconcile(self, count: m.PositionCount) -> None:
         """0x9101: compare the superior's count with the positions we sent in its time window. We count per
@@ -243,8 +264,17 @@ class PlatformService:
                 log.exception("platform %s: housekeeping failed", self.platform.id)
             await asyncio.sleep(self.settings.poll_s)
 
+    async def _start_producer(self) -> None:
+        from aiokafka import AIOKafkaProducer
+
+        producer = AIOKafkaProducer(bootstrap_servers=self.bootstrap, acks="all", linger_ms=0,
+                                    client_id=f"fleet-exchange-{self.platform.id}", **self.kafka_options)
+        await producer.start()
+        self.producer = producer
+
     async def run(self) -> None:
         self.enterprises = await asyncio.to_thread(self._db, q.exchanged_enterprises, self.platform)
+        await self._start_producer()
         tasks = [asyncio.create_task(self.links.run()), asyncio.create_task(self._forward()),
                  asyncio.create_task(self._housekeeping())]
         try:
@@ -256,3 +286,6 @@ class PlatformService:
                 task.cancel()
             with contextlib.suppress(Exception):
                 await self.flush()
+            if self.producer is not None:
+                with contextlib.suppress(Exception):
+                    await self.producer.stop()
