@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { can } from '../../auth/access';
 import { useSession } from '../../auth/useSession';
+import type { LiveHub } from '../../live/LiveHub';
 import { useLiveHub } from '../../live/useLiveHub';
 import { speak } from '../alarm/speech';
 import { answerInspection, fetchOpenInspections } from './api';
@@ -31,14 +32,14 @@ function useNow(active: boolean): number {
 
 export default function InspectionPopup() {
   const { user } = useSession();
+  const hub = useLiveHub();
   const allowed = can(user?.permissions, 'superiorPlatform', 'superior');
-  return allowed ? <InspectionQueue /> : null;
+  return allowed ? <InspectionQueue hub={hub} /> : null;
 }
 
-function InspectionQueue() {
+export function InspectionQueue({ hub }: { hub: Pick<LiveHub, 'onPush'> | null }) {
   const { t, i18n } = useTranslation('exchange');
   const { message } = App.useApp();
-  const hub = useLiveHub();
   const [waiting, setWaiting] = useState<Inspection[]>([]);
   const [open, setOpen] = useState(true);
   const [answer, setAnswer] = useState('');
@@ -103,7 +104,6 @@ function InspectionQueue() {
         open={open}
         title={t('inspection.title')}
         className={alarmed ? 'inspection-dialog inspection-alarmed' : 'inspection-dialog'}
-        data-testid="inspection-dialog"
         maskClosable={false}
         onCancel={() => (expired ? drop(current.id) : setOpen(false))}
         footer={expired ? [<Button key="close" onClick={() => drop(current.id)}>{t('inspection.close')}</Button>] : [
@@ -113,7 +113,8 @@ function InspectionQueue() {
           </Button>,
         ]}
       >
-        <Space direction="vertical" style={{ width: '100%' }} data-testid="inspection-body" data-inspection-id={current.id}>
+        <Space direction="vertical" style={{ width: '100%' }} data-testid="inspection-dialog" data-inspection-id={current.id}
+          data-alarmed={alarmed ? 'true' : 'false'}>
           <Typography.Text type="secondary">{t('inspection.from', { platform: current.platformName })}</Typography.Text>
           <Typography.Paragraph strong data-testid="inspection-question">{current.question}</Typography.Paragraph>
           {left === null ? (
