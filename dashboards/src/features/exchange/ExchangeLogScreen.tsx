@@ -6,6 +6,7 @@ import ListPage from '../list/ListPage';
 import { defineListScreen, type ListRecord } from '../list/types';
 import { READ_ONLY, todayRange } from '../log/logScreens';
 import { formatMsgId, groupHexBytes, hexPreview, prettyJson } from '../messageLog/format';
+import { useDictionary } from '../dictionary/dictionaryCache';
 import { exchangeMessageLabel, exchangeMessageOptions } from './messageNames';
 
 interface Props {
@@ -45,22 +46,23 @@ function FrameDrawer({ record, onClose }: { record: ListRecord | null; onClose: 
 export default function ExchangeLogScreen({ entity, strings }: Props) {
   const { t, i18n } = useTranslation('exchange');
   const [shown, setShown] = useState<ListRecord | null>(null);
+  const described = useDictionary('exchange_message_desc'); // the names arrive after sign-in
   const screen = useMemo(() => defineListScreen({
     entity,
     namespace: `exchange:${strings}`,
     columns: ['time', 'platformName', 'link',
-      { field: 'msgId', render: (value) => exchangeMessageLabel(value, i18n.language) },
+      { field: 'msgId', render: (value) => exchangeMessageLabel(value, i18n.language, described) },
       { field: 'dataType', render: (value) => (value === null || value === undefined ? '' : formatMsgId(value)) },
       { field: 'rawHex', render: (value) => <code style={{ fontSize: 12 }}>{hexPreview(value)}</code> }],
     filters: ['platformId', 'time', 'msgId', 'link'],
     filterKinds: {
       platformId: { kind: 'ref', entity: 'superiorPlatform' },
-      msgId: { kind: 'choice', options: exchangeMessageOptions(i18n.language) },
+      msgId: { kind: 'choice', options: exchangeMessageOptions(i18n.language, described) },
     },
     initialFilters: { time: todayRange() },
     features: READ_ONLY,
     rowActions: [{ key: 'detail', label: t('frame.open'), onClick: (record) => setShown(record) }],
-  }), [entity, i18n.language, strings, t]);
+  }), [described, entity, i18n.language, strings, t]);
   return (
     <>
       <ListPage screen={screen} />

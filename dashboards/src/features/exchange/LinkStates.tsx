@@ -45,7 +45,9 @@ export default function LinkStates({ platformId }: { platformId: number }) {
           <Tag color={COLOURS[s.state] ?? 'default'}>{t(`link.states.${s.state}`, { defaultValue: s.state })}</Tag>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {t('link.since', { time: when(s.since) })} · {t('link.heartbeat', { time: when(s.lastHeartbeatAt) })}
-            {' · '}
+          </Typography.Text>
+          <br />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`link-counts-${s.link}`}>
             {t('link.counts', { sent: s.sentCount, received: s.receivedCount, backfilled: s.backfilledCount, thinned: s.thinnedCount, mismatches: s.mismatchCount })}
           </Typography.Text>
           {s.lastError && (

@@ -13,9 +13,9 @@ export default function SuperiorPlatformScreen() {
   const screen = useMemo(() => defineListScreen({
     entity: 'superiorPlatform',
     namespace: 'exchange:superiorPlatform',
-    columns: ['name', 'host', 'port', 'userId', 'centreId', 'version',
+    columns: ['name', 'host', 'port', 'userId', 'version',
       { field: 'enabled', render: (value) => (value ? <Tag color="green">{t('superiorPlatform.enums.enabled.true')}</Tag> : <Tag>{t('superiorPlatform.enums.enabled.false')}</Tag>) },
-      { key: 'links', title: t('superiorPlatform.links'), render: (_value, record) => <LinkStates platformId={Number(record.id)} /> }],
+      { key: 'links', title: t('superiorPlatform.links'), width: 560, render: (_value, record) => <LinkStates platformId={Number(record.id)} /> }],
     filters: ['name', 'host', 'version', 'enabled'],
     form: ['name', 'host', 'port', 'userId', 'password', 'centreId', 'version', 'encrypted', 'm1', 'ia1', 'ic1', 'encryptKey',
       'downLinkHost', 'downLinkPort', 'positionInterval', 'enabled', 'remark'],
