@@ -73,6 +73,14 @@ REPORT_PAGES: tuple[tuple[str, str], ...] = (
     ("inOutAlarm", "BorderOuterOutlined"), ("trafficControlAlarm", "StopOutlined"), ("kpi", "FundOutlined"),
 )
 
+# The data-exchange screens (page, icon) of the /exchange menu, in menu order.
+EXCHANGE_PERMISSION = "superiorPlatform:superior"
+EXCHANGE_PAGES: tuple[tuple[str, str], ...] = (
+    ("superiorPlatform", "CloudServerOutlined"), ("inspectMessage", "QuestionCircleOutlined"),
+    ("alarmMessage", "AlertOutlined"), ("upstreamMessage", "CloudUploadOutlined"),
+    ("downstreamMessage", "CloudDownloadOutlined"),
+)
+
 ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/dashboard", "dashboard", "RouteView",
@@ -219,6 +227,17 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         _route("/settings/registrationPolicy", "registrationPolicy", "settings/registrationPolicy",
                _meta("menu.settings.registrationPolicy", "ControlOutlined", ["enterprise"])),
         redirect="/settings/dictionary",
+    ),
+    # Data exchange (platform-spec §2, JT/T 809): every screen needs the ``superior`` action on superiorPlatform
+    # (platform-spec §6), as its routes do. Each page is dashboards/src/screens/exchange/<name>.tsx; the other
+    # screens of the group (notifyMessage, inferiorPlatform, car, gps, map, playback) are added to EXCHANGE_PAGES.
+    _route(
+        "/exchange", "exchange", "RouteView",
+        _meta("menu.exchange", "SwapOutlined", [EXCHANGE_PERMISSION]),
+        *(_route(f"/exchange/{page}", f"exchange{page[0].upper()}{page[1:]}", f"exchange/{page}",
+                 _meta(f"menu.exchange.{page}", icon, [EXCHANGE_PERMISSION]))
+          for page, icon in EXCHANGE_PAGES),
+        redirect="/exchange/superiorPlatform",
     ),
     _route(
         "/user", "user", "RouteView",

@@ -47,6 +47,7 @@ class PushType(IntEnum):
     COMMAND_SEND_ERROR = 12
     AI_ALARM = 13
     VIDEO_CHANNEL = 14
+    EXCHANGE_INSPECTION = 16  # a 0x9301 inspection from a superior platform (exchange/link)
 
 
 class RecordState(IntEnum):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from api.query.entities_alarm_settings import ALARM_SETTINGS_READ_ONLY, ALARM_SETTINGS_WRITABLE
 from api.query.entities_alarms import ALARM_ENTITIES
 from api.query.entities_audit import AUDIT_LOG
-from api.query.entities_exchange import EXCHANGE_WRITABLE
+from api.query.entities_exchange import EXCHANGE_READ_ONLY, EXCHANGE_WRITABLE
 from api.query.entities_fence_sync import FENCE_SYNC
 from api.query.entities_fences import FENCE_READ_ONLY, FENCE_WRITABLE
 from api.query.entities_logs import LOG_ENTITIES
@@ -131,11 +131,13 @@ QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP,
                                                          LICENCE_LOG, AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES,
                                                          *MEDIA_ENTITIES, *ALARM_SETTINGS_READ_ONLY,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
-                                                         REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY)}
+                                                         REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY,
+                                                         *EXCHANGE_READ_ONLY)}
 COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
                                                          AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
-                                                         REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY)}
+                                                         REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY,
+                                                         *EXCHANGE_READ_ONLY)}
 
 # Which permission code guards each entity (the console's permission codes): the query, meta, export and
 # import routes check it.

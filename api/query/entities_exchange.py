@@ -7,6 +7,13 @@ enterprise subtrees whose vehicles are forwarded (empty: the owner's whole subtr
 the link service within FLEET_EXCHANGE_RELOAD_S and restarts that platform's links.
 Every route checks the ``superiorPlatform`` permission code; the link operations (link state, answering an
 inspection: api/routes/exchange.py) need its ``superior`` action (platform-spec §6).
+
+The data-exchange logs (platform-spec §2 upstreamMessage, downstreamMessage, inspectMessage, alarmMessage; the
+views of migration 0046) are read-only entities whose every read route needs ``superiorPlatform:superior``:
+``exchangeUpstreamMessage`` / ``exchangeDownstreamMessage`` (the 809 frames we sent / received, decoded and as
+hex; a 0x1001's password never shows), ``inspectMessage`` (0x9301 inspections, ``expired`` once open past the
+deadline) and ``alarmMessage`` (0x1402 alarms forwarded, 0x9401 urgings received, with the upper-platform alarm
+type 1-13 of platform-spec §9). They are named apart from the 808 logs (upstreamMessage, downstreamMessage).
 """
 
 from __future__ import annotations
@@ -101,3 +108,110 @@ SUPERIOR_PLATFORM = EntitySpec(
 )
 
 EXCHANGE_WRITABLE = (SUPERIOR_PLATFORM,)
+
+
+SUPERIOR = "superior"
+MSG_ID_HEX = "'0x' || upper(lpad(to_hex(msg_id), 4, '0'))"
+DATA_TYPE_HEX = "CASE WHEN data_type IS NULL THEN NULL ELSE '0x' || upper(lpad(to_hex(data_type), 4, '0')) END"
+LINKS = ("main", "sub")
+INSPECTION_STATES = ("open", "answered", "sent", "expired")
+# JT/T 809 WARN_TYPE, the upper-platform alarm types of platform-spec §9 (exchange/link/forwarding.py maps ours)
+UPPER_ALARM_TYPES: tuple[tuple[int, str], ...] = (
+    (1, "超速报警"), (2, "疲劳驾驶报警"), (3, "紧急报警"), (4, "进入指定区域报警"), (5, "离开指定区域报警"),
+    (6, "路段堵塞报警"), (7, "危险路段报警"), (8, "越界报警"), (9, "盗警"), (10, "劫警"), (11, "偏离路线报警"),
+    (12, "车辆移动报警"), (13, "超时驾驶报警"))
+
+
+def _frame_log(name: str, direction: str, label: str) -> EntitySpec:
+    return EntitySpec(
+        name=name,
+        relation=f"exchange_{direction}stream_view",
+        tenant_column="enterprise_id",
+        permission=PERMISSION,
+        read_action=SUPERIOR,
+        default_order="time",
+        default_desc=True,
+        max_page_size=500,
+        label=label,
+        fields={
+            "id": F("id", "int", label="编号"),
+            "time": F("time", "time", label="时间", exportable=True),
+            "platformId": F("platform_id", "int", label="上级平台"),
+            "platformName": F("platform_name", label="上级平台", exportable=True),
+            "enterpriseId": F("enterprise_id", "int", label="企业"),
+            "link": F("link", enum=LINKS, label="链路", exportable=True),
+            "msgId": F("msg_id", "int", label="消息ID"),
+            "msgIdHex": F("msg_id_hex", expression=MSG_ID_HEX, filterable=False, sortable=False, label="消息ID",
+                          exportable=True),
+            "dataType": F("data_type", "int", label="子业务类型"),
+            "dataTypeHex": F("data_type_hex", expression=DATA_TYPE_HEX, filterable=False, sortable=False,
+                             label="子业务类型", exportable=True),
+            "rawHex": F("raw_hex", filterable=False, sortable=False, label="原始报文", exportable=True),
+            "decoded": F("decoded", expression="decoded::text", filterable=False, sortable=False,
+                         label="解析结果", exportable=True),
+        },
+    )
+
+
+EXCHANGE_UPSTREAM_MESSAGE = _frame_log("exchangeUpstreamMessage", "up", "上行交换消息")
+EXCHANGE_DOWNSTREAM_MESSAGE = _frame_log("exchangeDownstreamMessage", "down", "下行交换消息")
+
+INSPECT_MESSAGE = EntitySpec(
+    name="inspectMessage",
+    relation="exchange_inspection_view",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    read_action=SUPERIOR,
+    default_order="receivedAt",
+    default_desc=True,
+    label="查岗信息",
+    fields={
+        "id": F("id", "int", label="编号"),
+        "receivedAt": F("received_at", "time", label="收到时间", exportable=True),
+        "platformId": F("platform_id", "int", label="上级平台"),
+        "platformName": F("platform_name", label="上级平台", exportable=True),
+        "enterpriseId": F("enterprise_id", "int", label="企业"),
+        "objectType": F("object_type", "int", label="查岗对象类型", exportable=True),
+        "objectId": F("object_id", label="查岗对象", exportable=True),
+        "infoId": F("info_id", "int", label="信息ID", exportable=True),
+        "question": F("question", sortable=False, label="查岗问题", exportable=True),
+        "deadline": F("deadline", "time", label="应答截止时间", exportable=True),
+        "state": F("state", enum=INSPECTION_STATES, label="状态", exportable=True),
+        "answer": F("answer", sortable=False, label="应答内容", exportable=True),
+        "answeredBy": F("answered_by", "int", label="应答人"),
+        "answeredByName": F("answered_by_name", label="应答人", exportable=True),
+        "answeredAt": F("answered_at", "time", label="应答时间", exportable=True),
+        "sentAt": F("sent_at", "time", label="上报时间", exportable=True),
+        "answerLatency": F("answer_latency_s", "int", label="应答用时(秒)", exportable=True),
+    },
+)
+
+ALARM_MESSAGE = EntitySpec(
+    name="alarmMessage",
+    relation="exchange_alarm_view",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    read_action=SUPERIOR,
+    default_order="time",
+    default_desc=True,
+    label="交换报警",
+    fields={
+        "id": F("id", "int", label="编号"),
+        "time": F("time", "time", label="时间", exportable=True),
+        "platformId": F("platform_id", "int", label="上级平台"),
+        "platformName": F("platform_name", label="上级平台", exportable=True),
+        "enterpriseId": F("enterprise_id", "int", label="企业"),
+        "direction": F("direction", enum=("up", "down"), label="方向", exportable=True),
+        "dataType": F("data_type", "int", enum=(0x1402, 0x9401), label="类型",
+                      choices=((0x1402, "上报报警"), (0x9401, "报警督办")), exportable=True),
+        "plateNumber": F("plate_number", label="车牌号", exportable=True),
+        "warnType": F("warn_type", "int", enum=tuple(t for t, _ in UPPER_ALARM_TYPES), label="报警类型",
+                      choices=UPPER_ALARM_TYPES, exportable=True),
+        "warnTime": F("warn_time_text", filterable=False, label="报警时间", exportable=True),
+        "info": F("info", filterable=False, sortable=False, label="报警信息", exportable=True),
+        "supervisionId": F("supervision_id", label="督办ID", exportable=True),
+        "urgingDeadline": F("urging_deadline_text", filterable=False, label="督办截止时间", exportable=True),
+    },
+)
+
+EXCHANGE_READ_ONLY = (EXCHANGE_UPSTREAM_MESSAGE, EXCHANGE_DOWNSTREAM_MESSAGE, INSPECT_MESSAGE, ALARM_MESSAGE)

@@ -182,6 +182,9 @@ class EntitySpec:
     # Platform-wide rows (no enterprise owns them): read only by a caller of a root enterprise holding
     # ``permission``:add, the platform's administrators (api/routes/common.py); anyone else gets a 403.
     root_only: bool = False
+    # The action every read route (query, count, meta, export) needs on ``permission`` instead of query /
+    # export: the data-exchange logs are the ``superior`` action's (platform-spec §6), not a code of their own.
+    read_action: str = ""
 
     def spec(self, name: str) -> FieldSpec:
         return self.fields[name]

@@ -57,7 +57,7 @@ def _count_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
 for _name, _entity in QUERYABLE.items():
     bp.add_url_rule(
         f"/api/common/query/{_name}.json",
-        view_func=requires(PERMISSION_OF[_name], "query")(_query_view(_entity)),
+        view_func=requires(PERMISSION_OF[_name], _entity.read_action or "query")(_query_view(_entity)),
         methods=["POST"],
     )
 def _meta_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
@@ -72,13 +72,13 @@ def _meta_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
 for _name, _entity in QUERYABLE.items():
     bp.add_url_rule(
         f"/api/common/meta/{_name}.json",
-        view_func=requires(PERMISSION_OF[_name], "query")(_meta_view(_entity)),
+        view_func=requires(PERMISSION_OF[_name], _entity.read_action or "query")(_meta_view(_entity)),
         methods=["GET"],
     )
 for _name, _entity in COUNTABLE.items():
     bp.add_url_rule(
         f"/api/common/count/{_name}.json",
-        view_func=requires(PERMISSION_OF[_name], "query")(_count_view(_entity)),
+        view_func=requires(PERMISSION_OF[_name], _entity.read_action or "query")(_count_view(_entity)),
         methods=["POST"],
     )
 

@@ -7,7 +7,8 @@ superior platform rows themselves are the declared entity ``superiorPlatform`` (
   A platform outside the caller's scope is a 404.
 - ``POST /api/exchange/inspection/{id}/answer.json`` ``{"answer": text}`` (``superiorPlatform:superior``):
   answers an open 0x9301 inspection. The answer is stored (state ``answered``); the link service, which polls
-  the table, sends it as 0x1301 and marks it ``sent``. Not in scope: 404; already answered: 409.
+  the table, sends it as 0x1301 and marks it ``sent``. Not in scope: 404; already answered: 409; past its
+  deadline (state ``expired``: the superior no longer waits for it): 409 saying so.
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ bp = Blueprint("exchange", __name__)
 MAX_ANSWER_CHARS = 1000
 
 
+def _expired(inspection_id: int) -> Conflict:
+    return Conflict(f"该查岗已过应答截止时间，不能再应答 (inspection {inspection_id} is past its deadline and can no "
+                    "longer be answered)", data={"state": "expired"})
+
+
 @bp.get("/api/exchange/superiorPlatform/<int:platform_id>/linkState.json")
 @requires("superiorPlatform", "superior")
 def link_state(platform_id: int) -> dict[str, Any]:
@@ -43,12 +49,17 @@ def answer_inspection(inspection_id: int) -> dict[str, Any]:
     prefix = like_prefix(request_scope().enterprise_path)
     with get_db().connection() as conn:
         # another enterprise's inspection is a 404 before anything about the request is judged
-        if q.inspection_state(conn, inspection_id, prefix) is None:
+        state = q.inspection_state(conn, inspection_id, prefix)
+        if state is None:
             raise NotFound(f"inspection {inspection_id} 不存在 (does not exist)")
+        if state == "expired":
+            raise _expired(inspection_id)
         answer = body.get("answer")
         if not isinstance(answer, str) or not answer.strip() or len(answer) > MAX_ANSWER_CHARS:
             raise BadRequest(f"请填写应答内容 (field 'answer': text of 1 to {MAX_ANSWER_CHARS} characters)",
                              data={"field": "answer"})
         if q.answer_inspection(conn, inspection_id, answer.strip(), current_principal().user_id, prefix):
             return ok({"id": inspection_id, "state": "answered"})
+        if q.inspection_state(conn, inspection_id, prefix) == "expired":  # the deadline passed meanwhile
+            raise _expired(inspection_id)
     raise Conflict(f"该查岗已应答 (inspection {inspection_id} is already answered)")

@@ -110,7 +110,8 @@ def _job_view(entity: EntitySpec) -> Callable[[uuid.UUID], dict[str, Any]]:
 for _name, _entity in EXPORTABLE.items():
     for _fmt in ("xlsx", "csv"):
         bp.add_url_rule(f"/api/common/export/{_name}.{_fmt}",
-                        view_func=requires(PERMISSION_OF[_name], "export")(_export_view(_entity, _fmt)),
+                        view_func=requires(PERMISSION_OF[_name], _entity.read_action or "export")(
+                            _export_view(_entity, _fmt)),
                         methods=["POST"])
 for _name, _entity in IMPORTABLE.items():
     _guard = requires(_entity.permission, "import")

@@ -14,7 +14,10 @@ Vehicle control requests (0x9501-0x9505) become terminal commands on the one com
 (exchange.link.control_commands) and are answered with the terminal's outcome. An urging (0x9401) is stored with its deadline
 against the alarm it names (exchange.link.alarm_requests); alarm handlings (alarm_confirm_record, written with
 the handling in the API) are polled every ``poll_s`` after a per-platform cursor and reported as 0x1403 (a
-forwarded alarm) and 0x1401 (an urged one); the cursor moves only after the frames were written.
+forwarded alarm) and 0x1401 (an urged one); the cursor moves only after the frames were written. A stored
+inspection is told to the console as push 16 on ``console.events.v1`` (docs/topics.md), so the owner enterprise's
+signed-in operators see it at once; a push that cannot be sent is logged, the stored row is what counts (the
+console also reads the open inspections at sign-in).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from exchange.link.control_commands import ControlCommands
 from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
 from exchange.link.wire import PlatformWire
 from fleet import topics
+from fleet.enums import PushType
 from fleet.settings import ExchangeSettings
 from protocols.jt809 import CipherKeys, Message
 from protocols.jt809 import messages as m
@@ -77,6 +81,7 @@ class PlatformService:
         self.handling_cursor: int | None = None  # last alarm_confirm_record id reported (loaded in run())
         self.controls = ControlCommands(platform, self.links, self._db, bootstrap, self.kafka_options)
         self.log_rows: list[dict[str, Any]] = []
+        self.producer: Any = None  # the console events' producer, started by run()
 
     # --- LinkEvents -----------------------------------------------------------------------------
 
@@ -130,7 +135,23 @@ class PlatformService:
         row = {"platform_id": self.platform.id, "enterprise_id": self.platform.enterprise_id,
                "object_type": request.object_type, "object_id": request.object_id, "info_id": request.info_id,
                "source_sn": sn, "question": request.content, "deadline": deadline}
-        await asyncio.to_thread(self._db, q.store_inspection, row)
+        inspection_id = await asyncio.to_thread(self._db, q.store_inspection, row)
+        await self._push_inspection(inspection_id)
+
+    async def _push_inspection(self, inspection_id: int) -> None:
+        found = await asyncio.to_thread(self._db, q.inspection_push, inspection_id)
+        if found is None or self.producer is None:
+            return
+        path = found.pop("path")
+        data = {k: (v.astimezone(UTC).isoformat().replace("+00:00", "Z") if isinstance(v, datetime) else v)
+                for k, v in found.items()}
+        event = {"kind": "push", "enterprise_id": self.platform.enterprise_id, "enterprise_path": path,
+                 "push": {"type": int(PushType.EXCHANGE_INSPECTION), "data": data}}
+        try:
+            await self.producer.send_and_wait(topics.CONSOLE_EVENTS, orjson.dumps(event),
+                                              key=str(self.platform.enterprise_id).encode())
+        except Exception:  # the row is stored: the console finds it when it reads the open inspections
+            log.exception("platform %s: inspection %s not pushed to the console", self.platform.id, inspection_id)
 
     async def _urging(self, sn: int, body: m.AlarmExchangeDown) -> None:
         """0x9401: store the urging with its deadline against the alarm it names (plate and colour, alarm type,
@@ -374,11 +395,20 @@ class PlatformService:
                 log.exception("platform %s: housekeeping failed", self.platform.id)
             await asyncio.sleep(self.settings.poll_s)
 
+    async def _start_producer(self) -> None:
+        from aiokafka import AIOKafkaProducer
+
+        producer = AIOKafkaProducer(bootstrap_servers=self.bootstrap, acks="all", linger_ms=0,
+                                    client_id=f"fleet-exchange-{self.platform.id}", **self.kafka_options)
+        await producer.start()
+        self.producer = producer
+
     async def run(self) -> None:
         self.enterprises = await asyncio.to_thread(self._db, q.exchanged_enterprises, self.platform)
         saved = await asyncio.to_thread(self._db, q.sent_counts, self.platform.id, int(time.time()) - COUNT_WINDOW_S)
         self.sent_per_second.update(saved)  # what an earlier process sent, for the first 0x9101
         self.handling_cursor = await asyncio.to_thread(self._db, q.handling_cursor, self.platform.id)
+        await self._start_producer()
         tasks = [asyncio.create_task(self.links.run()), asyncio.create_task(self._forward()),
                  asyncio.create_task(self._housekeeping())]
         try:
@@ -392,3 +422,6 @@ class PlatformService:
                 await self.flush()
             with contextlib.suppress(Exception):
                 await self.controls.stop()
+            if self.producer is not None:
+                with contextlib.suppress(Exception):
+                    await self.producer.stop()

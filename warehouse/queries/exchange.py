@@ -165,6 +165,18 @@ def store_inspection(conn: Connection[Any], row: dict[str, Any]) -> int:
     return int(found[0])
 
 
+_INSPECTION_PUSH = """
+SELECT e.path, i.id AS "inspectionId", i.platform_id AS "platformId", i.platform_name AS "platformName",
+       i.object_type AS "objectType", i.object_id AS "objectId", i.question, i.deadline, i.received_at AS "receivedAt",
+       i.state
+FROM exchange_inspection_view i JOIN enterprise e ON e.id = i.enterprise_id WHERE i.id = %(id)s"""
+
+
+def inspection_push(conn: Connection[Any], inspection_id: int) -> dict[str, Any] | None:
+    """The owner enterprise's path and the inspection as the console's push 16 carries it (docs/topics.md)."""
+    return conn.cursor(row_factory=dict_row).execute(_INSPECTION_PUSH, {"id": inspection_id}).fetchone()
+
+
 _ANSWERED = """
 SELECT id, object_type, object_id, info_id, source_sn, answer
 FROM exchange_inspection WHERE platform_id = %(platform_id)s AND state = 'answered' ORDER BY id"""
@@ -183,23 +195,26 @@ _ANSWER = """
 UPDATE exchange_inspection i SET state = 'answered', answer = %(answer)s, answered_by = %(user)s, answered_at = now()
 FROM superior_platform p JOIN enterprise e ON e.id = p.enterprise_id
 WHERE i.id = %(id)s AND p.id = i.platform_id AND e.path LIKE %(prefix)s AND i.state = 'open'
+  AND (i.deadline IS NULL OR i.deadline > now())
 RETURNING i.id"""
 
 
 def answer_inspection(conn: Connection[Any], inspection_id: int, answer: str, user_id: int,
                       path_prefix: str) -> bool:
-    """False when the inspection is not in scope or already answered."""
+    """False when the inspection is not in scope, already answered or past its deadline (an answer the
+    superior no longer waits for is refused, not sent)."""
     return conn.execute(_ANSWER, {"id": inspection_id, "answer": answer, "user": user_id,
                                   "prefix": path_prefix}).fetchone() is not None
 
 
 _INSPECTION_STATE = """
-SELECT i.state FROM exchange_inspection i JOIN superior_platform p ON p.id = i.platform_id
-JOIN enterprise e ON e.id = p.enterprise_id WHERE i.id = %(id)s AND e.path LIKE %(prefix)s"""
+SELECT i.state FROM exchange_inspection_view i JOIN enterprise e ON e.id = i.enterprise_id
+WHERE i.id = %(id)s AND e.path LIKE %(prefix)s"""
 
 
 def inspection_state(conn: Connection[Any], inspection_id: int, path_prefix: str) -> str | None:
-    """The inspection's state, or None when it is not in the scope of ``path_prefix``."""
+    """The inspection's state (open, answered, sent, or expired: open past its deadline, migration 0046),
+    or None when it is not in the scope of ``path_prefix``."""
     row = conn.execute(_INSPECTION_STATE, {"id": inspection_id, "prefix": path_prefix}).fetchone()
     return None if row is None else str(row[0])
 

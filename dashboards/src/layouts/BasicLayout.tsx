@@ -6,6 +6,7 @@ import AlarmNotices from '../features/alarm/AlarmNotices';
 import SafetyAlarmDialog from '../features/alarm/SafetyAlarmDialog';
 import CommandNotices from '../features/command/CommandNotices';
 import DictionaryLoader from '../features/dictionary/DictionaryLoader';
+import InspectionPopup from '../features/exchange/InspectionPopup';
 import MediaUploadPopup from '../features/media/MediaUploadPopup';
 import { buildMenu, filterRoutes, flattenPages } from '../router/routeTable';
 import GlobalFooter from './GlobalFooter';
@@ -116,6 +117,7 @@ export default function BasicLayout() {
         <MediaUploadPopup />
         <AlarmNotices />
         <SafetyAlarmDialog />
+        <InspectionPopup />
         <DictionaryLoader />
       </Layout>
     </TabsProvider>

@@ -37,3 +37,5 @@ export const PUSH_ONLINE_OFFLINE = 1;
 export const PUSH_BIZ_STATE = 6;
 /** Ours, not in console-spec §7: a terminal security notice (docs/topics.md, push type 15). */
 export const PUSH_SECURITY_NOTICE = 15;
+/** Ours: a JT/T 809 inspection (0x9301) from a superior platform (docs/topics.md, push type 16). */
+export const PUSH_EXCHANGE_INSPECTION = 16;

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from api.routemap import REPORT_PAGES, ROUTE_MAP, routes_for, title_keys
+from api.routemap import EXCHANGE_PAGES, REPORT_PAGES, ROUTE_MAP, routes_for, title_keys
 from api.routes.console import local_midnight, password_is_valid
 
 
@@ -126,4 +126,14 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.report.alarmOverviewDetail", "menu.report.notebooks",
                             # fences, label points and the area vehicle search (platform-spec §2, §9)
                             "menu.settings.fence", "menu.settings.labelPoint", "menu.dashboard.areaSearch", "menu.list.inOutAlarm",
+                            # data exchange (JT/T 809, platform-spec §2)
+                            "menu.exchange", *(f"menu.exchange.{page}" for page, _ in EXCHANGE_PAGES),
                             *(f"menu.report.{page}" for page, _ in REPORT_PAGES)}
+
+
+def test_the_exchange_screens_need_the_superior_action() -> None:
+    """platform-spec §6: listing and editing superior platforms (query / add) opens no data-exchange screen;
+    the ``superior`` action opens all of them."""
+    exchange = {f"/exchange/{page}" for page, _ in EXCHANGE_PAGES}
+    assert not exchange & _paths(routes_for({"superiorPlatform": {"query", "get", "add", "update", "export"}}))
+    assert exchange <= _paths(routes_for({"superiorPlatform": {"superior"}}))

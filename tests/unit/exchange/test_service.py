@@ -134,3 +134,55 @@ def test_fleet_up_supervises_the_link_service() -> None:
     assert specs["regulator"].missing_reason() is None
     assert specs["regulator"].argv[-3:] == ["exchange-sim", "--account", DEMO_ACCOUNT]
     assert DEMO_ACCOUNT == f"{DEMO_USER_ID}:{DEMO_PASSWORD}:{DEMO_CENTRE_ID}:2019"
+
+
+class RecordingProducer:
+    def __init__(self, fail: bool = False) -> None:
+        self.sent: list[tuple[str, bytes, bytes]] = []
+        self.fail = fail
+
+    async def send_and_wait(self, topic: str, value: bytes, key: bytes) -> None:
+        if self.fail:
+            raise ConnectionError("kafka away")
+        self.sent.append((topic, value, key))
+
+
+def _stored_inspection_db(stored: list[dict[str, object]]) -> object:
+    from warehouse.queries import exchange as q
+
+    def db(fn: object, *args: object) -> object:
+        if fn is q.store_inspection:
+            stored.append(args[0])  # type: ignore[arg-type]
+            return 42
+        assert fn is q.inspection_push and args == (42,)
+        return {"path": "/1/5/", "inspectionId": 42, "platformId": 1, "platformName": "p", "objectType": 1,
+                "objectId": "7001", "question": "值班人员请回答", "state": "open",
+                "deadline": datetime(2026, 12, 2, 8, 10, tzinfo=UTC), "receivedAt": datetime(2026, 12, 2, 8, tzinfo=UTC)}
+    return db
+
+
+def test_a_stored_inspection_is_pushed_to_the_owner_enterprises_console() -> None:
+    svc = service(1)
+    stored: list[dict[str, object]] = []
+    svc._db = _stored_inspection_db(stored)  # type: ignore[method-assign]
+    svc.producer = RecordingProducer()
+    request = m.InspectionRequest(1, "7001", 9, "值班人员请回答", 10)
+    run(svc._inspection(77, request))
+    assert stored[0]["question"] == "值班人员请回答" and stored[0]["source_sn"] == 77
+    [(topic, value, key)] = svc.producer.sent
+    event = orjson.loads(value)
+    assert (topic, key) == (topics.CONSOLE_EVENTS, b"5")
+    assert event["kind"] == "push" and event["enterprise_path"] == "/1/5/" and event["enterprise_id"] == 5
+    assert event["push"]["type"] == 16
+    assert event["push"]["data"] == {"inspectionId": 42, "platformId": 1, "platformName": "p", "objectType": 1,
+                                     "objectId": "7001", "question": "值班人员请回答", "state": "open",
+                                     "deadline": "2026-12-02T08:10:00Z", "receivedAt": "2026-12-02T08:00:00Z"}
+
+
+def test_an_inspection_whose_push_fails_stays_stored_for_the_sign_in_read(caplog: pytest.LogCaptureFixture) -> None:
+    svc = service(1)
+    stored: list[dict[str, object]] = []
+    svc._db = _stored_inspection_db(stored)  # type: ignore[method-assign]
+    svc.producer = RecordingProducer(fail=True)
+    run(svc._inspection(77, m.InspectionRequest(1, "7001", 9, "值班人员请回答", 10)))
+    assert len(stored) == 1 and "not pushed to the console" in caplog.text

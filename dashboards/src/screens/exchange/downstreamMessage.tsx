@@ -1,0 +1,6 @@
+import ExchangeLogScreen from '../../features/exchange/ExchangeLogScreen';
+
+/** Data exchange "downstreamMessage": the JT/T 809 frames received from the superior platforms. */
+export default function ExchangeDownstreamMessageScreen() {
+  return <ExchangeLogScreen entity="exchangeDownstreamMessage" strings="downstream" />;
+}

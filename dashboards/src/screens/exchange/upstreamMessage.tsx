@@ -1,0 +1,6 @@
+import ExchangeLogScreen from '../../features/exchange/ExchangeLogScreen';
+
+/** Data exchange "upstreamMessage": the JT/T 809 frames fleetwatch sent to its superior platforms. */
+export default function ExchangeUpstreamMessageScreen() {
+  return <ExchangeLogScreen entity="exchangeUpstreamMessage" strings="upstream" />;
+}
