@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from exchange.regulator.accounts import Account
-from exchange.regulator.links import LinkDown
 from exchange.regulator.regulator import Regulator
 from exchange.regulator.tally import AlarmRecord
+from exchange.superior.accounts import Account
+from exchange.superior.links import LinkDown
 
 log = logging.getLogger("exchange.regulator")
 GREET_POLL_S = 0.2  # how soon after a sub link comes up its greeting goes
