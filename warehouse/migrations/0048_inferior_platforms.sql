@@ -42,7 +42,7 @@ CREATE TABLE inferior_platform (
     CHECK (NOT encrypted OR m1 > 0)
 );
 CREATE UNIQUE INDEX inferior_platform_name_uniq ON inferior_platform (enterprise_id, name);
-CREATE UNIQUE INDEX inferior_platform_user_uniq ON inferior_platform (user_id);
+CREATE UNIQUE INDEX inferior_platform_user_id_uniq ON inferior_platform (user_id);  -- platform-wide (the login names it)
 
 CREATE TABLE exchange_vehicle (
     id                    bigserial PRIMARY KEY,
@@ -135,3 +135,23 @@ CREATE TABLE inferior_request (
     error                 text
 );
 CREATE INDEX inferior_request_platform_state ON inferior_request (inferior_platform_id, state);
+
+-- The list screens' relations (api/query/entities_inferior.py): each row carries its enterprise for the scope.
+CREATE VIEW exchange_vehicle_view AS
+SELECT v.id, v.inferior_platform_id, p.name AS platform_name, v.enterprise_id, v.plate, v.plate_colour,
+       v.registered_at, v.platform_code, v.producer_id, v.terminal_model, v.imei, v.terminal_id, v.sim,
+       v.last_fix_at, v.last_received_at, v.last_lat, v.last_lng, v.last_speed_kmh, v.last_direction_deg,
+       v.last_altitude_m, v.last_status, v.last_alarm, v.created_at
+FROM exchange_vehicle v JOIN inferior_platform p ON p.id = v.inferior_platform_id;
+
+CREATE VIEW exchange_position_view AS
+SELECT v.id::text || '-' || (extract(epoch FROM x.fix_at) * 1000)::bigint::text AS id, x.vehicle_id,
+       v.inferior_platform_id, v.enterprise_id, v.plate, v.plate_colour, x.fix_at, x.received_at, x.backfilled,
+       x.lat, x.lng, x.speed_kmh, x.direction_deg, x.altitude_m, x.mileage_km, x.status, x.alarm
+FROM exchange_position x JOIN exchange_vehicle v ON v.id = x.vehicle_id;
+
+CREATE VIEW inferior_request_view AS
+SELECT r.id, r.inferior_platform_id, p.name AS platform_name, r.enterprise_id, r.kind, r.object_type, r.object_id,
+       r.content, r.answer_minutes, r.created_by, r.created_at, r.state, r.link, r.sent_at, r.answer, r.responder,
+       r.answered_at, r.latency_ms
+FROM inferior_request r JOIN inferior_platform p ON p.id = r.inferior_platform_id;
