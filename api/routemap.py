@@ -73,6 +73,14 @@ REPORT_PAGES: tuple[tuple[str, str], ...] = (
     ("inOutAlarm", "BorderOuterOutlined"), ("trafficControlAlarm", "StopOutlined"), ("kpi", "FundOutlined"),
 )
 
+# The data-exchange screens (page, icon) of fleetwatch as the JT/T 809 superior platform, in the /exchange menu
+# group (platform-spec §2 inferiorPlatform, car, gps, map); each needs the inferiorPlatform code, as its entities do.
+INFERIOR_PERMISSION = "inferiorPlatform"
+INFERIOR_PAGES: tuple[tuple[str, str], ...] = (
+    ("inferiorPlatform", "ClusterOutlined"), ("car", "CarOutlined"), ("gps", "AimOutlined"),
+    ("map", "EnvironmentOutlined"),
+)
+
 ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/dashboard", "dashboard", "RouteView",
@@ -219,6 +227,15 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         _route("/settings/registrationPolicy", "registrationPolicy", "settings/registrationPolicy",
                _meta("menu.settings.registrationPolicy", "ControlOutlined", ["enterprise"])),
         redirect="/settings/dictionary",
+    ),
+    # Data exchange (platform-spec §2, JT/T 809). Each page is dashboards/src/screens/exchange/<name>.tsx.
+    _route(
+        "/exchange", "exchange", "RouteView",
+        _meta("menu.exchange", "SwapOutlined", [INFERIOR_PERMISSION]),
+        *(_route(f"/exchange/{page}", f"exchange{page[0].upper()}{page[1:]}", f"exchange/{page}",
+                 _meta(f"menu.exchange.{page}", icon, [INFERIOR_PERMISSION]))
+          for page, icon in INFERIOR_PAGES),
+        redirect="/exchange/inferiorPlatform",
     ),
     _route(
         "/user", "user", "RouteView",

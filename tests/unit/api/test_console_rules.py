@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from api.routemap import REPORT_PAGES, ROUTE_MAP, routes_for, title_keys
+from api.routemap import INFERIOR_PAGES, REPORT_PAGES, ROUTE_MAP, routes_for, title_keys
 from api.routes.console import local_midnight, password_is_valid
 
 
@@ -126,4 +126,6 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.report.alarmOverviewDetail", "menu.report.notebooks",
                             # fences, label points and the area vehicle search (platform-spec §2, §9)
                             "menu.settings.fence", "menu.settings.labelPoint", "menu.dashboard.areaSearch", "menu.list.inOutAlarm",
-                            *(f"menu.report.{page}" for page, _ in REPORT_PAGES)}
+                            *(f"menu.report.{page}" for page, _ in REPORT_PAGES),
+                            # data exchange, fleetwatch as the JT/T 809 superior platform
+                            "menu.exchange", *(f"menu.exchange.{page}" for page, _ in INFERIOR_PAGES)}
