@@ -55,6 +55,7 @@ ENGLISH = MappingProxyType({
     "platformAlarmRule": "Platform alarm rules",
     "platformAlarmNotifyRule": "Platform alarm notify rules",
     "superiorPlatform": "Superior platforms (JT/T 809)",
+    "inferiorPlatform": "Inferior platforms (JT/T 809)",
 })
 
 

@@ -81,6 +81,15 @@ EXCHANGE_PAGES: tuple[tuple[str, str], ...] = (
     ("downstreamMessage", "CloudDownloadOutlined"),
 )
 
+# The data-exchange screens (page, icon) of fleetwatch as the JT/T 809 superior platform, in the /exchange menu
+# group (platform-spec §2 inferiorPlatform, car, gps, map); each needs the ``superior`` action on
+# inferiorPlatform, as its routes do.
+INFERIOR_PERMISSION = "inferiorPlatform:superior"
+INFERIOR_PAGES: tuple[tuple[str, str], ...] = (
+    ("inferiorPlatform", "ClusterOutlined"), ("car", "CarOutlined"), ("gps", "AimOutlined"),
+    ("map", "EnvironmentOutlined"),
+)
+
 ROUTE_MAP: tuple[dict[str, Any], ...] = (
     _route(
         "/dashboard", "dashboard", "RouteView",
@@ -228,15 +237,18 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                _meta("menu.settings.registrationPolicy", "ControlOutlined", ["enterprise"])),
         redirect="/settings/dictionary",
     ),
-    # Data exchange (platform-spec §2, JT/T 809): every screen needs the ``superior`` action on superiorPlatform
-    # (platform-spec §6), as its routes do. Each page is dashboards/src/screens/exchange/<name>.tsx; the other
-    # screens of the group (notifyMessage, inferiorPlatform, car, gps, map, playback) are added to EXCHANGE_PAGES.
+    # Data exchange (platform-spec §2, JT/T 809): every screen needs the ``superior`` action (platform-spec §6), as
+    # its routes do: on superiorPlatform for fleetwatch as the inferior platform, on inferiorPlatform for fleetwatch
+    # as the superior one. Each page is dashboards/src/screens/exchange/<name>.tsx.
     _route(
         "/exchange", "exchange", "RouteView",
-        _meta("menu.exchange", "SwapOutlined", [EXCHANGE_PERMISSION]),
+        _meta("menu.exchange", "SwapOutlined", [EXCHANGE_PERMISSION, INFERIOR_PERMISSION]),
         *(_route(f"/exchange/{page}", f"exchange{page[0].upper()}{page[1:]}", f"exchange/{page}",
                  _meta(f"menu.exchange.{page}", icon, [EXCHANGE_PERMISSION]))
           for page, icon in EXCHANGE_PAGES),
+        *(_route(f"/exchange/{page}", f"exchange{page[0].upper()}{page[1:]}", f"exchange/{page}",
+                 _meta(f"menu.exchange.{page}", icon, [INFERIOR_PERMISSION]))
+          for page, icon in INFERIOR_PAGES),
         redirect="/exchange/superiorPlatform",
     ),
     _route(

@@ -436,7 +436,8 @@ class SimulatorSettings(_Base):
 
 
 class ExchangeSettings(_Base):
-    """The JT/T 809 link service (``fleet exchange``, exchange/link): links to the superior platforms."""
+    """The JT/T 809 exchange service (``fleet exchange``): links to the superior platforms (exchange/link) and
+    the main link server for inferior platforms (exchange/superior)."""
 
     model_config = SettingsConfigDict(env_prefix="FLEET_EXCHANGE_", extra="ignore", frozen=True)
 
@@ -449,6 +450,9 @@ class ExchangeSettings(_Base):
     offset_reset: Literal["earliest", "latest"] = Field("latest", description="where a platform's new consumer group starts reading Kafka")
     message_log_days: int = Field(30, ge=1, description="days the exchange message log is kept")
     demo_down_link_port: int = Field(7615, description="sub link port the seeded demo superior platform connects back to")
+    superior_host: str = Field("0.0.0.0", description="address the superior service (fleetwatch as a JT/T 809 superior platform) listens on for inferior platforms' main links")
+    superior_port: int = Field(7616, ge=1, le=65535, description="port of that main link server; it runs while an enabled inferiorPlatform row exists")
+    superior_position_days: int = Field(90, ge=1, description="days the positions inferior platforms report (exchange_position) are kept")
 
 
 def report_lake_dir(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:

@@ -88,6 +88,9 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "platformAlarmNotifyRule": ("平台报警通知规则", ("add", "delete", "update", "query", "get", "import", "export")),
     # JT/T 809 superior platforms; ``superior`` guards the link operations (link state, inspection answers).
     "superiorPlatform": ("上级平台", ("add", "delete", "update", "query", "get", "export", "superior")),
+    # JT/T 809 inferior platforms, their exchange vehicles and positions; ``superior`` guards the link
+    # operations (link state, sending inspections and messages).
+    "inferiorPlatform": ("下级平台", ("add", "delete", "update", "query", "get", "export", "superior")),
 }
 
 # Per-enterprise catalogues (api/query/entities.py): table -> [(code, name)].

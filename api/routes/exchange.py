@@ -9,6 +9,16 @@ superior platform rows themselves are the declared entity ``superiorPlatform`` (
   answers an open 0x9301 inspection. The answer is stored (state ``answered``); the link service, which polls
   the table, sends it as 0x1301 and marks it ``sent``. Not in scope: 404; already answered: 409; past its
   deadline (state ``expired``: the superior no longer waits for it): 409 saying so.
+
+fleetwatch as the superior platform (exchange/superior; the rows are the entity ``inferiorPlatform``,
+api/query/entities_inferior.py), each route needing ``inferiorPlatform:superior``; another enterprise's platform
+is a 404:
+- ``GET /api/exchange/inferiorPlatform/{id}/linkState.json``: its main and sub link as the superior service last
+  saved them (every FLEET_EXCHANGE_POLL_S); ``[]`` before it ever logged in.
+- ``POST /api/exchange/inferiorPlatform/{id}/inspection.json`` ``{"content", "objectType"?, "objectId"?,
+  "answerMinutes"?}``: queue a 0x9301 inspection; ``POST .../message.json`` ``{"content", "objectType"?,
+  "objectId"?}``: a 0x9302 message. The superior service sends it while the platform is linked and stores the
+  answer with its latency (entity ``inferiorRequest``). data ``{id, state: "queued"}``.
 """
 
 from __future__ import annotations
@@ -22,10 +32,13 @@ from api.errors import BadRequest, Conflict, NotFound
 from api.http import json_object, ok
 from api.security import current_principal, request_scope, requires
 from warehouse.queries import exchange as q
+from warehouse.queries import exchange_inferior as qi
 from warehouse.queries.scope import like_prefix
 
 bp = Blueprint("exchange", __name__)
 MAX_ANSWER_CHARS = 1000
+MAX_REQUEST_CHARS = 1000
+OBJECT_TYPES = range(1, 6)  # JT/T 809 0x9301 OBJECT_TYPE: 1 platform, 2 operator, 3 enterprise, ... (§5.3)
 
 
 def _expired(inspection_id: int) -> Conflict:
@@ -63,3 +76,57 @@ def answer_inspection(inspection_id: int) -> dict[str, Any]:
         if q.inspection_state(conn, inspection_id, prefix) == "expired":  # the deadline passed meanwhile
             raise _expired(inspection_id)
     raise Conflict(f"该查岗已应答 (inspection {inspection_id} is already answered)")
+
+
+def _inferior_in_scope(inferior_id: int, conn: Any) -> dict[str, Any]:
+    found = qi.platform_in_scope(conn, inferior_id, like_prefix(request_scope().enterprise_path))
+    if found is None:
+        raise NotFound(f"inferiorPlatform {inferior_id} 不存在 (does not exist)")
+    return found
+
+
+@bp.get("/api/exchange/inferiorPlatform/<int:inferior_id>/linkState.json")
+@requires("inferiorPlatform", "superior")
+def inferior_link_state(inferior_id: int) -> dict[str, Any]:
+    with get_db().connection() as conn:
+        _inferior_in_scope(inferior_id, conn)
+        return ok(qi.link_states(conn, inferior_id))
+
+
+def _queue(inferior_id: int, kind: str) -> dict[str, Any]:
+    body = json_object()
+    with get_db().connection() as conn:
+        platform = _inferior_in_scope(inferior_id, conn)  # another enterprise's platform: 404 before the body
+        content = body.get("content")
+        if not isinstance(content, str) or not content.strip() or len(content) > MAX_REQUEST_CHARS:
+            raise BadRequest(f"请填写内容 (field 'content': text of 1 to {MAX_REQUEST_CHARS} characters)",
+                             data={"field": "content"})
+        object_type = body.get("objectType", 1)
+        if isinstance(object_type, bool) or object_type not in OBJECT_TYPES:
+            raise BadRequest("对象类型不合法 (field 'objectType': 1 to 5)", data={"field": "objectType"})
+        object_id = body.get("objectId", "")
+        if not isinstance(object_id, str) or len(object_id) > 20:
+            raise BadRequest("对象编号不合法 (field 'objectId': text of at most 20 characters)",
+                             data={"field": "objectId"})
+        minutes = body.get("answerMinutes", 10) if kind == "inspection" else None
+        if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int)
+                                    or not 1 <= minutes <= 255):
+            raise BadRequest("应答时限不合法 (field 'answerMinutes': 1 to 255 minutes)",
+                             data={"field": "answerMinutes"})
+        request_id = qi.queue_request(conn, {
+            "platform_id": inferior_id, "enterprise_id": platform["enterprise_id"], "kind": kind,
+            "object_type": object_type, "object_id": object_id.strip() or str(platform["centre_id"]),
+            "content": content.strip(), "answer_minutes": minutes, "created_by": current_principal().user_id})
+    return ok({"id": request_id, "state": "queued"})
+
+
+@bp.post("/api/exchange/inferiorPlatform/<int:inferior_id>/inspection.json")
+@requires("inferiorPlatform", "superior")
+def send_inspection(inferior_id: int) -> dict[str, Any]:
+    return _queue(inferior_id, "inspection")
+
+
+@bp.post("/api/exchange/inferiorPlatform/<int:inferior_id>/message.json")
+@requires("inferiorPlatform", "superior")
+def send_message(inferior_id: int) -> dict[str, Any]:
+    return _queue(inferior_id, "message")

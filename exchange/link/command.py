@@ -1,6 +1,8 @@
 """``fleet exchange``: the link service. Runs a PlatformService per enabled superior platform, re-reads the rows
 every ``FLEET_EXCHANGE_RELOAD_S`` (a new, changed or disabled row starts, restarts or stops its links) and idles
 when there is none. A platform whose service fails is restarted at the next reload; the others keep running.
+While an enabled inferior platform row exists it also runs the superior service (exchange/superior: the main
+link server on FLEET_EXCHANGE_SUPERIOR_PORT), restarted the same way when it fails.
 """
 
 from __future__ import annotations
@@ -14,28 +16,40 @@ from typing import Any
 import click
 
 from exchange.link.service import PlatformService
+from exchange.superior.service import SuperiorService
 from fleet.kafka_clients import aiokafka_options
 from fleet.settings import ExchangeSettings, database_url, kafka_bootstrap
 from warehouse.db import connect
 from warehouse.queries import exchange as q
+from warehouse.queries import exchange_inferior as qi
 
 log = logging.getLogger(__name__)
 
 
-def _platforms(url: str) -> list[q.SuperiorPlatform]:
+def _platforms(url: str) -> tuple[list[q.SuperiorPlatform], bool]:
+    """The enabled superior platforms, and whether an enabled inferior platform exists."""
     with connect(url, autocommit=True) as conn:
-        return q.enabled_platforms(conn)
+        return q.enabled_platforms(conn), qi.any_enabled(conn)
 
 
 async def serve(url: str, bootstrap: str, settings: ExchangeSettings) -> None:
     running: dict[int, tuple[q.SuperiorPlatform, asyncio.Task[Any]]] = {}
+    superior: asyncio.Task[Any] | None = None
     try:
         while True:
             try:
-                wanted = {p.id: p for p in await asyncio.to_thread(_platforms, url)}
+                platforms, inferiors = await asyncio.to_thread(_platforms, url)
+                wanted = {p.id: p for p in platforms}
             except Exception:
-                log.exception("cannot read the superior platforms; keeping the links as they are")
+                log.exception("cannot read the exchange platforms; keeping the links as they are")
                 wanted = {pid: platform for pid, (platform, _) in running.items()}
+                inferiors = superior is not None
+            if superior is not None and (superior.done() or not inferiors):
+                superior.cancel()
+                superior = None
+            if inferiors and superior is None:
+                superior = asyncio.create_task(SuperiorService(url, settings).run(), name="exchange-superior")
+                log.info("superior service started on %s:%s", settings.superior_host, settings.superior_port)
             for pid, (platform, task) in list(running.items()):
                 if pid not in wanted or wanted[pid].updated_at != platform.updated_at or task.done():
                     task.cancel()
@@ -48,9 +62,10 @@ async def serve(url: str, bootstrap: str, settings: ExchangeSettings) -> None:
                              platform.version)
             await asyncio.sleep(settings.reload_s)
     finally:
-        for _, task in running.values():
+        tasks = [task for _, task in running.values()] + ([superior] if superior is not None else [])
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*(task for _, task in running.values()), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _until_signalled() -> None:
@@ -74,5 +89,6 @@ def main() -> None:
 
 @click.command("exchange")
 def exchange_command() -> None:
-    """Run the JT/T 809 links to the configured superior platforms (fleetwatch as the inferior platform)."""
+    """Run the JT/T 809 links to the configured superior platforms (fleetwatch as the inferior platform) and the
+    server for the configured inferior platforms (fleetwatch as the superior platform)."""
     main()

@@ -9,10 +9,10 @@ import signal
 
 import click
 
-from exchange.regulator.accounts import Account, parse_account, parse_keys
-from exchange.regulator.links import Timing
 from exchange.regulator.schedule import Schedule, Scheduled
 from exchange.regulator.status_http import StatusServer
+from exchange.superior.accounts import Account, parse_account, parse_keys
+from exchange.superior.links import Timing
 from fleet.settings import RegulatorSettings
 
 

@@ -1,5 +1,5 @@
 """What the regulator does with each decoded frame from an inferior platform (JT/T 809 §5.2-§5.4,
-the superior's half): answer the link messages, count positions, keep alarms and answers."""
+the superior's half): answer the link messages (exchange.superior.control), count positions, keep alarms and answers."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from exchange.regulator.links import LinkDown, PlatformLinks, now
+from exchange.superior.control import LINK_HANDLERS
+from exchange.superior.links import PlatformLinks, now
 from protocols.jt809 import Message
 from protocols.jt809 import messages as m
 
@@ -33,39 +34,6 @@ async def handle(regulator: Regulator, links: PlatformLinks, link: str, message:
         regulator.count_other(message.header.msg_id, getattr(body, "data_type", None))
         return
     handler(regulator, links, link, message)
-
-
-def _heartbeat(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
-    links.main.last_heartbeat = now()
-    try:
-        links.send_main(m.HeartbeatResponse.MSG_ID, m.HeartbeatResponse())
-    except LinkDown:
-        log.info("0x1005 from user=%s on the %s link while the main link is down", links.account.user_id, link)
-
-
-def _logout(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
-    regulator.event(links, "logout", "the inferior logged out (0x1003)")
-    try:
-        links.send_main(m.LogoutResponse.MSG_ID, m.LogoutResponse())
-    except LinkDown:
-        pass
-    regulator.spawn(links.close())
-
-
-def _main_link_broken(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
-    regulator.event(links, "main_link_broken", f"0x1007 code {message.body.code}")
-
-
-def _inferior_closing(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
-    regulator.event(links, "inferior_closing", f"0x1008 code {message.body.code}")
-
-
-def _sub_login_answer(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
-    links.sub_answered(int(message.body.code))
-
-
-def _sub_heartbeat_answer(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
-    links.sub_heartbeat_answered()
 
 
 def _dynamic(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
@@ -147,12 +115,7 @@ def _static_info(regulator: Regulator, links: PlatformLinks, link: str, message:
 
 
 _HANDLERS: dict[type, Callable[[Regulator, PlatformLinks, str, Message], None]] = {
-    m.Heartbeat: _heartbeat,
-    m.LogoutRequest: _logout,
-    m.DisconnectNotice: _main_link_broken,
-    m.InferiorClosingNotice: _inferior_closing,
-    m.SubLinkLoginResponse: _sub_login_answer,
-    m.SubLinkHeartbeatResponse: _sub_heartbeat_answer,
+    **LINK_HANDLERS,
     m.VehicleDynamic: _dynamic,
     m.PlatformExchange: _platform,
     m.AlarmExchange: _alarm,

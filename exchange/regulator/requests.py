@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from exchange.regulator.links import LinkDown, PlatformLinks, now
+from exchange.superior.links import LinkDown, PlatformLinks, now
 from protocols.jt809 import messages as m
 
 if TYPE_CHECKING:

@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from exchange.regulator.accounts import Account
-from exchange.regulator.links import LinkDown
 from exchange.regulator.regulator import Regulator
 from exchange.regulator.tally import AlarmRecord
+from exchange.superior.accounts import Account
+from exchange.superior.links import LinkDown
 from protocols.jt809 import messages as m
 
 log = logging.getLogger("exchange.regulator")

@@ -40,6 +40,10 @@ def sample(spec: FieldSpec, tag: str) -> Any:
         return spec.example
     if spec.enum:
         return spec.enum[0]
+    if spec.type == "int" and spec.unique:  # a unique number (an inferior platform's login user id): fresh
+        low = int(spec.minimum if spec.minimum is not None else 1)
+        high = int(spec.maximum if spec.maximum is not None else 2**31 - 1)
+        return low + int(tag[1:], 16) % (high - low + 1)
     if spec.type == "int":
         return int(spec.minimum if spec.minimum is not None else 1)
     if spec.type == "float":

@@ -70,6 +70,9 @@ def test_every_documented_operation_answers(client: FlaskClient, login: Login, d
             "INSERT INTO exchange_inspection (platform_id, enterprise_id, object_type, object_id, info_id, source_sn,"
             " question) SELECT id, enterprise_id, 1, 'x', 1, 1, 'q' FROM superior_platform WHERE id = %s RETURNING id",
             (platform_id,)).fetchone()[0]  # type: ignore[index]
+    for action in ("linkState", "inspection", "message"):  # an inferior platform of A (test_inferior_api)
+        records[f"/api/exchange/inferiorPlatform/{{id}}/{action}.json"] = records[
+            "/api/common/inferiorPlatform/{id}.json"]
     records["/api/video/command/{id}/state.json"] = records["/api/command/{id}/state.json"]
     records["/api/video/heartbeat/{id}.json"] = f"{demo.a.device_id}-2-live"  # a stream id of A's terminal
     for suffix in ("", "/confirm", "/ignore"):

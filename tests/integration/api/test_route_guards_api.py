@@ -161,6 +161,8 @@ def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rul
             return {"alarm_id": made["alarm"]}
         if names == {"platform_id"}:  # a superior platform of B (tests/integration/api/test_exchange_api.py)
             return {"platform_id": record_of_b("superiorPlatform")}
+        if names == {"inferior_id"}:  # an inferior platform of B (tests/integration/api/test_inferior_api.py)
+            return {"inferior_id": record_of_b("inferiorPlatform")}
         if names == {"inspection_id"}:  # an inspection B's superior platform sent
             if "inspection" not in made:
                 with get_db(client.application).connection() as conn:

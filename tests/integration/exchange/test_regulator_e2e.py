@@ -17,8 +17,8 @@ import psycopg
 import pytest
 
 from exchange.regulator import Regulator
-from exchange.regulator.accounts import Account
-from exchange.regulator.links import Timing
+from exchange.superior.accounts import Account
+from exchange.superior.links import Timing
 from fleet.topics import CONSOLE_EVENTS, JT808_UPLINK
 from protocols.jt809 import messages as m
 from streams.payloads import Terminal

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from api.routemap import EXCHANGE_PAGES, REPORT_PAGES, ROUTE_MAP, routes_for, title_keys
+from api.routemap import EXCHANGE_PAGES, INFERIOR_PAGES, REPORT_PAGES, ROUTE_MAP, routes_for, title_keys
 from api.routes.console import local_midnight, password_is_valid
 
 
@@ -127,7 +127,7 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             # fences, label points and the area vehicle search (platform-spec §2, §9)
                             "menu.settings.fence", "menu.settings.labelPoint", "menu.dashboard.areaSearch", "menu.list.inOutAlarm",
                             # data exchange (JT/T 809, platform-spec §2)
-                            "menu.exchange", *(f"menu.exchange.{page}" for page, _ in EXCHANGE_PAGES),
+                            "menu.exchange", *(f"menu.exchange.{page}" for page, _ in (*EXCHANGE_PAGES, *INFERIOR_PAGES)),
                             *(f"menu.report.{page}" for page, _ in REPORT_PAGES)}
 
 

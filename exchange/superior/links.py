@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from exchange.regulator.accounts import Account
-from exchange.regulator.frames import FrameReader
+from exchange.superior.accounts import Account
+from exchange.superior.frames import FrameReader
 from protocols.jt809 import Message, encode_frame
 from protocols.jt809 import messages as m
 
-log = logging.getLogger("exchange.regulator")
+log = logging.getLogger("exchange.superior")
 
 
 def now() -> datetime:
@@ -61,6 +61,8 @@ class LinkState:
 
 Handler = Callable[["PlatformLinks", str, Message], Awaitable[None]]
 FrameSink = Callable[["PlatformLinks", str, bytes], Awaitable[Message | None]]
+# (link, direction, msg_id, data_type, sn, body, raw frame): every frame written on either link
+Recorder = Callable[[str, str, int, "int | None", int, Any, bytes], None]
 
 
 @dataclass
@@ -77,7 +79,7 @@ class PlatformLinks:
     failures, None when it failed); ``handle`` acts on it."""
 
     def __init__(self, account: Account, decode: FrameSink, handle: Handler, timing: Timing,
-                 record: Callable[[str, str, int, int | None, int], None]) -> None:
+                 record: Recorder) -> None:
         self.account = account
         self.main = LinkState()
         self.sub = LinkState()
@@ -110,7 +112,7 @@ class PlatformLinks:
     def _write(self, link: str, writer: asyncio.StreamWriter, msg_id: int, body: Any) -> int:
         raw, sn = self.frame(msg_id, body)
         writer.write(raw)
-        self._record(link, "down", msg_id, getattr(body, "data_type", None), sn)
+        self._record(link, "down", msg_id, getattr(body, "data_type", None), sn, body, raw)
         return sn
 
     def send_main(self, msg_id: int, body: Any) -> int:

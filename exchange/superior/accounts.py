@@ -1,4 +1,4 @@
-"""The inferior platforms a regulator accepts: one account per platform (JT/T 809 §5.2.1 login).
+"""The inferior platforms a superior platform accepts: one account per platform (JT/T 809 §5.2.1 login).
 
 An account names what a 0x1001 must carry (USERID, PASSWORD, and MSG_GNSSCENTERID, the inferior's
 access code), the header layout of the link (2011 or 2019, which the frames do not say) and, when the

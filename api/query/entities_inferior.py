@@ -1,0 +1,192 @@
+"""Data exchange, fleetwatch as the superior platform (platform-spec §2 inferiorPlatform, car, gps, map; JT/T 809,
+exchange/superior) as declared entities, all guarded by the ``inferiorPlatform`` permission code; sending an
+inspection or a message and reading the link state (api/routes/exchange.py) need its ``superior`` action
+(platform-spec §6).
+
+- ``inferiorPlatform`` (table ``inferior_platform``, migration 0048): an inferior platform allowed to log in to the
+  superior service. ``password`` is write-only (the 0x1001 login carries it in clear, so it is stored as given and
+  compared in constant time; no read, list, export or audit shows it). ``userId`` is unique across the server
+  (the login names the platform by it: its index leaves out the enterprise, so a clash is a 409 for anyone). A change takes effect within FLEET_EXCHANGE_RELOAD_S (its links close and
+  it logs in again).
+- ``exchangeCar``: the vehicles inferior platforms reported (plate + colour per platform, 0x1201 registration,
+  last position), read-only.
+- ``exchangeGps``: their 0x1202 / 0x1203 positions, read-only; a time range on ``fixAt`` narrows the list.
+- ``inferiorRequest``: the inspections and messages sent to inferior platforms, with their answers and latency.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from ipaddress import ip_address
+from typing import Any
+
+from api.errors import BadRequest
+from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
+
+F = FieldSpec
+PERMISSION = "inferiorPlatform"
+U32 = 4_294_967_295
+DEFAULTED = ("version", "encrypted", "m1", "ia1", "ic1", "encryptKey", "allowedHosts", "enabled")
+
+
+def _hosts(value: Any) -> str | None:
+    """A list of at most 100 IP addresses (the source addresses a main link may come from)."""
+    if not isinstance(value, list) or len(value) > 100:
+        return "来源地址不合法 (allowedHosts is a list of at most 100 IP addresses)"
+    for item in value:
+        try:
+            ip_address(item if isinstance(item, str) else "")
+        except ValueError:
+            return f"来源地址不合法: {str(item)[:64]} (allowedHosts: {str(item)[:64]!r} is not an IP address)"
+    return None
+
+
+class InferiorPlatformHooks(EntityHooks):
+    cross_field_rules = True
+
+    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
+                     before: Mapping[str, Any] | None) -> dict[str, Any]:
+        values = {**values, "remark": ""} if "remark" in values and values["remark"] is None else dict(values)
+        # Columns with a default (migration 0048) are NOT NULL: a null on create takes the default; on update
+        # it would erase what the login is checked against, so it is refused.
+        for name in [n for n in DEFAULTED if n in values and values[n] is None]:
+            if before is None:
+                del values[name]
+            else:
+                raise BadRequest(f"{name} 不能为空 (field '{name}' cannot be null)", data={"field": name})
+        old = dict(before or {})
+        # The cipher divides by M1 (JT/T 809-2011 §4.3): an encrypted link needs one.
+        if values.get("encrypted", old.get("encrypted")) and not (values.get("m1", old.get("m1")) or 0):
+            raise BadRequest("加密链路须设置 M1 (field 'm1': an encrypted link needs M1 greater than 0)",
+                             data={"field": "m1"})
+        return values
+
+
+INFERIOR_PLATFORM = EntitySpec(
+    name="inferiorPlatform",
+    relation="inferior_platform",
+    table="inferior_platform",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    label="下级平台",
+    hooks=InferiorPlatformHooks(),
+    default_order="id",
+    fields={
+        "id": F("id", "int", label="编号"),
+        "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
+        "name": F("name", required=True, max_length=64, unique=True, create=True, update=True, label="名称",
+                  exportable=True),
+        "userId": F("user_id", "int", required=True, minimum=0, maximum=U32, unique=True, create=True, update=True,
+                    label="用户名", exportable=True),
+        "password": F("password", required=True, max_length=8, secret=True, create=True, update=True, label="密码"),
+        "centreId": F("centre_id", "int", required=True, minimum=0, maximum=U32, create=True, update=True,
+                      label="接入码", exportable=True),
+        "version": F("version", enum=("2011", "2019"), create=True, update=True, label="协议版本", exportable=True),
+        "encrypted": F("encrypted", "bool", create=True, update=True, label="加密"),
+        "m1": F("m1", "int", minimum=0, maximum=U32, create=True, update=True, example=30000000, label="M1"),
+        "ia1": F("ia1", "int", minimum=0, maximum=U32, create=True, update=True, example=20000000, label="IA1"),
+        "ic1": F("ic1", "int", minimum=0, maximum=U32, create=True, update=True, example=20000000, label="IC1"),
+        "encryptKey": F("encrypt_key", "int", minimum=0, maximum=U32, create=True, update=True, label="密钥"),
+        "allowedHosts": F("allowed_hosts", "json", create=True, update=True, check=_hosts, example=[],
+                          filterable=False, sortable=False, label="允许来源地址"),
+        "enabled": F("enabled", "bool", create=True, update=True, label="启用", exportable=True),
+        "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
+                    label="备注", exportable=True),
+        "createdAt": F("created_at", "time", label="创建时间"),
+        "updatedAt": F("updated_at", "time", label="更新时间"),
+    },
+)
+
+EXCHANGE_CAR = EntitySpec(
+    name="exchangeCar",
+    relation="exchange_vehicle_view",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    label="交换车辆",
+    default_order="id",
+    max_page_size=1000,
+    fields={
+        "id": F("id", "int", label="编号"),
+        "platformId": F("inferior_platform_id", "int", label="下级平台"),
+        "platformName": F("platform_name", label="平台名称", exportable=True),
+        "plate": F("plate", label="车牌号", exportable=True),
+        "plateColor": F("plate_colour", "int", label="车牌颜色", exportable=True),
+        "registeredAt": F("registered_at", "time", label="注册时间", exportable=True),
+        "platformCode": F("platform_code", label="平台唯一编码"),
+        "producerId": F("producer_id", label="终端厂商"),
+        "terminalModel": F("terminal_model", label="终端型号", exportable=True),
+        "imei": F("imei", label="IMEI"),
+        "terminalId": F("terminal_id", label="终端编号", exportable=True),
+        "sim": F("sim", label="SIM卡号", exportable=True),
+        "lastFixAt": F("last_fix_at", "time", label="最后定位时间", exportable=True),
+        "lastReceivedAt": F("last_received_at", "time", label="最后接收时间"),
+        "lat": F("last_lat", "float", label="纬度", exportable=True),
+        "lng": F("last_lng", "float", label="经度", exportable=True),
+        "speedKmh": F("last_speed_kmh", "float", label="速度(km/h)", exportable=True),
+        "directionDeg": F("last_direction_deg", "int", label="方向"),
+        "altitudeM": F("last_altitude_m", "int", label="海拔(m)"),
+        "status": F("last_status", "int", label="状态"),
+        "alarm": F("last_alarm", "int", label="报警"),
+        "createdAt": F("created_at", "time", label="首次上报时间"),
+    },
+)
+
+EXCHANGE_GPS = EntitySpec(
+    name="exchangeGps",
+    relation="exchange_position_view",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    label="交换定位",
+    tiebreak=("vehicleId",),
+    default_order="fixAt",
+    default_desc=True,
+    max_page_size=1000,
+    fields={
+        "id": F("id", label="编号"),
+        "vehicleId": F("vehicle_id", "int", label="交换车辆"),
+        "platformId": F("inferior_platform_id", "int", label="下级平台"),
+        "plate": F("plate", label="车牌号", exportable=True),
+        "plateColor": F("plate_colour", "int", label="车牌颜色", exportable=True),
+        "fixAt": F("fix_at", "time", label="定位时间", exportable=True),
+        "receivedAt": F("received_at", "time", label="接收时间", exportable=True),
+        "backfilled": F("backfilled", "bool", label="补报", exportable=True),
+        "lat": F("lat", "float", label="纬度", exportable=True),
+        "lng": F("lng", "float", label="经度", exportable=True),
+        "speedKmh": F("speed_kmh", "float", label="速度(km/h)", exportable=True),
+        "directionDeg": F("direction_deg", "int", label="方向", exportable=True),
+        "altitudeM": F("altitude_m", "int", label="海拔(m)"),
+        "mileageKm": F("mileage_km", "float", label="里程(km)"),
+        "status": F("status", "int", label="状态"),
+        "alarm": F("alarm", "int", label="报警"),
+    },
+)
+
+INFERIOR_REQUEST = EntitySpec(
+    name="inferiorRequest",
+    relation="inferior_request_view",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    label="下发查岗与报文",
+    default_order="id",
+    default_desc=True,
+    fields={
+        "id": F("id", "int", label="编号"),
+        "platformId": F("inferior_platform_id", "int", label="下级平台"),
+        "platformName": F("platform_name", label="平台名称", exportable=True),
+        "kind": F("kind", enum=("inspection", "message"), label="类型", exportable=True),
+        "objectType": F("object_type", "int", label="对象类型"),
+        "objectId": F("object_id", label="对象"),
+        "content": F("content", label="内容", exportable=True),
+        "answerMinutes": F("answer_minutes", "int", label="应答时限(分钟)"),
+        "createdAt": F("created_at", "time", label="创建时间", exportable=True),
+        "state": F("state", enum=("queued", "sent", "answered", "failed"), label="状态", exportable=True),
+        "sentAt": F("sent_at", "time", label="发送时间", exportable=True),
+        "answer": F("answer", label="应答内容", exportable=True),
+        "responder": F("responder", label="应答人"),
+        "answeredAt": F("answered_at", "time", label="应答时间", exportable=True),
+        "latencyMs": F("latency_ms", "int", label="应答耗时(毫秒)", exportable=True),
+    },
+)
+
+INFERIOR_WRITABLE = (INFERIOR_PLATFORM,)
+INFERIOR_READ_ONLY = (EXCHANGE_CAR, EXCHANGE_GPS, INFERIOR_REQUEST)

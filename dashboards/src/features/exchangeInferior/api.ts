@@ -1,0 +1,45 @@
+/** fleetwatch as the JT/T 809 superior platform: the calls of api/routes/exchange.py for inferior platforms
+ * (the platforms, vehicles, positions and requests themselves are the entities inferiorPlatform, exchangeCar,
+ * exchangeGps and inferiorRequest). */
+import { http } from '../../api/client';
+import type { ApiReply } from '../../api/types';
+import type { ListPageReply } from '../list/types';
+
+/** One link of an inferior platform as the superior service last saved it. */
+export interface InferiorLinkState {
+  platformId: number;
+  link: 'main' | 'sub';
+  state: string;
+  since: string;
+  peer: string | null;
+  lastHeartbeatAt: string | null;
+  sentCount: number;
+  receivedCount: number;
+  positionsCount: number;
+  lastError: string | null;
+  updatedAt: string;
+}
+
+export type RequestKind = 'inspection' | 'message';
+export const CONTENT_MAX = 1000;
+
+export function fetchInferiorLinkStates(platformId: number, signal?: AbortSignal): Promise<ApiReply<InferiorLinkState[]>> {
+  return http.get<InferiorLinkState[]>(`/api/exchange/inferiorPlatform/${platformId}/linkState.json`, { signal, quiet: true });
+}
+
+/** Queues an inspection (0x9301) or a message (0x9302); the superior service sends it while the platform is linked. */
+export function sendRequest(platformId: number, kind: RequestKind, content: string, answerMinutes?: number
+): Promise<ApiReply<{ id: number; state: string }>> {
+  const body: Record<string, unknown> = { content };
+  if (kind === 'inspection' && answerMinutes) body.answerMinutes = answerMinutes;
+  return http.post(`/api/exchange/inferiorPlatform/${platformId}/${kind}.json`, { body });
+}
+
+/** The exchange vehicles with a last position, for the map (at most 1000, the entity's page size). */
+export function fetchPositionedVehicles(signal?: AbortSignal): Promise<ApiReply<ListPageReply>> {
+  return http.post<ListPageReply>('/api/common/query/exchangeCar.json', {
+    params: { pageNo: 1, pageSize: 1000, orderBy: 'id' },
+    body: { 'lastFixAt.exists': true },
+    signal,
+  });
+}

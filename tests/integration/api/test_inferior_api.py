@@ -1,0 +1,146 @@
+"""Inferior platforms (JT/T 809, fleetwatch as the superior) through the real app: the inferiorPlatform entity with
+its write-only password and unique user id, the exchange vehicles and positions lists (exchangeCar, exchangeGps),
+sending an inspection or a message (queued for the superior service, visible as inferiorRequest), the
+``superior`` action, and tenancy."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.integration.api.conftest import Demo
+from tests.integration.api.test_console_api import bearer, make_user
+from warehouse.db import connect
+from warehouse.queries import exchange_inferior as q
+
+Login = Callable[[str], dict[str, str]]
+SECRET = "inf3r!or"
+T0 = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)
+
+
+def new_platform(client: FlaskClient, headers: dict[str, str], **extra: Any) -> dict[str, Any]:
+    body = {"name": f"i{uuid.uuid4().hex[:10]}", "userId": random.randint(10**8, 4 * 10**9), "password": SECRET,
+            "centreId": 30000001, "version": "2011", **extra}
+    reply = client.post("/api/common/inferiorPlatform.json", headers=headers, json=body)
+    assert reply.status_code == 200, reply.json
+    return reply.json["data"]  # type: ignore[no-any-return,index]
+
+
+def test_password_is_stored_for_the_login_and_never_returned(client: FlaskClient, login: Login, pg_url: str) -> None:
+    headers = login("admin_a")
+    created = new_platform(client, headers, allowedHosts=["10.1.2.3"])
+    assert "password" not in created and created["allowedHosts"] == ["10.1.2.3"]
+    detail = client.get(f"/api/common/inferiorPlatform/{created['id']}.json", headers=headers).json["data"]  # type: ignore[index]
+    assert "password" not in detail and detail["version"] == "2011"
+    rows = client.post("/api/common/query/inferiorPlatform.json?pageSize=1000", headers=headers, json={}).json
+    assert created["name"] in str(rows) and SECRET not in str(rows)
+    assert client.post("/api/common/query/inferiorPlatform.json?select=password", headers=headers,
+                       json={}).status_code == 400
+    with connect(pg_url) as conn:
+        stored = conn.execute("SELECT password FROM inferior_platform WHERE id = %s", (created["id"],)).fetchone()
+    assert stored == (SECRET,)
+
+
+def test_a_user_id_taken_by_another_platform_is_a_409_and_bad_values_are_400s(client: FlaskClient,
+                                                                                login: Login) -> None:
+    created = new_platform(client, login("admin_a"))
+    reply = client.post("/api/common/inferiorPlatform.json", headers=login("admin_b"), json={
+        "name": "dup", "userId": created["userId"], "password": "x", "centreId": 1})
+    assert reply.status_code == 409 and reply.json["data"] == {"field": "userId"}  # type: ignore[index]
+    for field, value in (("allowedHosts", ["not an address"]), ("version", "2013"), ("password", "123456789"),
+                         ("userId", -1)):
+        reply = client.post("/api/common/inferiorPlatform.json", headers=login("admin_a"), json={
+            "name": f"x{uuid.uuid4().hex[:6]}", "userId": 12345, "password": "x", "centreId": 1, field: value})
+        assert reply.status_code == 400 and field in reply.json["message"], (field, reply.json)  # type: ignore[index]
+
+
+def _vehicle_with_positions(pg_url: str, platform: dict[str, Any], plate: str) -> int:
+    with connect(pg_url) as conn:
+        vehicle = q.vehicle_id(conn, platform["id"], platform["enterpriseId"], plate, 2)
+        q.store_positions(conn, [{"vehicle_id": vehicle, "fix_at": T0 + timedelta(minutes=i), "received_at": T0,
+                                  "backfilled": i == 0, "lat": 22.5 + i / 100, "lng": 114.05, "speed_kmh": 50.0,
+                                  "direction_deg": 180, "altitude_m": 10, "mileage_km": None, "status": 3,
+                                  "alarm": 0} for i in range(3)])
+        conn.commit()
+    return vehicle
+
+
+def test_exchange_vehicles_and_positions_are_listed_in_a_time_range_and_not_to_another_enterprise(
+        client: FlaskClient, login: Login, pg_url: str) -> None:
+    headers = login("admin_a")
+    platform = new_platform(client, headers)
+    plate = f"粤B{uuid.uuid4().hex[:5].upper()}"
+    vehicle = _vehicle_with_positions(pg_url, platform, plate)
+    cars = client.post("/api/common/query/exchangeCar.json", headers=headers, json={"plate": plate}).json["data"]  # type: ignore[index]
+    (car,) = cars["list"]
+    assert (car["id"], car["platformName"], car["plateColor"], car["lat"]) == (vehicle, platform["name"], 2, 22.52)
+    assert car["lastFixAt"].startswith("2026-12-01")
+    body = {"vehicleId": vehicle, "rangeConditions": [{"fieldName": "fixAt", "start": "2026-12-01T02:00:30Z",
+                                                        "end": "2026-12-01T02:10:00Z"}]}
+    page = client.post("/api/common/query/exchangeGps.json", headers=headers, json=body).json["data"]  # type: ignore[index]
+    assert [(p["lat"], p["backfilled"]) for p in page["list"]] == [(22.52, False), (22.51, False)]  # newest first
+    other = login("admin_b")
+    for entity, condition in (("exchangeCar", {"plate": plate}), ("exchangeGps", {"vehicleId": vehicle})):
+        listed = client.post(f"/api/common/query/{entity}.json", headers=other, json=condition).json["data"]  # type: ignore[index]
+        assert listed["list"] == [], entity
+    assert client.get(f"/api/common/exchangeCar/{vehicle}.json", headers=other).status_code in (404, 405)
+
+
+def test_an_inspection_and_a_message_are_queued_for_the_superior_service(client: FlaskClient, login: Login,
+                                                                          pg_url: str) -> None:
+    headers = login("admin_a")
+    platform = new_platform(client, headers)
+    base = f"/api/exchange/inferiorPlatform/{platform['id']}"
+    reply = client.post(f"{base}/inspection.json", headers=headers, json={"content": "请报值班人员", "answerMinutes": 5})
+    assert reply.status_code == 200 and reply.json["data"]["state"] == "queued"  # type: ignore[index]
+    inspection = reply.json["data"]["id"]  # type: ignore[index]
+    message = client.post(f"{base}/message.json", headers=headers, json={"content": "请加强夜间监控"}).json["data"]["id"]  # type: ignore[index]
+    with connect(pg_url) as conn:
+        queued = q.queued_requests(conn, platform["id"])
+    assert [(r["id"], r["kind"], r["content"], r["object_id"], r["answer_minutes"]) for r in queued] == [
+        (inspection, "inspection", "请报值班人员", "30000001", 5), (message, "message", "请加强夜间监控", "30000001", None)]
+    listed = client.post("/api/common/query/inferiorRequest.json", headers=headers,
+                         json={"platformId": platform["id"]}).json["data"]["list"]  # type: ignore[index]
+    assert [(r["kind"], r["state"]) for r in listed] == [("message", "queued"), ("inspection", "queued")]
+    for body in ({"content": " "}, {"content": "x", "objectType": 9}, {"content": "x", "answerMinutes": 0}, []):
+        reply = client.post(f"{base}/inspection.json", headers=headers, json=body)
+        assert reply.status_code == 400, body
+    assert client.post(f"{base}/inspection.json", headers=login("admin_b"), json={"content": "x"}).status_code == 404
+    assert client.get(f"{base}/linkState.json", headers=login("admin_b")).status_code == 404
+
+
+def test_link_state_shows_what_the_superior_service_saved(client: FlaskClient, login: Login, pg_url: str) -> None:
+    headers = login("admin_a")
+    platform = new_platform(client, headers)
+    url = f"/api/exchange/inferiorPlatform/{platform['id']}/linkState.json"
+    assert client.get(url, headers=headers).json["data"] == []  # type: ignore[index]
+    with connect(pg_url) as conn:
+        q.save_link_state(conn, platform["id"], "main", {
+            "state": "up", "since": T0, "peer": "10.1.2.3:40000", "last_heartbeat_at": T0, "sent": 3, "received": 9,
+            "positions": 7, "last_error": None})
+        conn.commit()
+    rows = client.get(url, headers=headers).json["data"]  # type: ignore[index]
+    assert [(r["link"], r["state"], r["peer"], r["receivedCount"], r["positionsCount"]) for r in rows] == [
+        ("main", "up", "10.1.2.3:40000", 9, 7)]
+
+
+def test_a_user_without_the_permission_or_the_superior_action_is_403(client: FlaskClient, demo: Demo,
+                                                                       pg_url: str, login: Login) -> None:
+    platform = new_platform(client, login("admin_a"))
+    stranger = bearer(client, make_user(pg_url, demo.enterprises["a"], {"car": ["query", "get"]}).name)
+    for entity in ("inferiorPlatform", "exchangeCar", "exchangeGps", "inferiorRequest"):
+        reply = client.post(f"/api/common/query/{entity}.json", headers=stranger, json={})
+        assert reply.status_code == 403 and "inferiorPlatform:query" in reply.json["message"], entity  # type: ignore[index]
+    lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"inferiorPlatform": ["query", "get"]}).name)
+    assert client.post("/api/common/query/exchangeCar.json", headers=lister, json={}).status_code == 200
+    base = f"/api/exchange/inferiorPlatform/{platform['id']}"
+    for method, url, body in (("GET", f"{base}/linkState.json", None),
+                              ("POST", f"{base}/inspection.json", {"content": "在岗?"}),
+                              ("POST", f"{base}/message.json", {"content": "通知"})):
+        reply = client.open(url, method=method, headers=lister, json=body)
+        assert reply.status_code == 403 and "inferiorPlatform:superior" in reply.json["message"]  # type: ignore[index]

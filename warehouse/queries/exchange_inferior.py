@@ -1,0 +1,219 @@
+"""SQL of fleetwatch as a JT/T 809 superior platform (migration 0048, exchange/superior): the inferior platforms
+that may log in, the exchange vehicles and positions they report, their links' state, the frames logged and the
+operators' requests (0x9301 inspections, 0x9302 messages) with their answers.
+Named parameters; no identifiers are built from input. The password is read here only to check a 0x1001 login
+(``enabled_inferior_platforms``); no API path reads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from psycopg import Connection
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+
+@dataclass(frozen=True)
+class InferiorPlatform:
+    """One inferior platform row, as the superior service checks its login (the password included)."""
+
+    id: int
+    enterprise_id: int
+    user_id: int
+    password: str
+    centre_id: int
+    version: str
+    encrypted: bool
+    m1: int
+    ia1: int
+    ic1: int
+    encrypt_key: int
+    allowed_hosts: tuple[str, ...]
+
+
+_PLATFORMS = """
+SELECT id, enterprise_id, user_id, password, centre_id, version, encrypted, m1, ia1, ic1, encrypt_key, allowed_hosts
+FROM inferior_platform WHERE enabled ORDER BY id"""
+
+
+def enabled_inferior_platforms(conn: Connection[Any]) -> list[InferiorPlatform]:
+    out = []
+    for row in conn.cursor(row_factory=dict_row).execute(_PLATFORMS).fetchall():
+        hosts = row.pop("allowed_hosts") or []
+        out.append(InferiorPlatform(**row, allowed_hosts=tuple(str(h) for h in hosts)))
+    return out
+
+
+def any_enabled(conn: Connection[Any]) -> bool:
+    return conn.execute("SELECT EXISTS (SELECT 1 FROM inferior_platform WHERE enabled)").fetchone() == (True,)
+
+
+# -- vehicles and positions ------------------------------------------------------------------------
+
+_VEHICLE = """
+INSERT INTO exchange_vehicle (inferior_platform_id, enterprise_id, plate, plate_colour)
+VALUES (%(platform_id)s, %(enterprise_id)s, %(plate)s, %(colour)s)
+ON CONFLICT (inferior_platform_id, plate, plate_colour) DO UPDATE SET enterprise_id = EXCLUDED.enterprise_id
+RETURNING id"""
+
+
+def vehicle_id(conn: Connection[Any], platform_id: int, enterprise_id: int, plate: str, colour: int) -> int:
+    """The exchange vehicle (platform, plate, colour), made on first sight."""
+    row = conn.execute(_VEHICLE, {"platform_id": platform_id, "enterprise_id": enterprise_id, "plate": plate,
+                                  "colour": colour}).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+_REGISTER = """
+UPDATE exchange_vehicle SET registered_at = now(), platform_code = %(platform_code)s, producer_id = %(producer_id)s,
+       terminal_model = %(terminal_model)s, imei = %(imei)s, terminal_id = %(terminal_id)s, sim = %(sim)s
+WHERE id = %(id)s"""
+
+
+def register_vehicle(conn: Connection[Any], vehicle: int, registration: dict[str, str]) -> None:
+    """0x1201: keys platform_code, producer_id, terminal_model, imei, terminal_id, sim."""
+    conn.execute(_REGISTER, {"id": vehicle, **registration})
+
+
+_POSITION = """
+INSERT INTO exchange_position (vehicle_id, fix_at, received_at, backfilled, lat, lng, speed_kmh, direction_deg,
+                               altitude_m, mileage_km, status, alarm)
+VALUES (%(vehicle_id)s, %(fix_at)s, %(received_at)s, %(backfilled)s, %(lat)s, %(lng)s, %(speed_kmh)s,
+        %(direction_deg)s, %(altitude_m)s, %(mileage_km)s, %(status)s, %(alarm)s)
+ON CONFLICT (vehicle_id, fix_at) DO NOTHING"""
+
+# The latest fix of each vehicle in the batch becomes its last position unless a later one is already there
+# (a back-fill arriving after real-time positions does not move the vehicle back on the map).
+_LAST = """
+UPDATE exchange_vehicle SET last_fix_at = %(fix_at)s, last_received_at = %(received_at)s, last_lat = %(lat)s,
+       last_lng = %(lng)s, last_speed_kmh = %(speed_kmh)s, last_direction_deg = %(direction_deg)s,
+       last_altitude_m = %(altitude_m)s, last_status = %(status)s, last_alarm = %(alarm)s
+WHERE id = %(vehicle_id)s AND (last_fix_at IS NULL OR last_fix_at < %(fix_at)s)"""
+
+
+def store_positions(conn: Connection[Any], rows: list[dict[str, Any]]) -> None:
+    """Rows with vehicle_id, fix_at, received_at, backfilled, lat, lng, speed_kmh, direction_deg, altitude_m,
+    mileage_km, status, alarm. Idempotent: a (vehicle, fix time) stored before is left as it was."""
+    if not rows:
+        return
+    latest: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        seen = latest.get(row["vehicle_id"])
+        if seen is None or seen["fix_at"] < row["fix_at"]:
+            latest[row["vehicle_id"]] = row
+    with conn.cursor() as cur:
+        cur.executemany(_POSITION, rows)
+        cur.executemany(_LAST, list(latest.values()))
+
+
+def prune_positions(conn: Connection[Any], days: int) -> None:
+    conn.execute("DELETE FROM exchange_position WHERE fix_at < now() - make_interval(days => %(days)s)",
+                 {"days": days})
+
+
+# -- links and frames ------------------------------------------------------------------------------
+
+_STATE = """
+INSERT INTO inferior_link_state (inferior_platform_id, link, state, since, peer, last_heartbeat_at, sent_count,
+                                 received_count, positions_count, last_error, updated_at)
+VALUES (%(platform_id)s, %(link)s, %(state)s, %(since)s, %(peer)s, %(last_heartbeat_at)s, %(sent)s, %(received)s,
+        %(positions)s, %(last_error)s, now())
+ON CONFLICT (inferior_platform_id, link) DO UPDATE
+   SET state = EXCLUDED.state, since = EXCLUDED.since, peer = EXCLUDED.peer,
+       last_heartbeat_at = EXCLUDED.last_heartbeat_at,
+       sent_count = inferior_link_state.sent_count + EXCLUDED.sent_count,
+       received_count = inferior_link_state.received_count + EXCLUDED.received_count,
+       positions_count = inferior_link_state.positions_count + EXCLUDED.positions_count,
+       last_error = EXCLUDED.last_error, updated_at = now()"""
+
+
+def save_link_state(conn: Connection[Any], platform_id: int, link: str, state: dict[str, Any]) -> None:
+    """Upsert a link's state; the counts in ``state`` are increments since the last save."""
+    conn.execute(_STATE, {"platform_id": platform_id, "link": link, **state})
+
+
+_LINK_STATES = """
+SELECT s.inferior_platform_id AS "platformId", s.link, s.state, s.since, s.peer,
+       s.last_heartbeat_at AS "lastHeartbeatAt", s.sent_count AS "sentCount", s.received_count AS "receivedCount",
+       s.positions_count AS "positionsCount", s.last_error AS "lastError", s.updated_at AS "updatedAt"
+FROM inferior_link_state s WHERE s.inferior_platform_id = %(platform_id)s ORDER BY s.link"""
+
+
+def link_states(conn: Connection[Any], platform_id: int) -> list[dict[str, Any]]:
+    return conn.cursor(row_factory=dict_row).execute(_LINK_STATES, {"platform_id": platform_id}).fetchall()
+
+
+_LOG = """
+INSERT INTO exchange_message (inferior_platform_id, platform_kind, direction, link, msg_id, data_type, decoded,
+                              raw_hex)
+VALUES (%(platform_id)s, 'inferior', %(direction)s, %(link)s, %(msg_id)s, %(data_type)s, %(decoded)s, %(raw_hex)s)"""
+
+
+def log_messages(conn: Connection[Any], rows: list[dict[str, Any]]) -> None:
+    """Rows of (platform_id: the inferior platform, direction 'up'/'down', link, msg_id, data_type, decoded,
+    raw_hex)."""
+    if rows:
+        conn.cursor().executemany(_LOG, [{**r, "decoded": Jsonb(r["decoded"])} for r in rows])
+
+
+_IN_SCOPE = """
+SELECT p.id, p.enterprise_id, p.centre_id FROM inferior_platform p JOIN enterprise e ON e.id = p.enterprise_id
+WHERE p.id = %(id)s AND e.path LIKE %(prefix)s"""
+
+
+def platform_in_scope(conn: Connection[Any], platform_id: int, path_prefix: str) -> dict[str, Any] | None:
+    """id, enterprise_id, centre_id of the platform when it lies in the scope of ``path_prefix`` (a LIKE prefix,
+    warehouse.queries.scope.like_prefix), else None."""
+    return conn.cursor(row_factory=dict_row).execute(_IN_SCOPE, {"id": platform_id, "prefix": path_prefix}).fetchone()
+
+
+# -- operators' requests ---------------------------------------------------------------------------
+
+_QUEUE = """
+INSERT INTO inferior_request (inferior_platform_id, enterprise_id, kind, object_type, object_id, content,
+                              answer_minutes, created_by)
+VALUES (%(platform_id)s, %(enterprise_id)s, %(kind)s, %(object_type)s, %(object_id)s, %(content)s,
+        %(answer_minutes)s, %(created_by)s)
+RETURNING id"""
+
+
+def queue_request(conn: Connection[Any], row: dict[str, Any]) -> int:
+    found = conn.execute(_QUEUE, row).fetchone()
+    assert found is not None
+    return int(found[0])
+
+
+_QUEUED = """
+SELECT id, kind, object_type, object_id, content, answer_minutes FROM inferior_request
+WHERE inferior_platform_id = %(platform_id)s AND state = 'queued' ORDER BY id"""
+
+
+def queued_requests(conn: Connection[Any], platform_id: int) -> list[dict[str, Any]]:
+    return conn.cursor(row_factory=dict_row).execute(_QUEUED, {"platform_id": platform_id}).fetchall()
+
+
+def mark_request_sent(conn: Connection[Any], request_id: int, link: str, sn: int, sent_at: datetime) -> None:
+    conn.execute("UPDATE inferior_request SET state = 'sent', link = %(link)s, sn = %(sn)s, sent_at = %(at)s "
+                 "WHERE id = %(id)s AND state = 'queued'", {"id": request_id, "link": link, "sn": sn, "at": sent_at})
+
+
+# An answer names its request by INFO_ID (2011, and every 0x1302; INFO_ID is the request's id) or by the
+# request's SN (a 2019 0x1301's SOURCE_MSG_SN). Only a sent request of that platform and kind is answered, once.
+_ANSWER = """
+UPDATE inferior_request SET state = 'answered', answer = %(answer)s, responder = %(responder)s,
+       answered_at = %(at)s, latency_ms = GREATEST(0, (extract(epoch FROM %(at)s - sent_at) * 1000)::int)
+WHERE inferior_platform_id = %(platform_id)s AND kind = %(kind)s AND state = 'sent'
+  AND ((%(sn)s::bigint IS NOT NULL AND sn = %(sn)s) OR (%(sn)s::bigint IS NULL AND id = %(info_id)s))
+RETURNING id, latency_ms"""
+
+
+def answer_request(conn: Connection[Any], platform_id: int, kind: str, *, info_id: int | None, sn: int | None,
+                   answer: str | None, responder: str | None, at: datetime) -> tuple[int, int] | None:
+    """(request id, latency in ms) of the request answered, or None when none matches."""
+    row = conn.execute(_ANSWER, {"platform_id": platform_id, "kind": kind, "info_id": info_id, "sn": sn,
+                                 "answer": answer, "responder": responder, "at": at}).fetchone()
+    return None if row is None else (int(row[0]), int(row[1]))
