@@ -32,6 +32,7 @@ from protocols.jt809 import CipherKeys, Message
 from protocols.jt809 import messages as m
 from protocols.jt809.jsonify import body_to_json
 from warehouse.db import connect
+from warehouse.queries import exchange as superior_q
 from warehouse.queries import exchange_inferior as q
 
 log = logging.getLogger(__name__)
@@ -248,8 +249,9 @@ class SuperiorService(MainLinkServer):
                     if time.monotonic() >= reload_at:
                         await self.reload()
                         reload_at = time.monotonic() + self.settings.reload_s
-                    if time.monotonic() >= prune_at:
+                    if time.monotonic() >= prune_at:  # positions and frames kept as long as their settings say
                         await asyncio.to_thread(self._db, q.prune_positions, self.settings.superior_position_days)
+                        await asyncio.to_thread(self._db, superior_q.prune_messages, self.settings.message_log_days)
                         prune_at = time.monotonic() + 3600
                     await self.flush()
                     await self._send_requests()
