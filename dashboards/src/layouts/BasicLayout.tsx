@@ -8,9 +8,11 @@ import CommandNotices from '../features/command/CommandNotices';
 import DictionaryLoader from '../features/dictionary/DictionaryLoader';
 import InspectionPopup from '../features/exchange/InspectionPopup';
 import MediaUploadPopup from '../features/media/MediaUploadPopup';
+import { useFirstContent } from '../router/firstContent';
 import { buildMenu, filterRoutes, flattenPages } from '../router/routeTable';
 import GlobalFooter from './GlobalFooter';
 import GlobalHeader from './GlobalHeader';
+import { LightMenu, LightTabBar } from './LightShell';
 import Logo from './Logo';
 import NavMenu from './NavMenu';
 import { HEADER_HEIGHT } from './dimensions';
@@ -26,7 +28,9 @@ const SIDER_COLLAPSED_WIDTH = 80;
 /**
  * The signed-in shell (console-spec §2 Layout): side, top or mix navigation; sider 256 px (80 px
  * collapsed); on mobile widths the menu is a drawer; header and sider can be fixed; the multi-tab
- * bar over the page content; footer; settings drawer.
+ * bar over the page content; footer; settings drawer. Until the opening page's first rows are painted the
+ * menu, the tab bar and the header's actions are their light versions (LightShell.tsx) and the notices,
+ * popups and the alarm dialog are not mounted yet (router/firstContent.ts: at most FALLBACK_MS).
  */
 export default function BasicLayout() {
   const { user } = useSession();
@@ -35,6 +39,7 @@ export default function BasicLayout() {
   const isMobile = screens.md === false;
   const [collapsed, setCollapsed] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const full = useFirstContent();
 
   const routes = useMemo(() => filterRoutes(user?.routes ?? [], user?.permissions ?? []), [user]);
   const pages = useMemo(() => flattenPages(routes), [routes]);
@@ -45,9 +50,9 @@ export default function BasicLayout() {
   const fixedSider = settings.fixSiderbar && layout !== 'top';
   const onToggle = () => (isMobile ? setDrawerOpen(true) : setCollapsed(!collapsed));
 
-  const navMenu = (mode: 'inline' | 'horizontal', onNavigate?: () => void) => (
-    <NavMenu menu={menu} pages={pages} mode={mode} theme={menuTheme} collapsed={collapsed} onNavigate={onNavigate} />
-  );
+  const navMenu = (mode: 'inline' | 'horizontal', onNavigate?: () => void) => (full
+    ? <NavMenu menu={menu} pages={pages} mode={mode} theme={menuTheme} collapsed={collapsed} onNavigate={onNavigate} />
+    : <LightMenu menu={menu} pages={pages} mode={mode} theme={menuTheme} collapsed={collapsed} />);
   const sider = !isMobile && layout !== 'top' && (
     <Layout.Sider
       width={SIDER_WIDTH}
@@ -70,12 +75,13 @@ export default function BasicLayout() {
       collapsed={collapsed}
       onToggle={onToggle}
       topMenu={navMenu('horizontal')}
+      actions={full}
     />
   );
   const body = (
     <Layout className="layout-body">
       <Layout.Content className={`layout-content ${settings.contentWidth === 'fixed' ? 'layout-content-fixed' : ''}`}>
-        {settings.multiTab && <MultiTabBar offsetTop={settings.fixedHeader ? HEADER_HEIGHT : 0} />}
+        {settings.multiTab && (full ? <MultiTabBar offsetTop={settings.fixedHeader ? HEADER_HEIGHT : 0} /> : <LightTabBar />)}
         <div className="layout-page">
           <PageContent pages={pages} deniedPaths={user?.deniedPaths} />
         </div>
@@ -112,13 +118,17 @@ export default function BasicLayout() {
             </Layout>
           </>
         )}
-        <SecurityNotices />
-        <CommandNotices />
-        <MediaUploadPopup />
-        <AlarmNotices />
-        <SafetyAlarmDialog />
-        <InspectionPopup />
-        <DictionaryLoader />
+        {full && (
+          <>
+            <SecurityNotices />
+            <CommandNotices />
+            <MediaUploadPopup />
+            <AlarmNotices />
+            <SafetyAlarmDialog />
+            <InspectionPopup />
+            <DictionaryLoader />
+          </>
+        )}
       </Layout>
     </TabsProvider>
   );

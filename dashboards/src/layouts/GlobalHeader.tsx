@@ -14,10 +14,12 @@ interface Props {
   onToggle: () => void;
   /** The horizontal menu of the top layout. */
   topMenu?: ReactNode;
+  /** False on the first paint (BasicLayout): the actions' place is kept, antd's tooltips and menus come after. */
+  actions?: boolean;
 }
 
 /** The header of the basic layout, per navigation mode (side, top, mix) and on mobile widths. */
-export default function GlobalHeader({ layout, dark, fixed, isMobile, collapsed, onToggle, topMenu }: Props) {
+export default function GlobalHeader({ layout, dark, fixed, isMobile, collapsed, onToggle, topMenu, actions = true }: Props) {
   const showLogo = isMobile || layout !== 'side';
   const showTrigger = isMobile || layout !== 'top';
   const classes = ['global-header', dark && layout !== 'side' && !isMobile ? 'global-header-dark' : '', fixed ? 'global-header-fixed' : '']
@@ -32,7 +34,7 @@ export default function GlobalHeader({ layout, dark, fixed, isMobile, collapsed,
         </span>
       )}
       <div className="global-header-menu">{layout === 'top' && !isMobile ? topMenu : null}</div>
-      <RightContent />
+      {actions ? <RightContent /> : <div className="header-right" data-testid="header-right-light" />}
     </Layout.Header>
   );
 }

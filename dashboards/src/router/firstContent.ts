@@ -8,6 +8,8 @@
  * FALLBACK_MS after the first caller waited (the user went elsewhere, the list never answered).
  */
 
+import { useEffect, useState } from 'react';
+
 export const FALLBACK_MS = 3000;
 
 let opened = false;
@@ -36,6 +38,13 @@ export function afterFirstContent(callback: () => void): () => void {
   return () => {
     waiting.delete(callback);
   };
+}
+
+/** A component's view of the gate: false until it opens, then true (re-rendering the component once). */
+export function useFirstContent(): boolean {
+  const [opened, setOpened] = useState(firstContentOpened);
+  useEffect(() => (opened ? undefined : afterFirstContent(() => setOpened(true))), [opened]);
+  return opened;
 }
 
 /** Whether the gate is open. */

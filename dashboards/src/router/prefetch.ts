@@ -8,9 +8,9 @@ type PrefetchablePage = PageModule & { ENTITY?: unknown };
 
 /** The entity declaration of a signed-in user's opening list page, asked for as soon as its chunk is in. A
  * page that names no entity shows no list: the shell's deferred calls need not wait for its rows. */
-export function prefetchEntityMeta(module: PrefetchablePage): void {
-  if (typeof module.ENTITY === 'string' && session.accessToken()) void fetchMeta(module.ENTITY, true);
-  else openFirstContent();
+export function prefetchEntityMeta(module: PrefetchablePage): Promise<unknown> | void {
+  if (typeof module.ENTITY === 'string' && session.accessToken()) return fetchMeta(module.ENTITY, true);
+  openFirstContent();
 }
 
 /**
@@ -22,7 +22,7 @@ export function prefetchEntityMeta(module: PrefetchablePage): void {
  * imports the same module (the browser keeps one copy); a failure here is left to that import to report.
  */
 export function prefetchPage(pathname: string, pages: Record<string, PageLoader> = pageComponents,
-  withModule: (module: PrefetchablePage) => void = prefetchEntityMeta): boolean {
+  withModule: (module: PrefetchablePage) => unknown = prefetchEntityMeta): boolean {
   return openingPage(pathname, pages, withModule) !== null;
 }
 
@@ -31,16 +31,17 @@ export const OPENING_PAGE_WAIT_MS = 400;
 
 /**
  * `prefetchPage`, answering a promise that settles (never rejects) once the page's module is in and its meta
- * asked for, or after `waitMs`; null for an address with no page. The first render waits for it: the server
+ * answered, or after `waitMs`; null for an address with no page. With the meta in, the first render draws the
+ * list page's table at once (`knownMeta`) and its page query leaves right after that one render. The first render waits for it: the server
  * names the page's chunks in index.html (api/console_preload.py), so they are usually in by the time the
  * shell has run, and the meta call then leaves before the shell's first render instead of after it (that
  * render keeps the main thread for hundreds of ms on a cold load). The wait is bounded so a page without the
  * server's preload (the dev server, a slow chunk) still shows the shell at once after it.
  */
 export function openingPage(pathname: string, pages: Record<string, PageLoader> = pageComponents,
-  withModule: (module: PrefetchablePage) => void = prefetchEntityMeta, waitMs = OPENING_PAGE_WAIT_MS): Promise<void> | null {
+  withModule: (module: PrefetchablePage) => unknown = prefetchEntityMeta, waitMs = OPENING_PAGE_WAIT_MS): Promise<void> | null {
   const loader = pages[pathname.replace(/^\/+|\/+$/g, '')];
   if (!loader) return null;
-  const loaded = loader().then(withModule).catch(() => openFirstContent());
+  const loaded = loader().then(withModule).then(() => undefined, () => openFirstContent());
   return Promise.race([loaded, new Promise<void>((resolve) => { setTimeout(resolve, waitMs); })]);
 }

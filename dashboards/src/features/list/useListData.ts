@@ -1,16 +1,18 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchMeta, queryPage, type PageParams } from './api';
+import { fetchMeta, knownMeta, queryPage, type PageParams } from './api';
 import { PAGE_SIZE } from './model';
 import type { EntityMeta, ListRecord, PageSource } from './types';
 
 /** The server's declaration of the entity (null until it arrives or when it failed). */
 export function useEntityMeta(entity: string): { meta: EntityMeta | null; failed: boolean } {
-  const [state, setState] = useState<{ entity: string; meta: EntityMeta | null; failed: boolean }>({ entity, meta: null, failed: false });
+  const [state, setState] = useState<{ entity: string; meta: EntityMeta | null; failed: boolean }>(
+    () => ({ entity, meta: knownMeta(entity) ?? null, failed: false }));
   useEffect(() => {
     let live = true;
     void fetchMeta(entity).then((reply) => {
-      if (live) setState({ entity, meta: reply.code === 0 ? reply.data : null, failed: reply.code !== 0 });
+      const next = { entity, meta: reply.code === 0 ? reply.data : null, failed: reply.code !== 0 };
+      if (live) setState((now) => (now.entity === entity && now.meta === next.meta && !next.failed ? now : next));
     });
     return () => {
       live = false;

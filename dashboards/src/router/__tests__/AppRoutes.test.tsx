@@ -9,6 +9,7 @@ import { SettingsProvider } from '../../layouts/settings/SettingsContext';
 import AppRoutes from '../AppRoutes';
 import { closePage, refreshPage } from '../../layouts/tabs/events';
 import { TABS_STORAGE_KEY } from '../../layouts/tabs/rules';
+import { openFirstContent } from '../firstContent';
 import { setIndexUrl } from '../paths';
 
 function LocationProbe() {
@@ -41,6 +42,9 @@ beforeEach(() => {
   sessionStorage.clear();
   localStorage.clear();
   session.reload();
+  // As main.tsx does for an address without a list page: the full shell at once (LightShell.tsx is the
+  // first paint of a list page only, tests in layouts/__tests__/lightShell.test.tsx).
+  openFirstContent();
   // The notice bell polls; answer with an empty overview.
   vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify({ code: 0, message: 'ok', data: [] }))));
 });

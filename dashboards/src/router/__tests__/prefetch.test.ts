@@ -49,4 +49,17 @@ describe('the page chunk of the opening address', () => {
     await openingPage('/report/dailyMileage', { 'report/dailyMileage': report }, (module) => seen.push(module.ENTITY), 60_000);
     expect(seen).toEqual(['carDayReport']);
   });
+
+  it('settles once the meta is answered, so the first render draws the table; not before', async () => {
+    let answer: (reply: unknown) => void = () => undefined;
+    const meta = new Promise((resolve) => { answer = resolve; });
+    const report = () => Promise.resolve({ default: () => null, ENTITY: 'carDayReport' });
+    let settled = false;
+    void openingPage('/report/dailyMileage', { 'report/dailyMileage': report }, () => meta, 60_000)?.then(() => { settled = true; });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(settled).toBe(false);
+    answer({ code: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(settled).toBe(true);
+  });
 });

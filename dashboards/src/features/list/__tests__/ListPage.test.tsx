@@ -8,7 +8,7 @@ import type { Permission } from '../../../auth/types';
 import AppProviders from '../../../components/AppProviders';
 import { SettingsProvider } from '../../../layouts/settings/SettingsContext';
 import { CATALOGUE } from '../../../test/listFixtures';
-import { clearMetaCache } from '../api';
+import { clearMetaCache, fetchMeta } from '../api';
 import ListPage from '../ListPage';
 import { defineListScreen } from '../types';
 
@@ -84,6 +84,15 @@ describe('the list page', () => {
     expect(query.url).toContain('pageSize=10');
     expect(query.url).toContain('countable=true');
     expect(query.init.method).toBe('POST');
+  });
+
+  test('with its meta answered before it opens (the opening prefetch), the table is in its first render', async () => {
+    signIn([{ code: 'carModel', actions: ALL }]);
+    await fetchMeta('carModel');
+    renderList();
+    expect(screen.getByTestId('list-table')).toBeTruthy(); // no spinner pass before the table
+    expect((await loaded()).textContent).toBe('共 2 条数据');
+    expect(calls('/api/common/meta/carModel.json').length).toBe(1);
   });
 
   test('the first rows are painted before the filter bar renders (its widgets and their calls come after)', async () => {
