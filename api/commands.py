@@ -298,6 +298,9 @@ class Downlinks:
                 self._producer = KafkaProducer(
                     bootstrap_servers=[h.strip() for h in self._bootstrap.split(",") if h.strip()],
                     acks="all", linger_ms=0, retries=3,
+                    # the whole wait is bounded by the timeout, the first contact with the broker included
+                    # (kafka-python's bootstrap otherwise waits 30 s for an unreachable broker)
+                    bootstrap_timeout_ms=int(self._timeout_s * 1000),
                     max_block_ms=int(self._timeout_s * 1000), request_timeout_ms=int(self._timeout_s * 1000),
                     client_id="fleet-api-commands", **kafka_python_options(),
                 )

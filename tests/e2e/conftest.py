@@ -107,6 +107,44 @@ def _wait(predicate: Callable[[], Any], timeout_s: float, what: str, logs: Calla
     raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what}\n{logs()}")
 
 
+_console_checks: list[str | None] = []  # the outcome of waiting for scripts/test.sh's console job, once
+
+
+def _console_checks_problem() -> str | None:
+    """Under scripts/test.sh the console's checks and build run beside pytest: the browser tests wait until they
+    are done (so they drive this build, never a half-written dist/, and never run beside them); None when they
+    passed or when pytest runs on its own (no FLEET_TEST_CONSOLE_STATUS)."""
+    import os
+
+    status = os.environ.get("FLEET_TEST_CONSOLE_STATUS")
+    if not status:
+        return None
+    path = Path(status)
+    deadline = time.monotonic() + 1800
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(1)
+    if not path.exists():
+        return f"the console's checks and build did not finish (no {path} after 30 minutes)"
+    if path.read_text().strip() != "0":
+        return f"the console's checks or build failed: {path.with_name('console.log')}"
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    # Waits outside pytest-timeout's per-test timer (its wrapper is inside this one): the wait is not the test's.
+    if not _console_checks and Path(str(item.path)).is_relative_to(Path(__file__).parent):
+        _console_checks.append(_console_checks_problem())
+    yield
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if not _console_checks:
+        _console_checks.append(_console_checks_problem())
+    if _console_checks[0]:
+        pytest.fail(_console_checks[0])
+
+
 # Package scope: torn down when the last end-to-end test is done. Playwright's sync API keeps an
 # event loop running in the main thread while it lives, which breaks any later test using asyncio.run.
 @pytest.fixture(scope="package")

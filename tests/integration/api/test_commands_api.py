@@ -5,6 +5,7 @@ device and command; state.json; params.json; the batch text; Kafka down."""
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -225,8 +226,11 @@ def test_kafka_down_answers_503_and_fails_the_row(app: Flask, client: FlaskClien
     [target] = make_vehicle(pg_url, demo.enterprises["a"], online=True)
     previous = app.extensions.get(DOWNLINKS_KEY)
     app.extensions[DOWNLINKS_KEY] = Downlinks(f"127.0.0.1:{free_port()}", 1.0)  # nobody listens there
+    headers = login("admin_a")
     try:
-        reply = client.post(f"/api/device/{target.device_id}/command/8201.json", headers=login("admin_a"), json={})
+        started = time.monotonic()
+        reply = client.post(f"/api/device/{target.device_id}/command/8201.json", headers=headers, json={})
+        waited = time.monotonic() - started
     finally:
         app.extensions[DOWNLINKS_KEY].close()
         if previous is None:
@@ -234,6 +238,9 @@ def test_kafka_down_answers_503_and_fails_the_row(app: Flask, client: FlaskClien
         else:
             app.extensions[DOWNLINKS_KEY] = previous
     assert reply.status_code == 503, reply.json
+    # the send timeout (1 s here) bounds the wait, the first contact with the broker included: an API worker
+    # is not held for kafka-python's 30 s bootstrap
+    assert waited < 10, waited
     [(_, _, state, _, _)] = rows(pg_url, target.device_id)
     assert state == "failed"
 
