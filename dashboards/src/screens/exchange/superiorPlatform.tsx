@@ -13,9 +13,10 @@ export default function SuperiorPlatformScreen() {
   const screen = useMemo(() => defineListScreen({
     entity: 'superiorPlatform',
     namespace: 'exchange:superiorPlatform',
-    columns: ['name', 'host', 'port', 'userId', 'version',
+    // port, user and access code are in the form: the row leaves its room to the two links' state
+    columns: ['name', 'host', 'version',
       { field: 'enabled', render: (value) => (value ? <Tag color="green">{t('superiorPlatform.enums.enabled.true')}</Tag> : <Tag>{t('superiorPlatform.enums.enabled.false')}</Tag>) },
-      { key: 'links', title: t('superiorPlatform.links'), width: 560, render: (_value, record) => <LinkStates platformId={Number(record.id)} /> }],
+      { key: 'links', title: t('superiorPlatform.links'), width: 640, render: (_value, record) => <LinkStates platformId={Number(record.id)} /> }],
     filters: ['name', 'host', 'version', 'enabled'],
     form: ['name', 'host', 'port', 'userId', 'password', 'centreId', 'version', 'encrypted', 'm1', 'ia1', 'ic1', 'encryptKey',
       'downLinkHost', 'downLinkPort', 'positionInterval', 'enabled', 'remark'],
