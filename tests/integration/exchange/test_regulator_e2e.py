@@ -218,7 +218,9 @@ def test_the_first_0x9101_after_a_link_service_restart_reconciles_without_a_mism
     service.start()
     wait_for(regulator.linked, 60, "main and sub link up again", service)
     counted = regulator.call(regulator.regulator.send_position_count, USER)
-    assert counted["total"] == 6
+    # 6, or more when a commit was lost in the restart and the new process sent some again (at-least-once:
+    # it then counts them as sent too); the point is that the earlier process's 6 are known after the restart
+    assert counted["total"] >= 6
     mismatch_sql = "SELECT COALESCE(sum(mismatch_count), 0), max(updated_at) FROM exchange_link_state " \
                    "WHERE platform_id = %s"
     after = datetime.now(UTC)
