@@ -19,7 +19,7 @@
 -- is the alarms' notices (type 6, the unhandled alarms) and these, read by POST /api/query/notice.json.
 -- A tip about a vehicle of ours belongs to the vehicle's enterprise, anything else to the platform's owner.
 -- `answered_at`: when the 0x1302 acknowledgement of a message was sent (the link service sends it on receipt).
--- depends: 0045_exchange
+-- depends: 0046_exchange_console
 
 CREATE TABLE exchange_sent_count (
     platform_id  bigint NOT NULL REFERENCES superior_platform(id) ON DELETE CASCADE,

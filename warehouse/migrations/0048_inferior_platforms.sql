@@ -19,7 +19,7 @@
 -- inferior_request: an inspection (0x9301) or a message (0x9302) an operator sends (state queued); the superior
 -- service polls the table, sends it (state sent, with its SN and the link) and matches the answer (0x1301 /
 -- 0x1302: state answered, with the latency from sending).
--- depends: 0045_exchange
+-- depends: 0047_exchange_requests
 
 CREATE TABLE inferior_platform (
     id             bigserial PRIMARY KEY,
