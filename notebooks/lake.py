@@ -23,6 +23,9 @@ matplotlib.use("Agg")  # the notebooks draw off screen; lake.show puts each figu
 # scripts/install.sh), DejaVu for the rest; the minus sign drawn as a hyphen, which every font has.
 matplotlib.rcParams["font.sans-serif"] = ["Noto Sans CJK SC", "WenQuanYi Zen Hei", "DejaVu Sans"]
 matplotlib.rcParams["axes.unicode_minus"] = False
+# A rendered page is read, not scrolled in a kernel: a table shows every row up to 200 (a group's subsidiaries,
+# a day's vehicles), where polars would cut it at 10 with an ellipsis and hide enterprises from the reader.
+pl.Config.set_tbl_rows(200)
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -107,11 +107,18 @@ def _job_view(entity: EntitySpec) -> Callable[[uuid.UUID], dict[str, Any]]:
     return view
 
 
+def _export_guarded(entity: EntitySpec, name: str, fmt: str) -> Callable[..., Any]:
+    """An export needs the ``export`` action (platform-spec §6), and also the entity's read action where reading
+    it needs one (the data-exchange logs: ``superior``), so an export never shows what the list would not."""
+    view = _export_view(entity, fmt)
+    if entity.read_action:
+        view = requires(PERMISSION_OF[name], entity.read_action)(view)
+    return requires(PERMISSION_OF[name], "export")(view)
+
+
 for _name, _entity in EXPORTABLE.items():
     for _fmt in ("xlsx", "csv"):
-        bp.add_url_rule(f"/api/common/export/{_name}.{_fmt}",
-                        view_func=requires(PERMISSION_OF[_name], _entity.read_action or "export")(
-                            _export_view(_entity, _fmt)),
+        bp.add_url_rule(f"/api/common/export/{_name}.{_fmt}", view_func=_export_guarded(_entity, _name, _fmt),
                         methods=["POST"])
 for _name, _entity in IMPORTABLE.items():
     _guard = requires(_entity.permission, "import")

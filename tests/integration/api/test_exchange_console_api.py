@@ -144,8 +144,13 @@ def test_every_exchange_log_route_needs_the_superior_action(client: FlaskClient,
     # a role that may list and edit superior platforms but not operate the exchange
     lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {
         "superiorPlatform": ["query", "get", "export", "add", "update"]}).name)
-    operator = bearer(client, make_user(pg_url, demo.enterprises["a"], {"superiorPlatform": ["superior"]}).name)
+    operator = bearer(client, make_user(pg_url, demo.enterprises["a"], {"superiorPlatform": ["superior", "export"]}).name)
+    # the superior action alone reads the logs; an export also needs the export action, as every export does
+    reader = bearer(client, make_user(pg_url, demo.enterprises["a"], {"superiorPlatform": ["superior"]}).name)
     for entity in LOGS:
+        refused = client.open(f"/api/common/export/{entity}.csv", method="POST", headers=reader, json={})
+        assert refused.status_code == 403 and "superiorPlatform:export" in refused.json["message"], entity  # type: ignore[index]
+        assert client.open(f"/api/common/query/{entity}.json", method="POST", headers=reader, json={}).status_code == 200
         for method, url in (("POST", f"/api/common/query/{entity}.json"), ("POST", f"/api/common/count/{entity}.json"),
                             ("GET", f"/api/common/meta/{entity}.json"),
                             ("POST", f"/api/common/export/{entity}.xlsx")):

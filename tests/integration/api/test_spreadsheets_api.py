@@ -267,7 +267,8 @@ def test_export_needs_the_export_action(client: FlaskClient, demo: Demo, pg_url:
     for fmt in ("xlsx", "csv"):
         reply = export(client, headers, entity, fmt, any_rows(entity, demo))
         assert reply.status_code == 403 and f"{code}:export" in reply.json["message"]  # type: ignore[index]
-    exporter = make_user(pg_url, demo.enterprises["a"], {code: ["export"]})
+    # where reading the entity needs an action of its own (the data-exchange logs: superior), so does its export
+    exporter = make_user(pg_url, demo.enterprises["a"], {code: ["export", *([entity.read_action] if entity.read_action else [])]})
     assert export(client, bearer(client, exporter.name), entity, "csv", any_rows(entity, demo)).status_code == 200
 
 
