@@ -40,24 +40,25 @@ DEFAULTED = ("version", "encrypted", "m1", "ia1", "ic1", "encryptKey", "downLink
              "exchangedEnterpriseIds", "enabled")
 
 
-class SuperiorPlatformHooks(EntityHooks):
+class LinkPlatformHooks(EntityHooks):
+    """The write rules a JT/T 809 platform row shares, superior or inferior: the link runs on its settings."""
+
     cross_field_rules = True
+    defaulted: tuple[str, ...] = DEFAULTED  # columns with a default in the platform's migration, NOT NULL
 
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
         values = {**values, "remark": ""} if "remark" in values and values["remark"] is None else dict(values)
-        # Columns with a default (migration 0045) are NOT NULL: a null on create takes the default; on update
-        # it would erase the setting the link runs on, so it is refused.
-        for name in [n for n in DEFAULTED if n in values and values[n] is None]:
+        # A null on create takes the column's default; on update it would erase the setting the link runs on
+        # (or its login is checked against), so it is refused.
+        for name in [n for n in self.defaulted if n in values and values[n] is None]:
             if before is None:
                 del values[name]
             else:
                 raise BadRequest(f"{name} 不能为空 (field '{name}' cannot be null)", data={"field": name})
         old = dict(before or {})
-        encrypted = values.get("encrypted", old.get("encrypted"))
-        m1 = values.get("m1", old.get("m1")) or 0
         # The cipher divides by M1 (JT/T 809-2011 §4.3): an encrypted link needs one.
-        if encrypted and not m1:
+        if values.get("encrypted", old.get("encrypted")) and not (values.get("m1", old.get("m1")) or 0):
             raise BadRequest("加密链路须设置 M1 (field 'm1': an encrypted link needs M1 greater than 0)",
                              data={"field": "m1"})
         return values
@@ -70,7 +71,7 @@ SUPERIOR_PLATFORM = EntitySpec(
     tenant_column="enterprise_id",
     permission=PERMISSION,
     label="上级平台",
-    hooks=SuperiorPlatformHooks(),
+    hooks=LinkPlatformHooks(),
     default_order="id",
     fields={
         "id": F("id", "int", label="编号"),

@@ -16,12 +16,11 @@ inspection or a message and reading the link state (api/routes/exchange.py) need
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from ipaddress import ip_address
 from typing import Any
 
-from api.errors import BadRequest
-from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
+from api.query.entities_exchange import LinkPlatformHooks
+from api.query.grammar import EntitySpec, FieldSpec
 
 F = FieldSpec
 PERMISSION = "inferiorPlatform"
@@ -41,25 +40,8 @@ def _hosts(value: Any) -> str | None:
     return None
 
 
-class InferiorPlatformHooks(EntityHooks):
-    cross_field_rules = True
-
-    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
-                     before: Mapping[str, Any] | None) -> dict[str, Any]:
-        values = {**values, "remark": ""} if "remark" in values and values["remark"] is None else dict(values)
-        # Columns with a default (migration 0048) are NOT NULL: a null on create takes the default; on update
-        # it would erase what the login is checked against, so it is refused.
-        for name in [n for n in DEFAULTED if n in values and values[n] is None]:
-            if before is None:
-                del values[name]
-            else:
-                raise BadRequest(f"{name} 不能为空 (field '{name}' cannot be null)", data={"field": name})
-        old = dict(before or {})
-        # The cipher divides by M1 (JT/T 809-2011 §4.3): an encrypted link needs one.
-        if values.get("encrypted", old.get("encrypted")) and not (values.get("m1", old.get("m1")) or 0):
-            raise BadRequest("加密链路须设置 M1 (field 'm1': an encrypted link needs M1 greater than 0)",
-                             data={"field": "m1"})
-        return values
+class InferiorPlatformHooks(LinkPlatformHooks):
+    defaulted = DEFAULTED  # migration 0048's defaulted columns
 
 
 INFERIOR_PLATFORM = EntitySpec(
