@@ -94,6 +94,7 @@ def request_scope() -> Scope:
         enterprise_id=principal.enterprise_id,
         enterprise_path=principal.enterprise_path,
         subtree=subtree_requested(request.args.get("isParent")),
+        user_id=principal.user_id,
     )
 
 

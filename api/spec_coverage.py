@@ -192,7 +192,7 @@ CALLS: tuple[Call, ...] = (
     Call("platform §7", "GET", "/api/car/{id}/bizState.json"),
     Call("platform §7", "GET", "/api/car/{id}/state.json"),
     Call("platform §7", "POST", "/api/common/query/carView.json"),
-    Call("platform §7", "POST", "/api/common/query/carUserView.json", missing=SEEDS, note="followed cars"),
+    Call("platform §7", "POST", "/api/common/query/carUserView.json", note="followed cars"),
     Call("platform §7", "POST", "/api/common/query/group.json"),
     Call("platform §7", "GET", "/api/aas/subsidiary.json"),
     Call("platform §7", "POST", "/api/car/enterprise.json"),

@@ -57,6 +57,18 @@ CAR_VIEW = EntitySpec(
     },
 )
 
+# Followed cars (platform-spec §7 carUserView): car_view's fields for the cars the caller follows, the
+# caller's own only (PUT / DELETE /api/car/{id}/follow.json keep the list, api/routes/vehicles.py).
+CAR_USER_VIEW = EntitySpec(
+    name="carUserView",
+    relation="car_user_view",
+    tenant_column="enterprise_id",
+    owner_column="user_id",
+    id_field="carId",
+    default_order="carId",
+    fields={**CAR_VIEW.fields, "userId": F("user_id", "int"), "followTime": F("followed_at", "time")},
+)
+
 # device and group are writable: api/query/fleet_entities.py (with car, driver and sim).
 
 # Track points (console-spec §3 "GPS record": queried by conditions, sorted by time ascending).
@@ -128,13 +140,13 @@ WRITABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_MODEL, CAR_TYPE, DEVI
                                                         DICTIONARY, OPEN_APP, *ORG_ENTITIES, *FLEET_WRITABLE,
                                                         *ALARM_SETTINGS_WRITABLE, *FENCE_WRITABLE,
                                                         *EXCHANGE_WRITABLE, *INFERIOR_WRITABLE)}
-QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values(),
+QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, CAR_USER_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values(),
                                                          LICENCE_LOG, AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES,
                                                          *MEDIA_ENTITIES, *ALARM_SETTINGS_READ_ONLY,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
                                                          REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY,
                                                          *EXCHANGE_READ_ONLY, *INFERIOR_READ_ONLY)}
-COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
+COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, CAR_USER_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
                                                          AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
                                                          REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY,
@@ -143,6 +155,6 @@ COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, DEVICE, GROUP,
 # Which permission code guards each entity (the console's permission codes): the query, meta, export and
 # import routes check it.
 PERMISSION_OF = {
-    "carView": "car", "device": "device", "group": "group", "gps": "gps",
+    "carView": "car", "carUserView": "car", "device": "device", "group": "group", "gps": "gps",
     **{name: entity.permission for name, entity in QUERYABLE.items() if entity.permission},
 }

@@ -185,6 +185,9 @@ class EntitySpec:
     # The action every read route (query, count, meta, export) needs on ``permission`` instead of query /
     # export: the data-exchange logs are the ``superior`` action's (platform-spec §6), not a code of their own.
     read_action: str = ""
+    # Per-user rows (the column holding the user id): every read is limited to the caller's own rows, on top
+    # of the tenant scope (followed cars, platform-spec §7 carUserView).
+    owner_column: str = ""
 
     def spec(self, name: str) -> FieldSpec:
         return self.fields[name]

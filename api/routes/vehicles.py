@@ -13,7 +13,7 @@ from api.positions import position_reply
 from api.query.values import MAX_ID, parse_positive_int
 from api.security import current_principal, request_scope, requires
 from fleet.enums import DeviceState
-from warehouse.queries import vehicles
+from warehouse.queries import follows, vehicles
 from warehouse.queries.scope import Scope
 
 bp = Blueprint("vehicles", __name__)
@@ -66,6 +66,30 @@ def car_state(car_id: int) -> dict[str, Any]:
 @requires("car", "get")
 def car_biz_state(car_id: int) -> dict[str, Any]:
     return ok(_biz_list(_car_master_state(car_id)))
+
+
+@bp.put("/api/car/<int:car_id>/follow.json")
+@requires("car", "query")
+def follow_car(car_id: int) -> dict[str, Any]:
+    """Adds a car of the caller's scope to their followed cars (platform-spec §7 carUserView); 404 for a car
+    outside it. Idempotent."""
+    scope = request_scope()
+    with get_db().connection() as conn:
+        if not follows.follow(conn, scope, current_principal().user_id, car_id):
+            raise NotFound(f"car {car_id} 不存在 (does not exist)")
+    return ok({"carId": car_id, "followed": True})
+
+
+@bp.delete("/api/car/<int:car_id>/follow.json")
+@requires("car", "query")
+def unfollow_car(car_id: int) -> dict[str, Any]:
+    """Removes a car from the caller's followed cars; 404 for a car outside their scope. Idempotent."""
+    scope = request_scope()
+    with get_db().connection() as conn:
+        if not follows.car_in_scope(conn, scope, car_id):
+            raise NotFound(f"car {car_id} 不存在 (does not exist)")
+        follows.unfollow(conn, current_principal().user_id, car_id)
+    return ok({"carId": car_id, "followed": False})
 
 
 def _last(what: str, **key: Any) -> dict[str, Any]:

@@ -26,6 +26,9 @@ class Scope:
     # No tenant restriction: only for a read already proven in scope by other means (the caller's
     # own enterprise record, ``EntitySpec.self_readable``). Never built from request input.
     unrestricted: bool = False
+    # The caller's user id: rows kept per user (``EntitySpec.owner_column``, e.g. followed cars) are read
+    # only by their user. None outside a request: such rows are then not read at all.
+    user_id: int | None = None
 
     def clause(self, tenant_column: sql.Composable) -> tuple[sql.Composed, list[Any]]:
         """SQL restricting ``tenant_column`` (an enterprise id) to this scope, and its parameters."""

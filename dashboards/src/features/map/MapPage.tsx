@@ -38,6 +38,7 @@ import { VehiclePopupLayer } from './popup/VehiclePopupLayer';
 import { LiveVehicleTable } from './table/LiveVehicleTable';
 import { deviceIdOfKey, type TreeTab } from './tree/treeModel';
 import { VehicleTree } from './tree/VehicleTree';
+import { useFollowedCars } from './model/followed';
 import { FenceOverlay } from '../fence/FenceOverlay';
 import { FenceToggle } from '../fence/FenceToggle';
 import { useShowFences } from '../fence/overlay';
@@ -64,6 +65,7 @@ export default function MapPage() {
   const [showFences, setShowFences] = useShowFences();
   const [fenceCount, setFenceCount] = useState<number | null>(null);
   const matches = useVehicleSearch(model, useDeferredValue(query));
+  const { followed, toggle: toggleFollow } = useFollowedCars();
   const [messageApi, messageHolder] = message.useMessage();
   const snapshot = useFleetSnapshot(hub, async () => carStates(await fetchCars()));
 
@@ -143,6 +145,8 @@ export default function MapPage() {
           query={query}
           onQueryChange={setQuery}
           matches={matches}
+          followed={followed}
+          onToggleFollow={toggleFollow}
         />
       </aside>
       <section className="fw-map-main">
@@ -198,7 +202,7 @@ export default function MapPage() {
             )}
           </LiveMap>
         )}
-        <LiveVehicleTable hub={hub} model={model} tab={tab} matches={matches} selectedKey={selectedKey} onSelect={selectVehicle} />
+        <LiveVehicleTable hub={hub} model={model} tab={tab} matches={matches} followed={followed} selectedKey={selectedKey} onSelect={selectVehicle} />
       </section>
       <ActionModal action={action?.action ?? null} car={action?.car ?? null} onClose={() => setAction(null)} />
       <StateChangeNotices hub={hub} vehicles={vehicles} />

@@ -24,6 +24,8 @@ export interface LiveVehicleTableProps {
   matches?: Map<string, VehicleMatch> | null;
   selectedKey: string | null;
   onSelect: (key: string) => void;
+  /** The user's followed cars, for the followed tab. */
+  followed: ReadonlySet<number>;
 }
 
 const REFRESH_MS = 3000;
@@ -36,7 +38,7 @@ function AddressCell({ lng, lat }: { lng: number; lat: number }) {
   return <span title={formatCoordinate(lng, lat)}>{address ?? `${t('table.loadingAddress')} ${formatCoordinate(lng, lat)}`}</span>;
 }
 
-export function LiveVehicleTable({ hub, model, tab, matches = null, selectedKey, onSelect }: LiveVehicleTableProps) {
+export function LiveVehicleTable({ hub, model, tab, matches = null, followed, selectedKey, onSelect }: LiveVehicleTableProps) {
   const { t } = useTranslation('map');
   const now = useNow(REFRESH_MS);
   const store = hub?.states ?? noStates;
@@ -45,10 +47,10 @@ export function LiveVehicleTable({ hub, model, tab, matches = null, selectedKey,
   const [pageSize, setPageSize] = useState(10);
 
   const rows = useMemo(
-    () => (model && hub ? liveRows(model, tab, (id) => hub.states.get(id), (id) => hub.positions.get(id), matches) : []),
+    () => (model && hub ? liveRows(model, tab, (id) => hub.states.get(id), (id) => hub.positions.get(id), matches, followed) : []),
     // Recomputed on state changes and every REFRESH_MS (positions change too often to follow each).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [model, hub, tab, matches, version, now],
+    [model, hub, tab, matches, followed, version, now],
   );
 
   const columns: ColumnsType<LiveRow> = [

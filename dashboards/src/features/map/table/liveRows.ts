@@ -21,10 +21,12 @@ export function liveRows(
   stateOf: (deviceId: number) => VehicleState | undefined,
   positionOf: (deviceId: number) => LivePosition | undefined,
   matches: ReadonlyMap<string, unknown> | null = null,
+  followed: ReadonlySet<number> = new Set(),
 ): LiveRow[] {
   const facts: VehicleFacts = {
     isOnline: (id) => id != null && isVehicleOnline(stateOf(id)),
     isAlarming: (id) => id != null && isVehicleAlarming(stateOf(id), positionOf(id)),
+    isFollowed: (carId) => carId != null && followed.has(carId),
   };
   const rows: LiveRow[] = [];
   const vehicles: VehicleNode[] = [];

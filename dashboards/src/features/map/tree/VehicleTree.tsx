@@ -4,8 +4,10 @@
  * last fix per vehicle, one search box (plate, VIN, SIM, terminal id, driver: `vehicleSearch.ts`) that
  * names what matched, ticks. Virtual scrolling (antd Tree `height`) keeps 10,000
  * vehicles cheap; states and counts refresh at most once a second (the state store's throttle),
- * ages and alarm counts every few seconds.
+ * ages and alarm counts every few seconds. A star on each vehicle adds it to the user's followed cars
+ * (platform-spec §7 carUserView), which the followed tab lists.
  */
+import { StarFilled, StarOutlined } from '@ant-design/icons';
 import { Button, Empty, Input, Result, Segmented, Spin, Tree } from 'antd';
 import { useCallback, useDeferredValue, useMemo, useState, useSyncExternalStore, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -50,6 +52,32 @@ export interface VehicleTreeProps {
   query: string;
   onQueryChange: (query: string) => void;
   matches: Map<string, VehicleMatch> | null;
+  /** The user's followed cars (car ids) and the star's toggle. */
+  followed: ReadonlySet<number>;
+  onToggleFollow: (carId: number) => void;
+}
+
+/** The star of a vehicle row: a click adds or removes it from the followed cars, never selects the row. */
+function FollowStar({ carId, on, onToggle, nodeKey }: { carId: number; on: boolean; onToggle: (carId: number) => void; nodeKey: string }) {
+  const { t } = useTranslation('map');
+  const label = on ? t('tree.unfollow') : t('tree.follow');
+  return (
+    <button
+      type="button"
+      className={`fw-tree-follow${on ? ' fw-tree-follow-on' : ''}`}
+      data-testid={`tree-follow-${nodeKey}`}
+      data-followed={on ? 'true' : 'false'}
+      aria-pressed={on}
+      aria-label={label}
+      title={label}
+      onClick={(event) => {
+        event.stopPropagation();
+        onToggle(carId);
+      }}
+    >
+      {on ? <StarFilled /> : <StarOutlined />}
+    </button>
+  );
 }
 
 const noStates = { subscribe: () => () => undefined, getVersion: () => 0 };
@@ -58,7 +86,7 @@ const AGE_REFRESH_MS = 5000;
 
 export function VehicleTree(props: VehicleTreeProps) {
   const { model, loading, failed, onRetry, states, positions, tab, onTabChange, ticked, onTickedChange, onVehicleClick } = props;
-  const { query, onQueryChange, matches } = props;
+  const { query, onQueryChange, matches, followed, onToggleFollow } = props;
   const { t } = useTranslation('map');
   const search = useDeferredValue(query);
   const [bodyRef, height] = useElementHeight<HTMLDivElement>();
@@ -71,10 +99,11 @@ export function VehicleTree(props: VehicleTreeProps) {
     () => ({
       isOnline: (id) => id != null && isVehicleOnline(states?.get(id)),
       isAlarming: (id) => id != null && isVehicleAlarming(states?.get(id), positions?.get(id)),
+      isFollowed: (carId) => carId != null && followed.has(carId),
     }),
     // New facts when states change (version) or every age tick (alarms arrive with positions).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [states, positions, version, now],
+    [states, positions, version, now, followed],
   );
   const counts = useMemo(() => tabCounts(roots ?? [], facts), [roots, facts]);
   const filtered = useMemo(() => {
@@ -128,6 +157,7 @@ export function VehicleTree(props: VehicleTreeProps) {
                 {speed !== null ? t('units.kmh', { value: speed }) : '-'} · {formatAge(fix.timeMs, now, t)}
               </span>
             )}
+            {node.carId != null && <FollowStar carId={node.carId} on={followed.has(node.carId)} onToggle={onToggleFollow} nodeKey={node.key} />}
           </span>
         );
       }
@@ -143,7 +173,7 @@ export function VehicleTree(props: VehicleTreeProps) {
     },
     // `version` re-creates the renderer so antd redraws the visible titles with new colours.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [nodeCounts, states, positions, tickedSet, t, version, now, matches],
+    [nodeCounts, states, positions, tickedSet, t, version, now, matches, followed, onToggleFollow],
   );
 
   const onCheck = (_checked: unknown, info: { checked: boolean; node: { key: Key } }) => {

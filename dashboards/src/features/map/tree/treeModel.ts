@@ -176,14 +176,16 @@ export function filterByPlate(
   return filterVehicles(roots, (node) => node.label.toLowerCase().includes(needle));
 }
 
-/** The tree's filter tabs (its overview: all, online, offline, alarming). */
-export const TREE_TABS = ['all', 'online', 'offline', 'alarming'] as const;
+/** The tree's filter tabs (its overview: all, online, offline, alarming; and the caller's followed cars,
+ * platform-spec §7 carUserView). */
+export const TREE_TABS = ['all', 'online', 'offline', 'alarming', 'followed'] as const;
 export type TreeTab = (typeof TREE_TABS)[number];
 
 /** What a tab needs to know of a vehicle: the one online rule and whether its last fix has alarms. */
 export interface VehicleFacts {
   isOnline: (deviceId: number | null | undefined) => boolean;
   isAlarming: (deviceId: number | null | undefined) => boolean;
+  isFollowed: (carId: number | undefined) => boolean;
 }
 
 export function inTab(tab: TreeTab, node: VehicleNode, facts: VehicleFacts): boolean {
@@ -196,12 +198,14 @@ export function inTab(tab: TreeTab, node: VehicleNode, facts: VehicleFacts): boo
       return !facts.isOnline(node.deviceId);
     case 'alarming':
       return facts.isAlarming(node.deviceId);
+    case 'followed':
+      return facts.isFollowed(node.carId);
   }
 }
 
 /** Vehicles per tab over the whole tree (each vehicle once, whatever the search). */
 export function tabCounts(roots: readonly VehicleNode[], facts: VehicleFacts): Record<TreeTab, number> {
-  const counts: Record<TreeTab, number> = { all: 0, online: 0, offline: 0, alarming: 0 };
+  const counts: Record<TreeTab, number> = { all: 0, online: 0, offline: 0, alarming: 0, followed: 0 };
   const walk = (node: VehicleNode) => {
     if (node.kind !== 'vehicle') {
       for (const child of node.children ?? []) walk(child);
@@ -211,6 +215,7 @@ export function tabCounts(roots: readonly VehicleNode[], facts: VehicleFacts): R
     if (facts.isOnline(node.deviceId)) counts.online += 1;
     else counts.offline += 1;
     if (facts.isAlarming(node.deviceId)) counts.alarming += 1;
+    if (facts.isFollowed(node.carId)) counts.followed += 1;
   };
   for (const root of roots) walk(root);
   return counts;

@@ -24,11 +24,12 @@ const alarms = new Map([[12, 4], [13, 1]]);
 const facts: VehicleFacts = {
   isOnline: (id) => id != null && isVehicleOnline(states.get(id)),
   isAlarming: (id) => id != null && isVehicleAlarming(states.get(id), { alarm: alarms.get(id) }),
+  isFollowed: (carId) => carId === 3 || carId === 5,
 };
 
 describe('tree filter tabs', () => {
   it('count all / online / offline / alarming with the one online rule', () => {
-    expect(tabCounts(model.roots, facts)).toEqual({ all: 5, online: 2, offline: 3, alarming: 1 });
+    expect(tabCounts(model.roots, facts)).toEqual({ all: 5, online: 2, offline: 3, alarming: 1, followed: 2 });
   });
 
   it('agree with the enterprise node count (online/total)', () => {
@@ -37,7 +38,7 @@ describe('tree filter tabs', () => {
   });
 
   it('filter the tree to the vehicles of the tab, expanding their ancestors', () => {
-    const keys = (tab: 'all' | 'online' | 'offline' | 'alarming') => {
+    const keys = (tab: 'all' | 'online' | 'offline' | 'alarming' | 'followed') => {
       const filtered = filterVehicles(model.roots, (node) => inTab(tab, node, facts));
       return { vehicles: vehicleKeysIn(filtered.roots), expanded: filtered.expandedKeys };
     };
@@ -45,6 +46,7 @@ describe('tree filter tabs', () => {
     expect(keys('offline').vehicles).toEqual(['c_3_13', 'c_4_14', 'c_5_0']);
     expect(keys('alarming')).toEqual({ vehicles: ['c_2_12'], expanded: ['e_1'] });
     expect(keys('all').vehicles).toHaveLength(5);
+    expect(keys('followed').vehicles).toEqual(['c_3_13', 'c_5_0']);
   });
 
   it("count an offline vehicle's alarm on its last fix as old news, not alarming (the server's figure too)", () => {
@@ -53,8 +55,13 @@ describe('tree filter tabs', () => {
     expect(rows.map((r) => r.deviceId)).toEqual([12]);
   });
 
+  it('list the followed cars in the live table as in the tree', () => {
+    const rows = liveRows(model, 'followed', (id) => states.get(id), () => undefined, null, new Set([1, 4]));
+    expect(rows.map((r) => r.deviceId)).toEqual([11, 14]);
+  });
+
   it('an empty tab leaves an empty tree', () => {
-    const none: VehicleFacts = { isOnline: () => false, isAlarming: () => false };
+    const none: VehicleFacts = { isOnline: () => false, isAlarming: () => false, isFollowed: () => false };
     expect(filterVehicles(model.roots, (node) => inTab('alarming', node, none)).roots).toEqual([]);
   });
 });
