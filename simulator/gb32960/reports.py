@@ -6,8 +6,9 @@ Pure bookkeeping (no I/O), the GB/T 32960.3-2016 §7.2 rules:
   dropped and those made while disconnected go up as back-filled data (0x03, the same blocks and the same
   collection time) after the next vehicle login, oldest first, at most ``window`` in flight;
 - the platform's answer (response flag 0x01) carries the collection time of the report it answers
-  (§6.3.2), which removes that report; an answer without a time removes the oldest report in flight of that
-  command; a failure answer (0x02) puts the report back to be sent again as back-filled data.
+  (§6.3.2), which removes that report; an answer without a time, or with a time no report in flight has,
+  removes the oldest report in flight of that command; a failure answer (0x02) puts the report back to be
+  sent again as back-filled data.
 GB 17691 / HJ 1239 frames have no response flag, so that terminal's reports count as delivered once
 written (``delivered``); what it made while disconnected still goes up as back-filled data (0x03).
 """
@@ -113,5 +114,8 @@ class ReportQueue:
     def _find(self, collected_at: datetime | None, command: int) -> Report | None:
         if collected_at is not None:
             report = self._reports.get(collected_at)
-            return report if report is not None and report.sent_at is not None else None
+            if report is not None and report.sent_at is not None:
+                return report
+        # no time, or a time of no report in flight (a platform answering with its own clock): the oldest
+        # in flight as that command, so a platform that answers every report still empties the queue
         return next((r for r in self._reports.values() if r.sent_at is not None and r.command == command), None)

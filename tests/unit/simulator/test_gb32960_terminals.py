@@ -9,7 +9,7 @@ import asyncio
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -43,7 +43,7 @@ from simulator.gb32960.diesel import DieselTruck
 from simulator.gb32960.ev import CHARGING, NOT_CHARGING, ElectricVehicle
 from simulator.gb32960.fleet import build_gb_terminals
 from simulator.gb32960.frames import EvReporter, TruckReporter
-from simulator.gb32960.reports import REALTIME, REISSUED
+from simulator.gb32960.reports import REALTIME, REISSUED, Report, ReportQueue
 from simulator.gb32960.terminal import GbTerminal, GbTerminalConfig
 
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
@@ -455,3 +455,51 @@ def test_an_absent_gateway_is_retried_with_back_off_and_said_once(caplog: pytest
     said = [r for r in caplog.records if r.levelname != "DEBUG"]
     assert terminal.counters.connect_failures >= 10 and len(said) == 1
     assert "not reachable" in said[0].getMessage() and len(terminal.queue) > 0  # its reports are kept
+
+
+def test_the_queue_matches_answers_by_collection_time_else_oldest_in_flight() -> None:
+    queue = ReportQueue(ack_timeout_s=10.0)
+    reports = [Report(START + timedelta(seconds=i), ()) for i in range(4)]
+    for report in reports:
+        queue.add(report)
+    for report in reports[:3]:
+        queue.mark_sent(report, REALTIME, now=0.0)
+    assert queue.acknowledged(reports[1].collected_at, REALTIME) is reports[1]  # by its time
+    assert queue.acknowledged(None, REALTIME) is reports[0]  # no time: the oldest in flight
+    assert queue.acknowledged(START - timedelta(days=1), REALTIME) is reports[2]  # an unknown time: likewise
+    assert queue.acknowledged(None, REALTIME) is None and len(queue) == 1  # reports[3] was never sent
+    queue.mark_sent(reports[3], REALTIME, now=0.0)
+    queue.rejected(reports[3].collected_at, REALTIME)  # a failure answer: back-filled next
+    assert queue.next_backfill(now=1.0) == [reports[3]] and queue.stats.rejected == 1
+    queue.mark_sent(reports[3], REISSUED, now=1.0)
+    assert queue.next_backfill(now=5.0) == []  # in flight, not yet overdue
+    assert queue.next_backfill(now=11.0) == [reports[3]]  # overdue: sent again
+    assert queue.stats.sent == 4 and queue.stats.resent == 1
+
+
+def test_launcher_starts_the_gb_simulator_on_the_gb_ports(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fleet import launcher
+
+    monkeypatch.setenv("FLEET_SIMULATOR_GB_PORT", "17617")
+    monkeypatch.setenv("FLEET_SIMULATOR_GB_EMISSION_PORT", "17618")
+    specs = {spec.name: spec for spec in launcher.child_specs(terminals=5, simulator=True)}
+    argv = specs["simulator-gb"].argv
+    assert argv[argv.index("--port") + 1] == "17617" and argv[argv.index("--emission-port") + 1] == "17618"
+    assert argv[argv.index("--vehicles") + 1] == "10" and specs["simulator-gb"].missing_reason() is None
+    monkeypatch.setenv("FLEET_STACK_SIMULATE_GB_VEHICLES", "0")
+    assert "simulator-gb" not in {spec.name for spec in launcher.child_specs(terminals=5, simulator=True)}
+    assert "simulator-gb" not in {spec.name for spec in launcher.child_specs(terminals=5, simulator=False)}
+
+
+def test_simulate_gb_runs_without_a_gateway_and_refuses_bad_options() -> None:
+    from click.testing import CliRunner
+
+    from simulator.gb32960.cli import simulate_gb_command
+
+    runner = CliRunner()
+    result = runner.invoke(simulate_gb_command, ["--vehicles", "3", "--interval", "0.1", "--duration", "0.35",
+                                                 "--port", "1", "--emission-port", "1"])
+    assert result.exit_code == 0, result.output
+    stats = dict(item.split("=") for item in result.output.split())
+    assert stats["terminals"] == "3" and stats["sent"] == "0" and int(stats["unacked"]) >= 3
+    assert runner.invoke(simulate_gb_command, ["--vehicles", "11"]).exit_code == 2
