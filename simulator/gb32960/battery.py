@@ -15,7 +15,7 @@ insulation 1 kΩ), so a frame decodes to exactly these numbers.
   with a fixed offset (σ 1 °C).
 - Alarms (``BatteryAlarms``): episodes at ``rate_per_hour`` per vehicle-hour, one kind at a time: a cell
   over-temperature (one probe 58-65 °C: flags 1 battery high temperature and 0 temperature difference,
-  level 2, storage fault ``FAULT_OVER_TEMPERATURE``) or an insulation fault (60-95 kΩ: flag 11, level 3,
+  level 2, storage fault ``FAULT_OVER_TEMPERATURE``) or an insulation fault (10-25 kΩ: flag 11, level 3,
   ``FAULT_INSULATION``); and SOC low (flag 4, level 1) while the SOC is under ``SOC_LOW_PCT``.
 """
 
@@ -161,7 +161,7 @@ class Battery:
             flags |= GeneralAlarm.BATTERY_HIGH_TEMPERATURE | GeneralAlarm.TEMPERATURE_DIFFERENCE
             level, faults = 2, [FAULT_OVER_TEMPERATURE]
         elif self.alarms.kind == "insulation":
-            insulation = 60 + self.alarms.probe  # 60-91 kΩ: under the 100 Ω/V of a ~300 V pack
+            insulation = 10 + self.alarms.probe // 2  # 10-25 kΩ: under GB 18384's 100 Ω/V of a 300-400 V pack
             flags |= GeneralAlarm.INSULATION
             level, faults = 3, [FAULT_INSULATION]
         soc_pct = round(self.soc)
