@@ -106,7 +106,8 @@ def gb_simulator_spec(python: str, vehicles: int) -> ChildSpec:
     sim = SimulatorSettings()
     return ChildSpec("simulator-gb", "simulator.gb32960.__main__",
                      [python, "-m", "simulator.gb32960", "--vehicles", str(vehicles), "--host", "127.0.0.1",
-                      "--port", str(sim.gb_port), "--emission-port", str(sim.gb_emission_port)])
+                      "--port", str(sim.gb_port), "--emission-port", str(sim.gb_emission_port),
+                      "--odometers", str(simulator_odometers_file(StackSettings()))])
 
 
 def regulator_spec(python: str) -> ChildSpec:

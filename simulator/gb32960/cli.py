@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 import click
 
 from fleet.demo_fleet import GB_DEMO_VEHICLES, gb_demo_vehicles
 from fleet.settings import SimulatorSettings
+from simulator.cli import read_odometers
 from simulator.gb32960.fleet import run_gb_fleet
 
 
@@ -23,8 +25,11 @@ from simulator.gb32960.fleet import run_gb_fleet
 @click.option("--port", type=int, default=None, help="GB/T 32960 port (FLEET_SIMULATOR_GB_PORT)")
 @click.option("--emission-port", type=int, default=None, help="GB 17691 / HJ 1239 port (FLEET_SIMULATOR_GB_EMISSION_PORT)")
 @click.option("--seed", type=int, default=None, help="random seed (FLEET_SIMULATOR_SEED)")
+@click.option("--odometers", "odometers_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="JSON {phone: km}: the odometer each vehicle goes on from (a missing file: random ones)")
 def simulate_gb_command(vehicles: int, interval_s: float | None, duration_s: float | None, host: str | None,
-                        port: int | None, emission_port: int | None, seed: int | None) -> None:
+                        port: int | None, emission_port: int | None, seed: int | None,
+                        odometers_file: Path | None) -> None:
     """Run the simulated electric buses and vans (GB/T 32960) and diesel trucks (GB 17691 / HJ 1239) of the
     demo against the GB gateway and print what they sent and got acknowledged."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
@@ -34,7 +39,8 @@ def simulate_gb_command(vehicles: int, interval_s: float | None, duration_s: flo
     try:
         stats = asyncio.run(run_gb_fleet(settings, gb_demo_vehicles(vehicles),
                                          interval_s if interval_s is not None else settings.gb_interval_s,
-                                         duration_s))
+                                         duration_s,
+                                         odometers=read_odometers(odometers_file) if odometers_file else None))
     except KeyboardInterrupt:
         return
     click.echo(" ".join(f"{k}={v}" for k, v in stats.as_dict().items()))

@@ -50,9 +50,10 @@ class _Engine:
 
 class DieselTruck:
     def __init__(self, rng: random.Random, model: DrivingModel | None = None, *,
-                 fault_rate_per_hour: float = 0.2) -> None:
+                 fault_rate_per_hour: float = 0.2, mileage_km: float | None = None) -> None:
+        """``mileage_km``: the odometer to go on from (its last stored reading), else a random one."""
         self.rng = rng
-        self.drive = Drive(rng, model or DrivingModel(), fuel_l=rng.uniform(120.0, TANK_L))
+        self.drive = Drive(rng, model or DrivingModel(), fuel_l=rng.uniform(120.0, TANK_L), mileage_km=mileage_km)
         self.engine = _Engine(soot_kpa=rng.uniform(2.0, 15.0), scr_in_c=rng.uniform(20.0, 250.0),
                               coolant_c=rng.uniform(20.0, 88.0))
         self.reagent_pct = rng.uniform(12.0, 100.0)

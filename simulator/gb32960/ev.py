@@ -53,10 +53,12 @@ class EvState:
 
 class ElectricVehicle:
     def __init__(self, rng: random.Random, spec: PackSpec, model: DrivingModel | None = None, *,
-                 soc_pct: float | None = None, alarm_rate_per_hour: float = 0.5) -> None:
-        """``soc_pct``: the charge it starts with, else a random one (25-95 %, so some go charging soon)."""
+                 soc_pct: float | None = None, alarm_rate_per_hour: float = 0.5,
+                 mileage_km: float | None = None) -> None:
+        """``soc_pct``: the charge it starts with, else a random one (25-95 %, so some go charging soon);
+        ``mileage_km``: the odometer to go on from (its last stored reading), else a random one."""
         self.spec, self.rng = spec, rng
-        self.drive = Drive(rng, model or DrivingModel())
+        self.drive = Drive(rng, model or DrivingModel(), mileage_km=mileage_km)
         m = self.drive.m
         r, angle = m.radius_km * 1000 * 0.3 * math.sqrt(rng.random()), rng.uniform(0, 2 * math.pi)
         self.depot = (m.centre_lng + r * math.cos(angle) / self.drive.m_per_deg_lng,

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 
@@ -65,7 +65,10 @@ def frame_protocol(vehicle: GbDemoVehicle) -> Protocol:
 
 
 def build_gb_terminals(settings: SimulatorSettings, vehicles: Sequence[GbDemoVehicle], interval_s: float, *,
-                       clock_start: datetime | None = None) -> list[GbTerminal]:
+                       clock_start: datetime | None = None,
+                       odometers: Mapping[str, float] | None = None) -> list[GbTerminal]:
+    """``odometers``: per device phone (canonical), the odometer (km) each vehicle goes on from, as the 808
+    simulator's (``fleet up`` writes them from ``device_last``), else a random one."""
     model = DrivingModel.from_settings(settings)  # the 808 fleet's model and area
     start = clock_start or datetime.now(UTC)
     built = []
@@ -74,10 +77,12 @@ def build_gb_terminals(settings: SimulatorSettings, vehicles: Sequence[GbDemoVeh
         reporter: EvReporter | TruckReporter
         codes: tuple[str, ...]
         if v.electric:
-            ev = ElectricVehicle(rng, SPECS[v.kind], model, alarm_rate_per_hour=settings.gb_alarm_rate_per_hour)
+            ev = ElectricVehicle(rng, SPECS[v.kind], model, alarm_rate_per_hour=settings.gb_alarm_rate_per_hour,
+                                 mileage_km=(odometers or {}).get(v.phone))
             reporter, port, codes = EvReporter(ev, frame_protocol(v)), settings.gb_port, (storage_code(v),)
         else:
-            truck = DieselTruck(rng, model, fault_rate_per_hour=settings.gb_fault_rate_per_hour)
+            truck = DieselTruck(rng, model, fault_rate_per_hour=settings.gb_fault_rate_per_hour,
+                                mileage_km=(odometers or {}).get(v.phone))
             reporter, port, codes = TruckReporter(truck, v.vin), settings.gb_emission_port, ()
         config = GbTerminalConfig(host=settings.gateway_host, port=port, interval_s=interval_s,
                                   heartbeat_interval_s=settings.heartbeat_interval_s,
@@ -119,13 +124,14 @@ def collect_gb_stats(terminals: Sequence[GbTerminal], stats: GbFleetStats | None
 async def run_gb_fleet(settings: SimulatorSettings, vehicles: Sequence[GbDemoVehicle], interval_s: float,
                        duration_s: float | None = None, stats: GbFleetStats | None = None, *,
                        stop: asyncio.Event | None = None, drain_timeout_s: float = 10.0,
-                       progress_interval_s: float = 60.0) -> GbFleetStats:
+                       progress_interval_s: float = 60.0,
+                       odometers: Mapping[str, float] | None = None) -> GbFleetStats:
     """Run the vehicles' terminals for ``duration_s`` (None: until ``stop``), then give them
     ``drain_timeout_s`` to have what they sent acknowledged and log out. Returns the stats (also kept
     current in ``stats``)."""
     stop = stop or asyncio.Event()
     stats = stats if stats is not None else GbFleetStats()
-    fleet = build_gb_terminals(settings, vehicles, interval_s)
+    fleet = build_gb_terminals(settings, vehicles, interval_s, odometers=odometers)
     sessions_stop, reporting_stop = asyncio.Event(), asyncio.Event()
     loop = asyncio.get_running_loop()
     tasks = [loop.create_task(t.run(sessions_stop, reporting_stop)) for t in fleet]

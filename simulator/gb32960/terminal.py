@@ -309,7 +309,8 @@ class GbTerminal:
         frames = FrameReader()
         while True:
             data = await reader.read(65536)
-            if not data:
+            if not data:  # closed: a login the gateway hung up on fails now, not after reply_timeout_s
+                self._fail_answers()
                 return
             for item in frames.feed(data):
                 if isinstance(item, GB32960Error):

@@ -503,3 +503,31 @@ def test_simulate_gb_runs_without_a_gateway_and_refuses_bad_options() -> None:
     stats = dict(item.split("=") for item in result.output.split())
     assert stats["terminals"] == "3" and stats["sent"] == "0" and int(stats["unacked"]) >= 3
     assert runner.invoke(simulate_gb_command, ["--vehicles", "11"]).exit_code == 2
+
+
+def test_a_gateway_hanging_up_on_the_login_ends_the_session_at_once_and_odometers_go_on() -> None:
+    async def hang_up(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(65536)  # the login, never answered (an unknown VIN, say)
+        writer.close()
+
+    async def scenario() -> GbTerminal:
+        server = await asyncio.start_server(hang_up, "127.0.0.1", 0)
+        vehicle = GB_DEMO_VEHICLES[0]
+        settings = SimulatorSettings(gb_port=server.sockets[0].getsockname()[1], reconnect_min_s=0.01,
+                                     reconnect_max_s=0.02)
+        (terminal,) = build_gb_terminals(settings, [vehicle], 0.05, odometers={vehicle.phone: 12345.6})
+        assert isinstance(terminal.reporter, EvReporter)
+        assert terminal.reporter.vehicle.drive.mileage_km == 12345.6
+        terminal.config.reply_timeout_s = 30.0  # far beyond the test's deadline: the close must end it
+        stop = asyncio.Event()
+        task = asyncio.create_task(terminal.run(stop))
+        while terminal.counters.connects < 3:
+            await asyncio.sleep(0.01)
+        stop.set()
+        terminal.wake()
+        await task
+        server.close()
+        return terminal
+
+    terminal = asyncio.run(asyncio.wait_for(scenario(), TIMEOUT))
+    assert terminal.counters.logins == 0 and terminal.queue.stats.sent == 0
