@@ -121,5 +121,5 @@ class ElectricVehicle:
             mileage_km=round(d.mileage_km, 1), gear=GEAR_DRIVE if driving else GEAR_PARK,
             accelerator_pct=min(100, round(max(0.0, self._accel) * 40 + (15 if driving else 0))),
             brake_pct=min(100, round(max(0.0, -self._accel) * 30)), lat=round(d.lat, 6), lng=round(d.lng, 6),
-            motor_rpm=rpm, motor_torque_nm=torque, motor_temp_c=round(snap.probe_temps_c[0]) + 8 + heat,
-            controller_temp_c=round(snap.probe_temps_c[1]) + 4 + heat // 2, battery=snap)
+            motor_rpm=rpm, motor_torque_nm=torque, motor_temp_c=round(self.battery.pack_temp_c) + 8 + heat,
+            controller_temp_c=round(self.battery.pack_temp_c) + 4 + heat // 2, battery=snap)
