@@ -334,7 +334,10 @@ class GbTerminal:
         if future is not None and not future.done():
             future.set_result(message)
             return
-        answered_at = message.body.time if isinstance(message.body, TimeOnly) else None
+        # the standard's answer carries the answered command's time; one echoing the whole data unit, its
+        # collection time
+        body = message.body
+        answered_at = body.time if isinstance(body, TimeOnly) else getattr(body, "collected_at", None)
         if header.command in (REALTIME, REISSUED):
             if header.response == Response.SUCCESS:
                 self.queue.acknowledged(answered_at, header.command)

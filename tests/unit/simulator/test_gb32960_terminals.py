@@ -531,3 +531,15 @@ def test_a_gateway_hanging_up_on_the_login_ends_the_session_at_once_and_odometer
 
     terminal = asyncio.run(asyncio.wait_for(scenario(), TIMEOUT))
     assert terminal.counters.logins == 0 and terminal.queue.stats.sent == 0
+
+
+def test_an_answer_echoing_the_whole_data_unit_acknowledges_that_report() -> None:
+    terminal, _ = ev_terminal()
+    reports = [terminal.make_report() for _ in range(3)]
+    for report in reports:
+        terminal.queue.mark_sent(report, REALTIME, now=0.0)
+    echo = encode_frame(REALTIME, RealtimeReport(reports[1].collected_at, reports[1].blocks), vin=terminal.vin,
+                        response=Response.SUCCESS)
+    terminal._on_frame(decode_frame(echo))
+    assert [r.collected_at for r in terminal.queue._reports.values()] == [reports[0].collected_at,
+                                                                          reports[2].collected_at]
