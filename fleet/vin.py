@@ -24,9 +24,8 @@ def check_digit(vin: str) -> str:
     if len(vin) != VIN_LENGTH:
         raise ValueError(f"a VIN has {VIN_LENGTH} characters, not {len(vin)}")
     total = sum(_value(c) * w for c, w in zip(vin, _WEIGHTS, strict=True) if w)
-    for c in vin[8]:  # the check position must still be a VIN character
-        if c != "X":
-            _value(c)
+    if vin[8] != "X":
+        _value(vin[8])  # the check position must still hold a VIN character
     remainder = total % 11
     return "X" if remainder == 10 else str(remainder)
 
