@@ -544,11 +544,3 @@ def test_an_answer_echoing_the_whole_data_unit_acknowledges_that_report() -> Non
     assert [r.collected_at for r in terminal.queue._reports.values()] == [reports[0].collected_at,
                                                                           reports[2].collected_at]
 
-
-def test_vin_check_digits_of_published_examples() -> None:
-    from fleet.vin import check_digit, with_check_digit
-
-    assert is_valid_vin("1M8GDM9AXKP042788")  # the check digit X (remainder 10)
-    assert check_digit("11111111111111111") == "1"
-    assert with_check_digit("1M8GDM9A0KP042788") == "1M8GDM9AXKP042788"
-    assert not is_valid_vin("1M8GDM9AXKP04278") and not is_valid_vin("IM8GDM9AXKP042788")  # short; an I
