@@ -22,6 +22,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "deadletters": "streams.replay:deadletters_command",
     "seed": "warehouse.seed:seed_command",
     "simulate": "simulator.cli:simulate_command",
+    "simulate-gb": "simulator.gb32960.cli:simulate_gb_command",
     "exchange-sim": "exchange.regulator.cli:exchange_sim_command",
     "loadgen": "simulator.loadgen:loadgen_command",
     "license": "fleet.licence:license_command",

@@ -52,3 +52,72 @@ def terminal_plate(i: int) -> str:
 
 def terminal_vin(i: int) -> str:
     return f"LFVSM{i:012d}"  # 17 characters, no I/O/Q
+
+
+# ---------------------------------------------------------------- GB/T 32960 and GB 17691 / HJ 1239 vehicles
+
+@dataclass(frozen=True)
+class GbDemoVehicle:
+    """A demo vehicle whose terminal speaks GB/T 32960 (electric buses and vans) or GB 17691 / HJ 1239
+    (heavy diesel trucks) to the GB gateway, seeded as a car and a device of that protocol
+    (warehouse/seed.py) and driven by ``simulator.gb32960``."""
+
+    index: int        # 1-based, its own numbering (not the JT/T 808 terminals')
+    kind: str         # bus | van | truck
+    protocol: str     # device.protocol: gb32960 | gb17691 | hj1239 (fleet.gb32960_records.GB_PROTOCOLS)
+    protocol_version: str  # gb32960: 2016 (## frames) or 2025 ($$ frames); gb17691 2018; hj1239 2021
+
+    @property
+    def electric(self) -> bool:
+        return self.protocol == "gb32960"
+
+    @property
+    def enterprise(self) -> str:
+        return terminal_enterprise(self.index)
+
+    @property
+    def vin(self) -> str:
+        """17 characters whose 9th is the GB 16735 check digit (fleet.vin), distinct from the 808 fleet's."""
+        from fleet.vin import with_check_digit
+
+        body = "LZYTBEV" if self.electric else "LZZ5CHD"
+        return with_check_digit(f"{body}00T{self.index:07d}")
+
+    @property
+    def plate(self) -> str:
+        letter = {"parent": PARENT, "a": SUBSIDIARY_A, "b": SUBSIDIARY_B}[self.enterprise].plate_letter
+        # new-energy plates carry D (pure electric) before five digits; the trucks a G series of their own
+        return f"京{letter}·D{self.index:05d}" if self.electric else f"京{letter}·G{self.index:04d}"
+
+    @property
+    def phone(self) -> str:
+        """``device.phone`` (the SIM's msisdn, canonical): GB terminals do not send it, the rows need one."""
+        return canonical_phone(f"0147{self.index:08d}")
+
+    @property
+    def iccid(self) -> str:
+        return f"898604{self.index:014d}"
+
+    @property
+    def device_sn(self) -> str:
+        return f"GB{self.index:07d}"
+
+
+# Six electric vehicles (buses and vans, both framings) and four heavy diesel trucks (both emission standards).
+GB_DEMO_VEHICLES: tuple[GbDemoVehicle, ...] = (
+    GbDemoVehicle(1, "bus", "gb32960", "2016"),
+    GbDemoVehicle(2, "bus", "gb32960", "2016"),
+    GbDemoVehicle(3, "bus", "gb32960", "2025"),
+    GbDemoVehicle(4, "van", "gb32960", "2016"),
+    GbDemoVehicle(5, "van", "gb32960", "2025"),
+    GbDemoVehicle(6, "van", "gb32960", "2016"),
+    GbDemoVehicle(7, "truck", "gb17691", "2018"),
+    GbDemoVehicle(8, "truck", "gb17691", "2018"),
+    GbDemoVehicle(9, "truck", "hj1239", "2021"),
+    GbDemoVehicle(10, "truck", "hj1239", "2021"),
+)
+
+
+def gb_demo_vehicles(count: int) -> tuple[GbDemoVehicle, ...]:
+    """The first ``count`` of GB_DEMO_VEHICLES (``fleet up`` seeds and simulates these)."""
+    return GB_DEMO_VEHICLES[: max(0, count)]

@@ -106,6 +106,24 @@ class Drive:
         """Leave the current stop now (tests and demos that need a moving vehicle)."""
         self.mode, self.mode_left_s = "drive", self.rng.uniform(600, 3600)
 
+    def distance_m(self, lng: float, lat: float) -> float:
+        """Metres from here to (``lng``, ``lat``) on the model's local plane."""
+        return math.hypot((lng - self.lng) * self.m_per_deg_lng, (lat - self.lat) * M_PER_DEG_LAT)
+
+    def head_to(self, lng: float, lat: float) -> None:
+        """Drive towards (``lng``, ``lat``) from now (an electric vehicle going back to its depot to charge):
+        the heading points there and the trip lasts at least 10 more minutes; call it again as it moves,
+        since the trip's own turns still apply."""
+        self.heading = math.degrees(math.atan2((lng - self.lng) * self.m_per_deg_lng,
+                                               (lat - self.lat) * M_PER_DEG_LAT)) % 360
+        if self.mode != "drive":
+            self.mode, self.target_kmh = "drive", self.rng.uniform(*CRUISE_KMH)
+        self.mode_left_s = max(self.mode_left_s, 600.0)
+
+    def park_for(self, seconds: float) -> None:
+        """Stop here with the ACC off for ``seconds`` (charging at the depot), then trips resume."""
+        self.mode, self.mode_left_s, self.speed_kmh = "park", max(seconds, 1.0), 0.0
+
     def advance(self, dt_s: float) -> None:
         """Move forward by ``dt_s`` seconds, in steps of at most ``step_s``."""
         steps = max(1, math.ceil(dt_s / self.m.step_s - 1e-9))

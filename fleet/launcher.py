@@ -3,7 +3,7 @@
 Order: PostgreSQL and Kafka under ``var/`` (unless FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP name
 servers), topics, migrations, partitions, demo seed, the demo's generated month and its reports,
 then the children of ``child_specs`` (gateway, attachment server, media server, streams worker, API,
-JT/T 809 link service and the regulator in a box, Dagster webserver and daemon, simulator). A crashed child restarts with
+JT/T 809 link service and the regulator in a box, Dagster webserver and daemon, simulator, GB simulator). A crashed child restarts with
 backoff. Ctrl-C or SIGTERM stops the children in reverse order, then Kafka, then PostgreSQL.
 """
 
@@ -34,6 +34,7 @@ from fleet.settings import (
     MediaServerSettings,
     RegulatorSettings,
     ReportSettings,
+    SimulatorSettings,
     StackSettings,
     StreamsSettings,
     report_dagster_home,
@@ -93,7 +94,20 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
                                 "--interval", str(StackSettings().simulate_interval_s),
                                 "--host", "127.0.0.1", "--port", str(gateway.port),
                                 "--odometers", str(simulator_odometers_file(StackSettings()))]))
+    if simulator and StackSettings().simulate_gb_vehicles > 0:
+        specs.append(gb_simulator_spec(python, StackSettings().simulate_gb_vehicles))
     return specs
+
+
+def gb_simulator_spec(python: str, vehicles: int) -> ChildSpec:
+    """The GB demo vehicles' terminals (simulator.gb32960): the electric buses and vans on the GB/T 32960
+    port, the diesel trucks on the GB 17691 / HJ 1239 port (FLEET_SIMULATOR_GB_PORT / _GB_EMISSION_PORT,
+    the GB gateway's defaults 7617 / 7618). They retry with back-off, quietly, while no gateway listens."""
+    sim = SimulatorSettings()
+    return ChildSpec("simulator-gb", "simulator.gb32960.__main__",
+                     [python, "-m", "simulator.gb32960", "--vehicles", str(vehicles), "--host", "127.0.0.1",
+                      "--port", str(sim.gb_port), "--emission-port", str(sim.gb_emission_port),
+                      "--odometers", str(simulator_odometers_file(StackSettings()))])
 
 
 def regulator_spec(python: str) -> ChildSpec:
@@ -237,7 +251,8 @@ def _prepare_database(state: StackState, terminals: int) -> None:
     except ImportError:
         state.seeded = "warehouse/seed.py does not exist yet"
         return
-    summary: dict[str, Any] = seed_demo(state.database_url, terminals=terminals)
+    summary: dict[str, Any] = seed_demo(state.database_url, terminals=terminals,
+                                        gb_vehicles=StackSettings().simulate_gb_vehicles)
     users = summary.get("users") or ["admin"]
     state.login, state.password = str(users[0]), str(summary.get("password", ""))
     state.seeded = f"{summary.get('terminals', terminals)} terminals"
@@ -265,7 +280,6 @@ def _write_simulator_odometers(state: StackState) -> None:
 def _seed_fences(state: StackState, enterprise_id: int) -> None:
     """The demo fences and label points where the simulator drives (warehouse.fence_seed)."""
     from fleet.driving_model import DrivingModel
-    from fleet.settings import SimulatorSettings
     from warehouse.db import connect
     from warehouse.fence_seed import seed_fences
 

@@ -32,6 +32,7 @@ class StackSettings(_Base):
     kafka_controller_port: int = Field(59093, description="KRaft controller port of that Kafka")
     simulate_terminals: int = Field(200, description="simulated terminals `fleet up` runs (0: none)")
     simulate_interval_s: float = Field(5.0, description="report interval of each simulated terminal")
+    simulate_gb_vehicles: int = Field(10, ge=0, le=10, description="GB demo vehicles `fleet up` seeds and simulates (first 6 electric over GB/T 32960, then 4 diesel over GB 17691 / HJ 1239; 0: none)")
     seed_history_days: float = Field(3.0, ge=0, description="days of generated track history `fleet up` gives each demo vehicle without any (0: none)")
     seed_history_interval_s: float = Field(60.0, gt=0, description="fix interval of that generated history")
 
@@ -433,6 +434,11 @@ class SimulatorSettings(_Base):
     video: bool = Field(True, description="terminals the demo seed gives cameras (hasVideo, channels 1-4) answer 0x9101/0x9201 by streaming their clips to the media server")
     talk_dir: Path = Field(REPO_ROOT / "var" / "talk", description="where simulated terminals write what a talk session sent them (<phone>-ch<channel>.wav)")
     per_plate_clips: bool = Field(True, description="render each vehicle's own clip (its plate drawn in) in the background on first use; off: every vehicle plays the generic clips install made (tests, benchmarks)")
+    gb_port: int = Field(7617, ge=1, le=65535, description="GB gateway port the simulated GB/T 32960 terminals (electric buses and vans, ## and $$ frames) connect to")
+    gb_emission_port: int = Field(7618, ge=1, le=65535, description="GB gateway port the simulated GB 17691 / HJ 1239 terminals (heavy diesel trucks) connect to")
+    gb_interval_s: float = Field(10.0, gt=0, description="real-time report interval of the simulated GB terminals (GB/T 32960.3: at most 30 s)")
+    gb_alarm_rate_per_hour: float = Field(0.5, ge=0, description="battery alarm episodes (cell over-temperature, insulation) per electric vehicle per hour on")
+    gb_fault_rate_per_hour: float = Field(0.2, ge=0, description="emission fault episodes (MIL on with a trouble code) per diesel truck per hour with the engine on")
 
 
 class ExchangeSettings(_Base):

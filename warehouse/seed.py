@@ -27,7 +27,9 @@ from fleet.demo_fleet import (
     SUBSIDIARY_A,
     SUBSIDIARY_B,
     DemoEnterprise,
+    GbDemoVehicle,
     device_phone,
+    gb_demo_vehicles,
     terminal_enterprise,
     terminal_has_video,
     terminal_phone,
@@ -102,8 +104,11 @@ CATALOGUES: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def seed_demo(url: str, terminals: int = 200) -> dict[str, Any]:
+def seed_demo(url: str, terminals: int = 200, gb_vehicles: int = 0) -> dict[str, Any]:
     """Seeds (or completes) the demo data; returns a summary with ids, users and password.
+    ``gb_vehicles``: also the first that many of ``fleet.demo_fleet.GB_DEMO_VEHICLES`` (electric buses and
+    vans over GB/T 32960, diesel trucks over GB 17691 / HJ 1239; ``fleet up`` seeds them for
+    ``simulator.gb32960``).
 
     Raises psycopg.Error on database failures (the whole seed is one transaction, so a failure
     leaves nothing half-seeded).
@@ -127,6 +132,7 @@ def seed_demo(url: str, terminals: int = 200) -> dict[str, Any]:
         seed_system_dictionaries(conn, parent_id)
         _notify_rules(conn, parent_id)
         _vehicles(conn, terminals, ids, groups, drivers)
+        _gb_vehicles(conn, gb_demo_vehicles(gb_vehicles), ids, groups, drivers)
         conn.commit()
     return {
         "enterprises": ids,
@@ -317,7 +323,12 @@ def _vehicles(
             " ON CONFLICT DO NOTHING",
             [(*sim, sim[1]) for sim in sims],
         )
-    links = [(device_phone(i), terminal_vin(i)) for i in range(1, terminals + 1)]
+    _link(conn, [(device_phone(i), terminal_vin(i)) for i in range(1, terminals + 1)])
+
+
+def _link(conn: Connection[Any], links: list[tuple[str, str]]) -> None:
+    """(device phone, car VIN) pairs: the device on the car, the car's master device, the SIM in the device,
+    each only where still unset (a user's edit stays)."""
     with conn.cursor() as cur:
         cur.executemany(
             "UPDATE device d SET car_id = c.id FROM car c WHERE d.phone = %s AND c.vin = %s AND d.car_id IS NULL"
@@ -338,13 +349,56 @@ def _vehicles(
         )
 
 
+CAR_TYPE_FUEL, CAR_TYPE_NEW_ENERGY = 1, 2  # car.car_type (0001_core_schema.sql)
+
+
+def _gb_vehicles(
+    conn: Connection[Any],
+    vehicles: tuple[GbDemoVehicle, ...],
+    ids: dict[str, int],
+    groups: dict[str, list[int]],
+    drivers: dict[str, list[int]],
+) -> None:
+    """The GB demo vehicles: a car (its VIN is what the terminal logs in with), a device of its protocol
+    (gb32960 with version 2016 or 2025, gb17691 2018, hj1239 2021) as the car's master device, and a SIM;
+    natural keys as in ``_vehicles``."""
+    if not vehicles:
+        return
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO car (enterprise_id, group_id, plate_number, plate_color, vin, driver_id, car_type)"
+            " SELECT %s, %s, %s, %s, %s::text, %s, %s WHERE NOT EXISTS (SELECT 1 FROM car WHERE vin = %s)"
+            " ON CONFLICT DO NOTHING",
+            [(ids[v.enterprise], groups[v.enterprise][v.index % 2], v.plate, 1 if v.kind == "van" else 2, v.vin,
+              drivers[v.enterprise][(v.index + 3) % len(DRIVER_NAMES)],
+              CAR_TYPE_NEW_ENERGY if v.electric else CAR_TYPE_FUEL, v.vin) for v in vehicles],
+        )
+        cur.executemany(
+            "INSERT INTO device (enterprise_id, phone, device_sn, device_name, protocol, protocol_version)"
+            " SELECT %s, %s::text, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM device WHERE phone = %s)"
+            " ON CONFLICT DO NOTHING",
+            [(ids[v.enterprise], v.phone, v.device_sn, f"{v.protocol}终端{v.index:02d}", v.protocol,
+              v.protocol_version, v.phone) for v in vehicles],
+        )
+        cur.executemany(
+            "INSERT INTO sim (enterprise_id, iccid, msisdn, operator, expire_date)"
+            " SELECT %s, %s::text, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM sim WHERE iccid = %s)"
+            " ON CONFLICT DO NOTHING",
+            [(ids[v.enterprise], v.iccid, v.phone, 1 + v.index % 3, "2028-12-31", v.iccid) for v in vehicles],
+        )
+    links = [(v.phone, v.vin) for v in vehicles]
+    _link(conn, links)
+
+
 @click.command("seed")
 @click.option("--terminals", default=200, show_default=True, help="vehicles with a simulated terminal each")
+@click.option("--gb-vehicles", default=10, show_default=True, type=click.IntRange(0, 10),
+              help="GB/T 32960 electric and GB 17691 / HJ 1239 diesel demo vehicles (simulator.gb32960)")
 @click.option("--database-url", default=None, help="libpq URL; default: the configured database")
-def seed_command(terminals: int, database_url: str | None) -> None:
+def seed_command(terminals: int, gb_vehicles: int, database_url: str | None) -> None:
     """Seed the demo enterprises, users, vehicles and terminals (idempotent)."""
     from fleet.settings import database_url as configured_url
 
-    summary = seed_demo(database_url or configured_url(), terminals=terminals)
+    summary = seed_demo(database_url or configured_url(), terminals=terminals, gb_vehicles=gb_vehicles)
     click.echo(f"seeded {summary['terminals']} terminals; enterprises {summary['enterprises']}")
     click.echo(f"users: {', '.join(summary['users'])}  password: {summary['password']}")

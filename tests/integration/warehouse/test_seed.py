@@ -121,3 +121,27 @@ def test_the_demo_enterprises_notify_the_emergency_and_adas_dsm_alarms_with_wind
                                 " AND alarm_key = 'dsm_3' AND record_state = 1", ids["parent"]) == 0
     finally:
         drop_database(pg_url, url)
+
+
+def test_gb_demo_vehicles_are_cars_with_a_master_device_of_their_protocol(pg_url: str) -> None:
+    from fleet.demo_fleet import GB_DEMO_VEHICLES
+    from fleet.vin import is_valid_vin
+
+    ids = seed_demo(pg_url, terminals=2, gb_vehicles=10)["enterprises"]
+    seed_demo(pg_url, terminals=2, gb_vehicles=10)  # idempotent
+    with connect(pg_url) as conn:
+        rows = conn.execute(
+            "SELECT c.vin, c.enterprise_id, c.car_type, d.protocol, d.protocol_version, d.car_id = c.id, s.iccid"
+            " FROM car c JOIN device d ON d.id = c.master_device_id LEFT JOIN sim s ON s.device_id = d.id"
+            " WHERE c.vin = ANY(%s) AND c.record_state = 1 ORDER BY c.vin",
+            ([v.vin for v in GB_DEMO_VEHICLES],)).fetchall()
+    by_vin = {row[0]: row for row in rows}
+    assert len(rows) == 10
+    for v in GB_DEMO_VEHICLES:
+        vin, enterprise_id, car_type, protocol, version, linked, iccid = by_vin[v.vin]
+        assert is_valid_vin(vin) and enterprise_id == ids[v.enterprise] and linked and iccid == v.iccid
+        assert (protocol, version) == (v.protocol, v.protocol_version)
+        assert car_type == (2 if v.electric else 1)
+    assert sorted({row[3] for row in rows}) == ["gb17691", "gb32960", "hj1239"]
+    assert {row[4] for row in rows if row[3] == "gb32960"} == {"2016", "2025"}
+
