@@ -259,10 +259,12 @@ def last_odometers(url: str) -> dict[str, float]:
 
 
 def vehicles_with_master_device(conn: Connection[Any]) -> list[HistoryVehicle]:
-    """Every live car's master device (device id order), with its phone and the car's plate."""
+    """Every live car's master device (device id order), with its phone and the car's plate. Only JT/T 808
+    terminals: the generated history is theirs (0x0200 fixes, ADAS / DSM alarms, the 808 message log); a GB/T
+    32960 or GB 17691 vehicle's history is what its terminal reports from the first start."""
     rows = conn.execute(
         "SELECT d.id, c.id, c.enterprise_id, d.phone, c.plate_number FROM car c JOIN device d ON d.id = c.master_device_id"
-        " WHERE c.record_state = 1 AND d.record_state = 1 ORDER BY d.id"
+        " WHERE c.record_state = 1 AND d.record_state = 1 AND d.protocol = 'jt808' ORDER BY d.id"
     ).fetchall()
     return [HistoryVehicle(*row) for row in rows]
 
