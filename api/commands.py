@@ -14,13 +14,15 @@ Payloads (console-spec §5, §7; parameter ids are hex text):
 - 8105 ``{command: 4}`` (the safe subset: 4 reset the terminal)
 - 8201 ``{}``; 8202 ``{interval, validity}`` (s); 8203 ``{messageSeq, alarmType}``
 - 8300 ``{content, tts, display, emergency, textType}``
+- 8500 ``{lock: 1}`` lock the doors, ``{lock: 0}`` unlock them (vehicle control: 2011 / 2013 a flag byte,
+  2019 control type 0x0001; the answer 0x0500 is also a fix of the track)
 - 8801 ``{channelId, commandType, totalPicture, executionTime, saveFlag, resolution, quality, luminance,
   contrast, saturation, chromaticity}``; commandType 0 stop, 1 record video (executionTime = seconds),
   2 take ``totalPicture`` (1 to ``PHOTO_MAX``) photos ``executionTime`` seconds apart
 - 8802 / 8803 ``{mediaType, channelId, eventCode, startTime, endTime, deleteFlag}`` (8803 only: deleteFlag)
 
 Sensitive commands (``Built.sensitive`` says why): link and identity parameters in 8103, 8202 tracking
-without an end (validity 0 or over a day), 8801 recording without an end, 8803 with deleteFlag 1. The
+without an end (validity 0 or over a day), 8801 recording without an end, 8803 with deleteFlag 1, every 8500 (it opens or locks a vehicle). The
 route then needs the ``sensitiveCommand:cmd`` permission, ``confirm: true`` in the body, and writes the
 reasons (and old / new parameter values, credentials masked) in the audit line.
 """
@@ -48,6 +50,7 @@ from protocols.jt808.messages.t8201_query_location import QueryLocation
 from protocols.jt808.messages.t8202_temporary_tracking import TemporaryTracking
 from protocols.jt808.messages.t8203_manual_alarm_confirmation import ManualAlarmConfirmation
 from protocols.jt808.messages.t8300_text_message import TextMessage
+from protocols.jt808.messages.t8500_vehicle_control import VehicleControl
 from protocols.jt808.messages.t8801_camera_shoot import CameraShoot
 from protocols.jt808.messages.t8802_stored_media_search import StoredMediaSearch
 from protocols.jt808.messages.t8803_stored_media_upload import StoredMediaUpload
@@ -141,6 +144,11 @@ def _b8105(p: dict[str, Any], version: str) -> tuple[Any, dict[str, Any]]:
         raise BadRequest(f"不支持的终端控制命令 (terminal control {command} is not allowed; allowed: 4 reset)",
                          data={"field": "command"})
     return TerminalControl(command), {"command": command}
+
+
+def _b8500(p: dict[str, Any], version: str) -> tuple[Any, dict[str, Any]]:
+    lock = int_field(p, "lock", 0, 1)
+    return VehicleControl.doors(bool(lock)), {"lock": lock}
 
 
 def _b8201(p: dict[str, Any], version: str) -> tuple[Any, dict[str, Any]]:
@@ -237,7 +245,7 @@ def _shown_times(q: dict[str, Any]) -> dict[str, Any]:
 
 BUILDERS: dict[str, Callable[[dict[str, Any], str], tuple[Any, dict[str, Any]]]] = {
     "8103": _b8103, "8104": _b8104, "8105": _b8105, "8106": _b8106, "8201": _b8201, "8202": _b8202,
-    "8203": _b8203, "8300": _b8300, "8801": _b8801, "8802": _b8802, "8803": _b8803,
+    "8203": _b8203, "8300": _b8300, "8500": _b8500, "8801": _b8801, "8802": _b8802, "8803": _b8803,
 }
 
 
@@ -250,6 +258,8 @@ def sensitive_reasons(command: str, payload: dict[str, Any], params: tuple[Termi
         reasons.append(f"temporary tracking without an end (validity over {TRACKING_MAX_S} s or 0)")
     if command == "8801" and payload["commandType"] == 1 and payload["executionTime"] == 0:
         reasons.append("video recording without an end (executionTime 0)")
+    if command == "8500":
+        reasons.append("vehicle control: " + ("lock the doors" if payload["lock"] else "unlock the doors"))
     if command == "8803" and payload["deleteFlag"]:
         reasons.append("delete the media on the terminal after upload (deleteFlag 1)")
     return tuple(reasons)

@@ -167,7 +167,7 @@ CALLS: tuple[Call, ...] = (
     Call("console §7", "POST", "/api/device/{id}/command/8104.json", note="8104"),
     Call("console §7", "POST", "/api/device/{id}/command/8801.json", note="8801 capture"),
     Call("console §7", "POST", "/api/device/{id}/command/8300.json", note="8300 text"),
-    Call("console §7", "POST", "/api/device/{id}/command/8500.json", missing=SEEDS, note="vehicle control (lock / unlock)"),
+    Call("console §7", "POST", "/api/device/{id}/command/8500.json", note="vehicle control (lock / unlock)"),
     Call("console §7", "GET", "/api/notice/overView.json"),
     Call("console §7", "POST", "/api/query/notice.json"),
     Call("console §7", "PATCH", "/api/common/user/{id}.json"),

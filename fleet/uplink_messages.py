@@ -14,7 +14,12 @@ from typing import Any
 
 import orjson
 
-from protocols.jt808.catalogue import BATCH_LOCATION_UPLOAD, LOCATION_QUERY_RESPONSE, LOCATION_REPORT
+from protocols.jt808.catalogue import (
+    BATCH_LOCATION_UPLOAD,
+    LOCATION_QUERY_RESPONSE,
+    LOCATION_REPORT,
+    VEHICLE_CONTROL_RESPONSE,
+)
 
 STATUS_ACC_ON = 1 << 0        # status bit 0: ACC on
 STATUS_POSITIONED = 1 << 1    # status bit 1: the fix is positioned
@@ -272,14 +277,14 @@ def parse_fix(uplink: Uplink, body: dict[str, Any]) -> Fix:
 
 
 def location_bodies(uplink: Uplink) -> list[dict[str, Any]]:
-    """The location bodies an uplink carries: one for 0x0200 and 0x0201 (its ``location``), the items of
-    a 0x0704, none otherwise."""
+    """The location bodies an uplink carries: one for 0x0200, 0x0201 and 0x0500 (its ``location``), the
+    items of a 0x0704, none otherwise."""
     if uplink.msg_id == LOCATION_REPORT:
         return [uplink.body]
-    if uplink.msg_id == LOCATION_QUERY_RESPONSE:
+    if uplink.msg_id in (LOCATION_QUERY_RESPONSE, VEHICLE_CONTROL_RESPONSE):
         location = uplink.body.get("location")
         if not isinstance(location, dict):
-            raise PayloadError("0x0201 location: missing or not an object")
+            raise PayloadError(f"0x{uplink.msg_id:04X} location: missing or not an object")
         return [location]
     if uplink.msg_id == BATCH_LOCATION_UPLOAD:
         items = uplink.body.get("items")

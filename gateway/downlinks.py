@@ -42,6 +42,7 @@ from protocols.jt808.catalogue import (
     SERVER_TIME_RESPONSE,
     STORED_MEDIA_SEARCH_RESPONSE,
     TERMINAL_RESPONSE,
+    VEHICLE_CONTROL_RESPONSE,
 )
 
 log = logging.getLogger("gateway.downlinks")
@@ -51,7 +52,8 @@ NO_REPLY_EXPECTED = frozenset({PLATFORM_RESPONSE, RESEND_SUBPACKAGES_REQUEST, SE
                                REGISTRATION_RESPONSE, MEDIA_UPLOAD_RESPONSE})
 # Uplinks that answer a downlink and start with the WORD serial they answer (streams/commands.py OWN_REPLIES)
 REPLY_MSG_IDS = frozenset({TERMINAL_RESPONSE, QUERY_PARAMETERS_RESPONSE, LOCATION_QUERY_RESPONSE,
-                           STORED_MEDIA_SEARCH_RESPONSE, CAMERA_SHOOT_RESPONSE, AV_RESOURCE_LIST})
+                           STORED_MEDIA_SEARCH_RESPONSE, CAMERA_SHOOT_RESPONSE, AV_RESOURCE_LIST,
+                           VEHICLE_CONTROL_RESPONSE})
 
 
 @dataclass

@@ -11,6 +11,7 @@ encoded by the terminal with its header version) and the media to upload afterwa
 | 0x8203 | 0x0001 result 0; releases the held alarm bits it names (``simulator.alarms``: emergency) |
 | 0x9208 | 0x0001 result 0, then the alarm's attachments go to the named server (``attachment_requests``) |
 | 0x8201 | 0x0201 with the latest position |
+| 0x8500 | locks or unlocks the doors (``doors_locked``, status bit 12 of its reports): 0x0500 with the latest position |
 | 0x8801 | 0x0805 (result 0 and the media ids; 2 for a channel outside 1-8; 1 for video) then each photo as 0x0801 unless ``save_flag`` |
 | 0x8802 | 0x0802 listing the stored media that match |
 | 0x8803 | 0x0001 result 0, then the matching stored media as 0x0801 (removed if ``delete``) |
@@ -54,6 +55,8 @@ from protocols.jt808 import (
     TerminalParam,
     TerminalResponse,
     TextMessage,
+    VehicleControl,
+    VehicleControlResponse,
 )
 from protocols.jt808.catalogue import (
     MEDIA_UPLOAD_RESPONSE,
@@ -61,6 +64,8 @@ from protocols.jt808.catalogue import (
     REGISTRATION_RESPONSE,
     RESEND_SUBPACKAGES_REQUEST,
 )
+from protocols.jt808.messages.t0500_vehicle_control_response import DOORS_LOCKED_BIT
+from protocols.jt808.messages.t8500_vehicle_control import DOOR_LOCK
 from protocols.jt808.messages.t8801_camera_shoot import COMMAND_RECORD, COMMAND_STOP
 from simulator.areas import TerminalAreas
 from simulator.camera import resolution_size, take_photo
@@ -157,9 +162,14 @@ class CommandResponder:
     video: VideoTerminal | None = None  # None: no cameras, the JT/T 1078 commands are unsupported
     protocol_version: str = "2013"  # its header version: 0x8608 exists only in 2019
     areas: TerminalAreas = field(default_factory=TerminalAreas)
+    doors_locked: bool = False  # 0x8500's door control; status bit 12 of every report
 
     def __post_init__(self) -> None:
         self._next_media_id = self.media_id_start
+
+    def door_status(self, status_flags: int) -> int:
+        """Status flags with bit 12 (doors locked) as the last 0x8500 left the doors."""
+        return status_flags | DOORS_LOCKED_BIT if self.doors_locked else status_flags & ~DOORS_LOCKED_BIT
 
     def handle(self, msg_id: int, seq: int, body: Any, position: LocationReport, now: datetime) -> Handled:
         """Answer one downlink. ``body`` is the decoded body, or None when it did not decode."""
@@ -180,6 +190,10 @@ class CommandResponder:
             return _one(QueryParametersResponse(seq, found))
         if isinstance(body, QueryLocation):
             return _one(LocationQueryResponse(seq, position))
+        if isinstance(body, VehicleControl):
+            for control in body.controls:
+                self.doors_locked = control.value == DOOR_LOCK
+            return _one(VehicleControlResponse(seq, replace(position, status_flags=self.door_status(position.status_flags))))
         if isinstance(body, TextMessage):
             self.texts.append(body)
             return _ack(seq, msg_id, RESULT_OK)

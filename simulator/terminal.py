@@ -153,7 +153,8 @@ class VirtualTerminal:
                                                        sample.speed_kmh, fix_at)
         if area_flags or area_items:  # crossings of the areas it holds (simulator.area_watch)
             sample, items = replace(sample, alarm_flags=sample.alarm_flags | area_flags), {**items, **area_items}
-        position = Position(fix_at, wire.location_report(sample, fix_at, items))
+        report = wire.location_report(sample, fix_at, items)
+        position = Position(fix_at, replace(report, status_flags=self.responder.door_status(report.status_flags)))
         self._last_report = position.report
         self.outbox.add(position)
         self._wakeup.set()

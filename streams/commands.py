@@ -9,7 +9,7 @@ A command row (migration 0013, written by api/commands.py in state ``created``) 
   -> push 12 (reason 1 offline for offline/closed, 2 message error otherwise);
 - ``sent`` -> ``answered``: a reply uplink of that device whose ``reply_seq`` is that serial (uplinks
   agent, step ``commands``): 0x0001 (its ``reply_msg_id`` must be the command's), or the command's own
-  reply (0x0104 for 8104/8106, 0x0201 for 8201, 0x0802 for 8802, 0x0805 for 8801, 0x1205 for 9205/9201). Result 0/1 -> push
+  reply (0x0104 for 8104/8106, 0x0201 for 8201, 0x0500 for 8500, 0x0802 for 8802, 0x0805 for 8801, 0x1205 for 9205/9201). Result 0/1 -> push
   11; 2 (message error) / 3 (unsupported) -> push 12 reason 2 / 3. 0x0805's own result 2 (channel not
   supported) counts as 3. A 0x0104 also upserts ``device_param``;
 - ``created``/``sent`` -> ``timed_out``: no answer ``FLEET_COMMANDS_TIMEOUT_S`` after it was sent (or
@@ -56,6 +56,8 @@ from protocols.jt808.catalogue import (
     STORED_MEDIA_SEARCH,
     STORED_MEDIA_SEARCH_RESPONSE,
     TERMINAL_RESPONSE,
+    VEHICLE_CONTROL,
+    VEHICLE_CONTROL_RESPONSE,
 )
 from protocols.jt808.redact import SECRET_PARAM_IDS
 from streams import console
@@ -72,6 +74,7 @@ T = TypeVar("T")
 OWN_REPLIES: dict[int, tuple[int, ...]] = {
     QUERY_PARAMETERS_RESPONSE: (QUERY_PARAMETERS, QUERY_SPECIFIED_PARAMETERS),
     LOCATION_QUERY_RESPONSE: (QUERY_LOCATION,),
+    VEHICLE_CONTROL_RESPONSE: (VEHICLE_CONTROL,),
     STORED_MEDIA_SEARCH_RESPONSE: (STORED_MEDIA_SEARCH,),
     CAMERA_SHOOT_RESPONSE: (CAMERA_SHOOT,),
     AV_RESOURCE_LIST: (QUERY_AV_RESOURCES, PLAYBACK_REQUEST),  # answers a search, and a playback request

@@ -37,6 +37,7 @@ from protocols.jt808.catalogue import (
     LOCATION_REPORT,
     MEDIA_UPLOAD,
     TERMINAL_RESPONSE,
+    VEHICLE_CONTROL_RESPONSE,
 )
 from streams import alarm_files, driver_events, media, message_log
 from streams.alarms import AlarmsStep
@@ -50,7 +51,7 @@ from streams.positions import PositionsProcessor
 from streams.states import StatesProcessor
 
 # the uplinks that carry fixes (streams.positions.plan_decoded)
-FIXES = frozenset((LOCATION_REPORT, BATCH_LOCATION_UPLOAD, LOCATION_QUERY_RESPONSE))
+FIXES = frozenset((LOCATION_REPORT, BATCH_LOCATION_UPLOAD, LOCATION_QUERY_RESPONSE, VEHICLE_CONTROL_RESPONSE))
 
 
 class UplinksProcessor:

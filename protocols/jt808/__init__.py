@@ -46,6 +46,7 @@ from protocols.jt808.messages import (
     CameraShoot,
     CameraShootResponse,
     CircleArea,
+    Control,
     DeleteCircleAreas,
     DeletePolygonAreas,
     DeleteRectangleAreas,
@@ -95,6 +96,8 @@ from protocols.jt808.messages import (
     TerminalParam,
     TerminalResponse,
     TextMessage,
+    VehicleControl,
+    VehicleControlResponse,
     Vertex,
 )
 from protocols.jt808.registry import register_body
@@ -136,6 +139,9 @@ __all__ = [
     "JT808Error",
     "LengthError",
     "LocationQueryResponse",
+    "VehicleControl",
+    "VehicleControlResponse",
+    "Control",
     "LocationReport",
     "Logout",
     "MAX_FRAME_BYTES",

@@ -40,6 +40,7 @@ AUTHENTICATION: Final = m.Authentication.MSG_ID
 QUERY_PARAMETERS_RESPONSE: Final = m.QueryParametersResponse.MSG_ID
 LOCATION_REPORT: Final = m.LocationReport.MSG_ID
 LOCATION_QUERY_RESPONSE: Final = m.LocationQueryResponse.MSG_ID
+VEHICLE_CONTROL_RESPONSE: Final = m.VehicleControlResponse.MSG_ID
 DRIVER_IDENTITY: Final = m.DriverIdentity.MSG_ID
 BATCH_LOCATION_UPLOAD: Final = m.BatchLocationUpload.MSG_ID
 MEDIA_EVENT_INFO: Final = m.MediaEventInfo.MSG_ID
@@ -57,6 +58,7 @@ QUERY_PARAMETERS: Final = m.QueryParameters.MSG_ID
 TERMINAL_CONTROL: Final = m.TerminalControl.MSG_ID
 QUERY_SPECIFIED_PARAMETERS: Final = m.QuerySpecifiedParameters.MSG_ID
 QUERY_LOCATION: Final = m.QueryLocation.MSG_ID
+VEHICLE_CONTROL: Final = m.VehicleControl.MSG_ID
 TEMPORARY_TRACKING: Final = m.TemporaryTracking.MSG_ID
 MANUAL_ALARM_CONFIRMATION: Final = m.ManualAlarmConfirmation.MSG_ID
 TEXT_MESSAGE: Final = m.TextMessage.MSG_ID
@@ -125,6 +127,7 @@ MESSAGES: Final[tuple[MessageInfo, ...]] = (
     MessageInfo(QUERY_PARAMETERS_RESPONSE, "查询终端参数应答", "Query parameters response", _808),
     MessageInfo(LOCATION_REPORT, "位置信息汇报", "Location report", _808),
     MessageInfo(LOCATION_QUERY_RESPONSE, "位置信息查询应答", "Location query response", _808),
+    MessageInfo(VEHICLE_CONTROL_RESPONSE, "车辆控制应答", "Vehicle control response", _808),
     MessageInfo(DRIVER_IDENTITY, "驾驶员身份信息采集上报", "Driver identity report", _808),
     MessageInfo(BATCH_LOCATION_UPLOAD, "定位数据批量上传", "Batch location upload", _808),
     MessageInfo(MEDIA_EVENT_INFO, "多媒体事件信息上传", "Multimedia event information", _808),
@@ -151,6 +154,7 @@ MESSAGES: Final[tuple[MessageInfo, ...]] = (
     MessageInfo(MANUAL_ALARM_CONFIRMATION, "人工确认报警消息", "Manual alarm confirmation", _808),
     MessageInfo(TEXT_MESSAGE, "文本信息下发", "Text message", _808),
     MessageInfo(PHONE_CALLBACK, "电话回拨", "Phone callback", _808),
+    MessageInfo(VEHICLE_CONTROL, "车辆控制", "Vehicle control", _808),
     MessageInfo(RECORDER_COLLECT, "行驶记录数据采集命令", "Travel recorder data collection", _808),
     MessageInfo(SET_CIRCLE_AREAS, "设置圆形区域", "Set circular areas", _808),
     MessageInfo(DELETE_CIRCLE_AREAS, "删除圆形区域", "Delete circular areas", _808),

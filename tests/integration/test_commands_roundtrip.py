@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,17 @@ from api.services import DOWNLINKS_KEY
 from fleet.enums import DeviceState
 from fleet.settings import ApiSettings
 from fleet.topics import CONSOLE_EVENTS
-from protocols.jt808 import Authentication, Message, QueryParametersResponse, TerminalParam, TerminalResponse
+from protocols.jt808 import (
+    Authentication,
+    LocationReport,
+    Message,
+    QueryParametersResponse,
+    TerminalParam,
+    TerminalResponse,
+    VehicleControl,
+    VehicleControlResponse,
+)
+from protocols.jt808.messages.t0500_vehicle_control_response import DOORS_LOCKED_BIT
 from tests.integration.gateway.support import TerminalClient, running_gateway
 from tests.integration.streams.conftest import start_worker
 from tests.integration.streams.support import TopicReader, Worker, wait_for
@@ -58,6 +69,8 @@ def _fleet(pg_url: str) -> dict[str, Any]:
                             (ent, f"cmd {tag}")).fetchone()[0]  # type: ignore[index]
         conn.execute("INSERT INTO role_permission (role_id, permission_code, actions) VALUES (%s, 'command', %s)",
                      (role, ["cmd", "get", "query"]))
+        conn.execute("INSERT INTO role_permission (role_id, permission_code, actions)"
+                     " VALUES (%s, 'sensitiveCommand', %s)", (role, ["cmd"]))  # 8500 vehicle control
         conn.execute("INSERT INTO user_role (user_id, role_id) VALUES (%s, %s)", (user_id, role))
     return {"enterprise": ent, "online": devices[0], "offline": devices[1], "user": user}
 
@@ -132,6 +145,8 @@ def test_command_round_trips_with_a_terminal_over_tcp(stack: dict[str, Any], pg_
     def post(url: str, body: dict[str, Any]) -> Any:
         return client.post(url, headers=headers, json=body)
 
+    lock_fix_at = datetime.now(UTC).replace(microsecond=0)
+
     async def main() -> dict[str, int]:
         port = free_port()
         async with running_gateway(pg_url, kafka_bootstrap, port) as gateway:
@@ -175,6 +190,18 @@ def test_command_round_trips_with_a_terminal_over_tcp(stack: dict[str, Any], pg_
             await terminal.send(0x0001, TerminalResponse(shown.header.seq, 0x8300, 3))
             assert (await _until(stack, text_id, "answered"))["result"] == 3
 
+            # 8500 lock the doors (sensitive: confirmed) -> 0x0500 with the position: answered, the fix on the track
+            reply = await asyncio.to_thread(post, f"/api/device/{online['device']}/command/8500.json",
+                                            {"lock": 1, "confirm": True})
+            assert reply.status_code == 200, reply.json
+            lock_id = reply.json["data"]["id"]
+            control = await _next_command(terminal)
+            assert control.header.msg_id == 0x8500 and control.body == VehicleControl.doors(True)
+            fix = LocationReport(0, 3 | DOORS_LOCKED_BIT, 31.2, 121.5, 4, 0.0, 90, lock_fix_at)
+            await terminal.send(0x0500, VehicleControlResponse(control.header.seq, fix))
+            locked = await _until(stack, lock_id, "answered")
+            assert (locked["result"], locked["replyMsgId"], locked["msgId"]) == (0, 0x0500, 0x8500)
+
             # 8201 never answered: timed out after FLEET_COMMANDS_TIMEOUT_S, push 11 with result null
             reply = await asyncio.to_thread(post, f"/api/device/{online['device']}/command/8201.json", {})
             silent_id = reply.json["data"]["id"]
@@ -182,7 +209,7 @@ def test_command_round_trips_with_a_terminal_over_tcp(stack: dict[str, Any], pg_
             timed_out = await _until(stack, silent_id, "timed_out", timeout_s=TIMEOUT_S + 20)
             assert timed_out["result"] is None
             await terminal.close()
-        return {"query": query_id, "set": set_id, "text": text_id, "silent": silent_id}
+        return {"query": query_id, "set": set_id, "text": text_id, "lock": lock_id, "silent": silent_id}
 
     try:
         ids = asyncio.run(main())
@@ -191,7 +218,11 @@ def test_command_round_trips_with_a_terminal_over_tcp(stack: dict[str, Any], pg_
         events.close()
     assert {k: (pushes[v]["type"], pushes[v]["data"].get("result"), pushes[v]["data"].get("reason"))
             for k, v in ids.items()} == {"query": (11, 0, None), "set": (11, 0, None), "text": (12, None, 3),
-                                         "silent": (11, None, None)}
+                                         "lock": (11, 0, None), "silent": (11, None, None)}
+    with psycopg.connect(pg_url) as conn:  # the answer's position is a fix of the track, doors locked
+        row = conn.execute("SELECT status_flags FROM gps WHERE device_id = %s AND fix_at = %s",
+                           (online["device"], lock_fix_at)).fetchone()
+    assert row is not None and row[0] & DOORS_LOCKED_BIT
     assert pushes[ids["set"]]["data"]["plateNumber"] == online["plate"]
     assert pushes[ids["text"]]["data"]["message"].startswith("终端不支持该指令")
 

@@ -10,6 +10,7 @@ from protocols.jt808.messages.t0102_authentication import Authentication
 from protocols.jt808.messages.t0104_query_parameters_response import QueryParametersResponse
 from protocols.jt808.messages.t0200_location_report import LocationReport
 from protocols.jt808.messages.t0201_location_query_response import LocationQueryResponse
+from protocols.jt808.messages.t0500_vehicle_control_response import VehicleControlResponse
 from protocols.jt808.messages.t0608_query_areas_response import QueryAreasResponse
 from protocols.jt808.messages.t0702_driver_identity import DriverIdentity
 from protocols.jt808.messages.t0704_batch_location_upload import BatchLocationUpload
@@ -38,6 +39,7 @@ from protocols.jt808.messages.t8202_temporary_tracking import TemporaryTracking
 from protocols.jt808.messages.t8203_manual_alarm_confirmation import ManualAlarmConfirmation
 from protocols.jt808.messages.t8300_text_message import TextMessage
 from protocols.jt808.messages.t8400_phone_callback import PhoneCallback
+from protocols.jt808.messages.t8500_vehicle_control import Control, VehicleControl
 from protocols.jt808.messages.t8600_set_circle_areas import CircleArea, SetCircleAreas
 from protocols.jt808.messages.t8601_delete_circle_areas import DeleteCircleAreas
 from protocols.jt808.messages.t8602_set_rectangle_areas import RectangleArea, SetRectangleAreas
@@ -64,7 +66,10 @@ from protocols.jt808.messages.t9208_alarm_attachment_upload_request import Alarm
 from protocols.jt808.messages.t9212_attachment_file_done_response import AttachmentFileDoneResponse
 
 __all__ = [
+    "Control",
     "PhoneCallback",
+    "VehicleControl",
+    "VehicleControlResponse",
     "RecorderCollect",
     "AlarmAttachmentList",
     "AlarmAttachmentUploadRequest",

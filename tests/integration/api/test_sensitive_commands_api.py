@@ -99,6 +99,8 @@ def test_8103_takes_numbers_as_numbers_text_as_text_and_bytes_only_as_hex(
     ("8202", {"interval": 5, "validity": 0}),  # tracking without an end
     ("8202", {"interval": 5, "validity": 0xFFFFFFFF}),
     ("8803", {"mediaType": 0, "channelId": 1, "eventCode": 0, "deleteFlag": 1}),  # upload, then delete
+    ("8500", {"lock": 0}),  # vehicle control: unlock the doors
+    ("8500", {"lock": 1}),
 ])
 def test_sensitive_commands_need_their_own_permission(kafka_app: Flask, client: FlaskClient, demo: Demo, pg_url: str,
                                                       code: str, body: dict[str, Any]) -> None:
@@ -124,6 +126,7 @@ def test_an_operator_still_sends_ordinary_parameters_and_bounded_tracking(
     ("8103", {"paramList": [{"id": "0013", "value": "203.0.113.9"}]}),
     ("8202", {"interval": 5, "validity": 0}),
     ("8803", {"mediaType": 0, "channelId": 1, "eventCode": 0, "deleteFlag": 1}),
+    ("8500", {"lock": 0}),
 ])
 def test_sensitive_commands_need_an_explicit_confirmation(kafka_app: Flask, client: FlaskClient, login: Login,
                                                           demo: Demo, pg_url: str, code: str,
@@ -173,3 +176,20 @@ def test_8801_photo_bursts_are_capped_with_a_clear_error(kafka_app: Flask, clien
                  {"channelId": 1, "commandType": 2, "totalPicture": 65534})
     assert reply.status_code == 400 and reply.json["data"] == {"field": "totalPicture"}, reply.json
     assert "totalPicture must be an integer from 0 to 10" in reply.json["message"]
+
+
+@pytest.mark.parametrize(("version", "lock", "body"), [("2013", 1, "01"), ("2019", 0, "0001000100")])
+def test_8500_locks_or_unlocks_the_doors_in_the_terminals_version(
+        kafka_app: Flask, client: FlaskClient, login: Login, demo: Demo, pg_url: str, downlinked: Downlinked,
+        version: str, lock: int, body: str) -> None:
+    [target] = make_vehicle(pg_url, demo.enterprises["a"], online=True)
+    with connect(pg_url) as conn:
+        conn.execute("UPDATE device SET protocol_version = %s WHERE id = %s", (version, target.device_id))
+        conn.commit()
+    reply = post(client, login("admin_a"), target.device_id, "8500", {"lock": lock, "confirm": True})
+    assert reply.status_code == 200, reply.json
+    [(_, record)] = downlinked.read({str(reply.json["data"]["id"])})
+    assert record["msg_id"] == 0x8500 and record["body_hex"] == body
+    for bad in ({"lock": 2}, {"lock": True}, {}):
+        refused = post(client, login("admin_a"), target.device_id, "8500", bad | {"confirm": True})
+        assert refused.status_code == 400 and refused.json["data"]["field"] == "lock", refused.json

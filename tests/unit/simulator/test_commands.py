@@ -110,6 +110,20 @@ def test_answers_a_position_query_with_its_latest_position() -> None:
     assert _answer(_responder().handle(0x8201, 5, QueryLocation(), POSITION, NOW)) == LocationQueryResponse(5, POSITION)
 
 
+def test_vehicle_control_locks_and_unlocks_the_doors_and_answers_with_the_position() -> None:
+    from protocols.jt808 import VehicleControl, VehicleControlResponse
+    from protocols.jt808.messages.t0500_vehicle_control_response import DOORS_LOCKED_BIT
+
+    r = _responder()
+    locked = _answer(r.handle(0x8500, 9, VehicleControl.doors(True), POSITION, NOW))
+    assert isinstance(locked, VehicleControlResponse) and locked.reply_seq == 9
+    assert locked.location.status_flags == POSITION.status_flags | DOORS_LOCKED_BIT and r.doors_locked
+    assert r.door_status(0) == DOORS_LOCKED_BIT  # its next reports say so too
+    unlocked = _answer(r.handle(0x8500, 10, VehicleControl.doors(False), POSITION, NOW))
+    assert not unlocked.location.status_flags & DOORS_LOCKED_BIT and not r.doors_locked
+    assert r.door_status(DOORS_LOCKED_BIT) == 0
+
+
 def test_a_photo_command_answers_0805_then_uploads_real_jpegs() -> None:
     r = _responder()
     handled = r.handle(0x8801, 7, _shoot(command=2, resolution=2), POSITION, NOW)
