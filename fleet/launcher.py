@@ -2,7 +2,7 @@
 
 Order: PostgreSQL and Kafka under ``var/`` (unless FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP name
 servers), topics, migrations, partitions, demo seed, the demo's generated month and its reports,
-then the children of ``child_specs`` (gateway, attachment server, media server, streams worker, API,
+then the children of ``child_specs`` (gateway, GB gateway, attachment server, media server, streams worker, API,
 JT/T 809 link service and the regulator in a box, Dagster webserver and daemon, simulator). A crashed child restarts with
 backoff. Ctrl-C or SIGTERM stops the children in reverse order, then Kafka, then PostgreSQL.
 """
@@ -30,6 +30,7 @@ from fleet.settings import (
     AttachmentsSettings,
     DatabaseSettings,
     GatewaySettings,
+    GbGatewaySettings,
     KafkaSettings,
     MediaServerSettings,
     RegulatorSettings,
@@ -66,9 +67,14 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
     gateway, streams, api = GatewaySettings(), StreamsSettings(), ApiSettings()
     attachments = AttachmentsSettings()
     media = MediaServerSettings()
+    gb = GbGatewaySettings()
     specs = [
         ChildSpec("gateway", "gateway.__main__", [python, "-m", "gateway"],
                   Health(tcp_port=gateway.port), gateway.port, "FLEET_GATEWAY_PORT"),
+        # GB/T 32960 on its port, GB 17691 / HJ 1239 on emission_port: one process (gateway/gb/), healthy when
+        # the 32960 port accepts (both listeners open together).
+        ChildSpec("gb-gateway", "gateway.gb.__main__", [python, "-m", "gateway.gb"],
+                  Health(tcp_port=gb.port), gb.port, "FLEET_GB_GATEWAY_PORT"),
         ChildSpec("attachments", "gateway.attachments", [python, "-m", "gateway.attachments"],
                   Health(tcp_port=attachments.port), attachments.port, "FLEET_ATTACHMENTS_PORT"),
         ChildSpec("media", "gateway.video.__main__", [python, "-m", "gateway.video"],
