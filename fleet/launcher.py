@@ -74,7 +74,8 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
         # GB/T 32960 on its port, GB 17691 / HJ 1239 on emission_port: one process (gateway/gb/), healthy when
         # the 32960 port accepts (both listeners open together).
         ChildSpec("gb-gateway", "gateway.gb.__main__", [python, "-m", "gateway.gb"],
-                  Health(tcp_port=gb.port), gb.port, "FLEET_GB_GATEWAY_PORT"),
+                  Health(tcp_port=gb.port), gb.port, "FLEET_GB_GATEWAY_PORT",
+                  more_ports=((gb.emission_port, "FLEET_GB_GATEWAY_EMISSION_PORT"),)),
         ChildSpec("attachments", "gateway.attachments", [python, "-m", "gateway.attachments"],
                   Health(tcp_port=attachments.port), attachments.port, "FLEET_ATTACHMENTS_PORT"),
         ChildSpec("media", "gateway.video.__main__", [python, "-m", "gateway.video"],
@@ -200,6 +201,7 @@ def prepare_dagster_home(reports: ReportSettings, database_url: str = "") -> Pat
 def _check_ports(specs: list[ChildSpec], stack: StackSettings, own_pg: bool, own_kafka: bool) -> None:
     """Fail before starting anything when a port we need is taken by someone else."""
     wanted: list[tuple[int, str]] = [(s.port, s.port_env or "") for s in specs if s.port and not s.missing_reason()]
+    wanted += [more for s in specs if not s.missing_reason() for more in s.more_ports]
     if own_pg and not _own_postgres(stack).is_running():
         wanted.append((stack.postgres_port, "FLEET_STACK_POSTGRES_PORT"))
     if own_kafka and not _own_kafka(stack).is_running():
