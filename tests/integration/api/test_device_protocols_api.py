@@ -63,5 +63,5 @@ def test_the_import_accepts_gb_protocols_and_refuses_a_mismatched_version_row(cl
     assert reply.status_code == 200, reply.json
     job = finished(client, a, entity, reply.json["data"]["jobId"])
     rows = client.post("/api/common/query/device.json?countable=false", headers=a,
-                       json={"phone.in": [good, bad]}).json["data"]["list"]
+                       json={"phone.in": [good, bad]}).json["data"]["list"]  # type: ignore[index]
     assert [(r["phone"], r["protocol"], r["protocolVersion"]) for r in rows] == [(good, "gb32960", "2025")], job

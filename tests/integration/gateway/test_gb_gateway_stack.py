@@ -18,8 +18,10 @@ from protocols.gb32960.messages import (
     EmissionLogin,
     EmissionReport,
     Heartbeat,
+    RealtimeReport,
     TimeCalibration,
     VehicleData,
+    VehicleData2025,
     VehicleLogout,
 )
 from protocols.gb32960.values import read_time
@@ -35,12 +37,12 @@ from tests.integration.gateway.gb_support import (
     running_gb_gateway,
     unique_vin,
 )
-from tests.integration.gateway.support import TerminalClient, running_gateway, tail, tcp_proxy
+from tests.integration.gateway.support import TerminalClient, TopicTail, running_gateway, tail, tcp_proxy
 
 pytestmark = pytest.mark.timeout(90)
 
 
-async def _uplinks(topic_tail, vin: str, count: int, timeout_s: float = 10.0) -> list[GbUplink]:  # type: ignore[no-untyped-def]
+async def _uplinks(topic_tail: TopicTail, vin: str, count: int, timeout_s: float = 10.0) -> list[GbUplink]:
     found: list[GbUplink] = []
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_s
@@ -265,5 +267,30 @@ def test_the_jt808_gateway_refuses_the_phone_of_a_gb_device(
             ack = await client.receive()
             assert isinstance(ack.body, PlatformResponse) and ack.body.result == 1
             await client.close()
+
+    asyncio.run(main())
+
+
+def test_a_2025_terminal_logs_in_with_dollar_framing_and_is_answered_in_it(pg_url: str, kafka_bootstrap: str) -> None:
+    vin = unique_vin()
+    insert_vehicle(pg_url, vin, protocol_version="2025")
+    vehicle = VehicleData2025(status=1, charging=1, run_mode=1, speed_kmh=0.0, mileage_km=321.5, total_voltage_v=401.2,
+                              total_current_a=152.3, soc_pct=41, dcdc=1, gear=0x0F, insulation_kohm=6000)
+
+    async def main() -> None:
+        async with running_gb_gateway(pg_url, kafka_bootstrap) as server, tail(kafka_bootstrap, GB32960_UPLINK) as uplinks:
+            terminal = await GbTerminal.connect(server.port_of("gb32960"), vin, Protocol.GB32960_2025)
+            await terminal.send(0x01, login_body())
+            raw = await terminal.receive_raw()
+            assert raw[:2] == b"$$" and decode_frame(raw).header.response == Response.SUCCESS
+            await terminal.send(0x02, RealtimeReport(nth_time(1), (vehicle,)))
+            raw = await terminal.receive_raw()
+            assert raw[:2] == b"$$" and decode_frame(raw).body == TimeOnly(nth_time(1))
+            records = await _uplinks(uplinks, vin, 2)
+            assert [(r.command, r.frame_protocol) for r in records] == [(0x01, "gb32960-2025"), (0x02, "gb32960-2025")]
+            block = records[1].message["body"]["blocks"][0]
+            assert (block["type"], block["soc_pct"], block["total_voltage_v"], block["total_current_a"]) == (
+                "VehicleData2025", 41, 401.2, 152.3)
+            await terminal.close()
 
     asyncio.run(main())
