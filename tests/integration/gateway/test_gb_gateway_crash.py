@@ -33,7 +33,9 @@ def test_kill_9_of_the_gb_gateway_loses_no_answered_frame(
         tmp_path: Path) -> None:
     vin = unique_vin()
     insert_vehicle(pg_url, vin)
-    gateway = GbGatewayProcess(stack_env, free_port(), free_port(), tmp_path / "gb-gateway.log", "gb-crash")
+    # a terminal of the test sends as fast as it can: the per-connection flood limit is lifted
+    env = {**stack_env, "FLEET_GB_GATEWAY_MAX_FRAMES_PER_S": "100000"}
+    gateway = GbGatewayProcess(env, free_port(), free_port(), tmp_path / "gb-gateway.log", "gb-crash")
 
     async def main() -> tuple[set[datetime], int, set[datetime]]:
         async with tail(kafka_bootstrap, GB32960_UPLINK) as uplinks:
@@ -54,15 +56,19 @@ def test_kill_9_of_the_gb_gateway_loses_no_answered_frame(
 
             reader = asyncio.create_task(read_answers())
             loop = asyncio.get_running_loop()
-            killed_at = loop.time() + 2.0
+            deadline = loop.time() + 30
+            killed_at: float | None = None
             with contextlib.suppress(ConnectionError, OSError):
-                while loop.time() < killed_at + 1.0:
+                # keep frames flowing; SIGKILL once 100 were answered, with more still on their way to Kafka
+                while loop.time() < deadline and (killed_at is None or loop.time() < killed_at + 1.0):
                     sent += 1
                     await terminal.send(0x02, realtime_body(nth_time(sent)))
-                    if sent % 20 == 0:
-                        await asyncio.sleep(0.01)
-                    if gateway.proc is not None and gateway.proc.poll() is None and loop.time() >= killed_at:
-                        gateway.kill()  # SIGKILL mid-stream, frames still on their way to Kafka
+                    if sent % 10 == 0:
+                        await asyncio.sleep(0.005)
+                    if killed_at is None and len(answered) >= 100:
+                        gateway.kill()
+                        killed_at = loop.time()
+            assert killed_at is not None, f"fewer than 100 frames answered in 30 s ({len(answered)} of {sent})"
             await asyncio.wait_for(reader, 35)
             await terminal.close()
             stored = {datetime.fromisoformat(GbUplink.from_json(item).message["body"]["collected_at"])
@@ -74,7 +80,7 @@ def test_kill_9_of_the_gb_gateway_loses_no_answered_frame(
         answered, sent, stored = asyncio.run(main())
     finally:
         gateway.kill()
-    assert len(answered) > 50, f"too few frames answered before the kill to prove anything: {len(answered)} of {sent}"
+    assert len(answered) >= 100, f"too few frames answered before the kill to prove anything: {len(answered)} of {sent}"
     assert len(answered) < sent, "killed too late: every frame was answered"
     lost = answered - stored
     assert not lost, f"{len(lost)} of {len(answered)} answered frames are missing from Kafka"
