@@ -4,12 +4,14 @@ from Kafka's delivery, a failed lookup, a stored logout, bounded memory for garb
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from fleet.settings import GbGatewaySettings
 from fleet.topics import DEVICE_SESSIONS, GB32960_UPLINK
+from fleet.uplink_messages import SessionEvent, parse_sessions_record
 from gateway.gb.connection import GbConnection
 from gateway.gb.server import GbGatewayServer
 from gateway.gb.vehicles import VehicleTerminal
@@ -92,6 +94,10 @@ def test_frames_behind_a_login_wait_for_its_lookup_and_are_answered_only_once_st
         online = h.sink.values(DEVICE_SESSIONS)
         assert [(s["event"], s["reason"], s["phone"], s["device_id"]) for s in online] == [
             ("online", "login", TERMINAL.phone, TERMINAL.device_id)]
+        # the streams states agent reads it as any terminal's session (keyed by device id)
+        event = parse_sessions_record(json.dumps(online[0]))
+        assert isinstance(event, SessionEvent) and (event.online, event.device_id, event.car_id) == (
+            True, TERMINAL.device_id, TERMINAL.car_id)
         assert transport.reading
 
     run(body)
