@@ -1,8 +1,9 @@
 """One GB/T 32960 or GB 17691 / HJ 1239 terminal's TCP connection: de-framing, the login state machine
 (`gateway/gb/session.py`), forwarding to Kafka and the standard's answers.
 
-The JT/T 808 connection's guarantees, on the same building blocks (`UplinkPipeline`, `HostileInputLog`,
-the admission pool): frames are handled strictly in arrival order; while the VIN lookup of a login, a
+The JT/T 808 connection's guarantees, on the same building blocks (`FlowControlledConnection` of
+gateway/flow.py, `UplinkPipeline`, `HostileInputLog`, the admission pool): frames are handled strictly in
+arrival order; while the VIN lookup of a login, a
 back-pressure pause or a flood pause is under way, further frames wait in `_pending` and reading from the
 socket pauses, so memory per connection stays bounded by one read plus `FrameReader`'s `max_frame_bytes`.
 Nothing a terminal sends raises out of `data_received`: every bad input is counted, logged at a bounded
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, cast
 
 from fleet.gb32960_records import GbUplink
 from fleet.topics import DEVICE_SESSIONS, GB32960_UPLINK
+from gateway.flow import FlowControlledConnection
 from gateway.gb.session import (
     LOGIN,
     PORT_PROTOCOLS,
@@ -58,38 +60,31 @@ if TYPE_CHECKING:
 log = logging.getLogger("gateway.gb.connection")
 
 
-class GbConnection(asyncio.Protocol):
+class GbConnection(FlowControlledConnection):
+    ctx: GbContext
+
     def __init__(self, ctx: GbContext, connection_id: str, family: str) -> None:
         self.ctx = ctx
+        self._init_flow()
         self.connection_id = connection_id
         self.family = family  # "gb32960" (port 7617) or "gb17691" (port 7618): how a ## frame is read
         self._protocol = Protocol.GB17691 if family == "gb17691" else None
         self._reader = FrameReader(ctx.settings.max_frame_bytes)
-        self._transport: asyncio.Transport | None = None
         self._pending: deque[bytes | GB32960Error] = deque()
-        self._busy = False            # a VIN lookup is running
-        self._throttled = False       # too many frames this second
-        self._backpressured = False   # the shared uplink buffer is full
-        self._reading_paused = False
-        self._close_reason: str | None = None
-        self.closed = False
         self.terminal: VehicleTerminal | None = None  # set by a successful login
         self.peer: str | None = None
         self.opened_at = 0.0
-        self.last_rx_at = 0.0
         self.hostile_logged = 0
         self.hostile_suppressed = 0
-        self.in_flight = 0
-        self._window_start = 0.0
-        self._window_frames = 0
         self._received_at: str | None = None  # receive time shared by the frames of one read
-        self._out: list[bytes] = []
-        self._flush_scheduled = False
-        self._in_read = False
 
     @property
     def vin(self) -> str | None:
         return self.terminal.vin if self.terminal else None
+
+    @property
+    def who(self) -> str | None:
+        return self.vin
 
     @property
     def identity(self) -> TerminalIdentity | None:
@@ -132,11 +127,6 @@ class GbConnection(asyncio.Protocol):
             if self._out:
                 self._flush_out()
 
-    def pause_writing(self) -> None:
-        self.ctx.counters.slow_reader_dropped += 1
-        log.warning("conn %s (%s): terminal not reading, dropping", self.connection_id, self.vin)
-        self.close("closed", abort=True)
-
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         self._pending.clear()
@@ -145,63 +135,6 @@ class GbConnection(asyncio.Protocol):
             self.emit_session("offline", self._close_reason or "closed")
         self.ctx.hostile_log.summary(log, self, "conn %s (%s)", self.connection_id, self.peer)
         self.ctx.connection_closed(self)
-
-    # ------------------------------------------------------------------ flow control
-
-    def pause_for_backpressure(self) -> None:
-        self._backpressured = True
-        self._update_reading()
-
-    def resume_after_backpressure(self) -> None:
-        self._backpressured = False
-        if not self.closed:
-            self._drain()
-
-    def _blocked(self) -> bool:
-        return (self._busy or self._throttled or self._backpressured or self.closed
-                or self.in_flight >= self.ctx.settings.connection_in_flight_max)
-
-    def _drain(self) -> None:
-        pending = self._pending
-        pipeline = self.ctx.pipeline
-        while pending and not self._blocked():
-            if pipeline.saturated:
-                pipeline.wait_for_capacity(self)
-                break
-            self._handle(pending.popleft())
-        self._update_reading()
-
-    def _update_reading(self) -> None:
-        transport = self._transport
-        if transport is None or self.closed:
-            return
-        want_pause = self._blocked() or bool(self._pending)
-        if want_pause and not self._reading_paused:
-            transport.pause_reading()
-            self._reading_paused = True
-        elif not want_pause and self._reading_paused:
-            transport.resume_reading()
-            self._reading_paused = False
-
-    def _count_frame(self) -> None:
-        ctx = self.ctx
-        ctx.counters.frames_in += 1
-        now = self.last_rx_at
-        if now - self._window_start >= 1.0:
-            self._window_start, self._window_frames = now, 0
-        self._window_frames += 1
-        if self._window_frames >= ctx.settings.max_frames_per_s and not self._throttled:
-            ctx.counters.flood_throttled += 1
-            self.log_hostile(logging.WARNING, "conn %s (%s): over %d frames/s, pausing reads", self.connection_id,
-                             self.vin, ctx.settings.max_frames_per_s)
-            self._throttled = True
-            ctx.loop.call_at(self._window_start + 1.0, self._end_throttle)
-
-    def _end_throttle(self) -> None:
-        self._throttled = False
-        self._window_start, self._window_frames = self.ctx.loop.time(), 0
-        if not self.closed:
-            self._drain()
 
     # ------------------------------------------------------------------ frames
 
@@ -396,51 +329,7 @@ class GbConnection(asyncio.Protocol):
                               gateway_id=ctx.settings.gateway_id, peer=self.peer)
         ctx.pipeline.submit(DEVICE_SESSIONS, identity.phone.encode(), value)
 
-    # ------------------------------------------------------------------ writing
-
-    def _write(self, data: bytes) -> None:
-        """As the JT/T 808 connection: answers of one read, or of one Kafka record's deliveries (the
-        pipeline's cork), go out in one write."""
-        if self._in_read:
-            self._out.append(data)
-            return
-        cork = self.ctx.pipeline.cork
-        if cork.depth:
-            self._out.append(data)
-            if not self._flush_scheduled:
-                self._flush_scheduled = True
-                cork.pending.append(self._flush_out)
-            return
-        if self._out:
-            self._out.append(data)
-            self._flush_out()
-            return
-        transport = self._transport
-        if transport is not None and not transport.is_closing():
-            transport.write(data)
-
-    def _flush_out(self) -> None:
-        self._flush_scheduled = False
-        out = self._out
-        if not out:
-            return
-        self._out = []
-        transport = self._transport
-        if transport is None or transport.is_closing():
-            return
-        transport.write(out[0] if len(out) == 1 else b"".join(out))
-
-    def close(self, reason: str, abort: bool = False) -> None:
-        if self._close_reason is None:
-            self._close_reason = reason
-        transport = self._transport
-        if self._out and not abort:
-            self._flush_out()  # answers written before the close (e.g. the logout's)
-        if transport is not None and not transport.is_closing():
-            if abort:
-                transport.abort()
-            else:
-                transport.close()
+    # ------------------------------------------------------------------ sweep
 
     def sweep(self, now: float) -> None:
         """Called periodically by the server: login deadline and idle timeout."""
