@@ -294,3 +294,22 @@ def test_a_2025_terminal_logs_in_with_dollar_framing_and_is_answered_in_it(pg_ur
             await terminal.close()
 
     asyncio.run(main())
+
+
+def test_an_unknown_vin_on_the_emissions_port_is_hung_up_on_and_nothing_is_kept(
+        pg_url: str, kafka_bootstrap: str) -> None:
+    # GB 17691 / HJ 1239 headers have no response flag: closing is the only refusal a terminal can see
+    vin = unique_vin()
+    insert_vehicle(pg_url, unique_vin(), "gb17691", protocol_version="2018")  # another vehicle exists
+
+    async def main() -> None:
+        async with running_gb_gateway(pg_url, kafka_bootstrap) as server, tail(kafka_bootstrap, GB32960_UPLINK) as uplinks:
+            terminal = await GbTerminal.connect(server.port_of("gb17691"), vin, Protocol.GB17691)
+            await terminal.send(0x01, EmissionLogin(AT, 1, "89860000000000000003"))
+            with pytest.raises(ConnectionError):
+                await terminal.receive_raw(timeout_s=5)
+            assert not [r for r in await uplinks.records(min_count=10**6, timeout_s=2) if r.get("vin") == vin]
+            assert server.counters.refused_unknown_vin == 1
+            await terminal.close()
+
+    asyncio.run(main())
