@@ -53,3 +53,17 @@ class PushType(IntEnum):
 class RecordState(IntEnum):
     DISABLED = 0
     NORMAL = 1
+
+
+# device.protocol -> the protocol versions a device of it may declare, the default first (platform-spec §9
+# "protocol versions"; the device form and import check the pair, api/query/fleet_hooks.py). jt808: the three
+# headers the JT/T 808 gateway speaks; gb32960: the 2016 (##) and 2025 ($$) editions, both taken on one port;
+# gb17691: GB 17691-2018 annex Q; hj1239: HJ 1239-2021; db4403t363: DB4403/T 363's own layout is not public to
+# us and the GB gateway reads its frames with the HJ 1239-2021 layout, so its one version names that layout.
+DEVICE_PROTOCOL_VERSIONS: dict[str, tuple[str, ...]] = {
+    "jt808": ("2013", "2011", "2019"),
+    "gb32960": ("2016", "2025"),
+    "gb17691": ("2018",),
+    "hj1239": ("2021",),
+    "db4403t363": ("2021",),
+}

@@ -2,7 +2,7 @@
 
 Order: PostgreSQL and Kafka under ``var/`` (unless FLEET_DATABASE_URL / FLEET_KAFKA_BOOTSTRAP name
 servers), topics, migrations, partitions, demo seed, the demo's generated month and its reports,
-then the children of ``child_specs`` (gateway, attachment server, media server, streams worker, API,
+then the children of ``child_specs`` (gateway, GB gateway, attachment server, media server, streams worker, API,
 JT/T 809 link service and the regulator in a box, Dagster webserver and daemon, simulator, GB simulator). A crashed child restarts with
 backoff. Ctrl-C or SIGTERM stops the children in reverse order, then Kafka, then PostgreSQL.
 """
@@ -30,6 +30,7 @@ from fleet.settings import (
     AttachmentsSettings,
     DatabaseSettings,
     GatewaySettings,
+    GbGatewaySettings,
     KafkaSettings,
     MediaServerSettings,
     RegulatorSettings,
@@ -67,9 +68,15 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
     gateway, streams, api = GatewaySettings(), StreamsSettings(), ApiSettings()
     attachments = AttachmentsSettings()
     media = MediaServerSettings()
+    gb = GbGatewaySettings()
     specs = [
         ChildSpec("gateway", "gateway.__main__", [python, "-m", "gateway"],
                   Health(tcp_port=gateway.port), gateway.port, "FLEET_GATEWAY_PORT"),
+        # GB/T 32960 on its port, GB 17691 / HJ 1239 on emission_port: one process (gateway/gb/), healthy when
+        # the 32960 port accepts (both listeners open together).
+        ChildSpec("gb-gateway", "gateway.gb.__main__", [python, "-m", "gateway.gb"],
+                  Health(tcp_port=gb.port), gb.port, "FLEET_GB_GATEWAY_PORT",
+                  more_ports=((gb.emission_port, "FLEET_GB_GATEWAY_EMISSION_PORT"),)),
         ChildSpec("attachments", "gateway.attachments", [python, "-m", "gateway.attachments"],
                   Health(tcp_port=attachments.port), attachments.port, "FLEET_ATTACHMENTS_PORT"),
         ChildSpec("media", "gateway.video.__main__", [python, "-m", "gateway.video"],
@@ -100,13 +107,14 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
 
 
 def gb_simulator_spec(python: str, vehicles: int) -> ChildSpec:
-    """The GB demo vehicles' terminals (simulator.gb32960): the electric buses and vans on the GB/T 32960
-    port, the diesel trucks on the GB 17691 / HJ 1239 port (FLEET_SIMULATOR_GB_PORT / _GB_EMISSION_PORT,
-    the GB gateway's defaults 7617 / 7618). They retry with back-off, quietly, while no gateway listens."""
-    sim = SimulatorSettings()
+    """The GB demo vehicles' terminals (simulator.gb32960): the electric buses and vans on the GB gateway's
+    GB/T 32960 port, the diesel trucks on its GB 17691 / HJ 1239 port: they follow FLEET_GB_GATEWAY_PORT /
+    _EMISSION_PORT as the 808 simulator follows the gateway's. They retry with back-off, quietly, while no
+    gateway listens."""
+    gb = GbGatewaySettings()
     return ChildSpec("simulator-gb", "simulator.gb32960.__main__",
                      [python, "-m", "simulator.gb32960", "--vehicles", str(vehicles), "--host", "127.0.0.1",
-                      "--port", str(sim.gb_port), "--emission-port", str(sim.gb_emission_port),
+                      "--port", str(gb.port), "--emission-port", str(gb.emission_port),
                       "--odometers", str(simulator_odometers_file(StackSettings()))])
 
 
@@ -208,6 +216,7 @@ def prepare_dagster_home(reports: ReportSettings, database_url: str = "") -> Pat
 def _check_ports(specs: list[ChildSpec], stack: StackSettings, own_pg: bool, own_kafka: bool) -> None:
     """Fail before starting anything when a port we need is taken by someone else."""
     wanted: list[tuple[int, str]] = [(s.port, s.port_env or "") for s in specs if s.port and not s.missing_reason()]
+    wanted += [more for s in specs if not s.missing_reason() for more in s.more_ports]
     if own_pg and not _own_postgres(stack).is_running():
         wanted.append((stack.postgres_port, "FLEET_STACK_POSTGRES_PORT"))
     if own_kafka and not _own_kafka(stack).is_running():

@@ -137,6 +137,36 @@ class GatewaySettings(_Base):
     sent_record_buffer: int = Field(10000, ge=1, description="jt808.sent.v1 records awaiting Kafka; more are dropped (counted), uplinks never are")
 
 
+class GbGatewaySettings(_Base):
+    """The GB/T 32960 (new-energy) and GB 17691 / HJ 1239 (emissions) terminal gateway (gateway/gb/,
+    ``python -m gateway.gb``): the JT/T 808 gateway's guarantees, one process for both ports."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_GB_GATEWAY_", extra="ignore", frozen=True)
+
+    host: str = Field("0.0.0.0", description="address the GB gateway binds (both ports)")
+    port: int = Field(7617, ge=0, le=65535, description="GB/T 32960 TCP port (## 2016 and $$ 2025 frames; 0: any free one, for tests)")
+    emission_port: int = Field(7618, ge=0, le=65535, description="GB 17691 / HJ 1239 TCP port (## frames read as the GB 17691 family; 0: any free one, for tests)")
+    gateway_id: str = Field("gb-1", description="identifies this GB gateway process in uplinks and sessions")
+    idle_timeout_s: float = Field(180.0, gt=0, description="close a connection silent this long (terminals send a heartbeat or data well within it)")
+    login_deadline_s: float = Field(30.0, gt=0, description="close a connection without a successful vehicle login this long after accept")
+    takeover_silence_s: float = Field(90.0, gt=0, description="a login of a VIN another connection holds is answered VIN duplicate (0x03) unless that connection has been silent this long (a terminal reconnecting after a dead link), which then closes")
+    max_frame_bytes: int = Field(8192, ge=64, description="longest frame accepted (a 96-cell real-time frame is ~350 bytes); a header announcing more is a framing error")
+    produce_buffer: int = Field(10000, ge=1, description="frames awaiting a Kafka ack before every connection's reads pause")
+    connection_in_flight_max: int = Field(256, ge=1, description="frames of one terminal awaiting Kafka before its reads pause")
+    max_frames_per_s: int = Field(200, ge=1, description="frames one connection may send per second before its reads pause")
+    write_buffer_bytes: int = Field(64 * 1024, ge=1024, description="unsent bytes to one terminal before it counts as not reading and is dropped")
+    unauthenticated_max: int = Field(10000, ge=1, description="connections without a vehicle login, shared by source address as on the JT/T 808 gateway (gateway/admission.py)")
+    db_timeout_s: float = Field(5.0, gt=0, description="longest wait for a VIN lookup; past it the login is answered error (0x02)")
+    linger_ms: int = Field(0, ge=0, description="Kafka producer linger; frames are already grouped (batch_window_ms)")
+    batch_window_ms: float = Field(20.0, ge=0, description="frames received within this window go to Kafka as one record per partition")
+    batch_max_bytes: int = Field(512 * 1024, ge=1024, description="largest batch record (JSON bytes)")
+    status_interval_s: float = Field(60.0, gt=0, description="interval of the counters log line")
+    hostile_log_per_connection: int = Field(10, ge=0, description="bad inputs logged per connection (then one summary at close)")
+    hostile_log_per_s: float = Field(20.0, gt=0, description="bad-input log lines per second across all connections")
+    hostile_log_burst: int = Field(100, ge=1, description="bad-input log lines allowed at once before the per-second rate applies")
+    hostile_log_hex_bytes: int = Field(64, ge=0, description="bytes of a bad frame shown as hex in the log")
+
+
 class StreamsSettings(_Base):
     model_config = SettingsConfigDict(env_prefix="FLEET_STREAMS_", extra="ignore", frozen=True)
 

@@ -62,6 +62,7 @@ class ChildSpec:
     health: Health = field(default_factory=Health)
     port: int | None = None          # must be free before start
     port_env: str | None = None      # the variable that moves that port
+    more_ports: tuple[tuple[int, str], ...] = ()  # (port, variable) of other listeners, also free before start
     start_timeout_s: float = 60.0
 
     def missing_reason(self) -> str | None:

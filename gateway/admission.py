@@ -9,11 +9,27 @@ must not keep genuine terminals from logging in.
 from __future__ import annotations
 
 import ipaddress
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 T = TypeVar("T")
+
+
+class WaitingConnection(Protocol):
+    """What `admit_connection` needs of a terminal connection (JT/T 808 or GB)."""
+
+    connection_id: str
+    peer: str | None
+
+    def log_hostile(self, level: int, msg: str, *args: object) -> None: ...
+
+    def close(self, reason: str, abort: bool = False) -> None: ...
+
+
+class DisplacementCounter(Protocol):
+    unauthenticated_displaced: int
 
 IPV6_PREFIX = 64  # one IPv6 host usually holds a whole /64: counting exact addresses would not cap it
 
@@ -80,6 +96,22 @@ class UnauthenticatedPool(Generic[T]):
         held.pop(item, None)
         if not held:
             del self._by_address[address]
+
+
+W = TypeVar("W", bound=WaitingConnection)
+
+
+def admit_connection(pool: UnauthenticatedPool[W], conn: W, counters: DisplacementCounter) -> bool:
+    """Admit a new connection to the pool of those not yet logged in (`UnauthenticatedPool`'s rule);
+    a connection it displaces is logged and closed here. False: the caller closes `conn`."""
+    admitted, displaced = pool.admit(conn, address_key(conn.peer))
+    if displaced is not None:
+        counters.unauthenticated_displaced += 1
+        displaced.log_hostile(logging.WARNING, "conn %s (%s): closed to make room for %s (its host holds the "
+                              "most connections waiting to authenticate)", displaced.connection_id,
+                              displaced.peer, conn.peer)
+        displaced.close("refused", abort=True)
+    return admitted
 
 
 @dataclass

@@ -25,6 +25,7 @@ from fleet.phones import canonical_phone
 from gateway import access_log, login, media
 from gateway import replies as r
 from gateway.downlinks import Downlink, DownlinkPacer, sent_value
+from gateway.flow import FlowControlledConnection
 from gateway.inbound import DecodeFailure, decode_inbound, reassembled_message
 from gateway.payloads import TerminalIdentity, session_value, uplink_value, utc_now_iso
 from gateway.reassembly import Completed, ResendRequest, SubpackageAssembler
@@ -61,9 +62,12 @@ ACKED_MASK = ACKED_KEPT - 1
 MAX_BODY_BYTES = 1023  # body length field is 10 bits; longer downlinks are sub-packaged
 
 
-class TerminalConnection(asyncio.Protocol):
+class TerminalConnection(FlowControlledConnection):
+    ctx: GatewayContext
+
     def __init__(self, ctx: GatewayContext, connection_id: str) -> None:
         self.ctx = ctx
+        self._init_flow()
         self.connection_id = connection_id
         settings = ctx.settings
         self._reader = FrameReader(settings.max_frame_bytes)
@@ -71,14 +75,7 @@ class TerminalConnection(asyncio.Protocol):
             ctx.budget, timeout_s=settings.subpackage_timeout_s,
             resend_after_s=settings.subpackage_resend_after_s,
             connection_max_bytes=settings.subpackage_connection_max_bytes)
-        self._transport: asyncio.Transport | None = None
         self._pending: deque[bytes | JT808Error] = deque()
-        self._busy = False            # a database lookup is running
-        self._throttled = False       # too many frames this second
-        self._backpressured = False   # the shared uplink buffer is full
-        self._reading_paused = False
-        self._close_reason: str | None = None
-        self.closed = False
         self.identity: TerminalIdentity | None = None
         self.device_phone: str | None = None  # device.phone (may be the 12-digit form of a 2019 phone)
         self.auth_code: str | None = None  # the code this connection authenticated with
@@ -92,18 +89,11 @@ class TerminalConnection(asyncio.Protocol):
         self.version = "2013"
         self.protocol_version = 1
         self._out_seq = 0
-        self.in_flight = 0
-        self.last_rx_at = 0.0
-        self._window_start = 0.0
-        self._window_frames = 0
         self._received_at: str | None = None  # receive time shared by the frames of one read
         self._awaiting: set[tuple[int, int]] = set()  # (msg id, serial) of positions on their way to Kafka
         # slot serial % ACKED_KEPT -> hash of the last uplink acknowledged with that serial (the frame's
         # bytes, so message id, serial and content must all match); None until the first position ack
         self._acked: array[int] | None = None
-        self._out: list[bytes] = []  # frames to write at the end of this read / batch of Kafka acks
-        self._flush_scheduled = False
-        self._in_read = False
         self.downlinks = DownlinkPacer(self._write_downlink, self._downlink_failed, loop=ctx.loop,
                                        counters=ctx.counters, in_flight_max=settings.downlink_in_flight,
                                        queue_max=settings.downlink_queue_max,
@@ -144,12 +134,6 @@ class TerminalConnection(asyncio.Protocol):
             if self._out:
                 self._flush_out()
 
-    def pause_writing(self) -> None:
-        # The terminal is not reading what we send: drop it rather than buffer without bound.
-        self.ctx.counters.slow_reader_dropped += 1
-        log.warning("conn %s (%s): terminal not reading, dropping", self.connection_id, self.phone)
-        self.close("closed", abort=True)
-
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         self._assembler.clear()
@@ -161,66 +145,15 @@ class TerminalConnection(asyncio.Protocol):
         self.ctx.hostile_log.summary(log, self, "conn %s (%s)", self.connection_id, self.peer)
         self.ctx.connection_closed(self)
 
-    # ------------------------------------------------------------------ flow control
+    # ------------------------------------------------------------------ who (flow control: gateway/flow.py)
 
     @property
     def phone(self) -> str | None:
         return self.identity.phone if self.identity else None
 
-    def pause_for_backpressure(self) -> None:
-        self._backpressured = True
-        self._update_reading()
-
-    def resume_after_backpressure(self) -> None:
-        self._backpressured = False
-        if not self.closed:
-            self._drain()
-
-    def _blocked(self) -> bool:
-        return (self._busy or self._throttled or self._backpressured or self.closed
-                or self.in_flight >= self.ctx.settings.connection_in_flight_max)
-
-    def _drain(self) -> None:
-        pending = self._pending
-        pipeline = self.ctx.pipeline
-        while pending and not self._blocked():
-            if pipeline.saturated:
-                pipeline.wait_for_capacity(self)
-                break
-            self._handle(pending.popleft())
-        self._update_reading()
-
-    def _update_reading(self) -> None:
-        transport = self._transport
-        if transport is None or self.closed:
-            return
-        want_pause = self._blocked() or bool(self._pending)
-        if want_pause and not self._reading_paused:
-            transport.pause_reading()
-            self._reading_paused = True
-        elif not want_pause and self._reading_paused:
-            transport.resume_reading()
-            self._reading_paused = False
-
-    def _count_frame(self) -> None:
-        ctx = self.ctx
-        ctx.counters.frames_in += 1
-        now = self.last_rx_at
-        if now - self._window_start >= 1.0:
-            self._window_start, self._window_frames = now, 0
-        self._window_frames += 1
-        if self._window_frames >= ctx.settings.max_frames_per_s and not self._throttled:
-            ctx.counters.flood_throttled += 1
-            self.log_hostile(logging.WARNING, "conn %s (%s): over %d frames/s, pausing reads", self.connection_id,
-                             self.phone, ctx.settings.max_frames_per_s)
-            self._throttled = True
-            ctx.loop.call_at(self._window_start + 1.0, self._end_throttle)
-
-    def _end_throttle(self) -> None:
-        self._throttled = False
-        self._window_start, self._window_frames = self.ctx.loop.time(), 0
-        if not self.closed:
-            self._drain()
+    @property
+    def who(self) -> str | None:
+        return self.phone
 
     # ------------------------------------------------------------------ frames
 
@@ -534,50 +467,6 @@ class TerminalConnection(asyncio.Protocol):
                            event=event, reason=reason, connection_id=self.connection_id,
                            gateway_id=self.ctx.settings.gateway_id, at=utc_now_iso())
         sent.submit(phone.encode(), value)
-
-    def _write(self, data: bytes) -> None:
-        """Write a frame. Replies made during one read, or while the acknowledgements of one Kafka
-        record run (the pipeline's cork), go out in one write at its end: one syscall, not one each."""
-        if self._in_read:
-            self._out.append(data)
-            return
-        cork = self.ctx.pipeline.cork
-        if cork.depth:
-            self._out.append(data)
-            if not self._flush_scheduled:
-                self._flush_scheduled = True
-                cork.pending.append(self._flush_out)
-            return
-        if self._out:
-            self._out.append(data)
-            self._flush_out()
-            return
-        transport = self._transport
-        if transport is not None and not transport.is_closing():
-            transport.write(data)
-
-    def _flush_out(self) -> None:
-        self._flush_scheduled = False
-        out = self._out
-        if not out:
-            return
-        self._out = []
-        transport = self._transport
-        if transport is None or transport.is_closing():
-            return
-        transport.write(out[0] if len(out) == 1 else b"".join(out))
-
-    def close(self, reason: str, abort: bool = False) -> None:
-        if self._close_reason is None:
-            self._close_reason = reason
-        transport = self._transport
-        if self._out and not abort:
-            self._flush_out()  # replies written before the close (e.g. the ack of a de-registration)
-        if transport is not None and not transport.is_closing():
-            if abort:
-                transport.abort()
-            else:
-                transport.close()
 
     def sweep(self, now: float) -> None:
         """Called periodically by the server: authentication deadline, idle timeout, overdue sub-packages."""

@@ -72,3 +72,20 @@ class GatewayCounters:
     def log_line(self) -> None:
         nonzero = {k: v for k, v in self.snapshot().items() if v}
         log.info("gateway counters %s", " ".join(f"{k}={v}" for k, v in nonzero.items()))
+
+
+@dataclass
+class GbGatewayCounters(GatewayCounters):
+    """The GB gateway's counters (gateway/gb/): the JT/T 808 gateway's, plus its own refusals."""
+
+    logins: int = 0  # vehicle logins answered success (stored in Kafka first)
+    frames_forwarded: int = 0  # frames handed to gb32960.uplink.v1
+    answers_after_kafka: int = 0  # answers written from a Kafka delivery
+    refused_not_logged_in: int = 0
+    refused_vin_mismatch: int = 0
+    refused_unsupported_command: int = 0
+    refused_unknown_vin: int = 0
+    refused_ambiguous_vin: int = 0
+    refused_vin_duplicate: int = 0
+    refused_lookup_failed: int = 0
+    login_deadline_closed: int = 0

@@ -13,6 +13,7 @@ Registration policy (JT/T 808 0x8100 results); the reasoning is in gateway/READM
   second party that re-registers makes the other's code fail at its next authentication;
 - anything else with a code, including codes issued before identities were recorded: result 3
   "terminal already registered";
+- a device of another protocol (gb32960, gb17691, hj1239, db4403t363: the GB gateway's): result 4;
 - unknown phone: result 4 "no such terminal", unless auto-registration puts it in the unassigned pool;
   a disabled device (state 5): result 4;
 - a terminal id recorded in advance by an administrator (`expected_terminal_id`): any other reported id
@@ -42,6 +43,9 @@ from warehouse.queries import registration as registry
 log = logging.getLogger("gateway.devices")
 
 DISABLED_STATE = 5  # fleet.enums.DeviceState.DISABLED
+# Only jt808 devices register here: a device of a GB protocol (fleet.gb32960_records.GB_PROTOCOLS) speaks to
+# the GB gateway by its VIN, and its phone must not let a JT/T 808 terminal stand in for it (result 4).
+JT808_PROTOCOL = "jt808"
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,7 @@ class DeviceRecord:
     approve_reregistration: bool = False
     approval_window_min: int = 0
     recently_online: bool = False  # online, or offline for less than approval_window_min
+    protocol: str = "jt808"  # device.protocol: a GB terminal's phone (gb32960, ...) is refused here
 
 
 @dataclass(frozen=True)
@@ -116,7 +121,7 @@ def decide_registration(device: DeviceRecord | None, info: RegistrationInfo) -> 
     """The 0x8100 result for a registration, before anything is written."""
     if device is None:
         return REG_NO_TERMINAL
-    if device.state == DISABLED_STATE:
+    if device.state == DISABLED_STATE or device.protocol != JT808_PROTOCOL:
         return REG_NO_TERMINAL
     if not matches_expected_terminal(device, info):
         return REG_TERMINAL_TAKEN
@@ -163,6 +168,7 @@ def authentication_accepted(device: DeviceRecord | None, auth_code: str) -> bool
     return (
         device is not None
         and device.state != DISABLED_STATE
+        and device.protocol == JT808_PROTOCOL
         and bool(device.auth_code)
         and secrets.compare_digest(device.auth_code or "", auth_code)
     )

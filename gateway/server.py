@@ -15,7 +15,7 @@ from typing import Any
 from fleet.phones import canonical_phone
 from fleet.settings import GatewaySettings
 from fleet.topics import DEVICE_SESSIONS, JT808_DOWNLINK, JT808_SENT, JT808_UPLINK
-from gateway.admission import AuthBackoff, UnauthenticatedPool, address_key
+from gateway.admission import AuthBackoff, UnauthenticatedPool, admit_connection
 from gateway.connection import TerminalConnection
 from gateway.counters import GatewayCounters
 from gateway.devices import DeviceDirectory, PostgresDeviceDirectory
@@ -113,14 +113,7 @@ class GatewayContext:
         self.connections.add(conn)
         self.counters.connections_opened += 1
         self.counters.connections_open = len(self.connections)
-        admitted, displaced = self.unauthenticated.admit(conn, address_key(conn.peer))
-        if displaced is not None:
-            self.counters.unauthenticated_displaced += 1
-            displaced.log_hostile(logging.WARNING, "conn %s (%s): closed to make room for %s (its host holds the "
-                                  "most connections waiting to authenticate)", displaced.connection_id,
-                                  displaced.peer, conn.peer)
-            displaced.close("refused", abort=True)
-        return admitted
+        return admit_connection(self.unauthenticated, conn, self.counters)
 
     def connection_authenticated(self, conn: TerminalConnection) -> None:
         self.unauthenticated.discard(conn)

@@ -17,6 +17,8 @@ from api.query import validators
 from api.query.fleet_hooks import CarHooks, DeviceHooks, DriverHooks, GroupHooks, SimHooks
 from api.query.grammar import EntitySpec, FieldSpec
 from api.query.values import FieldType
+from fleet.enums import DEVICE_PROTOCOL_VERSIONS
+from fleet.gb32960_records import GB_PROTOCOLS
 from fleet.phones import phone_search_text
 
 F = FieldSpec
@@ -25,9 +27,11 @@ F = FieldSpec
 PLATE_COLORS = (1, 2, 3, 4, 5, 6, 7, 8)  # blue, yellow, black, white, agricultural yellow/blue/green, other
 VEHICLE_GRADES = (1, 2, 3, 4)  # A-D
 VEHICLE_TYPES = (1, 2, 3)  # fuel, new-energy, hybrid
-# What the gateway speaks: JT/T 808 under the 2011/2013 header and the 2019 header; JT/T 1078-2016 video.
-PROTOCOLS = ("jt808",)
-PROTOCOL_VERSIONS = ("2013", "2011", "2019")
+# What the gateways speak: JT/T 808 under the 2011/2013 header and the 2019 header (gateway/), GB/T 32960 and
+# GB 17691 / HJ 1239 / DB4403/T 363 (gateway/gb/); JT/T 1078-2016 video. Which versions go with which protocol:
+# fleet.enums.DEVICE_PROTOCOL_VERSIONS, checked by DeviceHooks.
+PROTOCOLS = ("jt808", *GB_PROTOCOLS)
+PROTOCOL_VERSIONS = tuple(dict.fromkeys(v for p in PROTOCOLS for v in DEVICE_PROTOCOL_VERSIONS[p]))
 VIDEO_PROTOCOL_VERSIONS = ("2016",)
 # Video channels 1-13 (front, driver, front door, ...) and the audio channels 33, 36, 37.
 CHANNELS = frozenset({*range(1, 14), 33, 36, 37})

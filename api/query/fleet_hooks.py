@@ -17,6 +17,7 @@ from typing import Any
 
 from api.errors import BadRequest, Conflict, NotFound
 from api.query.grammar import EntityHooks
+from fleet.enums import DEVICE_PROTOCOL_VERSIONS
 from fleet.phones import canonical_phone
 from warehouse.queries import fleet
 
@@ -129,7 +130,7 @@ def _canonical(field: str, phone: Any) -> str:
 
 class DeviceHooks(EntityHooks):
     REFS = {"deviceProducerId": "device_producer", "deviceTypeId": "device_type"}
-    DEFAULTS = {"protocol": "jt808", "protocolVersion": "2013", "videoChannel": "", "talkChannel": "",
+    DEFAULTS = {"protocol": "jt808", "videoChannel": "", "talkChannel": "",
                 "hasVideo": 0, "hasPhoto": 0, "hasMicrophone": 0}
 
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
@@ -137,11 +138,32 @@ class DeviceHooks(EntityHooks):
         values = _defaults(values, self.DEFAULTS)
         if values.get("phone") is not None:  # one canonical form: the gateway matches every header width
             values["phone"] = _canonical("phone", values["phone"])
+        values = _protocol_version(values, before)
         _own(conn, values, _tenant(who, values, before), self.REFS)
         return values
 
     def before_delete(self, conn: Any, who: Any, record_id: int, before: Mapping[str, Any]) -> None:
         fleet.release_device(conn, record_id)
+
+
+def _protocol_version(values: dict[str, Any], before: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A device's protocol version must be one of its protocol's (fleet.enums.DEVICE_PROTOCOL_VERSIONS): a
+    gb32960 device of version 2013 would be a JT/T 808 header on a GB terminal. A write that sets the protocol
+    without a version (or a create without one) takes the protocol's default version; else 400 naming
+    protocolVersion."""
+    old_protocol = str(before.get("protocol") or "jt808") if before is not None else "jt808"
+    protocol = str(values.get("protocol") or old_protocol)
+    versions = DEVICE_PROTOCOL_VERSIONS.get(protocol, ())
+    version = values.get("protocolVersion")
+    if version is None:
+        if before is not None and protocol == old_protocol and "protocolVersion" not in values:
+            return values
+        values = {**values, "protocolVersion": versions[0] if versions else None}
+        version = values["protocolVersion"]
+    if version not in versions:
+        raise BadRequest(f"协议版本不合法 (field 'protocolVersion': {version} is not a version of {protocol}; "
+                         f"one of {', '.join(versions)})", data={"field": "protocolVersion"})
+    return values
 
 
 class SimHooks(EntityHooks):

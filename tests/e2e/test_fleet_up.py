@@ -71,6 +71,8 @@ def test_fleet_up_check_reports_every_component_healthy(
         "FLEET_API_PORT": str(free_port()),
         "FLEET_ATTACHMENTS_PORT": str(free_port()),
         "FLEET_MEDIA_SERVER_PORT": str(free_port()),
+        "FLEET_GB_GATEWAY_PORT": str(free_port()),
+        "FLEET_GB_GATEWAY_EMISSION_PORT": str(free_port()),
         # the regulator in a box and the demo superior platform's sub link (the seed follows both)
         "FLEET_REGULATOR_PORT": str(free_port()),
         "FLEET_REGULATOR_STATUS_PORT": str(free_port()),
@@ -89,7 +91,7 @@ def test_fleet_up_check_reports_every_component_healthy(
         logs = "\n".join(f"--- {p.name}\n{p.read_text()[-2000:]}" for p in sorted((var_dir / "log").glob("*.log")))
         report = f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-3000:]}\n{logs}"
         assert proc.returncode == 0, report
-        for component in ("postgresql", "gateway", "attachments", "media", "streams", "api", "regulator", "exchange",
+        for component in ("postgresql", "gateway", "gb-gateway", "attachments", "media", "streams", "api", "regulator", "exchange",
                           "dagster-webserver", "dagster-daemon", "notebooks", "simulator"):
             assert any(line.split()[:2] in ([component, "healthy"], [component, "running"])
                        for line in proc.stdout.splitlines()), report

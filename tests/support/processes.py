@@ -121,3 +121,23 @@ class MediaServerProcess(ServiceProcess):
                                      stdout=log, stderr=subprocess.STDOUT)
         log.close()
         wait_for_port(self.port, 60, self.proc)
+
+
+class GbGatewayProcess(ServiceProcess):
+    """``python -m gateway.gb`` (the GB/T 32960 and GB 17691 / HJ 1239 gateway, as ``fleet up`` runs it) on
+    127.0.0.1 with the given ports, logging to a file."""
+
+    def __init__(self, env: dict[str, str], port: int, emission_port: int, log_file: Path, gateway_id: str) -> None:
+        self.port = port
+        self.emission_port = emission_port
+        self.log_file = log_file
+        self.env = {**env, "FLEET_GB_GATEWAY_PORT": str(port), "FLEET_GB_GATEWAY_EMISSION_PORT": str(emission_port),
+                    "FLEET_GB_GATEWAY_HOST": "127.0.0.1", "FLEET_GB_GATEWAY_GATEWAY_ID": gateway_id}
+
+    def start(self) -> None:
+        log = self.log_file.open("ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "gateway.gb"], cwd=REPO_ROOT, env=self.env,
+                                     stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        wait_for_port(self.port, 60, self.proc)
+        wait_for_port(self.emission_port, 10, self.proc)

@@ -353,8 +353,10 @@ def test_only_the_terminal_and_browser_ports_are_published_beyond_this_host() ->
     public = {port for port, (_, ip) in published.items() if ip != "127.0.0.1"}
     # 7620-7699: the media server's one-time ports (its `port` source policy, the only one behind HAProxy);
     # 7615: the JT/T 809 sub link the superior platform connects back to (it must present the verify code
-    # of the main link's login); 7616: the main link server inferior platforms log in to
-    assert public == {"7611", "7612", "7613", "7615", "7616", "8080", "7620-7699"}, published
+    # of the main link's login); 7616: the main link server inferior platforms log in to; 7617 / 7618: the GB
+    # gateway's GB/T 32960 and GB 17691 / HJ 1239 terminals (their VIN must name a vehicle of the records)
+    assert public == {"7611", "7612", "7613", "7615", "7616", "7617", "7618", "8080", "7620-7699"}, published
+    assert published["7617"][0] == published["7618"][0] == "gb-gateway"
     assert published["7615"][0] == "exchange"
     assert published["7616"][0] == "exchange"
     assert published["3070"][0] == "haproxy", "the Dagster UI (no sign-in of its own) only through the proxy"

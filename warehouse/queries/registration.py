@@ -129,7 +129,7 @@ _TERMINAL_DEVICE = (
     "coalesce(p.approve_reregistration, false) AS approve_reregistration, "
     "coalesce(p.approval_window_min, 0) AS approval_window_min, "
     "(d.state = 3 OR d.offline_time > now() - make_interval(mins => coalesce(p.approval_window_min, 0))) "
-    "IS TRUE AS recently_online "
+    "IS TRUE AS recently_online, d.protocol "
     "FROM device d JOIN enterprise e ON e.id = d.enterprise_id "
     "LEFT JOIN LATERAL (SELECT rp.* FROM enterprise_registration_policy rp JOIN enterprise pe ON pe.id = rp.enterprise_id "
     "WHERE pe.id = e.id OR (pe.path <> '' AND e.path LIKE pe.path || '%%') ORDER BY length(pe.path) DESC LIMIT 1) p ON true "

@@ -87,3 +87,23 @@ def test_port_in_use_names_the_variable_that_moves_it(monkeypatch: pytest.Monkey
         with pytest.raises(PortInUseError) as caught:
             launcher._check_ports(specs, StackSettings(), own_pg=False, own_kafka=False)
     assert str(caught.value) == f"port {port} is in use; set FLEET_GATEWAY_PORT"
+
+
+def test_the_gb_gateways_emission_port_in_use_names_its_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the GB gateway listens on two ports (GB/T 32960 and GB 17691 / HJ 1239): both are checked before start
+    from fleet import launcher
+    from fleet.settings import StackSettings
+
+    with socket.socket() as taken, socket.socket() as free:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        free.bind(("127.0.0.1", 0))
+        port, free_port = taken.getsockname()[1], free.getsockname()[1]
+        free.close()
+        monkeypatch.setenv("FLEET_GB_GATEWAY_PORT", str(free_port))
+        monkeypatch.setenv("FLEET_GB_GATEWAY_EMISSION_PORT", str(port))
+        specs = [s for s in launcher.child_specs(terminals=0, simulator=False) if s.name == "gb-gateway"]
+        assert [s.argv[1:] for s in specs] == [["-m", "gateway.gb"]]
+        with pytest.raises(PortInUseError) as caught:
+            launcher._check_ports(specs, StackSettings(), own_pg=False, own_kafka=False)
+    assert str(caught.value) == f"port {port} is in use; set FLEET_GB_GATEWAY_EMISSION_PORT"

@@ -1,0 +1,189 @@
+"""The GB gateway process: two TCP listeners (GB/T 32960 on `port`, GB 17691 / HJ 1239 on `emission_port`),
+the VIN registry, sweeps and the counters line.
+
+Built by `build_gb_gateway(settings, database_url, kafka_bootstrap)`; unit tests build a `GbGatewayServer`
+with an in-memory directory and sink instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+
+from fleet.settings import GbGatewaySettings
+from fleet.topics import GB32960_UPLINK
+from gateway.admission import UnauthenticatedPool, admit_connection
+from gateway.counters import GbGatewayCounters
+from gateway.gb.connection import GbConnection
+from gateway.gb.vehicles import PostgresVehicleDirectory, VehicleDirectory
+from gateway.hostile_log import HostileInputLog
+from gateway.kafka_io import KafkaRecordSink
+from gateway.pipeline import RecordSink, UplinkPipeline
+
+log = logging.getLogger("gateway.gb.server")
+
+
+class VinRegistry:
+    """Which connection holds which vehicle, by VIN (both ports: one vehicle, one session)."""
+
+    def __init__(self) -> None:
+        self._by_vin: dict[str, GbConnection] = {}
+
+    def __len__(self) -> int:
+        return len(self._by_vin)
+
+    def get(self, vin: str) -> GbConnection | None:
+        return self._by_vin.get(vin)
+
+    def claim(self, conn: GbConnection) -> None:
+        assert conn.vin is not None
+        self._by_vin[conn.vin] = conn
+
+    def release(self, conn: GbConnection) -> bool:
+        """Forget `conn`; True if it held its VIN (so its session ends now)."""
+        vin = conn.vin
+        if vin is not None and self._by_vin.get(vin) is conn:
+            del self._by_vin[vin]
+            return True
+        return False
+
+
+class GbContext:
+    """What every GB connection shares."""
+
+    def __init__(self, settings: GbGatewaySettings, directory: VehicleDirectory, pipeline: UplinkPipeline,
+                 counters: GbGatewayCounters, loop: asyncio.AbstractEventLoop) -> None:
+        self.settings = settings
+        self.directory = directory
+        self.pipeline = pipeline
+        self.counters = counters
+        self.loop = loop
+        self.registry = VinRegistry()
+        self.connections: set[GbConnection] = set()
+        self.unauthenticated: UnauthenticatedPool[GbConnection] = UnauthenticatedPool(settings.unauthenticated_max)
+        self.hostile_log = HostileInputLog(
+            counters, loop.time, per_connection=settings.hostile_log_per_connection,
+            per_s=settings.hostile_log_per_s, burst=settings.hostile_log_burst,
+            hex_bytes=settings.hostile_log_hex_bytes)
+
+    def connection_opened(self, conn: GbConnection) -> bool:
+        """Track a new connection; False when its host is over its share of those not logged in
+        (gateway/admission.py, as on the JT/T 808 gateway)."""
+        self.connections.add(conn)
+        self.counters.connections_opened += 1
+        self.counters.connections_open = len(self.connections)
+        return admit_connection(self.unauthenticated, conn, self.counters)
+
+    def connection_authenticated(self, conn: GbConnection) -> None:
+        self.counters.authenticated += 1
+        self.unauthenticated.discard(conn)
+
+    def connection_closed(self, conn: GbConnection) -> None:
+        self.connections.discard(conn)
+        self.unauthenticated.discard(conn)
+        self.counters.connections_closed += 1
+        self.counters.connections_open = len(self.connections)
+
+
+class GbGatewayServer:
+    def __init__(self, settings: GbGatewaySettings, directory: VehicleDirectory, sink: RecordSink) -> None:
+        self.settings = settings
+        self.counters = GbGatewayCounters()
+        self._directory = directory
+        self._sink = sink
+        self._ids = itertools.count(1)
+        self._servers: dict[str, asyncio.Server] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self.ctx: GbContext | None = None
+        self.pipeline: UplinkPipeline | None = None
+
+    def port_of(self, family: str) -> int:
+        """The bound port of the `gb32960` or `gb17691` listener."""
+        return int(self._servers[family].sockets[0].getsockname()[1])
+
+    def build_context(self) -> GbContext:
+        loop = asyncio.get_running_loop()
+        self.pipeline = UplinkPipeline(self._sink, self.counters, buffer_limit=self.settings.produce_buffer,
+                                       batch_topic=GB32960_UPLINK,
+                                       batch_window_s=self.settings.batch_window_ms / 1000,
+                                       batch_max_bytes=self.settings.batch_max_bytes)
+        self.pipeline.start()
+        self.ctx = GbContext(self.settings, self._directory, self.pipeline, self.counters, loop)
+        return self.ctx
+
+    def new_connection(self, family: str) -> GbConnection:
+        assert self.ctx is not None
+        return GbConnection(self.ctx, f"{self.settings.gateway_id}-{next(self._ids)}", family)
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.build_context()
+        for family, port in (("gb32960", self.settings.port), ("gb17691", self.settings.emission_port)):
+            self._servers[family] = await loop.create_server(
+                lambda family=family: self.new_connection(family),  # type: ignore[misc]
+                self.settings.host, port, backlog=4096, reuse_address=True)
+        self._tasks.append(asyncio.create_task(self._sweep_loop(), name="gb-gateway-sweep"))
+        self._tasks.append(asyncio.create_task(self._status_loop(), name="gb-gateway-status"))
+        log.info("GB gateway %s listening on %s: GB/T 32960 %d, GB 17691 / HJ 1239 %d", self.settings.gateway_id,
+                 self.settings.host, self.port_of("gb32960"), self.port_of("gb17691"))
+
+    async def stop(self, drain_timeout_s: float = 5.0) -> None:
+        """Stop accepting, end every session (reason gateway_stop), give Kafka time to store them."""
+        for server in self._servers.values():
+            server.close()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.ctx is not None:
+            for conn in list(self.ctx.connections):
+                conn.close("gateway_stop")
+            for _ in range(100):
+                if not self.ctx.connections:
+                    break
+                await asyncio.sleep(0.01)
+        if self.pipeline is not None:
+            await self.pipeline.stop(drain_timeout_s)
+        self.counters.log_line()
+
+    async def _sweep_loop(self) -> None:
+        assert self.ctx is not None
+        ctx = self.ctx
+        interval_s = max(0.05, min(5.0, self.settings.idle_timeout_s / 4, self.settings.login_deadline_s / 4))
+        while True:
+            await asyncio.sleep(interval_s)
+            now = ctx.loop.time()
+            for conn in list(ctx.connections):
+                try:
+                    conn.sweep(now)
+                except Exception:
+                    self.counters.internal_errors += 1
+                    log.exception("sweep of %s failed", conn.connection_id)
+
+    async def _status_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.status_interval_s)
+            self.counters.log_line()
+
+
+def build_gb_gateway(settings: GbGatewaySettings, database_url: str, kafka_bootstrap: str, *,
+                     pool_max: int = 4) -> tuple[GbGatewayServer, PostgresVehicleDirectory, KafkaRecordSink]:
+    """The production wiring: PostgreSQL VIN directory and the idempotent Kafka producer (acks=all)."""
+    directory = PostgresVehicleDirectory(database_url, pool_max=pool_max)
+    sink = KafkaRecordSink(kafka_bootstrap, linger_ms=settings.linger_ms)
+    return GbGatewayServer(settings, directory, sink), directory, sink
+
+
+async def run_gb_gateway(settings: GbGatewaySettings, database_url: str, kafka_bootstrap: str,
+                         stop: asyncio.Event | None = None, *, pool_max: int = 4) -> None:
+    """Run until `stop` is set (or forever), then shut down cleanly."""
+    server, directory, sink = build_gb_gateway(settings, database_url, kafka_bootstrap, pool_max=pool_max)
+    await directory.open()
+    sink.start()
+    await server.start()
+    try:
+        await (stop or asyncio.Event()).wait()
+    finally:
+        await server.stop()
+        await sink.stop()
+        await directory.close()

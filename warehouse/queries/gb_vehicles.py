@@ -1,0 +1,39 @@
+"""Which vehicle a GB/T 32960 / GB 17691 / HJ 1239 terminal speaks for (the GB gateway, gateway/gb/).
+
+Those terminals carry no phone and no auth code: the frame header's VIN names the vehicle. A VIN is
+accepted when a live car has it and a live, enabled device of one of the port's protocols is attached to
+that car (``device.car_id``); the car's master device first when it qualifies. ``car.vin`` is unique per
+enterprise only, so a VIN may name cars of several enterprises: every match is returned and the
+gateway refuses an ambiguous VIN rather than guess a tenant (gateway/README.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg.rows import dict_row
+
+DISABLED_STATE = 5  # fleet.enums.DeviceState.DISABLED
+
+_VEHICLE_TERMINALS = (
+    "SELECT DISTINCT ON (c.id) d.id AS device_id, d.phone, d.protocol, d.protocol_version, c.id AS car_id, "
+    "d.enterprise_id, c.vin "
+    "FROM car c JOIN device d ON d.car_id = c.id AND d.record_state = 1 AND d.state <> %(disabled)s "
+    "AND d.protocol = ANY(%(protocols)s) "
+    "WHERE c.vin = %(vin)s AND c.record_state = 1 "
+    "ORDER BY c.id, (d.id = c.master_device_id) DESC, d.id "
+    "LIMIT 5"
+)
+
+
+async def vehicle_terminals_async(conn: AsyncConnection[Any], vin: str,
+                                  protocols: Sequence[str]) -> list[dict[str, Any]]:
+    """One row per live car with ``vin`` that has a live device of ``protocols`` (its master device when
+    that qualifies, else its lowest id): {device_id, phone, protocol, protocol_version, car_id,
+    enterprise_id, vin}. At most 5 rows; more than one means the VIN is ambiguous."""
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(_VEHICLE_TERMINALS, {"vin": vin, "protocols": list(protocols),
+                                               "disabled": DISABLED_STATE})
+        return await cur.fetchall()
