@@ -47,7 +47,7 @@ def realtime_blocks(*, lat: float = 39.916527, lng: float = 116.397128, speed_km
                     current_a: float = 12.3, charging: int = 3, status: int = 1, fix_valid: bool = True,
                     alarm_level: int = 0, alarm_flags: int = 0, storage_faults: tuple[int, ...] = (),
                     cells: tuple[float, ...] | None = None, probes: tuple[int, ...] = (25, 26, 31, 24),
-                    insulation_kohm: int = 5000) -> tuple[Any, ...]:
+                    insulation_kohm: Any = 5000) -> tuple[Any, ...]:
     """The blocks of a 2016 real-time frame: whole vehicle, one motor, position, extremes (from ``cells`` /
     ``probes``), alarms, cell voltages (a 96-cell pack by default) and probe temperatures."""
     cells = cells if cells is not None else pack_cells()
@@ -59,7 +59,7 @@ def realtime_blocks(*, lat: float = 39.916527, lng: float = 116.397128, speed_km
         VehicleData(status, charging, 1, speed_kmh, mileage_km, voltage_v, current_a, soc_pct, 1, 0x0E,
                     insulation_kohm, 0, 0),
         Motors((Motor(1, 1, 45, 3000, 120.5, 60, voltage_v, current_a),)),
-        Position(0 if fix_valid else 1, abs(lng), abs(lat)),
+        Position((0 if fix_valid else 1) | (2 if lat < 0 else 0) | (4 if lng < 0 else 0), abs(lng), abs(lat)),
         Extremes(1, hi + 1, cells[hi], 1, lo + 1, cells[lo], 1, thi + 1, probes[thi], 1, tlo + 1, probes[tlo]),
         Alarms(alarm_level, alarm_flags, storage_faults, (), (), ()),
         CellVoltages((PackVoltages(1, voltage_v, current_a, len(cells), 1, cells),)),
