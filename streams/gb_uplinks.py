@@ -16,13 +16,13 @@ not parse, or whose position is out of range, is a refusal dead-lettered by step
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import tzinfo
 from typing import Any
 
 import psycopg
 
-from streams.db import Database
+from streams.db import DATA_ERRORS, Database
 from streams.deadletter import EventLike, Send
 from streams.gb_alarms import GbAlarms
 from streams.gb_charging import marks_from_rows, plan_sessions
@@ -79,18 +79,41 @@ async def _positions(p: GbUplinksProcessor, batch: Batch) -> None:
     await p.positions.process_planned(batch.events, batch.plan)
 
 
+Write = Callable[[psycopg.AsyncConnection[Any], list[GbFrame]], Awaitable[None]]
+
+
+async def _by_device(p: GbUplinksProcessor, batch: Batch, frames: list[GbFrame], step: str, write: Write) -> None:
+    """``write`` the frames in one transaction; when the database refuses the batch's data (a device or
+    enterprise deleted meanwhile), device by device, so only the refused device's records are dead-lettered
+    for this step (replayable) and the others are stored."""
+    try:
+        await p.db.transact(lambda conn: write(conn, frames))
+        return
+    except DATA_ERRORS as exc:
+        log.info("%s: batch refused (%s); writing device by device", step, exc)
+    by_device: dict[int, list[GbFrame]] = {}
+    for frame in frames:
+        by_device.setdefault(frame.device_id, []).append(frame)
+    for device_id, own in by_device.items():
+        try:
+            await p.db.transact(lambda conn, own=own: write(conn, own))  # type: ignore[misc]
+        except DATA_ERRORS as exc:
+            for index, item in enumerate(batch.uplinks):
+                if isinstance(item, GbFrame) and item.device_id == device_id:
+                    batch.refuse(index, f"{step} refused by the database: {exc}")
+
+
+async def _write_sessions(conn: psycopg.AsyncConnection[Any], frames: list[GbFrame]) -> None:
+    devices = sorted({f.device_id for f in frames})
+    marks = marks_from_rows(await gb_states.charging_marks_async(conn, devices))
+    sessions = plan_sessions(frames, marks)
+    await gb_states.upsert_sessions_async(conn, [s.row() for s in sessions])
+
+
 async def _charging(p: GbUplinksProcessor, batch: Batch) -> None:
     frames = [f for f in _frames(batch) if "vehicle" in f.state]
-    if not frames:
-        return
-    devices = sorted({f.device_id for f in frames})
-
-    async def work(conn: psycopg.AsyncConnection[Any]) -> None:
-        marks = marks_from_rows(await gb_states.charging_marks_async(conn, devices))
-        sessions = plan_sessions(frames, marks)
-        await gb_states.upsert_sessions_async(conn, [s.row() for s in sessions])
-
-    await p.db.transact(work)
+    if frames:
+        await _by_device(p, batch, frames, "gb_charging", _write_sessions)
 
 
 def state_rows(frames: Sequence[GbFrame]) -> list[dict[str, Any]]:
@@ -123,17 +146,15 @@ def reading_rows(frames: Sequence[GbFrame]) -> list[tuple[Any, ...]]:
     return list(out.values())
 
 
+async def _write_state(conn: psycopg.AsyncConnection[Any], frames: list[GbFrame]) -> None:
+    await gb_states.upsert_states_async(conn, state_rows(frames))
+    await gb_states.insert_readings_async(conn, reading_rows(frames))
+
+
 async def _state(p: GbUplinksProcessor, batch: Batch) -> None:
     frames = _frames(batch)
-    if not frames:
-        return
-    rows, readings = state_rows(frames), reading_rows(frames)
-
-    async def work(conn: psycopg.AsyncConnection[Any]) -> None:
-        await gb_states.upsert_states_async(conn, rows)
-        await gb_states.insert_readings_async(conn, readings)
-
-    await p.db.transact(work)
+    if frames:
+        await _by_device(p, batch, frames, "gb_state", _write_state)
 
 
 async def _alarms(p: GbUplinksProcessor, batch: Batch) -> None:

@@ -171,16 +171,20 @@ def test_a_malformed_record_is_dead_lettered_and_the_others_are_stored(
     missing = realtime(v, t0 + timedelta(seconds=5))
     del missing["device_id"]
     out_of_range = realtime(v, t0 + timedelta(seconds=6), speed_kmh=6000.0)
+    unknown = realtime(GbVehicle(v.vin, 2**40, None, v.enterprise_id), t0 + timedelta(seconds=7))  # no such device
     try:
-        send(producer, v, [realtime(v, t0), b"{not json", missing, out_of_range,
+        send(producer, v, [realtime(v, t0), b"{not json", missing, out_of_range, unknown,
                            realtime(v, t0 + timedelta(seconds=10), soc_pct=66)])
         wait_for(lambda: query(pg_url, "SELECT 1 FROM nev_state WHERE device_id = %s AND soc_pct = 66",
                                (v.device_id,)), 60, "the frame after the bad ones", worker)
         assert query(pg_url, "SELECT fix_at FROM gps WHERE device_id = %s ORDER BY fix_at", (v.device_id,)) == [
             (t0,), (t0 + timedelta(seconds=10),)]
-        found = letters.read_until(lambda rs: len(of_topic(rs)) >= 3, 30)
+        found = letters.read_until(lambda rs: len(of_topic(rs)) >= 5, 30)
         reasons = sorted((r["agent"], r["error"]) for r in of_topic(found))
-        assert [agent for agent, _ in reasons] == ["gb_positions"] * 3
+        # the unknown device: its fix and its state refused by the database, for those steps only (replayable)
+        assert [agent for agent, _ in reasons] == ["gb_positions"] * 4 + ["gb_state"]
+        assert sum("refused" in e for _, e in reasons) == 2
+        assert query(pg_url, "SELECT count(*) FROM nev_reading WHERE device_id = %s", (v.device_id,)) == [(2,)]
         assert any("not JSON" in e for _, e in reasons)
         assert any("missing field device_id" in e for _, e in reasons)
         assert any("speed 6000 km/h" in e for _, e in reasons)
