@@ -151,3 +151,82 @@ def test_charging_session_soc_energy_place_and_a_replay_or_gap_invents_nothing()
     assert session.energy_kwh == pytest.approx(3 * 30 / 60) and (session.lat, session.lng) == (22.5, 114.0)
     assert marks[V.device_id].open is None and plan_sessions(frames, marks) == []
 
+
+
+class _Positions:
+    """The positions processor's surface the GB steps use, recording what it was handed."""
+
+    def __init__(self) -> None:
+        self.limits, self.zone, self.fixes = LIMITS, UTC, 0
+
+    async def assess(self, plan: Any) -> None:
+        return None
+
+    async def process_planned(self, events: Any, plan: Any) -> None:
+        self.fixes += len(plan.fixes)
+
+
+class _Live:
+    def add_fixes(self, fixes: Any) -> None:
+        return None
+
+
+class _Database:
+    """``transact`` that fails the nev_state write with a bug and runs the charging read empty."""
+
+    def __init__(self) -> None:
+        self.sessions: list[Any] = []
+
+    async def transact(self, work: Any) -> Any:
+        conn = self
+
+        class _Cursor:
+            async def fetchall(self) -> list[Any]:
+                return []
+
+        async def execute(statement: Any, params: Any = None) -> Any:
+            if "INSERT INTO nev_" in str(statement):
+                raise RuntimeError("a bug in the state write")
+            return _Cursor()
+
+        conn.execute = execute  # type: ignore[attr-defined]
+
+        class _Cur:
+            async def __aenter__(self) -> Any:
+                return self
+
+            async def __aexit__(self, *exc: Any) -> None:
+                return None
+
+            async def executemany(self, statement: Any, params: Any) -> None:
+                if "INSERT INTO nev_" in statement.as_string(None):
+                    raise RuntimeError("a bug in the state write")
+                conn.sessions.extend(params)
+
+        conn.cursor = lambda: _Cur()  # type: ignore[attr-defined]
+        return await work(conn)
+
+
+def test_a_bug_in_one_gb_step_dead_letters_its_records_for_that_step_and_the_others_still_run() -> None:
+    import asyncio
+
+    from fleet.topics import DEAD_LETTER, GB32960_UPLINK
+    from streams.gb_uplinks import GbUplinksProcessor
+
+    from .test_processors import events
+
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def send(topic: str, key: bytes | None, value: bytes) -> None:
+        sent.append((topic, orjson.loads(value)))
+
+    db = _Database()
+    positions = _Positions()
+    processor = GbUplinksProcessor(positions, _Live(), db, None, send)  # type: ignore[arg-type]
+    records = [realtime(V, T0 + timedelta(seconds=10 * i), charging=1, current_a=-50.0) for i in range(3)]
+    asyncio.run(processor.process(events(GB32960_UPLINK, *records)))
+    letters = [r for t, r in sent if t == DEAD_LETTER]
+    assert [r["agent"] for r in letters] == ["gb_state"] * 3
+    assert all(r["error"].startswith("internal error: ") and "a bug in the state write" in r["error"] for r in letters)
+    assert positions.fixes == 3 and len(db.sessions) == 1  # gb_positions and gb_charging took the batch
+    assert processor.pipeline.failures["gb_state"] == 1
