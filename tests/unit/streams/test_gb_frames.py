@@ -230,3 +230,18 @@ def test_a_bug_in_one_gb_step_dead_letters_its_records_for_that_step_and_the_oth
     assert all(r["error"].startswith("internal error: ") and "a bug in the state write" in r["error"] for r in letters)
     assert positions.fixes == 3 and len(db.sessions) == 1  # gb_positions and gb_charging took the batch
     assert processor.pipeline.failures["gb_state"] == 1
+
+
+def test_the_public_2025_sample_keeps_its_state_and_its_position_flagged_invalid_gives_no_fix() -> None:
+    from tests.unit.protocols.gb32960_vectors import VECTORS
+
+    frame = bytes.fromhex("".join(VECTORS["RT-2025-SAMPLE"]))
+    record = frame_record(V, frame, received_at=datetime(2025, 8, 27, 9, 53, 38, tzinfo=UTC))
+    f = parse_frame(orjson.dumps(record), LIMITS)
+    assert isinstance(f, GbFrame) and f.uplink.frame_protocol == "gb32960-2025"
+    # status 1: bit 0 set, "no valid fix" as the codec reads the block; the coordinates stay in the state
+    assert f.fix is None and f.state["position"] == {"lat": 22.545, "lng": 113.945}
+    vehicle = f.state["vehicle"]
+    assert (vehicle["soc_pct"], vehicle["speed_kmh"], vehicle["mileage_km"], vehicle["charging_state"]) == (
+        66, 11.1, 67894.7, 1)
+    assert f.alarm is not None and f.alarm.faults["motor"] == [111, 222, 333]
