@@ -14,6 +14,9 @@ Keys (the ``alarm.key`` column and every push/API payload):
 | BSD | ``bsd_<type>`` | item 0x67 alarm type (instantaneous) |
 | FENCE | ``fence:<fenceId>:<kind>[:<segment>]`` | the platform fence step (streams/fences.py, fleet.geofence kinds) |
 | FENCE | ``tfence:<areaId>:<kind>`` | the terminal's own area items: 0x11 ``overspeed``, 0x12 ``enter`` / ``leave``, 0x13 ``segment_short`` / ``segment_long`` (instantaneous) |
+| NEV | ``gb0``..``gb18`` | GB/T 32960.3-2016 table 19 general alarm flags (held; streams/gb_alarms.py) |
+| NEV | ``gbf_battery``, ``gbf_motor``, ``gbf_engine``, ``gbf_other`` | a non-empty fault-code list of the 32960 alarm block (held, the codes in ``details.codes``) |
+| NEV | ``obd_mil``, ``obd_fault`` | GB 17691 / HJ 1239 OBD block: MIL on, fault codes present (held) |
 
 Fence keys name one fence (its id: a terminal area's id on the wire is the fence's id), so they are not in
 ``ALARMS``: ``describe`` names them by their kind (``FENCE_KINDS``), and the fence's name travels in the
@@ -52,6 +55,7 @@ class AlarmKind(IntEnum):
     DSM = 6
     TPMS = 7
     BSD = 8
+    NEV = 9  # GB/T 32960 / GB 17691 vehicles' own alarms (streams/gb_alarms.py)
 
 
 ACTIVE_SAFETY_KINDS = frozenset({AlarmKind.ADAS, AlarmKind.DSM, AlarmKind.TPMS, AlarmKind.BSD})
@@ -66,6 +70,11 @@ SAFETY_ITEMS: dict[str, tuple[str, AlarmKind]] = {
     "bsd_alarm": ("bsd", AlarmKind.BSD),         # 0x67
 }
 VIDEO_FLAGS_ITEM = "video_alarm_flags"           # 0x14: the v0..v31 bits
+# A GB/T 32960 / GB 17691 fix's alarm object (streams/gb_frames.py; platform-spec §3 track point): the
+# general flags ``alarm`` (keys gb0..gb18) and the fault lists, each list's key while it is not empty.
+GB_ALARM_ITEM = "gb_alarm"
+GB_FAULT_KEYS = {"battery": "gbf_battery", "motor": "gbf_motor", "engine": "gbf_engine", "other": "gbf_other",
+                 "obd": "obd_fault", "mil": "obd_mil"}
 VIDEO_ITEMS = (VIDEO_FLAGS_ITEM, "video_signal_lost_channels", "video_signal_blocked_channels",
                "storage_fault_flags", "abnormal_driving")  # 0x14-0x18 (JT/T 1078 table 13)
 
@@ -175,6 +184,37 @@ _BSD: tuple[tuple[int, str, str], ...] = (
     (3, "右侧后方接近报警", "Right rear approach"),
 )
 
+# GB/T 32960.3-2016 table 19: general alarm flags, bits 0-18.
+_GB_GENERAL: tuple[tuple[int, str, str], ...] = (
+    (0, "温度差异报警", "Temperature difference alarm"),
+    (1, "电池高温报警", "Battery high temperature alarm"),
+    (2, "车载储能装置类型过压报警", "Energy storage overvoltage alarm"),
+    (3, "车载储能装置类型欠压报警", "Energy storage undervoltage alarm"),
+    (4, "SOC低报警", "Low SOC alarm"),
+    (5, "单体电池过压报警", "Cell overvoltage alarm"),
+    (6, "单体电池欠压报警", "Cell undervoltage alarm"),
+    (7, "SOC过高报警", "High SOC alarm"),
+    (8, "SOC跳变报警", "SOC jump alarm"),
+    (9, "可充电储能系统不匹配报警", "Rechargeable energy storage mismatch alarm"),
+    (10, "电池单体一致性差报警", "Poor cell consistency alarm"),
+    (11, "绝缘报警", "Insulation alarm"),
+    (12, "DC-DC温度报警", "DC-DC temperature alarm"),
+    (13, "制动系统报警", "Brake system alarm"),
+    (14, "DC-DC状态报警", "DC-DC status alarm"),
+    (15, "驱动电机控制器温度报警", "Drive motor controller temperature alarm"),
+    (16, "高压互锁状态报警", "High-voltage interlock alarm"),
+    (17, "驱动电机温度报警", "Drive motor temperature alarm"),
+    (18, "车载储能装置类型过充", "Energy storage overcharge alarm"),
+)
+_GB_FAULTS: tuple[tuple[str, str, str], ...] = (
+    ("gbf_battery", "可充电储能装置故障", "Rechargeable energy storage fault"),
+    ("gbf_motor", "驱动电机故障", "Drive motor fault"),
+    ("gbf_engine", "发动机故障", "Engine fault"),
+    ("gbf_other", "其他故障", "Other fault"),
+    ("obd_mil", "OBD故障指示灯亮", "OBD malfunction indicator lamp on"),
+    ("obd_fault", "OBD故障码", "OBD fault codes"),
+)
+
 _PLATFORM: tuple[tuple[str, str, str], ...] = (
     ("p_overspeed", "平台超速报警", "Platform overspeed alarm"),
     ("p_fatigue", "平台疲劳驾驶报警", "Platform fatigue driving alarm"),
@@ -224,6 +264,8 @@ def _build() -> dict[str, AlarmDef]:
                                ("tpms", AlarmKind.TPMS, _TPMS), ("bsd", AlarmKind.BSD, _BSD)):
         defs.extend(AlarmDef(f"{prefix}_{t}", kind, zh, en, False, False) for t, zh, en in rows)
     defs.extend(AlarmDef(key, AlarmKind.PLATFORM, zh, en, False, True) for key, zh, en in _PLATFORM)
+    defs.extend(AlarmDef(f"gb{bit}", AlarmKind.NEV, zh, en, False, True) for bit, zh, en in _GB_GENERAL)
+    defs.extend(AlarmDef(key, AlarmKind.NEV, zh, en, False, True) for key, zh, en in _GB_FAULTS)
     return {d.key: d for d in defs}
 
 

@@ -5,6 +5,8 @@ Three agents plus three timers (see streams/README.md):
 - ``uplinks``  jt808.uplink.v1, in batches; each uplink is parsed once, then the declared steps
                (streams.uplinks.STEPS: live, positions, states, alarms, fences, commands, media, alarm_files,
                driver_events, message_log) under one failure policy (streams.pipeline)
+- ``gb_uplinks`` gb32960.uplink.v1 (GB/T 32960 / GB 17691 terminals), in batches, through the same runner:
+               streams.gb_uplinks.GB_STEPS (positions, live map, charging sessions, nev_state, alarms)
 - ``sessions`` device.sessions.v1 -> device state, online log, pushes type 1 (and 6)
 - ``sent``     jt808.sent.v1 -> command sent / failed (streams.commands), then the message log
 - timers: ``no-signal`` (states), ``live-flush`` (every live_coalesce_ms), ``command-timeouts``,
@@ -40,6 +42,7 @@ from fleet.topics import (
     CONSOLE_EVENTS,
     DEAD_LETTER,
     DEVICE_SESSIONS,
+    GB32960_UPLINK,
     JT808_DOWNLINK,
     JT808_SENT,
     JT808_UPLINK,
@@ -53,6 +56,8 @@ from streams.deadletter import DeadLetters, Send
 from streams.directory import Directory
 from streams.fence_sync import FenceSync
 from streams.fences import FenceStep
+from streams.gb_alarms import GbAlarms
+from streams.gb_uplinks import GbUplinksProcessor
 from streams.live import LivePositions
 from streams.messages import PayloadError, load_json_object
 from streams.positions import PositionsProcessor
@@ -77,6 +82,7 @@ class Components:
     store: StateStore
     uplinks: UplinksProcessor
     commands: CommandsProcessor
+    gb: GbUplinksProcessor
 
 
 def _database(settings: StreamsSettings, db_url: str, name: str) -> Database:
@@ -114,8 +120,14 @@ def build_components(settings: StreamsSettings, db_url: str, send: Send, command
             alarms_db, send, attachments.public_host, attachments.port, attachments.request_ttl_s).request)
     if settings.fences_enabled:  # step fences (streams.fences); 0x8300 TTS through the command path
         uplinks.fences = FenceStep(database("fences"), send, reload_s=settings.fences_reload_s)
+    # gb32960.uplink.v1: its own positions processor (connection, dead letters "gb_positions"), the same live map
+    gb_positions = PositionsProcessor(database("gb-positions"), DayPartitions(db_url, GPS),
+                                      DeadLetters(send, "gb_positions"), limits, ZoneInfo(ReportSettings().tz))
+    gb_alarms = GbAlarms(database("gb-alarms"), send) if settings.alarms_enabled else None
+    gb = GbUplinksProcessor(gb_positions, live_p, database("gb-state"), gb_alarms, send,
+                            max_backoff_s=settings.retry_max_backoff_s)
     return Components(positions=positions_p, states=states_p, live=live_p, store=store, uplinks=uplinks,
-                      commands=uplinks.commands)
+                      commands=uplinks.commands, gb=gb)
 
 
 def _faust_app(settings: StreamsSettings, kafka_bootstrap: str, kafka: KafkaSettings) -> faust.App:
@@ -151,7 +163,7 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
     app = _faust_app(settings, kafka_bootstrap, kafka)
     topics = {name: app.topic(name, key_type=bytes, value_type=bytes, partitions=kafka.topic_partitions)
               for name in (JT808_UPLINK, DEVICE_SESSIONS, CONSOLE_EVENTS, DEAD_LETTER, JT808_SENT,
-                           JT808_DOWNLINK)}
+                           JT808_DOWNLINK, GB32960_UPLINK)}
 
     async def send(topic: str, key: bytes | None, value: bytes) -> None:
         await topics[topic].send(key=key, value=value)
@@ -169,6 +181,17 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
             expanded = expand(events)
             for start in range(0, len(expanded), size):
                 await parts.uplinks.process(expanded[start:start + size])
+            for event in events:
+                await stream.ack(event)
+
+    @app.agent(topics[GB32960_UPLINK], name="gb_uplinks")
+    async def gb_uplinks(stream: Any) -> None:
+        # the same delivery as uplinks: batches expanded, acked once every frame of the take is done
+        size = settings.batch_size
+        async for events in stream.noack_take(settings.batch_records, within=settings.batch_window_s):
+            expanded = expand(events)
+            for start in range(0, len(expanded), size):
+                await parts.gb.process(expanded[start:start + size])
             for event in events:
                 await stream.ack(event)
 
@@ -250,6 +273,9 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
             parts.uplinks.alarms.clear()  # alarm bits rebuilt from the open alarm rows
         if parts.uplinks.fences is not None:
             parts.uplinks.fences.clear()  # fence states read again from fence_vehicle_state
+        parts.gb.positions.teleports.forget()
+        if parts.gb.alarms is not None:
+            parts.gb.alarms.clear()  # open GB alarm keys rebuilt from the open type-9 rows
 
     app.on_partitions_revoked.connect(forget_states)
     return app

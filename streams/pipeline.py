@@ -18,6 +18,10 @@ The policy, applied here and nowhere else (streams/README.md, "Failure policy"):
   back for that step only (a record with the ``fleet.step`` header runs through that step alone).
 
 A view never retries nor dead-letters: a failure there is logged and the batch goes on.
+
+One runner for every uplink topic: ``jt808.uplink.v1`` (streams.uplinks) and ``gb32960.uplink.v1``
+(streams.gb_uplinks) differ only in ``parse``, which turns a batch's values into the parsed items (anything
+with a ``msg_id``, or a PayloadError) and the positions plan the steps share.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from aiokafka.errors import KafkaError
 
 from streams.db import DATA_ERRORS
 from streams.deadletter import DeadLetters, EventLike, Send
-from streams.messages import PayloadError, Uplink
+from streams.messages import PayloadError
 from streams.positions import REPORT_ZONE, PlannedBatch, decode_batch, plan_decoded
 from streams.validation import Limits
 
@@ -54,7 +58,7 @@ class Batch:
     """What every step may read: the events, their uplinks parsed once, the positions plan."""
 
     events: Sequence[EventLike]
-    uplinks: list[Uplink | PayloadError]
+    uplinks: list[Any]  # jt808: Uplink | PayloadError; gb32960: streams.gb_frames.GbFrame | PayloadError
     plan: PlannedBatch
     refusals: list[tuple[int, str]] = field(default_factory=list)
 
@@ -74,7 +78,8 @@ class Step:
         """The events of the batch this step takes (the ones its failure dead-letters)."""
         if self.msg_ids is None:
             return list(range(len(batch.events)))
-        return [i for i, u in enumerate(batch.uplinks) if isinstance(u, Uplink) and u.msg_id in self.msg_ids]
+        return [i for i, u in enumerate(batch.uplinks)
+                if not isinstance(u, PayloadError) and getattr(u, "msg_id", None) in self.msg_ids]
 
 
 def step_of(event: EventLike) -> str | None:
@@ -89,11 +94,21 @@ def step_of(event: EventLike) -> str | None:
     return None
 
 
+# parse(values, limits, zone) -> (the parsed items, index-aligned, and the positions plan)
+Parse = Callable[[Sequence[Any], Limits, tzinfo], tuple[list[Any], PlannedBatch]]
+
+
+def parse_jt808(values: Sequence[Any], limits: Limits, zone: tzinfo) -> tuple[list[Any], PlannedBatch]:
+    uplinks = decode_batch(values)
+    return list(uplinks), plan_decoded(uplinks, limits, zone)
+
+
 class Pipeline:
     """Runs ``steps`` in order over each batch with the policy above; ``send`` produces dead letters."""
 
     def __init__(self, steps: Sequence[Step], context: Any, send: Send, limits: Limits, zone: tzinfo = REPORT_ZONE,
-                 *, max_backoff_s: float = 10.0) -> None:
+                 *, max_backoff_s: float = 10.0, parse: Parse = parse_jt808) -> None:
+        self.parse = parse
         self.steps, self.context = list(steps), context
         self.limits, self.zone, self.max_backoff_s = limits, zone, max_backoff_s
         self.dead = {step.name: DeadLetters(send, step.name) for step in self.steps}
@@ -119,8 +134,8 @@ class Pipeline:
             await self.run(replayed, steps)
 
     async def run(self, events: Sequence[EventLike], steps: Sequence[Step]) -> None:
-        uplinks = decode_batch([event.value for event in events])
-        batch = Batch(events, uplinks, plan_decoded(uplinks, self.limits, self.zone))
+        uplinks, plan = self.parse([event.value for event in events], self.limits, self.zone)
+        batch = Batch(events, uplinks, plan)
         for step in steps:
             if step.msg_ids is not None and not step.indices(batch):
                 continue

@@ -3,8 +3,8 @@
 A step that failed with a bug (or whose data the database refused) parked its uplinks on
 ``fleet.deadletter.v1`` under its name (``agent``; streams.pipeline). Once the cause is fixed, this reads the
 dead letters written since ``--since`` (up to ``--until``, default now), keeps those of ``--step`` from
-``jt808.uplink.v1``, and produces each ``value`` back to ``jt808.uplink.v1`` under its original key with the
-header ``fleet.step: NAME``: the worker then runs that step alone on them (the other steps already took
+its topic (``jt808.uplink.v1``; ``gb32960.uplink.v1`` for the GB steps, streams.gb_uplinks.GB_STEPS), and
+produces each ``value`` back to that topic under its original key with the header ``fleet.step: NAME``: the worker then runs that step alone on them (the other steps already took
 them). The step's own idempotence (alarms: ON CONFLICT (device, key, start) DO NOTHING) makes a second replay
 harmless. Prints what it sent; ``--dry-run`` only counts.
 
@@ -20,14 +20,24 @@ from typing import Any
 
 import click
 
-from fleet.topics import DEAD_LETTER, JT808_UPLINK
+from fleet.topics import DEAD_LETTER, GB32960_UPLINK, JT808_UPLINK
 from streams.pipeline import STEP_HEADER
 
 
-def _step_names() -> list[str]:
+def _steps_by_topic() -> dict[str, str]:
+    """Each step that dead-letters (a view never does) -> the topic its records come from and go back to."""
+    from streams.gb_uplinks import GB_STEPS
     from streams.uplinks import STEPS
 
-    return [step.name for step in STEPS if not step.view]  # a view never dead-letters
+    return {**{s.name: JT808_UPLINK for s in STEPS if not s.view}, **{s.name: GB32960_UPLINK for s in GB_STEPS if not s.view}}
+
+
+def _step_names() -> list[str]:
+    return list(_steps_by_topic())
+
+
+def topic_of(step: str) -> str:
+    return _steps_by_topic().get(step, JT808_UPLINK)
 
 
 def _utc(value: datetime) -> datetime:
@@ -43,7 +53,7 @@ def parse_time(text: str) -> datetime:
 
 
 def selected(record: dict[str, Any], step: str) -> bool:
-    return record.get("agent") == step and record.get("source_topic") == JT808_UPLINK and "value" in record
+    return record.get("agent") == step and record.get("source_topic") == topic_of(step) and "value" in record
 
 
 def read_dead_letters(consumer: Any, since: datetime, until: datetime) -> list[tuple[bytes | None, dict[str, Any]]]:
@@ -92,7 +102,8 @@ def deadletters_command() -> None:
 @click.option("--until", "until_text", default=None, help="and at or before this time (default: now)")
 @click.option("--dry-run", is_flag=True, help="count, send nothing")
 def replay_command(step: str, since_text: str, until_text: str | None, dry_run: bool) -> None:
-    """Send the dead letters of STEP since SINCE back to jt808.uplink.v1 for that step alone."""
+    """Send the dead letters of STEP since SINCE back to their topic (jt808.uplink.v1, or gb32960.uplink.v1 for
+    a gb_ step) for that step alone."""
     from kafka import KafkaConsumer, KafkaProducer
 
     from fleet.kafka_clients import kafka_python_options
@@ -114,7 +125,7 @@ def replay_command(step: str, since_text: str, until_text: str | None, dry_run: 
         try:
             for key, record in letters:
                 value = record["value"]
-                producer.send(JT808_UPLINK, key=key, headers=[(STEP_HEADER, step.encode())],
+                producer.send(topic_of(step), key=key, headers=[(STEP_HEADER, step.encode())],
                               value=value.encode() if isinstance(value, str) else json.dumps(value).encode())
             producer.flush()
         finally:

@@ -12,6 +12,7 @@ from api.query.entities_audit import AUDIT_LOG
 from api.query.entities_exchange import EXCHANGE_READ_ONLY, EXCHANGE_WRITABLE
 from api.query.entities_fence_sync import FENCE_SYNC
 from api.query.entities_fences import FENCE_READ_ONLY, FENCE_WRITABLE
+from api.query.entities_gb32960 import GB32960_ENTITIES
 from api.query.entities_inferior import INFERIOR_READ_ONLY, INFERIOR_WRITABLE
 from api.query.entities_logs import LOG_ENTITIES
 from api.query.entities_media import MEDIA_ENTITIES
@@ -145,12 +146,12 @@ QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, CAR_USER_VIEW,
                                                          *MEDIA_ENTITIES, *ALARM_SETTINGS_READ_ONLY,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
                                                          REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY,
-                                                         *EXCHANGE_READ_ONLY, *INFERIOR_READ_ONLY)}
+                                                         *EXCHANGE_READ_ONLY, *INFERIOR_READ_ONLY, *GB32960_ENTITIES)}
 COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, CAR_USER_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
                                                          AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
                                                          REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY,
-                                                         *EXCHANGE_READ_ONLY, *INFERIOR_READ_ONLY)}
+                                                         *EXCHANGE_READ_ONLY, *INFERIOR_READ_ONLY, *GB32960_ENTITIES)}
 
 # Which permission code guards each entity (the console's permission codes): the query, meta, export and
 # import routes check it.

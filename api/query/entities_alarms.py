@@ -36,7 +36,7 @@ from fleet.geo import InvalidCoordinates, reverse_geocode
 
 F = FieldSpec
 ALARM_STATES = (0, 1, 2, 3, 4)  # unhandled, processing, finished/ignored, no action, later
-ALARM_TYPES = (1, 2, 3, 4, 5, 6, 7, 8)
+ALARM_TYPES = (1, 2, 3, 4, 5, 6, 7, 8, 9)  # fleet.alarm_catalog.AlarmKind (9: GB/T 32960 / GB 17691)
 OPINION_MAX = 250  # console-spec §9: alarm remark max 250
 
 

@@ -18,6 +18,11 @@ The six point fields (``POINT_FIELDS``, after the eleven of contract B):
 - ``videoAlarm``: the 0x14-0x18 items the fix has ({video_alarm_flags, video_signal_lost_channels, ...})
   when 0x14 is non-zero, else null.
 
+A GB/T 32960 / GB 17691 fix (streams/gb_frames.py) with alarms carries the track point's alarm object
+(platform-spec §3 "an object of battery, motor, engine and other fault lists") in extras ``gb_alarm``:
+``{alarm: the general flags, level, battery, motor, engine, other}`` (17691: ``obd``, ``mil``); it makes the
+fix an alarm point, and ``alarmInfo`` names its flags (``gb0``..``gb18``) and its non-empty fault lists.
+
 One definition in SQL, no Python twin: the expressions are built over any two column expressions, so
 the same text reads ``gps`` rows (``point_tail_sql``: the end of a row's JSON text) and the day
 summaries' kept alarm fixes (``point_sql`` in ``fields_of_kept``, over their flags and stored items). The names are SQL literals from the catalogue
@@ -38,6 +43,8 @@ from psycopg import Connection, sql
 
 from fleet.alarm_catalog import (
     ALARMS,
+    GB_ALARM_ITEM,
+    GB_FAULT_KEYS,
     LEVELLED_KINDS,
     LEVELS,
     SAFETY_ITEMS,
@@ -52,7 +59,7 @@ POINT_FIELDS = ("alarmInfo", "adasAlarm", "dsmAlarm", "tpmAlarm", "bsdAlarm", "v
 # The point field of each active-safety item (the spec says tpmAlarm for the 0x66 tyre item).
 _ITEM_FIELDS = {"adas_alarm": "adasAlarm", "dsm_alarm": "dsmAlarm", "tpms_alarm": "tpmAlarm", "bsd_alarm": "bsdAlarm"}
 assert list(_ITEM_FIELDS) == list(SAFETY_ITEMS) and list(_ITEM_FIELDS.values()) == list(POINT_FIELDS[1:5])
-ITEM_KEYS = (*SAFETY_ITEMS, *VIDEO_ITEMS)  # what a day summary keeps of a fix's extras
+ITEM_KEYS = (*SAFETY_ITEMS, *VIDEO_ITEMS, GB_ALARM_ITEM)  # what a day summary keeps of a fix's extras
 MAX_ALARMS = 1000  # alarm rows (markers) per track reply; more: ``alarmsTruncated``
 _JOIN = ","
 
@@ -87,7 +94,7 @@ def _has_video(extras: str) -> str:
 
 def _has_items(extras: str) -> str:
     # four ``?`` cost half of one ``?|``, which unpacks its array on every row (measured)
-    safety = " OR ".join(f"{extras} ? {_literal(name)}" for name in SAFETY_ITEMS)
+    safety = " OR ".join(f"{extras} ? {_literal(name)}" for name in (*SAFETY_ITEMS, GB_ALARM_ITEM))
     return f"(coalesce({safety}, false) OR {_has_video(extras)})"
 
 
@@ -123,9 +130,22 @@ def _video_names(extras: str, lang: str) -> str:
             f" (SELECT nullif({_bits('w.word', 'v', 32, lang)}, '') FROM (SELECT {word} AS word) w) END")
 
 
+def _gb_names(extras: str, lang: str) -> str:
+    """Names of a GB fix's alarm object: its general flags, then each non-empty fault list (and the MIL)."""
+    item = f"{extras}->{_literal(GB_ALARM_ITEM)}"
+    word = _number(f"{item}->'alarm'")
+    lists = ", ".join(
+        f"CASE WHEN jsonb_typeof({item}->{_literal(name)}) = 'array' AND jsonb_array_length({item}->{_literal(name)}) > 0"
+        f" THEN {_literal(describe(key, None, lang))} END" for name, key in GB_FAULT_KEYS.items() if name != "mil")
+    mil = f"CASE WHEN {item}->>'mil' = '1' THEN {_literal(describe(GB_FAULT_KEYS['mil'], None, lang))} END"
+    return (f"CASE WHEN jsonb_typeof({item}) = 'object' THEN nullif(concat_ws({_literal(_JOIN)},"  # noqa: S608 - code's own SQL
+            f" (SELECT nullif({_bits('w.word', 'gb', 19, lang)}, '') FROM (SELECT {word} AS word) w), {lists}, {mil}),"
+            f" '') END")
+
+
 def _alarm_info(flags: str, extras: str, lang: str) -> str:
     parts = [f"CASE WHEN {flags} <> 0 THEN nullif({_bits(f'({flags} & 4294967295)', 'a', 32, lang)}, '') END",
-             _video_names(extras, lang)]
+             _video_names(extras, lang), _gb_names(extras, lang)]
     for name, (prefix, kind) in SAFETY_ITEMS.items():
         item = f"{extras}->{_literal(name)}"
         parts.append(_tpms(item, lang) if kind == AlarmKind.TPMS else _typed(item, prefix, kind, lang))

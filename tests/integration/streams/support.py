@@ -14,11 +14,11 @@ from typing import Any
 import psycopg
 
 from fleet.settings import REPO_ROOT
-from fleet.topics import DEVICE_SESSIONS, JT808_SENT, JT808_UPLINK
+from fleet.topics import DEVICE_SESSIONS, GB32960_UPLINK, JT808_SENT, JT808_UPLINK
 from streams.payloads import Terminal
 from tests.support.processes import ServiceProcess
 
-WORKER_TOPICS = (JT808_UPLINK, DEVICE_SESSIONS, JT808_SENT)
+WORKER_TOPICS = (JT808_UPLINK, DEVICE_SESSIONS, JT808_SENT, GB32960_UPLINK)
 
 
 def insert_terminals(db_url: str, count: int, *, enterprise_name: str = "streams-test") -> list[Terminal]:
