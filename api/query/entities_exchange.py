@@ -10,8 +10,9 @@ inspection: api/routes/exchange.py) need its ``superior`` action (platform-spec 
 
 The data-exchange logs (platform-spec §2 upstreamMessage, downstreamMessage, inspectMessage, alarmMessage; the
 views of migration 0046) are read-only entities whose every read route needs ``superiorPlatform:superior``:
-``exchangeUpstreamMessage`` / ``exchangeDownstreamMessage`` (the 809 frames we sent / received, decoded and as
-hex; a 0x1001's password never shows), ``inspectMessage`` (0x9301 inspections, ``expired`` once open past the
+``exchangeUpstreamMessage`` / ``exchangeDownstreamMessage`` (the 809 frames going up / down, decoded and as
+hex, on the links of both kinds of platform: ``platformKind`` superior or inferior; a 0x1001's password never
+shows), ``inspectMessage`` (0x9301 inspections, ``expired`` once open past the
 deadline) and ``alarmMessage`` (0x1402 alarms forwarded, 0x9401 urgings received, with the upper-platform alarm
 type 1-13 of platform-spec §9). They are named apart from the 808 logs (upstreamMessage, downstreamMessage).
 """
@@ -115,6 +116,9 @@ SUPERIOR = "superior"
 MSG_ID_HEX = "'0x' || upper(lpad(to_hex(msg_id), 4, '0'))"
 DATA_TYPE_HEX = "CASE WHEN data_type IS NULL THEN NULL ELSE '0x' || upper(lpad(to_hex(data_type), 4, '0')) END"
 LINKS = ("main", "sub")
+# Whose link a logged frame is on (migration 0050): a superior platform's (we are its inferior) or an inferior
+# platform's (we are its superior). 'up' is always inferior to superior.
+PLATFORM_KINDS = ("superior", "inferior")
 INSPECTION_STATES = ("open", "answered", "sent", "expired")
 # JT/T 809 WARN_TYPE, the upper-platform alarm types of platform-spec §9 (exchange/link/forwarding.py maps ours)
 UPPER_ALARM_TYPES: tuple[tuple[int, str], ...] = (
@@ -138,7 +142,9 @@ def _frame_log(name: str, direction: str, label: str) -> EntitySpec:
             "id": F("id", "int", label="编号"),
             "time": F("time", "time", label="时间", exportable=True),
             "platformId": F("platform_id", "int", label="上级平台"),
-            "platformName": F("platform_name", label="上级平台", exportable=True),
+            "platformName": F("platform_name", label="平台", exportable=True),
+            "platformKind": F("platform_kind", enum=PLATFORM_KINDS, label="平台类型", exportable=True),
+            "inferiorPlatformId": F("inferior_platform_id", "int", label="下级平台"),
             "enterpriseId": F("enterprise_id", "int", label="企业"),
             "link": F("link", enum=LINKS, label="链路", exportable=True),
             "msgId": F("msg_id", "int", label="消息ID"),
