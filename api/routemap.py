@@ -78,7 +78,7 @@ EXCHANGE_PERMISSION = "superiorPlatform:superior"
 EXCHANGE_PAGES: tuple[tuple[str, str], ...] = (
     ("superiorPlatform", "CloudServerOutlined"), ("inspectMessage", "QuestionCircleOutlined"),
     ("alarmMessage", "AlertOutlined"), ("upstreamMessage", "CloudUploadOutlined"),
-    ("downstreamMessage", "CloudDownloadOutlined"),
+    ("downstreamMessage", "CloudDownloadOutlined"), ("playback", "PlaySquareOutlined"),
 )
 
 # The data-exchange screens (page, icon) of fleetwatch as the JT/T 809 superior platform, in the /exchange menu

@@ -267,6 +267,7 @@ def _prepare_database(state: StackState, terminals: int) -> None:
     state.seeded = f"{summary.get('terminals', terminals)} terminals"
     _seed_fences(state, int(summary["enterprises"]["a"]))
     _seed_superior_platform(state, int(summary["enterprises"]["parent"]))
+    _seed_loopback_inferior(state, int(summary["enterprises"]["parent"]), int(summary["enterprises"]["b"]))
     _seed_report_history(state)
     _seed_history(state)
     _write_simulator_odometers(state)
@@ -307,6 +308,18 @@ def _seed_superior_platform(state: StackState, enterprise_id: int) -> None:
         seed_superior_platform(conn, enterprise_id)
         conn.commit()
     state.seeded += ", a superior platform"
+
+
+def _seed_loopback_inferior(state: StackState, enterprise_id: int, exchanged_enterprise_id: int) -> None:
+    """The demo inferior platform: fleetwatch's link service logging in to its own superior service on the
+    loopback with one subsidiary's vehicles (warehouse.exchange_seed), so the superior side's screens have data."""
+    from warehouse.db import connect
+    from warehouse.exchange_seed import seed_loopback_inferior
+
+    with connect(state.database_url) as conn:
+        seed_loopback_inferior(conn, enterprise_id, exchanged_enterprise_id)
+        conn.commit()
+    state.seeded += ", an inferior platform (loopback)"
 
 
 def _seed_history(state: StackState) -> None:

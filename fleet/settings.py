@@ -489,6 +489,7 @@ class ExchangeSettings(_Base):
     superior_host: str = Field("0.0.0.0", description="address the superior service (fleetwatch as a JT/T 809 superior platform) listens on for inferior platforms' main links")
     superior_port: int = Field(7616, ge=1, le=65535, description="port of that main link server; it runs while an enabled inferiorPlatform row exists")
     superior_position_days: int = Field(90, ge=1, description="days the positions inferior platforms report (exchange_position) are kept")
+    demo_inferior_down_link_port: int = Field(7619, ge=1, le=65535, description="sub link port of the demo inferior platform `fleet up` seeds (fleetwatch's own link service logging in to its superior service on the loopback)")
 
 
 def report_lake_dir(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from psycopg import Connection
+from psycopg.types.json import Jsonb
 
 from fleet.settings import ExchangeSettings, RegulatorSettings
 
@@ -35,3 +36,43 @@ def seed_superior_platform(conn: Connection[Any], enterprise_id: int, settings: 
     conn.execute(_SEED, {"enterprise_id": enterprise_id, "name": DEMO_NAME, "port": port,
                          "user_id": DEMO_USER_ID, "password": DEMO_PASSWORD, "centre_id": DEMO_CENTRE_ID,
                          "down_link_port": settings.demo_down_link_port})
+
+
+# The demo inferior platform (platform-spec §2 inferiorPlatform, car, gps, map): fleetwatch's own link service
+# logs in to its own superior service on the loopback. One inferior_platform row (what the superior accepts) and
+# one superior_platform row with the same credentials (what the link service dials: FLEET_EXCHANGE_SUPERIOR_PORT,
+# its sub link on FLEET_EXCHANGE_DEMO_INFERIOR_DOWN_LINK_PORT). It forwards one subsidiary's vehicles, one
+# position per vehicle every LOOPBACK_INTERVAL_S, so the exchange screens have data without doubling the load.
+LOOPBACK_NAME = "演示下级平台 (loopback)"
+LOOPBACK_USER_ID = 80900002
+LOOPBACK_PASSWORD = "loop809"
+LOOPBACK_CENTRE_ID = 80900002
+LOOPBACK_INTERVAL_S = 30
+
+_SEED_INFERIOR = """
+INSERT INTO inferior_platform (enterprise_id, name, user_id, password, centre_id, version, allowed_hosts, remark)
+SELECT %(enterprise_id)s, %(name)s, %(user_id)s, %(password)s, %(centre_id)s, '2019', '["127.0.0.1"]',
+       'fleetwatch itself on the loopback (fleet up)'
+WHERE NOT EXISTS (SELECT 1 FROM inferior_platform WHERE name = %(name)s OR user_id = %(user_id)s)"""
+
+_SEED_LOOPBACK_SUPERIOR = """
+INSERT INTO superior_platform (enterprise_id, name, host, port, user_id, password, centre_id, version, encrypted,
+                               down_link_host, down_link_port, position_interval_s, exchanged_enterprise_ids,
+                               enabled)
+SELECT %(enterprise_id)s, %(name)s, '127.0.0.1', %(port)s, %(user_id)s, %(password)s, %(centre_id)s, '2019', false,
+       '127.0.0.1', %(down_link_port)s, %(interval)s, %(exchanged)s, true
+WHERE NOT EXISTS (SELECT 1 FROM superior_platform WHERE enterprise_id = %(enterprise_id)s AND name = %(name)s)"""
+
+
+def seed_loopback_inferior(conn: Connection[Any], enterprise_id: int, exchanged_enterprise_id: int,
+                           settings: ExchangeSettings | None = None) -> None:
+    """Idempotent like the demo superior platform: rows with the demo names (or the demo user id) are left as
+    they are. ``exchanged_enterprise_id``: the enterprise (in ``enterprise_id``'s subtree) whose vehicles go."""
+    settings = settings or ExchangeSettings()
+    params = {"enterprise_id": enterprise_id, "name": LOOPBACK_NAME, "user_id": LOOPBACK_USER_ID,
+              "password": LOOPBACK_PASSWORD, "centre_id": LOOPBACK_CENTRE_ID}
+    conn.execute(_SEED_INFERIOR, params)
+    conn.execute(_SEED_LOOPBACK_SUPERIOR, {**params, "port": settings.superior_port,
+                                           "down_link_port": settings.demo_inferior_down_link_port,
+                                           "interval": LOOPBACK_INTERVAL_S,
+                                           "exchanged": Jsonb([exchanged_enterprise_id])})

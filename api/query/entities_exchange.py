@@ -10,10 +10,13 @@ inspection: api/routes/exchange.py) need its ``superior`` action (platform-spec 
 
 The data-exchange logs (platform-spec §2 upstreamMessage, downstreamMessage, inspectMessage, alarmMessage; the
 views of migration 0046) are read-only entities whose every read route needs ``superiorPlatform:superior``:
-``exchangeUpstreamMessage`` / ``exchangeDownstreamMessage`` (the 809 frames we sent / received, decoded and as
-hex; a 0x1001's password never shows), ``inspectMessage`` (0x9301 inspections, ``expired`` once open past the
+``exchangeUpstreamMessage`` / ``exchangeDownstreamMessage`` (the 809 frames going up / down, decoded and as
+hex, on the links of both kinds of platform: ``platformKind`` superior or inferior; a 0x1001's password never
+shows), ``inspectMessage`` (0x9301 inspections, ``expired`` once open past the
 deadline) and ``alarmMessage`` (0x1402 alarms forwarded, 0x9401 urgings received, with the upper-platform alarm
-type 1-13 of platform-spec §9). They are named apart from the 808 logs (upstreamMessage, downstreamMessage).
+type 1-13 of platform-spec §9) and ``exchangePlayback`` (platform-spec §2 playback: the superior's JT/T 1078
+video requests 0x9801 / 0x9802 / 0x9A01 / 0x9A02 with the RESULT answered, migration 0051). They are named apart
+from the 808 logs (upstreamMessage, downstreamMessage).
 """
 
 from __future__ import annotations
@@ -115,6 +118,9 @@ SUPERIOR = "superior"
 MSG_ID_HEX = "'0x' || upper(lpad(to_hex(msg_id), 4, '0'))"
 DATA_TYPE_HEX = "CASE WHEN data_type IS NULL THEN NULL ELSE '0x' || upper(lpad(to_hex(data_type), 4, '0')) END"
 LINKS = ("main", "sub")
+# Whose link a logged frame is on (migration 0050): a superior platform's (we are its inferior) or an inferior
+# platform's (we are its superior). 'up' is always inferior to superior.
+PLATFORM_KINDS = ("superior", "inferior")
 INSPECTION_STATES = ("open", "answered", "sent", "expired")
 # JT/T 809 WARN_TYPE, the upper-platform alarm types of platform-spec §9 (exchange/link/forwarding.py maps ours)
 UPPER_ALARM_TYPES: tuple[tuple[int, str], ...] = (
@@ -138,7 +144,9 @@ def _frame_log(name: str, direction: str, label: str) -> EntitySpec:
             "id": F("id", "int", label="编号"),
             "time": F("time", "time", label="时间", exportable=True),
             "platformId": F("platform_id", "int", label="上级平台"),
-            "platformName": F("platform_name", label="上级平台", exportable=True),
+            "platformName": F("platform_name", label="平台", exportable=True),
+            "platformKind": F("platform_kind", enum=PLATFORM_KINDS, label="平台类型", exportable=True),
+            "inferiorPlatformId": F("inferior_platform_id", "int", label="下级平台"),
             "enterpriseId": F("enterprise_id", "int", label="企业"),
             "link": F("link", enum=LINKS, label="链路", exportable=True),
             "msgId": F("msg_id", "int", label="消息ID"),
@@ -215,4 +223,44 @@ ALARM_MESSAGE = EntitySpec(
     },
 )
 
-EXCHANGE_READ_ONLY = (EXCHANGE_UPSTREAM_MESSAGE, EXCHANGE_DOWNSTREAM_MESSAGE, INSPECT_MESSAGE, ALARM_MESSAGE)
+# JT/T 1078's video requests of a superior (migration 0051): which request, and the RESULT we answered
+VIDEO_REQUEST_TYPES: tuple[tuple[int, str], ...] = (
+    (0x9801, "实时音视频请求"), (0x9802, "停止实时音视频"), (0x9A01, "远程录像回放请求"), (0x9A02, "远程录像回放控制"))
+VIDEO_RESULTS: tuple[tuple[int, str], ...] = (
+    (0, "成功"), (1, "失败"), (2, "不支持"), (3, "会话结束"), (4, "时效口令错误"), (5, "不满足跨域条件"))
+AV_ITEM_TYPES: tuple[tuple[int, str], ...] = ((0, "音视频"), (1, "音频"), (2, "视频"))
+
+EXCHANGE_PLAYBACK = EntitySpec(
+    name="exchangePlayback",
+    relation="exchange_video_request_view",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    read_action=SUPERIOR,
+    default_order="receivedAt",
+    default_desc=True,
+    label="上级平台视频请求",
+    fields={
+        "id": F("id", "int", label="编号"),
+        "receivedAt": F("received_at", "time", label="收到时间", exportable=True),
+        "platformId": F("platform_id", "int", label="上级平台"),
+        "platformName": F("platform_name", label="上级平台", exportable=True),
+        "enterpriseId": F("enterprise_id", "int", label="企业"),
+        "dataType": F("data_type", "int", enum=tuple(t for t, _ in VIDEO_REQUEST_TYPES), choices=VIDEO_REQUEST_TYPES,
+                      label="请求类型", exportable=True),
+        "plate": F("plate", label="车牌号", exportable=True),
+        "plateColor": F("plate_colour", "int", label="车牌颜色", exportable=True),
+        "carId": F("car_id", "int", label="车辆"),
+        "channelId": F("channel_id", "int", label="通道号", exportable=True),
+        "avItemType": F("av_item_type", "int", enum=tuple(t for t, _ in AV_ITEM_TYPES), choices=AV_ITEM_TYPES,
+                        label="音视频类型", exportable=True),
+        "startAt": F("start_at", "time", label="回放开始时间", exportable=True),
+        "endAt": F("end_at", "time", label="回放结束时间", exportable=True),
+        "controlType": F("control_type", "int", label="控制类型"),
+        "result": F("result", "int", enum=tuple(t for t, _ in VIDEO_RESULTS), choices=VIDEO_RESULTS, label="应答结果",
+                    exportable=True),
+        "answeredAt": F("answered_at", "time", label="应答时间", exportable=True),
+    },
+)
+
+EXCHANGE_READ_ONLY = (EXCHANGE_UPSTREAM_MESSAGE, EXCHANGE_DOWNSTREAM_MESSAGE, INSPECT_MESSAGE, ALARM_MESSAGE,
+                      EXCHANGE_PLAYBACK)

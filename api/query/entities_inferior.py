@@ -11,7 +11,8 @@ inspection or a message and reading the link state (api/routes/exchange.py) need
 - ``exchangeCar``: the vehicles inferior platforms reported (plate + colour per platform, 0x1201 registration,
   last position), read-only.
 - ``exchangeGps``: their 0x1202 / 0x1203 positions, read-only; a time range on ``fixAt`` narrows the list.
-- ``inferiorRequest``: the inspections and messages sent to inferior platforms, with their answers and latency.
+- ``inferiorRequest``: the inspections and messages sent to inferior platforms, with their answers and latency;
+  one unanswered at its ``deadline`` reads ``expired`` (migration 0050).
 """
 
 from __future__ import annotations
@@ -161,7 +162,8 @@ INFERIOR_REQUEST = EntitySpec(
         "content": F("content", label="内容", exportable=True),
         "answerMinutes": F("answer_minutes", "int", label="应答时限(分钟)"),
         "createdAt": F("created_at", "time", label="创建时间", exportable=True),
-        "state": F("state", enum=("queued", "sent", "answered", "failed"), label="状态", exportable=True),
+        "state": F("state", enum=("queued", "sent", "answered", "failed", "expired"), label="状态", exportable=True),
+        "deadline": F("deadline", "time", label="应答截止时间", exportable=True),
         "sentAt": F("sent_at", "time", label="发送时间", exportable=True),
         "answer": F("answer", label="应答内容", exportable=True),
         "responder": F("responder", label="应答人"),

@@ -36,6 +36,7 @@ from exchange.link import alarm_requests, forwarding, static_info
 from exchange.link.backoff import Backoff
 from exchange.link.control_commands import ControlCommands
 from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
+from exchange.link.video_requests import VideoRequests
 from exchange.link.wire import PlatformWire
 from fleet import topics
 from fleet.enums import PushType
@@ -80,6 +81,7 @@ class PlatformService:
         self.unsaved_sent: collections.Counter[int] = collections.Counter()  # sent since the last flush
         self.handling_cursor: int | None = None  # last alarm_confirm_record id reported (loaded in run())
         self.controls = ControlCommands(platform, self.links, self._db, bootstrap, self.kafka_options)
+        self.videos = VideoRequests(platform, self.links, self._db)
         self.log_rows: list[dict[str, Any]] = []
         self.producer: Any = None  # the console events' producer, started by run()
 
@@ -124,6 +126,8 @@ class PlatformService:
             except LinkDown:  # stored; a request answered at once is not answered again
                 log.warning("platform %s: control answer for %s not sent: both links down", self.platform.id,
                             body.plate)
+        elif isinstance(body, m.RealVideoDown | m.PlaybackDown):
+            await self.videos.handle(message.header.sn, body, self.enterprises)
         elif isinstance(body, m.PositionCount):
             self._reconcile(body)
 

@@ -114,6 +114,19 @@ def _static_info(regulator: Regulator, links: PlatformLinks, link: str, message:
         regulator.count_other(message.header.msg_id, body.data_type)
 
 
+def _video(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    """JT/T 1078 answers (0x1801 / 0x1802 / 0x1A01 / 0x1A02): RESULT and, for a start, the address to pull."""
+    body: m.RealVideo | m.Playback = message.body
+    if isinstance(body.data, bytes | bytearray):
+        regulator.count_other(message.header.msg_id, body.data_type)
+        return
+    regulator.tally.video_answers.append({
+        "account": links.account.user_id, "received_at": now().isoformat(), "plate": body.plate,
+        "colour": body.plate_colour, "data_type": body.data_type, "result": body.data.result,
+        "server_ip": getattr(body.data, "server_ip", None), "server_port": getattr(body.data, "server_port", None)})
+    regulator.counts["video_answers"] += 1
+
+
 _HANDLERS: dict[type, Callable[[Regulator, PlatformLinks, str, Message], None]] = {
     **LINK_HANDLERS,
     m.VehicleDynamic: _dynamic,
@@ -121,4 +134,6 @@ _HANDLERS: dict[type, Callable[[Regulator, PlatformLinks, str, Message], None]] 
     m.AlarmExchange: _alarm,
     m.StaticInfo: _static_info,
     m.VehicleControl: _control,
+    m.RealVideo: _video,
+    m.Playback: _video,
 }

@@ -120,6 +120,7 @@ class Regulator(MainLinkServer, Requests):
             "handling_results": list(tally.handling_results),
             "urging_answers": list(tally.urging_answers),
             "static_answers": list(tally.static_answers),
+            "video_answers": list(tally.video_answers),
             "control_answers": list(tally.control_answers),
             "inspections": self.inspections_json(),
             "inspection_answers": [_answer_json(a) for a in tally.inspection_answers],

@@ -128,6 +128,14 @@ class Requests:
                                       m.VehicleControlDown(plate, colour, request.DATA_TYPE, request))
         return {"link": link, "sn": sn}
 
+    def send_video_request(self, plate: str, colour: int, request: Any, *, user_id: int | None = None) -> dict[str, Any]:
+        """A JT/T 1078 video request about a vehicle: ``request`` is the typed data (0x9801 real-time, 0x9802
+        stop, 0x9A01 playback, 0x9A02 playback control)."""
+        family = m.RealVideoDown if request.DATA_TYPE in (0x9801, 0x9802) else m.PlaybackDown
+        links = self._links(user_id)
+        link, sn = links.send_request(family.MSG_ID, family(plate, colour, request.DATA_TYPE, request))
+        return {"link": link, "sn": sn}
+
     def send_static_info_request(self, plate: str, colour: int, *, user_id: int | None = None) -> dict[str, Any]:
         """0x9601 补报车辆静态信息请求 about a vehicle (no data: the family header names it)."""
         links = self._links(user_id)

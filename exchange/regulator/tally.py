@@ -76,6 +76,7 @@ class Tally:
         self.handling_results: deque[dict[str, Any]] = deque(maxlen=max_records)
         self.urging_answers: deque[dict[str, Any]] = deque(maxlen=max_records)  # 0x1401
         self.static_answers: deque[dict[str, Any]] = deque(maxlen=max_records)  # 0x1601
+        self.video_answers: deque[dict[str, Any]] = deque(maxlen=max_records)  # 0x1801 / 0x1802 / 0x1A01 / 0x1A02
         self.control_answers: deque[dict[str, Any]] = deque(maxlen=max_records)  # 0x1501-0x1505
         self.inspection_answers: deque[InspectionRecord] = deque(maxlen=max_records)
         self.positions_total = 0  # every position received, duplicates included (what 0x9101 reports)

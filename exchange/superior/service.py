@@ -8,8 +8,8 @@ server (``MainLinkServer``, shared with the regulator in a box) with its account
   kind ``inferior``; each link's state and counts go to inferior_link_state.
 - Operators' inspections (0x9301) and messages (0x9302) queued through the API (inferior_request, state
   ``queued``) are polled every ``poll_s`` and sent on the sub link (the main link while it is down); a request
-  to a platform whose links are both down stays queued. Their answers (0x1301 / 0x1302) are matched back with
-  the latency from sending.
+  to a platform whose links are both down stays queued until its deadline. Their answers (0x1301 / 0x1302) are
+  matched back with the latency from sending; a request unanswered at its deadline expires (migration 0050).
 - The accounts are re-read every ``reload_s``: a new or changed row takes effect at its next login, a disabled
   or deleted row's links are closed.
 """
@@ -179,6 +179,12 @@ class SuperiorService(MainLinkServer):
                     break  # stays queued
                 await asyncio.to_thread(self._db, q.mark_request_sent, row["id"], link, sn, datetime.now(UTC))
 
+    async def _expire_requests(self) -> None:
+        """An unanswered request past its deadline expires (migration 0050): it is not sent any more and a late
+        answer matches nothing."""
+        for request_id, platform_id, kind in await asyncio.to_thread(self._db, q.expire_requests, datetime.now(UTC)):
+            log.info("inferior platform %s: %s request %s expired unanswered", platform_id, kind, request_id)
+
     @staticmethod
     def _request_body(row: dict[str, Any], account: Account) -> m.PlatformExchangeDown:
         """INFO_ID is the request's id: a 2011 answer (and every 0x1302) names its request by it."""
@@ -254,6 +260,7 @@ class SuperiorService(MainLinkServer):
                         await asyncio.to_thread(self._db, superior_q.prune_messages, self.settings.message_log_days)
                         prune_at = time.monotonic() + 3600
                     await self.flush()
+                    await self._expire_requests()
                     await self._send_requests()
                 except Exception:  # the database may be away for a while: the links keep running
                     log.exception("superior service: housekeeping failed")

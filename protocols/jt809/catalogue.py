@@ -86,6 +86,12 @@ CONTROL_UP: Final = m.VehicleControl.MSG_ID
 CONTROL_DOWN: Final = m.VehicleControlDown.MSG_ID
 STATIC_UP: Final = m.StaticInfo.MSG_ID
 STATIC_DOWN: Final = m.StaticInfoDown.MSG_ID
+# JT/T 1078-2016's video families (protocols/jt809/messages/video.py)
+AUTHORIZE_UP: Final = m.Authorize.MSG_ID
+REAL_VIDEO_UP: Final = m.RealVideo.MSG_ID
+REAL_VIDEO_DOWN: Final = m.RealVideoDown.MSG_ID
+PLAYBACK_UP: Final = m.Playback.MSG_ID
+PLAYBACK_DOWN: Final = m.PlaybackDown.MSG_ID
 # Data types with typed data
 VEHICLE_REGISTRATION: Final = m.VehicleRegistration.DATA_TYPE
 REAL_TIME_POSITION: Final = m.RealTimePosition.DATA_TYPE
@@ -122,6 +128,11 @@ MESSAGES: Final[tuple[ExchangeMessage, ...]] = (
     ExchangeMessage(ALARM_UP, "主链路报警信息交互", "Main link alarm information exchange"),
     ExchangeMessage(CONTROL_UP, "主链路车辆监管", "Main link vehicle supervision"),
     ExchangeMessage(STATIC_UP, "主链路静态信息交换", "Main link static information exchange"),
+    ExchangeMessage(AUTHORIZE_UP, "主链路时效口令交互", "Main link authorisation codes"),
+    ExchangeMessage(REAL_VIDEO_UP, "主链路实时音视频交互", "Main link real-time audio/video"),
+    ExchangeMessage(0x1900, "主链路远程录像检索交互", "Main link recording search"),
+    ExchangeMessage(PLAYBACK_UP, "主链路远程录像回放交互", "Main link remote playback"),
+    ExchangeMessage(0x1B00, "主链路远程录像下载交互", "Main link recording download"),
     ExchangeMessage(SUB_LOGIN_REQUEST, "从链路连接请求", "Sub link connect request"),
     ExchangeMessage(SUB_LOGIN_RESPONSE, "从链路连接应答", "Sub link connect response"),
     ExchangeMessage(SUB_LOGOUT_REQUEST, "从链路注销请求", "Sub link logout request"),
@@ -136,6 +147,11 @@ MESSAGES: Final[tuple[ExchangeMessage, ...]] = (
     ExchangeMessage(ALARM_DOWN, "从链路报警信息交互", "Sub link alarm information exchange"),
     ExchangeMessage(CONTROL_DOWN, "从链路车辆监管", "Sub link vehicle supervision"),
     ExchangeMessage(STATIC_DOWN, "从链路静态信息交换", "Sub link static information exchange"),
+    ExchangeMessage(0x9700, "从链路时效口令交互", "Sub link authorisation codes"),
+    ExchangeMessage(REAL_VIDEO_DOWN, "从链路实时音视频交互", "Sub link real-time audio/video"),
+    ExchangeMessage(0x9900, "从链路远程录像检索交互", "Sub link recording search"),
+    ExchangeMessage(PLAYBACK_DOWN, "从链路远程录像回放交互", "Sub link remote playback"),
+    ExchangeMessage(0x9B00, "从链路远程录像下载交互", "Sub link recording download"),
 )
 
 BY_ID: Final[Mapping[int, ExchangeMessage]] = MappingProxyType({msg.msg_id: msg for msg in MESSAGES})
@@ -186,6 +202,21 @@ DATA_TYPES: Final[tuple[ExchangeDataType, ...]] = (
     _D(EMERGENCY_ACCESS, CONTROL_DOWN, "车辆应急接入监管平台请求", "Emergency access request"),
     _D(STATIC_INFO_ANSWER, STATIC_UP, "补报车辆静态信息应答", "Vehicle static information answer"),
     _D(0x9601, STATIC_DOWN, "补报车辆静态信息请求", "Vehicle static information request"),
+    _D(m.AuthorizeReport.DATA_TYPE, AUTHORIZE_UP, "时效口令上报", "Authorisation code report"),
+    _D(0x1702, AUTHORIZE_UP, "时效口令请求", "Authorisation code request"),
+    _D(0x9702, 0x9700, "时效口令请求应答", "Authorisation code request answer"),
+    _D(m.RealVideoAnswer.DATA_TYPE, REAL_VIDEO_UP, "实时音视频请求应答", "Real-time video answer"),
+    _D(m.RealVideoEndAnswer.DATA_TYPE, REAL_VIDEO_UP, "主动请求停止实时音视频传输应答", "Stop real-time video answer"),
+    _D(m.RealVideoRequest.DATA_TYPE, REAL_VIDEO_DOWN, "实时音视频请求", "Real-time video request"),
+    _D(m.RealVideoEnd.DATA_TYPE, REAL_VIDEO_DOWN, "主动请求停止实时音视频传输", "Stop real-time video"),
+    _D(0x1901, 0x1900, "主动上传音视频资源目录信息", "Recording list upload"),
+    _D(0x1902, 0x1900, "查询音视频资源目录应答", "Recording list answer"),
+    _D(0x9901, 0x9900, "主动上传音视频资源目录信息应答", "Recording list upload answer"),
+    _D(0x9902, 0x9900, "查询音视频资源目录请求", "Recording list request"),
+    _D(m.PlaybackAnswer.DATA_TYPE, PLAYBACK_UP, "远程录像回放请求应答", "Playback answer"),
+    _D(m.PlaybackControlAnswer.DATA_TYPE, PLAYBACK_UP, "远程录像回放控制应答", "Playback control answer"),
+    _D(m.PlaybackRequest.DATA_TYPE, PLAYBACK_DOWN, "远程录像回放请求", "Playback request"),
+    _D(m.PlaybackControl.DATA_TYPE, PLAYBACK_DOWN, "远程录像回放控制", "Playback control"),
 )
 
 BY_DATA_TYPE: Final[Mapping[int, ExchangeDataType]] = MappingProxyType({d.data_type: d for d in DATA_TYPES})

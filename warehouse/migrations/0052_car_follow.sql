@@ -1,7 +1,7 @@
 -- Followed cars (platform-spec §7 POST /api/common/query/carUserView.json): each user's own list of the
 -- vehicles they keep an eye on, shown as a tab of the vehicle tree. A row belongs to its user; the car's
 -- enterprise scopes it like every car row, so a vehicle that leaves the caller's scope leaves the list too.
--- depends: 0048_inferior_platforms
+-- depends: 0051_exchange_video_requests
 
 CREATE TABLE car_user (
     user_id    bigint NOT NULL REFERENCES app_user(id) ON DELETE CASCADE,

@@ -173,23 +173,29 @@ def platform_in_scope(conn: Connection[Any], platform_id: int, path_prefix: str)
 
 # -- operators' requests ---------------------------------------------------------------------------
 
+# A request waits its answer_minutes; a message (no answer time in the standard) waits MESSAGE_WAIT_MINUTES for
+# its 0x1302. Counted from now until it is sent, then from sending (mark_request_sent); past it: expired.
+MESSAGE_WAIT_MINUTES = 10
+
 _QUEUE = """
 INSERT INTO inferior_request (inferior_platform_id, enterprise_id, kind, object_type, object_id, content,
-                              answer_minutes, created_by)
+                              answer_minutes, created_by, deadline)
 VALUES (%(platform_id)s, %(enterprise_id)s, %(kind)s, %(object_type)s, %(object_id)s, %(content)s,
-        %(answer_minutes)s, %(created_by)s)
+        %(answer_minutes)s, %(created_by)s, now() + make_interval(mins => COALESCE(%(answer_minutes)s::int,
+                                                                               %(wait_minutes)s)))
 RETURNING id"""
 
 
 def queue_request(conn: Connection[Any], row: dict[str, Any]) -> int:
-    found = conn.execute(_QUEUE, row).fetchone()
+    found = conn.execute(_QUEUE, {"wait_minutes": MESSAGE_WAIT_MINUTES, **row}).fetchone()
     assert found is not None
     return int(found[0])
 
 
 _QUEUED = """
 SELECT id, kind, object_type, object_id, content, answer_minutes FROM inferior_request
-WHERE inferior_platform_id = %(platform_id)s AND state = 'queued' ORDER BY id"""
+WHERE inferior_platform_id = %(platform_id)s AND state = 'queued' AND (deadline IS NULL OR deadline > now())
+ORDER BY id"""
 
 
 def queued_requests(conn: Connection[Any], platform_id: int) -> list[dict[str, Any]]:
@@ -197,16 +203,31 @@ def queued_requests(conn: Connection[Any], platform_id: int) -> list[dict[str, A
 
 
 def mark_request_sent(conn: Connection[Any], request_id: int, link: str, sn: int, sent_at: datetime) -> None:
-    conn.execute("UPDATE inferior_request SET state = 'sent', link = %(link)s, sn = %(sn)s, sent_at = %(at)s "
-                 "WHERE id = %(id)s AND state = 'queued'", {"id": request_id, "link": link, "sn": sn, "at": sent_at})
+    """The answer time counts from sending: the deadline moves by the time the request waited in the queue."""
+    conn.execute("UPDATE inferior_request SET state = 'sent', link = %(link)s, sn = %(sn)s, sent_at = %(at)s, "
+                 "deadline = %(at)s + (deadline - created_at) WHERE id = %(id)s AND state = 'queued'",
+                 {"id": request_id, "link": link, "sn": sn, "at": sent_at})
+
+
+_EXPIRE = """
+UPDATE inferior_request SET state = 'expired'
+WHERE state IN ('queued', 'sent') AND deadline <= %(at)s
+RETURNING id, inferior_platform_id, kind"""
+
+
+def expire_requests(conn: Connection[Any], at: datetime) -> list[tuple[int, int, str]]:
+    """Requests queued or sent and unanswered at their deadline become ``expired``: (id, platform id, kind) each."""
+    return [(int(r[0]), int(r[1]), str(r[2])) for r in conn.execute(_EXPIRE, {"at": at}).fetchall()]
 
 
 # An answer names its request by INFO_ID (2011, and every 0x1302; INFO_ID is the request's id) or by the
-# request's SN (a 2019 0x1301's SOURCE_MSG_SN). Only a sent request of that platform and kind is answered, once.
+# request's SN (a 2019 0x1301's SOURCE_MSG_SN). Only a sent request of that platform and kind is answered, once,
+# and only before its deadline (an answer after it matches nothing: the request has expired).
 _ANSWER = """
 UPDATE inferior_request SET state = 'answered', answer = %(answer)s, responder = %(responder)s,
        answered_at = %(at)s, latency_ms = GREATEST(0, (extract(epoch FROM %(at)s - sent_at) * 1000)::int)
 WHERE inferior_platform_id = %(platform_id)s AND kind = %(kind)s AND state = 'sent'
+  AND (deadline IS NULL OR deadline > %(at)s)
   AND ((%(sn)s::bigint IS NOT NULL AND sn = %(sn)s) OR (%(sn)s::bigint IS NULL AND id = %(info_id)s))
 RETURNING id, latency_ms"""
 

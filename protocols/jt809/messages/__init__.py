@@ -71,6 +71,22 @@ from protocols.jt809.messages.platform import (
     PlatformExchangeDown,
 )
 from protocols.jt809.messages.positions import Gnss2011, Gnss2019, PlatformAlarm
+from protocols.jt809.messages.video import (
+    Authorize,
+    AuthorizeReport,
+    Playback,
+    PlaybackAnswer,
+    PlaybackControl,
+    PlaybackControlAnswer,
+    PlaybackDown,
+    PlaybackRequest,
+    RealVideo,
+    RealVideoAnswer,
+    RealVideoDown,
+    RealVideoEnd,
+    RealVideoEndAnswer,
+    RealVideoRequest,
+)
 
 __all__ = [
     "AlarmExchange", "AlarmExchangeDown", "AlarmReport", "HandlingResult", "UrgingAnswer", "UrgingRequest",
@@ -83,4 +99,7 @@ __all__ = [
     "StaticInfo", "StaticInfoAnswer", "StaticInfoDown", "VehicleControl", "VehicleControlDown",
     "AlarmReport2011", "PlatformMessage", "PlatformMessageAnswer", "PositionCount", "WarningTip",
     "EmergencyAnswer", "ListenRequest", "PhotoAnswer", "PhotoRequest", "RecorderAnswer", "TextAnswer", "TextRequest",
+    "Authorize", "AuthorizeReport", "Playback", "PlaybackAnswer", "PlaybackControl", "PlaybackControlAnswer",
+    "PlaybackDown", "PlaybackRequest", "RealVideo", "RealVideoAnswer", "RealVideoDown", "RealVideoEnd",
+    "RealVideoEndAnswer", "RealVideoRequest",
 ]

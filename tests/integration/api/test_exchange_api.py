@@ -136,3 +136,27 @@ def test_a_null_setting_takes_its_default_on_create_and_is_refused_on_update(cli
         ("2019", True, 0, [])
     reply = client.patch(f"/api/common/superiorPlatform/{created['id']}.json", headers=headers, json={"ia1": None})
     assert reply.status_code == 400 and reply.json["data"] == {"field": "ia1"}  # type: ignore[index]
+
+
+def test_the_superiors_video_requests_are_listed_with_their_result_to_its_enterprise_only(
+        client: FlaskClient, login: Login, demo: Demo, pg_url: str) -> None:
+    from warehouse.queries import exchange_video as qv
+
+    created = new_platform(client, login("admin_a"))
+    with connect(pg_url) as conn:
+        request_id = qv.store_video_request(conn, {
+            "platform_id": created["id"], "data_type": 0x9A01, "source_sn": 7, "plate": "京A12345", "plate_colour": 2,
+            "car_id": None, "channel_id": 2, "av_item_type": 0, "stream_type": 1, "mem_type": 1,
+            "start_at": datetime(2026, 12, 1, tzinfo=UTC), "end_at": datetime(2026, 12, 1, 0, 10, tzinfo=UTC),
+            "control_type": None})
+        qv.mark_video_answered(conn, request_id, 2)
+        conn.commit()
+    query = {"platformId": created["id"]}
+    rows = client.post("/api/common/query/exchangePlayback.json", headers=login("admin_a"), json=query).json["data"]["list"]  # type: ignore[index]
+    assert [(r["dataType"], r["plate"], r["channelId"], r["result"], r["startAt"][:10]) for r in rows] == [
+        (0x9A01, "京A12345", 2, 2, "2026-12-01")]
+    assert client.post("/api/common/query/exchangePlayback.json", headers=login("admin_b"),
+                       json=query).json["data"]["list"] == []  # type: ignore[index]
+    lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"superiorPlatform": ["query", "get"]}).name)
+    reply = client.post("/api/common/query/exchangePlayback.json", headers=lister, json=query)
+    assert reply.status_code == 403 and "superiorPlatform:superior" in reply.json["message"]  # type: ignore[index]

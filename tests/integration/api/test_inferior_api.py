@@ -144,3 +144,46 @@ def test_a_user_without_the_permission_or_the_superior_action_is_403(client: Fla
                               ("POST", f"{base}/message.json", {"content": "通知"})):
         reply = client.open(url, method=method, headers=lister, json=body)
         assert reply.status_code == 403 and "inferiorPlatform:superior" in reply.json["message"]  # type: ignore[index]
+
+
+def test_a_request_has_a_deadline_and_reads_expired_past_it_unanswered(client: FlaskClient, login: Login,
+                                                                        pg_url: str) -> None:
+    headers = login("admin_a")
+    platform = new_platform(client, headers)
+    base = f"/api/exchange/inferiorPlatform/{platform['id']}"
+    inspection = client.post(f"{base}/inspection.json", headers=headers,
+                             json={"content": "限时查岗", "answerMinutes": 3}).json["data"]["id"]  # type: ignore[index]
+    message = client.post(f"{base}/message.json", headers=headers, json={"content": "报文"}).json["data"]["id"]  # type: ignore[index]
+    with connect(pg_url) as conn:
+        waits = dict(conn.execute("SELECT id, deadline - created_at FROM inferior_request WHERE id IN (%s, %s)",
+                                  (inspection, message)).fetchall())
+        # the inspection's time passes while nobody answers
+        conn.execute("UPDATE inferior_request SET deadline = now() - interval '1 second' WHERE id = %s", (inspection,))
+        conn.commit()
+    assert waits == {inspection: timedelta(minutes=3), message: timedelta(minutes=q.MESSAGE_WAIT_MINUTES)}
+    listed = client.post("/api/common/query/inferiorRequest.json", headers=headers,
+                         json={"platformId": platform["id"]}).json["data"]["list"]  # type: ignore[index]
+    assert {r["id"]: r["state"] for r in listed} == {inspection: "expired", message: "queued"}
+    assert all(r["deadline"] for r in listed)
+    expired = client.post("/api/common/query/inferiorRequest.json", headers=headers,
+                          json={"platformId": platform["id"], "state": "expired"}).json["data"]["list"]  # type: ignore[index]
+    assert [r["id"] for r in expired] == [inspection]
+    with connect(pg_url) as conn:
+        assert [r["id"] for r in q.queued_requests(conn, platform["id"])] == [message]  # not sent any more
+
+
+def test_an_inferior_platforms_frames_are_in_the_frame_logs_with_their_kind(client: FlaskClient, login: Login,
+                                                                             pg_url: str) -> None:
+    platform = new_platform(client, login("admin_a"))
+    with connect(pg_url) as conn:
+        q.log_messages(conn, [{"platform_id": platform["id"], "direction": "up", "link": "main", "msg_id": 0x1005,
+                               "data_type": None, "decoded": {}, "raw_hex": "5b00"}])
+        conn.commit()
+    for who, seen in (("admin_a", 1), ("admin_b", 0)):
+        rows = client.post("/api/common/query/exchangeUpstreamMessage.json", headers=login(who),
+                           json={"platformKind": "inferior", "inferiorPlatformId": platform["id"]}).json["data"]["list"]  # type: ignore[index]
+        assert len(rows) == seen, who
+    assert (rows_a := client.post("/api/common/query/exchangeUpstreamMessage.json", headers=login("admin_a"),
+                                  json={"inferiorPlatformId": platform["id"]}).json["data"]["list"])  # type: ignore[index]
+    assert [(r["platformKind"], r["platformName"], r["msgId"]) for r in rows_a] == [
+        ("inferior", platform["name"], 0x1005)]

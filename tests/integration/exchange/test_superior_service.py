@@ -163,3 +163,58 @@ def test_a_login_with_a_wrong_password_is_refused_with_result_4(stack: dict[str,
         assert isinstance(answer.body, m.LoginResponse)
         assert answer.body.result == m.LoginResult.PASSWORD_WRONG
         assert sock.recv(4096) == b""  # and the link is closed
+
+
+def test_a_request_past_its_deadline_expires_unsent_and_a_late_answer_matches_nothing(stack: dict[str, Any],
+                                                                                      pg_url: str) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        # queued two minutes ago with one minute to answer (its platform was down): never sent
+        stale = conn.execute(
+            "INSERT INTO inferior_request (inferior_platform_id, enterprise_id, kind, object_type, object_id, "
+            "content, answer_minutes, created_at, deadline) VALUES (%s, %s, 'inspection', 1, '', '过期查岗', 1, "
+            "now() - interval '2 minutes', now() - interval '1 minute') RETURNING id",
+            (stack["inferior_id"], stack["enterprise"])).fetchone()[0]  # type: ignore[index]
+        late = conn.execute(
+            "INSERT INTO inferior_request (inferior_platform_id, enterprise_id, kind, object_type, object_id, "
+            "content, answer_minutes, deadline) VALUES (%s, %s, 'inspection', 1, '', '迟到的应答', 5, "
+            "now() + interval '5 minutes') RETURNING id",
+            (stack["inferior_id"], stack["enterprise"])).fetchone()[0]  # type: ignore[index]
+    wait_for(lambda: _rows(pg_url, "SELECT 1 FROM inferior_request WHERE id = %s AND state = 'expired'", stale), 30,
+             "the stale request expired", stack["service"])
+    inspection = wait_for(lambda: _rows(
+        pg_url, "SELECT id, info_id FROM exchange_inspection WHERE platform_id = %s AND question = '迟到的应答'",
+        stack["platform_id"]), 30, "the live request on the inferior side", stack["service"])
+    sent_at, deadline = _rows(pg_url, "SELECT sent_at, deadline FROM inferior_request WHERE id = %s", late)[0]
+    assert timedelta(minutes=4, seconds=59) < deadline - sent_at <= timedelta(minutes=5)  # counted from sending
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # its time runs out before the inferior answers
+        conn.execute("UPDATE inferior_request SET deadline = now() WHERE id = %s", (late,))
+        assert conn.execute("SELECT state FROM inferior_request_view WHERE id = %s", (late,)).fetchone() == ("expired",)
+        conn.execute("UPDATE exchange_inspection SET state = 'answered', answer = '太晚', answered_at = now() "
+                     "WHERE id = %s", (inspection[0][0],))
+    wait_for(lambda: _rows(pg_url, "SELECT 1 FROM exchange_message WHERE platform_id = %s AND msg_id = %s AND "
+                           "direction = 'up' AND data_type = %s", stack["platform_id"], m.PlatformExchange.MSG_ID,
+                           m.InspectionAnswer.DATA_TYPE), 30, "the late 0x1301 sent", stack["service"])
+    wait_for(lambda: _rows(pg_url, "SELECT 1 FROM exchange_message WHERE inferior_platform_id = %s AND msg_id = %s "
+                           "AND data_type = %s", stack["inferior_id"], m.PlatformExchange.MSG_ID,
+                           m.InspectionAnswer.DATA_TYPE), 30, "the late 0x1301 received", stack["service"])
+    states = dict(_rows(pg_url, "SELECT id, state FROM inferior_request_view WHERE id IN (%s, %s)", stale, late))
+    assert states == {stale: "expired", late: "expired"}
+    assert _rows(pg_url, "SELECT answer, sent_at FROM inferior_request WHERE id = %s", stale) == [(None, None)]
+    assert _rows(pg_url, "SELECT answer FROM inferior_request WHERE id = %s", late) == [(None,)]
+    assert not _rows(pg_url, "SELECT 1 FROM exchange_inspection WHERE platform_id = %s AND question = '过期查岗'",
+                     stack["platform_id"])
+
+
+def test_both_sides_frames_are_in_the_message_logs_with_their_platform_kind(stack: dict[str, Any],
+                                                                            pg_url: str) -> None:
+    query = ("SELECT platform_kind, platform_name, enterprise_id FROM exchange_upstream_view "
+             "WHERE msg_id = %s AND (platform_id = %s OR inferior_platform_id = %s)")
+    up = wait_for(lambda: (rows := set(_rows(pg_url, query, m.LoginRequest.MSG_ID, stack["platform_id"],
+                                             stack["inferior_id"]))) and len(rows) == 2 and rows, 30,
+                  "the login logged on both sides", stack["service"])
+    # one process, both roles: its 0x1001 sent as the inferior, received as the superior
+    assert up == {("superior", "ourselves", stack["enterprise"]), ("inferior", "ourselves", stack["enterprise"])}
+    down = set(_rows(pg_url, "SELECT platform_kind FROM exchange_downstream_view WHERE msg_id = %s AND "
+                     "(platform_id = %s OR inferior_platform_id = %s)", m.LoginResponse.MSG_ID,
+                     stack["platform_id"], stack["inferior_id"]))
+    assert down == {("superior",), ("inferior",)}

@@ -8,6 +8,7 @@ import json
 from click.testing import CliRunner
 
 from fleet.cli import main
+from protocols.jt809 import encode_frame
 from tests.unit.protocols.jt809_vectors import VECTORS
 
 GUOJIAN_KEYS = "56107078,37382110,50361430"
@@ -50,9 +51,16 @@ def test_an_inspection_request_with_its_data_type_name() -> None:
     assert data["body"]["data"]["content"] == "平台查岗请求是否是人类"
 
 
-def test_untyped_family_prints_the_body_hex() -> None:
+def test_a_real_video_answer_prints_the_address_to_pull_from() -> None:
     data = json.loads(_decode(VECTORS["1801-2019"])[1])
-    assert data["header"]["msg_id"] == "0x1800" and data["body"]["hex"].startswith("d4c1")
+    assert data["header"]["msg_id"] == "0x1800" and data["data_type_name"] == "Real-time video answer"
+    assert data["body"]["data"] == {"result": 0, "server_ip": "127.0.0.1", "server_port": 1078}
+
+
+def test_untyped_family_prints_the_body_hex() -> None:
+    frame = encode_frame(0x1900, bytes.fromhex("d4c1"), sn=1, centre_id=1, version="2011")  # recording search
+    data = json.loads(_decode(frame.hex())[1])
+    assert data["header"]["msg_id"] == "0x1900" and data["body"]["hex"].startswith("d4c1")
 
 
 def test_an_encrypted_frame_without_keys_is_one_line_and_exit_2() -> None:

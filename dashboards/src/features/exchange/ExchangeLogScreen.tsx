@@ -1,4 +1,4 @@
-import { Descriptions, Drawer, Typography } from 'antd';
+import { Descriptions, Drawer, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +26,7 @@ function FrameDrawer({ record, onClose }: { record: ListRecord | null; onClose: 
         <>
           <Descriptions column={1} size="small" bordered items={[
             { key: 'time', label: t('frame.time'), children: dayjs(String(record.time)).format('YYYY-MM-DD HH:mm:ss.SSS') },
-            { key: 'platform', label: t('frame.platform'), children: String(record.platformName ?? '') },
+            { key: 'platform', label: t('frame.platform'), children: `${String(record.platformName ?? '')} (${t(`upstream.enums.platformKind.${String(record.platformKind)}`)})` },
             { key: 'link', label: t('frame.link'), children: t(`link.${String(record.link)}`) },
             { key: 'msgId', label: t('frame.msgId'), children: <span data-testid="exchange-frame-msg">{exchangeMessageLabel(record.msgId, i18n.language)}</span> },
             { key: 'dataType', label: t('frame.dataType'), children: record.dataType === null || record.dataType === undefined ? '' : formatMsgId(record.dataType) },
@@ -42,7 +42,9 @@ function FrameDrawer({ record, onClose }: { record: ListRecord | null; onClose: 
 }
 
 /** The JT/T 809 frames of one direction (platform-spec §2 upstreamMessage / downstreamMessage of data exchange),
- * today by default, newest first; filters by platform, time range, message id (named) and link. */
+ * today by default, newest first, on the links of both kinds of platform (a superior's, where fleetwatch is the
+ * inferior, and an inferior's, where it is the superior: the platform kind column); filters by platform kind,
+ * platform, time range, message id (named) and link. */
 export default function ExchangeLogScreen({ entity, strings }: Props) {
   const { t, i18n } = useTranslation('exchange');
   const [shown, setShown] = useState<ListRecord | null>(null);
@@ -50,11 +52,13 @@ export default function ExchangeLogScreen({ entity, strings }: Props) {
   const screen = useMemo(() => defineListScreen({
     entity,
     namespace: `exchange:${strings}`,
-    columns: ['time', 'platformName', 'link',
+    columns: ['time', 'platformName',
+      { field: 'platformKind', render: (value) => <Tag color={value === 'inferior' ? 'purple' : 'blue'} data-testid="exchange-platform-kind">{t(`${strings}.enums.platformKind.${String(value)}`)}</Tag> },
+      'link',
       { field: 'msgId', render: (value) => exchangeMessageLabel(value, i18n.language, described) },
       { field: 'dataType', render: (value) => (value === null || value === undefined ? '' : formatMsgId(value)) },
       { field: 'rawHex', render: (value) => <code style={{ fontSize: 12 }}>{hexPreview(value)}</code> }],
-    filters: ['platformId', 'time', 'msgId', 'link'],
+    filters: ['platformKind', 'platformId', 'time', 'msgId', 'link'],
     filterKinds: {
       platformId: { kind: 'ref', entity: 'superiorPlatform' },
       msgId: { kind: 'choice', options: exchangeMessageOptions(i18n.language, described) },

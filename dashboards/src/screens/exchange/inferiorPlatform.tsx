@@ -7,6 +7,9 @@ import SendRequestDialog from '../../features/exchangeInferior/SendRequestDialog
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen, type ListRecord } from '../../features/list/types';
 
+// An unanswered request past its deadline is expired (migration 0050): red, like an expired inspection.
+const REQUEST_STATE_COLOURS: Record<string, string> = { queued: 'default', sent: 'green', answered: 'blue', failed: 'red', expired: 'red' };
+
 /** Data exchange "inferiorPlatform" (platform-spec §2): the inferior platforms allowed to log in to fleetwatch as
  * their JT/T 809 superior, each with its links' state; the password is write-only. Holders of
  * inferiorPlatform:superior send a platform an inspection (查岗) or a message; the list below shows what was sent,
@@ -35,10 +38,12 @@ export default function InferiorPlatformScreen() {
   const requests = useMemo(() => defineListScreen({
     entity: 'inferiorRequest',
     namespace: 'inferior:request',
-    columns: ['platformName', 'kind', 'content', 'state', 'createdAt', 'sentAt', 'answer', 'answeredAt', 'latencyMs'],
+    columns: ['platformName', 'kind', 'content',
+      { field: 'state', render: (value) => <Tag color={REQUEST_STATE_COLOURS[String(value)]} data-testid="inferior-request-state">{t(`request.enums.state.${String(value)}`)}</Tag> },
+      'createdAt', 'sentAt', 'deadline', 'answer', 'answeredAt', 'latencyMs'],
     filters: ['kind', 'state'],
     features: { create: false, edit: false, delete: false, import: false, export: true },
-  }), []);
+  }), [t]);
   return (
     <>
       <ListPage screen={platforms} />
