@@ -480,8 +480,8 @@ def test_the_queue_matches_answers_by_collection_time_else_oldest_in_flight() ->
 def test_launcher_starts_the_gb_simulator_on_the_gb_ports(monkeypatch: pytest.MonkeyPatch) -> None:
     from fleet import launcher
 
-    monkeypatch.setenv("FLEET_SIMULATOR_GB_PORT", "17617")
-    monkeypatch.setenv("FLEET_SIMULATOR_GB_EMISSION_PORT", "17618")
+    monkeypatch.setenv("FLEET_GB_GATEWAY_PORT", "17617")  # the GB gateway's ports: the simulator follows them
+    monkeypatch.setenv("FLEET_GB_GATEWAY_EMISSION_PORT", "17618")
     specs = {spec.name: spec for spec in launcher.child_specs(terminals=5, simulator=True)}
     argv = specs["simulator-gb"].argv
     assert argv[argv.index("--port") + 1] == "17617" and argv[argv.index("--emission-port") + 1] == "17618"
