@@ -196,6 +196,74 @@ def test_report_opens_with_its_rows_before_the_filter_bar_and_the_shell_calls(pa
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+# Every <style> antd inserts into the page before the report's first row, with the start of its text.
+RUNTIME_STYLE_PROBE = """
+(() => {
+  const inserted = [];
+  window.__antdStyles = inserted;
+  let row = false;
+  const isRow = (node) => node.nodeType === 1
+    && (node.matches('[data-testid=list-table] tbody tr.ant-table-row')
+        || node.querySelector('[data-testid=list-table] tbody tr.ant-table-row') !== null);
+  const check = (mutations) => {
+    for (const m of mutations) for (const node of m.addedNodes) {
+      if (row) return;
+      if (node.nodeName === 'STYLE') inserted.push((node.textContent || '').slice(0, 160));
+      else if (isRow(node)) row = true;
+    }
+  };
+  const start = () => new MutationObserver(check).observe(document.documentElement, { subtree: true, childList: true });
+  if (document.documentElement) start(); else document.addEventListener('DOMContentLoaded', start);
+})();
+"""
+RGB_OF = "(selector) => getComputedStyle(document.querySelector(selector)).backgroundColor.match(/\\d+/g).map(Number)"
+COLOUR_IS = f"([selector, want]) => ({RGB_OF})(selector).slice(0, 3).join() === want.join()"
+DARK = f"(selector) => ({RGB_OF})(selector).slice(0, 3).reduce((a, b) => a + b) < 150"
+
+
+def _rgb(page: Any, selector: str, prop: str) -> tuple[int, ...]:
+    value = page.eval_on_selector(selector, f"(e) => getComputedStyle(e).{prop}")
+    found = re.match(r"rgba?\((\d+), (\d+), (\d+)", value)
+    assert found, (selector, prop, value)
+    return tuple(int(found.group(i)) for i in (1, 2, 3))
+
+
+def test_report_first_render_uses_the_built_antd_styles_and_themes_still_restyle(
+        page: Any, console_stack: ConsoleStack, report_days: ReportDays) -> None:
+    # A report's first rows <= 1 s (docs/performance.md, sixth pass): antd's component styles of a list page's
+    # first render come from the stylesheet the build wrote (dashboards/scripts/antdStaticStyle.ts), none is
+    # built in the browser before the first row; the theme stays runtime CSS variables, so the settings
+    # drawer's primary colour and night mode restyle the page (console-spec §2 "Settings drawer").
+    sign_in(page, "admin", path="/report/dailyMileage")
+    page.get_by_test_id("list-page-carDayReport").get_by_test_id("list-total").wait_for()
+    page.add_init_script(RUNTIME_STYLE_PROBE)
+    page.reload()  # the opening page of a signed-in session
+    report = page.get_by_test_id("list-page-carDayReport")
+    _total(report, _day_rows(console_stack.db_url, report_days))
+    linked = page.eval_on_selector_all("link[rel=stylesheet]", "(ls) => ls.map((l) => new URL(l.href).pathname)")
+    assert linked and re.fullmatch(r"/assets/antd-static-[0-9a-f]+\.css", linked[0]), linked
+    built_here = [s for s in page.evaluate("() => window.__antdStyles") if ":where(.css-" in s]
+    assert built_here == [], built_here  # every component style of the first render came from the file
+    table = "[data-testid=list-page-carDayReport] .ant-table"
+    assert page.eval_on_selector(table, "(e) => getComputedStyle(e).fontSize") == "14px"
+    assert _rgb(page, table, "backgroundColor") == (255, 255, 255)
+    search = "[data-testid=list-page-carDayReport] [data-testid=list-search]"
+    report.get_by_test_id("list-search").wait_for()
+    assert _rgb(page, search, "backgroundColor") == (24, 144, 255)  # the default primary colour, daybreak
+
+    page.get_by_test_id("settings-toggle").click()
+    drawer = page.get_by_test_id("settings-drawer")
+    drawer.get_by_test_id("settings-color-dust").click()
+    page.wait_for_function(COLOUR_IS, arg=[search, [245, 34, 45]])
+    drawer.get_by_text(text("zh-CN", "layout", "settings.navTheme.night"), exact=True).click()
+    page.wait_for_function(DARK, arg=table)
+    red, green, blue = _rgb(page, search, "backgroundColor")  # night mode derives its own shade of the colour
+    assert red > 150 and green < 90 and blue < 90, (red, green, blue)
+    drawer.get_by_text(text("zh-CN", "layout", "settings.navTheme.light"), exact=True).click()
+    page.wait_for_function(COLOUR_IS, arg=[table, [255, 255, 255]])
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_daily_mileage_report_reads_in_three_languages(page: Any, console_stack: ConsoleStack,
                                                         report_days: ReportDays) -> None:
     """The same report in zh-CN, zh-HK and en-US: its tab, column titles, chart titles, total, export buttons;
