@@ -8,7 +8,7 @@ import { http } from '../../api/client';
 import type { ApiReply } from '../../api/types';
 import { paramIdHex } from './paramValues';
 
-export type CommandCode = '8103' | '8104' | '8105' | '8106' | '8201' | '8202' | '8203' | '8300' | '8801' | '8802' | '8803';
+export type CommandCode = '8103' | '8104' | '8105' | '8106' | '8201' | '8202' | '8203' | '8300' | '8500' | '8801' | '8802' | '8803';
 
 export type CommandTarget = { carId: number; deviceId?: number } | { deviceId: number; carId?: undefined };
 

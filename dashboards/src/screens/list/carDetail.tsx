@@ -8,6 +8,7 @@ import { fetchCarDetail, type CarDetail } from '../../features/carDetail/api';
 import { DevicesCard, DriverCard, PhotosCard, StateCard, TodayCard, VehicleCard } from '../../features/carDetail/DetailSections';
 import { carDetailRouteName, carDetailUrl, routeNameOfPath } from '../../features/carDetail/routing';
 import { closePage } from '../../layouts/tabs/events';
+import { VehicleControlCard } from '../../features/command/VehicleControlCard';
 
 const STALE_TAB_KEY = 'fleetwatch.carDetail.staleTab';
 
@@ -103,6 +104,9 @@ export default function CarDetailScreen() {
         <Col xs={24} xl={14}><StateCard detail={detail} now={now} /></Col>
         <Col xs={24} xl={10}><TodayCard detail={detail} /></Col>
       </Row>
+      {can('command', 'cmd') && can('sensitiveCommand', 'cmd') && detail.protocol === 'jt808' && detail.deviceId != null && (
+        <VehicleControlCard carId={detail.car.id} deviceId={detail.deviceId} plate={detail.car.plateNumber} />
+      )}
       <DevicesCard detail={detail} />
       <Row gutter={[12, 12]}>
         <Col xs={24} md={10}><DriverCard detail={detail} /></Col>
