@@ -185,7 +185,8 @@ ax.set_title("每日考核指标（各企业平均）")
 fig.autofmt_xdate()
 fig.tight_layout()"""),
      ("code", """fig, ax = plt.subplots(figsize=(8, 3))
-per = kpi.group_by("enterprise_name").agg(pl.col("online_rate").mean()).sort("online_rate")
+# an enterprise with no joined vehicle has no 上线率 (a null, not 0): it gets no bar
+per = kpi.drop_nulls("online_rate").group_by("enterprise_name").agg(pl.col("online_rate").mean()).sort("online_rate")
 ax.barh(per["enterprise_name"].to_list(), per["online_rate"].to_list(), color="#2f54eb")
 ax.set_xlim(0, 1)
 ax.set_xlabel("上线率")

@@ -13,8 +13,6 @@ The live enterprise counters of platform-spec §7 (``enterpriseTodayOnlineCarRep
 
 from __future__ import annotations
 
-import re
-
 from api.query.grammar import EntitySpec, FieldSpec
 from fleet.alarm_catalog import ALARMS, describe
 
@@ -65,7 +63,8 @@ def display_of(column: str, ftype: str) -> str:
 def _fields(columns: tuple[Col, ...], *, key_ids: tuple[str, ...] = ()) -> dict[str, FieldSpec]:
     out: dict[str, FieldSpec] = {}
     for column, ftype, label in columns:
-        name = camel(column) if not re.fullmatch(r"[a-z]+_\d+|p_[a-z]+", column) else column
+        # an alarm key's counter is named by the key itself (fleet/alarm_catalog.py), as the console names it
+        name = column if column in ALARMS else camel(column)
         display = display_of(column, ftype)
         if display == "duration":  # shown as h:mm:ss, no longer in seconds
             label = label.replace("(秒)", "")
