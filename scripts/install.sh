@@ -29,6 +29,12 @@ command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || missing+=(maven)
 # espeak-ng speaks the simulated terminals' cabin audio (simulator/video_clips.py; a tone without it)
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
+# Go builds the load generator (simulator/loadgen). A machine without it gets Debian's golang-go, whose
+# Go is GO_DEBIAN_VERSION: the `go` line of simulator/loadgen/go.mod must not be newer (a unit test
+# keeps the two equal: tests/unit/simulator/test_loadgen_go_version.py).
+GO_DEBIAN_PACKAGE=golang-go
+GO_DEBIAN_VERSION=1.19
+command -v go >/dev/null 2>&1 || [ -x /usr/local/go/bin/go ] || missing+=("$GO_DEBIAN_PACKAGE")
 # Chromium drives the end-to-end tests of the console (Playwright with the system browser); a CJK
 # font makes its screenshots of the Chinese UI readable (without one, Chinese renders as boxes).
 if [ -f dashboards/package.json ]; then
@@ -70,7 +76,7 @@ fi
 # --- simulated cameras: H.264 clips (PyAV's libx264) and G.711A cabin audio, made once ---------------
 .venv/bin/python -m simulator.video_clips
 
-# --- the Go load generator (simulator/loadgen -> var/bin/fleet-loadgen; Go is part of the machine image) ---
+# --- the Go load generator (simulator/loadgen -> var/bin/fleet-loadgen; Go from the image or golang-go above) ---
 .venv/bin/python - <<'PY'
 import sys
 
@@ -81,7 +87,8 @@ try:
     ensure_built()
 except LoadgenUnavailable as exc:
     print(f"[install] {exc}: `fleet loadgen`, ingest_bench --source loadgen and make test need Go"
-          " (expected at /usr/local/go/bin/go)", file=sys.stderr)
+          " (on PATH or at /usr/local/go/bin/go; as root, make install installs Debian's golang-go)",
+          file=sys.stderr)
 else:
     if before is None or BINARY.stat().st_mtime != before:
         print(f"[install] load generator built: {BINARY}", file=sys.stderr)

@@ -75,15 +75,16 @@ for check in ".venv/bin/ruff check ." ".venv/bin/lint-imports --no-cache" ".venv
   fi
 done
 
-# The Go load generator (simulator/loadgen, standard library only): go vet and its unit tests. Go is part
-# of the machine image (/usr/local/go); without it this fails here rather than skipping them.
+# The Go load generator (simulator/loadgen, standard library only): go vet and its unit tests. Go is on
+# PATH (make install installs Debian's golang-go when it is missing) or in /usr/local/go; without it this
+# fails here rather than skipping them.
 GO="$(command -v go || true)"
 if [ -z "$GO" ] && [ -x /usr/local/go/bin/go ]; then
   GO=/usr/local/go/bin/go
 fi
 if [ -z "$GO" ]; then
   echo "[test] Go is not installed: simulator/loadgen needs it for go vet, go test and its pytest tests" \
-       "(expected at /usr/local/go/bin/go; see simulator/README.md)" >&2
+       "(run make install as root, which installs Debian's golang-go; see simulator/README.md)" >&2
   stop_console
   exit 1
 fi

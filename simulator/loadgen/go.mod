@@ -1,3 +1,3 @@
 module fleetwatch/loadgen
 
-go 1.22
+go 1.19
