@@ -2,8 +2,8 @@
 
 | route | what |
 |---|---|
-| ``POST /api/command/{carId}/9101.json``, ``POST /api/device/{deviceId}/command/9101.json`` | start live video / listen / talk: the stream is registered with the media server, then 0x9101 goes through the command path; data ``{id, carId, deviceId, msgId, state, streamId, flvUrl, wsUrl, talkUrl, urlExpiresAt, kind, channelId, dataType, streamType}``. A stream a terminal already feeds is reused (``id`` null, state ``reused``): many viewers, one terminal connection. |
-| ``POST .../9102.json`` | control; close (0) / close talk (4): the media server closes the stream unless another user watches it (then nothing is sent: state ``kept``), and 0x9102 is sent only to an online terminal (else state ``not_sent``) |
+| ``POST /api/command/{carId}/9101.json``, ``POST /api/command/{deviceId}/9101.json`` (a body naming that device), ``POST /api/device/{deviceId}/command/9101.json`` | start live video / listen / talk: the stream is registered with the media server, then 0x9101 goes through the command path; data ``{id, carId, deviceId, msgId, state, streamId, flvUrl, wsUrl, talkUrl, urlExpiresAt, kind, channelId, dataType, streamType}``. A stream a terminal already feeds is reused (``id`` null, state ``reused``): many viewers, one terminal connection. |
+| ``POST .../9102.json`` (``/api/command/{deviceId}/9102.json``: a body whose ``deviceId`` or ``streamId`` names that device) | control; close (0) / close talk (4): the media server closes the stream unless another user watches it (then nothing is sent: state ``kept``), and 0x9102 is sent only to an online terminal (else state ``not_sent``) |
 | ``POST .../9205.json`` | the terminal's recordings: the 0x1205 reply lands in the command's ``reply`` (state.json) |
 | ``POST .../9201.json``, ``POST .../9202.json`` | playback (a ``playback`` stream, like 9101) and its control (2 end closes the stream) |
 | ``GET /api/video/{deviceSn}/{channel}.json`` | stream info (``?kind=live`` default, listen, talk, playback): ``updateTime`` (ms of the last frame) means up, fresh URLs |
@@ -211,16 +211,35 @@ def _playback_control(target: dict[str, Any], payload: Any) -> dict[str, Any]:
 
 
 _HANDLERS = {"9101": _start, "9102": _control, "9205": _resources, "9201": _playback, "9202": _playback_control}
+# console-spec §7 posts 9101 and 9102 to /api/command/{deviceId}/...; platform-spec §7 posts every command to
+# /api/command/{carId}/...: one path shape, read by what the body names (_path_names_device).
+DEVICE_PATH_CODES = ("9101", "9102")
+
+
+def _path_names_device(code: str, path_id: int, payload: Any) -> bool:
+    """Whether ``POST /api/command/{path_id}/{code}.json`` is console-spec §7's device form: a 9101 or 9102
+    whose body names the path's id as its device (``deviceId``; a 9102 without one: the device of its
+    ``streamId``). Otherwise the id is a car's (platform-spec §7), ``deviceId`` one of that car's devices.
+    The car reading of a body naming device ``path_id`` succeeds only when car ``path_id`` owns device
+    ``path_id``, the same terminal: so the device id of one vehicle and the car id of another never meet.
+    A malformed ``deviceId`` or ``streamId`` is a 400 naming it."""
+    if code not in DEVICE_PATH_CODES or not isinstance(payload, dict):
+        return False
+    named = device_id_in(payload)
+    if named is None and code == "9102" and isinstance(payload.get("streamId"), str):
+        named = video.parse_stream_id(payload["streamId"])[0]
+    return named == path_id
 
 
 def _register(code: str) -> None:
     handler = _HANDLERS[code]
 
-    @bp.post(f"/api/command/<int:car_id>/{code}.json", endpoint=f"car_video_{code}")
+    @bp.post(f"/api/command/<int:path_id>/{code}.json", endpoint=f"car_video_{code}")
     @requires("command", "cmd")
-    def car_command(car_id: int) -> dict[str, Any]:
+    def car_command(path_id: int) -> dict[str, Any]:
         payload = json_body()
-        return accepted(handler(_target(car_id, True, payload), payload))
+        by_car = not _path_names_device(code, path_id, payload)
+        return accepted(handler(_target(path_id, by_car, payload), payload))
 
     @bp.post(f"/api/device/<int:device_id>/command/{code}.json", endpoint=f"device_video_{code}")
     @requires("command", "cmd")
