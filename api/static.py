@@ -7,6 +7,13 @@
 - ``/assets/...`` (Vite's content-hashed bundles) are cached for a year, immutable; a missing asset
   is a plain 404 (never index.html: a stale page asking for an old chunk must fail loudly).
 - Other files at the top of the build (favicon, images) are served with ``no-cache``.
+- Compressed where the browser takes it: the build writes a brotli (``.br``) and a gzip (``.gz``) twin
+  of each text file (``dashboards/scripts/precompress.ts``); a GET answers the ``.br`` one when
+  ``Accept-Encoding`` accepts br, else the ``.gz`` one when it accepts gzip, else the file itself, with
+  ``Content-Encoding``, the twin's ``Content-Length`` and ETag, and ``Vary: Accept-Encoding``. A
+  ``Range`` request gets the file itself (a range of the compressed bytes would be a range of another
+  representation). The index.html with the address's preloads is made per request: gzip-compressed
+  then (the standard library has no brotli).
 - Paths under ``/api``, ``/oauth2`` and ``/wss`` keep the API's JSON 404 envelope.
 - Without a build, ``/`` and history paths answer 503 saying how to build it (HTML for browsers,
   the envelope otherwise).
@@ -17,7 +24,9 @@ so a wrong method on an API path still answers 405.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import mimetypes
 from html import escape
 from pathlib import Path
 
@@ -50,17 +59,51 @@ def _no_cache(response: Response) -> Response:
     return response
 
 
+# The precompressed twins the build writes, in the order they are preferred (brotli is ~15 % smaller).
+ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
+
+
+def _accepted(encoding: str) -> bool:
+    return request.accept_encodings[encoding] > 0  # werkzeug: the quality, 0 when not named (nor by *)
+
+
+def _send_build_file(directory: Path, relative: str, max_age: int) -> Response:
+    """``relative`` (a file of the build) or its precompressed twin, as the module docstring says."""
+    original = safe_join(str(directory), relative)
+    twins = [] if original is None or not Path(original).is_file() else [
+        (encoding, relative + suffix) for encoding, suffix in ENCODINGS if Path(original + suffix).is_file()]
+    chosen = None if "Range" in request.headers else next(
+        ((encoding, twin) for encoding, twin in twins if _accepted(encoding)), None)
+    if chosen is None:
+        response = send_from_directory(directory, relative, max_age=max_age)
+    else:
+        # Flask would take the twin's type from its name (and add its own Content-Encoding): name the original's.
+        mimetype = mimetypes.guess_type(relative)[0] or "application/octet-stream"
+        response = send_from_directory(directory, chosen[1], max_age=max_age, mimetype=mimetype)
+        if response.status_code in (200, 304):
+            response.headers["Content-Encoding"] = chosen[0]
+    if twins:
+        response.vary.add("Accept-Encoding")
+    return response
+
+
 def _index() -> Response | tuple[Response, int]:
     directory = _console_dir()
     if not (directory / "index.html").is_file():
         return _not_built()
     preloads = page_preloads(directory, request.path)
     if not preloads:
-        return _no_cache(send_from_directory(directory, "index.html", max_age=0))
+        return _no_cache(_send_build_file(directory, "index.html", max_age=0))
     # The opening page's chunks named by the address, fetched beside the shell (api/console_preload.py).
     html = with_preloads((directory / "index.html").read_text(encoding="utf-8"), preloads)
-    response = Response(html, mimetype="text/html")
-    response.set_etag(hashlib.sha256(html.encode()).hexdigest()[:32])
+    body = html.encode()
+    encoding = "gzip" if _accepted("gzip") else None
+    response = Response(gzip.compress(body, 6, mtime=0) if encoding else body, mimetype="text/html")
+    # One ETag per representation: a cache must not answer a 304 for the gzip body to an identity request.
+    response.set_etag(hashlib.sha256(body).hexdigest()[:32] + ("-gzip" if encoding else ""))
+    if encoding:
+        response.headers["Content-Encoding"] = encoding
+    response.vary.add("Accept-Encoding")
     response.make_conditional(request)  # a 304 for the same build and address (it changes the reply in place)
     return _no_cache(response)
 
@@ -86,7 +129,7 @@ def index() -> Response | tuple[Response, int]:
 @bp.get("/assets/<path:filename>")
 def asset(filename: str) -> Response:
     """A hashed bundle file; 404 when it does not exist (also when the console is not built)."""
-    response = send_from_directory(_console_dir() / "assets", filename, max_age=ASSET_MAX_AGE_S)
+    response = _send_build_file(_console_dir() / "assets", filename, max_age=ASSET_MAX_AGE_S)
     response.headers["Cache-Control"] = f"public, max-age={ASSET_MAX_AGE_S}, immutable"
     return response
 
@@ -110,5 +153,5 @@ def history_fallback(exc: HttpNotFound) -> Response | tuple[Response, int]:
     hidden = any(part.startswith(".") for part in relative.split("/"))
     candidate = safe_join(str(directory), relative) if relative and not hidden else None
     if candidate is not None and Path(candidate).is_file():
-        return _no_cache(send_from_directory(directory, relative, max_age=0))
+        return _no_cache(_send_build_file(directory, relative, max_age=0))
     return _index()

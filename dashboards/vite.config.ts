@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import antdStaticStyle from './scripts/antdStaticStyle';
+import precompress from './scripts/precompress';
 
 // The Flask API (make up) listens on 8080; the dev server forwards everything the console calls.
 const API = 'http://127.0.0.1:8080';
@@ -8,7 +9,8 @@ const API = 'http://127.0.0.1:8080';
 export default defineConfig({
   // antdStaticStyle: antd's component styles of a list page's first render as a stylesheet built here, not
   // in the browser (a report's first rows <= 1 s; scripts/antdStaticStyle.ts says why the themes keep working)
-  plugins: [react(), antdStaticStyle()],
+  // precompress: a .br and a .gz twin of each text file of dist/, served by the API by Accept-Encoding (api/static.py)
+  plugins: [react(), antdStaticStyle(), precompress()],
   server: {
     port: 5173,
     proxy: {

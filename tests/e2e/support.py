@@ -36,9 +36,11 @@ SCREENSHOT_DIR = REPO_ROOT / "docs" / "screenshots"
 
 
 def console_build_problem(dist: Path = CONSOLE_DIST) -> str | None:
-    """Why the console cannot be served (None when dist/index.html exists)."""
+    """Why the console cannot be served (None when dist/ has index.html and its precompressed twins)."""
     if not (dist / "index.html").is_file():
         return f"{dist}/index.html is missing: build the console first (scripts/build-console.sh or make test)"
+    if not (dist / "index.html.br").is_file():  # a build from before the precompressed twins (api/static.py)
+        return f"{dist}/index.html.br is missing: rebuild the console (scripts/build-console.sh --force)"
     return None
 
 
