@@ -1,5 +1,5 @@
 """What the operator console needs around the map (console-spec §2-§7): the current user
-with permissions and route map, map config, notice overview, profile and password change, and the
+with permissions and route map, map config, system files (api/system_files.py), notice overview, profile and password change, and the
 enterprise counters of the dashboard (platform-spec §7 "Enterprise reports").
 
 Access: every route needs a valid access token. Routes about the caller themself (current user,
@@ -21,10 +21,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, TypeVar
 
 from flask import Blueprint, current_app, request
 
+from api import system_files
 from api.db import get_db
 from api.errors import AuthError, BadRequest, Forbidden, NotFound
 from api.http import json_body, ok
@@ -212,6 +214,19 @@ def map_config() -> dict[str, Any]:
         "baseLayers": list(BASE_LAYERS),
         "defaultBaseLayer": default_layer,
     })
+
+
+@bp.get("/api/common/systemFile/<name>.json")
+@authenticated
+def system_file(name: str) -> dict[str, Any]:
+    """{name, path, modifyTime} of a system file of the built console (api/system_files.py); 404 for a name
+    it does not know or a file the build lacks."""
+    settings: ApiSettings = current_app.config["FLEET_API_SETTINGS"]
+    found = system_files.system_file(Path(settings.console_dir), name)
+    if found is None:
+        raise NotFound(f"系统文件 {name[:64]} 不存在 (no system file {name[:64]}; known: "
+                       f"{', '.join(system_files.SYSTEM_FILES)})")
+    return ok(found)
 
 
 @bp.get("/api/notice/overView.json")

@@ -12,4 +12,7 @@ export const FOOTER_LINKS = {
   userManual: env.VITE_FOOTER_USER_MANUAL_URL || '/manual/{lng}.html',
 } as const;
 
+/** The footer's manuals are the build's own files (not overridden above): linked as system files (api/systemFiles.ts). */
+export const OWN_MANUALS = { apiManual: !env.VITE_FOOTER_API_MANUAL_URL, userManual: !env.VITE_FOOTER_USER_MANUAL_URL } as const;
+
 export const COPYRIGHT_START_YEAR = 2024;

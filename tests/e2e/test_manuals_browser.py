@@ -1,5 +1,5 @@
-"""The footer's manuals in Chromium, at 1440 px and on a phone (390 px): the open-platform API manual is the
-API's OpenAPI document rendered by the console (Swagger UI bundled from npm, nothing fetched from another
+"""The footer's manuals in Chromium (linked as system files, path?t=modifyTime), at 1440 px and on a phone
+(390 px): the open-platform API manual is the API's OpenAPI document rendered by the console (Swagger UI bundled from npm, nothing fetched from another
 origin), and the user manual is a page of the console in the console's language; both read at 390 px
 without scrolling sideways."""
 
@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
+from tests.e2e.support import CONSOLE_DIST, sign_in
 from tests.e2e.test_console import switch_language
 from tests.e2e.test_phone_layout_browser import OVERFLOW
 from warehouse.seed import PARENT
@@ -47,6 +47,14 @@ def test_the_footer_opens_the_rendered_api_reference(page: Any, console_stack: C
     sign_in(page, PARENT.admin, path="/dashboard/index")
     link = page.get_by_test_id("footer-apiManual")
     assert link.inner_text() == "开放平台接口手册"
+    modified_ms = (CONSOLE_DIST / "api-reference.html").stat().st_mtime_ns // 1_000_000
+    page.wait_for_function("([id, href]) => document.querySelector(`[data-testid=${id}]`)?.getAttribute('href') === href",
+                           arg=["footer-apiManual", f"/api-reference.html?t={modified_ms}"])
+    # the layout's logo too
+    logo_ms = (CONSOLE_DIST / "favicon.svg").stat().st_mtime_ns // 1_000_000
+    page.wait_for_function("(src) => [...document.querySelectorAll('[data-testid=logo-image]')]"
+                           ".every((i) => i.getAttribute('src') === src) && !!document.querySelector('[data-testid=logo-image]')",
+                           arg=f"/favicon.svg?t={logo_ms}")
     with page.context.expect_page() as opened:
         link.click()
     reference = opened.value
@@ -75,6 +83,10 @@ def test_the_footer_s_user_manual_is_the_console_s_page_in_its_language(page: An
     switch_language(page, "en-US")
     link = page.get_by_test_id("footer-userManual")
     assert link.inner_text() == "User manual"
+    # linked as its system file, path?t=modifyTime (console-spec §7): a rebuilt manual is a new URL
+    expect_href = f"/manual/en-US.html?t={(CONSOLE_DIST / 'manual/en-US.html').stat().st_mtime_ns // 1_000_000}"
+    page.wait_for_function("([id, href]) => document.querySelector(`[data-testid=${id}]`)?.getAttribute('href') === href",
+                           arg=["footer-userManual", expect_href])
     with page.context.expect_page() as opened:
         link.click()
     manual = opened.value

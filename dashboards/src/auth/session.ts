@@ -7,8 +7,9 @@ import type { CurrentUser, StoredToken, TokenData } from './types';
 const TOKEN_KEY = 'fleetwatch.token';
 const USER_KEY = 'fleetwatch.user';
 const LOGOUT_FLAG_KEY = 'fleetwatch.loggedOut';
-/** Per-session UI state that must not outlive a logout (the open tabs, see layouts/tabs/rules.ts). */
-const UI_STATE_KEYS = ['fleetwatch.tabs'];
+/** Per-session state that must not outlive a logout (the open tabs, see layouts/tabs/rules.ts; the system
+ * files' answers, api/systemFiles.ts: the next sign-in asks again). */
+const UI_STATE_KEYS = ['fleetwatch.tabs', 'fleetwatch.systemFiles'];
 
 export interface SessionState {
   token: StoredToken | null;

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -40,7 +42,8 @@ def test_every_route_is_documented(app: Flask) -> None:
     assert not missing, f"routes missing from api/openapi.yaml: {sorted(missing)}"
 
 
-def test_every_documented_operation_answers(client: FlaskClient, login: Login, demo: Demo) -> None:
+def test_every_documented_operation_answers(app: Flask, client: FlaskClient, login: Login, demo: Demo,
+                                           tmp_path: Path) -> None:
     headers = login("admin_a")
     # a live record of each declared entity for its get / update / delete
     records = {f"/api/common/{name}/{{id}}.json": create(client, headers, entity)["id"]
@@ -83,6 +86,18 @@ def test_every_documented_operation_answers(client: FlaskClient, login: Login, d
         started = client.post(f"/api/common/import/{name}.json", headers=headers, content_type="multipart/form-data",
                               data={"file": (io.BytesIO(header), "header.csv")})
         records[f"/api/common/import/{name}/{{id}}.json"] = started.json["data"]["jobId"]  # type: ignore[index]
+    # a system file of a built console (the repository's dist/ may be being built beside this test)
+    (tmp_path / "favicon.svg").write_text("<svg/>")
+    records["/api/common/systemFile/{id}.json"] = "logo"
+    settings = app.config["FLEET_API_SETTINGS"]
+    app.config["FLEET_API_SETTINGS"] = settings.model_copy(update={"console_dir": tmp_path})
+    try:
+        _answer_every_operation(client, headers, demo, records)
+    finally:
+        app.config["FLEET_API_SETTINGS"] = settings
+
+
+def _answer_every_operation(client: FlaskClient, headers: dict[str, str], demo: Demo, records: dict[str, Any]) -> None:
     for path, operations in openapi_document()["paths"].items():
         url = path.replace("{id}", str(demo.a.device_id if "device" in path.lower() else demo.a.car_id))
         if path in records:
