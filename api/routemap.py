@@ -79,6 +79,7 @@ EXCHANGE_PAGES: tuple[tuple[str, str], ...] = (
     ("superiorPlatform", "CloudServerOutlined"), ("inspectMessage", "QuestionCircleOutlined"),
     ("alarmMessage", "AlertOutlined"), ("upstreamMessage", "CloudUploadOutlined"),
     ("downstreamMessage", "CloudDownloadOutlined"), ("playback", "PlaySquareOutlined"),
+    ("notifyMessage", "NotificationOutlined"),
 )
 
 # The data-exchange screens (page, icon) of fleetwatch as the JT/T 809 superior platform, in the /exchange menu

@@ -113,7 +113,6 @@ SCREENS: tuple[Screen, ...] = (
     *_screens("platform §2", "Exception pages", "403 404 500", prefix="exception"),
     *_screens("platform §2", "Data exchange", "alarmMessage car downstreamMessage gps inferiorPlatform inspectMessage "
               "map notifyMessage playback superiorPlatform upstreamMessage", prefix="exchange",
-              notifyMessage=f"missing:{EXCHANGE}:exchangeNotifyMessage",
               playback="exchangePlayback"),
     *_screens("platform §2", "Data exchange (gb32960)", "car inferiorPlatform superiorPlatform",
               car=f"missing:{NEW_ENERGY}:gb32960Car",

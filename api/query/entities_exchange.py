@@ -15,8 +15,9 @@ hex, on the links of both kinds of platform: ``platformKind`` superior or inferi
 shows), ``inspectMessage`` (0x9301 inspections, ``expired`` once open past the
 deadline) and ``alarmMessage`` (0x1402 alarms forwarded, 0x9401 urgings received, with the upper-platform alarm
 type 1-13 of platform-spec §9) and ``exchangePlayback`` (platform-spec §2 playback: the superior's JT/T 1078
-video requests 0x9801 / 0x9802 / 0x9A01 / 0x9A02 with the RESULT answered, migration 0051). They are named apart
-from the 808 logs (upstreamMessage, downstreamMessage).
+video requests 0x9801 / 0x9802 / 0x9A01 / 0x9A02 with the RESULT answered, migration 0051) and ``notifyMessage``
+(platform-spec §2 notifyMessage: the superior's 0x9302 messages and 0x9402 warning tips, migration 0054). They
+are named apart from the 808 logs (upstreamMessage, downstreamMessage).
 """
 
 from __future__ import annotations
@@ -262,5 +263,44 @@ EXCHANGE_PLAYBACK = EntitySpec(
     },
 )
 
+# JT/T 809 messages a superior sends for people to read: 0x9302 下发平台间报文 (acknowledged with 0x1302 on
+# receipt) and 0x9402 报警预警 (a warning tip, about a vehicle, from a source: 1 terminal, 2 enterprise platform,
+# 3 government platform, 9 other)
+NOTICE_TYPES: tuple[tuple[int, str], ...] = ((0x9302, "平台间报文"), (0x9402, "报警预警"))
+WARN_SOURCES: tuple[tuple[int, str], ...] = ((1, "车载终端"), (2, "企业监控平台"), (3, "政府监管平台"), (9, "其他"))
+
+NOTIFY_MESSAGE = EntitySpec(
+    name="notifyMessage",
+    relation="exchange_notice_view",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    read_action=SUPERIOR,
+    default_order="receivedAt",
+    default_desc=True,
+    label="通知消息",
+    fields={
+        "id": F("id", "int", label="编号"),
+        "receivedAt": F("received_at", "time", label="收到时间", exportable=True),
+        "platformId": F("platform_id", "int", label="上级平台"),
+        "platformName": F("platform_name", label="上级平台", exportable=True),
+        "enterpriseId": F("enterprise_id", "int", label="企业"),
+        "dataType": F("data_type", "int", enum=tuple(t for t, _ in NOTICE_TYPES), choices=NOTICE_TYPES,
+                      label="类型", exportable=True),
+        "infoId": F("info_id", "int", label="信息ID", exportable=True),
+        "objectType": F("object_type", "int", label="对象类型", exportable=True),
+        "objectId": F("object_id", label="对象", exportable=True),
+        "carId": F("car_id", "int", label="车辆"),
+        "plate": F("plate", label="车牌号", exportable=True),
+        "plateColor": F("plate_colour", "int", label="车牌颜色", exportable=True),
+        "warnSrc": F("warn_src", "int", enum=tuple(t for t, _ in WARN_SOURCES), choices=WARN_SOURCES,
+                     label="预警来源", exportable=True),
+        "warnType": F("warn_type", "int", enum=tuple(t for t, _ in UPPER_ALARM_TYPES), label="报警类型",
+                      choices=UPPER_ALARM_TYPES, exportable=True),
+        "warnTime": F("warn_time", "time", label="报警时间", exportable=True),
+        "content": F("content", sortable=False, label="内容", exportable=True),
+        "answeredAt": F("answered_at", "time", label="应答时间", exportable=True),
+    },
+)
+
 EXCHANGE_READ_ONLY = (EXCHANGE_UPSTREAM_MESSAGE, EXCHANGE_DOWNSTREAM_MESSAGE, INSPECT_MESSAGE, ALARM_MESSAGE,
-                      EXCHANGE_PLAYBACK)
+                      EXCHANGE_PLAYBACK, NOTIFY_MESSAGE)

@@ -160,3 +160,36 @@ def test_the_superiors_video_requests_are_listed_with_their_result_to_its_enterp
     lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"superiorPlatform": ["query", "get"]}).name)
     reply = client.post("/api/common/query/exchangePlayback.json", headers=lister, json=query)
     assert reply.status_code == 403 and "superiorPlatform:superior" in reply.json["message"]  # type: ignore[index]
+
+
+def test_the_superiors_messages_and_warning_tips_are_listed_to_their_enterprise_only(
+        client: FlaskClient, login: Login, demo: Demo, pg_url: str) -> None:
+    created = new_platform(client, login("admin_a"))
+    with connect(pg_url) as conn:
+        plate, colour = conn.execute("SELECT plate_number, plate_color FROM car WHERE id = %s",
+                                     (demo.a.car_id,)).fetchone()  # type: ignore[misc]
+        common = {"platform_id": created["id"], "enterprises": [demo.enterprises["a"]], "owner": demo.enterprises["a"],
+                  "object_type": None, "object_id": None, "warn_src": None, "warn_type": None, "warn_time": None,
+                  "plate": None, "plate_colour": None, "info_id": None}
+        message = q.store_notice(conn, {**common, "data_type": 0x9302, "source_sn": 1, "info_id": 77,
+                                        "object_type": 1, "object_id": "20180920", "content": "请于今日内上报车辆情况"})
+        q.mark_notice_answered(conn, message)
+        tip = q.store_notice(conn, {**common, "data_type": 0x9402, "source_sn": 2, "plate": plate,
+                                    "plate_colour": colour, "warn_src": 3, "warn_type": 1,
+                                    "warn_time": datetime(2026, 12, 1, 8, tzinfo=UTC), "content": "前方路段限速60"})
+        conn.commit()
+    query = {"platformId": created["id"]}
+    rows = client.post("/api/common/query/notifyMessage.json", headers=login("admin_a"),
+                       json=query).json["data"]["list"]  # type: ignore[index]
+    by_id = {r["id"]: r for r in rows}
+    assert set(by_id) == {message, tip}
+    assert (by_id[message]["dataType"], by_id[message]["infoId"], by_id[message]["content"],
+            by_id[message]["platformName"]) == (0x9302, 77, "请于今日内上报车辆情况", created["name"])
+    assert by_id[message]["answeredAt"] is not None and by_id[tip]["answeredAt"] is None
+    assert (by_id[tip]["dataType"], by_id[tip]["plate"], by_id[tip]["warnSrc"], by_id[tip]["warnType"],
+            by_id[tip]["warnTime"][:13]) == (0x9402, plate, 3, 1, "2026-12-01T08")
+    assert client.post("/api/common/query/notifyMessage.json", headers=login("admin_b"),
+                       json=query).json["data"]["list"] == []  # type: ignore[index]
+    lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"superiorPlatform": ["query", "get"]}).name)
+    reply = client.post("/api/common/query/notifyMessage.json", headers=lister, json=query)
+    assert reply.status_code == 403 and "superiorPlatform:superior" in reply.json["message"]  # type: ignore[index]
