@@ -8,6 +8,10 @@ the streams' GB steps, streams/gb_uplinks.py):
   (nevCarDetail, g6CarDetail, hj1239CarDetail) and the nev1 cockpit: SOC, voltage, current, insulation,
   charging state, gear, motors, fuel cell / engine, extreme values with their subsystem and cell / probe, alarm
   level, flags and fault lists, the cells' voltages and temperatures; OBD and after-treatment readings.
+- ``nevReading``: a terminal's chart readings (``nev_reading``, one row per collection time): SOC, total voltage
+  and current; NOx upstream / downstream and reagent level for the diesel variants (g6CarDetail,
+  hj1239CarDetail, db4403t363CarDetail chart today's). A history table: a read names one terminal and a
+  bounded time range (``Window``, at most ``history_max_days``), oldest first.
 
 Tenant: the enterprise of the vehicle when the frame came in; the generic routes scope every read to the
 caller's enterprise (and its subsidiaries with ``isParent``). Guarded by the ``car`` permission code: they
@@ -16,7 +20,8 @@ are readings of the caller's vehicles, shown on the car's pages.
 
 from __future__ import annotations
 
-from api.query.grammar import EntitySpec, FieldSpec
+from api.query.entities_logs import history_max_days
+from api.query.grammar import EntitySpec, FieldSpec, Window
 
 F = FieldSpec
 CHARGING_STATES = (1, 2)  # platform-spec §4: 1 parked charging, 2 driving charging (3 / 4 end a session)
@@ -120,4 +125,30 @@ NEV_STATE = EntitySpec(
     },
 )
 
-GB32960_ENTITIES = (GB32960_CHARGING_LOG, NEV_STATE)
+NEV_READING = EntitySpec(
+    name="nevReading",
+    relation="nev_reading",
+    tenant_column="enterprise_id",
+    permission="car",
+    id_field="collectedAt",
+    tiebreak=("collectedAt", "deviceId"),
+    default_order="collectedAt",
+    # A day's chart in one read: terminals report every 1-30 s (GB/T 32960.3 7.2.3.1), 10 s by default.
+    max_page_size=10_000,
+    window=Window("deviceId", "collectedAt", history_max_days),
+    label="新能源车辆读数",
+    fields={
+        "deviceId": F("device_id", "int", label="终端"),
+        "carId": F("car_id", "int", ref="carView", label="车辆"),
+        "enterpriseId": F("enterprise_id", "int", label="企业"),
+        "collectedAt": F("collected_at", "time", label="采集时间"),
+        "socPct": F("soc_pct", "int", label="SOC(%)"),
+        "totalVoltageV": F("total_voltage_v", "float", label="总电压(V)"),
+        "totalCurrentA": F("total_current_a", "float", label="总电流(A)"),
+        "noxUpstreamPpm": F("nox_upstream_ppm", "float", label="SCR上游NOx(ppm)"),
+        "noxDownstreamPpm": F("nox_downstream_ppm", "float", label="SCR下游NOx(ppm)"),
+        "reagentLevelPct": F("reagent_level_pct", "float", label="反应剂余量(%)"),
+    },
+)
+
+GB32960_ENTITIES = (GB32960_CHARGING_LOG, NEV_STATE, NEV_READING)

@@ -161,9 +161,9 @@ def points_sql() -> sql.Composed:
                                    alarm=sql.SQL(has_alarm_sql("alarm_flags", "extras")))
 
 
-# A row's JSON text by concatenation (as device_last.reply_json): a fix without alarm appends six
+# A row's JSON text by concatenation (as device_last.reply_json): a fix without alarm appends seven
 # constant nulls, an alarm point its alarm fields (track_alarms). Numbers print as json_build_array
-# prints them (the same output functions), without its ", " separators: at 17 fields a row, a third less
+# prints them (the same output functions), without its ", " separators: at 17 fields a row (measured before gbAlarm), a third less
 # time and a sixth fewer bytes than json_build_array (measured, docs/performance.md).
 _ROW = """'[' || {time}::text || ',' || g.lng::text || ',' || g.lat::text || ',' || coalesce(g.speed_kmh::text, 'null')
     || ',' || coalesce(g.direction_deg::text, 'null') || ',' || coalesce(g.altitude_m::text, 'null')

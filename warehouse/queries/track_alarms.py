@@ -6,7 +6,7 @@ A fix is an **alarm point** when it has 0x0200 alarm bits, an active-safety item
 ``adas_alarm``, ``dsm_alarm``, ``tpms_alarm``, ``bsd_alarm``; whatever its flag) or a video alarm (item 0x14
 non-zero). Thinning and the day summaries keep every alarm point, as they keep bit alarms.
 
-The six point fields (``POINT_FIELDS``, after the eleven of contract B):
+The seven point fields (``POINT_FIELDS``, after the eleven of contract B):
 
 - ``alarmInfo``: the names of the point's alarms in the caller's language (``api.errors.request_language``:
   X-Fleet-Language, else Accept-Language, else zh-CN), joined with ",": the bits a0..a31, the 0x14 bits
@@ -17,6 +17,7 @@ The six point fields (``POINT_FIELDS``, after the eleven of contract B):
   protocols/jt808/extras/), or null.
 - ``videoAlarm``: the 0x14-0x18 items the fix has ({video_alarm_flags, video_signal_lost_channels, ...})
   when 0x14 is non-zero, else null.
+- ``gbAlarm``: a GB fix's alarm object as stored (below), else null: the popup lists its fault codes.
 
 A GB/T 32960 / GB 17691 fix (streams/gb_frames.py) with alarms carries the track point's alarm object
 (platform-spec §3 "an object of battery, motor, engine and other fault lists") in extras ``gb_alarm``:
@@ -55,7 +56,7 @@ from fleet.alarm_catalog import (
     level_prefix,
 )
 
-POINT_FIELDS = ("alarmInfo", "adasAlarm", "dsmAlarm", "tpmAlarm", "bsdAlarm", "videoAlarm")
+POINT_FIELDS = ("alarmInfo", "adasAlarm", "dsmAlarm", "tpmAlarm", "bsdAlarm", "videoAlarm", "gbAlarm")
 # The point field of each active-safety item (the spec says tpmAlarm for the 0x66 tyre item).
 _ITEM_FIELDS = {"adas_alarm": "adasAlarm", "dsm_alarm": "dsmAlarm", "tpms_alarm": "tpmAlarm", "bsd_alarm": "bsdAlarm"}
 assert list(_ITEM_FIELDS) == list(SAFETY_ITEMS) and list(_ITEM_FIELDS.values()) == list(POINT_FIELDS[1:5])
@@ -160,20 +161,20 @@ def _video_alarm(extras: str) -> str:
 
 @cache
 def point_sql(lang: str, flags: str = "g.alarm_flags", extras: str = "g.extras", *, split: bool = False) -> Any:
-    """The six POINT_FIELDS expressions over the ``flags`` (bigint) and ``extras`` (jsonb) expressions,
+    """The seven POINT_FIELDS expressions over the ``flags`` (bigint) and ``extras`` (jsonb) expressions,
     names in ``lang`` (zh-CN, zh-HK, en-US): comma-separated text, or a tuple with ``split``."""
     fields = (_alarm_info(flags, extras, lang), *(f"{extras}->{_literal(name)}" for name in SAFETY_ITEMS),
-              _video_alarm(extras))
+              _video_alarm(extras), f"{extras}->{_literal(GB_ALARM_ITEM)}")
     return fields if split else ", ".join(fields)
 
 
 @cache
 def point_tail_sql(lang: str, flags: str = "g.alarm_flags", extras: str = "g.extras") -> str:
-    """A text expression: the six POINT_FIELDS as JSON, each after a comma, to end a row's JSON text;
-    six constant nulls for a fix without alarm (its only cost: the alarm test)."""
-    info, *items, video = point_sql(lang, flags, extras, split=True)
+    """A text expression: the seven POINT_FIELDS as JSON, each after a comma, to end a row's JSON text;
+    seven constant nulls for a fix without alarm (its only cost: the alarm test)."""
+    info, *items = point_sql(lang, flags, extras, split=True)
     parts = " || ',' || ".join([f"coalesce(to_json({info})::text, 'null')",
-                                *(f"coalesce(({value})::text, 'null')" for value in (*items, video))])
+                                *(f"coalesce(({value})::text, 'null')" for value in items)])
     return (f"CASE WHEN {has_alarm_sql(flags, extras)} THEN ',' || {parts}"
             f" ELSE {_literal(',null' * len(POINT_FIELDS))} END")
 
@@ -192,7 +193,7 @@ def items_sql(extras: str) -> str:
 
 def fields_of_kept(conn: Connection[Any], lang: str, flags: Sequence[int], items: Sequence[dict[str, Any] | None]) -> list[list[Any]]:
     """The POINT_FIELDS of fixes given by their alarm flags and kept items (a day summary's), as over
-    gps: the four active-safety items are the kept items themselves; ``alarmInfo`` and ``videoAlarm``
+    gps: the four active-safety items and the GB alarm object are the kept items themselves; ``alarmInfo`` and ``videoAlarm``
     come from the same SQL, in one statement for the distinct (flags, items) among the fixes (a month
     of a vehicle often has thousands of fixes with the same overspeed bit and no item)."""
     if not flags:
@@ -200,7 +201,7 @@ def fields_of_kept(conn: Connection[Any], lang: str, flags: Sequence[int], items
     keys = [(f, orjson.dumps(i, option=orjson.OPT_SORT_KEYS) if i else b"{}") for f, i in zip(flags, items, strict=True)]
     distinct = list(dict.fromkeys(keys))
     pairs = b"[" + b",".join(b"[%d,%s]" % key for key in distinct) + b"]"
-    info, *_items, video = point_sql(lang, "g.alarm_flags", "g.extras", split=True)
+    info, *_items, video, _gb = point_sql(lang, "g.alarm_flags", "g.extras", split=True)
     # OFFSET 0: the two columns once per element, not in each of the places the expressions read them
     query = sql.SQL(
         "SELECT coalesce(json_agg(json_build_array({info}, {video}) ORDER BY g.o), '[]')::text"
@@ -214,7 +215,7 @@ def fields_of_kept(conn: Connection[Any], lang: str, flags: Sequence[int], items
     for key, item in zip(keys, items, strict=True):
         named, video_alarm = by_key[key]
         kept = item or {}
-        out.append([named, *(kept.get(name) for name in SAFETY_ITEMS), video_alarm])
+        out.append([named, *(kept.get(name) for name in SAFETY_ITEMS), video_alarm, kept.get(GB_ALARM_ITEM)])
     return out
 
 

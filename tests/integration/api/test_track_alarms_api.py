@@ -31,7 +31,7 @@ from warehouse.history import HistoryVehicle, load_history
 START = datetime(2026, 7, 20, 20, tzinfo=UTC)
 END = datetime(2026, 7, 22, 2, tzinfo=UTC)
 WHOLE_DAY = date(2026, 7, 21)
-POINT_FIELDS = ["alarmInfo", "adasAlarm", "dsmAlarm", "tpmAlarm", "bsdAlarm", "videoAlarm"]
+POINT_FIELDS = ["alarmInfo", "adasAlarm", "dsmAlarm", "tpmAlarm", "bsdAlarm", "videoAlarm", "gbAlarm"]
 ALARM_NO = {"terminal_id": "T000001", "time": "2026-07-21T03:00:00+00:00", "seq": 1, "attachments": 2}
 EN = {"X-Fleet-Language": "en-US"}
 HK = {"X-Fleet-Language": "zh-HK"}

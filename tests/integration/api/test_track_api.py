@@ -179,7 +179,7 @@ def test_track_rows_are_in_time_order_across_midnight_with_the_contract_fields(
     data = reply.json["data"]  # type: ignore[index]
     assert data["fields"] == ["time", "lng", "lat", "speed", "direction", "altitude", "mileage", "oilmass", "acc",
                               "alarmType", "status", "alarmInfo", "adasAlarm", "dsmAlarm", "tpmAlarm", "bsdAlarm",
-                              "videoAlarm"]
+                              "videoAlarm", "gbAlarm"]
     assert (data["carId"], data["deviceId"], data["plateNumber"]) == (a_car.car_id, a_car.device_id, a_car.plate)
     assert data["total"] == data["returned"] == len(data["rows"]) == 720 and data["thinned"] is False
     times = [row[0] for row in data["rows"]]
@@ -189,7 +189,7 @@ def test_track_rows_are_in_time_order_across_midnight_with_the_contract_fields(
     first = dict(zip(data["fields"], data["rows"][0], strict=True))
     assert first == {"time": times[0], "lng": 116.001, "lat": 39.9, "speed": 40.0, "direction": 90, "altitude": 20.0,
                      "mileage": 500.0, "oilmass": 60.0, "acc": 1, "alarmType": 0, "status": 3, "alarmInfo": None,
-                     "adasAlarm": None, "dsmAlarm": None, "tpmAlarm": None, "bsdAlarm": None, "videoAlarm": None}
+                     "adasAlarm": None, "dsmAlarm": None, "tpmAlarm": None, "bsdAlarm": None, "videoAlarm": None, "gbAlarm": None}
     overspeed = dict(zip(data["fields"], data["rows"][600], strict=True))
     assert overspeed["alarmType"] == 2 and overspeed["alarmInfo"] == "超速报警"  # bit 1
 

@@ -6,8 +6,9 @@
 import type { TrackPoint } from '../map/popup/TrackPointPopup';
 
 export const TRACK_FIELDS = ['time', 'lng', 'lat', 'speed', 'direction', 'altitude', 'mileage', 'oilmass', 'acc', 'alarmType', 'status'] as const;
-/** The track point's alarm fields (console-spec §3): the names, then the decoded active-safety and video items. */
-export const ALARM_ITEM_FIELDS = ['adasAlarm', 'dsmAlarm', 'tpmAlarm', 'bsdAlarm', 'videoAlarm'] as const;
+/** The track point's alarm fields (console-spec §3): the names, then the decoded active-safety and video items
+ * and a GB/T 32960 / GB 17691 point's alarm object (fault lists; platform-spec §3). */
+export const ALARM_ITEM_FIELDS = ['adasAlarm', 'dsmAlarm', 'tpmAlarm', 'bsdAlarm', 'videoAlarm', 'gbAlarm'] as const;
 export type AlarmItemField = (typeof ALARM_ITEM_FIELDS)[number];
 export type AlarmItem = Record<string, unknown>;
 

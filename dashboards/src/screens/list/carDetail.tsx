@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Col, Result, Row, Space, Spin, Tag } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useAccess } from '../../auth/access';
@@ -9,6 +9,10 @@ import { DevicesCard, DriverCard, PhotosCard, StateCard, TodayCard, VehicleCard 
 import { carDetailRouteName, carDetailUrl, routeNameOfPath } from '../../features/carDetail/routing';
 import { closePage } from '../../layouts/tabs/events';
 import { VehicleControlCard } from '../../features/command/VehicleControlCard';
+import { isObdRoute } from '../../features/carDetail/obd/obd';
+
+// The heavy-diesel cards (and their echarts) load only on those variants.
+const ObdDetail = lazy(() => import('../../features/carDetail/obd/ObdDetail'));
 
 const STALE_TAB_KEY = 'fleetwatch.carDetail.staleTab';
 
@@ -16,7 +20,8 @@ const STALE_TAB_KEY = 'fleetwatch.carDetail.staleTab';
  * Vehicle detail (route names carDetail and its protocol variants, query carId and
  * deviceId): one server read (`GET /api/car/{id}/detail.json`). Opened under the wrong variant for
  * the shown device's protocol, the page moves to the right one (platform-spec §2 car-detail); the
- * variants show this generic page with a notice until their protocols are built.
+ * variants show this generic page with a notice until their protocols are built; the heavy-diesel ones
+ * (g6CarDetail, hj1239CarDetail, db4403t363CarDetail) add their OBD cards instead (features/carDetail/obd).
  */
 export default function CarDetailScreen() {
   const { t } = useTranslation('detail');
@@ -82,7 +87,7 @@ export default function CarDetailScreen() {
         }
         extra={<Link to="/list/car">{t('links.back')}</Link>}
       >
-        {here && here !== 'carDetail' && (
+        {here && here !== 'carDetail' && !isObdRoute(here) && (
           <Alert type="info" showIcon style={{ marginBottom: 12 }} data-testid="detail-variant-notice"
                  title={t('variantNotice', { protocol: detail.protocol ?? '' })} />
         )}
@@ -104,6 +109,11 @@ export default function CarDetailScreen() {
         <Col xs={24} xl={14}><StateCard detail={detail} now={now} /></Col>
         <Col xs={24} xl={10}><TodayCard detail={detail} /></Col>
       </Row>
+      {isObdRoute(here) && detail.deviceId != null && (
+        <Suspense fallback={<Spin style={{ display: 'block', margin: 24 }} />}>
+          <ObdDetail route={here} deviceId={detail.deviceId} since={detail.today.since} />
+        </Suspense>
+      )}
       {can('command', 'cmd') && can('sensitiveCommand', 'cmd') && detail.protocol === 'jt808' && detail.deviceId != null && (
         <VehicleControlCard carId={detail.car.id} deviceId={detail.deviceId} plate={detail.car.plateNumber} />
       )}

@@ -3,14 +3,16 @@ import i18next from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import enMap from '../../../locales/en-US/map.json';
+import enObd from '../../../locales/en-US/obd.json';
 import zhMap from '../../../locales/zh-CN/map.json';
+import zhObd from '../../../locales/zh-CN/obd.json';
 import { TrackPointPopup } from './TrackPointPopup';
 
 async function i18n(lng: 'zh-CN' | 'en-US') {
   const instance = i18next.createInstance();
   await instance.use(initReactI18next).init({
     lng,
-    resources: { 'zh-CN': { map: zhMap }, 'en-US': { map: enMap } },
+    resources: { 'zh-CN': { map: zhMap, obd: zhObd }, 'en-US': { map: enMap, obd: enObd } },
     interpolation: { escapeValue: false },
   });
   return instance;
@@ -72,5 +74,25 @@ describe('<TrackPointPopup>', () => {
       </I18nextProvider>,
     );
     expect(screen.getByTestId('track-alarm').textContent).toBe('前向碰撞预警');
+  });
+
+  it('lists the fault codes of a GB point by list, with the level and the MIL, and nothing for other points', async () => {
+    render(
+      <I18nextProvider i18n={await i18n('en-US')}>
+        <TrackPointPopup point={{ ...point, alarmText: 'Battery fault', gbAlarm: { alarm: 0, level: 2, battery: [0x1001], motor: [], obd: [0xa1b2c3], mil: 1 } }} />
+      </I18nextProvider>,
+    );
+    expect(screen.getByTestId('track-gb-level').textContent).toBe('Level 2');
+    expect(screen.getByTestId('track-gb-battery').textContent).toBe('0x00001001');
+    expect(screen.getByTestId('track-gb-obd').textContent).toBe('0x00A1B2C3');
+    expect(screen.getByTestId('track-gb-mil').textContent).toBe('Malfunction indicator lamp on');
+    expect(screen.queryByTestId('track-gb-motor')).toBeNull();
+    cleanup();
+    render(
+      <I18nextProvider i18n={await i18n('en-US')}>
+        <TrackPointPopup point={point} />
+      </I18nextProvider>,
+    );
+    expect(screen.queryByTestId('track-gb-alarm')).toBeNull();
   });
 });

@@ -1,9 +1,11 @@
 /**
  * The popup of one track point (console-spec §2): time, ACC, lng, lat, direction, altitude, mileage,
- * speed, fuel and alarm, the alarm text cut to 35 characters plus an ellipsis. Ready for track replay.
+ * speed, fuel and alarm, the alarm text cut to 35 characters plus an ellipsis; a GB/T 32960 / GB 17691
+ * point's alarm object adds its level, fault lists and MIL (GbAlarmRows, platform-spec §3). Ready for track replay.
  */
 import { useTranslation } from 'react-i18next';
 import { alarmBitNames, formatNumber, formatTime, truncateAlarm } from './format';
+import { GbAlarmRows } from './GbAlarmRows';
 
 export interface TrackPoint {
   time: string | number;
@@ -19,6 +21,8 @@ export interface TrackPoint {
   alarm?: number | null;
   /** Ready-made alarm text (e.g. ADAS/DSM descriptions), used instead of the bitmask when given. */
   alarmText?: string | null;
+  /** A GB/T 32960 / GB 17691 point's alarm object (the track's `gbAlarm`), or null. */
+  gbAlarm?: Record<string, unknown> | null;
 }
 
 export function TrackPointPopup({ point }: { point: TrackPoint }) {
@@ -50,6 +54,7 @@ export function TrackPointPopup({ point }: { point: TrackPoint }) {
           </span>
         </div>
       ))}
+      <GbAlarmRows item={point.gbAlarm} />
     </div>
   );
 }
