@@ -8,6 +8,9 @@ the streams' GB steps, streams/gb_uplinks.py):
   (nevCarDetail, g6CarDetail, hj1239CarDetail) and the nev1 cockpit: SOC, voltage, current, insulation,
   charging state, gear, motors, fuel cell / engine, extreme values with their subsystem and cell / probe, alarm
   level, flags and fault lists, the cells' voltages and temperatures; OBD and after-treatment readings.
+- ``nevReading``: a vehicle's readings over time (``nev_reading``, one row per terminal and collection time)
+  for the detail pages' charts of the day: SOC, total voltage and current; NOx and reagent for diesel. A
+  history entity: every read names one vehicle and a bounded time range (``Window``), as the logs do.
 
 Tenant: the enterprise of the vehicle when the frame came in; the generic routes scope every read to the
 caller's enterprise (and its subsidiaries with ``isParent``). Guarded by the ``car`` permission code: they
@@ -16,7 +19,8 @@ are readings of the caller's vehicles, shown on the car's pages.
 
 from __future__ import annotations
 
-from api.query.grammar import EntitySpec, FieldSpec
+from api.query.entities_logs import history_max_days
+from api.query.grammar import EntitySpec, FieldSpec, Window
 
 F = FieldSpec
 CHARGING_STATES = (1, 2)  # platform-spec §4: 1 parked charging, 2 driving charging (3 / 4 end a session)
@@ -120,4 +124,29 @@ NEV_STATE = EntitySpec(
     },
 )
 
-GB32960_ENTITIES = (GB32960_CHARGING_LOG, NEV_STATE)
+NEV_READING = EntitySpec(
+    name="nevReading",
+    relation="nev_reading",
+    tenant_column="enterprise_id",
+    permission="car",
+    id_field="time",
+    tiebreak=("time", "deviceId"),
+    default_order="time",
+    max_page_size=5000,  # a day of 10 s frames is 8,640 rows: two pages chart a whole day
+    window=Window("carId", "time", history_max_days),
+    label="新能源车辆读数",
+    fields={
+        "time": F("collected_at", "time", label="采集时间", exportable=True),
+        "carId": F("car_id", "int", ref="carView", label="车辆"),
+        "deviceId": F("device_id", "int", label="终端"),
+        "enterpriseId": F("enterprise_id", "int", label="企业"),
+        "socPct": F("soc_pct", "int", label="SOC(%)", exportable=True),
+        "totalVoltageV": F("total_voltage_v", "float", label="总电压(V)", exportable=True),
+        "totalCurrentA": F("total_current_a", "float", label="总电流(A)", exportable=True),
+        "noxUpstreamPpm": F("nox_upstream_ppm", "float", label="SCR上游NOx(ppm)", exportable=True),
+        "noxDownstreamPpm": F("nox_downstream_ppm", "float", label="SCR下游NOx(ppm)", exportable=True),
+        "reagentLevelPct": F("reagent_level_pct", "float", label="反应剂余量(%)", exportable=True),
+    },
+)
+
+GB32960_ENTITIES = (GB32960_CHARGING_LOG, NEV_STATE, NEV_READING)

@@ -1,6 +1,7 @@
-"""The gb32960 charging log (gb32960ChargingLog) and the latest NEV state (nevState), read-only declared
-entities over migration 0049, through the real app and PostgreSQL: the caller's vehicles' rows with the plate,
-none of another enterprise, the ``car`` permission guarding both, nothing writable."""
+"""The gb32960 charging log (gb32960ChargingLog), the latest NEV state (nevState) and the readings over time
+(nevReading), read-only declared entities over migration 0049, through the real app and PostgreSQL: the
+caller's vehicles' rows with the plate, none of another enterprise, the ``car`` permission guarding all three,
+nothing writable; the readings only for one vehicle and a bounded time range."""
 
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ def _rows(conn: Any, v: Vehicle, soc: int) -> None:
                  " 'gb32960', 'gb32960-2016', %s, %s, %s, %s, %s, 351.5, %s, %s)",
                  (v.device_id, v.car_id, v.enterprise_id, v.vin or "VIN", START, START, START, soc, START,
                   Jsonb([{"number": 1, "cell_voltages_v": [3.3, 3.31]}])))
+    for minute in range(3):  # a reading a minute: SOC rising while charging (negative current)
+        conn.execute("INSERT INTO nev_reading (device_id, collected_at, car_id, enterprise_id, soc_pct, total_voltage_v,"
+                     " total_current_a) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                     (v.device_id, START + timedelta(minutes=minute), v.car_id, v.enterprise_id, soc + minute,
+                      350.5 + minute, -40.5))
 
 
 @pytest.fixture
@@ -39,7 +45,7 @@ def gb_rows(pg_url: str, demo: Demo) -> Iterator[None]:
         conn.commit()
     yield
     with connect(pg_url) as conn:
-        for table in ("charging_session", "nev_state"):
+        for table in ("charging_session", "nev_state", "nev_reading"):
             conn.execute(f"DELETE FROM {table} WHERE device_id = ANY(%s)",  # noqa: S608 - fixed table names
                          ([demo.a.device_id, demo.b.device_id],))
         conn.commit()
@@ -78,8 +84,37 @@ def test_the_nev_state_of_a_vehicle_and_none_of_another_enterprise(
 def test_the_car_permission_guards_both_and_neither_is_writable(
         client: FlaskClient, pg_url: str, demo: Demo, gb_rows: None) -> None:
     without = _reader(client, pg_url, demo.enterprises["a"], {"fence": ["query"]})
-    for entity in ("gb32960ChargingLog", "nevState"):
+    for entity in ("gb32960ChargingLog", "nevState", "nevReading"):
         assert client.post(f"/api/common/query/{entity}.json", headers=without, json={}).status_code == 403
     writer = _reader(client, pg_url, demo.enterprises["a"], {"car": ["query", "add", "update", "delete"]})
-    for entity in ("gb32960ChargingLog", "nevState"):
+    for entity in ("gb32960ChargingLog", "nevState", "nevReading"):
         assert client.post(f"/api/common/{entity}.json", headers=writer, json={"socPct": 1}).status_code in (400, 404, 405)
+
+
+def _day(car_id: int) -> dict[str, Any]:
+    return {"carId.eq": car_id, "rangeConditions": [{"fieldName": "time", "start": START.isoformat(),
+                                                     "end": (START + timedelta(hours=1)).isoformat()}]}
+
+
+def test_the_readings_of_a_vehicle_over_a_day_oldest_first_and_none_of_another_enterprise(
+        client: FlaskClient, pg_url: str, demo: Demo, gb_rows: None) -> None:
+    headers = _reader(client, pg_url, demo.enterprises["a"], {"car": ["query"]})
+    mine = client.post("/api/common/query/nevReading.json", headers=headers, json=_day(demo.a.car_id),
+                       query_string={"orderBy": "time", "pageSize": 5000})
+    assert mine.status_code == 200, mine.json
+    assert [(r["socPct"], r["totalVoltageV"], r["totalCurrentA"]) for r in mine.json["data"]["list"]] == [
+        (30, 350.5, -40.5), (31, 351.5, -40.5), (32, 352.5, -40.5)]
+    other = client.post("/api/common/query/nevReading.json", headers=headers, json=_day(demo.b.car_id))
+    assert other.status_code == 200 and other.json["data"]["list"] == []
+    count = client.post("/api/common/count/nevReading.json", headers=headers, json=_day(demo.b.car_id))
+    assert count.status_code == 200 and count.json["data"] == 0
+
+
+def test_the_readings_need_one_vehicle_and_a_bounded_range(
+        client: FlaskClient, pg_url: str, demo: Demo, gb_rows: None) -> None:
+    headers = _reader(client, pg_url, demo.enterprises["a"], {"car": ["query"]})
+    no_range = client.post("/api/common/query/nevReading.json", headers=headers, json={"carId.eq": demo.a.car_id})
+    assert no_range.status_code == 400 and no_range.json["code"] != 0
+    no_car = client.post("/api/common/query/nevReading.json", headers=headers,
+                         json={"rangeConditions": _day(demo.a.car_id)["rangeConditions"]})
+    assert no_car.status_code == 400
