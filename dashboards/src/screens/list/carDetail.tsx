@@ -9,14 +9,15 @@ import { DevicesCard, DriverCard, PhotosCard, StateCard, TodayCard, VehicleCard 
 import { carDetailRouteName, carDetailUrl, routeNameOfPath } from '../../features/carDetail/routing';
 import { closePage } from '../../layouts/tabs/events';
 import { VehicleControlCard } from '../../features/command/VehicleControlCard';
+import NevDetail from '../../features/carDetail/nev/NevDetail';
 
 const STALE_TAB_KEY = 'fleetwatch.carDetail.staleTab';
 
 /**
  * Vehicle detail (route names carDetail and its protocol variants, query carId and
  * deviceId): one server read (`GET /api/car/{id}/detail.json`). Opened under the wrong variant for
- * the shown device's protocol, the page moves to the right one (platform-spec §2 car-detail); the
- * variants show this generic page with a notice until their protocols are built.
+ * the shown device's protocol, the page moves to the right one (platform-spec §2 car-detail); nevCarDetail
+ * adds the GB/T 32960 state (features/carDetail/nev), the other variants show a notice until they are built.
  */
 export default function CarDetailScreen() {
   const { t } = useTranslation('detail');
@@ -82,7 +83,7 @@ export default function CarDetailScreen() {
         }
         extra={<Link to="/list/car">{t('links.back')}</Link>}
       >
-        {here && here !== 'carDetail' && (
+        {here && here !== 'carDetail' && here !== 'nevCarDetail' && (
           <Alert type="info" showIcon style={{ marginBottom: 12 }} data-testid="detail-variant-notice"
                  title={t('variantNotice', { protocol: detail.protocol ?? '' })} />
         )}
@@ -100,6 +101,7 @@ export default function CarDetailScreen() {
         </Space>
       </Card>
       <VehicleCard detail={detail} />
+      {here === 'nevCarDetail' && <NevDetail carId={detail.car.id} deviceId={detail.deviceId} />}
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={14}><StateCard detail={detail} now={now} /></Col>
         <Col xs={24} xl={10}><TodayCard detail={detail} /></Col>
