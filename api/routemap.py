@@ -252,6 +252,16 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
           for page, icon in INFERIOR_PAGES),
         redirect="/exchange/superiorPlatform",
     ),
+    # New-energy vehicles (platform-spec §2 "gb32960 charging log"): each page is
+    # dashboards/src/screens/gb32960/<name>.tsx; the rows are the caller's vehicles' readings, guarded by ``car``
+    # as the entity is (api/query/entities_gb32960.py).
+    _route(
+        "/gb32960", "gb32960", "RouteView",
+        _meta("menu.gb32960", "ThunderboltOutlined", ["car"]),
+        _route("/gb32960/chargingLog", "gb32960ChargingLog", "gb32960/chargingLog",
+               _meta("menu.gb32960.chargingLog", "ThunderboltOutlined", ["car"])),
+        redirect="/gb32960/chargingLog",
+    ),
     _route(
         "/user", "user", "RouteView",
         _meta("menu.user", "TeamOutlined", ["enterprise", "user", "role", "driver"]),

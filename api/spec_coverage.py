@@ -60,11 +60,10 @@ class Call:
         return re.sub(r"\{(\w+)[^}]*\}", lambda m: values.get(m.group(1), "1"), self.path.split("?")[0])
 
 
-# Routed, not yet all the spec asks for: the car detail variants show a "not built yet" notice until the
-# new-energy pages land; the exchange playback screen lists a superior's requests, which are answered
+# Routed, not yet all the spec asks for: db4403t363CarDetail shows what the HJ 1239 layout carries (no public
+# DB4403/T 363 text beyond it); the exchange playback screen lists a superior's requests, which are answered
 # without a stream yet.
-_PARTIAL = {"db4403t363CarDetail": NEW_ENERGY, "g6CarDetail": NEW_ENERGY, "nevCarDetail": NEW_ENERGY,
-            "hj1239CarDetail": NEW_ENERGY, "exchangePlayback": EXCHANGE}
+_PARTIAL = {"db4403t363CarDetail": NEW_ENERGY, "exchangePlayback": EXCHANGE}
 
 
 def _screens(spec: str, family: str, items: str, *, prefix: str = "", **special: str) -> list[Screen]:
@@ -93,8 +92,7 @@ SCREENS: tuple[Screen, ...] = (
     Screen("console §2", "Routes", "/setting/notify/List", "notifyList", partial=SEEDS,
            note="four of the six notice kinds"),
     Screen("console §2", "Routes", "carDetail", "carDetail"),
-    Screen("console §2", "Routes", "nev1CockpitIndex (/cockpit/nev1/index)", "nev1CockpitIndex", partial=NEW_ENERGY,
-           note="charging and state of charge show -"),
+    Screen("console §2", "Routes", "nev1CockpitIndex (/cockpit/nev1/index)", "nev1CockpitIndex"),
     Screen("console §2", "Routes", "cockpitIndex (/cockpit/index)", "cockpitIndex"),
     Screen("console §2", "Menu", "welcome", "welcome", missing=SEEDS),
     Screen("console §2", "Menu", "home", "home", missing=SEEDS),
@@ -119,7 +117,7 @@ SCREENS: tuple[Screen, ...] = (
               inferiorPlatform=f"missing:{NEW_ENERGY}:gb32960InferiorPlatform",
               superiorPlatform=f"missing:{NEW_ENERGY}:gb32960SuperiorPlatform"),
     Screen("platform §2", "Fence", "fence", "settingsFence"),
-    Screen("platform §2", "gb32960 charging log", "chargingLog", "gb32960ChargingLog", missing=NEW_ENERGY),
+    Screen("platform §2", "gb32960 charging log", "chargingLog", "gb32960ChargingLog"),
     *_screens("platform §2", "Lists", "alarm car car/edit carModel carType device deviceProducer deviceType evidence "
               "inOutAlarm myAlarm safetyAlarm safetyAlarm/detail sim trafficControlAlarm", prefix="list",
               car_edit="listCarEdit", safetyAlarm_detail="listSafetyAlarmDetail",

@@ -446,7 +446,7 @@ def test_cockpits_render_live_figures_on_the_map(page: Any, console_stack: Conso
     nev.get_by_test_id("cockpit-map").locator("canvas").wait_for()
     assert nev.get_by_test_id("cockpit-figure-total").get_attribute("data-value") == str(_tree_cars(console_stack.db_url, 2))
     assert _tree_cars(console_stack.db_url, 2) >= NEV_VEHICLES
-    nev.get_by_test_id("cockpit-nev-note").wait_for()
+    nev.get_by_test_id("cockpit-figure-soc").wait_for()  # its value: tests/e2e/test_nev_console_browser.py
     screenshot(page, "cockpit-nev1-zh-CN.png")
     assert console.errors == [] and errors == []
 

@@ -1,6 +1,7 @@
-"""The gb32960 charging log (gb32960ChargingLog) and the latest NEV state (nevState), read-only declared
-entities over migration 0049, through the real app and PostgreSQL: the caller's vehicles' rows with the plate,
-none of another enterprise, the ``car`` permission guarding both, nothing writable."""
+"""The gb32960 charging log (gb32960ChargingLog), the latest NEV state (nevState) and the readings over time
+(nevReading), read-only declared entities over migration 0049, through the real app and PostgreSQL: the
+caller's vehicles' rows with the plate, none of another enterprise, the ``car`` permission guarding all three,
+nothing writable; the readings only for one vehicle and a bounded time range."""
 
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ def _rows(conn: Any, v: Vehicle, soc: int) -> None:
                  " 'gb32960', 'gb32960-2016', %s, %s, %s, %s, %s, 351.5, %s, %s)",
                  (v.device_id, v.car_id, v.enterprise_id, v.vin or "VIN", START, START, START, soc, START,
                   Jsonb([{"number": 1, "cell_voltages_v": [3.3, 3.31]}])))
+    for minute in range(3):  # a reading a minute: SOC rising while charging (negative current)
+        conn.execute("INSERT INTO nev_reading (device_id, collected_at, car_id, enterprise_id, soc_pct, total_voltage_v,"
+                     " total_current_a) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                     (v.device_id, START + timedelta(minutes=minute), v.car_id, v.enterprise_id, soc + minute,
+                      350.5 + minute, -40.5))
 
 
 @pytest.fixture
@@ -39,7 +45,7 @@ def gb_rows(pg_url: str, demo: Demo) -> Iterator[None]:
         conn.commit()
     yield
     with connect(pg_url) as conn:
-        for table in ("charging_session", "nev_state"):
+        for table in ("charging_session", "nev_state", "nev_reading"):
             conn.execute(f"DELETE FROM {table} WHERE device_id = ANY(%s)",  # noqa: S608 - fixed table names
                          ([demo.a.device_id, demo.b.device_id],))
         conn.commit()
@@ -78,8 +84,9 @@ def test_the_nev_state_of_a_vehicle_and_none_of_another_enterprise(
 def test_the_car_permission_guards_both_and_neither_is_writable(
         client: FlaskClient, pg_url: str, demo: Demo, gb_rows: None) -> None:
     without = _reader(client, pg_url, demo.enterprises["a"], {"fence": ["query"]})
-    for entity in ("gb32960ChargingLog", "nevState"):
+    for entity in ("gb32960ChargingLog", "nevState", "nevReading"):
         assert client.post(f"/api/common/query/{entity}.json", headers=without, json={}).status_code == 403
     writer = _reader(client, pg_url, demo.enterprises["a"], {"car": ["query", "add", "update", "delete"]})
-    for entity in ("gb32960ChargingLog", "nevState"):
+    for entity in ("gb32960ChargingLog", "nevState", "nevReading"):
         assert client.post(f"/api/common/{entity}.json", headers=writer, json={"socPct": 1}).status_code in (400, 404, 405)
+

@@ -128,6 +128,8 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.settings.fence", "menu.settings.labelPoint", "menu.dashboard.areaSearch", "menu.list.inOutAlarm",
                             # data exchange (JT/T 809, platform-spec §2)
                             "menu.exchange", *(f"menu.exchange.{page}" for page, _ in (*EXCHANGE_PAGES, *INFERIOR_PAGES)),
+                            # new-energy vehicles: the gb32960 charging log (platform-spec §2)
+                            "menu.gb32960", "menu.gb32960.chargingLog",
                             *(f"menu.report.{page}" for page, _ in REPORT_PAGES)}
 
 
@@ -137,3 +139,10 @@ def test_the_exchange_screens_need_the_superior_action() -> None:
     exchange = {f"/exchange/{page}" for page, _ in EXCHANGE_PAGES}
     assert not exchange & _paths(routes_for({"superiorPlatform": {"query", "get", "add", "update", "export"}}))
     assert exchange <= _paths(routes_for({"superiorPlatform": {"superior"}}))
+
+
+def test_the_charging_log_is_a_screen_of_whoever_sees_cars() -> None:
+    """platform-spec §2 "gb32960 charging log": the rows are the caller's vehicles' sessions (gb32960ChargingLog,
+    guarded by ``car``), so the screen follows the same code."""
+    assert "/gb32960/chargingLog" in _paths(routes_for({"car": {"query"}}))
+    assert "/gb32960/chargingLog" not in _paths(routes_for({"alarm": {"query"}}))

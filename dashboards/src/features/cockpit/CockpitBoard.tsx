@@ -2,7 +2,7 @@
  * A full-screen cockpit for a wall display: laid out at 1920 × 1080 and scaled to whatever
  * screen it is on; the fleet's figures live, the map of China with the vehicles, today's mileage and alarm
  * trends against the last 30 days, top vehicles and enterprises, the safety ranking. The new-energy variant
- * shows the vehicles of type 2 (their GB/T 32960 figures come with that protocol).
+ * shows the vehicles of type 2, with how many charge now and their mean state of charge (GB/T 32960 states).
  */
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
@@ -126,9 +126,8 @@ export default function CockpitBoard({ variant }: { variant: CockpitVariant }) {
                 </>
               ) : (
                 <>
-                  <Figure name="charging" label={t('charging')} value="-" />
-                  <Figure name="soc" label={t('soc')} value="-" />
-                  <div className="fw-cockpit-note" data-testid="cockpit-nev-note">{t('nevPending')}</div>
+                  <Figure name="charging" label={t('charging')} value={data.nev?.charging ?? '-'} colour="#52c41a" />
+                  <Figure name="soc" label={t('soc')} value={data.nev?.soc ?? '-'} unit={data.nev?.soc != null ? '%' : undefined} colour="#3fb1e3" />
                 </>
               )}
             </div>

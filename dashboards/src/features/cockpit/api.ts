@@ -50,3 +50,10 @@ export async function fetchAlarmDays(first: number, last: number, carIds: number
   const { rows } = await queryAll('deviceDayReport', {}, body, { select: ['carId', 'plateNumber', 'alarmTotal', 'activeSafety'], maxRows: 20000, signal });
   return rows;
 }
+
+/** Each GB/T 32960 vehicle's latest charging state and SOC (nevState: one row per terminal of the caller's tree). */
+export async function fetchNevStates(signal?: AbortSignal): Promise<ListRecord[]> {
+  const { rows } = await queryAll('nevState', {}, { 'protocol.eq': 'gb32960' },
+    { select: ['deviceId', 'carId', 'socPct', 'chargingState'], maxRows: 20000, signal });
+  return rows;
+}

@@ -36,3 +36,19 @@ export function boardFigures(f: ServerFigures | null): FleetFigures {
 export function withToday(days: readonly number[], past: readonly number[], today: number): { days: number[]; values: number[] } {
   return { days: [...days], values: [...past.slice(0, days.length - 1), today] };
 }
+
+export interface NevFigures {
+  /** Vehicles charging now (platform-spec §4 charging state 1 parked or 2 driving charging). */
+  charging: number;
+  /** The mean state of charge (%) of the vehicles reporting one, rounded to a whole percent; null: none does. */
+  soc: number | null;
+}
+
+/** The new-energy board's figures from the latest states (nevState rows) of its vehicles (`carIds`: those of type 2). */
+export function nevFigures(rows: readonly Record<string, unknown>[], carIds: ReadonlySet<number>): NevFigures {
+  const mine = rows.filter((r) => r.carId !== null && r.carId !== undefined && carIds.has(Number(r.carId)));
+  const charging = mine.filter((r) => r.chargingState === 1 || r.chargingState === 2).length;
+  const socs = mine.map((r) => r.socPct).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  const soc = socs.length ? Math.round(socs.reduce((a, b) => a + b, 0) / socs.length) : null;
+  return { charging, soc };
+}

@@ -17,8 +17,8 @@ import { dayKey } from '../list/model';
 import { daysBetween, groupRows, perDay, topN } from '../report/aggregate';
 import type { Ranked } from '../report/charts/options';
 import { FIGURES_REFRESH_MS, fetchFleetFigures, type FleetFigures as ServerFigures } from '../figures/api';
-import { fetchAlarmDays, fetchCarDays, fetchCarsOfType, fetchEnterpriseDays, fetchOdometers, type CockpitCar } from './api';
-import { boardFigures, withToday, type FleetFigures } from './model';
+import { fetchAlarmDays, fetchCarDays, fetchCarsOfType, fetchEnterpriseDays, fetchNevStates, fetchOdometers, type CockpitCar } from './api';
+import { boardFigures, nevFigures, withToday, type FleetFigures, type NevFigures } from './model';
 
 export type CockpitVariant = 'fleet' | 'nev';
 
@@ -50,6 +50,8 @@ export interface CockpitData {
   topEnterprises: Ranked[];
   safety: Ranked[];
   alarms: AlarmCounts | null;
+  /** The new-energy board's charging and SOC figures (null: the fleet board, or not read yet). */
+  nev: NevFigures | null;
   liveStatus: string;
 }
 
@@ -76,6 +78,7 @@ export function useCockpit(variant: CockpitVariant): CockpitData {
   const [rollups, setRollups] = useState<Rollups | null>(null);
   const [alarms, setAlarms] = useState<AlarmCounts | null>(null);
   const [server, setServer] = useState<ServerFigures | null>(null);
+  const [nevRows, setNevRows] = useState<ListRecord[] | null>(null);
 
   // The vehicles in scope (the NEV cockpit: those of type 2) and the hub resynced from the bulk read.
   useEffect(() => {
@@ -172,6 +175,22 @@ export function useCockpit(variant: CockpitVariant): CockpitData {
     };
   }, [hub, variant]);
 
+  // The new-energy board's charging and SOC figures from the vehicles' latest GB/T 32960 states, at the
+  // figures' cadence (the states move with every real-time frame, so a reload is as live as a push).
+  useEffect(() => {
+    if (variant !== 'nev') return undefined;
+    const controller = new AbortController();
+    const load = () => fetchNevStates(controller.signal).then((rows) => {
+      if (!controller.signal.aborted) setNevRows(rows);
+    });
+    void load();
+    const timer = setInterval(() => void load(), FIGURES_REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+      controller.abort();
+    };
+  }, [variant]);
+
   // The vehicles alarmed today and the alarms by type (the whole tree): every minute and after alarm pushes.
   useEffect(() => {
     if (variant !== 'fleet') return undefined;
@@ -226,7 +245,8 @@ export function useCockpit(variant: CockpitVariant): CockpitData {
     return {
       ready: synced && server !== null, figures, points, todayKm: todayTotal, topToday, alarmsToday,
       unhandled: server?.unhandled ?? null, trend: { days, km, alarms: alarmTrend }, topEnterprises, safety, alarms,
+      nev: variant === 'nev' && nevRows && cars ? nevFigures(nevRows, new Set(cars.map((c) => c.carId))) : null,
       liveStatus: status,
     };
-  }, [tick, devices, hub, plates, rollups, variant, alarms, synced, status, server]);
+  }, [tick, devices, hub, plates, rollups, variant, alarms, synced, status, server, nevRows, cars]);
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Col, Result, Row, Space, Spin, Tag } from 'antd';
+import { Button, Card, Col, Result, Row, Space, Spin, Tag } from 'antd';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -11,7 +11,8 @@ import { closePage } from '../../layouts/tabs/events';
 import { VehicleControlCard } from '../../features/command/VehicleControlCard';
 import { isObdRoute } from '../../features/carDetail/obd/obd';
 
-// The heavy-diesel cards (and their echarts) load only on those variants.
+// The new-energy and heavy-diesel cards (and their echarts) load only on those variants.
+const NevDetail = lazy(() => import('../../features/carDetail/nev/NevDetail'));
 const ObdDetail = lazy(() => import('../../features/carDetail/obd/ObdDetail'));
 
 const STALE_TAB_KEY = 'fleetwatch.carDetail.staleTab';
@@ -19,9 +20,9 @@ const STALE_TAB_KEY = 'fleetwatch.carDetail.staleTab';
 /**
  * Vehicle detail (route names carDetail and its protocol variants, query carId and
  * deviceId): one server read (`GET /api/car/{id}/detail.json`). Opened under the wrong variant for
- * the shown device's protocol, the page moves to the right one (platform-spec §2 car-detail); the
- * variants show this generic page with a notice until their protocols are built; the heavy-diesel ones
- * (g6CarDetail, hj1239CarDetail, db4403t363CarDetail) add their OBD cards instead (features/carDetail/obd).
+ * the shown device's protocol, the page moves to the right one (platform-spec §2 car-detail): nevCarDetail adds
+ * the GB/T 32960 state (features/carDetail/nev), g6CarDetail, hj1239CarDetail and db4403t363CarDetail their OBD
+ * cards (features/carDetail/obd).
  */
 export default function CarDetailScreen() {
   const { t } = useTranslation('detail');
@@ -87,10 +88,6 @@ export default function CarDetailScreen() {
         }
         extra={<Link to="/list/car">{t('links.back')}</Link>}
       >
-        {here && here !== 'carDetail' && !isObdRoute(here) && (
-          <Alert type="info" showIcon style={{ marginBottom: 12 }} data-testid="detail-variant-notice"
-                 title={t('variantNotice', { protocol: detail.protocol ?? '' })} />
-        )}
         <Space wrap data-testid="detail-links">
           {can('gps', 'query') || can('gps', 'get')
             ? HISTORY_LINKS.map(([name, path]) => (
@@ -105,6 +102,11 @@ export default function CarDetailScreen() {
         </Space>
       </Card>
       <VehicleCard detail={detail} />
+      {here === 'nevCarDetail' && (
+        <Suspense fallback={<Spin style={{ display: 'block', margin: 24 }} />}>
+          <NevDetail carId={detail.car.id} deviceId={detail.deviceId} />
+        </Suspense>
+      )}
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={14}><StateCard detail={detail} now={now} /></Col>
         <Col xs={24} xl={10}><TodayCard detail={detail} /></Col>

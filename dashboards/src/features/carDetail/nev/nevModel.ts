@@ -1,0 +1,161 @@
+/**
+ * The new-energy detail page's readings, pure (GB/T 32960.3-2016, nev_state as the GB steps store it,
+ * warehouse/queries/gb_states.py): the spec's names of the charging state and the gear (platform-spec §4 / §9),
+ * the general alarm flags as the catalogue's keys gb0..gb18, the fault codes, the cells of every pack in
+ * order, and today's readings as chart series. A reading the terminal sent as abnormal / invalid is null here
+ * (shown "-"); the JSON blocks keep the strings "abnormal" / "invalid", read as null too.
+ */
+
+/** A number of a decoded block: "abnormal" / "invalid" / missing are null. */
+export function reading(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** platform-spec §4 charging state: 1 parked charging, 2 driving charging, 3 not charging, 4 charging finished. */
+export const CHARGING_STATES = [1, 2, 3, 4] as const;
+
+/** The key under `nev:chargingState.` of a charging state; anything else `unknown`. */
+export function chargingStateKey(value: unknown): string {
+  const v = reading(value);
+  return v !== null && (CHARGING_STATES as readonly number[]).includes(v) ? String(v) : 'unknown';
+}
+
+/** Charging now: state 1 or 2 (the states a charging session is made of). */
+export function isCharging(value: unknown): boolean {
+  const v = reading(value);
+  return v === 1 || v === 2;
+}
+
+export interface Gear {
+  /** platform-spec §9 gear: 0 unknown, 1 Parking, 2 Reverse, 3 Neutral, 4 Drive, 254 abnormal, 255 invalid. */
+  code: 0 | 1 | 2 | 3 | 4 | 254 | 255;
+  /** The numbered gear 1-6 in Drive (GB/T 32960 table 10), else null. */
+  number: number | null;
+  braking: boolean;
+  driving: boolean;
+}
+
+/**
+ * The gear byte of GB/T 32960.3-2016 table 10 as the spec's gear: bits 0-3 are 0 neutral, 1-6 a gear,
+ * 13 reverse, 14 automatic drive, 15 parking (7-12 reserved: unknown); bit 4 braking force, bit 5 driving
+ * force. The whole byte 0xFE / 0xFF is abnormal / invalid.
+ */
+export function gearOf(value: unknown): Gear | null {
+  const byte = reading(value);
+  if (byte === null || !Number.isInteger(byte) || byte < 0 || byte > 255) return null;
+  if (byte === 254 || byte === 255) return { code: byte, number: null, braking: false, driving: false };
+  const low = byte & 0x0f;
+  const flags = { braking: (byte & 0x10) !== 0, driving: (byte & 0x20) !== 0 };
+  if (low === 15) return { code: 1, number: null, ...flags };
+  if (low === 13) return { code: 2, number: null, ...flags };
+  if (low === 0) return { code: 3, number: null, ...flags };
+  if (low === 14) return { code: 4, number: null, ...flags };
+  if (low >= 1 && low <= 6) return { code: 4, number: low, ...flags };
+  return { code: 0, number: null, ...flags };
+}
+
+/** GB/T 32960.3-2016 table 19: the general alarm flags are bits 0-18 (the 18-bit object-form alarm,
+ * platform-spec §9), each the alarm catalogue's key gb<bit>; bits 19-31 are reserved and left out. */
+export const GENERAL_ALARM_BITS = 19;
+
+export function alarmKeysOf(flags: unknown): string[] {
+  const value = reading(flags);
+  if (value === null || value <= 0) return [];
+  const keys: string[] = [];
+  for (let bit = 0; bit < GENERAL_ALARM_BITS; bit += 1) {
+    if (Math.floor(value / 2 ** bit) % 2 === 1) keys.push(`gb${bit}`);
+  }
+  return keys;
+}
+
+/** The fault-code lists of 0x07 by the track point's names (platform-spec §3): battery, motor, engine, other. */
+export const FAULT_LISTS = [['battery', 'storageFaults'], ['motor', 'motorFaults'], ['engine', 'engineFaults'],
+  ['other', 'otherFaults']] as const;
+
+/** A 4-byte fault code as the terminal's vendors print it: 0x followed by 8 upper-case hex digits. */
+export function faultCode(code: number): string {
+  return `0x${(code >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
+}
+
+/** The codes of one list; a list the terminal sent as abnormal / invalid (a string) or none at all is []. */
+export function faultCodes(list: unknown): number[] {
+  return Array.isArray(list) ? list.filter((c): c is number => typeof c === 'number' && Number.isInteger(c)) : [];
+}
+
+export interface Cell {
+  pack: number;
+  /** The cell's (or probe's) number in its pack, from the pack's first cell on. */
+  index: number;
+  value: number | null;
+}
+
+/** Every cell voltage (0x08 packs: `cell_voltages_v` from `first_cell`) or probe temperature (0x09
+ * packs: `probe_temps_c`), pack by pack, in order. */
+export function cellsOf(packs: unknown, values: 'cell_voltages_v' | 'probe_temps_c'): Cell[] {
+  if (!Array.isArray(packs)) return [];
+  const cells: Cell[] = [];
+  for (const pack of packs as Record<string, unknown>[]) {
+    if (!pack || typeof pack !== 'object') continue;
+    const list = pack[values];
+    if (!Array.isArray(list)) continue;
+    const first = values === 'cell_voltages_v' ? reading(pack.first_cell) ?? 1 : 1;
+    const number = reading(pack.number) ?? 1;
+    list.forEach((value, i) => cells.push({ pack: number, index: first + i, value: reading(value) }));
+  }
+  return cells;
+}
+
+/** The label of a cell on the chart's axis: its number, prefixed by its pack when there are several. */
+export function cellLabels(cells: readonly Cell[]): string[] {
+  const several = new Set(cells.map((c) => c.pack)).size > 1;
+  return cells.map((c) => (several ? `${c.pack}-${c.index}` : String(c.index)));
+}
+
+export interface Motor {
+  number: number;
+  status: number | null;
+  speedRpm: number | null;
+  torqueNm: number | null;
+  tempC: number | null;
+  controllerTempC: number | null;
+  controllerVoltageV: number | null;
+  dcCurrentA: number | null;
+}
+
+/** The drive motors of 0x02 (table 11); status 1 consuming, 2 generating, 3 off, 4 ready. */
+export function motorsOf(motors: unknown): Motor[] {
+  if (!Array.isArray(motors)) return [];
+  return (motors as Record<string, unknown>[]).filter((m) => m && typeof m === 'object').map((m, i) => ({
+    number: reading(m.number) ?? i + 1,
+    status: reading(m.status),
+    speedRpm: reading(m.speed_rpm),
+    torqueNm: reading(m.torque_nm),
+    tempC: reading(m.temp_c),
+    controllerTempC: reading(m.controller_temp_c),
+    controllerVoltageV: reading(m.controller_voltage_v),
+    dcCurrentA: reading(m.dc_current_a),
+  }));
+}
+
+export interface ReadingSeries {
+  times: string[];
+  soc: (number | null)[];
+  voltageV: (number | null)[];
+  currentA: (number | null)[];
+}
+
+/** nevReading rows (time ascending) as the charts' series; the axis shows local HH:mm:ss. */
+export function readingSeries(rows: readonly Record<string, unknown>[], timeLabel: (iso: string) => string): ReadingSeries {
+  return {
+    times: rows.map((r) => timeLabel(String(r.collectedAt))),
+    soc: rows.map((r) => reading(r.socPct)),
+    voltageV: rows.map((r) => reading(r.totalVoltageV)),
+    currentA: rows.map((r) => reading(r.totalCurrentA)),
+  };
+}
+
+/** A number with at most `digits` decimals, as the terminal's resolution gives it (0.1 V, 0.001 V a cell). */
+export function fixed(value: unknown, digits: number): string | null {
+  const v = reading(value);
+  return v === null ? null : String(Number(v.toFixed(digits)));
+}
