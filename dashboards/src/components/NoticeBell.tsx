@@ -85,7 +85,8 @@ export default function NoticeBell() {
           onClick={() => { setOpen(false); openNotice(notice); }}>
           <List.Item.Meta
             title={<span>{isAnnouncement(notice) && !notice.read ? <Badge status="processing" /> : null} {notice.title}</span>}
-            description={t(`notice.bizType.${notice.bizType}`, { defaultValue: t('notice.bizType.other') })} />
+            description={<span style={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+              {notice.content || t(`notice.bizType.${notice.bizType}`, { defaultValue: t('notice.bizType.other') })}</span>} />
         </List.Item>
       )}
     />
