@@ -184,3 +184,34 @@ def test_an_announcement_reaches_the_subtree_only_and_is_read_once_opened(
     _open_bell(stranger)
     _bell_count(stranger, 5, 0)
     assert page.errors == [] and child.errors == [] and stranger.errors == []
+
+
+def test_a_licence_application_is_approved_on_its_screen_and_leaves_the_bell(page: Any, console_stack: ConsoleStack,
+                                                                             org: Org) -> None:
+    company = f"申请单位{secrets.token_hex(2)}"
+    with connect(console_stack.db_url) as conn:  # what the sign-in-free page stores (POST /api/license/apply.json)
+        application = conn.execute(
+            "INSERT INTO licence_application (company, contact, phone, email, vehicles, machine_code, address)"
+            " VALUES (%s, '李四', '13900139000', 'li@example.com', 20, 'M', 'e2e') RETURNING id", (company,)
+        ).fetchone()[0]  # type: ignore[index]
+        approver = _user(conn, conn.execute("SELECT enterprise_id FROM app_user WHERE user_name = %s",
+                                            (org.publisher,)).fetchone()[0],  # type: ignore[index]
+                         f"e2e_lic_{secrets.token_hex(3)}", {"license": ["query", "get", "update"]})
+        pending = conn.execute("SELECT count(*) FROM licence_application WHERE state = 0").fetchone()[0]  # type: ignore[index]
+        conn.commit()
+    sign_in(page, approver, path="/settings/licenseApply")
+    _open_bell(page)
+    _bell_count(page, 1, pending)
+    page.keyboard.press("Escape")
+    screen = page.get_by_test_id("list-page-licenceApply")
+    row = screen.get_by_test_id("list-table").locator("tr.ant-table-row", has_text=company)
+    row.get_by_text(text("zh-CN", "settings", "licenseApply.states.0")).wait_for()
+    row.get_by_test_id(f"row-approve-{application}").click()
+    page.get_by_test_id("apply-opinion").fill("同意试用")
+    page.locator(".ant-modal-confirm-btns .ant-btn-primary").click()
+    row.get_by_text(text("zh-CN", "settings", "licenseApply.states.1")).wait_for()
+    row.get_by_text("同意试用").wait_for()
+    assert row.get_by_test_id(f"row-approve-{application}").count() == 0  # decided once
+    _open_bell(page)
+    _bell_count(page, 1, pending - 1)
+    assert page.errors == []
