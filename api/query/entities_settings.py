@@ -158,7 +158,7 @@ OPEN_APP = EntitySpec(
 # and a text to an enterprise and its whole subtree (``enterpriseId``, inside the publisher's tree); every user
 # of that subtree finds it in the bell's notices (api/notices.py), read or not per user.
 ANNOUNCEMENT_TITLE_MAX = 100
-ANNOUNCEMENT_CONTENT_MAX = 2000
+ANNOUNCEMENT_CONTENT_MAX = 1000  # the contract states text bodies up to 1000 characters (MAX_TEXT_CHARS)
 
 
 class AnnouncementHooks(EntityHooks):
