@@ -36,6 +36,7 @@ ENGLISH = MappingProxyType({
     "dictionary": "Dictionaries",
     "system": "System monitor",
     "license": "Licence",
+    "notify": "Announcements",
     "auditLog": "Audit log",
     "gpsLog": "GPS log",
     "onlineLog": "Online log",

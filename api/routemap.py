@@ -200,7 +200,7 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
     ),
     _route(
         "/settings", "settings", "RouteView",
-        _meta("menu.settings", "SettingOutlined", ["dictionary", "system", "license", "auditLog", "db",
+        _meta("menu.settings", "SettingOutlined", ["dictionary", "system", "license", "notify", "auditLog", "db",
                                                     "sourceCodeLog", "openPlatform", "terminalParams", "alarmLevel",
                                                     "platformAlarmRule", "platformAlarmNotifyRule", "alarm",
                                                     "enterprise", "fence"]),
@@ -211,6 +211,10 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                                    ("system", "DashboardOutlined", "system"),
                                    ("licenseDetail", "SafetyCertificateOutlined", "license"),
                                    ("licenseLog", "FileTextOutlined", "license"),
+                                   # licence applications to decide, and announcements to publish (the bell's
+                                   # bizType 1 and 5, console-spec §9)
+                                   ("licenseApply", "AuditOutlined", "license"),
+                                   ("announcement", "FileTextOutlined", "notify"),
                                    ("auditLog", "AuditOutlined", "auditLog"),
                                    ("db", "DatabaseOutlined", "db"),
                                    ("sourceCodeLog", "HistoryOutlined", "sourceCodeLog"),
@@ -291,13 +295,13 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                _meta("menu.account.settings", "SettingOutlined", invisible=True, cache_able=False)),
         redirect="/account/center",
     ),
-    # The notice list the bell's "view all" opens (console-spec §2); its notices are alarms
-    # (POST /api/query/notice.json needs alarm:query).
+    # The notice list the bell's "view all" opens (console-spec §2): every signed-in user's (each notice kind
+    # needs its own read, api/notices.py).
     _route(
         "/setting", "setting", "RouteView",
-        _meta("menu.setting", "BellOutlined", ["alarm"], invisible=True),
+        _meta("menu.setting", "BellOutlined", invisible=True),
         _route("/setting/notify/List", "notifyList", "setting/notify/List",
-               _meta("menu.setting.notify.list", "BellOutlined", ["alarm"], invisible=True)),
+               _meta("menu.setting.notify.list", "BellOutlined", invisible=True)),
         redirect="/setting/notify/List",
     ),
     _route("/cockpit/index", "cockpitIndex", "cockpit/index",

@@ -89,8 +89,7 @@ SCREENS: tuple[Screen, ...] = (
     Screen("console §2", "Routes", "/404", "exception404"),
     Screen("console §2", "Routes", "/account/center", "accountCenter"),
     Screen("console §2", "Routes", "/account/settings", "accountSettings"),
-    Screen("console §2", "Routes", "/setting/notify/List", "notifyList", partial=SEEDS,
-           note="four of the six notice kinds"),
+    Screen("console §2", "Routes", "/setting/notify/List", "notifyList"),
     Screen("console §2", "Routes", "carDetail", "carDetail"),
     Screen("console §2", "Routes", "nev1CockpitIndex (/cockpit/nev1/index)", "nev1CockpitIndex"),
     Screen("console §2", "Routes", "cockpitIndex (/cockpit/index)", "cockpitIndex"),
@@ -138,7 +137,7 @@ SCREENS: tuple[Screen, ...] = (
               "platformAlarmNotifyRule platformAlarmRule sourceCodeLog system terminalParams terminalParams/adas "
               "terminalParams/dsm", prefix="settings",
               drivingGradeRule=f"missing:{SEEDS}:settingsDrivingGradeRule",
-              license=f"missing:{SEEDS}:settingsLicense", licenseApply=f"missing:{SEEDS}:settingsLicenseApply",
+              license=f"missing:{SEEDS}:settingsLicense",
               messageNotifyRule="messageNotifyRule", param=f"missing:{SEEDS}:settingsParam",
               terminalParams="terminalParams",
               terminalParams_adas=f"missing:{SEEDS}:terminalParamsAdas",

@@ -19,7 +19,7 @@ from api.query.entities_media import MEDIA_ENTITIES
 from api.query.entities_messages import MESSAGE_ENTITIES
 from api.query.entities_refused import REFUSED_REGISTRATION
 from api.query.entities_reports import REPORT_ENTITIES
-from api.query.entities_settings import DICTIONARY, LICENCE_LOG, OPEN_APP
+from api.query.entities_settings import ANNOUNCEMENT, DICTIONARY, LICENCE_APPLY, LICENCE_LOG, OPEN_APP
 from api.query.entities_video import VIDEO_ENTITIES
 from api.query.fleet_entities import DEVICE, FLEET_WRITABLE, GROUP
 from api.query.grammar import EntitySpec, FieldSpec
@@ -138,17 +138,17 @@ DEVICE_PRODUCER = catalogue("deviceProducer", "device_producer", "deviceProducer
 DEVICE_TYPE = catalogue("deviceType", "device_type", "deviceType")
 
 WRITABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_MODEL, CAR_TYPE, DEVICE_PRODUCER, DEVICE_TYPE,
-                                                        DICTIONARY, OPEN_APP, *ORG_ENTITIES, *FLEET_WRITABLE,
+                                                        DICTIONARY, OPEN_APP, ANNOUNCEMENT, *ORG_ENTITIES, *FLEET_WRITABLE,
                                                         *ALARM_SETTINGS_WRITABLE, *FENCE_WRITABLE,
                                                         *EXCHANGE_WRITABLE, *INFERIOR_WRITABLE)}
 QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, CAR_USER_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values(),
-                                                         LICENCE_LOG, AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES,
+                                                         LICENCE_LOG, LICENCE_APPLY, AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES,
                                                          *MEDIA_ENTITIES, *ALARM_SETTINGS_READ_ONLY,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
                                                          REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY,
                                                          *EXCHANGE_READ_ONLY, *INFERIOR_READ_ONLY, *GB32960_ENTITIES)}
 COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, CAR_USER_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
-                                                         AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES,
+                                                         LICENCE_APPLY, AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
                                                          REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY,
                                                          *EXCHANGE_READ_ONLY, *INFERIOR_READ_ONLY, *GB32960_ENTITIES)}

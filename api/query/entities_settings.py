@@ -153,3 +153,70 @@ OPEN_APP = EntitySpec(
         "createTime": F("created_at", "time", label="创建时间"),
     },
 )
+
+# Announcements (console-spec §9 bizType 5, migration 0053): an administrator (``notify``) publishes a title
+# and a text to an enterprise and its whole subtree (``enterpriseId``, inside the publisher's tree); every user
+# of that subtree finds it in the bell's notices (api/notices.py), read or not per user.
+ANNOUNCEMENT_TITLE_MAX = 100
+ANNOUNCEMENT_CONTENT_MAX = 1000  # the contract states text bodies up to 1000 characters (MAX_TEXT_CHARS)
+
+
+class AnnouncementHooks(EntityHooks):
+    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
+                     before: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The publisher is whoever created it (kept on later edits)."""
+        return {**values, "publishedBy": who.user_name} if before is None else values
+
+
+ANNOUNCEMENT = EntitySpec(
+    name="announcement",
+    relation="announcement",
+    table="announcement",
+    tenant_column="enterprise_id",
+    permission="notify",
+    record_state_column="record_state",
+    default_order="createTime",
+    default_desc=True,
+    label="通知公告",
+    hooks=AnnouncementHooks(),
+    fields={
+        "id": F("id", "int"),
+        "enterpriseId": F("enterprise_id", "int", create=True, label="发布范围"),
+        "title": F("title", required=True, max_length=ANNOUNCEMENT_TITLE_MAX, unique=True, create=True, update=True,
+                   label="标题"),
+        "content": F("content", required=True, max_length=ANNOUNCEMENT_CONTENT_MAX, create=True, update=True,
+                     filterable=False, sortable=False, label="内容"),
+        "publishedBy": F("published_by", label="发布人"),
+        "createTime": F("created_at", "time", label="发布时间"),
+        "updateTime": F("updated_at", "time", label="更新时间"),
+    },
+)
+
+# Licence applications (the licenseApply screen, platform-spec §2): what the sign-in-free page stored, for the
+# installation's operator (root enterprises, licence_apply_view) to approve or reject
+# (POST /api/license/apply/{id}/approve.json, license:update). state 0 pending, 1 approved, 2 rejected.
+APPLICATION_STATES = (0, 1, 2)
+LICENCE_APPLY = EntitySpec(
+    name="licenceApply",
+    relation="licence_apply_view",
+    tenant_column="enterprise_id",
+    permission="license",
+    default_order="createTime",
+    default_desc=True,
+    label="许可证申请",
+    fields={
+        "id": F("id", "int", label="编号"),
+        "enterpriseId": F("enterprise_id", "int"),
+        "company": F("company", label="申请单位"),
+        "contact": F("contact", label="联系人"),
+        "phone": F("phone", label="联系电话"),
+        "email": F("email", label="邮箱"),
+        "vehicles": F("vehicles", "int", label="车辆数"),
+        "machineCode": F("machine_code", label="机器码"),
+        "state": F("state", "int", enum=APPLICATION_STATES, label="状态"),
+        "handledBy": F("handled_by", label="审批人"),
+        "handleTime": F("handled_at", "time", label="审批时间"),
+        "opinion": F("opinion", label="审批意见", filterable=False, sortable=False),
+        "createTime": F("created_at", "time", label="申请时间"),
+    },
+)

@@ -128,6 +128,9 @@ CAR = _writable("car", "car", "车辆", CarHooks(), {
     "masterDevicePhone": W("master_device_phone", expression=_CAR_MASTER_PHONE, pattern=r"[0-9]{11,20}",
                            label="主终端手机号"),
     "deviceIds": W("device_ids", virtual=True, check=device_id_list, label="终端", io=False),
+    # The bell's expiry notices (console-spec §9 bizType 2 / 3, api/notices.py).
+    "insuranceExpire": W("insurance_expire", max_length=10, check=validators.calendar_date, label="保险到期日期"),
+    "inspectionExpire": W("inspection_expire", max_length=10, check=validators.calendar_date, label="年检到期日期"),
     **_TIMES,
 })
 

@@ -188,6 +188,9 @@ class EntitySpec:
     # Per-user rows (the column holding the user id): every read is limited to the caller's own rows, on top
     # of the tenant scope (followed cars, platform-spec §7 carUserView).
     owner_column: str = ""
+    # With ``owner_column``: a row whose owner is NULL is everyone's in the tenant scope (the notices: an
+    # announcement is one row per user of its audience with that user's read mark, an alarm is shared).
+    shared_rows: bool = False
 
     def spec(self, name: str) -> FieldSpec:
         return self.fields[name]

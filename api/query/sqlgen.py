@@ -28,7 +28,9 @@ def compile_where(query: Query, scope: Scope) -> tuple[sql.Composed, list[Any]]:
     tenant, params = scope.clause(sql.Identifier(entity.tenant_column))
     parts: list[sql.Composable] = [tenant]
     if entity.owner_column:  # per-user rows: the caller's own only (none without a user)
-        parts.append(sql.SQL("{} = %s").format(sql.Identifier(entity.owner_column)))
+        owner = sql.Identifier(entity.owner_column)
+        mine = sql.SQL("{} = %s").format(owner)
+        parts.append(sql.SQL("({} OR {} IS NULL)").format(mine, owner) if entity.shared_rows else mine)
         params.append(scope.user_id if scope.user_id is not None else -1)
     if entity.record_state_column:  # soft-deleted rows are hidden from every read
         parts.append(sql.SQL("{} = 1").format(sql.Identifier(entity.record_state_column)))

@@ -21,30 +21,30 @@ Another enterprise's alarm answers 404 like a missing one.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 
 from api.command_send import send
 from api.db import get_db
 from api.errors import ApiError, BadRequest, NotFound, request_language
 from api.http import json_body, json_object, ok
-from api.notices import NOTICE_BIZ_ALARM
+from api.notices import NOTICE, current_notices
 from api.query import records
-from api.query.entities_alarms import ALARM, ALARM_UPDATE, OPINION_MAX, desc_expression
-from api.query.grammar import Condition, EntitySpec, FieldSpec, parse_query
+from api.query.entities_alarms import ALARM, ALARM_UPDATE, OPINION_MAX
+from api.query.grammar import Condition, Query, parse_query
 from api.query.runner import fetch_by_id, run_page
 from api.query.values import coerce
-from api.security import current_principal, report_scope, request_scope, requires
+from api.security import authenticated, current_principal, report_scope, request_scope, requires
 from fleet.alarm_catalog import ALARMS, AlarmKind, alarm_def, describe
 from fleet.enums import DeviceState
-from fleet.zh_hk import to_hk
+from fleet.settings import ApiSettings
 from protocols.china_time import CHINA_TZ, local_midnight
 from warehouse.queries import alarms as q
 from warehouse.queries import commands as command_queries
 from warehouse.queries import fleet_figures
+from warehouse.queries import notices as notice_queries
 
 log = logging.getLogger(__name__)
 bp = Blueprint("alarms", __name__)
@@ -213,68 +213,38 @@ def sum_by_key() -> dict[str, Any]:
     return ok({k: counts.get(k, 0) for k in keys} if keys else counts)
 
 
-# --- notices (console-spec §7) ----------------------------------------------------------------------
-
-F = FieldSpec
+# --- notices (console-spec §7; the entity and its rules: api/notices.py) ------------------------------
 
 
-# A superior platform's notices (JT/T 809 0x9302 messages, 0x9402 warning tips; bizType 5) by kind.
-_TITLES_ZH = {"message": "上级平台消息", "warning": "上级平台预警"}
-EXCHANGE_NOTICE_TITLES = {
-    "zh-CN": _TITLES_ZH,
-    "zh-HK": {kind: to_hk(title) for kind, title in _TITLES_ZH.items()},  # the generated table (fleet zh-hk)
-    "en-US": {"message": "Message from the superior platform", "warning": "Warning from the superior platform"},
-}
-
-
-def _notice_title(language: str) -> str:
-    titles = EXCHANGE_NOTICE_TITLES.get(language, EXCHANGE_NOTICE_TITLES["zh-CN"])
-    kinds = " ".join(f"WHEN {_sql_text(kind)} THEN {_sql_text(title)}" for kind, title in titles.items())
-    return f"CASE WHEN biz_type = {NOTICE_BIZ_ALARM} THEN ({desc_expression(language)}) ELSE CASE notice_kind {kinds} END END"
-
-
-def _notice_content(language: str) -> str:
-    return (f"CASE WHEN biz_type = {NOTICE_BIZ_ALARM} THEN coalesce(plate_number, phone) || ' ' || ("
-            + desc_expression(language) + ") ELSE notice_content END")
-
-
-def _sql_text(text: str) -> str:
-    assert "'" not in text and "%" not in text and "{" not in text  # constants of this module only
-    return f"'{text}'"
-
-
-# notice_view (migration 0047): the unhandled alarms (bizType 6) and the exchange notices (bizType 5).
-NOTICE = EntitySpec(
-    name="notice", relation="notice_view", tenant_column="enterprise_id", id_field="id",
-    default_order="createTime", default_desc=True, tiebreak=("createTime", "id"), max_page_size=1000,
-    fields={
-        "id": F("id", "int"),
-        "bizType": F("biz_type", "int"),
-        "bizId": F("id", "int"),
-        "title": F("title", expression=_notice_title("zh-CN"), localised=_notice_title),
-        "content": F("content", expression=_notice_content("zh-CN"), localised=_notice_content,
-                     filterable=False, sortable=False),
-        "enterpriseId": F("enterprise_id", "int"),
-        "carId": F("car_id", "int"),
-        "deviceId": F("device_id", "int"),
-        "plateNumber": F("plate_number"),
-        "type": F("type", "int"),
-        "level": F("level", "int"),
-        "state": F("state", "int"),
-        "createTime": F("create_time", "time"),
-    },
-)
+def _api_settings() -> ApiSettings:
+    settings: ApiSettings = current_app.config["FLEET_API_SETTINGS"]
+    return settings
 
 
 @bp.post("/api/query/notice.json")
-@requires("alarm", "query")
+@authenticated
 def notices() -> dict[str, Any]:
-    """The scope's unhandled alarms (bizType 6) and a superior platform's messages and warning tips of the
-    last 7 days (bizType 5) as notices ``{id, bizType, bizId, title, content, createTime, ...}``, newest first; ``countable``, ``pageNo``, ``pageSize``, ``select``, ``orderBy``, ``desc`` as in lists."""
-    query = parse_query(NOTICE, request.args, json_body())
-    query = replace(query, conditions=(*query.conditions, Condition("state", "eq", 0)))
+    """The bell's open notices of the caller's scope, all six kinds it may read (api/notices.py), as
+    ``{id, bizType, bizId, title, content, kind, read, daysLeft, createTime, ...}``, newest first; ``countable``,
+    ``pageNo``, ``pageSize``, ``select``, ``orderBy``, ``desc`` as in lists."""
+    query = current_notices(parse_query(NOTICE, request.args, json_body()), current_principal(), _api_settings())
     with get_db().connection() as conn:
         return ok(run_page(conn, query, request_scope()))
+
+
+@bp.post("/api/notice/<int:notice_id>/read.json")
+@authenticated
+def notice_read(notice_id: int) -> dict[str, Any]:
+    """Marks an announcement (bizType 5) of the caller's as read (again: no change): ``{id, read: 1}``; 404 for
+    one the caller is not in the audience of, like a missing one."""
+    query = Query(entity=NOTICE, select=("id",), page_size=1, conditions=(
+        Condition("id", "eq", notice_id), Condition("kind", "eq", "announcement")))
+    scope = request_scope()
+    with get_db().connection() as conn:
+        if not run_page(conn, query, scope)["list"]:
+            raise NotFound(f"公告 {notice_id} 不存在 (announcement {notice_id} not found)")
+        notice_queries.mark_read(conn, notice_id, current_principal().user_id)
+    return ok({"id": notice_id, "read": 1})
 
 
 # --- dashboard (console-spec §1) ------------------------------------------------------------------------

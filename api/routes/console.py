@@ -30,9 +30,10 @@ from api import system_files
 from api.db import get_db
 from api.errors import AuthError, BadRequest, Forbidden, NotFound
 from api.http import json_body, ok
-from api.notices import NOTICE_BIZ_ALARM, NOTICE_BIZ_ANNOUNCEMENT, NOTICE_BIZ_TYPES
+from api.notices import NOTICE_BIZ_TYPES, overview_queries
 from api.query import records
 from api.query.org_entities import USER
+from api.query.runner import run_count
 from api.query.validators import PASSWORD_INVALID, password_is_valid
 from api.query.values import parse_flag
 from api.routemap import denied_paths, routes_for
@@ -48,7 +49,6 @@ from fleet.settings import ApiSettings
 from protocols.china_time import local_midnight
 from warehouse.queries import auth as auth_q
 from warehouse.queries import console as q
-from warehouse.queries import exchange as exchange_queries
 from warehouse.queries import fleet_figures
 
 bp = Blueprint("console", __name__)
@@ -232,15 +232,15 @@ def system_file(name: str) -> dict[str, Any]:
 @bp.get("/api/notice/overView.json")
 @authenticated
 def notice_overview() -> dict[str, Any]:
-    """[{bizType, total}] for bizType 1-6: 6 is the unhandled alarms in the caller's scope (0 without
-    ``alarm:query``; the fleet figure ``unhandled``), 5 a superior platform's messages and warning tips of the
-    last 7 days (JT/T 809, shown in the same notice list); approvals and expiries come with later issues, so
-    those totals are 0."""
+    """[{bizType, total}] for bizType 1-6 (console-spec §9): the caller's open notices per kind, as
+    ``POST /api/query/notice.json`` lists them (api/notices.py); announcements only while unread by the caller;
+    0 for a kind the caller may not read."""
+    settings: ApiSettings = current_app.config["FLEET_API_SETTINGS"]
     totals = dict.fromkeys(NOTICE_BIZ_TYPES, 0)
-    if current_principal().may("alarm", "query"):
-        with get_db().connection() as conn:
-            totals[NOTICE_BIZ_ALARM] = fleet_figures.unhandled(conn, request_scope())
-            totals[NOTICE_BIZ_ANNOUNCEMENT] = exchange_queries.recent_notices(conn, request_scope())
+    scope = request_scope()
+    with get_db().connection() as conn:
+        for biz_type, query in overview_queries(current_principal(), settings).items():
+            totals[biz_type] = run_count(conn, query, scope)
     return ok([{"bizType": biz_type, "total": totals[biz_type]} for biz_type in NOTICE_BIZ_TYPES])
 
 

@@ -12,15 +12,19 @@ from flask import Blueprint, current_app, request
 from api import licence, monitor, platform_info
 from api.db import get_db
 from api.dictionary_names import localise_entry
-from api.errors import BadRequest, Forbidden, request_language
+from api.errors import BadRequest, Conflict, Forbidden, NotFound, request_language
 from api.http import json_body, ok
-from api.query.entities_settings import DICTIONARY_TYPES, is_root_path
-from api.security import authenticated, current_principal, requires
+from api.query.entities_settings import DICTIONARY_TYPES, LICENCE_APPLY, is_root_path
+from api.query.runner import fetch_by_id
+from api.security import authenticated, current_principal, request_scope, requires
 from api.throttle import address_key
 from fleet.settings import ApiSettings, DatabaseSettings
-from warehouse.queries import dictionary
+from warehouse.queries import dictionary, records
+from warehouse.queries import notices as notice_queries
 
 bp = Blueprint("settings", __name__)
+
+OPINION_MAX = 250  # a licence application's decision, as an alarm's handling opinion
 
 
 def _settings() -> ApiSettings:
@@ -124,6 +128,40 @@ def licence_apply() -> dict[str, Any]:
     body = json_body()
     with get_db().connection() as conn:
         return ok(licence.apply(conn, body, address_key(request.remote_addr or ""), _settings().license_apply_per_hour))
+
+
+@bp.post("/api/license/apply/<int:application_id>/approve.json")
+@requires("license", "update")
+def licence_apply_decide(application_id: int) -> dict[str, Any]:
+    """Body ``{state: 1 approve | 2 reject, opinion?}`` (opinion <= 250): decides a pending application (the
+    licenseApply screen); the decided application. 404 for one outside the caller's scope (applications belong
+    to the root enterprises) like a missing one; 409 for one decided before."""
+    scope = request_scope()
+    with get_db().connection() as conn:
+        if fetch_by_id(conn, LICENCE_APPLY, application_id, scope) is None:
+            raise NotFound(f"许可证申请 {application_id} 不存在 (licence application {application_id} not found)")
+    body = json_body()
+    if not isinstance(body, dict) or set(body) - {"state", "opinion"}:
+        raise BadRequest("请求体必须是 {state, opinion} (request body must be a JSON object with 'state' and an "
+                         "optional 'opinion')")
+    state, opinion = body.get("state"), body.get("opinion")
+    if state not in (1, 2) or isinstance(state, bool):
+        raise BadRequest("state 只能是 1 (批准) 或 2 (驳回) (field 'state' must be 1 approve or 2 reject)",
+                         data={"field": "state"})
+    if opinion is not None and (not isinstance(opinion, str) or len(opinion) > OPINION_MAX):
+        raise BadRequest(f"审批意见最多 {OPINION_MAX} 字 (field 'opinion' must be a text of at most {OPINION_MAX} "
+                         "characters)", data={"field": "opinion"})
+    who = current_principal()
+    with get_db().connection() as conn:
+        with conn.transaction():
+            decided = notice_queries.decide_application(conn, application_id, state, who.user_name, opinion or None)
+            if decided is None:
+                raise Conflict(f"许可证申请 {application_id} 已审批 (licence application {application_id} was decided "
+                               "before)")
+            records.audit(conn, user_id=who.user_id, user_name=who.user_name, enterprise_id=who.enterprise_id,
+                          entity=LICENCE_APPLY.name, record_id=application_id, action="update",
+                          changes={"state": {"before": 0, "after": state}})
+        return ok(fetch_by_id(conn, LICENCE_APPLY, application_id, scope))
 
 
 def _root_only() -> None:

@@ -3,7 +3,7 @@
 -- platform's name, the vehicle a tip is about and when the acknowledgement went out. A row belongs to the
 -- enterprise exchange_notice gave it (a tip about a vehicle of ours: that vehicle's enterprise; anything else:
 -- the platform's owner), so a subsidiary sees the tips about its own vehicles.
--- depends: 0052_car_follow
+-- depends: 0053_notices
 
 CREATE VIEW exchange_notice_view AS
 SELECT n.id, n.platform_id, p.name AS platform_name, n.enterprise_id, n.received_at, n.data_type, n.source_sn,

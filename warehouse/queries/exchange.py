@@ -10,11 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from psycopg import Connection, sql
+from psycopg import Connection
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
-
-from warehouse.queries.scope import Scope
 
 
 @dataclass(frozen=True)
@@ -424,11 +422,3 @@ def store_notice(conn: Connection[Any], row: dict[str, Any]) -> int:
 
 def mark_notice_answered(conn: Connection[Any], notice_id: int) -> None:
     conn.execute("UPDATE exchange_notice SET answered_at = now() WHERE id = %(id)s", {"id": notice_id})
-
-
-def recent_notices(conn: Connection[Any], scope: Scope) -> int:
-    """Exchange notices of the scope the notice list shows (the last 7 days, notice_view state 0)."""
-    where, params = scope.clause(sql.Identifier("enterprise_id"))
-    statement = sql.SQL("SELECT count(*) FROM exchange_notice WHERE {} AND received_at > now() - interval '7 days'")
-    row = conn.execute(statement.format(where), params).fetchone()
-    return int(row[0]) if row else 0

@@ -231,10 +231,10 @@ def test_dashboard_alarm_counts_and_the_bell_count_the_group(client: FlaskClient
         assert reply.status_code == 200, reply.json
         return reply.json["data"]  # type: ignore[no-any-return]
 
-    def bell(user: str) -> int:
+    def bell(user: str) -> int:  # the bell's alarm number (bizType 6)
         reply = client.get("/api/notice/overView.json", headers=login(user))
         assert reply.status_code == 200, reply.json
-        return sum(row["total"] for row in reply.json["data"])
+        return sum(row["total"] for row in reply.json["data"] if row["bizType"] == 6)
 
     parts = [counts(PARENT, isParent="false"), counts(SUBSIDIARY), counts(SIBLING)]
     group = counts(PARENT)

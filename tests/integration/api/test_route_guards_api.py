@@ -41,7 +41,9 @@ PUBLIC = {"/", "/api/health.json", "/api/openapi.json", "/oauth2/token.json", "/
           "/wss/stomp", "/api/license/apply.json", "/api/license/machineCode.json"}
 CALLER_ONLY = {"/api/user/current.json", "/api/user/profile.json", "/api/system/mapConfig.json",
                "/api/notice/overView.json", "/api/system/dictionary/dictionary.json",
-               "/api/common/user/<int:user_id>.json"}  # own password change, else user:update (test_org_api)
+               "/api/common/user/<int:user_id>.json",  # own password change, else user:update (test_org_api)
+               # the bell's notices: each kind filtered by its own read, an announcement by its audience
+               "/api/query/notice.json", "/api/notice/<int:notice_id>/read.json"}
 # Defects found by this test: routes checking permissions by hand instead of requires().
 # POST /api/driver/photo.json needs driver:add OR driver:update, which requires() (one action) cannot say.
 UNGUARDED_DEFECTS = {"/api/driver/photo.json"}
@@ -159,6 +161,14 @@ def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rul
                         " SELECT enterprise_id, id, car_id, phone, 1, 'a0', now(), 1 FROM device WHERE id = %s"
                         " RETURNING id", (demo.b.device_id,)).fetchone()[0]  # type: ignore[index]
             return {"alarm_id": made["alarm"]}
+        if names == {"application_id"}:  # a licence application: the root enterprises' (tests/integration/api/test_notices_api.py)
+            if "application" not in made:
+                with get_db(client.application).connection() as conn:
+                    made["application"] = conn.execute(
+                        "INSERT INTO licence_application (company, contact, phone, email, vehicles, machine_code, address)"
+                        " VALUES ('guard', 'guard', '13800138000', 'g@example.com', 1, 'x', 'guard') RETURNING id"
+                    ).fetchone()[0]  # type: ignore[index]
+            return {"application_id": made["application"]}
         if names == {"platform_id"}:  # a superior platform of B (tests/integration/api/test_exchange_api.py)
             return {"platform_id": record_of_b("superiorPlatform")}
         if names == {"inferior_id"}:  # an inferior platform of B (tests/integration/api/test_inferior_api.py)

@@ -41,7 +41,8 @@ def test_route_map_keeps_entries_by_any_listed_code() -> None:
 
 def test_route_map_ignores_codes_without_actions_and_drops_empty_containers() -> None:
     routes = routes_for({"dashboard": set(), "monitor": []})
-    assert _paths(routes) == {"/account", "/account/center", "/account/settings"}
+    # the account pages and the bell's notice list are every signed-in user's
+    assert _paths(routes) == {"/account", "/account/center", "/account/settings", "/setting", "/setting/notify/List"}
 
 
 def test_container_redirect_points_at_a_kept_child() -> None:
@@ -96,7 +97,8 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.cockpit.nev1", "menu.list", "menu.list.carModel", "menu.list.carType", "menu.list.refusedRegistration",
                             "menu.list.deviceProducer", "menu.list.deviceType",
                             "menu.settings", "menu.settings.dictionary", "menu.settings.system",
-                            "menu.settings.licenseDetail", "menu.settings.licenseLog",
+                            "menu.settings.licenseDetail", "menu.settings.licenseLog", "menu.settings.licenseApply",
+                            "menu.settings.announcement",
                             "menu.settings.auditLog", "menu.settings.db", "menu.settings.sourceCodeLog",
                             "menu.settings.openPlatform", "menu.user", "menu.user.enterprise", "menu.user.user",
                             "menu.user.role", "menu.user.role.detail", "menu.user.permission",

@@ -310,24 +310,3 @@ export async function fetchAlarmAttachments(alarmIdValue: number | string, signa
   });
   return reply.code === 0 ? (reply.data?.list ?? []) : [];
 }
-
-/** A notice row (POST /api/query/notice.json). */
-export interface Notice {
-  id: number | string;
-  bizType: number;
-  title: string;
-  bizId?: number | string | null;
-  content?: string | null;
-  createTime?: number | string | null;
-  plateNumber?: string | null;
-  [key: string]: unknown;
-}
-
-export async function queryNotices(pageNo: number, pageSize: number, signal?: AbortSignal): Promise<Page<Notice> | null> {
-  const reply = await http.post<Page<Notice> | null>('/api/query/notice.json', {
-    params: { countable: true, pageNo, pageSize, orderBy: 'createTime', desc: true },
-    body: {},
-    signal,
-  });
-  return reply.code === 0 ? (reply.data ?? { list: [] }) : null;
-}

@@ -18,7 +18,8 @@ export default function CarList() {
     namespace: 'fleet:car',
     columns: ['plateNumber', 'plateColor', 'vin', 'grade', 'type', 'enterpriseId', 'groupName', 'driverName', 'masterDevicePhone', 'createTime'],
     filters: ['plateNumber', 'vin', 'plateColor', 'groupId'],
-    form: ['enterpriseId', 'plateNumber', 'plateColor', 'vin', 'grade', 'type', 'carModelId', 'carTypeId', 'groupId', 'driverId', 'iconId'],
+    form: ['enterpriseId', 'plateNumber', 'plateColor', 'vin', 'grade', 'type', 'carModelId', 'carTypeId', 'groupId', 'driverId', 'iconId',
+      'insuranceExpire', 'inspectionExpire'],
     detail: (record) => carDetailUrl(String(record.id), record.masterDeviceId as number | null | undefined),
     rowActions: [{ key: 'devices', label: t('links.devices'), href: (record) => `/list/car/edit?id=${String(record.id)}` }],
   }), [t]);
