@@ -105,7 +105,8 @@ def test_a_live_map_only_role_gets_only_the_live_map_menu_and_its_own_permission
     data = reply.json["data"]  # type: ignore[index]
     assert data["permissions"] == [{"code": "monitor", "actions": ["get", "query"]}]  # implied reads are not grants
     screens = {path for path, entry in paths(data["routes"]).items() if not entry["children"]}
-    assert screens == {"/dashboard/map", "/account/center", "/account/settings"}
+    # the notice list (the bell's messages) is every signed-in user's, as the account pages are
+    assert screens == {"/dashboard/map", "/account/center", "/account/settings", "/setting/notify/List"}
     for other in ("/list/car", "/list/group", "/report/dailyMileage", "/cockpit/index", "/dashboard/monitor",
                   "/list/alarm", "/user/role"):
         assert other in data["deniedPaths"]
@@ -120,7 +121,8 @@ def test_the_catalogue_says_what_each_right_opens_and_brings(client: FlaskClient
     assert {"title": "menu.dashboard.monitor", "action": "video"} in monitor["opens"]
     assert {"code": "car", "actions": ["query"]} in monitor["implies"]
     assert {"code": "gps", "actions": ["get", "query"]} in monitor["implies"]
-    assert entries["car"]["opens"] == [{"title": "menu.list.car", "action": ""}]
+    assert entries["car"]["opens"] == [{"title": "menu.list.car", "action": ""},
+                                       {"title": "menu.gb32960.chargingLog", "action": ""}]
     assert entries["car"]["implies"] == []
     assert {"title": "menu.cockpit.index", "action": ""} in entries["dashboard"]["opens"]
 

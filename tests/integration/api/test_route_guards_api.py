@@ -43,7 +43,9 @@ CALLER_ONLY = {"/api/user/current.json", "/api/user/profile.json", "/api/system/
                "/api/notice/overView.json", "/api/system/dictionary/dictionary.json",
                "/api/common/user/<int:user_id>.json",  # own password change, else user:update (test_org_api)
                # the bell's notices: each kind filtered by its own read, an announcement by its audience
-               "/api/query/notice.json", "/api/notice/<int:notice_id>/read.json"}
+               "/api/query/notice.json", "/api/notice/<int:notice_id>/read.json",
+               # the built console's logo and manuals (console-spec §7 systemFile): any signed-in user's
+               "/api/common/systemFile/<name>.json"}
 # Defects found by this test: routes checking permissions by hand instead of requires().
 # POST /api/driver/photo.json needs driver:add OR driver:update, which requires() (one action) cannot say.
 UNGUARDED_DEFECTS = {"/api/driver/photo.json"}
@@ -185,7 +187,8 @@ def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rul
             return {"stream_ids": f"{demo.b.device_id}-2-live"}
         if names == {"device_sn", "channel"}:  # B's terminal 2 (warehouse.seed: device_sn SIM<index>)
             return {"device_sn": "SIM0000002", "channel": 2}
-        known = {"car_id": demo.b.car_id, "device_id": demo.b.device_id, "vin": demo.b.vin}
+        # path_id: the 9101 / 9102 paths' id, a car id unless the body names that device (B's car here)
+        known = {"car_id": demo.b.car_id, "device_id": demo.b.device_id, "vin": demo.b.vin, "path_id": demo.b.car_id}
         return {n: known[n] for n in names} if names <= set(known) else None
 
     return arguments
