@@ -2,8 +2,9 @@
 
 One ``PushHub`` per API process holds the connected subscribers indexed by enterprise id. Its Kafka
 consumer (``KafkaEventSource``: a daemon thread, a greenlet under gunicorn's gevent worker; no consumer
-group: every API process sees every event, positioned at the end of each partition) starts on the first
-subscription, never at import or fork. An event goes to every subscriber whose enterprise id is a segment
+group: every API process sees every event, positioned at the end of each partition) starts as the API
+worker boots (``api.server``, after the fork, under gevent), or on the first subscription where nothing
+started it (a plain WSGI server, tests); never at import or in gunicorn's master. An event goes to every subscriber whose enterprise id is a segment
 of the event's ``enterprise_path``, i.e. the vehicle's enterprise and its ancestors; an event that names a
 ``user_id`` (a command's answer, the file it asked for) goes only to that user's subscribers among them,
 never to the other users of the enterprise. The hub never writes
@@ -163,14 +164,21 @@ class PushHub:
         self._by_enterprise: dict[int, set[Subscriber]] = {}
         self._source: EventSource | None = None
 
+    def start(self) -> EventSource | None:
+        """Start the event source unless it runs (the API worker calls this as it boots, so the consumer is
+        positioned before the first browser subscribes: a push produced between a console's SUBSCRIBE and a
+        lazily started consumer's positioning would be lost). Returns the source; None without one."""
+        with self._lock:
+            if self._source is None and self._start_source is not None:
+                self._source = self._start_source(self.dispatch_value)
+            return self._source
+
     def attach(self, subscriber: Subscriber) -> None:
-        """Start delivering to ``subscriber``; the first call starts the event source and waits
+        """Start delivering to ``subscriber``; starts the event source if the worker has not, and waits
         (bounded) until it is positioned, so events produced after this returns are delivered."""
         with self._lock:
             self._by_enterprise.setdefault(subscriber.enterprise_id, set()).add(subscriber)
-            if self._source is None and self._start_source is not None:
-                self._source = self._start_source(self.dispatch_value)
-            source = self._source
+        source = self.start()
         if source is not None and not source.ready.wait(self._ready_timeout_s):
             log.warning("console event consumer not positioned after %.0f s", self._ready_timeout_s)
 

@@ -108,6 +108,9 @@ class FleetGeventWorker(GeventWorker):
         super().init_process()
 
     def run(self) -> None:
+        hub = getattr(self.wsgi, "extensions", {}).get("fleet_push")
+        if hub is not None:  # positioned at the topic's end before the first SUBSCRIBE (api.push_hub)
+            hub.start()
         try:
             super().run()
         finally:  # close the pool and the Kafka consumer while the hub still runs (not in __del__)

@@ -189,6 +189,29 @@ def test_hub_starts_its_source_once_on_first_attach_and_stops_it_on_close():
     assert started[0].stopped
 
 
+def test_a_hub_started_by_the_worker_delivers_from_the_first_subscription_without_a_second_source():
+    """The API worker starts the consumer as it boots: an event dispatched right after a SUBSCRIBE reaches
+    the subscriber, and the subscription starts no second consumer."""
+    started: list[FakeSource] = []
+    fed: list[object] = []
+
+    def start(on_value):
+        fed.append(on_value)
+        started.append(FakeSource())
+        return started[-1]
+
+    hub = PushHub(start)
+    assert hub.start() is hub.start()  # once, however often it is called
+    assert len(started) == 1
+    subscriber = RecordingSubscriber(7)
+    hub.attach(subscriber)
+    assert len(started) == 1
+    fed[0](b'{"kind":"push","enterprise_id":7,"enterprise_path":"/7/","push":{"type":2,"data":{"alarmId":1}}}')
+    assert [json.loads(item.body)["type"] for item in subscriber.items] == [2]
+    hub.close()
+    assert started[0].stopped
+
+
 # -- outbox ---------------------------------------------------------------------------------------
 
 
