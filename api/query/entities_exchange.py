@@ -166,63 +166,60 @@ def _frame_log(name: str, direction: str, label: str) -> EntitySpec:
 EXCHANGE_UPSTREAM_MESSAGE = _frame_log("exchangeUpstreamMessage", "up", "上行交换消息")
 EXCHANGE_DOWNSTREAM_MESSAGE = _frame_log("exchangeDownstreamMessage", "down", "下行交换消息")
 
-INSPECT_MESSAGE = EntitySpec(
-    name="inspectMessage",
-    relation="exchange_inspection_view",
-    tenant_column="enterprise_id",
-    permission=PERMISSION,
-    read_action=SUPERIOR,
-    default_order="receivedAt",
-    default_desc=True,
-    label="查岗信息",
-    fields={
-        "id": F("id", "int", label="编号"),
-        "receivedAt": F("received_at", "time", label="收到时间", exportable=True),
-        "platformId": F("platform_id", "int", label="上级平台"),
-        "platformName": F("platform_name", label="上级平台", exportable=True),
-        "enterpriseId": F("enterprise_id", "int", label="企业"),
-        "objectType": F("object_type", "int", label="查岗对象类型", exportable=True),
-        "objectId": F("object_id", label="查岗对象", exportable=True),
-        "infoId": F("info_id", "int", label="信息ID", exportable=True),
-        "question": F("question", sortable=False, label="查岗问题", exportable=True),
-        "deadline": F("deadline", "time", label="应答截止时间", exportable=True),
-        "state": F("state", enum=INSPECTION_STATES, label="状态", exportable=True),
-        "answer": F("answer", sortable=False, label="应答内容", exportable=True),
-        "answeredBy": F("answered_by", "int", label="应答人"),
-        "answeredByName": F("answered_by_name", label="应答人", exportable=True),
-        "answeredAt": F("answered_at", "time", label="应答时间", exportable=True),
-        "sentAt": F("sent_at", "time", label="上报时间", exportable=True),
-        "answerLatency": F("answer_latency_s", "int", label="应答用时(秒)", exportable=True),
-    },
-)
 
-ALARM_MESSAGE = EntitySpec(
-    name="alarmMessage",
-    relation="exchange_alarm_view",
-    tenant_column="enterprise_id",
-    permission=PERMISSION,
-    read_action=SUPERIOR,
-    default_order="time",
-    default_desc=True,
-    label="交换报警",
-    fields={
-        "id": F("id", "int", label="编号"),
-        "time": F("time", "time", label="时间", exportable=True),
-        "platformId": F("platform_id", "int", label="上级平台"),
-        "platformName": F("platform_name", label="上级平台", exportable=True),
-        "enterpriseId": F("enterprise_id", "int", label="企业"),
-        "direction": F("direction", enum=("up", "down"), label="方向", exportable=True),
-        "dataType": F("data_type", "int", enum=(0x1402, 0x9401), label="类型",
-                      choices=((0x1402, "上报报警"), (0x9401, "报警督办")), exportable=True),
-        "plateNumber": F("plate_number", label="车牌号", exportable=True),
-        "warnType": F("warn_type", "int", enum=tuple(t for t, _ in UPPER_ALARM_TYPES), label="报警类型",
-                      choices=UPPER_ALARM_TYPES, exportable=True),
-        "warnTime": F("warn_time_text", filterable=False, label="报警时间", exportable=True),
-        "info": F("info", filterable=False, sortable=False, label="报警信息", exportable=True),
-        "supervisionId": F("supervision_id", label="督办ID", exportable=True),
-        "urgingDeadline": F("urging_deadline_text", filterable=False, label="督办截止时间", exportable=True),
-    },
-)
+def _from_superior(name: str, relation: str, label: str, fields: dict[str, FieldSpec], *,
+                   order: str = "receivedAt") -> EntitySpec:
+    """What a superior platform sent (or what we sent it), read with the ``superior`` action: each row names its
+    platform and the enterprise that owns the platform (the tenant), newest first by ``order`` (``receivedAt``
+    or ``time``), then the kind's own ``fields``."""
+    column, time_label = ("received_at", "收到时间") if order == "receivedAt" else ("time", "时间")
+    return EntitySpec(
+        name=name,
+        relation=relation,
+        tenant_column="enterprise_id",
+        permission=PERMISSION,
+        read_action=SUPERIOR,
+        default_order=order,
+        default_desc=True,
+        label=label,
+        fields={
+            "id": F("id", "int", label="编号"),
+            order: F(column, "time", label=time_label, exportable=True),
+            "platformId": F("platform_id", "int", label="上级平台"),
+            "platformName": F("platform_name", label="上级平台", exportable=True),
+            "enterpriseId": F("enterprise_id", "int", label="企业"),
+            **fields,
+        },
+    )
+
+
+INSPECT_MESSAGE = _from_superior("inspectMessage", "exchange_inspection_view", "查岗信息", {
+    "objectType": F("object_type", "int", label="查岗对象类型", exportable=True),
+    "objectId": F("object_id", label="查岗对象", exportable=True),
+    "infoId": F("info_id", "int", label="信息ID", exportable=True),
+    "question": F("question", sortable=False, label="查岗问题", exportable=True),
+    "deadline": F("deadline", "time", label="应答截止时间", exportable=True),
+    "state": F("state", enum=INSPECTION_STATES, label="状态", exportable=True),
+    "answer": F("answer", sortable=False, label="应答内容", exportable=True),
+    "answeredBy": F("answered_by", "int", label="应答人"),
+    "answeredByName": F("answered_by_name", label="应答人", exportable=True),
+    "answeredAt": F("answered_at", "time", label="应答时间", exportable=True),
+    "sentAt": F("sent_at", "time", label="上报时间", exportable=True),
+    "answerLatency": F("answer_latency_s", "int", label="应答用时(秒)", exportable=True),
+})
+
+ALARM_MESSAGE = _from_superior("alarmMessage", "exchange_alarm_view", "交换报警", {
+    "direction": F("direction", enum=("up", "down"), label="方向", exportable=True),
+    "dataType": F("data_type", "int", enum=(0x1402, 0x9401), label="类型",
+                  choices=((0x1402, "上报报警"), (0x9401, "报警督办")), exportable=True),
+    "plateNumber": F("plate_number", label="车牌号", exportable=True),
+    "warnType": F("warn_type", "int", enum=tuple(t for t, _ in UPPER_ALARM_TYPES), label="报警类型",
+                  choices=UPPER_ALARM_TYPES, exportable=True),
+    "warnTime": F("warn_time_text", filterable=False, label="报警时间", exportable=True),
+    "info": F("info", filterable=False, sortable=False, label="报警信息", exportable=True),
+    "supervisionId": F("supervision_id", label="督办ID", exportable=True),
+    "urgingDeadline": F("urging_deadline_text", filterable=False, label="督办截止时间", exportable=True),
+}, order="time")
 
 # JT/T 1078's video requests of a superior (migration 0051): which request, and the RESULT we answered
 VIDEO_REQUEST_TYPES: tuple[tuple[int, str], ...] = (
@@ -231,37 +228,22 @@ VIDEO_RESULTS: tuple[tuple[int, str], ...] = (
     (0, "成功"), (1, "失败"), (2, "不支持"), (3, "会话结束"), (4, "时效口令错误"), (5, "不满足跨域条件"))
 AV_ITEM_TYPES: tuple[tuple[int, str], ...] = ((0, "音视频"), (1, "音频"), (2, "视频"))
 
-EXCHANGE_PLAYBACK = EntitySpec(
-    name="exchangePlayback",
-    relation="exchange_video_request_view",
-    tenant_column="enterprise_id",
-    permission=PERMISSION,
-    read_action=SUPERIOR,
-    default_order="receivedAt",
-    default_desc=True,
-    label="上级平台视频请求",
-    fields={
-        "id": F("id", "int", label="编号"),
-        "receivedAt": F("received_at", "time", label="收到时间", exportable=True),
-        "platformId": F("platform_id", "int", label="上级平台"),
-        "platformName": F("platform_name", label="上级平台", exportable=True),
-        "enterpriseId": F("enterprise_id", "int", label="企业"),
-        "dataType": F("data_type", "int", enum=tuple(t for t, _ in VIDEO_REQUEST_TYPES), choices=VIDEO_REQUEST_TYPES,
-                      label="请求类型", exportable=True),
-        "plate": F("plate", label="车牌号", exportable=True),
-        "plateColor": F("plate_colour", "int", label="车牌颜色", exportable=True),
-        "carId": F("car_id", "int", label="车辆"),
-        "channelId": F("channel_id", "int", label="通道号", exportable=True),
-        "avItemType": F("av_item_type", "int", enum=tuple(t for t, _ in AV_ITEM_TYPES), choices=AV_ITEM_TYPES,
-                        label="音视频类型", exportable=True),
-        "startAt": F("start_at", "time", label="回放开始时间", exportable=True),
-        "endAt": F("end_at", "time", label="回放结束时间", exportable=True),
-        "controlType": F("control_type", "int", label="控制类型"),
-        "result": F("result", "int", enum=tuple(t for t, _ in VIDEO_RESULTS), choices=VIDEO_RESULTS, label="应答结果",
-                    exportable=True),
-        "answeredAt": F("answered_at", "time", label="应答时间", exportable=True),
-    },
-)
+EXCHANGE_PLAYBACK = _from_superior("exchangePlayback", "exchange_video_request_view", "上级平台视频请求", {
+    "dataType": F("data_type", "int", enum=tuple(t for t, _ in VIDEO_REQUEST_TYPES), choices=VIDEO_REQUEST_TYPES,
+                  label="请求类型", exportable=True),
+    "plate": F("plate", label="车牌号", exportable=True),
+    "plateColor": F("plate_colour", "int", label="车牌颜色", exportable=True),
+    "carId": F("car_id", "int", label="车辆"),
+    "channelId": F("channel_id", "int", label="通道号", exportable=True),
+    "avItemType": F("av_item_type", "int", enum=tuple(t for t, _ in AV_ITEM_TYPES), choices=AV_ITEM_TYPES,
+                    label="音视频类型", exportable=True),
+    "startAt": F("start_at", "time", label="回放开始时间", exportable=True),
+    "endAt": F("end_at", "time", label="回放结束时间", exportable=True),
+    "controlType": F("control_type", "int", label="控制类型"),
+    "result": F("result", "int", enum=tuple(t for t, _ in VIDEO_RESULTS), choices=VIDEO_RESULTS, label="应答结果",
+                exportable=True),
+    "answeredAt": F("answered_at", "time", label="应答时间", exportable=True),
+})
 
 # JT/T 809 messages a superior sends for people to read: 0x9302 下发平台间报文 (acknowledged with 0x1302 on
 # receipt) and 0x9402 报警预警 (a warning tip, about a vehicle, from a source: 1 terminal, 2 enterprise platform,
@@ -269,38 +251,23 @@ EXCHANGE_PLAYBACK = EntitySpec(
 NOTICE_TYPES: tuple[tuple[int, str], ...] = ((0x9302, "平台间报文"), (0x9402, "报警预警"))
 WARN_SOURCES: tuple[tuple[int, str], ...] = ((1, "车载终端"), (2, "企业监控平台"), (3, "政府监管平台"), (9, "其他"))
 
-NOTIFY_MESSAGE = EntitySpec(
-    name="notifyMessage",
-    relation="exchange_notice_view",
-    tenant_column="enterprise_id",
-    permission=PERMISSION,
-    read_action=SUPERIOR,
-    default_order="receivedAt",
-    default_desc=True,
-    label="通知消息",
-    fields={
-        "id": F("id", "int", label="编号"),
-        "receivedAt": F("received_at", "time", label="收到时间", exportable=True),
-        "platformId": F("platform_id", "int", label="上级平台"),
-        "platformName": F("platform_name", label="上级平台", exportable=True),
-        "enterpriseId": F("enterprise_id", "int", label="企业"),
-        "dataType": F("data_type", "int", enum=tuple(t for t, _ in NOTICE_TYPES), choices=NOTICE_TYPES,
-                      label="类型", exportable=True),
-        "infoId": F("info_id", "int", label="信息ID", exportable=True),
-        "objectType": F("object_type", "int", label="对象类型", exportable=True),
-        "objectId": F("object_id", label="对象", exportable=True),
-        "carId": F("car_id", "int", label="车辆"),
-        "plate": F("plate", label="车牌号", exportable=True),
-        "plateColor": F("plate_colour", "int", label="车牌颜色", exportable=True),
-        "warnSrc": F("warn_src", "int", enum=tuple(t for t, _ in WARN_SOURCES), choices=WARN_SOURCES,
-                     label="预警来源", exportable=True),
-        "warnType": F("warn_type", "int", enum=tuple(t for t, _ in UPPER_ALARM_TYPES), label="报警类型",
-                      choices=UPPER_ALARM_TYPES, exportable=True),
-        "warnTime": F("warn_time", "time", label="报警时间", exportable=True),
-        "content": F("content", sortable=False, label="内容", exportable=True),
-        "answeredAt": F("answered_at", "time", label="应答时间", exportable=True),
-    },
-)
+NOTIFY_MESSAGE = _from_superior("notifyMessage", "exchange_notice_view", "通知消息", {
+    "dataType": F("data_type", "int", enum=tuple(t for t, _ in NOTICE_TYPES), choices=NOTICE_TYPES,
+                  label="类型", exportable=True),
+    "infoId": F("info_id", "int", label="信息ID", exportable=True),
+    "objectType": F("object_type", "int", label="对象类型", exportable=True),
+    "objectId": F("object_id", label="对象", exportable=True),
+    "carId": F("car_id", "int", label="车辆"),
+    "plate": F("plate", label="车牌号", exportable=True),
+    "plateColor": F("plate_colour", "int", label="车牌颜色", exportable=True),
+    "warnSrc": F("warn_src", "int", enum=tuple(t for t, _ in WARN_SOURCES), choices=WARN_SOURCES,
+                 label="预警来源", exportable=True),
+    "warnType": F("warn_type", "int", enum=tuple(t for t, _ in UPPER_ALARM_TYPES), label="报警类型",
+                  choices=UPPER_ALARM_TYPES, exportable=True),
+    "warnTime": F("warn_time", "time", label="报警时间", exportable=True),
+    "content": F("content", sortable=False, label="内容", exportable=True),
+    "answeredAt": F("answered_at", "time", label="应答时间", exportable=True),
+})
 
 EXCHANGE_READ_ONLY = (EXCHANGE_UPSTREAM_MESSAGE, EXCHANGE_DOWNSTREAM_MESSAGE, INSPECT_MESSAGE, ALARM_MESSAGE,
                       EXCHANGE_PLAYBACK, NOTIFY_MESSAGE)
