@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { session } from '../auth/session';
+import { afterFirstContent } from '../router/firstContent';
 import { http } from './client';
 
 /**
@@ -62,18 +63,27 @@ export function loadSystemFile(name: string): Promise<SystemFile | null> {
   return pending;
 }
 
-/** The URL to link for system file `name` (`fallback` until it is known, and for a null name). */
+/**
+ * The URL to link for system file `name` (`fallback` until it is known, and for a null name). This session's
+ * answer is used at once; a file not yet asked for is asked after the opening page's first content
+ * (router/firstContent.ts: the logo and the manuals' links never delay a report's first rows).
+ */
 export function useSystemFileUrl(name: string | null, fallback: string): string {
   const [url, setUrl] = useState<{ name: string | null; url: string } | null>(null);
+  const known = name ? cached()[name] : undefined;
   useEffect(() => {
-    if (!name) return undefined;
+    if (!name || cached()[name]) return undefined;
     let live = true;
-    void loadSystemFile(name).then((file) => {
-      if (live && file) setUrl({ name, url: systemFileUrl(file) });
+    const cancel = afterFirstContent(() => {
+      void loadSystemFile(name).then((file) => {
+        if (live && file) setUrl({ name, url: systemFileUrl(file) });
+      });
     });
     return () => {
       live = false;
+      cancel();
     };
   }, [name]);
+  if (known) return systemFileUrl(known);
   return url && url.name === name ? url.url : fallback;
 }

@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, test, vi, type Mock } from 'vi
 import '../../i18n';
 import { session } from '../../auth/session';
 import { configureClientEffects } from '../effects';
-import { loadSystemFile, SYSTEM_FILES_KEY, systemFileUrl } from '../systemFiles';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { openFirstContent, resetFirstContent } from '../../router/firstContent';
+import { loadSystemFile, SYSTEM_FILES_KEY, systemFileUrl, useSystemFileUrl } from '../systemFiles';
 
 const jsonResponse = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -19,6 +21,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  resetFirstContent();
   restore();
   session.clear();
   vi.unstubAllGlobals();
@@ -70,6 +73,25 @@ describe('system files (console-spec §7 GET /api/common/systemFile/{name}.json)
     expect(sessionStorage.getItem(SYSTEM_FILES_KEY)).toBeNull();
     session.clear();
     expect(await loadSystemFile('logo')).toBeNull();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  test('the logo is asked only after the opening page first content; a known answer is linked at once', async () => {
+    const LOGO = { name: 'logo', path: '/favicon.svg', modifyTime: 1780000000999 };
+    const fetchMock = vi.fn().mockImplementation(() => Promise.resolve(jsonResponse({ code: 0, message: 'ok', data: LOGO })));
+    vi.stubGlobal('fetch', fetchMock);
+    const first = renderHook(() => useSystemFileUrl('logo', '/favicon.svg'));
+    await act(async () => { await Promise.resolve(); });
+    expect(fetchMock).not.toHaveBeenCalled(); // the report's rows first
+    expect(first.result.current).toBe('/favicon.svg');
+    act(() => openFirstContent());
+    await waitFor(() => expect(first.result.current).toBe('/favicon.svg?t=1780000000999'));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    first.unmount();
+
+    resetFirstContent(); // another page's shell in the same session: the answer kept, no call, no wait
+    const again = renderHook(() => useSystemFileUrl('logo', '/favicon.svg'));
+    expect(again.result.current).toBe('/favicon.svg?t=1780000000999');
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });
