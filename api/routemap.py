@@ -192,6 +192,10 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         _route("/report/alarmOverviewDetail", "reportAlarmOverviewDetail", "report/alarmOverviewDetail",
                _meta("menu.report.alarmOverviewDetail", "AlertOutlined", ["report"], invisible=True,
                      highlight="/report/alarmOverview")),
+        # Platform-spec §2 detail page report/alarm: the alarms behind a count cell of the alarm report (a terminal's
+        # day) or the enterprise daily report (an enterprise's day); dashboards/src/features/report/alarmDrill.ts.
+        _route("/report/alarmDetail", "reportAlarmDetail", "report/alarmDetail",
+               _meta("menu.report.alarmDetail", "AlertOutlined", ["report"], invisible=True, highlight="/report/alarm")),
         # The analyst notebooks rendered on the lake (api/routes/analysis.py: their data needs a root
         # enterprise's user too; the page says so to anyone else): dashboards/src/screens/report/notebooks.tsx.
         _route("/report/notebooks", "reportNotebooks", "report/notebooks",

@@ -126,6 +126,8 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             # reports, the running charts and the drivers' attendance log
                             "menu.report", "menu.dashboard.analysis", "menu.log.driverAttendance",
                             "menu.report.alarmOverviewDetail", "menu.report.notebooks",
+                            # the alarms behind a report's count cell (platform-spec §2 detail page report/alarm)
+                            "menu.report.alarmDetail",
                             # fences, label points and the area vehicle search (platform-spec §2, §9)
                             "menu.settings.fence", "menu.settings.labelPoint", "menu.dashboard.areaSearch", "menu.list.inOutAlarm",
                             # data exchange (JT/T 809, platform-spec §2)

@@ -22,6 +22,9 @@ interface Props {
   entity?: string;
   /** Columns shown after the alarm's description (the inOutAlarm screens' fence and source). */
   extraColumns?: string[];
+  /** The file is the table as shown (titles and cells in the user's language, reportScreen's rule) instead of the
+   * server's file of the entity's labels: the report/alarm detail, whose rows an analyst sets beside the report's. */
+  exportAsShown?: boolean;
 }
 
 function seconds(record: Record<string, unknown>): number | null {
@@ -29,7 +32,7 @@ function seconds(record: Record<string, unknown>): number | null {
   return (new Date(String(record.endTime)).getTime() - new Date(String(record.startTime)).getTime()) / 1000;
 }
 
-export default function AlarmEvents({ query, range, title, name, entity = 'alarm', extraColumns = [] }: Props) {
+export default function AlarmEvents({ query, range, title, name, entity = 'alarm', extraColumns = [], exportAsShown = false }: Props) {
   const { t } = useTranslation(['report', 'alarmList']);
   const screen = useMemo(() => {
     const [start, end] = range ?? lastDays();
@@ -48,8 +51,9 @@ export default function AlarmEvents({ query, range, title, name, entity = 'alarm
       detail: (record) => detailHref('alarmDetail', record),
       rowActions: [{ key: 'track', label: t('alarmList:actions.track'), visible: (r) => trackHref(r) !== null, href: (r) => trackHref(r) ?? '' }],
       exportName: name,
+      exportAsShown,
     });
-  }, [query, range, t, name, entity, extraColumns]);
+  }, [query, range, t, name, entity, extraColumns, exportAsShown]);
   return (
     <>
       {title ? <Typography.Title level={5} data-testid="report-alarm-title">{title}</Typography.Title> : null}

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import ListPage from '../../features/list/ListPage';
+import { alarmCountColumn } from '../../features/report/AlarmCountCell';
 import ChartPanel from '../../features/report/charts/ChartPanel';
 import { entityRowsLoader } from '../../features/report/charts/loaders';
 import { dayColumn, durationColumn, kmColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
@@ -9,7 +10,8 @@ import { dayColumn, durationColumn, kmColumn, lastDays, reportScreen } from '../
 export const ENTITY = 'enterpriseDayReport';
 
 /** Platform-spec §2 report enterpriseDailyMileage: per enterprise and day its vehicles, those driven and
- * online, mileage, driving time, trips, km per vehicle driven, alarms (enterprise_day_report). */
+ * online, mileage, driving time, trips, km per vehicle driven, alarms (enterprise_day_report: its own terminals'
+ * alarms of the day, which the count opens, reportAlarmDetail). */
 export default function EnterpriseDailyMileageScreen() {
   const { t } = useTranslation('report');
   const screen = useMemo(() => {
@@ -24,7 +26,9 @@ export default function EnterpriseDailyMileageScreen() {
       entity: ENTITY,
       namespace: 'report',
       columns: [dayColumn, 'enterpriseName', 'vehicles', 'activeVehicles', 'onlineVehicles', kmColumn('mileageKm'),
-        durationColumn('driveS'), 'trips', kmColumn('avgKmPerActive'), 'alarms'],
+        durationColumn('driveS'), 'trips', kmColumn('avgKmPerActive'),
+        alarmCountColumn('alarms', (r) => ({ enterpriseId: Number(r.enterpriseId), startDate: Number(r.date), endDate: Number(r.date),
+          kind: 'alarmTotal' }))],
       filters: ['enterpriseId', 'date'],
       initialFilters: { date: lastDays() },
       requiredFilters: ['date'],
