@@ -3,7 +3,8 @@
 and its enterprise, the licence expiry warned as expiring inside the bell's notice window, the qualification
 certificate of the latest IC card sign-in warned as expired, the vehicles driven (a sign-in and the bound
 car), the alarms attributed to the driver with today's / this month's counts and links to the alarm
-detail. Enterprise B's driver id shows the not-found page, as a missing one does."""
+detail; the bell's licence notice of the driver opens the page. Enterprise B's driver id shows the
+not-found page, as a missing one does."""
 
 from __future__ import annotations
 
@@ -118,6 +119,11 @@ def test_the_driver_detail_shows_the_databases_record_vehicles_and_alarms_in_thr
         switch_language(page, language)
         page.goto(f"/user/driver/detail?id={seeded['id']}")
         _expect(page, language, seeded)
+    # the bell's licence notice of the driver (10 days left, inside the window) opens this page too
+    page.goto("/setting/notify/List")
+    page.get_by_test_id(f"notice-open-4-{seeded['id']}").click()
+    page.wait_for_url(re.compile(rf"/user/driver/detail\?id={seeded['id']}$"))
+    page.get_by_test_id("driver-detail-name").filter(has_text=seeded["name"]).wait_for()
     page.get_by_test_id(f"driver-detail-alarm-{seeded['alarms'][0]}").click()
     page.wait_for_url(re.compile(rf"/list/alarmDetail\?id={seeded['alarms'][0]}$"))
     assert page.errors == []
@@ -129,6 +135,6 @@ def test_another_enterprises_driver_shows_the_not_found_page(page: Any, console_
     page.get_by_test_id("driver-detail-missing").wait_for()
     assert page.get_by_test_id("driver-detail").count() == 0
     page.get_by_text(text("zh-CN", "fleet", "driverDetail.missing")).wait_for()
-    # a missing id reads the same
+    # a missing id reads the same (in a tab of its own: the first tab stays mounted, hidden, so: the visible one)
     page.goto("/user/driver/detail?id=999999999")
-    page.get_by_test_id("driver-detail-missing").wait_for()
+    page.locator("[data-testid='driver-detail-missing']:visible").wait_for()
