@@ -27,6 +27,7 @@ from api.routes import (
     common,
     console,
     devices,
+    driver_detail,
     exchange,
     fences,
     figures,
@@ -88,7 +89,7 @@ def create_app(
     # the media server's client: its secret from FLEET_MEDIA_SERVER_SECRET or var_dir, shared with it
     app.extensions[MEDIA_KEY] = MediaClient.from_settings(MediaServerSettings(), var_dir or StackSettings().var_dir)
 
-    for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, figures, console, org, settings_routes, regeo, fences, exchange, car_detail,
+    for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, figures, console, org, settings_routes, regeo, fences, exchange, car_detail, driver_detail,
                    open_platform_routes, tracks, command_routes, video_routes, media_routes, alarm_routes, alarm_notify,
                    report_routes, analysis, fence_sync_routes, static):
         app.register_blueprint(module.bp)

@@ -288,6 +288,10 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         _route("/user/driver/edit", "userDriverEdit", "user/driverEdit",
                _meta("menu.user.driver.edit", "IdcardOutlined", ["driver"], invisible=True,
                      highlight="/user/driver")),
+        # A driver's detail page (?id=, platform-spec §2 detail pages: driver): record, vehicles, alarms.
+        _route("/user/driver/detail", "userDriverDetail", "user/driverDetail",
+               _meta("menu.user.driver.detail", "IdcardOutlined", ["driver"], invisible=True,
+                     highlight="/user/driver")),
         redirect="/user/enterprise",
     ),
     _route(

@@ -103,7 +103,7 @@ SCREENS: tuple[Screen, ...] = (
               prefix="dashboard", cockpit="cockpitIndex", nev1="nev1CockpitIndex",
               alarm=f"missing:{SEEDS}:dashboardAlarm", ship=f"missing:{SEEDS}:dashboardShip"),
     *_screens("platform §2", "Detail pages", "alarm car driver role report/alarm db4403t363 gb17691 gb32960 hj1239",
-              alarm="listAlarmDetail", car="carDetail", driver=f"missing:{SEEDS}:userDriverDetail",
+              alarm="listAlarmDetail", car="carDetail", driver="userDriverDetail",
               role="userRoleDetail", report_alarm="reportAlarmDetail",
               db4403t363="db4403t363CarDetail", gb17691="g6CarDetail", gb32960="nevCarDetail",
               hj1239="hj1239CarDetail"),

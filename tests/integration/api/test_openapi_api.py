@@ -66,6 +66,14 @@ def test_every_documented_operation_answers(app: Flask, client: FlaskClient, log
             "INSERT INTO alarm (enterprise_id, device_id, car_id, phone, type, key, start_time) SELECT enterprise_id,"
             " id, car_id, phone, 1, 'a2', now() FROM device WHERE id = %s RETURNING id", (demo.a.device_id,)
         ).fetchone()[0]  # type: ignore[index]
+        # an announcement to A for its read mark (the entity record above is deleted before that path comes)
+        records["/api/notice/{id}/read.json"] = conn.execute(
+            "INSERT INTO announcement (enterprise_id, title, content) SELECT enterprise_id, 'openapi read', 'x'"
+            " FROM device WHERE id = %s RETURNING id", (demo.a.device_id,)).fetchone()[0]  # type: ignore[index]
+        # a driver of A of its own for the detail page's read (the entity record above is deleted on its way)
+        records["/api/driver/{id}/detail.json"] = conn.execute(
+            "INSERT INTO driver (enterprise_id, name) SELECT enterprise_id, 'openapi' FROM device WHERE id = %s"
+            " RETURNING id", (demo.a.device_id,)).fetchone()[0]  # type: ignore[index]
         # an inspection A's superior platform sent, and that platform's link state (test_exchange_api)
         platform_id = records["/api/common/superiorPlatform/{id}.json"]
         records["/api/exchange/superiorPlatform/{id}/linkState.json"] = platform_id

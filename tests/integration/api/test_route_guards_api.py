@@ -132,6 +132,8 @@ def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rul
             return {"record_id": record_of_b(entity.group(1))}
         if names == {"user_id"}:
             return {"user_id": record_of_b("user")}
+        if names == {"driver_id"}:  # the driver detail page's read (api/routes/driver_detail.py)
+            return {"driver_id": record_of_b("driver")}
         if names == {"fence_id"}:  # bind / unbind on a fence of B
             return {"fence_id": record_of_b("fence")}
         if names == {"media_id"}:  # a driver photo uploaded by B

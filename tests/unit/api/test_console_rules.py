@@ -104,6 +104,7 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.user.role", "menu.user.role.detail", "menu.user.permission",
                             "menu.list.car", "menu.list.car.edit", "menu.list.carDetail", "menu.list.device", "menu.list.sim",
                             "menu.list.group", "menu.list.evidence", "menu.user.driver", "menu.user.driver.edit",
+                            "menu.user.driver.detail",
                             "menu.log", "menu.log.gps", "menu.log.online", "menu.log.accState", "menu.log.park",
                             "menu.log.idling", "menu.log.downstreamMessage", "menu.log.upstreamMessage",
                             "menu.log.originalMessage",
