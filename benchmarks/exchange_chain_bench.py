@@ -220,8 +220,9 @@ def received_at(db_url: str, device_ids: list[int], first: datetime, last: datet
 
 
 def wait_forwarded(regulator: RegulatorProcess, earlier: int, expected: int, settle_s: float) -> float:
-    """Until the regulator has received ``expected`` positions (``earlier``: what stopped instances
-    received) or nothing more for ``settle_s``; returns the monotonic time of the last growth."""
+    """Until the regulator has received ``expected`` positions (every one the terminals sent, acknowledged or
+    not: the acknowledged ones alone can be reached while some of them are still on the way; ``earlier``: what
+    stopped instances received) or nothing more for ``settle_s``; returns the monotonic time of the last growth."""
     last, last_growth = -1, time.monotonic()
     while True:
         got = earlier + regulator.received()
@@ -289,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.monotonic()
         sent, acked = ib.send_loadgen(stack, workdir, env, terms, rate, args.duration, None, report, 1, 10.0, during)
         earlier = int(report.get("earlier_received", 0))
-        last_growth = wait_forwarded(regulator, earlier, len(acked), args.settle)
+        last_growth = wait_forwarded(regulator, earlier, len({(d, int(f.timestamp())) for d, f in sent}), args.settle)
         cpu_all = ib.CPU.stop()
         link_cpu = cpu_all.get("exchange.link", 0.0)
         regulator_cpu = regulator.cpu()
