@@ -91,6 +91,20 @@ def vehicle(conn: Connection[Any], car_id: int, device_id: int) -> ExchangedVehi
     return None if row is None else ExchangedVehicle(int(row[0]), row[1], int(row[2]), row[3], row[4])
 
 
+_VEHICLES = """
+SELECT c.id, c.plate_number, c.plate_color, COALESCE(d.phone, ''), COALESCE(d.device_sn, '')
+FROM unnest(%(cars)s::bigint[], %(devices)s::bigint[]) AS w(car_id, device_id)
+JOIN car c ON c.id = w.car_id
+LEFT JOIN device d ON d.id = w.device_id"""
+
+
+def vehicles(conn: Connection[Any], wanted: dict[int, int]) -> dict[int, ExchangedVehicle]:
+    """``vehicle`` for many cars (car id -> the device that reported) in one query; a car that does not exist
+    is absent from the answer."""
+    rows = conn.execute(_VEHICLES, {"cars": list(wanted), "devices": list(wanted.values())}).fetchall()
+    return {int(r[0]): ExchangedVehicle(int(r[0]), r[1], int(r[2]), r[3], r[4]) for r in rows}
+
+
 _STATE = """
 INSERT INTO exchange_link_state (platform_id, link, state, since, last_heartbeat_at, sent_count, received_count,
                                  backfilled_count, thinned_count, mismatch_count, last_error, updated_at)
