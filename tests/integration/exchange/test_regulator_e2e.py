@@ -203,12 +203,14 @@ def test_the_first_0x9101_after_a_link_service_restart_reconciles_without_a_mism
     regulator, service, terminals, platform_id = scene
     producer = Producer(kafka_bootstrap)
     plate_of = plates(pg_url, terminals)
-    produce_positions(producer, terminals, datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=3), 3)
+    first = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=3)
+    produce_positions(producer, terminals, first, 3)
     wait_for(lambda: all(regulator.vehicles().get(p, {}).get("unique_fixes") == 3 for p in plate_of.values()),
              60, "3 positions per vehicle", service)
     regulator.call(regulator.regulator.send_position_count, USER)
     time.sleep(1.5)
-    produce_positions(producer, terminals, datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=2), 2)
+    # the second window's fixes follow the first's (two fixes of one second would count once at the regulator)
+    produce_positions(producer, terminals, first + timedelta(seconds=3), 2)
     wait_for(lambda: all(regulator.vehicles().get(p, {}).get("unique_fixes") == 5 for p in plate_of.values()),
              60, "5 positions per vehicle", service)
     sent_sql = "SELECT COALESCE(sum(positions), 0) FROM exchange_sent_count WHERE platform_id = %s"
