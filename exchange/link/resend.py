@@ -45,8 +45,13 @@ class SentWindow(Generic[TP]):
     resend_below: dict[TP, int] = field(default_factory=dict)  # records read again below these go as back-fill
 
     def add(self, tp: TP, offset: int, at: float, end_bytes: int) -> None:
-        """A record handled: every frame it gave was written (``end_bytes``: the links' byte count after)."""
-        self.handled.setdefault(tp, deque()).append(_Handled(offset, at, end_bytes))
+        """A record handled: every frame it gave was written (``end_bytes``: the links' byte count after). A
+        partition read again from an earlier offset (a rebalance resumes from the committed one) replaces what
+        the window held from there on."""
+        entries = self.handled.setdefault(tp, deque())
+        while entries and entries[-1].offset >= offset:
+            entries.pop()
+        entries.append(_Handled(offset, at, end_bytes))
         self.next_offset[tp] = offset + 1
 
     def is_resend(self, tp: TP, offset: int) -> bool:

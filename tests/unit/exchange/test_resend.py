@@ -59,3 +59,11 @@ def test_nothing_doubtful_and_nothing_pending_rewinds_nothing() -> None:
     window: SentWindow[str] = SentWindow(seconds=1.0, bytes=0)
     total = handled(window, P0, range(0, 5), 0.0, 0)
     assert window.rewind(100.0, total) == {}
+
+
+def test_a_partition_read_again_from_an_earlier_offset_replaces_what_the_window_held_from_there() -> None:
+    window: SentWindow[str] = SentWindow(seconds=2.0, bytes=0)
+    total = handled(window, P0, range(0, 10), 0.0, 0)
+    total = handled(window, P0, range(5, 8), 1.0, total)  # a rebalance resumed from the committed offset 5
+    assert window.settle(2.95, total) == {P0: 5}  # 5-7 handled again at 1.0-1.2 s, still in the window
+    assert window.settle(10.0, total) == {P0: 8}
