@@ -484,6 +484,8 @@ class ExchangeSettings(_Base):
     reconnect_min_s: float = Field(1.0, gt=0, description="first main link reconnect delay (doubles, full jitter)")
     reconnect_max_s: float = Field(60.0, gt=0, description="longest main link reconnect delay")
     backfill_after_s: float = Field(30.0, ge=0, description="a position whose fix is older than this goes as 0x1203 back-fill, else 0x1202")
+    resend_window_s: float = Field(5.0, ge=0, description="after a link to a superior is lost, the records whose frames were written this long before are sent again as 0x1203 back-fill (a written frame may not have been read; offsets are committed only past this window)")
+    resend_window_bytes: int = Field(256 * 1024, ge=0, description="and at least the records of the last this many bytes written, however old (what socket buffers may still hold)")
     poll_s: float = Field(2.0, gt=0, description="how often answered inspections are looked for and link state is saved")
     reload_s: float = Field(30.0, gt=0, description="how often the superior platform rows are re-read (a change restarts that platform's links)")
     offset_reset: Literal["earliest", "latest"] = Field("latest", description="where a platform's new consumer group starts reading Kafka")

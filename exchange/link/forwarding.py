@@ -89,8 +89,9 @@ def position_fixes(value: Any, enterprises: frozenset[int]) -> Iterator[Fix]:
 
 
 def plan_positions(fixes: Iterable[Fix], thinning: Thinning, now: datetime,
-                   backfill_after_s: float) -> tuple[list[Outgoing], int]:
-    """Frames to send for ``fixes`` (in order) and how many were thinned."""
+                   backfill_after_s: float, resend: bool = False) -> tuple[list[Outgoing], int]:
+    """Frames to send for ``fixes`` (in order) and how many were thinned. ``resend``: fixes sent before on a
+    link that was then lost (exchange.link.resend) all go as 0x1203 back-fill, whatever their age."""
     out: list[Outgoing] = []
     pending: dict[int, list[Fix]] = {}
     thinned = 0
@@ -107,7 +108,7 @@ def plan_positions(fixes: Iterable[Fix], thinning: Thinning, now: datetime,
         if not thinning.keep(fix.car_id, fix.fix_at):
             thinned += 1
             continue
-        if fix.fix_at < cutoff:
+        if resend or fix.fix_at < cutoff:
             pending.setdefault(fix.car_id, []).append(fix)
             continue
         flush(fix.car_id)

@@ -8,7 +8,9 @@ Sub link: we are the TCP server the superior connects back to; its 0x9001 must c
 current login (else 0x9002 result 1 and the connection is closed); 0x9005 -> 0x9006; 0x9003 -> 0x9004.
 While the main link is down, data goes on the sub link and we tell the superior with 0x1007 there (the
 standard's rule for a broken main link); when both are down ``send`` raises LinkDown and the forwarder
-stops consuming.
+stops consuming. A written frame is only in the socket: every loss of a link that carried data is counted
+(``losses``, ``lost_at``, ``bytes_at_loss``) so the forwarder sends again what the lost link may not have
+delivered (exchange.link.resend).
 Frames the superior sends for the business (0x9101, 0x9200, 0x9300, 0x9400, ...) go to ``events.request``.
 """
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -89,6 +92,14 @@ class Links:
         self.sub_port: int | None = None
         self._server: asyncio.Server | None = None
         self._told_main_down = False
+        # for the forwarder's resend window (exchange.link.resend): bytes of frames written on either link, and
+        # of each loss of a link that carried data (not only link messages): how many so far, when (monotonic)
+        # and the bytes written by then
+        self.bytes_written = 0
+        self.carried = {MAIN: False, SUB: False}
+        self.losses = 0
+        self.lost_at = 0.0
+        self.bytes_at_loss = 0
 
     # --- sending ------------------------------------------------------------------------------------
 
@@ -110,12 +121,15 @@ class Links:
             except (ConnectionError, OSError) as exc:
                 self._lost(name, f"write failed: {exc}")
                 continue
+            self.bytes_written += len(frame)
+            self.carried[name] = self.carried[name] or only is None
             self.events.frame("up", name, msg_id, body, frame)
             return name
         raise LinkDown("neither the main nor the sub link is up")
 
     def _set(self, link: str, writer: asyncio.StreamWriter | None) -> None:
         self.writers[link] = writer
+        self.carried[link] = False
         if self.is_up():
             self.up.set()
         else:
@@ -125,7 +139,11 @@ class Links:
         writer = self.writers[link]
         if writer is not None:
             writer.close()
+            carried = self.carried[link]
             self._set(link, None)
+            if carried:
+                self.losses += 1
+                self.lost_at, self.bytes_at_loss = time.monotonic(), self.bytes_written
             self.events.state(link, "disconnected", error)
 
     # --- running ------------------------------------------------------------------------------------

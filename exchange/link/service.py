@@ -2,9 +2,11 @@
 forwarding from Kafka (exchange.link.forwarding) in the consumer group ``fleet-exchange-<platform id>``, the
 superior's requests, and the link state and message log in PostgreSQL (warehouse.queries.exchange).
 
-Nothing dropped: a record's offset is committed only after every frame it gives was written to a link; while
-both links are down nothing is consumed, and a batch cut short by a lost link is read again from its first
-record (at-least-once: the superior may count duplicates, never a gap). Inspections answered in the API (state
+Nothing dropped (at-least-once: the superior may count duplicates, never a gap): while both links are down
+nothing is consumed; a written frame may still sit unread in socket buffers when a link is lost, so after the
+loss of a link that carried data the records written in the resend window before it (exchange.link.resend) and
+the rest of the batch are read again, their positions sent as 0x1203 back-fill; a record's offset is committed
+only once its frames were written and the window is behind it. Inspections answered in the API (state
 ``answered`` in exchange_inspection) are polled every ``poll_s`` and sent as 0x1301 (then ``sent``).
 
 Positions sent are counted per second of sending and saved (exchange_sent_count), so the first 0x9101 after a
@@ -36,6 +38,7 @@ from exchange.link import alarm_requests, forwarding, static_info
 from exchange.link.backoff import Backoff
 from exchange.link.control_commands import ControlCommands
 from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
+from exchange.link.resend import SentWindow
 from exchange.link.video_requests import VideoRequests
 from exchange.link.wire import PlatformWire
 from fleet import topics
@@ -310,8 +313,9 @@ class PlatformService:
         if outgoing.backfill:
             self.links_state[link]["backfilled"] += len(outgoing.fixes)
 
-    async def handle_record(self, topic: str, value: bytes) -> None:
-        """Send what one Kafka record gives. Raises LinkDown when it cannot be sent (nothing to commit)."""
+    async def handle_record(self, topic: str, value: bytes, resend: bool = False) -> None:
+        """Send what one Kafka record gives (``resend``: read again after a link loss, its positions go as
+        back-fill). Raises LinkDown when it cannot be sent (nothing to commit)."""
         try:
             parsed = orjson.loads(value)
         except orjson.JSONDecodeError:
@@ -319,7 +323,7 @@ class PlatformService:
         if topic == topics.JT808_UPLINK:
             fixes = forwarding.position_fixes(parsed, self.enterprises)
             plan, thinned = forwarding.plan_positions(fixes, self.thinning, datetime.now(UTC),
-                                                      self.settings.backfill_after_s)
+                                                      self.settings.backfill_after_s, resend)
             self.links_state[MAIN]["thinned"] += thinned
             await self._lookup_vehicles({outgoing.car_id: outgoing.device_id for outgoing in plan})
             for outgoing in plan:
@@ -341,23 +345,50 @@ class PlatformService:
             group_id=f"fleet-exchange-{self.platform.id}", enable_auto_commit=False,
             auto_offset_reset=self.settings.offset_reset, **self.kafka_options)
         await consumer.start()
+        window: SentWindow[Any] = SentWindow(self.settings.resend_window_s, self.settings.resend_window_bytes)
+        losses = self.links.losses
         try:
             while True:
                 await self.links.up.wait()  # both links down: stop consuming
+                if self.links.losses != losses:  # lost while idle (or waiting for a link)
+                    losses = self.links.losses
+                    self._rewind(consumer, window, {})
                 batch = await consumer.getmany(timeout_ms=500, max_records=2000)
                 if not batch:
                     continue
+                unhandled = {tp: records[0].offset for tp, records in batch.items()}
                 try:
-                    for records in batch.values():
+                    for tp, records in batch.items():
                         for record in records:
-                            await self.handle_record(record.topic, record.value)
+                            if self.links.losses != losses:
+                                raise LinkDown("a link was lost")
+                            await self.handle_record(record.topic, record.value, window.is_resend(tp, record.offset))
+                            window.add(tp, record.offset, time.monotonic(), self.links.bytes_written)
+                            unhandled[tp] = record.offset + 1
                 except LinkDown:
-                    for tp, records in batch.items():  # read again what may not have been sent
-                        consumer.seek(tp, records[0].offset)
+                    losses = self.links.losses
+                    self._rewind(consumer, window, {tp: o for tp, o in unhandled.items() if o <= batch[tp][-1].offset})
                     continue
-                await consumer.commit({tp: records[-1].offset + 1 for tp, records in batch.items()})
+                settled = window.settle(time.monotonic(), self.links.bytes_written)
+                assigned = consumer.assignment()
+                commit = {tp: offset for tp, offset in settled.items() if tp in assigned}
+                if commit:
+                    await consumer.commit(commit)
         finally:
             await consumer.stop()
+
+    def _rewind(self, consumer: Any, window: SentWindow[Any], unhandled: dict[Any, int]) -> None:
+        """A link that carried data was lost (or nothing could be written): read again from the first record whose
+        frames may not have been read by the superior (exchange.link.resend), and from the first record of the
+        batch not handled yet; what was sent before goes again as back-fill."""
+        seek = window.rewind(self.links.lost_at, self.links.bytes_at_loss, unhandled)
+        assigned = consumer.assignment()
+        for tp, offset in seek.items():
+            if tp in assigned:
+                consumer.seek(tp, offset)
+        resent = sum(window.resend_below.get(tp, offset) - offset for tp, offset in seek.items())
+        log.warning("platform %s: link lost; %d record(s) written in the %.0f s / %d bytes before are read again "
+                    "and sent as back-fill", self.platform.id, max(resent, 0), window.seconds, window.bytes)
 
     # --- housekeeping ---------------------------------------------------------------------------
 

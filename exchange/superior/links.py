@@ -176,6 +176,14 @@ class PlatformLinks:
             self._main_writer = None
         self.main.set("down")
 
+    def abort(self) -> None:
+        """Reset both sockets at once, reading nothing more: what the kernel does to a killed process's sockets
+        (the bytes the inferior sent that were not read yet are lost; it gets a reset). The tests' and the
+        benchmark's abrupt stop of the regulator; ``close`` is the orderly one."""
+        for writer in (self._main_writer, self._sub_writer):
+            if writer is not None:
+                writer.transport.abort()
+
     def sub_answered(self, result: int) -> None:
         if self._sub_reply is not None and not self._sub_reply.done():
             self._sub_reply.set_result(result)

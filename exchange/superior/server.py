@@ -94,6 +94,12 @@ class MainLinkServer:
                 await asyncio.wait_for(self._server.wait_closed(), 2)
             self._server = None
 
+    def abort(self) -> None:
+        """Reset every link's sockets without reading what is buffered (a killed process; see
+        ``PlatformLinks.abort``); ``stop()`` then closes the rest."""
+        for links in self.links.values():
+            links.abort()
+
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)

@@ -59,6 +59,13 @@ def test_old_fixes_go_as_backfill_batches_in_order_before_the_vehicles_next_real
     assert times == sorted(times) and len(times) == 121 and thinned == 0
 
 
+def test_fixes_sent_again_after_a_link_loss_all_go_as_backfill_however_fresh() -> None:
+    found = fixes(*(location_report(T1, fix_at=NOW - timedelta(seconds=s)) for s in (2, 1)))
+    plan, _ = f.plan_positions(found, f.Thinning(0), NOW, backfill_after_s=30, resend=True)
+    assert [(o.backfill, [x.fix_at for x in o.fixes]) for o in plan] == [
+        (True, [NOW - timedelta(seconds=2), NOW - timedelta(seconds=1)])]
+
+
 def test_backlog_older_than_the_last_kept_fix_is_thinned_at_the_same_rate() -> None:
     thinning = f.Thinning(30)
     assert thinning.keep(1, NOW)
