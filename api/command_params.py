@@ -4,7 +4,10 @@
 One value form per type, so nothing is read two ways: a number parameter takes a JSON number
 (``{"id": "0055", "value": 60}``), a STRING parameter text (``{"id": "0013", "value": "10.0.0.1"}``);
 raw bytes go only under ``hex`` (``{"id": "0032", "hex": "08001800"}``), of the exact width for a
-number (then range-checked like ``value``). A string "30" for a number parameter is a 400: it was read
+number (then range-checked like ``value``). The active-safety blocks 0xF364 (ADAS) and 0xF365 (DSM) of
+T/JSATL12-2017 §4.2 take an object of their fields, camelCase (``{"id": "F364", "value":
+{"alarmSpeedThresholdKmh": 30, ...}}``), or their whole block under ``hex``; either way every field is
+checked against its range in ``protocols.jt808.messages.active_safety_params`` (all 0xFF: leave unchanged). A string "30" for a number parameter is a 400: it was read
 as hex 0x30 before. Ids outside the table are refused: the platform sets only parameters it knows.
 
 Failure modes: ``BadRequest`` naming the field (the console spec's messages for the alarm parameters).
@@ -16,7 +19,9 @@ import re
 from typing import Any
 
 from api.errors import BadRequest
+from protocols.jt808.errors import BodyError
 from protocols.jt808.fields import encode_text
+from protocols.jt808.messages.active_safety_params import BLOCKS, ParamBlock
 from protocols.jt808.messages.param_table import PARAMS, TYPE_SIZE, ParamSpec
 from protocols.jt808.messages.params import TerminalParam, decode_value
 
@@ -83,8 +88,50 @@ def _from_hex(spec: ParamSpec, label: str, raw: Any) -> bytes:
     return data
 
 
+def block_field_key(name: str) -> str:
+    """A block field's name as the API spells it: ``alarm_speed_threshold_kmh`` -> ``alarmSpeedThresholdKmh``."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _block_error(label: str, exc: ValueError) -> BadRequest:
+    return BadRequest(f"参数 {label} 的字段不合法 (parameter {label}: {exc})", data={"field": label})
+
+
+def _block_value(block: ParamBlock, label: str, raw: Any) -> bytes:
+    """An active-safety block given as its fields (camelCase keys; reserved fields as hex, optional)."""
+    if not isinstance(raw, dict):
+        raise _bad(label, "的值必须是字段对象", f"({block.name}) takes an object of its fields, or hex")
+    by_key = {block_field_key(f.name): f for f in block.fields}
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        field = by_key.get(key)
+        if field is None:
+            raise _block_error(label, ValueError(f"{block.name} has no field {str(key)[:40]!r}"))
+        if field.reserved and isinstance(value, str):
+            if not _HEX.match(value):
+                raise _block_error(label, ValueError(f"{key} takes hex text"))
+            value = bytes.fromhex(value)
+        values[field.name] = value
+    try:
+        return block.encode(values)
+    except ValueError as exc:
+        raise _block_error(label, exc) from None
+
+
+def _checked_block_hex(block: ParamBlock, label: str, data: bytes) -> bytes:
+    """A block given as hex: its fields are range-checked as if given one by one."""
+    try:
+        return block.encode(block.decode(data))
+    except (BodyError, ValueError) as exc:
+        raise _block_error(label, exc) from None
+
+
 def _typed_value(spec: ParamSpec, label: str, raw: Any) -> int | bytes:
-    """A ``value``: a JSON number for number parameters, text for STRING ones (as GBK bytes)."""
+    """A ``value``: a JSON number for number parameters, text for STRING ones (as GBK bytes), an object
+    of fields for an active-safety block."""
+    if spec.id in BLOCKS:
+        return _block_value(BLOCKS[spec.id], label, raw)
     if spec.type in TYPE_SIZE:
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise _bad(label, "的值必须是数字", f"({spec.name}) takes a JSON number, e.g. {spec.min}, "
@@ -116,6 +163,8 @@ def parse_param(item: Any, index: int) -> TerminalParam:
     if raw is None or (isinstance(raw, str) and not raw.strip() and spec.type != "STRING"):
         raise _required(spec, label)
     value = _from_hex(spec, label, raw) if "hex" in item else _typed_value(spec, label, raw)
+    if spec.id in BLOCKS and "hex" in item:
+        value = _checked_block_hex(BLOCKS[spec.id], label, value)  # type: ignore[arg-type]
     if spec.type in TYPE_SIZE:
         number = value if isinstance(value, int) else int.from_bytes(value, "big")
         if not spec.min <= number <= spec.max:

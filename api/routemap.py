@@ -240,6 +240,12 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         # Terminal parameters: read (8104) and write (8103) one terminal's parameters.
         _route("/settings/terminalParams", "terminalParams", "settings/terminalParams",
                _meta("menu.settings.terminalParams", "ControlOutlined", ["terminalParams"])),
+        # Platform-spec §2 "terminalParams has adas and dsm variants": the T/JSATL12 active-safety blocks
+        # 0xF364 / 0xF365, read with 8106 and written with 8103 (dashboards/src/features/command/ActiveSafetyParamsPanel.tsx).
+        _route("/settings/terminalParams/adas", "terminalParamsAdas", "settings/terminalParamsAdas",
+               _meta("menu.settings.terminalParamsAdas", "SafetyOutlined", ["terminalParams"])),
+        _route("/settings/terminalParams/dsm", "terminalParamsDsm", "settings/terminalParamsDsm",
+               _meta("menu.settings.terminalParamsDsm", "EyeOutlined", ["terminalParams"])),
         # The enterprise's terminal registration policy (IMEI required, approval of re-registrations),
         # read with enterprise:query, changed with enterprise:update; gateway/README.md.
         _route("/settings/registrationPolicy", "registrationPolicy", "settings/registrationPolicy",

@@ -6,7 +6,7 @@ encoded by the terminal with its header version) and the media to upload afterwa
 | downlink | answer |
 |---|---|
 | 0x8103 set parameters | applies the values, 0x0001 result 0 (the next 0x8104 returns them) |
-| 0x8104 / 0x8106 | 0x0104 with all / the requested parameters (unknown ids left out) |
+| 0x8104 / 0x8106 | 0x0104 with all / the requested parameters (unknown ids left out; the active-safety blocks 0xF364 / 0xF365 included) |
 | 0x8105, 0x8202, 0x8300 | 0x0001 result 0 (texts are kept in ``texts``) |
 | 0x8203 | 0x0001 result 0; releases the held alarm bits it names (``simulator.alarms``: emergency) |
 | 0x9208 | 0x0001 result 0, then the alarm's attachments go to the named server (``attachment_requests``) |
@@ -64,6 +64,7 @@ from protocols.jt808.catalogue import (
     REGISTRATION_RESPONSE,
     RESEND_SUBPACKAGES_REQUEST,
 )
+from protocols.jt808.messages.active_safety_params import ADAS_PARAMS_ID, BLOCKS
 from protocols.jt808.messages.t0500_vehicle_control_response import DOORS_LOCKED_BIT
 from protocols.jt808.messages.t8500_vehicle_control import DOOR_LOCK
 from protocols.jt808.messages.t8801_camera_shoot import COMMAND_RECORD, COMMAND_STOP
@@ -103,7 +104,7 @@ def behaviour_for(phone: str, unsupported_share: float, silent_share: float) -> 
 
 
 def default_params(plate: str, interval_s: float) -> dict[int, TerminalParam]:
-    """A realistic parameter set: what a freshly installed terminal reports to 0x8104."""
+    """A realistic parameter set: what a freshly installed terminal reports to 0x8104 (and 0x8106)."""
     numbers = {
         0x0001: 30, 0x0002: 10, 0x0003: 3, 0x0004: 10, 0x0005: 3, 0x0006: 30, 0x0007: 3,
         0x0018: 7611, 0x0019: 0, 0x0020: 0, 0x0021: 0, 0x0022: 30, 0x0027: 300, 0x0028: 10,
@@ -118,6 +119,13 @@ def default_params(plate: str, interval_s: float) -> dict[int, TerminalParam]:
              0x0083: plate}
     params = {k: TerminalParam(k, v) for k, v in numbers.items()}
     params.update({k: TerminalParam(k, v) for k, v in texts.items()})
+    # An active-safety terminal (T/JSATL12-2017 §4.2): its ADAS and DSM blocks at the standard's defaults,
+    # the ADAS alarm speed threshold at 40 km/h as an installer would set it on a coach.
+    for block in BLOCKS.values():
+        values = block.defaults()
+        if block.param_id == ADAS_PARAMS_ID:
+            values["alarm_speed_threshold_kmh"] = 40
+        params[block.param_id] = TerminalParam(block.param_id, block.encode(values))
     return dict(sorted(params.items()))
 
 

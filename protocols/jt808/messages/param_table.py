@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from protocols.jt808.messages.active_safety_params import ADAS_PARAMS, DSM_PARAMS
+
 ParamType = Literal["DWORD", "WORD", "BYTE", "STRING", "BYTES"]
 Guard = Literal["link", "identity"] | None
 
@@ -150,6 +152,11 @@ _TABLE: list[ParamSpec] = [
     _n(0x0103, "can2_upload_interval_s", "WORD", 0, 65535, "CAN channel 2 upload interval (0 off)", "s"),
     *(ParamSpec(i, f"can_id_{i:04x}_sample_setting", "BYTES", 8, 8, "CAN bus id sampling setting")
       for i in range(0x0110, 0x0200)),
+    # T/JSATL12-2017 §4.2 active-safety blocks: one byte block each, whose fields and ranges
+    # active_safety_params.py declares (the API checks them field by field).
+    *(ParamSpec(block.param_id, block.name, "BYTES", block.size, block.size, what)
+      for block, what in ((ADAS_PARAMS, "ADAS parameters (Jiangsu layout)"),
+                          (DSM_PARAMS, "DSM parameters (Jiangsu layout)"))),
 ]
 
 PARAMS: dict[int, ParamSpec] = {spec.id: spec for spec in _TABLE}

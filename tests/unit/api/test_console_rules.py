@@ -109,6 +109,8 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.log.idling", "menu.log.downstreamMessage", "menu.log.upstreamMessage",
                             "menu.log.originalMessage",
                             "menu.settings.terminalParams",
+                            # its ADAS and DSM variants (platform-spec §2, T/JSATL12 0xF364 / 0xF365)
+                            "menu.settings.terminalParamsAdas", "menu.settings.terminalParamsDsm",
                             # the enterprise's terminal registration policy
                             "menu.settings.registrationPolicy",
                             # alarm lists and the notification rules (H7)

@@ -59,7 +59,7 @@ def test_names_are_unique_and_cover_exactly_the_typed_ids() -> None:
         (0x0013, "3132372E302E302E31", "127.0.0.1"),  # STRING
         (0x0083, "D4C14231", "粤B1"),  # GBK STRING
         (0x0032, "08001200", b"\x08\x00\x12\x00"),  # 2019 illegal driving period, BYTE[4]
-        (0xF364, "0102", b"\x01\x02"),  # vendor id: raw
+        (0xF366, "0102", b"\x01\x02"),  # an id outside the table (T/JSATL12 TPMS block): raw
     ],
 )
 def test_converts_the_apis_hex_values_both_ways(param_id: int, hex_value: str, value: object) -> None:

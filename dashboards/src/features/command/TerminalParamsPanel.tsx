@@ -8,13 +8,13 @@ import { paramIdHex } from './paramValues';
 import { changedParams, fieldName, groupedRows, guardedParams, type ParamRow } from './terminalParamsModel';
 import { defaultDevice, useCarDevices } from './useCarDevices';
 
-interface CarOption {
+export interface CarOption {
   carId: number;
   plateNumber: string;
   masterDeviceId: number | null;
 }
 
-/** Vehicles whose plate contains `text` (at most 20), for the picker. */
+/** Vehicles whose plate contains `text` (at most 20, of the caller's enterprise scope), for the picker. */
 async function searchCars(text: string, signal: AbortSignal): Promise<CarOption[]> {
   const reply = await http.post<{ list: CarOption[] } | null>('/api/common/query/carView.json', {
     params: { countable: false, pageNo: 1, pageSize: 20, select: 'carId,plateNumber,masterDeviceId' },
@@ -24,7 +24,7 @@ async function searchCars(text: string, signal: AbortSignal): Promise<CarOption[
   return reply.code === 0 ? (reply.data?.list ?? []) : [];
 }
 
-function VehiclePicker({ value, onChange }: { value: CarOption | null; onChange: (car: CarOption | null) => void }) {
+export function VehiclePicker({ value, onChange }: { value: CarOption | null; onChange: (car: CarOption | null) => void }) {
   const { t } = useTranslation('command');
   const [search, setSearch] = useState('');
   const [cars, setCars] = useState<CarOption[]>([]);

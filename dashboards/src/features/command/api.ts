@@ -97,11 +97,13 @@ export type ReadOutcome =
   | { kind: 'unanswered'; state: CommandState | null };
 
 /**
- * Reads the terminal's parameters: 8104 (query all), wait for its 0x0104, then the stored map.
- * `refused`: the server refused the command (its message is already shown).
+ * Reads the terminal's parameters: 8104 (query all), or 8106 for `ids` (hex, e.g. ["F364"]), wait for
+ * its 0x0104, then the stored map. `refused`: the server refused the command (its message is already shown).
  */
-export async function readTerminalParams(target: CommandTarget, deviceId: number, options: WaitOptions = {}): Promise<ReadOutcome> {
-  const reply = await sendCommand(target, '8104');
+export async function readTerminalParams(
+  target: CommandTarget, deviceId: number, options: WaitOptions & { ids?: string[] } = {},
+): Promise<ReadOutcome> {
+  const reply = options.ids ? await sendCommand(target, '8106', { ids: options.ids }) : await sendCommand(target, '8104');
   if (reply.code !== 0 || !reply.data) return { kind: 'refused' };
   const state = await waitForCommand(reply.data.id, options);
   if (!state || state.state !== 'answered' || (state.result !== null && state.result !== 0)) {

@@ -51,6 +51,12 @@ describe('the command client', () => {
     expect(await readTerminalParams({ deviceId: 11 }, 11, { sleep: noSleep })).toMatchObject({ kind: 'unanswered', state: { state: 'timed_out' } });
   });
 
+  test('reads named parameters with 8106 (the active-safety blocks)', async () => {
+    expect(await readTerminalParams({ deviceId: 11 }, 11, { sleep: noSleep, ids: ['F364'] })).toMatchObject({ kind: 'ok' });
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/device/11/command/8106.json');
+    expect(fetchMock.mock.calls[0][1]?.body).toBe(JSON.stringify({ ids: ['F364'] }));
+  });
+
   test('lists the video channels of a device, channel 1 when none is named', () => {
     expect(videoChannels({ videoChannel: '1, 2,3' })).toEqual([1, 2, 3]);
     expect(videoChannels({ videoChannel: null })).toEqual([1]);
