@@ -2,7 +2,7 @@ import { clientEffects, logoutToLogin } from '../api/effects';
 import type { ApiReply } from '../api/types';
 import { userHasPermissions } from '../router/routeTable';
 import { fetchCurrentUser, passwordGrant, refreshGrant } from './authApi';
-import { session } from './session';
+import { basicCredentials, session } from './session';
 import { tokenNeedsRefresh } from './tokenTiming';
 import type { CurrentUser } from './types';
 
@@ -28,7 +28,10 @@ export async function signIn(username: string, password: string): Promise<ApiRep
   const reply = await passwordGrant(username, password);
   if (reply.code !== 0 || !reply.data) return { code: reply.code || 500, message: reply.message, data: null };
   session.setToken(reply.data);
+  session.setBasic(null);
   const user = await loadCurrentUser();
+  // Authorization protocol 1 (console-spec §7 "General"): from now on every call sends Basic credentials.
+  if (user?.authProtocol === 1) session.setBasic(basicCredentials(username, password));
   // Failed attempts before this one left error notifications; they are no longer true.
   if (user) clientEffects().clearErrors();
   return user ? { code: 0, message: '', data: user } : { code: 403, message: '', data: null };

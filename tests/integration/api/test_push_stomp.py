@@ -426,6 +426,9 @@ def test_basic_connect_is_refused_under_protocol_3(server, enterprises, sockets)
     reply = requests.get(f"http://{server}/api/user/current.json",
                          headers={"Authorization": basic(enterprises["sub_a"].user_name, PASSWORD)}, timeout=10)
     assert (reply.status_code, reply.json()["code"]) == (401, 40002)
+    bearer = requests.get(f"http://{server}/api/user/current.json", timeout=10, headers={
+        "Authorization": f"Bearer {access_token(server, enterprises['sub_a'].user_name)}"})
+    assert bearer.json()["data"]["authProtocol"] == 3
 
 
 def test_basic_connect_under_protocol_1_receives_pushes(basic_server, enterprises, producer, sockets):
@@ -454,6 +457,7 @@ def test_rest_with_basic_under_protocol_1(basic_server, enterprises):
         reply = requests.get(url, headers={"Authorization": basic(ent.user_name, PASSWORD)}, timeout=10)
         assert reply.status_code == 200, reply.text
         assert reply.json()["code"] == 0 and reply.json()["data"]["userName"] == ent.user_name
+        assert reply.json()["data"]["authProtocol"] == 1  # the console learns to send Basic from it
     wrong = requests.get(url, headers={"Authorization": basic(ent.user_name, "wrong-password-1")}, timeout=10)
     assert wrong.status_code == 401
     assert wrong.json()["code"] == 401
@@ -512,6 +516,7 @@ def test_token_call_under_protocol_2_needs_client_credentials(client_server, ent
     me = requests.get(f"http://{client_server}/api/user/current.json",
                       headers={"Authorization": f"Bearer {token}"}, timeout=10)
     assert me.json()["data"]["userName"] == ent.user_name
+    assert me.json()["data"]["authProtocol"] == 2
     # the user's own password as Basic is protocol 1's, not 2's
     as_basic = requests.get(f"http://{client_server}/api/user/current.json",
                             headers={"Authorization": basic(ent.user_name, PASSWORD)}, timeout=10)
