@@ -4,10 +4,12 @@ port) that opens ``ws://<api>/wss/stomp`` is refused before the upgrade."""
 
 from __future__ import annotations
 
+import base64
 import json
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +17,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.safety_terminal import own_enterprise
-from tests.e2e.support import is_live_socket, other_origin_page, sign_in, stomp_frames
+from tests.e2e.support import ApiProcess, is_live_socket, other_origin_page, sign_in, stomp_frames
+from warehouse.seed import DEMO_PASSWORD
 
 ATTACK_PAGE = """<!doctype html><title>another site</title><script>
 window.__socket = 'pending';
@@ -102,3 +105,43 @@ def test_a_page_of_another_origin_cannot_open_the_stomp_socket(page: Any, other_
     assert page.evaluate("() => window.__socket") == "refused"
     assert handshakes == []  # not one frame came through
     assert "refusing a STOMP socket from origin" in console_stack.api.log_tail(200)
+
+
+def test_under_authorization_protocol_1_the_console_sends_basic_on_rest_and_in_connect(
+        page: Any, console_stack: ConsoleStack, free_port: Callable[[], int], tmp_path: Path) -> None:
+    """console-spec §7 "General": with the authentication protocol 1 every request carries Basic
+    userName:password, the push socket's CONNECT too (an API of the same stack configured so)."""
+    api = ApiProcess({**console_stack.api.env, "FLEET_API_AUTH_PROTOCOL": "1"}, free_port(), tmp_path / "api1.log")
+    try:
+        api.start()
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{api.log_tail(30)}") from None
+    try:
+        fleet = own_enterprise(console_stack)
+        expected = "Basic " + base64.b64encode(f"{fleet['user']}:{DEMO_PASSWORD}".encode()).decode()
+        calls: list[tuple[str, str]] = []
+        sent: list[str] = []
+        received: list[str] = []
+
+        def on_request(request: Any) -> None:
+            if "/api/" in request.url:
+                calls.append((request.url, request.headers.get("authorization", "")))
+
+        def on_socket(ws: Any) -> None:
+            if is_live_socket(ws.url):
+                ws.on("framesent", lambda payload: sent.extend(stomp_frames(payload)))
+                ws.on("framereceived", lambda payload: received.extend(stomp_frames(payload)))
+
+        page.on("request", on_request)
+        page.on("websocket", on_socket)
+        sign_in(page, fleet["user"], path=f"{api.base_url}/dashboard/index")
+        deadline = time.monotonic() + 15
+        while not any(frame.startswith("CONNECTED") for frame in received) and time.monotonic() < deadline:
+            page.wait_for_timeout(200)
+        assert any(frame.startswith("CONNECTED") for frame in received), (sent[:2], received[:2])
+        connect = next(frame for frame in sent if frame.startswith("CONNECT"))
+        assert f"Authorization:{expected}" in connect.splitlines()
+        after_sign_in = [auth for url, auth in calls if "/api/user/current.json" not in url]
+        assert after_sign_in and all(auth == expected for auth in after_sign_in), calls[:6]
+    finally:
+        api.stop()

@@ -49,3 +49,16 @@ def test_cache_is_bounded():
     for n in range(3):
         cache.put(str(n), alice, 0)
     assert cache.get("0") is None and cache.get("2") == (alice, 0)
+
+
+def test_the_protocol_is_read_from_the_environment(monkeypatch):
+    from pydantic import ValidationError
+
+    from fleet.settings import ApiSettings
+
+    assert ApiSettings().auth_protocol == 3  # platform-spec §9: protocol 3 by default
+    monkeypatch.setenv("FLEET_API_AUTH_PROTOCOL", "1")
+    assert ApiSettings().auth_protocol == 1
+    monkeypatch.setenv("FLEET_API_AUTH_PROTOCOL", "4")
+    with pytest.raises(ValidationError):
+        ApiSettings()
