@@ -521,3 +521,23 @@ def test_token_call_under_protocol_2_needs_client_credentials(client_server, ent
     as_basic = requests.get(f"http://{client_server}/api/user/current.json",
                             headers={"Authorization": basic(ent.user_name, PASSWORD)}, timeout=10)
     assert (as_basic.status_code, as_basic.json()["code"]) == (401, 40002)
+
+
+def test_wrong_basic_passwords_count_toward_the_sign_in_throttle(basic_server, enterprises, pg_url):
+    from warehouse.db import connect
+
+    user_name = f"push_basic_throttle_{uuid.uuid4().hex[:8]}"
+    conn = connect(pg_url)
+    try:
+        with conn.transaction(), conn.cursor() as cur:
+            cur.execute("INSERT INTO app_user (enterprise_id, user_name, password_hash, name) VALUES (%s, %s, %s, %s)",
+                        (enterprises["root"].id, user_name, hash_password(PASSWORD), "throttle"))
+    finally:
+        conn.close()
+    url = f"http://{basic_server}/api/user/current.json"
+    codes = [requests.get(url, headers={"Authorization": basic(user_name, f"wrong-{n}")}, timeout=10).status_code
+             for n in range(ApiSettings().login_max_failures + 1)]
+    assert codes[0] == 401 and codes[-1] == 429, codes
+    # the right password is refused too while the account backs off from this address
+    blocked = requests.get(url, headers={"Authorization": basic(user_name, PASSWORD)}, timeout=10)
+    assert blocked.status_code == 429
