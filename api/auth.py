@@ -249,6 +249,15 @@ def _guard_of(settings: ApiSettings) -> SessionGuard:
     return _guard_for(database_url(), settings.session_check_ttl_s)
 
 
+def session_guard(app: Flask) -> SessionGuard:
+    """The app's one ``SessionGuard`` (made on first use over the app's database)."""
+    guard: SessionGuard = app.extensions.get(GUARD_KEY) or app.extensions.setdefault(
+        GUARD_KEY,
+        database_guard(app.extensions[DB_KEY], app.config["FLEET_API_SETTINGS"].session_check_ttl_s),
+    )
+    return guard
+
+
 APP_REFUSED = "开放平台应用的令牌不能调用此接口 (an open platform app's token cannot be used here)"
 
 
@@ -264,11 +273,7 @@ def verify_access_token(app_or_settings: Flask | ApiSettings, token: str, *, all
     guard: SessionGuard
     if isinstance(app_or_settings, Flask):
         codec = app_or_settings.extensions[EXTENSION_KEY]
-        guard = app_or_settings.extensions.get(GUARD_KEY) or app_or_settings.extensions.setdefault(
-            GUARD_KEY,
-            database_guard(app_or_settings.extensions[DB_KEY],
-                           app_or_settings.config["FLEET_API_SETTINGS"].session_check_ttl_s),
-        )
+        guard = session_guard(app_or_settings)
     else:
         codec = _codec_for(token_secret(app_or_settings), app_or_settings.access_token_ttl_s)
         guard = _guard_of(app_or_settings)

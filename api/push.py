@@ -1,4 +1,5 @@
-"""Console push: console.events.v1 (routed by ``api.push_hub``) over STOMP 1.2 on the ``/wss/stomp`` WebSocket.
+"""Console push: console.events.v1 (routed by ``api.push_hub``) over STOMP 1.2 on the ``/wss/stomp`` WebSocket,
+and over SockJS's websocket transport under ``/wss/stomp/`` (console-spec §7; ``api.sockjs`` frames it).
 
 Each WebSocket is served by its own thread plus a small reader thread; under gunicorn's gevent
 worker (``api.server``, how ``python -m api`` runs) these "threads" are greenlets, so a thousand
@@ -39,7 +40,10 @@ from api.push_hub import (
     PushHub,
     kafka_source_starter,
 )
+from api.sockjs import HEARTBEAT_S as SOCKJS_HEARTBEAT_S
+from api.sockjs import SockJsSocket, info, valid_ids
 from api.stomp import (
+    BASIC_PREFIX,
     MAX_FRAME_BYTES,
     AuthenticationFailed,
     Frame,
@@ -53,6 +57,9 @@ from api.stomp import (
 log = logging.getLogger(__name__)
 
 PUSH_PATH = "/wss/stomp"
+# SockJS under the same prefix (api.sockjs): the info call and the websocket transport.
+SOCKJS_INFO_PATH = PUSH_PATH + "/info"
+SOCKJS_WEBSOCKET_PATH = PUSH_PATH + "/<server>/<session>/websocket"
 SERVER_HEARTBEAT_MS = (10000, 10000)  # we can send every 10 s; we want the client's every 10 s
 CONNECT_TIMEOUT_S = 5.0  # a socket that sends no CONNECT by then is closed (default of PushOptions)
 TOKEN_CHECK_S = 30.0  # a connected session re-verifies its access token this often
@@ -242,15 +249,30 @@ class StompConnection:
             log.debug("closing websocket: %r", exc)
 
 
-def token_authenticator(app_or_settings: Any) -> Callable[[str], PrincipalLike]:
-    """Adapts the API's ``verify_access_token`` to the session's ``authenticate``."""
+def token_authenticator(app_or_settings: Any, address: str = "") -> Callable[[str], PrincipalLike]:
+    """Adapts the API's ``verify_access_token`` to the session's ``authenticate``; a CONNECT's
+    ``Basic`` credentials (``"Basic ..."``, ``api.stomp.bearer_token``) go to ``api.basic_auth``,
+    which accepts them only under authorization protocol 1 (console-spec §7), counting a wrong
+    password from ``address`` in the sign-in throttle."""
+    from flask import Flask
+
     from api.auth import AuthError, verify_access_token
+    from api.basic_auth import BASIC_REFUSED, basic_principal
+    from api.errors import ApiError
 
     def authenticate(token: str) -> PrincipalLike:
+        principal: PrincipalLike
         try:
-            principal: PrincipalLike = verify_access_token(app_or_settings, token)
+            if token.startswith(BASIC_PREFIX):
+                if not isinstance(app_or_settings, Flask):
+                    raise AuthError(BASIC_REFUSED)
+                principal = basic_principal(app_or_settings, token[len(BASIC_PREFIX):], address)
+            else:
+                principal = verify_access_token(app_or_settings, token)
         except AuthError as exc:
             raise AuthenticationFailed(str(exc) or "token rejected") from None
+        except ApiError as exc:  # wrong Basic password (401), throttled (429), password checks busy (503)
+            raise AuthenticationFailed(exc.message) from None
         return principal
 
     return authenticate
@@ -269,13 +291,17 @@ def register_push(
     server_heartbeat_ms: tuple[int, int] = SERVER_HEARTBEAT_MS,
     outbox_capacity: int = OUTBOX_CAPACITY,
     options: PushOptions | None = None,
+    sockjs_heartbeat_s: float = SOCKJS_HEARTBEAT_S,
 ) -> PushHub:
     """Adds the STOMP route ``/wss/stomp`` to ``app`` (on ``sock``, a ``flask_sock.Sock``; one is
-    made when None) and returns its hub, also kept in ``app.extensions["fleet_push"]``.
+    made when None), and SockJS beside it (``GET /wss/stomp/info``, the websocket transport
+    ``/wss/stomp/<server>/<session>/websocket`` with ``h`` every ``sockjs_heartbeat_s``: the same
+    STOMP connection behind ``api.sockjs.SockJsSocket``), and returns its hub, also kept in
+    ``app.extensions["fleet_push"]``.
 
     Nothing connects to Kafka here: the consumer starts on the first subscription.
     ``kafka_bootstrap`` defaults to ``fleet.settings.kafka_bootstrap()``; ``authenticate`` to the
-    API's ``verify_access_token(app, token)``; ``options`` to the app's ``ApiSettings``
+    API's ``verify_access_token(app, token)``, or Basic under authorization protocol 1 (``token_authenticator``); ``options`` to the app's ``ApiSettings``
     (``app.config["FLEET_API_SETTINGS"]``). Raises nothing; a refused upgrade is a 403 envelope.
     """
     from flask import request
@@ -295,8 +321,6 @@ def register_push(
     server_options.setdefault("subprotocols", list(STOMP_SUBPROTOCOLS))
     server_options.setdefault("max_message_size", MAX_FRAME_BYTES)
     app.config["SOCK_SERVER_OPTIONS"] = server_options
-    if authenticate is None:
-        authenticate = token_authenticator(app)
     if hub is None:
         if kafka_bootstrap is None:
             from fleet.settings import kafka_bootstrap as configured_bootstrap
@@ -304,7 +328,7 @@ def register_push(
             kafka_bootstrap = configured_bootstrap()
         hub = PushHub(kafka_source_starter(kafka_bootstrap))
     app.extensions["fleet_push"] = hub
-    auth = authenticate
+    fixed_auth = authenticate
     push_hub = hub
     push_options = options
     limits = ConnectionLimits(options.max_per_address, options.max_per_user)
@@ -314,22 +338,26 @@ def register_push(
     @app.before_request
     def check_websocket_origin() -> None:
         # Before the upgrade: a page of another site must not open a socket with the user's
-        # token (a WebSocket is not subject to CORS; the browser always sends Origin).
-        if request.path != PUSH_PATH:
+        # token (a WebSocket is not subject to CORS; the browser always sends Origin). The SockJS
+        # paths under /wss/stomp/ get the same check.
+        if request.path != PUSH_PATH and not request.path.startswith(PUSH_PATH + "/"):
             return
         origin = request.headers.get("Origin")
         if not origin_allowed(origin, request.headers.get("Host"), push_options.allowed_origins):
             log.warning("refusing a STOMP socket from origin %.200r", origin)
             raise Forbidden(f"不允许的来源 (origin not allowed: {origin[:200] if origin else ''})")
 
-    @sock.route(PUSH_PATH)
-    def stomp_socket(ws: WebSocketLike) -> None:
-        address = address_key(str(request.remote_addr or ""))  # an IPv6 client counts by its /64
+    def serve(ws: WebSocketLike) -> None:
+        """One STOMP connection on ``ws`` (a plain WebSocket or a SockJS session): the caps, the
+        CONNECT timeout and the token checks are the same for both."""
+        remote = str(request.remote_addr or "")
+        address = address_key(remote)  # an IPv6 client counts by its /64
         if not limits.open_socket(address):
             refuse(ws, f"来自 {address} 的推送连接过多 (too many STOMP sockets from {address}: "
                        f"{limits.max_per_address} open)")
             return
         try:
+            auth = fixed_auth if fixed_auth is not None else token_authenticator(app, remote)
             session = StompSession(auth, server_heartbeat=server_heartbeat_ms, admit=admit,
                                    query_token=request.args.get("access_token"))
             StompConnection(ws, session, push_hub, outbox_capacity=outbox_capacity, limits=limits,
@@ -337,5 +365,27 @@ def register_push(
                             token_check_s=push_options.token_check_s).run()
         finally:
             limits.close_socket(address)
+
+    @sock.route(PUSH_PATH)
+    def stomp_socket(ws: WebSocketLike) -> None:
+        serve(ws)
+
+    @app.get(SOCKJS_INFO_PATH)
+    def sockjs_info() -> Any:
+        # SockJS (console-spec §7): websocket is the only transport served (module doc of api.sockjs).
+        from flask import jsonify
+
+        reply = jsonify(info(list(push_options.allowed_origins) or None))
+        reply.headers["Cache-Control"] = "no-store, no-cache, must-revalidate, max-age=0"
+        return reply
+
+    @sock.route(SOCKJS_WEBSOCKET_PATH)
+    def sockjs_socket(ws: WebSocketLike, server: str, session: str) -> None:
+        if not valid_ids(server, session):
+            ws.close(1002, "invalid SockJS server or session id")
+            return
+        sockjs = SockJsSocket(ws, sockjs_heartbeat_s)
+        sockjs.start()
+        serve(sockjs)
 
     return hub

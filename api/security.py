@@ -13,6 +13,7 @@ from flask import Flask, Request, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from api.auth import Principal, verify_access_token
+from api.basic_auth import PROTOCOL_BASIC, auth_protocol, basic_principal
 from api.db import get_db
 from api.errors import ApiError, AuthError, Forbidden, NotFound, envelope
 from api.query.values import MAX_ID, parse_positive_int, subtree_requested
@@ -34,6 +35,16 @@ def bearer_token() -> str:
     return token.strip()
 
 
+def request_principal(*, allow_apps: bool = False) -> Principal:
+    """The caller of this request: its Bearer access token, or under authorization protocol 1 its
+    Basic userName:password (console-spec §7 "General"; ``api.basic_auth``). Raises AuthError (40002)
+    without valid credentials of either kind, InvalidCredentials (401) for a wrong Basic password."""
+    scheme, _, credentials = request.headers.get("Authorization", "").strip().partition(" ")
+    if scheme.lower() == "basic" and auth_protocol(current_app) == PROTOCOL_BASIC:
+        return basic_principal(current_app, credentials, request.remote_addr or "")
+    return verify_access_token(current_app, bearer_token(), allow_apps=allow_apps)
+
+
 def requires(code: str, action: str) -> Callable[[F], F]:
     """The route needs a valid access token whose principal holds ``action`` on ``code``.
 
@@ -47,7 +58,7 @@ def requires(code: str, action: str) -> Callable[[F], F]:
     def decorate(view: F) -> F:
         @functools.wraps(view)
         def guarded(*args: Any, **kwargs: Any) -> Any:
-            principal = verify_access_token(current_app, bearer_token(), allow_apps=True)
+            principal = request_principal(allow_apps=True)
             if principal.app_id is not None:  # an open platform app: every call counts on its limit
                 _count_app_call(principal.app_id)
             if not principal.may(code, action):
@@ -74,7 +85,7 @@ def authenticated(view: F) -> F:
 
     @functools.wraps(view)
     def guarded(*args: Any, **kwargs: Any) -> Any:
-        g.principal = verify_access_token(current_app, bearer_token())
+        g.principal = request_principal()
         return view(*args, **kwargs)
 
     guarded.required_permission = None  # type: ignore[attr-defined]

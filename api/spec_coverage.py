@@ -187,7 +187,8 @@ CALLS: tuple[Call, ...] = (
     Call("console §7", "POST", "/api/common/count/alarm.json"),
     Call("console §7", "POST", "/api/common/alarm/{id}/confirm.json", note="alarm confirm save"),
     Call("console §7", "GET", "/api/system/mapConfig.json", note="the map-config call"),
-    Call("console §7", "GET", "/wss/stomp", missing=SEEDS, note="SockJS/STOMP at /wss/stomp (today: /ws/stomp)"),
+    Call("console §7", "GET", "/wss/stomp", note="SockJS/STOMP at /wss/stomp (SockJS websocket transport and "
+         "plain WebSocket; Basic in CONNECT under authorization protocol 1)"),
     # platform-spec §7
     Call("platform §7", "GET", "/api/common/carView/{id}.json"),
     Call("platform §7", "GET", "/api/car/{id}/bizState.json"),
@@ -252,7 +253,9 @@ def screen_names() -> set[str]:
 def call_served(call: Call) -> bool:
     from werkzeug.exceptions import HTTPException
 
-    adapter = _url_map().bind("localhost")
+    # The push endpoint (console-spec §7 "/wss/stomp") is a WebSocket route: it matches a ws request only.
+    scheme = "ws" if call.path.startswith("/wss/") else "http"
+    adapter = _url_map().bind("localhost", url_scheme=scheme)
     try:
         adapter.match(call.probe(), method=call.method)
     except HTTPException:

@@ -218,18 +218,25 @@ def negotiate_heartbeat(client: tuple[int, int], server: tuple[int, int]) -> tup
     return send_ms, expect_ms
 
 
+BASIC_PREFIX = "Basic "
+
+
 def bearer_token(headers: dict[str, str], query_token: str | None = None) -> str | None:
-    """The access token of a CONNECT frame: ``Authorization: Bearer``, then ``passcode``, then
+    """The credentials of a CONNECT frame: ``Authorization: Bearer``'s token, then ``passcode``, then
     ``login``, then the WebSocket URL's ``access_token`` query parameter; None when there is none.
 
-    Raises AuthenticationFailed for an Authorization header of another scheme (the console spec's
-    Basic auth with the user's password is deliberately not accepted: the browser keeps no password).
+    ``Authorization: Basic <base64 userName:password>`` is returned whole (``"Basic ..."``): the
+    session's ``authenticate`` accepts it under authorization protocol 1 (console-spec §7) and
+    refuses it otherwise. Raises AuthenticationFailed for an Authorization header of another scheme.
     """
     auth = headers.get("Authorization") or headers.get("authorization")
     if auth:
         scheme, _, token = auth.strip().partition(" ")
+        if scheme.lower() == "basic" and token.strip():
+            return BASIC_PREFIX + token.strip()
         if scheme.lower() != "bearer" or not token.strip():
-            raise AuthenticationFailed("the Authorization header must be 'Bearer <access token>'")
+            raise AuthenticationFailed(
+                "the Authorization header must be 'Bearer <access token>' or 'Basic <credentials>'")
         return token.strip()
     return headers.get("passcode") or headers.get("login") or query_token or None
 

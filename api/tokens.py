@@ -270,6 +270,20 @@ class TokenService:
         # Committed: a family revoked because a used token came back stays revoked.
         raise AuthError("refresh_token 无效或已过期 (refresh token invalid, used or expired)")
 
+    def check_client(self, client_id: str, client_secret: str, address: str = "") -> None:
+        """Authorization protocol 2 (console-spec §7 "General"): the password and refresh grants'
+        client authentication, an active open platform app's key and secret, rated and refused like
+        ``client_credentials_grant``."""
+        from api import open_platform
+
+        open_platform.check_credentials_shape(client_id, client_secret)
+        with self._db.connection() as conn:
+            over = self._token_rate.count(conn, client_id, address)
+        if over is not None:
+            raise over
+        with self._db.connection() as conn:
+            open_platform.authenticate_app(conn, client_id, client_secret)
+
     def client_credentials_grant(self, client_id: str, client_secret: str, address: str = "") -> dict[str, Any]:
         """An open platform app's access token (``api.open_platform``): no refresh token, the app asks
         again. TooManyAttempts past the rate of ``api.token_rate`` (checked first, counted even for
@@ -298,7 +312,23 @@ class TokenService:
             "scope": ",".join(app.apis),
         }
 
-    def _issue(self, conn: Connection[Any], user_id: int, *, family: str, now: datetime) -> dict[str, Any]:
+    def password_principal(
+        self, user_name: str, password: str, address: str = "", *,
+        wrong: Callable[[], Exception] = InvalidCredentials,
+    ) -> tuple[Principal, int]:
+        """(principal, session epoch) for the right password, without issuing tokens: the
+        authorization protocol 1's Basic credentials (``api.basic_auth``). The attempt is counted
+        and throttled like a sign-in; the failures are ``password_grant``'s."""
+        if not user_name or not password:
+            raise wrong()
+        if len(user_name) > MAX_NAME_CHARS or len(password) > MAX_PASSWORD_CHARS:
+            raise wrong()
+        account = self.check_password(user_name, password, address, wrong=wrong)
+        with self._db.connection() as conn:
+            return self._principal(conn, account.user_id)
+
+    @staticmethod
+    def _principal(conn: Connection[Any], user_id: int) -> tuple[Principal, int]:
         account = q.account_by_id(conn, user_id)
         if account is None or not account.active:
             raise AuthError("账号已停用 (account disabled)")
@@ -309,7 +339,11 @@ class TokenService:
             enterprise_path=account.enterprise_path,
             permissions=q.permissions_of(conn, account.user_id),
         )
-        access_token, _ = self._codec.issue(principal, account.session_epoch)
+        return principal, account.session_epoch
+
+    def _issue(self, conn: Connection[Any], user_id: int, *, family: str, now: datetime) -> dict[str, Any]:
+        principal, session_epoch = self._principal(conn, user_id)
+        access_token, _ = self._codec.issue(principal, session_epoch)
         refresh_token = secrets.token_urlsafe(32)
         expires_at = now + timedelta(seconds=self._settings.refresh_token_ttl_s)
         q.store_refresh_token(conn, hash_refresh_token(refresh_token), user_id, family, expires_at)

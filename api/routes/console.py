@@ -105,6 +105,8 @@ def current_user() -> dict[str, Any]:
     reply["permissions"] = [{"code": code, "actions": sorted(actions)} for code, actions in sorted(permissions.items())]
     reply["routes"] = routes_for(permissions)
     reply["deniedPaths"] = denied_paths(permissions)
+    # console-spec §7 "General": the console sends what the authorization protocol says (api/basic_auth.py)
+    reply["authProtocol"] = current_app.config["FLEET_API_SETTINGS"].auth_protocol
     return ok(reply)
 
 

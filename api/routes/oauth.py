@@ -7,7 +7,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from api.errors import BadRequest
+from api.basic_auth import PROTOCOL_CLIENT_BASIC, auth_protocol
+from api.errors import BadRequest, InvalidCredentials
 from api.http import ok
 from api.services import SERVICE_KEY
 from api.tokens import TokenService
@@ -28,14 +29,21 @@ def token() -> dict[str, Any]:
     or grant_type=client_credentials&client_id=&client_secret= (or HTTP Basic)."""
     service: TokenService = current_app.extensions[SERVICE_KEY]
     grant_type = _param("grant_type")
+    basic = request.authorization if request.authorization and request.authorization.type == "basic" else None
+    address = request.remote_addr or ""
+    if grant_type in ("password", "refresh_token") and auth_protocol(current_app) == PROTOCOL_CLIENT_BASIC:
+        # Authorization protocol 2 (console-spec §7 "General"): the token call authenticates the
+        # client with HTTP Basic client credentials (an open platform app's key and secret).
+        if basic is None:
+            raise InvalidCredentials("缺少客户端凭证 (authorization protocol 2: the token call needs "
+                                     "'Authorization: Basic base64(client_id:client_secret)')")
+        service.check_client(basic.username or "", basic.password or "", address)
     if grant_type == "password":
         return ok(service.password_grant(_param("username"), _param("password"), request.remote_addr or ""))
     if grant_type == "refresh_token":
         return ok(service.refresh_grant(_param("refresh_token")))
     if grant_type == "client_credentials":
         # RFC 6749 §2.3.1: HTTP Basic (client_id:client_secret), or the parameters
-        basic = request.authorization if request.authorization and request.authorization.type == "basic" else None
-        address = request.remote_addr or ""
         if basic is not None:
             return ok(service.client_credentials_grant(basic.username or "", basic.password or "", address))
         return ok(service.client_credentials_grant(_param("client_id"), _param("client_secret"), address))

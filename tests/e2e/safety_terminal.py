@@ -29,6 +29,7 @@ from protocols.jt808 import (
 from protocols.jt808.messages import PlatformResponse
 from simulator.attachments import UploadResult, upload
 from tests.e2e.conftest import ConsoleStack
+from tests.e2e.support import stomp_frames
 from warehouse.db import connect
 from warehouse.seed import DemoEnterprise, _admin_user, _enterprise, _role
 
@@ -161,8 +162,7 @@ def watch_subscriptions(page: Any) -> list[str]:
     sent: list[str] = []
 
     def on_socket(socket: Any) -> None:
-        socket.on("framesent", lambda payload: sent.append(
-            payload if isinstance(payload, str) else bytes(payload).decode(errors="replace")))
+        socket.on("framesent", lambda payload: sent.extend(stomp_frames(payload)))
 
     page.on("websocket", on_socket)
     return sent

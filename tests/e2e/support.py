@@ -5,7 +5,9 @@ Debian's Chromium driven by Playwright (never Playwright's own browser download)
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -144,6 +146,25 @@ def launch_chromium(playwright: Any, **kwargs: Any) -> Any:
     if not CHROMIUM.exists():
         raise AssertionError(f"{CHROMIUM} is missing: run `make install` as root (apt-get install chromium)")
     return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, **kwargs)
+
+
+# The console's live socket: SockJS's websocket transport under /wss/stomp (console-spec §7, api/sockjs.py).
+LIVE_SOCKET = re.compile(r"/wss/stomp/[^/.]+/[^/.]+/websocket$")
+
+
+def is_live_socket(url: str) -> bool:
+    return bool(LIVE_SOCKET.search(url))
+
+
+def stomp_frames(payload: Any) -> list[str]:
+    """The STOMP frames inside one SockJS WebSocket message, either way (``a["..."]`` from the server,
+    ``["..."]`` from the console); none for ``o``, ``h`` and ``c[...]``."""
+    text = payload if isinstance(payload, str) else bytes(payload).decode(errors="replace")
+    if text.startswith("a["):
+        text = text[1:]
+    if not text.startswith("["):
+        return []
+    return [str(item) for item in json.loads(text)]
 
 
 def sign_in(page: Any, user: str, password: str | None = None, path: str = "/") -> None:

@@ -23,7 +23,7 @@ from fleet.topics import CONSOLE_EVENTS, JT808_UPLINK
 from protocols.jt808 import Authentication, LocationReport
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.safety_terminal import Terminal, own_enterprise, wait_subscribed, watch_subscriptions
-from tests.e2e.support import sign_in
+from tests.e2e.support import sign_in, stomp_frames
 from tests.e2e.test_alarm_pages import OPEN_SELECT
 from tests.e2e.test_console import screenshot, switch_language, text
 from tests.integration.exchange.test_link_service import LinkService
@@ -88,8 +88,8 @@ def _raise_emergency(stack: ConsoleStack, fleet: dict[str, Any]) -> None:
 def _watch_received(page: Any) -> list[str]:
     """The STOMP frames the page's live socket receives, from now on."""
     received: list[str] = []
-    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: received.append(
-        payload if isinstance(payload, str) else bytes(payload).decode(errors="replace"))))
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: received.extend(
+        stomp_frames(payload))))
     return received
 
 

@@ -1,17 +1,24 @@
-"""The STOMP socket's Origin check in Chromium: the console served by the API opens
-its live socket and gets CONNECTED, while a page of another origin (a tiny http.server on another
+"""The push socket in Chromium: the console served by the API opens its live socket (SockJS at
+/wss/stomp, console-spec §7), gets CONNECTED and shows an alarm pushed to its enterprise, while a page of another origin (a tiny http.server on another
 port) that opens ``ws://<api>/wss/stomp`` is refused before the upgrade."""
 
 from __future__ import annotations
 
+import base64
+import json
+import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import other_origin_page, sign_in
+from tests.e2e.safety_terminal import own_enterprise
+from tests.e2e.support import ApiProcess, is_live_socket, other_origin_page, sign_in, stomp_frames
+from warehouse.seed import DEMO_PASSWORD
 
 ATTACK_PAGE = """<!doctype html><title>another site</title><script>
 window.__socket = 'pending';
@@ -28,20 +35,65 @@ def other_origin(console_stack: ConsoleStack) -> Iterator[str]:
         yield url
 
 
-def test_the_console_socket_is_accepted_from_its_own_origin(page: Any) -> None:
+def _alarm_push(fleet: dict[str, Any], alarm_id: int) -> bytes:
+    """A push 2 (docs/topics.md) of an emergency alarm (key a0) on the enterprise's car."""
+    data = {"alarmId": alarm_id, "deviceId": fleet["device_id"], "carId": fleet["car_id"],
+            "plateNumber": fleet["plate"], "type": 1, "key": "a0", "ruleKey": "a0", "level": 1,
+            "desc": "紧急报警", "startTime": int(time.time() * 1000), "lat": 39.9087, "lng": 116.3975,
+            "speed": 50, "state": 0}
+    event = {"kind": "push", "enterprise_id": fleet["enterprise_id"],
+             "enterprise_path": f"/{fleet['enterprise_id']}/", "push": {"type": 2, "data": data}}
+    return json.dumps(event, ensure_ascii=False).encode()
+
+
+def test_the_console_receives_an_alarm_push_over_sockjs_from_its_own_origin(
+        page: Any, console_stack: ConsoleStack, kafka_bootstrap: str) -> None:
+    """console-spec §7: SockJS/STOMP at /wss/stomp. The console signs in, opens SockJS's websocket
+    transport (open frame, STOMP inside a["..."]), gets CONNECTED, and an alarm push reaches its notice."""
+    from kafka import KafkaProducer
+
+    from fleet.topics import CONSOLE_EVENTS
+
+    raw: list[str] = []
     received: list[str] = []
+    urls: list[str] = []
+
+    def on_frame(payload: Any) -> None:
+        raw.append(str(payload))
+        received.extend(stomp_frames(payload))
 
     def on_socket(ws: Any) -> None:
-        if ws.url.endswith("/wss/stomp"):
-            ws.on("framereceived", lambda payload: received.append(str(payload)))
+        urls.append(ws.url)
+        if is_live_socket(ws.url):
+            ws.on("framereceived", on_frame)
 
+    fleet = own_enterprise(console_stack)
     page.on("websocket", on_socket)
-    sign_in(page, "admin", path="/dashboard/map")
-    page.get_by_test_id("live-map").wait_for()
+    sign_in(page, fleet["user"], path="/dashboard/index")
     deadline = time.monotonic() + 15
     while not any(frame.startswith("CONNECTED") for frame in received) and time.monotonic() < deadline:
         page.wait_for_timeout(200)
-    assert any(frame.startswith("CONNECTED") for frame in received), received
+    assert any(frame.startswith("CONNECTED") for frame in received), (urls, raw[:5])
+    assert raw[0] == "o"  # SockJS's open frame, then STOMP inside a["..."]
+    assert not any(url.endswith("/wss/stomp") for url in urls)  # the console speaks SockJS, not the plain socket
+    alarm_id = 900_000_000 + secrets.randbelow(10**8)
+    notice = page.locator(f"[data-testid=alarm-notice][data-alarm-id='{alarm_id}']")
+    producer = KafkaProducer(bootstrap_servers=kafka_bootstrap)
+    try:
+        deadline = time.monotonic() + 30
+        while True:  # the API positions its push consumer on the first subscription: produce until shown
+            producer.send(CONSOLE_EVENTS, _alarm_push(fleet, alarm_id), key=str(fleet["enterprise_id"]).encode())
+            producer.flush()
+            try:
+                notice.first.wait_for(timeout=1000)
+                break
+            except PlaywrightTimeout:
+                assert time.monotonic() < deadline, f"no alarm notice within 30 s: {received[-3:]}"
+    finally:
+        producer.close()
+    assert notice.first.get_attribute("data-key") == "a0"
+    assert any(frame.startswith("MESSAGE") and f'"alarmId":{alarm_id}' in frame.replace(" ", "")
+               for frame in received)
 
 
 def test_a_page_of_another_origin_cannot_open_the_stomp_socket(page: Any, other_origin: str,
@@ -53,3 +105,43 @@ def test_a_page_of_another_origin_cannot_open_the_stomp_socket(page: Any, other_
     assert page.evaluate("() => window.__socket") == "refused"
     assert handshakes == []  # not one frame came through
     assert "refusing a STOMP socket from origin" in console_stack.api.log_tail(200)
+
+
+def test_under_authorization_protocol_1_the_console_sends_basic_on_rest_and_in_connect(
+        page: Any, console_stack: ConsoleStack, free_port: Callable[[], int], tmp_path: Path) -> None:
+    """console-spec §7 "General": with the authentication protocol 1 every request carries Basic
+    userName:password, the push socket's CONNECT too (an API of the same stack configured so)."""
+    api = ApiProcess({**console_stack.api.env, "FLEET_API_AUTH_PROTOCOL": "1"}, free_port(), tmp_path / "api1.log")
+    try:
+        api.start()
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{api.log_tail(30)}") from None
+    try:
+        fleet = own_enterprise(console_stack)
+        expected = "Basic " + base64.b64encode(f"{fleet['user']}:{DEMO_PASSWORD}".encode()).decode()
+        calls: list[tuple[str, str]] = []
+        sent: list[str] = []
+        received: list[str] = []
+
+        def on_request(request: Any) -> None:
+            if "/api/" in request.url:
+                calls.append((request.url, request.headers.get("authorization", "")))
+
+        def on_socket(ws: Any) -> None:
+            if is_live_socket(ws.url):
+                ws.on("framesent", lambda payload: sent.extend(stomp_frames(payload)))
+                ws.on("framereceived", lambda payload: received.extend(stomp_frames(payload)))
+
+        page.on("request", on_request)
+        page.on("websocket", on_socket)
+        sign_in(page, fleet["user"], path=f"{api.base_url}/dashboard/index")
+        deadline = time.monotonic() + 15
+        while not any(frame.startswith("CONNECTED") for frame in received) and time.monotonic() < deadline:
+            page.wait_for_timeout(200)
+        assert any(frame.startswith("CONNECTED") for frame in received), (sent[:2], received[:2])
+        connect = next(frame for frame in sent if frame.startswith("CONNECT"))
+        assert f"Authorization:{expected}" in connect.splitlines()
+        after_sign_in = [auth for url, auth in calls if "/api/user/current.json" not in url]
+        assert after_sign_in and all(auth == expected for auth in after_sign_in), calls[:6]
+    finally:
+        api.stop()

@@ -63,8 +63,8 @@ function headersFor(body: unknown, accept: string): Record<string, string> {
   const language = clientEffects().language();
   if (language) headers[LANGUAGE_HEADER] = language;
   if (!(body instanceof FormData)) headers['Content-Type'] = 'application/json;charset=UTF-8';
-  const token = session.accessToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const authorization = session.authorization();
+  if (authorization) headers.Authorization = authorization;
   return headers;
 }
 
@@ -83,7 +83,7 @@ async function send(url: string, options: RequestOptions, accept: string): Promi
   }
 }
 
-/** Every request: Bearer token, JSON, cancellable; resolves (never rejects) with {code, message, data}. */
+/** Every request: Authorization (Bearer token, Basic under protocol 1), JSON, cancellable; resolves (never rejects) with {code, message, data}. */
 export async function request<T>(url: string, options: RequestOptions = {}): Promise<ApiReply<T>> {
   const fail = (failure: Failure) => handleFailure(failure, options.quiet) as ApiReply<T>;
   const response = await send(url, options, 'application/json');

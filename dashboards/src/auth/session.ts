@@ -2,9 +2,12 @@ import type { CurrentUser, StoredToken, TokenData } from './types';
 
 /**
  * The signed-in session, kept in sessionStorage (console-spec §3): the token and the current user with
- * permissions and route map. The password is never stored. React reads it through useSession().
+ * permissions and route map. The password is stored only under authorization protocol 1, as the Basic
+ * credentials every call sends (console-spec §3 "Current user (kept in session storage): ... password",
+ * §7 "General"), and goes with the session. React reads it through useSession().
  */
 const TOKEN_KEY = 'fleetwatch.token';
+const BASIC_KEY = 'fleetwatch.basic';
 const USER_KEY = 'fleetwatch.user';
 const LOGOUT_FLAG_KEY = 'fleetwatch.loggedOut';
 /** Per-session state that must not outlive a logout (the open tabs, see layouts/tabs/rules.ts; the system
@@ -38,8 +41,19 @@ function update(next: Partial<SessionState>): void {
   listeners.forEach((listener) => listener());
 }
 
+/** base64 of UTF-8 `userName:password`, as HTTP Basic carries it. */
+export function basicCredentials(userName: string, password: string): string {
+  const bytes = new TextEncoder().encode(`${userName}:${password}`);
+  let binary = '';
+  bytes.forEach((byte) => {
+    binary += String.fromCharCode(byte);
+  });
+  return btoa(binary);
+}
+
 function drop(): void {
   write(TOKEN_KEY, null);
+  write(BASIC_KEY, null);
   write(USER_KEY, null);
   UI_STATE_KEYS.forEach((key) => sessionStorage.removeItem(key));
   update({ token: null, user: null });
@@ -55,6 +69,17 @@ export const session = {
   },
   accessToken(): string | null {
     return state.token?.access_token ?? null;
+  },
+  /** The Authorization header of every call and of the STOMP CONNECT: Basic under protocol 1, else Bearer. */
+  authorization(): string | null {
+    const basic = read<string>(BASIC_KEY);
+    if (basic) return `Basic ${basic}`;
+    const token = state.token?.access_token;
+    return token ? `Bearer ${token}` : null;
+  },
+  /** Protocol 1: the signed-in user's Basic credentials (null: send the Bearer token). */
+  setBasic(credentials: string | null): void {
+    write(BASIC_KEY, credentials);
   },
   setToken(token: TokenData, now = Date.now()): void {
     const stored: StoredToken = { ...token, received_at_ms: now };
@@ -95,4 +120,9 @@ export const session = {
 /** The access token for other transports (the STOMP CONNECT frame). */
 export function getAccessToken(): string | null {
   return session.accessToken();
+}
+
+/** The Authorization header for other transports (the STOMP CONNECT frame): Basic under protocol 1. */
+export function getAuthorization(): string | null {
+  return session.authorization();
 }

@@ -2,7 +2,7 @@ import { clientEffects, logoutToLogin } from '../api/effects';
 import type { ApiReply } from '../api/types';
 import { userHasPermissions } from '../router/routeTable';
 import { fetchCurrentUser, passwordGrant, refreshGrant } from './authApi';
-import { session } from './session';
+import { basicCredentials, session } from './session';
 import { tokenNeedsRefresh } from './tokenTiming';
 import type { CurrentUser } from './types';
 
@@ -10,7 +10,7 @@ import type { CurrentUser } from './types';
  * Loads the current user with permissions and route map (console-spec §4: after login, or on a
  * reload that has a token but no user). A user without permissions is told so and logged out.
  */
-export async function loadCurrentUser(signal?: AbortSignal): Promise<CurrentUser | null> {
+export async function loadCurrentUser(signal?: AbortSignal, basic?: string): Promise<CurrentUser | null> {
   const reply = await fetchCurrentUser(signal);
   if (reply.code !== 0 || !reply.data) return null;
   if (!userHasPermissions(reply.data.permissions)) {
@@ -19,6 +19,9 @@ export async function loadCurrentUser(signal?: AbortSignal): Promise<CurrentUser
     logoutToLogin();
     return null;
   }
+  // Authorization protocol 1 (console-spec §7 "General"): the sign-in's Basic credentials, stored before the
+  // user is, so no call of the signed-in console goes out with the Bearer token.
+  if (basic !== undefined) session.setBasic(reply.data.authProtocol === 1 ? basic : null);
   session.setUser(reply.data);
   return reply.data;
 }
@@ -28,7 +31,8 @@ export async function signIn(username: string, password: string): Promise<ApiRep
   const reply = await passwordGrant(username, password);
   if (reply.code !== 0 || !reply.data) return { code: reply.code || 500, message: reply.message, data: null };
   session.setToken(reply.data);
-  const user = await loadCurrentUser();
+  session.setBasic(null);
+  const user = await loadCurrentUser(undefined, basicCredentials(username, password));
   // Failed attempts before this one left error notifications; they are no longer true.
   if (user) clientEffects().clearErrors();
   return user ? { code: 0, message: '', data: user } : { code: 403, message: '', data: null };

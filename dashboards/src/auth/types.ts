@@ -61,6 +61,8 @@ export interface CurrentUser {
   routes: ServerRoute[];
   /** Screens of the server's route map these permissions do not open: their URLs show the 403 page. */
   deniedPaths?: string[];
+  /** The authorization protocol (console-spec §7 "General"): 1 sends Basic userName:password, else Bearer. */
+  authProtocol?: 1 | 2 | 3;
 }
 
 /** The displayed name: the first available of nickName, name, userName, account (console-spec §3). */

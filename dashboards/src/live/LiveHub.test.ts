@@ -108,6 +108,17 @@ describe('LiveHub (the one socket owner)', () => {
     hub.stop();
   });
 
+  it('sends the Authorization the session decides (Basic under authorization protocol 1)', () => {
+    const client = new FakeStompClient();
+    const hub = new LiveHub({
+      url: 'http://example/wss/stomp', enterpriseId: 42, getToken: () => 'tok-1', getAuthorization: () => 'Basic b3BzOnB3',
+      createClient: () => client, schedule: immediate, statesThrottleMs: 0,
+    });
+    hub.start();
+    expect(client.connectHeaders).toEqual({ Authorization: 'Basic b3BzOnB3' });
+    hub.stop();
+  });
+
   it('sends the console language in CONNECT so push texts come in it', () => {
     const client = new FakeStompClient();
     const hub = new LiveHub({

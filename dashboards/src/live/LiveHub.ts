@@ -21,6 +21,9 @@ export interface LiveHubOptions {
   url: string;
   enterpriseId: number;
   getToken: () => string | null | undefined;
+  /** The whole Authorization header of CONNECT, when the session decides it (console-spec §7: Basic
+   * userName:password under authorization protocol 1); without it, `Bearer <getToken()>`. */
+  getAuthorization?: () => string | null | undefined;
   /** The console's language, sent in CONNECT as X-Fleet-Language: the server's push texts (alarm
    * names, command results) come in it, as its HTTP replies do. */
   getLanguage?: () => string | null | undefined;
@@ -77,10 +80,11 @@ export class LiveHub {
     client.beforeConnect = () => {
       // The token is read on every attempt: it is refreshed every few minutes.
       const token = this.options.getToken();
+      const authorization = this.options.getAuthorization ? this.options.getAuthorization() : token ? `Bearer ${token}` : null;
       const language = this.options.getLanguage?.();
       this.sentLanguage = language ?? null;
       client.connectHeaders = {
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(authorization ? { Authorization: authorization } : {}),
         ...(language ? { [LANGUAGE_HEADER]: language } : {}),
       };
     };

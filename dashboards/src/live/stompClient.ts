@@ -1,5 +1,7 @@
 /** The slice of @stomp/stompjs `Client` the hub uses, so unit tests can drive a fake one. */
 import { Client } from '@stomp/stompjs';
+// The prebuilt browser bundle: the package's CommonJS sources read Node's `global`, which a browser lacks.
+import SockJS from 'sockjs-client/dist/sockjs.min.js';
 
 export interface StompMessageLike {
   body: string;
@@ -28,17 +30,21 @@ export interface StompClientLike {
   subscribe(destination: string, callback: (message: StompMessageLike) => void): StompSubscriptionLike;
 }
 
-/** The push socket is plain WebSocket on the page's own origin (the API serves the console). */
+/**
+ * The push endpoint (console-spec §7 "SockJS/STOMP endpoint /wss/stomp") on the page's own origin (the
+ * API serves the console): SockJS takes the http(s) URL and opens its websocket transport under it.
+ */
 export function stompUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
-  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/wss/stomp`;
+  return `${location.protocol}//${location.host}/wss/stomp`;
 }
+
+/** The server serves SockJS's websocket transport only (api/sockjs.py): no polling fallbacks. */
+export const SOCKJS_OPTIONS: SockJS.Options = { transports: ['websocket'] };
 
 export function createStompClient(url: string): StompClientLike {
   return new Client({
-    // No Sec-WebSocket-Protocol offer: a server that answers without choosing one (ours) would
-    // otherwise make the browser fail the handshake. The STOMP version is negotiated in CONNECT.
-    webSocketFactory: () => new WebSocket(url),
+    // A new SockJS session on every (re)connect; STOMP's version is negotiated in CONNECT.
+    webSocketFactory: () => new SockJS(url, undefined, SOCKJS_OPTIONS),
     heartbeatIncoming: 10000,
     heartbeatOutgoing: 10000,
     reconnectDelay: 1000,

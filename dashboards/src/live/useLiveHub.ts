@@ -3,7 +3,7 @@
  * mounted. Every page shares the one hub (and the one socket) of liveConnection.
  */
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import { getAccessToken } from '../auth/session';
+import { getAccessToken, getAuthorization } from '../auth/session';
 import { useSession } from '../auth/useSession';
 import type { LiveHub } from './LiveHub';
 import { acquireLive, currentLiveHub, stopLive, subscribeLiveHub } from './liveConnection';
@@ -16,7 +16,7 @@ export function useLiveHub(): LiveHub | null {
       stopLive(); // signed out: close the socket now, not after the release delay
       return undefined;
     }
-    const lease = acquireLive(enterpriseId, getAccessToken);
+    const lease = acquireLive(enterpriseId, getAccessToken, { getAuthorization });
     return () => lease.release();
   }, [enterpriseId]);
   const hub = useSyncExternalStore(subscribeLiveHub, currentLiveHub);

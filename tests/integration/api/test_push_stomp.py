@@ -1,9 +1,11 @@
 """STOMP push end to end: the real app (create_app on the session database, tokens from
 /oauth2/token.json) served by a threaded werkzeug server, websocket-client as the browser, and
-console.events.v1 records produced to the session's Kafka."""
+console.events.v1 records produced to the session's Kafka; the same over SockJS, and the authorization
+protocols 1 / 2 / 3 (Basic on REST and in CONNECT, client credentials on the token call)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 import uuid
@@ -16,10 +18,13 @@ import requests
 import websocket
 from werkzeug.serving import make_server
 
+from api.basic_auth import UNAUTHORIZED_TEXT
+from api.open_platform import hash_secret
 from api.push import STOMP_SUBPROTOCOLS
 from api.stomp import Frame
 from fleet.settings import ApiSettings
 from fleet.topics import CONSOLE_EVENTS
+from tests.support.stomp_client import SockJsStompClient
 from tests.support.stomp_client import StompClient as SharedStompClient
 from warehouse.passwords import hash_password
 
@@ -295,3 +300,244 @@ def test_a_command_result_reaches_its_sender_and_not_another_user_of_the_enterpr
     produce(producer, enterprises["sub_a"], push(enterprises["sub_a"], "all"))
     for client in (sender, other, parent):
         assert json.loads(client.receive().body)["data"]["marker"] == "all"
+
+
+# --- SockJS/STOMP at /wss/stomp and the authorization protocols 1 / 2 / 3 (console-spec §7, platform-spec §9).
+# ``server`` above runs protocol 3 (the default).
+
+
+def basic(user_name: str, password: str) -> str:
+    return "Basic " + base64.b64encode(f"{user_name}:{password}".encode()).decode()
+
+
+def serve_app(pg_url: str, kafka_bootstrap: str, var_dir: Any, **settings: Any) -> Iterator[str]:
+    from api import create_app
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FLEET_KAFKA_BOOTSTRAP", kafka_bootstrap)
+        app = create_app(ApiSettings(token_secret="sockjs-test-secret", **settings), pg_url, var_dir=var_dir)
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, name="push-test-server-2", daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+        app.extensions["fleet_push"].close()
+
+
+@pytest.fixture(scope="module")
+def basic_server(pg_url: str, kafka_bootstrap: str, enterprises: dict[str, Enterprise],
+                 tmp_path_factory: Any) -> Iterator[str]:
+    """Authorization protocol 1: Basic userName:password on REST and in CONNECT."""
+    # session_check_ttl_s 0: a revoked credential is refused at once (the default trusts it up to 15 s)
+    yield from serve_app(pg_url, kafka_bootstrap, tmp_path_factory.mktemp("var1"), auth_protocol=1,
+                         session_check_ttl_s=0.0)
+
+
+@pytest.fixture(scope="module")
+def client_server(pg_url: str, kafka_bootstrap: str, enterprises: dict[str, Enterprise],
+                  tmp_path_factory: Any) -> Iterator[str]:
+    """Authorization protocol 2: the token call authenticates the client with Basic."""
+    yield from serve_app(pg_url, kafka_bootstrap, tmp_path_factory.mktemp("var2"), auth_protocol=2)
+
+
+@pytest.fixture
+def sockets() -> Iterator[list[SockJsStompClient]]:
+    opened: list[SockJsStompClient] = []
+    yield opened
+    for client in opened:
+        client.close()
+
+
+def sockjs(server: str, sockets: list[SockJsStompClient], **options: Any) -> SockJsStompClient:
+    client = SockJsStompClient(server, timeout=DELIVERY_S, session_id=uuid.uuid4().hex[:8], **options)
+    sockets.append(client)
+    return client
+
+
+def test_info_offers_the_websocket_transport_only(server):
+    reply = requests.get(f"http://{server}/wss/stomp/info", timeout=10)
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body["websocket"] is True and body["cookie_needed"] is False
+    assert isinstance(body["entropy"], int)
+    assert "no-cache" in reply.headers["Cache-Control"]
+    # the polling and streaming transports are not served (websocket only, as the info says)
+    for transport in ("xhr_streaming", "xhr", "eventsource"):
+        assert requests.post(f"http://{server}/wss/stomp/123/abcdefgh/{transport}", timeout=10).status_code == 404
+    assert requests.get(f"http://{server}/wss/stomp/123/abcdefgh/eventsource", timeout=10).status_code == 404
+
+
+def test_sockjs_websocket_delivers_a_pushed_console_event(server, enterprises, producer, sockets):
+    ent = enterprises["sub_a"]
+    client = sockjs(server, sockets)
+    connected = client.connect(Authorization=f"Bearer {access_token(server, ent.user_name)}")
+    assert connected.command == "CONNECTED", connected
+    client.subscribe(f"/user/{ent.id}/message")
+    produce(producer, ent, push(ent, "over sockjs"))
+    frame = client.receive(DELIVERY_S)
+    assert frame.command == "MESSAGE"
+    assert frame.headers["destination"] == f"/user/{ent.id}/message"
+    assert json.loads(frame.body) == {"type": 1, "data": {"marker": "over sockjs", "online": True}}
+    client.send("DISCONNECT", receipt="bye")
+    assert client.receive().headers["receipt-id"] == "bye"
+    with pytest.raises(ConnectionError):
+        client.receive()
+    assert client.close_frame == [3000, "Go away!"]
+
+
+def test_sockjs_refuses_a_foreign_origin_before_the_upgrade(server, sockets):
+    with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+        sockjs(server, sockets, origin="https://evil.example")
+    assert refused.value.status_code == 403
+    reply = requests.get(f"http://{server}/wss/stomp/info", headers={"Origin": "https://evil.example"},
+                         timeout=10)
+    assert reply.status_code == 403
+
+
+def test_sockjs_closes_a_session_without_connect_and_one_with_broken_framing(pg_url, kafka_bootstrap,
+                                                                            tmp_path_factory, sockets):
+    for server in serve_app(pg_url, kafka_bootstrap, tmp_path_factory.mktemp("var-timeout"),
+                        stomp_connect_timeout_s=0.3):
+        client = sockjs(server, sockets)
+        frame = client.receive(3.0)
+        assert frame.command == "ERROR" and "no CONNECT frame within 0.3 s" in frame.headers["message"]
+        with pytest.raises(ConnectionError):
+            client.receive(3.0)
+        broken = sockjs(server, sockets)
+        broken.ws.send("CONNECT not json")
+        with pytest.raises(ConnectionError):
+            broken.receive(3.0)
+        assert broken.close_frame == [1002, "Broken framing."]
+
+
+def test_sockjs_message_over_the_frame_cap_is_refused_while_it_arrives(server, sockets):
+    client = sockjs(server, sockets)
+    client.send_text("SEND\n\n" + "x" * 70_000 + "\x00")
+    assert client.closed_within(3.0)
+
+
+def test_basic_connect_is_refused_under_protocol_3(server, enterprises, sockets):
+    client = sockjs(server, sockets)
+    frame = client.connect(Authorization=basic(enterprises["sub_a"].user_name, PASSWORD))
+    assert frame.command == "ERROR"
+    assert "only accepted under authorization protocol 1" in frame.headers["message"]
+    reply = requests.get(f"http://{server}/api/user/current.json",
+                         headers={"Authorization": basic(enterprises["sub_a"].user_name, PASSWORD)}, timeout=10)
+    assert (reply.status_code, reply.json()["code"]) == (401, 40002)
+    bearer = requests.get(f"http://{server}/api/user/current.json", timeout=10, headers={
+        "Authorization": f"Bearer {access_token(server, enterprises['sub_a'].user_name)}"})
+    assert bearer.json()["data"]["authProtocol"] == 3
+
+
+def test_basic_connect_under_protocol_1_receives_pushes(basic_server, enterprises, producer, sockets):
+    ent = enterprises["sub_b"]
+    client = sockjs(basic_server, sockets)
+    connected = client.connect(Authorization=basic(ent.user_name, PASSWORD))
+    assert connected.command == "CONNECTED", connected
+    assert connected.headers["user-name"] == ent.user_name
+    client.subscribe(f"/user/{ent.id}/message")
+    produce(producer, ent, push(ent, "basic"))
+    frame = client.receive(DELIVERY_S)
+    assert frame.command == "MESSAGE" and b'"basic"' in frame.body
+    wrong = sockjs(basic_server, sockets)
+    refused = wrong.connect(Authorization=basic(ent.user_name, "not-the-password"))
+    assert refused.command == "ERROR"
+    assert UNAUTHORIZED_TEXT in refused.headers["message"]
+    # Bearer keeps working beside Basic
+    bearer = sockjs(basic_server, sockets)
+    assert bearer.connect(Authorization=f"Bearer {access_token(basic_server, ent.user_name)}").command == "CONNECTED"
+
+
+def test_rest_with_basic_under_protocol_1(basic_server, enterprises):
+    ent = enterprises["root"]
+    url = f"http://{basic_server}/api/user/current.json"
+    for _ in range(2):  # the second call is served from the verified-credentials cache
+        reply = requests.get(url, headers={"Authorization": basic(ent.user_name, PASSWORD)}, timeout=10)
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["code"] == 0 and reply.json()["data"]["userName"] == ent.user_name
+        assert reply.json()["data"]["authProtocol"] == 1  # the console learns to send Basic from it
+    wrong = requests.get(url, headers={"Authorization": basic(ent.user_name, "wrong-password-1")}, timeout=10)
+    assert wrong.status_code == 401
+    assert wrong.json()["code"] == 401
+    assert wrong.json()["message"].startswith(UNAUTHORIZED_TEXT)
+    garbage = requests.get(url, headers={"Authorization": "Basic %%%not-base64"}, timeout=10)
+    assert (garbage.status_code, garbage.json()["code"]) == (401, 401)
+
+
+def test_basic_credentials_stop_working_once_the_password_changes(basic_server, enterprises, pg_url):
+    from warehouse.db import connect
+    from warehouse.passwords import hash_password
+
+    ent = enterprises["sub_a"]
+    url = f"http://{basic_server}/api/user/current.json"
+    header = {"Authorization": basic(ent.user_name, PASSWORD)}
+    assert requests.get(url, headers=header, timeout=10).status_code == 200
+    conn = connect(pg_url)
+    try:
+        with conn.transaction(), conn.cursor() as cur:
+            cur.execute("UPDATE app_user SET password_hash = %s WHERE user_name = %s",
+                        (hash_password("a-new-password-2"), ent.user_name))
+        changed = requests.get(url, headers=header, timeout=10)
+        fresh = requests.get(url, headers={"Authorization": basic(ent.user_name, "a-new-password-2")}, timeout=10)
+    finally:
+        with conn.transaction(), conn.cursor() as cur:
+            cur.execute("UPDATE app_user SET password_hash = %s WHERE user_name = %s",
+                        (hash_password(PASSWORD), ent.user_name))
+        conn.close()
+    # the session epoch moved (0004 trigger): the cached credential is checked again and refused
+    assert changed.status_code == 401
+    assert fresh.status_code == 200
+
+
+def test_token_call_under_protocol_2_needs_client_credentials(client_server, enterprises, pg_url):
+    from warehouse.db import connect
+
+    ent = enterprises["root"]
+    key, secret = f"fwsockjs{uuid.uuid4().hex[:8]}", uuid.uuid4().hex
+    conn = connect(pg_url)
+    try:
+        with conn.transaction(), conn.cursor() as cur:
+            cur.execute("INSERT INTO open_app (enterprise_id, name, app_key, secret_hash) VALUES (%s, %s, %s, %s)",
+                        (ent.id, "console client", key, hash_secret(secret)))
+    finally:
+        conn.close()
+    params = {"grant_type": "password", "username": ent.user_name, "password": PASSWORD}
+    url = f"http://{client_server}/oauth2/token.json"
+    without = requests.get(url, params=params, timeout=10)
+    assert (without.status_code, without.json()["code"]) == (401, 401)
+    assert "client_id:client_secret" in without.json()["message"]
+    wrong = requests.get(url, params=params, auth=(key, "wrong-secret"), timeout=10)
+    assert wrong.status_code == 401
+    granted = requests.get(url, params=params, auth=(key, secret), timeout=10)
+    assert granted.json()["code"] == 0, granted.text
+    token = granted.json()["data"]["access_token"]
+    me = requests.get(f"http://{client_server}/api/user/current.json",
+                      headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert me.json()["data"]["userName"] == ent.user_name
+    assert me.json()["data"]["authProtocol"] == 2
+    # the user's own password as Basic is protocol 1's, not 2's
+    as_basic = requests.get(f"http://{client_server}/api/user/current.json",
+                            headers={"Authorization": basic(ent.user_name, PASSWORD)}, timeout=10)
+    assert (as_basic.status_code, as_basic.json()["code"]) == (401, 40002)
+
+
+def test_wrong_basic_passwords_count_toward_the_sign_in_throttle(basic_server, enterprises, pg_url):
+    from warehouse.db import connect
+
+    user_name = f"push_basic_throttle_{uuid.uuid4().hex[:8]}"
+    conn = connect(pg_url)
+    try:
+        with conn.transaction(), conn.cursor() as cur:
+            cur.execute("INSERT INTO app_user (enterprise_id, user_name, password_hash, name) VALUES (%s, %s, %s, %s)",
+                        (enterprises["root"].id, user_name, hash_password(PASSWORD), "throttle"))
+    finally:
+        conn.close()
+    url = f"http://{basic_server}/api/user/current.json"
+    codes = [requests.get(url, headers={"Authorization": basic(user_name, f"wrong-{n}")}, timeout=10).status_code
+             for n in range(ApiSettings().login_max_failures + 1)]
+    assert codes[0] == 401 and codes[-1] == 429, codes
+    # the right password is refused too while the account backs off from this address
+    blocked = requests.get(url, headers={"Authorization": basic(user_name, PASSWORD)}, timeout=10)
+    assert blocked.status_code == 429

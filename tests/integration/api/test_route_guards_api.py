@@ -38,7 +38,7 @@ Login = Callable[[str], dict[str, str]]
 # Routes with no permission code: public (health, contract, sign-in, licence application, the
 # console's files, the socket that checks its own token) or about the caller only.
 PUBLIC = {"/", "/api/health.json", "/api/openapi.json", "/oauth2/token.json", "/assets/<path:filename>",
-          "/wss/stomp", "/api/license/apply.json", "/api/license/machineCode.json"}
+          "/wss/stomp", "/wss/stomp/info", "/wss/stomp/<server>/<session>/websocket", "/api/license/apply.json", "/api/license/machineCode.json"}
 CALLER_ONLY = {"/api/user/current.json", "/api/user/profile.json", "/api/system/mapConfig.json",
                "/api/notice/overView.json", "/api/system/dictionary/dictionary.json",
                "/api/common/user/<int:user_id>.json",  # own password change, else user:update (test_org_api)

@@ -88,10 +88,24 @@ def test_missing_token_gets_error_naming_the_header():
     assert "Authorization: Bearer" in reply.headers["message"]
 
 
-def test_basic_authorization_is_refused_with_a_clear_message():
-    [reply] = StompSession(authenticate).handle(connect_frame(Authorization="Basic YWxpY2U6cHc="))
+def test_basic_authorization_reaches_authenticate_whole():
+    # authorization protocol 1 (console-spec §7): the authenticate callable decides on Basic
+    seen: list[str] = []
+
+    def record(token: str) -> FakePrincipal:
+        seen.append(token)
+        raise AuthenticationFailed("Basic refused here")
+
+    [reply] = StompSession(record).handle(connect_frame(Authorization="Basic YWxpY2U6cHc="))
+    assert seen == ["Basic YWxpY2U6cHc="]
     assert reply.command == "ERROR"
-    assert "must be 'Bearer <access token>'" in reply.headers["message"]
+    assert reply.headers["message"] == "authentication failed: Basic refused here"
+
+
+def test_another_authorization_scheme_is_refused_with_a_clear_message():
+    [reply] = StompSession(authenticate).handle(connect_frame(Authorization="Digest abc"))
+    assert reply.command == "ERROR"
+    assert "must be 'Bearer <access token>' or 'Basic <credentials>'" in reply.headers["message"]
 
 
 def test_rejects_client_without_stomp_1_2():

@@ -36,6 +36,27 @@ describe('sign-in', () => {
     expect(stored).not.toContain('secret12');
   });
 
+  test('under authorization protocol 1 every later call sends Basic userName:password (console-spec §7)', async () => {
+    const fetchMock = vi.fn().mockResolvedValueOnce(reply(TOKEN)).mockResolvedValueOnce(reply({ ...USER, authProtocol: 1 }))
+      .mockResolvedValueOnce(reply(USER));
+    vi.stubGlobal('fetch', fetchMock);
+    expect((await signIn('运维', 'secret12')).code).toBe(0);
+    const expected = `Basic ${Buffer.from('运维:secret12', 'utf-8').toString('base64')}`;
+    expect(session.authorization()).toBe(expected);
+    await loadCurrentUser();
+    const headers = (fetchMock.mock.calls[2][1] as RequestInit).headers as Record<string, string>;
+    expect(headers.Authorization).toBe(expected);
+    session.clear();
+    expect(session.authorization()).toBeNull();
+    expect(Object.values({ ...sessionStorage }).join('\n')).not.toContain(expected.slice(6));
+  });
+
+  test('under protocols 2 and 3 calls send the Bearer token', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValueOnce(reply(TOKEN)).mockResolvedValueOnce(reply({ ...USER, authProtocol: 3 })));
+    expect((await signIn('ops', 'secret12')).code).toBe(0);
+    expect(session.authorization()).toBe('Bearer a1');
+  });
+
   test('a user without permissions is told so and logged out', async () => {
     session.setToken(TOKEN);
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(reply({ ...USER, permissions: [] })));
