@@ -125,6 +125,12 @@ def _tpms(item: str, lang: str) -> str:
             f" (SELECT nullif({_bits('w.word', 'tpms_', 16, lang)}, '') FROM (SELECT {word} AS word) w) END")
 
 
+def tpms_names_sql(word: str, lang: str) -> str:
+    """Names of the set bits of a tyre event's type WORD (``word``, an integer expression), bit 0 (the timed
+    report) included, joined with ","; NULL when none is set: the TPMS log's alarm column."""
+    return f"nullif({_bits(word, 'tpms_', 16, lang)}, '')"
+
+
 def _video_names(extras: str, lang: str) -> str:
     word = _number(f"{extras}->{_literal(VIDEO_FLAGS_ITEM)}")
     return (f"CASE WHEN {_has_video(extras)} THEN"  # noqa: S608 - code's own SQL
