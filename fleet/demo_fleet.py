@@ -45,6 +45,11 @@ def terminal_has_video(i: int) -> bool:
     return i % 4 == 1
 
 
+def terminal_has_tpms(i: int) -> bool:
+    """Whether demo terminal ``i`` has tyre sensors (the simulator sends its 0x66 reports: simulator.tyres)."""
+    return i % 5 == 2
+
+
 def terminal_plate(i: int) -> str:
     letter = {"parent": PARENT, "a": SUBSIDIARY_A, "b": SUBSIDIARY_B}[terminal_enterprise(i)].plate_letter
     return f"京{letter}·{i:05d}"

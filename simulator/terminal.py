@@ -48,6 +48,7 @@ from simulator.area_watch import AreaWatch
 from simulator.commands import NORMAL, CommandResponder, StoredMedia, default_params
 from simulator.driving import Vehicle
 from simulator.outbox import Outbox, Position
+from simulator.tyres import TyreSensors
 from simulator.uploads import MediaUploader
 
 log = logging.getLogger("simulator.terminal")
@@ -112,6 +113,7 @@ class VirtualTerminal:
     counters: SessionCounters = field(default_factory=SessionCounters)
     plate: str = ""
     alarms: AlarmSchedule | None = None  # None: this terminal raises no alarms
+    tyres: TyreSensors | None = None  # None: no tyre sensors (simulator.tyres)
     outbox: Outbox = field(init=False)
     responder: CommandResponder = field(init=False)
     uploader: MediaUploader = field(init=False)
@@ -149,6 +151,8 @@ class VirtualTerminal:
         if self.alarms is not None:
             flags, items = self.alarms.step(self.fix_step_s, sample, fix_at, self.vehicle)
             sample = replace(sample, alarm_flags=flags)
+        if self.tyres is not None:
+            items = {**items, **self.tyres.step(self.fix_step_s, sample, fix_at)}
         area_flags, area_items = self.area_watch.check(self.responder.areas, sample.lng, sample.lat,
                                                        sample.speed_kmh, fix_at)
         if area_flags or area_items:  # crossings of the areas it holds (simulator.area_watch)
