@@ -27,11 +27,11 @@ from fleet.demo_fleet import terminal_has_tpms
 from fleet.driving_model import DrivingModel
 from fleet.phones import canonical_phone
 from fleet.settings import SimulatorSettings
+from fleet.tyre_model import TyreSensors
 from simulator.alarms import AlarmSchedule
 from simulator.commands import behaviour_for
 from simulator.driving import Vehicle
 from simulator.terminal import TerminalConfig, VirtualTerminal
-from simulator.tyres import TyreSensors
 from simulator.video_clips import ClipLibrary
 from simulator.video_terminal import VideoTerminal
 

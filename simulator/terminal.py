@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from fleet.tyre_model import TyreSensors
 from protocols.jt808 import (
     AlarmAttachmentUploadRequest,
     LocationReport,
@@ -48,7 +49,6 @@ from simulator.area_watch import AreaWatch
 from simulator.commands import NORMAL, CommandResponder, StoredMedia, default_params
 from simulator.driving import Vehicle
 from simulator.outbox import Outbox, Position
-from simulator.tyres import TyreSensors
 from simulator.uploads import MediaUploader
 
 log = logging.getLogger("simulator.terminal")
@@ -113,7 +113,7 @@ class VirtualTerminal:
     counters: SessionCounters = field(default_factory=SessionCounters)
     plate: str = ""
     alarms: AlarmSchedule | None = None  # None: this terminal raises no alarms
-    tyres: TyreSensors | None = None  # None: no tyre sensors (simulator.tyres)
+    tyres: TyreSensors | None = None  # None: no tyre sensors (fleet.tyre_model)
     outbox: Outbox = field(init=False)
     responder: CommandResponder = field(init=False)
     uploader: MediaUploader = field(init=False)
@@ -152,7 +152,9 @@ class VirtualTerminal:
             flags, items = self.alarms.step(self.fix_step_s, sample, fix_at, self.vehicle)
             sample = replace(sample, alarm_flags=flags)
         if self.tyres is not None:
-            items = {**items, **self.tyres.step(self.fix_step_s, sample, fix_at)}
+            items = {**items, **self.tyres.step(self.fix_step_s, fix_at, acc_on=sample.acc_on, speed_kmh=sample.speed_kmh,
+                                                altitude_m=sample.altitude_m, lat=sample.lat, lng=sample.lng,
+                                                status_flags=sample.status_flags)}
         area_flags, area_items = self.area_watch.check(self.responder.areas, sample.lng, sample.lat,
                                                        sample.speed_kmh, fix_at)
         if area_flags or area_items:  # crossings of the areas it holds (simulator.area_watch)

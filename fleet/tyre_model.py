@@ -1,5 +1,6 @@
-"""Tyre pressure monitoring on a simulated vehicle: the 0x66 items (Jiangsu 2017 table 4-18) a terminal with
-tyre sensors sends, so the TPMS log and the track's tpmAlarm have data under ``make up``.
+"""Tyre pressure monitoring on a demo vehicle: the 0x66 items (Jiangsu 2017 table 4-18) a terminal with
+tyre sensors sends, so the TPMS log and the track's tpmAlarm have data under ``make up``. One model for the
+live simulator (simulator.terminal) and the seeded history (warehouse.history), as ``fleet.driving_model``.
 
 A fitted terminal (``fleet.demo_fleet.terminal_has_tpms``) has ``TYRES`` sensors. While the ACC is on it
 reports every tyre each ``REPORT_EVERY_S`` seconds of fix time as a timed report (type bit 0): pressure
@@ -16,7 +17,6 @@ from datetime import datetime
 from typing import Any
 
 from protocols.jt808 import AlarmNumber
-from simulator.driving import Sample
 
 TYRES = 6
 REPORT_EVERY_S = 300.0
@@ -40,22 +40,23 @@ class TyreSensors:
         self.alarm_id = 0
         self.reports = 0
 
-    def step(self, dt_s: float, sample: Sample, fix_at: datetime) -> dict[str, Any]:
-        """The items of the report at ``fix_at`` (``{"tpms_alarm": ...}`` when one is due, else empty)."""
+    def step(self, dt_s: float, fix_at: datetime, *, acc_on: bool, speed_kmh: float, altitude_m: float, lat: float,
+             lng: float, status_flags: int) -> dict[str, Any]:
+        """The items of the report at ``fix_at``, ``dt_s`` after the previous one (``{"tpms_alarm": ...}`` when
+        one is due, else empty)."""
         self.since_report_s += dt_s
-        if not sample.acc_on or self.since_report_s < REPORT_EVERY_S:
+        if not acc_on or self.since_report_s < REPORT_EVERY_S:
             return {}
         self.since_report_s = 0.0
         self._advance()
-        events = [self._event(tyre, sample.speed_kmh) for tyre in range(TYRES)]
+        events = [self._event(tyre, speed_kmh) for tyre in range(TYRES)]
         self.alarm_id = (self.alarm_id + 1) & 0xFFFFFFFF
         self.reports += 1
         number = AlarmNumber(self.alarm_terminal_id, fix_at, 0, 0)
         return {"tpms_alarm": {
             "alarm_id": self.alarm_id, "flag": 0, "type": events[0]["type"], "level": None,
-            "speed_kmh": round(sample.speed_kmh), "altitude_m": sample.altitude_m, "lat": sample.lat,
-            "lng": sample.lng, "time": fix_at.isoformat(), "vehicle_status": sample.status_flags,
-            "alarm_no": number.to_json(), "events": events}}
+            "speed_kmh": round(speed_kmh), "altitude_m": round(altitude_m), "lat": lat, "lng": lng,
+            "time": fix_at.isoformat(), "vehicle_status": status_flags, "alarm_no": number.to_json(), "events": events}}
 
     def _advance(self) -> None:
         for tyre in list(self.leaking):

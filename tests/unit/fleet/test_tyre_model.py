@@ -1,4 +1,4 @@
-"""Simulated tyre sensors (simulator.tyres): a fitted terminal sends 0x66 timed reports of every tyre while
+"""Simulated tyre sensors (fleet.tyre_model): a fitted terminal sends 0x66 timed reports of every tyre while
 the ACC is on, the codec encodes and decodes them unchanged, and a slow leak shows as pressure too low."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from fleet.demo_fleet import terminal_has_tpms
+from fleet.demo_fleet import device_phone, phone_has_tpms, terminal_has_tpms, terminal_phone
+from fleet.tyre_model import LOW_KPA, REPORT_EVERY_S, TYRES, TyreSensors
 from protocols.jt808.extras import decode_items, encode_items
 from protocols.jt808.extras.x66_tpms_alarm import alarm_bits
 from simulator.driving import Sample
-from simulator.tyres import LOW_KPA, REPORT_EVERY_S, TYRES, TyreSensors
 
 T0 = datetime(2026, 12, 3, 1, 0, tzinfo=UTC)
 
@@ -23,7 +23,9 @@ def _sample(acc_on: bool = True) -> Sample:
 def _reports(sensors: TyreSensors, seconds: float, step_s: float = 10.0, acc_on: bool = True) -> list[dict]:
     out = []
     for k in range(int(seconds / step_s)):
-        items = sensors.step(step_s, _sample(acc_on), T0 + timedelta(seconds=k * step_s))
+        sample = _sample(acc_on)
+        items = sensors.step(step_s, T0 + timedelta(seconds=k * step_s), acc_on=sample.acc_on, speed_kmh=sample.speed_kmh,
+                             altitude_m=sample.altitude_m, lat=sample.lat, lng=sample.lng, status_flags=sample.status_flags)
         if items:
             out.append(items["tpms_alarm"])
     return out
@@ -55,3 +57,5 @@ def test_a_slow_leak_raises_pressure_too_low() -> None:
 
 def test_some_demo_terminals_have_tyre_sensors() -> None:
     assert [i for i in range(1, 11) if terminal_has_tpms(i)] == [2, 7]
+    assert phone_has_tpms(terminal_phone(7)) and not phone_has_tpms(terminal_phone(8))
+    assert phone_has_tpms(device_phone(7)) and not phone_has_tpms("13900000007") and not phone_has_tpms("")
