@@ -10,7 +10,7 @@
 -- the vehicle and the time range (EntitySpec.window), so the plan is car -> devices -> gps primary key.
 -- depends: 0054_exchange_notice_view
 
-CREATE VIEW tpms_log_view AS
+CREATE OR REPLACE VIEW tpms_log_view AS
 SELECT g.device_id, g.fix_at, c.id AS car_id, g.enterprise_id, c.plate_number, d.phone AS device_phone,
        t.item, t.tyre, t.pressure_kpa, t.pressure_raw, t.temperature_c, t.battery_pct, t.alarm_type,
        g.lng, g.lat, g.speed_kmh
