@@ -39,6 +39,7 @@ ENGLISH = MappingProxyType({
     "notify": "Announcements",
     "auditLog": "Audit log",
     "gpsLog": "GPS log",
+    "tpmsLog": "TPMS log",
     "onlineLog": "Online log",
     "accStateLog": "ACC state log",
     "parkLog": "Parking log",

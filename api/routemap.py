@@ -158,13 +158,14 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
     ),
     _route(
         "/log", "log", "RouteView",
-        _meta("menu.log", "HistoryOutlined", ["gpsLog", "onlineLog", "accStateLog", "parkLog", "idlingLog",
+        _meta("menu.log", "HistoryOutlined", ["gpsLog", "tpmsLog", "onlineLog", "accStateLog", "parkLog", "idlingLog",
                                               "downstreamMessage", "upstreamMessage", "originalMessage", "videoLog",
                                               "report"]),
         # History logs: each page is dashboards/src/screens/log/<name>.tsx; ?carId= preselects.
         *(_route(f"/log/{page}", f"log{page[0].upper()}{page[1:]}", f"log/{page}",
                  _meta(f"menu.log.{page}", icon, [code]))
-          for page, icon, code in (("gps", "AimOutlined", "gpsLog"), ("online", "WifiOutlined", "onlineLog"),
+          for page, icon, code in (("gps", "AimOutlined", "gpsLog"), ("tpms", "DashboardOutlined", "tpmsLog"),
+                                   ("online", "WifiOutlined", "onlineLog"),
                                    ("accState", "PoweroffOutlined", "accStateLog"),
                                    ("park", "PauseCircleOutlined", "parkLog"),
                                    ("idling", "FieldTimeOutlined", "idlingLog"))),

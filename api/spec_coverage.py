@@ -123,8 +123,7 @@ SCREENS: tuple[Screen, ...] = (
               trafficControlAlarm=f"missing:{SEEDS}:listTrafficControlAlarm"),
     *_screens("platform §2", "Logs", "downstreamMessage driverAttendance gps idling live live/detail online "
               "originalMessage park tpms upstreamMessage videoLog", prefix="log",
-              live=f"missing:{SEEDS}:logLive", live_detail=f"missing:{SEEDS}:logLiveDetail",
-              tpms=f"missing:{SEEDS}:logTpms"),
+              live=f"missing:{SEEDS}:logLive", live_detail=f"missing:{SEEDS}:logLiveDetail"),
     Screen("platform §2", "Open API", "openPlatform", "settingsOpenPlatform",
            note="the spec asks for Open API as its own page too (apps, APIs and limits are tabs here)"),
     *_screens("platform §2", "Reports", "a1Alarm alarm alarmOverview alarmOverview/detail dailyMileage "

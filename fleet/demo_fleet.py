@@ -45,6 +45,19 @@ def terminal_has_video(i: int) -> bool:
     return i % 4 == 1
 
 
+def terminal_has_tpms(i: int) -> bool:
+    """Whether demo terminal ``i`` has tyre sensors (its 0x66 reports: fleet.tyre_model, live and seeded)."""
+    return i % 5 == 2
+
+
+def phone_has_tpms(phone: str) -> bool:
+    """``terminal_has_tpms`` of the demo terminal with this phone, as sent (``terminal_phone``) or stored
+    (``device_phone``); False for any other phone."""
+    digits = phone.lstrip("0")
+    return (len(digits) == 11 and digits.isascii() and digits.isdigit() and digits.startswith("138")
+            and terminal_has_tpms(int(digits[3:])))
+
+
 def terminal_plate(i: int) -> str:
     letter = {"parent": PARENT, "a": SUBSIDIARY_A, "b": SUBSIDIARY_B}[terminal_enterprise(i)].plate_letter
     return f"京{letter}·{i:05d}"

@@ -23,9 +23,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
+from fleet.demo_fleet import terminal_has_tpms
 from fleet.driving_model import DrivingModel
 from fleet.phones import canonical_phone
 from fleet.settings import SimulatorSettings
+from fleet.tyre_model import TyreSensors
 from simulator.alarms import AlarmSchedule
 from simulator.commands import behaviour_for
 from simulator.driving import Vehicle
@@ -204,6 +206,8 @@ def build_terminals(settings: SimulatorSettings, terminals: int, interval_s: flo
         terminal = VirtualTerminal(index=index, phone=phone_of(settings, index), terminal_id=terminal_id,
                                    config=config, vehicle=vehicle, rng=rng, auth_store=store,
                                    fix_clock=start, sent_log=sent_log, plate=plate_of(index), alarms=alarms)
+        if terminal_has_tpms(index):
+            terminal.tyres = TyreSensors(random.Random(f"{settings.seed}:{index}:tyres"), terminal_id)
         if clips is not None and has_video(index):
             terminal.responder.video = VideoTerminal(phone_of(settings, index), plate_of(index), clips=clips,
                                                      talk_dir=settings.talk_dir)

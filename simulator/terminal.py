@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from fleet.tyre_model import TyreSensors
 from protocols.jt808 import (
     AlarmAttachmentUploadRequest,
     LocationReport,
@@ -112,6 +113,7 @@ class VirtualTerminal:
     counters: SessionCounters = field(default_factory=SessionCounters)
     plate: str = ""
     alarms: AlarmSchedule | None = None  # None: this terminal raises no alarms
+    tyres: TyreSensors | None = None  # None: no tyre sensors (fleet.tyre_model)
     outbox: Outbox = field(init=False)
     responder: CommandResponder = field(init=False)
     uploader: MediaUploader = field(init=False)
@@ -149,6 +151,10 @@ class VirtualTerminal:
         if self.alarms is not None:
             flags, items = self.alarms.step(self.fix_step_s, sample, fix_at, self.vehicle)
             sample = replace(sample, alarm_flags=flags)
+        if self.tyres is not None:
+            items = {**items, **self.tyres.step(self.fix_step_s, fix_at, acc_on=sample.acc_on, speed_kmh=sample.speed_kmh,
+                                                altitude_m=sample.altitude_m, lat=sample.lat, lng=sample.lng,
+                                                status_flags=sample.status_flags)}
         area_flags, area_items = self.area_watch.check(self.responder.areas, sample.lng, sample.lat,
                                                        sample.speed_kmh, fix_at)
         if area_flags or area_items:  # crossings of the areas it holds (simulator.area_watch)

@@ -17,6 +17,7 @@ skips vehicles that already have rows in its range).
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import random
@@ -27,8 +28,10 @@ from typing import Any
 
 from psycopg import Connection, sql
 
+from fleet.demo_fleet import phone_has_tpms
 from fleet.driving_model import AlarmMix, Drive, SafetyDraw
 from fleet.driving_model import DrivingModel as DrivingModel
+from fleet.tyre_model import TyreSensors
 from warehouse.history_events import (
     ACC_COLUMNS,
     ALARM_COLUMNS,
@@ -43,7 +46,8 @@ log = logging.getLogger(__name__)
 
 ACC_ON, POSITIONED = 1, 2
 COPY_COLUMNS = ("device_id", "fix_at", "car_id", "enterprise_id", "lng", "lat", "altitude_m", "speed_kmh",
-                "direction_deg", "mileage_km", "fuel_l", "alarm_flags", "status_flags", "received_at")
+                "direction_deg", "mileage_km", "fuel_l", "alarm_flags", "status_flags", "received_at", "extras")
+NO_EXTRAS = "{}"
 
 
 @dataclass(frozen=True)
@@ -107,14 +111,26 @@ def generate_track(
         at += step
 
 
-def _copy_lines(vehicle: HistoryVehicle, points: Iterable[tuple[Any, ...]]) -> Iterator[str]:
+def _copy_lines(vehicle: HistoryVehicle, points: Iterable[tuple[Any, ...]], extras: str = NO_EXTRAS) -> Iterator[str]:
+    """COPY text lines; ``extras``: the points' gps.extras as JSON (COPY's text escapes applied here)."""
     head = f"{vehicle.device_id}\t"
     car = "\\N" if vehicle.car_id is None else str(vehicle.car_id)
     middle = f"\t{car}\t{vehicle.enterprise_id}\t"
+    tail = extras.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
     for at, lng, lat, alt, speed, direction, mileage, fuel, alarm, status in points:
         received = at + timedelta(seconds=1)
         yield (f"{head}{at.isoformat()}{middle}{lng}\t{lat}\t{alt}\t{speed}\t{direction}\t{mileage}\t{fuel}"
-               f"\t{alarm}\t{status}\t{received.isoformat()}\n")
+               f"\t{alarm}\t{status}\t{received.isoformat()}\t{tail}\n")
+
+
+def _tyre_extras(tyres: TyreSensors | None, point: tuple[Any, ...], interval_s: float) -> str:
+    """The fix's 0x66 item when its vehicle has tyre sensors and one is due (fleet.tyre_model), as JSON."""
+    if tyres is None:
+        return NO_EXTRAS
+    at, lng, lat, alt, speed, _direction, _mileage, _fuel, _alarm, status = point
+    items = tyres.step(interval_s, at, acc_on=bool(status & ACC_ON), speed_kmh=speed, altitude_m=alt, lat=lat, lng=lng,
+                       status_flags=status)
+    return json.dumps(items, ensure_ascii=False) if items else NO_EXTRAS
 
 
 def load_history(
@@ -145,10 +161,13 @@ def load_history(
             buffer: list[str] = []
             tracker = None if events is None else EventTracker(
                 vehicle.device_id, vehicle.car_id, vehicle.enterprise_id, vehicle.phone, vehicle.plate_number, events)
+            # a demo terminal with tyre sensors reports them as the live simulator does (fleet.tyre_model)
+            tyres = TyreSensors(random.Random(f"{seed}:{vehicle.device_id}:{start.isoformat()}:tyres"), vehicle.phone) \
+                if phone_has_tpms(vehicle.phone) else None
             for point in generate_track(vehicle, start, end, interval_s, seed=seed, model=model,
                                         resume=(resume or {}).get(vehicle.device_id),
                                         on_safety=None if tracker is None else tracker.safety_event):
-                buffer.extend(_copy_lines(vehicle, (point,)))
+                buffer.extend(_copy_lines(vehicle, (point,), _tyre_extras(tyres, point, interval_s)))
                 newest = point
                 if tracker is not None:
                     tracker.add(point[0], point[1], point[2], point[4], point[8], point[9])

@@ -73,6 +73,7 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "notify": ("通知公告", ("add", "delete", "update", "query", "get")),
     "auditLog": ("操作日志", ("query", "get", "export")),
     "gpsLog": ("GPS日志", ("query", "export")),
+    "tpmsLog": ("胎压日志", ("query", "export")),
     "onlineLog": ("上下线日志", ("query", "export")),
     "accStateLog": ("ACC状态日志", ("query", "export")),
     "parkLog": ("停车日志", ("query", "export")),

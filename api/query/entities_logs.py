@@ -5,6 +5,10 @@ by the generic routes and the one list page:
   (``Window``: gps is far too large to scan), oldest first (console-spec §3 "GPS record").
 - ``onlineLog``: terminal online / offline transitions; ``accStateLog``: ACC on / off transitions
   (platform-spec §7, default order createTime descending). Both per vehicle or for the whole scope.
+- ``tpmsLog``: a vehicle's tyre readings (``tpms_log_view``, migration 0055): one row per tyre of a fix
+  with item 0x66 tyre events (pressure kPa, temperature °C, battery %, the event's type WORD and its
+  names in the caller's language) or item 0x05 pressures (the byte as sent); needs the vehicle and a
+  time range, oldest first, like the GPS log.
 - ``parkLog`` / ``idlingLog``: computed (``EntitySpec.provider``): the vehicle's master terminal's
   fixes in the range through ``fleet.stops.detect_stops``; each row with its address
   (``fleet.geo.reverse_geocode``). A stop already going at the range's start begins there; one still
@@ -27,6 +31,7 @@ from fleet.settings import ApiSettings
 from fleet.stops import Stop, StopThresholds, detect_stops
 from warehouse.queries import logs
 from warehouse.queries.scope import Scope
+from warehouse.queries.track_alarms import tpms_names_sql
 
 F = FieldSpec
 ON_OFF = (0, 1)
@@ -65,6 +70,49 @@ GPS_LOG = EntitySpec(
         "alarm": F("alarm_flags", "int", label="报警标志", exportable=True),
         "state": F("status_flags", "int", label="状态位", exportable=True),
         "receivedAt": F("received_at", "time", label="接收时间", exportable=True),
+    },
+)
+
+# The items a tyre row comes from (migration 0055): 102 the 0x66 TPMS alarm events, 5 the 0x05 pressures.
+TPMS_ITEMS = (5, 102)
+
+
+def tpms_alarm_names(language: str) -> str:
+    """SQL of a tyre row's alarm names in ``language`` (the set bits of its type WORD)."""
+    return tpms_names_sql("alarm_type", language)
+
+
+TPMS_LOG = EntitySpec(
+    name="tpmsLog",
+    relation="tpms_log_view",
+    tenant_column="enterprise_id",
+    permission="tpmsLog",
+    id_field="time",
+    tiebreak=("time", "deviceId", "item", "tyre"),
+    default_order="time",
+    max_page_size=1000,
+    window=Window("carId", "time", history_max_days),
+    label="胎压日志",
+    fields={
+        "time": F("fix_at", "time", label="定位时间", exportable=True),
+        "carId": F("car_id", "int", ref="carView", label="车辆"),
+        "plateNumber": F("plate_number", label="车牌号", exportable=True),
+        "deviceId": F("device_id", "int", label="终端编号"),
+        "devicePhone": F("device_phone", label="终端手机号", exportable=True),
+        "enterpriseId": F("enterprise_id", "int", label="企业"),
+        "item": F("item", "int", enum=TPMS_ITEMS, label="附加信息", exportable=True,
+                  choices=((5, "0x05 胎压"), (102, "0x66 胎压监测"))),
+        "tyre": F("tyre", "int", label="轮胎位置", exportable=True),
+        "pressure": F("pressure_kpa", "int", label="胎压(kPa)", exportable=True),
+        "pressureRaw": F("pressure_raw", "int", label="胎压(原始值)", exportable=True),
+        "temperature": F("temperature_c", "int", label="胎温(°C)", exportable=True),
+        "battery": F("battery_pct", "int", label="电池电量(%)", exportable=True),
+        "alarmType": F("alarm_type", "int", label="报警类型字"),
+        "alarmNames": F("alarm_names", expression=tpms_alarm_names("zh-CN"), localised=tpms_alarm_names,
+                        filterable=False, sortable=False, label="报警类型", exportable=True),
+        "lng": F("lng", "float", label="经度", exportable=True),
+        "lat": F("lat", "float", label="纬度", exportable=True),
+        "speed": F("speed_kmh", "float", label="速度(km/h)", exportable=True),
     },
 )
 
@@ -176,4 +224,4 @@ def _stop_log(name: str, kind: str, label: str) -> EntitySpec:
 PARK_LOG = _stop_log("parkLog", "park", "停车日志")
 IDLING_LOG = _stop_log("idlingLog", "idle", "怠速日志")
 
-LOG_ENTITIES = (GPS_LOG, ONLINE_LOG, ACC_STATE_LOG, PARK_LOG, IDLING_LOG)
+LOG_ENTITIES = (GPS_LOG, TPMS_LOG, ONLINE_LOG, ACC_STATE_LOG, PARK_LOG, IDLING_LOG)

@@ -13,10 +13,13 @@ The seven point fields (``POINT_FIELDS``, after the eleven of contract B):
   v0..v31, ADAS and DSM with their level ("一级 前向碰撞报警", as ``fleet.alarm_catalog.describe``), TPMS
   (each set bit of the events' type words, bit 0, the timed report, included), BSD; null without alarm.
   A type the catalogue does not know reads as its key (``adas_9``), as ``describe`` answers.
-- ``adasAlarm``, ``dsmAlarm``, ``tpmAlarm``, ``bsdAlarm``: the decoded item as stored (the codec's keys,
+- ``adasAlarm``, ``dsmAlarm``, ``bsdAlarm``: the decoded item as stored (the codec's keys,
   protocols/jt808/extras/), or null.
-- ``videoAlarm``: the 0x14-0x18 items the fix has ({video_alarm_flags, video_signal_lost_channels, ...})
-  when 0x14 is non-zero, else null.
+- ``tpmAlarm``: the 0x66 item in the spec's shape ``{alarmList: [{type, ...}]}`` (platform-spec §3 "Alarm
+  data"): its tyre events under ``alarmList`` (each ``{tyre, type, pressure_kpa, temperature_c,
+  battery_pct}``, ``type`` the event's type WORD), the item's other keys as stored; or null.
+- ``videoAlarm``: the 0x14 video alarm bitmask (platform-spec §3 "videoAlarm bitmask", 32 bits) when
+  non-zero, else null.
 - ``gbAlarm``: a GB fix's alarm object as stored (below), else null: the popup lists its fault codes.
 
 A GB/T 32960 / GB 17691 fix (streams/gb_frames.py) with alarms carries the track point's alarm object
@@ -125,6 +128,12 @@ def _tpms(item: str, lang: str) -> str:
             f" (SELECT nullif({_bits('w.word', 'tpms_', 16, lang)}, '') FROM (SELECT {word} AS word) w) END")
 
 
+def tpms_names_sql(word: str, lang: str) -> str:
+    """Names of the set bits of a tyre event's type WORD (``word``, an integer expression), bit 0 (the timed
+    report) included, joined with ","; NULL when none is set: the TPMS log's alarm column."""
+    return f"nullif({_bits(word, 'tpms_', 16, lang)}, '')"
+
+
 def _video_names(extras: str, lang: str) -> str:
     word = _number(f"{extras}->{_literal(VIDEO_FLAGS_ITEM)}")
     return (f"CASE WHEN {_has_video(extras)} THEN"  # noqa: S608 - code's own SQL
@@ -155,15 +164,27 @@ def _alarm_info(flags: str, extras: str, lang: str) -> str:
 
 
 def _video_alarm(extras: str) -> str:
-    return (f"CASE WHEN {_has_video(extras)} THEN (SELECT jsonb_object_agg(x.k, x.v) FROM jsonb_each({extras}) AS x(k, v)"  # noqa: S608 - code's own SQL
-            f" WHERE x.k = ANY({_array(VIDEO_ITEMS)})) END")
+    """The 0x14 bitmask (a bigint) when non-zero (platform-spec §3: videoAlarm is a bitmask)."""
+    return f"CASE WHEN {_has_video(extras)} THEN {_number(f'{extras}->{_literal(VIDEO_FLAGS_ITEM)}')} END"
+
+
+def _tpm_alarm(item: str) -> str:
+    """The 0x66 item as ``{alarmList: [events], ...its other keys}`` (platform-spec §3 tpmAlarm{alarmList[{type}]})."""
+    events = f"CASE WHEN jsonb_typeof({item}->'events') = 'array' THEN {item}->'events' ELSE '[]'::jsonb END"
+    return (f"CASE WHEN jsonb_typeof({item}) = 'object' THEN (({item}) - 'events'::text)"
+            f" || jsonb_build_object('alarmList', {events}) END")
+
+
+def _item_field(extras: str, name: str) -> str:
+    item = f"{extras}->{_literal(name)}"
+    return _tpm_alarm(item) if SAFETY_ITEMS[name][1] == AlarmKind.TPMS else item
 
 
 @cache
 def point_sql(lang: str, flags: str = "g.alarm_flags", extras: str = "g.extras", *, split: bool = False) -> Any:
     """The seven POINT_FIELDS expressions over the ``flags`` (bigint) and ``extras`` (jsonb) expressions,
     names in ``lang`` (zh-CN, zh-HK, en-US): comma-separated text, or a tuple with ``split``."""
-    fields = (_alarm_info(flags, extras, lang), *(f"{extras}->{_literal(name)}" for name in SAFETY_ITEMS),
+    fields = (_alarm_info(flags, extras, lang), *(_item_field(extras, name) for name in SAFETY_ITEMS),
               _video_alarm(extras), f"{extras}->{_literal(GB_ALARM_ITEM)}")
     return fields if split else ", ".join(fields)
 
@@ -193,29 +214,31 @@ def items_sql(extras: str) -> str:
 
 def fields_of_kept(conn: Connection[Any], lang: str, flags: Sequence[int], items: Sequence[dict[str, Any] | None]) -> list[list[Any]]:
     """The POINT_FIELDS of fixes given by their alarm flags and kept items (a day summary's), as over
-    gps: the four active-safety items and the GB alarm object are the kept items themselves; ``alarmInfo`` and ``videoAlarm``
-    come from the same SQL, in one statement for the distinct (flags, items) among the fixes (a month
+    gps: three active-safety items and the GB alarm object are the kept items themselves; ``alarmInfo``,
+    ``tpmAlarm`` and ``videoAlarm`` come from the same SQL, in one statement for the distinct (flags, items) among the fixes (a month
     of a vehicle often has thousands of fixes with the same overspeed bit and no item)."""
     if not flags:
         return []
     keys = [(f, orjson.dumps(i, option=orjson.OPT_SORT_KEYS) if i else b"{}") for f, i in zip(flags, items, strict=True)]
     distinct = list(dict.fromkeys(keys))
     pairs = b"[" + b",".join(b"[%d,%s]" % key for key in distinct) + b"]"
-    info, *_items, video, _gb = point_sql(lang, "g.alarm_flags", "g.extras", split=True)
+    info, *safety, video, _gb = point_sql(lang, "g.alarm_flags", "g.extras", split=True)
+    tpm = safety[list(_ITEM_FIELDS.values()).index("tpmAlarm")]
     # OFFSET 0: the two columns once per element, not in each of the places the expressions read them
     query = sql.SQL(
-        "SELECT coalesce(json_agg(json_build_array({info}, {video}) ORDER BY g.o), '[]')::text"
+        "SELECT coalesce(json_agg(json_build_array({info}, {tpm}, {video}) ORDER BY g.o), '[]')::text"
         " FROM (SELECT (p->>0)::bigint AS alarm_flags, p->1 AS extras, o"
         " FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS x(p, o) OFFSET 0) g").format(
-        info=sql.SQL(info), video=sql.SQL(video))
+        info=sql.SQL(info), tpm=sql.SQL(tpm), video=sql.SQL(video))
     row = conn.execute(query, [pairs.decode()]).fetchone()
     found: list[list[Any]] = orjson.loads(row[0]) if row else []
     by_key = dict(zip(distinct, found, strict=True))
     out = []
     for key, item in zip(keys, items, strict=True):
-        named, video_alarm = by_key[key]
+        named, tpm_alarm, video_alarm = by_key[key]
         kept = item or {}
-        out.append([named, *(kept.get(name) for name in SAFETY_ITEMS), video_alarm, kept.get(GB_ALARM_ITEM)])
+        out.append([named, *(tpm_alarm if field == "tpmAlarm" else kept.get(name) for name, field in _ITEM_FIELDS.items()),
+                    video_alarm, kept.get(GB_ALARM_ITEM)])
     return out
 
 

@@ -158,9 +158,14 @@ def test_every_point_carries_the_alarm_fields_of_its_items(client: FlaskClient, 
         assert (p["videoAlarm"] is not None) == (kind == "video")
     first_adas = points[_ms(MARKED[0][1])]["adasAlarm"]
     assert first_adas["type"] == 1 and first_adas["level"] == 2 and first_adas["alarm_no"]["attachments"] == 2
-    assert points[_ms(MARKED[2][1])]["tpmAlarm"]["events"][1]["temperature_c"] == 95
-    assert points[_ms(MARKED[4][1])]["videoAlarm"] == {
-        "video_alarm_flags": 1, "video_signal_lost_channels": 2, "abnormal_driving": {"behaviour_flags": 0, "fatigue_level": None}}
+    # platform-spec §3: tpmAlarm{alarmList[{type}]}, each tyre event with its type WORD and units
+    tpm = points[_ms(MARKED[2][1])]["tpmAlarm"]
+    assert tpm["alarmList"] == [
+        {"tyre": 1, "type": 0b100, "pressure_kpa": 180, "temperature_c": 40, "battery_pct": 90},
+        {"tyre": 2, "type": 0b1000, "pressure_kpa": 250, "temperature_c": 95, "battery_pct": 90}]
+    assert "events" not in tpm and tpm["alarm_id"] == 3
+    # platform-spec §3: videoAlarm is the 0x14 bitmask (bit 0 video signal lost)
+    assert points[_ms(MARKED[4][1])]["videoAlarm"] == 0b1
     # Every other point: bit alarms named (the model's overspeed), no item fields; 0x14 = 0 is no alarm.
     others = [p for at, p in points.items() if at not in safety_car.item_times]
     assert all(p[f] is None for p in others for f in POINT_FIELDS[1:])

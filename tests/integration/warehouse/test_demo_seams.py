@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from fleet.demo_fleet import device_phone
 from fleet.phones import canonical_phone
 from fleet.settings import SimulatorSettings
 from simulator.fleet import build_terminals, phone_of
@@ -104,3 +105,15 @@ def test_the_month_and_the_recent_days_carry_the_live_streams_adas_and_dsm_alarm
         ).fetchone()
     assert {(True, 1), (True, 5), (True, 6), (False, 1), (False, 5), (False, 6)} <= kinds, kinds
     assert rolled == (0,) and latest == (0,)
+
+
+def test_the_seeded_history_of_the_vehicles_with_tyre_sensors_fills_the_tpms_log(seeded: str) -> None:
+    """Demo terminals 2, 7, 12 have tyre sensors (fleet.demo_fleet.terminal_has_tpms): their seeded fixes carry
+    0x66 timed reports of six tyres, which the TPMS log's view reads; the other vehicles have none."""
+    with connect(seeded) as conn:
+        rows = conn.execute(
+            "SELECT d.phone, count(*), count(DISTINCT v.tyre), min(v.pressure_kpa), max(v.pressure_kpa)"
+            " FROM tpms_log_view v JOIN device d ON d.id = v.device_id GROUP BY d.phone ORDER BY d.phone").fetchall()
+    assert [r[0] for r in rows] == [device_phone(i) for i in (2, 7, 12)]
+    for _phone, count, tyres, low, high in rows:
+        assert count > 6 * 12 * RECENT_DAYS and tyres == 6 and 0 < low <= high < 1000

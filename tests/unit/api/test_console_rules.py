@@ -105,7 +105,7 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.list.car", "menu.list.car.edit", "menu.list.carDetail", "menu.list.device", "menu.list.sim",
                             "menu.list.group", "menu.list.evidence", "menu.user.driver", "menu.user.driver.edit",
                             "menu.user.driver.detail",
-                            "menu.log", "menu.log.gps", "menu.log.online", "menu.log.accState", "menu.log.park",
+                            "menu.log", "menu.log.gps", "menu.log.tpms", "menu.log.online", "menu.log.accState", "menu.log.park",
                             "menu.log.idling", "menu.log.downstreamMessage", "menu.log.upstreamMessage",
                             "menu.log.originalMessage",
                             "menu.settings.terminalParams",

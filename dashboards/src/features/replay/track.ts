@@ -6,11 +6,26 @@
 import type { TrackPoint } from '../map/popup/TrackPointPopup';
 
 export const TRACK_FIELDS = ['time', 'lng', 'lat', 'speed', 'direction', 'altitude', 'mileage', 'oilmass', 'acc', 'alarmType', 'status'] as const;
-/** The track point's alarm fields (console-spec §3): the names, then the decoded active-safety and video items
- * and a GB/T 32960 / GB 17691 point's alarm object (fault lists; platform-spec §3). */
-export const ALARM_ITEM_FIELDS = ['adasAlarm', 'dsmAlarm', 'tpmAlarm', 'bsdAlarm', 'videoAlarm', 'gbAlarm'] as const;
+/** The track point's alarm objects (console-spec §3, platform-spec §3 "Alarm data"): the decoded active-safety
+ * items (tpmAlarm in the spec's shape `{alarmList: [{type, ...}]}`, see `TpmAlarm`) and a GB/T 32960 /
+ * GB 17691 point's alarm object (fault lists). `videoAlarm` is no object but the 0x14 bitmask (`ReplayPoint`). */
+export const ALARM_ITEM_FIELDS = ['adasAlarm', 'dsmAlarm', 'tpmAlarm', 'bsdAlarm', 'gbAlarm'] as const;
 export type AlarmItemField = (typeof ALARM_ITEM_FIELDS)[number];
 export type AlarmItem = Record<string, unknown>;
+
+/** One tyre event of a tpmAlarm: `type` is its type WORD (bit 0 timed report, 1-7 the tyre alarms). */
+export interface TyreEvent {
+  type: number;
+  tyre?: number;
+  pressure_kpa?: number;
+  temperature_c?: number;
+  battery_pct?: number;
+}
+
+/** The track point's tpmAlarm (platform-spec §3 tpmAlarm{alarmList[{type}]}). */
+export interface TpmAlarm extends AlarmItem {
+  alarmList: TyreEvent[];
+}
 
 /** An alarm row of the range (episode, event or platform alarm), named by the server in the caller's language. */
 export interface TrackAlarm {
@@ -62,6 +77,8 @@ export interface TrackReply {
 export interface ReplayPoint extends TrackPoint, Partial<Record<AlarmItemField, AlarmItem | null>> {
   time: number;
   status?: number | null;
+  /** The 0x14 video alarm bitmask (platform-spec §3: 32 bits), null or absent without video alarm. */
+  videoAlarm?: number | null;
 }
 
 export interface VehicleTrack {
@@ -93,6 +110,7 @@ export function toPoints(reply: Pick<TrackReply, 'fields' | 'rows'>): ReplayPoin
   const cell = (row: unknown[], name: (typeof TRACK_FIELDS)[number]) => (column[name] >= 0 ? num(row[column[name]]) : null);
   const infoAt = at('alarmInfo');
   const items = ALARM_ITEM_FIELDS.map((name) => [name, at(name)] as const).filter(([, index]) => index >= 0);
+  const videoAt = at('videoAlarm');
   const points: ReplayPoint[] = [];
   for (const row of reply.rows) {
     const time = cell(row, 'time');
@@ -116,6 +134,8 @@ export function toPoints(reply: Pick<TrackReply, 'fields' | 'rows'>): ReplayPoin
       const found = item(row[index]);
       if (found) point[name] = found;
     }
+    const video = videoAt >= 0 ? num(row[videoAt]) : null;
+    if (video) point.videoAlarm = video;
   }
   return points;
 }
@@ -169,14 +189,14 @@ export function timelineIndexNear(timeline: readonly number[], time: number): nu
 }
 
 /** Whether a point is an alarm point: alarm bits, an alarm text, or an active-safety / video item. */
-export function isAlarmPoint(point: Pick<ReplayPoint, 'alarm' | 'alarmText' | AlarmItemField>): boolean {
-  return !!point.alarm || !!point.alarmText || ALARM_ITEM_FIELDS.some((name) => !!point[name]);
+export function isAlarmPoint(point: Pick<ReplayPoint, 'alarm' | 'alarmText' | 'videoAlarm' | AlarmItemField>): boolean {
+  return !!point.alarm || !!point.alarmText || !!point.videoAlarm || ALARM_ITEM_FIELDS.some((name) => !!point[name]);
 }
 
 /** Kind of a point's marker (console-spec §4): start, end, alarm, or an ordinary middle point. */
 export type PointStyle = 'start' | 'middle' | 'end' | 'alarm';
 
-export function pointStyle(index: number, count: number, point: Pick<ReplayPoint, 'alarm' | 'alarmText' | AlarmItemField>): PointStyle {
+export function pointStyle(index: number, count: number, point: Pick<ReplayPoint, 'alarm' | 'alarmText' | 'videoAlarm' | AlarmItemField>): PointStyle {
   if (index === 0) return 'start';
   if (index === count - 1) return 'end';
   return isAlarmPoint(point) ? 'alarm' : 'middle';

@@ -38,18 +38,22 @@ describe('track replies (contract B)', () => {
   it('reads the alarm fields: the server\'s alarm text and the decoded items', () => {
     const fields = [...reply.fields, 'alarmInfo', 'adasAlarm', 'dsmAlarm', 'tpmAlarm', 'bsdAlarm', 'videoAlarm'];
     const adas = { type: 1, level: 2, flag: 1 };
+    const tpm = { alarm_id: 3, alarmList: [{ tyre: 1, type: 4, pressure_kpa: 180, temperature_c: 40, battery_pct: 90 }] };
     const points = toPoints({
       fields,
       rows: [
         [1000, 114.05, 22.54, 0, 90, 10, 100.5, 40, 1, 0, 3, null, null, null, null, null, null],
         [11_000, 114.06, 22.55, 36.5, 45, 12, 100.6, 39.9, 1, 2, 3, '超速报警,二级 前向碰撞报警', adas, null, null, null, null],
-        [12_000, 114.06, 22.55, 36.5, 45, 12, 100.6, 39.9, 1, 0, 3, 'Video signal lost', null, null, null, null, { video_alarm_flags: 1 }],
+        [12_000, 114.06, 22.55, 36.5, 45, 12, 100.6, 39.9, 1, 0, 3, 'Video signal lost', null, null, null, null, 1],
+        [13_000, 114.06, 22.55, 0, 45, 12, 100.6, 39.9, 1, 0, 3, '胎压过低报警', null, null, tpm, null, null],
       ],
     });
     expect(points[0].alarmText).toBeNull();
     expect(points[0]).not.toHaveProperty('adasAlarm');
     expect(points[1]).toMatchObject({ alarm: 2, alarmText: '超速报警,二级 前向碰撞报警', adasAlarm: adas });
-    expect(points[2]).toMatchObject({ alarm: 0, videoAlarm: { video_alarm_flags: 1 } });
+    expect(points[2]).toMatchObject({ alarm: 0, videoAlarm: 1 }); // platform-spec §3: the 0x14 bitmask
+    expect(points[3].tpmAlarm).toEqual(tpm); // platform-spec §3: tpmAlarm{alarmList[{type}]}
+    expect(points[3]).not.toHaveProperty('videoAlarm');
     expect(toPoints(reply)[1].alarmText).toBeUndefined(); // an older server: no alarm fields, the bits name the alarm
   });
 
@@ -108,8 +112,9 @@ describe('point styles and stop durations', () => {
 
   it('styles a point with an active-safety or video alarm and no alarm bit as an alarm point too', () => {
     expect(pointStyle(2, 5, { alarm: 0, adasAlarm: { type: 1, level: 2 } })).toBe('alarm');
-    expect(pointStyle(2, 5, { alarm: 0, tpmAlarm: { events: [] } })).toBe('alarm');
-    expect(pointStyle(2, 5, { alarm: 0, videoAlarm: { video_alarm_flags: 1 } })).toBe('alarm');
+    expect(pointStyle(2, 5, { alarm: 0, tpmAlarm: { alarmList: [{ type: 4 }] } })).toBe('alarm');
+    expect(pointStyle(2, 5, { alarm: 0, videoAlarm: 1 })).toBe('alarm');
+    expect(pointStyle(2, 5, { alarm: 0, videoAlarm: 0 })).toBe('middle');
     expect(pointStyle(2, 5, { alarm: 0, alarmText: '分神驾驶报警' })).toBe('alarm');
     expect(pointStyle(2, 5, { alarm: 0, alarmText: null, dsmAlarm: null })).toBe('middle');
   });
