@@ -1,6 +1,7 @@
 """SQL of the ``alarm`` table family. The streams' writes (new episodes, their ends, the open episodes
 and the platform rules a restarted worker starts from) are at the end. The alarm API (api/routes/alarms.py): handling an alarm (confirm / ignore and its
-record), the alarm reports of platform-spec §7 (distinct devices, sums per alarm key), the dashboard counts
+record), the alarm reports of platform-spec §7 (distinct devices, sums per alarm key), the dashboard counts,
+the alarm dashboard's figures (``dashboard_board``)
 and the caller's notification settings (the unhandled count is a fleet figure: fleet_figures.py).
 
 Every read takes a ``Scope`` (the tenant column is the alarm's enterprise). Alarm keys reach SQL only as
@@ -113,6 +114,48 @@ def dashboard_counts(conn: Connection[Any], scope: Scope, since_day: date) -> di
         "alarmingVehicles": int(vehicles[0]) if vehicles else 0,
         "activeSafety": sum(int(r[2] or 0) for r in rows),
         "byKey": {str(r[0]): int(r[1]) for r in rows},
+    }
+
+
+BOARD_TOP = 10  # the alarm dashboard's top vehicles and enterprises
+
+
+def dashboard_board(conn: Connection[Any], scope: Scope, since: datetime, *, by_hour: bool) -> dict[str, Any]:
+    """The alarm dashboard's figures of the alarms raised since ``since`` (console-spec §1, platform-spec §2
+    dashboard alarm): {total, unhandled, handled, byLevel: {level | None: n}, trend: [(bucket start, n)] per
+    UTC+8 hour (``by_hour``) or day, topVehicles, topEnterprises (the ``BOARD_TOP`` with most alarms)}.
+    ``total`` counts the same alarms as ``dashboard_counts``'s byKey (alarm_day_count is kept by trigger
+    from these rows); ``unhandled`` here is of the range only (the bell's figure is fleet_figures.unhandled)."""
+    where, params = scope.clause(sql.Identifier("a", "enterprise_id"))
+    base = [*params, since]
+    window = sql.SQL("FROM alarm a WHERE {} AND a.start_time >= %s").format(where)
+    states = conn.execute(sql.SQL(
+        "SELECT count(*), count(*) FILTER (WHERE a.state = 0) {}").format(window), base).fetchone()
+    levels = conn.execute(sql.SQL("SELECT a.level, count(*) {} GROUP BY a.level").format(window), base).fetchall()
+    unit = sql.Literal("hour" if by_hour else "day")
+    trend = conn.execute(sql.SQL(
+        """SELECT date_trunc({unit}, a.start_time AT TIME ZONE 'Asia/Shanghai') AS bucket, count(*) {window}
+           GROUP BY bucket ORDER BY bucket""").format(unit=unit, window=window), base).fetchall()
+    with conn.cursor(row_factory=dict_row) as cur:
+        vehicles = cur.execute(sql.SQL(
+            """SELECT a.car_id AS "carId", max(a.plate_number) AS "plateNumber", count(*) AS count,
+                      count(*) FILTER (WHERE a.state = 0) AS unhandled
+               {} AND a.car_id IS NOT NULL GROUP BY a.car_id ORDER BY count DESC, a.car_id LIMIT %s"""
+        ).format(window), [*base, BOARD_TOP]).fetchall()
+        enterprises = cur.execute(sql.SQL(
+            """SELECT a.enterprise_id AS "enterpriseId", max(e.name) AS "enterpriseName", count(*) AS count,
+                      count(*) FILTER (WHERE a.state = 0) AS unhandled
+               FROM alarm a JOIN enterprise e ON e.id = a.enterprise_id
+               WHERE {} AND a.start_time >= %s
+               GROUP BY a.enterprise_id ORDER BY count DESC, a.enterprise_id LIMIT %s"""
+        ).format(where), [*base, BOARD_TOP]).fetchall()
+    total, unhandled = (int(states[0]), int(states[1])) if states else (0, 0)
+    return {
+        "total": total, "unhandled": unhandled, "handled": total - unhandled,
+        "byLevel": {(None if level is None else int(level)): int(n) for level, n in levels},
+        "trend": [(bucket, int(n)) for bucket, n in trend],
+        "topVehicles": [{**r, "count": int(r["count"]), "unhandled": int(r["unhandled"])} for r in vehicles],
+        "topEnterprises": [{**r, "count": int(r["count"]), "unhandled": int(r["unhandled"])} for r in enterprises],
     }
 
 
