@@ -74,7 +74,7 @@ export default function AlarmBoardPage() {
         <Space>
           <Segmented<CountRange> value={range} onChange={setRange} data-testid="alarm-board-range"
             options={RANGES.map((value) => ({ value, label: t(`running.range.${value}`) }))} />
-          <Button icon={<ReloadOutlined />} onClick={() => setRefreshKey((n) => n + 1)}>{t('refresh')}</Button>
+          <Button icon={<ReloadOutlined />} onClick={() => setRefreshKey((n) => n + 1)} data-testid="alarm-board-refresh">{t('refresh')}</Button>
         </Space>
       </Space>
       <Card loading={!state}>

@@ -1,7 +1,7 @@
 /**
  * The dispatch (出车) dashboard's figures (platform-spec §2 dashboard ship). fleetwatch has no dispatch plan, so a
- * vehicle is "out" on a day when its day row says so (car_day_report.active: it drove that day, the reports' 出车
- * rule, docs/reports.md) and "idle" when it did not; trips, mileage and driving time are the day rows' sums
+ * vehicle is "out" on a day when its day row says so (car_day_report.active: its mileage that day reached
+ * FLEET_REPORT_ACTIVE_DAY_KM, the reports' 出车 rule) and "idle" when it did not; trips, mileage and driving time are the day rows' sums
  * (POST /api/report/car/dayReport/sum.json grouped by date: `days` = vehicles with a row, `activeDays` = vehicles
  * out); the fleet and its states now are the fleet figures every screen shows (features/figures).
  */
