@@ -120,44 +120,46 @@ def dashboard_counts(conn: Connection[Any], scope: Scope, since_day: date) -> di
 BOARD_TOP = 10  # the alarm dashboard's top vehicles and enterprises
 
 
+def _top(found: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The ``BOARD_TOP`` (count, id, ...) rows with most alarms, the smaller id first on a tie."""
+    return sorted(found, key=lambda r: (-int(r[0]), int(r[1])))[:BOARD_TOP]
+
+
 def dashboard_board(conn: Connection[Any], scope: Scope, since: datetime, *, by_hour: bool) -> dict[str, Any]:
     """The alarm dashboard's figures of the alarms raised since ``since`` (console-spec §1, platform-spec §2
     dashboard alarm): {total, unhandled, handled, byLevel: {level | None: n}, trend: [(bucket start, n)] per
     UTC+8 hour (``by_hour``) or day, topVehicles, topEnterprises (the ``BOARD_TOP`` with most alarms)}.
     ``total`` counts the same alarms as ``dashboard_counts``'s byKey (alarm_day_count is kept by trigger
-    from these rows); ``unhandled`` here is of the range only (the bell's figure is fleet_figures.unhandled)."""
+    from these rows); ``unhandled`` here is of the range only (the bell's figure is fleet_figures.unhandled).
+    One pass over the range's alarms (grouping sets): a month of a large fleet is read once, not once a figure."""
     where, params = scope.clause(sql.Identifier("a", "enterprise_id"))
-    base = [*params, since]
-    window = sql.SQL("FROM alarm a WHERE {} AND a.start_time >= %s").format(where)
-    states = conn.execute(sql.SQL(
-        "SELECT count(*), count(*) FILTER (WHERE a.state = 0) {}").format(window), base).fetchone()
-    levels = conn.execute(sql.SQL("SELECT a.level, count(*) {} GROUP BY a.level").format(window), base).fetchall()
-    unit = sql.Literal("hour" if by_hour else "day")
-    trend = conn.execute(sql.SQL(
-        """SELECT date_trunc({unit}, a.start_time AT TIME ZONE 'Asia/Shanghai') AS bucket, count(*) {window}
-           GROUP BY bucket ORDER BY bucket""").format(unit=unit, window=window), base).fetchall()
-    with conn.cursor(row_factory=dict_row) as cur:
-        vehicles = cur.execute(sql.SQL(
-            """SELECT a.car_id AS "carId", max(a.plate_number) AS "plateNumber", count(*) AS count,
-                      count(*) FILTER (WHERE a.state = 0) AS unhandled
-               {} AND a.car_id IS NOT NULL GROUP BY a.car_id ORDER BY count DESC, a.car_id LIMIT %s"""
-        ).format(window), [*base, BOARD_TOP]).fetchall()
-        enterprises = cur.execute(sql.SQL(
-            """SELECT a.enterprise_id AS "enterpriseId", max(e.name) AS "enterpriseName", count(*) AS count,
-                      count(*) FILTER (WHERE a.state = 0) AS unhandled
-               FROM alarm a JOIN enterprise e ON e.id = a.enterprise_id
-               WHERE {} AND a.start_time >= %s
-               GROUP BY a.enterprise_id ORDER BY count DESC, a.enterprise_id LIMIT %s"""
-        ).format(where), [*base, BOARD_TOP]).fetchall()
-    total, unhandled = (int(states[0]), int(states[1])) if states else (0, 0)
+    bucket = sql.SQL("date_trunc({}, a.start_time AT TIME ZONE 'Asia/Shanghai')").format(
+        sql.Literal("hour" if by_hour else "day"))
+    statement = sql.SQL(
+        """SELECT CASE WHEN GROUPING(a.level) = 0 THEN 'level' WHEN GROUPING(a.car_id) = 0 THEN 'car'
+                       WHEN GROUPING(a.enterprise_id) = 0 THEN 'enterprise' ELSE 'bucket' END AS kind,
+                  a.level, a.car_id, a.enterprise_id, {bucket} AS bucket, count(*) AS n,
+                  count(*) FILTER (WHERE a.state = 0) AS unhandled, max(a.plate_number) AS plate
+           FROM alarm a WHERE {where} AND a.start_time >= %s
+           GROUP BY GROUPING SETS ((a.level), (a.car_id), (a.enterprise_id), ({bucket}))"""
+    ).format(bucket=bucket, where=where)
+    rows = conn.execute(statement, [*params, since]).fetchall()
+    of = {kind: [r for r in rows if r[0] == kind] for kind in ("level", "car", "enterprise", "bucket")}
+    vehicles = _top([(r[5], r[2], r[6], r[7]) for r in of["car"] if r[2] is not None])
+    enterprises = _top([(r[5], r[3], r[6]) for r in of["enterprise"]])
+    names = dict(conn.execute("SELECT id, name FROM enterprise WHERE id = ANY(%s)",
+                              [[int(r[1]) for r in enterprises]]).fetchall()) if enterprises else {}
+    total = sum(int(r[5]) for r in of["level"])
+    unhandled = sum(int(r[6]) for r in of["level"])
     return {
         "total": total, "unhandled": unhandled, "handled": total - unhandled,
-        "byLevel": {(None if level is None else int(level)): int(n) for level, n in levels},
-        "trend": [(bucket, int(n)) for bucket, n in trend],
-        "topVehicles": [{**r, "count": int(r["count"]), "unhandled": int(r["unhandled"])} for r in vehicles],
-        "topEnterprises": [{**r, "count": int(r["count"]), "unhandled": int(r["unhandled"])} for r in enterprises],
+        "byLevel": {(None if r[1] is None else int(r[1])): int(r[5]) for r in of["level"]},
+        "trend": sorted((r[4], int(r[5])) for r in of["bucket"]),
+        "topVehicles": [{"carId": int(car), "plateNumber": plate, "count": int(n), "unhandled": int(open_)}
+                        for n, car, open_, plate in vehicles],
+        "topEnterprises": [{"enterpriseId": int(ent), "enterpriseName": names.get(ent), "count": int(n),
+                            "unhandled": int(open_)} for n, ent, open_ in enterprises],
     }
-
 
 # --- the caller's notification settings (tables of migration 0019) -------------------------------------
 
