@@ -325,4 +325,6 @@ def semantic_paths() -> list[str]:
     return ["/api/report/distinctCount/device_alarm.json", "/api/report/sum/device_alarm.json",
             "/api/query/notice.json", "/api/alarm/notify/settings.json",
             # the effective rules' alarmRule (a JSON object) filters with exists only
-            "/api/common/query/alarmLevelUserSettingRuleView.json"]
+            "/api/common/query/alarmLevelUserSettingRuleView.json",
+            # an enterpriseId outside the caller's tree is a 404, as the reports'
+            "/api/dashboard/alarmBoard.json"]
