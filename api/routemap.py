@@ -92,9 +92,14 @@ INFERIOR_PAGES: tuple[tuple[str, str], ...] = (
 )
 
 ROUTE_MAP: tuple[dict[str, Any], ...] = (
+    # Console-spec §2 menu labels welcome and home, every signed-in user's: the user's landing page (welcome text,
+    # enterprise, links to the screens the user may open, notices) and the product's home page (the footer's home
+    # page link): dashboards/src/screens/home/{welcome,home}.tsx.
+    _route("/welcome", "welcome", "home/welcome", _meta("menu.welcome", "SmileOutlined")),
+    _route("/home", "home", "home/home", _meta("menu.home", "HomeOutlined")),
     _route(
         "/dashboard", "dashboard", "RouteView",
-        _meta("menu.dashboard", "DashboardOutlined", ["dashboard", "monitor", "gps", "fence"]),
+        _meta("menu.dashboard", "DashboardOutlined", ["dashboard", "monitor", "gps", "fence", "alarm"]),
         _route("/dashboard/map", "dashboardMap", "dashboard/map",
                _meta("menu.dashboard.map", "EnvironmentOutlined", ["monitor"], closable=False)),
         _route("/dashboard/index", "dashboardIndex", "dashboard/index",
@@ -114,6 +119,13 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         # dashboards/src/screens/dashboard/analysis.tsx.
         _route("/dashboard/analysis", "dashboardAnalysis", "dashboard/analysis",
                _meta("menu.dashboard.analysis", "LineChartOutlined", ["report"])),
+        # Platform-spec §2 dashboards alarm and ship: the alarms of the range for a supervisor (needs alarm reads,
+        # as its calls do) and the day's dispatch (出车: vehicles out, trips, mileage, running states);
+        # dashboards/src/screens/dashboard/{alarm,ship}.tsx.
+        _route("/dashboard/alarm", "dashboardAlarm", "dashboard/alarm",
+               _meta("menu.dashboard.alarm", "AlertOutlined", ["alarm"])),
+        _route("/dashboard/ship", "dashboardShip", "dashboard/ship",
+               _meta("menu.dashboard.ship", "CarOutlined", ["dashboard"])),
         # Area vehicle search (label point business type 4, platform-spec §9): which vehicles were inside a
         # drawn area in a time window; dashboards/src/screens/dashboard/areaSearch.tsx.
         _route("/dashboard/areaSearch", "dashboardAreaSearch", "dashboard/areaSearch",

@@ -14,6 +14,8 @@ here is what is not a plain list:
 - ``POST /api/query/notice.json``: the unhandled alarms as notices of bizType 6 and a superior platform's
   messages and warning tips (JT/T 809 0x9302 / 0x9402, notice_view) of bizType 5 (the bell's list).
 - ``GET /api/dashboard/alarmCounts.json?range=today|week|month`` (days start at midnight UTC+8).
+- ``GET /api/dashboard/alarmBoard.json?range=today|week|month[&enterpriseId]``: the alarm dashboard's levels,
+  handled / unhandled, trend per hour (today) or day, top vehicles and enterprises of the range.
 The caller's notification settings (``/api/alarm/notify/settings.json``) are api/routes/alarm_notify.py.
 Another enterprise's alarm answers 404 like a missing one.
 """
@@ -267,10 +269,7 @@ def alarm_counts() -> dict[str, Any]:
     active-safety alarms and alarms per type since the start of the range (``today`` when absent), most
     frequent first; ``unhandled`` is the fleet figure (every alarm nobody handled yet, whatever its day:
     the bell's number, warehouse/queries/fleet_figures.py)."""
-    name = request.args.get("range", "today")  # absent: today; present, it must be one of the three (even empty)
-    if name not in RANGES:
-        raise BadRequest(f"range 只能是 today、week 或 month (range must be today, week or month, got {name[:20]!r})")
-    since = range_start(name, datetime.now(CHINA_TZ))
+    since = range_start(_range_name(), datetime.now(CHINA_TZ))
     with get_db().connection() as conn:
         counts = q.dashboard_counts(conn, request_scope(), since.date())
         counts["unhandled"] = fleet_figures.unhandled(conn, request_scope())
@@ -280,6 +279,45 @@ def alarm_counts() -> dict[str, Any]:
                                     for k, c in by_type]})
 
 
+def _range_name() -> str:
+    name = request.args.get("range", "today")  # absent: today; present, it must be one of the three (even empty)
+    if name not in RANGES:
+        raise BadRequest(f"range 只能是 today、week 或 month (range must be today, week or month, got {name[:20]!r})")
+    return name
+
+
+def _trend(rows: list[tuple[datetime, int]], since: datetime, now: datetime, by_hour: bool) -> list[dict[str, Any]]:
+    """Every hour (today) or day (week, month) from ``since`` to ``now`` (UTC+8), with 0 where none."""
+    counts = {bucket: n for bucket, n in rows}
+    step = timedelta(hours=1) if by_hour else timedelta(days=1)
+    at, end = since.replace(tzinfo=None), now.replace(tzinfo=None)
+    buckets = []
+    while at <= end:
+        buckets.append({"at": at.strftime("%Y-%m-%d %H:00" if by_hour else "%Y-%m-%d"), "count": counts.get(at, 0)})
+        at += step
+    return buckets
+
+
+@bp.get("/api/dashboard/alarmBoard.json")
+@requires("alarm", "query")
+def alarm_board() -> dict[str, Any]:
+    """The alarm dashboard (platform-spec §2 dashboard alarm, console-spec §1) since the start of the range:
+    {total, unhandled, handled, byLevel: [{level, count}], trend: [{at, count}] per hour today else per day
+    (UTC+8), topVehicles: [{carId, plateNumber, count, unhandled}], topEnterprises: [{enterpriseId,
+    enterpriseName, count, unhandled}]}. Scope as the reports': ``enterpriseId`` inside the caller's tree
+    (else 404) and its subsidiaries unless ``isParent=false``. ``total`` is the sum of alarmCounts' byType."""
+    name = _range_name()
+    now = datetime.now(CHINA_TZ)
+    since = range_start(name, now)
+    by_hour = name == "today"
+    scope = report_scope()
+    with get_db().connection() as conn:
+        board = q.dashboard_board(conn, scope, since, by_hour=by_hour)
+    levels = sorted(board.pop("byLevel").items(), key=lambda item: (item[0] is None, item[0] or 0))
+    return ok({**board, "byLevel": [{"level": level, "count": n} for level, n in levels],
+               "trend": _trend(board["trend"], since, now, by_hour)})
+
+
 def semantic_paths() -> list[str]:
     """Documented paths where a schema-valid request may still be a 400: report conditions and keys, notice
     fields and alarm keys of the settings are checked against the catalogue, hours against each other (the
@@ -287,4 +325,6 @@ def semantic_paths() -> list[str]:
     return ["/api/report/distinctCount/device_alarm.json", "/api/report/sum/device_alarm.json",
             "/api/query/notice.json", "/api/alarm/notify/settings.json",
             # the effective rules' alarmRule (a JSON object) filters with exists only
-            "/api/common/query/alarmLevelUserSettingRuleView.json"]
+            "/api/common/query/alarmLevelUserSettingRuleView.json",
+            # an enterpriseId outside the caller's tree is a 404, as the reports'
+            "/api/dashboard/alarmBoard.json"]

@@ -5,7 +5,8 @@
 const env = import.meta.env;
 
 export const FOOTER_LINKS = {
-  home: env.VITE_FOOTER_HOME_URL || '/',
+  // The product's home page inside the console (console-spec §2 menu label home, route /home).
+  home: env.VITE_FOOTER_HOME_URL || '/home',
   source: env.VITE_FOOTER_SOURCE_URL || 'https://github.com/fleetwatch/fleetwatch',
   apiManual: env.VITE_FOOTER_API_MANUAL_URL || '/api-reference.html',
   // The console's own pages (offline, readable on a phone); `{lng}` is the console's language.

@@ -1,6 +1,6 @@
 """Rights that compose, in Chromium against the live stack: a user whose role grants only the live
 map (实时监控) sees the map working (the vehicle tree loaded, a vehicle's popup, no failed call, no
-error notice), only the live map's menu, no cockpit icon, and the exception page 403 on another
+error notice), only the live map's menu (beside every user's welcome and home), no cockpit icon, and the exception page 403 on another
 screen's URL (404 stays for unknown paths)."""
 
 from __future__ import annotations
@@ -79,14 +79,16 @@ def test_a_live_map_only_user_sees_the_map_working_and_nothing_else(
     # only the live map's menu; no cockpit icon
     menu = page.locator(".ant-menu").first
     assert menu.get_by_text(text("zh-CN", "menu", "menu.dashboard.map"), exact=True).count() == 1
-    for other in ("menu.list", "menu.report", "menu.user", "menu.settings", "menu.log"):
+    for other in ("menu.list", "menu.report", "menu.user", "menu.settings", "menu.log", "menu.dashboard.alarm",
+                  "menu.dashboard.ship"):
         assert menu.get_by_text(text("zh-CN", "menu", other), exact=True).count() == 0, other
     assert page.get_by_test_id("open-cockpit").count() == 0
     assert page.get_by_test_id("open-cockpit-nev1").count() == 0
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("path", ["/list/car", "/report/dailyMileage", "/cockpit/index"])
+@pytest.mark.parametrize("path", ["/list/car", "/report/dailyMileage", "/cockpit/index", "/dashboard/alarm",
+                                  "/dashboard/ship"])
 def test_a_live_map_only_user_gets_the_403_page_on_another_screens_url(
     page: Any, live_map_user: str, path: str
 ) -> None:

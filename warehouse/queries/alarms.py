@@ -1,6 +1,7 @@
 """SQL of the ``alarm`` table family. The streams' writes (new episodes, their ends, the open episodes
 and the platform rules a restarted worker starts from) are at the end. The alarm API (api/routes/alarms.py): handling an alarm (confirm / ignore and its
-record), the alarm reports of platform-spec §7 (distinct devices, sums per alarm key), the dashboard counts
+record), the alarm reports of platform-spec §7 (distinct devices, sums per alarm key), the dashboard counts,
+the alarm dashboard's figures (``dashboard_board``)
 and the caller's notification settings (the unhandled count is a fleet figure: fleet_figures.py).
 
 Every read takes a ``Scope`` (the tenant column is the alarm's enterprise). Alarm keys reach SQL only as
@@ -115,6 +116,50 @@ def dashboard_counts(conn: Connection[Any], scope: Scope, since_day: date) -> di
         "byKey": {str(r[0]): int(r[1]) for r in rows},
     }
 
+
+BOARD_TOP = 10  # the alarm dashboard's top vehicles and enterprises
+
+
+def _top(found: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The ``BOARD_TOP`` (count, id, ...) rows with most alarms, the smaller id first on a tie."""
+    return sorted(found, key=lambda r: (-int(r[0]), int(r[1])))[:BOARD_TOP]
+
+
+def dashboard_board(conn: Connection[Any], scope: Scope, since: datetime, *, by_hour: bool) -> dict[str, Any]:
+    """The alarm dashboard's figures of the alarms raised since ``since`` (console-spec §1, platform-spec §2
+    dashboard alarm): {total, unhandled, handled, byLevel: {level | None: n}, trend: [(bucket start, n)] per
+    UTC+8 hour (``by_hour``) or day, topVehicles, topEnterprises (the ``BOARD_TOP`` with most alarms)}.
+    ``total`` counts the same alarms as ``dashboard_counts``'s byKey (alarm_day_count is kept by trigger
+    from these rows); ``unhandled`` here is of the range only (the bell's figure is fleet_figures.unhandled).
+    One pass over the range's alarms (grouping sets): a month of a large fleet is read once, not once a figure."""
+    where, params = scope.clause(sql.Identifier("a", "enterprise_id"))
+    bucket = sql.SQL("date_trunc({}, a.start_time AT TIME ZONE 'Asia/Shanghai')").format(
+        sql.Literal("hour" if by_hour else "day"))
+    statement = sql.SQL(
+        """SELECT CASE WHEN GROUPING(a.level) = 0 THEN 'level' WHEN GROUPING(a.car_id) = 0 THEN 'car'
+                       WHEN GROUPING(a.enterprise_id) = 0 THEN 'enterprise' ELSE 'bucket' END AS kind,
+                  a.level, a.car_id, a.enterprise_id, {bucket} AS bucket, count(*) AS n,
+                  count(*) FILTER (WHERE a.state = 0) AS unhandled, max(a.plate_number) AS plate
+           FROM alarm a WHERE {where} AND a.start_time >= %s
+           GROUP BY GROUPING SETS ((a.level), (a.car_id), (a.enterprise_id), ({bucket}))"""
+    ).format(bucket=bucket, where=where)
+    rows = conn.execute(statement, [*params, since]).fetchall()
+    of = {kind: [r for r in rows if r[0] == kind] for kind in ("level", "car", "enterprise", "bucket")}
+    vehicles = _top([(r[5], r[2], r[6], r[7]) for r in of["car"] if r[2] is not None])
+    enterprises = _top([(r[5], r[3], r[6]) for r in of["enterprise"]])
+    names = dict(conn.execute("SELECT id, name FROM enterprise WHERE id = ANY(%s)",
+                              [[int(r[1]) for r in enterprises]]).fetchall()) if enterprises else {}
+    total = sum(int(r[5]) for r in of["level"])
+    unhandled = sum(int(r[6]) for r in of["level"])
+    return {
+        "total": total, "unhandled": unhandled, "handled": total - unhandled,
+        "byLevel": {(None if r[1] is None else int(r[1])): int(r[5]) for r in of["level"]},
+        "trend": sorted((r[4], int(r[5])) for r in of["bucket"]),
+        "topVehicles": [{"carId": int(car), "plateNumber": plate, "count": int(n), "unhandled": int(open_)}
+                        for n, car, open_, plate in vehicles],
+        "topEnterprises": [{"enterpriseId": int(ent), "enterpriseName": names.get(ent), "count": int(n),
+                            "unhandled": int(open_)} for n, ent, open_ in enterprises],
+    }
 
 # --- the caller's notification settings (tables of migration 0019) -------------------------------------
 

@@ -37,6 +37,15 @@ export function indexUrl(): string {
   return sessionStorage.getItem(INDEX_URL_KEY) || DEFAULT_INDEX_PATH;
 }
 
+/** Where "/" goes when no index URL is stored (console-spec §2 routes: "/" redirects to /dashboard/index, or to
+ * a stored index URL); signing in without one goes to the live map instead (`DEFAULT_INDEX_PATH`). */
+export const ROOT_INDEX_PATH = '/dashboard/index';
+
+/** The target of "/" (console-spec §2): the stored index URL when there is one, else /dashboard/index. */
+export function rootRedirect(): string {
+  return sessionStorage.getItem(INDEX_URL_KEY) || ROOT_INDEX_PATH;
+}
+
 export function setIndexUrl(path: string): void {
   sessionStorage.setItem(INDEX_URL_KEY, path);
 }

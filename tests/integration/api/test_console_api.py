@@ -123,8 +123,9 @@ def test_user_without_permissions_gets_only_open_routes(client: FlaskClient, pg_
     nobody = make_user(pg_url, demo.enterprises["b"])
     data = client.get("/api/user/current.json", headers=bearer(client, nobody.name)).json["data"]
     assert data["permissions"] == []
-    # the account pages and the bell's notice list (announcements reach every user of their audience)
-    assert {entry["path"] for entry in data["routes"]} == {"/account", "/setting"}
+    # the welcome and home pages, the account pages and the bell's notice list (announcements reach every user
+    # of their audience)
+    assert {entry["path"] for entry in data["routes"]} == {"/welcome", "/home", "/account", "/setting"}
 
 
 def test_current_user_needs_a_token_and_an_active_account(client: FlaskClient, pg_url: str, demo: Demo) -> None:

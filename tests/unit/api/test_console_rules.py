@@ -41,8 +41,9 @@ def test_route_map_keeps_entries_by_any_listed_code() -> None:
 
 def test_route_map_ignores_codes_without_actions_and_drops_empty_containers() -> None:
     routes = routes_for({"dashboard": set(), "monitor": []})
-    # the account pages and the bell's notice list are every signed-in user's
-    assert _paths(routes) == {"/account", "/account/center", "/account/settings", "/setting", "/setting/notify/List"}
+    # the welcome and home pages, the account pages and the bell's notice list are every signed-in user's
+    assert _paths(routes) == {"/welcome", "/home", "/account", "/account/center", "/account/settings", "/setting",
+                              "/setting/notify/List"}
 
 
 def test_container_redirect_points_at_a_kept_child() -> None:
@@ -92,7 +93,8 @@ def test_local_midnight_is_china_standard_time(now: datetime, midnight_utc: date
 
 
 def test_title_keys_are_the_ones_the_console_translates() -> None:
-    assert title_keys() == {"menu.dashboard", "menu.dashboard.map", "menu.dashboard.index", "menu.dashboard.trace", "menu.account",
+    assert title_keys() == {"menu.welcome", "menu.home", "menu.dashboard.alarm", "menu.dashboard.ship",
+                            "menu.dashboard", "menu.dashboard.map", "menu.dashboard.index", "menu.dashboard.trace", "menu.account",
                             "menu.account.center", "menu.account.settings", "menu.cockpit.index",
                             "menu.cockpit.nev1", "menu.list", "menu.list.carModel", "menu.list.carType", "menu.list.refusedRegistration",
                             "menu.list.deviceProducer", "menu.list.deviceType",

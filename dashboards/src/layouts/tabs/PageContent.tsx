@@ -3,7 +3,7 @@ import { Navigate, Route, Routes, useLocation } from 'react-router';
 import PageErrorBoundary from '../../components/PageErrorBoundary';
 import PageLoading from '../../components/PageLoading';
 import { lazyPages } from '../../router/lazyPage';
-import { FORBIDDEN_PATH, indexUrl, NOT_FOUND_PATH } from '../../router/paths';
+import { FORBIDDEN_PATH, indexUrl, NOT_FOUND_PATH, rootRedirect } from '../../router/paths';
 import { findPage, homePath, isDenied, type PageRoute } from '../../router/routeTable';
 import { useLayoutSettings } from '../settings/SettingsContext';
 import { PageActiveContext } from './PageShown';
@@ -46,9 +46,10 @@ export default function PageContent({ pages, deniedPaths }: { pages: PageRoute[]
   }, [activeKey]);
 
   const current = findPage(pages, location.pathname);
-  if (location.pathname === '/' || (!current && location.pathname === indexUrl())) {
-    return <Navigate to={homePath(pages, indexUrl())} replace />;
-  }
+  // Console-spec §2: "/" goes to the stored index URL, else /dashboard/index (rootRedirect); either falls back to
+  // the first page the user may open (homePath).
+  if (location.pathname === '/') return <Navigate to={homePath(pages, rootRedirect())} replace />;
+  if (!current && location.pathname === indexUrl()) return <Navigate to={homePath(pages, indexUrl())} replace />;
   // A screen the user has no right to is a 403 (platform-spec §1 exception pages); only unknown paths are 404s.
   if (!current) return <Navigate to={isDenied(deniedPaths, location.pathname) ? FORBIDDEN_PATH : NOT_FOUND_PATH} replace />;
   if (current.redirect) return <Navigate to={current.redirect} replace />;

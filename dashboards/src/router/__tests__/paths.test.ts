@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_INDEX_PATH, indexUrl, isLoginPath, loginUrl, safeRedirect, setIndexUrl } from '../paths';
+import { DEFAULT_INDEX_PATH, indexUrl, isLoginPath, loginUrl, rootRedirect, safeRedirect, setIndexUrl } from '../paths';
+import { flattenPages, homePath } from '../routeTable';
+import type { ServerRoute } from '../../auth/types';
 
 describe('login redirects', () => {
   test('login carries the original full path as the redirect query', () => {
@@ -33,5 +35,23 @@ describe('login redirects', () => {
     setIndexUrl('/dashboard/index');
     expect(indexUrl()).toBe('/dashboard/index');
     sessionStorage.clear();
+  });
+
+  test('"/" goes to the stored index URL, else to /dashboard/index (console-spec §2 routes)', () => {
+    sessionStorage.clear();
+    expect(rootRedirect()).toBe('/dashboard/index');
+    expect(indexUrl()).toBe('/dashboard/map'); // signing in without a stored URL still opens the live map
+    setIndexUrl('/report/alarm');
+    expect(rootRedirect()).toBe('/report/alarm');
+    sessionStorage.clear();
+  });
+
+  test('"/" falls back to the first page the user may open when the target is not theirs', () => {
+    sessionStorage.clear();
+    const page = (path: string, name: string): ServerRoute => ({ path, name, component: name, meta: { title: name }, children: [] });
+    const both = flattenPages([page('/welcome', 'welcome'), page('/dashboard/index', 'dashboard/index')]);
+    expect(homePath(both, rootRedirect())).toBe('/dashboard/index');
+    const welcomeOnly = flattenPages([page('/welcome', 'welcome')]);
+    expect(homePath(welcomeOnly, rootRedirect())).toBe('/welcome');
   });
 });
