@@ -3,7 +3,7 @@
 One read of a live session (``live_session_view``, migration 0056; the list is the declared entity ``liveLog``,
 api/query/entities_video.py) with its timeline: the request, the 0x9101 that asked the terminal and its answer,
 the first frame, each viewer joining and leaving, the last console heartbeat, the 0x9102 that stopped it, the
-end and why. Permission ``videoLog`` (query), like the list; another enterprise's session answers the same 404
+end and why. Permission ``videoLog`` (get; the list needs query); another enterprise's session answers the same 404
 as a missing one.
 """
 
@@ -52,7 +52,7 @@ def timeline(session: dict[str, Any], commands: list[dict[str, Any]],
 
 
 @bp.get("/api/log/live/<int:session_id>.json")
-@requires("videoLog", "query")
+@requires("videoLog", "get")
 def live_log_detail(session_id: int) -> dict[str, Any]:
     with get_db().connection() as conn:
         session = live_sessions.session(conn, request_scope(), session_id)

@@ -8,7 +8,8 @@
 -- frame and the end are each the whole row as known then, in any order; a later write never blanks what an
 -- earlier one knew (COALESCE) nor lowers a counter (GREATEST).
 --
--- video_log.session_key: the session a viewer watched, so the session's detail lists its viewers.
+-- video_log.session_key: the session a viewer watched, so the session's detail lists its viewers (and
+-- video_log_view shows it).
 -- live_session_view: with the plate, the terminal's serial, and the viewers' count and bytes sent.
 -- depends: 0025_video_log
 
@@ -43,6 +44,15 @@ CREATE INDEX live_session_car_request_idx ON live_session (car_id, request_time 
 
 ALTER TABLE video_log ADD COLUMN session_key uuid;
 CREATE INDEX video_log_session_idx ON video_log (session_key) WHERE session_key IS NOT NULL;
+
+-- video_log_view as in 0025, with the session (a column appended: the view's other columns stay as they were)
+CREATE OR REPLACE VIEW video_log_view AS
+SELECT v.id, v.enterprise_id, v.device_id, v.car_id, c.plate_number, d.device_sn, v.user_id, v.user_name,
+       v.stream_id, v.kind, v.channel, v.data_type, v.stream_type, v.transport, v.client, v.start_time,
+       v.end_time, v.duration_s, v.bytes_sent, v.end_reason, v.session_key
+FROM video_log v
+LEFT JOIN car c ON c.id = v.car_id
+LEFT JOIN device d ON d.id = v.device_id;
 
 CREATE VIEW live_session_view AS
 SELECT s.id, s.session_key, s.enterprise_id, s.device_id, s.car_id, c.plate_number, d.device_sn, s.user_id,

@@ -90,7 +90,10 @@ def test_live_log_needs_the_video_log_permission(client: FlaskClient, pg_url: st
     headers = bearer(client, without.name)
     assert client.post("/api/common/query/liveLog.json", headers=headers, json=_day()).status_code == 403
     assert client.get(f"/api/log/live/{session_id}.json", headers=headers).status_code == 403
-    allowed = bearer(client, make_user(pg_url, demo.enterprises["a"], {"videoLog": ["query"]}).name)
+    lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"videoLog": ["query"]}).name)
+    assert client.post("/api/common/query/liveLog.json", headers=lister, json=_day()).status_code == 200
+    assert client.get(f"/api/log/live/{session_id}.json", headers=lister).status_code == 403  # the detail: get
+    allowed = bearer(client, make_user(pg_url, demo.enterprises["a"], {"videoLog": ["query", "get"]}).name)
     assert client.get(f"/api/log/live/{session_id}.json", headers=allowed).status_code == 200
 
 
