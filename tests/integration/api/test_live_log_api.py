@@ -118,6 +118,8 @@ def test_live_log_detail_is_the_sessions_timeline(client: FlaskClient, login: Lo
 
 def test_live_log_detail_of_a_missing_session_is_404(client: FlaskClient, login: Login) -> None:
     assert client.get("/api/log/live/999999999.json", headers=login("admin_a")).status_code == 404
+    # beyond bigint: a clear client error, never a 500
+    assert client.get(f"/api/log/live/{2**70}.json", headers=login("admin_a")).status_code in (400, 404)
 
 
 def test_a_replayed_or_late_write_never_blanks_nor_lowers_a_session(pg_url: str, demo: Demo) -> None:
