@@ -32,6 +32,7 @@ from api.routes import (
     fences,
     figures,
     fleet,
+    live_log,
     meta,
     oauth,
     org,
@@ -90,6 +91,7 @@ def create_app(
     app.extensions[MEDIA_KEY] = MediaClient.from_settings(MediaServerSettings(), var_dir or StackSettings().var_dir)
 
     for module in (meta, oauth, common, spreadsheets, vehicles, devices, fleet, figures, console, org, settings_routes, regeo, fences, exchange, car_detail, driver_detail,
+                   live_log,
                    open_platform_routes, tracks, command_routes, video_routes, media_routes, alarm_routes, alarm_notify,
                    report_routes, analysis, fence_sync_routes, static):
         app.register_blueprint(module.bp)

@@ -163,7 +163,9 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
           for page, icon in (("alarm", "AlertOutlined"), ("myAlarm", "UserOutlined"),
                              ("safetyAlarm", "AimOutlined"),
                              # area / route in-out alarms of terminals and platform fences, with the fence
-                             ("inOutAlarm", "BorderOuterOutlined"))),
+                             ("inOutAlarm", "BorderOuterOutlined"),
+                             # traffic control: the platform's time-restriction (night driving, p_night) alarms
+                             ("trafficControlAlarm", "StopOutlined"))),
         *(_route(f"/list/{page}", f"list{page[0].upper()}{page[1:]}", f"list/{page}",
                  _meta(f"menu.list.{page}", "AlertOutlined", ["alarm"], invisible=True, highlight=f"/list/{parent}"))
           for page, parent in (("alarmDetail", "alarm"), ("safetyAlarmDetail", "safetyAlarm"))),
@@ -189,6 +191,12 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                              ("originalMessage", "HddOutlined"))),
         # Who watched which stream when: dashboards/src/screens/log/videoLog.tsx.
         _route("/log/videoLog", "logVideoLog", "log/videoLog", _meta("menu.log.videoLog", "VideoCameraOutlined", ["videoLog"])),
+        # The live log (platform-spec §2 logs: live, with detail): one row per live video / listen / talk session,
+        # its detail (?id=) the session's timeline: dashboards/src/screens/log/{live,liveDetail}.tsx.
+        _route("/log/live", "logLive", "log/live", _meta("menu.log.live", "PlayCircleOutlined", ["videoLog"])),
+        _route("/log/liveDetail", "logLiveDetail", "log/liveDetail",
+               _meta("menu.log.liveDetail", "PlayCircleOutlined", ["videoLog"], invisible=True,
+                     highlight="/log/live")),
         # Drivers' IC-card sign-ins and sign-outs (platform-spec §2 logs: driverAttendance).
         _route("/log/driverAttendance", "logDriverAttendance", "log/driverAttendance",
                _meta("menu.log.driverAttendance", "IdcardOutlined", ["report"])),

@@ -118,11 +118,10 @@ SCREENS: tuple[Screen, ...] = (
     Screen("platform §2", "gb32960 charging log", "chargingLog", "gb32960ChargingLog"),
     *_screens("platform §2", "Lists", "alarm car car/edit carModel carType device deviceProducer deviceType evidence "
               "inOutAlarm myAlarm safetyAlarm safetyAlarm/detail sim trafficControlAlarm", prefix="list",
-              car_edit="listCarEdit", safetyAlarm_detail="listSafetyAlarmDetail",
-              trafficControlAlarm=f"missing:{SEEDS}:listTrafficControlAlarm"),
+              car_edit="listCarEdit", safetyAlarm_detail="listSafetyAlarmDetail"),
     *_screens("platform §2", "Logs", "downstreamMessage driverAttendance gps idling live live/detail online "
               "originalMessage park tpms upstreamMessage videoLog", prefix="log",
-              live=f"missing:{SEEDS}:logLive", live_detail=f"missing:{SEEDS}:logLiveDetail"),
+              live_detail="logLiveDetail"),
     Screen("platform §2", "Open API", "openPlatform", "settingsOpenPlatform",
            note="the spec asks for Open API as its own page too (apps, APIs and limits are tabs here)"),
     *_screens("platform §2", "Reports", "a1Alarm alarm alarmOverview alarmOverview/detail dailyMileage "

@@ -270,6 +270,7 @@ def _prepare_database(state: StackState, terminals: int) -> None:
     _seed_loopback_inferior(state, int(summary["enterprises"]["parent"]), int(summary["enterprises"]["b"]))
     _seed_report_history(state)
     _seed_history(state)
+    _seed_demo_events(state)
     _write_simulator_odometers(state)
 
 
@@ -320,6 +321,20 @@ def _seed_loopback_inferior(state: StackState, enterprise_id: int, exchanged_ent
         seed_loopback_inferior(conn, enterprise_id, exchanged_enterprise_id)
         conn.commit()
     state.seeded += ", an inferior platform (loopback)"
+
+
+def _seed_demo_events(state: StackState) -> None:
+    """Yesterday's live sessions and last night's traffic-control (night driving) alarms at fixes of the
+    generated history, so the live log and the traffic-control alarm list have rows (warehouse.demo_events_seed)."""
+    from warehouse.db import connect
+    from warehouse.demo_events_seed import seed_live_sessions, seed_night_alarms
+
+    with connect(state.database_url) as conn:
+        now = datetime.now(UTC)
+        sessions, alarms = seed_live_sessions(conn, now), seed_night_alarms(conn, now)
+        conn.commit()
+    if sessions or alarms:
+        state.seeded += f", {sessions} live sessions, {alarms} night driving alarms"
 
 
 def _seed_history(state: StackState) -> None:

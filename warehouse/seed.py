@@ -78,7 +78,7 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "accStateLog": ("ACC状态日志", ("query", "export")),
     "parkLog": ("停车日志", ("query", "export")),
     "idlingLog": ("怠速日志", ("query", "export")),
-    "videoLog": ("视频日志", ("query", "export")),
+    "videoLog": ("视频日志", ("query", "get", "export")),  # get: a live session's detail (logLiveDetail)
     "downstreamMessage": ("下行消息", ("query", "export")),
     "upstreamMessage": ("上行消息", ("query", "export")),
     "originalMessage": ("原始报文", ("query", "export")),

@@ -110,7 +110,7 @@ def _registration(target: dict[str, Any], sid: str, kind: str, channel: int, dat
             "dataType": data_type, "streamType": stream_type, "enterpriseId": target["enterpriseId"],
             "deviceId": target["deviceId"], "carId": target["carId"], "plateNumber": target["plateNumber"],
             "phone": canonical_phone(target["phone"]), "protocolVersion": target["protocolVersion"] or "2013",
-            "sourceAddress": address}
+            "sourceAddress": address, "userId": current_principal().user_id or None}
 
 
 def _start(target: dict[str, Any], payload: Any) -> dict[str, Any]:

@@ -20,6 +20,7 @@ import asyncio
 import logging
 import re
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -65,6 +66,7 @@ class StreamInfo:
     phone: str = ""  # canonical phone (Kafka key of the 9102 downlink)
     protocol_version: str = "2013"
     source_address: str | None = None  # IP of the terminal's authenticated JT/T 808 session (policy `address`)
+    user_id: int | None = None  # who asked for it (the live log's "who opened it"; 0 / None: an app, no user)
 
     @property
     def wants_video(self) -> bool:
@@ -89,7 +91,7 @@ def stream_info_of(body: Any) -> StreamInfo:
             enterprise_id=int(body["enterpriseId"]), device_id=int(body["deviceId"]),
             car_id=None if body.get("carId") is None else int(body["carId"]), plate_number=body.get("plateNumber"),
             phone=str(body.get("phone") or body["sim"]), protocol_version=str(body.get("protocolVersion") or "2013"),
-            source_address=address)
+            source_address=address, user_id=None if body.get("userId") is None else int(body["userId"]))
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(repr(exc)) from None
     if info.kind not in KINDS or not info.sim.isdigit() or not re.match(r"^[A-Za-z0-9_-]{1,64}$", info.stream_id):
@@ -121,6 +123,7 @@ class Viewer:
         self.closed: str | None = None
         self.wake = asyncio.Event()
         self.log_id: int | None = None
+        self.session_key: str | None = None  # the live session watched (Stream.session_key), set when added
         self.abort: Callable[[], None] | None = None  # set by the server: cut the connection now
 
     def offer(self, data: bytes, *, keyframe: bool = False, config: bool = False) -> None:
@@ -209,6 +212,14 @@ class Stream:
         self.last_frame_mono: float | None = None
         self.online = False
         self.on_ready: list[Callable[[Stream], None]] = []
+        # the live log (migration 0056): this life of the stream, from its request to its drop
+        self.session_key = str(uuid.uuid4())
+        self.requested_at = datetime.now(UTC)
+        self.heartbeats = 0
+        self.last_heartbeat_wall: datetime | None = None
+        self.peak_viewers = 0
+        self.ended_at: datetime | None = None
+        self.end_reason: str | None = None  # the media server's words (server.py ``_drop``)
 
     # -- timestamps --------------------------------------------------------------------------------
     def _flv_ts(self, frame_ts: int | None, track: int) -> int:
@@ -345,6 +356,8 @@ class Stream:
     # -- viewers -----------------------------------------------------------------------------------
     def add_viewer(self, viewer: Viewer) -> None:
         self.viewers[viewer.id] = viewer
+        viewer.session_key = self.session_key
+        self.peak_viewers = max(self.peak_viewers, len(self.viewers))
         if self.head is not None:
             self._start_viewer(viewer)
 

@@ -9,6 +9,9 @@
   ``{deviceId, carId, plateNumber, channelId, streamId, kind, state: 1 | 0, time}``.
 - ``viewer_started`` / ``viewer_ended``: a ``video_log`` row per viewer (migration 0025): who watched
   which stream, from when to when, how many bytes.
+- ``session_changed``: the stream's ``live_session`` row (migration 0056, the live log), written when it is
+  requested, at its first frame and when it is dropped (``session_record``): who asked, the bytes and frames
+  the terminal sent, the console's heartbeats, the most viewers at once, and why it ended (``END_REASONS``).
 - ``user_sessions``: the session epoch and state of the users of open viewers and talk sockets
   (``sessions.py`` closes those of revoked sessions), by the rule of the API's session check
   (warehouse/queries/auth.py ``session_state``).
@@ -37,16 +40,44 @@ from protocols.jt808.messages.t9102_av_transmission_control import (
 from protocols.jt808.messages.t9202_playback_control import CONTROL_END, PlaybackControl
 from warehouse.db import async_pool
 from warehouse.queries import commands as command_queries
+from warehouse.queries import live_sessions as session_queries
 from warehouse.queries import video as video_queries
 from warehouse.queries.auth import session_states_async
 from warehouse.queries.organisation import enterprise_path_of_async
 
 if TYPE_CHECKING:
-    from gateway.video.hub import StreamInfo, Viewer
+    from gateway.video.hub import Stream, StreamInfo, Viewer
 
 log = logging.getLogger("gateway.video.platform")
 
 CREATED_BY_NAME = "视频服务"
+
+# Why a stream ended, as server.py ``_drop`` says it -> the live log's end reason (live_session.end_reason):
+# the user stopped it (9102 from the console), nobody watched any more (the viewers left or the console's
+# heartbeats stopped; the media server then sends 9102 itself), the terminal's media connection went away
+# (device offline or its network lost), the terminal never connected after the 9101 (an error on its side),
+# the stream was asked for again for another terminal, the media server stopped.
+END_REASONS = {"stopped by the user": "user", "idle": "idle", "the terminal left": "terminal_left",
+               "the terminal never connected": "never_connected", "re-registered for another terminal": "replaced",
+               "server stopping": "server_stopping"}
+
+
+def session_record(stream: Stream) -> dict[str, Any]:
+    """The stream's ``live_session`` row as known now (warehouse/queries/live_sessions.py ``RECORD_KEYS``).
+    Its duration runs from the first frame to the end (0 when no frame came)."""
+    info = stream.info
+    duration = None
+    if stream.ended_at is not None:
+        start = stream.first_frame_wall
+        duration = 0 if start is None else max(0, int((stream.ended_at - start).total_seconds()))
+    return {"session_key": stream.session_key, "enterprise_id": info.enterprise_id, "device_id": info.device_id,
+            "car_id": info.car_id, "user_id": info.user_id or None, "stream_id": info.stream_id, "kind": info.kind,
+            "channel": info.channel, "data_type": info.data_type, "stream_type": info.stream_type,
+            "request_time": stream.requested_at, "first_frame_time": stream.first_frame_wall,
+            "end_time": stream.ended_at, "duration_s": duration, "bytes_in": stream.counters.bytes_in,
+            "frames": stream.counters.frames, "heartbeats": stream.heartbeats,
+            "last_heartbeat_time": stream.last_heartbeat_wall, "peak_viewers": stream.peak_viewers,
+            "end_reason": None if stream.ended_at is None else END_REASONS.get(stream.end_reason or "", "server_stopping")}
 
 
 class Platform(Protocol):
@@ -58,6 +89,8 @@ class Platform(Protocol):
 
     async def viewer_ended(self, info: StreamInfo, viewer: Viewer) -> None: ...
 
+    async def session_changed(self, record: dict[str, Any]) -> None: ...
+
     async def user_sessions(self, user_ids: list[int]) -> dict[int, tuple[int, bool]] | None: ...
 
 
@@ -68,6 +101,7 @@ class NullPlatform:
         self.stops: list[str] = []
         self.channel_events: list[tuple[str, bool]] = []
         self.viewers: list[tuple[str, int | None]] = []
+        self.sessions: list[dict[str, Any]] = []  # every session_changed record, in order
         self.users: dict[int, tuple[int, bool]] | None = None  # tests set it: user id -> (epoch, active)
 
     async def stop_terminal(self, info: StreamInfo) -> None:
@@ -82,6 +116,9 @@ class NullPlatform:
 
     async def viewer_ended(self, info: StreamInfo, viewer: Viewer) -> None:
         return None
+
+    async def session_changed(self, record: dict[str, Any]) -> None:
+        self.sessions.append(record)
 
     async def user_sessions(self, user_ids: list[int]) -> dict[int, tuple[int, bool]] | None:
         return None if self.users is None else {u: self.users[u] for u in user_ids if u in self.users}
@@ -176,7 +213,7 @@ class PostgresKafkaPlatform:
                     conn, enterprise_id=info.enterprise_id, device_id=info.device_id, car_id=info.car_id,
                     user_id=viewer.user_id, stream_id=info.stream_id, kind=info.kind, channel=info.channel,
                     data_type=info.data_type, stream_type=info.stream_type, transport=viewer.transport,
-                    client=viewer.peer, start_time=viewer.started_at)
+                    client=viewer.peer, start_time=viewer.started_at, session_key=viewer.session_key)
         except Exception as exc:
             log.warning("stream %s: video log not written: %r", info.stream_id, exc)
             return None
@@ -191,6 +228,13 @@ class PostgresKafkaPlatform:
                                                   reason=viewer.closed or "left")
         except Exception as exc:
             log.warning("stream %s: video log not closed: %r", info.stream_id, exc)
+
+    async def session_changed(self, record: dict[str, Any]) -> None:
+        try:
+            async with self._pool.connection() as conn:
+                await session_queries.record_async(conn, record)
+        except Exception as exc:
+            log.warning("stream %s: live log not written: %r", record.get("stream_id"), exc)
 
     async def user_sessions(self, user_ids: list[int]) -> dict[int, tuple[int, bool]] | None:
         """Raises the database's errors (the caller closes nothing then)."""

@@ -42,6 +42,7 @@ import logging
 import re
 import time
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 from fleet.addresses import source_ip
@@ -61,7 +62,7 @@ from gateway.video.admission import (
 from gateway.video.audio import AudioTrack
 from gateway.video.httpio import HttpError, Request
 from gateway.video.hub import KINDS, Stream, StreamInfo, same_sim, stream_info_of
-from gateway.video.platform import NullPlatform, Platform
+from gateway.video.platform import NullPlatform, Platform, session_record
 from gateway.video.sessions import UserSockets
 from gateway.video.terminal import TerminalSource
 from protocols.jt1078 import AUDIO, Packet
@@ -105,6 +106,7 @@ class MediaServer:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._writers: set[asyncio.StreamWriter] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self._records: set[asyncio.Future[None]] = set()
         self._session_checker: asyncio.Task[None] | None = None
         self.port = settings.port
         self.addresses = AddressCounter(settings.max_connections_per_address)
@@ -133,6 +135,8 @@ class MediaServer:
         await self.one_time_ports.close_all()
         for stream in list(self.streams.values()):
             self._drop(stream, "server stopping", notify=False)
+        if self._records:  # the live log's last words: each write is short, never wait long
+            await asyncio.wait(set(self._records), timeout=2)
         for writer in list(self._writers):
             writer.transport.abort()  # their handlers end on the closed connection
         await asyncio.sleep(0)
@@ -285,6 +289,7 @@ class MediaServer:
                             audio=AudioTrack(self.settings.aac_sample_rate, self.settings.g726_bit_rate))
             stream.on_ready.append(self._on_ready)
             self.streams[info.stream_id] = stream
+            self._record(stream)
         stream.last_heartbeat = stream.registered_at = time.monotonic()
         if not source_alive(stream):
             stream.source_lost_at = None  # a new request: its terminal gets connect_timeout_s, not the grace left
@@ -312,6 +317,8 @@ class MediaServer:
             stream = self.streams.get(stream_id)
             if stream is not None:
                 stream.last_heartbeat = time.monotonic()
+                stream.heartbeats += 1
+                stream.last_heartbeat_wall = datetime.now(UTC)
                 known.append(stream_id)
         return known
 
@@ -382,6 +389,14 @@ class MediaServer:
     def _on_ready(self, stream: Stream) -> None:
         stream.online = True
         self.spawn(self.platform.channel_changed(stream.info, True))
+        self._record(stream)
+
+    def _record(self, stream: Stream) -> None:
+        """The stream's live log row as known now (platform.py ``session_record``); close() waits for these."""
+        task = asyncio.ensure_future(self.platform.session_changed(session_record(stream)))
+        self._records.add(task)
+        task.add_done_callback(self._records.discard)
+        self.spawn(task)
 
     # -- user sessions -----------------------------------------------------------------------------
     async def _check_sessions_forever(self) -> None:
@@ -440,6 +455,9 @@ class MediaServer:
 
     def _drop(self, stream: Stream, why: str, *, notify: bool = True, stop_terminal: bool = False) -> None:
         self.streams.pop(stream.info.stream_id, None)
+        if stream.ended_at is None:
+            stream.ended_at, stream.end_reason = datetime.now(UTC), why
+            self._record(stream)
         self.one_time_ports.close(stream.one_time_port)
         stream.close_viewers(why)
         if stop_terminal:

@@ -1,7 +1,7 @@
 """Live video: the API's reads of a device with its video fields, by car, id or serial (functions that
 take a ``Scope`` answer None for a record outside it, exactly as for a missing one), and the media
 server's ``video_log`` rows (migration 0025: who watched which stream, from when to when, how many bytes;
-their only writer)."""
+their only writer; each names its ``live_session``, migration 0056)."""
 
 from __future__ import annotations
 
@@ -54,9 +54,9 @@ def devices_in_scope(conn: Connection[Any], scope: Scope, device_ids: list[int])
 
 
 _START_LOG = """INSERT INTO video_log (enterprise_id, device_id, car_id, user_id, user_name, stream_id, kind,
-                                     channel, data_type, stream_type, transport, client, start_time)
+                                     channel, data_type, stream_type, transport, client, start_time, session_key)
                SELECT %s, %s, %s, %s, (SELECT COALESCE(name, user_name) FROM app_user WHERE id = %s), %s, %s,
-                      %s, %s, %s, %s, %s, %s
+                      %s, %s, %s, %s, %s, %s, %s
                RETURNING id"""
 _END_LOG = """UPDATE video_log SET end_time = %s, bytes_sent = %s, end_reason = %s,
                      duration_s = GREATEST(0, EXTRACT(EPOCH FROM (%s - start_time)))::integer
@@ -65,10 +65,13 @@ _END_LOG = """UPDATE video_log SET end_time = %s, bytes_sent = %s, end_reason = 
 
 async def start_log_async(conn: AsyncConnection[Any], *, enterprise_id: int, device_id: int, car_id: int | None,
                           user_id: int | None, stream_id: str, kind: str, channel: int, data_type: int,
-                          stream_type: int, transport: str, client: str | None, start_time: datetime) -> int | None:
-    """A viewer's ``video_log`` row (the user's display name looked up); its id."""
+                          stream_type: int, transport: str, client: str | None, start_time: datetime,
+                          session_key: str | None = None) -> int | None:
+    """A viewer's ``video_log`` row (the user's display name looked up), with the live session it watched
+    (``live_session.session_key``, migration 0056); its id."""
     cur = await conn.execute(_START_LOG, (enterprise_id, device_id, car_id, user_id, user_id, stream_id, kind,
-                                          channel, data_type, stream_type, transport, client, start_time))
+                                          channel, data_type, stream_type, transport, client, start_time,
+                                          session_key))
     row = await cur.fetchone()
     return None if row is None else int(row[0])
 

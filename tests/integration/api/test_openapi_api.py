@@ -74,6 +74,11 @@ def test_every_documented_operation_answers(app: Flask, client: FlaskClient, log
         records["/api/driver/{id}/detail.json"] = conn.execute(
             "INSERT INTO driver (enterprise_id, name) SELECT enterprise_id, 'openapi' FROM device WHERE id = %s"
             " RETURNING id", (demo.a.device_id,)).fetchone()[0]  # type: ignore[index]
+        # a live session of A's terminal for the live log's detail (test_live_log_api)
+        records["/api/log/live/{id}.json"] = conn.execute(
+            "INSERT INTO live_session (session_key, enterprise_id, device_id, car_id, stream_id, kind, channel,"
+            " request_time) SELECT gen_random_uuid(), enterprise_id, id, car_id, id || '-1-live', 'live', 1, now()"
+            " FROM device WHERE id = %s RETURNING id", (demo.a.device_id,)).fetchone()[0]  # type: ignore[index]
         # an inspection A's superior platform sent, and that platform's link state (test_exchange_api)
         platform_id = records["/api/common/superiorPlatform/{id}.json"]
         records["/api/exchange/superiorPlatform/{id}/linkState.json"] = platform_id

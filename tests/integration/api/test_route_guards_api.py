@@ -165,6 +165,15 @@ def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rul
                         " SELECT enterprise_id, id, car_id, phone, 1, 'a0', now(), 1 FROM device WHERE id = %s"
                         " RETURNING id", (demo.b.device_id,)).fetchone()[0]  # type: ignore[index]
             return {"alarm_id": made["alarm"]}
+        if names == {"session_id"}:  # a live session of B's terminal (tests/integration/api/test_live_log_api.py)
+            if "session" not in made:
+                with get_db(client.application).connection() as conn:
+                    made["session"] = conn.execute(
+                        "INSERT INTO live_session (session_key, enterprise_id, device_id, car_id, stream_id, kind,"
+                        " channel, request_time) SELECT gen_random_uuid(), enterprise_id, id, car_id, id || '-2-live',"
+                        " 'live', 2, now() FROM device WHERE id = %s RETURNING id", (demo.b.device_id,)
+                    ).fetchone()[0]  # type: ignore[index]
+            return {"session_id": made["session"]}
         if names == {"application_id"}:  # a licence application: the root enterprises' (tests/integration/api/test_notices_api.py)
             if "application" not in made:
                 with get_db(client.application).connection() as conn:

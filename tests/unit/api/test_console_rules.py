@@ -128,6 +128,10 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             # live video, playback and the video log
                             "menu.dashboard.monitor", "menu.dashboard.videoMap", "menu.dashboard.playback",
                             "menu.log.videoLog",
+                            # the live log and its detail (platform-spec §2 logs: live, with detail)
+                            "menu.log.live", "menu.log.liveDetail",
+                            # the traffic-control (night driving) alarm list (platform-spec §2 lists)
+                            "menu.list.trafficControlAlarm",
                             # reports, the running charts and the drivers' attendance log
                             "menu.report", "menu.dashboard.analysis", "menu.log.driverAttendance",
                             "menu.report.alarmOverviewDetail", "menu.report.notebooks",

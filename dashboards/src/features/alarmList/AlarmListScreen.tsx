@@ -12,12 +12,20 @@ export type AlarmListEntity = 'alarm' | 'myAlarm' | 'safetyAlarm';
 
 const DETAIL_ROUTE = { alarm: 'alarmDetail', myAlarm: 'alarmDetail', safetyAlarm: 'safetyAlarmDetail' } as const;
 
+interface Props {
+  entity: AlarmListEntity;
+  /** A fixed condition of the list (the traffic-control alarms: `key.eq p_night`), on every query and export. */
+  query?: Record<string, unknown>;
+  /** The exported file's name (default: the entity). */
+  name?: string;
+}
+
 /**
- * The alarm lists (platform-spec §2 alarm, myAlarm, safetyAlarm): newest first, filters
+ * The alarm lists (platform-spec §2 alarm, myAlarm, safetyAlarm, trafficControlAlarm): newest first, filters
  * vehicle, type, level, state and start time; export; per row handle (the one handling dialog,
  * features/alarm/HandleAlarmDialog) and ignore while unhandled, detail, and the alarm on its track.
  */
-export default function AlarmListScreen({ entity }: { entity: AlarmListEntity }) {
+export default function AlarmListScreen({ entity, query, name }: Props) {
   const { t } = useTranslation('alarmList');
   const { modal, message } = App.useApp();
   const access = useAccess();
@@ -51,6 +59,8 @@ export default function AlarmListScreen({ entity }: { entity: AlarmListEntity })
       // "My alarms" are the caller's own enterprise's; the other lists are the subtree (the server's default).
       params: entity === 'myAlarm' ? { isParent: false } : undefined,
       features: { create: false, edit: false, delete: false, import: false },
+      query,
+      exportName: name,
       detail: (record) => detailHref(DETAIL_ROUTE[entity], record),
       rowActions: [
         ...(canHandle ? [
@@ -62,7 +72,7 @@ export default function AlarmListScreen({ entity }: { entity: AlarmListEntity })
         { key: 'track', label: t('actions.track'), visible: (record) => trackHref(record) !== null, href: (record) => trackHref(record) ?? '' },
       ],
     });
-  }, [entity, t, canHandle, modal, message]);
+  }, [entity, query, name, t, canHandle, modal, message]);
 
   return (
     <>

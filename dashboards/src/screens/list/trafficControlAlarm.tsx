@@ -1,0 +1,11 @@
+import AlarmListScreen from '../../features/alarmList/AlarmListScreen';
+
+// Traffic control alarms in this product: the platform's time-restriction rule, night driving (p_night,
+// streams/platform_alarms.py); the report of the same rows is screens/report/trafficControlAlarm.tsx.
+const QUERY = { 'key.eq': 'p_night' };
+
+/** Platform-spec §2 list "trafficControlAlarm": the traffic-control alarms on the alarm list (entity `alarm` with
+ * its condition), with the place, handling and the alarm's detail, features/alarmList/AlarmListScreen. */
+export default function TrafficControlAlarmList() {
+  return <AlarmListScreen entity="alarm" query={QUERY} name="trafficControlAlarm" />;
+}
