@@ -74,6 +74,12 @@ def test_every_documented_operation_answers(app: Flask, client: FlaskClient, log
         records["/api/driver/{id}/detail.json"] = conn.execute(
             "INSERT INTO driver (enterprise_id, name) SELECT enterprise_id, 'openapi' FROM device WHERE id = %s"
             " RETURNING id", (demo.a.device_id,)).fetchone()[0]  # type: ignore[index]
+        # a fence of A for its bind / unbind (a fence numbered like A's car may be another enterprise's)
+        fence_id = conn.execute(
+            "INSERT INTO fence (enterprise_id, name, fence_type, business_type, shape, geometry) SELECT enterprise_id,"
+            " 'openapi', 1, 1, 'circle', '{\"center\": [116.4, 39.9], \"radius\": 500}' FROM device WHERE id = %s"
+            " RETURNING id", (demo.a.device_id,)).fetchone()[0]  # type: ignore[index]
+        records["/api/fence/{id}/bind.json"] = records["/api/fence/{id}/unbind.json"] = fence_id
         # a live session of A's terminal for the live log's detail (test_live_log_api)
         records["/api/log/live/{id}.json"] = conn.execute(
             "INSERT INTO live_session (session_key, enterprise_id, device_id, car_id, stream_id, kind, channel,"
