@@ -140,7 +140,7 @@ SCREENS: tuple[Screen, ...] = (
               terminalParams_adas="terminalParamsAdas",
               terminalParams_dsm="terminalParamsDsm"),
     *_screens("platform §2", "User", "driver driver/edit enterprise license login permission role user",
-              prefix="user", driver_edit="userDriverEdit", license=f"missing:{SEEDS}:userLicense",
+              prefix="user", driver_edit="userDriverEdit", license="license",  # the User menu's license is /user/license, applyForLicense (platform-spec §2 routes)
               login="login"),
 )
 
