@@ -291,7 +291,9 @@ def test_vehicle_control_runs_through_the_command_path_and_is_answered_with_the_
                      (command[0],))
     wait_for(lambda: len(answers()) == 3, 30, "the answer with the terminal's result", service)
     assert (answers()[2]["data_type"], answers()[2]["msg_id"], answers()[2]["result"]) == (0x1503, 42, 0)
-    assert _one(pg_url, "SELECT outcome FROM exchange_control WHERE command_id = %s", command[0]) == ("ok",)
+    # the outcome is saved beside the answer's sending, not before it: read until it is there
+    wait_for(lambda: _one(pg_url, "SELECT outcome FROM exchange_control WHERE command_id = %s", command[0]) == ("ok",),
+             10, "the outcome saved", service)
 
 
 @pytest.mark.parametrize("scene", ["2011"], indirect=True)

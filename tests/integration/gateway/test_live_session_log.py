@@ -70,7 +70,9 @@ def test_a_stream_nobody_watches_any_more_is_logged_with_its_user_data_and_end(p
         with psycopg.connect(pg_url) as conn:
             viewers = conn.execute("SELECT session_key::text, bytes_sent FROM video_log WHERE device_id = %s",
                                    (d["device"],)).fetchall()
-        assert viewers == [(key, len(viewed.data))]
+        # what was written to the viewer's socket: all it read, and at most what was in flight when it hung up
+        assert [k for k, _ in viewers] == [key]
+        assert len(viewed.data) <= viewers[0][1] <= len(viewed.data) + 256 * 1024
     finally:
         media.submit(media.server.close()).result(10)
         media.submit(platform.close()).result(10)

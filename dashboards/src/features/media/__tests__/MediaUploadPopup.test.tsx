@@ -27,7 +27,7 @@ beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: true });
   fetchMock = vi.fn(async () => new Response(new Uint8Array([0xff, 0xd8, 0xff]), { status: 200, headers: { 'Content-Type': 'image/jpeg' } }));
   vi.stubGlobal('fetch', fetchMock);
-  vi.spyOn(session, 'accessToken').mockReturnValue('token-9');
+  vi.spyOn(session, 'authorization').mockReturnValue('Bearer token-9'); // the session's header (Basic under protocol 1)
   URL.createObjectURL = vi.fn(() => 'blob:media-9');
   URL.revokeObjectURL = vi.fn();
 });
