@@ -228,7 +228,7 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         _meta("menu.settings", "SettingOutlined", ["dictionary", "system", "license", "notify", "auditLog", "db",
                                                     "sourceCodeLog", "openPlatform", "terminalParams", "alarmLevel",
                                                     "platformAlarmRule", "platformAlarmNotifyRule", "alarm",
-                                                    "enterprise", "fence"]),
+                                                    "enterprise", "fence", "drivingGradeRule"]),
         # Settings screens: each page is dashboards/src/screens/settings/<name>.tsx.
         *(_route(f"/settings/{page}", f"settings{page[0].upper()}{page[1:]}", f"settings/{page}",
                  _meta(f"menu.settings.{page}", icon, [code]))
@@ -248,6 +248,8 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                                    ("alarmLevel", "AlertOutlined", "alarmLevel"),
                                    ("platformAlarmRule", "ThunderboltOutlined", "platformAlarmRule"),
                                    ("platformAlarmNotifyRule", "FieldTimeOutlined", "platformAlarmNotifyRule"),
+                                   # Driving-behaviour grading: deductions per alarm type (pipelines/grading.py).
+                                   ("drivingGradeRule", "SafetyOutlined", "drivingGradeRule"),
                                    # Fences (with the two route wizards) and label points, platform-spec §2.
                                    ("fence", "BorderOuterOutlined", "fence"),
                                    ("labelPoint", "EnvironmentOutlined", "fence"))),

@@ -90,6 +90,7 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "alarmLevel": ("报警等级", ("add", "delete", "update", "query", "get", "import", "export")),
     "platformAlarmRule": ("平台报警规则", ("add", "delete", "update", "query", "get", "export")),
     "platformAlarmNotifyRule": ("平台报警通知规则", ("add", "delete", "update", "query", "get", "import", "export")),
+    "drivingGradeRule": ("驾驶行为评分规则", ("add", "delete", "update", "query", "get", "import", "export")),
     # JT/T 809 superior platforms; ``superior`` guards the link operations (link state, inspection answers).
     "superiorPlatform": ("上级平台", ("add", "delete", "update", "query", "get", "export", "superior")),
     # JT/T 809 inferior platforms, their exchange vehicles and positions; ``superior`` guards the link

@@ -6,7 +6,8 @@ the bell's licence notices (``notice_licence_days``, api/notices.py), so the pag
 bell does; ``card``: the latest IC card sign-in matched to the driver (0x0702: qualification certificate,
 issuing authority, validity), null when none; ``vehicles``: the cars driven recently (IC card sign-ins,
 then the car the driver is bound to); ``alarms``: counts since midnight / the 1st of the month (UTC+8)
-and the latest alarms attributed to the driver (``alarm.driver_id``).
+and the latest alarms attributed to the driver (``alarm.driver_id``); ``grades``: the driver's driving-behaviour
+scores of the latest ``RECENT_GRADES`` report days they drove (platform-spec §2 drivingGradeRule).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ bp = Blueprint("driver_detail", __name__)
 
 RECENT_VEHICLES = 10
 RECENT_ALARMS = 20
+RECENT_GRADES = 14
 
 
 @bp.get("/api/driver/<int:driver_id>/detail.json")
@@ -43,7 +45,8 @@ def driver_detail_read(driver_id: int) -> dict[str, Any]:
         vehicles = driver_detail.recent_vehicles(conn, driver_id, RECENT_VEHICLES)
         counts = driver_detail.alarm_counts(conn, driver_id, today, month)
         alarms = driver_detail.recent_alarms(conn, driver_id, RECENT_ALARMS)
+        grades = driver_detail.recent_grades(conn, driver_id, RECENT_GRADES)
     licence = {"expire": driver.pop("licenceExpire"), "daysLeft": driver.pop("licenceDaysLeft"),
                "noticeDays": settings.notice_licence_days}
     return ok({"driver": driver, "licence": licence, "card": card, "vehicles": vehicles,
-               "alarms": {"since": {"today": today, "month": month}, **counts, "latest": alarms}})
+               "alarms": {"since": {"today": today, "month": month}, **counts, "latest": alarms}, "grades": grades})

@@ -120,7 +120,7 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.list.safetyAlarmDetail", "menu.settings.notify",
                             # alarm settings (H3)
                             "menu.settings.alarmLevel", "menu.settings.platformAlarmRule",
-                            "menu.settings.platformAlarmNotifyRule",
+                            "menu.settings.platformAlarmNotifyRule", "menu.settings.drivingGradeRule",
                             # the bell's notice list (H6)
                             "menu.setting", "menu.setting.notify.list",
                             # the enterprise notification switches (platform-spec §2 messageNotifyRule)
