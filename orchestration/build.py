@@ -26,7 +26,6 @@ from pipelines.alarms import alarm_counters
 from pipelines.drivers import attribute_trips, driver_days
 from pipelines.enterprise import enterprise_days
 from pipelines.grading import (
-    DEFAULT_BANDS,
     SCORE_COLUMNS,
     alarm_usage,
     bands_of,
@@ -115,7 +114,8 @@ def _with_tenancy(frame: pl.DataFrame, registry: pl.DataFrame, key: str) -> pl.D
 
 def compute_day(window: Window, rules: Rules, inputs: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     """Every daily table of one window from its inputs (``points``, ``cars``, ``devices``, ``drivers``, ``acc``,
-    ``biz``, ``online``, ``events``, ``alarms``, ``rejects``; ``joined``: a one-column frame of car ids)."""
+    ``biz``, ``online``, ``events``, ``alarms``, ``rejects``; ``joined``: a one-column frame of car ids;
+    ``grade_rules``, ``enterprises``, ``grade_bands``: the grading rules, the enterprise paths, the bands)."""
     points, cars, devices = inputs["points"], inputs["cars"], inputs["devices"]
     seg, spikes = segments_and_spikes(points, window, rules)
     trips, parks = trips_and_parks(seg, window, rules)
@@ -158,7 +158,7 @@ def grade_day(window: Window, inputs: dict[str, pl.DataFrame], car_rows: pl.Data
     """The driving-behaviour scores (pipelines/grading.py, platform-spec §2 drivingGradeRule) of the day's
     vehicles and drivers; a terminal's row carries its vehicle's score (the safety report lists terminals)."""
     rules = effective_rules(inputs["grade_rules"], inputs["enterprises"])
-    bands = inputs["grade_bands"].rows() if "grade_bands" in inputs else DEFAULT_BANDS
+    bands = inputs["grade_bands"].rows()  # (grade, min_score), read_day
     cars = score_subjects(car_rows, alarm_usage(inputs["alarms"], window, "car_id"), rules, "car_id", bands)
     drivers = score_subjects(driver_rows, alarm_usage(inputs["alarms"], window, "driver_id"), rules, "driver_id",
                              bands)
