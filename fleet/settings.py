@@ -340,6 +340,7 @@ class ApiSettings(_Base):
     notice_insurance_days: int = Field(30, ge=0, le=3650, description="a vehicle's insurance shows in the bell (bizType 2) from this many days before it ends (and once it has ended)")
     notice_inspection_days: int = Field(30, ge=0, le=3650, description="a vehicle's annual inspection shows in the bell (bizType 3) from this many days before it is due (and once overdue)")
     notice_licence_days: int = Field(30, ge=0, le=3650, description="a driver's driving licence shows in the bell (bizType 4) from this many days before it expires (and once expired)")
+    licence_warning_days: int = Field(30, ge=0, le=3650, description="the licence overview warns this many days before the licence in force ends")
     monitor_kafka_timeout_s: float = Field(3.0, description="longest wait for Kafka in the system monitor before its section says unavailable")
     export_max_rows: int = Field(100_000, ge=1, description="most rows one spreadsheet export may hold (400 above: narrow the filters)")
     import_max_rows: int = Field(20_000, ge=1, description="most data rows of one imported spreadsheet (400 above)")

@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import Blueprint, current_app
 
+from api import platform_params
 from api.db import get_db
 from api.errors import NotFound
 from api.http import ok
@@ -43,6 +44,8 @@ def driver_detail_read(driver_id: int) -> dict[str, Any]:
         vehicles = driver_detail.recent_vehicles(conn, driver_id, RECENT_VEHICLES)
         counts = driver_detail.alarm_counts(conn, driver_id, today, month)
         alarms = driver_detail.recent_alarms(conn, driver_id, RECENT_ALARMS)
+        # the bell's window is a run-time parameter (api/platform_params.py): the page warns as the bell does
+        settings = platform_params.effective(conn, settings)
     licence = {"expire": driver.pop("licenceExpire"), "daysLeft": driver.pop("licenceDaysLeft"),
                "noticeDays": settings.notice_licence_days}
     return ok({"driver": driver, "licence": licence, "card": card, "vehicles": vehicles,
