@@ -134,8 +134,7 @@ SCREENS: tuple[Screen, ...] = (
               "platformAlarmNotifyRule platformAlarmRule sourceCodeLog system terminalParams terminalParams/adas "
               "terminalParams/dsm", prefix="settings",
               drivingGradeRule=f"missing:{SEEDS}:settingsDrivingGradeRule",
-              license=f"missing:{SEEDS}:settingsLicense",
-              messageNotifyRule="messageNotifyRule", param=f"missing:{SEEDS}:settingsParam",
+              messageNotifyRule="messageNotifyRule",
               terminalParams="terminalParams",
               terminalParams_adas="terminalParamsAdas",
               terminalParams_dsm="terminalParamsDsm"),
