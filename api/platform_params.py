@@ -59,8 +59,12 @@ NAMES = tuple(BY_NAME)
 def effective(conn: Connection[Any], settings: ApiSettings) -> ApiSettings:
     """``settings`` with the values an administrator set (a stored value no longer valid, e.g. after an
     option was removed, is ignored: the configured one applies)."""
+    return _applied(settings, queries.overrides(conn, NAMES))
+
+
+def _applied(settings: ApiSettings, stored: dict[str, dict[str, Any]]) -> ApiSettings:
     update: dict[str, Any] = {}
-    for name, row in queries.overrides(conn, NAMES).items():
+    for name, row in stored.items():
         try:
             update[BY_NAME[name].key] = validate(BY_NAME[name], row["value"])
         except BadRequest:
@@ -97,7 +101,7 @@ def listing(conn: Connection[Any], configured: ApiSettings) -> list[dict[str, An
     """Every parameter with its current value, its default (the configured value), type, unit, range or
     options, and who set it when (null while it has its default)."""
     stored = queries.overrides(conn, NAMES)
-    current = effective(conn, configured)
+    current = _applied(configured, stored)
     rows = []
     for param in PARAMS:
         row = stored.get(param.name)

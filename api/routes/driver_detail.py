@@ -2,7 +2,7 @@
 
 The driver (another enterprise's, a deleted or a missing one answers the same 404) with its enterprise and
 photo id; ``licence``: the driving licence's expiry, days left in UTC+8 and ``noticeDays``, the window of
-the bell's licence notices (``notice_licence_days``, api/notices.py), so the page warns exactly when the
+the bell's licence notices (the run-time parameter ``noticeLicenceDays``, api/platform_params.py), so the page warns exactly when the
 bell does; ``card``: the latest IC card sign-in matched to the driver (0x0702: qualification certificate,
 issuing authority, validity), null when none; ``vehicles``: the cars driven recently (IC card sign-ins,
 then the car the driver is bound to); ``alarms``: counts since midnight / the 1st of the month (UTC+8)
