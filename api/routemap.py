@@ -234,6 +234,10 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                  _meta(f"menu.settings.{page}", icon, [code]))
           for page, icon, code in (("dictionary", "BookOutlined", "dictionary"),
                                    ("system", "DashboardOutlined", "system"),
+                                   # the platform parameters changed at run time (api/platform_params.py)
+                                   ("param", "ControlOutlined", "system"),
+                                   # the licence overview: state, usage, expiry warning, links to the others
+                                   ("license", "SafetyOutlined", "license"),
                                    ("licenseDetail", "SafetyCertificateOutlined", "license"),
                                    ("licenseLog", "FileTextOutlined", "license"),
                                    # licence applications to decide, and announcements to publish (the bell's

@@ -24,6 +24,7 @@ from psycopg import Connection
 from fleet.alarm_catalog import AlarmKind
 from fleet.platform_alarm_rules import DEFAULT_RULES
 from protocols.china_time import CHINA_TZ
+from protocols.jt808 import catalogue as jt808_catalogue
 from warehouse.queries import live_sessions
 
 SESSION_NAMESPACE = uuid.UUID("8d6e1f0c-6a0e-4b55-9c8e-1078a1b2c3d4")
@@ -66,8 +67,8 @@ def seed_live_sessions(conn: Connection[Any], now: datetime) -> int:
         user_name = conn.execute("SELECT COALESCE(name, user_name) FROM app_user WHERE id = %s",
                                  (user_id,)).fetchone()
         for msg_id, at, payload in (
-                (0x9101, requested, {"channelId": channel, "dataType": 0, "streamType": 1, "streamId": stream_id}),
-                (0x9102, ended, {"channelId": channel, "command": 0, "commadType": 0, "streamType": 0,
+                (jt808_catalogue.REALTIME_AV_REQUEST, requested, {"channelId": channel, "dataType": 0, "streamType": 1, "streamId": stream_id}),
+                (jt808_catalogue.AV_TRANSMISSION_CONTROL, ended, {"channelId": channel, "command": 0, "commadType": 0, "streamType": 0,
                                  "streamId": stream_id})):
             conn.execute(
                 """INSERT INTO command (enterprise_id, car_id, device_id, phone, msg_id, payload, created_by,

@@ -68,7 +68,7 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "deviceProducer": ("终端厂商", ("add", "delete", "update", "query", "get", "import", "export")),
     "deviceType": ("终端类型", ("add", "delete", "update", "query", "get", "import", "export")),
     "dictionary": ("字典管理", ("add", "delete", "update", "query", "get", "import", "export")),
-    "system": ("系统监控", ("query",)),
+    "system": ("系统监控", ("query", "update")),  # update: the platform parameters (settings "param")
     "license": ("许可证管理", ("add", "query", "get", "update")),
     "notify": ("通知公告", ("add", "delete", "update", "query", "get")),
     "auditLog": ("操作日志", ("query", "get", "export")),

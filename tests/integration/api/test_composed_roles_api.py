@@ -105,8 +105,10 @@ def test_a_live_map_only_role_gets_only_the_live_map_menu_and_its_own_permission
     data = reply.json["data"]  # type: ignore[index]
     assert data["permissions"] == [{"code": "monitor", "actions": ["get", "query"]}]  # implied reads are not grants
     screens = {path for path, entry in paths(data["routes"]).items() if not entry["children"]}
-    # the notice list (the bell's messages) is every signed-in user's, as the account pages are
-    assert screens == {"/dashboard/map", "/account/center", "/account/settings", "/setting/notify/List"}
+    # the notice list (the bell's messages), the welcome and home pages are every signed-in user's, as the
+    # account pages are
+    assert screens == {"/dashboard/map", "/welcome", "/home", "/account/center", "/account/settings",
+                       "/setting/notify/List"}
     for other in ("/list/car", "/list/group", "/report/dailyMileage", "/cockpit/index", "/dashboard/monitor",
                   "/list/alarm", "/user/role"):
         assert other in data["deniedPaths"]
