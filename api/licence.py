@@ -39,21 +39,24 @@ def machine_code(conn: Connection[Any]) -> str:
     return "-".join(digest[i:i + 5] for i in range(0, 25, 5))
 
 
-def status(conn: Connection[Any], today: date, enterprise_path: str | None = None) -> dict[str, Any]:
-    """The detail screen: community (no licence) or the licence in force with its usage.
+def status(conn: Connection[Any], today: date, enterprise_path: str | None = None,
+           warning_days: int = 30) -> dict[str, Any]:
+    """The detail screen: community (no licence) or the licence in force with its usage; ``expiring`` while it
+    ends within ``warning_days`` (the platform parameter licenceWarningDays) and has not ended yet.
 
     ``enterprise_path``: the caller's enterprise when it is not the platform's own (root) one. The
     installation's vehicle count and who installed the licence are platform-wide figures: such a caller
     sees its own subtree's vehicles and no installer."""
     used = queries.live_vehicles(conn) if enterprise_path is None else queries.live_vehicles_under(conn, enterprise_path)
     row = queries.current(conn)
-    base = {"machineCode": machine_code(conn), "vehiclesUsed": used}
+    base = {"machineCode": machine_code(conn), "vehiclesUsed": used, "warningDays": warning_days}
     if row is None:
         return {**base, "community": True, "licence": None, "vehiclesAllowed": None, "daysLeft": None,
-                "expired": False}
+                "expired": False, "expiring": False}
     return {
         **base, "community": False, "vehiclesAllowed": row["max_vehicles"],
         "daysLeft": max((row["valid_to"] - today).days, 0), "expired": today > row["valid_to"],
+        "expiring": today <= row["valid_to"] and (row["valid_to"] - today).days <= warning_days,
         "licence": {
             "id": row["licence_id"], "licensee": row["licensee"], "enterprise": row["enterprise_name"],
             "maxVehicles": row["max_vehicles"], "validFrom": row["valid_from"].isoformat(),
@@ -83,7 +86,8 @@ def check_vehicle_quota(conn: Connection[Any], enterprise_id: int, adding: int =
                        f"vehicles; {used} exist)", data={"maxVehicles": row["max_vehicles"], "vehiclesUsed": used})
 
 
-def install(conn: Connection[Any], who: Principal, text: Any, public_key_file: str, today: date) -> dict[str, Any]:
+def install(conn: Connection[Any], who: Principal, text: Any, public_key_file: str, today: date,
+            warning_days: int = 30) -> dict[str, Any]:
     """Verifies and installs a licence text; the new status. BadRequest with the reason for a
     damaged text, a bad signature, a licence for another installation, not yet valid or expired,
     or no vendor public key configured; Unavailable when the configured key file cannot be read."""
@@ -109,7 +113,7 @@ def install(conn: Connection[Any], who: Principal, text: Any, public_key_file: s
         records.audit(conn, user_id=who.user_id, user_name=who.user_name, enterprise_id=who.enterprise_id,
                       entity="licence", record_id=record_id, action="create",
                       changes={k: {"before": None, "after": v} for k, v in terms.to_json().items()})
-    return status(conn, today)
+    return status(conn, today, warning_days=warning_days)
 
 
 def _store(conn: Connection[Any], who: Principal, terms: LicenceTerms, text: str) -> int:

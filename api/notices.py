@@ -6,7 +6,8 @@
   operator, the root enterprises).
 - 2 / 3 vehicle insurance / annual inspection ending within ``notice_insurance_days`` /
   ``notice_inspection_days`` (or ended) (``car:query``); 4 a driver's licence within ``notice_licence_days``
-  (``driver:query``). The windows are settings (``ApiSettings``), applied as conditions here.
+  (``driver:query``). The windows are run-time platform parameters (``api/platform_params.py``: ``ApiSettings`` with
+  an administrator's values), applied as conditions here.
 - 5 announcements an administrator published to an enterprise subtree the caller is in (the overview counts
   the ones the caller has not read) and a superior platform's JT/T 809 messages and warning tips of the last
   7 days; every user reads them.

@@ -56,6 +56,7 @@ ENGLISH = MappingProxyType({
     "alarmLevel": "Alarm levels",
     "platformAlarmRule": "Platform alarm rules",
     "platformAlarmNotifyRule": "Platform alarm notify rules",
+    "drivingGradeRule": "Driving grade rules",
     "superiorPlatform": "Superior platforms (JT/T 809)",
     "inferiorPlatform": "Inferior platforms (JT/T 809)",
 })

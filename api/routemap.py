@@ -228,12 +228,16 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
         _meta("menu.settings", "SettingOutlined", ["dictionary", "system", "license", "notify", "auditLog", "db",
                                                     "sourceCodeLog", "openPlatform", "terminalParams", "alarmLevel",
                                                     "platformAlarmRule", "platformAlarmNotifyRule", "alarm",
-                                                    "enterprise", "fence"]),
+                                                    "enterprise", "fence", "drivingGradeRule"]),
         # Settings screens: each page is dashboards/src/screens/settings/<name>.tsx.
         *(_route(f"/settings/{page}", f"settings{page[0].upper()}{page[1:]}", f"settings/{page}",
                  _meta(f"menu.settings.{page}", icon, [code]))
           for page, icon, code in (("dictionary", "BookOutlined", "dictionary"),
                                    ("system", "DashboardOutlined", "system"),
+                                   # the platform parameters changed at run time (api/platform_params.py)
+                                   ("param", "ControlOutlined", "system"),
+                                   # the licence overview: state, usage, expiry warning, links to the others
+                                   ("license", "SafetyOutlined", "license"),
                                    ("licenseDetail", "SafetyCertificateOutlined", "license"),
                                    ("licenseLog", "FileTextOutlined", "license"),
                                    # licence applications to decide, and announcements to publish (the bell's
@@ -248,6 +252,8 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                                    ("alarmLevel", "AlertOutlined", "alarmLevel"),
                                    ("platformAlarmRule", "ThunderboltOutlined", "platformAlarmRule"),
                                    ("platformAlarmNotifyRule", "FieldTimeOutlined", "platformAlarmNotifyRule"),
+                                   # Driving-behaviour grading: deductions per alarm type (pipelines/grading.py).
+                                   ("drivingGradeRule", "SafetyOutlined", "drivingGradeRule"),
                                    # Fences (with the two route wizards) and label points, platform-spec §2.
                                    ("fence", "BorderOuterOutlined", "fence"),
                                    ("labelPoint", "EnvironmentOutlined", "fence"))),

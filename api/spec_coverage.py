@@ -133,9 +133,7 @@ SCREENS: tuple[Screen, ...] = (
               "licenseApply licenseDetail licenseLog messageNotifyRule notify openPlatform param "
               "platformAlarmNotifyRule platformAlarmRule sourceCodeLog system terminalParams terminalParams/adas "
               "terminalParams/dsm", prefix="settings",
-              drivingGradeRule=f"missing:{SEEDS}:settingsDrivingGradeRule",
-              license=f"missing:{SEEDS}:settingsLicense",
-              messageNotifyRule="messageNotifyRule", param=f"missing:{SEEDS}:settingsParam",
+              messageNotifyRule="messageNotifyRule",
               terminalParams="terminalParams",
               terminalParams_adas="terminalParamsAdas",
               terminalParams_dsm="terminalParamsDsm"),

@@ -25,6 +25,13 @@ from fleet.settings import ReportSettings, report_lake_dir
 from pipelines.alarms import alarm_counters
 from pipelines.drivers import attribute_trips, driver_days
 from pipelines.enterprise import enterprise_days
+from pipelines.grading import (
+    SCORE_COLUMNS,
+    alarm_usage,
+    bands_of,
+    effective_rules,
+    score_subjects,
+)
 from pipelines.kpi import kpi_enterprise_rows, kpi_vehicle_days
 from pipelines.mileage import point_counts, vehicle_mileage
 from pipelines.motion import trips_and_parks
@@ -107,7 +114,8 @@ def _with_tenancy(frame: pl.DataFrame, registry: pl.DataFrame, key: str) -> pl.D
 
 def compute_day(window: Window, rules: Rules, inputs: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     """Every daily table of one window from its inputs (``points``, ``cars``, ``devices``, ``drivers``, ``acc``,
-    ``biz``, ``online``, ``events``, ``alarms``, ``rejects``; ``joined``: a one-column frame of car ids)."""
+    ``biz``, ``online``, ``events``, ``alarms``, ``rejects``; ``joined``: a one-column frame of car ids;
+    ``grade_rules``, ``enterprises``, ``grade_bands``: the grading rules, the enterprise paths, the bands)."""
     points, cars, devices = inputs["points"], inputs["cars"], inputs["devices"]
     seg, spikes = segments_and_spikes(points, window, rules)
     trips, parks = trips_and_parks(seg, window, rules)
@@ -139,9 +147,24 @@ def compute_day(window: Window, rules: Rules, inputs: dict[str, pl.DataFrame]) -
     kpi_enterprise = kpi_enterprise_rows(kpi_vehicle, cars, inputs["joined"]["car_id"]).with_columns(
         date=pl.lit(window.date_key), day=pl.lit(window.day), provisional=pl.lit(window.provisional))
     enterprise_rows = enterprise_days(car_rows, device_rows, window)
+    car_rows, driver_rows, device_rows = grade_day(window, inputs, car_rows, driver_rows, device_rows)
     return {"car_day_report": car_rows, "device_day_report": device_rows, "trip": trip_rows, "park": park_rows,
             "driver_day_report": driver_rows, "enterprise_day_report": enterprise_rows,
             "kpi_vehicle_day": kpi_vehicle, "kpi_enterprise_day": kpi_enterprise}
+
+
+def grade_day(window: Window, inputs: dict[str, pl.DataFrame], car_rows: pl.DataFrame, driver_rows: pl.DataFrame,
+              device_rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The driving-behaviour scores (pipelines/grading.py, platform-spec §2 drivingGradeRule) of the day's
+    vehicles and drivers; a terminal's row carries its vehicle's score (the safety report lists terminals)."""
+    rules = effective_rules(inputs["grade_rules"], inputs["enterprises"])
+    bands = inputs["grade_bands"].rows()  # (grade, min_score), read_day
+    cars = score_subjects(car_rows, alarm_usage(inputs["alarms"], window, "car_id"), rules, "car_id", bands)
+    drivers = score_subjects(driver_rows, alarm_usage(inputs["alarms"], window, "driver_id"), rules, "driver_id",
+                             bands)
+    scores = cars.select("car_id", *SCORE_COLUMNS)
+    devices = device_rows.drop(SCORE_COLUMNS, strict=False).join(scores, on="car_id", how="left")
+    return cars, drivers, devices
 
 
 def read_day(env: ReportsEnv, window: Window) -> dict[str, pl.DataFrame]:
@@ -158,6 +181,9 @@ def read_day(env: ReportsEnv, window: Window) -> dict[str, pl.DataFrame]:
             "alarms": reads.read_alarms(conn, window.start, window.end),
             "rejects": reads.read_rejects(conn, window.day),
             "joined": reads.read_joined_cars(conn, window.end).to_frame(),
+            "grade_rules": reads.read_grade_rules(conn), "enterprises": reads.read_enterprise_paths(conn),
+            "grade_bands": pl.DataFrame(bands_of(reads.read_grade_bands(conn)), schema=["grade", "min_score"],
+                                        orient="row"),
         }
     return inputs
 
@@ -218,7 +244,7 @@ def build_day(env: ReportsEnv, day: date, now: datetime | None = None) -> Built:
         lake, key = env.lake, day.isoformat()
         gps = inputs["points"].filter((pl.col("fix_at") >= window.start) & (pl.col("fix_at") < window.end))
         lake.write("gps", "day", key, gps.select([c for c in LAKE_GPS_COLUMNS if c in gps.columns]))
-        lake.write("alarm", "day", key, inputs["alarms"])
+        lake.write("alarm", "day", key, inputs["alarms"].drop("driver_id", strict=False))
         for table in DAY_TABLES:
             lake.write(table, "day", key, tables[table].drop("day", strict=False))
 

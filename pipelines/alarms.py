@@ -21,14 +21,21 @@ FATIGUE_KEYS = ("a2", "p_fatigue")
 OVERSPEED_KEYS = ("a1", "p_overspeed")
 
 
-def alarm_counters(alarms: pl.DataFrame, window: Window, keys: Sequence[str]) -> pl.DataFrame:
-    frame = alarms.select([pl.col(c).cast(t) for c, t in ALARM_SCHEMA.items()]) if not alarms.is_empty() \
-        else pl.DataFrame(schema=ALARM_SCHEMA)
+def alarm_episodes(alarms: pl.DataFrame, window: Window, extra: Sequence[str] = ()) -> pl.DataFrame:
+    """The episodes starting in the day with ``secs`` (their duration clipped to the day's clip end); ``extra``:
+    more Int64 id columns to keep (``car_id``, ``driver_id``), null when ``alarms`` lacks them."""
+    schema = {**ALARM_SCHEMA, **{c: pl.Int64() for c in extra}}
+    frame = alarms.select([(pl.col(c) if c in alarms.columns else pl.lit(None)).cast(t).alias(c)
+                           for c, t in schema.items()]) if not alarms.is_empty() else pl.DataFrame(schema=schema)
     frame = frame.filter((pl.col("start_time") >= window.start) & (pl.col("start_time") < window.end))
     ends = pl.min_horizontal(pl.col("end_time").fill_null(pl.lit(window.clip_end)), pl.lit(window.clip_end))
-    frame = frame.with_columns(
+    return frame.with_columns(
         secs=pl.max_horizontal((pl.max_horizontal(ends, pl.col("start_time")) - pl.col("start_time"))
                                .dt.total_seconds(), pl.lit(0)))
+
+
+def alarm_counters(alarms: pl.DataFrame, window: Window, keys: Sequence[str]) -> pl.DataFrame:
+    frame = alarm_episodes(alarms, window)
     return frame.group_by("device_id").agg(
         *[(pl.col("key") == key).sum().cast(pl.Int64).alias(key) for key in keys],
         alarm_total=pl.len().cast(pl.Int64),

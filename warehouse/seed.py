@@ -68,7 +68,7 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "deviceProducer": ("终端厂商", ("add", "delete", "update", "query", "get", "import", "export")),
     "deviceType": ("终端类型", ("add", "delete", "update", "query", "get", "import", "export")),
     "dictionary": ("字典管理", ("add", "delete", "update", "query", "get", "import", "export")),
-    "system": ("系统监控", ("query",)),
+    "system": ("系统监控", ("query", "update")),  # update: the platform parameters (settings "param")
     "license": ("许可证管理", ("add", "query", "get", "update")),
     "notify": ("通知公告", ("add", "delete", "update", "query", "get")),
     "auditLog": ("操作日志", ("query", "get", "export")),
@@ -90,6 +90,7 @@ PERMISSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "alarmLevel": ("报警等级", ("add", "delete", "update", "query", "get", "import", "export")),
     "platformAlarmRule": ("平台报警规则", ("add", "delete", "update", "query", "get", "export")),
     "platformAlarmNotifyRule": ("平台报警通知规则", ("add", "delete", "update", "query", "get", "import", "export")),
+    "drivingGradeRule": ("驾驶行为评分规则", ("add", "delete", "update", "query", "get", "import", "export")),
     # JT/T 809 superior platforms; ``superior`` guards the link operations (link state, inspection answers).
     "superiorPlatform": ("上级平台", ("add", "delete", "update", "query", "get", "export", "superior")),
     # JT/T 809 inferior platforms, their exchange vehicles and positions; ``superior`` guards the link
@@ -133,6 +134,7 @@ def seed_demo(url: str, terminals: int = 200, gb_vehicles: int = 0) -> dict[str,
             _catalogues(conn, eid)
         seed_system_dictionaries(conn, parent_id)
         _notify_rules(conn, parent_id)
+        _grade_rules(conn, parent_id)
         _vehicles(conn, terminals, ids, groups, drivers)
         _gb_vehicles(conn, gb_demo_vehicles(gb_vehicles), ids, groups, drivers)
         conn.commit()
@@ -260,6 +262,36 @@ def _notify_rules(conn: Connection[Any], enterprise_id: int) -> None:
             " WHERE NOT EXISTS (SELECT 1 FROM platform_alarm_notify_rule WHERE enterprise_id = %s AND alarm_key = %s)"
             " ON CONFLICT DO NOTHING",
             [(enterprise_id, f"{describe(key)}({key})", key, enterprise_id, key) for key in sounding_alarm_keys()],
+        )
+
+
+# The parent's grading deductions (its subsidiaries inherit them; platform-spec §2 drivingGradeRule):
+# (alarm key, points per occurrence, per minute, cap, normalisation 0 none / 1 per 100 km / 2 per hour).
+DEMO_GRADE_RULES: tuple[tuple[str, float, float, float | None, int], ...] = (
+    ("a1", 2.0, 0.5, 30.0, 1),  # overspeed: per 100 km driven
+    ("a2", 3.0, 0.2, 30.0, 2),  # fatigue: per hour of driving
+    ("a3", 3.0, 0.0, 20.0, 0),  # dangerous driving
+    ("p_overspeed", 2.0, 0.5, 30.0, 1),
+    ("p_fatigue", 3.0, 0.2, 30.0, 2),
+    ("adas_1", 2.0, 0.0, 20.0, 2),  # forward collision warning
+    ("adas_2", 1.0, 0.0, 10.0, 2),  # lane departure
+    ("dsm_1", 3.0, 0.0, 20.0, 2),  # fatigue (DSM)
+    ("dsm_2", 2.0, 0.0, 10.0, 2),  # phone call
+    ("dsm_3", 2.0, 0.0, 10.0, 2),  # smoking
+)
+
+
+def _grade_rules(conn: Connection[Any], enterprise_id: int) -> None:
+    """The parent's default grading rules, so ``make up``'s reports show scores; a key the enterprise already
+    has a rule for (live or deleted) is left alone."""
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO driving_grade_rule (enterprise_id, name, alarm_key, per_occurrence, per_minute, cap,"
+            " normalisation, remark) SELECT %s, %s, %s, %s, %s, %s, %s, '演示数据'"
+            " WHERE NOT EXISTS (SELECT 1 FROM driving_grade_rule WHERE enterprise_id = %s AND alarm_key = %s)"
+            " ON CONFLICT DO NOTHING",
+            [(enterprise_id, f"{describe(key)}({key})", key, per, per_min, cap, norm, enterprise_id, key)
+             for key, per, per_min, cap, norm in DEMO_GRADE_RULES],
         )
 
 

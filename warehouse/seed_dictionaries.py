@@ -47,11 +47,11 @@ def system_entries(map_center: tuple[float, float] = (116.39, 39.91)) -> list[tu
         (SYSTEM, "exchange_message_desc", "交换消息描述", _messages(EXCHANGE_MESSAGES)),
         (SYSTEM, "ol_map_config", "地图配置",
          {"defaultBaseLayer": "osm", "mapCenter": {"lng": lng, "lat": lat}, "defaultZoom": 11}),
+        # The grade bands of the driving-behaviour scores (read by the daily report build, pipelines/grading.py;
+        # the deductions are each enterprise's drivingGradeRule rows, platform-spec §2).
         (SYSTEM, "driving_behavior_grade", "驾驶行为评分等级",
          {"grades": [{"grade": "A", "minScore": 90}, {"grade": "B", "minScore": 80},
-                     {"grade": "C", "minScore": 60}, {"grade": "D", "minScore": 0}],
-          "deductions": {"overspeed": 2, "fatigue": 3, "harshBraking": 1, "harshAcceleration": 1,
-                         "dangerousDriving": 3}}),
+                     {"grade": "C", "minScore": 60}, {"grade": "D", "minScore": 0}]}),
         (SYSTEM, "alarm_notify_rule", "报警通知规则",
          {"popup": True, "sound": True, "alarmBits": [0, 1, 2, 3, 18, 19, 27, 28, 31], "repeatAfterS": 300}),
         (GATEWAY, "protocol.jt808_2013", "JT/T 808-2013",

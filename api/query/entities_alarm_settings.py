@@ -11,6 +11,9 @@ default notification rules and the caller's own notification rules (console-spec
 - ``alarmLevel`` / ``platformAlarmNotifyRule``: per enterprise and rule key (``fleet.alarm_catalog.RULE_KEYS``:
   a catalogue key, or a fence alarm kind such as ``fence_enter`` whose row applies to every fence's alarm of
   that kind, ``rule_key``); the most recently updated live row of a key counts (the list shows it first).
+- ``drivingGradeRule`` (platform-spec §2 Settings, migration 0058): per enterprise and alarm key the points
+  deducted from the daily driving-behaviour score (per occurrence, per minute, a cap, a normalisation per
+  100 km or per hour of driving), inherited like the notification rules; read by pipelines/grading.py.
 - ``alarmLevelUserSettingRuleView`` (permission ``alarm``): read-only, the caller's effective rule per alarm key
   (their own, ``source`` "user", else the default rule of their enterprise or its nearest ancestor,
   ``source`` "enterprise"; keys without either follow the built-in default and have no row), the caller's
@@ -225,6 +228,40 @@ ALARM_USER_SETTING_RULE_VIEW = EntitySpec(
     },
 )
 
-ALARM_SETTINGS_WRITABLE = (PLATFORM_ALARM_RULE, ALARM_LEVEL, PLATFORM_ALARM_NOTIFY_RULE)
+# Platform-spec §2 Settings "drivingGradeRule" (migration 0058, pipelines/grading.py): an enterprise's
+# deduction per alarm key for the daily driving-behaviour score; the newest live row of a key counts, for the
+# enterprise and its subsidiaries without their own row of the key. The grade bands are the system
+# dictionary's driving_behavior_grade.
+NORMALISATIONS = ((0, "不归一化"), (1, "每百公里"), (2, "每驾驶小时"))
+_grade_rule = _keyed("drivingGradeRule", "driving_grade_rule", "驾驶行为评分规则", {
+    "perOccurrence": F("per_occurrence", "float", required=True, minimum=0, maximum=100, create=True, update=True,
+                       label="每次扣分", importable=True, exportable=True),
+    "perMinute": F("per_minute", "float", minimum=0, maximum=100, create=True, update=True,
+                   label="每分钟扣分", importable=True, exportable=True),
+    "cap": F("cap", "float", minimum=0, maximum=100, create=True, update=True, label="扣分上限",
+             importable=True, exportable=True),
+    "normalisation": F("normalisation", "int", enum=tuple(code for code, _ in NORMALISATIONS), create=True,
+                       update=True, label="归一化", importable=True, exportable=True, choices=NORMALISATIONS),
+})
+
+
+class GradeRuleHooks(EntityHooks):
+    # The columns' defaults (migration 0058): no per-minute points, no normalisation. A null means the default
+    # on create and no change on update (a cleared form field); ``cap`` null is "no cap", kept as written.
+    DEFAULTS = {"perMinute": 0.0, "normalisation": 0}
+
+    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
+                     before: Mapping[str, Any] | None) -> dict[str, Any]:
+        for name, default in self.DEFAULTS.items():
+            if name in values and values[name] is None:
+                values = {k: v for k, v in values.items() if k != name}
+                if before is None:
+                    values[name] = default
+        return values
+
+
+DRIVING_GRADE_RULE = replace(_grade_rule, hooks=GradeRuleHooks())
+
+ALARM_SETTINGS_WRITABLE = (PLATFORM_ALARM_RULE, ALARM_LEVEL, PLATFORM_ALARM_NOTIFY_RULE, DRIVING_GRADE_RULE)
 ALARM_SETTINGS_READ_ONLY = (ALARM_USER_SETTING_RULE_VIEW,)
 

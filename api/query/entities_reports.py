@@ -30,6 +30,10 @@ Col = tuple[str, str, str]
 TENANT: tuple[Col, ...] = (("enterprise_id", "int", "企业"),)
 CAR_KEYS: tuple[Col, ...] = (("car_id", "int", "车辆"), ("plate_number", "str", "车牌号"), ("group_id", "int", "车组"))
 PROVENANCE: tuple[Col, ...] = (("computed_at", "time", "计算时间"), ("provisional", "bool", "临时数据"))
+# The day's driving-behaviour score of the vehicle or driver (pipelines/grading.py, platform-spec §2
+# drivingGradeRule): 100 minus the deductions, its grade, and the deductions [{key, count, minutes, points}].
+GRADE: tuple[Col, ...] = (("grade_score", "float", "驾驶评分"), ("grade", "str", "评分等级"),
+                          ("grade_deductions", "json", "扣分明细"))
 
 
 # Codes shown as their labels (the console's report:enums, zh-CN): docs/reports.md.
@@ -99,7 +103,7 @@ CAR_DAY_COLUMNS: tuple[Col, ...] = (
     ("first_online_at", "time", "首次上线"), ("last_offline_at", "time", "末次离线"),
     ("first_acc_on_at", "time", "首次点火"), ("last_acc_off_at", "time", "末次熄火"),
     ("runtime_source", "int", "运行数据来源"), ("active", "bool", "出车"), ("online", "bool", "上线"),
-    ("max_received_at", "time", "最新接收时间"), *PROVENANCE)
+    ("max_received_at", "time", "最新接收时间"), *GRADE, *PROVENANCE)
 
 CAR_MONTH_COLUMNS: tuple[Col, ...] = (
     ("month", "int", "月份"), *CAR_KEYS, *TENANT, ("days", "int", "有数据天数"), ("active_days", "int", "出车天数"),
@@ -129,7 +133,7 @@ DRIVER_DAY_COLUMNS: tuple[Col, ...] = (
     ("date", "int", "日期"), ("driver_id", "int", "驾驶员"), ("driver_name", "str", "驾驶员姓名"), *TENANT,
     ("cars", "int", "车辆数"), ("plate_numbers", "str", "车牌号"), ("mileage_km", "float", "里程(km)"),
     ("drive_s", "int", "驾驶时长(秒)"), ("trips", "int", "行程数"), ("max_speed_kmh", "float", "最高速度(km/h)"),
-    ("driver_source", "int", "驾驶员来源"), *PROVENANCE)
+    ("driver_source", "int", "驾驶员来源"), *GRADE, *PROVENANCE)
 DRIVER_MONTH_COLUMNS: tuple[Col, ...] = (
     ("month", "int", "月份"), ("driver_id", "int", "驾驶员"), ("driver_name", "str", "驾驶员姓名"), *TENANT,
     ("days", "int", "出车天数"), ("mileage_km", "float", "里程(km)"), ("drive_s", "int", "驾驶时长(秒)"),
@@ -181,7 +185,7 @@ CAR_MONTH_REPORT = report("carMonthReport", "car_month_report", "车辆月报表
 CAR_YEAR_REPORT = report("carYearReport", "car_year_report", "车辆年报表", CAR_YEAR_COLUMNS, order="year",
                          tiebreak=("year", "carId"))
 DEVICE_DAY_REPORT = report("deviceDayReport", "device_day_report", "终端报警日报表",
-                           (("date", "int", "日期"), *DEVICE_KEYS, *COUNTERS, *DEVICE_TOTALS, *PROVENANCE),
+                           (("date", "int", "日期"), *DEVICE_KEYS, *COUNTERS, *DEVICE_TOTALS, *GRADE, *PROVENANCE),
                            order="date", tiebreak=("date", "deviceId"))
 DEVICE_MONTH_REPORT = report("deviceMonthReport", "device_month_report", "终端报警月报表",
                              (("month", "int", "月份"), *DEVICE_KEYS, *COUNTERS, *DEVICE_TOTALS),

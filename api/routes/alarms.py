@@ -28,6 +28,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
+from api import platform_params
 from api.command_send import send
 from api.db import get_db
 from api.errors import ApiError, BadRequest, NotFound, request_language
@@ -229,8 +230,10 @@ def notices() -> dict[str, Any]:
     """The bell's open notices of the caller's scope, all six kinds it may read (api/notices.py), as
     ``{id, bizType, bizId, title, content, kind, read, daysLeft, createTime, ...}``, newest first; ``countable``,
     ``pageNo``, ``pageSize``, ``select``, ``orderBy``, ``desc`` as in lists."""
-    query = current_notices(parse_query(NOTICE, request.args, json_body()), current_principal(), _api_settings())
+    parsed = parse_query(NOTICE, request.args, json_body())
     with get_db().connection() as conn:
+        # the expiry windows are run-time parameters (api/platform_params.py): read per request
+        query = current_notices(parsed, current_principal(), platform_params.effective(conn, _api_settings()))
         return ok(run_page(conn, query, request_scope()))
 
 

@@ -26,11 +26,12 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, current_app, request
 
-from api import system_files
+from api import platform_params, system_files
 from api.db import get_db
 from api.errors import AuthError, BadRequest, Forbidden, NotFound
 from api.http import json_body, ok
 from api.notices import NOTICE_BIZ_TYPES, overview_queries
+from api.platform_params import BASE_LAYERS
 from api.query import records
 from api.query.org_entities import USER
 from api.query.runner import run_count
@@ -54,7 +55,6 @@ from warehouse.queries import fleet_figures
 bp = Blueprint("console", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
 
-BASE_LAYERS = ("blank", "osm", "tianditu", "amap", "arcgis", "bing", "baidu", "google")
 DEFAULT_ZOOM, MAX_ZOOM = 11, 18
 
 PASSWORDS_DIFFER = "两次输入的密码不一致 (two password entries are inconsistent)"
@@ -204,7 +204,9 @@ def _verify_old_password(user_id: int, user_name: str, old_password: str) -> Non
 @authenticated
 def map_config() -> dict[str, Any]:
     """Tile keys and the map's starting view (console-spec §9); keys are empty when not configured."""
-    settings: ApiSettings = current_app.config["FLEET_API_SETTINGS"]
+    # the starting view is a run-time parameter (api/platform_params.py); the keys are read at start
+    with get_db().connection() as conn:
+        settings = platform_params.effective(conn, current_app.config["FLEET_API_SETTINGS"])
     default_layer = settings.map_default_base_layer if settings.map_default_base_layer in BASE_LAYERS else "blank"
     return ok({
         "tiandituKey": settings.map_tianditu_key,
@@ -241,6 +243,8 @@ def notice_overview() -> dict[str, Any]:
     totals = dict.fromkeys(NOTICE_BIZ_TYPES, 0)
     scope = request_scope()
     with get_db().connection() as conn:
+        # the expiry windows are run-time parameters (api/platform_params.py): read per request
+        settings = platform_params.effective(conn, settings)
         for biz_type, query in overview_queries(current_principal(), settings).items():
             totals[biz_type] = run_count(conn, query, scope)
     return ok([{"bizType": biz_type, "total": totals[biz_type]} for biz_type in NOTICE_BIZ_TYPES])

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from api import licence, monitor, platform_info
+from api import licence, monitor, platform_info, platform_params
 from api.db import get_db
 from api.dictionary_names import localise_entry
 from api.errors import BadRequest, Conflict, Forbidden, NotFound, request_language
@@ -21,6 +21,7 @@ from api.throttle import address_key
 from fleet.settings import ApiSettings, DatabaseSettings
 from warehouse.queries import dictionary, records
 from warehouse.queries import notices as notice_queries
+from warehouse.queries import platform_params as param_queries
 
 bp = Blueprint("settings", __name__)
 
@@ -100,7 +101,8 @@ def system_monitor() -> dict[str, Any]:
 def licence_detail() -> dict[str, Any]:
     with get_db().connection() as conn:
         path = current_principal().enterprise_path
-        return ok(licence.status(conn, date.today(), None if is_root_path(path) else path))
+        warning_days = platform_params.effective(conn, _settings()).licence_warning_days  # run-time parameter
+        return ok(licence.status(conn, date.today(), None if is_root_path(path) else path, warning_days))
 
 
 @bp.post("/api/license/install.json")
@@ -112,7 +114,9 @@ def licence_install() -> dict[str, Any]:
         raise BadRequest("请求体必须是 {licence} (request body must be a JSON object with only 'licence')")
     text = body.get("licence")
     with get_db().connection() as conn:
-        return ok(licence.install(conn, current_principal(), text, _settings().license_public_key_file, date.today()))
+        warning_days = platform_params.effective(conn, _settings()).licence_warning_days  # run-time parameter
+        return ok(licence.install(conn, current_principal(), text, _settings().license_public_key_file, date.today(),
+                                  warning_days))
 
 
 @bp.get("/api/license/machineCode.json")
@@ -162,6 +166,50 @@ def licence_apply_decide(application_id: int) -> dict[str, Any]:
                           entity=LICENCE_APPLY.name, record_id=application_id, action="update",
                           changes={"state": {"before": 0, "after": state}})
         return ok(fetch_by_id(conn, LICENCE_APPLY, application_id, scope))
+
+
+@bp.get("/api/system/param.json")
+@requires("system", "query")
+def param_list() -> dict[str, Any]:
+    """The platform parameters that take effect at run time (api/platform_params.py), each with its current
+    value, its default (the configured value), type, unit, range or options, and who set it when."""
+    with get_db().connection() as conn:
+        return ok(platform_params.listing(conn, _settings()))
+
+
+@bp.post("/api/system/param.json")
+@requires("system", "update")
+def param_update() -> dict[str, Any]:
+    """Body ``{name, value}``: sets a platform parameter (``value`` null: back to its default), effective from the
+    next request in every process; audited (entity ``platformParam``, the parameter's id). Platform-wide, so only
+    an administrator of a root enterprise (403 otherwise); 400 naming the parameter for an unknown name, a wrong
+    type or a value out of range. The parameter's row as ``GET`` lists it."""
+    if not is_root_path(current_principal().enterprise_path):
+        raise Forbidden("只有根企业管理员可以修改平台参数 "
+                        "(only an administrator of the root enterprise may change platform parameters)")
+    body = json_body()
+    if not isinstance(body, dict) or set(body) != {"name", "value"}:
+        raise BadRequest("请求体必须是 {name, value} (request body must be a JSON object with 'name' and 'value')")
+    param = platform_params.BY_NAME.get(body["name"]) if isinstance(body["name"], str) else None
+    if param is None:
+        raise BadRequest(f"未知参数 (unknown parameter; known: {', '.join(platform_params.NAMES)})",
+                         data={"field": "name"})
+    value = None if body["value"] is None else platform_params.validate(param, body["value"])
+    who = current_principal()
+    with get_db().connection() as conn:
+        with conn.transaction():
+            param_queries.lock(conn, param.name)
+            before = getattr(platform_params.effective(conn, _settings()), param.key)
+            if value is None:
+                param_queries.clear(conn, param.name)
+            else:
+                param_queries.set_value(conn, param.name, value, who.user_name)
+            after = getattr(platform_params.effective(conn, _settings()), param.key)
+            records.audit(conn, user_id=who.user_id, user_name=who.user_name, enterprise_id=who.enterprise_id,
+                          entity="platformParam", record_id=param.record_id, action="update",
+                          changes={param.name: {"before": before, "after": after}})
+        rows = platform_params.listing(conn, _settings())
+    return ok(next(row for row in rows if row["name"] == param.name))
 
 
 def _root_only() -> None:

@@ -1,6 +1,7 @@
 """One driver's detail page (platform-spec §2 detail pages: driver): the record with its enterprise and
 licence days, the latest IC card read (0x0702: the qualification certificate and its validity), the
-vehicles driven recently and the alarms attributed to the driver. Rows are camelCase (they go to the API
+vehicles driven recently, the alarms attributed to the driver and the driver's recent driving-behaviour
+scores (the daily report build's, driver_day_report). Rows are camelCase (they go to the API
 as they are).
 
 ``driver`` takes a ``Scope`` and answers None for a driver outside it, exactly as for a missing or deleted
@@ -87,6 +88,21 @@ def recent_alarms(conn: Connection[Any], driver_id: int, limit: int) -> list[dic
             """SELECT id, type, level, start_time AS "startTime", end_time AS "endTime", car_id AS "carId",
                       plate_number AS "plateNumber", address, state
                FROM alarm WHERE driver_id = %s ORDER BY start_time DESC, id DESC LIMIT %s""",
+            (driver_id, limit),
+        )
+        return cur.fetchall()
+
+
+def recent_grades(conn: Connection[Any], driver_id: int, limit: int) -> list[dict[str, Any]]:
+    """The driver's latest ``limit`` scored report days, newest first: ``date`` (yyyymmdd), ``gradeScore``,
+    ``grade``, ``gradeDeductions`` ([{key, count, minutes, points}]), ``mileageKm``, ``driveS`` (a day the
+    driver drove; days before grading existed have no score and are left out)."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            """SELECT date, grade_score AS "gradeScore", grade, grade_deductions AS "gradeDeductions",
+                      mileage_km AS "mileageKm", drive_s AS "driveS"
+               FROM driver_day_report WHERE driver_id = %s AND grade_score IS NOT NULL
+               ORDER BY date DESC LIMIT %s""",
             (driver_id, limit),
         )
         return cur.fetchall()

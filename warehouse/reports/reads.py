@@ -6,6 +6,7 @@ docs/reports.md §10).
 
 from __future__ import annotations
 
+import json
 from datetime import date, datetime
 from typing import Any
 
@@ -88,15 +89,16 @@ def read_transitions(conn: Connection[Any], table: str, start: datetime, end: da
 
 
 def read_alarms(conn: Connection[Any], start: datetime, end: datetime) -> pl.DataFrame:
-    """Alarm episodes starting in ``[start, end)`` (the lake's ``alarm`` dataset keeps these columns)."""
+    """Alarm episodes starting in ``[start, end)`` (the lake's ``alarm`` dataset keeps these columns but
+    ``driver_id``, the driver the alarm is attributed to, which grading reads)."""
     return _frame(conn, """
         SELECT id, device_id, car_id, enterprise_id, key, type, level, start_time, end_time, state, lng, lat, speed,
-               backlog
+               backlog, driver_id
           FROM alarm WHERE start_time >= %s AND start_time < %s ORDER BY device_id, start_time""", (start, end), {
         "id": pl.Int64, "device_id": pl.Int64, "car_id": pl.Int64, "enterprise_id": pl.Int64, "key": pl.String,
         "type": pl.Int64, "level": pl.Int64, "start_time": pl.Datetime("us", "UTC"),
         "end_time": pl.Datetime("us", "UTC"), "state": pl.Int64, "lng": pl.Float64, "lat": pl.Float64,
-        "speed": pl.Float64, "backlog": pl.Boolean})
+        "speed": pl.Float64, "backlog": pl.Boolean, "driver_id": pl.Int64})
 
 
 def read_rejects(conn: Connection[Any], day: date) -> pl.DataFrame:
@@ -116,3 +118,32 @@ def read_joined_cars(conn: Connection[Any], end: datetime) -> pl.Series:
         SELECT c.id FROM car c JOIN device_last l ON l.device_id = c.master_device_id WHERE c.record_state = 1
         UNION SELECT car_id FROM car_day_report WHERE online AND day < %s::date""", (end,)).fetchall()
     return pl.Series("car_id", [r[0] for r in rows], dtype=pl.Int64)
+
+
+def read_grade_rules(conn: Connection[Any]) -> pl.DataFrame:
+    """The newest live ``driving_grade_rule`` row of each enterprise and alarm key (pipelines/grading.py
+    inherits them down the enterprise tree)."""
+    return _frame(conn, """
+        SELECT DISTINCT ON (enterprise_id, alarm_key) enterprise_id, alarm_key, per_occurrence, per_minute, cap,
+               normalisation
+          FROM driving_grade_rule WHERE record_state = 1
+         ORDER BY enterprise_id, alarm_key, updated_at DESC, id DESC""", None, {
+        "enterprise_id": pl.Int64, "alarm_key": pl.String, "per_occurrence": pl.Float64, "per_minute": pl.Float64,
+        "cap": pl.Float64, "normalisation": pl.Int64})
+
+
+def read_enterprise_paths(conn: Connection[Any]) -> pl.DataFrame:
+    return _frame(conn, "SELECT id, path FROM enterprise", None,
+                  {"enterprise_id": pl.Int64, "enterprise_path": pl.String})
+
+
+def read_grade_bands(conn: Connection[Any]) -> object:
+    """The content of the system dictionary entry ``driving_behavior_grade`` (its ``grades`` are the grade
+    bands, parsed from its JSON text), None without one or when an administrator left it malformed (the
+    default bands then apply: a bad entry never stops the day's build)."""
+    row = conn.execute("SELECT content FROM dictionary WHERE code = 'driving_behavior_grade' AND system = 1"
+                       " AND record_state = 1 ORDER BY id LIMIT 1").fetchone()
+    try:
+        return json.loads(row[0]) if row else None
+    except ValueError:
+        return None

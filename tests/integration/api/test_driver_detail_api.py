@@ -59,3 +59,27 @@ def test_returns_404_for_a_driver_of_another_enterprise_and_a_missing_one(
             reply = client.get(f"/api/driver/{driver_id}/detail.json", headers=login("admin_a"), query_string=query)
             assert reply.status_code == 404, reply.json
     assert client.get(f"/api/driver/{foreign}/detail.json", headers=login("admin_b")).status_code == 200
+
+
+def test_the_detail_lists_the_drivers_recent_scored_days_newest_first(
+        client: FlaskClient, login: Login, demo: Demo, pg_url: str) -> None:
+    tag = uuid.uuid4().hex[:8]
+    deductions = '[{"key": "a1", "count": 2, "minutes": 4.0, "points": 6.0}]'
+    with connect(pg_url) as conn:
+        driver_id = int(conn.execute("INSERT INTO driver (enterprise_id, name) VALUES (%s, %s) RETURNING id",
+                                     (demo.a.enterprise_id, f"g{tag}")).fetchone()[0])  # type: ignore[index]
+        path = conn.execute("SELECT path FROM enterprise WHERE id = %s", (demo.a.enterprise_id,)).fetchone()[0]  # type: ignore[index]
+        for date, score, grade, breakdown in ((20261014, 94.0, "A", deductions), (20261015, 100.0, "A", "[]"),
+                                              (20261013, None, None, None)):  # a day built before grading
+            conn.execute(
+                "INSERT INTO driver_day_report (driver_id, date, day, enterprise_id, enterprise_path, mileage_km,"
+                " drive_s, grade_score, grade, grade_deductions) VALUES (%s, %s, to_date(%s::text, 'YYYYMMDD'),"
+                " %s, %s, 12.5, 1500, %s, %s, %s)",
+                (driver_id, date, date, demo.a.enterprise_id, path, score, grade, breakdown))
+        conn.commit()
+    data = client.get(f"/api/driver/{driver_id}/detail.json", headers=login("admin_a")).json["data"]  # type: ignore[index]
+    assert data["grades"] == [
+        {"date": 20261015, "gradeScore": 100.0, "grade": "A", "gradeDeductions": [], "mileageKm": 12.5, "driveS": 1500},
+        {"date": 20261014, "gradeScore": 94.0, "grade": "A",
+         "gradeDeductions": [{"key": "a1", "count": 2, "minutes": 4.0, "points": 6.0}], "mileageKm": 12.5,
+         "driveS": 1500}]

@@ -1,4 +1,5 @@
-"""The report tables of migration 0030 agree with the alarm catalogue (one counter column per key)."""
+"""The report tables of migration 0030 agree with the alarm catalogue (one counter column per key; the
+driving-behaviour score columns of migration 0058 besides)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from warehouse.reports.columns import ALARM_COUNTERS
 FIXED = {
     "device_day_report": {"device_id", "date", "day", "car_id", "enterprise_id", "enterprise_path", "plate_number",
                           "alarm_total", "alarm_s", "active_safety", "handled", "unhandled", "points", "computed_at",
-                          "provisional"},
+                          "provisional", "grade_score", "grade", "grade_deductions"},  # the vehicle's score, 0058
     "device_month_report": {"device_id", "month", "car_id", "enterprise_id", "enterprise_path", "plate_number",
                             "alarm_total", "alarm_s", "active_safety", "handled", "unhandled", "points",
                             "computed_at"},

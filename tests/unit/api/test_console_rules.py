@@ -98,7 +98,7 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.account.center", "menu.account.settings", "menu.cockpit.index",
                             "menu.cockpit.nev1", "menu.list", "menu.list.carModel", "menu.list.carType", "menu.list.refusedRegistration",
                             "menu.list.deviceProducer", "menu.list.deviceType",
-                            "menu.settings", "menu.settings.dictionary", "menu.settings.system",
+                            "menu.settings", "menu.settings.dictionary", "menu.settings.system", "menu.settings.param", "menu.settings.license",
                             "menu.settings.licenseDetail", "menu.settings.licenseLog", "menu.settings.licenseApply",
                             "menu.settings.announcement",
                             "menu.settings.auditLog", "menu.settings.db", "menu.settings.sourceCodeLog",
@@ -120,7 +120,7 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.list.safetyAlarmDetail", "menu.settings.notify",
                             # alarm settings (H3)
                             "menu.settings.alarmLevel", "menu.settings.platformAlarmRule",
-                            "menu.settings.platformAlarmNotifyRule",
+                            "menu.settings.platformAlarmNotifyRule", "menu.settings.drivingGradeRule",
                             # the bell's notice list (H6)
                             "menu.setting", "menu.setting.notify.list",
                             # the enterprise notification switches (platform-spec §2 messageNotifyRule)

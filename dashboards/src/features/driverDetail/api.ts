@@ -44,6 +44,17 @@ export interface DriverAlarm {
   state: number;
 }
 
+/** A report day's driving-behaviour score (drivingGradeRule; the deductions as in features/report/GradeCell). */
+export interface DriverGrade {
+  /** yyyymmdd */
+  date: number;
+  gradeScore: number;
+  grade: string;
+  gradeDeductions: { key: string; count: number; minutes: number; points: number }[];
+  mileageKm: number;
+  driveS: number;
+}
+
 export interface DriverDetail {
   driver: DriverRecord;
   /** `daysLeft` in UTC+8, negative once past; `noticeDays`: the bell's licence notice window. */
@@ -51,6 +62,8 @@ export interface DriverDetail {
   card: DriverCard | null;
   vehicles: DrivenVehicle[];
   alarms: { since: { today: string; month: string }; today: number; month: number; latest: DriverAlarm[] };
+  /** The latest report days the driver drove, newest first. */
+  grades: DriverGrade[];
 }
 
 export function fetchDriverDetail(driverId: string, signal?: AbortSignal) {

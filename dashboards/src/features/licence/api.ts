@@ -22,6 +22,9 @@ export interface LicenceStatus {
   vehiclesAllowed: number | null;
   daysLeft: number | null;
   expired: boolean;
+  /** Ends within warningDays (the platform parameter licenceWarningDays) and has not ended yet. */
+  expiring: boolean;
+  warningDays: number;
 }
 
 export interface LicenceApplication {

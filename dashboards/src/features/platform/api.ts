@@ -73,3 +73,28 @@ export function fetchApiGroups(signal?: AbortSignal): Promise<ApiReply<ApiGroup[
 export function issueNewSecret(appId: unknown): Promise<ApiReply<IssuedSecret | null>> {
   return http.post<IssuedSecret | null>(`/api/common/openApp/${String(appId)}/secret.json`);
 }
+
+/** A platform parameter that takes effect at run time (GET /api/system/param.json, api/platform_params.py). */
+export interface PlatformParam {
+  name: string;
+  id: number;
+  type: 'int' | 'float' | 'choice';
+  unit: 'day' | 'degree' | null;
+  value: number | string;
+  /** The configured value (environment), what "reset" goes back to. */
+  default: number | string;
+  min: number | null;
+  max: number | null;
+  options: string[] | null;
+  updatedBy: string | null;
+  updatedAt: string | null;
+}
+
+export function fetchPlatformParams(signal?: AbortSignal): Promise<ApiReply<PlatformParam[] | null>> {
+  return http.get<PlatformParam[] | null>('/api/system/param.json', { signal });
+}
+
+/** value null: back to the configured value. A refused value (type, range) answers its reason; the client has shown it. */
+export function updatePlatformParam(name: string, value: number | string | null): Promise<ApiReply<PlatformParam | null>> {
+  return http.post<PlatformParam | null>('/api/system/param.json', { body: { name, value } });
+}

@@ -7,6 +7,7 @@ import { alarmKeys, isSafetyKey } from '../../features/report/alarmKeys';
 import ChartPanel, { type ChartLoader } from '../../features/report/charts/ChartPanel';
 import { alarmName, daysOf, familyOf, familyShare, rowsFor, SAFETY_FAMILIES } from '../../features/report/charts/loaders';
 import { dayLabels, rankingOption, trendOption } from '../../features/report/charts/options';
+import { gradeColumn } from '../../features/report/GradeCell';
 import { dayColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 
 /** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
@@ -17,7 +18,8 @@ const familyTotal = (record: ListRecord, keys: readonly string[], family: string
 
 /** Platform-spec §2 report safety: per vehicle and day its active-safety alarms by family (ADAS, DSM, BSD,
  * TPMS), overspeed and fatigue alarms, handled and unhandled, the handling rate; the families' shares, the
- * vehicles with most active-safety alarms and the alarms per day. */
+ * vehicles with most active-safety alarms and the alarms per day; the vehicle's driving-behaviour score and grade
+ * (the deductions on hover, drivingGradeRule). */
 export default function SafetyScreen() {
   const { t } = useTranslation('report');
   const screen = useMemo(() => {
@@ -46,7 +48,7 @@ export default function SafetyScreen() {
         { key: 'handlingRate', title: t('fields.handlingRate'), render: (_v, r) => {
           const rate = percent(Number(r.handled) || 0, (Number(r.handled) || 0) + (Number(r.unhandled) || 0));
           return rate === null ? '' : `${rate}%`;
-        } }],
+        } }, gradeColumn(t)],
       filters: ['enterpriseId', 'carId', 'date'],
       initialFilters: { date: lastDays() },
       requiredFilters: ['date'],

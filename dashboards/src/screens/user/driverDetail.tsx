@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useAccess } from '../../auth/access';
 import { fetchDriverDetail, type DriverAlarm, type DriverDetail, type DrivenVehicle } from '../../features/driverDetail/api';
+import GradeTable from '../../features/driverDetail/GradeTable';
 import { validity, validityColor } from '../../features/driverDetail/model';
 import { fetchPhoto, photoSource } from '../../features/fleet/api';
 import { formatTime } from '../../features/map/popup/format';
@@ -29,7 +30,8 @@ function ValidUntil({ date, daysLeft, noticeDays, testId }: {
 
 /**
  * Platform-spec §2 "Detail pages: driver" (`?id=`, from the driver list): the record with its licence and
- * qualification certificate validity, the vehicles driven recently and the alarms attributed to the driver.
+ * qualification certificate validity, the vehicles driven recently, the alarms attributed to the driver and
+ * the driver's recent driving-behaviour scores (drivingGradeRule).
  * Another enterprise's driver answers 404 on the server and shows the not-found result here.
  */
 export default function DriverDetailScreen() {
@@ -65,7 +67,7 @@ export default function DriverDetailScreen() {
   if (!current?.detail) return <Spin style={{ display: 'block', margin: 48 }} />;
   const detail = current.detail;
   const photoSrc = photo && photo.id === id ? photo.src : null;
-  const { driver, licence, card, vehicles, alarms } = detail;
+  const { driver, licence, card, vehicles, alarms, grades } = detail;
   const value = (v: string | null | undefined) => v || t('driverDetail.none');
   const field = (key: string, label: string, children: ReactNode) => ({
     key, label, children: <span data-testid={`driver-detail-${key}`}>{children}</span>,
@@ -139,6 +141,9 @@ export default function DriverDetailScreen() {
           </Card>
         </Col>
       </Row>
+      <Card title={t('driverDetail.sections.grades')} size="small" style={{ marginBottom: 16 }}>
+        <GradeTable grades={grades} />
+      </Card>
     </div>
   );
 }

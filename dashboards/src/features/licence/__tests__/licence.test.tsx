@@ -17,7 +17,7 @@ beforeEach(() => {
     if (url === '/api/license/machineCode.json') return ok({ machineCode: 'ABCDE-12345' });
     if (url === '/api/license/apply.json') return ok({ id: 1, machineCode: 'ABCDE-12345' });
     if (url === '/api/license/detail.json') {
-      return ok({ community: true, machineCode: 'ABCDE-12345', licence: null, vehiclesUsed: 12, vehiclesAllowed: null, daysLeft: null, expired: false });
+      return ok({ community: true, machineCode: 'ABCDE-12345', licence: null, vehiclesUsed: 12, vehiclesAllowed: null, daysLeft: null, expired: false, expiring: false, warningDays: 30 });
     }
     return ok(null);
   });
