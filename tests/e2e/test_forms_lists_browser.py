@@ -31,6 +31,9 @@ def _choose_enterprise(page: Any, drawer: Any, name: str) -> None:
     drawer.get_by_test_id("record-field-enterpriseId").click()
     page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-title",
                  has_text=name).first.click()
+    # the form shows the pick before it is saved (a click on the dropdown still sliding in is not a pick)
+    page.wait_for_function("(name) => document.querySelector('[data-testid=record-field-enterpriseId]')"
+                           "?.innerText.trim() === name", arg=name)
 
 
 def _open_create(page: Any, entity: str) -> Any:
@@ -50,8 +53,10 @@ def test_the_car_form_creates_a_vehicle_in_the_subsidiary_it_names(page: Any, co
     sign_in(page, PARENT.admin, path="/list/car")
     page.get_by_test_id("list-page-car").wait_for()
     drawer = _open_create(page, "car")
-    page.wait_for_function("() => document.querySelector('[data-testid=record-field-enterpriseId]')?.innerText.trim()")
-    assert _chosen(drawer) == PARENT.short_name  # the caller's own by default
+    # the caller's own by default, named once the enterprise tree has loaded (its id shows until then)
+    page.wait_for_function("(name) => document.querySelector('[data-testid=record-field-enterpriseId]')"
+                           "?.innerText.trim() === name", arg=PARENT.short_name)
+    assert _chosen(drawer) == PARENT.short_name
     _choose_enterprise(page, drawer, SUBSIDIARY_A.short_name)
     _fill(drawer, "record-field-plateNumber", plate)
     drawer.get_by_test_id("record-save").click()

@@ -116,7 +116,8 @@ def test_a_new_subsidiary_user_with_a_live_map_role_sees_only_the_live_map(
     page.get_by_test_id("live-map").wait_for()
     menu = page.get_by_test_id("menu")
     labels = [text.strip() for text in menu.locator(".ant-menu-title-content").all_inner_texts() if text.strip()]
-    assert labels == [MENU["menu.dashboard"], MENU["menu.dashboard.map"]], labels
+    # the welcome and home pages are every signed-in user's (console-spec §2 menu labels)
+    assert labels == [MENU["menu.welcome"], MENU["menu.home"], MENU["menu.dashboard"], MENU["menu.dashboard.map"]], labels
     page.goto("/user/user")  # a screen this user does not have: an exception page, no list
     page.locator("[data-testid^='exception-']").wait_for()
     assert page.get_by_test_id("list-page-user").count() == 0
