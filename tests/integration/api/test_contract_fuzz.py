@@ -77,6 +77,9 @@ PASSWORD_PATH = "/api/common/user/{id}.json"
 # A schema-valid licence is still refused unless the vendor signed it (and no vendor key is set
 # here: 503); a schema-valid application may be blank text or past the per-address hourly limit.
 LICENCE_PATHS = ("/api/license/install.json", "/api/license/apply.json")
+# A platform parameter's type and range depend on its name (a latitude, a number of days, a base layer),
+# which the schema of {name, value} cannot say: a schema-valid change may be a 400 naming the parameter.
+PARAM_PATH = "/api/system/param.json"
 COMMAND_PATHS = frozenset(command_paths())
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -178,7 +181,7 @@ def _config(headers: dict[str, str], max_examples: int, *, coverage: bool = True
             **({"generation": {"max-examples": GENERATED_MAX_EXAMPLES}} if path in COMMAND_PATHS else {}),
             # The report calls share their parsing (dates, field names, the list grammar of the bodies).
             **({"generation": {"max-examples": REPORT_MAX_EXAMPLES}} if path in REPORT_PATHS else {}),
-        } for path in sorted({PASSWORD_PATH, *LICENCE_PATHS, *semantic_paths(), *spreadsheet_paths(), *track_paths(),
+        } for path in sorted({PASSWORD_PATH, PARAM_PATH, *LICENCE_PATHS, *semantic_paths(), *spreadsheet_paths(), *track_paths(),
                                   *COMMAND_PATHS, *alarm_paths(), *report_paths(), *fleet_paths(),
                                   *fence_paths()})] + [{
             # The routes generated from the entity declarations run the same code for every entity:
