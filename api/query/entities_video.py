@@ -15,6 +15,26 @@ from api.query.grammar import EntitySpec, FieldSpec
 F = FieldSpec
 KINDS = ("live", "listen", "talk", "playback")
 
+
+def _stream_fields(kinds: tuple[str, ...]) -> dict[str, FieldSpec]:
+    """The fields a viewer's row and a live session share: the stream, its vehicle, terminal and user."""
+    return {
+        "durationS": F("duration_s", "int", label="时长(秒)", exportable=True),
+        "carId": F("car_id", "int", ref="carView", label="车辆"),
+        "plateNumber": F("plate_number", label="车牌号", exportable=True),
+        "deviceId": F("device_id", "int", label="终端编号"),
+        "deviceSn": F("device_sn", label="终端序列号", exportable=True),
+        "enterpriseId": F("enterprise_id", "int", label="企业"),
+        "userId": F("user_id", "int", label="用户"),
+        "userName": F("user_name", label="用户名", exportable=True),
+        "streamId": F("stream_id", label="流编号", exportable=True),
+        "kind": F("kind", enum=kinds, label="类型", exportable=True),
+        "channel": F("channel", "int", label="通道", exportable=True),
+        "dataType": F("data_type", "int", label="数据类型", exportable=True),
+        "streamType": F("stream_type", "int", label="码流类型", exportable=True),
+    }
+
+
 VIDEO_LOG = EntitySpec(
     name="videoLog",
     relation="video_log_view",
@@ -29,19 +49,7 @@ VIDEO_LOG = EntitySpec(
         "id": F("id", "int", label="编号"),
         "startTime": F("start_time", "time", label="开始时间", exportable=True),
         "endTime": F("end_time", "time", label="结束时间", exportable=True),
-        "durationS": F("duration_s", "int", label="时长(秒)", exportable=True),
-        "carId": F("car_id", "int", ref="carView", label="车辆"),
-        "plateNumber": F("plate_number", label="车牌号", exportable=True),
-        "deviceId": F("device_id", "int", label="终端编号"),
-        "deviceSn": F("device_sn", label="终端序列号", exportable=True),
-        "enterpriseId": F("enterprise_id", "int", label="企业"),
-        "userId": F("user_id", "int", label="用户"),
-        "userName": F("user_name", label="用户名", exportable=True),
-        "streamId": F("stream_id", label="流编号", exportable=True),
-        "kind": F("kind", enum=KINDS, label="类型", exportable=True),
-        "channel": F("channel", "int", label="通道", exportable=True),
-        "dataType": F("data_type", "int", label="数据类型", exportable=True),
-        "streamType": F("stream_type", "int", label="码流类型", exportable=True),
+        **_stream_fields(KINDS),
         "transport": F("transport", label="传输方式", exportable=True),
         "client": F("client", label="客户端地址", exportable=True),
         "bytesSent": F("bytes_sent", "int", label="发送字节", exportable=True),
@@ -69,19 +77,7 @@ LIVE_LOG = EntitySpec(
         "requestTime": F("request_time", "time", label="请求时间", exportable=True),
         "firstFrameTime": F("first_frame_time", "time", label="首帧时间", exportable=True),
         "endTime": F("end_time", "time", label="结束时间", exportable=True),
-        "durationS": F("duration_s", "int", label="时长(秒)", exportable=True),
-        "carId": F("car_id", "int", ref="carView", label="车辆"),
-        "plateNumber": F("plate_number", label="车牌号", exportable=True),
-        "deviceId": F("device_id", "int", label="终端编号"),
-        "deviceSn": F("device_sn", label="终端序列号", exportable=True),
-        "enterpriseId": F("enterprise_id", "int", label="企业"),
-        "userId": F("user_id", "int", label="用户"),
-        "userName": F("user_name", label="用户名", exportable=True),
-        "streamId": F("stream_id", label="流编号", exportable=True),
-        "kind": F("kind", enum=LIVE_KINDS, label="类型", exportable=True),
-        "channel": F("channel", "int", label="通道", exportable=True),
-        "dataType": F("data_type", "int", label="数据类型", exportable=True),
-        "streamType": F("stream_type", "int", label="码流类型", exportable=True),
+        **_stream_fields(LIVE_KINDS),
         "bytesIn": F("bytes_in", "int", label="终端流量(字节)", exportable=True),
         "bytesSent": F("bytes_sent", "int", label="发送字节", exportable=True),
         "frames": F("frames", "int", label="帧数", exportable=True),
