@@ -157,6 +157,21 @@ def keep_indices(columns: TrackColumns, thresholds: StopThresholds, resolution_s
     return out
 
 
+def collapse_parked(columns: TrackColumns, thresholds: StopThresholds, candidates: Iterable[int]) -> TrackColumns:
+    """``columns`` without those of ``candidates`` that lie inside a run of identical parked fixes (the
+    fixes before and after are parked at the same place with the same ACC, no alarm), as
+    ``positions.track_points`` leaves them out: a range read from day summaries and every fix of its other
+    parts gives the stop positions (medians) of every fix only once the parts' own fixes (every fix of a
+    part read from gps) and their seams (a summary keeps its day's first and last fix) are collapsed too."""
+    n = len(columns)
+    limit = thresholds.park_speed_kmh
+    keys = [_still_key(s, a, lo, la, st, limit) for s, a, lo, la, st in
+            zip(columns.speeds, columns.alarm_points, columns.lngs, columns.lats, columns.statuses, strict=True)]
+    dropped = {i for i in candidates
+               if 0 < i < n - 1 and keys[i] is not None and keys[i - 1] == keys[i] == keys[i + 1]}
+    return columns if not dropped else columns.take(i for i in range(n) if i not in dropped)
+
+
 def summarise(columns: TrackColumns, thresholds: StopThresholds, resolution_s: int,
               context: TrackColumns | None = None) -> DaySummary:
     """The summary of one span of fixes (a device's UTC day) in time order, ``context`` the fixes

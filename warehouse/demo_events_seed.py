@@ -4,7 +4,7 @@ have rows before anyone opens a live video or drives at night:
 - ``seed_live_sessions``: for the first video vehicles of each enterprise, a live video session yesterday
   (UTC+8) as the media server records it (migration 0056: ``live_session`` with its 0x9101 / 0x9102 command
   rows and its viewers' ``video_log`` rows), opened by the enterprise's first user, stopped by that user.
-- ``seed_night_alarms``: for the first vehicles moving in last night's window (02:30-04:30 UTC+8, inside the rule's
+- ``seed_night_alarms``: for each enterprise's first vehicles moving in last night's window (02:30-04:30 UTC+8, inside the rule's
   02:00-05:00), a night driving alarm (``p_night``, the platform's time-restriction rule: the traffic-control
   alarms of platform-spec §2) at their first moving fix there, unhandled.
 
@@ -29,7 +29,7 @@ from warehouse.queries import live_sessions
 
 SESSION_NAMESPACE = uuid.UUID("8d6e1f0c-6a0e-4b55-9c8e-1078a1b2c3d4")
 VEHICLES_PER_ENTERPRISE = 3
-NIGHT_VEHICLES = 6
+NIGHT_VEHICLES = 2  # per enterprise: each one's traffic-control list has rows
 BYTES_PER_S = 48_000  # a sub stream's ~384 kbit/s
 MOVING_KMH = 5.0  # the rule fires on moving fixes only (streams/platform_alarms.py MOVING_KMH)
 
@@ -100,14 +100,15 @@ def seed_night_alarms(conn: Connection[Any], now: datetime) -> int:
     if night > now:
         night -= timedelta(days=1)
     fixes = conn.execute(
-        """SELECT * FROM (
-               SELECT DISTINCT ON (g.device_id) g.device_id, g.car_id, g.enterprise_id, d.phone, c.plate_number,
-                      g.fix_at, g.lng, g.lat, g.speed_kmh
-               FROM gps g JOIN device d ON d.id = g.device_id AND d.record_state = 1
-               LEFT JOIN car c ON c.id = g.car_id
-               WHERE g.fix_at >= %s AND g.fix_at < %s AND g.speed_kmh > %s
-               ORDER BY g.device_id, g.fix_at) first_fix
-           ORDER BY device_id LIMIT %s""",
+        """SELECT device_id, car_id, enterprise_id, phone, plate_number, fix_at, lng, lat, speed_kmh FROM (
+               SELECT first_fix.*, row_number() OVER (PARTITION BY enterprise_id ORDER BY device_id) AS nth FROM (
+                   SELECT DISTINCT ON (g.device_id) g.device_id, g.car_id, g.enterprise_id, d.phone,
+                          c.plate_number, g.fix_at, g.lng, g.lat, g.speed_kmh
+                   FROM gps g JOIN device d ON d.id = g.device_id AND d.record_state = 1
+                   LEFT JOIN car c ON c.id = g.car_id
+                   WHERE g.fix_at >= %s AND g.fix_at < %s AND g.speed_kmh > %s
+                   ORDER BY g.device_id, g.fix_at) first_fix) numbered
+           WHERE nth <= %s ORDER BY device_id""",
         (night, night + timedelta(hours=2), MOVING_KMH, NIGHT_VEHICLES)).fetchall()
     new = 0
     details = _json({"startHour": DEFAULT_RULES.night_start_hour, "endHour": DEFAULT_RULES.night_end_hour})

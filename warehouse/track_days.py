@@ -32,7 +32,7 @@ from psycopg.types.json import set_json_loads
 
 from fleet.settings import TrackDaySettings
 from fleet.stops import StopThresholds
-from fleet.track_summary import DaySummary, TrackColumns, summarise
+from fleet.track_summary import DaySummary, TrackColumns, collapse_parked, summarise
 from warehouse.queries.track_alarms import items_sql
 
 log = logging.getLogger(__name__)
@@ -309,17 +309,22 @@ def track_columns(conn: Connection[Any], device_id: int, start: datetime, end: d
     parts = plan_parts(start, end, today())
     stored = load_days(conn, device_id, [d for _lo, _hi, d in parts if d is not None], thresholds, resolution)
     out, total, used = TrackColumns(), 0, 0
+    candidates: list[int] = []  # what track_points would collapse: every raw fix, each summary's ends
     for lo, hi, day in parts:
         summary = stored.get(day) if day is not None else None
         if summary is not None and (accept is None or accept(summary)):
-            out.extend(summary.summary.kept)
+            kept = summary.summary.kept
+            if len(kept):
+                candidates += (len(out), len(out) + len(kept) - 1)
+            out.extend(kept)
             total += summary.summary.points
             used += 1
             continue
         raw = raw_columns(conn, device_id, lo, hi, where, params)
+        candidates += range(len(out), len(out) + len(raw))
         out.extend(raw)
         total += len(raw)
-    return RangeColumns(out, total, used)
+    return RangeColumns(collapse_parked(out, thresholds, candidates), total, used)
 
 
 # --- the daily run in `fleet up` ------------------------------------------------------------------------

@@ -249,6 +249,9 @@ class GradeRuleHooks(EntityHooks):
     # The columns' defaults (migration 0058): no per-minute points, no normalisation. A null means the default
     # on create and no change on update (a cleared form field); ``cap`` null is "no cap", kept as written.
     DEFAULTS = {"perMinute": 0.0, "normalisation": 0}
+    # Points are kept to two decimals: 1e-104 is 0 points, not a value the
+    # column (real) cannot hold.
+    POINTS = ("perOccurrence", "perMinute", "cap")
 
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -257,7 +260,7 @@ class GradeRuleHooks(EntityHooks):
                 values = {k: v for k, v in values.items() if k != name}
                 if before is None:
                     values[name] = default
-        return values
+        return {k: round(v, 2) if k in self.POINTS and isinstance(v, float) else v for k, v in values.items()}
 
 
 DRIVING_GRADE_RULE = replace(_grade_rule, hooks=GradeRuleHooks())

@@ -232,6 +232,10 @@ def json_value(spec: FieldSpec, cell: Any) -> Any:
         return cell
     if isinstance(cell, datetime):
         return cell.isoformat() if spec.type in ("str", "time") else cell
+    if spec.choices and isinstance(cell, str):  # an export shows a code as its label: it imports back
+        code = next((code for code, label in spec.choices if label == cell), None)
+        if code is not None:
+            return code
     return _CONVERT[spec.type](cell)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from fleet.platform_alarm_rules import DEFAULT_RULES
 from protocols.china_time import CHINA_TZ
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
@@ -35,7 +36,8 @@ def shown_bytes(value: int) -> str:
 @pytest.fixture(scope="module")
 def seeded(console_stack: ConsoleStack) -> dict[str, Any]:
     now = datetime.now(UTC)
-    night = now.astimezone(CHINA_TZ).replace(hour=2, minute=40, second=0, microsecond=0)
+    # the start of the seed's night window: this fix is the device's first there, so its alarm starts at it
+    night = now.astimezone(CHINA_TZ).replace(hour=DEFAULT_RULES.night_start_hour, minute=30, second=0, microsecond=0)
     if night > now:
         night -= timedelta(days=1)
     with connect(console_stack.db_url) as conn:
@@ -44,7 +46,8 @@ def seeded(console_stack: ConsoleStack) -> dict[str, Any]:
             "SELECT d.id, d.car_id FROM device d WHERE d.enterprise_id = %s AND d.car_id IS NOT NULL ORDER BY d.id"
             " LIMIT 1", (enterprise,)).fetchone()  # type: ignore[misc]
         conn.execute("INSERT INTO gps (device_id, fix_at, car_id, enterprise_id, lng, lat, speed_kmh)"
-                     " VALUES (%s, %s, %s, %s, 113.3, 23.1, 58) ON CONFLICT DO NOTHING",
+                     " VALUES (%s, %s, %s, %s, 113.3, 23.1, 58)"
+                     " ON CONFLICT (device_id, fix_at) DO UPDATE SET speed_kmh = 58",  # a parked history fix there moves
                      (device_id, night, car_id, enterprise))
         seed_live_sessions(conn, now)
         seed_night_alarms(conn, now)

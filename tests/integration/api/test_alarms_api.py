@@ -80,14 +80,16 @@ def kafka_app(app: Flask, kafka_bootstrap: str) -> Iterator[Flask]:
 
 
 def add_alarm(pg_url: str, enterprise_id: int, target: Target, key: str, *, type_: int = 1, level: int | None = None,
-              flags: int = 0, seq: int | None = None, minutes_ago: float = 1, state: int = 0) -> int:
+              flags: int = 0, seq: int | None = None, minutes_ago: float = 1, state: int = 0,
+              at: datetime | None = None) -> int:
+    """An alarm ``minutes_ago`` before the module's NOW (collection time), or at ``at``."""
     with connect(pg_url) as conn:
         row = conn.execute(
             "INSERT INTO alarm (enterprise_id, device_id, car_id, plate_number, phone, type, key, level, start_time,"
             " alarm_flags, message_seq, state, lat, lng, speed) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
             " %s, %s, 39.9, 116.4, 60) RETURNING id",
             (enterprise_id, target.device_id, target.car_id, target.plate, target.phone, type_, key, level,
-             NOW - timedelta(minutes=minutes_ago), flags, seq, state)).fetchone()
+             at or NOW - timedelta(minutes=minutes_ago), flags, seq, state)).fetchone()
         conn.commit()
     assert row is not None
     return int(row[0])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -37,8 +38,10 @@ def scene(pg_url: str, app: Any) -> Scene:
         conn.execute("UPDATE enterprise SET path = '/' || id || '/' WHERE id = %s", (enterprise_id,))
         conn.commit()
     [car] = make_vehicle(pg_url, enterprise_id, online=False)
-    add_alarm(pg_url, enterprise_id, car, "a0")
-    add_alarm(pg_url, enterprise_id, car, "adas_1", type_=5, level=1)
+    # now, not at collection time: the dashboard counts today (UTC+8), which may have begun since
+    at = datetime.now(UTC)
+    add_alarm(pg_url, enterprise_id, car, "a0", at=at)
+    add_alarm(pg_url, enterprise_id, car, "adas_1", type_=5, level=1, at=at)
     user = make_user(pg_url, enterprise_id, {"alarm": ["query", "get"], "role": ["query"], "dashboard": ["query"]})
     return Scene(bearer(client, user.name))
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from fleet.stops import StopThresholds, detect_stops
-from fleet.track_summary import TrackColumns, keep_indices, summarise
+from fleet.track_summary import TrackColumns, collapse_parked, keep_indices, summarise
 from warehouse.history import HistoryVehicle, generate_track
 
 TH = StopThresholds(park_speed_kmh=5.0, park_min_s=180.0, idle_min_s=60.0, radius_m=50.0)
@@ -151,3 +151,26 @@ def test_columns_left_without_items_have_none_for_every_fix() -> None:
     cols = TrackColumns.of([[T0, T0 + 1], [1.0, 2.0], [3.0, 4.0], [0.0, 0.0], [1, 1], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0],
                             [0, 2], [3, 3]])
     assert cols.items == [None, None] and cols.alarm_points == [False, True]
+
+
+def stop_places(cols: TrackColumns) -> list[tuple[str, int, int, float | None, float | None]]:
+    return [(s.kind, s.start_ms, s.end_ms, s.lng, s.lat)
+            for s in detect_stops(cols.times, cols.speeds, cols.acc, cols.lngs, cols.lats, thresholds=TH)]
+
+
+def test_a_park_across_midnight_has_the_median_place_of_every_fix_read() -> None:
+    # Parked 22:58:20-01:30, the fix wandering between two places 9 m apart every 20 fixes, midnight inside
+    # a run of identical fixes: the day summaries keep the run's fixes at midnight (each day's last and
+    # first), which a read of every fix collapses (positions.track_points), and the median moves with them.
+    start = T0 + 23 * 3_600_000 - 100_000
+    points = [(start - 600_000 + k * 10_000, 116.29 + k * 0.0002, 39.9, 40.0, 0, 3) for k in range(60)]
+    points += [(start + k * 10_000, 116.3001 if (k // 20) % 2 == 0 else 116.3, 39.9, 0.0, 0, 2)
+               for k in range((DAY_MS + 90 * 60_000 - 23 * 3_600_000 + 100_000) // 10_000)]
+    points += [(points[-1][0] + k * 10_000, 116.3 + k * 0.001, 39.9, 40.0, 0, 3) for k in range(1, 60)]
+    cols = columns(points)
+    every = collapse_parked(cols, TH, range(len(cols)))  # as track_points reads every fix
+    assert len(every) < len(cols) / 4
+    union = summarised_union(cols)
+    seams = [i for i in range(1, len(union)) if union.times[i] // DAY_MS != union.times[i - 1] // DAY_MS]
+    assert stop_places(union) != stop_places(every)  # the seam's fixes count twice more than they should
+    assert stop_places(collapse_parked(union, TH, [s - 1 for s in seams] + seams)) == stop_places(every)
