@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from psycopg.types.json import Jsonb
 
+from protocols.china_time import CHINA_TZ
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
 from tests.e2e.test_console import screenshot, switch_language, text
@@ -49,7 +50,8 @@ def nev_car(console_stack: ConsoleStack) -> Iterator[NevCar]:
     a minute over the last hour and a charging session that started 50 minutes ago (all of today)."""
     plate = f"粤B{secrets.token_hex(3).upper()[:5]}"
     now = datetime.now(UTC).replace(microsecond=0)
-    start = max(now - timedelta(minutes=50), now.astimezone().replace(hour=0, minute=0, second=0).astimezone(UTC))
+    # today as the console counts it (the browser's day, Asia/Shanghai in these tests), not the machine's
+    start = max(now - timedelta(minutes=50), now.astimezone(CHINA_TZ).replace(hour=0, minute=0, second=0).astimezone(UTC))
     with connect(console_stack.db_url) as conn:
         enterprise = conn.execute("SELECT enterprise_id FROM car WHERE id = %s",
                                   (console_stack.of("a")[0].car_id,)).fetchone()[0]  # type: ignore[index]

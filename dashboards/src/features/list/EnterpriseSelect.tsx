@@ -14,9 +14,13 @@ interface Props {
 export default function EnterpriseSelect({ testId, value, onChange }: Props) {
   const nodes = useEnterpriseTree();
   const options = useMemo(() => enterpriseOptions(nodes), [nodes]);
+  // Until the tree has loaded the field cannot name the enterprise: it shows that it is loading, never the
+  // bare id (the form keeps the value; it is shown by name once the tree is there).
+  const loading = options.length === 0;
   return (
     <TreeSelect<number> data-testid={testId} showSearch treeNodeFilterProp="title" treeDefaultExpandAll
-      style={{ width: '100%' }} treeData={options} value={typeof value === 'number' ? value : undefined}
+      style={{ width: '100%' }} treeData={options} loading={loading} disabled={loading}
+      value={!loading && typeof value === 'number' ? value : undefined}
       onChange={(id) => onChange?.(id ?? null)} />
   );
 }
