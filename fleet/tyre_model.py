@@ -8,6 +8,8 @@ around ``NOMINAL_KPA``, temperature rising with speed, battery slowly draining. 
 (``LEAK_PER_REPORT``) a tyre starts a slow leak; below ``LOW_KPA`` its event also carries bit 2 (pressure
 too low), and a sensor under ``BATTERY_LOW_PCT`` bit 7, which the streams record as TPMS alarms. A leaking
 tyre is refilled after ``REFILL_AFTER`` reports. Drawn from the terminal's own seeded random source.
+Sensors made with ``alarms=False`` (a simulator whose active-safety alarms are off) send the timed reports
+only: no leak starts and no event carries an alarm bit.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ TIMED, PRESSURE_LOW, BATTERY_LOW = 1 << 0, 1 << 2, 1 << 7
 
 
 class TyreSensors:
-    def __init__(self, rng: random.Random, terminal_id: str) -> None:
+    def __init__(self, rng: random.Random, terminal_id: str, *, alarms: bool = True) -> None:
         self.rng = rng
+        self.alarms = alarms
         self.alarm_terminal_id = terminal_id[-7:]
         self.pressure_kpa = [NOMINAL_KPA + rng.randint(-15, 15) for _ in range(TYRES)]
         self.battery_pct = [rng.randint(15, 100) for _ in range(TYRES)]
@@ -65,7 +68,7 @@ class TyreSensors:
             if self.leaking[tyre] > REFILL_AFTER:
                 del self.leaking[tyre]
                 self.pressure_kpa[tyre] = NOMINAL_KPA + self.rng.randint(-15, 15)
-        if self.rng.random() < LEAK_PER_REPORT:
+        if self.rng.random() < LEAK_PER_REPORT and self.alarms:
             self.leaking.setdefault(self.rng.randrange(TYRES), 0)
         for tyre in range(TYRES):
             if self.rng.random() < 0.05:
@@ -75,5 +78,7 @@ class TyreSensors:
         pressure = max(0, self.pressure_kpa[tyre] + self.rng.randint(-5, 5))
         kind = TIMED | (PRESSURE_LOW if pressure < LOW_KPA else 0)
         kind |= BATTERY_LOW if self.battery_pct[tyre] < BATTERY_LOW_PCT else 0
+        if not self.alarms:
+            kind = TIMED
         return {"tyre": tyre, "type": kind, "pressure_kpa": pressure,
                 "temperature_c": round(25 + speed_kmh / 4 + self.rng.uniform(-2, 2)), "battery_pct": self.battery_pct[tyre]}

@@ -207,7 +207,9 @@ def build_terminals(settings: SimulatorSettings, terminals: int, interval_s: flo
                                    config=config, vehicle=vehicle, rng=rng, auth_store=store,
                                    fix_clock=start, sent_log=sent_log, plate=plate_of(index), alarms=alarms)
         if terminal_has_tpms(index):
-            terminal.tyres = TyreSensors(random.Random(f"{settings.seed}:{index}:tyres"), terminal_id)
+            # tyre alarms are active-safety alarms: off with the simulator's other safety alarms
+            terminal.tyres = TyreSensors(random.Random(f"{settings.seed}:{index}:tyres"), terminal_id,
+                                         alarms=settings.safety_alarm_rate_per_hour > 0)
         if clips is not None and has_video(index):
             terminal.responder.video = VideoTerminal(phone_of(settings, index), plate_of(index), clips=clips,
                                                      talk_dir=settings.talk_dir)
