@@ -458,7 +458,7 @@ class SimulatorSettings(_Base):
     phone_prefix: str = Field("0138", description="simulated terminal phones are prefix + zero-padded index")
     protocol_version: str = Field("2013", description="2011, 2013 or 2019 header")
     alarm_rate_per_hour: float = Field(4.0, ge=0, description="terminal alarm episodes (overspeed, fatigue, power low, emergency) per vehicle per hour with the ACC on")
-    safety_alarm_rate_per_hour: float = Field(10.0, ge=0, description="ADAS/DSM events (0x64/0x65, 1-3 attachments each) per vehicle per hour of driving")
+    safety_alarm_rate_per_hour: float = Field(10.0, ge=0, description="ADAS/DSM events (0x64/0x65, 1-3 attachments each) per vehicle per hour of driving; 0 also keeps tyre sensors from raising alarms")
     heartbeat_interval_s: float = Field(30.0, description="heartbeat when nothing else was sent for this long")
     ack_timeout_s: float = Field(10.0, description="resend a position not acknowledged (0x8001) within this")
     backlog_batch_items: int = Field(20, description="positions per 0x0704 backlog upload")
