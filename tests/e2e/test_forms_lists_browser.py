@@ -8,6 +8,8 @@ import re
 import uuid
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
 from tests.e2e.test_console import text
@@ -27,13 +29,24 @@ def _enterprise_of(stack: ConsoleStack, table: str, column: str, value: str) -> 
 
 
 def _choose_enterprise(page: Any, drawer: Any, name: str) -> None:
-    """Picks ``name`` in the drawer's enterprise tree select."""
-    drawer.get_by_test_id("record-field-enterpriseId").click()
-    page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-tree-title",
-                 has_text=name).first.click()
-    # the form shows the pick before it is saved (a click on the dropdown still sliding in is not a pick)
-    page.wait_for_function("(name) => document.querySelector('[data-testid=record-field-enterpriseId]')"
-                           "?.innerText.trim() === name", arg=name)
+    """Picks ``name`` in the drawer's enterprise tree select, as a user does: once the field is enabled (it is
+    disabled while the enterprise tree loads), open it and click the name; a click on a dropdown still sliding
+    in is no pick, so the user opens it again. The form shows the pick before it is saved."""
+    field = drawer.get_by_test_id("record-field-enterpriseId")
+    page.wait_for_function("() => { const f = document.querySelector('[data-testid=record-field-enterpriseId]');"
+                           " return f !== null && !f.classList.contains('ant-select-disabled'); }")
+    shown = "(name) => document.querySelector('[data-testid=record-field-enterpriseId]')?.innerText.trim() === name"
+    dropdown = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")
+    for _attempt in range(3):
+        if dropdown.count() == 0:
+            field.click()
+        try:
+            dropdown.locator(".ant-select-tree-title", has_text=name).first.click(timeout=5_000)
+            page.wait_for_function(shown, arg=name, timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError(f"the enterprise field does not show {name} after three picks: {_chosen(drawer)!r}")
 
 
 def _open_create(page: Any, entity: str) -> Any:
