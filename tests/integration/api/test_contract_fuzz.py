@@ -174,30 +174,42 @@ def _config(headers: dict[str, str], max_examples: int, *, coverage: bool = True
             # whether an uploaded spreadsheet's rows fit (spreadsheets.semantic_paths), and a track's time
             # range (tracks.semantic_paths), and whether a terminal is online or a parameter in the console
             # spec's range (commands.semantic_paths).
-            "include-path": path,
+            # One entry per number of examples, naming its paths, not one entry per path: schemathesis
+            # matches every entry against the operation for each generated case (generation_for), which
+            # with 134 entries was a tenth of the fuzz's CPU (docs/performance.md "The whole suite's time").
+            "include-path": paths,
             "checks": {"positive_data_acceptance": {"enabled": False}},
-            # The 23 command operations (11 commands on the car and on the device route, and the batch)
-            # share one handler and one validator per command: fewer examples each, like the entities.
-            **({"generation": {"max-examples": GENERATED_MAX_EXAMPLES}} if path in COMMAND_PATHS else {}),
-            # The report calls share their parsing (dates, field names, the list grammar of the bodies).
-            **({"generation": {"max-examples": REPORT_MAX_EXAMPLES}} if path in REPORT_PATHS else {}),
-        } for path in sorted({PASSWORD_PATH, PARAM_PATH, *LICENCE_PATHS, *semantic_paths(), *spreadsheet_paths(), *track_paths(),
-                                  *COMMAND_PATHS, *alarm_paths(), *report_paths(), *fleet_paths(),
-                                  *fence_paths()})] + [{
+            **({"generation": {"max-examples": examples}} if examples is not None else {}),
+        } for examples, paths in _semantic_path_groups()] + [{
             # The routes generated from the entity declarations run the same code for every entity:
             # fewer examples each keep the whole run near its old length as entities are added, and no
             # coverage phase (its boundary values of every field of every entity re-test the one
             # declaration-driven validator; it was most of a 7-minute run). The hand-written routes above
             # keep it.
-            "include-tag": tag,
+            "include-tag": list(GENERATED_TAGS),
             "generation": {"max-examples": GENERATED_MAX_EXAMPLES},
             "phases": {"coverage": {"enabled": False}},
-        } for tag in GENERATED_TAGS] + [{
+        }, {
             # their coverage phase (boundary values of ~100 counter fields each) would only re-test the grammar
             "include-tag": REPORT_TAG, "generation": {"max-examples": REPORT_MAX_EXAMPLES},
             "phases": {"coverage": {"enabled": False}},
         }],
     })
+
+
+def _semantic_path_groups() -> list[tuple[int | None, list[str]]]:
+    """The paths whose schema-valid requests may rightly be refused, grouped by their number of examples
+    (None: the run's own). The 23 command operations (11 commands on the car and on the device route, and
+    the batch) share one handler and one validator per command: fewer examples each, like the entities.
+    The report calls share their parsing (dates, field names, the list grammar of the bodies)."""
+    groups: dict[int | None, list[str]] = {}
+    for path in sorted({PASSWORD_PATH, PARAM_PATH, *LICENCE_PATHS, *semantic_paths(), *spreadsheet_paths(),
+                        *track_paths(), *COMMAND_PATHS, *alarm_paths(), *report_paths(), *fleet_paths(),
+                        *fence_paths()}):
+        examples = REPORT_MAX_EXAMPLES if path in REPORT_PATHS else \
+            GENERATED_MAX_EXAMPLES if path in COMMAND_PATHS else None
+        groups.setdefault(examples, []).append(path)
+    return list(groups.items())
 
 
 def fuzz(
