@@ -80,7 +80,10 @@ def test_an_idle_stream_is_stopped_with_0x9102_through_the_command_path(pg_url: 
             assert command == [(0x9102, "视频服务", info.stream_id, sent[0]["command_id"])]
             logged = conn.execute("SELECT user_id, user_name, kind, channel, transport, bytes_sent, end_time IS NOT NULL"
                                   " FROM video_log WHERE device_id = %s", (d["device"],)).fetchall()
-        assert logged == [(d["user"], "值班员", "live", 2, "http", len(viewed.data), True)]
+        # bytes_sent is what was written to the viewer's socket: all it read, and at most what was in flight
+        # when it hung up (the server may have written a frame more than the viewer read)
+        assert [row[:5] + row[6:] for row in logged] == [(d["user"], "值班员", "live", 2, "http", True)]
+        assert len(viewed.data) <= logged[0][5] <= len(viewed.data) + 256 * 1024
     finally:  # the platform's pool and producer live on the media loop: closed there, before it stops
         media.submit(media.server.close()).result(10)
         media.submit(platform.close()).result(10)
