@@ -76,9 +76,9 @@ class TyreSensors:
 
     def _event(self, tyre: int, speed_kmh: float) -> dict[str, int]:
         pressure = max(0, self.pressure_kpa[tyre] + self.rng.randint(-5, 5))
-        kind = TIMED | (PRESSURE_LOW if pressure < LOW_KPA else 0)
-        kind |= BATTERY_LOW if self.battery_pct[tyre] < BATTERY_LOW_PCT else 0
-        if not self.alarms:
-            kind = TIMED
+        kind = TIMED
+        if self.alarms:
+            kind |= PRESSURE_LOW if pressure < LOW_KPA else 0
+            kind |= BATTERY_LOW if self.battery_pct[tyre] < BATTERY_LOW_PCT else 0
         return {"tyre": tyre, "type": kind, "pressure_kpa": pressure,
                 "temperature_c": round(25 + speed_kmh / 4 + self.rng.uniform(-2, 2)), "battery_pct": self.battery_pct[tyre]}

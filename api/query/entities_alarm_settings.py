@@ -249,8 +249,7 @@ class GradeRuleHooks(EntityHooks):
     # The columns' defaults (migration 0058): no per-minute points, no normalisation. A null means the default
     # on create and no change on update (a cleared form field); ``cap`` null is "no cap", kept as written.
     DEFAULTS = {"perMinute": 0.0, "normalisation": 0}
-    # Points are kept to two decimals: 1e-104 is 0 points, not a value the
-    # column (real) cannot hold.
+    # Points are kept to two decimals: 1e-104 is 0 points, not a value the column (real) cannot hold.
     POINTS = ("perOccurrence", "perMinute", "cap")
 
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
