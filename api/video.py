@@ -1,5 +1,6 @@
 """Video command payloads (console-spec §7; platform-spec §9): validated server-side and
-encoded with the codec's bodies, like api/commands.py does for the other commands. Pure.
+encoded with the bodies of fleet/video_streams.py (shared with a superior platform's requests over JT/T 809),
+like api/commands.py does for the other commands. Pure.
 
 | command | payload (console field names) | body |
 |---|---|---|
@@ -21,6 +22,8 @@ from typing import Any
 
 from api.commands import Built, _obj, _time_field, int_field
 from api.errors import BadRequest
+from fleet import video_streams
+from fleet.video_streams import stream_id as stream_id  # re-exported: the routes name streams by it
 from protocols.jt808.catalogue import (
     AV_TRANSMISSION_CONTROL,
     PLAYBACK_CONTROL,
@@ -28,10 +31,6 @@ from protocols.jt808.catalogue import (
     QUERY_AV_RESOURCES,
     REALTIME_AV_REQUEST,
 )
-from protocols.jt808.messages.t9101_realtime_av_request import RealtimeAvRequest
-from protocols.jt808.messages.t9102_av_transmission_control import AvTransmissionControl
-from protocols.jt808.messages.t9201_playback_request import PlaybackRequest
-from protocols.jt808.messages.t9202_playback_control import PlaybackControl
 from protocols.jt808.messages.t9205_query_av_resources import QueryAvResources
 
 VIDEO_CODES = ("9101", "9102", "9201", "9202", "9205")
@@ -52,10 +51,6 @@ class VideoRequest:
     data_type: int
     stream_type: int
     kind: str
-
-
-def stream_id(device_id: int, channel: int, kind: str) -> str:
-    return f"{device_id}-{channel}-{kind}"
 
 
 def parse_stream_id(text: str) -> tuple[int, int, str]:
@@ -90,7 +85,7 @@ def check_channel(target: dict[str, Any], request: VideoRequest) -> None:
 
 
 def build_9101(request: VideoRequest, server_ip: str, tcp_port: int) -> Built:
-    body = RealtimeAvRequest(server_ip, tcp_port, 0, request.channel, request.data_type, request.stream_type)
+    body = video_streams.realtime_body(server_ip, tcp_port, request.channel, request.data_type, request.stream_type)
     return Built(REALTIME_AV_REQUEST, body.encode("2013").hex(), {
         "channelId": request.channel, "dataType": request.data_type, "streamType": request.stream_type,
         "serverIp": server_ip, "tcpPort": tcp_port})
@@ -111,7 +106,7 @@ def control_request(payload: Any) -> dict[str, Any]:
 
 
 def build_9102(control: dict[str, Any]) -> Built:
-    body = AvTransmissionControl(control["channelId"], control["command"], control["commadType"], control["streamType"])
+    body = video_streams.close_body(control["channelId"], control["command"], control["commadType"], control["streamType"])
     return Built(AV_TRANSMISSION_CONTROL, body.encode("2013").hex(), dict(control))
 
 
@@ -155,8 +150,9 @@ def playback_request(payload: Any) -> tuple[dict[str, Any], datetime | None, dat
 
 def build_9201(shown: dict[str, Any], start: datetime | None, end: datetime | None, server_ip: str,
                tcp_port: int) -> Built:
-    body = PlaybackRequest(server_ip, tcp_port, 0, shown["channelId"], shown["mediaType"], shown["streamType"],
-                           shown["storageType"], shown["playbackMode"], shown["speed"], start, end)
+    body = video_streams.playback_body(server_ip, tcp_port, shown["channelId"], shown["mediaType"],
+                                       shown["streamType"], shown["storageType"], shown["playbackMode"],
+                                       shown["speed"], start, end)
     return Built(PLAYBACK_REQUEST, body.encode("2013").hex(), {**shown, "serverIp": server_ip, "tcpPort": tcp_port})
 
 
@@ -172,5 +168,5 @@ def build_9202(payload: Any) -> Built:
                          "3 (x4), 4 (x8) or 5 (x16))", data={"field": "speed"})
     shown: dict[str, Any] = {"channelId": int_field(p, "channelId", 1, 255, default=DEFAULT_CHANNEL), "control": control,
              "speed": speed, "seekTime": _iso(seek)}
-    body = PlaybackControl(shown["channelId"], control, shown["speed"], seek if control == 5 else None)
+    body = video_streams.playback_control_body(shown["channelId"], control, shown["speed"], seek)
     return Built(PLAYBACK_CONTROL, body.encode("2013").hex(), shown)

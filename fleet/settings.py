@@ -500,6 +500,16 @@ class ExchangeSettings(_Base):
     superior_port: int = Field(7616, ge=1, le=65535, description="port of that main link server; it runs while an enabled inferiorPlatform row exists")
     superior_position_days: int = Field(90, ge=1, description="days the positions inferior platforms report (exchange_position) are kept")
     demo_inferior_down_link_port: int = Field(7619, ge=1, le=65535, description="sub link port of the demo inferior platform `fleet up` seeds (fleetwatch's own link service logging in to its superior service on the loopback)")
+    video_host: str = Field("", description="media server address answered to a superior platform's 0x9801 / 0x9A01 (SERVER_IP), where it pulls the stream (JT/T 1078-2016 §6.2); empty: FLEET_MEDIA_SERVER_PUBLIC_HOST; a wildcard address (0.0.0.0, ::) is refused")
+    video_port: int = Field(0, ge=0, le=65535, description="media server port answered with it (SERVER_PORT); 0: FLEET_MEDIA_SERVER_PORT")
+
+    @field_validator("video_host")
+    @classmethod
+    def _no_wildcard_video_host(cls, value: str) -> str:
+        if value.strip() in ("0.0.0.0", "::", "[::]"):
+            raise ValueError("FLEET_EXCHANGE_VIDEO_HOST must be an address a superior platform can reach, not a "
+                             "wildcard")
+        return value.strip()
 
 
 def report_lake_dir(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:

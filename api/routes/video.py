@@ -32,8 +32,8 @@ from api.errors import ApiError, BadRequest, NotFound, Unavailable
 from api.http import json_body, ok
 from api.media import MEDIA_KEY, NO_SERVER_MESSAGE, MediaClient, MediaUnavailable, NoSessionAddress
 from api.security import current_principal, request_scope, requires
+from fleet import video_streams
 from fleet.enums import DeviceState
-from fleet.phones import canonical_phone
 from fleet.settings import MediaServerSettings
 from protocols.jt808.catalogue import AV_TRANSMISSION_CONTROL, REALTIME_AV_REQUEST
 from warehouse.queries import commands as command_queries
@@ -106,11 +106,8 @@ def _registration(target: dict[str, Any], sid: str, kind: str, channel: int, dat
     of the terminal's authenticated JT/T 808 session (the media server's `address` policy)."""
     with get_db().connection() as conn:
         address = terminal_session_address(conn, int(target["deviceId"]))
-    return {"streamId": sid, "kind": kind, "sim": canonical_phone(target["phone"]), "channel": channel,
-            "dataType": data_type, "streamType": stream_type, "enterpriseId": target["enterpriseId"],
-            "deviceId": target["deviceId"], "carId": target["carId"], "plateNumber": target["plateNumber"],
-            "phone": canonical_phone(target["phone"]), "protocolVersion": target["protocolVersion"] or "2013",
-            "sourceAddress": address, "userId": current_principal().user_id or None}
+    return video_streams.registration(target, sid, kind, channel, data_type, stream_type, address,
+                                      current_principal().user_id or None)
 
 
 def _start(target: dict[str, Any], payload: Any) -> dict[str, Any]:

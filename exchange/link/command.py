@@ -16,9 +16,11 @@ from typing import Any
 import click
 
 from exchange.link.service import PlatformService
+from exchange.link.video_requests import video_address
 from exchange.superior.service import SuperiorService
 from fleet.kafka_clients import aiokafka_options
-from fleet.settings import ExchangeSettings, database_url, kafka_bootstrap
+from fleet.media_client import MediaClient
+from fleet.settings import ExchangeSettings, MediaServerSettings, StackSettings, database_url, kafka_bootstrap
 from warehouse.db import connect
 from warehouse.queries import exchange as q
 from warehouse.queries import exchange_inferior as qi
@@ -33,6 +35,8 @@ def _platforms(url: str) -> tuple[list[q.SuperiorPlatform], bool]:
 
 
 async def serve(url: str, bootstrap: str, settings: ExchangeSettings) -> None:
+    media = MediaClient.from_settings(MediaServerSettings(), StackSettings().var_dir)
+    video_address(settings, media.settings)  # a wildcard video address fails here, naming the setting
     running: dict[int, tuple[q.SuperiorPlatform, asyncio.Task[Any]]] = {}
     superior: asyncio.Task[Any] | None = None
     try:
@@ -56,7 +60,7 @@ async def serve(url: str, bootstrap: str, settings: ExchangeSettings) -> None:
                     del running[pid]
             for pid, platform in wanted.items():
                 if pid not in running:
-                    service = PlatformService(platform, url, bootstrap, settings, aiokafka_options())
+                    service = PlatformService(platform, url, bootstrap, settings, aiokafka_options(), media)
                     running[pid] = (platform, asyncio.create_task(service.run(), name=f"exchange-{pid}"))
                     log.info("superior platform %s (%s:%s, JT/T 809-%s) started", pid, platform.host, platform.port,
                              platform.version)

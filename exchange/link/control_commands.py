@@ -1,4 +1,6 @@
-"""Vehicle control requests (0x9501-0x9505) through the one command path to terminals, and their answers.
+"""Vehicle control requests (0x9501-0x9505) through the one command path to terminals, and their answers; the
+same path carries the terminal commands of the superior's video requests (``send_terminal``,
+exchange/link/video_requests.py).
 
 The path is the API's (api/command_send.py): a ``command`` row (warehouse.queries.commands.insert, created by
 no user, named after the superior platform), then the downlink on ``jt808.downlink.v1`` keyed by the
@@ -88,13 +90,20 @@ class ControlCommands:
             await self._answer(request, body.plate, body.plate_colour, sn, row["outcome"])
 
     async def _send_command(self, target: dict[str, Any], request: Any) -> tuple[int, str | None]:
-        """Write the command row and produce its downlink: (command id, None), or a FAILED outcome when Kafka
-        does not take it (the row is then failed, as the API does)."""
-        version = target["protocolVersion"] if target["protocolVersion"] in ("2011", "2013", "2019") else "2013"
+        """The terminal command of a control request: (command id, None), or a FAILED outcome when Kafka does
+        not take it."""
         body, shown = control.terminal_command(request, datetime.now(UTC))
+        command_id, taken = await self.send_terminal(target, body, shown, request.DATA_TYPE)
+        return command_id, None if taken else control.FAILED
+
+    async def send_terminal(self, target: dict[str, Any], body: Any, shown: dict[str, Any],
+                            request_type: int) -> tuple[int, bool]:
+        """Write the command row of a JT/T 808 ``body`` for the superior's request ``request_type`` and produce
+        its downlink: (command id, whether Kafka took it). Not taken: the row is failed, as the API does."""
+        version = target["protocolVersion"] if target["protocolVersion"] in ("2011", "2013", "2019") else "2013"
         body_hex = body.encode(version).hex()
         name = f"上级平台 {self.platform.name}"[:64]
-        payload = {**shown, "exchangeRequest": f"{request.DATA_TYPE:04X}"}
+        payload = {**shown, "exchangeRequest": f"{request_type:04X}"}
         row = await asyncio.to_thread(self.db, insert_command, target, body.MSG_ID, payload, body_hex, name)
         phone = canonical_phone(target["phone"])
         value = {"phone": phone, "msg_id": body.MSG_ID, "body_hex": body_hex, "command_id": str(row["id"]),
@@ -104,8 +113,8 @@ class ControlCommands:
         except Exception as exc:  # Kafka away or slow: the request fails now rather than never
             log.warning("platform %s: command %s not taken by Kafka: %r", self.platform.id, row["id"], exc)
             await asyncio.to_thread(self.db, command_queries.mark_failed, row["id"], "kafka_unavailable")
-            return int(row["id"]), control.FAILED
-        return int(row["id"]), None
+            return int(row["id"]), False
+        return int(row["id"]), True
 
     async def _answer(self, request: Any, plate: str, colour: int, sn: int, outcome: str) -> None:
         await self.links.send(m.VehicleControl.MSG_ID, control.answer_body(request, plate, colour, sn, outcome,

@@ -13,7 +13,9 @@ Positions sent are counted per second of sending and saved (exchange_sent_count)
 restart is reconciled with what the previous process sent. A 0x9601 is answered 0x1601 from the car's records.
 Messages (0x9302) and warning tips (0x9402) become notices (0x9302 acknowledged with 0x1302).
 Vehicle control requests (0x9501-0x9505) become terminal commands on the one command path
-(exchange.link.control_commands) and are answered with the terminal's outcome. An urging (0x9401) is stored with its deadline
+(exchange.link.control_commands) and are answered with the terminal's outcome; so do the JT/T 1078 video requests
+(0x9801 / 0x9802 / 0x9A01 / 0x9A02, exchange.link.video_requests), after their stream is registered with the media
+server; the day's authorisation codes (0x1701) are reported after each login and at midnight China time. An urging (0x9401) is stored with its deadline
 against the alarm it names (exchange.link.alarm_requests); alarm handlings (alarm_confirm_record, written with
 the handling in the API) are polled every ``poll_s`` after a per-platform cursor and reported as 0x1403 (a
 forwarded alarm) and 0x1401 (an urged one); the cursor moves only after the frames were written. A stored
@@ -39,11 +41,12 @@ from exchange.link.backoff import Backoff
 from exchange.link.control_commands import ControlCommands
 from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
 from exchange.link.resend import SentWindow
-from exchange.link.video_requests import VideoRequests
+from exchange.link.video_requests import VideoRequests, video_address
 from exchange.link.wire import PlatformWire
 from fleet import topics
 from fleet.enums import PushType
-from fleet.settings import ExchangeSettings
+from fleet.media_client import MediaClient
+from fleet.settings import ExchangeSettings, MediaServerSettings, StackSettings
 from protocols.jt809 import CipherKeys, Message
 from protocols.jt809 import messages as m
 from protocols.jt809.jsonify import body_to_json
@@ -64,7 +67,7 @@ class PlatformService:
     """One superior platform: links, forwarding, requests, state. ``run()`` until cancelled."""
 
     def __init__(self, platform: q.SuperiorPlatform, db_url: str, bootstrap: str, settings: ExchangeSettings,
-                 kafka_options: dict[str, Any] | None = None) -> None:
+                 kafka_options: dict[str, Any] | None = None, media: MediaClient | None = None) -> None:
         self.platform = platform
         self.db_url = db_url
         self.bootstrap = bootstrap
@@ -84,7 +87,9 @@ class PlatformService:
         self.unsaved_sent: collections.Counter[int] = collections.Counter()  # sent since the last flush
         self.handling_cursor: int | None = None  # last alarm_confirm_record id reported (loaded in run())
         self.controls = ControlCommands(platform, self.links, self._db, bootstrap, self.kafka_options)
-        self.videos = VideoRequests(platform, self.links, self._db)
+        media = media or MediaClient.from_settings(MediaServerSettings(), StackSettings().var_dir)
+        self.videos = VideoRequests(platform, self.links, self._db, self.controls, media,
+                                    video_address(settings, media.settings))
         self.log_rows: list[dict[str, Any]] = []
         self.producer: Any = None  # the console events' producer, started by run()
 
@@ -98,6 +103,7 @@ class PlatformService:
             row["last_error"] = error[:500]
         if link == MAIN and state == "connected":
             self.registered.clear()  # a new login: each vehicle is registered again before its first position
+            self.videos.reported_day = None  # and the day's authorisation codes reported again (0x1701)
         log.info("platform %s %s link: %s%s", self.platform.id, link, state, f" ({error})" if error else "")
 
     def heartbeat(self, link: str) -> None:
@@ -255,6 +261,7 @@ class PlatformService:
         await self._answer_inspections(pending["inspections"])
         await self._report_handlings(pending["urgings"], pending["handlings"])
         await self.controls.answer_done(pending["controls"])
+        await self.videos.answer_done(pending["videos"])
 
     def _reconcile(self, count: m.PositionCount) -> None:
         """0x9101: compare the superior's count with the positions we sent in its time window. We count per
@@ -435,6 +442,7 @@ class PlatformService:
                     prune_at = time.monotonic() + 3600
                 await self.flush()
                 if self.links.is_up():
+                    await self.videos.report_codes()
                     await self._answer_requests()
             except LinkDown:
                 pass

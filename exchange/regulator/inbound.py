@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from exchange.regulator import video
 from exchange.superior.control import LINK_HANDLERS
 from exchange.superior.links import PlatformLinks, now
 from protocols.jt809 import Message
@@ -127,6 +128,17 @@ def _video(regulator: Regulator, links: PlatformLinks, link: str, message: Messa
     regulator.counts["video_answers"] += 1
 
 
+def _authorize(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
+    """0x1701: the inferior's authorisation codes of the day (regulator/video.py pulls with them)."""
+    body: m.Authorize = message.body
+    if not isinstance(body.data, m.AuthorizeReport):
+        regulator.count_other(message.header.msg_id, body.data_type)
+        return
+    video.authorize_reported(regulator, links.account.user_id, body.data, now().isoformat())
+    regulator.counts["authorize_reports"] += 1
+    regulator.event(links, "authorize_report", f"platform {body.data.platform_id}")
+
+
 _HANDLERS: dict[type, Callable[[Regulator, PlatformLinks, str, Message], None]] = {
     **LINK_HANDLERS,
     m.VehicleDynamic: _dynamic,
@@ -136,4 +148,5 @@ _HANDLERS: dict[type, Callable[[Regulator, PlatformLinks, str, Message], None]] 
     m.VehicleControl: _control,
     m.RealVideo: _video,
     m.Playback: _video,
+    m.Authorize: _authorize,
 }

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from exchange.regulator import inbound
+from exchange.regulator import inbound, video
 from exchange.regulator.requests import Requests
 from exchange.regulator.tally import AlarmRecord, InspectionRecord, Tally
 from exchange.superior.accounts import Account
@@ -46,6 +46,7 @@ class Regulator(MainLinkServer, Requests):
         self.messages: deque[dict[str, Any]] = deque(maxlen=last_messages)
         self.events: deque[dict[str, Any]] = deque(maxlen=last_messages)
         self.started_at = now()
+        self.authorize_codes: dict[int, dict[str, Any]] = {}  # account -> the latest 0x1701 (regulator/video.py)
         Requests.__init__(self)
 
     async def start(self) -> None:
@@ -97,6 +98,11 @@ class Regulator(MainLinkServer, Requests):
                                                               links.account.user_id, now(), answer.responder))
         self.event(links, "inspection_answer", f"info id {info_id} after {latency}s: {answer.content!r}")
 
+    async def pull_video(self, plate: str, colour: int, channel: int, av_flag: int, seconds: float, *,
+                         user_id: int | None = None, code: str | None = None) -> dict[str, Any]:
+        """Pull the stream the latest successful 0x1801 / 0x1A01 for the vehicle named (regulator/video.py)."""
+        return await video.pull_answered(self, plate, colour, channel, av_flag, seconds, user_id=user_id, code=code)
+
     # -- status ----------------------------------------------------------------------------------
     def status(self, vehicles: int = 1000) -> dict[str, Any]:
         tally = self.tally
@@ -121,6 +127,7 @@ class Regulator(MainLinkServer, Requests):
             "urging_answers": list(tally.urging_answers),
             "static_answers": list(tally.static_answers),
             "video_answers": list(tally.video_answers),
+            "authorize_codes": {str(uid): codes for uid, codes in sorted(self.authorize_codes.items())},
             "control_answers": list(tally.control_answers),
             "inspections": self.inspections_json(),
             "inspection_answers": [_answer_json(a) for a in tally.inspection_answers],

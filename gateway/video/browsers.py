@@ -44,12 +44,19 @@ def authorise(server: MediaServer, request: Request, stream_id: str, kind: str) 
 async def serve_viewer(server: MediaServer, request: Request, reader: asyncio.StreamReader,
                        writer: asyncio.StreamWriter, stream_id: str) -> None:
     stream, claims = authorise(server, request, stream_id, "view")
+    await serve_stream(server, request, reader, writer, stream, claims.user_id, claims.session_epoch)
+
+
+async def serve_stream(server: MediaServer, request: Request, reader: asyncio.StreamReader,
+                       writer: asyncio.StreamWriter, stream: Stream, user_id: int | None,
+                       session_epoch: int | None) -> None:
+    """FLV of ``stream`` to an admitted viewer (a console user's, or a superior platform's with no user)."""
     if len(stream.viewers) >= server.settings.max_viewers:
         raise HttpError(503, "too many viewers of this stream")
     ws = request.wants_websocket
     writer.write(httpio.websocket_handshake(request) if ws
                  else httpio.response_head(200, {**FLV_HEADERS, **request.extra.get("cors", {})}))
-    viewer = Viewer(claims.user_id, "ws" if ws else "http", request.peer, server.settings.viewer_queue_bytes,
+    viewer = Viewer(user_id, "ws" if ws else "http", request.peer, server.settings.viewer_queue_bytes,
                     server.settings.viewer_lag_drop_s)
     sock = writer.get_extra_info("socket")
     if sock is not None:
@@ -57,7 +64,7 @@ async def serve_viewer(server: MediaServer, request: Request, reader: asyncio.St
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, server.settings.viewer_socket_buffer_bytes)
     viewer.abort = writer.transport.abort
     server.counters.viewers_started += 1
-    user_socket = server.user_sockets.add(claims.user_id, claims.session_epoch, viewer.close, "viewer")
+    user_socket = server.user_sockets.add(user_id, session_epoch, viewer.close, "viewer")
     stream.add_viewer(viewer)
     server.spawn(log_viewer(server, stream, viewer))
     write: Callable[[bytes], None] = (lambda data: writer.write(httpio.ws_frame(data))) if ws else writer.write

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from fleet.addresses import source_ip
+from fleet.video_streams import AUTHORIZE_CODE, SuperiorPull
 from gateway.video import flv
 from gateway.video.audio import AudioTrack
 from gateway.video.nal import H264Converter, H265Converter
@@ -67,6 +68,7 @@ class StreamInfo:
     protocol_version: str = "2013"
     source_address: str | None = None  # IP of the terminal's authenticated JT/T 808 session (policy `address`)
     user_id: int | None = None  # who asked for it (the live log's "who opened it"; 0 / None: an app, no user)
+    superior: SuperiorPull | None = None  # a superior platform may pull it with this code (gateway/video/superior.py)
 
     @property
     def wants_video(self) -> bool:
@@ -91,12 +93,23 @@ def stream_info_of(body: Any) -> StreamInfo:
             enterprise_id=int(body["enterpriseId"]), device_id=int(body["deviceId"]),
             car_id=None if body.get("carId") is None else int(body["carId"]), plate_number=body.get("plateNumber"),
             phone=str(body.get("phone") or body["sim"]), protocol_version=str(body.get("protocolVersion") or "2013"),
-            source_address=address, user_id=None if body.get("userId") is None else int(body["userId"]))
+            source_address=address, user_id=None if body.get("userId") is None else int(body["userId"]),
+            superior=_superior_of(body.get("superior")))
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(repr(exc)) from None
     if info.kind not in KINDS or not info.sim.isdigit() or not re.match(r"^[A-Za-z0-9_-]{1,64}$", info.stream_id):
         raise ValueError("kind, sim or streamId")
     return info
+
+
+def _superior_of(value: Any) -> SuperiorPull | None:
+    """The registration's ``superior`` ({plate, plateColour, channel, code}); raises ValueError for a bad one."""
+    if value is None:
+        return None
+    code = str(value["code"])
+    if not AUTHORIZE_CODE.match(code):
+        raise ValueError("superior code: letters and digits, at most 64")
+    return SuperiorPull(str(value["plate"])[:21], int(value["plateColour"]), int(value["channel"]), 0, code)
 
 
 def same_sim(a: str, b: str) -> bool:

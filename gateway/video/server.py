@@ -8,8 +8,9 @@ Routes (HTTP/1.1; the stream URLs carry a token the API signed, ``fleet/video_to
 |---|---|
 | ``GET /live/{streamId}.flv?token=`` | HTTP-FLV; with ``Upgrade: websocket`` the same as WebSocket-FLV (binary messages) |
 | ``GET /talk/{streamId}?token=`` (WebSocket) | the browser's microphone: ``protocols/jt1078/talk.py`` frames in, G.711A to the terminal |
+| ``GET /{plate}.{colour}.{channel}.{avFlag}.{authorisationCode}`` | a superior platform's pull (JT/T 1078-2016 §6.2): FLV of the stream the link service registered for that plate, colour and channel, admitted by the code the superior presented in its 0x9801 / 0x9A01 (``superior.py``) |
 | ``GET /healthz`` | 200 ``{ok: true}`` (nothing else: it needs no credentials) |
-| ``POST /internal/streams`` | the API registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``), with the terminal's session address; answers ``tcpPort``, the port the 0x9101 / 0x9201 must name; 409 when policy ``address`` and no session address is known |
+| ``POST /internal/streams`` | the API (or the JT/T 809 link service, with ``superior``: plate, colour, channel, code) registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``), with the terminal's session address; answers ``tcpPort``, the port the 0x9101 / 0x9201 must name; 409 when policy ``address`` and no session address is known |
 | ``GET /internal/streams/{id}`` | a stream's status |
 | ``POST /internal/heartbeat`` | ``{streamIds}``: answers which the server still has (``known``); a heartbeat alone never keeps a stream nobody watches |
 | ``POST /internal/streams/{id}/close`` | ``{userId}``: close unless someone else watches (``{closed, viewers}``) |
@@ -47,8 +48,9 @@ from typing import Any
 
 from fleet.addresses import source_ip
 from fleet.settings import MediaServerSettings
+from fleet.video_streams import parse_pull_path
 from fleet.video_tokens import internal_key
-from gateway.video import browsers, httpio
+from gateway.video import browsers, httpio, superior
 from gateway.video.admission import (
     AddressCounter,
     Arrival,
@@ -101,6 +103,7 @@ class MediaServer:
         self.internal_key = internal_key(secret)
         self.platform = platform or NullPlatform()
         self.streams: dict[str, Stream] = {}
+        self.superior_pulls: dict[tuple[str, int, int], str] = {}  # (plate, colour, channel) -> stream id
         self.counters = MediaCounters()
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -241,7 +244,11 @@ class MediaServer:
         if match:
             await browsers.serve_talk(self, request, reader, writer, match.group(1))
             return
-        raise HttpError(404, "not found")
+        try:
+            pull = parse_pull_path(path)
+        except ValueError:
+            raise HttpError(404, "not found") from None
+        await superior.serve_superior(self, request, reader, writer, pull)
 
     # -- internal API (the API's calls) ---------------------------------------------------------------
     def _check_internal(self, request: Request) -> None:
@@ -295,6 +302,10 @@ class MediaServer:
             stream.source_lost_at = None  # a new request: its terminal gets connect_timeout_s, not the grace left
         if stream.info.source_address != info.source_address:  # asked again: the latest session address counts
             stream.info = replace(stream.info, source_address=info.source_address)
+        if info.superior is not None:  # a superior's request: its code admits its pull (gateway/video/superior.py)
+            stream.info = replace(stream.info, superior=info.superior)
+            self.superior_pulls[superior.pull_key(info.superior.plate, info.superior.plate_colour,
+                                                  info.superior.channel)] = info.stream_id
         return {**stream.status(), "live": source_alive(stream)}
 
     async def _request_port(self, stream: Stream) -> int:
@@ -455,6 +466,11 @@ class MediaServer:
 
     def _drop(self, stream: Stream, why: str, *, notify: bool = True, stop_terminal: bool = False) -> None:
         self.streams.pop(stream.info.stream_id, None)
+        granted = stream.info.superior
+        if granted is not None:
+            key = superior.pull_key(granted.plate, granted.plate_colour, granted.channel)
+            if self.superior_pulls.get(key) == stream.info.stream_id:
+                del self.superior_pulls[key]
         if stream.ended_at is None:
             stream.ended_at, stream.end_reason = datetime.now(UTC), why
             self._record(stream)

@@ -18,11 +18,11 @@ from warehouse.queries import exchange_video as qv
 from warehouse.seed import PARENT
 
 TEXTS = {
-    "zh-CN": {"playback": "远程录像回放请求", "live": "实时音视频请求", "not_supported": "不支持", "failure": "失败",
+    "zh-CN": {"playback": "远程录像回放请求", "live": "实时音视频请求", "success": "成功", "failure": "失败",
               "menu": "视频请求(回放)"},
-    "zh-HK": {"playback": "遠程錄像回放請求", "live": "即時影音請求", "not_supported": "不支援", "failure": "失敗",
+    "zh-HK": {"playback": "遠程錄像回放請求", "live": "即時影音請求", "success": "成功", "failure": "失敗",
               "menu": "視像請求(回放)"},
-    "en-US": {"playback": "Playback request", "live": "Real-time video request", "not_supported": "Not supported",
+    "en-US": {"playback": "Playback request", "live": "Real-time video request", "success": "Success",
               "failure": "Failure", "menu": "Video requests (playback)"},
 }
 
@@ -41,7 +41,7 @@ def requested(console_stack: ConsoleStack) -> Iterator[dict[str, Any]]:
             "down_link_port, enabled) VALUES (%s, %s, '127.0.0.1', 7809, 1, 'pw', 1, 7810, false) RETURNING id",
             (enterprise, f"监管{tag}")).fetchone()[0]  # type: ignore[index]
         ids = []
-        for data_type, channel, result, window in ((0x9A01, 3, 2, (start, start + timedelta(minutes=10))),
+        for data_type, channel, result, window in ((0x9A01, 3, 0, (start, start + timedelta(minutes=10))),
                                                    (0x9801, 1, 1, (None, None))):
             row = {"platform_id": platform, "data_type": data_type, "source_sn": len(ids) + 1, "plate": plate,
                    "plate_colour": 2, "car_id": None, "channel_id": channel, "av_item_type": 0, "stream_type": None,
@@ -67,7 +67,7 @@ def test_the_superiors_video_requests_are_listed_with_their_answer_in_each_langu
     playback_id, live_id = requested["ids"]
     playback = screen.locator(f'tr[data-row-key="{playback_id}"]')
     playback.wait_for()
-    for shown in (texts["playback"], texts["not_supported"], requested["name"], requested["plate"]):
+    for shown in (texts["playback"], texts["success"], requested["name"], requested["plate"]):
         assert shown in playback.inner_text(), shown
     live = screen.locator(f'tr[data-row-key="{live_id}"]')
     assert texts["live"] in live.inner_text() and texts["failure"] in live.inner_text()

@@ -14,6 +14,8 @@ from psycopg import Connection
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from warehouse.queries.exchange_video import videos_to_answer
+
 
 @dataclass(frozen=True)
 class SuperiorPlatform:
@@ -406,9 +408,10 @@ def mark_control_answered(conn: Connection[Any], control_id: int, outcome: str) 
 
 def pending_answers(conn: Connection[Any], platform_id: int, after: int, enterprises: list[int]) -> dict[str, Any]:
     """What the link service's poll answers, in one connection: inspections answered in the API, urgings of
-    handled alarms, alarm handlings after the cursor, control requests whose command has an outcome."""
+    handled alarms, alarm handlings after the cursor, control and video requests whose command has an outcome."""
     return {"inspections": answered_inspections(conn, platform_id), "urgings": urgings_to_answer(conn, platform_id),
-            "handlings": handlings_after(conn, after, enterprises), "controls": controls_to_answer(conn, platform_id)}
+            "handlings": handlings_after(conn, after, enterprises), "controls": controls_to_answer(conn, platform_id),
+            "videos": videos_to_answer(conn, platform_id)}
 
 
 # --- notices (0x9302 messages, 0x9402 warning tips) --------------------------------------------------------

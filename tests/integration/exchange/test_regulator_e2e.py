@@ -317,7 +317,10 @@ def test_messages_and_warning_tips_become_notices_and_a_message_is_acknowledged(
     assert [e["detail"] for e in events] == [f"0x1302 info id {sent['info_id']}"]
 
 
-def test_the_superiors_video_requests_are_stored_and_answered_with_their_result(scene: Any, pg_url: str) -> None:
+def test_the_superiors_video_requests_are_stored_and_answered_at_once_when_nothing_can_stream(
+        scene: Any, pg_url: str) -> None:
+    """Not exchanged or offline: 1 (a stop: 0); a code this platform never reported: 4. The streams that do
+    open are tests/integration/exchange/test_superior_video.py's."""
     regulator, service, terminals, platform_id = scene
     plate = plates(pg_url, terminals[:1])[terminals[0].phone]
     start = datetime(2026, 12, 1, 0, 0, tzinfo=UTC)
@@ -330,21 +333,23 @@ def test_the_superiors_video_requests_are_stored_and_answered_with_their_result(
     wait_for(lambda: len(answers()) == 1, 30, "the 0x1A01 for a vehicle not exchanged", service)
     regulator.call(regulator.regulator.send_video_request, plate, 2, m.RealVideoRequest(1, 0, "CODE"), user_id=USER)
     wait_for(lambda: len(answers()) == 2, 30, "the 0x1801 for an offline vehicle", service)
+    regulator.call(regulator.regulator.send_video_request, plate, 2, m.RealVideoEnd(1, 0), user_id=USER)
+    wait_for(lambda: len(answers()) == 3, 30, "the 0x1802 for an offline vehicle", service)
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("UPDATE device SET state = 3 WHERE id = %s", (terminals[0].device_id,))  # online
     asked = regulator.call(regulator.regulator.send_video_request, plate, 2, playback, user_id=USER)
-    regulator.call(regulator.regulator.send_video_request, plate, 2, m.RealVideoEnd(1, 0), user_id=USER)
-    wait_for(lambda: len(answers()) == 4, 30, "the answers for an online vehicle", service)
+    wait_for(lambda: len(answers()) == 4, 30, "the answer for a code never reported", service)
     assert [(a["plate"], a["data_type"], a["result"]) for a in answers()] == [
-        ("京Z00000", 0x1A01, 1), (plate, 0x1801, 1), (plate, 0x1A01, 2), (plate, 0x1802, 0)]
+        ("京Z00000", 0x1A01, 1), (plate, 0x1801, 1), (plate, 0x1802, 0), (plate, 0x1A01, 4)]
     rows = wait_for(lambda: (found := _rows(pg_url, "SELECT data_type, plate, car_id, channel_id, start_at, end_at, "
-                                            "result, source_sn FROM exchange_video_request WHERE platform_id = %s "
-                                            "AND result IS NOT NULL ORDER BY id", platform_id)) and len(found) == 4
-                    and found, 10, "the four requests stored with their result", service)
+                                            "result, source_sn, command_id FROM exchange_video_request "
+                                            "WHERE platform_id = %s AND result IS NOT NULL ORDER BY id", platform_id))
+                    and len(found) == 4 and found, 10, "the four requests stored with their result", service)
     assert rows[0][:3] == (0x9A01, "京Z00000", None)
     assert rows[1][:4] == (0x9801, plate, terminals[0].car_id, 1)
-    assert rows[2] == (0x9A01, plate, terminals[0].car_id, 2, start, start + timedelta(minutes=10), 2, asked["sn"])
-    assert rows[3][0] == 0x9802 and rows[3][6] == 0
+    assert rows[2][0] == 0x9802 and rows[2][6] == 0
+    assert rows[3] == (0x9A01, plate, terminals[0].car_id, 2, start, start + timedelta(minutes=10), 4, asked["sn"],
+                       None)
 
 
 def _rows(pg_url: str, sql: str, *args: Any) -> list[tuple[Any, ...]]:

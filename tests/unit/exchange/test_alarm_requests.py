@@ -102,7 +102,7 @@ def test_an_urging_is_stored_against_its_alarm_and_answered_once_the_alarm_is_ha
             {"record_id": 13, "alarm_id": 44, "state": 1, "key": "a30", "plate": "京A12345", "colour": 2,
              "in_scope": True}]  # a key with no upper-platform type was never forwarded
         db.answers["pending_answers"] = {"inspections": [], "urgings": urgings, "handlings": handlings,
-                                         "controls": []}
+                                         "controls": [], "videos": []}
         await svc._answer_requests()
         assert db.calls["pending_answers"][0] == (1, 10, [5])
         await eventually(lambda: len(alarms_received(superior)) == 2)
@@ -133,7 +133,7 @@ def test_an_urging_naming_no_alarm_of_ours_is_stored_unmatched() -> None:
 def test_a_handling_not_sent_because_the_link_is_down_is_reported_later() -> None:
     async def scenario() -> None:
         svc = service(1, version="2011")  # nothing listens: both links down
-        db = FakeDb({"handling_cursor": 10, "pending_answers": {"inspections": [], "urgings": [], "controls": [],
+        db = FakeDb({"handling_cursor": 10, "pending_answers": {"inspections": [], "urgings": [], "controls": [], "videos": [],
                                                                 "handlings": [
             {"record_id": 11, "alarm_id": 42, "state": 2, "key": "a1", "plate": "京A12345", "colour": 2,
              "in_scope": True}]}})

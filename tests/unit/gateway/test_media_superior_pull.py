@@ -1,0 +1,55 @@
+"""A superior platform's pull (JT/T 1078-2016 §6.2) over real loopback sockets: a stream registered with a
+superior's plate, colour, channel and authorisation code is served as FLV at
+``/<plate>.<colour>.<channel>.<av flag>.<code>`` to that code only; the regulator in a box's client
+(exchange/regulator/video.py) does the pulling."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from exchange.regulator.video import pull
+from fleet.video_streams import SuperiorPull
+from gateway.video.hub import stream_info_of
+from tests.support.media import run_async
+from tests.unit.gateway.test_media_server import _info, media_server, terminal
+
+pytestmark = pytest.mark.timeout(60)
+PLATE, CODE = "京A·00001", "a" * 32 + "0123456789" * 3 + "bc"
+
+
+@run_async
+async def test_a_superior_pulls_the_registered_stream_with_its_code_only() -> None:
+    async with media_server() as server:
+        info = replace(_info(), superior=SuperiorPull(PLATE, 2, 1, 0, CODE))
+        server.register(info)
+        async with terminal(server, info, audio=False):
+            right = await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 0, CODE), 1.5)
+            wrong = await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 0, "b" * 64), 0.5)
+            other_channel = await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 2, 0, CODE), 0.5)
+        assert right["status"] == 200 and right["flv"] and right["bytes"] > 10_000
+        assert (wrong["status"], wrong["bytes"]) == (403, 0)
+        assert (other_channel["status"], other_channel["bytes"]) == (404, 0)
+        assert server.counters.refused_tokens == 1
+
+
+@run_async
+async def test_a_stream_registered_without_a_superior_cannot_be_pulled_and_a_dropped_one_is_forgotten() -> None:
+    async with media_server() as server:
+        server.register(_info())  # the console's: no code admits a pull
+        assert (await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 0, CODE), 0.5))["status"] == 404
+        info = replace(_info(), superior=SuperiorPull(PLATE, 2, 1, 0, CODE))
+        server.register(info)  # the superior asks for the channel the console watches: the same stream
+        assert server.streams[info.stream_id].info.superior is not None
+        server.release(info.stream_id, None)
+        assert server.superior_pulls == {}
+        assert (await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 0, CODE), 0.5))["status"] == 404
+
+
+def test_a_registration_carries_the_superior_and_refuses_a_code_that_is_not_letters_and_digits() -> None:
+    body = {"streamId": "11-1-live", "kind": "live", "sim": "13912345678", "channel": 1, "enterpriseId": 7,
+            "deviceId": 11, "superior": {"plate": PLATE, "plateColour": 2, "channel": 1, "code": CODE}}
+    assert stream_info_of(body).superior == SuperiorPull(PLATE, 2, 1, 0, CODE)
+    with pytest.raises(ValueError):
+        stream_info_of({**body, "superior": {**body["superior"], "code": "../../x"}})
