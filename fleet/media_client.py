@@ -81,8 +81,11 @@ class MediaClient:
         status, data = self.call("POST", "/internal/heartbeat", {"streamIds": stream_ids})
         return list(data.get("known") or []) if status == 200 else []
 
-    def release(self, stream_id: str, user_id: int | None) -> dict[str, Any]:
-        status, data = self.call("POST", f"/internal/streams/{stream_id}/close", {"userId": user_id})
+    def release(self, stream_id: str, user_id: int | None, *, superior: bool = False) -> dict[str, Any]:
+        """Close unless another user watches (``{closed, viewers}``); ``superior``: a superior platform's stop
+        (its pulls end, its code no longer admits one)."""
+        body: dict[str, Any] = {"userId": user_id, **({"superior": True} if superior else {})}
+        status, data = self.call("POST", f"/internal/streams/{stream_id}/close", body)
         if status != 200:
             raise MediaUnavailable(f"close refused: {status} {data}")
         return dict(data)

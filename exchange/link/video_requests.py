@@ -8,8 +8,8 @@ authorisation code).
 |---|---|---|
 | 0x9801 | the authorisation code checked (one this platform reported by 0x1701 today or yesterday, authorize.py); the stream ``<device>-<channel>-live`` (``listen`` for audio only) registered with the media server with the plate, colour, channel and that code; 0x9101 (sub stream) to the terminal through the one command path (control_commands.py) | once the terminal answered: 0 with SERVER_IP / SERVER_PORT (``FLEET_EXCHANGE_VIDEO_HOST`` / ``_PORT``, else the media server's public host and port), else 1; 0 at once when the terminal already feeds that stream (a console user watches it) |
 | 0x9A01 | as 0x9801 for ``<device>-<channel>-playback`` (a previous playback of the channel released) with 0x9201 (the request's period, stream and storage type; normal playback) | as 0x9801 |
-| 0x9802 | the stream released; 0x9102 close sent when nobody else watches it and the terminal is online | 0 once the terminal answered (1 if it refused); 0 at once when nothing had to be sent |
-| 0x9A02 | 0x9202 with the control, FAST_TIME as the speed and the drag position (an end also releases the stream), for the channel of the vehicle's last 0x9A01 | the terminal's outcome; 1 at once without an earlier 0x9A01 |
+| 0x9802 | the stream released (the superior's pulls end and its code is revoked at once); 0x9102 close sent when no console user still watches it | 0 once the terminal answered (1 if it refused); 0 at once when nothing had to be sent |
+| 0x9A02 | 0x9202 with the control, FAST_TIME as the speed and the drag position (an end also releases the stream), for the channel of the vehicle's last 0x9A01 (exchange_video_request) | the terminal's outcome; 1 at once without an earlier 0x9A01 |
 
 A vehicle this platform does not exchange, or whose terminal is offline: 1 at once (a stop: 0). A code that is not
 ours: 4 at once. The media server down or refusing the registration: 1 at once.
@@ -24,6 +24,7 @@ The superior then pulls ``http://SERVER_IP:SERVER_PORT/<plate>.<colour>.<channel
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -120,7 +121,6 @@ class VideoRequests:
         self.media = media
         self.server = server
         self.reported_day: Any = None  # the day whose codes the superior has (None: report at the next poll)
-        self.playbacks: dict[tuple[str, int], int] = {}  # (plate, colour) -> channel of its last 0x9A01
 
     # --- 0x1701 ---------------------------------------------------------------------------------
 
@@ -170,7 +170,8 @@ class VideoRequests:
             shown: dict[str, Any] = {"channelId": data.channel_id, "command": 0, "commadType": close_type,
                                      "streamId": sid}
         else:
-            channel = self.playbacks.get((body.plate, body.plate_colour))
+            channel = await asyncio.to_thread(self.db, qv.last_playback_channel, self.platform.id, body.plate,
+                                              body.plate_colour)
             if channel is None:
                 return FAILURE  # no playback of this vehicle to control
             row["channel_id"], row["stream_id"] = channel, (sid := vs.stream_id(device_id, channel, "playback"))
@@ -193,7 +194,6 @@ class VideoRequests:
         row["stream_id"] = sid = vs.stream_id(device_id, channel, kind)
         if kind == "playback":
             await self._release(sid)  # a new playback of the channel replaces the previous one
-            self.playbacks[(plate, colour)] = channel
         address = await asyncio.to_thread(self.db, terminal_session_address, device_id)
         registration = vs.registration(target, sid, kind, channel, data_type, stream_type, address, None, pull)
         try:
@@ -223,9 +223,10 @@ class VideoRequests:
         return None if taken else FAILURE
 
     async def _release(self, sid: str) -> bool:
-        """Whether the stream is closed (or unknown); False when a console user still watches it."""
+        """Whether the stream is closed (or unknown); False when a console user still watches it. The
+        superior's own pulls of it end either way."""
         try:
-            released = await asyncio.to_thread(self.media.release, sid, None)
+            released = await asyncio.to_thread(functools.partial(self.media.release, sid, None, superior=True))
         except MediaUnavailable:
             return True
         return bool(released.get("closed", True))

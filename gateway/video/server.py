@@ -13,7 +13,7 @@ Routes (HTTP/1.1; the stream URLs carry a token the API signed, ``fleet/video_to
 | ``POST /internal/streams`` | the API (or the JT/T 809 link service, with ``superior``: plate, colour, channel, code) registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``), with the terminal's session address; answers ``tcpPort``, the port the 0x9101 / 0x9201 must name; 409 when policy ``address`` and no session address is known |
 | ``GET /internal/streams/{id}`` | a stream's status |
 | ``POST /internal/heartbeat`` | ``{streamIds}``: answers which the server still has (``known``); a heartbeat alone never keeps a stream nobody watches |
-| ``POST /internal/streams/{id}/close`` | ``{userId}``: close unless someone else watches (``{closed, viewers}``) |
+| ``POST /internal/streams/{id}/close`` | ``{userId[, superior: true]}``: close unless someone else watches (``{closed, viewers}``); ``superior``: a superior platform's stop, its pulls end and its code is revoked whoever else watches |
 
 A token that is missing, malformed, badly signed or expired is a 403; a valid one for another stream (or
 another enterprise's) is a 404, as if the stream did not exist. A browser page of another origin than the
@@ -275,7 +275,7 @@ class MediaServer:
         match = _CLOSE.match(path)
         if match and request.method == "POST":
             body = request.json() or {}
-            return self.release(match.group(1), body.get("userId"))
+            return self.release(match.group(1), body.get("userId"), superior=body.get("superior") is True)
         match = _STATUS.match(path)
         if match and request.method == "GET":
             stream = self.streams.get(match.group(1))
@@ -333,12 +333,18 @@ class MediaServer:
                 known.append(stream_id)
         return known
 
-    def release(self, stream_id: str, user_id: Any) -> dict[str, Any]:
-        """A user stops a stream: closed unless other users watch it (then they keep it)."""
+    def release(self, stream_id: str, user_id: Any, *, superior: bool = False) -> dict[str, Any]:
+        """A user stops a stream: closed unless other users watch it (then they keep it). ``superior``: a
+        superior platform stops it (0x9802, 0x9A02 end): its pulls end and its code no longer admits one,
+        whoever else watches."""
         stream = self.streams.get(stream_id)
         if stream is None:
             return {"closed": True, "viewers": 0, "known": False}
-        others = [v for v in stream.viewers.values() if v.user_id != user_id]
+        if superior:
+            self._revoke_superior(stream)
+            for viewer in [v for v in stream.viewers.values() if not v.user_id]:
+                viewer.close("stopped by the superior platform")
+        others = [v for v in stream.viewers.values() if v.user_id != user_id and not (superior and not v.user_id)]
         if others:
             return {"closed": False, "viewers": len(others), "known": True}
         self._drop(stream, "stopped by the user", notify=True)
@@ -464,13 +470,18 @@ class MediaServer:
             log.info("terminal connection %s: %s; closed", source.peer, why)
             source.close()
 
+    def _revoke_superior(self, stream: Stream) -> None:
+        granted = stream.info.superior
+        if granted is None:
+            return
+        key = superior.pull_key(granted.plate, granted.plate_colour, granted.channel)
+        if self.superior_pulls.get(key) == stream.info.stream_id:
+            del self.superior_pulls[key]
+        stream.info = replace(stream.info, superior=None)
+
     def _drop(self, stream: Stream, why: str, *, notify: bool = True, stop_terminal: bool = False) -> None:
         self.streams.pop(stream.info.stream_id, None)
-        granted = stream.info.superior
-        if granted is not None:
-            key = superior.pull_key(granted.plate, granted.plate_colour, granted.channel)
-            if self.superior_pulls.get(key) == stream.info.stream_id:
-                del self.superior_pulls[key]
+        self._revoke_superior(stream)
         if stream.ended_at is None:
             stream.ended_at, stream.end_reason = datetime.now(UTC), why
             self._record(stream)

@@ -40,3 +40,16 @@ ORDER BY v.id"""
 def videos_to_answer(conn: Connection[Any], platform_id: int) -> list[dict[str, Any]]:
     """The platform's unanswered video requests whose terminal command has an outcome."""
     return conn.cursor(row_factory=dict_row).execute(_VIDEOS_DONE, {"p": platform_id}).fetchall()
+
+
+_LAST_PLAYBACK = """
+SELECT channel_id FROM exchange_video_request
+WHERE platform_id = %(p)s AND plate = %(plate)s AND plate_colour = %(colour)s AND data_type = 39425  -- 0x9A01
+  AND channel_id IS NOT NULL
+ORDER BY id DESC LIMIT 1"""
+
+
+def last_playback_channel(conn: Connection[Any], platform_id: int, plate: str, colour: int) -> int | None:
+    """The channel of the platform's latest 0x9A01 for that vehicle (what a 0x9A02, which names none, controls)."""
+    row = conn.execute(_LAST_PLAYBACK, {"p": platform_id, "plate": plate, "colour": colour}).fetchone()
+    return None if row is None else int(row[0])

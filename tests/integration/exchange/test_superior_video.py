@@ -5,7 +5,7 @@ session. The link service reports its authorisation codes (0x1701); a 0x9801 wit
 and puts 0x9101 on jt808.downlink.v1 naming the media server; once the terminal answered (the streams
 correlate its 0x0001 into the command row) the superior gets 0x1801 RESULT 0 with the address to pull, pulls
 FLV bytes there with the code and is refused with another; 0x9802 sends 0x9102 and ends the stream; a 0x9A01
-playback is answered 0 once its 0x9201 was."""
+playback is answered 0 once its 0x9201 was, and a 0x9A02 with the terminal's outcome of its 0x9202."""
 
 from __future__ import annotations
 
@@ -157,3 +157,14 @@ def test_a_superiors_playback_request_is_answered_0_once_the_terminal_took_its_0
                           "0x1A01", service)
     assert (answered["result"], answered["server_port"]) == (0, media.port)
     assert f"{stage['terminal'].device_id}-2-playback" in media.streams
+
+    # 0x9A02 names no channel: the vehicle's last playback's; the terminal refuses this pause: RESULT 1
+    regulator.call(regulator.regulator.send_video_request, plate, 2, m.PlaybackControl(1, 0, None), user_id=USER)
+    control_id, control_msg = wait_for(lambda: _command_of(pg_url, stage["platform_id"], 0x9A02), 30, "the 0x9202",
+                                       service)
+    [(_, control)] = stage["downlinked"].read({str(control_id)}, polls=60)
+    assert (control_msg, bytes.fromhex(control["body_hex"])[:2]) == (0x9202, bytes((2, 1)))  # channel 2, pause
+    _terminal_answers(pg_url, control_id, 1)
+    [controlled] = wait_for(lambda: [a for a in regulator.status()["video_answers"] if a["data_type"] == 0x1A02], 30,
+                            "0x1A02", service)
+    assert controlled["result"] == 1

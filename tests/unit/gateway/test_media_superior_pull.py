@@ -5,6 +5,7 @@ superior's plate, colour, channel and authorisation code is served as FLV at
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
@@ -12,8 +13,8 @@ import pytest
 from exchange.regulator.video import pull
 from fleet.video_streams import SuperiorPull
 from gateway.video.hub import stream_info_of
-from tests.support.media import run_async
-from tests.unit.gateway.test_media_server import _info, media_server, terminal
+from tests.support.media import run_async, watch
+from tests.unit.gateway.test_media_server import _info, _url, media_server, terminal
 
 pytestmark = pytest.mark.timeout(60)
 PLATE, CODE = "京A·00001", "a" * 32 + "0123456789" * 3 + "bc"
@@ -53,3 +54,21 @@ def test_a_registration_carries_the_superior_and_refuses_a_code_that_is_not_lett
     assert stream_info_of(body).superior == SuperiorPull(PLATE, 2, 1, 0, CODE)
     with pytest.raises(ValueError):
         stream_info_of({**body, "superior": {**body["superior"], "code": "../../x"}})
+
+
+@run_async
+async def test_a_superiors_stop_ends_its_pull_and_revokes_its_code_while_a_console_user_keeps_watching() -> None:
+    async with media_server() as server:
+        info = replace(_info(), superior=SuperiorPull(PLATE, 2, 1, 0, CODE))
+        server.register(info)
+        async with terminal(server, info, audio=False):
+            console = asyncio.create_task(watch(server.port, _url(info), 2.5))
+            superior = asyncio.create_task(pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 0, CODE), 2.5))
+            await asyncio.sleep(1.0)
+            assert server.release(info.stream_id, None, superior=True) == {"closed": False, "viewers": 1,
+                                                                           "known": True}
+            pulled, watched = await superior, await console
+        assert pulled["status"] == 200 and pulled["closed"] and pulled["bytes"] > 0  # ended by the server
+        assert watched.status == 200 and len(watched.tags()) > 50  # the console user watched on
+        assert info.stream_id in server.streams and server.superior_pulls == {}
+        assert (await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 0, CODE), 0.3))["status"] == 404
