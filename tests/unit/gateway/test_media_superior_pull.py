@@ -6,7 +6,12 @@ superior's plate, colour, channel and authorisation code is served as FLV at
 from __future__ import annotations
 
 import asyncio
+import json
+import urllib.error
+import urllib.request
 from dataclasses import replace
+from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -72,3 +77,41 @@ async def test_a_superiors_stop_ends_its_pull_and_revokes_its_code_while_a_conso
         assert watched.status == 200 and len(watched.tags()) > 50  # the console user watched on
         assert info.stream_id in server.streams and server.superior_pulls == {}
         assert (await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 0, CODE), 0.3))["status"] == 404
+
+
+@run_async
+async def test_the_regulators_status_port_pulls_the_answered_stream_and_names_bad_parameters() -> None:
+    from exchange.regulator import Account, Regulator
+    from exchange.regulator.status_http import StatusServer
+
+    regulator = Regulator([Account(1001, "secret", 7001)])
+    status = StatusServer(regulator, asyncio.get_running_loop())
+    status.start()
+    base = f"http://127.0.0.1:{status.port}/pull"
+    try:
+        async with media_server() as server:
+            info = replace(_info(), superior=SuperiorPull(PLATE, 2, 1, 0, CODE))
+            server.register(info)
+            query = f"?plate={quote(PLATE)}&colour=2&channel=1&av=0&seconds=1.5"
+            assert (await asyncio.to_thread(_get, base + query))[0] == 409  # nothing answered yet
+            regulator.tally.video_answers.append({"account": 1001, "plate": PLATE, "colour": 2, "data_type": 0x1801,
+                                                  "result": 0, "server_ip": "127.0.0.1", "server_port": server.port})
+            regulator.authorize_codes[1001] = {"platform_id": "7001", "code_1": CODE, "code_2": "x" * 64}
+            async with terminal(server, info, audio=False):
+                await asyncio.sleep(0.5)
+                code, pulled = await asyncio.to_thread(_get, base + query)
+                wrong = (await asyncio.to_thread(_get, base + query.replace("1.5", "0.3") + "&code=" + "b" * 64))[1]
+        assert code == 200 and pulled["status"] == 200 and pulled["flv"] and pulled["bytes"] > 5_000
+        assert (wrong["status"], wrong["bytes"]) == (403, 0)
+        code, error = await asyncio.to_thread(_get, base + "?plate=x&colour=2&channel=1&av=7&seconds=1")
+        assert code == 400 and "av" in error["error"]
+    finally:
+        status.stop()
+
+
+def _get(url: str) -> tuple[int, dict[str, Any]]:
+    try:
+        with urllib.request.urlopen(url, timeout=20) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
