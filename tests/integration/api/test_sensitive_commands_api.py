@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from api.commands import Downlinks
 from api.services import DOWNLINKS_KEY
+from protocols.jt808.messages.t8801_camera_shoot import CameraShoot
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_commands_api import Downlinked, Login, make_vehicle, rows
 from tests.integration.api.test_console_api import bearer, make_user
@@ -193,3 +194,17 @@ def test_8500_locks_or_unlocks_the_doors_in_the_terminals_version(
     for bad in ({"lock": 2}, {"lock": True}, {}):
         refused = post(client, login("admin_a"), target.device_id, "8500", bad | {"confirm": True})
         assert refused.status_code == 400 and refused.json["data"]["field"] == "lock", refused.json
+
+
+def test_8801_without_capture_settings_takes_the_console_spec_defaults(
+        kafka_app: Flask, client: FlaskClient, login: Login, demo: Demo, pg_url: str, downlinked: Downlinked) -> None:
+    """Console-spec §7 capture payload: commandType 2, totalPicture 1, executionTime 0, saveFlag 0, resolution 2,
+    quality 1, luminance 127, saturation 1, chromaticity 1."""
+    [target] = make_vehicle(pg_url, demo.enterprises["a"], online=True)
+    reply = post(client, login("admin_a"), target.device_id, "8801", {"channelId": 3})
+    assert reply.status_code == 200, reply.json
+    [(_, record)] = downlinked.read({str(reply.json["data"]["id"])})
+    shot = CameraShoot.decode(bytes.fromhex(record["body_hex"]), "2019")
+    assert (shot.channel, shot.command, shot.interval_s, shot.save_flag) == (3, 1, 0, 0)
+    assert (shot.resolution, shot.quality, shot.brightness, shot.saturation, shot.chroma) == (2, 1, 127, 1, 1)
+    assert shot.contrast == 64  # not in the spec: the mid value
