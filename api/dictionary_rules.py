@@ -12,7 +12,8 @@ so the look-up answers one entry built from them and can never disagree with wha
   ``{carStateChangeWindowEnable, carRespCmdWindowEnable, uploadFileWindowEnable}`` (``enterprise_notify_setting``,
   every one on when never set; the messageNotifyRule screen writes them).
 
-A look-up naming another code answers no entry. The entry's ``name`` is in the caller's language.
+A look-up naming another code answers no entry. The entry's ``name`` is in the caller's language. The
+``dictionary`` entity refuses entries of these types (a 400), so no stored entry can contradict the rules.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from typing import Any
 
 from psycopg import Connection
 
+from api.query.entities_settings import RULE_DICTIONARY_TYPES
 from warehouse.queries import alarms as alarm_queries
 
 ALARM_NOTIFY_RULE, CAR_BUSINESS_NOTIFY_RULE = 51, 52
-RULE_TYPES = frozenset({ALARM_NOTIFY_RULE, CAR_BUSINESS_NOTIFY_RULE})
+RULE_TYPES = RULE_DICTIONARY_TYPES  # the dictionary entity refuses entries of these types
 
 # type -> (code, {language: name})
 _ENTRIES = {

@@ -72,6 +72,18 @@ def test_notify_rule_dictionaries_51_and_52_are_read_from_the_rules_in_force(
     assert lookup(client, auth, {"type.eq": 51, "code.eq": "other"}).json["data"] == []
 
 
+def test_dictionary_entries_of_types_51_and_52_are_refused_the_rules_keep_them(
+        client: FlaskClient, login: Login) -> None:
+    english = {**login("admin_a"), "X-Fleet-Language": "en-US"}
+    body = {"type": 51, "code": f"c{uuid.uuid4().hex[:10]}", "name": "规则", "content": "{}"}
+    refused = client.post("/api/common/dictionary.json", headers=english, json=body)
+    assert refused.status_code == 400 and refused.json["data"] == {"field": "type"}, refused.json
+    assert refused.json["localMessage"].startswith("types 51 and 52 are read from the notification rules")
+    entry = new_entry(client, login("admin_a"))
+    moved = client.patch(f"/api/common/dictionary/{entry['id']}.json", headers=english, json={"type": 52})
+    assert moved.status_code == 400 and moved.json["data"] == {"field": "type"}, moved.json
+
+
 def test_startup_dictionaries_are_seeded_for_every_enterprise(client: FlaskClient, login: Login) -> None:
     for code in ("car_alarm_desc", "ol_map_config", "device_message_desc", "exchange_message_desc"):
         reply = lookup(client, login("admin_b"), {"type.eq": 98, "code.eq": code})
