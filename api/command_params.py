@@ -10,6 +10,13 @@ T/JSATL12-2017 §4.2 take an object of their fields, camelCase (``{"id": "F364",
 checked against its range in ``protocols.jt808.messages.active_safety_params`` (all 0xFF: leave unchanged). A string "30" for a number parameter is a 400: it was read
 as hex 0x30 before. Ids outside the table are refused: the platform sets only parameters it knows.
 
+Where the spec and the protocol disagree: console-spec §5 lets the alarm form take 1 to 100000 for illegal
+displacement (0x0031, m), overspeed warning difference (0x005B, km/h) and fatigue warning difference (0x005C,
+s), but the JT/T 808 table of 0x8103 parameters makes each a WORD, and 0x005B counts 1/10 km/h on the wire.
+The form accepts the spec's range (and sends 0x005B times 10); a value a terminal cannot carry is refused
+here with the real maximum in the unit the form shows (65535 m, 6553.5 km/h, 65535 s), never clamped.
+An alarm parameter's range text names the form's unit (``CONSOLE_UNIT``), not the wire's.
+
 Failure modes: ``BadRequest`` naming the field (the console spec's messages for the alarm parameters).
 """
 
@@ -39,6 +46,13 @@ ALARM_PARAMS: dict[int, tuple[str, str]] = {
     0x005B: ("超时报警预警差值", "overspeed warning difference"),
     0x005C: ("疲劳驾驶预警差值", "fatigue warning difference"),
 }
+# Console-spec §5 gives 0x0031, 0x005B and 0x005C 1 to 100000 (m, km/h, s), but the JT/T 808 table of 0x8103
+# parameters makes each a WORD, and 0x005B counts 1/10 km/h: a terminal cannot carry more than 65535 m,
+# 6553.5 km/h or 65535 s. The console's form takes the spec's range; a value past the WORD is refused here
+# with the real maximum in the form's unit, never clamped.
+WORD_CAPPED = frozenset({0x0031, 0x005B, 0x005C})
+# id -> (the unit the console's alarm form shows, wire units per that unit) where it is not the wire's
+CONSOLE_UNIT: dict[int, tuple[str, int]] = {0x005B: ("km/h", 10)}
 # the spec's exact "required" texts (the last one has no 不能为空 in the spec)
 _REQUIRED_TEXT = {pid: f"{zh}不能为空" for pid, (zh, _en) in ALARM_PARAMS.items()}
 _REQUIRED_TEXT[0x005C] = "疲劳驾驶预警差值"
@@ -61,12 +75,23 @@ def _bad(label: str, zh: str, en: str) -> BadRequest:
     return BadRequest(f"参数 {label} {zh} (parameter {label} {en})", data={"field": label})
 
 
+def _console_number(spec: ParamSpec, wire: int) -> str:
+    """A wire value of an alarm parameter in the unit the console's alarm form shows (``CONSOLE_UNIT``)."""
+    per = CONSOLE_UNIT.get(spec.id, ("", 1))[1]
+    return f"{wire / per:g}" if per != 1 else str(wire)
+
+
 def _range_error(spec: ParamSpec, label: str) -> BadRequest:
     unit = f" {spec.unit}" if spec.unit else ""
     if spec.id in ALARM_PARAMS:
         zh, en = ALARM_PARAMS[spec.id]
-        return BadRequest(f"{zh}范围 {spec.min}~{spec.max} ({en} must be {spec.min} to {spec.max}{unit})",
-                          data={"field": label})
+        low, high = _console_number(spec, spec.min), _console_number(spec, spec.max)
+        shown = f" {CONSOLE_UNIT[spec.id][0]}" if spec.id in CONSOLE_UNIT else unit
+        if spec.id in WORD_CAPPED:
+            return BadRequest(f"{zh}范围 {low}~{high}{shown}，终端参数为 WORD，最大 {high}{shown}"
+                              f" ({en} must be {low} to {high}{shown}: the terminal parameter is a WORD,"
+                              f" at most {high}{shown})", data={"field": label})
+        return BadRequest(f"{zh}范围 {low}~{high}{shown} ({en} must be {low} to {high}{shown})", data={"field": label})
     return _bad(label, f"超出范围 {spec.min}~{spec.max}",
                 f"({spec.name}) must be {spec.min} to {spec.max}{unit}")
 

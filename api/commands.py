@@ -200,12 +200,15 @@ def _b8801(p: dict[str, Any], version: str) -> tuple[Any, dict[str, Any]]:
         "totalPicture": int_field(p, "totalPicture", 0, PHOTO_MAX, default=1),
         "executionTime": int_field(p, "executionTime", 0, 0xFFFF, default=0),
         "saveFlag": int_field(p, "saveFlag", 0, 1, default=0),
-        "resolution": int_field(p, "resolution", 0, 255, default=1),
+        # The capture defaults of console-spec §7 (resolution 2, quality 1, luminance 127, saturation 1,
+        # chromaticity 1), so a request that omits them takes the photo the console would; contrast is not
+        # in the spec and keeps the mid value.
+        "resolution": int_field(p, "resolution", 0, 255, default=2),
         "quality": int_field(p, "quality", 0, 255, default=1),
         "luminance": int_field(p, "luminance", 0, 255, default=127),
         "contrast": int_field(p, "contrast", 0, 255, default=64),
-        "saturation": int_field(p, "saturation", 0, 255, default=64),
-        "chromaticity": int_field(p, "chromaticity", 0, 255, default=127),
+        "saturation": int_field(p, "saturation", 0, 255, default=1),
+        "chromaticity": int_field(p, "chromaticity", 0, 255, default=1),
     }
     kind = shown["commandType"]
     command = 0 if kind == 0 else 0xFFFF if kind == 1 else shown["totalPicture"]

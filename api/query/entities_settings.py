@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from api.dictionary_names import name_expression
-from api.errors import Forbidden
+from api.errors import BadRequest, Forbidden
 from api.open_platform import API_GROUPS, OpenAppHooks
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
 
@@ -30,6 +30,8 @@ DICTIONARY_TYPES = {
     98: "system dictionary",
     99: "gateway",
 }
+# Read from the notification rules by the dictionary look-up (api/dictionary_rules.py), never kept as entries.
+RULE_DICTIONARY_TYPES = frozenset({51, 52})
 SYSTEM_TYPE = 98
 GATEWAY_TYPE = 99
 # The dictionary screen's gateway tabs: entries of type 99 whose code starts with the prefix.
@@ -56,7 +58,12 @@ class DictionaryHooks(EntityHooks):
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
         """A system entry (set now, or already one) needs a caller of a root enterprise writing
-        into its own enterprise; anyone else gets a 403."""
+        into its own enterprise; anyone else gets a 403. Types 51 and 52 are a 400 (platform-spec §9: the
+        notification rules answer them)."""
+        if values.get("type", before["type"] if before else None) in RULE_DICTIONARY_TYPES:
+            raise BadRequest("字典类型 51、52 由通知规则维护，不能作为字典条目保存 (types 51 and 52 are read from the"
+                             " notification rules, platformAlarmNotifyRule and messageNotifyRule, not kept as"
+                             " dictionary entries)", data={"field": "type"})
         if "system" in values and values["system"] is None:  # null: not system-wide
             values = {**values, "system": 0}
         system = values.get("system", before["system"] if before else 0)

@@ -203,7 +203,9 @@ def distinct_count() -> dict[str, Any]:
 @bp.post("/api/report/sum/device_alarm.json")
 @requires("alarm", "query")
 def sum_by_key() -> dict[str, Any]:
-    """{key: alarms} for each alarm key of ``select`` (every key that has alarms when absent)."""
+    """{key: alarms} for each alarm key of ``select``; without it, every catalogue key and any other key
+    (a fence's) that has alarms. A key without alarms answers 0, never null or a missing key (platform-spec §8:
+    alarm counts fall back to 0)."""
     raw = request.args.get("select") or ""
     keys = list(dict.fromkeys(raw.split(","))) if raw else []
     unknown = [k for k in keys if k not in ALARMS]
@@ -213,7 +215,7 @@ def sum_by_key() -> dict[str, Any]:
     since, until, _ = _report_conditions(allow_exists=False)
     with get_db().connection() as conn:
         counts = q.counts_by_key(conn, scope, since=since, until=until, keys=keys or None)
-    return ok({k: counts.get(k, 0) for k in keys} if keys else counts)
+    return ok({k: counts.get(k, 0) for k in keys or ALARMS} | ({} if keys else counts))
 
 
 # --- notices (console-spec §7; the entity and its rules: api/notices.py) ------------------------------

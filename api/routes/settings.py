@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from api import licence, monitor, platform_info, platform_params
+from api import dictionary_rules, licence, monitor, platform_info, platform_params
 from api.db import get_db
 from api.dictionary_names import localise_entry
 from api.errors import BadRequest, Conflict, Forbidden, NotFound, request_language
@@ -72,11 +72,15 @@ def parse_lookup(body: Any) -> tuple[int, str | None]:
 def dictionary_lookup() -> dict[str, Any]:
     """The entries the caller's enterprise reads for type (and code): its own first, then the
     system-wide ones (platform-spec §7: the console reads the first one's content). Names, and the
-    names inside a content list, in the caller's language (``api/dictionary_names.py``)."""
+    names inside a content list, in the caller's language (``api/dictionary_names.py``). Types 51 and 52
+    (the notification rules, platform-spec §9) are read from the rules themselves (``api/dictionary_rules.py``)."""
     type_id, code = parse_lookup(json_body())
-    with get_db().connection() as conn:
-        rows = dictionary.lookup(conn, current_principal().enterprise_id, type_id, code)
     language = request_language()
+    enterprise_id = current_principal().enterprise_id
+    with get_db().connection() as conn:
+        if type_id in dictionary_rules.RULE_TYPES:
+            return ok(dictionary_rules.lookup(conn, enterprise_id, type_id, code, language))
+        rows = dictionary.lookup(conn, enterprise_id, type_id, code)
     return ok([localise_entry(row, language) for row in rows])
 
 

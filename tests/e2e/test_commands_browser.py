@@ -140,6 +140,29 @@ def test_a_text_message_is_sent_and_its_result_notified(page: Any, console_stack
     assert page.errors == []
 
 
+def test_a_spec_range_warning_difference_past_the_terminals_word_is_refused_with_the_real_maximum(
+        page: Any, console_stack: ConsoleStack) -> None:
+    """Console-spec §5: the form takes 1-100000 km/h for the overspeed warning difference; 0x005B is a WORD in
+    1/10 km/h, so the server refuses 100000 naming 6553.5 km/h, in the form's unit (nothing is sent)."""
+    token = console_stack.token("admin")
+    vehicle = _answering(console_stack, token)[3]
+    open_map(page)
+    set_clustering(page, False)
+    popup = _open_popup(page, vehicle)
+    popup.get_by_test_id("popup-btn-alarmSetting").click()
+    page.get_by_text(f"对【{vehicle.plate}】进行报警配置").wait_for()
+    page.get_by_test_id("alarm-tab-6").click()
+    page.get_by_text(text("zh-CN", "command", "alarm.rangeHint").replace("{{min}}", "1").replace("{{max}}", "100000")
+                     .replace("{{unit}}", text("zh-CN", "command", "units.kmh")), exact=True).wait_for()
+    page.get_by_test_id("alarm-overspeedWarning").fill("100000")
+    with page.expect_response(lambda r: re.search(r"/api/command/\d+/8103\.json(\?|$)", r.url) is not None,
+                              timeout=SEND_TIMEOUT_MS) as sent:
+        page.get_by_test_id("command-send").click()
+    assert sent.value.status == 400
+    page.get_by_text("超时报警预警差值范围 0.1~6553.5 km/h，终端参数为 WORD，最大 6553.5 km/h").first.wait_for()
+    assert page.errors == []
+
+
 def test_the_overspeed_rule_is_changed_and_read_back(page: Any, console_stack: ConsoleStack) -> None:
     token = console_stack.token("admin")
     vehicle = _answering(console_stack, token)[2]

@@ -172,6 +172,8 @@ def test_wrong_password_stays_on_login_with_the_server_message(page: Any) -> Non
     notice = page.locator(".ant-notification-notice, .ant-message-notice", has_text="用户名或密码错误")
     notice.wait_for()
     assert "wrong user name or password" not in notice.inner_text()
+    # console-spec §8: a failed token call says so, with the server's message
+    assert text("zh-CN", "auth", "tokenFailed.notify").replace("{{message}}", "用户名或密码错误") in notice.inner_text()
     assert "/user/login" in page.url
 
 

@@ -94,3 +94,48 @@ def test_the_trees_root_checkbox_tells_the_true_state_after_a_search(page: Any, 
     search_tree(page, "")  # all shown again: still the one vehicle ticked, the root still half
     assert "ant-tree-checkbox-indeterminate" in (box.get_attribute("class") or "")
     assert page.errors == []
+
+
+def test_the_theme_has_the_status_colours_and_a_random_theme_colour(page: Any, console_stack: ConsoleStack) -> None:
+    """Platform-spec §9 "Tables, language and theme": error #f5222f (the drawer's reset button), random theme on
+    (the drawer's button picks another of the 8 palette colours), its label in each language."""
+    sign_in(page, PARENT.admin, path="/list/car")
+    page.get_by_test_id("settings-toggle").click()
+    drawer = page.get_by_test_id("settings-drawer")
+    reset = drawer.locator("button.ant-btn-dangerous")
+    reset.wait_for()
+    assert reset.evaluate("(e) => getComputedStyle(e).color") == "rgb(245, 34, 47)"
+    save = "[data-testid=settings-drawer] [data-testid=settings-save]"
+    before = page.eval_on_selector(save, "(e) => getComputedStyle(e).backgroundColor")
+    assert before == "rgb(24, 144, 255)"
+    drawer.get_by_test_id("settings-random-theme").click()
+    page.wait_for_function("([s, was]) => getComputedStyle(document.querySelector(s)).backgroundColor !== was",
+                           arg=[save, before])
+    palettes = {"rgb(245, 34, 45)", "rgb(250, 84, 28)", "rgb(250, 173, 20)", "rgb(19, 194, 194)",
+                "rgb(82, 196, 26)", "rgb(47, 84, 235)", "rgb(114, 46, 209)"}
+    assert page.eval_on_selector(save, "(e) => getComputedStyle(e).backgroundColor") in palettes
+    assert drawer.locator(".settings-color .anticon-check").count() == 1  # the picked palette is marked
+    page.keyboard.press("Escape")
+    drawer.wait_for(state="hidden")
+    for language in ("zh-CN", "zh-HK", "en-US"):
+        if language != "zh-CN":
+            page.mouse.move(10, 400)
+            switch_language(page, language)
+        page.get_by_test_id("settings-toggle").click()
+        drawer.get_by_test_id("settings-random-theme").filter(
+            has_text=text(language, "layout", "settings.randomTheme")).wait_for()
+        page.keyboard.press("Escape")
+        drawer.wait_for(state="hidden")
+    assert page.errors == []
+
+
+def test_a_saved_theme_colour_is_any_colour_the_spec_accepts(page: Any, console_stack: ConsoleStack) -> None:
+    """Platform-spec §5: rgb / rgba or # hex of at least 4 characters; a saved configuration (the drawer's
+    copy) with such a colour outside the 8 palettes themes the console with it."""
+    page.add_init_script("localStorage.setItem('fleetwatch.layoutSettings', JSON.stringify({primaryColor: 'rgb(0, 128, 0)'}))")
+    sign_in(page, PARENT.admin, path="/list/car")
+    page.get_by_test_id("settings-toggle").click()
+    save = page.get_by_test_id("settings-drawer").get_by_test_id("settings-save")
+    save.wait_for()
+    assert save.evaluate("(e) => getComputedStyle(e).backgroundColor") == "rgb(0, 128, 0)"
+    assert page.errors == []

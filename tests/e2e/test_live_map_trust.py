@@ -268,7 +268,7 @@ def test_a_server_error_shows_in_english_under_en_us(page: Any) -> None:
     notice = page.locator(NOTIFICATION).first
     notice.wait_for()
     shown = notice.inner_text()
-    assert "wrong user name or password" in shown and "Request error" in shown, shown
+    assert "failed to get token, error notify: wrong user name or password" in shown and "Request error" in shown, shown
     assert not re.search(r"[\u4e00-\u9fff]", shown), shown
 
 

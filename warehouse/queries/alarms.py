@@ -223,6 +223,14 @@ def effective_rules(conn: Connection[Any], user_id: int, enterprise_id: int,
             for key, rule in resolved.items()}
 
 
+def enterprise_rules(conn: Connection[Any], enterprise_id: int) -> dict[str, dict[str, Any]]:
+    """The enterprise default rule of each rule key that has one for ``enterprise_id`` (its own newest live
+    ``platform_alarm_notify_rule``, else its nearest ancestor's): ``effective_rules`` without a user."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        rows = cur.execute(_EFFECTIVE_RULES, {"user_id": None, "enterprise_id": enterprise_id}).fetchall()
+    return {row["alarm_key"]: row for row in rows}
+
+
 def put_user_rule(conn: Connection[Any], user_id: int, enterprise_id: int, key: str, rule: dict[str, Any] | None) -> None:
     """Replaces the user's rule of ``key``; None removes it (the enterprise default applies again)."""
     if rule is None:

@@ -1,10 +1,12 @@
 import { http } from '../api/client';
 import type { CurrentUser, TokenData } from './types';
 
+/** The token calls are quiet: their failure is told by sessionService.notifyTokenFailure (console-spec §8). */
 export function passwordGrant(username: string, password: string, signal?: AbortSignal) {
   return http.get<TokenData>('/oauth2/token.json', {
     params: { grant_type: 'password', username, password },
     signal,
+    quiet: true,
   });
 }
 
@@ -12,6 +14,7 @@ export function refreshGrant(refreshToken: string, signal?: AbortSignal) {
   return http.get<TokenData>('/oauth2/token.json', {
     params: { grant_type: 'refresh_token', refresh_token: refreshToken },
     signal,
+    quiet: true,
   });
 }
 

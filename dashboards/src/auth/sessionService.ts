@@ -1,5 +1,5 @@
 import { clientEffects, logoutToLogin } from '../api/effects';
-import type { ApiReply } from '../api/types';
+import { NETWORK_FAILURE_CODE, type ApiReply } from '../api/types';
 import { userHasPermissions } from '../router/routeTable';
 import { fetchCurrentUser, passwordGrant, refreshGrant } from './authApi';
 import { basicCredentials, session } from './session';
@@ -26,10 +26,28 @@ export async function loadCurrentUser(signal?: AbortSignal, basic?: string): Pro
   return reply.data;
 }
 
+/**
+ * Console-spec §8: a token call (sign-in or refresh) that failed says so in the user's language: 'failed to
+ * get token, error notify: <the server's message>' when the server answered, 'failed to get token, retry
+ * later' when it could not be reached (or said nothing). A cancelled call (code 0) shows nothing.
+ */
+export function notifyTokenFailure(reply: ApiReply<unknown>): void {
+  if (reply.code === 0) return;
+  const { notifyError, translate } = clientEffects();
+  const unreached = reply.code === NETWORK_FAILURE_CODE && reply.message === translate('common:request.network');
+  const text = unreached || !reply.message
+    ? translate('auth:tokenFailed.retry')
+    : translate('auth:tokenFailed.notify').replace('{{message}}', reply.message);
+  notifyError(translate('common:request.errorTitle'), text);
+}
+
 /** Password grant then the current user. Resolves the failing reply's code, or 0. */
 export async function signIn(username: string, password: string): Promise<ApiReply<CurrentUser | null>> {
   const reply = await passwordGrant(username, password);
-  if (reply.code !== 0 || !reply.data) return { code: reply.code || 500, message: reply.message, data: null };
+  if (reply.code !== 0 || !reply.data) {
+    notifyTokenFailure(reply);
+    return { code: reply.code || 500, message: reply.message, data: null };
+  }
   session.setToken(reply.data);
   session.setBasic(null);
   const user = await loadCurrentUser(undefined, basicCredentials(username, password));
@@ -51,6 +69,7 @@ export async function refreshTokenIfNeeded(nowMs = Date.now()): Promise<'fresh' 
     session.setToken(reply.data);
     return 'refreshed';
   }
+  notifyTokenFailure(reply);
   // The failure handler has already logged out on 40002; don't log out twice (the redirect would be lost).
   if (session.get().token) logoutToLogin();
   return 'failed';

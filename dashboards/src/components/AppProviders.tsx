@@ -10,13 +10,14 @@ import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLanguage, DEFAULT_LANGUAGE, type Language } from '../i18n/resources';
 import { HEADER_HEIGHT } from '../layouts/dimensions';
+import { STATUS_COLORS } from '../layouts/settings/model';
 import { useLayoutSettings } from '../layouts/settings/SettingsContext';
 import { MAX_TOASTS } from './notices/noticeCentre';
 
 const ANTD_LOCALES = { 'zh-CN': zhCN, 'zh-HK': zhHK, 'en-US': enUS } as const;
 const DAYJS_LOCALES: Record<Language, string> = { 'zh-CN': 'zh-cn', 'zh-HK': 'zh-hk', 'en-US': 'en' };
 
-/** antd and dayjs follow the i18next language; the theme follows the layout settings. */
+/** antd and dayjs follow the i18next language; the theme follows the layout settings, with platform-spec §9's status colours. */
 export default function AppProviders({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const { settings } = useLayoutSettings();
@@ -36,7 +37,12 @@ export default function AppProviders({ children }: { children: ReactNode }) {
       locale={ANTD_LOCALES[language]}
       theme={{
         algorithm: settings.navTheme === 'night' ? antTheme.darkAlgorithm : antTheme.defaultAlgorithm,
-        token: { colorPrimary: settings.primaryColor },
+        token: {
+          colorPrimary: settings.primaryColor,
+          colorSuccess: STATUS_COLORS.success,
+          colorWarning: STATUS_COLORS.warning,
+          colorError: STATUS_COLORS.error,
+        },
       }}
     >
       {/* At most MAX_TOASTS notifications on screen; the rest are in the centre under the bell. They open

@@ -18,6 +18,12 @@ describe('security notice push (type 15)', () => {
     expect(notice).toMatchObject({ event: 'other', vehicle: '013800000008', peer: '-', message: 'm' });
   });
 
+  it('shows an unknown event in the user\'s language: the push\'s localMessage, as an HTTP error\'s', () => {
+    const data = { phone: '013800000008', event: 'future_event', message: '新事件 (a new event)' };
+    expect(securityNotice({ type: 15, data: { ...data, localMessage: 'a new event' } })?.message).toBe('a new event');
+    expect(securityNotice({ type: 15, data })?.message).toBe('新事件 (a new event)'); // a push without one: as sent
+  });
+
   it('ignores other push types and bodies without a phone', () => {
     expect(securityNotice({ type: 1, data: { phone: '1' } })).toBeNull();
     expect(securityNotice({ type: 15, data: { event: 'session_replaced' } })).toBeNull();

@@ -19,7 +19,8 @@ export interface SecurityNotice {
   /** Remote address of the new connection, and of the one it closed (session_replaced). */
   peer: string;
   replacedPeer: string;
-  /** The server's bilingual text, for events this console does not know. */
+  /** The server's text in the user's language, for events this console does not know: the push's
+   * `localMessage` (set per the socket's X-Fleet-Language, as an HTTP error's), else its `message`. */
   message: string;
   time: string;
   deviceId: number | null;
@@ -44,7 +45,7 @@ export function securityNotice(push: PushMessage): SecurityNotice | null {
     phone,
     peer: text(data.peer) || '-',
     replacedPeer: text(data.replacedPeer) || '-',
-    message: text(data.message),
+    message: text(data.localMessage) || text(data.message),
     time: text(data.time),
     deviceId: id(data.deviceId),
     requestId: id(data.requestId),

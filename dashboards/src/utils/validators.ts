@@ -51,6 +51,19 @@ export function nationalIdIsValid(raw: string): boolean {
   return NATIONAL_ID.test(id) && birthDateExists(id) && nationalIdCheckChar(id.slice(0, 17)) === id[17];
 }
 
+const HEX_COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+const BYTE = '\\s*(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)\\s*';
+const ALPHA = '\\s*(?:0|1|0?\\.\\d+|1\\.0*)\\s*';
+const RGB_COLOR = new RegExp(`^rgb\\(${BYTE},${BYTE},${BYTE}\\)$|^rgba\\(${BYTE},${BYTE},${BYTE},${ALPHA}\\)$`, 'i');
+
+/**
+ * Platform-spec §5: a colour is hex of at least 4 characters starting with # (the CSS forms #rgb, #rgba,
+ * #rrggbb, #rrggbbaa: a hex of another length is no colour a browser draws), or an rgb / rgba string.
+ */
+export function colorIsValid(value: unknown): value is string {
+  return typeof value === 'string' && (HEX_COLOR.test(value.trim()) || RGB_COLOR.test(value.trim()));
+}
+
 export const validateUsername = check((v) => USERNAME.test(v), 'validation:username');
 export const validatePassword = check(passwordIsStrong, 'validation:password');
 export const validateName = check((v) => NAME.test(v), 'validation:name');

@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 
 from api.commands import Downlinks
 from api.services import DOWNLINKS_KEY
+from fleet.alarm_catalog import ALARMS
 from protocols.china_time import CHINA_TZ
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_commands_api import Downlinked, Target, make_vehicle
@@ -303,6 +304,31 @@ def test_reports_notices_and_dashboard(client: FlaskClient, pg_url: str, client_
         assert after["unhandled"] == 3 and after["byType"] == counts["byType"]
     assert client.get("/api/dashboard/alarmCounts.json?range=year", headers=h).status_code == 400
     assert client.get("/api/dashboard/alarmCounts.json?range=", headers=h).status_code == 400  # empty is no range
+
+
+def test_every_alarm_count_answers_0_for_a_key_vehicle_or_day_without_alarms(
+        client: FlaskClient, pg_url: str) -> None:
+    """Platform-spec §8: alarm counts fall back to 0, never null or a missing key (§7 alarm counts and sums)."""
+    with connect(pg_url) as conn:
+        quiet = _enterprise(conn, None)
+        conn.commit()
+    h = bearer(client, make_user(pg_url, quiet, ALARM_ACTIONS | {"report": ["query"]}).name)
+    [target] = make_vehicle(pg_url, quiet, online=False)
+    add_alarm(pg_url, quiet, target, "a0", flags=1, minutes_ago=60 * 24 * 40)  # an alarm, but not today's
+    today = (NOW - timedelta(hours=1)).isoformat()
+    sums = ok(client.post("/api/report/sum/device_alarm.json", headers=h, json={"startTime.gte": today}))
+    assert set(ALARMS) <= set(sums) and set(sums.values()) == {0}  # every key, each 0
+    assert ok(client.post("/api/report/sum/device_alarm.json", headers=h, json={}))["a0"] == 1
+    assert ok(client.post("/api/report/distinctCount/device_alarm.json?distinct=carId", headers=h,
+                          json={"startTime.gte": today, "a1.exists": True})) == 0
+    yesterday = (NOW.astimezone(CHINA_TZ) - timedelta(days=1)).date()
+    assert ok(client.post("/api/report/count/device_day_report.json", headers=h,
+                          json={"date.eq": int(yesterday.strftime("%Y%m%d")), "a0.gt": 0})) == 0
+    assert ok(client.post("/api/report/distinctCount/device_month_report.json", headers=h,
+                          json={"month.eq": int(yesterday.strftime("%Y%m")), "a0.gt": 0})) == 0
+    assert ok(client.post("/api/report/distinctCount/device_year_report.json", headers=h,
+                          json={"year.eq": yesterday.year, "a0.gt": 0})) == 0
+    assert ok(client.post("/api/common/count/alarm.json", headers=h, json={"key.eq": "a1"})) == 0
 
 
 def test_notify_settings_round_trip(client: FlaskClient, fleet: Fleet, pg_url: str, client_module: FlaskClient) -> None:

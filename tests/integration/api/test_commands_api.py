@@ -134,7 +134,7 @@ def test_device_command_8103_validated_and_encoded(kafka_app: Flask, client: Fla
     [target] = make_vehicle(pg_url, demo.enterprises["a"], online=True)
     url = f"/api/device/{target.device_id}/command/8103.json"
     bad = client.post(url, headers=login("admin_a"), json={"paramList": [{"id": "0055", "value": 200}]})
-    assert bad.status_code == 400 and bad.json["message"].startswith("最高速度范围 1~180 (")
+    assert bad.status_code == 400 and bad.json["message"].startswith("最高速度范围 1~180 km/h")
     assert bad.json["data"] == {"field": "0055"}
     empty = client.post(url, headers=login("admin_a"), json={"paramList": [{"id": "0056", "value": None}]})
     assert empty.status_code == 400 and empty.json["message"].startswith("持续时间不能为空")

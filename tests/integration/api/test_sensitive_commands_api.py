@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from api.commands import Downlinks
 from api.services import DOWNLINKS_KEY
+from protocols.jt808.messages.t8801_camera_shoot import CameraShoot
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_commands_api import Downlinked, Login, make_vehicle, rows
 from tests.integration.api.test_console_api import bearer, make_user
@@ -193,3 +194,32 @@ def test_8500_locks_or_unlocks_the_doors_in_the_terminals_version(
     for bad in ({"lock": 2}, {"lock": True}, {}):
         refused = post(client, login("admin_a"), target.device_id, "8500", bad | {"confirm": True})
         assert refused.status_code == 400 and refused.json["data"]["field"] == "lock", refused.json
+
+
+def test_8801_without_capture_settings_takes_the_console_spec_defaults(
+        kafka_app: Flask, client: FlaskClient, login: Login, demo: Demo, pg_url: str, downlinked: Downlinked) -> None:
+    """Console-spec §7 capture payload: commandType 2, totalPicture 1, executionTime 0, saveFlag 0, resolution 2,
+    quality 1, luminance 127, saturation 1, chromaticity 1."""
+    [target] = make_vehicle(pg_url, demo.enterprises["a"], online=True)
+    reply = post(client, login("admin_a"), target.device_id, "8801", {"channelId": 3})
+    assert reply.status_code == 200, reply.json
+    [(_, record)] = downlinked.read({str(reply.json["data"]["id"])})
+    shot = CameraShoot.decode(bytes.fromhex(record["body_hex"]), "2019")
+    assert (shot.channel, shot.command, shot.interval_s, shot.save_flag) == (3, 1, 0, 0)
+    assert (shot.resolution, shot.quality, shot.brightness, shot.saturation, shot.chroma) == (2, 1, 127, 1, 1)
+    assert shot.contrast == 64  # not in the spec: the mid value
+
+
+def test_8103_alarm_range_past_the_terminals_word_names_the_real_maximum_in_the_consoles_unit(
+        client: FlaskClient, login: Login, demo: Demo, pg_url: str) -> None:
+    """Console-spec §5 lets the form send 100000 km/h as overspeed warning difference (0x005B, 1/10 km/h on the
+    wire); a WORD carries at most 6553.5 km/h: refused, never clamped."""
+    [target] = make_vehicle(pg_url, demo.enterprises["a"], online=False)
+    body = {"paramList": [{"id": "005B", "value": 100_000 * 10}]}
+    english = post(client, login("admin_a") | {"X-Fleet-Language": "en-US"}, target.device_id, "8103", body)
+    assert english.status_code == 400 and english.json["data"] == {"field": "005B"}, english.json
+    assert english.json["localMessage"] == ("overspeed warning difference must be 0.1 to 6553.5 km/h:"
+                                            " the terminal parameter is a WORD, at most 6553.5 km/h")
+    chinese = post(client, login("admin_a") | {"X-Fleet-Language": "zh-CN"}, target.device_id, "8103", body)
+    assert chinese.json["localMessage"] == "超时报警预警差值范围 0.1~6553.5 km/h，终端参数为 WORD，最大 6553.5 km/h"
+    assert rows(pg_url, target.device_id) == []

@@ -19,7 +19,7 @@ from api.errors import Conflict
 from api.licence import check_vehicle_quota
 from fleet.licence import LicenceTerms, generate_keypair, issue
 from tests.integration.api.conftest import Demo
-from tests.integration.api.test_console_api import bearer, make_user
+from tests.integration.api.test_console_api import _enterprise, bearer, make_user
 from warehouse.db import connect
 
 Login = Callable[[str], dict[str, str]]
@@ -39,6 +39,49 @@ def new_entry(client: FlaskClient, headers: dict[str, str], **fields: Any) -> di
 
 
 # --- dictionaries ----------------------------------------------------------------------------------
+
+
+def test_notify_rule_dictionaries_51_and_52_are_read_from_the_rules_in_force(
+        client: FlaskClient, pg_url: str) -> None:
+    """Platform-spec §9 ids 51 / 52 through the look-up of §7: the subsidiary reads its parent's alarm notify
+    rule and its own vehicle business switches, never rows of the dictionary table."""
+    with connect(pg_url) as conn:
+        parent = _enterprise(conn, f"字典规则{uuid.uuid4().hex[:6]}", None)
+        child = _enterprise(conn, f"字典规则子{uuid.uuid4().hex[:6]}", parent)
+        conn.execute("INSERT INTO platform_alarm_notify_rule (enterprise_id, name, alarm_key, window_enable,"
+                     " voice_enable, start_hour, end_hour) VALUES (%s, '紧急', 'a0', false, true, 8, 20)", (parent,))
+        conn.execute("INSERT INTO enterprise_notify_setting (enterprise_id, car_state_change_window_enable,"
+                     " car_resp_cmd_window_enable, upload_file_window_enable) VALUES (%s, false, true, false)", (child,))
+        conn.commit()
+    auth = bearer(client, make_user(pg_url, child).name)
+    [alarm] = lookup(client, auth, {"type.eq": 51, "code.eq": "alarm_notify_rule"}).json["data"]
+    assert alarm["type"] == 51 and alarm["enterpriseId"] == child and alarm["name"] == "报警通知规则"
+    assert json.loads(alarm["content"]) == {
+        "default": {"windowEnable": True, "voiceEnable": False, "startHour": 0, "endHour": 24},
+        "rules": {"a0": {"windowEnable": False, "voiceEnable": True, "startHour": 8, "endHour": 20}}}
+    english = {**auth, "X-Fleet-Language": "en-US"}
+    [car] = lookup(client, english, {"type.eq": "52"}).json["data"]
+    assert car["code"] == "car_business_notify_rule" and car["name"] == "Vehicle business notification rule"
+    assert json.loads(car["content"]) == {"carStateChangeWindowEnable": False, "carRespCmdWindowEnable": True,
+                                          "uploadFileWindowEnable": False}
+    [hk] = lookup(client, {**auth, "X-Fleet-Language": "zh-HK"}, {"type.eq": 52}).json["data"]
+    assert hk["name"] == "車輛業務通知規則"
+    parent_auth = bearer(client, make_user(pg_url, parent).name)  # never set: every switch on
+    [own] = lookup(client, parent_auth, {"type.eq": 52}).json["data"]
+    assert set(json.loads(own["content"]).values()) == {True}
+    assert lookup(client, auth, {"type.eq": 51, "code.eq": "other"}).json["data"] == []
+
+
+def test_dictionary_entries_of_types_51_and_52_are_refused_the_rules_keep_them(
+        client: FlaskClient, login: Login) -> None:
+    english = {**login("admin_a"), "X-Fleet-Language": "en-US"}
+    body = {"type": 51, "code": f"c{uuid.uuid4().hex[:10]}", "name": "规则", "content": "{}"}
+    refused = client.post("/api/common/dictionary.json", headers=english, json=body)
+    assert refused.status_code == 400 and refused.json["data"] == {"field": "type"}, refused.json
+    assert refused.json["localMessage"].startswith("types 51 and 52 are read from the notification rules")
+    entry = new_entry(client, login("admin_a"))
+    moved = client.patch(f"/api/common/dictionary/{entry['id']}.json", headers=english, json={"type": 52})
+    assert moved.status_code == 400 and moved.json["data"] == {"field": "type"}, moved.json
 
 
 def test_startup_dictionaries_are_seeded_for_every_enterprise(client: FlaskClient, login: Login) -> None:

@@ -47,16 +47,33 @@ def test_8103_alarm_fields_have_the_spec_messages_when_empty_and_out_of_range(pa
         assert empty.message.startswith(expected + " (") and empty.data == {"field": label}
     high = PARAMS[param_id].max
     too_big = refused("8103", {"paramList": [{"id": label, "value": high + 1}]})
-    assert too_big.message.startswith(f"{zh}范围 1~{high} (") and too_big.data == {"field": label}
+    assert too_big.message.startswith(f"{zh}范围 ") and too_big.data == {"field": label}
     zero = refused("8103", {"paramList": [{"id": label, "value": 0}]})
     assert zero.message == too_big.message
 
 
 def test_8103_max_speed_range_message_is_bilingual() -> None:
     assert refused("8103", {"paramList": [{"id": "0055", "value": 181}]}).message == \
-        "最高速度范围 1~180 (max speed must be 1 to 180 km/h)"
+        "最高速度范围 1~180 km/h (max speed must be 1 to 180 km/h)"
     assert build("8103", {"paramList": [{"id": "0055", "value": 180}]}, "2013").payload == \
         {"paramList": [{"id": "0055", "value": 180}]}
+
+
+@pytest.mark.parametrize(("param_id", "sent", "text"), [
+    (0x0031, 100_000, "非法位移阈值范围 1~65535 m，终端参数为 WORD，最大 65535 m (illegal displacement threshold must be"
+                      " 1 to 65535 m: the terminal parameter is a WORD, at most 65535 m)"),
+    (0x005B, 100_000 * 10, "超时报警预警差值范围 0.1~6553.5 km/h，终端参数为 WORD，最大 6553.5 km/h (overspeed warning"
+                           " difference must be 0.1 to 6553.5 km/h: the terminal parameter is a WORD, at most 6553.5 km/h)"),
+    (0x005C, 100_000, "疲劳驾驶预警差值范围 1~65535 s，终端参数为 WORD，最大 65535 s (fatigue warning difference must be"
+                      " 1 to 65535 s: the terminal parameter is a WORD, at most 65535 s)"),
+])
+def test_8103_spec_range_past_a_word_is_refused_in_the_consoles_unit_never_clamped(
+        param_id: int, sent: int, text: str) -> None:
+    """Console-spec §5 allows 100000 (m, km/h, s); the terminal's WORD (005B in 1/10 km/h) cannot carry it."""
+    assert refused("8103", {"paramList": [{"id": f"{param_id:04X}", "value": sent}]}).message == text
+    top = PARAMS[param_id].max
+    assert build("8103", {"paramList": [{"id": f"{param_id:04X}", "value": top}]}, "2013").payload == \
+        {"paramList": [{"id": f"{param_id:04X}", "value": top}]}
 
 
 @pytest.mark.parametrize(("payload", "field"), [

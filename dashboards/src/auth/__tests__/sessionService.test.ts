@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, test, vi, type Mock } from 'vitest';
-import '../../i18n';
+import i18n from '../../i18n';
 import { configureClientEffects } from '../../api/effects';
 import { session } from '../session';
 import { loadCurrentUser, refreshTokenIfNeeded, signIn } from '../sessionService';
@@ -100,5 +100,29 @@ describe('token refresh', () => {
     expect(await refreshTokenIfNeeded(3_600_000)).toBe('failed');
     expect(effects.navigate).toHaveBeenCalledTimes(1);
     expect(effects.navigate).toHaveBeenCalledWith('/user/login?redirect=%2Fdashboard%2Findex');
+  });
+});
+
+describe('a failed token call (console-spec §8)', () => {
+  afterEach(async () => {
+    await i18n.changeLanguage('zh-CN');
+  });
+
+  test.each([
+    ['zh-CN', '用户名或密码错误', '获取 token 失败，错误通知：用户名或密码错误', '获取 token 失败，请稍后重试', '请求错误'],
+    ['zh-HK', '用戶名或密碼錯誤', '獲取 token 失敗，錯誤通知：用戶名或密碼錯誤', '獲取 token 失敗，請稍後重試', '請求錯誤'],
+    ['en-US', 'wrong user name or password', 'failed to get token, error notify: wrong user name or password',
+      'failed to get token, retry later', 'Request error'],
+  ])('in %s: the server message when it answered, retry later when it was not reached', async (language, local, answered, unreached, title) => {
+    await i18n.changeLanguage(language);
+    const refused = new Response(JSON.stringify({ code: 401, message: '用户名或密码错误 (wrong user name or password)',
+      localMessage: local, data: null }), { status: 401 });
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValueOnce(refused).mockRejectedValueOnce(new TypeError('Failed to fetch')));
+    expect((await signIn('ops', 'wrong-one1')).code).toBe(401);
+    expect(effects.notifyError.mock.calls).toEqual([[title, answered]]); // once: the client's own notice is quiet
+    session.setToken(TOKEN, 0);
+    expect(await refreshTokenIfNeeded(3_600_000)).toBe('failed');
+    expect(effects.notifyError.mock.calls[1]).toEqual([title, unreached]);
+    expect(effects.notifyError).toHaveBeenCalledTimes(2);
   });
 });

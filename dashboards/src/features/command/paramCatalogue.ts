@@ -103,8 +103,9 @@ export interface AlarmTab {
 }
 
 /**
- * The spec's ranges, capped where the parameter is a WORD on the wire (0031, 005B, 005C: the spec's
- * 100000 cannot be sent).
+ * The spec's ranges (console-spec §5 table), in the unit the form shows. 0031, 005B and 005C take the spec's
+ * 1-100000 although each is a WORD on the wire (005B in 1/10 km/h): the server refuses a value a terminal
+ * cannot carry with the real maximum in this unit (api/command_params.py), never a silent clamp.
  */
 export const ALARM_TABS: AlarmTab[] = [
   {
@@ -122,12 +123,12 @@ export const ALARM_TABS: AlarmTab[] = [
       { name: 'continuousDriving', paramId: 0x0057, min: 1, max: 180, unit: 's' },
       { name: 'dailyDriving', paramId: 0x0058, min: 1, max: 10000, unit: 's' },
       { name: 'minRest', paramId: 0x0059, min: 1, max: 10000, unit: 's' },
-      { name: 'fatigueWarning', paramId: 0x005c, min: 1, max: 65535, unit: 's' },
+      { name: 'fatigueWarning', paramId: 0x005c, min: 1, max: 100000, unit: 's' },
     ],
   },
   { key: 4, name: 'parking', fields: [{ name: 'maxParking', paramId: 0x005a, min: 1, max: 100000, unit: 's' }] },
-  { key: 5, name: 'outOfBounds', fields: [{ name: 'illegalDisplacement', paramId: 0x0031, min: 1, max: 65535, unit: 'm' }] },
-  { key: 6, name: 'other', fields: [{ name: 'overspeedWarning', paramId: 0x005b, min: 1, max: 6553, unit: 'kmh', scale: 10 }] },
+  { key: 5, name: 'outOfBounds', fields: [{ name: 'illegalDisplacement', paramId: 0x0031, min: 1, max: 100000, unit: 'm' }] },
+  { key: 6, name: 'other', fields: [{ name: 'overspeedWarning', paramId: 0x005b, min: 1, max: 100000, unit: 'kmh', scale: 10 }] },
 ];
 
 export const ALARM_PARAM_IDS = ALARM_TABS.flatMap((tab) => tab.fields.map((f) => f.paramId));

@@ -1,8 +1,8 @@
-import { CheckOutlined, CloseOutlined, CopyOutlined, SaveOutlined, SettingOutlined, UndoOutlined } from '@ant-design/icons';
+import { CheckOutlined, CloseOutlined, CopyOutlined, SaveOutlined, SettingOutlined, SyncOutlined, UndoOutlined } from '@ant-design/icons';
 import { App, Button, Divider, Drawer, Segmented, Select, Space, Switch, Tooltip } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ANIMATION_DIRECTIONS, ANIMATION_EFFECTS, clearSavedSettings, PALETTES, saveSettings, type LayoutSettings } from './model';
+import { ANIMATION_DIRECTIONS, ANIMATION_EFFECTS, clearSavedSettings, PALETTES, RANDOM_THEME, randomThemeColor, saveSettings, type LayoutSettings } from './model';
 import { useLayoutSettings } from './SettingsContext';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -68,6 +68,12 @@ export default function SettingsDrawer() {
               </span>
             </Tooltip>
           ))}
+          {RANDOM_THEME && (
+            <Button size="small" icon={<SyncOutlined />} data-testid="settings-random-theme"
+              onClick={() => update({ primaryColor: randomThemeColor(settings.primaryColor) })}>
+              {t('settings.randomTheme')}
+            </Button>
+          )}
         </Space>
         <Divider titlePlacement="start">{t('settings.navigation')}</Divider>
         <Segmented block value={settings.layout} onChange={set('layout')} options={options(['side', 'top', 'mix'] as const, 'settings.layout')} />

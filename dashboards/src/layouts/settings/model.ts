@@ -1,4 +1,6 @@
 /** The settings drawer's model (console-spec §2 "Settings drawer", platform-spec §9 defaults). */
+import { colorIsValid } from '../../utils/validators';
+
 export type NavTheme = 'dark' | 'light' | 'night';
 export type LayoutMode = 'side' | 'top' | 'mix';
 export type ContentWidth = 'fluid' | 'fixed';
@@ -30,6 +32,18 @@ export const PALETTES: { name: string; color: string }[] = [
   { name: 'purple', color: '#722ed1' },
 ];
 
+/** Platform-spec §9 status colours, the theme's success / warning / error (antd's default error is #ff4d4f). */
+export const STATUS_COLORS = { success: '#52c41a', warning: '#faad14', error: '#f5222f' } as const;
+
+/** Platform-spec §9 "random theme on": the drawer offers a random theme colour. */
+export const RANDOM_THEME = true;
+
+/** A palette colour other than `current`, picked with `random` (0 <= x < 1). */
+export function randomThemeColor(current: string, random: () => number = Math.random): string {
+  const others = PALETTES.filter((p) => p.color !== current);
+  return others[Math.min(others.length - 1, Math.floor(random() * others.length))].color;
+}
+
 export const ANIMATION_EFFECTS: AnimationEffect[] = ['fade', 'slide', 'zoom', 'bounce'];
 export const ANIMATION_DIRECTIONS: AnimationDirection[] = ['left', 'right', 'up', 'down'];
 
@@ -58,7 +72,7 @@ function bool(value: unknown, fallback: boolean): boolean {
 
 /** Reads saved settings; unknown or malformed values fall back to the defaults one by one. */
 export function parseSettings(raw: string | null): LayoutSettings {
-  let saved: Partial<LayoutSettings> = {};
+  let saved: Partial<LayoutSettings>;
   try {
     saved = raw ? (JSON.parse(raw) as Partial<LayoutSettings>) : {};
   } catch {
@@ -68,7 +82,8 @@ export function parseSettings(raw: string | null): LayoutSettings {
   const animation: Partial<LayoutSettings['animation']> = saved.animation ?? {};
   return {
     navTheme: pick(saved.navTheme, ['dark', 'light', 'night'], d.navTheme),
-    primaryColor: PALETTES.some((p) => p.color === saved.primaryColor) ? (saved.primaryColor as string) : d.primaryColor,
+    // any colour platform-spec §5 accepts (a copied configuration may hold one outside the 8 palettes)
+    primaryColor: colorIsValid(saved.primaryColor) ? saved.primaryColor.trim() : d.primaryColor,
     layout: pick(saved.layout, ['side', 'top', 'mix'], d.layout),
     contentWidth: pick(saved.contentWidth, ['fluid', 'fixed'], d.contentWidth),
     fixedHeader: bool(saved.fixedHeader, d.fixedHeader),

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import zhCN from '../../locales/zh-CN/validation.json';
 import {
+  colorIsValid,
   nationalIdCheckChar,
   nationalIdIsValid,
   passwordIsStrong,
@@ -86,4 +87,20 @@ describe('zh-CN messages are the spec texts', () => {
     ['newPasswordRequired', '新密码不能为空'],
     ['confirmPasswordRequired', '确认密码不能为空'],
   ] as const)('%s', (key, text) => expect(zhCN[key]).toBe(text));
+});
+
+describe('colour (platform-spec §5)', () => {
+  test('accepts hex of at least 4 characters starting with #, and rgb / rgba strings', () => {
+    for (const ok of ['#fff', '#FFFA', '#1890ff', '#1890ff80', 'rgb(24, 144, 255)', 'rgb(0,0,0)', 'rgba(24,144,255,0.5)',
+      'RGBA(255, 255, 255, 1)', ' #13c2c2 ']) {
+      expect(colorIsValid(ok), ok).toBe(true);
+    }
+  });
+
+  test('refuses anything else', () => {
+    for (const bad of ['', '#', '#ff', 'fff', '#ggg', '#12345', 'red', 'rgb(256, 0, 0)', 'rgb(1, 2)', 'rgba(1, 2, 3, 2)',
+      'rgb(1, 2, 3); background: url(x)', null, 42, { color: '#fff' }]) {
+      expect(colorIsValid(bad), String(bad)).toBe(false);
+    }
+  });
 });

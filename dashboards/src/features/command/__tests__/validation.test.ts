@@ -51,6 +51,16 @@ describe('alarm configuration (console-spec §5 table)', () => {
     expect(checkAlarmField(field('continuousDriving'), 181)).toBe('alarm.range');
   });
 
+  it('takes the spec\'s 1-100000 for illegal displacement and the two warning differences, in the form\'s unit', () => {
+    for (const name of ['illegalDisplacement', 'overspeedWarning', 'fatigueWarning']) {
+      expect(checkAlarmField(field(name), 100000)).toBeNull(); // past the WORD: the server names the real maximum
+      expect(checkAlarmField(field(name), 100001)).toBe('alarm.range');
+      expect(checkAlarmField(field(name), 0)).toBe('alarm.range');
+    }
+    // 005B is sent in 1/10 km/h: the spec's 100000 km/h goes out as 1000000, for the server to refuse.
+    expect(Object.fromEntries(alarmParamsOf(alarmTab(6), { overspeedWarning: 100000 }))).toEqual({ 91: 1000000 });
+  });
+
   it('has the tabs of the spec with their keys', () => {
     expect(ALARM_TABS.map((t) => t.key)).toEqual([1, 2, 4, 5, 6]);
     expect(alarmTab('5').fields.map((f) => f.paramId)).toEqual([0x0031]);
