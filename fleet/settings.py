@@ -127,6 +127,7 @@ class GatewaySettings(_Base):
     unknown_refusals_max_rows: int = Field(10_000, ge=1, description="phones kept in refused_registration (the least recently seen are deleted)")
     auth_backoff_phones_max: int = Field(100_000, ge=1, description="phones whose wrong codes are remembered (the oldest are forgotten first)")
     auth_deadline_s: float = Field(30.0, description="close a connection not authenticated this long after accept")
+    proxy_protocol: bool = Field(False, description="every connection starts with a PROXY protocol v1/v2 header (HAProxy send-proxy): its source address is the terminal's for the per-address caps and logs; a connection without a valid one is closed. Only behind a balancer that sends it")
     hostile_log_per_connection: int = Field(10, description="bad inputs logged per connection (then one summary at close)")
     hostile_log_per_s: float = Field(20.0, description="bad-input log lines per second across all connections")
     hostile_log_burst: int = Field(100, description="bad-input log lines allowed at once before the per-second rate applies")
