@@ -110,11 +110,11 @@ class TerminalConnection(FlowControlledConnection):
         peer = transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else None
         self.last_rx_at = self._window_start = self.opened_at = self.ctx.loop.time()
+        self.ctx.connection_tracked(self)  # the authentication deadline runs from now
         if self.ctx.settings.proxy_protocol:
             # Behind a balancer the socket's peer is the balancer: admission waits for the PROXY header's
-            # address (gateway/proxy_protocol.py); the authentication deadline already runs.
+            # address (gateway/proxy_protocol.py).
             self._proxy_pending = bytearray()
-            self.ctx.connection_tracked(self)
             return
         self._admit()
 
