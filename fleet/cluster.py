@@ -132,16 +132,22 @@ def haproxy_binary() -> str:
     return found
 
 
-def write_haproxy_config(var_dir: Path, cluster: ClusterSettings) -> Path:
-    path = var_dir / "cluster" / "haproxy.cfg"
+def haproxy_config_path(var_dir: Path) -> Path:
+    return var_dir / "cluster" / "haproxy.cfg"
+
+
+def write_haproxy_config(var_dir: Path) -> Path:
+    """The balancer's configuration for this start (the settings may have changed since the last)."""
+    path = haproxy_config_path(var_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(haproxy_config(cluster, GatewaySettings(), ApiSettings()))
+    path.write_text(haproxy_config(ClusterSettings(), GatewaySettings(), ApiSettings()))
     return path
 
 
 def haproxy_spec(config: Path, gateway: GatewaySettings, cluster: ClusterSettings) -> ChildSpec:
     """HAProxy in the foreground (``-db``) under the supervisor, healthy when the terminals' port accepts."""
-    return ChildSpec("haproxy", "fleet.cluster", [haproxy_binary(), "-db", "-f", str(config)],
+    binary = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin:/usr/local/sbin") or "haproxy"
+    return ChildSpec("haproxy", "fleet.cluster", [binary, "-db", "-f", str(config)],
                      Health(tcp_port=gateway.port), gateway.port, "FLEET_GATEWAY_PORT",
                      more_ports=((ApiSettings().port, "FLEET_API_PORT"),
                                  (cluster.haproxy_stats_port, "FLEET_CLUSTER_HAPROXY_STATS_PORT")))
@@ -149,7 +155,8 @@ def haproxy_spec(config: Path, gateway: GatewaySettings, cluster: ClusterSetting
 
 def cluster_specs(single_box: list[ChildSpec], var_dir: Path) -> list[ChildSpec]:
     """The single-box children with the gateway, stream worker and API replaced by their replicas, and
-    HAProxy in front of the gateways and APIs (started after them, before the simulator)."""
+    HAProxy in front of the gateways and APIs (started after them, before the simulator), reading
+    ``write_haproxy_config(var_dir)``."""
     cluster, gateway, streams = ClusterSettings(), GatewaySettings(), StreamsSettings()
     python = sys.executable
     specs: list[ChildSpec] = []
@@ -176,7 +183,7 @@ def cluster_specs(single_box: list[ChildSpec], var_dir: Path) -> list[ChildSpec]
                                      health=Health(http_url=f"http://127.0.0.1:{port}/api/health.json"),
                                      port=port, port_env="FLEET_CLUSTER_API_BASE_PORT",
                                      env=(("FLEET_API_HOST", "127.0.0.1"), ("FLEET_API_PORT", str(port)))))
-            specs.append(haproxy_spec(write_haproxy_config(var_dir, cluster), gateway, cluster))
+            specs.append(haproxy_spec(haproxy_config_path(var_dir), gateway, cluster))
         else:
             specs.append(spec)
     return specs

@@ -493,9 +493,11 @@ def run(terminals: int, simulator: bool, check: bool, topology: str = "single") 
     try:
         specs = child_specs(terminals, simulator)
         if clustered:
-            from fleet.cluster import cluster_specs
+            from fleet.cluster import cluster_specs, haproxy_binary, write_haproxy_config
 
+            haproxy_binary()  # installed, or a ServiceError naming the package
             specs = cluster_specs(specs, stack.var_dir)
+            write_haproxy_config(stack.var_dir)
     except ServiceError as exc:
         _say(f"error: {exc}")
         return 1
