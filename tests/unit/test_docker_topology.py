@@ -22,8 +22,8 @@ from pydantic import ValidationError
 from pydantic_settings import BaseSettings
 
 from fleet.cli import main as fleet_cli
-from fleet.config_doc import settings_classes
 from fleet.cluster import COMPOSE_SETTINGS, TERMINAL_TIMEOUT, haproxy_config
+from fleet.config_doc import settings_classes
 from fleet.launcher import DAGSTER_YAML, child_specs, dagster_specs
 from fleet.settings import REPO_ROOT, ApiSettings, ClusterSettings, GatewaySettings, ReportSettings
 from fleet.topics import ALL_TOPICS
