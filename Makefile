@@ -4,11 +4,12 @@ SHELL := /bin/bash
 VENV := .venv/bin
 HAS_CONSOLE := $(wildcard dashboards/package.json)
 
-.PHONY: help install console up check test test-unit lint typecheck config-doc clean-var
+.PHONY: help install console up up-cluster check test test-unit lint typecheck config-doc clean-var
 
 help:
 	@echo "make install    bootstrap: system packages (root), .venv, Kafka jars (idempotent, quick when done)"
 	@echo "make up         build the console if its sources changed, run the whole stack (fleet up); Ctrl-C stops it"
+	@echo "make up-cluster the same as processes in docker/compose.yaml's topology: 3 Kafka brokers, gateways and APIs behind HAProxy, several workers"
 	@echo "make console    build the console (dashboards/dist) if its sources changed"
 	@echo "make test       install, console lint/typecheck/vitest/build, then every pytest suite (unit, integration, e2e)"
 	@echo "make test-unit  unit tests only (no servers)"
@@ -24,6 +25,9 @@ console: install
 
 up: console
 	$(VENV)/fleet up
+
+up-cluster: console
+	$(VENV)/fleet up --topology cluster
 
 test: install
 	@scripts/test.sh

@@ -92,6 +92,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "--kill-down seconds later; the run then proves nothing acknowledged was lost")
     p.add_argument("--kill-at", type=float, default=None, help="seconds into the run (default: a third of it)")
     p.add_argument("--kill-down", type=float, default=5.0, help="seconds the killed component stays down")
+    p.add_argument("--topology", choices=("single", "cluster"), default="single",
+                   help="cluster: 3 Kafka brokers (replication 3, min.insync.replicas 2), 2 gateways behind HAProxy"
+                        " with the PROXY protocol (fleet/cluster.py); a --kill then hits one of each")
     p.add_argument("--workers", type=int, default=1, help="streams worker processes (one consumer group)")
     p.add_argument("--loadgen-procs", type=int, default=1,
                    help="simulator processes (terminals split between them); 1: in this process")
@@ -181,6 +184,7 @@ PROCS: dict[str, list[subprocess.Popen[bytes]]] = {}  # module -> the processes 
 RESPAWN: dict[str, Any] = {}  # module -> start its first process again (kill drills)
 KAFKA: list[Any] = []  # the private broker, when this run started one (kill drills)
 CHAIN_REPO: Path | None = None  # --repo: the checkout the gateway (and workers) run from
+TOPOLOGY = "single"  # --topology: "cluster" runs 3 brokers and 2 gateways behind HAProxy (fleet/cluster.py)
 
 
 # -- stack ---------------------------------------------------------------------------------------
@@ -215,6 +219,17 @@ def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> 
     if args.pg_statements:  # the migrations' statements are not the run's
         with psycopg.connect(db_url, autocommit=True) as conn:
             conn.execute("SELECT pg_stat_statements_reset()")
+    if not bootstrap and args.topology == "cluster":
+        from fleet.services.kafka_cluster import KafkaCluster
+
+        cluster = KafkaCluster(workdir / "kafka", [(node, free_port(), free_port()) for node in (1, 2, 3)])
+        cluster.start()
+        stack.callback(cluster.stop)
+        KAFKA.extend(cluster.nodes)  # a --kill broker hits node 1; the other two keep the quorum and a 2-replica ISR
+        CPU.roots["kafka"] = [node.pid() or 0 for node in cluster.nodes]
+        ensure_topics(cluster.bootstrap, KafkaSettings().topic_partitions, replication_factor=3,
+                      configs={"min.insync.replicas": "2"})
+        return db_url, cluster.bootstrap
     if not bootstrap:
         from fleet.services.kafka import KafkaServer
 
@@ -384,9 +399,12 @@ def send_direct(db_url: str, bootstrap: str, terms: list[payloads.Terminal], rat
 
 def start_gateway(stack: ExitStack, workdir: Path, env: dict[str, str], profile: Path | None = None,
                   port: int = 0) -> int:
-    """A gateway subprocess on a free port (or ``port``); returns the port once it answers."""
+    """A gateway subprocess on a free port (or ``port``); returns the port once it answers. In the cluster
+    topology: two gateways reading the PROXY protocol behind HAProxy, whose port it returns."""
     from fleet.services._system import free_port, port_answers
 
+    if TOPOLOGY == "cluster":
+        return start_balanced_gateways(stack, workdir, env, profile)
     port = port or free_port()
     spawn(stack, "gateway", {**env, "FLEET_GATEWAY_PORT": str(port), "FLEET_GATEWAY_HOST": "127.0.0.1",
                              "FLEET_GATEWAY_STATUS_INTERVAL_S": "2"},
@@ -395,6 +413,30 @@ def start_gateway(stack: ExitStack, workdir: Path, env: dict[str, str], profile:
     while not port_answers(port) and time.monotonic() < deadline:
         time.sleep(0.2)
     return port
+
+
+def start_balanced_gateways(stack: ExitStack, workdir: Path, env: dict[str, str], profile: Path | None) -> int:
+    """Gateways gw-1 and gw-2 behind HAProxy as `fleet up --topology cluster` runs them; the balancer's port."""
+    from fleet.cluster import balancer_config, haproxy_binary
+    from fleet.services._system import free_port, port_answers
+
+    ports = [free_port(), free_port()]
+    for index, port in enumerate(ports, start=1):
+        spawn(stack, "gateway", {**env, "FLEET_GATEWAY_PORT": str(port), "FLEET_GATEWAY_HOST": "127.0.0.1",
+                                 "FLEET_GATEWAY_GATEWAY_ID": f"gw-{index}", "FLEET_GATEWAY_PROXY_PROTOCOL": "true",
+                                 "FLEET_GATEWAY_STATUS_INTERVAL_S": "2"},
+              workdir / f"gateway{index}.log", profile.with_name(f"gateway{index}.raw") if profile else None)
+    front = free_port()
+    config = workdir / "haproxy.cfg"
+    config.write_text(balancer_config(terminals_at=("127.0.0.1", front), gateway_ports=ports,
+                                      browsers_at=("127.0.0.1", free_port()), api_ports=[], stats_port=free_port()))
+    out = (workdir / "haproxy.out").open("wb")
+    balancer = subprocess.Popen([haproxy_binary(), "-db", "-f", str(config)], stdout=out, stderr=subprocess.STDOUT)
+    stack.callback(lambda: (balancer.terminate(), balancer.wait(), out.close()))
+    deadline = time.monotonic() + 60
+    while not all(port_answers(p) for p in (*ports, front)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return front
 
 
 def kill_drill(component: str, at_s: float, down_s: float, db_url: str, report: dict[str, Any]) -> Any:
@@ -737,8 +779,9 @@ def print_statements(db_url: str, stored: int, top: int = 15) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    global CHAIN_REPO
+    global CHAIN_REPO, TOPOLOGY
     CHAIN_REPO = args.repo
+    TOPOLOGY = args.topology
     with ExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="ingest-bench-")))
         workdir.chmod(0o755)
@@ -804,7 +847,7 @@ def main(argv: list[str] | None = None) -> int:
         result["loadavg_1m_before_after"] = f"{load_before:.2f} / {load_after:.2f}"
         elapsed = max(last_growth - started, 1e-9)
         result.update({
-            "source": args.source, "terminals": len(terms), "target_rate_per_s": args.rate,
+            "source": args.source, "topology": args.topology, "terminals": len(terms), "target_rate_per_s": args.rate,
             "offered_rate_per_s": round(len(sent) / sending_s, 1),
             "sustained_rate_per_s": round(count / elapsed, 1),
             "drain_after_send_s": round(max(0.0, last_growth - started - sending_s), 2),

@@ -18,11 +18,13 @@ def ensure_topics(
     *,
     topics: Iterable[str] = ALL_TOPICS,
     replication_factor: int = 1,
+    configs: dict[str, str] | None = None,
     timeout_s: float = 60,
 ) -> list[str]:
     """Create the missing topics of `topics` (default: every fleetwatch topic) and wait for leaders.
 
-    Idempotent: existing topics are left as they are (their partition count is not changed).
+    Idempotent: existing topics are left as they are (their partition count is not changed). `configs`
+    are topic configs of the created ones (a cluster's ``min.insync.replicas``).
     Returns the names it created. Raises kafka.errors.KafkaError when the cluster refuses, or
     TimeoutError when a topic has no leader within `timeout_s`.
     """
@@ -36,8 +38,10 @@ def ensure_topics(
         missing = [name for name in wanted if name not in existing]
         if missing:
             log.info("creating topics %s (%d partitions)", ", ".join(missing), partitions)
-            spec = {name: {"num_partitions": partitions, "replication_factor": replication_factor}
-                    for name in missing}
+            spec: dict[str, dict[str, Any]] = {
+                name: {"num_partitions": partitions, "replication_factor": replication_factor,
+                       **({"configs": dict(configs)} if configs else {})}
+                for name in missing}
             try:
                 admin.create_topics(spec, timeout_ms=int(timeout_s * 1000))
             except TopicAlreadyExistsError:

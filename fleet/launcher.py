@@ -28,6 +28,7 @@ from fleet.services._system import PortInUseError, ServiceError, port_is_free
 from fleet.settings import (
     ApiSettings,
     AttachmentsSettings,
+    ClusterSettings,
     DatabaseSettings,
     GatewaySettings,
     GbGatewaySettings,
@@ -44,6 +45,7 @@ from fleet.supervisor import Child, ChildSpec, Health
 
 if TYPE_CHECKING:  # imported lazily at run time: `fleet --help` must stay light
     from fleet.services.kafka import KafkaServer
+    from fleet.services.kafka_cluster import KafkaCluster
     from fleet.services.postgres import PostgresServer
 
 log = logging.getLogger("fleet.up")
@@ -237,6 +239,15 @@ def _own_kafka(stack: StackSettings) -> KafkaServer:
     from fleet.services.kafka import KafkaServer as Server
 
     return Server(stack.var_dir / "kafka", stack.kafka_port, stack.kafka_controller_port)
+
+
+def _own_kafka_cluster(stack: StackSettings) -> KafkaCluster:
+    from fleet.cluster import kafka_ports
+    from fleet.services.kafka_cluster import KafkaCluster as Cluster
+
+    cluster = ClusterSettings()
+    return Cluster(stack.var_dir / "kafka-cluster", kafka_ports(cluster),
+                   replication_factor=cluster.replication_factor, min_insync_replicas=cluster.min_insync_replicas)
 
 
 def _prepare_database(state: StackState, terminals: int) -> None:
@@ -467,22 +478,39 @@ def _start_summariser(url: str) -> Any:
     return summariser
 
 
-def run(terminals: int, simulator: bool, check: bool) -> int:
-    """Start, print the table, supervise until a signal (or return at once with `check`)."""
+def run(terminals: int, simulator: bool, check: bool, topology: str = "single") -> int:
+    """Start, print the table, supervise until a signal (or return at once with `check`). `topology`
+    ``cluster`` runs docker/compose.yaml's topology as processes (fleet/cluster.py)."""
     stack = StackSettings()
     own_pg = not DatabaseSettings().url
     own_kafka = not KafkaSettings().bootstrap
-    specs = child_specs(terminals, simulator)
+    clustered = topology == "cluster"
+    if clustered:
+        from fleet.cluster import apply_compose_settings
+
+        for key, value in apply_compose_settings().items():
+            _say(f"cluster: {key}={value} (as docker/compose.yaml)")
+    try:
+        specs = child_specs(terminals, simulator)
+        if clustered:
+            from fleet.cluster import cluster_specs, haproxy_binary, write_haproxy_config
+
+            haproxy_binary()  # installed, or a ServiceError naming the package
+            specs = cluster_specs(specs, stack.var_dir)
+            write_haproxy_config(stack.var_dir)
+    except ServiceError as exc:
+        _say(f"error: {exc}")
+        return 1
     log_dir = stack.var_dir / "log"
     state = StackState()
     pg: PostgresServer | None = None
-    kafka: KafkaServer | None = None
+    kafka: KafkaServer | KafkaCluster | None = None
     children: list[Child] = []
     summariser: Any = None
     backfill: ReportBackfill | None = None
     previous = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        _check_ports(specs, stack, own_pg, own_kafka)
+        _check_ports(specs, stack, own_pg, own_kafka and not clustered)
         servers: list[tuple[str, str, str]] = []
         if own_pg:
             pg = _own_postgres(stack)
@@ -495,7 +523,7 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
             state.database_url = database_url()
         servers.append(("postgresql", "running" if own_pg else "external", redacted_url(state.database_url)))
         if own_kafka:
-            kafka = _own_kafka(stack)
+            kafka = _own_kafka_cluster(stack) if clustered else _own_kafka(stack)
             _say(f"starting Kafka in {kafka.data_dir}")
             t0 = time.monotonic()
             kafka.start()
@@ -505,7 +533,13 @@ def run(terminals: int, simulator: bool, check: bool) -> int:
             state.kafka_bootstrap = KafkaSettings().bootstrap
         from fleet.kafka_admin import ensure_topics
 
-        ensure_topics(state.kafka_bootstrap, KafkaSettings().topic_partitions)
+        if clustered:
+            cluster = ClusterSettings()
+            ensure_topics(state.kafka_bootstrap, KafkaSettings().topic_partitions,
+                          replication_factor=cluster.replication_factor,
+                          configs={"min.insync.replicas": str(cluster.min_insync_replicas)})
+        else:
+            ensure_topics(state.kafka_bootstrap, KafkaSettings().topic_partitions)
         servers.append(("kafka", "running" if own_kafka else "external", state.kafka_bootstrap))
         _prepare_database(state, terminals)
         settle_report_start(state.database_url)
@@ -597,9 +631,11 @@ def _retention(database_url: str) -> None:
 @click.option("--terminals", type=int, default=None, help="simulated terminals (default FLEET_STACK_SIMULATE_TERMINALS)")
 @click.option("--no-simulator", is_flag=True, help="do not run the simulator")
 @click.option("--check", is_flag=True, help="start everything, print the status table, stop; exit 1 if unhealthy")
-def up_command(terminals: int | None, no_simulator: bool, check: bool) -> None:
+@click.option("--topology", type=click.Choice(["single", "cluster"]), default="single", show_default=True,
+              help="cluster: three Kafka brokers, gateways and APIs behind HAProxy, several workers (docs/scaling.md)")
+def up_command(terminals: int | None, no_simulator: bool, check: bool, topology: str) -> None:
     """Run PostgreSQL, Kafka, gateway, streams worker, API and simulator; Ctrl-C stops them all."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("kafka").setLevel(logging.ERROR)  # kafka-python is chatty while a broker starts
     count = StackSettings().simulate_terminals if terminals is None else terminals
-    sys.exit(run(count, simulator=not no_simulator, check=check))
+    sys.exit(run(count, simulator=not no_simulator, check=check, topology=topology))

@@ -37,6 +37,25 @@ class StackSettings(_Base):
     seed_history_interval_s: float = Field(60.0, gt=0, description="fix interval of that generated history")
 
 
+class ClusterSettings(_Base):
+    """`fleet up --topology cluster` (fleet/cluster.py): the topology of docker/compose.yaml as processes on
+    this machine, on loopback ports of their own; HAProxy takes the single-box ports (FLEET_GATEWAY_PORT,
+    FLEET_API_PORT)."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_CLUSTER_", extra="ignore", frozen=True)
+
+    kafka_brokers: int = Field(3, ge=3, description="Kafka nodes (KRaft broker and controller each); node i listens on kafka_base_port + 10 i, its controller one above")
+    kafka_base_port: int = Field(59100, ge=1024, le=65000, description="see kafka_brokers")
+    replication_factor: int = Field(3, ge=1, description="replicas of every topic (docker/compose.yaml kafka-init REPLICATION_FACTOR)")
+    min_insync_replicas: int = Field(2, ge=1, description="replicas an acks=all write needs (docker/compose.yaml kafka-init MIN_INSYNC_REPLICAS)")
+    gateways: int = Field(2, ge=1, description="JT/T 808 gateways behind HAProxy; gateway i listens on 127.0.0.1:gateway_base_port + i")
+    gateway_base_port: int = Field(7630, ge=1024, description="see gateways")
+    workers: int = Field(3, ge=1, description="stream workers in one consumer group; worker i's Faust web port is FLEET_STREAMS_WEB_PORT + i")
+    apis: int = Field(2, ge=1, description="API processes behind HAProxy; API i listens on 127.0.0.1:api_base_port + i")
+    api_base_port: int = Field(8090, ge=1024, description="see apis")
+    haproxy_stats_port: int = Field(8404, description="HAProxy's statistics page (127.0.0.1 only)")
+
+
 class DatabaseSettings(_Base):
     model_config = SettingsConfigDict(env_prefix="FLEET_DATABASE_", extra="ignore", frozen=True)
 
@@ -127,6 +146,7 @@ class GatewaySettings(_Base):
     unknown_refusals_max_rows: int = Field(10_000, ge=1, description="phones kept in refused_registration (the least recently seen are deleted)")
     auth_backoff_phones_max: int = Field(100_000, ge=1, description="phones whose wrong codes are remembered (the oldest are forgotten first)")
     auth_deadline_s: float = Field(30.0, description="close a connection not authenticated this long after accept")
+    proxy_protocol: bool = Field(False, description="every connection starts with a PROXY protocol v1/v2 header (HAProxy send-proxy): its source address is the terminal's for the per-address caps and logs; a connection without a valid one is closed. Only behind a balancer that sends it")
     hostile_log_per_connection: int = Field(10, description="bad inputs logged per connection (then one summary at close)")
     hostile_log_per_s: float = Field(20.0, description="bad-input log lines per second across all connections")
     hostile_log_burst: int = Field(100, description="bad-input log lines allowed at once before the per-second rate applies")

@@ -64,6 +64,7 @@ class ChildSpec:
     port_env: str | None = None      # the variable that moves that port
     more_ports: tuple[tuple[int, str], ...] = ()  # (port, variable) of other listeners, also free before start
     start_timeout_s: float = 60.0
+    env: tuple[tuple[str, str], ...] = ()  # this child's own variables over the stack's (one of several gateways)
 
     def missing_reason(self) -> str | None:
         try:
@@ -92,7 +93,7 @@ class Child:
     def __init__(self, spec: ChildSpec, log_dir: Path, env: dict[str, str]) -> None:
         self.spec = spec
         self.log_file = log_dir / f"{spec.name}.log"
-        self.env = env
+        self.env = {**env, **dict(spec.env)}
         self.proc: subprocess.Popen[bytes] | None = None
         self.missing = spec.missing_reason()
         self.state = "missing" if self.missing else "stopped"

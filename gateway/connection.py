@@ -22,7 +22,7 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, cast
 
 from fleet.phones import canonical_phone
-from gateway import access_log, login, media
+from gateway import access_log, login, media, proxy_protocol
 from gateway import replies as r
 from gateway.downlinks import Downlink, DownlinkPacer, sent_value
 from gateway.flow import FlowControlledConnection
@@ -82,6 +82,7 @@ class TerminalConnection(FlowControlledConnection):
         self.auth_failures = 0  # wrong codes on this connection since its last success (AuthBackoff)
         self.auth_ready_at = 0.0  # no 0x0102 of this connection is checked before (loop time)
         self.peer: str | None = None  # remote address, for security logs and notices
+        self._proxy_pending: bytearray | None = None  # bytes of a PROXY header still being read
         self.opened_at = 0.0
         self.hostile_logged = 0  # bad inputs logged / not logged (HostileInputLog)
         self.refused_logged = 0  # refused frames forwarded to the message log (gateway/access_log.py)
@@ -109,7 +110,16 @@ class TerminalConnection(FlowControlledConnection):
         peer = transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) >= 2 else None
         self.last_rx_at = self._window_start = self.opened_at = self.ctx.loop.time()
-        if not self.ctx.connection_opened(self):
+        self.ctx.connection_tracked(self)  # the authentication deadline runs from now
+        if self.ctx.settings.proxy_protocol:
+            # Behind a balancer the socket's peer is the balancer: admission waits for the PROXY header's
+            # address (gateway/proxy_protocol.py).
+            self._proxy_pending = bytearray()
+            return
+        self._admit()
+
+    def _admit(self) -> None:
+        if not self.ctx.connection_admitted(self):
             self.ctx.counters.unauthenticated_refused += 1
             self.log_hostile(logging.WARNING, "conn %s (%s): its host is over its share of the %d connections "
                              "waiting to authenticate, closing", self.connection_id, self.peer,
@@ -117,6 +127,11 @@ class TerminalConnection(FlowControlledConnection):
             self.close("refused", abort=True)
 
     def data_received(self, data: bytes) -> None:
+        if self._proxy_pending is not None:
+            rest = self._read_proxy_header(data)
+            if not rest:
+                return
+            data = rest
         ctx = self.ctx
         self.last_rx_at = ctx.loop.time()
         ctx.counters.bytes_in += len(data)
@@ -133,6 +148,29 @@ class TerminalConnection(FlowControlledConnection):
             self._in_read = False
             if self._out:
                 self._flush_out()
+
+    def _read_proxy_header(self, data: bytes) -> bytes:
+        """Gather the PROXY header; once complete, take its address as the peer, admit the connection and
+        return the JT/T 808 bytes after it. A bad header (or a terminal bypassing the balancer) closes."""
+        pending = self._proxy_pending
+        assert pending is not None
+        pending += data
+        try:
+            header = proxy_protocol.parse(bytes(pending))
+        except proxy_protocol.ProxyHeaderError as exc:
+            self.ctx.counters.proxy_header_rejected += 1
+            self.log_hostile(logging.WARNING, "conn %s (%s): bad PROXY protocol header, closing: %s: %s",
+                             self.connection_id, self.peer, exc, self.ctx.hostile_log.hex(bytes(pending)))
+            self._proxy_pending = None
+            self.close("refused", abort=True)
+            return b""
+        if header is None:
+            return b""
+        self._proxy_pending = None
+        if header.source is not None:
+            self.peer = header.source
+        self._admit()
+        return b"" if self._close_reason is not None else bytes(pending[header.length:])
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True

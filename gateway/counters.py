@@ -42,6 +42,7 @@ class GatewayCounters:
     unauthenticated_refused: int = 0
     unauthenticated_displaced: int = 0  # closed to make room for a host holding fewer waiting connections
     auth_deadline_closed: int = 0
+    proxy_header_rejected: int = 0  # connections closed: their first bytes were no valid PROXY header
     unknown_refusals: int = 0  # refused 0x0100 / 0x0102 of unknown phones gathered for refused_registration
     unknown_refusals_dropped: int = 0  # ... not kept: too many other phones were waiting for the write
     unknown_refusals_write_failed: int = 0  # phones whose refusals a failed write lost

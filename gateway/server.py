@@ -110,9 +110,18 @@ class GatewayContext:
         to authenticate (the caller closes it). A full pool makes room for a host holding fewer by
         closing the oldest waiting connection of the host holding most (`UnauthenticatedPool`);
         authenticated terminals are not counted, so they keep working."""
+        self.connection_tracked(conn)
+        return self.connection_admitted(conn)
+
+    def connection_tracked(self, conn: TerminalConnection) -> None:
+        """Count `conn` as open (its authentication deadline runs from now)."""
         self.connections.add(conn)
         self.counters.connections_opened += 1
         self.counters.connections_open = len(self.connections)
+
+    def connection_admitted(self, conn: TerminalConnection) -> bool:
+        """Admit `conn` to the unauthenticated pool under its peer's address (`connection_opened`); behind
+        a PROXY protocol balancer this runs once the header has named the terminal's address."""
         return admit_connection(self.unauthenticated, conn, self.counters)
 
     def connection_authenticated(self, conn: TerminalConnection) -> None:

@@ -29,6 +29,9 @@ command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || missing+=(maven)
 # espeak-ng speaks the simulated terminals' cabin audio (simulator/video_clips.py; a tone without it)
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
+# HAProxy balances terminals and browsers over the gateways and APIs of `fleet up --topology cluster`
+# (fleet/cluster.py) and its fault test (tests/integration/test_cluster_faults.py); Debian's 2.6.
+[ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null 2>&1 || missing+=(haproxy)
 # Go builds the load generator (simulator/loadgen). A machine without it gets Debian's golang-go, whose
 # Go is GO_DEBIAN_VERSION: the `go` line of simulator/loadgen/go.mod must not be newer (a unit test
 # keeps the two equal: tests/unit/simulator/test_loadgen_go_version.py).

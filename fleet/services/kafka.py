@@ -41,6 +41,15 @@ _COMPLETE_MARK = ".complete"
 BROKER_USER = "broker"
 
 
+def new_cluster_id() -> str:
+    """A Kafka cluster id: a URL-safe base64 UUID. One that starts with "-" is read by StorageTool's argument
+    parser as an option, so the format step would fail 1 in 64 times: those are drawn again."""
+    cluster_id = "-"
+    while cluster_id.startswith("-"):
+        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    return cluster_id
+
+
 def ensure_java() -> str:
     """Path of ``java`` (installs openjdk-17-jre-headless when missing and root)."""
     return ensure_command("java", "openjdk-17-jre-headless")
@@ -92,6 +101,11 @@ class KafkaServer:
         retention_hours: int = 24,
         jvm_extra: tuple[str, ...] = (),
         sasl_users: dict[str, str] | None = None,
+        node_id: int = 1,
+        quorum_voters: str | None = None,
+        cluster_id: str | None = None,
+        replication_factor: int = 1,
+        min_insync_replicas: int = 1,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port
@@ -103,6 +117,14 @@ class KafkaServer:
         # SASL/PLAIN users (name -> password), as the cluster of docker/compose.yaml has: None keeps the local
         # default, PLAINTEXT on 127.0.0.1 (docs/security.md); set, every listener wants a login.
         self.sasl_users = dict(sasl_users) if sasl_users is not None else None
+        # One node of a KRaft cluster (fleet/services/kafka_cluster.py): its id, every controller as
+        # id@host:port, the cluster id all nodes format with, and the replication of the internal and
+        # auto-created topics. The defaults are the single node of `fleet up`.
+        self.node_id = node_id
+        self.quorum_voters = quorum_voters or f"{node_id}@127.0.0.1:{controller_port}"
+        self.cluster_id = cluster_id
+        self.replication_factor = replication_factor
+        self.min_insync_replicas = min_insync_replicas
         self.log_file = self.data_dir / "server.log"
         self._pid_file = self.data_dir / "kafka.pid"
         self._proc: subprocess.Popen[bytes] | None = None
@@ -157,7 +179,19 @@ class KafkaServer:
         answer within `timeout_s` (the message carries the tail of its log).
         """
         if self.is_running():
-            self._wait_ready(timeout_s)
+            self.wait_ready(timeout_s)
+            return
+        self.launch()
+        try:
+            self.wait_ready(timeout_s)
+        except BaseException:
+            self.stop()
+            raise
+
+    def launch(self) -> None:
+        """Format storage (first time) and start the broker without waiting for it: a cluster's nodes serve
+        only once a majority of controllers is up, so they are all launched before any is awaited."""
+        if self.is_running():
             return
         for port in (self.port, self.controller_port):
             if not port_is_free(port):
@@ -169,11 +203,7 @@ class KafkaServer:
         classpath = f"{jars}/*"
         jvm = self._jvm_options()
         if not (self.data_dir / "logs" / "meta.properties").exists():
-            # A Kafka cluster id is a URL-safe base64 UUID; one that starts with "-" is read by
-            # StorageTool's argument parser as an option, so the format step would fail 1 in 64 times.
-            cluster_id = "-"
-            while cluster_id.startswith("-"):
-                cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+            cluster_id = self.cluster_id or new_cluster_id()
             proc = subprocess.run(
                 [java, *jvm, "-cp", classpath, "kafka.tools.StorageTool", "format", "-t", cluster_id,
                  "-c", str(self.data_dir / "server.properties")],
@@ -189,11 +219,6 @@ class KafkaServer:
                 start_new_session=True,  # Ctrl-C in the terminal must not reach it: the supervisor stops it in order
             )
         self._pid_file.write_text(f"{self._proc.pid}\n")
-        try:
-            self._wait_ready(timeout_s)
-        except BaseException:
-            self.stop()
-            raise
 
     def stop(self, timeout_s: float = 30) -> None:
         """SIGTERM, wait up to `timeout_s`, then SIGKILL. No-op when not running."""
@@ -256,7 +281,7 @@ class KafkaServer:
             time.sleep(0.2)
         return False
 
-    def _wait_ready(self, timeout_s: float) -> None:
+    def wait_ready(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self._proc is not None and self._proc.poll() is not None:
@@ -301,8 +326,8 @@ class KafkaServer:
         logs = self.data_dir / "logs"
         props = {
             "process.roles": "broker,controller",
-            "node.id": "1",
-            "controller.quorum.voters": f"1@127.0.0.1:{self.controller_port}",
+            "node.id": str(self.node_id),
+            "controller.quorum.voters": self.quorum_voters,
             "listeners": f"PLAINTEXT://127.0.0.1:{self.port},CONTROLLER://127.0.0.1:{self.controller_port}",
             "advertised.listeners": f"PLAINTEXT://127.0.0.1:{self.port}",
             "controller.listener.names": "CONTROLLER",
@@ -310,12 +335,12 @@ class KafkaServer:
             "listener.security.protocol.map": "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
             "log.dirs": str(logs),
             "num.partitions": "1",
-            "default.replication.factor": "1",
-            "min.insync.replicas": "1",
-            "offsets.topic.replication.factor": "1",
+            "default.replication.factor": str(self.replication_factor),
+            "min.insync.replicas": str(self.min_insync_replicas),
+            "offsets.topic.replication.factor": str(self.replication_factor),
             "offsets.topic.num.partitions": "8",
-            "transaction.state.log.replication.factor": "1",
-            "transaction.state.log.min.isr": "1",
+            "transaction.state.log.replication.factor": str(self.replication_factor),
+            "transaction.state.log.min.isr": str(self.min_insync_replicas),
             "transaction.state.log.num.partitions": "4",
             "group.initial.rebalance.delay.ms": "0",
             "num.network.threads": "2",

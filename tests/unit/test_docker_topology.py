@@ -22,9 +22,10 @@ from pydantic import ValidationError
 from pydantic_settings import BaseSettings
 
 from fleet.cli import main as fleet_cli
+from fleet.cluster import COMPOSE_SETTINGS, TERMINAL_TIMEOUT, haproxy_config
 from fleet.config_doc import settings_classes
 from fleet.launcher import DAGSTER_YAML, child_specs, dagster_specs
-from fleet.settings import REPO_ROOT, GatewaySettings, ReportSettings
+from fleet.settings import REPO_ROOT, ApiSettings, ClusterSettings, GatewaySettings, ReportSettings
 from fleet.topics import ALL_TOPICS
 from tests.support.arithmetic import load_arithmetic
 
@@ -372,3 +373,57 @@ def test_the_dagster_ui_is_behind_the_proxys_sign_in() -> None:
     assert '"${DAGSTER_UI_PASSWORD}"' in users
     assert _required_variable(environment(services()["haproxy"])["DAGSTER_UI_PASSWORD"]) == "DAGSTER_UI_PASSWORD"
     assert re.search(r"^\s*server \S+ dagster-webserver:3070\b", haproxy_section("backend dagster"), re.M)
+
+
+# -- `fleet up --topology cluster` (fleet/cluster.py): the same topology as processes on one machine --------
+
+
+def test_the_local_cluster_takes_composes_settings() -> None:
+    gateway_env = [environment(svc) for svc in _gateways().values()]
+    for key, value in COMPOSE_SETTINGS.items():
+        if key.startswith("FLEET_GATEWAY_"):
+            found = {env.get(key) for env in gateway_env}
+        elif key.startswith("FLEET_STREAMS_"):
+            found = {environment(ours()["streams"]).get(key)}
+        else:
+            found = {environment(svc).get(key) for svc in ours().values()}
+        assert found == {value}, f"{key}: docker/compose.yaml has {found}, fleet/cluster.py {value!r}"
+    init = environment(services()["kafka-init"])
+    cluster = ClusterSettings()
+    brokers = [name for name, svc in services().items() if str(svc.get("image", "")).startswith("apache/kafka")
+               and name != "kafka-init"]
+    assert (cluster.kafka_brokers, cluster.replication_factor, cluster.min_insync_replicas) == (
+        len(brokers), int(init["REPLICATION_FACTOR"]), int(init["MIN_INSYNC_REPLICAS"]))
+
+
+def test_the_local_balancer_spreads_terminals_like_composes_and_sends_the_proxy_header() -> None:
+    local = haproxy_config(ClusterSettings(), GatewaySettings(), ApiSettings())
+    for text in (haproxy_section("backend gateways"), local.split("backend gateways\n", 1)[1].split("\n\n", 1)[0]):
+        assert re.search(r"^\s*balance leastconn$", text, re.M)
+        assert re.search(r"^\s*default-server .*\bsend-proxy-v2\b", text, re.M)
+    docker_cfg = (DOCKER / "haproxy.cfg").read_text()
+    for timeout in ("client", "server"):
+        docker_value = re.search(rf"^\s*timeout {timeout} (\S+)", docker_cfg, re.M)
+        assert docker_value and docker_value[1] == TERMINAL_TIMEOUT
+    assert f"bind {GatewaySettings().host}:{GatewaySettings().port}" in local
+    assert re.findall(r"^\s*bind :(\d+)", haproxy_section("frontend jt808"), re.M) == [str(GatewaySettings().port)]
+
+
+def test_the_local_cluster_replicates_what_compose_replicates() -> None:
+    from fleet.cluster import cluster_specs
+
+    specs = cluster_specs(child_specs(0, simulator=False), Path("/nonexistent/var"))
+    names = [spec.name for spec in specs]
+    cluster = ClusterSettings()
+    assert [n for n in names if n.startswith("gateway-")] == [f"gateway-{i}" for i in range(1, cluster.gateways + 1)]
+    assert len([n for n in names if n.startswith("streams-")]) == cluster.workers >= 2
+    assert len([n for n in names if n.startswith("api-")]) == cluster.apis and "haproxy" in names
+    assert names.index("haproxy") > max(names.index(n) for n in names if n.startswith(("gateway-", "api-")))
+    gateway_ids = {dict(spec.env)["FLEET_GATEWAY_GATEWAY_ID"] for spec in specs if spec.name.startswith("gateway-")}
+    assert len(gateway_ids) == cluster.gateways, "connection ids are <gateway id>-<n>: ids must differ"
+    ports = [spec.port for spec in specs if spec.port] + [p for spec in specs for p, _ in spec.more_ports]
+    assert len(ports) == len(set(ports)), "two children of the cluster on one port"
+    # the process kinds compose replicates are the ones replicated here
+    replicated = {_target(command_lines(svc)[0]) for name, svc in ours().items()
+                  if name != "streams" and re.fullmatch(r".+-\d+", name)} | {_target(command_lines(ours()["streams"])[0])}
+    assert replicated == {_target(spec.argv) for spec in specs if re.fullmatch(r"(gateway|streams)-\d+", spec.name)}
