@@ -14,6 +14,7 @@ the two drift.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -23,6 +24,8 @@ from pathlib import Path
 from fleet.services._system import ServiceError
 from fleet.settings import ApiSettings, ClusterSettings, GatewaySettings, StreamsSettings
 from fleet.supervisor import ChildSpec, Health
+
+LOOPBACK_BALANCER = ("127.0.0.1/32",)  # HAProxy connects to the replicas from loopback
 
 # What docker/compose.yaml sets (x-fleet-env, x-gateway-env): checked equal by test_docker_topology.py.
 COMPOSE_SETTINGS: dict[str, str] = {
@@ -153,6 +156,13 @@ def haproxy_spec(config: Path, gateway: GatewaySettings, cluster: ClusterSetting
                                  (cluster.haproxy_stats_port, "FLEET_CLUSTER_HAPROXY_STATS_PORT")))
 
 
+def api_trusted_proxies(api: ApiSettings) -> list[str]:
+    """The APIs' trusted proxies behind the balancer: the configured ones (a proxy in front of HAProxy) and
+    HAProxy itself on loopback, whose ``option forwardfor`` names the client. Without it every browser would be
+    127.0.0.1 to the API, and one client's failed logins would throttle everyone's (api/addresses.py)."""
+    return [*api.trusted_proxies, *(net for net in LOOPBACK_BALANCER if net not in api.trusted_proxies)]
+
+
 def cluster_specs(single_box: list[ChildSpec], var_dir: Path) -> list[ChildSpec]:
     """The single-box children with the gateway, stream worker and API replaced by their replicas, and
     HAProxy in front of the gateways and APIs (started after them, before the simulator), reading
@@ -178,11 +188,13 @@ def cluster_specs(single_box: list[ChildSpec], var_dir: Path) -> list[ChildSpec]
                     env=(("FLEET_STREAMS_WEB_PORT", str(web_port)),
                          ("FLEET_STREAMS_DATA_DIR", f"{streams.data_dir}-{i}"))))  # Faust's local state is per process
         elif spec.name == "api":
+            proxies = json.dumps(api_trusted_proxies(ApiSettings()))
             for i, port in enumerate(api_ports(cluster), start=1):
                 specs.append(replace(spec, name=f"api-{i}",
                                      health=Health(http_url=f"http://127.0.0.1:{port}/api/health.json"),
                                      port=port, port_env="FLEET_CLUSTER_API_BASE_PORT",
-                                     env=(("FLEET_API_HOST", "127.0.0.1"), ("FLEET_API_PORT", str(port)))))
+                                     env=(("FLEET_API_HOST", "127.0.0.1"), ("FLEET_API_PORT", str(port)),
+                                          ("FLEET_API_TRUSTED_PROXIES", proxies))))
             specs.append(haproxy_spec(haproxy_config_path(var_dir), gateway, cluster))
         else:
             specs.append(spec)

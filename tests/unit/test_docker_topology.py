@@ -427,3 +427,23 @@ def test_the_local_cluster_replicates_what_compose_replicates() -> None:
     replicated = {_target(command_lines(svc)[0]) for name, svc in ours().items()
                   if name != "streams" and re.fullmatch(r".+-\d+", name)} | {_target(command_lines(ours()["streams"])[0])}
     assert replicated == {_target(spec.argv) for spec in specs if re.fullmatch(r"(gateway|streams)-\d+", spec.name)}
+
+
+def test_the_cluster_apis_read_the_client_address_haproxy_forwards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Behind the balancer every request's peer is HAProxy on loopback: the APIs must trust its
+    X-Forwarded-For, or one client's failed logins would throttle every user (api/addresses.py)."""
+    import json
+
+    from api.addresses import client_address, parse_networks
+    from fleet.cluster import cluster_specs
+
+    monkeypatch.setenv("FLEET_API_TRUSTED_PROXIES", '["10.0.0.0/8"]')  # a proxy in front of HAProxy
+    specs = [spec for spec in cluster_specs(child_specs(0, simulator=False), Path("/nonexistent/var"))
+             if spec.name.startswith("api-")]
+    assert specs
+    for spec in specs:
+        trusted = json.loads(dict(spec.env)["FLEET_API_TRUSTED_PROXIES"])
+        assert trusted == ["10.0.0.0/8", "127.0.0.1/32"]
+        networks = parse_networks(trusted)
+        assert client_address("127.0.0.1", "203.0.113.7", "X-Forwarded-For", networks) == "203.0.113.7"
+        assert client_address("127.0.0.1", "198.51.100.9, 203.0.113.7", "X-Forwarded-For", networks) == "203.0.113.7"
