@@ -200,6 +200,13 @@ def bilingual(message: str, code: int) -> str:
     return f"{chinese_text(fallback)} ({message})"
 
 
+def with_detail(message: str, detail: str) -> str:
+    """``message`` with an English ``detail`` (e.g. ``field 'phone'``) in its English part: ``"中文 (english; detail)"``,
+    or ``"中文 (detail)"`` for a Chinese-only text, so the Chinese part stays the spec's text alone."""
+    parts = split_bilingual(message)
+    return f"{message} ({detail})" if parts is None else f"{parts[0]} ({parts[1]}; {detail})"
+
+
 def _has_chinese(text: str) -> bool:
     return any("\u4e00" <= char <= "\u9fff" for char in text)
 

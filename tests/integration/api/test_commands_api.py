@@ -19,7 +19,7 @@ from api.commands import Downlinks
 from api.services import DOWNLINKS_KEY
 from fleet.enums import DeviceState
 from fleet.topics import JT808_DOWNLINK
-from tests.integration.api.conftest import ENGLISH, Demo
+from tests.integration.api.conftest import ENGLISH, Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from warehouse.db import connect
 
@@ -133,8 +133,9 @@ def test_device_command_8103_validated_and_encoded(kafka_app: Flask, client: Fla
                                                    pg_url: str, downlinked: Downlinked) -> None:
     [target] = make_vehicle(pg_url, demo.enterprises["a"], online=True)
     url = f"/api/device/{target.device_id}/command/8103.json"
-    bad = client.post(url, headers=login("admin_a"), json={"paramList": [{"id": "0055", "value": 200}]})
-    assert bad.status_code == 400 and bad.json["message"].startswith("最高速度范围 1~180 (")
+    bad = client.post(url, headers={**login("admin_a"), **ENGLISH}, json={"paramList": [{"id": "0055", "value": 200}]})
+    assert bad.status_code == 400 and bad.json["message"] == "最高速度范围 1~180"
+    assert "must be 1 to 180" in error_text(bad, "en-US")
     assert bad.json["data"] == {"field": "0055"}
     empty = client.post(url, headers=login("admin_a"), json={"paramList": [{"id": "0056", "value": None}]})
     assert empty.status_code == 400 and empty.json["message"].startswith("持续时间不能为空")

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import ENGLISH, Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from tests.integration.api.test_exchange_api import SECRET, new_platform
 from warehouse.db import connect
@@ -104,9 +104,11 @@ def test_an_inspection_past_its_deadline_is_expired_and_cannot_be_answered(clien
     future = _inspection(pg_url, platform["id"], demo.enterprises["a"], datetime.now(UTC) + timedelta(minutes=5))
     listed = _query(client, headers, "inspectMessage", {"platformId.eq": platform["id"]})["list"]
     assert {r["id"]: r["state"] for r in listed} == {past: "expired", future: "open"}
-    reply = client.post(f"/api/exchange/inspection/{past}/answer.json", headers=headers, json={"answer": "在岗"})
+    reply = client.post(f"/api/exchange/inspection/{past}/answer.json", headers={**headers, **ENGLISH},
+                        json={"answer": "在岗"})
     assert reply.status_code == 409 and reply.json["data"] == {"state": "expired"}  # type: ignore[index]
-    assert "截止" in reply.json["message"] and "deadline" in reply.json["message"]  # type: ignore[index]
+    assert reply.json["message"] == "该查岗已过应答截止时间，不能再应答"  # type: ignore[index]
+    assert "deadline" in error_text(reply, "en-US")
     # the console's sign-in read: the open ones only
     still_open = _query(client, headers, "inspectMessage", {"platformId.eq": platform["id"], "state.eq": "open"})
     assert [r["id"] for r in still_open["list"]] == [future]

@@ -16,7 +16,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from protocols.jt808.extras import decode_items
-from tests.integration.api.conftest import Demo, error_text
+from tests.integration.api.conftest import ENGLISH, Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from tests.integration.api.test_logs_api import Car
 from tests.support.tyre_items import EXPECTED_ROWS, tyre_items
@@ -109,7 +109,7 @@ def test_filters_by_item_and_pages(client: FlaskClient, login: Login, car: Car) 
 
 
 def test_needs_a_vehicle_and_a_time_range(client: FlaskClient, login: Login, car: Car) -> None:
-    headers = login("admin_a")
+    headers = {**login("admin_a"), **ENGLISH}
     no_car = query(client, headers, {"rangeConditions": [{"fieldName": "time", **RANGE}]})
     assert no_car.status_code == 400 and "carId" in error_text(no_car, "en-US")
     assert query(client, headers, {"carId.eq": car.car_id}).status_code == 400
@@ -142,9 +142,3 @@ def test_exports_the_rows_as_shown(client: FlaskClient, login: Login, car: Car) 
     assert (low["附加信息"], low["轮胎位置"], low["胎压(kPa)"], low["胎温(°C)"], low["电池电量(%)"], low["报警类型"]) == (
         "0x66 胎压监测", "5", "150", "40", "15", "胎压过低报警,电池电量低报警")
     assert body[0]["附加信息"] == "0x05 胎压" and body[0]["胎压(原始值)"] == "112"
-
-
-@pytest.fixture
-def client(english_client: FlaskClient) -> FlaskClient:
-    """This module reads error texts in English (``error_text``): its console speaks en-US."""
-    return english_client

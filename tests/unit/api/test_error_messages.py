@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 import pkgutil
 import re
 from pathlib import Path
@@ -25,6 +26,7 @@ from api.errors import (
     localise,
     split_bilingual,
 )
+from api.push_language import localised_bodies
 
 ROOT = Path(__file__).resolve().parents[3]
 CHINESE = re.compile("[\u4e00-\u9fff]")
@@ -128,3 +130,15 @@ def test_a_missing_permission_is_named_in_data() -> None:
 @pytest.mark.parametrize("status", sorted(STATUS_TEXTS))
 def test_status_catalogue_texts_are_bilingual(status: int) -> None:
     assert split_bilingual(STATUS_TEXTS[status]) is not None
+
+
+def test_a_push_message_is_the_chinese_text_and_its_local_message_the_subscribers_language() -> None:
+    push = {"type": 12, "data": {"commandId": 7, "message": "终端不支持该指令 (the terminal does not support this command)"}}
+    bodies = {language: json.loads(body)["data"] for language, body in localised_bodies(push).items()}
+    assert {language: (data["message"], data["localMessage"]) for language, data in bodies.items()} == {
+        "zh-CN": ("终端不支持该指令", "终端不支持该指令"),
+        "zh-HK": ("终端不支持该指令", "終端不支援該指令"),
+        "en-US": ("终端不支持该指令", "the terminal does not support this command"),
+    }
+    # a Chinese-only text is sent as it came
+    assert localised_bodies({"type": 12, "data": {"message": "终端不支持该指令"}}) == {}
