@@ -24,7 +24,7 @@ from api.push import STOMP_SUBPROTOCOLS
 from api.stomp import Frame
 from fleet.settings import ApiSettings
 from fleet.topics import CONSOLE_EVENTS
-from tests.integration.api.conftest import error_text
+from tests.integration.api.conftest import ENGLISH, error_text
 from tests.support.stomp_client import SockJsStompClient
 from tests.support.stomp_client import StompClient as SharedStompClient
 from warehouse.passwords import hash_password
@@ -507,8 +507,9 @@ def test_token_call_under_protocol_2_needs_client_credentials(client_server, ent
         conn.close()
     params = {"grant_type": "password", "username": ent.user_name, "password": PASSWORD}
     url = f"http://{client_server}/oauth2/token.json"
-    without = requests.get(url, params=params, timeout=10)
+    without = requests.get(url, params=params, headers=ENGLISH, timeout=10)
     assert (without.status_code, without.json()["code"]) == (401, 401)
+    assert without.json()["message"] == "缺少客户端凭证"
     assert "client_id:client_secret" in error_text(without, "en-US")
     wrong = requests.get(url, params=params, auth=(key, "wrong-secret"), timeout=10)
     assert wrong.status_code == 401
