@@ -16,7 +16,7 @@ from api.addresses import TrustedProxyMiddleware, parse_networks
 from api.body_deadline import BodyTimeout
 from api.db import EXTENSION_KEY as DB_KEY
 from api.db import Database
-from api.errors import ApiError, envelope
+from api.errors import STATUS_TEXTS, ApiError, chinese_text, envelope
 from api.http import FleetJSONProvider, reject_unstorable_text
 from api.media import MEDIA_KEY, MediaClient
 from api.push import register_push
@@ -121,11 +121,13 @@ def _register_error_handlers(app: Flask) -> None:
     def http_error(exc: HTTPException) -> tuple[Response, int]:
         status = exc.code or 500
         if status == 404:
-            message = f"no such endpoint: {request.method} {request.path}"
+            message = f"接口不存在 (no such endpoint: {request.method} {request.path})"
         elif status == 405:
-            message = f"method {request.method} not allowed on {request.path}"
-        else:
-            message = exc.description or exc.name
+            message = f"不支持该请求方法 (method {request.method} not allowed on {request.path})"
+        else:  # werkzeug's English: the catalogue's Chinese for the status, else a generic one
+            detail = exc.description or exc.name
+            chinese = chinese_text(STATUS_TEXTS.get(status, "请求失败 (request failed)"))
+            message = f"{chinese} ({detail})"
         response, status = _reply(status, status, message)
         allow = dict(exc.get_headers()).get("Allow")
         if allow:  # 405: RFC 9110 wants the methods the resource does support

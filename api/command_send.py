@@ -13,7 +13,7 @@ from api import commands
 from api.command_params import audit_changes
 from api.db import get_db
 from api.errors import ApiError, BadRequest, Forbidden, Unavailable
-from api.security import FORBIDDEN_TEXT, current_principal
+from api.security import current_principal
 from api.services import downlinks
 from fleet.enums import DeviceState
 from fleet.phones import canonical_phone
@@ -50,8 +50,8 @@ def check_sensitive(built: commands.Built, payload: Any) -> None:
     """A command that can take a terminal off the platform, re-identify it, track or record it without
     end or delete its media needs the ``sensitiveCommand:cmd`` permission and ``confirm: true``."""
     if not current_principal().can(*SENSITIVE_PERMISSION):
-        raise Forbidden(f"{FORBIDDEN_TEXT} (permission denied: {':'.join(SENSITIVE_PERMISSION)}; needed for "
-                        f"{', '.join(built.sensitive)})", data={"sensitive": list(built.sensitive)})
+        raise Forbidden.missing(*SENSITIVE_PERMISSION, detail=f"; needed for {', '.join(built.sensitive)}",
+                                data={"sensitive": list(built.sensitive)})
     confirmed = payload.get("confirm") if isinstance(payload, dict) else None
     if confirmed is not True:
         raise BadRequest(f"该指令需要确认后才能下发 (this command needs confirm: true in the body: "

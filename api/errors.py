@@ -3,6 +3,11 @@
 Every reply is ``{code, message, data}``. ``code`` is 0 on success; errors use the HTTP status as
 the business code, except 40002 (session invalid, HTTP 401), which the console treats specially
 (console-spec §8: log out and go to the login page).
+
+An error's text is written once, bilingual: ``"中文 (english)"``. The reply's ``message`` is the Chinese part
+only, the spec's exact text (console-spec §8, platform-spec §8: open-platform clients read it); its
+``localMessage`` is the text in the caller's language (zh-CN, zh-HK generated from it, or the English part).
+A 403 for a missing permission names it in ``data.permission`` (``"code:action"``; ``Forbidden.missing``).
 """
 
 from __future__ import annotations
@@ -19,6 +24,23 @@ SESSION_INVALID = 40002
 LANGUAGE_HEADER = "X-Fleet-Language"
 LANGUAGES = ("zh-CN", "zh-HK", "en-US")
 DEFAULT_LANGUAGE = "zh-CN"
+# The 403 text of the status catalogue (platform-spec §8; the console's common:httpStatus.403).
+FORBIDDEN_TEXT = "用户得到授权，但是访问是被禁止的。"
+# The HTTP status catalogue of platform-spec §8 (the console's common:httpStatus), bilingual: the text of an
+# error the framework raises without words of ours (werkzeug's 4xx/5xx).
+STATUS_TEXTS = {
+    400: "发出的请求有错误，服务器没有进行新建或修改数据的操作。 (bad request, nothing was changed)",
+    401: "用户没有权限（令牌、用户名、密码错误）。 (no permission: token, user name or password wrong)",
+    403: f"{FORBIDDEN_TEXT} (access is forbidden)",
+    404: "发出的请求针对的是不存在的记录，服务器没有进行操作。 (the record does not exist)",
+    406: "请求的格式不可得。 (the requested format is not available)",
+    410: "请求的资源被永久删除，且不会再得到的。 (the resource has been permanently deleted)",
+    422: "当创建一个对象时，发生一个验证错误。 (a validation error occurred on create)",
+    500: "服务器发生错误，请检查服务器。 (server error, please check the server)",
+    502: "网关错误。 (gateway error)",
+    503: "服务不可用，服务器暂时过载或维护。 (service unavailable: the server is overloaded or under maintenance)",
+    504: "网关超时。 (gateway timeout)",
+}
 
 
 class ApiError(Exception):
@@ -39,7 +61,7 @@ class BadRequest(ApiError):
 
     http_status = 400
     code = 400
-    default_message = "bad request"
+    default_message = STATUS_TEXTS[400]
 
 
 class InvalidCredentials(ApiError):
@@ -63,7 +85,15 @@ class Forbidden(ApiError):
 
     http_status = 403
     code = 403
-    default_message = "用户得到授权，但是访问是被禁止的。 (permission denied)"
+    default_message = f"{FORBIDDEN_TEXT} (permission denied)"
+
+    @classmethod
+    def missing(cls, code: str, action: str, *, detail: str = "", data: dict[str, Any] | None = None) -> Forbidden:
+        """The 403 of a caller without ``code:action``: ``data.permission`` names it so a client can show it
+        (more keys from ``data``); ``detail`` is appended to the English part."""
+        permission = f"{code}:{action}"
+        return cls(f"{FORBIDDEN_TEXT} (permission denied: {permission}{detail})",
+                   data={"permission": permission, **(data or {})})
 
 
 class NotFound(ApiError):
@@ -91,17 +121,22 @@ class TooManyAttempts(ApiError):
 
 
 class Unavailable(ApiError):
+    """A service the request needs (the database, the media server) is down: try again later."""
+
     http_status = 503
     code = 503
     default_message = "服务不可用 (service unavailable)"
 
 
 def envelope(data: Any = None, *, code: int = 0, message: str = "ok") -> dict[str, Any]:
-    """The reply body. An error (code != 0) inside a request also carries ``localMessage``: the
-    bilingual ``message`` in the caller's language (`request_language`); ``message`` itself stays
-    bilingual for clients that do not read it."""
-    body: dict[str, Any] = {"code": code, "message": message, "data": data}
-    if code != 0 and has_request_context():
+    """The reply body. An error (code != 0) takes a bilingual ``message`` (``"中文 (english)"``) and answers
+    its Chinese part as ``message`` (the spec's text, the same for every caller: `chinese_text`); inside a
+    request it also carries ``localMessage``, the text in the caller's language (`request_language`)."""
+    if code == 0:
+        return {"code": code, "message": message, "data": data}
+    message = bilingual(message, code)
+    body: dict[str, Any] = {"code": code, "message": chinese_text(message), "data": data}
+    if has_request_context():
         body["localMessage"] = localise(message, request_language())
     return body
 
@@ -149,10 +184,37 @@ def split_bilingual(message: str) -> tuple[str, str] | None:
             depth -= 1
             if depth == 0:
                 chinese, english = text[:index].strip(), text[index + 1:-1].strip()
-                if english and any("\u4e00" <= char <= "\u9fff" for char in chinese):
+                if english and _has_chinese(chinese):
                     return chinese, english
                 return None
     return None
+
+
+def bilingual(message: str, code: int) -> str:
+    """``message`` as ``"中文 (english)"``: a text without Chinese (a library's words that reached an error) gets
+    the status catalogue's Chinese for ``code`` in front, so no reply's ``message`` is English only."""
+    if split_bilingual(message) is not None or _has_chinese(message):
+        return message
+    status = 401 if code == SESSION_INVALID else code
+    fallback = STATUS_TEXTS.get(status) or STATUS_TEXTS[500 if status >= 500 else 400]
+    return f"{chinese_text(fallback)} ({message})"
+
+
+def with_detail(message: str, detail: str) -> str:
+    """``message`` with an English ``detail`` (e.g. ``field 'phone'``) in its English part: ``"中文 (english; detail)"``,
+    or ``"中文 (detail)"`` for a Chinese-only text, so the Chinese part stays the spec's text alone."""
+    parts = split_bilingual(message)
+    return f"{message} ({detail})" if parts is None else f"{parts[0]} ({parts[1]}; {detail})"
+
+
+def _has_chinese(text: str) -> bool:
+    return any("\u4e00" <= char <= "\u9fff" for char in text)
+
+
+def chinese_text(message: str) -> str:
+    """The zh-CN part of a bilingual message, the message itself otherwise (a Chinese-only text)."""
+    parts = split_bilingual(message)
+    return message if parts is None else parts[0]
 
 
 def localise(message: str, language: str) -> str:

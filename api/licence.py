@@ -18,7 +18,7 @@ from typing import Any
 from psycopg import Connection
 
 from api.auth import Principal
-from api.errors import ApiError, BadRequest, Conflict, Unavailable
+from api.errors import ApiError, BadRequest, Conflict, Unavailable, with_detail
 from api.query import validators
 from fleet.licence import LicenceError, LicenceTerms, load_public_key, verify
 from warehouse.queries import licence as queries
@@ -133,7 +133,7 @@ def _field(body: dict[str, Any], name: str, check: Callable[[Any], str | None], 
                          data={"field": name})
     problem = check(value)
     if problem:
-        raise BadRequest(f"{problem} (field '{name}')", data={"field": name})
+        raise BadRequest(with_detail(problem, f"field '{name}'"), data={"field": name})
     return value
 
 

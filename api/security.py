@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException
 from api.auth import Principal, verify_access_token
 from api.basic_auth import PROTOCOL_BASIC, auth_protocol, basic_principal
 from api.db import get_db
+from api.errors import FORBIDDEN_TEXT as FORBIDDEN_TEXT  # the 403 text of platform-spec §8, for the routes
 from api.errors import ApiError, AuthError, Forbidden, NotFound, envelope
 from api.query.values import MAX_ID, parse_positive_int, subtree_requested
 from fleet.browser_headers import STATIC_HEADERS
@@ -23,8 +24,6 @@ from warehouse.queries import vehicles
 from warehouse.queries.scope import Scope
 
 F = TypeVar("F", bound=Callable[..., Any])
-# The 403 text of the status catalogue (platform-spec §8; the console's common:httpStatus.403).
-FORBIDDEN_TEXT = "用户得到授权，但是访问是被禁止的。"
 
 
 def bearer_token() -> str:
@@ -62,7 +61,7 @@ def requires(code: str, action: str) -> Callable[[F], F]:
             if principal.app_id is not None:  # an open platform app: every call counts on its limit
                 _count_app_call(principal.app_id)
             if not principal.may(code, action):
-                raise Forbidden(f"{FORBIDDEN_TEXT} (permission denied: {code}:{action})")
+                raise Forbidden.missing(code, action)
             g.principal = principal
             return view(*args, **kwargs)
 

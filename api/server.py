@@ -34,9 +34,9 @@ REFUSE_DRAIN_S = 1.0  # how long a refused client's request is read (and dropped
 
 
 def too_many_connections_reply(address: str) -> bytes:
-    """The raw 503 sent to a connection over the per-address cap (the request is never parsed)."""
-    body = json.dumps({"code": 503, "data": None,
-                       "message": f"来自同一地址的连接过多 (too many open connections from {address})"},
+    """The raw 503 sent to a connection over the per-address cap (the request is never parsed, so its language
+    is unknown: the envelope's Chinese ``message`` alone, as ``api.errors.envelope`` answers outside a request)."""
+    body = json.dumps({"code": 503, "data": None, "message": f"来自同一地址（{address}）的连接过多"},
                       ensure_ascii=False).encode()
     head = ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\nRetry-After: 5\r\nConnection: close\r\n\r\n")

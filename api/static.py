@@ -44,8 +44,8 @@ API_PREFIXES = ("/api/", "/oauth2/", "/wss/")
 API_EXACT = ("/api", "/oauth2", "/wss")
 ASSET_MAX_AGE_S = 365 * 86400
 NOT_BUILT = (
-    "控制台尚未构建 (the console is not built): run `make up`, which builds it, "
-    "or `cd dashboards && npm ci && npm run build`; during development use `npm run dev` (see dashboards/README.md)"
+    "控制台尚未构建 (the console is not built: run `make up`, which builds it, "
+    "or `cd dashboards && npm ci && npm run build`; during development use `npm run dev`, see dashboards/README.md)"
 )
 
 
@@ -143,9 +143,9 @@ def history_fallback(exc: HttpNotFound) -> Response | tuple[Response, int]:
     """A top-level build file, or index.html for a console URL; the JSON 404 for API paths."""
     path = request.path
     if request.method not in ("GET", "HEAD") or _is_api_path(path) or path.startswith("/assets/"):
-        message = f"no such endpoint: {request.method} {path}"
+        message = f"接口不存在 (no such endpoint: {request.method} {path})"
         if path.startswith("/assets/"):
-            message = f"no such console asset: {path}"
+            message = f"控制台文件不存在 (no such console asset: {path})"
         return jsonify(envelope(None, code=404, message=message)), 404
     directory = _console_dir()
     relative = path.lstrip("/")

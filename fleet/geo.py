@@ -64,9 +64,9 @@ class InvalidCoordinates(ValueError):
 
 def check_coordinates(lng: float, lat: float) -> None:
     if not (math.isfinite(lng) and -180.0 <= lng <= 180.0):
-        raise InvalidCoordinates("lng", f"经度必须在 -180 到 180 之间 (lng must be between -180 and 180): {lng!r}")
+        raise InvalidCoordinates("lng", f"经度必须在 -180 到 180 之间 (lng must be between -180 and 180: {lng!r})")
     if not (math.isfinite(lat) and -90.0 <= lat <= 90.0):
-        raise InvalidCoordinates("lat", f"纬度必须在 -90 到 90 之间 (lat must be between -90 and 90): {lat!r}")
+        raise InvalidCoordinates("lat", f"纬度必须在 -90 到 90 之间 (lat must be between -90 and 90: {lat!r})")
 
 
 def join_address(province: str, city: str, district: str) -> str:

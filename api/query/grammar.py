@@ -245,7 +245,8 @@ def parse_query(entity: EntitySpec, params: Mapping[str, str], body: Any) -> Que
     desc_default = entity.default_desc if not params.get("orderBy") else False
     page_size = parse_positive_int("pageSize", params.get("pageSize"), entity.default_page_size)
     if page_size > entity.max_page_size:
-        raise BadRequest(f"pageSize {page_size} exceeds the maximum {entity.max_page_size} for {entity.name}")
+        raise BadRequest(f"每页条数 {page_size} 超过上限 {entity.max_page_size} "
+                         f"(pageSize {page_size} exceeds the maximum {entity.max_page_size} for {entity.name})")
     return _windowed(Query(
         entity=entity,
         select=_names(entity, params.get("select"), "field") or entity.default_select or entity.listable,
@@ -314,18 +315,18 @@ def _split_body(body: Any) -> tuple[list[tuple[str, Any]], list[Any]]:
     if body is None:
         return [], []
     if not isinstance(body, dict):
-        raise BadRequest("request body must be a JSON object of conditions")
+        raise BadRequest("请求体必须是查询条件的 JSON 对象 (request body must be a JSON object of conditions)")
     conditions = [(k, v) for k, v in body.items() if k not in ("conditions", "rangeConditions")]
     nested = body.get("conditions")
     if nested is not None:
         if not isinstance(nested, dict):
-            raise BadRequest("'conditions' must be a JSON object of field.op keys")
+            raise BadRequest("conditions 必须是 JSON 对象 ('conditions' must be a JSON object of field.op keys)")
         conditions.extend(nested.items())
     ranges = body.get("rangeConditions")
     if ranges is None:
         ranges = []
     if not isinstance(ranges, list):
-        raise BadRequest("'rangeConditions' must be a list of {fieldName, start, end, ...} objects")
+        raise BadRequest("rangeConditions 必须是列表 ('rangeConditions' must be a list of {fieldName, start, end, ...} objects)")
     return conditions, ranges
 
 
@@ -337,11 +338,13 @@ def _names(entity: EntitySpec, raw: str | None, what: str, *, sortable_only: boo
     unknown = [n for n in names if n not in entity.fields or (what == "field" and not entity.fields[n].listable)]
     if unknown:
         shown = ", ".join(repr(n) if n.strip() != n or not n else n for n in unknown)
-        raise BadRequest(f"unknown {what}(s) for {entity.name}: {shown[:200]}")
+        raise BadRequest(f"未知的{'字段' if what == 'field' else '排序字段'}：{shown[:200]} "
+                         f"(unknown {what}(s) for {entity.name}: {shown[:200]})")
     if sortable_only:
         unsortable = [n for n in names if not entity.fields[n].sortable]
         if unsortable:
-            raise BadRequest(f"{entity.name} cannot be sorted by: {', '.join(unsortable)}")
+            raise BadRequest(f"不能按该字段排序：{', '.join(unsortable)} "
+                             f"({entity.name} cannot be sorted by: {', '.join(unsortable)})")
     return names
 
 
@@ -355,11 +358,13 @@ def _parse_conditions(entity: EntitySpec, raw: list[tuple[str, Any]]) -> list[Co
             continue
         if op not in OPERATORS:
             raise BadRequest(
-                f"unknown operator '{op}' in condition '{key}'; known: {', '.join(sorted(OPERATORS))}"
+                f"未知的运算符 '{op}' (unknown operator '{op}' in condition '{key}'; "
+                f"known: {', '.join(sorted(OPERATORS))})"
             )
         parsed.append(_condition(entity, name, op, value))
     if unknown_fields:
-        raise BadRequest(f"unknown field(s) for {entity.name}: {', '.join(unknown_fields)}")
+        raise BadRequest(f"未知字段：{', '.join(unknown_fields)} "
+                         f"(unknown field(s) for {entity.name}: {', '.join(unknown_fields)})")
     return parsed
 
 
@@ -381,14 +386,16 @@ def _typed_condition(entity: EntitySpec, name: str, op: str, value: Any) -> Cond
         return Condition(name, op, [coerce(name, ftype, v) for v in _list_items(name, op, ftype, value)])
     if op in TEXT_OPS:
         if ftype != "str":
-            raise BadRequest(f"operator '{op}' applies to text fields only; '{name}' is {ftype}")
+            raise BadRequest(f"运算符 '{op}' 只适用于文本字段 (operator '{op}' applies to text fields only; "
+                             f"'{name}' is {ftype})")
         if not isinstance(value, str) or value == "":
-            raise BadRequest(f"'{name}.{op}' expects a non-empty string")
+            raise BadRequest(f"'{name}.{op}' 需要非空文本 ('{name}.{op}' expects a non-empty string)")
         return Condition(name, op, coerce(name, ftype, value))
     if value is None and op not in ("eq", "ne"):
-        raise BadRequest(f"'{name}.{op}' needs a value, got null")
+        raise BadRequest(f"'{name}.{op}' 需要一个值 ('{name}.{op}' needs a value, got null)")
     if isinstance(value, list | dict):
-        raise BadRequest(f"'{name}.{op}' expects a single value, got a {type(value).__name__}")
+        raise BadRequest(f"'{name}.{op}' 只接受单个值 ('{name}.{op}' expects a single value, "
+                         f"got a {type(value).__name__})")
     return Condition(name, op, coerce(name, ftype, value))
 
 
@@ -399,25 +406,28 @@ def _list_items(name: str, op: str, ftype: str, value: Any) -> list[Any]:
     items = value.split(",") if isinstance(value, str) and ftype == "int" else value
     if not isinstance(items, list) or len(items) > MAX_LIST_VALUES:
         text = " or comma text" if ftype in ("int", "str") else ""
-        raise BadRequest(f"'{name}.{op}' expects a list{text} of at most {MAX_LIST_VALUES} values")
+        raise BadRequest(f"'{name}.{op}' 需要至多 {MAX_LIST_VALUES} 个值的列表 "
+                         f"('{name}.{op}' expects a list{text} of at most {MAX_LIST_VALUES} values)")
     return items
 
 
 def _parse_range(entity: EntitySpec, item: Any, index: int) -> RangeCondition:
     where = f"rangeConditions[{index}]"
     if not isinstance(item, dict):
-        raise BadRequest(f"{where} must be an object with fieldName and bounds")
+        raise BadRequest(f"{where} 必须是对象 ({where} must be an object with fieldName and bounds)")
     unknown_keys = sorted(set(item) - _RANGE_KEYS)
     if unknown_keys:
-        raise BadRequest(f"{where}: unknown key(s) {', '.join(unknown_keys)}")
+        raise BadRequest(f"{where} 含未知的键：{', '.join(unknown_keys)} "
+                         f"({where}: unknown key(s) {', '.join(unknown_keys)})")
     name = item.get("fieldName")
     if not isinstance(name, str) or name not in entity.fields or not entity.fields[name].filterable:
-        raise BadRequest(f"{where}: unknown field for {entity.name}: {name}")
+        raise BadRequest(f"{where} 的字段未知：{name} ({where}: unknown field for {entity.name}: {name})")
     rtype = item.get("type")
     if rtype is None:
         rtype = "closed"
     if not isinstance(rtype, str) or rtype not in RANGE_TYPES:
-        raise BadRequest(f"{where}: unknown range type {rtype!r}; known: {', '.join(RANGE_TYPES)}")
+        raise BadRequest(f"{where} 的范围类型未知：{rtype!r} "
+                         f"({where}: unknown range type {rtype!r}; known: {', '.join(RANGE_TYPES)})")
     lower_inc, upper_inc = RANGE_TYPES[rtype]
     ftype = entity.fields[name].type
     # Every bound given is checked, also one that another overrides.
@@ -428,5 +438,5 @@ def _parse_range(entity: EntitySpec, item: Any, index: int) -> RangeCondition:
     if bounds["lte"] is not None or bounds["lt"] is not None:
         upper, upper_inc = (bounds["lte"], True) if bounds["lte"] is not None else (bounds["lt"], False)
     if lower is None and upper is None:
-        raise BadRequest(f"{where}: give at least one bound (start/end or gte/gt/lte/lt)")
+        raise BadRequest(f"{where} 至少需要一个边界 ({where}: give at least one bound: start/end or gte/gt/lte/lt)")
     return RangeCondition(name, lower, lower_inc, upper, upper_inc)

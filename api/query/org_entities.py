@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from api.errors import BadRequest, Conflict, Forbidden
+from api.errors import BadRequest, Conflict, Forbidden, with_detail
 from api.query import validators
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
 from warehouse.passwords import hash_password
@@ -32,7 +32,7 @@ MAX_ROLES = 100
 
 
 def _bad(field: str, message: str) -> BadRequest:
-    return BadRequest(f"{message} (field '{field}')", data={"field": field})
+    return BadRequest(with_detail(message, f"field '{field}'"), data={"field": field})
 
 
 def id_list(value: Any) -> str | None:

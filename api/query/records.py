@@ -20,7 +20,7 @@ from psycopg import Connection, errors
 from psycopg.types.json import Jsonb
 
 from api.auth import Principal
-from api.errors import BadRequest, Conflict, NotFound
+from api.errors import BadRequest, Conflict, NotFound, with_detail
 from api.query.grammar import EntitySpec, FieldSpec
 from api.query.runner import fetch_by_id
 from api.query.values import MAX_TEXT_CHARS, coerce
@@ -56,7 +56,7 @@ def check_value(name: str, spec: FieldSpec, value: Any) -> Any:
     if value is not None and spec.check is not None:
         problem = spec.check(value)
         if problem:
-            raise _bad(name, f"{problem} (field '{name}')")
+            raise _bad(name, with_detail(problem, f"field '{name}'"))
     return value
 
 

@@ -146,7 +146,7 @@ def put_settings() -> dict[str, Any]:
     with get_db().connection() as conn:
         if switches and switches != {c: v for c, v in q.enterprise_switches(conn, principal.enterprise_id).items()
                                      if c in switches} and not principal.can("enterprise", "update"):
-            raise Forbidden(f"{FORBIDDEN_TEXT} (permission denied: enterprise:update)")
+            raise Forbidden.missing("enterprise", "update")
         with conn.transaction():
             for key, rule in rules.items():
                 q.put_user_rule(conn, principal.user_id, principal.enterprise_id, key, rule)

@@ -163,7 +163,7 @@ def _report_conditions(*, allow_exists: bool) -> tuple[datetime | None, datetime
     nested = body.get("conditions")
     if nested is not None:
         if not isinstance(nested, dict):
-            raise BadRequest("'conditions' must be a JSON object of field.op keys")
+            raise BadRequest("conditions 必须是 JSON 对象 ('conditions' must be a JSON object of field.op keys)")
         items.extend(nested.items())
     since = until = None
     keys: list[str] = []
@@ -172,14 +172,14 @@ def _report_conditions(*, allow_exists: bool) -> tuple[datetime | None, datetime
         if field == "startTime" and op in ("gte", "gt", "lt", "lte"):
             moment = coerce(name, "time", value)
             if moment is None:
-                raise BadRequest(f"'{name}' needs a value, got null")
+                raise BadRequest(f"'{name}' 需要一个值 ('{name}' needs a value, got null)")
             if op in ("gte", "gt"):
                 since = moment if since is None else max(since, moment)
             else:
                 until = moment if until is None else min(until, moment)
         elif allow_exists and op == "exists" and field in ALARMS:
             if value is not True:
-                raise BadRequest(f"'{name}' only accepts true ({name} must be true)")
+                raise BadRequest(f"'{name}' 只接受 true ('{name}' only accepts true)")
             keys.append(field)
         else:
             raise BadRequest(f"不支持的条件 (unknown condition for device_alarm: {name[:80]})")

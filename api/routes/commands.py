@@ -23,7 +23,7 @@ from flask import Blueprint
 from api import commands
 from api.command_send import TerminalOffline, accepted, device_id_in, epoch_ms, send
 from api.db import get_db
-from api.errors import BadRequest, NotFound
+from api.errors import BadRequest, NotFound, chinese_text, localise, request_language
 from api.http import json_body, ok
 from api.security import request_scope, requires
 from warehouse.queries import commands as queries
@@ -104,7 +104,9 @@ def batch_text() -> dict[str, Any]:
             data = send(target, "8300", text)
             results.append({"deviceId": device_id, "id": data["id"], "message": commands.ACCEPTED_MESSAGE})
         except (TerminalOffline, NotFound, BadRequest) as exc:
-            results.append({"deviceId": device_id, "id": None, "message": exc.message})
+            # as the error envelope: the Chinese text, and the text in the caller's language
+            results.append({"deviceId": device_id, "id": None, "message": chinese_text(exc.message),
+                            "localMessage": localise(exc.message, request_language())})
     return accepted({"commands": results})
 
 

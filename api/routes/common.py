@@ -29,7 +29,8 @@ def check_root_only(entity: EntitySpec) -> None:
     principal = current_principal()
     if not is_root_path(principal.enterprise_path) or not principal.may(entity.permission, "add"):
         raise Forbidden(f"只有根企业的管理员可以查看 (only an administrator of the root enterprise holding "
-                        f"{entity.permission}:add may read {entity.name})")
+                        f"{entity.permission}:add may read {entity.name})",
+                        data={"permission": f"{entity.permission}:add", "rootEnterprise": True})
 
 
 def _query_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:

@@ -39,7 +39,6 @@ from api.query.validators import PASSWORD_INVALID, password_is_valid
 from api.query.values import parse_flag
 from api.routemap import denied_paths, routes_for
 from api.security import (
-    FORBIDDEN_TEXT,
     authenticated,
     current_principal,
     request_scope,
@@ -120,15 +119,16 @@ def update_profile() -> dict[str, Any]:
         raise BadRequest("请求体必须是非空 JSON 对象 (body must be a non-empty JSON object)")
     unknown = sorted(set(body) - set(_PROFILE_LIMITS))
     if unknown:
-        raise BadRequest(f"unknown profile field(s): {', '.join(unknown)}")
+        raise BadRequest(f"未知字段：{', '.join(unknown)} (unknown profile field(s): {', '.join(unknown)})")
     values: dict[str, str] = {}
     for key, value in body.items():  # checked as sent (api/openapi.yaml), stored without edge blanks
         if value is None:
             value = ""
         if not isinstance(value, str):
-            raise BadRequest(f"{key} must be text")
+            raise BadRequest(f"{key} 必须是文本 ({key} must be text)")
         if len(value) > _PROFILE_LIMITS[key]:
-            raise BadRequest(f"{key} is longer than {_PROFILE_LIMITS[key]} characters")
+            raise BadRequest(f"{key} 不能超过 {_PROFILE_LIMITS[key]} 个字符 "
+                             f"({key} is longer than {_PROFILE_LIMITS[key]} characters)")
         if key == "email" and not _EMAIL.fullmatch(value):
             raise BadRequest("请输入邮箱 (email is required)" if not value.strip(_BLANKS)
                              else "邮箱格式不正确 (not an email address)")
@@ -161,7 +161,7 @@ def patch_user(user_id: int) -> dict[str, Any]:
         return change_password(user_id, body)
     principal = current_principal()
     if not principal.can(USER.permission, "update"):
-        raise Forbidden(f"{FORBIDDEN_TEXT} (permission denied: {USER.permission}:update)")
+        raise Forbidden.missing(USER.permission, "update")
     with get_db().connection() as conn:
         return ok(records.update(conn, USER, principal, request_scope(), user_id, body))
 
@@ -172,13 +172,13 @@ def change_password(user_id: int, body: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(body.get(key), str) or not body[key]:
             raise BadRequest(message)
     if body.get("id") not in (None, "", user_id, str(user_id)):
-        raise BadRequest(f"body id {body.get('id')!r} does not match the path id {user_id}")
+        raise BadRequest(f"请求体的 id 与路径的 id 不一致 (body id {body.get('id')!r} does not match the path id {user_id})")
     principal = current_principal()
     if user_id != principal.user_id:
         raise NotFound(f"user {user_id} 不存在 (does not exist)")
     account = body.get("account")
     if account not in (None, "") and account != principal.user_name:
-        raise BadRequest("account does not match the user")
+        raise BadRequest("账号与用户不一致 (account does not match the user)")
     if not password_is_valid(body["password"]):
         raise BadRequest(PASSWORD_INVALID)
     if body["password"] != body["confirmPassword"]:

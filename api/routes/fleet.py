@@ -88,7 +88,8 @@ def upload_driver_photo() -> dict[str, Any]:
     """Multipart field ``file``: ``{id}`` to put in a driver's ``photoId``. Needs driver add or update."""
     who = current_principal()
     if not (who.can("driver", "add") or who.can("driver", "update")):
-        raise Forbidden("没有权限 (permission denied: driver:add or driver:update)")
+        raise Forbidden.missing("driver", "update", detail=" or driver:add",
+                                data={"anyOf": ["driver:add", "driver:update"]})
     upload = request.files.get("file")
     if upload is None:
         raise BadRequest("请选择照片 (field 'file': a multipart image file is required)", data={"field": "file"})

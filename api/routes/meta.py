@@ -26,7 +26,8 @@ def health() -> dict[str, Any]:
         with get_db().connection() as conn:
             database_health.ping(conn)
     except Exception as exc:  # any failure of the database is "unavailable" here
-        raise Unavailable(f"database unavailable: {type(exc).__name__}", data={"db": "unavailable"}) from exc
+        raise Unavailable(f"数据库不可用 (database unavailable: {type(exc).__name__})",
+                          data={"db": "unavailable"}) from exc
     return ok({"db": "ok"})
 
 

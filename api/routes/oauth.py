@@ -47,4 +47,5 @@ def token() -> dict[str, Any]:
         if basic is not None:
             return ok(service.client_credentials_grant(basic.username or "", basic.password or "", address))
         return ok(service.client_credentials_grant(_param("client_id"), _param("client_secret"), address))
-    raise BadRequest(f"unsupported grant_type {grant_type!r}; use password, refresh_token or client_credentials")
+    raise BadRequest(f"不支持的授权类型 {grant_type!r} "
+                     f"(unsupported grant_type {grant_type!r}; use password, refresh_token or client_credentials)")

@@ -26,7 +26,8 @@ def _coordinate(name: str) -> float:
     try:
         value = float(raw)
     except ValueError:
-        raise BadRequest(f"参数 {name} 必须是数字 ({name} must be a number): {raw[:40]!r}", data={"field": name}) from None
+        raise BadRequest(f"参数 {name} 必须是数字 ({name} must be a number: {raw[:40]!r})",
+                         data={"field": name}) from None
     if not math.isfinite(value):
         raise BadRequest(f"参数 {name} 必须是有限数字 ({name} must be a finite number)", data={"field": name})
     return value

@@ -108,7 +108,7 @@ def _as_date(key: int) -> date:
 def _body() -> Any:
     body = json_body()
     if body is not None and not isinstance(body, dict):
-        raise BadRequest("request body must be a JSON object of conditions")
+        raise BadRequest("请求体必须是查询条件的 JSON 对象 (request body must be a JSON object of conditions)")
     return body
 
 
@@ -264,7 +264,8 @@ def car_day_page_sum() -> dict[str, Any]:
     page_no = parse_positive_int("pageNo", request.args.get("pageNo"), 1)
     page_size = parse_positive_int("pageSize", request.args.get("pageSize"), 10)
     if page_size > CAR_DAY_REPORT.max_page_size:
-        raise BadRequest(f"pageSize {page_size} exceeds the maximum {CAR_DAY_REPORT.max_page_size}")
+        raise BadRequest(f"每页条数 {page_size} 超过上限 {CAR_DAY_REPORT.max_page_size} "
+                         f"(pageSize {page_size} exceeds the maximum {CAR_DAY_REPORT.max_page_size})")
     where, params = _where(CAR_DAY_REPORT, report_scope(), _body(), _date_conditions(first, last))
     sums, keys = _grouped(CAR_DAY_REPORT, names, group)
     with get_db().connection() as conn:

@@ -131,7 +131,8 @@ def subsidiary() -> dict[str, Any]:
     select = list(dict.fromkeys(raw_select.split(","))) if raw_select else list(SUBSIDIARY_FIELDS)
     unknown = [s for s in select if s not in SUBSIDIARY_FIELDS]
     if unknown:
-        raise BadRequest(f"unknown field(s) for subsidiary: {', '.join(map(repr, unknown))[:200]}")
+        shown = ", ".join(map(repr, unknown))[:200]
+        raise BadRequest(f"未知字段：{shown} (unknown field(s) for subsidiary: {shown})")
     principal = current_principal()
     caller = Scope(principal.enterprise_id, principal.enterprise_path, subtree=True)
     raw_id = request.args.get("enterpriseId")

@@ -26,11 +26,12 @@ def _path_of(stack: ConsoleStack, vehicle: Vehicle) -> str:
     return str(row[0])
 
 
-def _notice(stack: ConsoleStack, vehicle: Vehicle, peer: str) -> bytes:
+def _notice(stack: ConsoleStack, vehicle: Vehicle, peer: str, *, event: str = "session_replaced",
+            message: str = "终端 (terminal)") -> bytes:
     path = _path_of(stack, vehicle)
     data = {
         "deviceId": vehicle.device_id, "carId": vehicle.car_id, "plateNumber": vehicle.plate,
-        "phone": vehicle.phone, "event": "session_replaced", "message": "终端 (terminal)", "peer": peer,
+        "phone": vehicle.phone, "event": event, "message": message, "peer": peer,
         "replacedPeer": "127.0.0.1:40001", "time": "2026-11-24T08:00:00Z",
     }
     event = {"kind": "push", "enterprise_id": int(path.strip("/").split("/")[-1]), "enterprise_path": path,
@@ -79,3 +80,26 @@ def test_security_notice_pops_up_for_own_enterprise_only_in_the_operators_langua
     assert page.get_by_text("10.9.9.9:1").count() == 0
     page.get_by_text(text("en-US", "layout", "security.title")).first.wait_for()
     screenshot(page, "security-notice-en-US.png")
+
+
+def test_a_notice_of_an_unknown_event_shows_its_text_in_the_operators_language(
+    page: Any, console_stack: ConsoleStack, kafka_bootstrap: str
+) -> None:
+    """The push's message is the Chinese text, its localMessage the subscriber's language (as an error reply):
+    the console shows the latter."""
+    from kafka import KafkaProducer
+
+    own = console_stack.of("a")[0]
+    sign_in(page, "admin_a", path="/dashboard/index")
+    page.wait_for_url(re.compile(r"/dashboard/index"))
+    switch_language(page, "en-US")
+    producer = KafkaProducer(bootstrap_servers=kafka_bootstrap)
+    try:
+        shown = _send_until_shown(page, producer, [_notice(
+            console_stack, own, "10.7.7.7:3", event="future_event",
+            message="终端报告了新的安全事件 (the terminal reported a new kind of security event)")])
+    finally:
+        producer.close()
+    notice = shown.first.inner_text()
+    assert "the terminal reported a new kind of security event" in notice, notice
+    assert "终端报告了新的安全事件" not in notice, notice

@@ -48,7 +48,8 @@ function bodyData(body: unknown): unknown {
 
 /**
  * The reply a caller receives for a failure (spec §8): never throws, always {code, message, data};
- * `message` is the server's message in the user's language (its localMessage) when it sent one.
+ * `message` is the server's text in the user's language (its localMessage) when it sent one, else its
+ * `message` (the spec's Chinese text, the same for every caller); `data` as sent (a 403's `{permission}`).
  */
 export function failureReply(failure: Failure, t: Translate): ApiReply<unknown> {
   switch (failure.kind) {

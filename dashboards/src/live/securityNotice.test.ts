@@ -16,6 +16,8 @@ describe('security notice push (type 15)', () => {
   it('falls back to the phone without a vehicle, and to "other" for an unknown event', () => {
     const notice = securityNotice({ type: 15, data: { phone: '013800000008', event: 'future_event', message: 'm' } });
     expect(notice).toMatchObject({ event: 'other', vehicle: '013800000008', peer: '-', message: 'm' });
+    const english = securityNotice({ type: 15, data: { phone: '013800000008', event: 'future_event', message: '终端', localMessage: 'terminal' } });
+    expect(english?.message).toBe('terminal');
   });
 
   it('shows an unknown event in the user\'s language: the push\'s localMessage, as an HTTP error\'s', () => {

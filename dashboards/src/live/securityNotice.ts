@@ -45,7 +45,7 @@ export function securityNotice(push: PushMessage): SecurityNotice | null {
     phone,
     peer: text(data.peer) || '-',
     replacedPeer: text(data.replacedPeer) || '-',
-    message: text(data.localMessage) || text(data.message),
+    message: text(data.localMessage) || text(data.message), // the user's language first, as an error reply
     time: text(data.time),
     deviceId: id(data.deviceId),
     requestId: id(data.requestId),

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.db import get_db
+from api.errors import LANGUAGE_HEADER, split_bilingual
 from fleet.media_store import LocalMediaStore
 from fleet.settings import ApiSettings
 from warehouse.db import connect
@@ -99,6 +100,34 @@ def app(pg_url: str, demo: Demo, tmp_path_factory: pytest.TempPathFactory) -> It
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+ENGLISH = {LANGUAGE_HEADER: "en-US"}
+
+
+@pytest.fixture
+def english_client(app: Flask) -> FlaskClient:
+    """A client of an English console: every request names en-US (X-Fleet-Language), so an error's
+    ``localMessage`` is the English text; read it with ``error_text``."""
+    english = app.test_client()
+    english.environ_base["HTTP_X_FLEET_LANGUAGE"] = "en-US"
+    return english
+
+
+def error_text(reply: Any, language: str | None = None) -> str:
+    """The ``localMessage`` of an error reply (a Flask test response or a ``requests`` one), after checking the
+    envelope: ``message`` is the spec's Chinese text only (no English suffix), ``localMessage`` is present and,
+    for ``language`` en-US, has no Chinese; for zh-CN it is ``message`` itself."""
+    body = reply.json() if callable(reply.json) else reply.json
+    assert body is not None and body["code"] != 0, body
+    message, local = body["message"], body["localMessage"]
+    assert any("\u4e00" <= char <= "\u9fff" for char in message), f"message is not Chinese: {message!r}"
+    assert split_bilingual(message) is None, f"message still carries an English part: {message!r}"
+    if language == "en-US":  # English words (a value it echoes may be Chinese)
+        assert local != message and local[:1].isascii(), f"localMessage is not English: {local!r}"
+    elif language == "zh-CN":
+        assert local == message, body
+    return str(local)
 
 
 @pytest.fixture(scope="session")

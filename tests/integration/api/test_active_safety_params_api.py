@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from api.command_params import block_field_key
 from protocols.jt808 import SetParameters, decode_body
 from protocols.jt808.messages.active_safety_params import ADAS_PARAMS
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_commands_api import (
     Downlinked,
     Login,
@@ -43,7 +44,7 @@ def test_adas_block_read_with_8106_and_written_whole_with_8103(kafka_app: Flask,
         bad = client.post(f"{base}/8103.json", headers=login("admin_a"),
                           json={"paramList": [{"id": "F364", "value": adas_fields(alarm_speed_threshold_kmh=61)}]})
         assert bad.status_code == 400 and bad.json["data"] == {"field": "F364"}
-        assert "alarm_speed_threshold_kmh must be 0 to 60 km/h, got 61" in bad.json["message"]
+        assert "alarm_speed_threshold_kmh must be 0 to 60 km/h, got 61" in error_text(bad, "en-US")
         assert [r[1] for r in rows(pg_url, target.device_id)] == [0x8106]  # nothing written for the refusal
 
         good = client.post(f"{base}/8103.json", headers=login("admin_a"),
@@ -60,3 +61,9 @@ def test_adas_block_read_with_8106_and_written_whole_with_8103(kafka_app: Flask,
         assert stored[1] == 0x8103 and stored[3] == {"paramList": [{"id": "F364", "hex": block.hex().upper()}]}
     finally:
         downlinked.consumer.close()
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from tests.integration.api.conftest import error_text
 from tests.integration.api.test_console_api import User, _enterprise, bearer, make_user
 from warehouse.db import connect
 from warehouse.queries.alarms import effective_rules
@@ -67,7 +68,10 @@ def test_rule_values_outside_the_spec_ranges_are_refused(client: FlaskClient, fr
                                                          message: str) -> None:
     reply = client.post("/api/common/platformAlarmRule.json", json={"name": "规则", **body},
                         headers=bearer(client, fresh.name))
-    assert reply.status_code == 400 and message in reply.json["message"], reply.json
+    # the spec's Chinese texts are the message; the ranges are named in the English text
+    chinese = any("\u4e00" <= char <= "\u9fff" for char in message)
+    assert reply.status_code == 400, reply.json
+    assert message in (reply.json["message"] if chinese else error_text(reply, "en-US")), reply.json
 
 
 def test_alarm_levels_and_notify_rules_name_a_known_alarm_key(client: FlaskClient, fresh: User) -> None:
@@ -279,7 +283,7 @@ def test_a_fence_alarm_key_is_refused_as_a_rule_key_and_an_unknown_key_is_refuse
         client: FlaskClient, pg_url: str, fresh: User) -> None:
     auth = bearer(client, make_user(pg_url, fresh.enterprise_id, {"alarm": ["query"]}).name)
     put = client.put(SETTINGS_URL, headers=auth, json={"alarmRule": {"fence:12:enter": _rule(window=False)}})
-    assert put.status_code == 400 and "fence:12:enter" in put.json["message"], put.json
+    assert put.status_code == 400 and "fence:12:enter" in error_text(put, "en-US"), put.json
     for asked in ("fence:12:fly", "nonsense", "", ",".join(f"a{i % 32}x{i}" for i in range(201))):
         reply = client.get(SETTINGS_URL, headers=auth, query_string={"alarmKey": asked})
         assert reply.status_code == 400 and reply.json["data"]["field"] == "alarmKey", (asked[:40], reply.json)
@@ -287,3 +291,9 @@ def test_a_fence_alarm_key_is_refused_as_a_rule_key_and_an_unknown_key_is_refuse
     echoed = {**_rule(voice=True), "source": "default", "ruleKey": "fence_leave"}
     saved = _data(client.put(SETTINGS_URL, headers=auth, json={"alarmRule": {"fence_leave": echoed}}))
     assert saved["alarmRule"]["fence_leave"] == {**_rule(voice=True), "source": "user"}
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

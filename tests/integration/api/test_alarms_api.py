@@ -19,7 +19,7 @@ from api.commands import Downlinks
 from api.services import DOWNLINKS_KEY
 from fleet.alarm_catalog import ALARMS
 from protocols.china_time import CHINA_TZ
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import ENGLISH, Demo, error_text
 from tests.integration.api.test_commands_api import Downlinked, Target, make_vehicle
 from tests.integration.api.test_console_api import bearer, make_user
 from warehouse.db import connect
@@ -217,8 +217,8 @@ def test_no_8203_for_a_non_confirmable_alarm_or_an_offline_terminal(kafka_app: F
 def test_confirm_validation_and_ignore(client: FlaskClient, fleet: Fleet, pg_url: str) -> None:
     alarm_id = add_alarm(pg_url, fleet.root, fleet.offline, "a2", flags=4)
     url = f"/api/common/alarm/{alarm_id}/confirm.json"
-    too_long = client.post(url, headers=fleet.headers, json={"state": 1, "opinion": "长" * 251})
-    assert too_long.status_code == 400 and "250" in too_long.json["message"]
+    too_long = client.post(url, headers={**fleet.headers, **ENGLISH}, json={"state": 1, "opinion": "长" * 251})
+    assert too_long.status_code == 400 and "250" in error_text(too_long, "en-US")
     for state in (0, 5, "1", True, None):
         assert client.post(url, headers=fleet.headers, json={"state": state}).status_code == 400
     assert _records(pg_url, alarm_id) == []

@@ -13,10 +13,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from api.query.entities import WRITABLE
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 
 Login = Callable[[str], dict[str, str]]
@@ -73,7 +74,7 @@ def test_filters_by_user_action_and_time_range(client: FlaskClient, login: Login
     count = client.post("/api/common/count/auditLog.json", headers=headers, json={"userName": other.name})
     assert count.json["data"] == 3  # type: ignore[index]
     reply = client.post("/api/common/query/auditLog.json", headers=headers, json={"changes": "x"})
-    assert reply.status_code == 400 and "changes" in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 400 and "changes" in error_text(reply, "en-US")  # type: ignore[index]
 
 
 def test_scoped_by_enterprise(client: FlaskClient, login: Login) -> None:
@@ -89,7 +90,7 @@ def test_needs_the_audit_log_permission_and_is_read_only(client: FlaskClient, lo
                                                          pg_url: str) -> None:
     nobody = bearer(client, make_user(pg_url, demo.enterprises["a"], {"carModel": ["query"]}).name)
     reply = client.post("/api/common/query/auditLog.json", headers=nobody, json={})
-    assert reply.status_code == 403 and "auditLog:query" in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 403 and reply.json["data"]["permission"] == "auditLog:query"  # type: ignore[index]
     headers = login("admin_a")
     assert client.post("/api/common/auditLog.json", headers=headers, json={"entity": "x"}).status_code in (404, 405)
     assert client.delete("/api/common/auditLog/1.json", headers=headers).status_code in (404, 405)
@@ -105,3 +106,9 @@ def test_export_holds_the_changes_as_json_text(client: FlaskClient, login: Login
     assert rows[0] == ["时间", "用户", "对象", "记录编号", "操作", "变更内容"]
     assert [r[4] for r in rows[1:]] == ["create", "update", "delete"]
     assert json.loads(rows[2][5])["remark"] == {"before": None, "after": "备注"}
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.auth import EXTENSION_KEY, TokenCodec
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from warehouse.db import connect
 from warehouse.passwords import hash_password
 from warehouse.seed import DEMO_PASSWORD
@@ -58,13 +58,13 @@ def test_access_token_carries_enterprise_and_permissions(app: Flask, client: Fla
 def test_wrong_password_answers_401_with_clear_message(client: FlaskClient, fresh_user: str) -> None:
     reply = password_grant(client, fresh_user, "wrong-password")
     assert reply.status_code == 401 and reply.json["code"] == 401
-    assert "wrong user name or password" in reply.json["message"]
+    assert "wrong user name or password" in error_text(reply, "en-US")
 
 
 def test_unknown_user_answers_exactly_like_a_wrong_password(client: FlaskClient, demo: Demo) -> None:
     reply = password_grant(client, f"nobody_{uuid.uuid4().hex[:6]}", "whatever")
     assert reply.status_code == 401 and reply.json["code"] == 401
-    assert "wrong user name or password" in reply.json["message"]
+    assert "wrong user name or password" in error_text(reply, "en-US")
 
 
 def test_repeated_failures_throttle_the_account_from_that_address_even_for_the_right_password(
@@ -74,7 +74,7 @@ def test_repeated_failures_throttle_the_account_from_that_address_even_for_the_r
         assert password_grant(client, fresh_user, "nope").json["code"] == 401
     third = password_grant(client, fresh_user, "nope")
     assert third.status_code == 429 and third.json["code"] == 429
-    assert "too many failed logins" in third.json["message"] and third.json["data"]["retryAfter"] > 0
+    assert "too many failed logins" in error_text(third, "en-US") and third.json["data"]["retryAfter"] > 0
     locked = password_grant(client, fresh_user, "right-password-1")
     assert locked.status_code == 429
 
@@ -125,3 +125,9 @@ def test_expired_access_token_answers_40002(app: Flask, client: FlaskClient, dem
 def test_garbage_access_token_answers_40002(client: FlaskClient, demo: Demo) -> None:
     reply: Any = client.get(f"/api/common/carView/{demo.a.car_id}.json", headers={"Authorization": "Bearer xyz"})
     assert reply.status_code == 401 and reply.json["code"] == 40002
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

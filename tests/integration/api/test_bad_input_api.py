@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 
 Login = Callable[[str], dict[str, str]]
 QUERY = "/api/common/query/carView.json"
@@ -24,7 +24,7 @@ def assert_bad_request(reply: Any, *fragments: str) -> None:
     assert reply.status_code == 400, (reply.status_code, reply.get_data()[:300])
     assert set(reply.json) == {"code", "message", "data", "localMessage"} and reply.json["code"] == 400
     for fragment in fragments:
-        assert fragment in reply.json["message"], reply.json["message"]
+        assert fragment in error_text(reply, "en-US"), error_text(reply, "en-US")
 
 
 def post_raw(client: FlaskClient, headers: dict[str, str], body: bytes | str, path: str = QUERY) -> Any:
@@ -171,3 +171,9 @@ def test_flags_take_only_the_documented_values(client: FlaskClient, login: Login
     assert_bad_request(client.post(report, headers=headers, query_string={"countable": "2"}), "countable")
     ok = client.post(QUERY, headers=headers, json={}, query_string={"isParent": "1", "countable": "true"})
     assert ok.status_code == 200 and ok.json["data"]["total"] >= 1
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

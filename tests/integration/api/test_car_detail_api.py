@@ -12,7 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.routes.car_detail import local_midnight
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from warehouse.db import connect
 
 Login = Callable[[str], dict[str, str]]
@@ -102,7 +102,7 @@ def test_device_id_picks_the_shown_device(client: FlaskClient, login: Login, det
     assert data["deviceId"] == detailed.spare_id and data["state"]["online"] == 0
     assert data["position"] is None and data["today"]["points"] == 0
     other = _detail(client, login("admin_a"), detailed.car_id, deviceId=demo.a.device_id)
-    assert other.status_code == 404 and "is not a device of this car" in other.json["message"]
+    assert other.status_code == 404 and "is not a device of this car" in error_text(other, "en-US")
 
 
 def test_another_enterprises_car_is_a_404_and_the_parent_sees_it_unless_own_only(
@@ -128,4 +128,10 @@ def test_a_car_without_devices_has_no_state_nor_position(client: FlaskClient, lo
 
 def test_bad_device_id_is_a_400(client: FlaskClient, login: Login, detailed: Detailed) -> None:
     reply = _detail(client, login("admin_a"), detailed.car_id, deviceId="x")
-    assert reply.status_code == 400 and "deviceId" in reply.json["message"]
+    assert reply.status_code == 400 and "deviceId" in error_text(reply, "en-US")
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

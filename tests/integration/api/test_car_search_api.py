@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from warehouse.db import connect
 
 Login = Callable[[str], dict[str, str]]
@@ -108,7 +108,7 @@ def test_like_metacharacters_and_quotes_are_matched_literally(client: FlaskClien
 @pytest.mark.parametrize("keyword", ["", "   ", "x" * 65])
 def test_a_missing_or_overlong_keyword_is_a_clear_400(client: FlaskClient, login: Login, keyword: str) -> None:
     reply = search(client, login("admin_a"), keyword)
-    assert reply.status_code == 400 and "keyword" in reply.json["message"]
+    assert reply.status_code == 400 and "keyword" in error_text(reply, "en-US")
 
 
 def test_limit_bounds_the_rows_and_a_bad_limit_is_a_400(client: FlaskClient, login: Login) -> None:
@@ -119,3 +119,9 @@ def test_limit_bounds_the_rows_and_a_bad_limit_is_a_400(client: FlaskClient, log
 
 def test_needs_a_token(client: FlaskClient) -> None:
     assert client.get("/api/car/search.json", query_string={"keyword": "x"}).status_code == 401
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

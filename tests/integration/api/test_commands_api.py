@@ -19,7 +19,7 @@ from api.commands import Downlinks
 from api.services import DOWNLINKS_KEY
 from fleet.enums import DeviceState
 from fleet.topics import JT808_DOWNLINK
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import ENGLISH, Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from warehouse.db import connect
 
@@ -133,8 +133,9 @@ def test_device_command_8103_validated_and_encoded(kafka_app: Flask, client: Fla
                                                    pg_url: str, downlinked: Downlinked) -> None:
     [target] = make_vehicle(pg_url, demo.enterprises["a"], online=True)
     url = f"/api/device/{target.device_id}/command/8103.json"
-    bad = client.post(url, headers=login("admin_a"), json={"paramList": [{"id": "0055", "value": 200}]})
-    assert bad.status_code == 400 and bad.json["message"].startswith("最高速度范围 1~180 km/h")
+    bad = client.post(url, headers={**login("admin_a"), **ENGLISH}, json={"paramList": [{"id": "0055", "value": 200}]})
+    assert bad.status_code == 400 and bad.json["message"] == "最高速度范围 1~180 km/h"
+    assert "must be 1 to 180 km/h" in error_text(bad, "en-US")
     assert bad.json["data"] == {"field": "0055"}
     empty = client.post(url, headers=login("admin_a"), json={"paramList": [{"id": "0056", "value": None}]})
     assert empty.status_code == 400 and empty.json["message"].startswith("持续时间不能为空")
@@ -213,8 +214,10 @@ def test_batch_text_lists_each_device_with_its_outcome(kafka_app: Flask, client:
     assert reply.status_code == 200, reply.json
     first, second = reply.json["data"]["commands"]  # a repeated id is sent once
     assert first["deviceId"] == online.device_id and isinstance(first["id"], int)
-    assert second == {"deviceId": offline.device_id, "id": None, "message": second["message"]}
-    assert second["message"].startswith(OFFLINE)
+    assert second == {"deviceId": offline.device_id, "id": None, "message": OFFLINE, "localMessage": OFFLINE}
+    english = client.post("/api/batch/command/8300.json", headers={**login("admin_a"), **ENGLISH}, json=payload)
+    assert english.json["data"]["commands"][1]["message"] == OFFLINE
+    assert english.json["data"]["commands"][1]["localMessage"] == "the terminal is offline; the command was not sent"
     [(_, value)] = downlinked.read({str(first["id"])})
     assert value["msg_id"] == 0x8300 and value["body_hex"] == "08" + "注意安全".encode("gbk").hex()
     empty = client.post("/api/batch/command/8300.json", headers=login("admin_a"), json=payload | {"content": ""})
@@ -250,5 +253,5 @@ def test_sending_needs_command_cmd(client: FlaskClient, demo: Demo, pg_url: str)
     reader = make_user(pg_url, demo.enterprises["a"], {"command": ["query", "get"]})
     headers = bearer(client, reader.name)
     reply = client.post(f"/api/device/{target.device_id}/command/8104.json", headers=headers, json={})
-    assert reply.status_code == 403 and "command:cmd" in reply.json["message"]
+    assert reply.status_code == 403 and reply.json["data"]["permission"] == "command:cmd"
     assert client.get(f"/api/device/{target.device_id}/terminal/params.json", headers=headers).status_code == 200

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from api.errors import FORBIDDEN_TEXT
 from tests.integration.api.conftest import Demo
 from tests.integration.api.test_console_api import User, bearer, make_user, paths
 
@@ -95,7 +96,8 @@ def test_a_live_map_only_role_gets_403_on_writes_and_other_screens_data(
     target = url.format(car=demo.a.car_id, group=demo.groups["a"])
     reply = client.open(target, method=method, headers=headers, query_string={"isParent": "true"}, json={})
     assert reply.status_code == 403, (method, target, reply.json)
-    assert reply.json is not None and reply.json["message"].endswith(f"(permission denied: {needed})")
+    assert reply.json is not None and reply.json["message"] == FORBIDDEN_TEXT
+    assert reply.json["data"] == {"permission": needed}
 
 
 def test_a_live_map_only_role_gets_only_the_live_map_menu_and_its_own_permissions(

@@ -22,7 +22,7 @@ from api.app import create_app
 from api.db import get_db
 from api.routes.console import PASSWORD_INVALID, local_midnight
 from fleet.settings import ApiSettings
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from warehouse.db import connect
 from warehouse.passwords import hash_password
 from warehouse.seed import DEMO_PASSWORD
@@ -172,7 +172,7 @@ def test_profile_update_is_read_back_and_touches_only_the_caller(client: FlaskCl
 def test_profile_update_rejects_bad_input(client: FlaskClient, login: Login, body: dict[str, Any],
                                           message: str) -> None:
     reply = client.put("/api/user/profile.json", headers=login("admin_b"), json=body)
-    assert reply.status_code == 400 and message in reply.json["message"], reply.json
+    assert reply.status_code == 400 and message in error_text(reply, "en-US"), reply.json
 
 
 # --- password change -------------------------------------------------------------------------
@@ -221,7 +221,9 @@ def test_password_change_rules_and_messages(client: FlaskClient, pg_url: str, de
     user = make_user(pg_url, demo.enterprises["a"])
     reply = change(client, bearer(client, user.name), user.id, **body)
     assert reply.status_code == 400 and reply.json["code"] == 400, reply.json
-    assert message in reply.json["message"]
+    # the spec's Chinese texts are the message; the rules without one are named in the English text
+    chinese = any("\u4e00" <= char <= "\u9fff" for char in message)
+    assert message in (reply.json["message"] if chinese else error_text(reply, "en-US")), reply.json
     assert token_of(client, user.name)["code"] == 0, "a refused change must keep the old password"
 
 
@@ -245,7 +247,7 @@ def test_body_id_must_match_the_path(client: FlaskClient, pg_url: str, demo: Dem
     user = make_user(pg_url, demo.enterprises["a"])
     reply = change(client, bearer(client, user.name), user.id, id=user.id + 1, oldPassword=PASSWORD,
                    password="abc12345", confirmPassword="abc12345")
-    assert reply.status_code == 400 and "does not match the path id" in reply.json["message"]
+    assert reply.status_code == 400 and "does not match the path id" in error_text(reply, "en-US")
 
 
 def test_wrong_old_passwords_throttle_the_account(client: FlaskClient, pg_url: str, demo: Demo) -> None:
@@ -416,3 +418,9 @@ def test_counters_need_car_query(client: FlaskClient, pg_url: str, fleet: Fleet)
 def test_demo_admins_still_sign_in_with_the_demo_password(client: FlaskClient, demo: Demo) -> None:
     for user in ("admin", "admin_a", "admin_b"):
         assert token_of(client, user, DEMO_PASSWORD)["code"] == 0
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

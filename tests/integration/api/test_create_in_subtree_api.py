@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_fleet_api import _digits
 from tests.integration.api.test_org_api import PASSWORD, tag
 
@@ -53,7 +53,7 @@ def test_refuses_to_create_outside_the_callers_subtree_naming_the_enterprise_fie
     reply = client.post(f"/api/common/{entity}.json", headers=a, json={**body, "enterpriseId": enterprise})
     assert reply.status_code == 404, reply.json
     assert reply.json["data"] == {"field": "enterpriseId"}
-    assert f"enterprise {enterprise} does not exist or is outside your enterprise tree" in reply.json["message"]
+    assert f"enterprise {enterprise} does not exist or is outside your enterprise tree" in error_text(reply, "en-US")
     assert _count(client, login("admin"), entity, body) == 0
 
 
@@ -62,5 +62,11 @@ def test_a_foreign_enterprise_answers_exactly_like_a_missing_one(client: FlaskCl
     foreign = client.post("/api/common/car.json", headers=a, json={**_body("car"), "enterpriseId": demo.enterprises["b"]})
     missing = client.post("/api/common/car.json", headers=a, json={**_body("car"), "enterpriseId": 999_999_999})
     assert foreign.status_code == missing.status_code == 404
-    assert (foreign.json["message"].replace(str(demo.enterprises["b"]), "N")
-            == missing.json["message"].replace("999999999", "N"))
+    assert (error_text(foreign, "en-US").replace(str(demo.enterprises["b"]), "N")
+            == error_text(missing, "en-US").replace("999999999", "N"))
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

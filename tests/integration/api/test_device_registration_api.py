@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import ENGLISH, Demo, error_text
 from warehouse.db import connect
 
 Login = Callable[[str], dict[str, str]]
@@ -61,7 +61,7 @@ def test_returns_404_for_reset_of_a_device_of_another_enterprise(
         body: Any = reply.json
         assert reply.status_code == 404 and body["code"] == 404 and body["data"] is None
         missing: Any = client.post("/api/device/999999999/resetRegistration.json", headers=login("admin_a")).json
-        assert missing["code"] == 404 and missing["message"].endswith("(does not exist)")
+        assert missing["code"] == 404 and missing["message"] == "device 999999999 不存在"
         assert _identity(pg_url, demo.b.device_id)[0] == "CODE-B"
     finally:  # the session database is shared: leave B's demo terminal free to register (test_pipeline)
         _unregister(pg_url, demo.b.device_id)
@@ -81,8 +81,9 @@ def test_expected_terminal_id_and_imei_are_recorded_and_checked_through_the_devi
     device = make(client, a, "device", expectedTerminalId="T808REAL", expectedImei="861234567890123")
     data = get(client, a, "device", device["id"]).json["data"]
     assert (data["expectedTerminalId"], data["expectedImei"]) == ("T808REAL", "861234567890123")
-    bad: Any = patch(client, a, "device", device["id"], {"expectedImei": "86123"}).json
-    assert bad["code"] == 400 and "expectedImei" in bad["message"]
+    bad = patch(client, {**a, **ENGLISH}, "device", device["id"], {"expectedImei": "86123"})
+    assert bad.json["code"] == 400 and bad.json["data"] == {"field": "expectedImei"}
+    assert "expectedImei" in error_text(bad, "en-US")
     assert patch(client, a, "device", device["id"], {"expectedImei": None}).status_code == 200
     assert get(client, a, "device", device["id"]).json["data"]["expectedImei"] is None
 

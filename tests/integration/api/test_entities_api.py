@@ -26,7 +26,7 @@ from api.query.entities import WRITABLE
 from api.query.grammar import EntitySpec, FieldSpec
 from api.query.records import TENANT_FIELD
 from api.query.validators import national_id_check_char
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from warehouse.db import connect
 
@@ -249,7 +249,7 @@ def test_a_role_without_the_action_is_403(
     for method, url, action in calls:
         reply = client.open(url, method=method, headers=headers, json=valid_body(entity) if method == "POST" else None)
         assert reply.status_code == 403, (method, reply.json)
-        assert f"{entity.permission}:{action}" in reply.json["message"]  # type: ignore[index]
+        assert reply.json["data"]["permission"] == f"{entity.permission}:{action}"  # type: ignore[index]
     assert client.get(item, headers=login("admin_a")).json["data"] == record  # type: ignore[index]
 
 
@@ -259,14 +259,14 @@ def test_unknown_and_read_only_fields_are_400_naming_them(
 ) -> None:
     headers = login("admin_a")
     reply = client.post(f"/api/common/{entity.name}.json", headers=headers, json={**valid_body(entity), "bogus": 1})
-    assert reply.status_code == 400 and "bogus" in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 400 and "bogus" in error_text(reply, "en-US")  # type: ignore[index]
     record = create(client, headers, entity)
     item = f"/api/common/{entity.name}/{record['id']}.json"
     for name, spec in entity.fields.items():
         if not spec.update:
             reply = client.patch(item, headers=headers, json={name: record.get(name)})  # a secret is never read
             assert reply.status_code == 400, (name, reply.json)
-            assert name in reply.json["message"]  # type: ignore[index]
+            assert name in error_text(reply, "en-US")  # type: ignore[index]
     assert client.get(item, headers=headers).json["data"] == record  # type: ignore[index]
 
 
@@ -284,17 +284,17 @@ def test_invalid_values_are_400_naming_the_field(
                 reply = client.post(f"/api/common/{entity.name}.json", headers=headers,
                                     json={**valid_body(entity), name: value})
                 assert reply.status_code == 400, (name, value, reply.json)
-                assert f"'{name}'" in reply.json["message"], reply.json  # type: ignore[index]
+                assert f"'{name}'" in error_text(reply, "en-US"), reply.json  # type: ignore[index]
                 checked += 1
             if spec.update:
                 reply = client.patch(item, headers=headers, json={name: value})
                 assert reply.status_code == 400, (name, value, reply.json)
-                assert f"'{name}'" in reply.json["message"], reply.json  # type: ignore[index]
+                assert f"'{name}'" in error_text(reply, "en-US"), reply.json  # type: ignore[index]
     required = [n for n, f in entity.fields.items() if f.required and f.create]
     for name in required:
         body = {k: v for k, v in valid_body(entity).items() if k != name}
         reply = client.post(f"/api/common/{entity.name}.json", headers=headers, json=body)
-        assert reply.status_code == 400 and name in reply.json["message"]  # type: ignore[index]
+        assert reply.status_code == 400 and name in error_text(reply, "en-US")  # type: ignore[index]
     assert checked > 0
     assert client.get(item, headers=headers).json["data"] == record  # type: ignore[index]
 
@@ -334,3 +334,9 @@ def test_unique_clash_is_409_naming_the_field(client: FlaskClient, login: Login,
         assert reply.status_code == 409 and reply.json["data"] == {"field": name}  # type: ignore[index]
     assert client.delete(f"/api/common/{entity.name}/{first['id']}.json", headers=headers).status_code == 200
     create(client, headers, entity, **{n: first[n] for n in unique})
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -9,9 +9,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from warehouse.db import connect
 from warehouse.queries import exchange as q
@@ -62,7 +63,7 @@ def test_bad_values_are_400s_naming_the_field(client: FlaskClient, login: Login)
     headers = login("admin_a")
     for field, value in (("port", 70000), ("version", "2013"), ("exchangedEnterpriseIds", ["x"]), ("password", "")):
         reply = client.post("/api/common/superiorPlatform.json", headers=headers, json=platform_body(**{field: value}))
-        assert reply.status_code == 400 and field in reply.json["message"], (field, reply.json)  # type: ignore[index]
+        assert reply.status_code == 400 and field in error_text(reply, "en-US"), (field, reply.json)  # type: ignore[index]
 
 
 def test_a_user_without_the_permission_or_the_superior_action_is_403(client: FlaskClient, demo: Demo,
@@ -70,13 +71,13 @@ def test_a_user_without_the_permission_or_the_superior_action_is_403(client: Fla
     created = new_platform(client, login("admin_a"))
     stranger = bearer(client, make_user(pg_url, demo.enterprises["a"], {"car": ["query", "get"]}).name)
     reply = client.post("/api/common/query/superiorPlatform.json", headers=stranger, json={})
-    assert reply.status_code == 403 and "superiorPlatform:query" in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 403 and reply.json["data"]["permission"] == "superiorPlatform:query"  # type: ignore[index]
     lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"superiorPlatform": ["query", "get"]}).name)
     assert client.post("/api/common/query/superiorPlatform.json", headers=lister, json={}).status_code == 200
     for method, url, body in (("GET", f"/api/exchange/superiorPlatform/{created['id']}/linkState.json", None),
                               ("POST", "/api/exchange/inspection/1/answer.json", {"answer": "在岗"})):
         reply = client.open(url, method=method, headers=lister, json=body)
-        assert reply.status_code == 403 and "superiorPlatform:superior" in reply.json["message"]  # type: ignore[index]
+        assert reply.status_code == 403 and reply.json["data"]["permission"] == "superiorPlatform:superior"  # type: ignore[index]
 
 
 def test_link_state_shows_what_the_link_service_saved(client: FlaskClient, login: Login, pg_url: str) -> None:
@@ -159,7 +160,7 @@ def test_the_superiors_video_requests_are_listed_with_their_result_to_its_enterp
                        json=query).json["data"]["list"] == []  # type: ignore[index]
     lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"superiorPlatform": ["query", "get"]}).name)
     reply = client.post("/api/common/query/exchangePlayback.json", headers=lister, json=query)
-    assert reply.status_code == 403 and "superiorPlatform:superior" in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 403 and reply.json["data"]["permission"] == "superiorPlatform:superior"  # type: ignore[index]
 
 
 def test_the_superiors_messages_and_warning_tips_are_listed_to_their_enterprise_only(
@@ -192,4 +193,10 @@ def test_the_superiors_messages_and_warning_tips_are_listed_to_their_enterprise_
                        json=query).json["data"]["list"] == []  # type: ignore[index]
     lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"superiorPlatform": ["query", "get"]}).name)
     reply = client.post("/api/common/query/notifyMessage.json", headers=lister, json=query)
-    assert reply.status_code == 403 and "superiorPlatform:superior" in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 403 and reply.json["data"]["permission"] == "superiorPlatform:superior"  # type: ignore[index]
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import ENGLISH, Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from tests.integration.api.test_exchange_api import SECRET, new_platform
 from warehouse.db import connect
@@ -104,9 +104,11 @@ def test_an_inspection_past_its_deadline_is_expired_and_cannot_be_answered(clien
     future = _inspection(pg_url, platform["id"], demo.enterprises["a"], datetime.now(UTC) + timedelta(minutes=5))
     listed = _query(client, headers, "inspectMessage", {"platformId.eq": platform["id"]})["list"]
     assert {r["id"]: r["state"] for r in listed} == {past: "expired", future: "open"}
-    reply = client.post(f"/api/exchange/inspection/{past}/answer.json", headers=headers, json={"answer": "在岗"})
+    reply = client.post(f"/api/exchange/inspection/{past}/answer.json", headers={**headers, **ENGLISH},
+                        json={"answer": "在岗"})
     assert reply.status_code == 409 and reply.json["data"] == {"state": "expired"}  # type: ignore[index]
-    assert "截止" in reply.json["message"] and "deadline" in reply.json["message"]  # type: ignore[index]
+    assert reply.json["message"] == "该查岗已过应答截止时间，不能再应答"  # type: ignore[index]
+    assert "deadline" in error_text(reply, "en-US")
     # the console's sign-in read: the open ones only
     still_open = _query(client, headers, "inspectMessage", {"platformId.eq": platform["id"], "state.eq": "open"})
     assert [r["id"] for r in still_open["list"]] == [future]
@@ -149,13 +151,13 @@ def test_every_exchange_log_route_needs_the_superior_action(client: FlaskClient,
     reader = bearer(client, make_user(pg_url, demo.enterprises["a"], {"superiorPlatform": ["superior"]}).name)
     for entity in LOGS:
         refused = client.open(f"/api/common/export/{entity}.csv", method="POST", headers=reader, json={})
-        assert refused.status_code == 403 and "superiorPlatform:export" in refused.json["message"], entity  # type: ignore[index]
+        assert refused.status_code == 403 and refused.json["data"]["permission"] == "superiorPlatform:export", entity  # type: ignore[index]
         assert client.open(f"/api/common/query/{entity}.json", method="POST", headers=reader, json={}).status_code == 200
         for method, url in (("POST", f"/api/common/query/{entity}.json"), ("POST", f"/api/common/count/{entity}.json"),
                             ("GET", f"/api/common/meta/{entity}.json"),
                             ("POST", f"/api/common/export/{entity}.xlsx")):
             denied = client.open(url, method=method, headers=lister, json={} if method == "POST" else None)
             assert denied.status_code == 403, (url, denied.json)
-            assert "superiorPlatform:superior" in denied.json["message"]  # type: ignore[index]
+            assert denied.json["data"]["permission"] == "superiorPlatform:superior"  # type: ignore[index]
             assert client.open(url, method=method, headers=operator,
                                json={} if method == "POST" else None).status_code == 200, url

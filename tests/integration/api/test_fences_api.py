@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 
 from api.query.entities import WRITABLE
 from fleet.alarm_catalog import describe
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from tests.integration.api.test_entities_api import create
 from warehouse.db import connect
@@ -100,9 +100,8 @@ def test_refuses_bad_geometry_and_rules_with_a_clear_400(client: FlaskClient, lo
     reply = client.post("/api/common/fence.json", headers=login("admin_a"), json=fence_body(**change))
     assert reply.status_code == 400, reply.json
     assert reply.json["data"] == {"field": field}  # type: ignore[index]
-    message = reply.json["message"]  # type: ignore[index]
+    message = error_text(reply, "en-US")  # the Chinese message alone; the English text under an English console
     assert words in message and f"'{field}'" in message, message
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in message)  # bilingual: the console's zh-CN text first
 
 
 def test_update_is_checked_against_the_stored_shape(client: FlaskClient, login: Login,
@@ -204,10 +203,10 @@ def test_a_role_without_the_fence_permission_is_403(client: FlaskClient, demo: D
              ("POST", "/api/fence/areaSearch.json", {"geometry": {"rings": [SQUARE]}})]
     for method, url, body in calls:
         reply = client.open(url, method=method, headers=reader, json=body)
-        assert reply.status_code == 403 and "fence:" in reply.json["message"], (url, reply.json)  # type: ignore[index]
+        assert reply.status_code == 403 and reply.json["data"]["permission"].startswith("fence:"), (url, reply.json)  # type: ignore[index]
     # holding the list but not the "platform fence" action: no binding
     reply = client.post(f"/api/fence/{fence['id']}/bind.json", headers=lister, json={"carIds": [1]})
-    assert reply.status_code == 403 and "fence:fence" in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 403 and reply.json["data"]["permission"] == "fence:fence"  # type: ignore[index]
 
 
 def test_imports_bindings_from_a_spreadsheet_with_a_per_row_report(
@@ -338,3 +337,9 @@ def test_in_out_alarms_gather_terminal_and_platform_fence_alarms_with_the_fence_
         assert rows[1]["desc"] == entered and rows[1]["fenceId"] == fence["id"] and rows[2]["kind"] == "leave"
     other = client.post("/api/common/query/inOutAlarm.json", headers=login("admin_b"), json={"deviceId": device["id"]})
     assert other.json["data"]["list"] == []  # type: ignore[index]
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

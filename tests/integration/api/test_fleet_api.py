@@ -11,10 +11,11 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from api.query.entities import WRITABLE
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_entities_api import national_id
 from tests.integration.api.test_spreadsheets_api import finished, make_file, upload
 from warehouse.db import connect
@@ -66,7 +67,7 @@ def test_vin_plate_phone_serial_and_national_id_clashes_are_409_naming_the_field
         fresh = make(client, a, entity)
         reply = patch(client, a, entity, fresh["id"], {field: value})
         assert reply.status_code == 409, reply.json
-        assert reply.json["data"] == {"field": field} and field in reply.json["message"]
+        assert reply.json["data"] == {"field": field} and field in error_text(reply, "en-US")
 
 
 def test_a_terminal_phone_is_unique_across_enterprises(client: FlaskClient, login: Login) -> None:
@@ -268,3 +269,9 @@ def test_null_device_list_detaches_every_device(client: FlaskClient, login: Logi
     assert make(client, a, "car", deviceIds=None)["masterDeviceId"] is None
     assert patch(client, a, "car", car["id"], {"deviceIds": None}).json["data"]["masterDeviceId"] is None
     assert devices_of(client, a, car["id"]) == []
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from warehouse.db import connect
 from warehouse.queries import exchange_inferior as q
@@ -56,7 +57,7 @@ def test_a_user_id_taken_by_another_platform_is_a_409_and_bad_values_are_400s(cl
                          ("userId", -1)):
         reply = client.post("/api/common/inferiorPlatform.json", headers=login("admin_a"), json={
             "name": f"x{uuid.uuid4().hex[:6]}", "userId": 12345, "password": "x", "centreId": 1, field: value})
-        assert reply.status_code == 400 and field in reply.json["message"], (field, reply.json)  # type: ignore[index]
+        assert reply.status_code == 400 and field in error_text(reply, "en-US"), (field, reply.json)  # type: ignore[index]
 
 
 def _vehicle_with_positions(pg_url: str, platform: dict[str, Any], plate: str) -> int:
@@ -135,7 +136,7 @@ def test_a_user_without_the_permission_or_the_superior_action_is_403(client: Fla
     stranger = bearer(client, make_user(pg_url, demo.enterprises["a"], {"car": ["query", "get"]}).name)
     for entity in ("inferiorPlatform", "exchangeCar", "exchangeGps", "inferiorRequest"):
         reply = client.post(f"/api/common/query/{entity}.json", headers=stranger, json={})
-        assert reply.status_code == 403 and "inferiorPlatform:query" in reply.json["message"], entity  # type: ignore[index]
+        assert reply.status_code == 403 and reply.json["data"]["permission"] == "inferiorPlatform:query", entity  # type: ignore[index]
     lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"inferiorPlatform": ["query", "get"]}).name)
     assert client.post("/api/common/query/exchangeCar.json", headers=lister, json={}).status_code == 200
     base = f"/api/exchange/inferiorPlatform/{platform['id']}"
@@ -143,7 +144,7 @@ def test_a_user_without_the_permission_or_the_superior_action_is_403(client: Fla
                               ("POST", f"{base}/inspection.json", {"content": "在岗?"}),
                               ("POST", f"{base}/message.json", {"content": "通知"})):
         reply = client.open(url, method=method, headers=lister, json=body)
-        assert reply.status_code == 403 and "inferiorPlatform:superior" in reply.json["message"]  # type: ignore[index]
+        assert reply.status_code == 403 and reply.json["data"]["permission"] == "inferiorPlatform:superior"  # type: ignore[index]
 
 
 def test_a_request_has_a_deadline_and_reads_expired_past_it_unanswered(client: FlaskClient, login: Login,
@@ -187,3 +188,9 @@ def test_an_inferior_platforms_frames_are_in_the_frame_logs_with_their_kind(clie
                                   json={"inferiorPlatformId": platform["id"]}).json["data"]["list"])  # type: ignore[index]
     assert [(r["platformKind"], r["platformName"], r["msgId"]) for r in rows_a] == [
         ("inferior", platform["name"], 0x1005)]
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from warehouse.db import connect
 
@@ -127,13 +127,14 @@ def test_gps_log_pages_filters_and_sorts(client: FlaskClient, login: Login, car:
 def test_gps_log_needs_a_vehicle_and_at_most_31_days(client: FlaskClient, login: Login, car: Car) -> None:
     headers = login("admin_a")
     no_car = query(client, headers, "gpsLog", {"rangeConditions": [{"fieldName": "time", **RANGE}]})
-    assert no_car.status_code == 400 and "carId" in no_car.json["message"]
+    assert no_car.status_code == 400 and "carId" in error_text(no_car, "en-US")
     open_ended = query(client, headers, "gpsLog", window(car, start=T0.isoformat()))
     assert open_ended.status_code == 400 and "请选择车辆和时间范围" in open_ended.json["message"]
     too_long = query(client, headers, "gpsLog", window(car, start=T0.isoformat(),
                                                         end=(T0 + timedelta(days=31, seconds=1)).isoformat()))
     assert too_long.status_code == 400
-    assert too_long.json["message"] == "查询时间范围不能超过 31 天 (the time range may not exceed 31 days)"
+    assert too_long.json["message"] == "查询时间范围不能超过 31 天"
+    assert error_text(too_long, "en-US") == "the time range may not exceed 31 days"
     month = query(client, headers, "gpsLog", window(car, start=T0.isoformat(), end=(T0 + timedelta(days=31)).isoformat()))
     assert month.status_code == 200
 
@@ -197,7 +198,8 @@ def test_park_log_range_limit_and_vehicle_are_required(client: FlaskClient, logi
     too_long = query(client, headers, "parkLog", window(car, "startTime", start=T0.isoformat(),
                                                          end=(T0 + timedelta(days=32)).isoformat()))
     assert too_long.status_code == 400
-    assert too_long.json["message"] == "查询时间范围不能超过 31 天 (the time range may not exceed 31 days)"
+    assert too_long.json["message"] == "查询时间范围不能超过 31 天"
+    assert error_text(too_long, "en-US") == "the time range may not exceed 31 days"
     assert query(client, headers, "idlingLog", {"carId": car.car_id}).status_code == 400
 
 
@@ -215,3 +217,9 @@ def test_logs_need_their_own_permission(client: FlaskClient, pg_url: str, demo: 
     assert query(client, headers, "gpsLog", window(car)).status_code == 403
     assert query(client, headers, "parkLog", window(car, "startTime")).status_code == 200
     assert client.post("/api/common/export/parkLog.csv", headers=headers, json=window(car, "startTime")).status_code == 403
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -22,7 +22,7 @@ from streams import message_log
 from streams.db import Database
 from streams.messages import parse_uplink
 from streams.payloads import Terminal, frame_uplink
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from warehouse.db import connect
 
 Login = Callable[[str], dict[str, str]]
@@ -146,7 +146,7 @@ def test_frame_logs_need_a_vehicle_and_a_time_range(client: FlaskClient, login: 
     headers = login("admin_a")
     for entity in ("originalMessage", "upstreamMessage"):
         no_car = query(client, headers, entity, {"rangeConditions": [{"fieldName": "time", **RANGE}]})
-        assert no_car.status_code == 400 and "carId" in no_car.json["message"]
+        assert no_car.status_code == 400 and "carId" in error_text(no_car, "en-US")
 
 
 def test_another_enterprise_sees_none_of_the_frames(client: FlaskClient, login: Login, car: Car) -> None:
@@ -185,3 +185,9 @@ def test_downstream_messages_are_the_commands_with_their_outcome(client: FlaskCl
     assert json.loads(row["payload"]) == {"content": "注意安全", "tts": True}
     assert row["answeredAt"] == (T0 + timedelta(minutes=4, seconds=2)).isoformat()
     assert page(client, login("admin_b"), "downstreamMessage", {"carId.eq": t.car_id})["total"] == 0
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -8,9 +8,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_commands_api import Login, make_vehicle
 from tests.integration.api.test_settings_more_api import app_headers, new_app
 from warehouse.db import connect
@@ -33,7 +34,7 @@ def test_a_duplicate_phone_answers_the_same_for_an_own_and_another_tenants_devic
     for phone in (own.phone, other.phone):
         body = {"phone": phone, "deviceSn": f"DUP{uuid.uuid4().hex[:10]}"}
         reply = client.post("/api/common/device.json", headers=login("admin_a"), json=body)
-        replies.append((reply.status_code, reply.json["message"], reply.json["data"]))
+        replies.append((reply.status_code, reply.json["message"], reply.json["localMessage"], reply.json["data"]))
     assert replies[0] == replies[1], replies
     assert replies[0][0] == 409
     shown = repr(replies[1])
@@ -67,4 +68,10 @@ def test_an_app_token_writing_alarm_settings_is_a_clear_403(client: FlaskClient,
     reply = client.put("/api/alarm/notify/settings.json", headers=headers,
                        json={"alarmRule": {"a0": {"disabled": True}}})
     assert reply.status_code == 403, reply.json
-    assert "open platform app" in reply.json["message"]
+    assert "open platform app" in error_text(reply, "en-US")
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -17,7 +17,7 @@ from api.db import get_db
 from api.platform_params import NAMES
 from fleet.licence import issue
 from fleet.settings import ApiSettings
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_alarms_api import _enterprise
 from tests.integration.api.test_console_api import bearer, make_user
 from tests.integration.api.test_notices_api import _car, _day, notices, overview
@@ -91,7 +91,7 @@ def test_lists_the_run_time_parameters_with_their_defaults_and_no_start_up_setti
 def test_a_wrong_value_is_a_clear_400_and_changes_nothing(client: FlaskClient, login: Login, body: Any,
                                                           field: str | None, message: str) -> None:
     reply = client.post(URL, headers=login("admin"), json=body)
-    assert reply.status_code == 400 and message in reply.json["message"], reply.json
+    assert reply.status_code == 400 and message in error_text(reply, "en-US"), reply.json
     assert (reply.json["data"] or {}).get("field") == field
     assert all(row["updatedBy"] is None for row in params(client, login("admin")).values())
 
@@ -106,7 +106,7 @@ def test_changing_needs_system_update_in_a_root_enterprise(client: FlaskClient, 
     assert change(client, stranger, "noticeInsuranceDays", 45).status_code == 403
     # a subsidiary's administrator holds system:update but the values are platform-wide
     reply = change(client, login("admin_a"), "noticeInsuranceDays", 45)
-    assert reply.status_code == 403 and "root enterprise" in reply.json["message"]
+    assert reply.status_code == 403 and "root enterprise" in error_text(reply, "en-US")
     assert params(client, login("admin"))["noticeInsuranceDays"]["value"] == 30
 
 
@@ -165,3 +165,9 @@ def test_the_licence_warning_window_decides_whether_the_licence_is_expiring(
     assert (detail["daysLeft"], detail["warningDays"], detail["expiring"], detail["expired"]) == (30, 29, False, False)
     ok(change(client, login("admin"), "licenceWarningDays", 30))
     assert ok(client.get("/api/license/detail.json", headers=login("admin")))["expiring"] is True
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import TRACK_START, Demo
+from tests.integration.api.conftest import TRACK_START, Demo, error_text
 
 Login = Callable[[str], dict[str, str]]
 
@@ -71,20 +72,20 @@ def test_video_filter_from_the_channel_tree(client: FlaskClient, login: Login, d
 
 def test_unknown_field_answers_400_naming_it(client: FlaskClient, login: Login, demo: Demo) -> None:
     reply = query(client, login("admin_a"), "device", {"authCode.eq": "x"})
-    assert reply.status_code == 400 and reply.json["code"] == 400 and "authCode" in reply.json["message"]
+    assert reply.status_code == 400 and reply.json["code"] == 400 and "authCode" in error_text(reply, "en-US")
     reply = query(client, login("admin_a"), "device", {}, orderBy="authCode")
-    assert reply.status_code == 400 and "authCode" in reply.json["message"]
+    assert reply.status_code == 400 and "authCode" in error_text(reply, "en-US")
 
 
 def test_invalid_json_answers_400(client: FlaskClient, login: Login) -> None:
     reply: Any = client.post("/api/common/query/carView.json", headers=login("admin_a"), data="{\"a\":",
                         content_type="application/json")
-    assert reply.status_code == 400 and "not valid JSON" in reply.json["message"]
+    assert reply.status_code == 400 and "not valid JSON" in error_text(reply, "en-US")
 
 
 def test_page_size_above_cap_answers_400(client: FlaskClient, login: Login) -> None:
     reply = query(client, login("admin_a"), "carView", {}, pageSize=5000)
-    assert reply.status_code == 400 and "maximum 1000" in reply.json["message"]
+    assert reply.status_code == 400 and "maximum 1000" in error_text(reply, "en-US")
 
 
 def test_last_position_reply(client: FlaskClient, login: Login, demo: Demo) -> None:
@@ -116,3 +117,9 @@ def test_device_car_link(client: FlaskClient, login: Login, demo: Demo) -> None:
 
 def test_health_reports_database_ok(client: FlaskClient) -> None:
     assert client.get("/api/health.json").json == {"code": 0, "message": "ok", "data": {"db": "ok"}}
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

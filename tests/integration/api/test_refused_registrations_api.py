@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from warehouse.db import connect
 
@@ -72,5 +72,11 @@ def test_returns_403_to_another_enterprises_administrator_and_to_a_root_user_who
         for url in URLS:
             reply = client.post(url, headers=headers, json={})
             assert reply.status_code == 403, (url, reply.json)
-            assert "refusedRegistration" in reply.json["message"]
+            assert "refusedRegistration" in error_text(reply, "en-US")
         assert client.get("/api/common/meta/refusedRegistration.json", headers=headers).status_code == 403
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

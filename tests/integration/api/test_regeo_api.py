@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 from flask.testing import FlaskClient
 
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 
 Login = Callable[[str], dict[str, str]]
@@ -41,7 +41,7 @@ def test_bad_coordinates_get_a_400_naming_the_parameter(
 ) -> None:
     reply = client.get(URL, query_string=query, headers=login("admin_a"))
     assert reply.status_code == 400 and reply.json["code"] == 400
-    assert text in reply.json["message"] and reply.json["data"] == {"field": field}
+    assert text in error_text(reply, "en-US") and reply.json["data"] == {"field": field}
 
 
 def test_needs_a_session_and_the_gps_permission(client: FlaskClient, pg_url: str, demo: Demo) -> None:
@@ -50,3 +50,9 @@ def test_needs_a_session_and_the_gps_permission(client: FlaskClient, pg_url: str
     user = make_user(pg_url, demo.enterprises["a"], {"car": ["query", "get"]})
     reply = client.get(URL, query_string=query, headers=bearer(client, user.name))
     assert reply.status_code == 403
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import Flask
 
+from tests.integration.api.conftest import error_text
+
 HUGE = 200 * 1024 * 1024
 
 
@@ -30,7 +32,7 @@ class CountingBody(io.RawIOBase):
 
 
 def send(app: Flask, path: str, body: CountingBody, content_type: str, *, length: int | None) -> Any:
-    environ: dict[str, Any] = {"wsgi.input": body, "CONTENT_TYPE": content_type}
+    environ: dict[str, Any] = {"wsgi.input": body, "CONTENT_TYPE": content_type, "HTTP_X_FLEET_LANGUAGE": "en-US"}
     if length is None:
         environ["wsgi.input_terminated"] = True  # chunked: the server announces no length
         environ["HTTP_TRANSFER_ENCODING"] = "chunked"
@@ -41,7 +43,7 @@ def send(app: Flask, path: str, body: CountingBody, content_type: str, *, length
 
 def assert_too_large(reply: Any) -> None:
     assert reply.status_code == 413, reply.data[:300]
-    assert reply.json["code"] == 413 and "request body" in reply.json["message"]
+    assert reply.json["code"] == 413 and "request body" in error_text(reply, "en-US")
 
 
 def test_a_200_mib_form_body_on_the_token_endpoint_is_refused_unread(app: Flask) -> None:

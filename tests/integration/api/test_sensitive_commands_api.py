@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from api.commands import Downlinks
 from api.services import DOWNLINKS_KEY
 from protocols.jt808.messages.t8801_camera_shoot import CameraShoot
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_commands_api import Downlinked, Login, make_vehicle, rows
 from tests.integration.api.test_console_api import bearer, make_user
 from warehouse.db import connect
@@ -109,7 +109,7 @@ def test_sensitive_commands_need_their_own_permission(kafka_app: Flask, client: 
     operator = bearer(client, make_user(pg_url, demo.enterprises["a"], OPERATOR).name)
     reply = post(client, operator, target.device_id, code, body | {"confirm": True})
     assert reply.status_code == 403, reply.json
-    assert "sensitiveCommand:cmd" in reply.json["message"] and reply.json["data"]["sensitive"]
+    assert reply.json["data"]["permission"] == "sensitiveCommand:cmd" and reply.json["data"]["sensitive"]
     assert rows(pg_url, target.device_id) == []
 
 
@@ -136,7 +136,7 @@ def test_sensitive_commands_need_an_explicit_confirmation(kafka_app: Flask, clie
     for confirm in ({}, {"confirm": False}, {"confirm": "true"}):
         reply = post(client, login("admin_a"), target.device_id, code, body | confirm)
         assert reply.status_code == 400, reply.json
-        assert reply.json["data"]["field"] == "confirm" and "confirm: true" in reply.json["message"]
+        assert reply.json["data"]["field"] == "confirm" and "confirm: true" in error_text(reply, "en-US")
     assert rows(pg_url, target.device_id) == []
     assert post(client, login("admin_a"), target.device_id, code, body | {"confirm": True}).status_code == 200
 
@@ -176,7 +176,7 @@ def test_8801_photo_bursts_are_capped_with_a_clear_error(kafka_app: Flask, clien
     reply = post(client, login("admin_a"), target.device_id, "8801",
                  {"channelId": 1, "commandType": 2, "totalPicture": 65534})
     assert reply.status_code == 400 and reply.json["data"] == {"field": "totalPicture"}, reply.json
-    assert "totalPicture must be an integer from 0 to 10" in reply.json["message"]
+    assert "totalPicture must be an integer from 0 to 10" in error_text(reply, "en-US")
 
 
 @pytest.mark.parametrize(("version", "lock", "body"), [("2013", 1, "01"), ("2019", 0, "0001000100")])
@@ -223,3 +223,9 @@ def test_8103_alarm_range_past_the_terminals_word_names_the_real_maximum_in_the_
     chinese = post(client, login("admin_a") | {"X-Fleet-Language": "zh-CN"}, target.device_id, "8103", body)
     assert chinese.json["localMessage"] == "超时报警预警差值范围 0.1~6553.5 km/h，终端参数为 WORD，最大 6553.5 km/h"
     assert rows(pg_url, target.device_id) == []
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from api.db import get_db
 from fleet.settings import ApiSettings
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from warehouse.db import connect
 from warehouse.partitions import ensure_gps_partitions, partition_name
@@ -64,7 +64,7 @@ def test_database_action_creates_todays_and_tomorrows_partitions(client: FlaskCl
 def test_database_screen_is_for_the_root_enterprise_only(client: FlaskClient, login: Login) -> None:
     for path, method in (("/api/system/db.json", "GET"), ("/api/system/db/partitions.json", "POST")):
         reply = client.open(path, method=method, headers=login("admin_a"))  # holds db:query and db:add
-        assert reply.status_code == 403 and "root enterprise" in reply.json["message"], reply.json
+        assert reply.status_code == 403 and "root enterprise" in error_text(reply, "en-US"), reply.json
 
 
 # --- sourceCodeLog --------------------------------------------------------------------------------
@@ -130,7 +130,7 @@ def test_app_token_answers_allowed_apis_and_403_outside_them(client: FlaskClient
         reply = client.open(path, method=method, headers=headers, json={})
         assert reply.status_code == 403, (path, reply.json)
     reply = client.post("/api/common/query/user.json", headers=headers, json={})
-    assert reply.status_code == 403 and "user:query" in reply.json["message"]
+    assert reply.status_code == 403 and reply.json["data"]["permission"] == "user:query"
     # routes for signed-in users only refuse an app's token
     assert client.get("/api/user/current.json", headers=headers).status_code == 401
 
@@ -160,13 +160,14 @@ def strict_app(pg_url: str, demo: Demo, tmp_path_factory: pytest.TempPathFactory
 
 def test_disabled_app_is_refused_and_its_tokens_end(strict_app: Flask, login: Login) -> None:
     client = strict_app.test_client()
+    client.environ_base["HTTP_X_FLEET_LANGUAGE"] = "en-US"
     admin = bearer(client, "admin_a", "Fleet@2026")
     app = new_app(client, admin)
     headers = app_headers(client, app)
     assert client.post("/api/common/query/carView.json", headers=headers, json={}).status_code == 200
     _data(client.patch(f"/api/common/openApp/{app['id']}.json", headers=admin, json={"state": 0}))
     refused = app_token(client, app)
-    assert refused.status_code == 403 and "disabled" in refused.json["message"]
+    assert refused.status_code == 403 and "disabled" in error_text(refused, "en-US")
     assert client.post("/api/common/query/carView.json", headers=headers, json={}).json["code"] == 40002
     _data(client.patch(f"/api/common/openApp/{app['id']}.json", headers=admin, json={"state": 1}))
     assert client.post("/api/common/query/carView.json", headers=app_headers(client, app), json={}).status_code == 200
@@ -238,3 +239,9 @@ def test_api_catalogue_lists_the_groups(client: FlaskClient, login: Login, pg_ur
     assert {"code": "gps", "actions": ["get", "query"]} in groups["positions"]["permissions"]
     nobody = make_user(pg_url, demo.enterprises["a"], {"car": ["query"]})
     assert client.get("/api/openPlatform/apis.json", headers=bearer(client, nobody.name)).status_code == 403
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

@@ -24,7 +24,7 @@ from api.query import display, transfer
 from api.query.entities import PERMISSION_OF
 from api.query.grammar import EntitySpec
 from api.query.spreadsheet_contract import EXPORTABLE, IMPORTABLE
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from tests.integration.api.test_entities_api import create, invalid_values, valid_body
 from warehouse.db import connect
@@ -239,16 +239,16 @@ def test_bad_files_are_400_before_anything_is_applied(client: FlaskClient, login
     for case, (content, name, expected) in cases.items():
         reply = upload(client, headers, entity, content, name)
         assert reply.status_code == 400, (case, reply.json)
-        assert expected in reply.json["message"], (case, reply.json)  # type: ignore[index]
+        assert expected in error_text(reply, "en-US"), (case, reply.json)  # type: ignore[index]
     required = [n for n in names if entity.fields[n].required]
     reply = upload(client, headers, entity, make_file([labels(entity, [n for n in names if n != required[0]])], "csv"))
-    assert reply.status_code == 400 and (entity.fields[required[0]].label or required[0]) in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 400 and (entity.fields[required[0]].label or required[0]) in error_text(reply, "en-US")  # type: ignore[index]
     reply = client.post(f"/api/common/import/{entity.name}.json", headers=headers, data={},
                         content_type="multipart/form-data")
-    assert reply.status_code == 400 and "'file'" in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 400 and "'file'" in error_text(reply, "en-US")  # type: ignore[index]
     too_many = "\n".join([",".join(names), *(["x"] * 20_001)]).encode()
     reply = upload(client, headers, entity, too_many, "many.csv")
-    assert reply.status_code == 400 and "20000" in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 400 and "20000" in error_text(reply, "en-US")  # type: ignore[index]
     with connect(pg_url) as conn:
         assert conn.execute("SELECT count(*) FROM import_job").fetchone() == jobs_before
 
@@ -276,7 +276,7 @@ def test_export_needs_the_export_action(client: FlaskClient, demo: Demo, pg_url:
     headers = bearer(client, reader.name)
     for fmt in ("xlsx", "csv"):
         reply = export(client, headers, entity, fmt, any_rows(entity, demo))
-        assert reply.status_code == 403 and f"{code}:export" in reply.json["message"]  # type: ignore[index]
+        assert reply.status_code == 403 and reply.json["data"]["permission"] == f"{code}:export"  # type: ignore[index]
     # where reading the entity needs an action of its own (the data-exchange logs: superior), so does its export
     exporter = make_user(pg_url, demo.enterprises["a"], {code: ["export", *([entity.read_action] if entity.read_action else [])]})
     assert export(client, bearer(client, exporter.name), entity, "csv", any_rows(entity, demo)).status_code == 200
@@ -294,7 +294,7 @@ def test_import_needs_the_import_action(client: FlaskClient, login: Login, demo:
              upload(client, headers, entity, content, "rows.csv"),
              client.get(f"/api/common/import/{entity.name}/{started['jobId']}.json", headers=headers)]
     for reply in calls:
-        assert reply.status_code == 403 and f"{entity.permission}:import" in reply.json["message"]  # type: ignore[index]
+        assert reply.status_code == 403 and reply.json["data"]["permission"] == f"{entity.permission}:import"  # type: ignore[index]
 
 
 def test_export_filters_sorts_and_stops_at_the_maximum(client: FlaskClient, login: Login, app: Any) -> None:
@@ -307,14 +307,14 @@ def test_export_filters_sorts_and_stops_at_the_maximum(client: FlaskClient, logi
     rows = read_file(reply.data, "csv")
     assert [r[0] for r in rows[1:]] == [f"{tag}-2", f"{tag}-1", f"{tag}-0"]
     reply = export(client, headers, entity, "csv", {"bogus": 1})
-    assert reply.status_code == 400 and "bogus" in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 400 and "bogus" in error_text(reply, "en-US")  # type: ignore[index]
     settings = app.config["FLEET_API_SETTINGS"]
     app.config["FLEET_API_SETTINGS"] = settings.model_copy(update={"export_max_rows": 2})
     try:
         reply = export(client, headers, entity, "xlsx", {"name.like": tag})
     finally:
         app.config["FLEET_API_SETTINGS"] = settings
-    assert reply.status_code == 400 and "more than 2 rows" in reply.json["message"]  # type: ignore[index]
+    assert reply.status_code == 400 and "more than 2 rows" in error_text(reply, "en-US")  # type: ignore[index]
 
 
 def test_formulas_never_run_and_text_comes_back(client: FlaskClient, login: Login) -> None:
@@ -354,3 +354,9 @@ def test_a_job_whose_process_died_is_failed(client: FlaskClient, login: Login, d
     assert states["dead pid"]["state"] == "failed" and "stopped" in states["dead pid"]["message"]
     assert states["stale elsewhere"]["state"] == "failed"
     assert states["alive"]["state"] == "running"
+
+
+@pytest.fixture
+def client(english_client: FlaskClient) -> FlaskClient:
+    """This module reads error texts in English (``error_text``): its console speaks en-US."""
+    return english_client

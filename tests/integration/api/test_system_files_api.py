@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from api.system_files import SYSTEM_FILES
 from fleet.settings import ApiSettings
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import ENGLISH, Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 
 FILES = {"favicon.svg": "<svg/>", "api-reference.html": "<!doctype html><title>API</title>",
@@ -71,10 +71,10 @@ def test_a_changed_file_gets_a_new_modify_time_and_its_url_serves_it(console_app
 @pytest.mark.parametrize("name", ["nosuch", "index", "favicon.svg", "userManual-fr-FR", "..%2Findex"])
 def test_an_unknown_name_is_a_404_naming_the_known_ones(console_app: Flask, signed_in: dict[str, str],
                                                         name: str) -> None:
-    reply = console_app.test_client().get(f"/api/common/systemFile/{name}.json", headers=signed_in)
+    reply = console_app.test_client().get(f"/api/common/systemFile/{name}.json", headers={**signed_in, **ENGLISH})
     assert reply.status_code == 404 and reply.json["code"] == 404  # type: ignore[index]
     if "%2F" not in name:
-        assert all(known in reply.json["message"] for known in SYSTEM_FILES)  # type: ignore[index]
+        assert all(known in error_text(reply, "en-US") for known in SYSTEM_FILES)  # type: ignore[index]
 
 
 def test_a_file_the_build_lacks_is_a_404(console_app: Flask, tmp_path: Path, signed_in: dict[str, str]) -> None:

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from api.db import get_db
 from fleet.settings import ApiSettings
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_login_throttle_api import address
 from tests.integration.api.test_settings_more_api import new_app
 
@@ -36,6 +36,7 @@ def limited(pg_url: str, demo: Demo, tmp_path_factory: pytest.TempPathFactory) -
 def ask(app: Flask, peer: str, client_id: str, secret: str) -> Any:
     client: FlaskClient = app.test_client()
     client.environ_base["REMOTE_ADDR"] = peer
+    client.environ_base["HTTP_X_FLEET_LANGUAGE"] = "en-US"
     return client.post("/oauth2/token.json", query_string={
         "grant_type": "client_credentials", "client_id": client_id, "client_secret": secret})
 
@@ -49,7 +50,7 @@ def same_minute() -> None:
 
 def assert_refused(reply: Any, limit: int) -> None:
     assert reply.status_code == 429, reply.json
-    assert reply.json["code"] == 429 and "too many token requests" in reply.json["message"]
+    assert reply.json["code"] == 429 and "too many token requests" in error_text(reply, "en-US")
     assert 1 <= reply.json["data"]["retryAfter"] <= 60 and reply.json["data"]["limit"] == limit
     assert "access_token" not in reply.json["data"]
 

@@ -16,7 +16,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from protocols.jt808.extras import decode_items
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import ENGLISH, Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from tests.integration.api.test_logs_api import Car
 from tests.support.tyre_items import EXPECTED_ROWS, tyre_items
@@ -109,9 +109,9 @@ def test_filters_by_item_and_pages(client: FlaskClient, login: Login, car: Car) 
 
 
 def test_needs_a_vehicle_and_a_time_range(client: FlaskClient, login: Login, car: Car) -> None:
-    headers = login("admin_a")
+    headers = {**login("admin_a"), **ENGLISH}
     no_car = query(client, headers, {"rangeConditions": [{"fieldName": "time", **RANGE}]})
-    assert no_car.status_code == 400 and "carId" in no_car.json["message"]
+    assert no_car.status_code == 400 and "carId" in error_text(no_car, "en-US")
     assert query(client, headers, {"carId.eq": car.car_id}).status_code == 400
 
 

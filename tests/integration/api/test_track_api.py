@@ -19,7 +19,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from fleet.enums import DeviceState
-from tests.integration.api.conftest import Demo
+from tests.integration.api.conftest import ENGLISH, Demo, error_text
 from warehouse.db import connect
 from warehouse.history import HistoryVehicle, load_history
 from warehouse.partitions import ensure_gps_partitions
@@ -163,9 +163,9 @@ def test_online_comes_from_the_device_state_not_from_having_a_position(
     {"carIds": list(range(1, 10_002))},
 ])
 def test_last_positions_bad_bodies_are_400(client: FlaskClient, login: Login, body: Any) -> None:
-    reply = client.post(LAST, headers=login("admin"), json=body)
+    reply = client.post(LAST, headers={**login("admin"), **ENGLISH}, json=body)
     assert reply.status_code == 400 and reply.json["code"] == 400, reply.json  # type: ignore[index]
-    assert "(" in reply.json["message"]  # type: ignore[index]
+    error_text(reply, "en-US")  # the Chinese message alone, an English localMessage
 
 
 # --- contract B: track -----------------------------------------------------------------------------------
@@ -234,10 +234,11 @@ def test_the_parent_reads_a_subsidiary_track_unless_it_asks_for_its_own_only(
 
 
 def test_range_longer_than_the_limit_is_400_with_the_spec_message(client: FlaskClient, login: Login, a_car: Car) -> None:
-    reply = client.get(f"/api/gps/car/{a_car.car_id}/track.json", headers=login("admin_a"), query_string={
-        "start": "2026-04-01T00:00:00+08:00", "end": "2026-05-02T00:00:01+08:00"})
+    reply = client.get(f"/api/gps/car/{a_car.car_id}/track.json", headers={**login("admin_a"), **ENGLISH},
+                       query_string={"start": "2026-04-01T00:00:00+08:00", "end": "2026-05-02T00:00:01+08:00"})
     assert reply.status_code == 400
-    assert reply.json["message"] == "查询时间范围不能超过 31 天 (the time range may not exceed 31 days)"  # type: ignore[index]
+    assert reply.json["message"] == "查询时间范围不能超过 31 天"
+    assert error_text(reply, "en-US") == "the time range may not exceed 31 days"  # type: ignore[index]
 
 
 @pytest.mark.parametrize("query", [
@@ -315,7 +316,7 @@ def test_history_loader_rows_read_back_as_a_track(client: FlaskClient, login: Lo
 ])
 def test_a_track_at_the_edge_of_the_calendar_is_a_400_with_a_clear_message(
         client: FlaskClient, login: Login, a_car: Car, fmt: str, start: str, end: str) -> None:
-    reply = client.get(f"/api/gps/car/{a_car.car_id}/{fmt}", headers=login("admin_a"),
+    reply = client.get(f"/api/gps/car/{a_car.car_id}/{fmt}", headers={**login("admin_a"), **ENGLISH},
                        query_string={"start": start, "end": end})
     assert reply.status_code == 400, reply.data[:300]
-    assert "2000" in reply.json["message"] and "2099" in reply.json["message"]  # type: ignore[index]
+    assert "2000" in error_text(reply, "en-US") and "2099" in error_text(reply, "en-US")  # type: ignore[index]

@@ -86,8 +86,10 @@ def test_paths_outside_the_build_never_escape_it(built: FlaskClient, path: str) 
 def test_api_paths_keep_the_json_404(built: FlaskClient, path: str) -> None:
     reply = built.get(path)
     assert reply.status_code == 404
-    text = f"no such endpoint: GET {path}"
-    assert reply.json == {"code": 404, "message": text, "data": None, "localMessage": text}
+    assert reply.json == {"code": 404, "message": "接口不存在", "data": None, "localMessage": "接口不存在"}
+    english = built.get(path, headers={"X-Fleet-Language": "en-US"})
+    assert english.json == {"code": 404, "message": "接口不存在", "data": None,
+                            "localMessage": f"no such endpoint: GET {path}"}
 
 
 def test_non_get_on_a_console_path_is_not_index_html(built: FlaskClient) -> None:
@@ -104,9 +106,10 @@ def test_without_a_build_browsers_are_told_how_to_build_it(unbuilt: FlaskClient)
     page = unbuilt.get("/dashboard/map", headers={"Accept": "text/html,application/xhtml+xml"})
     assert page.status_code == 503 and page.mimetype == "text/html"
     assert "make up" in page.text and "npm run build" in page.text
-    data = unbuilt.get("/", headers={"Accept": "application/json"})
+    data = unbuilt.get("/", headers={"Accept": "application/json", "X-Fleet-Language": "en-US"})
     assert data.status_code == 503 and data.json is not None and data.json["code"] == 503
-    assert "not built" in data.json["message"]
+    assert data.json["message"] == "控制台尚未构建" and "not built" in data.json["localMessage"]
+    assert "npm run build" in data.json["localMessage"]
     assert unbuilt.get("/assets/index-3f2a9c.js").status_code == 404
 
 

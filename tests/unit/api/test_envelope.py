@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from api.auth import EXTENSION_KEY, GUARD_KEY, Principal, SessionGuard, TokenCodec
 from api.db import get_db
+from api.errors import chinese_text
 from fleet.settings import ApiSettings
 
 ADMIN = Principal(1, "admin", 1, "/1/", {"car": {"query", "get"}, "device": {"query", "get"}})
@@ -31,7 +32,10 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
-    return app.test_client()
+    """An English console's client: ``message`` is the Chinese text, ``localMessage`` the English one."""
+    english = app.test_client()
+    english.environ_base["HTTP_X_FLEET_LANGUAGE"] = "en-US"
+    return english
 
 
 @pytest.fixture
@@ -43,8 +47,8 @@ def auth_header(app: Flask) -> dict[str, str]:
 def test_unknown_path_answers_404_envelope(client: FlaskClient) -> None:
     reply = client.get("/api/nope.json")
     assert reply.status_code == 404
-    text = "no such endpoint: GET /api/nope.json"
-    assert reply.json == {"code": 404, "message": text, "data": None, "localMessage": text}
+    assert reply.json == {"code": 404, "message": "接口不存在", "data": None,
+                          "localMessage": "no such endpoint: GET /api/nope.json"}
 
 
 def test_wrong_method_answers_405_envelope(client: FlaskClient) -> None:
@@ -66,7 +70,9 @@ def test_missing_permission_answers_403(client: FlaskClient, app: Flask) -> None
     codec: TokenCodec = app.extensions[EXTENSION_KEY]
     token = codec.issue(Principal(2, "viewer", 1, "/1/", {"device": {"query"}}))[0]
     reply = client.post("/api/common/query/carView.json", json={}, headers={"Authorization": f"Bearer {token}"})
-    assert reply.status_code == 403 and reply.json is not None and "car:query" in reply.json["message"]
+    assert reply.status_code == 403 and reply.json == {
+        "code": 403, "message": "用户得到授权，但是访问是被禁止的。", "data": {"permission": "car:query"},
+        "localMessage": "permission denied: car:query"}
 
 
 def test_invalid_json_answers_400_with_position(client: FlaskClient, auth_header: dict[str, str]) -> None:
@@ -74,17 +80,20 @@ def test_invalid_json_answers_400_with_position(client: FlaskClient, auth_header
         "/api/common/query/carView.json", data="{bad", headers=auth_header, content_type="application/json"
     )
     assert reply.status_code == 400 and reply.json is not None
-    assert reply.json["code"] == 400 and "not valid JSON" in reply.json["message"] and "column" in reply.json["message"]
+    assert reply.json["code"] == 400 and reply.json["message"] == "请求体不是有效的 JSON"
+    assert "not valid JSON" in reply.json["localMessage"] and "column" in reply.json["localMessage"]
 
 
 def test_unknown_field_answers_400_naming_it(client: FlaskClient, auth_header: dict[str, str]) -> None:
     reply = client.post("/api/common/query/carView.json", json={"secretField.eq": 1}, headers=auth_header)
-    assert reply.status_code == 400 and reply.json is not None and "secretField" in reply.json["message"]
+    assert reply.status_code == 400 and reply.json is not None and reply.json["message"] == "未知字段：secretField"
+    assert reply.json["localMessage"] == "unknown field(s) for carView: secretField"
 
 
 def test_unsupported_grant_type_answers_400(client: FlaskClient) -> None:
     reply = client.get("/oauth2/token.json?grant_type=authorization_code")
-    assert reply.status_code == 400 and reply.json is not None and "grant_type" in reply.json["message"]
+    assert reply.status_code == 400 and reply.json is not None
+    assert reply.json["message"] == "不支持的授权类型 'authorization_code'" and "grant_type" in reply.json["localMessage"]
 
 
 def test_openapi_document_is_served_without_auth(client: FlaskClient) -> None:
@@ -138,7 +147,8 @@ def test_bodies_the_parser_cannot_take_answer_400_naming_the_place(
     reply = client.post("/api/common/query/carView.json", data=body, headers=auth_header,
                         content_type="application/json")
     assert reply.status_code == 400 and reply.json is not None and reply.json["code"] == 400
-    assert fragment in reply.json["message"]
+    assert fragment in reply.json["localMessage"]
+    assert reply.json["message"] == chinese_text(reply.json["message"]) and "(" not in reply.json["message"]
 
 
 def test_nul_anywhere_in_the_request_answers_400_before_any_route(client: FlaskClient) -> None:
@@ -149,4 +159,5 @@ def test_nul_anywhere_in_the_request_answers_400_before_any_route(client: FlaskC
         (client.post("/oauth2/token.json", data={"grant_type": "password", "username": "\x00"}), "form field 'username'"),
     ):
         assert reply.status_code == 400 and reply.json is not None, (where, reply.status_code)
-        assert "NUL" in reply.json["message"] and where in reply.json["message"]
+        assert reply.json["message"] == "参数含有 NUL 字符"
+        assert "NUL" in reply.json["localMessage"] and where in reply.json["localMessage"]

@@ -26,4 +26,4 @@ def test_connection_over_the_per_address_cap_gets_a_503_envelope() -> None:
     assert b"Connection: close" in head and f"Content-Length: {len(body)}".encode() in head
     reply = json.loads(body)
     assert reply["code"] == 503 and reply["data"] is None
-    assert "10.1.2.3" in reply["message"] and "(too many open connections" in reply["message"]
+    assert reply["message"] == "来自同一地址（10.1.2.3）的连接过多" and "localMessage" not in reply

@@ -9,7 +9,8 @@ import { failureReply } from '../failure';
 
 const jsonResponse = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-const WRONG = { code: 401, message: '用户名或密码错误 (wrong user name or password)', localMessage: 'wrong user name or password', data: null };
+// message is the spec's Chinese text for every caller; localMessage the text in the caller's language
+const WRONG = { code: 401, message: '用户名或密码错误', localMessage: 'wrong user name or password', data: null };
 
 let notifyError: Mock<(title: string, message: string) => void>;
 let clearErrors: Mock<() => void>;
@@ -46,13 +47,25 @@ describe('server errors in the user language', () => {
     expect(notifyError.mock.calls[0].join(' ')).not.toMatch(/请求错误|用户名/);
   });
 
-  test('a 200 reply with an error code uses its localMessage too; an old server falls back to message', () => {
+  test('a 200 reply with an error code uses its localMessage too; without one, the Chinese message', () => {
     const t = (key: string) => key;
-    expect(failureReply({ kind: 'reply', reply: { code: 409, message: '记录已存在 (record already exists)', localMessage: 'record already exists', data: null } }, t).message).toBe(
+    expect(failureReply({ kind: 'reply', reply: { code: 409, message: '记录已存在', localMessage: 'record already exists', data: null } }, t).message).toBe(
       'record already exists',
     );
     expect(failureReply({ kind: 'reply', reply: { code: 409, message: '记录已存在', data: null } }, t).message).toBe('记录已存在');
-    expect(failureReply({ kind: 'http', status: 400, statusText: '', body: { code: 400, message: 'a (b)' } }, t).message).toBe('a (b)');
+    expect(failureReply({ kind: 'http', status: 503, statusText: '', body: { code: 503, message: '来自同一地址（10.1.2.3）的连接过多' } }, t).message).toBe(
+      '来自同一地址（10.1.2.3）的连接过多',
+    );
+  });
+
+  test('a 403 keeps the missing permission of data for the caller', () => {
+    const t = (key: string) => key;
+    const body = { code: 403, message: '用户得到授权，但是访问是被禁止的。', localMessage: 'permission denied: car:update', data: { permission: 'car:update' } };
+    expect(failureReply({ kind: 'http', status: 403, statusText: '', body }, t)).toEqual({
+      code: 403,
+      message: 'permission denied: car:update',
+      data: { permission: 'car:update' },
+    });
   });
 });
 

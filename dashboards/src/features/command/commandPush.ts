@@ -62,7 +62,8 @@ export function commandNotice(push: PushMessage): CommandNotice | null {
     vehicle: text(data.plateNumber) || String(data.deviceId ?? '-'),
     msgId: msgIdHex(data.msgId),
     outcome,
-    message: text(data.message),
+    // as an error reply: localMessage is the text in the user's language, message the Chinese text
+    message: text(data.localMessage) || text(data.message),
     createdBy: numberOrNull(data.createdBy),
     time: typeof data.time === 'number' ? new Date(data.time).toISOString() : text(data.time),
   };

@@ -19,6 +19,12 @@ describe('command pushes 11 and 12', () => {
     expect(error(1)).toMatchObject({ vehicle: '3', msgId: '8801', message: '终端不在线 (offline)' });
   });
 
+  it('shows the text in the user language (localMessage) before the Chinese message', () => {
+    const push = { type: 12, data: { commandId: 8, deviceId: 3, reason: 1, message: '终端不在线', localMessage: 'the terminal is offline' } };
+    expect(commandNotice(push)?.message).toBe('the terminal is offline');
+    expect(commandNotice({ ...push, data: { ...push.data, localMessage: undefined } })?.message).toBe('终端不在线');
+  });
+
   it('ignores other pushes', () => {
     expect(commandNotice({ type: 9, data: { objectKey: '/x' } })).toBeNull();
     expect(commandNotice({ type: 11, data: null })).toBeNull();
