@@ -46,10 +46,6 @@ def kind_of(data_type: int) -> str:
     return {2: "talk", 3: "listen"}.get(data_type, "live")
 
 
-def stream_id_of(device_id: int, channel: int, kind: str) -> str:
-    return f"{device_id}-{channel}-{kind}"
-
-
 @dataclass(frozen=True)
 class StreamInfo:
     """What the API registers: the stream's identity and who owns it."""
