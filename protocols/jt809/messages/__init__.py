@@ -73,7 +73,10 @@ from protocols.jt809.messages.platform import (
 from protocols.jt809.messages.positions import Gnss2011, Gnss2019, PlatformAlarm
 from protocols.jt809.messages.video import (
     Authorize,
+    AuthorizeDown,
     AuthorizeReport,
+    AuthorizeRequest,
+    AuthorizeRequestAnswer,
     Playback,
     PlaybackAnswer,
     PlaybackControl,
@@ -99,7 +102,8 @@ __all__ = [
     "StaticInfo", "StaticInfoAnswer", "StaticInfoDown", "VehicleControl", "VehicleControlDown",
     "AlarmReport2011", "PlatformMessage", "PlatformMessageAnswer", "PositionCount", "WarningTip",
     "EmergencyAnswer", "ListenRequest", "PhotoAnswer", "PhotoRequest", "RecorderAnswer", "TextAnswer", "TextRequest",
-    "Authorize", "AuthorizeReport", "Playback", "PlaybackAnswer", "PlaybackControl", "PlaybackControlAnswer",
+    "Authorize", "AuthorizeDown", "AuthorizeReport", "AuthorizeRequest", "AuthorizeRequestAnswer", "Playback",
+    "PlaybackAnswer", "PlaybackControl", "PlaybackControlAnswer",
     "PlaybackDown", "PlaybackRequest", "RealVideo", "RealVideoAnswer", "RealVideoDown", "RealVideoEnd",
     "RealVideoEndAnswer", "RealVideoRequest",
 ]

@@ -6,6 +6,13 @@ DATA_LENGTH UINT32) and one layout whatever the link's 809 version (JT/T 1078 de
 
 - 0x1701 UP_AUTHORIZE_MSG_STARTUP 时效口令上报: PLATFORM_ID BYTE[11], AUTHORIZE_CODE_1 BYTE[64] (for the
   home region's government platform), AUTHORIZE_CODE_2 BYTE[64] (for a cross-region one).
+- 0x1702 UP_AUTHORIZE_MSG_STARTUP_REQ 时效口令请求 (JT/T 1078-2016 table 40, main link, a cross-region
+  government platform to its superior): no data (DATA_LENGTH 0); the family header names the vehicle whose
+  enterprise platform's codes of the day it asks for.
+- 0x9702 DOWN_AUTHORIZE_MSG_STARTUP_REQ_ACK 时效口令请求应答 (table 41, sub link, the superior's answer):
+  AUTHORIZE_CODE_1 BYTE[64], AUTHORIZE_CODE_2 BYTE[64], the codes of the vehicle's enterprise platform (the
+  superior picks them by where the vehicle was in the last 5 min). The standard's table 37 names its family
+  DOWN_BASE_DATA_MSG, a misprint for DOWN_AUTHORIZE_MSG (0x9700), as the public implementations read it.
 - 0x9801 DOWN_REALVIDEO_MSG_STARTUP 实时音视频请求: CHANNEL_ID BYTE, AV_ITEM_TYPE BYTE (0 audio and video,
   1 audio, 2 video), AUTHORIZE_CODE BYTE[64], GNSS_DATA BYTE[36] (a 2011 position inside the region, only for
   a cross-region request; some platforms leave it out, so it is optional here).
@@ -24,7 +31,7 @@ DATA_LENGTH UINT32) and one layout whatever the link's 809 version (JT/T 1078 de
 - 0x1A02 UP_PLAYBACK_MSG_CONTROL_ACK: RESULT BYTE.
 Text fields are GBK, NUL-padded on the right when encoded; SERVER_IP is read whichever side the padding is on
 (one public implementation pads it on the left). GNSS_DATA is kept as its 36 bytes (hex): a cross-region
-check this platform does not make. Everything else of these families (0x1702, 0x9702, 0x1900 / 0x9900
+check made on the pull (fleet/video_streams.py). Everything else of these families (0x1900 / 0x9900
 resource lists, 0x1B00 / 0x9B00 downloads) stays bytes. Sources: protocols/jt809/README.md.
 """
 
@@ -94,6 +101,41 @@ class AuthorizeReport:
     def encode(self, version: str) -> bytes:
         return (encode_fixed(self.platform_id, 11, "PLATFORM_ID")
                 + encode_fixed(self.authorize_code_1, AUTHORIZE_BYTES, "AUTHORIZE_CODE_1")
+                + encode_fixed(self.authorize_code_2, AUTHORIZE_BYTES, "AUTHORIZE_CODE_2"))
+
+
+@dataclass(frozen=True)
+class AuthorizeRequest:
+    """0x1702 时效口令请求 (main link): no data."""
+
+    DATA_TYPE: ClassVar[int] = 0x1702
+
+    @classmethod
+    def decode(cls, data: bytes, version: str) -> AuthorizeRequest:
+        exact(data, 0, "0x1702")
+        return cls()
+
+    def encode(self, version: str) -> bytes:
+        return b""
+
+
+@dataclass(frozen=True)
+class AuthorizeRequestAnswer:
+    """0x9702 时效口令请求应答 (sub link): the codes of the vehicle's enterprise platform; empty when the
+    superior has none to give."""
+
+    DATA_TYPE: ClassVar[int] = 0x9702
+    authorize_code_1: str
+    authorize_code_2: str
+
+    @classmethod
+    def decode(cls, data: bytes, version: str) -> AuthorizeRequestAnswer:
+        exact(data, 2 * AUTHORIZE_BYTES, "0x9702")
+        return cls(decode_fixed(data[:AUTHORIZE_BYTES], "AUTHORIZE_CODE_1"),
+                   decode_fixed(data[AUTHORIZE_BYTES:], "AUTHORIZE_CODE_2"))
+
+    def encode(self, version: str) -> bytes:
+        return (encode_fixed(self.authorize_code_1, AUTHORIZE_BYTES, "AUTHORIZE_CODE_1")
                 + encode_fixed(self.authorize_code_2, AUTHORIZE_BYTES, "AUTHORIZE_CODE_2"))
 
 
@@ -260,10 +302,23 @@ def _decoders(*classes: Any) -> _Decoders:
 @register_body
 @dataclass(frozen=True)
 class Authorize(VehicleFamily):
-    """0x1700 main link time-limited authorisation codes (0x1701)."""
+    """0x1700 main link time-limited authorisation codes (0x1701 report, 0x1702 request)."""
 
     MSG_ID: ClassVar[int] = 0x1700
-    DATA_DECODERS: ClassVar[_Decoders] = _decoders(AuthorizeReport)
+    DATA_DECODERS: ClassVar[_Decoders] = _decoders(AuthorizeReport, AuthorizeRequest)
+    plate: str
+    plate_colour: int
+    data_type: int
+    data: Any
+
+
+@register_body
+@dataclass(frozen=True)
+class AuthorizeDown(VehicleFamily):
+    """0x9700 sub link time-limited authorisation codes (0x9702 answer to a 0x1702)."""
+
+    MSG_ID: ClassVar[int] = 0x9700
+    DATA_DECODERS: ClassVar[_Decoders] = _decoders(AuthorizeRequestAnswer)
     plate: str
     plate_colour: int
     data_type: int

@@ -14,7 +14,10 @@ from protocols.jt809 import BodyError, decode_body, decode_frame, encode_frame
 from protocols.jt809 import catalogue as c
 from protocols.jt809.messages import (
     Authorize,
+    AuthorizeDown,
     AuthorizeReport,
+    AuthorizeRequest,
+    AuthorizeRequestAnswer,
     Playback,
     PlaybackAnswer,
     PlaybackControl,
@@ -49,6 +52,10 @@ BUILT = {
     "1A01": HEAD + "1A010000002301" + "00" * 34,
     "9A02": HEAD + "9A020000000A050000000000692E9C80",
     "1A02": HEAD + "1A020000000100",
+    # JT/T 1078-2016 table 40: the family header alone, DATA_LENGTH 0 (28 bytes in all, as the table says)
+    "1702": HEAD + "170200000000",
+    # table 41: AUTHORIZE_CODE_1 BYTE[64], AUTHORIZE_CODE_2 BYTE[64] (128 bytes of data)
+    "9702": HEAD + "970200000080" + "484F4D45434F4445" + "00" * 56 + "43524F5353434F4445" + "00" * 55,
     "1701": HEAD + "17010000008B3133303030303030303031484F4D45434F4445" + "00" * 56 + "43524F5353434F4445" + "00" * 55,
 }
 
@@ -88,6 +95,8 @@ def test_public_playback_request_vector_decodes_to_its_fields_and_back() -> None
     ("9A02", PlaybackDown, PlaybackControl(5, 0, datetime(2025, 12, 2, 8, 0, tzinfo=UTC))),
     ("1A02", Playback, PlaybackControlAnswer(0)),
     ("1701", Authorize, AuthorizeReport("13000000001", "HOMECODE", "CROSSCODE")),
+    ("1702", Authorize, AuthorizeRequest()),
+    ("9702", AuthorizeDown, AuthorizeRequestAnswer("HOMECODE", "CROSSCODE")),
 ])
 def test_built_vectors_decode_to_their_fields_and_encode_to_the_same_bytes(name: str, family: type,
                                                                             data: object) -> None:
@@ -123,6 +132,8 @@ def test_a_request_with_its_optional_gnss_data_keeps_the_36_bytes() -> None:
     (RealVideo, "1801000000020000", "0x1801 is 35 bytes"),
     (PlaybackDown, "9A0200000002" + "0500", "0x9A02 is 10 bytes"),
     (PlaybackDown, "9A0100000004" + "01020304", "0x9A01 needs 84 bytes"),
+    (Authorize, "170200000001" + "00", "0x1702 is 0 bytes"),
+    (AuthorizeDown, "970200000040" + "00" * 64, "0x9702 is 128 bytes"),
 ])
 def test_a_short_or_long_body_is_a_body_error_naming_the_field(family: type, data_hex: str, what: str) -> None:
     with pytest.raises(BodyError, match=what):
@@ -133,3 +144,5 @@ def test_the_catalogue_names_the_video_messages() -> None:
     assert c.name_of(0x9800, 0x9801) == "实时音视频请求"
     assert c.name_of(0x1A00, 0x1A01) == "远程录像回放请求应答"
     assert c.BY_ID[0x9A00].direction is c.Direction.DOWN
+    assert c.name_of(0x1700, 0x1702) == "时效口令请求" and c.name_of(0x9700, 0x9702) == "时效口令请求应答"
+    assert c.BY_ID[0x9700].direction is c.Direction.DOWN
