@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from exchange.regulator import video
 from exchange.superior.control import LINK_HANDLERS
-from exchange.superior.links import PlatformLinks, now
+from exchange.superior.links import LinkDown, PlatformLinks, now
 from protocols.jt809 import Message
 from protocols.jt809 import messages as m
 
@@ -41,6 +41,8 @@ def _dynamic(regulator: Regulator, links: PlatformLinks, link: str, message: Mes
     body: m.VehicleDynamic = message.body
     tally = regulator.tally
     data = body.data
+    if isinstance(data, m.RealTimePosition | m.BackfilledPositions):
+        regulator.vehicle_sources[(body.plate, body.plate_colour)] = (links.account.user_id, now())
     if isinstance(data, m.RealTimePosition):
         tally.real_time(body.plate, body.plate_colour, fix_time(data.position), now())
         regulator.positions_in_period += 1
@@ -129,8 +131,19 @@ def _video(regulator: Regulator, links: PlatformLinks, link: str, message: Messa
 
 
 def _authorize(regulator: Regulator, links: PlatformLinks, link: str, message: Message) -> None:
-    """0x1701: the inferior's authorisation codes of the day (regulator/video.py pulls with them)."""
+    """0x1701: the inferior's authorisation codes of the day (regulator/video.py pulls with them); 0x1702: a
+    cross-region platform asks for a vehicle's codes, answered by 0x9702 (regulator/video.py)."""
     body: m.Authorize = message.body
+    if isinstance(body.data, m.AuthorizeRequest):
+        regulator.counts["authorize_requests"] += 1
+        try:
+            sent = video.authorize_requested(regulator, links, body.plate, body.plate_colour, now())
+        except LinkDown as exc:
+            log.info("0x1702 for %s not answered: %s", body.plate, exc)
+            return
+        regulator.event(links, "authorize_answer", f"0x9702 for {body.plate} on the {sent['link']} link"
+                        + ("" if sent["found"] else " (no codes: not forwarded in the last 5 min)"))
+        return
     if not isinstance(body.data, m.AuthorizeReport):
         regulator.count_other(message.header.msg_id, body.data_type)
         return

@@ -47,6 +47,8 @@ class Regulator(MainLinkServer, Requests):
         self.events: deque[dict[str, Any]] = deque(maxlen=last_messages)
         self.started_at = now()
         self.authorize_codes: dict[int, dict[str, Any]] = {}  # account -> the latest 0x1701 (regulator/video.py)
+        # (plate, colour) -> (account, received at) of the latest position forwarded: whose codes a 0x1702 gets
+        self.vehicle_sources: dict[tuple[str, int], tuple[int, datetime]] = {}
         Requests.__init__(self)
 
     async def start(self) -> None:

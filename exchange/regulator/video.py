@@ -7,12 +7,21 @@ answer named.
 ``{"status": HTTP status, "bytes": body bytes read, "flv": whether the body starts as FLV, "closed": whether the
 server ended it}``. ``pull_answered(...)`` pulls at the address of the latest successful 0x1801 / 0x1A01 for
 that vehicle, with the account's home-region code (or ``code``).
+
+``authorize_requested(...)`` is the superior's half of JT/T 1078-2016 §8.1 (tables 40, 41): a cross-region
+platform's 0x1702 names a vehicle; the answer, 0x9702 on that platform's sub link (the main link while the sub
+link is down, JT/T 809 §4.1), carries the codes the vehicle's enterprise platform reported by 0x1701: the
+account that forwarded a position of that vehicle in the last ``AUTHORIZE_WINDOW_S`` (the standard's "where
+the vehicle was within 5 min"). A vehicle no account forwarded in that window, or whose account reported no
+codes, is answered with both codes empty: the standard defines no failure result, and an empty code admits
+no pull.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from fleet.video_streams import SuperiorPull, pull_path
@@ -20,8 +29,10 @@ from protocols.jt809 import messages as m
 
 if TYPE_CHECKING:
     from exchange.regulator.regulator import Regulator
+    from exchange.superior.links import PlatformLinks
 
 HEAD_LIMIT = 16 * 1024
+AUTHORIZE_WINDOW_S = 300.0
 START_ANSWERS = (m.RealVideoAnswer.DATA_TYPE, m.PlaybackAnswer.DATA_TYPE)
 
 
@@ -66,6 +77,25 @@ async def pull(server_ip: str, server_port: int, request: SuperiorPull, seconds:
 def authorize_reported(regulator: Regulator, user_id: int, report: m.AuthorizeReport, received_at: str) -> None:
     regulator.authorize_codes[user_id] = {"platform_id": report.platform_id, "code_1": report.authorize_code_1,
                                           "code_2": report.authorize_code_2, "received_at": received_at}
+
+
+def codes_for(regulator: Regulator, plate: str, colour: int, at: datetime) -> tuple[str, str]:
+    """(AUTHORIZE_CODE_1, AUTHORIZE_CODE_2) of the enterprise platform that forwarded the vehicle within
+    ``AUTHORIZE_WINDOW_S`` of ``at``; ("", "") when none did or it reported no codes."""
+    source = regulator.vehicle_sources.get((plate, colour))
+    if source is None or (at - source[1]).total_seconds() > AUTHORIZE_WINDOW_S:
+        return "", ""
+    reported = regulator.authorize_codes.get(source[0])
+    return ("", "") if reported is None else (str(reported["code_1"]), str(reported["code_2"]))
+
+
+def authorize_requested(regulator: Regulator, links: PlatformLinks, plate: str, colour: int,
+                        at: datetime) -> dict[str, Any]:
+    """Answer a 0x1702 with 0x9702 (raises LinkDown when both of the requester's links are down)."""
+    home, cross = codes_for(regulator, plate, colour, at)
+    answer = m.AuthorizeDown(plate, colour, m.AuthorizeRequestAnswer.DATA_TYPE, m.AuthorizeRequestAnswer(home, cross))
+    link, sn = links.send_request(m.AuthorizeDown.MSG_ID, answer)
+    return {"link": link, "sn": sn, "found": bool(home)}
 
 
 async def pull_answered(regulator: Regulator, plate: str, colour: int, channel: int, av_flag: int, seconds: float,

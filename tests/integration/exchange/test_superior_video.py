@@ -5,7 +5,8 @@ session. The link service reports its authorisation codes (0x1701); a 0x9801 wit
 and puts 0x9101 on jt808.downlink.v1 naming the media server; once the terminal answered (the streams
 correlate its 0x0001 into the command row) the superior gets 0x1801 RESULT 0 with the address to pull, pulls
 FLV bytes there with the code and is refused with another; 0x9802 sends 0x9102 and ends the stream; a 0x9A01
-playback is answered 0 once its 0x9201 was, and a 0x9A02 with the terminal's outcome of its 0x9202."""
+playback is answered 0 once its 0x9201 was, and a 0x9A02 with the terminal's outcome of its 0x9202; a
+cross-region platform's 0x1702 gets this platform's codes from the regulator (0x9702)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from typing import Any
 import psycopg
 import pytest
 
+from exchange.link import authorize
 from exchange.regulator.video import pull
+from exchange.superior.accounts import Account
 from fleet.settings import MediaServerSettings
 from fleet.topics import CONSOLE_EVENTS, JT808_UPLINK
 from fleet.video_streams import SuperiorPull
@@ -28,13 +31,15 @@ from protocols.jt808.messages.t9101_realtime_av_request import RealtimeAvRequest
 from protocols.jt808.messages.t9201_playback_request import PlaybackRequest
 from protocols.jt809 import messages as m
 from tests.integration.api.test_commands_api import Downlinked
-from tests.integration.exchange.test_link_service import LinkService, plates
+from tests.integration.exchange.test_link_service import LinkService, plates, produce_positions
 from tests.integration.exchange.test_regulator_e2e import CENTRE, PASSWORD, USER, RegulatorThread
-from tests.integration.streams.support import commit_group_at_end, insert_terminals, wait_for
+from tests.integration.streams.support import Producer, commit_group_at_end, insert_terminals, wait_for
 from tests.support.media import forge, tiny_clip
+from tests.unit.exchange.inferior import Inferior, until
 
 pytestmark = pytest.mark.timeout(180)
 SECRET = "superior-video-secret"
+CROSS_REGION = 8002  # a second account of the regulator: a cross-region platform (JT/T 1078-2016 §8.1)
 
 
 @pytest.fixture
@@ -168,3 +173,33 @@ def test_a_superiors_playback_request_is_answered_0_once_the_terminal_took_its_0
     [controlled] = wait_for(lambda: [a for a in regulator.status()["video_answers"] if a["data_type"] == 0x1A02], 30,
                             "0x1A02", service)
     assert controlled["result"] == 1
+
+
+def test_a_cross_region_platform_asking_the_regulator_gets_the_codes_this_platform_reported(
+        stage: dict[str, Any], kafka_bootstrap: str) -> None:
+    """JT/T 1078-2016 §8.1: the link service reports its codes (0x1701) and forwards the terminal's position; a
+    cross-region platform's 0x1702 for that vehicle is answered on its sub link by 0x9702 with those codes,
+    which this platform's media server accepts."""
+    regulator, service, plate, platform_id = stage["regulator"], stage["service"], stage["plate"], stage["platform_id"]
+    wait_for(lambda: regulator.status()["authorize_codes"].get(str(USER)), 30, "the 0x1701 report", service)
+    producer = Producer(kafka_bootstrap)
+    produce_positions(producer, [stage["terminal"]], datetime.now(UTC) - timedelta(seconds=5), 1)
+    wait_for(lambda: (plate, 2) in regulator.regulator.vehicle_sources, 30, "the forwarded position", service)
+
+    regulator.regulator.accounts[CROSS_REGION] = Account(CROSS_REGION, "cross", 7002, "2011")
+    cross = Inferior(CROSS_REGION, "cross", 7002)
+
+    async def ask() -> m.AuthorizeDown:
+        await cross.connect(regulator.regulator.port)
+        await until(lambda: regulator.regulator.links[CROSS_REGION].sub.state == "up")
+        cross.send(m.Authorize.MSG_ID, m.Authorize(plate, 2, m.AuthorizeRequest.DATA_TYPE, m.AuthorizeRequest()))
+        return await cross.expect_sub(m.AuthorizeDown, timeout=10)
+
+    try:
+        answer = regulator.call(ask)
+    finally:
+        regulator.call(cross.close)
+    assert (answer.plate, answer.plate_colour, answer.data_type) == (plate, 2, 0x9702)
+    home, cross_code = authorize.codes(SECRET.encode(), platform_id, authorize.day_of(datetime.now(UTC)))
+    assert answer.data == m.AuthorizeRequestAnswer(home, cross_code)
+    assert authorize.accepted(SECRET.encode(), platform_id, answer.data.authorize_code_2, datetime.now(UTC))
