@@ -16,7 +16,9 @@ ours: 4 at once. The media server down or refusing the registration: 1 at once.
 
 The superior then pulls ``http://SERVER_IP:SERVER_PORT/<plate>.<colour>.<channel>.<av flag>.<code>`` (JT/T
 1078-2016 §6.2's URL, fleet/video_streams.py); the media server admits it with the registered code only
-(gateway/video/superior.py) and serves the stream as FLV, the container its viewers get.
+(gateway/video/superior.py), with the audio/video flag the request asked and, when the request carried
+GNSS_DATA (a cross-region request), the sixth URL item naming that position (fleet/video_streams.refusal);
+it serves the stream as FLV, the container its viewers get. GNSS_DATA that does not decode: 1 at once.
 
 ``immediate_result`` and ``answer`` are pure; ``VideoRequests`` does the registering, sending and storing.
 """
@@ -185,7 +187,12 @@ class VideoRequests:
     async def _start(self, plate: str, colour: int, data: m.RealVideoRequest | m.PlaybackRequest,
                      target: dict[str, Any], row: dict[str, Any]) -> int | None:
         device_id, channel = int(target["deviceId"]), data.channel_id
-        pull = vs.SuperiorPull(plate, colour, channel, data.av_item_type, data.authorize_code)
+        try:  # a cross-region request's position: its pull must name it (fleet/video_streams.refusal)
+            location = None if data.gnss_hex is None else vs.location_of_gnss(data.gnss_hex)
+        except ValueError:
+            log.warning("platform %s: GNSS_DATA of a video request for %s does not decode", self.platform.id, plate)
+            return FAILURE
+        pull = vs.SuperiorPull(plate, colour, channel, data.av_item_type, data.authorize_code, location)
         if isinstance(data, m.RealVideoRequest):
             data_type, kind = LIVE_OF_AV.get(data.av_item_type, (0, "live"))
             stream_type = SUB_STREAM

@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from fleet.addresses import source_ip
-from fleet.video_streams import AUTHORIZE_CODE, SuperiorPull
+from fleet.video_streams import AUTHORIZE_CODE, PullLocation, SuperiorPull
 from gateway.video import flv
 from gateway.video.audio import AudioTrack
 from gateway.video.nal import H264Converter, H265Converter
@@ -99,13 +99,19 @@ def stream_info_of(body: Any) -> StreamInfo:
 
 
 def _superior_of(value: Any) -> SuperiorPull | None:
-    """The registration's ``superior`` ({plate, plateColour, channel, code}); raises ValueError for a bad one."""
+    """The registration's ``superior`` ({plate, plateColour, channel, avFlag, code[, location]}); raises
+    ValueError for a bad one."""
     if value is None:
         return None
     code = str(value["code"])
     if not AUTHORIZE_CODE.match(code):
         raise ValueError("superior code: letters and digits, at most 64")
-    return SuperiorPull(str(value["plate"])[:21], int(value["plateColour"]), int(value["channel"]), 0, code)
+    av_flag = int(value.get("avFlag", 0))
+    if av_flag not in (0, 1, 2, 3):
+        raise ValueError("superior avFlag: 0 to 3")
+    location = value.get("location")
+    return SuperiorPull(str(value["plate"])[:21], int(value["plateColour"]), int(value["channel"]), av_flag, code,
+                        None if location is None else PullLocation.of_json(location))
 
 
 def same_sim(a: str, b: str) -> bool:

@@ -6,7 +6,9 @@ The link service registered the stream with the plate, colour, channel and the a
 superior presented in its request (one this platform reported by 0x1701, exchange/link/authorize.py); the
 latest registration of a plate, colour and channel is the one pulled (a playback after a live request
 replaces it). A path naming no registered stream is a 404; a code other than the registered one a 403
-(compared in constant time, counted with the refused tokens). An admitted pull is a viewer without a user:
+(compared in constant time, counted with the refused tokens), and so is a pull whose audio/video flag or
+location identification does not match the request (``fleet.video_streams.refusal``: the flag the request
+asked; a cross-region request's GNSS_DATA position, named in the URL's sixth item, at most 5 minutes old). An admitted pull is a viewer without a user:
 HTTP-FLV, or WebSocket-FLV with ``Upgrade: websocket``, ended when the stream stops (0x9802 / 0x9A02 end,
 or nobody watching for ``idle_stop_s``).
 """
@@ -15,9 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from fleet.video_streams import SuperiorPull
+from fleet.video_streams import SuperiorPull, refusal
 from gateway.video.browsers import serve_stream
 from gateway.video.httpio import HttpError, Request
 
@@ -38,4 +41,7 @@ async def serve_superior(server: MediaServer, request: Request, reader: asyncio.
         raise HttpError(404, "no such stream")
     if not hmac.compare_digest(pull.code.encode(), granted.code.encode()):
         raise HttpError(403, "stream URL refused: authorisation code")
+    problem = refusal(granted, pull, datetime.now(UTC))
+    if problem is not None:
+        raise HttpError(403, f"stream URL refused: {problem}")
     await serve_stream(server, request, reader, writer, stream, None, None)

@@ -133,7 +133,7 @@ def test_a_registration_is_the_apis_with_the_superiors_pull_added() -> None:
                      "phone": "13912345678", "protocolVersion": "2013", "sourceAddress": "10.0.0.9", "userId": 5}
     pulled = vs.registration(target, "11-1-live", "live", 1, 0, 1, None, None,
                              vs.SuperiorPull("京A12345", 2, 1, 0, "abc"))
-    assert pulled["superior"] == {"plate": "京A12345", "plateColour": 2, "channel": 1, "code": "abc"}
+    assert pulled["superior"] == {"plate": "京A12345", "plateColour": 2, "channel": 1, "avFlag": 0, "code": "abc"}
     assert pulled["userId"] is None
 
 
@@ -145,3 +145,54 @@ def test_the_terminal_bodies() -> None:
     assert (playback.channel, playback.storage, playback.start) == (2, 1, start)
     assert vs.playback_control_body(2, 1, 0, start).seek_to is None  # only a seek carries its time
     assert vs.playback_control_body(2, 5, 0, start).seek_to == start
+
+
+# JT/T 1078-2016 §6.2 table 35: the location identification of a cross-region pull
+AT = datetime(2026, 12, 3, 4, 0, 0, tzinfo=UTC)  # 12:00:00 China time
+HERE = vs.PullLocation(AT, 39_900_000, 116_400_000)
+
+
+def test_a_location_identification_reads_in_china_time_with_its_hemispheres_and_round_trips() -> None:
+    assert HERE.text() == "20261203-120000-N39.900000-E116.400000"
+    assert vs.parse_location("20261203-120000-N39.9-E116.4") == HERE
+    south_west = vs.parse_location("20261203-120000-S3.050000-W60.000001")
+    assert (south_west.lat_e6, south_west.lng_e6) == (-3_050_000, -60_000_001)
+    assert vs.parse_location(south_west.text()) == south_west
+    located = vs.SuperiorPull("京A12345", 2, 3, 2, "abc", HERE)
+    from urllib.parse import unquote
+    assert vs.parse_pull_path(unquote(vs.pull_path(located))) == located
+    for bad in ("20261203-120000-N99.000000-E116.400000", "20261303-120000-N39.9-E116.4", "20261203-1200-N39-E116"):
+        with pytest.raises(ValueError):
+            vs.parse_location(bad)
+
+
+def test_the_gnss_data_of_a_request_is_the_location_its_pull_must_name() -> None:
+    gnss = m.Gnss2011(AT, 116_400_000, 39_900_000, state=vs.SOUTH).encode().hex()
+    assert vs.location_of_gnss(gnss) == vs.PullLocation(AT, -39_900_000, 116_400_000)
+    with pytest.raises(ValueError):
+        vs.location_of_gnss("00" * 36)  # day 0 of month 0
+    registered = vs.registration({"deviceId": 11, "carId": 21, "enterpriseId": 7, "plateNumber": "京A12345",
+                                  "phone": "13912345678", "protocolVersion": "2013"}, "11-1-live", "live", 1, 0, 1,
+                                 None, None, vs.SuperiorPull("京A12345", 2, 1, 0, "abc", HERE))
+    assert registered["superior"]["location"] == {"at": AT.isoformat(), "latE6": 39_900_000, "lngE6": 116_400_000}
+
+
+@pytest.mark.parametrize(("granted", "pulled", "now", "why"), [
+    (vs.SuperiorPull("P", 2, 1, 0, "c"), vs.SuperiorPull("P", 2, 1, 0, "c"), AT, None),
+    (vs.SuperiorPull("P", 2, 1, 0, "c"), vs.SuperiorPull("P", 2, 1, 2, "c"), AT, "audio/video flag 2, the request"),
+    (vs.SuperiorPull("P", 2, 1, 3, "c"), vs.SuperiorPull("P", 2, 1, 2, "c"), AT, None),
+    (vs.SuperiorPull("P", 2, 1, 3, "c"), vs.SuperiorPull("P", 2, 1, 1, "c"), AT, "audio/video flag 1"),
+    (vs.SuperiorPull("P", 2, 1, 0, "c", HERE), vs.SuperiorPull("P", 2, 1, 0, "c"), AT, "location identification req"),
+    (vs.SuperiorPull("P", 2, 1, 0, "c", HERE),
+     vs.SuperiorPull("P", 2, 1, 0, "c", vs.PullLocation(AT, 39_900_001, 116_400_000)), AT, "location identification does not"),
+    (vs.SuperiorPull("P", 2, 1, 0, "c", HERE), vs.SuperiorPull("P", 2, 1, 0, "c", HERE),
+     AT + timedelta(minutes=5), None),
+    (vs.SuperiorPull("P", 2, 1, 0, "c", HERE), vs.SuperiorPull("P", 2, 1, 0, "c", HERE),
+     AT + timedelta(minutes=5, seconds=1), "location identification more"),
+    (vs.SuperiorPull("P", 2, 1, 0, "c"), vs.SuperiorPull("P", 2, 1, 0, "c", HERE),
+     AT - timedelta(minutes=6), "location identification more"),  # a home-region pull may name one: checked as well
+])
+def test_a_pull_must_match_the_flag_and_position_its_request_registered(
+        granted: vs.SuperiorPull, pulled: vs.SuperiorPull, now: datetime, why: str | None) -> None:
+    got = vs.refusal(granted, pulled, now)
+    assert got is None if why is None else (got is not None and got.startswith(why))

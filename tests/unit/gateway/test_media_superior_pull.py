@@ -10,13 +10,14 @@ import json
 import urllib.error
 import urllib.request
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 
 from exchange.regulator.video import pull
-from fleet.video_streams import SuperiorPull
+from fleet.video_streams import PullLocation, SuperiorPull, refusal
 from gateway.video.hub import stream_info_of
 from tests.support.media import run_async, watch
 from tests.unit.gateway.test_media_server import _info, _url, media_server, terminal
@@ -115,3 +116,27 @@ def _get(url: str) -> tuple[int, dict[str, Any]]:
             return reply.status, json.loads(reply.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())
+
+
+@run_async
+async def test_a_cross_region_pull_must_name_the_requests_position_and_the_flag_it_asked() -> None:
+    """JT/T 1078-2016 §6.2 table 35: the request carried GNSS_DATA, so the pull must name that position in its
+    sixth item (at most 5 minutes old), with the audio/video flag the request asked."""
+    here = PullLocation(datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=30), 39_900_000, 116_400_000)
+    async with media_server() as server:
+        info = replace(_info(), superior=SuperiorPull(PLATE, 2, 1, 2, CODE, here))
+        server.register(info)
+        async with terminal(server, info, audio=False):
+            right = await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 2, CODE, here), 1.0)
+            bare = await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 2, CODE), 0.3)
+            elsewhere = await pull("127.0.0.1", server.port,
+                                   SuperiorPull(PLATE, 2, 1, 2, CODE, replace(here, lat_e6=38_000_000)), 0.3)
+            audio = await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 0, CODE, here), 0.3)
+        assert right["status"] == 200 and right["flv"] and right["bytes"] > 0
+        assert [r["status"] for r in (bare, elsewhere, audio)] == [403, 403, 403]
+        assert server.counters.refused_tokens == 3
+
+
+def test_the_refusal_names_what_did_not_match() -> None:
+    assert refusal(SuperiorPull(PLATE, 2, 1, 2, CODE), SuperiorPull(PLATE, 2, 1, 0, CODE),
+                   datetime.now(UTC)) == "audio/video flag 0, the request asked 2"
