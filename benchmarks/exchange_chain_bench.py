@@ -119,7 +119,7 @@ class RegulatorProcess:
         self.files.append(out)
         argv = ["--port", str(self.port), "--status-port", str(self.status_port), "--host", "127.0.0.1",
                 "--account", f"{USER}:{PASSWORD}:{CENTRE}:2019", "--inspection-minutes", "0",
-                "--count-minutes", "0", "--no-urging"]
+                "--count-minutes", "0", "--no-urging", "--video-minutes", "0"]
         log = (self.workdir / f"regulator{len(self.files) - 1}.log").open("wb")
         self.proc = subprocess.Popen([sys.executable, __file__, "_regulator", str(out), *argv], cwd=REPO,
                                      env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=log, stderr=subprocess.STDOUT)

@@ -52,7 +52,7 @@ async def run(args: argparse.Namespace) -> dict:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cmd = [str(Path(sys.executable).parent / "fleet"), "exchange-sim", "--port", str(port), "--status-port", str(status_port),
            "--account", f"1001:secret:7001:{args.version}", "--inspection-minutes", "0", "--count-minutes", "0",
-           "--no-urging"]
+           "--no-urging", "--video-minutes", "0"]
     if args.encrypted:
         cmd += ["--keys", f"{KEYS.m1}:{KEYS.ia1}:{KEYS.ic1}", "--encrypt-key", "256178"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

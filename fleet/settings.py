@@ -465,6 +465,7 @@ class RegulatorSettings(_Base):
     inspection_minutes: float = Field(5.0, ge=0, description="the command sends an inspection (0x9301) this often to each logged-in platform (0: never)")
     count_minutes: float = Field(1.0, ge=0, description="the command sends the count of positions received (0x9101) this often (0: never)")
     urge_alarms: bool = Field(True, description="the command sends an urging (0x9401) for the first alarm each platform reports, and a message (0x9302) after each login")
+    video_minutes: float = Field(10.0, ge=0, description="the command asks for live video (0x9801) of a vehicle forwarded in the last 5 minutes, pulls a few seconds and stops it (0x9802), a minute after start and then this often (0: never)")
 
 
 class SimulatorSettings(_Base):

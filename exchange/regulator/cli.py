@@ -19,7 +19,8 @@ from fleet.settings import RegulatorSettings
 def build(settings: RegulatorSettings, accounts: list[Account]) -> Scheduled:
     timing = Timing(settings.sub_heartbeat_s, settings.sub_reply_timeout_s, settings.reconnect_min_s,
                     settings.reconnect_max_s, settings.main_idle_s)
-    schedule = Schedule(settings.inspection_minutes, settings.count_minutes, settings.urge_alarms)
+    schedule = Schedule(settings.inspection_minutes, settings.count_minutes, settings.urge_alarms,
+                        settings.video_minutes)
     return Scheduled(accounts, host=settings.host, port=settings.port, timing=timing, schedule=schedule,
                      max_platforms=settings.max_platforms or None)
 
@@ -58,17 +59,19 @@ async def serve(settings: RegulatorSettings, accounts: list[Account], duration_s
 @click.option("--inspection-minutes", type=float, default=None, help="inspection interval, 0: none")
 @click.option("--count-minutes", type=float, default=None, help="0x9101 interval, 0: none")
 @click.option("--no-urging", is_flag=True, help="send no urging for alarms and no greeting message")
+@click.option("--video-minutes", type=float, default=None, help="live video request (0x9801) interval, 0: none")
 @click.option("--duration", "duration_s", type=float, default=None, help="seconds to run (default: until Ctrl-C)")
 def exchange_sim_command(host: str | None, port: int | None, status_port: int | None, accounts: tuple[str, ...],
                          keys: str | None, encrypt_key: int | None, inspection_minutes: float | None,
-                         count_minutes: float | None, no_urging: bool, duration_s: float | None) -> None:
+                         count_minutes: float | None, no_urging: bool, video_minutes: float | None,
+                         duration_s: float | None) -> None:
     """The regulator in a box: a JT/T 809 superior platform that accepts inferior platforms (fleet exchange),
     opens their sub links, checks and counts every frame and sends inspections, urgings and messages."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     overrides = {k: v for k, v in {
         "host": host, "port": port, "status_port": status_port, "accounts": list(accounts) or None, "keys": keys,
         "encrypt_key": encrypt_key, "inspection_minutes": inspection_minutes, "count_minutes": count_minutes,
-        "urge_alarms": False if no_urging else None}.items() if v is not None}
+        "urge_alarms": False if no_urging else None, "video_minutes": video_minutes}.items() if v is not None}
     settings = RegulatorSettings().model_copy(update=overrides)
     try:
         cipher = parse_keys(settings.keys) if settings.keys else None

@@ -2,7 +2,14 @@
 count of positions received every minute, an urging for a real alarm and a message after each login,
 and for the vehicle of that first alarm a warning tip (0x9402, 2011), a static information request
 (0x9601) and a text to its driver (0x9503, 2011), so a first-time user sees the whole exchange working. Off unless started (``fleet exchange-sim``
-starts it; the class alone never sends on its own)."""
+starts it; the class alone never sends on its own).
+
+Video (JT/T 1078-2016 §8.2, with ``video_minutes``): a minute after the schedule starts and then every
+``video_minutes``, a live video request (0x9801, channel 1, audio and video, the platform's home-region code of
+its 0x1701) for a vehicle forwarded in the last 5 minutes (online), the most recently forwarded first; a
+vehicle answered with a failure (no camera, offline) is skipped from then on and the next one tried, up to
+``VIDEO_TRIES`` a round. On RESULT 0 the regulator pulls ``VIDEO_PULL_S`` seconds at the address answered and
+stops the video (0x9802), so the superiorPlatform and playback screens show real traffic on first start."""
 
 from __future__ import annotations
 
@@ -11,16 +18,23 @@ import contextlib
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from exchange.regulator.regulator import Regulator
 from exchange.regulator.tally import AlarmRecord
+from exchange.regulator.video import AUTHORIZE_WINDOW_S
 from exchange.superior.accounts import Account
-from exchange.superior.links import LinkDown
+from exchange.superior.links import LinkDown, now
 from protocols.jt809 import messages as m
 
 log = logging.getLogger("exchange.regulator")
 GREET_POLL_S = 0.2  # how soon after a sub link comes up its greeting goes
+VIDEO_FIRST_S = 60.0  # the first video request this long after the schedule starts (positions and codes in)
+VIDEO_CHANNEL = 1
+VIDEO_ANSWER_S = 30.0  # longest wait for the 0x1801 (the inferior answers once its terminal has)
+VIDEO_PULL_S = 5.0
+VIDEO_TRIES = 5  # vehicles asked per round before giving up until the next
 
 
 @dataclass(frozen=True)
@@ -28,6 +42,7 @@ class Schedule:
     inspection_minutes: float = 5.0  # 0: none
     count_minutes: float = 1.0  # 0: none
     urge_alarms: bool = True  # and a message after each login
+    video_minutes: float = 0.0  # a live video request and a few seconds pulled (0: none; the command: 10)
 
 
 class Scheduled(Regulator):
@@ -38,6 +53,8 @@ class Scheduled(Regulator):
         self.schedule = schedule
         self._greeted: dict[int, str] = {}
         self._urged_accounts: set[int] = set()
+        self.video_first_s = VIDEO_FIRST_S
+        self.no_video: set[tuple[str, int]] = set()  # vehicles whose live video was refused
 
     def alarm_received(self, alarm: AlarmRecord) -> None:
         if not self.schedule.urge_alarms or alarm.account in self._urged_accounts:
@@ -67,7 +84,63 @@ class Scheduled(Regulator):
     async def run_schedule(self) -> None:
         await asyncio.gather(self._every(self.schedule.inspection_minutes * 60, self._inspect),
                              self._every(self.schedule.count_minutes * 60, self._count),
-                             self._every(GREET_POLL_S, self._greet))
+                             self._every(GREET_POLL_S, self._greet), self._video_rounds())
+
+    async def _video_rounds(self) -> None:
+        if self.schedule.video_minutes <= 0:
+            return
+        await asyncio.sleep(self.video_first_s)
+        while True:
+            try:
+                await self.watch_video()
+            except (LinkDown, LookupError, ValueError, OSError) as exc:
+                log.info("video round ended: %r", exc)
+            await asyncio.sleep(self.schedule.video_minutes * 60)
+
+    def video_candidates(self, at: datetime) -> list[tuple[str, int, int]]:
+        """(plate, colour, account) of the vehicles forwarded within the code window whose account reported
+        codes, the most recently forwarded first, without those refused before."""
+        recent = sorted(((received, plate, colour, uid) for (plate, colour), (uid, received)
+                         in self.vehicle_sources.items()
+                         if (at - received).total_seconds() <= AUTHORIZE_WINDOW_S and uid in self.authorize_codes
+                         and (plate, colour) not in self.no_video), reverse=True)
+        return [(plate, colour, uid) for _, plate, colour, uid in recent]
+
+    async def watch_video(self) -> dict[str, Any] | None:
+        """One round: ask, pull and stop the live video of the first candidate that answers 0; what was
+        pulled (regulator/video.py's pull), or None when no candidate did."""
+        for plate, colour, uid in self.video_candidates(now())[:VIDEO_TRIES]:
+            links = self.links.get(uid)
+            code = str(self.authorize_codes[uid]["code_1"])
+            asked_at = now()
+            self.send_video_request(plate, colour, m.RealVideoRequest(VIDEO_CHANNEL, 0, code), user_id=uid)
+            self.event(links, "video_requested", f"0x9801 {plate} channel {VIDEO_CHANNEL}")
+            answer = await self._video_answer(plate, colour, uid, asked_at)
+            if answer is None or answer["result"] != 0:
+                self.no_video.add((plate, colour))
+                self.event(links, "video_refused",
+                           f"{plate}: " + ("no 0x1801" if answer is None else f"0x1801 RESULT {answer['result']}"))
+                continue
+            try:
+                pulled = await self.pull_video(plate, colour, VIDEO_CHANNEL, 0, VIDEO_PULL_S, user_id=uid)
+            finally:
+                self.send_video_request(plate, colour, m.RealVideoEnd(VIDEO_CHANNEL, 0), user_id=uid)
+            self.event(links, "video_pulled", f"{plate}: HTTP {pulled['status']}, {pulled['bytes']} bytes"
+                       + (" of FLV" if pulled["flv"] else ""))
+            return pulled
+        return None
+
+    async def _video_answer(self, plate: str, colour: int, uid: int, since: datetime) -> dict[str, Any] | None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + VIDEO_ANSWER_S
+        while loop.time() < deadline:
+            for answer in reversed(self.tally.video_answers):
+                if (answer["account"], answer["plate"], answer["colour"], answer["data_type"]) == (
+                        uid, plate, colour, m.RealVideoAnswer.DATA_TYPE) \
+                        and datetime.fromisoformat(answer["received_at"]) >= since:
+                    return answer
+            await asyncio.sleep(0.1)
+        return None
 
     async def _every(self, seconds: float, action: Callable[[], None]) -> None:
         if seconds <= 0:
