@@ -24,7 +24,7 @@ from exchange.regulator.video import pull
 from exchange.superior.accounts import Account
 from fleet.settings import MediaServerSettings
 from fleet.topics import CONSOLE_EVENTS, JT808_UPLINK
-from fleet.video_streams import SuperiorPull
+from fleet.video_streams import PullLocation, SuperiorPull
 from gateway.video.platform import NullPlatform
 from gateway.video.server import MediaServer
 from protocols.jt808.messages.t9101_realtime_av_request import RealtimeAvRequest
@@ -203,3 +203,34 @@ def test_a_cross_region_platform_asking_the_regulator_gets_the_codes_this_platfo
     home, cross_code = authorize.codes(SECRET.encode(), platform_id, authorize.day_of(datetime.now(UTC)))
     assert answer.data == m.AuthorizeRequestAnswer(home, cross_code)
     assert authorize.accepted(SECRET.encode(), platform_id, answer.data.authorize_code_2, datetime.now(UTC))
+
+
+def test_a_cross_region_request_is_pulled_only_with_the_position_it_carried(stage: dict[str, Any],
+                                                                              pg_url: str) -> None:
+    """JT/T 1078-2016 §6.2 table 35: a 0x9801 with GNSS_DATA registers that position; the media server refuses a
+    pull that names no location or another audio/video flag, and admits the one naming the request's."""
+    regulator, service, media = stage["regulator"], stage["service"], stage["media"]
+    plate, terminal, platform_id = stage["plate"], stage["terminal"], stage["platform_id"]
+    codes = wait_for(lambda: regulator.status()["authorize_codes"].get(str(USER)), 30, "the 0x1701 report", service)
+    fix_at = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=20)
+    gnss = m.Gnss2011(fix_at, 116_400_000, 39_900_000)
+    regulator.call(regulator.regulator.send_video_request, plate, 2,
+                   m.RealVideoRequest(1, 2, codes["code_2"], gnss.encode().hex()), user_id=USER)
+    command_id, _ = wait_for(lambda: _command_of(pg_url, platform_id, 0x9801), 30, "the 0x9101 command", service)
+    _terminal_answers(pg_url, command_id, 0)
+    wait_for(lambda: [a for a in regulator.status()["video_answers"] if a["data_type"] == 0x1801], 30, "0x1801",
+             service)
+    streaming = asyncio.run_coroutine_threadsafe(
+        forge(media.port, terminal.phone, 1, 8.0, clip=tiny_clip()), regulator.loop)
+    wait_for(lambda: any(s.online for s in media.streams.values()), 20, "the terminal's media", service)
+    here = PullLocation(fix_at, 39_900_000, 116_400_000)
+
+    def pulled(av_flag: int, location: PullLocation | None, seconds: float) -> dict[str, Any]:
+        request = SuperiorPull(plate, 2, 1, av_flag, codes["code_2"], location)
+        return regulator.call(pull, "127.0.0.1", media.port, request, seconds)  # type: ignore[no-any-return]
+
+    assert pulled(2, None, 0.5)["status"] == 403
+    assert pulled(0, here, 0.5)["status"] == 403
+    right = pulled(2, here, 1.5)
+    assert right["status"] == 200 and right["flv"] and right["bytes"] > 0
+    streaming.result(20)
