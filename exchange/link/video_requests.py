@@ -18,7 +18,7 @@ The superior then pulls ``http://SERVER_IP:SERVER_PORT/<plate>.<colour>.<channel
 1078-2016 §6.2's URL, fleet/video_streams.py); the media server admits it with the registered code only
 (gateway/video/superior.py), with the audio/video flag the request asked and, when the request carried
 GNSS_DATA (a cross-region request), the sixth URL item naming that position (fleet/video_streams.refusal);
-it serves the stream as FLV, the container its viewers get. GNSS_DATA that does not decode: 1 at once.
+it serves the terminal's JT/T 1078 packets (FLV when asked). GNSS_DATA that does not decode: 1 at once.
 
 ``immediate_result`` and ``answer`` are pure; ``VideoRequests`` does the registering, sending and storing.
 """

@@ -126,7 +126,7 @@ class Scheduled(Regulator):
             finally:
                 self.send_video_request(plate, colour, m.RealVideoEnd(VIDEO_CHANNEL, 0), user_id=uid)
             self.event(links, "video_pulled", f"{plate}: HTTP {pulled['status']}, {pulled['bytes']} bytes"
-                       + (" of FLV" if pulled["flv"] else ""))
+                       + (" of JT/T 1078 packets" if pulled["jt1078"] else " of FLV" if pulled["flv"] else ""))
             return pulled
         return None
 

@@ -5,7 +5,7 @@ the status through the event loop, so it never sees a half-updated count.
 
 ``GET /pull?plate=&colour=&channel=&av=&seconds=[&code=]`` makes the regulator pull the stream its latest
 successful 0x1801 / 0x1A01 for that vehicle named (``Regulator.pull_video``, regulator/video.py) and answers
-``{status, bytes, flv, closed}``; 400 naming a bad parameter, 409 without such an answer or a reported code."""
+``{status, bytes, jt1078, flv, closed}``; 400 naming a bad parameter, 409 without such an answer or a reported code."""
 
 from __future__ import annotations
 

@@ -4,8 +4,9 @@ answer named.
 
 ``pull(...)`` opens ``http://SERVER_IP:SERVER_PORT/<plate>.<colour>.<channel>.<av flag>.<code>`` (the URL of
 §6.2, fleet/video_streams.py) as the superior's client does, reads for ``seconds`` and says what came back:
-``{"status": HTTP status, "bytes": body bytes read, "flv": whether the body starts as FLV, "closed": whether the
-server ended it}``. ``pull_answered(...)`` pulls at the address of the latest successful 0x1801 / 0x1A01 for
+``{"status": HTTP status, "bytes": body bytes read, "jt1078": whether the body starts as a JT/T 1078 packet
+(table 18, what the standard's client gets), "flv": whether it starts as FLV (asked with ``flv=True``),
+"closed": whether the server ended it}``. ``pull_answered(...)`` pulls at the address of the latest successful 0x1801 / 0x1A01 for
 that vehicle, with the account's home-region code (or ``code``).
 
 ``authorize_requested(...)`` is the superior's half of JT/T 1078-2016 §8.1 (tables 40, 41): a cross-region
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from fleet.video_streams import SuperiorPull, pull_path
 from protocols.jt809 import messages as m
+from protocols.jt1078.packet import MAGIC_BYTES
 
 if TYPE_CHECKING:
     from exchange.regulator.regulator import Regulator
@@ -36,9 +38,11 @@ AUTHORIZE_WINDOW_S = 300.0
 START_ANSWERS = (m.RealVideoAnswer.DATA_TYPE, m.PlaybackAnswer.DATA_TYPE)
 
 
-async def pull(server_ip: str, server_port: int, request: SuperiorPull, seconds: float) -> dict[str, Any]:
+async def pull(server_ip: str, server_port: int, request: SuperiorPull, seconds: float, *,
+               flv: bool = False) -> dict[str, Any]:
     reader, writer = await asyncio.open_connection(server_ip, server_port)
-    writer.write(f"GET {pull_path(request)} HTTP/1.1\r\nHost: {server_ip}:{server_port}\r\n"
+    accept = "Accept: video/x-flv\r\n" if flv else ""
+    writer.write(f"GET {pull_path(request)} HTTP/1.1\r\nHost: {server_ip}:{server_port}\r\n{accept}"
                  "Connection: close\r\n\r\n".encode())
     await writer.drain()
     head = b""
@@ -54,7 +58,7 @@ async def pull(server_ip: str, server_port: int, request: SuperiorPull, seconds:
                 break
             head += chunk
         head, _, body = head.partition(b"\r\n\r\n")
-        count, first = len(body), body[:3]
+        count, first = len(body), body[:4]
         while not closed and loop.time() < deadline:
             try:
                 chunk = await asyncio.wait_for(reader.read(65536), deadline - loop.time())
@@ -64,14 +68,15 @@ async def pull(server_ip: str, server_port: int, request: SuperiorPull, seconds:
                 closed = True
                 break
             count += len(chunk)
-            first = (first + chunk)[:3]
+            first = (first + chunk)[:4]
     finally:
         writer.close()
         with contextlib.suppress(ConnectionError):
             await writer.wait_closed()
     status_line = head.split(b"\r\n", 1)[0].split()
     status = int(status_line[1]) if len(status_line) > 1 and status_line[1].isdigit() else 0
-    return {"status": status, "bytes": count if status == 200 else 0, "flv": first == b"FLV", "closed": closed}
+    return {"status": status, "bytes": count if status == 200 else 0, "jt1078": first == MAGIC_BYTES,
+            "flv": first[:3] == b"FLV", "closed": closed}
 
 
 def authorize_reported(regulator: Regulator, user_id: int, report: m.AuthorizeReport, received_at: str) -> None:

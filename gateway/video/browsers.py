@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("gateway.video")
 
 FLV_HEADERS = {"Content-Type": "video/x-flv", "Cache-Control": "no-store", "Connection": "close"}
+# a superior's pull of the terminal's own JT/T 1078 packets (JT/T 1078-2016 §6.1, table 18): no registered type
+PACKET_HEADERS = {"Content-Type": "application/octet-stream", "Cache-Control": "no-store", "Connection": "close"}
 
 
 def authorise(server: MediaServer, request: Request, stream_id: str, kind: str) -> tuple[Stream, StreamClaims]:
@@ -49,15 +51,17 @@ async def serve_viewer(server: MediaServer, request: Request, reader: asyncio.St
 
 async def serve_stream(server: MediaServer, request: Request, reader: asyncio.StreamReader,
                        writer: asyncio.StreamWriter, stream: Stream, user_id: int | None,
-                       session_epoch: int | None) -> None:
-    """FLV of ``stream`` to an admitted viewer (a console user's, or a superior platform's with no user)."""
+                       session_epoch: int | None, *, packets: bool = False) -> None:
+    """FLV of ``stream`` to an admitted viewer (a console user's, or a superior platform's with no user);
+    ``packets``: the terminal's JT/T 1078 packets instead (a superior's plain HTTP pull)."""
     if len(stream.viewers) >= server.settings.max_viewers:
         raise HttpError(503, "too many viewers of this stream")
     ws = request.wants_websocket
+    headers = PACKET_HEADERS if packets else FLV_HEADERS
     writer.write(httpio.websocket_handshake(request) if ws
-                 else httpio.response_head(200, {**FLV_HEADERS, **request.extra.get("cors", {})}))
+                 else httpio.response_head(200, {**headers, **request.extra.get("cors", {})}))
     viewer = Viewer(user_id, "ws" if ws else "http", request.peer, server.settings.viewer_queue_bytes,
-                    server.settings.viewer_lag_drop_s)
+                    server.settings.viewer_lag_drop_s, packets=packets)
     sock = writer.get_extra_info("socket")
     if sock is not None:
         with contextlib.suppress(OSError):

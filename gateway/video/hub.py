@@ -32,7 +32,7 @@ from fleet.video_streams import AUTHORIZE_CODE, PullLocation, SuperiorPull
 from gateway.video import flv
 from gateway.video.audio import AudioTrack
 from gateway.video.nal import H264Converter, H265Converter
-from protocols.jt1078 import AUDIO, TRANSPARENT, Frame
+from protocols.jt1078 import ATOMIC, AUDIO, FIRST, I_FRAME, TRANSPARENT, Frame, Packet, encode_packet
 from protocols.jt1078.payload_types import H264, H265
 
 log = logging.getLogger("gateway.video")
@@ -123,14 +123,18 @@ class Viewer:
 
     _ids = 0
 
-    def __init__(self, user_id: int | None, transport: str, peer: str, max_queue: int, lag_drop_s: float) -> None:
+    def __init__(self, user_id: int | None, transport: str, peer: str, max_queue: int, lag_drop_s: float,
+                 *, packets: bool = False) -> None:
         Viewer._ids += 1
         self.id = Viewer._ids
         self.user_id, self.transport, self.peer = user_id, transport, peer
         self.max_queue, self.lag_drop_s = max_queue, lag_drop_s
+        # packets: the terminal's JT/T 1078 packets as they arrive (a superior's pull, JT/T 1078-2016 §6.1),
+        # from the first packet of an I frame on; else FLV tags
+        self.packets = packets
         self.queue: deque[bytes] = deque()
         self.queued = 0
-        self.waiting_key = False
+        self.waiting_key = packets
         self.lag_since: float | None = None
         self.skips = 0
         self.sent_bytes = 0
@@ -342,7 +346,8 @@ class Stream:
         self.has_audio = self.audio_config_tag is not None
         self.head = self._build_head()
         for viewer in list(self.viewers.values()):
-            self._start_viewer(viewer)
+            if not viewer.packets:
+                self._start_viewer(viewer)
         for callback in self.on_ready:
             callback(self)
 
@@ -366,14 +371,31 @@ class Stream:
     def _publish(self, tag: bytes, *, keyframe: bool = False, config: bool = False) -> None:
         self.counters.tags += 1
         for viewer in self.viewers.values():
-            viewer.offer(tag, keyframe=keyframe, config=config)
+            if not viewer.packets:
+                viewer.offer(tag, keyframe=keyframe, config=config)
+
+    def on_packet(self, packet: Packet) -> None:
+        """A terminal packet, re-encoded as it came (its own version, SIM and channel), to the packet viewers:
+        JT/T 1078-2016 §6.1 has the client get table 18's packets. Audio or video only when the stream's
+        request wants it; each viewer starts at an I frame's first packet."""
+        viewers = [v for v in self.viewers.values() if v.packets]
+        if not viewers or packet.data_type == TRANSPARENT:
+            return
+        if not (self.info.wants_audio if packet.data_type == AUDIO else self.info.wants_video):
+            return
+        raw = encode_packet(packet)
+        keyframe = packet.data_type == I_FRAME and packet.subpackage in (ATOMIC, FIRST)
+        for viewer in viewers:
+            viewer.offer(raw, keyframe=keyframe)
 
     # -- viewers -----------------------------------------------------------------------------------
     def add_viewer(self, viewer: Viewer) -> None:
         self.viewers[viewer.id] = viewer
         viewer.session_key = self.session_key
         self.peak_viewers = max(self.peak_viewers, len(self.viewers))
-        if self.head is not None:
+        if viewer.packets:
+            viewer.waiting_key = self.info.wants_video  # audio only (listen): from the next packet
+        elif self.head is not None:
             self._start_viewer(viewer)
 
     def _start_viewer(self, viewer: Viewer) -> None:

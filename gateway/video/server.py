@@ -8,7 +8,7 @@ Routes (HTTP/1.1; the stream URLs carry a token the API signed, ``fleet/video_to
 |---|---|
 | ``GET /live/{streamId}.flv?token=`` | HTTP-FLV; with ``Upgrade: websocket`` the same as WebSocket-FLV (binary messages) |
 | ``GET /talk/{streamId}?token=`` (WebSocket) | the browser's microphone: ``protocols/jt1078/talk.py`` frames in, G.711A to the terminal |
-| ``GET /{plate}.{colour}.{channel}.{avFlag}.{authorisationCode}`` | a superior platform's pull (JT/T 1078-2016 §6.2): FLV of the stream the link service registered for that plate, colour and channel, admitted by the code the superior presented in its 0x9801 / 0x9A01 (``superior.py``) |
+| ``GET /{plate}.{colour}.{channel}.{avFlag}.{authorisationCode}`` | a superior platform's pull (JT/T 1078-2016 §6.2): the terminal's JT/T 1078 packets (FLV when asked) of the stream the link service registered for that plate, colour and channel, admitted by the code, audio/video flag and (cross-region) position of its 0x9801 / 0x9A01 (``superior.py``) |
 | ``GET /healthz`` | 200 ``{ok: true}`` (nothing else: it needs no credentials) |
 | ``POST /internal/streams`` | the API (or the JT/T 809 link service, with ``superior``: plate, colour, channel, code) registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``), with the terminal's session address; answers ``tcpPort``, the port the 0x9101 / 0x9201 must name; 409 when policy ``address`` and no session address is known |
 | ``GET /internal/streams/{id}`` | a stream's status |

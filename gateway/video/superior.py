@@ -8,9 +8,13 @@ latest registration of a plate, colour and channel is the one pulled (a playback
 replaces it). A path naming no registered stream is a 404; a code other than the registered one a 403
 (compared in constant time, counted with the refused tokens), and so is a pull whose audio/video flag or
 location identification does not match the request (``fleet.video_streams.refusal``: the flag the request
-asked; a cross-region request's GNSS_DATA position, named in the URL's sixth item, at most 5 minutes old). An admitted pull is a viewer without a user:
-HTTP-FLV, or WebSocket-FLV with ``Upgrade: websocket``, ended when the stream stops (0x9802 / 0x9A02 end,
-or nobody watching for ``idle_stop_s``).
+asked; a cross-region request's GNSS_DATA position, named in the URL's sixth item, at most 5 minutes old).
+
+An admitted pull is a viewer without a user, ended when the stream stops (0x9802 / 0x9A02 end, or nobody
+watching for ``idle_stop_s``). Over plain HTTP it gets what JT/T 1078-2016 §6.1 gives the client: the
+terminal's own packets (table 18), re-encoded as they arrived, from an I frame's first packet on
+(``application/octet-stream``); a client that asks for FLV (``Accept: video/x-flv``) or upgrades to a WebSocket
+gets the FLV the console's players get.
 """
 
 from __future__ import annotations
@@ -44,4 +48,9 @@ async def serve_superior(server: MediaServer, request: Request, reader: asyncio.
     problem = refusal(granted, pull, datetime.now(UTC))
     if problem is not None:
         raise HttpError(403, f"stream URL refused: {problem}")
-    await serve_stream(server, request, reader, writer, stream, None, None)
+    await serve_stream(server, request, reader, writer, stream, None, None, packets=wants_packets(request))
+
+
+def wants_packets(request: Request) -> bool:
+    """Table 18's packets unless the client asks for FLV or a WebSocket."""
+    return not request.wants_websocket and "video/x-flv" not in request.headers.get("accept", "").lower()

@@ -61,6 +61,7 @@ class TerminalSource:
                 self.stream = self.server.bind_source(self, item)
                 if self.stream is None:
                     return False
+            self.stream.on_packet(item)
             for frame in self.assembler.push(item):
                 self.stream.on_frame(frame)
         return True

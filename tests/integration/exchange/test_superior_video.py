@@ -127,7 +127,7 @@ def test_a_superiors_live_request_streams_to_it_with_its_code_and_a_stop_ends_it
         forge(media.port, terminal.phone, 1, 12.0, clip=tiny_clip()), regulator.loop)
     wait_for(lambda: any(s.online for s in media.streams.values()), 20, "the terminal's media", service)
     pulled = regulator.call(regulator.regulator.pull_video, plate, 2, 1, 0, 1.5, user_id=USER)
-    assert pulled["status"] == 200 and pulled["flv"] and pulled["bytes"] > 5_000
+    assert pulled["status"] == 200 and pulled["jt1078"] and pulled["bytes"] > 5_000  # table 18's packets
     refused = regulator.call(regulator.regulator.pull_video, plate, 2, 1, 0, 0.5, user_id=USER, code="0" * 64)
     assert (refused["status"], refused["bytes"]) == (403, 0)
 
@@ -232,5 +232,5 @@ def test_a_cross_region_request_is_pulled_only_with_the_position_it_carried(stag
     assert pulled(2, None, 0.5)["status"] == 403
     assert pulled(0, here, 0.5)["status"] == 403
     right = pulled(2, here, 1.5)
-    assert right["status"] == 200 and right["flv"] and right["bytes"] > 0
+    assert right["status"] == 200 and right["jt1078"] and right["bytes"] > 0
     streaming.result(20)

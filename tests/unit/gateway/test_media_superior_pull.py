@@ -1,11 +1,13 @@
 """A superior platform's pull (JT/T 1078-2016 §6.2) over real loopback sockets: a stream registered with a
-superior's plate, colour, channel and authorisation code is served as FLV at
+superior's plate, colour, channel and authorisation code is served as the terminal's JT/T 1078 packets (FLV
+when the client asks) at
 ``/<plate>.<colour>.<channel>.<av flag>.<code>`` to that code only; the regulator in a box's client
 (exchange/regulator/video.py) does the pulling."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import urllib.error
 import urllib.request
@@ -17,10 +19,11 @@ from urllib.parse import quote
 import pytest
 
 from exchange.regulator.video import pull
-from fleet.video_streams import PullLocation, SuperiorPull, refusal
+from fleet.video_streams import PullLocation, SuperiorPull, pull_path, refusal
 from gateway.video.hub import stream_info_of
+from protocols.jt1078 import ATOMIC, AUDIO, FIRST, I_FRAME, Packet, PacketReader
 from tests.support.media import run_async, watch
-from tests.unit.gateway.test_media_server import _info, _url, media_server, terminal
+from tests.unit.gateway.test_media_server import SIM, _info, _url, media_server, terminal
 
 pytestmark = pytest.mark.timeout(60)
 PLATE, CODE = "京A·00001", "a" * 32 + "0123456789" * 3 + "bc"
@@ -35,7 +38,7 @@ async def test_a_superior_pulls_the_registered_stream_with_its_code_only() -> No
             right = await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 0, CODE), 1.5)
             wrong = await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 0, "b" * 64), 0.5)
             other_channel = await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 2, 0, CODE), 0.5)
-        assert right["status"] == 200 and right["flv"] and right["bytes"] > 10_000
+        assert right["status"] == 200 and right["jt1078"] and right["bytes"] > 10_000
         assert (wrong["status"], wrong["bytes"]) == (403, 0)
         assert (other_channel["status"], other_channel["bytes"]) == (404, 0)
         assert server.counters.refused_tokens == 1
@@ -102,7 +105,7 @@ async def test_the_regulators_status_port_pulls_the_answered_stream_and_names_ba
                 await asyncio.sleep(0.5)
                 code, pulled = await asyncio.to_thread(_get, base + query)
                 wrong = (await asyncio.to_thread(_get, base + query.replace("1.5", "0.3") + "&code=" + "b" * 64))[1]
-        assert code == 200 and pulled["status"] == 200 and pulled["flv"] and pulled["bytes"] > 5_000
+        assert code == 200 and pulled["status"] == 200 and pulled["jt1078"] and pulled["bytes"] > 5_000
         assert (wrong["status"], wrong["bytes"]) == (403, 0)
         code, error = await asyncio.to_thread(_get, base + "?plate=x&colour=2&channel=1&av=7&seconds=1")
         assert code == 400 and "av" in error["error"]
@@ -132,7 +135,7 @@ async def test_a_cross_region_pull_must_name_the_requests_position_and_the_flag_
             elsewhere = await pull("127.0.0.1", server.port,
                                    SuperiorPull(PLATE, 2, 1, 2, CODE, replace(here, lat_e6=38_000_000)), 0.3)
             audio = await pull("127.0.0.1", server.port, SuperiorPull(PLATE, 2, 1, 0, CODE, here), 0.3)
-        assert right["status"] == 200 and right["flv"] and right["bytes"] > 0
+        assert right["status"] == 200 and right["jt1078"] and right["bytes"] > 0
         assert [r["status"] for r in (bare, elsewhere, audio)] == [403, 403, 403]
         assert server.counters.refused_tokens == 3
 
@@ -140,3 +143,36 @@ async def test_a_cross_region_pull_must_name_the_requests_position_and_the_flag_
 def test_the_refusal_names_what_did_not_match() -> None:
     assert refusal(SuperiorPull(PLATE, 2, 1, 2, CODE), SuperiorPull(PLATE, 2, 1, 0, CODE),
                    datetime.now(UTC)) == "audio/video flag 0, the request asked 2"
+
+
+async def _pull_raw(port: int, path: str, seconds: float, accept: str = "") -> tuple[bytes, bytes]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n{accept}Connection: close\r\n\r\n".encode())
+    data = b""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            while chunk := await reader.read(65536):
+                data += chunk
+    writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return head, body
+
+
+@run_async
+async def test_a_superior_gets_the_terminals_own_packets_from_an_i_frame_and_flv_only_when_it_asks() -> None:
+    """JT/T 1078-2016 §6.1: the client of the superior gets table 18's packets; the console keeps FLV."""
+    async with media_server() as server:
+        info = replace(_info(), superior=SuperiorPull(PLATE, 2, 1, 0, CODE))
+        server.register(info)
+        path = pull_path(SuperiorPull(PLATE, 2, 1, 0, CODE))
+        async with terminal(server, info, audio=True):
+            (head, body), (flv_head, flv_body), watched = await asyncio.gather(
+                _pull_raw(server.port, path, 2.0), _pull_raw(server.port, path, 2.0, "Accept: video/x-flv\r\n"),
+                watch(server.port, _url(info), 2.0))
+    assert b"application/octet-stream" in head and b"video/x-flv" in flv_head and flv_body[:3] == b"FLV"
+    assert watched.status == 200 and len(watched.tags()) > 20  # the console's viewer: FLV as before
+    packets = [p for p in PacketReader().feed(body) if isinstance(p, Packet)]
+    assert len(packets) > 20
+    assert all(p.sim.lstrip("0") == SIM.lstrip("0") and p.channel == 1 for p in packets)
+    assert packets[0].data_type == I_FRAME and packets[0].subpackage in (ATOMIC, FIRST)
+    assert {p.data_type for p in packets} >= {I_FRAME, AUDIO}  # audio and video, as the request asked
