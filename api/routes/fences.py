@@ -27,7 +27,7 @@ from shapely.geometry import MultiPolygon, Polygon
 
 from api.area_search import search_area
 from api.db import get_db
-from api.errors import BadRequest, NotFound
+from api.errors import BadRequest, NotFound, in_caller_language
 from api.http import json_body, ok
 from api.query import spreadsheet
 from api.security import request_scope, requires
@@ -95,7 +95,8 @@ def _column(head: list[Any], names: tuple[str, ...]) -> int:
 @bp.post("/api/fence/binding/import.json")
 @requires("fence", "import")
 def import_bindings() -> dict[str, Any]:
-    """``{total, bound, errors: [{row, message}]}``: each row binds its plate to its fence or is refused."""
+    """``{total, bound, errors: [{row, message, localMessage}]}``: each row binds its plate to its fence or is
+    refused (``message`` the Chinese text, ``localMessage`` the caller's language, as an error reply)."""
     upload = request.files.get("file")
     if upload is None:
         raise BadRequest("缺少文件 (multipart field 'file' with an XLSX or CSV file is required)")
@@ -117,7 +118,7 @@ def import_bindings() -> dict[str, Any]:
             plate = _cell(cells, plate_col)
             problem, pair = _import_row(conn, scope, fence_name, plate)
             if problem:
-                errors.append({"row": number, "message": problem})
+                errors.append(in_caller_language({"row": number, "message": problem}))
                 continue
             assert pair is not None
             bound += fences.bind(conn, pair[0], [pair[1]])
