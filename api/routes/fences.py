@@ -135,13 +135,14 @@ def _import_row(conn: Any, scope: Any, fence_name: str, plate: str) -> tuple[str
         return "围栏名称和车牌号不能为空 (fence name and plate number are required)", None
     named = fences.fence_by_name(conn, scope, fence_name)
     if not named:
-        return f"围栏不存在 (no fence named {fence_name[:64]!r})", None
+        return f"围栏不存在：{fence_name[:64]} (no fence named {fence_name[:64]!r})", None
     if len(named) > 1:
-        return f"多个企业有同名围栏 (fences named {fence_name[:64]!r} in {len(named)} enterprises)", None
+        return f"多个企业有同名围栏：{fence_name[:64]} (fences named {fence_name[:64]!r} in {len(named)} enterprises)", None
     cars = fences.cars_by_plate(conn, named[0]["path"], plate)
     if len(cars) != 1:
-        return (f"车辆不存在或不属于围栏的企业 (no car {plate[:20]!r} of the fence's enterprise)" if not cars
-                else f"车牌号重复 (several cars have the plate {plate[:20]!r})"), None
+        # the Chinese part names the plate too: a row error is read in one language only
+        return (f"车辆不存在或不属于围栏的企业：{plate[:20]} (no car {plate[:20]!r} of the fence's enterprise)" if not cars
+                else f"车牌号重复：{plate[:20]} (several cars have the plate {plate[:20]!r})"), None
     return "", (int(named[0]["id"]), cars[0])
 
 
