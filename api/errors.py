@@ -141,6 +141,16 @@ def envelope(data: Any = None, *, code: int = 0, message: str = "ok") -> dict[st
     return body
 
 
+def in_caller_language(item: dict[str, Any]) -> dict[str, Any]:
+    """``item`` (a row error of an import, an import job) whose ``message`` is stored bilingual, answered as the
+    envelope answers an error: ``message`` the Chinese part, ``localMessage`` the caller's language. An item
+    without a text message is returned as it is."""
+    message = item.get("message")
+    if not isinstance(message, str) or not message:
+        return item
+    return {**item, "message": chinese_text(message), "localMessage": localise(message, request_language())}
+
+
 def request_language() -> str:
     """The console's X-Fleet-Language header, else the best Accept-Language match, else zh-CN (also
     outside a request: a background job speaks the default language)."""

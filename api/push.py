@@ -178,7 +178,7 @@ class StompConnection:
             try:
                 frames = self._parser.feed(data.encode() if isinstance(data, str) else data)
             except StompError as exc:
-                self._send(self.session.error("malformed frame", detail=str(exc)))
+                self._send(self.session.error("STOMP 帧格式错误 (malformed frame)", detail=str(exc)))
                 return
             for frame in frames:
                 replies = self.session.handle(frame)
@@ -221,7 +221,8 @@ class StompConnection:
         now = self._clock()
         if not self.session.connected:
             if now - started >= self._connect_timeout_s:
-                self._send(self.session.error(f"no CONNECT frame within {self._connect_timeout_s:g} s"))
+                self._send(self.session.error(f"{self._connect_timeout_s:g} 秒内未收到 CONNECT 帧 "
+                                               f"(no CONNECT frame within {self._connect_timeout_s:g} s)"))
                 return True
             return False
         expect_ms = self.session.heartbeat[1]
@@ -270,7 +271,7 @@ def token_authenticator(app_or_settings: Any, address: str = "") -> Callable[[st
             else:
                 principal = verify_access_token(app_or_settings, token)
         except AuthError as exc:
-            raise AuthenticationFailed(str(exc) or "token rejected") from None
+            raise AuthenticationFailed(str(exc) or AuthError.default_message) from None
         except ApiError as exc:  # wrong Basic password (401), throttled (429), password checks busy (503)
             raise AuthenticationFailed(exc.message) from None
         return principal
@@ -307,7 +308,7 @@ def register_push(
     from flask import request
     from flask_sock import Sock
 
-    from api.errors import Forbidden
+    from api.errors import Forbidden, request_language
 
     if sock is None:
         sock = Sock(app)
@@ -354,7 +355,7 @@ def register_push(
         address = address_key(remote)  # an IPv6 client counts by its /64
         if not limits.open_socket(address):
             refuse(ws, f"来自 {address} 的推送连接过多 (too many STOMP sockets from {address}: "
-                       f"{limits.max_per_address} open)")
+                       f"{limits.max_per_address} open)", request_language())
             return
         try:
             auth = fixed_auth if fixed_auth is not None else token_authenticator(app, remote)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from api.stomp import Frame, serialize
+from api.errors import DEFAULT_LANGUAGE
+from api.stomp import AuthenticationFailed, StompSession, serialize
 
 log = logging.getLogger("api.push")
 
@@ -147,15 +148,23 @@ class PushOptions:
                    settings.stomp_max_per_address, settings.stomp_max_per_user, tuple(settings.allowed_origins))
 
 
+def _never_authenticates(token: str) -> Any:
+    raise AuthenticationFailed(token)
+
+
 class _Closable(Protocol):
     def send(self, data: str | bytes) -> None: ...
 
     def close(self, reason: int | None = None, message: str | None = None) -> None: ...
 
 
-def refuse(ws: _Closable, message: str) -> None:
-    """Sends one STOMP ERROR frame and closes the socket (a refused connection)."""
-    frame = Frame("ERROR", {"message": message, "content-type": "text/plain;charset=utf-8"}, message.encode())
+def refuse(ws: _Closable, message: str, language: str = DEFAULT_LANGUAGE) -> None:
+    """Sends one STOMP ERROR frame for ``message`` (bilingual) and closes the socket (a refused connection).
+    Before any CONNECT, ``language`` is the upgrade request's (``api.errors.request_language``): the frame
+    has the session ERROR's shape (``StompSession.error``)."""
+    session = StompSession(_never_authenticates)
+    session.language = language
+    frame = session.error(message)[0]
     try:
         ws.send(serialize(frame).decode())
         ws.close()

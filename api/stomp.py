@@ -7,7 +7,10 @@ transactions are refused (the socket is push-only).
 
 Failure modes: malformed bytes raise ``StompError`` from ``FrameParser.feed``; every protocol violation
 in a well-formed frame makes ``StompSession.handle`` return an ERROR frame and set ``closing`` (STOMP
-requires the server to close the connection after an ERROR).
+requires the server to close the connection after an ERROR). An ERROR follows the HTTP error envelope's
+language rule (``api.errors``, platform-spec §8): its ``message`` header is the Chinese text, the same for
+every client; its ``localMessage`` header and its body are in the session's language (CONNECT's
+``X-Fleet-Language``; zh-CN before a CONNECT names one).
 """
 
 from __future__ import annotations
@@ -17,7 +20,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from api.errors import DEFAULT_LANGUAGE, LANGUAGE_HEADER, match_language
+from api.errors import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_HEADER,
+    bilingual,
+    chinese_text,
+    localise,
+    match_language,
+    split_bilingual,
+)
 
 VERSION = "1.2"
 SERVER_NAME = "fleetwatch/1"
@@ -235,10 +246,19 @@ def bearer_token(headers: dict[str, str], query_token: str | None = None) -> str
         if scheme.lower() == "basic" and token.strip():
             return BASIC_PREFIX + token.strip()
         if scheme.lower() != "bearer" or not token.strip():
-            raise AuthenticationFailed(
-                "the Authorization header must be 'Bearer <access token>' or 'Basic <credentials>'")
+            raise AuthenticationFailed("Authorization 头必须是 Bearer 访问令牌或 Basic 凭证 (the Authorization header "
+                                       "must be 'Bearer <access token>' or 'Basic <credentials>')")
         return token.strip()
     return headers.get("passcode") or headers.get("login") or query_token or None
+
+
+def _prefixed(chinese: str, english: str, reason: str) -> str:
+    """``"认证失败：<reason's Chinese> (authentication failed: <reason's English>)"``; a reason that is not
+    bilingual (a library's words) goes whole into the English part."""
+    parts = split_bilingual(reason)
+    if parts is None:
+        return f"{chinese} ({english}: {reason})"
+    return f"{chinese}：{parts[0]} ({english}: {parts[1]})"
 
 
 @dataclass(frozen=True)
@@ -293,7 +313,7 @@ class StompSession:
         if not self.connected:
             if frame.command in ("CONNECT", "STOMP"):
                 return self._connect(frame)
-            return self.error(f"expected CONNECT, got {frame.command}", frame)
+            return self.error(f"请先发送 CONNECT 帧 (expected CONNECT, got {frame.command})", frame)
         handler = {
             "SUBSCRIBE": self._subscribe,
             "UNSUBSCRIBE": self._unsubscribe,
@@ -301,17 +321,24 @@ class StompSession:
         }.get(frame.command)
         if handler is None:
             if frame.command in ("CONNECT", "STOMP"):
-                return self.error("already connected", frame)
-            return self.error(f"{frame.command} is not supported: this socket only pushes", frame)
+                return self.error("连接已建立，不能重复连接 (already connected)", frame)
+            return self.error(f"推送连接只下发消息，不支持 {frame.command} ({frame.command} is not supported: "
+                              "this socket only pushes)", frame)
         return handler(frame)
 
     def error(self, message: str, frame: Frame | None = None, detail: str = "") -> list[Frame]:
-        """An ERROR frame for ``message``; the session is closing afterwards."""
+        """An ERROR frame for ``message`` (bilingual, ``"中文 (english)"``); the session is closing afterwards.
+
+        As the error envelope: header ``message`` is the Chinese part, header ``localMessage`` the text in the
+        session's language; the body is ``localMessage``, then ``detail`` (a protocol diagnostic such as the
+        parser's, kept as written) on its own line."""
         self.closing = True
-        headers = {"message": message, "content-type": "text/plain;charset=utf-8"}
+        text = bilingual(message, 400)
+        local = localise(text, self.language)
+        headers = {"message": chinese_text(text), "localMessage": local, "content-type": "text/plain;charset=utf-8"}
         if frame is not None and "receipt" in frame.headers:
             headers["receipt-id"] = frame.headers["receipt"]
-        return [Frame("ERROR", headers, (detail or message).encode())]
+        return [Frame("ERROR", headers, (f"{local}\n{detail}" if detail else local).encode())]
 
     def message_frames(self, kind: str, body: bytes) -> list[Frame]:
         """MESSAGE frames carrying ``body`` (JSON) to every subscription of ``kind``."""
@@ -330,31 +357,31 @@ class StompSession:
         return frames
 
     def _connect(self, frame: Frame) -> list[Frame]:
+        # The language first: a refused CONNECT is answered in it too.
+        self.language = match_language(frame.headers.get(LANGUAGE_HEADER, "")) or DEFAULT_LANGUAGE
         versions = frame.headers.get("accept-version", "1.0").split(",")
         if VERSION not in (v.strip() for v in versions):
-            reply = self.error(f"supported protocol versions are {VERSION}", frame)
+            reply = self.error(f"仅支持 STOMP {VERSION} (supported protocol versions are {VERSION})", frame)
             reply[0].headers["version"] = VERSION
             return reply
         try:
             client_heartbeat = parse_heartbeat(frame.headers.get("heart-beat"))
         except StompError as exc:
-            return self.error(str(exc), frame)
+            return self.error("heart-beat 头格式错误 (invalid heart-beat header)", frame, str(exc))
         try:
             token = bearer_token(frame.headers, self._query_token)
             if token is None:
-                raise AuthenticationFailed(
-                    "missing access token: send 'Authorization: Bearer <access token>' in CONNECT"
-                )
+                raise AuthenticationFailed("缺少访问令牌 (missing access token: send 'Authorization: Bearer "
+                                           "<access token>' in CONNECT)")
             self.principal = self._authenticate(token)
         except AuthenticationFailed as exc:
-            return self.error(f"authentication failed: {exc}", frame)
+            return self.error(_prefixed("认证失败", "authentication failed", str(exc)), frame)
         refusal = self._admit(self.principal) if self._admit is not None else None
         if refusal is not None:
             return self.error(refusal, frame)
         self.admitted = self._admit is not None
         self._token = token
         self.connected = True
-        self.language = match_language(frame.headers.get(LANGUAGE_HEADER, "")) or DEFAULT_LANGUAGE
         self.heartbeat = negotiate_heartbeat(client_heartbeat, self._server_heartbeat)
         headers = {
             "version": VERSION,
@@ -371,34 +398,35 @@ class StompSession:
         try:
             self._authenticate(self._token)
         except AuthenticationFailed as exc:
-            return self.error(f"session ended: {exc}")
+            return self.error(_prefixed("会话已结束", "session ended", str(exc)))
         return []
 
     def _subscribe(self, frame: Frame) -> list[Frame]:
         sub_id = frame.headers.get("id")
         destination = frame.headers.get("destination")
         if not sub_id or not destination:
-            return self.error("SUBSCRIBE needs 'id' and 'destination' headers", frame)
+            return self.error("SUBSCRIBE 缺少 id 或 destination 头 (SUBSCRIBE needs 'id' and 'destination' headers)",
+                              frame)
         if sub_id in self.subscriptions:
-            return self.error(f"subscription id {sub_id!r} is already in use", frame)
+            return self.error(f"订阅 id {sub_id} 已在使用 (subscription id {sub_id!r} is already in use)", frame)
         if frame.headers.get("ack", "auto") != "auto":
-            return self.error("only ack:auto is supported", frame)
+            return self.error("仅支持 ack:auto (only ack:auto is supported)", frame)
         match = _DESTINATION_RE.fullmatch(destination)
         if match is None:
             return self.error(
-                "unknown destination",
+                "未知的订阅地址 (unknown destination)",
                 frame,
                 "destinations: /user/{enterpriseId}/message, /user/{enterpriseId}/positions",
             )
         if int(match.group(1)) != int(self.principal.enterprise_id):
-            return self.error("forbidden destination", frame, f"{destination} is not your enterprise's")
+            return self.error("无权订阅该地址 (forbidden destination)", frame, f"{destination} is not your enterprise's")
         self.subscriptions[sub_id] = Subscription(sub_id, destination, match.group(2))
         return self._receipt(frame)
 
     def _unsubscribe(self, frame: Frame) -> list[Frame]:
         sub_id = frame.headers.get("id")
         if not sub_id:
-            return self.error("UNSUBSCRIBE needs an 'id' header", frame)
+            return self.error("UNSUBSCRIBE 缺少 id 头 (UNSUBSCRIBE needs an 'id' header)", frame)
         self.subscriptions.pop(sub_id, None)  # unknown ids are ignored: unsubscribing is idempotent
         return self._receipt(frame)
 

@@ -27,7 +27,7 @@ from shapely.geometry import MultiPolygon, Polygon
 
 from api.area_search import search_area
 from api.db import get_db
-from api.errors import BadRequest, NotFound
+from api.errors import BadRequest, NotFound, in_caller_language
 from api.http import json_body, ok
 from api.query import spreadsheet
 from api.security import request_scope, requires
@@ -95,7 +95,8 @@ def _column(head: list[Any], names: tuple[str, ...]) -> int:
 @bp.post("/api/fence/binding/import.json")
 @requires("fence", "import")
 def import_bindings() -> dict[str, Any]:
-    """``{total, bound, errors: [{row, message}]}``: each row binds its plate to its fence or is refused."""
+    """``{total, bound, errors: [{row, message, localMessage}]}``: each row binds its plate to its fence or is
+    refused (``message`` the Chinese text, ``localMessage`` the caller's language, as an error reply)."""
     upload = request.files.get("file")
     if upload is None:
         raise BadRequest("缺少文件 (multipart field 'file' with an XLSX or CSV file is required)")
@@ -117,7 +118,7 @@ def import_bindings() -> dict[str, Any]:
             plate = _cell(cells, plate_col)
             problem, pair = _import_row(conn, scope, fence_name, plate)
             if problem:
-                errors.append({"row": number, "message": problem})
+                errors.append(in_caller_language({"row": number, "message": problem}))
                 continue
             assert pair is not None
             bound += fences.bind(conn, pair[0], [pair[1]])
@@ -134,13 +135,14 @@ def _import_row(conn: Any, scope: Any, fence_name: str, plate: str) -> tuple[str
         return "围栏名称和车牌号不能为空 (fence name and plate number are required)", None
     named = fences.fence_by_name(conn, scope, fence_name)
     if not named:
-        return f"围栏不存在 (no fence named {fence_name[:64]!r})", None
+        return f"围栏不存在：{fence_name[:64]} (no fence named {fence_name[:64]!r})", None
     if len(named) > 1:
-        return f"多个企业有同名围栏 (fences named {fence_name[:64]!r} in {len(named)} enterprises)", None
+        return f"多个企业有同名围栏：{fence_name[:64]} (fences named {fence_name[:64]!r} in {len(named)} enterprises)", None
     cars = fences.cars_by_plate(conn, named[0]["path"], plate)
     if len(cars) != 1:
-        return (f"车辆不存在或不属于围栏的企业 (no car {plate[:20]!r} of the fence's enterprise)" if not cars
-                else f"车牌号重复 (several cars have the plate {plate[:20]!r})"), None
+        # the Chinese part names the plate too: a row error is read in one language only
+        return (f"车辆不存在或不属于围栏的企业：{plate[:20]} (no car {plate[:20]!r} of the fence's enterprise)" if not cars
+                else f"车牌号重复：{plate[:20]} (several cars have the plate {plate[:20]!r})"), None
     return "", (int(named[0]["id"]), cars[0])
 
 

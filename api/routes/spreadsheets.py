@@ -6,7 +6,8 @@ with ``importable`` fields the import routes.
   ``orderBy`` / ``desc`` / ``isParent``; every matching row up to ``FLEET_API_EXPORT_MAX_ROWS``.
 - ``GET /api/common/import/{entity}/template.xlsx`` (``:import``): header and field descriptions.
 - ``POST /api/common/import/{entity}.json`` (``:import``, multipart ``file``) -> ``{jobId, total}``.
-- ``GET /api/common/import/{entity}/{jobId}.json`` (``:import``): the job, in the caller's enterprise.
+- ``GET /api/common/import/{entity}/{jobId}.json`` (``:import``): the job, in the caller's enterprise; its
+  ``message`` and each row error's are the Chinese text, with ``localMessage`` in the caller's language.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request, send_file
 
 from api.db import get_db
-from api.errors import BadRequest, NotFound
+from api.errors import BadRequest, NotFound, in_caller_language
 from api.http import json_body, ok
 from api.query import spreadsheet, transfer
 from api.query.entities import PERMISSION_OF
@@ -101,7 +102,8 @@ def _job_view(entity: EntitySpec) -> Callable[[uuid.UUID], dict[str, Any]]:
                                    stale_after_s=_settings().import_stale_s, owner_alive=transfer.owner_alive)
         if job is None:
             raise NotFound(f"导入任务不存在 (import job {job_id} does not exist)")
-        return ok(job)
+        # Row errors are stored bilingual; each caller reads them as an error reply (platform-spec §8).
+        return ok(in_caller_language({**job, "errors": [in_caller_language(e) for e in job.get("errors") or []]}))
 
     view.__name__ = f"import_job_{entity.name}"
     return view

@@ -13,7 +13,7 @@ import pytest
 
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import switch_language, text
+from tests.e2e.test_console import screenshot, switch_language, text
 from tests.support.report_history import ReportDays, build_report_days
 from warehouse.db import connect
 
@@ -37,6 +37,7 @@ def _edit_overspeed_rule(page: Any, stack: ConsoleStack) -> None:
     page.get_by_test_id("record-save").click()
     drawer.wait_for(state="hidden")
     assert stack.get(f"/api/common/drivingGradeRule/{rule['id']}.json", token)["perOccurrence"] == 4
+    screenshot(page, "settings-driving-grade-rule-zh-CN.png")
     for language in ("zh-HK", "en-US"):
         switch_language(page, language)
         page.get_by_test_id("list-table").get_by_text(

@@ -13,6 +13,7 @@ import pytest
 
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
+from tests.e2e.test_console import screenshot
 from warehouse.db import connect
 from warehouse.queries import exchange_video as qv
 from warehouse.seed import PARENT
@@ -73,4 +74,6 @@ def test_the_superiors_video_requests_are_listed_with_their_answer_in_each_langu
     assert texts["live"] in live.inner_text() and texts["failure"] in live.inner_text()
     assert screen.locator("tr.ant-table-row").count() == 2
     assert texts["menu"] in page.get_by_test_id("menu").inner_text()
+    if language == "zh-CN":
+        screenshot(page, "exchange-playback-zh-CN.png")
     assert page.errors == []

@@ -13,6 +13,7 @@ from typing import Any
 import openpyxl
 import pytest
 
+from fleet.zh_hk import to_hk
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
 from tests.e2e.test_console import text
@@ -97,4 +98,34 @@ def test_a_new_company_imports_1000_vehicles_from_a_spreadsheet(
             (new_company["id"],),
         ).fetchone()
     assert grouped == (VEHICLES,) and audited == (VEHICLES,)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("language", "reason"), [("zh-CN", "字段不能为空"), ("zh-HK", to_hk("字段不能为空")),
+                                                  ("en-US", "field(s) required: plateNumber")])
+def test_a_refused_row_is_explained_in_the_consoles_language(
+    page: Any, console_stack: ConsoleStack, new_company: dict[str, Any], tmp_path: Any, language: str, reason: str
+) -> None:
+    # a row error reads as an error reply does (platform-spec §8): the caller's language, never the other one
+    upload = tmp_path / "two.xlsx"
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["车牌号", "车牌颜色", "车架号", "车组名称"])
+    sheet.append([f"导{new_company['tag'][:2]}R0001", 2, f"LR3E{new_company['tag']}0000001", "一车队"])
+    sheet.append(["", 2, f"LR3E{new_company['tag']}0000002", "一车队"])  # row 3: no plate
+    book.save(upload)
+    page.add_init_script(f"window.localStorage.setItem('fleetwatch.language', '{language}')")
+    sign_in(page, new_company["user"], path="/list/car")
+    page.get_by_test_id("list-page-car").wait_for()
+    page.get_by_test_id("list-import").click()
+    page.get_by_test_id("import-dialog").locator("input[type=file]").set_input_files(str(upload))
+    errors = page.get_by_test_id("import-errors")
+    errors.filter(has_text=reason).wait_for(timeout=60_000)
+    shown = errors.inner_text()
+    assert "3" in shown
+    if language == "en-US":
+        assert "字段" not in shown
+    else:
+        assert "required" not in shown
     assert page.errors == []  # type: ignore[attr-defined]

@@ -17,7 +17,7 @@ from fleet.zh_hk import to_hk
 from protocols.china_time import CHINA_TZ
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import switch_language, text
+from tests.e2e.test_console import screenshot, switch_language, text
 from warehouse.db import connect
 from warehouse.passwords import hash_password
 from warehouse.seed import DEMO_PASSWORD
@@ -139,6 +139,8 @@ def test_the_notice_list_reads_in_three_languages(page: Any, org: Org) -> None:
         listing.locator("th", has_text=text(language, "alarm", "notice.columns.title")).wait_for()
         days = text(language, "alarm", "notice.daysLeft").replace("{{days}}", "10")
         listing.locator("tr.ant-table-row", has_text=title).filter(has_text=days).wait_for()
+        if language == "zh-CN":
+            screenshot(page, "settings-notify-list-zh-CN.png")
     assert page.errors == []
 
 
@@ -162,6 +164,7 @@ def test_an_announcement_reaches_the_subtree_only_and_is_read_once_opened(
     drawer.get_by_test_id("record-save").click()
     drawer.wait_for(state="hidden")
     page.get_by_test_id("list-page-announcement").locator("tr.ant-table-row", has_text=title).wait_for()
+    screenshot(page, "settings-announcement-zh-CN.png")
 
     child = other_page()
     sign_in(child, org.child_user)
@@ -211,6 +214,7 @@ def test_a_licence_application_is_approved_on_its_screen_and_leaves_the_bell(pag
     page.locator(".ant-modal-confirm-btns .ant-btn-primary").click()
     row.get_by_text(text("zh-CN", "settings", "licenseApply.states.1")).wait_for()
     row.get_by_text("同意试用").wait_for()
+    screenshot(page, "settings-license-apply-zh-CN.png")
     assert row.get_by_test_id(f"row-approve-{application}").count() == 0  # decided once
     _open_bell(page)
     _bell_count(page, 1, pending - 1)

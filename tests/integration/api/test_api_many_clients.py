@@ -159,7 +159,7 @@ def test_socket_without_connect_is_closed_at_the_configured_deadline(tight: ApiP
     client = Stomp(tight)
     try:
         frame = client.receive(timeout=3.0)  # configured: 1 s
-        assert frame.command == "ERROR" and "no CONNECT" in frame.headers["message"]
+        assert frame.command == "ERROR" and "未收到 CONNECT 帧" in frame.headers["message"]
         assert client.closed_within(2.0)
     finally:
         client.close()
@@ -240,7 +240,7 @@ def test_stomp_session_is_closed_with_an_error_when_its_token_expires(tight: Api
         client.subscribe(f"/user/{enterprise_id}/message")
         frame = client.receive(timeout=8.0)
         assert frame.command == "ERROR"
-        assert "expired" in frame.headers["message"] or "过期" in frame.headers["message"]
+        assert frame.headers["message"].startswith("会话已结束：")
         assert client.closed_within(2.0)
     finally:
         client.close()

@@ -224,8 +224,12 @@ def test_imports_bindings_from_a_spreadsheet_with_a_per_row_report(
     data = reply.json["data"]  # type: ignore[index]
     assert (data["total"], data["bound"]) == (4, 1)
     assert [e["row"] for e in data["errors"]] == [3, 4, 5]
-    assert "no fence named" in data["errors"][0]["message"]
-    assert "of the fence's enterprise" in data["errors"][1]["message"]
+    # each reason as an error reply gives it: message the Chinese text, localMessage this client's en-US
+    assert data["errors"][0]["message"] == "围栏不存在：no such fence" and "no fence named" in data["errors"][0]["localMessage"]
+    assert "of the fence's enterprise" in data["errors"][1]["localMessage"]
+    hk = client.post("/api/fence/binding/import.json", headers={**headers, "X-Fleet-Language": "zh-HK"},
+                     data={"file": (io.BytesIO(text.encode()), "bindings.csv")}, content_type="multipart/form-data")
+    assert hk.json["data"]["errors"][0]["localMessage"] == "圍欄不存在：no such fence"  # type: ignore[index]
     reply = client.post("/api/fence/binding/import.json", headers=headers,
                         data={"file": (io.BytesIO(b"a,b\n1,2\n"), "x.csv")}, content_type="multipart/form-data")
     assert reply.status_code == 400 and "围栏名称" in reply.json["message"]  # type: ignore[index]

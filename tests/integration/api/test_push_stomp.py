@@ -194,7 +194,7 @@ def test_subscribing_another_enterprise_is_refused_and_closed(server, enterprise
     client.connect(passcode=access_token(server, enterprises["sub_a"].user_name))
     client.send("SUBSCRIBE", id="x", destination=f"/user/{enterprises['root'].id}/message")
     frame = client.receive()
-    assert (frame.command, frame.headers["message"]) == ("ERROR", "forbidden destination")
+    assert (frame.command, frame.headers["message"]) == ("ERROR", "无权订阅该地址")
     assert client.closed_within(DELIVERY_S)
 
 
@@ -203,8 +203,30 @@ def test_bad_token_is_refused_and_closed(server, clients):
     clients.append(client)
     frame = client.connect(Authorization="Bearer not-a-token")
     assert frame.command == "ERROR"
-    assert frame.headers["message"].startswith("authentication failed")
+    assert frame.headers["message"].startswith("认证失败")
     assert client.closed_within(DELIVERY_S)
+
+
+@pytest.mark.parametrize(("language", "local"), [
+    ("zh-CN", "无权订阅该地址"), ("zh-HK", "無權訂閲該地址"), ("en-US", "forbidden destination")])
+def test_error_frames_carry_the_chinese_message_and_the_sessions_language(server, enterprises, clients,
+                                                                           language, local):
+    # the error envelope's rule (platform-spec §8) on the push socket: message the Chinese text for every
+    # client, localMessage and the body in the language CONNECT names
+    client = StompClient(server)
+    clients.append(client)
+    client.connect(passcode=access_token(server, enterprises["sub_a"].user_name), **{"X-Fleet-Language": language})
+    client.send("SUBSCRIBE", id="x", destination=f"/user/{enterprises['root'].id}/message")
+    frame = client.receive()
+    assert frame.command == "ERROR"
+    assert (frame.headers["message"], frame.headers["localMessage"]) == ("无权订阅该地址", local)
+    assert frame.body.decode().startswith(local)
+    refused = StompClient(server)
+    clients.append(refused)
+    failed = refused.connect(Authorization="Bearer not-a-token", **{"X-Fleet-Language": language})
+    assert failed.headers["message"].startswith("认证失败：")
+    assert failed.headers["localMessage"].startswith({"zh-CN": "认证失败：", "zh-HK": "認證失敗：",
+                                                      "en-US": "authentication failed: "}[language])
 
 
 def test_access_token_query_parameter_is_accepted(server, enterprises, clients):
@@ -404,7 +426,7 @@ def test_sockjs_closes_a_session_without_connect_and_one_with_broken_framing(pg_
                         stomp_connect_timeout_s=0.3):
         client = sockjs(server, sockets)
         frame = client.receive(3.0)
-        assert frame.command == "ERROR" and "no CONNECT frame within 0.3 s" in frame.headers["message"]
+        assert frame.command == "ERROR" and frame.headers["message"] == "0.3 秒内未收到 CONNECT 帧"
         with pytest.raises(ConnectionError):
             client.receive(3.0)
         broken = sockjs(server, sockets)
@@ -422,9 +444,11 @@ def test_sockjs_message_over_the_frame_cap_is_refused_while_it_arrives(server, s
 
 def test_basic_connect_is_refused_under_protocol_3(server, enterprises, sockets):
     client = sockjs(server, sockets)
-    frame = client.connect(Authorization=basic(enterprises["sub_a"].user_name, PASSWORD))
+    frame = client.connect(Authorization=basic(enterprises["sub_a"].user_name, PASSWORD),
+                           **{"X-Fleet-Language": "en-US"})
     assert frame.command == "ERROR"
-    assert "only accepted under authorization protocol 1" in frame.headers["message"]
+    assert frame.headers["message"] == "认证失败：Basic 认证未启用，请使用访问令牌"
+    assert "only accepted under authorization protocol 1" in frame.headers["localMessage"]
     reply = requests.get(f"http://{server}/api/user/current.json",
                          headers={"Authorization": basic(enterprises["sub_a"].user_name, PASSWORD)}, timeout=10)
     assert (reply.status_code, reply.json()["code"]) == (401, 40002)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -24,12 +25,14 @@ from api.query import display, transfer
 from api.query.entities import PERMISSION_OF
 from api.query.grammar import EntitySpec
 from api.query.spreadsheet_contract import EXPORTABLE, IMPORTABLE
+from fleet.zh_hk import to_hk
 from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from tests.integration.api.test_entities_api import create, invalid_values, valid_body
 from warehouse.db import connect
 
 Login = Callable[[str], dict[str, str]]
+CHINESE = re.compile("[\u4e00-\u9fff]")
 IMPORTS = pytest.mark.parametrize("entity", list(IMPORTABLE.values()), ids=list(IMPORTABLE))
 EXPORTS = pytest.mark.parametrize("entity", list(EXPORTABLE.values()), ids=list(EXPORTABLE))
 FORMATS = pytest.mark.parametrize("fmt", ["xlsx", "csv"])
@@ -184,8 +187,18 @@ def test_refused_rows_are_reported_and_the_others_applied(client: FlaskClient, l
     job = finished(client, headers, entity, reply.json["data"]["jobId"])  # type: ignore[index]
     assert (job["state"], job["total"], job["processed"], job["created"], job["failed"]) == ("done", 5, 5, 2, 3)
     assert [(e["row"], e["field"]) for e in job["errors"]] == [(3, None), (4, unique), (6, invalid[0])]
-    assert required in job["errors"][0]["message"]
-    assert all("(" in e["message"] for e in job["errors"])  # bilingual reasons
+    # each reason as an error reply gives it (platform-spec §8): message the Chinese text, localMessage the
+    # caller's language (this client's is en-US)
+    assert required in job["errors"][0]["localMessage"]
+    for error in job["errors"]:
+        assert CHINESE.search(error["message"]) and "(" not in error["message"], error
+        assert not CHINESE.search(error["localMessage"]), error
+    for language in ("zh-CN", "zh-HK"):
+        again = client.get(f"/api/common/import/{entity.name}/{job['jobId']}.json",
+                           headers={**headers, "X-Fleet-Language": language}).json["data"]  # type: ignore[index]
+        assert [e["message"] for e in again["errors"]] == [e["message"] for e in job["errors"]]
+        locals_ = [e["localMessage"] for e in again["errors"]]
+        assert locals_ == [to_hk(e["message"]) if language == "zh-HK" else e["message"] for e in job["errors"]]
     page = client.post(f"/api/common/query/{entity.name}.json", headers=headers,
                        json={f"{unique}.in": [g[unique] for g in good]}).json["data"]["list"]  # type: ignore[index]
     assert len(page) == 2
@@ -351,7 +364,8 @@ def test_a_job_whose_process_died_is_failed(client: FlaskClient, login: Login, d
         conn.commit()
     states = {case: client.get(f"/api/common/import/carModel/{job_id}.json", headers=headers).json["data"]  # type: ignore[index]
               for case, job_id in jobs.items()}
-    assert states["dead pid"]["state"] == "failed" and "stopped" in states["dead pid"]["message"]
+    assert states["dead pid"]["state"] == "failed" and "stopped" in states["dead pid"]["localMessage"]
+    assert CHINESE.search(states["dead pid"]["message"]) and "stopped" not in states["dead pid"]["message"]
     assert states["stale elsewhere"]["state"] == "failed"
     assert states["alive"]["state"] == "running"
 

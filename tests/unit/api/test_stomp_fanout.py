@@ -330,7 +330,7 @@ def test_forbidden_destination_gets_error_and_close():
     connect(ws, "sub3")
     ws.client_sends(Frame("SUBSCRIBE", {"id": "x", "destination": "/user/4/message"}))
     frame = ws.next_frame()
-    assert (frame.command, frame.headers["message"]) == ("ERROR", "forbidden destination")
+    assert (frame.command, frame.headers["message"]) == ("ERROR", "无权订阅该地址")
     thread.join(2)
     assert ws.closed.is_set()
 
@@ -340,7 +340,7 @@ def test_bad_token_gets_error_and_close():
     thread = serve(hub, ws)
     frame = connect(ws, "wrong")
     assert frame.command == "ERROR"
-    assert frame.headers["message"] == "authentication failed: bad token"
+    assert frame.headers["message"] == "认证失败"
     thread.join(2)
     assert ws.closed.is_set()
 
@@ -351,7 +351,7 @@ def test_malformed_bytes_get_error_and_close():
     ws.incoming.put("connect\n\n\x00")
     frame = ws.next_frame()
     assert frame.command == "ERROR"
-    assert frame.headers["message"] == "malformed frame"
+    assert frame.headers["message"] == "STOMP 帧格式错误"
     assert b"invalid command" in frame.body
     thread.join(2)
     assert ws.closed.is_set()
@@ -361,7 +361,7 @@ def test_socket_without_connect_is_closed_after_the_connect_timeout():
     hub, ws = PushHub(), FakeWebSocket()
     thread = serve(hub, ws, connect_timeout_s=0.2)
     frame = ws.next_frame()
-    assert frame.command == "ERROR" and "no CONNECT" in frame.headers["message"]
+    assert frame.command == "ERROR" and "秒内未收到 CONNECT 帧" in frame.headers["message"]
     thread.join(2)
     assert ws.closed.is_set()
 

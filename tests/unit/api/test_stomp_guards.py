@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import pytest
 
 from api.push import StompConnection
-from api.push_guard import ConnectionLimits, origin_allowed, per_user_admission
+from api.push_guard import ConnectionLimits, origin_allowed, per_user_admission, refuse
 from api.push_hub import PushHub
-from api.stomp import AuthenticationFailed, Frame, StompSession
+from api.stomp import AuthenticationFailed, Frame, FrameParser, StompSession
 from tests.unit.api.test_stomp_fanout import FakeWebSocket, connect, subscribe
 
 # -- Origin -----------------------------------------------------------------------------------------
@@ -109,7 +109,7 @@ def test_reverify_is_silent_while_the_token_holds_and_errs_once_revoked():
     assert session.reverify() == []
     tokens.revoked.add("alice")
     reply = session.reverify()
-    assert reply[0].command == "ERROR" and "revoked" in reply[0].headers["message"]
+    assert reply[0].command == "ERROR" and reply[0].headers["message"] == "会话已结束：会话已被撤销"
     assert session.closing
 
 
@@ -137,7 +137,7 @@ def test_open_subscription_is_closed_with_an_error_when_its_token_is_revoked():
     assert not ws.closed.is_set() and tokens.calls > checks  # re-verified, still valid: kept open
     tokens.revoked.add("alice")
     frame = ws.next_frame()
-    assert frame.command == "ERROR" and frame.headers["message"].startswith("session ended")
+    assert frame.command == "ERROR" and frame.headers["message"].startswith("会话已结束")
     thread.join(2)
     assert ws.closed.is_set() and not thread.is_alive()
     assert limits.sessions_of("alice") == 0  # its slot of the per-user cap is free again
@@ -152,3 +152,26 @@ def test_closed_connection_gives_its_user_slot_back():
     ws.client_sends(Frame("DISCONNECT", {}))
     thread.join(2)
     assert limits.sessions_of("bob") == 0
+
+
+class _Recorder:
+    def __init__(self) -> None:
+        self.sent: list[str | bytes] = []
+        self.closed = False
+
+    def send(self, data: str | bytes) -> None:
+        self.sent.append(data)
+
+    def close(self, reason: int | None = None, message: str | None = None) -> None:
+        self.closed = True
+
+
+@pytest.mark.parametrize(("language", "local"), [("zh-HK", "來自 10.0.0.1 的推送連接過多"),
+                                                 ("en-US", "too many STOMP sockets from 10.0.0.1")])
+def test_a_refused_socket_gets_the_session_errors_shape_in_the_upgrades_language(language, local):
+    ws = _Recorder()
+    refuse(ws, "来自 10.0.0.1 的推送连接过多 (too many STOMP sockets from 10.0.0.1)", language)
+    [frame] = FrameParser().feed(str(ws.sent[0]).encode())
+    assert frame.command == "ERROR" and ws.closed
+    assert frame.headers["message"] == "来自 10.0.0.1 的推送连接过多"
+    assert frame.headers["localMessage"] == frame.body.decode() == local

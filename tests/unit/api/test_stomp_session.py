@@ -27,6 +27,9 @@ def authenticate(token: str) -> FakePrincipal:
         raise AuthenticationFailed("token expired or invalid") from None
 
 
+ENGLISH = {"X-Fleet-Language": "en-US"}
+
+
 def connect_frame(**headers: str) -> Frame:
     return Frame("CONNECT", {"accept-version": "1.2,1.1,1.0", **headers})
 
@@ -75,17 +78,19 @@ def test_connect_falls_back_to_the_websocket_query_token():
 
 def test_bad_token_gets_error_and_closes():
     session = StompSession(authenticate)
-    [reply] = session.handle(connect_frame(Authorization="Bearer nope"))
+    [reply] = session.handle(connect_frame(Authorization="Bearer nope", **ENGLISH))
     assert reply.command == "ERROR"
-    assert reply.headers["message"] == "authentication failed: token expired or invalid"
+    assert reply.headers["message"] == "认证失败"  # the Chinese text, for every client
+    assert reply.headers["localMessage"] == "authentication failed: token expired or invalid"
     assert session.closing and not session.connected
 
 
 def test_missing_token_gets_error_naming_the_header():
-    [reply] = StompSession(authenticate).handle(connect_frame())
+    [reply] = StompSession(authenticate).handle(connect_frame(**ENGLISH))
     assert reply.command == "ERROR"
-    assert "missing access token" in reply.headers["message"]
-    assert "Authorization: Bearer" in reply.headers["message"]
+    assert reply.headers["message"] == "认证失败：缺少访问令牌"
+    assert "missing access token" in reply.headers["localMessage"]
+    assert "Authorization: Bearer" in reply.headers["localMessage"]
 
 
 def test_basic_authorization_reaches_authenticate_whole():
@@ -96,16 +101,17 @@ def test_basic_authorization_reaches_authenticate_whole():
         seen.append(token)
         raise AuthenticationFailed("Basic refused here")
 
-    [reply] = StompSession(record).handle(connect_frame(Authorization="Basic YWxpY2U6cHc="))
+    [reply] = StompSession(record).handle(connect_frame(Authorization="Basic YWxpY2U6cHc=", **ENGLISH))
     assert seen == ["Basic YWxpY2U6cHc="]
     assert reply.command == "ERROR"
-    assert reply.headers["message"] == "authentication failed: Basic refused here"
+    assert reply.headers["localMessage"] == "authentication failed: Basic refused here"
 
 
 def test_another_authorization_scheme_is_refused_with_a_clear_message():
-    [reply] = StompSession(authenticate).handle(connect_frame(Authorization="Digest abc"))
+    [reply] = StompSession(authenticate).handle(connect_frame(Authorization="Digest abc", **ENGLISH))
     assert reply.command == "ERROR"
-    assert "must be 'Bearer <access token>' or 'Basic <credentials>'" in reply.headers["message"]
+    assert reply.headers["message"] == "认证失败：Authorization 头必须是 Bearer 访问令牌或 Basic 凭证"
+    assert "must be 'Bearer <access token>' or 'Basic <credentials>'" in reply.headers["localMessage"]
 
 
 def test_rejects_client_without_stomp_1_2():
@@ -126,13 +132,15 @@ def test_frames_before_connect_are_refused():
     session = StompSession(authenticate)
     [reply] = session.handle(subscribe("/user/3/message"))
     assert reply.command == "ERROR"
-    assert reply.headers["message"] == "expected CONNECT, got SUBSCRIBE"
+    # no CONNECT, so no language named yet: the Chinese text in every header and the body
+    assert reply.headers["message"] == reply.headers["localMessage"] == "请先发送 CONNECT 帧"
+    assert reply.body.decode() == "请先发送 CONNECT 帧"
     assert session.closing
 
 
 def test_second_connect_is_an_error():
     session = connected_session()
-    assert session.handle(connect_frame(passcode="tok-3"))[0].headers["message"] == "already connected"
+    assert session.handle(connect_frame(passcode="tok-3"))[0].headers["message"] == "连接已建立，不能重复连接"
 
 
 def test_subscribe_own_enterprise_message_and_positions_with_receipt():
@@ -148,7 +156,7 @@ def test_subscribe_other_enterprise_is_forbidden_destination_and_closes():
     session = connected_session()
     [reply] = session.handle(subscribe("/user/1/message", receipt="r1"))  # even the parent's
     assert reply.command == "ERROR"
-    assert reply.headers["message"] == "forbidden destination"
+    assert reply.headers["message"] == "无权订阅该地址"
     assert reply.headers["receipt-id"] == "r1"
     assert session.closing and not session.subscriptions
 
@@ -159,24 +167,24 @@ def test_subscribe_other_enterprise_is_forbidden_destination_and_closes():
 )
 def test_subscribe_unknown_destination_is_an_error(destination):
     [reply] = connected_session().handle(subscribe(destination))
-    assert reply.headers["message"] == "unknown destination"
+    assert reply.headers["message"] == "未知的订阅地址"
 
 
 def test_subscribe_needs_id_and_destination():
     [reply] = connected_session().handle(Frame("SUBSCRIBE", {"destination": "/user/3/message"}))
     assert reply.command == "ERROR"
-    assert "'id'" in reply.headers["message"]
+    assert reply.headers["message"] == "SUBSCRIBE 缺少 id 或 destination 头"
 
 
 def test_duplicate_subscription_id_is_an_error():
     session = connected_session()
     session.handle(subscribe("/user/3/message", "a"))
-    assert "already in use" in session.handle(subscribe("/user/3/positions", "a"))[0].headers["message"]
+    assert "已在使用" in session.handle(subscribe("/user/3/positions", "a"))[0].headers["message"]
 
 
 def test_only_auto_ack_is_supported():
     reply = connected_session().handle(subscribe("/user/3/message", ack="client"))
-    assert reply[0].headers["message"] == "only ack:auto is supported"
+    assert reply[0].headers["message"] == "仅支持 ack:auto"
 
 
 def test_unsubscribe_stops_messages_and_sends_receipt():
@@ -192,7 +200,7 @@ def test_unsubscribe_stops_messages_and_sends_receipt():
 def test_send_is_refused_on_a_push_only_socket():
     [reply] = connected_session().handle(Frame("SEND", {"destination": "/user/3/message"}, b"x"))
     assert reply.command == "ERROR"
-    assert "SEND is not supported" in reply.headers["message"]
+    assert reply.headers["message"] == "推送连接只下发消息，不支持 SEND"
 
 
 def test_disconnect_sends_receipt_then_closes():
@@ -220,3 +228,38 @@ def test_message_frames_carry_destination_subscription_and_increasing_ids():
     }
     assert first.body == b'{"type":1,"data":{}}'
     assert (second.headers["subscription"], second.headers["message-id"]) == ("p", "2")
+
+
+@pytest.mark.parametrize(
+    ("language", "local"),
+    [
+        ("zh-CN", "无权订阅该地址"),
+        ("zh-HK", "無權訂閲該地址"),
+        ("en-US", "forbidden destination"),
+        ("en-GB", "forbidden destination"),
+    ],
+)
+def test_error_frame_is_chinese_in_message_and_the_sessions_language_in_local_message(language, local):
+    # platform-spec §8's rule for the error envelope, applied to ERROR frames: message the Chinese text for
+    # every client, localMessage (and the body) in CONNECT's X-Fleet-Language
+    session = StompSession(authenticate)
+    session.handle(connect_frame(passcode="tok-3", **{"X-Fleet-Language": language}))
+    [reply] = session.handle(subscribe("/user/1/message"))
+    assert reply.headers["message"] == "无权订阅该地址"
+    assert reply.headers["localMessage"] == local
+    assert reply.body.decode() == f"{local}\n/user/1/message is not your enterprise's"
+
+
+def test_a_refused_connect_is_answered_in_the_language_it_names():
+    [reply] = StompSession(authenticate).handle(
+        connect_frame(Authorization="Bearer nope", **{"X-Fleet-Language": "zh-HK"}))
+    assert (reply.headers["message"], reply.headers["localMessage"]) == ("认证失败", "認證失敗")
+
+
+def test_a_bilingual_authentication_reason_keeps_both_parts():
+    def refuse(token: str) -> FakePrincipal:
+        raise AuthenticationFailed("会话已失效，请重新登录 (session invalid or expired, please sign in again)")
+
+    [reply] = StompSession(refuse).handle(connect_frame(passcode="x", **ENGLISH))
+    assert reply.headers["message"] == "认证失败：会话已失效，请重新登录"
+    assert reply.headers["localMessage"] == "authentication failed: session invalid or expired, please sign in again"

@@ -6,6 +6,7 @@ import { stateColour } from '../../live/bizState';
 import { alarmBitNames, formatCoordinate, formatNumber, formatTime } from '../map/popup/format';
 import { ageOf } from './age';
 import { fetchPhotoUrl, type CarDetail, type DetailAlarmPoint, type DetailDevice } from './api';
+import { rememberDriver } from '../driver/driverCache';
 
 const dash = (value: unknown) => (value === null || value === undefined || value === '' ? '-' : String(value));
 
@@ -130,6 +131,9 @@ export function DevicesCard({ detail }: { detail: CarDetail }) {
 export function DriverCard({ detail }: { detail: CarDetail }) {
   const { t } = useTranslation('detail');
   const { driver } = detail;
+  useEffect(() => {
+    if (driver) rememberDriver(driver); // the detail embeds it whole: later reads by id need no request
+  }, [driver]);
   return (
     <Card size="small" title={t('sections.driver')} data-testid="detail-driver">
       {driver ? (

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useSession } from '../../auth/useSession';
 import { afterFirstContent } from '../../router/firstContent';
+import { clearDriverCache } from '../driver/driverCache';
 import { clearDictionaries, loadStartupDictionaries } from './dictionaryCache';
 
 /** Mounted in the signed-in shell: loads the start-up dictionaries once per signed-in user, after the
@@ -14,6 +15,7 @@ export default function DictionaryLoader() {
     return () => {
       cancel();
       clearDictionaries();
+      clearDriverCache(); // the driver cache lives for one signed-in user too (platform-spec §3)
     };
   }, [userId]);
   return null;

@@ -2,7 +2,7 @@ import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Progress, Space, Table, Upload } from 'antd';
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { saveFile, type ImportRowError } from './api';
+import { saveFile, shownMessage, type ImportRowError } from './api';
 import { entityImporter, IDLE, importPercent, importReducer, type ImportJob, type Importer } from './importJob';
 
 interface Props {
@@ -85,7 +85,7 @@ export default function ImportDialog({ entity, open, onClose, onImported, import
             columns={[
               { title: t('import.row'), dataIndex: 'row', width: 80 },
               { title: t('import.field'), dataIndex: 'field', width: 140 },
-              { title: t('import.reason'), dataIndex: 'message' },
+              { title: t('import.reason'), dataIndex: 'message', render: (_: string, e: ImportRowError) => shownMessage(e) },
             ]}
             data-testid="import-errors"
           />

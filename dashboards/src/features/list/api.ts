@@ -102,10 +102,17 @@ export interface ImportStarted {
   total: number;
 }
 
+/** A refused row: `message` is the Chinese text, `localMessage` the text in the console's language (as an error reply). */
 export interface ImportRowError {
   row: number;
   field?: string | null;
   message: string;
+  localMessage?: string;
+}
+
+/** The text of a row error or a failed job to show: the caller's language, else the Chinese text. */
+export function shownMessage(item: { message?: string; localMessage?: string }): string {
+  return item.localMessage ?? item.message ?? '';
 }
 
 export interface ImportStatus {
@@ -116,6 +123,7 @@ export interface ImportStatus {
   failed: number;
   errors: ImportRowError[];
   message?: string;
+  localMessage?: string;
 }
 
 export function startImport(entity: string, file: File) {

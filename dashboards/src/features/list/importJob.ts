@@ -1,4 +1,4 @@
-import { importStatus, importTemplate, startImport, type ImportRowError, type ImportStatus } from './api';
+import { importStatus, importTemplate, shownMessage, startImport, type ImportRowError, type ImportStatus } from './api';
 
 /** An import as the dialog shows it: upload, then poll the job until it is done or failed. */
 export type ImportJob =
@@ -27,7 +27,7 @@ export function importReducer(job: ImportJob, event: ImportEvent): ImportJob {
     case 'status': {
       if (job.phase !== 'running') return job; // a late answer after the dialog moved on
       const { status } = event;
-      if (status.state === 'failed') return { phase: 'failed', message: status.message ?? '', errors: status.errors ?? [] };
+      if (status.state === 'failed') return { phase: 'failed', message: shownMessage(status), errors: status.errors ?? [] };
       return {
         ...job,
         phase: status.state === 'done' ? 'done' : 'running',

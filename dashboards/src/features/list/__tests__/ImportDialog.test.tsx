@@ -10,7 +10,7 @@ const doneAtOnce = (): Importer => ({
   run: vi.fn(async (_file, dispatch) => {
     dispatch({ type: 'upload' });
     dispatch({ type: 'started', jobId: '', total: 2 });
-    dispatch({ type: 'status', status: { state: 'done', total: 2, processed: 2, created: 1, failed: 1, errors: [{ row: 3, message: 'no such plate' }] } });
+    dispatch({ type: 'status', status: { state: 'done', total: 2, processed: 2, created: 1, failed: 1, errors: [{ row: 3, message: '车辆不存在', localMessage: 'no such plate' }] } });
   }),
   template: vi.fn(async () => null),
 });
@@ -30,7 +30,9 @@ describe('the import dialog with an importer of its own', () => {
     fireEvent.click(screen.getByTestId('import-template'));
     await waitFor(() => expect(importer.template).toHaveBeenCalledTimes(1));
     await act(async () => upload(container));
+    // the reason in the caller's language (localMessage), not the Chinese message beside it
     await waitFor(() => expect(screen.getByTestId('import-errors').textContent).toContain('no such plate'));
+    expect(screen.getByTestId('import-errors').textContent).not.toContain('车辆不存在');
     expect(importer.run).toHaveBeenCalledTimes(1);
     expect(first).toHaveBeenCalledTimes(1);
     // A parent whose reload hands a new callback on every render is not told again for the same import.

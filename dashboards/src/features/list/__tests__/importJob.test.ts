@@ -47,6 +47,9 @@ describe('the import state machine', () => {
     const running = run([{ type: 'started', jobId: 'j1', total: 2 }]);
     expect(importReducer(running, { type: 'status', status: status({ state: 'failed', message: '文件无法读取' }) }))
       .toEqual({ phase: 'failed', message: '文件无法读取', errors: [] });
+    // a job that stopped: its reason in the console's language (localMessage) when the server sent one
+    expect(importReducer(running, { type: 'status', status: status({ state: 'failed', message: '导入失败', localMessage: 'import stopped' }) }))
+      .toEqual({ phase: 'failed', message: 'import stopped', errors: [] });
     expect(importReducer({ phase: 'uploading' }, { type: 'error', message: 'too large' })).toEqual({ phase: 'failed', message: 'too large', errors: [] });
     expect(importReducer(running, { type: 'reset' })).toBe(IDLE);
   });

@@ -23,6 +23,7 @@ import type { VehicleAction } from './ActionModal';
 import { alarmBitNames, formatAge, formatCoordinate, formatNumber, formatTime } from './format';
 import { useAddress } from './useAddress';
 import { useDevicePosition, useDeviceState } from './usePosition';
+import { useDriver } from '../../driver/driverCache';
 
 export interface VehiclePopupProps {
   hub: LiveHub;
@@ -66,6 +67,8 @@ export function VehiclePopup({ hub, car, deviceId, onAction, onLayout }: Vehicle
 
   useLayoutEffect(() => onLayout());
   const now = useNow(10000);
+  // The driver by id through the session's driver cache (platform-spec §3): the record, newer than the tree's row.
+  const driver = useDriver(car.driverId);
 
   // The one online rule; an offline vehicle shows 离线 only (no business state, no ACC of old).
   const online = isVehicleOnline(state);
@@ -84,7 +87,7 @@ export function VehiclePopup({ hub, car, deviceId, onAction, onLayout }: Vehicle
     ['plateColor', t('popup.plateColor'), plateColour],
     ['cardNumber', t('popup.cardNumber'), car.masterDevicePhone || car.masterDeviceSn || '-'],
     ['vin', t('popup.vin'), car.vin || '-'],
-    ['driver', t('popup.driver'), car.driverName || t('popup.unrecognised')],
+    ['driver', t('popup.driver'), driver?.name || car.driverName || t('popup.unrecognised')],
     [
       'state',
       t('popup.state'),
