@@ -1,5 +1,5 @@
-"""Service processes for cross-component tests: the gateway and the attachment server as subprocesses,
-waiting for ports."""
+"""Service processes for cross-component tests: the gateway, the attachment server and HAProxy as
+subprocesses, waiting for ports."""
 
 from __future__ import annotations
 
@@ -103,6 +103,25 @@ class AttachmentServerProcess(ServiceProcess):
                                      stdout=log, stderr=subprocess.STDOUT)
         log.close()
         wait_for_port(self.port, 60, self.proc)
+
+
+class Balancer(ServiceProcess):
+    """HAProxy in the foreground with a configuration of fleet/cluster.py's ``balancer_config``; ``port`` is
+    the front port it is ready on."""
+
+    def __init__(self, config: str, tmp: Path, port: int) -> None:
+        self.port = port
+        self.config = tmp / "haproxy.cfg"
+        self.config.write_text(config)
+        self.log_file = tmp / "haproxy.log"
+
+    def start(self) -> None:
+        from fleet.cluster import haproxy_binary
+
+        with self.log_file.open("ab") as log:
+            self.proc = subprocess.Popen([haproxy_binary(), "-db", "-f", str(self.config)], stdout=log,
+                                         stderr=subprocess.STDOUT)
+        wait_for_port(self.port, 20, self.proc)
 
 
 class MediaServerProcess(ServiceProcess):
