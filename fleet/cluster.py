@@ -87,7 +87,9 @@ def balancer_config(*, terminals_at: tuple[str, int], gateway_ports: list[int], 
     """HAProxy's configuration: terminals to the gateways (TCP, PROXY v2, leastconn as docker/haproxy.cfg),
     their evidence uploads to the attachment servers (the same way, when ``attachments_at`` is given),
     browsers to the APIs (HTTP; a WebSocket is one long request, so a STOMP session stays on its API and
-    reconnects to a live one when that API dies), and the statistics page on loopback."""
+    reconnects to a live one when that API dies; no cookie stickiness, because STOMP is served over a WebSocket
+    only, SockJS's websocket transport included (api/sockjs.py), so REST requests spread freely), and the
+    statistics page on loopback."""
     gateways = "\n".join(f"    server gateway-{i} 127.0.0.1:{port}" for i, port in enumerate(gateway_ports, start=1))
     apis = "\n".join(f"    server api-{i} 127.0.0.1:{port}" for i, port in enumerate(api_ports, start=1))
     uploads = ""

@@ -3,6 +3,8 @@ subprocesses, waiting for ports."""
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -37,6 +39,30 @@ class ServiceProcess:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
+
+    def kill_with_children(self) -> None:
+        """SIGKILL the process and its descendants at once, as a crashed host loses them (a gunicorn master
+        killed alone leaves its workers serving their sockets until they notice)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        parents: dict[int, int] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+        family, todo = [], [self.proc.pid]
+        while todo:
+            pid = todo.pop()
+            children = [child for child, parent in parents.items() if parent == pid]
+            family += children
+            todo += children
+        for pid in family:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.kill()
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL after 20 s."""
