@@ -30,6 +30,18 @@ pytestmark = pytest.mark.timeout(150)
 RESYNC_WITHIN_S = 10.0  # issue's bound for a browser's STOMP session on a dead API
 
 
+def api_servers(stats_port: int) -> dict[str, tuple[str, int]]:
+    """HAProxy's view of backend ``apis`` (its statistics CSV): server -> (status, current sessions)."""
+    import csv
+    import io
+
+    import requests
+
+    text = requests.get(f"http://127.0.0.1:{stats_port}/;csv", timeout=5).text.lstrip("# ")
+    return {row["svname"]: (row["status"], int(row["scur"] or 0)) for row in csv.DictReader(io.StringIO(text))
+            if row["pxname"] == "apis" and row["svname"] not in ("FRONTEND", "BACKEND")}
+
+
 def test_stomp_sessions_on_a_killed_api_reconnect_through_haproxy_and_get_live_positions_within_10_s(
         stack_env: dict[str, str], demo: Demo, pg_url: str, kafka_bootstrap: str, free_port: Callable[[], int],
         tmp_path: Path) -> None:
@@ -38,10 +50,10 @@ def test_stomp_sessions_on_a_killed_api_reconnect_through_haproxy_and_get_live_p
     shared = {**stack_env, "FLEET_API_TOKEN_SECRET": secrets.token_urlsafe(32),
               "FLEET_API_TRUSTED_PROXIES": json.dumps(api_trusted_proxies(ApiSettings()))}
     apis = [ApiProcess(shared, free_port(), tmp_path / f"api{i}.log") for i in (1, 2)]
-    front = free_port()
+    front, stats_port = free_port(), free_port()
     balancer = Balancer(balancer_config(terminals_at=("127.0.0.1", free_port()), gateway_ports=[],
                                         browsers_at=("127.0.0.1", front), api_ports=[api.port for api in apis],
-                                        stats_port=free_port()), tmp_path, front)
+                                        stats_port=stats_port), tmp_path, front)
     enterprise_id, path = enterprise_of(pg_url, "admin_b")
     watch = StompWatch("127.0.0.1", front, "admin_b", DEMO_PASSWORD, enterprise_id, clients=4)
     producer = KafkaProducer(bootstrap_servers=kafka_bootstrap, linger_ms=5)
@@ -61,10 +73,17 @@ def test_stomp_sessions_on_a_killed_api_reconnect_through_haproxy_and_get_live_p
         for api in apis:
             api.start()
         balancer.start()
+        deadline = time.monotonic() + 30
+        while any(status != "UP" for status, _ in api_servers(stats_port).values()):  # both in the rotation
+            assert time.monotonic() < deadline, api_servers(stats_port)
+            time.sleep(0.2)
         pushing.set()
         pusher.start()
         watch.start(timeout_s=30)
-        apis[0].kill_with_children()  # the gunicorn master and its worker
+        held = api_servers(stats_port)
+        victim = max(held, key=lambda name: held[name][1])  # leastconn spreads them; kill one holding sessions
+        assert held[victim][1] >= 1, held
+        apis[int(victim.rsplit("-", 1)[1]) - 1].kill_with_children()  # the gunicorn master and its worker
         killed_at = time.monotonic()
         gaps = watch.gaps(killed_at)
         while time.monotonic() - killed_at < RESYNC_WITHIN_S + 1 and (
