@@ -87,9 +87,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--drain", type=float, default=60.0,
                    help="loadgen: seconds the terminals wait for their last acks after generating (overload: "
                         "long enough for the chain to work off what it could not take at once)")
-    p.add_argument("--kill", choices=("worker", "gateway", "broker"), default=None,
-                   help="loadgen: kill -9 this component --kill-at seconds into the run, start it again "
-                        "--kill-down seconds later; the run then proves nothing acknowledged was lost")
+    p.add_argument("--kill", type=kill_list, default=None,
+                   help="loadgen: kill -9 this component (worker, gateway, broker, api; several at once comma-"
+                        "separated, e.g. broker,worker) --kill-at seconds into the run, start it again --kill-down "
+                        "seconds later; the run then proves nothing acknowledged was lost. api (--topology cluster): "
+                        "two APIs behind HAProxy with STOMP sessions on them (benchmarks/stomp_watch.py), whose "
+                        "gap from the kill to the first live position is reported")
     p.add_argument("--kill-at", type=float, default=None, help="seconds into the run (default: a third of it)")
     p.add_argument("--kill-down", type=float, default=5.0, help="seconds the killed component stays down")
     p.add_argument("--topology", choices=("single", "cluster"), default="single",
@@ -103,7 +106,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--pg-statements", action="store_true",
                    help="private PostgreSQL with pg_stat_statements: print the statements' execution time per "
                         "stored position at the end (where PostgreSQL's share of the CPU goes)")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.kill and args.source != "loadgen":
+        p.error("--kill needs --source loadgen (the terminals' acknowledgements are what it checks)")
+    if args.kill and "api" in args.kill and args.topology != "cluster":
+        p.error("--kill api needs --topology cluster (the APIs behind HAProxy the browsers reconnect through)")
+    return args
+
+
+KILLABLE = ("worker", "gateway", "broker", "api")
+
+
+def kill_list(text: str) -> list[str]:
+    """``--kill``'s value: one or more components, comma-separated, each once."""
+    parts = [part.strip() for part in text.split(",")]
+    unknown = [part for part in parts if part not in KILLABLE]
+    if unknown or not parts or len(set(parts)) != len(parts):
+        raise argparse.ArgumentTypeError(f"{text!r}: one or more of {', '.join(KILLABLE)}, comma-separated, each once")
+    return parts
 
 
 # -- CPU accounting ------------------------------------------------------------------------------
@@ -185,6 +205,7 @@ RESPAWN: dict[str, Any] = {}  # module -> start its first process again (kill dr
 KAFKA: list[Any] = []  # the private broker, when this run started one (kill drills)
 CHAIN_REPO: Path | None = None  # --repo: the checkout the gateway (and workers) run from
 TOPOLOGY = "single"  # --topology: "cluster" runs 3 brokers and 2 gateways behind HAProxy (fleet/cluster.py)
+APIS: dict[str, Any] = {}  # --kill api: "count" APIs behind HAProxy; "front" its browser port, "watch" the sessions
 
 
 # -- stack ---------------------------------------------------------------------------------------
@@ -416,9 +437,13 @@ def start_gateway(stack: ExitStack, workdir: Path, env: dict[str, str], profile:
 
 
 def start_balanced_gateways(stack: ExitStack, workdir: Path, env: dict[str, str], profile: Path | None) -> int:
-    """Gateways gw-1 and gw-2 behind HAProxy as `fleet up --topology cluster` runs them; the balancer's port."""
+    """Gateways gw-1 and gw-2 behind HAProxy as `fleet up --topology cluster` runs them (and, for ``--kill
+    api``, APIS["count"] APIs behind its HTTP frontend); the terminals' port of the balancer."""
     from fleet.cluster import balancer_config, haproxy_binary
     from fleet.services._system import free_port, port_answers
+
+    api_ports = start_apis(stack, workdir, env, APIS.get("count", 0))
+    api_front = APIS["front"] = free_port()
 
     ports = [free_port(), free_port()]
     for index, port in enumerate(ports, start=1):
@@ -429,7 +454,8 @@ def start_balanced_gateways(stack: ExitStack, workdir: Path, env: dict[str, str]
     front = free_port()
     config = workdir / "haproxy.cfg"
     config.write_text(balancer_config(terminals_at=("127.0.0.1", front), gateway_ports=ports,
-                                      browsers_at=("127.0.0.1", free_port()), api_ports=[], stats_port=free_port()))
+                                      browsers_at=("127.0.0.1", api_front), api_ports=api_ports,
+                                      stats_port=free_port()))
     out = (workdir / "haproxy.out").open("wb")
     balancer = subprocess.Popen([haproxy_binary(), "-db", "-f", str(config)], stdout=out, stderr=subprocess.STDOUT)
     stack.callback(lambda: (balancer.terminate(), balancer.wait(), out.close()))
@@ -439,41 +465,97 @@ def start_balanced_gateways(stack: ExitStack, workdir: Path, env: dict[str, str]
     return front
 
 
-def kill_drill(component: str, at_s: float, down_s: float, db_url: str, report: dict[str, Any]) -> Any:
-    """A ``during`` for send_loadgen: ``at_s`` seconds in, SIGKILL the component (the first worker
-    process, the gateway, or the broker), wait ``down_s`` and start it again as it was started."""
+def start_apis(stack: ExitStack, workdir: Path, env: dict[str, str], count: int) -> list[int]:
+    """``count`` API processes as `fleet up --topology cluster` runs them (one token secret, HAProxy on loopback
+    trusted to name the client), each healthy; their ports."""
+    import json as json_module
+
+    import requests
+
+    from fleet.cluster import api_trusted_proxies
+    from fleet.services._system import free_port
+    from fleet.settings import ApiSettings
+
+    ports = [free_port() for _ in range(count)]
+    shared = {"FLEET_API_HOST": "127.0.0.1", "FLEET_API_TOKEN_SECRET": secrets.token_hex(32),
+              "FLEET_API_TRUSTED_PROXIES": json_module.dumps(api_trusted_proxies(ApiSettings()))}
+    for index, port in enumerate(ports, start=1):
+        spawn(stack, "api", {**env, **shared, "FLEET_API_PORT": str(port)}, workdir / f"api{index}.log")
+    deadline = time.monotonic() + 90
+    for port in ports:
+        while True:
+            try:
+                if requests.get(f"http://127.0.0.1:{port}/api/health.json", timeout=2).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"API on {port} not healthy; see {workdir}/api*.log")
+            time.sleep(0.3)
+    return ports
+
+
+def kill_drill(components: list[str], at_s: float, down_s: float, db_url: str, report: dict[str, Any]) -> Any:
+    """A ``during`` for send_loadgen: ``at_s`` seconds in, SIGKILL each component at once (the first worker
+    process, the first gateway, broker node 1, the first API with its gunicorn workers), wait ``down_s`` and
+    start them again as they were started. With ``api``, the STOMP sessions (APIS["watch"]) are open and
+    receiving live positions before the kill."""
     import signal
 
     def during(port: int) -> None:
-        time.sleep(at_s)
+        started = time.monotonic()
+        if "api" in components:
+            APIS["watch"] = watch = stomp_watch(db_url)
+            watch.start(timeout_s=max(at_s, 30.0))
+        time.sleep(max(0.0, at_s - (time.monotonic() - started)))
         with psycopg.connect(db_url) as conn:
             before = conn.execute("SELECT count(*) FROM gps").fetchone()[0]  # type: ignore[index]
-        if component == "broker":
-            os.kill(KAFKA[0].pid(), signal.SIGKILL)
-            while KAFKA[0].pid() is not None:  # gone (and reaped) before it is started again
-                time.sleep(0.05)
-        else:
-            victim = PROCS["streams" if component == "worker" else "gateway"][0]
-            for pid in _children(victim.pid):  # py-spy's child, if profiled
-                os.kill(pid, signal.SIGKILL)
-            victim.kill()
-            victim.wait()
-        killed_at = time.monotonic()
+        for component in components:
+            if component == "broker":
+                os.kill(KAFKA[0].pid(), signal.SIGKILL)
+            else:
+                victim = PROCS[MODULES[component]][0]
+                for pid in _children(victim.pid):  # py-spy's child if profiled; gunicorn's workers
+                    os.kill(pid, signal.SIGKILL)
+                victim.kill()
+        killed_at = APIS["killed_at"] = time.monotonic()
+        for component in components:
+            if component == "broker":
+                while KAFKA[0].pid() is not None:  # gone (and reaped) before it is started again
+                    time.sleep(0.05)
+            else:
+                PROCS[MODULES[component]][0].wait()
         report["kill_rows_stored_before"] = before
         time.sleep(down_s)
-        if component == "broker":
-            KAFKA[0].start()
-            CPU.roots["kafka"] = [*CPU.roots.get("kafka", []), KAFKA[0].pid() or 0]
-        else:
-            RESPAWN["streams" if component == "worker" else "gateway"]()
-            if component == "gateway":
-                from fleet.services._system import port_answers
+        for component in components:
+            if component == "broker":
+                KAFKA[0].start()
+                CPU.roots["kafka"] = [*CPU.roots.get("kafka", []), KAFKA[0].pid() or 0]
+            else:
+                RESPAWN[MODULES[component]]()
+        if "gateway" in components:
+            from fleet.services._system import port_answers
 
-                while not port_answers(port) and time.monotonic() - killed_at < 60:
-                    time.sleep(0.2)
-        report["kill"] = f"{component} at {at_s:.0f} s, down {time.monotonic() - killed_at:.1f} s"
+            while not port_answers(port) and time.monotonic() - killed_at < 60:
+                time.sleep(0.2)
+        report["kill"] = (f"{'+'.join(components)} at {at_s:.0f} s, down {time.monotonic() - killed_at:.1f} s")
 
     return during
+
+
+MODULES = {"worker": "streams", "gateway": "gateway", "api": "api"}  # --kill component -> spawn()'s module
+STOMP_SESSIONS = 4  # consoles on the APIs during --kill api: leastconn puts about half on the killed one
+
+
+def stomp_watch(db_url: str) -> Any:
+    """Consoles of the demo's parent admin (every seeded vehicle's positions reach it) through HAProxy."""
+    from benchmarks.stomp_watch import StompWatch
+    from warehouse.seed import DEMO_PASSWORD, PARENT
+
+    with psycopg.connect(db_url) as conn:
+        row = conn.execute("SELECT enterprise_id FROM app_user WHERE user_name = %s", (PARENT.admin,)).fetchone()
+    assert row is not None, "the demo seed has no parent admin"
+    return StompWatch("127.0.0.1", APIS["front"], PARENT.admin, DEMO_PASSWORD, int(row[0]), STOMP_SESSIONS)
 
 
 def send_loadgen(stack: ExitStack, workdir: Path, env: dict[str, str], terms: list[payloads.Terminal], rate: float,
@@ -808,12 +890,17 @@ def main(argv: list[str] | None = None) -> int:
             CPU.start()
             sent = send_direct(db_url, bootstrap, terms, args.rate, args.duration, batch=args.direct_batch)
         elif args.source == "loadgen":
+            if args.kill and "api" in args.kill:
+                APIS["count"] = 2  # as fleet up --topology cluster (ClusterSettings.apis)
             during = None if args.kill is None else kill_drill(
                 args.kill, args.kill_at if args.kill_at is not None else args.duration / 3, args.kill_down, db_url,
                 fleet_stats)
             sent, acked = send_loadgen(stack, workdir, env, terms, args.rate, args.duration,
                                        profile / "gateway.raw" if profile else None, fleet_stats, args.loadgen_procs,
                                        args.ack_timeout, during, drain_s=args.drain)
+            if "watch" in APIS:
+                fleet_stats.update(APIS["watch"].gaps(APIS["killed_at"]))
+                APIS["watch"].stop()
         else:
             sent = send_simulated(stack, workdir, env, db_url, terms, args.rate, args.duration,
                                   profile / "gateway.raw" if profile else None, fleet_stats, args.loadgen_procs)

@@ -2,10 +2,12 @@
 
 Three KRaft Kafka nodes under ``var/kafka-cluster/`` (every topic replicated 3 times, ``min.insync.replicas``
 2: the producers' acks=all then survive one lost broker), the JT/T 808 gateways on loopback ports behind
-HAProxy (TCP mode, PROXY protocol v2, so each gateway sees the terminals' real addresses), several stream
-workers in one consumer group, and the API processes behind HAProxy (HTTP and WebSocket). HAProxy listens
-where the single-box gateway and API do (FLEET_GATEWAY_PORT, FLEET_API_PORT), so terminals, the simulator
-and browsers connect as before. Counts and ports: ``ClusterSettings`` (FLEET_CLUSTER_*).
+HAProxy (TCP mode, PROXY protocol v2, so each gateway sees the terminals' real addresses), the attachment
+servers behind HAProxy the same way (so a 0x1210's address is still compared with its terminal's 7611
+session address, gateway/attachment_session.py), several stream workers in one consumer group, and the API
+processes behind HAProxy (HTTP and WebSocket). HAProxy listens where the single-box gateway, attachment server
+and API do (FLEET_GATEWAY_PORT, FLEET_ATTACHMENTS_PORT, FLEET_API_PORT), so terminals, the simulator, the
+0x9208's address and browsers stay as they were. Counts and ports: ``ClusterSettings`` (FLEET_CLUSTER_*).
 
 ``COMPOSE_SETTINGS`` are the values docker/compose.yaml gives every service (partitioning, batching,
 heartbeats): the cluster applies them unless configured, and tests/unit/test_docker_topology.py fails when
@@ -22,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from fleet.services._system import ServiceError
-from fleet.settings import ApiSettings, ClusterSettings, GatewaySettings, StreamsSettings
+from fleet.settings import ApiSettings, AttachmentsSettings, ClusterSettings, GatewaySettings, StreamsSettings
 from fleet.supervisor import ChildSpec, Health
 
 LOOPBACK_BALANCER = ("127.0.0.1/32",)  # HAProxy connects to the replicas from loopback
@@ -34,6 +36,7 @@ COMPOSE_SETTINGS: dict[str, str] = {
     "FLEET_GATEWAY_HEARTBEAT_INTERVAL_S": "60",
     "FLEET_GATEWAY_UNAUTHENTICATED_MAX": "20000",
     "FLEET_GATEWAY_PROXY_PROTOCOL": "true",
+    "FLEET_ATTACHMENTS_PROXY_PROTOCOL": "true",
     "FLEET_STREAMS_APP_ID": "fleet-streams",
 }
 
@@ -63,20 +66,50 @@ def api_ports(cluster: ClusterSettings) -> list[int]:
     return [cluster.api_base_port + i for i in range(1, cluster.apis + 1)]
 
 
-def haproxy_config(cluster: ClusterSettings, gateway: GatewaySettings, api: ApiSettings) -> str:
+def attachment_ports(cluster: ClusterSettings) -> list[int]:
+    return [cluster.attachment_base_port + i for i in range(1, cluster.attachment_servers + 1)]
+
+
+def haproxy_config(cluster: ClusterSettings, gateway: GatewaySettings, api: ApiSettings,
+                   attachments: AttachmentsSettings | None = None) -> str:
     """HAProxy's configuration of `fleet up --topology cluster` (see ``balancer_config``)."""
+    attachments = attachments or AttachmentsSettings()
     return balancer_config(terminals_at=(gateway.host, gateway.port), gateway_ports=gateway_ports(cluster),
                            browsers_at=(api.host, api.port), api_ports=api_ports(cluster),
-                           stats_port=cluster.haproxy_stats_port)
+                           stats_port=cluster.haproxy_stats_port,
+                           attachments_at=(attachments.host, attachments.port),
+                           attachment_ports=attachment_ports(cluster))
 
 
 def balancer_config(*, terminals_at: tuple[str, int], gateway_ports: list[int], browsers_at: tuple[str, int],
-                    api_ports: list[int], stats_port: int) -> str:
+                    api_ports: list[int], stats_port: int, attachments_at: tuple[str, int] | None = None,
+                    attachment_ports: list[int] | None = None) -> str:
     """HAProxy's configuration: terminals to the gateways (TCP, PROXY v2, leastconn as docker/haproxy.cfg),
+    their evidence uploads to the attachment servers (the same way, when ``attachments_at`` is given),
     browsers to the APIs (HTTP; a WebSocket is one long request, so a STOMP session stays on its API and
-    reconnects to a live one when that API dies), and the statistics page on loopback."""
+    reconnects to a live one when that API dies; no cookie stickiness, because STOMP is served over a WebSocket
+    only, SockJS's websocket transport included (api/sockjs.py), so REST requests spread freely), and the
+    statistics page on loopback."""
     gateways = "\n".join(f"    server gateway-{i} 127.0.0.1:{port}" for i, port in enumerate(gateway_ports, start=1))
     apis = "\n".join(f"    server api-{i} 127.0.0.1:{port}" for i, port in enumerate(api_ports, start=1))
+    uploads = ""
+    if attachments_at is not None:
+        servers = "\n".join(f"    server attachments-{i} 127.0.0.1:{port}"
+                            for i, port in enumerate(attachment_ports or [], start=1))
+        uploads = f"""
+frontend attachments
+    mode tcp
+    bind {attachments_at[0]}:{attachments_at[1]}
+    default_backend attachments
+
+backend attachments
+    mode tcp
+    # each upload is its own connection (0x9208 -> 0x1210 ... 0x1212): any server takes it. PROXY v2 so the
+    # server compares the terminal's address, not the balancer's, with its 7611 session's.
+    balance leastconn
+    default-server check inter 1s fall 1 rise 2 send-proxy-v2
+{servers}
+"""
     return f"""# Written by `fleet up --topology cluster` (fleet/cluster.py) on every start; edit the code, not this.
 global
     # no maxconn: HAProxy sizes it from the file descriptor limit it is given (ulimit -n)
@@ -102,7 +135,7 @@ backend gateways
     # PROXY v2 first on every connection (health checks too): the gateway's FLEET_GATEWAY_PROXY_PROTOCOL.
     default-server check inter 1s fall 1 rise 2 send-proxy-v2
 {gateways}
-
+{uploads}
 frontend api
     mode http
     bind {browsers_at[0]}:{browsers_at[1]}
@@ -143,7 +176,7 @@ def write_haproxy_config(var_dir: Path) -> Path:
     """The balancer's configuration for this start (the settings may have changed since the last)."""
     path = haproxy_config_path(var_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(haproxy_config(ClusterSettings(), GatewaySettings(), ApiSettings()))
+    path.write_text(haproxy_config(ClusterSettings(), GatewaySettings(), ApiSettings(), AttachmentsSettings()))
     return path
 
 
@@ -153,6 +186,7 @@ def haproxy_spec(config: Path, gateway: GatewaySettings, cluster: ClusterSetting
     return ChildSpec("haproxy", "fleet.cluster", [binary, "-db", "-f", str(config)],
                      Health(tcp_port=gateway.port), gateway.port, "FLEET_GATEWAY_PORT",
                      more_ports=((ApiSettings().port, "FLEET_API_PORT"),
+                                 (AttachmentsSettings().port, "FLEET_ATTACHMENTS_PORT"),
                                  (cluster.haproxy_stats_port, "FLEET_CLUSTER_HAPROXY_STATS_PORT")))
 
 
@@ -164,9 +198,9 @@ def api_trusted_proxies(api: ApiSettings) -> list[str]:
 
 
 def cluster_specs(single_box: list[ChildSpec], var_dir: Path) -> list[ChildSpec]:
-    """The single-box children with the gateway, stream worker and API replaced by their replicas, and
-    HAProxy in front of the gateways and APIs (started after them, before the simulator), reading
-    ``write_haproxy_config(var_dir)``."""
+    """The single-box children with the gateway, attachment server, stream worker and API replaced by their
+    replicas, and HAProxy in front of the gateways, attachment servers and APIs (started after them, before
+    the simulator), reading ``write_haproxy_config(var_dir)``."""
     cluster, gateway, streams = ClusterSettings(), GatewaySettings(), StreamsSettings()
     python = sys.executable
     specs: list[ChildSpec] = []
@@ -177,6 +211,15 @@ def cluster_specs(single_box: list[ChildSpec], var_dir: Path) -> list[ChildSpec]
                                      port_env="FLEET_CLUSTER_GATEWAY_BASE_PORT",
                                      env=(("FLEET_GATEWAY_HOST", "127.0.0.1"), ("FLEET_GATEWAY_PORT", str(port)),
                                           ("FLEET_GATEWAY_GATEWAY_ID", f"gw-{i}"))))
+        elif spec.name == "attachments":
+            for i, port in enumerate(attachment_ports(cluster), start=1):
+                # FLEET_ATTACHMENTS_PORT is where this replica listens; the 0x9208 (sent by the streams and the
+                # API, which keep the single-box value) names HAProxy's port
+                specs.append(replace(spec, name=f"attachments-{i}", health=Health(tcp_port=port), port=port,
+                                     port_env="FLEET_CLUSTER_ATTACHMENT_BASE_PORT",
+                                     env=(("FLEET_ATTACHMENTS_HOST", "127.0.0.1"),
+                                          ("FLEET_ATTACHMENTS_PORT", str(port)),
+                                          ("FLEET_ATTACHMENTS_SERVER_ID", f"att-{i}"))))
         elif spec.name == "streams":
             for i in range(1, cluster.workers + 1):
                 web_port = streams.web_port + i

@@ -53,6 +53,8 @@ class ClusterSettings(_Base):
     workers: int = Field(3, ge=1, description="stream workers in one consumer group; worker i's Faust web port is FLEET_STREAMS_WEB_PORT + i")
     apis: int = Field(2, ge=1, description="API processes behind HAProxy; API i listens on 127.0.0.1:api_base_port + i")
     api_base_port: int = Field(8090, ge=1024, description="see apis")
+    attachment_servers: int = Field(2, ge=1, description="attachment servers behind HAProxy; server i listens on 127.0.0.1:attachment_base_port + i")
+    attachment_base_port: int = Field(7700, ge=1024, description="see attachment_servers (above the media server's one-time ports 7620-7699)")
     haproxy_stats_port: int = Field(8404, description="HAProxy's statistics page (127.0.0.1 only)")
 
 
@@ -405,6 +407,8 @@ class AttachmentsSettings(_Base):
     request_ttl_s: float = Field(3600.0, gt=0, description="how long the one-time alarm number of a 0x9208 is accepted in a 0x1210 (from its terminal only)")
     require_session_address: bool = Field(True, description="accept a 0x1210 only from the IP of its terminal's authenticated 7611 session; off only for carrier NAT that changes addresses (the one-time alarm number then binds the upload alone)")
     session_address_wait_s: float = Field(5.0, ge=0, description="how long a 0x1210 waits for its terminal's session address to be recorded (a terminal asked right after it logged in)")
+    proxy_protocol: bool = Field(False, description="every connection starts with a PROXY protocol v1/v2 header (HAProxy send-proxy): its source address is the terminal's for the session address check, the per-address caps and logs; a connection without a valid one is closed. Only behind a balancer that sends it")
+    server_id: str = Field("att-1", min_length=1, description="this attachment server's name in connection ids and in its uplink records' gateway_id (one per replica behind a balancer)")
 
 
 class MediaServerSettings(_Base):

@@ -47,9 +47,11 @@ from typing import Any
 import click
 import orjson
 
+from fleet.addresses import source_ip
 from fleet.media_store import MediaStore, ObjectExists, build_media_store
 from fleet.settings import AttachmentsSettings
 from fleet.topics import JT808_UPLINK
+from gateway import proxy_protocol
 from gateway.attachment_admission import Admission
 from gateway.attachment_files import FileUpload, add_range, missing_ranges
 from gateway.attachment_grants import AlarmLookup, AlarmRef, PostgresAlarmLookup, UploadGrant
@@ -182,6 +184,19 @@ class AttachmentServer:
         connection_id = f"{self.server_id}-{next(self._ids)}"
         peer = writer.get_extra_info("peername")
         host = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        buf = bytearray()
+        if self.settings.proxy_protocol:
+            # Behind a balancer the socket's peer is the balancer: the terminal's address, which the session
+            # address check and the per-address caps compare, is the PROXY header's (gateway/proxy_protocol.py).
+            header = await self._read_proxy_header(reader, buf, connection_id, host)
+            if header is None:
+                writer.transport.abort()
+                return
+            if header.source is None:  # the balancer's own health check
+                writer.close()
+                return
+            host = source_ip(header.source) or host
+            del buf[:header.length]
         session = AttachmentSession(self, connection_id, writer.write, host)
 
         def evict(reason: str) -> None:
@@ -195,8 +210,9 @@ class AttachmentServer:
             return
         loop = asyncio.get_running_loop()
         list_deadline = loop.time() + self.settings.list_timeout_s
-        buf = bytearray()
         try:
+            if buf:  # bytes that came with the PROXY header
+                await self._take(session, buf, writer)
             while session.closing is None:
                 wait_s = self.settings.stall_timeout_s
                 if session.alarm is None:
@@ -215,22 +231,7 @@ class AttachmentServer:
                     session.closing = session.closing or "closed by the terminal"
                     break
                 buf += data
-                items, error = split_items(buf)
-                for item in items:
-                    if isinstance(item, tuple):
-                        session.on_chunk(*item)
-                    else:
-                        try:
-                            msg = decode_frame(item)
-                        except JT808Error as exc:
-                            session.closing = f"frame does not decode: {exc}"
-                            break
-                        await session.on_frame(msg)
-                    if session.closing:
-                        break
-                if error and not session.closing:
-                    session.closing = error
-                await writer.drain()
+                await self._take(session, buf, writer)
         except (ConnectionError, OSError) as exc:
             session.closing = session.closing or f"connection error: {exc}"
         finally:
@@ -243,6 +244,52 @@ class AttachmentServer:
             except (ConnectionError, OSError):
                 pass
             writer.close()
+
+    async def _take(self, session: AttachmentSession, buf: bytearray, writer: asyncio.StreamWriter) -> None:
+        """Handle every complete frame and data chunk at the front of ``buf``, in order."""
+        items, error = split_items(buf)
+        for item in items:
+            if isinstance(item, tuple):
+                session.on_chunk(*item)
+            else:
+                try:
+                    msg = decode_frame(item)
+                except JT808Error as exc:
+                    session.closing = f"frame does not decode: {exc}"
+                    break
+                await session.on_frame(msg)
+            if session.closing:
+                break
+        if error and not session.closing:
+            session.closing = error
+        await writer.drain()
+
+    async def _read_proxy_header(self, reader: asyncio.StreamReader, buf: bytearray, connection_id: str,
+                                 peer: str) -> proxy_protocol.ProxyHeader | None:
+        """The PROXY header at the start of the connection (read into ``buf``); None, logged, when the
+        bytes are not one (a terminal connecting past the balancer), or it is not whole within
+        ``list_timeout_s`` or before the connection closes."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.list_timeout_s
+        try:
+            while True:
+                header = proxy_protocol.parse(bytes(buf))
+                if header is not None:
+                    return header
+                data = await asyncio.wait_for(reader.read(4096), max(deadline - loop.time(), 0.0))
+                if not data:
+                    return None
+                buf += data
+        except proxy_protocol.ProxyHeaderError as exc:
+            self.counters.proxy_header_rejected += 1
+            log.warning("attachments %s (%s): bad PROXY protocol header, closing: %s: %s", connection_id, peer, exc,
+                        bytes(buf[:64]).hex())
+        except TimeoutError:
+            log.warning("attachments %s (%s): no PROXY protocol header within %g s, closing", connection_id, peer,
+                        self.settings.list_timeout_s)
+        except (ConnectionError, OSError):
+            pass
+        return None
 
     async def keep(self, session: AttachmentSession, msg: Message, upload: FileUpload) -> bool:
         """Store a complete file write-once, then its uplink record; True once Kafka acknowledged the record.
@@ -359,7 +406,7 @@ async def run_attachments(settings: AttachmentsSettings, database_url: str, kafk
     sink = KafkaRecordSink(kafka_bootstrap, linger_ms=5)
     await lookup.open()
     sink.start()
-    server = AttachmentServer(settings, lookup, sink)
+    server = AttachmentServer(settings, lookup, sink, server_id=settings.server_id)
     await server.start()
     if ready is not None:
         result = ready(server)

@@ -19,35 +19,19 @@ from typing import Any
 
 import pytest
 
-from fleet.cluster import COMPOSE_SETTINGS, balancer_config, haproxy_binary
+from fleet.cluster import COMPOSE_SETTINGS, balancer_config
 from fleet.kafka_admin import ensure_topics
 from fleet.services.kafka_cluster import KafkaCluster
 from simulator import loadgen
 from tests.integration.streams.support import Worker, commit_group_at_end, query, wait_for
 from tests.integration.test_loadgen_pipeline import _seed_terminals
-from tests.support.processes import GatewayProcess, ServiceProcess, wait_for_port
+from tests.support.processes import Balancer, GatewayProcess, ServiceProcess
 
 TERMINALS = 40
 RATE = 80.0  # positions/s in total: 2 a second per terminal
 DURATION_S = 24.0
 KILL_AFTER_S = 8.0
 PREFIX = "0135"  # other suites use 0136 (loadgen pipeline), 0138 (demo seed), 0139 (gateway tests)
-
-
-class Balancer(ServiceProcess):
-    """HAProxy in the foreground with the configuration `fleet up --topology cluster` writes."""
-
-    def __init__(self, config: str, tmp: Path, port: int) -> None:
-        self.port = port
-        self.config = tmp / "haproxy.cfg"
-        self.config.write_text(config)
-        self.log_file = tmp / "haproxy.log"
-
-    def start(self) -> None:
-        with self.log_file.open("ab") as log:
-            self.proc = subprocess.Popen([haproxy_binary(), "-db", "-f", str(self.config)], stdout=log,
-                                         stderr=subprocess.STDOUT)
-        wait_for_port(self.port, 20, self.proc)
 
 
 @pytest.fixture

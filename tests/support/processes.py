@@ -1,8 +1,10 @@
-"""Service processes for cross-component tests: the gateway and the attachment server as subprocesses,
-waiting for ports."""
+"""Service processes for cross-component tests: the gateway, the attachment server and HAProxy as
+subprocesses, waiting for ports."""
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -37,6 +39,30 @@ class ServiceProcess:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
+
+    def kill_with_children(self) -> None:
+        """SIGKILL the process and its descendants at once, as a crashed host loses them (a gunicorn master
+        killed alone leaves its workers serving their sockets until they notice)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        parents: dict[int, int] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+        family, todo = [], [self.proc.pid]
+        while todo:
+            pid = todo.pop()
+            children = [child for child, parent in parents.items() if parent == pid]
+            family += children
+            todo += children
+        for pid in family:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.kill()
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL after 20 s."""
@@ -103,6 +129,25 @@ class AttachmentServerProcess(ServiceProcess):
                                      stdout=log, stderr=subprocess.STDOUT)
         log.close()
         wait_for_port(self.port, 60, self.proc)
+
+
+class Balancer(ServiceProcess):
+    """HAProxy in the foreground with a configuration of fleet/cluster.py's ``balancer_config``; ``port`` is
+    the front port it is ready on."""
+
+    def __init__(self, config: str, tmp: Path, port: int) -> None:
+        self.port = port
+        self.config = tmp / "haproxy.cfg"
+        self.config.write_text(config)
+        self.log_file = tmp / "haproxy.log"
+
+    def start(self) -> None:
+        from fleet.cluster import haproxy_binary
+
+        with self.log_file.open("ab") as log:
+            self.proc = subprocess.Popen([haproxy_binary(), "-db", "-f", str(self.config)], stdout=log,
+                                         stderr=subprocess.STDOUT)
+        wait_for_port(self.port, 20, self.proc)
 
 
 class MediaServerProcess(ServiceProcess):

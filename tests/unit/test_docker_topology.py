@@ -25,7 +25,14 @@ from fleet.cli import main as fleet_cli
 from fleet.cluster import COMPOSE_SETTINGS, TERMINAL_TIMEOUT, haproxy_config
 from fleet.config_doc import settings_classes
 from fleet.launcher import DAGSTER_YAML, child_specs, dagster_specs
-from fleet.settings import REPO_ROOT, ApiSettings, ClusterSettings, GatewaySettings, ReportSettings
+from fleet.settings import (
+    REPO_ROOT,
+    ApiSettings,
+    AttachmentsSettings,
+    ClusterSettings,
+    GatewaySettings,
+    ReportSettings,
+)
 from fleet.topics import ALL_TOPICS
 from tests.support.arithmetic import load_arithmetic
 
@@ -227,6 +234,31 @@ def test_gateways_have_their_own_ids_and_sit_behind_haproxy() -> None:
     assert "haproxy.cfg" in " ".join(services()["haproxy"]["volumes"])
 
 
+def _attachment_servers() -> dict[str, dict[str, Any]]:
+    return {name: svc for name, svc in ours().items() if svc["command"] == ["python", "-m", "gateway.attachments"]}
+
+
+def test_attachment_servers_sit_behind_haproxy_reading_the_terminals_address_from_it() -> None:
+    """Two or more attachment servers, each a `server` of haproxy.cfg's attachments backend, which sends them
+    the PROXY header they read: the 0x1210's address stays the terminal's, comparable with its session's."""
+    servers = _attachment_servers()
+    assert len(servers) >= 2
+    ids = [environment(svc).get("FLEET_ATTACHMENTS_SERVER_ID") for svc in servers.values()]
+    assert None not in ids and len(set(ids)) == len(ids), "connection ids are <server id>-<n>: ids must differ"
+    port = str(AttachmentsSettings().port)
+    listed = re.findall(r"^\s*server\s+(\S+)\s+([\w.-]+):(\d+)", haproxy_section("backend attachments"), re.M)
+    assert set(listed) == {(name, name, port) for name in servers}
+    assert re.search(r"^\s*default-server .*\bsend-proxy-v2\b", haproxy_section("backend attachments"), re.M)
+    assert re.findall(r"^\s*bind :(\d+)", haproxy_section("frontend attachments"), re.M) == [port]
+    for name, svc in servers.items():
+        env = environment(svc)
+        assert env.get("FLEET_ATTACHMENTS_PROXY_PROTOCOL") == "true", name
+        assert env.get("FLEET_ATTACHMENTS_PORT", port) == port and "ports" not in svc, name
+        # the check keeps its meaning behind the balancer: it is not switched off there
+        assert env.get("FLEET_ATTACHMENTS_REQUIRE_SESSION_ADDRESS", "true") == "true", name
+    assert set(servers) <= set(services()["haproxy"]["depends_on"])
+
+
 def haproxy_section(header: str) -> str:
     """The lines of haproxy.cfg's section ``header`` (e.g. ``backend gateways``), up to the next section."""
     text = (DOCKER / "haproxy.cfg").read_text()
@@ -385,6 +417,8 @@ def test_the_local_cluster_takes_composes_settings() -> None:
             found = {env.get(key) for env in gateway_env}
         elif key.startswith("FLEET_STREAMS_"):
             found = {environment(ours()["streams"]).get(key)}
+        elif key.startswith("FLEET_ATTACHMENTS_"):
+            found = {environment(svc).get(key) for svc in _attachment_servers().values()}
         else:
             found = {environment(svc).get(key) for svc in ours().values()}
         assert found == {value}, f"{key}: docker/compose.yaml has {found}, fleet/cluster.py {value!r}"
@@ -397,10 +431,14 @@ def test_the_local_cluster_takes_composes_settings() -> None:
 
 
 def test_the_local_balancer_spreads_terminals_like_composes_and_sends_the_proxy_header() -> None:
-    local = haproxy_config(ClusterSettings(), GatewaySettings(), ApiSettings())
-    for text in (haproxy_section("backend gateways"), local.split("backend gateways\n", 1)[1].split("\n\n", 1)[0]):
-        assert re.search(r"^\s*balance leastconn$", text, re.M)
-        assert re.search(r"^\s*default-server .*\bsend-proxy-v2\b", text, re.M)
+    local = haproxy_config(ClusterSettings(), GatewaySettings(), ApiSettings(), AttachmentsSettings())
+    for backend in ("gateways", "attachments"):
+        local_section = local.split(f"backend {backend}\n", 1)[1].split("\n\n", 1)[0]
+        for text in (haproxy_section(f"backend {backend}"), local_section):
+            assert re.search(r"^\s*balance leastconn$", text, re.M)
+            assert re.search(r"^\s*default-server .*\bsend-proxy-v2\b", text, re.M)
+    attachments = AttachmentsSettings()
+    assert f"bind {attachments.host}:{attachments.port}" in local.split("frontend attachments\n", 1)[1]
     docker_cfg = (DOCKER / "haproxy.cfg").read_text()
     for timeout in ("client", "server"):
         docker_value = re.search(rf"^\s*timeout {timeout} (\S+)", docker_cfg, re.M)
@@ -418,7 +456,11 @@ def test_the_local_cluster_replicates_what_compose_replicates() -> None:
     assert [n for n in names if n.startswith("gateway-")] == [f"gateway-{i}" for i in range(1, cluster.gateways + 1)]
     assert len([n for n in names if n.startswith("streams-")]) == cluster.workers >= 2
     assert len([n for n in names if n.startswith("api-")]) == cluster.apis and "haproxy" in names
-    assert names.index("haproxy") > max(names.index(n) for n in names if n.startswith(("gateway-", "api-")))
+    uploads = [spec for spec in specs if spec.name.startswith("attachments-")]
+    assert len(uploads) == cluster.attachment_servers == len(_attachment_servers()) and "attachments" not in names
+    assert len({dict(spec.env)["FLEET_ATTACHMENTS_SERVER_ID"] for spec in uploads}) == len(uploads)
+    assert names.index("haproxy") > max(names.index(n) for n in names
+                                        if n.startswith(("gateway-", "api-", "attachments-")))
     gateway_ids = {dict(spec.env)["FLEET_GATEWAY_GATEWAY_ID"] for spec in specs if spec.name.startswith("gateway-")}
     assert len(gateway_ids) == cluster.gateways, "connection ids are <gateway id>-<n>: ids must differ"
     ports = [spec.port for spec in specs if spec.port] + [p for spec in specs for p, _ in spec.more_ports]
@@ -426,7 +468,8 @@ def test_the_local_cluster_replicates_what_compose_replicates() -> None:
     # the process kinds compose replicates are the ones replicated here
     replicated = {_target(command_lines(svc)[0]) for name, svc in ours().items()
                   if name != "streams" and re.fullmatch(r".+-\d+", name)} | {_target(command_lines(ours()["streams"])[0])}
-    assert replicated == {_target(spec.argv) for spec in specs if re.fullmatch(r"(gateway|streams)-\d+", spec.name)}
+    assert replicated == {_target(spec.argv) for spec in specs
+                          if re.fullmatch(r"(gateway|attachments|streams)-\d+", spec.name)}
 
 
 def test_the_cluster_apis_read_the_client_address_haproxy_forwards(monkeypatch: pytest.MonkeyPatch) -> None:
