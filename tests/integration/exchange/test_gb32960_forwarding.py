@@ -174,3 +174,23 @@ def test_a_wrong_password_is_refused_and_its_link_state_says_so(pg_url: str, kaf
             await box.stop()
 
     asyncio.run(main())
+
+
+def test_fleet_up_seeds_the_demo_gb32960_superior_with_the_trees_2016_vehicles_once(pg_url: str) -> None:
+    from warehouse.gb32960_exchange_seed import seed_gb32960_superior
+
+    ids_2016 = insert_vehicle(pg_url, unique_vin(), protocol_version="2016")
+    ids_2025 = insert_vehicle(pg_url, unique_vin(), enterprise_id=ids_2016["enterprise_id"], protocol_version="2025")
+    jt808 = insert_vehicle(pg_url, unique_vin(), "jt808", enterprise_id=ids_2016["enterprise_id"])
+    with connect(pg_url) as conn:
+        created = seed_gb32960_superior(conn, ids_2016["enterprise_id"])
+        again = seed_gb32960_superior(conn, ids_2016["enterprise_id"])
+        conn.commit()
+    assert created is not None and again is None
+    with connect(pg_url, autocommit=True) as conn:
+        platform = next(p for p in q.enabled_platforms(conn) if p.id == created)
+    settings = Gb32960ExchangeSettings()
+    assert (platform.port, platform.version, platform.encryption) == (settings.box_port, "2016", 1)
+    assert f"{platform.username}:{platform.password}" == settings.box_accounts[0]
+    assert platform.car_ids == frozenset({ids_2016["car_id"]})
+    assert ids_2025["car_id"] not in platform.car_ids and jt808["car_id"] not in platform.car_ids
