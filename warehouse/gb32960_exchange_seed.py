@@ -23,8 +23,8 @@ WHERE NOT EXISTS (SELECT 1 FROM gb32960_superior_platform WHERE enterprise_id = 
 RETURNING id"""
 
 _CARS = """
-INSERT INTO gb32960_exchange_car (platform_id, car_id)
-SELECT %(platform_id)s, c.id
+INSERT INTO gb32960_exchange_car (enterprise_id, platform_id, car_id)
+SELECT %(enterprise_id)s, %(platform_id)s, c.id
 FROM car c JOIN device d ON d.id = c.master_device_id
 JOIN enterprise e ON e.id = c.enterprise_id
 WHERE d.protocol = 'gb32960' AND d.protocol_version = '2016'

@@ -6,7 +6,8 @@
 -- `username` (12 bytes) / `password` (20 bytes) / `encryption` (the login's encryption rule: 1 none, 2 RSA,
 -- 3 AES-128) are what the platform login 0x05 carries; `password` is kept in clear because the login sends it
 -- (the API never returns it). `version`: the framing of every frame sent, 2016 (`##`) or 2025 (`$$`).
--- gb32960_exchange_car: which vehicles a platform forwards (their real-time data relayed as received).
+-- gb32960_exchange_car: which vehicles a platform forwards (their real-time data relayed as received); the
+-- console's gb32960 car screen (enterprise_id: whose row it is, the enterprise that added it).
 -- gb32960_link_state: one row per platform, written by the link service (fleet exchange).
 -- depends: 0049_gb32960_state
 
@@ -28,11 +29,13 @@ CREATE TABLE gb32960_superior_platform (
 CREATE UNIQUE INDEX gb32960_superior_platform_name_uniq ON gb32960_superior_platform (enterprise_id, name);
 
 CREATE TABLE gb32960_exchange_car (
-    platform_id  bigint NOT NULL REFERENCES gb32960_superior_platform(id) ON DELETE CASCADE,
-    car_id       bigint NOT NULL REFERENCES car(id) ON DELETE CASCADE,
-    created_at   timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (platform_id, car_id)
+    id             bigserial PRIMARY KEY,
+    enterprise_id  bigint NOT NULL REFERENCES enterprise(id),
+    platform_id    bigint NOT NULL REFERENCES gb32960_superior_platform(id) ON DELETE CASCADE,
+    car_id         bigint NOT NULL REFERENCES car(id) ON DELETE CASCADE,
+    created_at     timestamptz NOT NULL DEFAULT now()
 );
+CREATE UNIQUE INDEX gb32960_exchange_car_platform_car_uniq ON gb32960_exchange_car (platform_id, car_id);
 CREATE INDEX gb32960_exchange_car_car ON gb32960_exchange_car (car_id);
 
 CREATE TABLE gb32960_link_state (
@@ -46,3 +49,20 @@ CREATE TABLE gb32960_link_state (
     last_error         text,
     updated_at         timestamptz NOT NULL DEFAULT now()
 );
+
+-- The console's screens read these (api/query/entities_gb32960_exchange.py): each platform with its link state
+-- (no password), each exchanged vehicle with its plate, VIN and its platform's link state.
+CREATE VIEW gb32960_superior_platform_view AS
+SELECT p.id, p.enterprise_id, p.name, p.host, p.port, p.username, p.encryption, p.version, p.enabled, p.remark,
+       p.created_at, p.updated_at, COALESCE(s.state, 'disconnected') AS link_state, s.since AS link_since,
+       s.last_heartbeat_at, COALESCE(s.sent, 0) AS sent, COALESCE(s.backfilled, 0) AS backfilled,
+       COALESCE(s.skipped, 0) AS skipped, s.last_error
+FROM gb32960_superior_platform p LEFT JOIN gb32960_link_state s ON s.platform_id = p.id;
+
+CREATE VIEW gb32960_exchange_car_view AS
+SELECT x.id, x.enterprise_id, x.platform_id, p.name AS platform_name, p.version, x.car_id, c.plate_number, c.vin,
+       x.created_at, COALESCE(s.state, 'disconnected') AS link_state, s.since AS link_since
+FROM gb32960_exchange_car x
+JOIN gb32960_superior_platform p ON p.id = x.platform_id
+JOIN car c ON c.id = x.car_id
+LEFT JOIN gb32960_link_state s ON s.platform_id = x.platform_id;

@@ -51,7 +51,8 @@ def _platform(pg_url: str, enterprise_id: int, port: int, version: str, car_id: 
             "VALUES (%s, %s, '127.0.0.1', %s, 'fleet32960', 'secret-32960', %s) RETURNING id",
             (enterprise_id, f"superior-{version}-{port}", port, version)).fetchone()
         assert row is not None
-        conn.execute("INSERT INTO gb32960_exchange_car (platform_id, car_id) VALUES (%s, %s)", (row[0], car_id))
+        conn.execute("INSERT INTO gb32960_exchange_car (enterprise_id, platform_id, car_id) VALUES (%s, %s, %s)",
+                     (enterprise_id, row[0], car_id))
     with connect(pg_url, autocommit=True) as conn:
         return next(p for p in q.enabled_platforms(conn) if p.id == row[0])
 
