@@ -28,7 +28,8 @@ SELECT %(enterprise_id)s, %(platform_id)s, c.id
 FROM car c JOIN device d ON d.id = c.master_device_id
 JOIN enterprise e ON e.id = c.enterprise_id
 WHERE d.protocol = 'gb32960' AND d.protocol_version = '2016'
-  AND e.path LIKE (SELECT path FROM enterprise WHERE id = %(enterprise_id)s) || '%%'
+  AND (e.id = %(enterprise_id)s
+       OR e.path LIKE (SELECT NULLIF(path, '') FROM enterprise WHERE id = %(enterprise_id)s) || '%%')
 ON CONFLICT DO NOTHING"""
 
 

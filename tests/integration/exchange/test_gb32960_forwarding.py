@@ -183,6 +183,15 @@ def test_fleet_up_seeds_the_demo_gb32960_superior_with_the_trees_2016_vehicles_o
     ids_2016 = insert_vehicle(pg_url, unique_vin(), protocol_version="2016")
     ids_2025 = insert_vehicle(pg_url, unique_vin(), enterprise_id=ids_2016["enterprise_id"], protocol_version="2025")
     jt808 = insert_vehicle(pg_url, unique_vin(), "jt808", enterprise_id=ids_2016["enterprise_id"])
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # its tree: itself and a subsidiary with a 2016 car
+        root = ids_2016["enterprise_id"]
+        conn.execute("UPDATE enterprise SET path = '/' || id || '/' WHERE id = %s", (root,))
+        child = conn.execute("INSERT INTO enterprise (name, short_name, parent_id, path) SELECT %s, %s, id, "
+                             "path FROM enterprise WHERE id = %s RETURNING id",
+                             (f"gb-child-{root}", f"gb-child-{root}", root)).fetchone()
+        assert child is not None
+        conn.execute("UPDATE enterprise SET path = path || id || '/' WHERE id = %s", (child[0],))
+    in_child = insert_vehicle(pg_url, unique_vin(), protocol_version="2016", enterprise_id=int(child[0]))
     with connect(pg_url) as conn:
         created = seed_gb32960_superior(conn, ids_2016["enterprise_id"])
         again = seed_gb32960_superior(conn, ids_2016["enterprise_id"])
@@ -193,5 +202,5 @@ def test_fleet_up_seeds_the_demo_gb32960_superior_with_the_trees_2016_vehicles_o
     settings = Gb32960ExchangeSettings()
     assert (platform.port, platform.version, platform.encryption) == (settings.box_port, "2016", 1)
     assert f"{platform.username}:{platform.password}" == settings.box_accounts[0]
-    assert platform.car_ids == frozenset({ids_2016["car_id"]})
+    assert platform.car_ids == frozenset({ids_2016["car_id"], in_child["car_id"]})
     assert ids_2025["car_id"] not in platform.car_ids and jt808["car_id"] not in platform.car_ids
