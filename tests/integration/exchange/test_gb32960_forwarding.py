@@ -204,3 +204,32 @@ def test_fleet_up_seeds_the_demo_gb32960_superior_with_the_trees_2016_vehicles_o
     assert f"{platform.username}:{platform.password}" == settings.box_accounts[0]
     assert platform.car_ids == frozenset({ids_2016["car_id"], in_child["car_id"]})
     assert ids_2025["car_id"] not in platform.car_ids and jt808["car_id"] not in platform.car_ids
+
+
+def test_fleet_exchange_links_an_enabled_row_and_logs_out_when_it_is_disabled(pg_url: str,
+                                                                              kafka_bootstrap: str) -> None:
+    from exchange.link.command import serve_gb32960
+
+    ids = insert_vehicle(pg_url, unique_vin())
+    settings = Gb32960ExchangeSettings().model_copy(update={"reload_s": 0.3, "reconnect_min_s": 0.1,
+                                                            "reconnect_max_s": 0.2})
+
+    async def main() -> None:
+        box = SuperiorBox({"fleet32960": "secret-32960"})
+        await box.start()
+        platform = _platform(pg_url, ids["enterprise_id"], box.port, "2016", ids["car_id"])
+        task = asyncio.create_task(serve_gb32960(pg_url, kafka_bootstrap, settings))
+        try:
+            async with asyncio.timeout(30):
+                while ("fleet32960", True) not in box.status.logins:
+                    await asyncio.sleep(0.1)
+            with psycopg.connect(pg_url, autocommit=True) as conn:
+                conn.execute("UPDATE gb32960_superior_platform SET enabled = false WHERE id = %s", (platform.id,))
+            await box.wait_for(lambda: box.status.logouts == 1, 10)  # platform logout 0x06 before the link closes
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            await box.stop()
+
+    asyncio.run(main())
