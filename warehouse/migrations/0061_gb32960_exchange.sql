@@ -9,6 +9,10 @@
 -- gb32960_exchange_car: which vehicles a platform forwards (their real-time data relayed as received); the
 -- console's gb32960 car screen (enterprise_id: whose row it is, the enterprise that added it).
 -- gb32960_link_state: one row per platform, written by the link service (fleet exchange).
+-- gb32960_inferior_platform: a platform that relays its vehicles' data to us over GB/T 32960 (platform-spec §2,
+-- the gb32960 exchange's inferiorPlatform): the GB gateway (7617) accepts its platform login 0x05 with this
+-- username and password, then takes real-time 0x02 / back-filled 0x03 frames of any VIN of a vehicle of the
+-- platform's enterprise tree (gateway/gb/connection.py). The username names the account: unique.
 -- depends: 0049_gb32960_state
 
 CREATE TABLE gb32960_superior_platform (
@@ -37,6 +41,20 @@ CREATE TABLE gb32960_exchange_car (
 );
 CREATE UNIQUE INDEX gb32960_exchange_car_platform_car_uniq ON gb32960_exchange_car (platform_id, car_id);
 CREATE INDEX gb32960_exchange_car_car ON gb32960_exchange_car (car_id);
+
+CREATE TABLE gb32960_inferior_platform (
+    id             bigserial PRIMARY KEY,
+    enterprise_id  bigint NOT NULL REFERENCES enterprise(id),
+    name           text NOT NULL,
+    username       text NOT NULL CHECK (octet_length(username) BETWEEN 1 AND 12),
+    password       text NOT NULL CHECK (octet_length(password) BETWEEN 1 AND 20),
+    enabled        boolean NOT NULL DEFAULT true,
+    remark         text NOT NULL DEFAULT '',
+    created_at     timestamptz NOT NULL DEFAULT now(),
+    updated_at     timestamptz NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX gb32960_inferior_platform_username_uniq ON gb32960_inferior_platform (username);
+CREATE UNIQUE INDEX gb32960_inferior_platform_name_uniq ON gb32960_inferior_platform (enterprise_id, name);
 
 CREATE TABLE gb32960_link_state (
     platform_id        bigint PRIMARY KEY REFERENCES gb32960_superior_platform(id) ON DELETE CASCADE,
