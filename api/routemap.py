@@ -307,6 +307,8 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
                _meta("menu.gb32960.superiorPlatform", "CloudServerOutlined", [EXCHANGE_PERMISSION])),
         _route("/gb32960/car", "gb32960Car", "gb32960/car",
                _meta("menu.gb32960.car", "CarOutlined", [EXCHANGE_PERMISSION])),
+        _route("/gb32960/inferiorPlatform", "gb32960InferiorPlatform", "gb32960/inferiorPlatform",
+               _meta("menu.gb32960.inferiorPlatform", "ClusterOutlined", [EXCHANGE_PERMISSION])),
         redirect="/gb32960/chargingLog",
     ),
     _route(

@@ -112,7 +112,7 @@ SCREENS: tuple[Screen, ...] = (
               playback="exchangePlayback"),
     *_screens("platform §2", "Data exchange (gb32960)", "car inferiorPlatform superiorPlatform",
               car="gb32960Car",
-              inferiorPlatform=f"missing:{NEW_ENERGY}:gb32960InferiorPlatform",
+              inferiorPlatform="gb32960InferiorPlatform",
               superiorPlatform="gb32960SuperiorPlatform"),
     Screen("platform §2", "Fence", "fence", "settingsFence"),
     Screen("platform §2", "gb32960 charging log", "chargingLog", "gb32960ChargingLog"),

@@ -148,5 +148,46 @@ GB32960_EXCHANGE_CAR = EntitySpec(
     },
 )
 
-GB32960_EXCHANGE_WRITABLE = (GB32960_SUPERIOR_PLATFORM,)
+class InferiorHooks(EntityHooks):
+    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
+                     before: Mapping[str, Any] | None) -> dict[str, Any]:
+        values = {**values, "remark": ""} if "remark" in values and values["remark"] is None else dict(values)
+        if "enabled" in values and values["enabled"] is None:
+            if before is not None:
+                raise BadRequest("enabled 不能为空 (field 'enabled' cannot be null)", data={"field": "enabled"})
+            del values["enabled"]
+        return values
+
+
+# A platform that relays its vehicles' data to us (the gb32960 exchange's inferiorPlatform): the GB gateway accepts
+# its platform login 0x05 with this username (unique over all platforms: the login names the account) and password
+# (write-only), then takes the frames of the vehicles of the owner's enterprise tree by VIN (gateway/README.md).
+GB32960_INFERIOR_PLATFORM = EntitySpec(
+    name="gb32960InferiorPlatform",
+    relation="gb32960_inferior_platform",
+    table="gb32960_inferior_platform",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    label="GB32960下级平台",
+    hooks=InferiorHooks(),
+    default_order="id",
+    fields={
+        "id": F("id", "int", label="编号"),
+        "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
+        "name": F("name", required=True, max_length=64, unique=True, create=True, update=True, label="名称",
+                  exportable=True),
+        "username": F("username", required=True, max_length=12, unique=True,
+                      check=_bytes_at_most(12, "用户名", "username"), create=True, update=True, label="用户名",
+                      exportable=True),
+        "password": F("password", required=True, max_length=20, check=_bytes_at_most(20, "密码", "password"),
+                      secret=True, create=True, update=True, label="密码"),
+        "enabled": F("enabled", "bool", create=True, update=True, label="启用", exportable=True),
+        "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
+                    label="备注", exportable=True),
+        "createdAt": F("created_at", "time", label="创建时间"),
+        "updatedAt": F("updated_at", "time", label="更新时间"),
+    },
+)
+
+GB32960_EXCHANGE_WRITABLE = (GB32960_SUPERIOR_PLATFORM, GB32960_INFERIOR_PLATFORM)
 GB32960_EXCHANGE_READ_ONLY = (GB32960_EXCHANGE_CAR,)

@@ -1,6 +1,7 @@
-"""The gb32960 data exchange in Chromium (platform-spec §2: the gb32960 exchange's superiorPlatform and car), in
-zh-CN, zh-HK and en-US: the superiorPlatform screen lists a platform with its encryption rule, version and link
-state as the link service saved it; the car screen lists its vehicle with plate, VIN, platform and link state.
+"""The gb32960 data exchange in Chromium (platform-spec §2: the gb32960 exchange's superiorPlatform, car and
+inferiorPlatform), in zh-CN, zh-HK and en-US: the superiorPlatform screen lists a platform with its encryption
+rule, version and link state as the link service saved it; the car screen lists its vehicle with plate, VIN,
+platform and link state; the inferiorPlatform screen lists an inferior platform's account.
 Then an operator configures a platform in the form (address, port, username, password, version, vehicles) and the
 row the link service reads holds it."""
 
@@ -21,9 +22,9 @@ from warehouse.queries import gb32960_exchange as q
 from warehouse.seed import PARENT
 
 TEXTS = {
-    "zh-CN": {"connected": "已登入", "none": "不加密", "menu": "新能源", "title": "上级平台 (GB/T 32960)"},
-    "zh-HK": {"connected": "已登入", "none": "不加密", "menu": "新能源", "title": "上級平台 (GB/T 32960)"},
-    "en-US": {"connected": "Logged in", "none": "None", "menu": "New energy", "title": "Superior platforms (GB/T 32960)"},
+    "zh-CN": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "启用"},
+    "zh-HK": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "啓用"},
+    "en-US": {"connected": "Logged in", "none": "None", "menu": "New energy", "enabled": "Enabled"},
 }
 
 
@@ -52,13 +53,18 @@ def platform(console_stack: ConsoleStack) -> Iterator[dict[str, Any]]:
             (enterprise, f"国标平台{tag}")).fetchone()[0]  # type: ignore[index]
         conn.execute("INSERT INTO gb32960_exchange_car (enterprise_id, platform_id, car_id) VALUES (%s, %s, %s)",
                      (enterprise, platform_id, car))
+        inferior_id = conn.execute(
+            "INSERT INTO gb32960_inferior_platform (enterprise_id, name, username, password) VALUES (%s, %s, %s, "
+            "'pw') RETURNING id", (enterprise, f"国标下级{tag}", f"inf{tag}")).fetchone()[0]  # type: ignore[index]
         q.save_link_state(conn, platform_id, {"state": "connected", "since": datetime.now(UTC),
                                               "last_heartbeat_at": None, "sent": 120, "backfilled": 7, "skipped": 0,
                                               "last_error": None})
         conn.commit()
-    yield {"id": platform_id, "name": f"国标平台{tag}", "car": car, "plate": plate, "vin": vin}
+    yield {"id": platform_id, "name": f"国标平台{tag}", "car": car, "plate": plate, "vin": vin,
+           "inferior": inferior_id, "inferior_name": f"国标下级{tag}", "inferior_user": f"inf{tag}"}
     with connect(console_stack.db_url) as conn:
         conn.execute("DELETE FROM gb32960_superior_platform WHERE id = %s", (platform_id,))
+        conn.execute("DELETE FROM gb32960_inferior_platform WHERE id = %s", (inferior_id,))
         conn.commit()
 
 
@@ -89,6 +95,14 @@ def test_the_gb32960_exchange_screens_in_each_language(page: Any, console_stack:
     assert platform["plate"] in car.inner_text() and platform["vin"] in car.inner_text()
     car_state = car.get_by_test_id("gb32960-car-link-state")
     assert car_state.get_attribute("data-state") == "connected" and car_state.inner_text() == texts["connected"]
+
+    page.goto("/gb32960/inferiorPlatform")
+    inferiors = page.get_by_test_id("list-page-gb32960InferiorPlatform")
+    inferiors.get_by_test_id("list-filter-name").fill(platform["inferior_name"])
+    inferiors.get_by_test_id("list-search").click()
+    inferior = inferiors.locator(f'tr[data-row-key="{platform["inferior"]}"]')
+    inferior.wait_for()
+    assert platform["inferior_user"] in inferior.inner_text() and texts["enabled"] in inferior.inner_text()
     assert page.errors == []
 
 

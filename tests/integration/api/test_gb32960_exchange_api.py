@@ -84,3 +84,22 @@ def test_a_platforms_cars_are_the_callers_vehicles_listed_with_the_link_state(cl
     assert platform["name"] not in str(client.post("/api/common/query/gb32960ExchangeCar.json", headers=other,
                                                    json={}).json)
     assert client.post("/api/common/gb32960ExchangeCar.json", headers=headers, json={}).status_code in (404, 405)
+
+
+def test_an_inferior_platforms_password_is_write_only_and_its_username_names_one_account(
+        client: FlaskClient, login: Login, pg_url: str) -> None:
+    headers, other = login("admin_a"), login("admin_b")
+    username = f"u{uuid.uuid4().hex[:11]}"
+    reply = client.post("/api/common/gb32960InferiorPlatform.json", headers=headers,
+                        json={"name": f"i{uuid.uuid4().hex[:8]}", "username": username, "password": "relay-pw"})
+    assert reply.status_code == 200, reply.json
+    created = reply.json["data"]  # type: ignore[index]
+    assert "password" not in created and created["enabled"] is True and created["username"] == username
+    with connect(pg_url) as conn:
+        assert conn.execute("SELECT password FROM gb32960_inferior_platform WHERE id = %s",
+                            (created["id"],)).fetchone() == ("relay-pw",)
+    # the login names the account: a username is one platform's, whoever's enterprise
+    reply = client.post("/api/common/gb32960InferiorPlatform.json", headers=other,
+                        json={"name": f"i{uuid.uuid4().hex[:8]}", "username": username, "password": "x"})
+    assert reply.status_code == 409 and reply.json["data"]["field"] == "username"  # type: ignore[index]
+    assert client.get(f"/api/common/gb32960InferiorPlatform/{created['id']}.json", headers=other).status_code == 404
