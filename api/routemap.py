@@ -295,12 +295,20 @@ ROUTE_MAP: tuple[dict[str, Any], ...] = (
     ),
     # New-energy vehicles (platform-spec §2 "gb32960 charging log"): each page is
     # dashboards/src/screens/gb32960/<name>.tsx; the rows are the caller's vehicles' readings, guarded by ``car``
-    # as the entity is (api/query/entities_gb32960.py).
+    # as the entity is (api/query/entities_gb32960.py). The gb32960 data exchange's superiorPlatform and car
+    # (platform-spec §2) need the ``superior`` action as the JT/T 809 exchange screens do
+    # (api/query/entities_gb32960_exchange.py).
     _route(
         "/gb32960", "gb32960", "RouteView",
-        _meta("menu.gb32960", "ThunderboltOutlined", ["car"]),
+        _meta("menu.gb32960", "ThunderboltOutlined", ["car", EXCHANGE_PERMISSION]),
         _route("/gb32960/chargingLog", "gb32960ChargingLog", "gb32960/chargingLog",
                _meta("menu.gb32960.chargingLog", "ThunderboltOutlined", ["car"])),
+        _route("/gb32960/superiorPlatform", "gb32960SuperiorPlatform", "gb32960/superiorPlatform",
+               _meta("menu.gb32960.superiorPlatform", "CloudServerOutlined", [EXCHANGE_PERMISSION])),
+        _route("/gb32960/car", "gb32960Car", "gb32960/car",
+               _meta("menu.gb32960.car", "CarOutlined", [EXCHANGE_PERMISSION])),
+        _route("/gb32960/inferiorPlatform", "gb32960InferiorPlatform", "gb32960/inferiorPlatform",
+               _meta("menu.gb32960.inferiorPlatform", "ClusterOutlined", [EXCHANGE_PERMISSION])),
         redirect="/gb32960/chargingLog",
     ),
     _route(

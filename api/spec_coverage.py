@@ -111,9 +111,9 @@ SCREENS: tuple[Screen, ...] = (
               "map notifyMessage playback superiorPlatform upstreamMessage", prefix="exchange",
               playback="exchangePlayback"),
     *_screens("platform §2", "Data exchange (gb32960)", "car inferiorPlatform superiorPlatform",
-              car=f"missing:{NEW_ENERGY}:gb32960Car",
-              inferiorPlatform=f"missing:{NEW_ENERGY}:gb32960InferiorPlatform",
-              superiorPlatform=f"missing:{NEW_ENERGY}:gb32960SuperiorPlatform"),
+              car="gb32960Car",
+              inferiorPlatform="gb32960InferiorPlatform",
+              superiorPlatform="gb32960SuperiorPlatform"),
     Screen("platform §2", "Fence", "fence", "settingsFence"),
     Screen("platform §2", "gb32960 charging log", "chargingLog", "gb32960ChargingLog"),
     *_screens("platform §2", "Lists", "alarm car car/edit carModel carType device deviceProducer deviceType evidence "

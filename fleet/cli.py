@@ -24,6 +24,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "simulate": "simulator.cli:simulate_command",
     "simulate-gb": "simulator.gb32960.cli:simulate_gb_command",
     "exchange-sim": "exchange.regulator.cli:exchange_sim_command",
+    "gb32960-exchange-sim": "exchange.gb32960.cli:gb32960_exchange_sim_command",
     "loadgen": "simulator.loadgen:loadgen_command",
     "license": "fleet.licence:license_command",
     "redecode": "warehouse.message_log:redecode_command",

@@ -31,6 +31,7 @@ from fleet.settings import (
     ClusterSettings,
     DatabaseSettings,
     GatewaySettings,
+    Gb32960ExchangeSettings,
     GbGatewaySettings,
     KafkaSettings,
     MediaServerSettings,
@@ -92,6 +93,7 @@ def child_specs(terminals: int, simulator: bool) -> list[ChildSpec]:
         # The JT/T 809 link service: always started, idle while no superior platform is enabled (it re-reads
         # the rows every FLEET_EXCHANGE_RELOAD_S, so one configured in the console starts without a restart).
         regulator_spec(python),
+        gb32960_box_spec(python),
         ChildSpec("exchange", "exchange.link.__main__", [python, "-m", "exchange.link"]),
     ]
     specs += dagster_specs(ReportSettings())
@@ -129,6 +131,15 @@ def regulator_spec(python: str) -> ChildSpec:
     return ChildSpec("regulator", "exchange.regulator.cli",
                      [python, "-c", "from fleet.cli import main; main()", "exchange-sim", "--account", DEMO_ACCOUNT],
                      Health(tcp_port=regulator.port), regulator.port, "FLEET_REGULATOR_PORT")
+
+
+def gb32960_box_spec(python: str) -> ChildSpec:
+    """The GB/T 32960 superior in a box (`fleet gb32960-exchange-sim`), the seeded demo gb32960 superior platform
+    (warehouse.gb32960_exchange_seed): the link service logs in to it and relays the demo 2016 vehicles' data."""
+    box = Gb32960ExchangeSettings()
+    return ChildSpec("gb32960-superior", "exchange.gb32960.cli",
+                     [python, "-c", "from fleet.cli import main; main()", "gb32960-exchange-sim"],
+                     Health(tcp_port=box.box_port), box.box_port, "FLEET_GB32960_EXCHANGE_BOX_PORT")
 
 
 def dagster_specs(reports: ReportSettings) -> list[ChildSpec]:
@@ -279,6 +290,7 @@ def _prepare_database(state: StackState, terminals: int) -> None:
     _seed_fences(state, int(summary["enterprises"]["a"]))
     _seed_superior_platform(state, int(summary["enterprises"]["parent"]))
     _seed_loopback_inferior(state, int(summary["enterprises"]["parent"]), int(summary["enterprises"]["b"]))
+    _seed_gb32960_superior(state, int(summary["enterprises"]["parent"]))
     _seed_report_history(state)
     _seed_history(state)
     _seed_demo_events(state)
@@ -320,6 +332,17 @@ def _seed_superior_platform(state: StackState, enterprise_id: int) -> None:
         seed_superior_platform(conn, enterprise_id)
         conn.commit()
     state.seeded += ", a superior platform"
+
+
+def _seed_gb32960_superior(state: StackState, enterprise_id: int) -> None:
+    """The demo GB/T 32960 superior platform: the superior in a box on loopback (warehouse.gb32960_exchange_seed)."""
+    from warehouse.db import connect
+    from warehouse.gb32960_exchange_seed import seed_gb32960_superior
+
+    with connect(state.database_url) as conn:
+        seed_gb32960_superior(conn, enterprise_id)
+        conn.commit()
+    state.seeded += ", a gb32960 superior platform"
 
 
 def _seed_loopback_inferior(state: StackState, enterprise_id: int, exchanged_enterprise_id: int) -> None:

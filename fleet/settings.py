@@ -173,6 +173,7 @@ class GbGatewaySettings(_Base):
     login_deadline_s: float = Field(30.0, gt=0, description="close a connection without a successful vehicle login this long after accept")
     takeover_silence_s: float = Field(90.0, gt=0, description="a login of a VIN another connection holds is answered VIN duplicate (0x03) unless that connection has been silent this long (a terminal reconnecting after a dead link), which then closes")
     max_frame_bytes: int = Field(8192, ge=64, description="longest frame accepted (a 96-cell real-time frame is ~350 bytes); a header announcing more is a framing error")
+    max_relayed_vehicles: int = Field(100_000, ge=1, description="vehicles a GB/T 32960 inferior platform's connection keeps looked up (VIN -> vehicle); past this the cache starts again")
     produce_buffer: int = Field(10000, ge=1, description="frames awaiting a Kafka ack before every connection's reads pause")
     connection_in_flight_max: int = Field(256, ge=1, description="frames of one terminal awaiting Kafka before its reads pause")
     max_frames_per_s: int = Field(200, ge=1, description="frames one connection may send per second before its reads pause")
@@ -535,6 +536,26 @@ class ExchangeSettings(_Base):
             raise ValueError("FLEET_EXCHANGE_VIDEO_HOST must be an address a superior platform can reach, not a "
                              "wildcard")
         return value.strip()
+
+
+class Gb32960ExchangeSettings(_Base):
+    """The GB/T 32960 forwarding to superior platforms (in ``fleet exchange``: exchange/gb32960) and the superior
+    in a box (``fleet gb32960-exchange-sim``)."""
+
+    model_config = SettingsConfigDict(env_prefix="FLEET_GB32960_EXCHANGE_", extra="ignore", frozen=True)
+
+    heartbeat_s: float = Field(30.0, gt=0, description="interval of the platform heartbeat 0x07 sent to a superior; a link that has read nothing for 3 intervals is dead")
+    login_timeout_s: float = Field(10.0, gt=0, description="longest wait for the answer to the platform login 0x05")
+    reconnect_min_s: float = Field(1.0, gt=0, description="first reconnect delay to a superior (doubles, full jitter)")
+    reconnect_max_s: float = Field(60.0, gt=0, description="longest reconnect delay to a superior")
+    backfill_after_s: float = Field(30.0, ge=0, description="a frame received by the gateway longer ago than this is sent as back-filled data 0x03, else as real-time data 0x02")
+    resend_window_s: float = Field(5.0, ge=0, description="after a link to a superior is lost, the frames written this long before are sent again as 0x03 (a written frame may not have been read; offsets are committed only past this window)")
+    resend_window_bytes: int = Field(256 * 1024, ge=0, description="and at least the frames of the last this many bytes written, however old (what socket buffers may still hold)")
+    reload_s: float = Field(30.0, gt=0, description="how often the gb32960 superior platform rows are re-read (a change restarts that platform's link)")
+    offset_reset: Literal["earliest", "latest"] = Field("latest", description="where a platform's new consumer group starts reading gb32960.uplink.v1")
+    box_host: str = Field("127.0.0.1", description="address the superior in a box binds")
+    box_port: int = Field(7960, ge=0, le=65535, description="port the superior in a box accepts platform logins on (0: any free port)")
+    box_accounts: list[str] = Field(["fleet32960:fleet32960pw"], description="accounts the superior in a box accepts, each USERNAME:PASSWORD")
 
 
 def report_lake_dir(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:

@@ -89,4 +89,5 @@ class GbGatewayCounters(GatewayCounters):
     refused_ambiguous_vin: int = 0
     refused_vin_duplicate: int = 0
     refused_lookup_failed: int = 0
+    refused_platform_login: int = 0
     login_deadline_closed: int = 0

@@ -13,6 +13,7 @@ from api.query.entities_exchange import EXCHANGE_READ_ONLY, EXCHANGE_WRITABLE
 from api.query.entities_fence_sync import FENCE_SYNC
 from api.query.entities_fences import FENCE_READ_ONLY, FENCE_WRITABLE
 from api.query.entities_gb32960 import GB32960_ENTITIES
+from api.query.entities_gb32960_exchange import GB32960_EXCHANGE_READ_ONLY, GB32960_EXCHANGE_WRITABLE
 from api.query.entities_inferior import INFERIOR_READ_ONLY, INFERIOR_WRITABLE
 from api.query.entities_logs import LOG_ENTITIES
 from api.query.entities_media import MEDIA_ENTITIES
@@ -140,18 +141,21 @@ DEVICE_TYPE = catalogue("deviceType", "device_type", "deviceType")
 WRITABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_MODEL, CAR_TYPE, DEVICE_PRODUCER, DEVICE_TYPE,
                                                         DICTIONARY, OPEN_APP, ANNOUNCEMENT, *ORG_ENTITIES, *FLEET_WRITABLE,
                                                         *ALARM_SETTINGS_WRITABLE, *FENCE_WRITABLE,
-                                                        *EXCHANGE_WRITABLE, *INFERIOR_WRITABLE)}
+                                                        *EXCHANGE_WRITABLE, *INFERIOR_WRITABLE,
+                                                        *GB32960_EXCHANGE_WRITABLE)}
 QUERYABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, CAR_USER_VIEW, DEVICE, GROUP, GPS, *WRITABLE.values(),
                                                          LICENCE_LOG, LICENCE_APPLY, AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES,
                                                          *MEDIA_ENTITIES, *ALARM_SETTINGS_READ_ONLY,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
                                                          REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY,
-                                                         *EXCHANGE_READ_ONLY, *INFERIOR_READ_ONLY, *GB32960_ENTITIES)}
+                                                         *EXCHANGE_READ_ONLY, *INFERIOR_READ_ONLY, *GB32960_ENTITIES,
+                                                         *GB32960_EXCHANGE_READ_ONLY)}
 COUNTABLE: dict[str, EntitySpec] = {e.name: e for e in (CAR_VIEW, CAR_USER_VIEW, DEVICE, GROUP, *WRITABLE.values(), LICENCE_LOG,
                                                          LICENCE_APPLY, AUDIT_LOG, *LOG_ENTITIES, *MESSAGE_ENTITIES, *MEDIA_ENTITIES,
                                                          *ALARM_ENTITIES, *VIDEO_ENTITIES, *REPORT_ENTITIES,
                                                          REFUSED_REGISTRATION, FENCE_SYNC, *FENCE_READ_ONLY,
-                                                         *EXCHANGE_READ_ONLY, *INFERIOR_READ_ONLY, *GB32960_ENTITIES)}
+                                                         *EXCHANGE_READ_ONLY, *INFERIOR_READ_ONLY, *GB32960_ENTITIES,
+                                                         *GB32960_EXCHANGE_READ_ONLY)}
 
 # Which permission code guards each entity (the console's permission codes): the query, meta, export and
 # import routes check it.

@@ -164,8 +164,10 @@ def check_refs(conn: Connection[Any], entity: EntitySpec, who: Principal, values
         target = entity.fields[name].ref
         if not target or value is None:
             continue
-        if fetch_by_id(conn, QUERYABLE[target], value, caller_scope(who)) is None:
-            raise NotFound(f"关联记录不存在 (field '{name}': {target} {value} does not exist)", data={"field": name})
+        # a list field with a ref (a platform's exchanged cars) names several records: each is checked
+        for one in (value if isinstance(value, list) else [value]):
+            if fetch_by_id(conn, QUERYABLE[target], one, caller_scope(who)) is None:
+                raise NotFound(f"关联记录不存在 (field '{name}': {target} {one} does not exist)", data={"field": name})
 
 
 def create(conn: Connection[Any], entity: EntitySpec, who: Principal, body: Any) -> dict[str, Any]:

@@ -8,11 +8,21 @@ back-pressure pause or a flood pause is under way, further frames wait in `_pend
 socket pauses, so memory per connection stays bounded by one read plus `FrameReader`'s `max_frame_bytes`.
 Nothing a terminal sends raises out of `data_received`: every bad input is counted, logged at a bounded
 rate as truncated hex, and answered with the error flag (0x02) where the family has one.
+
+A GB/T 32960 inferior platform (platform-spec §2, the gb32960 exchange's inferiorPlatform; GB/T 32960.3-2016
+§7.5) logs in on the same port with a platform login 0x05 (username and password of an enabled
+gb32960_inferior_platform row, compared in constant time; answered 0x01 with the login's time, else 0x02 and
+closed), then relays real-time 0x02 / back-filled 0x03 data of many vehicles: each frame's VIN is looked up among
+the cars of the platform's enterprise tree (cached per connection), forwarded as that vehicle's uplink and
+answered after Kafka as a terminal's; an unknown or ambiguous VIN is answered 0x02; heartbeat 0x07 is answered at
+once; a platform logout 0x06 is answered and the connection closed. No vehicle session (online / offline) is
+emitted for relayed vehicles: the platform's link is not the vehicle's.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 from collections import deque
 from datetime import UTC, datetime
@@ -23,6 +33,7 @@ from fleet.topics import DEVICE_SESSIONS, GB32960_UPLINK
 from gateway.flow import FlowControlledConnection
 from gateway.gb.session import (
     LOGIN,
+    POLICIES,
     PORT_PROTOCOLS,
     Answer,
     AnswerBody,
@@ -35,7 +46,7 @@ from gateway.gb.session import (
     classify,
     decide_login,
 )
-from gateway.gb.vehicles import VehicleTerminal
+from gateway.gb.vehicles import InferiorPlatform, VehicleTerminal
 from gateway.hostile_log import HexDump
 from gateway.payloads import TerminalIdentity, session_value, utc_now_iso
 from protocols.gb32960 import (
@@ -49,9 +60,10 @@ from protocols.gb32960 import (
     decode_frame,
     encode_frame,
 )
-from protocols.gb32960.catalogue import PLATFORM_LOGIN
+from protocols.gb32960.catalogue import HEARTBEAT, PLATFORM_LOGIN, PLATFORM_LOGOUT, REALTIME, REISSUED
 from protocols.gb32960.framing import HEADER_BYTES
 from protocols.gb32960.jsonify import to_json
+from protocols.gb32960.messages import PlatformLogin
 from protocols.gb32960.values import TIME_BYTES, write_time
 
 if TYPE_CHECKING:
@@ -72,6 +84,8 @@ class GbConnection(FlowControlledConnection):
         self._reader = FrameReader(ctx.settings.max_frame_bytes)
         self._pending: deque[bytes | GB32960Error] = deque()
         self.terminal: VehicleTerminal | None = None  # set by a successful login
+        self.platform: InferiorPlatform | None = None  # set by an inferior platform's successful login
+        self._relayed: dict[str, VehicleTerminal] = {}  # an inferior platform's vehicles by VIN
         self.peer: str | None = None
         self.opened_at = 0.0
         self.hostile_logged = 0
@@ -84,7 +98,7 @@ class GbConnection(FlowControlledConnection):
 
     @property
     def who(self) -> str | None:
-        return self.vin
+        return self.vin if self.platform is None else f"platform {self.platform.name}"
 
     @property
     def identity(self) -> TerminalIdentity | None:
@@ -149,6 +163,10 @@ class GbConnection(FlowControlledConnection):
             msg = decode_frame(item, protocol=self._protocol)
         except GB32960Error as exc:
             self._on_bad_frame(item, exc)
+            return
+        if self.family == "gb32960" and self.terminal is None and (
+                self.platform is not None or msg.header.command == PLATFORM_LOGIN):
+            self._platform_frame(msg)
             return
         verdict = classify(self.family, self.vin, msg.header)
         if isinstance(verdict, Refuse):
@@ -245,6 +263,95 @@ class GbConnection(FlowControlledConnection):
             self._refuse(header, frame, reason, None)
             self.close("refused")
 
+    # ------------------------------------------------------------------ inferior platforms
+
+    def _platform_frame(self, msg: Message) -> None:
+        """A frame of a GB/T 32960 inferior platform's connection (or its login)."""
+        header = msg.header
+        if header.command == PLATFORM_LOGIN and header.is_command:
+            if self.platform is not None:
+                self._refuse(header, msg.raw, Refusal.UNSUPPORTED, Response.ERROR)
+                return
+            self._busy = True
+            self._update_reading()
+            self.ctx.loop.create_task(self._platform_login(msg))
+        elif self.platform is None:
+            self._refuse(header, msg.raw, Refusal.NOT_LOGGED_IN, Response.ERROR)
+        elif header.command == HEARTBEAT and header.is_command:
+            self._answer(header, Response.SUCCESS, b"")
+        elif header.command == PLATFORM_LOGOUT and header.is_command:
+            self._answer(header, Response.SUCCESS, _command_time(header, msg.raw))
+            self.close("logout")
+        elif header.command in (REALTIME, REISSUED) and header.is_command:
+            terminal = self._relayed.get(header.vin)
+            if terminal is not None:
+                self._forward(msg, POLICIES["gb32960"][header.command], terminal=terminal)
+                return
+            self._busy = True
+            self._update_reading()
+            self.ctx.loop.create_task(self._relay_lookup(msg, self.platform))
+        else:
+            self._refuse(header, msg.raw, Refusal.UNSUPPORTED, Response.ERROR if header.is_command else None)
+
+    async def _platform_login(self, msg: Message) -> None:
+        ctx = self.ctx
+        header, body = msg.header, msg.body
+        try:
+            found = None
+            if isinstance(body, PlatformLogin):
+                try:
+                    found = await asyncio.wait_for(ctx.directory.inferior_platform(body.user), ctx.settings.db_timeout_s)
+                except Exception as exc:
+                    ctx.counters.db_errors += 1
+                    log.warning("conn %s (%s): platform account lookup failed: %r", self.connection_id, self.peer, exc)
+                    if not self.closed:
+                        self._refuse(header, msg.raw, Refusal.LOOKUP_FAILED, Response.ERROR)
+                    return
+            if self.closed:
+                return
+            if found is None or not hmac.compare_digest(found[1].encode(), body.password.encode()):
+                self._refuse(header, msg.raw, Refusal.PLATFORM_LOGIN, Response.ERROR)
+                self.close("refused")
+                return
+            self.platform = found[0]
+            ctx.connection_authenticated(self)
+            log.info("conn %s (%s): inferior platform %s (%s) logged in", self.connection_id, self.peer,
+                     found[0].id, found[0].name)
+            self._answer(header, Response.SUCCESS, _command_time(header, msg.raw))
+        finally:
+            self._busy = False
+            if not self.closed:
+                self._drain()
+
+    async def _relay_lookup(self, msg: Message, platform: InferiorPlatform) -> None:
+        ctx = self.ctx
+        header = msg.header
+        try:
+            try:
+                found = await asyncio.wait_for(ctx.directory.find(header.vin, PORT_PROTOCOLS["gb32960"],
+                                                                  platform.enterprise_id), ctx.settings.db_timeout_s)
+            except Exception as exc:
+                ctx.counters.db_errors += 1
+                log.warning("conn %s (%s): VIN lookup of %r failed: %r", self.connection_id, self.peer,
+                            header.vin[:17], exc)
+                if not self.closed:
+                    self._refuse(header, msg.raw, Refusal.LOOKUP_FAILED, Response.ERROR)
+                return
+            if self.closed:
+                return
+            if len(found) != 1:
+                self._refuse(header, msg.raw, Refusal.UNKNOWN_VIN if not found else Refusal.AMBIGUOUS_VIN,
+                             Response.ERROR)
+                return
+            if len(self._relayed) >= ctx.settings.max_relayed_vehicles:
+                self._relayed.clear()  # bounded memory: the cache starts again
+            self._relayed[header.vin] = found[0]
+            self._forward(msg, POLICIES["gb32960"][header.command], terminal=found[0])
+        finally:
+            self._busy = False
+            if not self.closed:
+                self._drain()
+
     def replaced(self) -> None:
         """Another connection logged in as this vehicle (this one was silent): end this session first."""
         self.emit_session("offline", "replaced")
@@ -254,9 +361,11 @@ class GbConnection(FlowControlledConnection):
 
     # ------------------------------------------------------------------ forwarding
 
-    def _forward(self, msg: Message, policy: CommandPolicy, *, login: bool = False) -> None:
+    def _forward(self, msg: Message, policy: CommandPolicy, *, login: bool = False,
+                 terminal: VehicleTerminal | None = None) -> None:
+        """``terminal``: the vehicle an inferior platform relays (default: the connection's own)."""
         ctx = self.ctx
-        terminal = self.terminal
+        terminal = terminal or self.terminal
         assert terminal is not None
         header = msg.header
         if self._received_at is None:
@@ -334,7 +443,7 @@ class GbConnection(FlowControlledConnection):
     def sweep(self, now: float) -> None:
         """Called periodically by the server: login deadline and idle timeout."""
         settings = self.ctx.settings
-        if self.terminal is None and now - self.opened_at >= settings.login_deadline_s:
+        if self.terminal is None and self.platform is None and now - self.opened_at >= settings.login_deadline_s:
             self.ctx.counters.login_deadline_closed += 1
             self.log_hostile(logging.INFO, "conn %s (%s): no vehicle login %.0fs after connecting, closing",
                              self.connection_id, self.peer, now - self.opened_at)

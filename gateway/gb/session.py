@@ -107,6 +107,7 @@ class Refusal(Enum):
     AMBIGUOUS_VIN = "ambiguous_vin"
     VIN_DUPLICATE = "vin_duplicate"
     LOOKUP_FAILED = "lookup_failed"
+    PLATFORM_LOGIN = "platform_login"  # an inferior platform's login 0x05 with an unknown account or password
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,23 @@ class VehicleTerminal:
     enterprise_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class InferiorPlatform:
+    """A GB/T 32960 inferior platform logged in on a connection (migration 0061)."""
+
+    id: int
+    enterprise_id: int
+    name: str
+
+
 class VehicleDirectory(Protocol):
-    async def find(self, vin: str, protocols: Sequence[str]) -> list[VehicleTerminal]:
-        """Every live car with `vin` having a live device of `protocols` (more than one: ambiguous)."""
+    async def find(self, vin: str, protocols: Sequence[str], owner: int | None = None) -> list[VehicleTerminal]:
+        """Every live car with `vin` having a live device of `protocols` (more than one: ambiguous); with `owner`,
+        among the cars of that enterprise's tree only."""
+        ...
+
+    async def inferior_platform(self, username: str) -> tuple[InferiorPlatform, str] | None:
+        """The enabled gb32960 inferior platform of `username` and its password."""
         ...
 
 
@@ -40,8 +54,18 @@ class PostgresVehicleDirectory:
     async def close(self) -> None:
         await self._pool.close()
 
-    async def find(self, vin: str, protocols: Sequence[str]) -> list[VehicleTerminal]:
+    async def find(self, vin: str, protocols: Sequence[str], owner: int | None = None) -> list[VehicleTerminal]:
         async with self._pool.connection() as conn:
-            rows = await gb_vehicles.vehicle_terminals_async(conn, vin, protocols)
+            if owner is None:
+                rows = await gb_vehicles.vehicle_terminals_async(conn, vin, protocols)
+            else:
+                rows = await gb_vehicles.tree_vehicle_terminals_async(conn, vin, protocols, owner)
         return [VehicleTerminal(vin=vin, device_id=r["device_id"], phone=r["phone"], protocol=r["protocol"],
                                 car_id=r["car_id"], enterprise_id=r["enterprise_id"]) for r in rows]
+
+    async def inferior_platform(self, username: str) -> tuple[InferiorPlatform, str] | None:
+        async with self._pool.connection() as conn:
+            row = await gb_vehicles.inferior_platform_async(conn, username)
+        if row is None:
+            return None
+        return InferiorPlatform(row["id"], row["enterprise_id"], row["name"]), str(row["password"])

@@ -206,10 +206,11 @@ def _target(argv: list[str]) -> str:
 def test_every_process_fleet_up_supervises_has_a_service() -> None:
     # The analysts' JupyterLab is a workstation tool (it runs code as its user; loopback only): the
     # production-like topology has no such service, its pages come rendered through the API.
-    # The regulator in a box stands in for a regulator's platform (tests and the demo): a deployment links to
-    # the real one.
+    # The regulator in a box and the GB/T 32960 superior in a box stand in for a regulator's platform (tests and
+    # the demo): a deployment links to the real one.
     specs = [spec for spec in child_specs(0, simulator=False)
-             if not spec.module.startswith("dagster") and spec.name not in ("notebooks", "regulator")]
+             if not spec.module.startswith("dagster") and spec.name not in ("notebooks", "regulator",
+                                                                                     "gb32960-superior")]
     specs += dagster_specs(ReportSettings(dagster_enabled=True))
     wanted = {spec.name: _target(spec.argv) for spec in specs}
     running = {_target(argv) for svc in ours().values() for argv in command_lines(svc)}

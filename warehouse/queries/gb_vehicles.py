@@ -37,3 +37,28 @@ async def vehicle_terminals_async(conn: AsyncConnection[Any], vin: str,
         await cur.execute(_VEHICLE_TERMINALS, {"vin": vin, "protocols": list(protocols),
                                                "disabled": DISABLED_STATE})
         return await cur.fetchall()
+
+
+# A GB/T 32960 inferior platform (migration 0061) relays the frames of its vehicles: a VIN it sends is looked up
+# among the cars of its enterprise tree only (platform-spec §2, the gb32960 exchange's inferiorPlatform).
+_TREE_VEHICLE_TERMINALS = _VEHICLE_TERMINALS.replace(
+    "WHERE c.vin = %(vin)s AND c.record_state = 1 ",
+    "WHERE c.vin = %(vin)s AND c.record_state = 1 AND c.enterprise_id IN (SELECT e.id FROM enterprise e "
+    "JOIN enterprise o ON o.id = %(owner)s WHERE e.id = o.id OR (o.path <> '' AND e.path LIKE o.path || '%%')) ")
+
+
+async def tree_vehicle_terminals_async(conn: AsyncConnection[Any], vin: str, protocols: Sequence[str],
+                                       owner: int) -> list[dict[str, Any]]:
+    """``vehicle_terminals_async`` among the cars of enterprise ``owner``'s tree."""
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(_TREE_VEHICLE_TERMINALS, {"vin": vin, "protocols": list(protocols),
+                                                    "disabled": DISABLED_STATE, "owner": owner})
+        return await cur.fetchall()
+
+
+async def inferior_platform_async(conn: AsyncConnection[Any], username: str) -> dict[str, Any] | None:
+    """The enabled gb32960 inferior platform of ``username``: {id, enterprise_id, name, password}, or None."""
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute("SELECT id, enterprise_id, name, password FROM gb32960_inferior_platform "
+                          "WHERE username = %(username)s AND enabled", {"username": username})
+        return await cur.fetchone()

@@ -143,6 +143,8 @@ def test_title_keys_are_the_ones_the_console_translates() -> None:
                             "menu.exchange", *(f"menu.exchange.{page}" for page, _ in (*EXCHANGE_PAGES, *INFERIOR_PAGES)),
                             # new-energy vehicles: the gb32960 charging log (platform-spec §2)
                             "menu.gb32960", "menu.gb32960.chargingLog",
+                            "menu.gb32960.superiorPlatform", "menu.gb32960.car",
+                            "menu.gb32960.inferiorPlatform",
                             *(f"menu.report.{page}" for page, _ in REPORT_PAGES)}
 
 
@@ -159,3 +161,12 @@ def test_the_charging_log_is_a_screen_of_whoever_sees_cars() -> None:
     guarded by ``car``), so the screen follows the same code."""
     assert "/gb32960/chargingLog" in _paths(routes_for({"car": {"query"}}))
     assert "/gb32960/chargingLog" not in _paths(routes_for({"alarm": {"query"}}))
+
+
+def test_the_gb32960_exchange_screens_need_the_superior_action() -> None:
+    """platform-spec §2, the gb32960 exchange's superiorPlatform and car: the ``superior`` action, as the JT/T 809
+    exchange screens."""
+    pages = {"/gb32960/superiorPlatform", "/gb32960/car", "/gb32960/inferiorPlatform"}
+    assert not pages & _paths(routes_for({"superiorPlatform": {"query", "get", "add", "update", "export"}}))
+    assert not pages & _paths(routes_for({"car": {"query"}}))
+    assert pages <= _paths(routes_for({"superiorPlatform": {"superior"}}))

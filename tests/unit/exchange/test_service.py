@@ -13,7 +13,7 @@ import pytest
 from exchange.link.links import MAIN, LinkDown
 from exchange.link.service import PlatformService
 from fleet import launcher, topics
-from fleet.settings import ExchangeSettings
+from fleet.settings import ExchangeSettings, Gb32960ExchangeSettings
 from protocols.jt809 import messages as m
 from streams.payloads import Terminal, location_batch, location_body, location_report
 from tests.unit.exchange.test_links import CENTRE, Superior, eventually
@@ -134,6 +134,10 @@ def test_fleet_up_supervises_the_link_service() -> None:
     assert specs["regulator"].missing_reason() is None
     assert specs["regulator"].argv[-3:] == ["exchange-sim", "--account", DEMO_ACCOUNT]
     assert DEMO_ACCOUNT == f"{DEMO_USER_ID}:{DEMO_PASSWORD}:{DEMO_CENTRE_ID}:2019"
+    # the GB/T 32960 superior in a box, on the port the seeded demo gb32960 platform dials
+    assert specs["gb32960-superior"].missing_reason() is None
+    assert specs["gb32960-superior"].argv[-1] == "gb32960-exchange-sim"
+    assert specs["gb32960-superior"].port == Gb32960ExchangeSettings().box_port
 
 
 class RecordingProducer:

@@ -33,12 +33,15 @@ class GateDirectory:
         self.fail = False
         self.lookups = 0
 
-    async def find(self, vin: str, protocols: Sequence[str]) -> list[VehicleTerminal]:
+    async def find(self, vin: str, protocols: Sequence[str], owner: int | None = None) -> list[VehicleTerminal]:
         self.lookups += 1
         await self.gate.wait()
         if self.fail:
             raise OSError("database down")
         return [TERMINAL] if vin == VIN and "gb32960" in protocols else []
+
+    async def inferior_platform(self, username: str) -> None:
+        return None
 
 
 @dataclass

@@ -34,7 +34,7 @@ function useRefOptions(entity: string | null): RefOption[] {
 /** The widget of one declared field, for the filter bar and the create/edit drawer. */
 export default function FieldInput({ field, mode, placeholder, testId, optionLabel, value, onChange }: Props) {
   const widget = widgetOf(field);
-  const refs = useRefOptions(widget === 'ref' ? field.ref : null);
+  const refs = useRefOptions(widget === 'ref' || widget === 'refs' ? field.ref : null);
   const common = { placeholder, 'data-testid': testId };
   switch (widget) {
     case 'ref':
@@ -52,6 +52,20 @@ export default function FieldInput({ field, mode, placeholder, testId, optionLab
         />
       );
     }
+    case 'refs':
+      // the server's value is a list of the referenced records' ids
+      return (
+        <Select
+          {...common}
+          mode="multiple"
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          options={refs}
+          value={Array.isArray(value) ? (value as RefOption['value'][]) : []}
+          onChange={(v: RefOption['value'][]) => onChange?.(v)}
+          style={{ minWidth: 200 }}
+        />
+      );
     case 'multiselect': {
       // the server's value is a comma list of the enum's values
       const chosen = typeof value === 'string' && value ? value.split(',') : [];

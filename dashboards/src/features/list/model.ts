@@ -130,9 +130,11 @@ export function rulesFor(field: FieldMeta, title: string, t: TFunction): FormRul
 }
 
 /** Which widget edits or filters a field. */
-export type Widget = 'text' | 'number' | 'select' | 'multiselect' | 'ref' | 'switch' | 'time';
+export type Widget = 'text' | 'number' | 'select' | 'multiselect' | 'ref' | 'refs' | 'switch' | 'time';
 
 export function widgetOf(field: FieldMeta): Widget {
+  // a list of references (a gb32960 superior platform's carIds): several records of the referenced entity
+  if (field.ref && field.type === 'json') return 'refs';
   if (field.ref) return 'ref';
   if (field.enum && field.multiple) return 'multiselect';
   if (field.enum) return 'select';

@@ -1,0 +1,193 @@
+"""The GB/T 32960 data exchange (platform-spec §2 "Data exchange": the gb32960 exchange's superiorPlatform and
+car; exchange/gb32960) as declared entities.
+
+``gb32960SuperiorPlatform`` (table ``gb32960_superior_platform``, migration 0061; read from its view with the
+link state): a superior platform the link service (``fleet exchange``) forwards the exchanged vehicles' real-time
+data to. ``username`` / ``password`` / ``encryption`` are what the platform login 0x05 carries (GB/T 32960.3-2016
+table 17: 12 and 20 bytes, encryption rule 1 none, 2 RSA, 3 AES-128); ``version`` the framing sent (2016 ``##``,
+2025 ``$$``). ``password`` is write-only. A change is picked up within FLEET_GB32960_EXCHANGE_RELOAD_S and
+restarts that platform's link.
+Its virtual ``carIds`` are the vehicles it forwards (each a car of the caller's tree, else 404 naming the field),
+kept in ``gb32960_exchange_car``: a write with ``carIds`` replaces the list, a read answers it.
+``gb32960ExchangeCar`` (read-only, ``gb32960_exchange_car_view``): which vehicles are forwarded to which platform,
+each with its platform's link state. Both are guarded by the ``superiorPlatform`` code, as the JT/T 809 superior
+platforms are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from api.errors import BadRequest
+from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
+
+F = FieldSpec
+PERMISSION = "superiorPlatform"
+ENCRYPTIONS = (1, 2, 3)
+VERSIONS = ("2016", "2025")
+LINK_STATES = ("connecting", "connected", "disconnected", "error")
+
+
+def _bytes_at_most(limit: int, zh: str, field: str) -> Any:
+    def check(value: Any) -> str | None:
+        if isinstance(value, str) and len(value.encode("utf-8")) > limit:
+            return f"{zh}最多 {limit} 字节 (field '{field}': at most {limit} bytes, GB/T 32960.3-2016 table 17)"
+        return None
+    return check
+
+
+MAX_CARS = 10_000
+
+
+def _car_ids(value: Any) -> str | None:
+    if not isinstance(value, list) or len(value) > MAX_CARS or any(
+            isinstance(v, bool) or not isinstance(v, int) or v <= 0 for v in value):
+        return f"交换车辆不合法 (carIds is a list of at most {MAX_CARS} car ids)"
+    return None
+
+
+class PlatformHooks(EntityHooks):
+    """A null on update would erase a setting the link runs on: refused; on create it takes the default. The
+    virtual ``carIds`` replaces the platform's rows of gb32960_exchange_car (their tenant: the platform's)."""
+
+    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
+                     before: Mapping[str, Any] | None) -> dict[str, Any]:
+        values = {**values, "remark": ""} if "remark" in values and values["remark"] is None else dict(values)
+        for name in [n for n in ("encryption", "version", "enabled") if n in values and values[n] is None]:
+            if before is None:
+                del values[name]
+            else:
+                raise BadRequest(f"{name} 不能为空 (field '{name}' cannot be null)", data={"field": name})
+        if "carIds" in values and values["carIds"] is None:
+            values["carIds"] = []
+        return values
+
+    def after_write(self, conn: Any, who: Any, action: str, record_id: int, values: Mapping[str, Any]) -> None:
+        if "carIds" not in values:
+            return
+        cars = sorted(set(values["carIds"]))
+        conn.execute("DELETE FROM gb32960_exchange_car WHERE platform_id = %(id)s AND NOT car_id = ANY(%(cars)s)",
+                     {"id": record_id, "cars": cars})
+        conn.execute(
+            """INSERT INTO gb32960_exchange_car (enterprise_id, platform_id, car_id)
+               SELECT p.enterprise_id, p.id, c FROM gb32960_superior_platform p, unnest(%(cars)s::bigint[]) AS c
+               WHERE p.id = %(id)s
+               ON CONFLICT (platform_id, car_id) DO NOTHING""", {"id": record_id, "cars": cars})
+        # the link service restarts a platform whose vehicles changed (it compares the rows it reads)
+        conn.execute("UPDATE gb32960_superior_platform SET updated_at = now() WHERE id = %(id)s", {"id": record_id})
+
+    def after_read(self, conn: Any, record: dict[str, Any]) -> dict[str, Any]:
+        rows = conn.execute("SELECT car_id FROM gb32960_exchange_car WHERE platform_id = %(id)s ORDER BY car_id",
+                            {"id": record["id"]}).fetchall()
+        return {**record, "carIds": [int(r[0]) for r in rows]}
+
+
+GB32960_SUPERIOR_PLATFORM = EntitySpec(
+    name="gb32960SuperiorPlatform",
+    relation="gb32960_superior_platform_view",
+    table="gb32960_superior_platform",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    label="GB32960上级平台",
+    hooks=PlatformHooks(),
+    default_order="id",
+    fields={
+        "id": F("id", "int", label="编号"),
+        "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
+        "name": F("name", required=True, max_length=64, unique=True, create=True, update=True, label="名称",
+                  exportable=True),
+        "host": F("host", required=True, max_length=255, create=True, update=True, label="地址", exportable=True),
+        "port": F("port", "int", required=True, minimum=1, maximum=65535, create=True, update=True, label="端口",
+                  exportable=True),
+        "username": F("username", required=True, max_length=12, check=_bytes_at_most(12, "用户名", "username"),
+                      create=True, update=True, label="用户名", exportable=True),
+        "password": F("password", required=True, max_length=20, check=_bytes_at_most(20, "密码", "password"),
+                      secret=True, create=True, update=True, label="密码"),
+        "encryption": F("encryption", "int", enum=ENCRYPTIONS, create=True, update=True, label="加密规则",
+                        exportable=True),
+        "version": F("version", enum=VERSIONS, create=True, update=True, label="协议版本", exportable=True),
+        "enabled": F("enabled", "bool", create=True, update=True, label="启用", exportable=True),
+        "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
+                    label="备注", exportable=True),
+        "carIds": F("car_ids", "json", virtual=True, ref="carView", check=_car_ids, create=True, update=True,
+                    label="交换车辆"),
+        "linkState": F("link_state", expression="link_state", enum=LINK_STATES, label="链路状态", exportable=True),
+        "linkSince": F("link_since", "time", expression="link_since", label="状态时间", exportable=True),
+        "lastHeartbeatAt": F("last_heartbeat_at", "time", expression="last_heartbeat_at", label="最近心跳"),
+        "sent": F("sent", "int", expression="sent", label="实时上报数", exportable=True),
+        "backfilled": F("backfilled", "int", expression="backfilled", label="补发数", exportable=True),
+        "skipped": F("skipped", "int", expression="skipped", label="未转发数", exportable=True),
+        "lastError": F("last_error", expression="last_error", filterable=False, sortable=False, label="最近错误",
+                       exportable=True),
+        "createdAt": F("created_at", "time", label="创建时间"),
+        "updatedAt": F("updated_at", "time", label="更新时间"),
+    },
+)
+
+GB32960_EXCHANGE_CAR = EntitySpec(
+    name="gb32960ExchangeCar",
+    relation="gb32960_exchange_car_view",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    label="GB32960交换车辆",
+    default_order="id",
+    default_desc=True,
+    fields={
+        "id": F("id", "int", label="编号"),
+        "enterpriseId": F("enterprise_id", "int", label="企业"),
+        "platformId": F("platform_id", "int", ref="gb32960SuperiorPlatform", label="上级平台"),
+        "platformName": F("platform_name", expression="platform_name", label="上级平台", exportable=True),
+        "version": F("version", expression="version", enum=VERSIONS, label="协议版本", exportable=True),
+        "carId": F("car_id", "int", ref="carView", label="车辆"),
+        "plateNumber": F("plate_number", expression="plate_number", label="车牌号", exportable=True),
+        "vin": F("vin", expression="vin", label="VIN", exportable=True),
+        "linkState": F("link_state", expression="link_state", enum=LINK_STATES, label="链路状态", exportable=True),
+        "linkSince": F("link_since", "time", expression="link_since", label="状态时间", exportable=True),
+        "createdAt": F("created_at", "time", label="加入时间", exportable=True),
+    },
+)
+
+class InferiorHooks(EntityHooks):
+    def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
+                     before: Mapping[str, Any] | None) -> dict[str, Any]:
+        values = {**values, "remark": ""} if "remark" in values and values["remark"] is None else dict(values)
+        if "enabled" in values and values["enabled"] is None:
+            if before is not None:
+                raise BadRequest("enabled 不能为空 (field 'enabled' cannot be null)", data={"field": "enabled"})
+            del values["enabled"]
+        return values
+
+
+# A platform that relays its vehicles' data to us (the gb32960 exchange's inferiorPlatform): the GB gateway accepts
+# its platform login 0x05 with this username (unique over all platforms: the login names the account) and password
+# (write-only), then takes the frames of the vehicles of the owner's enterprise tree by VIN (gateway/README.md).
+GB32960_INFERIOR_PLATFORM = EntitySpec(
+    name="gb32960InferiorPlatform",
+    relation="gb32960_inferior_platform",
+    table="gb32960_inferior_platform",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    label="GB32960下级平台",
+    hooks=InferiorHooks(),
+    default_order="id",
+    fields={
+        "id": F("id", "int", label="编号"),
+        "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
+        "name": F("name", required=True, max_length=64, unique=True, create=True, update=True, label="名称",
+                  exportable=True),
+        "username": F("username", required=True, max_length=12, unique=True,
+                      check=_bytes_at_most(12, "用户名", "username"), create=True, update=True, label="用户名",
+                      exportable=True),
+        "password": F("password", required=True, max_length=20, check=_bytes_at_most(20, "密码", "password"),
+                      secret=True, create=True, update=True, label="密码"),
+        "enabled": F("enabled", "bool", create=True, update=True, label="启用", exportable=True),
+        "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
+                    label="备注", exportable=True),
+        "createdAt": F("created_at", "time", label="创建时间"),
+        "updatedAt": F("updated_at", "time", label="更新时间"),
+    },
+)
+
+GB32960_EXCHANGE_WRITABLE = (GB32960_SUPERIOR_PLATFORM, GB32960_INFERIOR_PLATFORM)
+GB32960_EXCHANGE_READ_ONLY = (GB32960_EXCHANGE_CAR,)

@@ -1,0 +1,32 @@
+import { Tag, Tooltip } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import ListPage from '../../features/list/ListPage';
+import { defineListScreen } from '../../features/list/types';
+
+const STATE_COLOURS: Record<string, string> = { connected: 'green', connecting: 'gold', error: 'red', disconnected: 'default' };
+
+/** The gb32960 data exchange's "superiorPlatform" (platform-spec §2): the superior platforms fleetwatch forwards
+ * its new-energy vehicles' real-time data to over GB/T 32960.3 (address, port, the platform login's username,
+ * password and encryption rule, the 2016 `##` or 2025 `$$` framing, which vehicles), each row with its link state and counts as
+ * the link service last saved them; the password is write-only. The gb32960 car screen lists the vehicles per platform. */
+export default function Gb32960SuperiorPlatformScreen() {
+  const { t } = useTranslation('nev');
+  const screen = useMemo(() => defineListScreen({
+    entity: 'gb32960SuperiorPlatform',
+    namespace: 'nev:superiorPlatform',
+    columns: ['name', 'host', 'port', 'username', 'encryption', 'version',
+      { field: 'enabled', render: (value) => (value ? <Tag color="green">{t('superiorPlatform.enums.enabled.true')}</Tag> : <Tag>{t('superiorPlatform.enums.enabled.false')}</Tag>) },
+      { field: 'linkState', render: (value, record) => (
+        <Tooltip title={record.lastError ? String(record.lastError) : undefined}>
+          <Tag color={STATE_COLOURS[String(value)] ?? 'default'} data-testid="gb32960-link-state" data-state={String(value)}>
+            {t(`superiorPlatform.enums.linkState.${String(value)}`, { defaultValue: String(value) })}
+          </Tag>
+        </Tooltip>) },
+      'sent', 'backfilled', 'linkSince'],
+    filters: ['name', 'host', 'version', 'enabled'],
+    form: ['name', 'host', 'port', 'username', 'password', 'encryption', 'version', 'carIds', 'enabled', 'remark'],
+    features: { import: false },
+  }), [t]);
+  return <ListPage screen={screen} />;
+}

@@ -1,0 +1,107 @@
+"""Which frames of ``gb32960.uplink.v1`` go to a GB/T 32960 superior platform, and the frames sent (pure).
+
+GB/T 32960.3-2016 §7.2 / §7.5: a platform relays its vehicles' real-time data (0x02) as its terminals sent it,
+each frame carrying the vehicle's VIN; data that could not be sent when it arrived (a link outage) goes as
+back-filled data (0x03), oldest first. The data unit is relayed byte for byte (collection time and blocks as
+the terminal encoded them); only the frame around it is ours, in the superior's framing (``##`` 2016 or ``$$``
+2025). The two editions' blocks differ (2025 changed the vehicle, motor, position and alarm layouts), so a
+superior gets the frames of terminals of its own edition; the others are counted as skipped, not transcoded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from fleet.gb32960_records import GbUplink
+from protocols.gb32960 import Protocol, encode_frame
+from protocols.gb32960.framing import HEADER_BYTES
+from protocols.gb32960.messages import Heartbeat, PlatformLogin, PlatformLogout
+
+REALTIME = 0x02
+BACKFILL = 0x03
+PLATFORM_LOGIN = 0x05
+PLATFORM_LOGOUT = 0x06
+HEARTBEAT = 0x07
+DATA_COMMANDS = (REALTIME, BACKFILL)
+ENCRYPTION_RULES = {1: "none", 2: "RSA", 3: "AES-128"}
+# the platform login's header carries no vehicle: its VIN field is left empty (NUL-padded)
+PLATFORM_VIN = ""
+CHINA = timezone(timedelta(hours=8))
+LAST_SERIAL = 65531  # login serials run 1 ... 65531 and restart each day (GB/T 32960.3-2016 table 11, 17)
+
+
+def framing(version: str) -> Protocol:
+    """The Protocol of a superior's configured version: '2016' (``##``) or '2025' (``$$``)."""
+    if version == "2016":
+        return Protocol.GB32960_2016
+    if version == "2025":
+        return Protocol.GB32960_2025
+    raise ValueError(f"GB/T 32960 version must be 2016 or 2025, not {version!r}")
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    car_id: int
+    vin: str
+    command: int  # 0x02 or 0x03
+    frame: bytes
+
+
+def relay(uplink: GbUplink, car_ids: frozenset[int], version: str, backfill: bool) -> Outgoing | str | None:
+    """The frame to send for one uplink: an Outgoing, None when the uplink is not data of an exchanged vehicle,
+    or the reason (a str) it is data of an exchanged vehicle that this superior cannot take."""
+    if uplink.command not in DATA_COMMANDS or uplink.car_id is None or uplink.car_id not in car_ids:
+        return None
+    if uplink.protocol != "gb32960":
+        return f"protocol {uplink.protocol} is not GB/T 32960"
+    protocol = framing(version)
+    if uplink.frame_protocol != protocol.value:
+        return f"a {uplink.frame_protocol} frame for a GB/T 32960-{version} superior"
+    raw = bytes.fromhex(uplink.raw_hex)
+    data = raw[HEADER_BYTES:-1]
+    command = BACKFILL if backfill or uplink.command == BACKFILL else REALTIME
+    frame = encode_frame(command, data, vin=uplink.vin, protocol=protocol, encryption=raw[21])
+    return Outgoing(uplink.car_id, uplink.vin, command, frame)
+
+
+def is_late(uplink: GbUplink, now: datetime, backfill_after_s: float) -> bool:
+    """True when the gateway received the frame longer than ``backfill_after_s`` ago: it was not relayed in real
+    time (the link was down), so it goes as back-filled data."""
+    received = datetime.fromisoformat(uplink.received_at.replace("Z", "+00:00"))
+    return (now - received).total_seconds() > backfill_after_s
+
+
+def login_frame(version: str, at: datetime, serial: int, username: str, password: str, encryption: int) -> bytes:
+    """Platform login 0x05 (GB/T 32960.3-2016 §7.5.1 table 17): time, serial, username, password, encryption rule."""
+    body = PlatformLogin(at, serial, username, password, encryption)
+    return encode_frame(PLATFORM_LOGIN, body, vin=PLATFORM_VIN, protocol=framing(version))
+
+
+def logout_frame(version: str, at: datetime, serial: int) -> bytes:
+    """Platform logout 0x06: time and the serial of the login it ends."""
+    return encode_frame(PLATFORM_LOGOUT, PlatformLogout(at, serial), vin=PLATFORM_VIN, protocol=framing(version))
+
+
+def heartbeat_frame(version: str) -> bytes:
+    return encode_frame(HEARTBEAT, Heartbeat(), vin=PLATFORM_VIN, protocol=framing(version))
+
+
+class LoginSerial:
+    """The platform login serial: 1 on the first login of a China (GMT+8) day, then one more per login, up to
+    65531 (table 17)."""
+
+    def __init__(self) -> None:
+        self.day: str | None = None
+        self.value = 0
+
+    def next(self, at: datetime) -> int:
+        day = at.astimezone(CHINA).strftime("%Y%m%d")
+        if day != self.day or self.value >= LAST_SERIAL:
+            self.day, self.value = day, 0
+        self.value += 1
+        return self.value
+
+
+__all__ = ["Outgoing", "relay", "is_late", "login_frame", "logout_frame", "heartbeat_frame", "framing",
+           "LoginSerial"]

@@ -1,0 +1,140 @@
+"""The gb32960 data exchange in Chromium (platform-spec §2: the gb32960 exchange's superiorPlatform, car and
+inferiorPlatform), in zh-CN, zh-HK and en-US: the superiorPlatform screen lists a platform with its encryption
+rule, version and link state as the link service saved it; the car screen lists its vehicle with plate, VIN,
+platform and link state; the inferiorPlatform screen lists an inferior platform's account.
+Then an operator configures a platform in the form (address, port, username, password, version, vehicles) and the
+row the link service reads holds it."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import ConsoleStack
+from tests.e2e.support import sign_in
+from tests.e2e.test_alarm_pages import OPEN_SELECT
+from warehouse.db import connect
+from warehouse.queries import gb32960_exchange as q
+from warehouse.seed import PARENT
+
+TEXTS = {
+    "zh-CN": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "启用"},
+    "zh-HK": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "啓用"},
+    "en-US": {"connected": "Logged in", "none": "None", "menu": "New energy", "enabled": "Enabled"},
+}
+
+
+def _parent(db_url: str) -> tuple[int, int, str, str]:
+    """The parent demo enterprise, and one car of its tree: (enterprise, car id, plate, vin or '')."""
+    with connect(db_url) as conn:
+        enterprise = conn.execute("SELECT enterprise_id FROM app_user WHERE user_name = %s",
+                                  (PARENT.admin,)).fetchone()[0]  # type: ignore[index]
+        car = conn.execute(
+            "SELECT c.id, c.plate_number, COALESCE(c.vin, '') FROM car c JOIN enterprise e ON e.id = c.enterprise_id "
+            "WHERE e.path LIKE (SELECT path FROM enterprise WHERE id = %s) || '%%' ORDER BY c.id LIMIT 1",
+            (enterprise,)).fetchone()
+    assert car is not None
+    return int(enterprise), int(car[0]), str(car[1]), str(car[2])
+
+
+@pytest.fixture
+def platform(console_stack: ConsoleStack) -> Iterator[dict[str, Any]]:
+    """A gb32960 superior platform of the parent enterprise with one vehicle, its link logged in (removed after)."""
+    tag = secrets.token_hex(3).upper()
+    enterprise, car, plate, vin = _parent(console_stack.db_url)
+    with connect(console_stack.db_url) as conn:
+        platform_id = conn.execute(
+            "INSERT INTO gb32960_superior_platform (enterprise_id, name, host, port, username, password, version, "
+            "enabled) VALUES (%s, %s, '198.51.100.7', 19006, 'nev32960', 'pw', '2025', false) RETURNING id",
+            (enterprise, f"国标平台{tag}")).fetchone()[0]  # type: ignore[index]
+        conn.execute("INSERT INTO gb32960_exchange_car (enterprise_id, platform_id, car_id) VALUES (%s, %s, %s)",
+                     (enterprise, platform_id, car))
+        inferior_id = conn.execute(
+            "INSERT INTO gb32960_inferior_platform (enterprise_id, name, username, password) VALUES (%s, %s, %s, "
+            "'pw') RETURNING id", (enterprise, f"国标下级{tag}", f"inf{tag}")).fetchone()[0]  # type: ignore[index]
+        q.save_link_state(conn, platform_id, {"state": "connected", "since": datetime.now(UTC),
+                                              "last_heartbeat_at": None, "sent": 120, "backfilled": 7, "skipped": 0,
+                                              "last_error": None})
+        conn.commit()
+    yield {"id": platform_id, "name": f"国标平台{tag}", "car": car, "plate": plate, "vin": vin,
+           "inferior": inferior_id, "inferior_name": f"国标下级{tag}", "inferior_user": f"inf{tag}"}
+    with connect(console_stack.db_url) as conn:
+        conn.execute("DELETE FROM gb32960_superior_platform WHERE id = %s", (platform_id,))
+        conn.execute("DELETE FROM gb32960_inferior_platform WHERE id = %s", (inferior_id,))
+        conn.commit()
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "zh-HK", "en-US"])
+def test_the_gb32960_exchange_screens_in_each_language(page: Any, console_stack: ConsoleStack,
+                                                       platform: dict[str, Any], language: str) -> None:
+    texts = TEXTS[language]
+    page.add_init_script(f"window.localStorage.setItem('fleetwatch.language', '{language}')")
+    sign_in(page, PARENT.admin, path="/gb32960/superiorPlatform")
+    platforms = page.get_by_test_id("list-page-gb32960SuperiorPlatform")
+    platforms.get_by_test_id("list-filter-name").fill(platform["name"])
+    platforms.get_by_test_id("list-search").click()
+    row = platforms.locator(f'tr[data-row-key="{platform["id"]}"]')
+    row.wait_for()
+    state = row.get_by_test_id("gb32960-link-state")
+    assert state.get_attribute("data-state") == "connected" and state.inner_text() == texts["connected"]
+    for shown in ("198.51.100.7", "19006", "nev32960", texts["none"], "GB/T 32960.3-2025 ($$)", "120", "7"):
+        assert shown in row.inner_text(), shown
+    menu = page.get_by_test_id("menu").inner_text()
+    assert texts["menu"] in menu
+
+    page.goto("/gb32960/car")
+    cars = page.get_by_test_id("list-page-gb32960ExchangeCar")
+    cars.get_by_test_id("list-filter-plateNumber").fill(platform["plate"])
+    cars.get_by_test_id("list-search").click()
+    car = cars.locator("tr.ant-table-row", has_text=platform["name"])
+    car.wait_for()
+    assert platform["plate"] in car.inner_text() and platform["vin"] in car.inner_text()
+    car_state = car.get_by_test_id("gb32960-car-link-state")
+    assert car_state.get_attribute("data-state") == "connected" and car_state.inner_text() == texts["connected"]
+
+    page.goto("/gb32960/inferiorPlatform")
+    inferiors = page.get_by_test_id("list-page-gb32960InferiorPlatform")
+    inferiors.get_by_test_id("list-filter-name").fill(platform["inferior_name"])
+    inferiors.get_by_test_id("list-search").click()
+    inferior = inferiors.locator(f'tr[data-row-key="{platform["inferior"]}"]')
+    inferior.wait_for()
+    assert platform["inferior_user"] in inferior.inner_text() and texts["enabled"] in inferior.inner_text()
+    assert page.errors == []
+
+
+def test_an_operator_configures_a_gb32960_superior_platform(page: Any, console_stack: ConsoleStack) -> None:
+    name = f"国标上级{secrets.token_hex(3)}"
+    _, car, plate, _ = _parent(console_stack.db_url)
+    sign_in(page, PARENT.admin, path="/gb32960/superiorPlatform")
+    listing = page.get_by_test_id("list-page-gb32960SuperiorPlatform")
+    listing.get_by_test_id("list-create").click()
+    drawer = page.get_by_test_id("record-drawer")
+    drawer.get_by_test_id("record-field-name").fill(name)
+    drawer.get_by_test_id("record-field-host").fill("203.0.113.20")
+    drawer.get_by_test_id("record-field-port").fill("19007")
+    drawer.get_by_test_id("record-field-username").fill("nev-user")
+    drawer.get_by_test_id("record-field-password").fill("nev-pass-32960")
+    drawer.get_by_test_id("record-field-version").click()
+    page.locator(OPEN_SELECT, has_text="2016").click()
+    drawer.get_by_test_id("record-field-carIds").click()
+    page.keyboard.type(plate)
+    page.locator(OPEN_SELECT, has_text=plate).first.click()
+    page.keyboard.press("Escape")
+    page.get_by_test_id("record-save").click()
+    drawer.wait_for(state="hidden")
+    listing.locator("tr[data-row-key]", has_text=name).wait_for()
+    try:
+        with connect(console_stack.db_url) as conn:
+            rows = [p for p in q.enabled_platforms(conn) if p.name == name]
+        assert [(p.host, p.port, p.username, p.password, p.version, p.encryption) for p in rows] == [
+            ("203.0.113.20", 19007, "nev-user", "nev-pass-32960", "2016", 1)]
+        assert car in rows[0].car_ids
+    finally:
+        with connect(console_stack.db_url) as conn:
+            conn.execute("DELETE FROM gb32960_superior_platform WHERE name = %s", (name,))
+            conn.commit()
+    assert page.errors == []

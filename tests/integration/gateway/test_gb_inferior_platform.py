@@ -1,0 +1,101 @@
+"""A GB/T 32960 inferior platform on the GB gateway (platform-spec §2, the gb32960 exchange's inferiorPlatform;
+GB/T 32960.3-2016 §7.5), on the real PostgreSQL and Kafka: its platform login 0x05 is accepted with the
+configured username and password (else 0x02 and closed); the real-time data it relays for a vehicle of its
+enterprise tree (identity by VIN) is in Kafka as that vehicle's uplink before it is answered; a VIN outside its
+tree or unknown is answered 0x02 and not forwarded; heartbeat and logout are answered."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import psycopg
+import pytest
+
+from fleet.gb32960_records import GbUplink
+from fleet.topics import GB32960_UPLINK
+from protocols.gb32960 import Response, TimeOnly
+from protocols.gb32960.messages import Heartbeat, PlatformLogin, PlatformLogout
+from tests.integration.gateway.gb_support import (
+    AT,
+    GbTerminal,
+    insert_vehicle,
+    nth_time,
+    realtime_body,
+    running_gb_gateway,
+    unique_vin,
+)
+from tests.integration.gateway.support import tail
+
+pytestmark = pytest.mark.timeout(90)
+
+
+def _inferior(pg_url: str, enterprise_id: int, username: str, password: str) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE enterprise SET path = '/' || id || '/' WHERE id = %s AND path = ''", (enterprise_id,))
+        conn.execute("INSERT INTO gb32960_inferior_platform (enterprise_id, name, username, password) "
+                     "VALUES (%s, %s, %s, %s)", (enterprise_id, f"inferior-{username}", username, password))
+
+
+def test_an_inferior_platform_logs_in_and_relays_its_vehicles_data(pg_url: str, kafka_bootstrap: str) -> None:
+    vin, foreign_vin, unknown_vin = unique_vin(), unique_vin(), unique_vin()
+    ids = insert_vehicle(pg_url, vin)
+    insert_vehicle(pg_url, foreign_vin)  # another enterprise's vehicle
+    username = f"i{uuid.uuid4().hex[:10]}"
+    _inferior(pg_url, ids["enterprise_id"], username, "relay-pass")
+
+    async def main() -> None:
+        async with running_gb_gateway(pg_url, kafka_bootstrap) as server, tail(kafka_bootstrap, GB32960_UPLINK) as uplinks:
+            platform = await GbTerminal.connect(server.port_of("gb32960"), "")
+            await platform.send(0x05, PlatformLogin(AT, 1, username, "relay-pass", 1))
+            answer = await platform.receive()
+            assert (answer.header.command, answer.header.response, answer.body) == (0x05, Response.SUCCESS,
+                                                                                     TimeOnly(AT))
+            sent = await platform.send(0x02, realtime_body(nth_time(1), soc=64), vin=vin)
+            answer = await platform.receive()
+            assert (answer.header.command, answer.header.response, answer.header.vin) == (0x02, Response.SUCCESS, vin)
+            found = [GbUplink.from_json(r) for r in await uplinks.records(min_count=1, timeout_s=5)
+                     if r.get("vin") == vin]  # answered, so already in Kafka
+            assert [(u.command, u.car_id, u.device_id, u.enterprise_id, u.raw_hex) for u in found] == [
+                (0x02, ids["car_id"], ids["device_id"], ids["enterprise_id"], sent.hex())]
+            for other in (foreign_vin, unknown_vin):  # identity by VIN, in the platform's tree only
+                await platform.send(0x03, realtime_body(nth_time(2)), vin=other)
+                answer = await platform.receive()
+                assert (answer.header.command, answer.header.response, answer.header.vin) == (
+                    0x03, Response.ERROR, other)
+            await platform.send(0x07, Heartbeat())
+            assert (await platform.receive()).header.response == Response.SUCCESS
+            await platform.send(0x02, realtime_body(nth_time(3), soc=63), vin=vin)  # the looked-up vehicle again
+            assert (await platform.receive()).header.response == Response.SUCCESS
+            await platform.send(0x06, PlatformLogout(nth_time(4), 1))
+            assert (await platform.receive()).header.command == 0x06
+            with pytest.raises(ConnectionError):
+                await platform.receive(timeout_s=3)
+            later = [r for r in await uplinks.records(min_count=10, timeout_s=2)
+                     if r.get("vin") in (foreign_vin, unknown_vin)]
+            assert later == []
+
+    asyncio.run(main())
+
+
+def test_a_wrong_password_is_answered_error_and_the_connection_closed(pg_url: str, kafka_bootstrap: str) -> None:
+    ids = insert_vehicle(pg_url, unique_vin())
+    username = f"i{uuid.uuid4().hex[:10]}"
+    _inferior(pg_url, ids["enterprise_id"], username, "right")
+
+    async def main() -> None:
+        async with running_gb_gateway(pg_url, kafka_bootstrap) as server:
+            for user, password in ((username, "wrong"), ("nobody", "right")):
+                platform = await GbTerminal.connect(server.port_of("gb32960"), "")
+                await platform.send(0x05, PlatformLogin(AT, 1, user, password, 1))
+                answer = await platform.receive()
+                assert (answer.header.command, answer.header.response) == (0x05, Response.ERROR)
+                with pytest.raises(ConnectionError):
+                    await platform.receive(timeout_s=3)
+            # data before a login is refused
+            platform = await GbTerminal.connect(server.port_of("gb32960"), "")
+            await platform.send(0x07, Heartbeat())
+            assert (await platform.receive()).header.response == Response.ERROR
+            await platform.close()
+
+    asyncio.run(main())
