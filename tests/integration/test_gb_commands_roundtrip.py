@@ -23,7 +23,13 @@ from fleet.settings import ApiSettings
 from fleet.topics import CONSOLE_EVENTS
 from protocols.gb32960 import Message, Response, TimeOnly
 from protocols.gb32960.messages.params import ParameterQuery, ParameterSet, TerminalControl
-from tests.integration.gateway.gb_support import GbTerminal, insert_vehicle, login_body, running_gb_gateway, unique_vin
+from tests.integration.gateway.gb_support import (
+    GbTerminal,
+    insert_vehicle,
+    login_body,
+    running_gb_gateway,
+    unique_vin,
+)
 from tests.integration.streams.conftest import start_worker
 from tests.integration.streams.support import TopicReader, Worker, wait_for
 from warehouse.passwords import hash_password
