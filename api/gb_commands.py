@@ -6,7 +6,7 @@ A device whose protocol is ``gb32960`` takes the JT/T 808 command codes that mea
 console and API keep one set of routes:
 
 - 8104 ``{}``: 0x80 query of every table-24 id (0x01-0x10);
-- 8106 ``{ids: ["02", 9]}``: 0x80 query of those ids (hex text or numbers, 0x01-0x10);
+- 8106 ``{ids: ["02", "09"]}``: 0x80 query of those ids (hex text, 0x01-0x10);
 - 8103 ``{paramList: [{id: "02", value: 10}, {id: "05", value: "gb.example.com"}]}``: 0x81 set; a number
   of the id's width (table 24), text for the domains 0x05 / 0x0E (their length items 0x04 / 0x0D are
   written from the text, never given); the versions 0x07 / 0x08 are read only;
@@ -43,9 +43,7 @@ SENSITIVE_CONTROL = {0x02: "shutdown", 0x04: "factory reset", 0x05: "disconnect 
 
 def _param_id(raw: Any, field: str) -> int:
     value: int | None = None
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        value = raw
-    elif isinstance(raw, str) and 1 <= len(raw.strip()) <= 4:
+    if isinstance(raw, str) and 1 <= len(raw.strip()) <= 4:
         try:
             value = int(raw.strip(), 16)
         except ValueError:

@@ -144,7 +144,7 @@ def test_parameter_query_set_and_terminal_control_round_trip_with_a_32960_termin
 
             # 8106 on a gb32960 vehicle -> 0x80 query of ids 0x02, 0x05 (a domain: its length item comes too)
             reply = await asyncio.to_thread(post, f"/api/command/{online['car_id']}/8106.json",
-                                            {"ids": ["02", "05", 9]})
+                                            {"ids": ["02", "05", "09"]})
             assert reply.status_code == 200, reply.json
             query_id = reply.json["data"]["id"]
             asked = await _command(terminal)

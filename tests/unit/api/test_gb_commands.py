@@ -20,7 +20,7 @@ def _decoded(built: Any, cls: Any) -> Any:
 def test_queries_sets_and_control_encode_the_standards_data_units() -> None:
     every = build("8104", {}, "gb32960")
     assert every.msg_id == 0x80 and _decoded(every, ParameterQuery).ids == tuple(range(1, 0x11))
-    some = build("8106", {"ids": ["0A", 2, "02"]}, "gb32960")
+    some = build("8106", {"ids": ["0A", "2", "0x02"]}, "gb32960")
     assert _decoded(some, ParameterQuery).ids == (0x0A, 0x02) and some.payload == {"ids": ["0A", "02"]}
     setting = build("8103", {"paramList": [{"id": "01", "value": 65535}, {"id": "05", "value": "gb.example.com"},
                                            {"id": "10", "value": 1}]}, "gb32960")
@@ -35,7 +35,8 @@ def test_queries_sets_and_control_encode_the_standards_data_units() -> None:
 @pytest.mark.parametrize(("code", "payload", "field"), [
     ("8106", {"ids": []}, "ids"),
     ("8106", {"ids": ["zz"]}, "ids[0]"),
-    ("8106", {"ids": [0x11]}, "ids[0]"),
+    ("8106", {"ids": ["11"]}, "ids[0]"),
+    ("8106", {"ids": [2]}, "ids[0]"),
     ("8103", {"paramList": [{"id": "09", "value": 256}]}, "paramList[0].value"),
     ("8103", {"paramList": [{"id": "02", "value": -1}]}, "paramList[0].value"),
     ("8103", {"paramList": [{"id": "02", "value": "10"}]}, "paramList[0].value"),
