@@ -9,13 +9,14 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from api import commands
+from api import commands, gb_commands
 from api.command_params import audit_changes
 from api.db import get_db
 from api.errors import ApiError, BadRequest, Forbidden, Unavailable
 from api.security import current_principal
 from api.services import downlinks
 from fleet.enums import DeviceState
+from fleet.gb32960_records import GB_PROTOCOLS
 from fleet.phones import canonical_phone
 from fleet.topics import JT808_DOWNLINK
 from warehouse.queries import commands as queries
@@ -38,7 +39,10 @@ def send(target: dict[str, Any], command: str, payload: Any) -> dict[str, Any]:
     """Validate, check a sensitive command's permission and confirmation, refuse an offline terminal,
     write the row, produce the downlink. Raises ApiError; the order is that of the checks (a bad
     payload is a 400 even for an offline terminal)."""
-    built = commands.build(command, payload, target["protocolVersion"])
+    if target.get("protocol") in GB_PROTOCOLS:
+        built = gb_commands.build(command, payload, target["protocol"])
+    else:
+        built = commands.build(command, payload, target["protocolVersion"])
     if built.sensitive:
         check_sensitive(built, payload)
     if target["state"] != DeviceState.ONLINE:
@@ -72,11 +76,17 @@ def send_built(target: dict[str, Any], built: commands.Built) -> dict[str, Any]:
                              user_id=principal.user_id, user_name=principal.user_name)
         audit(conn, user_id=principal.user_id, user_name=principal.user_name, enterprise_id=target["enterpriseId"],
               entity="command", record_id=row["id"], action="create", changes=changes)
-    phone = canonical_phone(target["phone"])
-    value = {"phone": phone, "msg_id": built.msg_id, "body_hex": built.body_hex, "command_id": str(row["id"]),
-             "created_at": row["createdAt"].astimezone(UTC).isoformat().replace("+00:00", "Z")}
+    created_at = row["createdAt"].astimezone(UTC).isoformat().replace("+00:00", "Z")
+    if target.get("protocol") in GB_PROTOCOLS:  # the GB gateway holding the VIN frames it (gateway/gb/downlinks.py)
+        key = target["vin"] or ""
+        value = {"vin": key, "protocol": target["protocol"], "msg_id": built.msg_id, "body_hex": built.body_hex,
+                 "command_id": str(row["id"]), "created_at": created_at}
+    else:
+        key = canonical_phone(target["phone"])
+        value = {"phone": key, "msg_id": built.msg_id, "body_hex": built.body_hex, "command_id": str(row["id"]),
+                 "created_at": created_at}
     try:
-        downlinks().send(JT808_DOWNLINK, phone, json.dumps(value).encode())
+        downlinks().send(JT808_DOWNLINK, key, json.dumps(value).encode())
     except commands.DownlinkUnavailable:
         with get_db().connection() as conn:
             queries.mark_failed(conn, row["id"], "kafka_unavailable")

@@ -188,6 +188,9 @@ class GbGatewaySettings(_Base):
     hostile_log_per_s: float = Field(20.0, gt=0, description="bad-input log lines per second across all connections")
     hostile_log_burst: int = Field(100, ge=1, description="bad-input log lines allowed at once before the per-second rate applies")
     hostile_log_hex_bytes: int = Field(64, ge=0, description="bytes of a bad frame shown as hex in the log")
+    downlink_queue_max: int = Field(16, ge=0, description="platform commands (0x80 / 0x81 / 0x82) queued per vehicle behind the one awaiting its answer; more fail (queue_full)")
+    downlink_reply_wait_s: float = Field(10.0, gt=0, description="longest wait for a vehicle's answer to a platform command before the next queued one is written")
+    sent_record_buffer: int = Field(10000, ge=1, description="jt808.sent.v1 records of platform commands awaiting Kafka; more are dropped (counted)")
 
 
 class StreamsSettings(_Base):

@@ -117,6 +117,15 @@ class DownlinkPacer:
         self._release(downlink)
         return True
 
+    def on_answer(self, msg_id: int) -> bool:
+        """An answer that names no serial (a GB/T 32960 terminal's answer carries its command only): it
+        releases the oldest awaited downlink of `msg_id`; True if there was one."""
+        for downlink in self._awaited:
+            if downlink.msg_id == msg_id:
+                self._release(downlink)
+                return True
+        return False
+
     def on_malformed_reply(self, reply_seq: int, reply_msg_id: int | None) -> bool:
         """A reply that did not decode named `reply_seq`: release that downlink and fail it `reply_malformed`."""
         downlink = self.awaiting.get(reply_seq)

@@ -213,6 +213,9 @@ class GatewayServer:
     def handle_downlink(self, payload: dict[str, Any]) -> None:
         """Write a `jt808.downlink.v1` message to the connection holding its terminal, if here."""
         assert self.ctx is not None
+        if "phone" not in payload and payload.get("vin"):  # a GB/T 32960 command: the GB gateway's (gateway/gb/)
+            self.counters.downlinks_ignored += 1
+            return
         try:
             phone = canonical_phone(str(payload["phone"]))
             msg_id = int(payload["msg_id"])

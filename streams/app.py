@@ -126,6 +126,7 @@ def build_components(settings: StreamsSettings, db_url: str, send: Send, command
     gb_alarms = GbAlarms(database("gb-alarms"), send) if settings.alarms_enabled else None
     gb = GbUplinksProcessor(gb_positions, live_p, database("gb-state"), gb_alarms, send,
                             max_backoff_s=settings.retry_max_backoff_s)
+    gb.commands = uplinks.commands
     return Components(positions=positions_p, states=states_p, live=live_p, store=store, uplinks=uplinks,
                       commands=uplinks.commands, gb=gb)
 

@@ -41,7 +41,9 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from fleet.enums import PushType
+from fleet.gb32960_records import GbUplink
 from fleet.topics import CONSOLE_EVENTS
+from protocols.gb32960.messages.params import PARAMETERS
 from protocols.jt808.catalogue import (
     AV_RESOURCE_LIST,
     CAMERA_SHOOT,
@@ -164,6 +166,37 @@ def without_secret_params(body: dict[str, Any]) -> dict[str, Any]:
             item = {**item, "value": "*" * size, "value_hex": "2A" * size}
         masked.append(item)
     return {**body, "params": masked}
+
+
+@dataclass(frozen=True, slots=True)
+class GbAnswer:
+    """A GB/T 32960 terminal's answer to a platform command (0x80 / 0x81 / 0x82), as matching needs it."""
+
+    device_id: int
+    command: int
+    result: int                # 0 success (flag 0x01), 1 failure (0x02 error, or any other flag)
+    reply: dict[str, Any]      # {response, params: [{id, name, value}]} (params: a 0x80 answer's items)
+    received_at: datetime
+
+
+GB_PLATFORM_COMMANDS = frozenset({0x80, 0x81, 0x82})  # GB/T 32960.3-2016 table 5: parameter query / set, control
+GB_SUCCESS = 0x01
+
+
+def gb_answer_of(uplink: GbUplink, received_at: datetime) -> GbAnswer | None:
+    """The answer a ``gb32960.uplink.v1`` record is, or None (a terminal's own command, flag 0xFE). Pure."""
+    if uplink.command not in GB_PLATFORM_COMMANDS or uplink.response in (None, 0xFE):
+        return None
+    reply: dict[str, Any] = {"response": uplink.response}
+    body = uplink.message.get("body")
+    values = body.get("values") if isinstance(body, dict) else None
+    if uplink.command == 0x80 and isinstance(values, list):
+        params = []
+        for item in values:
+            if isinstance(item, list) and len(item) == 2 and _small_int(item[0]) in PARAMETERS:
+                params.append({"id": f"{item[0]:02X}", "name": PARAMETERS[item[0]][0], "value": item[1]})
+        reply["params"] = params
+    return GbAnswer(uplink.device_id, uplink.command, 0 if uplink.response == GB_SUCCESS else 1, reply, received_at)
 
 
 def parse_sent(raw: bytes | str | dict[str, Any]) -> SentRecord | None:
@@ -294,6 +327,29 @@ class CommandsProcessor:
                 return [row]
             await cur.execute(sql.KEEP_EARLY, args)
         return []
+
+    async def handle_gb_answers(self, answers: Sequence[GbAnswer]) -> int:
+        """Answer the command rows of GB/T 32960 terminals' answers (streams/gb_uplinks.py step
+        ``gb_commands``), in one transaction; push 11 for each row answered. Returns how many."""
+        if not answers:
+            return 0
+
+        async def work(conn: psycopg.AsyncConnection[Any]) -> list[tuple[dict[str, Any], GbAnswer]]:
+            done = []
+            async with conn.cursor(row_factory=dict_row) as cur:
+                for answer in answers:
+                    await cur.execute(sql.ANSWER_UNSEQUENCED, {
+                        "result": answer.result, "msg_id": answer.command, "reply": Jsonb(answer.reply),
+                        "at": answer.received_at, "device_id": answer.device_id, "slack_s": EARLY_SLACK_S})
+                    row = await cur.fetchone()
+                    if row is not None:
+                        done.append((row, answer))
+            return done
+
+        done = await self._transact(work)
+        for row, answer in done:
+            await self._push(row, *result_push(row, await self._plate(row), answer.received_at))
+        return len(done)
 
     async def handle_sent(self, values: Iterable[Any]) -> int:
         """Apply a batch of ``jt808.sent.v1`` values; returns the commands changed. Raises PayloadError

@@ -11,6 +11,8 @@ not parse, or whose position is out of range, is a refusal dead-lettered by step
 4. gb_charging  charging sessions (streams.gb_charging), before gb_state, whose vehicle time is its mark.
 5. gb_state     nev_state (newest block wins) and nev_reading (chart readings), one transaction.
 6. gb_alarms    general alarm flags and fault lists -> alarm rows of type 9, push 2 (streams.gb_alarms).
+7. gb_commands  a terminal's answers to parameter query / set and terminal control (0x80 / 0x81 / 0x82)
+                -> the command row answered, push 11 (streams.commands, the one command path).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 import psycopg
 
+from streams.commands import GB_PLATFORM_COMMANDS, CommandsProcessor, gb_answer_of
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import EventLike, Send
 from streams.gb_alarms import GbAlarms
@@ -56,6 +59,7 @@ class GbUplinksProcessor:
     def __init__(self, positions: PositionsProcessor, live: LivePositions, db: Database, alarms: GbAlarms | None,
                  send: Send, *, max_backoff_s: float = 10.0) -> None:
         self.positions, self.live, self.db, self.alarms = positions, live, db, alarms
+        self.commands: CommandsProcessor | None = None  # step gb_commands; the app sets it
         self.pipeline = Pipeline(GB_STEPS, self, send, positions.limits, positions.zone,
                                  max_backoff_s=max_backoff_s, parse=parse_gb)
 
@@ -162,6 +166,14 @@ async def _alarms(p: GbUplinksProcessor, batch: Batch) -> None:
         await p.alarms.handle(batch.uplinks, batch.refuse)
 
 
+async def _commands(p: GbUplinksProcessor, batch: Batch) -> None:
+    if p.commands is None:
+        return
+    answers = [a for a in (gb_answer_of(f.uplink, f.received_at) for f in batch.uplinks if isinstance(f, GbFrame))
+               if a is not None]
+    await p.commands.handle_gb_answers(answers)
+
+
 GB_STEPS: list[Step] = [
     Step("gb_assess", _assess, view=True),
     Step("gb_live", _live, view=True),
@@ -169,4 +181,5 @@ GB_STEPS: list[Step] = [
     Step("gb_charging", _charging, DATA_COMMANDS),
     Step("gb_state", _state, DATA_COMMANDS),
     Step("gb_alarms", _alarms, DATA_COMMANDS),
+    Step("gb_commands", _commands, GB_PLATFORM_COMMANDS),
 ]

@@ -144,7 +144,23 @@ def downlink_row(record: Any) -> LogRow | None:
         command = None
     return LogRow(at, device_id, _int_or_none(obj.get("car_id")), enterprise_id,
                   canonical_or_same(str(obj.get("phone", ""))), DOWN, msg_id, seq, raw_hex, False,
-                  json_text(decode_raw(raw_hex) if raw_hex else HIDDEN), command, obj.get("gateway_id"))
+                  json_text(_decoded_downlink(raw_hex) if raw_hex else HIDDEN), command, obj.get("gateway_id"))
+
+
+GB_STARTS = ("2323", "2424")  # ## / $$: a GB/T 32960 platform command a GB gateway wrote (gateway/gb/downlinks.py)
+
+
+def _decoded_downlink(raw_hex: str) -> dict[str, Any]:
+    """A written frame decoded by its own codec: JT/T 808, or GB/T 32960 for a GB gateway's command."""
+    if raw_hex[:4].lower() not in GB_STARTS:
+        return decode_raw(raw_hex)
+    from protocols.gb32960 import GB32960Error, decode_frame
+    from protocols.gb32960.jsonify import to_json
+
+    try:
+        return to_json(decode_frame(bytes.fromhex(raw_hex)))
+    except (GB32960Error, ValueError) as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
 
 
 def canonical_or_same(phone: str) -> str:

@@ -91,6 +91,7 @@ class GbConnection(FlowControlledConnection):
         self.hostile_logged = 0
         self.hostile_suppressed = 0
         self._received_at: str | None = None  # receive time shared by the frames of one read
+        self.frame_protocol: Protocol | None = None  # the login's framing (## 2016 / $$ 2025): platform commands use it
 
     @property
     def vin(self) -> str | None:
@@ -145,6 +146,8 @@ class GbConnection(FlowControlledConnection):
         self.closed = True
         self._pending.clear()
         self.ctx.pipeline.forget(self)
+        if self.ctx.downlinks is not None:
+            self.ctx.downlinks.closed(self)
         if self.terminal is not None and self.ctx.registry.release(self):
             self.emit_session("offline", self._close_reason or "closed")
         self.ctx.hostile_log.summary(log, self, "conn %s (%s)", self.connection_id, self.peer)
@@ -176,6 +179,8 @@ class GbConnection(FlowControlledConnection):
         else:
             assert isinstance(verdict, Forward)
             self._forward(msg, verdict.policy)
+            if not msg.header.is_command and self.ctx.downlinks is not None:  # an answer to a platform command
+                self.ctx.downlinks.on_answer(self, msg.header)
 
     def _on_bad_frame(self, frame: bytes, exc: GB32960Error) -> None:
         """Bad BCC, a length that does not match, or a data unit that does not fit its layout: not
@@ -246,6 +251,7 @@ class GbConnection(FlowControlledConnection):
                 holder.replaced()
             if self.terminal is None:
                 self.terminal = found[0]
+                self.frame_protocol = header.protocol
                 ctx.registry.claim(self)
                 ctx.connection_authenticated(self)
                 self.emit_session("online", "login")
@@ -396,6 +402,10 @@ class GbConnection(FlowControlledConnection):
                 self._update_reading()
 
         ctx.pipeline.submit(GB32960_UPLINK, terminal.vin.encode(), value, on_done)
+
+    def write_downlink(self, frame: bytes) -> None:
+        """A platform command framed by gateway/gb/downlinks.py, written in order with the answers."""
+        self._write(frame)
 
     def _logged_out(self) -> None:
         """A stored logout ends the session (offline, reason logout), then the connection closes."""

@@ -10,15 +10,19 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from fleet.settings import GbGatewaySettings
-from fleet.topics import GB32960_UPLINK
+from fleet.topics import GB32960_UPLINK, JT808_DOWNLINK, JT808_SENT
 from gateway.admission import UnauthenticatedPool, admit_connection
 from gateway.counters import GbGatewayCounters
+from gateway.downlinks import SentRecorder
 from gateway.gb.connection import GbConnection
+from gateway.gb.downlinks import GbDownlinks
 from gateway.gb.vehicles import PostgresVehicleDirectory, VehicleDirectory
 from gateway.hostile_log import HostileInputLog
-from gateway.kafka_io import KafkaRecordSink
+from gateway.kafka_io import KafkaRecordSink, consume_downlinks
 from gateway.pipeline import RecordSink, UplinkPipeline
 
 log = logging.getLogger("gateway.gb.server")
@@ -60,6 +64,7 @@ class GbContext:
         self.counters = counters
         self.loop = loop
         self.registry = VinRegistry()
+        self.downlinks: GbDownlinks | None = None  # platform commands (gateway/gb/downlinks.py), set by the server
         self.connections: set[GbConnection] = set()
         self.unauthenticated: UnauthenticatedPool[GbConnection] = UnauthenticatedPool(settings.unauthenticated_max)
         self.hostile_log = HostileInputLog(
@@ -87,7 +92,8 @@ class GbContext:
 
 
 class GbGatewayServer:
-    def __init__(self, settings: GbGatewaySettings, directory: VehicleDirectory, sink: RecordSink) -> None:
+    def __init__(self, settings: GbGatewaySettings, directory: VehicleDirectory, sink: RecordSink,
+                 *, downlink_source: Callable[..., Any] | None = None) -> None:
         self.settings = settings
         self.counters = GbGatewayCounters()
         self._directory = directory
@@ -97,6 +103,9 @@ class GbGatewayServer:
         self._tasks: list[asyncio.Task[None]] = []
         self.ctx: GbContext | None = None
         self.pipeline: UplinkPipeline | None = None
+        self.sent: SentRecorder | None = None
+        self._downlink_source = downlink_source
+        self.downlinks_ready = asyncio.Event()
 
     def port_of(self, family: str) -> int:
         """The bound port of the `gb32960` or `gb17691` listener."""
@@ -110,6 +119,9 @@ class GbGatewayServer:
                                        batch_max_bytes=self.settings.batch_max_bytes)
         self.pipeline.start()
         self.ctx = GbContext(self.settings, self._directory, self.pipeline, self.counters, loop)
+        self.sent = SentRecorder(self._sink, self.counters, JT808_SENT, limit=self.settings.sent_record_buffer)
+        self.sent.start()
+        self.ctx.downlinks = GbDownlinks(self.ctx, self.sent)
         return self.ctx
 
     def new_connection(self, family: str) -> GbConnection:
@@ -118,13 +130,17 @@ class GbGatewayServer:
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
-        self.build_context()
+        ctx = self.build_context()
         for family, port in (("gb32960", self.settings.port), ("gb17691", self.settings.emission_port)):
             self._servers[family] = await loop.create_server(
                 lambda family=family: self.new_connection(family),  # type: ignore[misc]
                 self.settings.host, port, backlog=4096, reuse_address=True)
         self._tasks.append(asyncio.create_task(self._sweep_loop(), name="gb-gateway-sweep"))
         self._tasks.append(asyncio.create_task(self._status_loop(), name="gb-gateway-status"))
+        if self._downlink_source is not None:
+            assert ctx.downlinks is not None
+            self._tasks.append(asyncio.create_task(
+                self._downlink_source(ctx.downlinks.handle, ready=self.downlinks_ready), name="gb-downlinks"))
         log.info("GB gateway %s listening on %s: GB/T 32960 %d, GB 17691 / HJ 1239 %d", self.settings.gateway_id,
                  self.settings.host, self.port_of("gb32960"), self.port_of("gb17691"))
 
@@ -144,6 +160,8 @@ class GbGatewayServer:
                 await asyncio.sleep(0.01)
         if self.pipeline is not None:
             await self.pipeline.stop(drain_timeout_s)
+        if self.sent is not None:
+            await self.sent.stop(drain_timeout_s)
         self.counters.log_line()
 
     async def _sweep_loop(self) -> None:
@@ -171,7 +189,11 @@ def build_gb_gateway(settings: GbGatewaySettings, database_url: str, kafka_boots
     """The production wiring: PostgreSQL VIN directory and the idempotent Kafka producer (acks=all)."""
     directory = PostgresVehicleDirectory(database_url, pool_max=pool_max)
     sink = KafkaRecordSink(kafka_bootstrap, linger_ms=settings.linger_ms)
-    return GbGatewayServer(settings, directory, sink), directory, sink
+
+    def downlinks(handle: Callable[[dict[str, Any]], None], *, ready: asyncio.Event) -> Any:
+        return consume_downlinks(kafka_bootstrap, JT808_DOWNLINK, handle, ready=ready)
+
+    return GbGatewayServer(settings, directory, sink, downlink_source=downlinks), directory, sink
 
 
 async def run_gb_gateway(settings: GbGatewaySettings, database_url: str, kafka_bootstrap: str,

@@ -15,6 +15,20 @@ WHERE id = (SELECT id FROM command
   AND state = 'sent'
 RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id, created_by"""
 
+# A GB/T 32960 terminal's answer names its command (0x80 / 0x81 / 0x82) but no serial (GB/T 32960.3-2016
+# §6.3.2): it answers the oldest open command of that id of the device created before it arrived (the GB
+# gateway writes one command per vehicle at a time). 'created' too, since the answer and the gateway's sent
+# record travel on two topics and the answer may be processed first.
+ANSWER_UNSEQUENCED = """
+UPDATE command SET state = 'answered', result = %(result)s, reply_msg_id = %(msg_id)s, reply = %(reply)s,
+       answered_at = %(at)s, sent_at = COALESCE(sent_at, %(at)s), updated_at = now()
+WHERE id = (SELECT id FROM command
+            WHERE device_id = %(device_id)s AND msg_id = %(msg_id)s AND state IN ('created', 'sent')
+              AND created_at <= %(at)s::timestamptz + make_interval(secs => %(slack_s)s)
+            ORDER BY id LIMIT 1 FOR UPDATE)
+  AND state IN ('created', 'sent')
+RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id, created_by"""
+
 KEEP_EARLY = """
 INSERT INTO command_reply_early (device_id, reply_seq, msg_id, reply_msg_id, result, reply, received_at)
 SELECT %(device_id)s, %(seq)s, %(msg_id)s, %(reply_msg_id)s, %(result)s, %(reply)s, %(at)s

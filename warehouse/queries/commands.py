@@ -17,7 +17,7 @@ from warehouse.queries.scope import Scope
 
 _DEVICE_COLUMNS = sql.SQL(
     """d.id AS "deviceId", d.car_id AS "carId", d.enterprise_id AS "enterpriseId", d.phone, d.state,
-       d.protocol_version AS "protocolVersion", c.plate_number AS "plateNumber" """
+       d.protocol_version AS "protocolVersion", c.plate_number AS "plateNumber", d.protocol, c.vin """
 )
 
 

@@ -50,6 +50,16 @@ def test_long_downlink_is_sub_packaged() -> None:
     run(t)
 
 
+def test_a_gb_command_is_left_to_the_gb_gateway() -> None:
+    async def t(h: Harness) -> None:
+        target = await login(h)
+        h.server.handle_downlink({"vin": "LNBSCU3H5JR000001", "msg_id": 0x80, "body_hex": "1A0301040506000", "command_id": "9"})
+        assert target.replies() == []
+        assert (h.server.counters.downlinks_ignored, h.server.counters.downlinks_invalid) == (1, 0)
+
+    run(t)
+
+
 def test_invalid_downlink_is_counted_and_ignored() -> None:
     async def t(h: Harness) -> None:
         await login(h)

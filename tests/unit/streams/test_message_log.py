@@ -295,3 +295,15 @@ def test_a_frame_the_gateway_refused_is_a_log_row_with_why_and_no_step_dead_lett
     # the refused frame is no dead letter: the gateway refused it and the log keeps it
     assert [topic for topic, _ in sent if "dead" in topic or "dlq" in topic] == []
     assert [sql for sql, _ in fake_db.statements] == [message_log_rows.COPY]  # both rows, one statement
+
+
+def test_a_gb_gateways_platform_command_is_decoded_with_the_gb_codec() -> None:
+    from protocols.gb32960 import Response
+    from protocols.gb32960 import encode_frame as gb_frame
+    from protocols.gb32960.messages.params import ParameterQuery
+
+    frame = gb_frame(0x80, ParameterQuery(T0, (0x02, 0x09)), vin="LNBSCU3H5JR000001", response=Response.COMMAND)
+    row = message_log.downlink_row(orjson.dumps(sent_record(frame.hex(), msg_id=0x80, seq=0)))
+    assert row is not None and (row.msg_id, row.seq) == (0x80, 0)
+    decoded = orjson.loads(row.decoded or "")
+    assert decoded["header"]["command"] == "0x80" and decoded["body"]["ids"] == [2, 9]

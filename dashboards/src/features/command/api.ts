@@ -32,6 +32,7 @@ export interface CommandState {
   result: number | null;
   reason: string | null;
   replyMsgId: number | null;
+  reply?: unknown; // the answer as stored (a GB/T 32960 parameter query: {response, params: [{id, name, value}]})
   createdAt: number | null;
   sentAt: number | null;
   answeredAt: number | null;

@@ -8,6 +8,7 @@ import { fetchCarDetail, type CarDetail } from '../../features/carDetail/api';
 import { DevicesCard, DriverCard, PhotosCard, StateCard, TodayCard, VehicleCard } from '../../features/carDetail/DetailSections';
 import { carDetailRouteName, carDetailUrl, routeNameOfPath } from '../../features/carDetail/routing';
 import { closePage } from '../../layouts/tabs/events';
+import { GbTerminalCard } from '../../features/command/GbTerminalCard';
 import { VehicleControlCard } from '../../features/command/VehicleControlCard';
 import { isObdRoute } from '../../features/carDetail/obd/obd';
 
@@ -115,6 +116,9 @@ export default function CarDetailScreen() {
         <Suspense fallback={<Spin style={{ display: 'block', margin: 24 }} />}>
           <ObdDetail route={here} deviceId={detail.deviceId} since={detail.today.since} />
         </Suspense>
+      )}
+      {can('command', 'cmd') && detail.protocol === 'gb32960' && detail.deviceId != null && (
+        <GbTerminalCard carId={detail.car.id} deviceId={detail.deviceId} plate={detail.car.plateNumber} />
       )}
       {can('command', 'cmd') && can('sensitiveCommand', 'cmd') && detail.protocol === 'jt808' && detail.deviceId != null && (
         <VehicleControlCard carId={detail.car.id} deviceId={detail.deviceId} plate={detail.car.plateNumber} />
