@@ -2,9 +2,12 @@
 console-spec §3 "Track point"):
 
 - a GB 17691 truck opened by URL moves to g6CarDetail and shows, in zh-CN, zh-HK and en-US, the exact NOx
-  upstream / downstream, reagent level and MIL of its seeded ``nev_state`` row, its OBD fault codes, the
-  monitors' readiness, and a chart of today's seeded ``nev_reading`` rows; no "not built yet" notice;
-- an HJ 1239 truck opens hj1239CarDetail with its own standard named and its own figures;
+  upstream / downstream, reagent level and MIL of its seeded ``nev_state`` row, its SAE J1939 fault codes as
+  SPN / FMI with the FMI's meaning and occurrence count (the code as sent in the tooltip; an SPN in an older
+  layout as sent), the monitors' readiness, and a chart of today's seeded ``nev_reading`` rows; no "not built
+  yet" notice;
+- an HJ 1239 truck on ISO 27145 opens hj1239CarDetail with its own standard named, its own figures and its
+  fault codes as SAE J2012 DTCs (P20EE, with the failure type byte P20EE-1F);
 - a GB fix with a fault frame on the replay: the point's popup lists the battery and motor fault codes and
   the level of its alarm object.
 
@@ -30,7 +33,11 @@ from warehouse.partitions import ensure_gps_partitions
 
 # Monitors: catalyst (bit 0), DPF (10), SCR (11) supported; SCR's test not complete.
 SUPPORTED, READY = (1 << 0) | (1 << 10) | (1 << 11), 1 << 11
-FAULT_CODES = [0x00A1B2C3, 0x0000F00D]
+# SAE J1939-73 DM1 bytes as sent: SPN 3226 (0x0C9A) low byte first, FMI 2, conversion method 0, 5 occurrences;
+# then a conversion method 1 code (byte 4 bit 8 set), whose SPN layout the frame does not tell: shown as sent.
+J1939_CODES = [0x9A0C0205, 0x00A1B2C3]
+# ISO 15031-6 / SAE J2012 DTC P20EE (0x20EE) without and with failure type byte 0x1F (status byte 0x08).
+ISO_CODES = [0x20EE0000, 0x20EE1F08]
 READINGS = 5
 
 
@@ -43,10 +50,13 @@ class Truck:
     nox_down: float
     reagent: float
     mil: int
+    obd_protocol: int
 
 
-def _truck(stack: ConsoleStack, protocol: str, nox_up: float, nox_down: float, reagent: float, mil: int) -> Truck:
-    """A car with a GB terminal of ``protocol``, its latest state and today's last readings."""
+def _truck(stack: ConsoleStack, protocol: str, nox_up: float, nox_down: float, reagent: float, mil: int,
+           obd_protocol: int = 2) -> Truck:
+    """A car with a GB terminal of ``protocol``, its latest state (OBD protocol ``obd_protocol`` and its fault
+    codes) and today's last readings."""
     tag = secrets.randbelow(10**8)
     plate = f"粤D{tag % 10**5:05d}"
     vin = f"LZZ{tag:014d}"
@@ -64,9 +74,10 @@ def _truck(stack: ConsoleStack, protocol: str, nox_up: float, nox_down: float, r
             "INSERT INTO nev_state (device_id, car_id, enterprise_id, protocol, frame_protocol, vin, collected_at,"
             " received_at, obd_at, obd_protocol, mil, diagnosis_supported, diagnosis_ready, calibration_id, cvn,"
             " obd_fault_codes, stream_at, nox_upstream_ppm, nox_downstream_ppm, reagent_level_pct, engine_speed_rpm,"
-            " coolant_temp_c, dpf_pressure_difference_kpa) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 2, %s, %s, %s,"
+            " coolant_temp_c, dpf_pressure_difference_kpa) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
             " 'CAL-E6-0042', 'CVN1A2B3C4D', %s, %s, %s, %s, %s, 1350.5, 86, 2.4)",
-            (device, car, enterprise, protocol, protocol, vin, now, now, now, mil, SUPPORTED, READY, Jsonb(FAULT_CODES),
+            (device, car, enterprise, protocol, protocol, vin, now, now, now, obd_protocol, mil, SUPPORTED, READY,
+             Jsonb(J1939_CODES if obd_protocol == 2 else ISO_CODES),
              now, nox_up, nox_down, reagent))
         with conn.cursor() as cur:
             cur.executemany(
@@ -75,7 +86,7 @@ def _truck(stack: ConsoleStack, protocol: str, nox_up: float, nox_down: float, r
                 [(device, now - timedelta(seconds=10 * i), car, enterprise, nox_up - i, nox_down, reagent)
                  for i in range(READINGS)])
         conn.commit()
-    return Truck(int(car), int(device), plate, nox_up, nox_down, reagent, mil)
+    return Truck(int(car), int(device), plate, nox_up, nox_down, reagent, mil, obd_protocol)
 
 
 def _unit(language: str, unit: str, value: str) -> str:
@@ -93,8 +104,9 @@ def _expect_figures(page: Any, language: str, truck: Truck, standard: str) -> No
     mil = page.get_by_test_id("obd-mil")
     state = "on" if truck.mil == 1 else "off"
     assert mil.get_attribute("data-mil") == state and mil.inner_text() == text(language, "obd", f"mil.{state}")
-    assert page.get_by_test_id("obd-protocol").inner_text() == text(language, "obd", "obdProtocol.2")
-    assert page.get_by_test_id("obd-fault-code").all_inner_texts() == ["0x00A1B2C3", "0x0000F00D"]
+    protocol = text(language, "obd", f"obdProtocol.{truck.obd_protocol}")
+    assert page.get_by_test_id("obd-protocol").inner_text() == protocol
+    _expect_fault_codes(page, language, truck)
     scr = page.get_by_test_id("obd-monitor-scrNox")
     assert scr.get_attribute("data-state") == "incomplete"
     assert text(language, "obd", "monitorState.incomplete") in scr.inner_text()
@@ -105,6 +117,26 @@ def _expect_figures(page: Any, language: str, truck: Truck, standard: str) -> No
     page.get_by_test_id("obd-chart").wait_for()
     assert page.get_by_test_id("obd-chart").get_attribute("data-points") == str(READINGS)
     assert page.get_by_test_id("detail-variant-notice").count() == 0
+
+
+def _expect_fault_codes(page: Any, language: str, truck: Truck) -> None:
+    codes = page.get_by_test_id("obd-fault-code")
+    dtcs = page.get_by_test_id("obd-fault-dtc")
+    if truck.obd_protocol == 2:
+        assert dtcs.all_inner_texts() == ["SPN 3226 FMI 2", "0x00A1B2C3"]
+        assert [codes.nth(i).get_attribute("data-raw") for i in range(2)] == ["0x9A0C0205", "0x00A1B2C3"]
+        occurrences = text(language, "obd", "fault.occurrences").replace("{{n}}", "5")
+        assert page.get_by_test_id("obd-fault-detail").all_inner_texts() == [
+            f"{text(language, 'obd', 'fmi.2')} · {occurrences}"]
+        tips = [("0x9A0C0205", "fault.raw"), ("0x00A1B2C3", "fault.conversionMethod")]
+    else:
+        assert dtcs.all_inner_texts() == ["P20EE", "P20EE-1F"]
+        assert page.get_by_test_id("obd-fault-detail").count() == 0
+        tips = [("0x20EE0000", "fault.raw"), ("0x20EE1F08", "fault.raw")]
+    for index, (raw, key) in enumerate(tips):  # the code as sent stays readable in the tooltip
+        dtcs.nth(index).hover()
+        page.get_by_role("tooltip").filter(has_text=text(language, "obd", key).replace("{{raw}}", raw)).wait_for()
+    page.mouse.move(0, 0)
 
 
 def test_g6_car_detail_shows_the_obd_figures_of_the_state_row_in_three_languages(
@@ -123,7 +155,7 @@ def test_g6_car_detail_shows_the_obd_figures_of_the_state_row_in_three_languages
 
 
 def test_hj1239_car_detail_names_its_standard_and_shows_its_own_figures(page: Any, console_stack: ConsoleStack) -> None:
-    truck = _truck(console_stack, "hj1239", nox_up=250.5, nox_down=12.25, reagent=80.4, mil=0)
+    truck = _truck(console_stack, "hj1239", nox_up=250.5, nox_down=12.25, reagent=80.4, mil=0, obd_protocol=1)
     sign_in(page, "admin_a", path=f"/list/carDetail?carId={truck.car_id}")
     page.wait_for_url(re.compile(rf"/list/carDetail/hj1239\?carId={truck.car_id}&deviceId={truck.device_id}$"))
     _expect_figures(page, "zh-CN", truck, "hj1239")

@@ -1,18 +1,19 @@
 /**
  * The heavy-diesel detail cards (g6CarDetail, hj1239CarDetail, db4403t363CarDetail; platform-spec §2
  * car-detail variants): OBD status (standard, OBD protocol, MIL, VIN, calibration id, CVN, the monitors'
- * support and readiness), the OBD fault codes, the engine / after-treatment data stream of the latest frame,
- * and today's NOx and reagent charts. Shown under the generic page's cards, from the master terminal's
- * `nevState` row and its `nevReading` rows since midnight UTC+8. One component for the three variants: they
- * differ only in the standard named (obd.ts).
+ * support and readiness), the OBD fault codes read per OBD protocol (faultCodes.ts), the engine /
+ * after-treatment data stream of the latest frame, and today's NOx and reagent charts. Shown under the
+ * generic page's cards, from the master terminal's `nevState` row and its `nevReading` rows since midnight
+ * UTC+8. One component for the three variants: they differ only in the standard named (obd.ts).
  */
-import { Card, Col, Descriptions, Empty, Row, Space, Spin, Tag } from 'antd';
+import { Card, Col, Descriptions, Empty, Row, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../map/popup/format';
 import { fetchObdState, fetchReadings } from './api';
+import { decodeFaultCode, faultCodeLabel, fmiKey } from './faultCodes';
 import {
-  CHART_FIELDS, faultCodeText, milState, monitors, OBD_VARIANTS, obdProtocolKey, readingSeries, readingText,
+  CHART_FIELDS, milState, monitors, OBD_VARIANTS, obdProtocolKey, readingSeries, readingText,
   STREAM_FIELDS, type ObdRouteName, type ObdState, type Reading,
 } from './obd';
 
@@ -103,16 +104,32 @@ function ObdStatusCard({ route, row }: { route: ObdRouteName; row: ObdState }) {
   );
 }
 
+/** Each code as its OBD protocol writes it (faultCodes.ts): SAE J1939 as SPN / FMI with the FMI's meaning and
+ * the occurrence count, ISO 15765 / 27145 as the SAE J2012 DTC; the code as sent in the tooltip. */
 function FaultCodesCard({ row }: { row: ObdState }) {
   const { t } = useTranslation('obd');
-  const codes = row.obdFaultCodes ?? [];
+  const faults = (row.obdFaultCodes ?? []).map((code) => decodeFaultCode(code, row.obdProtocol));
   return (
-    <Card size="small" title={t('sections.faults', { n: codes.length })} data-testid="obd-faults">
-      {codes.length ? (
-        <Space size={[4, 4]} wrap>
-          {codes.map((code, index) => (
-            <Tag key={`${code}-${index}`} color="error" data-testid="obd-fault-code">{faultCodeText(code)}</Tag>
-          ))}
+    <Card size="small" title={t('sections.faults', { n: faults.length })} data-testid="obd-faults">
+      {faults.length ? (
+        <Space orientation="vertical" size={4}>
+          {faults.map((fault, index) => {
+            const item = (
+              <div data-testid="obd-fault-code" data-kind={fault.kind} data-raw={fault.raw}>
+                <Tag color="error" data-testid="obd-fault-dtc">{faultCodeLabel(fault)}</Tag>
+                {fault.kind === 'j1939' ? (
+                  <Typography.Text type="secondary" data-testid="obd-fault-detail">
+                    {t(`fmi.${fmiKey(fault.fmi)}`)}
+                    {' · '}
+                    {fault.occurrences === null ? t('fault.occurrencesUnknown') : t('fault.occurrences', { n: fault.occurrences })}
+                  </Typography.Text>
+                ) : null}
+              </div>
+            );
+            if (fault.kind === 'raw' && fault.reason === 'protocol') return <div key={index}>{item}</div>;
+            const tip = fault.kind === 'raw' ? 'fault.conversionMethod' : 'fault.raw';
+            return <Tooltip key={index} title={t(tip, { raw: fault.raw })}>{item}</Tooltip>;
+          })}
         </Space>
       ) : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty.faults')} data-testid="obd-no-faults" />}
     </Card>

@@ -92,10 +92,6 @@ export function monitors(supported: number | null | undefined, ready: number | n
   });
 }
 
-/** A 4-byte fault code as sent (annex Q: 4 bytes each), 0x and 8 upper-case hex digits. */
-export function faultCodeText(code: number): string {
-  return `0x${(code >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
-}
 
 /** The charted readings of `nevReading`, by their field. */
 export const CHART_FIELDS = ['noxUpstreamPpm', 'noxDownstreamPpm', 'reagentLevelPct'] as const;

@@ -4,7 +4,7 @@
  * 17691: the OBD fault codes and the MIL), as the track's `gbAlarm` field carries it
  * (warehouse/queries/track_alarms.py, streams/gb_frames.py `alarm_object`).
  */
-import { faultCodeText } from '../../carDetail/obd/obd';
+import { faultCodeText } from '../../carDetail/obd/faultCodes';
 
 /** The fault lists in the spec's order (strings `obd:trackAlarm.<name>`). */
 export const GB_FAULT_LISTS = ['battery', 'motor', 'engine', 'other', 'obd'] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  faultCodeText, isObdRoute, milState, monitors, MONITORS, obdProtocolKey, readingSeries, readingText,
+  isObdRoute, milState, monitors, MONITORS, obdProtocolKey, readingSeries, readingText,
 } from '../obd';
 
 describe('the heavy-diesel variants', () => {
@@ -36,11 +36,6 @@ describe('OBD information', () => {
   it('shows no monitors before the OBD block came', () => {
     expect(monitors(null, 0)).toEqual([]);
     expect(monitors(0xffff, undefined)).toEqual([]);
-  });
-
-  it('writes a 4-byte fault code as sent, in hex', () => {
-    expect(faultCodeText(0x00a1b2c3)).toBe('0x00A1B2C3');
-    expect(faultCodeText(0xffffffff)).toBe('0xFFFFFFFF');
   });
 });
 
