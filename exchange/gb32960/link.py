@@ -19,13 +19,10 @@ from datetime import UTC, datetime
 
 from exchange.gb32960 import forwarding as f
 from exchange.link.backoff import Backoff
+from exchange.link.links import LinkDown
 from protocols.gb32960 import FrameReader, GB32960Error, Response, decode_frame
 
 log = logging.getLogger(__name__)
-
-
-class LinkDown(Exception):
-    """No logged-in link to the superior: nothing can be sent now."""
 
 
 class SuperiorLink:

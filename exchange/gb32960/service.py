@@ -15,12 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from datetime import UTC, datetime
 from typing import Any
 
 from exchange.gb32960 import forwarding as f
-from exchange.gb32960.link import LinkDown, SuperiorLink
+from exchange.gb32960.link import SuperiorLink
+from exchange.link import forward_loop
 from exchange.link.backoff import Backoff
 from exchange.link.resend import SentWindow
 from fleet import topics
@@ -130,41 +130,9 @@ class Gb32960PlatformService:
             auto_offset_reset=self.settings.offset_reset, **self.kafka_options)
         await consumer.start()
         window: SentWindow[Any] = SentWindow(self.settings.resend_window_s, self.settings.resend_window_bytes)
-        losses = self.link.losses
         try:
-            while True:
-                await self.link.up.wait()  # link down: stop consuming
-                if self.link.losses != losses:  # lost while idle
-                    losses = self.link.losses
-                    self._rewind(consumer, window, {})
-                batch = await consumer.getmany(timeout_ms=500, max_records=2000)
-                if not batch:
-                    continue
-                unhandled = {tp: records[0].offset for tp, records in batch.items()}
-                try:
-                    for tp, records in batch.items():
-                        for record in records:
-                            if self.link.losses != losses:
-                                raise LinkDown("the link was lost")
-                            await self.handle_record(record.value, window.is_resend(tp, record.offset))
-                            window.add(tp, record.offset, time.monotonic(), self.link.bytes_written)
-                            unhandled[tp] = record.offset + 1
-                except LinkDown:
-                    losses = self.link.losses
-                    self._rewind(consumer, window, {tp: o for tp, o in unhandled.items() if o <= batch[tp][-1].offset})
-                    continue
-                settled = window.settle(time.monotonic(), self.link.bytes_written)
-                assigned = consumer.assignment()
-                commit = {tp: offset for tp, offset in settled.items() if tp in assigned}
-                if commit:
-                    await consumer.commit(commit)
+            await forward_loop.forward(consumer, self.link, window,
+                                       lambda record, resend: self.handle_record(record.value, resend),
+                                       f"GB/T 32960 platform {self.platform.id}")
         finally:
             await consumer.stop()
-
-    def _rewind(self, consumer: Any, window: SentWindow[Any], unhandled: dict[Any, int]) -> None:
-        """Read again from the first record whose frames the superior may not have read, and the rest of the
-        batch (exchange.link.resend): they go as back-filled data."""
-        assigned = consumer.assignment()
-        for tp, offset in window.rewind(self.link.lost_at, self.link.bytes_at_loss, unhandled).items():
-            if tp in assigned:
-                consumer.seek(tp, offset)

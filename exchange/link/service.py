@@ -36,7 +36,7 @@ from typing import Any
 
 import orjson
 
-from exchange.link import alarm_requests, forwarding, static_info
+from exchange.link import alarm_requests, forward_loop, forwarding, static_info
 from exchange.link.backoff import Backoff
 from exchange.link.control_commands import ControlCommands
 from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
@@ -353,49 +353,12 @@ class PlatformService:
             auto_offset_reset=self.settings.offset_reset, **self.kafka_options)
         await consumer.start()
         window: SentWindow[Any] = SentWindow(self.settings.resend_window_s, self.settings.resend_window_bytes)
-        losses = self.links.losses
         try:
-            while True:
-                await self.links.up.wait()  # both links down: stop consuming
-                if self.links.losses != losses:  # lost while idle (or waiting for a link)
-                    losses = self.links.losses
-                    self._rewind(consumer, window, {})
-                batch = await consumer.getmany(timeout_ms=500, max_records=2000)
-                if not batch:
-                    continue
-                unhandled = {tp: records[0].offset for tp, records in batch.items()}
-                try:
-                    for tp, records in batch.items():
-                        for record in records:
-                            if self.links.losses != losses:
-                                raise LinkDown("a link was lost")
-                            await self.handle_record(record.topic, record.value, window.is_resend(tp, record.offset))
-                            window.add(tp, record.offset, time.monotonic(), self.links.bytes_written)
-                            unhandled[tp] = record.offset + 1
-                except LinkDown:
-                    losses = self.links.losses
-                    self._rewind(consumer, window, {tp: o for tp, o in unhandled.items() if o <= batch[tp][-1].offset})
-                    continue
-                settled = window.settle(time.monotonic(), self.links.bytes_written)
-                assigned = consumer.assignment()
-                commit = {tp: offset for tp, offset in settled.items() if tp in assigned}
-                if commit:
-                    await consumer.commit(commit)
+            await forward_loop.forward(consumer, self.links, window,
+                                       lambda record, resend: self.handle_record(record.topic, record.value, resend),
+                                       f"platform {self.platform.id}")
         finally:
             await consumer.stop()
-
-    def _rewind(self, consumer: Any, window: SentWindow[Any], unhandled: dict[Any, int]) -> None:
-        """A link that carried data was lost (or nothing could be written): read again from the first record whose
-        frames may not have been read by the superior (exchange.link.resend), and from the first record of the
-        batch not handled yet; what was sent before goes again as back-fill."""
-        seek = window.rewind(self.links.lost_at, self.links.bytes_at_loss, unhandled)
-        assigned = consumer.assignment()
-        for tp, offset in seek.items():
-            if tp in assigned:
-                consumer.seek(tp, offset)
-        resent = sum(window.resend_below.get(tp, offset) - offset for tp, offset in seek.items())
-        log.warning("platform %s: link lost; %d record(s) written in the %.0f s / %d bytes before are read again "
-                    "and sent as back-fill", self.platform.id, max(resent, 0), window.seconds, window.bytes)
 
     # --- housekeeping ---------------------------------------------------------------------------
 
