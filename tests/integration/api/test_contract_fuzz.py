@@ -225,7 +225,8 @@ def fuzz(
     @schema.hook
     def map_case(context: Any, case: Any) -> Any:
         for fields in (case.query, case.body):
-            if isinstance(fields, dict) and fields.get("username") in known_users:
+            # a generated username may be of any JSON type (a list is not hashable)
+            if isinstance(fields, dict) and isinstance(fields.get("username"), str) and fields["username"] in known_users:
                 fields["username"] = f"nobody_{fields['username']}"
         return case
 

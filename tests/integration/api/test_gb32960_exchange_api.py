@@ -103,3 +103,12 @@ def test_an_inferior_platforms_password_is_write_only_and_its_username_names_one
                         json={"name": f"i{uuid.uuid4().hex[:8]}", "username": username, "password": "x"})
     assert reply.status_code == 409 and reply.json["data"]["field"] == "username"  # type: ignore[index]
     assert client.get(f"/api/common/gb32960InferiorPlatform/{created['id']}.json", headers=other).status_code == 404
+
+
+def test_an_inferior_platform_with_a_wrongly_typed_field_is_a_400_naming_it(client: FlaskClient, login: Login) -> None:
+    headers = login("admin_a")
+    good = {"name": f"i{uuid.uuid4().hex[:10]}", "username": f"u{uuid.uuid4().hex[:8]}", "password": SECRET}
+    for field in ("name", "username", "password", "enabled", "remark", "enterpriseId"):
+        reply = client.post("/api/common/gb32960InferiorPlatform.json", headers=headers, json={**good, field: ["x"]})
+        assert reply.status_code in (400, 404), (field, reply.status_code, reply.json)
+        assert (reply.json or {}).get("data", {}).get("field") in (field, None), (field, reply.json)

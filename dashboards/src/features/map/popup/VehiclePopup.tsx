@@ -68,7 +68,8 @@ export function VehiclePopup({ hub, car, deviceId, onAction, onLayout }: Vehicle
   useLayoutEffect(() => onLayout());
   const now = useNow(10000);
   // The driver by id through the session's driver cache (platform-spec §3): the record, newer than the tree's row.
-  const driver = useDriver(car.driverId);
+  // Only a user who may read drivers (driver:get guards the call) asks; the others see the tree row's name.
+  const driver = useDriver(access.can('driver', 'get') ? car.driverId : null);
 
   // The one online rule; an offline vehicle shows 离线 only (no business state, no ACC of old).
   const online = isVehicleOnline(state);
