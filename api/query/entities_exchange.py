@@ -44,6 +44,19 @@ DEFAULTED = ("version", "encrypted", "m1", "ia1", "ic1", "encryptKey", "downLink
              "exchangedEnterpriseIds", "enabled")
 
 
+def link_settings(values: dict[str, Any], before: Mapping[str, Any] | None,
+                  defaulted: tuple[str, ...]) -> dict[str, Any]:
+    """The write rule every exchange platform row shares (JT/T 809 and GB/T 32960, superior or inferior): a null
+    remark is empty text; a null ``defaulted`` setting takes the column's default on create, and on update is
+    refused (it would erase the setting the link runs on, or its login is checked against)."""
+    values = {**values, "remark": ""} if "remark" in values and values["remark"] is None else dict(values)
+    for name in [n for n in defaulted if n in values and values[n] is None]:
+        if before is not None:
+            raise BadRequest(f"{name} 不能为空 (field '{name}' cannot be null)", data={"field": name})
+        del values[name]
+    return values
+
+
 class LinkPlatformHooks(EntityHooks):
     """The write rules a JT/T 809 platform row shares, superior or inferior: the link runs on its settings."""
 
@@ -52,14 +65,7 @@ class LinkPlatformHooks(EntityHooks):
 
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
-        values = {**values, "remark": ""} if "remark" in values and values["remark"] is None else dict(values)
-        # A null on create takes the column's default; on update it would erase the setting the link runs on
-        # (or its login is checked against), so it is refused.
-        for name in [n for n in self.defaulted if n in values and values[n] is None]:
-            if before is None:
-                del values[name]
-            else:
-                raise BadRequest(f"{name} 不能为空 (field '{name}' cannot be null)", data={"field": name})
+        values = link_settings(values, before, self.defaulted)
         old = dict(before or {})
         # The cipher divides by M1 (JT/T 809-2011 §4.3): an encrypted link needs one.
         if values.get("encrypted", old.get("encrypted")) and not (values.get("m1", old.get("m1")) or 0):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from api.errors import BadRequest
+from api.query.entities_exchange import link_settings
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
 
 F = FieldSpec
@@ -53,12 +53,7 @@ class PlatformHooks(EntityHooks):
 
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
-        values = {**values, "remark": ""} if "remark" in values and values["remark"] is None else dict(values)
-        for name in [n for n in ("encryption", "version", "enabled") if n in values and values[n] is None]:
-            if before is None:
-                del values[name]
-            else:
-                raise BadRequest(f"{name} 不能为空 (field '{name}' cannot be null)", data={"field": name})
+        values = link_settings(values, before, ("encryption", "version", "enabled"))
         if "carIds" in values and values["carIds"] is None:
             values["carIds"] = []
         return values
@@ -151,12 +146,7 @@ GB32960_EXCHANGE_CAR = EntitySpec(
 class InferiorHooks(EntityHooks):
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
-        values = {**values, "remark": ""} if "remark" in values and values["remark"] is None else dict(values)
-        if "enabled" in values and values["enabled"] is None:
-            if before is not None:
-                raise BadRequest("enabled 不能为空 (field 'enabled' cannot be null)", data={"field": "enabled"})
-            del values["enabled"]
-        return values
+        return link_settings(values, before, ("enabled",))
 
 
 # A platform that relays its vehicles' data to us (the gb32960 exchange's inferiorPlatform): the GB gateway accepts
