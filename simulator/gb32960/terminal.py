@@ -22,6 +22,7 @@ started before its GB gateway does not fill the log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from protocols.gb32960 import (
     encode_frame,
 )
 from protocols.gb32960.messages import EmissionLogin, Heartbeat, TimeCalibration, VehicleLogin, VehicleLogout
+from protocols.gb32960.messages.params import ParameterQuery, ParameterSet, ParamValue, TerminalControl
 from simulator.gb32960.frames import emission_body, realtime_body
 from simulator.gb32960.reports import REALTIME, REISSUED, Report, ReportQueue
 
@@ -104,10 +106,17 @@ class GbTerminal:
     storage_codes: tuple[str, ...] = ()  # rechargeable storage subsystem codes (32960 login)
     counters: GbCounters = field(default_factory=GbCounters)
     queue: ReportQueue = field(init=False)
+    parameters: dict[int, ParamValue] = field(init=False)  # GB/T 32960.3-2016 table 24, as set by 0x81
 
     def __post_init__(self) -> None:
         self.queue = ReportQueue(self.config.ack_timeout_s, self.config.backfill_window)
         self.clock = self.clock.replace(microsecond=0)
+        domain = self.config.host
+        self.parameters = {
+            0x01: 1000, 0x02: max(1, int(self.config.interval_s)), 0x03: 1000, 0x04: len(domain.encode()),
+            0x05: domain, 0x06: self.config.port, 0x07: "SIM01", 0x08: "FW100",
+            0x09: max(1, min(255, int(self.config.heartbeat_interval_s))), 0x0A: int(self.config.reply_timeout_s),
+            0x0B: 60, 0x0C: 1, 0x10: 0}
         self.step_s = max(1.0, self.config.interval_s)
         self.login_serial = 0
         self.info_serial = 0
@@ -295,6 +304,27 @@ class GbTerminal:
             finally:
                 timer.cancel()
 
+    def _answer_platform_command(self, message: Message) -> None:
+        """0x80 answered with the items asked (all of table 24 the terminal keeps when none named), 0x81 with
+        its items after keeping them (the versions 0x07 / 0x08 are read only), 0x82 acknowledged; each with
+        the response flag 0x01 and the command's own time."""
+        body = message.body
+        answer: ParameterQuery | ParameterSet | TerminalControl
+        if isinstance(body, ParameterQuery):
+            ids = body.ids or tuple(self.parameters)
+            answer = ParameterQuery(body.time, values=tuple((i, self.parameters[i]) for i in ids if i in self.parameters))
+        elif isinstance(body, ParameterSet):
+            self.parameters.update((i, v) for i, v in body.values if i not in (0x07, 0x08))
+            answer = body
+        elif isinstance(body, TerminalControl):
+            answer = TerminalControl(body.time, body.command)
+        else:
+            return
+        frame = encode_frame(message.header.command, answer, vin=self.vin, protocol=self.protocol,
+                             response=Response.SUCCESS)
+        with contextlib.suppress(ConnectionError):
+            self._send(frame)
+
     def _send(self, frame: bytes) -> None:
         if self._writer is None:
             raise ConnectionError("not connected")
@@ -325,10 +355,13 @@ class GbTerminal:
                 self._on_frame(message)
 
     def _on_frame(self, message: Message) -> None:
-        """A platform answer (GB/T 32960: response flag not 0xFE). Platform commands (parameter query /
-        set, terminal control) are not simulated and are ignored; so is anything on a GB 17691 link."""
+        """A platform answer (GB/T 32960: response flag not 0xFE), or a platform command: parameter query /
+        set and terminal control are answered (GB/T 32960.3-2016 §7.6-7.8); anything on a GB 17691 link is
+        ignored."""
         header = message.header
         if header.is_command:
+            if self.answered:
+                self._answer_platform_command(message)
             return
         future = self._answers.get(header.command)
         if future is not None and not future.done():

@@ -544,3 +544,54 @@ def test_an_answer_echoing_the_whole_data_unit_acknowledges_that_report() -> Non
     assert [r.collected_at for r in terminal.queue._reports.values()] == [reports[0].collected_at,
                                                                           reports[2].collected_at]
 
+
+
+# ---------------------------------------------------------------- platform commands (GB/T 32960.3-2016 §7.6-7.8)
+
+
+class _Wire:
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.frames.append(data)
+
+
+def test_a_simulated_terminal_answers_parameter_query_set_and_terminal_control() -> None:
+    from protocols.gb32960.messages.params import ParameterQuery, ParameterSet, TerminalControl
+
+    terminal, _ = ev_terminal()
+    wire = _Wire()
+    at = START.replace(microsecond=0)
+
+    def platform(command: int, body: object) -> Message:
+        frame = encode_frame(command, body, vin=terminal.vin, protocol=terminal.protocol, response=Response.COMMAND)
+        terminal._on_frame(decode_frame(frame, protocol=terminal.protocol))
+        answer = decode_frame(wire.frames[-1], protocol=terminal.protocol)
+        assert (answer.header.command, answer.header.response) == (command, Response.SUCCESS)
+        return answer
+
+    async def run() -> None:
+        terminal._writer = wire  # type: ignore[assignment]
+        every = platform(0x80, ParameterQuery(at))
+        values = dict(every.body.values)  # type: ignore[union-attr]
+        assert values[0x02] == 10 and values[0x05] == "127.0.0.1" and values[0x04] == len("127.0.0.1")
+        platform(0x81, ParameterSet(at, ((0x02, 30), (0x07, "HACK1"))))
+        asked = platform(0x80, ParameterQuery(at, (0x02, 0x07)))
+        assert dict(asked.body.values) == {0x02: 30, 0x07: "SIM01"}  # type: ignore[union-attr]  # versions read only
+        reset = platform(0x82, TerminalControl(at, 3))
+        assert reset.body.command == 3  # type: ignore[union-attr]
+
+    asyncio.run(run())
+
+
+def test_a_gb17691_terminal_ignores_platform_commands() -> None:
+    from protocols.gb32960.messages.params import ParameterQuery
+
+    terminal, _ = ev_terminal(Protocol.GB17691)
+    wire = _Wire()
+    frame = encode_frame(0x80, ParameterQuery(START.replace(microsecond=0)), vin=terminal.vin,
+                         protocol=Protocol.GB32960_2016, response=Response.COMMAND)
+    terminal._writer = wire  # type: ignore[assignment]
+    terminal._on_frame(decode_frame(frame))
+    assert wire.frames == []
