@@ -112,8 +112,11 @@ def test_a_vehicle_is_registered_seen_on_the_map_and_deleted_with_its_history_ke
     page.get_by_test_id("car-edit").wait_for()
     _choose(page, page.get_by_test_id("device-pick"), phone)
     page.get_by_test_id("device-attach").click()
-    page.get_by_test_id("car-devices-save").click()
-    page.locator(".ant-message-notice").first.wait_for()
+    # the save's own answer: the drawer's "created" notice of a moment ago may still be on screen
+    with page.expect_response(lambda r: r.request.method == "PATCH" and f"/api/common/car/{car_id}.json" in r.url) as saved:
+        page.get_by_test_id("car-devices-save").click()
+    assert saved.value.ok
+    page.locator(".ant-message-notice", has_text=text("zh-CN", "fleet", "done.saved")).first.wait_for()
     screenshot(page, "list-car-edit-zh-CN.png")
 
     token = console_stack.token(SUBSIDIARY_A.admin)

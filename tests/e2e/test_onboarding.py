@@ -15,7 +15,7 @@ from typing import Any
 from fleet.settings import REPO_ROOT
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import screenshot
+from tests.e2e.test_console import screenshot, text
 
 PASSWORD = "Onb0ard_x1"
 MENU: dict[str, str] = json.loads((REPO_ROOT / "dashboards/src/locales/zh-CN/menu.json").read_text(encoding="utf-8"))
@@ -89,8 +89,12 @@ def test_a_new_subsidiary_user_with_a_live_map_role_sees_only_the_live_map(
     for action in ("query", "get"):
         page.get_by_test_id(f"grant-monitor-{action}").click()
     screenshot(page, "user-role-detail-zh-CN.png")
-    page.get_by_test_id("role-save").click()
-    page.locator(".ant-message-notice").first.wait_for()
+    # the save's own answer before leaving the page (a navigation would abort it; the role's "created" notice of a
+    # moment ago may still be on screen)
+    with page.expect_response(lambda r: r.request.method == "PATCH" and f"/api/common/role/{role_id}.json" in r.url) as saved:
+        page.get_by_test_id("role-save").click()
+    assert saved.value.ok
+    page.locator(".ant-message-notice", has_text=text("zh-CN", "org", "done.permissions")).first.wait_for()
 
     # 3. a user of the subsidiary with that role
     page.goto("/user/user")

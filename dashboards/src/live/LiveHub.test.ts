@@ -130,6 +130,17 @@ describe('LiveHub (the one socket owner)', () => {
     hub.stop();
   });
 
+  it("logs a server's ERROR frame in the session's language, the Chinese message when it sent none", () => {
+    const { hub, client } = makeHub();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    hub.start();
+    client.onStompError({ headers: { message: '令牌已过期', localMessage: 'The token has expired' }, body: 'The token has expired' });
+    client.onStompError({ headers: { message: '令牌已过期' }, body: '' });
+    expect(warn.mock.calls.map((call) => call[1])).toEqual(['The token has expired', '令牌已过期']);
+    warn.mockRestore();
+    hub.stop();
+  });
+
   it('handshakes again in the new language when the console switches, and resyncs what was pushed meanwhile', async () => {
     const client = new FakeStompClient();
     let language = 'zh-CN';

@@ -90,8 +90,10 @@ export class LiveHub {
     };
     client.onConnect = () => this.handleConnect(client);
     client.onWebSocketClose = () => this.handleClose(client);
+    // An ERROR frame's text in the session's language (its localMessage header, api/stomp.py), the Chinese
+    // message header when a server sent none.
     client.onStompError = (frame) => {
-      console.warn('[live] STOMP error', frame.headers?.message ?? frame.body);
+      console.warn('[live] STOMP error', frame.headers?.localMessage ?? frame.headers?.message ?? frame.body);
     };
     this.setStatus('connecting');
     client.activate();
