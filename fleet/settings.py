@@ -174,6 +174,8 @@ class GbGatewaySettings(_Base):
     takeover_silence_s: float = Field(90.0, gt=0, description="a login of a VIN another connection holds is answered VIN duplicate (0x03) unless that connection has been silent this long (a terminal reconnecting after a dead link), which then closes")
     max_frame_bytes: int = Field(8192, ge=64, description="longest frame accepted (a 96-cell real-time frame is ~350 bytes); a header announcing more is a framing error")
     max_relayed_vehicles: int = Field(100_000, ge=1, description="vehicles a GB/T 32960 inferior platform's connection keeps looked up (VIN -> vehicle); past this the cache starts again")
+    inferior_link_flush_s: float = Field(5.0, gt=0, description="how often the link state of GB/T 32960 inferior platforms (online / offline, frames, vehicles, last error) and their logged login / logout frames are written (one write, never per frame; migration 0062)")
+    inferior_log_buffer: int = Field(1000, ge=1, description="inferior platforms' logged frames (login, logout, refusals) awaiting a write; more are counted dropped")
     produce_buffer: int = Field(10000, ge=1, description="frames awaiting a Kafka ack before every connection's reads pause")
     connection_in_flight_max: int = Field(256, ge=1, description="frames of one terminal awaiting Kafka before its reads pause")
     max_frames_per_s: int = Field(200, ge=1, description="frames one connection may send per second before its reads pause")

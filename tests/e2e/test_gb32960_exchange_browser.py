@@ -1,7 +1,8 @@
 """The gb32960 data exchange in Chromium (platform-spec §2: the gb32960 exchange's superiorPlatform, car and
 inferiorPlatform), in zh-CN, zh-HK and en-US: the superiorPlatform screen lists a platform with its encryption
 rule, version and link state as the link service saved it; the car screen lists its vehicle with plate, VIN,
-platform and link state; the inferiorPlatform screen lists an inferior platform's account.
+platform and link state; the inferiorPlatform screen lists an inferior platform's account with its link as the GB
+gateways wrote it (online, frames relayed, vehicles, a refused login's reason as the last error).
 Then an operator configures a platform in the form (address, port, username, password, version, vehicles) and the
 row the link service reads holds it."""
 
@@ -22,9 +23,12 @@ from warehouse.queries import gb32960_exchange as q
 from warehouse.seed import PARENT
 
 TEXTS = {
-    "zh-CN": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "启用"},
-    "zh-HK": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "啓用"},
-    "en-US": {"connected": "Logged in", "none": "None", "menu": "New energy", "enabled": "Enabled"},
+    "zh-CN": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "启用", "online": "在线",
+              "wrong_password": "用户名或密码错误", "frames": "转发报文数"},
+    "zh-HK": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "啓用", "online": "在線",
+              "wrong_password": "用戶名稱或密碼錯誤", "frames": "轉發報文數"},
+    "en-US": {"connected": "Logged in", "none": "None", "menu": "New energy", "enabled": "Enabled", "online": "Online",
+              "wrong_password": "Wrong username or password", "frames": "Frames relayed"},
 }
 
 
@@ -56,6 +60,11 @@ def platform(console_stack: ConsoleStack) -> Iterator[dict[str, Any]]:
         inferior_id = conn.execute(
             "INSERT INTO gb32960_inferior_platform (enterprise_id, name, username, password) VALUES (%s, %s, %s, "
             "'pw') RETURNING id", (enterprise, f"国标下级{tag}", f"inf{tag}")).fetchone()[0]  # type: ignore[index]
+        # as a GB gateway writes it (gateway/gb/inferior_links.py): a live session, and a refused login
+        conn.execute(
+            "INSERT INTO gb32960_inferior_link_state (platform_id, gateway_id, state, since, peer, last_frame_at, "
+            "logins, frames, refused, vehicles, last_error, last_error_at) VALUES (%s, 'gb-e2e', 'online', now(), "
+            "'203.0.113.9:40100', now(), 2, 4321, 1, 17, 'wrong_password', now())", (inferior_id,))
         q.save_link_state(conn, platform_id, {"state": "connected", "since": datetime.now(UTC),
                                               "last_heartbeat_at": None, "sent": 120, "backfilled": 7, "skipped": 0,
                                               "last_error": None})
@@ -103,6 +112,13 @@ def test_the_gb32960_exchange_screens_in_each_language(page: Any, console_stack:
     inferior = inferiors.locator(f'tr[data-row-key="{platform["inferior"]}"]')
     inferior.wait_for()
     assert platform["inferior_user"] in inferior.inner_text() and texts["enabled"] in inferior.inner_text()
+    link = inferior.get_by_test_id("gb32960-inferior-link-state")
+    assert link.get_attribute("data-state") == "online" and link.inner_text() == texts["online"]
+    error = inferior.get_by_test_id("gb32960-inferior-last-error")
+    assert error.get_attribute("data-error") == "wrong_password" and error.inner_text() == texts["wrong_password"]
+    for shown in ("4321", "17"):
+        assert shown in inferior.inner_text(), shown
+    assert texts["frames"] in inferiors.locator("thead").inner_text()
     assert page.errors == []
 
 
