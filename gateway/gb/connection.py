@@ -337,7 +337,8 @@ class GbConnection(FlowControlledConnection):
                 answer = self._answer(header, Response.ERROR, _command_time(header, msg.raw))
                 if found is not None:  # an unknown username names no platform: the bad-input log shows it
                     ctx.inferior_links.refused(found[0].id, reason, utc_now())
-                    self._log_platform(found[0].id, msg, answer, Response.ERROR, reason)
+                    if ctx.inferior_links.log_refusal(found[0].id):
+                        self._log_platform(found[0].id, msg, answer, Response.ERROR, reason)
                 self.close("refused")
                 return
             assert found is not None

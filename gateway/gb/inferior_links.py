@@ -12,8 +12,9 @@ Rules:
   first of them); offline when the last one closes. Online rows are written at every flush (their ``updated_at``
   is the liveness the view reads).
 - The frame log (``exchange_message``, platform kind gb32960_inferior) holds the platform login 0x05 (decoded
-  without its password, no bytes), logout 0x06 and their answers, a refusal's answer naming its reason. At most
-  ``max_messages`` wait for a write; more are counted dropped, never kept (a login flood costs bounded memory).
+  without its password, no bytes), logout 0x06 and their answers, a refusal's answer naming its reason. A
+  platform's refused logins are logged once per flush interval (the others counted in ``refused``), so a password
+  guesser cannot fill the log. At most ``max_messages`` wait for a write; more are counted dropped, never kept.
 - A refusal with no platform to name (an unknown username, an undecodable 0x05) has no row to go to: the
   gateway's bad-input log and its counters show it.
 """
@@ -75,6 +76,7 @@ class InferiorLinks:
         self._links: dict[int, _Link] = {}
         self._sessions: dict[int, tuple[RelayConnection, _Session]] = {}
         self._messages: list[dict[str, Any]] = []
+        self._refusals_logged: set[int] = set()  # platforms whose refusal of this interval is logged
 
     def _link(self, platform_id: int) -> _Link:
         link = self._links.get(platform_id)
@@ -115,6 +117,13 @@ class InferiorLinks:
         if reason in (WRONG_PASSWORD, PLATFORM_DISABLED):
             link.refused += 1
         link.last_error, link.last_error_at = reason, at
+
+    def log_refusal(self, platform_id: int) -> bool:
+        """Whether this refused login of the platform is logged (its first of the flush interval)."""
+        if platform_id in self._refusals_logged:
+            return False
+        self._refusals_logged.add(platform_id)
+        return True
 
     def message(self, platform_id: int, direction: str, msg_id: int, decoded: dict[str, Any], raw_hex: str,
                 at: datetime) -> None:
@@ -164,6 +173,7 @@ class InferiorLinks:
             if not link.sessions:
                 del self._links[platform_id]  # written: the row holds it now
         messages, self._messages = self._messages, []
+        self._refusals_logged.clear()
         return rows, messages
 
     def restore(self, rows: Iterable[dict[str, Any]], messages: Iterable[dict[str, Any]]) -> None:

@@ -66,6 +66,18 @@ def test_a_refused_login_is_the_last_error_and_leaves_the_state_to_the_row() -> 
         (None, None, 1, WRONG_PASSWORD, T0)]
 
 
+def test_a_platforms_refused_logins_are_logged_once_per_interval_and_all_counted() -> None:
+    links = InferiorLinks("gb-1")
+    logged = []
+    for _ in range(5):  # a password guesser
+        links.refused(9, WRONG_PASSWORD, T0)
+        logged.append(links.log_refusal(9))
+    assert logged == [True, False, False, False, False] and links.log_refusal(10)
+    rows, _ = links.take(T0, 0.0)
+    assert [(r["platform_id"], r["refused"]) for r in rows] == [(9, 5)]
+    assert links.log_refusal(9)  # the next interval logs its first again
+
+
 def test_the_frame_log_is_bounded_and_a_failed_write_comes_back() -> None:
     links, conn = InferiorLinks("gb-1", max_messages=2), Conn()
     links.logged_in(7, conn, T0)
