@@ -48,14 +48,16 @@ ALTER TABLE exchange_message
 CREATE INDEX exchange_message_gb32960_inferior_time ON exchange_message (gb32960_inferior_platform_id, time)
     WHERE gb32960_inferior_platform_id IS NOT NULL;
 
--- A GB platform login (0x05) carries its password in clear: whatever a writer does, the view never shows a
--- `password` key nor the frame's bytes, as for a JT/T 809 0x1001.
+-- A GB platform login (0x05) carries its password in clear: whatever a writer does, the view never shows its
+-- `password` (top level or in `body`, gateway/gb/connection.py's shape) nor the frame's bytes, as for a JT/T 809
+-- 0x1001.
 CREATE OR REPLACE VIEW exchange_message_view AS
 SELECT m.id, m.platform_id, COALESCE(p.name, i.name, g.name) AS platform_name,
        COALESCE(p.enterprise_id, i.enterprise_id, g.enterprise_id) AS enterprise_id, m.time, m.direction, m.link,
        m.msg_id, m.data_type,
-       CASE WHEN m.msg_id = 4097 OR (m.platform_kind = 'gb32960_inferior' AND m.msg_id = 5)
-            THEN m.decoded - 'password' ELSE m.decoded END AS decoded,
+       CASE WHEN m.msg_id = 4097 THEN m.decoded - 'password'
+            WHEN m.platform_kind = 'gb32960_inferior' AND m.msg_id = 5
+            THEN (m.decoded - 'password') #- '{body,password}' ELSE m.decoded END AS decoded,
        CASE WHEN m.msg_id = 4097 OR (m.platform_kind = 'gb32960_inferior' AND m.msg_id = 5 AND m.direction = 'up')
             THEN '' ELSE m.raw_hex END AS raw_hex,
        m.platform_kind, m.inferior_platform_id, m.gb32960_inferior_platform_id
