@@ -130,3 +130,30 @@ def test_a_disabled_platforms_login_is_refused_and_shown_on_its_row(pg_url: str,
             assert found == ("offline", "platform_disabled", 1, 0)
 
     asyncio.run(main())
+
+
+def test_a_gateway_starting_again_ends_the_sessions_its_previous_run_left_online(pg_url: str,
+                                                                               kafka_bootstrap: str) -> None:
+    """A gateway killed with -9 wrote no offline: at its next start (same gateway_id) its rows go offline."""
+    ids = insert_vehicle(pg_url, unique_vin())
+    username = f"i{uuid.uuid4().hex[:10]}"
+    _inferior(pg_url, ids["enterprise_id"], username, "right")
+    gateway_id = f"gb-it-{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO gb32960_inferior_link_state (platform_id, gateway_id, state, since, frames) "
+                     "SELECT id, %s, 'online', now() - interval '1 hour', 42 FROM gb32960_inferior_platform "
+                     "WHERE username = %s", (gateway_id, username))
+
+    def state() -> tuple[object, ...] | None:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            return conn.execute("SELECT s.state, s.frames FROM gb32960_inferior_link_state s "
+                                "JOIN gb32960_inferior_platform p ON p.id = s.platform_id "
+                                "WHERE p.username = %s", (username,)).fetchone()
+
+    async def main() -> None:
+        async with running_gb_gateway(pg_url, kafka_bootstrap, gateway_id=gateway_id, inferior_link_flush_s=0.2):
+            async with asyncio.timeout(10):
+                while state() != ("offline", 42):  # the counts are kept
+                    await asyncio.sleep(0.05)
+
+    asyncio.run(main())
