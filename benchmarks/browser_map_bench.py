@@ -208,6 +208,9 @@ def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> 
         pg.start()
         stack.callback(pg.stop)
         db_url = pg.url
+        from benchmarks.ingest_bench import CPU  # --source loadgen: PostgreSQL's CPU per position
+
+        CPU.roots["postgres"] = [int((pg.data_dir / "postmaster.pid").read_text().split()[0])]
     apply(db_url)
     if not bootstrap:
         from fleet.services.kafka import KafkaServer
@@ -693,6 +696,11 @@ def measure_through_chain(args: argparse.Namespace, page: Any, fleet: list[dict[
         figures["stage6_applied_p50_ms"] = hook.get("p50")  # the page's coalescer, the markers (= hook)
         figures["stage6_applied_p99_ms"] = hook.get("p99")
         stored = rows_after - rows_before
+        cpu = chain.CPU.window(wall0 / 1000, wall1 / 1000)  # sampled once a second
+        if cpu is not None and stored:
+            for name in ("streams", "gateway", "postgres"):  # the worker(s), the gateway, PostgreSQL
+                if name in cpu[2]:
+                    figures[f"cpu_{name}_us_per_position"] = round(cpu[2][name] / stored * 1e6)
         figures["stored"] = stored
         figures["stored_per_s"] = stored / (t1 - t0)
         figures["delivered_pct"] = 100.0 * (figures["hook_count"] or 0) / stored if stored else None
