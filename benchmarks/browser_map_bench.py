@@ -34,19 +34,30 @@ A gateway and the streams worker(s) (``--workers``) are started as benchmarks/in
 them, the map is opened and every vehicle ticked, then the Go load generator (simulator/loadgen)
 reports 0x0200 positions at R per second over the N terminals (one TCP connection each, registered
 in a warm-up first) for warmup + measure seconds (plus a few seconds of slack). Path measured:
-terminal -> gateway -> Kafka -> worker (its live coalescing window ``FLEET_STREAMS_LIVE_COALESCE_MS``,
-500 ms by default: set it in the environment to try another) -> ``console.events.v1`` -> API push
-hub -> STOMP -> browser -> markers, ``sentAt`` being the gateway's receive time. One phase, the fleet
-overview held still: frames as above and (a) the page hook, reset after the warmup. The hook keeps
-20,000 samples, fewer than 5,000/s yield in 8 s, so it is read and reset every 10,000 / R seconds:
+terminal -> gateway -> Kafka -> worker (its take, ``streams/take.py``, and its live flush,
+``FLEET_STREAMS_LIVE_COALESCE_MS``: set them in the environment to try others) -> ``console.events.v1``
+-> API push hub -> STOMP -> browser -> markers, ``sentAt`` being the gateway's receive time. One phase,
+the fleet overview held still: frames as above and (a) the page hook, reset after the warmup. The hook
+keeps 20,000 samples, fewer than 5,000/s yield in 8 s, so it is read and reset every 10,000 / R seconds:
 its p50 is then the count-weighted median of the slices' p50s and its p99 the largest slice p99 (an
 upper bound of the window's p99: no slice has more than 1 % of its samples above it). (b) and (c)
 are not measured in this mode: the load generator's coordinates are not known to this process (and
 in the overview the markers are in clusters anyway). Also printed: the rate the load generator
 offered and the rate actually stored (``gps`` rows per second during the measure window), i.e. the
-throughput the delay was measured at, and the chain's share up to the worker: ``sentAt`` to the
-timestamp of the ``console.events.v1`` record that carried the position (read by a consumer in this
-process; the rest of (a) is the API push hub, STOMP and the page's own 100 ms coalescing).
+throughput the delay was measured at, the terminals' ack delay (terminal send -> gateway ack, the load
+generator's), and the delay from ``sentAt`` to the end of each stage, p50 / p99, for the positions of
+the window (``stageN_*``):
+
+1. ``gateway_record``: the gateway's batch window closed, the ``jt808.uplink.v1`` record created
+   (its CreateTime; read by a consumer in this process);
+2. ``uplink_read``: that record read by a consumer (Kafka to the worker's fetch);
+3. ``live_published``: the ``console.events.v1`` record that carried the position created (the
+   worker's take, its steps up to ``live`` and its live flush);
+4. ``live_read``: that record read by a consumer (Kafka to the API push hub's consumer);
+5. ``stomp_frame``: the STOMP MESSAGE arrived in the page (a WebSocket listener ahead of stompjs': the
+   push hub, STOMP, the socket);
+6. ``applied``: the batch applied to the position store and the markers (the page hook (a): the
+   page's coalescer, which flushes on an animation frame, so the paint follows within that frame).
 """
 
 from __future__ import annotations
@@ -72,14 +83,47 @@ sys.path.insert(0, str(REPO))
 from tabulate import tabulate  # noqa: E402
 
 from fleet.position_wire import LIVE_POSITION_FIELDS  # noqa: E402
-from fleet.topics import CONSOLE_EVENTS  # noqa: E402
+from fleet.topics import CONSOLE_EVENTS, JT808_UPLINK  # noqa: E402
+from fleet.uplink_records import split_value  # noqa: E402
+from protocols.jt808.catalogue import LOCATION_REPORT  # noqa: E402
 
 HOOK_CAPACITY = 20_000  # delay samples the page's LatencyRecorder keeps
 
 PAGE_PROBE = """
 (() => {
-  const b = { recording: false, frames: [], longtasks: [], moves: [], painted: [] };
+  const b = { recording: false, frames: [], longtasks: [], moves: [], painted: [], rx: [] };
   window.__bench = b;
+  // STOMP frames as they arrive (SockJS websocket transport: 'a["MESSAGE ... NUL"]'), before stompjs
+  // parses them: for every position of a positions MESSAGE, arrival time - sentAt (--source loadgen's
+  // "STOMP frame received" stage). The listener is added at construction, so it runs before stompjs'.
+  const NativeSocket = window.WebSocket;
+  const onFrame = (data) => {
+    if (!b.recording || typeof data !== 'string') return;
+    const now = Date.now();
+    let frames = [data];
+    if (data[0] === 'a') { try { frames = JSON.parse(data.slice(1)); } catch (e) { return; } }
+    for (const f of frames) {
+      if (typeof f !== 'string' || !f.startsWith('MESSAGE') || f.indexOf('"positions"') < 0) continue;
+      const start = f.indexOf('\\n\\n');
+      const end = f.lastIndexOf('\\u0000');
+      let body = null;
+      try { body = JSON.parse(f.slice(start + 2, end > start ? end : undefined)); } catch (e) { continue; }
+      if (!body || body.type !== 'positions' || !Array.isArray(body.rows)) continue;
+      const at = body.fields.indexOf('sentAt');
+      if (at < 0) continue;
+      for (const row of body.rows) b.rx.push(now - row[at]);
+    }
+  };
+  if (NativeSocket) {
+    const Wrapped = function (url, protocols) {
+      const ws = protocols === undefined ? new NativeSocket(url) : new NativeSocket(url, protocols);
+      ws.addEventListener('message', (event) => onFrame(event.data));
+      return ws;
+    };
+    Wrapped.prototype = NativeSocket.prototype;
+    for (const k of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Wrapped[k] = NativeSocket[k];
+    window.WebSocket = Wrapped;
+  }
   let last = performance.now();
   const loop = (t) => { if (b.recording) b.frames.push(t - last); last = t; requestAnimationFrame(loop); };
   requestAnimationFrame(loop);
@@ -164,6 +208,9 @@ def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> 
         pg.start()
         stack.callback(pg.stop)
         db_url = pg.url
+        from benchmarks.ingest_bench import CPU  # --source loadgen: PostgreSQL's CPU per position
+
+        CPU.roots["postgres"] = [int((pg.data_dir / "postmaster.pid").read_text().split()[0])]
     apply(db_url)
     if not bootstrap:
         from fleet.services.kafka import KafkaServer
@@ -282,33 +329,53 @@ class Producer(threading.Thread):
 
 class ConsoleEventsTap(threading.Thread):
     """``--source loadgen``: reads ``console.events.v1`` from its end and keeps, for every position of a
-    ``positions`` message, (record timestamp, record timestamp - sentAt) in ms. The record timestamp is
-    the worker's producer time (CreateTime), so the delay is the chain's share up to the worker's live
-    flush: gateway batch window, Kafka, the worker's take window and live coalescing."""
+    ``positions`` message, (record timestamp, record timestamp - sentAt, read time - sentAt) in ms. The
+    record timestamp is the worker's producer time (CreateTime), so the first delay is the chain's share
+    up to the worker's live flush: gateway batch window, Kafka, the worker's take window and live
+    coalescing; the second adds Kafka to a consumer (what the API push hub's consumer sees)."""
 
-    def __init__(self, bootstrap: str) -> None:
-        super().__init__(name="console-events-tap", daemon=True)
+    def __init__(self, bootstrap: str, topic: str = CONSOLE_EVENTS) -> None:
+        super().__init__(name=f"tap-{topic}", daemon=True)
         from kafka import KafkaConsumer
 
-        self.consumer = KafkaConsumer(CONSOLE_EVENTS, bootstrap_servers=bootstrap, group_id=None,
+        self.consumer = KafkaConsumer(topic, bootstrap_servers=bootstrap, group_id=None,
                                       auto_offset_reset="latest", enable_auto_commit=False)
-        self.samples: list[tuple[int, float]] = []
+        self.samples: list[tuple[int, float, float]] = []
         self.stopping = threading.Event()
 
     def run(self) -> None:
         while not self.stopping.is_set():
             for records in self.consumer.poll(timeout_ms=200).values():
+                read_ms = time.time() * 1000
                 for record in records:
-                    value = json.loads(record.value)
-                    if value.get("kind") != "positions":
-                        continue
-                    sent_column = (value.get("fields") or []).index("sentAt")
-                    for row in value.get("rows") or ():
-                        self.samples.append((record.timestamp, record.timestamp - row[sent_column]))
+                    self.samples.extend((record.timestamp, record.timestamp - sent, read_ms - sent)
+                                        for sent in self.sent_at(record.value))
         self.consumer.close()
 
-    def delays(self, from_ms: float, to_ms: float) -> list[float]:
-        return [delay for at, delay in list(self.samples) if from_ms <= at <= to_ms]
+    def sent_at(self, value: bytes) -> list[float]:
+        """The gateway receive times (epoch ms) of the positions a record carries."""
+        event = json.loads(value)
+        if event.get("kind") != "positions":
+            return []
+        column = (event.get("fields") or []).index("sentAt")
+        return [row[column] for row in event.get("rows") or ()]
+
+    def delays(self, from_ms: float, to_ms: float, read: bool = False) -> list[float]:
+        """Record timestamp - sentAt (``read``: read time - sentAt) of the records created in the window."""
+        return [sample[2 if read else 1] for sample in list(self.samples) if from_ms <= sample[0] <= to_ms]
+
+
+class UplinkTap(ConsoleEventsTap):
+    """The same over ``jt808.uplink.v1``: for every 0x0200 of a record, record timestamp (the gateway's
+    producer time: its batch window closed) - the uplink's ``received_at``, and read time - it (Kafka
+    to a consumer, what the worker's fetch sees)."""
+
+    def __init__(self, bootstrap: str) -> None:
+        super().__init__(bootstrap, JT808_UPLINK)
+
+    def sent_at(self, value: bytes) -> list[float]:
+        return [datetime.fromisoformat(u["received_at"]).timestamp() * 1000 for u in split_value(value)
+                if isinstance(u, dict) and u.get("msg_id") == LOCATION_REPORT and u.get("received_at")]
 
 
 # -- browser --------------------------------------------------------------------------------------
@@ -395,7 +462,7 @@ def record(page: Any, seconds: float, panning: bool, hook_slice_s: float = 0.0) 
     (it keeps HOOK_CAPACITY samples) and ``hook`` is their combination (combine_hook_slices)."""
     page.evaluate("() => { window.__benchStatus = []; const live = window.__fleetwatchLive;"
                   " window.__benchStatusTimer = setInterval(() => window.__benchStatus.push(live ? live.status() : 'none'), 250); }")
-    page.evaluate("() => { const b = window.__bench; b.frames = []; b.longtasks = []; b.moves = []; b.painted = [];"
+    page.evaluate("() => { const b = window.__bench; b.frames = []; b.longtasks = []; b.moves = []; b.painted = []; b.rx = [];"
                   " window.__fleetwatchLive && window.__fleetwatchLive.resetLatency(); b.recording = true; }")
     drags = 0
     slices: list[dict[str, Any]] = []
@@ -415,6 +482,9 @@ def record(page: Any, seconds: float, panning: bool, hook_slice_s: float = 0.0) 
         "() => { const b = window.__bench; b.recording = false;"
         " return { frames: b.frames, longtasks: b.longtasks, moves: b.moves, painted: b.painted,"
         " hook: window.__fleetwatchLive ? window.__fleetwatchLive.latency() : null,"
+        " rx: (() => { const r = b.rx.slice().sort((x, y) => x - y); const at = (q) => r.length ?"
+        " r[Math.min(r.length - 1, Math.floor(q * r.length))] : null; return { count: r.length, p50: at(0.5),"
+        " p99: at(0.99) }; })(),"
         " markers: document.querySelectorAll('[data-testid^=marker-]').length,"
         " clusters: document.querySelectorAll('.marker-cluster').length,"
         " status: (clearInterval(window.__benchStatusTimer), [...new Set(window.__benchStatus)].join('/')) }; }")
@@ -576,9 +646,10 @@ def measure_through_chain(args: argparse.Namespace, page: Any, fleet: list[dict[
     slice_s = HOOK_CAPACITY / 2 / args.rate
     generate_s = args.warmup + args.measure + SLACK_S
     out: dict[str, Any] = {}
-    tap = ConsoleEventsTap(bootstrap)
-    tap.start()
-    stack.callback(tap.stopping.set)
+    tap, uplink_tap = ConsoleEventsTap(bootstrap), UplinkTap(bootstrap)
+    for thread in (tap, uplink_tap):
+        thread.start()
+        stack.callback(thread.stopping.set)
 
     def during(port: int) -> None:  # runs while the load generator runs (ingest_bench.send_loadgen)
         page.evaluate("() => window.__fleetwatchLive && window.__fleetwatchLive.resetLatency()")
@@ -608,11 +679,28 @@ def measure_through_chain(args: argparse.Namespace, page: Any, fleet: list[dict[
             figures["hook_p50_by_slice_ms"] = " ".join(f"{float(h['p50']):.0f}" for h in filled)
             figures["hook_p99_by_slice_ms"] = " ".join(f"{float(h['p99']):.0f}" for h in filled)
         time.sleep(1.0)  # the tap's last records
-        to_worker = tap.delays(wall0, wall1)
-        figures["to_console_events_count"] = len(to_worker)
-        figures["to_console_events_p50_ms"] = pct(to_worker, 0.5)
-        figures["to_console_events_p99_ms"] = pct(to_worker, 0.99)
+        # the stages, each the delay from sentAt (gateway receive) to the end of the stage, p50 / p99
+        stages = {
+            "1_gateway_record": uplink_tap.delays(wall0, wall1),  # the gateway's batch closed, produced
+            "2_uplink_read": uplink_tap.delays(wall0, wall1, read=True),  # Kafka to a consumer
+            "3_live_published": tap.delays(wall0, wall1),  # worker: fetch, take, live step, coalescing
+            "4_live_read": tap.delays(wall0, wall1, read=True),  # Kafka to a consumer (the push hub's)
+        }
+        for name, delays in stages.items():
+            figures[f"stage{name}_p50_ms"] = pct(delays, 0.5)
+            figures[f"stage{name}_p99_ms"] = pct(delays, 0.99)
+        figures["to_console_events_count"] = len(stages["3_live_published"])
+        rx = data.get("rx") or {}
+        figures["stage5_stomp_frame_p50_ms"] = rx.get("p50")  # API push hub, STOMP, the socket
+        figures["stage5_stomp_frame_p99_ms"] = rx.get("p99")
+        figures["stage6_applied_p50_ms"] = hook.get("p50")  # the page's coalescer, the markers (= hook)
+        figures["stage6_applied_p99_ms"] = hook.get("p99")
         stored = rows_after - rows_before
+        cpu = chain.CPU.window(wall0 / 1000, wall1 / 1000)  # sampled once a second
+        if cpu is not None and stored:
+            for name in ("streams", "gateway", "postgres"):  # the worker(s), the gateway, PostgreSQL
+                if name in cpu[2]:
+                    figures[f"cpu_{name}_us_per_position"] = round(cpu[2][name] / stored * 1e6)
         figures["stored"] = stored
         figures["stored_per_s"] = stored / (t1 - t0)
         figures["delivered_pct"] = 100.0 * (figures["hook_count"] or 0) / stored if stored else None

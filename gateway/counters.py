@@ -91,3 +91,5 @@ class GbGatewayCounters(GatewayCounters):
     refused_lookup_failed: int = 0
     refused_platform_login: int = 0
     login_deadline_closed: int = 0
+    inferior_link_writes_failed: int = 0  # link state / frame log writes of inferior platforms that failed (retried)
+    inferior_log_dropped: int = 0  # inferior platforms' frames not logged: the buffer was full

@@ -2,7 +2,7 @@
 # Runs every check once: ruff, the import layering contracts (lint-imports) and mypy, the console's eslint, tsc, vitest and build (when
 # dashboards/ has a package.json; beside the other checks, its output in var/test/console.log, printed at the end),
 # go vet and go test of the load generator (simulator/loadgen), then every pytest suite (unit, integration, e2e
-# against the built console, started once the console's checks and build are done).
+# against the built console, started once the console's checks and build are done) on two pytest workers.
 # Exit status is non-zero on any failure, and also when pytest collected no tests (its exit 5),
 # so a broken collection never passes. Extra arguments go to pytest: scripts/test.sh -k gateway
 # FLEET_TEST_SKIP_CONSOLE=1 skips the console's own checks (pytest's e2e still needs a build).
@@ -102,7 +102,12 @@ for step in vet test; do
   echo "[test] simulator/loadgen: go $step ok ($(( $(date +%s) - t0 ))s)" >&2
 done
 
-.venv/bin/pytest tests/unit tests/integration tests/e2e --timeout="${FLEET_TEST_TIMEOUT_S:-600}" --durations=30 "$@"
+# Two pytest workers (FLEET_TEST_WORKERS; 0 runs in this process): the end-to-end suite on one, the unit and
+# integration modules on whichever is free (tests/conftest.py pytest_xdist_make_scheduler). Each worker starts its
+# own PostgreSQL and Kafka (tests/support/stack.py), so a test sees only its worker's servers, as before.
+workers="${FLEET_TEST_WORKERS:-2}"
+.venv/bin/pytest tests/unit tests/integration tests/e2e -n "$workers" --timeout="${FLEET_TEST_TIMEOUT_S:-600}" \
+  --durations=30 "$@"
 rc=$?
 if console_failed; then
   echo "[test] the console's checks or build failed (above; $console_log)" >&2

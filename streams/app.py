@@ -1,6 +1,6 @@
 """The Faust app factory: ``create_app(settings, kafka_bootstrap, db_url)``.
 
-Three agents plus three timers (see streams/README.md):
+The agents, timers and the live-flush task (see streams/README.md):
 
 - ``uplinks``  jt808.uplink.v1, in batches; each uplink is parsed once, then the declared steps
                (streams.uplinks.STEPS: live, positions, states, alarms, fences, commands, media, alarm_files,
@@ -9,15 +9,17 @@ Three agents plus three timers (see streams/README.md):
                streams.gb_uplinks.GB_STEPS (positions, live map, charging sessions, nev_state, alarms)
 - ``sessions`` device.sessions.v1 -> device state, online log, pushes type 1 (and 6)
 - ``sent``     jt808.sent.v1 -> command sent / failed (streams.commands), then the message log
-- timers: ``no-signal`` (states), ``live-flush`` (every live_coalesce_ms), ``command-timeouts``,
+- timers: ``no-signal`` (states), ``command-timeouts``,
           ``fence-sync`` (terminal fences to terminals, streams.fence_sync)
+- task ``live-flush``: live positions to the map as the takes bring them, at most once per live_coalesce_ms
 
 Until 2026-11 positions, states and live positions were three agents each consuming (and parsing) every
 uplink; Faust's per-event cost and the JSON decoding were paid three times (docs/performance.md).
 
-Delivery: both agents iterate without auto-acks (``noack_take``) and ack an event only after every
-database write of its batch committed and its dead letters were handed to the producer; Faust commits
-only acked offsets (contiguously) and flushes the producer before committing. A crash therefore
+Delivery: both agents iterate without auto-acks (``streams.take``: Faust's noack_take, its window
+only when busy) and ack an event only after every database write of its batch committed and its dead
+letters were handed to the producer; Faust commits only acked offsets (contiguously) and flushes the
+producer before committing. A crash therefore
 replays from the last commit, and the idempotent sinks absorb the replay.
 """
 
@@ -64,6 +66,7 @@ from streams.positions import PositionsProcessor
 from streams.records import expand
 from streams.state_rules import Rules
 from streams.states import StatesProcessor, StateStore
+from streams.take import take
 from streams.uplinks import UplinksProcessor
 from streams.validation import Limits
 from warehouse.partitions import PARENT as GPS
@@ -108,7 +111,7 @@ def build_components(settings: StreamsSettings, db_url: str, send: Send, command
     positions_p = PositionsProcessor(database("positions"), DayPartitions(db_url, GPS),
                                      DeadLetters(send, "positions"), limits, ZoneInfo(ReportSettings().tz))
     states_p = StatesProcessor(states_db, store, directory, send, DeadLetters(send, "states"), rules, limits)
-    live_p = LivePositions(directory, send, limits, rules, store)
+    live_p = LivePositions(directory, send, limits, rules, store, window_s=settings.live_coalesce_ms / 1000.0)
     uplinks = UplinksProcessor(positions_p, states_p, live_p, max_backoff_s=settings.retry_max_backoff_s)
     if settings.message_log_enabled:
         uplinks.message_log_db = database("message-log")
@@ -178,7 +181,7 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
         # A record holds one uplink or a batch of them (docs/topics.md): the steps see uplinks, at most
         # batch_size at a time; the records are acked once every uplink of the take is done.
         size = settings.batch_size
-        async for events in stream.noack_take(settings.batch_records, within=settings.batch_window_s):
+        async for events in take(stream, settings.batch_records, settings.batch_window_s, settings.batch_idle_s):
             expanded = expand(events)
             for start in range(0, len(expanded), size):
                 await parts.uplinks.process(expanded[start:start + size])
@@ -189,7 +192,7 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
     async def gb_uplinks(stream: Any) -> None:
         # the same delivery as uplinks: batches expanded, acked once every frame of the take is done
         size = settings.batch_size
-        async for events in stream.noack_take(settings.batch_records, within=settings.batch_window_s):
+        async for events in take(stream, settings.batch_records, settings.batch_window_s, settings.batch_idle_s):
             expanded = expand(events)
             for start in range(0, len(expanded), size):
                 await parts.gb.process(expanded[start:start + size])
@@ -198,7 +201,7 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
 
     @app.agent(topics[DEVICE_SESSIONS], name="sessions")
     async def sessions(stream: Any) -> None:
-        async for events in stream.noack_take(settings.batch_size, within=settings.batch_window_s):
+        async for events in take(stream, settings.batch_size, settings.batch_window_s, settings.batch_idle_s):
             for event in events:
                 try:
                     await parts.states.handle(event)
@@ -213,7 +216,7 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
         sent_dead = DeadLetters(send, "sent")
         # its own connection: one async connection's transactions must not interleave between agents
         sent_log_db = _database(settings, db_url, "sent-log")
-        async for events in stream.noack_take(settings.batch_size, within=settings.batch_window_s):
+        async for events in take(stream, settings.batch_size, settings.batch_window_s, settings.batch_idle_s):
             values, records = [], []
             for event in events:
                 try:
@@ -253,12 +256,9 @@ def create_app(settings: StreamsSettings, kafka_bootstrap: str, db_url: str,
         except Exception:
             log.exception("fence sync failed")
 
-    @app.timer(settings.live_coalesce_ms / 1000.0, name="live-flush")
-    async def live_flush() -> None:
-        try:
-            await parts.live.flush()
-        except Exception:
-            log.exception("live-flush failed")
+    @app.task
+    async def live_flush() -> None:  # flushes as fixes arrive, at most once per live_coalesce_ms (streams.live)
+        await parts.live.run()
 
     @app.timer(max(1.0, min(30.0, settings.no_signal_after_s / 4)), name="no-signal")
     async def no_signal() -> None:

@@ -1,6 +1,6 @@
 """Positions agent steps: uplinks in, ``gps`` rows and ``device_last`` out, refusals dead-lettered.
 
-One batch (``stream.noack_take``) goes through, in order:
+One batch (``streams.take``) goes through, in order:
 
 1. ``plan_batch``      pure: decode each uplink, classify its fixes (streams.validation); a fix dated
                        implausibly far from its receipt is kept with a quality bit (gps.quality).

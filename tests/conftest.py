@@ -42,6 +42,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(getattr(pytest.mark, suite))
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """How `make test`'s two pytest workers share the tests (scripts/test.sh): every end-to-end test on one
+    worker, because they drive one console stack and one Chromium that a second worker would start again
+    (tests/e2e/conftest.py); the unit and integration tests a module at a time on whichever worker is free, so
+    a module's fixtures (its gateway, its workers, its database) start once. The largest unit goes first (the
+    end-to-end suite), so it never waits at the end of the run."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SuiteScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return "tests/e2e" if module.startswith("tests/e2e/") else module
+
+    return SuiteScheduling(config, log)
+
+
 @pytest.fixture(scope="session")
 def _session_stack() -> Iterator[SessionStack]:
     stack = SessionStack()

@@ -11,8 +11,9 @@ inspection: api/routes/exchange.py) need its ``superior`` action (platform-spec 
 The data-exchange logs (platform-spec §2 upstreamMessage, downstreamMessage, inspectMessage, alarmMessage; the
 views of migration 0046) are read-only entities whose every read route needs ``superiorPlatform:superior``:
 ``exchangeUpstreamMessage`` / ``exchangeDownstreamMessage`` (the 809 frames going up / down, decoded and as
-hex, on the links of both kinds of platform: ``platformKind`` superior or inferior; a 0x1001's password never
-shows), ``inspectMessage`` (0x9301 inspections, ``expired`` once open past the
+hex, on the links of every kind of platform: ``platformKind`` superior, inferior or gb32960_inferior (a GB/T
+32960 inferior platform's login 0x05, logout 0x06 and their answers, msgId the GB command); a 0x1001's or a GB
+0x05's password never shows), ``inspectMessage`` (0x9301 inspections, ``expired`` once open past the
 deadline) and ``alarmMessage`` (0x1402 alarms forwarded, 0x9401 urgings received, with the upper-platform alarm
 type 1-13 of platform-spec §9) and ``exchangePlayback`` (platform-spec §2 playback: the superior's JT/T 1078
 video requests 0x9801 / 0x9802 / 0x9A01 / 0x9A02 with the RESULT answered, migration 0051) and ``notifyMessage``
@@ -125,9 +126,10 @@ SUPERIOR = "superior"
 MSG_ID_HEX = "'0x' || upper(lpad(to_hex(msg_id), 4, '0'))"
 DATA_TYPE_HEX = "CASE WHEN data_type IS NULL THEN NULL ELSE '0x' || upper(lpad(to_hex(data_type), 4, '0')) END"
 LINKS = ("main", "sub")
-# Whose link a logged frame is on (migration 0050): a superior platform's (we are its inferior) or an inferior
-# platform's (we are its superior). 'up' is always inferior to superior.
-PLATFORM_KINDS = ("superior", "inferior")
+# Whose link a logged frame is on (migrations 0050, 0062): a superior platform's (we are its inferior), a JT/T 809
+# inferior platform's or a GB/T 32960 inferior platform's (we are their superior). 'up' is always inferior to
+# superior.
+PLATFORM_KINDS = ("superior", "inferior", "gb32960_inferior")
 INSPECTION_STATES = ("open", "answered", "sent", "expired")
 # JT/T 809 WARN_TYPE, the upper-platform alarm types of platform-spec §9 (exchange/link/forwarding.py maps ours)
 UPPER_ALARM_TYPES: tuple[tuple[int, str], ...] = (
@@ -154,6 +156,7 @@ def _frame_log(name: str, direction: str, label: str) -> EntitySpec:
             "platformName": F("platform_name", label="平台", exportable=True),
             "platformKind": F("platform_kind", enum=PLATFORM_KINDS, label="平台类型", exportable=True),
             "inferiorPlatformId": F("inferior_platform_id", "int", label="下级平台"),
+            "gb32960InferiorPlatformId": F("gb32960_inferior_platform_id", "int", label="GB32960下级平台"),
             "enterpriseId": F("enterprise_id", "int", label="企业"),
             "link": F("link", enum=LINKS, label="链路", exportable=True),
             "msgId": F("msg_id", "int", label="消息ID"),

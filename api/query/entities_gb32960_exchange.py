@@ -149,12 +149,21 @@ class InferiorHooks(EntityHooks):
         return link_settings(values, before, ("enabled",))
 
 
+# Link state of an inferior platform on the GB gateways (migration 0062, aggregated over the gateways' rows)
+INFERIOR_LINK_STATES = ("online", "offline")
+# Its last error (gateway/gb/inferior_links.py): a login refused (wrong password, platform disabled) or a
+# relayed VIN refused (not a vehicle of its enterprise tree, or of several)
+INFERIOR_LAST_ERRORS = ("wrong_password", "platform_disabled", "unknown_vin", "ambiguous_vin")
+
 # A platform that relays its vehicles' data to us (the gb32960 exchange's inferiorPlatform): the GB gateway accepts
 # its platform login 0x05 with this username (unique over all platforms: the login names the account) and password
 # (write-only), then takes the frames of the vehicles of the owner's enterprise tree by VIN (gateway/README.md).
+# Read from its view with the link state the GB gateways write every few seconds (online / offline since, peer,
+# last frame, logins, frames relayed, vehicles of the latest session, refused logins, last error); its login,
+# logout and refusals are in the exchange frame logs (platformKind gb32960_inferior).
 GB32960_INFERIOR_PLATFORM = EntitySpec(
     name="gb32960InferiorPlatform",
-    relation="gb32960_inferior_platform",
+    relation="gb32960_inferior_platform_view",
     table="gb32960_inferior_platform",
     tenant_column="enterprise_id",
     permission=PERMISSION,
@@ -174,6 +183,18 @@ GB32960_INFERIOR_PLATFORM = EntitySpec(
         "enabled": F("enabled", "bool", create=True, update=True, label="启用", exportable=True),
         "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
                     label="备注", exportable=True),
+        "linkState": F("link_state", expression="link_state", enum=INFERIOR_LINK_STATES, label="链路状态",
+                       exportable=True),
+        "linkSince": F("link_since", "time", expression="link_since", label="状态时间", exportable=True),
+        "peer": F("peer", expression="peer", filterable=False, label="来源地址", exportable=True),
+        "lastFrameAt": F("last_frame_at", "time", expression="last_frame_at", label="最近报文", exportable=True),
+        "logins": F("logins", "int", expression="logins", label="登入次数", exportable=True),
+        "frames": F("frames", "int", expression="frames", label="转发报文数", exportable=True),
+        "vehicles": F("vehicles", "int", expression="vehicles", label="车辆数", exportable=True),
+        "refused": F("refused", "int", expression="refused", label="拒绝登入次数", exportable=True),
+        "lastError": F("last_error", expression="last_error", enum=INFERIOR_LAST_ERRORS, label="最近错误",
+                       exportable=True),
+        "lastErrorAt": F("last_error_at", "time", expression="last_error_at", label="错误时间", exportable=True),
         "createdAt": F("created_at", "time", label="创建时间"),
         "updatedAt": F("updated_at", "time", label="更新时间"),
     },

@@ -16,7 +16,9 @@ closed), then relays real-time 0x02 / back-filled 0x03 data of many vehicles: ea
 the cars of the platform's enterprise tree (cached per connection), forwarded as that vehicle's uplink and
 answered after Kafka as a terminal's; an unknown or ambiguous VIN is answered 0x02; heartbeat 0x07 is answered at
 once; a platform logout 0x06 is answered and the connection closed. No vehicle session (online / offline) is
-emitted for relayed vehicles: the platform's link is not the vehicle's.
+emitted for relayed vehicles: the platform's link is not the vehicle's. The platform's link (online / offline,
+frames, VINs, last error) and its login / logout / refusals are noted for `gateway/gb/inferior_links.py`, which
+writes them every few seconds (a relayed frame only bumps `relay_frames` / `relay_last_rx`).
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ import hmac
 import logging
 from collections import deque
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from fleet.gb32960_records import GbUplink
 from fleet.topics import DEVICE_SESSIONS, GB32960_UPLINK
 from gateway.flow import FlowControlledConnection
+from gateway.gb.inferior_links import AMBIGUOUS_VIN, PLATFORM_DISABLED, UNKNOWN_VIN, WRONG_PASSWORD, utc_now
 from gateway.gb.session import (
     LOGIN,
     POLICIES,
@@ -86,6 +89,10 @@ class GbConnection(FlowControlledConnection):
         self.terminal: VehicleTerminal | None = None  # set by a successful login
         self.platform: InferiorPlatform | None = None  # set by an inferior platform's successful login
         self._relayed: dict[str, VehicleTerminal] = {}  # an inferior platform's vehicles by VIN
+        # an inferior platform's link counts, read every few seconds by gateway/gb/inferior_links.py
+        self.relay_frames = 0
+        self.relay_last_rx: float | None = None
+        self.relay_vins: set[str] = set()
         self.peer: str | None = None
         self.opened_at = 0.0
         self.hostile_logged = 0
@@ -150,6 +157,8 @@ class GbConnection(FlowControlledConnection):
             self.ctx.downlinks.closed(self)
         if self.terminal is not None and self.ctx.registry.release(self):
             self.emit_session("offline", self._close_reason or "closed")
+        if self.platform is not None:
+            self.ctx.inferior_links.closed(self, utc_now(), self.ctx.loop.time())
         self.ctx.hostile_log.summary(log, self, "conn %s (%s)", self.connection_id, self.peer)
         self.ctx.connection_closed(self)
 
@@ -286,11 +295,14 @@ class GbConnection(FlowControlledConnection):
         elif header.command == HEARTBEAT and header.is_command:
             self._answer(header, Response.SUCCESS, b"")
         elif header.command == PLATFORM_LOGOUT and header.is_command:
-            self._answer(header, Response.SUCCESS, _command_time(header, msg.raw))
+            answer = self._answer(header, Response.SUCCESS, _command_time(header, msg.raw))
+            self._log_platform(self.platform.id, msg, answer, Response.SUCCESS, None)
             self.close("logout")
         elif header.command in (REALTIME, REISSUED) and header.is_command:
             terminal = self._relayed.get(header.vin)
             if terminal is not None:
+                self.relay_frames += 1
+                self.relay_last_rx = self.last_rx_at
                 self._forward(msg, POLICIES["gb32960"][header.command], terminal=terminal)
                 return
             self._busy = True
@@ -315,15 +327,28 @@ class GbConnection(FlowControlledConnection):
                     return
             if self.closed:
                 return
+            reason = None
             if found is None or not hmac.compare_digest(found[1].encode(), body.password.encode()):
-                self._refuse(header, msg.raw, Refusal.PLATFORM_LOGIN, Response.ERROR)
+                reason = WRONG_PASSWORD
+            elif not found[0].enabled:
+                reason = PLATFORM_DISABLED
+            if reason is not None:
+                self._refuse(header, msg.raw, Refusal.PLATFORM_LOGIN, None)
+                answer = self._answer(header, Response.ERROR, _command_time(header, msg.raw))
+                if found is not None:  # an unknown username names no platform: the bad-input log shows it
+                    ctx.inferior_links.refused(found[0].id, reason, utc_now())
+                    if ctx.inferior_links.log_refusal(found[0].id):
+                        self._log_platform(found[0].id, msg, answer, Response.ERROR, reason)
                 self.close("refused")
                 return
+            assert found is not None
             self.platform = found[0]
             ctx.connection_authenticated(self)
             log.info("conn %s (%s): inferior platform %s (%s) logged in", self.connection_id, self.peer,
                      found[0].id, found[0].name)
-            self._answer(header, Response.SUCCESS, _command_time(header, msg.raw))
+            answer = self._answer(header, Response.SUCCESS, _command_time(header, msg.raw))
+            ctx.inferior_links.logged_in(found[0].id, self, utc_now())
+            self._log_platform(found[0].id, msg, answer, Response.SUCCESS, None)
         finally:
             self._busy = False
             if not self.closed:
@@ -346,17 +371,40 @@ class GbConnection(FlowControlledConnection):
             if self.closed:
                 return
             if len(found) != 1:
-                self._refuse(header, msg.raw, Refusal.UNKNOWN_VIN if not found else Refusal.AMBIGUOUS_VIN,
-                             Response.ERROR)
+                refusal = Refusal.UNKNOWN_VIN if not found else Refusal.AMBIGUOUS_VIN
+                self._refuse(header, msg.raw, refusal, Response.ERROR)
+                ctx.inferior_links.refused(platform.id, UNKNOWN_VIN if not found else AMBIGUOUS_VIN, utc_now())
                 return
             if len(self._relayed) >= ctx.settings.max_relayed_vehicles:
                 self._relayed.clear()  # bounded memory: the cache starts again
             self._relayed[header.vin] = found[0]
+            if len(self.relay_vins) < ctx.settings.max_relayed_vehicles:  # bounded: the count stops there
+                self.relay_vins.add(header.vin)
+            self.relay_frames += 1
+            self.relay_last_rx = self.last_rx_at
             self._forward(msg, POLICIES["gb32960"][header.command], terminal=found[0])
         finally:
             self._busy = False
             if not self.closed:
                 self._drain()
+
+    def _log_platform(self, platform_id: int, msg: Message, answer: bytes | None, flag: int,
+                      reason: str | None) -> None:
+        """An inferior platform's login / logout and our answer, for its frame log (migration 0062): a 0x05's
+        password and bytes are never kept."""
+        ctx, at = self.ctx, utc_now()
+        decoded = to_json(msg)
+        body = decoded.get("body")
+        if isinstance(body, dict):
+            body.pop("password", None)
+        login = msg.header.command == PLATFORM_LOGIN
+        ctx.inferior_links.message(platform_id, "up", msg.header.command, decoded, "" if login else msg.raw.hex(), at)
+        reply: dict[str, Any] = {"header": {"command": f"0x{msg.header.command:02X}", "response": flag},
+                                 "result": "success" if flag == Response.SUCCESS else "error"}
+        if reason is not None:
+            reply["reason"] = reason
+        ctx.inferior_links.message(platform_id, "down", msg.header.command, reply, (answer or b"").hex(), at)
+        ctx.counters.inferior_log_dropped = ctx.inferior_links.dropped_messages
 
     def replaced(self) -> None:
         """Another connection logged in as this vehicle (this one was silent): end this session first."""
@@ -421,7 +469,7 @@ class GbConnection(FlowControlledConnection):
             return _command_time(header, frame)
         return b""
 
-    def _answer(self, header: Header, flag: int, data: bytes) -> None:
+    def _answer(self, header: Header, flag: int, data: bytes) -> bytes | None:
         """The standard's answer to `header`'s command: same command and VIN, the response flag (GB/T
         32960; none in a GB 17691 header), no encryption, `data` as the data unit."""
         try:
@@ -431,8 +479,9 @@ class GbConnection(FlowControlledConnection):
             self.ctx.counters.internal_errors += 1
             self.log_hostile(logging.WARNING, "conn %s: cannot answer 0x%02X: %s", self.connection_id,
                              header.command, exc)
-            return
+            return None
         self._write(frame)
+        return frame
 
     # ------------------------------------------------------------------ sessions, logging
 

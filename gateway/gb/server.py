@@ -20,7 +20,8 @@ from gateway.counters import GbGatewayCounters
 from gateway.downlinks import SentRecorder
 from gateway.gb.connection import GbConnection
 from gateway.gb.downlinks import GbDownlinks
-from gateway.gb.vehicles import PostgresVehicleDirectory, VehicleDirectory
+from gateway.gb.inferior_links import InferiorLinks, utc_now
+from gateway.gb.vehicles import InferiorLinkStore, PostgresVehicleDirectory, VehicleDirectory
 from gateway.hostile_log import HostileInputLog
 from gateway.kafka_io import KafkaRecordSink, consume_downlinks
 from gateway.pipeline import RecordSink, UplinkPipeline
@@ -65,6 +66,7 @@ class GbContext:
         self.loop = loop
         self.registry = VinRegistry()
         self.downlinks: GbDownlinks | None = None  # platform commands (gateway/gb/downlinks.py), set by the server
+        self.inferior_links = InferiorLinks(settings.gateway_id, max_messages=settings.inferior_log_buffer)
         self.connections: set[GbConnection] = set()
         self.unauthenticated: UnauthenticatedPool[GbConnection] = UnauthenticatedPool(settings.unauthenticated_max)
         self.hostile_log = HostileInputLog(
@@ -93,7 +95,8 @@ class GbContext:
 
 class GbGatewayServer:
     def __init__(self, settings: GbGatewaySettings, directory: VehicleDirectory, sink: RecordSink,
-                 *, downlink_source: Callable[..., Any] | None = None) -> None:
+                 *, downlink_source: Callable[..., Any] | None = None,
+                 link_store: InferiorLinkStore | None = None) -> None:
         self.settings = settings
         self.counters = GbGatewayCounters()
         self._directory = directory
@@ -105,6 +108,7 @@ class GbGatewayServer:
         self.pipeline: UplinkPipeline | None = None
         self.sent: SentRecorder | None = None
         self._downlink_source = downlink_source
+        self._link_store = link_store  # None (unit tests): inferior platforms' link state is kept in memory only
         self.downlinks_ready = asyncio.Event()
 
     def port_of(self, family: str) -> int:
@@ -137,6 +141,8 @@ class GbGatewayServer:
                 self.settings.host, port, backlog=4096, reuse_address=True)
         self._tasks.append(asyncio.create_task(self._sweep_loop(), name="gb-gateway-sweep"))
         self._tasks.append(asyncio.create_task(self._status_loop(), name="gb-gateway-status"))
+        if self._link_store is not None:
+            self._tasks.append(asyncio.create_task(self._links_loop(self._link_store), name="gb-inferior-links"))
         if self._downlink_source is not None:
             assert ctx.downlinks is not None
             self._tasks.append(asyncio.create_task(
@@ -158,6 +164,8 @@ class GbGatewayServer:
                 if not self.ctx.connections:
                     break
                 await asyncio.sleep(0.01)
+        if self._link_store is not None:  # the sessions just closed are written offline
+            await self.flush_links(self._link_store)
         if self.pipeline is not None:
             await self.pipeline.stop(drain_timeout_s)
         if self.sent is not None:
@@ -178,6 +186,33 @@ class GbGatewayServer:
                     self.counters.internal_errors += 1
                     log.exception("sweep of %s failed", conn.connection_id)
 
+    async def _links_loop(self, store: InferiorLinkStore) -> None:
+        """Inferior platforms' link state and frame log, one write every `inferior_link_flush_s`
+        (gateway/gb/inferior_links.py); first, the sessions a previous run of this gateway left online end."""
+        try:
+            await asyncio.wait_for(store.gateway_links_offline(self.settings.gateway_id), self.settings.db_timeout_s)
+        except Exception as exc:
+            self.counters.inferior_link_writes_failed += 1
+            log.warning("inferior platforms' link state of a previous run not reset: %r", exc)
+        while True:
+            await asyncio.sleep(self.settings.inferior_link_flush_s)
+            await self.flush_links(store)
+
+    async def flush_links(self, store: InferiorLinkStore) -> None:
+        """Write what gathered; a failed write is counted and its rows kept for the next one."""
+        assert self.ctx is not None
+        links = self.ctx.inferior_links
+        states, messages = links.take(utc_now(), self.ctx.loop.time())
+        if not states and not messages:
+            return
+        try:
+            await asyncio.wait_for(store.save_inferior_links(states, messages), self.settings.db_timeout_s)
+        except Exception as exc:
+            self.counters.inferior_link_writes_failed += 1
+            log.warning("inferior platforms' link state not written (kept for the next flush): %r", exc)
+            links.restore(states, messages)
+            self.counters.inferior_log_dropped = links.dropped_messages
+
     async def _status_loop(self) -> None:
         while True:
             await asyncio.sleep(self.settings.status_interval_s)
@@ -193,7 +228,8 @@ def build_gb_gateway(settings: GbGatewaySettings, database_url: str, kafka_boots
     def downlinks(handle: Callable[[dict[str, Any]], None], *, ready: asyncio.Event) -> Any:
         return consume_downlinks(kafka_bootstrap, JT808_DOWNLINK, handle, ready=ready)
 
-    return GbGatewayServer(settings, directory, sink, downlink_source=downlinks), directory, sink
+    return (GbGatewayServer(settings, directory, sink, downlink_source=downlinks, link_store=directory), directory,
+            sink)
 
 
 async def run_gb_gateway(settings: GbGatewaySettings, database_url: str, kafka_bootstrap: str,

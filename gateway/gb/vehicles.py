@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from warehouse.db import async_pool
 from warehouse.queries import gb_vehicles
@@ -31,6 +31,7 @@ class InferiorPlatform:
     id: int
     enterprise_id: int
     name: str
+    enabled: bool = True
 
 
 class VehicleDirectory(Protocol):
@@ -40,8 +41,17 @@ class VehicleDirectory(Protocol):
         ...
 
     async def inferior_platform(self, username: str) -> tuple[InferiorPlatform, str] | None:
-        """The enabled gb32960 inferior platform of `username` and its password."""
+        """The gb32960 inferior platform of `username` (enabled or not) and its password."""
         ...
+
+
+class InferiorLinkStore(Protocol):
+    """Where the gateway writes its inferior platforms' link state and frame log (gateway/gb/inferior_links.py)."""
+
+    async def save_inferior_links(self, states: Sequence[dict[str, Any]],
+                                  messages: Sequence[dict[str, Any]]) -> None: ...
+
+    async def gateway_links_offline(self, gateway_id: str) -> None: ...
 
 
 class PostgresVehicleDirectory:
@@ -68,4 +78,14 @@ class PostgresVehicleDirectory:
             row = await gb_vehicles.inferior_platform_async(conn, username)
         if row is None:
             return None
-        return InferiorPlatform(row["id"], row["enterprise_id"], row["name"]), str(row["password"])
+        return (InferiorPlatform(row["id"], row["enterprise_id"], row["name"], bool(row["enabled"])),
+                str(row["password"]))
+
+    async def save_inferior_links(self, states: Sequence[dict[str, Any]],
+                                  messages: Sequence[dict[str, Any]]) -> None:
+        async with self._pool.connection() as conn:
+            await gb_vehicles.save_inferior_links_async(conn, states, messages)
+
+    async def gateway_links_offline(self, gateway_id: str) -> None:
+        async with self._pool.connection() as conn:
+            await gb_vehicles.gateway_links_offline_async(conn, gateway_id)

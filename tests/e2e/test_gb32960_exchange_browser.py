@@ -1,7 +1,9 @@
 """The gb32960 data exchange in Chromium (platform-spec §2: the gb32960 exchange's superiorPlatform, car and
 inferiorPlatform), in zh-CN, zh-HK and en-US: the superiorPlatform screen lists a platform with its encryption
 rule, version and link state as the link service saved it; the car screen lists its vehicle with plate, VIN,
-platform and link state; the inferiorPlatform screen lists an inferior platform's account.
+platform and link state; the inferiorPlatform screen lists an inferior platform's account with its link as the GB
+gateways wrote it (online, frames relayed, vehicles, a refused login's reason as the last error), and its platform
+login in the exchange upstream frame log under its platform kind, never with its password.
 Then an operator configures a platform in the form (address, port, username, password, version, vehicles) and the
 row the link service reads holds it."""
 
@@ -13,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from psycopg.types.json import Jsonb
 
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
@@ -22,9 +25,13 @@ from warehouse.queries import gb32960_exchange as q
 from warehouse.seed import PARENT
 
 TEXTS = {
-    "zh-CN": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "启用"},
-    "zh-HK": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "啓用"},
-    "en-US": {"connected": "Logged in", "none": "None", "menu": "New energy", "enabled": "Enabled"},
+    "zh-CN": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "启用", "online": "在线",
+              "wrong_password": "用户名或密码错误", "frames": "转发报文数", "kind": "GB/T 32960 下级平台", "open": "详情"},
+    "zh-HK": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "啓用", "online": "在線",
+              "wrong_password": "用戶名稱或密碼錯誤", "frames": "轉發報文數", "kind": "GB/T 32960 下級平台", "open": "詳情"},
+    "en-US": {"connected": "Logged in", "none": "None", "menu": "New energy", "enabled": "Enabled", "online": "Online",
+              "wrong_password": "Wrong username or password", "frames": "Frames relayed",
+              "kind": "GB/T 32960 inferior platform", "open": "Details"},
 }
 
 
@@ -56,6 +63,16 @@ def platform(console_stack: ConsoleStack) -> Iterator[dict[str, Any]]:
         inferior_id = conn.execute(
             "INSERT INTO gb32960_inferior_platform (enterprise_id, name, username, password) VALUES (%s, %s, %s, "
             "'pw') RETURNING id", (enterprise, f"国标下级{tag}", f"inf{tag}")).fetchone()[0]  # type: ignore[index]
+        # as a GB gateway writes it (gateway/gb/inferior_links.py): a live session, and a refused login
+        conn.execute(
+            "INSERT INTO gb32960_inferior_link_state (platform_id, gateway_id, state, since, peer, last_frame_at, "
+            "logins, frames, refused, vehicles, last_error, last_error_at) VALUES (%s, 'gb-e2e', 'online', now(), "
+            "'203.0.113.9:40100', now(), 2, 4321, 1, 17, 'wrong_password', now())", (inferior_id,))
+        # its login in the frame log (a writer that kept the password and bytes: the view still hides them)
+        conn.execute(
+            "INSERT INTO exchange_message (gb32960_inferior_platform_id, platform_kind, direction, link, msg_id, "
+            "decoded, raw_hex) VALUES (%s, 'gb32960_inferior', 'up', 'main', 5, %s, '232305FE')",
+            (inferior_id, Jsonb({"name": "platform login", "body": {"user": f"inf{tag}", "password": "pw-e2e"}})))
         q.save_link_state(conn, platform_id, {"state": "connected", "since": datetime.now(UTC),
                                               "last_heartbeat_at": None, "sent": 120, "backfilled": 7, "skipped": 0,
                                               "last_error": None})
@@ -103,6 +120,27 @@ def test_the_gb32960_exchange_screens_in_each_language(page: Any, console_stack:
     inferior = inferiors.locator(f'tr[data-row-key="{platform["inferior"]}"]')
     inferior.wait_for()
     assert platform["inferior_user"] in inferior.inner_text() and texts["enabled"] in inferior.inner_text()
+    link = inferior.get_by_test_id("gb32960-inferior-link-state")
+    assert link.get_attribute("data-state") == "online" and link.inner_text() == texts["online"]
+    error = inferior.get_by_test_id("gb32960-inferior-last-error")
+    assert error.get_attribute("data-error") == "wrong_password" and error.inner_text() == texts["wrong_password"]
+    for shown in ("4321", "17"):
+        assert shown in inferior.inner_text(), shown
+    assert texts["frames"] in inferiors.locator("thead").inner_text()
+
+    page.goto("/exchange/upstreamMessage")
+    upstream = page.get_by_test_id("list-page-exchangeUpstreamMessage")
+    upstream.get_by_test_id("list-filter-platformKind").click()
+    page.locator(OPEN_SELECT, has_text=texts["kind"]).first.click()
+    upstream.get_by_test_id("list-search").click()
+    login = upstream.locator("tr.ant-table-row", has_text=platform["inferior_name"])
+    login.wait_for()
+    assert login.get_by_test_id("exchange-platform-kind").inner_text() == texts["kind"]
+    assert "0x0005" in login.inner_text() and "23 23" not in login.inner_text()
+    login.get_by_role("button", name=texts["open"]).click()
+    drawer = page.get_by_test_id("exchange-frame-drawer")
+    assert platform["inferior_user"] in drawer.get_by_test_id("exchange-frame-decoded").inner_text()
+    assert "pw-e2e" not in drawer.inner_text()
     assert page.errors == []
 
 

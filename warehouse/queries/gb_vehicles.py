@@ -14,6 +14,7 @@ from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
 
 DISABLED_STATE = 5  # fleet.enums.DeviceState.DISABLED
 
@@ -57,8 +58,53 @@ async def tree_vehicle_terminals_async(conn: AsyncConnection[Any], vin: str, pro
 
 
 async def inferior_platform_async(conn: AsyncConnection[Any], username: str) -> dict[str, Any] | None:
-    """The enabled gb32960 inferior platform of ``username``: {id, enterprise_id, name, password}, or None."""
+    """The gb32960 inferior platform of ``username``: {id, enterprise_id, name, password, enabled}, or None (a
+    disabled one is returned so that its refused login is shown on its row)."""
     async with conn.cursor(row_factory=dict_row) as cur:
-        await cur.execute("SELECT id, enterprise_id, name, password FROM gb32960_inferior_platform "
-                          "WHERE username = %(username)s AND enabled", {"username": username})
+        await cur.execute("SELECT id, enterprise_id, name, password, enabled FROM gb32960_inferior_platform "
+                          "WHERE username = %(username)s", {"username": username})
         return await cur.fetchone()
+
+
+# -- inferior platforms' links (migration 0062, gateway/gb/inferior_links.py) ----------------------------------
+
+# Counts are increments; a NULL state / since / vehicles / last_error means "nothing new": the row keeps its own.
+_LINK_STATE = """
+INSERT INTO gb32960_inferior_link_state AS s (platform_id, gateway_id, state, since, peer, last_frame_at, logins,
+                                              frames, refused, vehicles, last_error, last_error_at, updated_at)
+SELECT %(platform_id)s, %(gateway_id)s, COALESCE(%(state)s, 'offline'), COALESCE(%(since)s, now()), %(peer)s,
+       %(last_frame_at)s, %(logins)s, %(frames)s, %(refused)s, COALESCE(%(vehicles)s, 0), %(last_error)s,
+       %(last_error_at)s, now()
+WHERE EXISTS (SELECT 1 FROM gb32960_inferior_platform WHERE id = %(platform_id)s)
+ON CONFLICT (platform_id, gateway_id) DO UPDATE
+   SET state = COALESCE(%(state)s, s.state), since = COALESCE(%(since)s, s.since),
+       peer = COALESCE(EXCLUDED.peer, s.peer),
+       last_frame_at = GREATEST(s.last_frame_at, EXCLUDED.last_frame_at),
+       logins = s.logins + EXCLUDED.logins, frames = s.frames + EXCLUDED.frames,
+       refused = s.refused + EXCLUDED.refused, vehicles = COALESCE(%(vehicles)s, s.vehicles),
+       last_error = COALESCE(EXCLUDED.last_error, s.last_error),
+       last_error_at = COALESCE(EXCLUDED.last_error_at, s.last_error_at), updated_at = now()"""
+
+# link 'main': a GB platform has one connection; the writer never puts a 0x05's password in `decoded`
+_LOG = """
+INSERT INTO exchange_message (gb32960_inferior_platform_id, platform_kind, time, direction, link, msg_id, decoded,
+                              raw_hex)
+SELECT %(platform_id)s, 'gb32960_inferior', %(time)s, %(direction)s, 'main', %(msg_id)s, %(decoded)s, %(raw_hex)s
+WHERE EXISTS (SELECT 1 FROM gb32960_inferior_platform WHERE id = %(platform_id)s)"""
+
+
+async def save_inferior_links_async(conn: AsyncConnection[Any], states: Sequence[dict[str, Any]],
+                                    messages: Sequence[dict[str, Any]]) -> None:
+    """One gateway's link rows (keys of ``gb32960_inferior_link_state``) and logged frames (platform_id,
+    time, direction, msg_id, decoded, raw_hex), in one transaction; a platform deleted meanwhile is skipped."""
+    async with conn.transaction(), conn.cursor() as cur:
+        if states:
+            await cur.executemany(_LINK_STATE, states)
+        if messages:
+            await cur.executemany(_LOG, [{**m, "decoded": Jsonb(m["decoded"])} for m in messages])
+
+
+async def gateway_links_offline_async(conn: AsyncConnection[Any], gateway_id: str) -> None:
+    """At a gateway's start: the sessions its previous run left online ended with it."""
+    await conn.execute("UPDATE gb32960_inferior_link_state SET state = 'offline', since = now(), updated_at = now() "
+                       "WHERE gateway_id = %(gateway_id)s AND state = 'online'", {"gateway_id": gateway_id})

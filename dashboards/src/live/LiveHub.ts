@@ -29,7 +29,11 @@ export interface LiveHubOptions {
   getLanguage?: () => string | null | undefined;
   createClient: (url: string) => StompClientLike;
   livenessMs?: number;
+  /** Longest wait between two applied batches (the page's coalescing; default 100 ms). */
   coalesceMs?: number;
+  /** The wait after a batch is its apply time times this, up to `coalesceMs` (default 8: applying
+   * takes at most ~1/8 of the time; a quiet map applies on the next frame). */
+  coalesceCostFactor?: number;
   backoff?: BackoffOptions;
   schedule?: Scheduler;
   statesThrottleMs?: number;
@@ -66,6 +70,7 @@ export class LiveHub {
       isNewer: (candidate, current) => candidate.timeMs >= current.timeMs,
       flush: (batch) => this.applyPositions(batch),
       minIntervalMs: options.coalesceMs ?? 100,
+      costFactor: options.coalesceCostFactor ?? 8,
       schedule: options.schedule,
       now: this.now,
     });

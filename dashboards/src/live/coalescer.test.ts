@@ -69,6 +69,37 @@ describe('coalescer', () => {
     expect(sched.pending[0].delay).toBe(70);
   });
 
+  it('with a cost factor, waits the last flush duration times it, at most the minimum interval', () => {
+    const sched = manualScheduler();
+    let clock = 1000;
+    let cost = 0;
+    let spent = 0; // the cost clock: advanced by each flush's work
+    const c = createCoalescer<Item>({
+      keyOf: (i) => i.id,
+      isNewer: (a, b) => a.t >= b.t,
+      flush: () => {
+        spent += cost;
+      },
+      minIntervalMs: 100,
+      costFactor: 8,
+      schedule: sched.schedule,
+      now: () => clock,
+      costClock: () => spent,
+    });
+    cost = 2; // a few markers moved: 16 ms
+    c.add([{ id: 1, t: 1 }]);
+    sched.fire();
+    clock = 1005;
+    c.add([{ id: 1, t: 2 }]);
+    expect(sched.pending[0].delay).toBe(11);
+    cost = 30; // thousands of markers: the full interval, not 240 ms
+    clock = 1016;
+    sched.fire();
+    clock = 1020;
+    c.add([{ id: 1, t: 3 }]);
+    expect(sched.pending[0].delay).toBe(96);
+  });
+
   it('does not schedule or flush when nothing was added', () => {
     const { c, flush, sched } = setup();
     c.add([]);

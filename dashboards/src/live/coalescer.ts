@@ -3,6 +3,11 @@
  * the newest per key is kept, and the buffer is flushed at most once per `minIntervalMs` (and on an
  * animation frame when the browser has one). 2,000 positions/s therefore reach the map as a few
  * batches per second with one entry per vehicle, never as 2,000 separate updates.
+ *
+ * With `costFactor` the wait after a flush is that flush's own duration times the factor, up to
+ * `minIntervalMs`: a cheap flush (a few markers moved) lets the next batch go on the next frame, so a
+ * quiet map shows a position at once (platform-spec, live map "position to marker"); an expensive one
+ * (thousands of markers) keeps the full interval, so flushing never takes more than 1 / factor of the time.
  */
 
 export type Scheduler = (run: () => void, delayMs: number) => () => void;
@@ -13,8 +18,12 @@ export interface CoalescerOptions<T> {
   isNewer: (candidate: T, current: T) => boolean;
   flush: (batch: T[]) => void;
   minIntervalMs?: number;
+  /** The wait after a flush is its duration times this, at most `minIntervalMs` (unset: always `minIntervalMs`). */
+  costFactor?: number;
   schedule?: Scheduler;
   now?: () => number;
+  /** Clock of a flush's duration (ms; default `performance.now`). */
+  costClock?: () => number;
 }
 
 export interface Coalescer<T> {
@@ -47,6 +56,9 @@ export function createCoalescer<T>(options: CoalescerOptions<T>): Coalescer<T> {
   const minIntervalMs = options.minIntervalMs ?? 100;
   const schedule = options.schedule ?? frameScheduler;
   const now = options.now ?? (() => Date.now());
+  const { costFactor } = options;
+  const costClock = options.costClock ?? (typeof performance !== 'undefined' ? () => performance.now() : now);
+  let intervalMs = minIntervalMs;
   let buffer = new Map<number | string, T>();
   let cancel: (() => void) | null = null;
   let lastFlushAt = -Infinity;
@@ -61,12 +73,18 @@ export function createCoalescer<T>(options: CoalescerOptions<T>): Coalescer<T> {
     const batch = Array.from(buffer.values());
     buffer = new Map();
     lastFlushAt = now();
+    if (costFactor === undefined) {
+      flush(batch);
+      return;
+    }
+    const started = costClock();
     flush(batch);
+    intervalMs = Math.min(minIntervalMs, costFactor * (costClock() - started));
   }
 
   function ensureScheduled(): void {
     if (cancel || disposed) return;
-    const delay = Math.max(0, lastFlushAt + minIntervalMs - now());
+    const delay = Math.max(0, lastFlushAt + intervalMs - now());
     cancel = schedule(() => {
       cancel = null;
       flushNow();

@@ -1,17 +1,33 @@
 """The GB/T 32960 exchange's entities through the real app (platform-spec §2, the gb32960 exchange's
-superiorPlatform and car): gb32960SuperiorPlatform (write-only password, the login's byte limits, encryption rule
-and version checked, its link state read from gb32960_link_state) and gb32960ExchangeCar (a vehicle of the caller's
-tree added to a platform of it, read with plate, VIN and link state, once only), and tenancy."""
+superiorPlatform, car and inferiorPlatform): gb32960SuperiorPlatform (write-only password, the login's byte limits,
+encryption rule and version checked, its link state read from gb32960_link_state) and gb32960ExchangeCar (a vehicle
+of the caller's tree added to a platform of it, read with plate, VIN and link state, once only), and tenancy;
+gb32960InferiorPlatform with the link state a real GB gateway writes for a scripted inferior platform (online,
+frames, vehicles, offline after its logout, a wrong password as last error) and its login / logout / refusal in
+the exchange frame logs, and the view's aggregation of several gateways' rows."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+import psycopg
 from flask.testing import FlaskClient
 
+from protocols.gb32960 import Response
+from protocols.gb32960.messages import PlatformLogin, PlatformLogout
 from tests.integration.api.conftest import Demo, error_text
+from tests.integration.gateway.gb_support import (
+    AT,
+    GbTerminal,
+    insert_vehicle,
+    nth_time,
+    realtime_body,
+    running_gb_gateway,
+    unique_vin,
+)
 from warehouse.db import connect
 
 Login = Callable[[str], dict[str, str]]
@@ -112,3 +128,108 @@ def test_an_inferior_platform_with_a_wrongly_typed_field_is_a_400_naming_it(clie
         reply = client.post("/api/common/gb32960InferiorPlatform.json", headers=headers, json={**good, field: ["x"]})
         assert reply.status_code in (400, 404), (field, reply.status_code, reply.json)
         assert (reply.json or {}).get("data", {}).get("field") in (field, None), (field, reply.json)
+
+
+def _inferior_platform(client: FlaskClient, headers: dict[str, str], password: str) -> dict[str, Any]:
+    reply = client.post("/api/common/gb32960InferiorPlatform.json", headers=headers,
+                        json={"name": f"i{uuid.uuid4().hex[:8]}", "username": f"u{uuid.uuid4().hex[:11]}",
+                              "password": password})
+    assert reply.status_code == 200, reply.json
+    return reply.json["data"]  # type: ignore[index]
+
+
+def test_an_inferior_platforms_link_on_a_real_gb_gateway_is_on_its_row_and_in_the_frame_logs(
+        client: FlaskClient, login: Login, demo: Demo, pg_url: str, kafka_bootstrap: str) -> None:
+    headers = login("admin_a")
+    platform = _inferior_platform(client, headers, "relay-pw")
+    assert (platform["linkState"], platform["frames"], platform["lastError"]) == ("offline", 0, None)
+    vin, other_vin = unique_vin(), unique_vin()
+    insert_vehicle(pg_url, vin, enterprise_id=demo.a.enterprise_id)
+    insert_vehicle(pg_url, other_vin, enterprise_id=demo.a.enterprise_id)
+
+    def row() -> dict[str, Any]:
+        return client.get(f"/api/common/gb32960InferiorPlatform/{platform['id']}.json",  # type: ignore[index]
+                          headers=headers).json["data"]
+
+    async def until(check: Any, timeout_s: float = 10.0) -> dict[str, Any]:
+        """The platform's row once ``check(row)`` holds (the gateway writes every 0.2 s here)."""
+        async with asyncio.timeout(timeout_s):
+            while not check(found := row()):
+                await asyncio.sleep(0.05)
+        return found
+
+    async def main() -> None:
+        async with running_gb_gateway(pg_url, kafka_bootstrap, inferior_link_flush_s=0.2) as server:
+            link = await GbTerminal.connect(server.port_of("gb32960"), "")
+            await link.send(0x05, PlatformLogin(AT, 1, platform["username"], "relay-pw", 1))
+            assert (await link.receive()).header.response == Response.SUCCESS
+            for n, relayed in enumerate((vin, other_vin, vin), start=1):
+                await link.send(0x02, realtime_body(nth_time(n)), vin=relayed)
+                assert (await link.receive()).header.response == Response.SUCCESS
+            online = await until(lambda r: r["frames"] == 3)
+            assert (online["linkState"], online["logins"], online["vehicles"], online["refused"]) == (
+                "online", 1, 2, 0)
+            assert online["peer"].startswith("127.0.0.1:") and online["linkSince"] and online["lastFrameAt"]
+            await link.send(0x06, PlatformLogout(nth_time(9), 1))
+            assert (await link.receive()).header.command == 0x06
+            offline = await until(lambda r: r["linkState"] == "offline")
+            assert (offline["frames"], offline["vehicles"], offline["lastError"]) == (3, 2, None)
+            assert offline["linkSince"] >= online["linkSince"]
+
+            # a wrong password: refused (0x02, closed) and shown on the platform's row
+            intruder = await GbTerminal.connect(server.port_of("gb32960"), "")
+            await intruder.send(0x05, PlatformLogin(AT, 2, platform["username"], "guessed", 1))
+            assert (await intruder.receive()).header.response == Response.ERROR
+            refused = await until(lambda r: r["lastError"] is not None)
+            assert (refused["lastError"], refused["refused"], refused["linkState"], refused["logins"]) == (
+                "wrong_password", 1, "offline", 1)
+            assert refused["lastErrorAt"]
+
+    asyncio.run(main())
+    frames = {}
+    for direction in ("Upstream", "Downstream"):
+        reply = client.post(f"/api/common/query/exchange{direction}Message.json", headers=headers,
+                            json={"gb32960InferiorPlatformId": platform["id"]})
+        assert reply.status_code == 200, reply.json
+        frames[direction] = sorted(reply.json["data"]["list"], key=lambda r: r["id"])  # type: ignore[index]
+    up, down = frames["Upstream"], frames["Downstream"]
+    assert [(r["msgIdHex"], r["platformKind"], r["platformName"], r["link"]) for r in up] == [
+        ("0x0005", "gb32960_inferior", platform["name"], "main"), ("0x0006", "gb32960_inferior", platform["name"],
+                                                                  "main"),
+        ("0x0005", "gb32960_inferior", platform["name"], "main")]
+    assert all("relay-pw" not in r["decoded"] and "guessed" not in r["decoded"] and "password" not in r["decoded"]
+               for r in up)
+    assert up[0]["rawHex"] == "" and platform["username"] in up[0]["decoded"] and up[1]["rawHex"]
+    assert ['"reason": "wrong_password"' in r["decoded"] for r in down] == [False, False, True]
+    assert all(r["rawHex"] for r in down)
+    # another tree sees none of it
+    assert client.post("/api/common/query/exchangeUpstreamMessage.json", headers=login("admin_b"),
+                       json={"gb32960InferiorPlatformId": platform["id"]}).json["data"]["list"] == []  # type: ignore[index]
+
+
+def test_the_link_of_a_platform_held_by_several_gateways_is_their_aggregate(client: FlaskClient, login: Login,
+                                                                            pg_url: str) -> None:
+    headers = login("admin_a")
+    platform = _inferior_platform(client, headers, "pw")
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        # gb-1 holds a live session; gb-2's ended earlier with an error; gb-3 died without writing offline
+        for gateway, state, since, frames, vehicles, error, age_min in (
+                ("gb-1", "online", "2026-12-04 10:00Z", 10, 4, None, 0),
+                ("gb-2", "offline", "2026-12-04 09:00Z", 5, 7, "unknown_vin", 0),
+                ("gb-3", "online", "2026-12-04 08:00Z", 1, 1, None, 10)):
+            conn.execute(
+                "INSERT INTO gb32960_inferior_link_state (platform_id, gateway_id, state, since, peer, frames, "
+                "logins, vehicles, last_error, last_error_at, updated_at) VALUES (%s, %s, %s, %s, %s, %s, 1, %s, %s, "
+                "CASE WHEN %s::text IS NULL THEN NULL ELSE now() END, now() - make_interval(mins => %s))",
+                (platform["id"], gateway, state, since, f"{gateway}-peer", frames, vehicles, error, error, age_min))
+    found = client.get(f"/api/common/gb32960InferiorPlatform/{platform['id']}.json", headers=headers).json["data"]  # type: ignore[index]
+    assert (found["linkState"], found["peer"], found["frames"], found["logins"], found["vehicles"],
+            found["lastError"]) == ("online", "gb-1-peer", 16, 3, 7, "unknown_vin")
+    # since: gb-1's login; gb-3's older "online" row is stale (not refreshed for three minutes), so not live
+    assert found["linkSince"] == "2026-12-04T10:00:00+00:00"
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # gb-1's session ends: offline since the latest change
+        conn.execute("UPDATE gb32960_inferior_link_state SET state = 'offline', since = '2026-12-04 11:00Z' "
+                     "WHERE platform_id = %s AND gateway_id = 'gb-1'", (platform["id"],))
+    listed = client.post("/api/common/query/gb32960InferiorPlatform.json", headers=headers,
+                         json={"linkState": "offline", "name": platform["name"]}).json["data"]["list"]  # type: ignore[index]
+    assert [r["id"] for r in listed] == [platform["id"]]

@@ -2,7 +2,8 @@
 GB/T 32960.3-2016 §7.5), on the real PostgreSQL and Kafka: its platform login 0x05 is accepted with the
 configured username and password (else 0x02 and closed); the real-time data it relays for a vehicle of its
 enterprise tree (identity by VIN) is in Kafka as that vehicle's uplink before it is answered; a VIN outside its
-tree or unknown is answered 0x02 and not forwarded; heartbeat and logout are answered."""
+tree or unknown is answered 0x02 and not forwarded; heartbeat and logout are answered; a disabled platform's login
+is refused and is its row's last error."""
 
 from __future__ import annotations
 
@@ -97,5 +98,62 @@ def test_a_wrong_password_is_answered_error_and_the_connection_closed(pg_url: st
             await platform.send(0x07, Heartbeat())
             assert (await platform.receive()).header.response == Response.ERROR
             await platform.close()
+
+    asyncio.run(main())
+
+
+def test_a_disabled_platforms_login_is_refused_and_shown_on_its_row(pg_url: str, kafka_bootstrap: str) -> None:
+    """Migration 0062: the refusal is the platform's last error (the gateway writes it within its flush
+    interval); a username no platform has names no row."""
+    ids = insert_vehicle(pg_url, unique_vin())
+    username = f"i{uuid.uuid4().hex[:10]}"
+    _inferior(pg_url, ids["enterprise_id"], username, "right")
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE gb32960_inferior_platform SET enabled = false WHERE username = %s", (username,))
+
+    def link() -> tuple[object, ...] | None:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            return conn.execute(
+                "SELECT v.link_state, v.last_error, v.refused, v.logins FROM gb32960_inferior_platform_view v "
+                "WHERE v.username = %s AND v.last_error IS NOT NULL", (username,)).fetchone()
+
+    async def main() -> None:
+        async with running_gb_gateway(pg_url, kafka_bootstrap, inferior_link_flush_s=0.2) as server:
+            platform = await GbTerminal.connect(server.port_of("gb32960"), "")
+            await platform.send(0x05, PlatformLogin(AT, 1, username, "right", 1))
+            assert (await platform.receive()).header.response == Response.ERROR
+            with pytest.raises(ConnectionError):
+                await platform.receive(timeout_s=3)
+            async with asyncio.timeout(10):
+                while (found := link()) is None:
+                    await asyncio.sleep(0.05)
+            assert found == ("offline", "platform_disabled", 1, 0)
+
+    asyncio.run(main())
+
+
+def test_a_gateway_starting_again_ends_the_sessions_its_previous_run_left_online(pg_url: str,
+                                                                               kafka_bootstrap: str) -> None:
+    """A gateway killed with -9 wrote no offline: at its next start (same gateway_id) its rows go offline."""
+    ids = insert_vehicle(pg_url, unique_vin())
+    username = f"i{uuid.uuid4().hex[:10]}"
+    _inferior(pg_url, ids["enterprise_id"], username, "right")
+    gateway_id = f"gb-it-{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO gb32960_inferior_link_state (platform_id, gateway_id, state, since, frames) "
+                     "SELECT id, %s, 'online', now() - interval '1 hour', 42 FROM gb32960_inferior_platform "
+                     "WHERE username = %s", (gateway_id, username))
+
+    def state() -> tuple[object, ...] | None:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            return conn.execute("SELECT s.state, s.frames FROM gb32960_inferior_link_state s "
+                                "JOIN gb32960_inferior_platform p ON p.id = s.platform_id "
+                                "WHERE p.username = %s", (username,)).fetchone()
+
+    async def main() -> None:
+        async with running_gb_gateway(pg_url, kafka_bootstrap, gateway_id=gateway_id, inferior_link_flush_s=0.2):
+            async with asyncio.timeout(10):
+                while state() != ("offline", 42):  # the counts are kept
+                    await asyncio.sleep(0.05)
 
     asyncio.run(main())

@@ -17,6 +17,9 @@ interface Props {
 
 const pre = { fontFamily: 'monospace', fontSize: 12, whiteSpace: 'pre-wrap' as const, margin: 0 };
 
+// a superior platform's links, a JT/T 809 inferior's, a GB/T 32960 inferior's (its login / logout, msgId the GB command)
+const KIND_COLOURS: Record<string, string> = { superior: 'blue', inferior: 'purple', gb32960_inferior: 'cyan' };
+
 /** One JT/T 809 frame: platform, link, message (named from the exchange message descriptions), decoded and hex. */
 function FrameDrawer({ record, onClose }: { record: ListRecord | null; onClose: () => void }) {
   const { t, i18n } = useTranslation('exchange');
@@ -43,7 +46,8 @@ function FrameDrawer({ record, onClose }: { record: ListRecord | null; onClose: 
 
 /** The JT/T 809 frames of one direction (platform-spec §2 upstreamMessage / downstreamMessage of data exchange),
  * today by default, newest first, on the links of both kinds of platform (a superior's, where fleetwatch is the
- * inferior, and an inferior's, where it is the superior: the platform kind column); filters by platform kind,
+ * inferior, and a JT/T 809 or GB/T 32960 inferior's, where it is the superior: the platform kind column; a GB one's
+ * are its platform login / logout and their answers); filters by platform kind,
  * platform, time range, message id (named) and link. */
 export default function ExchangeLogScreen({ entity, strings }: Props) {
   const { t, i18n } = useTranslation('exchange');
@@ -53,7 +57,7 @@ export default function ExchangeLogScreen({ entity, strings }: Props) {
     entity,
     namespace: `exchange:${strings}`,
     columns: ['time', 'platformName',
-      { field: 'platformKind', render: (value) => <Tag color={value === 'inferior' ? 'purple' : 'blue'} data-testid="exchange-platform-kind">{t(`${strings}.enums.platformKind.${String(value)}`)}</Tag> },
+      { field: 'platformKind', render: (value) => <Tag color={KIND_COLOURS[String(value)] ?? 'blue'} data-testid="exchange-platform-kind">{t(`${strings}.enums.platformKind.${String(value)}`)}</Tag> },
       'link',
       { field: 'msgId', render: (value) => exchangeMessageLabel(value, i18n.language, described) },
       { field: 'dataType', render: (value) => (value === null || value === undefined ? '' : formatMsgId(value)) },
