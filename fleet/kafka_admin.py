@@ -1,4 +1,4 @@
-"""Kafka administration the stack needs: creating fleetwatch's topics."""
+"""Kafka administration the stack needs: creating fleetwatch's topics, waiting for a cluster's brokers."""
 
 from __future__ import annotations
 
@@ -52,6 +52,36 @@ def ensure_topics(
         except KafkaError as exc:
             raise TimeoutError(f"topics {wanted} have no leader on {bootstrap}: {exc}") from exc
         return missing
+    finally:
+        admin.close()
+
+
+def wait_for_brokers(bootstrap: str, broker_ids: Iterable[int], timeout_s: float = 60) -> None:
+    """Wait until the cluster's metadata lists every broker of `broker_ids`, unfenced.
+
+    Each node answering on its port is not enough: a node serves before the controller has registered
+    (unfenced) the others, and a topic created then with a replication factor of 3 fails with
+    UnknownBrokerIdError, or gets replicas on fewer brokers. Raises TimeoutError after `timeout_s`.
+    """
+    from kafka.errors import KafkaError
+
+    wanted = set(broker_ids)
+    deadline = time.monotonic() + timeout_s
+    admin = _connect(bootstrap, deadline)
+    seen: set[int] = set()
+    try:
+        while True:
+            try:
+                brokers = admin.describe_cluster().get("brokers", [])
+                seen = {int(b["broker_id"]) for b in brokers if not b.get("is_fenced", False)}
+            except KafkaError as exc:
+                log.debug("describe_cluster on %s: %s", bootstrap, exc)
+            if wanted <= seen:
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"brokers {sorted(wanted - seen)} not registered on {bootstrap} "
+                                   f"within {timeout_s:.0f} s (registered: {sorted(seen)})")
+            time.sleep(0.5)
     finally:
         admin.close()
 

@@ -11,6 +11,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from fleet.kafka_admin import wait_for_brokers
 from fleet.services.kafka import KafkaServer, new_cluster_id
 
 log = logging.getLogger(__name__)
@@ -48,13 +49,15 @@ class KafkaCluster:
         return any(node.is_running() for node in self.nodes)
 
     def start(self, timeout_s: float = 180) -> None:
-        """Launch every node, then wait for each to serve metadata; on failure stop them all (ServiceError
-        or PortInUseError as KafkaServer raises them)."""
+        """Launch every node, wait for each to serve metadata, then for the cluster to list them all as
+        registered brokers; on failure stop them all (ServiceError or PortInUseError as KafkaServer raises
+        them, TimeoutError)."""
         try:
             for node in self.nodes:
                 node.launch()
             for node in self.nodes:
                 node.wait_ready(timeout_s)
+            wait_for_brokers(self.bootstrap, [node.node_id for node in self.nodes], timeout_s)
         except BaseException:
             self.stop()
             raise

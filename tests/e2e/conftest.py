@@ -23,6 +23,7 @@ from tests.e2e.support import (
     SimulatedFleet,
     console_build_problem,
     launch_chromium,
+    offline,
 )
 from tests.support.databases import create_database, drop_database
 from tests.support.processes import AttachmentServerProcess, GatewayProcess, MediaServerProcess
@@ -250,6 +251,7 @@ def page(browser: Any, console_stack: ConsoleStack, request: pytest.FixtureReque
     context = browser.new_context(base_url=console_stack.base_url, viewport={"width": 1440, "height": 900},
                                   locale="zh-CN", timezone_id="Asia/Shanghai")
     context.set_default_timeout(15_000)
+    offline(context)
     page = context.new_page()
     errors: list[str] = []
     trail: list[str] = []
@@ -282,6 +284,7 @@ def phone(browser: Any, console_stack: ConsoleStack) -> Iterator[Any]:
     context = browser.new_context(base_url=console_stack.base_url, viewport=PHONE, locale="zh-CN",
                                   timezone_id="Asia/Shanghai", is_mobile=True, has_touch=True)
     context.set_default_timeout(15_000)
+    offline(context)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -167,6 +167,18 @@ def stomp_frames(payload: Any) -> list[str]:
     return [str(item) for item in json.loads(text)]
 
 
+# Every request off the loopback: the network base layers' tiles (console-spec §9). There is no internet here, and
+# none is wanted in a test.
+OFF_LOOPBACK = re.compile(r"^https?://(?!127\.0\.0\.1[:/])")
+
+
+def offline(target: Any) -> None:
+    """Fails every request of ``target`` (a page or a browser context) that leaves the loopback, at once. Left to
+    DNS, a tile host fails after a lookup that may take seconds on a slow machine: the map's offline fallback (and
+    the notice that moves the map down) then comes in the middle of a test's clicks instead of before them."""
+    target.route(OFF_LOOPBACK, lambda route: route.abort())
+
+
 def sign_in(page: Any, user: str, password: str | None = None, path: str = "/") -> None:
     """Opens ``path`` (the login page when signed out), signs in, waits to leave the login page."""
     from warehouse.seed import DEMO_PASSWORD

@@ -68,6 +68,9 @@ def open_map(page: Any, user: str = "admin") -> None:
     sign_in(page, user, path="/dashboard/map")
     page.wait_for_url(re.compile(r"/dashboard/map"))
     page.get_by_test_id("live-map").wait_for()
+    # The tests' pages have no internet (support.offline): the map has fallen back to the offline layer, and
+    # the notice saying so has moved the map down, before a test clicks on it.
+    page.get_by_test_id("base-layer-fallback").wait_for()
     page.get_by_test_id("vehicle-tree").locator(TREE_NODE).first.wait_for()
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import ConsoleStack, Vehicle
+from tests.e2e.support import offline
 from tests.e2e.test_console import TREE_NODE, open_map, search_tree, text, tree_node
 
 
@@ -78,6 +79,7 @@ def test_another_user_does_not_see_the_follow(page: Any, console_stack: ConsoleS
     page.wait_for_function("() => document.querySelector(\"[data-testid='tree-tab-followed']\")?.dataset.count === '1'")
     context = page.context.browser.new_context(base_url=console_stack.base_url, viewport={"width": 1440, "height": 900},
                                                locale="zh-CN")
+    offline(context)
     try:
         other = context.new_page()
         with other.expect_response(lambda r: "/api/common/query/carUserView.json" in r.url) as answered:

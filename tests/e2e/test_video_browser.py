@@ -27,7 +27,7 @@ import pytest
 from fleet.settings import SimulatorSettings
 from simulator.commands import NORMAL, behaviour_for
 from tests.e2e.conftest import _FAILED, ConsoleStack, Vehicle
-from tests.e2e.support import CHROMIUM, CHROMIUM_ARGS, sign_in
+from tests.e2e.support import CHROMIUM, CHROMIUM_ARGS, offline, sign_in
 from tests.e2e.test_console import screenshot
 from warehouse.seed import terminal_has_video
 
@@ -109,6 +109,7 @@ def video_page(media_browser: Any, console_stack: ConsoleStack, request: pytest.
                                         locale="zh-CN", timezone_id="Asia/Shanghai")
     context.grant_permissions(["microphone"], origin=console_stack.base_url)
     context.set_default_timeout(20_000)
+    offline(context)
     page = context.new_page()
     errors: list[str] = []
     trail: list[str] = []
