@@ -5,12 +5,16 @@ terminals, twice (first registration: no code yet; re-registration: same identit
     .venv/bin/python benchmarks/registration_cost_bench.py setup DIR [--terminals 10000]
     PYTHONPATH=<tree> .venv/bin/python benchmarks/registration_cost_bench.py run DIR [--logins 2000]
     .venv/bin/python benchmarks/registration_cost_bench.py indexes DIR drop|create
+    PYTHONPATH=<tree> .venv/bin/python benchmarks/registration_cost_bench.py storm DIR [--logins 10000]
 
 ``setup`` starts a private PostgreSQL under DIR (left running; stop it with ``pg_ctl stop -D DIR/pg``),
 migrates it and seeds ``--terminals`` devices. ``run`` measures the ``gateway.devices`` of the tree on
 PYTHONPATH (e.g. a ``git archive`` of an older commit) against it: wall time, PostgreSQL CPU (every server
 process, from /proc) and this process's CPU per login. ``indexes`` drops or creates migration 0044's indexes,
-for a before / after on one database. Prints figures; never a timed assertion.
+for a before / after on one database. ``storm`` is a reconnect storm's database side: ``find`` (a 0x0102's lookup) of
+``--logins`` terminals all at once, as after a gateway's restart, through the directory's pool (4 connections, the
+gateway's default): the time until the last is answered, each lookup's wait, the queries and PostgreSQL's CPU.
+Prints figures; never a timed assertion.
 """
 
 from __future__ import annotations
@@ -85,6 +89,54 @@ async def run(workdir: Path, logins: int) -> None:
     await directory.close()
 
 
+async def storm(workdir: Path, logins: int) -> None:
+    from gateway import devices
+
+    url, postmaster = (workdir / "url").read_text(), int((workdir / "pid").read_text())
+    with psycopg.connect(url, autocommit=True) as conn:
+        phones = [row[0] for row in conn.execute(
+            "SELECT phone FROM device WHERE NOT unassigned ORDER BY phone LIMIT %s", (logins,))]
+        calls0 = _statement_calls(conn)
+    directory = devices.PostgresDeviceDirectory(url)
+    await directory.open()
+    await directory.find(phones[0])
+    waits: list[float] = []
+    failed = 0
+
+    async def login(phone: str) -> None:
+        nonlocal failed
+        started = time.perf_counter()
+        try:
+            assert await directory.find(phone) is not None
+        except Exception:  # the pool's wait timed out: the terminal would have been answered 0x8001 result 1
+            failed += 1
+            return
+        waits.append(time.perf_counter() - started)
+
+    cpu0, own0, t0 = postgres_cpu_s(postmaster), resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+    await asyncio.gather(*(login(phone) for phone in phones))
+    t1, own1, cpu1 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF), postgres_cpu_s(postmaster)
+    await directory.close()
+    await asyncio.sleep(1.5)  # sessions report their counts when they end, the collector within a second
+    with psycopg.connect(url, autocommit=True) as conn:
+        queries = _statement_calls(conn) - calls0
+    waits.sort()
+    own = own1.ru_utime + own1.ru_stime - own0.ru_utime - own0.ru_stime
+
+    def pct(q: float) -> float:
+        return 1e3 * waits[min(len(waits) - 1, int(q * len(waits)))] if waits else float("nan")
+
+    print(f"storm of {len(phones)} logins at once: all answered in {t1 - t0:.2f} s; answered {len(waits)}, failed "
+          f"{failed}; wait p50 {pct(0.5):.0f} ms, p99 {pct(0.99):.0f} ms, max {pct(1.0):.0f} ms; {queries} transactions; "
+          f"PostgreSQL CPU {cpu1 - cpu0:.2f} s, client CPU {own:.2f} s")
+
+
+def _statement_calls(conn: psycopg.Connection) -> int:
+    """Transactions PostgreSQL has run (committed and rolled back, all databases): one per statement in autocommit."""
+    row = conn.execute("SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database").fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
 def indexes(workdir: Path, action: str) -> None:
     with psycopg.connect((workdir / "url").read_text(), autocommit=True) as conn:
         for name, definition in INDEXES.items():
@@ -95,7 +147,7 @@ def indexes(workdir: Path, action: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("command", choices=("setup", "run", "indexes"))
+    p.add_argument("command", choices=("setup", "run", "indexes", "storm"))
     p.add_argument("workdir", type=Path)
     p.add_argument("action", nargs="?", choices=("drop", "create"))
     p.add_argument("--terminals", type=int, default=10000)
@@ -106,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
         setup(args.workdir, args.terminals)
     elif args.command == "run":
         asyncio.run(run(args.workdir, args.logins))
+    elif args.command == "storm":
+        asyncio.run(storm(args.workdir, args.logins))
     else:
         indexes(args.workdir, args.action or "create")
     return 0

@@ -28,15 +28,24 @@ def ensure_topics(
     Returns the names it created. Raises kafka.errors.KafkaError when the cluster refuses, or
     TimeoutError when a topic has no leader within `timeout_s`.
     """
-    from kafka.errors import KafkaError, TopicAlreadyExistsError
+    from kafka.errors import (
+        KafkaError,
+        NodeNotReadyError,
+        NotControllerError,
+        TopicAlreadyExistsError,
+        UnknownBrokerIdError,
+    )
 
     wanted = list(dict.fromkeys(topics))
     deadline = time.monotonic() + timeout_s
     admin = _connect(bootstrap, deadline)
+    created: list[str] = []
     try:
-        existing = set(admin.list_topics())
-        missing = [name for name in wanted if name not in existing]
-        if missing:
+        while True:
+            existing = set(admin.list_topics())
+            missing = [name for name in wanted if name not in existing]
+            if not missing:
+                break
             log.info("creating topics %s (%d partitions)", ", ".join(missing), partitions)
             spec: dict[str, dict[str, Any]] = {
                 name: {"num_partitions": partitions, "replication_factor": replication_factor,
@@ -44,14 +53,25 @@ def ensure_topics(
                 for name in missing}
             try:
                 admin.create_topics(spec, timeout_ms=int(timeout_s * 1000))
+                created = missing
+                break
             except TopicAlreadyExistsError:
-                pass  # a concurrent caller won the race
+                break  # a concurrent caller won the race
+            except (UnknownBrokerIdError, NodeNotReadyError, NotControllerError) as exc:
+                # A cluster just started: the broker this client asked may not know the controller yet (its
+                # metadata lags the quorum's). Ask again, with fresh metadata, until the deadline.
+                if time.monotonic() > deadline:
+                    raise
+                log.info("creating topics on %s: %r; asking again", bootstrap, exc)
+                admin.close()
+                time.sleep(0.5)
+                admin = _connect(bootstrap, deadline)
         remaining_ms = max(1000, int((deadline - time.monotonic()) * 1000))
         try:
             admin.wait_for_topics(wanted, timeout_ms=remaining_ms)
         except KafkaError as exc:
             raise TimeoutError(f"topics {wanted} have no leader on {bootstrap}: {exc}") from exc
-        return missing
+        return created
     finally:
         admin.close()
 

@@ -31,10 +31,11 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from fleet.phones import canonical_phone
 from gateway import approvals
+from gateway.lookup_batch import LookupBatcher
 from gateway.replies import REG_NO_TERMINAL, REG_OK, REG_TERMINAL_TAKEN
 from warehouse.db import async_pool
 from warehouse.queries import refused_terminals
@@ -182,6 +183,8 @@ class PostgresDeviceDirectory:
     def __init__(self, url: str, *, pool_max: int = 4, auto_register: bool = False,
                  unassigned_enterprise_id: int = 0) -> None:
         self._pool = async_pool(url, min_size=pool_max, max_size=pool_max, name="gateway", autocommit=True)
+        # logins read their device through one batcher: a burst of them becomes a few queries of many phones
+        self.lookups: LookupBatcher[str, dict[str, Any]] = LookupBatcher(self._load_devices, concurrency=pool_max)
         self._auto_register = auto_register
         self._unassigned_enterprise_id = unassigned_enterprise_id
 
@@ -198,9 +201,12 @@ class PostgresDeviceDirectory:
             phone = canonical_phone(phone)
         except ValueError:
             return None
-        async with self._pool.connection() as conn:
-            row = await registry.terminal_device_async(conn, phone)
+        row = await self.lookups.lookup(phone)
         return DeviceRecord(**row) if row else None
+
+    async def _load_devices(self, phones: list[str]) -> dict[str, dict[str, Any]]:
+        async with self._pool.connection() as conn:
+            return await registry.terminal_devices_async(conn, phones)
 
     async def register(self, phone: str, info: RegistrationInfo) -> RegistrationOutcome:
         device = await self.find(phone)

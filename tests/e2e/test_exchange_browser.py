@@ -164,6 +164,10 @@ def _screens_in_three_languages(page: Any, exchange: Exchange) -> None:
              datetime.now(UTC) - timedelta(minutes=1)))
     wait_for(lambda: _one(exchange.db_url, "SELECT count(*) FROM exchange_inspection WHERE platform_id = %s AND "
                           "state = 'sent'", exchange.platform_id)[0] == 1, 30, "the answer marked sent", exchange.service)
+    # the link service writes its frame log every few seconds: the upstream screen below searches it once
+    wait_for(lambda: _one(exchange.db_url, "SELECT count(*) FROM exchange_message WHERE platform_id = %s AND "
+                          "direction = 'up' AND msg_id = %s", exchange.platform_id, 0x1300)[0] == 1, 30,
+             "the answer's 0x1300 in the frame log", exchange.service)
     for language in ("zh-CN", "zh-HK", "en-US"):
         if language != "zh-CN":
             switch_language(page, language)

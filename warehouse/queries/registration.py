@@ -119,10 +119,10 @@ def save_registration_policy(conn: Connection[Any], enterprise_id: int, *, requi
 
 # --- terminal side (the gateway) --------------------------------------------------------------------
 
-# The device a phone (canonical, fleet/phones.py) names, with the registration policy of its enterprise
+# The device each phone (canonical, fleet/phones.py) names, with the registration policy of its enterprise
 # or of the nearest ancestor that has one (none: both off), and whether it is online or was within the
-# policy's approval window.
-_TERMINAL_DEVICE = (
+# policy's approval window; many phones at once (a burst of logins: gateway/lookup_batch.py).
+_TERMINAL_DEVICES = (
     "SELECT d.id, d.phone, d.enterprise_id, d.car_id, d.auth_code, d.device_sn, d.state, d.registered_terminal_id, "
     "d.registered_manufacturer_id, d.registered_terminal_model, d.expected_terminal_id, d.expected_imei, "
     "d.registered_imei, coalesce(p.require_imei, false) AS require_imei, "
@@ -133,7 +133,7 @@ _TERMINAL_DEVICE = (
     "FROM device d JOIN enterprise e ON e.id = d.enterprise_id "
     "LEFT JOIN LATERAL (SELECT rp.* FROM enterprise_registration_policy rp JOIN enterprise pe ON pe.id = rp.enterprise_id "
     "WHERE pe.id = e.id OR (pe.path <> '' AND e.path LIKE pe.path || '%%') ORDER BY length(pe.path) DESC LIMIT 1) p ON true "
-    "WHERE d.phone = %s AND d.record_state = 1"
+    "WHERE d.phone = ANY(%s) AND d.record_state = 1"
 )
 _RECORD_IMEI = "UPDATE device SET registered_imei = %s WHERE id = %s AND registered_imei IS NULL"
 # Compare-and-set on the code seen by the decision: a concurrent registration, de-registration or
@@ -176,12 +176,12 @@ _INSERT_UNASSIGNED = (
 )
 
 
-async def terminal_device_async(conn: AsyncConnection[Any], phone: str) -> dict[str, Any] | None:
-    """The live device of a canonical phone with its registration policy (the fields of
-    gateway.devices.DeviceRecord), or None."""
+async def terminal_devices_async(conn: AsyncConnection[Any], phones: list[str]) -> dict[str, dict[str, Any]]:
+    """The live device of each canonical phone with its registration policy (the fields of
+    gateway.devices.DeviceRecord), in one query: phone -> row, for the phones found."""
     async with conn.cursor(row_factory=dict_row) as cur:
-        await cur.execute(_TERMINAL_DEVICE, (phone,))
-        return await cur.fetchone()
+        await cur.execute(_TERMINAL_DEVICES, (phones,))
+        return {row["phone"]: row for row in await cur.fetchall()}
 
 
 async def store_code_async(conn: AsyncConnection[Any], device_id: int, *, code: str, old_code: str | None,

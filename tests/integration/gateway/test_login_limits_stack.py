@@ -1,6 +1,7 @@
 """Logging in on port 7611 against guessing and crowding, through the real gateway, PostgreSQL and
-Kafka: wrong auth codes back off per connection and per phone, and the connections waiting to
-authenticate are shared by source address."""
+Kafka: wrong auth codes back off per connection and per phone, the connections waiting to
+authenticate are shared by source address, and a burst of logins (a reconnect storm) is read from the
+database in a few queries, every terminal answered."""
 
 from __future__ import annotations
 
@@ -141,3 +142,26 @@ async def _register_on(terminal: TerminalClient) -> tuple[RegistrationResponse, 
     reply = await terminal.receive()
     assert isinstance(reply.body, RegistrationResponse)
     return reply.body, terminal
+
+
+def test_a_burst_of_logins_is_read_in_a_few_queries_and_every_terminal_gets_in(pg_url: str, kafka_bootstrap: str,
+                                                                                free_port: Callable[[], int]) -> None:
+    phones = unique_phones(400)
+    insert_devices(pg_url, phones, auth_code="STORM")
+
+    async def scenario() -> tuple[list[int], int, int]:
+        port = free_port()
+        async with running_gateway(pg_url, kafka_bootstrap, port) as server:
+            lookups = server.ctx.directory.lookups  # type: ignore[attr-defined]
+            clients = await asyncio.gather(*(TerminalClient.connect(port, phone) for phone in phones))
+            try:
+                # every terminal of a restarted gateway logs in at the same moment
+                results = await asyncio.gather(*(_authenticate(client, "STORM") for client in clients))
+                return list(results), lookups.batches, lookups.keys
+            finally:
+                await asyncio.gather(*(client.close() for client in clients))
+
+    results, queries, keys = asyncio.run(scenario())
+    assert results == [0] * len(phones)
+    assert keys == len(phones)  # each phone asked for once
+    assert queries < len(phones) / 10, queries  # 400 logins, not 400 queries

@@ -1,0 +1,131 @@
+"""The login lookups' batcher (gateway/lookup_batch.py): a lone lookup goes at once and alone; a burst goes
+as a few queries of many keys, never more at once than the connections; a failed query fails its own
+waiters only; a waiter that gave up is not asked for."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from gateway.lookup_batch import LookupBatcher
+
+
+class Store:
+    """A store answering ``key * 10`` for keys below 1000, after ``gate`` is set (or at once)."""
+
+    def __init__(self, *, hold: bool = False) -> None:
+        self.queries: list[list[int]] = []
+        self.running = 0
+        self.most_running = 0
+        self.gate = asyncio.Event()
+        if not hold:
+            self.gate.set()
+        self.fail_next = False
+
+    async def load(self, keys: list[int]) -> dict[int, int]:
+        self.queries.append(keys)
+        self.running += 1
+        self.most_running = max(self.most_running, self.running)
+        try:
+            await self.gate.wait()
+            await asyncio.sleep(0)
+            if self.fail_next:
+                self.fail_next = False
+                raise OSError("the database went away")
+            return {key: key * 10 for key in keys if key < 1000}
+        finally:
+            self.running -= 1
+
+
+def test_a_lone_lookup_is_one_query_of_its_key() -> None:
+    async def scenario() -> tuple[int | None, int | None, list[list[int]]]:
+        store = Store()
+        batcher = LookupBatcher(store.load, concurrency=4)
+        found = await batcher.lookup(7)
+        missing = await batcher.lookup(5000)
+        return found, missing, store.queries
+
+    found, missing, queries = asyncio.run(scenario())
+    assert (found, missing) == (70, None)
+    assert queries == [[7], [5000]]
+
+
+def test_a_burst_goes_as_few_queries_never_more_at_once_than_the_connections() -> None:
+    async def scenario() -> tuple[list[int | None], Store]:
+        store = Store(hold=True)
+        batcher = LookupBatcher(store.load, concurrency=2, max_batch=100)
+        waiters = [asyncio.create_task(batcher.lookup(key)) for key in range(500)]
+        await asyncio.sleep(0.01)
+        store.gate.set()
+        return list(await asyncio.gather(*waiters)), store
+
+    answers, store = asyncio.run(scenario())
+    assert answers == [key * 10 for key in range(500)]
+    assert store.most_running == 2
+    # the 500 lookups came before either drain ran: five queries of 100, two at a time
+    assert [len(keys) for keys in store.queries] == [100, 100, 100, 100, 100]
+    assert sorted(key for keys in store.queries for key in keys) == list(range(500))
+
+
+def test_waiters_of_one_key_share_its_place_in_a_query() -> None:
+    async def scenario() -> tuple[list[int | None], list[list[int]]]:
+        store = Store(hold=True)
+        batcher = LookupBatcher(store.load, concurrency=1)
+        first = asyncio.create_task(batcher.lookup(1))
+        await asyncio.sleep(0)
+        same = [asyncio.create_task(batcher.lookup(2)) for _ in range(3)]
+        await asyncio.sleep(0)
+        store.gate.set()
+        return list(await asyncio.gather(first, *same)), store.queries
+
+    answers, queries = asyncio.run(scenario())
+    assert answers == [10, 20, 20, 20]
+    assert queries == [[1], [2]]
+
+
+def test_a_failed_query_fails_its_waiters_and_the_next_query_answers() -> None:
+    async def scenario() -> tuple[list[object], list[list[int]]]:
+        store = Store(hold=True)
+        store.fail_next = True
+        batcher = LookupBatcher(store.load, concurrency=1)
+        failing = asyncio.create_task(batcher.lookup(1))
+        await asyncio.sleep(0)
+        later = [asyncio.create_task(batcher.lookup(key)) for key in (2, 3)]
+        await asyncio.sleep(0)
+        store.gate.set()
+        return list(await asyncio.gather(failing, *later, return_exceptions=True)), store.queries
+
+    answers, queries = asyncio.run(scenario())
+    assert isinstance(answers[0], OSError)
+    assert answers[1:] == [20, 30]
+    assert queries == [[1], [2, 3]]
+
+
+def test_a_waiter_that_gave_up_is_not_asked_for() -> None:
+    async def scenario() -> tuple[int | None, list[list[int]]]:
+        store = Store(hold=True)
+        batcher = LookupBatcher(store.load, concurrency=1)
+        first = asyncio.create_task(batcher.lookup(1))
+        await asyncio.sleep(0)
+        gone = asyncio.create_task(batcher.lookup(2))  # its connection closes while it waits
+        kept = asyncio.create_task(batcher.lookup(3))
+        await asyncio.sleep(0)
+        gone.cancel()
+        store.gate.set()
+        await first
+        return await kept, store.queries
+
+    answer, queries = asyncio.run(scenario())
+    assert answer == 30
+    assert queries == [[1], [3]]
+
+
+def test_it_refuses_a_batcher_that_could_never_run() -> None:
+    async def load(keys: list[int]) -> dict[int, int]:
+        return {}
+
+    with pytest.raises(ValueError):
+        LookupBatcher(load, concurrency=0)
+    with pytest.raises(ValueError):
+        LookupBatcher(load, max_batch=0)
