@@ -4,6 +4,9 @@ adds. Run by hand, one part or several, with the examples per hand-written opera
     FLEET_PROBE_EXAMPLES=60 FLEET_PROBE_OUT=var/probe-60.json \
         .venv/bin/pytest tests/integration/api/fuzz_novelty_probe.py -q -k hand-written
 
+(``FLEET_PROBE_GENERATED_EXAMPLES`` sets the examples per operation of the generated parts and the commands,
+``FLEET_PROBE_REPORT_EXAMPLES`` those of the reports; by default the test's own.)
+
 For every request it records the lines of the project's own code (api/, warehouse/, fleet/, protocols/) run for
 the first time in this run, and the reply's (status, envelope code). The JSON written holds, per operation and
 phase, the number of cases and the index of the last case that ran a new line or gave a new reply, plus the
@@ -25,6 +28,7 @@ from typing import Any
 import pytest
 import schemathesis
 
+from tests.integration.api import test_contract_fuzz as contract
 from tests.integration.api.test_contract_fuzz import (  # noqa: F401 (the fixtures)
     FUZZ_PARTS,
     WsgiApp,
@@ -101,8 +105,12 @@ def traced_wsgi(fuzz_wsgi: WsgiApp) -> WsgiApp:  # noqa: F811 (the imported fixt
 
 
 @pytest.mark.parametrize("part", FUZZ_PARTS)
-def test_probe(traced_wsgi: WsgiApp, fuzz_user: dict[str, str], part: str) -> None:  # noqa: F811
+def test_probe(monkeypatch: pytest.MonkeyPatch, traced_wsgi: WsgiApp, fuzz_user: dict[str, str], part: str) -> None:  # noqa: F811
     examples = int(os.environ.get("FLEET_PROBE_EXAMPLES", "60"))
+    for name, variable in (("GENERATED_MAX_EXAMPLES", "FLEET_PROBE_GENERATED_EXAMPLES"),
+                           ("REPORT_MAX_EXAMPLES", "FLEET_PROBE_REPORT_EXAMPLES")):
+        if variable in os.environ:
+            monkeypatch.setattr(contract, name, int(os.environ[variable]))
     failures = fuzz(traced_wsgi, fuzz_user, examples, token_endpoint=False, part=part)
     out = Path(os.environ.get("FLEET_PROBE_OUT", "var/fuzz-probe.json"))
     out.parent.mkdir(parents=True, exist_ok=True)
