@@ -51,32 +51,46 @@ class LookupBatcher(Generic[K, V]):
             self._running += 1
             task = asyncio.get_running_loop().create_task(self._drain())
             self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            task.add_done_callback(self._drain_done)
         return await future
 
+    def _drain_done(self, task: asyncio.Task[None]) -> None:
+        """A drain ended (also when it was cancelled before it began: its body never ran). Cancelled, with no
+        other drain left, nobody would serve the keys still waiting: their waiters are cancelled too."""
+        self._tasks.discard(task)
+        self._running -= 1
+        if task.cancelled() and self._running == 0:
+            waiting, self._waiting = self._waiting, {}
+            for futures in waiting.values():
+                for future in futures:
+                    future.cancel()
+
     async def _drain(self) -> None:
-        try:
-            while self._waiting:
-                batch = self._take()
-                if not batch:
-                    continue
-                self.batches += 1
-                self.keys += len(batch)
-                try:
-                    found = await self._load(list(batch))
-                except Exception as exc:  # the store failed: this batch's waiters get the error
-                    for futures in batch.values():
-                        for future in futures:
-                            if not future.done():
-                                future.set_exception(exc)
-                    continue
-                for key, futures in batch.items():
-                    value = found.get(key)
+        while self._waiting:
+            batch = self._take()
+            if not batch:
+                continue
+            self.batches += 1
+            self.keys += len(batch)
+            try:
+                found = await self._load(list(batch))
+            except BaseException as exc:  # the store failed: this batch's waiters get the error
+                for futures in batch.values():
                     for future in futures:
-                        if not future.done():
-                            future.set_result(value)
-        finally:
-            self._running -= 1
+                        if future.done():
+                            continue
+                        if isinstance(exc, Exception):
+                            future.set_exception(exc)
+                        else:  # the drain itself was cancelled (a shutdown): so are its waiters
+                            future.cancel()
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            for key, futures in batch.items():
+                value = found.get(key)
+                for future in futures:
+                    if not future.done():
+                        future.set_result(value)
 
     def _take(self) -> dict[K, list[asyncio.Future[V | None]]]:
         """Up to ``max_batch`` keys, oldest first, each with its waiters that still wait."""

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from gateway.lookup_batch import LookupBatcher
 from warehouse.db import async_pool
 from warehouse.queries import gb_vehicles
 
@@ -57,6 +58,10 @@ class InferiorLinkStore(Protocol):
 class PostgresVehicleDirectory:
     def __init__(self, url: str, *, pool_max: int = 4) -> None:
         self._pool = async_pool(url, min_size=1, max_size=pool_max, name="gb-gateway", autocommit=True)
+        # a vehicle's own login reads its VIN through one batcher, as the JT/T 808 gateway reads phones: a burst
+        # of logins (a reconnect storm) becomes a few queries of many VINs (key: the VIN and the port's protocols)
+        self.lookups: LookupBatcher[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = LookupBatcher(
+            self._load_vehicles, concurrency=pool_max)
 
     async def open(self) -> None:
         await self._pool.open(wait=False)
@@ -65,13 +70,26 @@ class PostgresVehicleDirectory:
         await self._pool.close()
 
     async def find(self, vin: str, protocols: Sequence[str], owner: int | None = None) -> list[VehicleTerminal]:
-        async with self._pool.connection() as conn:
-            if owner is None:
-                rows = await gb_vehicles.vehicle_terminals_async(conn, vin, protocols)
-            else:
+        if owner is None:
+            rows = await self.lookups.lookup((vin, tuple(protocols))) or []
+        else:  # relayed by an inferior platform: one connection's frames, in order
+            async with self._pool.connection() as conn:
                 rows = await gb_vehicles.tree_vehicle_terminals_async(conn, vin, protocols, owner)
         return [VehicleTerminal(vin=vin, device_id=r["device_id"], phone=r["phone"], protocol=r["protocol"],
                                 car_id=r["car_id"], enterprise_id=r["enterprise_id"]) for r in rows]
+
+    async def _load_vehicles(self, keys: list[tuple[str, tuple[str, ...]]]
+                             ) -> dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]]:
+        """The rows of many (VIN, protocols) keys: one query per set of protocols (one per port, usually)."""
+        by_protocols: dict[tuple[str, ...], list[str]] = {}
+        for vin, protocols in keys:
+            by_protocols.setdefault(protocols, []).append(vin)
+        found: dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = {}
+        async with self._pool.connection() as conn:
+            for protocols, vins in by_protocols.items():
+                rows = await gb_vehicles.many_vehicle_terminals_async(conn, vins, protocols)
+                found.update({(vin, protocols): vin_rows for vin, vin_rows in rows.items()})
+        return found
 
     async def inferior_platform(self, username: str) -> tuple[InferiorPlatform, str] | None:
         async with self._pool.connection() as conn:

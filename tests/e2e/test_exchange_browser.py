@@ -203,8 +203,10 @@ def _screens_in_three_languages(page: Any, exchange: Exchange) -> None:
         upstream.get_by_test_id("list-filter-msgId").click()  # by name from the exchange message descriptions
         page.locator(OPEN_SELECT, has_text="0x1300").first.click()
         upstream.get_by_test_id("list-search").click()
-        upstream.get_by_test_id("list-total").filter(has_text=re.compile(r"(^|\D)1(\D|$)")).wait_for()
-        answer_frame = _row(page, "exchangeUpstreamMessage", "0x1300")
+        # this platform's answer (other tests' platforms on the same stack may have sent 0x1300 frames too)
+        answer_frame = upstream.get_by_test_id("list-table").locator("tr.ant-table-row", has_text="0x1300").filter(
+            has_text=PLATFORM).first
+        answer_frame.wait_for()
         answer_frame.get_by_role("button", name=t("frame.open")).click()
         drawer = page.get_by_test_id("exchange-frame-drawer")
         assert ANSWER in drawer.get_by_test_id("exchange-frame-decoded").inner_text()

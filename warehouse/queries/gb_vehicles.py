@@ -40,6 +40,23 @@ async def vehicle_terminals_async(conn: AsyncConnection[Any], vin: str,
         return await cur.fetchall()
 
 
+# The same for many VINs at once (a burst of logins: gateway/lookup_batch.py), at most 5 cars per VIN.
+_MANY_VEHICLE_TERMINALS = "SELECT t.* FROM unnest(%(vins)s::text[]) AS w(vin) CROSS JOIN LATERAL (ONE) t".replace(
+    "ONE", _VEHICLE_TERMINALS.replace("WHERE c.vin = %(vin)s", "WHERE c.vin = w.vin"))
+
+
+async def many_vehicle_terminals_async(conn: AsyncConnection[Any], vins: Sequence[str],
+                                       protocols: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """``vehicle_terminals_async`` for many distinct VINs in one query: VIN -> its rows, for the VINs found."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(_MANY_VEHICLE_TERMINALS, {"vins": list(vins), "protocols": list(protocols),
+                                                    "disabled": DISABLED_STATE})
+        for row in await cur.fetchall():
+            found.setdefault(row["vin"], []).append(row)
+    return found
+
+
 # A GB/T 32960 inferior platform (migration 0061) relays the frames of its vehicles: a VIN it sends is looked up
 # among the cars of its enterprise tree only (platform-spec §2, the gb32960 exchange's inferiorPlatform).
 _TREE_VEHICLE_TERMINALS = _VEHICLE_TERMINALS.replace(

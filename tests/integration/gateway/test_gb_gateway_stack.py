@@ -313,3 +313,31 @@ def test_an_unknown_vin_on_the_emissions_port_is_hung_up_on_and_nothing_is_kept(
             await terminal.close()
 
     asyncio.run(main())
+
+
+def test_a_burst_of_vehicle_logins_is_read_in_a_few_queries_and_each_gets_its_answer(
+        pg_url: str, kafka_bootstrap: str) -> None:
+    known = [unique_vin() for _ in range(60)]
+    unknown = [unique_vin() for _ in range(5)]
+    for vin in known:
+        insert_vehicle(pg_url, vin)
+
+    async def main() -> tuple[dict[str, int], int, int]:
+        async with running_gb_gateway(pg_url, kafka_bootstrap) as server:
+            lookups = server.ctx.directory.lookups  # type: ignore[attr-defined]
+            port = server.port_of("gb32960")
+            terminals = await asyncio.gather(*(GbTerminal.connect(port, vin) for vin in known + unknown))
+            try:
+                # every vehicle of a restarted gateway logs in at the same moment
+                await asyncio.gather(*(terminal.send(0x01, login_body()) for terminal in terminals))
+                answers = await asyncio.gather(*(terminal.receive() for terminal in terminals))
+                return ({t.vin: a.header.response for t, a in zip(terminals, answers, strict=True)},
+                        lookups.batches, lookups.keys)
+            finally:
+                await asyncio.gather(*(terminal.close() for terminal in terminals))
+
+    answers, queries, keys = asyncio.run(main())
+    assert {vin: answers[vin] for vin in known} == dict.fromkeys(known, Response.SUCCESS)
+    assert {vin: answers[vin] for vin in unknown} == dict.fromkeys(unknown, Response.ERROR)
+    assert keys == len(known) + len(unknown)  # each VIN asked for once
+    assert queries < keys / 5, queries  # not one query per login

@@ -5,6 +5,7 @@ waiters only; a waiter that gave up is not asked for."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -119,6 +120,24 @@ def test_a_waiter_that_gave_up_is_not_asked_for() -> None:
     answer, queries = asyncio.run(scenario())
     assert answer == 30
     assert queries == [[1], [3]]
+
+
+def test_a_cancelled_query_cancels_its_waiters_and_a_later_lookup_is_still_answered() -> None:
+    async def scenario() -> tuple[bool, int | None]:
+        store = Store(hold=True)
+        batcher = LookupBatcher(store.load, concurrency=1)
+        waiter = asyncio.create_task(batcher.lookup(1))
+        await asyncio.sleep(0)
+        for task in batcher._tasks:  # what a shutdown does to every task
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiter
+        store.gate.set()
+        return waiter.cancelled(), await asyncio.wait_for(batcher.lookup(2), 1)
+
+    cancelled, answer = asyncio.run(scenario())
+    assert cancelled  # not left waiting for ever
+    assert answer == 20
 
 
 def test_it_refuses_a_batcher_that_could_never_run() -> None:

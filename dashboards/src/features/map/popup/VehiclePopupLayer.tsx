@@ -23,6 +23,7 @@ import {
   popupWidths,
   SELECT_ZOOM,
 } from './popupPlacement';
+import { relayout } from './relayout';
 import { VehiclePopup } from './VehiclePopup';
 
 export interface VehiclePopupLayerProps {
@@ -62,7 +63,7 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
       Object.assign(popup.options, popupWidths(map.getSize().x), { maxHeight: popupMaxHeight(map.getSize().y) });
       // A resize (sidebar, table under the map) re-lays the popup out; it must not pull the map back
       // to a vehicle the operator has panned away from.
-      if (popup.isOpen()) withoutAutoPan(popup, true, () => popup.update());
+      if (popup.isOpen()) withoutAutoPan(popup, true, () => relayout(popup));
     };
     map.on('resize', onResize);
     popup.setContent(container);
@@ -150,7 +151,7 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
       onLayout={() => {
         const popup = popupRef.current;
         if (!popup) return;
-        withoutAutoPan(popup, popup.isOpen(), () => popup.update());
+        withoutAutoPan(popup, popup.isOpen(), () => relayout(popup));
         if (popup.isOpen()) fitWhenSettled(map, popup);
       }}
     />,
