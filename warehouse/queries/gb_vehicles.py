@@ -29,25 +29,17 @@ _VEHICLE_TERMINALS = (
 )
 
 
-async def vehicle_terminals_async(conn: AsyncConnection[Any], vin: str,
-                                  protocols: Sequence[str]) -> list[dict[str, Any]]:
-    """One row per live car with ``vin`` that has a live device of ``protocols`` (its master device when
-    that qualifies, else its lowest id): {device_id, phone, protocol, protocol_version, car_id,
-    enterprise_id, vin}. At most 5 rows; more than one means the VIN is ambiguous."""
-    async with conn.cursor(row_factory=dict_row) as cur:
-        await cur.execute(_VEHICLE_TERMINALS, {"vin": vin, "protocols": list(protocols),
-                                               "disabled": DISABLED_STATE})
-        return await cur.fetchall()
-
-
-# The same for many VINs at once (a burst of logins: gateway/lookup_batch.py), at most 5 cars per VIN.
+# Many VINs at once (a burst of logins: gateway/lookup_batch.py), at most 5 cars per VIN.
 _MANY_VEHICLE_TERMINALS = "SELECT t.* FROM unnest(%(vins)s::text[]) AS w(vin) CROSS JOIN LATERAL (ONE) t".replace(
     "ONE", _VEHICLE_TERMINALS.replace("WHERE c.vin = %(vin)s", "WHERE c.vin = w.vin"))
 
 
 async def many_vehicle_terminals_async(conn: AsyncConnection[Any], vins: Sequence[str],
                                        protocols: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-    """``vehicle_terminals_async`` for many distinct VINs in one query: VIN -> its rows, for the VINs found."""
+    """For each of many distinct VINs, one row per live car with that VIN that has a live device of ``protocols``
+    (its master device when that qualifies, else its lowest id): {device_id, phone, protocol, protocol_version,
+    car_id, enterprise_id, vin}, at most 5 per VIN (more than one: the VIN is ambiguous), in one query:
+    VIN -> its rows, for the VINs found."""
     found: dict[str, list[dict[str, Any]]] = {}
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(_MANY_VEHICLE_TERMINALS, {"vins": list(vins), "protocols": list(protocols),
@@ -67,7 +59,7 @@ _TREE_VEHICLE_TERMINALS = _VEHICLE_TERMINALS.replace(
 
 async def tree_vehicle_terminals_async(conn: AsyncConnection[Any], vin: str, protocols: Sequence[str],
                                        owner: int) -> list[dict[str, Any]]:
-    """``vehicle_terminals_async`` among the cars of enterprise ``owner``'s tree."""
+    """The rows of ``vin`` (as ``many_vehicle_terminals_async``) among the cars of enterprise ``owner``'s tree."""
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(_TREE_VEHICLE_TERMINALS, {"vin": vin, "protocols": list(protocols),
                                                     "disabled": DISABLED_STATE, "owner": owner})
