@@ -482,6 +482,13 @@ def _status_table(children: list[Child], state: StackState, servers: list[tuple[
     return "\n".join(lines)
 
 
+def not_healthy(children: list[Child]) -> list[str]:
+    """`fleet up --check`'s verdict: the children that failed their health check, then those whose program is
+    missing; the check passes only when this is empty."""
+    failed = [c.spec.name for c in children if not c.missing and c.state != "healthy"]
+    return failed + [c.spec.name for c in children if c.missing]
+
+
 def _say(message: str) -> None:
     click.echo(f"[fleet up] {message}", err=True)
 
@@ -586,10 +593,9 @@ def run(terminals: int, simulator: bool, check: bool, topology: str = "single") 
             backfill.join()  # --check reports the whole first start
         click.echo(_status_table(children, state, servers))
         if check:
-            failed = [c.spec.name for c in children if not c.missing and c.state != "healthy"]
-            missing = [c.spec.name for c in children if c.missing]
-            if failed or missing:
-                _say(f"not healthy: {', '.join(failed + missing)}")
+            unhealthy = not_healthy(children)
+            if unhealthy:
+                _say(f"not healthy: {', '.join(unhealthy)}")
                 return 1
             return 0
         _supervise(children, state.database_url)

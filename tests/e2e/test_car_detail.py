@@ -13,7 +13,15 @@ from typing import Any
 
 from tests.e2e.conftest import ConsoleStack, Vehicle
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import marker, open_map, screenshot, set_clustering, switch_language, text, tick
+from tests.e2e.test_console import (
+    open_map,
+    open_popup,
+    screenshot,
+    set_clustering,
+    switch_language,
+    text,
+    tick,
+)
 from warehouse.db import connect
 
 
@@ -100,10 +108,7 @@ def test_the_map_popup_details_button_opens_the_detail_page(page: Any, console_s
     open_map(page, "admin_a")
     set_clustering(page, False)
     tick(page, [vehicle])
-    page.get_by_test_id("map-fit").click()
-    marker(page, vehicle).click()
-    popup = page.get_by_test_id("vehicle-popup")
-    popup.wait_for()
+    popup = open_popup(page, vehicle)
     popup.get_by_test_id("popup-btn-details").click()
     page.wait_for_url(re.compile(rf"/list/carDetail\?carId={vehicle.car_id}&deviceId={vehicle.device_id}$"))
     _wait_detail(page, vehicle.plate)

@@ -16,7 +16,7 @@ from typing import Any
 from fleet.settings import SimulatorSettings
 from simulator.commands import NORMAL, behaviour_for
 from tests.e2e.conftest import ConsoleStack, Vehicle
-from tests.e2e.test_console import marker, open_map, screenshot, set_clustering, text, tick
+from tests.e2e.test_console import open_map, open_popup, screenshot, set_clustering, text, tick
 
 ACCEPTED = "指令已下发，等待网关处理中"
 # The terminal answers within a second; the slack is for a loaded CI machine (never a sleep).
@@ -42,12 +42,7 @@ def _answering(stack: ConsoleStack, token: str, ability: str | None = None) -> l
 
 def _open_popup(page: Any, vehicle: Vehicle) -> Any:
     tick(page, [vehicle])
-    page.get_by_test_id("map-fit").click()
-    marker(page, vehicle).click()
-    popup = page.get_by_test_id("vehicle-popup")
-    page.wait_for_function("(id) => document.querySelector(`[data-testid=vehicle-popup][data-device-id='${id}']`)",
-                           arg=vehicle.device_id)
-    return popup
+    return open_popup(page, vehicle)
 
 
 def _send(page: Any, code: str) -> int:

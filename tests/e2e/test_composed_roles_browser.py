@@ -14,7 +14,7 @@ import pytest
 
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
-from tests.e2e.test_console import EMPTY_TICKS, TREE_NODE, marker, search_tree, set_clustering, text, tick
+from tests.e2e.test_console import EMPTY_TICKS, TREE_NODE, open_popup, search_tree, set_clustering, text, tick
 
 
 @pytest.fixture(scope="module")
@@ -66,10 +66,7 @@ def test_a_live_map_only_user_sees_the_map_working_and_nothing_else(
     # the vehicle popup (last position, address, latest photo) of a subsidiary's vehicle
     set_clustering(page, False)
     tick(page, [subsidiary])
-    page.get_by_test_id("map-fit").click()
-    marker(page, subsidiary).click()
-    popup = page.get_by_test_id("vehicle-popup")
-    popup.wait_for()
+    popup = open_popup(page, subsidiary)
     assert popup.get_by_test_id("popup-plateNumber").inner_text() == subsidiary.plate
     assert popup.get_by_test_id("popup-btn-details").count() == 0  # the car screen is not the role's
     page.wait_for_timeout(2_000)  # the map's later reads (positions, photo, notification settings) have come back

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.test_console import marker, open_map, set_clustering, tick
+from tests.e2e.test_console import open_map, open_popup, set_clustering, tick
 
 
 def test_the_popup_shows_the_driver_read_by_id_once_per_session(page: Any, console_stack: ConsoleStack) -> None:
@@ -21,10 +21,7 @@ def test_the_popup_shows_the_driver_read_by_id_once_per_session(page: Any, conso
     set_clustering(page, False)
     tick(page, [vehicle])
     for _ in range(2):
-        page.get_by_test_id("map-fit").click()
-        marker(page, vehicle).click()
-        popup = page.get_by_test_id("vehicle-popup")
-        popup.wait_for()
+        popup = open_popup(page, vehicle)
         page.wait_for_function(
             "(name) => document.querySelector('[data-testid=popup-driver]')?.innerText === name", arg=driver["name"])
         page.keyboard.press("Escape")

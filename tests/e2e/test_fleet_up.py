@@ -1,4 +1,4 @@
-"""Smoke test: `fleet up --check` brings every component up healthy on the session's servers."""
+"""Smoke test: `fleet up` brings every component up healthy, the simulated fleet moves, and it stops cleanly."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from psycopg import sql
 
 from fleet.services.postgres import PostgresServer
 from tests.support.stack import SessionStack
@@ -35,23 +34,20 @@ def free_port(free_port: Callable[[], int]) -> Callable[[], int]:
     return distinct
 
 
-@pytest.fixture
-def smoke_database(pg_url: str) -> str:
-    """A separate database, so the demo seed does not leak into other tests' empty database."""
-    from warehouse.db import connect
-
-    name = f"fleet_up_smoke_{secrets.token_hex(3)}"
-    with connect(pg_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    return pg_url.rsplit("/", 1)[0] + f"/{name}"
-
-
-def test_fleet_up_check_reports_every_component_healthy(
+def test_fleet_up_starts_every_component_healthy_shows_moving_vehicles_and_stops_cleanly(
     _session_stack: SessionStack, tmp_path: Path, free_port: Callable[[], int]
 ) -> None:
-    """With its own PostgreSQL, as `make up` has (password logins only, docs/security.md): every service
-    connects with the generated password; the status table shows neither it nor a Dagster UI off loopback."""
-    gateway_port = free_port()
+    """`fleet up` as `make up` runs it, once: its own PostgreSQL (password logins only, docs/security.md) and its own
+    Kafka under its var/; every component is healthy in the status table, which shows neither the database password
+    nor a Dagster UI off loopback; the first start renders the analyst notebooks' pages; the simulated vehicles report
+    live, newer fixes through the API, and the terminal fences reach them and their crossings come back; SIGTERM
+    stops everything, leaving no process behind."""
+    import signal
+    import time
+
+    import requests
+
+    gateway_port, api_port = free_port(), free_port()
     var_dir = _session_stack.dir / f"fleet-up-{secrets.token_hex(3)}"  # the postgres user must reach it
     var_dir.mkdir(mode=0o755)
     env = {
@@ -65,10 +61,11 @@ def test_fleet_up_check_reports_every_component_healthy(
         "FLEET_STACK_KAFKA_PORT": str(free_port()),
         "FLEET_STACK_KAFKA_CONTROLLER_PORT": str(free_port()),
         "FLEET_STACK_VAR_DIR": str(var_dir),
+        "FLEET_STACK_SIMULATE_INTERVAL_S": "1",
         "FLEET_GATEWAY_PORT": str(gateway_port),
         "FLEET_SIMULATOR_GATEWAY_PORT": str(gateway_port),
         "FLEET_SIMULATOR_AUTH_CACHE": str(tmp_path / "simulator-auth.json"),
-        "FLEET_API_PORT": str(free_port()),
+        "FLEET_API_PORT": str(api_port),
         "FLEET_ATTACHMENTS_PORT": str(free_port()),
         "FLEET_MEDIA_SERVER_PORT": str(free_port()),
         "FLEET_GB_GATEWAY_PORT": str(free_port()),
@@ -85,28 +82,112 @@ def test_fleet_up_check_reports_every_component_healthy(
         "FLEET_REPORT_HISTORY_DAYS": "2",  # the month of make up, shortened: the reports' first start runs
     }
     fleet = Path(sys.executable).with_name("fleet")
+    out_file = tmp_path / "fleet-up.out"
+    out = out_file.open("w")
+    proc = subprocess.Popen([str(fleet), "up", "--terminals", "10"], env=env, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{api_port}"
+
+    def output() -> str:
+        return out_file.read_text()
+
+    def report() -> str:
+        logs = "\n".join(f"--- {p.name}\n{p.read_text()[-1500:]}" for p in sorted((var_dir / "log").glob("*.log")))
+        return output()[-4000:] + "\n" + logs
+
     try:
-        proc = subprocess.run([str(fleet), "up", "--check", "--terminals", "5"], env=env,
-                              capture_output=True, text=True, timeout=300, check=False)
-        logs = "\n".join(f"--- {p.name}\n{p.read_text()[-2000:]}" for p in sorted((var_dir / "log").glob("*.log")))
-        report = f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr[-3000:]}\n{logs}"
-        assert proc.returncode == 0, report
-        for component in ("postgresql", "gateway", "gb-gateway", "attachments", "media", "streams", "api", "regulator", "exchange",
-                          "dagster-webserver", "dagster-daemon", "notebooks", "simulator"):
+        # The status table, printed once every component had its health check (its last line names the logs).
+        deadline = time.monotonic() + 300
+        while not any(line.startswith("logs:") for line in output().splitlines()) and time.monotonic() < deadline:
+            assert proc.poll() is None, report()
+            time.sleep(0.5)
+        shown = output()
+        assert any(line.startswith("logs:") for line in shown.splitlines()), "no status table:\n" + report()
+        for component in ("postgresql", "gateway", "gb-gateway", "attachments", "media", "streams", "api", "regulator",
+                          "exchange", "dagster-webserver", "dagster-daemon", "notebooks", "simulator"):
             assert any(line.split()[:2] in ([component, "healthy"], [component, "running"])
-                       for line in proc.stdout.splitlines()), report
-        assert "login:" in proc.stdout
+                       for line in shown.splitlines()), f"{component} not healthy:\n" + report()
         password = (var_dir / "postgres.password").read_text().strip()
-        assert password and password not in proc.stdout + proc.stderr, "the database password was printed"
-        assert "postgresql://fleet:***@127.0.0.1:" in proc.stdout
+        assert password and password not in shown, "the database password was printed"
+        assert "postgresql://fleet:***@127.0.0.1:" in shown
         dagster = env["FLEET_REPORT_DAGSTER_PORT"]
-        assert f"dagster: http://127.0.0.1:{dagster}/  (127.0.0.1 only" in proc.stdout
-        token = (var_dir / "notebooks.token").read_text().strip()
+        assert f"dagster: http://127.0.0.1:{dagster}/  (127.0.0.1 only" in shown
+        token_file = (var_dir / "notebooks.token").read_text().strip()
         notebooks = env["FLEET_REPORT_NOTEBOOK_SERVER_PORT"]
-        assert f"notebooks: http://127.0.0.1:{notebooks}/lab?token={token}  (JupyterLab, 127.0.0.1 only" in proc.stdout
-        assert "notebooks: rendered by a Dagster run" in proc.stderr, report  # the first start's pages
+        assert f"notebooks: http://127.0.0.1:{notebooks}/lab?token={token_file}  (JupyterLab, 127.0.0.1 only" in shown
+        login = next(line for line in shown.splitlines() if line.startswith("login:"))
+        user, _, login_password = login.removeprefix("login:").strip().partition(" / ")
+        assert user == "admin" and login_password, login
+
+        deadline = time.monotonic() + 240
+        token = None
+        while token is None and time.monotonic() < deadline:
+            assert proc.poll() is None, report()
+            try:
+                reply = requests.get(f"{base}/oauth2/token.json", timeout=5, params={
+                    "grant_type": "password", "username": user, "password": login_password}).json()
+                token = reply["data"]["access_token"] if reply["code"] == 0 else None
+            except requests.RequestException:
+                time.sleep(1)
+        assert token, "the API never answered a login:\n" + report()
+        headers = {"Authorization": f"Bearer {token}"}
+        cars = requests.post(f"{base}/api/common/query/carView.json", headers=headers, json={}, timeout=10,
+                             params={"isParent": "true", "pageSize": 10, "select": "carId,masterDeviceId"}).json()
+        device_ids = [row["masterDeviceId"] for row in cars["data"]["list"]]
+        assert len(device_ids) == 10, cars
+
+        def positions() -> dict[int, tuple[float, float, str]]:
+            seen = {}
+            for device_id in device_ids:
+                data = requests.get(f"{base}/api/gps/device/{device_id}/last.json", headers=headers,
+                                    params={"isParent": "true"}, timeout=10).json()["data"]
+                if data:
+                    seen[device_id] = (data["lng"], data["lat"], data["time"])
+            return seen
+
+        first: dict[int, tuple[float, float, str]] = {}
+        while len(first) < len(device_ids) and time.monotonic() < deadline:
+            first = positions()
+            time.sleep(1)
+        assert len(first) == len(device_ids), "vehicles without a position:\n" + report()
+        # The first positions may be the seeded history's last fixes (`fleet up` loads history before the
+        # simulator connects): every vehicle must then report live, newer fixes. Simulated vehicles start
+        # parked for up to 60 s (staggered starts), then drive.
+        moved: list[int] = []
+        newer: list[int] = []
+        later = first
+        while (len(moved) < len(device_ids) // 2 or len(newer) < len(device_ids)) and time.monotonic() < deadline:
+            time.sleep(3)
+            later = positions()
+            moved = [d for d in device_ids if later[d][:2] != first[d][:2]]
+            newer = [d for d in device_ids if later[d][2] > first[d][2]]
+        assert len(newer) == len(device_ids), f"positions did not advance: {first} -> {later}"
+        assert len(moved) >= len(device_ids) // 2, f"only {len(moved)} vehicles moved: {first} -> {later}"
+
+        _terminal_fences_reach_the_simulated_terminals_and_their_crossings_come_back(base, headers, moved, deadline,
+                                                                                   report)
+
+        # The first start's reports and notebook pages, as Dagster runs beside the running stack.
+        while "notebooks: rendered by a Dagster run" not in output() and time.monotonic() < deadline:
+            assert "NOT rendered" not in output(), report()
+            time.sleep(1)
+        assert "notebooks: rendered by a Dagster run" in output(), report()
         assert json.loads((var_dir / "notebook_pages" / "index.json").read_text())[0]["title"]
+
+        assert _listening_addresses(int(dagster)) == {"127.0.0.1"}, "the Dagster UI (no sign-in) off loopback"
+
+        children = _descendants(proc.pid)
+        assert len(children) >= 4, f"expected gateway, streams, api and simulator below fleet up: {children}"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=90) == 0, report()
+        time.sleep(1)
+        orphans = [pid for pid in children if _alive(pid)]
+        assert not orphans, f"processes left after fleet up stopped: {orphans}"
+        assert password not in output(), "the database password was printed"
     finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+        out.close()
         PostgresServer(var_dir / "postgres", 0).destroy()  # `fleet up` stopped it; its data goes too
 
 
@@ -151,114 +232,6 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
-
-
-def test_fleet_up_shows_moving_vehicles_via_the_api_and_stops_cleanly(
-    smoke_database: str, tmp_path: Path, free_port: Callable[[], int]
-) -> None:
-    import signal
-    import time
-
-    import requests
-
-    from warehouse.seed import DEMO_PASSWORD
-
-    gateway_port, api_port = free_port(), free_port()
-    env = {
-        **os.environ,
-        "FLEET_DATABASE_URL": smoke_database,
-        # its own broker under its var/, as `make up` has: on the session's broker its simulated terminals
-        # (the demo's phones) and their offline events at shutdown reached the shared e2e stack's worker too,
-        # which then held that stack's terminals offline (a 409 for every later video command)
-        "FLEET_KAFKA_BOOTSTRAP": "",
-        "FLEET_STACK_KAFKA_PORT": str(free_port()),
-        "FLEET_STACK_KAFKA_CONTROLLER_PORT": str(free_port()),
-        "FLEET_STACK_VAR_DIR": str(tmp_path / "var"),
-        "FLEET_STACK_SIMULATE_INTERVAL_S": "1",
-        "FLEET_GATEWAY_PORT": str(gateway_port),
-        "FLEET_SIMULATOR_AUTH_CACHE": str(tmp_path / "simulator-auth.json"),
-        "FLEET_API_PORT": str(api_port),
-        "FLEET_STREAMS_WEB_PORT": str(free_port()),
-        "FLEET_STREAMS_APP_ID": f"fleet-up-moving-{secrets.token_hex(3)}",
-        "FLEET_STREAMS_DATA_DIR": str(tmp_path / "faust"),
-        "FLEET_REPORT_DAGSTER_PORT": str(free_port()),
-        "FLEET_REPORT_NOTEBOOK_SERVER_PORT": str(free_port()),
-        "FLEET_REPORT_HISTORY_DAYS": "2",  # the month of make up, shortened: the reports' first start runs
-    }
-    fleet = Path(sys.executable).with_name("fleet")
-    out = (tmp_path / "fleet-up.out").open("w")
-    proc = subprocess.Popen([str(fleet), "up", "--terminals", "10"], env=env, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{api_port}"
-
-    def report() -> str:
-        logs = "\n".join(f"--- {p.name}\n{p.read_text()[-1500:]}"
-                         for p in sorted((tmp_path / "var" / "log").glob("*.log")))
-        return (tmp_path / "fleet-up.out").read_text()[-3000:] + "\n" + logs
-
-    try:
-        deadline = time.monotonic() + 240
-        token = None
-        while token is None and time.monotonic() < deadline:
-            assert proc.poll() is None, report()
-            try:
-                reply = requests.get(f"{base}/oauth2/token.json", timeout=5, params={
-                    "grant_type": "password", "username": "admin", "password": DEMO_PASSWORD}).json()
-                token = reply["data"]["access_token"] if reply["code"] == 0 else None
-            except requests.RequestException:
-                time.sleep(1)
-        assert token, "the API never answered a login:\n" + report()
-        headers = {"Authorization": f"Bearer {token}"}
-        cars = requests.post(f"{base}/api/common/query/carView.json", headers=headers, json={}, timeout=10,
-                             params={"isParent": "true", "pageSize": 10, "select": "carId,masterDeviceId"}).json()
-        device_ids = [row["masterDeviceId"] for row in cars["data"]["list"]]
-        assert len(device_ids) == 10, cars
-
-        def positions() -> dict[int, tuple[float, float, str]]:
-            seen = {}
-            for device_id in device_ids:
-                data = requests.get(f"{base}/api/gps/device/{device_id}/last.json", headers=headers,
-                                    params={"isParent": "true"}, timeout=10).json()["data"]
-                if data:
-                    seen[device_id] = (data["lng"], data["lat"], data["time"])
-            return seen
-
-        first: dict[int, tuple[float, float, str]] = {}
-        while len(first) < len(device_ids) and time.monotonic() < deadline:
-            first = positions()
-            time.sleep(1)
-        assert len(first) == len(device_ids), "vehicles without a position:\n" + report()
-        # The first positions may be the seeded history's last fixes (`fleet up` loads history before the
-        # simulator connects): every vehicle must then report live, newer fixes. Simulated vehicles start
-        # parked for up to 60 s (staggered starts), then drive.
-        moved: list[int] = []
-        newer: list[int] = []
-        later = first
-        while (len(moved) < len(device_ids) // 2 or len(newer) < len(device_ids)) and time.monotonic() < deadline:
-            time.sleep(3)
-            later = positions()
-            moved = [d for d in device_ids if later[d][:2] != first[d][:2]]
-            newer = [d for d in device_ids if later[d][2] > first[d][2]]
-        assert len(newer) == len(device_ids), f"positions did not advance: {first} -> {later}"
-        assert len(moved) >= len(device_ids) // 2, f"only {len(moved)} vehicles moved: {first} -> {later}"
-
-        _terminal_fences_reach_the_simulated_terminals_and_their_crossings_come_back(base, headers, moved, deadline,
-                                                                                   report)
-
-        dagster_port = int(env["FLEET_REPORT_DAGSTER_PORT"])
-        assert _listening_addresses(dagster_port) == {"127.0.0.1"}, "the Dagster UI (no sign-in) off loopback"
-
-        children = _descendants(proc.pid)
-        assert len(children) >= 4, f"expected gateway, streams, api and simulator below fleet up: {children}"
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=90) == 0, report()
-        time.sleep(1)
-        orphans = [pid for pid in children if _alive(pid)]
-        assert not orphans, f"processes left after fleet up stopped: {orphans}"
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=30)
-        out.close()
 
 
 def _terminal_fences_reach_the_simulated_terminals_and_their_crossings_come_back(

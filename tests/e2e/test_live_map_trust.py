@@ -19,8 +19,8 @@ from tests.e2e.conftest import ConsoleStack, Vehicle
 from tests.e2e.support import sign_in
 from tests.e2e.test_console import (
     _moving,
-    marker,
     open_map,
+    open_popup,
     search_tree,
     set_clustering,
     text,
@@ -96,11 +96,7 @@ def test_an_offline_vehicle_with_a_position_shows_offline_only(page: Any, parked
     open_map(page)
     set_clustering(page, False)
     tick(page, [parked])
-    page.get_by_test_id("map-fit").click()
-    marker(page, parked).click()
-    popup = page.get_by_test_id("vehicle-popup")
-    page.wait_for_function("(id) => document.querySelector(`[data-testid=vehicle-popup][data-device-id='${id}']`)",
-                           arg=parked.device_id)
+    popup = open_popup(page, parked)
     # the popup's content renders after the popup itself (and again as its state and address arrive):
     # wait until the state reads 离线 on screen
     page.wait_for_function("(t) => document.querySelector('[data-testid=popup-state]')?.innerText.trim() === t",
@@ -177,9 +173,7 @@ def test_follow_keeps_the_selected_vehicle_in_view(page: Any, console_stack: Con
     open_map(page)
     set_clustering(page, False)
     tick(page, [vehicle])
-    page.get_by_test_id("map-fit").click()
-    marker(page, vehicle).click()
-    page.get_by_test_id("vehicle-popup").wait_for()
+    open_popup(page, vehicle)
     selector = f"[data-testid=marker-{vehicle.device_id}]"
     box = page.get_by_test_id("live-map").bounding_box()
 

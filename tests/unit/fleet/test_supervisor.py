@@ -107,3 +107,24 @@ def test_the_gb_gateways_emission_port_in_use_names_its_variable(monkeypatch: py
         with pytest.raises(PortInUseError) as caught:
             launcher._check_ports(specs, StackSettings(), own_pg=False, own_kafka=False)
     assert str(caught.value) == f"port {port} is in use; set FLEET_GB_GATEWAY_EMISSION_PORT"
+
+
+def test_fleet_up_check_passes_only_when_every_child_is_healthy(tmp_path: Path) -> None:
+    """`fleet up --check`'s verdict (fleet.launcher.not_healthy): a child that exited before its health check
+    passed and a child whose program is missing fail it, named in that order; healthy children do not."""
+    from fleet.launcher import not_healthy
+
+    serving = Child(_spec("serving", "import time; time.sleep(30)"), tmp_path, {})
+    from tests.support.ports import free_port
+
+    # its health is a port nobody listens on: it exits before passing it
+    crashed = Child(_spec("crashed", "import sys; sys.exit(4)", health=Health(tcp_port=free_port())), tmp_path, {})
+    ghost = Child(ChildSpec("ghost", "no_such_package.__main__", ["true"]), tmp_path, {})
+    try:
+        for child in (serving, crashed, ghost):
+            child.start()
+        assert serving.wait_healthy(5) and not crashed.wait_healthy(5)
+        assert not_healthy([serving]) == []
+        assert not_healthy([ghost, serving, crashed]) == ["crashed", "ghost"]
+    finally:
+        serving.stop()
