@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs every check once: ruff, the import layering contracts (lint-imports) and mypy, the console's build, eslint, tsc and vitest (when
+# Runs every check once: ruff, the import layering contracts (lint-imports) and mypy, the console's eslint, tsc, vitest and build (when
 # dashboards/ has a package.json; beside the other checks, its output in var/test/console.log, printed at the end),
 # go vet and go test of the load generator (simulator/loadgen), then every pytest suite (unit, integration, e2e
-# against the built console, started once the console's build is done) on two pytest workers.
+# against the built console, started once the console's checks and build are done) on two pytest workers.
 # Exit status is non-zero on any failure, and also when pytest collected no tests (its exit 5),
 # so a broken collection never passes. Extra arguments go to pytest: scripts/test.sh -k gateway
 # FLEET_TEST_SKIP_CONSOLE=1 skips the console's own checks (pytest's e2e still needs a build).
@@ -11,24 +11,30 @@ cd "$(dirname "$0")/.."
 
 started=$(date +%s)
 
-# The console's build, then its checks, run beside the Python checks and pytest. The build comes first: the
-# end-to-end tests drive it, and pytest starts them as soon as it is done (tests/e2e/conftest.py waits for its
-# status file, outside the per-test timer), so they never drive a half-written dist/ and the browser lane (the
-# run's longest) does not wait for eslint, tsc and vitest. Those run after the build at a lower priority (nice),
-# beside the tests, taking what the two pytest workers leave; their result and log come at the end.
+# The console's checks and build run beside the Python checks and pytest (they are one process each, and this
+# machine has two cores): pytest starts the end-to-end tests only once they are done (tests/e2e/conftest.py
+# waits for the status file), so the browser tests never run beside them and always drive this build.
 console_pid=""
 console_log="var/test/console.log"
 console_status="var/test/console.status"
-console_build_status="var/test/console-build.status"
 if [ -f dashboards/package.json ] && [ "${FLEET_TEST_SKIP_CONSOLE:-0}" != "1" ]; then
   mkdir -p var/test
-  rm -f "$console_status" "$console_build_status" "$console_log"
+  rm -f "$console_status" "$console_log"
   set -m  # its own process group, so stop_console ends npm and its children too
   (
     rc=0
+    for step in lint typecheck test; do
+      t0=$(date +%s)
+      if ! (cd dashboards && npm run --silent "$step"); then
+        echo "[test] console: npm run $step failed" >&2
+        rc=1
+        break
+      fi
+      echo "[test] console: npm run $step ok ($(( $(date +%s) - t0 ))s)" >&2
+    done
     # The end-to-end tests drive this build; the script skips it when nothing changed since the
     # last successful build of exactly these sources.
-    if ! scripts/build-console.sh; then
+    if [ "$rc" -eq 0 ] && ! scripts/build-console.sh; then
       echo "[test] console: npm run build failed" >&2
       rc=1
     fi
@@ -37,24 +43,12 @@ if [ -f dashboards/package.json ] && [ "${FLEET_TEST_SKIP_CONSOLE:-0}" != "1" ];
       echo "[test] console: the initial JavaScript is over its budget (npm run bundle-size)" >&2
       rc=1
     fi
-    echo "$rc" > "$console_build_status.tmp" && mv "$console_build_status.tmp" "$console_build_status"
-    if [ "$rc" -eq 0 ]; then
-      for step in lint typecheck test; do
-        t0=$(date +%s)
-        if ! (cd dashboards && nice -n 5 npm run --silent "$step"); then
-          echo "[test] console: npm run $step failed" >&2
-          rc=1
-          break
-        fi
-        echo "[test] console: npm run $step ok ($(( $(date +%s) - t0 ))s)" >&2
-      done
-    fi
     echo "$rc" > "$console_status.tmp" && mv "$console_status.tmp" "$console_status"
   ) > "$console_log" 2>&1 &
   console_pid=$!
   set +m
   trap stop_console EXIT
-  export FLEET_TEST_CONSOLE_STATUS="$PWD/$console_build_status"
+  export FLEET_TEST_CONSOLE_STATUS="$PWD/$console_status"
 fi
 
 # The console's result, once: its log, and whether it failed.
