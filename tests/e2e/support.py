@@ -14,11 +14,13 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from fleet.settings import REPO_ROOT, SimulatorSettings
 from tests.support.processes import ServiceProcess, wait_for_port
@@ -177,6 +179,20 @@ def offline(target: Any) -> None:
     DNS, a tile host fails after a lookup that may take seconds on a slow machine: the map's offline fallback (and
     the notice that moves the map down) then comes in the middle of a test's clicks instead of before them."""
     target.route(OFF_LOOPBACK, lambda route: route.abort())
+
+
+def click_until(click: Callable[[], Any], shown: Any, attempts: int = 3) -> None:
+    """Makes ``click`` until ``shown`` (a locator) is visible, as a user clicks again when a click opened nothing:
+    a target that moves (a live marker) or unfolds (a menu group) can take a click beside it. Each wait is 5 s,
+    the last one the default 15 s."""
+    for attempt in range(attempts):
+        click()
+        try:
+            shown.wait_for(timeout=5_000 if attempt < attempts - 1 else 15_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == attempts - 1:
+                raise
 
 
 def sign_in(page: Any, user: str, password: str | None = None, path: str = "/") -> None:

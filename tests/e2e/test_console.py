@@ -20,7 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from fleet.settings import REPO_ROOT
 from tests.e2e.conftest import ConsoleStack, Vehicle
-from tests.e2e.support import SCREENSHOT_DIR, sign_in
+from tests.e2e.support import SCREENSHOT_DIR, click_until, sign_in
 
 LOCALES = REPO_ROOT / "dashboards" / "src" / "locales"
 LANGUAGES = ("zh-CN", "en-US", "zh-HK")
@@ -110,18 +110,10 @@ def marker(page: Any, vehicle: Vehicle) -> Any:
 def open_popup(page: Any, vehicle: Vehicle) -> Any:
     """Fits the map to the ticked vehicles and clicks ``vehicle``'s marker until its popup is open (returned).
     A live marker moves with every report (each second in the test stack) and while the map's fit animates, so
-    a click aimed at where it was can land beside it; a user then clicks it again, and so does this, up to
-    three times."""
+    a click aimed at where it was can land beside it: it is clicked again (support.click_until)."""
     page.get_by_test_id("map-fit").click()
-    shown = f"[data-testid=vehicle-popup][data-device-id='{vehicle.device_id}']"
-    for attempt in range(3):
-        marker(page, vehicle).click()
-        try:
-            page.locator(shown).wait_for(timeout=5_000 if attempt < 2 else 15_000)
-            break
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
+    click_until(marker(page, vehicle).click,
+                page.locator(f"[data-testid=vehicle-popup][data-device-id='{vehicle.device_id}']"))
     return page.get_by_test_id("vehicle-popup")
 
 

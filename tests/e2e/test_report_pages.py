@@ -17,11 +17,10 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from api.routemap import REPORT_PAGES
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
+from tests.e2e.support import click_until, sign_in
 from tests.e2e.test_console import context_menu, screenshot, switch_language, text
 from tests.support.report_history import REPORT_ZONE, ReportDays, build_report_days
 from warehouse.db import connect
@@ -508,18 +507,13 @@ def test_every_report_screen_opens_from_the_menu(page: Any, console_stack: Conso
         title = text(language, "menu", key)
         # A user opens the entry's group when the entry is hidden, and clicks the entry again when a click made
         # while the group was still unfolding opened nothing (seen under load: no navigation, no tab).
-        for attempt in range(3):
+        def open_entry(title: str = title, group: str = group) -> None:
             entry = menu.get_by_text(title, exact=True)
             if not entry.is_visible():
                 menu.get_by_text(text(language, "menu", group), exact=True).click()
             entry.click()
-            try:
-                page.get_by_test_id(f"tab-{path}").filter(has_text=title).wait_for(
-                    timeout=5_000 if attempt < 2 else 15_000)
-                break
-            except PlaywrightTimeout:
-                if attempt == 2:
-                    raise
+
+        click_until(open_entry, page.get_by_test_id(f"tab-{path}").filter(has_text=title))
         screen = page.locator("[data-testid^=list-page-]:visible")
         # the table's total; or, loaded and empty (no active-safety alarm generated), its placeholder; or what to
         # choose first (the track report: a vehicle and its hours)
