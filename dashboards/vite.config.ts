@@ -46,9 +46,14 @@ export default defineConfig({
   },
   test: {
     restoreMocks: true,
+    isolate: false,
     setupFiles: ['src/test/setup.ts'],
     // Component tests render the whole shell in jsdom; on a busy CI machine that can take seconds.
     testTimeout: 20_000,
+    // One module graph and one jsdom per worker, not per file (isolate false): a fresh environment and a
+    // fresh import of antd for each of ~140 files was over half of the run (148 -> 65 s, 182 -> 69 s of CPU
+    // beside the Python suites). src/test/setup.ts re-evaluates the console's own modules and empties
+    // storage before each file, so a file still cannot see another's state.
     // Logic tests (.ts) run in Node: a jsdom per file was half of the suite's time. A .ts test that needs
     // a DOM (window, localStorage, elements) says so in its first line: `// @vitest-environment jsdom`.
     projects: [

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import ConsoleStack, Vehicle
+from tests.e2e.conftest import REPORT_INTERVAL_S, ConsoleStack, Vehicle
 from tests.e2e.support import sign_in
 from tests.e2e.test_console import (
     _moving,
@@ -202,7 +202,7 @@ def test_follow_keeps_the_selected_vehicle_in_view(page: Any, console_stack: Con
 
     # Follow off: the operator can look elsewhere, position reports do not pull the map back.
     assert dragged_out()
-    time.sleep(2.5)
+    time.sleep(REPORT_INTERVAL_S + 1.5)  # at least one report arrives meanwhile
     assert not _inside_map(page, selector)
     # Follow on: the map comes back to the vehicle and stays with it.
     page.get_by_test_id("follow-toggle").click()

@@ -1,5 +1,14 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
+
+// Test files share their worker's modules and jsdom (vite.config.ts: isolate false, which halves the run):
+// each file still starts from the console's own modules evaluated afresh (its stores, caches, i18n setup)
+// and from empty storage, as in a page just opened. Libraries from node_modules (antd, React) stay loaded.
+vi.resetModules();
+if (typeof window !== 'undefined') {
+  window.localStorage.clear();
+  window.sessionStorage.clear();
+}
 
 // jsdom lacks matchMedia (antd's responsive grid and breakpoints use it): answer "wide desktop".
 if (typeof window !== 'undefined' && !window.matchMedia) {
