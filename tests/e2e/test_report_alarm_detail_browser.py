@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
@@ -78,9 +79,9 @@ def _open_count(page: Any, report: Any, field: str) -> tuple[int, dict[str, list
     """Clicks the first non-zero count cell of ``field``: its number, its link's parameters, its row's text."""
     cell = report.locator(f"[data-testid=report-alarm-count][data-field={field}]").first
     cell.wait_for()
-    count = int(cell.inner_text())
-    row = cell.locator("xpath=ancestor::tr[1]").inner_text()
-    href = cell.get_attribute("href") or ""
+    # the number, the link and the row read at once: a list re-rendering between three reads mixes rows
+    count, href, row = cell.evaluate("(a) => [Number(a.innerText), a.getAttribute('href') || '',"
+                                     " a.closest('tr').innerText]")
     cell.click()
     page.wait_for_url(re.compile(r"/report/alarmDetail\?"))
     assert count > 0
@@ -98,6 +99,10 @@ def test_an_active_safety_count_opens_exactly_those_alarms_of_that_vehicle(
     page.keyboard.type(vehicle.plate)
     page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).click()
     report.get_by_test_id("list-search").click()
+    # the unfiltered first page stays on screen until the filtered one replaces it: wait for that one
+    rows = report.locator("tbody tr.ant-table-row")
+    rows.filter(has_text=vehicle.plate).first.wait_for()
+    expect(rows.filter(has_not_text=vehicle.plate)).to_have_count(0)
     count, query, row = _open_count(page, report, "activeSafety")
     device_id, day = int(query["deviceId"][0]), int(query["startDate"][0])
     assert query["endDate"] == [str(day)] and query["kind"] == ["activeSafety"]
