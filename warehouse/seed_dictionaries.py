@@ -13,6 +13,7 @@ from typing import Any
 from psycopg import Connection
 
 from fleet.alarm_catalog import terminal_bit_names
+from protocols.gb32960 import catalogue as gb32960_catalogue
 from protocols.jt808 import catalogue as jt808_catalogue
 from protocols.jt809 import catalogue as jt809_catalogue
 from warehouse.queries.dictionary import upsert_system
@@ -32,8 +33,22 @@ EXCHANGE_MESSAGES: tuple[tuple[int, str, str], ...] = tuple(
     (msg.msg_id, msg.name, msg.name_en) for msg in jt809_catalogue.MESSAGES)
 
 
+# GB/T 32960.3 commands: a GB/T 32960 inferior platform's login, logout and their answers are in the exchange
+# frame log beside the JT/T 809 frames (platform-spec §2 data exchange upstreamMessage / downstreamMessage).
+EXCHANGE_GB32960_COMMANDS: tuple[tuple[int, str, str], ...] = tuple(
+    (info.command, info.name, info.name_en) for info in gb32960_catalogue.GB32960_COMMANDS)
+
+
 def _messages(rows: tuple[tuple[int, str, str], ...]) -> list[dict[str, Any]]:
     return [{"id": f"0x{msg_id:04X}", "name": name, "nameEn": name_en} for msg_id, name, name_en in rows]
+
+
+def _exchange_messages() -> list[dict[str, Any]]:
+    """The JT/T 809 messages (ids of 4 hex digits), then the GB/T 32960 commands (2 hex digits, ``protocol``
+    "gb32960": the same number names another message in each protocol)."""
+    return [*({**entry, "protocol": "jt809"} for entry in _messages(EXCHANGE_MESSAGES)),
+            *({"id": f"0x{command:02X}", "name": name, "nameEn": name_en, "protocol": "gb32960"}
+              for command, name, name_en in EXCHANGE_GB32960_COMMANDS)]
 
 
 def system_entries(map_center: tuple[float, float] = (116.39, 39.91)) -> list[tuple[int, str, str, Any]]:
@@ -44,7 +59,7 @@ def system_entries(map_center: tuple[float, float] = (116.39, 39.91)) -> list[tu
          [{"bit": bit, "name": name, "nameEn": name_en, "nameHk": name_hk}
           for bit, name, name_en, name_hk in terminal_bit_names()]),
         (SYSTEM, "device_message_desc", "终端消息描述", _messages(DEVICE_MESSAGES)),
-        (SYSTEM, "exchange_message_desc", "交换消息描述", _messages(EXCHANGE_MESSAGES)),
+        (SYSTEM, "exchange_message_desc", "交换消息描述", _exchange_messages()),
         (SYSTEM, "ol_map_config", "地图配置",
          {"defaultBaseLayer": "osm", "mapCenter": {"lng": lng, "lat": lat}, "defaultZoom": 11}),
         # The grade bands of the driving-behaviour scores (read by the daily report build, pipelines/grading.py;

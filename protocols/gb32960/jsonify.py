@@ -19,21 +19,35 @@ from protocols.gb32960.messages import Alarms
 from protocols.gb32960.messages.blocks_2016 import SignedCoordinates
 from protocols.gb32960.values import Special
 
+_PLAIN = frozenset((bool, int, float, str, type(None)))  # exactly these types (an IntEnum is an Enum here)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, read once per class
+
 
 def _safe(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list or kind is tuple:
+        # a pack's cell voltages and probe temperatures: hundreds of plain numbers, copied as they are
+        if all(type(v) in _PLAIN for v in value):
+            return list(value)
+        return [_safe(v) for v in value]
     if isinstance(value, Special):
         return value.value
     if isinstance(value, Enum):
         return value.name
-    if isinstance(value, bool | int | float | str) or value is None:
+    if isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, bytes | bytearray):
         return bytes(value).hex()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {"type": type(value).__name__}
-        out |= {f.name: _safe(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    names = _FIELD_NAMES.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELD_NAMES.setdefault(kind, tuple(f.name for f in dataclasses.fields(value)))
+    if names is not None:
+        out: dict[str, Any] = {"type": kind.__name__}
+        out |= {name: _safe(getattr(value, name)) for name in names}
         info_type = getattr(value, "INFO_TYPE", getattr(value, "info_type", None))
         if isinstance(info_type, int):
             out["info_type"] = f"0x{info_type:02X}"

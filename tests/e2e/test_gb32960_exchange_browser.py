@@ -3,7 +3,8 @@ inferiorPlatform), in zh-CN, zh-HK and en-US: the superiorPlatform screen lists 
 rule, version and link state as the link service saved it; the car screen lists its vehicle with plate, VIN,
 platform and link state; the inferiorPlatform screen lists an inferior platform's account with its link as the GB
 gateways wrote it (online, frames relayed, vehicles, a refused login's reason as the last error), and its platform
-login in the exchange upstream frame log under its platform kind, never with its password.
+login in the exchange upstream frame log under its platform kind, named as GB/T 32960's command 0x05, never with
+its password.
 Then an operator configures a platform in the form (address, port, username, password, version, vehicles) and the
 row the link service reads holds it."""
 
@@ -26,12 +27,14 @@ from warehouse.seed import PARENT
 
 TEXTS = {
     "zh-CN": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "启用", "online": "在线",
-              "wrong_password": "用户名或密码错误", "frames": "转发报文数", "kind": "GB/T 32960 下级平台", "open": "详情"},
+              "wrong_password": "用户名或密码错误", "frames": "转发报文数", "kind": "GB/T 32960 下级平台", "open": "详情",
+              "login": "0x05 平台登入"},
     "zh-HK": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "啓用", "online": "在線",
-              "wrong_password": "用戶名稱或密碼錯誤", "frames": "轉發報文數", "kind": "GB/T 32960 下級平台", "open": "詳情"},
+              "wrong_password": "用戶名稱或密碼錯誤", "frames": "轉發報文數", "kind": "GB/T 32960 下級平台", "open": "詳情",
+              "login": "0x05 平台登入"},
     "en-US": {"connected": "Logged in", "none": "None", "menu": "New energy", "enabled": "Enabled", "online": "Online",
               "wrong_password": "Wrong username or password", "frames": "Frames relayed",
-              "kind": "GB/T 32960 inferior platform", "open": "Details"},
+              "kind": "GB/T 32960 inferior platform", "open": "Details", "login": "0x05 Platform login"},
 }
 
 
@@ -136,9 +139,11 @@ def test_the_gb32960_exchange_screens_in_each_language(page: Any, console_stack:
     login = upstream.locator("tr.ant-table-row", has_text=platform["inferior_name"])
     login.wait_for()
     assert login.get_by_test_id("exchange-platform-kind").inner_text() == texts["kind"]
-    assert "0x0005" in login.inner_text() and "23 23" not in login.inner_text()
+    # the GB/T 32960 command, named as that standard names it (not JT/T 809's message 0x0005)
+    assert texts["login"] in login.inner_text() and "23 23" not in login.inner_text()
     login.get_by_role("button", name=texts["open"]).click()
     drawer = page.get_by_test_id("exchange-frame-drawer")
+    assert drawer.get_by_test_id("exchange-frame-msg").inner_text() == texts["login"]
     assert platform["inferior_user"] in drawer.get_by_test_id("exchange-frame-decoded").inner_text()
     assert "pw-e2e" not in drawer.inner_text()
     assert page.errors == []

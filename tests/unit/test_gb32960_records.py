@@ -22,6 +22,12 @@ def test_a_record_round_trips_single_and_in_a_batch() -> None:
     assert [GbUplink.from_json(v) for v in split_value(batch_value([one.encode(), two.encode()]))] == [one, two]
 
 
+def test_the_json_object_holds_every_field_of_the_contract_in_its_order_and_nothing_else() -> None:
+    item = orjson.loads(_uplink().encode())
+    assert list(item) == list(GbUplink.__dataclass_fields__)
+    assert item["message"] == {"header": {"command": "0x02"}, "name": "real-time data", "body": {}}
+
+
 @pytest.mark.parametrize(("field", "value", "error"), [
     ("vin", None, "field vin has type NoneType"),
     ("device_id", "7", "field device_id has type str"),

@@ -37,3 +37,18 @@ def test_every_seeded_entry_passes_the_dictionary_declaration() -> None:
 def test_content_check_names_what_is_not_json() -> None:
     problem = json_text_problem("{not json")
     assert problem is not None and problem.startswith("内容必须是 JSON 文本")
+
+
+def test_the_exchange_descriptions_name_every_jt809_message_and_every_gb32960_command_by_protocol() -> None:
+    from protocols.gb32960.catalogue import GB32960_COMMANDS
+    from protocols.jt809.catalogue import MESSAGES
+
+    content = next(c for _, code, _, c in system_entries() if code == "exchange_message_desc")
+    by_protocol: dict[str, dict[str, str]] = {}
+    for entry in content:
+        assert entry["name"] and entry["nameEn"]
+        by_protocol.setdefault(entry["protocol"], {})[entry["id"]] = entry["name"]
+    assert set(by_protocol) == {"jt809", "gb32960"}
+    assert set(by_protocol["jt809"]) == {f"0x{m.msg_id:04X}" for m in MESSAGES}
+    assert by_protocol["gb32960"]["0x05"] == "平台登入" and by_protocol["gb32960"]["0x06"] == "平台登出"
+    assert len(by_protocol["gb32960"]) == len(GB32960_COMMANDS)

@@ -7,7 +7,7 @@ import { defineListScreen, type ListRecord } from '../list/types';
 import { READ_ONLY, todayRange } from '../log/logScreens';
 import { formatMsgId, groupHexBytes, hexPreview, prettyJson } from '../messageLog/format';
 import { useDictionary } from '../dictionary/dictionaryCache';
-import { exchangeMessageLabel, exchangeMessageOptions } from './messageNames';
+import { exchangeMessageLabel, exchangeMessageOptions, protocolOfPlatformKind } from './messageNames';
 
 interface Props {
   entity: 'exchangeUpstreamMessage' | 'exchangeDownstreamMessage';
@@ -20,7 +20,8 @@ const pre = { fontFamily: 'monospace', fontSize: 12, whiteSpace: 'pre-wrap' as c
 // a superior platform's links, a JT/T 809 inferior's, a GB/T 32960 inferior's (its login / logout, msgId the GB command)
 const KIND_COLOURS: Record<string, string> = { superior: 'blue', inferior: 'purple', gb32960_inferior: 'cyan' };
 
-/** One JT/T 809 frame: platform, link, message (named from the exchange message descriptions), decoded and hex. */
+/** One frame of the exchange log: platform, link, message (named from the exchange message descriptions in its
+ * protocol), decoded and hex. */
 function FrameDrawer({ record, onClose }: { record: ListRecord | null; onClose: () => void }) {
   const { t, i18n } = useTranslation('exchange');
   return (
@@ -31,7 +32,7 @@ function FrameDrawer({ record, onClose }: { record: ListRecord | null; onClose: 
             { key: 'time', label: t('frame.time'), children: dayjs(String(record.time)).format('YYYY-MM-DD HH:mm:ss.SSS') },
             { key: 'platform', label: t('frame.platform'), children: `${String(record.platformName ?? '')} (${t(`upstream.enums.platformKind.${String(record.platformKind)}`)})` },
             { key: 'link', label: t('frame.link'), children: t(`link.${String(record.link)}`) },
-            { key: 'msgId', label: t('frame.msgId'), children: <span data-testid="exchange-frame-msg">{exchangeMessageLabel(record.msgId, i18n.language)}</span> },
+            { key: 'msgId', label: t('frame.msgId'), children: <span data-testid="exchange-frame-msg">{exchangeMessageLabel(record.msgId, i18n.language, undefined, protocolOfPlatformKind(record.platformKind))}</span> },
             { key: 'dataType', label: t('frame.dataType'), children: record.dataType === null || record.dataType === undefined ? '' : formatMsgId(record.dataType) },
           ]} />
           <Typography.Title level={5} style={{ marginTop: 16 }}>{t('frame.decoded')}</Typography.Title>
@@ -59,7 +60,7 @@ export default function ExchangeLogScreen({ entity, strings }: Props) {
     columns: ['time', 'platformName',
       { field: 'platformKind', render: (value) => <Tag color={KIND_COLOURS[String(value)] ?? 'blue'} data-testid="exchange-platform-kind">{t(`${strings}.enums.platformKind.${String(value)}`)}</Tag> },
       'link',
-      { field: 'msgId', render: (value) => exchangeMessageLabel(value, i18n.language, described) },
+      { field: 'msgId', render: (value, record) => exchangeMessageLabel(value, i18n.language, described, protocolOfPlatformKind(record.platformKind)) },
       { field: 'dataType', render: (value) => (value === null || value === undefined ? '' : formatMsgId(value)) },
       { field: 'rawHex', render: (value) => <code style={{ fontSize: 12 }}>{hexPreview(value)}</code> }],
     filters: ['platformKind', 'platformId', 'time', 'msgId', 'link'],

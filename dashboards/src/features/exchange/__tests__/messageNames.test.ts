@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { exchangeMessageLabel, exchangeMessageName, exchangeMessageOptions } from '../messageNames';
+import { exchangeMessageLabel, exchangeMessageName, exchangeMessageOptions, protocolOfPlatformKind } from '../messageNames';
 
 const described = [
   { id: '0x1001', name: '主链路登录请求', nameEn: 'Main link login request' },
@@ -22,5 +22,27 @@ test('the message id filter offers every described message by id and name', () =
   expect(exchangeMessageOptions('en-US', described)).toEqual([
     { value: 0x1001, label: '0x1001 Main link login request' },
     { value: 0x9300, label: '0x9300 Sub link platform information exchange' },
+  ]);
+});
+
+const withGb = [
+  ...described,
+  { id: '0x05', name: '平台登入', nameEn: 'Platform login', protocol: 'gb32960' },
+  { id: '0x06', name: '平台登出', nameEn: 'Platform logout', protocol: 'gb32960' },
+];
+
+test("a GB/T 32960 inferior platform's frames are named as GB/T 32960 commands, with the standard's two hex digits", () => {
+  expect(exchangeMessageLabel(5, 'zh-CN', withGb, protocolOfPlatformKind('gb32960_inferior'))).toBe('0x05 平台登入');
+  expect(exchangeMessageLabel(6, 'en-US', withGb, 'gb32960')).toBe('0x06 Platform logout');
+  // the same number on a JT/T 809 link is not the GB command
+  expect(exchangeMessageLabel(5, 'zh-CN', withGb, protocolOfPlatformKind('superior'))).toBe('0x0005');
+  expect(exchangeMessageLabel(0x1001, 'zh-CN', withGb, 'gb32960')).toBe('0x1001');
+  expect(exchangeMessageLabel(7, 'zh-CN', withGb, 'gb32960')).toBe('0x07');
+});
+
+test('the message id filter marks the GB/T 32960 commands', () => {
+  expect(exchangeMessageOptions('zh-CN', withGb).slice(2)).toEqual([
+    { value: 5, label: '0x05 平台登入 (GB/T 32960)' },
+    { value: 6, label: '0x06 平台登出 (GB/T 32960)' },
   ]);
 });
