@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -217,9 +216,9 @@ def terminals_child(port: int, vehicles: int, rate: float, duration: float, cell
 
 # -- the stack --------------------------------------------------------------------------------------
 
-def add_vehicles(db_url: str, count: int) -> tuple[dict[int, int], int]:
-    """``count`` new-energy cars of the demo's parent enterprise, each with a gb32960 2016 master device and
-    a SIM; returns (vehicle index -> device id, enterprise id)."""
+def add_vehicles(db_url: str, count: int) -> dict[int, int]:
+    """``count`` new-energy cars of the demo's parent enterprise, each with a gb32960 2016 master device;
+    returns vehicle index -> device id."""
     import psycopg
 
     from warehouse.seed import seed_demo
@@ -240,48 +239,34 @@ def add_vehicles(db_url: str, count: int) -> tuple[dict[int, int], int]:
                      " AND c.vin LIKE %s", (VIN_PREFIX + "%",))
         rows = conn.execute("SELECT c.vin, d.id FROM car c JOIN device d ON d.id = c.master_device_id"
                             " WHERE c.vin LIKE %s", (VIN_PREFIX + "%",)).fetchall()
-    return {int(vin[len(VIN_PREFIX):]): int(device_id) for vin, device_id in rows}, enterprise_id
+    return {int(vin[len(VIN_PREFIX):]): int(device_id) for vin, device_id in rows}
 
-
-def wait_port(port: int, proc: subprocess.Popen[bytes], log: Path, within_s: float = 60) -> None:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the GB gateway exited; see {log}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise SystemExit(f"the GB gateway did not listen on {port}; see {log}")
-
-
-def percentile(values: list[float], share: float) -> float:
-    return values[min(len(values) - 1, int(share * len(values)))]
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     import ingest_bench as ib
     import psycopg
+    from exchange_chain_bench import percentile
     from tabulate import tabulate
 
     from fleet.services._system import free_port
     from protocols.gb32960.values import read_time
+    from tests.support.processes import wait_for_port
 
     vehicles = args.vehicles or int(args.rate)
     with ExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gb32960-chain-bench-")))
         db_url, bootstrap = ib.start_servers(stack, workdir, ib.parse_args([]))
         env = {**os.environ, "FLEET_DATABASE_URL": db_url, "FLEET_KAFKA_BOOTSTRAP": bootstrap}
-        device_of, _ = add_vehicles(db_url, vehicles)
+        device_of = add_vehicles(db_url, vehicles)
         ib.start_worker(stack, workdir, env, ib.new_group(bootstrap), 0)
         port = free_port()
         gateway_log = workdir / "gb-gateway.log"
         gateway = ib.spawn(stack, "gateway.gb", {**env, "FLEET_GB_GATEWAY_HOST": "127.0.0.1",
                                                  "FLEET_GB_GATEWAY_PORT": str(port),
                                                  "FLEET_GB_GATEWAY_EMISSION_PORT": str(free_port())}, gateway_log)
-        wait_port(port, gateway, gateway_log)
+        wait_for_port(port, 60, gateway)
 
         out_path = workdir / "terminals.json"
         child = subprocess.Popen([sys.executable, __file__, "_terminals", str(port), str(vehicles), str(args.rate),
