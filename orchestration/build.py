@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 import polars as pl
 
+from fleet.grade_bands import bands_of, parse_bands
 from fleet.settings import ReportSettings, report_lake_dir
 from pipelines.alarms import alarm_counters
 from pipelines.drivers import attribute_trips, driver_days
@@ -28,7 +29,7 @@ from pipelines.enterprise import enterprise_days
 from pipelines.grading import (
     SCORE_COLUMNS,
     alarm_usage,
-    bands_of,
+    effective_bands,
     effective_rules,
     score_subjects,
 )
@@ -41,6 +42,7 @@ from pipelines.segments import segments_and_spikes
 from pipelines.vehicle_day import DayParts, car_days
 from warehouse.db import connect
 from warehouse.lake import Lake
+from warehouse.queries import dictionary
 from warehouse.reports import reads
 from warehouse.reports.columns import ALARM_COUNTERS
 from warehouse.reports.rollups import rollup_month
@@ -115,7 +117,8 @@ def _with_tenancy(frame: pl.DataFrame, registry: pl.DataFrame, key: str) -> pl.D
 def compute_day(window: Window, rules: Rules, inputs: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     """Every daily table of one window from its inputs (``points``, ``cars``, ``devices``, ``drivers``, ``acc``,
     ``biz``, ``online``, ``events``, ``alarms``, ``rejects``; ``joined``: a one-column frame of car ids;
-    ``grade_rules``, ``enterprises``, ``grade_bands``: the grading rules, the enterprise paths, the bands)."""
+    ``grade_rules``, ``enterprises``, ``grade_bands``: the grading rules, the enterprise paths, the bands in effect
+    per enterprise)."""
     points, cars, devices = inputs["points"], inputs["cars"], inputs["devices"]
     seg, spikes = segments_and_spikes(points, window, rules)
     trips, parks = trips_and_parks(seg, window, rules)
@@ -158,7 +161,7 @@ def grade_day(window: Window, inputs: dict[str, pl.DataFrame], car_rows: pl.Data
     """The driving-behaviour scores (pipelines/grading.py, platform-spec §2 drivingGradeRule) of the day's
     vehicles and drivers; a terminal's row carries its vehicle's score (the safety report lists terminals)."""
     rules = effective_rules(inputs["grade_rules"], inputs["enterprises"])
-    bands = inputs["grade_bands"].rows()  # (grade, min_score), read_day
+    bands = inputs["grade_bands"]  # (enterprise_id, grade, min_score), read_day
     cars = score_subjects(car_rows, alarm_usage(inputs["alarms"], window, "car_id"), rules, "car_id", bands)
     drivers = score_subjects(driver_rows, alarm_usage(inputs["alarms"], window, "driver_id"), rules, "driver_id",
                              bands)
@@ -171,6 +174,7 @@ def read_day(env: ReportsEnv, window: Window) -> dict[str, pl.DataFrame]:
     points = reads.read_points(env.database_url, window.read_start, window.read_end)
     with connect(env.database_url) as conn:
         clip = window.clip_end
+        enterprises = reads.read_enterprise_paths(conn)
         inputs = {
             "points": points, "cars": reads.read_cars(conn), "devices": reads.read_devices(conn),
             "drivers": reads.read_drivers(conn),
@@ -181,11 +185,18 @@ def read_day(env: ReportsEnv, window: Window) -> dict[str, pl.DataFrame]:
             "alarms": reads.read_alarms(conn, window.start, window.end),
             "rejects": reads.read_rejects(conn, window.day),
             "joined": reads.read_joined_cars(conn, window.end).to_frame(),
-            "grade_rules": reads.read_grade_rules(conn), "enterprises": reads.read_enterprise_paths(conn),
-            "grade_bands": pl.DataFrame(bands_of(reads.read_grade_bands(conn)), schema=["grade", "min_score"],
-                                        orient="row"),
+            "grade_rules": reads.read_grade_rules(conn), "enterprises": enterprises,
+            "grade_bands": _grade_bands(conn, enterprises),
         }
     return inputs
+
+
+def _grade_bands(conn: Any, enterprises: pl.DataFrame) -> pl.DataFrame:
+    """The grade bands in effect for every enterprise (fleet/grade_bands.py: its own type-50 entry, else an
+    ancestor's, else the system entry's)."""
+    system, own = dictionary.grade_bands(conn)
+    parsed = {enterprise_id: bands for enterprise_id, (_, content) in own.items() if (bands := parse_bands(content))}
+    return effective_bands(parsed, enterprises, bands_of(system))
 
 
 def check_day(tables: dict[str, pl.DataFrame], cars: pl.DataFrame, rules: Rules) -> list[Check]:

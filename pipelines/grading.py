@@ -11,35 +11,40 @@ minutes`` (minutes: the alarms' durations, an open alarm lasting until the day's
 ``pipelines.alarms``), capped at ``cap`` when the rule has one, then normalised: 0 none, 1 divided by the
 hundreds of km driven, 2 divided by the hours driven, where a day under 100 km / 1 h counts as 100 km / 1 h
 (a short day never weighs more than a full one). Score: 100 minus the sum, floored at 0, to one decimal.
-Grade: the first band of ``bands`` (grade, minimum score; the dictionary ``driving_behavior_grade``) the
-score reaches, the last band otherwise. Keys without a rule deduct nothing; a subject without alarms
+Grade: the first band (grade, minimum score) the score reaches, the last band otherwise, of the bands in
+effect for the subject's enterprise: its own entry of the per-enterprise dictionary type 50 (platform-spec §3,
+§9 "Driving behaviour grade"), else its nearest ancestor's, else the system entry ``driving_behavior_grade``
+(type 98), else ``DEFAULT_BANDS`` (``bands_in_effect``). Keys without a rule deduct nothing; a subject without alarms
 scores 100. ``grade_deductions``: a JSON list ``[{key, count, minutes, points}]`` of the keys that deducted.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import polars as pl
 
+from fleet.grade_bands import Bands, bands_in_effect
 from pipelines.alarms import alarm_episodes
 from pipelines.rules import Window
 
 NONE, PER_100_KM, PER_HOUR = 0, 1, 2
 RULE_SCHEMA = {"enterprise_id": pl.Int64(), "alarm_key": pl.String(), "per_occurrence": pl.Float64(),
                "per_minute": pl.Float64(), "cap": pl.Float64(), "normalisation": pl.Int64()}
-DEFAULT_BANDS: tuple[tuple[str, float], ...] = (("A", 90.0), ("B", 80.0), ("C", 60.0), ("D", 0.0))
 SCORE_COLUMNS = ("grade_score", "grade", "grade_deductions")
 
 
-def bands_of(content: object) -> tuple[tuple[str, float], ...]:
-    """The bands of the dictionary entry's content (``{"grades": [{grade, minScore}]}``), highest first;
-    the default bands when the content has none that are well formed."""
-    grades = content.get("grades") if isinstance(content, dict) else None
-    bands = [(str(g["grade"]), float(g["minScore"])) for g in grades or ()
-             if isinstance(g, dict) and "grade" in g and isinstance(g.get("minScore"), int | float)]
-    return tuple(sorted(bands, key=lambda b: -b[1])) or DEFAULT_BANDS
+BANDS_SCHEMA = {"enterprise_id": pl.Int64(), "grade": pl.String(), "min_score": pl.Float64()}
+
+
+def effective_bands(own: Mapping[int, Bands], enterprises: pl.DataFrame, fallback: Bands) -> pl.DataFrame:
+    """(enterprise_id, grade, min_score) of every enterprise of ``enterprises`` (enterprise_id, enterprise_path):
+    the bands in effect for it (``bands_in_effect``)."""
+    rows = [(enterprise_id, grade, minimum)
+            for enterprise_id, path in enterprises.select("enterprise_id", "enterprise_path").iter_rows()
+            for grade, minimum in bands_in_effect(path, own, fallback)[0]]
+    return pl.DataFrame(rows, schema=BANDS_SCHEMA, orient="row")
 
 
 def effective_rules(rules: pl.DataFrame, enterprises: pl.DataFrame) -> pl.DataFrame:
@@ -65,9 +70,10 @@ def alarm_usage(alarms: pl.DataFrame, window: Window, subject: str) -> pl.DataFr
 
 
 def score_subjects(subjects: pl.DataFrame, usage: pl.DataFrame, rules: pl.DataFrame, subject: str,
-                   bands: Sequence[tuple[str, float]]) -> pl.DataFrame:
+                   bands: pl.DataFrame | Sequence[tuple[str, float]]) -> pl.DataFrame:
     """``subjects`` (``subject``, enterprise_id, mileage_km, drive_s) with ``grade_score``, ``grade`` and
-    ``grade_deductions``. ``usage``: ``alarm_usage``; ``rules``: ``effective_rules``."""
+    ``grade_deductions``. ``usage``: ``alarm_usage``; ``rules``: ``effective_rules``; ``bands``:
+    ``effective_bands``, or one set of bands for every enterprise."""
     basis = subjects.select(subject, "enterprise_id", pl.col("mileage_km").fill_null(0.0).cast(pl.Float64),
                             pl.col("drive_s").fill_null(0).cast(pl.Float64))
     lines = basis.join(usage, on=subject, how="inner").join(rules, on=["enterprise_id", "alarm_key"], how="inner")
@@ -86,13 +92,23 @@ def score_subjects(subjects: pl.DataFrame, usage: pl.DataFrame, rules: pl.DataFr
     scored = subjects.join(per_subject, on=subject, how="left").with_columns(
         grade_score=pl.max_horizontal(100.0 - pl.col("deducted").fill_null(0.0), 0.0).round(1),
         grade_deductions=pl.col("grade_deductions").fill_null("[]"))
-    return scored.with_columns(grade=grade_of(pl.col("grade_score"), bands)).drop("deducted")
+    if not isinstance(bands, pl.DataFrame):
+        bands = subjects.select(pl.col("enterprise_id").cast(pl.Int64).unique()).join(
+            pl.DataFrame(list(bands), schema=["grade", "min_score"], orient="row"), how="cross")
+    return with_grades(scored.drop("deducted"), bands)
 
 
-def grade_of(score: pl.Expr, bands: Sequence[tuple[str, float]]) -> pl.Expr:
-    """The first band (highest minimum first) whose minimum ``score`` reaches, else the lowest band."""
-    ordered = sorted(bands, key=lambda b: -b[1])
-    expr: pl.Expr = pl.lit(ordered[-1][0])
-    for grade, minimum in reversed(ordered):
-        expr = pl.when(score >= minimum).then(pl.lit(grade)).otherwise(expr)
-    return expr
+def with_grades(scored: pl.DataFrame, bands: pl.DataFrame) -> pl.DataFrame:
+    """``scored`` (enterprise_id, grade_score) with ``grade``: the highest band of its enterprise in ``bands``
+    (enterprise_id, grade, min_score) whose minimum the score reaches, else that enterprise's lowest band;
+    None for an enterprise without bands."""
+    keyed = scored.drop("grade", strict=False).with_row_index("_row") \
+        .with_columns(_enterprise=pl.col("enterprise_id").cast(pl.Int64))
+    bands = bands.select(pl.col("enterprise_id").cast(pl.Int64).alias("_enterprise"), pl.col("grade").cast(pl.String),
+                         pl.col("min_score").cast(pl.Float64))
+    reached = keyed.select("_row", "_enterprise", "grade_score").join(bands, on="_enterprise", how="inner") \
+        .filter(pl.col("grade_score") >= pl.col("min_score")) \
+        .sort("min_score", descending=True).group_by("_row", maintain_order=True).agg(pl.col("grade").first())
+    lowest = bands.sort("min_score").group_by("_enterprise", maintain_order=True).agg(_lowest=pl.col("grade").first())
+    return keyed.join(reached, on="_row", how="left").join(lowest, on="_enterprise", how="left") \
+        .with_columns(grade=pl.coalesce("grade", "_lowest")).sort("_row").drop("_row", "_enterprise", "_lowest")

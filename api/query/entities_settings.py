@@ -17,6 +17,7 @@ from api.dictionary_names import name_expression
 from api.errors import BadRequest, Forbidden
 from api.open_platform import API_GROUPS, OpenAppHooks
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
+from fleet.grade_bands import BANDS_CODE, ENTERPRISE_BANDS_TYPE, SYSTEM_BANDS_TYPE, bands_problem
 
 F = FieldSpec
 
@@ -54,6 +55,31 @@ def is_root_path(path: str) -> bool:
     return path.count("/") == 2
 
 
+def check_grade_bands(values: Mapping[str, Any], before: Mapping[str, Any] | None, system: Any) -> None:
+    """An entry of grade bands (fleet/grade_bands.py: an enterprise's type 50, the system's type 98
+    ``driving_behavior_grade``) is written only well formed, since the daily report build grades by it; a type 50
+    entry has that code and belongs to one enterprise. BadRequest naming the field otherwise."""
+    def now(field: str) -> Any:
+        return values.get(field, before[field] if before else None)
+
+    type_id, code = now("type"), now("code")
+    if type_id == ENTERPRISE_BANDS_TYPE and code != BANDS_CODE:
+        raise BadRequest(f"驾驶行为评分等级的编码必须是 {BANDS_CODE} (a type 50 entry's code must be {BANDS_CODE})",
+                         data={"field": "code"})
+    if type_id == ENTERPRISE_BANDS_TYPE and system == 1:
+        raise BadRequest("驾驶行为评分等级属于一个企业，不能设为系统字典 (a type 50 entry holds one enterprise's grade bands;"
+                         f" the platform's are the system entry {BANDS_CODE} of type {SYSTEM_BANDS_TYPE})",
+                         data={"field": "system"})
+    if type_id not in (ENTERPRISE_BANDS_TYPE, SYSTEM_BANDS_TYPE) or code != BANDS_CODE:
+        return
+    try:
+        problem = bands_problem(json.loads(now("content")))
+    except (TypeError, ValueError):
+        problem = ("内容必须是 JSON 文本", "content must be JSON text")
+    if problem:
+        raise BadRequest(f"评分等级不合法：{problem[0]} (grade bands: {problem[1]})", data={"field": "content"})
+
+
 class DictionaryHooks(EntityHooks):
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -67,6 +93,7 @@ class DictionaryHooks(EntityHooks):
         if "system" in values and values["system"] is None:  # null: not system-wide
             values = {**values, "system": 0}
         system = values.get("system", before["system"] if before else 0)
+        check_grade_bands(values, before, system)
         if system == 1:
             tenant = values.get("enterpriseId", before["enterprise_id"] if before else who.enterprise_id)
             if not is_root_path(who.enterprise_path) or tenant != who.enterprise_id:
@@ -87,8 +114,9 @@ DICTIONARY = EntitySpec(
     fields={
         "id": F("id", "int"),
         "enterpriseId": F("enterprise_id", "int", create=True, label="企业"),
+        # example: a type whose entries take any code and JSON (type 50 takes only grade bands)
         "type": F("type", "int", required=True, enum=tuple(DICTIONARY_TYPES), create=True, update=True,
-                  label="类型", importable=True, exportable=True),
+                  example=SYSTEM_TYPE, label="类型", importable=True, exportable=True),
         "code": F("code", required=True, pattern=DICTIONARY_CODE, unique=True, create=True, update=True,
                   label="编码", importable=True, exportable=True),
         "name": F("name", required=True, max_length=64, create=True, update=True, label="名称",

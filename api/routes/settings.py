@@ -16,8 +16,9 @@ from api.errors import BadRequest, Conflict, Forbidden, NotFound, request_langua
 from api.http import json_body, ok
 from api.query.entities_settings import DICTIONARY_TYPES, LICENCE_APPLY, is_root_path
 from api.query.runner import fetch_by_id
-from api.security import authenticated, current_principal, request_scope, requires
+from api.security import authenticated, current_principal, report_scope, request_scope, requires
 from api.throttle import address_key
+from fleet.grade_bands import DEFAULT_BANDS, ancestors_of, bands_in_effect, parse_bands
 from fleet.settings import ApiSettings, DatabaseSettings
 from warehouse.queries import dictionary, records
 from warehouse.queries import notices as notice_queries
@@ -170,6 +171,27 @@ def licence_apply_decide(application_id: int) -> dict[str, Any]:
                           entity=LICENCE_APPLY.name, record_id=application_id, action="update",
                           changes={"state": {"before": 0, "after": state}})
         return ok(fetch_by_id(conn, LICENCE_APPLY, application_id, scope))
+
+
+@bp.get("/api/drivingGradeRule/bands.json")
+@requires("drivingGradeRule", "query")
+def grade_bands() -> dict[str, Any]:
+    """The driving-behaviour grade bands in effect for ``enterpriseId`` (the caller's enterprise when absent;
+    outside the caller's tree a 404), fleet/grade_bands.py: ``grades`` [{grade, minScore}] highest first;
+    ``source`` own (the enterprise's type-50 entry, ``entryId``), inherited (an ancestor's,
+    ``sourceEnterpriseId``), system (the type-98 entry) or default. An enterprise's own bands are written as a
+    dictionary entry (type 50, code driving_behavior_grade) through the dictionary routes."""
+    scope = report_scope()
+    with get_db().connection() as conn:
+        system, own = dictionary.grade_bands(conn, ancestors_of(scope.enterprise_path))
+    parsed = {enterprise_id: bands for enterprise_id, (_, content) in own.items() if (bands := parse_bands(content))}
+    system_bands = parse_bands(system)
+    bands, source_id = bands_in_effect(scope.enterprise_path, parsed, system_bands or DEFAULT_BANDS)
+    source = ("default" if system_bands is None else "system") if source_id is None \
+        else "own" if source_id == scope.enterprise_id else "inherited"
+    return ok({"enterpriseId": scope.enterprise_id, "grades": [{"grade": g, "minScore": m} for g, m in bands],
+               "source": source, "sourceEnterpriseId": source_id,
+               "entryId": own[source_id][0] if source == "own" and source_id is not None else None})
 
 
 @bp.get("/api/system/param.json")

@@ -2,10 +2,13 @@
 administrator edits the seeded overspeed rule on /settings/drivingGradeRule and the server keeps it; closed
 days of generated history are then built into reports (tests/support/report_history.py), and the safety
 report shows each terminal row's score and grade equal to the database's (the deductions on hover), the
-driver detail page lists the driver's scored days as the database holds them; in zh-CN, zh-HK and en-US."""
+driver detail page lists the driver's scored days as the database holds them; in zh-CN, zh-HK and en-US.
+Before the build the administrator gives subsidiary A its own grade bands (dictionary type 50) on the same
+screen: A's vehicles are graded by them, the others by the platform's."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -46,11 +49,64 @@ def _edit_overspeed_rule(page: Any, stack: ConsoleStack) -> None:
     switch_language(page, "zh-CN")
 
 
+SUB_A_BANDS = (("优", 95), ("良", 70), ("差", 0))
+
+
+def _set_subsidiary_bands(page: Any, stack: ConsoleStack) -> None:
+    """The parent's administrator picks subsidiary A in the grade bands card, sees the platform's bands it
+    inherits, sets three bands of its own in the dialog; the server keeps them as A's type-50 entry."""
+    from warehouse.seed import SUBSIDIARY_A
+
+    card = page.get_by_test_id("grade-bands")
+    card.get_by_test_id("grade-bands-source").filter(has_text=text("zh-CN", "alarmSettings", "gradeBands.source.system")) \
+        .wait_for()
+    dropdown = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")
+    for _attempt in range(3):  # a click on a dropdown still sliding in is no pick: open it again
+        if dropdown.count() == 0:
+            card.get_by_test_id("grade-bands-enterprise").click()
+        try:
+            dropdown.locator(".ant-select-tree-title", has_text=SUBSIDIARY_A.short_name).first.click(timeout=5_000)
+            card.get_by_test_id("grade-bands-enterprise").filter(has_text=SUBSIDIARY_A.short_name).wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    card.get_by_test_id("grade-bands-edit").click()
+    dialog = page.get_by_role("dialog").filter(has_text=text("zh-CN", "alarmSettings", "gradeBands.editTitle"))
+    dialog.wait_for()
+    assert dialog.get_by_test_id("grade-band-row").count() == 4  # the platform's A-D to start from
+    dialog.get_by_test_id("grade-band-remove-3").click()
+    for index, (grade, minimum) in enumerate(SUB_A_BANDS):
+        for test_id, value in ((f"grade-band-grade-{index}", grade), (f"grade-band-min-{index}", str(minimum))):
+            box = dialog.get_by_test_id(test_id)
+            (box if box.evaluate("e => e.tagName") == "INPUT" else box.locator("input")).fill(value)
+    page.get_by_test_id("grade-bands-save").click()
+    dialog.wait_for(state="hidden")
+    card.get_by_test_id("grade-bands-source").filter(has_text=text("zh-CN", "alarmSettings", "gradeBands.source.own")) \
+        .wait_for()
+    assert card.get_by_test_id("grade-band").all_inner_texts() == [
+        text("zh-CN", "alarmSettings", "gradeBands.band").replace("{{grade}}", g).replace("{{min}}", str(m))
+        for g, m in SUB_A_BANDS]
+    with connect(stack.db_url) as conn:
+        [(content,)] = conn.execute("SELECT d.content FROM dictionary d JOIN enterprise e ON e.id = d.enterprise_id"
+                                    " WHERE d.type = 50 AND d.record_state = 1 AND e.short_name = %s",
+                                    (SUBSIDIARY_A.short_name,)).fetchall()
+    assert [(b["grade"], b["minScore"]) for b in json.loads(content)["grades"]] == list(SUB_A_BANDS)
+    screenshot(page, "settings-driving-grade-bands-zh-CN.png")
+    for language in ("zh-HK", "en-US"):
+        switch_language(page, language)
+        card.get_by_test_id("grade-bands-source").filter(
+            has_text=text(language, "alarmSettings", "gradeBands.source.own")).wait_for()
+        page.get_by_text(text(language, "alarmSettings", "gradeBands.title"), exact=True).first.wait_for()
+    switch_language(page, "zh-CN")
+
+
 @pytest.fixture(scope="module")
 def graded(console_stack: ConsoleStack, browser: Any, tmp_path_factory: pytest.TempPathFactory) -> ReportDays:
     context = browser.new_context(base_url=console_stack.base_url, viewport={"width": 1440, "height": 900})
     try:
-        _edit_overspeed_rule(context.new_page(), console_stack)
+        page = context.new_page()
+        _edit_overspeed_rule(page, console_stack)
+        _set_subsidiary_bands(page, console_stack)
     finally:
         context.close()
     return build_report_days(console_stack.db_url, DAYS, tmp_path_factory.mktemp("lake"))
@@ -63,6 +119,8 @@ def _day_key(cell_text: str) -> int | None:
 
 def test_safety_report_shows_the_built_scores_of_the_database(page: Any, console_stack: ConsoleStack,
                                                                graded: ReportDays) -> None:
+    from warehouse.seed import SUBSIDIARY_A
+
     with connect(console_stack.db_url) as conn:
         stored = {(plate, date): (score, grade) for plate, date, score, grade in conn.execute(
             "SELECT plate_number, date, grade_score, grade FROM device_day_report WHERE date BETWEEN %s AND %s"
@@ -70,8 +128,13 @@ def test_safety_report_shows_the_built_scores_of_the_database(page: Any, console
         a1_rule = conn.execute("SELECT per_occurrence FROM driving_grade_rule r JOIN enterprise e ON e.id ="
                                " r.enterprise_id WHERE e.parent_id IS NULL AND r.alarm_key = 'a1' AND r.record_state = 1"
                                " ORDER BY r.updated_at DESC LIMIT 1").fetchone()
+        graded_by = dict(conn.execute(
+            "SELECT e.short_name = %s, array_agg(DISTINCT r.grade) FROM device_day_report r JOIN enterprise e"
+            " ON e.id = r.enterprise_id WHERE r.grade IS NOT NULL GROUP BY 1", (SUBSIDIARY_A.short_name,)).fetchall())
     assert stored, "the build wrote no scores"
     assert a1_rule == (4.0,)
+    # subsidiary A's own bands grade its vehicles; everyone else keeps the platform's
+    assert set(graded_by[True]) <= {g for g, _ in SUB_A_BANDS} and set(graded_by[False]) <= {"A", "B", "C", "D"}
     sign_in(page, "admin", path="/report/safety")
     table = page.get_by_test_id("list-table")
     table.locator("[data-testid=grade-score]").first.wait_for()

@@ -6,7 +6,6 @@ docs/reports.md §10).
 
 from __future__ import annotations
 
-import json
 from datetime import date, datetime
 from typing import Any
 
@@ -135,15 +134,3 @@ def read_grade_rules(conn: Connection[Any]) -> pl.DataFrame:
 def read_enterprise_paths(conn: Connection[Any]) -> pl.DataFrame:
     return _frame(conn, "SELECT id, path FROM enterprise", None,
                   {"enterprise_id": pl.Int64, "enterprise_path": pl.String})
-
-
-def read_grade_bands(conn: Connection[Any]) -> object:
-    """The content of the system dictionary entry ``driving_behavior_grade`` (its ``grades`` are the grade
-    bands, parsed from its JSON text), None without one or when an administrator left it malformed (the
-    default bands then apply: a bad entry never stops the day's build)."""
-    row = conn.execute("SELECT content FROM dictionary WHERE code = 'driving_behavior_grade' AND system = 1"
-                       " AND record_state = 1 ORDER BY id LIMIT 1").fetchone()
-    try:
-        return json.loads(row[0]) if row else None
-    except ValueError:
-        return None

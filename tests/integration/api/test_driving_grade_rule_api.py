@@ -4,6 +4,7 @@ alarm key, another enterprise's rules, the permission."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -101,3 +102,80 @@ def test_the_rules_need_their_permission(client: FlaskClient, pg_url: str, fresh
     assert refused.status_code == 403
     nobody = bearer(client, make_user(pg_url, fresh.enterprise_id, {"car": ["query"]}).name)
     assert client.post("/api/common/query/drivingGradeRule.json", headers=nobody).status_code == 403
+
+
+BANDS = {"grades": [{"grade": "优", "minScore": 95}, {"grade": "良", "minScore": 80}, {"grade": "差", "minScore": 0}]}
+WITH_BANDS = {**PERMISSIONS, "dictionary": ["add", "update", "delete", "query", "get"]}
+
+
+def _bands_entry(content: Any, **extra: Any) -> dict[str, Any]:
+    return {"type": 50, "code": "driving_behavior_grade", "name": "评分等级", "content": json.dumps(content), **extra}
+
+
+def test_the_bands_in_effect_are_the_enterprises_own_else_inherited_else_the_systems(
+        client: FlaskClient, pg_url: str) -> None:
+    with connect(pg_url) as conn:
+        root = _enterprise(conn, f"等级{uuid.uuid4().hex[:6]}", None)
+        sub = _enterprise(conn, f"等级子{uuid.uuid4().hex[:6]}", root)
+        conn.commit()
+    auth = bearer(client, make_user(pg_url, root, WITH_BANDS).name)
+    system = _data(client.get("/api/drivingGradeRule/bands.json", headers=auth))
+    assert (system["enterpriseId"], system["source"], system["sourceEnterpriseId"], system["entryId"]) == \
+        (root, "system", None, None)
+    assert [g["grade"] for g in system["grades"]] == ["A", "B", "C", "D"]  # the seeded system entry
+
+    entry = _data(client.post("/api/common/dictionary.json", json=_bands_entry(BANDS), headers=auth))
+    own = _data(client.get("/api/drivingGradeRule/bands.json", headers=auth))
+    assert (own["source"], own["sourceEnterpriseId"], own["entryId"]) == ("own", root, entry["id"])
+    assert own["grades"] == [{"grade": "优", "minScore": 95.0}, {"grade": "良", "minScore": 80.0},
+                             {"grade": "差", "minScore": 0.0}]
+    inherited = _data(client.get("/api/drivingGradeRule/bands.json", query_string={"enterpriseId": sub}, headers=auth))
+    assert (inherited["enterpriseId"], inherited["source"], inherited["sourceEnterpriseId"], inherited["entryId"]) == \
+        (sub, "inherited", root, None)
+    assert inherited["grades"] == own["grades"]
+
+    # the subsidiary's user reads the same, and cannot read its parent's
+    sub_auth = bearer(client, make_user(pg_url, sub, PERMISSIONS).name)
+    assert _data(client.get("/api/drivingGradeRule/bands.json", headers=sub_auth))["grades"] == own["grades"]
+    assert client.get("/api/drivingGradeRule/bands.json", query_string={"enterpriseId": root},
+                      headers=sub_auth).status_code == 404
+
+    # the parent gives the subsidiary its own; deleting the parent's leaves the system's for the parent only
+    child = _data(client.post("/api/common/dictionary.json",
+                              json=_bands_entry({"grades": [{"grade": "P", "minScore": 60}, {"grade": "F", "minScore": 0}]},
+                                                enterpriseId=sub), headers=auth))
+    assert client.delete(f"/api/common/dictionary/{entry['id']}.json", headers=auth).status_code == 200
+    assert _data(client.get("/api/drivingGradeRule/bands.json", headers=auth))["source"] == "system"
+    mine = _data(client.get("/api/drivingGradeRule/bands.json", headers=sub_auth))
+    assert (mine["source"], mine["entryId"], [g["grade"] for g in mine["grades"]]) == ("own", child["id"], ["P", "F"])
+
+
+def test_the_bands_need_the_rules_permission(client: FlaskClient, pg_url: str, fresh: User) -> None:
+    nobody = bearer(client, make_user(pg_url, fresh.enterprise_id, {"car": ["query"]}).name)
+    assert client.get("/api/drivingGradeRule/bands.json", headers=nobody).status_code == 403
+    assert client.get("/api/drivingGradeRule/bands.json", query_string={"enterpriseId": "x"},
+                      headers=bearer(client, fresh.name)).status_code == 400
+
+
+@pytest.mark.parametrize(("entry", "field"), [
+    (_bands_entry({"grades": [{"grade": "A", "minScore": 90}, {"grade": "B", "minScore": 10}]}), "content"),
+    (_bands_entry({"grades": [{"grade": "A", "minScore": 120}, {"grade": "B", "minScore": 0}]}), "content"),
+    (_bands_entry({"grades": [{"grade": "A", "minScore": 0}, {"grade": "A", "minScore": 50}]}), "content"),
+    (_bands_entry({"levels": []}), "content"),
+    (_bands_entry(BANDS, code="grades"), "code"),
+    (_bands_entry(BANDS, system=1), "system"),
+])
+def test_bands_that_would_grade_wrongly_are_refused(client: FlaskClient, pg_url: str, fresh: User,
+                                                    entry: dict[str, Any], field: str) -> None:
+    auth = bearer(client, make_user(pg_url, fresh.enterprise_id, WITH_BANDS).name)
+    reply = client.post("/api/common/dictionary.json", json=entry, headers=auth)
+    assert reply.status_code == 400 and reply.json["data"]["field"] == field, reply.json
+
+
+def test_an_enterprises_bands_are_checked_on_update_too(client: FlaskClient, pg_url: str, fresh: User) -> None:
+    auth = bearer(client, make_user(pg_url, fresh.enterprise_id, WITH_BANDS).name)
+    entry = _data(client.post("/api/common/dictionary.json", json=_bands_entry(BANDS), headers=auth))
+    bad = client.patch(f"/api/common/dictionary/{entry['id']}.json",
+                       json={"content": json.dumps({"grades": [{"grade": "A", "minScore": 50}]})}, headers=auth)
+    assert bad.status_code == 400 and bad.json["data"]["field"] == "content", bad.json
+    assert "0 分" in bad.json["message"]  # the rule it breaks, in the message

@@ -145,11 +145,15 @@ def test_enterprise_entry_comes_before_the_system_one(client: FlaskClient, login
 
 def test_generic_query_lists_an_enterprise_s_entries_by_type(client: FlaskClient, login: Login,
                                                              demo: Demo) -> None:
-    entry = new_entry(client, login("admin_a"), type=50, content='{"grades": []}')
-    reply = client.post("/api/common/query/dictionary.json", query_string={"countable": "false", "pageSize": 1000},
-                        headers=login("admin_a"), json={"enterpriseId.eq": demo.enterprises["a"], "type.eq": 50})
-    assert reply.status_code == 200, reply.json
-    assert entry["id"] in [row["id"] for row in reply.json["data"]["list"]]
+    entry = new_entry(client, login("admin_a"), type=50, code="driving_behavior_grade",
+                      content='{"grades": [{"grade": "A", "minScore": 0}]}')  # grade bands: fleet/grade_bands.py
+    try:
+        reply = client.post("/api/common/query/dictionary.json", query_string={"countable": "false", "pageSize": 1000},
+                            headers=login("admin_a"), json={"enterpriseId.eq": demo.enterprises["a"], "type.eq": 50})
+        assert reply.status_code == 200, reply.json
+        assert entry["id"] in [row["id"] for row in reply.json["data"]["list"]]
+    finally:
+        assert client.delete(f"/api/common/dictionary/{entry['id']}.json", headers=login("admin_a")).status_code == 200
 
 
 def test_only_a_root_enterprise_user_keeps_system_entries(client: FlaskClient, login: Login, demo: Demo) -> None:

@@ -103,3 +103,37 @@ def test_a_rebuild_after_a_rule_change_rewrites_the_day_without_duplicates(world
             conn.execute("UPDATE driving_grade_rule SET record_state = 1 WHERE name = 'a-a1'")
             conn.commit()
         build_day(env, DAY, NOW)
+
+
+def test_each_enterprise_grades_by_its_own_bands_else_its_nearest_ancestors(world: tuple[World, ReportsEnv]) -> None:
+    """Grade bands as dictionary entries of type 50 (fleet/grade_bands.py): the parent's for itself and the
+    subsidiaries without their own, subsidiary A's own for its vehicles and drivers."""
+    w, env = world
+    parent, sub_a = w.enterprises["parent"], w.a1.enterprise_id
+    assert w.b2.enterprise_id != sub_a
+    parents = {"grades": [{"grade": "甲", "minScore": 88}, {"grade": "乙", "minScore": 0}]}
+    own = {"grades": [{"grade": "优", "minScore": 95}, {"grade": "良", "minScore": 80}, {"grade": "差", "minScore": 0}]}
+    with connect(w.url) as conn:
+        conn.execute("INSERT INTO dictionary (enterprise_id, type, code, name, content) VALUES"
+                     " (%s, 50, 'driving_behavior_grade', 'parent bands', %s),"
+                     " (%s, 50, 'driving_behavior_grade', 'A bands', %s)",
+                     (parent, json.dumps(parents), sub_a, json.dumps(own)))
+        conn.commit()
+    try:
+        build_day(env, DAY, NOW)
+        got = dict(rows(w.url, "SELECT car_id, grade FROM car_day_report WHERE car_id IN (%s, %s) AND date = %s",
+                        w.a1.car_id, w.b2.car_id, 20261015))
+        assert got == {w.a1.car_id: "良", w.b2.car_id: "甲"}  # 89 under A's bands; 100 under the parent's
+        [(driver_grade,)] = rows(w.url, "SELECT r.grade FROM driver_day_report r JOIN car c ON c.driver_id = r.driver_id"
+                                        " WHERE c.id = %s AND r.date = %s", w.a1.car_id, 20261015)
+        assert driver_grade == "良"  # the driver (of A) scored 94
+        [(device_grade,)] = rows(w.url, "SELECT grade FROM device_day_report WHERE device_id = %s AND date = %s",
+                                 w.a1.device_id, 20261015)
+        assert device_grade == "良"
+    finally:
+        with connect(w.url) as conn:
+            conn.execute("DELETE FROM dictionary WHERE type = 50")
+            conn.commit()
+        build_day(env, DAY, NOW)
+    assert rows(w.url, "SELECT grade FROM car_day_report WHERE car_id = %s AND date = %s", w.a1.car_id,
+                20261015) == [("B",)]

@@ -1,5 +1,6 @@
-"""Driving-behaviour grading (pipelines/grading.py): hand-computed scores, caps, normalisation, bands and the
-inheritance of an ancestor's rule per key."""
+"""Driving-behaviour grading (pipelines/grading.py, fleet/grade_bands.py): hand-computed scores, caps,
+normalisation, bands (an enterprise's own, inherited, the system's) and the inheritance of an ancestor's rule per
+key."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ from datetime import timedelta
 
 import polars as pl
 
+from fleet.grade_bands import DEFAULT_BANDS, bands_in_effect, bands_of, bands_problem
 from pipelines.grading import (
-    DEFAULT_BANDS,
     NONE,
     PER_100_KM,
     PER_HOUR,
     alarm_usage,
-    bands_of,
+    effective_bands,
     effective_rules,
     score_subjects,
 )
@@ -122,3 +123,43 @@ def test_drivers_are_scored_from_the_alarms_attributed_to_them() -> None:
     got = score_subjects(drivers, usage, effective_rules(rules([(1, "a1", 2.0, 0.0, None, NONE)]), ENTERPRISES),
                          "driver_id", DEFAULT_BANDS).sort("driver_id").select("driver_id", "grade_score").rows()
     assert got == [(7, 96.0), (8, 100.0)]
+
+
+def test_an_enterprise_reads_its_own_bands_else_its_nearest_ancestors_else_the_systems() -> None:
+    strict = (("A", 98.0), ("B", 90.0), ("C", 0.0))
+    lenient = (("优", 60.0), ("差", 0.0))
+    own = {3: strict, 4: lenient}
+    fallback = (("S", 50.0), ("T", 0.0))
+    assert bands_in_effect("/1/3/4/", own, fallback) == (lenient, 4)
+    assert bands_in_effect("/1/3/5/", own, fallback) == (strict, 3)  # 5 has none: its parent's
+    assert bands_in_effect("/1/", own, fallback) == (fallback, None)
+    enterprises = pl.DataFrame({"enterprise_id": [1, 3, 4], "enterprise_path": ["/1/", "/1/3/", "/1/3/4/"]})
+    bands = effective_bands(own, enterprises, fallback)
+    # three cars with the same 95 points, one in each enterprise, graded by the bands of their enterprise
+    subjects = pl.DataFrame({"car_id": [10, 11, 12], "enterprise_id": [1, 3, 4], "mileage_km": [50.0] * 3,
+                             "drive_s": [1800] * 3})
+    rows = alarms([(car, "a1", local(8), local(8)) for car in (10, 11, 12)])
+    rule = effective_rules(rules([(1, "a1", 5.0, 0.0, None, NONE)]), ENTERPRISES)
+    got = score_subjects(subjects, alarm_usage(rows, WINDOW, "car_id"), rule, "car_id", bands)
+    assert got.select("car_id", "grade_score", "grade").rows() == [(10, 95.0, "S"), (11, 95.0, "B"), (12, 95.0, "优")]
+
+
+def test_bands_an_administrator_writes_are_checked_before_they_are_kept() -> None:
+    assert bands_problem({"grades": [{"grade": "A", "minScore": 90}, {"grade": "B", "minScore": 0}]}) is None
+    assert bands_problem({"grades": [{"grade": "A", "minScore": 90.5}, {"grade": "B", "minScore": 0.0}]}) is None
+    problems = {
+        "grades list": {"grades": []},
+        "not an object": [{"grade": "A", "minScore": 0}],
+        "eleven bands": {"grades": [{"grade": str(i), "minScore": i} for i in range(11)]},
+        "empty grade": {"grades": [{"grade": "", "minScore": 0}]},
+        "long grade": {"grades": [{"grade": "ABCDEFGHI", "minScore": 0}]},
+        "padded grade": {"grades": [{"grade": " A", "minScore": 0}]},
+        "score over 100": {"grades": [{"grade": "A", "minScore": 101}, {"grade": "B", "minScore": 0}]},
+        "boolean score": {"grades": [{"grade": "A", "minScore": True}, {"grade": "B", "minScore": 0}]},
+        "text score": {"grades": [{"grade": "A", "minScore": "90"}, {"grade": "B", "minScore": 0}]},
+        "same grade twice": {"grades": [{"grade": "A", "minScore": 90}, {"grade": "A", "minScore": 0}]},
+        "same minimum twice": {"grades": [{"grade": "A", "minScore": 0}, {"grade": "B", "minScore": 0.0}]},
+        "no band from 0": {"grades": [{"grade": "A", "minScore": 90}, {"grade": "B", "minScore": 10}]},
+    }
+    for case, content in problems.items():
+        assert bands_problem(content), case
