@@ -5,7 +5,8 @@
 logs, alarms, refusals and driver events of the day; ``pipelines`` compute every daily table; one
 transaction deletes the day's rows of each table and writes the new ones; then the day's Parquet files.
 ``build_month(env, month)``: the month tables from the day tables (SQL rollups; the KPI month through
-``pipelines.kpi``), one transaction, then the month's Parquet files.
+``pipelines.kpi``; the month's driving-behaviour scores through ``pipelines.grading``), one transaction, then the
+month's Parquet files.
 
 Both return a ``Built`` with per-table row counts, timings (read / compute / write / lake) and the results
 of the data checks (``checks``), which the assets turn into metadata and asset check results.
@@ -27,11 +28,14 @@ from pipelines.alarms import alarm_counters
 from pipelines.drivers import attribute_trips, driver_days
 from pipelines.enterprise import enterprise_days
 from pipelines.grading import (
+    MONTH_DAY_SCHEMA,
     SCORE_COLUMNS,
     alarm_usage,
     effective_bands,
     effective_rules,
+    month_scores,
     score_subjects,
+    with_grades,
 )
 from pipelines.kpi import kpi_enterprise_rows, kpi_vehicle_days
 from pipelines.mileage import point_counts, vehicle_mileage
@@ -278,6 +282,7 @@ def build_month(env: ReportsEnv, month: date) -> Built:
     def write() -> None:
         with connect(env.database_url) as conn:
             built.rows.update(rollup_month(conn, key))
+            grade_month(conn, key)
             vehicle = _frame(conn, "SELECT car_id, online, drift_points, qualified_points, rejected_points, total_km,"
                                    " complete_km, online_s, offline_s, overspeed_alarms, fatigue_s FROM kpi_vehicle_day"
                                    " WHERE date BETWEEN %s AND %s", (key * 100 + 1, key * 100 + 31), KPI_VEHICLE_SCHEMA)
@@ -300,6 +305,29 @@ def build_month(env: ReportsEnv, month: date) -> Built:
 
     built.timed("lake", export)
     return built
+
+
+# (month table, day table, subject) of the month scores
+MONTH_GRADES = (("car_month_report", "car_day_report", "car_id"), ("driver_month_report", "driver_day_report", "driver_id"))
+
+
+def grade_month(conn: Any, key: int) -> None:
+    """The month's driving-behaviour scores of vehicles and drivers (pipelines/grading.py ``month_scores``) on the
+    month rows just rolled up, graded by the bands in effect for each row's enterprise. The caller commits."""
+    bands = _grade_bands(conn, reads.read_enterprise_paths(conn))
+    for month_table, day_table, subject in MONTH_GRADES:
+        days = _frame(conn, f"SELECT {subject}, grade_score, drive_s, grade_deductions::text FROM {day_table}"  # noqa: S608
+                            " WHERE date BETWEEN %s AND %s AND grade_score IS NOT NULL",
+                      (key * 100 + 1, key * 100 + 31), {subject: pl.Int64, **MONTH_DAY_SCHEMA})
+        rows = _frame(conn, f"SELECT {subject}, enterprise_id FROM {month_table} WHERE month = %s",  # noqa: S608
+                      (key,), {subject: pl.Int64, "enterprise_id": pl.Int64})
+        graded = with_grades(rows.join(month_scores(days, subject), on=subject, how="inner"), bands)
+        with conn.cursor() as cur:
+            cur.executemany(
+                f"UPDATE {month_table} SET grade_score = %s, grade = %s, grade_deductions = %s::jsonb"  # noqa: S608
+                f" WHERE {subject} = %s AND month = %s",
+                [(score, grade, deductions, subject_id, key) for subject_id, score, grade, deductions
+                 in graded.select(subject, "grade_score", "grade", "grade_deductions").iter_rows()])
 
 
 KPI_VEHICLE_SCHEMA: dict[str, Any] = {

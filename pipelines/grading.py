@@ -112,3 +112,39 @@ def with_grades(scored: pl.DataFrame, bands: pl.DataFrame) -> pl.DataFrame:
     lowest = bands.sort("min_score").group_by("_enterprise", maintain_order=True).agg(_lowest=pl.col("grade").first())
     return keyed.join(reached, on="_row", how="left").join(lowest, on="_enterprise", how="left") \
         .with_columns(grade=pl.coalesce("grade", "_lowest")).sort("_row").drop("_row", "_enterprise", "_lowest")
+
+
+MONTH_DAY_SCHEMA = {"grade_score": pl.Float64(), "drive_s": pl.Int64(), "grade_deductions": pl.String()}
+
+
+def month_scores(days: pl.DataFrame, subject: str) -> pl.DataFrame:
+    """A month's score per subject from its scored days (``subject``, ``grade_score``, ``drive_s``,
+    ``grade_deductions`` as JSON text): the days' scores averaged by driving time (a day without driving weighs
+    nothing; a subject that never drove in the month weighs its days equally), to one decimal; the deductions per
+    key: counts and minutes summed, points averaged with the same weights, so that 100 minus the month's points is
+    the month's score (unless a day was floored at 0). ``subject``, ``grade_score``, ``grade_deductions`` (JSON)."""
+    schema = {subject: pl.Int64(), "grade_score": pl.Float64(), "grade_deductions": pl.String()}
+    days = days.filter(pl.col("grade_score").is_not_null())
+    if days.is_empty():
+        return pl.DataFrame(schema=schema)
+    drove = pl.col("drive_s").fill_null(0).clip(lower_bound=0).cast(pl.Float64)
+    days = days.with_row_index("_day").with_columns(
+        _weight=pl.when(drove.sum().over(subject) > 0).then(drove).otherwise(1.0))
+    totals = days.group_by(subject).agg(_weights=pl.col("_weight").sum(),
+                                        grade_score=((pl.col("grade_score") * pl.col("_weight")).sum()
+                                                     / pl.col("_weight").sum()).round(1))
+    item_type = pl.List(pl.Struct({"key": pl.String(), "count": pl.Int64(), "minutes": pl.Float64(),
+                                   "points": pl.Float64()}))
+    items = days.select("_day", subject, "_weight", pl.col("grade_deductions").fill_null("[]")
+                        .str.json_decode(item_type).alias("_item")).explode("_item") \
+        .filter(pl.col("_item").is_not_null()).unnest("_item")
+    keys = items.join(totals.select(subject, "_weights"), on=subject).group_by(subject, "key").agg(
+        count=pl.col("count").sum(), minutes=pl.col("minutes").sum().round(1),
+        points=((pl.col("points") * pl.col("_weight")).sum() / pl.col("_weights").first()).round(2),
+    ).filter(pl.col("points") > 0).sort(subject, "key")
+    breakdown = {row[0]: row[1] for row in keys.group_by(subject, maintain_order=True).agg(
+        items=pl.struct("key", "count", "minutes", "points")).iter_rows()}
+    return totals.sort(subject).select(
+        pl.col(subject).cast(pl.Int64), "grade_score",
+        pl.col(subject).map_elements(lambda s: json.dumps(breakdown.get(s, []), ensure_ascii=False),
+                                     return_dtype=pl.String).alias("grade_deductions"))

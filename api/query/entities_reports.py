@@ -30,8 +30,9 @@ Col = tuple[str, str, str]
 TENANT: tuple[Col, ...] = (("enterprise_id", "int", "企业"),)
 CAR_KEYS: tuple[Col, ...] = (("car_id", "int", "车辆"), ("plate_number", "str", "车牌号"), ("group_id", "int", "车组"))
 PROVENANCE: tuple[Col, ...] = (("computed_at", "time", "计算时间"), ("provisional", "bool", "临时数据"))
-# The day's driving-behaviour score of the vehicle or driver (pipelines/grading.py, platform-spec §2
-# drivingGradeRule): 100 minus the deductions, its grade, and the deductions [{key, count, minutes, points}].
+# The day's (or month's) driving-behaviour score of the vehicle or driver (pipelines/grading.py, platform-spec §2
+# drivingGradeRule): 100 minus the deductions, its grade, and the deductions [{key, count, minutes, points}]; a
+# month's are its days' averaged by driving time.
 GRADE: tuple[Col, ...] = (("grade_score", "float", "驾驶评分"), ("grade", "str", "评分等级"),
                           ("grade_deductions", "json", "扣分明细"))
 
@@ -113,7 +114,7 @@ CAR_MONTH_COLUMNS: tuple[Col, ...] = (
     ("online_s", "int", "在线时长(秒)"), ("offline_s", "int", "离线时长(秒)"), ("trips", "int", "行程数"),
     ("parks", "int", "停车次数"), ("overspeed_count", "int", "超速次数"), ("overspeed_s", "int", "超速时长(秒)"),
     ("max_speed_kmh", "float", "最高速度(km/h)"), ("avg_km_per_active_day", "float", "出车日均里程(km)"),
-    ("computed_at", "time", "计算时间"))
+    *GRADE, ("computed_at", "time", "计算时间"))
 
 CAR_YEAR_COLUMNS: tuple[Col, ...] = (
     ("year", "int", "年份"), ("car_id", "int", "车辆"), ("plate_number", "str", "车牌号"), *TENANT,
@@ -137,7 +138,7 @@ DRIVER_DAY_COLUMNS: tuple[Col, ...] = (
 DRIVER_MONTH_COLUMNS: tuple[Col, ...] = (
     ("month", "int", "月份"), ("driver_id", "int", "驾驶员"), ("driver_name", "str", "驾驶员姓名"), *TENANT,
     ("days", "int", "出车天数"), ("mileage_km", "float", "里程(km)"), ("drive_s", "int", "驾驶时长(秒)"),
-    ("trips", "int", "行程数"))
+    ("trips", "int", "行程数"), *GRADE)
 ENTERPRISE_DAY_COLUMNS: tuple[Col, ...] = (
     ("date", "int", "日期"), *TENANT, ("enterprise_name", "str", "企业名称"), ("vehicles", "int", "车辆数"),
     ("active_vehicles", "int", "出车车辆数"), ("online_vehicles", "int", "上线车辆数"), ("mileage_km", "float", "里程(km)"),

@@ -1,6 +1,7 @@
 """Driving-behaviour scores written by the daily report build on real PostgreSQL (pipelines/grading.py,
 platform-spec §2 drivingGradeRule): the hand-computed day of tests/support/report_world.py with known rules
-gives known scores per vehicle, terminal and driver; a rebuild after a rule change rewrites, never adds."""
+gives known scores per vehicle, terminal and driver; a rebuild after a rule change rewrites, never adds; the
+month's scores of vehicles and drivers are their days' (one scored day here, so the same)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from fleet.settings import ReportSettings
-from orchestration.build import ReportsEnv, build_day
+from orchestration.build import ReportsEnv, build_day, build_month
 from tests.support.report_world import DAY, World, seed_report_world
 from warehouse.db import connect
 
@@ -137,3 +138,23 @@ def test_each_enterprise_grades_by_its_own_bands_else_its_nearest_ancestors(worl
         build_day(env, DAY, NOW)
     assert rows(w.url, "SELECT grade FROM car_day_report WHERE car_id = %s AND date = %s", w.a1.car_id,
                 20261015) == [("B",)]
+
+
+def test_the_month_carries_the_vehicles_and_drivers_scores_of_its_days(world: tuple[World, ReportsEnv]) -> None:
+    w, env = world
+    build_month(env, DAY)
+    build_month(env, DAY)  # a rebuild replaces the month
+    month = DAY.year * 100 + DAY.month
+    [(score, grade, breakdown)] = rows(w.url, "SELECT grade_score, grade, grade_deductions FROM car_month_report"
+                                              " WHERE car_id = %s AND month = %s", w.a1.car_id, month)
+    assert (score, grade) == (89.0, "B")  # the one scored day of the month (the day test above)
+    assert breakdown == [{"key": "a1", "count": 2, "minutes": 4.0, "points": 6.0},
+                         {"key": "adas_1", "count": 1, "minutes": 0.0, "points": 5.0}]
+    unscored = rows(w.url, "SELECT count(*) FROM car_month_report m WHERE month = %s AND grade_score IS NULL"
+                           " AND EXISTS (SELECT 1 FROM car_day_report d WHERE d.car_id = m.car_id AND d.date / 100 = %s"
+                           " AND d.grade_score IS NOT NULL)", month, month)
+    assert unscored == [(0,)]
+    [(driver_score, driver_grade)] = rows(
+        w.url, "SELECT r.grade_score, r.grade FROM driver_month_report r JOIN car c ON c.driver_id = r.driver_id"
+               " WHERE c.id = %s AND r.month = %s", w.a1.car_id, month)
+    assert (driver_score, driver_grade) == (94.0, "A")

@@ -17,6 +17,7 @@ from pipelines.grading import (
     alarm_usage,
     effective_bands,
     effective_rules,
+    month_scores,
     score_subjects,
 )
 from tests.unit.pipelines.tracks import WINDOW, local
@@ -163,3 +164,25 @@ def test_bands_an_administrator_writes_are_checked_before_they_are_kept() -> Non
     }
     for case, content in problems.items():
         assert bands_problem(content), case
+
+
+def test_a_months_score_is_its_days_averaged_by_driving_time() -> None:
+    def items(*rows: tuple[str, int, float, float]) -> str:
+        return json.dumps([{"key": k, "count": c, "minutes": m, "points": p} for k, c, m, p in rows])
+
+    days = pl.DataFrame({
+        "car_id": [1, 1, 1, 2, 2],
+        "grade_score": [90.0, 80.0, 100.0, 95.0, 85.0],
+        "drive_s": [3600, 1800, 0, 0, 0],  # car 2 never drove: its days weigh the same
+        "grade_deductions": [items(("a1", 2, 1.0, 10.0)), items(("a1", 1, 0.5, 5.0), ("a2", 1, 2.0, 15.0)), "[]",
+                             items(("a2", 1, 0.0, 5.0)), items(("a2", 3, 0.0, 15.0))],
+    })
+    got = {row["car_id"]: row for row in month_scores(days, "car_id").to_dicts()}
+    # car 1: (90 × 1 h + 80 × 0.5 h) / 1.5 h; the idle day counts nothing
+    assert got[1]["grade_score"] == 86.7
+    assert json.loads(got[1]["grade_deductions"]) == [
+        {"key": "a1", "count": 3, "minutes": 1.5, "points": 8.33},  # (10 × 1 + 5 × 0.5) / 1.5
+        {"key": "a2", "count": 1, "minutes": 2.0, "points": 5.0}]   # 15 × 0.5 / 1.5: 100 - 13.33 = 86.7
+    assert got[2]["grade_score"] == 90.0
+    assert json.loads(got[2]["grade_deductions"]) == [{"key": "a2", "count": 4, "minutes": 0.0, "points": 10.0}]
+    assert month_scores(days.clear(), "car_id").is_empty()

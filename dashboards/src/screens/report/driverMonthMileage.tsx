@@ -3,12 +3,14 @@ import { useTranslation } from 'react-i18next';
 import ListPage from '../../features/list/ListPage';
 import ChartPanel from '../../features/report/charts/ChartPanel';
 import { entityRowsLoader } from '../../features/report/charts/loaders';
+import { gradeColumn } from '../../features/report/GradeCell';
 import { durationColumn, kmColumn, lastMonths, monthColumn, reportScreen } from '../../features/report/reportScreen';
 
 /** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
 export const ENTITY = 'driverMonthReport';
 
-/** Platform-spec §2 report driverMonthMileage: per driver and month (driver_month_report). */
+/** Platform-spec §2 report driverMonthMileage: per driver and month (driver_month_report), with the month's
+ * driving-behaviour score (its days' averaged by driving time; the deductions on hover, drivingGradeRule). */
 export default function DriverMonthMileageScreen() {
   const { t } = useTranslation('report');
   const screen = useMemo(() => {
@@ -20,7 +22,7 @@ export default function DriverMonthMileageScreen() {
     return reportScreen({
       entity: ENTITY,
       namespace: 'report',
-      columns: [monthColumn, 'driverName', 'days', kmColumn('mileageKm'), durationColumn('driveS'), 'trips'],
+      columns: [monthColumn, 'driverName', 'days', kmColumn('mileageKm'), durationColumn('driveS'), 'trips', gradeColumn(t)],
       filters: ['enterpriseId', 'driverId', 'month'],
       initialFilters: { month: lastMonths() },
       requiredFilters: ['month'],

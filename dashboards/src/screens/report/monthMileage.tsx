@@ -3,13 +3,14 @@ import { useTranslation } from 'react-i18next';
 import ListPage from '../../features/list/ListPage';
 import ChartPanel from '../../features/report/charts/ChartPanel';
 import { monthSumsLoader } from '../../features/report/charts/loaders';
+import { gradeColumn } from '../../features/report/GradeCell';
 import { durationColumn, kmColumn, lastMonths, monthColumn, reportScreen } from '../../features/report/reportScreen';
 
 /** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
 export const ENTITY = 'carMonthReport';
 
 /** Platform-spec §2 report monthMileage: each vehicle's month (car_month_report: mileage, days driven,
- * driving time, km per day driven) and the fleet's mileage per month. */
+ * driving time, km per day driven, the month's driving-behaviour score) and the fleet's mileage per month. */
 export default function MonthMileageScreen() {
   const { t } = useTranslation('report');
   const screen = useMemo(() => {
@@ -21,7 +22,7 @@ export default function MonthMileageScreen() {
       entity: ENTITY,
       namespace: 'report',
       columns: [monthColumn, 'plateNumber', kmColumn('mileageKm'), 'days', 'activeDays', 'onlineDays', durationColumn('driveS'),
-        kmColumn('avgKmPerActiveDay'), 'trips', 'overspeedCount', kmColumn('maxSpeedKmh')],
+        kmColumn('avgKmPerActiveDay'), 'trips', 'overspeedCount', kmColumn('maxSpeedKmh'), gradeColumn(t)],
       filters: ['enterpriseId', 'carId', 'month'],
       initialFilters: { month: lastMonths() },
       requiredFilters: ['month'],
