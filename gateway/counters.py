@@ -93,3 +93,4 @@ class GbGatewayCounters(GatewayCounters):
     login_deadline_closed: int = 0
     inferior_link_writes_failed: int = 0  # link state / frame log writes of inferior platforms that failed (retried)
     inferior_log_dropped: int = 0  # inferior platforms' frames not logged: the buffer was full
+    inferior_unknown_dropped: int = 0  # logins with an unknown username not recorded: too many distinct ones waited

@@ -19,6 +19,10 @@ is a 404:
   "answerMinutes"?}``: queue a 0x9301 inspection; ``POST .../message.json`` ``{"content", "objectType"?,
   "objectId"?}``: a 0x9302 message. The superior service sends it while the platform is linked and stores the
   answer with its latency (entity ``inferiorRequest``). data ``{id, state: "queued"}``.
+
+GB/T 32960 (``superiorPlatform:superior``, the gb32960 exchange screens): ``GET
+/api/exchange/gb32960/unknownLogins.json``, the platform logins with a username no inferior platform has, for a
+root enterprise's administrators.
 """
 
 from __future__ import annotations
@@ -30,9 +34,12 @@ from flask import Blueprint
 from api.db import get_db
 from api.errors import BadRequest, Conflict, NotFound
 from api.http import json_object, ok
+from api.query.entities_gb32960_exchange import PERMISSION as GB_EXCHANGE_PERMISSION
+from api.query.entities_settings import is_root_path
 from api.security import current_principal, request_scope, requires
 from warehouse.queries import exchange as q
 from warehouse.queries import exchange_inferior as qi
+from warehouse.queries import gb_vehicles
 from warehouse.queries.scope import like_prefix
 
 bp = Blueprint("exchange", __name__)
@@ -130,3 +137,19 @@ def send_inspection(inferior_id: int) -> dict[str, Any]:
 @requires("inferiorPlatform", "superior")
 def send_message(inferior_id: int) -> dict[str, Any]:
     return _queue(inferior_id, "message")
+
+
+UNKNOWN_LOGINS_SHOWN = 100
+
+
+@bp.get("/api/exchange/gb32960/unknownLogins.json")
+@requires(GB_EXCHANGE_PERMISSION, "superior")
+def gb32960_unknown_logins() -> dict[str, Any]:
+    """GB/T 32960 platform logins 0x05 with a username no inferior platform has (migration 0064), the latest
+    ``UNKNOWN_LOGINS_SHOWN`` first: {username, address, gatewayId, firstAt, lastAt, attempts}. No enterprise owns
+    them, so only an administrator of a root enterprise reads them (as the system monitor's platform-wide
+    figures): ``visible`` false and no rows for anyone else."""
+    if not is_root_path(current_principal().enterprise_path):
+        return ok({"visible": False, "list": []})
+    with get_db().connection() as conn:
+        return ok({"visible": True, "list": gb_vehicles.unknown_logins(conn, UNKNOWN_LOGINS_SHOWN)})

@@ -335,10 +335,13 @@ class GbConnection(FlowControlledConnection):
             if reason is not None:
                 self._refuse(header, msg.raw, Refusal.PLATFORM_LOGIN, None)
                 answer = self._answer(header, Response.ERROR, _command_time(header, msg.raw))
-                if found is not None:  # an unknown username names no platform: the bad-input log shows it
+                if found is not None:
                     ctx.inferior_links.refused(found[0].id, reason, utc_now())
                     if ctx.inferior_links.log_refusal(found[0].id):
                         self._log_platform(found[0].id, msg, answer, Response.ERROR, reason)
+                elif isinstance(body, PlatformLogin):  # a username no platform has: the unknown logins' table
+                    ctx.inferior_links.unknown_login(body.user, self.peer, utc_now())
+                    ctx.counters.inferior_unknown_dropped = ctx.inferior_links.dropped_unknown
                 self.close("refused")
                 return
             assert found is not None

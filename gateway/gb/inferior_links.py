@@ -15,8 +15,11 @@ Rules:
   without its password, no bytes), logout 0x06 and their answers, a refusal's answer naming its reason. A
   platform's refused logins are logged once per flush interval (the others counted in ``refused``), so a password
   guesser cannot fill the log. At most ``max_messages`` wait for a write; more are counted dropped, never kept.
-- A refusal with no platform to name (an unknown username, an undecodable 0x05) has no row to go to: the
-  gateway's bad-input log and its counters show it.
+- A login with a username no platform has names no platform: it is gathered by (username, address) with its
+  attempts, first and last time (``unknown_login``) and written to ``gb32960_unknown_login`` (migration 0064) with
+  the flush, for the root enterprise's administrators (someone probing, or a platform not yet configured). At most
+  ``max_unknown`` keys wait for a write; attempts of other keys are counted dropped, never kept. An undecodable
+  0x05 has no username: the gateway's bad-input log and its counters show it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,19 @@ PLATFORM_DISABLED = "platform_disabled"
 UNKNOWN_VIN = "unknown_vin"
 AMBIGUOUS_VIN = "ambiguous_vin"
 LAST_ERRORS = (WRONG_PASSWORD, PLATFORM_DISABLED, UNKNOWN_VIN, AMBIGUOUS_VIN)
+MAX_USERNAME_CHARS = 32  # a 0x05 username is 12 bytes; what arrives is cut, and unprintable characters shown as "?"
+
+
+def shown_username(user: str) -> str:
+    """A username as received, printable and bounded (it is whatever a stranger sent)."""
+    return "".join(c if c.isprintable() else "?" for c in user[:MAX_USERNAME_CHARS])
+
+
+def address_of(peer: str | None) -> str:
+    """The address of a ``host:port`` peer (attempts from one host are one row whatever their ports)."""
+    if not peer:
+        return "unknown"
+    return peer.rsplit(":", 1)[0] if ":" in peer else peer
 
 
 class RelayConnection(Protocol):
@@ -69,10 +85,13 @@ class _Link:
 
 
 class InferiorLinks:
-    def __init__(self, gateway_id: str, *, max_messages: int = 1000) -> None:
+    def __init__(self, gateway_id: str, *, max_messages: int = 1000, max_unknown: int = 100) -> None:
         self.gateway_id = gateway_id
         self.max_messages = max_messages
+        self.max_unknown = max_unknown
         self.dropped_messages = 0
+        self.dropped_unknown = 0
+        self._unknown: dict[tuple[str, str], dict[str, Any]] = {}
         self._links: dict[int, _Link] = {}
         self._sessions: dict[int, tuple[RelayConnection, _Session]] = {}
         self._messages: list[dict[str, Any]] = []
@@ -124,6 +143,39 @@ class InferiorLinks:
             return False
         self._refusals_logged.add(platform_id)
         return True
+
+    def unknown_login(self, user: str, peer: str | None, at: datetime) -> None:
+        """A platform login 0x05 whose username no platform has (refused)."""
+        key = (shown_username(user), address_of(peer))
+        row = self._unknown.get(key)
+        if row is None:
+            if len(self._unknown) >= self.max_unknown:
+                self.dropped_unknown += 1
+                return
+            row = self._unknown[key] = {"gateway_id": self.gateway_id, "username": key[0], "address": key[1],
+                                        "first_at": at, "last_at": at, "attempts": 0}
+        row["attempts"] += 1
+        row["last_at"] = max(row["last_at"], at)
+
+    def take_unknown(self) -> list[dict[str, Any]]:
+        """The unknown usernames' attempts gathered since the last take (increments)."""
+        rows, self._unknown = list(self._unknown.values()), {}
+        return rows
+
+    def restore_unknown(self, rows: Iterable[dict[str, Any]]) -> None:
+        """A write failed: its attempts come back for the next take (bounded as new ones are)."""
+        for row in rows:
+            key = (row["username"], row["address"])
+            kept = self._unknown.get(key)
+            if kept is None:
+                if len(self._unknown) >= self.max_unknown:
+                    self.dropped_unknown += row["attempts"]
+                    continue
+                self._unknown[key] = dict(row)
+            else:
+                kept["attempts"] += row["attempts"]
+                kept["first_at"] = min(kept["first_at"], row["first_at"])
+                kept["last_at"] = max(kept["last_at"], row["last_at"])
 
     def message(self, platform_id: int, direction: str, msg_id: int, decoded: dict[str, Any], raw_hex: str,
                 at: datetime) -> None:

@@ -203,14 +203,16 @@ class GbGatewayServer:
         assert self.ctx is not None
         links = self.ctx.inferior_links
         states, messages = links.take(utc_now(), self.ctx.loop.time())
-        if not states and not messages:
+        unknown = links.take_unknown()
+        if not states and not messages and not unknown:
             return
         try:
-            await asyncio.wait_for(store.save_inferior_links(states, messages), self.settings.db_timeout_s)
+            await asyncio.wait_for(store.save_inferior_links(states, messages, unknown), self.settings.db_timeout_s)
         except Exception as exc:
             self.counters.inferior_link_writes_failed += 1
             log.warning("inferior platforms' link state not written (kept for the next flush): %r", exc)
             links.restore(states, messages)
+            links.restore_unknown(unknown)
             self.counters.inferior_log_dropped = links.dropped_messages
 
     async def _status_loop(self) -> None:

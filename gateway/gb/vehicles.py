@@ -49,8 +49,8 @@ class VehicleDirectory(Protocol):
 class InferiorLinkStore(Protocol):
     """Where the gateway writes its inferior platforms' link state and frame log (gateway/gb/inferior_links.py)."""
 
-    async def save_inferior_links(self, states: Sequence[dict[str, Any]],
-                                  messages: Sequence[dict[str, Any]]) -> None: ...
+    async def save_inferior_links(self, states: Sequence[dict[str, Any]], messages: Sequence[dict[str, Any]],
+                                  unknown: Sequence[dict[str, Any]] = ()) -> None: ...
 
     async def gateway_links_offline(self, gateway_id: str) -> None: ...
 
@@ -99,10 +99,10 @@ class PostgresVehicleDirectory:
         return (InferiorPlatform(row["id"], row["enterprise_id"], row["name"], bool(row["enabled"])),
                 str(row["password"]))
 
-    async def save_inferior_links(self, states: Sequence[dict[str, Any]],
-                                  messages: Sequence[dict[str, Any]]) -> None:
+    async def save_inferior_links(self, states: Sequence[dict[str, Any]], messages: Sequence[dict[str, Any]],
+                                  unknown: Sequence[dict[str, Any]] = ()) -> None:
         async with self._pool.connection() as conn:
-            await gb_vehicles.save_inferior_links_async(conn, states, messages)
+            await gb_vehicles.save_inferior_links_async(conn, states, messages, unknown)
 
     async def gateway_links_offline(self, gateway_id: str) -> None:
         async with self._pool.connection() as conn:

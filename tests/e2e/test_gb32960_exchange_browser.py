@@ -2,7 +2,8 @@
 inferiorPlatform), in zh-CN, zh-HK and en-US: the superiorPlatform screen lists a platform with its encryption
 rule, version and link state as the link service saved it; the car screen lists its vehicle with plate, VIN,
 platform and link state; the inferiorPlatform screen lists an inferior platform's account with its link as the GB
-gateways wrote it (online, frames relayed, vehicles, a refused login's reason as the last error), and its platform
+gateways wrote it (online, frames relayed, vehicles, a refused login's reason as the last error) with the logins
+refused for a username no platform has above it, and its platform
 login in the exchange upstream frame log under its platform kind, named as GB/T 32960's command 0x05, never with
 its password.
 Then an operator configures a platform in the form (address, port, username, password, version, vehicles) and the
@@ -21,6 +22,7 @@ from psycopg.types.json import Jsonb
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
 from tests.e2e.test_alarm_pages import OPEN_SELECT
+from tests.e2e.test_console import screenshot
 from warehouse.db import connect
 from warehouse.queries import gb32960_exchange as q
 from warehouse.seed import PARENT
@@ -28,13 +30,14 @@ from warehouse.seed import PARENT
 TEXTS = {
     "zh-CN": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "启用", "online": "在线",
               "wrong_password": "用户名或密码错误", "frames": "转发报文数", "kind": "GB/T 32960 下级平台", "open": "详情",
-              "login": "0x05 平台登入"},
+              "login": "0x05 平台登入", "unknown": "未知用户名的平台登入"},
     "zh-HK": {"connected": "已登入", "none": "不加密", "menu": "新能源", "enabled": "啓用", "online": "在線",
               "wrong_password": "用戶名稱或密碼錯誤", "frames": "轉發報文數", "kind": "GB/T 32960 下級平台", "open": "詳情",
-              "login": "0x05 平台登入"},
+              "login": "0x05 平台登入", "unknown": "未知用戶名稱的平台登入"},
     "en-US": {"connected": "Logged in", "none": "None", "menu": "New energy", "enabled": "Enabled", "online": "Online",
               "wrong_password": "Wrong username or password", "frames": "Frames relayed",
-              "kind": "GB/T 32960 inferior platform", "open": "Details", "login": "0x05 Platform login"},
+              "kind": "GB/T 32960 inferior platform", "open": "Details", "login": "0x05 Platform login",
+              "unknown": "Platform logins with an unknown username"},
 }
 
 
@@ -76,15 +79,20 @@ def platform(console_stack: ConsoleStack) -> Iterator[dict[str, Any]]:
             "INSERT INTO exchange_message (gb32960_inferior_platform_id, platform_kind, direction, link, msg_id, "
             "decoded, raw_hex) VALUES (%s, 'gb32960_inferior', 'up', 'main', 5, %s, '232305FE')",
             (inferior_id, Jsonb({"name": "platform login", "body": {"user": f"inf{tag}", "password": "pw-e2e"}})))
+        # a login with a username no platform has, as the GB gateway writes it (migration 0064)
+        conn.execute("INSERT INTO gb32960_unknown_login (username, address, gateway_id, first_at, last_at, attempts)"
+                     " VALUES (%s, '203.0.113.66', 'gb-e2e', now() - interval '5 minutes', now(), 7)", (f"probe{tag}",))
         q.save_link_state(conn, platform_id, {"state": "connected", "since": datetime.now(UTC),
                                               "last_heartbeat_at": None, "sent": 120, "backfilled": 7, "skipped": 0,
                                               "last_error": None})
         conn.commit()
     yield {"id": platform_id, "name": f"国标平台{tag}", "car": car, "plate": plate, "vin": vin,
-           "inferior": inferior_id, "inferior_name": f"国标下级{tag}", "inferior_user": f"inf{tag}"}
+           "inferior": inferior_id, "inferior_name": f"国标下级{tag}", "inferior_user": f"inf{tag}",
+           "probe": f"probe{tag}"}
     with connect(console_stack.db_url) as conn:
         conn.execute("DELETE FROM gb32960_superior_platform WHERE id = %s", (platform_id,))
         conn.execute("DELETE FROM gb32960_inferior_platform WHERE id = %s", (inferior_id,))
+        conn.execute("DELETE FROM gb32960_unknown_login WHERE username = %s", (f"probe{tag}",))
         conn.commit()
 
 
@@ -129,7 +137,15 @@ def test_the_gb32960_exchange_screens_in_each_language(page: Any, console_stack:
     assert error.get_attribute("data-error") == "wrong_password" and error.inner_text() == texts["wrong_password"]
     for shown in ("4321", "17"):
         assert shown in inferior.inner_text(), shown
-    assert texts["frames"] in inferiors.locator("thead").inner_text()
+    assert texts["frames"] in inferiors.get_by_test_id("list-table").locator("thead").inner_text()
+    # above the table, for the root's administrator: the login refused for a username no platform has
+    unknown = page.get_by_test_id("gb32960-unknown-logins")
+    probe = unknown.locator("tr.ant-table-row", has_text=platform["probe"])
+    probe.wait_for()
+    assert texts["unknown"] in unknown.inner_text()
+    assert "203.0.113.66" in probe.inner_text() and "7" in probe.inner_text()
+    if language == "zh-CN":
+        screenshot(page, "gb32960-inferior-platform-zh-CN.png")
 
     page.goto("/exchange/upstreamMessage")
     upstream = page.get_by_test_id("list-page-exchangeUpstreamMessage")

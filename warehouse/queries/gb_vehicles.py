@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from psycopg import AsyncConnection
+from psycopg import AsyncConnection, Connection
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
@@ -102,15 +102,42 @@ SELECT %(platform_id)s, 'gb32960_inferior', %(time)s, %(direction)s, 'main', %(m
 WHERE EXISTS (SELECT 1 FROM gb32960_inferior_platform WHERE id = %(platform_id)s)"""
 
 
+_UNKNOWN_LOGIN = """
+INSERT INTO gb32960_unknown_login AS u (username, address, gateway_id, first_at, last_at, attempts)
+VALUES (%(username)s, %(address)s, %(gateway_id)s, %(first_at)s, %(last_at)s, %(attempts)s)
+ON CONFLICT (username, address) DO UPDATE SET
+       gateway_id = EXCLUDED.gateway_id, first_at = LEAST(u.first_at, EXCLUDED.first_at),
+       last_at = GREATEST(u.last_at, EXCLUDED.last_at), attempts = u.attempts + EXCLUDED.attempts"""
+# the latest rows kept: attempts from ever new addresses or usernames cannot grow the table without bound
+UNKNOWN_LOGINS_KEPT = 1000
+_UNKNOWN_TRIM = """
+DELETE FROM gb32960_unknown_login WHERE (username, address) IN (
+    SELECT username, address FROM gb32960_unknown_login ORDER BY last_at DESC OFFSET %(kept)s)"""
+
+
 async def save_inferior_links_async(conn: AsyncConnection[Any], states: Sequence[dict[str, Any]],
-                                    messages: Sequence[dict[str, Any]]) -> None:
-    """One gateway's link rows (keys of ``gb32960_inferior_link_state``) and logged frames (platform_id,
-    time, direction, msg_id, decoded, raw_hex), in one transaction; a platform deleted meanwhile is skipped."""
+                                    messages: Sequence[dict[str, Any]], unknown: Sequence[dict[str, Any]] = ()) -> None:
+    """One gateway's link rows (keys of ``gb32960_inferior_link_state``), logged frames (platform_id, time,
+    direction, msg_id, decoded, raw_hex) and the attempts of unknown usernames (keys of ``gb32960_unknown_login``,
+    added up; the ``UNKNOWN_LOGINS_KEPT`` latest kept), in one transaction; a platform deleted meanwhile is
+    skipped."""
     async with conn.transaction(), conn.cursor() as cur:
         if states:
             await cur.executemany(_LINK_STATE, states)
         if messages:
             await cur.executemany(_LOG, [{**m, "decoded": Jsonb(m["decoded"])} for m in messages])
+        if unknown:
+            await cur.executemany(_UNKNOWN_LOGIN, unknown)
+            await cur.execute(_UNKNOWN_TRIM, {"kept": UNKNOWN_LOGINS_KEPT})
+
+
+def unknown_logins(conn: Connection[Any], limit: int) -> list[dict[str, Any]]:
+    """The latest ``limit`` unknown usernames' logins (platform-wide: no enterprise owns them), newest first."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(
+            'SELECT username, address, gateway_id AS "gatewayId", first_at AS "firstAt", last_at AS "lastAt",'
+            " attempts FROM gb32960_unknown_login ORDER BY last_at DESC, username, address LIMIT %s",
+            (limit,)).fetchall()
 
 
 async def gateway_links_offline_async(conn: AsyncConnection[Any], gateway_id: str) -> None:

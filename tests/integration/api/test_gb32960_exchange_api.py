@@ -233,3 +233,35 @@ def test_the_link_of_a_platform_held_by_several_gateways_is_their_aggregate(clie
     listed = client.post("/api/common/query/gb32960InferiorPlatform.json", headers=headers,
                          json={"linkState": "offline", "name": platform["name"]}).json["data"]["list"]  # type: ignore[index]
     assert [r["id"] for r in listed] == [platform["id"]]
+
+
+def test_logins_with_an_unknown_username_are_shown_to_the_roots_administrators_only(
+        client: FlaskClient, login: Login, pg_url: str) -> None:
+    """Migration 0064, as the GB gateway writes it (warehouse/queries/gb_vehicles.py, added up per username and
+    address): the root enterprise's administrator reads the rows, newest first; a subsidiary's reads none."""
+    from warehouse.queries.gb_vehicles import save_inferior_links_async
+
+    probe = f"p{uuid.uuid4().hex[:8]}"
+    first = {"gateway_id": "gb-it", "username": probe, "address": "198.51.100.20", "attempts": 3,
+             "first_at": "2026-12-05T01:00:00+00:00", "last_at": "2026-12-05T01:00:05+00:00"}
+
+    async def write(rows: list[dict[str, Any]]) -> None:
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+            await save_inferior_links_async(conn, [], [], rows)
+
+    asyncio.run(write([first]))
+    asyncio.run(write([{**first, "gateway_id": "gb-it-2", "attempts": 2, "first_at": "2026-12-05T01:10:00+00:00",
+                        "last_at": "2099-01-01T00:00:00+00:00"}]))
+    reply = client.get("/api/exchange/gb32960/unknownLogins.json", headers=login("admin"))
+    assert reply.status_code == 200, reply.json
+    data = reply.json["data"]
+    assert data["visible"] is True
+    assert data["list"][0]["username"] == probe  # the latest first
+    assert {k: data["list"][0][k] for k in ("address", "gatewayId", "attempts")} == {
+        "address": "198.51.100.20", "gatewayId": "gb-it-2", "attempts": 5}
+    assert data["list"][0]["firstAt"].startswith("2026-12-05T01:00:00")
+    below = client.get("/api/exchange/gb32960/unknownLogins.json", headers=login("admin_a"))
+    assert below.status_code == 200 and below.json["data"] == {"visible": False, "list": []}
+    with connect(pg_url) as conn:
+        conn.execute("DELETE FROM gb32960_unknown_login WHERE username = %s", (probe,))
+        conn.commit()

@@ -3,7 +3,7 @@ GB/T 32960.3-2016 §7.5), on the real PostgreSQL and Kafka: its platform login 0
 configured username and password (else 0x02 and closed); the real-time data it relays for a vehicle of its
 enterprise tree (identity by VIN) is in Kafka as that vehicle's uplink before it is answered; a VIN outside its
 tree or unknown is answered 0x02 and not forwarded; heartbeat and logout are answered; a disabled platform's login
-is refused and is its row's last error."""
+is refused and is its row's last error; a username no platform has is refused and its attempts recorded."""
 
 from __future__ import annotations
 
@@ -84,9 +84,16 @@ def test_a_wrong_password_is_answered_error_and_the_connection_closed(pg_url: st
     username = f"i{uuid.uuid4().hex[:10]}"
     _inferior(pg_url, ids["enterprise_id"], username, "right")
 
+    nobody = f"n{uuid.uuid4().hex[:10]}"  # no platform has it
+
+    def unknown() -> tuple[object, ...] | None:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            return conn.execute("SELECT address, attempts, first_at <= last_at FROM gb32960_unknown_login"
+                                " WHERE username = %s", (nobody,)).fetchone()
+
     async def main() -> None:
-        async with running_gb_gateway(pg_url, kafka_bootstrap) as server:
-            for user, password in ((username, "wrong"), ("nobody", "right")):
+        async with running_gb_gateway(pg_url, kafka_bootstrap, inferior_link_flush_s=0.2) as server:
+            for user, password in ((username, "wrong"), (nobody, "right"), (nobody, "again")):
                 platform = await GbTerminal.connect(server.port_of("gb32960"), "")
                 await platform.send(0x05, PlatformLogin(AT, 1, user, password, 1))
                 answer = await platform.receive()
@@ -98,6 +105,11 @@ def test_a_wrong_password_is_answered_error_and_the_connection_closed(pg_url: st
             await platform.send(0x07, Heartbeat())
             assert (await platform.receive()).header.response == Response.ERROR
             await platform.close()
+            # the unknown username's two attempts, from this host, for the root's administrators (migration 0064)
+            async with asyncio.timeout(10):
+                while (found := unknown()) is None or found[1] < 2:
+                    await asyncio.sleep(0.05)
+            assert found == ("127.0.0.1", 2, True)
 
     asyncio.run(main())
 

@@ -92,3 +92,33 @@ def test_the_frame_log_is_bounded_and_a_failed_write_comes_back() -> None:
     rows, messages = links.take(T0 + timedelta(seconds=5), 2.0)
     assert [(r["logins"], r["frames"], r["state"]) for r in rows] == [(1, 2, "online")]
     assert len(messages) == 2
+
+
+def test_logins_with_an_unknown_username_add_up_per_username_and_address_bounded() -> None:
+    links = InferiorLinks("gb-1", max_unknown=2)
+    links.unknown_login("probe", "198.51.100.1:40001", T0)
+    links.unknown_login("probe", "198.51.100.1:40002", T0 + timedelta(seconds=5))  # another port: the same host
+    links.unknown_login("ad\x00min", "198.51.100.1:40003", T0 + timedelta(seconds=6))
+    links.unknown_login("third", "198.51.100.9:1", T0)  # a third key waits for no write: counted, not kept
+    rows = links.take_unknown()
+    assert rows == [
+        {"gateway_id": "gb-1", "username": "probe", "address": "198.51.100.1", "first_at": T0,
+         "last_at": T0 + timedelta(seconds=5), "attempts": 2},
+        {"gateway_id": "gb-1", "username": "ad?min", "address": "198.51.100.1", "first_at": T0 + timedelta(seconds=6),
+         "last_at": T0 + timedelta(seconds=6), "attempts": 1}]
+    assert links.dropped_unknown == 1
+    assert links.take_unknown() == []  # increments: taken once
+    # a failed write's attempts come back and add to the next ones
+    links.unknown_login("probe", "198.51.100.1:40009", T0 + timedelta(seconds=9))
+    links.restore_unknown(rows)
+    again = {r["username"]: r for r in links.take_unknown()}
+    assert (again["probe"]["attempts"], again["probe"]["first_at"], again["probe"]["last_at"]) == (
+        3, T0, T0 + timedelta(seconds=9))
+    assert again["ad?min"]["attempts"] == 1
+
+
+def test_a_received_username_is_shown_bounded_and_printable() -> None:
+    links = InferiorLinks("gb-1")
+    links.unknown_login("x" * 500 + "\n", None, T0)
+    [row] = links.take_unknown()
+    assert row["username"] == "x" * 32 and row["address"] == "unknown"

@@ -1,6 +1,7 @@
 import { Tag, Tooltip } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import UnknownLoginsCard from '../../features/gb32960Exchange/UnknownLoginsCard';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
@@ -10,7 +11,8 @@ const STATE_COLOURS: Record<string, string> = { online: 'green', offline: 'defau
  * to us over GB/T 32960.3 (the GB gateway accepts their platform login 0x05 with this username and password, then
  * the frames of the vehicles of the owner's enterprise tree, by VIN); the password is write-only. Each row shows its
  * link as the GB gateways last wrote it (every few seconds): online / offline since, address, last frame, frames
- * relayed, vehicles of the latest session and the last error (a refused login or VIN), its time in the tooltip. */
+ * relayed, vehicles of the latest session and the last error (a refused login or VIN), its time in the tooltip.
+ * Above the table, for a root enterprise's administrators, the logins refused for a username no platform has. */
 export default function Gb32960InferiorPlatformScreen() {
   const { t } = useTranslation('nev');
   const screen = useMemo(() => defineListScreen({
@@ -35,6 +37,7 @@ export default function Gb32960InferiorPlatformScreen() {
     filters: ['name', 'username', 'enabled', 'linkState'],
     form: ['name', 'username', 'password', 'enabled', 'remark'],
     features: { import: false },
+    chart: () => <UnknownLoginsCard />,
   }), [t]);
   return <ListPage screen={screen} />;
 }
