@@ -331,7 +331,7 @@ class ApiSettings(_Base):
     forwarded_header: Literal["X-Forwarded-For", "Forwarded"] = Field(
         "X-Forwarded-For", description="the one header the trusted proxies set to name the client (the other is ignored: clients can forge it)")
     auth_protocol: int = Field(
-        3, ge=1, le=3, description="authorization protocol (console-spec §7, platform-spec §9): 3 Bearer access tokens; 1 also HTTP Basic userName:password on every REST call and in STOMP CONNECT; 2 Bearer tokens whose token call must authenticate the client with HTTP Basic open platform app credentials")
+        3, ge=1, le=3, description="authorization protocol (console-spec §7, platform-spec §9): 3 Bearer access tokens; 1 also HTTP Basic userName:password on every REST call and in STOMP CONNECT; 2 Bearer tokens whose token call must authenticate the client with HTTP Basic open platform app credentials (the console sends its own when built with VITE_AUTH_CLIENT_ID / VITE_AUTH_CLIENT_SECRET, dashboards/README.md)")
     basic_auth_cache_s: float = Field(
         60.0, ge=0.0, le=600.0, description="protocol 1: how long a verified Basic credential is trusted before its password is checked again (revocation is still seen within session_check_ttl_s)")
     stomp_connect_timeout_s: float = Field(5.0, description="close a STOMP socket that sends no CONNECT within this")

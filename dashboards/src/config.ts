@@ -17,3 +17,13 @@ export const FOOTER_LINKS = {
 export const OWN_MANUALS = { apiManual: !env.VITE_FOOTER_API_MANUAL_URL, userManual: !env.VITE_FOOTER_USER_MANUAL_URL } as const;
 
 export const COPYRIGHT_START_YEAR = 2024;
+
+/** Authorization protocol 2 (console-spec §7 "General": "protocol 2 uses Basic with client credentials for the
+ * token call"): the console authenticates itself as a client on its token calls with HTTP Basic
+ * client_id:client_secret, the key and secret of the open platform app made for it, given at build time
+ * (VITE_AUTH_CLIENT_ID, VITE_AUTH_CLIENT_SECRET). They travel to every browser with the console's code, as a
+ * public client's do: they say which client asks, they guard nothing. Unset: no client credentials (protocols 1
+ * and 3 need none; a server on protocol 2 then refuses the sign-in with its message). */
+export const AUTH_CLIENT = env.VITE_AUTH_CLIENT_ID
+  ? { id: String(env.VITE_AUTH_CLIENT_ID), secret: String(env.VITE_AUTH_CLIENT_SECRET ?? '') }
+  : null;

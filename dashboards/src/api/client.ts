@@ -15,6 +15,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** For optional endpoints: no error notification. A 40002 still logs out (the session is gone). */
   quiet?: boolean;
+  /** Replaces the session's Authorization header (the token calls' client credentials under protocol 2). */
+  authorization?: string;
 }
 
 export function buildUrl(url: string, params?: Record<string, QueryValue>): string {
@@ -58,12 +60,12 @@ export function handleFailure(failure: Failure, quiet = false): ApiReply<unknown
 
 export { LANGUAGE_HEADER };
 
-function headersFor(body: unknown, accept: string): Record<string, string> {
+function headersFor(body: unknown, accept: string, own?: string): Record<string, string> {
   const headers: Record<string, string> = { Accept: accept };
   const language = clientEffects().language();
   if (language) headers[LANGUAGE_HEADER] = language;
   if (!(body instanceof FormData)) headers['Content-Type'] = 'application/json;charset=UTF-8';
-  const authorization = session.authorization();
+  const authorization = own ?? session.authorization();
   if (authorization) headers.Authorization = authorization;
   return headers;
 }
@@ -73,7 +75,7 @@ async function send(url: string, options: RequestOptions, accept: string): Promi
   try {
     return await fetch(buildUrl(url, options.params), {
       method: options.method ?? 'GET',
-      headers: headersFor(body, accept),
+      headers: headersFor(body, accept, options.authorization),
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
       signal: options.signal,
     });

@@ -1,5 +1,10 @@
 import { http } from '../api/client';
+import { AUTH_CLIENT } from '../config';
+import { basicCredentials } from './session';
 import type { CurrentUser, TokenData } from './types';
+
+/** The token calls' Authorization under protocol 2: the console's client credentials (config.ts), when built with them. */
+const clientAuthorization = () => (AUTH_CLIENT ? `Basic ${basicCredentials(AUTH_CLIENT.id, AUTH_CLIENT.secret)}` : undefined);
 
 /** The token calls are quiet: their failure is told by sessionService.notifyTokenFailure (console-spec §8). */
 export function passwordGrant(username: string, password: string, signal?: AbortSignal) {
@@ -7,6 +12,7 @@ export function passwordGrant(username: string, password: string, signal?: Abort
     params: { grant_type: 'password', username, password },
     signal,
     quiet: true,
+    authorization: clientAuthorization(),
   });
 }
 
@@ -15,6 +21,7 @@ export function refreshGrant(refreshToken: string, signal?: AbortSignal) {
     params: { grant_type: 'refresh_token', refresh_token: refreshToken },
     signal,
     quiet: true,
+    authorization: clientAuthorization(),
   });
 }
 
