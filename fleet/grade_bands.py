@@ -63,6 +63,12 @@ def bands_problem(content: object) -> tuple[str, str] | None:
     return None
 
 
+def own_bands(entries: Mapping[int, tuple[int, object]]) -> dict[int, Bands]:
+    """Enterprise id -> its well-formed bands, of ``entries`` (enterprise id -> (entry id, parsed content)); an
+    entry without well-formed bands is left out (the bands next up the tree apply)."""
+    return {enterprise_id: bands for enterprise_id, (_, content) in entries.items() if (bands := parse_bands(content))}
+
+
 def ancestors_of(path: str) -> list[int]:
     """The enterprise ids of a materialised path ``/1/3/4/``, root first."""
     return [int(part) for part in path.strip("/").split("/") if part]

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 import polars as pl
 
-from fleet.grade_bands import bands_of, parse_bands
+from fleet.grade_bands import bands_of, own_bands
 from fleet.settings import ReportSettings, report_lake_dir
 from pipelines.alarms import alarm_counters
 from pipelines.drivers import attribute_trips, driver_days
@@ -199,8 +199,7 @@ def _grade_bands(conn: Any, enterprises: pl.DataFrame) -> pl.DataFrame:
     """The grade bands in effect for every enterprise (fleet/grade_bands.py: its own type-50 entry, else an
     ancestor's, else the system entry's)."""
     system, own = dictionary.grade_bands(conn)
-    parsed = {enterprise_id: bands for enterprise_id, (_, content) in own.items() if (bands := parse_bands(content))}
-    return effective_bands(parsed, enterprises, bands_of(system))
+    return effective_bands(own_bands(own), enterprises, bands_of(system))
 
 
 def check_day(tables: dict[str, pl.DataFrame], cars: pl.DataFrame, rules: Rules) -> list[Check]:

@@ -128,14 +128,14 @@ def month_scores(days: pl.DataFrame, subject: str) -> pl.DataFrame:
     if days.is_empty():
         return pl.DataFrame(schema=schema)
     drove = pl.col("drive_s").fill_null(0).clip(lower_bound=0).cast(pl.Float64)
-    days = days.with_row_index("_day").with_columns(
+    days = days.with_columns(
         _weight=pl.when(drove.sum().over(subject) > 0).then(drove).otherwise(1.0))
     totals = days.group_by(subject).agg(_weights=pl.col("_weight").sum(),
                                         grade_score=((pl.col("grade_score") * pl.col("_weight")).sum()
                                                      / pl.col("_weight").sum()).round(1))
     item_type = pl.List(pl.Struct({"key": pl.String(), "count": pl.Int64(), "minutes": pl.Float64(),
                                    "points": pl.Float64()}))
-    items = days.select("_day", subject, "_weight", pl.col("grade_deductions").fill_null("[]")
+    items = days.select(subject, "_weight", pl.col("grade_deductions").fill_null("[]")
                         .str.json_decode(item_type).alias("_item")).explode("_item") \
         .filter(pl.col("_item").is_not_null()).unnest("_item")
     keys = items.join(totals.select(subject, "_weights"), on=subject).group_by(subject, "key").agg(

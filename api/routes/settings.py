@@ -18,7 +18,7 @@ from api.query.entities_settings import DICTIONARY_TYPES, LICENCE_APPLY, is_root
 from api.query.runner import fetch_by_id
 from api.security import authenticated, current_principal, report_scope, request_scope, requires
 from api.throttle import address_key
-from fleet.grade_bands import DEFAULT_BANDS, ancestors_of, bands_in_effect, parse_bands
+from fleet.grade_bands import DEFAULT_BANDS, ancestors_of, bands_in_effect, own_bands, parse_bands
 from fleet.settings import ApiSettings, DatabaseSettings
 from warehouse.queries import dictionary, records
 from warehouse.queries import notices as notice_queries
@@ -184,9 +184,8 @@ def grade_bands() -> dict[str, Any]:
     scope = report_scope()
     with get_db().connection() as conn:
         system, own = dictionary.grade_bands(conn, ancestors_of(scope.enterprise_path))
-    parsed = {enterprise_id: bands for enterprise_id, (_, content) in own.items() if (bands := parse_bands(content))}
     system_bands = parse_bands(system)
-    bands, source_id = bands_in_effect(scope.enterprise_path, parsed, system_bands or DEFAULT_BANDS)
+    bands, source_id = bands_in_effect(scope.enterprise_path, own_bands(own), system_bands or DEFAULT_BANDS)
     source = ("default" if system_bands is None else "system") if source_id is None \
         else "own" if source_id == scope.enterprise_id else "inherited"
     return ok({"enterpriseId": scope.enterprise_id, "grades": [{"grade": g, "minScore": m} for g, m in bands],
