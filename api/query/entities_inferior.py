@@ -75,6 +75,10 @@ INFERIOR_PLATFORM = EntitySpec(
         "enabled": F("enabled", "bool", create=True, update=True, label="启用", exportable=True),
         "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
                     label="备注", exportable=True),
+        # its latest 0x1701 (migration 0065): when and as which platform id; the codes themselves only through
+        # GET /api/exchange/inferiorPlatform/{id}/authorizeCodes.json (inferiorPlatform:superior)
+        "authorizePlatformCode": F("authorize_platform_code", label="口令平台编码", exportable=True),
+        "authorizeReportedAt": F("authorize_reported_at", "time", label="时效口令上报时间", exportable=True),
         "createdAt": F("created_at", "time", label="创建时间"),
         "updatedAt": F("updated_at", "time", label="更新时间"),
     },

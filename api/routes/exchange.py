@@ -15,6 +15,8 @@ api/query/entities_inferior.py), each route needing ``inferiorPlatform:superior`
 is a 404:
 - ``GET /api/exchange/inferiorPlatform/{id}/linkState.json``: its main and sub link as the superior service last
   saved them (every FLEET_EXCHANGE_POLL_S); ``[]`` before it ever logged in.
+- ``GET /api/exchange/inferiorPlatform/{id}/authorizeCodes.json``: the time-limited authorisation codes it last
+  reported (0x1701).
 - ``POST /api/exchange/inferiorPlatform/{id}/inspection.json`` ``{"content", "objectType"?, "objectId"?,
   "answerMinutes"?}``: queue a 0x9301 inspection; ``POST .../message.json`` ``{"content", "objectType"?,
   "objectId"?}``: a 0x9302 message. The superior service sends it while the platform is linked and stores the
@@ -98,6 +100,16 @@ def inferior_link_state(inferior_id: int) -> dict[str, Any]:
     with get_db().connection() as conn:
         _inferior_in_scope(inferior_id, conn)
         return ok(qi.link_states(conn, inferior_id))
+
+
+@bp.get("/api/exchange/inferiorPlatform/<int:inferior_id>/authorizeCodes.json")
+@requires("inferiorPlatform", "superior")
+def inferior_authorize_codes(inferior_id: int) -> dict[str, Any]:
+    """The platform's latest time-limited authorisation codes (0x1701, migration 0065): {platformCode, code1
+    (its home region's superior), code2 (a cross-region one), reportedAt}, all null before its first report."""
+    with get_db().connection() as conn:
+        _inferior_in_scope(inferior_id, conn)
+        return ok(qi.authorize_codes(conn, inferior_id))
 
 
 def _queue(inferior_id: int, kind: str) -> dict[str, Any]:

@@ -10,6 +10,10 @@ server (``MainLinkServer``, shared with the regulator in a box) with its account
   ``queued``) are polled every ``poll_s`` and sent on the sub link (the main link while it is down); a request
   to a platform whose links are both down stays queued until its deadline. Their answers (0x1301 / 0x1302) are
   matched back with the latency from sending; a request unanswered at its deadline expires (migration 0050).
+- A platform's time-limited authorisation codes (0x1701, JT/T 1078-2016 §8.1: code 1 for its home region's
+  superior, code 2 for a cross-region one) are kept on its row, the latest report (migration 0065), shown to the
+  holders of inferiorPlatform:superior: the codes its video platform admits a pull with. A report not yet written
+  stays pending until a flush succeeds.
 - The accounts are re-read every ``reload_s``: a new or changed row takes effect at its next login, a disabled
   or deleted row's links are closed.
 """
@@ -83,6 +87,7 @@ class SuperiorService(MainLinkServer):
         self.pending_positions: list[tuple[int, str, int, dict[str, Any]]] = []
         self.log_rows: list[dict[str, Any]] = []
         self.states: dict[tuple[int, str], dict[str, Any]] = {}
+        self.pending_codes: dict[int, dict[str, Any]] = {}  # by user id: the latest 0x1701 not yet written
 
     # -- accounts ---------------------------------------------------------------------------------
     def _db(self, fn: Any, *args: Any) -> Any:
@@ -106,6 +111,12 @@ class SuperiorService(MainLinkServer):
             control(self, links, link, message)
         elif isinstance(body, m.VehicleDynamic):
             self._dynamic(links, body)
+        elif isinstance(body, m.Authorize) and isinstance(body.data, m.AuthorizeReport):
+            report = body.data
+            self.pending_codes[links.account.user_id] = {
+                "platform_code": report.platform_id, "code_1": report.authorize_code_1,
+                "code_2": report.authorize_code_2, "at": datetime.now(UTC)}
+            self.event(links, "authorize_report", f"platform {report.platform_id}")
         elif isinstance(body, m.PlatformExchange) and isinstance(body.data, m.InspectionAnswer):
             answer = body.data
             await self._answered(links, "inspection", answer.info_id, answer.source_sn, answer.content,
@@ -198,7 +209,7 @@ class SuperiorService(MainLinkServer):
 
     # -- housekeeping -----------------------------------------------------------------------------
     def _save(self, conn: Any, vehicles: list[Any], positions: list[Any], states: dict[Any, dict[str, Any]],
-              rows: list[dict[str, Any]]) -> None:
+              rows: list[dict[str, Any]], codes: dict[int, dict[str, Any]]) -> None:
         by_user = self.platforms
 
         def vid(user_id: int, plate: str, colour: int) -> int | None:
@@ -225,6 +236,10 @@ class SuperiorService(MainLinkServer):
             if platform is not None:
                 q.save_link_state(conn, platform.id, link, state)
         q.log_messages(conn, rows)
+        for user_id, report in codes.items():
+            platform = by_user.get(user_id)
+            if platform is not None:
+                q.save_authorize_codes(conn, platform.id, report)
 
     async def flush(self) -> None:
         """Write what arrived since the last flush (vehicles, positions, link state as increments, frames)."""
@@ -242,7 +257,11 @@ class SuperiorService(MainLinkServer):
             states[key] = dict(row)
             for count in ("sent", "received", "positions"):
                 row[count] = 0
-        await asyncio.to_thread(self._db, self._save, vehicles, positions, states, rows)
+        codes = dict(self.pending_codes)
+        await asyncio.to_thread(self._db, self._save, vehicles, positions, states, rows, codes)
+        for user_id, report in codes.items():  # written: forgotten, unless a newer one arrived meanwhile
+            if self.pending_codes.get(user_id) is report:
+                del self.pending_codes[user_id]
 
     async def run(self) -> None:
         await self.reload()

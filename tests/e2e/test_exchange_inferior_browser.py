@@ -1,6 +1,6 @@
 """fleetwatch as the JT/T 809 superior platform in Chromium, in zh-CN, zh-HK and en-US (数据交换): the
-inferiorPlatform screen lists a platform with its link state and the inspection sent to it with its answer and
-latency, and sends a new inspection; the car and gps screens list the vehicles and positions it reported; the
+inferiorPlatform screen lists a platform with its link state, the authorisation codes it reported (0x1701) and the
+inspection sent to it with its answer and latency, and sends a new inspection; the car and gps screens list the vehicles and positions it reported; the
 map shows the vehicle at its last position."""
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from warehouse.seed import PARENT
 
 TEXTS = {
     "zh-CN": {"connected": "主链路: 已连接", "answered": "已应答", "inspection": "查岗", "backfilled": "补报",
-              "menu": "数据交换"},
+              "menu": "数据交换", "codes": "时效口令", "show": "查看"},
     "zh-HK": {"connected": "主鏈路: 已連接", "answered": "已應答", "inspection": "查崗", "backfilled": "補報",
-              "menu": "數據交換"},
+              "menu": "數據交換", "codes": "時效口令", "show": "查看"},
     "en-US": {"connected": "Main link: Connected", "answered": "Answered", "inspection": "Inspection",
-              "backfilled": "Back-filled", "menu": "Data exchange"},
+              "backfilled": "Back-filled", "menu": "Data exchange", "codes": "Authorisation codes", "show": "Show"},
 }
 
 
@@ -57,6 +57,9 @@ def reported(console_stack: ConsoleStack) -> Iterator[dict[str, Any]]:
         q.mark_request_sent(conn, request, "sub", 9, now - timedelta(seconds=30))
         q.answer_request(conn, platform, "inspection", info_id=None, sn=9, answer=f"在岗{tag}", responder=None,
                          at=now - timedelta(seconds=18))
+        # its 0x1701 as the superior service stores it (migration 0065)
+        q.save_authorize_codes(conn, platform, {"platform_code": "66001", "code_1": f"home{tag}".ljust(64, "0"),
+                                                "code_2": f"cross{tag}".ljust(64, "0"), "at": now})
         conn.commit()
     yield {"platform": platform, "vehicle": vehicle, "plate": plate, "tag": tag, "name": f"下级{tag}"}
     with connect(console_stack.db_url) as conn:
@@ -77,6 +80,14 @@ def test_the_inferior_platform_screens_in_each_language(page: Any, console_stack
     row.wait_for()
     row.get_by_test_id(f"links-{reported['platform']}").get_by_text(texts["connected"]).wait_for()
     assert "66001" in row.inner_text()
+    # the authorisation codes it reported: when, and the codes on demand
+    assert texts["codes"] in platforms.get_by_test_id("list-table").locator("thead").inner_text()
+    row.get_by_test_id(f"authorize-show-{reported['platform']}").click()
+    codes = page.get_by_test_id(f"authorize-codes-{reported['platform']}")
+    codes.wait_for()
+    assert f"home{reported['tag']}" in codes.get_by_test_id("authorize-code-1").inner_text()
+    assert f"cross{reported['tag']}" in codes.inner_text()
+    page.keyboard.press("Escape")
     requests = page.get_by_test_id("list-page-inferiorRequest")
     answer = requests.locator("tr.ant-table-row", has_text=f"在岗{reported['tag']}")
     answer.wait_for()

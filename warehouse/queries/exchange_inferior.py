@@ -153,6 +153,26 @@ INSERT INTO exchange_message (inferior_platform_id, platform_kind, direction, li
 VALUES (%(platform_id)s, 'inferior', %(direction)s, %(link)s, %(msg_id)s, %(data_type)s, %(decoded)s, %(raw_hex)s)"""
 
 
+def save_authorize_codes(conn: Connection[Any], platform_id: int, report: dict[str, Any]) -> None:
+    """An inferior platform's latest 0x1701 (``platform_code``, ``code_1``, ``code_2``, ``at``), on its row
+    (migration 0065); an older report than the one kept is left out."""
+    conn.execute(
+        "UPDATE inferior_platform SET authorize_platform_code = %(platform_code)s, authorize_code_1 = %(code_1)s,"
+        " authorize_code_2 = %(code_2)s, authorize_reported_at = %(at)s"
+        " WHERE id = %(id)s AND (authorize_reported_at IS NULL OR authorize_reported_at <= %(at)s)",
+        {**report, "id": platform_id})
+
+
+def authorize_codes(conn: Connection[Any], platform_id: int) -> dict[str, Any]:
+    """The platform's latest 0x1701 as the console reads it (every value None before its first report)."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        row = cur.execute(
+            'SELECT authorize_platform_code AS "platformCode", authorize_code_1 AS "code1",'
+            ' authorize_code_2 AS "code2", authorize_reported_at AS "reportedAt" FROM inferior_platform'
+            " WHERE id = %s", (platform_id,)).fetchone()
+    return row or {"platformCode": None, "code1": None, "code2": None, "reportedAt": None}
+
+
 def log_messages(conn: Connection[Any], rows: list[dict[str, Any]]) -> None:
     """Rows of (platform_id: the inferior platform, direction 'up'/'down', link, msg_id, data_type, decoded,
     raw_hex)."""

@@ -130,6 +130,31 @@ def test_link_state_shows_what_the_superior_service_saved(client: FlaskClient, l
         ("main", "up", "10.1.2.3:40000", 9, 7)]
 
 
+def test_the_authorisation_codes_a_platform_reported_are_read_with_the_superior_action(
+        client: FlaskClient, login: Login, pg_url: str) -> None:
+    """0x1701 as the superior service stores it (migration 0065): the row says when and as which platform id, the
+    codes only through their route; an older report never replaces a newer one; another enterprise: 404."""
+    headers = login("admin_a")
+    platform = new_platform(client, headers)
+    url = f"/api/exchange/inferiorPlatform/{platform['id']}/authorizeCodes.json"
+    assert client.get(url, headers=headers).json["data"] == {  # type: ignore[index]
+        "platformCode": None, "code1": None, "code2": None, "reportedAt": None}
+    home, cross = "a" * 64, "b" * 64
+    with connect(pg_url) as conn:
+        q.save_authorize_codes(conn, platform["id"], {"platform_code": "30000001", "code_1": home, "code_2": cross,
+                                                      "at": T0})
+        q.save_authorize_codes(conn, platform["id"], {"platform_code": "30000001", "code_1": "old", "code_2": "old",
+                                                      "at": T0 - timedelta(days=1)})  # late: left out
+        conn.commit()
+    got = client.get(url, headers=headers).json["data"]  # type: ignore[index]
+    assert (got["platformCode"], got["code1"], got["code2"]) == ("30000001", home, cross)
+    assert got["reportedAt"].startswith("2026-12-01T02:00:00")
+    row = client.get(f"/api/common/inferiorPlatform/{platform['id']}.json", headers=headers).json["data"]  # type: ignore[index]
+    assert row["authorizePlatformCode"] == "30000001" and row["authorizeReportedAt"].startswith("2026-12-01T02:00")
+    assert home not in str(row)  # the codes are not in the list's rows
+    assert client.get(url, headers=login("admin_b")).status_code == 404
+
+
 def test_a_user_without_the_permission_or_the_superior_action_is_403(client: FlaskClient, demo: Demo,
                                                                        pg_url: str, login: Login) -> None:
     platform = new_platform(client, login("admin_a"))
@@ -140,7 +165,7 @@ def test_a_user_without_the_permission_or_the_superior_action_is_403(client: Fla
     lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"inferiorPlatform": ["query", "get"]}).name)
     assert client.post("/api/common/query/exchangeCar.json", headers=lister, json={}).status_code == 200
     base = f"/api/exchange/inferiorPlatform/{platform['id']}"
-    for method, url, body in (("GET", f"{base}/linkState.json", None),
+    for method, url, body in (("GET", f"{base}/linkState.json", None), ("GET", f"{base}/authorizeCodes.json", None),
                               ("POST", f"{base}/inspection.json", {"content": "在岗?"}),
                               ("POST", f"{base}/message.json", {"content": "通知"})):
         reply = client.open(url, method=method, headers=lister, json=body)

@@ -218,3 +218,21 @@ def test_both_sides_frames_are_in_the_message_logs_with_their_platform_kind(stac
                      "(platform_id = %s OR inferior_platform_id = %s)", m.LoginResponse.MSG_ID,
                      stack["platform_id"], stack["inferior_id"]))
     assert down == {("superior",), ("inferior",)}
+
+
+def test_the_authorisation_codes_an_inferior_reports_are_kept_on_its_row(stack: dict[str, Any], pg_url: str) -> None:
+    """0x1701 after the login (JT/T 1078-2016 §8.1, migration 0065): the superior keeps the platform id and the
+    two codes the inferior side sent, as the frame log decoded them."""
+    row = wait_for(lambda: (found := _rows(pg_url, "SELECT authorize_platform_code, authorize_code_1, authorize_code_2,"
+                                                   " authorize_reported_at FROM inferior_platform WHERE id = %s",
+                                           stack["inferior_id"])) and found[0][3] is not None and found[0], 30,
+                   "the 0x1701 codes on the inferior platform's row", stack["service"])
+    platform_code, home, cross, reported_at = row
+    assert platform_code == str(CENTRE)
+    assert len(home) == len(cross) == 64 and home != cross and int(home, 16) >= 0
+    assert reported_at > datetime.now(UTC) - timedelta(minutes=5)
+    received = wait_for(lambda: _rows(pg_url, "SELECT decoded FROM exchange_message WHERE inferior_platform_id = %s"
+                                              " AND msg_id = %s AND direction = 'up' ORDER BY time DESC LIMIT 1",
+                                      stack["inferior_id"], m.Authorize.MSG_ID), 30, "the 0x1701 in the frame log",
+                        stack["service"])
+    assert home in str(received[0][0]) and cross in str(received[0][0])  # the frame's codes are the ones kept

@@ -20,6 +20,20 @@ export interface InferiorLinkState {
   updatedAt: string;
 }
 
+/** The platform's latest time-limited authorisation codes (0x1701): all null before its first report. */
+export interface AuthorizeCodes {
+  platformCode: string | null;
+  /** For its home region's superior. */
+  code1: string | null;
+  /** For a cross-region superior. */
+  code2: string | null;
+  reportedAt: string | null;
+}
+
+export function fetchAuthorizeCodes(platformId: number): Promise<ApiReply<AuthorizeCodes>> {
+  return http.get<AuthorizeCodes>(`/api/exchange/inferiorPlatform/${platformId}/authorizeCodes.json`);
+}
+
 export type RequestKind = 'inspection' | 'message';
 export const CONTENT_MAX = 1000;
 

@@ -2,6 +2,7 @@ import { Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RequestKind } from '../../features/exchangeInferior/api';
+import AuthorizeCodesCell from '../../features/exchangeInferior/AuthorizeCodesCell';
 import InferiorLinkStates from '../../features/exchangeInferior/InferiorLinkStates';
 import SendRequestDialog from '../../features/exchangeInferior/SendRequestDialog';
 import ListPage from '../../features/list/ListPage';
@@ -11,7 +12,8 @@ import { defineListScreen, type ListRecord } from '../../features/list/types';
 const REQUEST_STATE_COLOURS: Record<string, string> = { queued: 'default', sent: 'green', answered: 'blue', failed: 'red', expired: 'red' };
 
 /** Data exchange "inferiorPlatform" (platform-spec §2): the inferior platforms allowed to log in to fleetwatch as
- * their JT/T 809 superior, each with its links' state; the password is write-only. Holders of
+ * their JT/T 809 superior, each with its links' state and the time-limited authorisation codes it last reported
+ * (0x1701; the codes on demand); the password is write-only. Holders of
  * inferiorPlatform:superior send a platform an inspection (查岗) or a message; the list below shows what was sent,
  * its answer and how long the answer took. */
 export default function InferiorPlatformScreen() {
@@ -25,7 +27,9 @@ export default function InferiorPlatformScreen() {
     namespace: 'inferior:platform',
     columns: ['name', 'userId', 'centreId', 'version',
       { field: 'enabled', render: (value) => (value ? <Tag color="green">{t('platform.enabled.true')}</Tag> : <Tag>{t('platform.enabled.false')}</Tag>) },
-      { key: 'links', title: t('platform.links'), render: (_value, record) => <InferiorLinkStates platformId={Number(record.id)} /> }],
+      { key: 'links', title: t('platform.links'), render: (_value, record) => <InferiorLinkStates platformId={Number(record.id)} /> },
+      { key: 'authorize', title: t('authorize.column'), render: (_value, record) => (
+        <AuthorizeCodesCell platformId={Number(record.id)} reportedAt={record.authorizeReportedAt} />) }],
     filters: ['name', 'userId', 'version', 'enabled'],
     form: ['name', 'userId', 'password', 'centreId', 'version', 'encrypted', 'm1', 'ia1', 'ic1', 'encryptKey',
       'allowedHosts', 'enabled', 'remark'],
