@@ -3,7 +3,8 @@ Kafka and PostgreSQL: its own link service (fleetwatch as the inferior, a superi
 own superior server (an inferior_platform row with the same credentials); the superior opens the sub link back;
 a simulated terminal's positions are forwarded and stored as exchange vehicles and positions with their exact
 values; an operator's inspection goes down, is answered on the inferior side and its answer comes back with its
-latency; a wrong password is refused with 0x1002 result 4."""
+latency; the authorisation codes it reports (0x1701) are kept on its row; a wrong password is refused with 0x1002
+result 4."""
 
 from __future__ import annotations
 
@@ -205,8 +206,10 @@ def test_a_request_past_its_deadline_expires_unsent_and_a_late_answer_matches_no
                      stack["platform_id"])
 
 
-def test_both_sides_frames_are_in_the_message_logs_with_their_platform_kind(stack: dict[str, Any],
-                                                                            pg_url: str) -> None:
+def test_both_sides_frames_are_logged_and_the_reported_codes_kept(stack: dict[str, Any], pg_url: str) -> None:
+    """Each side's frames in the message logs with their platform kind; the 0x1701 sent after the login (JT/T
+    1078-2016 §8.1, migration 0065): the superior keeps the platform id and the two codes on the inferior platform's
+    row, the ones the frame carried (one stack for both: starting the exchange process is most of a test's time)."""
     query = ("SELECT platform_kind, platform_name, enterprise_id FROM exchange_upstream_view "
              "WHERE msg_id = %s AND (platform_id = %s OR inferior_platform_id = %s)")
     up = wait_for(lambda: (rows := set(_rows(pg_url, query, m.LoginRequest.MSG_ID, stack["platform_id"],
@@ -219,10 +222,6 @@ def test_both_sides_frames_are_in_the_message_logs_with_their_platform_kind(stac
                      stack["platform_id"], stack["inferior_id"]))
     assert down == {("superior",), ("inferior",)}
 
-
-def test_the_authorisation_codes_an_inferior_reports_are_kept_on_its_row(stack: dict[str, Any], pg_url: str) -> None:
-    """0x1701 after the login (JT/T 1078-2016 §8.1, migration 0065): the superior keeps the platform id and the
-    two codes the inferior side sent, as the frame log decoded them."""
     row = wait_for(lambda: (found := _rows(pg_url, "SELECT authorize_platform_code, authorize_code_1, authorize_code_2,"
                                                    " authorize_reported_at FROM inferior_platform WHERE id = %s",
                                            stack["inferior_id"])) and found[0][3] is not None and found[0], 30,
