@@ -40,9 +40,11 @@ class ExchangeProcess(ServiceProcess):
                                          stdout=log, stderr=subprocess.STDOUT)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str], free_port: Any,
-          tmp_path: Path) -> Iterator[dict[str, Any]]:
+          tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """One exchange process for the module (its start and both links coming up are most of a test's time); each
+    test works on its own requests and vehicles, so none depends on another's."""
     terminals = insert_terminals(pg_url, 2, enterprise_name="superior-test")
     superior_port = free_port()
     with psycopg.connect(pg_url, autocommit=True) as conn:
@@ -65,7 +67,7 @@ def stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str], free_por
            "FLEET_EXCHANGE_RECONNECT_MIN_S": "0.2", "FLEET_EXCHANGE_RECONNECT_MAX_S": "1",
            "FLEET_EXCHANGE_HEARTBEAT_S": "5", "FLEET_EXCHANGE_SUPERIOR_HOST": "127.0.0.1",
            "FLEET_EXCHANGE_SUPERIOR_PORT": str(superior_port)}
-    service = ExchangeProcess(env, tmp_path / "exchange.log")
+    service = ExchangeProcess(env, tmp_path_factory.mktemp("superior") / "exchange.log")
     service.start()
     try:
         wait_for(lambda: _states(pg_url, inferior_id) == {"main": "up", "sub": "up"}, 60,
