@@ -323,7 +323,12 @@ def test_9101_admits_the_media_connection_only_from_the_terminals_session_addres
     assert stream.info.source_address == "127.0.0.2"  # what the API registered
     genuine = media.submit(forge(media.port, car.phone, 1, 1.0, local_ip="127.0.0.2", clip=tiny_clip())).result(10)
     assert genuine.closed_by_server_after_s is None  # admitted: it fed the stream until it stopped
-    assert media.call(lambda: stream.counters.video_frames) >= 20
+    # every frame it sent reached the stream (how many it sent in its second depends on the machine's load)
+    assert genuine.frames_sent >= 5
+    deadline = time.monotonic() + 5
+    while media.call(lambda: stream.counters.video_frames) < genuine.frames_sent and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert media.call(lambda: stream.counters.video_frames) == genuine.frames_sent
 
 
 def test_a_revoked_users_open_viewer_is_closed(video_app: Flask, pg_url: str, kafka_bootstrap: str, demo: Demo,
