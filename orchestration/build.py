@@ -321,12 +321,13 @@ def grade_month(conn: Any, key: int) -> None:
         rows = _frame(conn, f"SELECT {subject}, enterprise_id FROM {month_table} WHERE month = %s",  # noqa: S608
                       (key,), {subject: pl.Int64, "enterprise_id": pl.Int64})
         graded = with_grades(rows.join(month_scores(days, subject), on=subject, how="inner"), bands)
-        with conn.cursor() as cur:
-            cur.executemany(
-                f"UPDATE {month_table} SET grade_score = %s, grade = %s, grade_deductions = %s::jsonb"  # noqa: S608
-                f" WHERE {subject} = %s AND month = %s",
-                [(score, grade, deductions, subject_id, key) for subject_id, score, grade, deductions
-                 in graded.select(subject, "grade_score", "grade", "grade_deductions").iter_rows()])
+        conn.execute(  # one statement for the month's rows (10,000 single-row updates took seconds)
+            f"UPDATE {month_table} m SET grade_score = v.score, grade = v.grade,"  # noqa: S608
+            " grade_deductions = v.deductions::jsonb"
+            " FROM unnest(%s::bigint[], %s::real[], %s::text[], %s::text[]) AS v(id, score, grade, deductions)"
+            f" WHERE m.{subject} = v.id AND m.month = %s",
+            (graded[subject].to_list(), graded["grade_score"].to_list(), graded["grade"].to_list(),
+             graded["grade_deductions"].to_list(), key))
 
 
 KPI_VEHICLE_SCHEMA: dict[str, Any] = {
