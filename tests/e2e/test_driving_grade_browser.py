@@ -193,34 +193,34 @@ def test_driver_detail_lists_the_drivers_scored_days(page: Any, console_stack: C
 
 
 
-@pytest.mark.parametrize(("path", "table", "name"), [
-    ("/report/monthMileage", "car_month_report", "plate_number"),
-    ("/report/driverMonthMileage", "driver_month_report", "driver_name"),
-])
-def test_month_reports_show_the_months_scores(page: Any, console_stack: ConsoleStack, graded: ReportDays,
-                                              path: str, table: str, name: str) -> None:
-    """The month's score of a vehicle and of a driver (its days' averaged by driving time) as the database
-    holds it, "score (grade)" per row of the built month."""
+def test_month_reports_show_the_months_scores(page: Any, console_stack: ConsoleStack, graded: ReportDays) -> None:
+    """The month's score of each vehicle (monthMileage) and of each driver (driverMonthMileage), its days'
+    averaged by driving time, as the database holds it: "score (grade)" per row of the built month; the column's
+    title in each language."""
     month = graded.last.year * 100 + graded.last.month
-    with connect(console_stack.db_url) as conn:
-        stored = {who: (score, grade) for who, score, grade in conn.execute(
-            f"SELECT {name}, grade_score, grade FROM {table} WHERE month = %s AND grade_score IS NOT NULL",  # noqa: S608
-            (month,))}
-    assert stored, "the month build wrote no scores"
-    sign_in(page, "admin", path=path)
-    shown = page.get_by_test_id("list-table")
-    shown.locator("[data-testid=grade-score]").first.wait_for()
-    checked = 0
-    for row in shown.locator("tr[data-row-key]").all():
-        cell = row.locator("[data-testid=grade-score]")
-        row_text = row.inner_text()
-        if not cell.count() or f"{graded.last:%Y-%m}" not in row_text:
-            continue
-        who = max((w for w in stored if w in row_text), key=len)  # a plate inside a longer one: the longer
-        score, grade = stored[who]
-        assert cell.inner_text() == f"{score:g} ({grade})"
-        checked += 1
-    assert checked > 0
+    sign_in(page, "admin", path="/report/monthMileage")
+    for path, table, name in (("/report/monthMileage", "car_month_report", "plate_number"),
+                              ("/report/driverMonthMileage", "driver_month_report", "driver_name")):
+        with connect(console_stack.db_url) as conn:
+            stored = {who: (score, grade) for who, score, grade in conn.execute(
+                f"SELECT {name}, grade_score, grade FROM {table} WHERE month = %s AND grade_score IS NOT NULL",  # noqa: S608
+                (month,))}
+        assert stored, f"the month build wrote no scores in {table}"
+        if path not in page.url:
+            page.goto(path)
+        shown = page.locator("[data-testid^=list-page-]:visible").get_by_test_id("list-table")
+        shown.locator("[data-testid=grade-score]").first.wait_for()
+        checked = 0
+        for row in shown.locator("tr[data-row-key]").all():
+            cell = row.locator("[data-testid=grade-score]")
+            row_text = row.inner_text()
+            if not cell.count() or f"{graded.last:%Y-%m}" not in row_text:
+                continue
+            who = max((w for w in stored if w in row_text), key=len)  # a plate inside a longer one: the longer
+            score, grade = stored[who]
+            assert cell.inner_text() == f"{score:g} ({grade})"
+            checked += 1
+        assert checked > 0, path
     for language in ("zh-HK", "en-US", "zh-CN"):
         switch_language(page, language)
         shown.locator("thead th").filter(has_text=text(language, "report", "fields.gradeScore")).first.wait_for()

@@ -5,7 +5,8 @@ adds. Run by hand, one part or several, with the examples per hand-written opera
         .venv/bin/pytest tests/integration/api/fuzz_novelty_probe.py -q -k hand-written
 
 (``FLEET_PROBE_GENERATED_EXAMPLES`` sets the examples per operation of the generated parts and the commands,
-``FLEET_PROBE_REPORT_EXAMPLES`` those of the reports; by default the test's own.)
+``FLEET_PROBE_SPREADSHEET_EXAMPLES`` those of the spreadsheet routes, ``FLEET_PROBE_REPORT_EXAMPLES`` those of the
+reports; by default the test's own.)
 
 For every request it records the lines of the project's own code (api/, warehouse/, fleet/, protocols/) run for
 the first time in this run, and the reply's (status, envelope code). The JSON written holds, per operation and
@@ -108,6 +109,7 @@ def traced_wsgi(fuzz_wsgi: WsgiApp) -> WsgiApp:  # noqa: F811 (the imported fixt
 def test_probe(monkeypatch: pytest.MonkeyPatch, traced_wsgi: WsgiApp, fuzz_user: dict[str, str], part: str) -> None:  # noqa: F811
     examples = int(os.environ.get("FLEET_PROBE_EXAMPLES", "60"))
     for name, variable in (("GENERATED_MAX_EXAMPLES", "FLEET_PROBE_GENERATED_EXAMPLES"),
+                           ("SPREADSHEET_MAX_EXAMPLES", "FLEET_PROBE_SPREADSHEET_EXAMPLES"),
                            ("REPORT_MAX_EXAMPLES", "FLEET_PROBE_REPORT_EXAMPLES")):
         if variable in os.environ:
             monkeypatch.setattr(contract, name, int(os.environ[variable]))

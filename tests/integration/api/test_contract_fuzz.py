@@ -55,6 +55,13 @@ GENERATED_MAX_EXAMPLES = 15  # per operation generated from a declaration (tags 
 # them) and their 401 / 405 answers (test_every_protected_operation_answers_401_before_reading_its_input,
 # tests/unit/api/test_envelope.py; the hand-written routes' coverage phase still checks undeclared methods).
 GENERATED_TAGS = ("entities", "spreadsheets", "query")
+# The spreadsheet routes (each declared entity's template, import and CSV / XLSX export) run the one generic
+# export and import code, and their filters the generic query code that the "query" and "entities" parts fuzz at
+# GENERATED_MAX_EXAMPLES. Measured with tests/integration/api/fuzz_novelty_probe.py -k spreadsheets: 5 examples
+# an operation reached 933 of the project's lines against 936 with 15 (the 7 not reached: query grammar and value
+# parsing and the phone rule, which the other generated parts run; 4 reached only with 5) and every kind of reply
+# but a few entities' 400s, in 43 s against 73 s.
+SPREADSHEET_TAG, SPREADSHEET_MAX_EXAMPLES = "spreadsheets", 5
 # The report entities (15 tables, each query, count, meta and two exports) run the generic code
 # the entities above already fuzz: fewer examples each keep the run's length.
 REPORT_TAG, REPORT_MAX_EXAMPLES = "reports", 5
@@ -196,8 +203,12 @@ def _config(headers: dict[str, str], max_examples: int, *, coverage: bool = True
             # coverage phase (its boundary values of every field of every entity re-test the one
             # declaration-driven validator; it was most of a 7-minute run). The hand-written routes above
             # keep it.
-            "include-tag": list(GENERATED_TAGS),
+            "include-tag": [tag for tag in GENERATED_TAGS if tag != SPREADSHEET_TAG],
             "generation": {"max-examples": GENERATED_MAX_EXAMPLES},
+            "phases": {"coverage": {"enabled": False}},
+        }, {
+            "include-tag": SPREADSHEET_TAG,
+            "generation": {"max-examples": SPREADSHEET_MAX_EXAMPLES},
             "phases": {"coverage": {"enabled": False}},
         }, {
             "include-path": DEVICE_COMMAND_PATHS,
