@@ -284,9 +284,9 @@ WITH src AS (
         %(end_time)s::timestamptz[], %(lat)s::float8[], %(lng)s::float8[], %(speed)s::real[],
         %(altitude)s::real[], %(alarm_flags)s::bigint[], %(message_seq)s::int[], %(warn_uuid)s::text[],
         %(alarm_no)s::text[], %(attachment_count)s::smallint[], %(backlog)s::boolean[], %(details)s::text[],
-        %(rule_key)s::text[])
+        %(rule_key)s::text[]) WITH ORDINALITY
       AS s(device_id, enterprise_id, car_id, type, key, level, start_time, end_time, lat, lng, speed, altitude,
-           alarm_flags, message_seq, warn_uuid, alarm_no, attachment_count, backlog, details, rule_key)
+           alarm_flags, message_seq, warn_uuid, alarm_no, attachment_count, backlog, details, rule_key, n)
 ), ins AS (
     INSERT INTO alarm (enterprise_id, device_id, car_id, plate_number, driver_id, driver_name, phone, type, key,
         level, start_time, end_time, lat, lng, speed, altitude, alarm_flags, message_seq, warn_uuid, alarm_no,
@@ -311,6 +311,9 @@ WITH src AS (
     JOIN device d ON d.id = s.device_id
     LEFT JOIN car c ON c.id = COALESCE(s.car_id, d.car_id)
     LEFT JOIN driver dr ON dr.id = c.driver_id
+    -- ids in the episodes' order whatever join the planner picks: the rows come back (and are pushed to the
+    -- console) in that order, an entry before the exit that followed it
+    ORDER BY s.n
     ON CONFLICT (device_id, key, start_time) DO NOTHING
     RETURNING *
 )
