@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+import warehouse.passwords as _passwords
 from tests.support.ports import free_port as _free_port
 from tests.support.stack import SessionStack
 
@@ -57,6 +58,26 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             return "tests/e2e" if module.startswith("tests/e2e/") else module
 
     return SuiteScheduling(config, log)
+
+
+PRODUCT_HASHER = _passwords._hasher  # the product's argon2id parameters (tests/unit/warehouse/test_passwords.py)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hashes() -> Iterator[None]:
+    """The passwords the tests store (the demo seed's administrators, each test's own users) are hashed with
+    argon2id at its lowest cost. A check reads the cost from the stored hash, so the API checks them by the
+    same code as any other, in a millisecond instead of ~130 ms and 64 MiB: sign-ins and made-up users were
+    minutes of the suite's CPU. Servers the tests start as processes (the console stack's API, `fleet up`)
+    hash with the product's parameters, which tests/unit/warehouse/test_passwords.py asserts."""
+    from argon2 import PasswordHasher
+
+    cheap = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_passwords, "_hasher", lambda: cheap)
+        _passwords._dummy_hash.cache_clear()
+        yield
+    _passwords._dummy_hash.cache_clear()
 
 
 @pytest.fixture(scope="session")

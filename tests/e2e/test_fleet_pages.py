@@ -11,6 +11,8 @@ import secrets
 import urllib.request
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
 from tests.e2e.test_console import TREE_NODE, screenshot, search_tree, text
@@ -35,10 +37,22 @@ def _open_list(page: Any, path: str, entity: str) -> None:
 
 
 def _choose(page: Any, select: Any, option: str) -> None:
-    select.click()
-    page.keyboard.type(option)
-    page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option",
-                 has_text=option).first.click()
+    """Pick ``option`` in ``select`` as a user does (open, type, click), until the select shows it: a click on an
+    option of a dropdown still opening was once lost under load (the record saved without that field), and a
+    user who sees the choice missing picks it again."""
+    for attempt in range(2):
+        select.click()
+        page.keyboard.type(option)
+        page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option",
+                     has_text=option).first.click()
+        shown = select.locator(".ant-select-content, .ant-select-selection-item", has_text=option).first
+        try:
+            shown.wait_for(timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            if attempt:
+                raise
+            page.keyboard.press("Escape")
 
 
 def _create(page: Any, entity: str, values: dict[str, str], choices: dict[str, str] | None = None) -> None:

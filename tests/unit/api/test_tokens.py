@@ -187,3 +187,22 @@ def test_verify_access_token_checks_the_guard(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(api.auth, "_guard_of", lambda settings: SessionGuard(users, ttl_s=0))
     with pytest.raises(AuthError):
         verify_access_token(settings, stale)
+
+
+def test_an_unknown_name_waits_one_checks_time_not_the_dummy_hash_made_before_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first unknown name checks against the dummy hash to measure a check; the dummy hash is made once per
+    process, and its making is not counted as the check's time (every later unknown name waits that time)."""
+    import time
+
+    import api.tokens
+    from api.tokens import TokenService
+
+    def slow_dummy_hash() -> str:
+        time.sleep(0.3)
+        return "dummy"
+
+    monkeypatch.setattr(api.tokens, "dummy_hash", slow_dummy_hash)
+    monkeypatch.setattr(api.tokens, "verify_password", lambda password_hash, password: password_hash == "dummy")
+    service = TokenService(None, TokenCodec("s3cret", ttl_s=60), ApiSettings(token_secret="s3cret"))  # type: ignore[arg-type]
+    assert service._verify(None, "guess", known=False) is False  # the dummy hash matches; the name is still unknown
+    assert service._check_s is not None and service._check_s < 0.1
