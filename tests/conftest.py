@@ -35,27 +35,49 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("filterwarnings", f"ignore:{message}:DeprecationWarning")
 
 
+# The one end-to-end module that drives no browser and no console stack: it starts `fleet up` whole.
+_STACK_SMOKE = _TESTS_DIR / "e2e" / "test_fleet_up.py"
+
+
+def _run_rank(path: Path) -> int:
+    """The order the workers take the tests in (pytest_xdist_make_scheduler): the browser tests (the longest unit),
+    then the `fleet up` smoke test (two minutes in one test), the integration modules, the unit tests last (many
+    short modules that even out the two workers' ends)."""
+    if path == _STACK_SMOKE:
+        return 1
+    if (_TESTS_DIR / "e2e") in path.parents:
+        return 0
+    return 2 if (_TESTS_DIR / "integration") in path.parents else 3
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         path = Path(str(item.path))
         for suite in ("integration", "e2e"):
             if (_TESTS_DIR / suite) in path.parents:
                 item.add_marker(getattr(pytest.mark, suite))
+    items.sort(key=lambda item: _run_rank(Path(str(item.path))))  # stable: each group keeps its order
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """How `make test`'s two pytest workers share the tests (scripts/test.sh): every end-to-end test on one
-    worker, because they drive one console stack and one Chromium that a second worker would start again
-    (tests/e2e/conftest.py); the unit and integration tests a module at a time on whichever worker is free, so
-    a module's fixtures (its gateway, its workers, its database) start once. The largest unit goes first (the
-    end-to-end suite), so it never waits at the end of the run."""
+    """How `make test`'s two pytest workers share the tests (scripts/test.sh): every browser test on one worker,
+    because they drive one console stack and one Chromium that a second worker would start again
+    (tests/e2e/conftest.py); every other module (the `fleet up` smoke test too) as a unit on whichever worker is
+    free, so a module's fixtures (its gateway, its workers, its database) start once. The units are taken in the
+    order pytest_collection_modifyitems gives (the browser tests first, the unit tests last), not by their
+    number of tests: a one-test module can take minutes, and at the end it would keep one worker busy alone."""
     from xdist.scheduler import LoadScopeScheduling
 
     class SuiteScheduling(LoadScopeScheduling):
+        def __init__(self, config: pytest.Config, log: Any = None) -> None:
+            super().__init__(config, log)
+            config.option.loadscopereorder = False
+
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::", 1)[0]
-            return "tests/e2e" if module.startswith("tests/e2e/") else module
+            browser = module.startswith("tests/e2e/") and module != "tests/e2e/test_fleet_up.py"
+            return "tests/e2e" if browser else module
 
     return SuiteScheduling(config, log)
 

@@ -221,9 +221,19 @@ def test_a_binding_sheet_binds_the_enterprises_car_and_refuses_an_unknown_plate_
     assert page.get_by_test_id(f"binding-row-{fleet['car_id']}").count() == 0
     page.get_by_test_id("binding-import").click()
     dialog = page.get_by_test_id("binding-import-dialog")
-    # The drawer's template names its fence; the user fills in the plates.
-    with page.expect_download() as download:
-        dialog.get_by_test_id("import-template").click()
+    # The drawer's template names its fence; the user fills in the plates. The template is written in the
+    # browser, so its download follows the click at once; a click made while the dialog was still zooming open
+    # was once lost under load (no download in 15 s), and a user clicks again.
+    dialog.wait_for()
+    page.wait_for_function("() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter')")
+    for attempt in range(2):
+        try:
+            with page.expect_download(timeout=5_000 if attempt == 0 else 15_000) as download:
+                dialog.get_by_test_id("import-template").click()
+            break
+        except PlaywrightTimeout:
+            if attempt:
+                raise
     sheet_path = tmp_path / "bindings.xlsx"
     download.value.save_as(sheet_path)
     book = openpyxl.load_workbook(sheet_path)
