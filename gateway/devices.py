@@ -231,7 +231,8 @@ class PostgresDeviceDirectory:
                 manufacturer_id=info.manufacturer_id, terminal_model=info.terminal_model,
                 protocol_version=info.protocol_version)
             if code is not None and info.terminal_id:
-                shared = await registry.devices_sharing_terminal_id_async(conn, device.id, info.terminal_id)
+                shared = await registry.devices_sharing_terminal_id_async(conn, device.id, device.enterprise_id,
+                                                                          info.terminal_id)
         if code is None:  # deleted, disabled or registered by someone else meanwhile
             return RegistrationOutcome(REG_TERMINAL_TAKEN, device=device)
         return RegistrationOutcome(REG_OK, code, device.id, replaced_code=bool(device.auth_code), device=device,

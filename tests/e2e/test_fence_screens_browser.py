@@ -224,7 +224,7 @@ def test_a_binding_sheet_binds_the_enterprises_car_and_refuses_an_unknown_plate_
     # The drawer's template names its fence; the user fills in the plates. The template is written in the
     # browser, so its download follows the click at once; a click made while the dialog was still zooming open
     # was once lost under load (no download in 15 s), and a user clicks again.
-    dialog.wait_for()
+    dialog.get_by_test_id("import-template").wait_for()  # the dialog's root has no box of its own: never "visible"
     page.wait_for_function("() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter')")
     for attempt in range(2):
         try:

@@ -155,9 +155,12 @@ _STORE_CODE = (
 # Runs on every successful registration: both conditions compare with the reported id itself (the device's
 # registered_terminal_id was just set to it), so each is one probe of its index (migration 0044), never a
 # read of every device.
+# The enterprise is given, not looked up in a subquery: with a value the planner knows how many terminals that
+# enterprise has, and for a large one it takes the (enterprise, terminal id) indexes of migration 0044; behind an
+# InitPlan it assumed an average enterprise and read the whole enterprise through its index.
 _SAME_TERMINAL_ID = (
     "SELECT o.id, o.phone FROM device o "
-    "WHERE o.enterprise_id = (SELECT d.enterprise_id FROM device d WHERE d.id = %(id)s) AND o.id <> %(id)s "
+    "WHERE o.enterprise_id = %(enterprise_id)s AND o.id <> %(id)s "
     "AND o.record_state = 1 AND (o.device_sn = %(terminal_id)s OR o.registered_terminal_id = %(terminal_id)s) "
     "ORDER BY o.id LIMIT 5"
 )
@@ -195,10 +198,11 @@ async def store_code_async(conn: AsyncConnection[Any], device_id: int, *, code: 
     return None if row is None else str(row[0])
 
 
-async def devices_sharing_terminal_id_async(conn: AsyncConnection[Any], device_id: int,
+async def devices_sharing_terminal_id_async(conn: AsyncConnection[Any], device_id: int, enterprise_id: int,
                                             terminal_id: str) -> list[tuple[int, str]]:
-    """(id, phone) of at most 5 other live devices of the enterprise known by ``terminal_id``."""
-    rows = await (await conn.execute(_SAME_TERMINAL_ID, {"id": device_id, "terminal_id": terminal_id})).fetchall()
+    """(id, phone) of at most 5 other live devices of the device's enterprise known by ``terminal_id``."""
+    rows = await (await conn.execute(_SAME_TERMINAL_ID, {"id": device_id, "enterprise_id": enterprise_id,
+                                                         "terminal_id": terminal_id})).fetchall()
     return [(int(r[0]), str(r[1])) for r in rows]
 
 
