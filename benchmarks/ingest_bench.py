@@ -510,6 +510,7 @@ def kill_drill(components: list[str], at_s: float, down_s: float, db_url: str, r
         time.sleep(max(0.0, at_s - (time.monotonic() - started)))
         with psycopg.connect(db_url) as conn:
             before = conn.execute("SELECT count(*) FROM gps").fetchone()[0]  # type: ignore[index]
+        killed_at = APIS["killed_at"] = time.monotonic()  # before the kill: a drop is never stamped before it
         for component in components:
             if component == "broker":
                 os.kill(KAFKA[0].pid(), signal.SIGKILL)
@@ -518,7 +519,6 @@ def kill_drill(components: list[str], at_s: float, down_s: float, db_url: str, r
                 for pid in _children(victim.pid):  # py-spy's child if profiled; gunicorn's workers
                     os.kill(pid, signal.SIGKILL)
                 victim.kill()
-        killed_at = APIS["killed_at"] = time.monotonic()
         for component in components:
             if component == "broker":
                 while KAFKA[0].pid() is not None:  # gone (and reaped) before it is started again

@@ -93,8 +93,13 @@ def test_stomp_sessions_on_a_killed_api_reconnect_through_haproxy_and_get_live_p
         on_survivor.start(timeout_s=30)
         held = api_servers(stats_port)
         assert held["api-1"][1] >= 3 and held["api-2"][1] >= 2, held  # three consoles on one, two on the other
-        apis[0].kill_with_children()  # the gunicorn master and its worker
+        assert apis[0].proc is not None and apis[0].proc.poll() is None, "api-1 ended before the kill:\n" + \
+            apis[0].log_tail()
+        before = _timelines(on_victim)  # to tell, on a failure, whether a console had moved before the kill
+        # The kill's time is taken before it: the sessions drop while kill_with_children still waits for the
+        # master's exit, and a drop stamped before a time taken after the kill was not counted as the kill's.
         killed_at = time.monotonic()
+        apis[0].kill_with_children()  # the gunicorn master and its worker
         gaps = on_victim.gaps(killed_at)
         while time.monotonic() - killed_at < RESYNC_WITHIN_S + 1 and (
                 gaps["stomp_sessions_on_killed_api"] < 3 or gaps["stomp_kill_to_first_live_position_max_s"] > 10**6):
@@ -109,8 +114,19 @@ def test_stomp_sessions_on_a_killed_api_reconnect_through_haproxy_and_get_live_p
         balancer.stop()
         for api in apis:
             api.stop()
-    assert gaps["stomp_sessions_on_killed_api"] == 3, (gaps, balancer.log_tail())
+    assert gaps["stomp_sessions_on_killed_api"] == 3, (
+        f"{gaps}\nbefore the kill: {before}\nfrom the kill: {_timelines(on_victim, killed_at)}\n"
+        f"balancer:\n{balancer.log_tail()}")
     assert gaps["stomp_kill_to_resync_max_s"] <= RESYNC_WITHIN_S, gaps
     assert gaps["stomp_kill_to_first_live_position_max_s"] <= RESYNC_WITHIN_S, gaps
     assert untouched["stomp_sessions_on_killed_api"] == 0, untouched  # the live API's sessions never dropped
     print(f"api failover: {gaps}")
+
+
+def _timelines(watch: StompWatch, since: float | None = None) -> list[dict[str, object]]:
+    """Each console's connects, drops and last errors (seconds from ``since``, or counts), for a failure's message."""
+    def at(times: list[float]) -> object:
+        return len(times) if since is None else [round(t - since, 2) for t in times]
+
+    return [{"name": s.name, "connected": at(s.connected), "dropped": at(s.dropped), "messages": len(s.messages),
+             "errors": s.errors[-2:]} for s in watch.sessions]
