@@ -16,6 +16,7 @@ from typing import Any
 from fleet.settings import SimulatorSettings
 from simulator.commands import NORMAL, behaviour_for
 from tests.e2e.conftest import ConsoleStack, Vehicle
+from tests.e2e.support import click_until
 from tests.e2e.test_console import open_map, open_popup, screenshot, set_clustering, text, tick
 
 ACCEPTED = "指令已下发，等待网关处理中"
@@ -72,9 +73,9 @@ def test_a_photo_taken_from_the_popup_pops_up_and_shows_in_the_vehicle_popup(pag
     open_map(page)
     set_clustering(page, False)
     popup = _open_popup(page, vehicle)
-    popup.get_by_test_id("popup-btn-photo").click()
     dialog = page.get_by_test_id("command-dialog-photo")
-    page.get_by_text(f"对【{vehicle.plate}】进行抓拍").wait_for()
+    # the popup follows its live marker: a click it moved away from is made again, as a user does
+    click_until(lambda: popup.get_by_test_id("popup-btn-photo").click(), page.get_by_text(f"对【{vehicle.plate}】进行抓拍"))
     dialog.get_by_test_id("photo-channel").wait_for()
     screenshot(page, "command-photo-dialog.png")
     command_id = _send(page, "8801")
