@@ -36,7 +36,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # The one end-to-end module that drives no browser and no console stack: it starts `fleet up` whole.
-_STACK_SMOKE = _TESTS_DIR / "e2e" / "test_fleet_up.py"
+_STACK_SMOKE_MODULE = "tests/e2e/test_fleet_up.py"
+_STACK_SMOKE = _TESTS_DIR.parent / _STACK_SMOKE_MODULE
 
 
 def _run_rank(path: Path) -> int:
@@ -76,7 +77,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::", 1)[0]
-            browser = module.startswith("tests/e2e/") and module != "tests/e2e/test_fleet_up.py"
+            browser = module.startswith("tests/e2e/") and module != _STACK_SMOKE_MODULE
             return "tests/e2e" if browser else module
 
     return SuiteScheduling(config, log)
