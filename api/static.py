@@ -13,7 +13,8 @@
   ``Content-Encoding``, the twin's ``Content-Length`` and ETag, and ``Vary: Accept-Encoding``. A
   ``Range`` request gets the file itself (a range of the compressed bytes would be a range of another
   representation). The index.html with the address's preloads is made per request: gzip-compressed
-  then (the standard library has no brotli).
+  then (the standard library has no brotli), as is the index.html that names the console's client
+  credentials under authorization protocol 2 (``_client_meta``).
 - Paths under ``/api``, ``/oauth2`` and ``/wss`` keep the API's JSON 404 envelope.
 - Without a build, ``/`` and history paths answer 503 saying how to build it (HTML for browsers,
   the envelope otherwise).
@@ -34,6 +35,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_from_
 from werkzeug.exceptions import NotFound as HttpNotFound
 from werkzeug.security import safe_join
 
+from api.basic_auth import PROTOCOL_CLIENT_BASIC
 from api.console_preload import page_preloads, with_preloads
 from api.errors import envelope
 from fleet.settings import ApiSettings
@@ -92,10 +94,14 @@ def _index() -> Response | tuple[Response, int]:
     if not (directory / "index.html").is_file():
         return _not_built()
     preloads = page_preloads(directory, request.path)
-    if not preloads:
+    client = _client_meta(current_app.config["FLEET_API_SETTINGS"])
+    if not preloads and not client:
         return _no_cache(_send_build_file(directory, "index.html", max_age=0))
     # The opening page's chunks named by the address, fetched beside the shell (api/console_preload.py).
     html = with_preloads((directory / "index.html").read_text(encoding="utf-8"), preloads)
+    if client:
+        at = html.find("</head>")
+        html = html[:at] + client + html[at:] if at >= 0 else html
     body = html.encode()
     encoding = "gzip" if _accepted("gzip") else None
     response = Response(gzip.compress(body, 6, mtime=0) if encoding else body, mimetype="text/html")
@@ -106,6 +112,17 @@ def _index() -> Response | tuple[Response, int]:
     response.vary.add("Accept-Encoding")
     response.make_conditional(request)  # a 304 for the same build and address (it changes the reply in place)
     return _no_cache(response)
+
+
+def _client_meta(settings: ApiSettings) -> str:
+    """Authorization protocol 2 (console-spec §7 "General": the token call carries Basic client credentials):
+    the console's open platform app key and secret as two ``<meta>`` the console reads at start
+    (``dashboards/src/config.ts``), so one build serves any server's app. Nothing under protocols 1 and 3, or
+    when no console app is configured (the console then sends the ones it was built with, if any)."""
+    if settings.auth_protocol != PROTOCOL_CLIENT_BASIC or not settings.console_client_id:
+        return ""
+    return (f'    <meta name="fleetwatch:client-id" content="{escape(settings.console_client_id)}">\n'
+            f'    <meta name="fleetwatch:client-secret" content="{escape(settings.console_client_secret)}">\n')
 
 
 def _not_built() -> tuple[Response, int]:

@@ -331,7 +331,11 @@ class ApiSettings(_Base):
     forwarded_header: Literal["X-Forwarded-For", "Forwarded"] = Field(
         "X-Forwarded-For", description="the one header the trusted proxies set to name the client (the other is ignored: clients can forge it)")
     auth_protocol: int = Field(
-        3, ge=1, le=3, description="authorization protocol (console-spec §7, platform-spec §9): 3 Bearer access tokens; 1 also HTTP Basic userName:password on every REST call and in STOMP CONNECT; 2 Bearer tokens whose token call must authenticate the client with HTTP Basic open platform app credentials (the console sends its own when built with VITE_AUTH_CLIENT_ID / VITE_AUTH_CLIENT_SECRET, dashboards/README.md)")
+        3, ge=1, le=3, description="authorization protocol (console-spec §7, platform-spec §9): 3 Bearer access tokens; 1 also HTTP Basic userName:password on every REST call and in STOMP CONNECT; 2 Bearer tokens whose token call must authenticate the client with HTTP Basic open platform app credentials (the console sends console_client_id / console_client_secret, or those it was built with, dashboards/README.md)")
+    console_client_id: str = Field(
+        "", max_length=64, description="protocol 2: the appKey of the open platform app the console authenticates as on its token calls; the API writes it and console_client_secret into the console's index.html (a public client's credentials: they say which client asks, they guard nothing; dashboards/README.md). Empty: the console sends the ones it was built with, if any")
+    console_client_secret: str = Field(
+        "", max_length=128, description="protocol 2: that app's secret (shown once when the app is made or given a new secret on the openPlatform screen)")
     basic_auth_cache_s: float = Field(
         60.0, ge=0.0, le=600.0, description="protocol 1: how long a verified Basic credential is trusted before its password is checked again (revocation is still seen within session_check_ttl_s)")
     stomp_connect_timeout_s: float = Field(5.0, description="close a STOMP socket that sends no CONNECT within this")
@@ -385,6 +389,14 @@ class ApiSettings(_Base):
         for item in value:
             ipaddress.ip_network(item.strip(), strict=False)  # ValueError: the setting is refused at start
         return value
+
+    @model_validator(mode="after")
+    def _console_client_whole(self) -> ApiSettings:
+        # A key without its secret (or the reverse) would make every sign-in of the console fail with a
+        # credentials error that names neither setting: refused at start instead.
+        if bool(self.console_client_id) != bool(self.console_client_secret):
+            raise ValueError("console_client_id and console_client_secret are set together or not at all")
+        return self
 
 
 class MediaSettings(_Base):

@@ -20,10 +20,19 @@ export const COPYRIGHT_START_YEAR = 2024;
 
 /** Authorization protocol 2 (console-spec §7 "General": "protocol 2 uses Basic with client credentials for the
  * token call"): the console authenticates itself as a client on its token calls with HTTP Basic
- * client_id:client_secret, the key and secret of the open platform app made for it, given at build time
- * (VITE_AUTH_CLIENT_ID, VITE_AUTH_CLIENT_SECRET). They travel to every browser with the console's code, as a
- * public client's do: they say which client asks, they guard nothing. Unset: no client credentials (protocols 1
- * and 3 need none; a server on protocol 2 then refuses the sign-in with its message). */
-export const AUTH_CLIENT = env.VITE_AUTH_CLIENT_ID
+ * client_id:client_secret, the key and secret of the open platform app made for it. The server that serves the
+ * console names them in index.html (FLEET_API_CONSOLE_CLIENT_ID / _SECRET: two meta tags, read once here), so one
+ * build serves any server; else those given at build time (VITE_AUTH_CLIENT_ID, VITE_AUTH_CLIENT_SECRET). They
+ * travel to every browser, as a public client's do: they say which client asks, they guard nothing. Neither:
+ * no client credentials (protocols 1 and 3 need none; a server on protocol 2 then refuses the sign-in with its
+ * message). */
+function servedClient(): { id: string; secret: string } | null {
+  if (typeof document === 'undefined') return null;
+  const meta = (name: string) => document.querySelector(`meta[name="fleetwatch:${name}"]`)?.getAttribute('content') ?? '';
+  const id = meta('client-id');
+  return id ? { id, secret: meta('client-secret') } : null;
+}
+
+export const AUTH_CLIENT = servedClient() ?? (env.VITE_AUTH_CLIENT_ID
   ? { id: String(env.VITE_AUTH_CLIENT_ID), secret: String(env.VITE_AUTH_CLIENT_SECRET ?? '') }
-  : null;
+  : null);

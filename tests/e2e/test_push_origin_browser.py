@@ -1,6 +1,7 @@
 """The push socket in Chromium: the console served by the API opens its live socket (SockJS at
 /wss/stomp, console-spec §7), gets CONNECTED and shows an alarm pushed to its enterprise, while a page of another origin (a tiny http.server on another
-port) that opens ``ws://<api>/wss/stomp`` is refused before the upgrade."""
+port) that opens ``ws://<api>/wss/stomp`` is refused before the upgrade. And what the console sends under the
+authorization protocols 1 and 2 (console-spec §7 "General"), each on an API of the same stack configured so."""
 
 from __future__ import annotations
 
@@ -143,5 +144,60 @@ def test_under_authorization_protocol_1_the_console_sends_basic_on_rest_and_in_c
         assert f"Authorization:{expected}" in connect.splitlines()
         after_sign_in = [auth for url, auth in calls if "/api/user/current.json" not in url]
         assert after_sign_in and all(auth == expected for auth in after_sign_in), calls[:6]
+    finally:
+        api.stop()
+
+
+def test_under_authorization_protocol_2_the_console_signs_in_as_the_client_its_server_names(
+        page: Any, console_stack: ConsoleStack, free_port: Callable[[], int], tmp_path: Path) -> None:
+    """console-spec §7 "General": under protocol 2 the token calls carry the console's client credentials as
+    Basic. The API of this stack names its console app (FLEET_API_CONSOLE_CLIENT_*) in index.html, so the one
+    build signs in, and refreshes at once (an access token of 5 minutes is within the 10-minute refresh margin),
+    as that app, then calls with its Bearer token; once the app's secret is renewed the sign-in is refused
+    with the server's message."""
+    admin = console_stack.token("admin")
+    app = console_stack.post("/api/common/openApp.json", admin,
+                             {"name": f"控制台-{secrets.token_hex(3)}", "apis": "vehicles", "rateLimitPerMin": 1000})
+    api = ApiProcess({**console_stack.api.env, "FLEET_API_AUTH_PROTOCOL": "2", "FLEET_API_ACCESS_TOKEN_TTL_S": "300",
+                      "FLEET_API_CONSOLE_CLIENT_ID": app["appKey"], "FLEET_API_CONSOLE_CLIENT_SECRET": app["appSecret"]},
+                     free_port(), tmp_path / "api2.log")
+    try:
+        api.start()
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{api.log_tail(30)}") from None
+    try:
+        fleet = own_enterprise(console_stack)
+        client = "Basic " + base64.b64encode(f"{app['appKey']}:{app['appSecret']}".encode()).decode()
+        token_calls: list[tuple[str, str, int]] = []
+        calls: list[str] = []
+
+        def on_response(response: Any) -> None:
+            request = response.request
+            if "/oauth2/token.json" in request.url:
+                grant = "refresh" if "grant_type=refresh_token" in request.url else "password"
+                token_calls.append((grant, request.headers.get("authorization", ""), response.status))
+            elif "/api/" in request.url:
+                calls.append(request.headers.get("authorization", ""))
+
+        page.on("response", on_response)
+        sign_in(page, fleet["user"], path=f"{api.base_url}/dashboard/index")
+        page.get_by_test_id("menu").wait_for()
+        deadline = time.monotonic() + 15
+        while [grant for grant, _, _ in token_calls] != ["password", "refresh"] and time.monotonic() < deadline:
+            page.wait_for_timeout(200)
+        assert token_calls == [("password", client, 200), ("refresh", client, 200)], token_calls
+        assert calls and all(auth.startswith("Bearer ") for auth in calls), calls[:4]
+        assert "/user/login" not in page.url
+
+        console_stack.post(f"/api/common/openApp/{app['id']}/secret.json", admin, {})
+        page.context.clear_cookies()
+        page.evaluate("() => localStorage.clear()")
+        page.goto(f"{api.base_url}/user/login")
+        page.get_by_test_id("login-username").fill(fleet["user"])
+        page.get_by_test_id("login-password").fill(DEMO_PASSWORD)
+        page.get_by_test_id("login-submit").click()
+        notice = page.locator(".ant-notification-notice, .ant-message-notice", has_text="应用凭证错误")
+        notice.wait_for()
+        assert token_calls[-1] == ("password", client, 401) and "/user/login" in page.url
     finally:
         api.stop()

@@ -3,7 +3,7 @@ import { AUTH_CLIENT } from '../config';
 import { basicCredentials } from './session';
 import type { CurrentUser, TokenData } from './types';
 
-/** The token calls' Authorization under protocol 2: the console's client credentials (config.ts), when built with them. */
+/** The token calls' Authorization under protocol 2: the console's client credentials (config.ts), when it has them. */
 const clientAuthorization = () => (AUTH_CLIENT ? `Basic ${basicCredentials(AUTH_CLIENT.id, AUTH_CLIENT.secret)}` : undefined);
 
 /** The token calls are quiet: their failure is told by sessionService.notifyTokenFailure (console-spec §8). */

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from collections.abc import Iterator
@@ -200,3 +201,50 @@ def test_preloads_keep_the_content_security_policy(with_manifest: FlaskClient) -
     assert "script-src 'self';" in reply.headers["Content-Security-Policy"]
     assert all(url.startswith("/assets/") for url in _preloads(reply.text))
     assert reply.text.count("<script") == BUILT_INDEX.count("<script")
+
+
+def _client_app(tmp_path_factory: pytest.TempPathFactory, **settings: object) -> Flask:
+    tmp_path = tmp_path_factory.mktemp("client")
+    dist = tmp_path / "dist"
+    (dist / ".vite").mkdir(parents=True)
+    (dist / "index.html").write_text(BUILT_INDEX)
+    (dist / ".vite" / "manifest.json").write_text(json.dumps(MANIFEST))
+    app_settings = ApiSettings(token_secret="unit-secret", console_dir=dist, **settings)  # type: ignore[arg-type]
+    return create_app(app_settings, "postgresql://nobody@127.0.0.1:9/none", var_dir=tmp_path)
+
+
+CLIENT_META = re.compile(r'<meta name="fleetwatch:client-(id|secret)" content="([^"]*)">')
+
+
+def test_under_protocol_2_every_console_address_names_the_consoles_client(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """console-spec §7 "General" (protocol 2: Basic client credentials on the token call): the API names the
+    console's open platform app in the head of every index.html it answers, escaped, with and without preloads."""
+    app = _client_app(tmp_path_factory, auth_protocol=2, console_client_id="fw_console",
+                      console_client_secret='s3"<cret&')
+    try:
+        client = app.test_client()
+        for path in ("/", "/user/login", "/report/dailyMileage"):
+            head, _ = client.get(path).text.split("</head>")
+            assert CLIENT_META.findall(head) == [("id", "fw_console"), ("secret", "s3&quot;&lt;cret&amp;")], path
+        assert _preloads(client.get("/report/dailyMileage").text)  # the preloads stay
+        gzipped = client.get("/user/login", headers={"Accept-Encoding": "gzip"})
+        assert gzipped.headers["Content-Encoding"] == "gzip"
+        assert CLIENT_META.search(gzip.decompress(gzipped.get_data()).decode())
+    finally:
+        get_db(app).close()
+
+
+@pytest.mark.parametrize("protocol", [1, 3])
+def test_other_protocols_never_name_the_client(tmp_path_factory: pytest.TempPathFactory, protocol: int) -> None:
+    app = _client_app(tmp_path_factory, auth_protocol=protocol, console_client_id="fw_console",
+                      console_client_secret="secret")
+    try:
+        assert not CLIENT_META.search(app.test_client().get("/user/login").text)
+    finally:
+        get_db(app).close()
+
+
+def test_a_console_client_needs_its_key_and_secret_together() -> None:
+    with pytest.raises(ValueError, match="console_client_id and console_client_secret"):
+        ApiSettings(token_secret="unit-secret", console_client_id="fw_console")
