@@ -190,14 +190,20 @@ def test_under_authorization_protocol_2_the_console_signs_in_as_the_client_its_s
         assert "/user/login" not in page.url
 
         console_stack.post(f"/api/common/openApp/{app['id']}/secret.json", admin, {})
-        page.context.clear_cookies()
-        page.evaluate("() => localStorage.clear()")
-        page.goto(f"{api.base_url}/user/login")
-        page.get_by_test_id("login-username").fill(fleet["user"])
-        page.get_by_test_id("login-password").fill(DEMO_PASSWORD)
-        page.get_by_test_id("login-submit").click()
-        notice = page.locator(".ant-notification-notice, .ant-message-notice", has_text="应用凭证错误")
-        notice.wait_for()
-        assert token_calls[-1] == ("password", client, 401) and "/user/login" in page.url
+        # a browser that never signed in (the open page may still try a refresh with the old secret: refused too)
+        renewed = len(token_calls)
+        fresh = page.context.browser.new_context(locale="zh-CN")
+        try:
+            again = fresh.new_page()
+            again.on("response", on_response)
+            again.goto(f"{api.base_url}/user/login")
+            again.get_by_test_id("login-username").fill(fleet["user"])
+            again.get_by_test_id("login-password").fill(DEMO_PASSWORD)
+            again.get_by_test_id("login-submit").click()
+            again.locator(".ant-notification-notice, .ant-message-notice", has_text="应用凭证错误").wait_for()
+            assert ("password", client, 401) in token_calls[renewed:] and "/user/login" in again.url
+            assert all(status == 401 for _, _, status in token_calls[renewed:]), token_calls[renewed:]
+        finally:
+            fresh.close()
     finally:
         api.stop()
