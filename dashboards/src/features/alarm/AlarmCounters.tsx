@@ -12,17 +12,13 @@ import { Card, Col, Empty, Row, Segmented, Statistic } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveHub } from '../../live/useLiveHub';
-import { onAlarmChanged } from './alarmEvents';
-import { PUSH_ALARM } from './alarmPush';
+import { keepAlarmFiguresFresh } from './alarmEvents';
 import { fetchAlarmCounts, type AlarmCounts, type CountRange } from './api';
 
 echarts.use([BarChart, GridComponent, TooltipComponent, CanvasRenderer]);
 
 const RANGES: CountRange[] = ['today', 'week', 'month'];
 const COUNTERS = ['alarmingVehicles', 'unhandled', 'activeSafety'] as const;
-const REFRESH_MS = 60000;
-/** New alarms (push 2) and handling re-read the counters, at most once per this delay. */
-const LIVE_DELAY_MS = 1000;
 
 function AlarmTypeChart({ rows, label }: { rows: AlarmCounts['byType']; label: string }) {
   const [chart, setChart] = useState<echarts.ECharts | null>(null);
@@ -60,29 +56,13 @@ export default function AlarmCounters({ refreshKey = 0 }: { refreshKey?: number 
 
   useEffect(() => {
     const controller = new AbortController();
-    const load = () => fetchAlarmCounts(range, controller.signal).then((next) => {
+    const stop = keepAlarmFiguresFresh(() => void fetchAlarmCounts(range, controller.signal).then((next) => {
       if (controller.signal.aborted) return;
       setCounts(next);
       setLoading(false);
-    });
-    void load();
-    const timer = setInterval(() => void load(), REFRESH_MS);
-    let pending: ReturnType<typeof setTimeout> | null = null;
-    const soon = () => {
-      pending ??= setTimeout(() => {
-        pending = null;
-        void load();
-      }, LIVE_DELAY_MS);
-    };
-    const stopPushes = hub?.onPush((push) => {
-      if (push.type === PUSH_ALARM) soon();
-    });
-    const stopChanges = onAlarmChanged(soon);
+    }), hub);
     return () => {
-      clearInterval(timer);
-      if (pending !== null) clearTimeout(pending);
-      stopPushes?.();
-      stopChanges();
+      stop();
       controller.abort();
     };
   }, [range, refreshKey, hub]);
