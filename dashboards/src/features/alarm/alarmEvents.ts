@@ -22,14 +22,15 @@ export const ALARM_REFRESH_MS = 60_000;
 export const ALARM_LIVE_DELAY_MS = 1000;
 
 /**
- * Keeps a screen's alarm figures fresh: `load` runs now, every ALARM_REFRESH_MS, and soon after a new alarm (push
- * 2 on the one socket owner, `hub`) or a handling in this console, at most once per ALARM_LIVE_DELAY_MS, so a
- * burst of alarms costs one read. Returns the function that stops it (for an effect's clean-up).
+ * Keeps a screen's alarm figures fresh: `load` runs now, every `everyMs` (ALARM_REFRESH_MS unless the screen has a
+ * cadence of its own), and soon after a new alarm (push 2 on the one socket owner, `hub`) or a handling in this
+ * console, at most once per ALARM_LIVE_DELAY_MS, so a burst of alarms costs one read. Returns the function that
+ * stops it (for an effect's clean-up).
  */
 export function keepAlarmFiguresFresh(load: () => void,
-  hub: { onPush: (listener: (push: PushMessage) => void) => () => void } | null): () => void {
+  hub: { onPush: (listener: (push: PushMessage) => void) => () => void } | null, everyMs = ALARM_REFRESH_MS): () => void {
   load();
-  const timer = setInterval(load, ALARM_REFRESH_MS);
+  const timer = setInterval(load, everyMs);
   let pending: ReturnType<typeof setTimeout> | null = null;
   const soon = () => {
     pending ??= setTimeout(() => {

@@ -1,17 +1,17 @@
 /**
  * Everything a cockpit shows, kept current: the fleet's figures (online, alarming, today's mileage and its
  * top vehicles, today's alarms, unhandled) from the server, the one definition the dashboard and the map
- * read too, every FIGURES_REFRESH_MS (the dashboard's cadence) and 1 s after each alarm push; the vehicles'
- * positions on the map live through the one socket owner (the bulk last-positions read resyncs the hub,
- * then pushes keep it); the vehicles alarmed today every minute; the past 30 days from the report rollups
- * every 10 minutes with today's figures appended.
+ * read too, every FIGURES_REFRESH_MS (the dashboard's cadence) and 1 s after alarm pushes or a handling here
+ * (alarm/alarmEvents.ts `keepAlarmFiguresFresh`); the vehicles' positions on the map live through the one socket
+ * owner (the bulk last-positions read resyncs the hub, then pushes keep it); the vehicles alarmed today every
+ * minute; the past 30 days from the report rollups every 10 minutes with today's figures appended.
  */
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { fetchFleetSnapshot } from '../map/model/api';
 import { useLiveHub, useLiveStatus } from '../../live/useLiveHub';
 import { fetchAlarmCounts, type AlarmCounts } from '../alarm/api';
-import { PUSH_ALARM } from '../alarm/alarmPush';
+import { keepAlarmFiguresFresh } from '../alarm/alarmEvents';
 import type { ListRecord } from '../list/types';
 import { dayKey } from '../list/model';
 import { daysBetween, groupRows, perDay, topN } from '../report/aggregate';
@@ -26,7 +26,6 @@ export type CockpitVariant = 'fleet' | 'nev';
 export const NEV_TYPE = 2;
 export const TREND_DAYS = 30;
 const ROLLUP_REFRESH_MS = 10 * 60_000;
-const ALARM_REFRESH_MS = 60_000;
 const SNAPSHOT_REFRESH_MS = 5 * 60_000;
 
 export interface MapPoint {
@@ -154,23 +153,12 @@ export function useCockpit(variant: CockpitVariant): CockpitData {
   // The fleet's figures (the NEV board: its vehicle type's), at the dashboard's cadence and after alarm pushes.
   useEffect(() => {
     const controller = new AbortController();
-    const load = () => fetchFleetFigures(controller.signal, variant === 'nev' ? NEV_TYPE : undefined).then((next) => {
-      if (!controller.signal.aborted && next) setServer(next);
-    });
-    void load();
-    const timer = setInterval(() => void load(), FIGURES_REFRESH_MS);
-    let pending: ReturnType<typeof setTimeout> | null = null;
-    const stop = hub?.onPush((push) => {
-      if (push.type !== PUSH_ALARM) return;
-      pending ??= setTimeout(() => {
-        pending = null;
-        void load();
-      }, 1000);
-    });
+    const stop = keepAlarmFiguresFresh(() => void fetchFleetFigures(controller.signal, variant === 'nev' ? NEV_TYPE : undefined)
+      .then((next) => {
+        if (!controller.signal.aborted && next) setServer(next);
+      }), hub, FIGURES_REFRESH_MS);
     return () => {
-      clearInterval(timer);
-      if (pending !== null) clearTimeout(pending);
-      stop?.();
+      stop();
       controller.abort();
     };
   }, [hub, variant]);
@@ -195,23 +183,11 @@ export function useCockpit(variant: CockpitVariant): CockpitData {
   useEffect(() => {
     if (variant !== 'fleet') return undefined;
     const controller = new AbortController();
-    const load = () => fetchAlarmCounts('today', controller.signal).then((counts) => {
+    const stop = keepAlarmFiguresFresh(() => void fetchAlarmCounts('today', controller.signal).then((counts) => {
       if (!controller.signal.aborted) setAlarms(counts);
-    });
-    void load();
-    const timer = setInterval(() => void load(), ALARM_REFRESH_MS);
-    let pending: ReturnType<typeof setTimeout> | null = null;
-    const stop = hub?.onPush((push) => {
-      if (push.type !== PUSH_ALARM) return;
-      pending ??= setTimeout(() => {
-        pending = null;
-        void load();
-      }, 1000);
-    });
+    }), hub);
     return () => {
-      clearInterval(timer);
-      if (pending !== null) clearTimeout(pending);
-      stop?.();
+      stop();
       controller.abort();
     };
   }, [hub, variant]);
