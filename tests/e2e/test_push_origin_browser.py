@@ -10,6 +10,7 @@ import json
 import secrets
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -108,16 +109,26 @@ def test_a_page_of_another_origin_cannot_open_the_stomp_socket(page: Any, other_
     assert "refusing a STOMP socket from origin" in console_stack.api.log_tail(200)
 
 
-def test_under_authorization_protocol_1_the_console_sends_basic_on_rest_and_in_connect(
-        page: Any, console_stack: ConsoleStack, free_port: Callable[[], int], tmp_path: Path) -> None:
-    """console-spec §7 "General": with the authentication protocol 1 every request carries Basic
-    userName:password, the push socket's CONNECT too (an API of the same stack configured so)."""
-    api = ApiProcess({**console_stack.api.env, "FLEET_API_AUTH_PROTOCOL": "1"}, free_port(), tmp_path / "api1.log")
+@contextmanager
+def _api_of_the_stack(console_stack: ConsoleStack, free_port: Callable[[], int], log_file: Path,
+                      **settings: str) -> Iterator[ApiProcess]:
+    """Another API of the same stack (database, Kafka, media store) with ``settings`` changed, for this block."""
+    api = ApiProcess({**console_stack.api.env, **settings}, free_port(), log_file)
     try:
         api.start()
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{api.log_tail(30)}") from None
     try:
+        yield api
+    finally:
+        api.stop()
+
+
+def test_under_authorization_protocol_1_the_console_sends_basic_on_rest_and_in_connect(
+        page: Any, console_stack: ConsoleStack, free_port: Callable[[], int], tmp_path: Path) -> None:
+    """console-spec §7 "General": with the authentication protocol 1 every request carries Basic
+    userName:password, the push socket's CONNECT too (an API of the same stack configured so)."""
+    with _api_of_the_stack(console_stack, free_port, tmp_path / "api1.log", FLEET_API_AUTH_PROTOCOL="1") as api:
         fleet = own_enterprise(console_stack)
         expected = "Basic " + base64.b64encode(f"{fleet['user']}:{DEMO_PASSWORD}".encode()).decode()
         calls: list[tuple[str, str]] = []
@@ -144,8 +155,6 @@ def test_under_authorization_protocol_1_the_console_sends_basic_on_rest_and_in_c
         assert f"Authorization:{expected}" in connect.splitlines()
         after_sign_in = [auth for url, auth in calls if "/api/user/current.json" not in url]
         assert after_sign_in and all(auth == expected for auth in after_sign_in), calls[:6]
-    finally:
-        api.stop()
 
 
 def test_under_authorization_protocol_2_the_console_signs_in_as_the_client_its_server_names(
@@ -158,14 +167,9 @@ def test_under_authorization_protocol_2_the_console_signs_in_as_the_client_its_s
     admin = console_stack.token("admin")
     app = console_stack.post("/api/common/openApp.json", admin,
                              {"name": f"控制台-{secrets.token_hex(3)}", "apis": "vehicles", "rateLimitPerMin": 1000})
-    api = ApiProcess({**console_stack.api.env, "FLEET_API_AUTH_PROTOCOL": "2", "FLEET_API_ACCESS_TOKEN_TTL_S": "300",
-                      "FLEET_API_CONSOLE_CLIENT_ID": app["appKey"], "FLEET_API_CONSOLE_CLIENT_SECRET": app["appSecret"]},
-                     free_port(), tmp_path / "api2.log")
-    try:
-        api.start()
-    except AssertionError as exc:
-        raise AssertionError(f"{exc}\n{api.log_tail(30)}") from None
-    try:
+    with _api_of_the_stack(console_stack, free_port, tmp_path / "api2.log", FLEET_API_AUTH_PROTOCOL="2",
+                           FLEET_API_ACCESS_TOKEN_TTL_S="300", FLEET_API_CONSOLE_CLIENT_ID=app["appKey"],
+                           FLEET_API_CONSOLE_CLIENT_SECRET=app["appSecret"]) as api:
         fleet = own_enterprise(console_stack)
         client = "Basic " + base64.b64encode(f"{app['appKey']}:{app['appSecret']}".encode()).decode()
         token_calls: list[tuple[str, str, int]] = []
@@ -205,5 +209,3 @@ def test_under_authorization_protocol_2_the_console_signs_in_as_the_client_its_s
             assert all(status == 401 for _, _, status in token_calls[renewed:]), token_calls[renewed:]
         finally:
             fresh.close()
-    finally:
-        api.stop()
