@@ -228,6 +228,30 @@ def _rgb(page: Any, selector: str, prop: str) -> tuple[int, ...]:
     return tuple(int(found.group(i)) for i in (1, 2, 3))
 
 
+def test_an_overview_summed_in_the_browser_also_opens_with_its_rows_before_the_shell_calls(
+        page: Any, report_days: ReportDays) -> None:
+    # The alarm overview sums its entity's rows in the browser (another source than the list's query): its page
+    # names the entity too, so its meta leaves with its chunk and the shell's calls wait for its first rows.
+    sign_in(page, "admin", path="/report/alarmOverview")
+    overview = page.get_by_test_id("list-page-deviceDayReport")
+    overview.locator("tbody tr.ant-table-row").first.wait_for()
+    events: list[tuple[str, str]] = []
+    page.expose_function("__firstRow", lambda filters: events.append(("row", "filters" if filters else "")))
+    page.on("request", lambda request: events.append(("request", urlparse(request.url).path)))
+    page.add_init_script(FIRST_ROW_PROBE)
+    page.reload()
+    overview.locator("tbody tr.ant-table-row").first.wait_for()
+    page.wait_for_function("() => performance.getEntriesByType('resource').some("
+                           "(e) => e.name.includes('/api/system/dictionary/dictionary.json'))")
+    rows = [i for i, (kind, _) in enumerate(events) if kind == "row"]
+    assert len(rows) == 1, events
+    before = [path for kind, path in events[:rows[0]] if kind == "request" and path.startswith("/api/")]
+    assert before == ["/api/common/meta/deviceDayReport.json", "/api/common/query/deviceDayReport.json"], events
+    after = {path for kind, path in events[rows[0]:] if kind == "request"}
+    assert {"/api/notice/overView.json", "/api/system/dictionary/dictionary.json"} <= after
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_report_first_render_uses_the_built_antd_styles_and_themes_still_restyle(
         page: Any, console_stack: ConsoleStack, report_days: ReportDays) -> None:
     # A report's first rows <= 1 s (docs/performance.md, sixth pass): antd's component styles of a list page's

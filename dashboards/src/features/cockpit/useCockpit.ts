@@ -2,7 +2,7 @@
  * Everything a cockpit shows, kept current: the fleet's figures (online, alarming, today's mileage and its
  * top vehicles, today's alarms, unhandled) from the server, the one definition the dashboard and the map
  * read too, every FIGURES_REFRESH_MS (the dashboard's cadence) and 1 s after alarm pushes or a handling here
- * (alarm/alarmEvents.ts `keepAlarmFiguresFresh`); the vehicles' positions on the map live through the one socket
+ * (features/alarm/alarmEvents.ts `keepAlarmFiguresFresh`); the vehicles' positions on the map live through the one socket
  * owner (the bulk last-positions read resyncs the hub, then pushes keep it); the vehicles alarmed today every
  * minute; the past 30 days from the report rollups every 10 minutes with today's figures appended.
  */

@@ -7,6 +7,9 @@ import { parseAlarmDrill, type AlarmKind } from '../../features/report/alarmDril
 import { alarmName } from '../../features/report/charts/loaders';
 import { cells } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'alarm';
+
 /** Platform-spec §2 detail page report/alarm: the alarms behind a report's count cell (`?deviceId=` or
  * `?enterpriseId=`, `?startDate=&endDate=` yyyymmdd, `?kind=`; features/report/alarmDrill.ts). The rows are
  * the caller's tree's only: another enterprise's terminal lists nothing (the alarm query's tenant scope). */

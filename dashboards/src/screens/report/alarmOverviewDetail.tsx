@@ -5,6 +5,9 @@ import { useSearchParams } from 'react-router';
 import AlarmEvents from '../../features/report/AlarmEvents';
 import { alarmName } from '../../features/report/charts/loaders';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'alarm';
+
 /** Platform-spec §2 report alarmOverview detail: the alarms of one type (`?key=`) in the days
  * (`?startDate=&endDate=`, yyyymmdd) the overview was looking at. */
 export default function AlarmOverviewDetailScreen() {

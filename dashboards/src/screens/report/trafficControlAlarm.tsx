@@ -1,5 +1,8 @@
 import AlarmEvents from '../../features/report/AlarmEvents';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'alarm';
+
 const QUERY = { 'key.eq': 'p_night' };
 
 /** Report trafficControlAlarm (not defined by the spec; docs/reports.md §4): violations of a time

@@ -1,6 +1,6 @@
 /**
  * Loads the alarm dashboard's two reads for a range (the board and the index's alarm counts) together, every
- * minute, and again soon after a new alarm or a handling here (alarmEvents.ts `keepAlarmFiguresFresh`).
+ * minute, and again soon after a new alarm or a handling here (features/alarm/alarmEvents.ts `keepAlarmFiguresFresh`).
  */
 import { useEffect, useState } from 'react';
 import { useLiveHub } from '../../../live/useLiveHub';
