@@ -5,12 +5,15 @@ import { defineListScreen } from '../../features/list/types';
 import { READ_ONLY, todayRange, useCarIdParam } from '../../features/log/logScreens';
 import { formatMsgId } from '../../features/messageLog/format';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'downstreamMessage';
+
 /** Downstream messages: the commands sent to terminals, who sent them and their outcome,
  * newest first; a vehicle or the whole enterprise, today by default; `?carId=` preselects the vehicle. */
 export default function DownstreamMessageScreen() {
   const carId = useCarIdParam();
   const screen = useMemo(() => defineListScreen({
-    entity: 'downstreamMessage',
+    entity: ENTITY,
     namespace: 'messageLog:downstream',
     columns: ['createTime', 'plateNumber', 'phone', { field: 'msgId', render: (value) => formatMsgId(value) },
       { field: 'payload', render: (value) => <code style={{ fontSize: 12 }}>{String(value ?? '')}</code> },

@@ -3,6 +3,9 @@ import { useTranslation } from 'react-i18next';
 import ListPage from '../../features/list/ListPage';
 import { enumColumn, lastDays, reportScreen } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'driverAttendance';
+
 /** Platform-spec §2 log driverAttendance: drivers' IC-card sign-ins and sign-outs (0x0702, driver_event) with
  * the vehicle, the card's name, qualification and the matched driver; newest first, the last 7 days. */
 export default function DriverAttendanceScreen() {
@@ -10,7 +13,7 @@ export default function DriverAttendanceScreen() {
   const screen = useMemo(() => {
     const [start, end] = lastDays(7);
     return reportScreen({
-      entity: 'driverAttendance',
+      entity: ENTITY,
       namespace: 'report:attendance',
       columns: ['at', enumColumn('status', t), 'plateNumber', 'matchedDriverName', 'driverName', 'qualificationNo', 'issuingAuthority',
         'validUntil', enumColumn('icResult', t)],

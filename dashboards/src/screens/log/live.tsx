@@ -6,6 +6,9 @@ import { formatBytes, liveDetailHref } from '../../features/liveLog/format';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'liveLog';
+
 /**
  * The live log (platform-spec §2 logs: live, with detail): one row per live video, listening or talk
  * session: who opened which vehicle's channel, when, the first frame, how long, the terminal's data and
@@ -16,7 +19,7 @@ export default function LiveLogScreen() {
   const { t } = useTranslation(['liveLog', 'log']);
   const carId = useCarIdParam();
   const screen = useMemo(() => defineListScreen({
-    entity: 'liveLog',
+    entity: ENTITY,
     namespace: 'liveLog',
     columns: ['requestTime', 'plateNumber', 'channel', 'kind', 'userName', 'firstFrameTime', 'endTime',
       { field: 'durationS', render: (value) => (value === null || value === undefined ? '' : formatDuration(value, t)) },

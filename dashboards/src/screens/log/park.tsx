@@ -4,13 +4,16 @@ import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 import { formatDuration, initialFilters, READ_ONLY, replayAction, useCarIdParam } from '../../features/log/logScreens';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'parkLog';
+
 /** Parking log: a vehicle's parking stops (speed under the threshold long enough), computed by the server from its fixes (fleet/stops.py),
  * newest first, today by default; each row opens the replay over its time; `?carId=` preselects. */
 export default function ParkLogScreen() {
   const { t } = useTranslation('log');
   const carId = useCarIdParam();
   const screen = useMemo(() => defineListScreen({
-    entity: 'parkLog',
+    entity: ENTITY,
     namespace: 'log:park',
     columns: ['startTime', 'endTime',
       { field: 'durationS', render: (value, record) => `${formatDuration(value, t)}${record.ongoing ? ` ${t('log:ongoing')}` : ''}` },

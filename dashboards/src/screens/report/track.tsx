@@ -9,6 +9,9 @@ import { rowsFor } from '../../features/report/charts/loaders';
 import { trendOption } from '../../features/report/charts/options';
 import { REPORT_FEATURES } from '../../features/report/reportScreen';
 
+/** The entity this page lists: its meta is asked for with the page's chunk (router/prefetch.ts). */
+export const ENTITY = 'gpsLog';
+
 /** Platform-spec §2 report track: one vehicle's positions in a time range (gps, oldest first) with speed and
  * mileage over time, exported whole. */
 export default function TrackReportScreen() {
@@ -25,7 +28,7 @@ export default function TrackReportScreen() {
         ] }) }];
     };
     return defineListScreen({
-      entity: 'gpsLog',
+      entity: ENTITY,
       namespace: 'log:gps',
       columns: ['time', 'plateNumber', 'lng', 'lat', 'speed', 'direction', 'altitude', 'mileage', 'acc', 'alarm',
         { field: 'state', render: (value) => <StatusText bits={value} /> }],
