@@ -12,7 +12,7 @@ import secrets
 from typing import Any
 
 from tests.e2e.conftest import ConsoleStack, Vehicle
-from tests.e2e.support import sign_in
+from tests.e2e.support import click_until, sign_in
 from tests.e2e.test_console import (
     open_map,
     open_popup,
@@ -109,6 +109,7 @@ def test_the_map_popup_details_button_opens_the_detail_page(page: Any, console_s
     set_clustering(page, False)
     tick(page, [vehicle])
     popup = open_popup(page, vehicle)
-    popup.get_by_test_id("popup-btn-details").click()
+    # the popup follows its live marker: a click can land beside the button, so it is made again (as a user would)
+    click_until(lambda: popup.get_by_test_id("popup-btn-details").click(), page.get_by_test_id("car-detail"))
     page.wait_for_url(re.compile(rf"/list/carDetail\?carId={vehicle.car_id}&deviceId={vehicle.device_id}$"))
     _wait_detail(page, vehicle.plate)

@@ -117,8 +117,7 @@ def test_a_text_message_is_sent_and_its_result_notified(page: Any, console_stack
     open_map(page)
     set_clustering(page, False)
     popup = _open_popup(page, vehicle)
-    popup.get_by_test_id("popup-btn-text").click()
-    page.get_by_text(f"下发信息到【{vehicle.plate}】").wait_for()
+    click_until(lambda: popup.get_by_test_id("popup-btn-text").click(), page.get_by_text(f"下发信息到【{vehicle.plate}】"))
     page.get_by_test_id("command-send").click()
     page.get_by_text(text("zh-CN", "command", "text.required"), exact=True).wait_for()
     content = f"请到{secrets.randbelow(9) + 1}号门卸货"
