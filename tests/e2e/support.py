@@ -184,9 +184,16 @@ def offline(target: Any) -> None:
 def click_until(click: Callable[[], Any], shown: Any, attempts: int = 3) -> None:
     """Makes ``click`` until ``shown`` (a locator) is visible, as a user clicks again when a click opened nothing:
     a target that moves (a live marker) or unfolds (a menu group) can take a click beside it. Each wait is 5 s,
-    the last one the default 15 s."""
+    the last one the default 15 s. A click made again whose target is gone (the first click did work and closed
+    it, and what it opens is still loading) waits for ``shown`` instead."""
     for attempt in range(attempts):
-        click()
+        try:
+            click()
+        except PlaywrightTimeout:
+            if attempt == 0:
+                raise
+            shown.wait_for(timeout=15_000)
+            return
         try:
             shown.wait_for(timeout=5_000 if attempt < attempts - 1 else 15_000)
             return
