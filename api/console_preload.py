@@ -105,16 +105,21 @@ def page_preloads(console_dir: Path, address: str) -> list[str]:
     return urls
 
 
-def with_preloads(index_html: str, urls: list[str]) -> str:
-    """``index_html`` with one ``<link rel="modulepreload">`` per script URL (``<link rel="preload" as="style">``
-    per CSS URL) just before ``</head>`` (unchanged without URLs or without a ``</head>``)."""
+def in_head(index_html: str, lines: str) -> str:
+    """``index_html`` with ``lines`` (whole lines, each ending in a newline) just before ``</head>``, on a line
+    of their own; unchanged without ``lines`` or without a ``</head>``."""
     at = index_html.find("</head>")
-    if not urls or at < 0:
+    if not lines or at < 0:
         return index_html
     line = index_html.rfind("\n", 0, at) + 1
     if index_html[line:at].strip():
         line = at
-    links = "".join(
+    return index_html[:line] + lines + index_html[line:]
+
+
+def with_preloads(index_html: str, urls: list[str]) -> str:
+    """``index_html`` with one ``<link rel="modulepreload">`` per script URL (``<link rel="preload" as="style">``
+    per CSS URL) just before ``</head>`` (unchanged without URLs or without a ``</head>``)."""
+    return in_head(index_html, "".join(
         f'    <link rel="preload" as="style" crossorigin href="{url}">\n' if url.endswith(".css")
-        else f'    <link rel="modulepreload" crossorigin href="{url}">\n' for url in urls)
-    return index_html[:line] + links + index_html[line:]
+        else f'    <link rel="modulepreload" crossorigin href="{url}">\n' for url in urls))

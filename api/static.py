@@ -36,7 +36,7 @@ from werkzeug.exceptions import NotFound as HttpNotFound
 from werkzeug.security import safe_join
 
 from api.basic_auth import PROTOCOL_CLIENT_BASIC
-from api.console_preload import page_preloads, with_preloads
+from api.console_preload import in_head, page_preloads, with_preloads
 from api.errors import envelope
 from fleet.settings import ApiSettings
 
@@ -98,10 +98,7 @@ def _index() -> Response | tuple[Response, int]:
     if not preloads and not client:
         return _no_cache(_send_build_file(directory, "index.html", max_age=0))
     # The opening page's chunks named by the address, fetched beside the shell (api/console_preload.py).
-    html = with_preloads((directory / "index.html").read_text(encoding="utf-8"), preloads)
-    if client:
-        at = html.find("</head>")
-        html = html[:at] + client + html[at:] if at >= 0 else html
+    html = in_head(with_preloads((directory / "index.html").read_text(encoding="utf-8"), preloads), client)
     body = html.encode()
     encoding = "gzip" if _accepted("gzip") else None
     response = Response(gzip.compress(body, 6, mtime=0) if encoding else body, mimetype="text/html")
