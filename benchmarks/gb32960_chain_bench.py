@@ -152,7 +152,8 @@ def terminals_child(port: int, vehicles: int, rate: float, duration: float, cell
                                       vin=vin_of(term.index)))
             buffer = b""
             while True:
-                chunk = await asyncio.wait_for(reader.read(4096), 60)
+                async with asyncio.timeout(60):
+                    chunk = await reader.read(4096)
                 if not chunk:
                     raise ConnectionError(f"{vin_of(term.index)}: closed before the login's answer")
                 frames, buffer = _answers(buffer + chunk)

@@ -91,8 +91,9 @@ async def upload(port: int, phone: str, code: str, data: bytes, media_id: int) -
     reading = asyncio.create_task(read())
     try:
         writer.write(encode_frame(AUTHENTICATION, Authentication(code), phone=phone, seq=1))
-        while not isinstance(body := await asyncio.wait_for(inbox.get(), 30), PlatformResponse):
-            pass
+        async with asyncio.timeout(30):
+            while not isinstance(body := await inbox.get(), PlatformResponse):
+                pass
         assert body.result == 0, f"{phone} not authenticated: {body}"
         location = LocationReport(0, 3, 39.9, 116.4, 50, 0.0, 0, datetime.now(UTC).replace(microsecond=0))
         packages = encode_subpackages(MEDIA_UPLOAD, MediaUpload(media_id, 0, 0, 0, 1, location, data), phone=phone,
@@ -102,7 +103,8 @@ async def upload(port: int, phone: str, code: str, data: bytes, media_id: int) -
         writer.write(b"".join(packages))
         resent = 0
         while True:
-            body = await asyncio.wait_for(inbox.get(), 300)
+            async with asyncio.timeout(300):
+                body = await inbox.get()
             if isinstance(body, MediaUploadResponse) and body.media_id == media_id:
                 if not body.retransmit_ids:
                     return loop.time() - started, resent

@@ -226,7 +226,8 @@ def first_frame(rounds: int) -> None:
 
         async def run_gateway() -> None:
             async with running_gateway(pg_url, bootstrap, gateway_port) as gateway:
-                await asyncio.wait_for(gateway.downlinks_ready.wait(), 30)
+                async with asyncio.timeout(30):
+                    await gateway.downlinks_ready.wait()
                 config = TerminalConfig(host="127.0.0.1", port=gateway_port, interval_s=30, heartbeat_interval_s=30,
                                         ack_timeout_s=10, backlog_batch_items=20, reconnect_min_s=0.2,
                                         reconnect_max_s=1, reply_timeout_s=10)
@@ -336,7 +337,8 @@ async def _guards_round(port: int, idle: int) -> dict[str, Any]:
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
             try:
-                data = await asyncio.wait_for(reader.read(262144), left)
+                async with asyncio.timeout(left):
+                    data = await reader.read(262144)
             except TimeoutError:
                 return
             if not data:
@@ -370,7 +372,8 @@ async def _guards_round(port: int, idle: int) -> dict[str, Any]:
 
     async def still_open(pair: Any) -> bool:
         try:
-            return bool(await asyncio.wait_for(pair[0].read(1), 0.05))
+            async with asyncio.timeout(0.05):
+                return bool(await pair[0].read(1))
         except TimeoutError:
             return True
         except ConnectionError:

@@ -218,7 +218,8 @@ class AttachmentServer:
                 if session.alarm is None:
                     wait_s = min(wait_s, list_deadline - loop.time())
                 try:
-                    data = await asyncio.wait_for(reader.read(65536), max(wait_s, 0.0))
+                    async with asyncio.timeout(max(wait_s, 0.0)):
+                        data = await reader.read(65536)
                 except TimeoutError:
                     if session.alarm is None and loop.time() >= list_deadline:
                         self.counters.att_list_timeouts += 1
@@ -276,7 +277,8 @@ class AttachmentServer:
                 header = proxy_protocol.parse(bytes(buf))
                 if header is not None:
                     return header
-                data = await asyncio.wait_for(reader.read(4096), max(deadline - loop.time(), 0.0))
+                async with asyncio.timeout(max(deadline - loop.time(), 0.0)):
+                    data = await reader.read(4096)
                 if not data:
                     return None
                 buf += data
@@ -348,7 +350,8 @@ class AttachmentServer:
 
         self.pipeline.submit(JT808_UPLINK, key, value, on_done)
         try:
-            return await asyncio.wait_for(done, self.settings.kafka_ack_timeout_s)
+            async with asyncio.timeout(self.settings.kafka_ack_timeout_s):
+                return await done
         except TimeoutError:
             return False
 

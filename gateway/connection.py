@@ -387,7 +387,8 @@ class TerminalConnection(FlowControlledConnection):
     async def _locked(self, work: Coroutine[Any, Any, None], timeout_s: float, answers: Header,
                       ack_seq: int) -> None:
         try:
-            await asyncio.wait_for(work, timeout_s)
+            async with asyncio.timeout(timeout_s):
+                await work
         except Exception as exc:
             self.ctx.counters.db_errors += 1
             log.warning("conn %s (%s): database step for 0x%04x of %s failed, answered 0x8001 result 1: %r",

@@ -168,7 +168,8 @@ class UplinkPipeline:
                 wait_s = self._first_batched_at + self._batch_window_s - loop.time()
                 if wait_s > 0 and not self._full.is_set():
                     try:  # more uplinks join the open batch meanwhile
-                        await asyncio.wait_for(self._full.wait(), wait_s)
+                        async with asyncio.timeout(wait_s):
+                            await self._full.wait()
                     except TimeoutError:
                         pass
                 try:

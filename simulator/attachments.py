@@ -84,7 +84,8 @@ class _Link:
                 msg = self._pending.pop(0)
                 if msg.header.msg_id == msg_id or msg.header.msg_id == PLATFORM_RESPONSE:
                     return msg
-            data = await asyncio.wait_for(self.reader.read(65536), self.timeout_s)
+            async with asyncio.timeout(self.timeout_s):
+                data = await self.reader.read(65536)
             if not data:
                 raise AttachmentRefused("the attachment server closed the connection")
             for item in self._frames.feed(data):

@@ -251,7 +251,8 @@ async def run_fleet(settings: SimulatorSettings, terminals: int, interval_s: flo
             await stop.wait()
         else:
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(stop.wait(), duration_s)
+                async with asyncio.timeout(duration_s):
+                    await stop.wait()
         generating_stop.set()
         deadline = loop.time() + drain_timeout_s
         while loop.time() < deadline and any(len(t.outbox) for t in fleet):

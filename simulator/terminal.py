@@ -218,8 +218,8 @@ class VirtualTerminal:
     async def _session(self, stop: asyncio.Event) -> None:
         cfg = self.config
         local = (cfg.source_address, 0) if cfg.source_address else None
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(cfg.host, cfg.port, local_addr=local), cfg.reply_timeout_s)
+        async with asyncio.timeout(cfg.reply_timeout_s):
+            reader, writer = await asyncio.open_connection(cfg.host, cfg.port, local_addr=local)
         self._writer = writer
         self.counters.connects += 1
         read_task = asyncio.create_task(self._read_loop(reader))
@@ -238,7 +238,8 @@ class VirtualTerminal:
             self._writer = None
             writer.close()
             try:
-                await asyncio.wait_for(writer.wait_closed(), 1.0)
+                async with asyncio.timeout(1.0):
+                    await writer.wait_closed()
             except (TimeoutError, OSError):
                 pass
 
@@ -265,7 +266,8 @@ class VirtualTerminal:
         future: asyncio.Future[wire.Reply] = asyncio.get_running_loop().create_future()
         self._replies[(reply_id, seq)] = future
         try:
-            return await asyncio.wait_for(future, self.config.reply_timeout_s)
+            async with asyncio.timeout(self.config.reply_timeout_s):
+                return await future
         finally:
             self._replies.pop((reply_id, seq), None)
 
@@ -459,6 +461,7 @@ async def _sleep_until(loop: asyncio.AbstractEventLoop, deadline: float, stop: a
     if delay <= 0:
         return
     try:
-        await asyncio.wait_for(stop.wait(), delay)
+        async with asyncio.timeout(delay):
+            await stop.wait()
     except TimeoutError:
         pass

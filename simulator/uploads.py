@@ -70,7 +70,8 @@ class MediaUploader:
             await self._send(link, frames)
             for _ in range(self.max_rounds):
                 try:
-                    answer = await asyncio.wait_for(asyncio.shield(upload.answer), self.reply_timeout_s)
+                    async with asyncio.timeout(self.reply_timeout_s):
+                        answer = await asyncio.shield(upload.answer)
                 except TimeoutError:
                     log.info("terminal %s: no 0x8800 for media %d", self.phone, media.media_id)
                     self.failed += 1

@@ -92,7 +92,8 @@ class MediaSession:
 
     async def run(self) -> None:
         """Stream until ``stop()`` or until the server closes the connection."""
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 10)
+        async with asyncio.timeout(10):
+            reader, writer = await asyncio.open_connection(self.host, self.port)
         listen = asyncio.create_task(self._read(reader))
         try:
             await self._send_loop(writer, listen)
@@ -103,7 +104,8 @@ class MediaSession:
             await asyncio.gather(listen, return_exceptions=True)
             writer.close()
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer.wait_closed(), 1)
+                async with asyncio.timeout(1):
+                    await writer.wait_closed()
             if self._wav is not None:
                 self._wav.close()
                 self._wav = None
@@ -193,7 +195,8 @@ class MediaSession:
             delay = (min(waits) - int(time.time() * 1000)) / 1000 if waits else 0.5
             if delay > 0:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._stop.wait(), min(delay, 0.5))
+                    async with asyncio.timeout(min(delay, 0.5)):
+                        await self._stop.wait()
 
     async def _read(self, reader: asyncio.StreamReader) -> None:
         """What the platform sends on this connection: the talk audio, recorded."""

@@ -80,7 +80,8 @@ class SuperiorBox:
             writer.close()
         if self._server is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 2)
+                async with asyncio.timeout(2):
+                    await self._server.wait_closed()
         self._server = None
 
     async def abort(self) -> None:

@@ -29,7 +29,8 @@ async def serve(host: str, port: int, accounts: dict[str, str], duration_s: floa
         async with asyncio.timeout(duration_s):
             while not stopped.is_set():
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stopped.wait(), 10)
+                    async with asyncio.timeout(10):
+                        await stopped.wait()
                 received = box.status.received
                 log.info("received %d real-time and %d back-filled frames, %d heartbeats",
                          sum(r.command == 0x02 for r in received), sum(r.command == 0x03 for r in received),

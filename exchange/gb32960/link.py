@@ -83,7 +83,8 @@ class SuperiorLink:
 
     async def _session(self) -> None:
         self.on_state("connecting", None)
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), self.login_timeout_s)
+        async with asyncio.timeout(self.login_timeout_s):
+            reader, writer = await asyncio.open_connection(self.host, self.port)
         self._writer = writer
         frames = FrameReader()
         now = datetime.now(UTC)
@@ -91,7 +92,8 @@ class SuperiorLink:
         writer.write(f.login_frame(self.version, now, self._login_serial, self.username, self.password,
                                    self.encryption))
         await writer.drain()
-        answer = await asyncio.wait_for(self._next_frame(reader, frames), self.login_timeout_s)
+        async with asyncio.timeout(self.login_timeout_s):
+            answer = await self._next_frame(reader, frames)
         message = decode_frame(answer)
         if message.header.command != f.PLATFORM_LOGIN or message.header.response != Response.SUCCESS:
             raise LoginRefused(f"platform login answered command 0x{message.header.command:02X} flag "
@@ -103,7 +105,8 @@ class SuperiorLink:
         heartbeat = asyncio.create_task(self._heartbeats())
         try:
             while not self._lost.is_set():
-                data = await asyncio.wait_for(reader.read(65536), 3 * self.heartbeat_s)
+                async with asyncio.timeout(3 * self.heartbeat_s):
+                    data = await reader.read(65536)
                 if not data:
                     raise ConnectionResetError("the superior closed the link")
                 for item in frames.feed(data):
@@ -142,7 +145,8 @@ class SuperiorLink:
         if self.up.is_set() and writer is not None:
             with contextlib.suppress(OSError, RuntimeError):
                 writer.write(f.logout_frame(self.version, datetime.now(UTC), self._login_serial))
-                await asyncio.wait_for(writer.drain(), 2)
+                async with asyncio.timeout(2):
+                    await writer.drain()
         self.up.clear()
         self._close()
 

@@ -61,7 +61,8 @@ class ControlCommands:
             producer = AIOKafkaProducer(bootstrap_servers=self.bootstrap, acks="all", **self.kafka_options)
             await producer.start()
             self.producer = producer
-        await asyncio.wait_for(self.producer.send_and_wait(JT808_DOWNLINK, value, key=key.encode()), SEND_TIMEOUT_S)
+        async with asyncio.timeout(SEND_TIMEOUT_S):
+            await self.producer.send_and_wait(JT808_DOWNLINK, value, key=key.encode())
 
     async def stop(self) -> None:
         if self.producer is not None:

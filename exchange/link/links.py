@@ -194,7 +194,8 @@ class Links:
     async def _main_session(self) -> None:
         cfg = self.config
         self.events.state(MAIN, "connecting")
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(cfg.host, cfg.port), cfg.connect_timeout_s)
+        async with asyncio.timeout(cfg.connect_timeout_s):
+            reader, writer = await asyncio.open_connection(cfg.host, cfg.port)
         try:
             login = m.LoginRequest(cfg.user_id, cfg.password, cfg.down_link_host, self.sub_port or cfg.down_link_port,
                                    cfg.centre_id if self.wire.version == "2019" else None)
@@ -204,8 +205,8 @@ class Links:
             # the password is never logged: the login frame is logged without its body
             self.events.frame("up", MAIN, m.LoginRequest.MSG_ID, {"userId": cfg.user_id}, b"")
             self.events.state(MAIN, "logging_in")
-            answer = await asyncio.wait_for(self._read_until(reader, MAIN, m.LoginResponse.MSG_ID),
-                                            cfg.login_timeout_s)
+            async with asyncio.timeout(cfg.login_timeout_s):
+                answer = await self._read_until(reader, MAIN, m.LoginResponse.MSG_ID)
             if answer.body.result != m.LoginResult.OK:
                 raise LoginRefused(int(answer.body.result))
             self.verify_code = answer.body.verify_code
@@ -249,7 +250,8 @@ class Links:
         silence = self.config.heartbeat_s * DEAD_AFTER_HEARTBEATS
         while True:
             try:
-                message = await asyncio.wait_for(self._read(reader, link), silence)
+                async with asyncio.timeout(silence):
+                    message = await self._read(reader, link)
             except TimeoutError:
                 raise TimeoutError(f"nothing read for {silence:.0f} s") from None
             if message is None:
@@ -273,7 +275,8 @@ class Links:
     async def _sub_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         error: str | None = None
         try:
-            first = await asyncio.wait_for(self._read(reader, SUB), self.config.login_timeout_s)
+            async with asyncio.timeout(self.config.login_timeout_s):
+                first = await self._read(reader, SUB)
             if first is None or first.header.msg_id != m.SubLinkLoginRequest.MSG_ID:
                 return
             if self.verify_code is None or first.body.verify_code != self.verify_code:

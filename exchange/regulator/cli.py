@@ -39,7 +39,8 @@ async def serve(settings: RegulatorSettings, accounts: list[Account], duration_s
             loop.add_signal_handler(sig, stopped.set)
     schedule = loop.create_task(regulator.run_schedule())
     try:
-        await asyncio.wait_for(stopped.wait(), duration_s)
+        async with asyncio.timeout(duration_s):
+            await stopped.wait()
     except TimeoutError:
         pass
     finally:

@@ -52,7 +52,8 @@ async def pull(server_ip: str, server_port: int, request: SuperiorPull, seconds:
     closed = False
     try:
         while b"\r\n\r\n" not in head and len(head) < HEAD_LIMIT:
-            chunk = await asyncio.wait_for(reader.read(4096), max(0.1, deadline - loop.time()))
+            async with asyncio.timeout(max(0.1, deadline - loop.time())):
+                chunk = await reader.read(4096)
             if not chunk:
                 closed = True
                 break
@@ -61,7 +62,8 @@ async def pull(server_ip: str, server_port: int, request: SuperiorPull, seconds:
         count, first = len(body), body[:4]
         while not closed and loop.time() < deadline:
             try:
-                chunk = await asyncio.wait_for(reader.read(65536), deadline - loop.time())
+                async with asyncio.timeout(deadline - loop.time()):
+                    chunk = await reader.read(65536)
             except TimeoutError:
                 break
             if not chunk:

@@ -226,13 +226,15 @@ class PlatformLinks:
         host, port = self.down_link
         self.sub.set("connecting", f"{host}:{port}")
         timeout = self._timing.sub_reply_timeout_s
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        async with asyncio.timeout(timeout):
+            reader, writer = await asyncio.open_connection(host, port)
         self._sub_writer = writer
         self._sub_reply = asyncio.get_running_loop().create_future()
         pump = asyncio.get_running_loop().create_task(self._read_sub(reader, writer))
         try:
             self._write("sub", writer, m.SubLinkLoginRequest.MSG_ID, m.SubLinkLoginRequest(self.verify_code))
-            result = await asyncio.wait_for(asyncio.shield(self._sub_reply), timeout)
+            async with asyncio.timeout(timeout):
+                result = await asyncio.shield(self._sub_reply)
             if result != m.SubLinkLoginResult.OK:
                 raise ConnectionRefusedError(f"0x9002 result {result}")
             self.sub_logins += 1
@@ -247,7 +249,8 @@ class PlatformLinks:
                     break
                 self._write("sub", writer, m.SubLinkHeartbeat.MSG_ID, m.SubLinkHeartbeat())
                 try:
-                    await asyncio.wait_for(self._sub_heartbeat_reply.wait(), timeout)
+                    async with asyncio.timeout(timeout):
+                        await self._sub_heartbeat_reply.wait()
                 except TimeoutError:
                     raise TimeoutError("no 0x9006 to our 0x9005") from None
             pump.result()
@@ -288,7 +291,8 @@ class PlatformLinks:
         ``main_idle_s`` (no business frame and no 0x1005: §5.2.1.5, the link is taken as broken)."""
         while True:
             try:
-                raw, garbage = await asyncio.wait_for(frames.next(), self._timing.main_idle_s)
+                async with asyncio.timeout(self._timing.main_idle_s):
+                    raw, garbage = await frames.next()
             except TimeoutError:
                 self.main.set("down", error=f"silent for {self._timing.main_idle_s:g} s")
                 log.info("main link user=%s closed: %s", self.account.user_id, self.main.error)

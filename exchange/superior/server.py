@@ -91,7 +91,8 @@ class MainLinkServer:
                 await task
         if self._server is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 2)
+                async with asyncio.timeout(2):
+                    await self._server.wait_closed()
             self._server = None
 
     def abort(self) -> None:
@@ -154,7 +155,8 @@ class MainLinkServer:
         frames = FrameReader(reader)
         links: PlatformLinks | None = None
         try:
-            links = await asyncio.wait_for(self._login(frames, writer, peer[0] if peer else ""), self.login_timeout_s)
+            async with asyncio.timeout(self.login_timeout_s):
+                links = await self._login(frames, writer, peer[0] if peer else "")
             if links is None:
                 return
             self.event(links, "main_link_up", f"login from {peer_text}")

@@ -235,8 +235,8 @@ class GbConnection(FlowControlledConnection):
         header = msg.header
         try:
             try:
-                found = await asyncio.wait_for(ctx.directory.find(header.vin, PORT_PROTOCOLS[self.family]),
-                                               ctx.settings.db_timeout_s)
+                async with asyncio.timeout(ctx.settings.db_timeout_s):
+                    found = await ctx.directory.find(header.vin, PORT_PROTOCOLS[self.family])
             except Exception as exc:  # database down, a timeout: an error answer, the terminal logs in again
                 ctx.counters.db_errors += 1
                 log.warning("conn %s (%s): VIN lookup of %r failed: %r", self.connection_id, self.peer,
@@ -318,7 +318,8 @@ class GbConnection(FlowControlledConnection):
             found = None
             if isinstance(body, PlatformLogin):
                 try:
-                    found = await asyncio.wait_for(ctx.directory.inferior_platform(body.user), ctx.settings.db_timeout_s)
+                    async with asyncio.timeout(ctx.settings.db_timeout_s):
+                        found = await ctx.directory.inferior_platform(body.user)
                 except Exception as exc:
                     ctx.counters.db_errors += 1
                     log.warning("conn %s (%s): platform account lookup failed: %r", self.connection_id, self.peer, exc)
@@ -362,8 +363,9 @@ class GbConnection(FlowControlledConnection):
         header = msg.header
         try:
             try:
-                found = await asyncio.wait_for(ctx.directory.find(header.vin, PORT_PROTOCOLS["gb32960"],
-                                                                  platform.enterprise_id), ctx.settings.db_timeout_s)
+                async with asyncio.timeout(ctx.settings.db_timeout_s):
+                    found = await ctx.directory.find(header.vin, PORT_PROTOCOLS["gb32960"],
+                                                                      platform.enterprise_id)
             except Exception as exc:
                 ctx.counters.db_errors += 1
                 log.warning("conn %s (%s): VIN lookup of %r failed: %r", self.connection_id, self.peer,

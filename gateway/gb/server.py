@@ -190,7 +190,8 @@ class GbGatewayServer:
         """Inferior platforms' link state and frame log, one write every `inferior_link_flush_s`
         (gateway/gb/inferior_links.py); first, the sessions a previous run of this gateway left online end."""
         try:
-            await asyncio.wait_for(store.gateway_links_offline(self.settings.gateway_id), self.settings.db_timeout_s)
+            async with asyncio.timeout(self.settings.db_timeout_s):
+                await store.gateway_links_offline(self.settings.gateway_id)
         except Exception as exc:
             self.counters.inferior_link_writes_failed += 1
             log.warning("inferior platforms' link state of a previous run not reset: %r", exc)
@@ -207,7 +208,8 @@ class GbGatewayServer:
         if not states and not messages and not unknown:
             return
         try:
-            await asyncio.wait_for(store.save_inferior_links(states, messages, unknown), self.settings.db_timeout_s)
+            async with asyncio.timeout(self.settings.db_timeout_s):
+                await store.save_inferior_links(states, messages, unknown)
         except Exception as exc:
             self.counters.inferior_link_writes_failed += 1
             log.warning("inferior platforms' link state not written (kept for the next flush): %r", exc)

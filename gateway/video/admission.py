@@ -153,4 +153,5 @@ class OneTimePorts:
             server = self.servers.pop(port)
             server.close()
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(server.wait_closed(), 1)
+                async with asyncio.timeout(1):
+                    await server.wait_closed()

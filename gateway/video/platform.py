@@ -170,7 +170,8 @@ class PostgresKafkaPlatform:
         import asyncio
 
         future = await self._producer.send(topic, orjson.dumps(value), key=key.encode())
-        await asyncio.wait_for(future, self._ack_timeout_s)
+        async with asyncio.timeout(self._ack_timeout_s):
+            await future
 
     async def stop_terminal(self, info: StreamInfo) -> None:
         msg_id, body, payload = stop_command(info)

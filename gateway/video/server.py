@@ -148,7 +148,8 @@ class MediaServer:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._server:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 2)
+                async with asyncio.timeout(2):
+                    await self._server.wait_closed()
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -177,7 +178,8 @@ class MediaServer:
         self._writers.add(writer)
         try:
             try:
-                first = await asyncio.wait_for(reader.readexactly(4), self.settings.identify_deadline_s)
+                async with asyncio.timeout(self.settings.identify_deadline_s):
+                    first = await reader.readexactly(4)
             except TimeoutError:
                 self.counters.closed_unidentified += 1
                 return

@@ -138,7 +138,8 @@ async def run_gb_fleet(settings: SimulatorSettings, vehicles: Sequence[GbDemoVeh
     progress = loop.create_task(_progress(fleet, stats, progress_interval_s))
     try:
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), duration_s)
+            async with asyncio.timeout(duration_s):
+                await stop.wait()
         reporting_stop.set()
         deadline = loop.time() + drain_timeout_s
         while loop.time() < deadline and any(len(t.queue) and t.counters.logged_in for t in fleet):

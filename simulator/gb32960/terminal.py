@@ -210,7 +210,8 @@ class GbTerminal:
     async def _session(self, stop: asyncio.Event) -> None:
         cfg = self.config
         try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection(cfg.host, cfg.port), cfg.reply_timeout_s)
+            async with asyncio.timeout(cfg.reply_timeout_s):
+                reader, writer = await asyncio.open_connection(cfg.host, cfg.port)
         except (OSError, TimeoutError):
             self.counters.connect_failures += 1
             raise
@@ -233,7 +234,8 @@ class GbTerminal:
             self._writer = None
             writer.close()
             try:
-                await asyncio.wait_for(writer.wait_closed(), 1.0)
+                async with asyncio.timeout(1.0):
+                    await writer.wait_closed()
             except (TimeoutError, OSError):
                 pass
 
@@ -273,7 +275,8 @@ class GbTerminal:
         self._answers[command] = future
         self._send(self._frame(command, body))
         try:
-            return await asyncio.wait_for(future, timeout_s or self.config.reply_timeout_s)
+            async with asyncio.timeout(timeout_s or self.config.reply_timeout_s):
+                return await future
         finally:
             self._answers.pop(command, None)
 
@@ -392,6 +395,7 @@ async def _sleep_until(loop: asyncio.AbstractEventLoop, deadline: float, stop: a
     if delay <= 0:
         return
     try:
-        await asyncio.wait_for(stop.wait(), delay)
+        async with asyncio.timeout(delay):
+            await stop.wait()
     except TimeoutError:
         pass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -155,6 +156,36 @@ def test_a_wrong_password_is_refused_and_the_link_stays_down() -> None:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             await box.stop()
+
+    asyncio.run(main())
+
+
+def test_a_link_stopped_at_any_moment_of_its_login_stops() -> None:
+    """Stopping the service cancels the link's task; it must end whatever the link was waiting for, including
+    a login answer arriving in the same turn of the loop as the cancellation (asyncio.wait_for on 3.11 lost
+    that cancellation and the link went on reconnecting for ever)."""
+    async def main() -> None:
+        box = SuperiorBox({"user1": "pw"})
+        await box.start()
+        rng = random.Random(7)
+        still_running = 0
+        try:
+            for _ in range(150):
+                link = SuperiorLink("127.0.0.1", box.port, "user1", "wrong", 1, "2016", heartbeat_s=0.2,
+                                    login_timeout_s=2, backoff=Backoff(0.0, 0.0, 0.0))
+                task = asyncio.create_task(link.run())
+                await asyncio.sleep(rng.uniform(0, 0.01))  # connecting, logging in, refused, again...
+                task.cancel()
+                done, _ = await asyncio.wait({task}, timeout=1)
+                if not done:
+                    still_running += 1
+                    while not task.done():  # let asyncio.run end
+                        task.cancel()
+                        await asyncio.sleep(0)
+                    break
+        finally:
+            await box.stop()
+        assert still_running == 0
 
     asyncio.run(main())
 
