@@ -228,12 +228,17 @@ def _rgb(page: Any, selector: str, prop: str) -> tuple[int, ...]:
     return tuple(int(found.group(i)) for i in (1, 2, 3))
 
 
-def test_an_overview_summed_in_the_browser_also_opens_with_its_rows_before_the_shell_calls(
-        page: Any, report_days: ReportDays) -> None:
-    # The alarm overview sums its entity's rows in the browser (another source than the list's query): its page
-    # names the entity too, so its meta leaves with its chunk and the shell's calls wait for its first rows.
-    sign_in(page, "admin", path="/report/alarmOverview")
-    overview = page.get_by_test_id("list-page-deviceDayReport")
+@pytest.mark.parametrize("path,entity,own", [
+    ("/report/alarmOverview", "deviceDayReport", ()),
+    ("/list/car", "car", ("/api/aas/subsidiary.json",)),  # the enterprise column's names
+])
+def test_a_list_page_of_another_kind_also_opens_with_its_rows_before_the_shell_calls(
+        page: Any, report_days: ReportDays, path: str, entity: str, own: tuple[str, ...]) -> None:
+    # The alarm overview sums its entity's rows in the browser (another source than the list's query), the
+    # vehicle list is an administrator's list: each page names its entity too, so its meta leaves with its
+    # chunk and the shell's calls wait for its first rows; only the page's own calls go with them.
+    sign_in(page, "admin", path=path)
+    overview = page.get_by_test_id(f"list-page-{entity}")
     overview.locator("tbody tr.ant-table-row").first.wait_for()
     events: list[tuple[str, str]] = []
     page.expose_function("__firstRow", lambda filters: events.append(("row", "filters" if filters else "")))
@@ -246,7 +251,7 @@ def test_an_overview_summed_in_the_browser_also_opens_with_its_rows_before_the_s
     rows = [i for i, (kind, _) in enumerate(events) if kind == "row"]
     assert len(rows) == 1, events
     before = [path for kind, path in events[:rows[0]] if kind == "request" and path.startswith("/api/")]
-    assert before == ["/api/common/meta/deviceDayReport.json", "/api/common/query/deviceDayReport.json"], events
+    assert before == [f"/api/common/meta/{entity}.json", f"/api/common/query/{entity}.json", *own], events
     after = {path for kind, path in events[rows[0]:] if kind == "request"}
     assert {"/api/notice/overView.json", "/api/system/dictionary/dictionary.json"} <= after
     assert page.errors == []  # type: ignore[attr-defined]

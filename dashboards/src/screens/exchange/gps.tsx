@@ -3,11 +3,13 @@ import { useMemo } from 'react';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
+export const ENTITY = 'exchangeGps';
+
 /** Data exchange "gps" (platform-spec §2): the positions inferior platforms reported (0x1202 real-time, 0x1203
  * back-filled), newest first, in a time range (today by default). Read-only. */
 export default function ExchangeGpsScreen() {
   const screen = useMemo(() => defineListScreen({
-    entity: 'exchangeGps',
+    entity: ENTITY,
     namespace: 'inferior:gps',
     columns: ['fixAt', 'plate', 'plateColor', 'lng', 'lat', 'speedKmh', 'directionDeg', 'altitudeM', 'backfilled', 'receivedAt'],
     filters: ['plate', 'fixAt', 'backfilled'],

@@ -8,6 +8,8 @@ import SendRequestDialog from '../../features/exchangeInferior/SendRequestDialog
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen, type ListRecord } from '../../features/list/types';
 
+export const ENTITY = 'inferiorPlatform';
+
 // An unanswered request past its deadline is expired (migration 0050): red, like an expired inspection.
 const REQUEST_STATE_COLOURS: Record<string, string> = { queued: 'default', sent: 'green', answered: 'blue', failed: 'red', expired: 'red' };
 
@@ -23,7 +25,7 @@ export default function InferiorPlatformScreen() {
   const open = (kind: RequestKind) => (record: ListRecord) =>
     setSending({ platform: { id: Number(record.id), name: String(record.name) }, kind });
   const platforms = useMemo(() => defineListScreen({
-    entity: 'inferiorPlatform',
+    entity: ENTITY,
     namespace: 'inferior:platform',
     columns: ['name', 'userId', 'centreId', 'version',
       { field: 'enabled', render: (value) => (value ? <Tag color="green">{t('platform.enabled.true')}</Tag> : <Tag>{t('platform.enabled.false')}</Tag>) },

@@ -7,6 +7,8 @@ import ListPage from '../../features/list/ListPage';
 import { defineListScreen, type ListRecord } from '../../features/list/types';
 import { formatDuration, READ_ONLY } from '../../features/log/logScreens';
 
+export const ENTITY = 'inspectMessage';
+
 const STATE_COLOURS: Record<string, string> = { open: 'gold', answered: 'blue', sent: 'green', expired: 'red' };
 
 /** Data exchange "inspectMessage" (platform-spec §2): the superiors' inspections (查岗, 0x9301) with their
@@ -16,7 +18,7 @@ export default function InspectMessageScreen() {
   const { t } = useTranslation(['exchange', 'log']);
   const [answering, setAnswering] = useState<{ record: ListRecord; reload: () => void } | null>(null);
   const screen = useMemo(() => defineListScreen({
-    entity: 'inspectMessage',
+    entity: ENTITY,
     namespace: 'exchange:inspectMessage',
     columns: ['receivedAt', 'platformName', 'question',
       { field: 'deadline', render: (value) => (value ? dayjs(String(value)).format('YYYY-MM-DD HH:mm:ss') : '') },

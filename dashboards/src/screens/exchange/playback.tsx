@@ -5,6 +5,8 @@ import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 import { READ_ONLY, todayRange } from '../../features/log/logScreens';
 
+export const ENTITY = 'exchangePlayback';
+
 // JT/T 1078 RESULT of the answer sent: 0 success, 1 failure, 2 not supported, 3-5 refusals.
 const RESULT_COLOURS: Record<string, string> = { 0: 'green', 1: 'red', 2: 'orange', 3: 'default', 4: 'red', 5: 'red' };
 
@@ -14,7 +16,7 @@ const RESULT_COLOURS: Record<string, string> = { 0: 'green', 1: 'red', 2: 'orang
 export default function ExchangePlaybackScreen() {
   const { t } = useTranslation('exchange');
   const screen = useMemo(() => defineListScreen({
-    entity: 'exchangePlayback',
+    entity: ENTITY,
     namespace: 'exchange:playback',
     columns: ['receivedAt', 'platformName', 'dataType', 'plate', 'channelId', 'avItemType', 'startAt', 'endAt',
       { field: 'result', render: (value) => (value === null || value === undefined ? ''

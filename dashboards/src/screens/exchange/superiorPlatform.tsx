@@ -5,13 +5,15 @@ import LinkStates from '../../features/exchange/LinkStates';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
+export const ENTITY = 'superiorPlatform';
+
 /** Data exchange "superiorPlatform" (platform-spec §2): the superior platforms fleetwatch forwards to over
  * JT/T 809, with each row's main and sub link state refreshed while the screen is open; the password is
  * write-only (never read back). */
 export default function SuperiorPlatformScreen() {
   const { t } = useTranslation('exchange');
   const screen = useMemo(() => defineListScreen({
-    entity: 'superiorPlatform',
+    entity: ENTITY,
     namespace: 'exchange:superiorPlatform',
     // port, user and access code are in the form: the row leaves its room to the two links' state
     columns: ['name', 'host', 'version',

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
+export const ENTITY = 'gb32960ExchangeCar';
+
 const STATE_COLOURS: Record<string, string> = { connected: 'green', connecting: 'gold', error: 'red', disconnected: 'default' };
 
 /** The gb32960 data exchange's "car" (platform-spec §2): which vehicles are forwarded to which GB/T 32960 superior
@@ -11,7 +13,7 @@ const STATE_COLOURS: Record<string, string> = { connected: 'green', connecting: 
 export default function Gb32960CarScreen() {
   const { t } = useTranslation('nev');
   const screen = useMemo(() => defineListScreen({
-    entity: 'gb32960ExchangeCar',
+    entity: ENTITY,
     namespace: 'nev:exchangeCar',
     columns: ['plateNumber', 'vin', 'platformName', 'version',
       { field: 'linkState', render: (value) => (

@@ -5,6 +5,8 @@ import UnknownLoginsCard from '../../features/gb32960Exchange/UnknownLoginsCard'
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
+export const ENTITY = 'gb32960InferiorPlatform';
+
 const STATE_COLOURS: Record<string, string> = { online: 'green', offline: 'default' };
 
 /** The gb32960 data exchange's "inferiorPlatform" (platform-spec §2): the platforms that relay their vehicles' data
@@ -16,7 +18,7 @@ const STATE_COLOURS: Record<string, string> = { online: 'green', offline: 'defau
 export default function Gb32960InferiorPlatformScreen() {
   const { t } = useTranslation('nev');
   const screen = useMemo(() => defineListScreen({
-    entity: 'gb32960InferiorPlatform',
+    entity: ENTITY,
     namespace: 'nev:inferiorPlatform',
     columns: ['name', 'username',
       { field: 'enabled', render: (value) => (value ? <Tag color="green">{t('inferiorPlatform.enums.enabled.true')}</Tag> : <Tag>{t('inferiorPlatform.enums.enabled.false')}</Tag>) },

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
+export const ENTITY = 'gb32960SuperiorPlatform';
+
 const STATE_COLOURS: Record<string, string> = { connected: 'green', connecting: 'gold', error: 'red', disconnected: 'default' };
 
 /** The gb32960 data exchange's "superiorPlatform" (platform-spec §2): the superior platforms fleetwatch forwards
@@ -13,7 +15,7 @@ const STATE_COLOURS: Record<string, string> = { connected: 'green', connecting: 
 export default function Gb32960SuperiorPlatformScreen() {
   const { t } = useTranslation('nev');
   const screen = useMemo(() => defineListScreen({
-    entity: 'gb32960SuperiorPlatform',
+    entity: ENTITY,
     namespace: 'nev:superiorPlatform',
     columns: ['name', 'host', 'port', 'username', 'encryption', 'version',
       { field: 'enabled', render: (value) => (value ? <Tag color="green">{t('superiorPlatform.enums.enabled.true')}</Tag> : <Tag>{t('superiorPlatform.enums.enabled.false')}</Tag>) },

@@ -4,6 +4,8 @@ import { carDetailUrl } from '../../features/carDetail/routing';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
+export const ENTITY = 'car';
+
 /**
  * Platform-spec §2 list "car" (with edit): the vehicles of the caller's subtree. The drawer edits the
  * vehicle's own fields; "详情" opens the vehicle detail page (`/list/carDetail?carId=`, which moves to
@@ -14,7 +16,7 @@ import { defineListScreen } from '../../features/list/types';
 export default function CarList() {
   const { t } = useTranslation('detail');
   const screen = useMemo(() => defineListScreen({
-    entity: 'car',
+    entity: ENTITY,
     namespace: 'fleet:car',
     columns: ['plateNumber', 'plateColor', 'vin', 'grade', 'type', 'enterpriseId', 'groupName', 'driverName', 'masterDevicePhone', 'createTime'],
     filters: ['plateNumber', 'vin', 'plateColor', 'groupId'],

@@ -8,6 +8,8 @@ import { prefillFromSearch } from '../../features/fleet/registerPrefill';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen, type ListRecord, type RowActionContext } from '../../features/list/types';
 
+export const ENTITY = 'device';
+
 const DISABLED = 5;
 
 /**
@@ -28,7 +30,7 @@ export default function DeviceList() {
     };
     const channels = (value: unknown) => channelNames(t, value);
     return defineListScreen({
-      entity: 'device',
+      entity: ENTITY,
       namespace: 'fleet:device',
       columns: ['phone', 'deviceSn', 'deviceName', 'protocolVersion', { field: 'videoChannel', render: channels },
         { field: 'talkChannel', render: channels }, 'hasVideo', 'state', 'onlineTime'],

@@ -5,6 +5,8 @@ import MediaPreview from '../../features/evidence/MediaPreview';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
+export const ENTITY = 'deviceUploadFile';
+
 /** Evidence list (platform-spec §2 lists): the photos, audio and video clips terminals
  * uploaded (entity `deviceUploadFile`), newest first, the enterprise and its subsidiaries; each opens
  * a preview of the file fetched with the token. */
@@ -12,7 +14,7 @@ export default function EvidenceScreen() {
   const { t } = useTranslation('evidence');
   const [preview, setPreview] = useState<EvidenceFile | null>(null);
   const screen = useMemo(() => defineListScreen({
-    entity: 'deviceUploadFile',
+    entity: ENTITY,
     namespace: 'evidence',
     columns: [
       'time', 'plateNumber', 'deviceName', 'mediaType',

@@ -2,6 +2,8 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import AlarmEvents from '../../features/report/AlarmEvents';
 
+export const ENTITY = 'inOutAlarm';
+
 const QUERY = {};
 const FENCE_COLUMNS = ['fenceName', 'source'];
 
@@ -11,5 +13,5 @@ export default function InOutAlarmList() {
   // A list of alarms opens on the last 7 days including today (a crossing just raised is listed); the report
   // of the same rows keeps the reports' closed days.
   const [range] = useState(() => [dayjs().subtract(6, 'day'), dayjs()] as const);
-  return <AlarmEvents entity="inOutAlarm" query={QUERY} name="inOutAlarm" extraColumns={FENCE_COLUMNS} range={range} />;
+  return <AlarmEvents entity={ENTITY} query={QUERY} name="inOutAlarm" extraColumns={FENCE_COLUMNS} range={range} />;
 }

@@ -4,6 +4,8 @@ import { registerLink } from '../../features/fleet/registerPrefill';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
+export const ENTITY = 'refusedRegistration';
+
 /**
  * Terminals refused because no device has their phone (entity refusedRegistration, gateway/unknown_terminals.py):
  * why a terminal does not come online, for the root enterprise's administrators (the server answers anyone else
@@ -12,7 +14,7 @@ import { defineListScreen } from '../../features/list/types';
 export default function RefusedRegistrationList() {
   const { t } = useTranslation('fleet');
   const screen = useMemo(() => defineListScreen({
-    entity: 'refusedRegistration',
+    entity: ENTITY,
     namespace: 'fleet:refused',
     columns: ['phone', 'reason', 'msgId', 'terminalId', 'manufacturerId', 'terminalModel', 'plateNumber', 'imei',
       'protocolVersion', 'peer', 'attempts', 'firstSeen', 'lastSeen'],

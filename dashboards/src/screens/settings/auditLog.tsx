@@ -4,12 +4,14 @@ import ChangeList from '../../features/audit/ChangeList';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 
+export const ENTITY = 'auditLog';
+
 /** Audit log: every create / update / delete, newest first, read only; a change shows
  * each field's before → after. Filters: entity, record id, user, time range. */
 export default function AuditLogScreen() {
   const { t } = useTranslation('audit');
   const screen = useMemo(() => defineListScreen({
-    entity: 'auditLog',
+    entity: ENTITY,
     namespace: 'audit',
     columns: [
       'time',

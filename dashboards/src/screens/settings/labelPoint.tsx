@@ -7,6 +7,8 @@ import LabelPointDrawer from '../../features/fence/LabelPointDrawer';
 import ListPage from '../../features/list/ListPage';
 import { defineListScreen, type ListRecord } from '../../features/list/types';
 
+export const ENTITY = 'labelPoint';
+
 /** Platform-spec §2 settings "labelPoint": the list from the server's declaration, created and edited in a
  * drawer that draws the point or area on the map (features/fence); a province / city / district point names
  * its region. */
@@ -18,7 +20,7 @@ export default function LabelPointSettings() {
   const [editing, setEditing] = useState<ListRecord | null>(null);
   const [version, setVersion] = useState(0);
   const screen = defineListScreen({
-    entity: 'labelPoint',
+    entity: ENTITY,
     namespace: 'fence:labelPoint',
     columns: ['name', {
       field: 'pointType',

@@ -6,6 +6,8 @@ import ListPage from '../../features/list/ListPage';
 import { defineListScreen, type ListRecord } from '../../features/list/types';
 import { decideApplication, noticeChanges } from '../../features/notices/api';
 
+export const ENTITY = 'licenceApply';
+
 const STATE_COLOURS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 
 /** Platform-spec §2 settings "licenseApply" (the bell's bizType 1): the applications the sign-in-free page
@@ -32,7 +34,7 @@ export default function LicenceApplyScreen() {
     };
     const pending = (record: ListRecord) => record.state === 0;
     return defineListScreen({
-      entity: 'licenceApply',
+      entity: ENTITY,
       namespace: 'settings:licenseApply',
       columns: ['createTime', 'company', 'contact', 'phone', 'email', 'vehicles', 'machineCode',
         { field: 'state', render: (value) => <Tag color={STATE_COLOURS[Number(value)]}>{t(`licenseApply.states.${String(value)}`)}</Tag> },

@@ -7,6 +7,8 @@ import { defineListScreen, type ListRecord } from '../../features/list/types';
 import { fetchApiGroups, issueNewSecret, type ApiGroup } from '../../features/platform/api';
 import SecretModal, { type ShownSecret } from '../../features/platform/SecretModal';
 
+export const ENTITY = 'openApp';
+
 const NAMESPACE = 'settings:openPlatform';
 
 function useApiGroups(): ApiGroup[] {
@@ -46,7 +48,7 @@ export default function OpenPlatformScreen() {
       return group ? (i18n.language.startsWith('en') ? group.labelEn : group.label) : name;
     };
     return defineListScreen({
-      entity: 'openApp',
+      entity: ENTITY,
       namespace: NAMESPACE,
       columns: [
         'name', 'appKey',

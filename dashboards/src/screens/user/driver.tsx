@@ -8,13 +8,15 @@ import ListPage from '../../features/list/ListPage';
 import { defineListScreen, type ListRecord } from '../../features/list/types';
 import { validateName, validateNationalId, validatePhone } from '../../utils/validators';
 
+export const ENTITY = 'driver';
+
 /**
  * Platform-spec §2 "driver" (with edit): the list, import and export here; a row's detail is the driver's
  * detail page (`/user/driver/detail?id=`); creating and editing on the driver's edit page
  * (`/user/driver/edit?id=`), which also takes the photo.
  */
 const screen = defineListScreen({
-  entity: 'driver',
+  entity: ENTITY,
   namespace: 'fleet:driver',
   columns: ['name', 'phone', 'nationalId', 'licenceNo', 'licenceClass', 'licenceExpire', 'qualificationNo', 'state'],
   filters: ['name', 'phone', 'nationalId', 'state'],

@@ -7,6 +7,8 @@ import { setState } from '../../features/org/api';
 import EnterpriseTree from '../../features/org/EnterpriseTree';
 import { validateName, validatePhone } from '../../utils/validators';
 
+export const ENTITY = 'enterprise';
+
 /**
  * Platform-spec §2 "enterprise": the caller's tree on the left (`/api/aas/subsidiary.json`), the
  * subsidiaries of the selected node (all of the caller's subtree when none is) on the right; a new
@@ -27,7 +29,7 @@ export default function EnterpriseScreen() {
       setVersion((v) => v + 1);
     };
     return defineListScreen({
-      entity: 'enterprise',
+      entity: ENTITY,
       namespace: 'org:enterprise',
       query: selected === undefined ? undefined : { 'enterpriseId.eq': selected },
       createDefaults: selected === undefined ? undefined : { enterpriseId: selected },

@@ -4,6 +4,8 @@ import ListPage from '../../features/list/ListPage';
 import { defineListScreen } from '../../features/list/types';
 import EnterpriseTree from '../../features/org/EnterpriseTree';
 
+export const ENTITY = 'role';
+
 /**
  * Platform-spec §2 "role": the roles of the selected enterprise (of the caller's whole subtree when
  * none is selected); a new role belongs to the selected enterprise. Its permissions are edited on the
@@ -12,7 +14,7 @@ import EnterpriseTree from '../../features/org/EnterpriseTree';
 export default function RoleScreen() {
   const [selected, setSelected] = useState<number | undefined>();
   const screen = useMemo(() => defineListScreen({
-    entity: 'role',
+    entity: ENTITY,
     namespace: 'org:role',
     query: selected === undefined ? undefined : { 'enterpriseId.eq': selected },
     createDefaults: selected === undefined ? undefined : { enterpriseId: selected },

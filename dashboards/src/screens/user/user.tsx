@@ -8,6 +8,8 @@ import EnterpriseTree from '../../features/org/EnterpriseTree';
 import { PasswordDialog, RolesDialog } from '../../features/org/UserDialogs';
 import { validateName, validatePassword, validatePhone, validateUsername } from '../../utils/validators';
 
+export const ENTITY = 'user';
+
 /**
  * Platform-spec §2 "user": the users of the selected enterprise (of the caller's whole subtree when
  * none is selected); create with console-spec §5's validators, edit, roles, reset password, enable /
@@ -29,7 +31,7 @@ export default function UserScreen() {
     const open = (kind: 'roles' | 'password') => (user: ListRecord, context: RowActionContext) =>
       setDialog({ kind, user, reload: context.reload });
     return defineListScreen({
-      entity: 'user',
+      entity: ENTITY,
       namespace: 'org:user',
       query: selected === undefined ? undefined : { 'enterpriseId.eq': selected },
       createDefaults: selected === undefined ? undefined : { enterpriseId: selected },
