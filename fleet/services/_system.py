@@ -7,6 +7,7 @@ import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -85,11 +86,24 @@ def port_answers(port: int, host: str = "127.0.0.1", timeout_s: float = 0.5) -> 
         return False
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    """A port the OS considers free right now (racy by nature; bind soon)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return int(sock.getsockname()[1])
+_GIVEN_PORTS: set[int] = set()
+_GIVEN_LOCK = threading.Lock()
+
+
+def free_port(host: str = "127.0.0.1", accept: Callable[[int], bool] = lambda port: True) -> int:
+    """A port the OS considers free right now (racy by nature; bind soon), never one this process was given
+    before: the OS may hand a released port out again at once, and two servers started on one port find each
+    other's clients (a balancer that failed to bind its front port went unnoticed while a server answered
+    there). ``accept`` narrows the ports taken (a test worker keeps to its own share)."""
+    with _GIVEN_LOCK:
+        for _ in range(10_000):
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                sock.bind((host, 0))
+                port = int(sock.getsockname()[1])
+            if port not in _GIVEN_PORTS and accept(port):
+                _GIVEN_PORTS.add(port)
+                return port
+    raise RuntimeError(f"no free port on {host} left to give")
 
 
 def pid_alive(pid: int) -> bool:

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
-from fleet.services._system import PortInUseError, free_port, pid_alive
+from fleet.services._system import PortInUseError, pid_alive
+from tests.support.ports import free_port
 
 if TYPE_CHECKING:
     from fleet.services.kafka import KafkaServer

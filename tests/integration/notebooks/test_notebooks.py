@@ -124,8 +124,8 @@ def test_notebook_server_listens_on_loopback_only_and_wants_its_token(lake: Path
     import urllib.request
 
     from fleet.notebook_server import notebook_server_specs, notebook_token, server_env, write_server_config
-    from fleet.services._system import free_port, port_answers
     from fleet.settings import StackSettings
+    from tests.support.ports import free_port, port_answers
 
     port = free_port()
     stack = StackSettings(var_dir=tmp_path / "var")
