@@ -11,27 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from fleet.services.postgres import PostgresServer
 from tests.support.stack import SessionStack
-
-
-@pytest.fixture
-def free_port(free_port: Callable[[], int]) -> Callable[[], int]:
-    """The session's free_port, never giving one test the same port twice: `fleet up` binds a dozen of them
-    only later, and the OS may hand a just-released port out again (the API's health check then reached
-    the attachment server, which had the same port, and `fleet up --check` failed)."""
-    given: set[int] = set()
-
-    def distinct() -> int:
-        port = free_port()
-        while port in given:
-            port = free_port()
-        given.add(port)
-        return port
-
-    return distinct
 
 
 def test_fleet_up_starts_every_component_healthy_shows_moving_vehicles_and_stops_cleanly(
