@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -90,17 +91,23 @@ _GIVEN_PORTS: set[int] = set()
 _GIVEN_LOCK = threading.Lock()
 
 
-def free_port(host: str = "127.0.0.1", accept: Callable[[int], bool] = lambda port: True) -> int:
-    """A port the OS considers free right now (racy by nature; bind soon), never one this process was given
-    before: the OS may hand a released port out again at once, and two servers started on one port find each
-    other's clients (a balancer that failed to bind its front port went unnoticed while a server answered
-    there). ``accept`` narrows the ports taken (a test worker keeps to its own share)."""
+def free_port(host: str = "127.0.0.1", within: range | None = None) -> int:
+    """A port free right now (racy by nature; bind soon), never one this process was given before: the OS
+    may hand a released port out again at once, and two servers started on one port find each other's clients
+    (a balancer that failed to bind its front port went unnoticed while a server answered there). ``within``:
+    a port of that range, tried in random order (the OS's own choice, ``bind(0)``, when None)."""
     with _GIVEN_LOCK:
-        for _ in range(10_000):
+        candidates = random.sample(within, len(within)) if within is not None else [0] * 10_000
+        for candidate in candidates:
+            if candidate in _GIVEN_PORTS:
+                continue
             with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-                sock.bind((host, 0))
+                try:
+                    sock.bind((host, candidate))
+                except OSError:
+                    continue
                 port = int(sock.getsockname()[1])
-            if port not in _GIVEN_PORTS and accept(port):
+            if port not in _GIVEN_PORTS:
                 _GIVEN_PORTS.add(port)
                 return port
     raise RuntimeError(f"no free port on {host} left to give")

@@ -1,5 +1,5 @@
 """The ports given to servers the stack's tools and the tests start: the OS may hand a port it just handed out
-again, so one process never gives the same port twice, and a caller may keep to its own share of them."""
+again, so one process never gives the same port twice; a caller may take its ports from its own range."""
 
 from __future__ import annotations
 
@@ -28,34 +28,49 @@ class _Socket:
         return None
 
     def bind(self, address: tuple[str, int]) -> None:
-        self.port = self.ports.pop(0)
+        self.port = address[1] or self.ports.pop(0)
 
     def getsockname(self) -> tuple[str, int]:
         return ("127.0.0.1", self.port)
 
 
 @pytest.fixture
-def os_ports(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    ports: list[int] = []
-    monkeypatch.setattr(_system.socket, "socket", _Socket(ports))
-    monkeypatch.setattr(_system, "_GIVEN_PORTS", set())
+def given(monkeypatch: pytest.MonkeyPatch) -> set[int]:
+    ports: set[int] = set()
+    monkeypatch.setattr(_system, "_GIVEN_PORTS", ports)
     return ports
 
 
-def test_a_port_the_os_hands_out_again_is_not_given_twice(os_ports: list[int]) -> None:
-    os_ports.extend([41001, 41001, 41001, 41002])
+def test_a_port_the_os_hands_out_again_is_not_given_twice(monkeypatch: pytest.MonkeyPatch, given: set[int]) -> None:
+    monkeypatch.setattr(_system.socket, "socket", _Socket([41001, 41001, 41001, 41002]))
     assert [_system.free_port(), _system.free_port()] == [41001, 41002]
 
 
-def test_a_caller_keeps_to_its_own_share_of_ports(os_ports: list[int]) -> None:
-    os_ports.extend([41001, 41003, 41004, 41005, 41006])
-    odd = lambda port: port % 2 == 1  # noqa: E731
-    even = lambda port: port % 2 == 0  # noqa: E731
-    assert [_system.free_port(accept=even), _system.free_port(accept=odd)] == [41004, 41005]
+def test_ports_of_a_range_are_each_given_once_and_only_free_ones(given: set[int]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        busy = taken.getsockname()[1]
+        taken.listen()
+        span = range(busy - 2, busy + 3)
+        ports = []
+        for _ in range(5):
+            try:
+                ports.append(_system.free_port(within=span))
+            except RuntimeError:
+                break  # another process holds a port of the span: the rest was still given once each
+        assert busy not in ports and len(set(ports)) == len(ports) and set(ports) <= set(span)
+        assert len(ports) >= 2
+        with pytest.raises(RuntimeError, match="no free port"):
+            for _ in range(5):
+                _system.free_port(within=span)
 
 
-def test_real_ports_are_distinct_and_bindable() -> None:
-    ports = [_system.free_port() for _ in range(50)]
-    assert len(set(ports)) == 50
+def test_the_test_workers_ranges_are_below_the_ephemeral_ports_and_apart() -> None:
+    from tests.support import ports
+
+    low, high = (int(n) for n in open("/proc/sys/net/ipv4/ip_local_port_range").read().split())
+    assert ports._MINE.stop <= low  # never a port the OS gives to bind(0) or to a client connection
+    port = ports.free_port()
+    assert port in ports._MINE
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", ports[-1]))
+        sock.bind(("127.0.0.1", port))
