@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import logging
 import os
 import random
@@ -88,11 +89,13 @@ def port_answers(port: int, host: str = "127.0.0.1", timeout_s: float = 0.5) -> 
 
 
 _GIVEN_PORTS: set[int] = set()
+_GIVEN_ORDER: collections.deque[int] = collections.deque()
+_GIVEN_KEPT = 4096  # a port given this long ago is bound by now, or free again (the bind below tells)
 _GIVEN_LOCK = threading.Lock()
 
 
 def free_port(host: str = "127.0.0.1", within: range | None = None) -> int:
-    """A port free right now (racy by nature; bind soon), never one this process was given before: the OS
+    """A port free right now (racy by nature; bind soon), none of the last ports this process gave: the OS
     may hand a released port out again at once, and two servers started on one port find each other's clients
     (a balancer that failed to bind its front port went unnoticed while a server answered there). ``within``:
     a port of that range, tried in random order (the OS's own choice, ``bind(0)``, when None)."""
@@ -109,6 +112,9 @@ def free_port(host: str = "127.0.0.1", within: range | None = None) -> int:
                 port = int(sock.getsockname()[1])
             if port not in _GIVEN_PORTS:
                 _GIVEN_PORTS.add(port)
+                _GIVEN_ORDER.append(port)
+                if len(_GIVEN_ORDER) > _GIVEN_KEPT:
+                    _GIVEN_PORTS.discard(_GIVEN_ORDER.popleft())
                 return port
     raise RuntimeError(f"no free port on {host} left to give")
 

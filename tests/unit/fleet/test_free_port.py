@@ -3,6 +3,7 @@ again, so one process never gives the same port twice; a caller may take its por
 
 from __future__ import annotations
 
+import collections
 import socket
 from typing import Any
 
@@ -38,12 +39,19 @@ class _Socket:
 def given(monkeypatch: pytest.MonkeyPatch) -> set[int]:
     ports: set[int] = set()
     monkeypatch.setattr(_system, "_GIVEN_PORTS", ports)
+    monkeypatch.setattr(_system, "_GIVEN_ORDER", collections.deque())
     return ports
 
 
 def test_a_port_the_os_hands_out_again_is_not_given_twice(monkeypatch: pytest.MonkeyPatch, given: set[int]) -> None:
     monkeypatch.setattr(_system.socket, "socket", _Socket([41001, 41001, 41001, 41002]))
     assert [_system.free_port(), _system.free_port()] == [41001, 41002]
+
+
+def test_only_the_last_ports_given_are_kept_out(monkeypatch: pytest.MonkeyPatch, given: set[int]) -> None:
+    monkeypatch.setattr(_system, "_GIVEN_KEPT", 2)
+    monkeypatch.setattr(_system.socket, "socket", _Socket([41001, 41002, 41002, 41003, 41001]))
+    assert [_system.free_port() for _ in range(4)] == [41001, 41002, 41003, 41001]
 
 
 def test_ports_of_a_range_are_each_given_once_and_only_free_ones(given: set[int]) -> None:
