@@ -12,7 +12,6 @@ import struct
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
-from functools import lru_cache
 from typing import Any
 
 from protocols.china_time import CHINA_TZ
@@ -86,9 +85,20 @@ def need(data: bytes, at: int, size: int, what: str) -> None:
         raise BodyError(f"{what} needs {size} bytes at offset {at}, {max(0, len(data) - at)} left")
 
 
-@lru_cache(maxsize=256)
+_LAYOUTS: dict[int, tuple[tuple[Field, ...], struct.Struct]] = {}
+
+
 def _layout(fields: tuple[Field, ...]) -> struct.Struct:
-    return struct.Struct(">" + "".join(_FORMATS[f.width] for f in fields))
+    """The wire layout of a field list, found by the list's identity: the blocks' field lists are module
+    constants, and a cache keyed by the tuple itself hashed every field of it on every frame (a tenth of a
+    96-cell frame's decode). The list is kept with its layout, so its id cannot be reused; at most 256 kept."""
+    known = _LAYOUTS.get(id(fields))
+    if known is not None and known[0] is fields:
+        return known[1]
+    layout = struct.Struct(">" + "".join(_FORMATS[f.width] for f in fields))
+    if len(_LAYOUTS) < 256:
+        _LAYOUTS[id(fields)] = (fields, layout)
+    return layout
 
 
 def read_fields(fields: tuple[Field, ...], data: bytes, at: int, what: str) -> tuple[list[Reading], int]:

@@ -86,6 +86,7 @@ class Motors:
         return out
 
 
+_ALARM_LEVEL = (F("max_level", 1),)  # one field read and written as a field list
 _FUEL_HEAD = (F("voltage_v", 2, 0.1), F("current_a", 2, 0.1), F("h2_consumption_kg_per_100km", 2, 0.01))
 _FUEL_TAIL = (F("max_h2_temp_c", 2, 0.1, -40), F("max_h2_temp_probe", 1), F("max_h2_concentration_ppm", 2),
               F("max_h2_concentration_sensor", 1), F("max_h2_pressure_mpa", 2, 0.1), F("max_h2_pressure_sensor", 1),
@@ -268,7 +269,7 @@ class Alarms:
 
     @classmethod
     def decode(cls, data: bytes, at: int) -> tuple[Self, int]:
-        (level,), at = read_fields((F("max_level", 1),), data, at, "alarm level")
+        (level,), at = read_fields(_ALARM_LEVEL, data, at, "alarm level")
         flags, at = read_uint(data, at, 4, "general alarm flags")
         storage, at = read_codes(data, at, "storage")
         motor, at = read_codes(data, at, "motor")
@@ -277,7 +278,7 @@ class Alarms:
         return cls(level, flags, storage, motor, engine, other), at
 
     def encode(self) -> bytes:
-        out = write_fields((F("max_level", 1),), [self.max_level]) + self.flags.to_bytes(4, "big")
+        out = write_fields(_ALARM_LEVEL, [self.max_level]) + self.flags.to_bytes(4, "big")
         for codes in (self.storage_faults, self.motor_faults, self.engine_faults, self.other_faults):
             out += write_codes(codes)
         return out
