@@ -81,7 +81,7 @@ async def uploads(port: int, request: Any, runs: int, size: int, tag: str) -> li
         try:
             async with asyncio.timeout(30):
                 await upload("127.0.0.1", port, request, [(f"{tag}{run}.jpg", 0, os.urandom(size))],
-                                              "SIM0000001", phone="0" + PHONE)
+                             "SIM0000001", phone="0" + PHONE)
             out.append(time.monotonic() - started)
         except Exception as exc:  # refused, reset or timed out: counted as not done
             print(f"  upload {tag}{run} failed after {time.monotonic() - started:.2f} s: {exc!r}", flush=True)

@@ -365,7 +365,7 @@ class GbConnection(FlowControlledConnection):
             try:
                 async with asyncio.timeout(ctx.settings.db_timeout_s):
                     found = await ctx.directory.find(header.vin, PORT_PROTOCOLS["gb32960"],
-                                                                      platform.enterprise_id)
+                                                     platform.enterprise_id)
             except Exception as exc:
                 ctx.counters.db_errors += 1
                 log.warning("conn %s (%s): VIN lookup of %r failed: %r", self.connection_id, self.peer,
