@@ -183,7 +183,8 @@ def test_the_overspeed_rule_is_changed_and_read_back(page: Any, console_stack: C
     assert _notice(page, vehicle.plate, command_id).get_attribute("data-outcome") == "success"
 
     # Read back: the dialog queries the terminal again (8104) and shows the new value.
-    popup.get_by_test_id("popup-btn-alarmSetting").click()
+    click_until(lambda: popup.get_by_test_id("popup-btn-alarmSetting").click(),
+                page.get_by_text(f"对【{vehicle.plate}】进行报警配置"))
     page.get_by_test_id("alarm-read").wait_for(timeout=ANSWER_TIMEOUT_MS)
     assert page.get_by_test_id("alarm-maxSpeed").input_value() == str(wanted)
     page.keyboard.press("Escape")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
+from tests.e2e.support import click_until, sign_in
 from warehouse.db import connect
 from warehouse.queries import exchange_inferior as q
 from warehouse.seed import PARENT
@@ -127,8 +127,9 @@ def test_an_operator_sends_an_inspection_from_the_inferior_platform_screen(page:
     row = platforms.locator(f'tr[data-row-key="{reported["platform"]}"]')
     row.get_by_test_id(f"row-inspection-{reported['platform']}").click()
     page.get_by_test_id("send-request-content").fill("夜班值班人员请应答")
-    page.locator(".ant-modal-footer .ant-btn-primary").click()
-    page.get_by_test_id("list-page-inferiorRequest").locator("tr.ant-table-row", has_text="夜班值班人员请应答").wait_for()
+    # the send is clicked again when a click under load sent nothing (the dialog closes once it sent)
+    click_until(lambda: page.locator(".ant-modal-footer .ant-btn-primary").click(),
+                page.get_by_test_id("list-page-inferiorRequest").locator("tr.ant-table-row", has_text="夜班值班人员请应答"))
     with connect(console_stack.db_url) as conn:
         queued = conn.execute("SELECT kind, content, answer_minutes, state FROM inferior_request WHERE "
                               "inferior_platform_id = %s AND content = '夜班值班人员请应答'",
