@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import itertools
 import logging
 import os
 import random
@@ -100,7 +101,7 @@ def free_port(host: str = "127.0.0.1", within: range | None = None) -> int:
     (a balancer that failed to bind its front port went unnoticed while a server answered there). ``within``:
     a port of that range, tried in random order (the OS's own choice, ``bind(0)``, when None)."""
     with _GIVEN_LOCK:
-        candidates = random.sample(within, len(within)) if within is not None else [0] * 10_000
+        candidates = random.sample(within, len(within)) if within is not None else itertools.repeat(0, 10_000)
         for candidate in candidates:
             if candidate in _GIVEN_PORTS:
                 continue

@@ -1,4 +1,4 @@
-"""Free TCP ports for servers a test starts: never one port twice in a process, and each pytest-xdist worker
+"""Free TCP ports for servers a test starts: none of the last ones given in a process, and each pytest-xdist worker
 takes its ports from its own part of 20000-32767. That range is below the ephemeral ports (32768-60999 on
 Linux), which the OS hands out for ``bind(0)`` and outgoing connections and which are not spread evenly (gVisor
 gives only odd ones): so no two tests of the run, on one worker or on two, are given one port for two servers, and
