@@ -100,6 +100,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="after the rounds, profile one more cold load of the first report (V8's sampling profiler"
                         " over CDP) and print the N functions and the scripts with the most self time before its"
                         " first row")
+    p.add_argument("--trace", type=Path, default=None, metavar="FILE",
+                   help="after the rounds, record Chromium's timeline of one more cold load of the first report into"
+                        " FILE (open it in chrome://tracing or Perfetto) and print the renderer main thread's work"
+                        " before the first row by kind (script, parse and compile, style, layout, paint) and by"
+                        " 100 ms of the load")
     return p.parse_args(argv)
 
 
@@ -188,6 +193,100 @@ def profile_tables(profile: dict[str, Any], top: int) -> str:
     return "\n".join(lines)
 
 
+# The renderer main thread's top-level events of a timeline, named by what they do (Chromium's trace event names).
+TRACE_KINDS = {
+    "EvaluateScript": "script", "v8.evaluateModule": "script", "FunctionCall": "script", "TimerFire": "script",
+    "EventDispatch": "script", "FireAnimationFrame": "script", "RunMicrotasks": "script", "v8.run": "script",
+    "v8.compile": "parse and compile", "v8.compileModule": "parse and compile", "V8.CompileCode": "parse and compile",
+    "v8.parseOnBackground": "parse and compile", "ParseHTML": "parse HTML", "ParseAuthorStyleSheet": "parse CSS",
+    "UpdateLayoutTree": "style", "RecalculateStyles": "style", "Layout": "layout", "UpdateLayerTree": "paint",
+    "Paint": "paint", "PrePaint": "paint", "Layerize": "paint", "Commit": "paint", "GC": "garbage collection",
+    "MinorGC": "garbage collection", "MajorGC": "garbage collection", "V8.GC_SCAVENGER": "garbage collection",
+}
+
+
+def trace_cold_load(browser: Any, base_url: str, session: list[list[str]], path: str, out: Path) -> dict[str, Any]:
+    """One cold load of ``path`` recorded with Chromium's timeline categories into ``out``."""
+    context = cold_context(browser, base_url, session)
+    page = context.new_page()
+    page.goto("/favicon.svg")
+    browser.start_tracing(page=page, path=str(out), screenshots=False,
+                          categories=["devtools.timeline", "v8", "v8.execute", "disabled-by-default-devtools.timeline",
+                                      "blink.user_timing", "loading"])
+    figures = load(page, path)
+    browser.stop_tracing()
+    context.close()
+    return {"figures": figures, "path": path}
+
+
+def trace_tables(out: Path, path: str, first_row_ms: float) -> str:
+    """The renderer main thread's work before the first row, from a trace: by kind, and by 100 ms of the load.
+    Nested events are counted once, under the outermost one of a known kind (a script's layout counts as layout
+    only when the trace shows the layout inside it, so the kinds are self times)."""
+    data = json.loads(out.read_text())
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    main = None
+    for e in events:
+        if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain":
+            pid_tid = (e["pid"], e["tid"])
+            # the renderer that ran the page: the one with the most complete events
+            count = sum(1 for x in events if (x.get("pid"), x.get("tid")) == pid_tid and x.get("ph") == "X")
+            if main is None or count > main[1]:
+                main = (pid_tid, count)
+    if main is None:
+        return "no renderer main thread in the trace"
+    spans = sorted(((e["ts"], e["ts"] + e.get("dur", 0), TRACE_KINDS.get(e["name"], ""), e["name"]) for e in events
+                    if (e.get("pid"), e.get("tid")) == main[0] and e.get("ph") == "X" and e.get("dur")),
+                   key=lambda s: (s[0], -s[1]))
+    # the navigation's start on the trace's clock: the last navigationStart mark of the report's address
+    starts = [e["ts"] for e in events if e.get("name") == "navigationStart"
+              and path in json.dumps(e.get("args", {}))]
+    if not starts:
+        return "no navigationStart of the report in the trace"
+    origin_us = float(max(starts))
+    end_us = origin_us + first_row_ms * 1000.0
+    by_kind: dict[str, float] = {}
+    buckets: dict[int, dict[str, float]] = {}
+    stack: list[tuple[float, float, str]] = []  # open spans: (start, end, kind)
+
+    def add(kind: str, start: float, stop: float) -> None:
+        start, stop = max(start, origin_us), min(stop, end_us)
+        while start < stop:
+            bucket = int((start - origin_us) // 100_000)
+            edge = min(stop, origin_us + (bucket + 1) * 100_000)
+            by_kind[kind] = by_kind.get(kind, 0.0) + (edge - start) / 1000
+            buckets.setdefault(bucket, {})[kind] = buckets.setdefault(bucket, {}).get(kind, 0.0) + (edge - start) / 1000
+            start = edge
+
+    # self time: each span's time less its children's, attributed to its kind (or its parent's kind when unknown)
+    cursor: list[float] = []
+    for start, stop, kind, _name in spans:
+        while stack and stack[-1][1] <= start:
+            top = stack.pop()
+            add(top[2], cursor.pop(), top[1])
+            if stack:
+                cursor[-1] = top[1]
+        if stack:
+            add(stack[-1][2], cursor[-1], start)
+            cursor[-1] = start
+        stack.append((start, stop, kind or (stack[-1][2] if stack else "other")))
+        cursor.append(start)
+    while stack:
+        top = stack.pop()
+        add(top[2], cursor.pop(), top[1])
+        if stack:
+            cursor[-1] = top[1]
+    lines = [f"main thread busy {sum(by_kind.values()):.0f} ms of the {first_row_ms:.0f} ms before the first row:"]
+    lines += [f"  {ms:7.1f} ms  {kind}" for kind, ms in sorted(by_kind.items(), key=lambda i: -i[1])]
+    kinds = [k for k, _ in sorted(by_kind.items(), key=lambda i: -i[1])][:7]
+    lines.append("by 100 ms of the load (ms busy): " + " | ".join(kinds))
+    for bucket in sorted(buckets):
+        row = buckets[bucket]
+        lines.append(f"  {bucket * 100:5d}-{bucket * 100 + 100:<5d} {sum(row.values()):5.0f}  "
+                     + "  ".join(f"{row.get(k, 0.0):5.0f}" for k in kinds))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from playwright.sync_api import sync_playwright
@@ -251,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"{s['page']}{'' if s['build'] == 'this' else ' ' + s['build']} {s['row']:.0f} ms" for s in last))
         profiled = [(build, profile_cold_load(browser, base_url, session, reports[0]))
                     for build, base_url in servers] if args.profile else []
+        traced = trace_cold_load(browser, servers[-1][1], session, reports[0], args.trace) if args.trace else None
         load_avg = os.getloadavg()[0]
 
     if errors:
@@ -270,6 +370,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nprofile of a cold load of {reports[0]}{'' if build == 'this' else ' (' + build + ')'}"
               f" (first row at {profiled_load['figures']['row']:.0f} ms):")
         print(profile_tables(profiled_load["profile"], args.profile))
+    if traced and args.trace:
+        print(f"\ntimeline of a cold load of {reports[0]} (first row at {traced['figures']['row']:.0f} ms),"
+              f" in {args.trace}:")
+        print(trace_tables(args.trace, traced["path"], traced["figures"]["row"]))
     for build, _ in servers:
         cold_rows = [float(s["row"]) for s in samples if s["kind"] == "cold" and s["build"] == build]
         warm_rows = [float(s["row"]) for s in samples if s["kind"] == "warm" and s["build"] == build]

@@ -20,7 +20,26 @@ export function screenPages(modules: Record<string, PageLoader>): Record<string,
   return pages;
 }
 
-export const pageComponents: Record<string, PageLoader> = {
+/** The module each page loader has answered (router/lazyPage.ts renders a page whose code is in without waiting). */
+const loadedModules = new WeakMap<PageLoader, PageModule>();
+
+/** The module `loader` has already answered, if it has. */
+export function loadedModule(loader: PageLoader): PageModule | undefined {
+  return loadedModules.get(loader);
+}
+
+/** The same loaders, each remembering the module it answered (whoever called it: the router or the prefetch). */
+export function remembering(pages: Record<string, PageLoader>): Record<string, PageLoader> {
+  return Object.fromEntries(Object.entries(pages).map(([name, loader]) => {
+    const remembered: PageLoader = () => loader().then((module) => {
+      loadedModules.set(remembered, module);
+      return module;
+    });
+    return [name, remembered];
+  }));
+}
+
+export const pageComponents: Record<string, PageLoader> = remembering({
   ...screenPages(import.meta.glob<PageModule>('../screens/**/*.tsx')),
   'dashboard/map': () => import('../features/map/MapPage'),
   'dashboard/index': () => import('../features/dashboard/IndexPage'),
@@ -30,10 +49,10 @@ export const pageComponents: Record<string, PageLoader> = {
   'exception/404': () => import('../pages/exception/Exception404'),
   'exception/500': () => import('../pages/exception/Exception500'),
   'result/fail': () => import('../pages/result/FailResult'),
-};
+});
 
 /** Full-screen pages opened in a new browser tab, outside the shell. */
-export const fullScreenComponents: Record<string, PageLoader> = {
+export const fullScreenComponents: Record<string, PageLoader> = remembering({
   'cockpit/index': () => import('../pages/cockpit/CockpitIndex'),
   'cockpit/nev1/index': () => import('../pages/cockpit/Nev1CockpitIndex'),
-};
+});
