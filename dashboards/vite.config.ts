@@ -27,17 +27,25 @@ export default defineConfig({
     // The console, and the footer's API reference as a page of its own (Swagger UI stays out of the console's chunks).
     rolldownOptions: {
       input: { main: 'index.html', apiReference: 'api-reference.html' },
-      // Fewer, larger chunks for what every signed-in page loads before it shows anything: React and the
-      // router, then the app's shell with the antd components it uses (its dependencies come along). Split by
-      // sharing alone they were 56 scripts fetched six at a time (HTTP/1.1) before a report's first rows
-      // (performance target: a report's first rows <= 1 s, docs/performance.md). Only what the entry loads at
-      // start ($initial) is grouped: the lazy pages' antd components, ECharts, the map and the video player
-      // stay with their pages, and the initial JavaScript within its budget (npm run bundle-size). A separate
-      // antd group broke the header's language menu after a drawer had closed (tests/e2e/test_list_pages.py).
+      // Few, large chunks for what every signed-in page loads before it shows anything. Split by sharing alone
+      // they were 56 scripts fetched six at a time (HTTP/1.1) before a report's first rows (performance target:
+      // a report's first rows <= 1 s, docs/performance.md). Only what the entry loads at start ($initial) is
+      // grouped: the lazy pages' antd components, ECharts, the map and the video player stay with their pages,
+      // and the initial JavaScript within its budget (npm run bundle-size). Five groups, not one: the browser
+      // parses each script on a thread of its own while they download, and one 1.2 MB shell was the last to be
+      // parsed, ~90 ms after the others (Chromium's timeline: benchmarks/report_rows_bench.py --trace). Each
+      // group only imports the ones above it (React; rc-component and the icons; antd; the other packages;
+      // the app): two chunks that import each other evaluate in an order neither module asked for (an earlier
+      // antd group broke the header's language menu after a drawer had closed, tests/e2e/test_list_pages.py);
+      // npm run bundle-size fails on such a pair.
+      // swagger-ui-dist is the API reference page's own (its entry, apiReference).
       output: {
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-is|scheduler|react-router|i18next|react-i18next|dayjs)[\\/]/, tags: ['$initial'], priority: 30 },
+            { name: 'rc', test: /node_modules[\\/](@rc-component|@ant-design[\\/]icons)/, tags: ['$initial'], priority: 25 },
+            { name: 'antd', test: /node_modules[\\/]antd[\\/]/, tags: ['$initial'], priority: 20 },
+            { name: 'vendor', test: /node_modules[\\/](?!swagger-ui-dist[\\/])/, tags: ['$initial'], priority: 15 },
             { name: 'shell', test: /[\\/]src[\\/](api|auth|router|layouts|i18n|components|utils|live)[\\/]/, tags: ['$initial'], priority: 10 },
           ],
         },
