@@ -3,6 +3,7 @@
     scripts/build-console.sh && .venv/bin/python benchmarks/report_rows_bench.py
     .venv/bin/python benchmarks/report_rows_bench.py --vehicles 200 --days 7 --rounds 5 --waterfall
     .venv/bin/python benchmarks/report_rows_bench.py --before-dist /tmp/dist-before --profile 20
+    .venv/bin/python benchmarks/report_rows_bench.py --reports /report/dailyMileage --rounds 1 --trace /tmp/load.json
 
 Needs the built console (scripts/build-console.sh) and Debian's /usr/bin/chromium.
 
@@ -15,7 +16,9 @@ Measured for each report of ``--reports``, each round in a new browser context (
 signed-in session copied into its sessionStorage), then reloaded in the same context (warm), from the
 navigation's start (performance.timeOrigin) to the next animation frame after the report table's first
 data row is in the DOM. ``--waterfall`` prints, for the last cold load of each report, every request the
-page made before its first row (start and end in ms, what it was): where the time goes.
+page made before its first row (start and end in ms, what it was): where the time goes. ``--trace`` records
+Chromium's timeline of one more cold load and prints what the page's main thread did before the first row,
+by kind and by 100 ms: where it was busy, and where it waited (a timer, a script still being parsed).
 """
 
 from __future__ import annotations
