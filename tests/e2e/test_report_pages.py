@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -20,7 +21,7 @@ import pytest
 
 from api.routemap import REPORT_PAGES
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import click_until, sign_in
+from tests.e2e.support import CONSOLE_DIST, click_until, sign_in
 from tests.e2e.test_console import context_menu, screenshot, switch_language, text
 from tests.support.report_history import REPORT_ZONE, ReportDays, build_report_days
 from warehouse.db import connect
@@ -255,6 +256,38 @@ def test_a_list_page_of_another_kind_also_opens_with_its_rows_before_the_shell_c
     after = {path for kind, path in events[rows[0]:] if kind == "request"}
     assert {"/api/notice/overView.json", "/api/system/dictionary/dictionary.json"} <= after
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "en-US"])
+def test_a_report_whose_code_does_not_load_says_so_and_opens_after_reload(
+        page: Any, console_stack: ConsoleStack, report_days: ReportDays, language: str) -> None:
+    # A page's chunk that fails, or does not come within 120 s (console-spec §8), shows the exception page with
+    # a reload button, not a spinner for ever; the page opened from the menu loads its code at that moment.
+    manifest = json.loads((CONSOLE_DIST / ".vite" / "manifest.json").read_text())
+    chunk = "/" + manifest["src/screens/report/dailyMileage.tsx"]["file"]
+    sign_in(page, "admin", path="/dashboard/index")
+    if language != "zh-CN":
+        switch_language(page, language)
+    page.route(f"**{chunk}", lambda route: route.abort())
+    menu = page.get_by_test_id("menu")
+    title = text(language, "menu", "menu.report.dailyMileage")
+
+    def open_entry() -> None:
+        entry = menu.get_by_text(title, exact=True)
+        if not entry.is_visible():
+            menu.get_by_text(text(language, "menu", "menu.report"), exact=True).click()
+        entry.click()
+
+    click_until(open_entry, page.get_by_test_id("tab-/report/dailyMileage"))
+    failed = page.locator(".ant-result").filter(has_text=text(language, "exception", "loadFailed"))
+    failed.wait_for()
+    assert page.get_by_test_id("list-page-carDayReport").count() == 0
+    page.unroute(f"**{chunk}")
+    reload = failed.locator(".ant-btn-primary")
+    assert reload.inner_text().replace(" ", "") == text(language, "exception", "reload")  # antd spaces 2 CJK
+    reload.click()
+    report = page.get_by_test_id("list-page-carDayReport")
+    _total(report, _day_rows(console_stack.db_url, report_days), language)
 
 
 def test_report_first_render_uses_the_built_antd_styles_and_themes_still_restyle(

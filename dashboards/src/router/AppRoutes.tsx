@@ -1,4 +1,4 @@
-import { Suspense, type ComponentType } from 'react';
+import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { useSession } from '../auth/useSession';
 import PageErrorBoundary from '../components/PageErrorBoundary';
@@ -10,18 +10,19 @@ import ApplyLicence from '../pages/user/ApplyLicence';
 import ExceptionPage from '../pages/exception/ExceptionPage';
 import Login from '../pages/user/Login';
 import { GuestOnly, RequireAuth } from './guards';
-import { lazyFullScreenPages } from './lazyPage';
+import { fullScreenComponents, type PageLoader } from './components';
+import LoadedPage from './LoadedPage';
 import { COCKPIT_PATH, LOGIN_PATH, NEV1_COCKPIT_PATH } from './paths';
 import { routeHeld } from './routeTable';
 
 /** A full-screen page (a cockpit); one the user's route map does not hold says 403 (platform-spec §1 exception pages). */
-function FullScreen({ page: Page, path }: { page: ComponentType; path: string }) {
+function FullScreen({ page, path }: { page: PageLoader; path: string }) {
   const routes = useSession().user?.routes;
   if (!routeHeld(routes, path)) return <ExceptionPage status="403" />;
   return (
     <PageErrorBoundary>
       <Suspense fallback={<PageLoading />}>
-        <Page />
+        <LoadedPage loader={page} />
       </Suspense>
     </PageErrorBoundary>
   );
@@ -55,8 +56,8 @@ export default function AppRoutes() {
           </RequireAuth>
         }
       >
-        <Route path={COCKPIT_PATH} element={<FullScreen page={lazyFullScreenPages['cockpit/index']} path={COCKPIT_PATH} />} />
-        <Route path={NEV1_COCKPIT_PATH} element={<FullScreen page={lazyFullScreenPages['cockpit/nev1/index']} path={NEV1_COCKPIT_PATH} />} />
+        <Route path={COCKPIT_PATH} element={<FullScreen page={fullScreenComponents['cockpit/index']} path={COCKPIT_PATH} />} />
+        <Route path={NEV1_COCKPIT_PATH} element={<FullScreen page={fullScreenComponents['cockpit/nev1/index']} path={NEV1_COCKPIT_PATH} />} />
       </Route>
       <Route
         path="*"

@@ -1,5 +1,5 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { fullScreenComponents, loadedModule, pageComponents, type PageLoader, type PageModule } from './components';
+import { useEffect, useState, type ComponentType } from 'react';
+import { loadedModule, type PageLoader, type PageModule } from './components';
 
 /** Console-spec §8: chunk loading fails after 120 seconds. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
@@ -22,28 +22,28 @@ export function withTimeout(loader: PageLoader, timeoutMs = CHUNK_LOAD_TIMEOUT_M
 }
 
 /**
- * A lazy page that renders in the pass that first asks for it when its module is already in (the opening page,
- * which the boot waits for: router/prefetch.ts). React.lazy reads a thenable whose `then` answers at once as
- * resolved; a promise, even a settled one, answers a microtask later, so the page would suspend: its fallback
- * shows, and React then holds the page back until 300 ms after that fallback appeared (its throttle on revealing
- * suspended content), which left the main thread idle for 150-300 ms before a report's first rows (performance
- * target: a report's first rows <= 1 s).
+ * The page component `loader` answers: at once when its module is in (the opening page, which the boot waits
+ * for: router/prefetch.ts; a page opened before), else null until it arrives. A chunk that fails or does not
+ * come within the timeout is thrown to the page's error boundary.
+ *
+ * Not React.lazy: a lazy page suspends even on a settled promise (it answers a microtask later), its fallback
+ * shows, and React reveals content that suspended no sooner than 300 ms after a fallback appeared. That held
+ * every page opened from the menu, and the opening page of a load, 150-300 ms with the main thread idle
+ * (performance target: a report's first rows <= 1 s). A state update is not held back.
  */
-export function lazyPage(loader: PageLoader, timeoutMs = CHUNK_LOAD_TIMEOUT_MS): LazyExoticComponent<ComponentType> {
-  const timed = withTimeout(loader, timeoutMs);
-  return lazy(() => {
-    const module = loadedModule(loader);
-    if (!module) return timed();
-    // React calls then(onFulfilled, onRejected) once and reads nothing else of it
-    const resolved = { then: (onFulfilled: (value: PageModule) => unknown) => { onFulfilled(module); } };
-    return resolved as unknown as Promise<PageModule>;
-  });
+export function usePage(loader: PageLoader, timeoutMs = CHUNK_LOAD_TIMEOUT_MS): ComponentType | null {
+  const [state, setState] = useState<{ loader: PageLoader; module?: PageModule; error?: Error }>(
+    () => ({ loader, module: loadedModule(loader) }));
+  const current = state.loader === loader ? state : { loader, module: loadedModule(loader) };
+  useEffect(() => {
+    if (current.module || current.error) return undefined;
+    let live = true;
+    withTimeout(loader, timeoutMs)().then(
+      (module) => { if (live) setState({ loader, module }); },
+      (error: Error) => { if (live) setState({ loader, error }); },
+    );
+    return () => { live = false; };
+  }, [loader, timeoutMs, current.module, current.error]);
+  if (current.error) throw current.error;
+  return current.module?.default ?? null;
 }
-
-function lazyAll(registry: Record<string, PageLoader>): Record<string, LazyExoticComponent<ComponentType>> {
-  return Object.fromEntries(Object.entries(registry).map(([name, loader]) => [name, lazyPage(loader)]));
-}
-
-/** One lazy component per registry name, created once so React keeps page state across renders. */
-export const lazyPages = lazyAll(pageComponents);
-export const lazyFullScreenPages = lazyAll(fullScreenComponents);

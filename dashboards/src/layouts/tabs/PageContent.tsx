@@ -2,7 +2,8 @@ import { Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import PageErrorBoundary from '../../components/PageErrorBoundary';
 import PageLoading from '../../components/PageLoading';
-import { lazyPages } from '../../router/lazyPage';
+import { pageComponents } from '../../router/components';
+import LoadedPage from '../../router/LoadedPage';
 import { FORBIDDEN_PATH, indexUrl, NOT_FOUND_PATH, rootRedirect } from '../../router/paths';
 import { findPage, homePath, isDenied, type PageRoute } from '../../router/routeTable';
 import { useLayoutSettings } from '../settings/SettingsContext';
@@ -12,7 +13,7 @@ import { useTabs } from './TabsContext';
 
 /** One page, rendered against its own tab's location so a hidden cached page keeps its own URL. */
 function PageView({ page, tabKey }: { page: PageRoute; tabKey: string }) {
-  const Page = lazyPages[page.component] ?? lazyPages['exception/404'];
+  const loader = pageComponents[page.component] ?? pageComponents['exception/404'];
   return (
     <Routes location={tabKey}>
       <Route
@@ -20,7 +21,7 @@ function PageView({ page, tabKey }: { page: PageRoute; tabKey: string }) {
         element={
           <PageErrorBoundary>
             <Suspense fallback={<PageLoading />}>
-              <Page />
+              <LoadedPage loader={loader} />
             </Suspense>
           </PageErrorBoundary>
         }

@@ -1,38 +1,50 @@
-import { Suspense } from 'react';
+import { render, screen } from '@testing-library/react';
+import { Component, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { remembering } from '../components';
-import { lazyPage, withTimeout } from '../lazyPage';
+import LoadedPage from '../LoadedPage';
+import { withTimeout } from '../lazyPage';
 
-// renderToString draws one pass and shows the fallback of whatever suspends in it: the page's first render.
-function firstPass(Page: React.ComponentType): string {
-  return renderToString(<Suspense fallback={<i>loading</i>}><Page /></Suspense>);
+class Boundary extends Component<{ children: ReactNode }, { error?: Error }> {
+  state: { error?: Error } = {};
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  render() {
+    return this.state.error ? <p>failed: {this.state.error.message}</p> : this.props.children;
+  }
 }
 
-describe('a lazy page', () => {
+describe('a page of the registry', () => {
   it('renders in the first pass when its module is already in (the opening page the boot waited for)', async () => {
     const loader = vi.fn(() => Promise.resolve({ default: () => <b>daily mileage</b> }));
     const pages = remembering({ 'report/dailyMileage': loader });
     await pages['report/dailyMileage']();   // the boot's prefetch of the opening page
-    const Page = lazyPage(pages['report/dailyMileage']);
-    const html = firstPass(Page);
-    expect(html).toContain('<b>daily mileage</b>');
-    expect(html).not.toContain('loading');
+    // renderToString draws one pass: what the first render holds
+    expect(renderToString(<LoadedPage loader={pages['report/dailyMileage']} />)).toBe('<b>daily mileage</b>');
     expect(loader).toHaveBeenCalledTimes(1);
   });
 
-  it('suspends on a module not yet in, and loads it once', async () => {
-    const loader = vi.fn(() => Promise.resolve({ default: () => <b>kpi</b> }));
+  it('shows the spinner until its module arrives, then the page, loading it once', async () => {
+    let arrive: (module: { default: () => ReactNode }) => void = () => undefined;
+    const loader = vi.fn(() => new Promise<{ default: () => ReactNode }>((resolve) => { arrive = resolve; }));
     const pages = remembering({ 'report/kpi': loader });
-    const Page = lazyPage(pages['report/kpi']);
-    expect(firstPass(Page)).toContain('loading');
-    await vi.waitFor(() => expect(firstPass(Page)).toContain('<b>kpi</b>'));
+    const { container } = render(<LoadedPage loader={pages['report/kpi']} />);
+    expect(container.querySelector('.ant-spin')).toBeTruthy();
+    arrive({ default: () => <b>kpi</b> });
+    expect(await screen.findByText('kpi')).toBeTruthy();
+    expect(container.querySelector('.ant-spin')).toBeNull();
     expect(loader).toHaveBeenCalledTimes(1);
   });
 
-  it('fails a chunk that does not come within the timeout (console-spec §8), and remembers none', async () => {
+  it('throws a chunk that does not come within the timeout to its error boundary (console-spec §8)', async () => {
     const pages = remembering({ 'report/online': () => new Promise<never>(() => undefined) });
     await expect(withTimeout(pages['report/online'], 20)()).rejects.toThrow('chunk load timed out after 20 ms');
-    expect(firstPass(lazyPage(pages['report/online']))).toContain('loading');
+    vi.spyOn(console, 'error').mockImplementation(() => undefined); // React reports the caught error
+    render(<Boundary><LoadedPage loader={pages['report/online']} timeoutMs={20} /></Boundary>);
+    expect(await screen.findByText('failed: chunk load timed out after 20 ms')).toBeTruthy();
   });
 });
