@@ -31,6 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
@@ -249,23 +250,19 @@ def trace_cold_load(browser: Any, base_url: str, session: list[list[str]], path:
 
 def trace_tables(out: Path, path: str, first_row_ms: float) -> str:
     """The renderer main thread's work before the first row, from a trace: by kind, and by 100 ms of the load.
-    Nested events are counted once, under the outermost one of a known kind (a script's layout counts as layout
-    only when the trace shows the layout inside it, so the kinds are self times)."""
+    Self times: a span's time less its children's counts for its own kind, or its parent's when its name is not
+    in TRACE_KINDS (a task's uncounted time is "other")."""
     data = json.loads(out.read_text())
     events = data["traceEvents"] if isinstance(data, dict) else data
-    main = None
-    for e in events:
-        if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain":
-            pid_tid = (e["pid"], e["tid"])
-            # the renderer that ran the page: the one with the most complete events
-            count = sum(1 for x in events if (x.get("pid"), x.get("tid")) == pid_tid and x.get("ph") == "X")
-            if main is None or count > main[1]:
-                main = (pid_tid, count)
-    if main is None:
+    complete = Counter((e.get("pid"), e.get("tid")) for e in events if e.get("ph") == "X")
+    renderers = [(e["pid"], e["tid"]) for e in events
+                 if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"]
+    if not renderers:
         return "no renderer main thread in the trace"
-    spans = sorted(((e["ts"], e["ts"] + e.get("dur", 0), TRACE_KINDS.get(e["name"], ""), e["name"]) for e in events
-                    if (e.get("pid"), e.get("tid")) == main[0] and e.get("ph") == "X" and e.get("dur")),
-                   key=lambda s: (s[0], -s[1]))
+    main_thread = max(renderers, key=lambda thread: complete[thread])  # the one that ran the page: the busiest
+    spans = sorted(((e["ts"], e["ts"] + e["dur"], TRACE_KINDS.get(e["name"], "")) for e in events
+                    if (e.get("pid"), e.get("tid")) == main_thread and e.get("ph") == "X" and e.get("dur")),
+                   key=lambda span: (span[0], -span[1]))
     # the navigation's start on the trace's clock: the last navigationStart mark of the report's address
     starts = [e["ts"] for e in events if e.get("name") == "navigationStart"
               and path in json.dumps(e.get("args", {}))]
@@ -275,7 +272,6 @@ def trace_tables(out: Path, path: str, first_row_ms: float) -> str:
     end_us = origin_us + first_row_ms * 1000.0
     by_kind: dict[str, float] = {}
     buckets: dict[int, dict[str, float]] = {}
-    stack: list[tuple[float, float, str]] = []  # open spans: (start, end, kind)
 
     def add(kind: str, start: float, stop: float) -> None:
         start, stop = max(start, origin_us), min(stop, end_us)
@@ -283,27 +279,27 @@ def trace_tables(out: Path, path: str, first_row_ms: float) -> str:
             bucket = int((start - origin_us) // 100_000)
             edge = min(stop, origin_us + (bucket + 1) * 100_000)
             by_kind[kind] = by_kind.get(kind, 0.0) + (edge - start) / 1000
-            buckets.setdefault(bucket, {})[kind] = buckets.setdefault(bucket, {}).get(kind, 0.0) + (edge - start) / 1000
+            row = buckets.setdefault(bucket, {})
+            row[kind] = row.get(kind, 0.0) + (edge - start) / 1000
             start = edge
 
-    # self time: each span's time less its children's, attributed to its kind (or its parent's kind when unknown)
-    cursor: list[float] = []
-    for start, stop, kind, _name in spans:
-        while stack and stack[-1][1] <= start:
-            top = stack.pop()
-            add(top[2], cursor.pop(), top[1])
-            if stack:
-                cursor[-1] = top[1]
-        if stack:
-            add(stack[-1][2], cursor[-1], start)
-            cursor[-1] = start
-        stack.append((start, stop, kind or (stack[-1][2] if stack else "other")))
-        cursor.append(start)
-    while stack:
-        top = stack.pop()
-        add(top[2], cursor.pop(), top[1])
-        if stack:
-            cursor[-1] = top[1]
+    open_spans: list[list[Any]] = []  # [counted up to, end, kind], outermost first
+
+    def close_until(at: float) -> None:
+        """Counts the rest of each open span that ends by ``at``; its parent goes on from its end."""
+        while open_spans and open_spans[-1][1] <= at:
+            counted, stop, kind = open_spans.pop()
+            add(kind, counted, stop)
+            if open_spans:
+                open_spans[-1][0] = stop
+
+    for start, stop, kind in spans:
+        close_until(start)
+        if open_spans:  # the parent's own time up to this child
+            add(open_spans[-1][2], open_spans[-1][0], start)
+            open_spans[-1][0] = start
+        open_spans.append([start, stop, kind or (open_spans[-1][2] if open_spans else "other")])
+    close_until(float("inf"))
     lines = [f"main thread busy {sum(by_kind.values()):.0f} ms of the {first_row_ms:.0f} ms before the first row:"]
     lines += [f"  {ms:7.1f} ms  {kind}" for kind, ms in sorted(by_kind.items(), key=lambda i: -i[1])]
     kinds = [k for k, _ in sorted(by_kind.items(), key=lambda i: -i[1])][:7]
