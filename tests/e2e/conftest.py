@@ -24,6 +24,7 @@ from tests.e2e.support import (
     console_build_problem,
     launch_chromium,
     offline,
+    trail_code_loads,
 )
 from tests.support.databases import create_database, drop_database
 from tests.support.processes import AttachmentServerProcess, GatewayProcess, MediaServerProcess
@@ -267,6 +268,7 @@ def page(browser: Any, console_stack: ConsoleStack, request: pytest.FixtureReque
             if r.method != "GET" and "/api/command/" in r.url else None)
     page.on("requestfailed", lambda r: trail.append(f"failed {r.method} {r.url.split('?')[0]}: {r.failure}")
             if "/api/" in r.url else None)
+    trail_code_loads(page, trail)
     page.errors = errors  # type: ignore[attr-defined]
     try:
         yield page

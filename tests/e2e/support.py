@@ -181,6 +181,20 @@ def offline(target: Any) -> None:
     target.route(OFF_LOOPBACK, lambda route: route.abort())
 
 
+def trail_code_loads(page: Any, trail: list[str], slow_ms: float = 1_000) -> None:
+    """Adds to a failing test's trail the console's own files (scripts, styles) that failed or took longer than
+    ``slow_ms``: a part loaded on first use (a dialog's player, a chart) that did not come shows as such, not as a
+    click that opened nothing."""
+    def finished(request: Any) -> None:
+        took = request.timing.get("responseEnd", -1)
+        if "/assets/" in request.url and took > slow_ms:
+            trail.append(f"slow {request.method} {request.url.split('?')[0]}: {took:.0f} ms")
+
+    page.on("requestfinished", finished)
+    page.on("requestfailed", lambda r: trail.append(f"failed {r.method} {r.url.split('?')[0]}: {r.failure}")
+            if "/assets/" in r.url else None)
+
+
 def click_until(click: Callable[[], Any], shown: Any, attempts: int = 3) -> None:
     """Makes ``click`` until ``shown`` (a locator) is visible, as a user clicks again when a click opened nothing:
     a target that moves (a live marker) or unfolds (a menu group) can take a click beside it. Each wait is 5 s,

@@ -27,7 +27,7 @@ import pytest
 from fleet.settings import SimulatorSettings
 from simulator.commands import NORMAL, behaviour_for
 from tests.e2e.conftest import _FAILED, ConsoleStack, Vehicle
-from tests.e2e.support import CHROMIUM, CHROMIUM_ARGS, click_until, offline, sign_in
+from tests.e2e.support import CHROMIUM, CHROMIUM_ARGS, click_until, offline, sign_in, trail_code_loads
 from tests.e2e.test_console import screenshot
 from warehouse.seed import terminal_has_video
 
@@ -117,6 +117,7 @@ def video_page(media_browser: Any, console_stack: ConsoleStack, request: pytest.
     page.on("console", lambda m: trail.append(f"console.{m.type}: {m.text}") if m.type in ("error", "warning") else None)
     page.on("response", lambda r: trail.append(f"{r.status} {r.request.method} {r.url.split('?')[0]}")
             if "/api/" in r.url or ":{console_stack.media_port}/" in r.url else None)
+    trail_code_loads(page, trail)
     page.errors = errors  # type: ignore[attr-defined]
     try:
         yield page
@@ -276,8 +277,11 @@ def test_the_map_popup_listens_to_a_vehicle(video_page: Any, console_stack: Cons
     open_map(page)
     set_clustering(page, False)
     _open_popup(page, vehicle)
-    # the popup follows its live marker: a click can land beside the button, so it is made again (as a user would)
-    click_until(lambda: page.get_by_test_id("popup-btn-listen").click(), page.get_by_test_id("video-dialog-listen"))
+    # the popup follows its live marker: a click can land beside the button, so it is made again (as a user would);
+    # the dialog's frame shows at once, its player when the player's code is in
+    click_until(lambda: page.get_by_test_id("popup-btn-listen").click(),
+                page.locator(".ant-modal-title", has_text=f"对【{vehicle.plate}】进行语音监听"))
+    page.get_by_test_id("video-dialog-listen").wait_for(timeout=60_000)
     with page.expect_response(lambda r: "/9101.json" in r.url) as started:
         page.get_by_test_id("listen-start").click()
     assert started.value.json()["data"]["kind"] == "listen"

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { remember } from '../components/loadable';
 
 /**
  * Server route maps name their page by `component`; this registry turns that name into a lazy import.
@@ -20,23 +21,9 @@ export function screenPages(modules: Record<string, PageLoader>): Record<string,
   return pages;
 }
 
-/** The module each page loader has answered (router/lazyPage.ts renders a page whose code is in without waiting). */
-const loadedModules = new WeakMap<PageLoader, PageModule>();
-
-/** The module `loader` has already answered, if it has. */
-export function loadedModule(loader: PageLoader): PageModule | undefined {
-  return loadedModules.get(loader);
-}
-
 /** The same loaders, each remembering the module it answered (whoever called it: the router or the prefetch). */
 export function remembering(pages: Record<string, PageLoader>): Record<string, PageLoader> {
-  return Object.fromEntries(Object.entries(pages).map(([name, loader]) => {
-    const remembered: PageLoader = () => loader().then((module) => {
-      loadedModules.set(remembered, module);
-      return module;
-    });
-    return [name, remembered];
-  }));
+  return Object.fromEntries(Object.entries(pages).map(([name, loader]) => [name, remember(loader)]));
 }
 
 export const pageComponents: Record<string, PageLoader> = remembering({

@@ -12,7 +12,7 @@
  * screen while the content scrolls (safetyAlarm.css).
  */
 import { App, Button, Modal, Space } from 'antd';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../auth/useSession';
@@ -20,6 +20,7 @@ import type { LiveHub } from '../../live/LiveHub';
 import { useLiveHub } from '../../live/useLiveHub';
 import { carDetailUrl } from '../carDetail/routing';
 import { CommandDialog } from '../command/CommandDialog';
+import { LoadedMediaDialog } from '../video/LoadedMediaDialog';
 import { carOf } from './alarmCar';
 import { announceAlarmChanged } from './alarmEvents';
 import { PUSH_AI_ALARM, pushedAlarm } from './alarmPush';
@@ -49,7 +50,6 @@ import './safetyAlarm.css';
 
 export const SAFETY_DIALOG_WIDTH = 1150;
 /** The talk dialog (and its player, mpegts.js) loads on the first click: the layout carries this dialog. */
-const VehicleMediaDialog = lazy(() => import('../video/VehicleMediaDialog').then((m) => ({ default: m.VehicleMediaDialog })));
 /** How often the dialog re-reads an alarm whose attachments have not arrived yet. */
 const ATTACHMENT_POLL_MS = 3000;
 
@@ -340,9 +340,7 @@ export function SafetyAlarms({ hub, settings, now = () => new Date(), store = sa
         }}
       />
       {talk && car && (
-        <Suspense fallback={null}>
-          <VehicleMediaDialog key={`talk-${car.carId}`} mode="intercom" car={car} onClose={() => setTalk(false)} />
-        </Suspense>
+        <LoadedMediaDialog key={`talk-${car.carId}`} mode="intercom" car={car} onClose={() => setTalk(false)} />
       )}
       {tts && car && <CommandDialog key={`tts-${car.carId}`} action="tts" car={car} onClose={() => setTts(false)} />}
     </>

@@ -3,15 +3,15 @@
  * 300) on the right (below them on a narrow screen), the attachment slider underneath.
  */
 import { Carousel, Col, Descriptions, Empty, Row, Typography } from 'antd';
-import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { loadable } from '../../components/loadable';
 import { formatTime } from '../map/popup/format';
 import { MediaView } from '../media/MediaUploadPopup';
 import { mediaKind } from '../media/mediaPush';
 import type { Alarm, AlarmAttachment } from './api';
 
 // The map (leaflet) loads with the first alarm shown, not with every page: the dialog is always mounted.
-const AlarmMap = lazy(() => import('./AlarmMap').then((module) => ({ default: module.AlarmMap })));
+const AlarmMap = loadable(() => import('./AlarmMap').then((module) => module.AlarmMap), () => <div style={{ height: 300 }} />);
 
 export interface Counts {
   today: number | null;
@@ -58,9 +58,7 @@ export function SafetyAlarmFields({ alarm, counts, files }: { alarm: Alarm; coun
           </Descriptions>
         </Col>
         <Col xs={24} md={14}>
-          <Suspense fallback={<div style={{ height: 300 }} />}>
-            <AlarmMap deviceId={alarm.deviceId} plate={alarm.plateNumber ?? ''} lng={alarm.lng} lat={alarm.lat} />
-          </Suspense>
+          <AlarmMap deviceId={alarm.deviceId} plate={alarm.plateNumber ?? ''} lng={alarm.lng} lat={alarm.lat} />
         </Col>
       </Row>
       <Typography.Title level={5}>{t('dialog.attachments')}</Typography.Title>

@@ -6,11 +6,12 @@
  * region by name, and the two route wizards. Every button is behind the
  * `fence` permission code's actions; the server checks them again on every route.
  */
-import { Button, Space } from 'antd';
+import { Button, Modal, Space, Spin } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Access from '../../auth/Access';
+import { loadable } from '../../components/loadable';
 import ImportDialog from '../list/ImportDialog';
 import ListPage from '../list/ListPage';
 import { defineListScreen, type ListRecord } from '../list/types';
@@ -18,8 +19,19 @@ import BindingDrawer from './BindingDrawer';
 import { bindingImporter } from './bindingImport';
 import { DistrictName } from './DistrictPicker';
 import FenceDrawer from './FenceDrawer';
+import type { RouteWizardProps } from './RouteWizard';
 
-const RouteWizard = lazy(() => import('./RouteWizard'));
+/** The wizard's frame, its title and a spinner, while its code (a map, the segment editor) loads. */
+function WizardLoading({ businessType, onClose }: RouteWizardProps) {
+  const { t } = useTranslation('fence');
+  return (
+    <Modal open onCancel={onClose} width={1100} footer={null} title={t(businessType === 1 ? 'fence.platformRouteWizard' : 'fence.routeWizard')}>
+      <Spin style={{ display: 'block', margin: 24 }} />
+    </Modal>
+  );
+}
+
+const RouteWizard = loadable(() => import('./RouteWizard').then((module) => module.default), WizardLoading);
 
 export default function FenceScreen() {
   const { t, i18n } = useTranslation('fence');
@@ -69,9 +81,7 @@ export default function FenceScreen() {
         open={importing} onClose={() => setImporting(false)} onImported={reload} />
       <BindingDrawer fence={binding} onClose={() => setBinding(null)} onChanged={reload} />
       {wizard !== null && (
-        <Suspense fallback={null}>
-          <RouteWizard businessType={wizard} onClose={() => setWizard(null)} onDone={() => { setWizard(null); reload(); }} />
-        </Suspense>
+        <RouteWizard businessType={wizard} onClose={() => setWizard(null)} onDone={() => { setWizard(null); reload(); }} />
       )}
     </div>
   );

@@ -23,13 +23,13 @@ import { useFenceGeometry } from './useFenceGeometry';
 
 const STEPS = ['draw', 'segments', 'rules', 'bind'] as const;
 
-interface Props {
+export interface RouteWizardProps {
   businessType: 1 | 2;
   onClose: () => void;
   onDone: () => void;
 }
 
-export default function RouteWizard({ businessType, onClose, onDone }: Props) {
+export default function RouteWizard({ businessType, onClose, onDone }: RouteWizardProps) {
   const { t } = useTranslation(['fence', 'common', 'list']);
   const { message, notification } = App.useApp();
   const ownEnterprise = useSession().user?.enterpriseId;

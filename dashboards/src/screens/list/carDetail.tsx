@@ -1,8 +1,9 @@
 import { Button, Card, Col, Result, Row, Space, Spin, Tag } from 'antd';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useAccess } from '../../auth/access';
+import { loadable } from '../../components/loadable';
 import { HISTORY_LINKS, historyUrl } from '../../features/carDetail/age';
 import { fetchCarDetail, type CarDetail } from '../../features/carDetail/api';
 import { DevicesCard, DriverCard, PhotosCard, StateCard, TodayCard, VehicleCard } from '../../features/carDetail/DetailSections';
@@ -13,8 +14,9 @@ import { VehicleControlCard } from '../../features/command/VehicleControlCard';
 import { isObdRoute } from '../../features/carDetail/obd/obd';
 
 // The new-energy and heavy-diesel cards (and their echarts) load only on those variants.
-const NevDetail = lazy(() => import('../../features/carDetail/nev/NevDetail'));
-const ObdDetail = lazy(() => import('../../features/carDetail/obd/ObdDetail'));
+const cardsLoading = () => <Spin style={{ display: 'block', margin: 24 }} />;
+const NevDetail = loadable(() => import('../../features/carDetail/nev/NevDetail').then((module) => module.default), cardsLoading);
+const ObdDetail = loadable(() => import('../../features/carDetail/obd/ObdDetail').then((module) => module.default), cardsLoading);
 
 const STALE_TAB_KEY = 'fleetwatch.carDetail.staleTab';
 
@@ -104,18 +106,14 @@ export default function CarDetailScreen() {
       </Card>
       <VehicleCard detail={detail} />
       {here === 'nevCarDetail' && (
-        <Suspense fallback={<Spin style={{ display: 'block', margin: 24 }} />}>
-          <NevDetail carId={detail.car.id} deviceId={detail.deviceId} />
-        </Suspense>
+        <NevDetail carId={detail.car.id} deviceId={detail.deviceId} />
       )}
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={14}><StateCard detail={detail} now={now} /></Col>
         <Col xs={24} xl={10}><TodayCard detail={detail} /></Col>
       </Row>
       {isObdRoute(here) && detail.deviceId != null && (
-        <Suspense fallback={<Spin style={{ display: 'block', margin: 24 }} />}>
-          <ObdDetail route={here} deviceId={detail.deviceId} since={detail.today.since} />
-        </Suspense>
+        <ObdDetail route={here} deviceId={detail.deviceId} since={detail.today.since} />
       )}
       {can('command', 'cmd') && detail.protocol === 'gb32960' && detail.deviceId != null && (
         <GbTerminalCard carId={detail.car.id} deviceId={detail.deviceId} plate={detail.car.plateNumber} />

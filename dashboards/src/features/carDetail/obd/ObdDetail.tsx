@@ -7,17 +7,16 @@
  * UTC+8. One component for the three variants: they differ only in the standard named (obd.ts).
  */
 import { Card, Col, Descriptions, Empty, Row, Space, Spin, Tag, Tooltip, Typography } from 'antd';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../map/popup/format';
+import { LoadedEChart } from '../../report/charts/LoadedEChart';
 import { fetchObdState, fetchReadings } from './api';
 import { decodeFaultCode, faultCodeLabel, fmiKey } from './faultCodes';
 import {
   CHART_FIELDS, milState, monitors, OBD_VARIANTS, obdProtocolKey, readingSeries, readingText,
   STREAM_FIELDS, type ObdRouteName, type ObdState, type Reading,
 } from './obd';
-
-const EChart = lazy(() => import('../../report/charts/EChart'));
 
 const dash = (value: unknown) => (value === null || value === undefined || value === '' ? '-' : String(value));
 const MONITOR_COLOURS = { complete: 'success', incomplete: 'warning', unsupported: 'default' } as const;
@@ -173,9 +172,7 @@ function ReadingsCard({ rows }: { rows: Reading[] | null | undefined }) {
   return (
     <Card size="small" title={t('sections.today')} data-testid="obd-readings" data-count={count}>
       {rows === undefined ? <Spin style={{ display: 'block', margin: 24 }} /> : count ? (
-        <Suspense fallback={<Spin style={{ display: 'block', margin: 24 }} />}>
-          <EChart option={option} height={300} testId="obd-chart" data={{ points: count }} />
-        </Suspense>
+        <LoadedEChart option={option} height={300} testId="obd-chart" data={{ points: count }} />
       ) : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(rows === null ? 'empty.failed' : 'empty.readings')}
                  data-testid="obd-no-readings" />}
     </Card>

@@ -2,12 +2,9 @@
 import { Modal, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CommandDialog } from '../../command/CommandDialog';
-import { lazy, Suspense } from 'react';
 import { COMMAND_ACTIONS, type CommandAction } from '../../command/payloads';
 import type { CarRow } from '../model/types';
-
-/** Video, listen and intercom load their player (mpegts.js) on first use. */
-const VehicleMediaDialog = lazy(() => import('../../video/VehicleMediaDialog').then((m) => ({ default: m.VehicleMediaDialog })));
+import { LoadedMediaDialog } from '../../video/LoadedMediaDialog';
 
 export type VehicleAction = 'video' | 'photo' | 'intercom' | 'listen' | 'tts' | 'text' | 'alarmSetting' | 'details';
 
@@ -18,11 +15,7 @@ export function ActionModal({ action, car, onClose }: { action: VehicleAction | 
   const { t } = useTranslation('map');
   if (isCommand(action) && car) return <CommandDialog key={`${action}-${car.carId}`} action={action} car={car} onClose={onClose} />;
   if ((action === 'video' || action === 'listen' || action === 'intercom') && car) {
-    return (
-      <Suspense fallback={null}>
-        <VehicleMediaDialog key={`${action}-${car.carId}`} mode={action} car={car} onClose={onClose} />
-      </Suspense>
-    );
+    return <LoadedMediaDialog key={`${action}-${car.carId}`} mode={action} car={car} onClose={onClose} />;
   }
   return (
     <Modal

@@ -3,14 +3,11 @@
  * the one shown), re-loaded when the filters change, drawn side by side.
  */
 import { Card, Col, Empty, Row, Spin, Typography } from 'antd';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ListView } from '../../list/types';
+import { LoadedEChart } from './LoadedEChart';
 
-// ECharts (about 590 KB of script) is fetched with the first chart, not with the report page: the charts are
-// drawn after the table's first rows anyway (useAfterFirstRows), so the page's own code before those rows is
-// a quarter lighter (performance target: a report's first rows <= 1 s, docs/performance.md).
-const EChart = lazy(() => import('./EChart'));
 
 export interface PanelChart {
   key: string;
@@ -54,11 +51,7 @@ export default function ChartPanel({ view, load, note }: Props) {
             <Col key={chart.key} xs={24} lg={chart.span ?? 12}>
               <Typography.Text strong>{chart.title}</Typography.Text>
               {chart.points > 0
-                ? (
-                  <Suspense fallback={<div style={{ height: chart.height ?? 280 }} />}>
-                    <EChart option={chart.option} height={chart.height ?? 280} testId={`report-chart-${chart.key}`} data={{ points: chart.points }} />
-                  </Suspense>
-                )
+                ? <LoadedEChart option={chart.option} height={chart.height ?? 280} testId={`report-chart-${chart.key}`} data={{ points: chart.points }} />
                 : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} data-testid={`report-chart-${chart.key}-empty`} />}
             </Col>
           ))}

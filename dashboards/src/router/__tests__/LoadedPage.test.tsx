@@ -2,9 +2,9 @@ import { render, screen } from '@testing-library/react';
 import { Component, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
+import { withTimeout } from '../../components/loadable';
 import { remembering } from '../components';
 import LoadedPage from '../LoadedPage';
-import { withTimeout } from '../lazyPage';
 
 class Boundary extends Component<{ children: ReactNode }, { error?: Error }> {
   state: { error?: Error } = {};
