@@ -23,6 +23,7 @@ from tests.e2e.support import (
     SimulatedFleet,
     console_build_problem,
     launch_chromium,
+    new_console_context,
     offline,
     trail_code_loads,
 )
@@ -251,7 +252,7 @@ def page(browser: Any, console_stack: ConsoleStack, request: pytest.FixtureReque
     """A fresh browser context (empty storage) at 1440 x 900, base URL set to the stack's API.
     ``page.errors`` collects uncaught page errors; when the test fails, the page's navigations,
     console errors and failed API replies are printed (pytest shows them with the failure)."""
-    context = browser.new_context(base_url=console_stack.base_url, viewport={"width": 1440, "height": 900},
+    context = new_console_context(browser, base_url=console_stack.base_url, viewport={"width": 1440, "height": 900},
                                   locale="zh-CN", timezone_id="Asia/Shanghai")
     context.set_default_timeout(15_000)
     offline(context)
@@ -285,7 +286,7 @@ PHONE = {"width": 390, "height": 844}  # the phone the console must work on (390
 @pytest.fixture
 def phone(browser: Any, console_stack: ConsoleStack) -> Iterator[Any]:
     """A page on a phone (touch, 390 px), signed out; ``page.errors`` collects uncaught page errors."""
-    context = browser.new_context(base_url=console_stack.base_url, viewport=PHONE, locale="zh-CN",
+    context = new_console_context(browser, base_url=console_stack.base_url, viewport=PHONE, locale="zh-CN",
                                   timezone_id="Asia/Shanghai", is_mobile=True, has_touch=True)
     context.set_default_timeout(15_000)
     offline(context)

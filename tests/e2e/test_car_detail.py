@@ -12,7 +12,7 @@ import secrets
 from typing import Any
 
 from tests.e2e.conftest import ConsoleStack, Vehicle
-from tests.e2e.support import click_until, sign_in
+from tests.e2e.support import click_until, new_console_context, sign_in
 from tests.e2e.test_console import (
     open_map,
     open_popup,
@@ -93,7 +93,7 @@ def test_a_gb32960_vehicle_moves_to_its_variant(page: Any, console_stack: Consol
     page.get_by_test_id("detail-no-position").wait_for()
 
     # Another enterprise's vehicle is not found, exactly like a missing one (a fresh browser context).
-    other = page.context.browser.new_context(base_url=console_stack.base_url, locale="zh-CN")
+    other = new_console_context(page.context.browser, base_url=console_stack.base_url, locale="zh-CN")
     try:
         page_b = other.new_page()
         sign_in(page_b, "admin_b", path=f"/list/carDetail?carId={car}")

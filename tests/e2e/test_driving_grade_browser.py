@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
+from tests.e2e.support import new_console_context, sign_in
 from tests.e2e.test_console import screenshot, switch_language, text
 from tests.support.report_history import ReportDays, build_report_days
 from warehouse.db import connect
@@ -102,7 +102,7 @@ def _set_subsidiary_bands(page: Any, stack: ConsoleStack) -> None:
 
 @pytest.fixture(scope="module")
 def graded(console_stack: ConsoleStack, browser: Any, tmp_path_factory: pytest.TempPathFactory) -> ReportDays:
-    context = browser.new_context(base_url=console_stack.base_url, viewport={"width": 1440, "height": 900})
+    context = new_console_context(browser, base_url=console_stack.base_url, viewport={"width": 1440, "height": 900})
     try:
         page = context.new_page()
         _edit_overspeed_rule(page, console_stack)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import ConsoleStack, Vehicle
-from tests.e2e.support import offline
+from tests.e2e.support import new_console_context, offline
 from tests.e2e.test_console import TREE_NODE, open_map, search_tree, text, tree_node
 
 
@@ -77,8 +77,8 @@ def test_another_user_does_not_see_the_follow(page: Any, console_stack: ConsoleS
     search_tree(page, vehicle.plate)
     _star(page, vehicle).click()
     page.wait_for_function("() => document.querySelector(\"[data-testid='tree-tab-followed']\")?.dataset.count === '1'")
-    context = page.context.browser.new_context(base_url=console_stack.base_url, viewport={"width": 1440, "height": 900},
-                                               locale="zh-CN")
+    context = new_console_context(page.context.browser, base_url=console_stack.base_url,
+                                  viewport={"width": 1440, "height": 900}, locale="zh-CN")
     offline(context)
     try:
         other = context.new_page()

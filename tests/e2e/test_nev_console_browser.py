@@ -20,7 +20,7 @@ from psycopg.types.json import Jsonb
 
 from protocols.china_time import CHINA_TZ
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
+from tests.e2e.support import new_console_context, sign_in
 from tests.e2e.test_console import screenshot, switch_language, text
 from warehouse.db import connect
 
@@ -161,7 +161,7 @@ def test_nev_car_detail_from_the_car_list_shows_the_state_in_three_languages(
     assert page.errors == []
 
     # Another enterprise's administrator finds no such vehicle, and reads none of its state.
-    other = page.context.browser.new_context(base_url=console_stack.base_url, locale="zh-CN")
+    other = new_console_context(page.context.browser, base_url=console_stack.base_url, locale="zh-CN")
     try:
         page_b = other.new_page()
         sign_in(page_b, "admin_b", path=f"/list/carDetail/gb32960?carId={nev_car.car_id}")
@@ -195,7 +195,7 @@ def test_the_charging_log_lists_the_session_and_exports_it(page: Any, console_st
     assert nev_car.plate in exported and "21.25" in exported, exported[:500]
     screenshot(page, "gb32960-charging-log.png")
 
-    other = page.context.browser.new_context(base_url=console_stack.base_url, locale="zh-CN")
+    other = new_console_context(page.context.browser, base_url=console_stack.base_url, locale="zh-CN")
     try:
         page_b = other.new_page()
         sign_in(page_b, "admin_b", path="/gb32960/chargingLog")

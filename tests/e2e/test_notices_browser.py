@@ -16,7 +16,7 @@ import pytest
 from fleet.zh_hk import to_hk
 from protocols.china_time import CHINA_TZ
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
+from tests.e2e.support import new_console_context, sign_in
 from tests.e2e.test_console import screenshot, switch_language, text
 from warehouse.db import connect
 from warehouse.passwords import hash_password
@@ -81,7 +81,7 @@ def other_page(browser: Any, console_stack: ConsoleStack) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def open_page() -> Any:
-        context = browser.new_context(base_url=console_stack.base_url, viewport={"width": 1440, "height": 900},
+        context = new_console_context(browser, base_url=console_stack.base_url, viewport={"width": 1440, "height": 900},
                                       locale="zh-CN", timezone_id="Asia/Shanghai")
         context.set_default_timeout(15_000)
         contexts.append(context)

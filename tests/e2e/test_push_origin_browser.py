@@ -19,7 +19,14 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.safety_terminal import own_enterprise
-from tests.e2e.support import ApiProcess, is_live_socket, other_origin_page, sign_in, stomp_frames
+from tests.e2e.support import (
+    ApiProcess,
+    is_live_socket,
+    new_console_context,
+    other_origin_page,
+    sign_in,
+    stomp_frames,
+)
 from warehouse.seed import DEMO_PASSWORD
 
 ATTACK_PAGE = """<!doctype html><title>another site</title><script>
@@ -196,7 +203,7 @@ def test_under_authorization_protocol_2_the_console_signs_in_as_the_client_its_s
         console_stack.post(f"/api/common/openApp/{app['id']}/secret.json", admin, {})
         # a browser that never signed in (the open page may still try a refresh with the old secret: refused too)
         renewed = len(token_calls)
-        fresh = page.context.browser.new_context(locale="zh-CN")
+        fresh = new_console_context(page.context.browser, locale="zh-CN")
         try:
             again = fresh.new_page()
             again.on("response", on_response)

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
+from tests.e2e.support import new_console_context, sign_in
 from tests.e2e.test_console import switch_language, text
 from tests.support.report_history import REPORT_ZONE, ReportDays, build_report_days
 from warehouse.db import connect
@@ -194,7 +194,8 @@ def test_another_enterprise_s_terminal_lists_no_alarms(page: Any, console_stack:
 
     sign_in(page, "admin_b", path=path)
     _total(page.get_by_test_id("list-page-alarm"), alarms)
-    other = page.context.browser.new_context(base_url=console_stack.base_url, locale="zh-CN", timezone_id="Asia/Shanghai")
+    other = new_console_context(page.context.browser, base_url=console_stack.base_url, locale="zh-CN",
+                                timezone_id="Asia/Shanghai")
     try:
         page_a = other.new_page()
         sign_in(page_a, "admin_a", path=path)

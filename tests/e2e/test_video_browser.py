@@ -27,7 +27,15 @@ import pytest
 from fleet.settings import SimulatorSettings
 from simulator.commands import NORMAL, behaviour_for
 from tests.e2e.conftest import _FAILED, ConsoleStack, Vehicle
-from tests.e2e.support import CHROMIUM, CHROMIUM_ARGS, click_until, offline, sign_in, trail_code_loads
+from tests.e2e.support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    click_until,
+    new_console_context,
+    offline,
+    sign_in,
+    trail_code_loads,
+)
 from tests.e2e.test_console import screenshot
 from warehouse.seed import terminal_has_video
 
@@ -105,8 +113,9 @@ def media_browser(playwright: Any, tmp_path_factory: pytest.TempPathFactory) -> 
 
 @pytest.fixture
 def video_page(media_browser: Any, console_stack: ConsoleStack, request: pytest.FixtureRequest) -> Iterator[Any]:
-    context = media_browser.new_context(base_url=console_stack.base_url, viewport={"width": 1440, "height": 900},
-                                        locale="zh-CN", timezone_id="Asia/Shanghai")
+    context = new_console_context(media_browser, base_url=console_stack.base_url,
+                                  viewport={"width": 1440, "height": 900}, locale="zh-CN",
+                                  timezone_id="Asia/Shanghai")
     context.grant_permissions(["microphone"], origin=console_stack.base_url)
     context.set_default_timeout(20_000)
     offline(context)

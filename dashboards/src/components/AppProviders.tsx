@@ -13,15 +13,21 @@ import { HEADER_HEIGHT } from '../layouts/dimensions';
 import { STATUS_COLORS } from '../layouts/settings/model';
 import { useLayoutSettings } from '../layouts/settings/SettingsContext';
 import { MAX_TOASTS } from './notices/noticeCentre';
+import { usePrefersReducedMotion } from './reducedMotion';
 
 const ANTD_LOCALES = { 'zh-CN': zhCN, 'zh-HK': zhHK, 'en-US': enUS } as const;
 const DAYJS_LOCALES: Record<Language, string> = { 'zh-CN': 'zh-cn', 'zh-HK': 'zh-hk', 'en-US': 'en' };
 
-/** antd and dayjs follow the i18next language; the theme follows the layout settings, with platform-spec §9's status colours. */
+/**
+ * antd and dayjs follow the i18next language; the theme follows the layout settings, with platform-spec §9's status
+ * colours; antd's motion (dialogs zooming, menus sliding) is off for a user who asked the system for less motion, as
+ * the page transition is (layouts/layouts.css).
+ */
 export default function AppProviders({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const { settings } = useLayoutSettings();
   const language: Language = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+  const reducedMotion = usePrefersReducedMotion();
 
   useEffect(() => {
     dayjs.locale(DAYJS_LOCALES[language]);
@@ -42,6 +48,7 @@ export default function AppProviders({ children }: { children: ReactNode }) {
           colorSuccess: STATUS_COLORS.success,
           colorWarning: STATUS_COLORS.warning,
           colorError: STATUS_COLORS.error,
+          motion: !reducedMotion,
         },
       }}
     >

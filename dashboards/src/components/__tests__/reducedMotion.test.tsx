@@ -1,0 +1,52 @@
+import { act, render, screen } from '@testing-library/react';
+import { theme } from 'antd';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import '../../i18n';
+import { SettingsProvider } from '../../layouts/settings/SettingsContext';
+import AppProviders from '../AppProviders';
+
+/** A matchMedia whose reduced-motion answer the test sets and changes. */
+function systemMotion(reduced: boolean) {
+  const listeners = new Set<() => void>();
+  const state = { reduced };
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    get matches() { return query.includes('prefers-reduced-motion') ? state.reduced : /min-width/.test(query); },
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: (_type: string, listener: () => void) => listeners.add(listener),
+    removeEventListener: (_type: string, listener: () => void) => listeners.delete(listener),
+    dispatchEvent: () => false,
+  }));
+  return (next: boolean) => {
+    state.reduced = next;
+    listeners.forEach((listener) => listener());
+  };
+}
+
+/** antd's motion token under the console's providers (dialogs zooming, menus sliding: antd follows it). */
+function Motion() {
+  const { token } = theme.useToken();
+  return <i>{token.motion ? 'motion' : 'still'}</i>;
+}
+
+const shown = () => render(<SettingsProvider><AppProviders><Motion /></AppProviders></SettingsProvider>);
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('motion follows the system setting (WCAG 2.3.3)', () => {
+  it('is on when the user has not asked for less motion', () => {
+    systemMotion(false);
+    shown();
+    expect(screen.getByText('motion')).toBeTruthy();
+  });
+
+  it('is off for a user who asked for less motion, and follows a change of the setting while open', () => {
+    const change = systemMotion(true);
+    shown();
+    expect(screen.getByText('still')).toBeTruthy();
+    act(() => change(false));
+    expect(screen.getByText('motion')).toBeTruthy();
+  });
+});
