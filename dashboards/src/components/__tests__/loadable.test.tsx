@@ -1,20 +1,9 @@
 import { act, render, screen } from '@testing-library/react';
-import { Component, useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
+import { Boundary } from '../../test/Boundary';
 import { loadable } from '../loadable';
-
-class Boundary extends Component<{ children: ReactNode }, { error?: Error }> {
-  state: { error?: Error } = {};
-
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-
-  render() {
-    return this.state.error ? <p>failed: {this.state.error.message}</p> : this.props.children;
-  }
-}
 
 function Counter({ label }: { label: string }) {
   const [count, setCount] = useState(0);

@@ -1,22 +1,11 @@
 import { render, screen } from '@testing-library/react';
-import { Component, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
+import { Boundary } from '../../test/Boundary';
 import { withTimeout } from '../../components/loadable';
 import { remembering } from '../components';
 import LoadedPage from '../LoadedPage';
-
-class Boundary extends Component<{ children: ReactNode }, { error?: Error }> {
-  state: { error?: Error } = {};
-
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-
-  render() {
-    return this.state.error ? <p>failed: {this.state.error.message}</p> : this.props.children;
-  }
-}
 
 describe('a page of the registry', () => {
   it('renders in the first pass when its module is already in (the opening page the boot waited for)', async () => {
