@@ -49,7 +49,6 @@ import { useSafetyMutes } from './useSafetyMutes';
 import './safetyAlarm.css';
 
 export const SAFETY_DIALOG_WIDTH = 1150;
-/** The talk dialog (and its player, mpegts.js) loads on the first click: the layout carries this dialog. */
 /** How often the dialog re-reads an alarm whose attachments have not arrived yet. */
 const ATTACHMENT_POLL_MS = 3000;
 

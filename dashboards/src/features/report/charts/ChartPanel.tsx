@@ -8,7 +8,6 @@ import { useTranslation } from 'react-i18next';
 import type { ListView } from '../../list/types';
 import { LoadedEChart } from './LoadedEChart';
 
-
 export interface PanelChart {
   key: string;
   title: string;
