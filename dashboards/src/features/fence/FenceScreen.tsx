@@ -6,12 +6,13 @@
  * region by name, and the two route wizards. Every button is behind the
  * `fence` permission code's actions; the server checks them again on every route.
  */
-import { Button, Modal, Space, Spin } from 'antd';
+import { Button, Space } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Access from '../../auth/Access';
 import { loadable } from '../../components/loadable';
+import LoadingDialog from '../../components/LoadingDialog';
 import ImportDialog from '../list/ImportDialog';
 import ListPage from '../list/ListPage';
 import { defineListScreen, type ListRecord } from '../list/types';
@@ -21,14 +22,10 @@ import { DistrictName } from './DistrictPicker';
 import FenceDrawer from './FenceDrawer';
 import type { RouteWizardProps } from './RouteWizard';
 
-/** The wizard's frame, its title and a spinner, while its code (a map, the segment editor) loads. */
+/** The wizard's frame while its code (a map, the segment editor) loads. */
 function WizardLoading({ businessType, onClose }: RouteWizardProps) {
   const { t } = useTranslation('fence');
-  return (
-    <Modal open onCancel={onClose} width={1100} footer={null} title={t(businessType === 1 ? 'fence.platformRouteWizard' : 'fence.routeWizard')}>
-      <Spin style={{ display: 'block', margin: 24 }} />
-    </Modal>
-  );
+  return <LoadingDialog title={t(businessType === 1 ? 'fence.platformRouteWizard' : 'fence.routeWizard')} width={1100} onClose={onClose} />;
 }
 
 const RouteWizard = loadable(() => import('./RouteWizard').then((module) => module.default), WizardLoading);
