@@ -48,9 +48,11 @@ REPORT_ZONE: tzinfo = ZoneInfo("Asia/Shanghai")  # the default of FLEET_REPORT_T
 
 @dataclass
 class PlannedBatch:
-    """Valid fixes per event (index-aligned with the batch) and refusals as (event index, reason)."""
+    """Valid fixes per event (index-aligned with the batch) and refusals as (event index, reason); the fixes
+    the states step uses per event (``streams.validation.usable_for_state``; filled by ``plan_decoded``)."""
 
     fixes_by_event: list[list[Fix]] = field(default_factory=list)
+    state_fixes_by_event: list[list[Fix]] = field(default_factory=list)
     rejects: list[tuple[int, str]] = field(default_factory=list)
     # refusals counted for the KPI (gps_reject_day): (local day of receipt, device, reason class, enterprise) -> n
     reject_counts: dict[tuple[date, int, str, int], int] = field(default_factory=dict)
@@ -84,15 +86,18 @@ def plan_decoded(uplinks: Sequence[Uplink | PayloadError], limits: Limits, zone:
         try:
             if isinstance(uplink, RefusedFrame):  # the gateway refused it: logged, not dead-lettered
                 plan.fixes_by_event.append([])
+                plan.state_fixes_by_event.append([])
                 continue
             if isinstance(uplink, PayloadError):
                 raise uplink
             classified = classify_uplink(uplink, limits)
         except PayloadError as exc:
             plan.fixes_by_event.append([])
+            plan.state_fixes_by_event.append([])
             plan.rejects.append((index, str(exc)))
             continue
         plan.fixes_by_event.append(classified.fixes)
+        plan.state_fixes_by_event.append(classified.state_fixes)
         if classified.rejects:
             plan.rejects.extend((index, reason) for reason in classified.rejects)
             day = uplink.received_at.astimezone(zone).date()

@@ -33,6 +33,7 @@ from streams.db import DATA_ERRORS, Database
 from streams.deadletter import DeadLetters, EventLike, Send, encode
 from streams.directory import Directory
 from streams.messages import (
+    Fix,
     PayloadError,
     SecurityNotice,
     SessionEvent,
@@ -140,9 +141,11 @@ class StatesProcessor:
         except (PayloadError, psycopg.DataError, psycopg.IntegrityError) as exc:
             await self.dead_letters(event, f"{type(exc).__name__}: {exc}")
 
-    async def handle_uplinks(self, events: Sequence[EventLike], uplinks: Sequence[Uplink | PayloadError]) -> None:
-        """A batch of uplinks (already parsed, index-aligned with ``events``), same result as ``handle``
-        on each event in order, but with one transaction (pipelined) for all of the batch's changes.
+    async def handle_uplinks(self, events: Sequence[EventLike], state_fixes_by_event: Sequence[Sequence[Fix]]) -> None:
+        """A batch of uplinks, given as the fixes each one carries that are ``usable_for_state`` (index-aligned
+        with ``events``; the positions plan parses them once for every step,
+        ``streams.positions.PlannedBatch.state_fixes_by_event``): same result as ``handle`` on each event in
+        order, but with one transaction (pipelined) for all of the batch's changes.
 
         The new states are kept and pushes sent only after that commit. If the database refuses the
         batch's data, nothing of it is kept and the batch is redone event by event (``handle``), so
@@ -152,20 +155,8 @@ class StatesProcessor:
         async with self.store.lock:
             pending: dict[int, State] = {}
             changed: list[tuple[State, list[Change]]] = []
-            for index, uplink in enumerate(uplinks):
-                if isinstance(uplink, PayloadError):
-                    continue  # the positions step dead-letters it
-                try:
-                    bodies = location_bodies(uplink)
-                except PayloadError:
-                    continue
-                for body in bodies:
-                    try:
-                        fix = parse_fix(uplink, body)
-                    except PayloadError:
-                        continue
-                    if not usable_for_state(fix, self.limits):
-                        continue
+            for index, fixes in enumerate(state_fixes_by_event):
+                for fix in fixes:
                     state_or_none = pending.get(fix.device_id)
                     if state_or_none is None:
                         try:

@@ -86,7 +86,7 @@ async def _positions(p: UplinksProcessor, batch: Batch) -> None:
 
 
 async def _states(p: UplinksProcessor, batch: Batch) -> None:
-    await p.states.handle_uplinks(batch.events, batch.uplinks)
+    await p.states.handle_uplinks(batch.events, batch.plan.state_fixes_by_event)
 
 
 async def _alarms(p: UplinksProcessor, batch: Batch) -> None:

@@ -77,15 +77,18 @@ def validate_fix(fix: Fix, limits: Limits) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Classified:
-    """What one uplink yields: fixes to store, and refusal reasons (each one a dead letter)."""
+    """What one uplink yields: fixes to store, refusal reasons (each one a dead letter), and the fixes the
+    states step derives ACC and business state from (``usable_for_state``, in the uplink's order)."""
 
     fixes: list[Fix]
     rejects: list[str]
+    state_fixes: list[Fix] = field(default_factory=list)
 
 
 def classify_uplink(uplink: Uplink, limits: Limits) -> Classified:
     """Split an uplink's location bodies into valid fixes and refusal reasons. A valid fix dated
     implausibly far from its receipt is kept with its ``quality`` bit set (stored flagged, never dropped).
+    The same pass picks the fixes ``usable_for_state`` (each body is parsed once for every step).
 
     Non-location uplinks give nothing. A 0x0704 item's reason names its index.
     """
@@ -93,6 +96,7 @@ def classify_uplink(uplink: Uplink, limits: Limits) -> Classified:
     batch = uplink.msg_id == BATCH_LOCATION_UPLOAD
     fixes: list[Fix] = []
     rejects: list[str] = []
+    state_fixes: list[Fix] = []
     for index, body in enumerate(bodies):
         where = f"item {index}: " if batch else ""
         try:
@@ -101,12 +105,14 @@ def classify_uplink(uplink: Uplink, limits: Limits) -> Classified:
             rejects.append(f"{where}{exc}")
             continue
         reason = validate_fix(fix, limits)
+        quality = time_quality(fix, limits) if reason in (None, UNPOSITIONED) else 0
         if reason is None:
-            quality = time_quality(fix, limits)
             fixes.append(dataclasses.replace(fix, quality=quality) if quality else fix)
         else:
             rejects.append(f"{where}{reason}")
-    return Classified(fixes, rejects)
+        if reason in (None, UNPOSITIONED) and not quality:  # usable_for_state, without a second validation
+            state_fixes.append(fix)
+    return Classified(fixes, rejects, state_fixes)
 
 
 def usable_for_state(fix: Fix, limits: Limits) -> bool:

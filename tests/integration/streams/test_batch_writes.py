@@ -13,7 +13,7 @@ from streams import payloads
 from streams.db import Database
 from streams.deadletter import DeadLetters
 from streams.messages import parse_fix, parse_uplink
-from streams.positions import decode_batch, write_fixes
+from streams.positions import plan_batch, write_fixes
 from streams.state_rules import Rules
 from streams.states import StatesProcessor, StateStore
 from streams.validation import Limits
@@ -138,7 +138,7 @@ def test_states_batch_logs_what_event_by_event_logs(pg_url: str) -> None:
         events = [_Event(v, i) for i, v in enumerate(values(b))]
         half = len(events) // 2
         for chunk in (events[:half], events[half:]):
-            await batch.handle_uplinks(chunk, decode_batch([e.value for e in chunk]))
+            await batch.handle_uplinks(chunk, plan_batch([e.value for e in chunk], LIMITS).state_fixes_by_event)
         per_event = [p["push"]["data"]["bizState"] for p in pushes[: len(pushes) // 2]]
         batched = [p["push"]["data"]["bizState"] for p in pushes[len(pushes) // 2:]]
         return per_event, batched

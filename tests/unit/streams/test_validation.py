@@ -84,6 +84,26 @@ def test_batch_rejects_only_the_bad_items_and_names_them(terminal: Terminal) -> 
     assert result.rejects[1].startswith("item 3: fix_at")
 
 
+def test_the_same_pass_gives_the_states_step_its_fixes_in_order(terminal: Terminal) -> None:
+    """The states step reads the fixes ``usable_for_state`` from the plan instead of parsing each body again:
+    valid and unpositioned fixes in the uplink's order, not a fix refused for its values, not one flagged
+    for its time (a state change dated next week would be wrong), not a body that does not parse."""
+    items = [payloads.location_body(fix_at=T0, speed_kmh=10.0),
+             payloads.location_body(fix_at=T0 + timedelta(seconds=1), lat=0.0, lng=0.0, positioned=False),
+             payloads.location_body(fix_at=T0 + timedelta(seconds=2), speed_kmh=900.0),
+             payloads.location_body(fix_at=T0 + timedelta(days=2)),
+             {"lat": 1},
+             payloads.location_body(fix_at=T0 + timedelta(seconds=5), speed_kmh=20.0)]
+    uplink = parse_uplink(json.dumps(payloads.location_batch(terminal, items, received_at=T0)))
+    result = classify_uplink(uplink, LIMITS)
+    assert [f.fix_at for f in result.state_fixes] == [T0, T0 + timedelta(seconds=1), T0 + timedelta(seconds=5)]
+    parsed = []
+    for body in items[:4] + items[5:]:
+        parsed.append(parse_fix(uplink, body))
+    assert result.state_fixes == [f for f in parsed if usable_for_state(f, LIMITS)]
+    assert [f.fix_at for f in result.fixes] == [T0, T0 + timedelta(days=2), T0 + timedelta(seconds=5)]
+
+
 def test_other_message_ids_yield_nothing(terminal: Terminal) -> None:
     heartbeat = payloads.uplink(terminal, 0x0002, {})
     assert classify_uplink(parse_uplink(json.dumps(heartbeat)), LIMITS).fixes == []
