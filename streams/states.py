@@ -141,64 +141,6 @@ class StatesProcessor:
         except (PayloadError, psycopg.DataError, psycopg.IntegrityError) as exc:
             await self.dead_letters(event, f"{type(exc).__name__}: {exc}")
 
-    async def handle_sessions(self, events: Sequence[EventLike]) -> None:
-        """A take of ``device.sessions.v1`` events: the same result as ``handle`` on each event in order (states,
-        online and business logs, pushes 1 / 6 and security notices in the events' order, a bad record or an
-        unknown device dead-lettered), with one pipelined transaction for all of the take's changes. A reconnect
-        storm (a gateway restarted, a region's network back) is an offline and an online event per terminal;
-        one transaction each kept the pushes of 10,000 terminals waiting tens of seconds (docs/performance.md,
-        "Session events in batches").
-
-        States are kept and pushes sent only after the commit. If the database refuses the take's data,
-        nothing of it is kept and it is redone event by event (``handle``), so only the culprit is dead-lettered.
-        """
-        letters: list[tuple[int, str]] = []
-        after: list[tuple[State, Change] | SecurityNotice] = []  # what is pushed once committed, in order
-        async with self.store.lock:
-            pending: dict[int, State] = {}
-            changed: list[tuple[State, list[Change]]] = []
-            for index, event in enumerate(events):
-                try:
-                    record = parse_sessions_record(event.value)
-                    if isinstance(record, SecurityNotice):
-                        after.append(record)
-                        continue
-                    state = pending.get(record.device_id) or await self.store.get(record.device_id, record.at)
-                except (PayloadError, psycopg.DataError, psycopg.IntegrityError) as exc:
-                    letters.append((index, f"{type(exc).__name__}: {exc}"))
-                    continue
-                if record.car_id != state.car_id or record.enterprise_id != state.enterprise_id:
-                    state = replace(state, car_id=record.car_id, enterprise_id=record.enterprise_id)
-                state, changes = apply_session(state, record, self.clock(), self.rules)
-                pending[record.device_id] = state
-                if changes:
-                    changed.append((state, changes))
-                    after.extend((state, change) for change in changes)
-            try:
-                if changed:
-                    async def work(conn: psycopg.AsyncConnection[Any]) -> None:
-                        async with conn.pipeline():  # one round trip for every statement of the take
-                            for state, changes in changed:
-                                await persist_changes(conn, state, changes)
-
-                    await self.db.transact(work)
-                refused = False
-            except DATA_ERRORS as exc:
-                log.info("sessions batch refused (%s); handling event by event", exc)
-                refused = True
-            if not refused:
-                self.store.states.update(pending)
-                for item in after:
-                    if isinstance(item, SecurityNotice):
-                        await self._security(item)
-                    else:
-                        await self._push(*item)
-                for index, reason in letters:
-                    await self.dead_letters(events[index], reason)
-        if refused:
-            for event in events:
-                await self.handle(event)
-
     async def handle_uplinks(self, events: Sequence[EventLike], state_fixes_by_event: Sequence[Sequence[Fix]]) -> None:
         """A batch of uplinks, given as the fixes each one carries that are ``usable_for_state`` (index-aligned
         with ``events``; the positions plan parses them once for every step,

@@ -8,7 +8,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from fleet.topics import DEAD_LETTER, DEVICE_SESSIONS, JT808_UPLINK
+from fleet.topics import JT808_UPLINK
 from streams import payloads
 from streams.db import Database
 from streams.deadletter import DeadLetters
@@ -150,76 +150,6 @@ def test_states_batch_logs_what_event_by_event_logs(pg_url: str) -> None:
         assert query(pg_url, sql, (a.device_id,)) == query(pg_url, sql, (b.device_id,)) != []
     assert query(pg_url, "SELECT acc, biz_state FROM device WHERE id = %s", (a.device_id,)) == \
         query(pg_url, "SELECT acc, biz_state FROM device WHERE id = %s", (b.device_id,))
-
-
-def test_sessions_batch_logs_pushes_and_dead_letters_what_event_by_event_does(pg_url: str) -> None:
-    """A take of device.sessions.v1 events in one transaction (a reconnect storm is two events per terminal)
-    stores the same online log and device rows, pushes the same things in the same order (online / offline,
-    a security notice between them) and dead-letters the same records (not JSON, an unknown device) as the
-    same events handled one by one."""
-    a, b = insert_terminals(pg_url, 2)
-    t0 = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=5)
-
-    def values(term: payloads.Terminal) -> list[Any]:
-        stranger = payloads.Terminal(term.phone, 987654321, term.car_id, term.enterprise_id)
-        security = {**payloads.session(term, online=True, at=t0), "event": "security", "reason": "displaced",
-                    "replaced_connection_id": "c1", "replaced_peer": "10.0.0.1"}
-        return [payloads.session(term, online=True, at=t0, connection_id="c1", peer="10.0.0.1"),
-                b"not json",
-                payloads.session(stranger, online=True, at=t0),
-                payloads.session(term, online=True, at=t0 + timedelta(seconds=5), reason="auth",
-                                 connection_id="c2", peer="10.0.0.2"),
-                security,
-                payloads.session(term, online=False, at=t0 + timedelta(seconds=6), reason="replaced",
-                                 connection_id="c1"),
-                payloads.session(term, online=False, at=t0 + timedelta(seconds=9), connection_id="c2")]
-
-    class _Sessions:
-        def __init__(self, offset: int) -> None:
-            self.topic, self.partition, self.offset = DEVICE_SESSIONS, 0, offset
-
-    class _SessionEvent:
-        def __init__(self, value: Any, offset: int) -> None:
-            self.key, self.message = b"k", _Sessions(offset)
-            self.value = value if isinstance(value, bytes) else json.dumps(value).encode()
-
-    async def run(term: payloads.Terminal, batched: bool) -> list[Any]:
-        sent: list[Any] = []
-
-        async def send(topic: str, key: bytes | None, value: bytes) -> None:
-            record = json.loads(value)
-            if topic == DEAD_LETTER:
-                sent.append(("dead", record["offset"], record["error"].split(":")[0]))
-            else:
-                data = record["push"]["data"]
-                sent.append((record["push"]["type"], {k: v for k, v in data.items()
-                                                      if k not in ("deviceId", "carId", "phone", "id", "message")}))
-
-        db = Database(pg_url, name="test")
-        try:
-            processor = StatesProcessor(db, StateStore(db), _Directory(), send,  # type: ignore[arg-type]
-                                        DeadLetters(send, "states"), Rules(600, 5), LIMITS)
-            events = [_SessionEvent(v, i) for i, v in enumerate(values(term))]
-            if batched:
-                await processor.handle_sessions(events[:3])
-                await processor.handle_sessions(events[3:])
-            else:
-                for event in events:
-                    await processor.handle(event)
-        finally:
-            await db.close()
-        return sent
-
-    one_by_one = asyncio.run(run(a, batched=False))
-    batched = asyncio.run(run(b, batched=True))
-    assert batched == one_by_one
-    assert [item[0] for item in batched].count("dead") == 2
-    assert any(item[0] == 6 or item[0] == 1 for item in batched)  # online / offline pushes
-    sql = "SELECT at, state, reason, connection_id FROM device_online_log WHERE device_id = %s ORDER BY at, state"
-    assert query(pg_url, sql, (a.device_id,)) == query(pg_url, sql, (b.device_id,)) != []
-    cols = "state, online_time, offline_time, session_address"
-    assert query(pg_url, f"SELECT {cols} FROM device WHERE id = %s", (a.device_id,)) == \
-        query(pg_url, f"SELECT {cols} FROM device WHERE id = %s", (b.device_id,))  # noqa: S608
 
 
 def test_binary_copy_replayed_stores_each_position_and_frame_once(pg_url: str) -> None:
