@@ -110,7 +110,7 @@ def classify_uplink(uplink: Uplink, limits: Limits) -> Classified:
             fixes.append(dataclasses.replace(fix, quality=quality) if quality else fix)
         else:
             rejects.append(f"{where}{reason}")
-        if reason in (None, UNPOSITIONED) and not quality:  # usable_for_state, without a second validation
+        if _usable(reason, quality):
             state_fixes.append(fix)
     return Classified(fixes, rejects, state_fixes)
 
@@ -118,7 +118,12 @@ def classify_uplink(uplink: Uplink, limits: Limits) -> Classified:
 def usable_for_state(fix: Fix, limits: Limits) -> bool:
     """Fixes the states agent may derive ACC and business state from: valid, or valid but unpositioned,
     and dated plausibly (a state change dated 2020 or next week would be wrong)."""
-    return validate_fix(fix, limits) in (None, UNPOSITIONED) and not time_quality(fix, limits)
+    return _usable(validate_fix(fix, limits), time_quality(fix, limits))
+
+
+def _usable(reason: str | None, quality: int) -> bool:
+    """The states rule on a fix's validation and time verdicts (``usable_for_state``, ``classify_uplink``)."""
+    return reason in (None, UNPOSITIONED) and not quality
 
 
 _REASON_CLASSES = (("latitude", "latitude"), ("longitude", "longitude"), ("speed", "speed"),
