@@ -543,6 +543,7 @@ class ExchangeSettings(_Base):
     superior_host: str = Field("0.0.0.0", description="address the superior service (fleetwatch as a JT/T 809 superior platform) listens on for inferior platforms' main links")
     superior_port: int = Field(7616, ge=1, le=65535, description="port of that main link server; it runs while an enabled inferiorPlatform row exists")
     superior_position_days: int = Field(90, ge=1, description="days the positions inferior platforms report (exchange_position) are kept")
+    superior_video_wait_s: float = Field(45.0, gt=0, le=600, description="how long an operator's live video request to an inferior platform waits for its 0x1801 (the platform asks its terminal first) before it expires")
     demo_inferior_down_link_port: int = Field(7619, ge=1, le=65535, description="sub link port of the demo inferior platform `fleet up` seeds (fleetwatch's own link service logging in to its superior service on the loopback)")
     video_host: str = Field("", description="media server address answered to a superior platform's 0x9801 / 0x9A01 (SERVER_IP), where it pulls the stream (JT/T 1078-2016 §6.2); empty: FLEET_MEDIA_SERVER_PUBLIC_HOST; a wildcard address (0.0.0.0, ::) is refused")
     video_port: int = Field(0, ge=0, le=65535, description="media server port answered with it (SERVER_PORT); 0: FLEET_MEDIA_SERVER_PORT")

@@ -22,6 +22,18 @@ is a 404:
   "objectId"?}``: a 0x9302 message. The superior service sends it while the platform is linked and stores the
   answer with its latency (entity ``inferiorRequest``). data ``{id, state: "queued"}``.
 
+Live video of an inferior platform's vehicle (JT/T 1078-2016 §8.2; exchange/superior/video.py, migration 0066),
+``inferiorPlatform:superior``, another enterprise's vehicle or request a 404:
+- ``POST /api/exchange/exchangeCar/{id}/video.json`` ``{"channelId"? 1-255 (1), "avItemType"? 0 audio and video,
+  1 audio, 2 video (0)}``: queue a 0x9801; data ``{id, state: "queued"}``. It waits
+  FLEET_EXCHANGE_SUPERIOR_VIDEO_WAIT_S for the platform's 0x1801, then expires.
+- ``GET /api/exchange/videoPull/{id}.json``: the request (state queued, sent, playing, failed, expired, ended;
+  RESULT and why it failed or ended); while playing, the signed ``flvUrl`` / ``wsUrl`` of the stream our media
+  server pulls, as a terminal's live video has.
+- ``POST /api/exchange/videoPull/{id}/stop.json``: the operator stops watching: the media server closes the
+  stream unless another user watches it, and the superior service then sends 0x9802; a request still waiting
+  ends at once. data: the request.
+
 GB/T 32960 (``superiorPlatform:superior``, the gb32960 exchange screens): ``GET
 /api/exchange/gb32960/unknownLogins.json``, the platform logins with a username no inferior platform has, for a
 root enterprise's administrators.
@@ -29,16 +41,20 @@ root enterprise's administrators.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint
 
 from api.db import get_db
-from api.errors import BadRequest, Conflict, NotFound
+from api.errors import BadRequest, Conflict, NotFound, Unavailable
 from api.http import json_object, ok
+from api.media import NO_SERVER_MESSAGE, media, signed_urls
 from api.query.entities_gb32960_exchange import PERMISSION as GB_EXCHANGE_PERMISSION
 from api.query.entities_settings import is_root_path
 from api.security import current_principal, request_scope, requires
+from fleet.media_client import MediaUnavailable
+from fleet.settings import ExchangeSettings
 from warehouse.queries import exchange as q
 from warehouse.queries import exchange_inferior as qi
 from warehouse.queries import gb_vehicles
@@ -152,6 +168,64 @@ def send_message(inferior_id: int) -> dict[str, Any]:
 
 
 UNKNOWN_LOGINS_SHOWN = 100
+
+
+def _int_in(body: dict[str, Any], name: str, default: int, allowed: range, message: str) -> int:
+    value = body.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        raise BadRequest(message, data={"field": name})
+    return value
+
+
+@bp.post("/api/exchange/exchangeCar/<int:vehicle_id>/video.json")
+@requires("inferiorPlatform", "superior")
+def request_video(vehicle_id: int) -> dict[str, Any]:
+    body = json_object()
+    with get_db().connection() as conn:
+        vehicle = qi.vehicle_in_scope(conn, vehicle_id, like_prefix(request_scope().enterprise_path))
+        if vehicle is None:
+            raise NotFound(f"交换车辆 {vehicle_id} 不存在 (exchange vehicle {vehicle_id} does not exist)")
+        channel = _int_in(body, "channelId", 1, range(1, 256), "通道号不合法 (field 'channelId': 1 to 255)")
+        av_type = _int_in(body, "avItemType", 0, range(3),
+                          "音视频类型不合法 (field 'avItemType': 0 audio and video, 1 audio, 2 video)")
+        request_id = qi.queue_video(conn, {
+            "platform_id": vehicle["inferior_platform_id"], "enterprise_id": vehicle["enterprise_id"],
+            "vehicle_id": vehicle_id, "channel": channel, "av_type": av_type,
+            "created_by": current_principal().user_id, "wait_s": ExchangeSettings().superior_video_wait_s})
+    return ok({"id": request_id, "state": "queued"})
+
+
+def _video_pull(request_id: int, conn: Any) -> dict[str, Any]:
+    found = qi.video_in_scope(conn, request_id, like_prefix(request_scope().enterprise_path))
+    if found is None:
+        raise NotFound(f"视频请求 {request_id} 不存在 (video request {request_id} does not exist)")
+    return found
+
+
+@bp.get("/api/exchange/videoPull/<int:request_id>.json")
+@requires("inferiorPlatform", "superior")
+def video_pull(request_id: int) -> dict[str, Any]:
+    with get_db().connection() as conn:
+        found = _video_pull(request_id, conn)
+    if found["state"] == "playing" and found["streamId"]:
+        found |= signed_urls(found["streamId"], found)
+    return ok(found)
+
+
+@bp.post("/api/exchange/videoPull/<int:request_id>/stop.json")
+@requires("inferiorPlatform", "superior")
+def stop_video_pull(request_id: int) -> dict[str, Any]:
+    with get_db().connection() as conn:
+        found = _video_pull(request_id, conn)
+        if found["state"] in ("queued", "sent"):
+            qi.video_closed(conn, request_id, "ended", "stopped by the operator", datetime.now(UTC))
+    if found["state"] == "playing" and found["streamId"]:
+        try:
+            media().release(found["streamId"], current_principal().user_id)
+        except MediaUnavailable:
+            raise Unavailable(NO_SERVER_MESSAGE) from None
+    with get_db().connection() as conn:
+        return ok(_video_pull(request_id, conn))
 
 
 @bp.get("/api/exchange/gb32960/unknownLogins.json")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, request
 
 from api import video
 from api.command_send import accepted, device_id_in, epoch_ms, send_built
@@ -30,15 +30,13 @@ from api.commands import Built
 from api.db import get_db
 from api.errors import ApiError, BadRequest, NotFound, Unavailable
 from api.http import json_body, ok
-from api.media import MEDIA_KEY, NO_SERVER_MESSAGE, MediaClient, MediaUnavailable, NoSessionAddress
+from api.media import NO_SERVER_MESSAGE, MediaUnavailable, NoSessionAddress, media, signed_urls
 from api.security import current_principal, request_scope, requires
 from fleet import video_streams
 from fleet.enums import DeviceState
-from fleet.settings import MediaServerSettings
 from protocols.jt808.catalogue import AV_TRANSMISSION_CONTROL, REALTIME_AV_REQUEST
 from warehouse.queries import commands as command_queries
 from warehouse.queries import video as queries
-from warehouse.queries.auth import session_state
 from warehouse.queries.terminal_session import terminal_session_address
 
 bp = Blueprint("video", __name__)
@@ -63,16 +61,6 @@ class TalkBusy(ApiError):
     default_message = video.TALK_BUSY_MESSAGE
 
 
-def media() -> MediaClient:
-    found = current_app.extensions.get(MEDIA_KEY)
-    if found is None:
-        from fleet.settings import StackSettings
-
-        found = current_app.extensions[MEDIA_KEY] = MediaClient.from_settings(MediaServerSettings(),
-                                                                              StackSettings().var_dir)
-    return found
-
-
 def _no_server() -> Unavailable:
     return Unavailable(NO_SERVER_MESSAGE)
 
@@ -85,19 +73,6 @@ def _target(scope_id: int, by_car: bool, payload: Any) -> dict[str, Any]:
         what = f"车辆 {scope_id} 或其终端" if by_car else f"终端 {scope_id}"
         raise NotFound(f"{what}不存在 ({'car' if by_car else 'device'} {scope_id} does not exist)")
     return target
-
-
-def _urls(stream_id: str, target: dict[str, Any], *, talk: bool = False) -> dict[str, Any]:
-    """Signed with the user's session epoch: the media server ends the viewer or talk socket once the
-    user's sessions are revoked (gateway/video/sessions.py)."""
-    user_id = current_principal().user_id
-    epoch = None
-    if user_id:
-        with get_db().connection() as conn:
-            state = session_state(conn, user_id)
-        epoch = None if state is None else state[0]
-    return media().urls(stream_id, int(target["enterpriseId"]), user_id, request.host, request.scheme, talk=talk,
-                        session_epoch=epoch)
 
 
 def _registration(target: dict[str, Any], sid: str, kind: str, channel: int, data_type: int,
@@ -129,7 +104,7 @@ def _start(target: dict[str, Any], payload: Any) -> dict[str, Any]:
         raise _no_server() from None
     answer = {"streamId": sid, "kind": req.kind, "channelId": req.channel, "dataType": req.data_type,
               "streamType": req.stream_type, "stopGraceS": client.settings.idle_stop_s,
-              **_urls(sid, target, talk=req.kind == "talk")}
+              **signed_urls(sid, target, talk=req.kind == "talk")}
     if registered.get("live"):  # a terminal already feeds it: one more viewer, no new 0x9101
         return {"id": None, "carId": target["carId"], "deviceId": target["deviceId"], "msgId": REALTIME_AV_REQUEST,
                 "state": "reused", **answer}
@@ -191,7 +166,7 @@ def _playback(target: dict[str, Any], payload: Any) -> dict[str, Any]:
                                     int(registered.get("tcpPort") or client.settings.port))
     built = Built(built.msg_id, built.body_hex, {**built.payload, "streamId": sid})
     return {**send_built(target, built), "streamId": sid, "kind": "playback", "channelId": shown["channelId"],
-            "stopGraceS": client.settings.idle_stop_s, **_urls(sid, target)}
+            "stopGraceS": client.settings.idle_stop_s, **signed_urls(sid, target)}
 
 
 def _playback_control(target: dict[str, Any], payload: Any) -> dict[str, Any]:
@@ -274,7 +249,7 @@ def stream_info(device_sn: str, channel: int) -> dict[str, Any]:
         return ok(data | {"streamId": None})
     return ok(data | {key: status[key] for key in (
         "updateTime", "startTime", "online", "viewers", "hasVideo", "hasAudio", "videoCodec", "browserPlayable",
-        "audioCodec", "audioUnsupported", "dataType", "streamType")} | _urls(sid, target, talk=kind == "talk"))
+        "audioCodec", "audioUnsupported", "dataType", "streamType")} | signed_urls(sid, target, talk=kind == "talk"))
 
 
 @bp.put("/api/video/heartbeat/<stream_ids>.json")

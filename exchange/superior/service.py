@@ -14,6 +14,8 @@ server (``MainLinkServer``, shared with the regulator in a box) with its account
   superior, code 2 for a cross-region one) are kept on its row, the latest report (migration 0065), shown to the
   holders of inferiorPlatform:superior: the codes its video platform admits a pull with. A report not yet written
   stays pending until a flush succeeds.
+- Operators' live video requests (0x9801 / 0x1801 / 0x9802, migration 0066) are sent, answered and ended as
+  exchange/superior/video.py says: an answered one is pulled by our media server for the console.
 - The accounts are re-read every ``reload_s``: a new or changed row takes effect at its next login, a disabled
   or deleted row's links are closed.
 """
@@ -31,7 +33,9 @@ from exchange.superior.accounts import Account
 from exchange.superior.control import LINK_HANDLERS
 from exchange.superior.links import LinkDown, PlatformLinks
 from exchange.superior.server import MainLinkServer
-from fleet.settings import ExchangeSettings
+from exchange.superior.video import VideoPulls
+from fleet.media_client import MediaClient
+from fleet.settings import ExchangeSettings, MediaServerSettings, StackSettings
 from protocols.jt809 import CipherKeys, Message
 from protocols.jt809 import messages as m
 from protocols.jt809.jsonify import body_to_json
@@ -76,7 +80,7 @@ class SuperiorService(MainLinkServer):
     """``run()`` until cancelled: listens on ``settings.superior_host:superior_port`` (or ``port`` given)."""
 
     def __init__(self, db_url: str, settings: ExchangeSettings, *, host: str | None = None,
-                 port: int | None = None, **server: Any) -> None:
+                 port: int | None = None, media: MediaClient | None = None, **server: Any) -> None:
         super().__init__((), host=settings.superior_host if host is None else host,
                          port=settings.superior_port if port is None else port, **server)
         self.db_url = db_url
@@ -88,6 +92,8 @@ class SuperiorService(MainLinkServer):
         self.log_rows: list[dict[str, Any]] = []
         self.states: dict[tuple[int, str], dict[str, Any]] = {}
         self.pending_codes: dict[int, dict[str, Any]] = {}  # by user id: the latest 0x1701 not yet written
+        self.videos = VideoPulls(self._db, media or MediaClient.from_settings(MediaServerSettings(),
+                                                                               StackSettings().var_dir))
 
     # -- accounts ---------------------------------------------------------------------------------
     def _db(self, fn: Any, *args: Any) -> Any:
@@ -117,6 +123,10 @@ class SuperiorService(MainLinkServer):
                 "platform_code": report.platform_id, "code_1": report.authorize_code_1,
                 "code_2": report.authorize_code_2, "at": datetime.now(UTC)}
             self.event(links, "authorize_report", f"platform {report.platform_id}")
+        elif isinstance(body, m.RealVideo) and isinstance(body.data, m.RealVideoAnswer):
+            platform = self.platforms.get(links.account.user_id)
+            if platform is not None:
+                self.event(links, "video_answer", await self.videos.answered(platform.id, links, body))
         elif isinstance(body, m.PlatformExchange) and isinstance(body.data, m.InspectionAnswer):
             answer = body.data
             await self._answered(links, "inspection", answer.info_id, answer.source_sn, answer.content,
@@ -189,12 +199,15 @@ class SuperiorService(MainLinkServer):
                 except LinkDown:
                     break  # stays queued
                 await asyncio.to_thread(self._db, q.mark_request_sent, row["id"], link, sn, datetime.now(UTC))
+            await self.videos.send_queued(platform.id, links)
 
     async def _expire_requests(self) -> None:
         """An unanswered request past its deadline expires (migration 0050): it is not sent any more and a late
         answer matches nothing."""
         for request_id, platform_id, kind in await asyncio.to_thread(self._db, q.expire_requests, datetime.now(UTC)):
             log.info("inferior platform %s: %s request %s expired unanswered", platform_id, kind, request_id)
+        for request_id in await asyncio.to_thread(self._db, q.expire_videos, datetime.now(UTC)):
+            log.info("video request %s expired unanswered (0x1801)", request_id)
 
     @staticmethod
     def _request_body(row: dict[str, Any], account: Account) -> m.PlatformExchangeDown:
@@ -281,6 +294,7 @@ class SuperiorService(MainLinkServer):
                     await self.flush()
                     await self._expire_requests()
                     await self._send_requests()
+                    await self.videos.watch({p.id: self.links.get(user_id) for user_id, p in self.platforms.items()})
                 except Exception:  # the database may be away for a while: the links keep running
                     log.exception("superior service: housekeeping failed")
         finally:

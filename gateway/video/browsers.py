@@ -87,12 +87,14 @@ async def serve_stream(server: MediaServer, request: Request, reader: asyncio.St
             task.cancel()
         await asyncio.gather(pump, watch, return_exceptions=True)
         stream.remove_viewer(viewer)
-        server.spawn(server.platform.viewer_ended(stream.info, viewer))
+        if not stream.info.pulled:  # the video log is per device of ours (pull.py)
+            server.spawn(server.platform.viewer_ended(stream.info, viewer))
         writer.transport.abort() if viewer.closed == "too slow" else writer.close()
 
 
 async def log_viewer(server: MediaServer, stream: Stream, viewer: Viewer) -> None:
-    viewer.log_id = await server.platform.viewer_started(stream.info, viewer)
+    if not stream.info.pulled:
+        viewer.log_id = await server.platform.viewer_started(stream.info, viewer)
 
 
 async def watch_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ws: bool,

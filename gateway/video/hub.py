@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from fleet.addresses import source_ip
 from fleet.video_streams import AUTHORIZE_CODE, PullLocation, SuperiorPull
@@ -65,6 +66,12 @@ class StreamInfo:
     source_address: str | None = None  # IP of the terminal's authenticated JT/T 808 session (policy `address`)
     user_id: int | None = None  # who asked for it (the live log's "who opened it"; 0 / None: an app, no user)
     superior: SuperiorPull | None = None  # a superior platform may pull it with this code (gateway/video/superior.py)
+    pull_url: str | None = None  # fed by pulling another platform's media server, not by a terminal (pull.py)
+
+    @property
+    def pulled(self) -> bool:
+        """Fed by a pull: no device of ours, so no 0x9102, push 14, video log or live log row (pull.py)."""
+        return self.pull_url is not None
 
     @property
     def wants_video(self) -> bool:
@@ -90,12 +97,24 @@ def stream_info_of(body: Any) -> StreamInfo:
             car_id=None if body.get("carId") is None else int(body["carId"]), plate_number=body.get("plateNumber"),
             phone=str(body.get("phone") or body["sim"]), protocol_version=str(body.get("protocolVersion") or "2013"),
             source_address=address, user_id=None if body.get("userId") is None else int(body["userId"]),
-            superior=_superior_of(body.get("superior")))
+            superior=_superior_of(body.get("superior")), pull_url=_pull_url_of(body.get("pullUrl")))
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(repr(exc)) from None
     if info.kind not in KINDS or not info.sim.isdigit() or not re.match(r"^[A-Za-z0-9_-]{1,64}$", info.stream_id):
         raise ValueError("kind, sim or streamId")
     return info
+
+
+def _pull_url_of(value: Any) -> str | None:
+    """``pullUrl``: ``http://host:port/path`` of another platform's stream (JT/T 1078-2016 §6.2); raises
+    ValueError for anything else."""
+    if value is None:
+        return None
+    url = urlsplit(str(value))
+    if url.scheme != "http" or not url.hostname or not url.path.startswith("/") or len(str(value)) > 512:
+        raise ValueError("pullUrl: http://host:port/path")
+    url.port  # noqa: B018 -- raises ValueError for a port that is not one
+    return str(value)
 
 
 def _superior_of(value: Any) -> SuperiorPull | None:

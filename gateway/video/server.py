@@ -10,7 +10,7 @@ Routes (HTTP/1.1; the stream URLs carry a token the API signed, ``fleet/video_to
 | ``GET /talk/{streamId}?token=`` (WebSocket) | the browser's microphone: ``protocols/jt1078/talk.py`` frames in, G.711A to the terminal |
 | ``GET /{plate}.{colour}.{channel}.{avFlag}.{authorisationCode}`` | a superior platform's pull (JT/T 1078-2016 §6.2): the terminal's JT/T 1078 packets (FLV when asked) of the stream the link service registered for that plate, colour and channel, admitted by the code, audio/video flag and (cross-region) position of its 0x9801 / 0x9A01 (``superior.py``) |
 | ``GET /healthz`` | 200 ``{ok: true}`` (nothing else: it needs no credentials) |
-| ``POST /internal/streams`` | the API (or the JT/T 809 link service, with ``superior``: plate, colour, channel, code) registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``), with the terminal's session address; answers ``tcpPort``, the port the 0x9101 / 0x9201 must name; 409 when policy ``address`` and no session address is known |
+| ``POST /internal/streams`` | the API (or the JT/T 809 link service, with ``superior``: plate, colour, channel, code) registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``), with the terminal's session address; answers ``tcpPort``, the port the 0x9101 / 0x9201 must name; 409 when policy ``address`` and no session address is known. With ``pullUrl`` (the JT/T 809 superior service) the stream is fed by pulling another platform's media server instead (``pull.py``) |
 | ``GET /internal/streams/{id}`` | a stream's status |
 | ``POST /internal/heartbeat`` | ``{streamIds}``: answers which the server still has (``known``); a heartbeat alone never keeps a stream nobody watches |
 | ``POST /internal/streams/{id}/close`` | ``{userId[, superior: true]}``: close unless someone else watches (``{closed, viewers}``); ``superior``: a superior platform's stop, its pulls end and its code is revoked whoever else watches |
@@ -65,6 +65,7 @@ from gateway.video.audio import AudioTrack
 from gateway.video.httpio import HttpError, Request
 from gateway.video.hub import KINDS, Stream, StreamInfo, same_sim, stream_info_of
 from gateway.video.platform import NullPlatform, Platform, session_record
+from gateway.video.pull import PullSource
 from gateway.video.sessions import UserSockets
 from gateway.video.terminal import TerminalSource
 from protocols.jt1078 import AUDIO, Packet
@@ -114,7 +115,7 @@ class MediaServer:
         self.port = settings.port
         self.addresses = AddressCounter(settings.max_connections_per_address)
         self.refusal_log = BoundedLog()
-        self.sources: set[TerminalSource] = set()
+        self.sources: set[TerminalSource | PullSource] = set()
         self.user_sockets = UserSockets()
         self.one_time_ports = OneTimePorts(settings.host, parse_port_range(settings.one_time_ports),
                                            self._on_one_time_connection)
@@ -265,7 +266,7 @@ class MediaServer:
                 info = stream_info_of(request.json())
             except ValueError as exc:
                 raise HttpError(400, f"bad stream registration: {exc}") from None
-            if self.settings.source_policy == "address" and info.source_address is None:
+            if self.settings.source_policy == "address" and info.source_address is None and not info.pulled:
                 # no terminal could ever be admitted: say so now rather than let the viewer time out
                 raise HttpError(409, "the terminal has no known session address")
             answer = self.register(info)
@@ -308,7 +309,24 @@ class MediaServer:
             stream.info = replace(stream.info, superior=info.superior)
             self.superior_pulls[superior.pull_key(info.superior.plate, info.superior.plate_colour,
                                                   info.superior.channel)] = info.stream_id
+        if info.pull_url is not None and not source_alive(stream):
+            self._start_pull(stream, info.pull_url)
         return {**stream.status(), "live": source_alive(stream)}
+
+    def _start_pull(self, stream: Stream, url: str) -> None:
+        """Feed ``stream`` from another platform's media server (pull.py) instead of waiting for a terminal."""
+        stream.info = replace(stream.info, pull_url=url)
+        source = PullSource(self, stream, url)
+        stream.source, stream.source_lost_at = source, None
+        self.sources.add(source)
+
+        async def pull() -> None:
+            try:
+                await source.run()
+            finally:
+                self.sources.discard(source)
+
+        self.spawn(pull())
 
     async def _request_port(self, stream: Stream) -> int:
         """The TCP port this request's 0x9101 / 0x9201 names: the main port, or under the ``port``
@@ -396,22 +414,30 @@ class MediaServer:
                             " last %s for SIM %s channel %s", n, ip, source.peer, packet.sim, packet.channel)
         return None
 
-    def source_lost(self, stream: Stream, source: TerminalSource) -> None:
+    def source_lost(self, stream: Stream, source: TerminalSource | PullSource) -> None:
         if stream.source is not source:
             return
         stream.source = None
         stream.source_lost_at = time.monotonic()
         if stream.online:
             stream.online = False
-            self.spawn(self.platform.channel_changed(stream.info, False))
+            self._channel_changed(stream, False)
 
     def _on_ready(self, stream: Stream) -> None:
         stream.online = True
-        self.spawn(self.platform.channel_changed(stream.info, True))
+        self._channel_changed(stream, True)
         self._record(stream)
 
+    def _channel_changed(self, stream: Stream, online: bool) -> None:
+        """Push 14 for a channel of one of our terminals (a pulled stream has none: pull.py)."""
+        if not stream.info.pulled:
+            self.spawn(self.platform.channel_changed(stream.info, online))
+
     def _record(self, stream: Stream) -> None:
-        """The stream's live log row as known now (platform.py ``session_record``); close() waits for these."""
+        """The stream's live log row as known now (platform.py ``session_record``); close() waits for these.
+        A pulled stream has no device of ours to log against: its request row is its log (pull.py)."""
+        if stream.info.pulled:
+            return
         task = asyncio.ensure_future(self.platform.session_changed(session_record(stream)))
         self._records.add(task)
         task.add_done_callback(self._records.discard)
@@ -489,7 +515,7 @@ class MediaServer:
             self._record(stream)
         self.one_time_ports.close(stream.one_time_port)
         stream.close_viewers(why)
-        if stop_terminal:
+        if stop_terminal and not stream.info.pulled:  # a pull ends by closing it: no terminal of ours to stop
             self.counters.stops_sent += 1
             self.spawn(self.platform.stop_terminal(stream.info))
         source = stream.source
@@ -497,5 +523,5 @@ class MediaServer:
         if source is not None:
             source.close()
         if stream.online and notify:
-            self.spawn(self.platform.channel_changed(stream.info, False))
+            self._channel_changed(stream, False)
         stream.online = False

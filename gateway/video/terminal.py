@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from gateway.video.admission import Arrival
 from protocols.jt1078 import ATOMIC, AUDIO, FrameAssembler, JT1078Error, Packet, PacketReader, encode_packet
@@ -19,6 +19,32 @@ if TYPE_CHECKING:
     from gateway.video.server import MediaServer
 
 log = logging.getLogger("gateway.video")
+
+
+def deliver(stream: Stream, assembler: FrameAssembler, packet: Packet) -> None:
+    """One packet to its stream: relayed as it is (a superior's pull) and assembled into frames (viewers)."""
+    stream.on_packet(packet)
+    for frame in assembler.push(packet):
+        stream.on_frame(frame)
+
+
+class Fed(Protocol):
+    closed: bool
+    last_rx: float
+
+    def _feed(self, data: bytes) -> bool: ...
+
+
+async def pump(source: Fed, reader: asyncio.StreamReader, data: bytes) -> None:
+    """Feed ``source`` what ``reader`` gives, starting with ``data``, until it ends, the source is closed or
+    refuses what came (``_feed`` False); ``last_rx`` is when something last arrived."""
+    while not source.closed:
+        if data and not source._feed(data):
+            return
+        data = await reader.read(65536)
+        if not data:
+            return
+        source.last_rx = time.monotonic()
 
 
 class TerminalSource:
@@ -37,15 +63,8 @@ class TerminalSource:
         self.opened_at = self.last_rx = time.monotonic()
 
     async def run(self, reader: asyncio.StreamReader, first: bytes) -> None:
-        data = first
         try:
-            while not self.closed:
-                if data and not self._feed(data):
-                    return
-                data = await reader.read(65536)
-                if not data:
-                    return
-                self.last_rx = time.monotonic()
+            await pump(self, reader, first)
         finally:
             self.closed = True
             if self.stream is not None:
@@ -61,9 +80,7 @@ class TerminalSource:
                 self.stream = self.server.bind_source(self, item)
                 if self.stream is None:
                     return False
-            self.stream.on_packet(item)
-            for frame in self.assembler.push(item):
-                self.stream.on_frame(frame)
+            deliver(self.stream, self.assembler, item)
         return True
 
     def stale(self, now: float, settings: MediaServerSettings) -> str | None:

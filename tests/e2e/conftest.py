@@ -12,7 +12,7 @@ import secrets
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,7 @@ class ConsoleStack:
     attachments_port: int = 0  # the attachment server the worker's 0x9208 names
     media_port: int = 0
     talk_dir: Path | None = None  # what simulated terminals heard in a talk: <phone>-ch<channel>.wav
+    env: dict[str, str] = field(default_factory=dict)  # the stack's settings, for a test's own process of it
 
     def of(self, enterprise: str) -> list[Vehicle]:
         return [v for v in self.vehicles if v.enterprise == enterprise]
@@ -204,7 +205,7 @@ def console_stack(pg_url: str, kafka_bootstrap: str, stack_env: dict[str, str],
 
         _wait(positioned, 90, f"last positions of all {TERMINALS} terminals", logs)
         yield ConsoleStack(api.base_url, db_url, _vehicles(db_url), api, work, gateway.port, attachments.port,
-                           media_port, work / "talk")
+                           media_port, work / "talk", env)
     finally:
         fleet.stop()
         api.stop()

@@ -258,3 +258,117 @@ def answer_request(conn: Connection[Any], platform_id: int, kind: str, *, info_i
     row = conn.execute(_ANSWER, {"platform_id": platform_id, "kind": kind, "info_id": info_id, "sn": sn,
                                  "answer": answer, "responder": responder, "at": at}).fetchone()
     return None if row is None else (int(row[0]), int(row[1]))
+
+
+# -- live video of exchange vehicles (migration 0066) --------------------------------------------------------------
+
+_VEHICLE_IN_SCOPE = """
+SELECT v.id, v.inferior_platform_id, v.enterprise_id, v.plate, v.plate_colour FROM exchange_vehicle v
+JOIN enterprise e ON e.id = v.enterprise_id WHERE v.id = %(id)s AND e.path LIKE %(prefix)s"""
+
+
+def vehicle_in_scope(conn: Connection[Any], vehicle_id: int, path_prefix: str) -> dict[str, Any] | None:
+    return conn.cursor(row_factory=dict_row).execute(_VEHICLE_IN_SCOPE, {"id": vehicle_id,
+                                                                         "prefix": path_prefix}).fetchone()
+
+
+_QUEUE_VIDEO = """
+INSERT INTO exchange_video_pull (inferior_platform_id, enterprise_id, vehicle_id, channel, av_type, created_by,
+                                 deadline)
+VALUES (%(platform_id)s, %(enterprise_id)s, %(vehicle_id)s, %(channel)s, %(av_type)s, %(created_by)s,
+        now() + make_interval(secs => %(wait_s)s))
+RETURNING id"""
+
+
+def queue_video(conn: Connection[Any], row: dict[str, Any]) -> int:
+    """``row``: platform_id, enterprise_id, vehicle_id, channel, av_type, created_by, wait_s (until it expires)."""
+    found = conn.execute(_QUEUE_VIDEO, row).fetchone()
+    assert found is not None
+    return int(found[0])
+
+
+# the columns every statement below answers (exchange/superior/video.py reads them by these names)
+_QUEUED_VIDEOS = """
+SELECT r.id, r.inferior_platform_id AS platform_id, r.enterprise_id, r.vehicle_id, v.plate, v.plate_colour, r.channel,
+r.av_type, r.state, r.stream_id, p.authorize_code_1 AS code
+FROM exchange_video_pull r JOIN exchange_vehicle v ON v.id = r.vehicle_id
+JOIN inferior_platform p ON p.id = r.inferior_platform_id
+WHERE r.inferior_platform_id = %(platform_id)s AND r.state = 'queued' AND r.deadline > now() ORDER BY r.id"""
+
+
+def queued_videos(conn: Connection[Any], platform_id: int) -> list[dict[str, Any]]:
+    """The platform's queued video requests with the vehicle's plate and colour and the code to present."""
+    return conn.cursor(row_factory=dict_row).execute(_QUEUED_VIDEOS, {"platform_id": platform_id}).fetchall()
+
+
+def mark_video_sent(conn: Connection[Any], request_id: int, link: str, sn: int, sent_at: datetime) -> None:
+    conn.execute("UPDATE exchange_video_pull SET state = 'sent', link = %(link)s, sn = %(sn)s, sent_at = %(at)s"
+                 " WHERE id = %(id)s AND state = 'queued'", {"id": request_id, "link": link, "sn": sn, "at": sent_at})
+
+
+# 0x1801 names no request: it answers the oldest sent, unanswered request of that platform for that vehicle.
+_ANSWER_VIDEO = """
+UPDATE exchange_video_pull r SET answered_at = %(at)s, result = %(result)s, server_ip = %(ip)s,
+       server_port = %(port)s
+FROM exchange_vehicle v, inferior_platform p
+WHERE r.id = (SELECT x.id FROM exchange_video_pull x JOIN exchange_vehicle y ON y.id = x.vehicle_id
+              WHERE x.inferior_platform_id = %(platform_id)s AND y.plate = %(plate)s AND y.plate_colour = %(colour)s
+                AND x.state = 'sent' AND x.answered_at IS NULL AND x.deadline > %(at)s
+              ORDER BY x.id LIMIT 1)
+  AND v.id = r.vehicle_id AND p.id = r.inferior_platform_id
+RETURNING r.id, r.inferior_platform_id AS platform_id, r.enterprise_id, r.vehicle_id, v.plate, v.plate_colour, r.channel,
+r.av_type, r.state, r.stream_id, p.authorize_code_1 AS code"""
+
+
+def answer_video(conn: Connection[Any], platform_id: int, plate: str, colour: int, result: int, server_ip: str | None,
+                 server_port: int | None, at: datetime) -> dict[str, Any] | None:
+    """The request a 0x1801 answers (with its result and address kept), or None when none waits."""
+    return conn.cursor(row_factory=dict_row).execute(_ANSWER_VIDEO, {
+        "platform_id": platform_id, "plate": plate, "colour": colour, "result": result, "ip": server_ip,
+        "port": server_port, "at": at}).fetchone()
+
+
+def video_playing(conn: Connection[Any], request_id: int, stream_id: str) -> None:
+    conn.execute("UPDATE exchange_video_pull SET state = 'playing', stream_id = %(stream)s WHERE id = %(id)s"
+                 " AND state = 'sent'", {"id": request_id, "stream": stream_id})
+
+
+def video_closed(conn: Connection[Any], request_id: int, state: str, error: str | None, at: datetime) -> None:
+    """A request ``failed`` or ``ended`` (with why, in a few words)."""
+    conn.execute("UPDATE exchange_video_pull SET state = %(state)s, error = %(error)s, ended_at = %(at)s"
+                 " WHERE id = %(id)s AND state IN ('queued', 'sent', 'playing')",
+                 {"id": request_id, "state": state, "error": error, "at": at})
+
+
+_PLAYING = """
+SELECT r.id, r.inferior_platform_id AS platform_id, r.enterprise_id, r.vehicle_id, v.plate, v.plate_colour, r.channel,
+r.av_type, r.state, r.stream_id, p.authorize_code_1 AS code
+FROM exchange_video_pull r JOIN exchange_vehicle v ON v.id = r.vehicle_id
+JOIN inferior_platform p ON p.id = r.inferior_platform_id
+WHERE r.state = 'playing' AND r.inferior_platform_id = ANY(%(platforms)s) ORDER BY r.id"""
+
+
+def playing_videos(conn: Connection[Any], platform_ids: list[int]) -> list[dict[str, Any]]:
+    return conn.cursor(row_factory=dict_row).execute(_PLAYING, {"platforms": platform_ids}).fetchall()
+
+
+def expire_videos(conn: Connection[Any], at: datetime) -> list[int]:
+    """Requests queued or sent and unanswered at their deadline: ``expired`` (their ids)."""
+    return [int(r[0]) for r in conn.execute(
+        "UPDATE exchange_video_pull SET state = 'expired', ended_at = %(at)s WHERE state IN ('queued', 'sent')"
+        " AND answered_at IS NULL AND deadline <= %(at)s RETURNING id", {"at": at}).fetchall()]
+
+
+_VIDEO_IN_SCOPE = """
+SELECT r.id, r.enterprise_id AS "enterpriseId", r.vehicle_id AS "vehicleId", v.plate, v.plate_colour AS "plateColor",
+       r.channel AS "channelId", r.av_type AS "avItemType", r.state, r.result, r.error, r.stream_id AS "streamId",
+       r.created_at AS "createdAt", r.sent_at AS "sentAt", r.answered_at AS "answeredAt", r.ended_at AS "endedAt",
+       r.deadline
+FROM exchange_video_pull r JOIN exchange_vehicle v ON v.id = r.vehicle_id JOIN enterprise e ON e.id = r.enterprise_id
+WHERE r.id = %(id)s AND e.path LIKE %(prefix)s"""
+
+
+def video_in_scope(conn: Connection[Any], request_id: int, path_prefix: str) -> dict[str, Any] | None:
+    """A video request as the console reads it, when it lies in the scope of ``path_prefix``."""
+    return conn.cursor(row_factory=dict_row).execute(_VIDEO_IN_SCOPE, {"id": request_id,
+                                                                       "prefix": path_prefix}).fetchone()

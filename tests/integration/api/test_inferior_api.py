@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from fleet.settings import ExchangeSettings
 from tests.integration.api.conftest import Demo, error_text
 from tests.integration.api.test_console_api import bearer, make_user
 from warehouse.db import connect
@@ -219,3 +220,78 @@ def test_an_inferior_platforms_frames_are_in_the_frame_logs_with_their_kind(clie
 def client(english_client: FlaskClient) -> FlaskClient:
     """This module reads error texts in English (``error_text``): its console speaks en-US."""
     return english_client
+
+
+def test_live_video_of_an_exchange_vehicle_is_requested_answered_played_and_stopped(client: FlaskClient, login: Login,
+                                                                                    pg_url: str, demo: Demo) -> None:
+    """The operator's side of 0x9801 / 0x1801 (the superior service's statements run here as it runs them)."""
+    headers = login("admin_a")
+    platform = new_platform(client, headers)
+    plate = f"粤V{uuid.uuid4().hex[:5].upper()}"
+    vehicle = _vehicle_with_positions(pg_url, platform, plate)
+    base = f"/api/exchange/exchangeCar/{vehicle}/video.json"
+    first = client.post(base, headers=headers, json={"channelId": 3, "avItemType": 2}).json["data"]  # type: ignore[index]
+    second = client.post(base, headers=headers, json={}).json["data"]  # type: ignore[index]
+    assert first["state"] == second["state"] == "queued"
+    read = client.get(f"/api/exchange/videoPull/{first['id']}.json", headers=headers).json["data"]  # type: ignore[index]
+    assert (read["plate"], read["channelId"], read["avItemType"], read["state"]) == (plate, 3, 2, "queued")
+    assert "wsUrl" not in read
+    with connect(pg_url) as conn:
+        queued = q.queued_videos(conn, platform["id"])
+        assert [(r["id"], r["channel"], r["av_type"], r["plate_colour"], r["code"]) for r in queued] == [
+            (first["id"], 3, 2, 2, None), (second["id"], 1, 0, 2, None)]  # no 0x1701 yet: nothing to present
+        for request in queued:
+            q.mark_video_sent(conn, request["id"], "sub", 7, datetime.now(UTC))
+        # a 0x1801 names no request: the oldest sent one of that vehicle is answered
+        answered = q.answer_video(conn, platform["id"], plate, 2, 0, "10.0.0.9", 7618, datetime.now(UTC))
+        assert answered is not None and answered["id"] == first["id"]
+        q.video_playing(conn, first["id"], f"exchange-{first['id']}")
+        refused = q.answer_video(conn, platform["id"], plate, 2, 2, "", 0, datetime.now(UTC))
+        assert refused is not None and refused["id"] == second["id"]
+        q.video_closed(conn, second["id"], "failed", "RESULT 2", datetime.now(UTC))
+        assert q.answer_video(conn, platform["id"], plate, 2, 0, "10.0.0.9", 7618, datetime.now(UTC)) is None
+        conn.commit()
+    playing = client.get(f"/api/exchange/videoPull/{first['id']}.json", headers=headers).json["data"]  # type: ignore[index]
+    assert playing["state"] == "playing" and playing["streamId"] == f"exchange-{first['id']}"
+    assert f"/live/exchange-{first['id']}.flv?token=" in playing["wsUrl"] and playing["urlExpiresAt"] > 0
+    failed = client.get(f"/api/exchange/videoPull/{second['id']}.json", headers=headers).json["data"]  # type: ignore[index]
+    assert (failed["state"], failed["result"], failed["error"]) == ("failed", 2, "RESULT 2")
+    # a request still waiting is ended at once by the operator's stop
+    third = client.post(base, headers=headers, json={"channelId": 2}).json["data"]  # type: ignore[index]
+    stopped = client.post(f"/api/exchange/videoPull/{third['id']}/stop.json", headers=headers).json["data"]  # type: ignore[index]
+    assert (stopped["state"], stopped["error"]) == ("ended", "stopped by the operator")
+    with connect(pg_url) as conn:
+        assert q.queued_videos(conn, platform["id"]) == []
+
+    for body in ({"channelId": 0}, {"channelId": 256}, {"channelId": "1"}, {"avItemType": 3}, {"avItemType": True}, []):
+        reply = client.post(base, headers=headers, json=body)
+        assert reply.status_code == 400, body
+    other = login("admin_b")
+    assert client.post(base, headers=other, json={}).status_code == 404
+    assert client.get(f"/api/exchange/videoPull/{first['id']}.json", headers=other).status_code == 404
+    assert client.post(f"/api/exchange/videoPull/{first['id']}/stop.json", headers=other).status_code == 404
+    lister = bearer(client, make_user(pg_url, demo.enterprises["a"], {"inferiorPlatform": ["query", "get"]}).name)
+    for method, url in (("POST", base), ("GET", f"/api/exchange/videoPull/{first['id']}.json"),
+                        ("POST", f"/api/exchange/videoPull/{first['id']}/stop.json")):
+        reply = client.open(url, method=method, headers=lister, json={})
+        assert reply.status_code == 403 and reply.json["data"]["permission"] == "inferiorPlatform:superior"  # type: ignore[index]
+
+
+def test_a_video_request_unanswered_at_its_deadline_expires_and_a_late_answer_matches_nothing(
+        client: FlaskClient, login: Login, pg_url: str) -> None:
+    headers = login("admin_a")
+    platform = new_platform(client, headers)
+    plate = f"粤W{uuid.uuid4().hex[:5].upper()}"
+    vehicle = _vehicle_with_positions(pg_url, platform, plate)
+    request = client.post(f"/api/exchange/exchangeCar/{vehicle}/video.json", headers=headers,
+                          json={}).json["data"]["id"]  # type: ignore[index]
+    with connect(pg_url) as conn:
+        wait = conn.execute("SELECT deadline - created_at FROM exchange_video_pull WHERE id = %s", (request,)).fetchone()
+        q.mark_video_sent(conn, request, "main", 3, datetime.now(UTC))
+        conn.execute("UPDATE exchange_video_pull SET deadline = now() - interval '1 second' WHERE id = %s", (request,))
+        assert request in q.expire_videos(conn, datetime.now(UTC))
+        assert q.answer_video(conn, platform["id"], plate, 2, 0, "10.0.0.9", 7618, datetime.now(UTC)) is None
+        conn.commit()
+    assert wait == (timedelta(seconds=ExchangeSettings().superior_video_wait_s),)
+    read = client.get(f"/api/exchange/videoPull/{request}.json", headers=headers).json["data"]  # type: ignore[index]
+    assert read["state"] == "expired" and read["result"] is None

@@ -186,6 +186,19 @@ def _foreign_ids(client: FlaskClient, login: Login, demo: Demo) -> Callable[[Rul
             return {"platform_id": record_of_b("superiorPlatform")}
         if names == {"inferior_id"}:  # an inferior platform of B (tests/integration/api/test_inferior_api.py)
             return {"inferior_id": record_of_b("inferiorPlatform")}
+        if names & {"vehicle_id", "request_id"}:  # an exchange vehicle of B's inferior platform and a video request of it
+            if "exchange_vehicle" not in made:
+                with get_db(client.application).connection() as conn:
+                    made["exchange_vehicle"] = conn.execute(
+                        "INSERT INTO exchange_vehicle (inferior_platform_id, enterprise_id, plate, plate_colour)"
+                        " SELECT id, enterprise_id, 'guard', 2 FROM inferior_platform WHERE id = %s"
+                        " ON CONFLICT (inferior_platform_id, plate, plate_colour) DO UPDATE SET plate = 'guard'"
+                        " RETURNING id", (record_of_b("inferiorPlatform"),)).fetchone()[0]  # type: ignore[index]
+                    made["video_pull"] = conn.execute(
+                        "INSERT INTO exchange_video_pull (inferior_platform_id, enterprise_id, vehicle_id, channel,"
+                        " av_type, deadline) SELECT inferior_platform_id, enterprise_id, id, 1, 0, now() FROM"
+                        " exchange_vehicle WHERE id = %s RETURNING id", (made["exchange_vehicle"],)).fetchone()[0]  # type: ignore[index]
+            return {"vehicle_id": made["exchange_vehicle"]} if names == {"vehicle_id"} else {"request_id": made["video_pull"]}
         if names == {"inspection_id"}:  # an inspection B's superior platform sent
             if "inspection" not in made:
                 with get_db(client.application).connection() as conn:

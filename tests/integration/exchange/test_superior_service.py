@@ -237,3 +237,31 @@ def test_both_sides_frames_are_logged_and_the_reported_codes_kept(stack: dict[st
                                       stack["inferior_id"], m.Authorize.MSG_ID), 30, "the 0x1701 in the frame log",
                         stack["service"])
     assert home in str(received[0][0]) and cross in str(received[0][0])  # the frame's codes are the ones kept
+
+
+def test_an_operators_video_request_goes_down_with_the_platforms_code_and_its_refusal_comes_back(
+        stack: dict[str, Any], pg_url: str) -> None:
+    """0x9801 from the superior service (exchange/superior/video.py) carries the code the platform reported by 0x1701;
+    the inferior (here without a media server: it cannot start a stream) answers 0x1801 RESULT 1, and the request
+    reads failed with it. The playing half, through a media server and a terminal, is in
+    tests/e2e/test_exchange_video_pull_browser.py."""
+    from warehouse.queries import exchange_inferior as q
+
+    plate = _rows(pg_url, "SELECT plate_number FROM car WHERE id = %s", stack["terminals"][1].car_id)[0][0]
+    code = wait_for(lambda: _rows(pg_url, "SELECT authorize_code_1 FROM inferior_platform WHERE id = %s",
+                                  stack["inferior_id"])[0][0], 30, "the 0x1701 codes", stack["service"])
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        vehicle = q.vehicle_id(conn, stack["inferior_id"], stack["enterprise"], plate, 1)
+        request = q.queue_video(conn, {"platform_id": stack["inferior_id"], "enterprise_id": stack["enterprise"],
+                                       "vehicle_id": vehicle, "channel": 2, "av_type": 0, "created_by": None,
+                                       "wait_s": 30})
+    state = wait_for(lambda: (row := _rows(pg_url, "SELECT state, result, link FROM exchange_video_pull WHERE id = %s",
+                                           request)[0]) and row[0] == "failed" and row, 30, "the 0x1801 answer",
+                     stack["service"])
+    assert state == ("failed", 1, "sub")
+    sent = wait_for(lambda: _rows(pg_url, "SELECT decoded FROM exchange_message WHERE inferior_platform_id = %s AND "
+                                          "direction = 'down' AND data_type = %s ORDER BY time DESC LIMIT 1",
+                                  stack["inferior_id"], m.RealVideoRequest.DATA_TYPE), 15, "0x9801 logged",
+                    stack["service"])
+    assert sent[0][0]["plate"] == plate and sent[0][0]["data"] == {
+        "channel_id": 2, "av_item_type": 0, "authorize_code": code, "gnss_hex": None}

@@ -57,3 +57,37 @@ export function fetchPositionedVehicles(signal?: AbortSignal): Promise<ApiReply<
     signal,
   });
 }
+
+/** An operator's live video request to an inferior platform (0x9801 / 0x1801 / 0x9802, api/routes/exchange.py). */
+export interface VideoPull {
+  id: number;
+  vehicleId: number;
+  plate: string;
+  channelId: number;
+  avItemType: number;
+  state: 'queued' | 'sent' | 'playing' | 'failed' | 'expired' | 'ended';
+  /** The 0x1801 RESULT (0 success, 1 failure, 2 not supported, 3 session ended, 4 ...). */
+  result: number | null;
+  error: string | null;
+  streamId: string | null;
+  deadline: string;
+  /** While playing: the signed URLs of the stream our media server pulls. */
+  flvUrl?: string;
+  wsUrl?: string;
+  urlExpiresAt?: number;
+}
+
+export const VIDEO_PULL_FINAL: readonly VideoPull['state'][] = ['failed', 'expired', 'ended'];
+
+export function requestVideo(vehicleId: number, channelId: number, avItemType: number
+): Promise<ApiReply<{ id: number; state: string }>> {
+  return http.post(`/api/exchange/exchangeCar/${vehicleId}/video.json`, { body: { channelId, avItemType } });
+}
+
+export function fetchVideoPull(id: number, signal?: AbortSignal): Promise<ApiReply<VideoPull>> {
+  return http.get<VideoPull>(`/api/exchange/videoPull/${id}.json`, { signal, quiet: true });
+}
+
+export function stopVideoPull(id: number): Promise<ApiReply<VideoPull>> {
+  return http.post<VideoPull>(`/api/exchange/videoPull/${id}/stop.json`, { quiet: true });
+}

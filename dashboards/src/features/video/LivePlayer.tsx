@@ -11,7 +11,7 @@
 import { App } from 'antd';
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchStreamInfo, type StreamKind } from './api';
+import { fetchStreamInfo, type StreamInfo, type StreamKind } from './api';
 import { LIVENESS_CHECK_MS } from './constants';
 import { streamHeartbeat } from './heartbeat';
 import { suspectedAbnormal, urlsExpired } from './liveness';
@@ -46,10 +46,14 @@ interface Props {
   onStatus?: (status: PlayerStatus) => void;
   onQuality?: (quality: StreamQuality) => void;
   className?: string;
+  /** Where fresh URLs and the stream's state come from instead of the terminal stream's info
+   * (`GET /api/video/{deviceSn}/{channel}.json`): a stream pulled from another platform (the exchange video
+   * request). Such a stream has no heartbeat either: it is no terminal's, the media server keeps it while watched. */
+  streamInfo?: () => Promise<Pick<StreamInfo, 'wsUrl' | 'flvUrl' | 'urlExpiresAt' | 'browserPlayable'> | null>;
 }
 
 export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlayer(
-  { stream, muted = true, audioOnly = false, liveness = true, onStatus, onQuality, className },
+  { stream, muted = true, audioOnly = false, liveness = true, onStatus, onQuality, className, streamInfo },
   ref,
 ) {
   const { t } = useTranslation('video');
@@ -72,6 +76,11 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
   const { streamId, deviceSn, channelId, kind, label } = stream;
   const withAudio = audioOnly || !muted;
   const urls = useRef({ ws: stream.wsUrl, flv: stream.flvUrl, expiresAt: stream.urlExpiresAt });
+  const infoOf = useRef(streamInfo);
+  const pulled = streamInfo !== undefined;
+  useEffect(() => { infoOf.current = streamInfo; });
+  const info = (): ReturnType<NonNullable<Props['streamInfo']>> =>
+    (infoOf.current ? infoOf.current() : fetchStreamInfo(deviceSn, channelId, kind));
 
   useEffect(() => {
     const video = videoRef.current;
@@ -79,8 +88,8 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
     // WebSocket-FLV: a browser opens at most 6 HTTP connections to one host, a grid needs 16.
     const source = async () => {
       if (urlsExpired(urls.current.expiresAt, Date.now())) {
-        const info = await fetchStreamInfo(deviceSn, channelId, kind);
-        if (info?.wsUrl && info.urlExpiresAt) urls.current = { ws: info.wsUrl, flv: info.flvUrl ?? '', expiresAt: info.urlExpiresAt };
+        const fresh = await info();
+        if (fresh?.wsUrl && fresh.urlExpiresAt) urls.current = { ws: fresh.wsUrl, flv: fresh.flvUrl ?? '', expiresAt: fresh.urlExpiresAt };
         else return null;
       }
       return urls.current.ws || urls.current.flv;
@@ -94,7 +103,7 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
       firstFrame: (ms) => setFirstFrameMs(ms),
       quality: (quality) => onQualityRef.current?.(quality),
     }, undefined, audioOnly, liveness, withAudio);
-    const release = streamHeartbeat.hold(streamId);
+    const release = pulled ? () => undefined : streamHeartbeat.hold(streamId);
     controller.start();
     const withFrames = video as HTMLVideoElement & { requestVideoFrameCallback?: (cb: () => void) => number };
     if (!audioOnly && typeof withFrames.requestVideoFrameCallback === 'function') {
@@ -104,20 +113,22 @@ export const LivePlayer = forwardRef<LivePlayerHandle, Props>(function LivePlaye
       controller.stop();
       release();
     };
-  }, [streamId, deviceSn, channelId, kind, audioOnly, liveness, withAudio]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `info` reads the latest props through refs
+  }, [streamId, deviceSn, channelId, kind, audioOnly, liveness, withAudio, pulled]);
 
   // A picture late to come may be one the browser cannot decode (H.265 in a browser without HEVC in
   // its Media Source Extensions): the stream info says so, and the window says it plainly.
   useEffect(() => {
     if (audioOnly || status !== 'starting') return undefined;
     const timer = setTimeout(() => {
-      void fetchStreamInfo(deviceSn, channelId, kind).then((info) => {
-        if (info?.browserPlayable === false) {
+      void info().then((found) => {
+        if (found?.browserPlayable === false) {
           void say.current.message.error({ content: say.current.t('player.notPlayable', { device: label, channel: channelId }), key: `player-${streamId}` });
         }
       });
     }, NOT_PLAYABLE_CHECK_MS);
     return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `info` reads the latest props through refs
   }, [audioOnly, status, deviceSn, channelId, kind, label, streamId]);
 
   // Stream liveness: every 15 s; one notice per abnormal spell.

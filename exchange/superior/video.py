@@ -1,0 +1,128 @@
+"""fleetwatch as the superior platform watching an inferior platform's vehicle live (JT/T 1078-2016 §8.2: 0x9801 /
+0x1801 start, 0x9802 / 0x1802 stop; the requests are rows of ``exchange_video_pull``, migration 0066).
+
+| step | what |
+|---|---|
+| queued (the API) | sent as 0x9801 (CHANNEL_ID, AV_ITEM_TYPE, AUTHORIZE_CODE: the platform's latest AUTHORIZE_CODE_1 from its 0x1701, no GNSS_DATA: we are its home region's superior) on the sub link, else the main link; a platform that reported no code fails it at once ("no authorisation code") |
+| 0x1801 | answers the oldest sent request of that vehicle: RESULT 0 registers a stream ``exchange-<id>`` with our media server that pulls ``http://SERVER_IP:SERVER_PORT/<plate>.<colour>.<channel>.<av flag>.<code>`` (gateway/video/pull.py; state playing), else failed with the RESULT kept; a media server that refuses fails it and the platform is told 0x9802 |
+| playing | every ``poll_s`` the media server is asked for the stream; once it is gone (nobody watched for its idle time, the operator stopped it, the pull ended) the platform is sent 0x9802 and the request ends |
+| deadline | a request not answered by its deadline expires (a late 0x1801 matches nothing) |
+
+A request whose platform's links are both down stays queued until its deadline; a 0x9802 that cannot be sent
+(both links down) is not retried: the inferior's own idle stop ends its stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from exchange.superior.links import LinkDown, PlatformLinks
+from fleet.media_client import MediaClient, MediaUnavailable, NoSessionAddress
+from fleet.video_streams import SuperiorPull, pull_path
+from protocols.jt809 import messages as m
+from warehouse.queries import exchange_inferior as q
+
+log = logging.getLogger("exchange.superior")
+
+# AV_ITEM_TYPE (0 audio and video, 1 audio, 2 video) -> (0x9101 data type, stream kind) of the media server
+AV_KINDS = {0: (0, "live"), 1: (3, "listen"), 2: (1, "live")}
+SUB_STREAM = 1
+
+
+def stream_id(request_id: int) -> str:
+    return f"exchange-{request_id}"
+
+
+def pull_url(server_ip: str, server_port: int, request: dict[str, Any]) -> str:
+    host = f"[{server_ip}]" if ":" in server_ip else server_ip
+    return f"http://{host}:{server_port}" + pull_path(SuperiorPull(
+        request["plate"], request["plate_colour"], request["channel"], request["av_type"], request["code"]))
+
+
+def registration(request: dict[str, Any], url: str) -> dict[str, Any]:
+    """The media server's registration of the pulled stream (gateway/video/hub.py ``stream_info_of``)."""
+    data_type, kind = AV_KINDS[request["av_type"]]
+    return {"streamId": stream_id(request["id"]), "kind": kind, "sim": "0", "channel": request["channel"],
+            "dataType": data_type, "streamType": SUB_STREAM, "enterpriseId": request["enterprise_id"],
+            "deviceId": 0, "carId": None, "plateNumber": request["plate"], "pullUrl": url}
+
+
+def _stop_body(request: dict[str, Any]) -> m.RealVideoDown:
+    return m.RealVideoDown(request["plate"], request["plate_colour"], m.RealVideoEnd.DATA_TYPE,
+                           m.RealVideoEnd(request["channel"], request["av_type"]))
+
+
+class VideoPulls:
+    """The superior service's video requests; ``db(fn, *args)`` runs a statement in a thread."""
+
+    def __init__(self, db: Callable[..., Any], media: MediaClient) -> None:
+        self.db = db
+        self.media = media
+
+    async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.to_thread(self.db, fn, *args)
+
+    async def send_queued(self, platform_id: int, links: PlatformLinks) -> None:
+        for request in await self._call(q.queued_videos, platform_id):
+            if not request["code"]:
+                await self._call(q.video_closed, request["id"], "failed", "no authorisation code (0x1701)",
+                                 datetime.now(UTC))
+                continue
+            body = m.RealVideoDown(request["plate"], request["plate_colour"], m.RealVideoRequest.DATA_TYPE,
+                                   m.RealVideoRequest(request["channel"], request["av_type"], request["code"]))
+            try:
+                link, sn = links.send_request(m.RealVideoDown.MSG_ID, body)
+            except LinkDown:
+                return  # stays queued until its deadline
+            await self._call(q.mark_video_sent, request["id"], link, sn, datetime.now(UTC))
+
+    async def answered(self, platform_id: int, links: PlatformLinks, body: m.RealVideo) -> str:
+        """A 0x1801: what happened, for the link's event log."""
+        answer: m.RealVideoAnswer = body.data
+        request = await self._call(q.answer_video, platform_id, body.plate, body.plate_colour, answer.result,
+                                   answer.server_ip, answer.server_port, datetime.now(UTC))
+        if request is None:
+            return f"0x1801 for {body.plate} matches no request waiting"
+        at = datetime.now(UTC)
+        if answer.result != 0:
+            await self._call(q.video_closed, request["id"], "failed", f"RESULT {answer.result}", at)
+            return f"request {request['id']}: RESULT {answer.result}"
+        url = pull_url(answer.server_ip, answer.server_port, request)
+        try:
+            await asyncio.to_thread(self.media.register, registration(request, url))
+        except (MediaUnavailable, NoSessionAddress) as exc:
+            log.warning("video request %s: the media server refused the pull: %s", request["id"], exc)
+            await self._call(q.video_closed, request["id"], "failed", "media server unavailable", at)
+            self._stop(links, request)
+            return f"request {request['id']}: media server unavailable"
+        await self._call(q.video_playing, request["id"], stream_id(request["id"]))
+        return f"request {request['id']}: pulling {answer.server_ip}:{answer.server_port}"
+
+    async def watch(self, links_by_platform: dict[int, PlatformLinks | None]) -> None:
+        """End (0x9802 when the platform is logged in) the playing requests of ``links_by_platform``'s platforms
+        whose stream the media server no longer has."""
+        if not links_by_platform:
+            return
+        for request in await self._call(q.playing_videos, list(links_by_platform)):
+            try:
+                status = await asyncio.to_thread(self.media.status, request["stream_id"])
+            except MediaUnavailable:
+                return  # asked again at the next poll
+            if status is not None:
+                continue
+            self._stop(links_by_platform.get(request["platform_id"]), request)
+            await self._call(q.video_closed, request["id"], "ended", None, datetime.now(UTC))
+
+    @staticmethod
+    def _stop(links: PlatformLinks | None, request: dict[str, Any]) -> None:
+        if links is None:
+            log.info("video request %s: 0x9802 not sent, the platform is not logged in", request["id"])
+            return
+        try:
+            links.send_request(m.RealVideoDown.MSG_ID, _stop_body(request))
+        except LinkDown:
+            log.info("video request %s: 0x9802 not sent, both links down", request["id"])

@@ -1,0 +1,135 @@
+"""fleetwatch as the JT/T 809 superior platform watching an inferior platform's vehicle live, in Chromium, over the
+whole real chain: the loopback inferior `fleet up` seeds (fleetwatch's own link service, logged in to its own
+superior service in a ``python -m exchange.link`` process) forwards a camera vehicle of the shared stack; on the
+exchange car screen an operator asks for channel 1; the superior service sends 0x9801 with the code the platform
+reported by 0x1701; the inferior registers the stream, sends its terminal 0x9101 and answers 0x1801 with its media
+server's address; our media server pulls that address and the browser plays the picture. Closing the dialog
+stops it: the stream goes and 0x9802 goes down. The dialog's texts in zh-CN, zh-HK and en-US."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fleet.settings import ExchangeSettings
+from fleet.topics import CONSOLE_EVENTS, JT808_UPLINK
+from tests.e2e.conftest import ConsoleStack
+from tests.e2e.support import click_until, sign_in
+from tests.e2e.test_console import screenshot
+from tests.e2e.test_video_browser import camera_vehicles
+from tests.integration.exchange.test_superior_service import ExchangeProcess
+from tests.integration.streams.support import commit_group_at_end, wait_for
+from warehouse.db import connect
+from warehouse.exchange_seed import LOOPBACK_NAME, seed_loopback_inferior
+from warehouse.seed import PARENT
+
+TEXTS = {"zh-CN": ("实时视频", "请求视频", "音视频"), "zh-HK": ("即時視像", "請求視像", "影音"),
+         "en-US": ("Live video", "Request video", "Audio and video")}
+FRAMES_OVER_JS = ("(n) => { const v = document.querySelector('[data-testid=live-player]'); "
+                  "return !!v && v.getVideoPlaybackQuality().totalVideoFrames > n; }")
+
+
+def _one(db_url: str, sql: str, *args: Any) -> Any:
+    with connect(db_url) as conn:
+        row = conn.execute(sql, args).fetchone()
+    return None if row is None else row[0]
+
+
+@pytest.fixture(scope="module")
+def loopback(console_stack: ConsoleStack, kafka_bootstrap: str, free_port: Any,
+             tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The seeded loopback inferior of the parent enterprise, exchanging a camera vehicle's enterprise (the parent or
+    a subsidiary), linked."""
+    db_url = console_stack.db_url
+    vehicle = camera_vehicles(console_stack)[0]
+    settings = ExchangeSettings(superior_port=free_port(), demo_inferior_down_link_port=free_port())
+    with connect(db_url) as conn:
+        exchanged = conn.execute("SELECT enterprise_id FROM car WHERE id = %s", (vehicle.car_id,)).fetchone()[0]  # type: ignore[index]
+        root = conn.execute("SELECT enterprise_id FROM app_user WHERE user_name = %s", (PARENT.admin,)).fetchone()[0]  # type: ignore[index]
+        enabled = [r[0] for r in conn.execute("SELECT id FROM superior_platform WHERE enabled").fetchall()]
+        conn.execute("UPDATE superior_platform SET enabled = false")  # only the loopback links in this process
+        seed_loopback_inferior(conn, root, exchanged, settings)  # as `fleet up` seeds it: a subsidiary's vehicles
+        platform_id = conn.execute("SELECT id FROM superior_platform WHERE name = %s", (LOOPBACK_NAME,)).fetchone()[0]  # type: ignore[index]
+        inferior_id = conn.execute("SELECT id FROM inferior_platform WHERE name = %s", (LOOPBACK_NAME,)).fetchone()[0]  # type: ignore[index]
+        conn.commit()
+    commit_group_at_end(kafka_bootstrap, f"fleet-exchange-{platform_id}", (JT808_UPLINK, CONSOLE_EVENTS))
+    env = {**console_stack.env, "FLEET_EXCHANGE_RELOAD_S": "1", "FLEET_EXCHANGE_POLL_S": "0.5",
+           "FLEET_EXCHANGE_RECONNECT_MIN_S": "0.2", "FLEET_EXCHANGE_RECONNECT_MAX_S": "1",
+           "FLEET_EXCHANGE_SUPERIOR_HOST": "127.0.0.1", "FLEET_EXCHANGE_SUPERIOR_PORT": str(settings.superior_port),
+           "FLEET_EXCHANGE_DEMO_INFERIOR_DOWN_LINK_PORT": str(settings.demo_inferior_down_link_port)}
+    service = ExchangeProcess(env, Path(tmp_path_factory.mktemp("exchange-video")) / "exchange.log")
+    service.start()
+    try:
+        exchanged = wait_for(lambda: _one(db_url, "SELECT v.id FROM exchange_vehicle v JOIN inferior_platform p ON "
+                                          "p.id = v.inferior_platform_id WHERE p.name = %s AND v.plate = %s",
+                                          LOOPBACK_NAME, vehicle.plate), 90, "the camera vehicle exchanged", service)
+        wait_for(lambda: _one(db_url, "SELECT authorize_reported_at FROM inferior_platform WHERE id = %s",
+                              inferior_id), 60, "the loopback's authorisation codes (0x1701)", service)
+        yield {"vehicle": vehicle, "exchanged": exchanged, "inferior_id": inferior_id, "service": service}
+    finally:
+        service.stop()
+        with connect(db_url) as conn:
+            conn.execute("DELETE FROM superior_platform WHERE id = %s", (platform_id,))
+            conn.execute("DELETE FROM inferior_platform WHERE id = %s", (inferior_id,))
+            conn.execute("UPDATE superior_platform SET enabled = true WHERE id = ANY(%s)", (enabled,))
+            conn.commit()
+
+
+def _open_dialog(page: Any, loopback: dict[str, Any]) -> Any:
+    cars = page.get_by_test_id("list-page-exchangeCar")
+    cars.get_by_test_id("list-filter-plate").fill(loopback["vehicle"].plate)
+    cars.get_by_test_id("list-search").click()
+    dialog = page.get_by_test_id("exchange-video-dialog")
+    click_until(lambda: cars.get_by_test_id(f"row-video-{loopback['exchanged']}").click(), dialog)
+    return dialog
+
+
+def test_an_operator_watches_an_inferior_platforms_vehicle_through_its_platform(
+        page: Any, console_stack: ConsoleStack, loopback: dict[str, Any]) -> None:
+    db_url = console_stack.db_url
+    sign_in(page, PARENT.admin, path="/exchange/car")
+    dialog = _open_dialog(page, loopback)
+    dialog.get_by_test_id("exchange-video-request").click()
+    player = dialog.get_by_test_id("live-player")
+    player.wait_for(timeout=60_000)  # 0x9801 -> the terminal's 0x9101 -> 0x1801 -> our pull
+    page.wait_for_function(FRAMES_OVER_JS, arg=10, timeout=30_000)  # decoded pictures, not only a <video>
+    screenshot(page, "exchange-video-pull.png")
+    request = _one(db_url, "SELECT id FROM exchange_video_pull WHERE vehicle_id = %s ORDER BY id DESC LIMIT 1",
+                   loopback["exchanged"])
+    with connect(db_url) as conn:
+        state, result, stream, port = conn.execute(
+            "SELECT state, result, stream_id, server_port FROM exchange_video_pull WHERE id = %s", (request,)).fetchone()  # type: ignore[misc]
+        sent = conn.execute("SELECT m.decoded -> 'data' ->> 'authorize_code', p.authorize_code_1 FROM exchange_message m"
+                            " JOIN inferior_platform p ON p.id = m.inferior_platform_id WHERE p.id = %s AND"
+                            " m.direction = 'down' AND m.data_type = 38913 ORDER BY m.id DESC LIMIT 1",
+                            (loopback["inferior_id"],)).fetchone()
+    assert (state, result, stream, port) == ("playing", 0, f"exchange-{request}", console_stack.media_port)
+    assert sent is not None and sent[0] == sent[1] and len(sent[0]) == 64  # 0x9801 carried the platform's code
+
+    page.keyboard.press("Escape")  # closing stops it: our stream goes, then 0x9802 goes down
+    wait_for(lambda: _one(db_url, "SELECT state FROM exchange_video_pull WHERE id = %s", request) == "ended", 30,
+             "the request ended", loopback["service"])
+    wait_for(lambda: _one(db_url, "SELECT count(*) FROM exchange_message WHERE inferior_platform_id = %s AND "
+                          "direction = 'down' AND data_type = 38914", loopback["inferior_id"]), 15,
+             "0x9802 sent", loopback["service"])
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "zh-HK", "en-US"])
+def test_the_video_dialog_in_each_language(page: Any, console_stack: ConsoleStack, loopback: dict[str, Any],
+                                           language: str) -> None:
+    action, button, av = TEXTS[language]
+    page.add_init_script(f"window.localStorage.setItem('fleetwatch.language', '{language}')")
+    sign_in(page, PARENT.admin, path="/exchange/car")
+    row = page.get_by_test_id("list-page-exchangeCar").get_by_test_id(f"row-video-{loopback['exchanged']}")
+    page.get_by_test_id("list-page-exchangeCar").get_by_test_id("list-filter-plate").fill(loopback["vehicle"].plate)
+    page.get_by_test_id("list-page-exchangeCar").get_by_test_id("list-search").click()
+    row.wait_for()
+    assert row.inner_text().strip() == action
+    dialog = _open_dialog(page, loopback)
+    assert button in dialog.get_by_test_id("exchange-video-request").inner_text()
+    assert av in dialog.inner_text() and loopback["vehicle"].plate in page.locator(".ant-modal-title").inner_text()
+    assert page.errors == []

@@ -1,0 +1,39 @@
+-- fleetwatch as a JT/T 809 superior platform watching an inferior platform's vehicle live (platform-spec §2
+-- inferiorPlatform, car; JT/T 1078-2016 §8.2: 0x9801 / 0x1801, 0x9802 / 0x1802).
+--
+-- exchange_video_pull: an operator's request to watch a channel of an exchange vehicle. The API queues it
+-- (state queued, its deadline EXCHANGE_VIDEO_WAIT_S ahead); the superior service sends 0x9801 with the platform's
+-- latest AUTHORIZE_CODE_1 (migration 0065) on the sub link, else the main link (state sent, with the link and
+-- SN); the platform's 0x1801 answers the oldest sent request of that vehicle: RESULT 0 with SERVER_IP /
+-- SERVER_PORT registers a stream with our media server that pulls that address (gateway/video/pull.py; state
+-- playing, with its stream id), any other RESULT fails it (state failed, result kept). A request unanswered at
+-- its deadline expires; a playing one whose stream the media server no longer has (nobody watched, the
+-- operator stopped, the pull ended) is ended with 0x9802 (state ended). `error` says why one failed or ended
+-- in a few words the console shows.
+-- depends: 0065_inferior_authorize_codes
+
+CREATE TABLE exchange_video_pull (
+    id                    bigserial PRIMARY KEY,
+    inferior_platform_id  bigint NOT NULL REFERENCES inferior_platform(id) ON DELETE CASCADE,
+    enterprise_id         bigint NOT NULL REFERENCES enterprise(id),
+    vehicle_id            bigint NOT NULL REFERENCES exchange_vehicle(id) ON DELETE CASCADE,
+    channel               smallint NOT NULL CHECK (channel BETWEEN 1 AND 255),
+    av_type               smallint NOT NULL CHECK (av_type IN (0, 1, 2)),
+    state                 text NOT NULL DEFAULT 'queued'
+                          CHECK (state IN ('queued', 'sent', 'playing', 'failed', 'expired', 'ended')),
+    created_by            bigint,
+    created_at            timestamptz NOT NULL DEFAULT now(),
+    deadline              timestamptz NOT NULL,
+    link                  text,
+    sn                    bigint,
+    sent_at               timestamptz,
+    answered_at           timestamptz,
+    result                smallint,
+    server_ip             text,
+    server_port           integer,
+    stream_id             text,
+    ended_at              timestamptz,
+    error                 text
+);
+CREATE INDEX exchange_video_pull_open ON exchange_video_pull (inferior_platform_id, state)
+    WHERE state IN ('queued', 'sent', 'playing');
