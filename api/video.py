@@ -110,7 +110,7 @@ def build_9102(control: dict[str, Any]) -> Built:
     return Built(AV_TRANSMISSION_CONTROL, body.encode("2013").hex(), dict(control))
 
 
-def _range(p: dict[str, Any]) -> tuple[datetime | None, datetime | None]:
+def time_range(p: dict[str, Any]) -> tuple[datetime | None, datetime | None]:
     start, end = _time_field(p, "startTime"), _time_field(p, "endTime")
     if start and end and end < start:
         raise BadRequest("结束时间不能早于开始时间 (endTime must not be before startTime)", data={"field": "endTime"})
@@ -123,7 +123,7 @@ def _iso(moment: datetime | None) -> str | None:
 
 def build_9205(payload: Any) -> Built:
     p = _obj(payload)
-    start, end = _range(p)
+    start, end = time_range(p)
     shown: dict[str, Any] = {"channelId": int_field(p, "channelId", 0, 255, default=0), "startTime": _iso(start),
              "endTime": _iso(end),
              "alarmFlags": int_field(p, "alarmFlags", 0, 2**63 - 1, default=0),
@@ -137,7 +137,7 @@ def build_9205(payload: Any) -> Built:
 
 def playback_request(payload: Any) -> tuple[dict[str, Any], datetime | None, datetime | None]:
     p = _obj(payload)
-    start, end = _range(p)
+    start, end = time_range(p)
     if start is None:
         raise BadRequest("startTime 不能为空 (startTime is required)", data={"field": "startTime"})
     shown: dict[str, Any] = {"channelId": int_field(p, "channelId", 1, 255, default=DEFAULT_CHANNEL), "startTime": _iso(start),

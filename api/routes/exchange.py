@@ -25,13 +25,15 @@ is a 404:
 Live video of an inferior platform's vehicle (JT/T 1078-2016 §8.2; exchange/superior/video.py, migration 0066),
 ``inferiorPlatform:superior``, another enterprise's vehicle or request a 404:
 - ``POST /api/exchange/exchangeCar/{id}/video.json`` ``{"channelId"? 1-255 (1), "avItemType"? 0 audio and video,
-  1 audio, 2 video (0)}``: queue a 0x9801; data ``{id, state: "queued"}``. It waits
-  FLEET_EXCHANGE_SUPERIOR_VIDEO_WAIT_S for the platform's 0x1801, then expires.
+  1 audio, 2 video (0), "kind"? "live" (default) | "playback"}``: queue a 0x9801; a playback (0x9A01) also needs
+  ``startTime`` and ``endTime`` (at most ``MAX_PLAYBACK_HOURS`` apart) and takes ``streamType`` (0 any, 1 main,
+  2 sub) and ``memType`` (0 any, 1 main, 2 disaster recovery storage). data ``{id, state: "queued"}``. It waits
+  FLEET_EXCHANGE_SUPERIOR_VIDEO_WAIT_S for the platform's 0x1801 / 0x1A01, then expires.
 - ``GET /api/exchange/videoPull/{id}.json``: the request (state queued, sent, playing, failed, expired, ended;
   RESULT and why it failed or ended); while playing, the signed ``flvUrl`` / ``wsUrl`` of the stream our media
   server pulls, as a terminal's live video has.
 - ``POST /api/exchange/videoPull/{id}/stop.json``: the operator stops watching: the media server closes the
-  stream unless another user watches it, and the superior service then sends 0x9802; a request still waiting
+  stream unless another user watches it, and the superior service then sends 0x9802 (0x9A02 end); a request still waiting
   ends at once. data: the request.
 
 GB/T 32960 (``superiorPlatform:superior``, the gb32960 exchange screens): ``GET
@@ -41,7 +43,7 @@ root enterprise's administrators.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Blueprint
@@ -53,6 +55,7 @@ from api.media import NO_SERVER_MESSAGE, media, signed_urls
 from api.query.entities_gb32960_exchange import PERMISSION as GB_EXCHANGE_PERMISSION
 from api.query.entities_settings import is_root_path
 from api.security import current_principal, request_scope, requires
+from api.video import time_range
 from fleet.media_client import MediaUnavailable
 from fleet.settings import ExchangeSettings
 from warehouse.queries import exchange as q
@@ -63,6 +66,7 @@ from warehouse.queries.scope import like_prefix
 bp = Blueprint("exchange", __name__)
 MAX_ANSWER_CHARS = 1000
 MAX_REQUEST_CHARS = 1000
+MAX_PLAYBACK_HOURS = 24  # a superior's playback request covers at most a day of recording
 OBJECT_TYPES = range(1, 6)  # JT/T 809 0x9301 OBJECT_TYPE: 1 platform, 2 operator, 3 enterprise, ... (§5.3)
 
 
@@ -177,6 +181,20 @@ def _int_in(body: dict[str, Any], name: str, default: int, allowed: range, messa
     return value
 
 
+def _playback(body: dict[str, Any]) -> dict[str, Any]:
+    """A 0x9A01's period (both ends, UINT64 seconds on the wire), stream type and storage."""
+    start, end = time_range(body)
+    if start is None or end is None or end <= start:
+        raise BadRequest("请选择回放时间段 (fields 'startTime' and 'endTime': the recording's period, end after start)",
+                         data={"field": "startTime" if start is None else "endTime"})
+    if end - start > timedelta(hours=MAX_PLAYBACK_HOURS):
+        raise BadRequest(f"回放时间段最长 {MAX_PLAYBACK_HOURS} 小时 (the period is at most {MAX_PLAYBACK_HOURS} hours)",
+                         data={"field": "endTime"})
+    return {"start": start, "end": end,
+            "stream_type": _int_in(body, "streamType", 0, range(3), "码流类型不合法 (field 'streamType': 0 to 2)"),
+            "mem_type": _int_in(body, "memType", 0, range(3), "存储器类型不合法 (field 'memType': 0 to 2)")}
+
+
 @bp.post("/api/exchange/exchangeCar/<int:vehicle_id>/video.json")
 @requires("inferiorPlatform", "superior")
 def request_video(vehicle_id: int) -> dict[str, Any]:
@@ -188,9 +206,13 @@ def request_video(vehicle_id: int) -> dict[str, Any]:
         channel = _int_in(body, "channelId", 1, range(1, 256), "通道号不合法 (field 'channelId': 1 to 255)")
         av_type = _int_in(body, "avItemType", 0, range(3),
                           "音视频类型不合法 (field 'avItemType': 0 audio and video, 1 audio, 2 video)")
+        kind = body.get("kind", "live")
+        if kind not in ("live", "playback"):
+            raise BadRequest("类型不合法 (field 'kind': live or playback)", data={"field": "kind"})
+        playback = _playback(body) if kind == "playback" else {}
         request_id = qi.queue_video(conn, {
             "platform_id": vehicle["inferior_platform_id"], "enterprise_id": vehicle["enterprise_id"],
-            "vehicle_id": vehicle_id, "channel": channel, "av_type": av_type,
+            "vehicle_id": vehicle_id, "kind": kind, "channel": channel, "av_type": av_type, **playback,
             "created_by": current_principal().user_id, "wait_s": ExchangeSettings().superior_video_wait_s})
     return ok({"id": request_id, "state": "queued"})
 

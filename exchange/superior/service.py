@@ -14,7 +14,8 @@ server (``MainLinkServer``, shared with the regulator in a box) with its account
   superior, code 2 for a cross-region one) are kept on its row, the latest report (migration 0065), shown to the
   holders of inferiorPlatform:superior: the codes its video platform admits a pull with. A report not yet written
   stays pending until a flush succeeds.
-- Operators' live video requests (0x9801 / 0x1801 / 0x9802, migration 0066) are sent, answered and ended as
+- Operators' live video and playback requests (0x9801 / 0x1801 / 0x9802, 0x9A01 / 0x1A01 / 0x9A02, migration 0066)
+  are sent, answered and ended as
   exchange/superior/video.py says: an answered one is pulled by our media server for the console.
 - The accounts are re-read every ``reload_s``: a new or changed row takes effect at its next login, a disabled
   or deleted row's links are closed.
@@ -123,7 +124,8 @@ class SuperiorService(MainLinkServer):
                 "platform_code": report.platform_id, "code_1": report.authorize_code_1,
                 "code_2": report.authorize_code_2, "at": datetime.now(UTC)}
             self.event(links, "authorize_report", f"platform {report.platform_id}")
-        elif isinstance(body, m.RealVideo) and isinstance(body.data, m.RealVideoAnswer):
+        elif (isinstance(body, m.RealVideo) and isinstance(body.data, m.RealVideoAnswer)) or (
+                isinstance(body, m.Playback) and isinstance(body.data, m.PlaybackAnswer)):
             platform = self.platforms.get(links.account.user_id)
             if platform is not None:
                 self.event(links, "video_answer", await self.videos.answered(platform.id, links, body))

@@ -1,9 +1,11 @@
 """fleetwatch as the superior platform watching an inferior platform's vehicle live (JT/T 1078-2016 §8.2: 0x9801 /
-0x1801 start, 0x9802 / 0x1802 stop; the requests are rows of ``exchange_video_pull``, migration 0066).
+0x1801 start, 0x9802 / 0x1802 stop) or a recording of it (§8.5: 0x9A01 / 0x1A01 start, 0x9A02 control 2 / 0x1A02
+end); the requests are rows of ``exchange_video_pull``, migration 0066. Below, a playback's messages stand in for
+the live ones it names.
 
 | step | what |
 |---|---|
-| queued (the API) | sent as 0x9801 (CHANNEL_ID, AV_ITEM_TYPE, AUTHORIZE_CODE: the platform's latest AUTHORIZE_CODE_1 from its 0x1701, no GNSS_DATA: we are its home region's superior) on the sub link, else the main link; a platform that reported no code fails it at once ("no authorisation code") |
+| queued (the API) | sent as 0x9801 (CHANNEL_ID, AV_ITEM_TYPE, AUTHORIZE_CODE: the platform's latest AUTHORIZE_CODE_1 from its 0x1701, no GNSS_DATA: we are its home region's superior; a 0x9A01 also its STREAM_TYPE, MEM_TYPE and period) on the sub link, else the main link; a platform that reported no code fails it at once ("no authorisation code") |
 | 0x1801 | answers the oldest sent request of that vehicle: RESULT 0 registers a stream ``exchange-<id>`` with our media server that pulls ``http://SERVER_IP:SERVER_PORT/<plate>.<colour>.<channel>.<av flag>.<code>`` (gateway/video/pull.py; state playing), else failed with the RESULT kept; a media server that refuses fails it and the platform is told 0x9802 |
 | playing | every ``poll_s`` the media server is asked for the stream; once it is gone (nobody watched for its idle time, the operator stopped it, the pull ended) the platform is sent 0x9802 and the request ends |
 | deadline | a request not answered by its deadline expires (a late 0x1801 matches nothing) |
@@ -28,9 +30,12 @@ from warehouse.queries import exchange_inferior as q
 
 log = logging.getLogger("exchange.superior")
 
-# AV_ITEM_TYPE (0 audio and video, 1 audio, 2 video) -> (0x9101 data type, stream kind) of the media server
-AV_KINDS = {0: (0, "live"), 1: (3, "listen"), 2: (1, "live")}
+# AV_ITEM_TYPE (0 audio and video, 1 audio, 2 video) -> (data type, stream kind) of the media server: a live
+# stream's 0x9101 data type, a playback's 0x9201 media type
+AV_KINDS = {"live": {0: (0, "live"), 1: (3, "listen"), 2: (1, "live")},
+            "playback": {0: (0, "playback"), 1: (1, "playback"), 2: (2, "playback")}}
 SUB_STREAM = 1
+PLAYBACK_END = 2  # 0x9A02 CONTROL_TYPE: end the playback
 
 
 def stream_id(request_id: int) -> str:
@@ -45,13 +50,29 @@ def pull_url(server_ip: str, server_port: int, request: dict[str, Any]) -> str:
 
 def registration(request: dict[str, Any], url: str) -> dict[str, Any]:
     """The media server's registration of the pulled stream (gateway/video/hub.py ``stream_info_of``)."""
-    data_type, kind = AV_KINDS[request["av_type"]]
+    data_type, kind = AV_KINDS[request["kind"]][request["av_type"]]
     return {"streamId": stream_id(request["id"]), "kind": kind, "sim": "0", "channel": request["channel"],
-            "dataType": data_type, "streamType": SUB_STREAM, "enterpriseId": request["enterprise_id"],
+            "dataType": data_type, "streamType": request["stream_type"] or SUB_STREAM,
+            "enterpriseId": request["enterprise_id"],
             "deviceId": 0, "carId": None, "plateNumber": request["plate"], "pullUrl": url}
 
 
-def _stop_body(request: dict[str, Any]) -> m.RealVideoDown:
+def start_body(request: dict[str, Any]) -> m.RealVideoDown | m.PlaybackDown:
+    """0x9801 for a live request, 0x9A01 for a playback."""
+    plate, colour, code = request["plate"], request["plate_colour"], request["code"]
+    if request["kind"] == "playback":
+        return m.PlaybackDown(plate, colour, m.PlaybackRequest.DATA_TYPE, m.PlaybackRequest(
+            request["channel"], request["av_type"], request["stream_type"], request["mem_type"], request["start_time"],
+            request["end_time"], code))
+    return m.RealVideoDown(plate, colour, m.RealVideoRequest.DATA_TYPE,
+                           m.RealVideoRequest(request["channel"], request["av_type"], code))
+
+
+def stop_body(request: dict[str, Any]) -> m.RealVideoDown | m.PlaybackDown:
+    """0x9802 for a live request, 0x9A02 end for a playback."""
+    if request["kind"] == "playback":
+        return m.PlaybackDown(request["plate"], request["plate_colour"], m.PlaybackControl.DATA_TYPE,
+                              m.PlaybackControl(PLAYBACK_END, 0, None))
     return m.RealVideoDown(request["plate"], request["plate_colour"], m.RealVideoEnd.DATA_TYPE,
                            m.RealVideoEnd(request["channel"], request["av_type"]))
 
@@ -72,21 +93,21 @@ class VideoPulls:
                 await self._call(q.video_closed, request["id"], "failed", "no authorisation code (0x1701)",
                                  datetime.now(UTC))
                 continue
-            body = m.RealVideoDown(request["plate"], request["plate_colour"], m.RealVideoRequest.DATA_TYPE,
-                                   m.RealVideoRequest(request["channel"], request["av_type"], request["code"]))
+            body = start_body(request)
             try:
-                link, sn = links.send_request(m.RealVideoDown.MSG_ID, body)
+                link, sn = links.send_request(body.MSG_ID, body)
             except LinkDown:
                 return  # stays queued until its deadline
             await self._call(q.mark_video_sent, request["id"], link, sn, datetime.now(UTC))
 
-    async def answered(self, platform_id: int, links: PlatformLinks, body: m.RealVideo) -> str:
-        """A 0x1801: what happened, for the link's event log."""
-        answer: m.RealVideoAnswer = body.data
+    async def answered(self, platform_id: int, links: PlatformLinks, body: m.RealVideo | m.Playback) -> str:
+        """A 0x1801 or 0x1A01: what happened, for the link's event log."""
+        answer: m.RealVideoAnswer | m.PlaybackAnswer = body.data
+        kind = "playback" if isinstance(body, m.Playback) else "live"
         request = await self._call(q.answer_video, platform_id, body.plate, body.plate_colour, answer.result,
-                                   answer.server_ip, answer.server_port, datetime.now(UTC))
+                                   answer.server_ip, answer.server_port, datetime.now(UTC), kind)
         if request is None:
-            return f"0x1801 for {body.plate} matches no request waiting"
+            return f"0x{body.data_type:04X} for {body.plate} matches no request waiting"
         at = datetime.now(UTC)
         if answer.result != 0:
             await self._call(q.video_closed, request["id"], "failed", f"RESULT {answer.result}", at)
@@ -120,9 +141,10 @@ class VideoPulls:
     @staticmethod
     def _stop(links: PlatformLinks | None, request: dict[str, Any]) -> None:
         if links is None:
-            log.info("video request %s: 0x9802 not sent, the platform is not logged in", request["id"])
+            log.info("video request %s: its stop not sent, the platform is not logged in", request["id"])
             return
+        body = stop_body(request)
         try:
-            links.send_request(m.RealVideoDown.MSG_ID, _stop_body(request))
+            links.send_request(body.MSG_ID, body)
         except LinkDown:
-            log.info("video request %s: 0x9802 not sent, both links down", request["id"])
+            log.info("video request %s: 0x%04X not sent, both links down", request["id"], body.data_type)

@@ -164,8 +164,9 @@ def test_the_overspeed_rule_is_changed_and_read_back(page: Any, console_stack: C
     open_map(page)
     set_clustering(page, False)
     popup = _open_popup(page, vehicle)
-    popup.get_by_test_id("popup-btn-alarmSetting").click()
-    page.get_by_text(f"对【{vehicle.plate}】进行报警配置").wait_for()
+    # clicked again when a click under load opened nothing
+    click_until(lambda: popup.get_by_test_id("popup-btn-alarmSetting").click(),
+                page.get_by_text(f"对【{vehicle.plate}】进行报警配置"))
     page.get_by_test_id("alarm-read").wait_for(timeout=ANSWER_TIMEOUT_MS)  # 8104 answered: current values
     max_speed = page.get_by_test_id("alarm-maxSpeed")
     current = int(max_speed.input_value())

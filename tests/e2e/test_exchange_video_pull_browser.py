@@ -1,10 +1,12 @@
-"""fleetwatch as the JT/T 809 superior platform watching an inferior platform's vehicle live, in Chromium, over the
+"""fleetwatch as the JT/T 809 superior platform watching an inferior platform's vehicle live (and a recording of it),
+in Chromium, over the
 whole real chain: the loopback inferior `fleet up` seeds (fleetwatch's own link service, logged in to its own
 superior service in a ``python -m exchange.link`` process) forwards a camera vehicle of the shared stack; on the
 exchange car screen an operator asks for channel 1; the superior service sends 0x9801 with the code the platform
 reported by 0x1701; the inferior registers the stream, sends its terminal 0x9101 and answers 0x1801 with its media
 server's address; our media server pulls that address and the browser plays the picture. Closing the dialog
-stops it: the stream goes and 0x9802 goes down. The dialog's texts in zh-CN, zh-HK and en-US."""
+stops it: the stream goes and 0x9802 goes down. A recording goes the same way with 0x9A01 / 0x1A01 / 0x9A02. The
+dialog's texts in zh-CN, zh-HK and en-US."""
 
 from __future__ import annotations
 
@@ -26,8 +28,8 @@ from warehouse.db import connect
 from warehouse.exchange_seed import LOOPBACK_NAME, seed_loopback_inferior
 from warehouse.seed import PARENT
 
-TEXTS = {"zh-CN": ("实时视频", "请求视频", "音视频"), "zh-HK": ("即時視像", "請求視像", "影音"),
-         "en-US": ("Live video", "Request video", "Audio and video")}
+TEXTS = {"zh-CN": ("实时视频", "请求视频", "音视频", "录像回放"), "zh-HK": ("即時視像", "請求視像", "影音", "錄像回放"),
+         "en-US": ("Live video", "Request video", "Audio and video", "Recording")}
 FRAMES_OVER_JS = ("(n) => { const v = document.querySelector('[data-testid=live-player]'); "
                   "return !!v && v.getVideoPlaybackQuality().totalVideoFrames > n; }")
 
@@ -87,6 +89,17 @@ def _open_dialog(page: Any, loopback: dict[str, Any]) -> Any:
     return dialog
 
 
+def _close_and_see_the_stop(page: Any, db_url: str, loopback: dict[str, Any], request: int, stop: int) -> None:
+    """Closing the dialog ends the request and sends the platform ``stop`` (0x9802 or 0x9A02)."""
+    page.keyboard.press("Escape")
+    wait_for(lambda: _one(db_url, "SELECT state FROM exchange_video_pull WHERE id = %s", request) == "ended", 30,
+             "the request ended", loopback["service"])
+    wait_for(lambda: _one(db_url, "SELECT count(*) FROM exchange_message WHERE inferior_platform_id = %s AND "
+                          "direction = 'down' AND data_type = %s", loopback["inferior_id"], stop), 15,
+             f"0x{stop:04X} sent", loopback["service"])
+    assert page.errors == []
+
+
 def test_an_operator_watches_an_inferior_platforms_vehicle_through_its_platform(
         page: Any, console_stack: ConsoleStack, loopback: dict[str, Any]) -> None:
     db_url = console_stack.db_url
@@ -109,19 +122,34 @@ def test_an_operator_watches_an_inferior_platforms_vehicle_through_its_platform(
     assert (state, result, stream, port) == ("playing", 0, f"exchange-{request}", console_stack.media_port)
     assert sent is not None and sent[0] == sent[1] and len(sent[0]) == 64  # 0x9801 carried the platform's code
 
-    page.keyboard.press("Escape")  # closing stops it: our stream goes, then 0x9802 goes down
-    wait_for(lambda: _one(db_url, "SELECT state FROM exchange_video_pull WHERE id = %s", request) == "ended", 30,
-             "the request ended", loopback["service"])
-    wait_for(lambda: _one(db_url, "SELECT count(*) FROM exchange_message WHERE inferior_platform_id = %s AND "
-                          "direction = 'down' AND data_type = 38914", loopback["inferior_id"]), 15,
-             "0x9802 sent", loopback["service"])
-    assert page.errors == []
+    _close_and_see_the_stop(page, db_url, loopback, request, 0x9802)  # our stream goes, then 0x9802 goes down
+
+
+def test_an_operator_plays_back_a_recording_through_the_inferior_platform(
+        page: Any, console_stack: ConsoleStack, loopback: dict[str, Any]) -> None:
+    """The last 10 minutes of channel 2 (the dialog's default period): 0x9A01 -> the terminal's 0x9201 -> 0x1A01 ->
+    our pull, played; closing ends it with 0x9A02 (control 2)."""
+    db_url = console_stack.db_url
+    sign_in(page, PARENT.admin, path="/exchange/car")
+    dialog = _open_dialog(page, loopback)
+    dialog.get_by_test_id("exchange-video-kind").get_by_text("录像回放").click()
+    dialog.get_by_test_id("exchange-video-range").first.wait_for()  # the period's start and end
+    dialog.get_by_test_id("exchange-video-channel").fill("2")
+    dialog.get_by_test_id("exchange-video-request").click()
+    dialog.get_by_test_id("live-player").wait_for(timeout=60_000)
+    page.wait_for_function(FRAMES_OVER_JS, arg=10, timeout=30_000)
+    with connect(db_url) as conn:
+        request, kind, channel, state, period = conn.execute(
+            "SELECT id, kind, channel, state, end_time - start_time FROM exchange_video_pull WHERE vehicle_id = %s"
+            " ORDER BY id DESC LIMIT 1", (loopback["exchanged"],)).fetchone()  # type: ignore[misc]
+    assert (kind, channel, state, period.total_seconds()) == ("playback", 2, "playing", 600)
+    _close_and_see_the_stop(page, db_url, loopback, request, 0x9A02)
 
 
 @pytest.mark.parametrize("language", ["zh-CN", "zh-HK", "en-US"])
 def test_the_video_dialog_in_each_language(page: Any, console_stack: ConsoleStack, loopback: dict[str, Any],
                                            language: str) -> None:
-    action, button, av = TEXTS[language]
+    action, button, av, recording = TEXTS[language]
     page.add_init_script(f"window.localStorage.setItem('fleetwatch.language', '{language}')")
     sign_in(page, PARENT.admin, path="/exchange/car")
     row = page.get_by_test_id("list-page-exchangeCar").get_by_test_id(f"row-video-{loopback['exchanged']}")
@@ -132,4 +160,5 @@ def test_the_video_dialog_in_each_language(page: Any, console_stack: ConsoleStac
     dialog = _open_dialog(page, loopback)
     assert button in dialog.get_by_test_id("exchange-video-request").inner_text()
     assert av in dialog.inner_text() and loopback["vehicle"].plate in page.locator(".ant-modal-title").inner_text()
+    assert recording in dialog.get_by_test_id("exchange-video-kind").inner_text()
     assert page.errors == []

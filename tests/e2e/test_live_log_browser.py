@@ -54,7 +54,8 @@ def seeded(console_stack: ConsoleStack) -> dict[str, Any]:
         conn.commit()
         session = conn.execute(
             "SELECT s.id, c.plate_number, s.user_name, s.bytes_in, s.channel FROM live_session s"
-            " JOIN car c ON c.id = s.car_id WHERE s.enterprise_id = %s ORDER BY s.request_time DESC, s.id DESC LIMIT 1",
+            " JOIN car c ON c.id = s.car_id WHERE s.enterprise_id = %s AND s.user_id IS NOT NULL"  # a user's (the seed's),
+            " ORDER BY s.request_time DESC, s.id DESC LIMIT 1",  # not one a superior platform asked for (no user)
             (enterprise,)).fetchone()
         alarm = conn.execute(
             "SELECT a.id, a.plate_number FROM alarm a WHERE a.device_id = %s AND a.key = 'p_night' AND a.start_time = %s",

@@ -1,7 +1,11 @@
--- fleetwatch as a JT/T 809 superior platform watching an inferior platform's vehicle live (platform-spec §2
--- inferiorPlatform, car; JT/T 1078-2016 §8.2: 0x9801 / 0x1801, 0x9802 / 0x1802).
+-- fleetwatch as a JT/T 809 superior platform watching an inferior platform's vehicle live or a recording of it
+-- (platform-spec §2 inferiorPlatform, car; JT/T 1078-2016 §8.2: 0x9801 / 0x1801, 0x9802 / 0x1802; §8.5: 0x9A01 /
+-- 0x1A01, 0x9A02 / 0x1A02).
 --
--- exchange_video_pull: an operator's request to watch a channel of an exchange vehicle. The API queues it
+-- exchange_video_pull: an operator's request to watch a channel of an exchange vehicle (`kind` live), or its
+-- recording between `start_time` and `end_time` (`kind` playback: 0x9A01 / 0x1A01, ended with 0x9A02 control 2,
+-- its stream and storage type as 0x9A01 names them; where 0x9801 / 0x1801 / 0x9802 are named below, a playback
+-- has these). The API queues it
 -- (state queued, its deadline EXCHANGE_VIDEO_WAIT_S ahead); the superior service sends 0x9801 with the platform's
 -- latest AUTHORIZE_CODE_1 (migration 0065) on the sub link, else the main link (state sent, with the link and
 -- SN); the platform's 0x1801 answers the oldest sent request of that vehicle: RESULT 0 with SERVER_IP /
@@ -17,6 +21,11 @@ CREATE TABLE exchange_video_pull (
     inferior_platform_id  bigint NOT NULL REFERENCES inferior_platform(id) ON DELETE CASCADE,
     enterprise_id         bigint NOT NULL REFERENCES enterprise(id),
     vehicle_id            bigint NOT NULL REFERENCES exchange_vehicle(id) ON DELETE CASCADE,
+    kind                  text NOT NULL DEFAULT 'live' CHECK (kind IN ('live', 'playback')),
+    start_time            timestamptz,
+    end_time              timestamptz,
+    stream_type           smallint NOT NULL DEFAULT 0 CHECK (stream_type IN (0, 1, 2)),
+    mem_type              smallint NOT NULL DEFAULT 0 CHECK (mem_type IN (0, 1, 2)),
     channel               smallint NOT NULL CHECK (channel BETWEEN 1 AND 255),
     av_type               smallint NOT NULL CHECK (av_type IN (0, 1, 2)),
     state                 text NOT NULL DEFAULT 'queued'
@@ -33,7 +42,8 @@ CREATE TABLE exchange_video_pull (
     server_port           integer,
     stream_id             text,
     ended_at              timestamptz,
-    error                 text
+    error                 text,
+    CHECK (kind = 'live' OR (start_time IS NOT NULL AND end_time IS NOT NULL AND end_time > start_time))
 );
 CREATE INDEX exchange_video_pull_open ON exchange_video_pull (inferior_platform_id, state)
     WHERE state IN ('queued', 'sent', 'playing');

@@ -273,24 +273,27 @@ def vehicle_in_scope(conn: Connection[Any], vehicle_id: int, path_prefix: str) -
 
 
 _QUEUE_VIDEO = """
-INSERT INTO exchange_video_pull (inferior_platform_id, enterprise_id, vehicle_id, channel, av_type, created_by,
-                                 deadline)
-VALUES (%(platform_id)s, %(enterprise_id)s, %(vehicle_id)s, %(channel)s, %(av_type)s, %(created_by)s,
-        now() + make_interval(secs => %(wait_s)s))
+INSERT INTO exchange_video_pull (inferior_platform_id, enterprise_id, vehicle_id, kind, channel, av_type, start_time,
+                                 end_time, stream_type, mem_type, created_by, deadline)
+VALUES (%(platform_id)s, %(enterprise_id)s, %(vehicle_id)s, %(kind)s, %(channel)s, %(av_type)s, %(start)s, %(end)s,
+        %(stream_type)s, %(mem_type)s, %(created_by)s, now() + make_interval(secs => %(wait_s)s))
 RETURNING id"""
 
 
 def queue_video(conn: Connection[Any], row: dict[str, Any]) -> int:
-    """``row``: platform_id, enterprise_id, vehicle_id, channel, av_type, created_by, wait_s (until it expires)."""
-    found = conn.execute(_QUEUE_VIDEO, row).fetchone()
+    """``row``: platform_id, enterprise_id, vehicle_id, channel, av_type, created_by, wait_s (until it expires); a
+    playback's kind, start, end, stream_type and mem_type (a live request's default to live, none and 0)."""
+    found = conn.execute(_QUEUE_VIDEO, {"kind": "live", "start": None, "end": None, "stream_type": 0, "mem_type": 0,
+                                        **row}).fetchone()
     assert found is not None
     return int(found[0])
 
 
 # the columns every statement below answers (exchange/superior/video.py reads them by these names)
 _QUEUED_VIDEOS = """
-SELECT r.id, r.inferior_platform_id AS platform_id, r.enterprise_id, r.vehicle_id, v.plate, v.plate_colour, r.channel,
-r.av_type, r.state, r.stream_id, p.authorize_code_1 AS code
+SELECT r.id, r.inferior_platform_id AS platform_id, r.enterprise_id, r.vehicle_id, v.plate, v.plate_colour, r.kind,
+r.channel, r.av_type, r.start_time, r.end_time, r.stream_type, r.mem_type, r.state, r.stream_id,
+p.authorize_code_1 AS code
 FROM exchange_video_pull r JOIN exchange_vehicle v ON v.id = r.vehicle_id
 JOIN inferior_platform p ON p.id = r.inferior_platform_id
 WHERE r.inferior_platform_id = %(platform_id)s AND r.state = 'queued' AND r.deadline > now() ORDER BY r.id"""
@@ -306,26 +309,29 @@ def mark_video_sent(conn: Connection[Any], request_id: int, link: str, sn: int, 
                  " WHERE id = %(id)s AND state = 'queued'", {"id": request_id, "link": link, "sn": sn, "at": sent_at})
 
 
-# 0x1801 names no request: it answers the oldest sent, unanswered request of that platform for that vehicle.
+# 0x1801 (0x1A01) names no request: it answers the oldest sent, unanswered live (playback) request of that platform
+# for that vehicle.
 _ANSWER_VIDEO = """
 UPDATE exchange_video_pull r SET answered_at = %(at)s, result = %(result)s, server_ip = %(ip)s,
        server_port = %(port)s
 FROM exchange_vehicle v, inferior_platform p
 WHERE r.id = (SELECT x.id FROM exchange_video_pull x JOIN exchange_vehicle y ON y.id = x.vehicle_id
               WHERE x.inferior_platform_id = %(platform_id)s AND y.plate = %(plate)s AND y.plate_colour = %(colour)s
-                AND x.state = 'sent' AND x.answered_at IS NULL AND x.deadline > %(at)s
+                AND x.kind = %(kind)s AND x.state = 'sent' AND x.answered_at IS NULL AND x.deadline > %(at)s
               ORDER BY x.id LIMIT 1)
   AND v.id = r.vehicle_id AND p.id = r.inferior_platform_id
-RETURNING r.id, r.inferior_platform_id AS platform_id, r.enterprise_id, r.vehicle_id, v.plate, v.plate_colour, r.channel,
-r.av_type, r.state, r.stream_id, p.authorize_code_1 AS code"""
+RETURNING r.id, r.inferior_platform_id AS platform_id, r.enterprise_id, r.vehicle_id, v.plate, v.plate_colour, r.kind,
+r.channel, r.av_type, r.start_time, r.end_time, r.stream_type, r.mem_type, r.state, r.stream_id,
+p.authorize_code_1 AS code"""
 
 
 def answer_video(conn: Connection[Any], platform_id: int, plate: str, colour: int, result: int, server_ip: str | None,
-                 server_port: int | None, at: datetime) -> dict[str, Any] | None:
-    """The request a 0x1801 answers (with its result and address kept), or None when none waits."""
+                 server_port: int | None, at: datetime, kind: str = "live") -> dict[str, Any] | None:
+    """The request a 0x1801 (``kind`` live) or 0x1A01 (playback) answers, with its result and address kept, or
+    None when none waits."""
     return conn.cursor(row_factory=dict_row).execute(_ANSWER_VIDEO, {
         "platform_id": platform_id, "plate": plate, "colour": colour, "result": result, "ip": server_ip,
-        "port": server_port, "at": at}).fetchone()
+        "port": server_port, "at": at, "kind": kind}).fetchone()
 
 
 def video_playing(conn: Connection[Any], request_id: int, stream_id: str) -> None:
@@ -341,8 +347,9 @@ def video_closed(conn: Connection[Any], request_id: int, state: str, error: str 
 
 
 _PLAYING = """
-SELECT r.id, r.inferior_platform_id AS platform_id, r.enterprise_id, r.vehicle_id, v.plate, v.plate_colour, r.channel,
-r.av_type, r.state, r.stream_id, p.authorize_code_1 AS code
+SELECT r.id, r.inferior_platform_id AS platform_id, r.enterprise_id, r.vehicle_id, v.plate, v.plate_colour, r.kind,
+r.channel, r.av_type, r.start_time, r.end_time, r.stream_type, r.mem_type, r.state, r.stream_id,
+p.authorize_code_1 AS code
 FROM exchange_video_pull r JOIN exchange_vehicle v ON v.id = r.vehicle_id
 JOIN inferior_platform p ON p.id = r.inferior_platform_id
 WHERE r.state = 'playing' AND r.inferior_platform_id = ANY(%(platforms)s) ORDER BY r.id"""
@@ -361,7 +368,8 @@ def expire_videos(conn: Connection[Any], at: datetime) -> list[int]:
 
 _VIDEO_IN_SCOPE = """
 SELECT r.id, r.enterprise_id AS "enterpriseId", r.vehicle_id AS "vehicleId", v.plate, v.plate_colour AS "plateColor",
-       r.channel AS "channelId", r.av_type AS "avItemType", r.state, r.result, r.error, r.stream_id AS "streamId",
+       r.kind, r.channel AS "channelId", r.av_type AS "avItemType", r.start_time AS "startTime",
+       r.end_time AS "endTime", r.stream_type AS "streamType", r.mem_type AS "memType", r.state, r.result, r.error, r.stream_id AS "streamId",
        r.created_at AS "createdAt", r.sent_at AS "sentAt", r.answered_at AS "answeredAt", r.ended_at AS "endedAt",
        r.deadline
 FROM exchange_video_pull r JOIN exchange_vehicle v ON v.id = r.vehicle_id JOIN enterprise e ON e.id = r.enterprise_id

@@ -295,3 +295,36 @@ def test_a_video_request_unanswered_at_its_deadline_expires_and_a_late_answer_ma
     assert wait == (timedelta(seconds=ExchangeSettings().superior_video_wait_s),)
     read = client.get(f"/api/exchange/videoPull/{request}.json", headers=headers).json["data"]  # type: ignore[index]
     assert read["state"] == "expired" and read["result"] is None
+
+
+def test_a_recording_is_asked_for_with_its_period_and_answered_by_a_0x1a01_only(client: FlaskClient, login: Login,
+                                                                                pg_url: str) -> None:
+    headers = login("admin_a")
+    platform = new_platform(client, headers)
+    plate = f"粤X{uuid.uuid4().hex[:5].upper()}"
+    vehicle = _vehicle_with_positions(pg_url, platform, plate)
+    base = f"/api/exchange/exchangeCar/{vehicle}/video.json"
+    period = {"startTime": "2026-12-06T01:00:00Z", "endTime": "2026-12-06T01:10:00Z"}
+    reply = client.post(base, headers=headers, json={"kind": "playback", "channelId": 2, "avItemType": 2,
+                                                     "streamType": 1, "memType": 2, **period})
+    assert reply.status_code == 200, reply.json
+    request = reply.json["data"]["id"]  # type: ignore[index]
+    read = client.get(f"/api/exchange/videoPull/{request}.json", headers=headers).json["data"]  # type: ignore[index]
+    assert (read["kind"], read["streamType"], read["memType"]) == ("playback", 1, 2)
+    assert (read["startTime"], read["endTime"]) == ("2026-12-06T01:00:00+00:00", "2026-12-06T01:10:00+00:00")
+    with connect(pg_url) as conn:
+        (queued,) = q.queued_videos(conn, platform["id"])
+        assert (queued["kind"], queued["start_time"], queued["end_time"]) == (
+            "playback", datetime(2026, 12, 6, 1, 0, tzinfo=UTC), datetime(2026, 12, 6, 1, 10, tzinfo=UTC))
+        q.mark_video_sent(conn, request, "sub", 8, datetime.now(UTC))
+        # a 0x1801 (live) answers no playback; the 0x1A01 does
+        assert q.answer_video(conn, platform["id"], plate, 2, 0, "10.0.0.9", 7618, datetime.now(UTC)) is None
+        answered = q.answer_video(conn, platform["id"], plate, 2, 0, "10.0.0.9", 7618, datetime.now(UTC), "playback")
+        assert answered is not None and answered["id"] == request
+        conn.commit()
+    for body in ({"kind": "playback"}, {"kind": "playback", "startTime": period["endTime"], "endTime": period["startTime"]},
+                 {"kind": "playback", "startTime": "2026-12-05T00:00:00Z", "endTime": "2026-12-06T01:00:00Z"},
+                 {"kind": "playback", **period, "streamType": 3}, {"kind": "playback", **period, "memType": -1},
+                 {"kind": "download"}):
+        reply = client.post(base, headers=headers, json=body)
+        assert reply.status_code == 400, body

@@ -265,3 +265,32 @@ def test_an_operators_video_request_goes_down_with_the_platforms_code_and_its_re
                     stack["service"])
     assert sent[0][0]["plate"] == plate and sent[0][0]["data"] == {
         "channel_id": 2, "av_item_type": 0, "authorize_code": code, "gnss_hex": None}
+
+
+def test_an_operators_playback_request_goes_down_as_0x9a01_with_its_period(stack: dict[str, Any], pg_url: str) -> None:
+    """A recording's request (0x9A01, JT/T 1078-2016 §8.5) carries the period, stream and storage type asked for
+    and the platform's code; the inferior, unable to start it here, answers 0x1A01 RESULT 1 into that request."""
+    from warehouse.queries import exchange_inferior as q
+
+    plate = _rows(pg_url, "SELECT plate_number FROM car WHERE id = %s", stack["terminals"][1].car_id)[0][0]
+    code = wait_for(lambda: _rows(pg_url, "SELECT authorize_code_1 FROM inferior_platform WHERE id = %s",
+                                  stack["inferior_id"])[0][0], 30, "the 0x1701 codes", stack["service"])
+    start = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=20)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        vehicle = q.vehicle_id(conn, stack["inferior_id"], stack["enterprise"], plate, 1)
+        request = q.queue_video(conn, {"platform_id": stack["inferior_id"], "enterprise_id": stack["enterprise"],
+                                       "vehicle_id": vehicle, "kind": "playback", "channel": 4, "av_type": 2,
+                                       "start": start, "end": start + timedelta(minutes=5), "stream_type": 2,
+                                       "mem_type": 1, "created_by": None, "wait_s": 30})
+    state = wait_for(lambda: (row := _rows(pg_url, "SELECT state, result FROM exchange_video_pull WHERE id = %s",
+                                           request)[0]) and row[0] == "failed" and row, 30, "the 0x1A01 answer",
+                     stack["service"])
+    assert state == ("failed", 1)
+    sent = wait_for(lambda: _rows(pg_url, "SELECT decoded FROM exchange_message WHERE inferior_platform_id = %s AND "
+                                          "direction = 'down' AND data_type = %s ORDER BY time DESC LIMIT 1",
+                                  stack["inferior_id"], m.PlaybackRequest.DATA_TYPE), 15, "0x9A01 logged",
+                    stack["service"])
+    data = sent[0][0]["data"]
+    assert (data["channel_id"], data["av_item_type"], data["stream_type"], data["mem_type"], data["authorize_code"]) \
+        == (4, 2, 2, 1, code)
+    assert datetime.fromisoformat(data["start"]) == start and datetime.fromisoformat(data["end"]) == start + timedelta(minutes=5)

@@ -1,8 +1,9 @@
-import { Alert, Button, Form, InputNumber, Modal, Select, Space, Spin } from 'antd';
+import { Alert, Button, DatePicker, Form, InputNumber, Modal, Radio, Select, Space, Spin } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LivePlayer } from '../video/LivePlayer';
-import { fetchVideoPull, requestVideo, stopVideoPull, VIDEO_PULL_FINAL, type VideoPull } from './api';
+import { fetchVideoPull, requestVideo, stopVideoPull, VIDEO_PULL_FINAL, type VideoPull, type VideoPullKind } from './api';
 
 /** How often a waiting request is read again (the inferior asks its terminal first: seconds, not minutes), and a
  * playing one (to say so once it has ended). */
@@ -20,14 +21,21 @@ export interface ExchangeVideoDialogProps {
 }
 
 interface Values {
+  kind: VideoPullKind;
   channelId: number;
   avItemType: number;
+  range?: [Dayjs, Dayjs];
 }
 
-/** Live audio / video of an inferior platform's vehicle (JT/T 1078-2016 §8.2): the operator picks a channel and
- * what to receive; fleetwatch sends the platform 0x9801 with its authorisation code, waits for its 0x1801 and then
- * plays the stream our media server pulls from the address it named. Closing the dialog stops it (0x9802). Test
- * ids: `exchange-video-dialog`, `exchange-video-state` (`data-state`), `live-player`. */
+/** A playback asks for the last 10 minutes unless the operator picks another period. */
+const DEFAULT_PLAYBACK_MINUTES = 10;
+
+/** Live audio / video of an inferior platform's vehicle (JT/T 1078-2016 §8.2), or a recording of it (§8.5): the
+ * operator picks live or playback (with its period), a channel and what to receive; fleetwatch sends the platform
+ * 0x9801 (0x9A01) with its authorisation code, waits for its 0x1801 (0x1A01) and then plays the stream our media
+ * server pulls from the address it named. Closing the dialog stops it (0x9802, 0x9A02 end). Test ids:
+ * `exchange-video-dialog`, `exchange-video-kind`, `exchange-video-range`, `exchange-video-state` (`data-state`),
+ * `live-player`. */
 export default function ExchangeVideoDialog({ vehicle, onClose }: ExchangeVideoDialogProps) {
   const { t } = useTranslation('inferior');
   const [form] = Form.useForm<Values>();
@@ -63,7 +71,10 @@ export default function ExchangeVideoDialog({ vehicle, onClose }: ExchangeVideoD
     stop();
     setAsking(true);
     try {
-      const reply = await requestVideo(vehicle.id, values.channelId, values.avItemType);
+      const period = values.kind === 'playback' && values.range
+        ? { startTime: values.range[0].toISOString(), endTime: values.range[1].toISOString() } : {};
+      const reply = await requestVideo(vehicle.id, { kind: values.kind, channelId: values.channelId,
+        avItemType: values.avItemType, ...period });
       if (reply.code === 0 && reply.data) {
         const read = await fetchVideoPull(reply.data.id);
         if (read.code === 0 && read.data) setPull(read.data);
@@ -84,13 +95,27 @@ export default function ExchangeVideoDialog({ vehicle, onClose }: ExchangeVideoD
     <Modal open={vehicle !== null} title={t('video.title', { plate: vehicle?.plate ?? '' })} onCancel={close}
       footer={null} width={720} destroyOnHidden>
       <div data-testid="exchange-video-dialog">
-        <Form form={form} layout="inline" initialValues={{ channelId: 1, avItemType: 0 }} onFinish={() => void ask()}>
+        <Form form={form} layout="inline" onFinish={() => void ask()} initialValues={{
+          kind: 'live', channelId: 1, avItemType: 0,
+          range: [dayjs().subtract(DEFAULT_PLAYBACK_MINUTES, 'minute'), dayjs()] }}>
+          <Form.Item name="kind">
+            <Radio.Group optionType="button" data-testid="exchange-video-kind"
+              options={(['live', 'playback'] as const).map((value) => ({ value, label: t(`video.kind.${value}`) }))} />
+          </Form.Item>
           <Form.Item name="channelId" label={t('video.channel')} rules={[{ required: true }]}>
             <InputNumber min={1} max={255} precision={0} data-testid="exchange-video-channel" />
           </Form.Item>
           <Form.Item name="avItemType" label={t('video.avItemType')}>
             <Select style={{ width: 140 }} data-testid="exchange-video-av"
               options={AV_TYPES.map((value) => ({ value, label: t(`video.av.${value}`) }))} />
+          </Form.Item>
+          <Form.Item noStyle shouldUpdate={(before, after) => before.kind !== after.kind}>
+            {({ getFieldValue }) => getFieldValue('kind') === 'playback' && (
+              <Form.Item name="range" label={t('video.range')} style={{ marginTop: 8 }}
+                rules={[{ required: true, message: t('video.rangeRequired') }]}>
+                <DatePicker.RangePicker showTime data-testid="exchange-video-range" />
+              </Form.Item>
+            )}
           </Form.Item>
           <Form.Item>
             <Button type="primary" htmlType="submit" loading={asking} data-testid="exchange-video-request">
@@ -118,7 +143,7 @@ export default function ExchangeVideoDialog({ vehicle, onClose }: ExchangeVideoD
             <LivePlayer
               key={playing.streamId}
               stream={{ streamId: playing.streamId as string, wsUrl: playing.wsUrl as string, flvUrl: playing.flvUrl as string,
-                urlExpiresAt: playing.urlExpiresAt ?? 0, deviceSn: '', channelId: playing.channelId, kind: 'live',
+                urlExpiresAt: playing.urlExpiresAt ?? 0, deviceSn: '', channelId: playing.channelId, kind: playing.kind,
                 label: playing.plate }}
               audioOnly={playing.avItemType === 1}
               liveness={false}

@@ -58,13 +58,18 @@ export function fetchPositionedVehicles(signal?: AbortSignal): Promise<ApiReply<
   });
 }
 
-/** An operator's live video request to an inferior platform (0x9801 / 0x1801 / 0x9802, api/routes/exchange.py). */
+/** An operator's live video (0x9801 / 0x1801 / 0x9802) or playback (0x9A01 / 0x1A01 / 0x9A02) request to an
+ * inferior platform (api/routes/exchange.py). */
 export interface VideoPull {
   id: number;
   vehicleId: number;
   plate: string;
+  /** live (0x9801) or a recording (0x9A01, between startTime and endTime). */
+  kind: VideoPullKind;
   channelId: number;
   avItemType: number;
+  startTime: string | null;
+  endTime: string | null;
   state: 'queued' | 'sent' | 'playing' | 'failed' | 'expired' | 'ended';
   /** The 0x1801 RESULT (0 success, 1 failure, 2 not supported, 3 session ended, 4 ...). */
   result: number | null;
@@ -77,11 +82,21 @@ export interface VideoPull {
   urlExpiresAt?: number;
 }
 
+export type VideoPullKind = 'live' | 'playback';
+
 export const VIDEO_PULL_FINAL: readonly VideoPull['state'][] = ['failed', 'expired', 'ended'];
 
-export function requestVideo(vehicleId: number, channelId: number, avItemType: number
-): Promise<ApiReply<{ id: number; state: string }>> {
-  return http.post(`/api/exchange/exchangeCar/${vehicleId}/video.json`, { body: { channelId, avItemType } });
+export interface VideoPullAsk {
+  kind: VideoPullKind;
+  channelId: number;
+  avItemType: number;
+  /** A playback's period (ISO 8601). */
+  startTime?: string;
+  endTime?: string;
+}
+
+export function requestVideo(vehicleId: number, ask: VideoPullAsk): Promise<ApiReply<{ id: number; state: string }>> {
+  return http.post(`/api/exchange/exchangeCar/${vehicleId}/video.json`, { body: { ...ask } });
 }
 
 export function fetchVideoPull(id: number, signal?: AbortSignal): Promise<ApiReply<VideoPull>> {

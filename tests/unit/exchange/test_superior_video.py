@@ -1,0 +1,65 @@
+"""What fleetwatch as the superior platform sends for an operator's video request (exchange/superior/video.py): the
+0x9801 / 0x9A01 with the platform's code, the 0x9802 / 0x9A02 end, the media server's registration of the stream
+it pulls (kind and data type by AV_ITEM_TYPE) and the §6.2 URL it pulls, each through the codec and back."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from exchange.superior.video import pull_url, registration, start_body, stop_body
+from fleet.video_streams import parse_pull_path
+from gateway.video.hub import stream_info_of
+from protocols.jt809 import messages as m
+from protocols.jt809.codec import decode_body
+
+CODE = "A1b2" * 16
+START, END = datetime(2026, 12, 6, 1, 0, tzinfo=UTC), datetime(2026, 12, 6, 1, 10, tzinfo=UTC)
+
+
+def _request(**extra: Any) -> dict[str, Any]:
+    return {"id": 41, "enterprise_id": 9, "plate": "粤B·12345", "plate_colour": 2, "kind": "live", "channel": 3,
+            "av_type": 0, "start_time": None, "end_time": None, "stream_type": 0, "mem_type": 0, "code": CODE, **extra}
+
+
+def _round_trip(body: Any) -> Any:
+    return decode_body(body.MSG_ID, body.encode("2019"), "2019")
+
+
+def test_a_live_request_and_its_stop() -> None:
+    start = _round_trip(start_body(_request()))
+    assert isinstance(start, m.RealVideoDown) and (start.plate, start.plate_colour) == ("粤B·12345", 2)
+    assert start.data == m.RealVideoRequest(3, 0, CODE, None)
+    stop = _round_trip(stop_body(_request()))
+    assert stop.data == m.RealVideoEnd(3, 0)
+
+
+def test_a_playback_request_carries_its_period_stream_and_storage_and_ends_with_control_2() -> None:
+    request = _request(kind="playback", av_type=2, start_time=START, end_time=END, stream_type=1, mem_type=2)
+    start = _round_trip(start_body(request))
+    assert isinstance(start, m.PlaybackDown)
+    assert start.data == m.PlaybackRequest(3, 2, 1, 2, START, END, CODE, None)
+    stop = _round_trip(stop_body(request))
+    assert isinstance(stop, m.PlaybackDown) and stop.data == m.PlaybackControl(2, 0, None)
+
+
+@pytest.mark.parametrize(("kind", "av_type", "stream_kind", "data_type", "video", "audio"), [
+    ("live", 0, "live", 0, True, True), ("live", 1, "listen", 3, False, True), ("live", 2, "live", 1, True, False),
+    ("playback", 0, "playback", 0, True, True), ("playback", 1, "playback", 1, False, True),
+    ("playback", 2, "playback", 2, True, False)])
+def test_the_pulled_stream_wants_what_the_operator_asked_for(kind: str, av_type: int, stream_kind: str,
+                                                             data_type: int, video: bool, audio: bool) -> None:
+    request = _request(kind=kind, av_type=av_type, start_time=START, end_time=END)
+    info = stream_info_of(registration(request, pull_url("10.0.0.9", 7618, request)))
+    assert (info.stream_id, info.kind, info.data_type, info.enterprise_id) == ("exchange-41", stream_kind, data_type, 9)
+    assert (info.wants_video, info.wants_audio, info.pulled) == (video, audio, True)
+
+
+def test_the_pull_url_is_the_standards_with_the_platforms_code() -> None:
+    url = pull_url("10.0.0.9", 7618, _request(av_type=2))
+    assert url.startswith("http://10.0.0.9:7618/")
+    pulled = parse_pull_path(url.removeprefix("http://10.0.0.9:7618").replace("%C2%B7", "·").replace("%E7%B2%A4", "粤"))
+    assert (pulled.plate, pulled.plate_colour, pulled.channel, pulled.av_flag, pulled.code) == ("粤B·12345", 2, 3, 2, CODE)
+    assert pull_url("fd00::9", 7618, _request()).startswith("http://[fd00::9]:7618/")
