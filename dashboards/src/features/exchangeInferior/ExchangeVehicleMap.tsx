@@ -1,7 +1,8 @@
 /**
  * The exchange vehicles (reported by inferior platforms over JT/T 809) at their last position, on the live map's
  * own components: the configured base layer and the vehicle marker layer (arrow, heading, plate label,
- * clustering). Read over REST and refreshed every REFRESH_MS; a marker's id is the exchange vehicle's id.
+ * clustering). Read over REST and refreshed every REFRESH_MS; a marker's id is the exchange vehicle's id. A click on
+ * a marker opens its live video and recordings through its platform (ExchangeVideoDialog).
  */
 import { Empty } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -19,15 +20,18 @@ import { readPrefs } from '../map/model/prefs';
 import type { LivePosition } from '../../live/types';
 import type { ListRecord } from '../list/types';
 import { fetchPositionedVehicles } from './api';
+import ExchangeVideoDialog from './ExchangeVideoDialog';
 import { toPosition } from './positions';
 
 const REFRESH_MS = 15000;
 
-function ExchangeMarkers({ rows, coord }: { rows: ListRecord[]; coord: CoordSystem }) {
+function ExchangeMarkers({ rows, coord, onSelect }: { rows: ListRecord[]; coord: CoordSystem; onSelect: (id: number) => void }) {
   const map = useLeafletMap();
   const layerRef = useRef<VehicleMarkerLayer | null>(null);
+  const select = useRef(onSelect);
+  useEffect(() => { select.current = onSelect; });
   useEffect(() => {
-    const created = new VehicleMarkerLayer(map, { clustering: true, coord, onSelect: () => undefined });
+    const created = new VehicleMarkerLayer(map, { clustering: true, coord, onSelect: (id) => select.current(id) });
     layerRef.current = created;
     return () => {
       layerRef.current = null;
@@ -56,6 +60,11 @@ export default function ExchangeVehicleMap() {
   const layers = useMemo(() => availableBaseLayers(config ?? {}), [config]);
   const baseLayer = layers.find((l) => l.id === (prefs.baseLayer ?? config?.defaultBaseLayer ?? BLANK_LAYER_ID)) ?? layers[0];
   const [rows, setRows] = useState<ListRecord[] | null>(null);
+  const [watching, setWatching] = useState<{ id: number; plate: string } | null>(null);
+  const open = (id: number) => {
+    const row = rows?.find((r) => Number(r.id) === id);
+    if (row) setWatching({ id, plate: String(row.plate) });
+  };
   useEffect(() => {
     const controller = new AbortController();
     const load = () => void fetchPositionedVehicles(controller.signal).then((reply) => {
@@ -76,9 +85,10 @@ export default function ExchangeVehicleMap() {
         <LiveMap key={baseLayer.crs} crs={baseLayer.crs} coord={baseLayer.coord} center={config.mapCenter ?? DEFAULT_CENTER}
           zoom={config.defaultZoom ?? 12}>
           <BaseLayer layer={baseLayer} styleFilter={prefs.styleFilter} />
-          {rows && <ExchangeMarkers rows={rows} coord={baseLayer.coord} />}
+          {rows && <ExchangeMarkers rows={rows} coord={baseLayer.coord} onSelect={open} />}
         </LiveMap>
       )}
+      <ExchangeVideoDialog vehicle={watching} onClose={() => setWatching(null)} />
     </div>
   );
 }
