@@ -13,6 +13,8 @@ inspection or a message and reading the link state (api/routes/exchange.py) need
 - ``exchangeGps``: their 0x1202 / 0x1203 positions, read-only; a time range on ``fixAt`` narrows the list.
 - ``inferiorRequest``: the inspections and messages sent to inferior platforms, with their answers and latency;
   one unanswered at its ``deadline`` reads ``expired`` (migration 0050).
+- ``inferiorVideoRequest``: the live video and playback requests (0x9801 / 0x9A01) operators sent, with who asked,
+  the RESULT, the answer's latency and why one failed or ended (migration 0066, exchange/superior/video.py).
 """
 
 from __future__ import annotations
@@ -176,5 +178,38 @@ INFERIOR_REQUEST = EntitySpec(
     },
 )
 
+INFERIOR_VIDEO_REQUEST = EntitySpec(
+    name="inferiorVideoRequest",
+    relation="exchange_video_pull_view",
+    tenant_column="enterprise_id",
+    permission=PERMISSION,
+    label="视频请求",
+    default_order="id",
+    default_desc=True,
+    fields={
+        "id": F("id", "int", label="编号"),
+        "platformId": F("inferior_platform_id", "int", label="下级平台"),
+        "platformName": F("platform_name", label="平台名称", exportable=True),
+        "vehicleId": F("vehicle_id", "int", label="交换车辆"),
+        "plate": F("plate", label="车牌号", exportable=True),
+        "plateColor": F("plate_colour", "int", label="车牌颜色"),
+        "kind": F("kind", enum=("live", "playback"), label="类型", exportable=True),
+        "channelId": F("channel", "int", label="通道号", exportable=True),
+        "avItemType": F("av_type", "int", label="音视频类型", exportable=True),
+        "startTime": F("start_time", "time", label="回放开始时间", exportable=True),
+        "endTime": F("end_time", "time", label="回放结束时间", exportable=True),
+        "state": F("state", enum=("queued", "sent", "playing", "failed", "expired", "ended"), label="状态",
+                   exportable=True),
+        "result": F("result", "int", label="应答结果", exportable=True),
+        "error": F("error", label="原因", exportable=True),
+        "createdByName": F("created_by_name", label="请求人", exportable=True),
+        "createdAt": F("created_at", "time", label="请求时间", exportable=True),
+        "sentAt": F("sent_at", "time", label="发送时间", exportable=True),
+        "answeredAt": F("answered_at", "time", label="应答时间", exportable=True),
+        "latencyMs": F("latency_ms", "int", label="应答耗时(毫秒)", exportable=True),
+        "endedAt": F("ended_at", "time", label="结束时间", exportable=True),
+    },
+)
+
 INFERIOR_WRITABLE = (INFERIOR_PLATFORM,)
-INFERIOR_READ_ONLY = (EXCHANGE_CAR, EXCHANGE_GPS, INFERIOR_REQUEST)
+INFERIOR_READ_ONLY = (EXCHANGE_CAR, EXCHANGE_GPS, INFERIOR_REQUEST, INFERIOR_VIDEO_REQUEST)

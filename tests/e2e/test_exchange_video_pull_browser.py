@@ -123,6 +123,12 @@ def test_an_operator_watches_an_inferior_platforms_vehicle_through_its_platform(
     assert sent is not None and sent[0] == sent[1] and len(sent[0]) == 64  # 0x9801 carried the platform's code
 
     _close_and_see_the_stop(page, db_url, loopback, request, 0x9802)  # our stream goes, then 0x9802 goes down
+    # the list of what was asked under the vehicles: this request, ended, with its RESULT
+    page.reload()
+    listed = page.get_by_test_id("list-page-inferiorVideoRequest").locator(f'tr[data-row-key="{request}"]')
+    listed.wait_for()
+    for shown in ("已结束", "实时", "0 成功", loopback["vehicle"].plate):
+        assert shown in listed.inner_text(), shown
 
 
 def test_an_operator_plays_back_a_recording_through_the_inferior_platform(

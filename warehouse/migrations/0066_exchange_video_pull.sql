@@ -47,3 +47,20 @@ CREATE TABLE exchange_video_pull (
 );
 CREATE INDEX exchange_video_pull_open ON exchange_video_pull (inferior_platform_id, state)
     WHERE state IN ('queued', 'sent', 'playing');
+
+-- exchange_video_pull_view: the requests as the console lists them (entity inferiorVideoRequest): with the
+-- platform's name, the vehicle's plate, who asked, and the answer's latency; one waiting past its deadline reads
+-- expired before the superior service marks it.
+CREATE VIEW exchange_video_pull_view AS
+SELECT r.id, r.inferior_platform_id, p.name AS platform_name, r.enterprise_id, r.vehicle_id, v.plate,
+       v.plate_colour, r.kind, r.channel, r.av_type, r.start_time, r.end_time, r.stream_type, r.mem_type,
+       CASE WHEN r.state IN ('queued', 'sent') AND r.answered_at IS NULL AND r.deadline <= now() THEN 'expired'
+            ELSE r.state END AS state,
+       r.result, r.error, r.created_by, COALESCE(u.name, u.user_name) AS created_by_name, r.created_at, r.deadline,
+       r.sent_at, r.answered_at, r.ended_at,
+       CASE WHEN r.answered_at IS NOT NULL AND r.sent_at IS NOT NULL
+            THEN GREATEST(0, (extract(epoch FROM r.answered_at - r.sent_at) * 1000)::int) END AS latency_ms
+FROM exchange_video_pull r
+JOIN inferior_platform p ON p.id = r.inferior_platform_id
+JOIN exchange_vehicle v ON v.id = r.vehicle_id
+LEFT JOIN app_user u ON u.id = r.created_by;

@@ -262,6 +262,16 @@ def test_live_video_of_an_exchange_vehicle_is_requested_answered_played_and_stop
     assert (stopped["state"], stopped["error"]) == ("ended", "stopped by the operator")
     with connect(pg_url) as conn:
         assert q.queued_videos(conn, platform["id"]) == []
+    # the list of what was asked (entity inferiorVideoRequest): newest first, who asked, the answer
+    listed = client.post("/api/common/query/inferiorVideoRequest.json", headers=headers,
+                         json={"plate": plate}).json["data"]["list"]  # type: ignore[index]
+    assert [(r["id"], r["kind"], r["channelId"], r["state"], r["result"]) for r in listed] == [
+        (third["id"], "live", 2, "ended", None), (second["id"], "live", 1, "failed", 2),
+        (first["id"], "live", 3, "playing", 0)]
+    assert listed[2]["platformName"] == platform["name"] and listed[2]["latencyMs"] >= 0
+    assert {r["createdByName"] for r in listed} == {listed[0]["createdByName"]} and listed[0]["createdByName"]
+    assert client.post("/api/common/query/inferiorVideoRequest.json", headers=login("admin_b"),
+                       json={"plate": plate}).json["data"]["list"] == []  # type: ignore[index]
 
     for body in ({"channelId": 0}, {"channelId": 256}, {"channelId": "1"}, {"avItemType": 3}, {"avItemType": True}, []):
         reply = client.post(base, headers=headers, json=body)

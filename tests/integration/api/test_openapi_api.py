@@ -92,6 +92,20 @@ def test_every_documented_operation_answers(app: Flask, client: FlaskClient, log
             "INSERT INTO exchange_inspection (platform_id, enterprise_id, object_type, object_id, info_id, source_sn,"
             " question) SELECT id, enterprise_id, 1, 'x', 1, 1, 'q' FROM superior_platform WHERE id = %s RETURNING id",
             (platform_id,)).fetchone()[0]  # type: ignore[index]
+        # an exchange vehicle of an inferior platform of A of its own, and a video request about it (the entity
+        # record above is deleted on its way)
+        vehicle = conn.execute(
+            "WITH p AS (INSERT INTO inferior_platform (enterprise_id, name, user_id, password, centre_id) SELECT"
+            " enterprise_id, 'openapi video', 4000000001, 'x', 1 FROM device WHERE id = %s"
+            " ON CONFLICT (user_id) DO UPDATE SET name = 'openapi video' RETURNING id, enterprise_id)"
+            " INSERT INTO exchange_vehicle (inferior_platform_id, enterprise_id, plate, plate_colour) SELECT id,"
+            " enterprise_id, 'openapi', 2 FROM p ON CONFLICT (inferior_platform_id, plate, plate_colour) DO UPDATE"
+            " SET plate = 'openapi' RETURNING id", (demo.a.device_id,)).fetchone()[0]  # type: ignore[index]
+        records["/api/exchange/exchangeCar/{id}/video.json"] = vehicle
+        records["/api/exchange/videoPull/{id}.json"] = records["/api/exchange/videoPull/{id}/stop.json"] = conn.execute(
+            "INSERT INTO exchange_video_pull (inferior_platform_id, enterprise_id, vehicle_id, channel, av_type,"
+            " deadline) SELECT inferior_platform_id, enterprise_id, id, 1, 0, now() + interval '1 minute' FROM"
+            " exchange_vehicle WHERE id = %s RETURNING id", (vehicle,)).fetchone()[0]  # type: ignore[index]
     for action in ("linkState", "inspection", "message"):  # an inferior platform of A (test_inferior_api)
         records[f"/api/exchange/inferiorPlatform/{{id}}/{action}.json"] = records[
             "/api/common/inferiorPlatform/{id}.json"]
