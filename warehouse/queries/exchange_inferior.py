@@ -290,18 +290,26 @@ def queue_video(conn: Connection[Any], row: dict[str, Any]) -> int:
 
 
 # the columns every statement below answers (exchange/superior/video.py reads them by these names)
-_QUEUED_VIDEOS = """
+_VIDEOS_IN_STATE = """
 SELECT r.id, r.inferior_platform_id AS platform_id, r.enterprise_id, r.vehicle_id, v.plate, v.plate_colour, r.kind,
 r.channel, r.av_type, r.start_time, r.end_time, r.stream_type, r.mem_type, r.state, r.stream_id,
 p.authorize_code_1 AS code
 FROM exchange_video_pull r JOIN exchange_vehicle v ON v.id = r.vehicle_id
 JOIN inferior_platform p ON p.id = r.inferior_platform_id
-WHERE r.inferior_platform_id = %(platform_id)s AND r.state = 'queued' AND r.deadline > now() ORDER BY r.id"""
+WHERE r.inferior_platform_id = ANY(%(platforms)s) AND r.state = %(state)s
+  AND (r.state <> 'queued' OR r.deadline > now())
+ORDER BY r.id"""
+
+
+def _videos_in_state(conn: Connection[Any], platform_ids: list[int], state: str) -> list[dict[str, Any]]:
+    """The requests of those platforms in ``state`` (a queued one only before its deadline), oldest first."""
+    return conn.cursor(row_factory=dict_row).execute(_VIDEOS_IN_STATE, {"platforms": platform_ids,
+                                                                        "state": state}).fetchall()
 
 
 def queued_videos(conn: Connection[Any], platform_id: int) -> list[dict[str, Any]]:
     """The platform's queued video requests with the vehicle's plate and colour and the code to present."""
-    return conn.cursor(row_factory=dict_row).execute(_QUEUED_VIDEOS, {"platform_id": platform_id}).fetchall()
+    return _videos_in_state(conn, [platform_id], "queued")
 
 
 def mark_video_sent(conn: Connection[Any], request_id: int, link: str, sn: int, sent_at: datetime) -> None:
@@ -346,17 +354,8 @@ def video_closed(conn: Connection[Any], request_id: int, state: str, error: str 
                  {"id": request_id, "state": state, "error": error, "at": at})
 
 
-_PLAYING = """
-SELECT r.id, r.inferior_platform_id AS platform_id, r.enterprise_id, r.vehicle_id, v.plate, v.plate_colour, r.kind,
-r.channel, r.av_type, r.start_time, r.end_time, r.stream_type, r.mem_type, r.state, r.stream_id,
-p.authorize_code_1 AS code
-FROM exchange_video_pull r JOIN exchange_vehicle v ON v.id = r.vehicle_id
-JOIN inferior_platform p ON p.id = r.inferior_platform_id
-WHERE r.state = 'playing' AND r.inferior_platform_id = ANY(%(platforms)s) ORDER BY r.id"""
-
-
 def playing_videos(conn: Connection[Any], platform_ids: list[int]) -> list[dict[str, Any]]:
-    return conn.cursor(row_factory=dict_row).execute(_PLAYING, {"platforms": platform_ids}).fetchall()
+    return _videos_in_state(conn, platform_ids, "playing")
 
 
 def expire_videos(conn: Connection[Any], at: datetime) -> list[int]:
