@@ -30,7 +30,6 @@ CONSOLE_ROUTES = (ROOT / "dashboards/src/router/routeTable.ts", ROOT / "dashboar
 # Who builds what is not served yet (the README's roadmap names the same areas).
 NEW_ENERGY = "new energy (GB/T 32960, GB 17691 / HJ 1239)"
 SEEDS = "the remaining seeds"
-EXCHANGE = "JT/T 809 data exchange"
 NO_PAGE = "-"  # a row the spec itself leaves without a page
 
 
@@ -61,9 +60,8 @@ class Call:
 
 
 # Routed, not yet all the spec asks for: db4403t363CarDetail shows what the HJ 1239 layout carries (no public
-# DB4403/T 363 text beyond it); the exchange playback screen lists a superior's requests, which are answered
-# without a stream yet.
-_PARTIAL = {"db4403t363CarDetail": NEW_ENERGY, "exchangePlayback": EXCHANGE}
+# DB4403/T 363 text beyond it).
+_PARTIAL = {"db4403t363CarDetail": NEW_ENERGY}
 
 
 def _screens(spec: str, family: str, items: str, *, prefix: str = "", **special: str) -> list[Screen]:

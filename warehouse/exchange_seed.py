@@ -13,7 +13,7 @@ from typing import Any
 from psycopg import Connection
 from psycopg.types.json import Jsonb
 
-from fleet.settings import ExchangeSettings, RegulatorSettings
+from fleet.settings import ExchangeSettings, MediaServerSettings, RegulatorSettings
 
 DEMO_NAME = "监管平台 (regulator in a box)"
 DEMO_USER_ID = 80900001
@@ -43,6 +43,8 @@ def seed_superior_platform(conn: Connection[Any], enterprise_id: int, settings: 
 # one superior_platform row with the same credentials (what the link service dials: FLEET_EXCHANGE_SUPERIOR_PORT,
 # its sub link on FLEET_EXCHANGE_DEMO_INFERIOR_DOWN_LINK_PORT). It forwards one subsidiary's vehicles, one
 # position per vehicle every LOOPBACK_INTERVAL_S, so the exchange screens have data without doubling the load.
+# Its video servers are the address our link service answers a video request with (FLEET_EXCHANGE_VIDEO_HOST,
+# else FLEET_MEDIA_SERVER_PUBLIC_HOST): the superior pulls from nothing else (exchange/superior/video.py).
 LOOPBACK_NAME = "演示下级平台 (loopback)"
 LOOPBACK_USER_ID = 80900002
 LOOPBACK_PASSWORD = "loop809"
@@ -50,9 +52,10 @@ LOOPBACK_CENTRE_ID = 80900002
 LOOPBACK_INTERVAL_S = 30
 
 _SEED_INFERIOR = """
-INSERT INTO inferior_platform (enterprise_id, name, user_id, password, centre_id, version, allowed_hosts, remark)
+INSERT INTO inferior_platform (enterprise_id, name, user_id, password, centre_id, version, allowed_hosts, video_hosts,
+                               remark)
 SELECT %(enterprise_id)s, %(name)s, %(user_id)s, %(password)s, %(centre_id)s, '2019', '["127.0.0.1"]',
-       'fleetwatch itself on the loopback (fleet up)'
+       %(video_hosts)s, 'fleetwatch itself on the loopback (fleet up)'
 WHERE NOT EXISTS (SELECT 1 FROM inferior_platform WHERE name = %(name)s OR user_id = %(user_id)s)"""
 
 _SEED_LOOPBACK_SUPERIOR = """
@@ -71,7 +74,8 @@ def seed_loopback_inferior(conn: Connection[Any], enterprise_id: int, exchanged_
     settings = settings or ExchangeSettings()
     params = {"enterprise_id": enterprise_id, "name": LOOPBACK_NAME, "user_id": LOOPBACK_USER_ID,
               "password": LOOPBACK_PASSWORD, "centre_id": LOOPBACK_CENTRE_ID}
-    conn.execute(_SEED_INFERIOR, params)
+    video_host = (settings.video_host or MediaServerSettings().public_host).strip()
+    conn.execute(_SEED_INFERIOR, {**params, "video_hosts": Jsonb([video_host] if video_host else [])})
     conn.execute(_SEED_LOOPBACK_SUPERIOR, {**params, "port": settings.superior_port,
                                            "down_link_port": settings.demo_inferior_down_link_port,
                                            "interval": LOOPBACK_INTERVAL_S,

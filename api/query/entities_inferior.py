@@ -14,12 +14,16 @@ inspection or a message and reading the link state (api/routes/exchange.py) need
 - ``inferiorRequest``: the inspections and messages sent to inferior platforms, with their answers and latency;
   one unanswered at its ``deadline`` reads ``expired`` (migration 0050).
 - ``inferiorVideoRequest``: the live video and playback requests (0x9801 / 0x9A01) operators sent, with who asked,
-  the RESULT, the answer's latency and why one failed or ended (migration 0066, exchange/superior/video.py).
+  the RESULT, the answer's latency, the address it named and why one failed or ended (migrations 0066, 0067,
+  exchange/superior/video.py).
+- ``videoHosts`` of an inferior platform: where its 0x1801 / 0x1A01 may send our media server (IP addresses, CIDR
+  networks, host names; empty: the address its main link comes from; migration 0067).
 """
 
 from __future__ import annotations
 
-from ipaddress import ip_address
+import re
+from ipaddress import ip_address, ip_network
 from typing import Any
 
 from api.query.entities_exchange import LinkPlatformHooks
@@ -28,7 +32,8 @@ from api.query.grammar import EntitySpec, FieldSpec
 F = FieldSpec
 PERMISSION = "inferiorPlatform"
 U32 = 4_294_967_295
-DEFAULTED = ("version", "encrypted", "m1", "ia1", "ic1", "encryptKey", "allowedHosts", "enabled")
+DEFAULTED = ("version", "encrypted", "m1", "ia1", "ic1", "encryptKey", "allowedHosts", "videoHosts", "enabled")
+HOST_NAME = re.compile(r"(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?$")
 
 
 def _hosts(value: Any) -> str | None:
@@ -40,6 +45,25 @@ def _hosts(value: Any) -> str | None:
             ip_address(item if isinstance(item, str) else "")
         except ValueError:
             return f"来源地址不合法: {str(item)[:64]} (allowedHosts: {str(item)[:64]!r} is not an IP address)"
+    return None
+
+
+def _video_hosts(value: Any) -> str | None:
+    """At most 100 IP addresses, CIDR networks or host names (where a 0x1801 / 0x1A01 may send our media server);
+    a network spanning everything (/0) would undo the rule, so it is refused."""
+    if not isinstance(value, list) or len(value) > 100:
+        return "视频服务器地址不合法 (videoHosts is a list of at most 100 IP addresses, networks or host names)"
+    for item in value:
+        text = item.strip() if isinstance(item, str) else ""
+        try:
+            network = ip_network(text, strict=False)
+        except ValueError:
+            if HOST_NAME.match(text) is None:
+                return (f"视频服务器地址不合法: {str(item)[:64]} (videoHosts: {str(item)[:64]!r} is not an IP address,"
+                        " a network or a host name)")
+            continue
+        if network.prefixlen == 0:
+            return f"视频服务器地址不合法: {text} (videoHosts: a network of every address is not a restriction)"
     return None
 
 
@@ -74,6 +98,8 @@ INFERIOR_PLATFORM = EntitySpec(
         "encryptKey": F("encrypt_key", "int", minimum=0, maximum=U32, create=True, update=True, label="密钥"),
         "allowedHosts": F("allowed_hosts", "json", create=True, update=True, check=_hosts, example=[],
                           filterable=False, sortable=False, label="允许来源地址"),
+        "videoHosts": F("video_hosts", "json", create=True, update=True, check=_video_hosts, example=["10.0.0.0/24"],
+                        filterable=False, sortable=False, label="视频服务器地址"),
         "enabled": F("enabled", "bool", create=True, update=True, label="启用", exportable=True),
         "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
                     label="备注", exportable=True),
@@ -178,6 +204,12 @@ INFERIOR_REQUEST = EntitySpec(
     },
 )
 
+# exchange_video_pull.error (migration 0067)
+VIDEO_ERROR_LABELS: tuple[tuple[str, str], ...] = (
+    ("no_code", "下级平台未上报时效口令"), ("media_unavailable", "媒体服务不可用"),
+    ("address_refused", "应答地址不在该平台的视频服务器地址内"), ("stopped", "操作员停止"))
+VIDEO_ERRORS = tuple(code for code, _ in VIDEO_ERROR_LABELS)
+
 INFERIOR_VIDEO_REQUEST = EntitySpec(
     name="inferiorVideoRequest",
     relation="exchange_video_pull_view",
@@ -201,7 +233,8 @@ INFERIOR_VIDEO_REQUEST = EntitySpec(
         "state": F("state", enum=("queued", "sent", "playing", "failed", "expired", "ended"), label="状态",
                    exportable=True),
         "result": F("result", "int", label="应答结果", exportable=True),
-        "error": F("error", label="原因", exportable=True),
+        "error": F("error", enum=VIDEO_ERRORS, choices=VIDEO_ERROR_LABELS, label="原因", exportable=True),
+        "serverAddress": F("server_address", label="应答地址", exportable=True),
         "createdByName": F("created_by_name", label="请求人", exportable=True),
         "createdAt": F("created_at", "time", label="请求时间", exportable=True),
         "sentAt": F("sent_at", "time", label="发送时间", exportable=True),

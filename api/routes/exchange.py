@@ -240,7 +240,7 @@ def stop_video_pull(request_id: int) -> dict[str, Any]:
     with get_db().connection() as conn:
         found = _video_pull(request_id, conn)
         if found["state"] in ("queued", "sent"):
-            qi.video_closed(conn, request_id, "ended", "stopped by the operator", datetime.now(UTC))
+            qi.video_closed(conn, request_id, "ended", qi.STOPPED, datetime.now(UTC))
     if found["state"] == "playing" and found["streamId"]:
         try:
             media().release(found["streamId"], current_principal().user_id)

@@ -85,6 +85,7 @@ class PlatformLinks:
         self.sub = LinkState()
         self.verify_code = 0
         self.down_link: tuple[str, int] | None = None
+        self.main_host: str | None = None  # the source address of the current (or last) main link
         self.sub_logins = 0
         self.sub_failures = 0
         self.handler_errors = 0
@@ -135,6 +136,8 @@ class PlatformLinks:
             self._main_writer.close()
         self._main_writer = writer
         self.main.set("up", peer)
+        address = writer.get_extra_info("peername")
+        self.main_host = str(address[0]) if address else None
         self.main.last_heartbeat = now()
         self.verify_code = secrets.randbits(32)
         self.down_link = down_link

@@ -128,7 +128,7 @@ class SuperiorService(MainLinkServer):
                 isinstance(body, m.Playback) and isinstance(body.data, m.PlaybackAnswer)):
             platform = self.platforms.get(links.account.user_id)
             if platform is not None:
-                self.event(links, "video_answer", await self.videos.answered(platform.id, links, body))
+                self.event(links, "video_answer", await self.videos.answered(platform, links, body))
         elif isinstance(body, m.PlatformExchange) and isinstance(body.data, m.InspectionAnswer):
             answer = body.data
             await self._answered(links, "inspection", answer.info_id, answer.source_sn, answer.content,

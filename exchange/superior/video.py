@@ -5,10 +5,15 @@ the live ones it names.
 
 | step | what |
 |---|---|
-| queued (the API) | sent as 0x9801 (CHANNEL_ID, AV_ITEM_TYPE, AUTHORIZE_CODE: the platform's latest AUTHORIZE_CODE_1 from its 0x1701, no GNSS_DATA: we are its home region's superior; a 0x9A01 also its STREAM_TYPE, MEM_TYPE and period) on the sub link, else the main link; a platform that reported no code fails it at once ("no authorisation code") |
-| 0x1801 | answers the oldest sent request of that vehicle: RESULT 0 registers a stream ``exchange-<id>`` with our media server that pulls ``http://SERVER_IP:SERVER_PORT/<plate>.<colour>.<channel>.<av flag>.<code>`` (gateway/video/pull.py; state playing), else failed with the RESULT kept; a media server that refuses fails it and the platform is told 0x9802 |
+| queued (the API) | sent as 0x9801 (CHANNEL_ID, AV_ITEM_TYPE, AUTHORIZE_CODE: the platform's latest AUTHORIZE_CODE_1 from its 0x1701, no GNSS_DATA: we are its home region's superior; a 0x9A01 also its STREAM_TYPE, MEM_TYPE and period) on the sub link, else the main link; a platform that reported no code fails it at once (error `no_code`) |
+| 0x1801 | answers the oldest sent request of that vehicle: RESULT 0 registers a stream ``exchange-<id>`` with our media server that pulls ``http://SERVER_IP:SERVER_PORT/<plate>.<colour>.<channel>.<av flag>.<code>`` (gateway/video/pull.py; state playing), else failed with the RESULT kept; a SERVER_IP outside the platform's video addresses (``video_address_allowed``) or a media server that refuses fails it and the platform is told 0x9802 |
 | playing | every ``poll_s`` the media server is asked for the stream; once it is gone (nobody watched for its idle time, the operator stopped it, the pull ended) the platform is sent 0x9802 and the request ends |
 | deadline | a request not answered by its deadline expires (a late 0x1801 matches nothing) |
+
+Our media server fetches only what ``video_address_allowed`` admits: the platform's configured video addresses
+(migration 0067 ``video_hosts``: IP addresses, CIDR networks, host names compared exactly) or, with none
+configured, the address its main link comes from. Anything else would let a platform with a login make the media
+server reach any host of our network. Never an unspecified, multicast or broadcast address.
 
 A request whose platform's links are both down stays queued until its deadline; a 0x9802 that cannot be sent
 (both links down) is not retried: the inferior's own idle stop ends its stream.
@@ -17,8 +22,9 @@ A request whose platform's links are both down stays queued until its deadline; 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +42,41 @@ AV_KINDS = {"live": {0: (0, "live"), 1: (3, "listen"), 2: (1, "live")},
             "playback": {0: (0, "playback"), 1: (1, "playback"), 2: (2, "playback")}}
 SUB_STREAM = 1
 PLAYBACK_END = 2  # 0x9A02 CONTROL_TYPE: end the playback
+
+
+IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _ip(text: str) -> IpAddress | None:
+    try:
+        address = ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return mapped or address
+
+
+def video_address_allowed(server_ip: str, video_hosts: Iterable[str], link_host: str | None) -> bool:
+    """May our media server fetch a stream from ``server_ip`` (a 0x1801 / 0x1A01's SERVER_IP)? Yes when it is
+    one of ``video_hosts`` (an IP address, a CIDR network it lies in, or a host name spelled the same), or, with
+    no ``video_hosts``, the address ``link_host`` of the platform's main link. Never an unspecified, multicast or
+    broadcast address."""
+    hosts = [h.strip() for h in video_hosts if h.strip()]
+    address = _ip(server_ip)
+    if address is None:  # a host name: only one configured as is (its DNS is the operator's to trust)
+        name = server_ip.strip().rstrip(".").lower()
+        return bool(name) and any(h.rstrip(".").lower() == name for h in hosts)
+    if address.is_unspecified or address.is_multicast or address == ipaddress.IPv4Address("255.255.255.255"):
+        return False
+    if not hosts:
+        return link_host is not None and _ip(link_host) == address
+    for host in hosts:
+        try:
+            if address in ipaddress.ip_network(host.strip("[]"), strict=False):
+                return True
+        except ValueError:
+            continue  # a host name: matched above only by a name
+    return False
 
 
 def stream_id(request_id: int) -> str:
@@ -90,8 +131,7 @@ class VideoPulls:
     async def send_queued(self, platform_id: int, links: PlatformLinks) -> None:
         for request in await self._call(q.queued_videos, platform_id):
             if not request["code"]:
-                await self._call(q.video_closed, request["id"], "failed", "no authorisation code (0x1701)",
-                                 datetime.now(UTC))
+                await self._call(q.video_closed, request["id"], "failed", q.NO_CODE, datetime.now(UTC))
                 continue
             body = start_body(request)
             try:
@@ -100,24 +140,31 @@ class VideoPulls:
                 return  # stays queued until its deadline
             await self._call(q.mark_video_sent, request["id"], link, sn, datetime.now(UTC))
 
-    async def answered(self, platform_id: int, links: PlatformLinks, body: m.RealVideo | m.Playback) -> str:
+    async def answered(self, platform: q.InferiorPlatform, links: PlatformLinks,
+                       body: m.RealVideo | m.Playback) -> str:
         """A 0x1801 or 0x1A01: what happened, for the link's event log."""
         answer: m.RealVideoAnswer | m.PlaybackAnswer = body.data
         kind = "playback" if isinstance(body, m.Playback) else "live"
-        request = await self._call(q.answer_video, platform_id, body.plate, body.plate_colour, answer.result,
+        request = await self._call(q.answer_video, platform.id, body.plate, body.plate_colour, answer.result,
                                    answer.server_ip, answer.server_port, datetime.now(UTC), kind)
         if request is None:
             return f"0x{body.data_type:04X} for {body.plate} matches no request waiting"
         at = datetime.now(UTC)
         if answer.result != 0:
-            await self._call(q.video_closed, request["id"], "failed", f"RESULT {answer.result}", at)
+            await self._call(q.video_closed, request["id"], "failed", None, at)
             return f"request {request['id']}: RESULT {answer.result}"
+        if not video_address_allowed(answer.server_ip, platform.video_hosts, links.main_host):
+            log.warning("video request %s: inferior platform %s answered %s:%s, not one of its video addresses;"
+                        " refused", request["id"], platform.id, answer.server_ip, answer.server_port)
+            await self._call(q.video_closed, request["id"], "failed", q.ADDRESS_REFUSED, at)
+            self._stop(links, request)
+            return f"request {request['id']}: {answer.server_ip}:{answer.server_port} refused (not a video address)"
         url = pull_url(answer.server_ip, answer.server_port, request)
         try:
             await asyncio.to_thread(self.media.register, registration(request, url))
         except (MediaUnavailable, NoSessionAddress) as exc:
             log.warning("video request %s: the media server refused the pull: %s", request["id"], exc)
-            await self._call(q.video_closed, request["id"], "failed", "media server unavailable", at)
+            await self._call(q.video_closed, request["id"], "failed", q.MEDIA_UNAVAILABLE, at)
             self._stop(links, request)
             return f"request {request['id']}: media server unavailable"
         await self._call(q.video_playing, request["id"], stream_id(request["id"]))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from psycopg.types.json import Jsonb
 
 from fleet.settings import ExchangeSettings
 from fleet.topics import CONSOLE_EVENTS, JT808_UPLINK
@@ -168,3 +169,58 @@ def test_the_video_dialog_in_each_language(page: Any, console_stack: ConsoleStac
     assert av in dialog.inner_text() and loopback["vehicle"].plate in page.locator(".ant-modal-title").inner_text()
     assert recording in dialog.get_by_test_id("exchange-video-kind").inner_text()
     assert page.errors == []
+
+
+def test_an_answer_naming_a_video_server_outside_the_platforms_is_refused(
+        page: Any, console_stack: ConsoleStack, loopback: dict[str, Any]) -> None:
+    """The platform's video servers, typed into its form as a network, leave out the address its link service answers
+    (127.0.0.1): the 0x1801 naming it is not pulled (our media server fetches only what the platform was given), the
+    request fails with the refused address shown, and the platform is told 0x9802."""
+    db_url = console_stack.db_url
+    inferior = loopback["inferior_id"]
+    before = _one(db_url, "SELECT video_hosts FROM inferior_platform WHERE id = %s", inferior)
+    sign_in(page, PARENT.admin, path="/exchange/inferiorPlatform")
+    platforms = page.get_by_test_id("list-page-inferiorPlatform")
+    platforms.get_by_test_id("list-filter-name").fill(LOOPBACK_NAME)
+    platforms.get_by_test_id("list-search").click()
+    drawer = page.get_by_test_id("record-drawer")
+    click_until(lambda: platforms.get_by_test_id(f"row-edit-{inferior}").click(), drawer)
+    hosts = drawer.get_by_test_id("record-field-videoHosts")
+    assert "主链路" in drawer.inner_text()  # the field's help: empty means the main link's address
+    assert hosts.inner_text().split() == before  # as seeded: the address its link service answers with
+    for _ in before:
+        hosts.locator(".ant-select-selection-item-remove").first.click()
+    hosts.locator("input").fill("10.9.9.0/24")
+    hosts.locator("input").press("Enter")
+    stops = _one(db_url, "SELECT count(*) FROM exchange_message WHERE inferior_platform_id = %s AND direction = 'down'"
+                 " AND data_type = %s", inferior, 0x9802)
+    try:
+        drawer.get_by_test_id("record-save").click()
+        wait_for(lambda: _one(db_url, "SELECT video_hosts FROM inferior_platform WHERE id = %s", inferior)
+                 == ["10.9.9.0/24"], 15, "the platform's video servers saved", loopback["service"])
+        page.wait_for_timeout(1_500)  # the superior service re-reads its platforms every FLEET_EXCHANGE_RELOAD_S (1 s)
+        page.goto("/exchange/car")
+        dialog = _open_dialog(page, loopback)
+        dialog.get_by_test_id("exchange-video-request").click()
+        state = dialog.get_by_test_id("exchange-video-state")
+        page.locator('[data-testid=exchange-video-state][data-state=failed]').wait_for(timeout=60_000)
+        assert "127.0.0.1:" in state.inner_text() and "不在该平台的视频服务器地址内" in state.inner_text()
+        with connect(db_url) as conn:
+            row = conn.execute("SELECT state, result, error, server_ip, stream_id FROM exchange_video_pull WHERE"
+                               " vehicle_id = %s ORDER BY id DESC LIMIT 1", (loopback["exchanged"],)).fetchone()
+        assert row == ("failed", 0, "address_refused", "127.0.0.1", None)
+        wait_for(lambda: _one(db_url, "SELECT count(*) FROM exchange_message WHERE inferior_platform_id = %s AND "
+                              "direction = 'down' AND data_type = %s", inferior, 0x9802) > stops, 15,
+                 "0x9802 sent for the refused answer", loopback["service"])
+        page.keyboard.press("Escape")
+        listed = page.get_by_test_id("list-page-inferiorVideoRequest")
+        page.reload()
+        refused = listed.locator("tr.ant-table-row", has_text="应答地址不在允许范围")
+        refused.first.wait_for()
+        assert "127.0.0.1:" in refused.first.inner_text()
+        assert page.errors == []
+    finally:
+        with connect(db_url) as conn:
+            conn.execute("UPDATE inferior_platform SET video_hosts = %s WHERE id = %s",
+                         (Jsonb(before), inferior))
+            conn.commit()

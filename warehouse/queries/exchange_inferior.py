@@ -32,10 +32,12 @@ class InferiorPlatform:
     ic1: int
     encrypt_key: int
     allowed_hosts: tuple[str, ...]
+    video_hosts: tuple[str, ...] = ()  # where its 0x1801 / 0x1A01 may send our media server (migration 0067)
 
 
 _PLATFORMS = """
-SELECT id, enterprise_id, user_id, password, centre_id, version, encrypted, m1, ia1, ic1, encrypt_key, allowed_hosts
+SELECT id, enterprise_id, user_id, password, centre_id, version, encrypted, m1, ia1, ic1, encrypt_key, allowed_hosts,
+       video_hosts
 FROM inferior_platform WHERE enabled ORDER BY id"""
 
 
@@ -43,7 +45,9 @@ def enabled_inferior_platforms(conn: Connection[Any]) -> list[InferiorPlatform]:
     out = []
     for row in conn.cursor(row_factory=dict_row).execute(_PLATFORMS).fetchall():
         hosts = row.pop("allowed_hosts") or []
-        out.append(InferiorPlatform(**row, allowed_hosts=tuple(str(h) for h in hosts)))
+        video = row.pop("video_hosts") or []
+        out.append(InferiorPlatform(**row, allowed_hosts=tuple(str(h) for h in hosts),
+                                    video_hosts=tuple(str(h) for h in video)))
     return out
 
 
@@ -347,8 +351,12 @@ def video_playing(conn: Connection[Any], request_id: int, stream_id: str) -> Non
                  " AND state = 'sent'", {"id": request_id, "stream": stream_id})
 
 
+# exchange_video_pull.error (migration 0067): why a request failed or ended early, a code the console translates
+NO_CODE, MEDIA_UNAVAILABLE, ADDRESS_REFUSED, STOPPED = "no_code", "media_unavailable", "address_refused", "stopped"
+
+
 def video_closed(conn: Connection[Any], request_id: int, state: str, error: str | None, at: datetime) -> None:
-    """A request ``failed`` or ``ended`` (with why, in a few words)."""
+    """A request ``failed`` or ``ended``; ``error`` is None or one of the codes above."""
     conn.execute("UPDATE exchange_video_pull SET state = %(state)s, error = %(error)s, ended_at = %(at)s"
                  " WHERE id = %(id)s AND state IN ('queued', 'sent', 'playing')",
                  {"id": request_id, "state": state, "error": error, "at": at})
@@ -369,6 +377,7 @@ _VIDEO_IN_SCOPE = """
 SELECT r.id, r.enterprise_id AS "enterpriseId", r.vehicle_id AS "vehicleId", v.plate, v.plate_colour AS "plateColor",
        r.kind, r.channel AS "channelId", r.av_type AS "avItemType", r.start_time AS "startTime",
        r.end_time AS "endTime", r.stream_type AS "streamType", r.mem_type AS "memType", r.state, r.result, r.error, r.stream_id AS "streamId",
+       r.server_ip AS "serverIp", r.server_port AS "serverPort",
        r.created_at AS "createdAt", r.sent_at AS "sentAt", r.answered_at AS "answeredAt", r.ended_at AS "endedAt",
        r.deadline
 FROM exchange_video_pull r JOIN exchange_vehicle v ON v.id = r.vehicle_id JOIN enterprise e ON e.id = r.enterprise_id

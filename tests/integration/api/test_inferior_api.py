@@ -35,8 +35,11 @@ def new_platform(client: FlaskClient, headers: dict[str, str], **extra: Any) -> 
 
 def test_password_is_stored_for_the_login_and_never_returned(client: FlaskClient, login: Login, pg_url: str) -> None:
     headers = login("admin_a")
-    created = new_platform(client, headers, allowedHosts=["10.1.2.3"])
+    created = new_platform(client, headers, allowedHosts=["10.1.2.3"],
+                           videoHosts=["10.1.2.0/24", "video.example.cn"])
     assert "password" not in created and created["allowedHosts"] == ["10.1.2.3"]
+    assert created["videoHosts"] == ["10.1.2.0/24", "video.example.cn"]
+    assert new_platform(client, headers)["videoHosts"] == []  # none: the main link's address only
     detail = client.get(f"/api/common/inferiorPlatform/{created['id']}.json", headers=headers).json["data"]  # type: ignore[index]
     assert "password" not in detail and detail["version"] == "2011"
     rows = client.post("/api/common/query/inferiorPlatform.json?pageSize=1000", headers=headers, json={}).json
@@ -55,7 +58,8 @@ def test_a_user_id_taken_by_another_platform_is_a_409_and_bad_values_are_400s(cl
         "name": "dup", "userId": created["userId"], "password": "x", "centreId": 1})
     assert reply.status_code == 409 and reply.json["data"] == {"field": "userId"}  # type: ignore[index]
     for field, value in (("allowedHosts", ["not an address"]), ("version", "2013"), ("password", "123456789"),
-                         ("userId", -1)):
+                         ("userId", -1), ("videoHosts", ["not a host"]), ("videoHosts", ["0.0.0.0/0"]),
+                         ("videoHosts", "10.0.0.1")):
         reply = client.post("/api/common/inferiorPlatform.json", headers=login("admin_a"), json={
             "name": f"x{uuid.uuid4().hex[:6]}", "userId": 12345, "password": "x", "centreId": 1, field: value})
         assert reply.status_code == 400 and field in error_text(reply, "en-US"), (field, reply.json)  # type: ignore[index]
@@ -248,18 +252,18 @@ def test_live_video_of_an_exchange_vehicle_is_requested_answered_played_and_stop
         q.video_playing(conn, first["id"], f"exchange-{first['id']}")
         refused = q.answer_video(conn, platform["id"], plate, 2, 2, "", 0, datetime.now(UTC))
         assert refused is not None and refused["id"] == second["id"]
-        q.video_closed(conn, second["id"], "failed", "RESULT 2", datetime.now(UTC))
+        q.video_closed(conn, second["id"], "failed", None, datetime.now(UTC))
         assert q.answer_video(conn, platform["id"], plate, 2, 0, "10.0.0.9", 7618, datetime.now(UTC)) is None
         conn.commit()
     playing = client.get(f"/api/exchange/videoPull/{first['id']}.json", headers=headers).json["data"]  # type: ignore[index]
     assert playing["state"] == "playing" and playing["streamId"] == f"exchange-{first['id']}"
     assert f"/live/exchange-{first['id']}.flv?token=" in playing["wsUrl"] and playing["urlExpiresAt"] > 0
     failed = client.get(f"/api/exchange/videoPull/{second['id']}.json", headers=headers).json["data"]  # type: ignore[index]
-    assert (failed["state"], failed["result"], failed["error"]) == ("failed", 2, "RESULT 2")
+    assert (failed["state"], failed["result"], failed["error"], failed["serverIp"]) == ("failed", 2, None, "")
     # a request still waiting is ended at once by the operator's stop
     third = client.post(base, headers=headers, json={"channelId": 2}).json["data"]  # type: ignore[index]
     stopped = client.post(f"/api/exchange/videoPull/{third['id']}/stop.json", headers=headers).json["data"]  # type: ignore[index]
-    assert (stopped["state"], stopped["error"]) == ("ended", "stopped by the operator")
+    assert (stopped["state"], stopped["error"]) == ("ended", "stopped")
     with connect(pg_url) as conn:
         assert q.queued_videos(conn, platform["id"]) == []
     # the list of what was asked (entity inferiorVideoRequest): newest first, who asked, the answer
@@ -269,6 +273,7 @@ def test_live_video_of_an_exchange_vehicle_is_requested_answered_played_and_stop
         (third["id"], "live", 2, "ended", None), (second["id"], "live", 1, "failed", 2),
         (first["id"], "live", 3, "playing", 0)]
     assert listed[2]["platformName"] == platform["name"] and listed[2]["latencyMs"] >= 0
+    assert (listed[2]["serverAddress"], listed[0]["error"]) == ("10.0.0.9:7618", "stopped")
     assert {r["createdByName"] for r in listed} == {listed[0]["createdByName"]} and listed[0]["createdByName"]
     assert client.post("/api/common/query/inferiorVideoRequest.json", headers=login("admin_b"),
                        json={"plate": plate}).json["data"]["list"] == []  # type: ignore[index]

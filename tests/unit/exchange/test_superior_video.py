@@ -1,6 +1,7 @@
 """What fleetwatch as the superior platform sends for an operator's video request (exchange/superior/video.py): the
 0x9801 / 0x9A01 with the platform's code, the 0x9802 / 0x9A02 end, the media server's registration of the stream
-it pulls (kind and data type by AV_ITEM_TYPE) and the §6.2 URL it pulls, each through the codec and back."""
+it pulls (kind and data type by AV_ITEM_TYPE) and the §6.2 URL it pulls, each through the codec and back; which
+addresses an answer may send our media server to."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from exchange.superior.video import pull_url, registration, start_body, stop_body
+from exchange.superior.video import pull_url, registration, start_body, stop_body, video_address_allowed
 from fleet.video_streams import parse_pull_path
 from gateway.video.hub import stream_info_of
 from protocols.jt809 import messages as m
@@ -63,3 +64,32 @@ def test_the_pull_url_is_the_standards_with_the_platforms_code() -> None:
     pulled = parse_pull_path(url.removeprefix("http://10.0.0.9:7618").replace("%C2%B7", "·").replace("%E7%B2%A4", "粤"))
     assert (pulled.plate, pulled.plate_colour, pulled.channel, pulled.av_flag, pulled.code) == ("粤B·12345", 2, 3, 2, CODE)
     assert pull_url("fd00::9", 7618, _request()).startswith("http://[fd00::9]:7618/")
+
+
+@pytest.mark.parametrize(("server_ip", "video_hosts", "link_host", "allowed"), [
+    # none configured: only the address the platform's main link comes from
+    ("203.0.113.7", (), "203.0.113.7", True),
+    ("203.0.113.8", (), "203.0.113.7", False),
+    ("127.0.0.1", (), "::ffff:127.0.0.1", True),   # an IPv4 link seen by a dual-stack listener
+    ("169.254.169.254", (), "203.0.113.7", False),  # a metadata service
+    ("10.0.0.5", (), None, False),                  # no link known: nothing
+    # configured: an address, a network it lies in, a host name spelled the same; the link's address no longer counts
+    ("10.0.0.5", ("10.0.0.5",), "203.0.113.7", True),
+    ("10.0.0.77", ("10.0.0.0/24",), None, True),
+    ("10.0.1.77", ("10.0.0.0/24",), None, False),
+    ("203.0.113.7", ("10.0.0.0/24",), "203.0.113.7", False),
+    ("fd00::9", ("fd00::/64",), None, True),
+    ("[fd00::9]", ("fd00::9",), None, True),
+    ("Video.Example.cn", ("video.example.cn",), None, True),
+    ("video.example.cn.evil.test", ("video.example.cn",), None, False),
+    ("video.example.cn", (), "203.0.113.7", False),   # a name is never the link's address
+    ("10.0.0.5", ("video.example.cn",), None, False),  # nor an address a name's
+    # never a wildcard, multicast or broadcast address, whatever is configured
+    ("0.0.0.0", ("0.0.0.0/1",), "0.0.0.0", False),
+    ("224.0.0.1", ("224.0.0.0/4",), None, False),
+    ("255.255.255.255", ("255.255.255.0/24",), None, False),
+    ("", ("10.0.0.0/24",), "10.0.0.1", False),
+])
+def test_an_answer_may_send_the_media_server_only_to_the_platforms_video_servers(
+        server_ip: str, video_hosts: tuple[str, ...], link_host: str | None, allowed: bool) -> None:
+    assert video_address_allowed(server_ip, video_hosts, link_host) is allowed

@@ -38,6 +38,10 @@ const DEFAULT_PLAYBACK_MINUTES = 10;
  * `live-player`. */
 export default function ExchangeVideoDialog({ vehicle, onClose }: ExchangeVideoDialogProps) {
   const { t } = useTranslation('inferior');
+  // a failure's reason: ours when we refused (an address outside the platform's video servers), else its RESULT
+  const failure = (failed: VideoPull): string => (failed.error
+    ? t(`video.errors.${failed.error}`, { address: `${failed.serverIp ?? ''}:${failed.serverPort ?? ''}`, defaultValue: failed.error })
+    : t('video.result', { result: failed.result ?? '', meaning: t(`video.results.${String(failed.result)}`, { defaultValue: '' }) }));
   const [form] = Form.useForm<Values>();
   const [pull, setPull] = useState<VideoPull | null>(null);
   const [asking, setAsking] = useState(false);
@@ -130,9 +134,7 @@ export default function ExchangeVideoDialog({ vehicle, onClose }: ExchangeVideoD
             )}
             {pull.state === 'failed' && (
               <Alert type="error" showIcon message={t('video.state.failed')}
-                description={pull.result !== null
-                  ? t('video.result', { result: pull.result, meaning: t(`video.results.${pull.result}`, { defaultValue: '' }) })
-                  : pull.error} />
+                description={failure(pull)} />
             )}
             {pull.state === 'expired' && <Alert type="warning" showIcon message={t('video.state.expired')} />}
             {pull.state === 'ended' && <Alert type="info" showIcon message={t('video.state.ended')} />}

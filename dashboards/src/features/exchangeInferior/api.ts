@@ -73,7 +73,11 @@ export interface VideoPull {
   state: 'queued' | 'sent' | 'playing' | 'failed' | 'expired' | 'ended';
   /** The 0x1801 RESULT (0 success, 1 failure, 2 not supported, 3 session ended, 4 ...). */
   result: number | null;
+  /** Why it failed or ended early (migration 0067): no_code, media_unavailable, address_refused, stopped. */
   error: string | null;
+  /** The address the platform's answer named (SERVER_IP / SERVER_PORT). */
+  serverIp: string | null;
+  serverPort: number | null;
   streamId: string | null;
   deadline: string;
   /** While playing: the signed URLs of the stream our media server pulls. */

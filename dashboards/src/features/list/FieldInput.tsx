@@ -66,6 +66,20 @@ export default function FieldInput({ field, mode, placeholder, testId, optionLab
           style={{ minWidth: 200 }}
         />
       );
+    case 'tags':
+      // the server's value is a list of strings, typed one by one (Enter or a comma ends one)
+      return (
+        <Select
+          {...common}
+          mode="tags"
+          allowClear
+          open={false}
+          tokenSeparators={[',', ' ', '，']}
+          value={Array.isArray(value) ? (value as string[]) : []}
+          onChange={(v: string[]) => onChange?.(v.map((item) => item.trim()).filter(Boolean))}
+          style={{ minWidth: 200 }}
+        />
+      );
     case 'multiselect': {
       // the server's value is a comma list of the enum's values
       const chosen = typeof value === 'string' && value ? value.split(',') : [];

@@ -6,7 +6,7 @@ import { useSession } from '../../auth/useSession';
 import { createRecord, updateRecord } from './api';
 import EnterpriseSelect from './EnterpriseSelect';
 import FieldInput from './FieldInput';
-import { bodyOf, enumLabel, failedField, fieldTitle, namespaceOf, rulesFor, TENANT_FIELD } from './model';
+import { bodyOf, enumLabel, failedField, fieldHelp, fieldTitle, namespaceOf, rulesFor, TENANT_FIELD } from './model';
 import type { EntityMeta, FieldMeta, ListRecord } from './types';
 
 interface Props {
@@ -106,7 +106,8 @@ export default function RecordDrawer({ meta, namespace, fields, record, onClose,
             } });
           }
           return (
-            <Form.Item key={field.name} name={field.name} label={title} rules={rules}>
+            <Form.Item key={field.name} name={field.name} label={title} rules={rules}
+              extra={fieldHelp(t, namespace, field)}>
               {field.name === TENANT_FIELD ? <EnterpriseSelect testId={`record-field-${field.name}`} /> : (
                 <FieldInput field={field} mode="form" testId={`record-field-${field.name}`}
                   optionLabel={(v) => enumLabel(t, namespace, field, v)} />

@@ -31,6 +31,11 @@ export function fieldTitle(t: TFunction, strings: string, field: Pick<FieldMeta,
   return t([screenKey(strings, `fields.${field.name}`), `list:fields.${field.name}`], { defaultValue: field.label || field.name });
 }
 
+/** A form field's help under its input: the screen's `help.<field>`, else none. */
+export function fieldHelp(t: TFunction, strings: string, field: Pick<FieldMeta, 'name'>): string | undefined {
+  return t(screenKey(strings, `help.${field.name}`), { defaultValue: '' }) || undefined;
+}
+
 /** An enum value's label: the screen's `enums.<field>.<value>`, the list framework's, else the value. */
 export function enumLabel(t: TFunction, strings: string, field: Pick<FieldMeta, 'name'>, value: unknown): string {
   const key = `enums.${field.name}.${String(value)}`;
@@ -130,12 +135,15 @@ export function rulesFor(field: FieldMeta, title: string, t: TFunction): FormRul
 }
 
 /** Which widget edits or filters a field. */
-export type Widget = 'text' | 'number' | 'select' | 'multiselect' | 'ref' | 'refs' | 'switch' | 'time';
+export type Widget = 'text' | 'number' | 'select' | 'multiselect' | 'ref' | 'refs' | 'tags' | 'switch' | 'time';
 
 export function widgetOf(field: FieldMeta): Widget {
   // a list of references (a gb32960 superior platform's carIds): several records of the referenced entity
   if (field.ref && field.type === 'json') return 'refs';
   if (field.ref) return 'ref';
+  // any other list a generic form edits is a list of words (an inferior platform's addresses); structured values
+  // (a fence's geometry) have forms of their own
+  if (field.type === 'json') return 'tags';
   if (field.enum && field.multiple) return 'multiselect';
   if (field.enum) return 'select';
   if (field.type === 'bool') return 'switch';

@@ -38,7 +38,7 @@ export default function ExchangeCarScreen() {
       'channelId', { field: 'avItemType', render: (value) => t(`video.av.${String(value)}`) },
       { field: 'state', render: (value) => <Tag color={VIDEO_STATE_COLOURS[String(value)]} data-testid="video-request-state">{t(`videoRequest.enums.state.${String(value)}`)}</Tag> },
       { field: 'result', render: (value) => (value === null || value === undefined ? '' : `${String(value)} ${t(`video.results.${String(value)}`, { defaultValue: '' })}`) },
-      'error', 'createdByName', 'createdAt', 'latencyMs', 'startTime', 'endTime', 'endedAt'],
+      'error', 'serverAddress', 'createdByName', 'createdAt', 'latencyMs', 'startTime', 'endTime', 'endedAt'],
     filters: ['plate', 'kind', 'state'],
     features: { create: false, edit: false, delete: false, import: false, export: true },
   }), [t]);

@@ -34,7 +34,7 @@ export default function InferiorPlatformScreen() {
         <AuthorizeCodesCell platformId={Number(record.id)} reportedAt={record.authorizeReportedAt} />) }],
     filters: ['name', 'userId', 'version', 'enabled'],
     form: ['name', 'userId', 'password', 'centreId', 'version', 'encrypted', 'm1', 'ia1', 'ic1', 'encryptKey',
-      'allowedHosts', 'enabled', 'remark'],
+      'allowedHosts', 'videoHosts', 'enabled', 'remark'],
     features: { import: false },
     rowActions: [
       { key: 'inspection', action: 'superior', label: t('send.inspection'), onClick: open('inspection') },

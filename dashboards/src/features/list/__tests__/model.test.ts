@@ -46,6 +46,7 @@ describe('defaults from the declaration', () => {
     expect(widgetOf(field('a', { type: 'int', enum: [0, 1] }))).toBe('select');
     expect(widgetOf(field('a', { type: 'int', ref: 'carModel' }))).toBe('ref');
     expect(widgetOf(field('a', { type: 'json', ref: 'carView' }))).toBe('refs'); // a list of references
+    expect(widgetOf(field('a', { type: 'json' }))).toBe('tags'); // a list of words (addresses)
     expect(widgetOf(field('a', { type: 'bool' }))).toBe('switch');
     expect(widgetOf(field('a', { type: 'time' }))).toBe('time');
   });
