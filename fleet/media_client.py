@@ -81,10 +81,12 @@ class MediaClient:
         status, data = self.call("POST", "/internal/heartbeat", {"streamIds": stream_ids})
         return list(data.get("known") or []) if status == 200 else []
 
-    def release(self, stream_id: str, user_id: int | None, *, superior: bool = False) -> dict[str, Any]:
+    def release(self, stream_id: str, user_id: int | None, *, superior: bool = False,
+                force: bool = False) -> dict[str, Any]:
         """Close unless another user watches (``{closed, viewers}``); ``superior``: a superior platform's stop
-        (its pulls end, its code no longer admits one)."""
-        body: dict[str, Any] = {"userId": user_id, **({"superior": True} if superior else {})}
+        (its pulls end, its code no longer admits one); ``force``: closed whoever watches."""
+        body: dict[str, Any] = {"userId": user_id, **({"superior": True} if superior else {}),
+                                **({"force": True} if force else {})}
         status, data = self.call("POST", f"/internal/streams/{stream_id}/close", body)
         if status != 200:
             raise MediaUnavailable(f"close refused: {status} {data}")

@@ -207,7 +207,8 @@ INFERIOR_REQUEST = EntitySpec(
 # exchange_video_pull.error (migration 0067)
 VIDEO_ERROR_LABELS: tuple[tuple[str, str], ...] = (
     ("no_code", "下级平台未上报时效口令"), ("media_unavailable", "媒体服务不可用"),
-    ("address_refused", "应答地址不在该平台的视频服务器地址内"), ("stopped", "操作员停止"))
+    ("address_refused", "应答地址不在该平台的视频服务器地址内"), ("stopped", "操作员停止"),
+    ("platform_disabled", "下级平台已停用"))
 VIDEO_ERRORS = tuple(code for code, _ in VIDEO_ERROR_LABELS)
 
 INFERIOR_VIDEO_REQUEST = EntitySpec(

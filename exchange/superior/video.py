@@ -7,7 +7,7 @@ the live ones it names.
 |---|---|
 | queued (the API) | sent as 0x9801 (CHANNEL_ID, AV_ITEM_TYPE, AUTHORIZE_CODE: the platform's latest AUTHORIZE_CODE_1 from its 0x1701, no GNSS_DATA: we are its home region's superior; a 0x9A01 also its STREAM_TYPE, MEM_TYPE and period) on the sub link, else the main link; a platform that reported no code fails it at once (error `no_code`) |
 | 0x1801 | answers the oldest sent request of that vehicle: RESULT 0 registers a stream ``exchange-<id>`` with our media server that pulls ``http://SERVER_IP:SERVER_PORT/<plate>.<colour>.<channel>.<av flag>.<code>`` (gateway/video/pull.py; state playing), else failed with the RESULT kept; a SERVER_IP outside the platform's video addresses (``video_address_allowed``) or a media server that refuses fails it and the platform is told 0x9802 |
-| playing | every ``poll_s`` the media server is asked for the stream; once it is gone (nobody watched for its idle time, the operator stopped it, the pull ended) the platform is sent 0x9802 and the request ends |
+| playing | every ``poll_s`` the media server is asked for the stream; once it is gone (nobody watched for its idle time, the operator stopped it, the pull ended) the platform is sent 0x9802 and the request ends; a platform disabled meanwhile has its streams closed whoever watches (error `platform_disabled`) |
 | deadline | a request not answered by its deadline expires (a late 0x1801 matches nothing) |
 
 Our media server fetches only what ``video_address_allowed`` admits: the platform's configured video addresses
@@ -171,11 +171,20 @@ class VideoPulls:
         return f"request {request['id']}: pulling {answer.server_ip}:{answer.server_port}"
 
     async def watch(self, links_by_platform: dict[int, PlatformLinks | None]) -> None:
-        """End (0x9802 when the platform is logged in) the playing requests of ``links_by_platform``'s platforms
-        whose stream the media server no longer has."""
-        if not links_by_platform:
-            return
-        for request in await self._call(q.playing_videos, list(links_by_platform)):
+        """End (0x9802 when the platform is logged in) the playing requests of ``links_by_platform``'s (the enabled)
+        platforms whose stream the media server no longer has. A platform that is not among them was disabled
+        while we pulled its video: what we pull from it is no longer trusted, so its streams are closed whoever
+        watches and its requests end (no 0x9802: its links are closed)."""
+        for request in await self._call(q.playing_videos):
+            if request["platform_id"] not in links_by_platform:
+                try:
+                    await asyncio.to_thread(self.media.release, request["stream_id"], None, force=True)
+                except MediaUnavailable:
+                    return  # asked again at the next poll
+                log.info("video request %s: its platform %s is disabled, its stream closed", request["id"],
+                         request["platform_id"])
+                await self._call(q.video_closed, request["id"], "ended", q.PLATFORM_DISABLED, datetime.now(UTC))
+                continue
             try:
                 status = await asyncio.to_thread(self.media.status, request["stream_id"])
             except MediaUnavailable:

@@ -13,7 +13,7 @@ Routes (HTTP/1.1; the stream URLs carry a token the API signed, ``fleet/video_to
 | ``POST /internal/streams`` | the API (or the JT/T 809 link service, with ``superior``: plate, colour, channel, code) registers a stream before its 0x9101 / 0x9201 (Bearer ``internal_key``), with the terminal's session address; answers ``tcpPort``, the port the 0x9101 / 0x9201 must name; 409 when policy ``address`` and no session address is known. With ``pullUrl`` (the JT/T 809 superior service) the stream is fed by pulling another platform's media server instead (``pull.py``) |
 | ``GET /internal/streams/{id}`` | a stream's status |
 | ``POST /internal/heartbeat`` | ``{streamIds}``: answers which the server still has (``known``); a heartbeat alone never keeps a stream nobody watches |
-| ``POST /internal/streams/{id}/close`` | ``{userId[, superior: true]}``: close unless someone else watches (``{closed, viewers}``); ``superior``: a superior platform's stop, its pulls end and its code is revoked whoever else watches |
+| ``POST /internal/streams/{id}/close`` | ``{userId[, superior: true][, force: true]}``: close unless someone else watches (``{closed, viewers}``); ``superior``: a superior platform's stop, its pulls end and its code is revoked whoever else watches; ``force``: closed whoever watches (an inferior platform disabled while we pull its video) |
 
 A token that is missing, malformed, badly signed or expired is a 403; a valid one for another stream (or
 another enterprise's) is a 404, as if the stream did not exist. A browser page of another origin than the
@@ -278,7 +278,8 @@ class MediaServer:
         match = _CLOSE.match(path)
         if match and request.method == "POST":
             body = request.json() or {}
-            return self.release(match.group(1), body.get("userId"), superior=body.get("superior") is True)
+            return self.release(match.group(1), body.get("userId"), superior=body.get("superior") is True,
+                                force=body.get("force") is True)
         match = _STATUS.match(path)
         if match and request.method == "GET":
             stream = self.streams.get(match.group(1))
@@ -353,13 +354,16 @@ class MediaServer:
                 known.append(stream_id)
         return known
 
-    def release(self, stream_id: str, user_id: Any, *, superior: bool = False) -> dict[str, Any]:
+    def release(self, stream_id: str, user_id: Any, *, superior: bool = False, force: bool = False) -> dict[str, Any]:
         """A user stops a stream: closed unless other users watch it (then they keep it). ``superior``: a
         superior platform stops it (0x9802, 0x9A02 end): its pulls end and its code no longer admits one,
-        whoever else watches."""
+        whoever else watches. ``force``: closed whoever watches."""
         stream = self.streams.get(stream_id)
         if stream is None:
             return {"closed": True, "viewers": 0, "known": False}
+        if force:
+            self._drop(stream, "closed: its source is no longer trusted", notify=True)
+            return {"closed": True, "viewers": 0, "known": True}
         if superior:
             self._revoke_superior(stream)
             for viewer in [v for v in stream.viewers.values() if not v.user_id]:

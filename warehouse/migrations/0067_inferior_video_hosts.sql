@@ -11,8 +11,9 @@
 -- exchange_video_pull.error becomes a code the console translates (it was English words): no_code (the platform
 -- reported no AUTHORIZE_CODE_1), media_unavailable (our media server refused the registration), address_refused
 -- (the answer named an address outside video_hosts; server_ip / server_port keep what it named), stopped (ended by
--- the operator). A failure with a RESULT other than 0 names no code: the result says it. The list view shows the
--- address answered.
+-- the operator), platform_disabled (the platform was disabled while we pulled its video: the stream was closed).
+-- A failure with a RESULT other than 0 names no code: the result says it. The list view shows the address
+-- answered.
 -- depends: 0066_exchange_video_pull
 
 ALTER TABLE inferior_platform ADD COLUMN video_hosts jsonb NOT NULL DEFAULT '[]';
@@ -24,9 +25,10 @@ UPDATE exchange_video_pull SET error = CASE error
     ELSE error END
 WHERE error IS NOT NULL;
 UPDATE exchange_video_pull SET error = NULL
-WHERE error IS NOT NULL AND error NOT IN ('no_code', 'media_unavailable', 'address_refused', 'stopped');
+WHERE error IS NOT NULL
+  AND error NOT IN ('no_code', 'media_unavailable', 'address_refused', 'stopped', 'platform_disabled');
 ALTER TABLE exchange_video_pull ADD CONSTRAINT exchange_video_pull_error_code
-    CHECK (error IN ('no_code', 'media_unavailable', 'address_refused', 'stopped'));
+    CHECK (error IN ('no_code', 'media_unavailable', 'address_refused', 'stopped', 'platform_disabled'));
 
 CREATE OR REPLACE VIEW exchange_video_pull_view AS
 SELECT r.id, r.inferior_platform_id, p.name AS platform_name, r.enterprise_id, r.vehicle_id, v.plate,

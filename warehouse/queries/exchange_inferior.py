@@ -300,15 +300,16 @@ r.channel, r.av_type, r.start_time, r.end_time, r.stream_type, r.mem_type, r.sta
 p.authorize_code_1 AS code
 FROM exchange_video_pull r JOIN exchange_vehicle v ON v.id = r.vehicle_id
 JOIN inferior_platform p ON p.id = r.inferior_platform_id
-WHERE r.inferior_platform_id = ANY(%(platforms)s) AND r.state = %(state)s
+WHERE (%(every)s OR r.inferior_platform_id = ANY(%(platforms)s)) AND r.state = %(state)s
   AND (r.state <> 'queued' OR r.deadline > now())
 ORDER BY r.id"""
 
 
-def _videos_in_state(conn: Connection[Any], platform_ids: list[int], state: str) -> list[dict[str, Any]]:
-    """The requests of those platforms in ``state`` (a queued one only before its deadline), oldest first."""
-    return conn.cursor(row_factory=dict_row).execute(_VIDEOS_IN_STATE, {"platforms": platform_ids,
-                                                                        "state": state}).fetchall()
+def _videos_in_state(conn: Connection[Any], platform_ids: list[int] | None, state: str) -> list[dict[str, Any]]:
+    """The requests of those platforms (None: of every platform) in ``state`` (a queued one only before its
+    deadline), oldest first."""
+    return conn.cursor(row_factory=dict_row).execute(_VIDEOS_IN_STATE, {
+        "every": platform_ids is None, "platforms": platform_ids or [], "state": state}).fetchall()
 
 
 def queued_videos(conn: Connection[Any], platform_id: int) -> list[dict[str, Any]]:
@@ -353,6 +354,7 @@ def video_playing(conn: Connection[Any], request_id: int, stream_id: str) -> Non
 
 # exchange_video_pull.error (migration 0067): why a request failed or ended early, a code the console translates
 NO_CODE, MEDIA_UNAVAILABLE, ADDRESS_REFUSED, STOPPED = "no_code", "media_unavailable", "address_refused", "stopped"
+PLATFORM_DISABLED = "platform_disabled"
 
 
 def video_closed(conn: Connection[Any], request_id: int, state: str, error: str | None, at: datetime) -> None:
@@ -362,8 +364,9 @@ def video_closed(conn: Connection[Any], request_id: int, state: str, error: str 
                  {"id": request_id, "state": state, "error": error, "at": at})
 
 
-def playing_videos(conn: Connection[Any], platform_ids: list[int]) -> list[dict[str, Any]]:
-    return _videos_in_state(conn, platform_ids, "playing")
+def playing_videos(conn: Connection[Any]) -> list[dict[str, Any]]:
+    """Every platform's playing requests (a disabled platform's too: their pulls are ended)."""
+    return _videos_in_state(conn, None, "playing")
 
 
 def expire_videos(conn: Connection[Any], at: datetime) -> list[int]:

@@ -5,6 +5,7 @@ addresses an answer may send our media server to."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
@@ -93,3 +94,55 @@ def test_the_pull_url_is_the_standards_with_the_platforms_code() -> None:
 def test_an_answer_may_send_the_media_server_only_to_the_platforms_video_servers(
         server_ip: str, video_hosts: tuple[str, ...], link_host: str | None, allowed: bool) -> None:
     assert video_address_allowed(server_ip, video_hosts, link_host) is allowed
+
+
+class _Media:
+    """The media server as VideoPulls sees it: which streams it has, and what was closed how."""
+
+    def __init__(self, streams: set[str]) -> None:
+        self.streams = streams
+        self.closed: list[tuple[str, bool]] = []
+
+    def status(self, stream_id: str) -> dict[str, Any] | None:
+        return {"streamId": stream_id} if stream_id in self.streams else None
+
+    def release(self, stream_id: str, user_id: int | None, *, superior: bool = False,
+                force: bool = False) -> dict[str, Any]:
+        self.closed.append((stream_id, force))
+        self.streams.discard(stream_id)
+        return {"closed": True}
+
+
+class _Links:
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, Any]] = []
+
+    def send_request(self, msg_id: int, body: Any) -> tuple[str, int]:
+        self.sent.append((msg_id, body))
+        return "sub", len(self.sent)
+
+
+def test_playing_requests_end_when_their_stream_goes_and_a_disabled_platforms_are_closed_whoever_watches() -> None:
+    """Platform 1 is enabled and logged in: its request whose stream is gone ends with 0x9802, the one still
+    streaming plays on. Platform 2 was disabled meanwhile: its stream is closed (forced: console users watch it)
+    and its request ends as platform_disabled, with no 0x9802 (its links are closed)."""
+    from exchange.superior.video import VideoPulls
+    from warehouse.queries import exchange_inferior as q
+
+    playing = [_request(id=1, platform_id=1, stream_id="exchange-1", state="playing"),
+               _request(id=2, platform_id=1, stream_id="exchange-2", state="playing"),
+               _request(id=3, platform_id=2, stream_id="exchange-3", state="playing")]
+    closed: list[tuple[int, str, str | None]] = []
+
+    def db(fn: Any, *args: Any) -> Any:
+        if fn is q.playing_videos:
+            return playing
+        assert fn is q.video_closed
+        closed.append(args[:3])
+        return None
+
+    media, links = _Media({"exchange-2", "exchange-3"}), _Links()
+    asyncio.run(VideoPulls(db, media).watch({1: links}))  # type: ignore[arg-type]
+    assert closed == [(1, "ended", None), (3, "ended", "platform_disabled")]
+    assert media.closed == [("exchange-3", True)] and media.streams == {"exchange-2"}
+    assert [(msg_id, body.data) for msg_id, body in links.sent] == [(m.RealVideoDown.MSG_ID, m.RealVideoEnd(3, 0))]

@@ -84,6 +84,22 @@ async def test_a_superiors_stop_ends_its_pull_and_revokes_its_code_while_a_conso
 
 
 @run_async
+async def test_a_forced_close_ends_the_stream_whoever_watches() -> None:
+    """An inferior platform disabled while we pull its video (exchange/superior/video.py): its stream is closed
+    even while console users watch it."""
+    async with media_server() as server:
+        info = _info()
+        server.register(info)
+        async with terminal(server, info, audio=False):
+            console = asyncio.create_task(watch(server.port, _url(info), 3.0))
+            await asyncio.sleep(1.0)
+            assert server.release(info.stream_id, None)["closed"] is False  # a user watches: kept
+            assert server.release(info.stream_id, None, force=True) == {"closed": True, "viewers": 0, "known": True}
+            watched = await console
+        assert info.stream_id not in server.streams and watched.status == 200 and watched.tags()
+
+
+@run_async
 async def test_the_regulators_status_port_pulls_the_answered_stream_and_names_bad_parameters() -> None:
     from exchange.regulator import Account, Regulator
     from exchange.regulator.status_http import StatusServer

@@ -137,7 +137,8 @@ export default function ExchangeVideoDialog({ vehicle, onClose }: ExchangeVideoD
                 description={failure(pull)} />
             )}
             {pull.state === 'expired' && <Alert type="warning" showIcon message={t('video.state.expired')} />}
-            {pull.state === 'ended' && <Alert type="info" showIcon message={t('video.state.ended')} />}
+            {pull.state === 'ended' && <Alert type="info" showIcon message={t('video.state.ended')}
+              description={pull.error ? t(`video.errors.${pull.error}`, { defaultValue: '' }) : undefined} />}
           </div>
         )}
         {playing && (

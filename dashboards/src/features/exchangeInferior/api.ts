@@ -73,7 +73,8 @@ export interface VideoPull {
   state: 'queued' | 'sent' | 'playing' | 'failed' | 'expired' | 'ended';
   /** The 0x1801 RESULT (0 success, 1 failure, 2 not supported, 3 session ended, 4 ...). */
   result: number | null;
-  /** Why it failed or ended early (migration 0067): no_code, media_unavailable, address_refused, stopped. */
+  /** Why it failed or ended early (migration 0067): no_code, media_unavailable, address_refused, stopped,
+   * platform_disabled. */
   error: string | null;
   /** The address the platform's answer named (SERVER_IP / SERVER_PORT). */
   serverIp: string | null;
