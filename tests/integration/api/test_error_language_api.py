@@ -157,6 +157,7 @@ def test_429_too_many_failed_logins(client: FlaskClient) -> None:
 def dead_database_app(tmp_path: Path) -> Any:
     # Port 9 (discard) refuses connections: the database is down for this app.
     app = create_app(ApiSettings(token_secret="dead-db-secret"), "postgresql://nobody@127.0.0.1:9/none", var_dir=tmp_path)
+    get_db(app).pool.timeout = 0.5  # a connection that cannot come: the 503 after 0.5 s, not the product's 5 s
     try:
         yield app
     finally:
