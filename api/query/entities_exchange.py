@@ -98,7 +98,7 @@ SUPERIOR_PLATFORM = EntitySpec(
         "centreId": F("centre_id", "int", required=True, minimum=0, maximum=U32, create=True, update=True,
                       label="接入码", exportable=True),
         "version": F("version", enum=("2011", "2019"), create=True, update=True, label="协议版本", exportable=True),
-        "encrypted": F("encrypted", "bool", create=True, update=True, label="加密"),
+        "encrypted": F("encrypted", "bool", create=True, update=True, default=False, label="加密"),
         "m1": F("m1", "int", minimum=0, maximum=U32, create=True, update=True, example=30000000, label="M1"),
         "ia1": F("ia1", "int", minimum=0, maximum=U32, create=True, update=True, example=20000000, label="IA1"),
         "ic1": F("ic1", "int", minimum=0, maximum=U32, create=True, update=True, example=20000000, label="IC1"),
@@ -108,10 +108,12 @@ SUPERIOR_PLATFORM = EntitySpec(
                           update=True, label="从链路端口", exportable=True),
         "positionInterval": F("position_interval_s", "int", minimum=0, maximum=3600, create=True, update=True,
                               label="定位上报间隔(秒)", exportable=True),
+        # the enterprises whose vehicles go (each with its subsidiaries; none: the platform's whole subtree), each
+        # one the caller can see (a reference: another enterprise's id is a 404 naming the field)
         "exchangedEnterpriseIds": F("exchanged_enterprise_ids", "json", create=True, update=True,
                                     check=_enterprise_ids, example=[], filterable=False, sortable=False,
-                                    label="交换企业"),
-        "enabled": F("enabled", "bool", create=True, update=True, label="启用", exportable=True),
+                                    ref="enterprise", label="交换企业"),
+        "enabled": F("enabled", "bool", create=True, update=True, default=True, label="启用", exportable=True),
         "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
                     label="备注", exportable=True),
         "createdAt": F("created_at", "time", label="创建时间"),

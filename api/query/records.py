@@ -277,7 +277,7 @@ def meta(entity: EntitySpec) -> dict[str, Any]:
                 "minimum": f.minimum, "maximum": f.maximum, "unique": f.unique, "ref": f.ref or None,
                 "secret": f.secret, "create": f.create, "update": f.update, "listable": f.listable,
                 "filterable": f.filterable, "sortable": f.sortable, "importable": f.importable,
-                "exportable": f.exportable, "display": f.display or None,
+                "exportable": f.exportable, "display": f.display or None, "default": f.default,
             }
             for name, f in entity.fields.items()
         ],

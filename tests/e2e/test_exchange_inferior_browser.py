@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from fleet.demo_fleet import SUBSIDIARY_A
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import click_until, sign_in
+from tests.e2e.test_alarm_pages import OPEN_SELECT
 from warehouse.db import connect
 from warehouse.queries import exchange_inferior as q
 from warehouse.seed import PARENT
@@ -139,3 +141,39 @@ def test_an_operator_sends_an_inspection_from_the_inferior_platform_screen(page:
                               "inferior_platform_id = %s AND content = '夜班值班人员请应答'",
                               (reported["platform"],)).fetchall()
     assert queued == [("inspection", "夜班值班人员请应答", 10, "queued")]
+
+
+def test_an_administrator_chooses_which_enterprises_a_superior_platform_gets(page: Any,
+                                                                            console_stack: ConsoleStack) -> None:
+    """The superiorPlatform form (JT/T 809, fleetwatch as the inferior): the enterprises whose vehicles go are picked
+    by name from the enterprise tree (none: the whole tree, as the field's help says)."""
+    name = f"上级{secrets.token_hex(3)}"
+    sign_in(page, PARENT.admin, path="/exchange/superiorPlatform")
+    listing = page.get_by_test_id("list-page-superiorPlatform")
+    listing.get_by_test_id("list-create").click()
+    drawer = page.get_by_test_id("record-drawer")
+    for field, value in (("name", name), ("host", "203.0.113.21"), ("port", "19009"), ("userId", "70001"),
+                         ("password", "pw809"), ("centreId", "70001"), ("downLinkPort", "19010")):
+        drawer.get_by_test_id(f"record-field-{field}").fill(value)
+    enabled = drawer.get_by_test_id("record-field-enabled")
+    assert enabled.get_attribute("aria-checked") == "true"  # as a create without it stores (the column's default)
+    enabled.click()  # off: nothing dials the documentation address
+    assert "全部下属企业" in drawer.inner_text()  # the help of the exchanged enterprises
+    drawer.get_by_test_id("record-field-exchangedEnterpriseIds").click()
+    page.keyboard.type(SUBSIDIARY_A.name)
+    page.locator(OPEN_SELECT, has_text=SUBSIDIARY_A.name).first.click()
+    page.keyboard.press("Escape")
+    drawer.get_by_test_id("record-save").click()
+    drawer.wait_for(state="hidden")
+    listing.locator("tr[data-row-key]", has_text=name).wait_for()
+    try:
+        with connect(console_stack.db_url) as conn:
+            row = conn.execute("SELECT p.exchanged_enterprise_ids, p.enabled, e.name FROM superior_platform p"
+                               " JOIN enterprise e ON e.id = (p.exchanged_enterprise_ids ->> 0)::bigint"
+                               " WHERE p.name = %s", (name,)).fetchone()
+        assert row is not None and len(row[0]) == 1 and row[1:] == (False, SUBSIDIARY_A.name)
+    finally:
+        with connect(console_stack.db_url) as conn:
+            conn.execute("DELETE FROM superior_platform WHERE name = %s", (name,))
+            conn.commit()
+    assert page.errors == []

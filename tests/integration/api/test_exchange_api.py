@@ -200,3 +200,16 @@ def test_the_superiors_messages_and_warning_tips_are_listed_to_their_enterprise_
 def client(english_client: FlaskClient) -> FlaskClient:
     """This module reads error texts in English (``error_text``): its console speaks en-US."""
     return english_client
+
+
+def test_the_exchanged_enterprises_are_enterprises_the_caller_can_see(client: FlaskClient, login: Login,
+                                                                      demo: Demo) -> None:
+    """The parent's platform may forward a subsidiary's vehicles; a subsidiary's administrator cannot name its
+    sibling (404 naming the field, as for any reference to a record out of sight)."""
+    created = new_platform(client, login("admin"), exchangedEnterpriseIds=[demo.enterprises["a"]])
+    assert created["exchangedEnterpriseIds"] == [demo.enterprises["a"]]
+    reply = client.post("/api/common/superiorPlatform.json", headers=login("admin_a"),
+                        json=platform_body(exchangedEnterpriseIds=[demo.enterprises["b"]]))
+    assert reply.status_code == 404 and reply.json["data"] == {"field": "exchangedEnterpriseIds"}  # type: ignore[index]
+    meta = client.get("/api/common/meta/superiorPlatform.json", headers=login("admin")).json["data"]  # type: ignore[index]
+    assert {f["name"]: f["ref"] for f in meta["fields"]}["exchangedEnterpriseIds"] == "enterprise"  # a multi-select

@@ -25,10 +25,11 @@ interface Props {
   createDefaults?: Record<string, unknown>;
 }
 
-function initialValues(fields: FieldMeta[], record: ListRecord): Record<string, unknown> {
+function initialValues(fields: FieldMeta[], record: ListRecord, creating: boolean): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = record[field.name];
+    // a new record starts with what the server would store without the field (a switch shows it as saved)
+    const value = creating && record[field.name] === undefined ? (field.default ?? undefined) : record[field.name];
     values[field.name] = field.type === 'time' && typeof value === 'string' ? dayjs(value) : value;
   }
   return values;
@@ -50,8 +51,8 @@ export default function RecordDrawer({ meta, namespace, fields, record, onClose,
   // caller's own; the user picks another of the subtree.
   const ownEnterprise = useSession().user?.enterpriseId;
   const initial = record === null ? undefined : creating
-    ? { ...initialValues(shown, record), [TENANT_FIELD]: createDefaults?.[TENANT_FIELD] ?? ownEnterprise }
-    : initialValues(shown, record);
+    ? { ...initialValues(shown, record, true), [TENANT_FIELD]: createDefaults?.[TENANT_FIELD] ?? ownEnterprise }
+    : initialValues(shown, record, false);
 
   const save = async () => {
     let values: Record<string, unknown>;

@@ -26,6 +26,8 @@ export interface FieldMeta {
   exportable: boolean;
   /** How the value is shown on screen and in exports (features/list/display.ts; the server's FieldSpec.display). */
   display?: string | null;
+  /** What a create without the field stores (the column's default): a new record's form starts with it. */
+  default?: unknown;
 }
 
 /** The entity's declaration as the console receives it. */

@@ -21,7 +21,7 @@ export default function SuperiorPlatformScreen() {
       { key: 'links', title: t('superiorPlatform.links'), width: 640, render: (_value, record) => <LinkStates platformId={Number(record.id)} /> }],
     filters: ['name', 'host', 'version', 'enabled'],
     form: ['name', 'host', 'port', 'userId', 'password', 'centreId', 'version', 'encrypted', 'm1', 'ia1', 'ic1', 'encryptKey',
-      'downLinkHost', 'downLinkPort', 'positionInterval', 'enabled', 'remark'],
+      'downLinkHost', 'downLinkPort', 'positionInterval', 'exchangedEnterpriseIds', 'enabled', 'remark'],
     features: { import: false },
   }), [t]);
   return <ListPage screen={screen} />;
