@@ -176,10 +176,8 @@ ALARM_LEVEL = _keyed("alarmLevel", "alarm_level", "报警等级", {
 })
 
 _notify = _keyed("platformAlarmNotifyRule", "platform_alarm_notify_rule", "平台报警通知规则", {
-    "windowEnable": F("window_enable", "bool", create=True, update=True, default=True, label="弹窗提醒",
-                      exportable=True),
-    "voiceEnable": F("voice_enable", "bool", create=True, update=True, default=False, label="语音提醒",
-                     exportable=True),
+    "windowEnable": F("window_enable", "bool", create=True, update=True, label="弹窗提醒", exportable=True),
+    "voiceEnable": F("voice_enable", "bool", create=True, update=True, label="语音提醒", exportable=True),
     "startHour": F("start_hour", "int", minimum=0, maximum=23, create=True, update=True, label="开始时间(时)",
                    exportable=True),
     "endHour": F("end_hour", "int", minimum=1, maximum=24, create=True, update=True, label="结束时间(时)",

@@ -91,7 +91,7 @@ INFERIOR_PLATFORM = EntitySpec(
         "centreId": F("centre_id", "int", required=True, minimum=0, maximum=U32, create=True, update=True,
                       label="接入码", exportable=True),
         "version": F("version", enum=("2011", "2019"), create=True, update=True, label="协议版本", exportable=True),
-        "encrypted": F("encrypted", "bool", create=True, update=True, default=False, label="加密"),
+        "encrypted": F("encrypted", "bool", create=True, update=True, label="加密"),
         "m1": F("m1", "int", minimum=0, maximum=U32, create=True, update=True, example=30000000, label="M1"),
         "ia1": F("ia1", "int", minimum=0, maximum=U32, create=True, update=True, example=20000000, label="IA1"),
         "ic1": F("ic1", "int", minimum=0, maximum=U32, create=True, update=True, example=20000000, label="IC1"),
@@ -100,7 +100,7 @@ INFERIOR_PLATFORM = EntitySpec(
                           filterable=False, sortable=False, label="允许来源地址"),
         "videoHosts": F("video_hosts", "json", create=True, update=True, check=_video_hosts, example=["10.0.0.0/24"],
                         filterable=False, sortable=False, label="视频服务器地址"),
-        "enabled": F("enabled", "bool", create=True, update=True, default=True, label="启用", exportable=True),
+        "enabled": F("enabled", "bool", create=True, update=True, label="启用", exportable=True),
         "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
                     label="备注", exportable=True),
         # its latest 0x1701 (migration 0065): when and as which platform id; the codes themselves only through

@@ -93,10 +93,6 @@ class FieldSpec:
     choices: tuple[tuple[Any, str], ...] = ()
     # A valid value (a "json" field's shape: the OpenAPI example and the generated tests' value).
     example: Any = None
-    # What a create without the field stores (the column's DEFAULT): a new record's form starts with it, so a
-    # switch shows what saving it will store. tests/integration/api/test_entity_defaults_api.py holds it to the
-    # schema.
-    default: Any = None
 
     def __post_init__(self) -> None:
         if self.type == "json":  # no filter or sort grammar for a structure

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
@@ -260,9 +261,24 @@ def read(conn: Connection[Any], entity: EntitySpec, scope: Scope, record_id: int
     return entity.hooks.after_read(conn, row)
 
 
-def meta(entity: EntitySpec) -> dict[str, Any]:
+_DEFAULT_TYPES: dict[str, tuple[type, ...]] = {"bool": (bool,), "int": (int,), "float": (int, float), "str": (str,),
+                                               "json": (list, dict)}
+
+
+def meta(entity: EntitySpec, column_defaults: Mapping[tuple[str, str], Any] | None = None) -> dict[str, Any]:
     """The declaration as the console reads it (``GET /api/common/meta/{entity}.json``): enough to
-    build columns, filters and a create/edit form with the server's own rules."""
+    build columns, filters and a create/edit form with the server's own rules. A field a create may set gets the
+    ``default`` its column stores when the create leaves it out (``column_defaults``, the schema's constants): a new
+    record's form starts with it, so a switch shows what saving stores."""
+    defaults = column_defaults or {}
+
+    def default(f: FieldSpec) -> Any:
+        value = defaults.get((entity.table, f.column)) if entity.table and f.create and not f.virtual else None
+        # only a value of the field's own type: a column the declaration presents otherwise (a fence's attribute
+        # bits, read and written as a list) has no default a form could start with
+        return value if isinstance(value, _DEFAULT_TYPES.get(f.type, ())) and not (
+            f.type in ("int", "float") and isinstance(value, bool)) else None
+
     return {
         "name": entity.name,
         "label": entity.label,
@@ -277,7 +293,7 @@ def meta(entity: EntitySpec) -> dict[str, Any]:
                 "minimum": f.minimum, "maximum": f.maximum, "unique": f.unique, "ref": f.ref or None,
                 "secret": f.secret, "create": f.create, "update": f.update, "listable": f.listable,
                 "filterable": f.filterable, "sortable": f.sortable, "importable": f.importable,
-                "exportable": f.exportable, "display": f.display or None, "default": f.default,
+                "exportable": f.exportable, "display": f.display or None, "default": default(f),
             }
             for name, f in entity.fields.items()
         ],

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
+from psycopg import Error as DatabaseError
 
 from api.db import get_db
 from api.errors import Forbidden, NotFound
@@ -17,6 +18,7 @@ from api.query.entities_settings import is_root_path
 from api.query.grammar import EntitySpec, parse_conditions_only, parse_query
 from api.query.runner import fetch_by_id, run_count, run_page
 from api.security import current_principal, request_scope, requires
+from warehouse.queries import records as record_queries
 from warehouse.queries import vehicles
 
 bp = Blueprint("common", __name__)
@@ -61,10 +63,26 @@ for _name, _entity in QUERYABLE.items():
         view_func=requires(PERMISSION_OF[_name], _entity.read_action or "query")(_query_view(_entity)),
         methods=["POST"],
     )
+_DEFAULTS_KEY = "fleet_column_defaults"
+
+
+def _column_defaults() -> dict[tuple[str, str], Any]:
+    """The schema's column defaults, read once per process (the schema changes only by a migration, which
+    restarts the API); none while the database cannot be read (the meta is served without them)."""
+    cached = current_app.extensions.get(_DEFAULTS_KEY)
+    if cached is None:
+        try:
+            with get_db().connection() as conn:
+                cached = current_app.extensions[_DEFAULTS_KEY] = record_queries.column_defaults(conn)
+        except DatabaseError:
+            return {}
+    return dict(cached)
+
+
 def _meta_view(entity: EntitySpec) -> Callable[[], dict[str, Any]]:
     def view() -> dict[str, Any]:
         check_root_only(entity)
-        return ok({**records.meta(entity), "permission": PERMISSION_OF[entity.name]})
+        return ok({**records.meta(entity, _column_defaults()), "permission": PERMISSION_OF[entity.name]})
 
     view.__name__ = f"meta_{entity.name}"
     return view

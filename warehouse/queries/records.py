@@ -8,6 +8,7 @@ values are always bound parameters. The caller owns the transaction: the change 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -99,3 +100,38 @@ def enterprise_path(conn: Connection[Any], enterprise_id: int) -> str | None:
     row = conn.execute("SELECT path FROM enterprise WHERE id = %s AND state = 1 AND record_state = 1",
                        (enterprise_id,)).fetchone()
     return None if row is None else str(row[0])
+
+
+_LITERAL = re.compile(r"^'((?:[^']|'')*)'::([a-z ]+)$")
+
+
+def literal_default(expression: str) -> tuple[bool, Any]:
+    """(True, value) for a column DEFAULT that is a constant as information_schema writes it (``true``, ``30``,
+    ``'2019'::text``, ``'[]'::jsonb``); (False, None) for anything computed (``now()``, ``nextval(...)``)."""
+    text = expression.strip()
+    if text in ("true", "false"):
+        return True, text == "true"
+    literal = _LITERAL.match(text)
+    if literal is not None:
+        value = literal.group(1).replace("''", "'")
+        return True, json.loads(value) if literal.group(2) in ("json", "jsonb") else value
+    number = re.sub(r"::[a-z ]+$", "", text).strip("()")
+    for kind in (int, float):
+        try:
+            return True, kind(number)
+        except ValueError:
+            continue
+    return False, None
+
+
+def column_defaults(conn: Connection[Any]) -> dict[tuple[str, str], Any]:
+    """The constant DEFAULT of every column of the public schema that has one, by (table, column): what an insert
+    without the column stores."""
+    out = {}
+    for table, column, expression in conn.execute(
+            "SELECT table_name, column_name, column_default FROM information_schema.columns"
+            " WHERE table_schema = 'public' AND column_default IS NOT NULL").fetchall():
+        constant, value = literal_default(expression)
+        if constant:
+            out[(table, column)] = value
+    return out

@@ -1,49 +1,51 @@
-"""A declared field's ``default`` (api/query/grammar.py FieldSpec) is what a create without the field stores: the
-console's new-record form starts with it, so a switch shows what saving will store. Each declaration is held to
-the migrated schema's column DEFAULT, and every switch (a bool the form creates) whose column has one declares
-it: a switch cannot show "unset", so without it a new platform's "enabled" showed off and was created on."""
+"""A new record's form starts with what a create without a field stores: the meta of an entity
+(``GET /api/common/meta/{entity}.json``) gives each field a create may set the ``default`` of its column, read
+from the schema (warehouse/queries/records.py ``column_defaults``). Before, a new platform's "enabled" switch
+showed off and the platform was created on."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from flask.testing import FlaskClient
 
 from api.query.entities import QUERYABLE
 from warehouse.db import connect
+from warehouse.queries.records import column_defaults
+
+Login = Any
 
 
-def _parsed(default: str) -> Any:
-    """A column DEFAULT as information_schema writes it: true, 30, '2019'::text, '[]'::jsonb."""
-    text = default.split("::")[0].strip()
-    if text in ("true", "false"):
-        return text == "true"
-    if text.startswith("'") and text.endswith("'"):
-        inner = text[1:-1].replace("''", "'")
-        return json.loads(inner) if "::json" in default else inner
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
+def _defaults(client: FlaskClient, headers: dict[str, str], entity: str) -> dict[str, Any]:
+    meta = client.get(f"/api/common/meta/{entity}.json", headers=headers).json["data"]  # type: ignore[index]
+    return {f["name"]: f["default"] for f in meta["fields"]}
 
 
-def test_declared_defaults_are_the_schemas_and_every_switch_declares_its_own(pg_url: str) -> None:
+def test_a_fields_default_is_what_its_column_stores_when_a_create_leaves_it_out(client: FlaskClient,
+                                                                                login: Login) -> None:
+    headers = login("admin")
+    platform = _defaults(client, headers, "superiorPlatform")
+    assert (platform["enabled"], platform["encrypted"], platform["version"], platform["positionInterval"]) == \
+        (True, False, "2019", 30)
+    assert platform["name"] is None and platform["createdAt"] is None  # no DEFAULT; not set by a create
+    car = _defaults(client, headers, "car")
+    assert car["plateColor"] == 2
+    rule = _defaults(client, headers, "platformAlarmNotifyRule")
+    assert (rule["windowEnable"], rule["voiceEnable"]) == (True, False)
+
+
+def test_every_switch_a_create_sets_starts_as_its_column_stores(pg_url: str) -> None:
+    """A switch cannot show "unset": each bool a create may set has a constant DEFAULT, so the form shows it."""
     with connect(pg_url) as conn:
-        defaults = {(t, c): d for t, c, d in conn.execute(
-            "SELECT table_name, column_name, column_default FROM information_schema.columns"
-            " WHERE table_schema = 'public' AND column_default IS NOT NULL").fetchall()}
-    checked, wrong = 0, []
-    for entity in QUERYABLE.values():
-        if not entity.table:
-            continue
-        for name, field in entity.fields.items():
-            if not field.create or field.virtual:
-                continue
-            column = defaults.get((entity.table, field.column))
-            if field.default is not None:
-                checked += 1
-                if column is None or _parsed(column) != field.default:
-                    wrong.append(f"{entity.name}.{name}: declared {field.default!r}, column DEFAULT {column}")
-            elif field.type == "bool" and column is not None:
-                wrong.append(f"{entity.name}.{name}: a switch whose column defaults to {column} declares no default")
-    assert wrong == []
-    assert checked >= 8  # the exchange platforms' enabled / encrypted, the notification rules' switches
+        defaults = column_defaults(conn)
+    switches = [(e.name, name, (e.table, f.column)) for e in QUERYABLE.values() if e.table
+                for name, f in e.fields.items() if f.create and not f.virtual and f.type == "bool"]
+    assert len(switches) >= 8
+    assert [(entity, name) for entity, name, column in switches if not isinstance(defaults.get(column), bool)] == []
+
+
+
+def test_a_column_the_declaration_presents_otherwise_gives_no_default(client: FlaskClient, login: Login) -> None:
+    """A fence's attributes are kept as bits (DEFAULT 0) and read and written as a list: no default."""
+    fence = _defaults(client, login("admin"), "fence")
+    assert fence["attributes"] is None
