@@ -20,6 +20,7 @@ from collections.abc import Coroutine, Iterable
 from typing import Any
 
 from exchange.superior.accounts import Account
+from exchange.superior.addresses import down_link_allowed, host_listed
 from exchange.superior.frames import FrameReader
 from exchange.superior.links import PlatformLinks, Timing
 from protocols.jt809 import (
@@ -197,7 +198,11 @@ class MainLinkServer:
             writer.write(frame)
             with contextlib.suppress(ConnectionError):
                 await writer.drain()
-            self.event(None, "login_refused", f"user {request.user_id} from {host}: {result.name}")
+            why = result.name
+            if result == LoginResult.IP_INCORRECT and acct is not None and (
+                    not acct.allowed_hosts or host_listed(host, acct.allowed_hosts)):
+                why += f" (DOWN_LINK_IP {request.down_link_ip[:40]} is not an address of the platform)"
+            self.event(None, "login_refused", f"user {request.user_id} from {host}: {why}")
             return None
         links = self.links.get(acct.user_id)
         if links is None or links.account != acct:  # a changed account (keys, version) gets fresh links
@@ -245,15 +250,19 @@ class MainLinkServer:
 
     def check_login(self, acct: Account | None, request: m.LoginRequest, header_centre: int, host: str,
                     version: str) -> LoginResult:
-        """§5.2.1.2 result codes: 3 unknown user, 1 address not allowed, 4 wrong password (compared in
+        """§5.2.1.2 result codes: 3 unknown user, 1 address not allowed (the main link's source outside the
+        account's ``allowed_hosts``, or a DOWN_LINK_IP that is neither that source nor one of them:
+        exchange/superior/addresses.py), 4 wrong password (compared in
         constant time: the 0x1001 carries it in clear), 2 wrong access code (the centre id, in the header
         and in a 2019 body), 6 a layout other than agreed, 5 (resources busy) when ``max_platforms`` other
         platforms are logged in. A platform logging in again replaces its previous main link (it
         reconnected after a failure we have not seen yet)."""
         if acct is None:
             return LoginResult.USER_NOT_REGISTERED
-        if acct.allowed_hosts and host not in acct.allowed_hosts:
+        if acct.allowed_hosts and not host_listed(host, acct.allowed_hosts):
             return LoginResult.IP_INCORRECT
+        if not down_link_allowed(request.down_link_ip, host, acct.allowed_hosts):
+            return LoginResult.IP_INCORRECT  # we would connect the sub link to a host it does not own
         if not hmac.compare_digest(request.password.encode("gbk"), acct.password.encode("gbk")):
             return LoginResult.PASSWORD_WRONG
         if header_centre != acct.centre_id or (request.centre_id is not None and request.centre_id != acct.centre_id):

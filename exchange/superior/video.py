@@ -10,10 +10,9 @@ the live ones it names.
 | playing | every ``poll_s`` the media server is asked for the stream; once it is gone (nobody watched for its idle time, the operator stopped it, the pull ended) the platform is sent 0x9802 and the request ends; a platform disabled meanwhile has its streams closed whoever watches (error `platform_disabled`) |
 | deadline | a request not answered by its deadline expires (a late 0x1801 matches nothing) |
 
-Our media server fetches only what ``video_address_allowed`` admits: the platform's configured video addresses
-(migration 0067 ``video_hosts``: IP addresses, CIDR networks, host names compared exactly) or, with none
-configured, the address its main link comes from. Anything else would let a platform with a login make the media
-server reach any host of our network. Never an unspecified, multicast or broadcast address.
+Our media server fetches only what ``video_address_allowed`` admits (exchange/superior/addresses.py): the
+platform's configured video addresses (migration 0067 ``video_hosts``: IP addresses, CIDR networks, host names
+compared exactly) or, with none configured, the address its main link comes from.
 
 A request whose platform's links are both down stays queued until its deadline; a 0x9802 that cannot be sent
 (both links down) is not retried: the inferior's own idle stop ends its stream.
@@ -22,12 +21,12 @@ A request whose platform's links are both down stays queued until its deadline; 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from exchange.superior.addresses import video_address_allowed
 from exchange.superior.links import LinkDown, PlatformLinks
 from fleet.media_client import MediaClient, MediaUnavailable, NoSessionAddress
 from fleet.video_streams import SuperiorPull, pull_path
@@ -42,41 +41,6 @@ AV_KINDS = {"live": {0: (0, "live"), 1: (3, "listen"), 2: (1, "live")},
             "playback": {0: (0, "playback"), 1: (1, "playback"), 2: (2, "playback")}}
 SUB_STREAM = 1
 PLAYBACK_END = 2  # 0x9A02 CONTROL_TYPE: end the playback
-
-
-IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-
-def _ip(text: str) -> IpAddress | None:
-    try:
-        address = ipaddress.ip_address(text.strip().strip("[]"))
-    except ValueError:
-        return None
-    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
-    return mapped or address
-
-
-def video_address_allowed(server_ip: str, video_hosts: Iterable[str], link_host: str | None) -> bool:
-    """May our media server fetch a stream from ``server_ip`` (a 0x1801 / 0x1A01's SERVER_IP)? Yes when it is
-    one of ``video_hosts`` (an IP address, a CIDR network it lies in, or a host name spelled the same), or, with
-    no ``video_hosts``, the address ``link_host`` of the platform's main link. Never an unspecified, multicast or
-    broadcast address."""
-    hosts = [h.strip() for h in video_hosts if h.strip()]
-    address = _ip(server_ip)
-    if address is None:  # a host name: only one configured as is (its DNS is the operator's to trust)
-        name = server_ip.strip().rstrip(".").lower()
-        return bool(name) and any(h.rstrip(".").lower() == name for h in hosts)
-    if address.is_unspecified or address.is_multicast or address == ipaddress.IPv4Address("255.255.255.255"):
-        return False
-    if not hosts:
-        return link_host is not None and _ip(link_host) == address
-    for host in hosts:
-        try:
-            if address in ipaddress.ip_network(host.strip("[]"), strict=False):
-                return True
-        except ValueError:
-            continue  # a host name: matched above only by a name
-    return False
 
 
 def stream_id(request_id: int) -> str:

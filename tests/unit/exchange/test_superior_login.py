@@ -3,6 +3,7 @@ rows, and the position rows it stores (units converted once)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -30,6 +31,7 @@ def service() -> SuperiorService:
     (1001, "s3creT", 7001, "10.0.0.8", "2019", m.LoginResult.PASSWORD_WRONG),
     (1001, "s3cret", 7002, "10.0.0.8", "2019", m.LoginResult.ACCESS_CODE_INCORRECT),
     (1001, "s3cret", 7001, "10.0.0.8", "2011", m.LoginResult.OTHER),
+    (1001, "s3cret", 7001, "::ffff:10.0.0.8", "2019", m.LoginResult.OK),  # a dual-stack listener's view of it
 ])
 def test_login_results_follow_the_inferior_platform_row(user: int, password: str, centre: int, host: str,
                                                         version: str, result: m.LoginResult) -> None:
@@ -63,3 +65,23 @@ def test_a_login_is_logged_without_its_password() -> None:
     (row,) = svc.log_rows
     assert row["raw_hex"] == "" and "password" not in row["decoded"]
     assert "s3cret" not in repr(row)
+
+
+@pytest.mark.parametrize(("down_link_ip", "host", "allowed", "result"), [
+    ("10.0.0.8", "10.0.0.8", (), m.LoginResult.OK),                       # its sub link where its main link is
+    ("10.0.0.20", "10.0.0.8", ("10.0.0.8", "10.0.0.20"), m.LoginResult.OK),  # another of its addresses
+    ("10.0.0.20", "10.0.0.8", (), m.LoginResult.IP_INCORRECT),             # a host it does not own
+    ("169.254.169.254", "10.0.0.8", ("10.0.0.8",), m.LoginResult.IP_INCORRECT),
+    ("127.0.0.1", "10.0.0.8", (), m.LoginResult.IP_INCORRECT),              # our own loopback
+    ("0.0.0.0", "0.0.0.0", (), m.LoginResult.IP_INCORRECT),
+    ("sub.example.cn", "10.0.0.8", (), m.LoginResult.IP_INCORRECT),          # a name we would resolve for it
+])
+def test_the_sub_link_goes_back_only_to_an_address_of_the_platform(down_link_ip: str, host: str,
+                                                                   allowed: tuple[str, ...],
+                                                                   result: m.LoginResult) -> None:
+    """JT/T 809 §5.2.1: we connect the sub link to the login's DOWN_LINK_IP; a platform may not point it at a
+    host of our network (exchange/superior/addresses.py)."""
+    svc = service()
+    row = replace(ROW, allowed_hosts=allowed)
+    request = m.LoginRequest(1001, "s3cret", down_link_ip, 7000, 7001)
+    assert svc.check_login(account_of(row), request, 7001, host, "2019") == result

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from exchange.superior.video import pull_url, registration, start_body, stop_body, video_address_allowed
+from exchange.superior.addresses import video_address_allowed
+from exchange.superior.video import pull_url, registration, start_body, stop_body
 from fleet.video_streams import parse_pull_path
 from gateway.video.hub import stream_info_of
 from protocols.jt809 import messages as m
