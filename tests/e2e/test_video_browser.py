@@ -125,7 +125,7 @@ def video_page(media_browser: Any, console_stack: ConsoleStack, request: pytest.
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda m: trail.append(f"console.{m.type}: {m.text}") if m.type in ("error", "warning") else None)
     page.on("response", lambda r: trail.append(f"{r.status} {r.request.method} {r.url.split('?')[0]}")
-            if "/api/" in r.url or ":{console_stack.media_port}/" in r.url else None)
+            if "/api/" in r.url or f":{console_stack.media_port}/" in r.url else None)
     trail_code_loads(page, trail)
     page.errors = errors  # type: ignore[attr-defined]
     try:
