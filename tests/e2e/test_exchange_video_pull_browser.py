@@ -192,6 +192,7 @@ def test_an_answer_naming_a_video_server_outside_the_platforms_is_refused(
         hosts.locator(".ant-select-selection-item-remove").first.click()
     hosts.locator("input").fill("10.9.9.0/24")
     hosts.locator("input").press("Enter")
+    screenshot(page, "exchange-inferior-video-hosts.png")
     stops = _one(db_url, "SELECT count(*) FROM exchange_message WHERE inferior_platform_id = %s AND direction = 'down'"
                  " AND data_type = %s", inferior, 0x9802)
     try:

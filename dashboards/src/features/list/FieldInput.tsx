@@ -74,6 +74,7 @@ export default function FieldInput({ field, mode, placeholder, testId, optionLab
           mode="tags"
           allowClear
           open={false}
+          suffixIcon={null}
           tokenSeparators={[',', ' ', '，']}
           value={Array.isArray(value) ? (value as string[]) : []}
           onChange={(v: string[]) => onChange?.(v.map((item) => item.trim()).filter(Boolean))}
