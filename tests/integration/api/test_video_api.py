@@ -395,7 +395,13 @@ def test_under_the_port_policy_9101_names_a_one_time_port_that_admits_the_termin
         assert on_main.closed_by_server_after_s is not None  # the main port admits no terminal under this policy
         genuine = server.submit(forge(port, car.phone, 1, 1.0, local_ip="127.0.0.2", clip=tiny_clip())).result(10)
         assert genuine.closed_by_server_after_s is None
-        assert server.call(lambda: server.server.streams[started["streamId"]].counters.video_frames) >= 20
+        # every frame it sent reached the stream (how many it sent in its second depends on the machine's load)
+        stream = server.call(lambda: server.server.streams[started["streamId"]])
+        assert genuine.frames_sent >= 5
+        deadline = time.monotonic() + 5
+        while server.call(lambda: stream.counters.video_frames) < genuine.frames_sent and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.call(lambda: stream.counters.video_frames) == genuine.frames_sent
         with pytest.raises(OSError):  # that request's port is closed once its terminal was bound
             socket.create_connection(("127.0.0.1", port), timeout=2).close()
     finally:

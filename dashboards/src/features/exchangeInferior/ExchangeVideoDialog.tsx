@@ -30,6 +30,12 @@ interface Values {
 /** A playback asks for the last 10 minutes unless the operator picks another period. */
 const DEFAULT_PLAYBACK_MINUTES = 10;
 
+/** The last ``minutes`` to this second, from one reading of the clock (0x9A01 carries whole seconds). */
+function lastMinutes(minutes: number): [Dayjs, Dayjs] {
+  const now = dayjs().startOf('second');
+  return [now.subtract(minutes, 'minute'), now];
+}
+
 /** Live audio / video of an inferior platform's vehicle (JT/T 1078-2016 §8.2), or a recording of it (§8.5): the
  * operator picks live or playback (with its period), a channel and what to receive; fleetwatch sends the platform
  * 0x9801 (0x9A01) with its authorisation code, waits for its 0x1801 (0x1A01) and then plays the stream our media
@@ -101,7 +107,7 @@ export default function ExchangeVideoDialog({ vehicle, onClose }: ExchangeVideoD
       <div data-testid="exchange-video-dialog">
         <Form form={form} layout="inline" onFinish={() => void ask()} initialValues={{
           kind: 'live', channelId: 1, avItemType: 0,
-          range: [dayjs().subtract(DEFAULT_PLAYBACK_MINUTES, 'minute'), dayjs()] }}>
+          range: lastMinutes(DEFAULT_PLAYBACK_MINUTES) }}>
           <Form.Item name="kind">
             <Radio.Group optionType="button" data-testid="exchange-video-kind"
               options={(['live', 'playback'] as const).map((value) => ({ value, label: t(`video.kind.${value}`) }))} />
