@@ -224,6 +224,30 @@ def click_until(click: Callable[[], Any], shown: Any, attempts: int = 3) -> None
                 raise
 
 
+OPEN_OPTIONS = ".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option"
+
+
+def choose(page: Any, select: Any, option: str, picked: Any = None) -> None:
+    """Picks ``option`` in an antd ``select`` as a user does (open it, type, click the option) until ``picked`` (a
+    locator; by default the select showing the option) is visible: a click on an option of a dropdown still
+    opening is lost now and then under load (a record saved without the field, a video never requested), and a
+    user who sees the choice missing picks it again. Nothing is picked twice: the second pick is made only when
+    the first left no trace within 5 s."""
+    shown = picked if picked is not None else \
+        select.locator(".ant-select-content, .ant-select-selection-item", has_text=option).first
+    for attempt in range(2):
+        select.click()
+        page.keyboard.type(option)
+        page.locator(OPEN_OPTIONS, has_text=option).first.click()
+        try:
+            shown.wait_for(timeout=5_000 if attempt == 0 else 15_000)
+            return
+        except PlaywrightTimeout:
+            if attempt:
+                raise
+            page.keyboard.press("Escape")
+
+
 def sign_in(page: Any, user: str, password: str | None = None, path: str = "/") -> None:
     """Opens ``path`` (the login page when signed out), signs in, waits to leave the login page."""
     from warehouse.seed import DEMO_PASSWORD

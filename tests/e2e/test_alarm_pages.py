@@ -11,13 +11,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
+from tests.e2e.support import OPEN_OPTIONS, sign_in
 from tests.e2e.test_console import switch_language, text
 from warehouse.db import connect
 from warehouse.passwords import hash_password
 from warehouse.seed import DEMO_PASSWORD
-
-OPEN_SELECT = ".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option"
 
 
 def _fresh_user(stack: ConsoleStack) -> tuple[str, dict[str, int]]:
@@ -77,7 +75,7 @@ def test_alarm_list_filters_handles_and_shows_the_record(page: Any, console_stac
 
     # filter by state: finished only
     page.get_by_test_id("list-filter-state").click()
-    page.locator(OPEN_SELECT, has_text=text("zh-CN", "alarmList", "enums.state.2")).first.click()
+    page.locator(OPEN_OPTIONS, has_text=text("zh-CN", "alarmList", "enums.state.2")).first.click()
     page.get_by_test_id("list-search").click()
     _wait_total(page, "共 1 条数据")
     _row(page, ids["a2"]).wait_for()

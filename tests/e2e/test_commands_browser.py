@@ -16,7 +16,7 @@ from typing import Any
 from fleet.settings import SimulatorSettings
 from simulator.commands import NORMAL, behaviour_for
 from tests.e2e.conftest import ConsoleStack, Vehicle
-from tests.e2e.support import click_until
+from tests.e2e.support import choose, click_until
 from tests.e2e.test_console import open_map, open_popup, screenshot, set_clustering, text, tick
 
 ACCEPTED = "指令已下发，等待网关处理中"
@@ -194,9 +194,7 @@ def test_the_overspeed_rule_is_changed_and_read_back(page: Any, console_stack: C
     page.goto("/settings/terminalParams")
     screen = page.get_by_test_id("terminal-params")
     screen.wait_for()
-    screen.get_by_test_id("params-vehicle").click()
-    page.keyboard.type(vehicle.plate)
-    page.locator(".ant-select-item-option", has_text=vehicle.plate).click()
+    choose(page, screen.get_by_test_id("params-vehicle"), vehicle.plate)
     screen.get_by_test_id("params-read").click()
     current_value = screen.get_by_test_id("params-group-alarm").get_by_test_id("param-current-0055")
     current_value.wait_for(timeout=ANSWER_TIMEOUT_MS)

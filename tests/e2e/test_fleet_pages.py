@@ -11,10 +11,8 @@ import secrets
 import urllib.request
 from typing import Any
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
+from tests.e2e.support import choose, sign_in
 from tests.e2e.test_console import TREE_NODE, screenshot, search_tree, text
 from warehouse.db import connect
 from warehouse.seed import SUBSIDIARY_A
@@ -36,32 +34,13 @@ def _open_list(page: Any, path: str, entity: str) -> None:
     page.get_by_test_id(f"list-page-{entity}").wait_for()
 
 
-def _choose(page: Any, select: Any, option: str) -> None:
-    """Pick ``option`` in ``select`` as a user does (open, type, click), until the select shows it: a click on an
-    option of a dropdown still opening was once lost under load (the record saved without that field), and a
-    user who sees the choice missing picks it again."""
-    for attempt in range(2):
-        select.click()
-        page.keyboard.type(option)
-        page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option",
-                     has_text=option).first.click()
-        shown = select.locator(".ant-select-content, .ant-select-selection-item", has_text=option).first
-        try:
-            shown.wait_for(timeout=5_000)
-            return
-        except PlaywrightTimeout:
-            if attempt:
-                raise
-            page.keyboard.press("Escape")
-
-
 def _create(page: Any, entity: str, values: dict[str, str], choices: dict[str, str] | None = None) -> None:
     page.get_by_test_id(f"list-page-{entity}").get_by_test_id("list-create").click()
     drawer = page.get_by_test_id("record-drawer")
     for field, value in values.items():
         drawer.get_by_test_id(f"record-field-{field}").fill(value)
     for field, option in (choices or {}).items():
-        _choose(page, drawer.get_by_test_id(f"record-field-{field}"), option)
+        choose(page, drawer.get_by_test_id(f"record-field-{field}"), option)
     page.get_by_test_id("record-save").click()
     drawer.wait_for(state="hidden")
 
@@ -124,7 +103,7 @@ def test_a_vehicle_is_registered_seen_on_the_map_and_deleted_with_its_history_ke
     car_id = row.get_attribute("data-row-key")
     row.get_by_test_id(f"row-devices-{car_id}").click()  # "详情" is the detail page (test_car_detail.py)
     page.get_by_test_id("car-edit").wait_for()
-    _choose(page, page.get_by_test_id("device-pick"), phone)
+    choose(page, page.get_by_test_id("device-pick"), phone)
     page.get_by_test_id("device-attach").click()
     # the save's own answer: the drawer's "created" notice of a moment ago may still be on screen
     with page.expect_response(lambda r: r.request.method == "PATCH" and f"/api/common/car/{car_id}.json" in r.url) as saved:

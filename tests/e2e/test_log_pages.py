@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
+from tests.e2e.support import choose, sign_in
 from tests.e2e.test_console import switch_language, text
 from warehouse.db import connect
 
@@ -95,9 +95,7 @@ def test_gps_log_by_choosing_the_vehicle_with_its_state_bits(page: Any, log_car:
     sign_in(page, "admin_a", path="/log/gps")
     gps = _open(page, "/log/gps", "gpsLog")
     gps.get_by_test_id("list-required").wait_for()  # no vehicle yet: the list asks for one
-    gps.get_by_test_id("list-filter-carId").click()
-    page.keyboard.type(log_car.plate)
-    page.locator(".ant-select-item-option").filter(has_text=log_car.plate).click()
+    choose(page, gps.get_by_test_id("list-filter-carId"), log_car.plate)
     gps.get_by_test_id("list-search").click()
     _total(gps, "共 61 条数据")
     table = gps.get_by_test_id("list-table")

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import new_console_context, sign_in
+from tests.e2e.support import choose, new_console_context, sign_in
 from tests.e2e.test_console import switch_language, text
 from tests.support.report_history import REPORT_ZONE, ReportDays, build_report_days
 from warehouse.db import connect
@@ -95,9 +95,7 @@ def test_an_active_safety_count_opens_exactly_those_alarms_of_that_vehicle(
     # the generated history draws active-safety events at random: the report's first page may show none, so
     # the vehicle with the most of them in the built days is picked in the report's vehicle filter
     vehicle = _most_active_safety(console_stack, report_days)
-    report.get_by_test_id("list-filter-carId").click()
-    page.keyboard.type(vehicle.plate)
-    page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).click()
+    choose(page, report.get_by_test_id("list-filter-carId"), vehicle.plate)
     report.get_by_test_id("list-search").click()
     # the unfiltered first page stays on screen until the filtered one replaces it: wait for that one
     rows = report.locator("tbody tr.ant-table-row")

@@ -21,7 +21,7 @@ import pytest
 
 from api.routemap import REPORT_PAGES
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import CONSOLE_DIST, click_until, sign_in
+from tests.e2e.support import CONSOLE_DIST, choose, click_until, sign_in
 from tests.e2e.test_console import context_menu, screenshot, switch_language, text
 from tests.support.report_history import REPORT_ZONE, ReportDays, build_report_days
 from warehouse.db import connect
@@ -124,9 +124,7 @@ def test_daily_mileage_report_filters_charts_and_exports(page: Any, console_stac
     screenshot(page, "report-daily-mileage-zh-CN.png")
 
     vehicle = console_stack.vehicles[3]
-    report.get_by_test_id("list-filter-carId").click()
-    page.keyboard.type(vehicle.plate)
-    page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).click()
+    choose(page, report.get_by_test_id("list-filter-carId"), vehicle.plate)
     report.get_by_test_id("list-search").click()
     _total(report, DAYS)
     rows = report.get_by_test_id("list-table").locator("tbody tr.ant-table-row")
@@ -199,9 +197,7 @@ def test_report_opens_with_its_rows_before_the_filter_bar_and_the_shell_calls(pa
     after = {path for path, early in calls if not early}
     assert {"/api/notice/overView.json", "/api/system/dictionary/dictionary.json"} <= after
     vehicle = console_stack.vehicles[3]
-    report.get_by_test_id("list-filter-carId").click()
-    page.keyboard.type(vehicle.plate)
-    page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).click()
+    choose(page, report.get_by_test_id("list-filter-carId"), vehicle.plate)
     report.get_by_test_id("list-search").click()
     _total(report, DAYS)
     assert page.errors == []  # type: ignore[attr-defined]
@@ -415,9 +411,7 @@ def test_online_report_exports_the_columns_the_screen_shows(page: Any, console_s
     sign_in(page, "admin", path="/report/online")
     report = page.get_by_test_id("list-page-carDayReport")
     vehicle = console_stack.vehicles[2]
-    report.get_by_test_id("list-filter-carId").click()
-    page.keyboard.type(vehicle.plate)
-    page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).click()
+    choose(page, report.get_by_test_id("list-filter-carId"), vehicle.plate)
     report.get_by_test_id("list-search").click()
     _total(report, DAYS)
     table = report.get_by_test_id("list-table")

@@ -13,7 +13,7 @@ import pytest
 
 from protocols.jt808.messages.active_safety_params import ADAS_PARAMS, DSM_PARAMS, ParamBlock
 from tests.e2e.conftest import ConsoleStack, Vehicle
-from tests.e2e.support import sign_in
+from tests.e2e.support import choose, sign_in
 from tests.e2e.test_commands_browser import ANSWER_TIMEOUT_MS, _answering, _notice
 from tests.e2e.test_console import screenshot, text
 
@@ -32,9 +32,7 @@ def _open(page: Any, language: str, kind: str, vehicle: Vehicle) -> Any:
     screen = page.get_by_test_id(f"safety-params-{kind}")
     screen.wait_for()
     screen.get_by_text(text(language, "command", f"activeSafety.intro.{kind}"), exact=True).wait_for()
-    screen.get_by_test_id("params-vehicle").click()
-    page.keyboard.type(vehicle.plate)
-    page.locator(".ant-select-item-option", has_text=vehicle.plate).click()
+    choose(page, screen.get_by_test_id("params-vehicle"), vehicle.plate)
     return screen
 
 

@@ -20,13 +20,12 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
+from tests.e2e.support import OPEN_OPTIONS, sign_in
 from tests.e2e.test_console import screenshot, switch_language, text
 from warehouse.db import connect
 from warehouse.partitions import ensure_gps_partitions
 
 POINTS = 360  # the last hour, every 10 s
-OPEN_SELECT = ".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option"
 SAFETY_POINT = 100  # alarm bits 1-3, an ADAS and a DSM item: a 40-character alarm text
 SAFETY_BITS = 0b1110
 SAFETY_TEXT = "超速报警,疲劳驾驶报警,危险驾驶行为报警,二级 前向碰撞报警,一级 接打电话报警"
@@ -183,7 +182,7 @@ def test_replays_the_last_hour_pause_keeps_the_marker_and_it_ends_on_the_last_po
 
     # a faster speed, then resume from where it paused
     page.get_by_test_id("replay-speed").click()
-    page.locator(OPEN_SELECT).filter(has_text=re.compile(r"^×1000$")).click()
+    page.locator(OPEN_OPTIONS).filter(has_text=re.compile(r"^×1000$")).click()
     page.get_by_test_id("replay-speed").filter(has_text="×1000").wait_for()
     page.get_by_test_id("replay-resume").click()
     started = time.monotonic()

@@ -30,6 +30,7 @@ from tests.e2e.conftest import _FAILED, ConsoleStack, Vehicle
 from tests.e2e.support import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    choose,
     click_until,
     new_console_context,
     offline,
@@ -227,9 +228,8 @@ def test_the_monitoring_view_plays_a_vehicle_beside_its_popup_and_removing_it_st
     vehicle = camera_vehicles(console_stack)[0]
     sign_in(page, "admin", path="/dashboard/videoMap")
     page.get_by_test_id("video-map").wait_for()
-    page.get_by_test_id("monitor-cars").click()
-    page.keyboard.type(vehicle.plate)
-    page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).first.click()
+    choose(page, page.get_by_test_id("monitor-cars"), vehicle.plate,
+           picked=page.get_by_test_id(f"monitor-car-{vehicle.car_id}"))
     page.wait_for_function("""(k) => {
         const v = document.querySelector(`[data-key="${k}"] video`);
         return v && v.getVideoPlaybackQuality().totalVideoFrames > 0;
@@ -250,9 +250,7 @@ def test_a_recording_is_found_on_the_terminal_and_played_back_and_the_video_log_
     page = video_page
     vehicle = camera_vehicles(console_stack)[1]
     sign_in(page, "admin", path="/dashboard/playback")
-    page.get_by_test_id("playback-car").click()
-    page.keyboard.type(vehicle.plate)
-    page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).first.click()
+    choose(page, page.get_by_test_id("playback-car"), vehicle.plate)
     page.get_by_test_id("playback-search").click()
     page.get_by_test_id("playback-play-0").wait_for(timeout=30_000)
     page.get_by_test_id("playback-play-0").click()

@@ -17,7 +17,7 @@ import psycopg
 from fleet.settings import MediaServerSettings, SimulatorSettings
 from simulator.commands import UNSUPPORTED, behaviour_for
 from tests.e2e.conftest import ConsoleStack, Vehicle
-from tests.e2e.support import sign_in
+from tests.e2e.support import choose, sign_in
 from tests.e2e.test_video_browser import _index, camera_vehicles, media_browser, open_monitor, video_page
 from warehouse.seed import terminal_has_video
 
@@ -118,9 +118,7 @@ def test_each_playback_rate_is_taken_once_the_terminal_accepted_it_and_the_pictu
     vehicles = camera_vehicles(console_stack)
     vehicle = vehicles[3] if len(vehicles) > 3 else vehicles[-1]
     sign_in(page, "admin", path="/dashboard/playback")
-    page.get_by_test_id("playback-car").click()
-    page.keyboard.type(vehicle.plate)
-    page.locator(".ant-select-item-option").filter(has_text=vehicle.plate).first.click()
+    choose(page, page.get_by_test_id("playback-car"), vehicle.plate)
     page.get_by_test_id("playback-search").click()
     page.get_by_test_id("playback-play-0").wait_for(timeout=30_000)
     page.get_by_test_id("playback-play-0").click()
