@@ -242,6 +242,76 @@ def test_follow_keeps_the_selected_vehicle_in_view(page: Any, console_stack: Con
     assert page.errors == []
 
 
+# The popup's tip (its bottom centre: Leaflet keeps it on the vehicle whatever the content's size), the vehicle
+# marker's centre, and whether the pointer is on the popup.
+POPUP_AND_MARKER = """(id) => {
+  const p = document.querySelector('.fw-leaflet-popup');
+  const m = document.querySelector(`[data-testid=marker-${id}]`);
+  if (!p || !m) return null;
+  const r = p.getBoundingClientRect(), k = m.getBoundingClientRect();
+  return {tip: [r.left + r.width / 2, r.bottom], marker: [k.left + k.width / 2, k.top + k.height / 2],
+          hovered: p.matches(':hover')};
+}"""
+
+
+def _steady_offset(page: Any, vehicle: Vehicle) -> list[float]:
+    """Where the marker's centre is from the popup's tip, read twice 0.2 s apart to the same value (a report
+    may have moved one and not yet the other)."""
+    last: list[float] | None = None
+    for _ in range(50):
+        now = page.evaluate(POPUP_AND_MARKER, vehicle.device_id)
+        offset = [now["marker"][0] - now["tip"][0], now["marker"][1] - now["tip"][1]]
+        if last is not None and abs(offset[0] - last[0]) < 0.5 and abs(offset[1] - last[1]) < 0.5:
+            return offset
+        last = offset
+        time.sleep(0.2)
+    raise AssertionError(f"the popup never stood still on its vehicle: last offset {last}")
+
+
+def test_the_popup_holds_still_under_the_pointer_and_rejoins_its_vehicle_when_the_pointer_leaves(
+        page: Any, console_stack: ConsoleStack) -> None:
+    """A popup that jumped with every report moved its buttons from under the operator's pointer: while the
+    pointer is on it, it stays where it is as its vehicle drives on; when the pointer leaves, it is on its
+    vehicle again."""
+    deadline = time.monotonic() + 60
+    chosen = _moving(console_stack, 1)
+    while not chosen and time.monotonic() < deadline:  # the simulated fleet may still be starting
+        time.sleep(2)
+        chosen = _moving(console_stack, 1)
+    assert chosen, "the simulator should have a vehicle driving"
+    vehicle = chosen[0]
+    open_map(page)
+    set_clustering(page, False)
+    tick(page, [vehicle])
+    popup = open_popup(page, vehicle)  # the map fitted to the one vehicle: at the closest zoom, a report moves it
+    offset = _steady_offset(page, vehicle)
+    for _ in range(3):  # the popup may move between Playwright's aim and the pointer's arrival
+        popup.hover(position={"x": 8, "y": 8})
+        if page.evaluate(POPUP_AND_MARKER, vehicle.device_id)["hovered"]:
+            break
+    held = page.evaluate(POPUP_AND_MARKER, vehicle.device_id)
+    assert held["hovered"]
+    page.wait_for_function(
+        "([id, at]) => { const m = document.querySelector(`[data-testid=marker-${id}]`); if (!m) return false;"
+        " const k = m.getBoundingClientRect();"
+        " return Math.hypot(k.left + k.width / 2 - at[0], k.top + k.height / 2 - at[1]) >= 4; }",
+        arg=[vehicle.device_id, held["marker"]], timeout=int(REPORT_INTERVAL_S * 4 * 1000))
+    moved = page.evaluate(POPUP_AND_MARKER, vehicle.device_id)
+    assert moved["hovered"]
+    assert abs(moved["tip"][0] - held["tip"][0]) < 1 and abs(moved["tip"][1] - held["tip"][1]) < 1, (held, moved)
+
+    box = page.get_by_test_id("live-map").bounding_box()
+    page.mouse.move(box["x"] + 5, box["y"] + box["height"] - 5)  # off the popup, onto an empty corner of the map
+    page.wait_for_function(
+        "([id, offset]) => { const p = document.querySelector('.fw-leaflet-popup');"
+        " const m = document.querySelector(`[data-testid=marker-${id}]`); if (!p || !m) return false;"
+        " const r = p.getBoundingClientRect(), k = m.getBoundingClientRect();"
+        " return Math.abs(k.left + k.width / 2 - r.left - r.width / 2 - offset[0]) < 2"
+        " && Math.abs(k.top + k.height / 2 - r.bottom - offset[1]) < 2; }",
+        arg=[vehicle.device_id, offset], timeout=10_000)
+    assert page.errors == []
+
+
 def test_the_map_opens_with_the_fleet_fitted_and_falls_back_to_offline_tiles(page: Any, console_stack: ConsoleStack) -> None:
     token = console_stack.token("admin")
     last = _post(console_stack, "/api/gps/last.json?isParent=true", token, {})

@@ -5,7 +5,9 @@
  * vehicle (`centreRequest`) zooms the map to it (at least SELECT_ZOOM), as soon as its position is known.
  * The popup is kept inside the map clear of the zoom control (top left) and the shell's settings button
  * (a fixed tab on the right edge), no wider and no taller than the map (its content scrolls), and
- * whenever its content grows (address, photo) it is moved back into full view.
+ * whenever its content grows (address, photo) it is moved back into full view. While the pointer is on the
+ * popup it holds still (its buttons do not move under the pointer with each report, nor does follow pan the
+ * map); the vehicle's latest position is applied when the pointer leaves.
  */
 import L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
@@ -44,6 +46,8 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
   const popupRef = useRef<L.Popup | null>(null);
   const onCloseRef = useRef(onClose);
   const followRef = useRef(follow);
+  // The pointer is on the popup: placing it waits (``pending``) until the pointer leaves.
+  const holdRef = useRef<{ held: boolean; pending: (() => void) | null }>({ held: false, pending: null });
   useEffect(() => {
     onCloseRef.current = onClose;
     followRef.current = follow;
@@ -68,6 +72,32 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
     map.on('resize', onResize);
     popup.setContent(container);
     popup.on('remove', () => onCloseRef.current());
+    const hold = holdRef.current;
+    const onEnter = () => {
+      hold.held = true;
+    };
+    const onLeave = () => {
+      hold.held = false;
+      const pending = hold.pending;
+      hold.pending = null;
+      pending?.();
+    };
+    let holding: HTMLElement | undefined;
+    // Leaflet makes the popup's element on its first opening and keeps it.
+    popup.on('add', () => {
+      const element = popup.getElement();
+      if (!element || element === holding) return;
+      holding = element;
+      L.DomEvent.on(element, 'pointerenter', onEnter);
+      L.DomEvent.on(element, 'pointerleave', onLeave);
+    });
+    // Closed, the popup is out of the page and no pointer can leave it: the hold ends with it.
+    const release = (event: L.PopupEvent) => {
+      if (event.popup !== popup) return;
+      hold.held = false;
+      hold.pending = null;
+    };
+    map.on('popupclose', release);
     popupRef.current = popup;
     // Escape closes the popup wherever the focus is (Leaflet only listens on a focused map).
     const onKey = (event: KeyboardEvent) => {
@@ -77,6 +107,11 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
     return () => {
       document.removeEventListener('keydown', onKey);
       map.off('resize', onResize);
+      map.off('popupclose', release);
+      if (holding) {
+        L.DomEvent.off(holding, 'pointerenter', onEnter);
+        L.DomEvent.off(holding, 'pointerleave', onLeave);
+      }
       popup.off();
       popup.remove();
       popupRef.current = null;
@@ -87,7 +122,12 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
   useEffect(() => {
     const popup = popupRef.current;
     if (!popup || deviceId === null) return undefined;
+    const hold = holdRef.current;
     const place = (open: boolean) => {
+      if (hold.held && popup.isOpen()) {
+        hold.pending = () => place(true);
+        return;
+      }
       const p = hub.positions.get(deviceId);
       if (!p) return;
       const latLng = toDisplay(p.lng, p.lat, coord);
@@ -109,6 +149,7 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
     });
     return () => {
       unsubscribe();
+      hold.pending = null;
       if (popup.isOpen()) {
         popup.off('remove');
         map.closePopup(popup);
