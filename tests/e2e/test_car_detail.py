@@ -24,6 +24,10 @@ from tests.e2e.test_console import (
 )
 from warehouse.db import connect
 
+# The detail page's description values narrower than 90 px: their text wraps a character or two a line.
+SQUEEZED_VALUES = """() => [...document.querySelectorAll('[data-testid=car-detail] .ant-descriptions-item-content')]
+  .filter((c) => c.innerText.trim() !== '' && c.getBoundingClientRect().width < 90).map((c) => c.innerText)"""
+
 
 def _vehicle_a(stack: ConsoleStack) -> Vehicle:
     return stack.of("a")[0]
@@ -69,6 +73,7 @@ def test_detail_opens_from_the_car_list_and_by_url_in_two_languages(page: Any, c
     page.get_by_text(text("en-US", "detail", "sections.state"), exact=True).wait_for()
     page.get_by_test_id("detail-links").get_by_text(text("en-US", "detail", "links.replay")).wait_for()
     address.filter(has_text=re.compile(r"^北京市.+区$")).wait_for()
+    assert page.evaluate(SQUEEZED_VALUES) == []
     assert page.errors == []
 
 

@@ -27,6 +27,7 @@ from psycopg.types.json import Jsonb
 
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import sign_in
+from tests.e2e.test_car_detail import SQUEEZED_VALUES
 from tests.e2e.test_console import screenshot, switch_language, text
 from warehouse.db import connect
 from warehouse.partitions import ensure_gps_partitions
@@ -151,6 +152,7 @@ def test_g6_car_detail_shows_the_obd_figures_of_the_state_row_in_three_languages
         switch_language(page, language)
         page.goto(f"/list/carDetail/gb17691?carId={truck.car_id}&deviceId={truck.device_id}")
         _expect_figures(page, language, truck, "gb17691")
+        assert page.evaluate(SQUEEZED_VALUES) == [], language
     assert page.errors == []
 
 

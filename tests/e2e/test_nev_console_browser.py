@@ -21,6 +21,7 @@ from psycopg.types.json import Jsonb
 from protocols.china_time import CHINA_TZ
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.support import new_console_context, sign_in
+from tests.e2e.test_car_detail import SQUEEZED_VALUES
 from tests.e2e.test_console import screenshot, switch_language, text
 from warehouse.db import connect
 
@@ -157,6 +158,9 @@ def test_nev_car_detail_from_the_car_list_shows_the_state_in_three_languages(
         sessions.get_by_text(f"40% → {SOC}%").wait_for()
         sessions.get_by_text("21.25 kWh").wait_for()
         sessions.get_by_text(text(language, "nev", "session.ongoing"), exact=True).wait_for()
+        # every value readable beside its label: none squeezed into a column a few characters wide (the battery
+        # card, beside the alarms, once had four columns at 1440 px and wrapped "612.3 V" a character a line)
+        assert page.evaluate(SQUEEZED_VALUES) == [], language
         screenshot(page, f"nev-car-detail-{language}.png")
     assert page.errors == []
 

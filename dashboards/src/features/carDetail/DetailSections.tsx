@@ -1,5 +1,6 @@
 /** The detail page's cards: vehicle, current state and position, today, devices, driver, photos. */
 import { Card, Descriptions, Empty, Image, Space, Table, Tag } from 'antd';
+import FitDescriptions from '../../components/FitDescriptions';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stateColour } from '../../live/bizState';
@@ -16,7 +17,7 @@ export function VehicleCard({ detail }: { detail: CarDetail }) {
   const colour = car.plateColor != null && car.plateColor >= 1 && car.plateColor <= 8 ? t(`map:plateColor.${car.plateColor}`) : '-';
   return (
     <Card size="small" title={t('sections.vehicle')} data-testid="detail-vehicle">
-      <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 4 }}>
+      <FitDescriptions size="small" max={4}>
         <Descriptions.Item label={t('fields.plateNumber')}><span data-testid="detail-plateNumber">{car.plateNumber}</span></Descriptions.Item>
         <Descriptions.Item label={t('fields.plateColor')}>{colour}</Descriptions.Item>
         <Descriptions.Item label={t('fields.vin')}>{dash(car.vin)}</Descriptions.Item>
@@ -24,7 +25,7 @@ export function VehicleCard({ detail }: { detail: CarDetail }) {
         <Descriptions.Item label={t('fields.group')}>{dash(car.groupName)}</Descriptions.Item>
         <Descriptions.Item label={t('fields.carModel')}>{dash(car.carModelName)}</Descriptions.Item>
         <Descriptions.Item label={t('fields.carType')}>{dash(car.carTypeName)}</Descriptions.Item>
-      </Descriptions>
+      </FitDescriptions>
     </Card>
   );
 }
@@ -49,20 +50,20 @@ export function StateCard({ detail, now }: { detail: CarDetail; now: number }) {
         <Tag data-testid="detail-acc">{t(state?.acc ? 'map:acc.on' : 'map:acc.off')}</Tag>
       </Space>
       {position ? (
-        <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 3 }}>
+        <FitDescriptions size="small" max={3}>
           <Descriptions.Item label={t('fields.time')}>{formatTime(position.time)}</Descriptions.Item>
           <Descriptions.Item label={t('fields.age')}>{age ? t(`age.${age.key}`, { count: age.count }) : '-'}</Descriptions.Item>
           <Descriptions.Item label={t('fields.speed')}>{unit('kmh', position.speed)}</Descriptions.Item>
           <Descriptions.Item label={t('fields.mileage')}>{unit('km', position.mileage)}</Descriptions.Item>
           <Descriptions.Item label={t('fields.direction')}>{unit('degree', position.direction)}</Descriptions.Item>
           <Descriptions.Item label={t('fields.position')}>{formatCoordinate(position.lng, position.lat)}</Descriptions.Item>
-          <Descriptions.Item label={t('fields.address')} span={3}>
+          <Descriptions.Item label={t('fields.address')} span="filled">
             <span data-testid="detail-address">{position.address.address || t('empty.address')}</span>
           </Descriptions.Item>
-          <Descriptions.Item label={t('fields.alarm')} span={3}>
+          <Descriptions.Item label={t('fields.alarm')} span="filled">
             {alarmBitNames(position.alarmType, (key) => t(`map:${key}`)).join(', ') || t('map:popup.noAlarm')}
           </Descriptions.Item>
-        </Descriptions>
+        </FitDescriptions>
       ) : (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty.position')} data-testid="detail-no-position" />
       )}
@@ -76,13 +77,13 @@ export function TodayCard({ detail }: { detail: CarDetail }) {
   const mileage = formatNumber(today.mileageKm);
   return (
     <Card size="small" title={t('sections.today')} data-testid="detail-today">
-      <Descriptions size="small" column={{ xs: 1, sm: 3 }}>
+      <FitDescriptions size="small" max={3} minColumnWidth={200}>
         <Descriptions.Item label={t('fields.todayMileage')}>
           <span data-testid="detail-todayMileage">{mileage === null ? '-' : t('map:units.km', { value: mileage })}</span>
         </Descriptions.Item>
         <Descriptions.Item label={t('fields.todayPoints')}>{today.points}</Descriptions.Item>
         <Descriptions.Item label={t('fields.todayAlarms')}><span data-testid="detail-alarmCount">{today.alarmCount}</span></Descriptions.Item>
-      </Descriptions>
+      </FitDescriptions>
       <Table<DetailAlarmPoint>
         size="small"
         rowKey="time"

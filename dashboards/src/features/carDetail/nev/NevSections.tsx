@@ -1,6 +1,7 @@
 /** The new-energy detail page's state cards (GB/T 32960): battery pack with its extremes, drive motors,
  * current alarms with their fault codes. Everything from the vehicle's latest nevState row. */
 import { Card, Descriptions, Empty, Space, Table, Tag } from 'antd';
+import FitDescriptions from '../../../components/FitDescriptions';
 import { useTranslation } from 'react-i18next';
 import type { ListRecord } from '../../list/types';
 import { formatTime } from '../../map/popup/format';
@@ -33,7 +34,7 @@ export function NevBatteryCard({ state }: { state: ListRecord }) {
         {gear?.driving ? <Tag>{t('drivingForce')}</Tag> : null}
         {reading(state.vehicleStatus) !== null ? <Tag>{t(`vehicleStatus.${String(state.vehicleStatus)}`, { defaultValue: '-' })}</Tag> : null}
       </Space>
-      <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 4 }}>
+      <FitDescriptions size="small" max={4}>
         <Descriptions.Item label={t('soc')}><span data-testid="nev-soc">{unit(reading(state.socPct), '%')}</span></Descriptions.Item>
         <Descriptions.Item label={t('totalVoltage')}><span data-testid="nev-voltage">{unit(fixed(state.totalVoltageV, 1), 'V')}</span></Descriptions.Item>
         <Descriptions.Item label={t('totalCurrent')}><span data-testid="nev-current">{unit(fixed(state.totalCurrentA, 1), 'A')}</span></Descriptions.Item>
@@ -52,7 +53,7 @@ export function NevBatteryCard({ state }: { state: ListRecord }) {
         <Descriptions.Item label={t('minTemp')}>
           <span data-testid="nev-minTemp">{unit(reading(state.minTempC), '℃')}{which(state.minTempSubsystem, state.minTempProbe)}</span>
         </Descriptions.Item>
-      </Descriptions>
+      </FitDescriptions>
     </Card>
   );
 }

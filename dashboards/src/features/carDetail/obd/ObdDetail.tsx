@@ -7,6 +7,7 @@
  * UTC+8. One component for the three variants: they differ only in the standard named (obd.ts).
  */
 import { Card, Col, Descriptions, Empty, Row, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import FitDescriptions from '../../../components/FitDescriptions';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../map/popup/format';
@@ -75,7 +76,7 @@ function ObdStatusCard({ route, row }: { route: ObdRouteName; row: ObdState }) {
   return (
     <Card size="small" title={t('sections.status')} data-testid="obd-status"
           extra={<Tag color="blue" data-testid="obd-standard">{t(`standard.${OBD_VARIANTS[route].standard}`)}</Tag>}>
-      <Descriptions size="small" column={{ xs: 1, sm: 2 }}>
+      <FitDescriptions size="small" max={2}>
         <Descriptions.Item label={t('fields.mil')}>
           <Tag color={mil === 'on' ? 'error' : mil === 'off' ? 'success' : 'default'} data-testid="obd-mil" data-mil={mil}>
             {t(`mil.${mil}`)}
@@ -88,7 +89,7 @@ function ObdStatusCard({ route, row }: { route: ObdRouteName; row: ObdState }) {
         <Descriptions.Item label={t('fields.collectedAt')}>{row.collectedAt ? formatTime(row.collectedAt) : '-'}</Descriptions.Item>
         <Descriptions.Item label={t('fields.calibrationId')}><span data-testid="obd-calibrationId">{dash(row.calibrationId)}</span></Descriptions.Item>
         <Descriptions.Item label={t('fields.cvn')}><span data-testid="obd-cvn">{dash(row.cvn)}</span></Descriptions.Item>
-      </Descriptions>
+      </FitDescriptions>
       <div style={{ marginTop: 8 }}>{t('fields.monitors')}</div>
       {list.length ? (
         <Space size={[4, 4]} wrap data-testid="obd-monitors">
@@ -139,7 +140,7 @@ function StreamCard({ row }: { row: ObdState }) {
   const { t } = useTranslation('obd');
   return (
     <Card size="small" title={t('sections.stream')} data-testid="obd-stream">
-      <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 4 }}>
+      <FitDescriptions size="small" max={4}>
         {STREAM_FIELDS.map(([field, unit, digits]) => {
           const value = readingText(row[field], digits);
           return (
@@ -148,7 +149,7 @@ function StreamCard({ row }: { row: ObdState }) {
             </Descriptions.Item>
           );
         })}
-      </Descriptions>
+      </FitDescriptions>
     </Card>
   );
 }
