@@ -47,6 +47,34 @@ def test_the_alarm_list_fits_a_phone_and_its_table_scrolls_inside(phone: Any) ->
     assert phone.errors == []
 
 
+# Table cells whose text wraps a character or two a line (a column squeezed to ~30 px), as text and line count.
+SQUEEZED_CELLS = """() => {
+  const out = [];
+  for (const cell of document.querySelectorAll('.ant-table-cell')) {
+    const text = cell.innerText.trim();
+    if (text.length < 4) continue;
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+    if (lines >= 3 && lines * 3 >= text.length) out.push(`${text.slice(0, 30)} (${lines} lines)`);
+  }
+  return out.slice(0, 10);
+}"""
+
+
+def test_tables_of_settings_screens_scroll_sideways_on_a_phone_instead_of_squeezing_a_column(phone: Any) -> None:
+    """The platform parameters, the alarm notification rules and the permission catalogue once gave a column
+    ~30 px on a phone (a parameter's name and help a character a line); every table now scrolls inside its card."""
+    sign_in(phone, PARENT.admin, path="/settings/param")
+    for path, ready in (("/settings/param", "[data-testid=param-screen] .ant-table-row"),
+                        ("/settings/notify", ".ant-table-row"), ("/user/permission", ".ant-table-row")):
+        phone.goto(path)
+        phone.locator(ready).first.wait_for()
+        assert phone.evaluate(SQUEEZED_CELLS) == [], path
+        _fits(phone)
+    assert phone.errors == []
+
+
 def test_the_video_page_fits_a_phone(phone: Any) -> None:
     sign_in(phone, PARENT.admin, path="/dashboard/monitor")
     phone.get_by_test_id("video-monitor").wait_for()

@@ -4,6 +4,7 @@ application page opens without signing in and submits."""
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from typing import Any
@@ -20,6 +21,12 @@ def test_dictionary_screen_lists_the_seeded_entries(page: Any, console_stack: Co
     system = page.get_by_test_id("list-page-dictionary")
     for code in ("car_alarm_desc", "ol_map_config", "device_message_desc", "exchange_message_desc"):
         system.get_by_text(code, exact=True).wait_for()
+    # A JSON content shows its start with an ellipsis and the whole of it on hover: the table scrolls sideways by
+    # less than a column at 1440 px, where a cell's text once set its column's width and the table reached 34,000 px.
+    overflow = system.locator(".ant-table-content").evaluate("t => t.scrollWidth - t.clientWidth")
+    assert overflow < 360, overflow
+    content = system.locator("tr.ant-table-row", has_text="car_alarm_desc").locator(".list-cell-long")
+    assert json.loads(content.get_attribute("title") or "")[0]["bit"] == 0
     page.get_by_test_id("dictionary-tab-protocol").click()
     page.get_by_test_id("list-page-dictionary").get_by_text("protocol.jt808_2013", exact=True).wait_for()
     page.get_by_test_id("dictionary-tab-media").click()

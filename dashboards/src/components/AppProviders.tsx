@@ -18,10 +18,15 @@ import { usePrefersReducedMotion } from './reducedMotion';
 const ANTD_LOCALES = { 'zh-CN': zhCN, 'zh-HK': zhHK, 'en-US': enUS } as const;
 const DAYJS_LOCALES: Record<Language, string> = { 'zh-CN': 'zh-cn', 'zh-HK': 'zh-hk', 'en-US': 'en' };
 
+// A table narrower than its columns (a phone: console-spec's 390 px) scrolls sideways inside its card, its cells as
+// wide as their content, instead of squeezing a column to a character a line; a long text column gives itself a width
+// to wrap at. A table that sets its own scroll keeps it.
+const TABLE = { scroll: { x: 'max-content' as const } };
+
 /**
  * antd and dayjs follow the i18next language; the theme follows the layout settings, with platform-spec §9's status
  * colours; antd's motion (dialogs zooming, menus sliding) is off for a user who asked the system for less motion, as
- * the page transition is (layouts/layouts.css).
+ * the page transition is (layouts/layouts.css); every table scrolls sideways when its columns do not fit (TABLE).
  */
 export default function AppProviders({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
@@ -41,6 +46,7 @@ export default function AppProviders({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider
       locale={ANTD_LOCALES[language]}
+      table={TABLE}
       theme={{
         algorithm: settings.navTheme === 'night' ? antTheme.darkAlgorithm : antTheme.defaultAlgorithm,
         token: {

@@ -33,6 +33,14 @@ function useAfterFirstRows(loading: boolean): boolean {
   return shown;
 }
 
+/** Cell texts longer than this (a dictionary's JSON, a frame's hex) show their start and an ellipsis, the whole text
+ * on hover: the table is as wide as its cells' texts (scroll x max-content), and one such cell made it 34,000 px. */
+const LONG_CELL_CHARS = 48;
+
+function cellNode(text: string): ReactNode {
+  return text.length > LONG_CELL_CHARS ? <span className="list-cell-long" title={text}>{text}</span> : text;
+}
+
 const FEATURE_OF: Record<string, keyof NonNullable<ListScreen['features']>> = {
   add: 'create', update: 'edit', delete: 'delete', import: 'import', export: 'export',
 };
@@ -107,7 +115,7 @@ function EntityList({ meta, screen }: { meta: EntityMeta; screen: ListScreen }) 
     sorter: !computed && field.sortable,
     sortOrder: list.state.orderBy === field.name ? (list.state.desc ? 'descend' : 'ascend') : null,
     render: (value: unknown, record: ListRecord) => (decl?.render ? decl.render(value, record) as ReactNode
-      : text(field, value)),
+      : cellNode(text(field, value))),
   }));
   const queryBody = { ...list.state.body, ...screen.query };
   // A screen whose rows are computed (fetchPage) or that exports as shown (the reports) writes its file here

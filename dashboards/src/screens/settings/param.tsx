@@ -67,7 +67,8 @@ export default function PlatformParamScreen() {
     <Card title={t('param.title')} size="small" data-testid="param-screen">
       <p>{t('param.hint')}</p>
       <Table<PlatformParam> size="small" rowKey="name" dataSource={rows} pagination={false} columns={[
-        { key: 'label', title: t('param.name'), render: (_, row) => (
+        // its help wraps at this width (the table is otherwise as wide as its texts and scrolls sideways)
+        { key: 'label', title: t('param.name'), width: 320, render: (_, row) => (
           <Space orientation="vertical" size={0}>
             <strong>{t(`param.items.${row.name}.label`)}</strong>
             <span style={{ color: '#888' }}>{t(`param.items.${row.name}.description`)}</span>
