@@ -23,8 +23,7 @@ from fleet.topics import CONSOLE_EVENTS, JT808_UPLINK
 from protocols.jt808 import Authentication, LocationReport
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.safety_terminal import Terminal, own_enterprise, wait_subscribed, watch_subscriptions
-from tests.e2e.support import sign_in, stomp_frames
-from tests.e2e.test_alarm_pages import OPEN_SELECT
+from tests.e2e.support import OPEN_OPTIONS, sign_in, stomp_frames
 from tests.e2e.test_console import screenshot, switch_language, text
 from tests.integration.exchange.test_link_service import LinkService
 from tests.integration.exchange.test_regulator_e2e import CENTRE, PASSWORD, USER, RegulatorThread
@@ -201,7 +200,7 @@ def _screens_in_three_languages(page: Any, exchange: Exchange) -> None:
         page.goto("/exchange/upstreamMessage")
         upstream = page.get_by_test_id("list-page-exchangeUpstreamMessage")
         upstream.get_by_test_id("list-filter-msgId").click()  # by name from the exchange message descriptions
-        page.locator(OPEN_SELECT, has_text="0x1300").first.click()
+        page.locator(OPEN_OPTIONS, has_text="0x1300").first.click()
         upstream.get_by_test_id("list-search").click()
         # this platform's answer (other tests' platforms on the same stack may have sent 0x1300 frames too)
         answer_frame = upstream.get_by_test_id("list-table").locator("tr.ant-table-row", has_text="0x1300").filter(

@@ -15,8 +15,7 @@ import pytest
 
 from fleet.demo_fleet import SUBSIDIARY_A
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import click_until, sign_in
-from tests.e2e.test_alarm_pages import OPEN_SELECT
+from tests.e2e.support import OPEN_OPTIONS, click_until, sign_in
 from warehouse.db import connect
 from warehouse.queries import exchange_inferior as q
 from warehouse.seed import PARENT
@@ -161,7 +160,7 @@ def test_an_administrator_chooses_which_enterprises_a_superior_platform_gets(pag
     assert "全部下属企业" in drawer.inner_text()  # the help of the exchanged enterprises
     drawer.get_by_test_id("record-field-exchangedEnterpriseIds").click()
     page.keyboard.type(SUBSIDIARY_A.name)
-    page.locator(OPEN_SELECT, has_text=SUBSIDIARY_A.name).first.click()
+    page.locator(OPEN_OPTIONS, has_text=SUBSIDIARY_A.name).first.click()
     page.keyboard.press("Escape")
     drawer.get_by_test_id("record-save").click()
     drawer.wait_for(state="hidden")

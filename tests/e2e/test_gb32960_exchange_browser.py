@@ -20,8 +20,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from tests.e2e.conftest import ConsoleStack
-from tests.e2e.support import sign_in
-from tests.e2e.test_alarm_pages import OPEN_SELECT
+from tests.e2e.support import OPEN_OPTIONS, sign_in
 from tests.e2e.test_console import screenshot
 from warehouse.db import connect
 from warehouse.queries import gb32960_exchange as q
@@ -150,7 +149,7 @@ def test_the_gb32960_exchange_screens_in_each_language(page: Any, console_stack:
     page.goto("/exchange/upstreamMessage")
     upstream = page.get_by_test_id("list-page-exchangeUpstreamMessage")
     upstream.get_by_test_id("list-filter-platformKind").click()
-    page.locator(OPEN_SELECT, has_text=texts["kind"]).first.click()
+    page.locator(OPEN_OPTIONS, has_text=texts["kind"]).first.click()
     upstream.get_by_test_id("list-search").click()
     login = upstream.locator("tr.ant-table-row", has_text=platform["inferior_name"])
     login.wait_for()
@@ -178,10 +177,10 @@ def test_an_operator_configures_a_gb32960_superior_platform(page: Any, console_s
     drawer.get_by_test_id("record-field-username").fill("nev-user")
     drawer.get_by_test_id("record-field-password").fill("nev-pass-32960")
     drawer.get_by_test_id("record-field-version").click()
-    page.locator(OPEN_SELECT, has_text="2016").click()
+    page.locator(OPEN_OPTIONS, has_text="2016").click()
     drawer.get_by_test_id("record-field-carIds").click()
     page.keyboard.type(plate)
-    page.locator(OPEN_SELECT, has_text=plate).first.click()
+    page.locator(OPEN_OPTIONS, has_text=plate).first.click()
     page.keyboard.press("Escape")
     page.get_by_test_id("record-save").click()
     drawer.wait_for(state="hidden")
