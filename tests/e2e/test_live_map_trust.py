@@ -182,14 +182,19 @@ def test_tree_counts_match_the_server_and_the_tabs_filter(page: Any, console_sta
     assert page.errors == []
 
 
-def test_follow_keeps_the_selected_vehicle_in_view(page: Any, console_stack: ConsoleStack) -> None:
+def _driving(console_stack: ConsoleStack) -> Vehicle:
+    """A simulated vehicle driving now (waiting up to 60 s: the simulated fleet may still be starting)."""
     deadline = time.monotonic() + 60
     chosen = _moving(console_stack, 1)
-    while not chosen and time.monotonic() < deadline:  # the simulated fleet may still be starting
+    while not chosen and time.monotonic() < deadline:
         time.sleep(2)
         chosen = _moving(console_stack, 1)
     assert chosen, "the simulator should have a vehicle driving"
-    vehicle = chosen[0]
+    return chosen[0]
+
+
+def test_follow_keeps_the_selected_vehicle_in_view(page: Any, console_stack: ConsoleStack) -> None:
+    vehicle = _driving(console_stack)
     open_map(page)
     set_clustering(page, False)
     tick(page, [vehicle])
@@ -273,13 +278,7 @@ def test_the_popup_holds_still_under_the_pointer_and_rejoins_its_vehicle_when_th
     """A popup that jumped with every report moved its buttons from under the operator's pointer: while the
     pointer is on it, it stays where it is as its vehicle drives on; when the pointer leaves, it is on its
     vehicle again."""
-    deadline = time.monotonic() + 60
-    chosen = _moving(console_stack, 1)
-    while not chosen and time.monotonic() < deadline:  # the simulated fleet may still be starting
-        time.sleep(2)
-        chosen = _moving(console_stack, 1)
-    assert chosen, "the simulator should have a vehicle driving"
-    vehicle = chosen[0]
+    vehicle = _driving(console_stack)
     open_map(page)
     set_clustering(page, False)
     tick(page, [vehicle])
