@@ -193,7 +193,11 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
         const popup = popupRef.current;
         if (!popup) return;
         withoutAutoPan(popup, popup.isOpen(), () => relayout(popup));
-        if (popup.isOpen()) fitWhenSettled(map, popup);
+        if (!popup.isOpen()) return;
+        // grown under the pointer, it is fitted into view when the pointer leaves (the map holds still too)
+        const hold = holdRef.current;
+        if (hold.held) hold.pending ??= () => fitWhenSettled(map, popup);
+        else fitWhenSettled(map, popup);
       }}
     />,
     container,
