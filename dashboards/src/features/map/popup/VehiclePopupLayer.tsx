@@ -6,8 +6,8 @@
  * The popup is kept inside the map clear of the zoom control (top left) and the shell's settings button
  * (a fixed tab on the right edge), no wider and no taller than the map (its content scrolls), and
  * whenever its content grows (address, photo) it is moved back into full view. While the pointer is on the
- * popup it holds still (its buttons do not move under the pointer with each report, nor does follow pan the
- * map); the vehicle's latest position is applied when the pointer leaves.
+ * popup it holds still (its buttons do not move under the pointer with each report, nor does follow or a fit of
+ * its grown content pan the map); the vehicle's latest position, and the fit, are applied when the pointer leaves.
  */
 import L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
