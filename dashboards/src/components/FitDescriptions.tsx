@@ -6,8 +6,8 @@
  * An item that should fill its row says ``span="filled"``.
  */
 import { Descriptions, type DescriptionsProps } from 'antd';
-import { useCallback, useState } from 'react';
 import { fitColumns, MIN_COLUMN_WIDTH } from './fitColumns';
+import { useElementSize } from './useElementSize';
 
 // A long label (an English one: "Calibration verification number (CVN)") wraps instead of leaving its value the
 // width of a character or two.
@@ -19,17 +19,10 @@ export interface FitDescriptionsProps extends Omit<DescriptionsProps, 'column'> 
 }
 
 export default function FitDescriptions({ max, minColumnWidth = MIN_COLUMN_WIDTH, ...props }: FitDescriptionsProps) {
-  const [columns, setColumns] = useState(max);
-  const attach = useCallback((element: HTMLDivElement | null) => {
-    if (!element || typeof ResizeObserver === 'undefined') return undefined;
-    const measure = () => setColumns(fitColumns(element.clientWidth, max, minColumnWidth));
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [max, minColumnWidth]);
+  const [ref, { width }] = useElementSize<HTMLDivElement>();
+  const columns = width > 0 ? fitColumns(width, max, minColumnWidth) : max;
   return (
-    <div ref={attach} data-columns={columns}>
+    <div ref={ref} data-columns={columns}>
       <Descriptions styles={LABEL_AT_MOST_HALF} {...props} column={columns} />
     </div>
   );

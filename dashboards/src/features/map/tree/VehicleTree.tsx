@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { stateColour } from '../../../live/bizState';
 import type { PositionStore } from '../../../live/positionStore';
 import { isVehicleAlarming, isVehicleOnline, shownBizState, type VehicleStateStore } from '../../../live/vehicleStates';
-import { useElementHeight } from '../hooks/useElementHeight';
+import { useElementSize } from '../../../components/useElementSize';
 import { useNow } from '../hooks/useNow';
 import { formatAge, formatNumber } from '../popup/format';
 import { StateLegend } from './StateLegend';
@@ -89,7 +89,7 @@ export function VehicleTree(props: VehicleTreeProps) {
   const { query, onQueryChange, matches, followed, onToggleFollow } = props;
   const { t } = useTranslation('map');
   const search = useDeferredValue(query);
-  const [bodyRef, height] = useElementHeight<HTMLDivElement>();
+  const [bodyRef, { height }] = useElementSize<HTMLDivElement>();
   const store = states ?? noStates;
   const version = useSyncExternalStore(store.subscribe, store.getVersion);
   const now = useNow(AGE_REFRESH_MS);
