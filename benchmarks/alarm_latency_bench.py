@@ -377,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         say(f"stack up (worker, gateway, API{f', {args.fleet} simulated terminals' if args.fleet else ''})")
 
         playwright = stack.enter_context(sync_playwright())
-        browser = launch_chromium(playwright)
+        browser = launch_chromium(playwright, full=True)
         stack.callback(browser.close)
         context = browser.new_context(base_url=api.base_url, viewport={"width": 1440, "height": 900},
                                       locale="zh-CN", timezone_id="Asia/Shanghai")

@@ -755,7 +755,7 @@ def main(argv: list[str] | None = None) -> int:
         api.start()
         stack.callback(api.stop)
         playwright = stack.enter_context(sync_playwright())
-        browser = launch_chromium(playwright)
+        browser = launch_chromium(playwright, full=True)
         stack.callback(browser.close)
         page = open_map(browser, api.base_url, clustering=not args.no_clustering)
         if args.source == "loadgen":

@@ -278,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         base_url, _media, cameras = start_stack(stack, workdir, args)
         say(f"cameras on {len(cameras)} vehicles: {[c['plate'] for c in cameras]}")
         playwright = stack.enter_context(sync_playwright())
-        browser = launch_chromium(playwright)
+        browser = launch_chromium(playwright, full=True)
         stack.callback(browser.close)
         page = open_monitor(browser, base_url)
 

@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         stack.callback(api.stop)
 
         playwright = stack.enter_context(sync_playwright())
-        browser = launch_chromium(playwright)
+        browser = launch_chromium(playwright, full=True)
         stack.callback(browser.close)
         signing = browser.new_context(base_url=api.base_url, locale="zh-CN", timezone_id="Asia/Shanghai")
         first = signing.new_page()

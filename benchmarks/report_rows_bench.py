@@ -347,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
             servers = [("before", before.base_url), ("after", api.base_url)]
 
         playwright = stack.enter_context(sync_playwright())
-        browser = launch_chromium(playwright)
+        browser = launch_chromium(playwright, full=True)
         stack.callback(browser.close)
         signing = browser.new_context(base_url=api.base_url, locale="zh-CN", timezone_id="Asia/Shanghai")
         first = signing.new_page()

@@ -38,10 +38,12 @@ command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
 GO_DEBIAN_PACKAGE=golang-go
 GO_DEBIAN_VERSION=1.19
 command -v go >/dev/null 2>&1 || [ -x /usr/local/go/bin/go ] || missing+=("$GO_DEBIAN_PACKAGE")
-# Chromium drives the end-to-end tests of the console (Playwright with the system browser); a CJK
-# font makes its screenshots of the Chinese UI readable (without one, Chinese renders as boxes).
+# Chromium's headless shell drives the end-to-end tests of the console (Playwright with the system browser), the
+# full Chromium the browser benchmarks (the browser an operator runs); a CJK font makes their screenshots of the
+# Chinese UI readable (without one, Chinese renders as boxes).
 if [ -f dashboards/package.json ]; then
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
   dpkg -s fonts-noto-cjk >/dev/null 2>&1 || dpkg -s fonts-wqy-zenhei >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
 fi
 

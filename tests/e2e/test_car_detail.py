@@ -24,9 +24,11 @@ from tests.e2e.test_console import (
 )
 from warehouse.db import connect
 
-# The detail page's description values narrower than 90 px: their text wraps a character or two a line.
+# The detail page's description values narrower than 72 px (five characters of the console's 14 px CJK text): their
+# text wraps a character or two a line. (A fitted card's narrowest value is ~89 px: its two-character value beside a
+# four-character label in a four-column row of 1,126 px.)
 SQUEEZED_VALUES = """() => [...document.querySelectorAll('[data-testid=car-detail] .ant-descriptions-item-content')]
-  .filter((c) => c.innerText.trim() !== '' && c.getBoundingClientRect().width < 90).map((c) => c.innerText)"""
+  .filter((c) => c.innerText.trim() !== '' && c.getBoundingClientRect().width < 72).map((c) => c.innerText)"""
 
 
 def _vehicle_a(stack: ConsoleStack) -> Vehicle:
