@@ -1,12 +1,13 @@
-"""The console on a phone (390 x 844): the alarm list and the video monitoring page fit the screen (no
-element reaches past the viewport, the page never scrolls sideways), the alarm table scrolls inside its
-own container; the API reference and the user manual read at 390 px."""
+"""The console on a phone (390 x 844): the alarm list, the registration policy and the video monitoring page fit
+the screen (no element reaches past the viewport, the page never scrolls sideways), the alarm table scrolls inside
+its own container; the API reference and the user manual read at 390 px."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tests.e2e.support import sign_in
+from tests.e2e.test_console import text
 from warehouse.seed import PARENT
 
 # Elements reaching past the viewport's right edge, outside any container that scrolls or clips them.
@@ -72,6 +73,23 @@ def test_tables_of_settings_screens_scroll_sideways_on_a_phone_instead_of_squeez
         phone.locator(ready).first.wait_for()
         assert phone.evaluate(SQUEEZED_CELLS) == [], path
         _fits(phone)
+    assert phone.errors == []
+
+
+def test_the_registration_policy_reads_on_a_phone(phone: Any) -> None:
+    """Each policy's name and what it does take the card's width under one another beside the switch, which a
+    screen reader names by it; side by side with the switch and the hint the name had 42 px, a few characters a
+    line."""
+    sign_in(phone, PARENT.admin, path="/settings/registrationPolicy")
+    panel = phone.get_by_test_id("registration-policy")
+    for policy in ("requireImei", "approveReregistration"):
+        name = text("zh-CN", "fleet", f"policy.{policy}")
+        label = panel.get_by_text(name, exact=True)
+        label.wait_for()
+        box = label.bounding_box()
+        assert box is not None and box["width"] >= 200, (policy, box)
+        assert panel.get_by_role("switch", name=name).count() == 1
+    _fits(phone)
     assert phone.errors == []
 
 

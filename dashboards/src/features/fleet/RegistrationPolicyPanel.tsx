@@ -1,4 +1,4 @@
-import { Alert, App, Button, Card, InputNumber, Result, Space, Spin, Switch, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, InputNumber, Result, Space, Spin, Switch, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../auth/access';
@@ -66,18 +66,12 @@ export default function RegistrationPolicyPanel() {
       <Space orientation="vertical" size={16}>
         {!canChange && <Alert type="info" showIcon title={t('policy.readOnly')} />}
         {saved.inherited && <Typography.Text type="secondary">{t('policy.inherited')}</Typography.Text>}
-        <Space size={12}>
-          <Switch checked={edited.requireImei} disabled={!canChange} data-testid="policy-requireImei"
-            onChange={(checked) => setEdited({ ...edited, requireImei: checked })} />
-          <span>{t('policy.requireImei')}</span>
-          <Typography.Text type="secondary">{t('policy.requireImeiHint')}</Typography.Text>
-        </Space>
-        <Space size={12}>
-          <Switch checked={edited.approveReregistration} disabled={!canChange} data-testid="policy-approveReregistration"
-            onChange={(checked) => setEdited({ ...edited, approveReregistration: checked })} />
-          <span>{t('policy.approveReregistration')}</span>
-          <Typography.Text type="secondary">{t('policy.approveReregistrationHint')}</Typography.Text>
-        </Space>
+        <PolicySwitch id="policy-requireImei" checked={edited.requireImei} disabled={!canChange}
+          label={t('policy.requireImei')} hint={t('policy.requireImeiHint')}
+          onChange={(checked) => setEdited({ ...edited, requireImei: checked })} />
+        <PolicySwitch id="policy-approveReregistration" checked={edited.approveReregistration} disabled={!canChange}
+          label={t('policy.approveReregistration')} hint={t('policy.approveReregistrationHint')}
+          onChange={(checked) => setEdited({ ...edited, approveReregistration: checked })} />
         <Space size={12}>
           <span>{t('policy.approvalWindowMin')}</span>
           <InputNumber min={0} max={10080} precision={0} value={edited.approvalWindowMin} disabled={!canChange}
@@ -86,5 +80,29 @@ export default function RegistrationPolicyPanel() {
         </Space>
       </Space>
     </Card>
+  );
+}
+
+interface PolicySwitchProps {
+  id: string;
+  checked: boolean;
+  disabled: boolean;
+  label: string;
+  hint: string;
+  onChange: (checked: boolean) => void;
+}
+
+/** A policy's switch with its name and, under the name, what it does: side by side the three squeezed the name to a
+ * few characters a line on a phone. The switch is named by its label for a screen reader. */
+function PolicySwitch({ id, checked, disabled, label, hint, onChange }: PolicySwitchProps) {
+  return (
+    <Flex gap={12} align="flex-start">
+      <Switch checked={checked} disabled={disabled} data-testid={id} aria-labelledby={`${id}-label`}
+        onChange={onChange} />
+      <Flex vertical gap={2}>
+        <span id={`${id}-label`}>{label}</span>
+        <Typography.Text type="secondary">{hint}</Typography.Text>
+      </Flex>
+    </Flex>
   );
 }
