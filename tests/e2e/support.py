@@ -27,7 +27,7 @@ from tests.support.processes import ServiceProcess, wait_for_port
 
 # The browser tests drive Debian's headless shell of Chromium (package chromium-headless-shell, what Playwright runs
 # headless tests in by default): the same Blink and V8 as /usr/bin/chromium without the desktop browser around the
-# page. A new browser context with the console's sign-in page took 0.5 s of CPU in it against 1.6 s in the full
+# page. A new browser context with the console's sign-in page took 0.5 s of CPU in it against 1.3-1.6 s in the full
 # browser, and the browser lane is CPU-bound on two cores (docs/performance.md "The whole suite's time: the browser
 # tests in Chromium's headless shell").
 CHROMIUM = Path(os.environ.get("FLEET_CHROMIUM", "/usr/bin/chromium-headless-shell"))

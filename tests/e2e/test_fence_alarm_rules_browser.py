@@ -17,7 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from protocols.jt808 import Authentication, LocationReport
 from tests.e2e.conftest import ConsoleStack
 from tests.e2e.safety_terminal import Terminal, own_enterprise, wait_subscribed, watch_subscriptions
-from tests.e2e.support import sign_in
+from tests.e2e.support import click_until, sign_in
 from tests.e2e.test_console import switch_language, text
 from warehouse.db import connect
 
@@ -81,7 +81,8 @@ def _turn_enter_window_off(page: Any) -> None:
         row.get_by_text(text(language, "alarmSettings", "enums.alarmKey.fence_enter"), exact=True).wait_for()
     window = page.get_by_test_id("notify-windowEnable-fence_enter")
     assert window.get_attribute("aria-checked") == "true"  # no rule yet: the default shows a window
-    window.click()
+    # saved once the switch shows off, as a user sees it flip before saving (clicked again if a click left it on)
+    click_until(window.click, page.locator("[data-testid=notify-windowEnable-fence_enter][aria-checked=false]"))
     page.get_by_test_id("notify-save").click()
     page.get_by_text(text("zh-CN", "alarmList", "notify.saved")).wait_for()
     page.get_by_test_id("notify-source-fence_enter").filter(has_text=text("zh-CN", "alarmList", "notify.sources.user")).wait_for()

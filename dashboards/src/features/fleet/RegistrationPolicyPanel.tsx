@@ -1,5 +1,5 @@
 import { Alert, App, Button, Card, Flex, InputNumber, Result, Space, Spin, Switch, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccess } from '../../auth/access';
 import { fetchRegistrationPolicy, saveRegistrationPolicy, type RegistrationPolicy } from './api';
@@ -66,10 +66,10 @@ export default function RegistrationPolicyPanel() {
       <Space orientation="vertical" size={16}>
         {!canChange && <Alert type="info" showIcon title={t('policy.readOnly')} />}
         {saved.inherited && <Typography.Text type="secondary">{t('policy.inherited')}</Typography.Text>}
-        <PolicySwitch id="policy-requireImei" checked={edited.requireImei} disabled={!canChange}
+        <PolicySwitch testId="policy-requireImei" checked={edited.requireImei} disabled={!canChange}
           label={t('policy.requireImei')} hint={t('policy.requireImeiHint')}
           onChange={(checked) => setEdited({ ...edited, requireImei: checked })} />
-        <PolicySwitch id="policy-approveReregistration" checked={edited.approveReregistration} disabled={!canChange}
+        <PolicySwitch testId="policy-approveReregistration" checked={edited.approveReregistration} disabled={!canChange}
           label={t('policy.approveReregistration')} hint={t('policy.approveReregistrationHint')}
           onChange={(checked) => setEdited({ ...edited, approveReregistration: checked })} />
         <Space size={12}>
@@ -84,7 +84,7 @@ export default function RegistrationPolicyPanel() {
 }
 
 interface PolicySwitchProps {
-  id: string;
+  testId: string;
   checked: boolean;
   disabled: boolean;
   label: string;
@@ -94,13 +94,14 @@ interface PolicySwitchProps {
 
 /** A policy's switch with its name and, under the name, what it does: side by side the three squeezed the name to a
  * few characters a line on a phone. The switch is named by its label for a screen reader. */
-function PolicySwitch({ id, checked, disabled, label, hint, onChange }: PolicySwitchProps) {
+function PolicySwitch({ testId, checked, disabled, label, hint, onChange }: PolicySwitchProps) {
+  const labelId = useId();
   return (
     <Flex gap={12} align="flex-start">
-      <Switch checked={checked} disabled={disabled} data-testid={id} aria-labelledby={`${id}-label`}
+      <Switch checked={checked} disabled={disabled} data-testid={testId} aria-labelledby={labelId}
         onChange={onChange} />
       <Flex vertical gap={2}>
-        <span id={`${id}-label`}>{label}</span>
+        <span id={labelId}>{label}</span>
         <Typography.Text type="secondary">{hint}</Typography.Text>
       </Flex>
     </Flex>
