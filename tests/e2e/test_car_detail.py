@@ -12,8 +12,9 @@ import secrets
 from typing import Any
 
 from tests.e2e.conftest import ConsoleStack, Vehicle
-from tests.e2e.support import click_until, new_console_context, sign_in
+from tests.e2e.support import new_console_context, sign_in
 from tests.e2e.test_console import (
+    click_in_popup,
     open_map,
     open_popup,
     screenshot,
@@ -116,7 +117,6 @@ def test_the_map_popup_details_button_opens_the_detail_page(page: Any, console_s
     set_clustering(page, False)
     tick(page, [vehicle])
     popup = open_popup(page, vehicle)
-    # the popup follows its live marker: a click can land beside the button, so it is made again (as a user would)
-    click_until(lambda: popup.get_by_test_id("popup-btn-details").click(), page.get_by_test_id("car-detail"))
+    click_in_popup(popup, "details", page.get_by_test_id("car-detail"))
     page.wait_for_url(re.compile(rf"/list/carDetail\?carId={vehicle.car_id}&deviceId={vehicle.device_id}$"))
     _wait_detail(page, vehicle.plate)

@@ -16,8 +16,16 @@ from typing import Any
 from fleet.settings import SimulatorSettings
 from simulator.commands import NORMAL, behaviour_for
 from tests.e2e.conftest import ConsoleStack, Vehicle
-from tests.e2e.support import choose, click_until
-from tests.e2e.test_console import open_map, open_popup, screenshot, set_clustering, text, tick
+from tests.e2e.support import choose
+from tests.e2e.test_console import (
+    click_in_popup,
+    open_map,
+    open_popup,
+    screenshot,
+    set_clustering,
+    text,
+    tick,
+)
 
 ACCEPTED = "指令已下发，等待网关处理中"
 # The terminal answers within a second; the slack is for a loaded CI machine (never a sleep).
@@ -74,8 +82,7 @@ def test_a_photo_taken_from_the_popup_pops_up_and_shows_in_the_vehicle_popup(pag
     set_clustering(page, False)
     popup = _open_popup(page, vehicle)
     dialog = page.get_by_test_id("command-dialog-photo")
-    # the popup follows its live marker: a click it moved away from is made again, as a user does
-    click_until(lambda: popup.get_by_test_id("popup-btn-photo").click(), page.get_by_text(f"对【{vehicle.plate}】进行抓拍"))
+    click_in_popup(popup, "photo", page.get_by_text(f"对【{vehicle.plate}】进行抓拍"))
     dialog.get_by_test_id("photo-channel").wait_for()
     screenshot(page, "command-photo-dialog.png")
     command_id = _send(page, "8801")
@@ -117,7 +124,7 @@ def test_a_text_message_is_sent_and_its_result_notified(page: Any, console_stack
     open_map(page)
     set_clustering(page, False)
     popup = _open_popup(page, vehicle)
-    click_until(lambda: popup.get_by_test_id("popup-btn-text").click(), page.get_by_text(f"下发信息到【{vehicle.plate}】"))
+    click_in_popup(popup, "text", page.get_by_text(f"下发信息到【{vehicle.plate}】"))
     page.get_by_test_id("command-send").click()
     page.get_by_text(text("zh-CN", "command", "text.required"), exact=True).wait_for()
     content = f"请到{secrets.randbelow(9) + 1}号门卸货"
@@ -144,8 +151,7 @@ def test_a_spec_range_warning_difference_past_the_terminals_word_is_refused_with
     open_map(page)
     set_clustering(page, False)
     popup = _open_popup(page, vehicle)
-    popup.get_by_test_id("popup-btn-alarmSetting").click()
-    page.get_by_text(f"对【{vehicle.plate}】进行报警配置").wait_for()
+    click_in_popup(popup, "alarmSetting", page.get_by_text(f"对【{vehicle.plate}】进行报警配置"))
     page.get_by_test_id("alarm-tab-6").click()
     page.get_by_text(text("zh-CN", "command", "alarm.rangeHint").replace("{{min}}", "1").replace("{{max}}", "100000")
                      .replace("{{unit}}", text("zh-CN", "command", "units.kmh")), exact=True).wait_for()
@@ -164,9 +170,7 @@ def test_the_overspeed_rule_is_changed_and_read_back(page: Any, console_stack: C
     open_map(page)
     set_clustering(page, False)
     popup = _open_popup(page, vehicle)
-    # clicked again when a click under load opened nothing
-    click_until(lambda: popup.get_by_test_id("popup-btn-alarmSetting").click(),
-                page.get_by_text(f"对【{vehicle.plate}】进行报警配置"))
+    click_in_popup(popup, "alarmSetting", page.get_by_text(f"对【{vehicle.plate}】进行报警配置"))
     page.get_by_test_id("alarm-read").wait_for(timeout=ANSWER_TIMEOUT_MS)  # 8104 answered: current values
     max_speed = page.get_by_test_id("alarm-maxSpeed")
     current = int(max_speed.input_value())
@@ -184,8 +188,7 @@ def test_the_overspeed_rule_is_changed_and_read_back(page: Any, console_stack: C
     assert _notice(page, vehicle.plate, command_id).get_attribute("data-outcome") == "success"
 
     # Read back: the dialog queries the terminal again (8104) and shows the new value.
-    click_until(lambda: popup.get_by_test_id("popup-btn-alarmSetting").click(),
-                page.get_by_text(f"对【{vehicle.plate}】进行报警配置"))
+    click_in_popup(popup, "alarmSetting", page.get_by_text(f"对【{vehicle.plate}】进行报警配置"))
     page.get_by_test_id("alarm-read").wait_for(timeout=ANSWER_TIMEOUT_MS)
     assert page.get_by_test_id("alarm-maxSpeed").input_value() == str(wanted)
     page.keyboard.press("Escape")

@@ -121,6 +121,20 @@ def open_popup(page: Any, vehicle: Vehicle) -> Any:
     return page.get_by_test_id("vehicle-popup")
 
 
+def click_in_popup(popup: Any, action: str, shown: Any) -> None:
+    """Clicks the open popup's ``action`` button until ``shown`` is visible, the pointer brought onto the popup
+    first, as a user's hand comes to it: a live vehicle's popup moves with every report, and while the pointer is
+    on it the popup holds still (dashboards/src/features/map/popup/VehiclePopupLayer.tsx), so the click lands on
+    the button and not beside it on the map (which closes the popup)."""
+    button = popup.get_by_test_id(f"popup-btn-{action}")
+
+    def hover_and_click() -> None:
+        popup.hover()
+        button.click()
+
+    click_until(hover_and_click, shown)
+
+
 def switch_language(page: Any, language: str) -> None:
     """Pick ``language`` from the header's menu as a user does: hover, then click. The menu opens on the
     pointer entering the switch, so a hover that came while a drawer was still closing over it is made

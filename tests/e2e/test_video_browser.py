@@ -31,13 +31,12 @@ from tests.e2e.support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     choose,
-    click_until,
     new_console_context,
     offline,
     sign_in,
     trail_code_loads,
 )
-from tests.e2e.test_console import screenshot
+from tests.e2e.test_console import click_in_popup, screenshot
 from warehouse.seed import terminal_has_video
 
 TONE_HZ = 440
@@ -283,11 +282,9 @@ def test_the_map_popup_listens_to_a_vehicle(video_page: Any, console_stack: Cons
     vehicle = camera_vehicles(console_stack)[0]
     open_map(page)
     set_clustering(page, False)
-    _open_popup(page, vehicle)
-    # the popup follows its live marker: a click can land beside the button, so it is made again (as a user would);
+    popup = _open_popup(page, vehicle)
     # the dialog's frame shows at once, its player when the player's code is in
-    click_until(lambda: page.get_by_test_id("popup-btn-listen").click(),
-                page.locator(".ant-modal-title", has_text=f"对【{vehicle.plate}】进行语音监听"))
+    click_in_popup(popup, "listen", page.locator(".ant-modal-title", has_text=f"对【{vehicle.plate}】进行语音监听"))
     page.get_by_test_id("video-dialog-listen").wait_for(timeout=60_000)
     with page.expect_response(lambda r: "/9101.json" in r.url) as started:
         page.get_by_test_id("listen-start").click()
