@@ -43,7 +43,7 @@ _STACK_SMOKE = _TESTS_DIR.parent / _STACK_SMOKE_MODULE
 def _run_rank(path: Path) -> int:
     """The order the workers take the tests in (pytest_xdist_make_scheduler): the browser tests (the longest unit),
     then the `fleet up` smoke test (two minutes in one test), the integration modules, the unit tests last (many
-    short modules that even out the two workers' ends)."""
+    short modules that even out the workers' ends)."""
     if path == _STACK_SMOKE:
         return 1
     if (_TESTS_DIR / "e2e") in path.parents:
@@ -62,7 +62,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """How `make test`'s two pytest workers share the tests (scripts/test.sh): every browser test on one worker,
+    """How `make test`'s pytest workers share the tests (scripts/test.sh): every browser test on one worker,
     because they drive one console stack and one Chromium that a second worker would start again
     (tests/e2e/conftest.py); every other module (the `fleet up` smoke test too) as a unit on whichever worker is
     free, so a module's fixtures (its gateway, its workers, its database) start once. The units are taken in the
