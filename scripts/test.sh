@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs every check once: ruff, the import layering contracts (lint-imports) and mypy, the console's build, eslint, tsc
-# and vitest (when dashboards/ has a package.json; beside the other checks, its output in var/test/console.log, printed
-# at the end), go vet and go test of the load generator (simulator/loadgen), then every pytest suite (unit,
-# integration, e2e against the built console, started once the console's build is done) on three pytest workers.
+# Runs every check once: ruff, the import layering contracts (lint-imports) and mypy, the console's eslint, tsc, vitest and build (when
+# dashboards/ has a package.json; beside the other checks, its output in var/test/console.log, printed at the end),
+# go vet and go test of the load generator (simulator/loadgen), then every pytest suite (unit, integration, e2e
+# against the built console, started once the console's checks and build are done) on three pytest workers.
 # Exit status is non-zero on any failure, and also when pytest collected no tests (its exit 5),
 # so a broken collection never passes. Extra arguments go to pytest: scripts/test.sh -k gateway
 # FLEET_TEST_SKIP_CONSOLE=1 skips the console's own checks (pytest's e2e still needs a build).
@@ -11,48 +11,44 @@ cd "$(dirname "$0")/.."
 
 started=$(date +%s)
 
-# The console's build, then its checks, run beside the Python checks and pytest: pytest starts the end-to-end tests
-# once the build is done (tests/e2e/conftest.py waits for its status file), so they always drive this build, never
-# a half-written dist/; eslint, tsc and vitest then run beside the tests, and the run fails at the end when they did.
-# (Measured on the whole run, docs/performance.md "three pytest workers, the browser tests after the build": the
-# browser tests are the longest lane, and waiting for the checks too held them back two minutes.)
+# The console's checks and build run beside the Python checks and pytest (they are one process each, and this
+# machine has two cores): pytest starts the end-to-end tests only once they are done (tests/e2e/conftest.py
+# waits for the status file), so the browser tests never run beside them and always drive this build.
 console_pid=""
 console_log="var/test/console.log"
 console_status="var/test/console.status"
-build_status="var/test/console-build.status"
 if [ -f dashboards/package.json ] && [ "${FLEET_TEST_SKIP_CONSOLE:-0}" != "1" ]; then
   mkdir -p var/test
-  rm -f "$console_status" "$build_status" "$console_log"
+  rm -f "$console_status" "$console_log"
   set -m  # its own process group, so stop_console ends npm and its children too
   (
     rc=0
-    # The end-to-end tests drive this build; the script skips it when nothing changed since the
-    # last successful build of exactly these sources.
-    if ! scripts/build-console.sh; then
-      echo "[test] console: npm run build failed" >&2
-      rc=1
-    fi
-    echo "$rc" > "$build_status.tmp" && mv "$build_status.tmp" "$build_status"
-    # The first load's JavaScript budget (docs/performance.md): a screen's weight belongs in its lazy chunk.
-    if [ "$rc" -eq 0 ] && ! (cd dashboards && npm run --silent bundle-size | tail -n 3); then
-      echo "[test] console: the initial JavaScript is over its budget (npm run bundle-size)" >&2
-      rc=1
-    fi
     for step in lint typecheck test; do
       t0=$(date +%s)
       if ! (cd dashboards && npm run --silent "$step"); then
         echo "[test] console: npm run $step failed" >&2
         rc=1
-        continue  # the other checks still run: one run names every failure
+        break
       fi
       echo "[test] console: npm run $step ok ($(( $(date +%s) - t0 ))s)" >&2
     done
+    # The end-to-end tests drive this build; the script skips it when nothing changed since the
+    # last successful build of exactly these sources.
+    if [ "$rc" -eq 0 ] && ! scripts/build-console.sh; then
+      echo "[test] console: npm run build failed" >&2
+      rc=1
+    fi
+    # The first load's JavaScript budget (docs/performance.md): a screen's weight belongs in its lazy chunk.
+    if [ "$rc" -eq 0 ] && ! (cd dashboards && npm run --silent bundle-size | tail -n 3); then
+      echo "[test] console: the initial JavaScript is over its budget (npm run bundle-size)" >&2
+      rc=1
+    fi
     echo "$rc" > "$console_status.tmp" && mv "$console_status.tmp" "$console_status"
   ) > "$console_log" 2>&1 &
   console_pid=$!
   set +m
   trap stop_console EXIT
-  export FLEET_TEST_CONSOLE_BUILD_STATUS="$PWD/$build_status"
+  export FLEET_TEST_CONSOLE_STATUS="$PWD/$console_status"
 fi
 
 # The console's result, once: its log, and whether it failed.
@@ -109,8 +105,8 @@ done
 # Three pytest workers (FLEET_TEST_WORKERS; 0 runs in this process): the end-to-end suite on one, the unit and
 # integration modules on whichever of the others is free (tests/conftest.py pytest_xdist_make_scheduler). Each worker
 # starts its own PostgreSQL and Kafka (tests/support/stack.py), so a test sees only its worker's servers. Three on two
-# cores: the tests wait (for reports, answers, time-outs) about a quarter of the time, which a third worker fills, and
-# the browser lane, the longest, has a core of its own more often (docs/performance.md).
+# cores: with two the cores were busy 75 % of the run (the tests wait for reports, answers and time-outs), with three
+# 85 %, and the run ends sooner (docs/performance.md "The whole suite's time: three pytest workers").
 workers="${FLEET_TEST_WORKERS:-3}"
 .venv/bin/pytest tests/unit tests/integration tests/e2e -n "$workers" --timeout="${FLEET_TEST_TIMEOUT_S:-600}" \
   --durations=30 "$@"

@@ -117,12 +117,12 @@ _console_checks: list[str | None] = []  # the outcome of waiting for scripts/tes
 
 
 def _console_checks_problem() -> str | None:
-    """Under scripts/test.sh the console's build (then its checks) runs beside pytest: the browser tests wait until
-    the build is done, so they drive this build, never a half-written dist/; None when it passed or when pytest runs
-    on its own (no FLEET_TEST_CONSOLE_BUILD_STATUS). The checks' outcome is scripts/test.sh's to report."""
+    """Under scripts/test.sh the console's checks and build run beside pytest: the browser tests wait until they
+    are done (so they drive this build, never a half-written dist/, and never run beside them); None when they
+    passed or when pytest runs on its own (no FLEET_TEST_CONSOLE_STATUS)."""
     import os
 
-    status = os.environ.get("FLEET_TEST_CONSOLE_BUILD_STATUS")
+    status = os.environ.get("FLEET_TEST_CONSOLE_STATUS")
     if not status:
         return None
     path = Path(status)
@@ -130,9 +130,9 @@ def _console_checks_problem() -> str | None:
     while not path.exists() and time.monotonic() < deadline:
         time.sleep(1)
     if not path.exists():
-        return f"the console's build did not finish (no {path} after 30 minutes)"
+        return f"the console's checks and build did not finish (no {path} after 30 minutes)"
     if path.read_text().strip() != "0":
-        return f"the console's build failed: {path.with_name('console.log')}"
+        return f"the console's checks or build failed: {path.with_name('console.log')}"
     return None
 
 
