@@ -41,7 +41,7 @@ def group_of(argv: list[str]) -> str | None:
         return "node"
     if exe in ("haproxy", "ruff", "go", "fleet-loadgen"):
         return exe
-    if exe == "pytest":
+    if exe == "pytest" or (len(argv) > 1 and argv[1].endswith("/pytest")):
         return "pytest-main"
     if exe.startswith("python") or exe == "fleet":
         if "-m" in argv[:-1]:
@@ -82,6 +82,9 @@ def main() -> int:
     samples: list[tuple[float, float, dict[str, float]]] = []
     timeline = args.timeline.open("w") if args.timeline else None
     proc = subprocess.Popen(command)
+    groups["command"] = ROOT / f"{PREFIX}command"  # the command and whatever of it no other group names
+    groups["command"].mkdir(exist_ok=True)
+    (groups["command"] / "cgroup.procs").write_text(str(proc.pid))
     last_sample = 0.0
     while proc.poll() is None:
         scan = time.monotonic()
@@ -122,7 +125,7 @@ def main() -> int:
           f"({total / wall / cores:.0%} of {cores} cores busy)")
     for name, value in sorted(used.items(), key=lambda item: -item[1]):
         print(f"{value:9.1f} s  {name}")
-    print(f"{total - sum(used.values()):9.1f} s  everything else")
+    print(f"{total - sum(used.values()):9.1f} s  outside the command (this script, the rest of the machine)")
     print("\nper minute: busy share of the cores, the four largest groups (cores)")
     for before, after in zip(samples[::12], samples[12::12], strict=False):
         span = after[0] - before[0]
