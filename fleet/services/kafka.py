@@ -100,6 +100,7 @@ class KafkaServer:
         heap: str = "512m",
         retention_hours: int = 24,
         jvm_extra: tuple[str, ...] = (),
+        properties: dict[str, str] | None = None,
         sasl_users: dict[str, str] | None = None,
         node_id: int = 1,
         quorum_voters: str | None = None,
@@ -110,7 +111,10 @@ class KafkaServer:
         self.data_dir = Path(data_dir).resolve()
         self.port = port
         self.controller_port = controller_port
-        self.jvm_extra = tuple(jvm_extra)  # e.g. a flight recording for benchmarks/ingest_bench.py --profile
+        # e.g. a flight recording for benchmarks/ingest_bench.py --profile; a collector named here (-XX:+Use...GC)
+        # replaces the default G1
+        self.jvm_extra = tuple(jvm_extra)
+        self.properties = dict(properties or {})  # server properties over the defaults below (_write_config)
         self.jars_dir = Path(jars_dir) if jars_dir else None
         self.heap = heap
         self.retention_hours = retention_hours
@@ -296,7 +300,9 @@ class KafkaServer:
 
     def _jvm_options(self) -> list[str]:
         return [
-            f"-Xmx{self.heap}", "-Xms128m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
+            f"-Xmx{self.heap}", "-Xms128m",
+            *([] if any(option.startswith("-XX:+Use") and option.endswith("GC") for option in self.jvm_extra)
+              else ["-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20"]),  # the JVM refuses two collectors
             "-Djava.awt.headless=true",
             f"-Dlog4j.configuration=file:{self.data_dir / 'log4j.properties'}",
             f"-Dkafka.logs.dir={self.data_dir}",
@@ -355,6 +361,7 @@ class KafkaServer:
         }
         if self.sasl_users is not None:
             props.update(self._sasl_properties())
+        props.update(self.properties)
         text = "# written by fleet/services/kafka.py on every start\n"
         text += "".join(f"{key}={value}\n" for key, value in props.items())
         config = self.data_dir / "server.properties"

@@ -22,7 +22,7 @@ class KafkaCluster:
     brokers' defaults for auto-created and internal topics (consumer offsets included)."""
 
     def __init__(self, data_dir: Path | str, nodes: list[tuple[int, int, int]], *, replication_factor: int = 3,
-                 min_insync_replicas: int = 2, heap: str = "384m") -> None:
+                 min_insync_replicas: int = 2, heap: str = "384m", jvm_extra: tuple[str, ...] = ()) -> None:
         self.data_dir = Path(data_dir).resolve()
         if len(nodes) < replication_factor:
             raise ValueError(f"{len(nodes)} Kafka nodes cannot hold {replication_factor} replicas")
@@ -31,7 +31,7 @@ class KafkaCluster:
         self.nodes = [
             KafkaServer(self.data_dir / f"node-{node}", port, controller, heap=heap, node_id=node,
                         quorum_voters=voters, cluster_id=cluster_id, replication_factor=replication_factor,
-                        min_insync_replicas=min_insync_replicas)
+                        min_insync_replicas=min_insync_replicas, jvm_extra=jvm_extra)
             for node, port, controller in nodes]
 
     @property

@@ -26,6 +26,7 @@ from simulator import loadgen
 from tests.integration.streams.support import Worker, commit_group_at_end, query, wait_for
 from tests.integration.test_loadgen_pipeline import _seed_terminals
 from tests.support.processes import Balancer, GatewayProcess, ServiceProcess
+from tests.support.stack import TEST_BROKER_JVM
 
 TERMINALS = 40
 RATE = 80.0  # positions/s in total: 2 a second per terminal
@@ -37,7 +38,8 @@ PREFIX = "0135"  # other suites use 0136 (loadgen pipeline), 0138 (demo seed), 0
 @pytest.fixture
 def kafka_cluster(tmp_path: Path, free_port: Callable[[], int]) -> Iterator[KafkaCluster]:
     cluster = KafkaCluster(tmp_path / "kafka", [(node, free_port(), free_port()) for node in (1, 2, 3)],
-                           replication_factor=3, min_insync_replicas=2, heap="256m")
+                           replication_factor=3, min_insync_replicas=2, heap="256m",
+                           jvm_extra=TEST_BROKER_JVM)  # the controllers' no-op records stay at Kafka's default
     cluster.start()
     try:
         yield cluster

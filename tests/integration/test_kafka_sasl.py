@@ -19,7 +19,7 @@ from fleet.kafka_clients import aiokafka_options, kafka_python_options
 from fleet.services.kafka import KafkaServer
 from fleet.settings import KafkaSettings
 from fleet.topics import JT808_DOWNLINK
-from tests.support.stack import SessionStack
+from tests.support.stack import TEST_BROKER_JVM, TEST_BROKER_PROPERTIES, SessionStack
 
 FAST_FAIL = {"request_timeout_ms": 4000, "max_block_ms": 4000, "bootstrap_timeout_ms": 4000}
 
@@ -28,7 +28,7 @@ FAST_FAIL = {"request_timeout_ms": 4000, "max_block_ms": 4000, "bootstrap_timeou
 def sasl_broker(_session_stack: SessionStack, free_port: Callable[[], int]) -> Iterator[tuple[KafkaServer, KafkaSettings]]:
     password = secrets.token_urlsafe(18)
     server = KafkaServer(_session_stack.dir / "kafka-sasl", free_port(), free_port(), heap="384m",
-                         sasl_users={"fleet": password})
+                         sasl_users={"fleet": password}, jvm_extra=TEST_BROKER_JVM, properties=TEST_BROKER_PROPERTIES)
     server.start()
     try:
         admin = KafkaAdminClient(bootstrap_servers=server.bootstrap, **server.client_options())

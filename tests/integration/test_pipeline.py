@@ -17,6 +17,7 @@ import pytest
 from fleet.settings import ApiSettings, SimulatorSettings
 from tests.integration.streams.support import Worker, wait_for
 from tests.support.processes import GatewayProcess
+from tests.support.stack import TEST_BROKER_JVM, TEST_BROKER_PROPERTIES
 
 TERMINALS = 50
 
@@ -161,7 +162,8 @@ def test_no_acknowledged_position_is_lost_when_kafka_stops_for_10_s(
     from fleet.topics import JT808_UPLINK
     from fleet.uplink_records import split_value
 
-    kafka = KafkaServer(tmp_path / "kafka", free_port(), free_port())
+    kafka = KafkaServer(tmp_path / "kafka", free_port(), free_port(), jvm_extra=TEST_BROKER_JVM,
+                        properties=TEST_BROKER_PROPERTIES)
     kafka.start()
     env = {**_base_env(), "FLEET_DATABASE_URL": pg_url, "FLEET_KAFKA_BOOTSTRAP": kafka.bootstrap}
     ensure_topics(kafka.bootstrap, 2)

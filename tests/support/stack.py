@@ -31,6 +31,16 @@ log = logging.getLogger(__name__)
 
 TEST_ROOT = Path("/tmp/fleetwatch-test")
 
+# The brokers the tests start live for minutes, not months, and a broker's CPU in a test run was mostly its own
+# upkeep: the client compiler alone (no C2 compilations of a JVM that never runs long enough to profit from them),
+# the serial collector (no G1 threads for a heap of a few hundred MiB), and the KRaft controller's no-op record
+# every 5 s rather than every 0.5 s (an idle single-node broker's main work; it only proves the controller alive).
+# Measured with a broker started, given every topic and left idle a minute: 3.0 -> 1.7 s of CPU to start, 1.8 ->
+# 0.9 s a minute idle (docs/performance.md "The whole suite's time: lighter test brokers").
+# `fleet up`'s brokers keep Kafka's own defaults (fleet/services/kafka.py).
+TEST_BROKER_JVM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+TEST_BROKER_PROPERTIES = {"metadata.max.idle.interval.ms": "5000"}
+
 
 def reap_stale_sessions(root: Path = TEST_ROOT) -> None:
     """Stop and delete the servers of test sessions whose process no longer exists."""
@@ -148,7 +158,8 @@ class SessionStack:
 
             for attempt in range(3):
                 if self._kafka is None:
-                    self._kafka = KafkaServer(self.dir / "kafka", free_port(), free_port(), heap="384m")
+                    self._kafka = KafkaServer(self.dir / "kafka", free_port(), free_port(), heap="384m",
+                                              jvm_extra=TEST_BROKER_JVM, properties=TEST_BROKER_PROPERTIES)
                 try:
                     self._kafka.start()
                     break
