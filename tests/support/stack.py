@@ -35,8 +35,9 @@ TEST_ROOT = Path("/tmp/fleetwatch-test")
 # upkeep: the client compiler alone (no C2 compilations of a JVM that never runs long enough to profit from them),
 # the serial collector (no G1 threads for a heap of a few hundred MiB), and the KRaft controller's no-op record
 # every 5 s rather than every 0.5 s (an idle single-node broker's main work; it only proves the controller alive).
-# Measured with a broker started, given every topic and left idle a minute: 3.0 -> 1.7 s of CPU to start, 1.8 ->
-# 0.9 s a minute idle (docs/performance.md "The whole suite's time: lighter test brokers").
+# Measured with a broker started, given every topic and left idle a minute: 2.8 -> 1.7 s of CPU to start, 1.9 ->
+# 0.9 s a minute idle (benchmarks/kafka_idle_bench.py; docs/performance.md "The whole suite's time: lighter test
+# brokers").
 # `fleet up`'s brokers keep Kafka's own defaults (fleet/services/kafka.py).
 TEST_BROKER_JVM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 TEST_BROKER_PROPERTIES = {"metadata.max.idle.interval.ms": "5000"}
