@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg
 
+from benchmarks.procstat import cpu_s
 from fleet.phones import canonical_phone
 from fleet.settings import SimulatorSettings
 from simulator.fleet import MemoryAuthStore, collect_stats, phone_of
@@ -56,11 +57,6 @@ def rss_mib(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-def cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def insert_devices(url: str, settings: SimulatorSettings, count: int) -> MemoryAuthStore:

@@ -55,6 +55,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
+from benchmarks.procstat import cpu_s  # noqa: E402
 
 USER, PASSWORD, CENTRE = 80900809, "chain809", 80900809
 OUTAGE_AT_S = 30.0  # seconds into the load the regulator is stopped (outage mode)
@@ -97,11 +98,6 @@ def regulator_child(out_path: str, argv: list[str]) -> None:
     Tally.real_time = on_real_time  # type: ignore[method-assign]
     Tally.backfill = on_backfill  # type: ignore[method-assign]
     exchange_sim_command.main(argv, standalone_mode=False)
-
-
-def cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class RegulatorProcess:

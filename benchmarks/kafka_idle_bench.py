@@ -11,12 +11,12 @@ over the idle minute(s). CPU time, not wall time, so a busy machine changes the 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.procstat import cpu_s
 from fleet.kafka_admin import ensure_topics
 from fleet.services.kafka import KafkaServer
 from fleet.settings import KafkaSettings
@@ -28,11 +28,6 @@ PROFILES: dict[str, dict[str, object]] = {
     "test sessions (C1, serial GC, no-op records every 5 s)": {"jvm_extra": TEST_BROKER_JVM,
                                                               "properties": TEST_BROKER_PROPERTIES},
 }
-
-
-def cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def measure(options: dict[str, object], idle_s: float, work: Path) -> tuple[float, float, float]:

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.procstat import cpu_s
 
 SECRET = b"video-bench-secret"
 
@@ -46,11 +47,6 @@ SECRET = b"video-bench-secret"
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # -- relay --------------------------------------------------------------------------------------------
@@ -123,9 +119,9 @@ async def _relay_round(port: int, streams: int, viewers: int, seconds: float, pi
     await asyncio.sleep(1.0)
     for s in stats:
         s["bytes"] = s["video"] = 0
-    cpu0, load0, t0 = cpu_seconds(pid), time.process_time(), time.monotonic()
+    cpu0, load0, t0 = cpu_s(pid), time.process_time(), time.monotonic()
     await asyncio.sleep(seconds)
-    cpu1, load1, elapsed = cpu_seconds(pid), time.process_time(), time.monotonic() - t0
+    cpu1, load1, elapsed = cpu_s(pid), time.process_time(), time.monotonic() - t0
     stop.set()
     for session in sessions:
         session.stop()
