@@ -90,6 +90,7 @@ class GbGatewayCounters(GatewayCounters):
     refused_vin_duplicate: int = 0
     refused_lookup_failed: int = 0
     refused_platform_login: int = 0
+    refused_undecryptable: int = 0  # an inferior platform's AES data unit that its key does not decrypt
     login_deadline_closed: int = 0
     inferior_link_writes_failed: int = 0  # link state / frame log writes of inferior platforms that failed (retried)
     inferior_log_dropped: int = 0  # inferior platforms' frames not logged: the buffer was full

@@ -5,8 +5,11 @@ car; exchange/gb32960) as declared entities.
 link state): a superior platform the link service (``fleet exchange``) forwards the exchanged vehicles' real-time
 data to. ``username`` / ``password`` / ``encryption`` are what the platform login 0x05 carries (GB/T 32960.3-2016
 table 17: 12 and 20 bytes, encryption rule 1 none, 2 RSA, 3 AES-128); ``version`` the framing sent (2016 ``##``,
-2025 ``$$``). ``password`` is write-only. A change is picked up within FLEET_GB32960_EXCHANGE_RELOAD_S and
-restarts that platform's link.
+2025 ``$$``). ``password`` is write-only. ``aesKey`` / ``aesIv`` (write-only, 32 hex digits each, both or neither;
+migration 0068) are the AES-128 key and IV agreed with the platform (protocols/gb32960/cipher.py): encryption rule
+3 needs them; RSA (2) is not offered, the 2016 edition having no key exchange for it; ``aesKeySet`` reads whether
+a key is kept. A change is picked up within FLEET_GB32960_EXCHANGE_RELOAD_S and restarts that platform's
+link.
 Its virtual ``carIds`` are the vehicles it forwards (each a car of the caller's tree, else 404 naming the field),
 kept in ``gb32960_exchange_car``: a write with ``carIds`` replaces the list, a read answers it.
 ``gb32960ExchangeCar`` (read-only, ``gb32960_exchange_car_view``): which vehicles are forwarded to which platform,
@@ -19,12 +22,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from api.errors import BadRequest
 from api.query.entities_exchange import link_settings
 from api.query.grammar import EntityHooks, EntitySpec, FieldSpec
 
 F = FieldSpec
 PERMISSION = "superiorPlatform"
-ENCRYPTIONS = (1, 2, 3)
+# The encryption rules a link runs (GB/T 32960.3-2016 table 2): 1 none, 3 AES-128. 2 (RSA) stays in the column's
+# domain but is not written: the 2016 edition has no key exchange nor block rule for it (exchange/gb32960/service.py).
+ENCRYPTIONS = (1, 3)
+AES = 3
+HEX_16_BYTES = r"^[0-9a-fA-F]{32}$"
 VERSIONS = ("2016", "2025")
 LINK_STATES = ("connecting", "connected", "disconnected", "error")
 
@@ -47,15 +55,37 @@ def _car_ids(value: Any) -> str | None:
     return None
 
 
+def aes_pair(values: dict[str, Any], before: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The AES key and IV as kept (lowercase hex), both set or both cleared (migration 0068's rule, said as a 400
+    naming the missing one). ``before``: the row on update."""
+    values = {**values, **{n: values[n].lower() for n in ("aesKey", "aesIv") if isinstance(values.get(n), str)}}
+    old = dict(before or {})
+    key = values["aesKey"] if "aesKey" in values else old.get("aes_key")
+    iv = values["aesIv"] if "aesIv" in values else old.get("aes_iv")
+    if (key is None) != (iv is None):
+        missing = "aesIv" if iv is None else "aesKey"
+        raise BadRequest(f"AES 密钥与初始向量须同时设置或同时清除 (field '{missing}': the AES key and IV are set "
+                         "together, 32 hex digits each)", data={"field": missing})
+    return values
+
+
 class PlatformHooks(EntityHooks):
     """A null on update would erase a setting the link runs on: refused; on create it takes the default. The
-    virtual ``carIds`` replaces the platform's rows of gb32960_exchange_car (their tenant: the platform's)."""
+    virtual ``carIds`` replaces the platform's rows of gb32960_exchange_car (their tenant: the platform's). The
+    encryption rule is one the link can run: none, or AES-128 with its key and IV."""
+
+    cross_field_rules = True
 
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
-        values = link_settings(values, before, ("encryption", "version", "enabled"))
+        values = aes_pair(link_settings(values, before, ("encryption", "version", "enabled")), before)
         if "carIds" in values and values["carIds"] is None:
             values["carIds"] = []
+        encryption = values.get("encryption", (before or {}).get("encryption", 1))
+        key = values["aesKey"] if "aesKey" in values else (before or {}).get("aes_key")
+        if encryption == AES and key is None:
+            raise BadRequest("AES-128 加密须设置 AES 密钥与初始向量 (field 'aesKey': encryption 3 needs the AES key "
+                             "and IV agreed with the platform)", data={"field": "aesKey"})
         return values
 
     def after_write(self, conn: Any, who: Any, action: str, record_id: int, values: Mapping[str, Any]) -> None:
@@ -101,6 +131,9 @@ GB32960_SUPERIOR_PLATFORM = EntitySpec(
                       secret=True, create=True, update=True, label="密码"),
         "encryption": F("encryption", "int", enum=ENCRYPTIONS, create=True, update=True, label="加密规则",
                         exportable=True),
+        "aesKey": F("aes_key", pattern=HEX_16_BYTES, secret=True, create=True, update=True, label="AES 密钥"),
+        "aesIv": F("aes_iv", pattern=HEX_16_BYTES, secret=True, create=True, update=True, label="AES 初始向量"),
+        "aesKeySet": F("aes_key_set", "bool", expression="aes_key_set", label="已设 AES 密钥", exportable=True),
         "version": F("version", enum=VERSIONS, create=True, update=True, label="协议版本", exportable=True),
         "enabled": F("enabled", "bool", create=True, update=True, label="启用", exportable=True),
         "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
@@ -144,16 +177,18 @@ GB32960_EXCHANGE_CAR = EntitySpec(
 )
 
 class InferiorHooks(EntityHooks):
+    cross_field_rules = True  # the AES key and IV together
+
     def before_write(self, conn: Any, who: Any, action: str, values: dict[str, Any],
                      before: Mapping[str, Any] | None) -> dict[str, Any]:
-        return link_settings(values, before, ("enabled",))
+        return aes_pair(link_settings(values, before, ("enabled",)), before)
 
 
 # Link state of an inferior platform on the GB gateways (migration 0062, aggregated over the gateways' rows)
 INFERIOR_LINK_STATES = ("online", "offline")
 # Its last error (gateway/gb/inferior_links.py): a login refused (wrong password, platform disabled) or a
 # relayed VIN refused (not a vehicle of its enterprise tree, or of several)
-INFERIOR_LAST_ERRORS = ("wrong_password", "platform_disabled", "unknown_vin", "ambiguous_vin")
+INFERIOR_LAST_ERRORS = ("wrong_password", "platform_disabled", "unknown_vin", "ambiguous_vin", "undecryptable")
 
 # A platform that relays its vehicles' data to us (the gb32960 exchange's inferiorPlatform): the GB gateway accepts
 # its platform login 0x05 with this username (unique over all platforms: the login names the account) and password
@@ -180,6 +215,9 @@ GB32960_INFERIOR_PLATFORM = EntitySpec(
                       exportable=True),
         "password": F("password", required=True, max_length=20, check=_bytes_at_most(20, "密码", "password"),
                       secret=True, create=True, update=True, label="密码"),
+        "aesKey": F("aes_key", pattern=HEX_16_BYTES, secret=True, create=True, update=True, label="AES 密钥"),
+        "aesIv": F("aes_iv", pattern=HEX_16_BYTES, secret=True, create=True, update=True, label="AES 初始向量"),
+        "aesKeySet": F("aes_key_set", "bool", expression="aes_key_set", label="已设 AES 密钥", exportable=True),
         "enabled": F("enabled", "bool", create=True, update=True, label="启用", exportable=True),
         "remark": F("remark", max_length=255, create=True, update=True, filterable=False, sortable=False,
                     label="备注", exportable=True),

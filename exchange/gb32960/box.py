@@ -6,8 +6,11 @@ It accepts platform links in both framings (``##`` 2016, ``$$`` 2025): the first
 and the link closed (GB/T 32960.3-2016 §6.3.2, §7.5.1); a link that sends anything else first is closed. Then
 real-time 0x02 and back-filled 0x03 data are decoded and recorded per VIN (command, collection time, the data
 unit as hex) and answered 0x01 with their collection time; heartbeats 0x07 are answered; a logout 0x06 is
-answered and the link closed. Frames that do not decode are counted by kind. ``abort()`` resets every link
-without reading what is buffered (what a killed process does, for the tests).
+answered and the link closed. Frames that do not decode are counted by kind. An account with an AES key
+(``keys``) may send AES-128 data units (encryption 0x03, protocols/gb32960/cipher.py): each is decrypted before it
+is read and recorded as ``encrypted``; an encrypted frame of an account without a key, or one that does not
+decrypt with its key, is counted (``no_key``, ``CipherError``) and answered 0x02 error. ``abort()`` resets every
+link without reading what is buffered (what a killed process does, for the tests).
 """
 
 from __future__ import annotations
@@ -19,7 +22,17 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from protocols.gb32960 import FrameReader, GB32960Error, Response, TimeOnly, decode_frame, encode_frame
+from protocols.gb32960 import (
+    Encryption,
+    FrameReader,
+    GB32960Error,
+    Response,
+    TimeOnly,
+    decode_frame,
+    encode_frame,
+)
+from protocols.gb32960.cipher import AesKey, decrypt_frame
+from protocols.gb32960.header import Header
 from protocols.gb32960.messages import Heartbeat, PlatformLogin, RealtimeReport
 
 log = logging.getLogger(__name__)
@@ -35,14 +48,23 @@ def parse_account(text: str) -> tuple[str, str]:
     return username, password
 
 
+def parse_aes(text: str) -> tuple[str, AesKey]:
+    """``USERNAME:KEYHEX:IVHEX`` (16 bytes each) -> (username, key); ValueError names what is wrong."""
+    username, key_hex, iv_hex = (text.split(":") + ["", ""])[:3]
+    if not username or text.count(":") != 2:
+        raise ValueError(f"AES key {text!r}: expected USERNAME:KEYHEX:IVHEX")
+    return username, AesKey.from_hex(key_hex, iv_hex)
+
+
 @dataclass(frozen=True)
 class Received:
     vin: str
     command: int
     protocol: str  # gb32960-2016 | gb32960-2025
     collected_at: datetime | None
-    data_hex: str
+    data_hex: str  # the clear data unit (decrypted when it came encrypted)
     user: str
+    encrypted: bool = False
 
 
 @dataclass
@@ -55,8 +77,10 @@ class BoxStatus:
 
 
 class SuperiorBox:
-    def __init__(self, accounts: dict[str, str], host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, accounts: dict[str, str], host: str = "127.0.0.1", port: int = 0,
+                 keys: dict[str, AesKey] | None = None) -> None:
         self.accounts = accounts
+        self.keys = keys or {}
         self.host, self._port = host, port
         self.status = BoxStatus()
         self._server: asyncio.Server | None = None
@@ -104,6 +128,12 @@ class SuperiorBox:
         self.status.errors[kind] = self.status.errors.get(kind, 0) + 1
         log.warning("gb32960 superior box: %s: %s", kind, detail)
 
+    @staticmethod
+    async def _refuse(writer: asyncio.StreamWriter, header: Header) -> None:
+        writer.write(encode_frame(header.command, b"", vin=header.vin, protocol=header.protocol,
+                                  response=Response.ERROR))
+        await writer.drain()
+
     async def _link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writers.add(writer)
         frames = FrameReader()
@@ -119,8 +149,19 @@ class SuperiorBox:
                         continue
                     try:
                         message = decode_frame(item)
+                        encrypted = user is not None and message.header.encryption == Encryption.AES128
+                        if encrypted:
+                            key = self.keys.get(user or "")
+                            if key is None:
+                                self._error("no_key", f"an AES data unit from {user}, who has no key")
+                                await self._refuse(writer, message.header)
+                                continue
+                            item = decrypt_frame(item, key)
+                            message = decode_frame(item)
                     except GB32960Error as exc:
                         self._error(type(exc).__name__, f"{exc} {item.hex()}")
+                        if exc.header is not None and user is not None:
+                            await self._refuse(writer, exc.header)
                         continue
                     header, body = message.header, message.body
                     answer_body: object = None
@@ -142,7 +183,7 @@ class SuperiorBox:
                     if header.command in (0x02, 0x03):
                         collected = body.collected_at if isinstance(body, RealtimeReport) else None
                         self.status.received.append(Received(header.vin, header.command, header.protocol.value,
-                                                             collected, item[24:-1].hex(), user))
+                                                             collected, item[24:-1].hex(), user, encrypted))
                         answer_body = TimeOnly(collected) if collected else None
                     elif isinstance(body, Heartbeat):
                         self.status.heartbeats += 1

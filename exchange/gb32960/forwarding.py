@@ -6,6 +6,8 @@ back-filled data (0x03), oldest first. The data unit is relayed byte for byte (c
 the terminal encoded them); only the frame around it is ours, in the superior's framing (``##`` 2016 or ``$$``
 2025). The two editions' blocks differ (2025 changed the vehicle, motor, position and alarm layouts), so a
 superior gets the frames of terminals of its own edition; the others are counted as skipped, not transcoded.
+A superior whose login's encryption rule is AES-128 gets every clear data unit encrypted with the key agreed with
+it (protocols/gb32960/cipher.py); a data unit its terminal already encrypted goes as the terminal sent it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from fleet.gb32960_records import GbUplink
-from protocols.gb32960 import Protocol, encode_frame
+from protocols.gb32960 import Encryption, Protocol, encode_frame
+from protocols.gb32960.cipher import AesKey, encrypt_frame
 from protocols.gb32960.framing import HEADER_BYTES
 from protocols.gb32960.messages import Heartbeat, PlatformLogin, PlatformLogout
 
@@ -24,7 +27,6 @@ PLATFORM_LOGIN = 0x05
 PLATFORM_LOGOUT = 0x06
 HEARTBEAT = 0x07
 DATA_COMMANDS = (REALTIME, BACKFILL)
-ENCRYPTION_RULES = {1: "none", 2: "RSA", 3: "AES-128"}
 # the platform login's header carries no vehicle: its VIN field is left empty (NUL-padded)
 PLATFORM_VIN = ""
 CHINA = timezone(timedelta(hours=8))
@@ -48,9 +50,11 @@ class Outgoing:
     frame: bytes
 
 
-def relay(uplink: GbUplink, car_ids: frozenset[int], version: str, backfill: bool) -> Outgoing | str | None:
+def relay(uplink: GbUplink, car_ids: frozenset[int], version: str, backfill: bool,
+          key: AesKey | None = None) -> Outgoing | str | None:
     """The frame to send for one uplink: an Outgoing, None when the uplink is not data of an exchanged vehicle,
-    or the reason (a str) it is data of an exchanged vehicle that this superior cannot take."""
+    or the reason (a str) it is data of an exchanged vehicle that this superior cannot take. ``key``: the link's
+    AES key, when its encryption rule is AES-128."""
     if uplink.command not in DATA_COMMANDS or uplink.car_id is None or uplink.car_id not in car_ids:
         return None
     if uplink.protocol != "gb32960":
@@ -62,6 +66,8 @@ def relay(uplink: GbUplink, car_ids: frozenset[int], version: str, backfill: boo
     data = raw[HEADER_BYTES:-1]
     command = BACKFILL if backfill or uplink.command == BACKFILL else REALTIME
     frame = encode_frame(command, data, vin=uplink.vin, protocol=protocol, encryption=raw[21])
+    if key is not None and raw[21] == Encryption.NONE:
+        frame = encrypt_frame(frame, key)
     return Outgoing(uplink.car_id, uplink.vin, command, frame)
 
 

@@ -27,11 +27,31 @@ from fleet import topics
 from fleet.gb32960_records import GbUplink
 from fleet.settings import Gb32960ExchangeSettings
 from fleet.uplink_records import split_value
+from protocols.gb32960 import Encryption
+from protocols.gb32960.cipher import AesKey
 from warehouse.db import connect
 from warehouse.queries import gb32960_exchange as q
 
 log = logging.getLogger(__name__)
 STATE_SAVE_S = 1.0
+
+
+def link_key(platform: q.Gb32960Superior) -> AesKey | None:
+    """The AES key of a platform whose login's encryption rule is AES-128 (3) and that has one, else None."""
+    if platform.encryption != Encryption.AES128 or not platform.aes_key or not platform.aes_iv:
+        return None
+    return AesKey.from_hex(platform.aes_key, platform.aes_iv)
+
+
+def _unlinked(platform: q.Gb32960Superior) -> str | None:
+    """Why a platform cannot be linked, or None. The login's encryption rule says how every data unit is encrypted
+    (GB/T 32960.3-2016 table 2) with a key the two platforms agree: AES-128 runs with the key configured on the
+    row; RSA has no key exchange in the 2016 edition nor a block rule anyone agrees on, so it is not offered."""
+    if platform.encryption == Encryption.RSA:
+        return "encryption rule RSA is not supported (use none or AES-128 with a key): not linked"
+    if platform.encryption == Encryption.AES128 and link_key(platform) is None:
+        return "encryption rule AES-128 without an AES key and IV: not linked"
+    return None
 
 
 class Gb32960PlatformService:
@@ -44,6 +64,7 @@ class Gb32960PlatformService:
         self.bootstrap = bootstrap
         self.settings = settings
         self.kafka_options = kafka_options or {}
+        self.key = link_key(platform)
         self.counters: dict[str, Any] = {"state": "disconnected", "since": datetime.now(UTC),
                                          "last_heartbeat_at": None, "sent": 0, "backfilled": 0, "skipped": 0,
                                          "last_error": None}
@@ -61,12 +82,9 @@ class Gb32960PlatformService:
             self.counters["last_error"] = error[:500]
 
     async def run(self) -> None:
-        if self.platform.encryption != 1:
-            # The login's encryption rule says how the data units are encrypted (GB/T 32960.3-2016 table 2); the
-            # keys are agreed per platform and no key is configured, so such a platform is not linked.
-            rule = f.ENCRYPTION_RULES.get(self.platform.encryption, str(self.platform.encryption))
-            self._state("error", f"encryption rule {rule} needs a key agreed with the superior, which cannot be "
-                                 "configured: not linked")
+        unlinked = _unlinked(self.platform)
+        if unlinked is not None:
+            self._state("error", unlinked)
             await asyncio.to_thread(self._save_state)
             await asyncio.Event().wait()
         tasks = [asyncio.create_task(self.link.run(), name=f"gb32960-link-{self.platform.id}"),
@@ -111,7 +129,7 @@ class Gb32960PlatformService:
             except ValueError:
                 continue
             backfill = resend or f.is_late(uplink, now, self.settings.backfill_after_s)
-            outgoing = f.relay(uplink, self.platform.car_ids, self.platform.version, backfill)
+            outgoing = f.relay(uplink, self.platform.car_ids, self.platform.version, backfill, self.key)
             if outgoing is None:
                 continue
             if isinstance(outgoing, str):

@@ -14,7 +14,9 @@ A GB/T 32960 inferior platform (platform-spec §2, the gb32960 exchange's inferi
 gb32960_inferior_platform row, compared in constant time; answered 0x01 with the login's time, else 0x02 and
 closed), then relays real-time 0x02 / back-filled 0x03 data of many vehicles: each frame's VIN is looked up among
 the cars of the platform's enterprise tree (cached per connection), forwarded as that vehicle's uplink and
-answered after Kafka as a terminal's; an unknown or ambiguous VIN is answered 0x02; heartbeat 0x07 is answered at
+answered after Kafka as a terminal's; an unknown or ambiguous VIN is answered 0x02; a platform with an AES key
+(migration 0068) may send its data units AES-128 encrypted: decrypted here (protocols/gb32960/cipher.py), the clear
+frame is forwarded, one that does not decrypt is answered 0x02 (`undecryptable`); heartbeat 0x07 is answered at
 once; a platform logout 0x06 is answered and the connection closed. No vehicle session (online / offline) is
 emitted for relayed vehicles: the platform's link is not the vehicle's. The platform's link (online / offline,
 frames, VINs, last error) and its login / logout / refusals are noted for `gateway/gb/inferior_links.py`, which
@@ -33,7 +35,14 @@ from typing import TYPE_CHECKING, Any, cast
 from fleet.gb32960_records import GbUplink
 from fleet.topics import DEVICE_SESSIONS, GB32960_UPLINK
 from gateway.flow import FlowControlledConnection
-from gateway.gb.inferior_links import AMBIGUOUS_VIN, PLATFORM_DISABLED, UNKNOWN_VIN, WRONG_PASSWORD, utc_now
+from gateway.gb.inferior_links import (
+    AMBIGUOUS_VIN,
+    PLATFORM_DISABLED,
+    UNDECRYPTABLE,
+    UNKNOWN_VIN,
+    WRONG_PASSWORD,
+    utc_now,
+)
 from gateway.gb.session import (
     LOGIN,
     POLICIES,
@@ -54,6 +63,7 @@ from gateway.hostile_log import HexDump
 from gateway.payloads import TerminalIdentity, session_value, utc_now_iso
 from protocols.gb32960 import (
     ChecksumError,
+    Encryption,
     FrameReader,
     GB32960Error,
     Header,
@@ -64,6 +74,7 @@ from protocols.gb32960 import (
     encode_frame,
 )
 from protocols.gb32960.catalogue import HEARTBEAT, PLATFORM_LOGIN, PLATFORM_LOGOUT, REALTIME, REISSUED
+from protocols.gb32960.cipher import decrypt_frame
 from protocols.gb32960.framing import HEADER_BYTES
 from protocols.gb32960.jsonify import to_json
 from protocols.gb32960.messages import PlatformLogin
@@ -299,6 +310,11 @@ class GbConnection(FlowControlledConnection):
             self._log_platform(self.platform.id, msg, answer, Response.SUCCESS, None)
             self.close("logout")
         elif header.command in (REALTIME, REISSUED) and header.is_command:
+            if header.encryption == Encryption.AES128 and self.platform.key is not None:
+                clear = self._decrypted(msg, self.platform)
+                if clear is None:
+                    return
+                msg, header = clear, clear.header
             terminal = self._relayed.get(header.vin)
             if terminal is not None:
                 self.relay_frames += 1
@@ -310,6 +326,18 @@ class GbConnection(FlowControlledConnection):
             self.ctx.loop.create_task(self._relay_lookup(msg, self.platform))
         else:
             self._refuse(header, msg.raw, Refusal.UNSUPPORTED, Response.ERROR if header.is_command else None)
+
+    def _decrypted(self, msg: Message, platform: InferiorPlatform) -> Message | None:
+        """An inferior platform's AES data unit decrypted with its key (protocols/gb32960/cipher.py): the clear
+        frame is what is forwarded, so every reader after the gateway sees it as if sent in clear. None when it
+        does not decrypt or decode (refused 0x02, named on the platform's row)."""
+        assert platform.key is not None
+        try:
+            return decode_frame(decrypt_frame(msg.raw, platform.key), protocol=self._protocol)
+        except GB32960Error:
+            self._refuse(msg.header, msg.raw, Refusal.UNDECRYPTABLE, Response.ERROR)
+            self.ctx.inferior_links.refused(platform.id, UNDECRYPTABLE, utc_now())
+            return None
 
     async def _platform_login(self, msg: Message) -> None:
         ctx = self.ctx

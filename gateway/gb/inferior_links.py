@@ -34,7 +34,8 @@ WRONG_PASSWORD = "wrong_password"
 PLATFORM_DISABLED = "platform_disabled"
 UNKNOWN_VIN = "unknown_vin"
 AMBIGUOUS_VIN = "ambiguous_vin"
-LAST_ERRORS = (WRONG_PASSWORD, PLATFORM_DISABLED, UNKNOWN_VIN, AMBIGUOUS_VIN)
+UNDECRYPTABLE = "undecryptable"  # an AES data unit its key does not decrypt (migration 0068)
+LAST_ERRORS = (WRONG_PASSWORD, PLATFORM_DISABLED, UNKNOWN_VIN, AMBIGUOUS_VIN, UNDECRYPTABLE)
 MAX_USERNAME_CHARS = 32  # a 0x05 username is 12 bytes; what arrives is cut, and unprintable characters shown as "?"
 
 

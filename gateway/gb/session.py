@@ -108,6 +108,7 @@ class Refusal(Enum):
     VIN_DUPLICATE = "vin_duplicate"
     LOOKUP_FAILED = "lookup_failed"
     PLATFORM_LOGIN = "platform_login"  # an inferior platform's login 0x05 with an unknown account or password
+    UNDECRYPTABLE = "undecryptable"  # an inferior platform's AES data unit that its key does not decrypt
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from gateway.lookup_batch import LookupBatcher
+from protocols.gb32960.cipher import AesKey
 from warehouse.db import async_pool
 from warehouse.queries import gb_vehicles
 
@@ -33,6 +34,7 @@ class InferiorPlatform:
     enterprise_id: int
     name: str
     enabled: bool = True
+    key: AesKey | None = None  # the AES-128 key its data units may be encrypted with (migration 0068)
 
 
 class VehicleDirectory(Protocol):
@@ -96,7 +98,8 @@ class PostgresVehicleDirectory:
             row = await gb_vehicles.inferior_platform_async(conn, username)
         if row is None:
             return None
-        return (InferiorPlatform(row["id"], row["enterprise_id"], row["name"], bool(row["enabled"])),
+        key = AesKey.from_hex(row["aes_key"], row["aes_iv"]) if row["aes_key"] and row["aes_iv"] else None
+        return (InferiorPlatform(row["id"], row["enterprise_id"], row["name"], bool(row["enabled"]), key),
                 str(row["password"]))
 
     async def save_inferior_links(self, states: Sequence[dict[str, Any]], messages: Sequence[dict[str, Any]],

@@ -6,8 +6,8 @@ gateways wrote it (online, frames relayed, vehicles, a refused login's reason as
 refused for a username no platform has above it, and its platform
 login in the exchange upstream frame log under its platform kind, named as GB/T 32960's command 0x05, never with
 its password.
-Then an operator configures a platform in the form (address, port, username, password, version, vehicles) and the
-row the link service reads holds it."""
+Then an operator configures a platform in the form (address, port, username, password, AES-128 with its key and
+IV, version, vehicles) and the row the link service reads holds it; the list says a key is set, never which."""
 
 from __future__ import annotations
 
@@ -164,6 +164,9 @@ def test_the_gb32960_exchange_screens_in_each_language(page: Any, console_stack:
     assert page.errors == []
 
 
+AES_KEY, AES_IV = "00112233445566778899aabbccddeeff", "0f0e0d0c0b0a09080706050403020100"
+
+
 def test_an_operator_configures_a_gb32960_superior_platform(page: Any, console_stack: ConsoleStack) -> None:
     name = f"国标上级{secrets.token_hex(3)}"
     _, car, plate, _ = _parent(console_stack.db_url)
@@ -176,6 +179,10 @@ def test_an_operator_configures_a_gb32960_superior_platform(page: Any, console_s
     drawer.get_by_test_id("record-field-port").fill("19007")
     drawer.get_by_test_id("record-field-username").fill("nev-user")
     drawer.get_by_test_id("record-field-password").fill("nev-pass-32960")
+    drawer.get_by_test_id("record-field-encryption").click()
+    page.locator(OPEN_OPTIONS, has_text="AES-128").click()
+    drawer.get_by_test_id("record-field-aesKey").fill(AES_KEY.upper())
+    drawer.get_by_test_id("record-field-aesIv").fill(AES_IV)
     drawer.get_by_test_id("record-field-version").click()
     page.locator(OPEN_OPTIONS, has_text="2016").click()
     drawer.get_by_test_id("record-field-carIds").click()
@@ -184,12 +191,15 @@ def test_an_operator_configures_a_gb32960_superior_platform(page: Any, console_s
     page.keyboard.press("Escape")
     page.get_by_test_id("record-save").click()
     drawer.wait_for(state="hidden")
-    listing.locator("tr[data-row-key]", has_text=name).wait_for()
+    row = listing.locator("tr[data-row-key]", has_text=name)
+    row.wait_for()
     try:
+        shown = row.inner_text()
+        assert "AES-128\t✓" in shown and AES_KEY not in shown.lower()  # a key is set; which one never shows
         with connect(console_stack.db_url) as conn:
             rows = [p for p in q.enabled_platforms(conn) if p.name == name]
-        assert [(p.host, p.port, p.username, p.password, p.version, p.encryption) for p in rows] == [
-            ("203.0.113.20", 19007, "nev-user", "nev-pass-32960", "2016", 1)]
+        assert [(p.host, p.port, p.username, p.password, p.version, p.encryption, p.aes_key, p.aes_iv)
+                for p in rows] == [("203.0.113.20", 19007, "nev-user", "nev-pass-32960", "2016", 3, AES_KEY, AES_IV)]
         assert car in rows[0].car_ids
     finally:
         with connect(console_stack.db_url) as conn:

@@ -1,6 +1,7 @@
 """SQL of the GB/T 32960 forwarding (migration 0061, exchange/gb32960): the enabled superior platforms with
 their exchanged vehicles, and each platform's link state. Named parameters; no identifiers are built from
-input. The password is read here only for the platform login 0x05 (``enabled_platforms``); no API path reads it.
+input. The password and the AES key are read here only for the link itself (``enabled_platforms``); no API
+path reads them.
 """
 
 from __future__ import annotations
@@ -28,13 +29,15 @@ class Gb32960Superior:
     version: str
     car_ids: frozenset[int]
     updated_at: datetime
+    aes_key: str | None = None  # the AES-128 key and IV agreed with the platform, hex (migration 0068)
+    aes_iv: str | None = None
 
 
 # updated_at also moves when the vehicle list changes (the newest row of gb32960_exchange_car), so the link
 # service restarts a platform whose vehicles changed, as it does for any other change of the row.
 _PLATFORMS = """
 SELECT p.id, p.enterprise_id, p.name, p.host, p.port, p.username, p.password, p.encryption, p.version,
-       COALESCE(array_agg(c.car_id) FILTER (WHERE c.car_id IS NOT NULL), '{}') AS car_ids,
+       p.aes_key, p.aes_iv, COALESCE(array_agg(c.car_id) FILTER (WHERE c.car_id IS NOT NULL), '{}') AS car_ids,
        GREATEST(p.updated_at, max(c.created_at)) AS updated_at
 FROM gb32960_superior_platform p LEFT JOIN gb32960_exchange_car c ON c.platform_id = p.id
 WHERE p.enabled

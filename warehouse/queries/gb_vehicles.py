@@ -67,11 +67,11 @@ async def tree_vehicle_terminals_async(conn: AsyncConnection[Any], vin: str, pro
 
 
 async def inferior_platform_async(conn: AsyncConnection[Any], username: str) -> dict[str, Any] | None:
-    """The gb32960 inferior platform of ``username``: {id, enterprise_id, name, password, enabled}, or None (a
-    disabled one is returned so that its refused login is shown on its row)."""
+    """The gb32960 inferior platform of ``username``: {id, enterprise_id, name, password, enabled, aes_key,
+    aes_iv}, or None (a disabled one is returned so that its refused login is shown on its row)."""
     async with conn.cursor(row_factory=dict_row) as cur:
-        await cur.execute("SELECT id, enterprise_id, name, password, enabled FROM gb32960_inferior_platform "
-                          "WHERE username = %(username)s", {"username": username})
+        await cur.execute("SELECT id, enterprise_id, name, password, enabled, aes_key, aes_iv "
+                          "FROM gb32960_inferior_platform WHERE username = %(username)s", {"username": username})
         return await cur.fetchone()
 
 

@@ -68,6 +68,39 @@ def test_platform_password_is_write_only_and_the_login_fields_are_checked(client
     assert reply.status_code == 400
 
 
+def test_an_aes_platform_needs_its_key_and_iv_which_are_write_only_and_rsa_is_refused(client: FlaskClient,
+                                                                                    login: Login, pg_url: str) -> None:
+    headers = login("admin_a")
+    key, iv = "000102030405060708090A0B0C0D0E0F", "f0e0d0c0b0a090807060504030201000"
+    url = "/api/common/gb32960SuperiorPlatform.json"
+    for bad, field in (({"encryption": 3}, "aesKey"), ({"encryption": 3, "aesKey": key}, "aesIv"),
+                       ({"encryption": 2}, "encryption"), ({"aesKey": key[:30], "aesIv": iv}, "aesKey"),
+                       ({"aesKey": "zz" * 16, "aesIv": iv}, "aesKey")):
+        reply = client.post(url, headers=headers, json=body(**bad))
+        assert reply.status_code == 400 and reply.json["data"]["field"] == field, (bad, reply.json)  # type: ignore[index]
+    reply = client.post(url, headers=headers, json=body(encryption=3, aesKey=key, aesIv=iv))
+    assert reply.status_code == 200, reply.json
+    created = reply.json["data"]  # type: ignore[index]
+    assert created["aesKeySet"] is True and "aesKey" not in created and "aesIv" not in created
+    with connect(pg_url) as conn:  # kept as the link uses it, lowercase hex
+        assert conn.execute("SELECT aes_key, aes_iv FROM gb32960_superior_platform WHERE id = %s",
+                            (created["id"],)).fetchone() == (key.lower(), iv)
+    assert client.post("/api/common/query/gb32960SuperiorPlatform.json?select=aesKey", headers=headers,
+                       json={}).status_code == 400
+    one = f"/api/common/gb32960SuperiorPlatform/{created['id']}.json"
+    # clearing the key of an AES platform would leave it unlinkable: refused; with the rule back to none, allowed
+    assert client.patch(one, headers=headers, json={"aesKey": None, "aesIv": None}).status_code == 400
+    reply = client.patch(one, headers=headers, json={"encryption": 1, "aesKey": None, "aesIv": None})
+    assert reply.status_code == 200 and reply.json["data"]["aesKeySet"] is False  # type: ignore[index]
+    # an inferior platform: the key is optional, both or neither
+    inferior = {"name": f"i{uuid.uuid4().hex[:10]}", "username": f"u{uuid.uuid4().hex[:10]}", "password": "pw"}
+    reply = client.post("/api/common/gb32960InferiorPlatform.json", headers=headers, json={**inferior, "aesIv": iv})
+    assert reply.status_code == 400 and reply.json["data"]["field"] == "aesKey"  # type: ignore[index]
+    reply = client.post("/api/common/gb32960InferiorPlatform.json", headers=headers,
+                        json={**inferior, "aesKey": key, "aesIv": iv})
+    assert reply.status_code == 200 and reply.json["data"]["aesKeySet"] is True  # type: ignore[index]
+
+
 def test_a_platforms_cars_are_the_callers_vehicles_listed_with_the_link_state(client: FlaskClient, login: Login,
                                                                               demo: Demo) -> None:
     headers, other = login("admin_a"), login("admin_b")

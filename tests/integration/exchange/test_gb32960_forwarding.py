@@ -8,7 +8,6 @@ the terminal sent it, nothing lost; a vehicle the platform does not exchange sen
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from datetime import UTC, datetime, timedelta
 
 import psycopg
@@ -18,6 +17,7 @@ from exchange.gb32960.box import SuperiorBox
 from exchange.gb32960.service import Gb32960PlatformService
 from fleet.settings import Gb32960ExchangeSettings
 from protocols.gb32960 import Protocol, Response
+from protocols.gb32960.cipher import AesKey
 from protocols.gb32960.messages import RealtimeReport, VehicleData2025
 from tests.integration.gateway.gb_support import (
     GbTerminal,
@@ -27,6 +27,7 @@ from tests.integration.gateway.gb_support import (
     running_gb_gateway,
     unique_vin,
 )
+from tests.support.tasks import cancel_then_stop
 from warehouse.db import connect
 from warehouse.queries import gb32960_exchange as q
 
@@ -44,12 +45,15 @@ def _report(protocol: Protocol, n: int) -> RealtimeReport:
     return realtime_body(at, soc=50 + n % 40)
 
 
-def _platform(pg_url: str, enterprise_id: int, port: int, version: str, car_id: int) -> q.Gb32960Superior:
+def _platform(pg_url: str, enterprise_id: int, port: int, version: str, car_id: int,
+              key: AesKey | None = None) -> q.Gb32960Superior:
     with psycopg.connect(pg_url, autocommit=True) as conn:
         row = conn.execute(
-            "INSERT INTO gb32960_superior_platform (enterprise_id, name, host, port, username, password, version) "
-            "VALUES (%s, %s, '127.0.0.1', %s, 'fleet32960', 'secret-32960', %s) RETURNING id",
-            (enterprise_id, f"superior-{version}-{port}", port, version)).fetchone()
+            "INSERT INTO gb32960_superior_platform (enterprise_id, name, host, port, username, password, version, "
+            "encryption, aes_key, aes_iv) VALUES (%s, %s, '127.0.0.1', %s, 'fleet32960', 'secret-32960', %s, %s, "
+            "%s, %s) RETURNING id",
+            (enterprise_id, f"superior-{version}-{port}", port, version, 1 if key is None else 3,
+             key and key.key.hex(), key and key.iv.hex())).fetchone()
         assert row is not None
         conn.execute("INSERT INTO gb32960_exchange_car (enterprise_id, platform_id, car_id) VALUES (%s, %s, %s)",
                      (enterprise_id, row[0], car_id))
@@ -139,10 +143,41 @@ def test_relayed_as_received_then_the_outage_gap_back_filled_in_order(pg_url: st
                 await terminal.close()
                 await other.close()
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-            await box.stop()
+            await cancel_then_stop(task, box)
+
+    asyncio.run(main())
+
+
+def test_an_aes_superior_reads_the_terminals_data_units_encrypted_with_the_rows_key(pg_url: str,
+                                                                                  kafka_bootstrap: str) -> None:
+    vin = unique_vin()
+    ids = insert_vehicle(pg_url, vin)
+    key = AesKey(bytes.fromhex("000102030405060708090a0b0c0d0e0f"), bytes.fromhex("f0e0d0c0b0a090807060504030201000"))
+    settings = Gb32960ExchangeSettings().model_copy(update={"reconnect_min_s": 0.1, "reconnect_max_s": 0.2,
+                                                            "offset_reset": "earliest"})
+
+    async def main() -> None:
+        box = SuperiorBox({"fleet32960": "secret-32960"}, keys={"fleet32960": key})
+        await box.start()
+        platform = _platform(pg_url, ids["enterprise_id"], box.port, "2016", ids["car_id"], key)
+        assert (platform.encryption, platform.aes_key, platform.aes_iv) == (3, key.key.hex(), key.iv.hex())
+        task = asyncio.create_task(Gb32960PlatformService(platform, pg_url, kafka_bootstrap, settings).run())
+        sent: list[str] = []
+        try:
+            async with running_gb_gateway(pg_url, kafka_bootstrap) as gateway:
+                terminal = await GbTerminal.connect(gateway.port_of("gb32960"), vin, Protocol.GB32960_2016)
+                await terminal.send(0x01, login_body())
+                assert (await terminal.receive()).header.response == Response.SUCCESS
+                for n in range(3):
+                    frame = await terminal.send(0x02, _report(Protocol.GB32960_2016, n))
+                    assert (await terminal.receive(timeout_s=10)).header.response == Response.SUCCESS
+                    sent.append(frame[24:-1].hex())
+                await box.wait_for(lambda: len(box.of(vin)) >= 3, 30)
+            got = box.of(vin)
+            assert [r.data_hex for r in got] == sent and all(r.encrypted for r in got)
+            assert not box.status.errors
+        finally:
+            await cancel_then_stop(task, box)
 
     asyncio.run(main())
 
@@ -169,10 +204,7 @@ def test_a_wrong_password_is_refused_and_its_link_state_says_so(pg_url: str, kaf
             assert row[0] != "connected" and "flag 0x02" in row[1]
             assert box.status.logins and all(not ok for _, ok in box.status.logins)
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-            await box.stop()
+            await cancel_then_stop(task, box)
 
     asyncio.run(main())
 
@@ -227,9 +259,6 @@ def test_fleet_exchange_links_an_enabled_row_and_logs_out_when_it_is_disabled(pg
                 conn.execute("UPDATE gb32960_superior_platform SET enabled = false WHERE id = %s", (platform.id,))
             await box.wait_for(lambda: box.status.logouts == 1, 10)  # platform logout 0x06 before the link closes
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-            await box.stop()
+            await cancel_then_stop(task, box)
 
     asyncio.run(main())

@@ -15,7 +15,9 @@ import pytest
 
 from fleet.gb32960_records import GbUplink
 from fleet.topics import GB32960_UPLINK
-from protocols.gb32960 import Response, TimeOnly
+from protocols.gb32960 import Encryption, Response, TimeOnly, encode_frame
+from protocols.gb32960.cipher import AesKey, encrypt_frame
+from protocols.gb32960.header import parse_header
 from protocols.gb32960.messages import Heartbeat, PlatformLogin, PlatformLogout
 from tests.integration.gateway.gb_support import (
     AT,
@@ -31,11 +33,12 @@ from tests.integration.gateway.support import tail
 pytestmark = pytest.mark.timeout(90)
 
 
-def _inferior(pg_url: str, enterprise_id: int, username: str, password: str) -> None:
+def _inferior(pg_url: str, enterprise_id: int, username: str, password: str, key: AesKey | None = None) -> None:
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("UPDATE enterprise SET path = '/' || id || '/' WHERE id = %s AND path = ''", (enterprise_id,))
-        conn.execute("INSERT INTO gb32960_inferior_platform (enterprise_id, name, username, password) "
-                     "VALUES (%s, %s, %s, %s)", (enterprise_id, f"inferior-{username}", username, password))
+        conn.execute("INSERT INTO gb32960_inferior_platform (enterprise_id, name, username, password, aes_key, aes_iv) "
+                     "VALUES (%s, %s, %s, %s, %s, %s)", (enterprise_id, f"inferior-{username}", username, password,
+                                                         key and key.key.hex(), key and key.iv.hex()))
 
 
 def test_an_inferior_platform_logs_in_and_relays_its_vehicles_data(pg_url: str, kafka_bootstrap: str) -> None:
@@ -75,6 +78,44 @@ def test_an_inferior_platform_logs_in_and_relays_its_vehicles_data(pg_url: str, 
             later = [r for r in await uplinks.records(min_count=10, timeout_s=2)
                      if r.get("vin") in (foreign_vin, unknown_vin)]
             assert later == []
+
+    asyncio.run(main())
+
+
+def test_an_inferior_platforms_aes_data_is_decrypted_before_kafka_and_a_wrong_key_refused(
+        pg_url: str, kafka_bootstrap: str) -> None:
+    vin = unique_vin()
+    ids = insert_vehicle(pg_url, vin)
+    username = f"a{uuid.uuid4().hex[:10]}"
+    key = AesKey(bytes.fromhex("2b7e151628aed2a6abf7158809cf4f3c"), bytes.fromhex("000102030405060708090a0b0c0d0e0f"))
+    _inferior(pg_url, ids["enterprise_id"], username, "relay-pass", key)
+
+    async def main() -> None:
+        async with running_gb_gateway(pg_url, kafka_bootstrap) as server, tail(kafka_bootstrap, GB32960_UPLINK) as uplinks:
+            platform = await GbTerminal.connect(server.port_of("gb32960"), "")
+            await platform.send(0x05, PlatformLogin(AT, 1, username, "relay-pass", Encryption.AES128))
+            assert (await platform.receive()).header.response == Response.SUCCESS
+            clear = await platform.send(0x02, realtime_body(nth_time(1), soc=61), vin=vin)
+            assert (await platform.receive()).header.response == Response.SUCCESS  # the clear frame still goes
+            second = encode_frame(0x02, realtime_body(nth_time(2), soc=62), vin=vin)
+            await platform.send_raw(encrypt_frame(second, key))
+            answer = await platform.receive()
+            assert (answer.header.command, answer.header.response, answer.body) == (0x02, Response.SUCCESS,
+                                                                                     TimeOnly(nth_time(2)))
+            wrong = encrypt_frame(clear, AesKey(bytes(16), key.iv))
+            await platform.send_raw(wrong)
+            header = parse_header(await platform.receive_raw())  # no time in it: the frame could not be read
+            assert (header.command, header.response, header.length) == (0x02, Response.ERROR, 0)
+            found = [GbUplink.from_json(r) for r in await uplinks.records(min_count=2, timeout_s=5)
+                     if r.get("vin") == vin]
+            # what Kafka holds is the clear frame: every reader after the gateway decodes it as sent in clear
+            assert [(u.car_id, u.raw_hex) for u in found] == [(ids["car_id"], clear.hex()),
+                                                              (ids["car_id"], second.hex())]
+            assert server.counters.refused_undecryptable == 1
+        with psycopg.connect(pg_url) as conn:
+            row = conn.execute("SELECT last_error, aes_key_set FROM gb32960_inferior_platform_view "
+                               "WHERE username = %s", (username,)).fetchone()
+        assert row == ("undecryptable", True)
 
     asyncio.run(main())
 

@@ -11,16 +11,19 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from exchange.gb32960 import forwarding as f
-from exchange.gb32960.box import SuperiorBox, parse_account
+from exchange.gb32960.box import SuperiorBox, parse_account, parse_aes
 from exchange.gb32960.link import LinkDown, SuperiorLink
 from exchange.link.backoff import Backoff
 from fleet.gb32960_records import GbUplink
-from protocols.gb32960 import Protocol, decode_frame, encode_frame
+from protocols.gb32960 import Encryption, Protocol, decode_frame, encode_frame
+from protocols.gb32960.cipher import AesKey, decrypt_frame
 from protocols.gb32960.messages import PlatformLogin, RealtimeReport, VehicleData, VehicleData2025
+from tests.support.tasks import cancel_then_stop
 
 pytestmark = pytest.mark.timeout(30)
 AT = datetime(2026, 3, 1, 4, 5, 6, tzinfo=UTC)
 VIN = "LGB12345678901234"
+KEY = AesKey(bytes(range(16)), bytes(range(16, 32)))
 
 
 def _report(protocol: Protocol, at: datetime = AT) -> bytes:
@@ -70,6 +73,38 @@ def test_only_data_of_exchanged_gb32960_vehicles_of_the_superiors_edition_goes()
         f.relay(_uplink(frame), frozenset({7}), "2019", False)
 
 
+@pytest.mark.parametrize("protocol,version", [(Protocol.GB32960_2016, "2016"), (Protocol.GB32960_2025, "2025")])
+def test_an_aes_superior_gets_the_data_unit_encrypted_with_its_key_and_nothing_else_changed(
+        protocol: Protocol, version: str) -> None:
+    frame = _report(protocol)
+    for backfill in (False, True):
+        out = f.relay(_uplink(frame), frozenset({7}), version, backfill, KEY)
+        assert isinstance(out, f.Outgoing)
+        sent = decode_frame(out.frame)
+        assert sent.header.encryption == Encryption.AES128 and sent.raw[24:-1] != frame[24:-1]
+        clear = decode_frame(decrypt_frame(out.frame, KEY))
+        assert (clear.header.command, clear.header.vin, clear.raw[24:-1]) == (out.command, VIN, frame[24:-1])
+    # a data unit its terminal encrypted (with the terminal's own key) goes as the terminal sent it
+    theirs = encode_frame(0x02, bytes(32), vin=VIN, protocol=protocol, encryption=Encryption.AES128)
+    out = f.relay(_uplink(theirs), frozenset({7}), version, False, KEY)
+    assert isinstance(out, f.Outgoing) and out.frame == theirs
+
+
+def test_a_platform_is_linked_without_encryption_or_with_aes_and_its_key_only() -> None:
+    from exchange.gb32960.service import _unlinked, link_key
+    from warehouse.queries.gb32960_exchange import Gb32960Superior
+
+    def row(encryption: int, key: AesKey | None = None) -> Gb32960Superior:
+        return Gb32960Superior(1, 1, "p", "h", 1, "u", "pw", encryption, "2016", frozenset(), AT,
+                               key and key.key.hex(), key and key.iv.hex())
+
+    assert _unlinked(row(1)) is None and link_key(row(1)) is None
+    assert _unlinked(row(3, KEY)) is None and link_key(row(3, KEY)) == KEY
+    assert link_key(row(1, KEY)) is None  # a key kept on a row without encryption is not used
+    assert "AES-128 without an AES key" in (_unlinked(row(3)) or "")
+    assert "RSA is not supported" in (_unlinked(row(2)) or "")
+
+
 def test_late_frames_and_login_serials() -> None:
     uplink = _uplink(_report(Protocol.GB32960_2016), received_at=AT)
     assert not f.is_late(uplink, AT + timedelta(seconds=30), 30)
@@ -88,9 +123,17 @@ def test_account_text() -> None:
             parse_account(bad)
 
 
-def _link(port: int, password: str = "pw", version: str = "2016") -> SuperiorLink:
-    return SuperiorLink("127.0.0.1", port, "user1", password, 1, version, heartbeat_s=0.2, login_timeout_s=2,
-                        backoff=Backoff(0.05, 0.1, 0.01))
+def test_aes_key_text() -> None:
+    assert parse_aes(f"u:{KEY.key.hex()}:{KEY.iv.hex()}") == ("u", KEY)
+    for bad in ("u", f"u:{KEY.key.hex()}", f":{KEY.key.hex()}:{KEY.iv.hex()}", f"u:00:{KEY.iv.hex()}",
+                f"u:{KEY.key.hex()}:{KEY.iv.hex()}:x"):
+        with pytest.raises(ValueError, match="AES key"):
+            parse_aes(bad)
+
+
+def _link(port: int, password: str = "pw", version: str = "2016", encryption: int = 1) -> SuperiorLink:
+    return SuperiorLink("127.0.0.1", port, "user1", password, encryption, version, heartbeat_s=0.2,
+                        login_timeout_s=2, backoff=Backoff(0.05, 0.1, 0.01))
 
 
 async def _up(link: SuperiorLink, timeout_s: float = 5) -> None:
@@ -136,6 +179,32 @@ def test_link_logs_in_relays_heartbeats_reconnects_and_logs_out(version: str) ->
     asyncio.run(main())
 
 
+def test_the_box_reads_an_accounts_aes_frames_and_refuses_what_does_not_decrypt() -> None:
+    async def main() -> None:
+        box = SuperiorBox({"user1": "pw"}, keys={"user1": KEY})
+        await box.start()
+        link = _link(box.port, encryption=Encryption.AES128)
+        task = asyncio.create_task(link.run())
+        try:
+            await _up(link)
+            frame = _report(Protocol.GB32960_2016)
+            out = f.relay(_uplink(frame), frozenset({7}), "2016", False, KEY)
+            assert isinstance(out, f.Outgoing)
+            await link.send(out.frame)
+            await box.wait_for(lambda: len(box.of(VIN)) == 1, 5)
+            got = box.of(VIN)[0]
+            assert (got.data_hex, got.collected_at, got.encrypted) == (frame[24:-1].hex(), AT, True)
+            other = f.relay(_uplink(frame), frozenset({7}), "2016", False, AesKey(bytes(16), bytes(16)))
+            assert isinstance(other, f.Outgoing)
+            await link.send(other.frame)
+            await box.wait_for(lambda: box.status.errors.get("CipherError") == 1, 5)
+            assert len(box.of(VIN)) == 1
+        finally:
+            await cancel_then_stop(task, box)
+
+    asyncio.run(main())
+
+
 def test_a_wrong_password_is_refused_and_the_link_stays_down() -> None:
     async def main() -> None:
         box = SuperiorBox({"user1": "pw"})
@@ -152,10 +221,7 @@ def test_a_wrong_password_is_refused_and_the_link_stays_down() -> None:
             assert not link.up.is_set() and link.losses == 0
             assert any(error and "flag 0x02" in error for _, error in states)
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-            await box.stop()
+            await cancel_then_stop(task, box)
 
     asyncio.run(main())
 
@@ -200,3 +266,6 @@ def test_the_box_command_runs_and_refuses_a_bad_account() -> None:
     assert "gb32960 superior in a box on 127.0.0.1:" in result.output
     result = CliRunner().invoke(main, ["gb32960-exchange-sim", "--account", "nopassword", "--duration", "0.1"])
     assert result.exit_code == 2 and "expected USERNAME:PASSWORD" in result.output
+    result = CliRunner().invoke(main, ["gb32960-exchange-sim", "--account", "u:p", "--aes", f"v:{'0' * 32}:{'0' * 32}",
+                                       "--duration", "0.1"])
+    assert result.exit_code == 2 and "no account v" in result.output

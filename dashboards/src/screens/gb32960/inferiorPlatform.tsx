@@ -11,7 +11,8 @@ const STATE_COLOURS: Record<string, string> = { online: 'green', offline: 'defau
 
 /** The gb32960 data exchange's "inferiorPlatform" (platform-spec §2): the platforms that relay their vehicles' data
  * to us over GB/T 32960.3 (the GB gateway accepts their platform login 0x05 with this username and password, then
- * the frames of the vehicles of the owner's enterprise tree, by VIN); the password is write-only. Each row shows its
+ * the frames of the vehicles of the owner's enterprise tree, by VIN); the password is write-only, and so are the AES-128 key
+ * and IV it may encrypt its data units with (the gateway decrypts them; the list says whether a key is set). Each row shows its
  * link as the GB gateways last wrote it (every few seconds): online / offline since, address, last frame, frames
  * relayed, vehicles of the latest session and the last error (a refused login or VIN), its time in the tooltip.
  * Above the table, for a root enterprise's administrators, the logins refused for a username no platform has. */
@@ -20,7 +21,7 @@ export default function Gb32960InferiorPlatformScreen() {
   const screen = useMemo(() => defineListScreen({
     entity: ENTITY,
     namespace: 'nev:inferiorPlatform',
-    columns: ['name', 'username',
+    columns: ['name', 'username', 'aesKeySet',
       { field: 'enabled', render: (value) => (value ? <Tag color="green">{t('inferiorPlatform.enums.enabled.true')}</Tag> : <Tag>{t('inferiorPlatform.enums.enabled.false')}</Tag>) },
       { field: 'linkState', render: (value, record) => (
         <Tooltip title={record.peer ? String(record.peer) : undefined}>
@@ -37,7 +38,7 @@ export default function Gb32960InferiorPlatformScreen() {
         </Tooltip>) : null) },
       'remark'],
     filters: ['name', 'username', 'enabled', 'linkState'],
-    form: ['name', 'username', 'password', 'enabled', 'remark'],
+    form: ['name', 'username', 'password', 'aesKey', 'aesIv', 'enabled', 'remark'],
     features: { import: false },
     chart: () => <UnknownLoginsCard />,
   }), [t]);
