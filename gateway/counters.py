@@ -60,6 +60,7 @@ class GatewayCounters:
     downlinks_invalid: int = 0
     downlinks_queue_full: int = 0
     downlink_reply_timeouts: int = 0
+    downlink_late_answers: int = 0  # a GB answer echoing the time of a downlink that expired unanswered
     downlink_replies_malformed: int = 0  # a command answered by a reply whose body did not decode
     downlinks_failed: int = 0
     sent_records: int = 0

@@ -54,6 +54,8 @@ NO_REPLY_EXPECTED = frozenset({PLATFORM_RESPONSE, RESEND_SUBPACKAGES_REQUEST, SE
 REPLY_MSG_IDS = frozenset({TERMINAL_RESPONSE, QUERY_PARAMETERS_RESPONSE, LOCATION_QUERY_RESPONSE,
                            STORED_MEDIA_SEARCH_RESPONSE, CAMERA_SHOOT_RESPONSE, AV_RESOURCE_LIST,
                            VEHICLE_CONTROL_RESPONSE})
+# Downlinks a pacer remembers after they expired unanswered, to know a late answer (one that names no serial)
+EXPIRED_KEPT = 8
 
 
 @dataclass
@@ -84,6 +86,7 @@ class DownlinkPacer:
         self.queue: deque[Downlink] = deque()
         self.awaiting: dict[int, Downlink] = {}   # every serial of an awaited downlink -> it
         self._awaited: list[Downlink] = []        # awaited downlinks in write order
+        self._expired_recently: deque[Downlink] = deque(maxlen=EXPIRED_KEPT)  # released unanswered, newest last
         self.closed = False
 
     def submit(self, downlink: Downlink) -> None:
@@ -117,14 +120,26 @@ class DownlinkPacer:
         self._release(downlink)
         return True
 
-    def on_answer(self, msg_id: int) -> bool:
-        """An answer that names no serial (a GB/T 32960 terminal's answer carries its command only): it
-        releases the oldest awaited downlink of `msg_id`; True if there was one."""
-        for downlink in self._awaited:
-            if downlink.msg_id == msg_id:
-                self._release(downlink)
-                return True
-        return False
+    def on_answer(self, msg_id: int, echoed: bytes = b"") -> bool:
+        """An answer that names no serial (a GB/T 32960 terminal's answer carries its command only, and its data
+        unit starts with the answered command's time, GB/T 32960.3-2016 §6.3.2: ``echoed``). It releases the
+        awaited downlink of `msg_id` whose body starts with `echoed`; when none does, a downlink that expired
+        unanswered lately and starts with it means a late answer, which releases nothing (counted
+        `downlink_late_answers`); otherwise (a terminal that echoes another time) the oldest awaited one of
+        `msg_id`. True if one was released."""
+        candidates = [d for d in self._awaited if d.msg_id == msg_id]
+        if echoed:
+            chosen = next((d for d in candidates if d.body.startswith(echoed)), None)
+            if chosen is None and any(d.msg_id == msg_id and d.body.startswith(echoed)
+                                      for d in self._expired_recently):
+                self._count("downlink_late_answers")
+                return False
+            if chosen is not None:
+                candidates = [chosen]
+        if not candidates:
+            return False
+        self._release(candidates[0])
+        return True
 
     def on_malformed_reply(self, reply_seq: int, reply_msg_id: int | None) -> bool:
         """A reply that did not decode named `reply_seq`: release that downlink and fail it `reply_malformed`."""
@@ -167,6 +182,7 @@ class DownlinkPacer:
             self._count("downlink_reply_timeouts")
             log.info("no reply to 0x%04x (serial %s, command %s) within %.1fs; writing the next", downlink.msg_id,
                      downlink.seqs[0] if downlink.seqs else None, downlink.command_id, self._reply_wait_s)
+            self._expired_recently.append(downlink)
             self._release(downlink)
 
     def _release(self, downlink: Downlink) -> None:

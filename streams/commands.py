@@ -43,7 +43,11 @@ from psycopg.types.json import Jsonb
 from fleet.enums import PushType
 from fleet.gb32960_records import GbUplink
 from fleet.topics import CONSOLE_EVENTS
+from protocols.gb32960 import Encryption
+from protocols.gb32960.cipher import ENCRYPTION_AT
+from protocols.gb32960.framing import HEADER_BYTES
 from protocols.gb32960.messages.params import PARAMETERS
+from protocols.gb32960.values import TIME_BYTES, read_time, write_time
 from protocols.jt808.catalogue import (
     AV_RESOURCE_LIST,
     CAMERA_SHOOT,
@@ -84,6 +88,8 @@ OWN_REPLIES: dict[int, tuple[int, ...]] = {
 RESULT_MESSAGE_ERROR, RESULT_UNSUPPORTED = 2, 3
 OPEN_STATES = ("created", "sent")
 EARLY_SLACK_S = 5.0  # a kept reply may precede its command's row by this much (clocks of two hosts)
+# A GB command's own time and its row's created_at are read on two hosts' clocks (the API's, the database's)
+ECHO_WINDOW_S = 5.0
 
 SEND_ERROR_OFFLINE, SEND_ERROR_MESSAGE, SEND_ERROR_UNSUPPORTED = 1, 2, 3
 SEND_ERROR_TEXT = {
@@ -177,6 +183,10 @@ class GbAnswer:
     result: int                # 0 success (flag 0x01), 1 failure (0x02 error, or any other flag)
     reply: dict[str, Any]      # {response, params: [{id, name, value}]} (params: a 0x80 answer's items)
     received_at: datetime
+    car_id: int | None = None
+    # the time its data unit starts with: the answered command's own time when the terminal echoes it, as the
+    # standard's answers do (GB/T 32960.3-2016 §6.3.2); None in an encrypted or shorter data unit
+    time: datetime | None = None
 
 
 GB_PLATFORM_COMMANDS = frozenset({0x80, 0x81, 0x82})  # GB/T 32960.3-2016 table 5: parameter query / set, control
@@ -196,7 +206,19 @@ def gb_answer_of(uplink: GbUplink, received_at: datetime) -> GbAnswer | None:
             if isinstance(item, list) and len(item) == 2 and _small_int(item[0]) in PARAMETERS:
                 params.append({"id": f"{item[0]:02X}", "name": PARAMETERS[item[0]][0], "value": item[1]})
         reply["params"] = params
-    return GbAnswer(uplink.device_id, uplink.command, 0 if uplink.response == GB_SUCCESS else 1, reply, received_at)
+    return GbAnswer(uplink.device_id, uplink.command, 0 if uplink.response == GB_SUCCESS else 1, reply, received_at,
+                    uplink.car_id, _answer_time(uplink.raw_hex))
+
+
+def _answer_time(raw_hex: str) -> datetime | None:
+    """The time a clear GB/T 32960 answer's data unit starts with, or None."""
+    try:
+        raw = bytes.fromhex(raw_hex)
+        if len(raw) < HEADER_BYTES + TIME_BYTES + 1 or raw[ENCRYPTION_AT] != Encryption.NONE:
+            return None
+        return read_time(raw, HEADER_BYTES)[0]
+    except ValueError:  # not hex, or not a date (BodyError is a ValueError)
+        return None
 
 
 def parse_sent(raw: bytes | str | dict[str, Any]) -> SentRecord | None:
@@ -340,7 +362,10 @@ class CommandsProcessor:
                 for answer in answers:
                     await cur.execute(sql.ANSWER_UNSEQUENCED, {
                         "result": answer.result, "msg_id": answer.command, "reply": Jsonb(answer.reply),
-                        "at": answer.received_at, "device_id": answer.device_id, "slack_s": EARLY_SLACK_S})
+                        "at": answer.received_at, "device_id": answer.device_id, "slack_s": EARLY_SLACK_S,
+                        "car_id": answer.car_id, "time": answer.time,
+                        "time_hex": None if answer.time is None else write_time(answer.time).hex(),
+                        "echo_window_s": ECHO_WINDOW_S})
                     row = await cur.fetchone()
                     if row is not None:
                         done.append((row, answer))

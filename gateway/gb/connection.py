@@ -200,7 +200,7 @@ class GbConnection(FlowControlledConnection):
             assert isinstance(verdict, Forward)
             self._forward(msg, verdict.policy)
             if not msg.header.is_command and self.ctx.downlinks is not None:  # an answer to a platform command
-                self.ctx.downlinks.on_answer(self, msg.header)
+                self.ctx.downlinks.on_answer(self, msg.header, msg.raw)
 
     def _on_bad_frame(self, frame: bytes, exc: GB32960Error) -> None:
         """Bad BCC, a length that does not match, or a data unit that does not fit its layout: not

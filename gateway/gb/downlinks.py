@@ -11,8 +11,9 @@ refused an offline vehicle with a 409 already, and a vehicle that goes offline m
 command ``closed``.
 
 Pacing is the 808 gateway's ``DownlinkPacer``: at most one command per vehicle awaits its answer (the
-standard's answer carries no serial, so the answer to a command is the terminal's next frame of the same
-command with an answer flag), others queue (``FLEET_GB_GATEWAY_DOWNLINK_QUEUE_MAX``, then
+standard's answer carries no serial but starts with the answered command's time: the answer to a command is the
+terminal's frame of the same command with an answer flag and that time, or its next one when it echoes another
+time; a late answer to one that expired releases nothing), others queue (``FLEET_GB_GATEWAY_DOWNLINK_QUEUE_MAX``, then
 ``queue_full``). Each written or failed command is a ``jt808.sent.v1`` record with the device's phone,
 so the streams ``sent`` agent moves the command row as for an 808 terminal; ``seq`` is this gateway's
 own count per connection (the GB header has no serial). The terminal's answer reaches streams on
@@ -29,6 +30,8 @@ from gateway.downlinks import Downlink, DownlinkPacer, SentRecorder, sent_value
 from gateway.payloads import utc_now_iso
 from protocols.gb32960 import Header, Protocol, Response, encode_frame
 from protocols.gb32960.catalogue import PARAMETER_QUERY, PARAMETER_SET, TERMINAL_CONTROL
+from protocols.gb32960.framing import HEADER_BYTES
+from protocols.gb32960.values import TIME_BYTES
 
 if TYPE_CHECKING:
     from gateway.gb.connection import GbConnection
@@ -75,12 +78,14 @@ class GbDownlinks:
             return
         self._pacer(conn).submit(Downlink(msg_id, body, _text(command_id)))
 
-    def on_answer(self, conn: GbConnection, header: Header) -> None:
+    def on_answer(self, conn: GbConnection, header: Header, frame: bytes) -> None:
         """A terminal's answer (flag not 0xFE) to a platform command arrived on `conn`: the command it
-        answers is released and the next queued one written."""
+        answers (the one whose time its clear data unit starts with, else the oldest awaited) is released and the
+        next queued one written; a late answer to a command that expired releases nothing."""
         pacer = self._pacers.get(conn)
         if pacer is not None and header.command in PLATFORM_COMMANDS:
-            pacer.on_answer(header.command)
+            echoed = b"" if header.encrypted else frame[HEADER_BYTES:HEADER_BYTES + TIME_BYTES]
+            pacer.on_answer(header.command, echoed if len(echoed) == TIME_BYTES else b"")
 
     def closed(self, conn: GbConnection) -> None:
         """The connection is gone: its awaited and queued commands fail (`closed`)."""

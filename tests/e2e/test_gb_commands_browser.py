@@ -37,7 +37,8 @@ def _answer(db_url: str, device_id: int, msg_id: int, result: int, reply: dict[s
             if row is not None:
                 answered = conn.execute(ANSWER_UNSEQUENCED, {
                     "result": result, "msg_id": msg_id, "reply": Jsonb(reply), "at": datetime.now(UTC),
-                    "device_id": device_id, "slack_s": 5.0}).fetchone()
+                    "device_id": device_id, "slack_s": 5.0, "car_id": None, "time": None, "time_hex": None,
+                    "echo_window_s": 5.0}).fetchone()
                 conn.commit()
                 assert answered is not None
                 return dict(row[0])

@@ -15,16 +15,28 @@ WHERE id = (SELECT id FROM command
   AND state = 'sent'
 RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id, created_by"""
 
-# A GB/T 32960 terminal's answer names its command (0x80 / 0x81 / 0x82) but no serial (GB/T 32960.3-2016
-# §6.3.2): it answers the oldest open command of that id of the device created before it arrived (the GB
-# gateway writes one command per vehicle at a time). 'created' too, since the answer and the gateway's sent
-# record travel on two topics and the answer may be processed first.
+# A GB/T 32960 terminal's answer names its command (0x80 / 0x81 / 0x82) but no serial; its data unit starts with
+# the time of the command it answers (GB/T 32960.3-2016 §6.3.2; every command the API writes starts with its own
+# time). The answered command is the device's command of that id whose time the answer echoes, when one was
+# created within ECHO_WINDOW_S of that time: answered if still open, and a late answer to one that timed out
+# answers nothing else. A terminal that answers with another time answers the oldest open command of that id
+# created before the answer arrived (the GB gateway writes one command per vehicle at a time). 'created' too,
+# since the answer and the gateway's sent record travel on two topics and the answer may be processed first.
 ANSWER_UNSEQUENCED = """
+WITH echoed AS (
+    SELECT id FROM command
+    WHERE %(time_hex)s::text IS NOT NULL AND car_id = %(car_id)s AND device_id = %(device_id)s
+      AND msg_id = %(msg_id)s
+      AND created_at BETWEEN %(time)s::timestamptz - make_interval(secs => %(echo_window_s)s)
+                         AND %(time)s::timestamptz + make_interval(secs => %(echo_window_s)s)
+      AND lower(left(body_hex, 12)) = %(time_hex)s
+    ORDER BY id LIMIT 1)
 UPDATE command SET state = 'answered', result = %(result)s, reply_msg_id = %(msg_id)s, reply = %(reply)s,
        answered_at = %(at)s, sent_at = COALESCE(sent_at, %(at)s), updated_at = now()
 WHERE id = (SELECT id FROM command
             WHERE device_id = %(device_id)s AND msg_id = %(msg_id)s AND state IN ('created', 'sent')
               AND created_at <= %(at)s::timestamptz + make_interval(secs => %(slack_s)s)
+              AND (NOT EXISTS (SELECT 1 FROM echoed) OR id = (SELECT id FROM echoed))
             ORDER BY id LIMIT 1 FOR UPDATE)
   AND state IN ('created', 'sent')
 RETURNING id, enterprise_id, car_id, device_id, msg_id, state, result, reply_msg_id, created_by"""

@@ -1,9 +1,11 @@
 """Platform commands on a GB connection (gateway/gb/downlinks.py) on in-memory twins: framed with the
-VIN and flag 0xFE, one per vehicle awaiting its answer, sent records for the streams, failures named."""
+VIN and flag 0xFE, one per vehicle awaiting its answer (released by the answer echoing its time; a late answer
+to one that expired releases nothing), sent records for the streams, failures named."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import asyncio
+from datetime import UTC, datetime, timedelta
 
 from fleet.topics import JT808_SENT
 from gateway.gb.connection import GbConnection
@@ -80,3 +82,31 @@ def test_an_answer_without_an_awaited_command_is_only_forwarded() -> None:
         assert answers(transport) == []
 
     run(body)
+
+
+def test_an_answer_releases_the_command_whose_time_it_echoes_and_a_late_one_releases_nothing() -> None:
+    first, second, third = (ParameterQuery(AT + timedelta(seconds=n), (0x02,)) for n in (0, 10, 20))
+
+    async def body(h: Harness) -> None:
+        conn, transport = await _logged_in(h)
+        downlinks = h.server.ctx.downlinks  # type: ignore[union-attr]
+        assert downlinks is not None
+        for n, query in enumerate((first, second, third)):
+            downlinks.handle({"vin": VIN, "msg_id": 0x80, "body_hex": query.encode(Protocol.GB32960_2016).hex(),
+                              "command_id": str(31 + n)})
+        assert [m.body for m in answers(transport)] == [first]
+        await asyncio.sleep(0.15)  # the first expires unanswered: the second is written
+        assert [m.body for m in answers(transport)] == [second]
+
+        def answer(query: ParameterQuery) -> bytes:
+            return encode_frame(0x80, ParameterQuery(query.time, values=((0x02, 10),)), vin=VIN,
+                                response=Response.SUCCESS)
+
+        conn.data_received(answer(first))  # late: the third stays queued, the second still awaited
+        await settle()
+        assert answers(transport) == [] and h.server.counters.downlink_late_answers == 1
+        conn.data_received(answer(second))
+        await settle()
+        assert [m.body for m in answers(transport)] == [third]
+
+    run(body, downlink_reply_wait_s=0.1)
