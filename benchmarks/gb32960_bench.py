@@ -7,7 +7,10 @@ alarms with two fault codes, 96 cell voltages, 32 probe temperatures), about 390
 position and cell voltages change from frame to frame. Each run decodes the frame list repeatedly
 for ``--seconds``; the rows give, over ``--runs`` runs, the median rate per CPU-second of this process,
 its µs per frame, and the median rate with ``to_json`` as well (what ``fleet decode`` and a log line
-cost). It prints markdown table rows for docs/performance.md. Never a timed assertion.
+cost), then what AES-128 data units add per frame (protocols/gb32960/cipher.py): ``encrypt_frame`` (a GB/T 32960
+superior link set to AES-128, on top of the relay) and ``decrypt_frame`` (the GB gateway, for an inferior
+platform with a key, before decoding). It prints markdown table rows for docs/performance.md. Never a timed
+assertion.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from protocols.gb32960 import decode_frame, encode_frame
 from protocols.gb32960.catalogue import REALTIME
+from protocols.gb32960.cipher import AesKey, decrypt_frame, encrypt_frame
 from protocols.gb32960.jsonify import to_json
 from protocols.gb32960.messages import (
     Alarms,
@@ -90,7 +94,21 @@ def main() -> None:
             to_json(decode_frame(frame))
         return len(frames)
 
-    for name, work in (("decode_frame", decode_all), ("decode_frame + to_json", decode_json_all)):
+    key = AesKey(bytes(range(16)), bytes(range(16, 32)))
+    encrypted = [encrypt_frame(frame, key) for frame in frames]
+
+    def encrypt_all() -> int:
+        for frame in frames:
+            encrypt_frame(frame, key)
+        return len(frames)
+
+    def decrypt_all() -> int:
+        for frame in encrypted:
+            decrypt_frame(frame, key)
+        return len(frames)
+
+    for name, work in (("decode_frame", decode_all), ("decode_frame + to_json", decode_json_all),
+                       ("encrypt_frame (AES-128)", encrypt_all), ("decrypt_frame (AES-128)", decrypt_all)):
         rates = [rate(work, args.seconds) for _ in range(args.runs)]
         median = statistics.median(rates)
         print(f"| GB/T 32960 {name}, 96 cells, {size:.0f} B | {median:,.0f} frames/CPU-s | "
