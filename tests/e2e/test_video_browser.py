@@ -14,6 +14,7 @@ Screenshots of the grid and the talk dialog go to docs/screenshots/ with FLEET_S
 from __future__ import annotations
 
 import math
+import re
 import statistics
 import struct
 import time
@@ -225,10 +226,19 @@ def test_the_monitoring_view_plays_a_vehicle_beside_its_popup_and_removing_it_st
         video_page: Any, console_stack: ConsoleStack) -> None:
     page = video_page
     vehicle = camera_vehicles(console_stack)[0]
+    # The channel tree's request is held until the vehicle is picked: a vehicle picked before the tree arrived
+    # plays as soon as it does (on a loaded machine the car list often came first and the pick played nothing).
+    held: list[Any] = []
+    tree = re.compile(r".*/api/common/query/carView\.json\?.*orderBy=masterDeviceState.*")
+    page.route(tree, lambda route: held.append(route))
     sign_in(page, "admin", path="/dashboard/videoMap")
     page.get_by_test_id("video-map").wait_for()
     choose(page, page.get_by_test_id("monitor-cars"), vehicle.plate,
            picked=page.get_by_test_id(f"monitor-car-{vehicle.car_id}"))
+    assert held, "the channel tree was asked for before the pick"
+    for route in held:
+        route.continue_()
+    page.unroute(tree)
     page.wait_for_function("""(k) => {
         const v = document.querySelector(`[data-key="${k}"] video`);
         return v && v.getVideoPlaybackQuality().totalVideoFrames > 0;

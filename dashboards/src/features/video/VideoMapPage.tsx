@@ -8,7 +8,7 @@
  */
 import '../map/map.css';
 import { Card, Empty, Select, Tag } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveHub } from '../../live/useLiveHub';
 import { LiveMap } from '../map/LiveMap';
@@ -61,12 +61,22 @@ export default function VideoMapPage() {
   useTickedPositions(hub, vehicles, () => undefined);
 
   const add = (carId: number) => {
-    const node = nodes?.find((n) => n.carId === carId);
     setMonitored((list) => (list.includes(carId) ? list : [...list, carId]));
     setPopupCar(carId);
-    if (node) void grid.open((node.children ?? []).filter((c) => c.kind === 'channel').slice(0, MONITOR_VIEW_WINDOWS).map((c) => entryOf(c)), online);
   };
+  // A vehicle's channels play once the channel tree has it: the car list and the tree are two requests, and a
+  // vehicle picked before the tree arrived would otherwise be monitored without its videos.
+  const played = useRef(new Set<number>());
+  useEffect(() => {
+    for (const carId of monitored) {
+      const node = nodes?.find((n) => n.carId === carId);
+      if (!node || played.current.has(carId)) continue;
+      played.current.add(carId);
+      void grid.open((node.children ?? []).filter((c) => c.kind === 'channel').slice(0, MONITOR_VIEW_WINDOWS).map((c) => entryOf(c)), online);
+    }
+  }, [monitored, nodes, grid, online]);
   const remove = useCallback((carId: number) => {
+    played.current.delete(carId);
     setMonitored((list) => list.filter((id) => id !== carId));
     setPopupCar((current) => (current === carId ? null : current));
     void grid.closeWhere((entry) => entry.carId === carId); // every device of the car
