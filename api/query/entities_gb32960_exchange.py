@@ -186,8 +186,8 @@ class InferiorHooks(EntityHooks):
 
 # Link state of an inferior platform on the GB gateways (migration 0062, aggregated over the gateways' rows)
 INFERIOR_LINK_STATES = ("online", "offline")
-# Its last error (gateway/gb/inferior_links.py): a login refused (wrong password, platform disabled) or a
-# relayed VIN refused (not a vehicle of its enterprise tree, or of several)
+# Its last error (gateway/gb/inferior_links.py): a login refused (wrong password, platform disabled), a relayed VIN
+# refused (not a vehicle of its enterprise tree, or of several) or an AES data unit its key does not decrypt
 INFERIOR_LAST_ERRORS = ("wrong_password", "platform_disabled", "unknown_vin", "ambiguous_vin", "undecryptable")
 
 # A platform that relays its vehicles' data to us (the gb32960 exchange's inferiorPlatform): the GB gateway accepts
