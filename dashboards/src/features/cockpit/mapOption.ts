@@ -1,11 +1,13 @@
 /** The cockpit map's ECharts option, pure: provinces shaded by vehicles, vehicles as points coloured by
- * state, alarming vehicles rippling. */
+ * state, alarming vehicles rippling: for ever, or, for a user who asked the system for less motion
+ * (`prefers-reduced-motion`, WCAG 2.3.3), only while the pointer is on one. */
 import { stateColour } from '../../live/bizState';
 import type { MapPoint } from './useCockpit';
 
 export const CHINA_MAP = 'china';
 
-export function fleetMapOption(points: readonly MapPoint[], perProvince: Record<string, number>, labels: { vehicles: string; alarm: string }) {
+export function fleetMapOption(points: readonly MapPoint[], perProvince: Record<string, number>, labels: { vehicles: string; alarm: string },
+  reducedMotion = false) {
   const max = Math.max(1, ...Object.values(perProvince));
   const normal = points.filter((p) => !p.alarm);
   const alarming = points.filter((p) => p.alarm);
@@ -32,6 +34,7 @@ export function fleetMapOption(points: readonly MapPoint[], perProvince: Record<
       { type: 'scatter' as const, coordinateSystem: 'geo' as const, name: labels.vehicles, symbolSize: 5,
         data: normal.map((p) => ({ name: p.plate, value: [p.lng, p.lat], itemStyle: { color: stateColour(p.bizState) } })) },
       { type: 'effectScatter' as const, coordinateSystem: 'geo' as const, name: labels.alarm, symbolSize: 8,
+        showEffectOn: reducedMotion ? 'emphasis' as const : 'render' as const,
         rippleEffect: { scale: 4, brushType: 'stroke' as const }, itemStyle: { color: '#f5222d' },
         data: alarming.map((p) => ({ name: p.plate, value: [p.lng, p.lat] })) },
     ],

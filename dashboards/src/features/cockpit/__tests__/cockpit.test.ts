@@ -63,6 +63,12 @@ describe('the map of China', () => {
     expect(option.visualMap.max).toBe(2);
     expect(option.series[0].data).toEqual([{ name: '北京', value: 2 }]);
     expect(option.series[1].data).toHaveLength(1);
-    expect(option.series[2]).toMatchObject({ type: 'effectScatter', data: [{ name: '京B', value: [116.4, 39.9] }] });
+    expect(option.series[2]).toMatchObject({ type: 'effectScatter', showEffectOn: 'render', data: [{ name: '京B', value: [116.4, 39.9] }] });
+  });
+
+  it('ripples the alarming vehicles only under the pointer for a user who asked for less motion', () => {
+    const option = fleetMapOption([{ lng: 116.4, lat: 39.9, bizState: 2, plate: '京B', alarm: true }], { 北京: 1 },
+      { vehicles: '车辆', alarm: '报警' }, true);
+    expect(option.series[2]).toMatchObject({ type: 'effectScatter', showEffectOn: 'emphasis' });
   });
 });
