@@ -102,9 +102,8 @@ for step in vet test; do
   echo "[test] simulator/loadgen: go $step ok ($(( $(date +%s) - t0 ))s)" >&2
 done
 
-# Three pytest workers (FLEET_TEST_WORKERS; 0 runs in this process): the end-to-end suite on one (its last modules on
-# a second browser lane taken when a worker is free at the end), the unit and integration modules on whichever of
-# the others is free (tests/conftest.py pytest_xdist_make_scheduler). Each worker
+# Three pytest workers (FLEET_TEST_WORKERS; 0 runs in this process): the end-to-end suite on one, the unit and
+# integration modules on whichever of the others is free (tests/conftest.py pytest_xdist_make_scheduler). Each worker
 # starts its own PostgreSQL and Kafka (tests/support/stack.py), so a test sees only its worker's servers. Three on two
 # cores: with two the cores were busy 75 % of the run (the tests wait for reports, answers and time-outs), with three
 # 85 %, and the run ends sooner (docs/performance.md "The whole suite's time: three pytest workers").

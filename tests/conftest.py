@@ -40,22 +40,14 @@ _STACK_SMOKE_MODULE = "tests/e2e/test_fleet_up.py"
 _STACK_SMOKE = _TESTS_DIR.parent / _STACK_SMOKE_MODULE
 
 
-# The browser modules a second browser lane takes (their own console stack and Chromium) once a worker has nothing
-# else to do: the last ~100 s of the first lane's modules. Without them the first lane ran alone for its last three
-# minutes, the cores 40 % idle (docs/performance.md "The whole suite's time: a second browser lane at the end").
-_BROWSER_TAIL = frozenset(f"tests/e2e/{name}.py" for name in (
-    "test_terminal_params_adas_browser", "test_tpms_log_browser", "test_track_replay", "test_vehicle_control_browser",
-    "test_video_browser", "test_video_data_plan_browser"))
-
-
 def _run_rank(path: Path) -> int:
     """The order the workers take the tests in (pytest_xdist_make_scheduler): the browser tests (the longest unit),
-    then the `fleet up` smoke test (two minutes in one test), the integration modules, the unit tests (many short
-    modules that even out the workers' ends), the second browser lane's modules last."""
+    then the `fleet up` smoke test (two minutes in one test), the integration modules, the unit tests last (many
+    short modules that even out the workers' ends)."""
     if path == _STACK_SMOKE:
         return 1
     if (_TESTS_DIR / "e2e") in path.parents:
-        return 4 if str(path.relative_to(_TESTS_DIR.parent)) in _BROWSER_TAIL else 0
+        return 0
     return 2 if (_TESTS_DIR / "integration") in path.parents else 3
 
 
@@ -70,10 +62,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """How `make test`'s pytest workers share the tests (scripts/test.sh): the browser tests on one worker, because
-    they drive one console stack and one Chromium that another worker would start again (tests/e2e/conftest.py),
-    but for the modules of the second browser lane (`_BROWSER_TAIL`), one unit taken last by whichever worker is
-    free then; every other module (the `fleet up` smoke test too) as a unit on whichever worker is
+    """How `make test`'s pytest workers share the tests (scripts/test.sh): every browser test on one worker,
+    because they drive one console stack and one Chromium that a second worker would start again
+    (tests/e2e/conftest.py); every other module (the `fleet up` smoke test too) as a unit on whichever worker is
     free, so a module's fixtures (its gateway, its workers, its database) start once. The units are taken in the
     order pytest_collection_modifyitems gives (the browser tests first, the unit tests last), not by their
     number of tests: a one-test module can take minutes, and at the end it would keep one worker busy alone."""
@@ -86,9 +77,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::", 1)[0]
-            if not module.startswith("tests/e2e/") or module == _STACK_SMOKE_MODULE:
-                return module
-            return "tests/e2e:tail" if module in _BROWSER_TAIL else "tests/e2e"
+            browser = module.startswith("tests/e2e/") and module != _STACK_SMOKE_MODULE
+            return "tests/e2e" if browser else module
 
     return SuiteScheduling(config, log)
 
