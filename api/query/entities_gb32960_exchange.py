@@ -55,13 +55,17 @@ def _car_ids(value: Any) -> str | None:
     return None
 
 
+def _after_write(values: Mapping[str, Any], before: Mapping[str, Any] | None, field: str, column: str) -> Any:
+    """A setting as the row will hold it: the written value, else the row's (``before``: the row on update)."""
+    return values[field] if field in values else (before or {}).get(column)
+
+
 def aes_pair(values: dict[str, Any], before: Mapping[str, Any] | None) -> dict[str, Any]:
     """The AES key and IV as kept (lowercase hex), both set or both cleared (migration 0068's rule, said as a 400
     naming the missing one). ``before``: the row on update."""
     values = {**values, **{n: values[n].lower() for n in ("aesKey", "aesIv") if isinstance(values.get(n), str)}}
-    old = dict(before or {})
-    key = values["aesKey"] if "aesKey" in values else old.get("aes_key")
-    iv = values["aesIv"] if "aesIv" in values else old.get("aes_iv")
+    key = _after_write(values, before, "aesKey", "aes_key")
+    iv = _after_write(values, before, "aesIv", "aes_iv")
     if (key is None) != (iv is None):
         missing = "aesIv" if iv is None else "aesKey"
         raise BadRequest(f"AES 密钥与初始向量须同时设置或同时清除 (field '{missing}': the AES key and IV are set "
@@ -81,9 +85,8 @@ class PlatformHooks(EntityHooks):
         values = aes_pair(link_settings(values, before, ("encryption", "version", "enabled")), before)
         if "carIds" in values and values["carIds"] is None:
             values["carIds"] = []
-        encryption = values.get("encryption", (before or {}).get("encryption", 1))
-        key = values["aesKey"] if "aesKey" in values else (before or {}).get("aes_key")
-        if encryption == AES and key is None:
+        encryption = _after_write(values, before, "encryption", "encryption")
+        if encryption == AES and _after_write(values, before, "aesKey", "aes_key") is None:
             raise BadRequest("AES-128 加密须设置 AES 密钥与初始向量 (field 'aesKey': encryption 3 needs the AES key "
                              "and IV agreed with the platform)", data={"field": "aesKey"})
         return values
