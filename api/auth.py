@@ -24,7 +24,6 @@ Public API (the STOMP socket builds on it; keep the names):
 from __future__ import annotations
 
 import functools
-import os
 import secrets
 import threading
 import time
@@ -40,6 +39,7 @@ from api.db import EXTENSION_KEY as DB_KEY
 from api.db import Database
 from api.errors import AuthError
 from api.rights import allows
+from fleet.secret_files import generated_secret
 from fleet.settings import ApiSettings, StackSettings, database_url
 from warehouse.queries.auth import session_state
 from warehouse.queries.open_platform import app_session_state
@@ -218,18 +218,7 @@ def token_secret(settings: ApiSettings, var_dir: Path | None = None) -> str:
 
 @functools.lru_cache(maxsize=8)
 def _secret_from_file(path: Path) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        secret = path.read_text(encoding="ascii").strip()
-        if not secret:
-            raise OSError(f"token secret file {path} is empty; delete it to regenerate") from None
-        return secret
-    secret = secrets.token_urlsafe(48)
-    with os.fdopen(fd, "w", encoding="ascii") as handle:
-        handle.write(secret + "\n")
-    return secret
+    return generated_secret(path, lambda: secrets.token_urlsafe(48))
 
 
 @functools.lru_cache(maxsize=8)

@@ -337,12 +337,12 @@ def _seed_superior_platform(state: StackState, enterprise_id: int) -> None:
 def _seed_gb32960_superior(state: StackState, enterprise_id: int) -> None:
     """The demo GB/T 32960 superior platform: the superior in a box on loopback (warehouse.gb32960_exchange_seed)."""
     from warehouse.db import connect
-    from warehouse.gb32960_exchange_seed import seed_gb32960_superior
+    from warehouse.gb32960_exchange_seed import demo_aes_key, seed_gb32960_superior
 
     with connect(state.database_url) as conn:
-        seed_gb32960_superior(conn, enterprise_id)
+        seed_gb32960_superior(conn, enterprise_id, aes=demo_aes_key(StackSettings().var_dir))
         conn.commit()
-    state.seeded += ", a gb32960 superior platform"
+    state.seeded += ", a gb32960 superior platform (AES-128)"
 
 
 def _seed_loopback_inferior(state: StackState, enterprise_id: int, exchanged_enterprise_id: int) -> None:
@@ -434,9 +434,14 @@ def start_report_backfill(state: StackState) -> ReportBackfill | None:
 
 
 def _child_env(state: StackState) -> dict[str, str]:
+    from warehouse.gb32960_exchange_seed import demo_box_aes
+
     # the console's CSP allows the media server's port: the one it really listens on
     media = {"FLEET_API_MEDIA_PORT": str(MediaServerSettings().port)} if "FLEET_API_MEDIA_PORT" not in os.environ else {}
-    return {**os.environ, **media, "FLEET_DATABASE_URL": state.database_url,
+    # the superior in a box decrypts the demo link with the key the seed gave its row (warehouse/gb32960_exchange_seed.py)
+    box_aes = "FLEET_GB32960_EXCHANGE_BOX_AES"
+    box = {} if box_aes in os.environ else {box_aes: demo_box_aes(StackSettings().var_dir)}
+    return {**os.environ, **media, **box, "FLEET_DATABASE_URL": state.database_url,
             "FLEET_KAFKA_BOOTSTRAP": state.kafka_bootstrap, "PYTHONUNBUFFERED": "1",
             "DAGSTER_HOME": str(report_dagster_home(ReportSettings())), **server_env()}
 

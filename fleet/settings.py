@@ -575,6 +575,7 @@ class Gb32960ExchangeSettings(_Base):
     box_host: str = Field("127.0.0.1", description="address the superior in a box binds")
     box_port: int = Field(7960, ge=0, le=65535, description="port the superior in a box accepts platform logins on (0: any free port)")
     box_accounts: list[str] = Field(["fleet32960:fleet32960pw"], description="accounts the superior in a box accepts, each USERNAME:PASSWORD")
+    box_aes: list[str] = Field([], description="accounts of the superior in a box whose data units come AES-128 encrypted, each USERNAME:KEYHEX:IVHEX (`fleet up` gives its demo account the key and IV it made into var/gb32960-box-aes)")
 
 
 def report_lake_dir(reports: ReportSettings | None = None, stack: StackSettings | None = None) -> Path:

@@ -16,11 +16,12 @@ import base64
 import hashlib
 import hmac
 import json
-import os
 import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from fleet.secret_files import generated_secret
 
 SECRET_FILE = "media-secret"
 
@@ -92,19 +93,7 @@ def internal_key(secret: bytes) -> str:
 
 
 def media_secret(configured: str, var_dir: Path) -> bytes:
-    """The configured secret, else the one in ``var_dir/media-secret`` (created, mode 0600, on first use)."""
+    """The configured secret, else the one in ``var_dir/media-secret`` (made, mode 0600, on first use)."""
     if configured:
         return configured.encode()
-    path = var_dir / SECRET_FILE
-    try:
-        return path.read_bytes().strip()
-    except FileNotFoundError:
-        pass
-    var_dir.mkdir(parents=True, exist_ok=True)
-    value = secrets.token_urlsafe(32).encode()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, value)
-    finally:
-        os.close(fd)
-    return value
+    return generated_secret(var_dir / SECRET_FILE, lambda: secrets.token_urlsafe(32)).encode()

@@ -10,7 +10,8 @@ answered and the link closed. Frames that do not decode are counted by kind. An 
 (``keys``) may send AES-128 data units (encryption 0x03, protocols/gb32960/cipher.py): each is decrypted before it
 is read and recorded as ``encrypted``; an encrypted frame of an account without a key, or one that does not
 decrypt with its key, is counted (``no_key``, ``CipherError``) and answered 0x02 error. ``abort()`` resets every
-link without reading what is buffered (what a killed process does, for the tests).
+link without reading what is buffered (what a killed process does, for the tests). The box keeps the last
+``keep`` data frames and counts all of them (``counts``), so one left running under ``make up`` stays small.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -67,13 +69,17 @@ class Received:
     encrypted: bool = False
 
 
+KEEP_RECEIVED = 10_000
+
+
 @dataclass
 class BoxStatus:
     logins: list[tuple[str, bool]] = field(default_factory=list)  # (username, accepted)
     logouts: int = 0
     heartbeats: int = 0
     errors: dict[str, int] = field(default_factory=dict)
-    received: list[Received] = field(default_factory=list)
+    received: deque[Received] = field(default_factory=lambda: deque(maxlen=KEEP_RECEIVED))  # the last ones
+    counts: Counter[tuple[int, bool]] = field(default_factory=Counter)  # every data frame: (command, encrypted)
 
 
 class SuperiorBox:
@@ -184,6 +190,7 @@ class SuperiorBox:
                         collected = body.collected_at if isinstance(body, RealtimeReport) else None
                         self.status.received.append(Received(header.vin, header.command, header.protocol.value,
                                                              collected, item[24:-1].hex(), user, encrypted))
+                        self.status.counts[header.command, encrypted] += 1
                         answer_body = TimeOnly(collected) if collected else None
                     elif isinstance(body, Heartbeat):
                         self.status.heartbeats += 1

@@ -33,10 +33,10 @@ async def serve(host: str, port: int, accounts: dict[str, str], duration_s: floa
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(10):
                         await stopped.wait()
-                received = box.status.received
-                log.info("received %d real-time and %d back-filled frames, %d heartbeats",
-                         sum(r.command == 0x02 for r in received), sum(r.command == 0x03 for r in received),
-                         box.status.heartbeats)
+                counts = box.status.counts
+                log.info("received %d real-time and %d back-filled frames (%d of them AES-128), %d heartbeats",
+                         counts[0x02, False] + counts[0x02, True], counts[0x03, False] + counts[0x03, True],
+                         counts[0x02, True] + counts[0x03, True], box.status.heartbeats)
     except TimeoutError:
         pass
     finally:
@@ -49,7 +49,8 @@ async def serve(host: str, port: int, accounts: dict[str, str], duration_s: floa
 @click.option("--account", "accounts", multiple=True,
               help="USERNAME:PASSWORD, repeatable (FLEET_GB32960_EXCHANGE_BOX_ACCOUNTS)")
 @click.option("--aes", "aes_keys", multiple=True,
-              help="USERNAME:KEYHEX:IVHEX, repeatable: the AES-128 key and IV of an account that encrypts")
+              help="USERNAME:KEYHEX:IVHEX, repeatable: the AES-128 key and IV of an account that encrypts "
+                   "(FLEET_GB32960_EXCHANGE_BOX_AES)")
 @click.option("--duration", type=float, default=None, help="stop after this many seconds")
 def gb32960_exchange_sim_command(host: str | None, port: int | None, accounts: tuple[str, ...],
                                  aes_keys: tuple[str, ...], duration: float | None) -> None:
@@ -61,7 +62,7 @@ def gb32960_exchange_sim_command(host: str | None, port: int | None, accounts: t
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--account") from None
     try:
-        keys = dict(parse_aes(k) for k in aes_keys)
+        keys = dict(parse_aes(k) for k in (aes_keys or settings.box_aes))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--aes") from None
     if unknown := sorted(set(keys) - set(parsed)):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -55,6 +56,7 @@ def test_fleet_up_starts_every_component_healthy_shows_moving_vehicles_and_stops
         "FLEET_REGULATOR_PORT": str(free_port()),
         "FLEET_REGULATOR_STATUS_PORT": str(free_port()),
         "FLEET_EXCHANGE_DEMO_DOWN_LINK_PORT": str(free_port()),
+        "FLEET_GB32960_EXCHANGE_BOX_PORT": str(free_port()),  # the GB/T 32960 superior in a box, the seed follows
         "FLEET_STREAMS_WEB_PORT": str(free_port()),
         "FLEET_STREAMS_APP_ID": f"fleet-up-smoke-{secrets.token_hex(3)}",
         "FLEET_STREAMS_DATA_DIR": str(tmp_path / "faust"),
@@ -84,7 +86,7 @@ def test_fleet_up_starts_every_component_healthy_shows_moving_vehicles_and_stops
         shown = output()
         assert any(line.startswith("logs:") for line in shown.splitlines()), "no status table:\n" + report()
         for component in ("postgresql", "gateway", "gb-gateway", "attachments", "media", "streams", "api", "regulator",
-                          "exchange", "dagster-webserver", "dagster-daemon", "notebooks", "simulator"):
+                          "gb32960-superior", "exchange", "dagster-webserver", "dagster-daemon", "notebooks", "simulator"):
             assert any(line.split()[:2] in ([component, "healthy"], [component, "running"])
                        for line in shown.splitlines()), f"{component} not healthy:\n" + report()
         password = (var_dir / "postgres.password").read_text().strip()
@@ -156,6 +158,16 @@ def test_fleet_up_starts_every_component_healthy_shows_moving_vehicles_and_stops
 
         assert _listening_addresses(int(dagster)) == {"127.0.0.1"}, "the Dagster UI (no sign-in) off loopback"
 
+        # The demo GB/T 32960 link is AES-128: the box decrypts the simulated electric vehicles' frames with the key
+        # the first start made (warehouse/gb32960_exchange_seed.py), which no log line shows.
+        box_log = var_dir / "log" / "gb32960-superior.log"
+        while not _aes_frames(box_log) and time.monotonic() < deadline:
+            time.sleep(1)
+        assert _aes_frames(box_log), "no AES-128 frame reached the superior in a box:\n" + report()
+        key_hex, _, iv_hex = (var_dir / "gb32960-box-aes").read_text().strip().partition(":")
+        assert len(key_hex) == len(iv_hex) == 32
+        assert key_hex not in output() and key_hex not in box_log.read_text()
+
         children = _descendants(proc.pid)
         assert len(children) >= 4, f"expected gateway, streams, api and simulator below fleet up: {children}"
         proc.send_signal(signal.SIGTERM)
@@ -170,6 +182,12 @@ def test_fleet_up_starts_every_component_healthy_shows_moving_vehicles_and_stops
             proc.wait(timeout=30)
         out.close()
         PostgresServer(var_dir / "postgres", 0).destroy()  # `fleet up` stopped it; its data goes too
+
+
+def _aes_frames(box_log: Path) -> int:
+    """The AES-128 data frames the superior in a box counted last (its log line every 10 s; exchange/gb32960/cli.py)."""
+    counts = re.findall(r"\((\d+) of them AES-128\)", box_log.read_text()) if box_log.exists() else []
+    return int(counts[-1]) if counts else 0
 
 
 def _descendants(pid: int) -> set[int]:

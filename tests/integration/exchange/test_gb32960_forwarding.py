@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
 
-from exchange.gb32960.box import SuperiorBox
+from exchange.gb32960.box import SuperiorBox, parse_aes
 from exchange.gb32960.service import Gb32960PlatformService
 from fleet.settings import Gb32960ExchangeSettings
 from protocols.gb32960 import Protocol, Response
@@ -209,8 +210,9 @@ def test_a_wrong_password_is_refused_and_its_link_state_says_so(pg_url: str, kaf
     asyncio.run(main())
 
 
-def test_fleet_up_seeds_the_demo_gb32960_superior_with_the_trees_2016_vehicles_once(pg_url: str) -> None:
-    from warehouse.gb32960_exchange_seed import seed_gb32960_superior
+def test_fleet_up_seeds_the_demo_gb32960_superior_with_the_trees_2016_vehicles_once(
+        pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from warehouse.gb32960_exchange_seed import demo_aes_key, demo_box_aes, seed_gb32960_superior
 
     ids_2016 = insert_vehicle(pg_url, unique_vin(), protocol_version="2016")
     ids_2025 = insert_vehicle(pg_url, unique_vin(), enterprise_id=ids_2016["enterprise_id"], protocol_version="2025")
@@ -225,15 +227,21 @@ def test_fleet_up_seeds_the_demo_gb32960_superior_with_the_trees_2016_vehicles_o
         conn.execute("UPDATE enterprise SET path = path || id || '/' WHERE id = %s", (child[0],))
     in_child = insert_vehicle(pg_url, unique_vin(), protocol_version="2016", enterprise_id=int(child[0]))
     with connect(pg_url) as conn:
-        created = seed_gb32960_superior(conn, ids_2016["enterprise_id"])
-        again = seed_gb32960_superior(conn, ids_2016["enterprise_id"])
+        created = seed_gb32960_superior(conn, ids_2016["enterprise_id"], aes=demo_aes_key(tmp_path))
+        again = seed_gb32960_superior(conn, ids_2016["enterprise_id"], aes=demo_aes_key(tmp_path))
         conn.commit()
     assert created is not None and again is None
     with connect(pg_url, autocommit=True) as conn:
         platform = next(p for p in q.enabled_platforms(conn) if p.id == created)
     settings = Gb32960ExchangeSettings()
-    assert (platform.port, platform.version, platform.encryption) == (settings.box_port, "2016", 1)
+    assert (platform.port, platform.version, platform.encryption) == (settings.box_port, "2016", 3)
     assert f"{platform.username}:{platform.password}" == settings.box_accounts[0]
+    # the link's key: made once into var, the row's, and the one the box started beside it decrypts with
+    key = demo_aes_key(tmp_path)
+    assert (platform.aes_key, platform.aes_iv) == (key.key.hex(), key.iv.hex())
+    assert len({key.key, key.iv, demo_aes_key(tmp_path / "another-var").key}) == 3
+    monkeypatch.setenv("FLEET_GB32960_EXCHANGE_BOX_AES", demo_box_aes(tmp_path))  # as fleet/launcher.py gives it
+    assert dict(parse_aes(text) for text in Gb32960ExchangeSettings().box_aes) == {platform.username: key}
     assert platform.car_ids == frozenset({ids_2016["car_id"], in_child["car_id"]})
     assert ids_2025["car_id"] not in platform.car_ids and jt808["car_id"] not in platform.car_ids
 

@@ -199,6 +199,32 @@ def test_the_box_reads_an_accounts_aes_frames_and_refuses_what_does_not_decrypt(
             await link.send(other.frame)
             await box.wait_for(lambda: box.status.errors.get("CipherError") == 1, 5)
             assert len(box.of(VIN)) == 1
+            await link.send(frame)  # a clear frame of the same account is still read
+            await box.wait_for(lambda: len(box.of(VIN)) == 2, 5)
+            assert box.status.counts == {(0x02, True): 1, (0x02, False): 1}
+        finally:
+            await cancel_then_stop(task, box)
+
+    asyncio.run(main())
+
+
+def test_a_box_left_running_keeps_its_last_frames_and_counts_every_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    import exchange.gb32960.box as box_module
+
+    monkeypatch.setattr(box_module, "KEEP_RECEIVED", 3)
+
+    async def main() -> None:
+        box = SuperiorBox({"user1": "pw"})
+        await box.start()
+        link = _link(box.port)
+        task = asyncio.create_task(link.run())
+        try:
+            await _up(link)
+            frames = [_report(Protocol.GB32960_2016, at=AT + timedelta(seconds=n)) for n in range(5)]
+            for frame in frames:
+                await link.send(frame)
+            await box.wait_for(lambda: box.status.counts[0x02, False] == 5, 5)
+            assert [r.collected_at for r in box.of(VIN)] == [AT + timedelta(seconds=n) for n in (2, 3, 4)]
         finally:
             await cancel_then_stop(task, box)
 
