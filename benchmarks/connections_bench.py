@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg
 
-from benchmarks.procstat import cpu_s
+from benchmarks.procstat import cpu_s, rss_mib
 from fleet.phones import canonical_phone
 from fleet.settings import SimulatorSettings
 from simulator.fleet import MemoryAuthStore, collect_stats, phone_of
@@ -50,13 +50,6 @@ def raise_fd_limit() -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     return hard
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def insert_devices(url: str, settings: SimulatorSettings, count: int) -> MemoryAuthStore:

@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg
 
+from benchmarks.procstat import rss_mib
 from protocols.jt808 import (
     Authentication,
     FrameReader,
@@ -51,13 +52,6 @@ from tests.support.ports import free_port
 from tests.support.processes import wait_for_port
 
 PHONE_PREFIX = "1370"
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def insert_devices(url: str, count: int) -> list[tuple[str, str, int]]:

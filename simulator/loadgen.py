@@ -71,13 +71,16 @@ class Options:
     procs: int = 1
     sources: tuple[str, ...] = ()
     fix_start: int = 0  # unix seconds of the first fix; 0: the loadgen picks it (last fix about now)
+    heartbeat_s: float = 30.0  # a heartbeat 0x0002 once nothing was sent this long
+    progress_s: float = 0.0  # one JSON line of the counters so far on stderr this often (0: none; read_progress)
 
     def argv(self, binary: Path, *, auth: Path | None, log: Path | None, stats: Path | None) -> list[str]:
         args = [str(binary), "-host", self.host, "-port", str(self.port), "-terminals", str(self.terminals),
                 "-first", str(self.first), "-prefix", self.prefix, "-rate", str(self.rate),
                 "-duration", str(self.duration_s), "-drain", str(self.drain_s), "-ack-timeout", str(self.ack_timeout_s),
                 "-retries", str(self.retries),
-                "-ramp", str(self.ramp_per_s), "-procs", str(self.procs), "-fix-start", str(self.fix_start)]
+                "-ramp", str(self.ramp_per_s), "-procs", str(self.procs), "-fix-start", str(self.fix_start),
+                "-heartbeat", str(self.heartbeat_s), "-progress", str(self.progress_s)]
         if self.sources:
             args += ["-sources", ",".join(self.sources)]
         for flag, path in (("-auth", auth), ("-log", log), ("-stats", stats)):
@@ -93,6 +96,21 @@ def start(options: Options, *, auth: Path | None = None, log: Path | None = None
     out = output.open("wb") if output is not None else subprocess.DEVNULL
     return subprocess.Popen(options.argv(binary, auth=auth, log=log, stats=stats), stdout=out,
                             stderr=subprocess.STDOUT)
+
+
+def read_progress(path: Path) -> dict[str, float] | None:
+    """The last progress line (``progress_s``) in a load generator's output file, or None before the first."""
+    try:
+        text = path.read_text(errors="replace")
+    except FileNotFoundError:
+        return None
+    for line in reversed(text.splitlines()):
+        if line.startswith('{"t":'):
+            try:
+                return dict(json.loads(line))
+            except ValueError:
+                continue  # the line being written
+    return None
 
 
 def read_log(path: Path) -> Iterator[tuple[str, str, datetime]]:

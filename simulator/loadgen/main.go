@@ -64,7 +64,8 @@ type config struct {
 	rate, duration, drain, ackTimeout          float64
 	reconnectMin, reconnectMax, heartbeat      float64
 	connectRamp                                float64
-	fixStart                                   int64 // unix seconds of the first fix
+	progress                                   float64 // seconds between two progress lines on stderr; 0: none
+	fixStart                                   int64   // unix seconds of the first fix
 }
 
 type stats struct {
@@ -81,9 +82,12 @@ type stats struct {
 	Connects        int64   `json:"connects"`
 	Registrations   int64   `json:"registrations"`
 	AuthFailures    int64   `json:"auth_failures"`
+	LoginResends    int64   `json:"login_resends"` // registrations and authentications sent again, unanswered in time
 	Rejected        int64   `json:"rejected"`
 	Heartbeats      int64   `json:"heartbeats"`
-	BadFrames       int64   `json:"bad_frames"` // platform frames dropped: bad escape, checksum or length
+	HeartbeatAcks   int64   `json:"heartbeat_acks"` // heartbeats answered 0x8001 with result 0
+	Online          int64   `json:"online"`         // terminals logged in now (at the end: still connected)
+	BadFrames       int64   `json:"bad_frames"`     // platform frames dropped: bad escape, checksum or length
 	AckP50Ms        float64 `json:"ack_p50_ms"`
 	AckP99Ms        float64 `json:"ack_p99_ms"`
 	AckMaxMs        float64 `json:"ack_max_ms"`
@@ -594,11 +598,25 @@ func mergeSorted(a, b []int32) []int32 {
 
 func (t *terminal) nextSeq() uint16 { s := t.seq; t.seq++; return s }
 
+// ipBindAddressNoPort is Linux's IP_BIND_ADDRESS_NO_PORT (include/uapi/linux/in.h), not in package syscall.
+const ipBindAddressNoPort = 24
+
 func (t *terminal) dial() (net.Conn, error) {
 	d := net.Dialer{Timeout: 10 * time.Second}
 	if len(t.cfg.sources) > 0 {
-		src := t.cfg.sources[(t.idx/25000)%len(t.cfg.sources)]
+		src := t.cfg.sources[t.idx%len(t.cfg.sources)] // in turn: each address holds as few sockets as can be
 		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src)}
+		// bind() with port 0 picks the port at once, searching the whole range for one no socket of that address
+		// holds: 61 ms a call with 14,000 sockets on it, most of the machine's CPU in a 100,000-terminal run. With
+		// this option the port is picked at connect(), for this destination only (a port may be reused towards
+		// another). Where the option is unknown, bind as before. connect()'s own search still grows with the
+		// sockets one (source, destination) pair holds: spread over several sources, each holds fewer.
+		d.Control = func(_, _ string, raw syscall.RawConn) error {
+			raw.Control(func(fd uintptr) {
+				syscall.SetsockoptInt(int(fd), syscall.IPPROTO_IP, ipBindAddressNoPort, 1)
+			})
+			return nil
+		}
 	}
 	return d.Dial("tcp", net.JoinHostPort(t.cfg.host, strconv.Itoa(t.cfg.port)))
 }
@@ -635,6 +653,12 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 						wake = t.acknowledged(r) || wake
 						continue
 					}
+					if r.msgID == msgPlatformAck && r.ackMsgID == msgHeartbeat && t.loggedIn.Load() {
+						if r.result == 0 {
+							atomic.AddInt64(&st.HeartbeatAcks, 1)
+						}
+						continue
+					}
 					if !t.loggedIn.Load() {
 						select {
 						case replies <- r:
@@ -664,6 +688,8 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 	t.loggedIn.Store(true)
 	defer t.loggedIn.Store(false)
 	atomic.AddInt64(&st.Authenticated, 1)
+	atomic.AddInt64(&st.Online, 1)
+	defer atomic.AddInt64(&st.Online, -1)
 	interval := t.cfg.intervalDuration()
 	first, end := start.Add(phase), t.cfg.genEnd(start)
 	// wake at this terminal's next report time; also checks resends and the backlog
@@ -671,6 +697,7 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 	defer tick.Stop()
 	out := make([]byte, 0, 4096)
 	lastSend := time.Now()
+	heartbeat := time.Duration(t.cfg.heartbeat * float64(time.Second))
 	for {
 		writerWakeups.Add(1)
 		now := time.Now()
@@ -680,7 +707,7 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 		}
 		t.generate(start, phase, now)
 		out = t.fill(out[:0], now)
-		if len(out) == 0 && now.Sub(lastSend) > time.Duration(t.cfg.heartbeat*float64(time.Second)) {
+		if len(out) == 0 && now.Sub(lastSend) >= heartbeat {
 			out = appendFrame(out, msgHeartbeat, t.bcd, t.nextSeq(), nil)
 			atomic.AddInt64(&st.Heartbeats, 1)
 		}
@@ -691,7 +718,10 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 			}
 			lastSend = now
 		}
-		wait := time.Second // no next report: acks (the reader kicks once settled) or resends
+		// Sleep until the next thing this terminal has to do: its next report, a resend (or the link given up
+		// after the last one), or a heartbeat once it has been silent `heartbeat` long; the reader kicks it for
+		// acks. A hundred thousand idle terminals then wake a few thousand times a second, not 100,000 times.
+		wait := time.Until(lastSend.Add(heartbeat))
 		if closed(genStop) {
 			if t.settled() {
 				return nil
@@ -701,14 +731,11 @@ func (t *terminal) session(start time.Time, phase time.Duration, genStop, stop <
 			due := first.Add(time.Duration(t.next) * interval)
 			t.mu.Unlock()
 			if !due.After(end) {
-				wait = time.Until(due)
+				wait = min(wait, time.Until(due))
 			}
 		}
 		if resend, ok := t.nextResend(); ok {
 			wait = min(wait, time.Until(resend))
-		}
-		if wait > time.Second {
-			wait = time.Second // resends and heartbeats are checked at least every second
 		}
 		tick.Reset(max(wait, 0))
 		select {
@@ -770,19 +797,34 @@ func (t *terminal) settled() bool {
 
 func (t *terminal) login(conn net.Conn, replies <-chan reply) error {
 	code := t.codes.get(t.phone)
-	timeout := time.Duration(t.cfg.ackTimeout * float64(time.Second))
-	await := func(msgID, seq uint16) (reply, error) {
-		deadline := time.After(timeout)
-		for {
-			select {
-			case r, ok := <-replies:
-				if !ok {
-					return reply{}, io.EOF
+	// send writes a registration or authentication and awaits its answer, sending it again (same serial) on the
+	// schedule of any other message (JT/T 808-2019 §4.4.2: T, then T x 2, T x 3 ... after each resend, -retries
+	// times): a gateway slow to answer in a reconnect storm answers the copy it has, while a terminal that hung
+	// up and dialled again would queue a new login behind its abandoned one, over and over.
+	send := func(frame []byte, msgID, seq uint16) (reply, error) {
+		for sends := int32(1); ; sends++ {
+			if _, err := conn.Write(frame); err != nil {
+				return reply{}, err
+			}
+			if sends > 1 {
+				atomic.AddInt64(&st.LoginResends, 1)
+			}
+			deadline := time.After(t.cfg.resendAfter(sends))
+		wait:
+			for {
+				select {
+				case r, ok := <-replies:
+					if !ok {
+						return reply{}, io.EOF
+					}
+					if r.ackSeq == seq && ((msgID == msgRegReply && r.msgID == msgRegReply) || (r.msgID == msgPlatformAck && r.ackMsgID == msgAuth)) {
+						return r, nil
+					}
+				case <-deadline:
+					break wait
 				}
-				if r.ackSeq == seq && ((msgID == msgRegReply && r.msgID == msgRegReply) || (r.msgID == msgPlatformAck && r.ackMsgID == msgAuth)) {
-					return r, nil
-				}
-			case <-deadline:
+			}
+			if sends > t.cfg.retries {
 				return reply{}, errors.New("no reply")
 			}
 		}
@@ -796,10 +838,7 @@ func (t *terminal) login(conn net.Conn, replies <-chan reply) error {
 		body = append(body, id[len(id)-7:]...)
 		body = append(body, 2)
 		seq := t.nextSeq()
-		if _, err := conn.Write(appendFrame(nil, msgRegister, t.bcd, seq, body)); err != nil {
-			return err
-		}
-		r, err := await(msgRegReply, seq)
+		r, err := send(appendFrame(nil, msgRegister, t.bcd, seq, body), msgRegReply, seq)
 		if err != nil {
 			return err
 		}
@@ -812,10 +851,7 @@ func (t *terminal) login(conn net.Conn, replies <-chan reply) error {
 		t.codes.put(t.phone, code)
 	}
 	seq := t.nextSeq()
-	if _, err := conn.Write(appendFrame(nil, msgAuth, t.bcd, seq, []byte(code))); err != nil {
-		return err
-	}
-	r, err := await(msgAuth, seq)
+	r, err := send(appendFrame(nil, msgAuth, t.bcd, seq, []byte(code)), msgAuth, seq)
 	if err != nil {
 		return err
 	}
@@ -968,9 +1004,10 @@ func main() {
 	flag.StringVar(&cfg.authPath, "auth", "", "JSON file of auth codes (phone -> code), read and written back")
 	flag.StringVar(&cfg.logPath, "log", "", "reconciliation log: s/a,phone,fix unix seconds")
 	flag.StringVar(&cfg.statsPath, "stats", "", "write stats as JSON here at the end")
-	flag.StringVar(&sources, "sources", "", "comma-separated local addresses, 25,000 connections each")
+	flag.StringVar(&sources, "sources", "", "comma-separated local addresses, the terminals spread over them in turn")
 	flag.Int64Var(&cfg.fixStart, "fix-start", 0, "unix seconds of the first fix (0: so the last fix is about now)")
 	flag.IntVar(&procs, "procs", 1, "GOMAXPROCS")
+	flag.Float64Var(&cfg.progress, "progress", 0, "every this many seconds, one JSON line of the counters so far on stderr (0: none)")
 	flag.Parse()
 	cfg.retries = int32(max(-1, min(*retries, maxRetries+1))) // out of range: refused by validate
 	if err := cfg.validate(); err != nil {
@@ -1017,6 +1054,41 @@ func main() {
 	fmt.Println(string(data))
 }
 
+// progressLine: the counters a long run is watched by (benchmarks/terminals_bench.py reads them), read while it runs.
+type progressLine struct {
+	T             float64 `json:"t"` // seconds since the run began
+	Online        int64   `json:"online"`
+	Authenticated int64   `json:"authenticated"`
+	Connects      int64   `json:"connects"`
+	Heartbeats    int64   `json:"heartbeats"`
+	HeartbeatAcks int64   `json:"heartbeat_acks"`
+	Sent          int64   `json:"sent"`
+	Acked         int64   `json:"acked"`
+	LinkTimeouts  int64   `json:"link_timeouts"`
+}
+
+func progressNow(began time.Time) progressLine {
+	return progressLine{T: time.Since(began).Seconds(), Online: atomic.LoadInt64(&st.Online),
+		Authenticated: atomic.LoadInt64(&st.Authenticated), Connects: atomic.LoadInt64(&st.Connects),
+		Heartbeats: atomic.LoadInt64(&st.Heartbeats), HeartbeatAcks: atomic.LoadInt64(&st.HeartbeatAcks),
+		Sent: atomic.LoadInt64(&st.Sent), Acked: atomic.LoadInt64(&st.Acked), LinkTimeouts: atomic.LoadInt64(&st.LinkTimeouts)}
+}
+
+// reportProgress writes one progressLine every `every` until done.
+func reportProgress(w io.Writer, began time.Time, every time.Duration, done <-chan struct{}) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+			line, _ := json.Marshal(progressNow(began))
+			fmt.Fprintln(w, string(line))
+		}
+	}
+}
+
 // validate: the flags make sense (a phone of at most 12 digits, something to send).
 func (c *config) validate() error {
 	switch {
@@ -1034,6 +1106,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("-retries must be 0 to %d", maxRetries)
 	case c.batchItems <= 0:
 		return errors.New("-batch-items must be at least 1")
+	case c.progress < 0:
+		return errors.New("-progress must be 0 (none) or positive")
 	case c.connectRamp <= 0:
 		return errors.New("-ramp must be positive")
 	}
@@ -1096,6 +1170,11 @@ func run(cfg *config, codes *codeStore, interrupt <-chan struct{}) (stats, error
 		}(t, time.Duration(float64(i)/cfg.connectRamp*float64(time.Second)))
 	}
 	atomic.StoreInt64(&st.Terminals, int64(cfg.terminals))
+	if cfg.progress > 0 {
+		progressDone := make(chan struct{})
+		defer close(progressDone)
+		go reportProgress(os.Stderr, began, time.Duration(cfg.progress*float64(time.Second)), progressDone)
+	}
 	select {
 	case <-time.After(time.Until(start.Add(time.Duration(cfg.duration * float64(time.Second))))):
 	case <-stop:

@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -22,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -832,6 +834,7 @@ type fakeGateway struct {
 	hangUpAt      int  // 0: never
 	withholdFirst bool // the first copy of each terminal's first position goes unacknowledged
 	deafFirst     bool // no position is acknowledged on a terminal's first connection
+	deafAuth      bool // the first 0x0102 of each terminal goes unanswered (a gateway behind in a storm)
 
 	mu         sync.Mutex
 	received   map[string]map[int64]int // phone -> fix -> copies received
@@ -840,6 +843,7 @@ type fakeGateway struct {
 	ids        map[uint16]int
 	kinds      map[int]int // 0x0704 kind -> batches
 	logins     map[string]int
+	auths      map[string]int           // 0x0102 frames per phone
 	deafCopies map[string]map[int64]int // on a deaf first connection: phone -> fix -> copies
 	errs       []string
 }
@@ -852,7 +856,7 @@ func newFakeGateway(t *testing.T, ackDelay time.Duration, hangUpAt int, withhold
 	g := &fakeGateway{t: t, ln: ln, ackDelay: ackDelay, hangUpAt: hangUpAt, withholdFirst: withholdFirst,
 		received:  map[string]map[int64]int{},
 		positions: map[string]int{}, hungUp: map[string]bool{}, ids: map[uint16]int{}, kinds: map[int]int{},
-		logins: map[string]int{}, deafCopies: map[string]map[int64]int{}}
+		logins: map[string]int{}, auths: map[string]int{}, deafCopies: map[string]map[int64]int{}}
 	go func() {
 		for {
 			conn, err := ln.Accept()
@@ -923,6 +927,13 @@ func (g *fakeGateway) serve(conn net.Conn) {
 			body := append([]byte{byte(f.seq >> 8), byte(f.seq), 0}, code...)
 			write(appendFrame(nil, msgRegReply, mustBCD(f.phone), 1, body))
 		case msgAuth:
+			g.mu.Lock()
+			g.auths[f.phone]++
+			first := g.auths[f.phone] == 1
+			g.mu.Unlock()
+			if g.deafAuth && first {
+				continue
+			}
 			if string(f.body) != "C"+f.phone {
 				g.fail("%s authenticated with %q", f.phone, f.body)
 				ack(f, 1, 0)
@@ -1163,5 +1174,86 @@ func TestUnreachableGatewayShowsInTheStats(t *testing.T) {
 	}
 	if result.WallSeconds > 2 {
 		t.Errorf("the run took %.1f s: the drain timeout (0.3 s) must end it", result.WallSeconds)
+	}
+}
+
+func TestHeartbeatsAreCountedAsAnsweredAndTheOnlineGaugeFollowsTheSessions(t *testing.T) {
+	gw := newFakeGateway(t, 0, 0, false)
+	cfg := &config{host: "127.0.0.1", port: gw.ln.Addr().(*net.TCPAddr).Port, prefix: "0138", first: 1, terminals: 4,
+		rate: 1e-6, duration: 1.5, drain: 1, ackTimeout: 1, retries: 3, reconnectMin: 0.05, reconnectMax: 0.2,
+		heartbeat: 0.2, connectRamp: 100, batchItems: 20}
+	if err := cfg.validate(); err != nil {
+		t.Fatal(err)
+	}
+	online := make(chan int64, 1)
+	go func() { // halfway through, every terminal is logged in
+		time.Sleep(time.Second)
+		online <- atomic.LoadInt64(&st.Online)
+	}()
+	result, err := run(cfg, &codeStore{codes: map[string]string{}}, make(chan struct{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if during := <-online; during != 4 {
+		t.Errorf("%d terminals online halfway, want 4", during)
+	}
+	if result.Online != 0 {
+		t.Errorf("%d still online after the run", result.Online)
+	}
+	// a heartbeat each time 0.2 s of silence passed: about 7 per terminal in 1.5 s; each terminal's last one may be
+	// sent as the run ends and hung up on before its answer
+	if result.Heartbeats < 5*int64(cfg.terminals) || result.HeartbeatAcks > result.Heartbeats || result.HeartbeatAcks < result.Heartbeats-4 {
+		t.Errorf("heartbeats %d, answered %d", result.Heartbeats, result.HeartbeatAcks)
+	}
+	if result.Sent != 0 {
+		t.Errorf("no position was due, %d sent", result.Sent)
+	}
+}
+
+func TestProgressLinesCarryTheCountersSoFar(t *testing.T) {
+	st = stats{}
+	atomic.StoreInt64(&st.Online, 3)
+	atomic.StoreInt64(&st.HeartbeatAcks, 7)
+	var out bytes.Buffer
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() { reportProgress(&out, time.Now(), 20*time.Millisecond, done); close(finished) }()
+	time.Sleep(70 * time.Millisecond)
+	close(done)
+	<-finished
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("%d progress lines in 70 ms at one per 20 ms: %q", len(lines), out.String())
+	}
+	var last progressLine
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.Online != 3 || last.HeartbeatAcks != 7 || last.T <= 0 {
+		t.Errorf("progress line %+v", last)
+	}
+	st = stats{}
+}
+
+func TestAnUnansweredLoginIsSentAgainOnTheSameConnection(t *testing.T) {
+	gw := newFakeGateway(t, 0, 0, false)
+	gw.deafAuth = true
+	codes := &codeStore{codes: map[string]string{"013800000001": "C013800000001", "013800000002": "C013800000002"}}
+	cfg := &config{host: "127.0.0.1", port: gw.ln.Addr().(*net.TCPAddr).Port, prefix: "0138", first: 1, terminals: 2,
+		rate: 1e-6, duration: 1, drain: 1, ackTimeout: 0.3, retries: 3, reconnectMin: 0.05, reconnectMax: 0.2,
+		heartbeat: 30, connectRamp: 100, batchItems: 20}
+	result, err := run(cfg, codes, make(chan struct{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw.mu.Lock()
+	defer gw.mu.Unlock()
+	// each terminal: one connection, its 0x0102 unanswered once and answered when sent again 0.3 s later
+	if result.Connects != 2 || result.Authenticated != 2 || result.LoginResends != 2 || result.AuthFailures != 0 {
+		t.Errorf("connects %d, logins %d, login resends %d, failures %d", result.Connects, result.Authenticated,
+			result.LoginResends, result.AuthFailures)
+	}
+	if gw.auths["013800000001"] != 2 || gw.auths["013800000002"] != 2 {
+		t.Errorf("0x0102 frames per phone %v, want 2 each", gw.auths)
 	}
 }

@@ -11,6 +11,7 @@ import json
 import socketserver
 import subprocess
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -214,3 +215,33 @@ def test_options_name_every_flag_of_the_binary(binary: Path) -> None:
     usage = subprocess.run([str(binary), "-h"], capture_output=True, timeout=30, check=False).stderr.decode()
     missing = {flag for flag in flags if f"  {flag} " not in usage and f"  {flag}\n" not in usage}
     assert not missing, usage
+
+
+def test_heartbeats_are_answered_and_the_progress_lines_count_them_while_it_runs(binary: Path, tmp_path: Path) -> None:
+    """What benchmarks/terminals_bench.py watches a long run by: every --progress s a line of the counters so far
+    (terminals online, heartbeats sent and answered by the project's own codec's 0x8001)."""
+    server = _Gateway(hang_up_at=10**6)
+    thread = threading.Thread(target=server.serve_forever, name="fake-gateway", daemon=True)
+    thread.start()
+    try:
+        options = loadgen.Options(port=server.port, terminals=len(PHONES), rate=1e-6, duration_s=3.0, drain_s=2.0,
+                                  ramp_per_s=100.0, heartbeat_s=0.5, progress_s=0.25)
+        output = tmp_path / "loadgen.out"
+        assert loadgen.read_progress(output) is None
+        proc = loadgen.start(options, auth=tmp_path / "auth.json", stats=tmp_path / "stats.json", output=output)
+        seen: list[dict[str, float]] = []
+        while proc.poll() is None:
+            if (line := loadgen.read_progress(output)) is not None:
+                seen.append(line)
+            time.sleep(0.1)
+        assert proc.returncode == 0, output.read_text()
+    finally:
+        server.shutdown()
+        server.server_close()
+    stats = loadgen.load_stats(tmp_path / "stats.json")
+    assert any(line["online"] == len(PHONES) for line in seen), seen
+    last = seen[-1]
+    assert last["heartbeats"] >= 2 * len(PHONES) and last["heartbeat_acks"] >= len(PHONES), last
+    assert stats["heartbeats"] >= last["heartbeats"] and stats["heartbeat_acks"] >= last["heartbeat_acks"], stats
+    assert stats["heartbeat_acks"] >= stats["heartbeats"] - len(PHONES) and stats["online"] == 0, stats
+    assert sum(msg.header.msg_id == 0x0002 for msg in server.messages) == stats["heartbeats"]
