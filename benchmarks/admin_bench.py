@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                     proc.wait(timeout=20)
                 except Exception:
                     proc.kill()
-            pg.stop()
+            pg.destroy()
     print(f"vehicles {args.vehicles}, seed {seed_s:.0f} s, import entity {entity}, load average "
           f"{load_before:.2f} -> {load_after:.2f}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     print(tabulate([[r[0], r[1], *(round(v, 1) if isinstance(v, float) else v for v in r[2:5]), *r[5:]]

@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
             for proc in procs:
                 proc.terminate()
                 proc.wait(timeout=30)
-            pg.stop()
+            pg.destroy()
     return 0
 
 

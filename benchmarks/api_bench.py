@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                     proc.wait(timeout=20)
                 except subprocess.TimeoutExpired:
                     proc.kill()
-            pg.stop()
+            pg.destroy()
     print(f"vehicles {args.vehicles}, seed {seed_s:.0f} s, load average {load_before:.2f} -> {load_after:.2f}, "
           f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     print(tabulate([[r[0], r[1], *(round(v, 1) for v in r[2:5]), *r[5:]] for r in rows],

@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
                     proc.wait(timeout=20)
                 except Exception:
                     proc.kill()
-            pg.stop()
+            pg.destroy()
     print(f"vehicles {args.vehicles}, {fixes} fixes in one day (every {args.interval_s:g} s), COPY {copy_s:.0f} s, "
           f"load average {load_before:.1f} -> {load_after:.1f}, {args.requests} requests per case")
     headers = ["area (24 h window)", "visits"]

@@ -206,7 +206,7 @@ def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> 
 
         pg = PostgresServer(workdir / "pg", free_port(), fast=True)
         pg.start()
-        stack.callback(pg.stop)
+        stack.callback(pg.destroy)
         db_url = pg.url
         from benchmarks.ingest_bench import CPU  # --source loadgen: PostgreSQL's CPU per position
 

@@ -142,7 +142,7 @@ def rows_footprint(devices: int, ticks: int, interval_s: float, heartbeats: int,
                     results.append([label, f"{rows:,}", f"{total / rows:.0f}", f"{heap / rows:.0f}",
                                     f"{indexes / rows:.0f}", f"{(total - heap - indexes) / rows:.0f}"])
         finally:
-            pg.stop()
+            pg.destroy()
     note = (f"{devices} devices x {ticks} fixes every {interval_s:g} s (time-major), {heartbeats:,} heartbeats, batches of"
             f" {batch}; mean 0x0200 frame {wire / positions:.0f} bytes on the wire; written in {load_s:.1f} s")
     return results, note

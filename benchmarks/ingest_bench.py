@@ -222,7 +222,7 @@ def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> 
 
         pg = PostgresServer(workdir / "pg", free_port(), fast=not args.durable)
         pg.start()
-        stack.callback(pg.stop)
+        stack.callback(pg.destroy)
         with psycopg.connect(pg.admin_url, autocommit=True) as conn:  # exact per-row commit times
             conn.execute("ALTER SYSTEM SET track_commit_timestamp = on")
             if args.pg_statements:

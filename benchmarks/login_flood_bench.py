@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
             for proc in procs:
                 proc.terminate()
                 proc.wait(30)
-            pg.stop()
+            pg.destroy()
     return 0
 
 

@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                     proc.wait(timeout=20)
                 except Exception:
                     proc.kill()
-            pg.stop()
+            pg.destroy()
     print(f"message_log rows {rows} ({args.terminals} terminals every {args.interval:g} s over {args.hours:g} h,"
           f" filled in {fill_s:.0f} s); car {car_id}: today's total {total}; load {load:.2f};"
           f" {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")

@@ -202,7 +202,7 @@ def start_stack(stack: ExitStack, workdir: Path) -> tuple[str, str]:
 
     pg = PostgresServer(workdir / "pg", free_port(), fast=True)
     pg.start()
-    stack.callback(pg.stop)
+    stack.callback(pg.destroy)
     apply(pg.url)
     seed_demo(pg.url, terminals=20)
     kafka = KafkaServer(workdir / "kafka", free_port(), free_port())

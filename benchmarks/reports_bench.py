@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
             lake_s, _ = timed(lambda: con.execute(lake_q).fetchall(), args.runs)
             api = api_latency(pg.url, workdir, last, args.api_runs)
         finally:
-            pg.stop()
+            pg.destroy()
     rows = [
         ["size", f"{args.vehicles} vehicles x {args.days} days, a fix every {args.interval:g} s: {gen['rows']:,} fixes,"
                  f" {gen['alarms']:,} alarms"],

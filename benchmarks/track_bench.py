@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
                     proc.wait(timeout=20)
                 except subprocess.TimeoutExpired:
                     proc.kill()
-            pg.stop()
+            pg.destroy()
     print(f"vehicles {args.vehicles:,}, {args.days} days: {args.dense} at 10 s"
           f"{' (with alarm extras)' if args.alarm_extras else ''}, the rest every "
           f"{args.background_interval_s:.0f} s = {loaded['rows']:,} gps rows ({loaded['size']}); seed "

@@ -15,6 +15,7 @@ page's request to a loopback port, gets nothing without the password file.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -217,11 +218,15 @@ class PostgresServer:
             return False
 
     def destroy(self) -> None:
-        """Stop and delete the data directory (and the socket directory made for a long path)."""
+        """Stop and delete the data directory (and the socket directory made for a long path, and the folder of
+        its own under the fallback root when the requested one was out of the postgres user's reach)."""
         self.stop()
         shutil.rmtree(self.data_dir, ignore_errors=True)
         if self.socket_dir != self.data_dir:
             shutil.rmtree(self.socket_dir, ignore_errors=True)
+        if self.data_dir.parent.parent == _FALLBACK_ROOT:
+            with contextlib.suppress(OSError):
+                self.data_dir.parent.rmdir()  # only when nothing else is in it
 
     # -- internals -------------------------------------------------------------------------
 
