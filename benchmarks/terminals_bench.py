@@ -1,19 +1,18 @@
 """Many connected terminals: held for a while, then all dropped at once and back (a reconnect storm).
 
-    .venv/bin/python benchmarks/terminals_bench.py --terminals 100000 --gateways 6 --hold 600
+    .venv/bin/python benchmarks/terminals_bench.py --terminals 100000 --gateways 6 --hold 600 --storm --ramp 150
 
 A private PostgreSQL and Kafka (``ingest_bench.start_servers``), ``--terminals`` seeded devices with known auth
-codes (the demo seed's phones, without cars), ``--gateways`` JT/T 808 gateways
-(``python -m gateway``, each its own port) and one streams worker, and one Go load generator per gateway
-(simulator/loadgen), its terminals spread over ``--sources`` loopback addresses of its own (the kernel's search
-for a free local port at connect() grows with the sockets one source / destination pair holds: ~10 ms of its CPU
-a connect at 14,000, most of the machine's). Each terminal
-authenticates (no registration: the codes are known), heartbeats once it sent nothing for ``--heartbeat`` s and
-reports positions so that together they send ``--rate`` a second (default one in ten every 10 s:
-terminals / 100 a second).
+codes (the demo seed's phones, without cars), ``--gateways`` JT/T 808 gateways (``python -m gateway``, each its own
+port), one streams worker, and one Go load generator per gateway (simulator/loadgen), its terminals spread over
+``--sources`` loopback addresses of its own (the kernel's search for a free local port at connect() grows with the
+sockets one source / destination pair holds: ~10 ms of its CPU a connect at 14,000, most of the machine's). Each
+terminal authenticates (no registration: the codes are known; an unanswered 0x0102 is sent again on its link),
+heartbeats once it sent nothing for ``--heartbeat`` s and reports positions so that together they send ``--rate``
+a second (default one in ten every 10 s: terminals / 100 a second).
 
 1. Hold: every terminal connects (``--ramp`` logins a second per load generator) and the run goes on for
-   ``--hold`` s once all are online. Reported: terminals online (lowest seen once all had logged in), positions
+   ``--hold`` s once all are online (``--hold 0``: no hold). Reported: terminals online (lowest seen once all had logged in), positions
    sent / acknowledged and their ack delay p50 / p99 / max, heartbeats sent / answered, and per gateway its
    connections, RSS and CPU over the hold (``benchmarks/procstat.py``), memory per connection against the RSS
    before the first terminal.

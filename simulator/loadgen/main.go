@@ -1106,6 +1106,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("-retries must be 0 to %d", maxRetries)
 	case c.batchItems <= 0:
 		return errors.New("-batch-items must be at least 1")
+	case !(c.heartbeat > 0):
+		return errors.New("-heartbeat must be positive (a terminal sleeps until it is due)")
 	case c.progress < 0:
 		return errors.New("-progress must be 0 (none) or positive")
 	case c.connectRamp <= 0:

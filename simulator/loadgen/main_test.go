@@ -807,9 +807,11 @@ func TestFlagValidation(t *testing.T) {
 		"index of 9 digits": func(c *config) {
 			c.first = 99999999
 		},
-		"zero ack timeout": func(c *config) { c.ackTimeout = 0 },
-		"negative retries": func(c *config) { c.retries = -1 },
-		"retries past 8":   func(c *config) { c.retries = maxRetries + 1 },
+		"zero ack timeout":  func(c *config) { c.ackTimeout = 0 },
+		"negative retries":  func(c *config) { c.retries = -1 },
+		"retries past 8":    func(c *config) { c.retries = maxRetries + 1 },
+		"zero heartbeat":    func(c *config) { c.heartbeat = 0 },
+		"negative progress": func(c *config) { c.progress = -1 },
 	} {
 		cfg := testConfig()
 		change(cfg)

@@ -19,6 +19,7 @@ from tests.e2e.conftest import REPORT_INTERVAL_S, ConsoleStack, Vehicle
 from tests.e2e.support import sign_in
 from tests.e2e.test_console import (
     _moving,
+    marker,
     open_map,
     open_popup,
     search_tree,
@@ -128,6 +129,28 @@ def test_an_offline_vehicle_with_a_position_shows_offline_only(page: Any, parked
     search_tree(page, parked.plate)
     assert page.get_by_test_id(parked.node).get_attribute("data-online") == "0"
     assert page.errors == []
+
+
+# A Leaflet popup holding this device's vehicle popup and not fading out (a closing popup keeps its element at
+# opacity 0 for a moment before it is removed).
+_POPUP_OPEN = """(id) => [...document.querySelectorAll('.leaflet-popup')].some((p) => p.style.opacity !== '0'
+    && p.querySelector(`[data-testid=vehicle-popup][data-device-id='${id}']`))"""
+
+
+def test_a_click_on_the_marker_of_the_open_popups_vehicle_leaves_the_popup_open(page: Any, parked: Vehicle) -> None:
+    """Leaflet closes the open popup on any click in the map, the marker's click then picks the same vehicle again:
+    its popup is open after the click, click after click (it once stayed closed for every later click on that
+    marker, until another vehicle was picked). The parked vehicle's marker holds still under the clicks."""
+    open_map(page)
+    set_clustering(page, False)
+    tick(page, [parked])
+    open_popup(page, parked)
+    for _ in range(2):
+        page.get_by_test_id("map-fit").click()  # the vehicle in the middle: the popup's auto-pan may have moved it
+        page.wait_for_function(_POPUP_OPEN, arg=str(parked.device_id), timeout=5_000)
+        marker(page, parked).click()
+        page.wait_for_function(_POPUP_OPEN, arg=str(parked.device_id), timeout=5_000)
+    assert page.errors == []  # type: ignore[attr-defined]
 
 
 def _online_vehicle(stack: ConsoleStack) -> Vehicle:

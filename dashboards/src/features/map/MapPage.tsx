@@ -60,6 +60,11 @@ export default function MapPage() {
   const [action, setAction] = useState<{ action: VehicleAction; car: CarRow } | null>(null);
   const [fitRequest, setFitRequest] = useState(0);
   const [centreRequest, setCentreRequest] = useState(0);
+  // Bumped by every pick of a vehicle (marker, tree, table): its popup opens even when the key was already selected.
+  // A click on the marker of the vehicle whose popup is open first closes that popup (Leaflet's preclick, so
+  // onPopupClose clears the key), then selects the same key again in the same task: React batches the two, the key
+  // looks unchanged, and without this the popup stayed closed for every later click on that marker.
+  const [openRequest, setOpenRequest] = useState(0);
   const [tab, setTab] = useState<TreeTab>('all');
   const [query, setQuery] = useState('');
   const [showFences, setShowFences] = useShowFences();
@@ -120,10 +125,14 @@ export default function MapPage() {
     if (deviceIdOfKey(key) === null) return;
     if (!tickedSet.has(key)) setTicked([...ticked, key]);
     setSelectedKey(key);
+    setOpenRequest((n) => n + 1);
     setCentreRequest((n) => n + 1);
   };
 
-  const onMarkerSelect = useCallback((deviceId: number) => setSelectedKey(model?.keyByDevice.get(deviceId) ?? null), [model]);
+  const onMarkerSelect = useCallback((deviceId: number) => {
+    setSelectedKey(model?.keyByDevice.get(deviceId) ?? null);
+    setOpenRequest((n) => n + 1);
+  }, [model]);
   const onPopupClose = useCallback(() => setSelectedKey(null), []);
 
   return (
@@ -197,6 +206,7 @@ export default function MapPage() {
                   onAction={(next, car) => setAction({ action: next, car })}
                   follow={prefs.follow}
                   centreRequest={centreRequest}
+                  openRequest={openRequest}
                 />
               </>
             )}

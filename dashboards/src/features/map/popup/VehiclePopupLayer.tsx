@@ -38,9 +38,11 @@ export interface VehiclePopupLayerProps {
   follow: boolean;
   /** Bumped to centre the map on the selected vehicle (a click in the live table). */
   centreRequest?: number;
+  /** Bumped by every pick of a vehicle: opens its popup again even when the same vehicle stays selected. */
+  openRequest?: number;
 }
 
-export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, follow, centreRequest = 0 }: VehiclePopupLayerProps) {
+export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, follow, centreRequest = 0, openRequest = 0 }: VehiclePopupLayerProps) {
   const map = useLeafletMap();
   const [container] = useState(() => document.createElement('div'));
   const popupRef = useRef<L.Popup | null>(null);
@@ -156,7 +158,7 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
         popup.on('remove', () => onCloseRef.current());
       }
     };
-  }, [map, hub, coord, deviceId]);
+  }, [map, hub, coord, deviceId, openRequest]);
 
   // Turning follow on centres the selected vehicle; selecting it (tree, table) zooms to it, once its
   // position is known (a vehicle just ticked gets it from REST a moment later).
