@@ -40,6 +40,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -807,16 +808,23 @@ GATEWAY_COUNTERS = ("uplinks_produced", "uplink_records", "resends_dropped", "re
                     "produce_failed")
 
 
-def gateway_counters(workdir: Path) -> dict[str, Any]:
-    """The gateways' last counters lines (logged every 2 s here), summed over a restarted gateway's logs."""
+def summed_counters(logs: Iterable[Path]) -> dict[str, int]:
+    """Each gateway log's last counters line (``gateway counters name=value ...``), summed over the logs."""
     totals: dict[str, int] = {}
-    for log_file in sorted(workdir.glob("gateway*.log")):
-        lines = [line for line in log_file.read_text(errors="replace").splitlines() if "gateway counters " in line]
+    for log_file in logs:
+        lines = [line for line in log_file.read_text(errors="replace").splitlines() if "gateway counters " in line] \
+            if log_file.exists() else []
         if lines:
             for field in lines[-1].split("gateway counters ", 1)[1].split():
                 name, _, value = field.partition("=")
-                if name in GATEWAY_COUNTERS:
+                if value.isdigit():
                     totals[name] = totals.get(name, 0) + int(value)
+    return totals
+
+
+def gateway_counters(workdir: Path) -> dict[str, Any]:
+    """The gateways' last counters lines (logged every 2 s here), summed over a restarted gateway's logs."""
+    totals = {k: v for k, v in summed_counters(sorted(workdir.glob("gateway*.log"))).items() if k in GATEWAY_COUNTERS}
     out: dict[str, Any] = {f"gateway_{k}": v for k, v in totals.items()}
     if totals.get("uplink_records"):
         out["gateway_uplinks_per_record"] = round(totals.get("uplinks_produced", 0) / totals["uplink_records"], 1)

@@ -18,8 +18,9 @@ a second (default one in ten every 10 s: terminals / 100 a second).
    before the first terminal.
 2. Storm (``--storm``): the terminals connect again in a new run; once all are online every gateway is killed
    (SIGKILL) at once and started again on its port. Reported: the time from the kill until 50 / 90 / 99 / 100 %
-   are online again, the logins refused (``auth_failures``: a lookup that timed out answers 0x0102 result 1)
-   and the gateways' ``auth_failed`` counters.
+   are online again, the logins refused (``auth_failures``: a lookup that timed out answers 0x0102 result 1),
+   the gateways' ``auth_failed`` counters and what closed connections before their login (the cap of connections
+   waiting to log in, its displacements, the login deadline).
 
 The fd limit of this process (and so of its children) is raised to its hard limit; each gateway and each load
 generator must fit its connections under it (two sockets per terminal would not fit a balancer's one process,
@@ -131,17 +132,8 @@ class Gateways:
 
     def counters(self) -> dict[str, int]:
         """The gateways' last counter lines (every 2 s), summed over the processes that are running now."""
-        totals: dict[str, int] = {}
-        for index in range(len(self.ports)):
-            log = self.workdir / f"gateway{index + 1}{'-restarted' * self.restarts}.log"
-            lines = [line for line in log.read_text(errors="replace").splitlines() if "gateway counters " in line] \
-                if log.exists() else []
-            if lines:
-                for field in lines[-1].split("gateway counters ", 1)[1].split():
-                    name, _, value = field.partition("=")
-                    if value.isdigit():
-                        totals[name] = totals.get(name, 0) + int(value)
-        return totals
+        return ib.summed_counters(self.workdir / f"gateway{index + 1}{'-restarted' * self.restarts}.log"
+                                  for index in range(len(self.ports)))
 
 
 class Terminals:
@@ -300,8 +292,12 @@ def storm_phase(stack: ExitStack, workdir: Path, gateways: Gateways, codes: dict
     report["storm"]["ramp_before"] = online
     after = storm.progress()
     report["storm"]["logins_after_kill"] = int(after.get("authenticated", 0) - before.get("authenticated", 0))
-    report["storm"]["gateway_auth_failed"] = gateways.counters().get("auth_failed", 0)
-    report["storm"]["gateway_authenticated"] = gateways.counters().get("authenticated", 0)
+    counters = gateways.counters()
+    # what became of the connects beyond one a terminal: refused or displaced at the cap of connections
+    # waiting to log in, closed at the login deadline, or the terminal's own hang-up (the rest)
+    for name in ("auth_failed", "authenticated", "connections_opened", "unauthenticated_refused",
+                 "unauthenticated_displaced", "auth_deadline_closed"):
+        report["storm"][f"gateway_{name}"] = counters.get(name, 0)
     stats = storm.finish(interrupt=True)
     report["storm_loadgen"] = {k: stats.get(k) for k in (
         "authenticated", "connects", "auth_failures", "login_resends", "link_timeouts", "sent", "acked", "cpu_s")}

@@ -157,29 +157,15 @@ class StatesProcessor:
             changed: list[tuple[State, list[Change]]] = []
             for index, fixes in enumerate(state_fixes_by_event):
                 for fix in fixes:
-                    state_or_none = pending.get(fix.device_id)
-                    if state_or_none is None:
-                        try:
-                            state_or_none = await self.store.get(fix.device_id, fix.fix_at)
-                        except (PayloadError, psycopg.DataError, psycopg.IntegrityError) as exc:
-                            letters.append((index, f"{type(exc).__name__}: {exc}"))
-                            break  # handle() stopped at this uplink's first failing fix, too
-                    state, changes = apply_fix(state_or_none, fix, self.clock(), self.rules)
+                    found = await self._batch_state(pending, fix.device_id, fix.fix_at)
+                    if isinstance(found, str):
+                        letters.append((index, found))
+                        break  # handle() stopped at this uplink's first failing fix, too
+                    state, changes = apply_fix(found, fix, self.clock(), self.rules)
                     pending[fix.device_id] = state
                     if changes:
                         changed.append((state, changes))
-            try:
-                if changed:
-                    async def work(conn: psycopg.AsyncConnection[Any]) -> None:
-                        async with conn.pipeline():  # one round trip for every statement of the batch
-                            for state, changes in changed:
-                                await persist_changes(conn, state, changes)
-
-                    await self.db.transact(work)
-                refused = False
-            except DATA_ERRORS as exc:
-                log.info("states batch refused (%s); handling uplink by uplink", exc)
-                refused = True
+            refused = not await self._write_batch(changed)
             if not refused:
                 self.store.states.update(pending)
                 for state, changes in changed:
@@ -190,6 +176,87 @@ class StatesProcessor:
         if refused:
             for event in events:
                 await self.handle(event)
+
+    async def handle_sessions(self, events: Sequence[EventLike]) -> None:
+        """A take of ``device.sessions.v1`` events: the same logs, states, pushes and dead letters as ``handle``
+        on each event in order, with one pipelined transaction for all of the take's changes.
+
+        A reconnect storm is two events a terminal (the old session's end, the new one's start); one
+        transaction each was the worker's and PostgreSQL's largest cost in it (docs/performance.md "A reconnect
+        storm's session events"). As in ``handle_uplinks``, the new states are kept and the pushes and security
+        notices sent (in the events' order) only after the commit; if the database refuses the take's data,
+        nothing of it is kept and the take is redone event by event, so only the culprit is dead-lettered.
+        """
+        letters: list[tuple[int, str]] = []
+        records: list[tuple[int, SessionEvent | SecurityNotice]] = []
+        for index, event in enumerate(events):
+            try:
+                records.append((index, parse_sessions_record(event.value)))
+            except PayloadError as exc:
+                letters.append((index, f"{type(exc).__name__}: {exc}"))
+        async with self.store.lock:
+            pending: dict[int, State] = {}
+            changed: list[tuple[State, list[Change]]] = []
+            out: list[SecurityNotice | tuple[State, list[Change]]] = []  # what goes out, in the events' order
+            for index, record in records:
+                if isinstance(record, SecurityNotice):
+                    out.append(record)
+                    continue
+                found = await self._batch_state(pending, record.device_id, record.at)
+                if isinstance(found, str):
+                    letters.append((index, found))
+                    continue
+                state = found
+                if record.car_id != state.car_id or record.enterprise_id != state.enterprise_id:
+                    state = replace(state, car_id=record.car_id, enterprise_id=record.enterprise_id)
+                state, changes = apply_session(state, record, self.clock(), self.rules)
+                pending[record.device_id] = state
+                if changes:
+                    changed.append((state, changes))
+                    out.append((state, changes))
+            refused = not await self._write_batch(changed)
+            if not refused:
+                self.store.states.update(pending)
+                for item in out:
+                    if isinstance(item, SecurityNotice):
+                        await self._security(item)
+                    else:
+                        for change in item[1]:
+                            await self._push(item[0], change)
+                for index, reason in sorted(letters):
+                    await self.dead_letters(events[index], reason)
+        if refused:
+            for event in events:
+                await self.handle(event)
+
+    async def _batch_state(self, pending: dict[int, State], device_id: int, at: datetime) -> State | str:
+        """A device's state within a batch: its pending one, else the store's; the reason to dead-letter the
+        event when the device has none (unknown, or a seed the database refused)."""
+        state = pending.get(device_id)
+        if state is not None:
+            return state
+        try:
+            return await self.store.get(device_id, at)
+        except (PayloadError, psycopg.DataError, psycopg.IntegrityError) as exc:
+            return f"{type(exc).__name__}: {exc}"
+
+    async def _write_batch(self, changed: Sequence[tuple[State, list[Change]]]) -> bool:
+        """A batch's changes in one transaction, its statements pipelined (one round trip); False when the
+        database refused its data (the caller then redoes the batch event by event)."""
+        if not changed:
+            return True
+
+        async def work(conn: psycopg.AsyncConnection[Any]) -> None:
+            async with conn.pipeline():
+                for state, changes in changed:
+                    await persist_changes(conn, state, changes)
+
+        try:
+            await self.db.transact(work)
+        except DATA_ERRORS as exc:
+            log.info("states batch refused (%s); handling it event by event", exc)
+            return False
+        return True
 
     async def _uplink(self, value: Any) -> None:
         try:

@@ -8,7 +8,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from fleet.topics import JT808_UPLINK
+from fleet.topics import DEAD_LETTER, DEVICE_SESSIONS, JT808_UPLINK
 from streams import payloads
 from streams.db import Database
 from streams.deadletter import DeadLetters
@@ -184,3 +184,66 @@ def test_binary_copy_replayed_stores_each_position_and_frame_once(pg_url: str) -
     assert [(seq, raw) for seq, raw in logged] == [(i, uplink(i).raw_hex) for i in range(5)]
     [(last_fix,)] = query(pg_url, "SELECT fix_at FROM device_last WHERE device_id = %s", (term.device_id,))
     assert last_fix == t0 + timedelta(seconds=4)
+
+
+class _SessionEvent(_Event):
+    def __init__(self, value: dict[str, Any] | str, offset: int) -> None:
+        super().__init__({}, offset)
+        self.value = value.encode() if isinstance(value, str) else json.dumps(value).encode()
+        self.message.topic = DEVICE_SESSIONS
+
+
+def test_sessions_batch_logs_pushes_and_parks_what_event_by_event_does(pg_url: str) -> None:
+    # a reconnect storm's shape (the old session replaced, a new one, a stale offline of the old connection, a
+    # close), a record that is no JSON, a security notice and one whose enterprise id the database refuses
+    a, b = insert_terminals(pg_url, 2)
+    t0 = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=10)
+
+    def values(term: payloads.Terminal) -> list[dict[str, Any] | str]:
+        at = [t0 + timedelta(seconds=i) for i in range(6)]
+        return [
+            payloads.session(term, online=True, at=at[0], connection_id="c1", peer="10.0.0.1:5000"),
+            payloads.session(term, online=False, at=at[1], reason="replaced", connection_id="c1"),
+            "{not json",
+            payloads.session(term, online=True, at=at[2], connection_id="c2", peer="10.0.0.2:5001"),
+            {**payloads.session(term, online=False, at=at[3], connection_id="c1"), "event": "security",
+             "reason": "imei_mismatch"},
+            payloads.session(term, online=False, at=at[3], connection_id="c1"),  # stale: logged, not applied
+            {**payloads.session(term, online=True, at=at[4], connection_id="c3"), "enterprise_id": 2**63},
+            payloads.session(term, online=False, at=at[5], connection_id="c2"),
+        ]
+
+    async def run(batched: bool) -> tuple[list[Any], list[Any]]:
+        pushes: list[Any] = []
+        letters: list[Any] = []
+
+        async def send(topic: str, key: bytes | None, value: bytes) -> None:
+            (letters if topic == DEAD_LETTER else pushes).append(json.loads(value))
+
+        db = Database(pg_url, name="test")
+        processor = StatesProcessor(db, StateStore(db), _Directory(), send, DeadLetters(send, "sessions"),  # type: ignore[arg-type]
+                                    Rules(600, 5), LIMITS)
+        term = b if batched else a
+        events = [_SessionEvent(v, i) for i, v in enumerate(values(term))]
+        try:
+            if batched:
+                await processor.handle_sessions(events[:4])
+                await processor.handle_sessions(events[4:])
+            else:
+                for event in events:
+                    await processor.handle(event)
+        finally:
+            await db.close()
+        shape = [(p["push"]["type"], p["push"]["data"].get("state"), p["push"]["data"].get("event")) for p in pushes]
+        return shape, [letter["offset"] for letter in letters]
+
+    per_event = asyncio.run(run(False))
+    batched = asyncio.run(run(True))
+    assert batched == per_event
+    pushed, parked = per_event
+    assert [p for p in pushed if p[0] == 1] == [(1, 1, None), (1, 1, None), (1, 0, None)]  # replaced, stale: none
+    assert parked == [2, 6]
+    for sql in ("SELECT at - %s, state, reason, connection_id FROM device_online_log WHERE device_id = %s ORDER BY 1, 2",
+                "SELECT state, online_time - %s, offline_time - %s, session_address FROM device WHERE id = %s"):
+        args = (lambda d: (t0, d)) if sql.count("%s") == 2 else (lambda d: (t0, t0, d))
+        assert query(pg_url, sql, args(a.device_id)) == query(pg_url, sql, args(b.device_id)) != []
