@@ -6,6 +6,7 @@ terminals, twice (first registration: no code yet; re-registration: same identit
     PYTHONPATH=<tree> .venv/bin/python benchmarks/registration_cost_bench.py run DIR [--logins 2000]
     .venv/bin/python benchmarks/registration_cost_bench.py indexes DIR drop|create
     PYTHONPATH=<tree> .venv/bin/python benchmarks/registration_cost_bench.py storm DIR [--logins 10000]
+        [--rate 1000 --linger-ms 5]
 
 ``setup`` starts a private PostgreSQL under DIR (left running; stop it with ``pg_ctl stop -D DIR/pg``),
 migrates it and seeds ``--terminals`` devices. ``run`` measures the ``gateway.devices`` of the tree on
@@ -13,7 +14,9 @@ PYTHONPATH (e.g. a ``git archive`` of an older commit) against it: wall time, Po
 process, from /proc) and this process's CPU per login. ``indexes`` drops or creates migration 0044's indexes,
 for a before / after on one database. ``storm`` is a reconnect storm's database side: ``find`` (a 0x0102's lookup) of
 ``--logins`` terminals all at once, as after a gateway's restart, through the directory's pool (4 connections, the
-gateway's default): the time until the last is answered, each lookup's wait, the queries and PostgreSQL's CPU.
+gateway's default): the time until the last is answered, each lookup's wait, the queries and PostgreSQL's CPU;
+with ``--rate`` the logins arrive spread at that rate instead (a storm as terminals dial back over seconds), and
+``--linger-ms`` is the directory's lookup linger (``FLEET_GATEWAY_LOOKUP_LINGER_MS``; 0 is the old behaviour).
 Prints figures; never a timed assertion.
 """
 
@@ -89,7 +92,7 @@ async def run(workdir: Path, logins: int) -> None:
     await directory.close()
 
 
-async def storm(workdir: Path, logins: int) -> None:
+async def storm(workdir: Path, logins: int, rate: float = 0.0, linger_ms: float = 0.0) -> None:
     from gateway import devices
 
     url, postmaster = (workdir / "url").read_text(), int((workdir / "pid").read_text())
@@ -97,13 +100,15 @@ async def storm(workdir: Path, logins: int) -> None:
         phones = [row[0] for row in conn.execute(
             "SELECT phone FROM device WHERE NOT unassigned ORDER BY phone LIMIT %s", (logins,))]
         calls0 = _statement_calls(conn)
-    directory = devices.PostgresDeviceDirectory(url)
+    directory = devices.PostgresDeviceDirectory(url, lookup_linger_s=linger_ms / 1000)
     await directory.open()
     await directory.find(phones[0])
     waits: list[float] = []
     failed = 0
 
-    async def login(phone: str) -> None:
+    async def login(phone: str, at: float = 0.0) -> None:
+        if at:
+            await asyncio.sleep(at)
         nonlocal failed
         started = time.perf_counter()
         try:
@@ -114,7 +119,7 @@ async def storm(workdir: Path, logins: int) -> None:
         waits.append(time.perf_counter() - started)
 
     cpu0, own0, t0 = postgres_cpu_s(postmaster), resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
-    await asyncio.gather(*(login(phone) for phone in phones))
+    await asyncio.gather(*(login(phone, index / rate if rate else 0.0) for index, phone in enumerate(phones)))
     t1, own1, cpu1 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF), postgres_cpu_s(postmaster)
     await directory.close()
     await asyncio.sleep(1.5)  # sessions report their counts when they end, the collector within a second
@@ -126,9 +131,11 @@ async def storm(workdir: Path, logins: int) -> None:
     def pct(q: float) -> float:
         return 1e3 * waits[min(len(waits) - 1, int(q * len(waits)))] if waits else float("nan")
 
-    print(f"storm of {len(phones)} logins at once: all answered in {t1 - t0:.2f} s; answered {len(waits)}, failed "
-          f"{failed}; wait p50 {pct(0.5):.0f} ms, p99 {pct(0.99):.0f} ms, max {pct(1.0):.0f} ms; {queries} transactions; "
-          f"PostgreSQL CPU {cpu1 - cpu0:.2f} s, client CPU {own:.2f} s")
+    arrival = f"at {rate:.0f} a second" if rate else "at once"
+    print(f"storm of {len(phones)} logins {arrival}, linger {linger_ms:g} ms: all answered in {t1 - t0:.2f} s; answered "
+          f"{len(waits)}, failed {failed}; wait p50 {pct(0.5):.1f} ms, p99 {pct(0.99):.1f} ms, max {pct(1.0):.0f} ms; "
+          f"{queries} transactions; PostgreSQL CPU {cpu1 - cpu0:.2f} s, client CPU {own:.2f} s "
+          f"({1e6 * own / max(len(phones), 1):.0f} µs a login)")
 
 
 def _statement_calls(conn: psycopg.Connection) -> int:
@@ -152,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("action", nargs="?", choices=("drop", "create"))
     p.add_argument("--terminals", type=int, default=10000)
     p.add_argument("--logins", type=int, default=2000)
+    p.add_argument("--rate", type=float, default=0.0, help="storm: logins a second, spread evenly (0: all at once)")
+    p.add_argument("--linger-ms", type=float, default=0.0, help="storm: the directory's lookup linger")
     args = p.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
     if args.command == "setup":
@@ -159,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "run":
         asyncio.run(run(args.workdir, args.logins))
     elif args.command == "storm":
-        asyncio.run(storm(args.workdir, args.logins))
+        asyncio.run(storm(args.workdir, args.logins, args.rate, args.linger_ms))
     else:
         indexes(args.workdir, args.action or "create")
     return 0

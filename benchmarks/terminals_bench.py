@@ -35,9 +35,11 @@ import json
 import os
 import resource
 import signal
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -65,6 +67,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--sources", type=int, default=4, help="loopback source addresses per load generator")
     p.add_argument("--storm", action="store_true", help="then drop every connection at once (kill -9 the gateways)")
     p.add_argument("--storm-timeout", type=float, default=180.0, help="give up waiting for all to be back")
+    p.add_argument("--profile", type=Path, default=None,
+                   help="py-spy raw profiles of the restarted gateways over the storm's first 90 s, into this folder"
+                        " (benchmarks/profile_summary.py reads them; py-spy is no project dependency)")
     p.add_argument("--database-url", default="")
     p.add_argument("--kafka-bootstrap", default="")
     args = p.parse_args(argv)
@@ -118,6 +123,12 @@ class Gateways:
             if time.monotonic() > deadline:
                 raise SystemExit(f"gateways not listening; see {self.workdir}/gateway*.log")
             time.sleep(0.05)
+
+    def all_listening(self) -> bool:
+        """Every running gateway has logged that it listens (read from the logs: in a reconnect storm a test
+        connection waits behind the terminals' in the accept queue, which once delayed this by ~30 s)."""
+        logs = (self.workdir / f"gateway{index + 1}{'-restarted' * self.restarts}.log" for index in range(len(self.ports)))
+        return all(log.exists() and " listening on " in log.read_text(errors="replace") for log in logs)
 
     def kill_and_restart(self) -> float:
         """SIGKILL every gateway at once, start each again; the monotonic time of the kill."""
@@ -189,12 +200,14 @@ class Terminals:
 
 
 def wait_online(terminals: Terminals, count: int, timeout_s: float, since: float,
-                marks: tuple[float, ...] = (), logins_before: float = 0) -> dict[str, Any]:
+                marks: tuple[float, ...] = (), logins_before: float = 0,
+                on_poll: Callable[[], None] = lambda: None) -> dict[str, Any]:
     """Waits until ``count`` terminals logged in since the load generators' count was ``logins_before`` and are
-    online; the seconds since ``since`` each share of ``marks`` took."""
+    online; the seconds since ``since`` each share of ``marks`` took. ``on_poll`` runs at each look (4 a second)."""
     reached: dict[str, Any] = {}
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
+        on_poll()
         progress = terminals.progress()
         back = min(progress.get("authenticated", 0) - logins_before, progress.get("online", 0))
         for mark in marks:
@@ -284,11 +297,23 @@ def storm_phase(stack: ExitStack, workdir: Path, gateways: Gateways, codes: dict
     time.sleep(2.0)  # every load generator's progress line counts the last login
     before = storm.progress()
     killed_at = gateways.kill_and_restart()
-    gateways.wait_listening()
-    listening_s = time.monotonic() - killed_at
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
+        for index, proc in enumerate(gateways.procs):
+            stack.enter_context(subprocess.Popen(
+                [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking", "--rate", "97", "--duration",
+                 "90", "--format", "raw", "--pid", str(proc.pid), "-o", str(args.profile / f"gateway{index + 1}.raw")],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    listening: dict[str, float] = {}
+
+    def note_listening() -> None:
+        if "s" not in listening and gateways.all_listening():
+            listening["s"] = round(time.monotonic() - killed_at, 1)
+
     report["storm"] = wait_online(storm, args.terminals, args.storm_timeout, killed_at,
-                                  (0.5, 0.9, 0.99), before.get("authenticated", 0))
-    report["storm"]["gateways_listening_again_s"] = round(listening_s, 1)
+                                  (0.5, 0.9, 0.99), before.get("authenticated", 0), on_poll=note_listening)
+    report["storm"]["gateways_listening_again_s"] = listening.get("s")
+    report["storm"]["gateway_cpu_s"] = round(sum(cpu_s(proc.pid) for proc in gateways.procs), 1)  # since the restart
     report["storm"]["ramp_before"] = online
     after = storm.progress()
     report["storm"]["logins_after_kill"] = int(after.get("authenticated", 0) - before.get("authenticated", 0))

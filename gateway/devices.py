@@ -181,10 +181,11 @@ class PostgresDeviceDirectory:
     result 1 and the terminal retries."""
 
     def __init__(self, url: str, *, pool_max: int = 4, auto_register: bool = False,
-                 unassigned_enterprise_id: int = 0) -> None:
+                 unassigned_enterprise_id: int = 0, lookup_linger_s: float = 0.0) -> None:
         self._pool = async_pool(url, min_size=pool_max, max_size=pool_max, name="gateway", autocommit=True)
         # logins read their device through one batcher: a burst of them becomes a few queries of many phones
-        self.lookups: LookupBatcher[str, dict[str, Any]] = LookupBatcher(self._load_devices, concurrency=pool_max)
+        self.lookups: LookupBatcher[str, dict[str, Any]] = LookupBatcher(self._load_devices, concurrency=pool_max,
+                                                                         linger_s=lookup_linger_s)
         self._auto_register = auto_register
         self._unassigned_enterprise_id = unassigned_enterprise_id
 

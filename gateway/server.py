@@ -259,7 +259,8 @@ def build_gateway(settings: GatewaySettings, database_url: str, kafka_bootstrap:
                   *, pool_max: int = 4) -> tuple[GatewayServer, PostgresDeviceDirectory, KafkaRecordSink]:
     """The production wiring: PostgreSQL directory, idempotent Kafka producer, downlink consumer."""
     directory = PostgresDeviceDirectory(database_url, pool_max=pool_max, auto_register=settings.auto_register,
-                                        unassigned_enterprise_id=settings.unassigned_enterprise_id)
+                                        unassigned_enterprise_id=settings.unassigned_enterprise_id,
+                                        lookup_linger_s=settings.lookup_linger_ms / 1000)
     sink = KafkaRecordSink(kafka_bootstrap, linger_ms=settings.linger_ms)
 
     def downlinks(handle: Callable[[dict[str, Any]], None], *, ready: asyncio.Event) -> Any:

@@ -226,7 +226,7 @@ class GbGatewayServer:
 def build_gb_gateway(settings: GbGatewaySettings, database_url: str, kafka_bootstrap: str, *,
                      pool_max: int = 4) -> tuple[GbGatewayServer, PostgresVehicleDirectory, KafkaRecordSink]:
     """The production wiring: PostgreSQL VIN directory and the idempotent Kafka producer (acks=all)."""
-    directory = PostgresVehicleDirectory(database_url, pool_max=pool_max)
+    directory = PostgresVehicleDirectory(database_url, pool_max=pool_max, lookup_linger_s=settings.lookup_linger_ms / 1000)
     sink = KafkaRecordSink(kafka_bootstrap, linger_ms=settings.linger_ms)
 
     def downlinks(handle: Callable[[dict[str, Any]], None], *, ready: asyncio.Event) -> Any:

@@ -58,12 +58,12 @@ class InferiorLinkStore(Protocol):
 
 
 class PostgresVehicleDirectory:
-    def __init__(self, url: str, *, pool_max: int = 4) -> None:
+    def __init__(self, url: str, *, pool_max: int = 4, lookup_linger_s: float = 0.0) -> None:
         self._pool = async_pool(url, min_size=1, max_size=pool_max, name="gb-gateway", autocommit=True)
         # a vehicle's own login reads its VIN through one batcher, as the JT/T 808 gateway reads phones: a burst
         # of logins (a reconnect storm) becomes a few queries of many VINs (key: the VIN and the port's protocols)
         self.lookups: LookupBatcher[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = LookupBatcher(
-            self._load_vehicles, concurrency=pool_max)
+            self._load_vehicles, concurrency=pool_max, linger_s=lookup_linger_s)
 
     async def open(self) -> None:
         await self._pool.open(wait=False)

@@ -148,3 +148,38 @@ def test_it_refuses_a_batcher_that_could_never_run() -> None:
         LookupBatcher(load, concurrency=0)
     with pytest.raises(ValueError):
         LookupBatcher(load, max_batch=0)
+
+
+def test_logins_arriving_faster_than_the_linger_go_together_and_a_lookup_after_a_quiet_spell_goes_at_once() -> None:
+    # a steady stream of logins, one every 2 ms, each finding a connection free: without the linger every one is
+    # a query of its own; with 50 ms, a query starts at most every 50 ms and takes what came meanwhile
+    async def scenario(linger_s: float) -> tuple[list[list[int]], float, float]:
+        store = Store()
+        batcher = LookupBatcher(store.load, concurrency=4, linger_s=linger_s)
+        loop = asyncio.get_running_loop()
+        waiters, began = [], loop.time()
+        for key in range(50):
+            waiters.append(asyncio.create_task(batcher.lookup(key)))
+            await asyncio.sleep(0.002)
+        arrivals_s = loop.time() - began  # ~100 ms, more on a busy machine
+        assert await asyncio.gather(*waiters) == [key * 10 for key in range(50)]
+        await asyncio.sleep(linger_s * 2)  # quiet
+        began = loop.time()
+        assert await batcher.lookup(99) == 990
+        return store.queries, arrivals_s, loop.time() - began
+
+    alone, _, _ = asyncio.run(scenario(0.0))
+    assert len(alone) == 51
+    together, arrivals_s, lone_wait_s = asyncio.run(scenario(0.05))
+    assert together[0] == [0]  # the first of the stream goes at once
+    assert 2 <= len(together) - 1 <= arrivals_s / 0.05 + 2  # one query a linger, each with what came meanwhile
+    assert sorted(key for keys in together[:-1] for key in keys) == list(range(50))
+    assert together[-1] == [99] and lone_wait_s < 0.04  # after a quiet spell: at once, not a linger later
+
+
+def test_a_negative_linger_is_refused() -> None:
+    async def load(keys: list[int]) -> dict[int, int]:
+        return {}
+
+    with pytest.raises(ValueError, match="linger_s"):
+        LookupBatcher(load, linger_s=-0.001)
