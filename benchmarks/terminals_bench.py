@@ -79,8 +79,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def seed(db_url: str, terminals: int) -> dict[str, str]:
     """The demo enterprises and ``terminals`` JT/T 808 devices of the root enterprise, each with an auth code, in one
-    set-based insert (the demo seed's per-row inserts take hours at this size); no cars: a terminal authenticates,
-    heartbeats and has its positions acknowledged without one. The terminal's phone as it sends it -> code (the load
+    set-based insert (the demo seed's terminals have no auth code yet and come with cars, drivers and SIMs); no
+    cars: a terminal authenticates, heartbeats and has its positions acknowledged without one. The terminal's phone as it sends it -> code (the load
     generator's auth file)."""
     from warehouse.seed import seed_demo
 

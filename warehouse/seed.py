@@ -364,6 +364,9 @@ def _vehicles(
             " WHERE NOT EXISTS (SELECT 1 FROM sim s WHERE s.iccid = t.iccid) ON CONFLICT DO NOTHING",
             _columns(sims, 5),
         )
+        # the links below join the pairs to these tables: planned on an empty table's statistics, they ran a
+        # nested loop over all cars for each pair (minutes at 100,000)
+        cur.execute("ANALYZE car, device, sim")
     _link(conn, [(device_phone(i), terminal_vin(i)) for i in range(1, terminals + 1)])
 
 
