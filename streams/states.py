@@ -183,7 +183,7 @@ class StatesProcessor:
 
         A reconnect storm is two events a terminal (the old session's end, the new one's start); one
         transaction each was the worker's and PostgreSQL's largest cost in it (docs/performance.md "A reconnect
-        storm's session events"). As in ``handle_uplinks``, the new states are kept and the pushes and security
+        storm: session events a take at a time, ..."). As in ``handle_uplinks``, the new states are kept and the pushes and security
         notices sent (in the events' order) only after the commit; if the database refuses the take's data,
         nothing of it is kept and the take is redone event by event, so only the culprit is dead-lettered.
         """

@@ -378,16 +378,16 @@ def _columns(rows: list[tuple[Any, ...]], width: int) -> list[list[Any]]:
 def _link(conn: Connection[Any], links: list[tuple[str, str]]) -> None:
     """(device phone, car VIN) pairs: the device on the car, the car's master device, the SIM in the device,
     each only where still unset (a user's edit stays). One statement each over the pairs as arrays."""
-    pairs = "unnest(%s::text[], %s::text[]) AS l(phone, vin)"
     params = _columns(links, 2)
     with conn.cursor() as cur:
         cur.execute(
-            f"UPDATE device d SET car_id = c.id FROM {pairs}, car c WHERE d.phone = l.phone AND c.vin = l.vin"  # noqa: S608
+            "UPDATE device d SET car_id = c.id FROM unnest(%s::text[], %s::text[]) AS l(phone, vin), car c"
+            " WHERE d.phone = l.phone AND c.vin = l.vin"
             " AND d.car_id IS NULL AND d.record_state = 1 AND c.record_state = 1 AND d.enterprise_id = c.enterprise_id",
             params,
         )
         cur.execute(
-            f"UPDATE car c SET master_device_id = d.id FROM {pairs}, device d"  # noqa: S608
+            "UPDATE car c SET master_device_id = d.id FROM unnest(%s::text[], %s::text[]) AS l(phone, vin), device d"
             " WHERE d.phone = l.phone AND c.vin = l.vin AND c.master_device_id IS NULL"
             " AND d.record_state = 1 AND c.record_state = 1 AND d.enterprise_id = c.enterprise_id",
             params,
