@@ -267,6 +267,10 @@ def start_servers(stack: ExitStack, workdir: Path, args: argparse.Namespace) -> 
     return db_url, bootstrap
 
 
+# py-spy's sampling of a benchmark's process (benchmarks/profile_summary.py reads its raw output)
+PY_SPY_RECORD = [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking", "--rate", "97", "--format", "raw"]
+
+
 def spawn(stack: ExitStack, module: str, env: dict[str, str], log: Path,
           profile: Path | None = None, cwd: Path | None = None) -> subprocess.Popen[bytes]:
     cwd = cwd or CHAIN_REPO or REPO
@@ -274,8 +278,7 @@ def spawn(stack: ExitStack, module: str, env: dict[str, str], log: Path,
     cmd = [sys.executable, "-m", module, *(["worker"] if module == "streams" else [])]
     if profile is not None:  # py-spy writes its file when the profiled child exits
         profile.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking", "--rate", "97",
-               "--format", "raw", "--output", str(profile), "--", *cmd]
+        cmd = [*PY_SPY_RECORD, "--output", str(profile), "--", *cmd]
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
     CPU.roots.setdefault(module, []).append(proc.pid)
     PROCS.setdefault(module, []).append(proc)

@@ -112,7 +112,7 @@ class Gateways:
         self.wait_listening()
 
     def _start(self, index: int) -> Any:
-        log = self.workdir / f"gateway{index + 1}{'-restarted' * self.restarts}.log"
+        log = self._log(index)
         return ib.spawn(self.stack, "gateway", {
             **self.env, "FLEET_GATEWAY_PORT": str(self.ports[index]), "FLEET_GATEWAY_HOST": "127.0.0.1",
             "FLEET_GATEWAY_GATEWAY_ID": f"gw-{index + 1}", "FLEET_GATEWAY_STATUS_INTERVAL_S": "2"}, log)
@@ -127,8 +127,14 @@ class Gateways:
     def all_listening(self) -> bool:
         """Every running gateway has logged that it listens (read from the logs: in a reconnect storm a test
         connection waits behind the terminals' in the accept queue, which once delayed this by ~30 s)."""
-        logs = (self.workdir / f"gateway{index + 1}{'-restarted' * self.restarts}.log" for index in range(len(self.ports)))
-        return all(log.exists() and " listening on " in log.read_text(errors="replace") for log in logs)
+        return all(log.exists() and " listening on " in log.read_text(errors="replace") for log in self.logs())
+
+    def logs(self) -> list[Path]:
+        """The running gateways' log files (a restarted one writes a new file)."""
+        return [self._log(index) for index in range(len(self.ports))]
+
+    def _log(self, index: int) -> Path:
+        return self.workdir / f"gateway{index + 1}{'-restarted' * self.restarts}.log"
 
     def kill_and_restart(self) -> float:
         """SIGKILL every gateway at once, start each again; the monotonic time of the kill."""
@@ -143,8 +149,7 @@ class Gateways:
 
     def counters(self) -> dict[str, int]:
         """The gateways' last counter lines (every 2 s), summed over the processes that are running now."""
-        return ib.summed_counters(self.workdir / f"gateway{index + 1}{'-restarted' * self.restarts}.log"
-                                  for index in range(len(self.ports)))
+        return ib.summed_counters(self.logs())
 
 
 class Terminals:
@@ -301,8 +306,8 @@ def storm_phase(stack: ExitStack, workdir: Path, gateways: Gateways, codes: dict
         args.profile.mkdir(parents=True, exist_ok=True)
         for index, proc in enumerate(gateways.procs):
             stack.enter_context(subprocess.Popen(
-                [str(Path(sys.executable).parent / "py-spy"), "record", "--nonblocking", "--rate", "97", "--duration",
-                 "90", "--format", "raw", "--pid", str(proc.pid), "-o", str(args.profile / f"gateway{index + 1}.raw")],
+                [*ib.PY_SPY_RECORD, "--duration", "90", "--pid", str(proc.pid),
+                 "--output", str(args.profile / f"gateway{index + 1}.raw")],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     listening: dict[str, float] = {}
 
