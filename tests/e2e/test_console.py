@@ -117,8 +117,39 @@ def open_popup(page: Any, vehicle: Vehicle) -> Any:
         page.get_by_test_id("map-fit").click()
         marker(page, vehicle).click()
 
-    click_until(fit_and_click, page.locator(f"[data-testid=vehicle-popup][data-device-id='{vehicle.device_id}']"))
+    page.evaluate(WATCH_POINTER)
+    try:
+        click_until(fit_and_click, page.locator(f"[data-testid=vehicle-popup][data-device-id='{vehicle.device_id}']"))
+    except PlaywrightTimeout:
+        print("--- pointer and popup events (ms since watched) ---\n" + "\n".join(page.evaluate("window.__fwEvents")))
+        raise
     return page.get_by_test_id("vehicle-popup")
+
+
+# Records, in the page, where each pointer event landed (the nearest element with a test id) and when a map popup
+# came and went: what a failed click on a live marker needs to be told from the outside.
+WATCH_POINTER = """() => {
+  if (window.__fwEvents) return;
+  const events = window.__fwEvents = [];
+  const start = performance.now();
+  const log = (text) => events.push(`${Math.round(performance.now() - start)} ${text}`);
+  const named = (node) => {
+    const el = node instanceof Element ? node : node.parentElement;
+    const tagged = el && el.closest('[data-testid]');
+    return `${el ? el.tagName.toLowerCase() + '.' + String(el.className.baseVal ?? el.className).split(' ')[0] : '?'}`
+      + ` in ${tagged ? tagged.dataset.testid : '-'}`;
+  };
+  for (const type of ['pointerdown', 'pointerup', 'click']) {
+    document.addEventListener(type, (e) => log(`${type} ${Math.round(e.clientX)},${Math.round(e.clientY)} ${named(e.target)}`), true);
+  }
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) if (n instanceof Element && n.classList.contains('leaflet-popup')) log('popup added');
+      for (const n of r.removedNodes) if (n instanceof Element && n.classList.contains('leaflet-popup')) log('popup removed');
+      for (const n of r.addedNodes) if (n instanceof Element && n.matches('[data-testid=vehicle-popup]')) log('popup content added');
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
 
 
 def click_in_popup(popup: Any, action: str, shown: Any) -> None:
