@@ -925,6 +925,11 @@ def main(argv: list[str] | None = None) -> int:
         kept = message_log_rows(db_url, sent, started_wall - timedelta(seconds=5))
         if kept is not None:  # uplink records, one per 0x0200 / 0x0704 frame (not per position)
             result["message_log_position_frames"] = kept
+        # what the brokers keep a position in (FLEET_KAFKA_COMPRESSION; every replica; the run's logins included)
+        from fleet.kafka_admin import log_bytes
+        from fleet.topics import JT808_UPLINK
+
+        result["kafka_log_bytes_per_position"] = round(log_bytes(bootstrap, JT808_UPLINK) / max(len(sent), 1))
         lag = commit_lag(db_url, sent)
         if lag is not None:
             result.update({"lag_p50_ms": lag.p50_ms, "lag_p99_ms": lag.p99_ms, "lag_max_ms": lag.max_ms,

@@ -106,6 +106,18 @@ def wait_for_brokers(bootstrap: str, broker_ids: Iterable[int], timeout_s: float
         admin.close()
 
 
+def log_bytes(bootstrap: str, topic: str, timeout_s: float = 30) -> int:
+    """What the brokers keep of ``topic`` on disk: its partitions' log sizes summed over every broker
+    (replicas included; DescribeLogDirs). Compressed batches count as stored (FLEET_KAFKA_COMPRESSION)."""
+    admin = _connect(bootstrap, time.monotonic() + timeout_s)
+    try:
+        return sum(int(partition["partition_size"]) for broker in admin.describe_log_dirs([topic])
+                   for log_dir in broker["log_dirs"] for found in log_dir["topics"] if found["name"] == topic
+                   for partition in found["partitions"])
+    finally:
+        admin.close()
+
+
 def _connect(bootstrap: str, deadline: float) -> Any:
     """A KafkaAdminClient, retrying while the broker is still coming up."""
     from kafka import KafkaAdminClient

@@ -40,6 +40,12 @@ def aiokafka_options(kafka: KafkaSettings | None = None) -> dict[str, Any]:
     return kafka_python_options(kafka)
 
 
+def producer_compression(kafka: KafkaSettings | None = None) -> str | None:
+    """``compression_type`` of a producer (aiokafka, kafka-python): None when FLEET_KAFKA_COMPRESSION is none."""
+    kafka = kafka or KafkaSettings()
+    return None if kafka.compression == "none" else kafka.compression
+
+
 def faust_credentials(kafka: KafkaSettings | None = None) -> Any:
     """``broker_credentials`` of a Faust app: None for PLAINTEXT, else SASL credentials (TLS with SASL_SSL)."""
     kafka = kafka or KafkaSettings()

@@ -14,18 +14,20 @@ from typing import Any
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
-from fleet.kafka_clients import aiokafka_options
+from fleet.kafka_clients import aiokafka_options, producer_compression
 
 log = logging.getLogger("gateway.kafka")
 
 
 class KafkaRecordSink:
-    """`RecordSink` over an AIOKafkaProducer (acks=all, idempotent, linger from settings)."""
+    """`RecordSink` over an AIOKafkaProducer (acks=all, idempotent, linger from settings, batches compressed
+    as FLEET_KAFKA_COMPRESSION says: a gateway writes most of the brokers' bytes)."""
 
     def __init__(self, bootstrap: str, *, linger_ms: int, retry_backoff_s: float = 1.0,
                  request_timeout_ms: int = 30000) -> None:
         self._bootstrap = bootstrap
         self._linger_ms = linger_ms
+        self.compression = producer_compression()
         self._retry_backoff_s = retry_backoff_s
         self._request_timeout_ms = request_timeout_ms
         self._producer: AIOKafkaProducer | None = None
@@ -44,6 +46,7 @@ class KafkaRecordSink:
                 linger_ms=self._linger_ms,
                 request_timeout_ms=self._request_timeout_ms,
                 max_batch_size=256 * 1024,
+                compression_type=self.compression,
                 **aiokafka_options(),
             )
             try:

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import psycopg
 import pytest
+from kafka import KafkaConsumer, TopicPartition
 
 from fleet.gb32960_records import GbUplink
+from fleet.kafka_admin import log_bytes
 from fleet.topics import DEVICE_SESSIONS, GB32960_UPLINK
+from fleet.uplink_records import split_value
 from protocols.gb32960 import Protocol, Response, TimeOnly, decode_frame, encode_frame
 from protocols.gb32960.header import parse_header
 from protocols.gb32960.messages import (
@@ -341,3 +346,71 @@ def test_a_burst_of_vehicle_logins_is_read_in_a_few_queries_and_each_gets_its_an
     assert {vin: answers[vin] for vin in unknown} == dict.fromkeys(unknown, Response.ERROR)
     assert keys == len(known) + len(unknown)  # each VIN asked for once
     assert queries < keys / 5, queries  # not one query per login
+
+
+def _end_offsets(kafka_bootstrap: str, topic: str) -> dict[TopicPartition, int]:
+    consumer = KafkaConsumer(bootstrap_servers=kafka_bootstrap, group_id=None, enable_auto_commit=False)
+    try:
+        partitions = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())]
+        return dict(consumer.end_offsets(partitions))
+    finally:
+        consumer.close()
+
+
+def test_the_brokers_keep_96_cell_reports_in_a_fraction_of_their_json_and_both_clients_read_them_whole(
+        pg_url: str, kafka_bootstrap: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FLEET_KAFKA_COMPRESSION (zstd by default): the gateway's record batches are compressed, so the brokers' log
+    of the same reports grows by less than half of what it grows uncompressed; aiokafka (the streams worker's and
+    the link services' client) and kafka-python (the tools') read every report back with its exact values."""
+    vins = [unique_vin() for _ in range(6)]
+    for vin in vins:
+        insert_vehicle(pg_url, vin)
+    reports = 12
+
+    async def send_all(round_: int) -> list[GbUplink]:
+        async with running_gb_gateway(pg_url, kafka_bootstrap) as server, tail(kafka_bootstrap, GB32960_UPLINK) as uplinks:
+            terminals = [await _login(server.port_of("gb32960"), vin) for vin in vins]
+
+            async def report(terminal: GbTerminal, index: int) -> None:
+                for n in range(reports):  # sent back to back: the gateway batches what arrives together
+                    await terminal.send(0x02, realtime_body(nth_time(100 * round_ + n), soc=20 + index + n))
+                answers = [await terminal.receive() for _ in range(reports)]
+                assert [(a.header.command, a.header.response) for a in answers] == [(0x02, Response.SUCCESS)] * reports
+
+            await asyncio.gather(*(report(t, i) for i, t in enumerate(terminals)))
+            found: list[GbUplink] = []
+            deadline = asyncio.get_running_loop().time() + 10
+            while len(found) < len(vins) * (1 + reports) and asyncio.get_running_loop().time() < deadline:
+                found += [GbUplink.from_json(item) for item in await uplinks.records(min_count=1, timeout_s=0.5)
+                          if item.get("vin") in vins]
+            for terminal in terminals:
+                await terminal.close()
+            return [u for u in found if u.command == 0x02]
+
+    grown: dict[str, int] = {}
+    for round_, compression in enumerate(("none", "zstd"), start=1):
+        monkeypatch.setenv("FLEET_KAFKA_COMPRESSION", compression)
+        before, starts = log_bytes(kafka_bootstrap, GB32960_UPLINK), _end_offsets(kafka_bootstrap, GB32960_UPLINK)
+        found = asyncio.run(send_all(round_))
+        grown[compression] = log_bytes(kafka_bootstrap, GB32960_UPLINK) - before
+        # aiokafka read each report whole
+        assert sorted((u.vin, u.message["body"]["blocks"][0]["soc_pct"]) for u in found) == sorted(
+            (vin, 20 + i + n) for i, vin in enumerate(vins) for n in range(reports))
+        assert all(next(b for b in u.message["body"]["blocks"] if b["type"] == "CellVoltages")["packs"][0]
+                   ["cell_voltages_v"] == list(CELLS_96) for u in found)
+    # kafka-python reads the compressed round as well
+    consumer = KafkaConsumer(bootstrap_servers=kafka_bootstrap, group_id=None, enable_auto_commit=False)
+    try:
+        consumer.assign(list(starts))
+        for partition, offset in starts.items():
+            consumer.seek(partition, offset)
+        read: list[dict[str, Any]] = []
+        deadline = time.monotonic() + 10
+        while len(read) < len(vins) * (1 + reports) and time.monotonic() < deadline:
+            for records in consumer.poll(timeout_ms=500).values():
+                read += [item for record in records for item in split_value(record.value) if item["vin"] in vins]
+    finally:
+        consumer.close()
+    assert sorted((r["vin"], r["command"]) for r in read) == sorted(
+        [(vin, 0x01) for vin in vins] + [(vin, 0x02) for vin in vins for _ in range(reports)])
+    assert 0 < grown["zstd"] < grown["none"] / 2, grown

@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from fleet.kafka_clients import aiokafka_options, faust_credentials, kafka_python_options
+from fleet.kafka_clients import (
+    aiokafka_options,
+    faust_credentials,
+    kafka_python_options,
+    producer_compression,
+)
 from fleet.settings import KafkaSettings
 
 
@@ -46,3 +51,25 @@ def test_sasl_ssl_checks_the_brokers_certificates() -> None:
     context = kafka_python_options(kafka)["ssl_context"]
     assert context.check_hostname and context.verify_mode.name == "CERT_REQUIRED"
     assert faust_credentials(kafka).protocol.value == "SASL_SSL"
+
+
+def test_every_offered_compression_is_one_both_client_libraries_write_and_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A codec the gateways may write must be one every reader has: aiokafka (the streams worker, the link services)
+    and kafka-python (tools, tests); a codec library missing from the install fails here, not on a live topic."""
+    import typing
+
+    import aiokafka.codec
+    import kafka.codec
+
+    offered = typing.get_args(KafkaSettings.model_fields["compression"].annotation)
+    assert KafkaSettings().compression == "zstd" and "none" in offered
+    for name in offered:
+        monkeypatch.setenv("FLEET_KAFKA_COMPRESSION", name)
+        if name == "none":
+            assert producer_compression() is None
+            continue
+        assert producer_compression() == name
+        assert getattr(aiokafka.codec, f"has_{name}")() and getattr(kafka.codec, f"has_{name}")(), name
+    monkeypatch.setenv("FLEET_KAFKA_COMPRESSION", "lz4")  # not every reader has it
+    with pytest.raises(ValidationError, match="compression"):
+        KafkaSettings()
