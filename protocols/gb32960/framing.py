@@ -6,9 +6,6 @@ GB/T 32960.3-2016 §6.2). There is no escaping: a frame's size is known once its
 
 from __future__ import annotations
 
-from functools import reduce
-from operator import xor
-
 from protocols.gb32960.errors import FramingError, GB32960Error, LengthError
 
 START_2016 = b"##"
@@ -21,9 +18,15 @@ BCC_BYTES = 1
 MAX_FRAME_BYTES = 8192
 
 
-def bcc(data: bytes) -> int:
-    """XOR of all bytes (the BCC over command byte ... end of data unit)."""
-    return reduce(xor, data, 0)
+def bcc(data: bytes | bytearray | memoryview) -> int:
+    """XOR of all bytes (the BCC over command byte ... end of data unit). The bytes are read as one integer and
+    folded in halves, so a 300-byte frame costs a few big-integer operations instead of 300 XORs in Python."""
+    value, width = int.from_bytes(data, "little"), len(data)
+    while width > 1:
+        half = (width + 1) // 2
+        value = (value >> (8 * half)) ^ (value & ((1 << (8 * half)) - 1))
+        width = half
+    return value
 
 
 def frame_size(header: bytes | bytearray) -> int:

@@ -29,9 +29,9 @@ def _safe(value: Any) -> Any:
         return value
     if kind is list or kind is tuple:
         # a pack's cell voltages and probe temperatures: hundreds of plain numbers, copied as they are
-        if all(type(v) in _PLAIN for v in value):
+        if _PLAIN.issuperset(map(type, value)):  # the types looked at in C, not in a generator
             return list(value)
-        return [_safe(v) for v in value]
+        return [v if type(v) in _PLAIN else _safe(v) for v in value]
     if isinstance(value, Special):
         return value.value
     if isinstance(value, Enum):
@@ -47,7 +47,9 @@ def _safe(value: Any) -> Any:
         names = _FIELD_NAMES.setdefault(kind, tuple(f.name for f in dataclasses.fields(value)))
     if names is not None:
         out: dict[str, Any] = {"type": kind.__name__}
-        out |= {name: _safe(getattr(value, name)) for name in names}
+        for name in names:  # a plain field (most of them) is taken without a call
+            field = getattr(value, name)
+            out[name] = field if type(field) in _PLAIN else _safe(field)
         info_type = getattr(value, "INFO_TYPE", getattr(value, "info_type", None))
         if isinstance(info_type, int):
             out["info_type"] = f"0x{info_type:02X}"

@@ -4,6 +4,8 @@ frames out of TCP chunks, refusing garbage and oversize frames with typed errors
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from protocols.gb32960 import (
     BodyError,
@@ -29,6 +31,14 @@ RT_2025 = bytes.fromhex(VECTORS["RT-2025-SAMPLE"])
 
 def test_bcc_is_the_xor_from_the_command_byte_to_the_end_of_the_data_unit() -> None:
     assert bcc(HEARTBEAT[2:-1]) == HEARTBEAT[-1] == 0xC9
+
+
+@given(st.binary(max_size=2048))
+def test_bcc_is_the_xor_of_every_byte_whatever_the_length(data: bytes) -> None:
+    expected = 0
+    for byte in data:
+        expected ^= byte
+    assert bcc(data) == bcc(bytearray(data)) == bcc(memoryview(data)) == expected
 
 
 def test_a_flipped_byte_in_the_data_unit_is_a_checksum_error_with_the_header() -> None:
