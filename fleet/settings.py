@@ -532,7 +532,7 @@ class ExchangeSettings(_Base):
 
     model_config = SettingsConfigDict(env_prefix="FLEET_EXCHANGE_", extra="ignore", frozen=True)
 
-    heartbeat_s: float = Field(60.0, gt=0, description="main link 0x1005 heartbeat interval; a link silent for 3 intervals is dead")
+    heartbeat_s: float = Field(60.0, gt=0, description="main link 0x1005 heartbeat interval; the main link silent for 3 intervals is dead, the sub link (kept by the superior's 0x9005) after 3 intervals or 180 s, whichever is longer")
     reconnect_min_s: float = Field(1.0, gt=0, description="first main link reconnect delay (doubles, full jitter)")
     reconnect_max_s: float = Field(60.0, gt=0, description="longest main link reconnect delay")
     backfill_after_s: float = Field(30.0, ge=0, description="a position whose fix is older than this goes as 0x1203 back-fill, else 0x1202")

@@ -33,6 +33,11 @@ log = logging.getLogger(__name__)
 MAIN = "main"
 SUB = "sub"
 DEAD_AFTER_HEARTBEATS = 3
+# The sub link is kept alive by the superior's 0x9005 (从链路连接保持请求) at the superior's own interval
+# (fleetwatch's superior and regulator send one every 30 s): a sub link is closed for silence after three 60 s
+# intervals, never after three of our own main link heartbeats, which may be shorter than the superior's (a sub
+# link closed between two of its keep-alives loses a request sent down it meanwhile).
+SUB_LINK_SILENCE_S = 180.0
 # 0x1002 results that name a configuration error (1 IP, 2 access code, 3 user, 4 password): the next attempt
 # waits as long as after this many failures (the backoff's cap in practice); 5 busy and 6 other back off normally.
 CONFIGURATION_REFUSALS = frozenset({m.LoginResult.IP_INCORRECT, m.LoginResult.ACCESS_CODE_INCORRECT,
@@ -246,8 +251,11 @@ class Links:
             await self.send(m.Heartbeat.MSG_ID, m.Heartbeat(), only=MAIN)
 
     async def _serve(self, reader: asyncio.StreamReader, link: str) -> None:
-        """Read the link until it ends or is silent for three heartbeat intervals."""
+        """Read the link until it ends or is silent: the main link for three of our heartbeat intervals (each
+        0x1005 is answered), the sub link for SUB_LINK_SILENCE_S at least."""
         silence = self.config.heartbeat_s * DEAD_AFTER_HEARTBEATS
+        if link == SUB:
+            silence = max(silence, SUB_LINK_SILENCE_S)
         while True:
             try:
                 async with asyncio.timeout(silence):

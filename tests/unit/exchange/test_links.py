@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from exchange.link import links as links_module
 from exchange.link.backoff import Backoff
 from exchange.link.links import MAIN, SUB, LinkConfig, LinkDown, Links
 from exchange.link.wire import PlatformWire, read_frame
@@ -220,6 +221,33 @@ def test_sub_link_with_the_verify_code_answers_heartbeats() -> None:
         reply = decode_frame(await read_frame(reader))
         assert reply.header.msg_id == m.SubLinkHeartbeatResponse.MSG_ID
         assert links.is_up(SUB)
+        task.cancel()
+
+    run(scenario())
+
+
+def test_a_sub_link_outlives_three_of_our_heartbeats_and_is_closed_after_the_superiors_silence_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The superior keeps the sub link alive at its own interval (0x9005), which may be longer than three of our main
+    link heartbeats: the sub link is closed for silence only after SUB_LINK_SILENCE_S (here 1 s, not 180)."""
+    monkeypatch.setattr(links_module, "SUB_LINK_SILENCE_S", 1.0)
+
+    async def scenario() -> None:
+        superior, recorder = Superior(), Recorder()
+        links = make_links(await superior.start(), recorder, heartbeat_s=0.05)  # the main link's limit: 0.15 s
+        task = asyncio.create_task(links.run())
+        await eventually(lambda: links.is_up(MAIN))
+        reader, writer, answer = await superior.sub_login(links.sub_port or 0, VERIFY)
+        assert answer.body.code == m.SubLinkLoginResult.OK
+        await asyncio.sleep(0.5)  # ten of our heartbeat intervals without a byte on the sub link
+        assert links.is_up(SUB) and links.is_up(MAIN)
+        writer.write(superior.encode(m.SubLinkHeartbeat.MSG_ID, m.SubLinkHeartbeat()))
+        assert decode_frame(await read_frame(reader)).header.msg_id == m.SubLinkHeartbeatResponse.MSG_ID
+        started = asyncio.get_running_loop().time()
+        assert await asyncio.wait_for(reader.read(), 3) == b""  # then silent for the limit: closed
+        assert asyncio.get_running_loop().time() - started >= 0.9
+        await eventually(lambda: not links.is_up(SUB))
+        assert links.is_up(MAIN)
         task.cancel()
 
     run(scenario())
