@@ -108,7 +108,7 @@ def terminals_child(port: int, vehicles: int, rate: float, duration: float, cell
     from protocols.gb32960.messages import VehicleLogin
     from protocols.gb32960.messages.realtime import RealtimeReport
     from protocols.gb32960.values import write_time
-    from streams.gb_payloads import realtime_blocks
+    from streams.gb_payloads import random_cells, realtime_blocks
 
     try:
         import uvloop
@@ -116,15 +116,9 @@ def terminals_child(port: int, vehicles: int, rate: float, duration: float, cell
         uvloop.install()
     except ImportError:
         pass
-    def pack(i: int) -> tuple[float, ...]:
-        # each vehicle's own cell voltages (3.200-3.500 V): frames as alike as every vehicle's same pack would
-        # compress in Kafka (FLEET_KAFKA_COMPRESSION) to nothing, which real fleets' do not
-        rnd = random.Random(i)
-        return tuple(round(3.2 + rnd.random() * 0.3, 3) for _ in range(cells))
-
     start = datetime.now(UTC)
     terms = [_Terminal(i, encode_frame(0x02, RealtimeReport(start, realtime_blocks(
-        lat=22.5 + (i % 997) / 10_000, lng=114.0 + (i % 991) / 10_000, soc_pct=20 + i % 75, cells=pack(i))),
+        lat=22.5 + (i % 997) / 10_000, lng=114.0 + (i % 991) / 10_000, soc_pct=20 + i % 75, cells=random_cells(random.Random(i), cells))),
         vin=vin_of(i))) for i in range(1, vehicles + 1)]
     acked: list[tuple[int, str]] = []
     refused: list[tuple[int, int]] = []

@@ -64,13 +64,13 @@ def gb32960_batch(vehicles: int, rnd: random.Random) -> bytes:
     from protocols.gb32960 import encode_frame
     from protocols.gb32960.catalogue import REALTIME
     from protocols.gb32960.messages.realtime import RealtimeReport
-    from streams.gb_payloads import GbVehicle, frame_record, realtime_blocks
+    from streams.gb_payloads import GbVehicle, frame_record, random_cells, realtime_blocks
 
     now = datetime.now(UTC).replace(microsecond=0)
     values = []
     for i in range(vehicles):
         vehicle = GbVehicle(vin=f"LBENCH{i:011d}", device_id=i + 1, car_id=i + 1, enterprise_id=1 + i % 3)
-        cells = tuple(round(3.2 + rnd.random() * 0.3, 3) for _ in range(96))
+        cells = random_cells(rnd)
         blocks = realtime_blocks(lat=22.5 + rnd.random(), lng=113.8 + rnd.random(), soc_pct=rnd.randrange(20, 95),
                                  speed_kmh=round(rnd.random() * 90, 1), cells=cells)
         frame = encode_frame(REALTIME, RealtimeReport(now, blocks), vin=vehicle.vin)
