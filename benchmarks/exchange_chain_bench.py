@@ -1,6 +1,6 @@
 """JT/T 809 forwarding end to end: terminals -> gateway -> Kafka -> link service -> the regulator in a box.
 
-    .venv/bin/python benchmarks/exchange_chain_bench.py --rate 10000 --duration 300 [--vehicles N]
+    .venv/bin/python benchmarks/exchange_chain_bench.py --rate 10000 --duration 300 [--vehicles N] [--without-streams]
     .venv/bin/python benchmarks/exchange_chain_bench.py --outage-seconds 300 --outage-rate 2000 --duration 420
 
 The stack of benchmarks/ingest_bench.py (private PostgreSQL and Kafka, the demo seed's terminals, a gateway
@@ -14,10 +14,13 @@ Measured:
 - acknowledged vs forwarded: every position the terminals saw acknowledged (0x8001, the load generator's
   reconciliation log) looked up among what the regulator received (plate + fix second): lost, received more
   than once (duplicates), unexpected;
-- latency: from the gateway's receive time of the position (``gps.received_at``, written by the streams from
-  the uplink record) to the regulator's receipt of the 0x1202 carrying it (wall clock of the same host).
-  The 0x8001 goes out after that receive time (after Kafka has the record), so this is an upper bound of
-  "the terminal's ack to the 809 frame" by the gateway's batch window and Kafka's produce round trip;
+- latency from the terminal's acknowledgement to the 809 frame: from the instant the load generator read the
+  0x8001 of a position (its log's event time) to the regulator's first receipt of a frame carrying it (0x1202
+  or 0x1203), wall clocks of the same host. The link service reads the record as soon as Kafka has it, so the
+  frame may arrive before the acknowledgement: that counts as 0 (and how many did is reported). Per 10 s of
+  acknowledgements too, so a slow stretch (a reload, a rebalance) shows when it happened;
+- latency from the gateway: from its receive time of the position (``gps.received_at``, written by the
+  streams from the uplink record) to the regulator's receipt of the 0x1202 carrying it;
 - CPU (user + system, /proc/<pid>/stat) of the link service and of the regulator from the start of the load
   to the last position received, per position forwarded; the other components' CPU for context.
 
@@ -28,6 +31,10 @@ delivered is sent again as 0x1203: the resend window of exchange/link/resend.py;
 superior de-duplicates by vehicle and fix time), and per vehicle the real-time positions (0x1202) and the
 back-filled ones (0x1203) each in fix-time order over their first receipts (JT/T 809 §5.3.3.2.2, §5.3.3.2.3).
 ``--duration`` must leave time after the outage (it is the whole load).
+
+``--without-streams``: no streams worker (nor its database writes): the forwarding chain alone, gateway ->
+Kafka -> link service -> regulator, for what forwarding costs and how fast it is when the position path's
+other consumers run elsewhere (the cluster topology); nothing is then checked in ``gps``.
 
 The regulator runs as a child process of this script (``_regulator``): ``fleet exchange-sim``'s own command
 with its tally wrapped to append "kind,plate,fix second,receipt time" per position to a file (buffered; its
@@ -70,6 +77,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--outage-rate", type=float, default=2000.0, help="positions per second in outage mode")
     p.add_argument("--settle", type=float, default=60.0, help="give up when the regulator stops receiving this long")
     p.add_argument("--logs", type=Path, default=None, help="copy the processes' logs here at the end")
+    p.add_argument("--without-streams", action="store_true",
+                   help="no streams worker: the forwarding chain alone (nothing checked in gps)")
     return p.parse_args(argv)
 
 
@@ -232,6 +241,32 @@ def wait_forwarded(regulator: RegulatorProcess, earlier: int, expected: int, set
         time.sleep(0.5)
 
 
+def ack_times(workdir: Path, device_of_phone: dict[str, int]) -> dict[tuple[int, int], float]:
+    """(device, fix second) -> when the terminal read the position's 0x8001 (the load generators' logs)."""
+    from fleet.phones import canonical_phone
+    from simulator import loadgen
+
+    out: dict[tuple[int, int], float] = {}
+    for log_path in workdir.glob("loadgen*.log"):
+        for event in loadgen.read_log(log_path):
+            device = device_of_phone.get(canonical_phone(event.phone))
+            if event.kind == "a" and device is not None:
+                out[(device, int(event.fix_at.timestamp()))] = event.at
+    return out
+
+
+def timeline(after_ack: list[tuple[float, float]], step_s: float = 10.0) -> list[list[Any]]:
+    """Rows per ``step_s`` of acknowledgement time from the first acknowledgement: positions, and their
+    ack -> 809 wait p50 / p99 / max (ms)."""
+    buckets: dict[int, list[float]] = defaultdict(list)
+    started = min(acked for acked, _ in after_ack)
+    for acked, lag in after_ack:
+        buckets[int((acked - started) // step_s)].append(max(0.0, lag))
+    return [[f"{b * step_s:.0f}-{(b + 1) * step_s:.0f}", len(waits), round(percentile(waits, 0.5) * 1000, 1),
+             round(percentile(waits, 0.99) * 1000, 1), round(max(waits) * 1000, 1)]
+            for b, waits in sorted(buckets.items())]
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -256,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         db_url, bootstrap = ib.start_servers(stack, workdir, ib_args)
         env = {**os.environ, "FLEET_DATABASE_URL": db_url, "FLEET_KAFKA_BOOTSTRAP": bootstrap}
         terms = ib.devices(db_url, vehicles)
-        ib.start_worker(stack, workdir, env, ib.new_group(bootstrap), 0)
+        if not args.without_streams:
+            ib.start_worker(stack, workdir, env, ib.new_group(bootstrap), 0)
 
         regulator = RegulatorProcess(workdir, free_port(), free_port())
         regulator.start()
@@ -295,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         regulator_cpu = regulator.cpu()
         load_after = os.getloadavg()
         regulator.stop()
-        count, _ = ib.wait_drained(db_url, sent, 30.0)
+        count = "not run" if args.without_streams else ib.wait_drained(db_url, sent, 30.0)[0]
 
         plate = plates_of(db_url, [t.device_id for t in terms])
         device_of = {p: d for d, p in plate.items()}
@@ -324,9 +360,11 @@ def main(argv: list[str] | None = None) -> int:
                      for kind, per in order.items()}
 
         first, last = min(f for _, f in sent), max(f for _, f in sent)
-        received = received_at(db_url, sorted({d for d, _ in sent}), first, last)
+        received = {} if args.without_streams else received_at(db_url, sorted({d for d, _ in sent}), first, last)
         lags = [at - received[key] for key, got in seen.items() for kind, at in got[:1] if kind == "r"
                 and key in received]
+        acked_at = ack_times(workdir, {t.phone: t.device_id for t in terms})
+        after_ack = [(acked_at[key], got[0][1] - acked_at[key]) for key, got in seen.items() if key in acked_at]
         backfilled = sum(1 for got in seen.values() if got[0][0] == "b")
         t_load = max(last_growth - started, 1e-9)
         forwarded = len(receipts)
@@ -346,6 +384,14 @@ def main(argv: list[str] | None = None) -> int:
                            "latency_p95_ms": round(percentile(lags, 0.95) * 1000, 1),
                            "latency_p99_ms": round(percentile(lags, 0.99) * 1000, 1),
                            "latency_max_ms": round(max(lags) * 1000, 1)})
+        if after_ack:
+            waits = [max(0.0, lag) for _, lag in after_ack]
+            result.update({"ack_to_809_n": len(waits),
+                           "ack_to_809_before_the_ack": sum(1 for _, lag in after_ack if lag <= 0),
+                           "ack_to_809_p50_ms": round(percentile(waits, 0.5) * 1000, 1),
+                           "ack_to_809_p95_ms": round(percentile(waits, 0.95) * 1000, 1),
+                           "ack_to_809_p99_ms": round(percentile(waits, 0.99) * 1000, 1),
+                           "ack_to_809_max_ms": round(max(waits) * 1000, 1)})
         if outage and "outage_ended" in report:
             backfill_at = [at for kind, _, _, at in receipts if kind == "b"]
             if backfill_at:
@@ -364,6 +410,11 @@ def main(argv: list[str] | None = None) -> int:
                 result[f"cpu_s_{name}"] = seconds
         result.update({k: v for k, v in report.items() if k.startswith("loadgen_")})
         print(tabulate(sorted(result.items()), headers=["metric", "value"], tablefmt="github"))
+        if after_ack:
+            print()
+            print(tabulate(timeline(after_ack), tablefmt="github",
+                           headers=["acknowledged, s after the first acknowledgement", "positions", "ack -> 809 p50 ms", "p99 ms",
+                                    "max ms"]))
         if args.logs is not None:
             import shutil
 

@@ -608,7 +608,7 @@ def send_loadgen(stack: ExitStack, workdir: Path, env: dict[str, str], terms: li
     sent: set[tuple[int, datetime]] = set()
     acked: set[tuple[int, datetime]] = set()
     for _, log_path, _ in runs:
-        for kind, phone, fix_at in loadgen.read_log(log_path):
+        for kind, phone, fix_at, _ in loadgen.read_log(log_path):
             device = by_phone.get(canonical_phone(phone))
             if device is not None:
                 (sent if kind == "s" else acked).add((device, fix_at))

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 import click
 
@@ -113,12 +114,22 @@ def read_progress(path: Path) -> dict[str, float] | None:
     return None
 
 
-def read_log(path: Path) -> Iterator[tuple[str, str, datetime]]:
-    """(kind, phone, fix time) per line of a reconciliation log: kind ``s`` first sent, ``a`` acknowledged."""
+class LogEvent(NamedTuple):
+    """One line of a reconciliation log: ``kind`` ``s`` first sent or ``a`` acknowledged, the terminal's phone,
+    the position's fix time, and when it was sent or acknowledged (unix seconds, the load generator's clock)."""
+
+    kind: str
+    phone: str
+    fix_at: datetime
+    at: float
+
+
+def read_log(path: Path) -> Iterator[LogEvent]:
+    """The events of a reconciliation log, in the order they were written."""
     with path.open() as f:
         for line in f:
-            kind, phone, fix = line.rstrip("\n").split(",")
-            yield kind, phone, datetime.fromtimestamp(int(fix), UTC)
+            kind, phone, fix, at_ms = line.rstrip("\n").split(",")
+            yield LogEvent(kind, phone, datetime.fromtimestamp(int(fix), UTC), int(at_ms) / 1000)
 
 
 @click.command("loadgen")

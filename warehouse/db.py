@@ -1,5 +1,6 @@
 """Database connections: ``connect(url)`` for one psycopg connection, ``pool(url)`` for a process pool,
-``async_pool(url)`` for an asyncio service's one pool (the gateway's servers and the media server).
+``async_pool(url)`` for an asyncio service's one pool (the gateway's servers and the media server),
+``PooledCalls(url)`` for an asyncio service whose queries are plain functions run in threads (the link services).
 
 URLs are libpq URLs (``postgresql://fleet@127.0.0.1:55432/fleet``); ``fleet.settings.database_url()``
 gives the configured one. yoyo's ``postgresql+psycopg://`` form is accepted too.
@@ -7,10 +8,14 @@ gives the configured one. yoyo's ``postgresql+psycopg://`` form is accepted too.
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
+
+T = TypeVar("T")
 
 
 def libpq_url(url: str) -> str:
@@ -62,3 +67,41 @@ def async_pool(url: str, *, min_size: int = 1, max_size: int | None = None, name
         max_size = DatabaseSettings().pool_max
     return AsyncConnectionPool(libpq_url(url), min_size=min_size, max_size=max(max_size, min_size), name=name,
                                kwargs={"connect_timeout": 10, **kwargs}, open=False)
+
+
+class PooledCalls:
+    """``calls(fn, *args)`` runs ``fn(conn, *args)`` on an autocommit connection kept between calls, from any thread
+    (asyncio services call it through ``asyncio.to_thread``). A service that queries per Kafka record or every few
+    seconds then pays for a connection (a PostgreSQL backend process and its authentication) once, not per call:
+    a new connection per lookup held the JT/T 809 forwarding back by seconds when thousands of vehicles started
+    at once. The pool opens on the first call without waiting for the database, so a service starts while the
+    database is away; a call then raises psycopg_pool.PoolTimeout (an OperationalError) after ``timeout_s``. Each
+    connection is checked as it is taken (an empty query), so a database restarted between two calls costs the
+    next call a new connection, not an error. ``close()`` when the service stops."""
+
+    def __init__(self, url: str, *, name: str, max_size: int = 2, timeout_s: float = 10.0) -> None:
+        self._url = libpq_url(url)
+        self._name = name
+        self._max_size = max_size
+        self._timeout_s = timeout_s
+        self._pool: ConnectionPool | None = None
+        self._lock = threading.Lock()
+
+    def _opened(self) -> ConnectionPool:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ConnectionPool(self._url, min_size=1, max_size=self._max_size, name=self._name,
+                                            kwargs={"connect_timeout": 10, "autocommit": True}, open=False,
+                                            check=ConnectionPool.check_connection, timeout=self._timeout_s)
+                self._pool.open(wait=False)
+            return self._pool
+
+    def __call__(self, fn: Callable[..., T], *args: Any) -> T:
+        with self._opened().connection() as conn:
+            return fn(conn, *args)
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()

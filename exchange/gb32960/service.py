@@ -29,7 +29,7 @@ from fleet.settings import Gb32960ExchangeSettings
 from fleet.uplink_records import split_value
 from protocols.gb32960 import Encryption
 from protocols.gb32960.cipher import AesKey
-from warehouse.db import connect
+from warehouse.db import PooledCalls
 from warehouse.queries import gb32960_exchange as q
 
 log = logging.getLogger(__name__)
@@ -61,6 +61,7 @@ class Gb32960PlatformService:
                  kafka_options: dict[str, Any] | None = None) -> None:
         self.platform = platform
         self.db_url = db_url
+        self._db = PooledCalls(db_url, name=f"gb32960-exchange-{platform.id}")  # the link state every few seconds
         self.bootstrap = bootstrap
         self.settings = settings
         self.kafka_options = kafka_options or {}
@@ -82,6 +83,12 @@ class Gb32960PlatformService:
             self.counters["last_error"] = error[:500]
 
     async def run(self) -> None:
+        try:
+            await self._run()
+        finally:
+            await asyncio.to_thread(self._db.close)
+
+    async def _run(self) -> None:
         unlinked = _unlinked(self.platform)
         if unlinked is not None:
             self._state("error", unlinked)
@@ -104,8 +111,7 @@ class Gb32960PlatformService:
 
     def _save_state(self) -> None:
         self.counters["last_heartbeat_at"] = self.link.last_heartbeat_at
-        with connect(self.db_url, autocommit=True) as conn:
-            q.save_link_state(conn, self.platform.id, dict(self.counters))
+        self._db(q.save_link_state, self.platform.id, dict(self.counters))
 
     async def _save_states(self) -> None:
         while True:

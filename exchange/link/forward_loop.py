@@ -19,6 +19,9 @@ from exchange.link.links import LinkDown
 from exchange.link.resend import SentWindow
 
 log = logging.getLogger(__name__)
+# Offsets are committed at most this often: at 10,000 positions a second a commit after every fetch was a request
+# to the broker every few milliseconds. A restart reads again at most this much more than the resend window.
+COMMIT_EVERY_S = 1.0
 
 
 class ResendingLink(Protocol):
@@ -38,6 +41,7 @@ Handle = Callable[[Any, bool], Awaitable[None]]
 async def forward(consumer: Any, link: ResendingLink, window: SentWindow[Any], handle: Handle, name: str) -> None:
     """Run until cancelled; ``consumer`` is started and stopped by the caller. ``name`` names the link in logs."""
     losses = link.losses
+    commit_after = 0.0
     while True:
         await link.up.wait()  # link down: stop consuming
         if link.losses != losses:  # lost while idle (or waiting for the link)
@@ -60,10 +64,13 @@ async def forward(consumer: Any, link: ResendingLink, window: SentWindow[Any], h
             _rewind(consumer, link, window, {tp: o for tp, o in unhandled.items() if o <= batch[tp][-1].offset}, name)
             continue
         settled = window.settle(time.monotonic(), link.bytes_written)
+        if time.monotonic() < commit_after:
+            continue  # what settled now is committed with the next commit (the window keeps the newest offsets)
         assigned = consumer.assignment()
         commit = {tp: offset for tp, offset in settled.items() if tp in assigned}
         if commit:
             await consumer.commit(commit)
+            commit_after = time.monotonic() + COMMIT_EVERY_S
 
 
 def _rewind(consumer: Any, link: ResendingLink, window: SentWindow[Any], unhandled: dict[Any, int], name: str) -> None:

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -115,20 +116,28 @@ class Links:
     async def send(self, msg_id: int, body: Any, *, only: str | None = None) -> str:
         """Write one frame on the main link, else the sub link; return the link used. Raises LinkDown when
         neither (or ``only``) is up. The frame is in the socket's buffer below its high-water mark on return."""
+        return await self.send_all(((msg_id, body),), only=only)
+
+    async def send_all(self, messages: Sequence[tuple[int, Any]], *, only: str | None = None) -> str:
+        """Write frames (message id, body) in order, all on one link, as one write to the socket: a record of
+        fifty positions is one system call, not fifty (the link service's largest cost at 10,000 positions a
+        second was the per-frame send). Main link first, else the sub link, as ``send``."""
         for name in (only,) if only else (MAIN, SUB):
             writer = self.writers[name]
             if writer is None or writer.is_closing():
                 continue
-            frame = self.wire.encode(msg_id, body)
+            frames = [self.wire.encode(msg_id, body) for msg_id, body in messages]
+            data = b"".join(frames)
             try:
-                writer.write(frame)
+                writer.write(data)
                 await writer.drain()
             except (ConnectionError, OSError) as exc:
                 self._lost(name, f"write failed: {exc}")
                 continue
-            self.bytes_written += len(frame)
+            self.bytes_written += len(data)
             self.carried[name] = self.carried[name] or only is None
-            self.events.frame("up", name, msg_id, body, frame)
+            for (msg_id, body), frame in zip(messages, frames, strict=True):
+                self.events.frame("up", name, msg_id, body, frame)
             return name
         raise LinkDown("neither the main nor the sub link is up")
 

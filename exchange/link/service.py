@@ -50,7 +50,7 @@ from fleet.settings import ExchangeSettings, MediaServerSettings, StackSettings
 from protocols.jt809 import CipherKeys, Message
 from protocols.jt809 import messages as m
 from protocols.jt809.jsonify import body_to_json
-from warehouse.db import connect
+from warehouse.db import PooledCalls
 from warehouse.queries import exchange as q
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ class PlatformService:
                  kafka_options: dict[str, Any] | None = None, media: MediaClient | None = None) -> None:
         self.platform = platform
         self.db_url = db_url
+        self._db = PooledCalls(db_url, name=f"exchange-{platform.id}")  # lookups per record, saves every poll_s
         self.bootstrap = bootstrap
         self.settings = settings
         self.kafka_options = kafka_options or {}
@@ -81,6 +82,7 @@ class PlatformService:
         self.links_state = {MAIN: _counters(), SUB: _counters()}
         self.thinning = forwarding.Thinning(platform.position_interval_s)
         self.registered: set[int] = set()
+        self.logins = 0  # main link logins: what was registered before one is registered again after it
         self.vehicles: dict[int, q.ExchangedVehicle | None] = {}
         self.vehicle_devices: dict[int, int] = {}  # car id -> the device it was looked up with (for reload)
         self.enterprises: frozenset[int] = frozenset()
@@ -104,6 +106,7 @@ class PlatformService:
             row["last_error"] = error[:500]
         if link == MAIN and state == "connected":
             self.registered.clear()  # a new login: each vehicle is registered again before its first position
+            self.logins += 1
             self.videos.reported_day = None  # and the day's authorisation codes reported again (0x1701)
         log.info("platform %s %s link: %s%s", self.platform.id, link, state, f" ({error})" if error else "")
 
@@ -317,23 +320,37 @@ class PlatformService:
         # vehicles the forwarding cached while the query ran are kept as they are
         self.vehicles = {**self.vehicles, **{car: found.get(car) for car in wanted}}
 
-    async def _send_position(self, outgoing: forwarding.Outgoing) -> None:
-        vehicle = await self._vehicle(outgoing.car_id, outgoing.device_id)
-        if vehicle is None:
-            return
+    async def _send_positions(self, plan: list[forwarding.Outgoing]) -> None:
+        """A record's position frames, a vehicle's first on this login preceded by its 0x1201 registration, written
+        to the link as one (``Links.send_all``)."""
         version = self.platform.version
-        if outgoing.car_id not in self.registered:
-            await self.links.send(m.VehicleDynamic.MSG_ID, forwarding.registration_body(
-                vehicle.plate, vehicle.plate_colour, str(self.platform.centre_id), vehicle.phone, vehicle.device_sn,
-                version))
-            self.registered.add(outgoing.car_id)
-        link = await self.links.send(m.VehicleDynamic.MSG_ID,
-                                     forwarding.position_body(vehicle.plate, vehicle.plate_colour, outgoing, version))
+        messages: list[tuple[int, Any]] = []
+        registering: set[int] = set()
+        fixes = backfilled = 0
+        for outgoing in plan:
+            vehicle = await self._vehicle(outgoing.car_id, outgoing.device_id)
+            if vehicle is None:
+                continue
+            if outgoing.car_id not in self.registered and outgoing.car_id not in registering:
+                messages.append((m.VehicleDynamic.MSG_ID, forwarding.registration_body(
+                    vehicle.plate, vehicle.plate_colour, str(self.platform.centre_id), vehicle.phone,
+                    vehicle.device_sn, version)))
+                registering.add(outgoing.car_id)
+            messages.append((m.VehicleDynamic.MSG_ID,
+                             forwarding.position_body(vehicle.plate, vehicle.plate_colour, outgoing, version)))
+            fixes += len(outgoing.fixes)
+            backfilled += len(outgoing.fixes) if outgoing.backfill else 0
+        if not messages:
+            return
+        logins = self.logins
+        link = await self.links.send_all(messages)
+        if self.logins == logins:  # a login since registers every vehicle again
+            self.registered |= registering
         second = int(time.time())
-        self.sent_per_second[second] += len(outgoing.fixes)
-        self.unsaved_sent[second] += len(outgoing.fixes)
-        if outgoing.backfill:
-            self.links_state[link]["backfilled"] += len(outgoing.fixes)
+        self.sent_per_second[second] += fixes
+        self.unsaved_sent[second] += fixes
+        if backfilled:
+            self.links_state[link]["backfilled"] += backfilled
 
     async def handle_record(self, topic: str, value: bytes, resend: bool = False) -> None:
         """Send what one Kafka record gives (``resend``: read again after a link loss, its positions go as
@@ -348,8 +365,7 @@ class PlatformService:
                                                       self.settings.backfill_after_s, resend)
             self.links_state[MAIN]["thinned"] += thinned
             await self._lookup_vehicles({outgoing.car_id: outgoing.device_id for outgoing in plan})
-            for outgoing in plan:
-                await self._send_position(outgoing)
+            await self._send_positions(plan)
         elif topic == topics.CONSOLE_EVENTS:
             alarm = forwarding.alarm_of(parsed, self.enterprises)
             if alarm is None:
@@ -376,10 +392,6 @@ class PlatformService:
             await consumer.stop()
 
     # --- housekeeping ---------------------------------------------------------------------------
-
-    def _db(self, fn: Any, *args: Any) -> Any:
-        with connect(self.db_url, autocommit=True) as conn:
-            return fn(conn, *args)
 
     def _save(self, conn: Any, states: dict[str, dict[str, Any]], rows: list[dict[str, Any]],
               sent: dict[int, int], oldest: int) -> None:
@@ -437,6 +449,12 @@ class PlatformService:
         self.producer = producer
 
     async def run(self) -> None:
+        try:
+            await self._run()
+        finally:
+            await asyncio.to_thread(self._db.close)
+
+    async def _run(self) -> None:
         self.enterprises = await asyncio.to_thread(self._db, q.exchanged_enterprises, self.platform)
         saved = await asyncio.to_thread(self._db, q.sent_counts, self.platform.id, int(time.time()) - COUNT_WINDOW_S)
         self.sent_per_second.update(saved)  # what an earlier process sent, for the first 0x9101

@@ -293,15 +293,18 @@ class PlatformLinks:
         """Frames after the login until the inferior closes, we close it, or it stays silent for
         ``main_idle_s`` (no business frame and no 0x1005: §5.2.1.5, the link is taken as broken)."""
         while True:
-            try:
-                async with asyncio.timeout(self._timing.main_idle_s):
-                    raw, garbage = await frames.next()
-            except TimeoutError:
-                self.main.set("down", error=f"silent for {self._timing.main_idle_s:g} s")
-                log.info("main link user=%s closed: %s", self.account.user_id, self.main.error)
-                return
-            except (EOFError, ConnectionError):
-                return
+            item = frames.buffered()  # frames already read go without a timer each
+            if item is None:
+                try:
+                    async with asyncio.timeout(self._timing.main_idle_s):
+                        item = await frames.next()
+                except TimeoutError:
+                    self.main.set("down", error=f"silent for {self._timing.main_idle_s:g} s")
+                    log.info("main link user=%s closed: %s", self.account.user_id, self.main.error)
+                    return
+                except (EOFError, ConnectionError):
+                    return
+            raw, garbage = item
             if garbage.strip(b"\r\n"):
                 await self._decode(self, "garbage", garbage)
             if raw is None:

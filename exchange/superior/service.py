@@ -40,7 +40,7 @@ from fleet.settings import ExchangeSettings, MediaServerSettings, StackSettings
 from protocols.jt809 import CipherKeys, Message
 from protocols.jt809 import messages as m
 from protocols.jt809.jsonify import body_to_json
-from warehouse.db import connect
+from warehouse.db import PooledCalls
 from warehouse.queries import exchange as superior_q
 from warehouse.queries import exchange_inferior as q
 
@@ -85,6 +85,7 @@ class SuperiorService(MainLinkServer):
         super().__init__((), host=settings.superior_host if host is None else host,
                          port=settings.superior_port if port is None else port, **server)
         self.db_url = db_url
+        self._db = PooledCalls(db_url, name="exchange-superior")  # reloads, saves and requests every poll_s
         self.settings = settings
         self.platforms: dict[int, q.InferiorPlatform] = {}  # by user id
         self.vehicle_ids: dict[tuple[int, str, int], int] = {}
@@ -97,10 +98,6 @@ class SuperiorService(MainLinkServer):
                                                                                StackSettings().var_dir))
 
     # -- accounts ---------------------------------------------------------------------------------
-    def _db(self, fn: Any, *args: Any) -> Any:
-        with connect(self.db_url, autocommit=True) as conn:
-            return fn(conn, *args)
-
     async def reload(self) -> None:
         rows = await asyncio.to_thread(self._db, q.enabled_inferior_platforms)
         self.platforms = {p.user_id: p for p in rows}
@@ -279,6 +276,12 @@ class SuperiorService(MainLinkServer):
                 del self.pending_codes[user_id]
 
     async def run(self) -> None:
+        try:
+            await self._run()
+        finally:
+            await asyncio.to_thread(self._db.close)
+
+    async def _run(self) -> None:
         await self.reload()
         await self.start()
         reload_at = prune_at = time.monotonic()

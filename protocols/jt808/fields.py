@@ -5,6 +5,7 @@ Wire units never leave ``protocols/``: BCD time in GMT+8 becomes a timezone-awar
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 
 from protocols.china_time import CHINA_TZ, CHINA_UTC_OFFSET
@@ -22,6 +23,8 @@ _BCD_VALUE = [
 _TIME_CACHE: dict[bytes, datetime] = {}
 _TIME_CACHE_MAX = 8192
 cached_utc_time = _TIME_CACHE.get  # hot-path lookup; falls back to bcd_time_to_utc on a miss
+# The other way (positions encoded again: JT/T 809 forwarding, the simulator), by unix second.
+_BCD_CACHE: dict[int, bytes] = {}
 
 
 def check_version(version: str) -> str:
@@ -54,10 +57,18 @@ def utc_to_bcd_time(moment: datetime) -> bytes:
     """Aware datetime -> BCD[6] in GMT+8. Raises ValueError for a naive datetime or a year outside 2000-2099."""
     if moment.tzinfo is None:
         raise ValueError("fix times must be timezone-aware (UTC)")
+    second = math.floor(moment.timestamp())  # the encoding's resolution; the cache's key, like _TIME_CACHE's
+    cached = _BCD_CACHE.get(second)
+    if cached is not None:
+        return cached
     local = moment.astimezone(CHINA_TZ)
     if not 2000 <= local.year <= 2099:
         raise ValueError(f"year {local.year} cannot be sent as BCD[6]")
-    return bytes.fromhex(local.strftime("%y%m%d%H%M%S"))
+    raw = bytes.fromhex(local.strftime("%y%m%d%H%M%S"))
+    if len(_BCD_CACHE) >= _TIME_CACHE_MAX:
+        _BCD_CACHE.clear()
+    _BCD_CACHE[second] = raw
+    return raw
 
 
 def bcd_digits(raw: bytes) -> str:

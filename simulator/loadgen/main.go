@@ -10,9 +10,9 @@
 // reconnects with backoff, and uploads everything unacknowledged, or fallen due while offline, after the
 // next login as 0x0704 backlog batches (kind 1, one in flight). Platform frames with a bad escape, checksum or length are dropped.
 //
-// Reconciliation log (-log): one line per event, "s,<phone>,<fix unix s>" when a position is first sent
-// and "a,<phone>,<fix unix s>" when it is acknowledged, so a benchmark can prove that every acknowledged
-// position is stored. Stats (-stats) as JSON at the end, including the CPU this process used.
+// Reconciliation log (-log): one line per event, "s,<phone>,<fix unix s>,<unix ms>" when a position is first
+// sent and "a,<phone>,<fix unix s>,<unix ms>" when it is acknowledged (the last field: when it happened), so a
+// benchmark can prove that every acknowledged position is stored and time what follows the acknowledgement. Stats (-stats) as JSON at the end, including the CPU this process used.
 //
 // Built by simulator/loadgen.py (go build, on first use, and by scripts/install.sh) into
 // var/bin/fleet-loadgen; run through `fleet loadgen` or benchmarks/ingest_bench.py --source loadgen.
@@ -105,6 +105,7 @@ type logEvent struct {
 	kind byte
 	term int32
 	fix  int64
+	at   int64 // unix milliseconds of the event
 }
 
 type eventLog struct {
@@ -131,7 +132,7 @@ func newEventLog(path string, phones []string) (*eventLog, error) {
 		w := bufio.NewWriterSize(f, 1<<20)
 		line := make([]byte, 0, 64)
 		for ev := range l.ch {
-			line = appendLogLine(line[:0], ev.kind, l.phones[ev.term], ev.fix)
+			line = appendLogLine(line[:0], ev.kind, l.phones[ev.term], ev.fix, ev.at)
 			w.Write(line)
 		}
 		w.Flush()
@@ -143,12 +144,14 @@ func newEventLog(path string, phones []string) (*eventLog, error) {
 
 func (l *eventLog) close() { close(l.ch); <-l.done }
 
-// appendLogLine: "<kind>,<phone>,<fix unix seconds>\n" (simulator/loadgen.py read_log parses it).
-func appendLogLine(dst []byte, kind byte, phone string, fix int64) []byte {
+// appendLogLine: "<kind>,<phone>,<fix unix seconds>,<event unix ms>\n" (simulator/loadgen.py read_log parses it).
+func appendLogLine(dst []byte, kind byte, phone string, fix, at int64) []byte {
 	dst = append(dst, kind, ',')
 	dst = append(dst, phone...)
 	dst = append(dst, ',')
 	dst = strconv.AppendInt(dst, fix, 10)
+	dst = append(dst, ',')
+	dst = strconv.AppendInt(dst, at, 10)
 	return append(dst, '\n')
 }
 
@@ -922,7 +925,7 @@ func (t *terminal) firstSend(k int32) {
 	if !t.everSent[k] {
 		t.everSent[k] = true
 		atomic.AddInt64(&st.Sent, 1)
-		t.log.ch <- logEvent{'s', int32(t.idx - t.cfg.first), t.fixOf(k)}
+		t.log.ch <- logEvent{'s', int32(t.idx - t.cfg.first), t.fixOf(k), time.Now().UnixMilli()}
 	}
 }
 
@@ -974,8 +977,9 @@ func (t *terminal) acknowledged(r reply) bool {
 	if p.batch != nil {
 		atomic.AddInt64(&st.BacklogUploaded, int64(len(items)))
 	}
+	at := time.Now().UnixMilli()
 	for _, k := range items {
-		t.log.ch <- logEvent{'a', int32(t.idx - t.cfg.first), t.fixOf(k)}
+		t.log.ch <- logEvent{'a', int32(t.idx - t.cfg.first), t.fixOf(k), at}
 	}
 	return p.batch != nil
 }

@@ -234,6 +234,24 @@ func (l *testLog) lines(t *testing.T) []string {
 	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 }
 
+// eventsSince: the log's lines without their event time, each time checked to be a unix millisecond count
+// from since to now (the time a position was sent or acknowledged).
+func (l *testLog) eventsSince(t *testing.T, since time.Time) []string {
+	t.Helper()
+	lines := l.lines(t)
+	now := time.Now().UnixMilli()
+	out := make([]string, len(lines))
+	for i, line := range lines {
+		cut := strings.LastIndexByte(line, ',')
+		at, err := strconv.ParseInt(line[cut+1:], 10, 64)
+		if cut < 0 || err != nil || at < since.UnixMilli() || at > now {
+			t.Fatalf("line %q: no event time between %d and %d", line, since.UnixMilli(), now)
+		}
+		out[i] = line[:cut]
+	}
+	return out
+}
+
 func mustHex(t *testing.T, s string) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(s)
@@ -483,6 +501,7 @@ func FuzzFrameReader(f *testing.F) {
 // ---------------------------------------------------------------------------------- acks and resends
 
 func TestAckMustMatchSerialAndMessageID(t *testing.T) {
+	started := time.Now()
 	cfg := testConfig()
 	log := newTestLog(t, cfg)
 	term := newTestTerminal(cfg, 1, log.eventLog)
@@ -513,7 +532,7 @@ func TestAckMustMatchSerialAndMessageID(t *testing.T) {
 		t.Error("a duplicate ack counted twice")
 	}
 	fix := strconv.FormatInt(cfg.fixStart, 10)
-	if got := log.lines(t); strings.Join(got, ";") != "s,013800000001,"+fix+";a,013800000001,"+fix {
+	if got := log.eventsSince(t, started); strings.Join(got, ";") != "s,013800000001,"+fix+";a,013800000001,"+fix {
 		t.Errorf("log %q", got)
 	}
 }
@@ -785,15 +804,15 @@ func TestPositionsFallDueOnTheTerminalsClockUntilTheEnd(t *testing.T) {
 }
 
 func TestReconciliationLogLines(t *testing.T) {
-	if got := string(appendLogLine(nil, 's', "013800000001", 1764300000)); got != "s,013800000001,1764300000\n" {
+	if got := string(appendLogLine(nil, 's', "013800000001", 1764300000, 1764300000250)); got != "s,013800000001,1764300000,1764300000250\n" {
 		t.Errorf("got %q", got)
 	}
 	cfg := testConfig()
 	cfg.first, cfg.terminals = 41, 3
 	log := newTestLog(t, cfg)
-	log.ch <- logEvent{'s', 1, 1764300000}
-	log.ch <- logEvent{'a', 2, 1764300005}
-	if got := log.lines(t); strings.Join(got, "|") != "s,013800000042,1764300000|a,013800000043,1764300005" {
+	log.ch <- logEvent{'s', 1, 1764300000, 1764300000012}
+	log.ch <- logEvent{'a', 2, 1764300005, 1764300007345}
+	if got := log.lines(t); strings.Join(got, "|") != "s,013800000042,1764300000,1764300000012|a,013800000043,1764300005,1764300007345" {
 		t.Errorf("log lines %q", got)
 	}
 }
@@ -1063,9 +1082,10 @@ func TestRunAgainstAFakeGateway(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[string]map[string]bool{"s": {}, "a": {}}
+	sentAt := map[string]int64{}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		parts := strings.Split(line, ",")
-		if len(parts) != 3 || (parts[0] != "s" && parts[0] != "a") || len(parts[1]) != 12 {
+		if len(parts) != 4 || (parts[0] != "s" && parts[0] != "a") || len(parts[1]) != 12 {
 			t.Fatalf("log line %q", line)
 		}
 		key := parts[1] + "," + parts[2]
@@ -1073,6 +1093,16 @@ func TestRunAgainstAFakeGateway(t *testing.T) {
 			t.Errorf("%s logged twice as %s", key, parts[0])
 		}
 		seen[parts[0]][key] = true
+		// the event time: a position is acknowledged after it was first sent, both within the run
+		at, _ := strconv.ParseInt(parts[3], 10, 64)
+		if at < began.UnixMilli() || at > time.Now().UnixMilli() {
+			t.Errorf("log line %q: event time outside the run", line)
+		}
+		if parts[0] == "s" {
+			sentAt[key] = at
+		} else if first, ok := sentAt[key]; ok && at < first {
+			t.Errorf("log line %q: acknowledged %d ms before it was first sent", line, first-at)
+		}
 		fix, _ := strconv.ParseInt(parts[2], 10, 64)
 		if parts[0] == "a" && gw.received[parts[1]][fix] == 0 {
 			t.Errorf("%s acknowledged but never received", key)

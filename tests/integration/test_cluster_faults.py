@@ -119,7 +119,7 @@ def test_killing_a_gateway_and_a_worker_mid_stream_loses_and_duplicates_no_ackno
         assert stats["rejected"] == 0 and stats["bad_frames"] == 0, stats
 
         acked: set[tuple[int, datetime]] = set()
-        for kind, phone, fix_at in loadgen.read_log(log):
+        for kind, phone, fix_at, _ in loadgen.read_log(log):
             if kind == "a":
                 acked.add((devices[phone], fix_at))
         assert len(acked) == stats["acked"]

@@ -88,7 +88,7 @@ def test_every_position_the_loadgen_saw_acknowledged_is_one_row_in_gps(
 
         sent: set[tuple[int, datetime]] = set()
         acked: set[tuple[int, datetime]] = set()
-        for kind, phone, fix_at in loadgen.read_log(log):
+        for kind, phone, fix_at, _ in loadgen.read_log(log):
             (sent if kind == "s" else acked).add((devices[phone], fix_at))
         assert len(acked) == stats["acked"] and acked == sent, "the log's a lines are the sent positions"
 

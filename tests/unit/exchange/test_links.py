@@ -277,6 +277,33 @@ def test_data_goes_on_the_sub_link_with_a_0x1007_while_the_main_link_is_down() -
     run(scenario())
 
 
+def test_frames_sent_together_are_one_write_in_order_each_with_its_own_serial_number() -> None:
+    async def scenario() -> None:
+        superior, recorder = Superior("2019"), Recorder()
+        links = make_links(await superior.start(), recorder, "2019")
+        task = asyncio.create_task(links.run())
+        await eventually(lambda: links.is_up(MAIN))
+        writer = links.writers[MAIN]
+        assert writer is not None
+        writes: list[int] = []
+        write = writer.write
+        writer.write = lambda data: (writes.append(len(data)), write(data))[1]  # type: ignore[method-assign]
+        before, received = links.bytes_written, len(superior.received)
+        bodies = [m.Heartbeat(), m.DisconnectNotice(2), m.Heartbeat()]
+        assert await links.send_all([(type(body).MSG_ID, body) for body in bodies]) == MAIN
+        assert len(writes) == 1 and links.bytes_written - before == writes[0]
+        await eventually(lambda: len(superior.received) >= received + 3)
+        got = superior.received[received:received + 3]
+        assert [message.header.msg_id for message in got] == [type(body).MSG_ID for body in bodies]
+        assert got[1].body.code == 2
+        serials = [message.header.sn for message in got]
+        assert serials == list(range(serials[0], serials[0] + 3))
+        assert [f for f in recorder.frames if f[0] == "up"][-3:] == [("up", MAIN, type(body).MSG_ID) for body in bodies]
+        task.cancel()
+
+    run(scenario())
+
+
 def test_send_raises_link_down_when_neither_link_is_up() -> None:
     async def scenario() -> None:
         links = make_links(1, Recorder())

@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from protocols.jt808 import (
     BodyError,
@@ -53,6 +55,29 @@ def test_writes_utc_fix_times_back_as_gmt8_bcd() -> None:
     assert utc_to_bcd_time(datetime(2024, 12, 31, 23, 0, 0, tzinfo=UTC)).hex() == "250101070000"
     beijing = timezone(timedelta(hours=8))
     assert utc_to_bcd_time(datetime(2025, 1, 1, 7, 0, 0, tzinfo=beijing)).hex() == "250101070000"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.datetimes(min_value=datetime(1999, 12, 31, 16), max_value=datetime(2099, 12, 31, 15, 59, 59),
+                    timezones=st.just(UTC)),
+       st.sampled_from([UTC, timezone(timedelta(hours=8)), timezone(timedelta(hours=-5))]))
+def test_bcd_fix_times_are_the_gmt8_wall_clock_second_whatever_the_zone_and_however_often_asked(
+        instant: datetime, zone: timezone) -> None:
+    moment = instant.astimezone(zone)
+    # the encoder keeps what it wrote by unix second: a second call, or another zone's name for the same
+    # instant, must give the same bytes, and the bytes read back are that instant without its fraction
+    expected = bytes.fromhex(moment.astimezone(timezone(timedelta(hours=8))).strftime("%y%m%d%H%M%S"))
+    assert utc_to_bcd_time(moment) == expected
+    assert utc_to_bcd_time(moment.astimezone(UTC)) == expected
+    assert bcd_time_to_utc(expected) == moment.replace(microsecond=0).astimezone(UTC)
+
+
+def test_rejects_fix_times_outside_the_bcd_century_even_next_to_cached_ones() -> None:
+    utc_to_bcd_time(datetime(2099, 12, 31, 15, 59, 59, tzinfo=UTC))
+    with pytest.raises(ValueError, match="cannot be sent"):
+        utc_to_bcd_time(datetime(2099, 12, 31, 16, 0, 0, tzinfo=UTC))
+    with pytest.raises(ValueError, match="cannot be sent"):
+        utc_to_bcd_time(datetime(1999, 12, 31, 15, 59, 59, tzinfo=UTC))
 
 
 def test_rejects_naive_fix_times_when_encoding() -> None:

@@ -170,10 +170,14 @@ def test_frames_decode_with_the_project_codec_and_the_log_names_what_the_gateway
             received.add((msg.header.phone, report.fix_at))
 
     events = list(loadgen.read_log(log))
-    sent = {(phone, fix_at) for kind, phone, fix_at in events if kind == "s"}
-    acked = {(phone, fix_at) for kind, phone, fix_at in events if kind == "a"}
+    sent = {(e.phone, e.fix_at): e.at for e in events if e.kind == "s"}
+    acked = {(e.phone, e.fix_at): e.at for e in events if e.kind == "a"}
     assert len(events) == len(sent) + len(acked), "a position logged twice"
-    assert received == sent and acked == sent, (sorted(sent - received), sorted(sent - acked))
+    assert received == sent.keys() and acked.keys() == sent.keys(), (sorted(sent.keys() - received),
+                                                                     sorted(sent.keys() - acked.keys()))
+    # each event's time: within the run, an acknowledgement after the position's first sending
+    assert all(started.timestamp() - 1 <= e.at <= time.time() for e in events), events[:3]
+    assert all(acked[key] >= sent[key] for key in sent), [key for key in sent if acked[key] < sent[key]][:3]
     # the last fix is about the end of the run (fix clocks 1 s apart per terminal, -fix-start 0)
     newest = max(fix_at for _, fix_at in sent)
     assert abs((newest - started).total_seconds()) < 5, (newest, started)
@@ -198,13 +202,14 @@ def test_bad_flags_are_refused_before_connecting(binary: Path) -> None:
         assert done.returncode == 2 and word in done.stderr.decode(), (flags, done.stderr)
 
 
-def test_read_log_parses_kind_phone_and_fix_time(tmp_path: Path) -> None:
+def test_read_log_parses_kind_phone_fix_time_and_event_time(tmp_path: Path) -> None:
     log = tmp_path / "loadgen.log"
-    log.write_text("s,013800000001,1764300000\na,013800000001,1764300000\ns,013800000002,1764300001\n")
+    log.write_text("s,013800000001,1764300000,1764300000120\na,013800000001,1764300000,1764300000375\n"
+                   "s,013800000002,1764300001,1764300001002\n")
     assert list(loadgen.read_log(log)) == [
-        ("s", "013800000001", datetime(2025, 11, 28, 3, 20, tzinfo=UTC)),
-        ("a", "013800000001", datetime(2025, 11, 28, 3, 20, tzinfo=UTC)),
-        ("s", "013800000002", datetime(2025, 11, 28, 3, 20, 1, tzinfo=UTC)),
+        ("s", "013800000001", datetime(2025, 11, 28, 3, 20, tzinfo=UTC), 1764300000.12),
+        ("a", "013800000001", datetime(2025, 11, 28, 3, 20, tzinfo=UTC), 1764300000.375),
+        ("s", "013800000002", datetime(2025, 11, 28, 3, 20, 1, tzinfo=UTC), 1764300001.002),
     ]
 
 
