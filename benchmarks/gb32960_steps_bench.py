@@ -80,7 +80,7 @@ def measure(values: list[bytes], batch: int) -> dict[str, Any]:
             sessions = gb_charging.plan_sessions(data, marks)
             [s.row() for s in sessions]
             rows = state_rows(data)
-            [[gb_states._param(c, row.get(c)) for c in gb_states.STATE_COLUMNS] for row in rows]
+            gb_states.states_json(rows)
             reading_rows(data)
             planned = gb_alarms.plan(parsed, known)
             known.update(planned.states)

@@ -110,7 +110,8 @@ def marker(page: Any, vehicle: Vehicle) -> Any:
 def open_popup(page: Any, vehicle: Vehicle) -> Any:
     """Fits the map to the ticked vehicles and clicks ``vehicle``'s marker until its popup is open (returned).
     A live marker moves with every report and while the map's fit animates, so a click aimed at where it was can
-    land beside it: it is clicked again (support.click_until), after fitting the map again, as a user finds the
+    land beside it (once the pointer is on the marker it holds still, layers/VehicleMarkerLayer.ts, so the press
+    and the release land on it): it is clicked again (support.click_until), after fitting the map again, as a user finds the
     vehicle again (fitted to one vehicle the map is at its closest zoom, where a driving vehicle crosses up to
     100 px a report and leaves the view within a few)."""
     def fit_and_click() -> None:

@@ -128,4 +128,22 @@ describe('the alarm configuration dialog', () => {
     expect(sent('/api/command/5/8104.json')).toEqual([{ deviceId: 11 }]);
     expect(sent('/api/command/5/8103.json')).toEqual([{ deviceId: 11, paramList: [{ id: '0055', value: 90 }, { id: '0056', value: 10 }] }]);
   });
+
+  test('keeps what the user typed before the terminal answered and fills the other fields from the answer', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const answered = new Promise<Response>((resolve) => { answer = resolve; });
+    const reply = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (url: string, init?: RequestInit) =>
+      (url === '/api/device/11/terminal/params.json' ? answered : reply(url, init)));
+    const onClose = open('alarmSetting');
+    const maxSpeed = await screen.findByTestId('alarm-maxSpeed', {}, { timeout: 10_000 }) as HTMLInputElement;
+    await screen.findByTestId('alarm-reading');
+    type(maxSpeed, '95');
+    answer(ok({ '0055': '00000078', '0056': '0000000A' }));
+    await screen.findByTestId('alarm-read', {}, { timeout: 10_000 });
+    expect(maxSpeed.value).toBe('95');
+    send();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(sent('/api/command/5/8103.json')).toEqual([{ deviceId: 11, paramList: [{ id: '0055', value: 95 }, { id: '0056', value: 10 }] }]);
+  });
 });

@@ -31,7 +31,8 @@ function FieldInput({ field }: { field: AlarmField }) {
 
 /**
  * 对【plate】进行报警配置: left tabs (overspeed 1, fatigue 2, parking timeout 4, out-of-bounds 5,
- * other 6). The terminal's current values are read first (8104, then the stored 0x0104 answer).
+ * other 6). The terminal's current values are read first (8104, then the stored 0x0104 answer) into the
+ * fields not typed in meanwhile.
  */
 export function AlarmSettingBody({ devices, form, defaultDeviceId, carId, activeTab, onTab }: DialogBodyProps & { carId: number; activeTab: string; onTab: (key: string) => void }) {
   const { t } = useTranslation('command');
@@ -42,7 +43,12 @@ export function AlarmSettingBody({ devices, form, defaultDeviceId, carId, active
     const controller = new AbortController();
     void readTerminalParams({ carId, deviceId }, deviceId, { signal: controller.signal }).then((outcome) => {
       if (controller.signal.aborted) return;
-      if (outcome.kind === 'ok') form.setFieldsValue(alarmValuesFrom(outcome.values));
+      // The terminal's values fill the fields the user has not typed in yet: its answer can come seconds
+      // after the dialog opened, and it must not overwrite (and then send) what the user already entered.
+      if (outcome.kind === 'ok') {
+        form.setFieldsValue(Object.fromEntries(Object.entries(alarmValuesFrom(outcome.values))
+          .filter(([name]) => !form.isFieldTouched(name))));
+      }
       setRead({ deviceId, state: outcome.kind });
     });
     return () => controller.abort();

@@ -71,6 +71,22 @@ describe('VehicleMarkerLayer', () => {
     expect(layer.latLngOf(2)).toBeNull();
   });
 
+  it('holds a marker still while the pointer is on it and moves it to its last report when the pointer leaves', () => {
+    layer.setClustering(false);
+    layer.show([{ deviceId: 1, plate: 'A' }, { deviceId: 2, plate: 'B' }], (id) => pos(id, 116.4 + id / 100, 39.9));
+    const held = (layer as unknown as { entries: Map<number, { marker: L.Marker }> }).entries.get(1)!.marker;
+    held.fire('mouseover');
+    layer.update([pos(1, 116.45, 39.95, 2), pos(2, 116.3, 39.8, 2)]);
+    layer.update([pos(1, 116.46, 39.96, 3)]);
+    expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.41); // under the pointer: where it was pressed
+    expect(layer.latLngOf(2)?.lng).toBeCloseTo(116.3); // the others move
+    held.fire('mouseout');
+    expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.46); // then to its last report
+    expect(layer.latLngOf(1)?.lat).toBeCloseTo(39.96);
+    layer.update([pos(1, 116.47, 39.97, 4)]);
+    expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.47); // and moves again with every report
+  });
+
   it('moves markers from a batch and adds a ticked vehicle on its first fix', () => {
     layer.show(
       [

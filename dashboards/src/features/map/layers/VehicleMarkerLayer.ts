@@ -12,6 +12,11 @@
  * re-checks the drift at the new zoom. Every cluster-group mutation runs with all markers answering
  * the position the tree has them at (withTreePositions), since markercluster reads positions while
  * it restructures.
+ *
+ * A marker under the pointer holds still (as the popup under it does, popup/VehiclePopupLayer.tsx): a live
+ * vehicle at the closest zoom crosses up to 100 px a report, and a marker that moved between the press and
+ * the release of a click was not clicked (the click went to the map). Its reports are kept and the last one
+ * applied when the pointer leaves it; the overlap spreading waits too, as it may shift the marker.
  */
 import L from 'leaflet';
 import 'leaflet.markercluster';
@@ -30,6 +35,10 @@ export interface Entry {
   treeLatLng: L.LatLng;
   /** The element still shows an older position: refreshed when the marker comes on screen. */
   stale: boolean;
+  /** The pointer is on the marker: moves wait until it leaves. */
+  held: boolean;
+  /** A report came while held: the marker is not at `position` yet. */
+  behind: boolean;
 }
 
 export interface ShownVehicle {
@@ -124,6 +133,10 @@ export class VehicleMarkerLayer {
       }
       const previous = entry.position;
       entry.position = position;
+      if (entry.held) {
+        entry.behind = true;
+        continue;
+      }
       const marker = entry.marker as Internal;
       // Only markers on screen (as themselves) touch the DOM; the others catch up when shown.
       if (marker._map) updateVehicleElement(entry.element, position);
@@ -136,6 +149,22 @@ export class VehicleMarkerLayer {
     this.drainDrifted();
     if (added.length) this.withTreePositions(() => this.group.addLayers(added));
     if (changed.length) this.scheduleSpread();
+  }
+
+  /** The pointer left a held marker: it goes where its last report says. */
+  private release(entry: Entry): void {
+    entry.held = false;
+    if (!entry.behind) return;
+    entry.behind = false;
+    const marker = entry.marker as Internal;
+    if (marker._map) updateVehicleElement(entry.element, entry.position);
+    else entry.stale = true;
+    marker._latlng = L.latLng(this.displayLatLng(entry.position));
+    if (marker._map) marker.update();
+    const zoom = this.map.getZoom();
+    if (this.drift(entry, zoom) > this.threshold(zoom)) this.drifted.add(entry);
+    this.drainDrifted();
+    this.scheduleSpread();
   }
 
   setCoordSystem(coord: CoordSystem): void {
@@ -212,12 +241,20 @@ export class VehicleMarkerLayer {
     if (this.drifted.size === 0) return;
     const batch: Entry[] = [];
     for (const entry of this.drifted) {
+      if (entry.held) continue; // re-filed when the pointer leaves it (release)
       this.drifted.delete(entry);
       batch.push(entry);
       if (batch.length >= REBIN_BUDGET) break;
     }
-    this.rebin(batch);
-    if (this.drifted.size > 0) this.rebinTimer = setTimeout(() => this.drainDrifted(), REBIN_TICK_MS);
+    if (batch.length) this.rebin(batch);
+    let waiting = false;
+    for (const entry of this.drifted) {
+      if (!entry.held) {
+        waiting = true;
+        break;
+      }
+    }
+    if (waiting) this.rebinTimer = setTimeout(() => this.drainDrifted(), REBIN_TICK_MS);
   }
 
   /** Re-bins markers at their current positions: one removeLayers/addLayers pair for the batch. */
@@ -271,8 +308,12 @@ export class VehicleMarkerLayer {
     updateVehicleElement(element, position);
     const latLng = L.latLng(this.displayLatLng(position));
     const marker = L.marker(latLng, { icon: vehicleIcon(element), keyboard: false });
-    const entry: Entry = { marker, element, position, treeLatLng: latLng, stale: false };
+    const entry: Entry = { marker, element, position, treeLatLng: latLng, stale: false, held: false, behind: false };
     marker.on('click', () => this.options.onSelect(deviceId));
+    marker.on('mouseover', () => {
+      entry.held = true;
+    });
+    marker.on('mouseout remove', () => this.release(entry));
     marker.on('add', () => {
       if (!entry.stale) return;
       entry.stale = false;
@@ -290,6 +331,7 @@ export class VehicleMarkerLayer {
     if (this.spreadTimer) return;
     this.spreadTimer = setTimeout(() => {
       this.spreadTimer = null;
+      for (const entry of this.entries.values()) if (entry.held) return; // spread again when released
       spreadVisible(this.map, this.group, this.entries.values());
     }, SPREAD_DEBOUNCE_MS);
   }
