@@ -13,7 +13,7 @@
  * the position the tree has them at (withTreePositions), since markercluster reads positions while
  * it restructures.
  *
- * A marker under the pointer holds still (as the popup under it does, popup/VehiclePopupLayer.tsx): a live
+ * A marker under the pointer holds still (as the popup under it does, features/map/popup/VehiclePopupLayer.tsx): a live
  * vehicle at the closest zoom crosses up to 100 px a report, and a marker that moved between the press and
  * the release of a click was not clicked (the click went to the map). Its reports are kept and the last one
  * applied when the pointer leaves it; the overlap spreading waits too, as it may shift the marker.
