@@ -3,7 +3,7 @@ import L from 'leaflet';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LivePosition } from '../../../live/types';
 import { createVehicleElement, updateVehicleElement } from './vehicleIcon';
-import { VehicleMarkerLayer } from './VehicleMarkerLayer';
+import { HOLD_MAX_MS, VehicleMarkerLayer } from './VehicleMarkerLayer';
 
 function pos(deviceId: number, lng: number, lat: number, t = 1, extra: Partial<LivePosition> = {}): LivePosition {
   return {
@@ -85,6 +85,14 @@ describe('VehicleMarkerLayer', () => {
     expect(layer.latLngOf(1)?.lat).toBeCloseTo(39.96);
     layer.update([pos(1, 116.47, 39.97, 4)]);
     expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.47); // and moves again with every report
+    // a pointer that never leaves (a tap on a touch screen) holds it at most HOLD_MAX_MS
+    held.fire('mouseover');
+    layer.update([pos(1, 116.48, 39.98, 5)]);
+    expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.47);
+    vi.advanceTimersByTime(HOLD_MAX_MS);
+    expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.48);
+    layer.update([pos(1, 116.49, 39.99, 6)]);
+    expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.49);
   });
 
   it('moves markers from a batch and adds a ticked vehicle on its first fix', () => {

@@ -16,7 +16,8 @@
  * A marker under the pointer holds still (as the popup under it does, features/map/popup/VehiclePopupLayer.tsx): a live
  * vehicle at the closest zoom crosses up to 100 px a report, and a marker that moved between the press and
  * the release of a click was not clicked (the click went to the map). Its reports are kept and the last one
- * applied when the pointer leaves it; the overlap spreading waits too, as it may shift the marker.
+ * applied when the pointer leaves it, or after HOLD_MAX_MS (a tap on a touch screen leaves the pointer "on" the
+ * marker until the next tap); the overlap spreading waits too, as it may shift the marker.
  */
 import L from 'leaflet';
 import 'leaflet.markercluster';
@@ -39,6 +40,8 @@ export interface Entry {
   held: boolean;
   /** A report came while held: the marker is not at `position` yet. */
   behind: boolean;
+  /** Ends the hold after HOLD_MAX_MS. */
+  holdTimer: ReturnType<typeof setTimeout> | null;
 }
 
 export interface ShownVehicle {
@@ -58,6 +61,8 @@ const REBIN_BUDGET = 150;
 const REBIN_TICK_MS = 40;
 const SCATTERED_DRIFT_PX = 256;
 const VIEW_PADDING = 0.3;
+/** The longest a marker holds still under the pointer: long enough for a click, short of hiding a journey. */
+export const HOLD_MAX_MS = 3_000;
 
 // Leaflet internals the fast path uses: the position field, the map (set while on screen), update().
 type Internal = L.Marker & { _latlng: L.LatLng; _map?: L.Map | null; update(): L.Marker };
@@ -153,8 +158,11 @@ export class VehicleMarkerLayer {
 
   /** The pointer left a held marker: it goes where its last report says. */
   private release(entry: Entry): void {
+    if (entry.holdTimer) clearTimeout(entry.holdTimer);
+    entry.holdTimer = null;
     entry.held = false;
-    if (!entry.behind) return;
+    // an unticked vehicle's marker is released as it is removed: it stays removed
+    if (!entry.behind || this.entries.get(entry.position.deviceId) !== entry) return;
     entry.behind = false;
     const marker = entry.marker as Internal;
     if (marker._map) updateVehicleElement(entry.element, entry.position);
@@ -308,10 +316,12 @@ export class VehicleMarkerLayer {
     updateVehicleElement(element, position);
     const latLng = L.latLng(this.displayLatLng(position));
     const marker = L.marker(latLng, { icon: vehicleIcon(element), keyboard: false });
-    const entry: Entry = { marker, element, position, treeLatLng: latLng, stale: false, held: false, behind: false };
+    const entry: Entry = { marker, element, position, treeLatLng: latLng, stale: false, held: false, behind: false, holdTimer: null };
     marker.on('click', () => this.options.onSelect(deviceId));
     marker.on('mouseover', () => {
+      if (entry.held) return;
       entry.held = true;
+      entry.holdTimer = setTimeout(() => this.release(entry), HOLD_MAX_MS);
     });
     marker.on('mouseout remove', () => this.release(entry));
     marker.on('add', () => {
