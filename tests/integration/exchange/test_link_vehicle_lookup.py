@@ -66,6 +66,7 @@ async def _linked_service(pg_url: str, terminals: list[Any]) -> AsyncIterator[tu
         yield svc, superior, lookups
     finally:
         task.cancel()
+        await asyncio.to_thread(real_db.close)  # what run() does when the service stops
 
 
 def _dynamic(superior: Superior) -> list[m.VehicleDynamic]:
