@@ -8,8 +8,10 @@ gives the configured one. yoyo's ``postgresql+psycopg://`` form is accepted too.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 import psycopg
@@ -77,7 +79,8 @@ class PooledCalls:
     at once. The pool opens on the first call without waiting for the database, so a service starts while the
     database is away; a call then raises psycopg_pool.PoolTimeout (an OperationalError) after ``timeout_s``. Each
     connection is checked as it is taken (an empty query), so a database restarted between two calls costs the
-    next call a new connection, not an error. ``close()`` when the service stops."""
+    next call a new connection, not an error. An asyncio service runs inside ``async with calls.kept():``, which
+    closes the connections however the run ends; others call ``close()`` when they stop."""
 
     def __init__(self, url: str, *, name: str, max_size: int = 2, timeout_s: float = 10.0) -> None:
         self._url = libpq_url(url)
@@ -105,3 +108,11 @@ class PooledCalls:
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.close()
+
+    @contextlib.asynccontextmanager
+    async def kept(self) -> AsyncIterator[PooledCalls]:
+        """The calls for the body of an asyncio service's run: closed when it returns, fails or is cancelled."""
+        try:
+            yield self
+        finally:
+            await asyncio.to_thread(self.close)

@@ -83,31 +83,26 @@ class Gb32960PlatformService:
             self.counters["last_error"] = error[:500]
 
     async def run(self) -> None:
-        try:
-            await self._run()
-        finally:
-            await asyncio.to_thread(self._db.close)
-
-    async def _run(self) -> None:
-        unlinked = _unlinked(self.platform)
-        if unlinked is not None:
-            self._state("error", unlinked)
-            await asyncio.to_thread(self._save_state)
-            await asyncio.Event().wait()
-        tasks = [asyncio.create_task(self.link.run(), name=f"gb32960-link-{self.platform.id}"),
-                 asyncio.create_task(self._forward(), name=f"gb32960-forward-{self.platform.id}"),
-                 asyncio.create_task(self._save_states(), name=f"gb32960-state-{self.platform.id}")]
-        try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-            for task in done:
-                task.result()  # a failed task fails the service; `fleet exchange` restarts it at the next reload
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            with contextlib.suppress(Exception):
-                self._state("disconnected", None)
+        async with self._db.kept():
+            unlinked = _unlinked(self.platform)
+            if unlinked is not None:
+                self._state("error", unlinked)
                 await asyncio.to_thread(self._save_state)
+                await asyncio.Event().wait()
+            tasks = [asyncio.create_task(self.link.run(), name=f"gb32960-link-{self.platform.id}"),
+                     asyncio.create_task(self._forward(), name=f"gb32960-forward-{self.platform.id}"),
+                     asyncio.create_task(self._save_states(), name=f"gb32960-state-{self.platform.id}")]
+            try:
+                done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+                for task in done:
+                    task.result()  # a failed task fails the service; `fleet exchange` restarts it at the next reload
+            finally:
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                with contextlib.suppress(Exception):
+                    self._state("disconnected", None)
+                    await asyncio.to_thread(self._save_state)
 
     def _save_state(self) -> None:
         self.counters["last_heartbeat_at"] = self.link.last_heartbeat_at

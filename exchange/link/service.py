@@ -449,30 +449,26 @@ class PlatformService:
         self.producer = producer
 
     async def run(self) -> None:
-        try:
-            await self._run()
-        finally:
-            await asyncio.to_thread(self._db.close)
-
-    async def _run(self) -> None:
-        self.enterprises = await asyncio.to_thread(self._db, q.exchanged_enterprises, self.platform)
-        saved = await asyncio.to_thread(self._db, q.sent_counts, self.platform.id, int(time.time()) - COUNT_WINDOW_S)
-        self.sent_per_second.update(saved)  # what an earlier process sent, for the first 0x9101
-        self.handling_cursor = await asyncio.to_thread(self._db, q.handling_cursor, self.platform.id)
-        await self._start_producer()
-        tasks = [asyncio.create_task(self.links.run()), asyncio.create_task(self._forward()),
-                 asyncio.create_task(self._housekeeping())]
-        try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-            for task in done:
-                task.result()
-        finally:
-            for task in tasks:
-                task.cancel()
-            with contextlib.suppress(Exception):
-                await self.flush()
-            with contextlib.suppress(Exception):
-                await self.controls.stop()
-            if self.producer is not None:
+        async with self._db.kept():
+            self.enterprises = await asyncio.to_thread(self._db, q.exchanged_enterprises, self.platform)
+            since = int(time.time()) - COUNT_WINDOW_S
+            saved = await asyncio.to_thread(self._db, q.sent_counts, self.platform.id, since)
+            self.sent_per_second.update(saved)  # what an earlier process sent, for the first 0x9101
+            self.handling_cursor = await asyncio.to_thread(self._db, q.handling_cursor, self.platform.id)
+            await self._start_producer()
+            tasks = [asyncio.create_task(self.links.run()), asyncio.create_task(self._forward()),
+                     asyncio.create_task(self._housekeeping())]
+            try:
+                done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+                for task in done:
+                    task.result()
+            finally:
+                for task in tasks:
+                    task.cancel()
                 with contextlib.suppress(Exception):
-                    await self.producer.stop()
+                    await self.flush()
+                with contextlib.suppress(Exception):
+                    await self.controls.stop()
+                if self.producer is not None:
+                    with contextlib.suppress(Exception):
+                        await self.producer.stop()

@@ -276,36 +276,32 @@ class SuperiorService(MainLinkServer):
                 del self.pending_codes[user_id]
 
     async def run(self) -> None:
-        try:
-            await self._run()
-        finally:
-            await asyncio.to_thread(self._db.close)
-
-    async def _run(self) -> None:
-        await self.reload()
-        await self.start()
-        reload_at = prune_at = time.monotonic()
-        try:
-            while True:
-                await asyncio.sleep(self.settings.poll_s)
-                try:
-                    if time.monotonic() >= reload_at:
-                        await self.reload()
-                        reload_at = time.monotonic() + self.settings.reload_s
-                    if time.monotonic() >= prune_at:  # positions and frames kept as long as their settings say
-                        await asyncio.to_thread(self._db, q.prune_positions, self.settings.superior_position_days)
-                        await asyncio.to_thread(self._db, superior_q.prune_messages, self.settings.message_log_days)
-                        prune_at = time.monotonic() + 3600
+        async with self._db.kept():
+            await self.reload()
+            await self.start()
+            reload_at = prune_at = time.monotonic()
+            try:
+                while True:
+                    await asyncio.sleep(self.settings.poll_s)
+                    try:
+                        if time.monotonic() >= reload_at:
+                            await self.reload()
+                            reload_at = time.monotonic() + self.settings.reload_s
+                        if time.monotonic() >= prune_at:  # positions and frames kept as long as their settings say
+                            await asyncio.to_thread(self._db, q.prune_positions, self.settings.superior_position_days)
+                            await asyncio.to_thread(self._db, superior_q.prune_messages, self.settings.message_log_days)
+                            prune_at = time.monotonic() + 3600
+                        await self.flush()
+                        await self._expire_requests()
+                        await self._send_requests()
+                        links = {p.id: self.links.get(user_id) for user_id, p in self.platforms.items()}
+                        await self.videos.watch(links)
+                    except Exception:  # the database may be away for a while: the links keep running
+                        log.exception("superior service: housekeeping failed")
+            finally:
+                await self.stop()
+                with contextlib.suppress(Exception):
                     await self.flush()
-                    await self._expire_requests()
-                    await self._send_requests()
-                    await self.videos.watch({p.id: self.links.get(user_id) for user_id, p in self.platforms.items()})
-                except Exception:  # the database may be away for a while: the links keep running
-                    log.exception("superior service: housekeeping failed")
-        finally:
-            await self.stop()
-            with contextlib.suppress(Exception):
-                await self.flush()
 
 
 def _loggable_hex(body: Any, raw: bytes) -> str:

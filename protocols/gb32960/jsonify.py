@@ -56,7 +56,7 @@ def _safe(value: Any) -> Any:
         if isinstance(value, SignedCoordinates):
             out |= {"lat": value.lat, "lng": value.lng, "fix_valid": value.fix_valid}
         if isinstance(value, Alarms):
-            out["general_alarms"] = [flag.name for flag in value.general]
+            out["general_alarms"] = list(value.general_names)
         return out
     if isinstance(value, list | tuple):
         return [_safe(v) for v in value]

@@ -7,6 +7,7 @@ offset -1000 A, cell voltage 1 mV, temperatures offset -40 °C, ...); abnormal /
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import IntFlag
 from typing import Self
@@ -226,6 +227,14 @@ class GeneralAlarm(IntFlag):
 
 
 FaultCodes = tuple[int, ...] | Special
+_GENERAL_BITS = (1 << 19) - 1
+
+
+@functools.lru_cache(maxsize=1024)
+def _general_names(bits: int) -> tuple[str, ...]:
+    # looked up once per distinct value: iterating an IntFlag costs as much as decoding the rest of the block, and a
+    # fleet's frames carry few distinct combinations (bounded, so a terminal sending every value cannot grow it)
+    return tuple(flag.name or "" for flag in GeneralAlarm(bits))
 
 
 def read_codes(data: bytes, at: int, what: str, width: int = 4) -> tuple[FaultCodes, int]:
@@ -265,7 +274,12 @@ class Alarms:
 
     @property
     def general(self) -> GeneralAlarm:
-        return GeneralAlarm(self.flags & ((1 << 19) - 1))
+        return GeneralAlarm(self.flags & _GENERAL_BITS)
+
+    @property
+    def general_names(self) -> tuple[str, ...]:
+        """The set general flags' names, lowest bit first (the names of ``general``)."""
+        return _general_names(self.flags & _GENERAL_BITS)
 
     @classmethod
     def decode(cls, data: bytes, at: int) -> tuple[Self, int]:

@@ -1,8 +1,10 @@
 """warehouse.db.PooledCalls against the real PostgreSQL: one connection kept between calls, a connection the
-server dropped replaced without an error, a database that is away an error after the timeout, not a hang."""
+server dropped replaced without an error, a database that is away an error after the timeout, not a hang, and a
+service's run that ends however it ends (here: cancelled) leaving no connection behind."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 
@@ -52,3 +54,33 @@ def test_a_database_that_is_away_fails_a_call_after_the_timeout_and_creating_it_
         assert time.monotonic() - started < 15
     finally:
         calls.close()
+
+
+def _backend_alive(pg_url: str, pid: int) -> bool:
+    with connect(pg_url, autocommit=True) as admin:
+        return admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone() == (1,)
+
+
+def test_a_service_run_inside_kept_closes_its_connections_when_it_is_cancelled(pg_url: str) -> None:
+    calls = PooledCalls(pg_url, name="pooled-calls-kept", max_size=1)
+    pids: list[int] = []
+
+    async def service_run() -> None:
+        async with calls.kept():
+            pids.append(await asyncio.to_thread(calls, _pid))
+            await asyncio.Event().wait()  # a service runs until it is stopped
+
+    async def main() -> None:
+        task = asyncio.create_task(service_run())
+        while not pids:
+            await asyncio.sleep(0.01)
+        assert _backend_alive(pg_url, pids[0])  # kept while the service runs
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    deadline = time.monotonic() + 5
+    while _backend_alive(pg_url, pids[0]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _backend_alive(pg_url, pids[0])

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from protocols.gb32960 import BodyError, Protocol, Response, Special, TimeOnly, decode_frame, encode_frame
 from protocols.gb32960.jsonify import to_json
@@ -36,6 +38,11 @@ from protocols.gb32960.messages.realtime import decode_blocks
 
 AT = datetime(2026, 3, 1, 4, 5, 6, tzinfo=UTC)
 VIN = "LNBSCU3H5JR000001"
+# GB/T 32960.3-2016 table 19, bits 0-18 (19-31 reserved)
+BIT_NAMES = ("TEMPERATURE_DIFFERENCE", "BATTERY_HIGH_TEMPERATURE", "STORAGE_OVERVOLTAGE", "STORAGE_UNDERVOLTAGE",
+             "SOC_LOW", "CELL_OVERVOLTAGE", "CELL_UNDERVOLTAGE", "SOC_HIGH", "SOC_JUMP", "STORAGE_MISMATCH",
+             "CELL_CONSISTENCY", "INSULATION", "DCDC_TEMPERATURE", "BRAKE_SYSTEM", "DCDC_STATUS",
+             "MOTOR_CONTROLLER_TEMPERATURE", "HIGH_VOLTAGE_INTERLOCK", "MOTOR_TEMPERATURE", "STORAGE_OVERCHARGE")
 
 
 def _vehicle(**changes: object) -> VehicleData:
@@ -103,6 +110,16 @@ def test_fault_codes_and_general_flags_round_trip() -> None:
     decoded = _roundtrip(RealtimeReport(AT, (alarms,))).block(Alarms)
     assert decoded == alarms
     assert [f.name for f in decoded.general] == ["INSULATION", "STORAGE_OVERCHARGE"]
+
+
+@settings(max_examples=300)
+@given(st.integers(0, 2**32 - 1))
+def test_the_general_alarm_names_are_the_set_flags_lowest_bit_first_and_reserved_bits_name_nothing(flags: int) -> None:
+    alarms = Alarms(1, flags, (), (), (), ())
+    expected = [name for bit, name in enumerate(BIT_NAMES) if flags >> bit & 1]
+    assert list(alarms.general_names) == expected
+    message = decode_frame(encode_frame(0x02, RealtimeReport(AT, (alarms,)), vin=VIN))
+    assert to_json(message)["body"]["blocks"][0]["general_alarms"] == expected
 
 
 def test_a_fault_count_marked_abnormal_or_invalid_carries_no_codes() -> None:

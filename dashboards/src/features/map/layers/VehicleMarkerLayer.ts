@@ -142,14 +142,7 @@ export class VehicleMarkerLayer {
         entry.behind = true;
         continue;
       }
-      const marker = entry.marker as Internal;
-      // Only markers on screen (as themselves) touch the DOM; the others catch up when shown.
-      if (marker._map) updateVehicleElement(entry.element, position);
-      else entry.stale = true;
-      if (previous.lng === position.lng && previous.lat === position.lat) continue;
-      marker._latlng = L.latLng(this.displayLatLng(position));
-      if (marker._map) marker.update();
-      if (this.drift(entry, zoom) > threshold) this.drifted.add(entry);
+      this.applyReport(entry, previous.lng !== position.lng || previous.lat !== position.lat, zoom, threshold);
     }
     this.drainDrifted();
     if (added.length) this.withTreePositions(() => this.group.addLayers(added));
@@ -164,15 +157,22 @@ export class VehicleMarkerLayer {
     // an unticked vehicle's marker is released as it is removed: it stays removed
     if (!entry.behind || this.entries.get(entry.position.deviceId) !== entry) return;
     entry.behind = false;
+    const zoom = this.map.getZoom();
+    this.applyReport(entry, true, zoom, this.threshold(zoom));
+    this.drainDrifted();
+    this.scheduleSpread();
+  }
+
+  /** Shows an entry's last report: its element and, when `moved`, its place (re-binned once it drifted). Only
+   * markers on screen (as themselves) touch the DOM; the others catch up when shown. */
+  private applyReport(entry: Entry, moved: boolean, zoom: number, threshold: number): void {
     const marker = entry.marker as Internal;
     if (marker._map) updateVehicleElement(entry.element, entry.position);
     else entry.stale = true;
+    if (!moved) return;
     marker._latlng = L.latLng(this.displayLatLng(entry.position));
     if (marker._map) marker.update();
-    const zoom = this.map.getZoom();
-    if (this.drift(entry, zoom) > this.threshold(zoom)) this.drifted.add(entry);
-    this.drainDrifted();
-    this.scheduleSpread();
+    if (this.drift(entry, zoom) > threshold) this.drifted.add(entry);
   }
 
   setCoordSystem(coord: CoordSystem): void {
