@@ -225,3 +225,25 @@ def test_an_activation_with_trailing_bytes_is_a_body_error() -> None:
     data = ActivationRequest(AT, "C", b"k", VIN, Signature(1, b"", b"")).encode(Protocol.GB32960_2025) + b"\x00"
     with pytest.raises(BodyError, match="after the signature"):
         decode_frame(encode_frame(0x09, data, vin=VIN, protocol=Protocol.GB32960_2025))
+
+
+def test_the_json_of_blocks_names_each_type_and_info_type_in_order_with_coordinates_alarms_and_states() -> None:
+    report = RealtimeReport(AT, (Position(0x06, 58.123456, 34.5), Alarms(2, 1 << 4, (), Special.ABNORMAL, (7,), ()),
+                                 CellVoltages((PackVoltages(1, 3.3, Special.INVALID, 1, 2, (3.3, Special.ABNORMAL)),)),
+                                 CustomBlock(0x81, b"\x01\xff")))
+    blocks = to_json(decode_frame(encode_frame(0x02, report, vin=VIN)))["body"]["blocks"]
+    assert [list(b) for b in blocks] == [
+        ["type", "status", "longitude_deg", "latitude_deg", "info_type", "lat", "lng", "fix_valid"],
+        ["type", "max_level", "flags", "storage_faults", "motor_faults", "engine_faults", "other_faults", "info_type",
+         "general_alarms"],
+        ["type", "packs", "info_type"],
+        ["type", "info_type", "data"],
+    ]
+    position, alarms, cells, custom = blocks
+    assert position == {"type": "Position", "status": 6, "longitude_deg": 58.123456, "latitude_deg": 34.5,
+                        "info_type": "0x05", "lat": -34.5, "lng": -58.123456, "fix_valid": True}
+    assert alarms["info_type"] == "0x07" and alarms["general_alarms"] == ["SOC_LOW"]
+    assert alarms["motor_faults"] == "abnormal" and alarms["engine_faults"] == [7]
+    assert cells["packs"] == [{"type": "PackVoltages", "number": 1, "voltage_v": 3.3, "current_a": "invalid",
+                               "total_cells": 1, "first_cell": 2, "cell_voltages_v": [3.3, "abnormal"]}]
+    assert custom == {"type": "CustomBlock", "info_type": "0x81", "data": "01ff"}  # its own info type, as text
