@@ -4,10 +4,13 @@
  * remove themselves on cleanup (after traccar-web's MapView/MapPositions). Nothing here re-renders
  * on live updates. The map re-measures itself whenever its container changes size (sidebar
  * collapsed, layout switched, window resized): without that Leaflet leaves a grey dead strip.
+ * A user who asked the system for less motion (WCAG 2.3.3) gets a map that jumps instead of gliding: no
+ * animated zoom, fade or marker zoom, no inertia after a drag (the map is created again if that changes).
  */
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useCallback, useState, type ReactNode } from 'react';
+import { usePrefersReducedMotion } from '../../components/reducedMotion';
 import { BaiduCRS } from './layers/baiduCrs';
 import type { CrsId } from './layers/baseLayers';
 import { toDisplay } from './layers/coords';
@@ -27,6 +30,7 @@ export interface LiveMapProps {
 export function LiveMap({ crs, coord, center, zoom, children }: LiveMapProps) {
   const [map, setMap] = useState<L.Map | null>(null);
   const { lng, lat } = center;
+  const motion = !usePrefersReducedMotion();
 
   // A callback ref with cleanup (React 19): the map lives exactly as long as its container.
   const attach = useCallback(
@@ -40,6 +44,10 @@ export function LiveMap({ crs, coord, center, zoom, children }: LiveMapProps) {
         minZoom: MIN_ZOOM,
         zoomControl: true,
         attributionControl: true,
+        zoomAnimation: motion,
+        fadeAnimation: motion,
+        markerZoomAnimation: motion,
+        inertia: motion,
       });
       instance.on('dragstart', () => claimView(instance));
       // The zoom level on the element, for the screen tests (a selected vehicle is shown up close).
@@ -61,7 +69,7 @@ export function LiveMap({ crs, coord, center, zoom, children }: LiveMapProps) {
     },
     // The starting view only matters when the map is created; later changes go through layers.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [crs],
+    [crs, motion],
   );
 
   return (

@@ -20,3 +20,9 @@ export function claimView(map: L.Map): void {
 export function isViewClaimed(map: L.Map): boolean {
   return claimedViews.has(map);
 }
+
+/** Whether `map` moves smoothly: a pan asked of it animates only when the map does (LiveMap: not for a user who
+ * asked for less motion). */
+export function mapMotion(map: L.Map): boolean {
+  return map.options.zoomAnimation !== false;
+}

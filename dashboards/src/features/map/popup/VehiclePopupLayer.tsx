@@ -14,7 +14,7 @@ import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { LiveHub } from '../../../live/LiveHub';
 import { toDisplay, type CoordSystem } from '../layers/coords';
-import { claimView, useLeafletMap } from '../mapContext';
+import { claimView, mapMotion, useLeafletMap } from '../mapContext';
 import type { CarRow } from '../model/types';
 import type { VehicleAction } from './ActionModal';
 import {
@@ -140,7 +140,7 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
       if (open && !opened) popup.openOn(map);
       if (followRef.current) {
         claimView(map);
-        map.panTo(latLng, { animate: true });
+        map.panTo(latLng, { animate: mapMotion(map) });
       } else if (opened) {
         fitWhenSettled(map, popup); // a vehicle driving towards the map's edge keeps its popup in view
       }
@@ -172,7 +172,7 @@ export function VehiclePopupLayer({ hub, coord, selected, onClose, onAction, fol
       claimView(map);
       const latLng = toDisplay(p.lng, p.lat, coord);
       if (pendingZoom.current) map.setView(latLng, Math.max(map.getZoom(), SELECT_ZOOM), { animate: false });
-      else map.panTo(latLng, { animate: true });
+      else map.panTo(latLng, { animate: mapMotion(map) });
       pendingZoom.current = false;
       const popup = popupRef.current;
       if (popup?.isOpen()) fitWhenSettled(map, popup);
