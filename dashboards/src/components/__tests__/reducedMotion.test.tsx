@@ -4,26 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../i18n';
 import { SettingsProvider } from '../../layouts/settings/SettingsContext';
 import AppProviders from '../AppProviders';
-
-/** A matchMedia whose reduced-motion answer the test sets and changes. */
-function systemMotion(reduced: boolean) {
-  const listeners = new Set<() => void>();
-  const state = { reduced };
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    get matches() { return query.includes('prefers-reduced-motion') ? state.reduced : /min-width/.test(query); },
-    media: query,
-    onchange: null,
-    addListener: () => undefined,
-    removeListener: () => undefined,
-    addEventListener: (_type: string, listener: () => void) => listeners.add(listener),
-    removeEventListener: (_type: string, listener: () => void) => listeners.delete(listener),
-    dispatchEvent: () => false,
-  }));
-  return (next: boolean) => {
-    state.reduced = next;
-    listeners.forEach((listener) => listener());
-  };
-}
+import { systemMotion } from '../../test/systemMotion';
 
 /** antd's motion token under the console's providers (dialogs zooming, menus sliding: antd follows it). */
 function Motion() {

@@ -4,26 +4,7 @@ import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LiveMap } from './LiveMap';
 import { mapMotion, useLeafletMap } from './mapContext';
-
-/** A matchMedia whose reduced-motion answer the test sets and changes. */
-function systemMotion(reduced: boolean) {
-  const listeners = new Set<() => void>();
-  const state = { reduced };
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    get matches() { return query.includes('prefers-reduced-motion') ? state.reduced : false; },
-    media: query,
-    onchange: null,
-    addListener: () => undefined,
-    removeListener: () => undefined,
-    addEventListener: (_type: string, listener: () => void) => listeners.add(listener),
-    removeEventListener: (_type: string, listener: () => void) => listeners.delete(listener),
-    dispatchEvent: () => false,
-  }));
-  return (next: boolean) => {
-    state.reduced = next;
-    listeners.forEach((listener) => listener());
-  };
-}
+import { systemMotion } from '../../test/systemMotion';
 
 let current: L.Map | null = null;
 function Probe() {
