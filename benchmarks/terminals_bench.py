@@ -55,6 +55,17 @@ from fleet.demo_fleet import device_phone, terminal_phone
 from fleet.services._system import free_port, port_answers
 from simulator import loadgen
 
+SOMAXCONN = Path("/proc/sys/net/core/somaxconn")
+
+
+def listen_overflows() -> int:
+    """The kernel's count of connections dropped at a full accept queue (TcpExt ListenOverflows)."""
+    lines = Path("/proc/net/netstat").read_text().splitlines()
+    for names, values in zip(lines[::2], lines[1::2], strict=False):
+        if names.startswith("TcpExt:"):
+            return int(dict(zip(names.split()[1:], values.split()[1:], strict=True)).get("ListenOverflows", 0))
+    return 0
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -70,6 +81,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--profile", type=Path, default=None,
                    help="py-spy raw profiles of the restarted gateways over the storm's first 90 s, into this folder"
                         " (benchmarks/profile_summary.py reads them; py-spy is no project dependency)")
+    p.add_argument("--somaxconn", type=int, default=None,
+                   help="set net.core.somaxconn (the kernel's cap on the gateways' accept queue) for the run and restore it"
+                        " after (needs the right to write /proc/sys/net/core/somaxconn)")
     p.add_argument("--database-url", default="")
     p.add_argument("--kafka-bootstrap", default="")
     args = p.parse_args(argv)
@@ -236,6 +250,10 @@ def main(argv: list[str] | None = None) -> int:
     loadgen.ensure_built()
     report: dict[str, Any] = {"terminals": args.terminals, "gateways": args.gateways, "fd_limit": hard}
     with tempfile.TemporaryDirectory(prefix="terminals-bench-") as tmp, ExitStack() as stack:  # processes first
+        if args.somaxconn is not None:
+            was = SOMAXCONN.read_text()
+            SOMAXCONN.write_text(f"{args.somaxconn}\n")
+            stack.callback(SOMAXCONN.write_text, was)
         workdir = Path(tmp)
         db_url, bootstrap = ib.start_servers(stack, workdir, args)
         t0 = time.monotonic()
@@ -301,6 +319,7 @@ def storm_phase(stack: ExitStack, workdir: Path, gateways: Gateways, codes: dict
     online = wait_online(storm, args.terminals, ramp_s * 3 + 120, began)
     time.sleep(2.0)  # every load generator's progress line counts the last login
     before = storm.progress()
+    overflows_before = listen_overflows()
     killed_at = gateways.kill_and_restart()
     if args.profile is not None:
         args.profile.mkdir(parents=True, exist_ok=True)
@@ -318,15 +337,20 @@ def storm_phase(stack: ExitStack, workdir: Path, gateways: Gateways, codes: dict
     report["storm"] = wait_online(storm, args.terminals, args.storm_timeout, killed_at,
                                   (0.5, 0.9, 0.99), before.get("authenticated", 0), on_poll=note_listening)
     report["storm"]["gateways_listening_again_s"] = listening.get("s")
+    # connects the kernel dropped because a gateway's accept queue was full (this network namespace, all ports):
+    # each is dialled again only after TCP's doubling timers
+    report["storm"]["listen_overflows"] = listen_overflows() - overflows_before
+    report["storm"]["somaxconn"] = int(SOMAXCONN.read_text())
     report["storm"]["gateway_cpu_s"] = round(sum(cpu_s(proc.pid) for proc in gateways.procs), 1)  # since the restart
     report["storm"]["ramp_before"] = online
     after = storm.progress()
     report["storm"]["logins_after_kill"] = int(after.get("authenticated", 0) - before.get("authenticated", 0))
     counters = gateways.counters()
     # what became of the connects beyond one a terminal: refused or displaced at the cap of connections
-    # waiting to log in, closed at the login deadline, or the terminal's own hang-up (the rest)
+    # waiting to log in, closed at the login deadline, or the terminal's own hang-up (the rest); and the logins
+    # sent again after their success, answered as the first copy was
     for name in ("auth_failed", "authenticated", "connections_opened", "unauthenticated_refused",
-                 "unauthenticated_displaced", "auth_deadline_closed"):
+                 "unauthenticated_displaced", "auth_deadline_closed", "login_resends_answered"):
         report["storm"][f"gateway_{name}"] = counters.get(name, 0)
     stats = storm.finish(interrupt=True)
     report["storm_loadgen"] = {k: stats.get(k) for k in (

@@ -118,6 +118,7 @@ class GatewaySettings(_Base):
 
     host: str = Field("0.0.0.0", description="address the JT/T 808 server binds")
     port: int = Field(7611, description="JT/T 808 TCP port")
+    listen_backlog: int = Field(65535, ge=1, description="connections the kernel holds accepted for the gateway to take (the kernel caps it at net.core.somaxconn): a restart's reconnect storm arrives faster than one process accepts, and a connect past a full queue is dropped and dialled again only after TCP's doubling timers (1, 3, 7, 15, 31, 63 s)")
     gateway_id: str = Field("gw-1", description="identifies this gateway process in uplinks and sessions")
     heartbeat_interval_s: float = Field(60.0, description="terminal heartbeat interval we expect")
     idle_timeout_s: float = Field(0.0, description="close silent connections after this; 0: 3 x heartbeat")
@@ -171,6 +172,7 @@ class GbGatewaySettings(_Base):
     port: int = Field(7617, ge=0, le=65535, description="GB/T 32960 TCP port (## 2016 and $$ 2025 frames; 0: any free one, for tests)")
     emission_port: int = Field(7618, ge=0, le=65535, description="GB 17691 / HJ 1239 TCP port (## frames read as the GB 17691 family; 0: any free one, for tests)")
     gateway_id: str = Field("gb-1", description="identifies this GB gateway process in uplinks and sessions")
+    listen_backlog: int = Field(65535, ge=1, description="connections the kernel holds accepted for the gateway to take on each port, as on the JT/T 808 gateway (capped at net.core.somaxconn)")
     idle_timeout_s: float = Field(180.0, gt=0, description="close a connection silent this long (terminals send a heartbeat or data well within it)")
     login_deadline_s: float = Field(30.0, gt=0, description="close a connection without a successful vehicle login this long after accept")
     takeover_silence_s: float = Field(90.0, gt=0, description="a login of a VIN another connection holds is answered VIN duplicate (0x03) unless that connection has been silent this long (a terminal reconnecting after a dead link), which then closes")

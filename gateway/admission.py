@@ -12,6 +12,7 @@ import ipaddress
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -30,6 +31,27 @@ class WaitingConnection(Protocol):
 
 class DisplacementCounter(Protocol):
     unauthenticated_displaced: int
+
+SOMAXCONN = Path("/proc/sys/net/core/somaxconn")
+
+
+def accept_queue(requested: int, somaxconn: Path = SOMAXCONN) -> int:
+    """The accept queue a listening socket asked for ``requested`` gets: Linux caps it at net.core.somaxconn
+    (where that cannot be read, the request)."""
+    try:
+        return min(requested, int(somaxconn.read_text()))
+    except (OSError, ValueError):
+        return requested
+
+
+def accept_queue_note(requested: int) -> str:
+    """The accept queue for a gateway's "listening on" line, and what to do when the kernel cut it."""
+    queue = accept_queue(requested)
+    if queue >= requested:
+        return f"accept queue {queue}"
+    return (f"accept queue {queue}, not the {requested} asked: net.core.somaxconn caps it, and a reconnect storm of "
+            f"more terminals than the queue waits on TCP's retry timers (docs/operations.md)")
+
 
 IPV6_PREFIX = 64  # one IPv6 host usually holds a whole /64: counting exact addresses would not cap it
 

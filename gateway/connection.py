@@ -19,6 +19,7 @@ import logging
 from array import array
 from collections import deque
 from collections.abc import Coroutine
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from fleet.phones import canonical_phone
@@ -62,6 +63,17 @@ ACKED_MASK = ACKED_KEPT - 1
 MAX_BODY_BYTES = 1023  # body length field is 10 bits; longer downlinks are sub-packaged
 
 
+@dataclass(frozen=True, slots=True)
+class LoginAnswer:
+    """The success answer a 0x0100 / 0x0102 got on this connection, kept for that frame's resends."""
+
+    frame: str  # the login frame, hex: a resend is byte for byte the same (JT/T 808 keeps the serial)
+    msg_id: int
+    body: bytes
+    phone: str | None
+    identity: TerminalIdentity | None
+
+
 class TerminalConnection(FlowControlledConnection):
     ctx: GatewayContext
 
@@ -92,6 +104,8 @@ class TerminalConnection(FlowControlledConnection):
         self._out_seq = 0
         self._received_at: str | None = None  # receive time shared by the frames of one read
         self._awaiting: set[tuple[int, int]] = set()  # (msg id, serial) of positions on their way to Kafka
+        self._login_frame = ""  # hex of the 0x0100 / 0x0102 whose step runs now
+        self._login_answer: LoginAnswer | None = None  # its success answer, until another frame comes
         # slot serial % ACKED_KEPT -> hash of the last uplink acknowledged with that serial (the frame's
         # bytes, so message id, serial and content must all match); None until the first position ack
         self._acked: array[int] | None = None
@@ -286,10 +300,24 @@ class TerminalConnection(FlowControlledConnection):
         header = msg.header
         msg_id = header.msg_id
         seq = header.seq if ack_seq is None else ack_seq
+        answered = self._login_answer
+        if answered is not None:
+            if answered.frame == raw_hex:
+                # A login the terminal sent again (same serial, same bytes) because our answer was late: it queued
+                # behind the first copy, or crossed its answer on the wire. It gets the answer the first copy got.
+                # Handled again, a registration would issue a second code that voids the one the terminal takes
+                # from the first answer (and tell the operators a code was replaced), and every resent login of a
+                # reconnect storm would cost another device lookup (JT/T 808-2019 §4.4.2: a resend keeps its serial).
+                self.ctx.counters.login_resends_answered += 1
+                self.send(answered.msg_id, answered.body, answered.phone, identity=answered.identity)
+                return
+            self._login_answer = None  # the terminal moved on: TCP keeps order, so no resend of it can follow
         if msg_id == REGISTRATION:
+            self._login_frame = raw_hex
             self._run_locked(login.register(self, msg), header)
             return
         if msg_id == AUTHENTICATION:  # may first wait out the back-off after wrong codes
+            self._login_frame = raw_hex
             self._run_locked(login.authenticate(self, msg), header,
                              self.ctx.settings.db_timeout_s + self.ctx.settings.auth_backoff_max_s)
             return
@@ -429,6 +457,14 @@ class TerminalConnection(FlowControlledConnection):
 
     def ack(self, seq: int, msg_id: int, result: int) -> None:
         self.send(PLATFORM_RESPONSE, r.platform_ack_body(seq, msg_id, result))
+
+    def answer_login(self, msg_id: int, body: bytes, phone: str | None = None, *,
+                     identity: TerminalIdentity | None = None) -> None:
+        """Send the success answer of the login step running now (0x8100 with its code, or 0x8001 to a 0x0102) and
+        keep it: a resend of that login is answered the same, without a second step (`_on_message`). Refusals are
+        not kept: a resend after a refusal, or after a failed lookup, is checked again."""
+        self.send(msg_id, body, phone, identity=identity)
+        self._login_answer = LoginAnswer(self._login_frame, msg_id, body, phone, identity)
 
     def send(self, msg_id: int, body: bytes, phone: str | None = None, *,
              identity: TerminalIdentity | None = None) -> None:

@@ -21,6 +21,7 @@ class GatewayCounters:
     auth_failed: int = 0
     auth_backoff_delayed: int = 0  # 0x0102 attempts held back after wrong codes (connection or phone)
     auth_backoff_refused: int = 0  # 0x0102 answered result 1 unchecked: its phone was still backing off
+    login_resends_answered: int = 0  # a 0x0100 / 0x0102 sent again after its success: given the same answer, not redone
     frames_in: int = 0
     bytes_in: int = 0
     uplinks_produced: int = 0

@@ -76,9 +76,12 @@ async def register(conn: TerminalConnection, msg: Message) -> None:
         access_log.accessed(conn, msg, identity_of(header.phone, outcome.device), r.register_wire_result(outcome.result),
                         registration_reason(outcome))
     if not conn.closed:
-        conn.send(REGISTRATION_RESPONSE, r.register_reply_body(header.seq, outcome.result, outcome.auth_code),
-                  phone=header.phone,
-                  identity=identity_of(header.phone, outcome.device) if outcome.device is not None else None)
+        body = r.register_reply_body(header.seq, outcome.result, outcome.auth_code)
+        identity = identity_of(header.phone, outcome.device) if outcome.device is not None else None
+        if outcome.result == r.REG_OK:  # the code issued is kept for the registration's resends
+            conn.answer_login(REGISTRATION_RESPONSE, body, header.phone, identity=identity)
+        else:
+            conn.send(REGISTRATION_RESPONSE, body, header.phone, identity=identity)
 
 
 async def authenticate(conn: TerminalConnection, msg: Message) -> None:
@@ -119,7 +122,7 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
     conn.ctx.auth_backoff.phone_succeeded(_phone_key(header.phone))
     if conn.identity is not None and conn.identity.phone == header.phone:  # re-authentication
         conn.auth_code = auth_code
-        conn.ack(header.seq, header.msg_id, r.ACK_OK)
+        conn.answer_login(PLATFORM_RESPONSE, r.platform_ack_body(header.seq, header.msg_id, r.ACK_OK))
         return
     if conn.identity is not None:  # another terminal on the same socket: end the first session
         conn.downlinks.fail_all()
@@ -138,7 +141,7 @@ async def authenticate(conn: TerminalConnection, msg: Message) -> None:
         publish_security_notice(conn, conn.identity, "session_replaced", replaced=previous)
     conn.ctx.counters.authenticated += 1
     conn.emit_session("online", "auth")
-    conn.ack(header.seq, header.msg_id, r.ACK_OK)
+    conn.answer_login(PLATFORM_RESPONSE, r.platform_ack_body(header.seq, header.msg_id, r.ACK_OK))
 
 
 def _unknown_refused(conn: TerminalConnection, msg: Message, result: int, *, registration: object | None = None,

@@ -15,7 +15,7 @@ from typing import Any
 from fleet.phones import canonical_phone
 from fleet.settings import GatewaySettings
 from fleet.topics import DEVICE_SESSIONS, JT808_DOWNLINK, JT808_SENT, JT808_UPLINK
-from gateway.admission import AuthBackoff, UnauthenticatedPool, admit_connection
+from gateway.admission import AuthBackoff, UnauthenticatedPool, accept_queue_note, admit_connection
 from gateway.connection import TerminalConnection
 from gateway.counters import GatewayCounters
 from gateway.devices import DeviceDirectory, PostgresDeviceDirectory
@@ -178,7 +178,7 @@ class GatewayServer:
         loop = asyncio.get_running_loop()
         self.build_context()
         self._server = await loop.create_server(self.new_connection, self.settings.host, self.settings.port,
-                                                backlog=4096, reuse_address=True)
+                                                backlog=self.settings.listen_backlog, reuse_address=True)
         self._tasks.append(asyncio.create_task(self._sweep_loop(), name="gateway-sweep"))
         self._tasks.append(asyncio.create_task(self._status_loop(), name="gateway-status"))
         if self._refusal_writer is not None:
@@ -188,7 +188,8 @@ class GatewayServer:
         if self._downlink_source is not None:
             self._tasks.append(asyncio.create_task(
                 self._downlink_source(self.handle_downlink, ready=self.downlinks_ready), name="downlinks"))
-        log.info("gateway %s listening on %s:%d", self.settings.gateway_id, self.settings.host, self.port)
+        log.info("gateway %s listening on %s:%d (%s)", self.settings.gateway_id, self.settings.host, self.port,
+                 accept_queue_note(self.settings.listen_backlog))
 
     async def stop(self, drain_timeout_s: float = 5.0) -> None:
         """Stop accepting, end every session (reason gateway_stop), give Kafka time to store them."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from fleet.settings import GbGatewaySettings
 from fleet.topics import GB32960_UPLINK, JT808_DOWNLINK, JT808_SENT
-from gateway.admission import UnauthenticatedPool, admit_connection
+from gateway.admission import UnauthenticatedPool, accept_queue_note, admit_connection
 from gateway.counters import GbGatewayCounters
 from gateway.downlinks import SentRecorder
 from gateway.gb.connection import GbConnection
@@ -138,7 +138,7 @@ class GbGatewayServer:
         for family, port in (("gb32960", self.settings.port), ("gb17691", self.settings.emission_port)):
             self._servers[family] = await loop.create_server(
                 lambda family=family: self.new_connection(family),  # type: ignore[misc]
-                self.settings.host, port, backlog=4096, reuse_address=True)
+                self.settings.host, port, backlog=self.settings.listen_backlog, reuse_address=True)
         self._tasks.append(asyncio.create_task(self._sweep_loop(), name="gb-gateway-sweep"))
         self._tasks.append(asyncio.create_task(self._status_loop(), name="gb-gateway-status"))
         if self._link_store is not None:
@@ -147,8 +147,9 @@ class GbGatewayServer:
             assert ctx.downlinks is not None
             self._tasks.append(asyncio.create_task(
                 self._downlink_source(ctx.downlinks.handle, ready=self.downlinks_ready), name="gb-downlinks"))
-        log.info("GB gateway %s listening on %s: GB/T 32960 %d, GB 17691 / HJ 1239 %d", self.settings.gateway_id,
-                 self.settings.host, self.port_of("gb32960"), self.port_of("gb17691"))
+        log.info("GB gateway %s listening on %s: GB/T 32960 %d, GB 17691 / HJ 1239 %d (%s)", self.settings.gateway_id,
+                 self.settings.host, self.port_of("gb32960"), self.port_of("gb17691"),
+                 accept_queue_note(self.settings.listen_backlog))
 
     async def stop(self, drain_timeout_s: float = 5.0) -> None:
         """Stop accepting, end every session (reason gateway_stop), give Kafka time to store them."""

@@ -178,6 +178,32 @@ def test_same_terminal_re_registering_gets_a_new_code_and_the_old_code_fails(
     asyncio.run(main())
 
 
+def test_a_registration_sent_again_on_its_serial_keeps_the_code_of_the_first_answer(
+        pg_url: str, kafka_bootstrap: str, free_port: Callable[[], int]) -> None:
+    # A slow answer: the terminal sends its 0x0100 again with the same serial before the 0x8100 came. Both copies
+    # reach the gateway; the terminal authenticates with the code of the first answer, which must stay valid.
+    [phone] = unique_phones(1)
+    insert_devices(pg_url, [phone])
+
+    async def main() -> None:
+        port = free_port()
+        async with running_gateway(pg_url, kafka_bootstrap, port), tail(kafka_bootstrap, DEVICE_SESSIONS) as sessions:
+            client = await TerminalClient.connect(port, phone)
+            seq = await client.send(0x0100, _registration(phone[-7:]))
+            await client.send(0x0100, _registration(phone[-7:]), seq=seq)
+            first, again = await client.receive(), await client.receive()
+            assert isinstance(first.body, RegistrationResponse) and isinstance(again.body, RegistrationResponse)
+            assert (first.body.reply_seq, first.body.result) == (again.body.reply_seq, again.body.result) == (seq, 0)
+            assert first.body.auth_code and again.body.auth_code == first.body.auth_code
+            assert _registration_row(pg_url, phone)[0] == first.body.auth_code
+            assert await _authenticate(client, first.body.auth_code) == 0
+            records = await sessions.records(key=phone, min_count=1)
+            assert [(r["event"], r["reason"]) for r in records] == [("online", "auth")]  # no code_replaced notice
+            await client.close()
+
+    asyncio.run(main())
+
+
 def test_simulated_terminals_that_lost_their_codes_re_register_and_authenticate(
         pg_url: str, kafka_bootstrap: str, free_port: Callable[[], int]) -> None:
     phones = unique_phones(3)

@@ -1,7 +1,14 @@
 """The login budgets' rules in isolation: source address keys, the fair pool of connections waiting
-to authenticate, and the back-off schedule of wrong auth codes."""
+to authenticate, the back-off schedule of wrong auth codes, and the accept queue the gateway listens with."""
 
-from gateway.admission import AuthBackoff, UnauthenticatedPool, address_key
+import asyncio
+import contextlib
+import socket
+from pathlib import Path
+
+from gateway.admission import AuthBackoff, UnauthenticatedPool, accept_queue, address_key
+from gateway.server import GatewayServer
+from tests.unit.gateway.twins import MemoryDirectory, MemorySink, settings
 
 
 def test_address_key_counts_ipv4_hosts_and_ipv6_slash_64s() -> None:
@@ -35,3 +42,43 @@ def test_backoff_doubles_after_the_free_failures_up_to_its_maximum_and_forgets_a
     assert backoff.phone_ready_at("x") == 0.0 and len(backoff._phones) == 2
     backoff.sweep(100.0 + 64.0)
     assert not backoff._phones
+
+
+def _connects_while_not_accepting(backlog: int, tries: int) -> int:
+    """Connections a gateway listening with ``listen_backlog=backlog`` lets complete while its event loop takes
+    none (the kernel's accept queue holds them); the first that does not complete within 0.3 s ends the count."""
+    async def main() -> int:
+        server = GatewayServer(settings(host="127.0.0.1", port=0, listen_backlog=backlog), MemoryDirectory(),
+                               MemorySink())
+        await server.start()
+        connected = 0
+        with contextlib.ExitStack() as sockets:
+            try:
+                for _ in range(tries):  # blocking: the loop accepts nothing meanwhile
+                    client = sockets.enter_context(socket.socket())
+                    client.settimeout(0.3)
+                    try:
+                        client.connect(("127.0.0.1", server.port))
+                    except TimeoutError:
+                        break
+                    connected += 1
+            finally:
+                await server.stop(drain_timeout_s=0)
+        return connected
+
+    return asyncio.run(main())
+
+
+def test_the_gateway_listens_with_the_accept_queue_of_its_setting() -> None:
+    # A restart's reconnect storm arrives faster than the process accepts: connects past a full queue are dropped
+    # and dialled again only after TCP's doubling timers (docs/performance.md, the storm's tail).
+    assert _connects_while_not_accepting(4, 40) in (4, 5)  # Linux queues one beyond the backlog
+    assert _connects_while_not_accepting(32, 40) in (32, 33)
+
+
+def test_the_accept_queue_is_the_backlog_asked_up_to_somaxconn(tmp_path: Path) -> None:
+    cap = tmp_path / "somaxconn"
+    cap.write_text("4096\n")
+    assert accept_queue(65535, cap) == 4096
+    assert accept_queue(1000, cap) == 1000
+    assert accept_queue(65535, tmp_path / "missing") == 65535

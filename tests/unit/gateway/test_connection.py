@@ -279,3 +279,85 @@ def test_2019_terminal_is_answered_with_2019_headers_and_found_by_its_12_digit_p
         assert h.server.ctx is not None and h.server.ctx.registry.get(PHONE) is conn
 
     run(t)
+
+
+def test_a_registration_sent_again_before_its_answer_gets_the_same_code_not_a_second_one() -> None:
+    # A terminal whose 0x8100 is late sends the same 0x0100 again (same serial): both copies are read together.
+    # The code the terminal takes from the first answer must stay the device's code, and no operator is told that
+    # a code was replaced.
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1)
+        conn, transport = h.connect()
+        sent = frame(0x0100, registration(), seq=7)
+        conn.data_received(sent + sent)
+        await settle()
+        replies = transport.replies()
+        assert [(m.header.msg_id, m.body.reply_seq, m.body.result) for m in replies] == [(0x8100, 7, 0)] * 2
+        codes = {m.body.auth_code for m in replies}
+        assert codes == {h.directory.devices[PHONE].auth_code}
+        assert [v for v in h.sink.values(DEVICE_SESSIONS) if v["event"] == "security"] == []
+        assert (h.server.counters.registrations, h.server.counters.login_resends_answered) == (1, 1)
+        [code] = codes
+        conn.data_received(frame(0x0102, Authentication(code).encode("2013"), seq=8))
+        await settle()
+        [ack] = transport.replies()
+        assert (ack.body.reply_seq, ack.body.result) == (8, 0)
+
+    run(t)
+
+
+def test_an_authentication_sent_again_is_answered_once_more_without_a_second_lookup_or_session() -> None:
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1, auth_code="CODE1")
+        conn, transport = h.connect()
+        sent = frame(0x0102, Authentication("CODE1").encode("2013"), seq=3)
+        conn.data_received(sent + sent)
+        await settle()
+        assert [(m.header.msg_id, m.body.reply_seq, m.body.reply_msg_id, m.body.result)
+                for m in transport.replies()] == [(0x8001, 3, 0x0102, 0)] * 2
+        assert h.directory.lookups == 1
+        assert [v["event"] for v in h.sink.values(DEVICE_SESSIONS)] == ["online"]
+        assert h.server.counters.login_resends_answered == 1
+
+    run(t)
+
+
+def test_a_registration_sent_again_after_its_answer_gets_that_code_until_the_terminal_moves_on() -> None:
+    # The resend crossed the answer on the wire: the same code again. TCP keeps order, so a resend always comes
+    # before the terminal's next message: the same bytes after another frame (its serial wrapped, or a terminal
+    # that registers again) are a new registration, checked and answered with a new code.
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1)
+        conn, transport = h.connect()
+        sent = frame(0x0100, registration(), seq=7)
+        conn.data_received(sent)
+        await settle()
+        [first] = transport.replies()
+        conn.data_received(sent)
+        await settle()
+        [crossed] = transport.replies()
+        assert first.body.auth_code and crossed.body.auth_code == first.body.auth_code
+        assert h.directory.devices[PHONE].auth_code == first.body.auth_code
+        conn.data_received(frame(0x0102, Authentication(first.body.auth_code).encode("2013"), seq=8))
+        await settle()
+        transport.replies()
+        conn.data_received(sent)
+        await settle()
+        [again] = transport.replies()
+        assert again.body.result == 0 and again.body.auth_code not in (None, first.body.auth_code)
+        assert h.server.counters.registrations == 2
+
+    run(t)
+
+
+def test_a_refused_authentication_sent_again_is_checked_again() -> None:
+    async def t(h: Harness) -> None:
+        h.directory.add(PHONE, 1, auth_code="CODE1")
+        conn, transport = h.connect()
+        sent = frame(0x0102, Authentication("WRONG").encode("2013"), seq=3)
+        conn.data_received(sent + sent)
+        await settle(20)
+        assert [m.body.result for m in transport.replies()] == [1, 1]
+        assert (h.server.counters.auth_failed, h.server.counters.login_resends_answered) == (2, 0)
+
+    run(t)
