@@ -53,9 +53,8 @@ from procstat import cpu_s, rss_mib
 
 from fleet.demo_fleet import device_phone, terminal_phone
 from fleet.services._system import free_port, port_answers
+from gateway.admission import SOMAXCONN
 from simulator import loadgen
-
-SOMAXCONN = Path("/proc/sys/net/core/somaxconn")
 
 
 def listen_overflows() -> int:
