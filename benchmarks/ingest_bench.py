@@ -40,7 +40,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -463,6 +463,7 @@ def start_balanced_gateways(stack: ExitStack, workdir: Path, env: dict[str, str]
     out = (workdir / "haproxy.out").open("wb")
     balancer = subprocess.Popen([haproxy_binary(), "-db", "-f", str(config)], stdout=out, stderr=subprocess.STDOUT)
     stack.callback(lambda: (balancer.terminate(), balancer.wait(), out.close()))
+    CPU.roots["haproxy"] = [balancer.pid]  # it carries every terminal's bytes: server side, like the gateways
     deadline = time.monotonic() + 60
     while not all(port_answers(p) for p in (*ports, front)) and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -515,6 +516,7 @@ def kill_drill(components: list[str], at_s: float, down_s: float, db_url: str, r
         with psycopg.connect(db_url) as conn:
             before = conn.execute("SELECT count(*) FROM gps").fetchone()[0]  # type: ignore[index]
         killed_at = APIS["killed_at"] = time.monotonic()  # before the kill: a drop is never stamped before it
+        KILLED_WALL.append(time.time())
         for component in components:
             if component == "broker":
                 os.kill(KAFKA[0].pid(), signal.SIGKILL)
@@ -548,6 +550,36 @@ def kill_drill(components: list[str], at_s: float, down_s: float, db_url: str, r
 
 
 MODULES = {"worker": "streams", "gateway": "gateway", "api": "api"}  # --kill component -> spawn()'s module
+KILLED_WALL: list[float] = []  # the drill's kill, wall clock (the sessions' `at` is the gateways' wall clock)
+
+
+def terminals_back(db_url: str, sent: Collection[tuple[int, datetime]], killed_wall: float,
+                   gateway_id: str | None) -> dict[str, Any]:
+    """How soon the killed gateway's terminals were online again (on any gateway): the devices whose last session
+    row before the kill was an online on ``gateway_id`` (None: on any, the single topology's one gateway), and
+    the first online of each after it, from ``device_online_log`` (the gateways' session events as the
+    streams store them)."""
+    ids = sorted({d for d, _ in sent})
+    with psycopg.connect(db_url) as conn:
+        row = conn.execute(
+            "WITH last AS (SELECT DISTINCT ON (device_id) device_id, state, gateway_id FROM device_online_log"
+            "              WHERE device_id = ANY(%(ids)s) AND at < to_timestamp(%(kill)s)"
+            "              ORDER BY device_id, at DESC),"
+            " dead AS (SELECT device_id FROM last WHERE state = 1"
+            "          AND (%(gateway)s::text IS NULL OR gateway_id = %(gateway)s::text)),"
+            " back AS (SELECT device_id, min(at) AS at FROM device_online_log"
+            "          WHERE device_id = ANY(%(ids)s) AND state = 1 AND at >= to_timestamp(%(kill)s)"
+            "          GROUP BY device_id),"
+            " gap AS (SELECT extract(epoch FROM back.at) - %(kill)s AS s FROM dead LEFT JOIN back USING (device_id))"
+            " SELECT count(*), count(s), percentile_cont(0.5) WITHIN GROUP (ORDER BY s),"
+            "        percentile_cont(0.99) WITHIN GROUP (ORDER BY s), max(s) FROM gap",
+            {"ids": ids, "kill": killed_wall, "gateway": gateway_id}).fetchone()
+    assert row is not None
+    dead, back, p50, p99, worst = row
+    return {"kill_gateway_terminals": dead, "kill_gateway_terminals_back": back,
+            "kill_gateway_back_p50_s": None if p50 is None else round(p50, 1),
+            "kill_gateway_back_p99_s": None if p99 is None else round(p99, 1),
+            "kill_gateway_back_max_s": None if worst is None else round(worst, 1)}
 STOMP_SESSIONS = 4  # consoles on the APIs during --kill api: leastconn puts about half on the killed one
 
 
@@ -806,7 +838,25 @@ def commit_lag(db_url: str, sent: set[tuple[int, datetime]]) -> Lag | None:
                round(count / max(float(stored_s), 1e-3), 1), float(slowest or 0), float(median or 0))
 
 
-SERVER = ("gateway", "kafka", "streams", "postgres")
+def window_lag(db_url: str, sent: Collection[tuple[int, datetime]], begin: float, end: float) -> dict[str, float]:
+    """Commit lag (received_at -> commit) p50 / p99 / max in ms of the rows received between two wall-clock
+    instants: a drill's gap, apart from the start-up's (the brokers' first minute is their JIT's)."""
+    ids = sorted({d for d, _ in sent})
+    try:
+        with psycopg.connect(db_url) as conn:
+            row = conn.execute(
+                "WITH l AS (SELECT extract(epoch FROM pg_xact_commit_timestamp(xmin) - received_at) * 1000 AS lag"
+                "  FROM gps WHERE device_id = ANY(%s) AND received_at BETWEEN to_timestamp(%s) AND to_timestamp(%s))"
+                " SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY lag), percentile_cont(0.99) WITHIN GROUP"
+                " (ORDER BY lag), max(lag) FROM l", (ids, begin, end)).fetchone()
+    except psycopg.Error:  # track_commit_timestamp off (an existing server)
+        return {}
+    if row is None or row[0] is None:
+        return {}
+    return {"p50_ms": round(row[0], 1), "p99_ms": round(row[1], 1), "max_ms": round(row[2], 1)}
+
+
+SERVER = ("gateway", "haproxy", "kafka", "streams", "postgres")  # haproxy: the cluster topology's balancer
 GATEWAY_COUNTERS = ("uplinks_produced", "uplink_records", "resends_dropped", "resends_reacked", "backpressure_pauses",
                     "produce_failed")
 
@@ -937,6 +987,13 @@ def main(argv: list[str] | None = None) -> int:
                            "stored_per_s_slowest_second": lag.stored_per_s_min,
                            "stored_per_s_median_second": lag.stored_per_s_median})
         result.update(fleet_stats)
+        if args.kill and KILLED_WALL:  # the commit lag of the minute before the kill and of the minute from it
+            killed = KILLED_WALL[0]
+            for label, (begin, end) in (("before", (killed - 60, killed)), ("after", (killed, killed + 60))):
+                for name, value in window_lag(db_url, sent, begin, end).items():
+                    result[f"kill_lag_{label}_{name}"] = value
+        if args.kill and "gateway" in args.kill and KILLED_WALL:  # its terminals back on a gateway, and when
+            result.update(terminals_back(db_url, sent, KILLED_WALL[0], "gw-1" if args.topology == "cluster" else None))
         if args.source in ("simulator", "loadgen"):
             time.sleep(2.5)  # the gateway's next counters line
             result.update(gateway_counters(workdir))
