@@ -94,6 +94,9 @@ class SuperiorService(MainLinkServer):
         self.log_rows: list[dict[str, Any]] = []
         self.states: dict[tuple[int, str], dict[str, Any]] = {}
         self.pending_codes: dict[int, dict[str, Any]] = {}  # by user id: the latest 0x1701 not yet written
+        # An answer matches only a request marked sent, and the inferior may answer before that mark is written:
+        # sending a request and marking it is one step, which matching an answer waits for.
+        self._sending = asyncio.Lock()
         self.videos = VideoPulls(self._db, media or MediaClient.from_settings(MediaServerSettings(),
                                                                                StackSettings().var_dir))
 
@@ -160,9 +163,10 @@ class SuperiorService(MainLinkServer):
         platform = self.platforms.get(links.account.user_id)
         if platform is None:
             return
-        found = await asyncio.to_thread(self._db, lambda conn: q.answer_request(
-            conn, platform.id, kind, info_id=info_id if sn is None else None, sn=sn, answer=answer,
-            responder=responder, at=datetime.now(UTC)))
+        async with self._sending:  # its request's sent mark is written first
+            found = await asyncio.to_thread(self._db, lambda conn: q.answer_request(
+                conn, platform.id, kind, info_id=info_id if sn is None else None, sn=sn, answer=answer,
+                responder=responder, at=datetime.now(UTC)))
         if found is None:
             log.info("inferior platform %s: a %s answer (info id %s, sn %s) matches no request sent", platform.id,
                      kind, info_id, sn)
@@ -193,11 +197,12 @@ class SuperiorService(MainLinkServer):
                 continue
             for row in await asyncio.to_thread(self._db, q.queued_requests, platform.id):
                 body = self._request_body(row, links.account)
-                try:
-                    link, sn = links.send_request(m.PlatformExchangeDown.MSG_ID, body)
-                except LinkDown:
-                    break  # stays queued
-                await asyncio.to_thread(self._db, q.mark_request_sent, row["id"], link, sn, datetime.now(UTC))
+                async with self._sending:
+                    try:
+                        link, sn = links.send_request(m.PlatformExchangeDown.MSG_ID, body)
+                    except LinkDown:
+                        break  # stays queued
+                    await asyncio.to_thread(self._db, q.mark_request_sent, row["id"], link, sn, datetime.now(UTC))
             await self.videos.send_queued(platform.id, links)
 
     async def _expire_requests(self) -> None:

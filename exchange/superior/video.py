@@ -88,6 +88,9 @@ class VideoPulls:
     def __init__(self, db: Callable[..., Any], media: MediaClient) -> None:
         self.db = db
         self.media = media
+        # An answer matches only a request marked sent, and the inferior may answer before that mark is written:
+        # sending a request and marking it is one step, which matching an answer waits for.
+        self._sending = asyncio.Lock()
 
     async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.to_thread(self.db, fn, *args)
@@ -98,19 +101,21 @@ class VideoPulls:
                 await self._call(q.video_closed, request["id"], "failed", q.NO_CODE, datetime.now(UTC))
                 continue
             body = start_body(request)
-            try:
-                link, sn = links.send_request(body.MSG_ID, body)
-            except LinkDown:
-                return  # stays queued until its deadline
-            await self._call(q.mark_video_sent, request["id"], link, sn, datetime.now(UTC))
+            async with self._sending:
+                try:
+                    link, sn = links.send_request(body.MSG_ID, body)
+                except LinkDown:
+                    return  # stays queued until its deadline
+                await self._call(q.mark_video_sent, request["id"], link, sn, datetime.now(UTC))
 
     async def answered(self, platform: q.InferiorPlatform, links: PlatformLinks,
                        body: m.RealVideo | m.Playback) -> str:
         """A 0x1801 or 0x1A01: what happened, for the link's event log."""
         answer: m.RealVideoAnswer | m.PlaybackAnswer = body.data
         kind = "playback" if isinstance(body, m.Playback) else "live"
-        request = await self._call(q.answer_video, platform.id, body.plate, body.plate_colour, answer.result,
-                                   answer.server_ip, answer.server_port, datetime.now(UTC), kind)
+        async with self._sending:  # its request's sent mark is written first
+            request = await self._call(q.answer_video, platform.id, body.plate, body.plate_colour, answer.result,
+                                       answer.server_ip, answer.server_port, datetime.now(UTC), kind)
         if request is None:
             return f"0x{body.data_type:04X} for {body.plate} matches no request waiting"
         at = datetime.now(UTC)
