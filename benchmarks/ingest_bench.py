@@ -550,6 +550,7 @@ def kill_drill(components: list[str], at_s: float, down_s: float, db_url: str, r
 
 
 MODULES = {"worker": "streams", "gateway": "gateway", "api": "api"}  # --kill component -> spawn()'s module
+STOMP_SESSIONS = 4  # consoles on the APIs during --kill api: leastconn puts about half on the killed one
 KILLED_WALL: list[float] = []  # the drill's kill, wall clock (the sessions' `at` is the gateways' wall clock)
 
 
@@ -580,7 +581,6 @@ def terminals_back(db_url: str, sent: Collection[tuple[int, datetime]], killed_w
             "kill_gateway_back_p50_s": None if p50 is None else round(p50, 1),
             "kill_gateway_back_p99_s": None if p99 is None else round(p99, 1),
             "kill_gateway_back_max_s": None if worst is None else round(worst, 1)}
-STOMP_SESSIONS = 4  # consoles on the APIs during --kill api: leastconn puts about half on the killed one
 
 
 def stomp_watch(db_url: str) -> Any:
