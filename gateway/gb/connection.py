@@ -110,6 +110,12 @@ class GbConnection(FlowControlledConnection):
         self.hostile_suppressed = 0
         self._received_at: str | None = None  # receive time shared by the frames of one read
         self.frame_protocol: Protocol | None = None  # the login's framing (## 2016 / $$ 2025): platform commands use it
+        # The login this session was accepted with, while a copy of it may come again (`_login_resent`):
+        # its bytes and header, whether Kafka stored it, and how many copies came while it was on its way there.
+        self._login_frame: bytes | None = None
+        self._login_header: Header | None = None
+        self._login_stored = False
+        self._login_resends = 0
 
     @property
     def vin(self) -> str | None:
@@ -195,7 +201,10 @@ class GbConnection(FlowControlledConnection):
         if isinstance(verdict, Refuse):
             self._refuse(msg.header, item, verdict.reason, verdict.flag)
         elif isinstance(verdict, Login):
-            self._start_login(msg)
+            if msg.raw == self._login_frame:
+                self._login_resent()
+            else:
+                self._start_login(msg)
         else:
             assert isinstance(verdict, Forward)
             self._forward(msg, verdict.policy)
@@ -275,11 +284,40 @@ class GbConnection(FlowControlledConnection):
                 ctx.registry.claim(self)
                 ctx.connection_authenticated(self)
                 self.emit_session("online", "login")
+            self._login_frame, self._login_header, self._login_stored, self._login_resends = msg.raw, header, False, 0
             self._forward(msg, LOGIN, login=True)
         finally:
             self._busy = False
             if not self.closed:
                 self._drain()
+
+    def _login_resent(self) -> None:
+        """The accepted login again, byte for byte (its time and serial too): the terminal sent it again
+        because our answer was late, or it crossed the answer on the wire. It gets the answer the first copy
+        got (GB/T 32960.3-2016 §6.3.2: success with the login's time), once Kafka stored that copy, and is
+        neither looked up nor forwarded again: a second record of one login, and a VIN lookup per resent login
+        of a reconnect storm. A login that differs in any byte (a new serial) is a new login."""
+        self.ctx.counters.login_resends_answered += 1
+        if self._login_stored:
+            self._answer_login_copy()
+        else:
+            self._login_resends += 1
+
+    def _login_done(self, stored: bool) -> None:
+        """The accepted login's Kafka delivery: the copies that came meanwhile get its answer; when Kafka
+        did not store it, they get none, and the next copy is a login to handle again."""
+        waiting, self._login_resends = self._login_resends, 0
+        if not stored:
+            self._login_frame = self._login_header = None
+            return
+        self._login_stored = True
+        for _ in range(waiting):
+            self._answer_login_copy()
+
+    def _answer_login_copy(self) -> None:
+        header, frame = self._login_header, self._login_frame
+        if header is not None and frame is not None and answers_exist(self.family):  # GB 17691: no answer flag
+            self._answer(header, Response.SUCCESS, self._answer_body(LOGIN, header, frame))
 
     def _refuse_login(self, header: Header, frame: bytes, reason: Refusal) -> None:
         if answers_exist(self.family):
@@ -477,6 +515,8 @@ class GbConnection(FlowControlledConnection):
                     self._answer(header, Response.SUCCESS, self._answer_body(policy, header, msg.raw))
                 if policy.ends_session:
                     self._logged_out()
+            if login and not self.closed:
+                self._login_done(stored)
             if not self.closed and self._pending and not self._blocked():
                 self._drain()
             elif not self.closed:

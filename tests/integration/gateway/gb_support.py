@@ -54,8 +54,8 @@ def insert_vehicle(pg_url: str, vin: str, protocol: str = "gb32960", *, enterpri
     return {"enterprise_id": enterprise_id, "car_id": int(car[0]), "device_id": int(device[0]), "phone": phone}
 
 
-def login_body(at: datetime = AT) -> VehicleLogin:
-    return VehicleLogin(at, 1, "89860000000000000001", 0, ())
+def login_body(at: datetime = AT, serial: int = 1) -> VehicleLogin:
+    return VehicleLogin(at, serial, "89860000000000000001", 0, ())
 
 
 def realtime_body(at: datetime, *, soc: int = 76, voltage: float = 612.3, current: float = -35.2) -> RealtimeReport:

@@ -16,7 +16,9 @@ from gateway.gb.connection import GbConnection
 from gateway.gb.server import GbGatewayServer
 from gateway.gb.vehicles import VehicleTerminal
 from protocols.gb32960 import FrameReader, Message, Response, decode_frame, encode_frame
+from protocols.gb32960.framing import HEADER_BYTES
 from protocols.gb32960.messages import Heartbeat, VehicleLogout
+from protocols.gb32960.values import write_time
 from tests.integration.gateway.gb_support import login_body, nth_time, realtime_body
 from tests.unit.gateway.twins import FakeTransport, MemorySink, settle
 
@@ -114,6 +116,58 @@ def test_a_frame_kafka_failed_to_store_is_never_answered() -> None:
         h.sink.fail_all()
         await settle()
         assert answers(transport) == []
+
+    run(body)
+
+
+def test_a_login_sent_again_gets_the_first_copys_answer_once_it_is_stored_and_is_not_kept_twice() -> None:
+    async def body(h: Harness) -> None:
+        conn, transport = h.connect()
+        login = encode_frame(0x01, login_body(), vin=VIN)
+        conn.data_received(login)
+        await settle(10)
+        conn.data_received(login)  # the answer is late: Kafka has not stored the first copy yet
+        await settle()
+        assert answers(transport) == []  # neither copy is answered before Kafka stored the login
+        h.sink.store_all()
+        await settle()
+        first = answers(transport)
+        assert [(a.header.command, a.header.response, a.raw[HEADER_BYTES:-1]) for a in first] == [
+            (0x01, Response.SUCCESS, write_time(nth_time(0)))] * 2  # the login's time, as the first copy's answer
+        conn.data_received(login)  # the answer crossed a third copy on the wire
+        await settle()
+        assert [(a.header.command, a.header.response) for a in answers(transport)] == [(0x01, Response.SUCCESS)]
+        assert [v["command"] for v in h.sink.values(GB32960_UPLINK)] == [0x01]  # one login kept, not three
+        assert h.directory.lookups == 1 and h.server.counters.login_resends_answered == 2
+        assert [s["event"] for s in h.sink.values(DEVICE_SESSIONS)] == ["online"]
+        # a login that differs (the next serial) is a login again: looked up, kept, answered after Kafka
+        conn.data_received(encode_frame(0x01, login_body(serial=2), vin=VIN))
+        await settle(10)
+        h.sink.store_all()
+        await settle()
+        assert [v["command"] for v in h.sink.values(GB32960_UPLINK)] == [0x01, 0x01]
+        assert h.directory.lookups == 2 and len(answers(transport)) == 1
+
+    run(body)
+
+
+def test_a_login_kafka_did_not_store_is_handled_again_when_it_comes_again() -> None:
+    async def body(h: Harness) -> None:
+        conn, transport = h.connect()
+        login = encode_frame(0x01, login_body(), vin=VIN)
+        conn.data_received(login)
+        await settle(10)
+        conn.data_received(login)
+        await settle()
+        h.sink.fail_all()
+        await settle()
+        assert answers(transport) == []  # the copy that waited on it gets no answer either
+        conn.data_received(login)
+        await settle(10)
+        h.sink.store_all()
+        await settle()
+        assert [(a.header.command, a.header.response) for a in answers(transport)] == [(0x01, Response.SUCCESS)]
+        assert h.directory.lookups == 2
 
     run(body)
 
