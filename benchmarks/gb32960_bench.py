@@ -9,8 +9,10 @@ for ``--seconds``; the rows give, over ``--runs`` runs, the median rate per CPU-
 its µs per frame, and the median rate with ``to_json`` as well (what ``fleet decode`` and a log line
 cost), then what AES-128 data units add per frame (protocols/gb32960/cipher.py): ``encrypt_frame`` (a GB/T 32960
 superior link set to AES-128, on top of the relay) and ``decrypt_frame`` (the GB gateway, for an inferior
-platform with a key, before decoding). It prints markdown table rows for docs/performance.md. Never a timed
-assertion.
+platform with a key, before decoding), and what the GB/T 32960 exchange spends relaying a frame to a superior
+(``exchange.gb32960.forwarding.relay``): of the terminal's edition (the data unit as it came) and of the other
+(decoded, written in the 2025 edition by protocols/gb32960/editions.py, encoded). It prints markdown table rows
+for docs/performance.md. Never a timed assertion.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from exchange.gb32960.forwarding import relay
+from fleet.gb32960_records import GbUplink
 from protocols.gb32960 import decode_frame, encode_frame
 from protocols.gb32960.catalogue import REALTIME
 from protocols.gb32960.cipher import AesKey, decrypt_frame, encrypt_frame
@@ -107,8 +111,21 @@ def main() -> None:
             decrypt_frame(frame, key)
         return len(frames)
 
+    uplinks = [GbUplink("gb32960", f"LNBSCU3H5JR{i:06d}", 1, 7, 1, REALTIME, 0xFE, "gb32960-2016", frame.hex(), {},
+                        "c", "g", START.isoformat()) for i, frame in enumerate(frames)]
+    cars = frozenset({7})
+
+    def relay_all(version: str) -> Callable[[], int]:
+        def work() -> int:
+            for uplink in uplinks:
+                relay(uplink, cars, version, False)
+            return len(uplinks)
+        return work
+
     for name, work in (("decode_frame", decode_all), ("decode_frame + to_json", decode_json_all),
-                       ("encrypt_frame (AES-128)", encrypt_all), ("decrypt_frame (AES-128)", decrypt_all)):
+                       ("encrypt_frame (AES-128)", encrypt_all), ("decrypt_frame (AES-128)", decrypt_all),
+                       ("relay to a 2016 superior (as it came)", relay_all("2016")),
+                       ("relay to a 2025 superior (written in 2025)", relay_all("2025"))):
         rates = [rate(work, args.seconds) for _ in range(args.runs)]
         median = statistics.median(rates)
         print(f"| GB/T 32960 {name}, 96 cells, {size:.0f} B | {median:,.0f} frames/CPU-s | "

@@ -1,7 +1,7 @@
 """The demo GB/T 32960 superior platform (`fleet up`): the superior in a box on loopback
 (``fleet gb32960-exchange-sim``, FLEET_GB32960_EXCHANGE_BOX_PORT, its first account), for the root demo enterprise,
-exchanging the enterprise tree's GB/T 32960-2016 vehicles (the box's edition; the `$$` 2025 ones would need a 2025
-superior). The link is AES-128 (GB/T 32960.3-2016 table 2, encryption 0x03) with a key and IV the first `fleet up`
+exchanging the enterprise tree's GB/T 32960 vehicles: the 2016 ones' frames relayed as they came, the `$$` 2025
+ones' written in the box's 2016 edition (exchange/gb32960/forwarding.py). The link is AES-128 (GB/T 32960.3-2016 table 2, encryption 0x03) with a key and IV the first `fleet up`
 makes into ``var/gb32960-box-aes`` (``demo_aes_key``), which the box is given too (``demo_box_aes``), so a first
 start shows an encrypted link as a regulated fleet runs one, and no key is in the repository.
 
@@ -38,7 +38,7 @@ INSERT INTO gb32960_exchange_car (enterprise_id, platform_id, car_id)
 SELECT %(enterprise_id)s, %(platform_id)s, c.id
 FROM car c JOIN device d ON d.id = c.master_device_id
 JOIN enterprise e ON e.id = c.enterprise_id
-WHERE d.protocol = 'gb32960' AND d.protocol_version = '2016'
+WHERE d.protocol = 'gb32960'
   AND (e.id = %(enterprise_id)s
        OR e.path LIKE (SELECT NULLIF(path, '') FROM enterprise WHERE id = %(enterprise_id)s) || '%%')
 ON CONFLICT DO NOTHING"""

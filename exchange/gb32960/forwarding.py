@@ -2,10 +2,13 @@
 
 GB/T 32960.3-2016 §7.2 / §7.5: a platform relays its vehicles' real-time data (0x02) as its terminals sent it,
 each frame carrying the vehicle's VIN; data that could not be sent when it arrived (a link outage) goes as
-back-filled data (0x03), oldest first. The data unit is relayed byte for byte (collection time and blocks as
-the terminal encoded them); only the frame around it is ours, in the superior's framing (``##`` 2016 or ``$$``
-2025). The two editions' blocks differ (2025 changed the vehicle, motor, position and alarm layouts), so a
-superior gets the frames of terminals of its own edition; the others are counted as skipped, not transcoded.
+back-filled data (0x03), oldest first. A terminal of the superior's edition has its data unit relayed byte for
+byte (collection time and blocks as the terminal encoded them); only the frame around it is ours, in the superior's
+framing (``##`` 2016 or ``$$`` 2025). The two editions' blocks differ (2025 changed the vehicle, motor, position,
+alarm and cell layouts), so a terminal of the other edition has its data unit decoded and written again in the
+superior's edition (protocols/gb32960/editions.py: what the two share, with its values; what the superior's edition
+has no place for left out). A data unit the terminal encrypted cannot be read, so it goes only to a superior of its
+own edition; to the other it is counted as skipped, as is one that does not decode.
 A superior whose login's encryption rule is AES-128 gets every clear data unit encrypted with the key agreed with
 it (protocols/gb32960/cipher.py); a data unit its terminal already encrypted goes as the terminal sent it.
 """
@@ -16,10 +19,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from fleet.gb32960_records import GbUplink
-from protocols.gb32960 import Encryption, Protocol, encode_frame
+from protocols.gb32960 import Encryption, GB32960Error, Protocol, decode_frame, encode_frame
 from protocols.gb32960.cipher import AesKey, encrypt_frame
+from protocols.gb32960.editions import Transcoded, transcode
 from protocols.gb32960.framing import HEADER_BYTES
-from protocols.gb32960.messages import Heartbeat, PlatformLogin, PlatformLogout
+from protocols.gb32960.messages import Heartbeat, PlatformLogin, PlatformLogout, RealtimeReport
 
 REALTIME = 0x02
 BACKFILL = 0x03
@@ -48,6 +52,7 @@ class Outgoing:
     vin: str
     command: int  # 0x02 or 0x03
     frame: bytes
+    left_out: tuple[str, ...] = ()  # written in the other edition: what it had no place for
 
 
 def relay(uplink: GbUplink, car_ids: frozenset[int], version: str, backfill: bool,
@@ -60,15 +65,33 @@ def relay(uplink: GbUplink, car_ids: frozenset[int], version: str, backfill: boo
     if uplink.protocol != "gb32960":
         return f"protocol {uplink.protocol} is not GB/T 32960"
     protocol = framing(version)
-    if uplink.frame_protocol != protocol.value:
-        return f"a {uplink.frame_protocol} frame for a GB/T 32960-{version} superior"
     raw = bytes.fromhex(uplink.raw_hex)
-    data = raw[HEADER_BYTES:-1]
+    left_out: tuple[str, ...] = ()
+    if uplink.frame_protocol == protocol.value:
+        data: bytes | RealtimeReport = raw[HEADER_BYTES:-1]
+    else:
+        written = _in_edition(raw, protocol)
+        if isinstance(written, str):
+            return f"a {uplink.frame_protocol} frame for a GB/T 32960-{version} superior: {written}"
+        data, left_out = written.report, written.left_out
     command = BACKFILL if backfill or uplink.command == BACKFILL else REALTIME
     frame = encode_frame(command, data, vin=uplink.vin, protocol=protocol, encryption=raw[21])
     if key is not None and raw[21] == Encryption.NONE:
         frame = encrypt_frame(frame, key)
-    return Outgoing(uplink.car_id, uplink.vin, command, frame)
+    return Outgoing(uplink.car_id, uplink.vin, command, frame, left_out)
+
+
+def _in_edition(raw: bytes, target: Protocol) -> Transcoded | str:
+    """A terminal's frame of one edition as the other's report, or why it cannot be."""
+    if raw[21] != Encryption.NONE:
+        return f"its data unit is encrypted (0x{raw[21]:02X}) and cannot be written in another edition"
+    try:
+        message = decode_frame(raw)
+    except GB32960Error as exc:
+        return f"it does not decode ({exc})"
+    if not isinstance(message.body, RealtimeReport):
+        return f"its data unit is {type(message.body).__name__}, not real-time data"
+    return transcode(message.body, message.header.protocol, target)
 
 
 def is_late(uplink: GbUplink, now: datetime, backfill_after_s: float) -> bool:

@@ -69,6 +69,7 @@ class Gb32960PlatformService:
         self.counters: dict[str, Any] = {"state": "disconnected", "since": datetime.now(UTC),
                                          "last_heartbeat_at": None, "sent": 0, "backfilled": 0, "skipped": 0,
                                          "last_error": None}
+        self._left_out_told: set[tuple[str, ...]] = set()
         self.link = SuperiorLink(platform.host, platform.port, platform.username, platform.password,
                                  platform.encryption, platform.version, heartbeat_s=settings.heartbeat_s,
                                  login_timeout_s=settings.login_timeout_s,
@@ -139,6 +140,12 @@ class Gb32960PlatformService:
                 continue
             await self.link.send(outgoing.frame)
             self.counters["backfilled" if outgoing.command == f.BACKFILL else "sent"] += 1
+            if outgoing.left_out and outgoing.left_out not in self._left_out_told and len(self._left_out_told) < 64:
+                # once per distinct set (at most 64 a link): what a terminal of the other edition sends that this
+                # superior's edition has no place for
+                self._left_out_told.add(outgoing.left_out)
+                log.info("gb32960 superior %s: %s's frames go in the %s edition without: %s", self.platform.id,
+                         uplink.vin, self.platform.version, "; ".join(outgoing.left_out))
 
     async def _forward(self) -> None:
         from aiokafka import AIOKafkaConsumer

@@ -143,6 +143,22 @@ def write_fields(fields: tuple[Field, ...], values: list[Any]) -> bytes:
                        *(to_raw(f, v) for f, v in zip(fields, values, strict=True)))
 
 
+def write_list(field: Field, values: tuple[Reading, ...] | list[Reading]) -> bytes:
+    """``values`` of one field (cell voltages, probe temperatures), the bytes of ``write_fields`` for the same
+    fields: each raw number by ``to_raw``'s rule, computed over the list in C (``map``), then checked against the
+    field's range at once. A list with an abnormal / invalid value, or out of range, goes value by value (which
+    raises naming the field)."""
+    try:
+        raws = list(map(round, map(operator.truediv, map(operator.sub, values, repeat(field.offset)),
+                                   repeat(field.scale))))
+    except TypeError:  # a Special among them
+        return write_fields((field,) * len(values), list(values))
+    limit = field.top - 2 if field.special else field.top
+    if raws and (min(raws) < 0 or max(raws) > limit):
+        return write_fields((field,) * len(values), list(values))
+    return struct.pack(f">{len(raws)}{_FORMATS[field.width]}", *raws)
+
+
 def read_list(field: Field, count: int, data: bytes, at: int, what: str) -> tuple[tuple[Reading, ...], int]:
     """``count`` values of one field (cell voltages, probe temperatures): the hot path of a big pack."""
     size = field.width * count

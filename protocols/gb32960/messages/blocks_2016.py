@@ -14,7 +14,16 @@ from typing import Self
 
 from protocols.gb32960.header import Protocol
 from protocols.gb32960.messages._blocks import FixedBlock, register_block
-from protocols.gb32960.values import Field, Reading, Special, read_fields, read_list, read_uint, write_fields
+from protocols.gb32960.values import (
+    Field,
+    Reading,
+    Special,
+    read_fields,
+    read_list,
+    read_uint,
+    write_fields,
+    write_list,
+)
 
 P16 = Protocol.GB32960_2016
 F = Field
@@ -123,7 +132,7 @@ class FuelCell:
 
     def encode(self) -> bytes:
         head = write_fields(_FUEL_HEAD, [getattr(self, f.name) for f in _FUEL_HEAD])
-        temps = write_fields((_PROBE_TEMP,) * len(self.probe_temps_c), list(self.probe_temps_c))
+        temps = write_list(_PROBE_TEMP, self.probe_temps_c)
         tail = write_fields(_FUEL_TAIL, [getattr(self, f.name) for f in _FUEL_TAIL])
         return head + len(self.probe_temps_c).to_bytes(2, "big") + temps + tail
 
@@ -338,8 +347,7 @@ class CellVoltages:
         out = bytes((len(self.packs),))
         for p in self.packs:
             out += write_fields(_PACK_HEAD, [p.number, p.voltage_v, p.current_a, p.total_cells, p.first_cell])
-            out += bytes((len(p.cell_voltages_v),)) + write_fields((_CELL_V,) * len(p.cell_voltages_v),
-                                                                    list(p.cell_voltages_v))
+            out += bytes((len(p.cell_voltages_v),)) + write_list(_CELL_V, p.cell_voltages_v)
         return out
 
 
@@ -372,5 +380,5 @@ class ProbeTemperatures:
         out = bytes((len(self.packs),))
         for p in self.packs:
             n = len(p.probe_temps_c)
-            out += bytes((p.number,)) + n.to_bytes(2, "big") + write_fields((_PROBE_TEMP,) * n, list(p.probe_temps_c))
+            out += bytes((p.number,)) + n.to_bytes(2, "big") + write_list(_PROBE_TEMP, p.probe_temps_c)
         return out

@@ -26,7 +26,16 @@ from protocols.gb32960.messages.blocks_2016 import (
     read_codes,
     write_codes,
 )
-from protocols.gb32960.values import Field, Reading, need, read_fields, read_list, read_uint, write_fields
+from protocols.gb32960.values import (
+    Field,
+    Reading,
+    need,
+    read_fields,
+    read_list,
+    read_uint,
+    write_fields,
+    write_list,
+)
 
 F = Field
 MOTOR_FIELDS_2025 = (F("number", 1, special=False), F("status", 1), F("controller_temp_c", 1, offset=-40),
@@ -36,11 +45,14 @@ MOTOR_FIELDS_2025 = (F("number", 1, special=False), F("status", 1), F("controlle
 @register_block(Protocol.GB32960_2025)
 @dataclass(frozen=True, slots=True)
 class VehicleData2025(FixedBlock):
-    """0x01 whole vehicle in the 2025 reading: the 2016 fields up to insulation (no accelerator, brake)."""
+    """0x01 whole vehicle in the 2025 reading: the 2016 fields up to insulation (no accelerator, brake), the total
+    current with an offset of -3000 A (2016: -1000), as the 2025 edition's battery currents. A second public
+    implementation (rtm_con, naming the 2025 edition's table 10) reads it so, and the first one's own sample,
+    built with a current of 0.01 A, carries the raw 30000, which is 0 A with it and 2,000 A with the 2016 offset."""
 
     INFO_TYPE = 0x01
     FIELDS = (F("status", 1), F("charging", 1), F("run_mode", 1), F("speed_kmh", 2, 0.1), F("mileage_km", 4, 0.1),
-              F("total_voltage_v", 2, 0.1), F("total_current_a", 2, 0.1, -1000), F("soc_pct", 1), F("dcdc", 1),
+              F("total_voltage_v", 2, 0.1), F("total_current_a", 2, 0.1, -3000), F("soc_pct", 1), F("dcdc", 1),
               F("gear", 1, special=False), F("insulation_kohm", 2))
     status: Reading
     charging: Reading
@@ -183,7 +195,7 @@ class MinUnitVoltages:
         for p in self.packs:
             n = len(p.unit_voltages_v)
             out += write_fields(_PARALLEL_HEAD, [p.number, p.voltage_v, p.current_a]) + n.to_bytes(2, "big")
-            out += write_fields((_UNIT_V,) * n, list(p.unit_voltages_v))
+            out += write_list(_UNIT_V, p.unit_voltages_v)
         return out
 
 
@@ -238,7 +250,7 @@ class FuelCellStacks:
         for s in self.stacks:
             n = len(s.coolant_outlet_temps_c)
             out += write_fields(_STACK_HEAD, [getattr(s, f.name) for f in _STACK_HEAD]) + n.to_bytes(2, "big")
-            out += write_fields((_TEMP,) * n, list(s.coolant_outlet_temps_c))
+            out += write_list(_TEMP, s.coolant_outlet_temps_c)
         return out
 
 
@@ -270,8 +282,8 @@ class Supercapacitor:
     def encode(self) -> bytes:
         v, t = len(self.cell_voltages_v), len(self.probe_temps_c)
         return (write_fields(_CAP_HEAD, [self.number, self.voltage_v, self.current_a]) + v.to_bytes(2, "big")
-                + write_fields((_CAP_V,) * v, list(self.cell_voltages_v)) + t.to_bytes(2, "big")
-                + write_fields((_TEMP,) * t, list(self.probe_temps_c)))
+                + write_list(_CAP_V, self.cell_voltages_v) + t.to_bytes(2, "big")
+                + write_list(_TEMP, self.probe_temps_c))
 
 
 @register_block(Protocol.GB32960_2025)

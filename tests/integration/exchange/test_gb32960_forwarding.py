@@ -3,7 +3,8 @@
 from gb32960_superior_platform / gb32960_exchange_car) relays its frames to the superior in a box, which receives
 the same data units as real-time data 0x02; the superior is killed mid-stream (its sockets reset, what was
 written to it unread) and brought back on the same port: the gap arrives as back-filled data 0x03, in the order
-the terminal sent it, nothing lost; a vehicle the platform does not exchange sends nothing. Both framings."""
+the terminal sent it, nothing lost; a vehicle the platform does not exchange sends nothing. Both framings, and a
+2025 terminal's reports written in a 2016 superior's edition."""
 
 from __future__ import annotations
 
@@ -17,9 +18,21 @@ import pytest
 from exchange.gb32960.box import SuperiorBox, parse_aes
 from exchange.gb32960.service import Gb32960PlatformService
 from fleet.settings import Gb32960ExchangeSettings
-from protocols.gb32960 import Protocol, Response
+from protocols.gb32960 import Protocol, Response, Special
 from protocols.gb32960.cipher import AesKey
-from protocols.gb32960.messages import RealtimeReport, VehicleData2025
+from protocols.gb32960.messages import (
+    CellVoltages,
+    Extremes,
+    MinUnitVoltages,
+    PackTemperatures,
+    PackTemperatures2025,
+    PackUnitVoltages,
+    Position,
+    Position2025,
+    RealtimeReport,
+    VehicleData,
+    VehicleData2025,
+)
 from tests.integration.gateway.gb_support import (
     GbTerminal,
     insert_vehicle,
@@ -149,6 +162,57 @@ def test_relayed_as_received_then_the_outage_gap_back_filled_in_order(pg_url: st
     asyncio.run(main())
 
 
+def test_a_2025_terminals_reports_reach_a_2016_superior_written_in_its_edition(pg_url: str,
+                                                                                kafka_bootstrap: str) -> None:
+    vin = unique_vin()
+    ids = insert_vehicle(pg_url, vin, protocol_version="2025")
+    units = tuple(round(3.31 + i * 0.002, 3) for i in range(24))
+    settings = Gb32960ExchangeSettings().model_copy(update={"heartbeat_s": 0.5, "offset_reset": "earliest"})
+
+    def report(n: int) -> RealtimeReport:
+        vehicle = VehicleData2025(status=1, charging=3, run_mode=1, speed_kmh=30.0 + n, mileage_km=321.5,
+                                  total_voltage_v=401.2, total_current_a=-120.5, soc_pct=60, dcdc=1, gear=0x0F,
+                                  insulation_kohm=6000)
+        return RealtimeReport(START + timedelta(seconds=n), (
+            vehicle, Position2025(0, 1, 114.057868, 22.543099),
+            MinUnitVoltages((PackUnitVoltages(1, 401.2, -120.5, units),)),
+            PackTemperatures2025((PackTemperatures(1, (25, 27, 26)),))))
+
+    async def main() -> None:
+        box = SuperiorBox({"fleet32960": "secret-32960"})
+        await box.start()
+        platform = _platform(pg_url, ids["enterprise_id"], box.port, "2016", ids["car_id"])
+        service = Gb32960PlatformService(platform, pg_url, kafka_bootstrap, settings)
+        task = asyncio.create_task(service.run())
+        try:
+            async with running_gb_gateway(pg_url, kafka_bootstrap) as gateway:
+                terminal = await GbTerminal.connect(gateway.port_of("gb32960"), vin, Protocol.GB32960_2025)
+                await terminal.send(0x01, login_body())
+                assert (await terminal.receive()).header.response == Response.SUCCESS
+                for n in range(3):
+                    await terminal.send(0x02, report(n))
+                    assert (await terminal.receive(timeout_s=10)).header.response == Response.SUCCESS
+                await box.wait_for(lambda: len(box.of(vin)) >= 3, 30)
+                await terminal.close()
+            received = box.of(vin)
+            assert {(r.protocol, r.command) for r in received} == {("gb32960-2016", 0x02)}
+            for n, r in enumerate(received):
+                sent = RealtimeReport.decode(bytes.fromhex(r.data_hex), Protocol.GB32960_2016)  # every byte read
+                vehicle = sent.block(VehicleData)
+                assert (sent.collected_at, vehicle.speed_kmh, vehicle.total_current_a, vehicle.soc_pct) == (
+                    START + timedelta(seconds=n), 30.0 + n, -120.5, 60)
+                assert vehicle.accelerator_pct is Special.INVALID  # 2025 does not carry it
+                assert (sent.block(Position).lng, sent.block(Position).lat) == (114.057868, 22.543099)
+                assert sent.block(CellVoltages).packs[0].cell_voltages_v == units
+                extremes = sent.block(Extremes)  # 2016 asks for them: from the frame's own cells and probes
+                assert (extremes.max_cell_voltage_v, extremes.max_voltage_cell, extremes.min_cell_voltage_v,
+                        extremes.max_temp_c, extremes.max_temp_probe) == (max(units), len(units), units[0], 27, 2)
+        finally:
+            await cancel_then_stop(task, box)
+
+    asyncio.run(main())
+
+
 def test_an_aes_superior_reads_the_terminals_data_units_encrypted_with_the_rows_key(pg_url: str,
                                                                                   kafka_bootstrap: str) -> None:
     vin = unique_vin()
@@ -210,7 +274,7 @@ def test_a_wrong_password_is_refused_and_its_link_state_says_so(pg_url: str, kaf
     asyncio.run(main())
 
 
-def test_fleet_up_seeds_the_demo_gb32960_superior_with_the_trees_2016_vehicles_once(
+def test_fleet_up_seeds_the_demo_gb32960_superior_with_the_trees_gb32960_vehicles_once(
         pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from warehouse.gb32960_exchange_seed import demo_aes_key, demo_box_aes, seed_gb32960_superior
 
@@ -242,8 +306,9 @@ def test_fleet_up_seeds_the_demo_gb32960_superior_with_the_trees_2016_vehicles_o
     assert len({key.key, key.iv, demo_aes_key(tmp_path / "another-var").key}) == 3
     monkeypatch.setenv("FLEET_GB32960_EXCHANGE_BOX_AES", demo_box_aes(tmp_path))  # as fleet/launcher.py gives it
     assert dict(parse_aes(text) for text in Gb32960ExchangeSettings().box_aes) == {platform.username: key}
-    assert platform.car_ids == frozenset({ids_2016["car_id"], in_child["car_id"]})
-    assert ids_2025["car_id"] not in platform.car_ids and jt808["car_id"] not in platform.car_ids
+    # both editions' vehicles (the 2025 ones' frames go written in the box's 2016 edition), no JT/T 808 one
+    assert platform.car_ids == frozenset({ids_2016["car_id"], ids_2025["car_id"], in_child["car_id"]})
+    assert jt808["car_id"] not in platform.car_ids
 
 
 def test_fleet_exchange_links_an_enabled_row_and_logs_out_when_it_is_disabled(pg_url: str,

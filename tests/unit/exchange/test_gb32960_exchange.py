@@ -16,7 +16,7 @@ from exchange.gb32960.link import LinkDown, SuperiorLink
 from exchange.link.backoff import Backoff
 from fleet.gb32960_records import GbUplink
 from protocols.gb32960 import Encryption, Protocol, decode_frame, encode_frame
-from protocols.gb32960.cipher import AesKey, decrypt_frame
+from protocols.gb32960.cipher import AesKey, decrypt_frame, encrypt_frame
 from protocols.gb32960.messages import PlatformLogin, RealtimeReport, VehicleData, VehicleData2025
 from tests.support.tasks import cancel_then_stop
 
@@ -44,6 +44,20 @@ def _uplink(frame: bytes, *, car_id: int | None = 7, command: int = 0x02, protoc
                     frame.hex(), {}, "c", "g", received_at.isoformat())
 
 
+@pytest.mark.parametrize("source,version", [(Protocol.GB32960_2016, "2025"), (Protocol.GB32960_2025, "2016")])
+def test_a_terminal_of_the_other_edition_has_its_report_written_in_the_superiors(source: Protocol,
+                                                                                 version: str) -> None:
+    out = f.relay(_uplink(_report(source)), frozenset({7}), version, backfill=True)
+    assert isinstance(out, f.Outgoing) and out.command == 0x03 and out.left_out == ()
+    sent = decode_frame(out.frame)
+    assert (sent.header.protocol, sent.header.command, sent.header.vin) == (f.framing(version), 0x03, VIN)
+    (vehicle,) = sent.body.blocks
+    assert isinstance(vehicle, VehicleData2025 if version == "2025" else VehicleData)
+    assert (vehicle.speed_kmh, vehicle.mileage_km, vehicle.total_voltage_v, vehicle.total_current_a, vehicle.soc_pct,
+            vehicle.gear) == (42.5, 12345.6, 612.3, -35.2, 76, 0x2E)
+    assert sent.body.collected_at == AT
+
+
 @pytest.mark.parametrize("protocol,version", [(Protocol.GB32960_2016, "2016"), (Protocol.GB32960_2025, "2025")])
 def test_a_frame_is_relayed_with_its_data_unit_byte_for_byte_in_the_superiors_framing(protocol: Protocol,
                                                                                       version: str) -> None:
@@ -63,8 +77,11 @@ def test_only_data_of_exchanged_gb32960_vehicles_of_the_superiors_edition_goes()
     assert f.relay(_uplink(frame, car_id=8), frozenset({7}), "2016", False) is None
     assert f.relay(_uplink(frame, car_id=None), frozenset({7}), "2016", False) is None
     assert f.relay(_uplink(frame, command=0x01), frozenset({7}), "2016", False) is None
-    assert f.relay(_uplink(frame), frozenset({7}), "2025", False) == \
-        "a gb32960-2016 frame for a GB/T 32960-2025 superior"
+    encrypted = encrypt_frame(frame, KEY)  # a terminal's own AES data unit: unreadable here, so never rewritten
+    assert f.relay(_uplink(encrypted), frozenset({7}), "2025", False) == (
+        "a gb32960-2016 frame for a GB/T 32960-2025 superior: its data unit is encrypted (0x03) and cannot be "
+        "written in another edition")
+    assert isinstance(f.relay(_uplink(encrypted), frozenset({7}), "2016", False), f.Outgoing)
     assert f.relay(_uplink(frame, protocol="gb17691"), frozenset({7}), "2016", False) == \
         "protocol gb17691 is not GB/T 32960"
     original_backfill = f.relay(_uplink(frame, command=0x03), frozenset({7}), "2016", False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import protocols.gb32960.messages as messages
-from protocols.gb32960.values import Field, Special, _layout, read_fields, to_value
+from protocols.gb32960.values import Field, Special, _layout, read_fields, to_value, write_fields, write_list
 
 
 def _declared_field_lists() -> dict[str, tuple[Field, ...]]:
@@ -72,3 +73,28 @@ def test_other_scales_offsets_and_widths_convert_as_to_value_does(data: st.DataO
     fields = tuple(data.draw(st.lists(st.sampled_from(EXTRA), min_size=1, max_size=6)))
     raws = data.draw(_raws(fields))
     _same(_layout(fields)[1](raws), [to_value(f, r) for f, r in zip(fields, raws, strict=True)])
+
+
+LIST_FIELDS = (Field("cell_voltage_v", 2, 0.001), Field("temp_c", 1, offset=-40), Field("current_a", 2, 0.1, -3000),
+               Field("count", 1, special=False)) + EXTRA
+
+
+@settings(max_examples=300)
+@given(data=st.data())
+def test_a_list_packs_as_its_values_do_one_by_one_and_refuses_what_they_refuse(data: st.DataObject) -> None:
+    field = data.draw(st.sampled_from(LIST_FIELDS))
+    raws = data.draw(st.lists(_raws((field,)).map(lambda t: t[0]), max_size=40))
+    values = [to_value(field, r) for r in raws]
+    if data.draw(st.booleans()):  # a value no raw number of the field gives: out of range on either side
+        low, high = to_value(field, 0), to_value(field, field.top - 2 if field.special else field.top)
+        assert not isinstance(low, Special) and not isinstance(high, Special)
+        values.insert(data.draw(st.integers(0, len(values))),
+                      data.draw(st.sampled_from([low - field.scale, high + field.scale])))
+    fields = (field,) * len(values)
+    try:
+        one_by_one = write_fields(fields, values)
+    except ValueError as exc:
+        with pytest.raises(ValueError, match=re.escape(str(exc))):
+            write_list(field, tuple(values))
+    else:
+        assert write_list(field, tuple(values)) == one_by_one

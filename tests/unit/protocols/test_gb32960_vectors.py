@@ -195,6 +195,8 @@ def test_2025_sample_decodes_every_block_to_the_last_byte() -> None:
         "Signature"]
     vehicle = report.block(VehicleData2025)
     assert (vehicle.speed_kmh, vehicle.mileage_km, vehicle.total_voltage_v, vehicle.soc_pct) == (11.1, 67894.7, 22.3, 66)
+    # the source built it with 0.01 A: raw 30000 at 0.1 A with the 2025 edition's -3000 A offset
+    assert vehicle.total_current_a == 0.0
     (motor,) = report.block(Motors2025).motors
     assert (motor.speed_rpm, motor.torque_nm, motor.controller_temp_c) == (1000, 0.1, 22)
     position = report.block(Position2025)
