@@ -27,6 +27,7 @@ from typing import Any
 
 from fleet.alarm_catalog import GB_ALARM_ITEM
 from fleet.gb32960_records import GbUplink
+from protocols.gb32960.messages.blocks_2025 import COORDINATES_GCJ02, to_wgs84
 from streams.messages import STATUS_ACC_ON, STATUS_POSITIONED, Fix, PayloadError, load_json_object, parse_time
 from streams.validation import Limits, time_quality, validate_fix
 from warehouse.queries.gb_states import JSON_COLUMNS, STATE_BLOCKS, TEXT_COLUMNS
@@ -159,6 +160,9 @@ def _fix(record: GbUplink, at: datetime, received_at: datetime, raw: dict[str, d
     position = raw.get("position")
     if position is not None:
         valid, lat, lng = bool(position.get("fix_valid")), number(position.get("lat")), number(position.get("lng"))
+        system = position.get("coordinate_system")  # 2025 only; the track is WGS-84 (docs/architecture.md)
+        if system == COORDINATES_GCJ02 and lat is not None and lng is not None:
+            lng, lat = to_wgs84(float(lng), float(lat), system)
         moving = vehicle
     elif stream is not None:
         valid, lat, lng = _stream_position(stream)
@@ -202,6 +206,8 @@ def parse_frame(value: Any, limits: Limits) -> GbFrame:
     state, raw = _readings(blocks)
     alarm = _alarm(raw)
     fix = _fix(record, at, received_at, raw, alarm)
+    if fix is not None and isinstance(state.get("position"), dict):
+        state["position"] = {**state["position"], "lat": fix.lat, "lng": fix.lng}  # in WGS-84, as the fix
     if fix is not None:
         reason = validate_fix(fix, limits)
         if reason is not None:

@@ -33,8 +33,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from GeoToolCN import gcj02_to_wgs84
-
 from protocols.gb32960.header import Protocol
 from protocols.gb32960.messages._blocks import CustomBlock, UnparsedTail
 from protocols.gb32960.messages.blocks_2016 import (
@@ -60,6 +58,8 @@ from protocols.gb32960.messages.blocks_2025 import (
     _FUEL_2025,
     _PARALLEL_HEAD,
     _UNIT_V,
+    COORDINATES_GCJ02,
+    COORDINATES_WGS84,
     MOTOR_FIELDS_2025,
     Alarms2025,
     Engine2025,
@@ -70,13 +70,13 @@ from protocols.gb32960.messages.blocks_2025 import (
     PackUnitVoltages,
     Position2025,
     VehicleData2025,
+    to_wgs84,
 )
 from protocols.gb32960.messages.realtime import RealtimeReport
 from protocols.gb32960.values import Field, Reading, Special, to_raw, write_list
 
 P2016, P2025 = Protocol.GB32960_2016, Protocol.GB32960_2025
 INVALID = Special.INVALID
-WGS84, GCJ02 = 1, 2  # the 2025 position's coordinate system byte
 MAX_CELLS_A_FRAME = 200  # 2016: one subsystem's cells in one frame, 1 ... 200 (table 21)
 
 
@@ -188,7 +188,7 @@ def _engine_to_2025(b: Engine) -> tuple[list[Any], list[str]]:
 
 
 def _position_to_2025(b: Position) -> tuple[list[Any], list[str]]:
-    return [Position2025(b.status, WGS84, b.longitude_deg, b.latitude_deg)], []
+    return [Position2025(b.status, COORDINATES_WGS84, b.longitude_deg, b.latitude_deg)], []
 
 
 def _alarms_to_2025(b: Alarms) -> tuple[list[Any], list[str]]:
@@ -250,12 +250,12 @@ def _engine_to_2016(b: Engine2025) -> tuple[list[Any], list[str]]:
 
 
 def _position_to_2016(b: Position2025) -> tuple[list[Any], list[str]]:
-    if b.coordinate_system == WGS84:
+    if b.coordinate_system == COORDINATES_WGS84:
         return [Position(b.status, b.longitude_deg, b.latitude_deg)], []
     lng, lat = b.lng, b.lat
-    if b.coordinate_system != GCJ02 or lng is None or lat is None:
+    if b.coordinate_system != COORDINATES_GCJ02 or lng is None or lat is None:
         return [], [f"0x05 position in coordinate system {b.coordinate_system} (2016 takes WGS-84)"]
-    lng, lat = gcj02_to_wgs84(lng, lat)
+    lng, lat = to_wgs84(lng, lat, b.coordinate_system)
     status = (b.status & 0x01) | (0x02 if lat < 0 else 0) | (0x04 if lng < 0 else 0)
     return [Position(status, round(abs(lng), 6), round(abs(lat), 6))], []
 

@@ -125,10 +125,26 @@ class Engine2025(FixedBlock):
     crankshaft_rpm: Reading
 
 
+COORDINATES_WGS84, COORDINATES_GCJ02 = 1, 2  # the 2025 position's coordinate-system byte; 3: another system
+
+
+def to_wgs84(lng: float, lat: float, coordinate_system: int) -> tuple[float, float]:
+    """A 2025 position in WGS-84, the system the platform keeps (as 2016 terminals and JT/T 808 ones send it):
+    GCJ-02 converted by GeoToolCN's inverse (metres off, far below a fix's own error); WGS-84 and any other
+    system as they are (BeiDou's CGCS2000 is centimetres from WGS-84). GeoToolCN is imported on the first GCJ-02
+    position only: the gateway and the codec's other users never pay for it."""
+    if coordinate_system != COORDINATES_GCJ02:
+        return lng, lat
+    from GeoToolCN.coords import gcj02_to_wgs84
+
+    return gcj02_to_wgs84(lng, lat)
+
+
 @register_block(Protocol.GB32960_2025)
 @dataclass(frozen=True, slots=True)
 class Position2025(FixedBlock, SignedCoordinates):
-    """0x05 position with a coordinate-system byte after the status."""
+    """0x05 position with a coordinate-system byte after the status (1 WGS-84, 2 GCJ-02, 3 another system, as
+    rtm_con reads the 2025 edition's table 22)."""
 
     INFO_TYPE = 0x05
     FIELDS = (F("status", 1, special=False), F("coordinate_system", 1, special=False),

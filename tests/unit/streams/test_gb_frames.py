@@ -245,3 +245,23 @@ def test_the_public_2025_sample_keeps_its_state_and_its_position_flagged_invalid
     assert (vehicle["soc_pct"], vehicle["speed_kmh"], vehicle["mileage_km"], vehicle["charging_state"]) == (
         66, 11.1, 67894.7, 1)
     assert f.alarm is not None and f.alarm.faults["motor"] == [111, 222, 333]
+
+
+@pytest.mark.parametrize("system", [1, 2, 3])
+def test_a_2025_position_is_kept_in_wgs84_whatever_system_it_came_in(system: int) -> None:
+    from GeoToolCN import wgs84_to_gcj02
+
+    from protocols.gb32960.messages import Position2025, RealtimeReport, VehicleData2025
+
+    lng, lat = 114.057868, 22.543099  # WGS-84
+    sent_lng, sent_lat = wgs84_to_gcj02(lng, lat) if system == 2 else (lng, lat)  # GCJ-02 is ~300 m off here
+    vehicle = VehicleData2025(status=1, charging=3, run_mode=1, speed_kmh=30.0, mileage_km=321.5,
+                              total_voltage_v=401.2, total_current_a=12.3, soc_pct=60, dcdc=1, gear=0x0F,
+                              insulation_kohm=6000)
+    report = RealtimeReport(T0, (vehicle, Position2025(0, system, round(sent_lng, 6), round(sent_lat, 6))))
+    frame_bytes = encode_frame(0x02, report, vin=V.vin, protocol=Protocol.GB32960_2025)
+    f = parse_frame(orjson.dumps(frame_record(V, frame_bytes, received_at=T0 + timedelta(seconds=1))), LIMITS)
+    assert isinstance(f, GbFrame) and f.fix is not None
+    # GCJ-02 converted back (GeoToolCN's inverse: within ~2 m); WGS-84 and another system (CGCS2000) as they came
+    assert f.fix.lng == pytest.approx(lng, abs=2e-5) and f.fix.lat == pytest.approx(lat, abs=2e-5)
+    assert f.state["position"] == {"lat": f.fix.lat, "lng": f.fix.lng}  # the detail page's position, the same
