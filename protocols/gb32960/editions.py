@@ -10,7 +10,7 @@ value the target's range cannot hold (a 2016 current of 4,000 A in a 2025 field 
 
 | 2016 | 2025 |
 |---|---|
-| 0x01 vehicle (with accelerator, brake) | 0x01 vehicle (without) |
+| 0x01 vehicle (with accelerator, brake; gear bits 6-7 reserved) | 0x01 vehicle (without; gear bit 7 "invalid") |
 | 0x02 motors (with controller voltage, DC current) | 0x02 motors (without; wider speed and torque) |
 | 0x03 fuel cell (voltage, current, consumption, probes, hydrogen extremes, DC-DC) | 0x03 hydrogen extremes, DC-DC, remaining hydrogen, DC-DC controller temperature |
 | 0x04 engine (status, crankshaft speed, fuel) | 0x04 crankshaft speed |
@@ -164,9 +164,16 @@ Rule = Callable[[Any], tuple[list[Any], list[str]]]
 
 # ------------------------------------------------------------------ 2016 -> 2025
 
+# The gear byte (table A.1 of either edition): bits 0-3 the gear, 4 braking and 5 driving force, alike; 2016 reserves
+# bits 6-7, 2025 makes bit 7 "gear position invalid" (as rtm_con reads its table A.1). The shared bits go across; a
+# reserved bit a 2016 terminal set must not read as "invalid" in 2025, and 2016 has no "invalid" to say it with.
+GEAR_SHARED_BITS = 0x3F
+
+
 def _vehicle_to_2025(b: VehicleData) -> tuple[list[Any], list[str]]:
-    names = [f.name for f in VehicleData2025.FIELDS]
-    return [_fixed(VehicleData2025, _fields(b, names))], []
+    values = _fields(b, [f.name for f in VehicleData2025.FIELDS])
+    values["gear"] = b.gear & GEAR_SHARED_BITS
+    return [_fixed(VehicleData2025, values)], []
 
 
 def _motors_to_2025(b: Motors) -> tuple[list[Any], list[str]]:
@@ -223,8 +230,8 @@ _BLOCKS_TO_2025: dict[type, Rule] = {
 
 def _vehicle_to_2016(b: VehicleData2025) -> tuple[list[Any], list[str]]:
     values = _fields(b, [f.name for f in VehicleData2025.FIELDS])
-    values.update(accelerator_pct=INVALID, brake_pct=INVALID)
-    return [_fixed(VehicleData, values)], []
+    values.update(accelerator_pct=INVALID, brake_pct=INVALID, gear=b.gear & GEAR_SHARED_BITS)
+    return [_fixed(VehicleData, values)], ([] if b.gear & ~GEAR_SHARED_BITS == 0 else ["0x01 gear position invalid"])
 
 
 def _motors_to_2016(b: Motors2025) -> tuple[list[Any], list[str]]:

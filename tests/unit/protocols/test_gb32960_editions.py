@@ -179,3 +179,14 @@ def test_a_2025_pack_of_more_cells_than_a_2016_frame_holds_is_named() -> None:
     moved = transcode(RealtimeReport(AT, (big,)), P25, P16)
     assert moved.left_out == ("0x07 pack 1: 216 cells (2016 takes 1 ... 200 a frame)",)
     assert _sent(moved.report, P16).block(CellVoltages) is None
+
+
+def test_the_gear_bytes_shared_bits_go_across_and_2025s_invalid_flag_is_named() -> None:
+    # 0x2E: driving force, gear 14 (D); 2025 bit 7: the gear position is invalid; 2016 reserves bits 6-7
+    there = _sent(transcode(RealtimeReport(AT, (_vehicle_2016(gear=0xEE),)), P16, P25).report, P25)
+    assert there.block(VehicleData2025).gear == 0x2E
+    invalid = VehicleData2025(status=1, charging=3, run_mode=1, speed_kmh=0.0, mileage_km=1.0, total_voltage_v=600.0,
+                              total_current_a=0.0, soc_pct=50, dcdc=1, gear=0x80 | 0x0F, insulation_kohm=5000)
+    moved = transcode(RealtimeReport(AT, (invalid,)), P25, P16)
+    assert moved.left_out == ("0x01 gear position invalid",)
+    assert _sent(moved.report, P16).block(VehicleData).gear == 0x0F
