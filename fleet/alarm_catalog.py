@@ -14,7 +14,7 @@ Keys (the ``alarm.key`` column and every push/API payload):
 | BSD | ``bsd_<type>`` | item 0x67 alarm type (instantaneous) |
 | FENCE | ``fence:<fenceId>:<kind>[:<segment>]`` | the platform fence step (streams/fences.py, fleet.geofence kinds) |
 | FENCE | ``tfence:<areaId>:<kind>`` | the terminal's own area items: 0x11 ``overspeed``, 0x12 ``enter`` / ``leave``, 0x13 ``segment_short`` / ``segment_long`` (instantaneous) |
-| NEV | ``gb0``..``gb18`` | GB/T 32960.3-2016 table 19 general alarm flags (held; streams/gb_alarms.py) |
+| NEV | ``gb0``..``gb27`` | GB/T 32960.3 general alarm flags: 2016 table 19 bits 0-18, the 2025 edition's 19-27 (held; streams/gb_alarms.py) |
 | NEV | ``gbf_battery``, ``gbf_motor``, ``gbf_engine``, ``gbf_other`` | a non-empty fault-code list of the 32960 alarm block (held, the codes in ``details.codes``) |
 | NEV | ``obd_mil``, ``obd_fault`` | GB 17691 / HJ 1239 OBD block: MIL on, fault codes present (held) |
 
@@ -71,7 +71,7 @@ SAFETY_ITEMS: dict[str, tuple[str, AlarmKind]] = {
 }
 VIDEO_FLAGS_ITEM = "video_alarm_flags"           # 0x14: the v0..v31 bits
 # A GB/T 32960 / GB 17691 fix's alarm object (streams/gb_frames.py; platform-spec §3 track point): the
-# general flags ``alarm`` (keys gb0..gb18) and the fault lists, each list's key while it is not empty.
+# general flags ``alarm`` (keys gb0..gb27) and the fault lists, each list's key while it is not empty.
 GB_ALARM_ITEM = "gb_alarm"
 GB_FAULT_KEYS = {"battery": "gbf_battery", "motor": "gbf_motor", "engine": "gbf_engine", "other": "gbf_other",
                  "obd": "obd_fault", "mil": "obd_mil"}
@@ -184,7 +184,7 @@ _BSD: tuple[tuple[int, str, str], ...] = (
     (3, "右侧后方接近报警", "Right rear approach"),
 )
 
-# GB/T 32960.3-2016 table 19: general alarm flags, bits 0-18.
+# GB/T 32960.3 general alarm flags: 2016 table 19, bits 0-18; the 2025 edition adds 19-27.
 _GB_GENERAL: tuple[tuple[int, str, str], ...] = (
     (0, "温度差异报警", "Temperature difference alarm"),
     (1, "电池高温报警", "Battery high temperature alarm"),
@@ -205,6 +205,16 @@ _GB_GENERAL: tuple[tuple[int, str, str], ...] = (
     (16, "高压互锁状态报警", "High-voltage interlock alarm"),
     (17, "驱动电机温度报警", "Drive motor temperature alarm"),
     (18, "车载储能装置类型过充", "Energy storage overcharge alarm"),
+    # GB/T 32960.3-2025 bits 19-27, as rtm_con reads its table 24 (the names in English there; the Chinese ours)
+    (19, "驱动电机超速报警", "Drive motor overspeed alarm"),
+    (20, "驱动电机过流报警", "Drive motor overcurrent alarm"),
+    (21, "超级电容高温报警", "Supercapacitor high temperature alarm"),
+    (22, "超级电容过压报警", "Supercapacitor overvoltage alarm"),
+    (23, "电池热事件报警", "Battery thermal event alarm"),
+    (24, "氢气泄漏报警", "Hydrogen leak alarm"),
+    (25, "氢系统压力异常报警", "Hydrogen system pressure alarm"),
+    (26, "氢系统温度异常报警", "Hydrogen system temperature alarm"),
+    (27, "燃料电池电堆高温报警", "Fuel cell stack high temperature alarm"),
 )
 _GB_FAULTS: tuple[tuple[str, str, str], ...] = (
     ("gbf_battery", "可充电储能装置故障", "Rechargeable energy storage fault"),

@@ -17,6 +17,7 @@ import matplotlib
 import polars as pl
 
 from warehouse.lake import PART_FILE, duckdb_connect
+from warehouse.lake import scan as lake_scan
 
 matplotlib.use("Agg")  # the notebooks draw off screen; lake.show puts each figure in the cell's output
 # Chart text is in the product's language (zh-CN): a CJK font first (Debian's fonts-noto-cjk, installed by
@@ -56,7 +57,7 @@ def query(sql: str) -> pl.DataFrame:
 
 
 def scan(dataset: str) -> pl.LazyFrame:
-    return pl.scan_parquet(str(lake_dir() / dataset / "*" / PART_FILE), hive_partitioning=True)
+    return lake_scan(lake_dir() / dataset)
 
 
 def datasets() -> list[str]:

@@ -1,8 +1,8 @@
 """GB/T 32960 / GB 17691 alarms -> ``alarm`` rows of type 9 (``AlarmKind.NEV``), pushes 2 (the step
 "gb_alarms" of streams/gb_uplinks.py).
 
-Keys (fleet/alarm_catalog.py): ``gb<bit>`` for each general alarm flag of the alarm block (32960 table 19,
-bits 0-18), ``gbf_battery`` / ``gbf_motor`` / ``gbf_engine`` / ``gbf_other`` while that fault-code list is
+Keys (fleet/alarm_catalog.py): ``gb<bit>`` for each general alarm flag of the alarm block (32960-2016 table 19,
+bits 0-18; the 2025 edition's bits 19-27 too), ``gbf_battery`` / ``gbf_motor`` / ``gbf_engine`` / ``gbf_other`` while that fault-code list is
 not empty (the codes in ``details.codes``), ``obd_mil`` while the 17691 OBD block reports the MIL on and
 ``obd_fault`` while its fault-code list is not empty. Like the 808 alarm bits (streams/alarms.py) they are
 held episodes: raised once when the key appears (start = the frame's collection time), ended by the first
@@ -36,7 +36,7 @@ from streams.alarm_model import AlarmEpisode, close_episodes, insert_episodes
 from streams.alarms import push_data
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import Send, encode
-from streams.gb_frames import GbAlarm, GbFrame
+from streams.gb_frames import GENERAL_ALARM_BITS_2025, GbAlarm, GbFrame
 from streams.messages import PayloadError
 from warehouse.queries import alarms
 
@@ -47,7 +47,8 @@ LEVELS = {3: 1, 2: 2, 1: 3}  # GB/T 32960.3 table 18 level -> alarm.level (1 hig
 
 def alarm_keys(alarm: GbAlarm) -> dict[str, dict[str, Any]]:
     """The keys a frame's alarm block holds, with the details each alarm row keeps."""
-    keys: dict[str, dict[str, Any]] = {f"gb{bit}": {} for bit in range(19) if alarm.flags >> bit & 1}
+    keys: dict[str, dict[str, Any]] = {f"gb{bit}": {} for bit in range(GENERAL_ALARM_BITS_2025)
+                                       if alarm.flags >> bit & 1}  # flags arrive masked to their edition's bits
     for name, codes in alarm.faults.items():
         if codes:
             keys[GB_FAULT_KEYS[name]] = {"codes": codes}

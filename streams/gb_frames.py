@@ -27,7 +27,8 @@ from typing import Any
 
 from fleet.alarm_catalog import GB_ALARM_ITEM
 from fleet.gb32960_records import GbUplink
-from protocols.gb32960.messages.blocks_2025 import COORDINATES_GCJ02, to_wgs84
+from protocols.gb32960.header import Protocol
+from protocols.gb32960.messages.blocks_2025 import COORDINATES_GCJ02, GENERAL_BITS_2025, to_wgs84
 from streams.messages import STATUS_ACC_ON, STATUS_POSITIONED, Fix, PayloadError, load_json_object, parse_time
 from streams.validation import Limits, time_quality, validate_fix
 from warehouse.queries.gb_states import JSON_COLUMNS, STATE_BLOCKS, TEXT_COLUMNS
@@ -44,7 +45,11 @@ _BLOCKS = {
 # The fault-code lists of 0x07 under the names of the track point's alarm object (platform-spec §3).
 FAULT_LISTS = (("battery", "storage_faults"), ("motor", "motor_faults"), ("engine", "engine_faults"),
                ("other", "other_faults"))
-GENERAL_ALARM_BITS = 19  # GB/T 32960.3-2016 table 19: bits 0-18 (19-31 reserved)
+# The general alarm flags' bits per framing: GB/T 32960.3-2016 table 19 bits 0-18 (19-31 reserved); the 2025
+# edition adds 19-27 (protocols/gb32960/messages/blocks_2025.GeneralAlarm2025). A reserved bit a terminal sets is
+# no alarm.
+GENERAL_ALARM_BITS = 19
+GENERAL_ALARM_BITS_2025 = GENERAL_BITS_2025
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +139,7 @@ def _stream_position(data: dict[str, Any]) -> tuple[bool, float | None, float | 
     return not status & 1, -lat if status & 2 else float(lat), -lng if status & 4 else float(lng)
 
 
-def _alarm(raw: dict[str, dict[str, Any]]) -> GbAlarm | None:
+def _alarm(raw: dict[str, dict[str, Any]], general_bits: int) -> GbAlarm | None:
     alarms, obd = raw.get("alarms"), raw.get("obd")
     if alarms is not None:
         level = number(alarms.get("max_level"))
@@ -142,7 +147,7 @@ def _alarm(raw: dict[str, dict[str, Any]]) -> GbAlarm | None:
         flags = raw_flags if isinstance(raw_flags, int) else 0
         faults = {name: _codes(alarms.get(source)) for name, source in FAULT_LISTS}
         return GbAlarm(int(level) if level is not None else None,
-                       flags & ((1 << GENERAL_ALARM_BITS) - 1), faults)
+                       flags & ((1 << general_bits) - 1), faults)
     if obd is not None:
         return GbAlarm(None, 0, {"obd": _codes(obd.get("fault_codes"))}, mil=obd.get("mil") == 1)
     return None
@@ -204,7 +209,10 @@ def parse_frame(value: Any, limits: Limits) -> GbFrame:
     collected = body.get("collected_at")
     at = parse_time(collected, "message.body.collected_at") if collected is not None else received_at
     state, raw = _readings(blocks)
-    alarm = _alarm(raw)
+    bits = GENERAL_ALARM_BITS_2025 if record.frame_protocol == Protocol.GB32960_2025.value else GENERAL_ALARM_BITS
+    alarm = _alarm(raw, bits)
+    if alarm is not None and isinstance(state.get("alarms"), dict):
+        state["alarms"]["alarm_flags"] = alarm.flags  # the detail page names what the alarm rows name
     fix = _fix(record, at, received_at, raw, alarm)
     if fix is not None and isinstance(state.get("position"), dict):
         state["position"] = {**state["position"], "lat": fix.lat, "lng": fix.lng}  # in WGS-84, as the fix

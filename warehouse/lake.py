@@ -51,7 +51,19 @@ class Lake:
         folder = self.root / dataset
         if not folder.is_dir() or not any(folder.glob(f"*/{PART_FILE}")):
             return pl.DataFrame()
-        return pl.scan_parquet(str(folder / "*" / PART_FILE), hive_partitioning=True).collect()
+        return scan(folder).collect()
+
+
+def scan(folder: Path) -> pl.LazyFrame:
+    """The partitions of one dataset folder, by column name: a table that gained columns since (a new alarm key's
+    counter, warehouse/reports/columns.py) leaves its older partitions without them, which read as null; left to
+    the first file's schema, polars refuses the newer files' extra columns and DuckDB drops them."""
+    schema: dict[str, Any] = {}
+    for part in sorted(folder.glob(f"*/{PART_FILE}")):
+        for name, dtype in pl.read_parquet_schema(part).items():
+            schema.setdefault(name, dtype)
+    return pl.scan_parquet(str(folder / "*" / PART_FILE), hive_partitioning=True, schema=schema,
+                           missing_columns="insert")
 
 
 def duckdb_connect(root: Path | str, database: str = ":memory:") -> Any:
@@ -68,8 +80,10 @@ def duckdb_connect(root: Path | str, database: str = ":memory:") -> Any:
         if folder.is_dir() and any(folder.glob(f"*/{PART_FILE}")):
             pattern = str(folder / "*" / PART_FILE).replace("'", "''")
             name = folder.name.replace('"', '""')  # the lake's own folder names, quoted anyway
+            # by name: a table that gained columns (a new alarm key's counter) leaves older partitions without
+            # them, which read as NULL instead of failing the whole view
             con.execute(f"CREATE VIEW \"{name}\" AS SELECT * FROM read_parquet('{pattern}', "  # noqa: S608
-                        "hive_partitioning = true)")
+                        "hive_partitioning = true, union_by_name = true)")
     return con
 
 

@@ -25,7 +25,8 @@ The seven point fields (``POINT_FIELDS``, after the eleven of contract B):
 A GB/T 32960 / GB 17691 fix (streams/gb_frames.py) with alarms carries the track point's alarm object
 (platform-spec §3 "an object of battery, motor, engine and other fault lists") in extras ``gb_alarm``:
 ``{alarm: the general flags, level, battery, motor, engine, other}`` (17691: ``obd``, ``mil``); it makes the
-fix an alarm point, and ``alarmInfo`` names its flags (``gb0``..``gb18``) and its non-empty fault lists.
+fix an alarm point, and ``alarmInfo`` names its flags (``gb0``..``gb27``: the flags are stored masked to their
+edition's bits) and its non-empty fault lists.
 
 One definition in SQL, no Python twin: the expressions are built over any two column expressions, so
 the same text reads ``gps`` rows (``point_tail_sql``: the end of a row's JSON text) and the day
@@ -58,6 +59,7 @@ from fleet.alarm_catalog import (
     describe,
     level_prefix,
 )
+from protocols.gb32960.messages.blocks_2025 import GENERAL_BITS_2025
 
 POINT_FIELDS = ("alarmInfo", "adasAlarm", "dsmAlarm", "tpmAlarm", "bsdAlarm", "videoAlarm", "gbAlarm")
 # The point field of each active-safety item (the spec says tpmAlarm for the 0x66 tyre item).
@@ -149,7 +151,7 @@ def _gb_names(extras: str, lang: str) -> str:
         f" THEN {_literal(describe(key, None, lang))} END" for name, key in GB_FAULT_KEYS.items() if name != "mil")
     mil = f"CASE WHEN {item}->>'mil' = '1' THEN {_literal(describe(GB_FAULT_KEYS['mil'], None, lang))} END"
     return (f"CASE WHEN jsonb_typeof({item}) = 'object' THEN nullif(concat_ws({_literal(_JOIN)},"  # noqa: S608 - code's own SQL
-            f" (SELECT nullif({_bits('w.word', 'gb', 19, lang)}, '') FROM (SELECT {word} AS word) w), {lists}, {mil}),"
+            f" (SELECT nullif({_bits('w.word', 'gb', GENERAL_BITS_2025, lang)}, '') FROM (SELECT {word} AS word) w), {lists}, {mil}),"
             f" '') END")
 
 

@@ -236,7 +236,7 @@ class GeneralAlarm(IntFlag):
 
 
 FaultCodes = tuple[int, ...] | Special
-_GENERAL_BITS = (1 << 19) - 1
+GENERAL_BITS_2016_MASK = (1 << 19) - 1
 
 
 @functools.lru_cache(maxsize=1024)
@@ -283,12 +283,12 @@ class Alarms:
 
     @property
     def general(self) -> GeneralAlarm:
-        return GeneralAlarm(self.flags & _GENERAL_BITS)
+        return GeneralAlarm(self.flags & GENERAL_BITS_2016_MASK)
 
     @property
     def general_names(self) -> tuple[str, ...]:
         """The set general flags' names, lowest bit first (the names of ``general``)."""
-        return _general_names(self.flags & _GENERAL_BITS)
+        return _general_names(self.flags & GENERAL_BITS_2016_MASK)
 
     @classmethod
     def decode(cls, data: bytes, at: int) -> tuple[Self, int]:

@@ -12,17 +12,21 @@ coordinate-system byte, 0x06 alarms with a general fault list, 0x07 minimum para
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from enum import IntFlag
 from typing import Self
 
 from protocols.gb32960.header import Protocol
 from protocols.gb32960.messages._blocks import FixedBlock, register_block
 from protocols.gb32960.messages.blocks_2016 import (
+    GENERAL_BITS_2016_MASK,
     Alarms,
     FaultCodes,
     Motor,
     ProbeTemperatures,
     SignedCoordinates,
+    _general_names,
     read_codes,
     write_codes,
 )
@@ -155,13 +159,44 @@ class Position2025(FixedBlock, SignedCoordinates):
     latitude_deg: Reading
 
 
+class GeneralAlarm2025(IntFlag):
+    """The general alarm flags the 2025 edition adds to 2016's bits 0-18 (as rtm_con reads its table 24): bits
+    19-27; 28-31 reserved. Bit 23 is the battery's thermal event, the alarm a new-energy fleet fears most."""
+
+    MOTOR_OVERSPEED = 1 << 19
+    MOTOR_OVERCURRENT = 1 << 20
+    SUPERCAPACITOR_HIGH_TEMPERATURE = 1 << 21
+    SUPERCAPACITOR_OVERVOLTAGE = 1 << 22
+    BATTERY_THERMAL_EVENT = 1 << 23
+    HYDROGEN_LEAK = 1 << 24
+    HYDROGEN_PRESSURE = 1 << 25
+    HYDROGEN_TEMPERATURE = 1 << 26
+    STACK_HIGH_TEMPERATURE = 1 << 27
+
+
+GENERAL_BITS_2025 = 28  # bits 0-27 carry alarms in the 2025 edition (2016: 0-18)
+
+
+@functools.lru_cache(maxsize=1024)
+def _general_names_2025(bits: int) -> tuple[str, ...]:
+    # once per distinct value, bounded, as the 2016 names (blocks_2016._general_names)
+    added = bits & ((1 << GENERAL_BITS_2025) - 1) & ~GENERAL_BITS_2016_MASK
+    return _general_names(bits & GENERAL_BITS_2016_MASK) + tuple(flag.name or "" for flag in GeneralAlarm2025(added))
+
+
 @register_block(Protocol.GB32960_2025)
 @dataclass(frozen=True, slots=True)
 class Alarms2025(Alarms):
-    """0x06 alarms: the 2016 content plus a list of general fault codes (2 bytes each)."""
+    """0x06 alarms: the 2016 content, the general flags of bits 0-27 (``general_names``), plus a list of general
+    fault codes (2 bytes each; rtm_con reads each as an alarm's number and its level)."""
 
     INFO_TYPE = 0x06
     general_faults: FaultCodes = ()
+
+    @property
+    def general_names(self) -> tuple[str, ...]:
+        """The set general flags' names, lowest bit first: 2016's names, then the 2025 edition's."""
+        return _general_names_2025(self.flags)
 
     @classmethod
     def decode(cls, data: bytes, at: int) -> tuple[Self, int]:

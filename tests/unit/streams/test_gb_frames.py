@@ -265,3 +265,21 @@ def test_a_2025_position_is_kept_in_wgs84_whatever_system_it_came_in(system: int
     # GCJ-02 converted back (GeoToolCN's inverse: within ~2 m); WGS-84 and another system (CGCS2000) as they came
     assert f.fix.lng == pytest.approx(lng, abs=2e-5) and f.fix.lat == pytest.approx(lat, abs=2e-5)
     assert f.state["position"] == {"lat": f.fix.lat, "lng": f.fix.lng}  # the detail page's position, the same
+
+
+def test_a_2025_frames_thermal_event_and_hydrogen_leak_are_alarms_and_its_reserved_bits_are_not() -> None:
+    from protocols.gb32960.messages import Alarms2025, Position2025, RealtimeReport, VehicleData2025
+
+    flags = (1 << 11) | (1 << 23) | (1 << 24) | (1 << 30)  # insulation; thermal event; hydrogen leak; reserved
+    vehicle = VehicleData2025(status=1, charging=3, run_mode=1, speed_kmh=30.0, mileage_km=321.5,
+                              total_voltage_v=401.2, total_current_a=12.3, soc_pct=60, dcdc=1, gear=0x0F,
+                              insulation_kohm=6000)
+    report = RealtimeReport(T0, (vehicle, Position2025(0, 1, 114.057868, 22.543099),
+                                 Alarms2025(3, flags, (), (), (), (), ())))
+    frame_bytes = encode_frame(0x02, report, vin=V.vin, protocol=Protocol.GB32960_2025)
+    f = parse_frame(orjson.dumps(frame_record(V, frame_bytes, received_at=T0 + timedelta(seconds=1))), LIMITS)
+    assert isinstance(f, GbFrame) and f.fix is not None and f.alarm is not None
+    kept = (1 << 11) | (1 << 23) | (1 << 24)
+    assert f.fix.extras["gb_alarm"]["alarm"] == kept and f.alarm.level == 3
+    assert set(alarm_keys(f.alarm)) == {"gb11", "gb23", "gb24"}
+    assert f.state["alarms"]["alarm_flags"] == kept  # the detail page names what the alarm rows name

@@ -1,7 +1,7 @@
 /**
  * The new-energy detail page's readings, pure (GB/T 32960.3-2016, nev_state as the GB steps store it,
  * warehouse/queries/gb_states.py): the spec's names of the charging state and the gear (platform-spec §4 / §9),
- * the general alarm flags as the catalogue's keys gb0..gb18, the fault codes, the cells of every pack in
+ * the general alarm flags as the catalogue's keys gb0..gb27, the fault codes, the cells of every pack in
  * order, and today's readings as chart series. A reading the terminal sent as abnormal / invalid is null here
  * (shown "-"); the JSON blocks keep the strings "abnormal" / "invalid", read as null too.
  */
@@ -54,9 +54,10 @@ export function gearOf(value: unknown): Gear | null {
   return { code: 0, number: null, ...flags };
 }
 
-/** GB/T 32960.3-2016 table 19: the general alarm flags are bits 0-18 (the 18-bit object-form alarm,
- * platform-spec §9), each the alarm catalogue's key gb<bit>; bits 19-31 are reserved and left out. */
-export const GENERAL_ALARM_BITS = 19;
+/** GB/T 32960.3 general alarm flags: 2016 table 19 bits 0-18 (the 18-bit object-form alarm, platform-spec §9),
+ * the 2025 edition's bits 19-27 too (thermal event, hydrogen leak, ...), each the alarm catalogue's key gb<bit>;
+ * bits 28-31 are reserved and left out. The server keeps a 2016 terminal's flags masked to its bits 0-18. */
+export const GENERAL_ALARM_BITS = 28;
 
 export function alarmKeysOf(flags: unknown): string[] {
   const value = reading(flags);

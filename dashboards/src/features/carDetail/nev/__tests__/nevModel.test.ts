@@ -33,10 +33,11 @@ describe('gear: GB/T 32960 table 10 as the spec\'s gear (platform-spec §9)', ()
 });
 
 describe('alarms', () => {
-  it('names the general flags bits 0-18 and leaves the reserved bits out', () => {
+  it('names the general flags bits 0-27 (2016 and the 2025 edition) and leaves the reserved bits out', () => {
     expect(alarmKeysOf(0)).toEqual([]);
     expect(alarmKeysOf((1 << 0) | (1 << 11) | (1 << 18))).toEqual(['gb0', 'gb11', 'gb18']);
-    expect(alarmKeysOf((1 << 19) | (1 << 30))).toEqual([]);
+    expect(alarmKeysOf((1 << 23) | (1 << 27))).toEqual(['gb23', 'gb27']); // thermal event, stack temperature
+    expect(alarmKeysOf((1 << 28) | (1 << 30))).toEqual([]);
     expect(alarmKeysOf(2 ** 31 + 2)).toEqual(['gb1']);
     expect(alarmKeysOf(null)).toEqual([]);
   });
