@@ -36,7 +36,7 @@ from streams.alarm_model import AlarmEpisode, close_episodes, insert_episodes
 from streams.alarms import push_data
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import Send, encode
-from streams.gb_frames import GENERAL_ALARM_BITS_2025, GbAlarm, GbFrame
+from streams.gb_frames import GbAlarm, GbFrame
 from streams.messages import PayloadError
 from warehouse.queries import alarms
 
@@ -47,8 +47,12 @@ LEVELS = {3: 1, 2: 2, 1: 3}  # GB/T 32960.3 table 18 level -> alarm.level (1 hig
 
 def alarm_keys(alarm: GbAlarm) -> dict[str, dict[str, Any]]:
     """The keys a frame's alarm block holds, with the details each alarm row keeps."""
-    keys: dict[str, dict[str, Any]] = {f"gb{bit}": {} for bit in range(GENERAL_ALARM_BITS_2025)
-                                       if alarm.flags >> bit & 1}  # flags arrive masked to their edition's bits
+    keys: dict[str, dict[str, Any]] = {}
+    flags = alarm.flags  # masked to its edition's bits (streams/gb_frames.py): each set bit is a key
+    while flags:
+        low = flags & -flags
+        keys[f"gb{low.bit_length() - 1}"] = {}
+        flags ^= low
     for name, codes in alarm.faults.items():
         if codes:
             keys[GB_FAULT_KEYS[name]] = {"codes": codes}

@@ -50,6 +50,7 @@ FAULT_LISTS = (("battery", "storage_faults"), ("motor", "motor_faults"), ("engin
 # no alarm.
 GENERAL_ALARM_BITS = 19
 GENERAL_ALARM_BITS_2025 = GENERAL_BITS_2025
+_FRAMING_2025 = Protocol.GB32960_2025.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,12 +210,13 @@ def parse_frame(value: Any, limits: Limits) -> GbFrame:
     collected = body.get("collected_at")
     at = parse_time(collected, "message.body.collected_at") if collected is not None else received_at
     state, raw = _readings(blocks)
-    bits = GENERAL_ALARM_BITS_2025 if record.frame_protocol == Protocol.GB32960_2025.value else GENERAL_ALARM_BITS
+    bits = GENERAL_ALARM_BITS_2025 if record.frame_protocol == _FRAMING_2025 else GENERAL_ALARM_BITS
     alarm = _alarm(raw, bits)
-    if alarm is not None and isinstance(state.get("alarms"), dict):
+    if alarm is not None and "alarms" in state:
         state["alarms"]["alarm_flags"] = alarm.flags  # the detail page names what the alarm rows name
     fix = _fix(record, at, received_at, raw, alarm)
-    if fix is not None and isinstance(state.get("position"), dict):
+    position = raw.get("position")
+    if fix is not None and position is not None and position.get("coordinate_system") == COORDINATES_GCJ02:
         state["position"] = {**state["position"], "lat": fix.lat, "lng": fix.lng}  # in WGS-84, as the fix
     if fix is not None:
         reason = validate_fix(fix, limits)
