@@ -75,7 +75,10 @@ def relay(uplink: GbUplink, car_ids: frozenset[int], version: str, backfill: boo
             return f"a {uplink.frame_protocol} frame for a GB/T 32960-{version} superior: {written}"
         data, left_out = written.report, written.left_out
     command = BACKFILL if backfill or uplink.command == BACKFILL else REALTIME
-    frame = encode_frame(command, data, vin=uplink.vin, protocol=protocol, encryption=raw[21])
+    try:
+        frame = encode_frame(command, data, vin=uplink.vin, protocol=protocol, encryption=raw[21])
+    except ValueError as exc:  # a rewritten report the superior's layout cannot carry: that frame, not the link
+        return f"a {uplink.frame_protocol} frame for a GB/T 32960-{version} superior: {exc}"
     if key is not None and raw[21] == Encryption.NONE:
         frame = encrypt_frame(frame, key)
     return Outgoing(uplink.car_id, uplink.vin, command, frame, left_out)
@@ -91,7 +94,10 @@ def _in_edition(raw: bytes, target: Protocol) -> Transcoded | str:
         return f"it does not decode ({exc})"
     if not isinstance(message.body, RealtimeReport):
         return f"its data unit is {type(message.body).__name__}, not real-time data"
-    return transcode(message.body, message.header.protocol, target)
+    try:
+        return transcode(message.body, message.header.protocol, target)
+    except ValueError as exc:
+        return f"it cannot be written in another edition ({exc})"
 
 
 def is_late(uplink: GbUplink, now: datetime, backfill_after_s: float) -> bool:

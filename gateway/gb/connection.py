@@ -297,7 +297,6 @@ class GbConnection(FlowControlledConnection):
         got (GB/T 32960.3-2016 §6.3.2: success with the login's time), once Kafka stored that copy, and is
         neither looked up nor forwarded again: a second record of one login, and a VIN lookup per resent login
         of a reconnect storm. A login that differs in any byte (a new serial) is a new login."""
-        self.ctx.counters.login_resends_answered += 1
         if self._login_stored:
             self._answer_login_copy()
         else:
@@ -315,6 +314,7 @@ class GbConnection(FlowControlledConnection):
             self._answer_login_copy()
 
     def _answer_login_copy(self) -> None:
+        self.ctx.counters.login_resends_answered += 1  # given the first copy's outcome (GB 17691: no answer flag)
         header, frame = self._login_header, self._login_frame
         if header is not None and frame is not None and answers_exist(self.family):  # GB 17691: no answer flag
             self._answer(header, Response.SUCCESS, self._answer_body(LOGIN, header, frame))

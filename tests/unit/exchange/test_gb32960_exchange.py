@@ -312,3 +312,15 @@ def test_the_box_command_runs_and_refuses_a_bad_account() -> None:
     result = CliRunner().invoke(main, ["gb32960-exchange-sim", "--account", "u:p", "--aes", f"v:{'0' * 32}:{'0' * 32}",
                                        "--duration", "0.1"])
     assert result.exit_code == 2 and "no account v" in result.output
+
+
+def test_a_report_that_cannot_be_written_in_the_other_edition_costs_that_frame_not_the_link(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_: object) -> None:
+        raise ValueError("pack 1: 300 cells")
+
+    monkeypatch.setattr(f, "transcode", refuse)
+    out = f.relay(_uplink(_report(Protocol.GB32960_2016)), frozenset({7}), "2025", False)
+    assert out == ("a gb32960-2016 frame for a GB/T 32960-2025 superior: it cannot be written in another edition "
+                   "(pack 1: 300 cells)")
+    assert isinstance(f.relay(_uplink(_report(Protocol.GB32960_2016)), frozenset({7}), "2016", False), f.Outgoing)

@@ -162,6 +162,7 @@ def test_a_login_kafka_did_not_store_is_handled_again_when_it_comes_again() -> N
         h.sink.fail_all()
         await settle()
         assert answers(transport) == []  # the copy that waited on it gets no answer either
+        assert h.server.counters.login_resends_answered == 0
         conn.data_received(login)
         await settle(10)
         h.sink.store_all()
