@@ -28,7 +28,7 @@ from warehouse.db import connect
 CELLS = 96
 SOC, VOLTAGE_V, CURRENT_A = 57, 612.3, -40.7  # charging: GB/T 32960 counts the charging current negative
 GEAR_PARK = 0x0F  # table 10: bits 0-3 1111 parking -> the spec's gear 1 "Parking"
-ALARM_FLAGS = (1 << 1) | (1 << 11)  # battery high temperature, insulation
+ALARM_FLAGS = (1 << 1) | (1 << 11) | (1 << 23)  # battery high temperature, insulation; the 2025 edition's thermal event
 STORAGE_FAULT = 0x00A1B2C3
 
 
@@ -47,7 +47,7 @@ def _cells() -> list[float]:
 
 @pytest.fixture
 def nev_car(console_stack: ConsoleStack) -> Iterator[NevCar]:
-    """A new-energy car (type 2) of enterprise a with a GB/T 32960 master terminal, its latest state, a reading
+    """A new-energy car (type 2) of enterprise a with a GB/T 32960-2025 master terminal, its latest state, a reading
     a minute over the last hour and a charging session that started 50 minutes ago (all of today)."""
     plate = f"粤B{secrets.token_hex(3).upper()[:5]}"
     now = datetime.now(UTC).replace(microsecond=0)
@@ -61,7 +61,7 @@ def nev_car(console_stack: ConsoleStack) -> Iterator[NevCar]:
                            " RETURNING id", (enterprise, plate, vin)).fetchone()[0]  # type: ignore[index]
         device = conn.execute(
             "INSERT INTO device (enterprise_id, car_id, phone, device_sn, protocol, protocol_version)"
-            " VALUES (%s, %s, %s, %s, 'gb32960', '2016') RETURNING id",
+            " VALUES (%s, %s, %s, %s, 'gb32960', '2025') RETURNING id",
             (enterprise, car, f"08{secrets.randbelow(10**10):010d}", f"NEV{secrets.token_hex(4)}"),
         ).fetchone()[0]  # type: ignore[index]
         conn.execute("UPDATE car SET master_device_id = %s WHERE id = %s", (device, car))
@@ -73,7 +73,7 @@ def nev_car(console_stack: ConsoleStack) -> Iterator[NevCar]:
             " min_voltage_subsystem, min_voltage_cell, max_temp_c, max_temp_subsystem, max_temp_probe, min_temp_c,"
             " min_temp_subsystem, min_temp_probe, alarms_at, alarm_level, alarm_flags, storage_faults, motor_faults,"
             " engine_faults, other_faults, cells_at, cell_voltages, temps_at, probe_temperatures)"
-            " VALUES (%s, %s, %s, 'gb32960', 'gb32960-2016', %s, %s, %s, %s, 2, 1, 1, 0, 12345.6, %s, %s, %s, 1, %s,"
+            " VALUES (%s, %s, %s, 'gb32960', 'gb32960-2025', %s, %s, %s, %s, 2, 1, 1, 0, 12345.6, %s, %s, %s, 1, %s,"
             " 8000, %s, %s, %s, 3.606, 1, 7, 3.6, 1, 1, 31, 1, 12, 24, 1, 3, %s, 2, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (device, car, enterprise, vin, now, now, now, VOLTAGE_V, CURRENT_A, SOC, GEAR_PARK, now,
              Jsonb([{"number": 1, "status": 3, "controller_temp_c": 35, "speed_rpm": 0, "torque_nm": 0.0,
@@ -143,7 +143,7 @@ def test_nev_car_detail_from_the_car_list_shows_the_state_in_three_languages(
         assert battery.get_by_test_id("nev-maxCellVoltage").inner_text().startswith("3.606 V")
         alarms = page.get_by_test_id("nev-alarms")
         flags = alarms.get_by_test_id("nev-alarm-flags")
-        for key in ("gb1", "gb11"):
+        for key in ("gb1", "gb11", "gb23"):  # gb23: a 2025 terminal's flag beyond 2016's table 19
             assert flags.locator(f"[data-key={key}]").inner_text() == text(language, "alarmSettings", f"enums.alarmKey.{key}")
         alarms.get_by_test_id("nev-faults-battery").get_by_text("0x00A1B2C3", exact=True).wait_for()
         assert alarms.get_by_test_id("nev-alarmLevel").get_attribute("data-value") == "2"
