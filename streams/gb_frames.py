@@ -28,7 +28,8 @@ from typing import Any
 from fleet.alarm_catalog import GB_ALARM_ITEM
 from fleet.gb32960_records import GbUplink
 from protocols.gb32960.header import Protocol
-from protocols.gb32960.messages.blocks_2025 import COORDINATES_GCJ02, GENERAL_BITS_2025, to_wgs84
+from protocols.gb32960.messages.blocks_2016 import GENERAL_BITS_2016_MASK
+from protocols.gb32960.messages.blocks_2025 import COORDINATES_GCJ02, GENERAL_BITS_2025_MASK, to_wgs84
 from streams.messages import STATUS_ACC_ON, STATUS_POSITIONED, Fix, PayloadError, load_json_object, parse_time
 from streams.validation import Limits, time_quality, validate_fix
 from warehouse.queries.gb_states import JSON_COLUMNS, STATE_BLOCKS, TEXT_COLUMNS
@@ -45,11 +46,9 @@ _BLOCKS = {
 # The fault-code lists of 0x07 under the names of the track point's alarm object (platform-spec §3).
 FAULT_LISTS = (("battery", "storage_faults"), ("motor", "motor_faults"), ("engine", "engine_faults"),
                ("other", "other_faults"))
-# The general alarm flags' bits per framing: GB/T 32960.3-2016 table 19 bits 0-18 (19-31 reserved); the 2025
-# edition adds 19-27 (protocols/gb32960/messages/blocks_2025.GeneralAlarm2025). A reserved bit a terminal sets is
+# The general alarm flags' bits per framing, as the codec declares them: GB/T 32960.3-2016 table 19 bits 0-18
+# (19-31 reserved); the 2025 edition adds 19-27 (blocks_2025.GeneralAlarm2025). A reserved bit a terminal sets is
 # no alarm.
-GENERAL_ALARM_BITS = 19
-GENERAL_ALARM_BITS_2025 = GENERAL_BITS_2025
 _FRAMING_2025 = Protocol.GB32960_2025.value
 
 
@@ -140,7 +139,7 @@ def _stream_position(data: dict[str, Any]) -> tuple[bool, float | None, float | 
     return not status & 1, -lat if status & 2 else float(lat), -lng if status & 4 else float(lng)
 
 
-def _alarm(raw: dict[str, dict[str, Any]], general_bits: int) -> GbAlarm | None:
+def _alarm(raw: dict[str, dict[str, Any]], general_mask: int) -> GbAlarm | None:
     alarms, obd = raw.get("alarms"), raw.get("obd")
     if alarms is not None:
         level = number(alarms.get("max_level"))
@@ -148,7 +147,7 @@ def _alarm(raw: dict[str, dict[str, Any]], general_bits: int) -> GbAlarm | None:
         flags = raw_flags if isinstance(raw_flags, int) else 0
         faults = {name: _codes(alarms.get(source)) for name, source in FAULT_LISTS}
         return GbAlarm(int(level) if level is not None else None,
-                       flags & ((1 << general_bits) - 1), faults)
+                       flags & general_mask, faults)
     if obd is not None:
         return GbAlarm(None, 0, {"obd": _codes(obd.get("fault_codes"))}, mil=obd.get("mil") == 1)
     return None
@@ -210,8 +209,7 @@ def parse_frame(value: Any, limits: Limits) -> GbFrame:
     collected = body.get("collected_at")
     at = parse_time(collected, "message.body.collected_at") if collected is not None else received_at
     state, raw = _readings(blocks)
-    bits = GENERAL_ALARM_BITS_2025 if record.frame_protocol == _FRAMING_2025 else GENERAL_ALARM_BITS
-    alarm = _alarm(raw, bits)
+    alarm = _alarm(raw, GENERAL_BITS_2025_MASK if record.frame_protocol == _FRAMING_2025 else GENERAL_BITS_2016_MASK)
     if alarm is not None and "alarms" in state:
         state["alarms"]["alarm_flags"] = alarm.flags  # the detail page names what the alarm rows name
     fix = _fix(record, at, received_at, raw, alarm)

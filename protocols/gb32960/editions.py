@@ -64,11 +64,15 @@ from protocols.gb32960.messages.blocks_2025 import (
     Alarms2025,
     Engine2025,
     FuelCell2025,
+    FuelCellStacks,
     MinUnitVoltages,
     Motors2025,
     PackTemperatures2025,
     PackUnitVoltages,
     Position2025,
+    Signature,
+    Supercapacitor,
+    SupercapacitorExtremes,
     VehicleData2025,
     to_wgs84,
 )
@@ -153,10 +157,13 @@ def transcode(report: RealtimeReport, source: Protocol, target: Protocol) -> Tra
     return Transcoded(type(report)(report.collected_at, blocks), tuple(left_out))
 
 
+# the blocks one edition has and the other has no place for, as ``left_out`` names them
+_UNPLACED = {Extremes: "extreme values", FuelCellStacks: "fuel-cell stacks", Supercapacitor: "supercapacitor",
+             SupercapacitorExtremes: "supercapacitor extremes", Signature: "the vehicle's signature"}
+
+
 def _name(block: Any) -> str:
-    names = {"Extremes": "extreme values", "FuelCellStacks": "fuel-cell stacks", "Supercapacitor": "supercapacitor",
-             "SupercapacitorExtremes": "supercapacitor extremes", "Signature": "the vehicle's signature"}
-    return f"0x{block.INFO_TYPE:02X} {names.get(type(block).__name__, type(block).__name__)}"
+    return f"0x{block.INFO_TYPE:02X} {_UNPLACED.get(type(block), type(block).__name__)}"
 
 
 Rule = Callable[[Any], tuple[list[Any], list[str]]]

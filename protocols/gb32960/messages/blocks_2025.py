@@ -175,12 +175,13 @@ class GeneralAlarm2025(IntFlag):
 
 
 GENERAL_BITS_2025 = 28  # bits 0-27 carry alarms in the 2025 edition (2016: 0-18)
+GENERAL_BITS_2025_MASK = (1 << GENERAL_BITS_2025) - 1
 
 
 @functools.lru_cache(maxsize=1024)
 def _general_names_2025(bits: int) -> tuple[str, ...]:
     # once per distinct value, bounded, as the 2016 names (blocks_2016._general_names)
-    added = bits & ((1 << GENERAL_BITS_2025) - 1) & ~GENERAL_BITS_2016_MASK
+    added = bits & GENERAL_BITS_2025_MASK & ~GENERAL_BITS_2016_MASK
     return _general_names(bits & GENERAL_BITS_2016_MASK) + tuple(flag.name or "" for flag in GeneralAlarm2025(added))
 
 
