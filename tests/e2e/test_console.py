@@ -303,10 +303,10 @@ def test_ticked_vehicles_appear_and_their_markers_follow_each_report_within_2_s(
 
     open_map(page)
     set_clustering(page, False)
-    chosen = _moving(console_stack, 4)
-    if len(chosen) < 2:
-        time.sleep(5)
-        chosen = _moving(console_stack, 4)
+    # a stack just started has its simulated vehicles pulling away from their depots: wait for two to drive
+    deadline = time.monotonic() + 30
+    while len(chosen := _moving(console_stack, 4)) < 2 and time.monotonic() < deadline:
+        time.sleep(1)
     assert len(chosen) >= 2, "the simulator should have vehicles driving"
     tick(page, chosen)
     page.get_by_test_id("map-fit").click()

@@ -2,6 +2,7 @@
 import L from 'leaflet';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LivePosition } from '../../../live/types';
+import { setLeaderLine } from './leaderLine';
 import { createVehicleElement, updateVehicleElement } from './vehicleIcon';
 import { HOLD_MAX_MS, VehicleMarkerLayer } from './VehicleMarkerLayer';
 
@@ -33,6 +34,17 @@ describe('vehicle marker element', () => {
     expect((el.firstElementChild as SVGElement).style.transform).toBe('rotate(10deg)');
     expect(el.style.color).toBe('rgb(245, 34, 45)');
     expect(el.textContent).toBe('京A·00007');
+  });
+
+  it('turns the arrow, not the leader line, of a marker shifted off an overlapping one', () => {
+    const el = createVehicleElement(7, '京A·00007');
+    updateVehicleElement(el, { lng: 116.4, lat: 39.9, direction: 10, bizState: 1 });
+    setLeaderLine(el, 20, 0);
+    const line = el.querySelector<HTMLElement>('[data-testid=leader-line]')!;
+    const lineTransform = line.style.transform;
+    updateVehicleElement(el, { lng: 116.4, lat: 39.9, direction: 90, bizState: 1 });
+    expect(el.querySelector<SVGElement>('svg')!.style.transform).toBe('rotate(90deg)');
+    expect(line.style.transform).toBe(lineTransform);
   });
 });
 
@@ -93,6 +105,33 @@ describe('VehicleMarkerLayer', () => {
     expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.48);
     layer.update([pos(1, 116.49, 39.99, 6)]);
     expect(layer.latLngOf(1)?.lng).toBeCloseTo(116.49);
+  });
+
+  it("keeps a held marker drawn where it is and held while another marker is re-binned", () => {
+    // markercluster takes the other marker of a group of two off the map and puts it back while one is re-filed:
+    // the marker under the pointer must come back drawn where it was (not where the cluster tree filed it) and
+    // still held, or the release of a click lands beside it.
+    Object.defineProperty(container, 'clientWidth', { configurable: true, value: 1000 });
+    Object.defineProperty(container, 'clientHeight', { configurable: true, value: 800 });
+    map.invalidateSize();
+    layer.setClustering(false);
+    map.setView([39.9, 116.4], 16, { animate: false });
+    layer.show([{ deviceId: 1, plate: 'A' }, { deviceId: 2, plate: 'B' }], (id) => pos(id, 116.4 + id / 1000, 39.9));
+    const entries = (layer as unknown as { entries: Map<number, { marker: L.Marker; element: HTMLElement }> }).entries;
+    const held = entries.get(1)!.marker as L.Marker & { _icon: HTMLElement & { _leaflet_pos: L.Point } };
+    const drawn = () => held._icon._leaflet_pos;
+    // a move smaller than the re-bin drift: drawn there, filed in the tree where it was
+    layer.update([pos(1, 116.4015, 39.9005, 2)]);
+    const before = drawn();
+    expect(before.equals(map.latLngToLayerPoint([39.9005, 116.4015]).round())).toBe(true);
+    held.fire('mouseover');
+    layer.update([pos(2, 116.41, 39.91, 3)]); // far: marker 2 is re-binned
+    expect(entries.get(1)!.element.isConnected).toBe(true);
+    expect(drawn().equals(before)).toBe(true);
+    layer.update([pos(1, 116.403, 39.902, 4)]);
+    expect(drawn().equals(before)).toBe(true); // still held
+    held.fire('mouseout');
+    expect(drawn().equals(map.latLngToLayerPoint([39.902, 116.403]).round())).toBe(true);
   });
 
   it('moves markers from a batch and adds a ticked vehicle on its first fix', () => {

@@ -75,6 +75,10 @@ export class VehicleMarkerLayer {
   /** Markers waiting to be re-binned, oldest first. */
   private readonly drifted = new Set<Entry>();
   private rebinTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Set while a cluster-group mutation runs (withTreePositions): the markers it put on the map. */
+  private readded: Set<Entry> | null = null;
+  /** Set while a cluster-group mutation runs: the ticked vehicles' markers it took off the map. */
+  private taken: Set<Entry> | null = null;
   private readonly onViewChange = () => this.scheduleSpread();
   private readonly onZoomEnd = () => {
     const zoom = this.map.getZoom();
@@ -290,10 +294,17 @@ export class VehicleMarkerLayer {
     };
     this.entries.forEach(file);
     extra.forEach(file);
+    const readded = (this.readded = new Set<Entry>());
+    const taken = (this.taken = new Set<Entry>());
     try {
       mutate();
     } finally {
+      this.readded = this.taken = null;
       for (const [marker, latLng] of moved) marker._latlng = latLng;
+      // a marker put (back) on the map during the mutation was drawn at its tree position: draw it where it is
+      for (const entry of readded) if ((entry.marker as Internal)._map) (entry.marker as Internal).update();
+      // one taken off and not put back (culled outside the view) is no longer under the pointer
+      for (const entry of taken) if (!(entry.marker as Internal)._map) this.release(entry);
     }
   }
 
@@ -323,8 +334,16 @@ export class VehicleMarkerLayer {
       entry.held = true;
       entry.holdTimer = setTimeout(() => this.release(entry), HOLD_MAX_MS);
     });
-    marker.on('mouseout remove', () => this.release(entry));
+    marker.on('mouseout', () => this.release(entry));
+    marker.on('remove', () => {
+      // markercluster takes a ticked vehicle's marker off the map and puts it back while it re-files another
+      // one (a group of two): the pointer is still on it. Unticked (dropped from entries), or left off the map
+      // after the mutation (culled outside the view), it is released.
+      if (this.taken && this.entries.get(deviceId) === entry) this.taken.add(entry);
+      else this.release(entry);
+    });
     marker.on('add', () => {
+      this.readded?.add(entry);
       if (!entry.stale) return;
       entry.stale = false;
       updateVehicleElement(element, entry.position);

@@ -52,7 +52,8 @@ export function updateVehicleElement(root: HTMLElement, look: VehicleLook): void
   const direction = String(Math.round(look.direction) % 360);
   if (data.direction !== direction) {
     data.direction = direction;
-    const svg = root.firstElementChild as SVGElement | null;
+    // the arrow, not a leader line (leaderLine.ts puts its line first, beneath the arrow)
+    const svg = root.querySelector<SVGElement>(':scope > svg');
     if (svg) svg.style.transform = `rotate(${direction}deg)`;
   }
   const state = String(look.bizState);
