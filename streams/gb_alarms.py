@@ -8,9 +8,10 @@ not empty (the codes in ``details.codes``), ``obd_mil`` while the 17691 OBD bloc
 held episodes: raised once when the key appears (start = the frame's collection time), ended by the first
 later frame whose alarm block no longer has it (a frame without the block changes nothing).
 
-Level: the frame's highest alarm level (32960 table 18: 1 does not affect driving ... 3 stop at once)
-mapped to the product's (1 highest ... 3, migration 0022): 3 -> 1, 2 -> 2, 1 -> 3; level 0 or
-abnormal leaves it to the enterprise's alarm_level of the key, as for every other alarm.
+Level: the frame's highest alarm level (32960 table 18: 1 does not affect driving ... 3 stop at once), or a
+general flag's own level where a 2025 frame's general fault list gives one (``key_level``), mapped to the
+product's (1 highest ... 3, migration 0022): 3 -> 1, 2 -> 2, 1 -> 3; level 0, another value or abnormal
+leaves it to the enterprise's alarm_level of the key, as for every other alarm.
 
 Open keys per device are kept in memory and rebuilt from the open type-9 rows on first use (and after a
 rebalance). Back-filled frames (0x03) and frames not newer than the device's newest applied one start or
@@ -61,6 +62,14 @@ def alarm_keys(alarm: GbAlarm) -> dict[str, dict[str, Any]]:
     return keys
 
 
+def key_level(alarm: GbAlarm, key: str) -> int | None:
+    """The standard's level of one key: a general flag's own level where the frame lists it (the 2025
+    edition's general fault list), else the frame's highest level."""
+    if key.startswith("gb") and key[2:].isdigit():
+        return alarm.levels.get(int(key[2:]), alarm.level)
+    return alarm.level
+
+
 @dataclass(slots=True)
 class DeviceKeys:
     newest: datetime | None = None
@@ -91,13 +100,14 @@ def plan(frames: Sequence[GbFrame | PayloadError], known: dict[int, DeviceKeys])
         rose = [k for k in now if k not in state.keys]
         fell = sorted(state.keys - now.keys())
         fix = frame.fix
-        level = LEVELS.get(alarm.level) if alarm.level is not None else None
         for key in rose:
+            gb_level = key_level(alarm, key)
             planned.episodes.append(AlarmEpisode(
-                device_id=frame.device_id, key=key, kind=int(AlarmKind.NEV), level=level, start=at, end=None,
+                device_id=frame.device_id, key=key, kind=int(AlarmKind.NEV),
+                level=LEVELS.get(gb_level) if gb_level is not None else None, start=at, end=None,
                 lat=fix.lat if fix else 0.0, lng=fix.lng if fix else 0.0, speed=fix.speed_kmh if fix else 0.0,
                 altitude=0.0, alarm_flags=alarm.flags, message_seq=None,
-                details={**now[key], "gbLevel": alarm.level, "vin": frame.uplink.vin}))
+                details={**now[key], "gbLevel": gb_level, "vin": frame.uplink.vin}))
         if fell:
             planned.ends.append((frame.device_id, fell, at))
         planned.states[frame.device_id] = DeviceKeys(at, frozenset(now))

@@ -61,6 +61,7 @@ class GbAlarm:
     flags: int
     faults: dict[str, list[int]]
     mil: bool = False
+    levels: dict[int, int] = field(default_factory=dict)  # general flag bit -> its own level (2025 edition)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +148,17 @@ def _alarm(raw: dict[str, dict[str, Any]], general_mask: int) -> GbAlarm | None:
         flags = raw_flags if isinstance(raw_flags, int) else 0
         faults = {name: _codes(alarms.get(source)) for name, source in FAULT_LISTS}
         return GbAlarm(int(level) if level is not None else None,
-                       flags & general_mask, faults)
+                       flags & general_mask, faults, levels=general_levels(_codes(alarms.get("general_faults"))))
     if obd is not None:
         return GbAlarm(None, 0, {"obd": _codes(obd.get("fault_codes"))}, mil=obd.get("mil") == 1)
     return None
+
+
+def general_levels(codes: list[int]) -> dict[int, int]:
+    """The 2025 edition's general fault list as each general alarm's own level: an entry is two bytes, the
+    alarm's number (its bit in the general flags, table 24) then its level (rtm_con's reading of
+    GB/T 32960.3-2025 table 23). Numbers beyond the flags' 32 bits are no alarm."""
+    return {code >> 8: code & 0xFF for code in codes if code >> 8 < 32}
 
 
 def alarm_object(alarm: GbAlarm) -> dict[str, Any]:

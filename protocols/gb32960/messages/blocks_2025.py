@@ -188,8 +188,9 @@ def _general_names_2025(bits: int) -> tuple[str, ...]:
 @register_block(Protocol.GB32960_2025)
 @dataclass(frozen=True, slots=True)
 class Alarms2025(Alarms):
-    """0x06 alarms: the 2016 content, the general flags of bits 0-27 (``general_names``), plus a list of general
-    fault codes (2 bytes each; rtm_con reads each as an alarm's number and its level)."""
+    """0x06 alarms: the 2016 content, the general flags of bits 0-27 (``general_names``), plus the general fault
+    list, kept as 2-byte codes: each is a general alarm's number (high byte) and that alarm's own level (low
+    byte), as rtm_con reads the edition's table 23 (the alarm steps use it, streams/gb_frames.general_levels)."""
 
     INFO_TYPE = 0x06
     general_faults: FaultCodes = ()

@@ -283,3 +283,21 @@ def test_a_2025_frames_thermal_event_and_hydrogen_leak_are_alarms_and_its_reserv
     assert f.fix.extras["gb_alarm"]["alarm"] == kept and f.alarm.level == 3
     assert set(alarm_keys(f.alarm)) == {"gb11", "gb23", "gb24"}
     assert f.state["alarms"]["alarm_flags"] == kept  # the detail page names what the alarm rows name
+
+
+def test_a_2025_general_fault_list_gives_each_listed_alarm_its_own_level() -> None:
+    from protocols.gb32960.messages import Alarms2025, Position2025, RealtimeReport
+
+    # insulation (bit 11) at level 1 and the thermal event (bit 23) at level 3 in the general fault list (an
+    # entry: the alarm's number, then its level); the high SOC (bit 7) is not listed: the frame's level, 3.
+    # An entry of a number beyond the flags (40) and one of a flag not set (bit 2) raise nothing.
+    flags = (1 << 7) | (1 << 11) | (1 << 23)
+    listed = ((11 << 8) | 1, (23 << 8) | 3, (40 << 8) | 2, (2 << 8) | 2)
+    report = RealtimeReport(T0, (Position2025(0, 1, 114.057868, 22.543099),
+                                 Alarms2025(3, flags, (), (), (), (), listed)))
+    frame_bytes = encode_frame(0x02, report, vin=V.vin, protocol=Protocol.GB32960_2025)
+    f = parse_frame(orjson.dumps(frame_record(V, frame_bytes, received_at=T0 + timedelta(seconds=1))), LIMITS)
+    assert isinstance(f, GbFrame) and f.alarm is not None
+    planned = plan([f], {})
+    got = {e.key: (e.level, e.details["gbLevel"]) for e in planned.episodes}
+    assert got == {"gb7": (LEVELS[3], 3), "gb11": (LEVELS[1], 1), "gb23": (LEVELS[3], 3)}
