@@ -524,7 +524,7 @@ class SimulatorSettings(_Base):
     gb_port: int = Field(7617, ge=1, le=65535, description="GB gateway port the simulated GB/T 32960 terminals (electric buses and vans, ## and $$ frames) connect to")
     gb_emission_port: int = Field(7618, ge=1, le=65535, description="GB gateway port the simulated GB 17691 / HJ 1239 terminals (heavy diesel trucks) connect to")
     gb_interval_s: float = Field(10.0, gt=0, description="real-time report interval of the simulated GB terminals (GB/T 32960.3: at most 30 s)")
-    gb_alarm_rate_per_hour: float = Field(0.5, ge=0, description="battery alarm episodes (cell over-temperature, insulation) per electric vehicle per hour on")
+    gb_alarm_rate_per_hour: float = Field(0.5, ge=0, description="battery alarm episodes (cell over-temperature, insulation, thermal event) per electric vehicle per hour on")
     gb_fault_rate_per_hour: float = Field(0.2, ge=0, description="emission fault episodes (MIL on with a trouble code) per diesel truck per hour with the engine on")
 
 

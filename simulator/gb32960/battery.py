@@ -15,8 +15,11 @@ insulation 1 kΩ), so a frame decodes to exactly these numbers.
   with a fixed offset (σ 1 °C).
 - Alarms (``BatteryAlarms``): episodes at ``rate_per_hour`` per vehicle-hour, one kind at a time: a cell
   over-temperature (one probe 58-65 °C: flags 1 battery high temperature and 0 temperature difference,
-  level 2, storage fault ``FAULT_OVER_TEMPERATURE``) or an insulation fault (10-25 kΩ: flag 11, level 3,
-  ``FAULT_INSULATION``); and SOC low (flag 4, level 1) while the SOC is under ``SOC_LOW_PCT``.
+  level 2, storage fault ``FAULT_OVER_TEMPERATURE``), an insulation fault (10-25 kΩ: flag 11, level 3,
+  ``FAULT_INSULATION``) or, one episode in ten, a thermal event (one probe 75-90 °C: flags 1 and 0 at level 2
+  and the 2025 edition's flag 23 at level 3, ``FAULT_THERMAL_EVENT``; a 2016 terminal has no flag 23 and
+  reports the other two); and SOC low (flag 4, level 1) while the SOC is under ``SOC_LOW_PCT``. Each set flag's
+  own level is in ``alarm_levels`` (the 2025 edition's general fault list).
 """
 
 from __future__ import annotations
@@ -26,12 +29,16 @@ import random
 from dataclasses import dataclass, field
 
 from protocols.gb32960.messages import GeneralAlarm
+from protocols.gb32960.messages.blocks_2025 import GeneralAlarm2025
 
 CELLS = 96
 PROBES = 32  # one probe per three cells
 SOC_LOW_PCT = 15
 FAULT_OVER_TEMPERATURE = 0x0B010001  # storage fault codes (vendor-defined in the standard)
 FAULT_INSULATION = 0x0B020001
+FAULT_THERMAL_EVENT = 0x0B010002
+KINDS = ("over_temperature", "insulation", "thermal_event")
+KIND_WEIGHTS = (45, 45, 10)
 AMBIENT_C = 22.0
 HEAT_TAU_S = 1800.0
 INSULATION_NORMAL_KOHM = (18_000, 24_000)
@@ -83,6 +90,7 @@ class BatterySnapshot:
     alarm_flags: int
     alarm_level: int
     storage_faults: tuple[int, ...]
+    alarm_levels: tuple[tuple[int, int], ...] = ()  # (flag bit, its level) of each set flag, lowest bit first
 
     @property
     def general(self) -> GeneralAlarm:
@@ -95,7 +103,7 @@ class BatteryAlarms:
 
     rng: random.Random
     rate_per_hour: float = 0.5
-    kind: str | None = None  # over_temperature | insulation
+    kind: str | None = None  # one of KINDS
     left_s: float = 0.0
     probe: int = 0
     episodes: int = 0
@@ -107,10 +115,10 @@ class BatteryAlarms:
             if self.left_s <= 0:
                 self.kind = None
         elif active and self.rate_per_hour > 0 and self.rng.random() < self.rate_per_hour * dt_s / 3600.0:
-            self.start(self.rng.choice(("over_temperature", "insulation")))
+            self.start(self.rng.choices(KINDS, KIND_WEIGHTS)[0])
 
     def start(self, kind: str, seconds: float | None = None) -> None:
-        if kind not in ("over_temperature", "insulation"):
+        if kind not in KINDS:
             raise ValueError(f"unknown battery alarm {kind!r}")
         self.kind, self.episodes = kind, self.episodes + 1
         self.left_s = seconds if seconds is not None else self.rng.uniform(120.0, 600.0)
@@ -154,22 +162,29 @@ class Battery:
         cell_mv = [round((open_v + off - self.current_a * r) * 1000)
                    for off, r in zip(self.cell_offsets_v, self.cell_r_ohm, strict=True)]
         temps = [round(self.pack_temp_c + off) for off in self.probe_offsets_c]
-        insulation, flags, level, faults = self.insulation_kohm, 0, 0, []
-        if self.alarms.kind == "over_temperature":
-            hot = round(58 + (self.alarms.probe % 8))  # 58-65 °C on one probe
-            temps[self.alarms.probe] = hot
-            flags |= GeneralAlarm.BATTERY_HIGH_TEMPERATURE | GeneralAlarm.TEMPERATURE_DIFFERENCE
-            level, faults = 2, [FAULT_OVER_TEMPERATURE]
-        elif self.alarms.kind == "insulation":
+        insulation, faults = self.insulation_kohm, []
+        levels: dict[int, int] = {}  # flag -> its level
+        kind = self.alarms.kind
+        if kind in ("over_temperature", "thermal_event"):
+            hot = 58 + self.alarms.probe % 8 if kind == "over_temperature" else 75 + self.alarms.probe % 16
+            temps[self.alarms.probe] = hot  # 58-65 °C on one probe; 75-90 °C in a thermal event
+            levels[GeneralAlarm.BATTERY_HIGH_TEMPERATURE] = levels[GeneralAlarm.TEMPERATURE_DIFFERENCE] = 2
+            faults = [FAULT_OVER_TEMPERATURE]
+            if kind == "thermal_event":
+                levels[GeneralAlarm2025.BATTERY_THERMAL_EVENT] = 3
+                faults = [FAULT_THERMAL_EVENT]
+        elif kind == "insulation":
             insulation = 10 + self.alarms.probe // 2  # 10-25 kΩ: under GB 18384's 100 Ω/V of a 300-400 V pack
-            flags |= GeneralAlarm.INSULATION
-            level, faults = 3, [FAULT_INSULATION]
+            levels[GeneralAlarm.INSULATION], faults = 3, [FAULT_INSULATION]
         soc_pct = round(self.soc)
         if soc_pct < SOC_LOW_PCT:
-            flags |= GeneralAlarm.SOC_LOW
-            level = max(level, 1)
+            levels[GeneralAlarm.SOC_LOW] = 1
+        flags = 0
+        for flag in levels:
+            flags |= int(flag)
         return BatterySnapshot(
             soc_pct=soc_pct, total_voltage_v=round(sum(cell_mv) / 100) / 10,
             total_current_a=round(self.current_a * 10) / 10, cell_voltages_v=tuple(mv / 1000 for mv in cell_mv),
-            probe_temps_c=tuple(temps), insulation_kohm=insulation, alarm_flags=int(flags), alarm_level=level,
-            storage_faults=tuple(faults))
+            probe_temps_c=tuple(temps), insulation_kohm=insulation, alarm_flags=flags,
+            alarm_level=max(levels.values(), default=0), storage_faults=tuple(faults),
+            alarm_levels=tuple(sorted((flag.bit_length() - 1, level) for flag, level in levels.items())))

@@ -4,8 +4,8 @@ and GB 17691 / HJ 1239 emission reports.
 
 2016 blocks: 0x01 whole vehicle, 0x02 drive motors, 0x05 position, 0x06 extreme values, 0x07 alarms,
 0x08 cell voltages (all 96 cells in one frame), 0x09 probe temperatures. 2025 blocks (the codec's
-reading of that edition): 0x01 whole vehicle, 0x02 motors, 0x05 position (WGS-84), 0x06 alarms (no
-general fault codes), 0x07 minimum parallel-unit voltages (one cell per unit in a 96S1P pack), 0x08
+reading of that edition): 0x01 whole vehicle, 0x02 motors, 0x05 position (WGS-84), 0x06 alarms (each set
+flag's level in the general fault list), 0x07 minimum parallel-unit voltages (one cell per unit in a 96S1P pack), 0x08
 probe temperatures; that edition has no extreme-values block.
 """
 
@@ -36,6 +36,7 @@ from protocols.gb32960.messages import (
     VehicleData,
     VehicleData2025,
 )
+from protocols.gb32960.messages.blocks_2016 import GENERAL_BITS_2016_MASK
 from protocols.gb32960.messages.blocks_2025 import MinUnitVoltages, PackTemperatures2025
 from simulator.gb32960.diesel import DieselTruck
 from simulator.gb32960.ev import ElectricVehicle, EvState
@@ -58,10 +59,17 @@ def _motors(state: EvState, count: int, with_dc: bool) -> tuple[Motor, ...]:
                  for n in range(1, count + 1))
 
 
-def _alarm_values(state: EvState) -> dict[str, Any]:
+def _alarm_values(state: EvState, protocol: Protocol) -> dict[str, Any]:
+    """The alarm block's values: a 2016 terminal has only that edition's flags (its level the highest of
+    those); a 2025 one lists each flag's own level in the general fault list (its number, then its level)."""
     b = state.battery
-    return {"max_level": b.alarm_level, "flags": b.alarm_flags, "storage_faults": b.storage_faults,
-            "motor_faults": (), "engine_faults": (), "other_faults": ()}
+    if protocol is Protocol.GB32960_2025:
+        return {"max_level": b.alarm_level, "flags": b.alarm_flags, "storage_faults": b.storage_faults,
+                "motor_faults": (), "engine_faults": (), "other_faults": (),
+                "general_faults": tuple(bit << 8 | level for bit, level in b.alarm_levels)}
+    levels = [level for bit, level in b.alarm_levels if GENERAL_BITS_2016_MASK >> bit & 1]
+    return {"max_level": max(levels, default=0), "flags": b.alarm_flags & GENERAL_BITS_2016_MASK,
+            "storage_faults": b.storage_faults, "motor_faults": (), "engine_faults": (), "other_faults": ()}
 
 
 def _extremes(state: EvState) -> Extremes:
@@ -83,13 +91,13 @@ def ev_blocks(state: EvState, protocol: Protocol, motors: int) -> tuple[Any, ...
     temps = (PackTemperatures(PACK, b.probe_temps_c),)
     if protocol is Protocol.GB32960_2025:
         return (VehicleData2025(**common), Motors2025(_motors(state, motors, with_dc=False)),
-                Position2025(0, COORDINATES_WGS84, state.lng, state.lat), Alarms2025(**_alarm_values(state)),
+                Position2025(0, COORDINATES_WGS84, state.lng, state.lat), Alarms2025(**_alarm_values(state, protocol)),
                 MinUnitVoltages((PackUnitVoltages(PACK, b.total_voltage_v, b.total_current_a, b.cell_voltages_v),)),
                 PackTemperatures2025(temps))
     cells = len(b.cell_voltages_v)
     return (VehicleData(**common, accelerator_pct=state.accelerator_pct, brake_pct=state.brake_pct),
             Motors(_motors(state, motors, with_dc=True)), Position(0, state.lng, state.lat), _extremes(state),
-            Alarms(**_alarm_values(state)),
+            Alarms(**_alarm_values(state, protocol)),
             CellVoltages((PackVoltages(PACK, b.total_voltage_v, b.total_current_a, cells, 1, b.cell_voltages_v),)),
             ProbeTemperatures(temps))
 

@@ -38,7 +38,15 @@ from protocols.gb32960.messages import (
     VehicleData2025,
     VehicleLogin,
 )
-from simulator.gb32960.battery import BUS, CELLS, FAULT_INSULATION, FAULT_OVER_TEMPERATURE, VAN, PackSpec
+from simulator.gb32960.battery import (
+    BUS,
+    CELLS,
+    FAULT_INSULATION,
+    FAULT_OVER_TEMPERATURE,
+    FAULT_THERMAL_EVENT,
+    VAN,
+    PackSpec,
+)
 from simulator.gb32960.diesel import DieselTruck
 from simulator.gb32960.ev import CHARGING, NOT_CHARGING, ElectricVehicle
 from simulator.gb32960.fleet import build_gb_terminals
@@ -195,6 +203,23 @@ def test_a_cell_over_temperature_sets_flags_0_and_1_level_2_and_the_hot_probe_is
     assert alarms.general == GeneralAlarm.BATTERY_HIGH_TEMPERATURE | GeneralAlarm.TEMPERATURE_DIFFERENCE
     assert alarms.max_level == 2 and alarms.storage_faults == (FAULT_OVER_TEMPERATURE,)
     assert extremes.max_temp_c >= 58 and extremes.max_temp_probe == ev.battery.alarms.probe + 1
+
+
+def test_a_thermal_event_is_flag_23_at_level_3_in_a_2025_frame_and_high_temperature_in_a_2016_one() -> None:
+    terminal, ev = ev_terminal(Protocol.GB32960_2025, soc_pct=12.0)  # SOC low too: flag 4 at level 1
+    ev.battery.alarms.start("thermal_event", seconds=300)
+    alarms = decoded(terminal).body.block(Alarms2025)
+    assert "BATTERY_THERMAL_EVENT" in alarms.general_names and alarms.max_level == 3
+    assert alarms.storage_faults == (FAULT_THERMAL_EVENT,)
+    # each set flag's own level in the general fault list: its number, then its level
+    assert sorted(divmod(code, 256) for code in alarms.general_faults) == [(0, 2), (1, 2), (4, 1), (23, 3)]
+    old, old_ev = ev_terminal(Protocol.GB32960_2016, soc_pct=12.0)
+    old_ev.battery.alarms.start("thermal_event", seconds=300)
+    body = decoded(old).body
+    alarms_2016 = body.block(Alarms)
+    assert alarms_2016.general == (GeneralAlarm.BATTERY_HIGH_TEMPERATURE | GeneralAlarm.TEMPERATURE_DIFFERENCE
+                                   | GeneralAlarm.SOC_LOW)
+    assert alarms_2016.max_level == 2 and body.block(Extremes).max_temp_c >= 75
 
 
 def test_alarm_episodes_come_at_their_rate_and_soc_low_is_flagged() -> None:
