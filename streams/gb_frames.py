@@ -20,9 +20,10 @@ coordinates or speed are out of range (``streams.validation.validate_fix``, the 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 
 from fleet.alarm_catalog import GB_ALARM_ITEM
@@ -52,6 +53,9 @@ FAULT_LISTS = (("battery", "storage_faults"), ("motor", "motor_faults"), ("engin
 _FRAMING_2025 = Protocol.GB32960_2025.value
 
 
+NO_LEVELS: Mapping[int, int] = MappingProxyType({})
+
+
 @dataclass(frozen=True, slots=True)
 class GbAlarm:
     """What a frame says of alarms: the standard's level (0-3, None when abnormal / invalid), the general
@@ -61,7 +65,7 @@ class GbAlarm:
     flags: int
     faults: dict[str, list[int]]
     mil: bool = False
-    levels: dict[int, int] = field(default_factory=dict)  # general flag bit -> its own level (2025 edition)
+    levels: Mapping[int, int] = field(default_factory=lambda: NO_LEVELS)  # general flag bit -> its own level (2025 edition)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,14 +151,15 @@ def _alarm(raw: dict[str, dict[str, Any]], general_mask: int) -> GbAlarm | None:
         raw_flags = alarms.get("flags")
         flags = raw_flags if isinstance(raw_flags, int) else 0
         faults = {name: _codes(alarms.get(source)) for name, source in FAULT_LISTS}
-        return GbAlarm(int(level) if level is not None else None,
-                       flags & general_mask, faults, levels=general_levels(_codes(alarms.get("general_faults"))))
+        listed = alarms.get("general_faults")
+        return GbAlarm(int(level) if level is not None else None, flags & general_mask, faults,
+                       levels=general_levels(_codes(listed)) if listed else NO_LEVELS)
     if obd is not None:
         return GbAlarm(None, 0, {"obd": _codes(obd.get("fault_codes"))}, mil=obd.get("mil") == 1)
     return None
 
 
-def general_levels(codes: list[int]) -> dict[int, int]:
+def general_levels(codes: list[int]) -> Mapping[int, int]:
     """The 2025 edition's general fault list as each general alarm's own level: an entry is two bytes, the
     alarm's number (its bit in the general flags, table 24) then its level (rtm_con's reading of
     GB/T 32960.3-2025 table 23). Numbers beyond the flags' 32 bits are no alarm."""
