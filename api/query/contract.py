@@ -38,8 +38,43 @@ def _value(ftype: str) -> Schema:
     return {"anyOf": [{"type": "string", "maxLength": MAX_TEXT_CHARS}, INT64]}
 
 
+# The value forms are components every entity's conditions refer to, so the document states each once: a
+# document with every entity's forms inline was 2 MB, and Swagger UI (the API reference page) took 10 s to list it
+# and 6.6 s to open an operation.
+FIELD_TYPES = ("bool", "float", "int", "str", "time")
+
+
+def _schema_ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _value_ref(ftype: str) -> Schema:
+    return _schema_ref(f"QueryValue{ftype.capitalize()}")
+
+
+def _nullable_ref(ftype: str) -> Schema:
+    return _schema_ref(f"QueryValueOrNull{ftype.capitalize()}")
+
+
+def value_components() -> dict[str, Schema]:
+    """The shared value forms: a value, a value or null, a list, per field type; ``exists``'s and ``like``'s."""
+    out: dict[str, Schema] = {}
+    for ftype in FIELD_TYPES:
+        name = ftype.capitalize()
+        out[f"QueryValue{name}"] = _value(ftype)
+        out[f"QueryValueOrNull{name}"] = {"anyOf": [_value_ref(ftype), {"type": "null"}]}
+        out[f"QueryList{name}"] = _list(ftype)
+        # a range condition has at least one bound that is not null
+        out[f"QueryRangeBound{name}"] = {"anyOf": [{"required": [key], "properties": {key: _value_ref(ftype)}}
+                                                  for key in _BOUNDS]}
+    out["QueryRangeType"] = {"enum": [*RANGE_TYPES, None], "description": "inclusiveness of start/end (default closed)"}
+    out["QueryExists"] = {"enum": [True, False, "true", "false", None]}
+    out["QueryLike"] = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT_CHARS}
+    return out
+
+
 def _list(ftype: str) -> Schema:
-    items = {"type": "array", "maxItems": MAX_LIST_VALUES, "items": {"anyOf": [_value(ftype), {"type": "null"}]}}
+    items = {"type": "array", "maxItems": MAX_LIST_VALUES, "items": _nullable_ref(ftype)}
     if ftype == "int":
         one = INT_TEXT.pattern
         return {"anyOf": [items, {"type": "string", "pattern": f"^{one}(,{one}){{0,{MAX_LIST_VALUES - 1}}}$"}]}
@@ -60,28 +95,26 @@ def conditions_schema(entity: EntitySpec) -> Schema:
     patterns: dict[str, Schema] = {}
     for ftype, names in sorted(by_type.items()):
         fields = _alternatives(sorted(names))
-        patterns[f"^{fields}(\\.(eq|ne))?$"] = {"anyOf": [_value(ftype), {"type": "null"}]}
-        patterns[f"^{fields}\\.(gt|gte|lt|lte)$"] = _value(ftype)
-        patterns[f"^{fields}\\.(in|nin)$"] = _list(ftype)
-        patterns[f"^{fields}\\.exists$"] = {"enum": [True, False, "true", "false", None]}
+        patterns[f"^{fields}(\\.(eq|ne))?$"] = _nullable_ref(ftype)
+        patterns[f"^{fields}\\.(gt|gte|lt|lte)$"] = _value_ref(ftype)
+        patterns[f"^{fields}\\.(in|nin)$"] = _schema_ref(f"QueryList{ftype.capitalize()}")
+        patterns[f"^{fields}\\.exists$"] = _schema_ref("QueryExists")
         if ftype == "str":
-            patterns[f"^{fields}\\.(like|rlike)$"] = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT_CHARS}
+            patterns[f"^{fields}\\.(like|rlike)$"] = _schema_ref("QueryLike")
     return {"type": "object", "patternProperties": patterns, "additionalProperties": False}
 
 
 def _range_item(entity: EntitySpec, ftype: str, names: list[str]) -> Schema:
-    bound = _value(ftype)
     return {
         "type": "object",
         "required": ["fieldName"],
         "additionalProperties": False,
         "properties": {
             "fieldName": {"enum": sorted(names)},
-            "type": {"enum": [*RANGE_TYPES, None], "description": "inclusiveness of start/end (default closed)"},
-            **{key: {"anyOf": [bound, {"type": "null"}]} for key in _BOUNDS},
+            "type": _schema_ref("QueryRangeType"),
+            **{key: _nullable_ref(ftype) for key in _BOUNDS},
         },
-        # At least one bound that is not null.
-        "anyOf": [{"required": [key], "properties": {key: bound}} for key in _BOUNDS],
+        "allOf": [_schema_ref(f"QueryRangeBound{ftype.capitalize()}")],
     }
 
 
@@ -94,7 +127,7 @@ def query_body_schema(entity: EntitySpec) -> Schema:
         "type": "object",
         "description": f"Conditions on {entity.name} fields (see QueryBody), flat or under `conditions`.",
         "properties": {
-            "conditions": {"anyOf": [conditions, {"type": "null"}]},
+            "conditions": {"anyOf": [_schema_ref(f"{entity.name}QueryConditions"), {"type": "null"}]},
             "rangeConditions": {"anyOf": [
                 {"type": "array", "items": {"anyOf": [_range_item(entity, t, n) for t, n in sorted(by_type.items())]}},
                 {"type": "null"},
@@ -112,11 +145,12 @@ def _name_list(names: list[str]) -> str:
 
 def components() -> dict[str, dict[str, Any]]:
     """``{schemas, parameters, requestBodies}`` to merge into the document's components."""
-    schemas: dict[str, Any] = {}
+    schemas: dict[str, Any] = value_components()
     parameters: dict[str, Any] = {}
     bodies: dict[str, Any] = {}
     for name, entity in {**QUERYABLE, **COUNTABLE}.items():
         schemas[f"{name}QueryBody"] = query_body_schema(entity)
+        schemas[f"{name}QueryConditions"] = conditions_schema(entity)
         bodies[f"{name}Query"] = {
             "required": False,
             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}QueryBody"}}},

@@ -302,7 +302,10 @@ export class VehicleMarkerLayer {
       this.readded = this.taken = null;
       for (const [marker, latLng] of moved) marker._latlng = latLng;
       // a marker put (back) on the map during the mutation was drawn at its tree position: draw it where it is
-      for (const entry of readded) if ((entry.marker as Internal)._map) (entry.marker as Internal).update();
+      for (const entry of readded) {
+        const marker = entry.marker as Internal;
+        if (marker._map && marker._latlng !== entry.treeLatLng) marker.update();
+      }
       // one taken off and not put back (culled outside the view) is no longer under the pointer
       for (const entry of taken) if (!(entry.marker as Internal)._map) this.release(entry);
     }
