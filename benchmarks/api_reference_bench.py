@@ -1,10 +1,10 @@
 """The open-platform API reference in Chromium: how long until its sections are listed, and until one operation
 opens (its parameters and replies shown), at 1440 px and on a phone (390 px).
 
-    .venv/bin/python benchmarks/api_reference_bench.py [--rounds 2] [--document FILE]
+    .venv/bin/python benchmarks/api_reference_bench.py [--rounds 2] [--document FILE] [--dist DIR]
 
 Serves the built console (``dashboards/dist``, ``scripts/build-console.sh``) and the API's OpenAPI document
-(``api.routes.meta.openapi_document``, or ``--document``: another checkout's, to compare) from a local HTTP server,
+(``api.routes.meta.openapi_document``; ``--document`` and ``--dist``: another checkout's, to compare) from a local HTTP server,
 with no API, database or Kafka: the page's work is Swagger UI's on that document. Each round is a new browser
 context (a cold page): load -> the first section listed; the "auth" section opened; its first operation opened.
 """
@@ -51,6 +51,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--document", type=Path, help="an OpenAPI document to serve instead of this checkout's")
+    parser.add_argument("--dist", type=Path, help="a built console to serve instead of this checkout's dashboards/dist")
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -63,7 +64,7 @@ def main() -> None:
         from api.routes.meta import openapi_document
 
         document = json.dumps(openapi_document()).encode()
-    server = _server(CONSOLE_DIST, document)
+    server = _server(args.dist or CONSOLE_DIST, document)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     print(f"document: {len(document):,} bytes")
     with sync_playwright() as playwright:

@@ -7,6 +7,7 @@
 import SwaggerUIBundle from 'swagger-ui-dist/swagger-ui-bundle.js';
 import 'swagger-ui-dist/swagger-ui.css';
 import './apiReference.css';
+import { prepareForDisplay, type OpenApiDocument } from './prepare';
 import { pageTexts } from './texts';
 
 // The console's stored language choice (LANGUAGE_STORAGE_KEY of src/i18n, not imported: it would start i18next here).
@@ -18,8 +19,8 @@ if (back) back.textContent = texts.back;
 const title = document.querySelector<HTMLElement>('[data-testid="api-reference-title"]');
 if (title) title.textContent = texts.title;
 
-SwaggerUIBundle({
-  url: '/api/openapi.json',
+const DOCUMENT_URL = '/api/openapi.json';
+const options = {
   dom_id: '#api-reference',
   deepLinking: true,
   docExpansion: 'none',
@@ -27,4 +28,14 @@ SwaggerUIBundle({
   // Read-only reference: "try it out" would need a token pasted in a page that keeps none.
   supportedSubmitMethods: [],
   validatorUrl: null,
-});
+};
+
+// The document is read here and handed over prepared (./prepare.ts); if that fails, Swagger UI reads it itself
+// and says what went wrong.
+fetch(DOCUMENT_URL)
+  .then((reply) => {
+    if (!reply.ok) throw new Error(`${DOCUMENT_URL}: ${reply.status}`);
+    return reply.json() as Promise<OpenApiDocument>;
+  })
+  .then((document) => SwaggerUIBundle({ ...options, spec: prepareForDisplay(document) }))
+  .catch(() => SwaggerUIBundle({ ...options, url: DOCUMENT_URL }));
