@@ -62,6 +62,11 @@ def shared_id(pg_url: str, demo: Demo) -> tuple[int, Vehicle, Vehicle]:
         # the other two ids chosen too, so that no further id of the four coincides (the sequences are low)
         by_device = _vehicle(conn, demo.enterprises["a"], car_id=n + 1, device_id=n)
         by_car = _vehicle(conn, demo.enterprises["a"], car_id=n, device_id=n + 2)
+        # ids taken outside the sequences: the sequences move past them, or a later module's inserts (thousands of
+        # devices) would run into them
+        for sequence, taken in (("device_id_seq", n + 2), ("car_id_seq", n + 1)):
+            conn.execute("SELECT setval(%s::regclass, GREATEST(%s, COALESCE(pg_sequence_last_value(%s::regclass), 0)))",
+                         (sequence, taken, sequence))
         conn.commit()
     return n, by_device, by_car
 
