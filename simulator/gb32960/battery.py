@@ -87,10 +87,17 @@ class BatterySnapshot:
     cell_voltages_v: tuple[float, ...]
     probe_temps_c: tuple[int, ...]
     insulation_kohm: int
-    alarm_flags: int
-    alarm_level: int
     storage_faults: tuple[int, ...]
     alarm_levels: tuple[tuple[int, int], ...] = ()  # (flag bit, its level) of each set flag, lowest bit first
+
+    @property
+    def alarm_flags(self) -> int:
+        return sum(1 << bit for bit, _ in self.alarm_levels)
+
+    @property
+    def alarm_level(self) -> int:
+        """The highest level of the set flags (0: none)."""
+        return max((level for _, level in self.alarm_levels), default=0)
 
     @property
     def general(self) -> GeneralAlarm:
@@ -179,12 +186,8 @@ class Battery:
         soc_pct = round(self.soc)
         if soc_pct < SOC_LOW_PCT:
             levels[GeneralAlarm.SOC_LOW] = 1
-        flags = 0
-        for flag in levels:
-            flags |= int(flag)
         return BatterySnapshot(
             soc_pct=soc_pct, total_voltage_v=round(sum(cell_mv) / 100) / 10,
             total_current_a=round(self.current_a * 10) / 10, cell_voltages_v=tuple(mv / 1000 for mv in cell_mv),
-            probe_temps_c=tuple(temps), insulation_kohm=insulation, alarm_flags=flags,
-            alarm_level=max(levels.values(), default=0), storage_faults=tuple(faults),
+            probe_temps_c=tuple(temps), insulation_kohm=insulation, storage_faults=tuple(faults),
             alarm_levels=tuple(sorted((flag.bit_length() - 1, level) for flag, level in levels.items())))
