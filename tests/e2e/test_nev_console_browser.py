@@ -30,6 +30,8 @@ SOC, VOLTAGE_V, CURRENT_A = 57, 612.3, -40.7  # charging: GB/T 32960 counts the 
 GEAR_PARK = 0x0F  # table 10: bits 0-3 1111 parking -> the spec's gear 1 "Parking"
 ALARM_FLAGS = (1 << 1) | (1 << 11) | (1 << 23)  # battery high temperature, insulation; the 2025 edition's thermal event
 STORAGE_FAULT = 0x00A1B2C3
+# the 2025 general fault list: (alarm number << 8) | its own level; insulation has none listed (frame's level only)
+GENERAL_FAULTS = {"gb1": 1, "gb23": 2}
 
 
 @dataclass
@@ -72,13 +74,15 @@ def nev_car(console_stack: ConsoleStack) -> Iterator[NevCar]:
             " extremes_at, max_cell_voltage_v, max_voltage_subsystem, max_voltage_cell, min_cell_voltage_v,"
             " min_voltage_subsystem, min_voltage_cell, max_temp_c, max_temp_subsystem, max_temp_probe, min_temp_c,"
             " min_temp_subsystem, min_temp_probe, alarms_at, alarm_level, alarm_flags, storage_faults, motor_faults,"
-            " engine_faults, other_faults, cells_at, cell_voltages, temps_at, probe_temperatures)"
+            " engine_faults, other_faults, general_faults, cells_at, cell_voltages, temps_at, probe_temperatures)"
             " VALUES (%s, %s, %s, 'gb32960', 'gb32960-2025', %s, %s, %s, %s, 2, 1, 1, 0, 12345.6, %s, %s, %s, 1, %s,"
-            " 8000, %s, %s, %s, 3.606, 1, 7, 3.6, 1, 1, 31, 1, 12, 24, 1, 3, %s, 2, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            " 8000, %s, %s, %s, 3.606, 1, 7, 3.6, 1, 1, 31, 1, 12, 24, 1, 3, %s, 2, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+            " %s)",
             (device, car, enterprise, vin, now, now, now, VOLTAGE_V, CURRENT_A, SOC, GEAR_PARK, now,
              Jsonb([{"number": 1, "status": 3, "controller_temp_c": 35, "speed_rpm": 0, "torque_nm": 0.0,
                      "temp_c": 33, "controller_voltage_v": 611.0, "dc_current_a": 0.0}]),
              now, now, ALARM_FLAGS, Jsonb([STORAGE_FAULT]), Jsonb([]), Jsonb([]), Jsonb([]),
+             Jsonb([int(key[2:]) << 8 | level for key, level in GENERAL_FAULTS.items()]),
              now, Jsonb([{"number": 1, "voltage_v": VOLTAGE_V, "current_a": CURRENT_A, "total_cells": CELLS,
                           "first_cell": 1, "cell_voltages_v": _cells()}]),
              now, Jsonb([{"number": 1, "probe_temps_c": [24 + i % 8 for i in range(32)]}])),
@@ -144,7 +148,14 @@ def test_nev_car_detail_from_the_car_list_shows_the_state_in_three_languages(
         alarms = page.get_by_test_id("nev-alarms")
         flags = alarms.get_by_test_id("nev-alarm-flags")
         for key in ("gb1", "gb11", "gb23"):  # gb23: a 2025 terminal's flag beyond 2016's table 19
-            assert flags.locator(f"[data-key={key}]").inner_text() == text(language, "alarmSettings", f"enums.alarmKey.{key}")
+            flag = flags.locator(f"[data-key={key}]")
+            assert flag.get_by_test_id("nev-alarm-name").inner_text() == text(language, "alarmSettings", f"enums.alarmKey.{key}")
+            # each alarm's own level from the general fault list beside its name; one not listed shows none
+            own = GENERAL_FAULTS.get(key)
+            assert flag.get_attribute("data-level") == ("" if own is None else str(own))
+            shown = [level.strip() for level in flag.get_by_test_id("nev-alarm-level").all_inner_texts()]
+            assert shown == ([] if own is None else [
+                text(language, "nev", "ownLevel").replace("{{level}}", text(language, "nev", f"level.{own}")).strip()])
         alarms.get_by_test_id("nev-faults-battery").get_by_text("0x00A1B2C3", exact=True).wait_for()
         assert alarms.get_by_test_id("nev-alarmLevel").get_attribute("data-value") == "2"
         motors = page.get_by_test_id("nev-motors")

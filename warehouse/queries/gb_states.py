@@ -30,7 +30,8 @@ STATE_BLOCKS: dict[str, dict[str, str]] = {
         "min_voltage_subsystem", "min_voltage_cell", "max_temp_c", "max_temp_subsystem", "max_temp_probe",
         "min_temp_c", "min_temp_subsystem", "min_temp_probe")},
     "alarms": {"alarm_level": "max_level", "alarm_flags": "flags", "storage_faults": "storage_faults",
-               "motor_faults": "motor_faults", "engine_faults": "engine_faults", "other_faults": "other_faults"},
+               "motor_faults": "motor_faults", "engine_faults": "engine_faults", "other_faults": "other_faults",
+               "general_faults": "general_faults"},
     "cells": {"cell_voltages": "packs"},
     "temps": {"probe_temperatures": "packs"},
     "obd": {"obd_protocol": "obd_protocol", "mil": "mil", "diagnosis_supported": "diagnosis_supported",
@@ -43,7 +44,7 @@ STATE_BLOCKS: dict[str, dict[str, str]] = {
         "atmospheric_pressure_kpa")},
 }
 JSON_COLUMNS = frozenset(("motors", "fuel_cell", "engine", "storage_faults", "motor_faults", "engine_faults",
-                          "other_faults", "cell_voltages", "probe_temperatures", "obd_fault_codes"))
+                          "other_faults", "general_faults", "cell_voltages", "probe_temperatures", "obd_fault_codes"))
 TEXT_COLUMNS = frozenset(("calibration_id", "cvn"))
 HEAD_COLUMNS = ("device_id", "car_id", "enterprise_id", "protocol", "frame_protocol", "vin", "collected_at",
                 "received_at")

@@ -301,3 +301,6 @@ def test_a_2025_general_fault_list_gives_each_listed_alarm_its_own_level() -> No
     planned = plan([f], {})
     got = {e.key: (e.level, e.details["gbLevel"]) for e in planned.episodes}
     assert got == {"gb7": (LEVELS[3], 3), "gb11": (LEVELS[1], 1), "gb23": (LEVELS[3], 3)}
+    # the detail page reads each alarm's level from the state: the list is kept as sent, with the alarms block
+    assert f.state["alarms"]["general_faults"] == list(listed)
+    assert f.state["alarms"]["alarm_flags"] == flags

@@ -1,11 +1,12 @@
 /** The new-energy detail page's state cards (GB/T 32960): battery pack with its extremes, drive motors,
- * current alarms with their fault codes. Everything from the vehicle's latest nevState row. */
+ * current alarms with their fault codes and, from a 2025 terminal's general fault list, each alarm's own level.
+ * Everything from the vehicle's latest nevState row. */
 import { Card, Descriptions, Empty, Space, Table, Tag } from 'antd';
 import FitDescriptions from '../../../components/FitDescriptions';
 import { useTranslation } from 'react-i18next';
 import type { ListRecord } from '../../list/types';
 import { formatTime } from '../../map/popup/format';
-import { alarmKeysOf, chargingStateKey, faultCode, faultCodes, FAULT_LISTS, fixed, gearOf, isCharging, motorsOf, reading, type Motor } from './nevModel';
+import { alarmKeysOf, chargingStateKey, faultCode, faultCodes, FAULT_LISTS, fixed, gearOf, generalLevels, isCharging, motorsOf, reading, type Motor } from './nevModel';
 
 const dash = (value: string | number | null | undefined) => (value === null || value === undefined || value === '' ? '-' : String(value));
 
@@ -86,6 +87,7 @@ export function NevAlarmsCard({ state }: { state: ListRecord }) {
   const { t } = useTranslation(['nev', 'alarmSettings']);
   const keys = alarmKeysOf(state.alarmFlags);
   const level = reading(state.alarmLevel);
+  const levels = generalLevels(state.generalFaults); // a 2025 terminal's level per alarm, shown beside its name
   const lists = FAULT_LISTS.map(([name, field]) => [name, faultCodes(state[field])] as const).filter(([, codes]) => codes.length > 0);
   return (
     <Card size="small" title={t('alarms')} data-testid="nev-alarms"
@@ -95,7 +97,17 @@ export function NevAlarmsCard({ state }: { state: ListRecord }) {
       ) : (
         <Space orientation="vertical" size={8} style={{ width: '100%' }}>
           <Space size={4} wrap data-testid="nev-alarm-flags">
-            {keys.map((key) => <Tag key={key} color="red" data-key={key}>{t(`alarmSettings:enums.alarmKey.${key}`)}</Tag>)}
+            {keys.map((key) => {
+              const own = levels.get(key);
+              return (
+                <Tag key={key} color="red" data-key={key} data-level={own ?? ''}>
+                  <span data-testid="nev-alarm-name">{t(`alarmSettings:enums.alarmKey.${key}`)}</span>
+                  {own === undefined ? null : (
+                    <span data-testid="nev-alarm-level">{t('ownLevel', { level: t(`level.${own}`, { defaultValue: String(own) }) })}</span>
+                  )}
+                </Tag>
+              );
+            })}
           </Space>
           {lists.map(([name, codes]) => (
             <div key={name} data-testid={`nev-faults-${name}`}>

@@ -69,6 +69,19 @@ export function alarmKeysOf(flags: unknown): string[] {
   return keys;
 }
 
+/** The 2025 edition's general fault list as each general alarm's own level, by the alarm's key: an entry is
+ * two bytes, the alarm's number (its bit in the general flags) then its level (GB/T 32960.3-2025 table 23, as
+ * the server reads it: streams/gb_frames.general_levels). Numbers past the 28 named bits are left out; a 2016
+ * terminal sends no list, so every alarm there has only the frame's highest level. */
+export function generalLevels(list: unknown): Map<string, number> {
+  const levels = new Map<string, number>();
+  for (const entry of faultCodes(list)) {
+    const bit = Math.floor(entry / 256);
+    if (entry >= 0 && bit < GENERAL_ALARM_BITS) levels.set(`gb${bit}`, entry % 256);
+  }
+  return levels;
+}
+
 /** The fault-code lists of 0x07 by the track point's names (platform-spec §3): battery, motor, engine, other. */
 export const FAULT_LISTS = [['battery', 'storageFaults'], ['motor', 'motorFaults'], ['engine', 'engineFaults'],
   ['other', 'otherFaults']] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alarmKeysOf, cellLabels, cellsOf, chargingStateKey, faultCode, faultCodes, fixed, gearOf, isCharging, motorsOf, readingSeries } from '../nevModel';
+import { alarmKeysOf, cellLabels, cellsOf, chargingStateKey, faultCode, faultCodes, fixed, gearOf, generalLevels, isCharging, motorsOf, readingSeries } from '../nevModel';
 
 describe('charging state (platform-spec §4)', () => {
   it('names 1-4 and nothing else', () => {
@@ -40,6 +40,12 @@ describe('alarms', () => {
     expect(alarmKeysOf((1 << 28) | (1 << 30))).toEqual([]);
     expect(alarmKeysOf(2 ** 31 + 2)).toEqual(['gb1']);
     expect(alarmKeysOf(null)).toEqual([]);
+  });
+  it('reads a 2025 general fault list as each alarm\'s own level: number in the high byte, level in the low', () => {
+    const levels = generalLevels([(23 << 8) | 3, (1 << 8) | 1, 'abnormal', (40 << 8) | 2, (28 << 8) | 1]);
+    expect([...levels.entries()]).toEqual([['gb23', 3], ['gb1', 1]]); // 28 and past: no named alarm
+    expect(generalLevels([]).size).toBe(0);
+    expect(generalLevels(null).size).toBe(0); // a 2016 terminal sends no list
   });
   it('prints fault codes as 8 hex digits and reads an abnormal list as none', () => {
     expect(faultCode(0xab12)).toBe('0x0000AB12');
