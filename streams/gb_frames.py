@@ -43,6 +43,7 @@ _BLOCKS = {
     "VehicleData": "vehicle", "Motors": "motors", "FuelCell": "fuel_cell", "Engine": "engine",
     "Position": "position", "Extremes": "extremes", "Alarms": "alarms", "CellVoltages": "cells",
     "ProbeTemperatures": "temps", "PackTemperatures": "temps", "ObdInfo": "obd", "EngineDataStream": "stream",
+    "FuelCellStacks": "stacks", "Supercapacitor": "supercap", "SupercapacitorExtremes": "supercap_extremes",
 }
 # The fault-code lists of 0x07 under the names of the track point's alarm object (platform-spec §3).
 FAULT_LISTS = (("battery", "storage_faults"), ("motor", "motor_faults"), ("engine", "engine_faults"),

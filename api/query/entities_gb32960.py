@@ -93,7 +93,8 @@ _NUMBERS = {
 }
 _JSON = {"motors": "驱动电机", "fuelCell": "燃料电池", "engine": "发动机", "storageFaults": "可充电储能装置故障码",
          "motorFaults": "驱动电机故障码", "engineFaults": "发动机故障码", "otherFaults": "其他故障码",
-         "generalFaults": "通用报警等级列表",
+         "generalFaults": "通用报警等级列表", "fuelCellStacks": "燃料电池电堆", "supercapacitor": "超级电容器",
+         "supercapacitorExtremes": "超级电容器极值",
          "cellVoltages": "单体电压", "probeTemperatures": "探针温度", "obdFaultCodes": "OBD故障码"}
 
 

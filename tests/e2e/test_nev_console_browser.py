@@ -1,8 +1,9 @@
 """The new-energy console in Chromium (GB/T 32960): nevCarDetail, opened from the car list, shows the exact
-SOC, total voltage and current of the vehicle's nev_state row, its cells, motors, alarms with fault codes,
-today's readings and charging session, in zh-CN, zh-HK and en-US; the gb32960 charging log lists the seeded
-session; the nev1 cockpit's SOC and charging figures equal the database's. The rows are written as the GB
-steps write them (migration 0049); another enterprise's administrator sees none of them."""
+SOC, total voltage and current of the vehicle's nev_state row, its cells, motors, alarms with fault codes and
+their own levels, its fuel cell, stack and supercapacitor, today's readings and charging session, in zh-CN, zh-HK
+and en-US; the gb32960 charging log lists the seeded session; the nev1 cockpit's SOC and charging figures equal the
+database's. The rows are written as the GB steps write them (migrations 0049, 0070); another enterprise's
+administrator sees none of them."""
 
 from __future__ import annotations
 
@@ -32,6 +33,13 @@ ALARM_FLAGS = (1 << 1) | (1 << 11) | (1 << 23)  # battery high temperature, insu
 STORAGE_FAULT = 0x00A1B2C3
 # the 2025 general fault list: (alarm number << 8) | its own level; insulation has none listed (frame's level only)
 GENERAL_FAULTS = {"gb1": 1, "gb23": 2}
+FUEL_CELL = {"max_h2_temp_c": 36, "max_h2_temp_probe": 4, "max_h2_concentration": 0.0125, "max_h2_concentration_sensor": 2,
+             "max_h2_pressure_mpa": 33.5, "max_h2_pressure_sensor": 1, "dcdc": 1, "h2_remaining_pct": 64,
+             "dcdc_controller_temp_c": 47}
+STACK = {"number": 1, "voltage_v": 312.4, "current_a": 101.5, "h2_inlet_pressure_kpa": 152.0,
+         "air_inlet_pressure_kpa": 131.5, "air_inlet_temp_c": 38, "coolant_outlet_temps_c": [66, 67]}
+SUPERCAPACITOR = {"number": 1, "voltage_v": 380.2, "current_a": 12.5, "cell_voltages_v": [2.701, 2.712],
+                  "probe_temps_c": [31]}
 
 
 @dataclass
@@ -87,6 +95,11 @@ def nev_car(console_stack: ConsoleStack) -> Iterator[NevCar]:
                           "first_cell": 1, "cell_voltages_v": _cells()}]),
              now, Jsonb([{"number": 1, "probe_temps_c": [24 + i % 8 for i in range(32)]}])),
         )
+        # a fuel-cell vehicle of the 2025 edition: its fuel cell (0x03), one stack (0x30) and a supercapacitor (0x31)
+        conn.execute(
+            "UPDATE nev_state SET fuel_cell_at = %s, fuel_cell = %s, stacks_at = %s, fuel_cell_stacks = %s,"
+            " supercap_at = %s, supercapacitor = %s WHERE device_id = %s",
+            (now, Jsonb(FUEL_CELL), now, Jsonb([STACK]), now, Jsonb(SUPERCAPACITOR), device))
         for minute in range(0, 50, 5):
             conn.execute("INSERT INTO nev_reading (device_id, collected_at, car_id, enterprise_id, soc_pct,"
                          " total_voltage_v, total_current_a) VALUES (%s, %s, %s, %s, %s, %s, %s)",
@@ -158,6 +171,18 @@ def test_nev_car_detail_from_the_car_list_shows_the_state_in_three_languages(
                 text(language, "nev", "ownLevel").replace("{{level}}", text(language, "nev", f"level.{own}")).strip()])
         alarms.get_by_test_id("nev-faults-battery").get_by_text("0x00A1B2C3", exact=True).wait_for()
         assert alarms.get_by_test_id("nev-alarmLevel").get_attribute("data-value") == "2"
+        # the fuel cell with its hydrogen system and stack, and the supercapacitor, as the state row holds them
+        fuel = page.get_by_test_id("nev-fuel-cell")
+        fuel.get_by_text(text(language, "nev", "fuelCell.title"), exact=True).wait_for()
+        assert fuel.get_by_test_id("nev-h2Remaining").inner_text() == "64 %"
+        assert fuel.get_by_test_id("nev-maxH2Pressure").inner_text().startswith("33.5 MPa")
+        stack = fuel.get_by_test_id("nev-stacks").locator("tr[data-row-key='1']").inner_text()
+        assert all(shown in stack for shown in ("312.4 V", "101.5 A", "152 kPa", "131.5 kPa", "38 ℃", "67 ℃")), stack
+        fuel.get_by_text(text(language, "nev", "dcdcState.1"), exact=True).wait_for()
+        supercap = page.get_by_test_id("nev-supercap")
+        supercap.get_by_text(text(language, "nev", "supercap.title"), exact=True).wait_for()
+        assert supercap.get_by_test_id("nev-supercap-voltage").inner_text() == "380.2 V"
+        assert supercap.get_by_test_id("nev-supercap-maxCellVoltage").inner_text() == "2.712 V"
         motors = page.get_by_test_id("nev-motors")
         motors.get_by_text(text(language, "nev", "motorStatus.3"), exact=True).wait_for()
         cells = page.get_by_test_id("nev-cells")

@@ -34,6 +34,9 @@ STATE_BLOCKS: dict[str, dict[str, str]] = {
                "general_faults": "general_faults"},
     "cells": {"cell_voltages": "packs"},
     "temps": {"probe_temperatures": "packs"},
+    "stacks": {"fuel_cell_stacks": "stacks"},  # GB/T 32960.3-2025 0x30, 0x31, 0x32 (migration 0070)
+    "supercap": {"supercapacitor": ""},
+    "supercap_extremes": {"supercapacitor_extremes": ""},
     "obd": {"obd_protocol": "obd_protocol", "mil": "mil", "diagnosis_supported": "diagnosis_supported",
             "diagnosis_ready": "diagnosis_ready", "calibration_id": "calibration_id", "cvn": "cvn",
             "obd_fault_codes": "fault_codes"},
@@ -44,7 +47,8 @@ STATE_BLOCKS: dict[str, dict[str, str]] = {
         "atmospheric_pressure_kpa")},
 }
 JSON_COLUMNS = frozenset(("motors", "fuel_cell", "engine", "storage_faults", "motor_faults", "engine_faults",
-                          "other_faults", "general_faults", "cell_voltages", "probe_temperatures", "obd_fault_codes"))
+                          "other_faults", "general_faults", "fuel_cell_stacks", "supercapacitor",
+                          "supercapacitor_extremes", "cell_voltages", "probe_temperatures", "obd_fault_codes"))
 TEXT_COLUMNS = frozenset(("calibration_id", "cvn"))
 HEAD_COLUMNS = ("device_id", "car_id", "enterprise_id", "protocol", "frame_protocol", "vin", "collected_at",
                 "received_at")

@@ -74,3 +74,21 @@ def test_a_batch_is_stored_with_each_value_cast_to_its_column_and_a_block_moves_
     _upsert(pg_url, [_row(first, T0 + timedelta(seconds=30), vehicle={"soc_pct": 54})])
     assert _state(pg_url, first.device_id, "soc_pct, collected_at, cell_voltages, calibration_id") == (
         54, T0 + timedelta(seconds=30), cells, "CAL-1")
+
+
+def test_a_2025_terminals_fuel_cell_stacks_and_supercapacitor_are_kept_each_with_its_own_time(pg_url: str) -> None:
+    (terminal,) = insert_terminals(pg_url, 1, enterprise_name="nev-state-2025")
+    stacks = [{"number": 1, "voltage_v": 312.4, "current_a": 101.5, "h2_inlet_pressure_kpa": 152.0,
+               "air_inlet_pressure_kpa": 131.5, "air_inlet_temp_c": 38, "coolant_outlet_temps_c": [66, 67]}]
+    capacitor = {"number": 1, "voltage_v": 380.2, "current_a": "invalid", "cell_voltages_v": [2.701, 2.699],
+                 "probe_temps_c": [31]}
+    _upsert(pg_url, [_row(terminal, T0, stacks={"fuel_cell_stacks": stacks}, supercap={"supercapacitor": capacitor},
+                          alarms={"alarm_level": 2, "general_faults": [(23 << 8) | 2]})])
+    assert _state(pg_url, terminal.device_id, "fuel_cell_stacks, stacks_at, supercapacitor, supercap_at, "
+                                               "supercap_extremes_at, general_faults") == (
+        stacks, T0, capacitor, T0, None, [(23 << 8) | 2])
+    # an older frame's stacks are not applied; its extremes (a block never received) are
+    _upsert(pg_url, [_row(terminal, T0 - timedelta(seconds=10), stacks={"fuel_cell_stacks": []},
+                          supercap_extremes={"supercapacitor_extremes": {"max_temp_c": 33}})])
+    assert _state(pg_url, terminal.device_id, "fuel_cell_stacks, supercapacitor_extremes") == (
+        stacks, {"max_temp_c": 33})

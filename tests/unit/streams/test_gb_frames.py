@@ -245,6 +245,14 @@ def test_the_public_2025_sample_keeps_its_state_and_its_position_flagged_invalid
     assert (vehicle["soc_pct"], vehicle["speed_kmh"], vehicle["mileage_km"], vehicle["charging_state"]) == (
         66, 11.1, 67894.7, 1)
     assert f.alarm is not None and f.alarm.faults["motor"] == [111, 222, 333]
+    # the edition's fuel-cell stacks and supercapacitor blocks are kept with the state, as decoded
+    (stack,) = f.state["stacks"]["fuel_cell_stacks"]
+    assert (stack["voltage_v"], stack["h2_inlet_pressure_kpa"], stack["coolant_outlet_temps_c"]) == (1.1, 1.1, [])
+    capacitor = f.state["supercap"]["supercapacitor"]
+    assert capacitor["current_a"] == "invalid" and capacitor["cell_voltages_v"] == ["invalid"]
+    assert "type" not in capacitor and "info_type" not in capacitor
+    assert f.state["supercap_extremes"]["supercapacitor_extremes"]["max_temp_c"] == 33
+    assert f.state["alarms"]["general_faults"] == [99]
 
 
 @pytest.mark.parametrize("system", [1, 2, 3])

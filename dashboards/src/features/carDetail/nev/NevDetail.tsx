@@ -1,8 +1,9 @@
 /**
  * What nevCarDetail adds to the car-detail page (platform-spec §2 car-detail, gb32960): the vehicle's latest
- * GB/T 32960 state (battery pack, cells, motors, alarms with fault codes), today's SOC / voltage / current
- * and today's charging sessions. The state and today's figures are read again every REFRESH_MS, so the
- * page follows a vehicle that drives or charges.
+ * GB/T 32960 state (battery pack, cells, motors, alarms with fault codes and levels; the fuel cell, its stacks and
+ * the supercapacitor where the vehicle has them), today's SOC / voltage / current and today's charging sessions.
+ * The state and today's figures are read again every REFRESH_MS, so the page follows a vehicle that drives or
+ * charges.
  */
 import { Col, Empty, Card, Row, Space } from 'antd';
 import { useEffect, useState } from 'react';
@@ -11,6 +12,7 @@ import type { ListRecord } from '../../list/types';
 import { todayRange } from '../../log/logScreens';
 import { fetchChargingSessions, fetchNevReadings, fetchNevState } from './nevApi';
 import { NevCellsCard, NevTodayCard } from './NevCharts';
+import { NevFuelCellCard, NevSupercapacitorCard } from './NevPowerSources';
 import { NevAlarmsCard, NevBatteryCard, NevMotorsCard } from './NevSections';
 
 const REFRESH_MS = 30_000;
@@ -67,6 +69,8 @@ export default function NevDetail({ carId, deviceId }: { carId: number; deviceId
             <Col xs={24} xl={14}><NevBatteryCard state={current.state} /></Col>
             <Col xs={24} xl={10}><NevAlarmsCard state={current.state} /></Col>
           </Row>
+          <NevFuelCellCard state={current.state} />
+          <NevSupercapacitorCard state={current.state} />
           <NevCellsCard state={current.state} />
           <NevMotorsCard state={current.state} />
         </>

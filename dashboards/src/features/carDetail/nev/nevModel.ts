@@ -173,3 +173,113 @@ export function fixed(value: unknown, digits: number): string | null {
   const v = reading(value);
   return v === null ? null : String(Number(v.toFixed(digits)));
 }
+
+/** A JSON block of nev_state as an object, else null (never received, or not an object). */
+function blockOf(value: unknown): Record<string, unknown> | null {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/** The highest and lowest of a probe list, abnormal / invalid probes left out. */
+function spread(list: unknown): { max: number | null; min: number | null; count: number } {
+  const values = Array.isArray(list) ? list.map(reading).filter((v): v is number => v !== null) : [];
+  return { max: values.length ? Math.max(...values) : null, min: values.length ? Math.min(...values) : null,
+    count: Array.isArray(list) ? list.length : 0 };
+}
+
+export interface FuelCell {
+  /** 2016 (table 13) only: the fuel cell's voltage, current, hydrogen consumption and probe temperatures. */
+  voltageV: number | null;
+  currentA: number | null;
+  h2ConsumptionKgPer100km: number | null;
+  probes: { max: number | null; min: number | null; count: number };
+  maxH2TempC: number | null;
+  maxH2TempProbe: number | null;
+  /** In ppm in the 2016 block; the 2025 block's reading (raw / 10000) states no unit. */
+  maxH2Concentration: number | null;
+  concentrationInPpm: boolean;
+  maxH2ConcentrationSensor: number | null;
+  maxH2PressureMpa: number | null;
+  maxH2PressureSensor: number | null;
+  /** DC-DC state: 1 working, 2 disconnected. */
+  dcdc: number | null;
+  /** 2025 only: hydrogen remaining and the DC-DC controller's temperature. */
+  h2RemainingPct: number | null;
+  dcdcControllerTempC: number | null;
+}
+
+/** The fuel-cell block 0x03 of either edition (nev_state.fuel_cell, the block as decoded). */
+export function fuelCellOf(value: unknown): FuelCell | null {
+  const b = blockOf(value);
+  if (!b) return null;
+  return {
+    voltageV: reading(b.voltage_v), currentA: reading(b.current_a),
+    h2ConsumptionKgPer100km: reading(b.h2_consumption_kg_per_100km), probes: spread(b.probe_temps_c),
+    maxH2TempC: reading(b.max_h2_temp_c), maxH2TempProbe: reading(b.max_h2_temp_probe),
+    maxH2Concentration: reading(b.max_h2_concentration_ppm ?? b.max_h2_concentration),
+    concentrationInPpm: 'max_h2_concentration_ppm' in b,
+    maxH2ConcentrationSensor: reading(b.max_h2_concentration_sensor),
+    maxH2PressureMpa: reading(b.max_h2_pressure_mpa), maxH2PressureSensor: reading(b.max_h2_pressure_sensor),
+    dcdc: reading(b.dcdc), h2RemainingPct: reading(b.h2_remaining_pct),
+    dcdcControllerTempC: reading(b.dcdc_controller_temp_c),
+  };
+}
+
+export interface FuelCellStack {
+  number: number;
+  voltageV: number | null;
+  currentA: number | null;
+  h2InletPressureKpa: number | null;
+  airInletPressureKpa: number | null;
+  airInletTempC: number | null;
+  /** The hottest of the stack's coolant outlet probes. */
+  coolantOutletMaxC: number | null;
+}
+
+/** The 2025 edition's fuel-cell stacks (0x30, nev_state.fuel_cell_stacks), in the order sent. */
+export function stacksOf(value: unknown): FuelCellStack[] {
+  if (!Array.isArray(value)) return [];
+  return value.map(blockOf).filter((s): s is Record<string, unknown> => s !== null).map((s, i) => ({
+    number: reading(s.number) ?? i + 1,
+    voltageV: reading(s.voltage_v), currentA: reading(s.current_a),
+    h2InletPressureKpa: reading(s.h2_inlet_pressure_kpa), airInletPressureKpa: reading(s.air_inlet_pressure_kpa),
+    airInletTempC: reading(s.air_inlet_temp_c), coolantOutletMaxC: spread(s.coolant_outlet_temps_c).max,
+  }));
+}
+
+export interface Extreme {
+  value: number | null;
+  system: number | null;
+  no: number | null;
+}
+
+export interface Supercapacitor {
+  voltageV: number | null;
+  currentA: number | null;
+  cells: number;
+  probes: number;
+  maxCellVoltage: Extreme;
+  minCellVoltage: Extreme;
+  maxTemp: Extreme;
+  minTemp: Extreme;
+}
+
+/** The 2025 edition's supercapacitor (0x31) with its extremes (0x32); null when neither was received. The
+ * extremes are the terminal's; without them they are read from the cells and probes of the one system sent. */
+export function supercapacitorOf(value: unknown, extremes: unknown): Supercapacitor | null {
+  const c = blockOf(value);
+  const x = blockOf(extremes);
+  if (!c && !x) return null;
+  const cells = spread(c?.cell_voltages_v);
+  const probes = spread(c?.probe_temps_c);
+  const system = reading(c?.number);
+  const of = (valueKey: string, systemKey: string, noKey: string, fallback: number | null): Extreme => (x
+    ? { value: reading(x[valueKey]), system: reading(x[systemKey]), no: reading(x[noKey]) }
+    : { value: fallback, system, no: null });
+  return {
+    voltageV: reading(c?.voltage_v), currentA: reading(c?.current_a), cells: cells.count, probes: probes.count,
+    maxCellVoltage: of('max_cell_voltage_v', 'max_voltage_system', 'max_voltage_cell', cells.max),
+    minCellVoltage: of('min_cell_voltage_v', 'min_voltage_system', 'min_voltage_cell', cells.min),
+    maxTemp: of('max_temp_c', 'max_temp_system', 'max_temp_probe', probes.max),
+    minTemp: of('min_temp_c', 'min_temp_system', 'min_temp_probe', probes.min),
+  };
+}
