@@ -76,7 +76,7 @@ class GbDemoVehicle:
     (warehouse/seed.py) and driven by ``simulator.gb32960``."""
 
     index: int        # 1-based, its own numbering (not the JT/T 808 terminals')
-    kind: str         # bus | van | truck
+    kind: str         # bus | fcbus (fuel cell) | van | truck
     protocol: str     # device.protocol: gb32960 | gb17691 | hj1239 (fleet.gb32960_records.GB_PROTOCOLS)
     protocol_version: str  # gb32960: 2016 (## frames) or 2025 ($$ frames); gb17691 2018; hj1239 2021
 
@@ -99,8 +99,11 @@ class GbDemoVehicle:
     @property
     def plate(self) -> str:
         letter = {"parent": PARENT, "a": SUBSIDIARY_A, "b": SUBSIDIARY_B}[self.enterprise].plate_letter
-        # new-energy plates carry D (pure electric) before five digits; the trucks a G series of their own
-        return f"京{letter}·D{self.index:05d}" if self.electric else f"京{letter}·G{self.index:04d}"
+        # new-energy plates carry D (pure electric) or F (not pure electric: a fuel cell) before five digits; the
+        # trucks a G series of their own
+        if not self.electric:
+            return f"京{letter}·G{self.index:04d}"
+        return f"京{letter}·{'F' if self.kind == 'fcbus' else 'D'}{self.index:05d}"
 
     @property
     def phone(self) -> str:
@@ -116,11 +119,12 @@ class GbDemoVehicle:
         return f"GB{self.index:07d}"
 
 
-# Six electric vehicles (buses and vans, both framings) and four heavy diesel trucks (both emission standards).
+# Six new-energy vehicles (battery-electric buses and vans, both framings, and a fuel-cell bus of the 2025
+# edition) and four heavy diesel trucks (both emission standards).
 GB_DEMO_VEHICLES: tuple[GbDemoVehicle, ...] = (
     GbDemoVehicle(1, "bus", "gb32960", "2016"),
     GbDemoVehicle(2, "bus", "gb32960", "2016"),
-    GbDemoVehicle(3, "bus", "gb32960", "2025"),
+    GbDemoVehicle(3, "fcbus", "gb32960", "2025"),
     GbDemoVehicle(4, "van", "gb32960", "2016"),
     GbDemoVehicle(5, "van", "gb32960", "2025"),
     GbDemoVehicle(6, "van", "gb32960", "2016"),

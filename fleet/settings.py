@@ -32,7 +32,7 @@ class StackSettings(_Base):
     kafka_controller_port: int = Field(59093, description="KRaft controller port of that Kafka")
     simulate_terminals: int = Field(200, description="simulated terminals `fleet up` runs (0: none)")
     simulate_interval_s: float = Field(5.0, description="report interval of each simulated terminal")
-    simulate_gb_vehicles: int = Field(10, ge=0, le=10, description="GB demo vehicles `fleet up` seeds and simulates (first 6 electric over GB/T 32960, then 4 diesel over GB 17691 / HJ 1239; 0: none)")
+    simulate_gb_vehicles: int = Field(10, ge=0, le=10, description="GB demo vehicles `fleet up` seeds and simulates (first 6 new-energy over GB/T 32960, one of them a fuel-cell bus, then 4 diesel over GB 17691 / HJ 1239; 0: none)")
     seed_history_days: float = Field(3.0, ge=0, description="days of generated track history `fleet up` gives each demo vehicle without any (0: none)")
     seed_history_interval_s: float = Field(60.0, gt=0, description="fix interval of that generated history")
 

@@ -74,7 +74,9 @@ class PackSpec:
 
 BUS = PackSpec("bus", 280.0, OCV_LFP, 0.0004, 150.0, 1.1, 6.0, 2, 30.0)
 VAN = PackSpec("van", 60.0, OCV_NMC, 0.0012, 40.0, 0.18, 1.2, 1, 80.0)
-SPECS = {"bus": BUS, "van": VAN}
+# A fuel-cell bus's buffer pack (simulator.gb32960.ev.FuelCellBus): small, never plugged in (its stack charges it).
+FCBUS = PackSpec("fcbus", 80.0, OCV_LFP, 0.0008, 0.0, 1.0, 6.0, 1, 30.0)
+SPECS = {"bus": BUS, "van": VAN, "fcbus": FCBUS}
 
 
 @dataclass(frozen=True)

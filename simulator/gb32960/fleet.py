@@ -1,7 +1,7 @@
 """The GB demo vehicles in one process: ``run_gb_fleet(settings, vehicles, interval_s, ...)``.
 
 Vehicle ``v`` of ``fleet.demo_fleet.GB_DEMO_VEHICLES`` (seeded by ``warehouse.seed``) becomes one terminal:
-an electric bus or van (``simulator.gb32960.ev``) speaking GB/T 32960 in its device's framing (2016 ``##`` or
+an electric bus or van, or a fuel-cell bus (``simulator.gb32960.ev``), speaking GB/T 32960 in its device's framing (2016 ``##`` or
 2025 ``$$``) to ``gb_port``, or a diesel truck (``simulator.gb32960.diesel``) speaking GB 17691 / HJ 1239 to
 ``gb_emission_port``. Deterministic for a seed: driving, battery, alarms and timing jitter come from
 ``random.Random(f"{seed}:gb:{index}")``; only the network decides what is back-filled.
@@ -23,8 +23,9 @@ from fleet.settings import SimulatorSettings
 from protocols.gb32960 import Protocol
 from simulator.gb32960.battery import SPECS
 from simulator.gb32960.diesel import DieselTruck
-from simulator.gb32960.ev import ElectricVehicle
+from simulator.gb32960.ev import ElectricVehicle, FuelCellBus
 from simulator.gb32960.frames import EvReporter, TruckReporter
+from simulator.gb32960.fuel_cell import BUS_STACK
 from simulator.gb32960.terminal import GbTerminal, GbTerminalConfig
 
 log = logging.getLogger("simulator.gb32960")
@@ -46,6 +47,7 @@ class GbFleetStats:
     heartbeats: int = 0
     logouts: int = 0
     charging_sessions: int = 0
+    refuellings: int = 0
     battery_alarms: int = 0
     reagent_refills: int = 0
 
@@ -77,8 +79,10 @@ def build_gb_terminals(settings: SimulatorSettings, vehicles: Sequence[GbDemoVeh
         reporter: EvReporter | TruckReporter
         codes: tuple[str, ...]
         if v.electric:
-            ev = ElectricVehicle(rng, SPECS[v.kind], model, alarm_rate_per_hour=settings.gb_alarm_rate_per_hour,
-                                 mileage_km=(odometers or {}).get(v.phone))
+            ev = (FuelCellBus(rng, SPECS[v.kind], BUS_STACK, model, alarm_rate_per_hour=settings.gb_alarm_rate_per_hour,
+                              mileage_km=(odometers or {}).get(v.phone)) if v.kind == "fcbus" else
+                  ElectricVehicle(rng, SPECS[v.kind], model, alarm_rate_per_hour=settings.gb_alarm_rate_per_hour,
+                                  mileage_km=(odometers or {}).get(v.phone)))
             reporter, port, codes = EvReporter(ev, frame_protocol(v)), settings.gb_port, (storage_code(v),)
         else:
             truck = DieselTruck(rng, model, fault_rate_per_hour=settings.gb_fault_rate_per_hour,
@@ -115,6 +119,8 @@ def collect_gb_stats(terminals: Sequence[GbTerminal], stats: GbFleetStats | None
         stats.logouts += c.logouts
         if isinstance(t.reporter, EvReporter):
             stats.charging_sessions += t.reporter.vehicle.charging_sessions
+            if isinstance(t.reporter.vehicle, FuelCellBus):
+                stats.refuellings += t.reporter.vehicle.refuellings
             stats.battery_alarms += t.reporter.vehicle.battery.alarms.episodes
         elif isinstance(t.reporter, TruckReporter):
             stats.reagent_refills += t.reporter.truck.refills

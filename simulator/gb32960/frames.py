@@ -6,7 +6,8 @@ and GB 17691 / HJ 1239 emission reports.
 0x08 cell voltages (all 96 cells in one frame), 0x09 probe temperatures. 2025 blocks (the codec's
 reading of that edition): 0x01 whole vehicle, 0x02 motors, 0x05 position (WGS-84), 0x06 alarms (each set
 flag's level in the general fault list), 0x07 minimum parallel-unit voltages (one cell per unit in a 96S1P pack), 0x08
-probe temperatures; that edition has no extreme-values block.
+probe temperatures; that edition has no extreme-values block. A fuel-cell bus adds 0x03 fuel cell (the edition's
+layout) and, in 2025, 0x30 fuel-cell stacks.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from protocols.gb32960.messages import (
     EmissionReissued,
     EmissionReport,
     Extremes,
+    FuelCell,
+    FuelCell2025,
+    FuelCellStacks,
     Motor,
     Motors,
     Motors2025,
@@ -33,6 +37,7 @@ from protocols.gb32960.messages import (
     ProbeTemperatures,
     RealtimeReport,
     ReissuedReport,
+    Stack,
     VehicleData,
     VehicleData2025,
 )
@@ -80,9 +85,28 @@ def _extremes(state: EvState) -> Extremes:
                     PACK, temps.index(hi_t) + 1, hi_t, PACK, temps.index(lo_t) + 1, lo_t)
 
 
+H2_CONCENTRATION_PPM = 40  # the hydrogen sensors' reading of a tight system (no leak)
+H2_SENSOR, H2_PROBE = 1, 1
+
+
+def _fuel_cell_blocks(state: EvState, protocol: Protocol) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """A fuel-cell vehicle's blocks: (0x03 to go after the motors, the 2025 edition's 0x30 stacks to go last)."""
+    f = state.fuel_cell
+    if f is None:
+        return (), ()
+    if protocol is Protocol.GB32960_2025:
+        return ((FuelCell2025(round(f.h2_temp_c), H2_PROBE, H2_CONCENTRATION_PPM / 10000, H2_SENSOR,
+                              f.tank_pressure_mpa, H2_SENSOR, f.dcdc, f.h2_remaining_pct, f.dcdc_controller_temp_c),),
+                (FuelCellStacks((Stack(1, f.voltage_v, f.current_a, f.h2_inlet_pressure_kpa, f.air_inlet_pressure_kpa,
+                                       f.air_inlet_temp_c, f.coolant_outlet_temps_c),)),))
+    return (FuelCell(f.voltage_v, f.current_a, f.h2_consumption_kg_per_100km, f.probe_temps_c, f.h2_temp_c, H2_PROBE,
+                     H2_CONCENTRATION_PPM, H2_SENSOR, f.tank_pressure_mpa, H2_SENSOR, f.dcdc),), ()
+
+
 def ev_blocks(state: EvState, protocol: Protocol, motors: int) -> tuple[Any, ...]:
     """The real-time information blocks of one report."""
     b = state.battery
+    fuel, stacks = _fuel_cell_blocks(state, protocol)
     common: dict[str, Any] = {"status": state.status, "charging": state.charging, "run_mode": RUN_MODE_ELECTRIC,
               "speed_kmh": state.speed_kmh, "mileage_km": state.mileage_km, "total_voltage_v": b.total_voltage_v,
               "total_current_a": b.total_current_a, "soc_pct": b.soc_pct,
@@ -90,13 +114,13 @@ def ev_blocks(state: EvState, protocol: Protocol, motors: int) -> tuple[Any, ...
               "gear": state.gear, "insulation_kohm": b.insulation_kohm}
     temps = (PackTemperatures(PACK, b.probe_temps_c),)
     if protocol is Protocol.GB32960_2025:
-        return (VehicleData2025(**common), Motors2025(_motors(state, motors, with_dc=False)),
+        return (VehicleData2025(**common), Motors2025(_motors(state, motors, with_dc=False)), *fuel,
                 Position2025(0, COORDINATES_WGS84, state.lng, state.lat), Alarms2025(**_alarm_values(state, protocol)),
                 MinUnitVoltages((PackUnitVoltages(PACK, b.total_voltage_v, b.total_current_a, b.cell_voltages_v),)),
-                PackTemperatures2025(temps))
+                PackTemperatures2025(temps), *stacks)
     cells = len(b.cell_voltages_v)
     return (VehicleData(**common, accelerator_pct=state.accelerator_pct, brake_pct=state.brake_pct),
-            Motors(_motors(state, motors, with_dc=True)), Position(0, state.lng, state.lat), _extremes(state),
+            Motors(_motors(state, motors, with_dc=True)), *fuel, Position(0, state.lng, state.lat), _extremes(state),
             Alarms(**_alarm_values(state, protocol)),
             CellVoltages((PackVoltages(PACK, b.total_voltage_v, b.total_current_a, cells, 1, b.cell_voltages_v),)),
             ProbeTemperatures(temps))

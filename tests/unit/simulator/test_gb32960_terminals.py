@@ -27,6 +27,9 @@ from protocols.gb32960.messages import (
     EmissionReport,
     EngineDataStream,
     Extremes,
+    FuelCell,
+    FuelCell2025,
+    FuelCellStacks,
     GeneralAlarm,
     MinUnitVoltages,
     ObdInfo,
@@ -44,13 +47,15 @@ from simulator.gb32960.battery import (
     FAULT_INSULATION,
     FAULT_OVER_TEMPERATURE,
     FAULT_THERMAL_EVENT,
+    FCBUS,
     VAN,
     PackSpec,
 )
 from simulator.gb32960.diesel import DieselTruck
-from simulator.gb32960.ev import CHARGING, NOT_CHARGING, ElectricVehicle
+from simulator.gb32960.ev import CHARGING, NOT_CHARGING, ElectricVehicle, FuelCellBus
 from simulator.gb32960.fleet import build_gb_terminals
 from simulator.gb32960.frames import EvReporter, TruckReporter
+from simulator.gb32960.fuel_cell import BUS_STACK
 from simulator.gb32960.reports import REALTIME, REISSUED, Report, ReportQueue
 from simulator.gb32960.terminal import GbTerminal, GbTerminalConfig
 
@@ -227,6 +232,78 @@ def test_alarm_episodes_come_at_their_rate_and_soc_low_is_flagged() -> None:
     assert GeneralAlarm.SOC_LOW in ev.state().battery.general and ev.state().battery.alarm_level >= 1
     ev.advance(20 * 3600)
     assert 10 <= ev.battery.alarms.episodes <= 70  # ~2 an hour while on or charging
+
+
+# ---------------------------------------------------------------- a fuel-cell bus
+
+
+def fcbus(seed: int = 5) -> FuelCellBus:
+    return FuelCellBus(random.Random(seed), FCBUS, BUS_STACK, DrivingModel(), alarm_rate_per_hour=0)
+
+
+def test_a_fuel_cell_bus_drives_on_its_stack_holds_its_pack_and_refuels_at_its_depot() -> None:
+    bus = fcbus()
+    bus.fuel.h2_kg = bus.fuel.spec.tank_kg * 0.5
+    bus.drive.start_trip()
+    h2_0, supplied = bus.fuel.h2_kg, []
+    for _ in range(60):  # an hour in service, a report a minute
+        bus.advance(60)
+        supplied.append(bus.fuel.power_kw)
+        assert 30.0 <= bus.battery.soc <= 80.0  # the stack keeps the buffer pack near its target
+        assert bus.state().charging == NOT_CHARGING  # it never plugs in
+    assert bus.fuel.h2_kg < h2_0 - 0.5 and max(supplied) > 10.0  # the stack drove it, on hydrogen
+    for _ in range(48 * 60):  # on until its hydrogen runs low
+        bus.advance(60)
+        if bus.phase == "returning":
+            break
+    assert bus.phase == "returning" and bus.fuel.remaining_pct <= 15
+    for _ in range(6 * 60):  # back to its depot's station
+        bus.advance(60)
+        if bus.phase == "refuelling":
+            break
+    assert bus.phase == "refuelling" and bus.refuellings == 1
+    assert bus.drive.distance_m(*bus.depot) <= 300 + 30
+    for _ in range(60):
+        bus.advance(60)
+        if bus.phase == "service":
+            break
+    assert bus.phase == "service" and bus.fuel.remaining_pct >= 99  # full, back in service
+    assert bus.state().charging == NOT_CHARGING
+
+
+def test_a_fuel_cell_bus_reports_its_stack_and_hydrogen_system_in_either_edition() -> None:
+    for protocol in (Protocol.GB32960_2016, Protocol.GB32960_2025):
+        bus = fcbus()
+        bus.drive.start_trip()
+        bus.advance(600)
+        terminal = GbTerminal("LZYTBEV03T0000003", protocol, GbTerminalConfig("127.0.0.1", 0, interval_s=10.0),
+                              EvReporter(bus, protocol), random.Random(1), START, iccid="89860400000000000003",
+                              storage_codes=("FWSIMPACK003" + "0" * 12,))
+        report = terminal.make_report()
+        fuel = bus.state().fuel_cell
+        assert fuel is not None and fuel.current_a > 0 and 250 < fuel.voltage_v < 370  # loaded, on its curve
+        assert abs(fuel.voltage_v * fuel.current_a / 1000 - bus.fuel.power_kw) < 1.0
+        body = decode_frame(terminal.frame_of(report, REALTIME), protocol=protocol).body
+        if protocol is Protocol.GB32960_2016:
+            cell = body.block(FuelCell)
+            assert (cell.voltage_v, cell.current_a, cell.probe_temps_c) == (fuel.voltage_v, fuel.current_a,
+                                                                           fuel.probe_temps_c)
+            assert cell.max_h2_pressure_mpa == fuel.tank_pressure_mpa and cell.dcdc == 1
+            assert 0 < cell.h2_consumption_kg_per_100km < 30
+        else:
+            cell = body.block(FuelCell2025)
+            assert (cell.h2_remaining_pct, cell.max_h2_pressure_mpa) == (fuel.h2_remaining_pct, fuel.tank_pressure_mpa)
+            (stack,) = body.block(FuelCellStacks).stacks
+            assert (stack.voltage_v, stack.current_a, stack.coolant_outlet_temps_c) == (
+                fuel.voltage_v, fuel.current_a, fuel.coolant_outlet_temps_c)
+            assert stack.h2_inlet_pressure_kpa > 100 and stack.air_inlet_pressure_kpa > 100
+
+
+def test_the_demo_fleets_fuel_cell_bus_is_a_2025_terminal_with_an_f_plate() -> None:
+    (bus,) = [v for v in GB_DEMO_VEHICLES if v.kind == "fcbus"]
+    assert (bus.protocol, bus.protocol_version) == ("gb32960", "2025") and "·F" in bus.plate
+    terminals = build_gb_terminals(SimulatorSettings(), (bus,), 10.0, clock_start=START)
+    assert isinstance(terminals[0].reporter, EvReporter) and isinstance(terminals[0].reporter.vehicle, FuelCellBus)
 
 
 # ---------------------------------------------------------------- diesel trucks
