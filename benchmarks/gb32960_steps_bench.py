@@ -10,7 +10,8 @@ Kafka bytes); every vehicle one frame a round, 10 s apart; 2 % of the frames wit
 ``--batch`` records: the parse (``parse_gb``: JSON, the record contract, blocks to state columns, the fix and
 its validation), the live coalescer, the positions step's client side (``position_sink.copy_data``: the
 binary COPY of gps / device_last), the charging plan, the nev_state / nev_reading parameters (JSON columns
-wrapped), the alarm plan and its insert parameters. The database's own CPU is not the worker's and is not
+wrapped), the alarm plan and its insert parameters, the ACC / business-state rule of each real-time fix
+(``gb_transitions``; its rare log writes and pushes not counted). The database's own CPU is not the worker's and is not
 counted; the statements are the steps' (one COPY + one upsert for positions, one upsert + one unnest
 insert for state, one read + upsert for charging, rarely an alarm insert). Best of ``--repeat``.
 """
@@ -57,6 +58,7 @@ def measure(values: list[bytes], batch: int) -> dict[str, Any]:
     from streams.console import LiveCoalescer
     from streams.gb_frames import GbFrame
     from streams.gb_uplinks import parse_gb, reading_rows, state_rows
+    from streams.state_rules import DeviceState, Rules, apply_fix
     from streams.validation import Limits
     from warehouse.queries import gb_states, position_sink
 
@@ -65,7 +67,10 @@ def measure(values: list[bytes], batch: int) -> dict[str, Any]:
     live = LiveCoalescer()
     marks: dict[int, gb_charging.Mark] = {}
     known: dict[int, gb_alarms.DeviceKeys] = {}
-    counts = {"sessions": 0, "episodes": 0, "fixes": 0}
+    counts = {"sessions": 0, "episodes": 0, "fixes": 0, "transitions": 0}
+    settings = StreamsSettings()
+    rules = Rules(no_signal_after_s=settings.no_signal_after_s, driving_min_speed_kmh=settings.driving_min_speed_kmh)
+    devices: dict[int, DeviceState] = {}
 
     async def run() -> float:
         cpu = 0.0
@@ -76,6 +81,12 @@ def measure(values: list[bytes], batch: int) -> dict[str, Any]:
             for fix in fixes:
                 live.add(fix, 1)
             position_sink.copy_data(fixes)
+            for state_fixes in plan.state_fixes_by_event:  # gb_transitions' own rule (its writes are rare)
+                for fix in state_fixes:
+                    known_state = devices.get(fix.device_id) or DeviceState(fix.device_id, fix.car_id,
+                                                                            fix.enterprise_id, online=True)
+                    devices[fix.device_id], changes = apply_fix(known_state, fix, 0.0, rules)
+                    counts["transitions"] += len(changes)
             data = [f for f in parsed if isinstance(f, GbFrame) and f.state]
             sessions = gb_charging.plan_sessions(data, marks)
             [s.row() for s in sessions]

@@ -127,7 +127,7 @@ def build_components(settings: StreamsSettings, db_url: str, send: Send, command
     gb_positions = PositionsProcessor(database("gb-positions"), DayPartitions(db_url, GPS),
                                       DeadLetters(send, "gb_positions"), limits, ZoneInfo(ReportSettings().tz))
     gb_alarms = GbAlarms(database("gb-alarms"), send) if settings.alarms_enabled else None
-    gb = GbUplinksProcessor(gb_positions, live_p, database("gb-state"), gb_alarms, send,
+    gb = GbUplinksProcessor(gb_positions, live_p, database("gb-state"), gb_alarms, send, states=states_p,
                             max_backoff_s=settings.retry_max_backoff_s)
     gb.commands = uplinks.commands
     return Components(positions=positions_p, states=states_p, live=live_p, store=store, uplinks=uplinks,

@@ -8,10 +8,12 @@ not parse, or whose position is out of range, is a refusal dead-lettered by step
 1. gb_assess    teleports flagged, flagged fixes counted (a view, as ``assess``).
 2. gb_live      the valid fixes into the live map's coalescer (a view, as ``live``).
 3. gb_positions gps + device_last (the 808 path's statements), then the refusals dead-lettered.
-4. gb_charging  charging sessions (streams.gb_charging), before gb_state, whose vehicle time is its mark.
-5. gb_state     nev_state (newest block wins) and nev_reading (chart readings), one transaction.
-6. gb_alarms    general alarm flags and fault lists -> alarm rows of type 9, push 2 (streams.gb_alarms).
-7. gb_commands  a terminal's answers to parameter query / set and terminal control (0x80 / 0x81 / 0x82)
+4. gb_transitions ACC / business-state transitions of the real-time fixes (the 808 ``states`` step's
+                processor: acc_state_log, biz_state_log, the device's state, pushes 1 / 6).
+5. gb_charging  charging sessions (streams.gb_charging), before gb_state, whose vehicle time is its mark.
+6. gb_state     nev_state (newest block wins) and nev_reading (chart readings), one transaction.
+7. gb_alarms    general alarm flags and fault lists -> alarm rows of type 9, push 2 (streams.gb_alarms).
+8. gb_commands  a terminal's answers to parameter query / set and terminal control (0x80 / 0x81 / 0x82)
                 -> the command row answered, push 11 (streams.commands, the one command path).
 """
 
@@ -26,7 +28,7 @@ import psycopg
 
 from streams.commands import GB_PLATFORM_COMMANDS, CommandsProcessor, gb_answer_of
 from streams.db import DATA_ERRORS, Database
-from streams.deadletter import EventLike, Send
+from streams.deadletter import DeadLetters, EventLike, Send
 from streams.gb_alarms import GbAlarms
 from streams.gb_charging import marks_from_rows, plan_sessions
 from streams.gb_frames import DATA_COMMANDS, GbFrame, parse_frames
@@ -34,6 +36,7 @@ from streams.live import LivePositions
 from streams.messages import PayloadError
 from streams.pipeline import Batch, Pipeline, Step
 from streams.positions import PlannedBatch, PositionsProcessor
+from streams.states import StatesProcessor
 from streams.validation import Limits
 from warehouse.queries import gb_states
 
@@ -41,15 +44,21 @@ log = logging.getLogger(__name__)
 
 
 def parse_gb(values: Sequence[Any], limits: Limits, zone: tzinfo) -> tuple[list[Any], PlannedBatch]:
-    """The pipeline's parse for gb32960.uplink.v1: frames (or PayloadErrors) and their fixes' plan."""
+    """The pipeline's parse for gb32960.uplink.v1: frames (or PayloadErrors) and their fixes' plan. A real-time
+    frame's fix is also the states' (ACC from the vehicle status, business state from speed), unless its time
+    is flagged; a back-filled frame's is not (its vehicle has moved on since)."""
     frames = parse_frames(values, limits)
     plan = PlannedBatch()
     for index, frame in enumerate(frames):
         if isinstance(frame, PayloadError):
             plan.fixes_by_event.append([])
+            plan.state_fixes_by_event.append([])
             plan.rejects.append((index, str(frame)))
         else:
-            plan.fixes_by_event.append([frame.fix] if frame.fix is not None else [])
+            fix = frame.fix
+            plan.fixes_by_event.append([fix] if fix is not None else [])
+            plan.state_fixes_by_event.append(
+                [fix] if fix is not None and not fix.quality and not frame.backfilled else [])
     return list(frames), plan
 
 
@@ -57,8 +66,9 @@ class GbUplinksProcessor:
     """The resources of the GB steps (each its own connection) and the pipeline over ``GB_STEPS``."""
 
     def __init__(self, positions: PositionsProcessor, live: LivePositions, db: Database, alarms: GbAlarms | None,
-                 send: Send, *, max_backoff_s: float = 10.0) -> None:
-        self.positions, self.live, self.db, self.alarms = positions, live, db, alarms
+                 send: Send, *, states: StatesProcessor | None = None, max_backoff_s: float = 10.0) -> None:
+        self.positions, self.live, self.db, self.alarms, self.states = positions, live, db, alarms, states
+        self.transition_letters = DeadLetters(send, "gb_transitions")
         self.commands: CommandsProcessor | None = None  # step gb_commands; the app sets it
         self.pipeline = Pipeline(GB_STEPS, self, send, positions.limits, positions.zone,
                                  max_backoff_s=max_backoff_s, parse=parse_gb)
@@ -81,6 +91,11 @@ async def _live(p: GbUplinksProcessor, batch: Batch) -> None:
 
 async def _positions(p: GbUplinksProcessor, batch: Batch) -> None:
     await p.positions.process_planned(batch.events, batch.plan)
+
+
+async def _transitions(p: GbUplinksProcessor, batch: Batch) -> None:
+    if p.states is not None:
+        await p.states.handle_uplinks(batch.events, batch.plan.state_fixes_by_event, dead_letters=p.transition_letters)
 
 
 Write = Callable[[psycopg.AsyncConnection[Any], list[GbFrame]], Awaitable[None]]
@@ -178,6 +193,7 @@ GB_STEPS: list[Step] = [
     Step("gb_assess", _assess, view=True),
     Step("gb_live", _live, view=True),
     Step("gb_positions", _positions),
+    Step("gb_transitions", _transitions, DATA_COMMANDS),
     Step("gb_charging", _charging, DATA_COMMANDS),
     Step("gb_state", _state, DATA_COMMANDS),
     Step("gb_alarms", _alarms, DATA_COMMANDS),

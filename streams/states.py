@@ -141,16 +141,20 @@ class StatesProcessor:
         except (PayloadError, psycopg.DataError, psycopg.IntegrityError) as exc:
             await self.dead_letters(event, f"{type(exc).__name__}: {exc}")
 
-    async def handle_uplinks(self, events: Sequence[EventLike], state_fixes_by_event: Sequence[Sequence[Fix]]) -> None:
+    async def handle_uplinks(self, events: Sequence[EventLike], state_fixes_by_event: Sequence[Sequence[Fix]], *,
+                             dead_letters: DeadLetters | None = None) -> None:
         """A batch of uplinks, given as the fixes each one carries that are ``usable_for_state`` (index-aligned
         with ``events``; the positions plan parses them once for every step,
         ``streams.positions.PlannedBatch.state_fixes_by_event``): same result as ``handle`` on each event in
         order, but with one transaction (pipelined) for all of the batch's changes.
 
         The new states are kept and pushes sent only after that commit. If the database refuses the
-        batch's data, nothing of it is kept and the batch is redone event by event (``handle``), so
-        only the culprit is dead-lettered, as before.
+        batch's data, nothing of it is kept and the batch is redone event by event (``_redo``), so
+        only the culprit is dead-lettered, as before. The GB steps hand their fixes here too (step
+        ``gb_transitions``, streams/gb_uplinks.py), with their own ``dead_letters`` (named after that step, so a
+        replay runs it again); the 808 steps' are this processor's own (step ``states``).
         """
+        dead_letters = dead_letters or self.dead_letters
         letters: list[tuple[int, str]] = []  # as handle(): e.g. an unknown device, after the commit
         async with self.store.lock:
             pending: dict[int, State] = {}
@@ -172,10 +176,21 @@ class StatesProcessor:
                     for change in changes:
                         await self._push(state, change)
                 for index, reason in letters:
-                    await self.dead_letters(events[index], reason)
+                    await dead_letters(events[index], reason)
         if refused:
-            for event in events:
-                await self.handle(event)
+            for event, fixes in zip(events, state_fixes_by_event, strict=True):
+                await self._redo(event, fixes, dead_letters)
+
+    async def _redo(self, event: EventLike, fixes: Sequence[Fix], dead_letters: DeadLetters) -> None:
+        """One event's fixes of a refused batch, each committed on its own (as ``handle`` does): a refusal
+        dead-letters that event alone. The fixes, not the record, so records of any uplink topic redo alike."""
+        try:
+            async with self.store.lock:
+                for fix in fixes:
+                    state = await self.store.get(fix.device_id, fix.fix_at)
+                    await self._commit(*apply_fix(state, fix, self.clock(), self.rules))
+        except (PayloadError, psycopg.DataError, psycopg.IntegrityError) as exc:
+            await dead_letters(event, f"{type(exc).__name__}: {exc}")
 
     async def handle_sessions(self, events: Sequence[EventLike]) -> None:
         """A take of ``device.sessions.v1`` events: the same logs, states, pushes and dead letters as ``handle``

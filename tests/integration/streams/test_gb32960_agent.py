@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from fleet.topics import CONSOLE_EVENTS, DEAD_LETTER, GB32960_UPLINK
+from fleet.topics import CONSOLE_EVENTS, DEAD_LETTER, DEVICE_SESSIONS, GB32960_UPLINK
+from streams import payloads
 from streams.gb_payloads import GbVehicle, pack_cells, realtime
 
 from .support import Producer, TopicReader, Worker, insert_terminals, query, wait_for
@@ -87,6 +88,35 @@ def test_a_back_filled_frame_is_stored_in_the_track_but_never_overwrites_newer_s
         (t0, 30.5), (t0 + timedelta(seconds=60), 39.916527)]
     assert query(pg_url, "SELECT fix_at FROM device_last WHERE device_id = %s", (v.device_id,)) == [
         (t0 + timedelta(seconds=60),)]
+
+
+def test_the_vehicle_status_gives_acc_and_business_transitions_and_back_filled_frames_none(
+        worker: Worker, producer: Producer, pg_url: str) -> None:
+    terminal = insert_terminals(pg_url, 1, enterprise_name="gb-test")[0]
+    v = GbVehicle(f"LGB{secrets.token_hex(7).upper()}"[:17], terminal.device_id, terminal.car_id, terminal.enterprise_id)
+    t0 = base_time()
+    # logged in: the GB gateway's session event, as for any terminal
+    producer.send(DEVICE_SESSIONS, terminal.phone, payloads.session(terminal, online=True, at=t0 - timedelta(minutes=6),
+                                                                     connection_id="gb-1"))
+    send(producer, v, [
+        realtime(v, t0 - timedelta(minutes=5), backfilled=True, status=2, speed_kmh=0.0),  # old: no transition
+        realtime(v, t0, status=1, speed_kmh=32.0),
+        realtime(v, t0 + timedelta(seconds=10), status=1, speed_kmh=36.5),
+        realtime(v, t0 + timedelta(seconds=20), status=2, speed_kmh=0.0),
+    ])
+
+    def acc() -> list[tuple[Any, ...]]:
+        return query(pg_url, "SELECT create_time, state FROM acc_state_log WHERE device_id = %s ORDER BY create_time",
+                     (v.device_id,))
+
+    wait_for(lambda: len(acc()) == 2, 60, "ACC on then off", worker)
+    assert acc() == [(t0, 1), (t0 + timedelta(seconds=20), 0)]
+    assert query(pg_url, "SELECT acc FROM device WHERE id = %s", (v.device_id,)) == [(0,)]
+    # the business state by the 808 rules (platform-spec §4): driving from the first moving real-time frame with
+    # ACC on, engine off with the vehicle switched off; before them, online without a position (no signal)
+    biz = query(pg_url, "SELECT create_time, state FROM biz_state_log WHERE device_id = %s ORDER BY create_time",
+                (v.device_id,))
+    assert biz == [(t0 - timedelta(minutes=6), 4), (t0, 1), (t0 + timedelta(seconds=20), 3)]
 
 
 def test_an_alarm_raises_one_episode_with_the_mapped_level_pushed_once_and_ended(
@@ -179,11 +209,13 @@ def test_a_malformed_record_is_dead_lettered_and_the_others_are_stored(
                                (v.device_id,)), 60, "the frame after the bad ones", worker)
         assert query(pg_url, "SELECT fix_at FROM gps WHERE device_id = %s ORDER BY fix_at", (v.device_id,)) == [
             (t0,), (t0 + timedelta(seconds=10),)]
-        found = letters.read_until(lambda rs: len(of_topic(rs)) >= 5, 30)
+        found = letters.read_until(lambda rs: len(of_topic(rs)) >= 6, 30)
         reasons = sorted((r["agent"], r["error"]) for r in of_topic(found))
-        # the unknown device: its fix and its state refused by the database, for those steps only (replayable)
-        assert [agent for agent, _ in reasons] == ["gb_positions"] * 4 + ["gb_state"]
+        # the unknown device: its fix and its state refused by the database, its transitions by the states' lookup,
+        # for those steps only (replayable)
+        assert [agent for agent, _ in reasons] == ["gb_positions"] * 4 + ["gb_state", "gb_transitions"]
         assert sum("refused" in e for _, e in reasons) == 2
+        assert any(agent == "gb_transitions" and "unknown device" in e for agent, e in reasons)
         assert query(pg_url, "SELECT count(*) FROM nev_reading WHERE device_id = %s", (v.device_id,)) == [(2,)]
         assert any("not JSON" in e for _, e in reasons)
         assert any("missing field device_id" in e for _, e in reasons)
