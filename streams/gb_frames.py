@@ -32,7 +32,7 @@ from protocols.gb32960.header import Protocol
 from protocols.gb32960.messages.blocks_2016 import GENERAL_BITS_2016_MASK
 from protocols.gb32960.messages.blocks_2025 import COORDINATES_GCJ02, GENERAL_BITS_2025_MASK, to_wgs84
 from streams.messages import STATUS_ACC_ON, STATUS_POSITIONED, Fix, PayloadError, load_json_object, parse_time
-from streams.validation import Limits, time_quality, validate_fix
+from streams.validation import UNPOSITIONED, Limits, time_quality, validate_fix
 from warehouse.queries.gb_states import JSON_COLUMNS, STATE_BLOCKS, TEXT_COLUMNS
 
 REALTIME, BACKFILLED = 0x02, 0x03
@@ -80,6 +80,9 @@ class GbFrame:
     fix: Fix | None = None
     state: dict[str, dict[str, Any]] = field(default_factory=dict)  # block -> {column: value}
     alarm: GbAlarm | None = None
+    # what the states step takes (ACC, business state): the fix, else, for a frame without a valid position, an
+    # unpositioned one at (0, 0) that only the states read (an 808 terminal's "no fix" report)
+    state_fix: Fix | None = None
 
     @property
     def device_id(self) -> int:
@@ -174,7 +177,10 @@ def alarm_object(alarm: GbAlarm) -> dict[str, Any]:
 
 
 def _fix(record: GbUplink, at: datetime, received_at: datetime, raw: dict[str, dict[str, Any]],
-         alarm: GbAlarm | None) -> Fix | None:
+         alarm: GbAlarm | None) -> tuple[Fix | None, Fix | None]:
+    """(the frame's fix, the states' fix): a valid position is both; a frame with a whole-vehicle block (or a
+    GB 17691 data stream) but no valid position gives the states an unpositioned fix at (0, 0), which
+    ``validate_fix`` names ``unpositioned``, so it is never stored (the 808 path's rule for a "no fix" report)."""
     vehicle, stream = raw.get("vehicle"), raw.get("stream")
     position = raw.get("position")
     if position is not None:
@@ -187,21 +193,27 @@ def _fix(record: GbUplink, at: datetime, received_at: datetime, raw: dict[str, d
         valid, lat, lng = _stream_position(stream)
         moving = stream
     else:
-        return None
+        valid, lat, lng, moving = False, None, None, vehicle
+    if moving is None:
+        return None, None
+    speed = number(moving.get("speed_kmh"))
+    mileage = number(moving.get("mileage_km"))
+    acc_on = vehicle.get("status") == 1 if vehicle is not None else bool(number(moving.get("engine_speed_rpm")))
+    acc = STATUS_ACC_ON if acc_on else 0
     if not valid or lat is None or lng is None:
-        return None
-    speed = number((moving or {}).get("speed_kmh"))
-    mileage = number((moving or {}).get("mileage_km"))
-    acc_on = (vehicle or {}).get("status") == 1 if vehicle is not None else bool(
-        number((stream or {}).get("engine_speed_rpm")))
+        return None, Fix(device_id=record.device_id, car_id=record.car_id, enterprise_id=record.enterprise_id,
+                         fix_at=at, lat=0.0, lng=0.0, altitude_m=0.0, speed_kmh=float(speed or 0.0),
+                         direction_deg=0, alarm_flags=0, status_flags=acc, mileage_km=None, fuel_l=None, extras={},
+                         received_at=received_at)
     extras: dict[str, Any] = {"gb_protocol": record.frame_protocol}
     if alarm is not None and (alarm.flags or alarm.mil or any(alarm.faults.values())):
         extras[GB_ALARM_ITEM] = alarm_object(alarm)
-    return Fix(device_id=record.device_id, car_id=record.car_id, enterprise_id=record.enterprise_id, fix_at=at,
-               lat=float(lat), lng=float(lng), altitude_m=0.0, speed_kmh=float(speed or 0.0), direction_deg=0,
-               alarm_flags=0, status_flags=STATUS_POSITIONED | (STATUS_ACC_ON if acc_on else 0),
-               mileage_km=float(mileage) if mileage is not None else None, fuel_l=None, extras=extras,
-               received_at=received_at)
+    fix = Fix(device_id=record.device_id, car_id=record.car_id, enterprise_id=record.enterprise_id, fix_at=at,
+              lat=float(lat), lng=float(lng), altitude_m=0.0, speed_kmh=float(speed or 0.0), direction_deg=0,
+              alarm_flags=0, status_flags=STATUS_POSITIONED | acc,
+              mileage_km=float(mileage) if mileage is not None else None, fuel_l=None, extras=extras,
+              received_at=received_at)
+    return fix, fix
 
 
 def parse_frame(value: Any, limits: Limits) -> GbFrame:
@@ -226,7 +238,7 @@ def parse_frame(value: Any, limits: Limits) -> GbFrame:
     alarm = _alarm(raw, GENERAL_BITS_2025_MASK if record.frame_protocol == _FRAMING_2025 else GENERAL_BITS_2016_MASK)
     if alarm is not None and "alarms" in state:
         state["alarms"]["alarm_flags"] = alarm.flags  # the detail page names what the alarm rows name
-    fix = _fix(record, at, received_at, raw, alarm)
+    fix, state_fix = _fix(record, at, received_at, raw, alarm)
     position = raw.get("position")
     if fix is not None and position is not None and position.get("coordinate_system") == COORDINATES_GCJ02:
         state["position"] = {**state["position"], "lat": fix.lat, "lng": fix.lng}  # in WGS-84, as the fix
@@ -237,7 +249,10 @@ def parse_frame(value: Any, limits: Limits) -> GbFrame:
         quality = time_quality(fix, limits)
         if quality:
             fix = dataclasses.replace(fix, quality=quality)
-    return GbFrame(record, record.command, received_at, at, fix, state, alarm)
+        state_fix = fix
+    elif state_fix is not None and (validate_fix(state_fix, limits) != UNPOSITIONED or time_quality(state_fix, limits)):
+        state_fix = None  # a speed out of range, or dated implausibly: no state from it either
+    return GbFrame(record, record.command, received_at, at, fix, state, alarm, state_fix)
 
 
 def parse_frames(values: Sequence[Any], limits: Limits) -> list[GbFrame | PayloadError]:

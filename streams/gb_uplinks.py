@@ -45,8 +45,9 @@ log = logging.getLogger(__name__)
 
 def parse_gb(values: Sequence[Any], limits: Limits, zone: tzinfo) -> tuple[list[Any], PlannedBatch]:
     """The pipeline's parse for gb32960.uplink.v1: frames (or PayloadErrors) and their fixes' plan. A real-time
-    frame's fix is also the states' (ACC from the vehicle status, business state from speed), unless its time
-    is flagged; a back-filled frame's is not (its vehicle has moved on since)."""
+    frame's states fix (its fix, or an unpositioned one when it has no valid position: ACC from the vehicle
+    status, business state from speed) goes to the states unless its time is flagged; a back-filled frame's
+    does not (its vehicle has moved on since)."""
     frames = parse_frames(values, limits)
     plan = PlannedBatch()
     for index, frame in enumerate(frames):
@@ -55,10 +56,10 @@ def parse_gb(values: Sequence[Any], limits: Limits, zone: tzinfo) -> tuple[list[
             plan.state_fixes_by_event.append([])
             plan.rejects.append((index, str(frame)))
         else:
-            fix = frame.fix
+            fix, state_fix = frame.fix, frame.state_fix
             plan.fixes_by_event.append([fix] if fix is not None else [])
             plan.state_fixes_by_event.append(
-                [fix] if fix is not None and not fix.quality and not frame.backfilled else [])
+                [state_fix] if state_fix is not None and not state_fix.quality and not frame.backfilled else [])
     return list(frames), plan
 
 

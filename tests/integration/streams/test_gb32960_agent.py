@@ -103,20 +103,24 @@ def test_the_vehicle_status_gives_acc_and_business_transitions_and_back_filled_f
         realtime(v, t0, status=1, speed_kmh=32.0),
         realtime(v, t0 + timedelta(seconds=10), status=1, speed_kmh=36.5),
         realtime(v, t0 + timedelta(seconds=20), status=2, speed_kmh=0.0),
+        realtime(v, t0 + timedelta(seconds=30), status=1, speed_kmh=0.0, fix_valid=False),  # started, no fix
     ])
 
     def acc() -> list[tuple[Any, ...]]:
         return query(pg_url, "SELECT create_time, state FROM acc_state_log WHERE device_id = %s ORDER BY create_time",
                      (v.device_id,))
 
-    wait_for(lambda: len(acc()) == 2, 60, "ACC on then off", worker)
-    assert acc() == [(t0, 1), (t0 + timedelta(seconds=20), 0)]
-    assert query(pg_url, "SELECT acc FROM device WHERE id = %s", (v.device_id,)) == [(0,)]
+    wait_for(lambda: len(acc()) == 3, 60, "ACC on, off and on", worker)
+    assert acc() == [(t0, 1), (t0 + timedelta(seconds=20), 0), (t0 + timedelta(seconds=30), 1)]
+    assert query(pg_url, "SELECT acc FROM device WHERE id = %s", (v.device_id,)) == [(1,)]
+    assert query(pg_url, "SELECT count(*) FROM gps WHERE device_id = %s", (v.device_id,)) == [(4,)]  # no fix: no row
     # the business state by the 808 rules (platform-spec §4): driving from the first moving real-time frame with
-    # ACC on, engine off with the vehicle switched off; before them, online without a position (no signal)
+    # ACC on, engine off with the vehicle switched off; before them and without a fix, online without a position
+    # (no signal)
     biz = query(pg_url, "SELECT create_time, state FROM biz_state_log WHERE device_id = %s ORDER BY create_time",
                 (v.device_id,))
-    assert biz == [(t0 - timedelta(minutes=6), 4), (t0, 1), (t0 + timedelta(seconds=20), 3)]
+    assert biz == [(t0 - timedelta(minutes=6), 4), (t0, 1), (t0 + timedelta(seconds=20), 3),
+                   (t0 + timedelta(seconds=30), 4)]
 
 
 def test_an_alarm_raises_one_episode_with_the_mapped_level_pushed_once_and_ended(

@@ -19,7 +19,7 @@ from streams.gb_frames import GbFrame, parse_frame, parse_frames
 from streams.gb_payloads import GbVehicle, frame_record, realtime
 from streams.gb_uplinks import parse_gb, reading_rows, state_rows
 from streams.messages import STATUS_ACC_ON, STATUS_POSITIONED, PayloadError
-from streams.validation import QUALITY_FUTURE, Limits
+from streams.validation import QUALITY_FUTURE, UNPOSITIONED, Limits, validate_fix
 
 LIMITS = Limits(max_future_s=300, max_speed_kmh=220)
 V = GbVehicle("LNBSCU3H5JR000001", 7, 70, 3)
@@ -46,6 +46,21 @@ def test_a_realtime_frame_gives_a_fix_with_vehicle_speed_mileage_and_acc_and_the
 def test_an_invalid_fix_gives_no_position_but_keeps_the_state() -> None:
     f = frame(fix_valid=False, soc_pct=12)
     assert f.fix is None and f.state["vehicle"]["soc_pct"] == 12 and "position" in f.state
+
+
+def test_a_frame_without_a_valid_position_still_gives_the_states_its_acc_and_a_back_filled_one_nothing() -> None:
+    off = frame(fix_valid=False, status=2, speed_kmh=0.0)
+    assert off.fix is None and off.state_fix is not None  # nothing for the track, the ACC for the states
+    assert (off.state_fix.acc_on, off.state_fix.positioned, off.state_fix.lat, off.state_fix.lng) == (False, False, 0, 0)
+    assert validate_fix(off.state_fix, LIMITS) == UNPOSITIONED  # the 808 path's "no fix" report: never stored
+    records = [orjson.dumps(realtime(V, T0, received_at=T0, fix_valid=False, status=1, speed_kmh=12.0)),
+               orjson.dumps(realtime(V, T0 + timedelta(seconds=10), received_at=T0 + timedelta(seconds=10))),
+               orjson.dumps(realtime(V, T0 - timedelta(hours=1), backfilled=True, received_at=T0, status=2))]
+    _, plan = parse_gb(records, LIMITS, UTC)
+    assert [len(fixes) for fixes in plan.fixes_by_event] == [0, 1, 1]
+    states = plan.state_fixes_by_event
+    assert [len(fixes) for fixes in states] == [1, 1, 0]  # a back-filled frame changes no state
+    assert states[0][0].acc_on and not states[0][0].positioned and states[1][0].positioned
 
 
 def test_the_state_of_a_96_cell_pack_to_the_cell_and_abnormal_readings_as_null() -> None:
