@@ -11,7 +11,8 @@ Kafka bytes); every vehicle one frame a round, 10 s apart; 2 % of the frames wit
 its validation), the live coalescer, the positions step's client side (``position_sink.copy_data``: the
 binary COPY of gps / device_last), the charging plan, the nev_state / nev_reading parameters (JSON columns
 wrapped), the alarm plan and its insert parameters, the ACC / business-state rule of each real-time fix
-(``gb_transitions``; its rare log writes and pushes not counted). The database's own CPU is not the worker's and is not
+(``gb_transitions``; its rare log writes and pushes not counted), the message log's COPY of every frame
+(``gb_message_log``). The database's own CPU is not the worker's and is not
 counted; the statements are the steps' (one COPY + one upsert for positions, one upsert + one unnest
 insert for state, one read + upsert for charging, rarely an alarm insert). Best of ``--repeat``.
 """
@@ -53,7 +54,7 @@ def frames(n_vehicles: int, n_rounds: int) -> list[bytes]:
 def measure(values: list[bytes], batch: int) -> dict[str, Any]:
     from fleet.gc_tuning import tune_gc
     from fleet.settings import StreamsSettings
-    from streams import gb_alarms, gb_charging
+    from streams import gb_alarms, gb_charging, message_log
     from streams.alarm_model import insert_params
     from streams.console import LiveCoalescer
     from streams.gb_frames import GbFrame
@@ -61,6 +62,7 @@ def measure(values: list[bytes], batch: int) -> dict[str, Any]:
     from streams.state_rules import DeviceState, Rules, apply_fix
     from streams.validation import Limits
     from warehouse.queries import gb_states, position_sink
+    from warehouse.queries import message_log as mlog_rows
 
     tune_gc(StreamsSettings().gc_threshold)
     limits = Limits(max_future_s=300, max_speed_kmh=220)
@@ -71,6 +73,7 @@ def measure(values: list[bytes], batch: int) -> dict[str, Any]:
     settings = StreamsSettings()
     rules = Rules(no_signal_after_s=settings.no_signal_after_s, driving_min_speed_kmh=settings.driving_min_speed_kmh)
     devices: dict[int, DeviceState] = {}
+    phones = {i: f"0147{i:08d}" for i in range(100_000)}
 
     async def run() -> float:
         cpu = 0.0
@@ -96,6 +99,7 @@ def measure(values: list[bytes], batch: int) -> dict[str, Any]:
             planned = gb_alarms.plan(parsed, known)
             known.update(planned.states)
             insert_params(planned.episodes, planned.devices)
+            mlog_rows.copy_data(message_log.gb_rows(parsed, phones), with_protocol=True)  # gb_message_log
             cpu += time.process_time() - t
             counts["sessions"] += len(sessions)
             counts["episodes"] += len(planned.episodes)

@@ -130,6 +130,8 @@ def build_components(settings: StreamsSettings, db_url: str, send: Send, command
     gb = GbUplinksProcessor(gb_positions, live_p, database("gb-state"), gb_alarms, send, states=states_p,
                             max_backoff_s=settings.retry_max_backoff_s)
     gb.commands = uplinks.commands
+    if settings.message_log_enabled:
+        gb.message_log_db = database("gb-message-log")
     return Components(positions=positions_p, states=states_p, live=live_p, store=store, uplinks=uplinks,
                       commands=uplinks.commands, gb=gb)
 

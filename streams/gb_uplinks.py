@@ -15,6 +15,8 @@ not parse, or whose position is out of range, is a refusal dead-lettered by step
 7. gb_alarms    general alarm flags and fault lists -> alarm rows of type 9, push 2 (streams.gb_alarms).
 8. gb_commands  a terminal's answers to parameter query / set and terminal control (0x80 / 0x81 / 0x82)
                 -> the command row answered, push 11 (streams.commands, the one command path).
+9. gb_message_log every frame (raw and decoded) into message_log under its protocol (streams.message_log);
+                off with the 808 steps' ``message_log_enabled=false``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 import psycopg
 
+from streams import message_log
 from streams.commands import GB_PLATFORM_COMMANDS, CommandsProcessor, gb_answer_of
 from streams.db import DATA_ERRORS, Database
 from streams.deadletter import DeadLetters, EventLike, Send
@@ -70,6 +73,9 @@ class GbUplinksProcessor:
                  send: Send, *, states: StatesProcessor | None = None, max_backoff_s: float = 10.0) -> None:
         self.positions, self.live, self.db, self.alarms, self.states = positions, live, db, alarms, states
         self.transition_letters = DeadLetters(send, "gb_transitions")
+        # Step gb_message_log's connection; None: frames not kept (FLEET_STREAMS_MESSAGE_LOG_ENABLED false).
+        self.message_log_db: Database | None = None
+        self.phones = message_log.DevicePhones()
         self.commands: CommandsProcessor | None = None  # step gb_commands; the app sets it
         self.pipeline = Pipeline(GB_STEPS, self, send, positions.limits, positions.zone,
                                  max_backoff_s=max_backoff_s, parse=parse_gb)
@@ -190,6 +196,11 @@ async def _commands(p: GbUplinksProcessor, batch: Batch) -> None:
     await p.commands.handle_gb_answers(answers)
 
 
+async def _message_log(p: GbUplinksProcessor, batch: Batch) -> None:
+    if p.message_log_db is not None:
+        await message_log.store_gb_uplinks(p.message_log_db, p.phones, batch.uplinks)
+
+
 GB_STEPS: list[Step] = [
     Step("gb_assess", _assess, view=True),
     Step("gb_live", _live, view=True),
@@ -199,4 +210,5 @@ GB_STEPS: list[Step] = [
     Step("gb_state", _state, DATA_COMMANDS),
     Step("gb_alarms", _alarms, DATA_COMMANDS),
     Step("gb_commands", _commands, GB_PLATFORM_COMMANDS),
+    Step("gb_message_log", _message_log),
 ]

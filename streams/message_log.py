@@ -5,6 +5,8 @@
 - ``store_downlinks(db, records)``: the ``jt808.sent.v1`` values (dicts, JSON bytes or text) of a batch,
   called by the ``sent`` agent. Only ``event: "sent"`` frames are frames a terminal received; failed
   ones are the command's state (downstreamMessage), not a frame.
+- ``store_gb_uplinks(db, phones, frames)``: the ``gb32960.uplink.v1`` records of a batch of the GB steps
+  (step ``gb_message_log``), each under its device's protocol (migration 0071) and phone (``DevicePhones``).
 
 Rows hold no credential (auth codes, dial-up passwords: starred, ``protocols/jt808/redact.py``) and one
 phone form, the canonical one of ``device.phone``, in both directions.
@@ -20,7 +22,8 @@ record, not the position path's business: a row the database refuses as data is 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, date
 from typing import Any
 
@@ -33,7 +36,13 @@ from streams.db import DATA_ERRORS, Database
 from streams.messages import PayloadError, RefusedFrame, Uplink, load_json_object, parse_time
 from warehouse.message_log import decode_raw, json_text
 from warehouse.partitions import DayPartitions
-from warehouse.queries.message_log import LogRow, copy_data, copy_rows_async, insert_rows_async
+from warehouse.queries.message_log import (
+    LogRow,
+    copy_data,
+    copy_rows_async,
+    device_phones_async,
+    insert_rows_async,
+)
 
 log = logging.getLogger(__name__)
 
@@ -190,8 +199,9 @@ def partitions_for(db: Database) -> DayPartitions:
     return keeper
 
 
-async def write_rows(db: Database, rows: Sequence[LogRow]) -> int:
-    """One statement for the rows; on a data error, row by row, skipping (and logging) the refused.
+async def write_rows(db: Database, rows: Sequence[LogRow], *, with_protocol: bool = False) -> int:
+    """One statement for the rows (``with_protocol``: rows of GB terminals, whose protocol is written; a JT/T 808
+    batch leaves it to the column's default); on a data error, row by row, skipping (and logging) the refused.
     Returns the rows the database refused."""
     if not rows:
         return 0
@@ -205,13 +215,13 @@ async def write_rows(db: Database, rows: Sequence[LogRow]) -> int:
 
     async def copy(data: bytes) -> None:
         async def work(conn: psycopg.AsyncConnection[Any]) -> None:
-            await copy_rows_async(conn, data)
+            await copy_rows_async(conn, data, with_protocol=with_protocol)
 
         await db.transact(work)
 
     try:
         try:
-            await copy(copy_data(rows))
+            await copy(copy_data(rows, with_protocol=with_protocol))
         except psycopg.errors.UniqueViolation:  # a frame already kept (replay): INSERT skips it
             await insert(rows)
         return 0
@@ -225,6 +235,54 @@ async def write_rows(db: Database, rows: Sequence[LogRow]) -> int:
             refused += 1
             log.warning("message log: row of device %s msg 0x%04x refused: %s", row.device_id, row.msg_id, exc)
     return refused
+
+
+def gb_rows(frames: Iterable[Any], phones: dict[int, str]) -> list[LogRow]:
+    """Pure. Rows of a batch of parsed ``gb32960.uplink.v1`` records (``streams.gb_frames.GbFrame``; a
+    PayloadError is skipped: dead-lettered elsewhere): the frame as received and the codec's JSON, under the
+    device's ``protocol`` (migration 0071) and its phone (``phones``; "" for a device without one). A GB frame has
+    no serial: ``seq`` is its collection time in seconds since 1970, 0 without one (the frames of one read share
+    their receive time)."""
+    rows = []
+    for frame in frames:
+        if isinstance(frame, PayloadError):
+            continue
+        u = frame.uplink
+        seq = int(frame.collected_at.timestamp()) if frame.collected_at is not None else 0
+        rows.append(LogRow(frame.received_at, u.device_id, u.car_id, u.enterprise_id, phones.get(u.device_id, ""),
+                           UP, u.command, seq, u.raw_hex, False, json_text(u.message), None, u.gateway_id,
+                           u.protocol))
+    return rows
+
+
+class DevicePhones:
+    """Device id -> ``device.phone`` for the log rows of GB terminals (their records carry a VIN, not a phone):
+    read a batch's unknown devices at once, each kept ``ttl_s`` (a phone edited in the console shows after it)."""
+
+    def __init__(self, ttl_s: float = 300.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.ttl_s, self.clock = ttl_s, clock
+        self._known: dict[int, tuple[float, str]] = {}
+
+    async def of(self, db: Database, device_ids: Iterable[int]) -> dict[int, str]:
+        now = self.clock()
+        wanted = set(device_ids)
+        stale = [d for d in wanted if (d not in self._known or now - self._known[d][0] > self.ttl_s)]
+        if stale:
+            async def work(conn: psycopg.AsyncConnection[Any]) -> dict[int, str]:
+                return await device_phones_async(conn, stale)
+
+            found = await db.transact(work)
+            for device_id in stale:
+                self._known[device_id] = (now, canonical_or_same(found.get(device_id, "")))
+        return {d: self._known[d][1] for d in wanted}
+
+
+async def store_gb_uplinks(db: Database, phones: DevicePhones, frames: Sequence[Any]) -> None:
+    """Every frame of a ``gb32960.uplink.v1`` batch into message_log, one statement (see the module docstring)."""
+    kept = [f for f in frames if not isinstance(f, PayloadError)]
+    if kept:
+        await write_rows(db, gb_rows(kept, await phones.of(db, (f.uplink.device_id for f in kept))),
+                         with_protocol=True)
 
 
 async def store_uplinks(db: Database, uplinks: Sequence[Uplink | PayloadError]) -> None:

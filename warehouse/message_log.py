@@ -4,7 +4,8 @@
 ``protocols.jt808.to_json`` of it, as the gateway forwards it (the ``decoded`` column), or
 ``{"error": ...}``. ``redecode(conn, since, until, msg_id, dry_run)`` re-decodes the stored rows of a
 time range (server-side cursor, updates in batches) and rewrites ``decoded`` where it changed. Rows
-with ``raw_truncated`` (0x0801: the media bytes are in the media store) are not re-decoded.
+with ``raw_truncated`` (0x0801: the media bytes are in the media store) are not re-decoded, nor the frames of
+GB terminals (``protocol`` other than jt808, migration 0071: this is the JT/T 808 codec).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ EXAMPLES = 5
 SELECT_RANGE = """
 SELECT device_id, time, direction, msg_id, seq, phone, raw_hex, decoded
 FROM message_log
-WHERE time >= %(since)s AND time < %(until)s AND NOT raw_truncated
+WHERE time >= %(since)s AND time < %(until)s AND NOT raw_truncated AND protocol = 'jt808'
   AND (%(msg_id)s::int IS NULL OR msg_id = %(msg_id)s::int)
 """
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from api.query.entities_logs import history_max_days
 from api.query.grammar import EntitySpec, FieldSpec, Window
+from fleet.gb32960_records import GB_PROTOCOLS
 from fleet.phones import phone_search_text
 
 F = FieldSpec
@@ -31,6 +32,9 @@ ACCESS_REASONS = ("accepted", "wrong_code", "not_registered", "disabled", "imei_
                   "reregistration_pending", "terminal_taken", "refused", "malformed", "unsupported")
 FRAME_KEY = ("concat_ws('-', device_id, (extract(epoch FROM time) * 1000000)::bigint, direction, msg_id, seq)")
 MSG_ID_HEX = "'0x' || upper(lpad(to_hex(msg_id), 4, '0'))"
+# a frame's id as its protocol writes it: 0x0200 (JT/T 808), 0x02 (a GB header command)
+FRAME_MSG_ID_HEX = f"CASE WHEN protocol = 'jt808' THEN {MSG_ID_HEX} ELSE '0x' || upper(lpad(to_hex(msg_id), 2, '0')) END"
+FRAME_PROTOCOLS = ("jt808", *GB_PROTOCOLS)
 
 
 def _frame_fields(with_direction: bool) -> dict[str, FieldSpec]:
@@ -44,8 +48,10 @@ def _frame_fields(with_direction: bool) -> dict[str, FieldSpec]:
         "phone": F("phone", label="终端手机号", exportable=True, normalize=phone_search_text),
         "enterpriseId": F("enterprise_id", "int", label="企业"),
         "direction": F("direction", "int", enum=DIRECTIONS, label="方向", exportable=True),
+        # the frame's family (migration 0071): a JT/T 808 message id, or a GB terminal's header command
+        "protocol": F("protocol", enum=FRAME_PROTOCOLS, label="协议", exportable=True),
         "msgId": F("msg_id", "int", label="消息ID"),
-        "msgIdHex": F("msg_id_hex", expression=MSG_ID_HEX, filterable=False, sortable=False, label="消息ID",
+        "msgIdHex": F("msg_id_hex", expression=FRAME_MSG_ID_HEX, filterable=False, sortable=False, label="消息ID",
                       exportable=True),
         "seq": F("seq", "int", label="流水号", exportable=True),
         "rawHex": F("raw_hex", filterable=False, sortable=False, label="原始报文", exportable=True),

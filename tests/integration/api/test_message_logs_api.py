@@ -110,12 +110,45 @@ def test_original_messages_list_every_frame_once_newest_first_with_hex_and_decod
     assert data["total"] == 4  # three uplinks and the sent downlink, each once although stored twice
     assert [(r["direction"], r["msgIdHex"], r["seq"]) for r in rows] == [
         (1, "0x8300", 5), (0, "0x0002", 3), (0, "0x0200", 2), (0, "0x0200", 1)]
+    assert {r["protocol"] for r in rows} == {"jt808"}
     assert {r["plateNumber"] for r in rows} == {car.plate} and {r["phone"] for r in rows} == {car.terminal.phone}
     assert rows[0]["rawHex"] == car.frames["text"].hex() and rows[0]["gatewayId"] == "gw-test"
     assert json.loads(rows[0]["decoded"])["body"]["text"] == "注意安全"
     last = rows[3]
     assert last["rawHex"] == car.frames["position1"].hex() and last["rawTruncated"] is False
     assert json.loads(last["decoded"])["body"]["speed_kmh"] == 30.0
+
+
+def test_a_gb_terminals_frames_are_listed_under_their_protocol_with_the_commands_own_id(
+        client: FlaskClient, login: Login, pg_url: str, demo: Demo) -> None:
+    from streams.gb_frames import parse_frame
+    from streams.gb_payloads import GbVehicle, realtime
+    from streams.validation import Limits
+
+    terminal, plate = make_car(pg_url, demo.enterprises["a"])
+    vehicle = GbVehicle(f"LGBAPI{uuid.uuid4().hex[:11].upper()}", terminal.device_id, terminal.car_id,
+                        terminal.enterprise_id)
+    records = [realtime(vehicle, T0 + timedelta(minutes=i), received_at=T0 + timedelta(minutes=i, seconds=1))
+               for i in (1, 2)]
+    frames = [parse_frame(orjson.dumps(r), Limits(max_future_s=300, max_speed_kmh=220)) for r in records]
+
+    async def write() -> None:
+        db = Database(pg_url, name="message-log-test")
+        try:
+            for _ in range(2):  # a redelivered batch adds nothing
+                await message_log.store_gb_uplinks(db, message_log.DevicePhones(), frames)
+        finally:
+            await db.close()
+
+    asyncio.run(write())
+    body = {"carId.eq": terminal.car_id, "rangeConditions": [{"fieldName": "time", **RANGE}]}
+    rows = page(client, login("admin_a"), "originalMessage", body)["list"]
+    assert [(r["protocol"], r["msgIdHex"], r["phone"], r["plateNumber"]) for r in rows] == [
+        ("gb32960", "0x02", terminal.phone, plate)] * 2
+    assert [r["rawHex"] for r in rows] == [records[1]["raw_hex"], records[0]["raw_hex"]]
+    assert json.loads(rows[0]["decoded"])["name"] == "Real-time data"
+    # the upstream log (the uplinks) lists them too
+    assert page(client, login("admin_a"), "upstreamMessage", body)["total"] == 2
 
 
 def test_original_messages_filter_by_direction_and_message_id(client: FlaskClient, login: Login, car: Car) -> None:

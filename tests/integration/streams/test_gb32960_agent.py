@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 
 from fleet.topics import CONSOLE_EVENTS, DEAD_LETTER, DEVICE_SESSIONS, GB32960_UPLINK
+from protocols.gb32960 import decode_frame
+from protocols.gb32960.messages import VehicleData
 from streams import payloads
 from streams.gb_payloads import GbVehicle, pack_cells, realtime
 
@@ -70,6 +72,15 @@ def test_realtime_frames_of_a_96_cell_pack_give_the_exact_position_state_and_cel
     readings = query(pg_url, "SELECT collected_at, soc_pct, total_voltage_v FROM nev_reading WHERE device_id = %s"
                      " ORDER BY collected_at", (v.device_id,))
     assert [(r[0], r[1]) for r in readings] == [(t0, 77), (t0 + timedelta(seconds=10), 76)]
+    # every frame kept as received in the message log, under its protocol, with the device's phone
+    logged = wait_for(lambda: (rows := query(
+        pg_url, "SELECT m.protocol, m.msg_id, m.seq, m.raw_hex, m.decoded->>'name', m.phone = d.phone, m.direction"
+        " FROM message_log m JOIN device d ON d.id = m.device_id WHERE m.device_id = %s ORDER BY m.seq",
+        (v.device_id,))) and len(rows) == 2 and rows, 60, "the frames in the message log", worker)
+    assert [row[:3] for row in logged] == [("gb32960", 0x02, int(t0.timestamp())),
+                                          ("gb32960", 0x02, int((t0 + timedelta(seconds=10)).timestamp()))]
+    assert all(row[4] == "Real-time data" and row[5] and row[6] == 0 for row in logged)
+    assert decode_frame(bytes.fromhex(logged[1][3])).body.block(VehicleData).soc_pct == 76
 
 
 def test_a_back_filled_frame_is_stored_in_the_track_but_never_overwrites_newer_state(

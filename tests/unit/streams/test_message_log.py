@@ -240,6 +240,31 @@ def test_copy_rows_hold_every_column_in_binary_format() -> None:
     assert fields[11] is None and fields[12] == b"test-gw"
 
 
+def test_a_gb_frame_is_kept_under_its_protocol_with_its_collection_time_as_serial() -> None:
+    from protocols.gb32960 import decode_frame
+    from streams.gb_frames import parse_frame
+    from streams.gb_payloads import GbVehicle, realtime
+    from streams.validation import Limits
+
+    from .test_processors import parse_binary_copy
+
+    vehicle = GbVehicle("LNBSCU3H5JR000001", 7, 70, 3)
+    collected = datetime(2026, 12, 8, 1, 0, 5, tzinfo=UTC)
+    record = realtime(vehicle, collected, received_at=collected + timedelta(seconds=1))
+    frame = parse_frame(orjson.dumps(record), Limits(max_future_s=300, max_speed_kmh=220))
+    [row] = message_log.gb_rows([frame, PayloadError("not JSON")], {7: "014700000001"})
+    assert (row.protocol, row.msg_id, row.direction, row.phone, row.raw_hex) == (
+        "gb32960", 0x02, message_log.UP, "014700000001", record["raw_hex"])
+    assert row.seq == int(collected.timestamp()) and row.time == collected + timedelta(seconds=1)
+    assert orjson.loads(row.decoded or "") == record["message"]  # the codec's JSON, as the gateway wrote it
+    assert decode_frame(bytes.fromhex(row.raw_hex)).header.vin == vehicle.vin
+    # the COPY of a GB batch writes the protocol as a 14th field; an 808 batch's stays 13 (the column's default)
+    [fields] = parse_binary_copy(message_log_rows.copy_data([row], with_protocol=True))
+    assert len(fields) == 14 and fields[13] == b"gb32960"
+    assert len(parse_binary_copy(message_log_rows.copy_data([row]))[0]) == 13
+    assert message_log.gb_rows([], {}) == []
+
+
 def test_credentials_are_starred_in_the_log_both_ways_and_the_frame_still_decodes() -> None:
     from protocols.jt808 import QueryParametersResponse, RegistrationResponse, SetParameters
     from protocols.jt808.messages.params import TerminalParam

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import ListPage from '../list/ListPage';
 import { defineListScreen, type ListRecord } from '../list/types';
 import { initialFilters, READ_ONLY, useCarIdParam } from '../log/logScreens';
-import { formatMsgId, hexPreview } from './format';
+import { formatMsgId, hexPreview, isGbFrame } from './format';
 import MessageDrawer from './MessageDrawer';
 
 interface Props {
@@ -13,7 +13,8 @@ interface Props {
 }
 
 /** A vehicle's stored frames in a time range (today by default), newest first; a row's "detail" opens
- * its decoded JSON and its bytes. `?carId=` preselects the vehicle. */
+ * its decoded JSON and its bytes. `?carId=` preselects the vehicle. A GB terminal's frames are listed under their
+ * protocol, each with its header command (0x02), as an 808 terminal's with its message id (0x0200). */
 export default function FrameLogScreen({ entity, strings }: Props) {
   const carId = useCarIdParam();
   const { t } = useTranslation('messageLog');
@@ -22,12 +23,14 @@ export default function FrameLogScreen({ entity, strings }: Props) {
   const screen = useMemo(() => defineListScreen({
     entity,
     namespace: `messageLog:${strings}`,
-    columns: ['time', 'plateNumber', 'phone', ...(withDirection ? ['direction'] : []),
-      { field: 'msgId', render: (value) => formatMsgId(value) }, 'seq',
+    columns: ['time', 'plateNumber', 'phone', ...(withDirection ? ['direction'] : []), 'protocol',
+      { field: 'msgId', render: (value, record) => formatMsgId(value, record.protocol) },
+      // a GB frame has no serial (its stored seq is its collection time, which the row's key needs)
+      { field: 'seq', render: (value, record) => (isGbFrame(record) ? '' : String(value ?? '')) },
       { field: 'rawHex', render: (value) => <code style={{ fontSize: 12 }}>{hexPreview(value)}</code> },
       // what the gateway answered a registration / authentication, and why (empty for other frames)
       'access'],
-    filters: ['carId', 'time', ...(withDirection ? ['direction'] : []), 'msgId'],
+    filters: ['carId', 'time', ...(withDirection ? ['direction'] : []), 'protocol', 'msgId'],
     requiredFilters: ['carId', 'time'],
     initialFilters: initialFilters(carId, 'time'),
     features: READ_ONLY,

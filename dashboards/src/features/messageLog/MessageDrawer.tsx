@@ -25,7 +25,7 @@ export default function MessageDrawer({ record, onClose }: Props) {
             { key: 'plate', label: t('fields.plateNumber'), children: String(record.plateNumber ?? '') },
             { key: 'phone', label: t('fields.phone'), children: String(record.phone ?? '') },
             ...(direction === undefined ? [] : [{ key: 'direction', label: t('fields.direction'), children: t(`enums.direction.${String(direction)}`) }]),
-            { key: 'msgId', label: t('fields.msgId'), children: <span data-testid="message-msg-id">{formatMsgId(record.msgId)}</span> },
+            { key: 'msgId', label: t('fields.msgId'), children: <span data-testid="message-msg-id">{formatMsgId(record.msgId, record.protocol)}</span> },
             { key: 'seq', label: t('fields.seq'), children: String(record.seq ?? '') },
           ]} />
           <Typography.Title level={5} style={{ marginTop: 16 }}>{t('detail.decoded')}</Typography.Title>

@@ -1,9 +1,16 @@
-/** A JT/T 808 message id as the spec writes it: 512 -> "0x0200". */
-export function formatMsgId(value: unknown): string {
+/** A frame's id as its protocol writes it: a JT/T 808 message id 512 -> "0x0200" (the default), a GB/T 32960 /
+ * GB 17691 header command 2 -> "0x02". */
+export function formatMsgId(value: unknown, protocol: unknown = 'jt808'): string {
   if (value === null || value === undefined || value === '') return '';
   const id = Number(value);
   if (!Number.isInteger(id) || id < 0) return String(value);
-  return `0x${id.toString(16).toUpperCase().padStart(4, '0')}`;
+  const digits = protocol === undefined || protocol === null || protocol === 'jt808' ? 4 : 2;
+  return `0x${id.toString(16).toUpperCase().padStart(digits, '0')}`;
+}
+
+/** A message log row of a GB/T 32960 / GB 17691 terminal (its protocol not JT/T 808; migration 0071). */
+export function isGbFrame(record: { protocol?: unknown }): boolean {
+  return typeof record.protocol === 'string' && record.protocol !== 'jt808';
 }
 
 /** Hex text grouped in bytes ("7E 02 00 ..."), `perLine` bytes a line. Odd or non-hex text is shown as is. */

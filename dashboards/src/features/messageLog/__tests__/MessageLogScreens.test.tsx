@@ -18,7 +18,8 @@ const ORIGINAL: EntityMeta = {
   fields: [
     field('key', { filterable: false, sortable: false }), field('time', { type: 'time', exportable: true }),
     field('carId', { type: 'int', ref: 'carView' }), field('plateNumber'), field('deviceId', { type: 'int' }),
-    field('phone'), field('direction', { type: 'int', enum: [0, 1] }), field('msgId', { type: 'int' }),
+    field('phone'), field('direction', { type: 'int', enum: [0, 1] }),
+    field('protocol', { enum: ['jt808', 'gb32960', 'gb17691', 'hj1239', 'db4403t363'] }), field('msgId', { type: 'int' }),
     field('seq', { type: 'int' }), field('rawHex', { filterable: false, sortable: false }),
     field('rawTruncated', { type: 'bool' }), field('decoded', { filterable: false, sortable: false }),
     field('access', { sortable: false, enum: ['accepted', 'wrong_code'] }),
@@ -28,7 +29,7 @@ const CAR_VIEW: EntityMeta = { name: 'carView', idField: 'carId', permission: 'c
 const FRAME = '7e020000220138000000010001000000000000000302610b0006f0ab00320168005a2604120900007e';
 const ROW = {
   key: '9-1775984400000000-0-512-1', time: '2026-04-12T09:00:00+00:00', carId: 5, plateNumber: '京A12345', deviceId: 9,
-  phone: '13800000001', direction: 0, msgId: 512, seq: 1, rawHex: FRAME, rawTruncated: false, access: null,
+  phone: '13800000001', direction: 0, protocol: 'jt808', msgId: 512, seq: 1, rawHex: FRAME, rawTruncated: false, access: null,
   decoded: '{"header":{"msg_id":512,"seq":1},"body":{"speed_kmh":36.0}}',
 };
 
@@ -68,6 +69,7 @@ describe('the original message log', () => {
     const table = screen.getByTestId('list-table');
     expect(within(table).getByText('0x0200')).toBeTruthy();
     expect(within(table).getByText('上行')).toBeTruthy();
+    expect(within(table).getByText('JT/T 808')).toBeTruthy();
     expect(within(table).getByText('7E 02 00 00 22 01 38 00 00 00 01 00 …')).toBeTruthy();
     fireEvent.click(screen.getByTestId(`row-detail-${ROW.key}`));
     const hex = await screen.findByTestId('message-hex');

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatMsgId, groupHexBytes, hexPreview, prettyJson } from '../format';
+import { formatMsgId, groupHexBytes, hexPreview, isGbFrame, prettyJson } from '../format';
 
 describe('message log formatting', () => {
   test('message ids as the spec writes them', () => {
@@ -8,6 +8,14 @@ describe('message log formatting', () => {
     expect(formatMsgId(2)).toBe('0x0002');
     expect(formatMsgId(null)).toBe('');
     expect(formatMsgId('x')).toBe('x');
+  });
+
+  test('a GB terminal\'s header command in two digits, an 808 message id in four', () => {
+    expect(formatMsgId(2, 'gb32960')).toBe('0x02');
+    expect(formatMsgId(0x82, 'gb17691')).toBe('0x82');
+    expect(formatMsgId(2, 'jt808')).toBe('0x0002');
+    expect(formatMsgId(2, undefined)).toBe('0x0002');
+    expect([isGbFrame({ protocol: 'gb17691' }), isGbFrame({ protocol: 'jt808' }), isGbFrame({})]).toEqual([true, false, false]);
   });
 
   test('hex grouped in bytes, 16 a line', () => {
