@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import timedelta
 
@@ -49,6 +50,20 @@ def online_state(**kwargs) -> DeviceState:
 ])
 def test_business_state_rules_in_order(facts: dict, expected: BizState) -> None:
     assert derive_biz_state(rules=RULES, **facts) == expected
+
+
+def test_a_fix_keeps_every_field_it_does_not_set() -> None:
+    # apply_fix builds the next state field by field: a field added to DeviceState must be carried over there
+    before = DeviceState(device_id=11, car_id=99, enterprise_id=98, online=True, connection_id="c7", acc_on=False,
+                         biz_state=BizState.ENGINE_OFF, last_fix_at=T0 - timedelta(minutes=1), positioned=False,
+                         speed_kmh=1.0, lng=1.0, lat=2.0, position_seen_s=5.0)
+    after, _ = apply_fix(before, fix(60, speed_kmh=30, acc_on=True), now_s=100, rules=RULES)
+    set_by_fix = {"car_id", "enterprise_id", "acc_on", "last_fix_at", "positioned", "speed_kmh", "lng", "lat",
+                  "position_seen_s", "biz_state"}
+    kept = {f.name for f in dataclasses.fields(DeviceState)} - set_by_fix
+    assert kept == {"device_id", "online", "connection_id"}  # a new field fails here until apply_fix carries it
+    assert all(getattr(after, name) == getattr(before, name) for name in kept)
+    assert (after.car_id, after.enterprise_id, after.acc_on, after.speed_kmh) == (21, 3, True, 30)
 
 
 def test_first_fix_logs_acc_and_business_state_at_fix_time() -> None:
