@@ -120,7 +120,7 @@ def apply_fix(state: DeviceState, fix: Fix, now_s: float, rules: Rules) -> tuple
     changes: list[Change] = []
     if fix.acc_on != state.acc_on:
         changes.append(AccChange(fix.fix_at, fix.acc_on, fix.lng, fix.lat))
-    # built whole, not by dataclasses.replace (which walks every field: half of this rule's time, on every position)
+    # built whole, not by dataclasses.replace (which walks every field: a quarter of this rule's time, each position)
     state = DeviceState(
         device_id=state.device_id,
         car_id=fix.car_id,
